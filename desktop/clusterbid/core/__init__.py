@@ -1,0 +1,1 @@
+"""Everything that decides: models, catalog, cost model, scoring. Never imports Qt."""

@@ -1,0 +1,144 @@
+"""A provider's offer: capacity, fabric, topology, price, terms, reliability and evidence."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from clusterbid.core.base import CurrencyCode, FrozenModel, MoneyAmount, PositiveMoney
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.evidence.model import Evidence
+
+CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
+
+
+class Quote(FrozenModel):
+    provider: str = Field(min_length=1, max_length=200, description="Provider's legal or trading name")
+    reference: str = Field("", max_length=100, description="The provider's quote reference")
+    quoted_on: dt.date | None = Field(None, description="Date of the quote")
+    valid_until: dt.date | None = Field(None, description="Last day the quote can be accepted")
+
+    @model_validator(mode="after")
+    def _dates(self) -> Quote:
+        if self.quoted_on and self.valid_until and self.valid_until < self.quoted_on:
+            raise ValueError("valid_until is before quoted_on")
+        return self
+
+
+class Capacity(FrozenModel):
+    gpu_model: str = Field(description="GPU model id from the catalog, e.g. H100-SXM")
+    gpus_offered: int = Field(ge=1, le=1_000_000, description="GPUs in the offer")
+    gpus_per_node: int = Field(ge=1, le=72, description="GPUs per server node")
+    largest_contiguous_block_gpus: int = Field(
+        ge=1, le=1_000_000, description="Largest block of GPUs on one non-blocking fabric, available at once"
+    )
+    spare_pool_gpus: int = Field(0, ge=0, le=1_000_000, description="Hot-spare GPUs held for replacements")
+    available_from: dt.date | None = Field(None, description="Date the capacity is handed over")
+
+    @field_validator("gpu_model")
+    @classmethod
+    def _known_gpu(cls, value: str) -> str:
+        default_catalog().gpu(value)  # raises with the list of known models
+        return value
+
+    @model_validator(mode="after")
+    def _blocks(self) -> Capacity:
+        if self.largest_contiguous_block_gpus > self.gpus_offered:
+            raise ValueError(
+                f"largest_contiguous_block_gpus ({self.largest_contiguous_block_gpus}) "
+                f"cannot exceed gpus_offered ({self.gpus_offered})"
+            )
+        for name in ("gpus_offered", "largest_contiguous_block_gpus"):
+            if getattr(self, name) % self.gpus_per_node:
+                raise ValueError(f"{name} ({getattr(self, name)}) must be whole nodes of {self.gpus_per_node} GPUs")
+        return self
+
+
+class Fabric(FrozenModel):
+    technology: str = Field(description="Fabric id from the catalog, e.g. IB-NDR400, RoCEv2-400G, TCP-Ethernet")
+    nics_per_node: int = Field(ge=1, le=32, description="Scale-out NICs per node used for GPU traffic")
+    nic_line_rate_gbit_s: float = Field(gt=0, le=3200, description="Line rate per NIC, Gbit/s")
+    gpudirect_rdma: bool = Field(description="GPUs reach the NICs without host copies")
+    sharp: bool = Field(False, description="In-network reductions (InfiniBand SHARP)")
+
+    @field_validator("technology")
+    @classmethod
+    def _known_fabric(cls, value: str) -> str:
+        default_catalog().fabric(value)
+        return value
+
+    @model_validator(mode="after")
+    def _rdma(self) -> Fabric:
+        if self.gpudirect_rdma and not default_catalog().fabric(self.technology).rdma:
+            raise ValueError(f"{self.technology} has no RDMA, so gpudirect_rdma cannot be true")
+        return self
+
+    @property
+    def aggregate_gb_s(self) -> float:
+        """NIC aggregate per node in GB/s (bytes), the figure nccl-tests busbw is compared with."""
+        return self.nics_per_node * self.nic_line_rate_gbit_s / 8
+
+
+class Topology(FrozenModel):
+    kind: Literal["fat-tree", "rail-optimised", "dragonfly", "other"] = "fat-tree"
+    oversubscription_ratio: float = Field(
+        1.0, ge=1, le=64, description="Downlink:uplink ratio beyond one leaf domain (1 = non-blocking)"
+    )
+    leaf_domain_gpus: int = Field(ge=1, le=1_000_000, description="GPUs under one non-blocking leaf or pod")
+    nvlink_domain_gpus: int = Field(ge=1, le=576, description="GPUs sharing one NVLink domain (8 for HGX)")
+
+
+class Reliability(FrozenModel):
+    uptime_sla_percent: float = Field(99.0, ge=90, le=100, description="Contracted uptime, percent")
+    sla_credit_percent: float = Field(0, ge=0, le=100, description="Credit at the first SLA breach tier, percent")
+    failures_per_1000_gpu_days: float = Field(
+        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days (Llama 3 on H100: about 0.47)"
+    )
+    node_replacement_hours: float = Field(24, ge=0, le=10_000, description="Hours to replace a failed node")
+    burn_in_hours: float = Field(0, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
+    storage_write_gb_s: float = Field(gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s")
+
+
+class Terms(FrozenModel):
+    price_per_gpu_hour: PositiveMoney = Field(description="Price per GPU-hour, in `currency`")
+    currency: CurrencyCode = "USD"
+    term_months: int = Field(0, ge=0, le=120, description="Reservation term (0 = on demand)")
+    committed_gpu_hours: float = Field(0, ge=0, le=1e10, description="Minimum GPU-hours billed whatever the job uses")
+    one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, egress and exit fees")
+    recurring_fees_per_month: MoneyAmount = Field(0, description="Support, storage and network fees per month")
+    support_tier: Literal["basic", "business", "enterprise"] = "business"
+    exit_clause: bool = Field(False, description="Buyer may exit early without paying the remaining term")
+    next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
+
+
+class Facility(FrozenModel):
+    datacenter_tier: int | None = Field(None, ge=1, le=4, description="Uptime Institute tier")
+    certifications: tuple[Literal[CERTIFICATIONS], ...] = Field((), description="Security certifications held")
+
+
+class Bid(FrozenModel):
+    """One provider's offer as the officer entered it."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", description="Unique id within the evaluation")
+    quote: Quote
+    capacity: Capacity
+    fabric: Fabric
+    topology: Topology
+    reliability: Reliability
+    terms: Terms
+    facility: Facility = Facility()
+    evidence: tuple[Evidence, ...] = ()
+
+    @model_validator(mode="after")
+    def _cross_section(self) -> Bid:
+        gpu = default_catalog().gpu(self.capacity.gpu_model)
+        if self.topology.nvlink_domain_gpus > gpu.nvlink_domain_gpus:
+            raise ValueError(
+                f"topology.nvlink_domain_gpus ({self.topology.nvlink_domain_gpus}) exceeds the "
+                f"{gpu.nvlink_domain_gpus}-GPU NVLink domain of {gpu.id}"
+            )
+        if self.topology.leaf_domain_gpus > self.capacity.gpus_offered:
+            raise ValueError("topology.leaf_domain_gpus cannot exceed capacity.gpus_offered")
+        return self

@@ -1,0 +1,78 @@
+"""One procurement round: the workload, the bids and the scoring policy, validated together."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Annotated
+
+from pydantic import Field, model_validator
+
+from clusterbid.core.base import CurrencyCode, FrozenModel
+from clusterbid.core.bid import CERTIFICATIONS, Bid
+from clusterbid.core.workload import Workload
+
+Weight = Annotated[float, Field(ge=0, le=100)]
+Rate = Annotated[Decimal, Field(gt=0, max_digits=18, decimal_places=8, allow_inf_nan=False)]
+
+
+class CriteriaWeights(FrozenModel):
+    """Relative weights; they are normalised to sum to 1 before use (see methodology)."""
+
+    cost_to_finish: Weight = 70
+    sla: Weight = 8
+    datacenter_tier: Weight = 5
+    certifications: Weight = 5
+    support: Weight = 3
+    contract_terms: Weight = 4
+    evidence: Weight = 5
+
+    @model_validator(mode="after")
+    def _not_all_zero(self) -> CriteriaWeights:
+        if sum(self.model_dump().values()) <= 0:
+            raise ValueError("at least one criterion weight must be above zero")
+        return self
+
+    def normalised(self) -> dict[str, float]:
+        raw = self.model_dump()
+        total = sum(raw.values())
+        return {name: value / total for name, value in raw.items()}
+
+
+class ScoringPolicy(FrozenModel):
+    weights: CriteriaWeights = CriteriaWeights()
+    required_certifications: tuple[Annotated[str, Field(pattern="|".join(CERTIFICATIONS))], ...] = (
+        "SOC2",
+        "ISO27001",
+    )
+    exchange_rates: dict[CurrencyCode, Rate] = Field(
+        default_factory=dict, description="Units of the evaluation currency per unit of each bid currency"
+    )
+    random_seed: int = Field(20261122, ge=0, description="Seed of the Monte Carlo, recorded for reproducibility")
+
+
+class Evaluation(FrozenModel):
+    """The aggregate: what is being bought, the offers, and how they are judged."""
+
+    title: str = Field(min_length=1, max_length=200)
+    currency: CurrencyCode = "USD"
+    workload: Workload
+    bids: tuple[Bid, ...] = ()
+    policy: ScoringPolicy = ScoringPolicy()
+
+    @model_validator(mode="after")
+    def _check(self) -> Evaluation:
+        seen: set[str] = set()
+        for index, bid in enumerate(self.bids):
+            if bid.id in seen:
+                raise ValueError(f"bids[{index}]: bid id {bid.id!r} is used twice; ids must be unique")
+            seen.add(bid.id)
+            currency = bid.terms.currency
+            if currency != self.currency and currency not in self.policy.exchange_rates:
+                raise ValueError(
+                    f"bids[{index}] ({bid.id}) is priced in {currency} but the evaluation is in {self.currency}: "
+                    f"add policy.exchange_rates.{currency}"
+                )
+        return self
+
+    def rate_to_evaluation_currency(self, currency: str) -> Decimal:
+        return Decimal(1) if currency == self.currency else self.policy.exchange_rates[currency]

@@ -1,0 +1,112 @@
+"""The job being bought: a synchronous training run and the parallelism it will use."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, computed_field, model_validator
+
+from clusterbid.core.base import FrozenModel
+
+# Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
+# per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
+CHECKPOINT_BYTES_PER_PARAM = 14
+OPTIMIZER_BYTES_PER_PARAM = 12
+WEIGHT_BYTES_PER_PARAM = 2
+
+
+class Workload(FrozenModel):
+    """A training run: model size, tokens, planned job size and parallelism (shared by all bids)."""
+
+    kind: Literal["training"] = "training"
+    name: str = Field(min_length=1, max_length=200, description="What is being trained")
+    total_params_billions: float = Field(gt=0, le=100_000, description="Total parameters, billions")
+    active_params_billions: float = Field(
+        gt=0, le=100_000, description="Parameters active per token, billions (= total for dense models)"
+    )
+    training_tokens_billions: float | None = Field(
+        None, gt=0, le=1_000_000, description="Training tokens, billions (or give total_flops)"
+    )
+    total_flops: float | None = Field(
+        None, gt=0, le=1e30, description="Total training FLOPs; default 6 x active params x tokens"
+    )
+    job_gpus: int = Field(ge=1, le=1_000_000, description="Planned job size: GPUs in one synchronous job")
+    precision: Literal["bf16", "fp8"] = Field("bf16", description="Tensor precision of the matmuls")
+    tensor_parallel: int = Field(1, ge=1, le=1024, description="TP degree (kept inside an NVLink domain)")
+    pipeline_parallel: int = Field(1, ge=1, le=1024, description="PP degree (pipeline stages)")
+    context_parallel: int = Field(1, ge=1, le=1024, description="CP degree (sequence split)")
+    virtual_pipeline_stages: int = Field(1, ge=1, le=64, description="Interleaved stages per GPU (1 = none)")
+    micro_batch_size: int = Field(1, ge=1, le=4096, description="Sequences per micro-batch")
+    global_batch_tokens: int = Field(ge=1, le=10**10, description="Tokens per optimizer step")
+    sequence_length: int = Field(ge=1, le=10**7, description="Tokens per sequence")
+    baseline_mfu: float = Field(
+        gt=0, le=0.85, description="MFU the buyer's stack reaches inside one NVLink domain, fraction of dense peak"
+    )
+    dp_comm_overlap: float = Field(
+        0.5, ge=0, le=1, description="Share of data-parallel communication hidden behind backward compute"
+    )
+    grad_bytes_per_param: Literal[2, 4] = Field(
+        4, description="Bytes per gradient in the data-parallel reduction (4 = fp32, Megatron's bf16 default)"
+    )
+    distributed_optimizer: bool = Field(True, description="Optimizer state sharded across data-parallel ranks")
+    checkpoint_interval_minutes: float = Field(60, gt=0, le=100_000, description="Minutes between checkpoints")
+    checkpoint_blocking_share: float = Field(
+        1.0, ge=0, le=1, description="Share of the checkpoint write that stalls training (0 = fully async)"
+    )
+    restart_minutes: float = Field(15, ge=0, le=100_000, description="Minutes to restart after a failure")
+
+    @model_validator(mode="after")
+    def _check_consistency(self) -> Workload:
+        if self.active_params_billions > self.total_params_billions:
+            raise ValueError("active_params_billions cannot exceed total_params_billions")
+        if self.training_tokens_billions is None and self.total_flops is None:
+            raise ValueError("give training_tokens_billions or total_flops")
+        model_parallel = self.tensor_parallel * self.pipeline_parallel * self.context_parallel
+        if self.job_gpus % model_parallel:
+            raise ValueError(
+                f"job_gpus ({self.job_gpus}) must be a multiple of TP x PP x CP "
+                f"({self.tensor_parallel} x {self.pipeline_parallel} x {self.context_parallel} = {model_parallel}) "
+                "so that the data-parallel degree is a whole number"
+            )
+        if self.global_batch_tokens % self.sequence_length:
+            raise ValueError(
+                f"global_batch_tokens ({self.global_batch_tokens}) must be a whole number of sequences "
+                f"of sequence_length ({self.sequence_length})"
+            )
+        per_step = self.data_parallel * self.micro_batch_size
+        if self.global_batch_sequences % per_step:
+            raise ValueError(
+                f"the global batch ({self.global_batch_sequences} sequences) must divide into "
+                f"data-parallel degree ({self.data_parallel}) x micro_batch_size ({self.micro_batch_size}) "
+                f"= {per_step} sequences per micro-batch round"
+            )
+        if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
+            raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
+        return self
+
+    @computed_field(description="Data-parallel degree: job_gpus / (TP x PP x CP)")
+    @property
+    def data_parallel(self) -> int:
+        return self.job_gpus // (self.tensor_parallel * self.pipeline_parallel * self.context_parallel)
+
+    @property
+    def global_batch_sequences(self) -> int:
+        return self.global_batch_tokens // self.sequence_length
+
+    @property
+    def micro_batches_per_step(self) -> int:
+        """Micro-batches each pipeline runs per optimizer step (m in the bubble formula)."""
+        return self.global_batch_sequences // (self.data_parallel * self.micro_batch_size)
+
+    @property
+    def total_training_flops(self) -> float:
+        if self.total_flops is not None:
+            return self.total_flops
+        return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9
+
+    def model_state_gb_per_gpu(self) -> float:
+        """Weights, gradients and optimizer state per GPU, GB (activations not included)."""
+        shard = self.total_params_billions * 1e9 / (self.tensor_parallel * self.pipeline_parallel)
+        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer else 1
+        per_param = WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param + OPTIMIZER_BYTES_PER_PARAM * optimizer_share
+        return shard * per_param / 1e9

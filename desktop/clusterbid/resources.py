@@ -1,0 +1,26 @@
+"""One place that finds bundled resources, from a source checkout or a frozen bundle."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def resources_root() -> Path:
+    """The `resources/` folder: beside the executable when frozen, at the repo top otherwise."""
+    frozen_root = getattr(sys, "_MEIPASS", None)
+    if frozen_root is not None:
+        return Path(frozen_root) / "resources"
+    # desktop/clusterbid/resources.py -> repo top is two folders above the package.
+    return Path(__file__).resolve().parent.parent.parent / "resources"
+
+
+def resource_path(*parts: str) -> Path:
+    """Path of a bundled resource, e.g. resource_path("catalog", "gpus.toml")."""
+    path = resources_root().joinpath(*parts)
+    if not path.exists():
+        raise FileNotFoundError(
+            f"bundled resource {'/'.join(parts)} is missing from {resources_root()}; "
+            "reinstall ClusterBid from a complete checkout"
+        )
+    return path
