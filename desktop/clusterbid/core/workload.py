@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field, computed_field, model_validator
+from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
 
@@ -84,9 +84,9 @@ class Workload(FrozenModel):
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
         return self
 
-    @computed_field(description="Data-parallel degree: job_gpus / (TP x PP x CP)")
     @property
     def data_parallel(self) -> int:
+        """Data-parallel degree: job_gpus / (TP x PP x CP), checked to divide."""
         return self.job_gpus // (self.tensor_parallel * self.pipeline_parallel * self.context_parallel)
 
     @property

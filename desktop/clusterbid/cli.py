@@ -1,0 +1,157 @@
+"""The headless front door: score, estimate, demo and schema over the Qt-free core."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from clusterbid import __version__
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from clusterbid.core.demo import demo_evaluation
+
+    path = Path(args.path)
+    if path.exists() and not args.force:
+        print(f"{path} already exists; pass --force to overwrite it", file=sys.stderr)
+        return 2
+    path.write_text(demo_evaluation().model_dump_json(indent=2) + "\n", encoding="utf-8")
+    print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")
+    return 0
+
+
+def _load_evaluation(path: str):
+    from clusterbid.core.documents import read_model
+    from clusterbid.core.evaluation import Evaluation
+
+    return read_model(Evaluation, Path(path))
+
+
+def _print_scorecard(evaluation, as_json: bool) -> None:
+    from clusterbid.core.report import format_ranking_table, scorecard_to_json
+    from clusterbid.core.scoring import score_evaluation
+
+    scorecard = score_evaluation(evaluation)
+    if as_json:
+        print(json.dumps(scorecard_to_json(scorecard), indent=2, ensure_ascii=False))
+    else:
+        print(format_ranking_table(scorecard))
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    _print_scorecard(_load_evaluation(args.path), args.json)
+    return 0
+
+
+def _cmd_estimate(args: argparse.Namespace) -> int:
+    from clusterbid.core.bid import Bid
+    from clusterbid.core.documents import read_model
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.workload import Workload
+
+    workload = read_model(Workload, Path(args.workload))
+    bid = read_model(Bid, Path(args.bid))
+    title = f"{bid.quote.provider} for {workload.name}"
+    try:
+        evaluation = Evaluation(title=title[:200], currency=bid.terms.currency, workload=workload, bids=(bid,))
+    except ValueError as exc:
+        from clusterbid.core.errors import InputError
+
+        raise InputError(str(exc)) from None
+    _print_scorecard(evaluation, args.json)
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from clusterbid.core.schema import schema_texts
+    from clusterbid.resources import resources_root
+
+    folder = Path(args.dir) if args.dir else resources_root() / "schema"
+    stale = []
+    for name, text in schema_texts().items():
+        target = folder / name
+        if args.check:
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            folder.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            print(f"wrote {target}")
+    if stale:
+        print(f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_app(args: argparse.Namespace) -> int:
+    """The desktop app where a display exists; otherwise the headless ranking of the demo."""
+    headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    if headless and os.environ.get("QT_QPA_PLATFORM") not in ("offscreen", "minimal"):
+        from clusterbid.core.demo import demo_evaluation
+
+        print("No display found: showing the demo ranking instead of the window.\n")
+        _print_scorecard(demo_evaluation() if args.path is None else _load_evaluation(args.path), False)
+        return 0
+    from clusterbid.gui.app import run_app
+
+    return run_app(args.path)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clusterbid", description="Score GPU-cluster bids by the cost and time to finish your training job."
+    )
+    parser.add_argument("--version", action="version", version=f"clusterbid {__version__}")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+
+    app = verbs.add_parser("app", help="open the desktop app (the demo when no PATH is given)")
+    app.add_argument("path", nargs="?", help="an evaluation file")
+    app.set_defaults(handler=_cmd_app)
+
+    demo = verbs.add_parser("demo", help="write the bundled demo evaluation to PATH")
+    demo.add_argument("path")
+    demo.add_argument("--force", action="store_true", help="overwrite an existing file")
+    demo.set_defaults(handler=_cmd_demo)
+
+    score = verbs.add_parser("score", help="rank the bids of an evaluation by cost and time to finish")
+    score.add_argument("path")
+    score.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    score.set_defaults(handler=_cmd_score)
+
+    estimate = verbs.add_parser("estimate", help="score one bid for one workload (JSON files)")
+    estimate.add_argument("--workload", required=True, help="workload JSON")
+    estimate.add_argument("--bid", required=True, help="bid JSON")
+    estimate.add_argument("--json", action="store_true")
+    estimate.set_defaults(handler=_cmd_estimate)
+
+    schema = verbs.add_parser("schema", help="write (or --check) the JSON Schemas in resources/schema/")
+    schema.add_argument("--check", action="store_true", help="exit 1 if the files differ from the models")
+    schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
+    schema.set_defaults(handler=_cmd_schema)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from clusterbid.core.errors import InputError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.verb is None:
+        args = parser.parse_args(["app", *(argv or [])])
+    try:
+        return args.handler(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug of ours: say so plainly instead of dumping a traceback
+        print(f"internal error ({type(exc).__name__}: {exc}); please report it with the command you ran", file=sys.stderr)
+        return 70
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The assumptions behind each bid's figures, in words a memo can print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.workload import Workload
+
+
+@dataclass(frozen=True, slots=True)
+class Assumption:
+    name: str
+    value: str
+    source: str
+
+
+def _evidence_source(evidence) -> str:
+    return (
+        f"measured: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade {evidence.grade.value}, "
+        f"by {evidence.measured_by}" + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else "")
+    )
+
+
+def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumption]:
+    """Every input the estimate used that the officer may want to challenge."""
+    bid = estimate.bid
+    catalog = default_catalog()
+    gpu = catalog.gpu(bid.capacity.gpu_model)
+    fabric = catalog.fabric(bid.fabric.technology)
+    f = bid.fabric
+    sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
+    busbw_source = (
+        _evidence_source(estimate.busbw_evidence)
+        if estimate.busbw_evidence
+        else f"spec: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s x {fabric.typical_efficiency:g} typical "
+        f"ring efficiency of {fabric.id} ({fabric.source})"
+    )
+    over = bid.topology.oversubscription_ratio
+    dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
+    if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:
+        dp_note += f", divided by {over:g}:1 oversubscription beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf"
+    if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
+        dp_note = "the whole job sits in one NVLink domain"
+    mfu_source = (
+        _evidence_source(estimate.efficiency_evidence)
+        if estimate.efficiency_evidence
+        else "the workload's baseline MFU (what the buyer's stack reaches inside one NVLink domain)"
+    )
+    return [
+        Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
+        Assumption("Total training compute", f"{workload.total_training_flops:.3e} FLOPs", "6 x active params x tokens, or as given"),
+        Assumption(
+            "Parallelism",
+            f"TP {workload.tensor_parallel} x PP {workload.pipeline_parallel} x CP {workload.context_parallel} "
+            f"x DP {workload.data_parallel}",
+            "workload",
+        ),
+        Assumption(f"Dense {workload.precision.upper()} peak", f"{estimate.peak_tflops:,.0f} TFLOP/s per GPU", gpu.source),
+        Assumption("Baseline MFU", f"{estimate.baseline_mfu:.1%}", mfu_source),
+        Assumption("Scale-out busbw per node", f"{estimate.node_busbw_gb_s:.1f} GB/s", busbw_source),
+        Assumption("Data-parallel busbw per rank", f"{estimate.dp_busbw_gb_s:.2f} GB/s", dp_note),
+        Assumption("Ring step latency", f"{estimate.step_latency_us:g} us", fabric.source),
+        Assumption(
+            "Data-parallel all-reduce per step",
+            f"{estimate.dp_comm_s:.3f} s, {estimate.exposed_comm_s:.3f} s exposed",
+            f"ring all-reduce, {workload.dp_comm_overlap:.0%} of it hidden behind backward compute at most",
+        ),
+        Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
+        Assumption(
+            "Failures",
+            f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
+            f"{bid.reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days; restart + half a checkpoint interval"
+            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement (no spare node)"),
+        ),
+        Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
+        Assumption("Uptime", f"{bid.reliability.uptime_sla_percent:g}%", "provider's SLA floor"),
+        Assumption(
+            "Billing",
+            f"{estimate.billed_gpu_hours:,.0f} GPU-hours at {estimate.price_per_gpu_hour:,.4f} per GPU-hour",
+            "job GPUs x wall-clock hours (burn-in included), or the committed GPU-hours if larger",
+        ),
+    ]

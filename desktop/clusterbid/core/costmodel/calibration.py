@@ -1,0 +1,101 @@
+"""Let a bid's own measurements replace spec-derived figures: busbw, and baseline MFU."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.communication import BACKWARD_SHARE_OF_COMPUTE
+from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+from clusterbid.core.costmodel.training import step_breakdown
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+
+GRADE_ORDER = list(EvidenceGrade)
+MAX_CALIBRATED_MFU = 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class Calibration:
+    """Which evidence item set which figure of which bid (None: the spec-derived figure stands)."""
+
+    busbw: list[Evidence | None]
+    efficiency: list[Evidence | None]
+    notes: list[list[str]]
+
+
+def _best(items: list[Evidence], job_gpus: int) -> Evidence | None:
+    """Strongest grade first, then the measurement closest in scale to the job."""
+    if not items:
+        return None
+    return min(items, key=lambda e: (GRADE_ORDER.index(e.grade), abs(np.log(e.scale_gpus / job_gpus))))
+
+
+def _usable(bid: Bid, kinds: tuple[EvidenceKind, ...]) -> list[Evidence]:
+    return [e for e in bid.evidence if e.kind in kinds and e.grade is not EvidenceGrade.DERIVED]
+
+
+def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArrays, Calibration]:
+    """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs sets the
+    bid's baseline MFU so that the model reproduces the measurement at N, then carries it to
+    the planned job size."""
+    node_busbw = b.node_busbw_gb_s.copy()
+    busbw_used: list[Evidence | None] = []
+    for i, bid in enumerate(bids):
+        # Only a run that spans nodes measures the scale-out fabric.
+        spanning = [e for e in _usable(bid, (EvidenceKind.ALLREDUCE_BUSBW,)) if e.scale_gpus > b.gpus_per_node[i]]
+        chosen = _best(spanning, w.job_gpus)
+        busbw_used.append(chosen)
+        if chosen is not None:
+            node_busbw[i] = chosen.value
+    b = b.replace(node_busbw_gb_s=node_busbw)
+
+    mfu = b.baseline_mfu.copy()
+    efficiency_used: list[Evidence | None] = []
+    notes: list[list[str]] = [[] for _ in bids]
+    for i, bid in enumerate(bids):
+        chosen = _best(_usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)), w.job_gpus)
+        efficiency_used.append(chosen)
+        if chosen is None or np.isnan(b.peak_flops[i]):
+            continue
+        solved = _solve_baseline_mfu(w, b, i, chosen)
+        if solved is None:
+            notes[i].append(
+                f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this bid's fabric "
+                "allows for the workload's communication: kept the workload's baseline MFU"
+            )
+            efficiency_used[-1] = None
+            continue
+        if solved > MAX_CALIBRATED_MFU:
+            notes[i].append(f"calibrated baseline MFU {solved:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
+            solved = MAX_CALIBRATED_MFU
+        mfu[i] = solved
+    return b.replace(baseline_mfu=mfu), Calibration(busbw_used, efficiency_used, notes)
+
+
+def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evidence) -> float | None:
+    """Baseline MFU at which the model's step time at the evidence's scale equals the measured one.
+
+    step = c/(mfu k) + comm - min(overlap comm, 2/3 c/mfu) with k = 1 - bubble: piecewise linear
+    in t = c/mfu, so each branch solves in closed form.
+    """
+    n = float(evidence.scale_gpus)
+    one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
+    probe = step_breakdown(w, one, n)
+    c = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops[i])
+    if evidence.kind is EvidenceKind.TRAINING_MFU:
+        measured_step = c / evidence.value
+    else:
+        measured_step = evidence.value
+    k = 1.0 / (1.0 - float(np.ravel(probe.bubble_fraction)[0]))
+    comm = float(np.ravel(probe.dp_comm_s)[0])
+    # Branch 1: overlap limited by the configured share (hidden = overlap * comm).
+    t = (measured_step - comm * (1.0 - w.dp_comm_overlap)) / k
+    if t > 0 and w.dp_comm_overlap * comm <= BACKWARD_SHARE_OF_COMPUTE * t:
+        return c / t
+    # Branch 2: overlap limited by the backward window (hidden = 2/3 t).
+    t = (measured_step - comm) / (k - BACKWARD_SHARE_OF_COMPUTE)
+    if t > 0 and w.dp_comm_overlap * comm > BACKWARD_SHARE_OF_COMPUTE * t:
+        return c / t
+    return None

@@ -1,0 +1,137 @@
+"""Run the training cost model over an evaluation's bids and package one result per bid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.catalog import Catalog, default_catalog
+from clusterbid.core.costmodel.calibration import calibrate
+from clusterbid.core.costmodel.gates import Finding, evaluate_gates, evaluate_warnings
+from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
+from clusterbid.core.costmodel.scaling import ScalingCurve, scaling_curves
+from clusterbid.core.costmodel.training import finish, goodput, step_breakdown
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.workload import Workload
+
+
+@dataclass(frozen=True, slots=True)
+class BidEstimate:
+    """What the model says about one bid for the buyer's job, with the inputs it used."""
+
+    bid: Bid
+    gates: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    calibration_notes: tuple[str, ...]
+    busbw_evidence: Evidence | None
+    efficiency_evidence: Evidence | None
+    price_per_gpu_hour: float  # evaluation currency
+    exchange_rate: float
+    peak_tflops: float
+    baseline_mfu: float
+    spec_node_busbw_gb_s: float
+    node_busbw_gb_s: float
+    dp_busbw_gb_s: float
+    step_latency_us: float
+    compute_s: float
+    bubble_fraction: float
+    dp_comm_s: float
+    exposed_comm_s: float
+    step_s: float
+    effective_mfu: float
+    scaling_efficiency: float
+    failures_per_hour: float
+    hours_lost_per_failure: float
+    spare_on_hand: bool
+    checkpoint_write_s: float
+    goodput: float
+    run_hours: float
+    wall_hours: float
+    billed_gpu_hours: float
+    compute_cost: float
+    fees: float
+    cost_to_finish: float
+    effective_price_per_useful_gpu_hour: float
+    scaling: ScalingCurve
+
+    @property
+    def passes_gates(self) -> bool:
+        return not self.gates
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingEstimates:
+    workload: Workload
+    bids: tuple[BidEstimate, ...]
+
+
+def estimate_training(
+    workload: Workload,
+    bids: list[Bid] | tuple[Bid, ...],
+    rates: list[float] | None = None,
+    catalog: Catalog | None = None,
+) -> TrainingEstimates:
+    """Score every bid for the workload with the one shared model (vectorised over bids)."""
+    catalog = catalog or default_catalog()
+    bids = list(bids)
+    rates = rates or [1.0] * len(bids)
+    w = WorkloadScalars.from_workload(workload)
+    spec = build_bid_arrays(workload, bids, catalog, rates)
+    arrays, calibration = calibrate(w, spec, bids)
+    step = step_breakdown(w, arrays, w.job_gpus)
+    good = goodput(w, arrays, w.job_gpus)
+    done = finish(w, arrays, step, good)
+    fabric_names = [catalog.fabric(b.fabric.technology).name for b in bids]
+    gates = evaluate_gates(w, arrays, fabric_names)
+    warnings = evaluate_warnings(w, arrays, [b.fabric.gpudirect_rdma for b in bids])
+    curves = scaling_curves(w, arrays)
+    results = []
+    for i, bid in enumerate(bids):
+        results.append(_bid_estimate(i, bid, arrays, spec, step, good, done, rates[i]) | {
+            "gates": tuple(gates[i]),
+            "warnings": tuple(warnings[i]),
+            "calibration_notes": tuple(calibration.notes[i]),
+            "busbw_evidence": calibration.busbw[i],
+            "efficiency_evidence": calibration.efficiency[i],
+            "scaling": curves[i],
+        })
+    return TrainingEstimates(workload, tuple(BidEstimate(**r) for r in results))
+
+
+def _bid_estimate(i: int, bid: Bid, a: BidArrays, spec: BidArrays, step, good, done, rate: float) -> dict:
+    def at(array) -> float:
+        # Workload-only terms (the pipeline bubble) come back as scalars, bid terms as arrays.
+        return float(array) if np.ndim(array) == 0 else float(array[i])
+
+    return {
+        "bid": bid,
+        "price_per_gpu_hour": at(a.price_per_gpu_hour),
+        "exchange_rate": rate,
+        "peak_tflops": at(a.peak_flops) / 1e12,
+        "baseline_mfu": at(a.baseline_mfu),
+        "spec_node_busbw_gb_s": at(spec.node_busbw_gb_s),
+        "node_busbw_gb_s": at(a.node_busbw_gb_s),
+        "dp_busbw_gb_s": at(step.dp_busbw_gb_s),
+        "step_latency_us": at(a.step_latency_s) * 1e6,
+        "compute_s": at(step.compute_s),
+        "bubble_fraction": at(step.bubble_fraction),
+        "dp_comm_s": at(step.dp_comm_s),
+        "exposed_comm_s": at(step.exposed_comm_s),
+        "step_s": at(step.step_s),
+        "effective_mfu": at(step.effective_mfu),
+        "scaling_efficiency": at(step.effective_mfu) / at(a.baseline_mfu),
+        "failures_per_hour": at(good.failures_per_hour),
+        "hours_lost_per_failure": at(good.hours_lost_per_failure),
+        "spare_on_hand": bool(good.spare_on_hand[i]),
+        "checkpoint_write_s": at(good.checkpoint_write_s),
+        "goodput": at(good.goodput),
+        "run_hours": at(done.run_hours),
+        "wall_hours": at(done.wall_hours),
+        "billed_gpu_hours": at(done.billed_gpu_hours),
+        "compute_cost": at(done.compute_cost),
+        "fees": at(done.fees),
+        "cost_to_finish": at(done.cost),
+        "effective_price_per_useful_gpu_hour": at(done.effective_price_per_useful_gpu_hour),
+    }

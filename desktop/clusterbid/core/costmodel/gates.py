@@ -1,0 +1,82 @@
+"""Hard gates (the job cannot run as planned on this bid) and warnings, per bid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+
+# Model state above this share of HBM leaves too little room for activations to train.
+HBM_WARNING_SHARE = 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A gate (blocks the bid) or a warning, with a stable code and words for the officer."""
+
+    code: str
+    message: str
+
+
+def evaluate_gates(w: WorkloadScalars, b: BidArrays, fabric_names: list[str]) -> list[list[Finding]]:
+    """Reasons each bid cannot run the planned job as one synchronous job (empty: passes)."""
+    n = w.job_gpus
+    gates: list[list[Finding]] = [[] for _ in range(len(b.peak_flops))]
+    for i in range(len(gates)):
+        block = int(b.contiguous_block_gpus[i])
+        if block < n:
+            gates[i].append(Finding(
+                "contiguous_block_too_small",
+                f"largest contiguous block is {block:,} GPUs, smaller than the planned job of {n:,} GPUs: "
+                "the job cannot run as one synchronous job on this offer",
+            ))
+        domain = int(b.nvlink_domain_gpus[i])
+        if w.tp > domain:
+            gates[i].append(Finding(
+                "tp_exceeds_nvlink_domain",
+                f"tensor parallelism {w.tp} exceeds the {domain}-GPU NVLink domain: "
+                "TP traffic would cross the scale-out fabric",
+            ))
+        if n > b.gpus_per_node[i] and not b.multi_node_training_ok[i]:
+            gates[i].append(Finding(
+                "tcp_only_multi_node",
+                f"{fabric_names[i]} has no RDMA: a {n:,}-GPU job spans "
+                f"{int(np.ceil(n / b.gpus_per_node[i])):,} nodes and would stall on gradient exchange",
+            ))
+        if np.isnan(b.peak_flops[i]):
+            gates[i].append(Finding(
+                "precision_unsupported",
+                "this GPU has no tensor cores for the workload's precision (e.g. FP8 on A100)",
+            ))
+        hbm = float(b.hbm_gb[i])
+        if w.model_state_gb_per_gpu > hbm:
+            gates[i].append(Finding(
+                "model_state_exceeds_hbm",
+                f"weights, gradients and optimizer state need {w.model_state_gb_per_gpu:.1f} GB per GPU at this "
+                f"parallelism, more than the {hbm:.0f} GB of HBM: raise TP or PP, or shard the optimizer",
+            ))
+    return gates
+
+
+def evaluate_warnings(w: WorkloadScalars, b: BidArrays, has_rdma: list[bool]) -> list[list[Finding]]:
+    """What does not block the bid but the officer should see."""
+    n = w.job_gpus
+    warnings: list[list[Finding]] = [[] for _ in range(len(b.peak_flops))]
+    for i in range(len(warnings)):
+        hbm = float(b.hbm_gb[i])
+        if HBM_WARNING_SHARE * hbm < w.model_state_gb_per_gpu <= hbm:
+            warnings[i].append(Finding(
+                "little_hbm_for_activations",
+                f"model state takes {w.model_state_gb_per_gpu / hbm:.0%} of HBM, leaving little for activations",
+            ))
+        if n > b.leaf_domain_gpus[i] and b.oversubscription_ratio[i] > 1:
+            warnings[i].append(Finding(
+                "oversubscribed_beyond_leaf",
+                f"the job outgrows one {int(b.leaf_domain_gpus[i]):,}-GPU leaf domain and the uplinks are "
+                f"{b.oversubscription_ratio[i]:g}:1 oversubscribed: bandwidth between leaves is divided",
+            ))
+        if n > b.gpus_per_node[i] and not has_rdma[i]:
+            warnings[i].append(Finding("no_gpudirect_rdma", "no GPUDirect RDMA: gradients pass through host memory"))
+    return warnings

@@ -1,0 +1,145 @@
+"""Turn validated models into the numpy arrays the cost model runs on, one entry per bid."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.catalog import Catalog
+from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
+from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
+
+HOURS_PER_MONTH = 730.0
+
+
+@dataclass(frozen=True, slots=True)
+class BidArrays:
+    """Per-bid inputs, each an array of shape (bids,); Monte Carlo may broadcast a sample axis."""
+
+    peak_flops: np.ndarray  # dense FLOP/s per GPU at the workload's precision (nan: unsupported)
+    hbm_gb: np.ndarray
+    nvlink_busbw_gb_s: np.ndarray
+    nvlink_domain_gpus: np.ndarray
+    gpus_per_node: np.ndarray
+    node_busbw_gb_s: np.ndarray  # scale-out busbw per node: spec x efficiency, or measured
+    spec_node_busbw_gb_s: np.ndarray  # NIC aggregate x catalog efficiency, before evidence
+    nic_aggregate_gb_s: np.ndarray
+    step_latency_s: np.ndarray
+    oversubscription_ratio: np.ndarray
+    leaf_domain_gpus: np.ndarray
+    contiguous_block_gpus: np.ndarray
+    gpus_offered: np.ndarray
+    spare_pool_gpus: np.ndarray
+    multi_node_training_ok: np.ndarray  # bool
+    failures_per_gpu_hour: np.ndarray
+    node_replacement_hours: np.ndarray
+    uptime: np.ndarray  # fraction
+    storage_write_gb_s: np.ndarray
+    burn_in_hours: np.ndarray
+    price_per_gpu_hour: np.ndarray  # in the evaluation currency
+    committed_gpu_hours: np.ndarray
+    one_off_fees: np.ndarray
+    recurring_fees_per_month: np.ndarray
+    baseline_mfu: np.ndarray  # the workload's, or calibrated from the bid's evidence
+
+    def replace(self, **changes: np.ndarray) -> BidArrays:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return BidArrays(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class WorkloadScalars:
+    """The workload as plain floats, shared by every bid."""
+
+    active_params: float
+    total_params: float
+    total_flops: float
+    job_gpus: int
+    tp: int
+    pp: int
+    cp: int
+    virtual_stages: int
+    micro_batch_size: int
+    global_batch_sequences: int
+    batch_tokens: float
+    dp_comm_overlap: float
+    grad_bytes_per_rank_at_mp: float  # gradient bytes each rank all-reduces
+    checkpoint_bytes: float
+    checkpoint_interval_s: float
+    checkpoint_blocking_share: float
+    restart_hours: float
+    baseline_mfu: float
+    model_state_gb_per_gpu: float
+
+    @classmethod
+    def from_workload(cls, workload: Workload) -> WorkloadScalars:
+        tp, pp = workload.tensor_parallel, workload.pipeline_parallel
+        total_params = workload.total_params_billions * 1e9
+        return cls(
+            active_params=workload.active_params_billions * 1e9,
+            total_params=total_params,
+            total_flops=workload.total_training_flops,
+            job_gpus=workload.job_gpus,
+            tp=tp,
+            pp=pp,
+            cp=workload.context_parallel,
+            virtual_stages=workload.virtual_pipeline_stages,
+            micro_batch_size=workload.micro_batch_size,
+            global_batch_sequences=workload.global_batch_sequences,
+            batch_tokens=float(workload.global_batch_tokens),
+            dp_comm_overlap=workload.dp_comm_overlap,
+            grad_bytes_per_rank_at_mp=total_params / (tp * pp) * workload.grad_bytes_per_param,
+            checkpoint_bytes=total_params * CHECKPOINT_BYTES_PER_PARAM,
+            checkpoint_interval_s=workload.checkpoint_interval_minutes * 60.0,
+            checkpoint_blocking_share=workload.checkpoint_blocking_share,
+            restart_hours=workload.restart_minutes / 60.0,
+            baseline_mfu=workload.baseline_mfu,
+            model_state_gb_per_gpu=workload.model_state_gb_per_gpu(),
+        )
+
+
+def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rates: list[float]) -> BidArrays:
+    """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's."""
+    columns: dict[str, list[float]] = {f.name: [] for f in fields(BidArrays)}
+    for bid, rate in zip(bids, rates, strict=True):
+        gpu = catalog.gpu(bid.capacity.gpu_model)
+        fabric = catalog.fabric(bid.fabric.technology)
+        peak = gpu.dense_tflops(workload.precision)
+        spec_busbw = bid.fabric.aggregate_gb_s * fabric.typical_efficiency
+        row = {
+            "peak_flops": np.nan if peak is None else peak * 1e12,
+            "hbm_gb": gpu.hbm_gb,
+            "nvlink_busbw_gb_s": float(nvlink_busbw_gb_s(gpu.nvlink_bandwidth_gb_s)),
+            "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
+            "gpus_per_node": bid.capacity.gpus_per_node,
+            "node_busbw_gb_s": spec_busbw,
+            "spec_node_busbw_gb_s": spec_busbw,
+            "nic_aggregate_gb_s": bid.fabric.aggregate_gb_s,
+            "step_latency_s": fabric.ring_step_latency_us * 1e-6,
+            "oversubscription_ratio": bid.topology.oversubscription_ratio,
+            "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
+            "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
+            "gpus_offered": bid.capacity.gpus_offered,
+            "spare_pool_gpus": bid.capacity.spare_pool_gpus,
+            "multi_node_training_ok": fabric.multi_node_training,
+            "failures_per_gpu_hour": bid.reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
+            "node_replacement_hours": bid.reliability.node_replacement_hours,
+            "uptime": bid.reliability.uptime_sla_percent / 100.0,
+            "storage_write_gb_s": bid.reliability.storage_write_gb_s,
+            "burn_in_hours": bid.reliability.burn_in_hours,
+            "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
+            "committed_gpu_hours": bid.terms.committed_gpu_hours,
+            "one_off_fees": float(bid.terms.one_off_fees) * rate,
+            "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
+            "baseline_mfu": workload.baseline_mfu,
+        }
+        for name, value in row.items():
+            columns[name].append(value)
+    arrays = {
+        name: np.asarray(values, dtype=bool if name == "multi_node_training_ok" else float)
+        for name, values in columns.items()
+    }
+    return BidArrays(**arrays)

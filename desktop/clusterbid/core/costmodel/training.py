@@ -1,0 +1,143 @@
+"""Step time, effective MFU, goodput, and the time and cost to finish a training run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.costmodel.communication import (
+    BACKWARD_SHARE_OF_COMPUTE,
+    dp_busbw_per_rank_gb_s,
+    ring_allreduce_seconds,
+)
+from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH, BidArrays, WorkloadScalars
+
+
+@dataclass(frozen=True, slots=True)
+class StepBreakdown:
+    """One optimizer step at a given GPU count, per bid (arrays broadcast like the inputs)."""
+
+    n_gpus: np.ndarray
+    data_parallel: np.ndarray
+    micro_batches: np.ndarray
+    compute_s: np.ndarray  # ideal compute at the baseline MFU
+    bubble_fraction: np.ndarray
+    dp_busbw_gb_s: np.ndarray
+    dp_comm_s: np.ndarray
+    exposed_comm_s: np.ndarray
+    step_s: np.ndarray
+    effective_mfu: np.ndarray
+
+
+def pipeline_bubble(pp, virtual_stages, micro_batches):
+    """(pp-1)/(v*m+pp-1): the idle share of a 1F1B (interleaved) pipeline schedule."""
+    return (pp - 1.0) / (virtual_stages * micro_batches + pp - 1.0)
+
+
+def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
+    """Time one step of the workload on `n_gpus` of each bid, global batch held fixed."""
+    n = np.asarray(n_gpus, dtype=float)
+    dp = n / (w.tp * w.pp * w.cp)
+    micro_batches = w.global_batch_sequences / (dp * w.micro_batch_size)
+    compute = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
+    bubble = pipeline_bubble(w.pp, w.virtual_stages, micro_batches)
+    pipelined = compute / (1.0 - bubble)
+    busbw = dp_busbw_per_rank_gb_s(
+        n,
+        node_busbw_gb_s=b.node_busbw_gb_s,
+        nvlink_busbw=b.nvlink_busbw_gb_s,
+        nvlink_domain_gpus=b.nvlink_domain_gpus,
+        gpus_per_node=b.gpus_per_node,
+        model_parallel_per_node=w.tp * w.cp,
+        leaf_domain_gpus=b.leaf_domain_gpus,
+        oversubscription_ratio=b.oversubscription_ratio,
+    )
+    comm = ring_allreduce_seconds(w.grad_bytes_per_rank_at_mp, dp, busbw, b.step_latency_s)
+    hidden = np.minimum(w.dp_comm_overlap * comm, BACKWARD_SHARE_OF_COMPUTE * compute)
+    exposed = comm - hidden
+    step = pipelined + exposed
+    return StepBreakdown(
+        n_gpus=n,
+        data_parallel=dp,
+        micro_batches=micro_batches,
+        compute_s=compute,
+        bubble_fraction=bubble,
+        dp_busbw_gb_s=busbw,
+        dp_comm_s=comm,
+        exposed_comm_s=exposed,
+        step_s=step,
+        effective_mfu=b.baseline_mfu * compute / step,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Goodput:
+    """Share of wall-clock time that advances training, and what takes the rest."""
+
+    failures_per_hour: np.ndarray
+    hours_lost_per_failure: np.ndarray
+    spare_on_hand: np.ndarray
+    checkpoint_write_s: np.ndarray
+    checkpoint_factor: np.ndarray
+    failure_factor: np.ndarray
+    uptime: np.ndarray
+    goodput: np.ndarray
+
+
+def goodput(w: WorkloadScalars, b: BidArrays, n_gpus) -> Goodput:
+    """Failures (restart, half an interval of lost work, replacement without spares),
+    blocking checkpoint writes, and the uptime the SLA allows."""
+    n = np.asarray(n_gpus, dtype=float)
+    failures_per_hour = b.failures_per_gpu_hour * n
+    # A failed node is swapped at once when a spare node is on hand: the hot-spare pool
+    # or the offered GPUs the job does not use.
+    spare_on_hand = (b.spare_pool_gpus + b.gpus_offered - n) >= b.gpus_per_node
+    lost = w.restart_hours + w.checkpoint_interval_s / 3600.0 / 2.0
+    lost = lost + np.where(spare_on_hand, 0.0, b.node_replacement_hours)
+    write_s = w.checkpoint_bytes / (b.storage_write_gb_s * 1e9) * w.checkpoint_blocking_share
+    checkpoint_factor = w.checkpoint_interval_s / (w.checkpoint_interval_s + write_s)
+    failure_factor = 1.0 / (1.0 + failures_per_hour * lost)
+    return Goodput(
+        failures_per_hour=failures_per_hour,
+        hours_lost_per_failure=lost,
+        spare_on_hand=spare_on_hand,
+        checkpoint_write_s=write_s,
+        checkpoint_factor=checkpoint_factor,
+        failure_factor=failure_factor,
+        uptime=b.uptime,
+        goodput=b.uptime * checkpoint_factor * failure_factor,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """Time and cost to finish the job on each bid, in hours and the evaluation currency."""
+
+    run_hours: np.ndarray
+    wall_hours: np.ndarray
+    billed_gpu_hours: np.ndarray
+    compute_cost: np.ndarray
+    fees: np.ndarray
+    cost: np.ndarray
+    effective_price_per_useful_gpu_hour: np.ndarray
+
+
+def finish(w: WorkloadScalars, b: BidArrays, step: StepBreakdown, good: Goodput) -> Finish:
+    """wall = FLOPs / (n x peak x MFU_eff x goodput) + burn-in; cost = billed GPU-hours x price + fees."""
+    n = step.n_gpus
+    run_hours = w.total_flops / (n * b.peak_flops * step.effective_mfu * good.goodput) / 3600.0
+    wall_hours = run_hours + b.burn_in_hours
+    billed = np.maximum(n * wall_hours, b.committed_gpu_hours)
+    compute_cost = billed * b.price_per_gpu_hour
+    fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    useful_share = step.effective_mfu / w.baseline_mfu * good.goodput
+    return Finish(
+        run_hours=run_hours,
+        wall_hours=wall_hours,
+        billed_gpu_hours=billed,
+        compute_cost=compute_cost,
+        fees=fees,
+        cost=compute_cost + fees,
+        effective_price_per_useful_gpu_hour=b.price_per_gpu_hour / useful_share,
+    )

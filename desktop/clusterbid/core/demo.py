@@ -1,0 +1,13 @@
+"""The bundled demo evaluation: a 70B training job on 512 GPUs and six bids that teach the lesson."""
+
+from __future__ import annotations
+
+from clusterbid.core.documents import read_model
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.resources import resource_path
+
+DEMO_FILE = ("examples", "demo-evaluation.json")
+
+
+def demo_evaluation() -> Evaluation:
+    return read_model(Evaluation, resource_path(*DEMO_FILE))

@@ -1,0 +1,69 @@
+"""Read evaluations, workloads and bids from JSON files, with errors that name file and field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from clusterbid.core.errors import InputError
+
+Model = TypeVar("Model", bound=BaseModel)
+MAX_JSON_BYTES = 50 * 1024 * 1024
+
+
+def describe_location(loc: tuple) -> str:
+    """('bids', 2, 'terms', 'price_per_gpu_hour') -> 'bids[2].terms.price_per_gpu_hour'."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(document)"
+
+
+def describe_validation_error(exc: ValidationError, source: str) -> str:
+    lines = [f"{source}: {exc.error_count()} problem(s):"]
+    for error in exc.errors():
+        message = error["msg"].removeprefix("Value error, ")
+        where = describe_location(error["loc"])
+        got = ""
+        if error["type"] not in ("missing", "value_error", "assertion_error") and not isinstance(
+            error.get("input"), (dict, list)
+        ):
+            got = f" (got {error['input']!r})"
+        lines.append(f"  - {where}: {message}{got}")
+    return "\n".join(lines)
+
+
+def parse_model(model: type[Model], text: str, source: str) -> Model:
+    """Validate JSON text into `model`; raise InputError listing every field and rule broken."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source} line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, source)) from None
+    except InputError as exc:  # raised inside a validator (e.g. catalog problems)
+        raise InputError(f"{source}: {exc}") from None
+
+
+def read_model(model: type[Model], path: Path) -> Model:
+    try:
+        size = path.stat().st_size
+        if size > MAX_JSON_BYTES:
+            raise InputError(f"{path}: {size:,} bytes is larger than the {MAX_JSON_BYTES:,}-byte limit for a JSON file")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder, not a JSON file") from None
+    except PermissionError:
+        raise InputError(f"{path}: permission denied") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 JSON") from None
+    return parse_model(model, text, str(path))

@@ -1,0 +1,108 @@
+"""Gates, the cost-to-finish ranking, and weighted non-cost criteria, into one scorecard."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+
+SUPPORT_SCORES = {"basic": 0.0, "business": 0.5, "enterprise": 1.0}
+GRADE_SCORES = {
+    EvidenceGrade.MEASURED_INDEPENDENT: 1.0,
+    EvidenceGrade.MEASURED_PROVIDER: 0.75,
+    EvidenceGrade.PROVIDER_CLAIM: 0.25,
+    EvidenceGrade.DERIVED: 0.0,
+}
+# The evidence a training bid should carry (buyers.md): a fabric measurement across nodes and
+# a measured training efficiency.
+EXPECTED_EVIDENCE = (
+    (EvidenceKind.ALLREDUCE_BUSBW,),
+    (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BidScore:
+    estimate: BidEstimate
+    rank: int | None  # None: excluded by a gate
+    cost_rank: int | None
+    criteria: dict[str, float]  # each 0..1, 1 best
+    weighted_score: float | None
+
+    @property
+    def bid(self) -> Bid:
+        return self.estimate.bid
+
+
+@dataclass(frozen=True, slots=True)
+class Scorecard:
+    evaluation: Evaluation
+    weights: dict[str, float]  # normalised to sum to 1
+    scores: tuple[BidScore, ...]  # ranked first, then excluded bids in entry order
+
+    @property
+    def ranked(self) -> list[BidScore]:
+        return [s for s in self.scores if s.rank is not None]
+
+
+def sla_score(bid: Bid) -> float:
+    """Nines of the uptime SLA (99% -> 0, 99.9% -> 0.5, 99.99% -> 1), 3/4, and credits, 1/4."""
+    downtime = max(1.0 - bid.reliability.uptime_sla_percent / 100.0, 1e-6)
+    nines = min(max((-math.log10(downtime) - 2.0) / 2.0, 0.0), 1.0)
+    credits = min(bid.reliability.sla_credit_percent / 25.0, 1.0)
+    return 0.75 * nines + 0.25 * credits
+
+
+def evidence_score(bid: Bid) -> float:
+    """Mean over the expected evidence kinds of the best grade on file (none: 0)."""
+    total = 0.0
+    for kinds in EXPECTED_EVIDENCE:
+        grades = [GRADE_SCORES[e.grade] for e in bid.evidence if e.kind in kinds]
+        total += max(grades, default=0.0)
+    return total / len(EXPECTED_EVIDENCE)
+
+
+def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dict[str, float]:
+    tier = bid.facility.datacenter_tier
+    held = set(bid.facility.certifications)
+    required = set(required_certifications)
+    return {
+        "sla": sla_score(bid),
+        "datacenter_tier": 0.0 if tier is None else (tier - 1) / 3.0,
+        "certifications": len(held & required) / len(required) if required else 1.0,
+        "support": SUPPORT_SCORES[bid.terms.support_tier],
+        "contract_terms": 0.5 * bid.terms.exit_clause + 0.5 * bid.terms.next_gen_migration,
+        "evidence": evidence_score(bid),
+    }
+
+
+def score_evaluation(evaluation: Evaluation) -> Scorecard:
+    """Run the shared model, drop gated bids, and rank the rest by the weighted score."""
+    rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
+    estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
+    weights = evaluation.policy.weights.normalised()
+    passing = [e for e in estimates if e.passes_gates]
+    cheapest = min((e.cost_to_finish for e in passing), default=None)
+    cost_order = sorted(passing, key=lambda e: e.cost_to_finish)
+    scored = []
+    for estimate in estimates:
+        criteria = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
+        weighted = None
+        if estimate.passes_gates:
+            criteria = {"cost_to_finish": cheapest / estimate.cost_to_finish, **criteria}
+            weighted = sum(weights[name] * value for name, value in criteria.items())
+        scored.append((estimate, criteria, weighted))
+    ranked = sorted(
+        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].cost_to_finish)
+    )
+    rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
+    cost_rank_of = {id(e): position for position, e in enumerate(cost_order, start=1)}
+    scores = [
+        BidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), c, w)
+        for e, c, w in ranked + [s for s in scored if s[2] is None]
+    ]
+    return Scorecard(evaluation, weights, tuple(scores))
