@@ -1,0 +1,81 @@
+"""Shared test fixtures: paths, and builders for valid workloads and bids as plain dicts."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "resources" / "examples"
+SHARED = REPO.parent / "shared"
+
+
+def workload_dict(**overrides) -> dict:
+    """A 70B dense run on 512 GPUs: TP8 x PP4 -> DP16, 1,024 sequences of 4,096 tokens per step."""
+    data = {
+        "name": "test run",
+        "total_params_billions": 70,
+        "active_params_billions": 70,
+        "training_tokens_billions": 1400,
+        "job_gpus": 512,
+        "precision": "bf16",
+        "tensor_parallel": 8,
+        "pipeline_parallel": 4,
+        "context_parallel": 1,
+        "virtual_pipeline_stages": 1,
+        "micro_batch_size": 1,
+        "global_batch_tokens": 4_194_304,
+        "sequence_length": 4096,
+        "baseline_mfu": 0.42,
+        "dp_comm_overlap": 0.5,
+        "grad_bytes_per_param": 4,
+        "checkpoint_interval_minutes": 60,
+        "checkpoint_blocking_share": 1.0,
+        "restart_minutes": 15,
+    }
+    data.update(overrides)
+    return data
+
+
+def bid_dict(bid_id: str = "b1", **sections) -> dict:
+    """An H100 bid on 8x NDR400 per node, non-blocking, $2.50 per GPU-hour."""
+    data = {
+        "id": bid_id,
+        "quote": {"provider": f"Provider {bid_id}", "reference": "Q-1"},
+        "capacity": {
+            "gpu_model": "H100-SXM",
+            "gpus_offered": 512,
+            "gpus_per_node": 8,
+            "largest_contiguous_block_gpus": 512,
+            "spare_pool_gpus": 16,
+        },
+        "fabric": {"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True},
+        "topology": {"kind": "rail-optimised", "oversubscription_ratio": 1, "leaf_domain_gpus": 512, "nvlink_domain_gpus": 8},
+        "reliability": {
+            "uptime_sla_percent": 99.9,
+            "failures_per_1000_gpu_days": 0.5,
+            "node_replacement_hours": 4,
+            "burn_in_hours": 0,
+            "storage_write_gb_s": 200,
+        },
+        "terms": {"price_per_gpu_hour": "2.50", "currency": "USD"},
+    }
+    for section, changes in sections.items():
+        if isinstance(changes, dict) and isinstance(data.get(section), dict):
+            data[section] = {**data[section], **changes}
+        else:
+            data[section] = changes
+    return copy.deepcopy(data)
+
+
+def evaluation_dict(bids: list[dict] | None = None, **overrides) -> dict:
+    data = {"title": "test evaluation", "currency": "USD", "workload": workload_dict(), "bids": bids or [bid_dict()]}
+    data.update(overrides)
+    return data
+
+
+@pytest.fixture
+def demo_path() -> Path:
+    return EXAMPLES / "demo-evaluation.json"
