@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import Field
@@ -22,6 +23,8 @@ BUSBW_FACTORS: dict[str, str] = {
     "sendrecv": "1",
 }
 COLLECTIVES: tuple[str, ...] = (*BUSBW_FACTORS, "gather", "scatter", "hypercube")
+# The test binary's name (all_reduce_perf ...) in a command line or JSON args.
+PROGRAM_NAME = re.compile(r"\b(" + "|".join(COLLECTIVES) + r")_perf\b")
 
 
 def busbw_factor(collective: str, ranks: int) -> float | None:

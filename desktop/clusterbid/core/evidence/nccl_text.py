@@ -10,14 +10,13 @@ from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.nccl_checks import TYPE_BYTES, RawRun, finish_run
-from clusterbid.core.evidence.nccl_result import COLLECTIVES, NcclTestsResult, NcclTestsRow, NcclTestsRun
+from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # nccl-tests lines are under 300 characters; a far longer line is not a log we can read, and
 # refusing it up front keeps every later step (split, regex) cheap.
 MAX_LINE_CHARS = 64 * 1024
 
 # Every regex below is anchored and free of nested quantifiers: linear on any line.
-_PROGRAM = re.compile(r"\b(" + "|".join(COLLECTIVES) + r")_perf\b")
 _RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
 _TAG_PREFIX = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:|\d{1,6}: ")  # mpirun --tag-output, srun -l
 _NCCL_LOG = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
@@ -132,7 +131,7 @@ class _Scanner:
             self.program_mention(body, self.run)
 
     def program_mention(self, text: str, run: RawRun | None) -> None:
-        match = _PROGRAM.search(text)
+        match = PROGRAM_NAME.search(text)
         if match is None:
             return
         if run is not None and run.program is None:
