@@ -1,0 +1,110 @@
+"""What a parsed nccl-tests run holds: rows per message size, the busbw plateau and red flags."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field
+
+from clusterbid.core.base import FrozenModel
+
+ONE_GIB = 2**30
+
+# Collectives nccl-tests ships a *_perf binary for, with how busbw is derived from algbw for
+# n ranks (nccl-tests' own factors), so the parser can check the printed busbw.
+BUSBW_FACTORS: dict[str, str] = {
+    "all_reduce": "2(n-1)/n",
+    "all_gather": "(n-1)/n",
+    "reduce_scatter": "(n-1)/n",
+    "alltoall": "(n-1)/n",
+    "broadcast": "1",
+    "reduce": "1",
+    "sendrecv": "1",
+}
+COLLECTIVES: tuple[str, ...] = (*BUSBW_FACTORS, "gather", "scatter", "hypercube")
+# The test binary's name (all_reduce_perf ...) in a command line or JSON args.
+PROGRAM_NAME = re.compile(r"\b(" + "|".join(COLLECTIVES) + r")_perf\b")
+
+
+def busbw_factor(collective: str, ranks: int) -> float | None:
+    """busbw / algbw for this collective at n ranks, or None when nccl-tests' factor is unknown."""
+    n = ranks
+    if collective == "all_reduce":
+        return 2 * (n - 1) / n
+    if collective in ("all_gather", "reduce_scatter", "alltoall"):
+        return (n - 1) / n
+    if collective in ("broadcast", "reduce", "sendrecv"):
+        return 1.0
+    return None
+
+
+class NcclTestsResult(FrozenModel):
+    """One half of a row: the out-of-place or the in-place timing."""
+
+    time_us: float = Field(ge=0)
+    algbw_gb_s: float = Field(ge=0)
+    busbw_gb_s: float = Field(ge=0)
+    # `#wrong` count; None when printed N/A (checking off) or in old versions without it.
+    wrong: int | None = Field(None, ge=0)
+    # Versions before mid-2022 print the max deviation (a float) in an `error` column instead.
+    max_error: float | None = Field(None, ge=0)
+
+
+class NcclTestsRow(FrozenModel):
+    """One message size of the sweep."""
+
+    line: int | None = Field(None, ge=1, description="1-based line in the source (text output)")
+    size_bytes: int = Field(ge=0)
+    count: int = Field(ge=0)
+    type: str
+    redop: str | None = None
+    root: int | None = Field(None, ge=0, description="None when the collective has no root (-1)")
+    out_of_place: NcclTestsResult
+    in_place: NcclTestsResult
+
+    def best_busbw(self) -> tuple[float, Literal["out_of_place", "in_place"]]:
+        """The better of in-place and out-of-place busbw, with which one it was."""
+        if self.in_place.busbw_gb_s > self.out_of_place.busbw_gb_s:
+            return self.in_place.busbw_gb_s, "in_place"
+        return self.out_of_place.busbw_gb_s, "out_of_place"
+
+
+class BusbwPlateau(FrozenModel):
+    """The large-message busbw: max over sizes >= 1 GiB, better of in-place/out-of-place."""
+
+    busbw_gb_s: float = Field(ge=0)
+    size_bytes: int = Field(ge=ONE_GIB)
+    placement: Literal["out_of_place", "in_place"]
+
+
+class NcclFlag(FrozenModel):
+    """A red flag about a run; `code` is stable for the GUI and scoring, `message` is for people."""
+
+    code: str
+    message: str
+
+
+class NcclTestsRun(FrozenModel):
+    """One nccl-tests invocation: its setup, its rows and what the buyer should worry about."""
+
+    source: str
+    first_line: int | None = Field(None, ge=1, description="Line where this run starts (text output)")
+    output_format: Literal["text", "json"]
+    collective: str | None = None
+    collective_from: Literal["hint", "command", "columns"] | None = None
+    data_type: str | None = None
+    redop: str | None = None
+    ranks: int | None = Field(None, ge=1, description="Ranks listed in the '#  Rank N ...' lines")
+    hosts: tuple[str, ...] = ()
+    gpu_model: str | None = None
+    nccl_tests_version: str | None = None
+    rows: tuple[NcclTestsRow, ...] = ()
+    plateau: BusbwPlateau | None = None
+    # Kept only as a note: it averages every size of the sweep, so it is never scored.
+    avg_busbw_line_gb_s: float | None = Field(None, ge=0)
+    out_of_bounds: int | None = Field(None, ge=0)
+    flags: tuple[NcclFlag, ...] = ()
+
+    def flag_codes(self) -> tuple[str, ...]:
+        return tuple(flag.code for flag in self.flags)

@@ -1,0 +1,250 @@
+"""Parse nccl-tests' text output (any version since 2018) into NcclTestsRun objects."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.nccl_checks import TYPE_BYTES, RawRun, finish_run
+from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
+
+# nccl-tests lines are under 300 characters; a far longer line is not a log we can read, and
+# refusing it up front keeps every later step (split, regex) cheap.
+MAX_LINE_CHARS = 64 * 1024
+
+# Every regex below is anchored and free of nested quantifiers: linear on any line.
+_RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
+_TAG_PREFIX = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:|\d{1,6}: ")  # mpirun --tag-output, srun -l
+_NCCL_LOG = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
+
+_STANDARD = "size count type redop root time algbw busbw #wrong time algbw busbw #wrong".split()
+_OLD = "size count type redop time algbw busbw error time algbw busbw error".split()
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """Where each field sits in a row, from the header line or from the token count."""
+
+    names: tuple[str, ...]
+    redop: int | None
+    root: int | None
+    halves: tuple[tuple[int, int, int, int, str], ...]  # (time, algbw, busbw, check, check name)
+    width: int  # tokens per row; a timestamp column prints as two
+
+    @classmethod
+    def from_names(cls, names: list[str]) -> _Columns | None:
+        if names[:3] != ["size", "count", "type"]:
+            return None
+        halves = []
+        for i, name in enumerate(names):
+            if name in ("time", "cputime") and names[i + 1 : i + 3] == ["algbw", "busbw"] and i + 3 < len(names):
+                halves.append((i, i + 1, i + 2, i + 3, names[i + 3]))
+        if len(halves) != 2 or any(h[4] not in ("#wrong", "error") for h in halves):
+            return None
+        width = len(names) + (1 if "timestamp" in names else 0)
+        redop = names.index("redop") if "redop" in names else None
+        root = names.index("root") if "root" in names else None
+        return cls(tuple(names), redop, root, (halves[0], halves[1]), width)
+
+
+_BY_WIDTH = {len(_STANDARD): _Columns.from_names(_STANDARD), len(_OLD): _Columns.from_names(_OLD)}
+
+
+def _resolution(token: str) -> float:
+    """Half the value of the last printed digit: how far rounding may have moved the figure."""
+    mantissa, _, exponent = token.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** ((int(exponent) if exponent else 0) - decimals)
+
+
+class _Scanner:
+    """One pass over the lines; state is the run being filled and the column layout in force."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.runs: list[RawRun] = []
+        self.run: RawRun | None = None
+        self.columns: _Columns | None = None
+        self.in_table = False
+        self.pending_program: str | None = None
+        self.saw_avg_line = False
+
+    def fail(self, lineno: int, problem: str) -> EvidenceParseError:
+        return EvidenceParseError(self.source, lineno, problem)
+
+    def new_run(self, lineno: int) -> RawRun:
+        self.run = RawRun(source=self.source, output_format="text", first_line=lineno, program=self.pending_program)
+        self.pending_program = None
+        self.runs.append(self.run)
+        self.columns = None
+        self.in_table = False
+        return self.run
+
+    def current(self, lineno: int, *, fresh: bool = False) -> RawRun:
+        """The run to fill; `fresh` when the line opens a new run unless nothing was read yet."""
+        if self.run is None or (fresh and (self.run.rows or self.run.out_of_bounds is not None)):
+            return self.new_run(lineno)
+        if self.run.program is None and self.pending_program is not None:
+            self.run.program, self.pending_program = self.pending_program, None
+        return self.run
+
+    def comment(self, lineno: int, body: str) -> None:
+        if body.startswith("nccl-tests version"):
+            run = self.current(lineno, fresh=True)
+            if run.version is not None or run.rank_hosts or self.columns is not None:
+                run = self.new_run(lineno)
+            rest = body[len("nccl-tests version") :].split()
+            run.version = rest[0] if rest else None
+        elif body.startswith(("nThread", "Collective test starting")):
+            run = self.current(lineno, fresh=True)
+            if run.rank_hosts or self.columns is not None:
+                run = self.new_run(lineno)
+            self.program_mention(body, run)
+        elif body.startswith("Rank"):
+            match = _RANK.match(body)
+            if match:
+                run = self.current(lineno, fresh=True)
+                run.rank_hosts[int(match[1])] = match[2]
+                run.rank_gpus[int(match[1])] = match[3].strip()
+        elif body.startswith("size"):
+            columns = _Columns.from_names(body.split())
+            if columns is None:
+                raise self.fail(lineno, f"column header not understood: {body[:200]!r}")
+            run = self.current(lineno, fresh=True)
+            if self.columns is not None:
+                run = self.new_run(lineno)
+            self.columns, self.in_table = columns, True
+        elif body.startswith("Out of bounds values"):
+            value = body.partition(":")[2].split()[:1]
+            if not value or not value[0].isdigit():
+                raise self.fail(lineno, "'# Out of bounds values' is not followed by a count")
+            self.current(lineno).out_of_bounds = int(value[0])
+        elif body.startswith("Avg bus bandwidth"):
+            value = body.partition(":")[2].split()[:1]
+            self.current(lineno).avg_busbw = self.number(lineno, value[0] if value else "", "Avg bus bandwidth")[0]
+            self.saw_avg_line, self.in_table = True, False
+        elif body.startswith("Collective test concluded") and self.run is not None:
+            self.program_mention(body, self.run)
+
+    def program_mention(self, text: str, run: RawRun | None) -> None:
+        match = PROGRAM_NAME.search(text)
+        if match is None:
+            return
+        if run is not None and run.program is None:
+            run.program = match[1]
+        elif run is None:
+            self.pending_program = match[1]
+
+    def number(self, lineno: int, token: str, what: str) -> tuple[float, float]:
+        try:
+            value = float(token)
+        except ValueError:
+            raise self.fail(lineno, f"{what} is not a number: {token[:40]!r}") from None
+        if not math.isfinite(value) or value < 0:
+            raise self.fail(lineno, f"{what} must be a finite number >= 0, found {token[:40]!r}")
+        return value, _resolution(token)
+
+    def integer(self, lineno: int, token: str, what: str) -> int:
+        if not token.lstrip("-").isdigit() or len(token) > 20:
+            raise self.fail(lineno, f"{what} is not a whole number: {token[:40]!r}")
+        return int(token)
+
+    def row(self, lineno: int, tokens: list[str], cut_off: bool) -> None:
+        run = self.current(lineno, fresh=not self.in_table)
+        columns = self.columns or _BY_WIDTH.get(len(tokens)) or _BY_WIDTH[len(_STANDARD)]
+        if len(tokens) != columns.width:
+            hint = " (the file ends mid-line: truncated?)" if cut_off else ""
+            raise self.fail(lineno, f"expected {columns.width} columns ({' '.join(columns.names)}), found {len(tokens)}{hint}")
+        self.in_table = True
+        halves, resolutions = [], []
+        for time_i, algbw_i, busbw_i, check_i, check_name in columns.halves:
+            algbw, algbw_res = self.number(lineno, tokens[algbw_i], "algbw")
+            busbw, busbw_res = self.number(lineno, tokens[busbw_i], "busbw")
+            check = tokens[check_i]
+            wrong = max_error = None
+            if check != "N/A" and check_name == "#wrong":
+                count, _ = self.number(lineno, check, "#wrong")
+                if count != int(count):
+                    raise self.fail(lineno, f"#wrong must be a count, found {check[:40]!r}")
+                wrong = int(count)
+            elif check != "N/A":
+                max_error = self.number(lineno, check, "error")[0]
+            time_us = self.number(lineno, tokens[time_i], "time")[0]
+            halves.append(dict(time_us=time_us, algbw_gb_s=algbw, busbw_gb_s=busbw, wrong=wrong, max_error=max_error))
+            resolutions += [algbw_res, busbw_res]
+        root = None
+        if columns.root is not None:
+            root = self.integer(lineno, tokens[columns.root], "root")
+        redop = tokens[columns.redop] if columns.redop is not None else None
+        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and redop.lstrip("-").isdigit():
+            redop, root = None, int(redop)  # old broadcast/reduce printed root where redop sits
+        try:
+            row = NcclTestsRow(
+                line=lineno, size_bytes=self.integer(lineno, tokens[0], "size"),
+                count=self.integer(lineno, tokens[1], "count"), type=tokens[2], redop=redop,
+                root=None if root is None or root < 0 else root,
+                out_of_place=NcclTestsResult(**halves[0]), in_place=NcclTestsResult(**halves[1]),
+            )  # fmt: skip
+        except ValidationError as exc:
+            raise self.fail(lineno, f"row not valid: {exc.errors()[0]['msg']}") from None
+        run.rows.append(row)
+        run.resolutions.append((resolutions[0], resolutions[1], resolutions[2], resolutions[3]))
+
+
+def _unwrap(line: str) -> str:
+    """Strip indentation, markdown quoting and launcher prefixes around a log line."""
+    text = line.strip()
+    while text[:1] == ">":
+        text = text[1:].lstrip()
+    if text[:1] in "[0123456789" and text:
+        prefix = _TAG_PREFIX.match(text)
+        if prefix:
+            text = text[prefix.end() :].lstrip()
+    return text
+
+
+def parse_nccl_tests_text(
+    text: str,
+    source: str = "<text>",
+    *,
+    collective_hint: str | None = None,
+    nic_aggregate_gb_s: float | None = None,
+) -> list[NcclTestsRun]:
+    """Every run in a nccl-tests text log, in file order; raises EvidenceParseError only.
+
+    `collective_hint` names the test when the log lacks the command line; `nic_aggregate_gb_s`
+    (per node, GB/s) enables the 2-node busbw_above_nic_aggregate check.
+    """
+    scanner = _Scanner(source)
+    lines = text.split("\n")
+    last = len(lines)
+    ends_cut = not text.endswith("\n")
+    for lineno, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise scanner.fail(lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
+        body = _unwrap(line)
+        if not body:
+            continue
+        first = body[0]
+        if first == "#":
+            scanner.comment(lineno, body[1:].strip())
+        elif first.isdigit() and not _NCCL_LOG.search(body):
+            tokens = body.split()
+            # Outside a table, digits start a row only if the type column reads like one.
+            if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
+                scanner.row(lineno, tokens, cut_off=ends_cut and lineno == last)
+        elif "_perf" in body and not _NCCL_LOG.search(body):
+            scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
+    runs = [raw for raw in scanner.runs if not raw.is_empty()]
+    if not any(raw.rows for raw in runs):
+        if scanner.saw_avg_line:
+            raise EvidenceParseError(source, None, "only the '# Avg bus bandwidth' summary, no per-size result rows: "
+                                     "that average depends on the size sweep and cannot be scored; attach the full output")
+        raise EvidenceParseError(source, None, "no nccl-tests result rows found (rows such as "
+                                 "'1073741824  268435456  float  sum  -1  6759.0  158.86  297.86  0 ...'): "
+                                 "is this nccl-tests output?")
+    return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs]

@@ -1,0 +1,123 @@
+"""Property and robustness tests: busbw formula on generated rows, fuzzing, huge inputs."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_text
+
+HEADER = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+
+
+def printed(value: float, width: int) -> str:
+    """The test's own rendering of nccl-tests' width-limited float columns (2, 1, 0 decimals, then %.1e)."""
+    digits = len(str(int(value))) if value >= 1 else 0
+    if digits < width - 2:
+        return f"{value:{width}.2f}"
+    if digits < width - 1:
+        return f"{value:{width}.1f}"
+    if digits < width + 1:
+        return f"{value:{width}.0f}"
+    return f"{value:{width}.1e}"
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    ranks=st.integers(min_value=2, max_value=4096),
+    exponent=st.integers(min_value=3, max_value=36),
+    algbw=st.floats(min_value=0.001, max_value=2000.0, allow_nan=False),
+)
+def test_busbw_follows_all_reduce_formula(ranks: int, exponent: int, algbw: float) -> None:
+    size = 2**exponent
+    busbw = algbw * 2 * (ranks - 1) / ranks
+    time_us = size / (algbw * 1e3)
+    half = f"  {printed(time_us, 7)}  {printed(algbw, 6)}  {printed(busbw, 6)}       0"
+    rank_lines = "\n".join(f"#  Rank {r:2d} Group  0 Pid {100 + r:6d} on node{r // 8} device {r % 8:2d} [0x07] GPU" for r in range(ranks))
+    text = f"{rank_lines}\n{HEADER}\n{size:12d}  {size // 4:12d}     float     sum      -1{half}{half}\n# Out of bounds values : 0 OK\n"
+    (run,) = parse_nccl_tests_text(text, "gen.log", collective_hint="all_reduce")
+    row = run.rows[0].out_of_place
+    # Rounding to the printed digits moves each figure by at most half its last digit.
+    def half_digit(token: str) -> float:
+        mantissa, _, exp = token.strip().partition("e")
+        return 0.5 * 10.0 ** ((int(exp) if exp else 0) - len(mantissa.partition(".")[2]))
+    tolerance = half_digit(printed(busbw, 6)) + 2 * (ranks - 1) / ranks * half_digit(printed(algbw, 6)) + 1e-9 * busbw
+    assert abs(row.busbw_gb_s - row.algbw_gb_s * 2 * (ranks - 1) / ranks) <= tolerance
+    assert "busbw_formula_mismatch" not in run.flag_codes()
+
+
+def _parse_or_clean_error(text: str) -> None:
+    try:
+        parse_nccl_tests_text(text, "fuzz.log")
+    except EvidenceParseError as exc:
+        assert str(exc).startswith("fuzz.log")
+
+
+@settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400))
+def test_random_text_only_raises_parse_error(text: str) -> None:
+    _parse_or_clean_error(text)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_mutated_real_log_lines_only_raise_parse_error(real_log_bytes: bytes, data: st.DataObject) -> None:
+    lines = real_log_bytes.decode("utf-8").split("\n")
+    for _ in range(data.draw(st.integers(1, 4))):
+        index = data.draw(st.integers(0, len(lines) - 1))
+        tokens = lines[index].split(" ")
+        at = data.draw(st.integers(0, len(tokens) - 1))
+        tokens[at] = data.draw(st.sampled_from(["", "N/A", "-1", "1e+400", "nan", "inf", "-3.5", "0x10", "float", "#wrong",
+                                                  "9" * 30, "1.2.3", "\x00", "#", ">", "size", "Rank", "_perf"]))
+        lines[index] = " ".join(tokens)
+    _parse_or_clean_error("\n".join(lines))
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(cut=st.integers(min_value=0, max_value=10_000))
+def test_truncated_prefixes_of_real_log(real_log_bytes: bytes, cut: int) -> None:
+    text = real_log_bytes.decode("utf-8")
+    _parse_or_clean_error(text[: cut % (len(text) + 1)])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.binary(max_size=600))
+def test_binary_garbage(blob: bytes) -> None:
+    _parse_or_clean_error(blob.decode("latin-1"))
+
+
+def test_100_mb_of_noise_is_a_linear_scan() -> None:
+    rng = random.Random(7)
+    noise_lines = [
+        "node-1:4106:4119 [0] NCCL INFO Channel 00/32 :    0   1   2   3",
+        "# Using devices",
+        "12345 67890 hello world",
+        "> > quoted text with nothing in it",
+        "x" * 200,
+    ]
+    block = "\n".join(rng.choice(noise_lines) for _ in range(10_000)) + "\n"
+    text = block * (100_000_000 // len(block) + 1)
+    assert len(text) >= 100_000_000
+    started = time.perf_counter()
+    try:
+        parse_nccl_tests_text(text, "noise.log")
+    except EvidenceParseError as exc:
+        assert "no nccl-tests result rows" in str(exc)
+    else:
+        raise AssertionError("noise parsed as a run")
+    assert time.perf_counter() - started < 30
+
+
+def test_one_megabyte_line_is_refused_quickly() -> None:
+    text = "# nThread 1\n" + "9 " * 500_000 + "\n"
+    started = time.perf_counter()
+    try:
+        parse_nccl_tests_text(text, "long.log")
+    except EvidenceParseError as exc:
+        assert str(exc).startswith("long.log line 2: line is 1000000 characters long")
+    else:
+        raise AssertionError("a 1 MB line was accepted")
+    assert time.perf_counter() - started < 5
