@@ -87,51 +87,53 @@ def estimate_training(
     gates = evaluate_gates(w, arrays, fabric_names)
     warnings = evaluate_warnings(w, arrays, [b.fabric.gpudirect_rdma for b in bids])
     curves = scaling_curves(w, arrays)
+    columns = _columns(len(bids), arrays, spec, step, good, done)
     results = []
     for i, bid in enumerate(bids):
-        results.append(_bid_estimate(i, bid, arrays, spec, step, good, done, rates[i]) | {
-            "gates": tuple(gates[i]),
-            "warnings": tuple(warnings[i]),
-            "calibration_notes": tuple(calibration.notes[i]),
-            "busbw_evidence": calibration.busbw[i],
-            "efficiency_evidence": calibration.efficiency[i],
-            "scaling": curves[i],
-        })
-    return TrainingEstimates(workload, tuple(BidEstimate(**r) for r in results))
+        figures = {name: values[i] for name, values in columns.items()}
+        results.append(BidEstimate(
+            bid=bid,
+            gates=tuple(gates[i]),
+            warnings=tuple(warnings[i]),
+            calibration_notes=tuple(calibration.notes[i]),
+            busbw_evidence=calibration.busbw[i],
+            efficiency_evidence=calibration.efficiency[i],
+            exchange_rate=rates[i],
+            scaling=curves[i],
+            **figures,
+        ))
+    return TrainingEstimates(workload, tuple(results))
 
 
-def _bid_estimate(i: int, bid: Bid, a: BidArrays, spec: BidArrays, step, good, done, rate: float) -> dict:
-    def at(array) -> float:
-        # Workload-only terms (the pipeline bubble) come back as scalars, bid terms as arrays.
-        return float(array) if np.ndim(array) == 0 else float(array[i])
-
-    return {
-        "bid": bid,
-        "price_per_gpu_hour": at(a.price_per_gpu_hour),
-        "exchange_rate": rate,
-        "peak_tflops": at(a.peak_flops) / 1e12,
-        "baseline_mfu": at(a.baseline_mfu),
-        "spec_node_busbw_gb_s": at(spec.node_busbw_gb_s),
-        "node_busbw_gb_s": at(a.node_busbw_gb_s),
-        "dp_busbw_gb_s": at(step.dp_busbw_gb_s),
-        "step_latency_us": at(a.step_latency_s) * 1e6,
-        "compute_s": at(step.compute_s),
-        "bubble_fraction": at(step.bubble_fraction),
-        "dp_comm_s": at(step.dp_comm_s),
-        "exposed_comm_s": at(step.exposed_comm_s),
-        "step_s": at(step.step_s),
-        "effective_mfu": at(step.effective_mfu),
-        "scaling_efficiency": at(step.effective_mfu) / at(a.baseline_mfu),
-        "failures_per_hour": at(good.failures_per_hour),
-        "hours_lost_per_failure": at(good.hours_lost_per_failure),
-        "spare_on_hand": bool(good.spare_on_hand[i]),
-        "checkpoint_write_s": at(good.checkpoint_write_s),
-        "goodput": at(good.goodput),
-        "run_hours": at(done.run_hours),
-        "wall_hours": at(done.wall_hours),
-        "billed_gpu_hours": at(done.billed_gpu_hours),
-        "compute_cost": at(done.compute_cost),
-        "fees": at(done.fees),
-        "cost_to_finish": at(done.cost),
-        "effective_price_per_useful_gpu_hour": at(done.effective_price_per_useful_gpu_hour),
+def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dict[str, list]:
+    """Each reported figure as a plain list over bids; workload-only terms (the bubble) are
+    scalars and are repeated."""
+    raw = {
+        "price_per_gpu_hour": a.price_per_gpu_hour,
+        "peak_tflops": a.peak_flops / 1e12,
+        "baseline_mfu": a.baseline_mfu,
+        "spec_node_busbw_gb_s": spec.node_busbw_gb_s,
+        "node_busbw_gb_s": a.node_busbw_gb_s,
+        "dp_busbw_gb_s": step.dp_busbw_gb_s,
+        "step_latency_us": a.step_latency_s * 1e6,
+        "compute_s": step.compute_s,
+        "bubble_fraction": step.bubble_fraction,
+        "dp_comm_s": step.dp_comm_s,
+        "exposed_comm_s": step.exposed_comm_s,
+        "step_s": step.step_s,
+        "effective_mfu": step.effective_mfu,
+        "scaling_efficiency": step.effective_mfu / a.baseline_mfu,
+        "failures_per_hour": good.failures_per_hour,
+        "hours_lost_per_failure": good.hours_lost_per_failure,
+        "spare_on_hand": good.spare_on_hand,
+        "checkpoint_write_s": good.checkpoint_write_s,
+        "goodput": good.goodput,
+        "run_hours": done.run_hours,
+        "wall_hours": done.wall_hours,
+        "billed_gpu_hours": done.billed_gpu_hours,
+        "compute_cost": done.compute_cost,
+        "fees": done.fees,
+        "cost_to_finish": done.cost,
+        "effective_price_per_useful_gpu_hour": done.effective_price_per_useful_gpu_hour,
     }
+    return {name: np.broadcast_to(values, (count,)).tolist() for name, values in raw.items()}

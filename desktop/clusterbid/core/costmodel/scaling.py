@@ -36,13 +36,11 @@ def scaling_curves(w: WorkloadScalars, b: BidArrays) -> list[ScalingCurve]:
     largest = int(max(np.max(b.contiguous_block_gpus), w.job_gpus))
     grid = scaling_gpu_counts(w, largest)
     step = step_breakdown(w, b, grid[:, None])  # (counts, bids)
+    mfu = np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))).T.tolist()
+    efficiency = (np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))) / b.baseline_mfu).T.tolist()
+    counts = grid.astype(int).tolist()
     curves = []
-    for i in range(len(b.peak_flops)):
-        keep = grid <= b.contiguous_block_gpus[i]
-        mfu = step.effective_mfu[keep, i]
-        curves.append(ScalingCurve(
-            gpus=tuple(int(n) for n in grid[keep]),
-            effective_mfu=tuple(float(x) for x in mfu),
-            scaling_efficiency=tuple(float(x) for x in mfu / b.baseline_mfu[i]),
-        ))
+    for i, block in enumerate(b.contiguous_block_gpus.tolist()):
+        keep = sum(1 for n in counts if n <= block)  # the grid is sorted
+        curves.append(ScalingCurve(tuple(counts[:keep]), tuple(mfu[i][:keep]), tuple(efficiency[i][:keep])))
     return curves
