@@ -9,7 +9,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "resources" / "examples"
-SHARED = REPO.parent / "shared"
 
 
 def workload_dict(**overrides) -> dict:

@@ -1,4 +1,4 @@
-"""Paths to the nccl-tests fixtures and to the real public log kept in the shared folder."""
+"""Paths to the nccl-tests fixtures and to the real public log (a byte-for-byte copy in tests/data)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "data" / "nccl-tests"
-# The shared folder sits beside the repo (worktree), not inside it.
-REAL_LOG = (REPO / ".." / "shared" / "data" / "nccl-tests" / "all_reduce_2x8xH100_tcpxo.log").resolve()
+REAL_LOG = FIXTURES / "public" / "all_reduce_2x8xH100_tcpxo.log"  # source: public/SOURCES.md
 
 
 def fixture_text(name: str) -> str:
@@ -18,6 +17,4 @@ def fixture_text(name: str) -> str:
 
 @pytest.fixture(scope="session")
 def real_log_bytes() -> bytes:
-    if not REAL_LOG.is_file():
-        pytest.skip(f"real nccl-tests log not found at {REAL_LOG} (shared/ folder is not beside the repo)")
     return REAL_LOG.read_bytes()
