@@ -71,7 +71,9 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
 
 
 def _nest(pairs: list[tuple[Column, object]]) -> dict:
-    data: dict = {}
+    # Every section is present (maybe empty) so a blank required cell is reported as that field
+    # missing, not as the whole section missing.
+    data: dict = {column.path[0]: {} for column in bid_columns() if len(column.path) > 1}
     for column, value in pairs:
         target = data
         *sections, name = column.path
