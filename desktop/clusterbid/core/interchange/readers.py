@@ -99,8 +99,12 @@ def read_xlsx(path: Path) -> Sheet:
 
 
 def _xlsx_error(path: Path, exc: Exception) -> InterchangeError:
-    if type(exc).__module__.startswith("defusedxml"):
-        return UnsafeFileError(path, f"the workbook's XML uses forbidden constructs ({type(exc).__name__})")
+    # openpyxl wraps parser errors in a ValueError, so look for defusedxml's along the chain.
+    cause: BaseException | None = exc
+    while cause is not None:
+        if type(cause).__module__.startswith("defusedxml"):
+            return UnsafeFileError(path, f"the workbook's XML uses forbidden constructs ({type(cause).__name__})")
+        cause = cause.__cause__ or cause.__context__
     if isinstance(exc, (zipfile.BadZipFile, zlib.error, ParseError, KeyError, EOFError)):
         return CorruptFileError(path, f"damaged or not an Excel workbook ({type(exc).__name__}: {exc})")
     return CorruptFileError(path, f"cannot be read as an Excel workbook ({type(exc).__name__}: {exc})")
