@@ -127,8 +127,8 @@ def test_template_has_validation_lists_instructions_and_frozen_header(tmp_path, 
     listed = [c.value for row in lists[kind_rule.formula1.partition("!")[2].replace("$", "")] for c in row]
     assert listed == ["fat-tree", "rail-optimised", "dragonfly", "other"]
     assert rules[positions["fabric.sharp"]].formula1 == '"yes,no"'
-    assert rules[positions["capacity.gpus_per_node"]].type == "whole"
-    assert (rules[positions["capacity.gpus_per_node"]].formula1, rules[positions["capacity.gpus_per_node"]].formula2) == ("1", "72")
+    per_node = rules[positions["capacity.gpus_per_node"]]
+    assert (per_node.type, per_node.formula1, per_node.formula2) == ("whole", "1", "72")
     instructions = [[c.value for c in row] for row in workbook["Instructions"].iter_rows()]
     described = {row[1]: row for row in instructions if row and row[1]}
     price = described["terms.price_per_gpu_hour [currency/GPU-h]"]

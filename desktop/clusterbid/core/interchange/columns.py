@@ -148,7 +148,8 @@ def _kind_and_choices(key: str, annotation: object) -> tuple[str, tuple[str, ...
         return "choice", tuple(str(a) for a in typing.get_args(annotation))
     if origin is tuple:
         inner = typing.get_args(annotation)[0]
-        return "list", tuple(str(a) for a in typing.get_args(inner)) if typing.get_origin(inner) is typing.Literal else ()
+        literal = typing.get_origin(inner) is typing.Literal
+        return "list", tuple(str(a) for a in typing.get_args(inner)) if literal else ()
     simple = {bool: "bool", int: "int", float: "float", Decimal: "decimal", str: "str", dt.date: "date"}
     if annotation in simple:
         return simple[annotation], ()

@@ -98,4 +98,5 @@ def export_table(
         return export_table_xlsx(path, rows, title, columns)
     if suffix == ".csv":
         return export_table_csv(path, rows, title, columns)
-    raise UnsupportedFormatError(path, f"cannot export a table as {suffix or 'a file without extension'}; use .xlsx or .csv")
+    what = suffix or "a file without extension"
+    raise UnsupportedFormatError(path, f"cannot export a table as {what}; use .xlsx or .csv")

@@ -41,7 +41,8 @@ def import_bids(path: str | Path, *, valid_rows_only: bool = False) -> ImportRep
         return _from_sheet(path, read_csv(path), valid_rows_only)
     if suffix == ".json":
         return _from_json(path, valid_rows_only)
-    raise UnsupportedFormatError(path, f"cannot import {suffix or 'files without an extension'}; use {', '.join(SUPPORTED)}")
+    what = suffix or "files without an extension"
+    raise UnsupportedFormatError(path, f"cannot import {what}; use {', '.join(SUPPORTED)}")
 
 
 def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
@@ -100,7 +101,13 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
                     pairs.append((mapping[index], from_cell(mapping[index], value)))
             elif not is_blank(value):
                 row_problems.append(
-                    Problem("a value in a column with no header", sheet.name, number, None, f"{column_letter(index)}{number}")
+                    Problem(
+                        "a value in a column with no header",
+                        sheet.name,
+                        number,
+                        None,
+                        f"{column_letter(index)}{number}",
+                    )
                 )
         bid = None
         try:
@@ -158,7 +165,8 @@ def _from_json(path: Path, valid_rows_only: bool) -> ImportReport:
     except json.JSONDecodeError as exc:
         raise CorruptFileError(path, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except (RecursionError, ValueError) as exc:  # absurd nesting, or a number with thousands of digits
-        raise CorruptFileError(path, f"JSON too deeply nested or with oversized numbers ({type(exc).__name__})") from None
+        problem = f"JSON too deeply nested or with oversized numbers ({type(exc).__name__})"
+        raise CorruptFileError(path, problem) from None
     items = data.get("bids") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise CorruptFileError(path, "expected a list of bids, or an object with a 'bids' list")

@@ -142,4 +142,5 @@ def export_template(path: str | Path, bids: Iterable[Bid] = ()) -> Path:
         return write_template_xlsx(path, bids)
     if suffix == ".csv":
         return write_template_csv(path, bids)
-    raise UnsupportedFormatError(path, f"cannot write a template as {suffix or 'a file without extension'}; use .xlsx or .csv")
+    what = suffix or "a file without extension"
+    raise UnsupportedFormatError(path, f"cannot write a template as {what}; use .xlsx or .csv")

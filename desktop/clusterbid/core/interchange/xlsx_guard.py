@@ -88,7 +88,8 @@ def check_no_dtd(path: Path) -> None:
                         window = tail + chunk
                         if any(marker in window for marker in _DTD_MARKERS):
                             raise UnsafeFileError(
-                                path, f"part {member.filename} declares XML entities or a DTD, which a workbook never has"
+                                path,
+                                f"part {member.filename} declares XML entities or a DTD, which a workbook never has",
                             )
                         tail = window[-16:]
     except InterchangeError:
