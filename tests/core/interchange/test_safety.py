@@ -6,7 +6,6 @@ import csv
 import io
 import json
 import os
-import shutil
 import sys
 import time
 import tracemalloc
@@ -256,4 +255,3 @@ def test_failed_export_leaves_the_old_file_and_no_temporary(tmp_path, bids, monk
         write_template_csv(path, bids[:1])
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["bids.csv"]
-    shutil.rmtree(tmp_path / "absent", ignore_errors=True)
