@@ -1,0 +1,55 @@
+"""CLI verbs for the bid template: `export-template FILE` and `import-bids FILE`; cli.py wires them in."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from clusterbid.core.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the verbs; each sets `func(args) -> int` (the exit code) as its default."""
+    export = subparsers.add_parser(
+        "export-template", help="write a blank bid template to send to providers (.xlsx or .csv)"
+    )
+    export.add_argument("file", help="output file; .xlsx gets validation lists and an Instructions sheet")
+    export.set_defaults(func=export_template_command)
+
+    check = subparsers.add_parser("import-bids", help="validate a filled bid template (.xlsx, .csv or .json)")
+    check.add_argument("file", help="the filled template")
+    check.add_argument("--valid-rows-only", action="store_true", help="accept the valid rows, list the rest")
+    check.add_argument("--json", action="store_true", help="print the report (and accepted bids) as JSON")
+    check.set_defaults(func=import_bids_command)
+
+
+def export_template_command(args: argparse.Namespace) -> int:
+    from clusterbid.core.interchange import export_template
+
+    try:
+        path = export_template(args.file)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"wrote {path}")
+    return 0
+
+
+def import_bids_command(args: argparse.Namespace) -> int:
+    """Exit 0 when every row is valid; 1 when the report lists problems or the file is refused."""
+    from clusterbid.core.interchange import import_bids
+
+    try:
+        report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report.as_dict(), indent=2))
+    else:
+        print(report.as_text())
+    return 0 if report.ok else 1

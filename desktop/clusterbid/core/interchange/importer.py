@@ -1,0 +1,184 @@
+"""Imports filled bid templates (XLSX, CSV) and JSON bids into validated Bid objects with a report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.interchange import limits
+from clusterbid.core.interchange.cells import from_cell, is_blank
+from clusterbid.core.interchange.columns import Column, bid_columns, column_letter, parse_header
+from clusterbid.core.interchange.errors import (
+    CorruptFileError,
+    FileTooLargeError,
+    InterchangeError,
+    UnsupportedFormatError,
+)
+from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
+from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
+
+SUPPORTED = (".xlsx", ".csv", ".json")
+
+
+def import_bids(path: str | Path, *, valid_rows_only: bool = False) -> ImportReport:
+    """Read bids from a filled template or JSON file.
+
+    All-or-nothing by default: any problem means no bids. With `valid_rows_only`, rows that pass
+    are imported and the others listed. Problems with the header (unknown or missing columns)
+    always stop the import, since no row can be trusted then. Hostile or unreadable files raise
+    an InterchangeError (an InputError) instead of producing a report.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in SUPPORTED and not path.is_file():
+        raise InterchangeError(path, "no such file")
+    if suffix == ".xlsx":
+        return _from_sheet(path, read_xlsx(path), valid_rows_only)
+    if suffix == ".csv":
+        return _from_sheet(path, read_csv(path), valid_rows_only)
+    if suffix == ".json":
+        return _from_json(path, valid_rows_only)
+    what = suffix or "files without an extension"
+    raise UnsupportedFormatError(path, f"cannot import {what}; use {', '.join(SUPPORTED)}")
+
+
+def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
+    known = {column.key: column for column in bid_columns()}
+    mapping: dict[int, Column] = {}
+    seen: dict[str, int] = {}
+    problems = []
+    for index, text in enumerate(sheet.header):
+        cell = f"{column_letter(index)}1"
+        if is_blank(text):
+            continue
+        key = parse_header(text)
+        if key not in known:
+            problems.append(Problem(f"unknown column header {str(text)[:80]!r}", sheet.name, 1, None, cell))
+        elif key in seen:
+            first = column_letter(seen[key])
+            problems.append(Problem(f"column appears twice (first in column {first})", sheet.name, 1, key, cell))
+        else:
+            seen[key] = index
+            mapping[index] = known[key]
+    for column in known.values():
+        if column.required and column.key not in seen:
+            problems.append(Problem("required column is missing from the header row", sheet.name, 1, column.key))
+    if not sheet.header:
+        problems = [Problem("the sheet is empty: no header row", sheet.name)]
+    return mapping, problems
+
+
+def _nest(pairs: list[tuple[Column, object]]) -> dict:
+    # Every section is present (maybe empty) so a blank required cell is reported as that field
+    # missing, not as the whole section missing.
+    data: dict = {column.path[0]: {} for column in bid_columns() if len(column.path) > 1}
+    for column, value in pairs:
+        target = data
+        *sections, name = column.path
+        for section in sections:
+            target = target.setdefault(section, {})
+        target[name] = value
+    return data
+
+
+def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport:
+    mapping, header_problems = _header_map(sheet)
+    if header_problems:
+        return ImportReport(source=path.name, problems=tuple(header_problems), rows_read=len(sheet.rows))
+    letters = {column.key: column_letter(index) for index, column in mapping.items()}
+    rows: list[tuple[int, object, Bid | None]] = []
+    problems: list[Problem] = []
+    id_index = next((index for index, column in mapping.items() if column.key == "id"), None)
+    for number, values in sheet.rows:
+        row_problems = []
+        pairs = []
+        for index, value in enumerate(values):
+            if index in mapping:
+                if not is_blank(value):
+                    pairs.append((mapping[index], from_cell(mapping[index], value)))
+            elif not is_blank(value):
+                row_problems.append(
+                    Problem(
+                        "a value in a column with no header",
+                        sheet.name,
+                        number,
+                        None,
+                        f"{column_letter(index)}{number}",
+                    )
+                )
+        bid = None
+        try:
+            bid = Bid.model_validate(_nest(pairs))
+        except ValidationError as exc:
+            row_problems += problems_from_validation(
+                exc, sheet.name, number, lambda key: f"{letters[key]}{number}" if key in letters else None
+            )
+        has_id = id_index is not None and id_index < len(values)
+        raw_id = from_cell(mapping[id_index], values[id_index]) if has_id else None
+        rows.append((number, raw_id, None if row_problems else bid))
+        problems += row_problems
+    return _finish(path, sheet.name, rows, problems, valid_rows_only, letters.get("id"))
+
+
+def _finish(
+    path: Path,
+    sheet: str | None,
+    rows: list[tuple[int, object, Bid | None]],
+    problems: list[Problem],
+    valid_rows_only: bool,
+    id_letter: str | None,
+) -> ImportReport:
+    """Flag reused ids (every use after the first, valid row or not), then apply the import mode."""
+    if not rows:
+        problems.append(Problem("no bids: nothing below the header row" if sheet else "no bids in the file", sheet))
+    first_row: dict[str, int] = {}
+    duplicates: set[int] = set()
+    for number, raw_id, _ in rows:
+        if not isinstance(raw_id, str) or is_blank(raw_id):
+            continue
+        if raw_id in first_row:
+            duplicates.add(number)
+            cell = f"{id_letter}{number}" if id_letter else None
+            rule = f"bid id {raw_id!r} is already used in row {first_row[raw_id]}; ids must be unique"
+            problems.append(Problem(rule, sheet, number, "id", cell))
+        else:
+            first_row[raw_id] = number
+    kept = tuple(bid for number, _, bid in rows if bid is not None and number not in duplicates)
+    rejected = tuple(sorted({p.row for p in problems if p.row is not None}))
+    return ImportReport(
+        source=path.name,
+        bids=kept if (valid_rows_only or not problems) else (),
+        problems=tuple(sorted(problems, key=lambda p: (p.row or 0))),
+        rows_read=len(rows),
+        rejected_rows=rejected,
+    )
+
+
+def _from_json(path: Path, valid_rows_only: bool) -> ImportReport:
+    """A JSON list of bids, or an object with a `bids` list (an evaluation file)."""
+    text = read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CorruptFileError(path, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except (RecursionError, ValueError) as exc:  # absurd nesting, or a number with thousands of digits
+        problem = f"JSON too deeply nested or with oversized numbers ({type(exc).__name__})"
+        raise CorruptFileError(path, problem) from None
+    items = data.get("bids") if isinstance(data, dict) else data
+    if not isinstance(items, list):
+        raise CorruptFileError(path, "expected a list of bids, or an object with a 'bids' list")
+    if len(items) > limits.MAX_BIDS:
+        raise FileTooLargeError(path, f"{len(items):,} bids; the limit is {limits.MAX_BIDS:,}")
+    rows: list[tuple[int, object, Bid | None]] = []
+    problems: list[Problem] = []
+    for number, item in enumerate(items, start=1):
+        raw_id = item.get("id") if isinstance(item, dict) else None
+        try:
+            rows.append((number, raw_id, Bid.model_validate(item)))
+        except ValidationError as exc:
+            rows.append((number, raw_id, None))
+            problems += problems_from_validation(exc, None, number, lambda key: None)
+    return _finish(path, None, rows, problems, valid_rows_only, None)

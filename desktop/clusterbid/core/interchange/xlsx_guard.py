@@ -1,0 +1,105 @@
+"""Checks an XLSX is a sane zip before openpyxl touches it: zip-bomb limits and XML defences."""
+
+from __future__ import annotations
+
+import zipfile
+import zlib
+from pathlib import Path
+
+from clusterbid.core.interchange import limits
+from clusterbid.core.interchange.errors import (
+    CorruptFileError,
+    FileTooLargeError,
+    InterchangeError,
+    UnsafeFileError,
+)
+
+_SCAN_CHUNK = 1024 * 1024
+_DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY")
+
+
+def require_defused_xml(path: Path) -> None:
+    """openpyxl parses with defusedxml only when it is importable and not switched off by env."""
+    try:
+        import defusedxml  # noqa: F401
+    except ImportError:
+        raise UnsafeFileError(
+            path,
+            "XLSX import is disabled because the defusedxml package is missing; "
+            "reinstall ClusterBid (pip install defusedxml) or import the sheet as CSV",
+        ) from None
+    import openpyxl
+
+    if openpyxl.DEFUSEDXML is not True:
+        raise UnsafeFileError(
+            path,
+            "XLSX import is disabled because openpyxl is not using defusedxml "
+            "(is OPENPYXL_DEFUSEDXML set to something other than True?)",
+        )
+
+
+def check_zip(path: Path) -> None:
+    """Refuse zip bombs from the central directory alone, before anything is decompressed."""
+    size = path.stat().st_size
+    if size > limits.MAX_FILE_BYTES:
+        raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
+    if not zipfile.is_zipfile(path):
+        raise CorruptFileError(path, "not an XLSX workbook (it is not a zip archive); save it from Excel as .xlsx")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise CorruptFileError(path, f"damaged XLSX archive ({exc})") from None
+    if len(members) > limits.MAX_XLSX_MEMBERS:
+        raise UnsafeFileError(path, f"the archive holds {len(members):,} parts; a workbook has a few dozen")
+    total = 0
+    for member in members:
+        total += member.file_size
+        if member.file_size > limits.MAX_XLSX_MEMBER_BYTES:
+            raise UnsafeFileError(path, f"part {member.filename} unpacks to {member.file_size:,} bytes (zip bomb?)")
+        if member.file_size >= limits.RATIO_CHECK_FROM_BYTES:
+            ratio = member.file_size / max(member.compress_size, 1)
+            if ratio > limits.MAX_COMPRESSION_RATIO:
+                raise UnsafeFileError(
+                    path, f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb"
+                )
+    if total > limits.MAX_XLSX_UNCOMPRESSED_BYTES:
+        raise UnsafeFileError(path, f"the workbook unpacks to {total:,} bytes, over the limit (zip bomb?)")
+
+
+def check_no_dtd(path: Path) -> None:
+    """Refuse XML parts with a DTD: Office never writes one, and entities are the billion-laughs vector.
+
+    defusedxml would refuse them too; checking first gives a clear message and does not depend on
+    how openpyxl happens to parse each part. Reads in chunks, so memory stays flat.
+    """
+    try:
+        with zipfile.ZipFile(path) as archive:
+            for member in archive.infolist():
+                if not member.filename.endswith((".xml", ".rels", ".vml")):
+                    continue
+                tail = b""
+                read = 0
+                with archive.open(member) as stream:
+                    while chunk := stream.read(_SCAN_CHUNK):
+                        read += len(chunk)
+                        if read > limits.MAX_XLSX_MEMBER_BYTES:
+                            raise UnsafeFileError(path, f"part {member.filename} unpacks beyond its declared size")
+                        window = tail + chunk
+                        if any(marker in window for marker in _DTD_MARKERS):
+                            raise UnsafeFileError(
+                                path,
+                                f"part {member.filename} declares XML entities or a DTD, which a workbook never has",
+                            )
+                        tail = window[-16:]
+    except InterchangeError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError) as exc:
+        # RuntimeError: an encrypted part; ValueError/zlib.error: damaged compressed data.
+        raise CorruptFileError(path, f"damaged XLSX archive ({exc})") from None
+
+
+def guard_xlsx(path: Path) -> None:
+    require_defused_xml(path)
+    check_zip(path)
+    check_no_dtd(path)
