@@ -131,6 +131,10 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--check", action="store_true", help="exit 1 if the files differ from the models")
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
+
+    from clusterbid import cli_interchange
+
+    cli_interchange.register(verbs)
     return parser
 
 
@@ -141,8 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.verb is None:
         args = parser.parse_args(["app", *(argv or [])])
+    handler = getattr(args, "handler", None) or args.func
     try:
-        return args.handler(args)
+        return handler(args)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
