@@ -155,7 +155,7 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
     except sqlite3.Error as exc:
         if conn is not None:
             conn.close()
-        raise CorruptDocumentError(path, f"could not be read as a ClusterBid document ({exc})") from None
+        raise CorruptDocumentError(path, f"is damaged or not a ClusterBid document and could not be read ({exc})") from None
 
 
 def document_version(conn: sqlite3.Connection) -> int:
