@@ -85,6 +85,11 @@ class EvaluationDocument:
     def evaluation(self) -> Evaluation:
         return self._evaluation
 
+    @property
+    def head(self) -> tuple[int, str]:
+        """(seq, hash) of the last committed audit row: an acknowledgement a caller can check later."""
+        return self._head
+
     def audit_rows(self) -> tuple[audit.AuditRow, ...]:
         return audit.read_rows(self._conn)
 
