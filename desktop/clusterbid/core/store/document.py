@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
+from clusterbid.core.workload import Workload
 from clusterbid.core.store import artefacts, audit, fileformat, schema, snapshot
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
@@ -184,7 +185,7 @@ class EvaluationDocument:
         self._evaluation = new
         return new
 
-    def set_workload(self, workload: object) -> Evaluation:
+    def set_workload(self, workload: Workload) -> Evaluation:
         return self._set_header_part(audit.SET_WORKLOAD, "workload", workload)
 
     def set_policy(self, policy: ScoringPolicy) -> Evaluation:
