@@ -1,0 +1,81 @@
+"""CLI verbs over the document store: `new PATH` and `audit PATH` (wired in by cli.py via register)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.store import EvaluationDocument, format_audit, verify_audit_chain
+
+# Exit codes: 0 done, 1 the audit chain is broken, 2 the input was refused (message on stderr).
+EXIT_OK, EXIT_BROKEN, EXIT_INPUT = 0, 1, 2
+MAX_JSON_BYTES = 50 * 1024 * 1024
+
+
+def _fail(message: str) -> int:
+    print(f"clusterbid: error: {message}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _load_evaluation(source: Path | None) -> Evaluation:
+    if source is None:
+        try:
+            # Imported here: the demo lives on main and pulls in example resources the store never needs.
+            from clusterbid.core.demo import demo_evaluation
+        except ImportError:
+            raise InputError("the bundled demo evaluation is not available in this build; use --from FILE") from None
+        return demo_evaluation()
+    try:
+        if source.stat().st_size > MAX_JSON_BYTES:
+            raise InputError(f"{source.name}: larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB; not an evaluation file")
+        text = source.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{source}: cannot be read ({exc.strerror})") from None
+    try:
+        return Evaluation.model_validate_json(text)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(top level)'}: {e['msg']}" for e in exc.errors()[:10])
+        raise InputError(f"{source.name}: is not a valid evaluation: {problems}") from None
+
+
+def run_new(args: argparse.Namespace) -> int:
+    """Create an evaluation file from the bundled demo or from an evaluation JSON."""
+    try:
+        evaluation = _load_evaluation(args.from_file)
+        with EvaluationDocument.create(args.path, evaluation, user=args.user) as document:
+            bids = len(document.evaluation.bids)
+    except InputError as exc:
+        return _fail(str(exc))
+    print(f"Created {args.path} ({evaluation.title!r}, {bids} bids). Every edit is saved as it is made.")
+    return EXIT_OK
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    """Print the audit trail and verify its hash chain; exit 1 when the chain is broken."""
+    try:
+        report = verify_audit_chain(args.path)
+    except InputError as exc:
+        return _fail(str(exc))
+    print(format_audit(report))
+    return EXIT_OK if report.ok else EXIT_BROKEN
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `new` and `audit`; each sets `func(args) -> int exit code` as its default."""
+    new = subparsers.add_parser("new", help="create an evaluation file (.clusterbid)",
+                                description="Create an evaluation file from the bundled demo or an evaluation JSON.")
+    new.add_argument("path", type=Path, metavar="PATH", help="the new file; must end in .clusterbid")
+    new.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
+                     help="evaluation JSON to start from (default: the bundled demo)")
+    new.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    new.set_defaults(func=run_new)
+
+    audit = subparsers.add_parser("audit", help="print an evaluation's audit trail and verify its hash chain",
+                                  description="Print the audit trail; exit 1 if the hash chain is broken.")
+    audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
+    audit.set_defaults(func=run_audit)

@@ -1,0 +1,71 @@
+"""Plain-text rendering of an audit report for the terminal (`clusterbid audit PATH`)."""
+
+from __future__ import annotations
+
+import json
+
+from clusterbid.core.store import audit
+from clusterbid.core.store.audit import AuditRow
+from clusterbid.core.store.verify import AuditReport
+
+MAX_VALUE_CHARS = 70
+MAX_CHANGES_SHOWN = 12
+
+
+def _short(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else value
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
+
+
+def _flatten(value: object, prefix: str = "") -> dict[str, object]:
+    if isinstance(value, dict):
+        flat: dict[str, object] = {}
+        for key, item in value.items():
+            flat.update(_flatten(item, f"{prefix}.{key}" if prefix else str(key)))
+        return flat
+    return {prefix: value}
+
+
+def _changes(old_json: str | None, new_json: str | None) -> list[str]:
+    """Field-level differences, so a correction reads as `price: 2.5 -> 2.4`, not two JSON blobs."""
+    old = _flatten(json.loads(old_json)) if old_json else {}
+    new = _flatten(json.loads(new_json)) if new_json else {}
+    lines = [f"{key}: {_short(old.get(key))} -> {_short(new.get(key))}"
+             for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+    if len(lines) > MAX_CHANGES_SHOWN:
+        lines = lines[:MAX_CHANGES_SHOWN] + [f"... and {len(lines) - MAX_CHANGES_SHOWN} more fields"]
+    return lines
+
+
+def _details(row: AuditRow) -> list[str]:
+    try:
+        if row.action == audit.CREATE:
+            created = json.loads(row.new_json or "{}")
+            return [f"title: {_short(created.get('title'))}, {len(created.get('bids', []))} bids"]
+        if row.action == audit.ADD_BID:
+            bid = json.loads(row.new_json or "{}")
+            return [f"provider: {_short(bid.get('quote', {}).get('provider'))}"]
+        if row.action == audit.REMOVE_BID:
+            return ["(the removed bid is kept in this row's old value)"]
+        if row.action in (audit.REPLACE_BID, audit.SET_WORKLOAD, audit.SET_POLICY):
+            return _changes(row.old_json, row.new_json) or ["(no field changed)"]
+        return [f"{key}: {_short(value)}" for key, value in sorted(json.loads(row.new_json or "{}").items())]
+    except (ValueError, AttributeError):
+        return ["(value is not readable JSON)"]
+
+
+def format_audit(report: AuditReport) -> str:
+    """The whole trail, oldest first, then the verdict on the chain."""
+    lines = [f"Audit trail of {report.path.name}: {len(report.rows)} recorded changes", ""]
+    for row in report.rows:
+        marker = "  <-- BROKEN" if row.seq == report.first_broken else ""
+        target = f" {row.target}" if row.target else ""
+        lines.append(f"#{row.seq:<5} {row.at}  {row.who}  {row.action}{target}{marker}")
+        lines.extend(f"         {detail}" for detail in _details(row))
+    lines.append("")
+    if report.ok:
+        lines.append(f"Chain verified: all {len(report.rows)} rows intact; the trail accounts for the current evaluation.")
+    else:
+        where = f" at row #{report.first_broken}" if report.first_broken is not None else ""
+        lines.append(f"CHAIN BROKEN{where}: {report.reason}")
+    return "\n".join(lines)

@@ -1,0 +1,242 @@
+"""One evaluation in one .clusterbid file: every edit is validated, committed and audited at once."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.evaluation import Evaluation, ScoringPolicy
+from clusterbid.core.workload import Workload
+from clusterbid.core.store import artefacts, audit, fileformat, schema, snapshot
+from clusterbid.core.store.copying import backup_to
+from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
+
+SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
+Write = Callable[[sqlite3.Connection], object]
+
+
+def _rebuild(evaluation: Evaluation, **changes: object) -> Evaluation:
+    # Full validation of the new snapshot (never model_copy): cross-field rules such as unique
+    # bid ids and exchange rates are checked for every edit.
+    fields = {name: getattr(evaluation, name) for name in Evaluation.model_fields}
+    return Evaluation.model_validate({**fields, **changes})
+
+
+class EvaluationDocument:
+    """An open .clusterbid file and its current evaluation; there is never unsaved state."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, user: str | None) -> None:
+        self.path = Path(path)
+        self.user = user or audit.default_user()
+        self._conn = conn
+        try:
+            self._evaluation = snapshot.load_evaluation(conn)
+        except (ValidationError, ValueError) as exc:
+            conn.close()
+            raise CorruptDocumentError(self.path, f"holds an evaluation that does not validate: {exc}") from None
+        self._head = audit.read_head(conn)
+
+    # -- opening ---------------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path | str, evaluation: Evaluation, user: str | None = None) -> EvaluationDocument:
+        """Write a new document holding `evaluation`; refuses to overwrite an existing file."""
+        path = Path(path)
+        if path.suffix != fileformat.SUFFIX:
+            raise DocumentError(path, f"an evaluation file name must end in {fileformat.SUFFIX}")
+        who = user or audit.default_user()
+        conn = fileformat.create_connection(path)
+        try:
+            # Schema, identity, data and the first audit row in one transaction: a kill leaves an
+            # empty file that open() refuses, never a half-made document.
+            conn.execute("BEGIN IMMEDIATE")
+            schema.build_schema(conn)
+            snapshot.write_evaluation(conn, evaluation)
+            audit.append(conn, (0, audit.GENESIS_HASH), who=who, action=audit.CREATE, target=None,
+                         old_json=None, new_json=snapshot.to_json(evaluation))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.close()
+            path.unlink(missing_ok=True)
+            raise DocumentWriteError(path, f"could not be created ({exc}); no file was left behind") from None
+        return cls(path, conn, who)
+
+    @classmethod
+    def open(cls, path: Path | str, user: str | None = None) -> EvaluationDocument:
+        """Open after the safety checks (identity, version, integrity, schema), upgrading old formats."""
+        path = Path(path)
+        return cls(path, fileformat.open_connection(path), user)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> EvaluationDocument:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    @property
+    def evaluation(self) -> Evaluation:
+        return self._evaluation
+
+    @property
+    def head(self) -> tuple[int, str]:
+        """(seq, hash) of the last committed audit row: an acknowledgement a caller can check later."""
+        return self._head
+
+    def audit_rows(self) -> tuple[audit.AuditRow, ...]:
+        return audit.read_rows(self._conn)
+
+    def artefacts(self) -> tuple[artefacts.ArtefactInfo, ...]:
+        return artefacts.list_artefacts(self._conn)
+
+    def artefact_bytes(self, artefact_id: int) -> bytes:
+        return artefacts.read_bytes(self.path, self._conn, artefact_id)
+
+    def export_artefact(self, artefact_id: int, dest: Path | str) -> Path:
+        """Write the artefact back out byte for byte (after re-checking its SHA-256)."""
+        return artefacts.write_file(self.path, Path(dest), self.artefact_bytes(artefact_id))
+
+    # -- committing ------------------------------------------------------------------------
+    def _commit(self, action: str, target: str | None, old: str | None, new: str | None,
+                write: Write | None = None) -> tuple[audit.AuditRow, object]:
+        """Apply `write` and its audit row in one transaction; on any failure nothing changes."""
+        result = None
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            if audit.read_head(self._conn) != self._head:
+                raise DocumentWriteError(
+                    self.path, "was changed by another ClusterBid window since it was opened; reopen it and repeat the edit"
+                )
+            if write is not None:
+                result = write(self._conn)
+            row = audit.append(self._conn, self._head, who=self.user, action=action, target=target,
+                               old_json=old, new_json=new)
+            self._conn.execute("COMMIT")
+        except (sqlite3.Error, DocumentError) as exc:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            if isinstance(exc, DocumentError):
+                raise
+            raise DocumentWriteError(self.path, f"could not save {action.replace('_', ' ')} ({exc}); "
+                                     "the document is as it was before") from None
+        self._head = (row.seq, row.hash)
+        return row, result
+
+    def _validated(self, what: str, build: Callable[[], Evaluation]) -> Evaluation:
+        try:
+            return build()
+        except ValidationError as exc:
+            details = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'evaluation'}: {e['msg']}" for e in exc.errors())
+            raise EditRejectedError(self.path, f"{what} was refused: {details}", exc.errors()) from None
+
+    def _bid_index(self, bid_id: str) -> int:
+        for index, bid in enumerate(self._evaluation.bids):
+            if bid.id == bid_id:
+                return index
+        raise EditRejectedError(self.path, f"has no bid {bid_id!r}")
+
+    # -- edits that change the evaluation --------------------------------------------------
+    def add_bid(self, bid: Bid) -> Evaluation:
+        bid = self._validated("the new bid", lambda: Bid.model_validate(bid))
+        new = self._validated(f"adding bid {bid.id!r}", lambda: _rebuild(self._evaluation, bids=(*self._evaluation.bids, bid)))
+        bid_json = snapshot.to_json(bid)
+        self._commit(audit.ADD_BID, bid.id, None, bid_json, lambda c: c.execute(
+            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid",
+            (bid.id, bid_json)))
+        self._evaluation = new
+        return new
+
+    def replace_bid(self, bid_id: str, bid: Bid) -> Evaluation:
+        """Record a correction: the old and the corrected bid both stay in the trail."""
+        index = self._bid_index(bid_id)
+        bid = self._validated("the corrected bid", lambda: Bid.model_validate(bid))
+        bids = list(self._evaluation.bids)
+        old_json, bids[index] = snapshot.to_json(bids[index]), bid
+        new = self._validated(f"correcting bid {bid_id!r}", lambda: _rebuild(self._evaluation, bids=tuple(bids)))
+        bid_json = snapshot.to_json(bid)
+        self._commit(audit.REPLACE_BID, bid_id, old_json, bid_json, lambda c: c.execute(
+            "UPDATE bid SET bid_id = ?, bid_json = ? WHERE bid_id = ?", (bid.id, bid_json, bid_id)))
+        self._evaluation = new
+        return new
+
+    def remove_bid(self, bid_id: str) -> Evaluation:
+        index = self._bid_index(bid_id)
+        bids = list(self._evaluation.bids)
+        removed = bids.pop(index)
+        new = self._validated(f"removing bid {bid_id!r}", lambda: _rebuild(self._evaluation, bids=tuple(bids)))
+        self._commit(audit.REMOVE_BID, bid_id, snapshot.to_json(removed), None,
+                     lambda c: c.execute("DELETE FROM bid WHERE bid_id = ?", (bid_id,)))
+        self._evaluation = new
+        return new
+
+    def _set_header_part(self, action: str, name: str, value: BaseModel) -> Evaluation:
+        new = self._validated(f"the new {name}", lambda: _rebuild(self._evaluation, **{name: value}))
+        old_json, new_json = snapshot.to_json(getattr(self._evaluation, name)), snapshot.to_json(getattr(new, name))
+        self._commit(action, name, old_json, new_json, lambda c: c.execute(
+            "UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),)))
+        self._evaluation = new
+        return new
+
+    def set_workload(self, workload: Workload) -> Evaluation:
+        return self._set_header_part(audit.SET_WORKLOAD, "workload", workload)
+
+    def set_policy(self, policy: ScoringPolicy) -> Evaluation:
+        """Weights, required certifications, exchange rates or seed changed."""
+        return self._set_header_part(audit.SET_POLICY, "policy", policy)
+
+    # -- records of what was done with the evaluation -------------------------------------
+    def _record(self, action: str, target: str | None, payload: dict[str, object]) -> audit.AuditRow:
+        row, _ = self._commit(action, target, None, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        return row
+
+    def _require_text(self, what: str, value: str, limit: int = 2000) -> str:
+        if not isinstance(value, str) or not value.strip() or len(value) > limit:
+            raise EditRejectedError(self.path, f"{what} must be text of 1-{limit} characters")
+        return value.strip()
+
+    def _require_sha256(self, what: str, value: str) -> str:
+        if not isinstance(value, str) or not SHA256_PATTERN.match(value):
+            raise EditRejectedError(self.path, f"{what} must be a SHA-256 as 64 lower-case hex digits")
+        return value
+
+    def record_decision(self, bid_id: str, rationale: str) -> audit.AuditRow:
+        """The officer's award decision: the chosen bid and why."""
+        self._bid_index(bid_id)
+        return self._record(audit.RECORD_DECISION, bid_id,
+                            {"bid_id": bid_id, "rationale": self._require_text("the rationale", rationale)})
+
+    def record_memo_exported(self, file_name: str, sha256: str) -> audit.AuditRow:
+        payload = {"file_name": self._require_text("the memo file name", file_name, 255),
+                   "sha256": self._require_sha256("the memo hash", sha256)}
+        return self._record(audit.RECORD_MEMO_EXPORTED, payload["file_name"], payload)
+
+    def record_signature(self, signer: str, memo_sha256: str, role: str = "") -> audit.AuditRow:
+        payload = {"signer": self._require_text("the signer", signer, 200),
+                   "memo_sha256": self._require_sha256("the signed memo hash", memo_sha256),
+                   "role": role.strip()[:200]}
+        return self._record(audit.RECORD_SIGNATURE, payload["signer"], payload)
+
+    def attach_artefact(self, name: str, data: bytes, *, bid_id: str | None = None,
+                        media_type: str = "application/octet-stream") -> artefacts.ArtefactInfo:
+        """Store the raw evidence file inside the document with its SHA-256 and size."""
+        if bid_id is not None:
+            self._bid_index(bid_id)
+        sha256 = artefacts.check_artefact(self.path, name, data, media_type)
+        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
+                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        _, info = self._commit(audit.ATTACH_ARTEFACT, bid_id, None, payload, lambda c: artefacts.insert(
+            c, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type))
+        return info
+
+    # -- copies ------------------------------------------------------------------------------
+    def save_copy(self, dest: Path | str) -> Path:
+        """"Save a copy": a consistent snapshot through SQLite's backup API, written whole or not at all."""
+        return backup_to(self.path, self._conn, Path(dest))

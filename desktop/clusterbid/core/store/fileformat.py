@@ -1,0 +1,162 @@
+"""Opening a .clusterbid file safely: refuse what is not ours, check integrity, migrate."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from clusterbid.core.store import schema
+from clusterbid.core.store.errors import (
+    CorruptDocumentError,
+    DocumentError,
+    DocumentWriteError,
+    NewerDocumentError,
+    NotADocumentError,
+    UnsafeDocumentError,
+)
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+SUFFIX = ".clusterbid"
+BUSY_TIMEOUT_S = 5.0
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    # A URI with an explicit mode stops sqlite3 from silently creating a missing file.
+    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
+                           timeout=BUSY_TIMEOUT_S)
+    # trusted_schema=OFF first: no schema object may call functions with side effects.
+    conn.execute("PRAGMA trusted_schema = OFF")
+    if mode != "ro":
+        # A rollback journal (not WAL) keeps the document one self-contained file that can be
+        # copied to a USB stick at any moment; FULL sync makes each commit durable on return.
+        conn.execute("PRAGMA journal_mode = DELETE")
+        conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+def create_connection(path: Path) -> sqlite3.Connection:
+    """Open a new, empty database at `path`; the caller builds the schema in one transaction."""
+    try:
+        # O_EXCL: never overwrite an existing document, even if it appears between check and use.
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        raise DocumentError(path, "a file with this name already exists; choose another name") from None
+    except OSError as exc:
+        raise DocumentWriteError(path, f"cannot be created ({exc.strerror})") from None
+    try:
+        return _connect(path, "rw")
+    except sqlite3.Error as exc:
+        path.unlink(missing_ok=True)
+        raise DocumentWriteError(path, f"cannot be created ({exc})") from None
+
+
+def _check_header(path: Path) -> None:
+    if not path.exists():
+        raise DocumentError(path, "no such file")
+    if not path.is_file():
+        raise NotADocumentError(path, "is not a file")
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as exc:
+        raise DocumentError(path, f"cannot be read ({exc.strerror})") from None
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        raise NotADocumentError(path, "is not a ClusterBid document (it is not an SQLite database)")
+
+
+def _check_identity(path: Path, conn: sqlite3.Connection) -> int:
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id != schema.APPLICATION_ID:
+        raise NotADocumentError(
+            path,
+            f"is an SQLite database made by another program (application_id 0x{app_id & 0xFFFFFFFF:08X}, "
+            f"a ClusterBid document has 0x{schema.APPLICATION_ID:08X}); it was not opened",
+        )
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > schema.CURRENT_VERSION:
+        raise NewerDocumentError(
+            path,
+            f"was made by a newer ClusterBid (document format {version}; this app reads up to "
+            f"{schema.CURRENT_VERSION}): update the app to open it",
+        )
+    if version < 1:
+        raise CorruptDocumentError(path, "was never completely created (no schema version); it holds no evaluation")
+    return version
+
+
+def _check_integrity(path: Path, conn: sqlite3.Connection) -> None:
+    problems = [row[0] for row in conn.execute("PRAGMA integrity_check(5)")]
+    if problems != ["ok"]:
+        raise CorruptDocumentError(path, "failed SQLite's integrity check: " + "; ".join(problems))
+
+
+def check_schema(path: Path, conn: sqlite3.Connection, version: int) -> set[str]:
+    """Refuse foreign or altered schema objects; return the names of our guard triggers that are missing."""
+    actual = schema.read_schema(conn)
+    expected = schema.expected_schema(version)
+    expected_by_name = {entry[1]: entry for entry in expected}
+    for kind, name, _table, _sql in sorted(actual - expected, key=str):
+        what = "altered" if name in expected_by_name else "unknown"
+        if kind in ("trigger", "view"):
+            raise UnsafeDocumentError(
+                path,
+                f"carries an {what} {kind} {name!r} that ClusterBid did not create; a {kind} can run hidden "
+                "SQL when the document is read or edited, so the file was refused",
+            )
+        raise UnsafeDocumentError(path, f"has an {what} {kind} {name!r} that ClusterBid did not create; refused")
+    missing = {entry[1] for entry in expected - actual}
+    absent_structure = missing - set(schema.GUARD_TRIGGERS)
+    if absent_structure:
+        raise CorruptDocumentError(path, f"is missing part of its schema ({', '.join(sorted(absent_structure))})")
+    return missing
+
+
+def _migrate(path: Path, conn: sqlite3.Connection, version: int) -> None:
+    # All pending steps in one transaction: a crash or kill leaves the file at its old version.
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for migration in schema.MIGRATIONS[version:]:
+            schema.apply_migration(conn, migration)
+        conn.execute(f"PRAGMA user_version = {schema.CURRENT_VERSION}")
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise DocumentWriteError(
+            path, f"could not be upgraded from format {version} to {schema.CURRENT_VERSION} ({exc}); the file is unchanged"
+        ) from None
+
+
+def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bool = False) -> sqlite3.Connection:
+    """Open an existing document after every safety check; migrate it to the current format."""
+    path = Path(path)
+    _check_header(path)
+    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    conn: sqlite3.Connection | None = None
+    try:
+        conn = _connect(path, "rw" if writable else "ro")
+        version = _check_identity(path, conn)
+        _check_integrity(path, conn)
+        missing_guard = check_schema(path, conn, version)
+        if missing_guard and not allow_missing_guard:
+            raise UnsafeDocumentError(
+                path, "has had its audit-trail guard removed (" + ", ".join(sorted(missing_guard)) + "); refused"
+            )
+        if migrate and version < schema.CURRENT_VERSION:
+            if not writable:
+                raise DocumentWriteError(path, "is read-only and in an older format; copy it somewhere writable to upgrade it")
+            _migrate(path, conn, version)
+        return conn
+    except DocumentError:
+        if conn is not None:
+            conn.close()
+        raise
+    except sqlite3.Error as exc:
+        if conn is not None:
+            conn.close()
+        raise CorruptDocumentError(path, f"is damaged or not a ClusterBid document and could not be read ({exc})") from None
+
+
+def document_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
