@@ -24,9 +24,15 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _load_evaluation(path: str):
+    """An evaluation from a .clusterbid document or an evaluation JSON file."""
     from clusterbid.core.documents import read_model
     from clusterbid.core.evaluation import Evaluation
 
+    if Path(path).suffix == ".clusterbid":
+        from clusterbid.core.store import EvaluationDocument
+
+        with EvaluationDocument.open(path) as document:
+            return document.evaluation
     return read_model(Evaluation, Path(path))
 
 
@@ -90,14 +96,38 @@ def _cmd_app(args: argparse.Namespace) -> int:
     """The desktop app where a display exists; otherwise the headless ranking of the demo."""
     headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     if headless and os.environ.get("QT_QPA_PLATFORM") not in ("offscreen", "minimal"):
-        from clusterbid.core.demo import demo_evaluation
-
-        print("No display found: showing the demo ranking instead of the window.\n")
-        _print_scorecard(demo_evaluation() if args.path is None else _load_evaluation(args.path), False)
+        print("No display found: showing the ranking instead of the window.\n")
+        _print_scorecard(_demo() if args.path is None else _load_evaluation(args.path), False)
         return 0
+    missing = _missing_x11_libraries()
+    if missing:
+        # Qt aborts the process without these; say what to install and still show the ranking.
+        print(
+            f"The window needs system libraries that are missing: {', '.join(missing)}.\n"
+            "On Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4 libxkbcommon-x11-0 libegl1\n"
+            "Meanwhile, the ranking:\n",
+            file=sys.stderr,
+        )
+        _print_scorecard(_load_evaluation(args.path) if args.path else _demo(), False)
+        return 1
     from clusterbid.gui.app import run_app
 
     return run_app(args.path)
+
+
+def _demo():
+    from clusterbid.core.demo import demo_evaluation
+
+    return demo_evaluation()
+
+
+def _missing_x11_libraries() -> list[str]:
+    """Libraries Qt's xcb platform plugin loads on Linux/X11 that a minimal system may lack."""
+    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM") or not os.environ.get("DISPLAY"):
+        return []
+    from ctypes.util import find_library
+
+    return [name for name in ("xcb-cursor", "xcb-icccm", "xkbcommon-x11", "EGL") if find_library(name) is None]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,9 +162,10 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
-    from clusterbid import cli_interchange
+    from clusterbid import cli_interchange, cli_store
 
     cli_interchange.register(verbs)
+    cli_store.register(verbs)
     return parser
 
 

@@ -6,15 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from pydantic import ValidationError
-
+from clusterbid.core.documents import read_model
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument, format_audit, verify_audit_chain
 
 # Exit codes: 0 done, 1 the audit chain is broken, 2 the input was refused (message on stderr).
 EXIT_OK, EXIT_BROKEN, EXIT_INPUT = 0, 1, 2
-MAX_JSON_BYTES = 50 * 1024 * 1024
 
 
 def _fail(message: str) -> int:
@@ -24,23 +22,10 @@ def _fail(message: str) -> int:
 
 def _load_evaluation(source: Path | None) -> Evaluation:
     if source is None:
-        try:
-            # Imported here: the demo lives on main and pulls in example resources the store never needs.
-            from clusterbid.core.demo import demo_evaluation
-        except ImportError:
-            raise InputError("the bundled demo evaluation is not available in this build; use --from FILE") from None
+        from clusterbid.core.demo import demo_evaluation
+
         return demo_evaluation()
-    try:
-        if source.stat().st_size > MAX_JSON_BYTES:
-            raise InputError(f"{source.name}: larger than {MAX_JSON_BYTES // (1024 * 1024)} MiB; not an evaluation file")
-        text = source.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{source}: cannot be read ({exc.strerror})") from None
-    try:
-        return Evaluation.model_validate_json(text)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(top level)'}: {e['msg']}" for e in exc.errors()[:10])
-        raise InputError(f"{source.name}: is not a valid evaluation: {problems}") from None
+    return read_model(Evaluation, source)
 
 
 def run_new(args: argparse.Namespace) -> int:
