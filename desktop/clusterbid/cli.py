@@ -18,7 +18,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         print(f"{path} already exists; pass --force to overwrite it", file=sys.stderr)
         return 2
-    path.write_text(demo_evaluation().model_dump_json(indent=2) + "\n", encoding="utf-8")
+    if path.suffix == ".clusterbid":
+        from clusterbid.core.store import EvaluationDocument
+
+        path.unlink(missing_ok=True)
+        EvaluationDocument.create(path, demo_evaluation()).close()
+    else:
+        path.write_text(demo_evaluation().model_dump_json(indent=2) + "\n", encoding="utf-8")
     print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")
     return 0
 
@@ -141,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("path", nargs="?", help="an evaluation file")
     app.set_defaults(handler=_cmd_app)
 
-    demo = verbs.add_parser("demo", help="write the bundled demo evaluation to PATH")
+    demo = verbs.add_parser("demo", help="write the bundled demo evaluation to PATH (.clusterbid or .json)")
     demo.add_argument("path")
     demo.add_argument("--force", action="store_true", help="overwrite an existing file")
     demo.set_defaults(handler=_cmd_demo)

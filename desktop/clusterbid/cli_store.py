@@ -50,6 +50,46 @@ def run_audit(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
+def run_import(args: argparse.Namespace) -> int:
+    """Import a filled bid template into a document: every bid or none (or only the valid rows)."""
+    from clusterbid.core.interchange import import_bids
+
+    try:
+        report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
+        print(report.as_text())
+        if report.problems and not args.valid_rows_only:
+            print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
+            return EXIT_BROKEN
+        with EvaluationDocument.open(args.path, user=args.user) as document:
+            document.add_bids(list(report.bids))
+            total = len(document.evaluation.bids)
+    except InputError as exc:
+        return _fail(str(exc))
+    print(f"Imported {len(report.bids)} bid(s) into {args.path}; it now holds {total}.")
+    return EXIT_OK
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Export the scored comparison of a document (or evaluation JSON) to XLSX or CSV."""
+    from clusterbid.core.documents import read_model
+    from clusterbid.core.interchange import export_table
+    from clusterbid.core.report import comparison_rows
+    from clusterbid.core.scoring import score_evaluation
+
+    try:
+        if args.path.suffix == ".clusterbid":
+            with EvaluationDocument.open(args.path) as document:
+                evaluation = document.evaluation
+        else:
+            evaluation = read_model(Evaluation, args.path)
+        scorecard = score_evaluation(evaluation)
+        written = export_table(args.file, comparison_rows(scorecard), title=evaluation.title)
+    except InputError as exc:
+        return _fail(str(exc))
+    print(f"wrote the comparison of {len(evaluation.bids)} bid(s) to {written}")
+    return EXIT_OK
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `new` and `audit`; each sets `func(args) -> int exit code` as its default."""
     new = subparsers.add_parser("new", help="create an evaluation file (.clusterbid)",
@@ -64,3 +104,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                   description="Print the audit trail; exit 1 if the hash chain is broken.")
     audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
     audit.set_defaults(func=run_audit)
+
+    into = subparsers.add_parser("import", help="import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file")
+    into.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")
+    into.add_argument("file", metavar="FILE", help="the filled template")
+    into.add_argument("--valid-rows-only", action="store_true", help="import the valid rows and list the rest")
+    into.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    into.set_defaults(func=run_import)
+
+    export = subparsers.add_parser("export", help="export the scored comparison to .xlsx or .csv")
+    export.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid document or evaluation JSON")
+    export.add_argument("file", metavar="FILE", help="the spreadsheet to write (.xlsx or .csv)")
+    export.set_defaults(func=run_export)

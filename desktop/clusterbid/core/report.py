@@ -112,3 +112,29 @@ def format_ranking_table(scorecard: Scorecard) -> str:
         for warning in score.estimate.warnings:
             lines.append(f"note {score.estimate.bid.id}: {warning.message}")
     return "\n".join(lines)
+
+
+def comparison_rows(scorecard: Scorecard) -> list[dict]:
+    """One flat row per bid for the spreadsheet export: what the table shows, with units."""
+    currency = scorecard.evaluation.currency
+    rows = []
+    for score in scorecard.scores:
+        e, bid = score.estimate, score.bid
+        passed = e.passes_gates
+        rows.append({
+            "rank": score.rank,
+            "bid id": bid.id,
+            "provider": bid.quote.provider,
+            "GPU model": bid.capacity.gpu_model,
+            "fabric": f"{bid.fabric.technology} {bid.fabric.nics_per_node}x{bid.fabric.nic_line_rate_gbit_s:g} Gb/s",
+            "largest contiguous block [GPUs]": bid.capacity.largest_contiguous_block_gpus,
+            f"price per GPU-hour [{currency}]": money(e.price_per_gpu_hour),
+            "gates": "passed" if passed else "; ".join(g.message for g in e.gates),
+            "effective MFU [%]": round(e.effective_mfu * 100, 2) if passed else None,
+            "goodput [%]": round(e.goodput * 100, 2) if passed else None,
+            "wall-clock [hours]": round(e.wall_hours, 1) if passed else None,
+            f"cost to finish [{currency}]": money(e.cost_to_finish) if passed else None,
+            f"effective price per useful GPU-hour [{currency}]": money(e.effective_price_per_useful_gpu_hour) if passed else None,
+            "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
+        })
+    return rows

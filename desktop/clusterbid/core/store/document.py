@@ -108,6 +108,12 @@ class EvaluationDocument:
     def _commit(self, action: str, target: str | None, old: str | None, new: str | None,
                 write: Write | None = None) -> tuple[audit.AuditRow, object]:
         """Apply `write` and its audit row in one transaction; on any failure nothing changes."""
+        return self._commit_many([(action, target, old, new)], write)
+
+    def _commit_many(self, entries: list[tuple[str, str | None, str | None, str | None]],
+                     write: Write | None = None) -> tuple[audit.AuditRow, object]:
+        """Apply `write` and one audit row per entry in one transaction: all of it or nothing."""
+        action = entries[0][0]
         result = None
         try:
             self._conn.execute("BEGIN IMMEDIATE")
@@ -117,8 +123,11 @@ class EvaluationDocument:
                 )
             if write is not None:
                 result = write(self._conn)
-            row = audit.append(self._conn, self._head, who=self.user, action=action, target=target,
-                               old_json=old, new_json=new)
+            head = self._head
+            for entry_action, target, old, new in entries:
+                row = audit.append(self._conn, head, who=self.user, action=entry_action, target=target,
+                                   old_json=old, new_json=new)
+                head = (row.seq, row.hash)
             self._conn.execute("COMMIT")
         except (sqlite3.Error, DocumentError) as exc:
             if self._conn.in_transaction:
@@ -145,12 +154,18 @@ class EvaluationDocument:
 
     # -- edits that change the evaluation --------------------------------------------------
     def add_bid(self, bid: Bid) -> Evaluation:
-        bid = self._validated("the new bid", lambda: Bid.model_validate(bid))
-        new = self._validated(f"adding bid {bid.id!r}", lambda: _rebuild(self._evaluation, bids=(*self._evaluation.bids, bid)))
-        bid_json = snapshot.to_json(bid)
-        self._commit(audit.ADD_BID, bid.id, None, bid_json, lambda c: c.execute(
-            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid",
-            (bid.id, bid_json)))
+        return self.add_bids([bid])
+
+    def add_bids(self, bids: list[Bid]) -> Evaluation:
+        """Add bids (one, or an imported sheet) in one transaction: all of them or none, one audit row each."""
+        bids = [self._validated("the new bid", lambda b=b: Bid.model_validate(b)) for b in bids]
+        if not bids:
+            return self._evaluation
+        names = ", ".join(repr(b.id) for b in bids)
+        new = self._validated(f"adding bid {names}", lambda: _rebuild(self._evaluation, bids=(*self._evaluation.bids, *bids)))
+        rows = [(bid.id, snapshot.to_json(bid)) for bid in bids]
+        self._commit_many([(audit.ADD_BID, bid_id, None, bid_json) for bid_id, bid_json in rows], lambda c: c.executemany(
+            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid", rows))
         self._evaluation = new
         return new
 
