@@ -30,16 +30,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _load_evaluation(path: str):
-    """An evaluation from a .clusterbid document or an evaluation JSON file."""
-    from clusterbid.core.documents import read_model
-    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.documents import read_evaluation
 
-    if Path(path).suffix == ".clusterbid":
-        from clusterbid.core.store import EvaluationDocument
-
-        with EvaluationDocument.open(path) as document:
-            return document.evaluation
-    return read_model(Evaluation, Path(path))
+    return read_evaluation(Path(path))
 
 
 def _print_scorecard(evaluation, as_json: bool) -> None:
@@ -59,8 +52,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 def _cmd_estimate(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
     from clusterbid.core.bid import Bid
-    from clusterbid.core.documents import read_model
+    from clusterbid.core.documents import describe_validation_error, read_model
+    from clusterbid.core.errors import InputError
     from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.workload import Workload
 
@@ -69,10 +65,8 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     title = f"{bid.quote.provider} for {workload.name}"
     try:
         evaluation = Evaluation(title=title[:200], currency=bid.terms.currency, workload=workload, bids=(bid,))
-    except ValueError as exc:
-        from clusterbid.core.errors import InputError
-
-        raise InputError(str(exc)) from None
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, f"{args.workload} with {args.bid}")) from None
     _print_scorecard(evaluation, args.json)
     return 0
 

@@ -71,17 +71,13 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     """Export the scored comparison of a document (or evaluation JSON) to XLSX or CSV."""
-    from clusterbid.core.documents import read_model
+    from clusterbid.core.documents import read_evaluation
     from clusterbid.core.interchange import export_table
     from clusterbid.core.report import comparison_rows
     from clusterbid.core.scoring import score_evaluation
 
     try:
-        if args.path.suffix == ".clusterbid":
-            with EvaluationDocument.open(args.path) as document:
-                evaluation = document.evaluation
-        else:
-            evaluation = read_model(Evaluation, args.path)
+        evaluation = read_evaluation(args.path)
         scorecard = score_evaluation(evaluation)
         written = export_table(args.file, comparison_rows(scorecard), title=evaluation.title)
     except InputError as exc:

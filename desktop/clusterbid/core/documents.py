@@ -67,3 +67,15 @@ def read_model(model: type[Model], path: Path) -> Model:
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 JSON") from None
     return parse_model(model, text, str(path))
+
+
+def read_evaluation(path: Path):
+    """An evaluation from a .clusterbid document or from an evaluation JSON file."""
+    from clusterbid.core.evaluation import Evaluation
+
+    if path.suffix == ".clusterbid":
+        from clusterbid.core.store import EvaluationDocument
+
+        with EvaluationDocument.open(path) as document:
+            return document.evaluation
+    return read_model(Evaluation, path)
