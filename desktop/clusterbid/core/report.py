@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
+from clusterbid import __version__
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.scoring import BidScore, Scorecard
 
@@ -63,8 +64,6 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
 
 
 def scorecard_to_json(scorecard: Scorecard) -> dict:
-    from clusterbid import __version__
-
     evaluation = scorecard.evaluation
     return {
         "evaluation": evaluation.title,

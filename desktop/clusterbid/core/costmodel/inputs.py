@@ -23,9 +23,7 @@ class BidArrays:
     nvlink_busbw_gb_s: np.ndarray
     nvlink_domain_gpus: np.ndarray
     gpus_per_node: np.ndarray
-    node_busbw_gb_s: np.ndarray  # scale-out busbw per node: spec x efficiency, or measured
-    spec_node_busbw_gb_s: np.ndarray  # NIC aggregate x catalog efficiency, before evidence
-    nic_aggregate_gb_s: np.ndarray
+    node_busbw_gb_s: np.ndarray  # scale-out busbw per node: NICs x rate x efficiency, or measured
     step_latency_s: np.ndarray
     oversubscription_ratio: np.ndarray
     leaf_domain_gpus: np.ndarray
@@ -108,16 +106,13 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         gpu = catalog.gpu(bid.capacity.gpu_model)
         fabric = catalog.fabric(bid.fabric.technology)
         peak = gpu.dense_tflops(workload.precision)
-        spec_busbw = bid.fabric.aggregate_gb_s * fabric.typical_efficiency
         row = {
             "peak_flops": np.nan if peak is None else peak * 1e12,
             "hbm_gb": gpu.hbm_gb,
             "nvlink_busbw_gb_s": float(nvlink_busbw_gb_s(gpu.nvlink_bandwidth_gb_s)),
             "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
             "gpus_per_node": bid.capacity.gpus_per_node,
-            "node_busbw_gb_s": spec_busbw,
-            "spec_node_busbw_gb_s": spec_busbw,
-            "nic_aggregate_gb_s": bid.fabric.aggregate_gb_s,
+            "node_busbw_gb_s": bid.fabric.aggregate_gb_s * fabric.typical_efficiency,
             "step_latency_s": fabric.ring_step_latency_us * 1e-6,
             "oversubscription_ratio": bid.topology.oversubscription_ratio,
             "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
