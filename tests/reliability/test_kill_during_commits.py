@@ -64,9 +64,12 @@ def run_and_kill(script: Path, path: Path, run: int, rng: random.Random) -> tupl
     if first != b"ready\n":
         child.kill()
         raise AssertionError(f"child failed to start: {first!r} {child.stderr.read().decode()[-2000:]}")
+    # Wait for the first acknowledged edit before the random delay, so every run has something to
+    # lose however slow the machine's disk is (a slow CI runner once gave fewer acks than kills).
+    first_ack = child.stdout.readline()
     time.sleep(rng.uniform(0, MAX_DELAY_S))
     child.send_signal(signal.SIGKILL)
-    out = child.stdout.read()
+    out = first_ack + child.stdout.read()
     child.wait()
     mid_transaction = path.with_name(path.name + "-journal").exists()
     child.stderr.close()
@@ -124,5 +127,7 @@ def test_kill_during_commits_loses_and_corrupts_nothing(tmp_path):
     print(f"\nkill test: {KILLS} kills over {FILES} files, {total_acks} acknowledged edits, "
           f"{sum(mid_transaction_kills)} kills inside a transaction (hot journal left), "
           f"{corrupt} corrupt, {lost} lost, {time.monotonic() - start:.1f} s (seed {seed})")
-    assert total_acks > KILLS, "the kills should land while edits are being committed"
+    # The test only means something if kills land inside transactions, not only between them.
+    assert sum(mid_transaction_kills) >= KILLS // 10, "too few kills landed inside a transaction"
+    assert total_acks >= KILLS, "every run should acknowledge at least one edit before its kill"
     assert corrupt == 0 and lost == 0
