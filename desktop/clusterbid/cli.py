@@ -171,6 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from clusterbid.core.errors import InputError
+    from clusterbid.frozen_runtime import configure_frozen_runtime
+
+    configure_frozen_runtime()
 
     parser = build_parser()
     args = parser.parse_args(argv)
