@@ -70,6 +70,7 @@ def test_half_signed_memo_names_the_missing_field(capsys, pki, signed_once, memo
     assert code == 1 and "not yet signed: approver-2" in out
 
 
+@pytest.mark.timeout(600)  # 200 verifications; slow only on a loaded machine
 def test_flipping_any_signed_byte_fails_verification(capsys, pki, signed_twice, memo_file):
     positions = [p for r in signed_ranges(signed_twice) for p in r]
     sample = random.Random(FLIP_SEED).sample(positions, FLIP_SAMPLES)
