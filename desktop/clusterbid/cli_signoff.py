@@ -103,23 +103,6 @@ def run_sign(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def load_trust_roots(paths: list[Path]):
-    """Certificates from PEM (one or more per file) or DER files, as pyHanko takes them."""
-    from asn1crypto import x509 as asn1_x509
-    from cryptography import x509
-    from cryptography.hazmat.primitives.serialization import Encoding
-
-    roots = []
-    for path in paths:
-        raw = _read_file(path, "certificate", limit=10 * 1024 * 1024)
-        try:
-            certs = x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]
-        except ValueError:
-            raise InputError(f"--trust {path}: not a certificate (PEM or DER); give the CA certificate file") from None
-        roots += [asn1_x509.Certificate.load(c.public_bytes(Encoding.DER)) for c in certs]
-    return roots
-
-
 def _format_report(name: str, result, evaluation_path: Path | None) -> str:
     lines = [f"Memo {name}"]
     for sig in result.signatures:
@@ -157,6 +140,8 @@ def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.verification import verify_memo
 
     _quiet_pyhanko()
+    from clusterbid.core.memo.credentials import load_trust_roots
+
     roots = load_trust_roots(args.trust or [])
     evaluation = None
     if args.evaluation is not None:

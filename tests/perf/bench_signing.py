@@ -11,7 +11,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "desktop"), str(REPO)]
 
-from clusterbid.cli_signoff import load_trust_roots  # noqa: E402
+from clusterbid.core.memo.credentials import load_trust_roots  # noqa: E402
 from clusterbid.core.memo.credentials import load_credentials  # noqa: E402
 from clusterbid.core.memo.signing import sign_memo  # noqa: E402
 from clusterbid.core.memo.verification import verify_memo  # noqa: E402

@@ -46,8 +46,7 @@ def test_a_memo_signed_by_both_approvers_verifies(capsys, pki, signed_twice, mem
 
 
 def test_core_result_reports_the_same(pki, signed_twice):
-    from tests.core.memo_signing.test_memo_signing import _statuses  # noqa: F401 (same fixtures)
-    from clusterbid.cli_signoff import load_trust_roots
+    from clusterbid.core.memo.credentials import load_trust_roots
 
     result = verify_memo(signed_twice, load_trust_roots([pki.ca_pem]))
     assert result.ok and result.trust_checked and result.unsigned_fields == ()

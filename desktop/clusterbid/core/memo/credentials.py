@@ -100,3 +100,21 @@ def load_credentials(path: Path | str, passphrase: str, now: datetime | None = N
         chain=tuple(_to_asn1(c) for c in others),
         common_name=common_name(certificate),
     )
+
+
+def load_trust_roots(paths: list[Path | str]) -> list[asn1_x509.Certificate]:
+    """CA certificates a verifier trusts, from PEM (one or more per file) or DER files."""
+    roots = []
+    for path in map(Path, paths):
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise InputError(f"--trust {path}: no such file") from None
+        except (IsADirectoryError, PermissionError) as exc:
+            raise InputError(f"--trust {path}: cannot be read ({exc.strerror})") from None
+        try:
+            certs = x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]
+        except ValueError:
+            raise InputError(f"--trust {path}: not a certificate (PEM or DER); give the CA certificate file") from None
+        roots += [_to_asn1(c) for c in certs]
+    return roots
