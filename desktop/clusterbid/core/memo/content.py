@@ -212,18 +212,21 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
         cost = format_money(e.cost_to_finish, currency)
         stats = None if uncertainty is None else uncertainty.bids.get(score.bid.id)
         if stats is not None:
-            cost += f"\nP10-P90 {format_money(stats.cost_p10, currency)}-{format_money(stats.cost_p90, currency)}"
+            cost += f"\nP10 {format_money(stats.cost_p10, currency)}\nP90 {format_money(stats.cost_p90, currency)}"
         rows.append((str(score.rank), label, price, f"{e.effective_mfu:.1%}", f"{e.goodput:.1%}",
                      f"{e.wall_hours:,.1f}", cost, f"{score.weighted_score:.3f}", "passed" + (f"; flags: {flags}" if flags else "")))
     return tuple(rows)
 
 
 def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
+    """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the winner."""
     if sensitivity is None:
         return None
-    rows = [("Weight", "Current", "The winner holds between", "Outside that range the winner becomes")]
+    rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
     for weight, point in sorted(sensitivity.tipping_points.items()):
-        lower = "-" if point.lower is None else f"{point.lower:.3g}"
-        upper = "-" if point.upper is None else f"{point.upper:.3g}"
-        rows.append((weight.replace("_", " "), f"{point.current:.3g}", f"{lower} and {upper}", point.winner_then or "no change"))
+        lower = "0 (holds)" if point.lower is None else f"{point.lower:.3g}"
+        upper = "100 (holds)" if point.upper is None else f"{point.upper:.3g}"
+        below = "-" if point.lower is None else (point.winner_below or "-")
+        above = "-" if point.upper is None else (point.winner_above or "-")
+        rows.append((weight.replace("_", " "), f"{point.current:.3g}", f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
     return tuple(rows)

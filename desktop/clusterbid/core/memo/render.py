@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pyhanko.pdf_utils import generic
+from reportlab import rl_config
 from pyhanko.pdf_utils.embed import EmbeddedFileObject, EmbeddedFileParams, FileSpec, embed_file
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.sign.fields import SigFieldSpec, append_signature_field
@@ -19,6 +20,10 @@ from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoIn
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.scoring import Scorecard
+
+
+# Binary streams instead of ASCII85: the pure-Python encoder took a seventh of the export time.
+rl_config.useA85 = 0
 
 
 class _DeterministicWriter(IncrementalPdfFileWriter):

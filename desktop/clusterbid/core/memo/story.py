@@ -119,8 +119,9 @@ def sensitivity_section(c: MemoContent) -> list[Flowable]:
     if c.tipping_rows is None:
         out.append(_p("Sensitivity: not computed for this memo (no sensitivity analysis was run before export)."))
     else:
-        out += [_p("Tipping points of the scoring weights: how far each weight can move before another bid wins."),
-                _grid(c.tipping_rows, [0.22, 0.14, 0.3, 0.34])]
+        out += [_p("Tipping points of the scoring weights (raw weights, 0 to 100): how far each can move before another "
+                   "bid overtakes the recommended one. The tornado chart in section 4 shows which inputs move the cost most."),
+                _grid(c.tipping_rows, [0.22, 0.1, 0.24, 0.22, 0.22])]
     return out
 
 

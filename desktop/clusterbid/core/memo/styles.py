@@ -54,21 +54,28 @@ def _covered_code_points() -> frozenset[int]:
 
 
 def markup(text: object) -> str:
-    """Escape text for a Paragraph and set runs DejaVu cannot draw in the fallback font."""
+    """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
+    in the fallback font."""
     covered = _covered_code_points()
     out: list[str] = []
     run: list[str] = []
     for char in str(text):
-        if ord(char) in covered or char in "\n\t ":
-            if run:
-                out.append(f'<font face="{FALLBACK_FONT}">{escape("".join(run))}</font>')
-                run = []
+        if char == "\n":
+            run = _flush(run, out)
+            out.append("<br/>")
+        elif ord(char) in covered or char in "\t ":
+            run = _flush(run, out)
             out.append(escape(char))
         else:
             run.append(char)
+    _flush(run, out)
+    return "".join(out)
+
+
+def _flush(run: list[str], out: list[str]) -> list[str]:
     if run:
         out.append(f'<font face="{FALLBACK_FONT}">{escape("".join(run))}</font>')
-    return "".join(out)
+    return []
 
 
 def _style(name: str, **overrides) -> ParagraphStyle:
