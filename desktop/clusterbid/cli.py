@@ -35,19 +35,29 @@ def _load_evaluation(path: str):
     return read_evaluation(Path(path))
 
 
-def _print_scorecard(evaluation, as_json: bool) -> None:
+DEFAULT_SAMPLES = 20_000
+
+
+def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
     from clusterbid.core.report import format_ranking_table, scorecard_to_json
     from clusterbid.core.scoring import score_evaluation
+    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
 
     scorecard = score_evaluation(evaluation)
+    uncertainty = run_monte_carlo(evaluation, samples, scorecard=scorecard)
+    sensitivity = analyse_sensitivity(evaluation, uncertainty)
     if as_json:
-        print(json.dumps(scorecard_to_json(scorecard), indent=2, ensure_ascii=False))
+        print(json.dumps(scorecard_to_json(scorecard, uncertainty, sensitivity), indent=2, ensure_ascii=False))
     else:
-        print(format_ranking_table(scorecard))
+        print(format_ranking_table(scorecard, uncertainty, sensitivity))
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    _print_scorecard(_load_evaluation(args.path), args.json)
+    from clusterbid.core.errors import InputError
+
+    if args.samples < 1:
+        raise InputError(f"--samples must be at least 1 (got {args.samples}); the default is {DEFAULT_SAMPLES:,}")
+    _print_scorecard(_load_evaluation(args.path), args.json, args.samples)
     return 0
 
 
@@ -149,6 +159,10 @@ def build_parser() -> argparse.ArgumentParser:
     score = verbs.add_parser("score", help="rank the bids of an evaluation by cost and time to finish")
     score.add_argument("path")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    score.add_argument(
+        "--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+        help=f"Monte Carlo samples for the P10-P90 bands and win probabilities (default {DEFAULT_SAMPLES:,})",
+    )
     score.set_defaults(handler=_cmd_score)
 
     estimate = verbs.add_parser("estimate", help="score one bid for one workload (JSON files)")
@@ -162,10 +176,12 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
-    from clusterbid import cli_interchange, cli_store
+    from clusterbid import cli_interchange, cli_memo, cli_signoff, cli_store
 
     cli_interchange.register(verbs)
     cli_store.register(verbs)
+    cli_memo.register(verbs)
+    cli_signoff.register(verbs)
     return parser
 
 

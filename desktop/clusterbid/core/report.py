@@ -24,6 +24,19 @@ def format_money(amount: float, currency: str, cents: bool = False) -> str:
     return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
+def evidence_json(evidence) -> dict:
+    """One evidence item as the report shows it: what, how much, how trusted, at what scale."""
+    return {
+        "kind": evidence.kind.value,
+        "value": evidence.value,
+        "unit": evidence.unit,
+        "grade": evidence.grade.value,
+        "scale_gpus": evidence.scale_gpus,
+        "measured_by": evidence.measured_by,
+        "artefact_sha256": evidence.artefact_sha256,
+    }
+
+
 def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
     e = score.estimate
     currency = scorecard.evaluation.currency
@@ -59,13 +72,19 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
             {"gpus": n, "effective_mfu": round(m, 6)} for n, m in zip(e.scaling.gpus, e.scaling.effective_mfu)
         ],
         "calibration_notes": list(e.calibration_notes),
+        "evidence_used": {
+            "busbw": None if e.busbw_evidence is None else evidence_json(e.busbw_evidence),
+            "efficiency": None if e.efficiency_evidence is None else evidence_json(e.efficiency_evidence),
+        },
         "assumptions": [{"name": a.name, "value": a.value, "source": a.source} for a in bid_assumptions(e, workload)],
     }
 
 
-def scorecard_to_json(scorecard: Scorecard) -> dict:
+def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) -> dict:
+    """The scorecard; with an UncertaintyResult and Sensitivity (core.uncertainty), also each bid's
+    P10-P90 band and win probability, the tipping points and the tornado."""
     evaluation = scorecard.evaluation
-    return {
+    report = {
         "evaluation": evaluation.title,
         "currency": evaluation.currency,
         "model_version": __version__,
@@ -77,10 +96,16 @@ def scorecard_to_json(scorecard: Scorecard) -> dict:
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "bids": [bid_to_json(score, scorecard) for score in scorecard.scores],
     }
+    if uncertainty is not None:
+        from clusterbid.core.uncertainty.presentation import add_uncertainty_json
+
+        add_uncertainty_json(report, evaluation.currency, uncertainty, sensitivity)
+    return report
 
 
-def format_ranking_table(scorecard: Scorecard) -> str:
-    """The ranked comparison as fixed-width text for a terminal."""
+def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=None) -> str:
+    """The ranked comparison as fixed-width text for a terminal; with an UncertaintyResult and
+    Sensitivity (core.uncertainty), followed by the bands, evidence, tipping points and tornado."""
     evaluation = scorecard.evaluation
     w = evaluation.workload
     currency = evaluation.currency
@@ -110,6 +135,10 @@ def format_ranking_table(scorecard: Scorecard) -> str:
     for score in scorecard.scores:
         for warning in score.estimate.warnings:
             lines.append(f"note {score.estimate.bid.id}: {warning.message}")
+    if uncertainty is not None:
+        from clusterbid.core.uncertainty.presentation import uncertainty_lines
+
+        lines += uncertainty_lines(scorecard, uncertainty, sensitivity)
     return "\n".join(lines)
 
 

@@ -1,1 +1,4 @@
 """The shared cost model: every bid scored the same way, as the cost and time to finish the job."""
+
+# Bumped whenever a change to the model can move a figure, so a memo records which model priced it.
+MODEL_VERSION = "training-1"

@@ -1,0 +1,73 @@
+"""CLI verb `memo PATH -o MEMO.pdf`: export the approval memo (wired in by cli.py via register)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+
+EXIT_OK, EXIT_INPUT = 0, 2
+
+
+def run_memo(args: argparse.Namespace) -> int:
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.inputs import Approver, RecommendationOverride
+    from clusterbid.core.memo.render import export_memo
+    from clusterbid.core.scoring import score_evaluation
+
+    if args.justification and not args.override:
+        raise InputError("--justification explains an override: give --override BID_ID with it")
+    override = None
+    if args.override:
+        override = RecommendationOverride(args.override, args.justification or "")
+    approvers = [Approver.parse(text) for text in args.approver]
+    source = Path(args.path)
+    evaluation = read_evaluation(source)
+    scorecard = score_evaluation(evaluation)
+    uncertainty, sensitivity = _analyses(evaluation, args.samples)
+    output = Path(args.output)
+    if output.suffix.lower() != ".pdf":
+        raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
+    written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=args.notes, override=override,
+                                  uncertainty=uncertainty, sensitivity=sensitivity)
+    if source.suffix == ".clusterbid":
+        from clusterbid.core.store import EvaluationDocument
+
+        with EvaluationDocument.open(source) as document:
+            document.record_memo_exported(written.name, sha256)
+        print(f"recorded the export in the audit trail of {source}")
+    print(f"wrote the approval memo to {written} (SHA-256 {sha256})")
+    return EXIT_OK
+
+
+def _analyses(evaluation, samples: int):
+    """Monte Carlo bands and sensitivity when core/uncertainty is present; the memo says
+    "not computed" otherwise (or with --samples 0)."""
+    if samples <= 0:
+        return None, None
+    try:
+        from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    except ImportError:
+        return None, None
+    return run_monte_carlo(evaluation, samples, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
+
+
+def register(verbs: argparse._SubParsersAction) -> None:
+    memo = verbs.add_parser(
+        "memo", help="export the approval memo PDF of an evaluation",
+        description="Export the approval memo: decision, planned job and network assumptions, comparison, one page "
+                    "per bid, what was not verified, methodology, and one empty signature field per approver.",
+    )
+    memo.add_argument("path", metavar="PATH", help="a .clusterbid document or evaluation JSON")
+    memo.add_argument("-o", "--output", required=True, metavar="MEMO.pdf", help="the PDF to write")
+    memo.add_argument("--approver", action="append", default=[], metavar='"Name, Role"',
+                      help="an approver who will sign (repeat for each, in signing order)")
+    memo.add_argument("--notes", default="", help="the officer's notes, printed under the decision")
+    memo.add_argument("--override", metavar="BID_ID", help="recommend this bid instead of the model's first")
+    memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
+    memo.add_argument("--samples", type=int, default=2000,
+                      help="Monte Carlo samples for the P10-P90 bands (0: leave them out; default 2000)")
+    memo.set_defaults(func=run_memo)
+

@@ -1,0 +1,184 @@
+"""CLI verbs for the memo sign-off: `sign` an approver field and `verify` a memo (wired in by cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import getpass
+import json
+import logging
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+
+PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
+MAX_MEMO_BYTES = 200 * 1024 * 1024
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+def _quiet_pyhanko() -> None:
+    # pyHanko logs every untrusted chain with a traceback; the report already says it in words.
+    for name in ("pyhanko", "pyhanko_certvalidator"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
+        logging.getLogger(name).propagate = False
+
+
+def _read_file(path: Path, what: str, limit: int = MAX_MEMO_BYTES) -> bytes:
+    try:
+        if path.stat().st_size > limit:
+            raise InputError(f"{path}: larger than {limit:,} bytes; not a {what}")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Whole file or nothing: a crash mid-write leaves the previous memo in place."""
+    folder = path.resolve().parent
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", suffix=".tmp", delete=False) as tmp:
+        tmp.write(data)
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, path)
+
+
+def read_passphrase(p12: Path) -> str:
+    """From the environment variable, else a prompt that does not echo; never from an argument."""
+    if PASSPHRASE_ENV in os.environ:
+        return os.environ[PASSPHRASE_ENV]
+    if not sys.stdin.isatty():
+        raise InputError(f"no passphrase for {p12}: set {PASSPHRASE_ENV} or run the command in a terminal to be asked")
+    return getpass.getpass(f"Passphrase for {p12.name}: ")
+
+
+def _approver_role(pdf: bytes, index: int) -> str:
+    """The role the memo lists for approver N, for the audit trail ('' when it cannot be read)."""
+    from io import BytesIO
+
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    from clusterbid.core.memo.attachment import read_attached_inputs
+    from clusterbid.core.memo.inputs import parse_memo_inputs
+
+    try:
+        raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
+        approvers = parse_memo_inputs(raw).get("approvers") or []
+        return str(approvers[index - 1].get("role", "")) if len(approvers) >= index else ""
+    except Exception:  # the role is a courtesy in the trail; verification checks the inputs properly
+        return ""
+
+
+def run_sign(args: argparse.Namespace) -> int:
+    from clusterbid.core.memo.credentials import load_credentials
+    from clusterbid.core.memo.signing import approver_field, sign_memo
+
+    _quiet_pyhanko()
+    field = approver_field(args.field)
+    memo = _read_file(args.memo, "memo PDF")
+    document = None
+    if args.evaluation is not None:
+        from clusterbid.core.store import EvaluationDocument
+
+        if args.evaluation.suffix != ".clusterbid":
+            raise InputError(f"--evaluation {args.evaluation}: signatures are recorded in a .clusterbid document")
+        document = EvaluationDocument.open(args.evaluation)  # opened first: a bad document signs nothing
+    try:
+        credentials = load_credentials(args.p12, read_passphrase(args.p12))
+        signed = sign_memo(memo, field, credentials, reason=args.reason, location=args.location, source=str(args.memo))
+        out = args.output or args.memo
+        _write_atomically(out, signed.pdf)
+        print(f"{signed.signer} signed {field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
+              f"(this computer's clock); wrote {out}")
+        if document is not None:
+            document.record_signature(signed.signer, signed.sha256, role=_approver_role(memo, args.field))
+            print(f"recorded the signature in the audit trail of {args.evaluation}")
+    finally:
+        if document is not None:
+            document.close()
+    return EXIT_OK
+
+
+def _format_report(name: str, result, evaluation_path: Path | None) -> str:
+    lines = [f"Memo {name}"]
+    for sig in result.signatures:
+        when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
+        trusted = {None: "not checked (no --trust given)", True: "yes", False: "NO"}[sig.trusted]
+        lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
+        lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+    lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
+    if result.inputs_sha256:
+        verdict = "matches page 1" if result.inputs_match_printed else f"page 1 prints {result.printed_sha256 or 'no single value'}"
+        lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
+    if result.rescore_matches is not None:
+        lines.append("  re-scored with this version's model: "
+                     + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))
+        lines += [f"    {d}" for d in result.rescore_differences[:20]]
+    if result.evaluation_matches is not None:
+        lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
+        lines += [f"    {d}" for d in result.evaluation_differences[:20]]
+    if result.ok:
+        lines.append("OK: every check holds" + ("" if result.trust_checked else " (signer trust not checked: pass --trust CA.pem)"))
+    else:
+        lines.append(f"FAILED ({len(result.problems)} problem(s)):")
+        lines += [f"  - {p}" for p in result.problems]
+    return "\n".join(lines)
+
+
+def _as_json(result) -> dict:
+    data = dataclasses.asdict(result)
+    for sig in data["signatures"]:
+        sig["signing_time"] = sig["signing_time"].isoformat() if sig["signing_time"] else None
+    return {"ok": result.ok, **data}
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from clusterbid.core.memo.verification import verify_memo
+
+    _quiet_pyhanko()
+    from clusterbid.core.memo.credentials import load_trust_roots
+
+    roots = load_trust_roots(args.trust or [])
+    evaluation = None
+    if args.evaluation is not None:
+        from clusterbid.core.documents import read_evaluation
+
+        evaluation = read_evaluation(args.evaluation)
+    memo = _read_file(args.memo, "memo PDF")
+    try:
+        result = verify_memo(memo, roots, evaluation)
+    except InputError as exc:
+        raise InputError(f"{args.memo}: {exc}") from None
+    if args.json:
+        print(json.dumps(_as_json(result), indent=2, ensure_ascii=False))
+    else:
+        print(_format_report(str(args.memo), result, args.evaluation))
+    return EXIT_OK if result.ok else EXIT_FAILED
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `sign` and `verify`; each sets `func(args) -> exit code` (InputError -> 2 in cli.main)."""
+    sign = subparsers.add_parser(
+        "sign", help="sign your approver field of a memo with your PKCS#12 certificate",
+        description=f"Sign approver field N of MEMO. The passphrase comes from ${PASSPHRASE_ENV} or a prompt.")
+    sign.add_argument("memo", type=Path, metavar="MEMO.pdf")
+    sign.add_argument("--field", type=int, required=True, metavar="N", help="your number among the approvers (1 = first)")
+    sign.add_argument("--p12", type=Path, required=True, metavar="FILE", help="your certificate and key (.p12/.pfx)")
+    sign.add_argument("-o", "--output", type=Path, metavar="OUT", help="write the signed memo here (default: MEMO in place)")
+    sign.add_argument("--reason", default="Approved as shown in this memo", help="reason recorded in the signature")
+    sign.add_argument("--location", default=None, help="where you signed (recorded in the signature)")
+    sign.add_argument("--evaluation", type=Path, metavar="DOC.clusterbid", help="record the signature in its audit trail")
+    sign.set_defaults(func=run_sign)
+
+    verify = subparsers.add_parser(
+        "verify", help="check a memo's signatures, attached inputs and figures (exit 0 only if all hold)",
+        description="Exit status: 0 every check holds, 1 a check failed, 2 bad input.")
+    verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
+    verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust")
+    verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
+    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.set_defaults(func=run_verify)

@@ -1,0 +1,178 @@
+"""Money charts: sticker vs effective price, cost to finish with its band, and the tornado."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clusterbid.core.charts.style import (
+    OKABE_ITO,
+    ChartStyle,
+    compact_money,
+    empty_figure,
+    finish_axes,
+    legend_below,
+    money_axis,
+    new_figure,
+    shorten,
+)
+from clusterbid.core.report import format_money
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from clusterbid.core.scoring import BidScore, Scorecard
+
+BAR = 0.38  # height of each bar of a pair; the pair fills 0.76 of a row
+NO_PASSING_BIDS = "No bid passes the gates yet, so there is nothing to compare.\nFix the gated bids or add one."
+
+
+def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) -> str:
+    name = shorten(score.bid.quote.provider)
+    if with_rank and score.rank is not None:
+        name = f"{score.rank}. {name}"
+    return f"{name}\n{score.bid.capacity.gpu_model}" if with_gpu else name
+
+
+def _end_labels(ax, ends: list[float], rows: list[float], texts: list[str], style: ChartStyle) -> None:
+    """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
+    right = max(ends)
+    pad = right * 0.015
+    for end, row, text in zip(ends, rows, texts):
+        ax.text(end + pad, row, text, va="center", ha="left", fontsize=style.font("note"), color=style.foreground)
+    ax.set_xlim(0, right * 1.2)
+
+
+def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = None) -> Figure:
+    """Per passing bid: the quoted price per GPU-hour next to the price per useful GPU-hour, cheapest
+    effective price on top."""
+    style = style or ChartStyle()
+    title = "The sticker price is not what a useful GPU-hour costs"
+    scores = sorted(
+        (s for s in scorecard.scores if s.estimate.passes_gates),
+        key=lambda s: (s.estimate.effective_price_per_useful_gpu_hour, s.bid.id),
+    )
+    if not scores:
+        return empty_figure(title, NO_PASSING_BIDS, style)
+    currency = scorecard.evaluation.currency
+    fig, ax = new_figure(
+        style, title,
+        "Per GPU-hour of each bid's own GPU model. Effective = price / (effective MFU / baseline MFU x goodput)",
+    )
+    rows = list(range(len(scores)))
+    sticker = [s.estimate.price_per_gpu_hour for s in scores]
+    effective = [s.estimate.effective_price_per_useful_gpu_hour for s in scores]
+    ax.barh([r - BAR / 2 for r in rows], sticker, height=BAR, color=OKABE_ITO["sky_blue"], label="Sticker price per GPU-hour")
+    ax.barh([r + BAR / 2 for r in rows], effective, height=BAR, color=OKABE_ITO["vermillion"],
+            label="Effective price per useful GPU-hour")
+    _end_labels(
+        ax, sticker + effective, [r - BAR / 2 for r in rows] + [r + BAR / 2 for r in rows],
+        [format_money(v, currency, cents=True) for v in sticker + effective], style,
+    )
+    ax.set_yticks(rows, [_bid_label(s) for s in scores])
+    ax.invert_yaxis()
+    money_axis(ax.xaxis, currency)
+    ax.set_xlabel(f"{currency} per GPU-hour")
+    finish_axes(ax, style)
+    legend_below(ax, style)
+    return fig
+
+
+def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: ChartStyle | None = None) -> Figure:
+    """Cost to finish the job per ranked bid; with a Monte Carlo result, its P50 and P10-P90 band.
+
+    `uncertainty` is an UncertaintyResult: `.bids[bid_id]` has cost_p10, cost_p50 and cost_p90.
+    """
+    style = style or ChartStyle()
+    title = "Cost to finish the job"
+    scores = scorecard.ranked
+    if not scores:
+        return empty_figure(title, NO_PASSING_BIDS, style)
+    evaluation = scorecard.evaluation
+    currency = evaluation.currency
+    workload = evaluation.workload
+    band_of = {} if uncertainty is None else uncertainty.bids
+    subtitle = f"{workload.job_gpus:,} GPUs, {workload.total_training_flops:.3g} FLOPs, in rank order" + (
+        "; bars: the model's estimate, whiskers: P10-P90 of the Monte Carlo" if band_of
+        else "; point estimates (no uncertainty run yet)"
+    )
+    fig, ax = new_figure(style, title, subtitle)
+    rows = list(range(len(scores)))
+    costs = [s.estimate.cost_to_finish for s in scores]
+    ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Cost to finish (model estimate)")
+    banded = [(row, band_of[s.bid.id]) for row, s in zip(rows, scores) if s.bid.id in band_of]
+    if banded:
+        ax.errorbar(
+            [b.cost_p50 for _, b in banded], [row for row, _ in banded],
+            xerr=[[b.cost_p50 - b.cost_p10 for _, b in banded], [b.cost_p90 - b.cost_p50 for _, b in banded]],
+            fmt="o", color=style.foreground, ecolor=style.foreground, elinewidth=1.6, capsize=5,
+            markersize=5, label="P50 with P10-P90 band",
+        )
+    ends = [max(c, band_of[s.bid.id].cost_p90) if s.bid.id in band_of else c for c, s in zip(costs, scores)]
+    _end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
+    ax.set_yticks(rows, [_bid_label(s, with_rank=True) for s in scores])
+    ax.invert_yaxis()
+    money_axis(ax.xaxis, currency)
+    ax.set_xlabel(f"Cost to finish [{currency}]")
+    finish_axes(ax, style)
+    legend_below(ax, style)
+    return fig
+
+
+def _tornado_bases(sensitivity: Any, scorecard: Scorecard | None, base_cost: float | None) -> list[float]:
+    """The cost each bar swings around: given, on the Sensitivity, on the bar, or the bid's estimate."""
+    costs = {} if scorecard is None else {s.bid.id: s.estimate.cost_to_finish for s in scorecard.scores}
+    bases = []
+    for bar in sensitivity.tornado:
+        base = base_cost or getattr(bar, "base_cost", None) or getattr(sensitivity, "base_cost", None)
+        base = base if base is not None else costs.get(bar.bid_id)
+        if base is None:
+            raise ValueError(f"tornado bar {bar.label!r}: no base cost; pass the scorecard or base_cost")
+        bases.append(base)
+    return bases
+
+
+def sensitivity_tornado(
+    sensitivity: Any,
+    scorecard: Scorecard | None = None,
+    base_cost: float | None = None,
+    style: ChartStyle | None = None,
+) -> Figure:
+    """Which inputs move the cost to finish most: one bar per input from its low to its high case,
+    centred on the base cost, widest on top. With bars of several bids, each swings around its own
+    base and the axis shows the change instead."""
+    style = style or ChartStyle()
+    title = "What moves the cost to finish most"
+    bars = list(getattr(sensitivity, "tornado", None) or [])
+    if not bars:
+        return empty_figure(title, "No sensitivity results yet.\nRun the uncertainty analysis to see what moves the cost.", style)
+    currency = scorecard.evaluation.currency if scorecard is not None else getattr(sensitivity, "currency", "USD")
+    bases = _tornado_bases(sensitivity, scorecard, base_cost)
+    one_base = len(set(bases)) == 1
+    several_bids = len({bar.bid_id for bar in bars}) > 1
+    order = sorted(range(len(bars)), key=lambda i: (-abs(bars[i].high_cost - bars[i].low_cost), bars[i].label))
+    centre = [bases[i] if one_base else 0.0 for i in order]
+    low = [bars[i].low_cost - bases[i] for i in order]
+    high = [bars[i].high_cost - bases[i] for i in order]
+    subtitle = (f"Around the base cost of {format_money(bases[0], currency)}" if one_base
+                else "Change from each bid's own base cost")
+    fig, ax = new_figure(style, title, subtitle)
+    rows = list(range(len(order)))
+    ax.barh(rows, low, left=centre, height=0.6, color=style.series_colour(0), label="Low case")
+    ax.barh(rows, high, left=centre, height=0.6, color=style.series_colour(1), label="High case")
+    ax.axvline(centre[0], color=style.foreground, linewidth=1.2)
+    labels = [shorten(f"{bars[i].bid_id}: {bars[i].label}" if several_bids else bars[i].label, 34) for i in order]
+    ax.set_yticks(rows, labels)
+    ax.invert_yaxis()
+    reach = max(abs(v) for v in low + high) or 1.0
+    ax.set_xlim(centre[0] - reach * 1.45, centre[0] + reach * 1.45)
+    for row, c, lo, hi in zip(rows, centre, low, high):
+        for delta in (lo, hi):
+            sign = "+" if delta >= 0 else "-"
+            ax.text(c + delta + (reach * 0.02 if delta >= 0 else -reach * 0.02), row,
+                    f"{sign}{compact_money(abs(delta), currency)}", va="center", ha="left" if delta >= 0 else "right",
+                    fontsize=style.font("note"), color=style.foreground)
+    money_axis(ax.xaxis, currency)
+    ax.set_xlabel(f"Cost to finish [{currency}]" if one_base else f"Change in cost to finish [{currency}]")
+    finish_axes(ax, style)
+    legend_below(ax, style)
+    return fig

@@ -1,0 +1,134 @@
+"""One page per bid (offer, fabric, block vs job, cost, evidence, risks) and what was not verified."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.report import format_money
+from clusterbid.core.scoring import BidScore, Scorecard
+
+Rows = tuple[tuple[str, ...], ...]
+GRADE_WORDS = {
+    EvidenceGrade.MEASURED_INDEPENDENT: "measured independently",
+    EvidenceGrade.MEASURED_PROVIDER: "measured by the provider",
+    EvidenceGrade.PROVIDER_CLAIM: "provider's claim, no raw data",
+    EvidenceGrade.DERIVED: "derived from specs",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class BidPage:
+    bid_id: str
+    provider: str
+    status: str  # "Rank 2 of 4" or "Excluded"
+    offer_rows: Rows
+    fabric_rows: Rows
+    block_vs_job: str
+    block_fits: bool
+    cost_rows: Rows
+    evidence_rows: Rows  # header first; only the header when no evidence
+    risks: tuple[str, ...]
+
+
+def _date(value) -> str:
+    return value.isoformat() if value else "not given"
+
+
+def busbw_source(estimate, workload) -> str:
+    return next(a.source for a in bid_assumptions(estimate, workload) if a.name == "Scale-out busbw per node")
+
+
+def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage:
+    evaluation = scorecard.evaluation
+    bid, e = score.bid, score.estimate
+    currency = evaluation.currency
+    workload = evaluation.workload
+    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, bid.reliability
+    price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
+    if t.currency != currency:
+        price += f" = {format_money(e.price_per_gpu_hour, currency, cents=True)} at {e.exchange_rate:g} {currency}/{t.currency}"
+    offer = (
+        ("Provider", bid.quote.provider),
+        ("Quote", f"{bid.quote.reference or 'no reference'}; quoted {_date(bid.quote.quoted_on)}, valid until {_date(bid.quote.valid_until)}"),
+        ("Capacity", f"{c.gpus_offered:,} x {c.gpu_model}, {c.gpus_per_node} per node; {c.spare_pool_gpus:,} spare GPUs; from {_date(c.available_from)}"),
+        ("Price", f"{price} per GPU-hour"),
+        ("Term", ("on demand" if t.term_months == 0 else f"{t.term_months} months")
+         + (f", {t.committed_gpu_hours:,.0f} GPU-hours committed" if t.committed_gpu_hours else "")),
+        ("Fees", f"{format_money(float(t.one_off_fees), t.currency)} one-off, "
+                 f"{format_money(float(t.recurring_fees_per_month), t.currency)} per month"),
+        ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
+                              f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
+        ("Reliability (provider's figures)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
+                                             f"{r.failures_per_1000_gpu_days:g} failures per 1,000 GPU-days; node replaced in {r.node_replacement_hours:g} h"),
+        ("Facility", f"tier {bid.facility.datacenter_tier or 'not stated'}; certifications: {', '.join(bid.facility.certifications) or 'none stated'}"),
+    )
+    fabric = (
+        ("Fabric", f"{f.technology}: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s per node "
+                   f"({f.aggregate_gb_s:g} GB/s aggregate); GPUDirect RDMA {'yes' if f.gpudirect_rdma else 'no'}; SHARP {'yes' if f.sharp else 'no'}"),
+        ("Topology", f"{top.kind}, {top.oversubscription_ratio:g}:1 beyond a {top.leaf_domain_gpus:,}-GPU leaf; NVLink domain {top.nvlink_domain_gpus} GPUs"),
+        ("busbw used", f"{e.node_busbw_gb_s:.1f} GB/s per node (spec would give {e.spec_node_busbw_gb_s:.1f}); "
+                       f"{e.dp_busbw_gb_s:.2f} GB/s per data-parallel rank"),
+        ("busbw source", busbw_source(e, workload)),
+    )
+    fits = c.largest_contiguous_block_gpus >= workload.job_gpus
+    block = (
+        f"Largest contiguous block {c.largest_contiguous_block_gpus:,} GPUs vs the planned job of {workload.job_gpus:,} GPUs: "
+        + ("the job fits in one block." if fits else "the job does NOT fit in one block.")
+    )
+    money_text = lambda amount: format_money(amount, currency)  # noqa: E731
+    if e.passes_gates:
+        cost = [
+            ("Effective MFU", f"{e.effective_mfu:.1%} (baseline {e.baseline_mfu:.1%}, scaling efficiency {e.scaling_efficiency:.1%})"),
+            ("Step time", f"{e.step_s:.2f} s: compute {e.compute_s:.2f} s, bubble {e.bubble_fraction:.1%}, exposed all-reduce {e.exposed_comm_s:.3f} s"),
+            ("Goodput", f"{e.goodput:.1%} ({e.failures_per_hour:.3f} failures per job-hour, {e.hours_lost_per_failure:.2f} h lost each)"),
+            ("Wall-clock", f"{e.wall_hours:,.1f} hours (run {e.run_hours:,.1f} h plus burn-in)"),
+            ("Billed GPU-hours", f"{e.billed_gpu_hours:,.0f}"),
+            ("Compute cost", money_text(e.compute_cost)),
+            ("Fees", money_text(e.fees)),
+            ("Cost to finish", format_money(e.cost_to_finish, currency, cents=True)),
+            ("Per useful GPU-hour", format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True)),
+        ]
+        stats = None if uncertainty is None else uncertainty.bids.get(bid.id)
+        if stats is not None:
+            cost.append(("P10 / P50 / P90 cost", " / ".join(money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90"))))
+        status = f"Rank {score.rank} of {len(scorecard.ranked)}"
+    else:
+        cost = [("Not costed", "the bid fails a gate, so no cost to finish is given")]
+        status = "Excluded"
+    evidence = [("Kind", "Value", "Scale", "Grade", "By / date", "Artefact SHA-256")]
+    for item in bid.evidence:
+        evidence.append((
+            item.kind.value.replace("_", " "), f"{item.value:g} {item.unit}", f"{item.scale_gpus:,} GPUs",
+            GRADE_WORDS[item.grade], f"{item.measured_by.replace('_', ' ')}, {_date(item.measured_on)}",
+            item.artefact_sha256 or "none attached",
+        ))
+    risks = [f"Gate failed: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
+    risks += list(e.calibration_notes)
+    return BidPage(bid.id, bid.quote.provider, status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
+
+
+def unverified_items(scorecard: Scorecard) -> tuple[str, ...]:
+    """Plain words on every figure the memo rests on that nobody measured independently."""
+    job = scorecard.evaluation.workload.job_gpus
+    items = []
+    for score in scorecard.scores:
+        bid, e = score.bid, score.estimate
+        who = f"{bid.id} ({bid.quote.provider})"
+        if e.busbw_evidence is None:
+            items.append(f"{who}: no all-reduce measurement; its network speed ({e.node_busbw_gb_s:.1f} GB/s) "
+                         "is worked out from the spec sheet and a typical efficiency.")
+        if e.efficiency_evidence is None:
+            items.append(f"{who}: no training-efficiency measurement; the buyer's own baseline MFU is assumed.")
+        for item in bid.evidence:
+            what = f"{item.kind.value.replace('_', ' ')} of {item.value:g} {item.unit}"
+            if item.grade is EvidenceGrade.PROVIDER_CLAIM:
+                items.append(f"{who}: the {what} is the provider's word only; no raw data was supplied.")
+            elif item.grade is EvidenceGrade.MEASURED_PROVIDER:
+                items.append(f"{who}: the {what} was measured by the provider, not by us or a third party.")
+            if item.kind is not EvidenceKind.OTHER and item.scale_gpus < job:
+                items.append(f"{who}: the {what} was measured on {item.scale_gpus:,} GPUs; the job uses {job:,}.")
+        items.append(f"{who}: the uptime SLA, failure rate and node replacement time are the provider's statements.")
+    return tuple(items)

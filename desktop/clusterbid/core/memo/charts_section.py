@@ -1,0 +1,90 @@
+"""The charts section: the same core/charts.py figures the app shows, as 200 dpi images."""
+
+from __future__ import annotations
+
+import importlib
+import io
+from typing import Any
+
+from PIL import Image as PILImage
+from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer
+
+from clusterbid.core.memo import styles
+
+PRINT_DPI = 200
+
+
+def _charts_module():
+    """core/charts.py is built on its own branch; until it is merged the memo says so."""
+    try:
+        return importlib.import_module("clusterbid.core.charts")
+    except ModuleNotFoundError as exc:
+        if exc.name != "clusterbid.core.charts":
+            raise
+        return None
+
+
+MAX_CHART_HEIGHT = 110 * mm
+
+
+class ChartImage(Flowable):
+    """A raster chart drawn at a fixed size (platypus Image wants a file; this takes pixels)."""
+
+    def __init__(self, pixels: ImageReader, width: float, height: float):
+        super().__init__()
+        self.pixels, self.width, self.height, self.caption = pixels, width, height, ""
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        self.canv.drawImage(self.pixels, 0, 0, self.width, self.height)
+
+
+def _raster(figure) -> ImageReader:
+    """The figure as RGB pixels at print resolution. Raw pixels skip a PNG encode and decode
+    that cost a third of the export; the bytes still depend only on the figure."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="rgba", dpi=PRINT_DPI, facecolor=figure.get_facecolor())
+    width, height = (round(v * PRINT_DPI) for v in figure.get_size_inches())
+    pixels = PILImage.frombuffer("RGBA", (width, height), buffer.getvalue(), "raw", "RGBA", 0, 1)
+    return ImageReader(pixels.convert("RGB"))
+
+
+def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) -> list[Flowable] | None:
+    """(caption, image) flowables for each chart; None when the charts module is not available."""
+    charts = _charts_module()
+    if charts is None:
+        return None
+    style = charts.PRINT_STYLE
+    builders = [
+        ("Sticker price vs effective price per useful GPU-hour", lambda: charts.sticker_vs_effective_price(scorecard, style)),
+        ("Cost to finish" + (" with P10-P90 bands" if uncertainty is not None else ""),
+         lambda: charts.cost_to_finish_bands(scorecard, uncertainty, style)),
+        ("Effective MFU as the job grows, per bid", lambda: charts.scaling_curves(scorecard, style)),
+    ]
+    if sensitivity is not None:
+        builders.append(("What moves the cost to finish (tornado)",
+                         lambda: charts.sensitivity_tornado(sensitivity, scorecard, style=style)))
+    out: list[Flowable] = []
+    for caption, build in builders:
+        figure = build()
+        fig_width, fig_height = figure.get_size_inches()
+        width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
+        image = ChartImage(_raster(figure), width, width * fig_height / fig_width)
+        # The figure carries its own title; the caption is the image's alternative text.
+        image.caption = caption
+        out.append(KeepTogether([image, Spacer(1, 3 * mm)]))
+    return out
+
+
+def charts_section(images: list[Flowable] | None) -> list[Flowable]:
+    s = styles.paragraph_styles()
+    head = Paragraph("4. Charts", s["h1"])
+    if images is None:
+        note = "Charts: not available in this build (the charts module is not installed)."
+        return [CondPageBreak(30 * mm), head, Paragraph(note, s["warn"])]
+    # The heading travels with the first chart so it is never stranded at a page foot.
+    return [KeepTogether([head, images[0]]), *images[1:]]

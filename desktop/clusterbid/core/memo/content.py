@@ -1,0 +1,232 @@
+"""What the memo says, as plain text and rows built from the scorecard; no looks here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from clusterbid import __version__
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.costmodel import MODEL_VERSION
+from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
+from clusterbid.core.report import format_money
+from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.resources import resource_path
+
+Rows = tuple[tuple[str, ...], ...]
+CONFIDENTIALITY = "Confidential: procurement in progress. Do not forward outside the approval group."
+NOT_COMPUTED = "not computed"
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionSummary:
+    recommended: str  # "bid-id (Provider)"
+    cost: str
+    cost_band: str
+    hours: str
+    hours_band: str
+    win_probability: str
+    runner_up: str
+    margin: str
+    amount: str
+    term: str
+    currency: str
+    override_note: str  # "" unless the officer overrode the model's first choice
+
+
+@dataclass(frozen=True, slots=True)
+class MemoContent:
+    title: str
+    memo_number: str
+    inputs_sha256: str
+    as_of: dt.date
+    confidentiality: str
+    software_version: str
+    model_version: str
+    summary: DecisionSummary
+    job_rows: Rows  # (name, value)
+    busbw_rows: Rows  # (bid, provider, busbw used, where it came from)
+    comparison_rows: Rows  # header first
+    bid_pages: tuple[BidPage, ...]
+    tipping_rows: Rows | None  # header first; None: sensitivity not computed
+    unverified: tuple[str, ...]
+    notes: str
+    approvers: tuple[Approver, ...]
+    methodology: str
+
+    @classmethod
+    def from_scorecard(
+        cls,
+        scorecard: Scorecard,
+        inputs: MemoInputs,
+        *,
+        approvers: tuple[Approver, ...],
+        uncertainty: Any = None,
+        sensitivity: Any = None,
+        notes: str = "",
+        override: RecommendationOverride | None = None,
+    ) -> MemoContent:
+        evaluation = scorecard.evaluation
+        return cls(
+            title=evaluation.title,
+            memo_number=memo_number(inputs.sha256),
+            inputs_sha256=inputs.sha256,
+            as_of=inputs_date(scorecard),
+            confidentiality=CONFIDENTIALITY,
+            software_version=__version__,
+            model_version=MODEL_VERSION,
+            summary=decision_summary(scorecard, uncertainty, override),
+            job_rows=job_rows(scorecard),
+            busbw_rows=busbw_rows(scorecard),
+            comparison_rows=comparison_rows(scorecard, uncertainty),
+            bid_pages=tuple(bid_page(s, scorecard, uncertainty) for s in scorecard.scores),
+            tipping_rows=tipping_rows(sensitivity, evaluation.currency),
+            unverified=unverified_items(scorecard),
+            notes=notes.strip(),
+            approvers=tuple(approvers),
+            methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+        )
+
+
+def memo_number(sha256: str) -> str:
+    return f"CB-{sha256[:8].upper()}"
+
+
+def inputs_date(scorecard: Scorecard) -> dt.date:
+    """The latest quote or measurement date in the inputs: the memo's fixed creation date, so
+    the same inputs always give the same file (no wall clock)."""
+    dates = [dt.date(2000, 1, 1)]
+    for bid in scorecard.evaluation.bids:
+        dates += [d for d in (bid.quote.quoted_on,) if d]
+        dates += [e.measured_on for e in bid.evidence if e.measured_on]
+    return max(dates)
+
+
+def _name(score: BidScore) -> str:
+    return f"{score.bid.id} ({score.bid.quote.provider})"
+
+
+def _band(stats: Any, low: str, high: str, fmt) -> str:
+    if stats is None:
+        return f"P10-P90 band {NOT_COMPUTED}"
+    return f"P10-P90: {fmt(getattr(stats, low))} to {fmt(getattr(stats, high))}"
+
+
+def decision_summary(scorecard: Scorecard, uncertainty: Any, override: RecommendationOverride | None) -> DecisionSummary:
+    evaluation = scorecard.evaluation
+    currency = evaluation.currency
+    ranked = scorecard.ranked
+    if not ranked:
+        none = "no bid passes the gates"
+        return DecisionSummary(none, "-", "-", "-", "-", "-", "-", "-", "nothing", "-", currency, "")
+    model_first = ranked[0]
+    chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), model_first)
+    others = [s for s in ranked if s is not chosen]
+    e = chosen.estimate
+    stats = None if uncertainty is None else uncertainty.bids.get(chosen.bid.id)
+    money_text = lambda amount: format_money(amount, currency)  # noqa: E731
+    runner_up, margin = "none (only one bid passes the gates)", "-"
+    if others:
+        other = others[0]
+        difference = other.estimate.cost_to_finish - e.cost_to_finish
+        relation = "cheaper" if difference >= 0 else "dearer"
+        runner_up = f"{_name(other)}: {money_text(other.estimate.cost_to_finish)}, {other.estimate.wall_hours:,.1f} h"
+        margin = (
+            f"{money_text(abs(difference))} {relation} to finish than the runner-up "
+            f"({abs(difference) / other.estimate.cost_to_finish:.1%}); weighted score "
+            f"{chosen.weighted_score:.3f} vs {other.weighted_score:.3f}"
+        )
+    terms = chosen.bid.terms
+    term = "on demand (no reservation term)" if terms.term_months == 0 else f"{terms.term_months} months reserved"
+    term += f"; the job runs about {e.wall_hours / 24:,.1f} days"
+    override_note = ""
+    if chosen is not model_first:
+        override_note = (
+            f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} instead, "
+            f"because: {override.justification.strip()}"
+        )
+    return DecisionSummary(
+        recommended=_name(chosen),
+        cost=money_text(e.cost_to_finish),
+        cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
+        hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
+        hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
+        win_probability=NOT_COMPUTED if stats is None else f"{stats.win_probability:.0%} of simulated outcomes",
+        runner_up=runner_up,
+        margin=margin,
+        amount=format_money(e.cost_to_finish, currency, cents=True),
+        term=term,
+        currency=currency,
+        override_note=override_note,
+    )
+
+
+def job_rows(scorecard: Scorecard) -> Rows:
+    w = scorecard.evaluation.workload
+    return (
+        ("Planned job size", f"{w.job_gpus:,} GPUs in one synchronous job"),
+        ("Job", w.name),
+        ("Total training compute", f"{w.total_training_flops:.3e} FLOPs"),
+        ("Parallelism", f"TP {w.tensor_parallel} x PP {w.pipeline_parallel} x CP {w.context_parallel} x DP {w.data_parallel}"),
+        ("Precision", w.precision.upper()),
+        ("Baseline MFU", f"{w.baseline_mfu:.1%} (buyer's stack, one NVLink domain)"),
+        ("Global batch", f"{w.global_batch_tokens:,} tokens; sequences of {w.sequence_length:,}"),
+    )
+
+
+def busbw_rows(scorecard: Scorecard) -> Rows:
+    """The scale-out bus bandwidth each bid was scored with, and in short where it came from
+    (the full source, with the catalog's reference, is on the bid's page)."""
+    catalog = default_catalog()
+    rows = [("Bid", "Provider", "busbw used", "Where it came from")]
+    for score in scorecard.scores:
+        e, f = score.estimate, score.bid.fabric
+        evidence = e.busbw_evidence
+        if evidence is None:
+            efficiency = catalog.fabric(f.technology).typical_efficiency
+            source = (f"spec sheet: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s {f.technology} "
+                      f"x {efficiency:g} typical ring efficiency; not measured")
+        else:
+            when = evidence.measured_on.isoformat() if evidence.measured_on else "undated"
+            source = (f"evidence: nccl-tests all_reduce at {evidence.scale_gpus:,} GPUs, "
+                      f"{GRADE_WORDS[evidence.grade]}, {when}")
+        rows.append((score.bid.id, score.bid.quote.provider, f"{e.node_busbw_gb_s:.1f} GB/s per node", source))
+    return tuple(rows)
+
+
+def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
+    currency = scorecard.evaluation.currency
+    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Good-put", "Hours",
+             f"Cost to finish ({currency})", "Score", "Gates and flags")]
+    for score in scorecard.scores:
+        e = score.estimate
+        price = format_money(e.price_per_gpu_hour, currency, cents=True)
+        flags = "; ".join(f.message for f in e.warnings)
+        label = f"{score.bid.id}\n{score.bid.quote.provider}"
+        if not e.passes_gates:
+            gates = "EXCLUDED: " + "; ".join(g.message for g in e.gates)
+            rows.append(("-", label, price, "-", "-", "-", "-", "-", gates + (f"\nFlags: {flags}" if flags else "")))
+            continue
+        cost = format_money(e.cost_to_finish, currency)
+        stats = None if uncertainty is None else uncertainty.bids.get(score.bid.id)
+        if stats is not None:
+            cost += f"\nP10 {format_money(stats.cost_p10, currency)}\nP90 {format_money(stats.cost_p90, currency)}"
+        rows.append((str(score.rank), label, price, f"{e.effective_mfu:.1%}", f"{e.goodput:.1%}",
+                     f"{e.wall_hours:,.1f}", cost, f"{score.weighted_score:.3f}", "passed" + (f"; flags: {flags}" if flags else "")))
+    return tuple(rows)
+
+
+def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
+    """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the winner."""
+    if sensitivity is None:
+        return None
+    rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
+    for weight, point in sorted(sensitivity.tipping_points.items()):
+        lower = "0 (holds)" if point.lower is None else f"{point.lower:.3g}"
+        upper = "100 (holds)" if point.upper is None else f"{point.upper:.3g}"
+        below = "-" if point.lower is None else (point.winner_below or "-")
+        above = "-" if point.upper is None else (point.winner_above or "-")
+        rows.append((weight.replace("_", " "), f"{point.current:.3g}", f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
+    return tuple(rows)

@@ -1,0 +1,185 @@
+"""The canonical inputs of a memo: everything scored, and the figures the memo prints, as JSON."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from pydantic import ValidationError
+
+from clusterbid import __version__
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.costmodel import MODEL_VERSION
+from clusterbid.core.documents import describe_validation_error
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.report import money
+from clusterbid.core.scoring import Scorecard, score_evaluation
+
+INPUTS_ATTACHMENT_NAME = "clusterbid-inputs.json"
+INPUTS_FORMAT = "clusterbid-memo-inputs/1"
+MAX_JUSTIFICATION = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class Approver:
+    name: str
+    role: str
+
+    @classmethod
+    def parse(cls, text: str) -> Approver:
+        """'Name, Role' as typed on the command line; the role is everything after the first comma."""
+        name, _, role = text.partition(",")
+        if not name.strip() or not role.strip():
+            raise InputError(f"approver {text!r}: give it as \"Name, Role\", e.g. \"Ada Lovelace, CFO\"")
+        return cls(name.strip(), role.strip())
+
+
+@dataclass(frozen=True, slots=True)
+class RecommendationOverride:
+    """The officer recommends another bid than the model's first; the memo prints why."""
+
+    bid_id: str
+    justification: str
+
+
+def _approver(value: Approver | tuple[str, str] | dict) -> Approver:
+    if isinstance(value, Approver):
+        return value
+    if isinstance(value, dict):
+        return Approver(str(value.get("name", "")).strip(), str(value.get("role", "")).strip())
+    name, role = value
+    return Approver(name.strip(), role.strip())
+
+
+def check_override(scorecard: Scorecard, override: RecommendationOverride | None) -> None:
+    """An override must name a ranked bid and carry a written justification."""
+    if override is None:
+        return
+    ranked = [s.bid.id for s in scorecard.ranked]
+    if override.bid_id not in ranked:
+        raise InputError(
+            f"override: bid {override.bid_id!r} is not a ranked bid of this evaluation "
+            f"(ranked: {', '.join(ranked) or 'none'}); excluded bids cannot be recommended"
+        )
+    text = (override.justification or "").strip()
+    if not text:
+        raise InputError(
+            f"override of the recommendation to {override.bid_id!r} needs a written justification "
+            "(--justification TEXT); the memo prints it for the approvers"
+        )
+    if len(text) > MAX_JUSTIFICATION:
+        raise InputError(f"override justification is {len(text)} characters; keep it to {MAX_JUSTIFICATION}")
+
+
+def printed_results(scorecard: Scorecard) -> dict:
+    """Exactly the figures the memo prints, formatted as printed, so a re-score can be compared."""
+    bids = {}
+    for score in scorecard.scores:
+        e = score.estimate
+        passed = e.passes_gates
+        bids[e.bid.id] = {
+            "rank": score.rank,
+            "cost_to_finish": str(money(e.cost_to_finish)) if passed else None,
+            "wall_hours": f"{e.wall_hours:.1f}" if passed else None,
+            "effective_mfu": f"{e.effective_mfu:.3f}" if passed else None,
+            "goodput": f"{e.goodput:.3f}" if passed else None,
+            "busbw_gb_s": f"{e.node_busbw_gb_s:.1f}",
+        }
+    return {
+        "ranking": [s.bid.id for s in scorecard.ranked],
+        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
+        "bids": bids,
+    }
+
+
+def _catalog_entries(evaluation: Evaluation) -> dict:
+    catalog = default_catalog()
+    gpus = sorted({b.capacity.gpu_model for b in evaluation.bids})
+    fabrics = sorted({b.fabric.technology for b in evaluation.bids})
+    return {
+        "gpus": {name: catalog.gpu(name).model_dump(mode="json") for name in gpus},
+        "fabrics": {name: catalog.fabric(name).model_dump(mode="json") for name in fabrics},
+    }
+
+
+@dataclass(frozen=True)
+class MemoInputs:
+    """The canonical inputs document; treat `data` as read-only (build a new one to change it)."""
+
+    data: dict[str, Any]
+
+    def canonical_bytes(self) -> bytes:
+        return json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+    @cached_property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.canonical_bytes()).hexdigest()
+
+
+def build_memo_inputs(
+    scorecard: Scorecard,
+    *,
+    approvers,
+    notes: str = "",
+    override: RecommendationOverride | None = None,
+) -> MemoInputs:
+    """Everything the memo's figures come from; its SHA-256 names the memo."""
+    check_override(scorecard, override)
+    evaluation = scorecard.evaluation
+    people = [_approver(a) for a in approvers]
+    for index, person in enumerate(people, start=1):
+        if not person.name or not person.role:
+            raise InputError(f"approver {index}: both a name and a role are needed (\"Name, Role\")")
+    data = {
+        "format": INPUTS_FORMAT,
+        "software_version": __version__,
+        "model_version": MODEL_VERSION,
+        "evaluation": evaluation.model_dump(mode="json"),
+        "catalog": _catalog_entries(evaluation),
+        "random_seed": evaluation.policy.random_seed,
+        "approvers": [{"name": p.name, "role": p.role} for p in people],
+        "notes": notes.strip(),
+        "override": None if override is None else {
+            "bid_id": override.bid_id, "justification": override.justification.strip()},
+        "results": printed_results(scorecard),
+    }
+    # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).
+    return MemoInputs(json.loads(MemoInputs(data).canonical_bytes()))
+
+
+def parse_memo_inputs(raw: bytes) -> dict:
+    """The attached inputs document as a dict; InputError when it is not one of ours."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"{INPUTS_ATTACHMENT_NAME}: not UTF-8 JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != INPUTS_FORMAT:
+        got = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise InputError(f"{INPUTS_ATTACHMENT_NAME}: format is {got!r}, expected {INPUTS_FORMAT!r}")
+    return data
+
+
+def rescore_memo_inputs(data: dict) -> dict:
+    """Score the attached evaluation with today's model and return what the memo would print."""
+    if not isinstance(data, dict) or data.get("format") != INPUTS_FORMAT:
+        got = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise InputError(f"memo inputs: format is {got!r}, expected {INPUTS_FORMAT!r}")
+    if "evaluation" not in data:
+        raise InputError("memo inputs: the 'evaluation' field is missing; the memo cannot be re-scored")
+    try:
+        evaluation = Evaluation.model_validate(data["evaluation"])
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc, "memo inputs: evaluation")) from None
+    except InputError as exc:  # a catalog check inside a validator (unknown GPU or fabric)
+        raise InputError(f"memo inputs: evaluation: {exc}") from None
+    return printed_results(score_evaluation(evaluation))
+
+
+__all__ = [
+    "INPUTS_ATTACHMENT_NAME", "Approver", "MemoInputs", "RecommendationOverride", "build_memo_inputs",
+    "check_override", "parse_memo_inputs", "printed_results", "rescore_memo_inputs",
+]

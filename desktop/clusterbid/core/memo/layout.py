@@ -1,0 +1,128 @@
+"""Page templates: header (title, memo number), footer (confidentiality, page X of Y), frames."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
+
+from clusterbid.core.memo import styles
+
+
+@dataclass(frozen=True, slots=True)
+class PageHeader:
+    title: str
+    memo_number: str
+    confidentiality: str
+    created: dt.date
+
+
+@dataclass(slots=True)
+class SignatureBoxes:
+    """Where the sign-off flowables landed: (field name, page index from 0, (x1, y1, x2, y2))."""
+
+    boxes: list[tuple[str, int, tuple[float, float, float, float]]] = field(default_factory=list)
+
+
+def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> str:
+    """Shorten a header line to the width with an ellipsis; the full title is on page 1."""
+    if canvas.stringWidth(text, font, size) <= width:
+        return text
+    while text and canvas.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+def numbered_canvas(header: PageHeader) -> type[Canvas]:
+    """A canvas that holds every page until the end so each footer can say "page X of Y"."""
+
+    class NumberedCanvas(Canvas):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            stamp = header.created
+            # The PDF dates come from the inputs, never the clock, so renders are byte-identical.
+            self.setDateFormatter(lambda *_: f"D:{stamp:%Y%m%d}000000+00'00'")
+            self._held_pages: list[dict] = []
+
+        @property
+        def page_index(self) -> int:
+            return len(self._held_pages)
+
+        def showPage(self):
+            self._held_pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self):
+            total = len(self._held_pages)
+            for state in self._held_pages:
+                self.__dict__.update(state)
+                self._draw_furniture(total)
+                super().showPage()
+            super().save()
+
+        def _draw_furniture(self, total: int) -> None:
+            width, height = styles.PAGE_SIZE
+            left, right = styles.MARGIN, width - styles.MARGIN
+            self.saveState()
+            self.setStrokeColor(styles.RULE)
+            self.setLineWidth(0.5)
+            top = height - styles.MARGIN + 4
+            self.setFont(styles.FONT_BOLD, 8)
+            self.setFillColor(styles.INK)
+            number = f"Approval memo {header.memo_number}"
+            self.drawRightString(right, top, number)
+            room = right - left - self.stringWidth(number, styles.FONT_BOLD, 8) - 12
+            self.setFont(styles.FONT, 8)
+            self.drawString(left, top, _fit(self, header.title, styles.FONT, 8, room))
+            self.line(left, top - 4, right, top - 4)
+            bottom = styles.MARGIN - 8
+            self.line(left, bottom + 10, right, bottom + 10)
+            self.setFillColor(styles.MUTED)
+            self.setFont(styles.FONT, 7)
+            self.drawString(left, bottom, header.confidentiality)
+            self.drawRightString(right, bottom, f"page {self._pageNumber} of {total}")
+            self.restoreState()
+
+    return NumberedCanvas
+
+
+def memo_document(buffer, header: PageHeader) -> BaseDocTemplate:
+    width, height = styles.PAGE_SIZE
+    frame = Frame(
+        styles.MARGIN, styles.MARGIN + styles.FOOTER_SPACE - 8,
+        width - 2 * styles.MARGIN, height - 2 * styles.MARGIN - styles.HEADER_SPACE - styles.FOOTER_SPACE + 8,
+        id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+    )
+    doc = BaseDocTemplate(
+        buffer, pagesize=styles.PAGE_SIZE, invariant=1, title=header.title,
+        author="ClusterBid", subject=f"Approval memo {header.memo_number}", creator="ClusterBid",
+        leftMargin=styles.MARGIN, rightMargin=styles.MARGIN, topMargin=styles.MARGIN, bottomMargin=styles.MARGIN,
+    )
+    doc.addPageTemplates([PageTemplate(id="body", frames=[frame])])
+    return doc
+
+
+class SignatureBox(Flowable):
+    """An empty framed box; render.py turns its position into a PDF signature field."""
+
+    def __init__(self, field_name: str, width: float, height: float, sink: SignatureBoxes):
+        super().__init__()
+        self.field_name, self.width, self.height, self.sink = field_name, width, height, sink
+
+    def wrap(self, available_width, available_height):
+        return self.width, self.height
+
+    def draw(self):
+        canvas = self.canv
+        canvas.saveState()
+        canvas.setStrokeColor(styles.ACCENT)
+        canvas.setDash(3, 2)
+        canvas.rect(0, 0, self.width, self.height)
+        canvas.setFillColor(styles.MUTED)
+        canvas.setFont(styles.FONT, 7)
+        canvas.drawString(4, 4, f"signature field {self.field_name}")
+        canvas.restoreState()
+        x, y = canvas.absolutePosition(0, 0)
+        self.sink.boxes.append((self.field_name, canvas.page_index, (x, y, x + self.width, y + self.height)))

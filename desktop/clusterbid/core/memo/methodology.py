@@ -1,0 +1,74 @@
+"""The methodology text (resources/methodology.md, also the app's help) as memo flowables."""
+
+from __future__ import annotations
+
+import re
+
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from clusterbid.core.memo import styles
+
+_CODE = re.compile(r"`([^`]+)`")
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def _inline(text: str) -> str:
+    """The small Markdown subset the methodology uses: `code` and **bold**."""
+    text = styles.markup(text)
+    text = _CODE.sub(lambda m: f'<font color="#0b5cad">{m.group(1)}</font>', text)
+    return _BOLD.sub(lambda m: f"<b>{m.group(1)}</b>", text)
+
+
+def _table(lines: list[str]) -> Table:
+    s = styles.paragraph_styles()
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
+    rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
+    cells = [[Paragraph(_inline(c), s["head"] if i == 0 else s["cell"]) for c in r] for i, r in enumerate(rows)]
+    table = Table(cells, colWidths=[0.25 * styles.CONTENT_WIDTH, 0.75 * styles.CONTENT_WIDTH], repeatRows=1)
+    table.setStyle(TableStyle(styles.grid_table_style()))
+    return table
+
+
+def methodology_flowables(markdown: str) -> list[Flowable]:
+    """Headings, paragraphs, bullets and pipe tables; anything else is kept as a paragraph."""
+    s = styles.paragraph_styles()
+    out: list[Flowable] = []
+    block: list[str] = []
+    kind = "para"
+
+    def flush():
+        nonlocal block
+        if block:
+            if kind == "table":
+                out.append(_table(block))
+            else:
+                text = _inline(" ".join(line.strip() for line in block))
+                out.append(Paragraph(text, s["bullet"], bulletText="•") if kind == "bullet" else Paragraph(text, s["body"]))
+        block = []
+
+    for line in markdown.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            flush()
+        elif stripped.startswith("#"):
+            flush()
+            level = len(stripped) - len(stripped.lstrip("#"))
+            out.append(Paragraph(_inline(stripped.lstrip("#").strip()), s["h1"] if level == 1 else s["h2"]))
+        elif stripped.startswith("|"):
+            if kind != "table":
+                flush()
+            kind = "table"
+            block.append(stripped)
+        elif stripped.startswith("- "):
+            flush()
+            kind = "bullet"
+            block.append(stripped[2:])
+        else:
+            if kind == "table" or (kind == "bullet" and not line.startswith("  ")):
+                flush()
+                kind = "para"
+            block.append(stripped)
+            if kind not in ("bullet", "para"):
+                kind = "para"
+    flush()
+    return out

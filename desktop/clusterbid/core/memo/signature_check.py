@@ -1,0 +1,97 @@
+"""Check each signature of a memo with pyHanko: intact, what it covers, and trusted or not."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+
+from asn1crypto import x509 as asn1_x509
+from pyhanko.sign.diff_analysis import ModificationLevel
+from pyhanko.sign.validation import validate_pdf_signature
+from pyhanko.sign.validation.pdf_embedded import EmbeddedPdfSignature
+from pyhanko.sign.validation.status import SignatureCoverageLevel
+from pyhanko_certvalidator import ValidationContext
+
+log = logging.getLogger(__name__)
+
+WHOLE_DOCUMENT = "covers the whole document"
+FOLLOWED_BY_SIGNATURES = "followed only by later signatures"
+FOLLOWED_BY_CHANGES = "followed by changes that are not signatures (the memo was altered after this signature)"
+NOT_COVERED = "does not cover the document it sits in"
+# Later approvers filling their own fields is the one change a signed memo may receive.
+ALLOWED_AFTER_SIGNING = (ModificationLevel.NONE, ModificationLevel.LTA_UPDATES, ModificationLevel.FORM_FILLING)
+
+
+@dataclass(frozen=True)
+class SignatureReport:
+    """One approver's signature as found in the memo; `problems` says in words what failed."""
+
+    field: str
+    signer: str
+    signing_time: datetime | None  # as claimed by the signer's clock: no timestamp server offline
+    intact: bool
+    coverage: str
+    trusted: bool | None  # None when no trust roots were given
+    problems: tuple[str, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def validation_context(trust_roots: list[asn1_x509.Certificate]) -> ValidationContext:
+    # Only the roots the user gave: never the operating system's list, never the network
+    # (memos are checked offline; soft-fail because test and company CAs often publish no CRL).
+    return ValidationContext(trust_roots=list(trust_roots), allow_fetching=False, revocation_mode="soft-fail")
+
+
+def _signer_name(embedded: EmbeddedPdfSignature) -> str:
+    try:
+        subject = embedded.signer_cert.subject.native
+        return str(subject.get("common_name") or embedded.signer_cert.subject.human_friendly)
+    except (ValueError, KeyError, AttributeError):
+        return "(unreadable certificate)"
+
+
+def _coverage(status) -> tuple[str, bool]:
+    if status.coverage == SignatureCoverageLevel.ENTIRE_FILE:
+        return WHOLE_DOCUMENT, True
+    if status.coverage != SignatureCoverageLevel.ENTIRE_REVISION:
+        return NOT_COVERED, False
+    if status.modification_level in ALLOWED_AFTER_SIGNING and status.docmdp_ok is not False:
+        return FOLLOWED_BY_SIGNATURES, True
+    return FOLLOWED_BY_CHANGES, False
+
+
+def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.Certificate]) -> SignatureReport:
+    """Validate one signature; a malformed one becomes a report with the problem, never an exception."""
+    field = str(embedded.field_name)
+    signer = _signer_name(embedded)
+    try:
+        claimed = embedded.self_reported_timestamp
+    except (ValueError, KeyError):
+        claimed = None
+    try:
+        status = validate_pdf_signature(embedded, validation_context(trust_roots))
+    except Exception as exc:  # pyHanko raises many types on damaged input; all mean "not valid"
+        log.debug("signature %s could not be validated", field, exc_info=True)
+        return SignatureReport(field, signer, claimed, False, NOT_COVERED, None if not trust_roots else False,
+                               (f"{field}: the signature could not be checked ({type(exc).__name__}: {exc})",))
+    problems = []
+    intact = bool(status.intact and status.valid)
+    if not status.intact:
+        problems.append(f"{field}: the signed bytes were changed after {signer} signed")
+    elif not status.valid:
+        problems.append(f"{field}: the signature value does not match {signer}'s certificate")
+    coverage, coverage_ok = _coverage(status)
+    if not coverage_ok:
+        problems.append(f"{field}: the signature {coverage}")
+    trusted = None
+    if trust_roots:
+        trusted = bool(status.trusted)
+        if not trusted:
+            problems.append(f"{field}: {signer}'s certificate is not trusted: it does not chain to a --trust "
+                            "certificate, or is expired, revoked or lacks the non-repudiation usage")
+    return SignatureReport(field, signer, status.signer_reported_dt or claimed, intact, coverage, trusted,
+                           tuple(problems))

@@ -1,0 +1,164 @@
+"""The memo's sections as flowables, one function per section, from a MemoContent."""
+
+from __future__ import annotations
+
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+
+from clusterbid.core.memo import styles
+from clusterbid.core.memo.bid_pages import BidPage
+from clusterbid.core.memo.charts_section import charts_section
+from clusterbid.core.memo.content import MemoContent
+from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
+from clusterbid.core.memo.methodology import methodology_flowables
+
+W = styles.CONTENT_WIDTH
+
+
+def _p(text: object, style: str = "body") -> Paragraph:
+    return Paragraph(styles.markup(text), styles.paragraph_styles()[style])
+
+
+def _key_values(rows, key_width: float = 0.3) -> Table:
+    table = Table([[_p(k, "key"), _p(v, "value")] for k, v in rows], colWidths=[key_width * W, (1 - key_width) * W])
+    table.setStyle(TableStyle(styles.key_value_table_style()))
+    return table
+
+
+def _grid(rows, widths: list[float], header_style: str = "head") -> Table:
+    cells = [[_p(c, header_style if i == 0 else "cell") for c in row] for i, row in enumerate(rows)]
+    table = Table(cells, colWidths=[w * W for w in widths], repeatRows=1)
+    table.setStyle(TableStyle(styles.grid_table_style()))
+    return table
+
+
+def title_block(c: MemoContent) -> list[Flowable]:
+    return [
+        _p(f"Approval memo: {c.title}", "title"),
+        _p(f"Memo {c.memo_number}. Figures as of {c.as_of.isoformat()} (the latest quote or measurement date "
+           f"in the inputs). ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
+        _p(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
+        _p("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
+           "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
+        Spacer(1, 4 * mm),
+    ]
+
+
+def decision_summary(c: MemoContent) -> list[Flowable]:
+    s = c.summary
+    rows = [
+        ("Recommended bid", s.recommended),
+        ("Cost to finish", f"{s.cost} ({s.cost_band})"),
+        ("Time to finish", f"{s.hours} ({s.hours_band})"),
+        ("Chance it is cheapest", s.win_probability),
+        ("Runner-up", s.runner_up),
+        ("Margin", s.margin),
+        ("Approval requested", f"{s.amount} ({s.currency}), {s.term}"),
+    ]
+    out = [_p("1. Decision", "h1"), _key_values(rows)]
+    if s.override_note:
+        out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
+    if c.notes:
+        out += [Spacer(1, 2 * mm), _p("Officer's notes: " + c.notes)]
+    return out
+
+
+def assumptions_box(c: MemoContent) -> list[Flowable]:
+    """The seeds' decision check: job size and network assumptions must be visible on page 1."""
+    inner = W - 16
+    pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
+    job_cells = [[_p(pairs[i][0], "key"), _p(pairs[i][1], "value"), _p(pairs[i + 1][0], "key"), _p(pairs[i + 1][1], "value")]
+                 for i in range(0, len(pairs), 2)]
+    job = Table(job_cells, colWidths=[w * inner for w in (0.16, 0.34, 0.16, 0.34)])
+    job.setStyle(TableStyle(styles.key_value_table_style()))
+    cells = [[_p(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
+    busbw = Table(cells, colWidths=[w * inner for w in (0.15, 0.2, 0.16, 0.49)], repeatRows=1)
+    busbw.setStyle(TableStyle(styles.grid_table_style()))
+    content = [
+        _p("2. Planned job and network assumptions behind every figure", "h2"),
+        job, Spacer(1, 2 * mm),
+        _p("Scale-out bus bandwidth (nccl-tests all_reduce busbw) each bid was scored with:", "key"),
+        busbw,
+    ]
+    box = Table([[content]], colWidths=[W])
+    box.setStyle(TableStyle(styles.callout_box_style()))
+    return [Spacer(1, 3 * mm), box]
+
+
+def comparison_table(c: MemoContent) -> list[Flowable]:
+    widths = [0.04, 0.19, 0.08, 0.07, 0.07, 0.08, 0.15, 0.065, 0.255]
+    return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"),
+            _p("Ranked by the weighted score; cost to finish dominates (see the methodology). Excluded bids fail a gate "
+               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
+
+
+def bid_section(page: BidPage) -> list[Flowable]:
+    evidence: list[Flowable]
+    if len(page.evidence_rows) > 1:
+        evidence = [_grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])]
+    else:
+        evidence = [_p("No evidence on file: every figure for this bid comes from the spec sheet and the provider's statements.", "warn")]
+    risks = [_p(r, "bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.")]
+    for paragraph in risks:
+        paragraph.bulletText = "•"
+    return [
+        PageBreak(),
+        _p(f"Bid {page.bid_id}: {page.provider}", "h1"),
+        _p(page.status, "big" if page.status != "Excluded" else "warn"),
+        _p("Offer", "h2"), _key_values(page.offer_rows, 0.25),
+        _p("Fabric and topology", "h2"), _key_values(page.fabric_rows, 0.25),
+        Spacer(1, 1 * mm), _p(page.block_vs_job, "body" if page.block_fits else "warn"),
+        _p("Cost breakdown", "h2"), _key_values(page.cost_rows, 0.25),
+        _p("Evidence", "h2"), *evidence,
+        _p("Risks", "h2"), *risks,
+    ]
+
+
+def sensitivity_section(c: MemoContent) -> list[Flowable]:
+    out = [PageBreak(), _p("5. Sensitivity: what would change the decision", "h1")]
+    if c.tipping_rows is None:
+        out.append(_p("Sensitivity: not computed for this memo (no sensitivity analysis was run before export)."))
+    else:
+        out += [_p("Tipping points of the scoring weights (raw weights, 0 to 100): how far each can move before another "
+                   "bid overtakes the recommended one. The tornado chart in section 4 shows which inputs move the cost most."),
+                _grid(c.tipping_rows, [0.22, 0.1, 0.24, 0.22, 0.22])]
+    return out
+
+
+def not_verified_section(c: MemoContent) -> list[Flowable]:
+    items = [_p(text, "bullet") for text in c.unverified]
+    for paragraph in items:
+        paragraph.bulletText = "•"
+    return [Spacer(1, 4 * mm), _p("6. What was not verified", "h1"),
+            _p("These figures were taken on trust. Each is a question to put to the provider before signing."), *items]
+
+
+def methodology_appendix(c: MemoContent) -> list[Flowable]:
+    return [PageBreak(), _p("Appendix: methodology", "h1"),
+            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The same text is the app's help.", "small"),
+            *methodology_flowables(c.methodology)]
+
+
+def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
+    out = [PageBreak(), _p("Sign-off", "h1"),
+           _p(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
+              "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
+              "No timestamp server is used: the signing time comes from the signer's clock."),
+           Spacer(1, 3 * mm)]
+    if not c.approvers:
+        out.append(_p("No approvers were named when this memo was exported.", "warn"))
+    for number, approver in enumerate(c.approvers, start=1):
+        out.append(KeepTogether([
+            _p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
+            Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm),
+        ]))
+    return out
+
+
+def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:
+    story = title_block(c) + decision_summary(c) + assumptions_box(c) + comparison_table(c)
+    story += charts_section(chart_images)
+    for page in c.bid_pages:
+        story += bid_section(page)
+    story += sensitivity_section(c) + not_verified_section(c) + methodology_appendix(c) + sign_off(c, sink)
+    return story

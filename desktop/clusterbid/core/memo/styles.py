@@ -1,0 +1,144 @@
+"""How the memo looks: bundled fonts, paragraph and table styles, colours, page geometry."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+from reportlab.pdfbase.ttfonts import TTFont
+
+from clusterbid.resources import resource_path
+
+FONT = "DejaVuSans"
+FONT_BOLD = "DejaVuSans-Bold"
+# DejaVu has no CJK glyphs; such characters fall back to an Adobe CID font the viewer supplies
+# (see resources/fonts/README.md for why it is not embedded).
+FALLBACK_FONT = "STSong-Light"
+
+PAGE_SIZE = A4
+MARGIN = 18 * mm
+HEADER_SPACE = 14 * mm
+FOOTER_SPACE = 14 * mm
+CONTENT_WIDTH = PAGE_SIZE[0] - 2 * MARGIN
+
+INK = colors.HexColor("#1b1f24")
+MUTED = colors.HexColor("#59636e")
+ACCENT = colors.HexColor("#0b5cad")
+WARN = colors.HexColor("#9a3412")
+RULE = colors.HexColor("#c8ced6")
+ZEBRA = colors.HexColor("#f3f5f8")
+BOX_FILL = colors.HexColor("#fff7e0")
+BOX_EDGE = colors.HexColor("#b7791f")
+
+
+@lru_cache(maxsize=1)
+def register_fonts() -> None:
+    """Register the bundled TTFs once per process (reportlab keeps a global registry)."""
+    pdfmetrics.registerFont(TTFont(FONT, str(resource_path("fonts", "DejaVuSans.ttf"))))
+    pdfmetrics.registerFont(TTFont(FONT_BOLD, str(resource_path("fonts", "DejaVuSans-Bold.ttf"))))
+    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+    pdfmetrics.registerFont(UnicodeCIDFont(FALLBACK_FONT))
+
+
+@lru_cache(maxsize=1)
+def _covered_code_points() -> frozenset[int]:
+    register_fonts()
+    return frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
+
+
+def markup(text: object) -> str:
+    """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
+    in the fallback font."""
+    covered = _covered_code_points()
+    out: list[str] = []
+    run: list[str] = []
+    for char in str(text):
+        if char == "\n":
+            run = _flush(run, out)
+            out.append("<br/>")
+        elif ord(char) in covered or char in "\t ":
+            run = _flush(run, out)
+            out.append(escape(char))
+        else:
+            run.append(char)
+    _flush(run, out)
+    return "".join(out)
+
+
+def _flush(run: list[str], out: list[str]) -> list[str]:
+    if run:
+        out.append(f'<font face="{FALLBACK_FONT}">{escape("".join(run))}</font>')
+    return []
+
+
+def _style(name: str, **overrides) -> ParagraphStyle:
+    base = dict(fontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT, splitLongWords=1)
+    base.update(overrides)
+    return ParagraphStyle(name, **base)
+
+
+@lru_cache(maxsize=1)
+def paragraph_styles() -> dict[str, ParagraphStyle]:
+    register_fonts()
+    return {
+        "title": _style("title", fontName=FONT_BOLD, fontSize=17, leading=21, spaceAfter=4),
+        "subtitle": _style("subtitle", fontSize=9.5, leading=13, textColor=MUTED, spaceAfter=8),
+        "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
+        "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
+        "body": _style("body", spaceAfter=4),
+        "small": _style("small", fontSize=7.5, leading=9.5, textColor=MUTED),
+        "cell": _style("cell", fontSize=7.5, leading=9.5),
+        "cell_bold": _style("cell_bold", fontName=FONT_BOLD, fontSize=7.5, leading=9.5),
+        "cell_right": _style("cell_right", fontSize=7.5, leading=9.5, alignment=2),
+        "head": _style("head", fontName=FONT_BOLD, fontSize=7.5, leading=9.5, textColor=colors.white),
+        "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
+        "value": _style("value", fontSize=8.5, leading=11),
+        "big": _style("big", fontName=FONT_BOLD, fontSize=12, leading=15),
+        "warn": _style("warn", fontSize=8.5, leading=11, textColor=WARN),
+        "bullet": _style("bullet", leftIndent=10, bulletIndent=2, spaceAfter=2),
+        "code": _style("code", fontSize=8, leading=10.5, leftIndent=8, textColor=MUTED),
+        "sha": _style("sha", fontSize=8.5, leading=11, fontName=FONT_BOLD, textColor=ACCENT),
+    }
+
+
+def grid_table_style(header_rows: int = 1) -> list[tuple]:
+    """Commands for a data table: dark header, hairline grid, zebra rows."""
+    return [
+        ("BACKGROUND", (0, 0), (-1, header_rows - 1), ACCENT),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("GRID", (0, 0), (-1, -1), 0.25, RULE),
+        ("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [colors.white, ZEBRA]),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+
+
+def key_value_table_style() -> list[tuple]:
+    return [
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
+        ("LEFTPADDING", (0, 0), (-1, -1), 2),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+
+
+def callout_box_style() -> list[tuple]:
+    """The assumptions box: a heavy coloured frame that cannot be missed."""
+    return [
+        ("BOX", (0, 0), (-1, -1), 2, BOX_EDGE),
+        ("BACKGROUND", (0, 0), (-1, -1), BOX_FILL),
+        ("LEFTPADDING", (0, 0), (-1, -1), 8),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+        ("TOPPADDING", (0, 0), (-1, -1), 6),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+    ]

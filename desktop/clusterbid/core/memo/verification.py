@@ -1,0 +1,146 @@
+"""Verify a memo: its signatures, its attached inputs against page 1, a re-score, and an evaluation."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from io import BytesIO
+
+from asn1crypto import x509 as asn1_x509
+from pyhanko.pdf_utils.reader import PdfFileReader
+from pyhanko.sign import fields
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
+from clusterbid.core.memo.signature_check import SignatureReport, check_signature
+
+PDF_PROBE = 1024
+
+
+@dataclass(frozen=True)
+class MemoVerification:
+    """Everything `clusterbid verify` reports; `ok` only when every check holds."""
+
+    signatures: tuple[SignatureReport, ...] = ()
+    unsigned_fields: tuple[str, ...] = ()
+    inputs_sha256: str | None = None  # of the attachment as found
+    printed_sha256: str | None = None  # as the memo states it
+    inputs_match_printed: bool = False
+    rescore_matches: bool | None = None  # None when the inputs could not be re-scored
+    rescore_differences: tuple[str, ...] = ()
+    evaluation_matches: bool | None = None  # None when no evaluation was given
+    evaluation_differences: tuple[str, ...] = ()
+    trust_checked: bool = False
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def looks_like_pdf(pdf: bytes) -> bool:
+    # A damaged memo (say, one flipped header byte) must still be verified and fail, not be
+    # refused as "not a PDF": either end of the file marking it as PDF is enough.
+    return b"%PDF-" in pdf[:PDF_PROBE] or b"%%EOF" in pdf[-PDF_PROBE:]
+
+
+def _compare_results(printed: object, rescored: dict) -> list[str]:
+    if not isinstance(printed, dict):
+        return ["the attached inputs hold no printed results to compare with"]
+    differences = []
+    if printed.get("ranking") != rescored["ranking"]:
+        differences.append(f"ranking: printed {printed.get('ranking')}, re-scored {rescored['ranking']}")
+    if printed.get("excluded") != rescored["excluded"]:
+        differences.append(f"excluded bids: printed {printed.get('excluded')}, re-scored {rescored['excluded']}")
+    printed_bids = printed.get("bids") if isinstance(printed.get("bids"), dict) else {}
+    for bid_id in sorted(set(printed_bids) | set(rescored["bids"])):
+        old, new = printed_bids.get(bid_id) or {}, rescored["bids"].get(bid_id) or {}
+        for name in sorted(set(old) | set(new)):
+            if old.get(name) != new.get(name):
+                differences.append(f"bid {bid_id} {name}: printed {old.get(name)}, re-scored {new.get(name)}")
+    return differences
+
+
+def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
+    given = json.loads(evaluation.model_dump_json())
+    if not isinstance(attached, dict):
+        return ["the attached inputs hold no evaluation"]
+    differences = [f"{name} differs" for name in sorted(set(given) | set(attached))
+                   if name != "bids" and given.get(name) != attached.get(name)]
+    memo_bids = {b.get("id"): b for b in attached.get("bids", []) if isinstance(b, dict)}
+    given_bids = {b["id"]: b for b in given.get("bids", [])}
+    for bid_id in sorted(set(memo_bids) | set(given_bids), key=str):
+        if bid_id not in given_bids:
+            differences.append(f"bid {bid_id} is in the memo but not in the evaluation")
+        elif bid_id not in memo_bids:
+            differences.append(f"bid {bid_id} is in the evaluation but not in the memo")
+        elif memo_bids[bid_id] != given_bids[bid_id]:
+            differences.append(f"bid {bid_id} differs")
+    if not differences and [b.get("id") for b in attached.get("bids", [])] != list(given_bids):
+        differences.append("the bids are in a different order")
+    return differences
+
+
+def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None) -> dict:
+    found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
+    problems: list[str] = []
+    if raw is None:
+        problems.append(f"the memo carries no {INPUTS_ATTACHMENT_NAME} attachment; its figures cannot be checked")
+        return {**found, "problems": problems}
+    found["inputs_sha256"] = digest = hashlib.sha256(raw).hexdigest()
+    if not stated:
+        problems.append("the memo states no SHA-256 for its inputs (document keywords or attachment description)")
+    elif len(stated) > 1:
+        problems.append(f"the memo states {len(stated)} different SHA-256 values for its inputs: {', '.join(stated)}")
+    elif stated[0] != digest:
+        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, page 1 prints {stated[0]}")
+    else:
+        found["inputs_match_printed"] = True
+    try:
+        data = parse_memo_inputs(raw)
+        differences = _compare_results(data.get("results"), rescore_memo_inputs(data))
+    except InputError as exc:
+        problems.append(f"the attached inputs cannot be re-scored: {exc}")
+        data = None
+    else:
+        found["rescore_matches"] = not differences
+        found["rescore_differences"] = tuple(differences)
+        if differences:
+            problems.append("re-scoring the attached inputs with this version's model gives other figures than "
+                            f"the memo prints ({len(differences)} difference(s))")
+    if evaluation is not None:
+        differences = _compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
+        found["evaluation_matches"] = not differences
+        found["evaluation_differences"] = tuple(differences)
+        if differences:
+            problems.append(f"the memo's evaluation is not the one given: {'; '.join(differences[:5])}")
+    return {**found, "problems": problems}
+
+
+def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
+                evaluation: Evaluation | None = None) -> MemoVerification:
+    """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all."""
+    if not looks_like_pdf(pdf):
+        raise InputError("not a PDF file; give the memo PDF exported by ClusterBid")
+    trust_roots = list(trust_roots)
+    try:
+        reader = PdfFileReader(BytesIO(pdf), strict=False)
+        embedded = list(reader.embedded_regular_signatures)
+        unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
+        attached = read_attached_inputs(reader)
+    except Exception as exc:  # a damaged PDF fails verification with the reason, it is not a crash
+        return MemoVerification(trust_checked=bool(trust_roots),
+                                problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
+    reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
+    problems = [problem for report in reports for problem in report.problems]
+    if not reports:
+        problems.append("the memo carries no signatures")
+    if unsigned:
+        problems.append(f"not yet signed: {', '.join(unsigned)}")
+    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation)
+    problems += inputs.pop("problems")
+    return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
+                            problems=tuple(problems), **inputs)

@@ -1,0 +1,119 @@
+"""Monte Carlo bands, evidence used, tipping points and tornado as JSON-ready data and text.
+
+core/report.py calls these when the CLI asks for them; the money formatting is report.py's.
+"""
+
+from __future__ import annotations
+
+from clusterbid.core.report import evidence_json, format_money, money
+from clusterbid.core.scoring import Scorecard
+from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyResult
+from clusterbid.core.uncertainty.sensitivity import Sensitivity
+from clusterbid.core.uncertainty.spreads import UncertainInput
+
+INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate"}
+INPUT_UNITS = {"busbw": "GB/s", "baseline_mfu": "fraction", "failure_rate": "per 1,000 GPU-days"}
+
+
+def _input_json(item: UncertainInput) -> dict:
+    return {
+        "name": item.name,
+        "point": item.point,
+        "unit": INPUT_UNITS[item.name],
+        "source": item.source,
+        "median_factor": item.median_factor,
+        "sigma": round(item.sigma, 6),
+        "shared_sigma": round(item.shared_sigma, 6),
+        "evidence": None if item.evidence is None else evidence_json(item.evidence),
+    }
+
+
+def bid_uncertainty_json(b: BidUncertainty, currency: str) -> dict:
+    amount = lambda v: {"amount": str(money(v)), "currency": currency}  # noqa: E731
+    return {
+        "cost_p10": amount(b.cost_p10),
+        "cost_p50": amount(b.cost_p50),
+        "cost_p90": amount(b.cost_p90),
+        "hours_p10": round(b.hours_p10, 2),
+        "hours_p50": round(b.hours_p50, 2),
+        "hours_p90": round(b.hours_p90, 2),
+        "win_probability": round(b.win_probability, 6),
+        "rank_stability": round(b.rank_stability, 6),
+        "inputs": [_input_json(item) for item in b.inputs],
+    }
+
+
+def add_uncertainty_json(report: dict, currency: str, result: UncertaintyResult, sensitivity: Sensitivity | None) -> None:
+    """Add the Monte Carlo and sensitivity to a scorecard_to_json report, in place."""
+    report["monte_carlo"] = {"seed": result.seed, "samples": result.samples}
+    for bid in report["bids"]:
+        found = result.bids.get(bid["bid_id"])
+        bid["uncertainty"] = None if found is None else bid_uncertainty_json(found, currency)
+    if sensitivity is not None:
+        report["sensitivity"] = sensitivity_json(sensitivity, currency)
+        report["sensitivity"]["rank_stability"] = {k: round(v, 6) for k, v in sensitivity.rank_stability.items()}
+
+
+def sensitivity_json(s: Sensitivity, currency: str) -> dict:
+    return {
+        "tipping_points": {
+            name: {
+                "current": t.current,
+                "lower": None if t.lower is None else round(t.lower, 4),
+                "upper": None if t.upper is None else round(t.upper, 4),
+                "winner_then": t.winner_then,
+                "winner_below": t.winner_below,
+                "winner_above": t.winner_above,
+            }
+            for name, t in s.tipping_points.items()
+        },
+        "tornado": [
+            {
+                "input": bar.label,
+                "bid_id": bar.bid_id,
+                "cost_at_minus_15pct": {"amount": str(money(bar.low_cost)), "currency": currency},
+                "cost_at_plus_15pct": {"amount": str(money(bar.high_cost)), "currency": currency},
+            }
+            for bar in s.tornado
+        ],
+    }
+
+
+def _input_text(item: UncertainInput) -> str:
+    value = f"{item.point:.1%}" if item.name == "baseline_mfu" else f"{item.point:,.3g} {INPUT_UNITS[item.name]}"
+    source = item.source
+    if item.evidence is not None:
+        e = item.evidence
+        source = f"{e.kind.value} {e.value:g} {e.unit}, {e.grade.value}, at {e.scale_gpus:,} GPUs"
+    spread = (item.sigma**2 + item.shared_sigma**2) ** 0.5
+    haircut = f", median x{item.median_factor:g}" if item.median_factor != 1 else ""
+    return f"{INPUT_LABELS[item.name]} {value} ({source}; sigma {spread:.0%}{haircut})"
+
+
+def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivity: Sensitivity | None) -> list[str]:
+    currency = scorecard.evaluation.currency
+    fmt = lambda v: format_money(v, currency)  # noqa: E731
+    lines = [
+        "",
+        f"Uncertainty: Monte Carlo, {result.samples:,} samples, seed {result.seed} (P10 - P50 - P90)",
+        f"{'bid':<16} {'cost to finish':>38} {'wall-clock hours':>28} {'P(cheapest)':>11} {'rank held':>9}",
+    ]
+    for bid_id, b in result.bids.items():
+        cost = f"{fmt(b.cost_p10)} - {fmt(b.cost_p50)} - {fmt(b.cost_p90)}"
+        hours = f"{b.hours_p10:,.0f} - {b.hours_p50:,.0f} - {b.hours_p90:,.0f}"
+        lines.append(f"{bid_id:<16.16} {cost:>38} {hours:>28} {b.win_probability:>11.1%} {b.rank_stability:>9.1%}")
+    lines += ["", "Inputs drawn (evidence used, grade, scale, spread):"]
+    for bid_id, b in result.bids.items():
+        lines.append(f"  {bid_id}: " + "; ".join(_input_text(item) for item in b.inputs))
+    if sensitivity is None:
+        return lines
+    leader = scorecard.ranked[0].bid.id if scorecard.ranked else None
+    lines += ["", f"Tipping points of the weights (raw 0-100; winner now: {leader})"]
+    for name, t in sensitivity.tipping_points.items():
+        below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
+        above = "holds up to 100" if t.upper is None else f"above {t.upper:.2f} {t.winner_above} wins"
+        lines.append(f"  {name:<16} {t.current:>6g}: {below}; {above}")
+    lines += ["", "Tornado: cost to finish with each input at -15% / +15% (largest swing first)"]
+    for bar in sensitivity.tornado:
+        lines.append(f"  {bar.bid_id:<16.16} {bar.label:<28} {fmt(bar.low_cost):>14} / {fmt(bar.high_cost):>14}")
+    return lines

@@ -1,0 +1,117 @@
+"""How uncertain each model input is, set by the grade and scale of the evidence behind it.
+
+Every uncertain input is a log-normal multiplier on the figure the point estimate used:
+`factor = median * exp(sigma * z)` with `z` standard normal. Sigmas are in log space, so 0.10
+is roughly +/-10% at one standard deviation and P10-P90 spans exp(+/-1.2816 sigma). The figures
+are judgements, documented in resources/methodology.md ("Uncertainty"); the reasons are here.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+
+# Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
+# nccl-tests plateau varies a few percent run to run; a provider's own run with the output
+# attached can be checked but was chosen by the provider; a claim cannot be checked for the
+# Avg-line, Tree/NVLS inflation or sub-1 GiB sweeps; the spec figure (NICs x rate x typical
+# efficiency) says nothing about this provider's configuration (congestion control, rails, GDR).
+BUSBW_SIGMA = {
+    EvidenceGrade.MEASURED_INDEPENDENT: 0.03,
+    EvidenceGrade.MEASURED_PROVIDER: 0.05,
+    EvidenceGrade.PROVIDER_CLAIM: 0.12,
+    None: 0.15,
+}
+# Baseline MFU per bid. Without evidence the bid inherits the buyer's stack figure; the part of
+# that doubt that is about the buyer's own stack is shared by every such bid (MARKET_MFU_SIGMA).
+MFU_SIGMA = {
+    EvidenceGrade.MEASURED_INDEPENDENT: 0.05,
+    EvidenceGrade.MEASURED_PROVIDER: 0.08,
+    EvidenceGrade.PROVIDER_CLAIM: 0.15,
+    None: 0.15,
+}
+# One shock common to every bid that uses the workload's baseline MFU: if the buyer's stack
+# reaches less than planned inside one NVLink domain, it does so on every such bid.
+MARKET_MFU_SIGMA = 0.10
+# Claims without artefacts are best cases: the median is shifted down. Busbw: a claim near line
+# rate is 5-10% above what public nccl-tests runs reach (370-390 of 400 GB/s on 8x NDR400), and a
+# Tree/NVLS 2-node run overstates a ring further. MFU: claims are the best configuration, and a
+# sparse-peak denominator (1,979 instead of 989 TFLOP/s on H100) doubles the figure.
+CLAIM_MEDIAN = {"busbw": 0.90, "baseline_mfu": 0.85}
+# Evidence measured far below the job size says less about the job: sigma grows in quadrature by
+# this much per doubling from the measured scale to the job, capped at the no-evidence sigma.
+SIGMA_PER_DOUBLING = 0.03
+# No evidence kind exists for failure rates: the bid's figure is a statement, and published fleet
+# figures (Llama 3, 16k H100: about 0.47 per 1,000 GPU-days) are single data points.
+FAILURE_RATE_SIGMA = 0.5
+# A stack beyond this share of dense peak is not credible (the calibration's cap).
+MAX_MFU = 0.85
+
+
+@dataclass(frozen=True, slots=True)
+class Spreads:
+    """The whole table of spreads; tests pass a zero table to check the plumbing by hand."""
+
+    busbw_sigma: dict = field(default_factory=lambda: dict(BUSBW_SIGMA))
+    mfu_sigma: dict = field(default_factory=lambda: dict(MFU_SIGMA))
+    market_mfu_sigma: float = MARKET_MFU_SIGMA
+    claim_median: dict = field(default_factory=lambda: dict(CLAIM_MEDIAN))
+    sigma_per_doubling: float = SIGMA_PER_DOUBLING
+    failure_rate_sigma: float = FAILURE_RATE_SIGMA
+
+    @classmethod
+    def zero(cls) -> Spreads:
+        """No spread and no haircut: every sample equals the point estimate."""
+        return cls(
+            busbw_sigma={g: 0.0 for g in BUSBW_SIGMA},
+            mfu_sigma={g: 0.0 for g in MFU_SIGMA},
+            market_mfu_sigma=0.0,
+            claim_median={name: 1.0 for name in CLAIM_MEDIAN},
+            sigma_per_doubling=0.0,
+            failure_rate_sigma=0.0,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UncertainInput:
+    """One input of one bid as the Monte Carlo draws it."""
+
+    name: str  # "busbw", "baseline_mfu", "failure_rate"
+    point: float  # the figure the point estimate used (failure rate: per 1,000 GPU-days)
+    median_factor: float  # < 1: a claim's haircut
+    sigma: float  # log-space, this bid's own draw
+    shared_sigma: float  # log-space, the market-wide draw (same z for every bid)
+    source: str  # the evidence grade, "spec", "workload default" or "bid statement"
+    evidence: Evidence | None
+
+
+def _with_scale(sigma: float, evidence: Evidence, job_gpus: int, cap: float, per_doubling: float) -> float:
+    doublings = max(math.log2(job_gpus / evidence.scale_gpus), 0.0)
+    return min(math.hypot(sigma, per_doubling * doublings), max(cap, sigma))
+
+
+def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
+                     spreads: Spreads, default_source: str, shared: float) -> UncertainInput:
+    if evidence is None:
+        return UncertainInput(name, point, 1.0, table[None], shared, default_source, None)
+    sigma = _with_scale(table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling)
+    median = spreads.claim_median[name] if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
+    return UncertainInput(name, point, median, sigma, 0.0, evidence.grade.value, evidence)
+
+
+def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads) -> tuple[UncertainInput, ...]:
+    """The three uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate."""
+    busbw = _evidence_backed(
+        "busbw", estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma, job_gpus, spreads, "spec", 0.0
+    )
+    mfu = _evidence_backed(
+        "baseline_mfu", estimate.baseline_mfu, estimate.efficiency_evidence, spreads.mfu_sigma, job_gpus, spreads,
+        "workload default", spreads.market_mfu_sigma,
+    )
+    failures = UncertainInput(
+        "failure_rate", estimate.bid.reliability.failures_per_1000_gpu_days, 1.0, spreads.failure_rate_sigma, 0.0, "bid statement", None
+    )
+    return busbw, mfu, failures

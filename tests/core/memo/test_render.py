@@ -1,0 +1,116 @@
+"""The rendered memo: deterministic bytes, attached inputs, page 1 content, fields, Unicode, override."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import shutil
+import subprocess
+
+import pytest
+from pyhanko.pdf_utils.reader import PdfFileReader
+from pyhanko.sign.fields import enumerate_sig_fields
+
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, RecommendationOverride, rescore_memo_inputs
+from clusterbid.core.memo.render import render_memo
+from clusterbid.core.scoring import score_evaluation
+
+APPROVERS = [("Ada Lovelace", "CFO"), ("Grace Hopper", "Head of ML platform"), ("Alan Turing", "CTO")]
+needs_poppler = pytest.mark.skipif(shutil.which("pdftotext") is None,
+                                   reason="poppler-utils (pdftotext) is not installed; apt install poppler-utils")
+
+
+@pytest.fixture(scope="module")
+def demo_pdf() -> bytes:
+    return render_memo(score_evaluation(demo_evaluation()), approvers=APPROVERS)
+
+
+def attachment(pdf: bytes) -> bytes:
+    reader = PdfFileReader(io.BytesIO(pdf))
+    names = reader.root["/Names"]["/EmbeddedFiles"]["/Names"]
+    items = [names[i] for i in range(len(names))]
+    entries = dict(zip(items[::2], items[1::2]))
+    return entries[INPUTS_ATTACHMENT_NAME]["/EF"]["/F"].data
+
+
+def page_text(pdf: bytes, page: int) -> str:
+    done = subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), "-", "-"],
+                          input=pdf, capture_output=True, check=True)
+    return done.stdout.decode("utf-8")
+
+
+def test_two_renders_are_byte_identical(demo_pdf):
+    again = render_memo(score_evaluation(demo_evaluation()), approvers=APPROVERS)
+    assert again == demo_pdf
+
+
+def test_the_attachment_is_the_canonical_inputs_and_rescores_to_the_printed_figures(demo_pdf):
+    raw = attachment(demo_pdf)
+    data = json.loads(raw)
+    # Canonical form: re-serialising with the contract's settings gives the same bytes.
+    assert json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode() == raw
+    assert rescore_memo_inputs(data) == data["results"]
+    assert data["approvers"][2] == {"name": "Alan Turing", "role": "CTO"}
+
+
+@needs_poppler
+def test_page_one_shows_job_size_busbw_assumptions_and_the_inputs_hash(demo_pdf):
+    text = page_text(demo_pdf, 1)
+    assert hashlib.sha256(attachment(demo_pdf)).hexdigest() in text
+    # The demo's workload: job_gpus 512 (resources/examples/demo-evaluation.json).
+    assert "512 GPUs in one synchronous job" in text
+    # northwind-ib: 8 NICs x 400 Gb/s = 400 GB/s aggregate x 0.94 typical IB-NDR400 efficiency
+    # (resources/catalog/fabrics.toml) = 376.0 GB/s; budget-tcp: 2 x 100 Gb/s = 25 GB/s x 0.5 = 12.5 GB/s.
+    assert "376.0 GB/s" in text and "12.5 GB/s" in text
+    assert "spec sheet: 8 x 400 Gb/s IB-NDR400 x 0.94" in text
+    assert "page 1 of" in text
+
+
+def test_one_signature_field_per_approver_on_the_last_page(demo_pdf):
+    reader = PdfFileReader(io.BytesIO(demo_pdf))
+    fields = [(name, value) for name, value, _ in enumerate_sig_fields(reader)]
+    assert [name for name, _ in fields] == ["approver-1", "approver-2", "approver-3"]
+    assert all(value is None for _, value in fields)  # created empty, before anyone signs
+    last_page = reader.root["/Pages"]["/Count"] - 1
+    for _, _, ref in enumerate_sig_fields(reader):
+        widget = ref.get_object()
+        assert widget["/P"].get_object() == reader.find_page_for_modification(last_page)[0].get_object()
+
+
+def test_an_override_without_justification_is_refused_with_a_clear_message():
+    scorecard = score_evaluation(demo_evaluation())
+    with pytest.raises(InputError, match="needs a written justification"):
+        render_memo(scorecard, approvers=APPROVERS, override=RecommendationOverride("prime-efa", ""))
+
+
+@needs_poppler
+def test_an_override_prints_its_justification():
+    scorecard = score_evaluation(demo_evaluation())
+    pdf = render_memo(scorecard, approvers=APPROVERS,
+                      override=RecommendationOverride("prime-efa", "Data must stay in the EU region."))
+    text = page_text(pdf, 1)
+    assert "Recommended bid" in text and "prime-efa (Hyperscale Prime)" in text
+    assert "Data must stay in the EU region." in text
+
+
+@needs_poppler
+def test_a_unicode_provider_name_renders_and_extracts():
+    data = demo_evaluation().model_dump(mode="json")
+    name = "Zürich Rechenzentrum 東京 GmbH — Ærø Łódź"
+    data["bids"][0]["quote"]["provider"] = name
+    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
+    text = page_text(pdf, 1)
+    # DejaVu draws the Latin letters (embedded); 東京 comes from the CID fallback font.
+    assert "Zürich Rechenzentrum" in text and "Ærø Łódź" in text
+    assert "東京" in text
+
+
+def test_a_long_provider_name_wraps_instead_of_overflowing():
+    data = demo_evaluation().model_dump(mode="json")
+    data["bids"][0]["quote"]["provider"] = "Very Long Provider Name International Compute Holdings " * 3
+    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
+    assert pdf.startswith(b"%PDF")
