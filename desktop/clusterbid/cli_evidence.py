@@ -138,6 +138,35 @@ def run_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json", "throughput-csv": "text/csv",
+               "throughput-json": "application/json", "scaling-csv": "text/csv"}  # fmt: skip
+
+
+def run_attach(args: argparse.Namespace) -> int:
+    """Parse first; only a file that yields usable evidence is stored, with the bid, in one transaction."""
+    from clusterbid.core.store import EvaluationDocument
+
+    path = Path(args.file)
+    try:
+        reading = _read(path, args)
+        if not reading.evidence:
+            raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
+                             "nothing was attached")
+        with EvaluationDocument.open(args.document, user=args.user) as document:
+            document.attach_evidence(args.bid_id, path.name, path.read_bytes(), list(reading.evidence),
+                                     media_type=MEDIA_TYPES[reading.format])
+    except InputError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
+    print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
+    print("\n".join(_evidence_lines(reading)[1:]))
+    flags = reading.flags()
+    if flags:
+        print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
+    return EXIT_OK
+
+
 def _date(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text)
@@ -161,7 +190,7 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add `evidence parse` (and `evidence attach`); each sets `func(args) -> int exit code`."""
+    """Add `evidence parse` and `evidence attach`; each sets `func(args) -> int exit code`."""
     evidence = subparsers.add_parser("evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)")
     verbs = evidence.add_subparsers(dest="evidence_verb", metavar="ACTION", required=True)
     parse = verbs.add_parser("parse", help="print what an evidence file holds, its flags and grade",
@@ -172,3 +201,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="extrapolate a scaling table's fit to this job size")
     _reading_options(parse)
     parse.set_defaults(func=run_parse)
+
+    attach = verbs.add_parser("attach", help="parse an evidence file and attach it, with its figures, to a bid",
+                              description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence to "
+                              "BID_ID in one transaction. A file that fails to parse changes nothing.")
+    attach.add_argument("document", type=Path, metavar="DOCUMENT", help="a .clusterbid document")
+    attach.add_argument("bid_id", metavar="BID_ID")
+    attach.add_argument("file", metavar="FILE")
+    attach.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    _reading_options(attach)
+    attach.set_defaults(func=run_attach)
