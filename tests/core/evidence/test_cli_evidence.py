@@ -119,3 +119,16 @@ def test_failed_attach_changes_nothing(tmp_path: Path, bid_id: str, file: Path, 
     assert path.read_bytes() == before
     with EvaluationDocument.open(path) as document:
         assert document.audit_rows() == audit_before and document.artefacts() == ()
+
+
+def test_score_reports_the_grade_of_the_evidence_it_used(tmp_path: Path, capsys) -> None:
+    path = _document(tmp_path)
+    assert main(["evidence", "attach", str(path), "northwind-ib", str(DATA / "throughput" / "scaling.csv")]) == 0
+    capsys.readouterr()
+    assert main(["score", str(path), "--json"]) == 0
+    bid = next(b for b in json.loads(capsys.readouterr().out)["bids"] if b["bid_id"] == "northwind-ib")
+    mfu = next(a for a in bid["assumptions"] if a["name"] == "Baseline MFU")
+    # The demo job runs on 512 GPUs: the table's 512-GPU row (scaling.csv line 13) is the nearest.
+    assert mfu["source"].startswith("measured: training_mfu at 512 GPUs, grade measured_independent, by buyer on 2025-03-01")
+    sha = hashlib.sha256((DATA / "throughput" / "scaling.csv").read_bytes()).hexdigest()
+    assert mfu["source"].endswith(f"artefact sha256 {sha[:12]}...")

@@ -139,3 +139,19 @@ def test_conflicting_measured_by_option_is_refused() -> None:
 )
 def test_grade_rule(measured_by: str, sha: str | None, grade: EvidenceGrade) -> None:
     assert grade_for(measured_by, sha) is grade
+
+
+RESOURCES = Path(__file__).resolve().parents[3] / "resources"
+
+
+@pytest.mark.parametrize("name", ["training-throughput.csv", "training-throughput.json", "scaling-table.csv"])
+def test_documented_examples_read_cleanly(name: str) -> None:
+    reading = read_evidence((RESOURCES / "examples" / "evidence" / name).read_bytes(), name)
+    assert reading.flags() == () and reading.evidence
+
+
+def test_every_column_is_documented() -> None:
+    from clusterbid.core.evidence.throughput_readers import COLUMNS
+
+    doc = (RESOURCES / "evidence-formats.md").read_text(encoding="utf-8")
+    assert [c for c in COLUMNS if f"`{c}`" not in doc] == []
