@@ -132,3 +132,10 @@ def test_score_reports_the_grade_of_the_evidence_it_used(tmp_path: Path, capsys)
     assert mfu["source"].startswith("measured: training_mfu at 512 GPUs, grade measured_independent, by buyer on 2025-03-01")
     sha = hashlib.sha256((DATA / "throughput" / "scaling.csv").read_bytes()).hexdigest()
     assert mfu["source"].endswith(f"artefact sha256 {sha[:12]}...")
+
+
+def test_measured_on_is_recorded_and_a_future_date_refused(capsys) -> None:
+    assert main(["evidence", "parse", str(REAL_LOG), "--json", "--measured-on", "2024-11-05"]) == 0
+    assert json.loads(capsys.readouterr().out)["evidence"][0]["measured_on"] == "2024-11-05"
+    assert main(["evidence", "parse", str(REAL_LOG), "--measured-on", "2999-01-01"]) == 2
+    assert "measured_on 2999-01-01 is in the future" in capsys.readouterr().err

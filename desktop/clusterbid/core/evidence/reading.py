@@ -108,6 +108,8 @@ def read_evidence(
         raise EvidenceParseError(source, None, f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     if measured_by is not None and measured_by not in MEASURERS:
         raise EvidenceParseError(source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}")
+    if measured_on is not None and measured_on > dt.date.today():
+        raise EvidenceParseError(source, None, f"measured_on {measured_on.isoformat()} is in the future")
     if len(data) > MAX_EVIDENCE_BYTES:
         raise EvidenceParseError(source, None, f"{len(data) / 1e6:.0f} MB is too large for an evidence file")
     text = _decode(data, source)
