@@ -19,7 +19,9 @@ class Assumption:
 def _evidence_source(evidence) -> str:
     return (
         f"measured: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade {evidence.grade.value}, "
-        f"by {evidence.measured_by}" + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else "")
+        f"by {evidence.measured_by}"
+        + (f" on {evidence.measured_on.isoformat()}" if evidence.measured_on else ", date not given")
+        + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else ", no artefact attached")
     )
 
 

@@ -1,18 +1,9 @@
-"""Paths to the nccl-tests fixtures and to the real public log (a byte-for-byte copy in tests/data)."""
+"""The real public nccl-tests log (a byte-for-byte copy in tests/data) as a session fixture."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
-REPO = Path(__file__).resolve().parents[3]
-FIXTURES = REPO / "tests" / "data" / "nccl-tests"
-REAL_LOG = FIXTURES / "public" / "all_reduce_2x8xH100_tcpxo.log"  # source: public/SOURCES.md
-
-
-def fixture_text(name: str) -> str:
-    return (FIXTURES / name).read_text(encoding="utf-8")
+from nccl_fixture_files import REAL_LOG
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import fixture_text
+from nccl_fixture_files import fixture_text
 
 from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_json
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import fixture_text
+from nccl_fixture_files import fixture_text
 
 from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_text, to_evidence
 from clusterbid.core.evidence.model import EvidenceGrade

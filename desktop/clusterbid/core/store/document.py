@@ -12,6 +12,7 @@ from pydantic import BaseModel, ValidationError
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
+from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.workload import Workload
 from clusterbid.core.store import artefacts, audit, fileformat, schema, snapshot
 from clusterbid.core.store.copying import backup_to
@@ -250,6 +251,33 @@ class EvaluationDocument:
         _, info = self._commit(audit.ATTACH_ARTEFACT, bid_id, None, payload, lambda c: artefacts.insert(
             c, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type))
         return info
+
+    def attach_evidence(self, bid_id: str, name: str, data: bytes, evidence: list[Evidence], *,
+                        media_type: str = "text/plain") -> Evaluation:
+        """Keep a raw evidence file and add the Evidence parsed from it to the bid, in one transaction."""
+        index = self._bid_index(bid_id)
+        old = self._evaluation.bids[index]
+        sha256 = artefacts.check_artefact(self.path, name, data, media_type)
+        if any(item.artefact_sha256 == sha256 for item in old.evidence):
+            raise EditRejectedError(self.path, f"bid {bid_id!r} already holds evidence from this file (sha256 {sha256[:12]}...)")
+        fields = {field: getattr(old, field) for field in Bid.model_fields}
+        bid = self._validated("the bid with its new evidence",
+                              lambda: Bid.model_validate({**fields, "evidence": (*old.evidence, *evidence)}))
+        bids = list(self._evaluation.bids)
+        bids[index] = bid
+        new = self._validated(f"adding evidence to bid {bid_id!r}", lambda: _rebuild(self._evaluation, bids=tuple(bids)))
+        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
+                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        old_json, bid_json = snapshot.to_json(old), snapshot.to_json(bid)
+
+        def write(conn: sqlite3.Connection) -> None:
+            artefacts.insert(conn, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type)
+            conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = ?", (bid_json, bid_id))
+
+        self._commit_many([(audit.ATTACH_ARTEFACT, bid_id, None, payload),
+                           (audit.REPLACE_BID, bid_id, old_json, bid_json)], write)
+        self._evaluation = new
+        return new
 
     # -- copies ------------------------------------------------------------------------------
     def save_copy(self, dest: Path | str) -> Path:

@@ -1,0 +1,213 @@
+"""CLI verbs over evidence files: `evidence parse FILE` and `evidence attach DOC BID FILE` (wired in by cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.provenance import MEASURERS
+from clusterbid.core.evidence.reading import FORMATS, MAX_EVIDENCE_BYTES, EvidenceReading, read_evidence, reading_to_json
+
+EXIT_OK, EXIT_INPUT = 0, 2
+FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
+                "throughput-csv": "training-throughput CSV", "throughput-json": "training-throughput JSON",
+                "scaling-csv": "scaling table (CSV)"}  # fmt: skip
+
+
+def _fail(message: str) -> int:
+    print(f"clusterbid: error: {message}", file=sys.stderr)
+    return EXIT_INPUT
+
+
+def _size(n: int) -> str:
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale} {unit}"
+    return f"{n} B"
+
+
+def _read(path: Path, args: argparse.Namespace) -> EvidenceReading:
+    try:
+        if path.stat().st_size > MAX_EVIDENCE_BYTES:
+            raise InputError(f"{path}: {path.stat().st_size / 1e6:.0f} MB is too large for an evidence file")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
+                         nic_aggregate_gb_s=args.nic_aggregate_gb_s)  # fmt: skip
+
+
+def _nccl_lines(reading: EvidenceReading) -> list[str]:
+    lines = []
+    for index, run in enumerate(reading.nccl_runs, start=1):
+        where = f" (line {run.first_line})" if run.first_line else ""
+        setup = ", ".join(filter(None, [
+            run.collective or "collective unknown",
+            " ".join(filter(None, [run.data_type, run.redop])) or None,
+            f"{run.ranks} ranks" if run.ranks else "ranks unknown",
+            f"{len(run.hosts)} hosts ({', '.join(run.hosts)})" if run.hosts else None,
+            run.gpu_model,
+        ]))  # fmt: skip
+        sizes = f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}" if run.rows else ""
+        lines.append(f"Run {index}{where}: {setup}; {len(run.rows)} size rows{sizes}")
+        if run.plateau is not None:
+            p = run.plateau
+            lines.append(f"  busbw plateau: {p.busbw_gb_s:g} GB/s at {_size(p.size_bytes)} ({p.placement.replace('_', '-')})")
+        else:
+            lines.append("  busbw plateau: none (no size >= 1 GiB)")
+        if run.avg_busbw_line_gb_s is not None:
+            lines.append(f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it averages every size)")
+    return lines
+
+
+def _throughput_lines(reading: EvidenceReading) -> list[str]:
+    assert reading.throughput is not None
+    lines = [f"{len(reading.throughput.results)} row(s):"]
+    for r in reading.throughput.results:
+        row = r.row
+        where = f"line {row.line}" if row.line else "row"
+        tokens = f"{r.tokens_per_second:,.0f} tokens/s, " if r.tokens_per_second else ""
+        lines.append(
+            f"  {where}: {row.model} ({row.active_params_b:g}B active, {row.precision}, seq {row.sequence_length}), "
+            f"TP{row.tp} PP{row.pp}{f' CP{row.cp}' if row.cp > 1 else ''} DP{row.dp} on {row.gpus} {row.gpu_model}: "
+            f"{tokens}MFU {r.mfu:.2%} [{r.mfu_method}]"
+        )
+    return lines
+
+
+def _scaling_lines(reading: EvidenceReading, job_gpus: int | None) -> list[str]:
+    table = reading.scaling
+    assert table is not None
+    s, fit = table.setup, table.fit
+    lines = [f"{s.model} ({s.active_params_b:g}B active, {s.precision}) on {s.gpu_model}, {fit.points} sizes:",
+             f"  {'GPUs':>8} {'tokens/s':>14} {'MFU':>7} {'efficiency':>11} {'fitted':>7}"]
+    for p in table.points:
+        lines.append(f"  {p.gpus:>8,} {p.tokens_per_second:>14,.0f} {p.mfu:>7.2%} {p.efficiency:>11.1%} {p.fitted_efficiency:>7.1%}")
+    lines.append(f"Fit: tokens/s = {fit.coefficient:.4g} x N^{fit.exponent:.4f}; RMS relative residual {fit.rms_relative_error:.2%} "
+                 f"(efficiency relative to {fit.base_gpus} GPUs)")
+    if job_gpus is not None:
+        ex = table.extrapolate(job_gpus)
+        lines.append(f"At the job size, {job_gpus:,} GPUs: {ex.tokens_per_second:,.0f} tokens/s, efficiency {ex.efficiency:.1%}, "
+                     f"MFU {table.mfu_at(job_gpus):.2%}")
+        if ex.warning:
+            lines.append(f"  WARNING: {ex.warning}")
+    return lines
+
+
+def _evidence_lines(reading: EvidenceReading) -> list[str]:
+    lines = ["Evidence (the file is the raw artefact, sha256 " + reading.sha256[:16] + "...):"]
+    for item in reading.evidence:
+        date = item.measured_on.isoformat() if item.measured_on else "date not given"
+        lines.append(f"  {item.kind.value} {item.value:g} {item.unit} at {item.scale_gpus:,} GPUs: grade {item.grade.value} "
+                     f"(measured by {item.measured_by}, {date})")
+    if not reading.evidence:
+        lines.append("  none usable by the cost model")
+    return lines
+
+
+def run_parse(args: argparse.Namespace) -> int:
+    """Print what the file holds, the figure the cost model would use, the flags and the grade."""
+    try:
+        reading = _read(Path(args.file), args)
+    except InputError as exc:
+        return _fail(str(exc))
+    if args.json:
+        out = reading_to_json(reading)
+        if reading.scaling is not None and args.job_gpus:
+            ex = reading.scaling.extrapolate(args.job_gpus)
+            out["extrapolation"] = vars(ex) | {"mfu": reading.scaling.mfu_at(args.job_gpus)}
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return EXIT_OK
+    lines = [f"{reading.source}: {FORMAT_NAMES[reading.format]}"]
+    if reading.nccl_runs:
+        lines += _nccl_lines(reading)
+    elif reading.throughput is not None:
+        lines += _throughput_lines(reading)
+    else:
+        lines += _scaling_lines(reading, args.job_gpus)
+    flags = reading.flags()
+    lines.append("Flags: none" if not flags else "Flags:")
+    lines += [f"  [{flag.code}] {flag.message}" for flag in flags]
+    lines += [f"Note: {note}" for note in reading.notes]
+    lines += _evidence_lines(reading)
+    print("\n".join(lines))
+    return EXIT_OK
+
+
+MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json", "throughput-csv": "text/csv",
+               "throughput-json": "application/json", "scaling-csv": "text/csv"}  # fmt: skip
+
+
+def run_attach(args: argparse.Namespace) -> int:
+    """Parse first; only a file that yields usable evidence is stored, with the bid, in one transaction."""
+    from clusterbid.core.store import EvaluationDocument
+
+    path = Path(args.file)
+    try:
+        reading = _read(path, args)
+        if not reading.evidence:
+            raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
+                             "nothing was attached")
+        with EvaluationDocument.open(args.document, user=args.user) as document:
+            document.attach_evidence(args.bid_id, path.name, path.read_bytes(), list(reading.evidence),
+                                     media_type=MEDIA_TYPES[reading.format])
+    except InputError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
+    print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
+    print("\n".join(_evidence_lines(reading)[1:]))
+    flags = reading.flags()
+    if flags:
+        print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
+    return EXIT_OK
+
+
+def _date(text: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, not {text!r}") from None
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of GPUs >= 1, not {text!r}")
+    return int(text)
+
+
+def _reading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=FORMATS, default="auto", help="file format (default: detected from the content)")
+    parser.add_argument("--measured-by", choices=MEASURERS, default=None,
+                        help="who ran an nccl-tests log (default: provider); throughput files name it themselves")
+    parser.add_argument("--measured-on", type=_date, default=None, metavar="YYYY-MM-DD", help="date of an nccl-tests run")
+    parser.add_argument("--nic-aggregate-gb-s", type=float, default=None, metavar="X",
+                        help="NIC bandwidth per node in GB/s, to flag 2-node busbw above it (Tree/NVLS inflation)")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `evidence parse` and `evidence attach`; each sets `func(args) -> int exit code`."""
+    evidence = subparsers.add_parser("evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)")
+    verbs = evidence.add_subparsers(dest="evidence_verb", metavar="ACTION", required=True)
+    parse = verbs.add_parser("parse", help="print what an evidence file holds, its flags and grade",
+                             description="Parse an evidence file; exit 2 with file, line and problem when it cannot be read.")
+    parse.add_argument("file", metavar="FILE")
+    parse.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parse.add_argument("--job-gpus", type=_positive_int, default=None, metavar="N",
+                       help="extrapolate a scaling table's fit to this job size")
+    _reading_options(parse)
+    parse.set_defaults(func=run_parse)
+
+    attach = verbs.add_parser("attach", help="parse an evidence file and attach it, with its figures, to a bid",
+                              description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence to "
+                              "BID_ID in one transaction. A file that fails to parse changes nothing.")
+    attach.add_argument("document", type=Path, metavar="DOCUMENT", help="a .clusterbid document")
+    attach.add_argument("bid_id", metavar="BID_ID")
+    attach.add_argument("file", metavar="FILE")
+    attach.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    _reading_options(attach)
+    attach.set_defaults(func=run_attach)

@@ -1,0 +1,177 @@
+"""Read any evidence artefact: detect its format by content, parse it, grade it, say what was read."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from typing import Literal
+
+from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.nccl_evidence import sha256_hex, to_evidence
+from clusterbid.core.evidence.nccl_json import parse_nccl_tests_json
+from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTestsRun
+from clusterbid.core.evidence.nccl_text import parse_nccl_tests_text
+from clusterbid.core.evidence.provenance import MEASURERS, grade_for
+from clusterbid.core.evidence.scaling import HEADER as SCALING_HEADER
+from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
+from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.evidence.throughput_readers import (
+    ThroughputTable,
+    parse_throughput_csv,
+    parse_throughput_json,
+)
+
+EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv"]
+FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv")
+# Evidence files are logs and small tables; the document store keeps artefacts up to 50 MiB.
+MAX_EVIDENCE_BYTES = 256 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class EvidenceReading:
+    """What one file held: its format, fingerprint, parsed content, graded Evidence and flags."""
+
+    source: str
+    format: EvidenceFormat
+    sha256: str
+    nccl_runs: tuple[NcclTestsRun, ...] = ()
+    throughput: ThroughputTable | None = None
+    scaling: ScalingTable | None = None
+    evidence: tuple[Evidence, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    def flags(self) -> tuple[NcclFlag, ...]:
+        """Every red flag of the file, whichever format it was."""
+        found: list[NcclFlag] = []
+        for run in self.nccl_runs:
+            found += run.flags
+        if self.throughput is not None:
+            for result in self.throughput.results:
+                where = f"line {result.row.line}: " if result.row.line else ""
+                found += [NcclFlag(code=f.code, message=where + f.message) for f in result.flags]
+        if self.scaling is not None:
+            found += self.scaling.flags
+        return tuple(found)
+
+
+def _decode(data: bytes, source: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise EvidenceParseError(source, line, f"not UTF-8 text (byte {exc.start}): is this a binary file?") from None
+
+
+def _first_content_line(text: str) -> str:
+    for line in text.lstrip("\ufeff").split("\n", 200)[:200]:
+        if line.strip() and not line.lstrip().startswith("#"):
+            return line.strip().lower()
+    return ""
+
+
+def detect_format(text: str) -> EvidenceFormat:
+    """By content, not name: JSON by its keys, CSV by its header, anything else as nccl-tests text."""
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        # nccl-tests -J files carry "results"; ours carry "rows". Checked on the raw text so a
+        # broken JSON file still goes to the parser that can say where it breaks.
+        return "throughput-json" if '"rows"' in text[:100_000] and '"results"' not in text[:100_000] else "nccl-json"
+    first = _first_content_line(text)
+    cells = tuple(cell.strip() for cell in first.split(","))
+    if cells == SCALING_HEADER:
+        return "scaling-csv"
+    # A header naming any of our columns; nccl-tests lines never hold two commas and these words.
+    if len(cells) > 2 and {"model", "active_params_b", "gpus", "tokens_per_second"} & set(cells):
+        return "throughput-csv"
+    return "nccl-text"
+
+
+def read_evidence(
+    data: bytes,
+    source: str,
+    *,
+    fmt: str = "auto",
+    measured_by: str | None = None,
+    measured_on: dt.date | None = None,
+    nic_aggregate_gb_s: float | None = None,
+    artefact_name: str | None = None,
+) -> EvidenceReading:
+    """Parse one artefact into graded Evidence; raises EvidenceParseError (an InputError) only.
+
+    The file itself is the raw artefact: its SHA-256 is kept on every item. `measured_by`
+    supplies who ran an nccl-tests log (default: provider, the weaker reading); for throughput and
+    scaling files, who measured is in the file, and a different `measured_by` is refused.
+    """
+    if fmt not in FORMATS:
+        raise EvidenceParseError(source, None, f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    if measured_by is not None and measured_by not in MEASURERS:
+        raise EvidenceParseError(source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}")
+    if measured_on is not None and measured_on > dt.date.today():
+        raise EvidenceParseError(source, None, f"measured_on {measured_on.isoformat()} is in the future")
+    if len(data) > MAX_EVIDENCE_BYTES:
+        raise EvidenceParseError(source, None, f"{len(data) / 1e6:.0f} MB is too large for an evidence file")
+    text = _decode(data, source)
+    chosen: EvidenceFormat = detect_format(text) if fmt == "auto" else fmt  # type: ignore[assignment]
+    sha = sha256_hex(data)
+    name = artefact_name or source.replace("\\", "/").rsplit("/", 1)[-1][:255]
+    if chosen in ("nccl-text", "nccl-json"):
+        parse = parse_nccl_tests_text if chosen == "nccl-text" else parse_nccl_tests_json
+        runs = tuple(parse(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s))
+        return _nccl_reading(source, chosen, sha, name, runs, measured_by or "provider", measured_on)
+    if chosen == "scaling-csv":
+        table = parse_scaling_csv(text, source)
+        _same_measurer(source, table.setup.measured_by, measured_by)
+        items = scaling_evidence(table, artefact_sha256=sha, artefact_name=name)
+        return EvidenceReading(source, chosen, sha, scaling=table, evidence=tuple(items))
+    throughput = parse_throughput_csv(text, source) if chosen == "throughput-csv" else parse_throughput_json(text, source)
+    for result in throughput.results:
+        _same_measurer(source, result.row.measured_by, measured_by, result)
+    items = [throughput_evidence(r, artefact_sha256=sha, artefact_name=name) for r in throughput.results]
+    return EvidenceReading(source, chosen, sha, throughput=throughput, evidence=tuple(items))
+
+
+def _same_measurer(source: str, in_file: str, given: str | None, result: ThroughputResult | None = None) -> None:
+    if given is not None and given != in_file:
+        line = result.row.line if result is not None else None
+        raise EvidenceParseError(source, line, f"the file says measured_by {in_file}, but {given} was given: "
+                                 "correct the file (who measured is part of the evidence) or drop the option")
+
+
+def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: tuple[NcclTestsRun, ...],
+                  measured_by: str, measured_on: dt.date | None) -> EvidenceReading:
+    grade = grade_for(measured_by, sha)
+    items, notes = [], []
+    for index, run in enumerate(runs, start=1):
+        label = f"run {index}" + (f" (line {run.first_line})" if run.first_line else "")
+        if run.collective != "all_reduce":
+            notes.append(f"{label}: {run.collective or 'unknown collective'} is shown but not scored "
+                         "(the cost model uses all_reduce busbw)")
+        elif run.plateau is None or run.ranks is None:
+            notes.append(f"{label}: no busbw figure to score ({'no sweep >= 1 GiB' if run.plateau is None else 'rank count unknown'})")
+        else:
+            items.append(to_evidence(run, grade=grade, measured_by=measured_by, artefact_sha256=sha,
+                                     artefact_name=name, measured_on=measured_on))
+    return EvidenceReading(source, fmt, sha, nccl_runs=runs, evidence=tuple(items), notes=tuple(notes))
+
+
+def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
+    """A plain JSON view for `clusterbid evidence parse --json` and scripts."""
+    out: dict[str, object] = {"source": reading.source, "format": reading.format, "sha256": reading.sha256}
+    if reading.nccl_runs:
+        out["nccl_runs"] = [json.loads(run.model_dump_json(exclude={"rows"})) | {"rows": len(run.rows)} for run in reading.nccl_runs]
+    if reading.throughput is not None:
+        out["throughput_rows"] = [json.loads(result.model_dump_json()) for result in reading.throughput.results]
+    if reading.scaling is not None:
+        table = reading.scaling
+        out["scaling"] = {
+            "setup": {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in vars(table.setup).items()},
+            "exponent": table.fit.exponent, "coefficient": table.fit.coefficient,
+            "rms_relative_error": table.fit.rms_relative_error,
+            "points": [vars(p) for p in table.points],
+        }  # fmt: skip
+    out["flags"] = [flag.model_dump() for flag in reading.flags()]
+    out["notes"] = list(reading.notes)
+    out["evidence"] = [json.loads(item.model_dump_json()) for item in reading.evidence]
+    return out
