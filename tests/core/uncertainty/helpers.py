@@ -1,0 +1,42 @@
+"""Evaluations for the uncertainty tests, built from tests/conftest.py's builders."""
+
+from __future__ import annotations
+
+import hashlib
+
+from clusterbid.core.evaluation import Evaluation
+from tests.conftest import bid_dict, evaluation_dict, workload_dict
+
+ARTEFACT = hashlib.sha256(b"raw nccl-tests output").hexdigest()
+
+
+def one_node_workload() -> dict:
+    """7B on one 8-GPU node, TP8 PP1: DP = 1, so no data-parallel communication, and PP = 1,
+    so no bubble. The step is pure compute: cost to finish is proportional to 1 / baseline MFU."""
+    return workload_dict(total_params_billions=7, active_params_billions=7, job_gpus=8, tensor_parallel=8,
+                         pipeline_parallel=1)
+
+
+def no_failure_bid(bid_id: str = "b1", **sections) -> dict:
+    """conftest's bid without failures, so goodput is a constant (uptime x checkpoint factor)."""
+    bid = bid_dict(bid_id, **sections)
+    bid["reliability"]["failures_per_1000_gpu_days"] = 0
+    return bid
+
+
+def evidence(kind: str, value: float, scale: int, grade: str = "measured_independent") -> dict:
+    unit = {"allreduce_busbw": "GB/s", "training_mfu": "fraction", "training_step_time": "s"}[kind]
+    measured = grade != "provider_claim"
+    return {
+        "kind": kind,
+        "scale_gpus": scale,
+        "value": value,
+        "unit": unit,
+        "grade": grade,
+        "measured_by": "third_party" if grade == "measured_independent" else "provider",
+        "artefact_sha256": ARTEFACT if measured else None,
+    }
+
+
+def evaluation(bids: list[dict], workload: dict | None = None, **overrides) -> Evaluation:
+    return Evaluation.model_validate(evaluation_dict(bids, workload=workload or workload_dict(), **overrides))
