@@ -108,6 +108,9 @@ def test_nothing_is_clipped_and_legends_stay_off_the_data(demo_scorecard, style)
             inside = box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 and box.y0 >= page.y0 - 1 and box.y1 <= page.y1 + 1
             assert inside, f"{name}: {text.get_text()!r} is cut off at {box} (figure {page})"
         ax = fig.axes[0]
+        ticks = [t.label1.get_window_extent(renderer) for t in ax.yaxis.get_major_ticks() if t.label1.get_text()]
+        if name != "busbw" and name != "scaling":  # category labels; numeric ticks are spaced by matplotlib
+            assert not any(a.overlaps(b) for a, b in zip(ticks, ticks[1:])), f"{name}: y tick labels overlap"
         assert ax.get_legend() is None and len(fig.legends) == 1, name
         legend_box = fig.legends[0].get_window_extent(renderer)
         assert not legend_box.overlaps(ax.get_window_extent(renderer)), f"{name}: the legend covers the plot"
