@@ -57,6 +57,7 @@ def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = 
     fig, ax = new_figure(
         style, title,
         "Per GPU-hour of each bid's own GPU model. Effective = price / (effective MFU / baseline MFU x goodput)",
+        label_rows=len(scores),
     )
     rows = list(range(len(scores)))
     sticker = [s.estimate.price_per_gpu_hour for s in scores]
@@ -91,11 +92,11 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     currency = evaluation.currency
     workload = evaluation.workload
     band_of = {} if uncertainty is None else uncertainty.bids
-    subtitle = f"{workload.job_gpus:,} GPUs, {workload.total_training_flops:.3g} FLOPs, in rank order" + (
-        "; bars: the model's estimate, whiskers: P10-P90 of the Monte Carlo" if band_of
-        else "; point estimates (no uncertainty run yet)"
+    subtitle = f"{workload.job_gpus:,} GPUs, {workload.total_training_flops:.3g} FLOPs; in rank order (weighted score)" + (
+        "; whiskers: Monte Carlo P10-P90" if band_of
+        else "; no uncertainty run yet"
     )
-    fig, ax = new_figure(style, title, subtitle)
+    fig, ax = new_figure(style, title, subtitle, label_rows=len(scores))
     rows = list(range(len(scores)))
     costs = [s.estimate.cost_to_finish for s in scores]
     ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Cost to finish (model estimate)")
@@ -155,7 +156,7 @@ def sensitivity_tornado(
     high = [bars[i].high_cost - bases[i] for i in order]
     subtitle = (f"Around the base cost of {format_money(bases[0], currency)}" if one_base
                 else "Change from each bid's own base cost")
-    fig, ax = new_figure(style, title, subtitle)
+    fig, ax = new_figure(style, title, subtitle, label_rows=(len(order) + 1) // 2)
     rows = list(range(len(order)))
     ax.barh(rows, low, left=centre, height=0.6, color=style.series_colour(0), label="Low case")
     ax.barh(rows, high, left=centre, height=0.6, color=style.series_colour(1), label="High case")

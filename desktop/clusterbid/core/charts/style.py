@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,22 +74,25 @@ class ChartStyle:
 PRINT_STYLE = ChartStyle(dark=False, font_scale=1.0, width_in=6.7, height_in=4.0)
 
 
-def new_figure(style: ChartStyle, title: str, subtitle: str = "") -> tuple[Figure, Axes]:
-    """A themed Figure with one Axes; matplotlib is imported here so the app starts without it."""
+def new_figure(style: ChartStyle, title: str, subtitle: str = "", label_rows: int = 0) -> tuple[Figure, Axes]:
+    """A themed Figure with one Axes; matplotlib is imported here so the app starts without it.
+
+    `label_rows` two-line category labels stacked on the y axis make the figure taller than the
+    style asks when they would otherwise overlap (many bids, large zoom)."""
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(style.width_in, style.height_in), layout="constrained", facecolor=style.background)
-    # Bold DejaVu Sans runs about 0.62 em per character; wrap rather than clip at large zoom.
-    title = textwrap.fill(title, max(int(style.width_in * 72 / (0.62 * style.font("title"))), 20))
-    fig.suptitle(title, x=0.01, ha="left", fontsize=style.font("title"), fontweight="bold", color=style.foreground)
+    row_in = 2 * 1.3 * style.font("tick") / 72 + 0.1
+    overhead_in = 2.6 * style.font_scale  # title, subtitle, x axis and legend
+    height = max(style.height_in, overhead_in + label_rows * row_in)
+    fig = Figure(figsize=(style.width_in, height), layout="constrained", facecolor=style.background)
+    # Titles wrap at the figure's edge rather than clip at a large zoom.
+    fig.suptitle(title, x=0.01, ha="left", wrap=True, fontsize=style.font("title"), fontweight="bold", color=style.foreground)
     ax = fig.add_subplot()
     ax.set_facecolor(style.background)
     if subtitle:
-        # Constrained layout does not wrap titles; the axes get about 70% of the width once the
-        # tick labels have theirs, and a DejaVu Sans character is about half its size wide.
-        characters = int(0.7 * style.width_in * 72 / (0.5 * style.font("subtitle")))
-        ax.set_title(textwrap.fill(subtitle, max(characters, 20)), loc="left",
-                     fontsize=style.font("subtitle"), color=style.foreground)
+        # wrap=True breaks the line at the figure's right edge, measured when drawn, whatever
+        # width the tick labels take at this zoom.
+        ax.set_title(subtitle, loc="left", wrap=True, fontsize=style.font("subtitle"), color=style.foreground)
     return fig, ax
 
 
