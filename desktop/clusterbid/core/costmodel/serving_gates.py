@@ -24,26 +24,26 @@ def _diagnose(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, plan: Flee
     weights_fit = weights <= usable
     room = weights_fit & placeable
     if not room.any():
+        fitting = tps[weights_fit]
+        if fitting.size:
+            t = int(fitting[0])
+            return Finding(
+                "replica_does_not_fit_offer",
+                f"the weights fit at tensor parallelism {t} ({_gb(w.weight_bytes / t)} per GPU), but the offer holds "
+                f"{int(b.gpus_offered[i]):,} GPUs with a largest contiguous block of {int(b.contiguous_block_gpus[i]):,} "
+                f"on {int(b.gpus_per_node[i])}-GPU nodes: one {t}-GPU replica cannot be placed",
+            )
         if len(tps) == 1:
             return Finding(
                 "weights_exceed_hbm",
                 f"at tensor_parallel {int(tps[0])} the weights need {_gb(weights[0])} per GPU, more than the "
-                f"{_gb(usable)} usable ({w.usable_hbm_fraction:.0%} of HBM) on this GPU, or the replica does not fit "
-                "the offer: raise tensor_parallel or leave it blank",
+                f"{_gb(usable)} usable ({w.usable_hbm_fraction:.0%} of HBM) on this GPU: raise tensor_parallel "
+                "or leave it blank",
             )
-        needed = tps[weights_fit]
-        if needed.size == 0:
-            return Finding(
-                "weights_exceed_hbm",
-                f"the weights need {_gb(weights[-1])} per GPU even at tensor parallelism {int(tps[-1])}, more than "
-                f"the {_gb(usable)} usable on this GPU",
-            )
-        t = int(needed[0])
         return Finding(
-            "replica_does_not_fit_offer",
-            f"the weights fit only at tensor parallelism {t} or more ({_gb(w.weight_bytes / t)} per GPU), but the "
-            f"offer holds {int(b.gpus_offered[i]):,} GPUs with a largest contiguous block of "
-            f"{int(b.contiguous_block_gpus[i]):,}: one replica cannot be placed",
+            "weights_exceed_hbm",
+            f"the weights need {_gb(weights[-1])} per GPU even at tensor parallelism {int(tps[-1])}, more than "
+            f"the {_gb(usable)} usable on this GPU",
         )
     one_sequence = grid.fits_hbm[i, :, 0] & placeable
     if not one_sequence.any():
