@@ -42,7 +42,16 @@ def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) 
     from clusterbid.core.report import format_ranking_table, scorecard_to_json
     from clusterbid.core.scoring import score_evaluation
     from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.core.workloads import is_serving
 
+    if is_serving(evaluation):
+        from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        scorecard = score_serving_evaluation(evaluation)
+        text = json.dumps(serving_scorecard_to_json(scorecard), indent=2, ensure_ascii=False)
+        print(text if as_json else format_serving_table(scorecard))
+        return
     scorecard = score_evaluation(evaluation)
     uncertainty = run_monte_carlo(evaluation, samples, scorecard=scorecard)
     sensitivity = analyse_sensitivity(evaluation, uncertainty)
@@ -68,9 +77,9 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     from clusterbid.core.documents import describe_validation_error, read_model
     from clusterbid.core.errors import InputError
     from clusterbid.core.evaluation import Evaluation
-    from clusterbid.core.workload import Workload
+    from clusterbid.core.workloads import read_workload
 
-    workload = read_model(Workload, Path(args.workload))
+    workload = read_workload(Path(args.workload))
     bid = read_model(Bid, Path(args.bid))
     title = f"{bid.quote.provider} for {workload.name}"
     try:
@@ -156,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--force", action="store_true", help="overwrite an existing file")
     demo.set_defaults(handler=_cmd_demo)
 
-    score = verbs.add_parser("score", help="rank the bids of an evaluation by cost and time to finish")
+    score = verbs.add_parser("score", help="rank the bids by cost to finish (training) or cost per million output tokens (inference)")
     score.add_argument("path")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
     score.add_argument(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -104,6 +105,13 @@ class Reliability(FrozenModel):
 class Terms(FrozenModel):
     price_per_gpu_hour: PositiveMoney = Field(description="Price per GPU-hour, in `currency`")
     currency: CurrencyCode = "USD"
+    fabric_price_per_gpu_hour: Decimal | None = Field(
+        None,
+        ge=0,
+        max_digits=16,
+        decimal_places=4,
+        description="Part of the price per GPU-hour that pays for the scale-out fabric, when the bid itemises it",
+    )
     term_months: int = Field(0, ge=0, le=120, description="Reservation term (0 = on demand)")
     committed_gpu_hours: float = Field(0, ge=0, le=1e10, description="Minimum GPU-hours billed whatever the job uses")
     one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, egress and exit fees")
@@ -111,6 +119,15 @@ class Terms(FrozenModel):
     support_tier: Literal["basic", "business", "enterprise"] = "business"
     exit_clause: bool = Field(False, description="Buyer may exit early without paying the remaining term")
     next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
+
+    @model_validator(mode="after")
+    def _fabric_share(self) -> Terms:
+        if self.fabric_price_per_gpu_hour is not None and self.fabric_price_per_gpu_hour > self.price_per_gpu_hour:
+            raise ValueError(
+                f"fabric_price_per_gpu_hour ({self.fabric_price_per_gpu_hour}) is part of price_per_gpu_hour "
+                f"({self.price_per_gpu_hour}) and cannot exceed it"
+            )
+        return self
 
 
 class Facility(FrozenModel):

@@ -12,12 +12,15 @@ from clusterbid.core.errors import InputError
 
 Model = TypeVar("Model", bound=BaseModel)
 MAX_JSON_BYTES = 50 * 1024 * 1024
+WORKLOAD_TAGS = ("training", "inference")
 
 
 def describe_location(loc: tuple) -> str:
     """('bids', 2, 'terms', 'price_per_gpu_hour') -> 'bids[2].terms.price_per_gpu_hour'."""
     text = ""
-    for part in loc:
+    for index, part in enumerate(loc):
+        if index and loc[index - 1] == "workload" and part in WORKLOAD_TAGS:
+            continue  # the tag pydantic adds for the workload kind; the user never typed it
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text or "(document)"
 

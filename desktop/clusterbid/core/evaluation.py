@@ -9,7 +9,7 @@ from pydantic import Field, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
-from clusterbid.core.workload import Workload
+from clusterbid.core.workloads import AnyWorkload
 
 Weight = Annotated[float, Field(ge=0, le=100)]
 Rate = Annotated[Decimal, Field(gt=0, max_digits=18, decimal_places=8, allow_inf_nan=False)]
@@ -55,7 +55,7 @@ class Evaluation(FrozenModel):
 
     title: str = Field(min_length=1, max_length=200)
     currency: CurrencyCode = "USD"
-    workload: Workload
+    workload: AnyWorkload
     bids: tuple[Bid, ...] = ()
     policy: ScoringPolicy = ScoringPolicy()
 

@@ -6,9 +6,13 @@ import json
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
 
-SCHEMAS = {"bid.schema.json": Bid, "evaluation.schema.json": Evaluation, "workload.schema.json": Workload}
+SCHEMAS = {
+    "bid.schema.json": Bid, "evaluation.schema.json": Evaluation, "workload.schema.json": Workload,
+    "inference-workload.schema.json": InferenceWorkload,
+}
 
 
 def schema_texts() -> dict[str, str]:

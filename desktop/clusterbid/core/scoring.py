@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
+from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 
@@ -82,6 +83,11 @@ def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dic
 
 def score_evaluation(evaluation: Evaluation) -> Scorecard:
     """Run the shared model, drop gated bids, and rank the rest by the weighted score."""
+    if evaluation.workload.kind != "training":
+        raise InputError(
+            "this evaluation buys an inference service, not a training run, so it has no cost to finish: "
+            "rank its bids by cost per million output tokens with `clusterbid score` (score_serving_evaluation)"
+        )
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
     weights = evaluation.policy.weights.normalised()

@@ -13,6 +13,7 @@ from clusterbid.core.costmodel.gates import Finding, evaluate_gates, evaluate_wa
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
 from clusterbid.core.costmodel.scaling import ScalingCurve, scaling_curves
 from clusterbid.core.costmodel.training import finish, goodput, step_breakdown
+from clusterbid.core.costmodel.workload_fit import serving_grade_finding
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.workload import Workload
 
@@ -86,6 +87,8 @@ def estimate_training(
     fabric_names = [catalog.fabric(b.fabric.technology).name for b in bids]
     gates = evaluate_gates(w, arrays, fabric_names)
     warnings = evaluate_warnings(w, arrays, [b.fabric.gpudirect_rdma for b in bids])
+    for found, bid in zip(warnings, bids, strict=True):
+        found.extend(f for f in [serving_grade_finding(bid, catalog, workload.job_gpus)] if f)
     curves = scaling_curves(w, arrays)
     columns = _columns(len(bids), arrays, spec, step, good, done)
     results = []

@@ -14,6 +14,9 @@ class EvidenceKind(StrEnum):
     ALLREDUCE_BUSBW = "allreduce_busbw"  # nccl-tests all_reduce bus bandwidth plateau, GB/s
     TRAINING_MFU = "training_mfu"  # measured model FLOPs utilisation, fraction of dense peak
     TRAINING_STEP_TIME = "training_step_time"  # seconds per optimizer step of the buyer's workload
+    # Output tokens per second of one serving replica, summed over `batch_size` concurrent
+    # sequences, decode phase, at the served workload's prompt and output lengths.
+    SERVING_DECODE_THROUGHPUT = "serving_decode_throughput"
     OTHER = "other"
 
 
@@ -30,6 +33,7 @@ UNITS = {
     EvidenceKind.ALLREDUCE_BUSBW: "GB/s",
     EvidenceKind.TRAINING_MFU: "fraction",
     EvidenceKind.TRAINING_STEP_TIME: "s",
+    EvidenceKind.SERVING_DECODE_THROUGHPUT: "tokens/s",
 }
 
 
@@ -42,6 +46,9 @@ class Evidence(FrozenModel):
     value: float = Field(gt=0, description="The figure, in `unit`")
     unit: str = Field(min_length=1, max_length=32, description="GB/s for busbw, fraction for MFU, s for step time")
     grade: EvidenceGrade
+    batch_size: int | None = Field(
+        None, ge=1, le=65_536, description="Concurrent sequences during a serving measurement (serving evidence only)"
+    )
     measured_by: str = Field("provider", pattern="^(buyer|third_party|provider)$")
     measured_on: dt.date | None = None
     artefact_name: str | None = Field(None, max_length=255)
@@ -54,6 +61,11 @@ class Evidence(FrozenModel):
             raise ValueError(f"{self.kind.value} evidence is given in {expected}, not {self.unit!r}")
         if self.kind is EvidenceKind.TRAINING_MFU and self.value > 1:
             raise ValueError("MFU is a fraction of dense peak: enter 0.42 for 42%")
+        serving = self.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
+        if serving and self.batch_size is None:
+            raise ValueError("serving_decode_throughput evidence needs batch_size: the concurrent sequences measured")
+        if not serving and self.batch_size is not None:
+            raise ValueError(f"batch_size belongs to serving evidence, not {self.kind.value}")
         measured = (EvidenceGrade.MEASURED_INDEPENDENT, EvidenceGrade.MEASURED_PROVIDER)
         if self.grade in measured and self.artefact_sha256 is None:
             raise ValueError(

@@ -1,0 +1,141 @@
+"""Run the serving model over an evaluation's bids and package one result per bid."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.catalog import Catalog, default_catalog
+from clusterbid.core.costmodel.gates import Finding
+from clusterbid.core.costmodel.serving import MAX_BATCH, fleet, replica_grid
+from clusterbid.core.costmodel.serving_calibration import calibrate_serving
+from clusterbid.core.costmodel.serving_gates import serving_gates
+from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
+from clusterbid.core.costmodel.workload_fit import unused_fabric_finding
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.serving_workload import InferenceWorkload
+
+
+@dataclass(frozen=True, slots=True)
+class ServingEstimate:
+    """What the serving model says about one bid; figures are None when the bid cannot serve."""
+
+    bid: Bid
+    gates: tuple[Finding, ...]
+    warnings: tuple[Finding, ...]
+    calibration_notes: tuple[str, ...]
+    throughput_evidence: Evidence | None
+    price_per_gpu_hour: float  # evaluation currency
+    exchange_rate: float
+    hbm_bandwidth_tb_s: float
+    hbm_efficiency: float
+    tensor_parallel: int | None
+    batch: int | None
+    batch_limit: str | None  # what stops a larger batch
+    memory_bound: bool | None
+    decode_step_ms: float | None
+    tp_fabric_latency_ms: float | None  # per forward pass, when a replica spans nodes
+    tpot_ms: float | None
+    ttft_ms: float | None
+    replica_tokens_per_s: float | None
+    tokens_per_s_per_gpu: float | None
+    replicas: int | None
+    gpus_needed: int | None
+    gpus_billed: int | None
+    monthly_cost: float | None
+    cost_per_million_tokens: float | None
+    fabric_cost_per_month: float | None
+
+    @property
+    def passes_gates(self) -> bool:
+        return not self.gates
+
+
+@dataclass(frozen=True, slots=True)
+class ServingEstimates:
+    workload: InferenceWorkload
+    bids: tuple[ServingEstimate, ...]
+
+
+def _batch_limit(grid, w: ServingScalars, i: int, t: int, k: int) -> str:
+    """Which constraint the next larger batch would break."""
+    if k + 1 >= MAX_BATCH:
+        return f"batch cap ({MAX_BATCH})"
+    nxt = (i, t, k + 1)
+    if not grid.fits_hbm[nxt]:
+        return "HBM capacity"
+    if grid.tpot_s[nxt] > w.tpot_target_s:
+        return "time per output token"
+    return "time to first token"
+
+
+def estimate_serving(
+    workload: InferenceWorkload,
+    bids: list[Bid] | tuple[Bid, ...],
+    rates: list[float] | None = None,
+    catalog: Catalog | None = None,
+    currency: str = "USD",
+) -> ServingEstimates:
+    """Cost per million output tokens of serving the workload on every bid (vectorised over bids)."""
+    catalog = catalog or default_catalog()
+    bids = list(bids)
+    rates = rates or [1.0] * len(bids)
+    w = ServingScalars.from_workload(workload)
+    spec = build_serving_arrays(workload, bids, catalog, rates)
+    arrays, evidence, notes = calibrate_serving(w, spec, bids)
+    grid = replica_grid(w, arrays)
+    plan = fleet(w, arrays, grid)
+    gates = serving_gates(w, arrays, grid, plan, workload.precision)
+    results = []
+    for i, bid in enumerate(bids):
+        figures = _figures(grid, plan, w, i) if not gates[i] else {}
+        tp = figures.get("tensor_parallel")
+        spans = tp is not None and tp > arrays.fast_domain_gpus[i]
+        fit = unused_fabric_finding(bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i])
+        results.append(ServingEstimate(
+            bid=bid,
+            gates=tuple(gates[i]),
+            warnings=(fit,) if fit else (),
+            calibration_notes=tuple(notes[i]),
+            throughput_evidence=evidence[i],
+            price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),
+            exchange_rate=rates[i],
+            hbm_bandwidth_tb_s=float(arrays.hbm_bandwidth_bytes_s[i]) / 1e12,
+            hbm_efficiency=float(arrays.hbm_efficiency[i]),
+            **{name: figures.get(name) for name in _FIGURES},
+        ))
+    return ServingEstimates(workload, tuple(results))
+
+
+_FIGURES = (
+    "tensor_parallel", "batch", "batch_limit", "memory_bound", "decode_step_ms", "tp_fabric_latency_ms",
+    "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "gpus_needed",
+    "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
+)
+
+
+def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
+    t, k = int(plan.tp_index[i]), int(plan.batch_index[i])
+    at = (i, t, k)
+    tp = w.tp_choices[t]
+    fabric = float(plan.fabric_cost_per_month[i])
+    return {
+        "tensor_parallel": tp,
+        "batch": k + 1,
+        "batch_limit": _batch_limit(grid, w, i, t, k),
+        "memory_bound": bool(grid.memory_s[at] >= grid.compute_s[at]),
+        "decode_step_ms": float(grid.step_s[at]) * 1000,
+        "tp_fabric_latency_ms": float(grid.comm_s[i, t, 0]) * 1000,
+        "tpot_ms": float(grid.tpot_s[at]) * 1000,
+        "ttft_ms": float(grid.ttft_s[at]) * 1000,
+        "replica_tokens_per_s": float(plan.replica_tokens_per_s[i]),
+        "tokens_per_s_per_gpu": float(plan.replica_tokens_per_s[i]) / tp,
+        "replicas": int(plan.replicas[i]),
+        "gpus_needed": int(plan.gpus_needed[i]),
+        "gpus_billed": int(plan.gpus_billed[i]),
+        "monthly_cost": float(plan.monthly_cost[i]),
+        "cost_per_million_tokens": float(plan.cost_per_million_tokens[i]),
+        "fabric_cost_per_month": None if math.isnan(fabric) else fabric,
+    }
+

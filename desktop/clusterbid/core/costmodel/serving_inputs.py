@@ -1,0 +1,113 @@
+"""The serving model's inputs as numpy columns over bids, and the workload as plain floats."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.catalog import Catalog
+from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
+
+
+@dataclass(frozen=True, slots=True)
+class ServingArrays:
+    """Per-bid inputs, each an array of shape (bids,)."""
+
+    peak_flops: np.ndarray  # dense FLOP/s per GPU at the workload's precision (nan: unsupported)
+    hbm_bytes: np.ndarray
+    hbm_bandwidth_bytes_s: np.ndarray  # peak, from the catalog
+    hbm_efficiency: np.ndarray  # the workload's, or calibrated from the bid's serving evidence
+    fast_domain_gpus: np.ndarray  # GPUs a replica can span without the scale-out fabric
+    gpus_per_node: np.ndarray
+    fabric_step_latency_s: np.ndarray
+    contiguous_block_gpus: np.ndarray
+    gpus_offered: np.ndarray
+    price_per_gpu_hour: np.ndarray  # evaluation currency
+    fabric_price_per_gpu_hour: np.ndarray  # nan: not itemised
+    committed_gpu_hours: np.ndarray
+    one_off_fees: np.ndarray
+    recurring_fees_per_month: np.ndarray
+
+    def replace(self, **changes: np.ndarray) -> ServingArrays:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values.update(changes)
+        return ServingArrays(**values)
+
+
+@dataclass(frozen=True, slots=True)
+class ServingScalars:
+    """The inference workload as plain floats, shared by every bid."""
+
+    weight_bytes: float
+    kv_bytes_per_token: float
+    kv_heads: float  # KV is split across at most this many TP ranks (inf: given per token)
+    active_params: float
+    prompt_tokens: float
+    output_tokens: float
+    context_tokens: float
+    mean_decode_context: float
+    num_layers: int
+    ttft_target_s: float
+    tpot_target_s: float
+    peak_output_tokens_s: float
+    average_output_tokens_s: float
+    service_months: float
+    compute_efficiency: float
+    usable_hbm_fraction: float
+    tp_choices: tuple[int, ...]
+
+    @classmethod
+    def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
+        return cls(
+            weight_bytes=w.weight_bytes,
+            kv_bytes_per_token=w.kv_bytes_per_token,
+            kv_heads=float(w.kv_heads) if w.kv_heads is not None else np.inf,
+            active_params=w.active_params,
+            prompt_tokens=float(w.prompt_tokens),
+            output_tokens=float(w.output_tokens),
+            context_tokens=float(w.context_tokens),
+            mean_decode_context=w.mean_decode_context,
+            num_layers=w.num_layers,
+            ttft_target_s=w.ttft_target_ms / 1000.0,
+            tpot_target_s=w.tpot_target_ms / 1000.0,
+            peak_output_tokens_s=w.peak_output_tokens_per_s,
+            average_output_tokens_s=w.average_output_tokens_per_s,
+            service_months=float(w.service_months),
+            compute_efficiency=w.compute_efficiency,
+            usable_hbm_fraction=w.usable_hbm_fraction,
+            tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,
+        )
+
+
+def build_serving_arrays(
+    workload: InferenceWorkload, bids: list[Bid], catalog: Catalog, rates: list[float]
+) -> ServingArrays:
+    """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's."""
+    columns: dict[str, list[float]] = {f.name: [] for f in fields(ServingArrays)}
+    for bid, rate in zip(bids, rates, strict=True):
+        gpu = catalog.gpu(bid.capacity.gpu_model)
+        peak = gpu.dense_tflops(workload.precision)
+        fabric_price = bid.terms.fabric_price_per_gpu_hour
+        row = {
+            "peak_flops": np.nan if peak is None else peak * 1e12,
+            "hbm_bytes": gpu.hbm_gb * 1e9,
+            "hbm_bandwidth_bytes_s": gpu.hbm_bandwidth_tb_s * 1e12,
+            "hbm_efficiency": workload.hbm_efficiency,
+            # NVLink (or the node's own PCIe) carries TP traffic inside this many GPUs; a wider
+            # replica sends every layer's all-reduce over the scale-out fabric.
+            "fast_domain_gpus": max(bid.topology.nvlink_domain_gpus, bid.capacity.gpus_per_node),
+            "gpus_per_node": bid.capacity.gpus_per_node,
+            "fabric_step_latency_s": catalog.fabric(bid.fabric.technology).ring_step_latency_us * 1e-6,
+            "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
+            "gpus_offered": bid.capacity.gpus_offered,
+            "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
+            "fabric_price_per_gpu_hour": np.nan if fabric_price is None else float(fabric_price) * rate,
+            "committed_gpu_hours": bid.terms.committed_gpu_hours,
+            "one_off_fees": float(bid.terms.one_off_fees) * rate,
+            "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
+        }
+        for name, value in row.items():
+            columns[name].append(value)
+    return ServingArrays(**{name: np.asarray(values, dtype=float) for name, values in columns.items()})

@@ -1,0 +1,114 @@
+"""The serving scorecard as JSON-ready data and as a plain-text ranking table."""
+
+from __future__ import annotations
+
+from clusterbid import __version__
+from clusterbid.core.report import format_money, money
+from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+
+
+def _amount(value: float, currency: str) -> dict:
+    return {"amount": str(money(value)), "currency": currency}
+
+
+def serving_bid_to_json(score: ServingBidScore, currency: str) -> dict:
+    e = score.estimate
+    figures = None
+    if e.passes_gates:
+        figures = {
+            "tensor_parallel": e.tensor_parallel,
+            "batch_per_replica": e.batch,
+            "batch_limited_by": e.batch_limit,
+            "memory_bound": e.memory_bound,
+            "decode_step_ms": round(e.decode_step_ms, 4),
+            "tp_fabric_latency_ms": round(e.tp_fabric_latency_ms, 4),
+            "time_per_output_token_ms": round(e.tpot_ms, 4),
+            "time_to_first_token_ms": round(e.ttft_ms, 4),
+            "output_tokens_per_s_per_replica": round(e.replica_tokens_per_s, 3),
+            "output_tokens_per_s_per_gpu": round(e.tokens_per_s_per_gpu, 3),
+            "replicas": e.replicas,
+            "gpus_needed": e.gpus_needed,
+            "gpus_billed": e.gpus_billed,
+            "monthly_cost": _amount(e.monthly_cost, currency),
+            "cost_per_million_output_tokens": _amount(e.cost_per_million_tokens, currency),
+            "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
+        }
+    return {
+        "rank": score.rank,
+        "cost_rank": score.cost_rank,
+        "bid_id": e.bid.id,
+        "provider": e.bid.quote.provider,
+        "gpu_model": e.bid.capacity.gpu_model,
+        "gates": {"passed": e.passes_gates, "failed": [{"code": g.code, "reason": g.message} for g in e.gates]},
+        "warnings": [{"code": w.code, "message": w.message} for w in e.warnings],
+        "hbm_efficiency": round(e.hbm_efficiency, 6),
+        "figures": figures,
+        "criteria": {name: round(value, 6) for name, value in score.criteria.items()},
+        "weighted_score": None if score.weighted_score is None else round(score.weighted_score, 6),
+        "calibration_notes": list(e.calibration_notes),
+    }
+
+
+def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
+    evaluation = scorecard.evaluation
+    w = evaluation.workload
+    return {
+        "evaluation": evaluation.title,
+        "kind": "inference",
+        "currency": evaluation.currency,
+        "model_version": __version__,
+        "workload": {
+            "name": w.name,
+            "weights_gb": w.weight_bytes / 1e9,
+            "kv_cache_bytes_per_token": w.kv_bytes_per_token,
+            "peak_output_tokens_per_s": w.peak_output_tokens_per_s,
+            "average_output_tokens_per_s": w.average_output_tokens_per_s,
+            "ttft_target_ms": w.ttft_target_ms,
+            "tpot_target_ms": w.tpot_target_ms,
+        },
+        "billing": "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load",
+        "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
+        "bids": [serving_bid_to_json(score, evaluation.currency) for score in scorecard.scores],
+    }
+
+
+def format_serving_table(scorecard: ServingScorecard) -> str:
+    """The ranked serving comparison as fixed-width text for a terminal."""
+    evaluation = scorecard.evaluation
+    w = evaluation.workload
+    currency = evaluation.currency
+    lines = [
+        evaluation.title,
+        f"Service: {w.name}; {w.weight_bytes / 1e9:,.0f} GB of {w.precision.upper()} weights, "
+        f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT {w.ttft_target_ms:g} ms "
+        f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average {w.average_requests_per_s:g} req/s",
+        "GPUs are billed at peak provisioning (whole nodes, all month); cost per token is at the average load.",
+        "",
+        f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
+        f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'score':>6}",
+    ]
+    for score in scorecard.scores:
+        e = score.estimate
+        price = format_money(e.price_per_gpu_hour, currency, cents=True)
+        head = f"{e.bid.id:<16.16} {e.bid.capacity.gpu_model:<9.9} {price:>11}"
+        if e.passes_gates:
+            lines.append(
+                f"{score.rank:>4}  {head} {e.tensor_parallel:>3} {e.batch:>5} {e.tokens_per_s_per_gpu:>9,.0f} "
+                f"{e.gpus_billed:>5,} {format_money(e.monthly_cost, currency):>11} "
+                f"{format_money(e.cost_per_million_tokens, currency, cents=True):>12} {score.weighted_score:>6.3f}"
+            )
+        else:
+            lines.append(f"{'--':>4}  {head}  CANNOT SERVE")
+            lines.extend(f"{'':>8}gate {g.code}: {g.message}" for g in e.gates)
+    for score in scorecard.scores:
+        e = score.estimate
+        if e.passes_gates:
+            bound = "HBM-bandwidth-bound" if e.memory_bound else "compute-bound"
+            lines.append(
+                f"note {e.bid.id}: batch {e.batch} limited by {e.batch_limit}; {bound} decode step "
+                f"{e.decode_step_ms:.1f} ms, {e.tpot_ms:.1f} ms per token, first token {e.ttft_ms:,.0f} ms"
+                + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per pass" if e.tp_fabric_latency_ms else "")
+            )
+        lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
+        lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
+    return "\n".join(lines)

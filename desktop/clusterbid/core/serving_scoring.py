@@ -1,0 +1,80 @@
+"""Rank bids for an inference service by cost per million output tokens and the weighted criteria."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.model import EvidenceKind
+from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
+from clusterbid.core.workloads import is_serving
+
+# The policy's cost weight (named for training's cost to finish) weighs the serving cost.
+COST_CRITERION = "cost_per_million_tokens"
+
+
+@dataclass(frozen=True, slots=True)
+class ServingBidScore:
+    estimate: ServingEstimate
+    rank: int | None  # None: the bid cannot serve the workload
+    cost_rank: int | None
+    criteria: dict[str, float]  # each 0..1, 1 best
+    weighted_score: float | None
+
+    @property
+    def bid(self) -> Bid:
+        return self.estimate.bid
+
+
+@dataclass(frozen=True, slots=True)
+class ServingScorecard:
+    evaluation: Evaluation
+    weights: dict[str, float]  # normalised; the cost weight under COST_CRITERION
+    scores: tuple[ServingBidScore, ...]  # ranked first, then bids that cannot serve, in entry order
+
+    @property
+    def ranked(self) -> list[ServingBidScore]:
+        return [s for s in self.scores if s.rank is not None]
+
+
+def serving_evidence_score(bid: Bid) -> float:
+    """Best grade of measured decode throughput on file (none: 0)."""
+    grades = [GRADE_SCORES[e.grade] for e in bid.evidence if e.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT]
+    return max(grades, default=0.0)
+
+
+def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
+    """Run the serving model, set aside bids that cannot serve, and rank the rest."""
+    if not is_serving(evaluation):
+        raise InputError("this evaluation buys a training run: score it with score_evaluation")
+    rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
+    estimates = estimate_serving(evaluation.workload, evaluation.bids, rates, currency=evaluation.currency).bids
+    normalised = evaluation.policy.weights.normalised()
+    weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
+    passing = [e for e in estimates if e.passes_gates]
+    cheapest = min((e.cost_per_million_tokens for e in passing), default=None)
+    cost_rank_of = {
+        id(e): position
+        for position, e in enumerate(sorted(passing, key=lambda e: e.cost_per_million_tokens), start=1)
+    }
+    scored = []
+    for estimate in estimates:
+        criteria = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
+        criteria["evidence"] = serving_evidence_score(estimate.bid)
+        weighted = None
+        if estimate.passes_gates:
+            criteria = {COST_CRITERION: cheapest / estimate.cost_per_million_tokens, **criteria}
+            weighted = sum(weights[name] * value for name, value in criteria.items())
+        scored.append((estimate, criteria, weighted))
+    ranked = sorted(
+        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].cost_per_million_tokens)
+    )
+    rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
+    scores = [
+        ServingBidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), c, w)
+        for e, c, w in ranked + [s for s in scored if s[2] is None]
+    ]
+    return ServingScorecard(evaluation, weights, tuple(scores))

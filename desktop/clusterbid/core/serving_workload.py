@@ -1,0 +1,130 @@
+"""The service being bought: a model served to users within latency targets at a given traffic."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from clusterbid.core.base import FrozenModel
+from clusterbid.core.catalog import default_catalog
+
+BYTES_PER_VALUE = {"bf16": 2, "fp8": 1}
+# vLLM's default gpu_memory_utilization: the share of HBM the engine claims for weights and
+# KV cache; the rest holds activations, CUDA graphs and the runtime.
+DEFAULT_USABLE_HBM_FRACTION = 0.9
+# Model bandwidth utilisation (achieved HBM bandwidth / peak) of optimised serving stacks
+# (vLLM, TensorRT-LLM) during decode is commonly 60-85%; 0.7 sits inside it. A bid's measured
+# decode throughput replaces it (see resources/methodology.md, "Serving").
+DEFAULT_HBM_EFFICIENCY = 0.7
+# Prefill and large-batch decode matmuls reach about half the dense peak (a ClusterBid
+# assumption in the range of training MFU; prefill is one large forward pass).
+DEFAULT_COMPUTE_EFFICIENCY = 0.5
+TP_CHOICES = (1, 2, 4, 8, 16, 32, 64)
+
+
+class InferenceWorkload(FrozenModel):
+    """A model served to users: size, KV cache, request shape, latency targets and traffic."""
+
+    kind: Literal["inference"] = "inference"
+    name: str = Field(min_length=1, max_length=200, description="What is being served")
+    total_params_billions: float = Field(gt=0, le=100_000, description="Total parameters, billions (all held in HBM)")
+    active_params_billions: float | None = Field(
+        None, gt=0, le=100_000, description="Parameters active per token, billions (blank = total, a dense model)"
+    )
+    precision: Literal["bf16", "fp8"] = Field("fp8", description="Weight and matmul precision (bf16 = 2 bytes, fp8 = 1)")
+    num_layers: int = Field(ge=1, le=1000, description="Transformer layers (two tensor-parallel all-reduces each)")
+    kv_heads: int | None = Field(None, ge=1, le=1024, description="Key/value heads per layer (GQA groups)")
+    head_dim: int | None = Field(None, ge=1, le=4096, description="Dimension of one attention head")
+    kv_cache_precision: Literal["bf16", "fp8"] = Field("bf16", description="Precision of the KV cache")
+    kv_cache_bytes_per_token: float | None = Field(
+        None, gt=0, le=1e9, description="KV cache bytes per token, all layers (blank = from layers, KV heads, head dim)"
+    )
+    prompt_tokens: int = Field(ge=1, le=10**7, description="Average prompt length, tokens")
+    output_tokens: int = Field(ge=1, le=10**7, description="Average output length, tokens")
+    ttft_target_ms: float = Field(gt=0, le=600_000, description="Target time to first token, milliseconds")
+    tpot_target_ms: float = Field(gt=0, le=60_000, description="Target time per output token, milliseconds")
+    peak_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second at the daily peak")
+    average_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second averaged over a month")
+    tensor_parallel: int | None = Field(
+        None, description="GPUs per replica (TP degree); blank = the cheapest degree that fits, chosen per bid"
+    )
+    service_months: int = Field(12, ge=1, le=120, description="Months the service runs (spreads one-off fees)")
+    hbm_efficiency: float = Field(
+        DEFAULT_HBM_EFFICIENCY, gt=0, le=1, description="Achieved / peak HBM bandwidth during decode (MBU)"
+    )
+    compute_efficiency: float = Field(
+        DEFAULT_COMPUTE_EFFICIENCY, gt=0, le=1, description="Achieved / dense peak FLOP/s in prefill and decode matmuls"
+    )
+    usable_hbm_fraction: float = Field(
+        DEFAULT_USABLE_HBM_FRACTION, gt=0, le=1, description="Share of HBM for weights and KV cache"
+    )
+
+    @model_validator(mode="after")
+    def _check_consistency(self) -> InferenceWorkload:
+        if self.active_params_billions is not None and self.active_params_billions > self.total_params_billions:
+            raise ValueError("active_params_billions cannot exceed total_params_billions")
+        by_shape = self.kv_heads is not None or self.head_dim is not None
+        if self.kv_cache_bytes_per_token is None and (self.kv_heads is None or self.head_dim is None):
+            raise ValueError("give kv_heads and head_dim (with num_layers and kv_cache_precision), or kv_cache_bytes_per_token")
+        if self.kv_cache_bytes_per_token is not None and by_shape:
+            raise ValueError("give either kv_cache_bytes_per_token or kv_heads and head_dim, not both")
+        if self.average_requests_per_s > self.peak_requests_per_s:
+            raise ValueError(
+                f"average_requests_per_s ({self.average_requests_per_s:g}) cannot exceed "
+                f"peak_requests_per_s ({self.peak_requests_per_s:g})"
+            )
+        if self.tensor_parallel is not None:
+            self._check_tensor_parallel(self.tensor_parallel)
+        return self
+
+    def _check_tensor_parallel(self, tp: int) -> None:
+        if tp not in TP_CHOICES:
+            raise ValueError(
+                f"tensor_parallel must be one of {', '.join(map(str, TP_CHOICES))} (heads split evenly), not {tp}; "
+                "or leave it blank to let each bid use the cheapest degree"
+            )
+        largest = max(default_catalog().gpus.values(), key=lambda g: g.hbm_gb)
+        usable = largest.hbm_gb * self.usable_hbm_fraction
+        per_gpu = self.weight_bytes / tp / 1e9
+        if per_gpu > usable:
+            needed = next((t for t in TP_CHOICES if self.weight_bytes / t / 1e9 <= usable), None)
+            advice = f"raise tensor_parallel to at least {needed}" if needed else "the model is too large to serve"
+            raise ValueError(
+                f"at tensor_parallel {tp} the weights need {per_gpu:,.1f} GB per GPU, more than the "
+                f"{usable:,.1f} GB usable on the largest GPU in the catalog ({largest.id}, "
+                f"{largest.hbm_gb:g} GB x {self.usable_hbm_fraction:g}): {advice}, or leave it blank"
+            )
+
+    @property
+    def active_params(self) -> float:
+        return (self.active_params_billions or self.total_params_billions) * 1e9
+
+    @property
+    def weight_bytes(self) -> float:
+        return self.total_params_billions * 1e9 * BYTES_PER_VALUE[self.precision]
+
+    @property
+    def kv_bytes_per_token(self) -> float:
+        """Keys and values of every layer for one token: 2 x layers x KV heads x head dim x bytes."""
+        if self.kv_cache_bytes_per_token is not None:
+            return self.kv_cache_bytes_per_token
+        return 2.0 * self.num_layers * self.kv_heads * self.head_dim * BYTES_PER_VALUE[self.kv_cache_precision]
+
+    @property
+    def context_tokens(self) -> int:
+        """Tokens a sequence holds in the KV cache when its last token is generated."""
+        return self.prompt_tokens + self.output_tokens
+
+    @property
+    def mean_decode_context(self) -> float:
+        """KV cache length read per decode step, averaged over a request's output."""
+        return self.prompt_tokens + self.output_tokens / 2.0
+
+    @property
+    def peak_output_tokens_per_s(self) -> float:
+        return self.peak_requests_per_s * self.output_tokens
+
+    @property
+    def average_output_tokens_per_s(self) -> float:
+        return self.average_requests_per_s * self.output_tokens

@@ -1,0 +1,123 @@
+"""The serving model against figures worked out by hand (arithmetic in each test)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from serving_builders import LLAMA70_KV_BYTES, serving_bid, serving_workload
+
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.costmodel.serving import replica_grid
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
+
+# NVIDIA datasheets: H100 SXM 3.35 TB/s and 80 GB; H200 SXM 4.8 TB/s and 141 GB; dense FP8
+# 1,979 TFLOP/s on both. The workload's default HBM efficiency is 0.7, compute efficiency 0.5,
+# usable HBM 0.9.
+H100_EFFECTIVE_BW = 3.35e12 * 0.7  # 2.345e12 bytes/s
+
+
+def _grid(workload, *bids):
+    w = ServingScalars.from_workload(workload)
+    arrays = build_serving_arrays(workload, list(bids), default_catalog(), [1.0] * len(bids))
+    return w, replica_grid(w, arrays)
+
+
+def test_the_kv_cache_per_token_follows_the_architecture():
+    # 2 x 80 layers x 8 KV heads x 128 x 2 bytes (bf16) = 327,680; fp8 halves it.
+    assert serving_workload().kv_bytes_per_token == 327_680 == LLAMA70_KV_BYTES
+    assert serving_workload(kv_cache_precision="fp8").kv_bytes_per_token == 163_840
+
+
+def test_batch_one_decode_is_effective_hbm_bandwidth_over_weight_bytes():
+    # 70e9 params x 1 byte (FP8) read once per token; a 1-byte-per-token KV cache is negligible.
+    # tokens/s = 3.35e12 x 0.7 / 70e9 = 33.5; compute at batch 1 needs only
+    # 2 x 70e9 / (1,979e12 x 0.5) = 0.14 ms, so the step is memory-bound.
+    workload = serving_workload(tensor_parallel=1, kv_heads=None, head_dim=None, kv_cache_bytes_per_token=1)
+    _, grid = _grid(workload, serving_bid())
+    decode_step = grid.step_s[0, 0, 0]
+    assert 1.0 / decode_step == pytest.approx(H100_EFFECTIVE_BW / 70e9, rel=1e-6)
+    assert 1.0 / decode_step == pytest.approx(33.5, rel=1e-6)
+    assert grid.memory_s[0, 0, 0] > grid.compute_s[0, 0, 0]
+
+
+def test_larger_batches_raise_throughput_until_compute_binds():
+    # 8B bf16 (16 GB) with 16,384 KV bytes per token and 1,100 tokens of mean decode context:
+    # memory step = (16e9 + B x 16,384 x 1,100) / 2.345e12 = 6.823 ms + B x 7.686 us;
+    # compute step = 2 x 8e9 x B / (989e12 x 0.5) = B x 32.356 us.
+    # They cross at B = 6.823e-3 / (32.356e-6 - 7.686e-6) = 276.6; from batch 277 the decode
+    # rate is the compute ceiling 989e12 x 0.5 / (2 x 8e9) = 30,906 tokens/s whatever the batch.
+    workload = serving_workload(
+        total_params_billions=8, precision="bf16", tensor_parallel=1, kv_heads=None, head_dim=None,
+        kv_cache_bytes_per_token=16_384, prompt_tokens=1000, output_tokens=200,
+    )
+    _, grid = _grid(workload, serving_bid())
+    decode_rate = grid.batch[0, 0, :] / grid.step_s[0, 0, :]
+    memory_bound = grid.memory_s[0, 0, :] >= grid.compute_s[0, 0, :]
+    assert memory_bound[:276].all() and not memory_bound[276:].any()  # batches 1..276, then 277..
+    assert np.all(np.diff(decode_rate[:276]) > 0)
+    assert decode_rate[276:] == pytest.approx(989e12 * 0.5 / (2 * 8e9), rel=1e-9)
+
+
+def test_hbm_capacity_binds_the_batch_of_a_model_that_nearly_fills_the_gpu():
+    # 70 GB of FP8 weights on an H100: 80 GB x 0.9 = 72 GB usable leaves 2 GB; one sequence of
+    # 1,000 + 600 tokens holds 1,600 x 327,680 = 524.3 MB of KV, so at most 3 sequences fit.
+    workload = serving_workload(tensor_parallel=1, tpot_target_ms=1000, ttft_target_ms=60_000)
+    _, grid = _grid(workload, serving_bid())
+    assert grid.fits_hbm[0, 0, :3].all() and not grid.fits_hbm[0, 0, 3:].any()
+    estimate = estimate_serving(workload, [serving_bid()]).bids[0]
+    assert (estimate.batch, estimate.batch_limit) == (3, "HBM capacity")
+
+
+def test_cost_per_million_tokens_worked_by_hand_on_an_h200():
+    # H200, TP1: effective bandwidth 4.8e12 x 0.7 = 3.36e12 B/s.
+    # weights: 70e9 / 3.36e12 = 20.833 ms per step.
+    # KV read per sequence per step: 327,680 x (1,000 + 600/2) = 425.98 MB -> 0.12678 ms.
+    # prefill of one prompt: 2 x 70e9 x 1,000 / (1,979e12 x 0.5) = 141.49 ms, spread over the
+    # 600 output tokens of the batch's arrivals: 0.23582 ms per sequence per token.
+    # time per output token = 20.833 + B x (0.12678 + 0.23582) <= 30 ms -> B = 25 (29.898 ms).
+    # throughput = 25 / 29.898 ms = 836.2 tokens/s per replica.
+    # peak 10 req/s x 600 = 6,000 tokens/s -> ceil(7.18) = 8 replicas = 8 GPUs = one node.
+    # month: 8 GPUs x 730 h x $3.00 = $17,520; average 4 x 600 = 2,400 tokens/s
+    # -> 2,400 x 730 x 3,600 = 6.3072e9 tokens -> $17,520 / 6,307.2 = $2.7778 per million.
+    workload = serving_workload(tensor_parallel=1)
+    e = estimate_serving(workload, [serving_bid(gpu="H200-SXM")]).bids[0]
+    assert e.passes_gates
+    assert (e.tensor_parallel, e.batch, e.batch_limit) == (1, 25, "time per output token")
+    assert e.tpot_ms == pytest.approx(29.898, abs=0.002)
+    assert e.replica_tokens_per_s == pytest.approx(836.2, rel=1e-3)
+    assert (e.replicas, e.gpus_billed) == (8, 8)
+    assert e.monthly_cost == pytest.approx(17_520)
+    assert e.cost_per_million_tokens == pytest.approx(17_520 / 6_307.2, rel=1e-9)
+
+
+def test_a_model_that_does_not_fit_one_gpu_forces_tensor_parallelism_and_the_cost_shows_it():
+    # 70B in BF16 = 140 GB of weights; an H100 holds 72 GB usable, so TP1 cannot serve it:
+    # TP2 puts 70 GB on each GPU and leaves 2 GB for KV, TP4 35 GB.
+    workload = serving_workload(precision="bf16")
+    e = estimate_serving(workload, [serving_bid()]).bids[0]
+    assert e.passes_gates and e.tensor_parallel >= 2
+    assert e.gpus_needed == e.replicas * e.tensor_parallel
+    forced = estimate_serving(serving_workload(precision="bf16", tensor_parallel=1), [serving_bid()]).bids[0]
+    assert not forced.passes_gates and forced.cost_per_million_tokens is None
+    [gate] = forced.gates
+    assert gate.code == "weights_exceed_hbm"
+    assert "140.0 GB per GPU" in gate.message and "72.0 GB usable" in gate.message
+
+
+def test_tensor_parallelism_across_nodes_pays_fabric_latency_per_pass():
+    # TP16 on 8-GPU HGX nodes spans 2 NVLink domains: each of the 2 all-reduces per layer is a
+    # ring of 2 x (2 - 1) fabric steps; InfiniBand NDR at 10 us per step (catalog, NCCL tuning
+    # model) over 80 layers adds 2 x 80 x 2 x 10 us = 3.2 ms to every forward pass.
+    workload = serving_workload(tensor_parallel=16, tpot_target_ms=100)
+    ib = serving_bid(
+        capacity={"largest_contiguous_block_gpus": 512},
+        fabric={"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True},
+        topology={"leaf_domain_gpus": 512},
+    )
+    _, grid = _grid(workload, ib)
+    assert grid.comm_s[0, 0, 0] == pytest.approx(3.2e-3)
+    assert estimate_serving(workload, [ib]).bids[0].tp_fabric_latency_ms == pytest.approx(3.2)
+    # The serving-grade bid has a one-node block: a 16-GPU replica cannot be placed.
+    [gate] = estimate_serving(workload, [serving_bid()]).bids[0].gates
+    assert gate.code == "replica_does_not_fit_offer"

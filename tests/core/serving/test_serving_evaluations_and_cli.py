@@ -1,0 +1,82 @@
+"""Evaluations hold either workload; the CLI ranks a serving evaluation; the demo teaches the lesson."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from serving_builders import serving_bid_dict, serving_dict
+
+from clusterbid.cli import main
+from clusterbid.core.documents import parse_model, read_model
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.serving_workload import InferenceWorkload
+from clusterbid.core.workload import Workload
+from clusterbid.core.workloads import is_serving
+from tests.conftest import EXAMPLES, evaluation_dict
+
+DEMO = EXAMPLES / "demo-serving-evaluation.json"
+
+
+def test_training_json_without_kind_still_loads_as_a_training_run():
+    data = evaluation_dict()
+    data["workload"].pop("kind", None)
+    evaluation = Evaluation.model_validate(data)
+    assert isinstance(evaluation.workload, Workload) and not is_serving(evaluation)
+
+
+def test_an_unknown_workload_kind_and_a_bad_field_are_named_without_the_tag():
+    with pytest.raises(InputError, match="workload kind must be 'training' or 'inference'"):
+        parse_model(Evaluation, json.dumps(evaluation_dict(workload={**serving_dict(), "kind": "batch"})), "e.json")
+    missing_layers = {k: v for k, v in serving_dict().items() if k != "num_layers"}
+    with pytest.raises(InputError, match=r"  - workload\.num_layers: Field required"):
+        parse_model(Evaluation, json.dumps(evaluation_dict(workload=missing_layers)), "e.json")
+
+
+def test_the_training_scorer_refuses_a_serving_evaluation_with_words():
+    evaluation = Evaluation.model_validate(evaluation_dict(workload=serving_dict(), bids=[serving_bid_dict()]))
+    assert is_serving(evaluation)
+    with pytest.raises(InputError, match="cost per million output tokens"):
+        score_evaluation(evaluation)
+
+
+def test_the_demo_h200_beats_the_cheaper_h100_and_the_ib_cluster_is_flagged(capsys):
+    assert main(["score", str(DEMO), "--json"]) == 0
+    bids = {b["bid_id"]: b for b in json.loads(capsys.readouterr().out)["bids"]}
+    h200, h100 = bids["helio-h200"], bids["quarry-h100"]
+    demo = read_model(Evaluation, DEMO)
+    price = {b.id: b.terms.price_per_gpu_hour for b in demo.bids}
+    assert price["quarry-h100"] < price["helio-h200"]  # cheaper per GPU-hour ...
+    per_million = {k: float(b["figures"]["cost_per_million_output_tokens"]["amount"]) for k, b in bids.items() if b["figures"]}
+    assert per_million["helio-h200"] < per_million["quarry-h100"]  # ... dearer per token
+    assert h200["figures"]["output_tokens_per_s_per_gpu"] > h100["figures"]["output_tokens_per_s_per_gpu"]
+    assert [w["code"] for w in bids["northwind-ib"]["warnings"]] == ["unused_training_fabric"]
+    assert "pays for a training-grade fabric" in bids["northwind-ib"]["warnings"][0]["message"]
+    assert bids["lumen-l40s"]["gates"]["passed"] is False
+
+
+def test_score_prints_the_serving_ranking(capsys):
+    assert main(["score", str(DEMO)]) == 0
+    out = capsys.readouterr().out
+    assert "per M tokens" in out and "tok/s/GPU" in out and "billed at peak provisioning" in out
+    assert out.index("helio-h200") < out.index("quarry-h100")
+
+
+def test_estimate_takes_an_inference_workload_file(tmp_path, capsys):
+    workload, bid = tmp_path / "w.json", tmp_path / "b.json"
+    workload.write_text(json.dumps(serving_dict()))
+    bid.write_text(json.dumps(serving_bid_dict()))
+    assert main(["estimate", "--workload", str(workload), "--bid", str(bid), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["kind"] == "inference" and result["bids"][0]["figures"]["tensor_parallel"] >= 1
+    workload.write_text(json.dumps({**serving_dict(), "kind": "batch"}))
+    assert main(["estimate", "--workload", str(workload), "--bid", str(bid)]) == 2
+    assert "'training' or 'inference'" in capsys.readouterr().err
+
+
+def test_the_demo_round_trips_through_the_model():
+    demo = read_model(Evaluation, DEMO)
+    assert isinstance(demo.workload, InferenceWorkload)
+    assert Evaluation.model_validate_json(demo.model_dump_json()) == demo

@@ -1,0 +1,78 @@
+"""Workload-fit warnings both ways, and serving evidence calibrating the HBM efficiency."""
+
+from __future__ import annotations
+
+import pytest
+from serving_builders import serving_bid, serving_workload
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.estimate import estimate_training
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.workload import Workload
+from tests.conftest import bid_dict, workload_dict
+
+IB_TRAINING_CLUSTER = {"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True}
+
+
+def _ib_bid(**terms) -> Bid:
+    # The shared test bid: 512 H100 on 8x NDR400 per node, one 512-GPU non-blocking block.
+    return Bid.model_validate(bid_dict("ib", terms={"price_per_gpu_hour": "2.90", **terms}))
+
+
+def test_a_serving_fleet_on_an_itemised_training_fabric_is_told_what_the_fabric_costs():
+    # 0.55 of 2.90 per GPU-hour = 18.97% -> "19%".
+    e = estimate_serving(serving_workload(), [_ib_bid(fabric_price_per_gpu_hour="0.55")]).bids[0]
+    [fit] = e.warnings
+    assert fit.code == "unused_training_fabric"
+    assert "0.55 of the 2.90 USD per GPU-hour (19%)" in fit.message
+    # The itemised share of the bill: GPUs billed x 730 h x 0.55.
+    assert e.fabric_cost_per_month == pytest.approx(e.gpus_billed * 730 * 0.55)
+
+
+def test_a_serving_fleet_on_an_unitemised_training_fabric_is_flagged():
+    [fit] = estimate_serving(serving_workload(), [_ib_bid()]).bids[0].warnings
+    assert fit.code == "unused_training_fabric" and "does not itemise" in fit.message
+
+
+def test_serving_grade_nodes_raise_no_fabric_flag_for_a_service():
+    assert estimate_serving(serving_workload(), [serving_bid()]).bids[0].warnings == ()
+
+
+def test_a_training_run_on_serving_grade_nodes_is_flagged():
+    workload = Workload.model_validate(workload_dict())  # 512 GPUs across 64 nodes
+    serving_grade = serving_bid(capacity={"largest_contiguous_block_gpus": 512, "gpus_offered": 512})
+    [estimate] = estimate_training(workload, [serving_grade]).bids
+    fit = [w for w in estimate.warnings if w.code == "serving_grade_bid"]
+    assert fit and "no RDMA fabric" in fit[0].message
+    small_block = Bid.model_validate(bid_dict("small", capacity={"largest_contiguous_block_gpus": 16}))
+    [estimate] = estimate_training(workload, [small_block]).bids
+    assert any("contiguous block of only 16 GPUs (2 node(s))" in w.message for w in estimate.warnings)
+    [estimate] = estimate_training(workload, [_ib_bid()]).bids
+    assert not any(w.code == "serving_grade_bid" for w in estimate.warnings)
+
+
+def test_measured_decode_throughput_calibrates_the_hbm_efficiency():
+    # One H200 (TP1), 32 sequences, 1,200 output tokens/s -> a decode step of 32/1,200 = 26.667 ms.
+    # Bytes read per step: 70e9 weights + 32 x 327,680 x (1,000 + 600/2) = 70e9 + 13.631e9.
+    # HBM efficiency = 83.631e9 / (4.8e12 x 0.026667) = 0.65337.
+    evidence = {
+        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
+        "grade": "provider_claim", "batch_size": 32,
+    }
+    bid = serving_bid(gpu="H200-SXM", evidence=[evidence])
+    e = estimate_serving(serving_workload(), [bid]).bids[0]
+    expected = (70e9 + 32 * 327_680 * 1300) / (4.8e12 * 32 / 1200)
+    assert e.hbm_efficiency == pytest.approx(expected, rel=1e-9)
+    assert e.hbm_efficiency == pytest.approx(0.65337, abs=1e-5)
+    assert e.throughput_evidence is not None
+
+
+def test_a_claim_faster_than_the_hbm_peak_is_refused_with_a_note():
+    # 32 / 0.01 s = 3,200 tokens/s would need 83.6e9 B in 10 ms = 8.4 TB/s on a 4.8 TB/s H200.
+    evidence = {
+        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 3200, "unit": "tokens/s",
+        "grade": "provider_claim", "batch_size": 32,
+    }
+    e = estimate_serving(serving_workload(), [serving_bid(gpu="H200-SXM", evidence=[evidence])]).bids[0]
+    assert e.hbm_efficiency == 0.7 and e.throughput_evidence is None
+    assert "peak HBM bandwidth" in e.calibration_notes[0]
