@@ -115,10 +115,21 @@ class BidWizard(QWizard):
         self.checked = check_bid(self.raw_bid(), self.evaluation, self.replaces, self.field_names, self.titles)
         for page in self.pages_in_order:
             page.show_problems(self.checked.problems)
-            page.completeChanged.emit()
+        self._update_buttons()
         self._after_refresh()
         if save:
             self._draft_timer.start()
+
+    def _update_buttons(self) -> None:
+        """Enable Next/Finish for the current page. Not via completeChanged: QWizard's handler
+        reformats a spin box mid-typing ('2' becomes '2.0000', so the '.' of '2.5' is lost)."""
+        page = self.currentPage()
+        if page is None:
+            return
+        complete = page.isComplete()
+        last = self.currentId() == self.page_ids[-1]
+        self.button(QWizard.WizardButton.NextButton).setEnabled(complete and not last)
+        self.button(QWizard.WizardButton.FinishButton).setEnabled(complete and last)
 
     def _after_refresh(self) -> None:
         for page in self.pages_in_order:

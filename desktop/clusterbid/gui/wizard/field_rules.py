@@ -199,6 +199,7 @@ def _line(bounds: Bounds, required: bool):
         widget.setMaxLength(bounds.max_length)
 
     def read():
-        return widget.text().strip()
+        text = widget.text().strip()
+        return BLANK if required and not text else text
 
     return widget, read, lambda value: widget.setText("" if value is None else str(value))

@@ -75,6 +75,7 @@ class FigureForm(QGroupBox):
         known = UNITS.get(kind) if kind is not BLANK else None
         unit.widget.setReadOnly(known is not None)
         unit.write(known or "")
+        unit.touched = False  # filled by the form, not by the officer
 
     def _raw(self) -> dict:
         return {name: value for name, b in self.bindings.items() if (value := b.read()) is not BLANK}

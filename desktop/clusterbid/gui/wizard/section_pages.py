@@ -88,14 +88,16 @@ class FabricPage(SectionPage):
         self.aggregate = QLabel()
         self.aggregate.setObjectName("fabric_aggregate")
         self.outer.insertWidget(self.outer.count() - 1, self.aggregate)
+        self._suggested: float | None = None
         self.binding("fabric", "technology").widget.currentIndexChanged.connect(self._suggest_line_rate)
 
     def _suggest_line_rate(self) -> None:
-        """Fill the catalog's line rate for the chosen technology when none was entered yet."""
+        """Fill the catalog's line rate for the chosen technology unless the officer typed one."""
         technology = self.binding("fabric", "technology").read()
         rate = self.binding("fabric", "nic_line_rate_gbit_s")
-        if technology is not BLANK and rate.read() is BLANK:
-            rate.write(default_catalog().fabric(technology).line_rate_gbit_s)
+        if technology is not BLANK and rate.read() in (BLANK, self._suggested):
+            self._suggested = default_catalog().fabric(technology).line_rate_gbit_s
+            rate.write(self._suggested)
 
     def after_refresh(self) -> None:
         try:
