@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QWizard
+from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QWizard
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.gui.wizard import BidWizard, DraftStore
@@ -45,6 +45,12 @@ def type_into(qtbot, widget, text: str) -> None:
     widget.selectAll()
     if text:
         qtbot.keyClicks(widget, text)
+    elif isinstance(widget, QAbstractSpinBox):
+        # A required spin box is emptied by stepping below the model's minimum, to the blank "—".
+        for _ in range(1000):
+            if widget.value() == widget.minimum():
+                break
+            qtbot.keyClick(widget, Qt.Key.Key_PageDown)
     else:
         qtbot.keyClick(widget, Qt.Key.Key_Delete)
 

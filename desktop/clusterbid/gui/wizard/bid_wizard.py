@@ -85,8 +85,9 @@ class BidWizard(QWizard):
         titles = {}
         for page in self.section_pages():
             for b in page.bindings:
-                titles[".".join(b.path)] = b.title
-                titles[b.path[-1]] = b.title
+                if len(b.path) > 1:  # "id" is also an ordinary word in messages: never replaced
+                    titles[".".join(b.path)] = b.title
+                    titles[b.path[-1]] = b.title
         return titles
 
     def raw_bid(self) -> dict:
@@ -139,7 +140,8 @@ class BidWizard(QWizard):
         """(page id, page title, field title) of the page that fixes a problem at `path`."""
         for page_id, page in zip(self.page_ids, self.pages_in_order):
             if page.owns(path):
-                return page_id, page.title(), self.titles.get(".".join(path), "this section")
+                titles = {b.path: b.title for b in getattr(page, "bindings", [])}
+                return page_id, page.title(), titles.get(path, "this section")
         return self.page_ids[-1], "Review", "Bid"
 
     def go_to(self, page_id: int) -> None:
