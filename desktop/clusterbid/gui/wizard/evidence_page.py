@@ -16,7 +16,7 @@ from clusterbid.core.bid import Fabric
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.gui.wizard.evidence_worker import ParsedLog, ParseLogTask, UnreadableLog
 from clusterbid.gui.wizard.figure_form import MEASURED_BY_WORDS, FigureForm
-from clusterbid.gui.wizard.officer_words import GRADE_WORDS
+from clusterbid.gui.wizard.officer_words import GRADE_WORDS, readable
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ class EvidencePage(QWizardPage):
     def _parsed(self, result: ParsedLog | UnreadableLog) -> None:
         self.pending -= 1
         if isinstance(result, UnreadableLog):
-            self.status.setText(f"Not attached: {result.message}")
+            self.status.setText(f"Not attached: {readable(result.message, {}, capitalise=False)}")
             self.status.setStyleSheet("color: #b3261e;")
             self.completeChanged.emit()
             return

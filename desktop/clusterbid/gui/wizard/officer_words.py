@@ -67,7 +67,7 @@ def officer_message(error: dict, path: tuple, titles: dict[str, str]) -> str:
     return readable(error["msg"], titles)
 
 
-def readable(message: str, titles: dict[str, str]) -> str:
+def readable(message: str, titles: dict[str, str], capitalise: bool = True) -> str:
     """Replace `section.field` and `field` identifiers and grade codes in a core message."""
     for old, new in PHRASES:
         message = message.replace(old, new)
@@ -78,7 +78,7 @@ def readable(message: str, titles: dict[str, str]) -> str:
         message = re.sub(rf"(?<![\w.]){re.escape(name)}\b", titles[name], message)
     for grade, words in GRADE_WORDS.items():
         message = re.sub(rf"\b{grade.value}\b", f"'{words}'", message)
-    return message[:1].upper() + message[1:]
+    return message[:1].upper() + message[1:] if capitalise else message
 
 
 def first_mentioned(message: str, names: list[str]) -> str | None:
