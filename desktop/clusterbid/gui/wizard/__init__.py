@@ -1,0 +1,26 @@
+"""The bid wizard: `edit_bid_dialog` for the main window, `BidWizard` for tests."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QDialog, QWidget
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.gui.wizard.bid_wizard import BidWizard
+from clusterbid.gui.wizard.draft_store import DraftStore
+
+__all__ = ["BidWizard", "DraftStore", "duplicate_bid_dialog", "edit_bid_dialog"]
+
+
+def edit_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid | None,
+                    *, draft_store: DraftStore | None = None) -> Bid | None:
+    """Add (bid=None) or edit a bid in a modal wizard; the validated Bid, or None on cancel."""
+    wizard = BidWizard(evaluation, bid, draft_store=draft_store, parent=parent)
+    return wizard.result_bid() if wizard.exec() == QDialog.DialogCode.Accepted else None
+
+
+def duplicate_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid,
+                         *, draft_store: DraftStore | None = None) -> Bid | None:
+    """Edit a copy of `bid` under a new unused id; the new Bid, or None on cancel."""
+    wizard = BidWizard(evaluation, bid, duplicate=True, draft_store=draft_store, parent=parent)
+    return wizard.result_bid() if wizard.exec() == QDialog.DialogCode.Accepted else None

@@ -1,0 +1,178 @@
+"""Workload evidence: attach nccl-tests logs (parsed in the background) or type figures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from pydantic import ValidationError
+from PySide6.QtCore import QThreadPool
+from PySide6.QtWidgets import (
+    QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
+    QTableWidgetItem, QVBoxLayout, QWizardPage,
+)
+
+from clusterbid.core.bid import Fabric
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.gui.wizard.evidence_worker import ParsedLog, ParseLogTask, UnreadableLog
+from clusterbid.gui.wizard.figure_form import MEASURED_BY_WORDS, FigureForm
+from clusterbid.gui.wizard.officer_words import GRADE_WORDS, readable
+from clusterbid.gui.wizard.problems import Problem
+
+if TYPE_CHECKING:
+    from clusterbid.gui.wizard.bid_wizard import BidWizard
+
+COLUMNS = ("Figure", "Scale", "Grade", "Measured by", "Source", "Red flags")
+
+
+class EvidencePage(QWizardPage):
+    """A table of the bid's evidence; rows come from attached logs or the figure form."""
+
+    def __init__(self, host: BidWizard) -> None:
+        super().__init__()
+        self.host = host
+        self.setTitle("Workload evidence")
+        self.setSubTitle("Measurements behind the bid. An attached nccl-tests log is graded as measured; "
+                         "a typed figure without its file is a provider's claim. Evidence is optional.")
+        self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self.pending = 0
+        # Replaced in tests: a native file dialog is modal.
+        self.choose_files: Callable[[], list[str]] = self._ask_for_files
+
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setObjectName("evidence_table")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setMinimumHeight(110)
+
+        self.measured_by = QComboBox()
+        for text, value in MEASURED_BY_WORDS:
+            self.measured_by.addItem(text, value)
+        self.grade = QComboBox()
+        for grade in (EvidenceGrade.MEASURED_PROVIDER, EvidenceGrade.MEASURED_INDEPENDENT):
+            self.grade.addItem(GRADE_WORDS[grade].capitalize(), grade)
+        attach = QPushButton("&Attach nccl-tests logs…")
+        attach.setObjectName("attach_logs")
+        attach.clicked.connect(lambda: self.attach_files([Path(p) for p in self.choose_files()]))
+        remove = QPushButton("&Remove selected")
+        remove.clicked.connect(self._remove_selected)
+        self.status = QLabel()
+        self.status.setObjectName("attach_status")
+        self.status.setWordWrap(True)
+
+        who = QLabel("Logs measured b&y")
+        who.setBuddy(self.measured_by)
+        grade = QLabel("Logs' grad&e")
+        grade.setBuddy(self.grade)
+        row = QHBoxLayout()
+        row.addWidget(who)
+        row.addWidget(self.measured_by)
+        row.addWidget(grade)
+        row.addWidget(self.grade)
+        row.addStretch(1)
+        row.addWidget(attach)
+        row.addWidget(remove)
+        self.form = FigureForm()
+        self.form.figure_added.connect(lambda evidence: self.add(evidence, ()))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table, 2)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        layout.addWidget(self.form, 3)
+
+    def _ask_for_files(self) -> list[str]:
+        files, _ = QFileDialog.getOpenFileNames(self, "Attach nccl-tests logs", "",
+                                                "nccl-tests output (*.log *.txt *.out *.json *.md);;All files (*)")
+        return files
+
+    def _nic_aggregate(self) -> float | None:
+        """The fabric page's NIC aggregate, so the parser can flag 2-node busbw above it."""
+        try:
+            return Fabric.model_validate(self.host.raw_bid().get("fabric", {})).aggregate_gb_s
+        except ValidationError:
+            return None
+
+    def attach_files(self, paths: list[Path]) -> None:
+        for path in paths:
+            task = ParseLogTask(path, self.grade.currentData(), self.measured_by.currentData(), self._nic_aggregate())
+            task.signals.finished.connect(self._parsed)
+            self.pending += 1
+            self.status.setText(f"Reading {path.name}…")
+            self.pool.start(task)
+        self.completeChanged.emit()
+
+    def _parsed(self, result: ParsedLog | UnreadableLog) -> None:
+        self.pending -= 1
+        if isinstance(result, UnreadableLog):
+            self.status.setText(f"Not attached: {readable(result.message, {}, capitalise=False)}")
+            self.status.setStyleSheet("color: #b3261e;")
+            self.completeChanged.emit()
+            return
+        self.status.setStyleSheet("")
+        flags = f", {len(result.flags)} red flag(s)" if result.flags else ", no red flags"
+        self.status.setText(f"Attached {result.name}: {result.evidence.value:g} {result.evidence.unit} "
+                            f"({GRADE_WORDS[result.evidence.grade]}{flags}).")
+        self.add(result.evidence, result.flags)
+
+    def add(self, evidence: Evidence, flags: tuple[tuple[str, str], ...]) -> None:
+        self.items.append((evidence, tuple(flags)))
+        self._fill()
+        self.host.refresh()
+
+    def _remove_selected(self) -> None:
+        rows = sorted({index.row() for index in self.table.selectedIndexes()}, reverse=True)
+        for row in rows:
+            del self.items[row]
+        self._fill()
+        self.host.refresh()
+
+    def _fill(self) -> None:
+        self.table.setRowCount(len(self.items))
+        for row, (e, flags) in enumerate(self.items):
+            cells = (
+                f"{e.kind.value.replace('_', ' ')}: {e.value:g} {e.unit}",
+                f"{e.scale_gpus:,} GPUs",
+                GRADE_WORDS[e.grade],
+                e.measured_by.replace("_", " "),
+                e.artefact_name or "typed",
+                ", ".join(code for code, _ in flags) or "none",
+            )
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip("\n".join(message for _, message in flags) if column == 5 else e.description)
+                self.table.setItem(row, column, item)
+
+    def values(self) -> dict:
+        return {"evidence": [e.model_dump(mode="json") for e, _ in self.items]}
+
+    def flags_as_json(self) -> list:
+        return [[list(flag) for flag in flags] for _, flags in self.items]
+
+    def load(self, raw: dict, flags: list | None = None) -> None:
+        evidence = raw.get("evidence") or []
+        flags = flags or [[] for _ in evidence]
+        self.items = []
+        for item, item_flags in zip(evidence, flags):
+            try:
+                self.items.append((Evidence.model_validate(item), tuple(tuple(f) for f in item_flags)))
+            except ValidationError:
+                continue  # a hand-edited draft: drop the one bad figure, keep the rest
+        self._fill()
+
+    def owns(self, path: tuple[str, ...]) -> bool:
+        return path == ("evidence",)
+
+    def show_problems(self, problems: tuple[Problem, ...]) -> None:
+        pass  # every row was validated as Evidence when it was added
+
+    def after_refresh(self) -> None:
+        pass
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt API)
+        return self.pending == 0

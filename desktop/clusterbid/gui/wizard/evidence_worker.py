@@ -1,0 +1,85 @@
+"""Read an attached nccl-tests log off the GUI thread and turn it into graded Evidence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QRunnable, Signal
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evidence import (
+    Evidence,
+    EvidenceGrade,
+    parse_nccl_tests_json,
+    parse_nccl_tests_text,
+    sha256_hex,
+    to_evidence,
+)
+
+MAX_LOG_BYTES = 50 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class ParsedLog:
+    """A log that became evidence, with the parser's red flags (code, message) to show beside it."""
+
+    name: str
+    evidence: Evidence
+    flags: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class UnreadableLog:
+    name: str
+    message: str
+
+
+class ParseSignals(QObject):
+    finished = Signal(object)  # ParsedLog | UnreadableLog
+
+
+def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_gb_s: float | None) -> ParsedLog:
+    """The first all_reduce run in the file that can back a busbw figure; InputError otherwise."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_LOG_BYTES:
+            raise InputError(f"{path.name}: {size:,} bytes is larger than the {MAX_LOG_BYTES:,}-byte limit for a log")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path.name}: not UTF-8 text (byte {exc.start}); attach the log as saved by nccl-tests") from None
+    parse = parse_nccl_tests_json if text.lstrip().startswith("{") else parse_nccl_tests_text
+    runs = parse(text, path.name, nic_aggregate_gb_s=nic_aggregate_gb_s)
+    last_problem: InputError | None = None
+    for run in runs:
+        try:
+            evidence = to_evidence(run, grade=grade, measured_by=measured_by,
+                                   artefact_sha256=sha256_hex(data), artefact_name=path.name)
+        except InputError as exc:
+            last_problem = exc
+            continue
+        return ParsedLog(path.name, evidence, tuple((f.code, f.message) for f in run.flags))
+    raise last_problem or InputError(f"{path.name}: no nccl-tests run found")
+
+
+class ParseLogTask(QRunnable):
+    """One file, parsed on a QThreadPool thread; the result arrives through `signals.finished`."""
+
+    def __init__(self, path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_gb_s: float | None) -> None:
+        super().__init__()
+        self.signals = ParseSignals()
+        self._args = (path, grade, measured_by, nic_aggregate_gb_s)
+
+    def run(self) -> None:
+        path = self._args[0]
+        try:
+            result: ParsedLog | UnreadableLog = read_log(*self._args)
+        except InputError as exc:
+            result = UnreadableLog(path.name, str(exc))
+        except Exception as exc:  # a parser bug must not kill the thread silently
+            result = UnreadableLog(path.name, f"could not be read: {type(exc).__name__}: {exc}")
+        self.signals.finished.emit(result)

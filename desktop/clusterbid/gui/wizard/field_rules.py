@@ -1,0 +1,205 @@
+"""One form field bound to one model field: its widget's range and tooltip come from the model."""
+
+from __future__ import annotations
+
+import datetime as dt
+import types
+import typing
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from pydantic import BaseModel
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QWidget
+
+BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
+DATE_HINT = "YYYY-MM-DD"
+
+
+class _Blank:
+    """A required field the officer has not filled: left out of the dict so pydantic says 'missing'."""
+
+
+BLANK = _Blank()
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """A field's numeric and length limits, read from its pydantic constraints."""
+
+    ge: float | None = None
+    gt: float | None = None
+    le: float | None = None
+    max_length: int | None = None
+    decimal_places: int | None = None
+
+
+def field_bounds(model: type[BaseModel], name: str) -> Bounds:
+    info = model.model_fields[name]
+    found: dict[str, Any] = {}
+    for item in info.metadata:
+        for key in ("ge", "gt", "le", "max_length", "decimal_places"):
+            value = getattr(item, key, None)
+            if value is not None:
+                found[key] = value
+    return Bounds(**found)
+
+
+def base_type(model: type[BaseModel], name: str) -> Any:
+    """The field's type without `| None`."""
+    annotation = model.model_fields[name].annotation
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(args) == 1:
+        return args[0]
+    return annotation
+
+
+@dataclass
+class FieldBinding:
+    """The widget, label and error label of one model field, and how to read and write it."""
+
+    path: tuple[str, ...]
+    title: str  # the label without mnemonic, used in messages
+    label: QLabel
+    widget: QWidget
+    error: QLabel
+    read: typing.Callable[[], Any]
+    write: typing.Callable[[Any], None]
+    touched: bool = False
+    required: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> None:
+    """Call `slot` whenever the officer edits the field, and mark it touched."""
+
+    def on_change(*_args) -> None:
+        binding.touched = True
+        slot()
+
+    widget = binding.widget
+    if isinstance(widget, QComboBox):
+        widget.currentIndexChanged.connect(on_change)
+    elif isinstance(widget, QCheckBox):
+        widget.toggled.connect(on_change)
+    elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
+        widget.valueChanged.connect(on_change)
+    else:
+        widget.textChanged.connect(on_change)
+
+
+def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str, *,
+                 choices: list[tuple[str, Any]] | None = None, decimals: int = 2) -> FieldBinding:
+    """Build the widget for `model.<path[-1]>`: spin box, check box, combo box or line edit."""
+    name = path[-1]
+    info = model.model_fields[name]
+    bounds = field_bounds(model, name)
+    kind = base_type(model, name)
+    required = info.is_required()
+    if choices is None and typing.get_origin(kind) is typing.Literal:
+        choices = [(str(v), v) for v in typing.get_args(kind)]
+    if choices is not None:
+        widget, read, write = _combo(choices, required)
+    elif kind is bool:
+        widget, read, write = _check()
+    elif kind in (int, float, Decimal):
+        widget, read, write = _spin(kind, bounds, required, decimals)
+    elif kind is dt.date:
+        widget, read, write = _date(required)
+    else:
+        widget, read, write = _line(bounds, required)
+    tooltip = info.description or ""
+    widget.setToolTip(tooltip)
+    label = QLabel(label_text + ("*" if required else ""))
+    label.setBuddy(widget)
+    label.setToolTip(tooltip)
+    error = QLabel()
+    error.setObjectName(f"error_{'_'.join(path)}")
+    error.setWordWrap(True)
+    error.setStyleSheet("color: #b3261e;")
+    error.hide()
+    binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
+    binding.widget.setObjectName("_".join(path))
+    if not required and info.default is not None:
+        write(info.default)
+    return binding
+
+
+def _combo(choices, required):
+    widget = QComboBox()
+    if required:
+        widget.addItem("— choose —", BLANK)
+    for text, value in choices:
+        widget.addItem(text, value)
+
+    def read():
+        return widget.currentData()
+
+    def write(value):
+        index = widget.findData(value)
+        widget.setCurrentIndex(max(index, 0))
+
+    return widget, read, write
+
+
+def _check():
+    widget = QCheckBox()
+    return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
+
+
+def _spin(kind, bounds: Bounds, required: bool, decimals: int):
+    is_int = kind is int
+    places = 0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
+    step = 1 if is_int else 10.0 ** -places
+    low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
+    high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
+    widget = QSpinBox() if is_int else QDoubleSpinBox()
+    if not is_int:
+        widget.setDecimals(places)
+    # A required value starts blank: one step below the model's minimum stands for "not entered".
+    floor = low - step if required else low
+    widget.setRange(int(floor) if is_int else floor, int(high) if is_int else high)
+    if required:
+        widget.setSpecialValueText(BLANK_TEXT)
+        widget.setValue(widget.minimum())
+    widget.setAccelerated(True)
+    widget.setAlignment(Qt.AlignmentFlag.AlignRight)
+    widget.setMinimumWidth(130)
+
+    def read():
+        value = widget.value()
+        if required and value == widget.minimum():
+            return BLANK
+        if kind is Decimal:
+            return str(round(Decimal(value), places).normalize())
+        return value
+
+    def write(value):
+        widget.setValue(widget.minimum() if value is None or value is BLANK else float(value) if not is_int else int(value))
+
+    return widget, read, write
+
+
+def _date(required: bool):
+    widget = QLineEdit()
+    widget.setPlaceholderText(DATE_HINT)
+    widget.setMaxLength(10)
+
+    def read():
+        text = widget.text().strip()
+        return (BLANK if required else None) if not text else text
+
+    return widget, read, lambda value: widget.setText("" if value is None else str(value))
+
+
+def _line(bounds: Bounds, required: bool):
+    widget = QLineEdit()
+    if bounds.max_length:
+        widget.setMaxLength(bounds.max_length)
+
+    def read():
+        text = widget.text().strip()
+        return BLANK if required and not text else text
+
+    return widget, read, lambda value: widget.setText("" if value is None else str(value))

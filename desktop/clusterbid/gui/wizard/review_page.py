@@ -1,0 +1,143 @@
+"""The last page: the whole bid, its cost to finish against the other bids, and every open problem."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QSpinBox, QSplitter, QTextBrowser, QVBoxLayout,
+    QWidget, QWizardPage,
+)
+
+from clusterbid.core.report import format_money
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.gui.wizard.problems import Problem
+
+if TYPE_CHECKING:
+    from clusterbid.gui.wizard.bid_wizard import BidWizard
+
+
+def shown_value(widget: QWidget) -> str:
+    """What the officer sees in a field, as text for the summary."""
+    if isinstance(widget, QComboBox):
+        return widget.currentText()
+    if isinstance(widget, QCheckBox):
+        return "Yes" if widget.isChecked() else "No"
+    if isinstance(widget, (QSpinBox, QDoubleSpinBox)):
+        return widget.text()
+    return widget.text() or "—"
+
+
+class ReviewPage(QWizardPage):
+    def __init__(self, host: BidWizard) -> None:
+        super().__init__()
+        self.host = host
+        self.setTitle("Review")
+        self.setSubTitle("The whole bid, what it costs to finish the planned job next to the other bids, "
+                         "and anything still to fix. Finish adds the bid to the evaluation.")
+        self.problem_box = QWidget()
+        self.problem_box.setObjectName("problem_box")
+        self.problem_layout = QVBoxLayout(self.problem_box)
+        self.problem_layout.setContentsMargins(0, 0, 0, 0)
+        self.preview_cost = QLabel()
+        self.preview_cost.setObjectName("preview_cost")
+        self.preview_cost.setWordWrap(True)
+        self.preview_cost.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.comparison = QTextBrowser()
+        self.comparison.setObjectName("comparison")
+        self.summary = QTextBrowser()
+        self.summary.setObjectName("summary")
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.summary)
+        splitter.addWidget(self.comparison)
+        splitter.setSizes([420, 520])
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.problem_box)
+        layout.addWidget(self.preview_cost)
+        layout.addWidget(splitter, 1)
+        self.problem_buttons: list[QPushButton] = []
+
+    def initializePage(self) -> None:  # noqa: N802 (Qt API)
+        self.after_refresh()
+
+    def owns(self, path: tuple[str, ...]) -> bool:
+        return False
+
+    def show_problems(self, problems: tuple[Problem, ...]) -> None:
+        pass
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt API)
+        return self.host.checked.bid is not None
+
+    def after_refresh(self) -> None:
+        if self.host.currentPage() is not self:
+            return
+        self._show_summary()
+        self._show_problems(self.host.checked.problems)
+        self._show_preview()
+
+    def _show_summary(self) -> None:
+        parts = []
+        for page in self.host.section_pages():
+            rows = "".join(
+                f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(shown_value(b.widget))}</b></td></tr>"
+                for b in page.bindings)
+            parts.append(f"<h4>{html.escape(page.title())}</h4><table cellpadding='2'>{rows}</table>")
+        evidence = self.host.evidence_page.items
+        lines = "".join(f"<li>{html.escape(e.kind.value)}: {e.value:g} {html.escape(e.unit)} at {e.scale_gpus:,} GPUs, "
+                        f"{html.escape(e.grade.value)}</li>" for e, _ in evidence) or "<li>none</li>"
+        parts.append(f"<h4>Workload evidence</h4><ul>{lines}</ul>")
+        self.summary.setHtml("".join(parts))
+
+    def _show_problems(self, problems: tuple[Problem, ...]) -> None:
+        for button in self.problem_buttons:
+            button.deleteLater()
+        self.problem_buttons = []
+        if problems:
+            heading = QLabel(f"<b>{len(problems)} problem(s) to fix before Finish:</b>")
+            heading.setStyleSheet("color: #b3261e;")
+            self.problem_layout.addWidget(heading)
+            self.problem_buttons.append(heading)
+        for problem in problems:
+            page_id, page_title, field_title = self.host.locate(problem.path)
+            button = QPushButton(f"{page_title} — {field_title}: {problem.message}")
+            button.setToolTip(f"Go to the {page_title} page to fix this")
+            button.setStyleSheet("text-align: left; padding: 3px 8px;")
+            button.clicked.connect(lambda _=False, target=page_id: self.host.go_to(target))
+            self.problem_layout.addWidget(button)
+            self.problem_buttons.append(button)
+
+    def _show_preview(self) -> None:
+        checked = self.host.checked
+        if checked.bid is None or checked.evaluation is None:
+            self.preview_cost.setText("The cost to finish appears here once every problem is fixed.")
+            self.comparison.setHtml("")
+            return
+        scorecard = score_evaluation(checked.evaluation)
+        currency = checked.evaluation.currency
+        mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
+        e = mine.estimate
+        cost = format_money(e.cost_to_finish, currency)
+        if mine.rank is None:
+            reasons = "; ".join(g.message for g in e.gates)
+            self.preview_cost.setText(f"<b>Cost to finish: {cost}</b>, but the bid is <b>excluded</b> from the "
+                                      f"ranking: {html.escape(reasons)}")
+        else:
+            self.preview_cost.setText(
+                f"<b>Cost to finish: {cost}</b> in {e.wall_hours / 24:,.1f} days — ranked {mine.rank} of "
+                f"{len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank}).")
+        rows = []
+        for score in scorecard.scores:
+            est = score.estimate
+            weight = "b" if score.bid.id == checked.bid.id else "span"
+            rank = "excluded" if score.rank is None else str(score.rank)
+            rows.append(
+                f"<tr><td>{rank}</td><td><{weight}>{html.escape(score.bid.quote.provider)}</{weight}></td>"
+                f"<td align='right'>{format_money(est.cost_to_finish, currency)}</td>"
+                f"<td align='right'>{est.wall_hours / 24:,.1f}</td>"
+                f"<td align='right'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td></tr>")
+        self.comparison.setHtml(
+            "<h4>Against the other bids</h4><table cellpadding='3'><tr><th>Rank</th><th>Provider</th>"
+            "<th>Cost to finish</th><th>Days</th><th>Per useful GPU-h</th></tr>" + "".join(rows) + "</table>")

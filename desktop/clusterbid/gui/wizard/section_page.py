@@ -1,0 +1,129 @@
+"""A wizard page that edits one or more bid sections through model-bound fields."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget, QWizardPage
+
+from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding, connect_changes, make_binding
+from clusterbid.gui.wizard.problems import Problem
+
+if TYPE_CHECKING:
+    from clusterbid.gui.wizard.bid_wizard import BidWizard
+
+ERROR_STYLE = "color: #b3261e;"
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """What a page shows for one model field: the model, the path in the bid and the label."""
+
+    model: type[BaseModel]
+    path: tuple[str, ...]
+    label: str  # with an & mnemonic
+    choices: list[tuple[str, Any]] | None = None
+    decimals: int = 2
+
+
+class SectionPage(QWizardPage):
+    """Fields in QFormLayouts (one per group), each with its error label beneath it."""
+
+    TITLE = ""
+    SUBTITLE = ""
+    GROUPS: list[tuple[str | None, list[FieldSpec]]] = []
+    OWNS: tuple[tuple[str, ...], ...] = ()  # section-level paths whose messages this page shows
+
+    def __init__(self, host: BidWizard) -> None:
+        super().__init__()
+        self.host = host
+        self.setTitle(self.TITLE)
+        self.setSubTitle(self.SUBTITLE + " Fields marked * are required; hover a field for what it means.")
+        self.bindings: list[FieldBinding] = []
+        self.outer = QVBoxLayout(self)
+        self.top = QVBoxLayout()
+        self.outer.addLayout(self.top)
+        columns = QHBoxLayout()
+        for title, specs in self.GROUPS:
+            form = QFormLayout()
+            form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+            for spec in specs:
+                binding = self.customise(spec, make_binding(spec.model, spec.path, spec.label, choices=spec.choices,
+                                                            decimals=spec.decimals))
+                cell = QWidget()
+                stack = QVBoxLayout(cell)
+                stack.setContentsMargins(0, 0, 0, 0)
+                stack.setSpacing(1)
+                stack.addWidget(binding.widget)
+                stack.addWidget(binding.error)
+                form.addRow(binding.label, cell)
+                connect_changes(binding, host.refresh)
+                self.bindings.append(binding)
+            if title is None:
+                columns.addLayout(form)
+            else:
+                box = QGroupBox(title)
+                box.setLayout(form)
+                columns.addWidget(box)
+        self.outer.addLayout(columns)
+        self.page_error = QLabel()
+        self.page_error.setWordWrap(True)
+        self.page_error.setStyleSheet(ERROR_STYLE)
+        self.page_error.hide()
+        self.outer.addWidget(self.page_error)
+        self.outer.addStretch(1)
+
+    def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
+        """Hook for pages that adjust a widget (catalog combo boxes, suffixes)."""
+        return binding
+
+    def binding(self, *path: str) -> FieldBinding:
+        return next(b for b in self.bindings if b.path == path)
+
+    def values(self) -> dict:
+        """This page's fields as a nested dict fragment; blank required fields are left out."""
+        out: dict = {}
+        for b in self.bindings:
+            value = b.read()
+            if value is BLANK:
+                continue
+            target = out
+            for key in b.path[:-1]:
+                target = target.setdefault(key, {})
+            target[b.path[-1]] = value
+        return out
+
+    def load(self, raw: dict) -> None:
+        for b in self.bindings:
+            value: Any = raw
+            for key in b.path:
+                value = value.get(key, BLANK) if isinstance(value, dict) else BLANK
+            if value is not BLANK:
+                b.write(value)
+                b.touched = True
+
+    def owns(self, path: tuple[str, ...]) -> bool:
+        return path in self.OWNS or any(b.path == path for b in self.bindings)
+
+    def shown(self, problem: Problem) -> bool:
+        """A 'required' message waits until the officer has touched the field (a fresh page is not a wall of red)."""
+        if problem.kind != "missing":
+            return True
+        return any(b.path == problem.path and b.touched for b in self.bindings)
+
+    def show_problems(self, problems: tuple[Problem, ...]) -> None:
+        for b in self.bindings:
+            messages = [p.message for p in problems if p.path == b.path and self.shown(p)]
+            b.error.setText("\n".join(messages))
+            b.error.setVisible(bool(messages))
+        general = [p.message for p in problems if p.path in self.OWNS]
+        self.page_error.setText("\n".join(general))
+        self.page_error.setVisible(bool(general))
+
+    def after_refresh(self) -> None:
+        """Hook: update hints that depend on the values (capacity warning, fabric aggregate)."""
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt API)
+        return not any(self.owns(p.path) for p in self.host.checked.problems)

@@ -1,0 +1,158 @@
+"""The five section pages before the evidence: quote, capacity, fabric, topology, reliability and terms."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+from PySide6.QtWidgets import QLabel
+
+from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Reliability, Terms, Topology
+from clusterbid.core.catalog import default_catalog
+from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding
+from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
+
+WARNING_STYLE = "color: #8a5a00; font-weight: bold;"
+
+
+def _gpu_choices():
+    return [(f"{g.name} ({g.id})", g.id) for g in default_catalog().gpus.values()]
+
+
+def _fabric_choices():
+    return [(f"{f.name} ({f.id})", f.id) for f in default_catalog().fabrics.values()]
+
+
+class QuotePage(SectionPage):
+    TITLE = "Provider and quote"
+    SUBTITLE = "Who is offering, and the quote this bid comes from."
+    GROUPS = [(None, [
+        FieldSpec(Quote, ("quote", "provider"), "&Provider"),
+        FieldSpec(Bid, ("id",), "Bid &id"),
+        FieldSpec(Quote, ("quote", "reference"), "Quote &reference"),
+        FieldSpec(Quote, ("quote", "quoted_on"), "&Quoted on"),
+        FieldSpec(Quote, ("quote", "valid_until"), "&Valid until"),
+    ])]
+    OWNS = (("quote",),)
+
+
+class CapacityPage(SectionPage):
+    TITLE = "Capacity"
+    SUBTITLE = "The GPUs on offer and how many of them one job can use at once."
+    GROUPS = [(None, [
+        FieldSpec(Capacity, ("capacity", "gpu_model"), "&GPU model", choices=_gpu_choices()),
+        FieldSpec(Capacity, ("capacity", "gpus_offered"), "GPUs &offered"),
+        FieldSpec(Capacity, ("capacity", "gpus_per_node"), "GPUs per no&de"),
+        FieldSpec(Capacity, ("capacity", "largest_contiguous_block_gpus"), "Largest &contiguous block (GPUs)"),
+        FieldSpec(Capacity, ("capacity", "available_from"), "&Available from"),
+    ])]
+    OWNS = (("capacity",),)
+
+    def __init__(self, host) -> None:
+        super().__init__(host)
+        job = host.evaluation.workload.job_gpus
+        self.job_hint = QLabel(f"The planned job needs {job:,} GPUs in one synchronous block.")
+        self.top.addWidget(self.job_hint)
+        self.block_warning = QLabel()
+        self.block_warning.setObjectName("block_warning")
+        self.block_warning.setWordWrap(True)
+        self.block_warning.setStyleSheet(WARNING_STYLE)
+        self.block_warning.hide()
+        self.outer.insertWidget(self.outer.count() - 1, self.block_warning)
+
+    def after_refresh(self) -> None:
+        # Shown as the officer types; the scoring gate (contiguous_block_too_small) is the
+        # authority and appears in the review page's preview.
+        block = self.binding("capacity", "largest_contiguous_block_gpus").read()
+        job = self.host.evaluation.workload.job_gpus
+        small = block is not BLANK and block < job
+        self.block_warning.setText(
+            f"Warning: the largest contiguous block ({block:,} GPUs) is smaller than the planned job "
+            f"({job:,} GPUs). The job cannot run as one synchronous job on this offer, so the bid "
+            "will be excluded from the ranking." if small else "")
+        self.block_warning.setVisible(small)
+
+
+class FabricPage(SectionPage):
+    TITLE = "Fabric"
+    SUBTITLE = "The network between nodes that carries the job's gradient traffic."
+    GROUPS = [(None, [
+        FieldSpec(Fabric, ("fabric", "technology"), "&Technology", choices=_fabric_choices()),
+        FieldSpec(Fabric, ("fabric", "nics_per_node"), "N&ICs per node"),
+        FieldSpec(Fabric, ("fabric", "nic_line_rate_gbit_s"), "&Line rate per NIC (Gbit/s)", decimals=0),
+        FieldSpec(Fabric, ("fabric", "gpudirect_rdma"), "GPUDirect &RDMA"),
+        FieldSpec(Fabric, ("fabric", "sharp"), "&SHARP in-network reductions"),
+    ])]
+    OWNS = (("fabric",),)
+
+    def __init__(self, host) -> None:
+        super().__init__(host)
+        self.aggregate = QLabel()
+        self.aggregate.setObjectName("fabric_aggregate")
+        self.outer.insertWidget(self.outer.count() - 1, self.aggregate)
+        self._suggested: float | None = None
+        self.binding("fabric", "technology").widget.currentIndexChanged.connect(self._suggest_line_rate)
+
+    def _suggest_line_rate(self) -> None:
+        """Fill the catalog's line rate for the chosen technology unless the officer typed one."""
+        technology = self.binding("fabric", "technology").read()
+        rate = self.binding("fabric", "nic_line_rate_gbit_s")
+        if technology is not BLANK and rate.read() in (BLANK, self._suggested):
+            self._suggested = default_catalog().fabric(technology).line_rate_gbit_s
+            rate.write(self._suggested)
+
+    def after_refresh(self) -> None:
+        try:
+            fabric = Fabric.model_validate(self.values().get("fabric", {}))
+        except ValidationError:
+            self.aggregate.setText("")
+            return
+        self.aggregate.setText(
+            f"NIC aggregate per node: {fabric.nics_per_node} × {fabric.nic_line_rate_gbit_s:g} Gbit/s "
+            f"= {fabric.aggregate_gb_s:g} GB/s (what nccl-tests busbw is compared with).")
+
+
+class TopologyPage(SectionPage):
+    TITLE = "Topology"
+    SUBTITLE = "How the nodes are wired: what a job crossing leaf switches shares."
+    KINDS = [("Fat tree", "fat-tree"), ("Rail-optimised", "rail-optimised"), ("Dragonfly", "dragonfly"), ("Other", "other")]
+    GROUPS = [(None, [
+        FieldSpec(Topology, ("topology", "kind"), "&Kind", choices=KINDS),
+        FieldSpec(Topology, ("topology", "oversubscription_ratio"), "&Oversubscription beyond the leaf (x:1)"),
+        FieldSpec(Topology, ("topology", "leaf_domain_gpus"), "L&eaf domain (GPUs)"),
+        FieldSpec(Topology, ("topology", "nvlink_domain_gpus"), "NV&Link domain (GPUs)"),
+    ])]
+    OWNS = (("topology",),)
+
+
+class TermsPage(SectionPage):
+    TITLE = "Reliability and terms"
+    SUBTITLE = "What the provider promises when things fail, and what the buyer pays."
+    SUPPORT = [("Basic", "basic"), ("Business", "business"), ("Enterprise", "enterprise")]
+    GROUPS = [
+        ("Reliability", [
+            FieldSpec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
+            FieldSpec(Reliability, ("reliability", "sla_credit_percent"), "SLA &credit (%)"),
+            FieldSpec(Reliability, ("reliability", "failures_per_1000_gpu_days"), "Fai&lures per 1,000 GPU-days",
+                      decimals=3),
+            FieldSpec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
+            FieldSpec(Reliability, ("reliability", "node_replacement_hours"), "Node &replacement (hours)"),
+            FieldSpec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
+            FieldSpec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
+        ]),
+        ("Terms", [
+            FieldSpec(Terms, ("terms", "price_per_gpu_hour"), "Price per GPU-&hour"),
+            FieldSpec(Terms, ("terms", "currency"), "Currenc&y"),
+            FieldSpec(Terms, ("terms", "term_months"), "&Term (months)"),
+            FieldSpec(Terms, ("terms", "committed_gpu_hours"), "Committe&d GPU-hours", decimals=0),
+            FieldSpec(Terms, ("terms", "one_off_fees"), "&One-off fees"),
+            FieldSpec(Terms, ("terms", "recurring_fees_per_month"), "Fees per &month"),
+            FieldSpec(Terms, ("terms", "support_tier"), "&Support tier", choices=SUPPORT),
+            FieldSpec(Terms, ("terms", "exit_clause"), "&Exit clause"),
+            FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
+        ]),
+    ]
+    OWNS = (("reliability",), ("terms",))
+
+    def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
+        if spec.path == ("terms", "currency"):
+            binding.widget.setMaximumWidth(90)
+        return binding

@@ -1,0 +1,123 @@
+"""Evidence: a real nccl-tests log parsed in the background, typed figures with their rules; the crash-safe draft."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QTimer, Qt
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.gui.wizard import BidWizard, DraftStore, edit_bid_dialog
+from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, type_into
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _evidence_page(wizard):
+    while wizard.currentPage() is not wizard.evidence_page:
+        wizard.next()
+    return wizard.evidence_page
+
+
+def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)
+    page = _evidence_page(wizard)
+    page.choose_files = lambda: [str(REAL_LOG)]
+    qtbot.mouseClick(page.findChild(QPushButton, "attach_logs"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    # The log's last row: 8589934592 bytes, out-of-place busbw 338.82 GB/s (SOURCES.md, row 31)
+    assert page.table.item(0, 0).text() == "allreduce busbw: 338.82 GB/s"
+    assert page.table.item(0, 1).text() == "16 GPUs"  # ranks 0..15
+    assert page.table.item(0, 2).text() == "measured by the provider"
+    assert page.table.item(0, 5).text() == "none"
+    assert "338.82 GB/s" in page.status.text()
+    evidence = wizard.result_bid().evidence[-1]
+    assert evidence.grade is EvidenceGrade.MEASURED_PROVIDER and evidence.artefact_name == REAL_LOG.name
+
+
+def test_flags_and_unusable_logs_are_shown(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)
+    page = _evidence_page(wizard)
+    page.attach_files([DATA / "wrong_na.log"])  # rows print '#wrong' as N/A: checking was off
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    assert page.table.item(0, 5).text() == "validation_off"
+    assert page.table.item(0, 5).toolTip() == "results were not checked (#wrong is N/A)"
+    page.attach_files([DATA / "truncated.log"])  # its last row stops after 7 of 13 columns (line 61)
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    assert page.status.text().startswith("Not attached: truncated.log line 61: expected 13 columns")
+    page.attach_files([DATA / "all_gather.log"])
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    assert page.status.text().startswith("Not attached: all_gather.log: busbw evidence needs an all_reduce run")
+    page.attach_files([DATA / "public" / "SOURCES.md"])
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    assert "no nccl-tests result rows found" in page.status.text()
+
+
+def test_typed_figure_rules(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)
+    form = _evidence_page(wizard).form
+    b = form.bindings
+    choose(qtbot, b["kind"].widget, EvidenceKind.TRAINING_MFU)
+    assert b["unit"].read() == "fraction"
+    type_into(qtbot, b["value"].widget, "42")
+    type_into(qtbot, b["scale_gpus"].widget, "512")
+    assert form.form_error.text() == "MFU is a fraction of dense peak: enter 0.42 for 42%"
+    assert not form.add_button.isEnabled()
+    type_into(qtbot, b["value"].widget, "0.42")
+    assert form.add_button.isEnabled()
+    choose(qtbot, b["grade"].widget, EvidenceGrade.MEASURED_PROVIDER)
+    assert b["grade"].error.text() == ("Grade 'measured by the provider' needs the raw artefact attached "
+                                       "(attach the log or report file); without it the figure is a 'provider's claim'")
+    choose(qtbot, b["grade"].widget, EvidenceGrade.PROVIDER_CLAIM)
+    qtbot.mouseClick(form.add_button, Qt.MouseButton.LeftButton)
+    assert wizard.result_bid().evidence[-1].value == 0.42
+    assert wizard.evidence_page.table.item(0, 4).text() == "typed"
+
+
+def test_independent_grade_needs_someone_other_than_the_provider(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)
+    page = _evidence_page(wizard)
+    page.grade.setCurrentIndex(page.grade.findData(EvidenceGrade.MEASURED_INDEPENDENT))
+    page.attach_files([REAL_LOG])  # still "measured by the provider"
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    assert page.status.text() == ("Not attached: all_reduce_2x8xH100_tcpxo.log: a figure the provider measured "
+                                  "cannot be graded 'measured independently'")
+    assert page.table.rowCount() == 0
+
+
+def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard, evaluation, draft_path):
+    first = BidWizard(evaluation, None, draft_store=DraftStore(draft_path))  # not owned by qtbot: we kill it
+    first.show()
+    type_into(qtbot, field(first, "quote", "provider").widget, "Crashy Cloud")
+    type_into(qtbot, field(first, "quote", "reference").widget, "CR-7")
+    qtbot.waitUntil(lambda: draft_path.exists() and "CR-7" in draft_path.read_text(), timeout=5_000)
+    shiboken6.delete(first)  # no Finish, no Cancel: as if the app had died
+    assert json.loads(draft_path.read_text())["values"]["quote"]["provider"] == "Crashy Cloud"
+
+    second = open_wizard()
+    assert second.draft_banner.isVisibleTo(second)
+    assert "Crashy Cloud" in second.draft_banner.findChild(type(second.quote_page.page_error)).text()
+    qtbot.mouseClick(second.draft_banner.findChild(QPushButton, "restore_draft"), Qt.MouseButton.LeftButton)
+    assert field(second, "quote", "provider").read() == "Crashy Cloud"
+    assert field(second, "quote", "reference").read() == "CR-7"
+    second.reject()
+    assert not draft_path.exists()  # cancel clears it
+
+
+def test_edit_bid_dialog_returns_none_on_cancel_and_the_bid_on_finish(qtbot, evaluation, draft_path):
+    store = DraftStore(draft_path)
+
+    def close_with(accept: bool) -> None:
+        wizard = QApplication.activeModalWidget()
+        if wizard is None:
+            QTimer.singleShot(20, lambda: close_with(accept))
+            return
+        wizard.accept() if accept else wizard.reject()
+
+    QTimer.singleShot(50, lambda: close_with(False))
+    assert edit_bid_dialog(None, evaluation, evaluation.bids[1], draft_store=store) is None
+    QTimer.singleShot(50, lambda: close_with(True))
+    assert edit_bid_dialog(None, evaluation, evaluation.bids[1], draft_store=store) == evaluation.bids[1]
