@@ -10,6 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv, write_template_xlsx
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import bid_commands
+from clusterbid.gui.comparison.scorecard_table_model import PRICE
 from tests.conftest import bid_dict
 from tests.gui.conftest import wait_for_scoring
 
@@ -109,10 +110,10 @@ def test_the_wizard_result_replaces_the_bid_and_undo_restores_it(qtbot, window, 
     wait_for_scoring(qtbot, window)
     assert seen["bid"].id == "northwind-ib"
     row = window.model.row_of("northwind-ib")
-    assert window.model.index(row, 3).data() == "$2.10"
+    assert window.model.index(row, PRICE).data() == "$2.10"
     window.session.undo_stack.undo()
     wait_for_scoring(qtbot, window)
-    assert window.model.index(window.model.row_of("northwind-ib"), 3).data() == "$2.85"  # the demo's price
+    assert window.model.index(window.model.row_of("northwind-ib"), PRICE).data() == "$2.85"  # the demo's price
 
 
 def test_a_cancelled_wizard_changes_nothing(qtbot, window, monkeypatch):

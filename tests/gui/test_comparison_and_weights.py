@@ -6,6 +6,7 @@ import json
 
 from PySide6.QtCore import QPoint, Qt
 
+from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring
 
@@ -86,7 +87,7 @@ def test_every_weight_at_zero_is_refused_in_plain_words(qtbot, window):
 
 def test_uncertainty_columns_show_a_dash_until_the_analysis_exists(window):
     model = window.model
-    band = model.index(0, 10).data()
-    win_probability = model.index(0, 12).data()
+    band = model.index(0, BAND).data()
+    win_probability = model.index(0, WIN).data()
     assert band == "—" and win_probability == "—"
     assert "tipping point —" in window.weights._tipping["sla"].text()

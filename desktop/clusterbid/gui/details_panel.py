@@ -12,6 +12,13 @@ from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
 
 
+def _muted(palette: QPalette) -> str:
+    """Text colour two-thirds of the way from the background: quieter, still readable on a projector."""
+    text, base = palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base)
+    mix = [round(t * 0.65 + b * 0.35) for t, b in zip(text.getRgb()[:3], base.getRgb()[:3])]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
 class DetailsPanel(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -24,7 +31,7 @@ class DetailsPanel(QTextBrowser):
             self.setHtml("<p>Select a bid to see its figures and the assumptions behind them.</p>")
             return
         palette = self.palette()
-        muted = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text).name()
+        muted = _muted(palette)
         estimate = score.estimate
         bid = score.bid
         parts = [f"<h3>{escape(bid.quote.provider)} <small>({escape(bid.id)})</small></h3>"]
@@ -39,10 +46,11 @@ class DetailsPanel(QTextBrowser):
         if estimate.warnings:
             items = "".join(f"<li>{escape(w.message)}</li>" for w in estimate.warnings)
             parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
+        # Name and value on one line, the source small beneath: readable in a narrow pane.
         rows = "".join(
-            f"<tr><td><b>{escape(a.name)}</b></td><td>{escape(a.value)}</td>"
-            f"<td style='color:{muted}'>{escape(a.source)}</td></tr>"
+            f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"
+            f"<small style='color:{muted}'>{escape(a.source)}</small></p>"
             for a in bid_assumptions(estimate, scorecard.evaluation.workload)
         )
-        parts.append(f"<table cellspacing='0' cellpadding='3'>{rows}</table>")
+        parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
         self.setHtml("".join(parts))

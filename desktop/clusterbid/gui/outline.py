@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
 
 from clusterbid.core.scoring import Scorecard
 from clusterbid.gui.bid_status import BADGES, bid_status, missing_evidence, status_colour
@@ -23,6 +23,11 @@ class OutlineTree(QTreeWidget):
         self.setAccessibleName("Outline of the evaluation")
         self.setRootIsDecorated(True)
         self.setUniformRowHeights(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.currentItemChanged.connect(self._on_current)
         self._filling = False
 
@@ -30,7 +35,8 @@ class OutlineTree(QTreeWidget):
         self._filling = True
         self.clear()
         w = scorecard.evaluation.workload
-        workload = QTreeWidgetItem([f"Workload: {w.name}", f"{w.job_gpus:,} GPUs"])
+        workload = QTreeWidgetItem(["Workload", f"{w.job_gpus:,} GPUs"])
+        workload.setToolTip(0, w.name)
         workload.setData(0, BID_ID_ROLE, WORKLOAD_KEY)
         bids = QTreeWidgetItem([f"Bids ({len(scorecard.scores)})", ""])
         bids.setFlags(bids.flags() & ~Qt.ItemFlag.ItemIsSelectable)
@@ -51,7 +57,6 @@ class OutlineTree(QTreeWidget):
             if score.bid.id == selected_bid:
                 self.setCurrentItem(item)
         self.expandAll()
-        self.resizeColumnToContents(0)
         self._filling = False
 
     def badge_of(self, bid_id: str) -> str | None:

@@ -35,6 +35,7 @@ class ComparisonView(QTableView):
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
         self.verticalHeader().hide()
+        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)

@@ -11,11 +11,13 @@ from clusterbid.gui.bid_status import BidStatus, status_colour
 
 DASH = "—"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+# What decides first (sticker vs effective price, cost and time to finish), then why, then what.
 COLUMNS = (
-    "Rank", "Provider", "GPU", "Price / GPU-h", "Block vs job", "Fabric", "Effective MFU", "Goodput",
-    "Time to finish", "Cost to finish", "Cost P10–P90", "Per useful GPU-h", "Win probability", "Gates & flags",
+    "Rank", "Provider", "Price / GPU-h", "Per useful GPU-h", "Cost to finish", "Cost P10–P90", "Time to finish",
+    "Win probability", "Effective MFU", "Goodput", "Block vs job", "GPU", "Fabric", "Gates & flags",
 )
-TEXT_COLUMNS = {1, 2, 5, 13}
+(RANK, PROVIDER, PRICE, USEFUL_PRICE, COST, BAND, TIME, WIN, MFU, GOODPUT, BLOCK, GPU, FABRIC, FINDINGS) = range(len(COLUMNS))
+TEXT_COLUMNS = {PROVIDER, GPU, FABRIC, FINDINGS}
 
 
 class ScorecardTableModel(QAbstractTableModel):
@@ -71,7 +73,7 @@ class ScorecardTableModel(QAbstractTableModel):
             return self._sort_key(score, column)
         if role == Qt.ItemDataRole.ForegroundRole and score.rank is None:
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
-        if role == Qt.ItemDataRole.ToolTipRole and column in (0, 13):
+        if role == Qt.ItemDataRole.ToolTipRole and column in (RANK, FINDINGS):
             return self._findings(score, "\n") or None
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in TEXT_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -92,37 +94,37 @@ class ScorecardTableModel(QAbstractTableModel):
         currency = self._scorecard.evaluation.currency
         job = self._scorecard.evaluation.workload.job_gpus
         block = bid.capacity.largest_contiguous_block_gpus
-        if column == 0:
+        if column == RANK:
             return DASH if score.rank is None else str(score.rank)
-        if column == 1:
+        if column == PROVIDER:
             return bid.quote.provider
-        if column == 2:
+        if column == GPU:
             return bid.capacity.gpu_model
-        if column == 3:
+        if column == PRICE:
             return format_money(e.price_per_gpu_hour, currency, cents=True)
-        if column == 4:
+        if column == BLOCK:
             return f"{block:,} {'≥' if block >= job else '<'} {job:,}"
-        if column == 5:
+        if column == FABRIC:
             return f"{bid.fabric.technology} {bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
-        if column == 13:
+        if column == FINDINGS:
             if e.gates:
                 return "excluded: " + "; ".join(g.code.replace("_", " ") for g in e.gates)
             return f"passed, {len(e.warnings)} note(s)" if e.warnings else "passed"
         u = self._bid_uncertainty(score)
-        if column == 10:
+        if column == BAND:
             if u is None or score.rank is None:
                 return DASH
             return f"{format_money(u.cost_p10, currency)} – {format_money(u.cost_p90, currency)}"
-        if column == 12:
+        if column == WIN:
             return DASH if u is None or score.rank is None else f"{u.win_probability:.0%}"
         if score.rank is None:
             return DASH
         return {
-            6: f"{e.effective_mfu:.1%}",
-            7: f"{e.goodput:.1%}",
-            8: f"{e.wall_hours:,.0f} h ({e.wall_hours / 24:,.1f} d)",
-            9: format_money(e.cost_to_finish, currency),
-            11: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
+            MFU: f"{e.effective_mfu:.1%}",
+            GOODPUT: f"{e.goodput:.1%}",
+            TIME: f"{e.wall_hours / 24:,.1f} days",
+            COST: format_money(e.cost_to_finish, currency),
+            USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
         }[column]
 
     def _sort_key(self, score: BidScore, column: int):
@@ -131,16 +133,16 @@ class ScorecardTableModel(QAbstractTableModel):
         missing = float("inf")
         u = self._bid_uncertainty(score)
         keys = {
-            0: missing if excluded else score.rank,
-            3: e.price_per_gpu_hour,
-            4: bid.capacity.largest_contiguous_block_gpus,
-            6: missing if excluded else e.effective_mfu,
-            7: missing if excluded else e.goodput,
-            8: missing if excluded else e.wall_hours,
-            9: missing if excluded else e.cost_to_finish,
-            10: missing if excluded or u is None else u.cost_p50,
-            11: missing if excluded else e.effective_price_per_useful_gpu_hour,
-            12: missing if excluded or u is None else -u.win_probability,
-            13: len(e.gates) * 1000 + len(e.warnings),
+            RANK: missing if excluded else score.rank,
+            PRICE: e.price_per_gpu_hour,
+            BLOCK: bid.capacity.largest_contiguous_block_gpus,
+            MFU: missing if excluded else e.effective_mfu,
+            GOODPUT: missing if excluded else e.goodput,
+            TIME: missing if excluded else e.wall_hours,
+            COST: missing if excluded else e.cost_to_finish,
+            BAND: missing if excluded or u is None else u.cost_p50,
+            USEFUL_PRICE: missing if excluded else e.effective_price_per_useful_gpu_hour,
+            WIN: missing if excluded or u is None else -u.win_probability,
+            FINDINGS: len(e.gates) * 1000 + len(e.warnings),
         }
         return keys.get(column, self._text(score, column).casefold())
