@@ -49,7 +49,7 @@ def test_workload_editor_shows_derived_numbers_live_and_applies(qtbot, window):
     _type(qtbot, editor.editors["job_gpus"], "1024")
     # DP = 1024 / (TP 8 x PP 4 x CP 1) = 32; compute 6 x 70e9 x 1.4e12 = 5.88e23 FLOPs.
     text = editor.derived.text()
-    assert "<b>DP degree</b> 32" in text and "5.88e+23 FLOPs" in text
+    assert "<b>DP degree</b> 32<br>" in text and "5.88e+23 FLOPs" in text
     # Model state per GPU: 70e9 / (8 x 4) params x (2 + 4 + 12 / 32) bytes = 13.9 GB.
     assert "13.9 GB" in text
     qtbot.mouseClick(editor.apply_button, Qt.MouseButton.LeftButton)
@@ -159,3 +159,11 @@ def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot,
 def test_a_missing_file_is_a_message_not_a_traceback(app_settings, tmp_path):
     result = open_main_window(tmp_path / "gone.clusterbid", app_settings)
     assert "gone.clusterbid" in str(result)
+
+
+def test_an_untouched_workload_offers_nothing_to_apply(window):
+    # The demo's job name contains a comma; reading the form back must not change it.
+    window.show_workload_editor()
+    assert "," in window.session.evaluation.workload.name
+    assert window.workload_editor.validated() == window.session.evaluation.workload
+    assert not window.workload_editor.apply_button.isEnabled()

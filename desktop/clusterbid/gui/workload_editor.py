@@ -16,6 +16,7 @@ from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.field_errors import field_bounds, route_errors
 
 FIELDS = [name for name in Workload.model_fields if name != "kind"]
+TEXT_FIELDS = {name for name in FIELDS if Workload.model_fields[name].annotation is str}
 LABELS = {"name": "&Name", "job_gpus": "Planned &job size (GPUs)", "baseline_mfu": "&Baseline MFU"}
 
 
@@ -64,6 +65,8 @@ class WorkloadEditor(QWidget):
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
+        # Four lines reserved so the form does not jump while the officer types.
+        self.derived.setMinimumHeight(self.derived.fontMetrics().lineSpacing() * 4 + 4)
         self.apply_button = QPushButton("&Apply to evaluation")
         self.revert_button = QPushButton("Re&vert")
         self.apply_button.clicked.connect(self.apply)
@@ -119,7 +122,9 @@ class WorkloadEditor(QWidget):
             elif isinstance(editor, QCheckBox):
                 values[name] = editor.isChecked()
             elif editor.text().strip():
-                values[name] = editor.text().strip().replace(",", "")
+                text = editor.text().strip()
+                # Thousands separators are welcome in numbers ("4,194,304"), kept in text fields.
+                values[name] = text if name in TEXT_FIELDS else text.replace(",", "")
         return values
 
     def validated(self) -> Workload | None:
@@ -151,9 +156,9 @@ class WorkloadEditor(QWidget):
         for label in [*self.errors.values(), self.general_error]:
             self._set_error(label, None, colour)
         self.derived.setText(
-            f"<b>Total compute</b> {workload.total_training_flops:.3g} FLOPs &nbsp; "
-            f"<b>DP degree</b> {workload.data_parallel:,} &nbsp; "
-            f"<b>Model state per GPU</b> {workload.model_state_gb_per_gpu():,.1f} GB &nbsp; "
+            f"<b>Total compute</b> {workload.total_training_flops:.3g} FLOPs<br>"
+            f"<b>DP degree</b> {workload.data_parallel:,}<br>"
+            f"<b>Model state per GPU</b> {workload.model_state_gb_per_gpu():,.1f} GB<br>"
             f"<b>Micro-batches per step</b> {workload.micro_batches_per_step:,}"
         )
         self.apply_button.setEnabled(workload != self._shown)
