@@ -1,4 +1,4 @@
-"""Start the desktop app: one QApplication, the main window on an evaluation or the demo."""
+"""Start the desktop app: one QApplication, the main window on the last evaluation or the demo."""
 
 from __future__ import annotations
 
@@ -9,15 +9,27 @@ def run_app(path: str | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from clusterbid.core.errors import InputError
-    from clusterbid.gui.main_window import MainWindow
+    from clusterbid.gui.settings import APPLICATION, ORGANISATION, AppSettings
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
-    app.setApplicationName("ClusterBid")
-    app.setOrganizationName("ClusterBid")
-    try:
-        window = MainWindow.for_path(path)
-    except InputError as exc:
-        QMessageBox.critical(None, "ClusterBid cannot open this evaluation", str(exc))
+    app.setApplicationName(APPLICATION)
+    app.setOrganizationName(ORGANISATION)
+    window = open_main_window(path, AppSettings.for_user())
+    if isinstance(window, InputError):
+        QMessageBox.critical(None, "ClusterBid cannot open this evaluation", str(window))
         return 2
     window.show()
     return app.exec()
+
+
+def open_main_window(path, settings):
+    """The main window on `path`, the last evaluation or the demo; an InputError to show otherwise."""
+    from clusterbid.core.errors import InputError
+    from clusterbid.gui.main_window import MainWindow
+    from clusterbid.gui.opening import startup_document
+
+    try:
+        document, note = startup_document(path, settings)
+    except InputError as exc:
+        return exc
+    return MainWindow(document, settings, note)

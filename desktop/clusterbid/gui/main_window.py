@@ -1,74 +1,299 @@
-"""The main window: the job, the ranked comparison, and the selected bid's assumptions."""
+"""The main window: outline, ranked comparison with weights, details and charts, workload editor."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHeaderView, QLabel, QMainWindow, QSplitter, QTableView, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSplitter, QTabWidget,
+    QVBoxLayout, QWidget,
+)
 
-from clusterbid.core.assumptions import bid_assumptions
-from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.gui.scorecard_table_model import ScorecardTableModel
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui import dialogs
+from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.bid_commands import BidCommands
+from clusterbid.gui.charts.charts_panel import ChartsPanel
+from clusterbid.gui.comparison.comparison_view import ComparisonView
+from clusterbid.gui.comparison.scorecard_table_model import ScorecardTableModel
+from clusterbid.gui.comparison.weights_panel import WeightsPanel
+from clusterbid.gui.details_panel import DetailsPanel
+from clusterbid.gui.file_commands import BID_SUFFIXES, LOG_SUFFIXES, FileCommands
+from clusterbid.gui.outline import OutlineTree
+from clusterbid.gui.rescoring import Rescorer
+from clusterbid.gui.session import Session
+from clusterbid.gui.settings import AppSettings
+from clusterbid.gui.window_actions import WindowActions
+from clusterbid.gui.workload_editor import WorkloadEditor
+from clusterbid.gui.zoom import PresentationZoom
 
 
-class MainWindow(QMainWindow):
-    def __init__(self, evaluation: Evaluation) -> None:
+class MainWindow(FileCommands, BidCommands, QMainWindow):
+    def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
         super().__init__()
-        self.setWindowTitle(f"ClusterBid — {evaluation.title}")
-        self.resize(1280, 760)
-        self._scorecard = score_evaluation(evaluation)
-        self._model = ScorecardTableModel(self._scorecard)
+        self.setObjectName("main_window")
+        self.settings = settings
+        self.session = Session(document, self)
+        self.tasks = BackgroundTasks(self)
+        self.rescorer = Rescorer(self.tasks, self)
+        self.zoom = PresentationZoom(settings.zoom())
+        self.pending_selection: str | None = None
+        self.nccl_runs: list = []
+        self.resize(1340, 780)
+        self.setAcceptDrops(True)
 
+        scorecard = score_evaluation(document.evaluation)  # first paint shows real figures
+        self.model = ScorecardTableModel(scorecard)
+        self.comparison = ComparisonView(self.model)
+        self.weights = WeightsPanel()
+        self.details = DetailsPanel()
+        self.charts = ChartsPanel()
+        self.outline = OutlineTree()
+        self.workload_editor = WorkloadEditor()
+        self._build_layout()
+        self.actions_ = WindowActions(self)
+        self.actions_.build_menus([self.outline_dock, self.workload_dock])
+        self._build_status_bar()
+        self._connect()
+        self._restore_state()
+        self._show_evaluation(document.evaluation)
+        self._show_scorecard(scorecard)
+        settings.note_opened(document.path)
+        if note:
+            self.statusBar().showMessage(note, 15_000)
+
+    # -- construction ------------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        left = QWidget()
+        left_layout = QVBoxLayout(left)
+        left_layout.setContentsMargins(0, 0, 0, 0)
+        left_layout.addWidget(self.summary)
+        self.table_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.table_splitter.setObjectName("table_splitter")
+        self.table_splitter.addWidget(self.comparison)
+        weights_scroll = QScrollArea()
+        weights_scroll.setWidgetResizable(True)
+        weights_scroll.setWidget(self.weights)
+        self.table_splitter.addWidget(weights_scroll)
+        self.table_splitter.setSizes([420, 260])
+        left_layout.addWidget(self.table_splitter, 1)
+        self.side_tabs = QTabWidget()
+        self.side_tabs.addTab(self.details, "&Details")
+        self.side_tabs.addTab(self.charts, "C&harts")
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.setObjectName("main_splitter")
+        self.main_splitter.addWidget(left)
+        self.main_splitter.addWidget(self.side_tabs)
+        self.main_splitter.setStretchFactor(0, 3)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([760, 300])
+        self.setCentralWidget(self.main_splitter)
+        self.outline_dock = self._dock("&Outline", "outline_dock", self.outline)
+        editor_scroll = QScrollArea()
+        editor_scroll.setWidgetResizable(True)
+        editor_scroll.setWidget(self.workload_editor)
+        self.workload_dock = self._dock("&Workload", "workload_dock", editor_scroll)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.outline_dock)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.workload_dock)
+        self.tabifyDockWidget(self.outline_dock, self.workload_dock)
+        self.outline_dock.raise_()
+        self.resizeDocks([self.outline_dock], [300], Qt.Orientation.Horizontal)
+
+    def _dock(self, title: str, name: str, widget: QWidget) -> QDockWidget:
+        dock = QDockWidget(title.replace("&", ""), self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        dock.toggleViewAction().setText(title)
+        return dock
+
+    def _build_status_bar(self) -> None:
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.setMaximumWidth(180)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self._cancel_tasks)
+        for widget in (self.progress, self.cancel_button):
+            widget.hide()
+            self.statusBar().addPermanentWidget(widget)
+
+    def _connect(self) -> None:
+        self.session.evaluation_changed.connect(self._on_evaluation_changed)
+        self.session.edit_refused.connect(lambda text: dialogs.show_problem(self, "This change was not made", text))
+        self.rescorer.scored.connect(self._show_scorecard)
+        self.rescorer.analysed.connect(self._show_analysis)
+        self.rescorer.failed.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.comparison.bid_selected.connect(self._on_bid_selected)
+        self.outline.bid_selected.connect(self.comparison.select_bid)
+        self.outline.workload_selected.connect(self.show_workload_editor)
+        self.weights.weights_edited.connect(self.apply_weights)
+        self.workload_editor.workload_edited.connect(self.apply_workload)
+        self.tasks.busy_changed.connect(self._on_busy)
+        self.tasks.progressed.connect(lambda _name, fraction, message: self._on_progress(fraction, message))
+        self.comparison.doubleClicked.connect(lambda _index: self.edit_bid())
+
+    # -- reacting to changes -------------------------------------------------------------------------
+    def _on_evaluation_changed(self, evaluation) -> None:
+        self._show_evaluation(evaluation)
+        self.rescorer.request(evaluation)
+
+    def _show_evaluation(self, evaluation) -> None:
         w = evaluation.workload
-        summary = QLabel(
-            f"<b>{evaluation.title}</b><br>Planned job: {w.name} — <b>{w.job_gpus:,} GPUs</b>, "
+        self.setWindowTitle(f"{evaluation.title} — {self.session.document.path.name} — ClusterBid")
+        self.summary.setText(
+            f"<b>{evaluation.title}</b> &nbsp; Planned job: {w.name}, <b>{w.job_gpus:,} GPUs</b>, "
             f"{w.total_training_flops:.3g} FLOPs, TP{w.tensor_parallel} × PP{w.pipeline_parallel} × "
             f"CP{w.context_parallel} × DP{w.data_parallel}, baseline MFU {w.baseline_mfu:.0%}"
         )
-        summary.setWordWrap(True)
-        self._table = QTableView()
-        self._table.setModel(self._model)
-        self._table.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
-        self._table.setSelectionMode(QTableView.SelectionMode.SingleSelection)
-        self._table.verticalHeader().hide()
-        self._table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self._table.horizontalHeader().setStretchLastSection(True)
-        self._details = QTextBrowser()
-        self._table.selectionModel().currentRowChanged.connect(lambda current, _: self._show_details(current.row()))
+        self.weights.show_weights(evaluation.policy.weights)
+        if not self.workload_editor.isVisible() or self.workload_editor.validated() != evaluation.workload:
+            self.workload_editor.show_workload(evaluation.workload)
 
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self._table)
-        splitter.addWidget(self._details)
-        splitter.setSizes([330, 400])
-        central = QWidget()
-        layout = QVBoxLayout(central)
-        layout.addWidget(summary)
-        layout.addWidget(splitter)
-        self.setCentralWidget(central)
-        self._table.selectRow(0)
+    def _show_scorecard(self, scorecard) -> None:
+        if scorecard.evaluation != self.session.evaluation:
+            return  # an older snapshot finished late; the newer one is on its way
+        keep = self.pending_selection or self.comparison.selected_bid_id()
+        self.pending_selection = None
+        self.model.set_scorecard(scorecard)
+        self.comparison.select_bid(keep)
+        self.outline.show_scorecard(scorecard, self.comparison.selected_bid_id())
+        self._on_bid_selected(self.comparison.selected_bid_id())
+        self.charts.set_inputs(scorecard=scorecard, uncertainty=None, sensitivity=None)
+        has_bid = self.comparison.selected_bid_id() is not None
+        for action in (self.actions_.edit_bid, self.actions_.duplicate_bid, self.actions_.delete_bid):
+            action.setEnabled(has_bid)
 
-    @classmethod
-    def for_path(cls, path: str | None) -> MainWindow:
-        from clusterbid.core.demo import demo_evaluation
-        from clusterbid.core.documents import read_model
+    def _show_analysis(self, analysis) -> None:
+        self.model.set_uncertainty(analysis.uncertainty)
+        self.weights.show_sensitivity(analysis.sensitivity)
+        self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
 
-        return cls(demo_evaluation() if path is None else read_model(Evaluation, Path(path)))
+    def _on_bid_selected(self, bid_id: str | None) -> None:
+        row = None if bid_id is None else self.model.row_of(bid_id)
+        self.details.show_bid(self.model.scorecard, None if row is None else self.model.score_at(row))
+        if bid_id:
+            self.outline.select_bid(bid_id)
 
-    def _show_details(self, row: int) -> None:
-        if row < 0:
-            return
-        score = self._model.score_at(row)
-        estimate = score.estimate
-        parts = [f"<h3>{estimate.bid.quote.provider} ({estimate.bid.id})</h3>"]
-        if estimate.gates:
-            parts.append("<p style='color:#8a1c1c'><b>Excluded:</b><br>" + "<br>".join(g.message for g in estimate.gates) + "</p>")
-        if estimate.warnings:
-            parts.append("<p><b>Notes:</b><br>" + "<br>".join(w.message for w in estimate.warnings) + "</p>")
-        rows = "".join(
-            f"<tr><td><b>{a.name}</b></td><td>{a.value}</td><td style='color:#555'>{a.source}</td></tr>"
-            for a in bid_assumptions(estimate, self._scorecard.evaluation.workload)
-        )
-        parts.append(f"<table cellspacing='0' cellpadding='3'>{rows}</table>")
-        self._details.setHtml("".join(parts))
+    def _on_busy(self, _name: str, _running: bool) -> None:
+        # Scoring is quick and happens on every edit; only long work shows the progress bar.
+        long_work = any(self.tasks.is_busy(n) for n in self._long_task_names())
+        self.progress.setVisible(long_work)
+        self.cancel_button.setVisible(long_work)
+        if not long_work:
+            self.progress.setValue(0)
+
+    def _long_task_names(self) -> list[str]:
+        return [name for name in self.tasks._current if name != "score"]
+
+    def _on_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(fraction * 100))
+        self.progress.setFormat(f"{message} %p%" if message else "%p%")
+
+    def _cancel_tasks(self) -> None:
+        for name in self._long_task_names():
+            self.tasks.cancel(name)
+        self.statusBar().showMessage("Cancelled.", 5000)
+
+    def switch_document(self, document: EvaluationDocument) -> None:
+        self.session.switch_to(document)
+        self.settings.note_opened(document.path)
+
+    def show_nccl_runs(self, path: Path, runs: list, summary: str) -> None:
+        from clusterbid.gui.nccl_log import chart_run
+
+        self.nccl_runs = runs
+        self.charts.set_inputs(nccl_result=chart_run(runs))
+        dialogs.show_info(self, f"nccl-tests log: {path.name}", f"Read {len(runs)} run(s) from {path.name}:\n\n{summary}")
+
+    # -- view and help -------------------------------------------------------------------------------
+    def show_workload_editor(self) -> None:
+        self.workload_dock.show()
+        self.workload_dock.raise_()
+        self.workload_editor.show_workload(self.session.evaluation.workload)
+        first = next(iter(self.workload_editor.editors.values()))
+        first.setFocus()
+
+    def zoom_by(self, direction: int) -> None:
+        factor = self.zoom.step(direction)
+        self.settings.set_zoom(factor)
+        self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
+
+    def zoom_reset(self) -> None:
+        self.settings.set_zoom(self.zoom.set(1.0))
+
+    def fill_recent_menu(self) -> None:
+        menu = self.actions_.recent_menu
+        menu.clear()
+        recent = self.settings.recent_files()
+        for number, path in enumerate(recent, start=1):
+            action = menu.addAction(f"&{number} {path.name}")
+            action.setToolTip(str(path))
+            action.triggered.connect(lambda _checked=False, p=path: self.open_evaluation(p))
+        if not recent:
+            menu.addAction("No recent evaluations").setEnabled(False)
+
+    def show_methodology(self) -> None:
+        from clusterbid.gui.help_dialogs import MethodologyDialog
+
+        MethodologyDialog(self).exec()
+
+    def show_about(self) -> None:
+        from clusterbid import __version__
+
+        QMessageBox.about(self, "About ClusterBid",
+                          f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and time to "
+                          "finish the buyer's training job, with one shared model for every bid.</p>")
+
+    # -- drag and drop -----------------------------------------------------------------------------
+    @staticmethod
+    def dropped_paths(mime) -> list[Path]:
+        if not mime.hasUrls():
+            return []
+        paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+        return [p for p in paths if p.suffix.lower() in BID_SUFFIXES + LOG_SUFFIXES]
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        if self.dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        if self.dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        paths = self.dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)
+
+    # -- state -------------------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        geometry = self.settings.window_state("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        state = self.settings.window_state("state")
+        if state is not None:
+            self.restoreState(state)
+        for splitter in (self.main_splitter, self.table_splitter):
+            saved = self.settings.window_state(splitter.objectName())
+            if saved is not None:
+                splitter.restoreState(saved)
+
+    def save_state(self) -> None:
+        self.settings.set_window_state("geometry", self.saveGeometry())
+        self.settings.set_window_state("state", self.saveState())
+        for splitter in (self.main_splitter, self.table_splitter):
+            self.settings.set_window_state(splitter.objectName(), splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event) -> None:  # noqa: N802
+        self.save_state()
+        for name in list(self.tasks._current):
+            self.tasks.cancel(name)
+        self.tasks.wait_for_done(5000)
+        self.session.close()
+        super().closeEvent(event)

@@ -1,0 +1,112 @@
+"""The one way the GUI runs long work: a thread pool, progress, cancel, results by signal."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+
+class Cancelled(Exception):
+    """Raised inside a task by `Progress` once the user (or a newer run) cancelled it."""
+
+
+class Progress:
+    """Handed to the work function: call it with (fraction, message); it raises when cancelled."""
+
+    def __init__(self, relay: _Relay, generation: int) -> None:
+        self._relay = relay
+        self._generation = generation
+        self.cancelled = False
+
+    def __call__(self, fraction: float, message: str = "") -> None:
+        if self.cancelled:
+            raise Cancelled
+        self._relay.progressed.emit(self._generation, float(fraction), message)
+
+
+class _Relay(QObject):
+    # Lives in the GUI thread, so signals emitted from the worker arrive there (queued).
+    done = Signal(int, object)
+    failed = Signal(int, object)
+    progressed = Signal(int, float, str)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, work: Callable[[Progress], object], progress: Progress, relay: _Relay, generation: int) -> None:
+        super().__init__()
+        self._work, self._progress, self._relay, self._generation = work, progress, relay, generation
+
+    def run(self) -> None:
+        try:
+            result = self._work(self._progress)
+        except Cancelled:
+            return
+        except Exception as exc:  # noqa: BLE001 (handed to the GUI thread, which shows it)
+            self._relay.failed.emit(self._generation, exc)
+            return
+        self._relay.done.emit(self._generation, result)
+
+
+class BackgroundTasks(QObject):
+    """Runs named tasks; a new run of a name supersedes the old one, whose result is dropped."""
+
+    busy_changed = Signal(str, bool)  # task name, running
+    progressed = Signal(str, float, str)  # task name, fraction, message
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(2)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+        self._relay.progressed.connect(self._on_progress)
+        self._generations = itertools.count(1)
+        self._current: dict[str, tuple[int, Progress, Callable, Callable | None]] = {}
+
+    def run(self, name: str, work: Callable[[Progress], object], on_done: Callable[[object], None],
+            on_error: Callable[[Exception], None] | None = None) -> int:
+        self.cancel(name)
+        generation = next(self._generations)
+        progress = Progress(self._relay, generation)
+        self._current[name] = (generation, progress, on_done, on_error)
+        self.busy_changed.emit(name, True)
+        self._pool.start(_Runnable(work, progress, self._relay, generation))
+        return generation
+
+    def cancel(self, name: str) -> None:
+        entry = self._current.pop(name, None)
+        if entry is not None:
+            entry[1].cancelled = True
+            self.busy_changed.emit(name, False)
+
+    def is_busy(self, name: str | None = None) -> bool:
+        return bool(self._current) if name is None else name in self._current
+
+    def wait_for_done(self, msecs: int = 30_000) -> bool:
+        return self._pool.waitForDone(msecs)
+
+    def _take(self, generation: int) -> tuple[str, tuple] | None:
+        for name, entry in self._current.items():
+            if entry[0] == generation:
+                del self._current[name]
+                self.busy_changed.emit(name, False)
+                return name, entry
+        return None  # stale: cancelled or superseded by a newer run
+
+    def _on_done(self, generation: int, result: object) -> None:
+        taken = self._take(generation)
+        if taken is not None:
+            taken[1][2](result)
+
+    def _on_failed(self, generation: int, error: object) -> None:
+        taken = self._take(generation)
+        if taken is not None and taken[1][3] is not None:
+            taken[1][3](error)
+
+    def _on_progress(self, generation: int, fraction: float, message: str) -> None:
+        for name, entry in self._current.items():
+            if entry[0] == generation:
+                self.progressed.emit(name, fraction, message)

@@ -1,0 +1,106 @@
+"""The charts beside the comparison: figures from core.charts in a canvas built on first show."""
+
+from __future__ import annotations
+
+import importlib
+
+from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QWidget
+
+CHARTS = (
+    ("sticker_vs_effective_price", "&Sticker vs effective price"),
+    ("cost_to_finish_bands", "Cost to finish (P10–P90)"),
+    ("scaling_curves", "Scaling curves"),
+    ("busbw_curve", "nccl-tests busbw"),
+    ("sensitivity_tornado", "Sensitivity tornado"),
+)
+
+
+def load_charts_module():
+    """clusterbid.core.charts, or None until that module is merged (imported on first use:
+    it pulls in matplotlib, which cold start must not pay for)."""
+    try:
+        return importlib.import_module("clusterbid.core.charts")
+    except ImportError:
+        return None
+
+
+class ChartsPanel(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("charts")
+        self.chooser = QComboBox()
+        self.chooser.setAccessibleName("Chart")
+        for name, label in CHARTS:
+            self.chooser.addItem(label.replace("&", ""), name)
+        self.chooser.currentIndexChanged.connect(lambda _i: self._redraw())
+        self.placeholder = QLabel()
+        self.placeholder.setWordWrap(True)
+        self._stack = QStackedLayout()
+        self._stack.addWidget(self.placeholder)
+        self._canvas = None
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.chooser)
+        layout.addLayout(self._stack, 1)
+        self._inputs: dict[str, object] = {}
+        self._dirty = True
+
+    def set_inputs(self, **inputs: object) -> None:
+        """scorecard=, uncertainty=, sensitivity=, nccl_result=; redrawn now if visible, else on show."""
+        self._inputs.update(inputs)
+        self._dirty = True
+        if self.isVisible():
+            self._redraw()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        if self._dirty:
+            self._redraw()
+
+    def current_chart(self) -> str:
+        return self.chooser.currentData()
+
+    def _figure(self, charts, name: str):
+        i = self._inputs
+        if i.get("scorecard") is None:
+            return None, "No evaluation is open."
+        if name == "busbw_curve":
+            if i.get("nccl_result") is None:
+                return None, "Drop an nccl-tests log on the window to see its bus-bandwidth curve."
+            return charts.busbw_curve(i["nccl_result"]), ""
+        if name == "sensitivity_tornado":
+            if i.get("sensitivity") is None:
+                return None, "The sensitivity tornado appears once the uncertainty analysis is available."
+            return charts.sensitivity_tornado(i["sensitivity"]), ""
+        if name == "cost_to_finish_bands":
+            return charts.cost_to_finish_bands(i["scorecard"], uncertainty=i.get("uncertainty")), ""
+        return getattr(charts, name)(i["scorecard"]), ""
+
+    def _redraw(self) -> None:
+        self._dirty = False
+        charts = load_charts_module()
+        if charts is None:
+            self._show_placeholder("Charts arrive with the charts module (clusterbid.core.charts); "
+                                   "the comparison table has every figure meanwhile.")
+            return
+        try:
+            figure, why = self._figure(charts, self.current_chart())
+        except Exception as exc:  # noqa: BLE001 (a chart must never take the window down)
+            figure, why = None, f"This chart could not be drawn: {exc}"
+        if figure is None:
+            self._show_placeholder(why)
+            return
+        from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
+
+        canvas = FigureCanvasQTAgg(figure)
+        canvas.setAccessibleName(self.chooser.currentText())
+        if self._canvas is not None:
+            self._stack.removeWidget(self._canvas)
+            self._canvas.deleteLater()
+        self._canvas = canvas
+        self._stack.addWidget(canvas)
+        self._stack.setCurrentWidget(canvas)
+        canvas.draw_idle()
+
+    def _show_placeholder(self, text: str) -> None:
+        self.placeholder.setText(text)
+        self._stack.setCurrentWidget(self.placeholder)

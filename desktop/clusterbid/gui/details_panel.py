@@ -1,0 +1,56 @@
+"""The selected bid's findings and the assumptions behind its figures, in palette colours."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QTextBrowser
+
+from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
+
+
+def _muted(palette: QPalette) -> str:
+    """Text colour two-thirds of the way from the background: quieter, still readable on a projector."""
+    text, base = palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base)
+    mix = [round(t * 0.65 + b * 0.35) for t, b in zip(text.getRgb()[:3], base.getRgb()[:3])]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
+
+
+class DetailsPanel(QTextBrowser):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("details")
+        self.setAccessibleName("Details of the selected bid")
+        self.setOpenExternalLinks(False)
+
+    def show_bid(self, scorecard: Scorecard, score: BidScore | None) -> None:
+        if score is None:
+            self.setHtml("<p>Select a bid to see its figures and the assumptions behind them.</p>")
+            return
+        palette = self.palette()
+        muted = _muted(palette)
+        estimate = score.estimate
+        bid = score.bid
+        parts = [f"<h3>{escape(bid.quote.provider)} <small>({escape(bid.id)})</small></h3>"]
+        if estimate.gates:
+            colour = status_colour(BidStatus.FAILED_GATE, palette).name()
+            items = "".join(f"<li>{escape(g.message)}</li>" for g in estimate.gates)
+            parts.append(f"<p style='color:{colour}'><b>Excluded from the ranking:</b></p><ul>{items}</ul>")
+        gaps = missing_evidence(score)
+        if gaps:
+            colour = status_colour(BidStatus.MISSING_EVIDENCE, palette).name()
+            parts.append(f"<p style='color:{colour}'><b>Missing evidence:</b> {escape('; '.join(gaps))}</p>")
+        if estimate.warnings:
+            items = "".join(f"<li>{escape(w.message)}</li>" for w in estimate.warnings)
+            parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
+        # Name and value on one line, the source small beneath: readable in a narrow pane.
+        rows = "".join(
+            f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"
+            f"<small style='color:{muted}'>{escape(a.source)}</small></p>"
+            for a in bid_assumptions(estimate, scorecard.evaluation.workload)
+        )
+        parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
+        self.setHtml("".join(parts))

@@ -1,0 +1,46 @@
+"""Read a dropped nccl-tests log and say in plain words what was found in it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+
+MAX_LOG_BYTES = 20 * 1024 * 1024
+
+
+def read_log(path: Path) -> list:
+    from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_text
+
+    size = path.stat().st_size
+    if size > MAX_LOG_BYTES:
+        raise InputError(f"{path.name}: {size:,} bytes is more than the {MAX_LOG_BYTES:,}-byte limit for a log")
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    try:
+        return parse_nccl_tests_text(text, path.name)
+    except EvidenceParseError as exc:
+        raise InputError(str(exc)) from None
+
+
+def summarise_runs(runs: list) -> str:
+    lines = []
+    for run in runs:
+        where = f"line {run.first_line}" if run.first_line else run.source
+        head = f"{run.collective or 'unknown collective'} ({where}): {len(run.rows)} message sizes"
+        if run.ranks:
+            head += f", {run.ranks} ranks"
+        if run.hosts:
+            head += f" on {len(run.hosts)} hosts"
+        lines.append(head)
+        if run.plateau is not None:
+            lines.append(f"  bus bandwidth plateau {run.plateau.busbw_gb_s:g} GB/s at "
+                         f"{run.plateau.size_bytes:,} bytes ({run.plateau.placement.replace('_', '-')})")
+        else:
+            lines.append("  no plateau: the sweep stops below 1 GiB")
+        lines.extend(f"  flag {flag.code}: {flag.message}" for flag in run.flags)
+    return "\n".join(lines)
+
+
+def chart_run(runs: list):
+    """The run the busbw chart shows: the first all_reduce, else the first run."""
+    return next((run for run in runs if run.collective == "all_reduce"), runs[0] if runs else None)

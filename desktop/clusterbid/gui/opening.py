@@ -1,0 +1,58 @@
+"""Which document to open: the one asked for, the last one, or a per-user copy of the demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.settings import AppSettings
+
+
+def open_document(path: Path, settings: AppSettings) -> EvaluationDocument:
+    """A .clusterbid opens in place; a JSON evaluation is copied into a new .clusterbid beside
+    the app's data, since every edit must be committed to a document."""
+    path = Path(path)
+    if path.suffix == ".clusterbid":
+        return EvaluationDocument.open(path)
+    from clusterbid.core.documents import read_evaluation
+
+    evaluation = read_evaluation(path)
+    return EvaluationDocument.create(unused_path(settings.data_dir, path.stem), evaluation)
+
+
+def unused_path(folder: Path, stem: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    candidate = folder / f"{stem}.clusterbid"
+    number = 2
+    while candidate.exists():
+        candidate = folder / f"{stem}-{number}.clusterbid"
+        number += 1
+    return candidate
+
+
+def demo_document(settings: AppSettings) -> EvaluationDocument:
+    """The demo, saved once into the user's data folder so edits to it are kept."""
+    path = settings.demo_path()
+    if path.exists():
+        try:
+            return EvaluationDocument.open(path)
+        except InputError:
+            path = unused_path(settings.data_dir, "demo")  # keep the damaged file for inspection
+    from clusterbid.core.demo import demo_evaluation
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return EvaluationDocument.create(path, demo_evaluation())
+
+
+def startup_document(path: str | Path | None, settings: AppSettings) -> tuple[EvaluationDocument, str | None]:
+    """(document, a note for the status bar when the last evaluation could not be reopened)."""
+    if path is not None:
+        return open_document(Path(path), settings), None
+    last = settings.last_evaluation()
+    if last is not None and last.exists():
+        try:
+            return EvaluationDocument.open(last), None
+        except InputError as exc:
+            return demo_document(settings), f"Could not reopen the last evaluation ({exc}); showing the demo."
+    return demo_document(settings), None

@@ -1,0 +1,84 @@
+"""The evaluation at a glance: the workload and each bid with its status badge."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
+
+from clusterbid.core.scoring import Scorecard
+from clusterbid.gui.bid_status import BADGES, bid_status, missing_evidence, status_colour
+
+BID_ID_ROLE = Qt.ItemDataRole.UserRole + 2
+WORKLOAD_KEY = "__workload__"
+
+
+class OutlineTree(QTreeWidget):
+    bid_selected = Signal(str)
+    workload_selected = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("outline")
+        self.setHeaderLabels(["Evaluation", "Status"])
+        self.setAccessibleName("Outline of the evaluation")
+        self.setRootIsDecorated(True)
+        self.setUniformRowHeights(True)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.currentItemChanged.connect(self._on_current)
+        self._filling = False
+
+    def show_scorecard(self, scorecard: Scorecard, selected_bid: str | None = None) -> None:
+        self._filling = True
+        self.clear()
+        w = scorecard.evaluation.workload
+        workload = QTreeWidgetItem(["Workload", f"{w.job_gpus:,} GPUs"])
+        workload.setToolTip(0, w.name)
+        workload.setData(0, BID_ID_ROLE, WORKLOAD_KEY)
+        bids = QTreeWidgetItem([f"Bids ({len(scorecard.scores)})", ""])
+        bids.setFlags(bids.flags() & ~Qt.ItemFlag.ItemIsSelectable)
+        self.addTopLevelItems([workload, bids])
+        palette = self.palette()
+        # Entry order, not rank: the outline is where officers find a bid by name.
+        order = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
+        for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
+            status = bid_status(score)
+            item = QTreeWidgetItem([score.bid.quote.provider, BADGES[status]])
+            item.setData(0, BID_ID_ROLE, score.bid.id)
+            item.setForeground(1, status_colour(status, palette))
+            reasons = [g.message for g in score.estimate.gates] or [
+                f"missing: {what}" for what in missing_evidence(score)]
+            item.setToolTip(1, "\n".join(reasons) or "gates passed and the expected evidence is on file")
+            item.setToolTip(0, f"bid id {score.bid.id}")
+            bids.addChild(item)
+            if score.bid.id == selected_bid:
+                self.setCurrentItem(item)
+        self.expandAll()
+        self._filling = False
+
+    def badge_of(self, bid_id: str) -> str | None:
+        bids = self.topLevelItem(1)
+        for i in range(bids.childCount() if bids else 0):
+            if bids.child(i).data(0, BID_ID_ROLE) == bid_id:
+                return bids.child(i).text(1)
+        return None
+
+    def select_bid(self, bid_id: str) -> None:
+        bids = self.topLevelItem(1)
+        for i in range(bids.childCount() if bids else 0):
+            if bids.child(i).data(0, BID_ID_ROLE) == bid_id and self.currentItem() is not bids.child(i):
+                self._filling = True
+                self.setCurrentItem(bids.child(i))
+                self._filling = False
+
+    def _on_current(self, current: QTreeWidgetItem | None, _previous) -> None:
+        if self._filling or current is None:
+            return
+        key = current.data(0, BID_ID_ROLE)
+        if key == WORKLOAD_KEY:
+            self.workload_selected.emit()
+        elif key:
+            self.bid_selected.emit(key)

@@ -1,0 +1,57 @@
+"""Re-score off the GUI thread: at once for a lone edit, debounced while edits keep coming."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.uncertainty_source import analyse_uncertainty
+
+DEBOUNCE_MS = 150
+
+
+class Rescorer(QObject):
+    """Emits `scored` with each fresh Scorecard, then `analysed` once uncertainty is known."""
+
+    scored = Signal(object)  # Scorecard
+    analysed = Signal(object)  # UncertaintyAnalysis
+    failed = Signal(str)
+
+    def __init__(self, tasks: BackgroundTasks, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks = tasks
+        self._pending: Evaluation | None = None
+        self._last_start = 0.0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._start)
+
+    def request(self, evaluation: Evaluation) -> None:
+        self._pending = evaluation
+        quiet = (time.monotonic() - self._last_start) * 1000 >= DEBOUNCE_MS
+        if quiet and not self._timer.isActive():
+            self._start()  # leading edge: a lone edit is re-scored without waiting
+        else:
+            self._timer.start()  # a burst (slider drag, typing): wait until it pauses
+
+    def _start(self) -> None:
+        evaluation, self._pending = self._pending, None
+        if evaluation is None:
+            return
+        self._last_start = time.monotonic()
+        self._tasks.cancel("uncertainty")
+        self._tasks.run("score", lambda progress: score_evaluation(evaluation), self._on_scored, self._on_error)
+
+    def _on_scored(self, scorecard) -> None:
+        self.scored.emit(scorecard)
+        evaluation = scorecard.evaluation
+        self._tasks.run("uncertainty", lambda progress: analyse_uncertainty(evaluation, progress),
+                        self.analysed.emit, self._on_error)
+
+    def _on_error(self, error: Exception) -> None:
+        self.failed.emit(f"Scoring failed: {error}")

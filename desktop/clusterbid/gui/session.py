@@ -1,0 +1,71 @@
+"""The open evaluation: its document, its current snapshot, the undo stack and one change signal."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.commands import ReplaceSnapshotCommand
+from clusterbid.gui.snapshot_edits import apply_snapshot
+
+
+class Session(QObject):
+    """Every edit goes through `apply`: committed to the document first, then put on the stack."""
+
+    evaluation_changed = Signal(object)  # the new Evaluation
+    edit_refused = Signal(str)  # a plain message; nothing was changed
+
+    def __init__(self, document: EvaluationDocument, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.undo_stack = QUndoStack(self)
+
+    @property
+    def evaluation(self) -> Evaluation:
+        return self.document.evaluation
+
+    def apply(self, new: Evaluation, text: str, merge_key: object = None) -> bool:
+        """Commit `new` and record it for undo; on refusal nothing changes and the reason is emitted."""
+        old = self.evaluation
+        if new == old:
+            return True
+        try:
+            apply_snapshot(self.document, new)
+        except InputError as exc:
+            self._resync(old)
+            self.edit_refused.emit(str(exc))
+            return False
+        self.undo_stack.push(ReplaceSnapshotCommand(self, old, self.evaluation, text, merge_key))
+        self.evaluation_changed.emit(self.evaluation)
+        return True
+
+    def restore(self, snapshot: Evaluation) -> None:
+        """Undo/redo: bring the document back to `snapshot` (committed and audited like any edit)."""
+        try:
+            apply_snapshot(self.document, snapshot)
+        except InputError as exc:
+            self.edit_refused.emit(f"Could not undo or redo: {exc}")
+        self.evaluation_changed.emit(self.evaluation)
+
+    def _resync(self, before: Evaluation) -> None:
+        # A multi-part snapshot could commit some parts before one was refused; put those back.
+        if self.evaluation != before:
+            try:
+                apply_snapshot(self.document, before)
+            except InputError:
+                pass
+            self.evaluation_changed.emit(self.evaluation)
+
+    def switch_to(self, document: EvaluationDocument) -> None:
+        """Another evaluation in the same window: the old file is closed, its undo history ends."""
+        self.undo_stack.clear()
+        self.document.close()
+        self.document = document
+        self.evaluation_changed.emit(self.evaluation)
+
+    def close(self) -> None:
+        self.undo_stack.clear()
+        self.document.close()

@@ -1,0 +1,34 @@
+"""The one place the GUI asks for Monte Carlo uncertainty and weight sensitivity.
+
+`clusterbid.core.uncertainty` arrives on another branch; until it is merged (and
+UNCERTAINTY_ENABLED is switched on) the columns and tipping points show "—".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.evaluation import Evaluation
+
+UNCERTAINTY_ENABLED = False
+MONTE_CARLO_SAMPLES = 2000
+
+
+@dataclass(frozen=True)
+class UncertaintyAnalysis:
+    uncertainty: object | None  # core.uncertainty.UncertaintyResult
+    sensitivity: object | None  # core.uncertainty.Sensitivity
+
+
+def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
+    """Run on a worker thread by the rescorer; cheap no-op until the core module is switched on."""
+    if not UNCERTAINTY_ENABLED:
+        return UncertaintyAnalysis(None, None)
+    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+    if progress is not None:
+        progress(0.0, "Monte Carlo")
+    uncertainty = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
+    if progress is not None:
+        progress(0.8, "tipping points")
+    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation))

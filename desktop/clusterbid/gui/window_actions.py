@@ -1,0 +1,80 @@
+"""Menus and shortcuts, following platform conventions (QKeySequence standard keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu
+
+Key = QKeySequence.StandardKey
+MEMO_PENDING_TIP = "Arrives with the memo feature"
+
+
+class WindowActions:
+    """Every action of the main window, created once; handlers are the window's methods."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        self._window = window
+        w = window
+        self.new = self._make("&New evaluation…", w.new_evaluation, Key.New)
+        self.open = self._make("&Open…", w.open_evaluation_dialog, Key.Open)
+        self.save_copy = self._make("Save a &Copy…", w.save_copy, Key.SaveAs)
+        self.import_bids = self._make("&Import Bids…", w.import_bids_dialog, "Ctrl+I")
+        self.export_template = self._make("Export Bid &Template…", w.export_template)
+        self.export_comparison = self._make("Export Co&mparison…", w.export_comparison, "Ctrl+E")
+        self.export_memo = self._make("Export Approval Memo…", lambda: None)
+        self.export_memo.setEnabled(False)
+        self.export_memo.setToolTip(MEMO_PENDING_TIP)
+        self.export_memo.setStatusTip(MEMO_PENDING_TIP)
+        self.quit = self._make("&Quit", w.close, Key.Quit)
+        self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")
+        self.undo.setShortcuts(Key.Undo)
+        self.redo = w.session.undo_stack.createRedoAction(w, "&Redo")
+        self.redo.setShortcuts(Key.Redo)
+        self.add_bid = self._make("&Add Bid…", w.add_bid, "Ctrl+Shift+N")
+        self.edit_bid = self._make("&Edit Bid…", w.edit_bid, "Ctrl+Return")
+        self.duplicate_bid = self._make("D&uplicate Bid", w.duplicate_bid, "Ctrl+D")
+        self.delete_bid = self._make("&Delete Bid", w.delete_bid, Key.Delete)
+        self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
+        self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
+        self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)
+        self.zoom_reset = self._make("&Actual Size", w.zoom_reset, "Ctrl+0")
+        self.methodology = self._make("&Methodology", w.show_methodology, Key.HelpContents)
+        self.about = self._make("&About ClusterBid", w.show_about)
+        self.recent_menu = QMenu("Open &Recent", w)
+        self.recent_menu.aboutToShow.connect(w.fill_recent_menu)
+
+    def _make(self, text: str, handler: Callable, shortcut: Key | str | None = None) -> QAction:
+        action = QAction(text, self._window)
+        if isinstance(shortcut, Key):
+            action.setShortcuts(shortcut)  # every platform binding, e.g. Ctrl+Y and Ctrl+Shift+Z
+        elif shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(lambda _checked=False: handler())
+        return action
+
+    def build_menus(self, docks: list) -> None:
+        bar = self._window.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addActions([self.new, self.open])
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addAction(self.save_copy)
+        file_menu.addSeparator()
+        file_menu.addActions([self.import_bids, self.export_template, self.export_comparison, self.export_memo])
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit)
+        edit_menu = bar.addMenu("&Edit")
+        edit_menu.addActions([self.undo, self.redo])
+        edit_menu.addSeparator()
+        edit_menu.addActions([self.add_bid, self.edit_bid, self.duplicate_bid, self.delete_bid])
+        edit_menu.addSeparator()
+        edit_menu.addAction(self.edit_workload)
+        view_menu = bar.addMenu("&View")
+        zoom_menu = view_menu.addMenu("&Presentation Zoom")
+        zoom_menu.addActions([self.zoom_in, self.zoom_out, self.zoom_reset])
+        view_menu.addSeparator()
+        for dock in docks:
+            view_menu.addAction(dock.toggleViewAction())
+        help_menu = bar.addMenu("&Help")
+        help_menu.addActions([self.methodology, self.about])

@@ -1,0 +1,174 @@
+"""The buyer's job as a form built from the Workload model, with derived numbers shown live."""
+
+from __future__ import annotations
+
+import html
+import typing
+
+from pydantic import ValidationError
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
+)
+
+from clusterbid.core.workload import Workload
+from clusterbid.gui.bid_status import BidStatus, status_colour
+from clusterbid.gui.field_errors import field_bounds, route_errors
+
+FIELDS = [name for name in Workload.model_fields if name != "kind"]
+TEXT_FIELDS = {name for name in FIELDS if Workload.model_fields[name].annotation is str}
+LABELS = {"name": "&Name", "job_gpus": "Planned &job size (GPUs)", "baseline_mfu": "&Baseline MFU"}
+
+
+def _label(name: str) -> str:
+    return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+class WorkloadEditor(QWidget):
+    """Emits `workload_edited(Workload)` when the officer applies a valid job."""
+
+    workload_edited = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("workload_editor")
+        self.editors: dict[str, QWidget] = {}
+        self.errors: dict[str, QLabel] = {}
+        self._shown: Workload | None = None
+        self._loading = False
+        form = QFormLayout()
+        for name in FIELDS:
+            field = Workload.model_fields[name]
+            editor = self._make_editor(name, field.annotation)
+            tip = " ".join(part for part in (field.description or "", field_bounds(field)) if part)
+            editor.setToolTip(tip)
+            error = QLabel()
+            error.setObjectName(f"error_{name}")
+            error.setWordWrap(True)
+            error.hide()
+            cell = QVBoxLayout()
+            cell.setSpacing(0)
+            cell.addWidget(editor)
+            cell.addWidget(error)
+            label = QLabel(_label(name))
+            label.setBuddy(editor)
+            form.addRow(label, cell)
+            self.editors[name], self.errors[name] = editor, error
+        self.general_error = QLabel()
+        self.general_error.setWordWrap(True)
+        self.derived = QLabel()
+        self.derived.setObjectName("derived")
+        self.derived.setWordWrap(True)
+        # Four lines reserved so the form does not jump while the officer types.
+        self.derived.setMinimumHeight(self.derived.fontMetrics().lineSpacing() * 4 + 4)
+        self.apply_button = QPushButton("&Apply to evaluation")
+        self.revert_button = QPushButton("Re&vert")
+        self.apply_button.clicked.connect(self.apply)
+        self.revert_button.clicked.connect(lambda: self.show_workload(self._shown))
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.revert_button)
+        buttons.addWidget(self.apply_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.derived)
+        layout.addLayout(form)
+        layout.addWidget(self.general_error)
+        layout.addLayout(buttons)
+        layout.addStretch(1)
+
+    def _make_editor(self, name: str, annotation: object) -> QWidget:
+        if typing.get_origin(annotation) is typing.Literal:
+            combo = QComboBox()
+            for option in typing.get_args(annotation):
+                combo.addItem(str(option), option)
+            combo.currentIndexChanged.connect(self._revalidate)
+            return combo
+        if annotation is bool:
+            box = QCheckBox()
+            box.toggled.connect(self._revalidate)
+            return box
+        line = QLineEdit()
+        line.textChanged.connect(self._revalidate)
+        return line
+
+    # -- reading and writing the form ----------------------------------------------------------
+    def show_workload(self, workload: Workload | None) -> None:
+        if workload is None:
+            return
+        self._shown = workload
+        self._loading = True
+        for name, editor in self.editors.items():
+            value = getattr(workload, name)
+            if isinstance(editor, QComboBox):
+                editor.setCurrentIndex(max(editor.findData(value), 0))
+            elif isinstance(editor, QCheckBox):
+                editor.setChecked(bool(value))
+            else:
+                editor.setText(_text(value))
+        self._loading = False
+        self._revalidate()
+
+    def form_values(self) -> dict[str, object]:
+        values: dict[str, object] = {}
+        for name, editor in self.editors.items():
+            if isinstance(editor, QComboBox):
+                values[name] = editor.currentData()
+            elif isinstance(editor, QCheckBox):
+                values[name] = editor.isChecked()
+            elif editor.text().strip():
+                text = editor.text().strip()
+                # Thousands separators are welcome in numbers ("4,194,304"), kept in text fields.
+                values[name] = text if name in TEXT_FIELDS else text.replace(",", "")
+        return values
+
+    def validated(self) -> Workload | None:
+        try:
+            return Workload.model_validate(self.form_values())
+        except ValidationError:
+            return None
+
+    def apply(self) -> None:
+        workload = self.validated()
+        if workload is not None and workload != self._shown:
+            self.workload_edited.emit(workload)
+
+    # -- live feedback -------------------------------------------------------------------------
+    def _revalidate(self, *_args: object) -> None:
+        if self._loading:
+            return
+        colour = status_colour(BidStatus.FAILED_GATE, self.palette()).name()
+        try:
+            workload = Workload.model_validate(self.form_values())
+        except ValidationError as exc:
+            by_field, general = route_errors(exc, FIELDS)
+            for name, label in self.errors.items():
+                self._set_error(label, by_field.get(name), colour)
+            self._set_error(self.general_error, general, colour)
+            self.derived.setText("<i>Derived numbers appear when every field is valid.</i>")
+            self.apply_button.setEnabled(False)
+            return
+        for label in [*self.errors.values(), self.general_error]:
+            self._set_error(label, None, colour)
+        self.derived.setText(
+            f"<b>Total compute</b> {workload.total_training_flops:.3g} FLOPs<br>"
+            f"<b>DP degree</b> {workload.data_parallel:,}<br>"
+            f"<b>Model state per GPU</b> {workload.model_state_gb_per_gpu():,.1f} GB<br>"
+            f"<b>Micro-batches per step</b> {workload.micro_batches_per_step:,}"
+        )
+        self.apply_button.setEnabled(workload != self._shown)
+
+    @staticmethod
+    def _set_error(label: QLabel, messages: list[str] | None, colour: str) -> None:
+        if not messages:
+            label.clear()
+            label.hide()
+            return
+        text = "<br>".join(html.escape(m) for m in messages)
+        label.setText(f"<span style='color:{colour}'>{text}</span>")
+        label.show()

@@ -1,0 +1,65 @@
+"""GUI fixtures: a main window on a fresh copy of the demo, with settings in a temporary folder."""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui import dialogs
+from clusterbid.gui.main_window import MainWindow
+from clusterbid.gui.settings import AppSettings
+
+
+@pytest.fixture
+def app_settings(tmp_path) -> AppSettings:
+    return AppSettings.in_folder(tmp_path / "profile")
+
+
+class DialogLog:
+    """Replaces every modal dialog: records what would have been shown, answers from a queue."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[str, str, str]] = []
+        self.answers: list[str] = []
+
+    def problem(self, _parent, title, text, details="") -> None:
+        self.shown.append(("problem", title, f"{text}\n{details}"))
+
+    def info(self, _parent, title, text) -> None:
+        self.shown.append(("info", title, text))
+
+    def file(self, *_args) -> str:
+        return self.answers.pop(0) if self.answers else ""
+
+
+@pytest.fixture
+def dialog_log(monkeypatch) -> DialogLog:
+    log = DialogLog()
+    monkeypatch.setattr(dialogs, "show_problem", log.problem)
+    monkeypatch.setattr(dialogs, "show_info", log.info)
+    monkeypatch.setattr(dialogs, "open_file", log.file)
+    monkeypatch.setattr(dialogs, "save_file", log.file)
+    monkeypatch.setattr(dialogs, "confirm", lambda *_a: True)
+    return log
+
+
+@pytest.fixture
+def window(qtbot, tmp_path, app_settings, dialog_log):
+    document = EvaluationDocument.create(tmp_path / "demo.clusterbid", demo_evaluation())
+    win = MainWindow(document, app_settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    yield win
+    # No worker may outlive its test (napari's rule): wait, then close and reset the zoom.
+    assert win.tasks.wait_for_done(10_000)
+    win.zoom.set(1.0)
+    if win.isVisible():
+        win.close()
+
+
+def wait_for_scoring(qtbot, win) -> None:
+    """Until the table shows a scorecard of the session's current evaluation."""
+    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == win.session.evaluation and not win.tasks.is_busy(),
+                    timeout=5000)

@@ -1,0 +1,122 @@
+"""Bids edited as an officer would: delete and undo, import a sheet, edit through the wizard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.interchange import write_template_csv, write_template_xlsx
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui import bid_commands
+from clusterbid.gui.comparison.scorecard_table_model import PRICE
+from tests.conftest import bid_dict
+from tests.gui.conftest import wait_for_scoring
+
+
+def _on_disk(window) -> list[str]:
+    # A second connection reads what was committed, not what the window holds in memory.
+    with EvaluationDocument.open(window.session.document.path) as other:
+        return [b.id for b in other.evaluation.bids]
+
+
+def test_delete_key_removes_the_selected_bid_and_undo_brings_it_back(qtbot, window):
+    window.comparison.select_bid("cumulus-roce")
+    window.comparison.setFocus()
+    qtbot.keyClick(window.comparison, Qt.Key.Key_Delete)
+    wait_for_scoring(qtbot, window)
+    assert "Cumulus Compute" not in window.comparison.provider_order()
+    assert "cumulus-roce" not in _on_disk(window)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_for_scoring(qtbot, window)
+    assert "Cumulus Compute" in window.comparison.provider_order()
+    assert "cumulus-roce" in _on_disk(window)
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    wait_for_scoring(qtbot, window)
+    assert "cumulus-roce" not in _on_disk(window)  # redo (Ctrl+Shift+Z) deletes it again
+
+
+def _import(qtbot, window, dialog_log, path: Path) -> None:
+    dialog_log.answers.append(str(path))
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)  # File > Import Bids
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
+    wait_for_scoring(qtbot, window)
+
+
+def test_importing_a_filled_csv_adds_the_bid_ranked(qtbot, window, dialog_log, tmp_path):
+    sheet = write_template_csv(tmp_path / "bids.csv", [Bid.model_validate(bid_dict("acme"))])
+    _import(qtbot, window, dialog_log, sheet)
+    assert dialog_log.shown == []
+    assert "Provider acme" in window.comparison.provider_order()
+    assert "acme" in _on_disk(window)
+    window.session.undo_stack.undo()
+    assert "acme" not in _on_disk(window)
+
+
+def test_importing_the_xlsx_template_with_two_bids(qtbot, window, dialog_log, tmp_path):
+    bids = [Bid.model_validate(bid_dict("x1")), Bid.model_validate(bid_dict("x2", terms={"price_per_gpu_hour": "1.10"}))]
+    sheet = write_template_xlsx(tmp_path / "bids.xlsx", bids)
+    _import(qtbot, window, dialog_log, sheet)
+    assert {"Provider x1", "Provider x2"} <= set(window.comparison.provider_order())
+    assert window.session.undo_stack.count() == 1  # one import, one undo step
+
+
+def test_a_sheet_with_a_bad_cell_imports_nothing_and_names_the_cell(qtbot, window, dialog_log, tmp_path):
+    sheet = write_template_csv(tmp_path / "bids.csv", [Bid.model_validate(bid_dict("bad"))])
+    text = sheet.read_text(encoding="utf-8-sig")
+    sheet.write_text(text.replace(",512,8,512,", ",512,8,-5,", 1), encoding="utf-8")
+    _import(qtbot, window, dialog_log, sheet)
+    kind, title, message = dialog_log.shown[-1]
+    assert kind == "problem" and title == "Nothing was imported"
+    assert "largest_contiguous_block_gpus" in message
+    assert "bad" not in _on_disk(window) and len(_on_disk(window)) == 6
+
+
+def test_importing_a_bid_whose_id_is_taken_is_refused_whole(qtbot, window, dialog_log, tmp_path):
+    sheet = write_template_csv(tmp_path / "bids.csv", [Bid.model_validate(bid_dict("northwind-ib"))])
+    _import(qtbot, window, dialog_log, sheet)
+    assert "used twice" in dialog_log.shown[-1][2]
+    assert len(_on_disk(window)) == 6
+
+
+def test_duplicate_makes_a_copy_with_a_new_id(qtbot, window):
+    window.comparison.select_bid("legacy-a100")
+    qtbot.keyClick(window.comparison, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    wait_for_scoring(qtbot, window)
+    assert "legacy-a100-copy" in _on_disk(window)
+    assert window.comparison.selected_bid_id() == "legacy-a100-copy"
+
+
+def test_edit_without_the_wizard_says_how_to_proceed(qtbot, window, dialog_log, monkeypatch):
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: None)
+    window.comparison.select_bid("northwind-ib")
+    window.actions_.edit_bid.trigger()
+    assert dialog_log.shown[-1][0] == "info" and "Import Bids" in dialog_log.shown[-1][2]
+
+
+def test_the_wizard_result_replaces_the_bid_and_undo_restores_it(qtbot, window, monkeypatch):
+    seen = {}
+
+    def fake_wizard(parent, evaluation, bid):
+        seen["bid"] = bid
+        data = bid.model_dump()
+        data["terms"]["price_per_gpu_hour"] = "2.10"
+        return Bid.model_validate(data)
+
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: fake_wizard)
+    window.comparison.select_bid("northwind-ib")
+    window.actions_.edit_bid.trigger()
+    wait_for_scoring(qtbot, window)
+    assert seen["bid"].id == "northwind-ib"
+    row = window.model.row_of("northwind-ib")
+    assert window.model.index(row, PRICE).data() == "$2.10"
+    window.session.undo_stack.undo()
+    wait_for_scoring(qtbot, window)
+    assert window.model.index(window.model.row_of("northwind-ib"), PRICE).data() == "$2.85"  # the demo's price
+
+
+def test_a_cancelled_wizard_changes_nothing(qtbot, window, monkeypatch):
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: (lambda parent, evaluation, bid: None))
+    window.actions_.add_bid.trigger()
+    assert window.session.undo_stack.count() == 0

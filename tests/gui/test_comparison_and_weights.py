@@ -1,0 +1,93 @@
+"""The ranked comparison as a user drives it: sort by a column, move a weight, undo it."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QPoint, Qt
+
+from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN
+from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_scoring
+
+NAMES = {"northwind-ib": "Northwind AI Cloud", "prime-efa": "Hyperscale Prime"}
+
+
+def _click_header(qtbot, win, title: str) -> None:
+    header = win.comparison.horizontalHeader()
+    column = [win.model.headerData(c, Qt.Orientation.Horizontal) for c in range(win.model.columnCount())].index(title)
+    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+def test_demo_opens_ranked_with_excluded_bids_last(window):
+    order = window.comparison.provider_order()
+    assert len(order) == 6
+    ranks = [window.comparison.proxy.index(r, 0).data() for r in range(6)]
+    # The demo's two gated bids (TCP-only fabric; a 256-GPU block for a 512-GPU job) sort last, unranked.
+    assert ranks[-2:] == ["—", "—"] and set(order[-2:]) == {"BudgetGPU", "Fragment Cloud"}
+    assert ranks[:4] == ["1", "2", "3", "4"]
+
+
+def test_clicking_the_price_header_sorts_by_sticker_price(qtbot, window):
+    demo = json.loads((EXAMPLES / "demo-evaluation.json").read_text())
+    by_price = sorted(demo["bids"], key=lambda b: float(b["terms"]["price_per_gpu_hour"]))
+    expected = [b["quote"]["provider"] for b in by_price]  # 1.35, 1.99, 2.39, 2.49, 2.85, 3.90 USD
+    _click_header(qtbot, window, "Price / GPU-h")
+    order = window.comparison.provider_order()
+    assert order in (expected, expected[::-1])
+    if order != expected:
+        _click_header(qtbot, window, "Price / GPU-h")
+    assert window.comparison.provider_order() == expected
+
+
+def test_cost_weight_to_zero_reranks_and_undo_restores(qtbot, window):
+    assert window.comparison.provider_order()[0] == NAMES["northwind-ib"]
+    slider = window.weights.sliders["cost_to_finish"]
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_Home)  # cost weight 70 -> 0, one step
+    wait_for_scoring(qtbot, window)
+    # With cost at 0 the other weights are sla 8, tier 5, certs 5, support 3, terms 4, evidence 5 (sum 30).
+    # Hyperscale Prime: 99.99% SLA, tier 4, both certs, enterprise, exit + migration, no evidence
+    #   -> (8 + 5 + 5 + 3 + 4) / 30 = 0.833.
+    # Northwind offers exit but not migration (terms 0.5) and no evidence, so even with every other
+    # criterion perfect it reaches at most (8 + 5 + 5 + 3 + 2) / 30 = 0.767 < 0.833.
+    assert window.session.evaluation.policy.weights.cost_to_finish == 0
+    assert window.comparison.provider_order()[0] == NAMES["prime-efa"]
+    qtbot.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_for_scoring(qtbot, window)
+    assert window.session.evaluation.policy.weights.cost_to_finish == 70
+    assert slider.value() == 70
+    assert window.comparison.provider_order()[0] == NAMES["northwind-ib"]
+
+
+def test_a_slider_drag_is_one_undo_step_and_every_value_is_committed(qtbot, window):
+    slider = window.weights.sliders["sla"]
+    before = window.session.undo_stack.count()
+    slider.setSliderDown(True)  # what a mouse press on the handle does
+    window.weights._on_pressed()
+    for value in (10, 20, 30, 40):
+        slider.setValue(value)
+    slider.setSliderDown(False)
+    window.weights._on_released()
+    assert window.session.undo_stack.count() == before + 1
+    assert window.session.document.evaluation.policy.weights.sla == 40  # committed as it happened
+    window.session.undo_stack.undo()
+    assert window.session.document.evaluation.policy.weights.sla == 8  # the demo's value
+    wait_for_scoring(qtbot, window)
+    assert slider.value() == 8
+
+
+def test_every_weight_at_zero_is_refused_in_plain_words(qtbot, window):
+    weights = {name: 0.0 for name in window.weights.sliders}
+    window.apply_weights(weights, ("weights", 999))
+    assert window.session.evaluation.policy.weights.cost_to_finish == 70
+    assert "at least one criterion weight must be above zero" in window.statusBar().currentMessage()
+
+
+def test_uncertainty_columns_show_a_dash_until_the_analysis_exists(window):
+    model = window.model
+    band = model.index(0, BAND).data()
+    win_probability = model.index(0, WIN).data()
+    assert band == "—" and win_probability == "—"
+    assert "tipping point —" in window.weights._tipping["sla"].text()

@@ -1,0 +1,169 @@
+"""The workload editor, drag-and-drop, exports, help, zoom and what the app remembers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QApplication
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.interchange import write_template_csv
+from clusterbid.gui.app import open_main_window
+from clusterbid.gui.help_dialogs import MethodologyDialog
+from clusterbid.gui.window_actions import MEMO_PENDING_TIP
+from tests.conftest import REPO, bid_dict
+from tests.gui.conftest import wait_for_scoring
+
+PUBLIC_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+
+
+def _type(qtbot, editor, text: str) -> None:
+    editor.setFocus()
+    editor.selectAll()
+    qtbot.keyClick(editor, Qt.Key.Key_Backspace)
+    qtbot.keyClicks(editor, text)
+
+
+def test_workload_editor_explains_bad_values_beside_the_field(qtbot, window):
+    window.show_workload_editor()
+    editor = window.workload_editor
+    jobs = editor.editors["job_gpus"]
+    _type(qtbot, jobs, "lots")
+    assert editor.errors["job_gpus"].isVisible()
+    assert "whole number" in editor.errors["job_gpus"].text()
+    assert not editor.apply_button.isEnabled()
+    # The demo runs TP 8 x PP 4 x CP 1 = 32 GPUs per model replica; 500 / 32 is not whole.
+    _type(qtbot, jobs, "500")
+    assert "multiple of TP x PP x CP" in editor.errors["job_gpus"].text()
+    mfu = editor.editors["baseline_mfu"]
+    _type(qtbot, mfu, "0.9")
+    assert "must be at most 0.85" in editor.errors["baseline_mfu"].text()
+
+
+def test_workload_editor_shows_derived_numbers_live_and_applies(qtbot, window):
+    window.show_workload_editor()
+    editor = window.workload_editor
+    _type(qtbot, editor.editors["job_gpus"], "1024")
+    # DP = 1024 / (TP 8 x PP 4 x CP 1) = 32; compute 6 x 70e9 x 1.4e12 = 5.88e23 FLOPs.
+    text = editor.derived.text()
+    assert "<b>DP degree</b> 32<br>" in text and "5.88e+23 FLOPs" in text
+    # Model state per GPU: 70e9 / (8 x 4) params x (2 + 4 + 12 / 32) bytes = 13.9 GB.
+    assert "13.9 GB" in text
+    qtbot.mouseClick(editor.apply_button, Qt.MouseButton.LeftButton)
+    wait_for_scoring(qtbot, window)
+    assert window.session.document.evaluation.workload.job_gpus == 1024
+    assert "1,024 GPUs" in window.summary.text()
+    window.session.undo_stack.undo()
+    assert window.session.document.evaluation.workload.job_gpus == 512
+    assert editor.editors["job_gpus"].text() == "512"
+
+
+def _drop(window, path: Path) -> None:
+    # Qt only routes a Drop through QApplication during a real drag, so the window's handlers are
+    # called with the events a file manager's drag would deliver.
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    window.dragEnterEvent(enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    window.dropEvent(drop)
+    assert drop.isAccepted()
+
+
+def test_dropping_a_bid_sheet_imports_it(qtbot, window, tmp_path):
+    sheet = write_template_csv(tmp_path / "dropped.csv", [Bid.model_validate(bid_dict("dropped"))])
+    _drop(window, sheet)
+    qtbot.waitUntil(lambda: "Provider dropped" in window.comparison.provider_order(), timeout=10_000)
+
+
+def test_dropping_an_nccl_log_shows_what_was_read(qtbot, window, dialog_log):
+    _drop(window, PUBLIC_LOG)
+    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=10_000)
+    kind, title, text = dialog_log.shown[-1]
+    assert kind == "info" and PUBLIC_LOG.name in title
+    # The log's rows at >= 1 GiB peak at 338.82 GB/s busbw (8 GiB, out-of-place): the plateau.
+    assert "all_reduce" in text and "338.82 GB/s" in text and "16 ranks" in text
+    assert window.charts._inputs["nccl_result"].plateau.busbw_gb_s == 338.82
+
+
+def test_dropping_a_broken_log_says_which_line(qtbot, window, dialog_log, tmp_path):
+    log = tmp_path / "broken.log"
+    log.write_text("hello\nthis is not nccl output\n")
+    _drop(window, log)
+    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=10_000)
+    assert dialog_log.shown[-1][0] == "problem" and "no nccl-tests result rows" in dialog_log.shown[-1][2]
+
+
+def test_drag_enter_accepts_only_files_it_can_read(window, tmp_path):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "photo.png"))])
+    assert window.dropped_paths(mime) == []
+    mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "bids.XLSX"))])
+    assert [p.name for p in window.dropped_paths(mime)] == ["bids.XLSX"]
+
+
+def test_export_comparison_writes_the_ranking(qtbot, window, dialog_log, tmp_path):
+    target = tmp_path / "comparison.xlsx"
+    dialog_log.answers.append(str(target))
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    sheet = openpyxl.load_workbook(target).active
+    header = [c.value for c in sheet[3]]
+    first = dict(zip(header, [c.value for c in sheet[4]]))
+    assert first["provider"] == "Northwind AI Cloud" and first["rank"] == 1
+
+
+def test_memo_action_waits_for_the_memo_feature(window):
+    action = window.actions_.export_memo
+    assert not action.isEnabled() and action.toolTip() == MEMO_PENDING_TIP
+
+
+def test_methodology_renders_the_shared_markdown(qtbot):
+    dialog = MethodologyDialog()
+    qtbot.addWidget(dialog)
+    text = dialog.browser.toPlainText()
+    assert "How ClusterBid scores a bid" in text and "Gates" in text
+    assert "##" not in text  # rendered, not shown as source
+
+
+def test_presentation_zoom_scales_fonts_and_is_remembered(qtbot, window, app_settings):
+    before = QApplication.font().pointSizeF()
+    qtbot.keyClick(window, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.font().pointSizeF() > before
+    assert app_settings.zoom() == 1.15
+    qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.font().pointSizeF() == before
+
+
+def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot, app_settings):
+    first = open_main_window(None, app_settings)
+    qtbot.addWidget(first)
+    assert first.session.document.path == app_settings.demo_path()
+    first.session.apply(first.session.evaluation.model_validate(
+        {**first.session.evaluation.model_dump(), "title": "Kept title"}), "rename")
+    first.resize(700, 500)
+    first.close()
+    again = open_main_window(None, app_settings)
+    qtbot.addWidget(again)
+    assert again.session.document.path == app_settings.demo_path()
+    assert again.size().width() == 700  # geometry remembered
+    assert app_settings.recent_files() == [app_settings.demo_path().resolve()]
+    again.close()
+
+
+def test_a_missing_file_is_a_message_not_a_traceback(app_settings, tmp_path):
+    result = open_main_window(tmp_path / "gone.clusterbid", app_settings)
+    assert "gone.clusterbid" in str(result)
+
+
+def test_an_untouched_workload_offers_nothing_to_apply(window):
+    # The demo's job name contains a comma; reading the form back must not change it.
+    window.show_workload_editor()
+    assert "," in window.session.evaluation.workload.name
+    assert window.workload_editor.validated() == window.session.evaluation.workload
+    assert not window.workload_editor.apply_button.isEnabled()
