@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
+
+# Set by packaging/smoke_test.py to time a cold start: the app quits as soon as it has painted.
+QUIT_AFTER_FIRST_PAINT = "CLUSTERBID_QUIT_AFTER_FIRST_PAINT"
 
 
 def run_app(path: str | None = None) -> int:
@@ -19,6 +23,10 @@ def run_app(path: str | None = None) -> int:
         QMessageBox.critical(None, "ClusterBid cannot open this evaluation", str(window))
         return 2
     window.show()
+    if os.environ.get(QUIT_AFTER_FIRST_PAINT):
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, app.quit)  # a zero timer fires after the pending first paint events
     return app.exec()
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from clusterbid.core.evaluation import Evaluation
 
-UNCERTAINTY_ENABLED = False
+UNCERTAINTY_ENABLED = True
 MONTE_CARLO_SAMPLES = 2000
 
 

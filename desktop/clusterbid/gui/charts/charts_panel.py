@@ -70,7 +70,7 @@ class ChartsPanel(QWidget):
         if name == "sensitivity_tornado":
             if i.get("sensitivity") is None:
                 return None, "The sensitivity tornado appears once the uncertainty analysis is available."
-            return charts.sensitivity_tornado(i["sensitivity"]), ""
+            return charts.sensitivity_tornado(i["sensitivity"], i["scorecard"]), ""
         if name == "cost_to_finish_bands":
             return charts.cost_to_finish_bands(i["scorecard"], uncertainty=i.get("uncertainty")), ""
         return getattr(charts, name)(i["scorecard"]), ""
