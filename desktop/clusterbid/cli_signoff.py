@@ -9,7 +9,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
@@ -37,16 +36,6 @@ def _read_file(path: Path, what: str, limit: int = MAX_MEMO_BYTES) -> bytes:
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Whole file or nothing: a crash mid-write leaves the previous memo in place."""
-    folder = path.resolve().parent
-    with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{path.name}.", suffix=".tmp", delete=False) as tmp:
-        tmp.write(data)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.replace(tmp.name, path)
-
-
 def read_passphrase(p12: Path) -> str:
     """From the environment variable, else a prompt that does not echo; never from an argument."""
     if PASSPHRASE_ENV in os.environ:
@@ -56,26 +45,10 @@ def read_passphrase(p12: Path) -> str:
     return getpass.getpass(f"Passphrase for {p12.name}: ")
 
 
-def _approver_role(pdf: bytes, index: int) -> str:
-    """The role the memo lists for approver N, for the audit trail ('' when it cannot be read)."""
-    from io import BytesIO
-
-    from pyhanko.pdf_utils.reader import PdfFileReader
-
-    from clusterbid.core.memo.attachment import read_attached_inputs
-    from clusterbid.core.memo.inputs import parse_memo_inputs
-
-    try:
-        raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
-        approvers = parse_memo_inputs(raw).get("approvers") or []
-        return str(approvers[index - 1].get("role", "")) if len(approvers) >= index else ""
-    except Exception:  # the role is a courtesy in the trail; verification checks the inputs properly
-        return ""
-
-
 def run_sign(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.credentials import load_credentials
     from clusterbid.core.memo.signing import approver_field, sign_memo
+    from clusterbid.core.memo.signoff import approver_role, write_atomically
 
     _quiet_pyhanko()
     field = approver_field(args.field)
@@ -91,42 +64,16 @@ def run_sign(args: argparse.Namespace) -> int:
         credentials = load_credentials(args.p12, read_passphrase(args.p12))
         signed = sign_memo(memo, field, credentials, reason=args.reason, location=args.location, source=str(args.memo))
         out = args.output or args.memo
-        _write_atomically(out, signed.pdf)
+        write_atomically(out, signed.pdf)
         print(f"{signed.signer} signed {field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
               f"(this computer's clock); wrote {out}")
         if document is not None:
-            document.record_signature(signed.signer, signed.sha256, role=_approver_role(memo, args.field))
+            document.record_signature(signed.signer, signed.sha256, role=approver_role(memo, args.field))
             print(f"recorded the signature in the audit trail of {args.evaluation}")
     finally:
         if document is not None:
             document.close()
     return EXIT_OK
-
-
-def _format_report(name: str, result, evaluation_path: Path | None) -> str:
-    lines = [f"Memo {name}"]
-    for sig in result.signatures:
-        when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
-        trusted = {None: "not checked (no --trust given)", True: "yes", False: "NO"}[sig.trusted]
-        lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
-        lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
-    lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
-    if result.inputs_sha256:
-        verdict = "matches page 1" if result.inputs_match_printed else f"page 1 prints {result.printed_sha256 or 'no single value'}"
-        lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
-    if result.rescore_matches is not None:
-        lines.append("  re-scored with this version's model: "
-                     + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))
-        lines += [f"    {d}" for d in result.rescore_differences[:20]]
-    if result.evaluation_matches is not None:
-        lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
-        lines += [f"    {d}" for d in result.evaluation_differences[:20]]
-    if result.ok:
-        lines.append("OK: every check holds" + ("" if result.trust_checked else " (signer trust not checked: pass --trust CA.pem)"))
-    else:
-        lines.append(f"FAILED ({len(result.problems)} problem(s)):")
-        lines += [f"  - {p}" for p in result.problems]
-    return "\n".join(lines)
 
 
 def _as_json(result) -> dict:
@@ -156,7 +103,9 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(_as_json(result), indent=2, ensure_ascii=False))
     else:
-        print(_format_report(str(args.memo), result, args.evaluation))
+        from clusterbid.core.memo.signoff import format_verification
+
+        print(format_verification(str(args.memo), result, args.evaluation))
     return EXIT_OK if result.ok else EXIT_FAILED
 
 

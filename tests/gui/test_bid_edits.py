@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv, write_template_xlsx
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import bid_commands
-from clusterbid.gui.comparison.scorecard_table_model import PRICE
+from clusterbid.gui.comparison.scorecard_table_model import PRICE, RANK
+from clusterbid.gui.wizard import BidWizard
 from tests.conftest import bid_dict
 from tests.gui.conftest import wait_for_scoring
 
@@ -88,17 +90,31 @@ def test_duplicate_makes_a_copy_with_a_new_id(qtbot, window):
     assert window.comparison.selected_bid_id() == "legacy-a100-copy"
 
 
-def test_edit_without_the_wizard_says_how_to_proceed(qtbot, window, dialog_log, monkeypatch):
-    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: None)
-    window.comparison.select_bid("northwind-ib")
-    window.actions_.edit_bid.trigger()
-    assert dialog_log.shown[-1][0] == "info" and "Import Bids" in dialog_log.shown[-1][2]
+def test_a_bid_typed_into_the_real_wizard_appears_ranked(qtbot, window, monkeypatch):
+    from tests.gui.wizard.test_walkthrough import _fill_complete_bid
+
+    def walk(wizard) -> int:
+        wizard.show()
+        qtbot.waitExposed(wizard)
+        _fill_complete_bid(qtbot, wizard)
+        qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+        return wizard.result()
+
+    monkeypatch.setattr(BidWizard, "exec", walk)
+    window.actions_.add_bid.trigger()
+    wait_for_scoring(qtbot, window)
+    assert "walk" in _on_disk(window)
+    row = window.model.row_of("walk")
+    # An H100 bid on non-blocking NDR400 with a 512-GPU block passes every gate, so it is ranked.
+    assert window.model.index(row, RANK).data().isdigit()
+    assert window.comparison.selected_bid_id() == "walk"
+    assert window.session.undo_stack.undoText() == "Add bid walk"
 
 
 def test_the_wizard_result_replaces_the_bid_and_undo_restores_it(qtbot, window, monkeypatch):
     seen = {}
 
-    def fake_wizard(parent, evaluation, bid):
+    def fake_wizard(parent, evaluation, bid, **_options):
         seen["bid"] = bid
         data = bid.model_dump()
         data["terms"]["price_per_gpu_hour"] = "2.10"
@@ -117,6 +133,6 @@ def test_the_wizard_result_replaces_the_bid_and_undo_restores_it(qtbot, window, 
 
 
 def test_a_cancelled_wizard_changes_nothing(qtbot, window, monkeypatch):
-    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: (lambda parent, evaluation, bid: None))
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: (lambda parent, evaluation, bid, **_options: None))
     window.actions_.add_bid.trigger()
     assert window.session.undo_stack.count() == 0

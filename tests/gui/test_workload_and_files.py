@@ -13,7 +13,6 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
 from clusterbid.gui.app import open_main_window
 from clusterbid.gui.help_dialogs import MethodologyDialog
-from clusterbid.gui.window_actions import MEMO_PENDING_TIP
 from tests.conftest import REPO, bid_dict
 from tests.gui.conftest import wait_for_scoring
 
@@ -117,10 +116,6 @@ def test_export_comparison_writes_the_ranking(qtbot, window, dialog_log, tmp_pat
     first = dict(zip(header, [c.value for c in sheet[4]]))
     assert first["provider"] == "Northwind AI Cloud" and first["rank"] == 1
 
-
-def test_memo_action_waits_for_the_memo_feature(window):
-    action = window.actions_.export_memo
-    assert not action.isEnabled() and action.toolTip() == MEMO_PENDING_TIP
 
 
 def test_methodology_renders_the_shared_markdown(qtbot):

@@ -6,16 +6,11 @@ from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
 from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, with_workload, without_bid
 
-WIZARD_PENDING = ("The bid wizard is not part of this build yet. Meanwhile, export a bid template "
-                  "(File > Export Bid Template), fill it in and import it (File > Import Bids).")
-
 
 def load_bid_wizard():
-    """The wizard's entry point, imported when first used (it lives on its own branch until merged)."""
-    try:
-        from clusterbid.gui.wizard import edit_bid_dialog
-    except ImportError:
-        return None
+    """The wizard's entry point, imported when first used so the window opens without it."""
+    from clusterbid.gui.wizard import edit_bid_dialog
+
     return edit_bid_dialog
 
 
@@ -45,12 +40,12 @@ class BidCommands:
         self._run_wizard(bid)
 
     def _run_wizard(self, bid) -> None:
+        from clusterbid.gui.wizard import DraftStore
+
         wizard = load_bid_wizard()
-        if wizard is None:
-            dialogs.show_info(self, "Bid wizard", WIZARD_PENDING)
-            return
         evaluation = self.session.evaluation
-        result = wizard(self, evaluation, bid)
+        # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
+        result = wizard(self, evaluation, bid, draft_store=DraftStore(self.settings.data_dir / "bid-wizard-draft.json"))
         if result is None:
             return
         if bid is None:

@@ -21,6 +21,7 @@ from clusterbid.gui.comparison.scorecard_table_model import ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
 from clusterbid.gui.file_commands import BID_SUFFIXES, LOG_SUFFIXES, FileCommands
+from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.rescoring import Rescorer
 from clusterbid.gui.session import Session
@@ -30,7 +31,7 @@ from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 
 
-class MainWindow(FileCommands, BidCommands, QMainWindow):
+class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
     def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
         super().__init__()
         self.setObjectName("main_window")

@@ -8,7 +8,6 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 Key = QKeySequence.StandardKey
-MEMO_PENDING_TIP = "Arrives with the memo feature"
 
 
 class WindowActions:
@@ -23,10 +22,9 @@ class WindowActions:
         self.import_bids = self._make("&Import Bids…", w.import_bids_dialog, "Ctrl+I")
         self.export_template = self._make("Export Bid &Template…", w.export_template)
         self.export_comparison = self._make("Export Co&mparison…", w.export_comparison, "Ctrl+E")
-        self.export_memo = self._make("Export Approval Memo…", lambda: None)
-        self.export_memo.setEnabled(False)
-        self.export_memo.setToolTip(MEMO_PENDING_TIP)
-        self.export_memo.setStatusTip(MEMO_PENDING_TIP)
+        self.export_memo = self._make("Export Approval &Memo…", w.export_memo_dialog, "Ctrl+M")
+        self.sign_memo = self._make("&Sign a Memo…", w.sign_memo_dialog)
+        self.verify_memo = self._make("&Verify a Memo…", w.verify_memo_dialog)
         self.quit = self._make("&Quit", w.close, Key.Quit)
         self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")
         self.undo.setShortcuts(Key.Undo)
@@ -61,7 +59,9 @@ class WindowActions:
         file_menu.addMenu(self.recent_menu)
         file_menu.addAction(self.save_copy)
         file_menu.addSeparator()
-        file_menu.addActions([self.import_bids, self.export_template, self.export_comparison, self.export_memo])
+        file_menu.addActions([self.import_bids, self.export_template, self.export_comparison])
+        file_menu.addSeparator()
+        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo])
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = bar.addMenu("&Edit")

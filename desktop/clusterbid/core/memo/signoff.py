@@ -1,0 +1,72 @@
+"""Sign-off helpers the CLI and the app share: the approvers a memo lists, writing a signed memo
+whole, and the verification report in words."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from io import BytesIO
+from pathlib import Path
+
+from clusterbid.core.memo.inputs import Approver
+from clusterbid.core.memo.verification import MemoVerification
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Whole file or nothing: a crash mid-write leaves the previous memo in place."""
+    folder = Path(path).resolve().parent
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{Path(path).name}.", suffix=".tmp", delete=False) as tmp:
+        tmp.write(data)
+        tmp.flush()
+        os.fsync(tmp.fileno())
+    os.replace(tmp.name, path)
+
+
+def memo_approvers(pdf: bytes) -> list[Approver]:
+    """The approvers the memo's attached inputs list, in signing order ([] when they cannot be read)."""
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    from clusterbid.core.memo.attachment import read_attached_inputs
+    from clusterbid.core.memo.inputs import parse_memo_inputs
+
+    try:
+        raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
+        listed = parse_memo_inputs(raw).get("approvers") or []
+        return [Approver(str(a.get("name", "")), str(a.get("role", ""))) for a in listed]
+    except Exception:  # a courtesy for the trail and the app's list; verification checks the inputs properly
+        return []
+
+
+def approver_role(pdf: bytes, index: int) -> str:
+    """The role the memo lists for approver N (1-based), for the audit trail ('' when unknown)."""
+    approvers = memo_approvers(pdf)
+    return approvers[index - 1].role if 0 < index <= len(approvers) else ""
+
+
+def format_verification(name: str, result: MemoVerification, evaluation_path: Path | str | None = None) -> str:
+    """The report `clusterbid verify` prints and the app shows."""
+    lines = [f"Memo {name}"]
+    for sig in result.signatures:
+        when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
+        trusted = {None: "not checked (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
+        lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
+        lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+    lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
+    if result.inputs_sha256:
+        verdict = ("matches page 1" if result.inputs_match_printed
+                   else f"page 1 prints {result.printed_sha256 or 'no single value'}")
+        lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
+    if result.rescore_matches is not None:
+        lines.append("  re-scored with this version's model: "
+                     + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))
+        lines += [f"    {d}" for d in result.rescore_differences[:20]]
+    if result.evaluation_matches is not None:
+        lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
+        lines += [f"    {d}" for d in result.evaluation_differences[:20]]
+    if result.ok:
+        lines.append("OK: every check holds"
+                     + ("" if result.trust_checked else " (signer trust not checked: give the CA certificate to trust)"))
+    else:
+        lines.append(f"FAILED ({len(result.problems)} problem(s)):")
+        lines += [f"  - {p}" for p in result.problems]
+    return "\n".join(lines)

@@ -1,0 +1,145 @@
+"""File > Export Approval Memo: who signs, the officer's notes, and an optional justified override.
+
+The dialog only gathers; `core.memo` decides what is acceptable (an approver needs a name and a
+role, an override needs a ranked bid and a written justification) and the dialog shows its
+message beside the part to fix, keeping everything typed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QPlainTextEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
+)
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override
+from clusterbid.core.scoring import Scorecard
+
+NAME, ROLE = 0, 1
+
+
+@dataclass(frozen=True)
+class MemoRequest:
+    approvers: tuple[Approver, ...]
+    notes: str
+    override: RecommendationOverride | None
+
+
+class MemoExportDialog(QDialog):
+    def __init__(self, scorecard: Scorecard, parent=None, approvers: list[Approver] = ()) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export the approval memo")
+        self.resize(640, 560)
+        self._scorecard = scorecard
+        self.request: MemoRequest | None = None
+        layout = QVBoxLayout(self)
+        layout.addWidget(self._approvers_group(approvers))
+        self.notes = QPlainTextEdit()
+        self.notes.setPlaceholderText("Printed under the decision, e.g. what the panel discussed")
+        self.notes.setObjectName("memo_notes")
+        notes_box = QGroupBox("Officer's notes (optional)")
+        QVBoxLayout(notes_box).addWidget(self.notes)
+        layout.addWidget(notes_box)
+        layout.addWidget(self._override_group())
+        self.problem = QLabel()
+        self.problem.setObjectName("memo_problem")
+        self.problem.setWordWrap(True)
+        self.problem.setStyleSheet("color: #b00020")
+        layout.addWidget(self.problem)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.export_button = buttons.addButton("Export…", QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    # -- parts -------------------------------------------------------------------------------------
+    def _approvers_group(self, approvers) -> QGroupBox:
+        box = QGroupBox("Approvers, in signing order (one signature field each)")
+        self.table = QTableWidget(0, 2)
+        self.table.setObjectName("memo_approvers")
+        self.table.setHorizontalHeaderLabels(["Name", "Role"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(NAME, 240)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        for approver in approvers:
+            self.add_approver(approver.name, approver.role)
+        add, remove = QPushButton("&Add approver"), QPushButton("&Remove")
+        add.clicked.connect(lambda: self.add_approver("", "", edit=True))
+        remove.clicked.connect(self._remove_selected)
+        buttons = QHBoxLayout()
+        buttons.addWidget(add)
+        buttons.addWidget(remove)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(box)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+        return box
+
+    def _override_group(self) -> QGroupBox:
+        box = QGroupBox("Recommendation")
+        self.recommend = QComboBox()
+        self.recommend.setObjectName("memo_recommend")
+        ranked = [s for s in self._scorecard.ranked]
+        if ranked:
+            first = ranked[0].bid
+            self.recommend.addItem(f"The model's first: {first.quote.provider} ({first.id})", None)
+        for score in ranked[1:]:
+            self.recommend.addItem(f"Override: {score.bid.quote.provider} ({score.bid.id}), ranked {score.rank}",
+                                   score.bid.id)
+        self.justification = QPlainTextEdit()
+        self.justification.setObjectName("memo_justification")
+        self.justification.setPlaceholderText("Required with an override; the memo prints it beside the decision")
+        self.justification.setEnabled(False)
+        self.recommend.currentIndexChanged.connect(
+            lambda _i: self.justification.setEnabled(self.recommend.currentData() is not None))
+        form = QFormLayout(box)
+        form.addRow("Recommend", self.recommend)
+        form.addRow("Justification", self.justification)
+        return box
+
+    def add_approver(self, name: str, role: str, edit: bool = False) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, NAME, QTableWidgetItem(name))
+        self.table.setItem(row, ROLE, QTableWidgetItem(role))
+        if edit:
+            self.table.setCurrentCell(row, NAME)
+            self.table.editItem(self.table.item(row, NAME))
+
+    def _remove_selected(self) -> None:
+        for row in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(row)
+
+    # -- result ------------------------------------------------------------------------------------
+    def _approvers(self) -> tuple[Approver, ...]:
+        people = []
+        for row in range(self.table.rowCount()):
+            name, role = (self.table.item(row, c).text().strip() if self.table.item(row, c) else "" for c in (NAME, ROLE))
+            if not name and not role:
+                continue  # an empty row left by "Add approver" is not an approver
+            if not name or not role:
+                raise InputError(f"approver {row + 1}: give both a name and a role (e.g. \"Ada Lovelace\", \"CFO\")")
+            people.append(Approver(name, role))
+        return tuple(people)
+
+    def build_request(self) -> MemoRequest:
+        """The request as typed; raises InputError naming what to fix."""
+        self.table.setCurrentCell(-1, -1)  # commit a cell still being edited
+        approvers = self._approvers()
+        bid_id = self.recommend.currentData()
+        override = None
+        if bid_id is not None:
+            override = RecommendationOverride(bid_id, self.justification.toPlainText().strip())
+            check_override(self._scorecard, override)
+        return MemoRequest(approvers, self.notes.toPlainText().strip(), override)
+
+    def accept(self) -> None:
+        try:
+            self.request = self.build_request()
+        except InputError as exc:
+            self.problem.setText(str(exc))  # nothing typed is lost: the dialog stays open
+            return
+        super().accept()

@@ -1,0 +1,169 @@
+"""File menu handlers for the approval memo: export, sign and verify, each in the background.
+
+The app's memo is the one `clusterbid memo` writes (same Monte Carlo samples and seed), so the
+PDF is the same bytes whichever way it was made. Audit rows are written here, on the GUI thread,
+after the background work succeeded: a cancelled or failed export records nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from clusterbid.core.errors import InputError
+from clusterbid.gui import dialogs
+from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+
+MEMO_FILES = "Approval memos (*.pdf)"
+MAX_MEMO_BYTES = 200 * 1024 * 1024
+
+
+def _read_memo(path: Path) -> bytes:
+    try:
+        if path.stat().st_size > MAX_MEMO_BYTES:
+            raise InputError(f"{path.name}: larger than {MAX_MEMO_BYTES:,} bytes; not a ClusterBid memo")
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path.name}: cannot be read ({exc.strerror})") from None
+
+
+def _render_and_write(path: Path, scorecard, request, progress) -> tuple[Path, str]:
+    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.memo.signoff import write_atomically
+    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+    evaluation = scorecard.evaluation
+    progress(0.05, "Monte Carlo")
+    uncertainty = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
+    progress(0.35, "tipping points")
+    sensitivity = analyse_sensitivity(evaluation)
+    progress(0.5, "drawing the memo")
+    pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=uncertainty, sensitivity=sensitivity,
+                      notes=request.notes, override=request.override)
+    progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
+    write_atomically(path, pdf)
+    return path, hashlib.sha256(pdf).hexdigest()
+
+
+class MemoCommands:
+    """Mixed into MainWindow; uses its session, tasks, model and status bar."""
+
+    memo_approvers: tuple = ()
+
+    def export_memo_dialog(self) -> None:
+        from clusterbid.core.workloads import is_serving
+        from clusterbid.gui.memo.export_dialog import MemoExportDialog
+
+        scorecard = self.model.scorecard
+        if is_serving(scorecard.evaluation):
+            dialogs.show_problem(self, "No memo for serving evaluations yet",
+                                 "The approval memo covers training evaluations; for this serving evaluation "
+                                 "export the comparison (File > Export Comparison) instead.")
+            return
+        if not scorecard.ranked:
+            dialogs.show_problem(self, "Nothing to recommend", "No bid passes the gates, so there is no "
+                                 "recommendation to approve. Add or correct bids first.")
+            return
+        dialog = MemoExportDialog(scorecard, self, list(self.memo_approvers))
+        if dialog.exec() != dialog.DialogCode.Accepted or dialog.request is None:
+            return
+        request = dialog.request
+        self.memo_approvers = request.approvers
+        name = f"{self.session.document.path.stem}-memo.pdf"
+        chosen = dialogs.save_file(self, "Export the approval memo", name, MEMO_FILES)
+        if not chosen:
+            return
+        path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
+        self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress),
+                       self._on_memo_exported, lambda exc: self.show_task_error("Could not export the memo", exc))
+
+    def _on_memo_exported(self, result: tuple[Path, str]) -> None:
+        path, sha256 = result
+        self.session.document.record_memo_exported(path.name, sha256)
+        self.last_memo = path
+        self.statusBar().showMessage(f"Exported the approval memo to {path} (recorded in the audit trail)", 15_000)
+
+    # -- sign ----------------------------------------------------------------------------------------
+    def sign_memo_dialog(self) -> None:
+        path = dialogs.open_file(self, "Sign an approval memo", MEMO_FILES)
+        if not path:
+            return
+        evaluation = self.session.evaluation
+
+        def read(_progress):
+            from clusterbid.core.memo.signoff import memo_approvers
+            from clusterbid.core.memo.verification import verify_memo
+
+            pdf = _read_memo(Path(path))
+            return pdf, memo_approvers(pdf), verify_memo(pdf, evaluation=evaluation)
+
+        self.tasks.run("memo read", read, lambda found: self._ask_signature(Path(path), *found),
+                       lambda exc: self.show_task_error(f"Could not read {Path(path).name}", exc))
+
+    def _ask_signature(self, path: Path, pdf: bytes, approvers: list, verification) -> None:
+        from clusterbid.core.memo.signing import approver_field
+        from clusterbid.gui.memo.sign_dialog import SignMemoDialog
+
+        count = max(len(approvers), len(verification.unsigned_fields) + len(verification.signatures))
+        unsigned = [n for n in range(1, count + 1) if approver_field(n) in verification.unsigned_fields]
+        if not unsigned:
+            dialogs.show_problem(self, "Nothing to sign", f"{path.name} has no unsigned approver field left.")
+            return
+        dialog = SignMemoDialog(path, approvers, unsigned, self)
+        if dialog.exec() != dialog.DialogCode.Accepted:
+            return
+        number, credentials = dialog.field_number, dialog.credentials
+        reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
+        ours = verification.evaluation_matches
+
+        def sign(progress):
+            from clusterbid.core.memo.signing import sign_memo
+            from clusterbid.core.memo.signoff import write_atomically
+
+            progress(0.2, "signing")
+            signed = sign_memo(pdf, approver_field(number), credentials, reason=reason or "Approved",
+                               location=location or None, source=path.name)
+            progress(0.9, "writing")
+            write_atomically(path, signed.pdf)
+            return signed
+
+        self.tasks.run("memo sign", sign, lambda signed: self._on_signed(path, signed, approvers, number, ours),
+                       lambda exc: self.show_task_error(f"Could not sign {path.name}", exc))
+
+    def _on_signed(self, path: Path, signed, approvers: list, number: int, ours: bool | None) -> None:
+        role = approvers[number - 1].role if number <= len(approvers) else ""
+        where = "not recorded: the memo is of another evaluation"
+        if ours:
+            self.session.document.record_signature(signed.signer, signed.sha256, role=role)
+            where = "recorded in the audit trail"
+        self.statusBar().showMessage(f"{signed.signer} signed {path.name} as approver {number} ({where})", 15_000)
+
+    # -- verify --------------------------------------------------------------------------------------
+    def verify_memo_dialog(self) -> None:
+        from clusterbid.gui.memo.verify_dialog import VerifyReportDialog
+
+        path = dialogs.open_file(self, "Verify an approval memo", MEMO_FILES)
+        if not path:
+            return
+        dialog = VerifyReportDialog(Path(path).name, self)
+        dialog.trust_requested.connect(lambda paths: self._run_verification(Path(path), dialog, paths))
+        self._run_verification(Path(path), dialog, [])
+        self.verify_dialog = dialog
+        dialog.open()
+
+    def _run_verification(self, path: Path, dialog, trust_paths: list[str]) -> None:
+        evaluation, evaluation_name = self.session.evaluation, self.session.document.path.name
+        dialog.show_busy("Checking signatures, attached inputs and figures…")
+
+        def verify(progress):
+            from clusterbid.core.memo.credentials import load_trust_roots
+            from clusterbid.core.memo.signoff import format_verification
+            from clusterbid.core.memo.verification import verify_memo
+
+            roots = load_trust_roots(trust_paths)
+            progress(0.2, "verifying")
+            result = verify_memo(_read_memo(path), roots, evaluation)
+            return result.ok, format_verification(path.name, result, evaluation_name)
+
+        self.tasks.run("memo verify", verify, lambda done: dialog.show_result(*done),
+                       lambda exc: dialog.show_result(False, str(exc)))

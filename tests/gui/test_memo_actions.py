@@ -1,0 +1,122 @@
+"""Export, sign and verify the approval memo from the app, as an officer would, without a modal hang.
+
+Modal dialogs are driven by replacing their `exec` with a function that types into the real
+dialog and presses its real buttons, so the dialog's own checks run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+
+from pyhanko.pdf_utils.reader import PdfFileReader
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QDialogButtonBox
+
+from clusterbid.cli import main as cli_main
+from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.inputs import parse_memo_inputs
+from clusterbid.gui.memo.export_dialog import MemoExportDialog
+from clusterbid.gui.memo.sign_dialog import SignMemoDialog
+from tests.core.memo_signing.pki import Authority
+
+JUSTIFICATION = "Prime's team already runs our stack; the panel accepts the premium."
+
+
+def _press(dialog: QDialog, text: str) -> None:
+    box = dialog.findChild(QDialogButtonBox)
+    button = next(b for b in box.buttons() if b.text().replace("&", "") == text)
+    button.click()
+
+
+def _fill_export_dialog(qtbot, seen: list):
+    def fake_exec(dialog: MemoExportDialog) -> int:
+        dialog.add_approver("Ada Lovelace", "CFO")
+        dialog.add_approver("Grace Hopper", "Head of ML infrastructure")
+        qtbot.keyClicks(dialog.notes, "Reviewed in the Q1 bid meeting.")
+        dialog.recommend.setCurrentIndex(1)  # override to the model's second bid
+        _press(dialog, "Export…")
+        seen.append(dialog.problem.text())  # refused: no justification yet, and nothing typed was lost
+        assert dialog.table.rowCount() == 2 and dialog.notes.toPlainText() == "Reviewed in the Q1 bid meeting."
+        qtbot.keyClicks(dialog.justification, JUSTIFICATION)
+        _press(dialog, "Export…")
+        return dialog.result()
+
+    return fake_exec
+
+
+def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
+        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    seen: list[str] = []
+    monkeypatch.setattr(MemoExportDialog, "exec", _fill_export_dialog(qtbot, seen))
+    target = tmp_path / "memo.pdf"
+    dialog_log.answers.append(str(target))
+    qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
+    assert "needs a written justification" in seen[0]
+    assert not dialog_log.shown, dialog_log.shown
+    pdf = target.read_bytes()
+
+    # The same memo from the command line, given the same choices, is the same bytes.
+    window.session.document.save_copy(tmp_path / "copy.clusterbid")
+    cli_memo = tmp_path / "cli.pdf"
+    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(cli_memo),
+                     "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML infrastructure",
+                     "--notes", "Reviewed in the Q1 bid meeting.", "--override", "prime-efa",
+                     "--justification", JUSTIFICATION]) == 0
+    assert cli_memo.read_bytes() == pdf
+
+    inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
+    assert inputs["override"]["bid_id"] == "prime-efa" and inputs["override"]["justification"] == JUSTIFICATION
+    exported = [row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"]
+    assert exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
+
+
+def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monkeypatch):
+    memo = tmp_path / "memo.pdf"
+    window.session.document.save_copy(tmp_path / "copy.clusterbid")
+    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
+                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
+    authority = Authority.create()
+    p12 = authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+    ca = authority.write_pem(tmp_path / "ca.pem")
+    problems: list[str] = []
+
+    def fake_exec(dialog: SignMemoDialog) -> int:
+        assert dialog.field.currentText() == "1. Ada Lovelace, CFO"
+        dialog.p12.setText(str(p12))
+        qtbot.keyClicks(dialog.passphrase, "wrong")
+        _press(dialog, "Sign")
+        problems.append(dialog.problem.text())
+        qtbot.keyClicks(dialog.passphrase, "ada-passphrase")
+        _press(dialog, "Sign")
+        return dialog.result()
+
+    monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
+    dialog_log.answers.append(str(memo))
+    window.actions_.sign_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    assert "wrong passphrase" in problems[0]
+    signatures = [row for row in window.session.document.audit_rows() if row.action == "record_signature"]
+    assert signatures and json.loads(signatures[-1].new_json) == {
+        "signer": "Ada Lovelace", "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(), "role": "CFO"}
+
+    dialog_log.answers.append(str(memo))
+    window.actions_.verify_memo.trigger()
+    dialog = window.verify_dialog
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    report = dialog.report.toPlainText()
+    assert "approver-1: signed by Ada Lovelace" in report and "trusted: not checked" in report
+    assert "Every check holds" in dialog.verdict.text()
+    dialog.trust_requested.emit([str(ca)])
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    assert "trusted: yes" in dialog.report.toPlainText()
+    dialog.close()
+
+    memo.write_bytes(memo.read_bytes().replace(b"Ada Lovelace", b"Eve Intruder", 1))
+    dialog_log.answers.append(str(memo))
+    window.actions_.verify_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    assert "FAILED" in window.verify_dialog.verdict.text()
+    window.verify_dialog.close()
