@@ -6,6 +6,7 @@ import json
 
 from PySide6.QtCore import QPoint, Qt
 
+from clusterbid.core.scoring import score_evaluation
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring
@@ -85,9 +86,23 @@ def test_every_weight_at_zero_is_refused_in_plain_words(qtbot, window):
     assert "at least one criterion weight must be above zero" in window.statusBar().currentMessage()
 
 
-def test_uncertainty_columns_show_a_dash_until_the_analysis_exists(window):
+def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, window):
+    from clusterbid.core.report import format_money
+    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+
     model = window.model
-    band = model.index(0, BAND).data()
-    win_probability = model.index(0, WIN).data()
-    assert band == "—" and win_probability == "—"
-    assert "tipping point —" in window.weights._tipping["sla"].text()
+    qtbot.waitUntil(lambda: model.index(0, BAND).data() != "—", timeout=30_000)
+    evaluation = window.session.evaluation
+    expected = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed).bids["northwind-ib"]
+    row = model.row_of("northwind-ib")
+    assert model.index(row, BAND).data() == f"{format_money(expected.cost_p10, 'USD')} – {format_money(expected.cost_p90, 'USD')}"
+    assert model.index(row, WIN).data() == f"{expected.win_probability:.0%}"
+    assert expected.cost_p10 < score_evaluation(evaluation).ranked[0].estimate.cost_to_finish < expected.cost_p90
+    sla = analyse_sensitivity(evaluation).tipping_points["sla"]
+    # The demo's winner loses first place once SLA weighs more (the CLI table shows the same crossing).
+    assert sla.lower is None and sla.upper is not None
+    assert window.weights._tipping["sla"].text() == f"above {sla.upper:.1f}: {sla.winner_above} first"
+    excluded = model.row_of("budget-tcp")
+    assert model.index(excluded, BAND).data() == "—"
+

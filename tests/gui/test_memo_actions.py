@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import stat
 
 from pyhanko.pdf_utils.reader import PdfFileReader
 from PySide6.QtCore import Qt
@@ -32,7 +33,9 @@ def _press(dialog: QDialog, text: str) -> None:
 
 def _fill_export_dialog(qtbot, seen: list):
     def fake_exec(dialog: MemoExportDialog) -> int:
-        dialog.add_approver("Ada Lovelace", "CFO")
+        assert dialog.table.rowCount() == 1  # a blank row waits for the first approver
+        dialog.table.item(0, 0).setText("Ada Lovelace")
+        dialog.table.item(0, 1).setText("CFO")
         dialog.add_approver("Grace Hopper", "Head of ML infrastructure")
         qtbot.keyClicks(dialog.notes, "Reviewed in the Q1 bid meeting.")
         dialog.recommend.setCurrentIndex(1)  # override to the model's second bid
@@ -57,6 +60,7 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     assert "needs a written justification" in seen[0]
     assert not dialog_log.shown, dialog_log.shown
     pdf = target.read_bytes()
+    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # a document to share, not a private temp file
 
     # The same memo from the command line, given the same choices, is the same bytes.
     window.session.document.save_copy(tmp_path / "copy.clusterbid")

@@ -17,7 +17,7 @@ from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.bid_commands import BidCommands
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
-from clusterbid.gui.comparison.scorecard_table_model import ScorecardTableModel
+from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
 from clusterbid.gui.file_commands import BID_SUFFIXES, LOG_SUFFIXES, FileCommands
@@ -61,6 +61,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self._restore_state()
         self._show_evaluation(document.evaluation)
         self._show_scorecard(scorecard)
+        self.rescorer.analyse(scorecard)  # the bands and tipping points follow the first figures
         settings.note_opened(document.path)
         if note:
             self.statusBar().showMessage(note, 15_000)
@@ -92,7 +93,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.main_splitter.addWidget(self.side_tabs)
         self.main_splitter.setStretchFactor(0, 3)
         self.main_splitter.setStretchFactor(1, 1)
-        self.main_splitter.setSizes([760, 300])
+        self.main_splitter.setSizes([720, 360])
         self.setCentralWidget(self.main_splitter)
         self.outline_dock = self._dock("&Outline", "outline_dock", self.outline)
         editor_scroll = QScrollArea()
@@ -170,6 +171,8 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
 
     def _show_analysis(self, analysis) -> None:
         self.model.set_uncertainty(analysis.uncertainty)
+        for column in (BAND, WIN):  # sized for "—" until now; the bands need their full width
+            self.comparison.resizeColumnToContents(column)
         self.weights.show_sensitivity(analysis.sensitivity)
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
 

@@ -69,8 +69,8 @@ class MemoCommands:
             return
         request = dialog.request
         self.memo_approvers = request.approvers
-        name = f"{self.session.document.path.stem}-memo.pdf"
-        chosen = dialogs.save_file(self, "Export the approval memo", name, MEMO_FILES)
+        suggested = Path.home() / f"{self.session.document.path.stem}-memo.pdf"
+        chosen = dialogs.save_file(self, "Export the approval memo", str(suggested), MEMO_FILES)
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")

@@ -49,6 +49,10 @@ class Rescorer(QObject):
 
     def _on_scored(self, scorecard) -> None:
         self.scored.emit(scorecard)
+        self.analyse(scorecard)
+
+    def analyse(self, scorecard) -> None:
+        """Monte Carlo bands and tipping points for `scorecard`'s evaluation, after its figures show."""
         evaluation = scorecard.evaluation
         self._tasks.run("uncertainty", lambda progress: analyse_uncertainty(evaluation, progress),
                         self.analysed.emit, self._on_error)

@@ -32,7 +32,7 @@ def test_score_json_carries_the_same(capsys):
         "training_step_time", "measured_independent", 256
     )
     assert set(report["sensitivity"]["tipping_points"]) == {
-        "sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"
+        "cost_to_finish", "sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"
     }
     assert report["sensitivity"]["tornado"][0]["input"]
 

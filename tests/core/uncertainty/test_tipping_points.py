@@ -50,6 +50,13 @@ def test_two_bids_by_hand():
         assert points[name].lower is None and points[name].upper is None and points[name].winner_then is None
 
 
+def test_the_cost_weight_has_its_tipping_point_too():
+    # Numerators: a = c x 1 + 3 x 0; b = c x 2.50/2.75 + 3 x 1; equal at c = 3 / (1 - 2.50/2.75) = 33.
+    cost = tipping_points(score_evaluation(two_bids()))["cost_to_finish"]
+    assert cost.current == 70.0 and cost.lower == pytest.approx(33.0)
+    assert cost.upper is None and cost.winner_below == cost.winner_then == "b"
+
+
 def test_from_above_the_tipping_point_the_lower_bound_is_reported():
     support = tipping_points(score_evaluation(two_bids(support_weight=10.0)))["support"]
     assert support.lower == pytest.approx(70 * 0.25 / 2.75)
@@ -75,7 +82,7 @@ def _check_by_rescoring(ev: Evaluation, name: str, point) -> None:
 def test_demo_tipping_points_hold_when_rescored():
     ev = demo_evaluation()
     points = analyse_sensitivity(ev).tipping_points
-    assert set(points) == {"sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"}
+    assert set(points) == {"cost_to_finish", "sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"}
     assert any(p.upper is not None for p in points.values())  # the demo has a winner that can be overtaken
     for name, point in points.items():
         _check_by_rescoring(ev, name, point)

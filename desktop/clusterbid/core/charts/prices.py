@@ -132,6 +132,10 @@ def _tornado_bases(sensitivity: Any, scorecard: Scorecard | None, base_cost: flo
     return bases
 
 
+NARROW_WIDTH_IN = 5.5
+NARROW_MAX_BARS = 8
+
+
 def sensitivity_tornado(
     sensitivity: Any,
     scorecard: Scorecard | None = None,
@@ -151,18 +155,34 @@ def sensitivity_tornado(
     one_base = len(set(bases)) == 1
     several_bids = len({bar.bid_id for bar in bars}) > 1
     order = sorted(range(len(bars)), key=lambda i: (-abs(bars[i].high_cost - bars[i].low_cost), bars[i].label))
+    # A narrow pane (the app's side panel) gets the largest swings only, labelled above each bar:
+    # beside the bars, long labels would leave the bars no room.
+    narrow = style.width_in < NARROW_WIDTH_IN
+    shown = order[:NARROW_MAX_BARS] if narrow else order
+    hidden = len(order) - len(shown)
+    order = shown
     centre = [bases[i] if one_base else 0.0 for i in order]
     low = [bars[i].low_cost - bases[i] for i in order]
     high = [bars[i].high_cost - bases[i] for i in order]
     subtitle = (f"Around the base cost of {format_money(bases[0], currency)}" if one_base
                 else "Change from each bid's own base cost")
+    if hidden:
+        subtitle += f"; the {len(order)} largest of {len(order) + hidden}"
     fig, ax = new_figure(style, title, subtitle, label_rows=(len(order) + 1) // 2)
     rows = list(range(len(order)))
-    ax.barh(rows, low, left=centre, height=0.6, color=style.series_colour(0), label="Low case")
-    ax.barh(rows, high, left=centre, height=0.6, color=style.series_colour(1), label="High case")
+    bar_height = 0.45 if narrow else 0.6
+    ax.barh(rows, low, left=centre, height=bar_height, color=style.series_colour(0), label="Low case")
+    ax.barh(rows, high, left=centre, height=bar_height, color=style.series_colour(1), label="High case")
     ax.axvline(centre[0], color=style.foreground, linewidth=1.2)
     labels = [shorten(f"{bars[i].bid_id}: {bars[i].label}" if several_bids else bars[i].label, 34) for i in order]
-    ax.set_yticks(rows, labels)
+    if narrow:
+        ax.set_yticks(rows, [""] * len(rows))
+        ax.tick_params(axis="y", length=0)
+        for row, label in zip(rows, labels):  # y is inverted below: row - 0.26 sits over the bar
+            ax.text(0.0, row - 0.26, label, transform=ax.get_yaxis_transform(), ha="left", va="bottom",
+                    fontsize=style.font("note"), color=style.foreground)
+    else:
+        ax.set_yticks(rows, labels)
     ax.invert_yaxis()
     reach = max(abs(v) for v in low + high) or 1.0
     ax.set_xlim(centre[0] - reach * 1.45, centre[0] + reach * 1.45)
@@ -173,6 +193,11 @@ def sensitivity_tornado(
                     f"{sign}{compact_money(abs(delta), currency)}", va="center", ha="left" if delta >= 0 else "right",
                     fontsize=style.font("note"), color=style.foreground)
     money_axis(ax.xaxis, currency)
+    if narrow:
+        from matplotlib.ticker import MaxNLocator
+
+        ax.set_ylim(len(rows) - 0.5, -0.9)  # room for the first label above its bar
+        ax.xaxis.set_major_locator(MaxNLocator(3))  # fewer money ticks so they do not collide
     ax.set_xlabel(f"Cost to finish [{currency}]" if one_base else f"Change in cost to finish [{currency}]")
     finish_axes(ax, style)
     legend_below(ax, style)

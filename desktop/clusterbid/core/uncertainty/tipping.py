@@ -39,13 +39,12 @@ def _crossing(winner: BidScore, other: BidScore, raw: dict[str, float], name: st
 
 
 def tipping_points(scorecard: Scorecard) -> dict[str, TippingPoint]:
-    """One entry per non-cost weight of the policy; empty crossings when fewer than two bids rank."""
+    """One entry per weight of the policy (cost included: an officer asks how low it may go);
+    empty crossings when fewer than two bids rank."""
     raw = scorecard.evaluation.policy.weights.model_dump()
     ranked = scorecard.ranked
     points = {}
     for name, current in raw.items():
-        if name == "cost_to_finish":
-            continue
         lower = upper = below = above = None
         if len(ranked) >= 2:
             winner = ranked[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QWidget
 
 CHARTS = (
@@ -43,6 +44,10 @@ class ChartsPanel(QWidget):
         layout.addLayout(self._stack, 1)
         self._inputs: dict[str, object] = {}
         self._dirty = True
+        self._resize_timer = QTimer(self)
+        self._resize_timer.setSingleShot(True)
+        self._resize_timer.setInterval(200)
+        self._resize_timer.timeout.connect(self._redraw)
 
     def set_inputs(self, **inputs: object) -> None:
         """scorecard=, uncertainty=, sensitivity=, nccl_result=; redrawn now if visible, else on show."""
@@ -61,19 +66,20 @@ class ChartsPanel(QWidget):
 
     def _figure(self, charts, name: str):
         i = self._inputs
+        style = self._style(charts)
         if i.get("scorecard") is None:
             return None, "No evaluation is open."
         if name == "busbw_curve":
             if i.get("nccl_result") is None:
                 return None, "Drop an nccl-tests log on the window to see its bus-bandwidth curve."
-            return charts.busbw_curve(i["nccl_result"]), ""
+            return charts.busbw_curve(i["nccl_result"], style=style), ""
         if name == "sensitivity_tornado":
             if i.get("sensitivity") is None:
                 return None, "The sensitivity tornado appears once the uncertainty analysis is available."
-            return charts.sensitivity_tornado(i["sensitivity"], i["scorecard"]), ""
+            return charts.sensitivity_tornado(i["sensitivity"], i["scorecard"], style=style), ""
         if name == "cost_to_finish_bands":
-            return charts.cost_to_finish_bands(i["scorecard"], uncertainty=i.get("uncertainty")), ""
-        return getattr(charts, name)(i["scorecard"]), ""
+            return charts.cost_to_finish_bands(i["scorecard"], uncertainty=i.get("uncertainty"), style=style), ""
+        return getattr(charts, name)(i["scorecard"], style=style), ""
 
     def _redraw(self) -> None:
         self._dirty = False
@@ -100,6 +106,19 @@ class ChartsPanel(QWidget):
         self._stack.addWidget(canvas)
         self._stack.setCurrentWidget(canvas)
         canvas.draw_idle()
+
+    def _style(self, charts):
+        """The figure laid out at the pane's real size, so titles wrap and legends fit there
+        instead of being drawn for a wider page and shrunk."""
+        dpi = max(self.logicalDpiX(), 1)
+        width = min(max(self.width() / dpi, 3.0), 40.0)
+        height = min(max((self.height() - self.chooser.height()) / dpi, 2.5), 40.0)
+        return charts.ChartStyle(width_in=width, height_in=height)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        if self.isVisible() and self._canvas is not None:
+            self._resize_timer.start()  # redraw once the drag pauses, not on every pixel
 
     def _show_placeholder(self, text: str) -> None:
         self.placeholder.setText(text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QSlider, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSlider, QWidget
 
 from clusterbid.core.evaluation import CriteriaWeights
 
@@ -18,6 +18,18 @@ LABELS = {
     "contract_terms": "Contract te&rms",
     "evidence": "E&vidence",
 }
+
+PENDING = "tipping point: computing…"
+
+
+def describe_tipping_point(point) -> str:
+    """Where moving this weight alone changes the first-ranked bid, in the panel's few words."""
+    changes = []
+    if point.lower is not None:
+        changes.append(f"below {point.lower:.1f}: {point.winner_below} first")
+    if point.upper is not None:
+        changes.append(f"above {point.upper:.1f}: {point.winner_above} first")
+    return "; ".join(changes) or "same winner from 0 to 100"
 
 
 class WeightsPanel(QWidget):
@@ -33,9 +45,9 @@ class WeightsPanel(QWidget):
         self.sliders: dict[str, QSlider] = {}
         self._values: dict[str, QLabel] = {}
         self._tipping: dict[str, QLabel] = {}
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        for name, field in CriteriaWeights.model_fields.items():
+        grid = QGridLayout(self)  # a grid, so sliders line up whatever each tipping text says
+        grid.setColumnStretch(1, 1)
+        for row, (name, field) in enumerate(CriteriaWeights.model_fields.items()):
             slider = QSlider(Qt.Orientation.Horizontal)
             slider.setObjectName(f"weight_{name}")
             slider.setRange(int(field.metadata[0].ge), int(field.metadata[1].le))
@@ -44,16 +56,13 @@ class WeightsPanel(QWidget):
             slider.valueChanged.connect(lambda value, n=name: self._on_value(n, value))
             slider.sliderPressed.connect(self._on_pressed)
             slider.sliderReleased.connect(self._on_released)
-            value, tipping = QLabel(), QLabel("tipping point —")
+            value, tipping = QLabel(), QLabel(PENDING)
             value.setMinimumWidth(value.fontMetrics().horizontalAdvance("100 (100%)"))
-            tipping.setToolTip("How far this weight can move before another bid ranks first")
-            row = QHBoxLayout()
-            row.addWidget(slider, 1)
-            row.addWidget(value)
-            row.addWidget(tipping)
+            tipping.setToolTip("How far this weight can move before another bid ranks first (raw weight, 0-100)")
             label = QLabel(LABELS.get(name, name))
             label.setBuddy(slider)
-            form.addRow(label, row)
+            for column, widget in enumerate((label, slider, value, tipping)):
+                grid.addWidget(widget, row, column)
             self.sliders[name], self._values[name], self._tipping[name] = slider, value, tipping
         self._updating = False
 
@@ -71,11 +80,7 @@ class WeightsPanel(QWidget):
         points = getattr(sensitivity, "tipping_points", None) or {}
         for name, label in self._tipping.items():
             point = points.get(name)
-            if point is None:
-                label.setText("tipping point —")
-                continue
-            bounds = " – ".join("—" if v is None else f"{v:g}" for v in (point.lower, point.upper))
-            label.setText(f"stays first within {bounds}; then {point.winner_then}")
+            label.setText(PENDING if point is None else describe_tipping_point(point))
 
     def current_weights(self) -> dict[str, float]:
         return {name: float(slider.value()) for name, slider in self.sliders.items()}

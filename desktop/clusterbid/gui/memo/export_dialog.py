@@ -37,6 +37,7 @@ class MemoExportDialog(QDialog):
         self.request: MemoRequest | None = None
         layout = QVBoxLayout(self)
         layout.addWidget(self._approvers_group(approvers))
+        self.table.setFocus()
         self.notes = QPlainTextEdit()
         self.notes.setPlaceholderText("Printed under the decision, e.g. what the panel discussed")
         self.notes.setObjectName("memo_notes")
@@ -66,6 +67,9 @@ class MemoExportDialog(QDialog):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for approver in approvers:
             self.add_approver(approver.name, approver.role)
+        if not approvers:
+            self.add_approver("", "")  # a row to type into straight away; left empty, it is ignored
+        self.table.setCurrentCell(0, NAME)
         add, remove = QPushButton("&Add approver"), QPushButton("&Remove")
         add.clicked.connect(lambda: self.add_approver("", "", edit=True))
         remove.clicked.connect(self._remove_selected)
