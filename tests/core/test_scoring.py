@@ -88,3 +88,15 @@ def test_weights_move_the_ranking():
 def test_sla_score_normalisation(uptime, credit, expected):
     bid = Bid.model_validate(bid_dict(reliability={"uptime_sla_percent": uptime, "sla_credit_percent": credit}))
     assert sla_score(bid) == pytest.approx(expected)
+
+
+def test_an_evaluation_without_bids_scores_to_an_empty_scorecard_and_table():
+    # "File > New evaluation" starts with the workload and no bids; it must score, not crash.
+    from clusterbid.core.demo import demo_evaluation
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.report import format_ranking_table
+
+    empty = Evaluation.model_validate({**demo_evaluation().model_dump(), "bids": []})
+    scorecard = score_evaluation(empty)
+    assert scorecard.scores == () and scorecard.ranked == []
+    assert "rank" in format_ranking_table(scorecard)

@@ -162,3 +162,24 @@ def test_an_untouched_workload_offers_nothing_to_apply(window):
     assert "," in window.session.evaluation.workload.name
     assert window.workload_editor.validated() == window.session.evaluation.workload
     assert not window.workload_editor.apply_button.isEnabled()
+
+
+def test_a_serving_evaluation_is_refused_with_the_command_that_scores_it(window, dialog_log, app_settings):
+    before = window.session.document.path
+    assert not window.open_evaluation(REPO / "resources" / "examples" / "demo-serving-evaluation.json")
+    kind, title, text = dialog_log.shown[-1]
+    assert kind == "problem" and "inference service" in text and "clusterbid score demo-serving-evaluation.json" in text
+    assert window.session.document.path == before
+    assert not any(app_settings.data_dir.glob("demo-serving-evaluation*.clusterbid"))  # no copy left behind
+
+
+def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, window, dialog_log, tmp_path):
+    job = window.session.evaluation.workload
+    dialog_log.answers.append(str(tmp_path / "round-2"))
+    window.actions_.new.trigger()
+    assert window.session.document.path == tmp_path / "round-2.clusterbid"
+    assert window.session.evaluation.bids == () and window.session.evaluation.workload == job
+    wait_for_scoring(qtbot, window)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
+    assert window.model.rowCount() == 0
+    assert not window.statusBar().currentMessage().startswith("Scoring failed")

@@ -77,6 +77,8 @@ def estimate_training(
     """Score every bid for the workload with the one shared model (vectorised over bids)."""
     catalog = catalog or default_catalog()
     bids = list(bids)
+    if not bids:  # a new evaluation before its first bid: nothing to estimate (numpy cannot reduce nothing)
+        return TrainingEstimates(workload, ())
     rates = rates or [1.0] * len(bids)
     w = WorkloadScalars.from_workload(workload)
     spec = build_bid_arrays(workload, bids, catalog, rates)
