@@ -17,7 +17,25 @@ from clusterbid.gui.field_errors import field_bounds, route_errors
 
 FIELDS = [name for name in Workload.model_fields if name != "kind"]
 TEXT_FIELDS = {name for name in FIELDS if Workload.model_fields[name].annotation is str}
-LABELS = {"name": "&Name", "job_gpus": "Planned &job size (GPUs)", "baseline_mfu": "&Baseline MFU"}
+LABELS = {
+    "name": "&Name",
+    "total_params_billions": "Total parameters (billions)",
+    "active_params_billions": "Active parameters (billions)",
+    "training_tokens_billions": "Training tokens (billions)",
+    "total_flops": "Total FLOPs (instead of tokens)",
+    "job_gpus": "Planned &job size (GPUs)",
+    "tensor_parallel": "Tensor parallel (TP)",
+    "pipeline_parallel": "Pipeline parallel (PP)",
+    "context_parallel": "Context parallel (CP)",
+    "virtual_pipeline_stages": "Interleaved stages per GPU",
+    "global_batch_tokens": "Global batch (tokens)",
+    "sequence_length": "Sequence length (tokens)",
+    "baseline_mfu": "&Baseline MFU",
+    "dp_comm_overlap": "Gradient all-reduce hidden",
+    "grad_bytes_per_param": "Gradient bytes per parameter",
+    "distributed_optimizer": "Distributed optimizer (ZeRO-1)",
+    "checkpoint_blocking_share": "Checkpoint share that blocks",
+}
 
 
 def _label(name: str) -> str:
@@ -52,13 +70,10 @@ class WorkloadEditor(QWidget):
             error.setObjectName(f"error_{name}")
             error.setWordWrap(True)
             error.hide()
-            cell = QVBoxLayout()
-            cell.setSpacing(0)
-            cell.addWidget(editor)
-            cell.addWidget(error)
             label = QLabel(_label(name))
             label.setBuddy(editor)
-            form.addRow(label, cell)
+            form.addRow(label, editor)
+            form.addRow(error)  # the whole width under its field: the editor column is narrow in the dock
             self.editors[name], self.errors[name] = editor, error
         self.general_error = QLabel()
         self.general_error.setWordWrap(True)

@@ -141,10 +141,12 @@ def sensitivity_tornado(
     scorecard: Scorecard | None = None,
     base_cost: float | None = None,
     style: ChartStyle | None = None,
+    max_bars: int | None = None,
 ) -> Figure:
     """Which inputs move the cost to finish most: one bar per input from its low to its high case,
     centred on the base cost, widest on top. With bars of several bids, each swings around its own
-    base and the axis shows the change instead."""
+    base and the axis shows the change instead. `max_bars` keeps the largest swings only (a
+    narrow figure keeps NARROW_MAX_BARS unless told otherwise)."""
     style = style or ChartStyle()
     title = "What moves the cost to finish most"
     bars = list(getattr(sensitivity, "tornado", None) or [])
@@ -158,7 +160,8 @@ def sensitivity_tornado(
     # A narrow pane (the app's side panel) gets the largest swings only, labelled above each bar:
     # beside the bars, long labels would leave the bars no room.
     narrow = style.width_in < NARROW_WIDTH_IN
-    shown = order[:NARROW_MAX_BARS] if narrow else order
+    limit = max_bars if max_bars is not None else (NARROW_MAX_BARS if narrow else None)
+    shown = order[:limit] if limit else order
     hidden = len(order) - len(shown)
     order = shown
     centre = [bases[i] if one_base else 0.0 for i in order]

@@ -27,6 +27,8 @@ def _charts_module():
 
 
 MAX_CHART_HEIGHT = 110 * mm
+# The ten largest swings stay legible at print size; the full list is in `clusterbid score`.
+MEMO_TORNADO_BARS = 10
 
 
 class ChartImage(Flowable):
@@ -67,7 +69,8 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
     ]
     if sensitivity is not None:
         builders.append(("What moves the cost to finish (tornado)",
-                         lambda: charts.sensitivity_tornado(sensitivity, scorecard, style=style)))
+                         lambda: charts.sensitivity_tornado(sensitivity, scorecard, style=style,
+                                                            max_bars=MEMO_TORNADO_BARS)))
     out: list[Flowable] = []
     for caption, build in builders:
         figure = build()
