@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication, QPushButton
 
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.gui.wizard import BidWizard, DraftStore, edit_bid_dialog
+from tests.conftest import REPO
 from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, type_into
 
 pytestmark = pytest.mark.timeout(60)
@@ -36,6 +37,20 @@ def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open
     assert "338.82 GB/s" in page.status.text()
     evidence = wizard.result_bid().evidence[-1]
     assert evidence.grade is EvidenceGrade.MEASURED_PROVIDER and evidence.artefact_name == REAL_LOG.name
+
+
+def test_a_training_throughput_csv_attaches_each_row_graded_by_who_measured_it(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)
+    page = _evidence_page(wizard)
+    page.attach_files([REPO / "resources" / "examples" / "evidence" / "training-throughput.csv"])
+    qtbot.waitUntil(lambda: page.table.rowCount() == 3, timeout=10_000)
+    added = wizard.result_bid().evidence[-3:]
+    # Row 1: 6 x 70e9 params x 480,000 tokens/s / (512 GPUs x 989e12 FLOP/s dense BF16) = 0.39813
+    assert added[0].value == pytest.approx(6 * 70e9 * 480_000 / (512 * 989e12), rel=1e-4)
+    assert added[0].scale_gpus == 512 and added[0].grade is EvidenceGrade.MEASURED_INDEPENDENT
+    # Row 3 states its MFU against the dense peak and was measured by the provider.
+    assert added[2].value == pytest.approx(0.41) and added[2].grade is EvidenceGrade.MEASURED_PROVIDER
+    assert "3 figures" in page.status.text()
 
 
 def test_flags_and_unusable_logs_are_shown(qtbot, open_wizard, evaluation):

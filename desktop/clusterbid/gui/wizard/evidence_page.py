@@ -1,4 +1,4 @@
-"""Workload evidence: attach nccl-tests logs (parsed in the background) or type figures."""
+"""Workload evidence: attach nccl-tests logs or throughput/scaling files (parsed in the background), or type figures."""
 
 from __future__ import annotations
 
@@ -32,8 +32,9 @@ class EvidencePage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle("Workload evidence")
-        self.setSubTitle("Measurements behind the bid. An attached nccl-tests log is graded as measured; "
-                         "a typed figure without its file is a provider's claim. Evidence is optional.")
+        self.setSubTitle("Measurements behind the bid: nccl-tests logs, training-throughput or scaling files "
+                         "(resources/evidence-formats.md). An attached file is graded as measured; a typed "
+                         "figure without its file is a provider's claim. Evidence is optional.")
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
@@ -57,7 +58,7 @@ class EvidencePage(QWizardPage):
         self.grade = QComboBox()
         for grade in (EvidenceGrade.MEASURED_PROVIDER, EvidenceGrade.MEASURED_INDEPENDENT):
             self.grade.addItem(GRADE_WORDS[grade].capitalize(), grade)
-        attach = QPushButton("&Attach nccl-tests logs…")
+        attach = QPushButton("&Attach evidence files…")
         attach.setObjectName("attach_logs")
         attach.clicked.connect(lambda: self.attach_files([Path(p) for p in self.choose_files()]))
         remove = QPushButton("&Remove selected")
@@ -87,8 +88,10 @@ class EvidencePage(QWizardPage):
         layout.addWidget(self.form, 3)
 
     def _ask_for_files(self) -> list[str]:
-        files, _ = QFileDialog.getOpenFileNames(self, "Attach nccl-tests logs", "",
-                                                "nccl-tests output (*.log *.txt *.out *.json *.md);;All files (*)")
+        files, _ = QFileDialog.getOpenFileNames(
+            self, "Attach evidence", "",
+            "Evidence (*.log *.txt *.out *.json *.md *.csv);;nccl-tests output (*.log *.txt *.out *.json *.md);;"
+            "Training throughput or scaling table (*.csv *.json);;All files (*)")
         return files
 
     def _nic_aggregate(self) -> float | None:
@@ -116,9 +119,12 @@ class EvidencePage(QWizardPage):
             return
         self.status.setStyleSheet("")
         flags = f", {len(result.flags)} red flag(s)" if result.flags else ", no red flags"
-        self.status.setText(f"Attached {result.name}: {result.evidence.value:g} {result.evidence.unit} "
-                            f"({GRADE_WORDS[result.evidence.grade]}{flags}).")
-        self.add(result.evidence, result.flags)
+        first = result.items[0]
+        what = (f"{first.value:g} {first.unit}" if len(result.items) == 1
+                else f"{len(result.items)} figures")
+        self.status.setText(f"Attached {result.name}: {what} ({GRADE_WORDS[first.grade]}{flags}).")
+        for evidence in result.items:
+            self.add(evidence, result.flags)
 
     def add(self, evidence: Evidence, flags: tuple[tuple[str, str], ...]) -> None:
         self.items.append((evidence, tuple(flags)))

@@ -1,4 +1,8 @@
-"""Read an attached nccl-tests log off the GUI thread and turn it into graded Evidence."""
+"""Read an attached evidence file off the GUI thread and turn it into graded Evidence.
+
+nccl-tests logs take the grade the officer picks on the page; a training-throughput or scaling
+file says who measured it inside, so core grades it from that (resources/evidence-formats.md).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +15,10 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evidence import (
     Evidence,
     EvidenceGrade,
+    detect_format,
     parse_nccl_tests_json,
     parse_nccl_tests_text,
+    read_evidence,
     sha256_hex,
     to_evidence,
 )
@@ -22,10 +28,10 @@ MAX_LOG_BYTES = 50 * 1024 * 1024
 
 @dataclass(frozen=True)
 class ParsedLog:
-    """A log that became evidence, with the parser's red flags (code, message) to show beside it."""
+    """A file that became evidence (one figure or more), with the red flags (code, message) to show."""
 
     name: str
-    evidence: Evidence
+    items: tuple[Evidence, ...]
     flags: tuple[tuple[str, str], ...]
 
 
@@ -52,7 +58,13 @@ def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_g
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path.name}: not UTF-8 text (byte {exc.start}); attach the log as saved by nccl-tests") from None
-    parse = parse_nccl_tests_json if text.lstrip().startswith("{") else parse_nccl_tests_text
+    kind = detect_format(text)
+    if kind not in ("nccl-text", "nccl-json"):
+        reading = read_evidence(data, path.name, fmt=kind)
+        if not reading.evidence:
+            raise InputError(f"{path.name}: no figure the cost model can use ({'; '.join(reading.notes) or kind})")
+        return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()))
+    parse = parse_nccl_tests_json if kind == "nccl-json" else parse_nccl_tests_text
     runs = parse(text, path.name, nic_aggregate_gb_s=nic_aggregate_gb_s)
     last_problem: InputError | None = None
     for run in runs:
@@ -62,7 +74,7 @@ def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_g
         except InputError as exc:
             last_problem = exc
             continue
-        return ParsedLog(path.name, evidence, tuple((f.code, f.message) for f in run.flags))
+        return ParsedLog(path.name, (evidence,), tuple((f.code, f.message) for f in run.flags))
     raise last_problem or InputError(f"{path.name}: no nccl-tests run found")
 
 
