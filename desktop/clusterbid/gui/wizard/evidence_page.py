@@ -120,7 +120,7 @@ class EvidencePage(QWizardPage):
         self.status.setStyleSheet("")
         flags = f", {len(result.flags)} red flag(s)" if result.flags else ", no red flags"
         first = result.items[0]
-        what = (f"{first.value:g} {first.unit}" if len(result.items) == 1
+        what = ((f"{first.value:.2%}" if first.unit == "fraction" else f"{first.value:g} {first.unit}") if len(result.items) == 1
                 else f"{len(result.items)} figures")
         self.status.setText(f"Attached {result.name}: {what} ({GRADE_WORDS[first.grade]}{flags}).")
         for evidence in result.items:
@@ -142,7 +142,7 @@ class EvidencePage(QWizardPage):
         self.table.setRowCount(len(self.items))
         for row, (e, flags) in enumerate(self.items):
             cells = (
-                f"{e.kind.value.replace('_', ' ')}: {e.value:g} {e.unit}",
+                f"{e.kind.value.replace('_', ' ')}: " + (f"{e.value:.2%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"),
                 f"{e.scale_gpus:,} GPUs",
                 GRADE_WORDS[e.grade],
                 e.measured_by.replace("_", " "),
