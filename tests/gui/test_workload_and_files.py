@@ -131,8 +131,18 @@ def test_presentation_zoom_scales_fonts_and_is_remembered(qtbot, window, app_set
     qtbot.keyClick(window, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
     assert QApplication.font().pointSizeF() > before
     assert app_settings.zoom() == 1.15
+    from clusterbid.core import charts
+
+    # Charts follow the zoom (their text grows too) and the window's light or dark palette.
+    assert window.charts._style(charts).font_scale == 1.15
+    assert window.charts._style(charts).dark is False
+    dark = window.charts.palette()
+    dark.setColor(dark.ColorRole.Window, Qt.GlobalColor.black)
+    window.charts.setPalette(dark)
+    assert window.charts._style(charts).dark is True
     qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert QApplication.font().pointSizeF() == before
+    assert window.charts._style(charts).font_scale == 1.0
 
 
 def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot, app_settings):

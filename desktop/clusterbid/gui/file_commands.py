@@ -148,3 +148,25 @@ class FileCommands:
             dialogs.show_problem(self, title, str(exc))
         else:
             dialogs.show_problem(self, title, f"Internal error ({type(exc).__name__}: {exc}); please report it.")
+
+    # -- drag and drop -----------------------------------------------------------------------------
+    @staticmethod
+    def dropped_paths(mime) -> list[Path]:
+        if not mime.hasUrls():
+            return []
+        paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
+        return [p for p in paths if p.suffix.lower() in BID_SUFFIXES + LOG_SUFFIXES]
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        if self.dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        if self.dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        paths = self.dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.import_paths(paths)

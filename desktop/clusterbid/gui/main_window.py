@@ -20,7 +20,7 @@ from clusterbid.gui.comparison.comparison_view import ComparisonView
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
-from clusterbid.gui.file_commands import BID_SUFFIXES, LOG_SUFFIXES, FileCommands
+from clusterbid.gui.file_commands import FileCommands
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.rescoring import Rescorer
@@ -51,6 +51,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.weights = WeightsPanel()
         self.details = DetailsPanel()
         self.charts = ChartsPanel()
+        self.charts.font_scale = self.zoom.factor
         self.outline = OutlineTree()
         self.workload_editor = WorkloadEditor()
         self._build_layout()
@@ -224,10 +225,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
     def zoom_by(self, direction: int) -> None:
         factor = self.zoom.step(direction)
         self.settings.set_zoom(factor)
+        self.charts.set_font_scale(factor)
         self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
 
     def zoom_reset(self) -> None:
         self.settings.set_zoom(self.zoom.set(1.0))
+        self.charts.set_font_scale(1.0)
 
     def fill_recent_menu(self) -> None:
         menu = self.actions_.recent_menu
@@ -251,28 +254,6 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         QMessageBox.about(self, "About ClusterBid",
                           f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and time to "
                           "finish the buyer's training job, with one shared model for every bid.</p>")
-
-    # -- drag and drop -----------------------------------------------------------------------------
-    @staticmethod
-    def dropped_paths(mime) -> list[Path]:
-        if not mime.hasUrls():
-            return []
-        paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
-        return [p for p in paths if p.suffix.lower() in BID_SUFFIXES + LOG_SUFFIXES]
-
-    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        if self.dropped_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dragMoveEvent(self, event) -> None:  # noqa: N802
-        if self.dropped_paths(event.mimeData()):
-            event.acceptProposedAction()
-
-    def dropEvent(self, event) -> None:  # noqa: N802
-        paths = self.dropped_paths(event.mimeData())
-        if paths:
-            event.acceptProposedAction()
-            self.import_paths(paths)
 
     # -- state -------------------------------------------------------------------------------------
     def _restore_state(self) -> None:

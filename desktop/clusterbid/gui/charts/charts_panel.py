@@ -44,6 +44,7 @@ class ChartsPanel(QWidget):
         layout.addLayout(self._stack, 1)
         self._inputs: dict[str, object] = {}
         self._dirty = True
+        self.font_scale = 1.0
         self._resize_timer = QTimer(self)
         self._resize_timer.setSingleShot(True)
         self._resize_timer.setInterval(200)
@@ -110,10 +111,19 @@ class ChartsPanel(QWidget):
     def _style(self, charts):
         """The figure laid out at the pane's real size, so titles wrap and legends fit there
         instead of being drawn for a wider page and shrunk."""
+        from clusterbid.gui.bid_status import is_dark
+
         dpi = max(self.logicalDpiX(), 1)
         width = min(max(self.width() / dpi, 3.0), 40.0)
         height = min(max((self.height() - self.chooser.height()) / dpi, 2.5), 40.0)
-        return charts.ChartStyle(width_in=width, height_in=height)
+        return charts.ChartStyle(dark=is_dark(self.palette()), font_scale=self.font_scale, width_in=width, height_in=height)
+
+    def set_font_scale(self, factor: float) -> None:
+        """The presentation zoom: chart text grows with the rest of the window."""
+        self.font_scale = factor
+        self._dirty = True
+        if self.isVisible():
+            self._redraw()
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
