@@ -75,11 +75,17 @@ def run_export(args: argparse.Namespace) -> int:
     from clusterbid.core.interchange import export_table
     from clusterbid.core.report import comparison_rows
     from clusterbid.core.scoring import score_evaluation
+    from clusterbid.core.serving_report import serving_comparison_rows
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+    from clusterbid.core.workloads import is_serving
 
     try:
         evaluation = read_evaluation(args.path)
-        scorecard = score_evaluation(evaluation)
-        written = export_table(args.file, comparison_rows(scorecard), title=evaluation.title)
+        if is_serving(evaluation):
+            rows = serving_comparison_rows(score_serving_evaluation(evaluation))
+        else:
+            rows = comparison_rows(score_evaluation(evaluation))
+        written = export_table(args.file, rows, title=evaluation.title)
     except InputError as exc:
         return _fail(str(exc))
     print(f"wrote the comparison of {len(evaluation.bids)} bid(s) to {written}")

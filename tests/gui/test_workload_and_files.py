@@ -174,13 +174,30 @@ def test_an_untouched_workload_offers_nothing_to_apply(window):
     assert not window.workload_editor.apply_button.isEnabled()
 
 
-def test_a_serving_evaluation_is_refused_with_the_command_that_scores_it(window, dialog_log, app_settings):
+def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(qtbot, window, app_settings):
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+
+    serving = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
     before = window.session.document.path
-    assert not window.open_evaluation(REPO / "resources" / "examples" / "demo-serving-evaluation.json")
-    kind, title, text = dialog_log.shown[-1]
-    assert kind == "problem" and "inference service" in text and "clusterbid score demo-serving-evaluation.json" in text
-    assert window.session.document.path == before
-    assert not any(app_settings.data_dir.glob("demo-serving-evaluation*.clusterbid"))  # no copy left behind
+    assert window.open_evaluation(serving)
+    shown = window.serving_window
+    qtbot.addWidget(shown)
+    assert window.session.document.path == before  # the training evaluation stays open beside it
+    table = shown.table
+    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
+    per_million = headers.index("cost per million output tokens [USD]")
+    expected = score_serving_evaluation(read_evaluation(serving))
+    first = expected.ranked[0]
+    # Seed 003's lesson, checked by hand in tests/core/serving: the H200 bid beats the cheaper-per-hour H100.
+    assert first.bid.capacity.gpu_model == "H200-SXM"
+    assert table.item(0, 1).text() == first.bid.quote.provider
+    assert table.item(0, per_million).text() == f"{first.estimate.cost_per_million_tokens:.2f}"
+    last = table.rowCount() - 1
+    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("gates")).text()
+    # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
+    assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
+    shown.close()
 
 
 def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, window, dialog_log, tmp_path):

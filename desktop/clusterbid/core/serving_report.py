@@ -112,3 +112,29 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
     return "\n".join(lines)
+
+
+def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
+    """One flat row per bid for the spreadsheet export and the app's table, with units."""
+    currency = scorecard.evaluation.currency
+    rows = []
+    for score in scorecard.scores:
+        e, bid = score.estimate, score.bid
+        serves = e.passes_gates
+        rows.append({
+            "rank": score.rank,
+            "bid id": bid.id,
+            "provider": bid.quote.provider,
+            "GPU model": bid.capacity.gpu_model,
+            f"price per GPU-hour [{currency}]": money(e.price_per_gpu_hour),
+            "gates": "can serve" if serves else "; ".join(g.message for g in e.gates),
+            "tensor parallel": e.tensor_parallel if serves else None,
+            "batch per replica": e.batch if serves else None,
+            "output tokens/s per GPU": round(e.tokens_per_s_per_gpu, 1) if serves else None,
+            "GPUs billed": e.gpus_billed if serves else None,
+            f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
+            f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,
+            "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
+            "flags": "; ".join(w.message for w in e.warnings),
+        })
+    return rows

@@ -36,8 +36,15 @@ def open_main_window(path, settings):
     from clusterbid.gui.main_window import MainWindow
     from clusterbid.gui.opening import startup_document
 
+    from clusterbid.core.workloads import is_serving
+
     try:
         document, note = startup_document(path, settings)
     except InputError as exc:
         return exc
+    if is_serving(document.evaluation):
+        from clusterbid.gui.serving_window import ServingWindow
+
+        settings.note_opened(document.path)
+        return ServingWindow(document)
     return MainWindow(document, settings, note)

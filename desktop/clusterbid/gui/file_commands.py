@@ -30,9 +30,24 @@ class FileCommands:
         except InputError as exc:
             dialogs.show_problem(self, "Cannot open this evaluation", str(exc))
             return False
+        if self._opened_as_serving(document):
+            return True
         self.switch_document(document)
         if document.path != Path(path):
             self.statusBar().showMessage(f"Opened {Path(path).name}; your edits are kept in {document.path}", 10_000)
+        return True
+
+    def _opened_as_serving(self, document: EvaluationDocument) -> bool:
+        """A serving evaluation opens in its own read-only window beside this one."""
+        from clusterbid.core.workloads import is_serving
+
+        if not is_serving(document.evaluation):
+            return False
+        from clusterbid.gui.serving_window import ServingWindow
+
+        self.serving_window = ServingWindow(document)
+        self.serving_window.show()
+        self.settings.note_opened(document.path)
         return True
 
     def new_evaluation(self) -> None:

@@ -9,29 +9,15 @@ from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.settings import AppSettings
 
 
-SERVING_NOT_IN_APP = (
-    "{name} buys an inference service. The desktop app compares training bids for now; rank this "
-    "evaluation's bids by cost per million output tokens with `clusterbid score {name}`."
-)
-
-
 def open_document(path: Path, settings: AppSettings) -> EvaluationDocument:
     """A .clusterbid opens in place; a JSON evaluation is copied into a new .clusterbid beside
     the app's data, since every edit must be committed to a document."""
-    from clusterbid.core.workloads import is_serving
-
     path = Path(path)
     if path.suffix == ".clusterbid":
-        document = EvaluationDocument.open(path)
-        if is_serving(document.evaluation):
-            document.close()
-            raise InputError(SERVING_NOT_IN_APP.format(name=path.name))
-        return document
+        return EvaluationDocument.open(path)
     from clusterbid.core.documents import read_evaluation
 
     evaluation = read_evaluation(path)
-    if is_serving(evaluation):  # refused before a copy is made in the app's data folder
-        raise InputError(SERVING_NOT_IN_APP.format(name=path.name))
     return EvaluationDocument.create(unused_path(settings.data_dir, path.stem), evaluation)
 
 

@@ -1,0 +1,126 @@
+"""A serving (inference) evaluation in the app: its ranking by cost per million output tokens and
+every workload-fit flag, read-only.
+
+The training window's editors, wizard, Monte Carlo and memo are built around cost to finish; a
+serving evaluation is compared here and edited through a bid template (File > Import in the
+training window, or `clusterbid import`). The figures are core's: `serving_comparison_rows`
+is the same table `clusterbid export` writes.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.serving_report import serving_comparison_rows
+from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui import dialogs
+
+SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens", "cost per month",
+         "GPUs billed", "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
+CANNOT_SERVE = QColor("#b3261e")
+
+
+def _cell(value) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, Decimal):
+        return f"{value:,.2f}"
+    return f"{value:,}" if isinstance(value, (int, float)) else str(value)
+
+
+def _column(rows: list[dict], shown: str) -> str:
+    """The row key for a shown column (the money columns carry the currency in their name)."""
+    return next((key for key in rows[0] if key == shown or key.startswith(shown + " [")), shown) if rows else shown
+
+
+class ServingWindow(QMainWindow):
+    def __init__(self, document: EvaluationDocument, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("serving_window")
+        self.document = document
+        self.resize(1200, 680)
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget()
+        self.table.setObjectName("serving_table")
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSortingEnabled(False)  # rank order is the point; keep it
+        self.table.verticalHeader().hide()  # the rank column numbers the rows
+        self.findings = QTextBrowser()
+        self.findings.setObjectName("serving_findings")
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.summary)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.findings)
+        splitter.setSizes([70, 330, 240])
+        self.setCentralWidget(splitter)
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
+        menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
+        self.scorecard = score_serving_evaluation(document.evaluation)
+        self._show(self.scorecard)
+        self.statusBar().showMessage("Serving evaluations are read-only here: change bids through a bid template "
+                                     "(clusterbid import) and reopen.", 0)
+
+    def _show(self, scorecard: ServingScorecard) -> None:
+        evaluation = scorecard.evaluation
+        w = evaluation.workload
+        self.setWindowTitle(f"{evaluation.title} — {self.document.path.name} — ClusterBid (serving)")
+        self.summary.setText(
+            f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets TTFT {w.ttft_target_ms:g} ms "
+            f"and {w.tpot_target_ms:g} ms per output token; peak {w.peak_requests_per_s:g} req/s, average "
+            f"{w.average_requests_per_s:g} req/s. GPUs are billed at peak provisioning; cost per token at the average load."
+        )
+        rows = serving_comparison_rows(scorecard)
+        keys = [_column(rows, name) for name in SHOWN]
+        self.table.setColumnCount(len(keys))
+        self.table.setHorizontalHeaderLabels(keys)
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            serves = row["rank"] is not None
+            for c, key in enumerate(keys):
+                item = QTableWidgetItem(_cell(row.get(key)))
+                if isinstance(row.get(key), (int, float, Decimal)):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if not serves:
+                    item.setForeground(QBrush(CANNOT_SERVE))
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self.findings.setHtml(self._findings_html(scorecard))
+
+    @staticmethod
+    def _findings_html(scorecard: ServingScorecard) -> str:
+        parts = ["<h3>Gates, workload-fit flags and calibration</h3>"]
+        for score in scorecard.scores:
+            e = score.estimate
+            lines = [f"<b>Cannot serve</b>: {escape(g.message)}" for g in e.gates]
+            lines += [f"Flag: {escape(w.message)}" for w in e.warnings]
+            lines += [escape(note) for note in e.calibration_notes]
+            if lines:
+                parts.append(f"<p><b>{escape(e.bid.quote.provider)}</b> ({escape(e.bid.id)})<br>" + "<br>".join(lines) + "</p>")
+        return "".join(parts)
+
+    def export_comparison(self) -> None:
+        from clusterbid.core.interchange import export_table
+
+        path = dialogs.save_file(self, "Export the comparison", "serving-comparison.xlsx", "Tables (*.xlsx *.csv)")
+        if not path:
+            return
+        try:
+            export_table(Path(path), serving_comparison_rows(self.scorecard), self.scorecard.evaluation.title)
+        except (InputError, OSError) as exc:
+            dialogs.show_problem(self, "Could not export the comparison", str(exc))
+            return
+        self.statusBar().showMessage(f"Exported the comparison to {path}", 8000)
+
+    def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        self.document.close()
+        super().closeEvent(event)
