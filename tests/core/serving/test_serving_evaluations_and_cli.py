@@ -80,3 +80,19 @@ def test_the_demo_round_trips_through_the_model():
     demo = read_model(Evaluation, DEMO)
     assert isinstance(demo.workload, InferenceWorkload)
     assert Evaluation.model_validate_json(demo.model_dump_json()) == demo
+
+
+def test_export_writes_the_serving_comparison(tmp_path):
+    import csv
+
+    from clusterbid.cli import main
+    from tests.conftest import EXAMPLES
+
+    out = tmp_path / "serving.csv"
+    assert main(["export", str(EXAMPLES / "demo-serving-evaluation.json"), str(out)]) == 0
+    rows = list(csv.DictReader(out.read_text(encoding="utf-8-sig").splitlines()[2:]))
+    assert [r["bid id"] for r in rows][:2] == ["helio-h200", "quarry-h100"]  # H200 ahead of the cheaper-per-hour H100
+    lumen = next(r for r in rows if r["bid id"] == "lumen-l40s")
+    assert lumen["rank"] == "" and "peak traffic" in lumen["gates"]
+    northwind = next(r for r in rows if r["bid id"] == "northwind-ib")
+    assert "(19%) pays for a training-grade fabric" in northwind["flags"]  # 0.55 / 2.90 = 19%
