@@ -1,10 +1,13 @@
 """Build the one-folder app: python packaging/build.py  ->  dist/ClusterBid/ (size printed).
 
-Needs the project installed with the `package` extra: pip install -e '.[package]'.
+Needs PyInstaller from the `package` extra: pip install -e '.[package]'. The spec imports the
+package from desktop/ itself, so the build does not depend on how clusterbid was installed.
+`--dist DIR --work DIR` put the output elsewhere (for example outside the checkout).
 """
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 from pathlib import Path
@@ -30,4 +33,8 @@ def build(dist: Path = ROOT / "dist", work: Path = ROOT / "build") -> Path:
 
 
 if __name__ == "__main__":
-    build()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where ClusterBid/ goes (default: dist/)")
+    parser.add_argument("--work", type=Path, default=ROOT / "build", help="PyInstaller's work folder (default: build/)")
+    args = parser.parse_args()
+    build(args.dist, args.work)

@@ -48,8 +48,11 @@ class SignedMemo:
 def _reserved_bytes(credentials: SigningCredentials) -> int:
     # Sized from the certificates the signature embeds, so pyHanko skips its dry-run signature
     # (which doubled the signing time); the margin covers the signed attributes and the value.
+    # pyHanko needs an even count (the space is written as hex); certificate lengths vary with
+    # the signer's name and serial number, so round up.
     certificates = sum(len(c.dump()) for c in (credentials.certificate, *credentials.chain))
-    return RESERVE_MARGIN + certificates + 2 * credentials.key.byte_size
+    reserved = RESERVE_MARGIN + certificates + 2 * credentials.key.byte_size
+    return reserved + reserved % 2
 
 
 def _open_for_update(pdf: bytes, source: str) -> IncrementalPdfFileWriter:
