@@ -16,6 +16,7 @@ def run_memo(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.inputs import Approver, RecommendationOverride
     from clusterbid.core.memo.render import export_memo
     from clusterbid.core.scoring import score_evaluation
+    from clusterbid.core.workloads import is_serving
 
     if args.justification and not args.override:
         raise InputError("--justification explains an override: give --override BID_ID with it")
@@ -25,8 +26,13 @@ def run_memo(args: argparse.Namespace) -> int:
     approvers = [Approver.parse(text) for text in args.approver]
     source = Path(args.path)
     evaluation = read_evaluation(source)
-    scorecard = score_evaluation(evaluation)
-    uncertainty, sensitivity = _analyses(evaluation, args.samples)
+    if is_serving(evaluation):  # the serving memo: cost per million tokens, no Monte Carlo yet
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        scorecard, uncertainty, sensitivity = score_serving_evaluation(evaluation), None, None
+    else:
+        scorecard = score_evaluation(evaluation)
+        uncertainty, sensitivity = _analyses(evaluation, args.samples)
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")

@@ -124,3 +124,33 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
     assert "FAILED" in window.verify_dialog.verdict.text()
     window.verify_dialog.close()
+
+
+def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tmp_path, monkeypatch):
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+    from tests.conftest import EXAMPLES
+
+    serving = EXAMPLES / "demo-serving-evaluation.json"
+    assert window.open_evaluation(serving)
+    shown = window.serving_window
+    qtbot.addWidget(shown)
+
+    def fake_exec(dialog: MemoExportDialog) -> int:
+        dialog.table.item(0, 0).setText("Ada Lovelace")
+        dialog.table.item(0, 1).setText("CFO")
+        _press(dialog, "Export…")
+        return dialog.result()
+
+    monkeypatch.setattr(MemoExportDialog, "exec", fake_exec)
+    target = tmp_path / "serving-memo.pdf"
+    dialog_log.answers.append(str(target))
+    shown.export_memo_action.trigger()
+    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=30_000)
+    # The same memo core renders for the same evaluation and approver (what `clusterbid memo` writes).
+    expected = render_memo(score_serving_evaluation(read_evaluation(serving)), approvers=[("Ada Lovelace", "CFO")])
+    assert target.read_bytes() == expected
+    exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
+    assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
+    shown.close()

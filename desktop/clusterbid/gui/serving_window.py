@@ -1,10 +1,10 @@
-"""A serving (inference) evaluation in the app: its ranking by cost per million output tokens and
-every workload-fit flag, read-only.
+"""A serving (inference) evaluation in the app: its ranking by cost per million output tokens,
+every workload-fit flag, and its approval memo; read-only.
 
-The training window's editors, wizard, Monte Carlo and memo are built around cost to finish; a
-serving evaluation is compared here and edited through a bid template (File > Import in the
-training window, or `clusterbid import`). The figures are core's: `serving_comparison_rows`
-is the same table `clusterbid export` writes.
+The training window's editors, wizard and Monte Carlo are built around cost to finish; a serving
+evaluation is compared here and edited through a bid template (`clusterbid import`). The figures
+are core's: `serving_comparison_rows` is the same table `clusterbid export` writes, and the memo
+is the one `clusterbid memo` writes.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from clusterbid.core.serving_report import serving_comparison_rows
 from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
+from clusterbid.gui.background import BackgroundTasks
 
 SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens", "cost per month",
          "GPUs billed", "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
@@ -62,8 +63,10 @@ class ServingWindow(QMainWindow):
         splitter.addWidget(self.findings)
         splitter.setSizes([70, 330, 240])
         self.setCentralWidget(splitter)
+        self.tasks = BackgroundTasks(self)
         menu = self.menuBar().addMenu("&File")
         menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
+        self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"), self.export_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
         self.scorecard = score_serving_evaluation(document.evaluation)
         self._show(self.scorecard)
@@ -121,6 +124,43 @@ class ServingWindow(QMainWindow):
             return
         self.statusBar().showMessage(f"Exported the comparison to {path}", 8000)
 
+    def export_memo_dialog(self) -> None:
+        """The serving memo, as `clusterbid memo` writes it; recorded in the document's audit trail."""
+        from clusterbid.gui.memo.export_dialog import MemoExportDialog
+
+        if not self.scorecard.ranked:
+            dialogs.show_problem(self, "Nothing to recommend", "No bid can serve the workload within its targets.")
+            return
+        dialog = MemoExportDialog(self.scorecard, self)
+        if dialog.exec() != dialog.DialogCode.Accepted or dialog.request is None:
+            return
+        suggested = Path.home() / f"{self.document.path.stem}-memo.pdf"
+        chosen = dialogs.save_file(self, "Export the approval memo", str(suggested), "Approval memos (*.pdf)")
+        if not chosen:
+            return
+        path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
+        request, scorecard = dialog.request, self.scorecard
+
+        def work(progress):
+            import hashlib
+
+            from clusterbid.core.memo.render import render_memo
+            from clusterbid.core.memo.signoff import write_atomically
+
+            progress(0.1, "drawing the memo")
+            pdf = render_memo(scorecard, approvers=request.approvers, notes=request.notes, override=request.override)
+            progress(0.9, "writing")
+            write_atomically(path, pdf)
+            return path, hashlib.sha256(pdf).hexdigest()
+
+        def done(result) -> None:
+            self.document.record_memo_exported(result[0].name, result[1])
+            self.statusBar().showMessage(f"Exported the approval memo to {result[0]} (recorded in the audit trail)", 15_000)
+
+        self.tasks.run("memo export", work, done,
+                       lambda exc: dialogs.show_problem(self, "Could not export the memo", str(exc)))
+
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        self.tasks.wait_for_done(10_000)
         self.document.close()
         super().closeEvent(event)

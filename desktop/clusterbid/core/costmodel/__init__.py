@@ -2,3 +2,5 @@
 
 # Bumped whenever a change to the model can move a figure, so a memo records which model priced it.
 MODEL_VERSION = "training-1"
+# The serving model is versioned on its own: a change to one must not re-date memos of the other.
+SERVING_MODEL_VERSION = "serving-1"

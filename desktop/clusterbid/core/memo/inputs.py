@@ -96,6 +96,24 @@ def printed_results(scorecard: Scorecard) -> dict:
     }
 
 
+def _model_version(scorecard) -> str:
+    from clusterbid.core.costmodel import SERVING_MODEL_VERSION
+    from clusterbid.core.serving_scoring import ServingScorecard
+
+    return SERVING_MODEL_VERSION if isinstance(scorecard, ServingScorecard) else MODEL_VERSION
+
+
+def _printed(scorecard) -> dict:
+    """The printed figures of either kind of scorecard (training or serving)."""
+    from clusterbid.core.serving_scoring import ServingScorecard
+
+    if isinstance(scorecard, ServingScorecard):
+        from clusterbid.core.memo.serving_memo import printed_serving_results
+
+        return printed_serving_results(scorecard)
+    return printed_results(scorecard)
+
+
 def _catalog_entries(evaluation: Evaluation) -> dict:
     catalog = default_catalog()
     gpus = sorted({b.capacity.gpu_model for b in evaluation.bids})
@@ -137,7 +155,7 @@ def build_memo_inputs(
     data = {
         "format": INPUTS_FORMAT,
         "software_version": __version__,
-        "model_version": MODEL_VERSION,
+        "model_version": _model_version(scorecard),
         "evaluation": evaluation.model_dump(mode="json"),
         "catalog": _catalog_entries(evaluation),
         "random_seed": evaluation.policy.random_seed,
@@ -145,7 +163,7 @@ def build_memo_inputs(
         "notes": notes.strip(),
         "override": None if override is None else {
             "bid_id": override.bid_id, "justification": override.justification.strip()},
-        "results": printed_results(scorecard),
+        "results": _printed(scorecard),
     }
     # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).
     return MemoInputs(json.loads(MemoInputs(data).canonical_bytes()))
@@ -176,6 +194,12 @@ def rescore_memo_inputs(data: dict) -> dict:
         raise InputError(describe_validation_error(exc, "memo inputs: evaluation")) from None
     except InputError as exc:  # a catalog check inside a validator (unknown GPU or fabric)
         raise InputError(f"memo inputs: evaluation: {exc}") from None
+    from clusterbid.core.workloads import is_serving
+
+    if is_serving(evaluation):
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        return _printed(score_serving_evaluation(evaluation))
     return printed_results(score_evaluation(evaluation))
 
 

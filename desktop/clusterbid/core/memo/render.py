@@ -76,9 +76,17 @@ def render_memo(
     notes: str = "",
     override: RecommendationOverride | None = None,
 ) -> bytes:
-    """The memo as PDF bytes; raises InputError for an override without justification or a bad approver."""
+    """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
+    A ServingScorecard gets the serving memo (core/memo/serving_memo.py)."""
+    from clusterbid.core.serving_scoring import ServingScorecard
+
     people = tuple(_approver(a) for a in approvers)
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override)
+    if isinstance(scorecard, ServingScorecard):
+        from clusterbid.core.memo.serving_memo import render_serving_memo
+
+        pdf, sink, as_of = render_serving_memo(scorecard, inputs, people, notes.strip(), override)
+        return _finish(pdf, inputs, sink, as_of)
     content = MemoContent.from_scorecard(
         scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes, override=override,
     )

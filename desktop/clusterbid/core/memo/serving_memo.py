@@ -1,0 +1,193 @@
+"""The approval memo of a serving (inference) evaluation.
+
+Same document as the training memo where the two agree (title block, attached inputs and their
+SHA-256, methodology, signature fields, deterministic bytes), its own sections where they differ:
+the decision is a cost per million output tokens and a monthly bill, the assumptions box holds
+the service's latency targets and traffic, and the workload-fit flags (a training-grade fabric
+the service will not use) get their own section. No Monte Carlo: the serving model has none yet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+from dataclasses import dataclass
+
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+
+from clusterbid import __version__
+from clusterbid.core.costmodel import SERVING_MODEL_VERSION
+from clusterbid.core.memo import styles
+from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number
+from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
+from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
+from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
+from clusterbid.core.report import format_money, money
+from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.resources import resource_path
+
+
+def printed_serving_results(scorecard: ServingScorecard) -> dict:
+    """Exactly the figures the serving memo prints, as printed, for `clusterbid verify` to compare."""
+    bids = {}
+    for score in scorecard.scores:
+        e = score.estimate
+        serves = e.passes_gates
+        bids[e.bid.id] = {
+            "rank": score.rank,
+            "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens)) if serves else None,
+            "monthly_cost": str(money(e.monthly_cost)) if serves else None,
+            "gpus_billed": e.gpus_billed if serves else None,
+            "tensor_parallel": e.tensor_parallel if serves else None,
+            "batch": e.batch if serves else None,
+        }
+    return {
+        "ranking": [s.bid.id for s in scorecard.ranked],
+        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
+        "bids": bids,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class ServingMemoHead:
+    """What the shared title block, methodology appendix and sign-off read."""
+
+    title: str
+    memo_number: str
+    inputs_sha256: str
+    as_of: dt.date
+    software_version: str
+    model_version: str
+    approvers: tuple[Approver, ...]
+    methodology: str
+
+
+def _name(score: ServingBidScore) -> str:
+    return f"{score.bid.id} ({score.bid.quote.provider})"
+
+
+def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride | None) -> tuple[list, str]:
+    """(key-value rows, override note) for section 1."""
+    currency = scorecard.evaluation.currency
+    ranked = scorecard.ranked
+    if not ranked:
+        return [("Recommended bid", "no bid can serve the workload within its latency targets")], ""
+    first = ranked[0]
+    chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), first)
+    e = chosen.estimate
+    rows = [
+        ("Recommended bid", _name(chosen)),
+        ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
+        ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
+        ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
+                   f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms)"),
+    ]
+    others = [s for s in ranked if s is not chosen]
+    if others:
+        other = others[0].estimate
+        difference = other.cost_per_million_tokens - e.cost_per_million_tokens
+        rows.append(("Runner-up", f"{_name(others[0])}: {format_money(other.cost_per_million_tokens, currency, cents=True)} "
+                                  f"per million tokens, {format_money(other.monthly_cost, currency)} a month"))
+        monthly = other.monthly_cost - e.monthly_cost
+        # Cents per million tokens round too coarsely to subtract; the percentage and the monthly
+        # bills are the comparison an approver can check against the figures above.
+        rows.append(("Margin", f"{abs(difference) / other.cost_per_million_tokens:.1%} "
+                               f"{'cheaper' if difference >= 0 else 'dearer'} per million tokens than the runner-up; "
+                               f"{format_money(abs(monthly), currency)} a month {'less' if monthly >= 0 else 'more'}"))
+    months = chosen.bid.terms.term_months
+    amount = e.monthly_cost * months if months else e.monthly_cost
+    rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
+                 + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))
+    note = ""
+    if chosen is not first:
+        note = (f"The model ranks {_name(first)} first. The officer recommends {_name(chosen)} instead, "
+                f"because: {override.justification.strip()}")
+    return rows, note
+
+
+def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
+    w = scorecard.evaluation.workload
+    return [
+        ("Service", w.name),
+        ("Model", f"{w.total_params_billions:g}B parameters, {w.precision.upper()} weights ({w.weight_bytes / 1e9:,.0f} GB)"),
+        ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
+        ("Latency targets", f"first token within {w.ttft_target_ms:g} ms; {w.tpot_target_ms:g} ms per output token"),
+        ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"),
+        ("Billing basis", "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"),
+    ]
+
+
+def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
+    currency = scorecard.evaluation.currency
+    rows = [("#", "Bid / provider", "GPU", "Price per GPU-h", "Per M output tokens", "Per month", "GPUs", "Gates and flags")]
+    for score in scorecard.scores:
+        e = score.estimate
+        findings = [f"CANNOT SERVE: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
+        serves = e.passes_gates
+        rows.append((
+            "-" if score.rank is None else str(score.rank),
+            f"{e.bid.id}\n{e.bid.quote.provider}",
+            e.bid.capacity.gpu_model,
+            format_money(e.price_per_gpu_hour, currency, cents=True),
+            format_money(e.cost_per_million_tokens, currency, cents=True) if serves else "-",
+            format_money(e.monthly_cost, currency) if serves else "-",
+            f"{e.gpus_billed:,}" if serves else "-",
+            "\n".join(findings) or "serves within the targets",
+        ))
+    return rows
+
+
+def unverified(scorecard: ServingScorecard) -> list[str]:
+    """Figures taken on trust, as questions for the provider."""
+    items = []
+    for score in scorecard.scores:
+        e = score.estimate
+        if e.throughput_evidence is None:
+            items.append(f"{_name(score)}: decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet's "
+                         f"HBM bandwidth ({e.hbm_bandwidth_tb_s:g} TB/s at {e.hbm_efficiency:.0%} efficiency); ask for "
+                         "measured output tokens per second at the proposed batch and latency.")
+    return items
+
+
+def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
+                  override: RecommendationOverride | None, sink: SignatureBoxes) -> list[Flowable]:
+    rows, note = decision_rows(scorecard, override)
+    story = title_block(head) + [_p("1. Decision", "h1"), _key_values(rows)]
+    if note:
+        story += [Spacer(1, 2 * mm), _p("Recommendation override. " + note, "warn")]
+    if notes:
+        story += [Spacer(1, 2 * mm), _p("Officer's notes: " + notes)]
+    inner = W - 16  # the callout box's padding
+    service = Table([[_p(k, "key"), _p(v, "value")] for k, v in service_rows(scorecard)],
+                    colWidths=[0.25 * inner, 0.75 * inner])
+    service.setStyle(TableStyle(styles.key_value_table_style()))
+    box = Table([[[_p("2. The service behind every figure", "h2"), service]]], colWidths=[W])
+    box.setStyle(TableStyle(styles.callout_box_style()))
+    story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), _p("3. Ranked comparison", "h1"),
+              _p("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
+                 "the latency targets at peak traffic is not costed.", "small"),
+              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36])]
+    checks = unverified(scorecard)
+    bullets = [_p(text, "bullet") for text in checks]
+    for bullet in bullets:
+        bullet.bulletText = "•"
+    story += [Spacer(1, 4 * mm), _p("4. What was not verified", "h1")]
+    story += bullets or [_p("Every bid's throughput is backed by a measurement.")]
+    return story + methodology_appendix(head) + sign_off(head, sink)
+
+
+def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approvers: tuple[Approver, ...],
+                        notes: str, override: RecommendationOverride | None) -> tuple[bytes, SignatureBoxes, dt.date]:
+    """The story PDF (before attachments and fields), where its signature boxes are, and its date."""
+    head = ServingMemoHead(
+        title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
+        as_of=inputs_date(scorecard), software_version=__version__, model_version=SERVING_MODEL_VERSION,
+        approvers=approvers, methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+    )
+    sink = SignatureBoxes()
+    buffer = io.BytesIO()
+    header = PageHeader(head.title, head.memo_number, CONFIDENTIALITY, head.as_of)
+    memo_document(buffer, header).build(serving_story(scorecard, head, notes, override, sink),
+                                        canvasmaker=numbered_canvas(header))
+    return buffer.getvalue(), sink, head.as_of
