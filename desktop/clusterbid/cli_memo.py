@@ -33,6 +33,9 @@ def run_memo(args: argparse.Namespace) -> int:
     else:
         scorecard = score_evaluation(evaluation)
         uncertainty, sensitivity = _analyses(evaluation, args.samples)
+    if not scorecard.ranked:
+        raise InputError(f"{source}: no bid passes the gates, so there is no recommendation to approve; "
+                         "add or correct bids first")
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")

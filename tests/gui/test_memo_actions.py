@@ -135,7 +135,6 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     serving = EXAMPLES / "demo-serving-evaluation.json"
     assert window.open_evaluation(serving)
     shown = window.serving_window
-    qtbot.addWidget(shown)
 
     def fake_exec(dialog: MemoExportDialog) -> int:
         dialog.table.item(0, 0).setText("Ada Lovelace")
@@ -154,3 +153,49 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
     shown.close()
+
+
+def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_own(
+        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    from clusterbid.core.store import EvaluationDocument
+    from tests.conftest import EXAMPLES
+
+    def fake_exec(dialog: MemoExportDialog) -> int:
+        _press(dialog, "Export…")
+        return dialog.result()
+
+    monkeypatch.setattr(MemoExportDialog, "exec", fake_exec)
+    demo_path = window.session.document.path
+    dialog_log.answers.append(str(tmp_path / "a-memo.pdf"))
+    window.actions_.export_memo.trigger()
+    assert window.open_evaluation(EXAMPLES / "seed-network-example.json")  # while the memo is being drawn
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
+    qtbot.waitUntil(lambda: (tmp_path / "a-memo.pdf").exists(), timeout=5_000)
+    assert not [r for r in window.session.document.audit_rows() if r.action == "record_memo_exported"]
+    with EvaluationDocument.open(demo_path) as demo:
+        rows = [r for r in demo.audit_rows() if r.action == "record_memo_exported"]
+    assert rows and json.loads(rows[-1].new_json)["file_name"] == "a-memo.pdf"
+
+
+def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot, window, dialog_log, tmp_path,
+                                                                            monkeypatch):
+    memo = tmp_path / "memo.pdf"
+    window.session.document.save_copy(tmp_path / "copy.clusterbid")
+    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
+                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
+    authority = Authority.create()
+    p12 = authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+
+    def fake_exec(dialog: SignMemoDialog) -> int:
+        dialog.p12.setText(str(p12))
+        qtbot.keyClicks(dialog.passphrase, "ada-passphrase")
+        memo.write_bytes(memo.read_bytes() + b"\n% a colleague's incremental update\n")  # meanwhile, on the share
+        _press(dialog, "Sign")
+        return dialog.result()
+
+    monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
+    dialog_log.answers.append(str(memo))
+    window.actions_.sign_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    assert memo.read_bytes().endswith(b"a colleague's incremental update\n")  # their bytes kept
+    assert "changed since it was opened" in dialog_log.shown[-1][2]

@@ -182,7 +182,6 @@ def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(
     before = window.session.document.path
     assert window.open_evaluation(serving)
     shown = window.serving_window
-    qtbot.addWidget(shown)
     assert window.session.document.path == before  # the training evaluation stays open beside it
     table = shown.table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
@@ -210,3 +209,17 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
     assert window.model.rowCount() == 0
     assert not window.statusBar().currentMessage().startswith("Scoring failed")
+
+
+def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(qtbot, window, app_settings):
+    serving = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
+    last = app_settings.last_evaluation()
+    assert window.open_evaluation(serving) and window.open_evaluation(serving)
+    first, second = window.serving_windows
+    assert first.isVisible() and second.isVisible() and first.document is not second.document
+    assert app_settings.last_evaluation() == last  # a plain relaunch still opens the training window
+    first_document = first.document
+    first.close()
+    qtbot.waitUntil(lambda: window.serving_windows == [second], timeout=5_000)
+    assert first_document.is_closed  # closed with its window, not left open behind a deleted one
+    second.close()

@@ -45,6 +45,5 @@ def open_main_window(path, settings):
     if is_serving(document.evaluation):
         from clusterbid.gui.serving_window import ServingWindow
 
-        settings.note_opened(document.path)
-        return ServingWindow(document)
+        return ServingWindow(document)  # not remembered as the last evaluation (see FileCommands)
     return MainWindow(document, settings, note)

@@ -18,6 +18,8 @@ LOG_SUFFIXES = (".log", ".txt")
 class FileCommands:
     """Mixed into MainWindow; uses its session, settings, tasks and status bar."""
 
+    serving_windows: list  # set per window in MainWindow.__init__
+
     # -- evaluations ----------------------------------------------------------------------------
     def open_evaluation_dialog(self) -> None:
         path = dialogs.open_file(self, "Open an evaluation", dialogs.EVALUATION_FILES)
@@ -38,16 +40,23 @@ class FileCommands:
         return True
 
     def _opened_as_serving(self, document: EvaluationDocument) -> bool:
-        """A serving evaluation opens in its own read-only window beside this one."""
+        """A serving evaluation opens in its own read-only window beside this one. It is not
+        remembered as the last evaluation: that window has no way back to the training one."""
+        from PySide6.QtCore import Qt
+
         from clusterbid.core.workloads import is_serving
 
         if not is_serving(document.evaluation):
             return False
         from clusterbid.gui.serving_window import ServingWindow
 
-        self.serving_window = ServingWindow(document)
-        self.serving_window.show()
-        self.settings.note_opened(document.path)
+        shown = ServingWindow(document)
+        shown.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        # Held here so a second serving window does not drop (and silently delete) the first.
+        self.serving_windows.append(shown)
+        shown.destroyed.connect(lambda _obj=None, w=shown: self.serving_windows.remove(w))
+        self.serving_window = shown
+        shown.show()
         return True
 
     def new_evaluation(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
@@ -42,6 +42,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.zoom = PresentationZoom(settings.zoom())
         self.pending_selection: str | None = None
         self.nccl_runs: list = []
+        self.serving_windows: list = []
         self.resize(1340, 780)
         self.setAcceptDrops(True)
 
@@ -277,8 +278,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()
+        for shown in list(self.serving_windows):  # one app: its serving windows close with it
+            shown.close()
         for name in list(self.tasks._current):
-            self.tasks.cancel(name)
-        self.tasks.wait_for_done(5000)
+            if not name.startswith("memo"):  # a memo being written or signed is finished and recorded
+                self.tasks.cancel(name)
+        self.tasks.wait_for_done(30_000)
+        QCoreApplication.sendPostedEvents()  # deliver finished memo work before the document closes
         self.session.close()
         super().closeEvent(event)

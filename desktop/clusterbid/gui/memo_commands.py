@@ -45,6 +45,18 @@ def _render_and_write(path: Path, scorecard, request, progress) -> tuple[Path, s
     return path, hashlib.sha256(pdf).hexdigest()
 
 
+def record_in(document, record) -> None:
+    """Run `record(doc)` on `document`, reopened from its file when the window has since closed it
+    (another evaluation was opened while the memo was being written): the row is never lost."""
+    from clusterbid.core.store import EvaluationDocument
+
+    if not document.is_closed:
+        record(document)
+        return
+    with EvaluationDocument.open(document.path) as reopened:
+        record(reopened)
+
+
 class MemoCommands:
     """Mixed into MainWindow; uses its session, tasks, model and status bar."""
 
@@ -74,12 +86,14 @@ class MemoCommands:
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
+        document = self.session.document  # the evaluation exported, even if another is open when it is done
         self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress),
-                       self._on_memo_exported, lambda exc: self.show_task_error("Could not export the memo", exc))
+                       lambda result: self._on_memo_exported(document, result),
+                       lambda exc: self.show_task_error("Could not export the memo", exc))
 
-    def _on_memo_exported(self, result: tuple[Path, str]) -> None:
+    def _on_memo_exported(self, document, result: tuple[Path, str]) -> None:
         path, sha256 = result
-        self.session.document.record_memo_exported(path.name, sha256)
+        record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256))
         self.last_memo = path
         self.statusBar().showMessage(f"Exported the approval memo to {path} (recorded in the audit trail)", 15_000)
 
@@ -114,12 +128,15 @@ class MemoCommands:
             return
         number, credentials = dialog.field_number, dialog.credentials
         reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
-        ours = verification.evaluation_matches
+        ours = self.session.document if verification.evaluation_matches else None
 
         def sign(progress):
             from clusterbid.core.memo.signing import sign_memo
             from clusterbid.core.memo.signoff import write_atomically
 
+            if _read_memo(path) != pdf:  # someone signed or replaced it while the dialog was open
+                raise InputError(f"{path.name} changed since it was opened (another approver may have signed it); "
+                                 "nothing was signed: choose Sign a Memo again to sign the current file")
             progress(0.2, "signing")
             signed = sign_memo(pdf, approver_field(number), credentials, reason=reason or "Approved",
                                location=location or None, source=path.name)
@@ -130,11 +147,11 @@ class MemoCommands:
         self.tasks.run("memo sign", sign, lambda signed: self._on_signed(path, signed, approvers, number, ours),
                        lambda exc: self.show_task_error(f"Could not sign {path.name}", exc))
 
-    def _on_signed(self, path: Path, signed, approvers: list, number: int, ours: bool | None) -> None:
+    def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
         role = approvers[number - 1].role if number <= len(approvers) else ""
         where = "not recorded: the memo is of another evaluation"
-        if ours:
-            self.session.document.record_signature(signed.signer, signed.sha256, role=role)
+        if ours is not None:  # the document whose evaluation the memo matched when it was read
+            record_in(ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role))
             where = "recorded in the audit trail"
         self.statusBar().showMessage(f"{signed.signer} signed {path.name} as approver {number} ({where})", 15_000)
 

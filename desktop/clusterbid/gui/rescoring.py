@@ -71,7 +71,7 @@ class Rescorer(QObject):
         if evaluation is None:
             return
         self._tasks.run("uncertainty", lambda progress: analyse_uncertainty(evaluation, progress),
-                        self.analysed.emit, self._on_error)
+                        self.analysed.emit, lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"))
 
     def _on_error(self, error: Exception) -> None:
         self.failed.emit(f"Scoring failed: {error}")

@@ -13,7 +13,7 @@ from decimal import Decimal
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
 
@@ -153,14 +153,20 @@ class ServingWindow(QMainWindow):
             write_atomically(path, pdf)
             return path, hashlib.sha256(pdf).hexdigest()
 
+        document = self.document
+
         def done(result) -> None:
-            self.document.record_memo_exported(result[0].name, result[1])
+            from clusterbid.gui.memo_commands import record_in
+
+            record_in(document, lambda doc: doc.record_memo_exported(result[0].name, result[1]))
             self.statusBar().showMessage(f"Exported the approval memo to {result[0]} (recorded in the audit trail)", 15_000)
 
         self.tasks.run("memo export", work, done,
                        lambda exc: dialogs.show_problem(self, "Could not export the memo", str(exc)))
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
-        self.tasks.wait_for_done(10_000)
+        # A memo being written is finished and its audit row delivered before the file closes.
+        self.tasks.wait_for_done(30_000)
+        QCoreApplication.sendPostedEvents()
         self.document.close()
         super().closeEvent(event)

@@ -98,3 +98,13 @@ def test_two_approvers_sign_the_serving_memo_and_the_cli_verifies_it(tmp_path, c
     report = json.loads(capsys.readouterr().out)
     assert [s["signer"] for s in report["signatures"]] == ["Ada Lovelace", "Alan Turing"]
     assert report["rescore_matches"] is True
+
+
+def test_a_failed_write_leaves_neither_a_half_memo_nor_a_temporary_file(tmp_path):
+    from clusterbid.core.memo.signoff import write_atomically
+
+    target = tmp_path / "memo.pdf"
+    target.mkdir()  # os.replace onto a directory fails after the bytes were written
+    with pytest.raises(OSError):
+        write_atomically(target, b"%PDF-1.7 whole memo")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memo.pdf"] and target.is_dir()

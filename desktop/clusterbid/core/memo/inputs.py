@@ -69,7 +69,7 @@ def check_override(scorecard: Scorecard, override: RecommendationOverride | None
     if not text:
         raise InputError(
             f"override of the recommendation to {override.bid_id!r} needs a written justification "
-            "(--justification on the command line); the memo prints it for the approvers"
+            "explaining why; the memo prints it for the approvers"
         )
     if len(text) > MAX_JUSTIFICATION:
         raise InputError(f"override justification is {len(text)} characters; keep it to {MAX_JUSTIFICATION}")

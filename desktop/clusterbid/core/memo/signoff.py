@@ -17,13 +17,22 @@ def write_atomically(path: Path, data: bytes) -> None:
     folder = Path(path).resolve().parent
     # A temporary file is private (0600); a memo is a document to share, so it gets the mode of
     # the file it replaces, or the usual rw-r--r--.
-    mode = Path(path).stat().st_mode & 0o777 if Path(path).exists() else 0o644
+    mode = Path(path).stat().st_mode & 0o777 if Path(path).is_file() else 0o644
     with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{Path(path).name}.", suffix=".tmp", delete=False) as tmp:
-        tmp.write(data)
-        tmp.flush()
-        os.fsync(tmp.fileno())
-    os.chmod(tmp.name, mode)  # by name: os.fchmod is missing on Windows before Python 3.13
-    os.replace(tmp.name, path)
+        try:
+            tmp.write(data)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        except BaseException:
+            tmp.close()
+            os.unlink(tmp.name)  # a full disk leaves no hidden half-memo behind
+            raise
+    try:
+        os.chmod(tmp.name, mode)  # by name: os.fchmod is missing on Windows before Python 3.13
+        os.replace(tmp.name, path)
+    except BaseException:
+        os.unlink(tmp.name)
+        raise
 
 
 def memo_approvers(pdf: bytes) -> list[Approver]:

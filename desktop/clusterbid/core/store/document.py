@@ -36,6 +36,7 @@ class EvaluationDocument:
         self.path = Path(path)
         self.user = user or audit.default_user()
         self._conn = conn
+        self._closed = False
         try:
             self._evaluation = snapshot.load_evaluation(conn)
         except (ValidationError, ValueError) as exc:
@@ -75,6 +76,12 @@ class EvaluationDocument:
 
     def close(self) -> None:
         self._conn.close()
+        self._closed = True
+
+    @property
+    def is_closed(self) -> bool:
+        """True once closed (a window that switched evaluations closes the old file)."""
+        return self._closed
 
     def __enter__(self) -> EvaluationDocument:
         return self

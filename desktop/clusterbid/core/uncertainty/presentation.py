@@ -105,9 +105,9 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
     lines += ["", "Inputs drawn (evidence used, grade, scale, spread):"]
     for bid_id, b in result.bids.items():
         lines.append(f"  {bid_id}: " + "; ".join(_input_text(item) for item in b.inputs))
-    if sensitivity is None:
+    if sensitivity is None or not scorecard.ranked:  # no winner: no tipping point to report
         return lines
-    leader = scorecard.ranked[0].bid.id if scorecard.ranked else None
+    leader = scorecard.ranked[0].bid.id
     lines += ["", f"Tipping points of the weights (raw 0-100; winner now: {leader})"]
     for name, t in sensitivity.tipping_points.items():
         below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
