@@ -31,6 +31,23 @@ def _press(dialog: QDialog, text: str) -> None:
     button.click()
 
 
+def _memo_for_ada(window, tmp_path):
+    """The open evaluation's memo with one approver, a throw-away CA and Ada's PKCS#12 file."""
+    memo = tmp_path / "memo.pdf"
+    window.session.document.save_copy(tmp_path / "copy.clusterbid")
+    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
+                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
+    authority = Authority.create()
+    return memo, authority, authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+
+
+def _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec) -> None:
+    monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
+    dialog_log.answers.append(str(memo))
+    window.actions_.sign_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+
+
 def _fill_export_dialog(qtbot, seen: list):
     def fake_exec(dialog: MemoExportDialog) -> int:
         assert dialog.table.rowCount() == 1  # a blank row waits for the first approver
@@ -78,12 +95,7 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
 
 
 def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monkeypatch):
-    memo = tmp_path / "memo.pdf"
-    window.session.document.save_copy(tmp_path / "copy.clusterbid")
-    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
-                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
-    authority = Authority.create()
-    p12 = authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+    memo, authority, p12 = _memo_for_ada(window, tmp_path)
     ca = authority.write_pem(tmp_path / "ca.pem")
     problems: list[str] = []
 
@@ -97,10 +109,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
         _press(dialog, "Sign")
         return dialog.result()
 
-    monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
-    dialog_log.answers.append(str(memo))
-    window.actions_.sign_memo.trigger()
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
     assert "wrong passphrase" in problems[0]
     signatures = [row for row in window.session.document.audit_rows() if row.action == "record_signature"]
     assert signatures and json.loads(signatures[-1].new_json) == {
@@ -179,12 +188,7 @@ def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_
 
 def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot, window, dialog_log, tmp_path,
                                                                             monkeypatch):
-    memo = tmp_path / "memo.pdf"
-    window.session.document.save_copy(tmp_path / "copy.clusterbid")
-    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
-                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
-    authority = Authority.create()
-    p12 = authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+    memo, authority, p12 = _memo_for_ada(window, tmp_path)
 
     def fake_exec(dialog: SignMemoDialog) -> int:
         dialog.p12.setText(str(p12))
@@ -193,9 +197,6 @@ def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot,
         _press(dialog, "Sign")
         return dialog.result()
 
-    monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
-    dialog_log.answers.append(str(memo))
-    window.actions_.sign_memo.trigger()
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
     assert memo.read_bytes().endswith(b"a colleague's incremental update\n")  # their bytes kept
     assert "changed since it was opened" in dialog_log.shown[-1][2]
