@@ -11,7 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+)
 
 BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
 DATE_HINT = "YYYY-MM-DD"
@@ -203,3 +205,14 @@ def _line(bounds: Bounds, required: bool):
         return BLANK if required and not text else text
 
     return widget, read, lambda value: widget.setText("" if value is None else str(value))
+
+
+def field_cell(binding) -> QWidget:
+    """The binding's editor with its error label right beneath it, for a form row."""
+    cell = QWidget()
+    stack = QVBoxLayout(cell)
+    stack.setContentsMargins(0, 0, 0, 0)
+    stack.setSpacing(1)
+    stack.addWidget(binding.widget)
+    stack.addWidget(binding.error)
+    return cell

@@ -7,7 +7,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceGrade, EvidenceKind
-from clusterbid.gui.wizard.field_rules import BLANK, connect_changes, make_binding
+from clusterbid.gui.wizard.field_rules import BLANK, connect_changes, field_cell, make_binding
 from clusterbid.gui.wizard.officer_words import GRADE_WORDS, first_mentioned, officer_message
 
 KIND_WORDS = [
@@ -40,13 +40,7 @@ class FigureForm(QGroupBox):
         self.bindings = {}
         for name, label, choices in FIELDS:
             binding = make_binding(Evidence, (name,), label, choices=choices, decimals=4)
-            cell = QWidget()
-            stack = QVBoxLayout(cell)
-            stack.setContentsMargins(0, 0, 0, 0)
-            stack.setSpacing(1)
-            stack.addWidget(binding.widget)
-            stack.addWidget(binding.error)
-            form.addRow(binding.label, cell)
+            form.addRow(binding.label, field_cell(binding))
             self.bindings[name] = binding
         self.titles = {name: b.title for name, b in self.bindings.items()}
         self.form_error = QLabel()

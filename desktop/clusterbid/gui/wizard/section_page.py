@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget, QWizardPage
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWizardPage
 
-from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding, connect_changes, make_binding
+from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding, connect_changes, field_cell, make_binding
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -52,13 +52,7 @@ class SectionPage(QWizardPage):
             for spec in specs:
                 binding = self.customise(spec, make_binding(spec.model, spec.path, spec.label, choices=spec.choices,
                                                             decimals=spec.decimals))
-                cell = QWidget()
-                stack = QVBoxLayout(cell)
-                stack.setContentsMargins(0, 0, 0, 0)
-                stack.setSpacing(1)
-                stack.addWidget(binding.widget)
-                stack.addWidget(binding.error)
-                form.addRow(binding.label, cell)
+                form.addRow(binding.label, field_cell(binding))
                 connect_changes(binding, host.refresh)
                 self.bindings.append(binding)
             if title is None:
