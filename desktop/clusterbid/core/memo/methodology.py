@@ -19,12 +19,24 @@ def _inline(text: str) -> str:
     return _BOLD.sub(lambda m: f"<b>{m.group(1)}</b>", text)
 
 
+def _column_widths(rows: list[list[str]]) -> list[float]:
+    """Widths that fill the text column, each share growing with its longest cell but never
+    narrower than its longest word (a character is about 1.1% of the column at the cell's size),
+    so a table of any number of columns stays on the page and no word is split."""
+    columns = max(len(r) for r in rows)
+    cells = [[r[c] for r in rows if c < len(r)] for c in range(columns)]
+    longest = [max((len(text) for text in column), default=1) for column in cells]
+    word = [max((len(w) for text in column for w in text.split()), default=1) for column in cells]
+    shares = [max(n / sum(longest), (w + 2) * 0.011) for n, w in zip(longest, word)]
+    return [share / sum(shares) * styles.CONTENT_WIDTH for share in shares]
+
+
 def _table(lines: list[str]) -> Table:
     s = styles.paragraph_styles()
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
     rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
     cells = [[Paragraph(_inline(c), s["head"] if i == 0 else s["cell"]) for c in r] for i, r in enumerate(rows)]
-    table = Table(cells, colWidths=[0.25 * styles.CONTENT_WIDTH, 0.75 * styles.CONTENT_WIDTH], repeatRows=1)
+    table = Table(cells, colWidths=_column_widths(rows), repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
     return table
 
