@@ -75,7 +75,12 @@ def edit_latency(edits: int = 60) -> list[float]:
     for i in range(edits):
         weights = window.weights.current_weights()
         weights["sla"] = float(10 + i % 50)
-        time.sleep(0.2)  # edits spaced like a person's, so each is re-scored at once (no debounce)
+        # Edits spaced like a person's (each is re-scored at once, no debounce). The pause is spent
+        # in the event loop, as the app spends it: time.sleep would hold back the deferred Monte
+        # Carlo and its table update until the next edit and bill them to it.
+        pause = QEventLoop()
+        QTimer.singleShot(200, pause.quit)
+        pause.exec()
         # Wait in a real event loop (idle in the OS, as the app is) until the table is reset with
         # this edit's scorecard; a busy processEvents() loop would steal the GIL from the worker.
         loop = QEventLoop()
