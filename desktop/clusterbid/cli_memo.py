@@ -52,14 +52,11 @@ def run_memo(args: argparse.Namespace) -> int:
 
 
 def _analyses(evaluation, samples: int):
-    """Monte Carlo bands and sensitivity when core/uncertainty is present; the memo says
-    "not computed" otherwise (or with --samples 0)."""
+    """Monte Carlo bands and sensitivity; with --samples 0 the memo says "not computed"."""
     if samples <= 0:
         return None, None
-    try:
-        from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
-    except ImportError:
-        return None, None
+    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
     return run_monte_carlo(evaluation, samples, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
 
 

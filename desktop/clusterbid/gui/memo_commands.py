@@ -12,7 +12,7 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+from clusterbid.gui.uncertainty_source import analyse_uncertainty
 
 MEMO_FILES = "Approval memos (*.pdf)"
 MAX_MEMO_BYTES = 200 * 1024 * 1024
@@ -30,16 +30,11 @@ def _read_memo(path: Path) -> bytes:
 def _render_and_write(path: Path, scorecard, request, progress) -> tuple[Path, str]:
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.memo.signoff import write_atomically
-    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
 
-    evaluation = scorecard.evaluation
-    progress(0.05, "Monte Carlo")
-    uncertainty = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
-    progress(0.35, "tipping points")
-    sensitivity = analyse_sensitivity(evaluation)
-    progress(0.5, "drawing the memo")
-    pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=uncertainty, sensitivity=sensitivity,
-                      notes=request.notes, override=request.override)
+    analysis = analyse_uncertainty(scorecard.evaluation, progress)  # the table's bands, recomputed the same way
+    progress(0.85, "drawing the memo")
+    pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=analysis.uncertainty,
+                      sensitivity=analysis.sensitivity, notes=request.notes, override=request.override)
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()

@@ -1,8 +1,5 @@
-"""The one place the GUI asks for Monte Carlo uncertainty and weight sensitivity.
-
-`clusterbid.core.uncertainty` arrives on another branch; until it is merged (and
-UNCERTAINTY_ENABLED is switched on) the columns and tipping points show "—".
-"""
+"""The one place the GUI asks for Monte Carlo uncertainty and weight sensitivity (the table's
+bands, the tipping points, the tornado and the memo export all use it)."""
 
 from __future__ import annotations
 
@@ -10,7 +7,6 @@ from dataclasses import dataclass
 
 from clusterbid.core.evaluation import Evaluation
 
-UNCERTAINTY_ENABLED = True
 MONTE_CARLO_SAMPLES = 2000
 
 
@@ -21,9 +17,7 @@ class UncertaintyAnalysis:
 
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
-    """Run on a worker thread by the rescorer; cheap no-op until the core module is switched on."""
-    if not UNCERTAINTY_ENABLED:
-        return UncertaintyAnalysis(None, None)
+    """Run on a worker thread (the rescorer, the memo export)."""
     from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
 
     if progress is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 from typing import Any
 
@@ -14,16 +13,6 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from clusterbid.core.memo import styles
 
 PRINT_DPI = 200
-
-
-def _charts_module():
-    """core/charts.py is built on its own branch; until it is merged the memo says so."""
-    try:
-        return importlib.import_module("clusterbid.core.charts")
-    except ModuleNotFoundError as exc:
-        if exc.name != "clusterbid.core.charts":
-            raise
-        return None
 
 
 MAX_CHART_HEIGHT = 110 * mm
@@ -55,11 +44,10 @@ def _raster(figure) -> ImageReader:
     return ImageReader(pixels.convert("RGB"))
 
 
-def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) -> list[Flowable] | None:
-    """(caption, image) flowables for each chart; None when the charts module is not available."""
-    charts = _charts_module()
-    if charts is None:
-        return None
+def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) -> list[Flowable]:
+    """(caption, image) flowables for each chart."""
+    from clusterbid.core import charts  # matplotlib: imported when a memo is drawn, not before
+
     style = charts.PRINT_STYLE
     builders = [
         ("Sticker price vs effective price per useful GPU-hour", lambda: charts.sticker_vs_effective_price(scorecard, style)),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QWidget
@@ -14,15 +13,6 @@ CHARTS = (
     ("busbw_curve", "nccl-tests busbw"),
     ("sensitivity_tornado", "Sensitivity tornado"),
 )
-
-
-def load_charts_module():
-    """clusterbid.core.charts, or None until that module is merged (imported on first use:
-    it pulls in matplotlib, which cold start must not pay for)."""
-    try:
-        return importlib.import_module("clusterbid.core.charts")
-    except ImportError:
-        return None
 
 
 class ChartsPanel(QWidget):
@@ -84,11 +74,8 @@ class ChartsPanel(QWidget):
 
     def _redraw(self) -> None:
         self._dirty = False
-        charts = load_charts_module()
-        if charts is None:
-            self._show_placeholder("Charts arrive with the charts module (clusterbid.core.charts); "
-                                   "the comparison table has every figure meanwhile.")
-            return
+        from clusterbid.core import charts  # matplotlib: imported on first show, cold start must not pay for it
+
         try:
             figure, why = self._figure(charts, self.current_chart())
         except Exception as exc:  # noqa: BLE001 (a chart must never take the window down)
