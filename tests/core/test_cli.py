@@ -22,7 +22,10 @@ def test_score_json_has_the_promised_fields(capsys):
     report = json.loads(capsys.readouterr().out)
     first = report["bids"][0]
     assert first["rank"] == 1 and first["gates"] == {"passed": True, "failed": []}
-    assert first["figures"]["cost_to_finish"] == {"amount": "179200.00", "currency": "USD"}
+    # Seed 001 on demand: 256 GPUs x 100 h x $7 = $179,200, the commitment and the job's cost alike.
+    for key in ("total_commitment", "cost_of_planned_job", "net_plan_cost"):
+        assert first["figures"][key] == {"amount": "179200.00", "currency": "USD"}
+    assert first["figures"]["idle_gpu_hours"] == 0.0
     assert first["figures"]["wall_clock_hours"] == 100.0
     for key in ("effective_mfu", "scaling_efficiency", "goodput", "effective_price_per_useful_gpu_hour"):
         assert key in first["figures"]

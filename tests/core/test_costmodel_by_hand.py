@@ -71,13 +71,14 @@ def test_goodput_and_cost_by_hand():
     wall = run_hours + 10
     assert e.wall_hours == pytest.approx(wall)
     # $2/GPU-h on 512 GPUs for the wall time, $5,000 once, $730 a month (= $1 per hour).
-    assert e.cost_to_finish == pytest.approx(512 * wall * 2.0 + 5000 + wall * 1.0, rel=1e-12)
+    assert e.plan_cost == pytest.approx(512 * wall * 2.0 + 5000 + wall * 1.0, rel=1e-12)
 
 
 def test_commitment_sets_a_floor_on_billed_hours():
-    e = _estimate(workload_dict(), bid_dict(terms={"price_per_gpu_hour": "1.00", "committed_gpu_hours": 1e9}))
-    assert e.billed_gpu_hours == 1e9
-    assert e.compute_cost == pytest.approx(1e9)
+    terms = {"price_per_gpu_hour": "1.00", "committed_gpu_hours": 1e9, "term_months": 12}
+    e = _estimate(workload_dict(), bid_dict(terms=terms))
+    assert e.bid.terms.billing == "committed-gpu-hours"  # inferred for a document without a billing kind
+    assert e.commitment == pytest.approx(1e9)  # 1e9 GPU-hours x $1.00, whatever the job uses
 
 
 def test_spare_pool_removes_replacement_wait():

@@ -18,7 +18,7 @@ settings.load_profile("ci")
 
 
 def _cost(workload: dict, bid: dict) -> float:
-    return estimate_training(Workload.model_validate(workload), [Bid.model_validate(bid)]).bids[0].cost_to_finish
+    return estimate_training(Workload.model_validate(workload), [Bid.model_validate(bid)]).bids[0].plan_cost
 
 
 @st.composite

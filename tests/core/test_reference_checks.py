@@ -22,9 +22,9 @@ def test_seed_001_network_example_costs():
     assert 256 * 7 == 1792
     assert suitable.wall_hours == pytest.approx(100.0, abs=1e-6)
     assert bottlenecked.wall_hours == pytest.approx(130.0, abs=1e-6)
-    assert suitable.cost_to_finish == pytest.approx(179_200, abs=0.01)
-    assert bottlenecked.cost_to_finish == pytest.approx(232_960, abs=0.01)
-    assert bottlenecked.cost_to_finish - suitable.cost_to_finish == pytest.approx(53_760, abs=0.01)
+    assert suitable.plan_cost == pytest.approx(179_200, abs=0.01)
+    assert bottlenecked.plan_cost == pytest.approx(232_960, abs=0.01)
+    assert bottlenecked.plan_cost - suitable.plan_cost == pytest.approx(53_760, abs=0.01)
 
 
 def _single_node_estimate(baseline_mfu: float):
@@ -41,7 +41,7 @@ def test_seed_004_mfu_from_23_83_to_50_20_cuts_time_and_cost_to_0_4747():
     before, after = _single_node_estimate(0.2383), _single_node_estimate(0.5020)
     # 23.83 / 50.20 = 0.47470...
     assert after.run_hours / before.run_hours == pytest.approx(0.4747, abs=5e-5)
-    assert after.compute_cost / before.compute_cost == pytest.approx(0.4747, abs=5e-5)
+    assert after.job_cost / before.job_cost == pytest.approx(0.4747, abs=5e-5)
 
 
 def test_ring_allreduce_1gib_16_ranks_at_298_82_busbw_takes_6_737_ms():

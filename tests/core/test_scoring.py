@@ -24,12 +24,12 @@ def test_demo_cheapest_hourly_quote_is_not_cheapest_finished_work():
     by_id = {s.bid.id: s for s in scorecard.scores}
     # The lowest hourly quote either cannot run the job or costs more to finish.
     loser = by_id[cheapest_quote]
-    assert loser.rank is None or loser.estimate.cost_to_finish > winner.estimate.cost_to_finish
+    assert loser.rank is None or loser.estimate.plan_cost > winner.estimate.plan_cost
     # Every bid priced below the winner per hour ends up excluded or dearer to finish.
     for bid_id, price in prices.items():
         if price < prices[winner.bid.id]:
             s = by_id[bid_id]
-            assert s.rank is None or s.estimate.cost_to_finish > winner.estimate.cost_to_finish, bid_id
+            assert s.rank is None or s.estimate.plan_cost > winner.estimate.plan_cost, bid_id
 
 
 def test_demo_has_the_gates_the_seeds_warn_about():

@@ -98,7 +98,7 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     row = model.row_of("northwind-ib")
     assert model.index(row, BAND).data() == f"{format_money(expected.cost_p10, 'USD')} – {format_money(expected.cost_p90, 'USD')}"
     assert model.index(row, WIN).data() == f"{expected.win_probability:.0%}"
-    assert expected.cost_p10 < score_evaluation(evaluation).ranked[0].estimate.cost_to_finish < expected.cost_p90
+    assert expected.cost_p10 < score_evaluation(evaluation).ranked[0].estimate.plan_cost < expected.cost_p90
     sla = analyse_sensitivity(evaluation).tipping_points["sla"]
     # The demo's winner loses first place once SLA weighs more (the CLI table shows the same crossing).
     assert sla.lower is None and sla.upper is not None

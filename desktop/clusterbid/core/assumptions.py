@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.workload import Workload
 
@@ -25,7 +26,7 @@ def _evidence_source(evidence) -> str:
     )
 
 
-def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumption]:
+def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "USD") -> list[Assumption]:
     """Every input the estimate used that the officer may want to challenge."""
     bid = estimate.bid
     catalog = default_catalog()
@@ -78,9 +79,6 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumptio
         ),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
         Assumption("Uptime", f"{bid.reliability.uptime_sla_percent:g}%", "provider's SLA floor"),
-        Assumption(
-            "Billing",
-            f"{estimate.billed_gpu_hours:,.0f} GPU-hours at {estimate.price_per_gpu_hour:,.4f} per GPU-hour",
-            "job GPUs x wall-clock hours (burn-in included), or the committed GPU-hours if larger",
-        ),
+        Assumption("Billing", billing_words(bid, currency), "the bid's terms"),
+        Assumption("Idle reserved time", plan_words(workload.plan, currency), "the buyer's compute plan"),
     ]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from clusterbid.core.base import CurrencyCode, FrozenModel, MoneyAmount, PositiveMoney
+from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.terms import Terms
 
 CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
 
@@ -102,34 +102,6 @@ class Reliability(FrozenModel):
     storage_write_gb_s: float = Field(gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s")
 
 
-class Terms(FrozenModel):
-    price_per_gpu_hour: PositiveMoney = Field(description="Price per GPU-hour, in `currency`")
-    currency: CurrencyCode = "USD"
-    fabric_price_per_gpu_hour: Decimal | None = Field(
-        None,
-        ge=0,
-        max_digits=16,
-        decimal_places=4,
-        description="Part of the price per GPU-hour that pays for the scale-out fabric, when the bid itemises it",
-    )
-    term_months: int = Field(0, ge=0, le=120, description="Reservation term (0 = on demand)")
-    committed_gpu_hours: float = Field(0, ge=0, le=1e10, description="Minimum GPU-hours billed whatever the job uses")
-    one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, egress and exit fees")
-    recurring_fees_per_month: MoneyAmount = Field(0, description="Support, storage and network fees per month")
-    support_tier: Literal["basic", "business", "enterprise"] = "business"
-    exit_clause: bool = Field(False, description="Buyer may exit early without paying the remaining term")
-    next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
-
-    @model_validator(mode="after")
-    def _fabric_share(self) -> Terms:
-        if self.fabric_price_per_gpu_hour is not None and self.fabric_price_per_gpu_hour > self.price_per_gpu_hour:
-            raise ValueError(
-                f"fabric_price_per_gpu_hour ({self.fabric_price_per_gpu_hour}) is part of price_per_gpu_hour "
-                f"({self.price_per_gpu_hour}) and cannot exceed it"
-            )
-        return self
-
-
 class Facility(FrozenModel):
     datacenter_tier: int | None = Field(None, ge=1, le=4, description="Uptime Institute tier")
     certifications: tuple[Literal[CERTIFICATIONS], ...] = Field((), description="Security certifications held")
@@ -158,4 +130,17 @@ class Bid(FrozenModel):
             )
         if self.topology.leaf_domain_gpus > self.capacity.gpus_offered:
             raise ValueError("topology.leaf_domain_gpus cannot exceed capacity.gpus_offered")
+        if self.terms.reserved_gpus is not None and self.terms.reserved_gpus > self.capacity.gpus_offered:
+            raise ValueError(
+                f"terms.reserved_gpus ({self.terms.reserved_gpus:,}) cannot exceed "
+                f"capacity.gpus_offered ({self.capacity.gpus_offered:,})"
+            )
         return self
+
+    @property
+    def billed_gpus(self) -> int:
+        """GPUs a reserved or block contract bills for its whole span: the reserved GPUs (every
+        offered GPU when the bid does not say), plus the spare pool unless it is free in writing."""
+        reserved = self.terms.reserved_gpus or self.capacity.gpus_offered
+        spares = 0 if self.terms.spares_free_in_writing else self.capacity.spare_pool_gpus
+        return reserved + spares

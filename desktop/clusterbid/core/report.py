@@ -2,26 +2,10 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
-
 from clusterbid import __version__
 from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.money import CENT, SYMBOLS, format_money, money  # noqa: F401 (re-exported)
 from clusterbid.core.scoring import BidScore, Scorecard
-
-CENT = Decimal("0.01")
-SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£"}
-
-
-def money(amount: float) -> Decimal:
-    """Floats leave the numpy model here, rounded half-up to the cent."""
-    return Decimal(repr(amount)).quantize(CENT, rounding=ROUND_HALF_UP)
-
-
-def format_money(amount: float, currency: str, cents: bool = False) -> str:
-    value = money(amount)
-    text = f"{value:,.2f}" if cents else f"{value.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
-    symbol = SYMBOLS.get(currency)
-    return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
 def evidence_json(evidence) -> dict:
@@ -37,6 +21,26 @@ def evidence_json(evidence) -> dict:
     }
 
 
+def contract_json(e, currency: str) -> dict:
+    """The commercial figures (methodology section 9): the commitment the signature approves,
+    the planned job's cost, idle time and its value under the plan, and the net cost that ranks."""
+    amount = lambda value: {"amount": str(money(value)), "currency": currency}  # noqa: E731
+    return {
+        "billing": e.bid.terms.billing,
+        "total_commitment": amount(e.commitment),
+        "cost_of_planned_job": amount(e.job_cost),
+        "used_gpu_hours": round(e.used_gpu_hours, 1),
+        "idle_gpu_hours": round(e.idle_gpu_hours, 1),
+        "idle_value": amount(e.idle_value),
+        "leaves_early": e.leaves_early,
+        "net_plan_cost": amount(e.plan_cost),
+        "jobs_in_commitment": round(e.jobs_in_commitment, 4),
+        "cost_per_finished_job": amount(e.commitment / e.jobs_in_commitment),
+        "start_date": e.dates.start.isoformat() if e.dates.start else None,
+        "finish_date": e.dates.finish.isoformat() if e.dates.finish else None,
+    }
+
+
 def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
     e = score.estimate
     currency = scorecard.evaluation.currency
@@ -49,11 +53,11 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
             "goodput": round(e.goodput, 6),
             "step_seconds": round(e.step_s, 6),
             "wall_clock_hours": round(e.wall_hours, 4),
-            "cost_to_finish": {"amount": str(money(e.cost_to_finish)), "currency": currency},
             "effective_price_per_useful_gpu_hour": {
                 "amount": str(money(e.effective_price_per_useful_gpu_hour)),
                 "currency": currency,
             },
+            **contract_json(e, currency),
         }
     return {
         "rank": score.rank,
@@ -76,7 +80,7 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
             "busbw": None if e.busbw_evidence is None else evidence_json(e.busbw_evidence),
             "efficiency": None if e.efficiency_evidence is None else evidence_json(e.efficiency_evidence),
         },
-        "assumptions": [{"name": a.name, "value": a.value, "source": a.source} for a in bid_assumptions(e, workload)],
+        "assumptions": [{"name": a.name, "value": a.value, "source": a.source} for a in bid_assumptions(e, workload, currency)],
     }
 
 
@@ -116,7 +120,7 @@ def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=Non
         f"baseline MFU {w.baseline_mfu:.0%}",
         "",
         f"{'rank':>4}  {'bid':<16} {'provider':<22} {'price/GPU-h':>11} {'MFU':>6} {'goodput':>7} "
-        f"{'hours':>8} {'cost to finish':>15} {'per useful GPU-h':>16} {'score':>6}",
+        f"{'hours':>8} {'commitment':>12} {'net plan cost':>13} {'per useful GPU-h':>16} {'score':>6}",
     ]
     for score in scorecard.scores:
         e = score.estimate
@@ -125,7 +129,7 @@ def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=Non
             lines.append(
                 f"{score.rank:>4}  {e.bid.id:<16.16} {e.bid.quote.provider:<22.22} {price:>11} "
                 f"{e.effective_mfu:>6.1%} {e.goodput:>7.1%} {e.wall_hours:>8,.1f} "
-                f"{format_money(e.cost_to_finish, currency):>15} "
+                f"{format_money(e.commitment, currency):>12} {format_money(e.plan_cost, currency):>13} "
                 f"{format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True):>16} "
                 f"{score.weighted_score:>6.3f}"
             )
@@ -161,7 +165,12 @@ def comparison_rows(scorecard: Scorecard) -> list[dict]:
             "effective MFU [%]": round(e.effective_mfu * 100, 2) if passed else None,
             "goodput [%]": round(e.goodput * 100, 2) if passed else None,
             "wall-clock [hours]": round(e.wall_hours, 1) if passed else None,
-            f"cost to finish [{currency}]": money(e.cost_to_finish) if passed else None,
+            "billing": bid.terms.billing,
+            f"total commitment [{currency}]": money(e.commitment) if passed else None,
+            f"cost of the planned job [{currency}]": money(e.job_cost) if passed else None,
+            "idle GPU-hours bought": round(e.idle_gpu_hours) if passed else None,
+            f"net cost of the plan [{currency}]": money(e.plan_cost) if passed else None,
+            "finish date": (e.dates.finish.isoformat() if e.dates.finish else None) if passed else None,
             f"effective price per useful GPU-hour [{currency}]": money(e.effective_price_per_useful_gpu_hour) if passed else None,
             "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
         })

@@ -92,18 +92,18 @@ def score_evaluation(evaluation: Evaluation) -> Scorecard:
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
     weights = evaluation.policy.weights.normalised()
     passing = [e for e in estimates if e.passes_gates]
-    cheapest = min((e.cost_to_finish for e in passing), default=None)
-    cost_order = sorted(passing, key=lambda e: e.cost_to_finish)
+    cheapest = min((e.plan_cost for e in passing), default=None)
+    cost_order = sorted(passing, key=lambda e: e.plan_cost)
     scored = []
     for estimate in estimates:
         criteria = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
         weighted = None
         if estimate.passes_gates:
-            criteria = {"cost_to_finish": cheapest / estimate.cost_to_finish, **criteria}
+            criteria = {"cost_to_finish": cheapest / estimate.plan_cost, **criteria}
             weighted = sum(weights[name] * value for name, value in criteria.items())
         scored.append((estimate, criteria, weighted))
     ranked = sorted(
-        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].cost_to_finish)
+        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].plan_cost)
     )
     rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
     cost_rank_of = {id(e): position for position, e in enumerate(cost_order, start=1)}

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
+from clusterbid.core.plan import ComputePlan
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
 # per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
@@ -54,6 +55,7 @@ class Workload(FrozenModel):
         1.0, ge=0, le=1, description="Share of the checkpoint write that stalls training (0 = fully async)"
     )
     restart_minutes: float = Field(15, ge=0, le=100_000, description="Minutes to restart after a failure")
+    plan: ComputePlan = Field(ComputePlan(), description="Start, deadline and the use of idle reserved time")
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Workload:

@@ -50,7 +50,7 @@ class DetailsPanel(QTextBrowser):
         rows = "".join(
             f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"
             f"<small style='color:{muted}'>{escape(a.source)}</small></p>"
-            for a in bid_assumptions(estimate, scorecard.evaluation.workload)
+            for a in bid_assumptions(estimate, scorecard.evaluation.workload, scorecard.evaluation.currency)
         )
         parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
         self.setHtml("".join(parts))

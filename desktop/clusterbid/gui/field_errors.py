@@ -40,8 +40,7 @@ def route_errors(exc: ValidationError, fields: list[str]) -> tuple[dict[str, lis
     general: list[str] = []
     for error in exc.errors():
         message = plain_message(error)
-        loc = error["loc"]
-        name = loc[0] if loc and loc[0] in fields else _first_named(message, fields)
+        name = _field_at(error["loc"], fields) or _first_named(message, fields)
         if name is None:
             general.append(message)
         else:
@@ -49,8 +48,21 @@ def route_errors(exc: ValidationError, fields: list[str]) -> tuple[dict[str, lis
     return by_field, general
 
 
+def _field_at(loc: tuple, fields: list[str]) -> str | None:
+    """The form field an error's location points at; nested sections are "section.field"."""
+    for depth in (2, 1):
+        name = ".".join(str(part) for part in loc[:depth])
+        if len(loc) >= depth and name in fields:
+            return name
+    return None
+
+
 def _first_named(message: str, fields: list[str]) -> str | None:
-    found = [(m.start(), name) for name in fields if (m := re.search(rf"\b{re.escape(name)}\b", message))]
+    """The field a cross-field message names first (a nested field by its own name)."""
+    found = [
+        (m.start(), name) for name in fields
+        if (m := re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", message))
+    ]
     return min(found)[1] if found else None
 
 

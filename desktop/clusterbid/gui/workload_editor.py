@@ -11,12 +11,18 @@ from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
 )
 
+from clusterbid.core.plan import ComputePlan
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.field_errors import field_bounds, route_errors
 
-FIELDS = [name for name in Workload.model_fields if name != "kind"]
-TEXT_FIELDS = {name for name in FIELDS if Workload.model_fields[name].annotation is str}
+# The compute plan's fields sit in the same form as "plan.<field>" (a nested section of the model).
+FIELD_INFO = {
+    **{name: info for name, info in Workload.model_fields.items() if name not in ("kind", "plan")},
+    **{f"plan.{name}": info for name, info in ComputePlan.model_fields.items()},
+}
+FIELDS = list(FIELD_INFO)
+TEXT_FIELDS = {name for name in FIELDS if FIELD_INFO[name].annotation is str}
 LABELS = {
     "name": "&Name",
     "total_params_billions": "Total parameters (billions)",
@@ -35,11 +41,20 @@ LABELS = {
     "grad_bytes_per_param": "Gradient bytes per parameter",
     "distributed_optimizer": "Distributed optimizer (ZeRO-1)",
     "checkpoint_blocking_share": "Checkpoint share that blocks",
+    "plan.start_date": "Plan: earliest start (YYYY-MM-DD)",
+    "plan.deadline": "Plan: finish by (YYYY-MM-DD)",
+    "plan.idle_use": "Plan: idle reserved time",
+    "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
 
 
 def _label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def _value_at(workload: Workload, name: str) -> object:
+    section, _, field = name.rpartition(".")
+    return getattr(getattr(workload, section) if section else workload, field)
 
 
 def _text(value: object) -> str:
@@ -62,7 +77,7 @@ class WorkloadEditor(QWidget):
         self._loading = False
         form = QFormLayout()
         for name in FIELDS:
-            field = Workload.model_fields[name]
+            field = FIELD_INFO[name]
             editor = self._make_editor(name, field.annotation)
             tip = " ".join(part for part in (field.description or "", field_bounds(field)) if part)
             editor.setToolTip(tip)
@@ -119,7 +134,7 @@ class WorkloadEditor(QWidget):
         self._shown = workload
         self._loading = True
         for name, editor in self.editors.items():
-            value = getattr(workload, name)
+            value = _value_at(workload, name)
             if isinstance(editor, QComboBox):
                 editor.setCurrentIndex(max(editor.findData(value), 0))
             elif isinstance(editor, QCheckBox):
@@ -140,6 +155,8 @@ class WorkloadEditor(QWidget):
                 text = editor.text().strip()
                 # Thousands separators are welcome in numbers ("4,194,304"), kept in text fields.
                 values[name] = text if name in TEXT_FIELDS else text.replace(",", "")
+        plan = {key.removeprefix("plan."): values.pop(key) for key in list(values) if key.startswith("plan.")}
+        values["plan"] = plan
         return values
 
     def validated(self) -> Workload | None:

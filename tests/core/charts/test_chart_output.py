@@ -32,7 +32,7 @@ REAL_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH
 def every_chart(scorecard, style):
     """Each chart on the demo, with hand-made uncertainty and tornado inputs."""
     winner = scorecard.ranked[0]
-    base = winner.estimate.cost_to_finish
+    base = winner.estimate.plan_cost
     bands = UncertaintyResult({s.bid.id: BidUncertainty(1.0e6, 1.2e6, 1.5e6) for s in scorecard.ranked})
     tornado = Sensitivity([TornadoBar("baseline MFU", winner.bid.id, base + 1e5, base - 8e4),
                            TornadoBar("busbw", winner.bid.id, base + 3e4, base - 1e4)])

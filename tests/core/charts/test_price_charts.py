@@ -67,7 +67,7 @@ def test_cost_to_finish_in_rank_order_without_band_when_no_uncertainty(demo_scor
     fig = cost_to_finish_bands(demo_scorecard)
     ax = fig.axes[0]
     ranked = demo_scorecard.ranked
-    assert widths(bars(ax, "Cost to finish (model estimate)")) == [s.estimate.cost_to_finish for s in ranked]
+    assert widths(bars(ax, "Cost to finish (model estimate)")) == [s.estimate.plan_cost for s in ranked]
     assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()][0] == f"1. {ranked[0].bid.quote.provider}"
     assert not [c for c in ax.containers if c.get_label() == "P50 with P10-P90 band"]
     assert "no uncertainty run yet" in ax.get_title(loc="left")
@@ -125,7 +125,7 @@ def test_no_passing_bid_gives_a_message_instead_of_empty_axes():
 
 def test_tornado_is_centred_on_the_base_cost_widest_bar_on_top(demo_scorecard):
     winner = demo_scorecard.ranked[0]
-    base = winner.estimate.cost_to_finish
+    base = winner.estimate.plan_cost
     sensitivity = Sensitivity([
         TornadoBar("failure rate", winner.bid.id, base - 5_000, base + 10_000),  # spread 15k
         TornadoBar("baseline MFU", winner.bid.id, base + 150_000, base - 100_000),  # spread 250k
@@ -146,8 +146,8 @@ def test_tornado_is_centred_on_the_base_cost_widest_bar_on_top(demo_scorecard):
 def test_tornado_over_several_bids_shows_the_change_from_each_base(demo_scorecard):
     first, second = demo_scorecard.ranked[:2]
     sensitivity = Sensitivity([
-        TornadoBar("busbw", first.bid.id, first.estimate.cost_to_finish + 1_000, first.estimate.cost_to_finish - 500),
-        TornadoBar("busbw", second.bid.id, second.estimate.cost_to_finish + 3_000, second.estimate.cost_to_finish),
+        TornadoBar("busbw", first.bid.id, first.estimate.plan_cost + 1_000, first.estimate.plan_cost - 500),
+        TornadoBar("busbw", second.bid.id, second.estimate.plan_cost + 3_000, second.estimate.plan_cost),
     ])
     ax = sensitivity_tornado(sensitivity, demo_scorecard).axes[0]
     assert widths(bars(ax, "Low case")) == pytest.approx([3_000, 1_000])

@@ -59,12 +59,12 @@ def test_printed_results_are_strings_as_printed(scorecard):
     assert len(results["ranking"]) + len(results["excluded"]) == 6
     first = results["bids"][results["ranking"][0]]
     assert first["rank"] == 1
-    whole, cents = first["cost_to_finish"].split(".")
+    whole, cents = first["net_plan_cost"].split(".")
     assert whole.isdigit() and len(cents) == 2
     assert len(first["wall_hours"].split(".")[1]) == 1
     assert len(first["effective_mfu"].split(".")[1]) == 3
     for bid_id in results["excluded"]:
-        assert results["bids"][bid_id]["rank"] is None and results["bids"][bid_id]["cost_to_finish"] is None
+        assert results["bids"][bid_id]["rank"] is None and results["bids"][bid_id]["net_plan_cost"] is None
 
 
 def test_a_changed_price_changes_the_rescore(scorecard):
@@ -74,7 +74,7 @@ def test_a_changed_price_changes_the_rescore(scorecard):
     bid = next(b for b in tampered["evaluation"]["bids"] if b["id"] == first)
     # Twice the price per GPU-hour at least doubles the compute part of the cost to finish.
     bid["terms"]["price_per_gpu_hour"] = str(2 * float(bid["terms"]["price_per_gpu_hour"]))
-    assert rescore_memo_inputs(tampered)["bids"][first]["cost_to_finish"] != data["results"]["bids"][first]["cost_to_finish"]
+    assert rescore_memo_inputs(tampered)["bids"][first]["net_plan_cost"] != data["results"]["bids"][first]["net_plan_cost"]
 
 
 def test_malformed_inputs_are_refused_with_a_clear_message(scorecard):

@@ -114,3 +114,17 @@ def test_a_long_provider_name_wraps_instead_of_overflowing():
     data["bids"][0]["quote"]["provider"] = "Very Long Provider Name International Compute Holdings " * 3
     pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
     assert pdf.startswith(b"%PDF")
+
+
+@needs_poppler
+def test_page_one_states_the_total_commitment_the_score_gives(demo_pdf):
+    from clusterbid.core.report import scorecard_to_json
+
+    report = scorecard_to_json(score_evaluation(demo_evaluation()))
+    winner = report["bids"][0]["figures"]
+    text = " ".join(page_text(demo_pdf, 1).split())
+    # The demo's Northwind terms: 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648.
+    assert winner["total_commitment"] == {"amount": "3195648.00", "currency": "USD"}
+    assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in text
+    assert "512 GPUs x 3 months at $2.85 per GPU-hour" in text
+    assert "finishes about " + winner["finish_date"] in text

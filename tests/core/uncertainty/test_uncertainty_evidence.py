@@ -15,7 +15,7 @@ SAMPLES = 50_000
 
 
 def _cost(ev) -> float:
-    return score_evaluation(ev).scores[0].estimate.cost_to_finish
+    return score_evaluation(ev).scores[0].estimate.plan_cost
 
 
 def _relative_band(result, bid_id="b1") -> float:

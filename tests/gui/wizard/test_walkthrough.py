@@ -45,17 +45,21 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     type_into(qtbot, field(wizard, "topology", "leaf_domain_gpus").widget, "512")
     type_into(qtbot, field(wizard, "topology", "nvlink_domain_gpus").widget, "8")
     click_next(qtbot, wizard)
-    # Page 5: reliability and terms
+    # Page 5: reliability
     type_into(qtbot, field(wizard, "reliability", "uptime_sla_percent").widget, "99.9")
     type_into(qtbot, field(wizard, "reliability", "failures_per_1000_gpu_days").widget, "0.5")
     type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "16")
     type_into(qtbot, field(wizard, "reliability", "node_replacement_hours").widget, "4")
     type_into(qtbot, field(wizard, "reliability", "burn_in_hours").widget, "0")
     type_into(qtbot, field(wizard, "reliability", "storage_write_gb_s").widget, "200")
+    click_next(qtbot, wizard)
+    # Page 6: contract and billing
     assert not next_enabled(wizard)  # price still blank
     type_into(qtbot, field(wizard, "terms", "price_per_gpu_hour").widget, "2.5")
+    assert not next_enabled(wizard)  # the billing kind is not chosen yet
+    choose(qtbot, field(wizard, "terms", "billing").widget, "on-demand")
     click_next(qtbot, wizard)
-    # Page 6: evidence is optional
+    # Page 7: evidence is optional
     click_next(qtbot, wizard)
 
 
@@ -85,7 +89,7 @@ def test_review_preview_cost_equals_the_scorecards(qtbot, open_wizard, evaluatio
     added = Evaluation.model_validate({**evaluation.model_dump(), "bids": [*evaluation.model_dump()["bids"],
                                                                            _expected_bid().model_dump()]})
     mine = next(s for s in score_evaluation(added).scores if s.bid.id == "walk")
-    expected = format_money(mine.estimate.cost_to_finish, "USD")
+    expected = format_money(mine.estimate.plan_cost, "USD")
     text = wizard.review_page.preview_cost.text()
     assert f"Cost to finish: {expected}" in text
     assert f"ranked {mine.rank} of" in text

@@ -98,7 +98,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     )
     fig, ax = new_figure(style, title, subtitle, label_rows=len(scores))
     rows = list(range(len(scores)))
-    costs = [s.estimate.cost_to_finish for s in scores]
+    costs = [s.estimate.plan_cost for s in scores]
     ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Cost to finish (model estimate)")
     banded = [(row, band_of[s.bid.id]) for row, s in zip(rows, scores) if s.bid.id in band_of]
     if banded:
@@ -121,7 +121,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
 
 def _tornado_bases(sensitivity: Any, scorecard: Scorecard | None, base_cost: float | None) -> list[float]:
     """The cost each bar swings around: given, on the Sensitivity, on the bar, or the bid's estimate."""
-    costs = {} if scorecard is None else {s.bid.id: s.estimate.cost_to_finish for s in scorecard.scores}
+    costs = {} if scorecard is None else {s.bid.id: s.estimate.plan_cost for s in scorecard.scores}
     bases = []
     for bar in sensitivity.tornado:
         base = base_cost or getattr(bar, "base_cost", None) or getattr(sensitivity, "base_cost", None)

@@ -9,6 +9,7 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.calibration import calibrate
+from clusterbid.core.costmodel.contract_findings import ScheduleDates, contract_findings, schedule
 from clusterbid.core.costmodel.gates import Finding, evaluate_gates, evaluate_warnings
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
 from clusterbid.core.costmodel.scaling import ScalingCurve, scaling_curves
@@ -50,12 +51,21 @@ class BidEstimate:
     goodput: float
     run_hours: float
     wall_hours: float
-    billed_gpu_hours: float
-    compute_cost: float
-    fees: float
-    cost_to_finish: float
+    usage_hours: float  # hours billed per job GPU (rounded up, minimums)
+    job_cost: float  # the cost of the planned job: its GPU-hours and fees while it runs
+    commitment: float  # the total the contract commits the buyer to: what the signature approves
+    capacity_gpu_hours: float  # GPU-hours the commitment pays for
+    used_gpu_hours: float
+    idle_gpu_hours: float
+    idle_value: float
+    exit_cost: float  # inf where the contract has no early exit
+    leaves_early: bool
+    plan_cost: float  # net cost of the buyer's compute plan: ranks the bids
+    jobs_in_commitment: float
+    outlasts_term: bool
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
+    dates: ScheduleDates
 
     @property
     def passes_gates(self) -> bool:
@@ -96,6 +106,10 @@ def estimate_training(
     results = []
     for i, bid in enumerate(bids):
         figures = {name: values[i] for name, values in columns.items()}
+        dates = schedule(workload.plan, bid, figures["wall_hours"])
+        contract_gates, contract_warnings = contract_findings(workload, bid, figures, dates)
+        gates[i].extend(contract_gates)
+        warnings[i].extend(contract_warnings)
         results.append(BidEstimate(
             bid=bid,
             gates=tuple(gates[i]),
@@ -105,9 +119,16 @@ def estimate_training(
             efficiency_evidence=calibration.efficiency[i],
             exchange_rate=rates[i],
             scaling=curves[i],
+            dates=dates,
             **figures,
         ))
     return TrainingEstimates(workload, tuple(results))
+
+
+CONTRACT_FIGURES = (
+    "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
+    "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
+)
 
 
 def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dict[str, list]:
@@ -135,10 +156,7 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "goodput": good.goodput,
         "run_hours": done.run_hours,
         "wall_hours": done.wall_hours,
-        "billed_gpu_hours": done.billed_gpu_hours,
-        "compute_cost": done.compute_cost,
-        "fees": done.fees,
-        "cost_to_finish": done.cost,
         "effective_price_per_useful_gpu_hour": done.effective_price_per_useful_gpu_hour,
+        **{name: getattr(done.contract, name) for name in CONTRACT_FIGURES},
     }
     return {name: np.broadcast_to(values, (count,)).tolist() for name, values in raw.items()}

@@ -9,9 +9,10 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
+from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
-HOURS_PER_MONTH = 730.0
+__all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +41,16 @@ class BidArrays:
     committed_gpu_hours: np.ndarray
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
+    # The contract (contract.py): how it bills, what for how long, and its exit terms.
+    billing_kind: np.ndarray  # BILLING_CODES
+    billed_gpus: np.ndarray  # reserved/block: GPUs billed for the term, spares included unless free
+    term_hours: np.ndarray  # reserved and committed deals: months x 730; block: days x 24
+    committed_spend: np.ndarray
+    billing_increment_hours: np.ndarray
+    minimum_billed_hours: np.ndarray
+    escalation_per_year: np.ndarray  # fraction
+    exit_allowed: np.ndarray  # bool
+    exit_fee_share: np.ndarray  # fraction of the remaining term's value
     baseline_mfu: np.ndarray  # the workload's, or calibrated from the bid's evidence
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
@@ -71,6 +82,8 @@ class WorkloadScalars:
     restart_hours: float
     baseline_mfu: float
     model_state_gb_per_gpu: float
+    idle_use: int  # IDLE_CODES: what the buyer does with reserved time the job leaves idle
+    idle_value_per_gpu_hour: float  # evaluation currency, other-work only
 
     @classmethod
     def from_workload(cls, workload: Workload) -> WorkloadScalars:
@@ -96,7 +109,28 @@ class WorkloadScalars:
             restart_hours=workload.restart_minutes / 60.0,
             baseline_mfu=workload.baseline_mfu,
             model_state_gb_per_gpu=workload.model_state_gb_per_gpu(),
+            idle_use=IDLE_CODES[workload.plan.idle_use],
+            idle_value_per_gpu_hour=float(workload.plan.idle_value_per_gpu_hour or 0),
         )
+
+
+BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed")
+
+
+def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
+    terms = bid.terms
+    term_hours = terms.block_days * 24.0 if terms.billing == "block" else terms.term_months * HOURS_PER_MONTH
+    return {
+        "billing_kind": BILLING_CODES[terms.billing],
+        "billed_gpus": bid.billed_gpus,
+        "term_hours": term_hours,
+        "committed_spend": float(terms.committed_spend) * rate,
+        "billing_increment_hours": terms.billing_increment_hours,
+        "minimum_billed_hours": terms.minimum_billed_hours,
+        "escalation_per_year": terms.price_escalation_percent_per_year / 100.0,
+        "exit_allowed": terms.exit_clause,
+        "exit_fee_share": terms.early_exit_fee_percent / 100.0,
+    }
 
 
 def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rates: list[float]) -> BidArrays:
@@ -129,12 +163,13 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
             "one_off_fees": float(bid.terms.one_off_fees) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
+            **_contract_row(bid, rate),
             "baseline_mfu": workload.baseline_mfu,
         }
         for name, value in row.items():
             columns[name].append(value)
     arrays = {
-        name: np.asarray(values, dtype=bool if name == "multi_node_training_ok" else float)
+        name: np.asarray(values, dtype=bool if name in BOOLEAN_COLUMNS else float)
         for name, values in columns.items()
     }
     return BidArrays(**arrays)

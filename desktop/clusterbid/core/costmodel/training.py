@@ -11,7 +11,8 @@ from clusterbid.core.costmodel.communication import (
     dp_busbw_per_rank_gb_s,
     ring_allreduce_seconds,
 )
-from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH, BidArrays, WorkloadScalars
+from clusterbid.core.costmodel.contract import ContractBill, bill
+from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,32 +113,30 @@ def goodput(w: WorkloadScalars, b: BidArrays, n_gpus) -> Goodput:
 
 @dataclass(frozen=True, slots=True)
 class Finish:
-    """Time and cost to finish the job on each bid, in hours and the evaluation currency."""
+    """Time to finish the job on each bid, and what its contract bills for the buyer's plan."""
 
     run_hours: np.ndarray
     wall_hours: np.ndarray
-    billed_gpu_hours: np.ndarray
-    compute_cost: np.ndarray
-    fees: np.ndarray
-    cost: np.ndarray
+    contract: ContractBill
+    cost: np.ndarray  # the net cost of the buyer's compute plan: what ranks the bids
     effective_price_per_useful_gpu_hour: np.ndarray
 
 
 def finish(w: WorkloadScalars, b: BidArrays, step: StepBreakdown, good: Goodput) -> Finish:
-    """wall = FLOPs / (n x peak x MFU_eff x goodput) + burn-in; cost = billed GPU-hours x price + fees."""
+    """wall = FLOPs / (n x peak x MFU_eff x goodput) + burn-in; the contract bills the rest.
+
+    The effective price is the plan's net cost per GPU-hour the job used, divided by the share
+    of each GPU-hour that advanced training (scaling efficiency against the bid's own baseline,
+    times goodput): never below the sticker price for the same work."""
     n = step.n_gpus
     run_hours = w.total_flops / (n * b.peak_flops * step.effective_mfu * good.goodput) / 3600.0
     wall_hours = run_hours + b.burn_in_hours
-    billed = np.maximum(n * wall_hours, b.committed_gpu_hours)
-    compute_cost = billed * b.price_per_gpu_hour
-    fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
-    useful_share = step.effective_mfu / w.baseline_mfu * good.goodput
+    billed = bill(b, w.idle_use, w.idle_value_per_gpu_hour, n, wall_hours)
+    useful_share = np.minimum(step.effective_mfu / b.baseline_mfu, 1.0) * good.goodput
     return Finish(
         run_hours=run_hours,
         wall_hours=wall_hours,
-        billed_gpu_hours=billed,
-        compute_cost=compute_cost,
-        fees=fees,
-        cost=compute_cost + fees,
-        effective_price_per_useful_gpu_hour=b.price_per_gpu_hour / useful_share,
+        contract=billed,
+        cost=billed.plan_cost,
+        effective_price_per_useful_gpu_hour=billed.plan_cost / billed.used_gpu_hours / useful_share,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 
@@ -85,18 +86,15 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
             ("Step time", f"{e.step_s:.2f} s: compute {e.compute_s:.2f} s, bubble {e.bubble_fraction:.1%}, exposed all-reduce {e.exposed_comm_s:.3f} s"),
             ("Goodput", f"{e.goodput:.1%} ({e.failures_per_hour:.3f} failures per job-hour, {e.hours_lost_per_failure:.2f} h lost each)"),
             ("Wall-clock", f"{e.wall_hours:,.1f} hours (run {e.run_hours:,.1f} h plus burn-in)"),
-            ("Billed GPU-hours", f"{e.billed_gpu_hours:,.0f}"),
-            ("Compute cost", money_text(e.compute_cost)),
-            ("Fees", money_text(e.fees)),
-            ("Cost to finish", format_money(e.cost_to_finish, currency, cents=True)),
-            ("Per useful GPU-hour", format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True)),
+            *contract_lines(e, currency),
         ]
         stats = None if uncertainty is None else uncertainty.bids.get(bid.id)
         if stats is not None:
-            cost.append(("P10 / P50 / P90 cost", " / ".join(money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90"))))
+            cost.append(("P10 / P50 / P90 net cost", " / ".join(money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90"))))
         status = f"Rank {score.rank} of {len(scorecard.ranked)}"
     else:
-        cost = [("Not costed", "the bid fails a gate, so no cost to finish is given")]
+        cost = [("Contract", billing_words(bid, currency)),
+                ("Not costed", "the bid fails a gate, so no cost is given")]
         status = "Excluded"
     evidence = [("Kind", "Value", "Scale", "Grade", "By / date", "Artefact SHA-256")]
     for item in bid.evidence:

@@ -8,6 +8,7 @@ from typing import Any
 
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
@@ -30,10 +31,12 @@ class DecisionSummary:
     win_probability: str
     runner_up: str
     margin: str
-    amount: str
-    term: str
+    amount: str  # the total commitment, to the cent: what the signature approves
+    term: str  # the contract in words
     currency: str
     override_note: str  # "" unless the officer overrode the model's first choice
+    approval: str = ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
+    plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +123,7 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
     ranked = scorecard.ranked
     if not ranked:
         none = "no bid passes the gates"
-        return DecisionSummary(none, "-", "-", "-", "-", "-", "-", "-", "nothing", "-", currency, "")
+        return DecisionSummary(none, "-", "-", "-", "-", "-", "-", "-", "nothing", "-", currency, "", "Nothing to approve: " + none + ".")
     model_first = ranked[0]
     chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), model_first)
     others = [s for s in ranked if s is not chosen]
@@ -130,17 +133,15 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
     runner_up, margin = "none (only one bid passes the gates)", "-"
     if others:
         other = others[0]
-        difference = other.estimate.cost_to_finish - e.cost_to_finish
+        difference = other.estimate.plan_cost - e.plan_cost
         relation = "cheaper" if difference >= 0 else "dearer"
-        runner_up = f"{_name(other)}: {money_text(other.estimate.cost_to_finish)}, {other.estimate.wall_hours:,.1f} h"
+        runner_up = f"{_name(other)}: {money_text(other.estimate.plan_cost)}, {other.estimate.wall_hours:,.1f} h"
         margin = (
-            f"{money_text(abs(difference))} {relation} to finish than the runner-up "
-            f"({abs(difference) / other.estimate.cost_to_finish:.1%}); weighted score "
+            f"{money_text(abs(difference))} {relation} net plan cost than the runner-up "
+            f"({abs(difference) / other.estimate.plan_cost:.1%}); weighted score "
             f"{chosen.weighted_score:.3f} vs {other.weighted_score:.3f}"
         )
-    terms = chosen.bid.terms
-    term = "on demand (no reservation term)" if terms.term_months == 0 else f"{terms.term_months} months reserved"
-    term += f"; the job runs about {e.wall_hours / 24:,.1f} days"
+    term = billing_words(chosen.bid, currency)
     override_note = ""
     if chosen is not model_first:
         override_note = (
@@ -149,17 +150,37 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         )
     return DecisionSummary(
         recommended=_name(chosen),
-        cost=money_text(e.cost_to_finish),
+        cost=money_text(e.plan_cost),
         cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
         hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
         hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
         win_probability=NOT_COMPUTED if stats is None else f"{stats.win_probability:.0%} of simulated outcomes",
         runner_up=runner_up,
         margin=margin,
-        amount=format_money(e.cost_to_finish, currency, cents=True),
+        amount=format_money(e.commitment, currency, cents=True),
         term=term,
         currency=currency,
         override_note=override_note,
+        approval=_approval_sentence(chosen, stats, currency),
+        plan=plan_words(evaluation.workload.plan, currency),
+    )
+
+
+def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
+    """Commitment, the planned job's cost, the finish date and the P90 ceiling, in one sentence."""
+    e = chosen.estimate
+    finish = f"finishes about {e.dates.finish.isoformat()}" if e.dates.finish else "finish date unknown"
+    ceiling = "P90 ceiling not computed"
+    if stats is not None:
+        fixed = abs(stats.commitment_p90 - stats.commitment_p10) < 0.5
+        ceiling = (
+            "the commitment is fixed by the contract in every simulated outcome" if fixed
+            else f"P90 ceiling on the commitment {format_money(stats.commitment_p90, currency)}"
+        )
+    return (
+        f"Approve a total commitment of {format_money(e.commitment, currency, cents=True)} ({currency}) to "
+        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; the planned job costs "
+        f"{format_money(e.job_cost, currency)} of it and {finish} ({e.wall_hours / 24:,.1f} days); {ceiling}."
     )
 
 
@@ -199,7 +220,7 @@ def busbw_rows(scorecard: Scorecard) -> Rows:
 def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     currency = scorecard.evaluation.currency
     rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Good-put", "Hours",
-             f"Cost to finish ({currency})", "Score", "Gates and flags")]
+             f"Net plan cost ({currency})", "Score", "Gates and flags")]
     for score in scorecard.scores:
         e = score.estimate
         price = format_money(e.price_per_gpu_hour, currency, cents=True)
@@ -209,7 +230,7 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
             gates = "EXCLUDED: " + "; ".join(g.message for g in e.gates)
             rows.append(("-", label, price, "-", "-", "-", "-", "-", gates + (f"\nFlags: {flags}" if flags else "")))
             continue
-        cost = format_money(e.cost_to_finish, currency)
+        cost = format_money(e.plan_cost, currency) + f"\ncommits {format_money(e.commitment, currency)}"
         stats = None if uncertainty is None else uncertainty.bids.get(score.bid.id)
         if stats is not None:
             cost += f"\nP10 {format_money(stats.cost_p10, currency)}\nP90 {format_money(stats.cost_p90, currency)}"

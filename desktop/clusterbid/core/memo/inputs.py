@@ -83,7 +83,8 @@ def printed_results(scorecard: Scorecard) -> dict:
         passed = e.passes_gates
         bids[e.bid.id] = {
             "rank": score.rank,
-            "cost_to_finish": str(money(e.cost_to_finish)) if passed else None,
+            "total_commitment": str(money(e.commitment)) if passed else None,
+            "net_plan_cost": str(money(e.plan_cost)) if passed else None,
             "wall_hours": f"{e.wall_hours:.1f}" if passed else None,
             "effective_mfu": f"{e.effective_mfu:.3f}" if passed else None,
             "goodput": f"{e.goodput:.3f}" if passed else None,

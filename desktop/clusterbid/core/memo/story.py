@@ -48,14 +48,14 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
     s = c.summary
     rows = [
         ("Recommended bid", s.recommended),
-        ("Cost to finish", f"{s.cost} ({s.cost_band})"),
+        ("Total commitment", f"{s.amount} ({s.currency}): {s.term}"),
+        ("Net cost of the plan", f"{s.cost} ({s.cost_band}); {s.plan}"),
         ("Time to finish", f"{s.hours} ({s.hours_band})"),
         ("Chance it is cheapest", s.win_probability),
         ("Runner-up", s.runner_up),
         ("Margin", s.margin),
-        ("Approval requested", f"{s.amount} ({s.currency}), {s.term}"),
     ]
-    out = [_p("1. Decision", "h1"), _key_values(rows)]
+    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows)]
     if s.override_note:
         out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
     if c.notes:

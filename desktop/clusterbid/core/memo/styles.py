@@ -101,6 +101,7 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
         "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
         "value": _style("value", fontSize=8.5, leading=11),
         "big": _style("big", fontName=FONT_BOLD, fontSize=12, leading=15),
+        "decision": _style("decision", fontName=FONT_BOLD, fontSize=10, leading=13.5, spaceAfter=2),
         "warn": _style("warn", fontSize=8.5, leading=11, textColor=WARN),
         "bullet": _style("bullet", leftIndent=10, bulletIndent=2, spaceAfter=2),
         "code": _style("code", fontSize=8, leading=10.5, leftIndent=8, textColor=MUTED),

@@ -9,7 +9,7 @@ import numpy as np
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.calibration import calibrate
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
-from clusterbid.core.costmodel.training import finish, goodput, step_breakdown
+from clusterbid.core.costmodel.training import Finish, finish, goodput, step_breakdown
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
 
@@ -41,8 +41,12 @@ def select(arrays: BidArrays, rows: list[int]) -> BidArrays:
     return arrays.replace(**{f.name: getattr(arrays, f.name)[rows] for f in fields(BidArrays)})
 
 
+def outcomes(w: WorkloadScalars, b: BidArrays) -> Finish:
+    """Hours to finish and the contract's figures at the planned job size, broadcast like the inputs."""
+    return finish(w, b, step_breakdown(w, b, w.job_gpus), goodput(w, b, w.job_gpus))
+
+
 def cost_and_hours(w: WorkloadScalars, b: BidArrays) -> tuple[np.ndarray, np.ndarray]:
-    """Cost and wall-clock hours to finish at the planned job size, broadcast like the inputs."""
-    step = step_breakdown(w, b, w.job_gpus)
-    done = finish(w, b, step, goodput(w, b, w.job_gpus))
+    """The net cost of the plan (what ranks) and the wall-clock hours, broadcast like the inputs."""
+    done = outcomes(w, b)
     return done.cost, done.wall_hours

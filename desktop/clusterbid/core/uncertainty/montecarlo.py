@@ -1,4 +1,4 @@
-"""Monte Carlo of cost and time to finish, vectorised over bids x samples, with common random
+"""Monte Carlo of the net plan cost, the commitment and the time to finish, vectorised over bids x samples, with common random
 numbers (streams.py) and the spreads of spreads.py. Gated bids are left out."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
-from clusterbid.core.uncertainty.model_inputs import cost_and_hours, model_inputs, select
+from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
@@ -34,6 +34,9 @@ class BidUncertainty:
     hours_p10: float
     hours_p50: float
     hours_p90: float
+    commitment_p10: float  # the total the contract commits to (fixed for a term, usage on demand)
+    commitment_p50: float
+    commitment_p90: float
     win_probability: float  # share of samples in which it is the cheapest finished work
     rank_stability: float  # share of samples in which it keeps its point-estimate cost rank
     point_cost_rank: int
@@ -83,6 +86,7 @@ def run_monte_carlo(
     count = len(ids)
     cost = np.empty((count, samples), dtype=np.float32)
     hours = np.empty((count, samples), dtype=np.float32)
+    commitment = np.empty((count, samples), dtype=np.float32)
     wins = np.zeros(count, dtype=np.int64)
     kept_rank = np.zeros(count, dtype=np.int64)
     point_rank = np.arange(count)[:, None]  # ids are in point-estimate cost order
@@ -99,9 +103,11 @@ def run_monte_carlo(
                 z += shared * market.standard_normal(n, dtype=np.float32)
             drawn[COLUMNS[name]] = getattr(base, COLUMNS[name]) * np.exp(z, out=z)
         drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
-        c, h = cost_and_hours(inputs.workload, base.replace(**drawn))
+        done = outcomes(inputs.workload, base.replace(**drawn))
+        c = done.cost
         cost[:, start : start + n] = c
-        hours[:, start : start + n] = h
+        hours[:, start : start + n] = done.wall_hours
+        commitment[:, start : start + n] = done.contract.commitment
         # order[r] is the bid at cost rank r in each sample: a bid keeps its rank when it is
         # itself at its point-estimate position. Exact ties (zero spread only) break arbitrarily.
         order = np.argsort(np.broadcast_to(c, (count, n)), axis=0)
@@ -110,12 +116,14 @@ def run_monte_carlo(
 
     cost_q = _percentiles(cost)
     hours_q = _percentiles(hours)
+    commitment_q = _percentiles(commitment)
     results = {}
     for i, bid_id in enumerate(ids):
         results[bid_id] = BidUncertainty(
             bid_id,
             *(float(v) for v in cost_q[:, i]),
             *(float(v) for v in hours_q[:, i]),
+            *(float(v) for v in commitment_q[:, i]),
             win_probability=float(wins[i] / samples),
             rank_stability=float(kept_rank[i] / samples),
             point_cost_rank=i + 1,

@@ -123,7 +123,7 @@ class ScorecardTableModel(QAbstractTableModel):
             MFU: f"{e.effective_mfu:.1%}",
             GOODPUT: f"{e.goodput:.1%}",
             TIME: f"{e.wall_hours / 24:,.1f} days",
-            COST: format_money(e.cost_to_finish, currency),
+            COST: format_money(e.plan_cost, currency),
             USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
         }[column]
 
@@ -139,7 +139,7 @@ class ScorecardTableModel(QAbstractTableModel):
             MFU: missing if excluded else e.effective_mfu,
             GOODPUT: missing if excluded else e.goodput,
             TIME: missing if excluded else e.wall_hours,
-            COST: missing if excluded else e.cost_to_finish,
+            COST: missing if excluded else e.plan_cost,
             BAND: missing if excluded or u is None else u.cost_p50,
             USEFUL_PRICE: missing if excluded else e.effective_price_per_useful_gpu_hour,
             WIN: missing if excluded or u is None else -u.win_probability,

@@ -15,7 +15,9 @@ from clusterbid.gui.wizard.evidence_page import EvidencePage
 from clusterbid.gui.wizard.problems import Checked, check_bid
 from clusterbid.gui.wizard.review_page import ReviewPage
 from clusterbid.gui.wizard.section_page import SectionPage
-from clusterbid.gui.wizard.section_pages import CapacityPage, FabricPage, QuotePage, TermsPage, TopologyPage
+from clusterbid.gui.wizard.section_pages import (
+    CapacityPage, ContractPage, FabricPage, QuotePage, TermsPage, TopologyPage,
+)
 
 SECTION_MODELS = {"quote": Quote, "capacity": Capacity, "fabric": Fabric, "topology": Topology,
                   "reliability": Reliability, "terms": Terms, "facility": Facility}
@@ -51,7 +53,7 @@ class BidWizard(QWizard):
         self.resize(980, 720)
         self.quote_page = QuotePage(self)
         self.pages_in_order: list[Any] = [self.quote_page, CapacityPage(self), FabricPage(self), TopologyPage(self),
-                                          TermsPage(self)]
+                                          TermsPage(self), ContractPage(self)]
         self.evidence_page = EvidencePage(self)
         self.review_page = ReviewPage(self)
         self.pages_in_order += [self.evidence_page, self.review_page]

@@ -106,7 +106,8 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     elif kind is bool:
         widget, read, write = _check()
     elif kind in (int, float, Decimal):
-        widget, read, write = _spin(kind, bounds, required, decimals)
+        # An optional number whose default is empty ("the bid does not say") starts blank too.
+        widget, read, write = _spin(kind, bounds, required, decimals, may_be_empty=not required and info.default is None)
     elif kind is dt.date:
         widget, read, write = _date(required)
     else:
@@ -150,7 +151,7 @@ def _check():
     return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
 
 
-def _spin(kind, bounds: Bounds, required: bool, decimals: int):
+def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: bool = False):
     is_int = kind is int
     places = 0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
     step = 1 if is_int else 10.0 ** -places
@@ -160,9 +161,10 @@ def _spin(kind, bounds: Bounds, required: bool, decimals: int):
     if not is_int:
         widget.setDecimals(places)
     # A required value starts blank: one step below the model's minimum stands for "not entered".
-    floor = low - step if required else low
+    blankable = required or may_be_empty
+    floor = low - step if blankable else low
     widget.setRange(int(floor) if is_int else floor, int(high) if is_int else high)
-    if required:
+    if blankable:
         widget.setSpecialValueText(BLANK_TEXT)
         widget.setValue(widget.minimum())
     widget.setAccelerated(True)
@@ -171,8 +173,8 @@ def _spin(kind, bounds: Bounds, required: bool, decimals: int):
 
     def read():
         value = widget.value()
-        if required and value == widget.minimum():
-            return BLANK
+        if blankable and value == widget.minimum():
+            return BLANK if required else None
         if kind is Decimal:
             return str(round(Decimal(value), places).normalize())
         return value

@@ -119,7 +119,7 @@ class ReviewPage(QWizardPage):
         currency = checked.evaluation.currency
         mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
         e = mine.estimate
-        cost = format_money(e.cost_to_finish, currency)
+        cost = format_money(e.plan_cost, currency)
         if mine.rank is None:
             reasons = "; ".join(g.message for g in e.gates)
             self.preview_cost.setText(f"<b>Cost to finish: {cost}</b>, but the bid is <b>excluded</b> from the "
@@ -135,7 +135,7 @@ class ReviewPage(QWizardPage):
             rank = "excluded" if score.rank is None else str(score.rank)
             rows.append(
                 f"<tr><td>{rank}</td><td><{weight}>{html.escape(score.bid.quote.provider)}</{weight}></td>"
-                f"<td align='right'>{format_money(est.cost_to_finish, currency)}</td>"
+                f"<td align='right'>{format_money(est.plan_cost, currency)}</td>"
                 f"<td align='right'>{est.wall_hours / 24:,.1f}</td>"
                 f"<td align='right'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td></tr>")
         self.comparison.setHtml(

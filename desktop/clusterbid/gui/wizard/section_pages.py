@@ -1,4 +1,4 @@
-"""The five section pages before the evidence: quote, capacity, fabric, topology, reliability and terms."""
+"""The section pages before the evidence: quote, capacity, fabric, topology, reliability, contract."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QLabel
 
 from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Reliability, Terms, Topology
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
 
@@ -124,11 +125,10 @@ class TopologyPage(SectionPage):
 
 
 class TermsPage(SectionPage):
-    TITLE = "Reliability and terms"
-    SUBTITLE = "What the provider promises when things fail, and what the buyer pays."
-    SUPPORT = [("Basic", "basic"), ("Business", "business"), ("Enterprise", "enterprise")]
+    TITLE = "Reliability"
+    SUBTITLE = "What the provider promises when things fail."
     GROUPS = [
-        ("Reliability", [
+        (None, [
             FieldSpec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
             FieldSpec(Reliability, ("reliability", "sla_credit_percent"), "SLA &credit (%)"),
             FieldSpec(Reliability, ("reliability", "failures_per_1000_gpu_days"), "Fai&lures per 1,000 GPU-days",
@@ -138,19 +138,48 @@ class TermsPage(SectionPage):
             FieldSpec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
             FieldSpec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
         ]),
-        ("Terms", [
+    ]
+    OWNS = (("reliability",),)
+
+
+class ContractPage(SectionPage):
+    """The commercial terms: how the contract bills decides what the signature commits to."""
+
+    TITLE = "Contract and billing"
+    SUBTITLE = ("How the contract bills. A reserved term or block bills its GPUs for the whole span, used or "
+                "not; committed deals bill a minimum. Leave a field empty when the bid does not say.")
+    SUPPORT = [("Basic", "basic"), ("Business", "business"), ("Enterprise", "enterprise")]
+    BILLING = [(BILLING_WORDS[kind].capitalize(), kind) for kind in BILLING_WORDS]
+    GROUPS = [
+        ("Price and billing", [
             FieldSpec(Terms, ("terms", "price_per_gpu_hour"), "Price per GPU-&hour"),
             FieldSpec(Terms, ("terms", "currency"), "Currenc&y"),
+            FieldSpec(Terms, ("terms", "billing"), "Bil&ling", choices=BILLING),
             FieldSpec(Terms, ("terms", "term_months"), "&Term (months)"),
+            FieldSpec(Terms, ("terms", "reserved_gpus"), "&Reserved GPUs"),
+            FieldSpec(Terms, ("terms", "spares_free_in_writing"), "S&pares free in writing"),
+            FieldSpec(Terms, ("terms", "block_days"), "Bloc&k (days)"),
+            FieldSpec(Terms, ("terms", "committed_spend"), "Committed &spend"),
             FieldSpec(Terms, ("terms", "committed_gpu_hours"), "Committe&d GPU-hours", decimals=0),
+            FieldSpec(Terms, ("terms", "billing_increment_hours"), "Billing &increment (hours)"),
+            FieldSpec(Terms, ("terms", "minimum_billed_hours"), "&Minimum hours per GPU"),
+        ]),
+        ("Fees, dates and exit", [
             FieldSpec(Terms, ("terms", "one_off_fees"), "&One-off fees"),
-            FieldSpec(Terms, ("terms", "recurring_fees_per_month"), "Fees per &month"),
-            FieldSpec(Terms, ("terms", "support_tier"), "&Support tier", choices=SUPPORT),
-            FieldSpec(Terms, ("terms", "exit_clause"), "&Exit clause"),
+            FieldSpec(Terms, ("terms", "recurring_fees_per_month"), "Re&curring fees per month"),
+            FieldSpec(Terms, ("terms", "price_escalation_percent_per_year"), "&Escalation (% a year)"),
+            FieldSpec(Terms, ("terms", "provisioning_lead_days"), "Lead time (d&ays)"),
+            FieldSpec(Terms, ("terms", "exit_clause"), "Early exit allo&wed"),
+            FieldSpec(Terms, ("terms", "early_exit_fee_percent"), "Exit fee (% of the rest of the term)"),
+            FieldSpec(Terms, ("terms", "support_tier"), "S&upport tier", choices=SUPPORT),
             FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
         ]),
     ]
-    OWNS = (("reliability",), ("terms",))
+    OWNS = (("terms",),)
+
+    def isComplete(self) -> bool:  # noqa: N802 (Qt API)
+        # An old document's terms infer their billing kind; a bid typed here must choose one.
+        return self.binding("terms", "billing").read() is not BLANK and super().isComplete()
 
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         if spec.path == ("terms", "currency"):

@@ -1,0 +1,74 @@
+"""A bid's contract and what it bills for the buyer's plan, in the words every view prints
+(score table, memo, app, export): one wording, written once."""
+
+from __future__ import annotations
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.plan import ComputePlan
+from clusterbid.core.money import format_money
+
+IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "other-work": "does other work"}
+
+
+def billing_words(bid: Bid, currency: str | None = None) -> str:
+    """The contract in one line: kind, quantity, span and price, exit terms."""
+    t = bid.terms
+    price = format_money(float(t.price_per_gpu_hour), currency or t.currency, cents=True)
+    if t.billing == "on-demand":
+        rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
+        minimum = f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""
+        text = f"on demand at {price} per GPU-hour{rounding}{minimum}"
+    elif t.billing in ("reserved", "block"):
+        span = f"{t.term_months} months" if t.billing == "reserved" else f"a {t.block_days}-day block"
+        gpus = f"{bid.billed_gpus:,} GPUs"
+        if t.reserved_gpus is None:
+            gpus += " (every offered GPU: the bid does not say how many are reserved)"
+        kind = "a reserved term" if t.billing == "reserved" else "a block booking"
+        text = f"{kind} of {gpus} x {span} at {price} per GPU-hour"
+        if t.billing == "reserved":
+            text += (
+                f"; early exit allowed at {t.early_exit_fee_percent:g}% of the remaining term"
+                if t.exit_clause else "; no early exit"
+            )
+    elif t.billing == "committed-spend":
+        spend = format_money(float(t.committed_spend), t.currency)
+        text = f"committed spend of {spend} over {t.term_months} months at {price} per GPU-hour"
+    else:
+        text = f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at {price} per GPU-hour"
+    if t.price_escalation_percent_per_year:
+        text += f", rising {t.price_escalation_percent_per_year:g}% a year"
+    return text
+
+
+def plan_words(plan: ComputePlan, currency: str) -> str:
+    text = {
+        "nothing": "idle reserved time is worth nothing to the buyer",
+        "more-runs": "idle reserved time runs more jobs of the same kind",
+        "other-work": "idle reserved time does other work worth "
+        f"{format_money(float(plan.idle_value_per_gpu_hour or 0), currency, cents=True)} per GPU-hour",
+    }[plan.idle_use]
+    if plan.deadline:
+        text += f"; the job must finish by {plan.deadline.isoformat()}"
+    return text
+
+
+def contract_lines(e: BidEstimate, currency: str) -> list[tuple[str, str]]:
+    """(label, value) rows of a passing bid's commercial figures, commitment first."""
+    money = lambda amount: format_money(amount, currency)  # noqa: E731
+    rows = [
+        ("Contract", billing_words(e.bid, currency)),
+        ("Total commitment", f"{money(e.commitment)} (what the signature approves)"),
+        ("Cost of the planned job", f"{money(e.job_cost)} ({e.used_gpu_hours:,.0f} GPU-hours used)"),
+    ]
+    if e.idle_gpu_hours >= 0.5:
+        rows.append(("Idle GPU-hours bought", f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan"))
+    if e.leaves_early:
+        rows.append(("Early exit", f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term"))
+    rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids)"))
+    if e.jobs_in_commitment >= 1.05:
+        rows.append(("Jobs the commitment can finish", f"{e.jobs_in_commitment:,.2f}, {money(e.commitment / e.jobs_in_commitment)} each"))
+    finish = e.dates.finish.isoformat() if e.dates.finish else f"unknown ({e.dates.basis})"
+    rows.append(("Finish date", finish))
+    rows.append(("Per useful GPU-hour", format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True)))
+    return rows

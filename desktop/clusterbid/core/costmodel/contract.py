@@ -1,0 +1,130 @@
+"""What each bid's contract bills for the buyer's plan, vectorised over bids (and samples).
+
+Every figure follows from the job's wall-clock hours on the bid (training.py) and the contract:
+- the cost of the planned job: its GPUs for its billed hours, plus fees while it runs;
+- the total commitment: what the signature approves (usage on demand; billed GPUs x term for a
+  reserved term or a block; the larger of the minimum and the usage for committed deals);
+- idle GPU-hours: what the commitment buys beyond the job, valued under the buyer's plan;
+- the net cost of the plan (commitment - value of idle time, or leaving early where the
+  contract allows and that is cheaper), which ranks the bids. Methodology section 9.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+HOURS_PER_MONTH = 730.0
+HOURS_PER_YEAR = 8760.0
+BILLING_CODES = {"on-demand": 0, "reserved": 1, "block": 2, "committed-spend": 3, "committed-gpu-hours": 4}
+IDLE_CODES = {"nothing": 0, "more-runs": 1, "other-work": 2}
+# Float noise must not bill an extra increment: 100.0000000001 h at 1-hour billing is 100 h.
+ROUNDING_SLACK = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class ContractBill:
+    """Per bid, in the evaluation currency and GPU-hours."""
+
+    usage_hours: np.ndarray  # billed hours per job GPU after rounding and minimums
+    job_cost: np.ndarray
+    commitment: np.ndarray
+    capacity_gpu_hours: np.ndarray  # what the commitment pays for
+    used_gpu_hours: np.ndarray
+    idle_gpu_hours: np.ndarray
+    idle_value: np.ndarray
+    exit_cost: np.ndarray  # leaving after the job where the contract allows it (inf: not allowed)
+    leaves_early: np.ndarray  # bool: the plan's cost is the exit cost
+    plan_cost: np.ndarray
+    jobs_in_commitment: np.ndarray
+    outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
+
+
+def escalated_hours(hours, escalation_per_year):
+    """Hours weighted by the price multiplier in force: (1+e)^k during contract year k."""
+    hours = np.asarray(hours, dtype=float)
+    rate = np.asarray(escalation_per_year, dtype=float)
+    years = np.floor(hours / HOURS_PER_YEAR)
+    growth = 1.0 + rate
+    safe_rate = np.where(rate > 0, rate, 1.0)
+    whole = np.where(rate > 0, HOURS_PER_YEAR * (growth**years - 1.0) / safe_rate, HOURS_PER_YEAR * years)
+    return whole + (hours - years * HOURS_PER_YEAR) * growth**years
+
+
+def usage_hours(wall_hours, increment_hours, minimum_hours):
+    """Hours billed per GPU for a run of `wall_hours`: rounded up to the increment, then the minimum."""
+    inc = np.asarray(increment_hours, dtype=float)
+    safe = np.where(inc > 0, inc, 1.0)
+    rounded = np.where(inc > 0, np.ceil(wall_hours / safe - ROUNDING_SLACK) * safe, wall_hours)
+    return np.maximum(rounded, minimum_hours)
+
+
+def bill(b, idle_use: int, idle_value_per_gpu_hour: float, job_gpus, wall_hours) -> ContractBill:
+    """The contract figures of each bid in `b` (BidArrays) for a job of `job_gpus` that holds
+    them for `wall_hours` (burn-in included)."""
+    n = np.asarray(job_gpus, dtype=float)
+    kind = b.billing_kind
+    price, esc = b.price_per_gpu_hour, b.escalation_per_year
+    hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
+    usage_cost = n * price * escalated_hours(hours, esc)
+    running_fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    job_cost = usage_cost + running_fees
+    used = n * wall_hours
+
+    # Reserved and block: the billed GPUs for the term; a job that outlasts a reserved term keeps
+    # its own GPUs at the same rate (an extension, flagged: the provider has not quoted it).
+    term = b.term_hours
+    span = np.maximum(term, wall_hours)
+    term_value = b.billed_gpus * price * escalated_hours(term, esc)
+    extension = n * price * (escalated_hours(span, esc) - escalated_hours(term, esc))
+    term_capacity = b.billed_gpus * term + n * (span - term)
+    term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH
+    # Committed spend / GPU-hours: the minimum is owed; usage above it is billed at the price.
+    average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
+    spend_value = np.maximum(b.committed_spend, usage_cost)
+    hours_value = np.maximum(b.committed_gpu_hours * average_rate, usage_cost)
+
+    is_term = (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"])
+    is_spend = kind == BILLING_CODES["committed-spend"]
+    is_hours = kind == BILLING_CODES["committed-gpu-hours"]
+    value = np.select([is_term, is_spend, is_hours], [term_value + extension, spend_value, hours_value], usage_cost)
+    fees = np.where(is_term | is_spend | is_hours, term_fees, running_fees)
+    commitment = value + fees
+    job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
+    capacity = np.select(
+        [is_term, is_spend, is_hours],
+        [term_capacity, spend_value / job_rate, hours_value / job_rate],
+        n * hours,
+    )
+    capacity = np.maximum(capacity, used)
+    idle = capacity - used
+    all_in_rate = commitment / capacity
+    # Idle time on demand is only billing round-up: nothing else can run in it.
+    per_idle_hour = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
+        [idle_use == IDLE_CODES["more-runs"], idle_use == IDLE_CODES["other-work"]],
+        [all_in_rate, np.minimum(idle_value_per_gpu_hour, all_in_rate)],
+        0.0,
+    ))
+    idle_value = idle * per_idle_hour
+    kept = commitment - idle_value
+    # Leaving a reserved term after the job: the billed GPUs until then, the fee on the rest.
+    early = (kind == BILLING_CODES["reserved"]) & b.exit_allowed & (wall_hours < term)
+    until_exit = b.billed_gpus * price * escalated_hours(wall_hours, esc)
+    remainder = b.billed_gpus * price * (escalated_hours(term, esc) - escalated_hours(wall_hours, esc))
+    exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
+    leaves_early = exit_cost < kept
+    return ContractBill(
+        usage_hours=np.broadcast_to(hours, np.shape(commitment)),
+        job_cost=job_cost,
+        commitment=commitment,
+        capacity_gpu_hours=capacity,
+        used_gpu_hours=np.broadcast_to(used, np.shape(commitment)),
+        idle_gpu_hours=idle,
+        idle_value=idle_value,
+        exit_cost=exit_cost,
+        leaves_early=leaves_early,
+        plan_cost=np.minimum(kept, exit_cost),
+        jobs_in_commitment=capacity / used,
+        outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
+    )

@@ -1,0 +1,88 @@
+"""Dates and contract findings: when the job starts and finishes on a bid, the deadline and
+block-length gates, and the terms an officer must see because the bid left them open."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.gates import Finding
+from clusterbid.core.plan import ComputePlan
+from clusterbid.core.workload import Workload
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleDates:
+    start: dt.date | None  # None: neither a handover date nor a start date is known
+    finish: dt.date | None
+    basis: str  # where the start date comes from, in words
+
+
+def schedule(plan: ComputePlan, bid: Bid, wall_hours: float) -> ScheduleDates:
+    """The job starts at the later of the buyer's start date and the bid's handover (its stated
+    date, or the start date plus the provisioning lead time), and runs `wall_hours`."""
+    lead = bid.terms.provisioning_lead_days
+    handover = bid.capacity.available_from
+    basis = "the bid's handover date"
+    if handover is None and plan.start_date is not None:
+        handover = plan.start_date + dt.timedelta(days=lead)
+        basis = f"the plan's start date + {lead} days' provisioning" if lead else "the plan's start date"
+    if handover is None:
+        return ScheduleDates(None, None, "no handover date and no start date in the plan")
+    start = handover
+    if plan.start_date is not None and plan.start_date > handover:
+        start, basis = plan.start_date, "the plan's start date"
+    finish = (dt.datetime.combine(start, dt.time()) + dt.timedelta(hours=wall_hours)).date()
+    return ScheduleDates(start, finish, basis)
+
+
+def contract_findings(
+    workload: Workload, bid: Bid, figures: dict, dates: ScheduleDates
+) -> tuple[list[Finding], list[Finding]]:
+    """(gates, warnings) that follow from the contract and the plan, for a bid's figures."""
+    gates: list[Finding] = []
+    warnings: list[Finding] = []
+    terms, plan, n = bid.terms, workload.plan, workload.job_gpus
+    days = figures["wall_hours"] / 24.0
+    if plan.deadline is not None:
+        if dates.finish is None:
+            warnings.append(Finding(
+                "finish_date_unknown",
+                f"the deadline ({plan.deadline.isoformat()}) cannot be checked: {dates.basis}",
+            ))
+        elif dates.finish > plan.deadline:
+            gates.append(Finding(
+                "misses_deadline",
+                f"the job would finish on {dates.finish.isoformat()}, after the deadline of "
+                f"{plan.deadline.isoformat()} (starts {dates.start.isoformat()}, runs {days:,.1f} days)",
+            ))
+    if terms.bills_for_a_term and terms.reserved_gpus is not None and terms.reserved_gpus < n:
+        gates.append(Finding(
+            "reserves_fewer_gpus_than_job",
+            f"the contract reserves {terms.reserved_gpus:,} GPUs; the planned job needs {n:,}",
+        ))
+    if terms.billing == "block" and figures["wall_hours"] > terms.block_days * 24.0:
+        gates.append(Finding(
+            "job_outlasts_block",
+            f"the job needs {days:,.1f} days; the block booking is {terms.block_days:,} days",
+        ))
+    if figures["outlasts_term"]:
+        warnings.append(Finding(
+            "job_outlasts_term",
+            f"the job runs {days:,.1f} days, past the {terms.term_months}-month term: the extra time is priced "
+            "at the same rate on the job's GPUs, which the provider has not quoted",
+        ))
+    if terms.bills_for_a_term and terms.reserved_gpus is None and bid.capacity.gpus_offered > n:
+        warnings.append(Finding(
+            "reserved_gpus_not_stated",
+            f"the bid does not say how many GPUs the term reserves: all {bid.capacity.gpus_offered:,} offered "
+            f"are billed, {bid.capacity.gpus_offered - n:,} more than the job uses",
+        ))
+    spares = bid.capacity.spare_pool_gpus
+    if terms.bills_for_a_term and spares and not terms.spares_free_in_writing:
+        warnings.append(Finding(
+            "spares_billed",
+            f"the {spares:,}-GPU spare pool is billed for the term: it is not stated free in writing",
+        ))
+    return gates, warnings

@@ -1,0 +1,49 @@
+"""The buyer's compute plan: when the job may start, when it must finish, and what the buyer does
+with reserved time the job leaves idle. Shared by every bid; it decides what a term is worth."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from clusterbid.core.base import FrozenModel, MoneyAmount
+
+IdleUse = Literal["nothing", "more-runs", "other-work"]
+IDLE_WORDS = {
+    "nothing": "idle reserved time is worth nothing (the buyer has no other use for it)",
+    "more-runs": "idle reserved time runs more jobs of the same kind (cost per finished job)",
+    "other-work": "idle reserved time does other work, worth a stated amount per GPU-hour",
+}
+
+
+class ComputePlan(FrozenModel):
+    start_date: dt.date | None = Field(
+        None, description="Earliest date the job can start (contract signature); empty = at handover"
+    )
+    deadline: dt.date | None = Field(None, description="The job must finish by this date; empty = no deadline")
+    idle_use: IdleUse = Field(
+        "nothing", description="What the buyer does with reserved time the job leaves idle: " + "; ".join(IDLE_WORDS.values())
+    )
+    idle_value_per_gpu_hour: MoneyAmount | None = Field(
+        None, description="Worth of an idle reserved GPU-hour to the buyer, evaluation currency (other-work)"
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ComputePlan:
+        if self.idle_use == "other-work" and self.idle_value_per_gpu_hour is None:
+            raise ValueError("idle_use 'other-work' needs idle_value_per_gpu_hour (what an idle GPU-hour is worth)")
+        if self.idle_use != "other-work" and self.idle_value_per_gpu_hour is not None:
+            raise ValueError(
+                f"idle_value_per_gpu_hour applies to idle_use 'other-work', not {self.idle_use!r}: leave it empty"
+            )
+        if self.start_date and self.deadline and self.deadline <= self.start_date:
+            raise ValueError("deadline must be after start_date")
+        return self
+
+    def words(self) -> str:
+        text = IDLE_WORDS[self.idle_use]
+        if self.idle_use == "other-work":
+            text = f"idle reserved time does other work worth {self.idle_value_per_gpu_hour} per GPU-hour"
+        return text

@@ -1,0 +1,123 @@
+"""How a bid bills: the commercial terms a procurement officer signs (methodology section 9).
+
+Five billing kinds cover the offers seen in practice. What the signature commits to follows from
+the kind: usage (on demand), GPUs x term (reserved, block booking), or a minimum (committed spend,
+committed GPU-hours), each with fees, escalation and exit terms on top.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from clusterbid.core.base import CurrencyCode, FrozenModel, MoneyAmount, PositiveMoney
+
+BillingKind = Literal["on-demand", "reserved", "block", "committed-spend", "committed-gpu-hours"]
+BILLING_KINDS: tuple[str, ...] = BillingKind.__args__
+BILLING_WORDS = {
+    "on-demand": "on demand (billed for the GPU-hours used)",
+    "reserved": "reserved term (GPUs x term x price, take-or-pay)",
+    "block": "block booking (GPUs for a fixed window)",
+    "committed-spend": "committed spend (a minimum spend over the term)",
+    "committed-gpu-hours": "committed GPU-hours (a minimum of GPU-hours over the term)",
+}
+TERM_KINDS = ("reserved", "committed-spend", "committed-gpu-hours")
+
+
+def _legacy_billing(data: Any) -> Any:
+    """Documents written before billing kinds existed: a commitment of GPU-hours, a term, or
+    neither (on demand), as their fields said."""
+    if not isinstance(data, dict) or "billing" in data:
+        return data
+    if float(data.get("committed_gpu_hours") or 0) > 0:
+        kind = "committed-gpu-hours"
+    elif int(data.get("term_months") or 0) > 0:
+        kind = "reserved"
+    else:
+        kind = "on-demand"
+    return {**data, "billing": kind}
+
+
+class Terms(FrozenModel):
+    price_per_gpu_hour: PositiveMoney = Field(description="Price per GPU-hour, in `currency`")
+    currency: CurrencyCode = "USD"
+    fabric_price_per_gpu_hour: Decimal | None = Field(
+        None,
+        ge=0,
+        max_digits=16,
+        decimal_places=4,
+        description="Part of the price per GPU-hour that pays for the scale-out fabric, when the bid itemises it",
+    )
+    billing: BillingKind = Field(description="How the contract bills: " + "; ".join(BILLING_WORDS.values()))
+    term_months: int = Field(0, ge=0, le=120, description="Contract term in months (0 = on demand, no term)")
+    reserved_gpus: int | None = Field(
+        None, ge=1, le=1_000_000,
+        description="GPUs billed for the whole term (reserved, block); empty = every offered GPU",
+    )
+    spares_free_in_writing: bool = Field(
+        False, description="The hot-spare pool is free in writing (otherwise spares are billed with the term)"
+    )
+    block_days: int = Field(0, ge=0, le=3_660, description="Length of a block booking, days")
+    committed_spend: MoneyAmount = Field(0, description="Minimum spend over the term (committed spend)")
+    committed_gpu_hours: float = Field(
+        0, ge=0, le=1e10, description="Minimum GPU-hours billed over the term whatever the job uses"
+    )
+    billing_increment_hours: float = Field(
+        0, ge=0, le=744, description="Usage is rounded up to this many hours per GPU (0 = by the second)"
+    )
+    minimum_billed_hours: float = Field(0, ge=0, le=100_000, description="Minimum hours billed per GPU used")
+    provisioning_lead_days: int = Field(
+        0, ge=0, le=3_650, description="Days from signature to handover, when no handover date is given"
+    )
+    price_escalation_percent_per_year: float = Field(
+        0, ge=0, le=100, description="Price rise at each contract anniversary, percent"
+    )
+    one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, data egress and exit fees")
+    recurring_fees_per_month: MoneyAmount = Field(
+        0, description="Support, storage and network fees per month, billed for the whole term"
+    )
+    support_tier: Literal["basic", "business", "enterprise"] = "business"
+    exit_clause: bool = Field(False, description="Buyer may end a reserved term early")
+    early_exit_fee_percent: float = Field(
+        0, ge=0, le=100, description="Share of the remaining term's value owed on early exit, percent"
+    )
+    next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _infer_billing(cls, data: Any) -> Any:
+        return _legacy_billing(data)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Terms:
+        if self.fabric_price_per_gpu_hour is not None and self.fabric_price_per_gpu_hour > self.price_per_gpu_hour:
+            raise ValueError(
+                f"fabric_price_per_gpu_hour ({self.fabric_price_per_gpu_hour}) is part of price_per_gpu_hour "
+                f"({self.price_per_gpu_hour}) and cannot exceed it"
+            )
+        kind = self.billing
+        if kind in TERM_KINDS and self.term_months < 1:
+            raise ValueError(f"billing {kind!r} needs term_months of at least 1 (the contract's term)")
+        if kind in ("on-demand", "block") and self.term_months:
+            raise ValueError(
+                f"billing {kind!r} has no term: set term_months to 0"
+                + (" and give block_days" if kind == "block" else ", or choose 'reserved'")
+            )
+        if kind == "block" and self.block_days < 1:
+            raise ValueError("billing 'block' needs block_days of at least 1 (the booked window)")
+        if kind != "block" and self.block_days:
+            raise ValueError(f"block_days applies to billing 'block' only, not {kind!r}: set it to 0")
+        if kind == "committed-spend" and self.committed_spend <= 0:
+            raise ValueError("billing 'committed-spend' needs committed_spend above 0")
+        if kind == "committed-gpu-hours" and self.committed_gpu_hours <= 0:
+            raise ValueError("billing 'committed-gpu-hours' needs committed_gpu_hours above 0")
+        if kind not in ("reserved", "block") and self.reserved_gpus is not None:
+            raise ValueError(f"reserved_gpus applies to reserved and block billing, not {kind!r}: leave it empty")
+        return self
+
+    @property
+    def bills_for_a_term(self) -> bool:
+        """Reserved and block contracts bill GPUs for a span of time, whether used or not."""
+        return self.billing in ("reserved", "block")
