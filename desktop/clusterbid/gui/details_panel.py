@@ -8,6 +8,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QTextBrowser
 
 from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
 
@@ -46,6 +47,11 @@ class DetailsPanel(QTextBrowser):
         if estimate.warnings:
             items = "".join(f"<li>{escape(w.message)}</li>" for w in estimate.warnings)
             parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
+        currency = scorecard.evaluation.currency
+        money_rows = contract_lines(estimate, currency) if estimate.passes_gates else [
+            ("Contract", billing_words(bid, currency))]
+        contract = "".join(f"<p style='margin:4px 0'><b>{escape(k)}:</b> {escape(v)}</p>" for k, v in money_rows)
+        parts.append(f"<h4>What the contract commits to</h4>{contract}")
         # Name and value on one line, the source small beneath: readable in a narrow pane.
         rows = "".join(
             f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"

@@ -67,7 +67,7 @@ def test_cost_to_finish_in_rank_order_without_band_when_no_uncertainty(demo_scor
     fig = cost_to_finish_bands(demo_scorecard)
     ax = fig.axes[0]
     ranked = demo_scorecard.ranked
-    assert widths(bars(ax, "Cost to finish (model estimate)")) == [s.estimate.plan_cost for s in ranked]
+    assert widths(bars(ax, "Net plan cost (model estimate)")) == [s.estimate.plan_cost for s in ranked]
     assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()][0] == f"1. {ranked[0].bid.quote.provider}"
     assert not [c for c in ax.containers if c.get_label() == "P50 with P10-P90 band"]
     assert "no uncertainty run yet" in ax.get_title(loc="left")
@@ -86,7 +86,7 @@ def test_cost_to_finish_band_spans_p10_to_p90_only_for_bids_that_have_one(demo_s
     band = bars(ax, "P50 with P10-P90 band")
     data_line, _caps, (whiskers,) = band.lines
     segments = [tuple(map(tuple, segment)) for segment in whiskers.get_segments()]
-    rows = row_centres(bars(ax, "Cost to finish (model estimate)"))
+    rows = row_centres(bars(ax, "Net plan cost (model estimate)"))
     assert segments == [((900_000.0 + i, rows[i]), (1_250_000.0 + i, rows[i])) for i in range(len(ranked) - 1)]
     assert list(data_line.get_xdata()) == [1_000_000.0 + i for i in range(len(ranked) - 1)]
 

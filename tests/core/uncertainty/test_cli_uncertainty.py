@@ -12,7 +12,7 @@ from tests.conftest import EXAMPLES
 def test_score_text_has_bands_evidence_tipping_points_and_tornado(capsys):
     assert main(["score", str(EXAMPLES / "demo-evaluation.json"), "--samples", "2000"]) == 0
     out = capsys.readouterr().out
-    assert "rank  bid" in out and "cost to finish" in out  # the existing table is still there
+    assert "rank  bid" in out and "net plan cost" in out  # the existing table is still there
     assert f"Monte Carlo, 2,000 samples, seed {demo_evaluation().policy.random_seed}" in out
     assert "P(cheapest)" in out and "Tipping points" in out and "Tornado" in out
     assert "scale-out busbw 376 GB/s (spec; sigma 15%)" in out  # northwind-ib: 8 x 400G x 0.94

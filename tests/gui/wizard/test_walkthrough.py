@@ -91,7 +91,7 @@ def test_review_preview_cost_equals_the_scorecards(qtbot, open_wizard, evaluatio
     mine = next(s for s in score_evaluation(added).scores if s.bid.id == "walk")
     expected = format_money(mine.estimate.plan_cost, "USD")
     text = wizard.review_page.preview_cost.text()
-    assert f"Cost to finish: {expected}" in text
+    assert f"Net plan cost: {expected}" in text
     assert f"ranked {mine.rank} of" in text
     assert "Provider walk" in wizard.review_page.comparison.toPlainText()
 

@@ -84,7 +84,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     `uncertainty` is an UncertaintyResult: `.bids[bid_id]` has cost_p10, cost_p50 and cost_p90.
     """
     style = style or ChartStyle()
-    title = "Cost to finish the job"
+    title = "Net cost of the buyer's plan"
     scores = scorecard.ranked
     if not scores:
         return empty_figure(title, NO_PASSING_BIDS, style)
@@ -99,7 +99,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     fig, ax = new_figure(style, title, subtitle, label_rows=len(scores))
     rows = list(range(len(scores)))
     costs = [s.estimate.plan_cost for s in scores]
-    ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Cost to finish (model estimate)")
+    ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Net plan cost (model estimate)")
     banded = [(row, band_of[s.bid.id]) for row, s in zip(rows, scores) if s.bid.id in band_of]
     if banded:
         ax.errorbar(
@@ -113,7 +113,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     ax.set_yticks(rows, [_bid_label(s, with_rank=True) for s in scores])
     ax.invert_yaxis()
     money_axis(ax.xaxis, currency)
-    ax.set_xlabel(f"Cost to finish [{currency}]")
+    ax.set_xlabel(f"Net cost of the plan [{currency}]")
     finish_axes(ax, style)
     legend_below(ax, style)
     return fig
@@ -148,7 +148,7 @@ def sensitivity_tornado(
     base and the axis shows the change instead. `max_bars` keeps the largest swings only (a
     narrow figure keeps NARROW_MAX_BARS unless told otherwise)."""
     style = style or ChartStyle()
-    title = "What moves the cost to finish most"
+    title = "What moves the net cost most"
     bars = list(getattr(sensitivity, "tornado", None) or [])
     if not bars:
         return empty_figure(title, "No sensitivity results yet.\nRun the uncertainty analysis to see what moves the cost.", style)
@@ -201,7 +201,7 @@ def sensitivity_tornado(
 
         ax.set_ylim(len(rows) - 0.5, -0.9)  # room for the first label above its bar
         ax.xaxis.set_major_locator(MaxNLocator(3))  # fewer money ticks so they do not collide
-    ax.set_xlabel(f"Cost to finish [{currency}]" if one_base else f"Change in cost to finish [{currency}]")
+    ax.set_xlabel(f"Net cost of the plan [{currency}]" if one_base else f"Change in net cost [{currency}]")
     finish_axes(ax, style)
     legend_below(ax, style)
     return fig

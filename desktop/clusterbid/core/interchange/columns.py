@@ -42,6 +42,8 @@ _UNIT_RULES: tuple[tuple[str, str], ...] = (
     (r"_gpu_hours$", "GPU-h"),
     (r"_hours$", "h"),
     (r"_months$", "months"),
+    (r"_days$", "days"),
+    (r"(_spend|_fees)$", "currency"),
     (r"_ratio$", "x:1"),
     (r"(^gpus_|_gpus$)", "GPUs"),
     (r"^nics_", "NICs"),

@@ -51,12 +51,12 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
     style = charts.PRINT_STYLE
     builders = [
         ("Sticker price vs effective price per useful GPU-hour", lambda: charts.sticker_vs_effective_price(scorecard, style)),
-        ("Cost to finish" + (" with P10-P90 bands" if uncertainty is not None else ""),
+        ("Net cost of the plan" + (" with P10-P90 bands" if uncertainty is not None else ""),
          lambda: charts.cost_to_finish_bands(scorecard, uncertainty, style)),
         ("Effective MFU as the job grows, per bid", lambda: charts.scaling_curves(scorecard, style)),
     ]
     if sensitivity is not None:
-        builders.append(("What moves the cost to finish (tornado)",
+        builders.append(("What moves the net cost (tornado)",
                          lambda: charts.sensitivity_tornado(sensitivity, scorecard, style=style,
                                                             max_bars=MEMO_TORNADO_BARS)))
     out: list[Flowable] = []

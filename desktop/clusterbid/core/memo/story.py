@@ -88,7 +88,7 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
 def comparison_table(c: MemoContent) -> list[Flowable]:
     widths = [0.04, 0.19, 0.08, 0.07, 0.07, 0.08, 0.15, 0.065, 0.255]
     return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"),
-            _p("Ranked by the weighted score; cost to finish dominates (see the methodology). Excluded bids fail a gate "
+            _p("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
                "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
 
 

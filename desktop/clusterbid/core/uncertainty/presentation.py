@@ -34,6 +34,9 @@ def bid_uncertainty_json(b: BidUncertainty, currency: str) -> dict:
         "cost_p10": amount(b.cost_p10),
         "cost_p50": amount(b.cost_p50),
         "cost_p90": amount(b.cost_p90),
+        "commitment_p10": amount(b.commitment_p10),
+        "commitment_p50": amount(b.commitment_p50),
+        "commitment_p90": amount(b.commitment_p90),
         "hours_p10": round(b.hours_p10, 2),
         "hours_p50": round(b.hours_p50, 2),
         "hours_p90": round(b.hours_p90, 2),
@@ -96,7 +99,7 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
     lines = [
         "",
         f"Uncertainty: Monte Carlo, {result.samples:,} samples, seed {result.seed} (P10 - P50 - P90)",
-        f"{'bid':<16} {'cost to finish':>38} {'wall-clock hours':>28} {'P(cheapest)':>11} {'rank held':>9}",
+        f"{'bid':<16} {'net cost of the plan':>38} {'wall-clock hours':>28} {'P(cheapest)':>11} {'rank held':>9}",
     ]
     for bid_id, b in result.bids.items():
         cost = f"{fmt(b.cost_p10)} - {fmt(b.cost_p50)} - {fmt(b.cost_p90)}"
@@ -113,7 +116,7 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
         below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
         above = "holds up to 100" if t.upper is None else f"above {t.upper:.2f} {t.winner_above} wins"
         lines.append(f"  {name:<16} {t.current:>6g}: {below}; {above}")
-    lines += ["", "Tornado: cost to finish with each input at -15% / +15% (largest swing first)"]
+    lines += ["", "Tornado: net cost of the plan with each input at -15% / +15% (largest swing first)"]
     for bar in sensitivity.tornado:
         lines.append(f"  {bar.bid_id:<16.16} {bar.label:<28} {fmt(bar.low_cost):>14} / {fmt(bar.high_cost):>14}")
     return lines

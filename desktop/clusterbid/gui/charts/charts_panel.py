@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QW
 
 CHARTS = (
     ("sticker_vs_effective_price", "&Sticker vs effective price"),
-    ("cost_to_finish_bands", "Cost to finish (P10–P90)"),
+    ("cost_to_finish_bands", "Net plan cost (P10–P90)"),
     ("scaling_curves", "Scaling curves"),
     ("busbw_curve", "nccl-tests busbw"),
     ("sensitivity_tornado", "Sensitivity tornado"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
+from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
@@ -12,11 +13,13 @@ from clusterbid.gui.bid_status import BidStatus, status_colour
 DASH = "—"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 # What decides first (sticker vs effective price, cost and time to finish), then why, then what.
+# The net cost of the buyer's plan ranks; the commitment is what the signature approves.
 COLUMNS = (
-    "Rank", "Provider", "Price / GPU-h", "Per useful GPU-h", "Cost to finish", "Cost P10–P90", "Time to finish",
-    "Win probability", "Effective MFU", "Goodput", "Block vs job", "GPU", "Fabric", "Gates & flags",
+    "Rank", "Provider", "Price / GPU-h", "Per useful GPU-h", "Commitment", "Net plan cost", "Net cost P10–P90",
+    "Time to finish", "Chance cheapest", "Effective MFU", "Goodput", "Block vs job", "GPU", "Fabric", "Gates & flags",
 )
-(RANK, PROVIDER, PRICE, USEFUL_PRICE, COST, BAND, TIME, WIN, MFU, GOODPUT, BLOCK, GPU, FABRIC, FINDINGS) = range(len(COLUMNS))
+(RANK, PROVIDER, PRICE, USEFUL_PRICE, COMMITMENT, COST, BAND, TIME, WIN, MFU, GOODPUT, BLOCK, GPU, FABRIC,
+ FINDINGS) = range(len(COLUMNS))
 TEXT_COLUMNS = {PROVIDER, GPU, FABRIC, FINDINGS}
 
 
@@ -75,6 +78,8 @@ class ScorecardTableModel(QAbstractTableModel):
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
         if role == Qt.ItemDataRole.ToolTipRole and column in (RANK, FINDINGS):
             return self._findings(score, "\n") or None
+        if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):
+            return self._contract_tip(score)
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in TEXT_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -88,6 +93,12 @@ class ScorecardTableModel(QAbstractTableModel):
     def _findings(score: BidScore, sep: str) -> str:
         e = score.estimate
         return sep.join([f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings])
+
+    def _contract_tip(self, score: BidScore) -> str:
+        e = score.estimate
+        if score.rank is None:
+            return billing_words(score.bid, self._scorecard.evaluation.currency)
+        return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency))
 
     def _text(self, score: BidScore, column: int) -> str:
         e, bid = score.estimate, score.bid
@@ -124,6 +135,7 @@ class ScorecardTableModel(QAbstractTableModel):
             GOODPUT: f"{e.goodput:.1%}",
             TIME: f"{e.wall_hours / 24:,.1f} days",
             COST: format_money(e.plan_cost, currency),
+            COMMITMENT: format_money(e.commitment, currency),
             USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
         }[column]
 
@@ -140,6 +152,7 @@ class ScorecardTableModel(QAbstractTableModel):
             GOODPUT: missing if excluded else e.goodput,
             TIME: missing if excluded else e.wall_hours,
             COST: missing if excluded else e.plan_cost,
+            COMMITMENT: missing if excluded else e.commitment,
             BAND: missing if excluded or u is None else u.cost_p50,
             USEFUL_PRICE: missing if excluded else e.effective_price_per_useful_gpu_hour,
             WIN: missing if excluded or u is None else -u.win_probability,

@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QSlider, QWidget
 from clusterbid.core.evaluation import CriteriaWeights
 
 LABELS = {
-    "cost_to_finish": "&Cost to finish",
+    "cost_to_finish": "&Cost (net plan cost)",
     "sla": "&SLA",
     "datacenter_tier": "Data-centre &tier",
     "certifications": "Certificati&ons",

@@ -1,4 +1,5 @@
-"""The last page: the whole bid, its cost to finish against the other bids, and every open problem."""
+"""The last page: the whole bid, its commitment and net plan cost against the other bids, and every
+open problem."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget, QWizardPage,
 )
 
+from clusterbid.core.contract_summary import billing_words
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.gui.wizard.problems import Problem
@@ -112,7 +114,7 @@ class ReviewPage(QWizardPage):
     def _show_preview(self) -> None:
         checked = self.host.checked
         if checked.bid is None or checked.evaluation is None:
-            self.preview_cost.setText("The cost to finish appears here once every problem is fixed.")
+            self.preview_cost.setText("The commitment and net plan cost appear here once every problem is fixed.")
             self.comparison.setHtml("")
             return
         scorecard = score_evaluation(checked.evaluation)
@@ -120,14 +122,15 @@ class ReviewPage(QWizardPage):
         mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
         e = mine.estimate
         cost = format_money(e.plan_cost, currency)
+        commits = f"commits {format_money(e.commitment, currency)} ({html.escape(billing_words(e.bid, currency))})"
         if mine.rank is None:
             reasons = "; ".join(g.message for g in e.gates)
-            self.preview_cost.setText(f"<b>Cost to finish: {cost}</b>, but the bid is <b>excluded</b> from the "
-                                      f"ranking: {html.escape(reasons)}")
+            self.preview_cost.setText(f"<b>Net plan cost: {cost}</b>, {commits}, but the bid is <b>excluded</b> "
+                                      f"from the ranking: {html.escape(reasons)}")
         else:
             self.preview_cost.setText(
-                f"<b>Cost to finish: {cost}</b> in {e.wall_hours / 24:,.1f} days — ranked {mine.rank} of "
-                f"{len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank}).")
+                f"<b>Net plan cost: {cost}</b> in {e.wall_hours / 24:,.1f} days; {commits} — ranked {mine.rank} "
+                f"of {len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank}).")
         rows = []
         for score in scorecard.scores:
             est = score.estimate
@@ -135,9 +138,10 @@ class ReviewPage(QWizardPage):
             rank = "excluded" if score.rank is None else str(score.rank)
             rows.append(
                 f"<tr><td>{rank}</td><td><{weight}>{html.escape(score.bid.quote.provider)}</{weight}></td>"
+                f"<td align='right'>{format_money(est.commitment, currency)}</td>"
                 f"<td align='right'>{format_money(est.plan_cost, currency)}</td>"
                 f"<td align='right'>{est.wall_hours / 24:,.1f}</td>"
                 f"<td align='right'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td></tr>")
         self.comparison.setHtml(
             "<h4>Against the other bids</h4><table cellpadding='3'><tr><th>Rank</th><th>Provider</th>"
-            "<th>Cost to finish</th><th>Days</th><th>Per useful GPU-h</th></tr>" + "".join(rows) + "</table>")
+            "<th>Commitment</th><th>Net plan cost</th><th>Days</th><th>Per useful GPU-h</th></tr>" + "".join(rows) + "</table>")
