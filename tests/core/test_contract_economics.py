@@ -34,8 +34,10 @@ def _estimate(plan: dict | None = None, **terms):
 
 
 def test_on_demand_bills_the_job_only():
-    e = _estimate()
-    assert e.bid.terms.billing == "on-demand"  # inferred: the seed file names no billing kind
+    e = _estimate(billing=None)
+    # The seed file names no billing kind: read as on demand (no term), and flagged.
+    assert e.bid.terms.billing is None and e.bid.terms.billing_kind == "on-demand"
+    assert "billing_not_stated" in {w.code for w in e.warnings}
     assert e.commitment == pytest.approx(179_200, abs=0.01)
     assert e.job_cost == pytest.approx(179_200, abs=0.01)
     assert e.plan_cost == pytest.approx(179_200, abs=0.01)

@@ -77,7 +77,7 @@ def test_goodput_and_cost_by_hand():
 def test_commitment_sets_a_floor_on_billed_hours():
     terms = {"price_per_gpu_hour": "1.00", "committed_gpu_hours": 1e9, "term_months": 12}
     e = _estimate(workload_dict(), bid_dict(terms=terms))
-    assert e.bid.terms.billing == "committed-gpu-hours"  # inferred for a document without a billing kind
+    assert e.bid.terms.billing_kind == "committed-gpu-hours"  # inferred for a document without a billing kind
     assert e.commitment == pytest.approx(1e9)  # 1e9 GPU-hours x $1.00, whatever the job uses
 
 

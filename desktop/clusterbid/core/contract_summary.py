@@ -15,27 +15,29 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
     """The contract in one line: kind, quantity, span and price, exit terms."""
     t = bid.terms
     price = format_money(float(t.price_per_gpu_hour), currency or t.currency, cents=True)
-    if t.billing == "on-demand":
+    if t.billing_kind == "on-demand":
         rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
         minimum = f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""
         text = f"on demand at {price} per GPU-hour{rounding}{minimum}"
-    elif t.billing in ("reserved", "block"):
-        span = f"{t.term_months} months" if t.billing == "reserved" else f"a {t.block_days}-day block"
+    elif t.billing_kind in ("reserved", "block"):
+        span = f"{t.term_months} months" if t.billing_kind == "reserved" else f"a {t.block_days}-day block"
         gpus = f"{bid.billed_gpus:,} GPUs"
         if t.reserved_gpus is None:
             gpus += " (every offered GPU: the bid does not say how many are reserved)"
-        kind = "a reserved term" if t.billing == "reserved" else "a block booking"
+        kind = "a reserved term" if t.billing_kind == "reserved" else "a block booking"
         text = f"{kind} of {gpus} x {span} at {price} per GPU-hour"
-        if t.billing == "reserved":
+        if t.billing_kind == "reserved":
             text += (
                 f"; early exit allowed at {t.early_exit_fee_percent:g}% of the remaining term"
                 if t.exit_clause else "; no early exit"
             )
-    elif t.billing == "committed-spend":
+    elif t.billing_kind == "committed-spend":
         spend = format_money(float(t.committed_spend), t.currency)
         text = f"committed spend of {spend} over {t.term_months} months at {price} per GPU-hour"
     else:
         text = f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at {price} per GPU-hour"
+    if t.billing is None:
+        text += " (billing kind not stated: inferred)"
     if t.price_escalation_percent_per_year:
         text += f", rising {t.price_escalation_percent_per_year:g}% a year"
     return text

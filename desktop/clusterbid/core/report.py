@@ -26,7 +26,7 @@ def contract_json(e, currency: str) -> dict:
     the planned job's cost, idle time and its value under the plan, and the net cost that ranks."""
     amount = lambda value: {"amount": str(money(value)), "currency": currency}  # noqa: E731
     return {
-        "billing": e.bid.terms.billing,
+        "billing": e.bid.terms.billing_kind,
         "total_commitment": amount(e.commitment),
         "cost_of_planned_job": amount(e.job_cost),
         "used_gpu_hours": round(e.used_gpu_hours, 1),
@@ -165,7 +165,7 @@ def comparison_rows(scorecard: Scorecard) -> list[dict]:
             "effective MFU [%]": round(e.effective_mfu * 100, 2) if passed else None,
             "goodput [%]": round(e.goodput * 100, 2) if passed else None,
             "wall-clock [hours]": round(e.wall_hours, 1) if passed else None,
-            "billing": bid.terms.billing,
+            "billing": bid.terms.billing_kind,
             f"total commitment [{currency}]": money(e.commitment) if passed else None,
             f"cost of the planned job [{currency}]": money(e.job_cost) if passed else None,
             "idle GPU-hours bought": round(e.idle_gpu_hours) if passed else None,

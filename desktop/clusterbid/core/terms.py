@@ -8,7 +8,7 @@ committed GPU-hours), each with fees, escalation and exit terms on top.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -26,18 +26,12 @@ BILLING_WORDS = {
 TERM_KINDS = ("reserved", "committed-spend", "committed-gpu-hours")
 
 
-def _legacy_billing(data: Any) -> Any:
-    """Documents written before billing kinds existed: a commitment of GPU-hours, a term, or
-    neither (on demand), as their fields said."""
-    if not isinstance(data, dict) or "billing" in data:
-        return data
-    if float(data.get("committed_gpu_hours") or 0) > 0:
-        kind = "committed-gpu-hours"
-    elif int(data.get("term_months") or 0) > 0:
-        kind = "reserved"
-    else:
-        kind = "on-demand"
-    return {**data, "billing": kind}
+def inferred_billing(term_months: int, committed_gpu_hours: float) -> str:
+    """What a bid that does not name its billing kind bills, as its other fields suggest (documents
+    written before billing kinds existed read this way): a GPU-hour commitment, a term, or usage."""
+    if committed_gpu_hours > 0:
+        return "committed-gpu-hours"
+    return "reserved" if term_months > 0 else "on-demand"
 
 
 class Terms(FrozenModel):
@@ -50,7 +44,11 @@ class Terms(FrozenModel):
         decimal_places=4,
         description="Part of the price per GPU-hour that pays for the scale-out fabric, when the bid itemises it",
     )
-    billing: BillingKind = Field(description="How the contract bills: " + "; ".join(BILLING_WORDS.values()))
+    billing: BillingKind | None = Field(
+        None,
+        description="How the contract bills: " + "; ".join(BILLING_WORDS.values())
+        + ". Empty = not stated: inferred from the term and commitment, and flagged",
+    )
     term_months: int = Field(0, ge=0, le=120, description="Contract term in months (0 = on demand, no term)")
     reserved_gpus: int | None = Field(
         None, ge=1, le=1_000_000,
@@ -85,11 +83,6 @@ class Terms(FrozenModel):
     )
     next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
 
-    @model_validator(mode="before")
-    @classmethod
-    def _infer_billing(cls, data: Any) -> Any:
-        return _legacy_billing(data)
-
     @model_validator(mode="after")
     def _consistent(self) -> Terms:
         if self.fabric_price_per_gpu_hour is not None and self.fabric_price_per_gpu_hour > self.price_per_gpu_hour:
@@ -97,7 +90,7 @@ class Terms(FrozenModel):
                 f"fabric_price_per_gpu_hour ({self.fabric_price_per_gpu_hour}) is part of price_per_gpu_hour "
                 f"({self.price_per_gpu_hour}) and cannot exceed it"
             )
-        kind = self.billing
+        kind = self.billing_kind
         if kind in TERM_KINDS and self.term_months < 1:
             raise ValueError(f"billing {kind!r} needs term_months of at least 1 (the contract's term)")
         if kind in ("on-demand", "block") and self.term_months:
@@ -118,6 +111,11 @@ class Terms(FrozenModel):
         return self
 
     @property
+    def billing_kind(self) -> str:
+        """The billing kind stated, or inferred where the bid does not say (see `billing`)."""
+        return self.billing or inferred_billing(self.term_months, self.committed_gpu_hours)
+
+    @property
     def bills_for_a_term(self) -> bool:
         """Reserved and block contracts bill GPUs for a span of time, whether used or not."""
-        return self.billing in ("reserved", "block")
+        return self.billing_kind in ("reserved", "block")

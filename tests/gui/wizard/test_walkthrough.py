@@ -56,7 +56,6 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     # Page 6: contract and billing
     assert not next_enabled(wizard)  # price still blank
     type_into(qtbot, field(wizard, "terms", "price_per_gpu_hour").widget, "2.5")
-    assert not next_enabled(wizard)  # the billing kind is not chosen yet
     choose(qtbot, field(wizard, "terms", "billing").widget, "on-demand")
     click_next(qtbot, wizard)
     # Page 7: evidence is optional
@@ -66,6 +65,7 @@ def _fill_complete_bid(qtbot, wizard) -> None:
 def _expected_bid() -> Bid:
     data = bid_dict("walk")
     data["quote"]["provider"] = "Provider walk"
+    data["terms"]["billing"] = "on-demand"  # chosen on the contract page
     return Bid.model_validate(data)
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
 
@@ -45,6 +46,12 @@ def contract_findings(
     warnings: list[Finding] = []
     terms, plan, n = bid.terms, workload.plan, workload.job_gpus
     days = figures["wall_hours"] / 24.0
+    if terms.billing is None:
+        warnings.append(Finding(
+            "billing_not_stated",
+            f"the bid does not say how it bills: read as {BILLING_WORDS[terms.billing_kind]} from its "
+            f"{terms.term_months}-month term and {terms.committed_gpu_hours:,.0f} committed GPU-hours; ask the provider",
+        ))
     if plan.deadline is not None:
         if dates.finish is None:
             warnings.append(Finding(
@@ -62,7 +69,7 @@ def contract_findings(
             "reserves_fewer_gpus_than_job",
             f"the contract reserves {terms.reserved_gpus:,} GPUs; the planned job needs {n:,}",
         ))
-    if terms.billing == "block" and figures["wall_hours"] > terms.block_days * 24.0:
+    if terms.billing_kind == "block" and figures["wall_hours"] > terms.block_days * 24.0:
         gates.append(Finding(
             "job_outlasts_block",
             f"the job needs {days:,.1f} days; the block booking is {terms.block_days:,} days",

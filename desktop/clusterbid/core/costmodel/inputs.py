@@ -119,9 +119,9 @@ BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed")
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
     terms = bid.terms
-    term_hours = terms.block_days * 24.0 if terms.billing == "block" else terms.term_months * HOURS_PER_MONTH
+    term_hours = terms.block_days * 24.0 if terms.billing_kind == "block" else terms.term_months * HOURS_PER_MONTH
     return {
-        "billing_kind": BILLING_CODES[terms.billing],
+        "billing_kind": BILLING_CODES[terms.billing_kind],
         "billed_gpus": bid.billed_gpus,
         "term_hours": term_hours,
         "committed_spend": float(terms.committed_spend) * rate,

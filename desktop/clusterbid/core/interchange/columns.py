@@ -37,6 +37,7 @@ _UNIT_RULES: tuple[tuple[str, str], ...] = (
     (r"_per_month$", "currency/month"),
     (r"_gbit_s$", "Gbit/s"),
     (r"_gb_s$", "GB/s"),
+    (r"_percent_per_year$", "%/year"),
     (r"_percent$", "%"),
     (r"_per_1000_gpu_days$", "per 1000 GPU-days"),
     (r"_gpu_hours$", "GPU-h"),

@@ -102,7 +102,7 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     if choices is None and typing.get_origin(kind) is typing.Literal:
         choices = [(str(v), v) for v in typing.get_args(kind)]
     if choices is not None:
-        widget, read, write = _combo(choices, required)
+        widget, read, write = _combo(choices, required, may_be_empty=not required and info.default is None)
     elif kind is bool:
         widget, read, write = _check()
     elif kind in (int, float, Decimal):
@@ -129,10 +129,12 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     return binding
 
 
-def _combo(choices, required):
+def _combo(choices, required, may_be_empty: bool = False):
     widget = QComboBox()
     if required:
         widget.addItem("— choose —", BLANK)
+    elif may_be_empty:
+        widget.addItem("— not stated —", None)
     for text, value in choices:
         widget.addItem(text, value)
 

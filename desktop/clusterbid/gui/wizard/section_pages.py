@@ -177,10 +177,6 @@ class ContractPage(SectionPage):
     ]
     OWNS = (("terms",),)
 
-    def isComplete(self) -> bool:  # noqa: N802 (Qt API)
-        # An old document's terms infer their billing kind; a bid typed here must choose one.
-        return self.binding("terms", "billing").read() is not BLANK and super().isComplete()
-
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         if spec.path == ("terms", "currency"):
             binding.widget.setMaximumWidth(90)
