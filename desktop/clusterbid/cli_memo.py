@@ -73,7 +73,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
     memo.add_argument("--notes", default="", help="the officer's notes, printed under the decision")
     memo.add_argument("--override", metavar="BID_ID", help="recommend this bid instead of the model's first")
     memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
-    memo.add_argument("--samples", type=int, default=2000,
-                      help="Monte Carlo samples for the P10-P90 bands (0: leave them out; default 2000)")
+    memo.add_argument("--samples", type=int, default=20_000,
+                      help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
+                           "default 20,000)")
     memo.set_defaults(func=run_memo)
 

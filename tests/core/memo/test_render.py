@@ -66,7 +66,7 @@ def test_page_one_shows_job_size_busbw_assumptions_and_the_inputs_hash(demo_pdf)
     # northwind-ib: 8 NICs x 400 Gb/s = 400 GB/s aggregate x 0.94 typical IB-NDR400 efficiency
     # (resources/catalog/fabrics.toml) = 376.0 GB/s; budget-tcp: 2 x 100 Gb/s = 25 GB/s x 0.5 = 12.5 GB/s.
     assert "376.0 GB/s" in text and "12.5 GB/s" in text
-    assert "spec sheet: 8 x 400 Gb/s IB-NDR400 x 0.94" in text
+    assert "spec sheet: 8 x 400 Gb/s IB-NDR400 x 0.94 (not measured)" in text
     assert "page 1 of" in text
 
 
@@ -128,3 +128,14 @@ def test_page_one_states_the_total_commitment_the_score_gives(demo_pdf):
     assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in text
     assert "512 GPUs x 3 months at $2.85 per GPU-hour" in text
     assert "finishes about " + winner["finish_date"] in text
+
+
+@needs_poppler
+def test_an_override_and_notes_keep_the_job_and_network_box_on_page_one():
+    scorecard = score_evaluation(demo_evaluation())
+    pdf = render_memo(scorecard, approvers=APPROVERS, notes="Reviewed in the bid meeting. " * 12,
+                      override=RecommendationOverride("prime-efa", "Data must stay in the EU region; only "
+                                                      "Hyperscale Prime offers an EU data centre with the block."))
+    text = page_text(pdf, 1)
+    assert "512 GPUs in one synchronous job" in text  # seed 001: job size and network on page 1
+    assert "spec sheet: 8 x 400 Gb/s IB-NDR400 x 0.94" in text

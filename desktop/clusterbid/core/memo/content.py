@@ -50,8 +50,9 @@ class MemoContent:
     model_version: str
     summary: DecisionSummary
     job_rows: Rows  # (name, value)
-    busbw_rows: Rows  # (bid, provider, busbw used, where it came from)
+    busbw_rows: Rows  # (bid and provider, busbw used, where it came from)
     comparison_rows: Rows  # header first
+    criteria_rows: Rows  # header first: each ranked bid's normalised criteria, weights in the header
     bid_pages: tuple[BidPage, ...]
     tipping_rows: Rows | None  # header first; None: sensitivity not computed
     unverified: tuple[str, ...]
@@ -84,6 +85,7 @@ class MemoContent:
             job_rows=job_rows(scorecard),
             busbw_rows=busbw_rows(scorecard),
             comparison_rows=comparison_rows(scorecard, uncertainty),
+            criteria_rows=criteria_rows(scorecard),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, evaluation.currency),
             unverified=unverified_items(scorecard),
@@ -132,14 +134,18 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
     money_text = lambda amount: format_money(amount, currency)  # noqa: E731
     runner_up, margin = "none (only one bid passes the gates)", "-"
     if others:
-        other = others[0]
-        difference = other.estimate.plan_cost - e.plan_cost
-        relation = "cheaper" if difference >= 0 else "dearer"
-        runner_up = f"{_name(other)}: {money_text(other.estimate.plan_cost)}, {other.estimate.wall_hours:,.1f} h"
+        by_score = others[0]
+        cheapest_other = min(others, key=lambda o: o.estimate.plan_cost)
+        versus = "the recommendation" if chosen is model_first else "the model's first choice"
+        runner_up = _rival(by_score, "next by score", uncertainty, money_text, versus)
+        if cheapest_other is not by_score:
+            runner_up += "; " + _rival(cheapest_other, "next cheapest", uncertainty, money_text, versus)
+        difference = by_score.estimate.plan_cost - e.plan_cost
+        relation = "less" if difference >= 0 else "more"
         margin = (
-            f"{money_text(abs(difference))} {relation} net plan cost than the runner-up "
-            f"({abs(difference) / other.estimate.plan_cost:.1%}); weighted score "
-            f"{chosen.weighted_score:.3f} vs {other.weighted_score:.3f}"
+            f"{money_text(abs(difference))} {relation} net plan cost than the next by score "
+            f"({abs(difference) / by_score.estimate.plan_cost:.1%}); weighted score "
+            f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
         )
     term = billing_words(chosen.bid, currency)
     override_note = ""
@@ -154,7 +160,10 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
         hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
         hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
-        win_probability=NOT_COMPUTED if stats is None else f"{stats.win_probability:.0%} of simulated outcomes",
+        win_probability=NOT_COMPUTED if stats is None else (
+            f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
+            f"(Monte Carlo seed {uncertainty.seed}; `clusterbid score` prints the same bands)"
+        ),
         runner_up=runner_up,
         margin=margin,
         amount=format_money(e.commitment, currency, cents=True),
@@ -164,6 +173,16 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         approval=_approval_sentence(chosen, stats, currency),
         plan=plan_words(evaluation.workload.plan, currency),
     )
+
+
+def _rival(other: BidScore, role: str, uncertainty: Any, money_text, versus: str) -> str:
+    """A rival bid named with its net plan cost, time, and the chance it costs less than the
+    model's first choice (the Monte Carlo compares every bid with that one)."""
+    text = f"{_name(other)} ({role}): {money_text(other.estimate.plan_cost)}, {other.estimate.wall_hours:,.1f} h"
+    stats = (getattr(uncertainty, "bids", None) or {}).get(other.bid.id)
+    if stats is not None:
+        text += f", cheaper than {versus} in {stats.beats_leader:.0%} of samples"
+    return text
 
 
 def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
@@ -199,21 +218,22 @@ def job_rows(scorecard: Scorecard) -> Rows:
 
 def busbw_rows(scorecard: Scorecard) -> Rows:
     """The scale-out bus bandwidth each bid was scored with, and in short where it came from
-    (the full source, with the catalog's reference, is on the bid's page)."""
+    (the full source, with the catalog's reference, is on the bid's page). One line per bid,
+    so the whole box stays on page 1."""
     catalog = default_catalog()
-    rows = [("Bid", "Provider", "busbw used", "Where it came from")]
+    rows = [("Bid (provider)", "busbw per node", "Where it came from")]
     for score in scorecard.scores:
         e, f = score.estimate, score.bid.fabric
         evidence = e.busbw_evidence
         if evidence is None:
             efficiency = catalog.fabric(f.technology).typical_efficiency
             source = (f"spec sheet: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s {f.technology} "
-                      f"x {efficiency:g} typical ring efficiency; not measured")
+                      f"x {efficiency:g} (not measured)")
         else:
             when = evidence.measured_on.isoformat() if evidence.measured_on else "undated"
             source = (f"evidence: nccl-tests all_reduce at {evidence.scale_gpus:,} GPUs, "
                       f"{GRADE_WORDS[evidence.grade]}, {when}")
-        rows.append((score.bid.id, score.bid.quote.provider, f"{e.node_busbw_gb_s:.1f} GB/s per node", source))
+        rows.append((_name(score), f"{e.node_busbw_gb_s:.1f} GB/s", source))
     return tuple(rows)
 
 
@@ -239,15 +259,39 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     return tuple(rows)
 
 
+CRITERIA_WORDS = {
+    "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
+    "certifications": "Certifi-cations", "support": "Support", "contract_terms": "Contract terms",
+    "evidence": "Evidence",
+}
+
+
+def criteria_rows(scorecard: Scorecard) -> Rows:
+    """The bid-by-criterion matrix: each criterion scored 0 to 1 (1 best), its weight in the
+    header, and the weighted total that ranks (methodology section 6)."""
+    names = list(CRITERIA_WORDS)
+    header = ("#", "Bid", *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names), "Score")
+    rows = [header]
+    for score in scorecard.ranked:
+        rows.append((str(score.rank), _name(score), *(f"{score.criteria[n]:.2f}" for n in names),
+                     f"{score.weighted_score:.3f}"))
+    return tuple(rows)
+
+
+def _weight_text(value: float) -> str:
+    """A raw weight as printed: never "-0" (a bound that rounds to zero is zero)."""
+    return f"{max(value, 0.0) + 0.0:.3g}"
+
+
 def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
     """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the winner."""
     if sensitivity is None:
         return None
     rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
     for weight, point in sorted(sensitivity.tipping_points.items()):
-        lower = "0 (holds)" if point.lower is None else f"{point.lower:.3g}"
-        upper = "100 (holds)" if point.upper is None else f"{point.upper:.3g}"
+        lower = "0 (holds)" if point.lower is None else _weight_text(point.lower)
+        upper = "100 (holds)" if point.upper is None else _weight_text(point.upper)
         below = "-" if point.lower is None else (point.winner_below or "-")
         above = "-" if point.upper is None else (point.winner_above or "-")
-        rows.append((weight.replace("_", " "), f"{point.current:.3g}", f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
+        rows.append((CRITERIA_WORDS.get(weight, weight).replace("-", ""), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
     return tuple(rows)

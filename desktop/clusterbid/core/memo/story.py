@@ -48,19 +48,21 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
     s = c.summary
     rows = [
         ("Recommended bid", s.recommended),
-        ("Total commitment", f"{s.amount} ({s.currency}): {s.term}"),
         ("Net cost of the plan", f"{s.cost} ({s.cost_band}); {s.plan}"),
         ("Time to finish", f"{s.hours} ({s.hours_band})"),
         ("Chance it is cheapest", s.win_probability),
-        ("Runner-up", s.runner_up),
+        ("Rivals", s.runner_up),
         ("Margin", s.margin),
     ]
     out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows)]
     if s.override_note:
         out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
-    if c.notes:
-        out += [Spacer(1, 2 * mm), _p("Officer's notes: " + c.notes)]
     return out
+
+
+def officers_notes(c: MemoContent) -> list[Flowable]:
+    """After the assumptions box, so that notes never push the box off page 1 (seed 001's check)."""
+    return [Spacer(1, 3 * mm), _p("Officer's notes: " + c.notes)] if c.notes else []
 
 
 def assumptions_box(c: MemoContent) -> list[Flowable]:
@@ -69,10 +71,10 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
     pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
     job_cells = [[_p(pairs[i][0], "key"), _p(pairs[i][1], "value"), _p(pairs[i + 1][0], "key"), _p(pairs[i + 1][1], "value")]
                  for i in range(0, len(pairs), 2)]
-    job = Table(job_cells, colWidths=[w * inner for w in (0.16, 0.34, 0.16, 0.34)])
+    job = Table(job_cells, colWidths=[w * inner for w in (0.17, 0.36, 0.13, 0.34)])
     job.setStyle(TableStyle(styles.key_value_table_style()))
     cells = [[_p(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
-    busbw = Table(cells, colWidths=[w * inner for w in (0.15, 0.2, 0.16, 0.49)], repeatRows=1)
+    busbw = Table(cells, colWidths=[w * inner for w in (0.33, 0.13, 0.54)], repeatRows=1)
     busbw.setStyle(TableStyle(styles.grid_table_style()))
     content = [
         _p("2. Planned job and network assumptions behind every figure", "h2"),
@@ -87,7 +89,14 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
 
 def comparison_table(c: MemoContent) -> list[Flowable]:
     widths = [0.04, 0.19, 0.08, 0.07, 0.07, 0.08, 0.15, 0.065, 0.255]
-    return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"),
+    matrix = [KeepTogether([
+        _p("How the score was reached", "h2"),
+        _p("Each criterion scored from 0 to 1 (1 best; net plan cost: the cheapest passing bid's cost / this bid's), "
+           "times the weight in its heading; the sum ranks the bids (methodology section 6).", "small"),
+        Spacer(1, 1 * mm),
+        _grid(c.criteria_rows, [0.04, 0.24, 0.1, 0.07, 0.09, 0.1, 0.08, 0.09, 0.09, 0.1]),
+    ])] if len(c.criteria_rows) > 1 else []
+    return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
             _p("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
                "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
 
@@ -101,8 +110,10 @@ def bid_section(page: BidPage) -> list[Flowable]:
     risks = [_p(r, "bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.")]
     for paragraph in risks:
         paragraph.bulletText = "•"
+    # A bid starts a new page only when less than about half a page is left: six bids need not
+    # take six half-empty pages.
     return [
-        PageBreak(),
+        CondPageBreak(120 * mm),
         _p(f"Bid {page.bid_id}: {page.provider}", "h1"),
         _p(page.status, "big" if page.status != "Excluded" else "warn"),
         _p("Offer", "h2"), _key_values(page.offer_rows, 0.25),
@@ -115,7 +126,7 @@ def bid_section(page: BidPage) -> list[Flowable]:
 
 
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
-    out = [PageBreak(), _p("5. Sensitivity: what would change the decision", "h1")]
+    out = [CondPageBreak(80 * mm), _p("5. Sensitivity: what would change the decision", "h1")]
     if c.tipping_rows is None:
         out.append(_p("Sensitivity: not computed for this memo (no sensitivity analysis was run before export)."))
     else:
@@ -156,7 +167,7 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
 
 
 def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:
-    story = title_block(c) + decision_summary(c) + assumptions_box(c) + comparison_table(c)
+    story = title_block(c) + decision_summary(c) + assumptions_box(c) + officers_notes(c) + comparison_table(c)
     story += charts_section(chart_images)
     for page in c.bid_pages:
         story += bid_section(page)

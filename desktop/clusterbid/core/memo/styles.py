@@ -88,7 +88,7 @@ def _style(name: str, **overrides) -> ParagraphStyle:
 def paragraph_styles() -> dict[str, ParagraphStyle]:
     register_fonts()
     return {
-        "title": _style("title", fontName=FONT_BOLD, fontSize=17, leading=21, spaceAfter=4),
+        "title": _style("title", fontName=FONT_BOLD, fontSize=15, leading=18.5, spaceAfter=3),
         "subtitle": _style("subtitle", fontSize=9.5, leading=13, textColor=MUTED, spaceAfter=8),
         "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
         "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
