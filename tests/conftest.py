@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
+
+# The suite renders Qt offscreen whether or not this machine has a display (on a desktop the xcb
+# plugin would open windows and need system libraries); set QT_QPA_PLATFORM to test on a screen.
+if not os.environ.get("QT_QPA_PLATFORM"):
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 import pytest
 

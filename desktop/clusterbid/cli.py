@@ -118,13 +118,14 @@ def _cmd_app(args: argparse.Namespace) -> int:
         print("No display found: showing the ranking instead of the window.\n")
         _print_scorecard(_demo() if args.path is None else _load_evaluation(args.path), False)
         return 0
-    missing = _missing_x11_libraries()
+    from clusterbid.display_check import install_hint, missing_x11_libraries
+
+    missing = missing_x11_libraries()
     if missing:
         # Qt aborts the process without these; say what to install and still show the ranking.
         print(
             f"The window needs system libraries that are missing: {', '.join(missing)}.\n"
-            "On Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4 libxkbcommon-x11-0 libegl1\n"
-            "Meanwhile, the ranking:\n",
+            f"{install_hint(missing)}\nMeanwhile, the ranking:\n",
             file=sys.stderr,
         )
         _print_scorecard(_load_evaluation(args.path) if args.path else _demo(), False)
@@ -138,15 +139,6 @@ def _demo():
     from clusterbid.core.demo import demo_evaluation
 
     return demo_evaluation()
-
-
-def _missing_x11_libraries() -> list[str]:
-    """Libraries Qt's xcb platform plugin loads on Linux/X11 that a minimal system may lack."""
-    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM") or not os.environ.get("DISPLAY"):
-        return []
-    from ctypes.util import find_library
-
-    return [name for name in ("xcb-cursor", "xcb-icccm", "xkbcommon-x11", "EGL") if find_library(name) is None]
 
 
 def build_parser() -> argparse.ArgumentParser:
