@@ -7,7 +7,9 @@ import json
 from PySide6.QtCore import QPoint, Qt
 
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN
+from clusterbid.gui.comparison.scorecard_table_model import (
+    BAND, COST, FABRIC, PRICE, PROVIDER, RANK, SCORE, WIN,
+)
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring
 
@@ -21,6 +23,26 @@ def _click_header(qtbot, win, title: str) -> None:
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
 
 
+def test_a_laptop_width_hides_the_least_telling_columns_instead_of_scrolling(qtbot, window):
+    view = window.comparison
+    header = view.horizontalHeader()
+    window.resize(1366, 740)
+    qtbot.waitUntil(lambda: model_band_shown(window))  # the bands are in, at their full width
+    window.resize(1366, 740)
+    qtbot.wait(50)
+    shown = [c for c in range(header.count()) if not header.isSectionHidden(c)]
+    assert {RANK, PROVIDER, SCORE, COST, BAND} <= set(shown)  # what decides stays in view
+    assert header.isSectionHidden(FABRIC)  # the least telling column goes first
+    assert view.horizontalScrollBar().maximum() == 0
+    window.resize(2400, 1000)  # a wider window shows more of them again
+    qtbot.waitUntil(lambda: sum(not header.isSectionHidden(c) for c in range(header.count())) > len(shown))
+    assert view.horizontalScrollBar().maximum() == 0
+
+
+def model_band_shown(window) -> bool:
+    return window.model.index(0, BAND).data() != "—"
+
+
 def test_demo_opens_ranked_with_excluded_bids_last(window):
     order = window.comparison.provider_order()
     assert len(order) == 6
@@ -31,6 +53,8 @@ def test_demo_opens_ranked_with_excluded_bids_last(window):
 
 
 def test_clicking_the_price_header_sorts_by_sticker_price(qtbot, window):
+    window.resize(1900, 1000)  # wide enough for every column, price included
+    qtbot.waitUntil(lambda: not window.comparison.horizontalHeader().isSectionHidden(PRICE))
     demo = json.loads((EXAMPLES / "demo-evaluation.json").read_text())
     by_price = sorted(demo["bids"], key=lambda b: float(b["terms"]["price_per_gpu_hour"]))
     expected = [b["quote"]["provider"] for b in by_price]  # 1.35, 1.99, 2.39, 2.49, 2.85, 3.90 USD
@@ -79,6 +103,23 @@ def test_a_slider_drag_is_one_undo_step_and_every_value_is_committed(qtbot, wind
     assert slider.value() == 8
 
 
+def test_arrow_key_steps_on_one_slider_are_one_undo_step(qtbot, window):
+    slider = window.weights.sliders["sla"]
+    before = window.session.undo_stack.count()
+    slider.setFocus()
+    for _ in range(5):
+        qtbot.keyClick(slider, Qt.Key.Key_Right)  # 8 -> 13, a step at a time
+    assert window.session.document.evaluation.policy.weights.sla == 13
+    assert window.session.undo_stack.count() == before + 1
+    for _ in range(5):
+        qtbot.keyClick(slider, Qt.Key.Key_Left)  # and back: nothing left to undo
+    assert window.session.document.evaluation.policy.weights.sla == 8
+    assert window.session.undo_stack.count() == before
+    qtbot.keyClick(window.weights.sliders["support"], Qt.Key.Key_Right)  # another slider: its own step
+    assert window.session.undo_stack.count() == before + 1
+    wait_for_scoring(qtbot, window)
+
+
 def test_every_weight_at_zero_is_refused_in_plain_words(qtbot, window):
     weights = {name: 0.0 for name in window.weights.sliders}
     window.apply_weights(weights, ("weights", 999))
@@ -96,7 +137,10 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     evaluation = window.session.evaluation
     expected = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed).bids["northwind-ib"]
     row = model.row_of("northwind-ib")
-    assert model.index(row, BAND).data() == f"{format_money(expected.cost_p10, 'USD')} – {format_money(expected.cost_p90, 'USD')}"
+    # Under a million in full dollars, above it in millions to the cent ($1.50M), exact in the tooltip.
+    short = lambda v: f"${v / 1e6:,.2f}M"  # noqa: E731 (both ends in millions: P90 is above $1M)
+    assert model.index(row, BAND).data() == f"{short(expected.cost_p10)} – {short(expected.cost_p90)}"
+    assert format_money(expected.cost_p10, "USD") in model.index(row, BAND).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(row, WIN).data() == f"{expected.win_probability:.0%}"
     assert expected.cost_p10 < score_evaluation(evaluation).ranked[0].estimate.plan_cost < expected.cost_p90
     sla = analyse_sensitivity(evaluation).tipping_points["sla"]

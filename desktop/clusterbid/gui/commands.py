@@ -35,6 +35,8 @@ class ReplaceSnapshotCommand(QUndoCommand):
             return False
         self.new = other.new
         self.setText(other.text())
+        # A run that ends where it started (try, then put back) leaves nothing to undo.
+        self.setObsolete(self.new == self.old)
         return True
 
     def redo(self) -> None:

@@ -173,8 +173,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
 
     def _show_analysis(self, analysis) -> None:
         self.model.set_uncertainty(analysis.uncertainty)
-        for column in (BAND, WIN):  # sized for "—" until now; the bands need their full width
-            self.comparison.resizeColumnToContents(column)
+        self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
         self.weights.show_sensitivity(analysis.sensitivity)
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
 

@@ -21,7 +21,7 @@ class WindowActions:
         self.save_copy = self._make("Save a &Copy…", w.save_copy, Key.SaveAs)
         self.import_bids = self._make("&Import Bids…", w.import_bids_dialog, "Ctrl+I")
         self.export_template = self._make("Export Bid &Template…", w.export_template)
-        self.export_comparison = self._make("Export Co&mparison…", w.export_comparison, "Ctrl+E")
+        self.export_comparison = self._make("E&xport Comparison…", w.export_comparison, "Ctrl+E")
         self.export_memo = self._make("Export Approval &Memo…", w.export_memo_dialog, "Ctrl+M")
         self.sign_memo = self._make("&Sign a Memo…", w.sign_memo_dialog)
         self.verify_memo = self._make("&Verify a Memo…", w.verify_memo_dialog)
@@ -29,10 +29,12 @@ class WindowActions:
         self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")
         self.undo.setShortcuts(Key.Undo)
         self.redo = w.session.undo_stack.createRedoAction(w, "&Redo")
-        self.redo.setShortcuts(Key.Redo)
+        # Ctrl+Y and Ctrl+Shift+Z both redo everywhere (Qt's standard binding gives one per platform).
+        self.redo.setShortcuts(list(dict.fromkeys([*QKeySequence.keyBindings(Key.Redo),
+                                                   QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])))
         self.add_bid = self._make("&Add Bid…", w.add_bid, "Ctrl+Shift+N")
         self.edit_bid = self._make("&Edit Bid…", w.edit_bid, "Ctrl+Return")
-        self.duplicate_bid = self._make("D&uplicate Bid", w.duplicate_bid, "Ctrl+D")
+        self.duplicate_bid = self._make("Dupli&cate Bid", w.duplicate_bid, "Ctrl+D")
         self.delete_bid = self._make("&Delete Bid", w.delete_bid, Key.Delete)
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)

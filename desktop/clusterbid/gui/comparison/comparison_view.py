@@ -5,7 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from clusterbid.gui.comparison.scorecard_table_model import SORT_ROLE, ScorecardTableModel
+from clusterbid.gui.comparison.scorecard_table_model import HIDE_FIRST, SORT_ROLE, ScorecardTableModel
+
+
+LAST_COLUMN_WIDTH = 150
 
 
 class _SortProxy(QSortFilterProxyModel):
@@ -34,6 +37,8 @@ class ComparisonView(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setAlternatingRowColors(True)
         self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.verticalHeader().hide()
         # Sized once per new scorecard, not in ResizeToContents mode: that mode re-measures every
         # cell on each selection change, which cost ~100 ms per edit at 50 bids.
@@ -81,5 +86,48 @@ class ComparisonView(QTableView):
         bids = {score.bid for score in self.source_model.scorecard.scores}
         if bids != self._sized_for:  # re-measuring costs ~60 ms at 50 bids: only when bids change
             self._sized_for = bids
-            self.resizeColumnsToContents()
+            self.measure_columns()
         self.select_bid(self._kept_id)
+
+    def measure_columns(self, columns: tuple[int, ...] | None = None) -> None:
+        """Size columns to their contents (all, or the given ones) and remember each width
+        (hidden columns are shown to be measured; the last one stretches, so it is measured
+        apart), then fit them to the view."""
+        header = self.horizontalHeader()
+        last = header.count() - 1
+        if not getattr(self, "_content_widths", None) or len(self._content_widths) != header.count():
+            self._content_widths, columns = [0] * header.count(), None
+        for column in range(header.count()) if columns is None else columns:
+            header.setSectionHidden(column, False)
+            self.resizeColumnToContents(column)
+            # The last column stretches and elides (its full text is the tooltip): count a short width.
+            size = min(max(self.sizeHintForColumn(column), header.sectionSizeHint(column)), LAST_COLUMN_WIDTH)
+            self._content_widths[column] = size if column == last else header.sectionSize(column)
+            if column == last:
+                header.resizeSection(column, size)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Show every column that fits the view's width, hiding the least telling first, so the
+        table never scrolls sideways (the hidden figures are in the tooltips and Details pane)."""
+        header = self.horizontalHeader()
+        widths = getattr(self, "_content_widths", None)
+        if not widths or len(widths) != header.count():
+            return
+        needed = sum(widths)
+        hidden = set()
+        for column in HIDE_FIRST:
+            if needed <= self.viewport().width():
+                break
+            needed -= widths[column]
+            hidden.add(column)
+        for column in range(header.count()):
+            header.setSectionHidden(column, column in hidden)
+        # The last column (gates and flags) takes what is left and elides; its tooltip has it all.
+        last = header.count() - 1
+        others = sum(widths[c] for c in range(last) if c not in hidden)
+        header.resizeSection(last, max(header.minimumSectionSize(), self.viewport().width() - others))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.fit_columns()

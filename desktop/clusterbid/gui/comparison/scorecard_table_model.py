@@ -10,17 +10,47 @@ from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
 
+CRITERION_WORDS = {
+    "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
+    "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
+    "evidence": "Evidence",
+}
+
 DASH = "—"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 # What decides first (sticker vs effective price, cost and time to finish), then why, then what.
-# The net cost of the buyer's plan ranks; the commitment is what the signature approves.
+# Why the order is what it is first (the weighted score and the net cost of the buyer's plan, which
+# dominates it), then what the signature commits to, then the physics behind the cost.
 COLUMNS = (
-    "Rank", "Provider", "Price / GPU-h", "Per useful GPU-h", "Commitment", "Net plan cost", "Net cost P10–P90",
-    "Time to finish", "Chance cheapest", "Effective MFU", "Goodput", "Block vs job", "GPU", "Fabric", "Gates & flags",
+    "Rank", "Provider", "Score", "Net plan cost", "P10–P90", "Cheapest", "Commitment",
+    "Time to finish", "Price / GPU-h", "Per useful GPU-h", "Effective MFU", "Goodput", "Block vs job", "GPU",
+    "Fabric", "Gates & flags",
 )
-(RANK, PROVIDER, PRICE, USEFUL_PRICE, COMMITMENT, COST, BAND, TIME, WIN, MFU, GOODPUT, BLOCK, GPU, FABRIC,
+(RANK, PROVIDER, SCORE, COST, BAND, WIN, COMMITMENT, TIME, PRICE, USEFUL_PRICE, MFU, GOODPUT, BLOCK, GPU, FABRIC,
  FINDINGS) = range(len(COLUMNS))
+# Columns a narrow window hides first (the comparison must fit a 1366-pixel laptop screen
+# without scrolling sideways); every figure stays in the Details pane and the tooltips.
+HIDE_FIRST = (FABRIC, GPU, GOODPUT, MFU, BLOCK, USEFUL_PRICE, TIME, PRICE, COMMITMENT)
+# Short words for the findings column; the full sentence is the tooltip and in the Details pane.
+FINDING_WORDS = {
+    "contiguous_block_too_small": "block smaller than the job",
+    "tp_exceeds_nvlink_domain": "TP crosses NVLink",
+    "tcp_only_multi_node": "no RDMA fabric",
+    "precision_unsupported": "precision unsupported",
+    "model_state_exceeds_hbm": "model does not fit in memory",
+    "misses_deadline": "misses the deadline",
+    "reserves_fewer_gpus_than_job": "reserves too few GPUs",
+    "job_outlasts_block": "job longer than the block",
+}
 TEXT_COLUMNS = {PROVIDER, GPU, FABRIC, FINDINGS}
+
+
+def _short_money(amount: float, currency: str, millions: bool) -> str:
+    """Millions to two decimals ($1.50M) so a band fits a laptop-width column; exact in the tooltip."""
+    if not millions:
+        return format_money(amount, currency)
+    text = format_money(amount / 1e6, currency, cents=True)
+    return f"{text}M" if not text.endswith(currency) else text.replace(f" {currency}", f"M {currency}")
 
 
 class ScorecardTableModel(QAbstractTableModel):
@@ -80,6 +110,10 @@ class ScorecardTableModel(QAbstractTableModel):
             return self._findings(score, "\n") or None
         if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):
             return self._contract_tip(score)
+        if role == Qt.ItemDataRole.ToolTipRole and column in (BAND, WIN):
+            return self._band_tip(score)
+        if role == Qt.ItemDataRole.ToolTipRole and column == SCORE and score.rank is not None:
+            return self._score_tip(score)
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in TEXT_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -93,6 +127,19 @@ class ScorecardTableModel(QAbstractTableModel):
     def _findings(score: BidScore, sep: str) -> str:
         e = score.estimate
         return sep.join([f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings])
+
+    def _band_tip(self, score: BidScore) -> str | None:
+        u = self._bid_uncertainty(score)
+        if u is None or score.rank is None:
+            return None
+        money = lambda v: format_money(v, self._scorecard.evaluation.currency)  # noqa: E731
+        return (f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
+                f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated outcomes")
+
+    def _score_tip(self, score: BidScore) -> str:
+        weights = self._scorecard.weights
+        lines = [f"{CRITERION_WORDS.get(n, n)}: {value:.2f} x {weights[n]:.0%}" for n, value in score.criteria.items()]
+        return "Each criterion 0-1 (1 best) x its weight:\n" + "\n".join(lines)
 
     def _contract_tip(self, score: BidScore) -> str:
         e = score.estimate
@@ -119,18 +166,21 @@ class ScorecardTableModel(QAbstractTableModel):
             return f"{bid.fabric.technology} {bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
         if column == FINDINGS:
             if e.gates:
-                return "excluded: " + "; ".join(g.code.replace("_", " ") for g in e.gates)
-            return f"passed, {len(e.warnings)} note(s)" if e.warnings else "passed"
+                return "excluded: " + "; ".join(FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates)
+            count = len(e.warnings)
+            return f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
         u = self._bid_uncertainty(score)
         if column == BAND:
             if u is None or score.rank is None:
                 return DASH
-            return f"{format_money(u.cost_p10, currency)} – {format_money(u.cost_p90, currency)}"
+            millions = u.cost_p90 >= 1e6  # both ends in one unit
+            return f"{_short_money(u.cost_p10, currency, millions)} – {_short_money(u.cost_p90, currency, millions)}"
         if column == WIN:
             return DASH if u is None or score.rank is None else f"{u.win_probability:.0%}"
         if score.rank is None:
             return DASH
         return {
+            SCORE: f"{score.weighted_score:.3f}",
             MFU: f"{e.effective_mfu:.1%}",
             GOODPUT: f"{e.goodput:.1%}",
             TIME: f"{e.wall_hours / 24:,.1f} days",
@@ -146,6 +196,7 @@ class ScorecardTableModel(QAbstractTableModel):
         u = self._bid_uncertainty(score)
         keys = {
             RANK: missing if excluded else score.rank,
+            SCORE: missing if excluded else -score.weighted_score,
             PRICE: e.price_per_gpu_hour,
             BLOCK: bid.capacity.largest_contiguous_block_gpus,
             MFU: missing if excluded else e.effective_mfu,

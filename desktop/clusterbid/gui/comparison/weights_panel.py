@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QSlider, QWidget
@@ -20,6 +21,8 @@ LABELS = {
 }
 
 PENDING = "tipping point: computing…"
+# Arrow-key steps on one slider this close together are one try-and-adjust: one undo step.
+KEY_RUN_SECONDS = 2.0
 
 
 def describe_tipping_point(point) -> str:
@@ -42,6 +45,7 @@ class WeightsPanel(QWidget):
         self.setObjectName("weights")
         self._tokens = itertools.count(1)
         self._drag_token: int | None = None
+        self._key_run: tuple[str, int, float] | None = None  # slider, token, time of its last step
         self.sliders: dict[str, QSlider] = {}
         self._values: dict[str, QLabel] = {}
         self._tipping: dict[str, QLabel] = {}
@@ -87,6 +91,7 @@ class WeightsPanel(QWidget):
 
     def _on_pressed(self) -> None:
         self._drag_token = next(self._tokens)
+        self._key_run = None
 
     def _on_released(self) -> None:
         self._drag_token = None
@@ -94,5 +99,13 @@ class WeightsPanel(QWidget):
     def _on_value(self, name: str, _value: int) -> None:
         if self._updating:
             return
-        token = self._drag_token if self._drag_token is not None else next(self._tokens)
+        token = self._drag_token if self._drag_token is not None else self._key_token(name)
         self.weights_edited.emit(self.current_weights(), ("weights", token))
+
+    def _key_token(self, name: str) -> int:
+        """The same token for a run of steps on one slider, a new one after a pause or elsewhere."""
+        now = time.monotonic()
+        run = self._key_run
+        token = run[1] if run and run[0] == name and now - run[2] <= KEY_RUN_SECONDS else next(self._tokens)
+        self._key_run = (name, token, now)
+        return token

@@ -1,0 +1,20 @@
+"""Menus a keyboard user can drive: no accelerator letter used twice in a menu, redo on both keys."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+
+
+def _accelerators(menu) -> list[str]:
+    return [a.text().split("&")[1][0].lower() for a in menu.actions() if "&" in a.text() and not a.isSeparator()]
+
+
+def test_no_menu_uses_an_accelerator_letter_twice(window):
+    for menu_action in window.menuBar().actions():
+        letters = _accelerators(menu_action.menu())
+        assert len(letters) == len(set(letters)), (menu_action.text(), letters)
+
+
+def test_ctrl_y_and_ctrl_shift_z_both_redo(window):
+    keys = {s.toString() for s in window.actions_.redo.shortcuts()}
+    assert {QKeySequence("Ctrl+Y").toString(), QKeySequence("Ctrl+Shift+Z").toString()} <= keys
