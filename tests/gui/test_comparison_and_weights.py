@@ -150,3 +150,30 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     excluded = model.row_of("budget-tcp")
     assert model.index(excluded, BAND).data() == "—"
 
+
+
+def test_the_score_matrix_shows_each_criterion_its_weight_and_the_total(qtbot, window):
+    matrix = window.score_matrix
+    header = [matrix.horizontalHeaderItem(c).text() for c in range(matrix.columnCount())]
+    # The demo's weights: cost 70, SLA 8, tier 5, certifications 5, support 3, terms 4, evidence 5 (sum 100).
+    assert header[1] == "Cost\n70%" and header[2] == "SLA\n8%"
+    assert "Net plan cost" in matrix.horizontalHeaderItem(1).toolTip()
+    assert matrix.rowCount() == 4  # the four bids that pass the gates
+    assert matrix.item(0, 0).text() == "1. Northwind AI Cloud"
+    # Net plan cost normalised as cheapest / own: Northwind is the cheapest (1.00); Hyperscale
+    # Prime's $1,648,291 against $1,201,411 gives 0.73.
+    assert matrix.item(0, 1).text() == "1.00"
+    assert matrix.item(1, 0).text() == "2. Hyperscale Prime" and matrix.item(1, 1).text() == f"{1_201_411 / 1_648_291:.2f}"
+    # Hyperscale Prime: exit clause and next-generation migration, so contract terms score 1.
+    assert matrix.item(1, 6).text() == "1.00"
+    slider = window.weights.sliders["sla"]
+    slider.setFocus()
+    qtbot.keyClick(slider, Qt.Key.Key_End)  # SLA weight 8 -> 100
+    wait_for_scoring(qtbot, window)
+    assert window.score_matrix.horizontalHeaderItem(2).text() == f"SLA\n{100 / 192:.0%}"
+
+
+def test_the_score_matrix_shows_provider_names_whole(window):
+    matrix = window.score_matrix
+    widest = max(matrix.fontMetrics().horizontalAdvance(matrix.item(r, 0).text()) for r in range(matrix.rowCount()))
+    assert matrix.horizontalHeader().sectionSize(0) >= widest

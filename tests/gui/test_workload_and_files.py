@@ -161,9 +161,13 @@ def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot,
     again.close()
 
 
-def test_a_missing_file_is_a_message_not_a_traceback(app_settings, tmp_path):
+def test_a_bad_file_at_start_up_opens_the_last_evaluation_and_says_why(qtbot, app_settings, tmp_path):
     result = open_main_window(tmp_path / "gone.clusterbid", app_settings)
-    assert "gone.clusterbid" in str(result)
+    qtbot.addWidget(result)
+    assert result.session.document.path == app_settings.demo_path()  # first run: the demo's copy
+    message = result.statusBar().currentMessage()
+    assert "Could not open gone.clusterbid" in message and "Showing" in message
+    result.close()
 
 
 def test_an_untouched_workload_offers_nothing_to_apply(window):

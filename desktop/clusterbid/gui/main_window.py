@@ -27,6 +27,7 @@ from clusterbid.gui.rescoring import Rescorer
 from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
 from clusterbid.gui.window_actions import WindowActions
+from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 
@@ -50,6 +51,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.model = ScorecardTableModel(scorecard)
         self.comparison = ComparisonView(self.model)
         self.weights = WeightsPanel()
+        self.score_matrix = ScoreMatrix()
         self.details = DetailsPanel()
         self.charts = ChartsPanel()
         self.charts.font_scale = self.zoom.factor
@@ -80,11 +82,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.table_splitter = QSplitter(Qt.Orientation.Vertical)
         self.table_splitter.setObjectName("table_splitter")
         self.table_splitter.addWidget(self.comparison)
+        self.table_splitter.addWidget(self.score_matrix)  # the criteria right above their weights
         weights_scroll = QScrollArea()
         weights_scroll.setWidgetResizable(True)
         weights_scroll.setWidget(self.weights)
         self.table_splitter.addWidget(weights_scroll)
-        self.table_splitter.setSizes([420, 260])
+        self.table_splitter.setSizes([230, 170, 260])
         left_layout.addWidget(self.table_splitter, 1)
         self.side_tabs = QTabWidget()
         self.side_tabs.addTab(self.details, "&Details")
@@ -163,6 +166,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         keep = self.pending_selection or self.comparison.selected_bid_id()
         self.pending_selection = None
         self.model.set_scorecard(scorecard)
+        self.score_matrix.show_scorecard(scorecard)
         self.comparison.select_bid(keep)
         self.outline.show_scorecard(scorecard, self.comparison.selected_bid_id())
         self._on_bid_selected(self.comparison.selected_bid_id())

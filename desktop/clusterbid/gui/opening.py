@@ -46,9 +46,14 @@ def demo_document(settings: AppSettings) -> EvaluationDocument:
 
 
 def startup_document(path: str | Path | None, settings: AppSettings) -> tuple[EvaluationDocument, str | None]:
-    """(document, a note for the status bar when the last evaluation could not be reopened)."""
+    """(document, a note for the status bar when the file asked for, or the last evaluation, could
+    not be opened: the app then opens what it can and says why, rather than closing)."""
     if path is not None:
-        return open_document(Path(path), settings), None
+        try:
+            return open_document(Path(path), settings), None
+        except InputError as exc:
+            document, _ = startup_document(None, settings)
+            return document, f"Could not open {Path(path).name}: {exc} Showing {document.path.name} instead."
     last = settings.last_evaluation()
     if last is not None and last.exists():
         try:

@@ -1,0 +1,67 @@
+"""The bid-by-criterion matrix beside the weights: why the ranking is what it is, in one look.
+
+Each ranked bid's criteria scored 0 to 1 (1 best) under headings that carry the current weights,
+and the weighted score they add up to; shaded so the strong and weak cells stand out."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+
+from clusterbid.core.scoring import Scorecard
+from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
+
+CRITERIA = tuple(CRITERION_WORDS)
+# Column headings short enough for a laptop; the full name is the heading's tooltip.
+SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
+         "support": "Support", "contract_terms": "Terms", "evidence": "Evidence"}
+
+
+def _shade(value: float) -> QColor:
+    """Pale red (0) through pale yellow to pale green (1), light enough for dark text."""
+    hue = int(120 * max(0.0, min(1.0, value)))
+    return QColor.fromHsv(hue, 60, 245)
+
+
+class ScoreMatrix(QTableWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("score_matrix")
+        self.setAccessibleName("Each bid's score per criterion and the weighted total")
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.verticalHeader().hide()
+        self.setWordWrap(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+
+    def show_scorecard(self, scorecard: Scorecard) -> None:
+        ranked = scorecard.ranked
+        self.setColumnCount(len(CRITERIA) + 2)
+        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the names below
+        self.setHorizontalHeaderLabels(
+            ["Bid", *(f"{SHORT[n]}\n{scorecard.weights[n]:.0%}" for n in CRITERIA), "Score"])
+        for column, name in enumerate(CRITERIA, start=1):
+            self.horizontalHeaderItem(column).setToolTip(
+                f"{CRITERION_WORDS[name]}, weight {scorecard.weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
+        self.setRowCount(len(ranked))
+        for row, score in enumerate(ranked):
+            self.setItem(row, 0, QTableWidgetItem(f"{score.rank}. {score.bid.quote.provider}"))
+            for column, name in enumerate(CRITERIA, start=1):
+                value = score.criteria[name]
+                item = QTableWidgetItem(f"{value:.2f}")
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setBackground(_shade(value))
+                item.setForeground(QColor("black"))
+                item.setToolTip(f"{CRITERION_WORDS[name]}: {value:.3f} x weight {scorecard.weights[name]:.1%} "
+                                f"= {value * scorecard.weights[name]:.3f} of the score")
+                self.setItem(row, column, item)
+            total = QTableWidgetItem(f"{score.weighted_score:.3f}")
+            total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            font = total.font()
+            font.setBold(True)
+            total.setFont(font)
+            self.setItem(row, len(CRITERIA) + 1, total)
+        names = [self.item(row, 0).text() for row in range(self.rowCount())] + ["Bid"]
+        self.horizontalHeader().resizeSection(0, max(self.fontMetrics().horizontalAdvance(n) for n in names) + 16)
+        self.resizeRowsToContents()
