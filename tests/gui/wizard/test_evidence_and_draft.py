@@ -10,9 +10,10 @@ from PySide6.QtCore import QTimer, Qt
 from PySide6.QtWidgets import QApplication, QPushButton
 
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.gui import dialogs
 from clusterbid.gui.wizard import BidWizard, DraftStore, edit_bid_dialog
 from tests.conftest import REPO
-from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, type_into
+from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, next_enabled, type_into
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -103,7 +104,8 @@ def test_independent_grade_needs_someone_other_than_the_provider(qtbot, open_wiz
     assert page.table.rowCount() == 0
 
 
-def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard, evaluation, draft_path):
+def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard, evaluation, draft_path, monkeypatch):
+    monkeypatch.setattr(dialogs, "confirm", lambda *_args: True)  # "Discard this bid?" -> yes
     first = BidWizard(evaluation, None, draft_store=DraftStore(draft_path))  # not owned by qtbot: we kill it
     first.show()
     type_into(qtbot, field(first, "quote", "provider").widget, "Crashy Cloud")
@@ -120,6 +122,13 @@ def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard,
     assert field(second, "quote", "reference").read() == "CR-7"
     second.reject()
     assert not draft_path.exists()  # cancel clears it
+
+
+def test_a_bid_id_already_used_is_caught_on_the_first_page(qtbot, open_wizard, evaluation):
+    wizard = open_wizard()
+    type_into(qtbot, field(wizard, "id").widget, evaluation.bids[0].id)
+    assert "already uses the id" in field(wizard, "id").error.text()
+    assert not next_enabled(wizard)
 
 
 def test_edit_bid_dialog_returns_none_on_cancel_and_the_bid_on_finish(qtbot, evaluation, draft_path):

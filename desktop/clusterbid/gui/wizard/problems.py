@@ -49,11 +49,16 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
 
 def check_bid(raw: dict, evaluation: Evaluation, replaces: str | None,
               field_names: dict[str, list[str]], titles: dict[str, str]) -> Checked:
-    """Build the Bid from `raw`, then the evaluation with it added (or replacing `replaces`)."""
+    """Build the Bid from `raw`, then the evaluation with it added (or replacing `replaces`). A bid
+    id another bid already uses is reported at once, on the page that holds the id, not only when
+    the whole bid is complete."""
+    taken = {b.id for b in evaluation.bids} - {replaces}
+    duplicate = [Problem(("id",), f"Another bid already uses the id {raw.get('id')!r}: choose a new one.",
+                         "duplicate_id")] if raw.get("id") in taken else []
     try:
         bid = Bid.model_validate(raw)
     except ValidationError as exc:
-        problems = []
+        problems = list(duplicate)
         for error in exc.errors():
             path = _route(tuple(error["loc"]), error["msg"], field_names)
             problems.append(Problem(path, officer_message(error, path, titles), error["type"]))
