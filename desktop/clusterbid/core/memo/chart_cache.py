@@ -12,6 +12,7 @@ miss (tests/core/memo/test_chart_cache.py). A folder that cannot be written only
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from importlib import metadata
@@ -34,6 +35,7 @@ def cache_folder() -> Path | None:
     return user_cache_root() / "memo-charts"
 
 
+@functools.cache
 def _code_fingerprint() -> str:
     """The chart code itself: an edited chart never reuses pixels drawn by the old code."""
     charts = Path(__file__).resolve().parents[1] / "charts"
