@@ -8,6 +8,8 @@ the scorecard, bands and sensitivity (their reprs: frozen dataclasses and pydant
 plain values), the print style and resolution, the source of the chart code, and the versions
 of matplotlib and Pillow. Same key, same pixels: the memo's bytes do not depend on a hit or a
 miss (tests/core/memo/test_chart_cache.py). A folder that cannot be written only means misses.
+The key relies on those reprs showing every field: a field declared with repr=False would have
+to be added to the key by hand.
 """
 
 from __future__ import annotations
@@ -36,24 +38,37 @@ def cache_folder() -> Path | None:
 
 
 @functools.cache
-def _code_fingerprint() -> str:
-    """The chart code itself: an edited chart never reuses pixels drawn by the old code."""
+def _code_fingerprint() -> str | None:
+    """The chart code itself: an edited chart never reuses pixels drawn by the old code. None
+    (nothing kept) when neither the sources nor the frozen build they came in can be named."""
+    import sys
+
     charts = Path(__file__).resolve().parents[1] / "charts"
+    sources = sorted([*charts.glob("*.py"), *Path(__file__).parent.glob("charts_section.py")])
     digest = hashlib.sha256()
-    for path in sorted([*charts.glob("*.py"), Path(__file__).with_name("charts_section.py")]):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    for package in ("matplotlib", "pillow"):
-        digest.update(f"{package}={metadata.version(package)};".encode())
+    try:
+        for path in sources:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        if not sources:  # a frozen bundle keeps bytecode only: key on the build instead
+            if not getattr(sys, "frozen", False):
+                return None
+            built = Path(sys.executable).stat()
+            digest.update(f"{sys.executable}|{built.st_size}|{built.st_mtime_ns}".encode())
+        for package in ("matplotlib", "pillow"):
+            digest.update(f"{package}={metadata.version(package)};".encode())
+    except (OSError, metadata.PackageNotFoundError):
+        return None
     return digest.hexdigest()
 
 
 def chart_key(*drawn_from: object) -> str | None:
     """SHA-256 of what a chart is drawn from; None when a repr hides its data (an object
     address), since two different inputs could then share a key."""
+    code = _code_fingerprint()
     text = repr(drawn_from)
-    if " at 0x" in text:
+    if code is None or " at 0x" in text:
         return None
-    return hashlib.sha256(f"{_code_fingerprint()}\n{text}".encode()).hexdigest()
+    return hashlib.sha256(f"{code}\n{text}".encode()).hexdigest()
 
 
 def load(key: str | None):
