@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 
 from clusterbid.cli import VERBS, build_parser
@@ -22,6 +23,11 @@ def test_help_imports_no_model_chart_pdf_or_qt_package():
 
 def test_the_table_lists_each_verb_with_the_help_its_module_gives():
     table = [(name, help_text) for name, _module, help_text in VERBS]
+    for module in dict.fromkeys(module for _name, module, _help in VERBS):
+        own = argparse.ArgumentParser()
+        importlib.import_module(module).register(own.add_subparsers(dest="verb"))
+        # every verb the module defines is in the table, under that module, with the same help
+        assert [(n, h) for n, m, h in VERBS if m == module] == _listed(own), module
     assert _listed(build_parser()) == table  # the full parser: every module registers its own verbs
     assert _listed(build_parser("sign")) == table  # placeholders print the same list
 
