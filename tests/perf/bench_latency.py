@@ -104,7 +104,8 @@ def main() -> int:
             times[label].append(_time(command, _env(label, env, work)))
     median = {label: statistics.median(values) for label, values in times.items()}
     bare, qt, bare_python = median["bare PySide6 window"], median["import PySide6.QtWidgets"], median["python -c pass"]
-    print(f"whole-process wall time, median of {RUNS} interleaved runs ({os.cpu_count()} CPUs)")
+    load = ", ".join(f"{v:.1f}" for v in os.getloadavg())  # other users' load moves every figure
+    print(f"whole-process wall time, median of {RUNS} interleaved runs ({os.cpu_count()} CPUs, load {load})")
     print(f"{'command':26s} {'median s':>9s} {'/ pass':>7s} {'/ Qt import':>11s} {'/ bare window':>13s}  target")
     missed = []
     for label, seconds in median.items():
