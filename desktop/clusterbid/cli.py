@@ -162,14 +162,19 @@ VERBS: tuple[tuple[str, str, str], ...] = (
     ("schema", "clusterbid.cli", "write (or --check) the JSON Schemas in resources/schema/"),
     ("export-template", "clusterbid.cli_interchange",
      "write a blank bid template to send to providers (.xlsx or .csv)"),
-    ("import-bids", "clusterbid.cli_interchange", "validate a filled bid template (.xlsx, .csv or .json)"),
+    ("import-bids", "clusterbid.cli_interchange",
+     "validate a filled bid template (.xlsx, .csv or .json)"),
     ("new", "clusterbid.cli_store", "create an evaluation file (.clusterbid)"),
-    ("audit", "clusterbid.cli_store", "print an evaluation's audit trail and verify its hash chain"),
-    ("import", "clusterbid.cli_store", "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"),
+    ("audit", "clusterbid.cli_store",
+     "print an evaluation's audit trail and verify its hash chain"),
+    ("import", "clusterbid.cli_store",
+     "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"),
     ("export", "clusterbid.cli_store", "export the scored comparison to .xlsx or .csv"),
-    ("evidence", "clusterbid.cli_evidence", "read benchmark evidence (nccl-tests, training throughput, scaling)"),
+    ("evidence", "clusterbid.cli_evidence",
+     "read benchmark evidence (nccl-tests, training throughput, scaling)"),
     ("memo", "clusterbid.cli_memo", "export the approval memo PDF of an evaluation"),
-    ("sign", "clusterbid.cli_signoff", "sign your approver field of a memo with your PKCS#12 certificate"),
+    ("sign", "clusterbid.cli_signoff",
+     "sign your approver field of a memo with your PKCS#12 certificate"),
     ("verify", "clusterbid.cli_signoff",
      "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
 )
@@ -225,9 +230,8 @@ def build_parser(verb: str = ALL_VERBS) -> argparse.ArgumentParser:
     """The parser with every verb listed; only `verb`'s arguments (or all, by default) are built."""
     import importlib
 
-    parser = argparse.ArgumentParser(
-        prog="clusterbid", description="Score GPU-cluster bids by the cost and time to finish your training job."
-    )
+    description = "Score GPU-cluster bids by the cost and time to finish your training job."
+    parser = argparse.ArgumentParser(prog="clusterbid", description=description)
     parser.add_argument("--version", action="version", version=f"clusterbid {__version__}")
     verbs = parser.add_subparsers(dest="verb", metavar="VERB")
     for name, module, help_text in VERBS:

@@ -1,4 +1,6 @@
-"""Benchmark: start-up and command latency as whole processes. Run: python tests/perf/bench_latency.py
+"""Benchmark: start-up and command latency as whole processes.
+
+Run: python tests/perf/bench_latency.py   (BENCH_RUNS=N for other than 7 rounds)
 
 In one run, interleaved (every command once per round, RUNS rounds, medians):
 - the app's first painted window on the demo against a bare PySide6 window (a QMainWindow with
@@ -48,13 +50,14 @@ def _prepare(work: Path, cli: list[str], env: dict[str, str]) -> dict[str, list[
     """The files the verbs need, and each timed command."""
     demo_doc, demo_json = work / "demo.clusterbid", work / "demo.json"
     for target in (demo_doc, demo_json):
-        subprocess.run([*cli, "demo", str(target), "--force"], env=env, check=True, capture_output=True)
+        subprocess.run([*cli, "demo", str(target), "--force"], env=env, check=True,
+                       capture_output=True)
     authority = Authority.create()
     ca = authority.write_pem(work / "ca.pem")
     p12 = authority.write_p12(work, "Ada Lovelace", PASSPHRASE)
     memo = work / "memo.pdf"
-    subprocess.run([*cli, "memo", str(demo_json), "-o", str(memo), "--approver", "Ada Lovelace, CFO"],
-                   env=env, check=True, capture_output=True)
+    subprocess.run([*cli, "memo", str(demo_json), "-o", str(memo), "--approver",
+                    "Ada Lovelace, CFO"], env=env, check=True, capture_output=True)
     signed = work / "signed.pdf"
     subprocess.run([*cli, "sign", str(memo), "--field", "1", "--p12", str(p12), "-o", str(signed)],
                    env=env, check=True, capture_output=True)
@@ -68,7 +71,8 @@ def _prepare(work: Path, cli: list[str], env: dict[str, str]) -> dict[str, list[
         "score": [*cli, "score", str(demo_doc)],
         "memo, charts drawn": [*cli, "memo", str(demo_json), "-o", str(work / "drawn.pdf")],
         "memo, charts kept": [*cli, "memo", str(demo_json), "-o", str(work / "kept.pdf")],
-        "sign": [*cli, "sign", str(memo), "--field", "1", "--p12", str(p12), "-o", str(work / "resigned.pdf")],
+        "sign": [*cli, "sign", str(memo), "--field", "1", "--p12", str(p12),
+                 "-o", str(work / "resigned.pdf")],
         "verify": [*cli, "verify", str(signed), "--trust", str(ca), "--evaluation", str(demo_json)],
     }
 
@@ -83,13 +87,15 @@ def _time(command: list[str], env: dict[str, str]) -> float:
     done = subprocess.run(command, env=env, capture_output=True, timeout=300)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command[-3:])} exited {done.returncode}: {done.stderr.decode()[-800:]}")
+        said = done.stderr.decode()[-800:]
+        raise RuntimeError(f"{' '.join(command[-3:])} exited {done.returncode}: {said}")
     return elapsed
 
 
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "DISPLAY", "WAYLAND_DISPLAY")}
+    dropped = ("PYTHONDONTWRITEBYTECODE", "DISPLAY", "WAYLAND_DISPLAY")
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update({"PYTHONPATH": str(REPO / "desktop"), "QT_QPA_PLATFORM": "offscreen",
                 "CLUSTERBID_QUIT_AFTER_FIRST_PAINT": "1", "CLUSTERBID_P12_PASSPHRASE": PASSPHRASE,
                 "HOME": str(work / "home"), "XDG_CONFIG_HOME": str(work / "config"),
@@ -103,10 +109,13 @@ def main() -> int:
         for label, command in commands.items():
             times[label].append(_time(command, _env(label, env, work)))
     median = {label: statistics.median(values) for label, values in times.items()}
-    bare, qt, bare_python = median["bare PySide6 window"], median["import PySide6.QtWidgets"], median["python -c pass"]
+    bare, qt = median["bare PySide6 window"], median["import PySide6.QtWidgets"]
+    bare_python = median["python -c pass"]
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())  # other users' load moves every figure
-    print(f"whole-process wall time, median of {RUNS} interleaved runs ({os.cpu_count()} CPUs, load {load})")
-    print(f"{'command':26s} {'median s':>9s} {'/ pass':>7s} {'/ Qt import':>11s} {'/ bare window':>13s}  target")
+    print(f"whole-process wall time, median of {RUNS} interleaved runs "
+          f"({os.cpu_count()} CPUs, load {load})")
+    print(f"{'command':26s} {'median s':>9s} {'/ pass':>7s} {'/ Qt import':>11s} "
+          f"{'/ bare window':>13s}  target")
     missed = []
     for label, seconds in median.items():
         limit, ratio_limit = TARGETS.get(label, (None, None))

@@ -1,4 +1,4 @@
-"""Kept chart pixels: a re-export is byte-identical to a fresh one and does not import matplotlib."""
+"""Kept chart pixels: a re-export is byte-identical to a fresh one and skips matplotlib."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ def _memo(tmp_path, name: str, *extra: str) -> bytes:
     if not source.exists():
         source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
     target = tmp_path / name
-    code, packages = imported_by(["memo", str(source), "-o", str(target), "--samples", "300", *extra])
+    command = ["memo", str(source), "-o", str(target), "--samples", "300", *extra]
+    code, packages = imported_by(command)
     assert code == 0
     return target.read_bytes(), packages
 
@@ -36,7 +37,7 @@ def test_other_notes_reuse_the_charts_but_other_bands_draw_anew(tmp_path, monkey
     _memo(tmp_path, "first.pdf")
     _, packages = _memo(tmp_path, "notes.pdf", "--notes", "Board meeting 3 March")
     assert "matplotlib" not in packages and len(list(kept_in.glob("*.png"))) == 4
-    _, packages = _memo(tmp_path, "bands.pdf", "--samples", "400")  # the bands and the tornado change
+    _, packages = _memo(tmp_path, "bands.pdf", "--samples", "400")  # other bands, other tornado
     assert "matplotlib" in packages
 
 

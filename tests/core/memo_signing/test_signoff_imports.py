@@ -17,7 +17,8 @@ def test_verify_of_a_signed_memo_imports_no_chart_pdf_renderer_or_qt(pki, signed
     assert not loaded, f"`clusterbid verify` imported {sorted(loaded)}"
 
 
-def test_sign_imports_neither_the_models_nor_the_cost_model(pki, unsigned_memo, memo_file, monkeypatch):
+def test_sign_imports_neither_the_models_nor_the_cost_model(pki, unsigned_memo, memo_file,
+                                                            monkeypatch):
     memo = memo_file(unsigned_memo)
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
     code, packages = imported_by(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12),

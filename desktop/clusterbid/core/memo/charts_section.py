@@ -74,7 +74,8 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
                                                             max_bars=MEMO_TORNADO_BARS)))
     out: list[Flowable] = []
     for caption, build in builders:
-        pixels, (fig_width, fig_height) = _drawn(caption, build, style, scorecard, uncertainty, sensitivity)
+        drawn_from = (style, scorecard, uncertainty, sensitivity)
+        pixels, (fig_width, fig_height) = _drawn(caption, build, *drawn_from)
         width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
         image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.
