@@ -84,3 +84,11 @@ def evaluation_dict(bids: list[dict] | None = None, **overrides) -> dict:
 @pytest.fixture
 def demo_path() -> Path:
     return EXAMPLES / "demo-evaluation.json"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _memo_charts_kept_in_a_temporary_folder(tmp_path_factory):
+    """Memo charts drawn by the tests are kept for the run only, never in the user's cache."""
+    import os
+
+    os.environ.setdefault("CLUSTERBID_CHART_CACHE", str(tmp_path_factory.mktemp("memo-charts")))

@@ -141,13 +141,53 @@ def _demo():
     return demo_evaluation()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clusterbid", description="Score GPU-cluster bids by the cost and time to finish your training job."
-    )
-    parser.add_argument("--version", action="version", version=f"clusterbid {__version__}")
-    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+# Every verb in the order `clusterbid --help` lists it: (name, module that defines its arguments,
+# help). The help is written here so the list prints without importing any verb's module; a
+# verb's module (and numpy, pydantic, matplotlib, pyHanko behind it) is imported only when that
+# verb runs. tests/core/test_cli_verbs.py checks each help against the module's own.
+VERBS: tuple[tuple[str, str, str], ...] = (
+    ("app", "clusterbid.cli", "open the desktop app (the demo when no PATH is given)"),
+    ("demo", "clusterbid.cli", "write the bundled demo evaluation to PATH (.clusterbid or .json)"),
+    ("score", "clusterbid.cli",
+     "rank the bids by cost to finish (training) or cost per million output tokens (inference)"),
+    ("estimate", "clusterbid.cli", "score one bid for one workload (JSON files)"),
+    ("schema", "clusterbid.cli", "write (or --check) the JSON Schemas in resources/schema/"),
+    ("export-template", "clusterbid.cli_interchange",
+     "write a blank bid template to send to providers (.xlsx or .csv)"),
+    ("import-bids", "clusterbid.cli_interchange",
+     "validate a filled bid template (.xlsx, .csv or .json)"),
+    ("new", "clusterbid.cli_store", "create an evaluation file (.clusterbid)"),
+    ("audit", "clusterbid.cli_store",
+     "print an evaluation's audit trail and verify its hash chain"),
+    ("import", "clusterbid.cli_store",
+     "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"),
+    ("export", "clusterbid.cli_store", "export the scored comparison to .xlsx or .csv"),
+    ("evidence", "clusterbid.cli_evidence",
+     "read benchmark evidence (nccl-tests, training throughput, scaling)"),
+    ("memo", "clusterbid.cli_memo", "export the approval memo PDF of an evaluation"),
+    ("sign", "clusterbid.cli_signoff",
+     "sign your approver field of a memo with your PKCS#12 certificate"),
+    ("verify", "clusterbid.cli_signoff",
+     "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
+)
+ALL_VERBS = "*"
 
+
+class _OneVerb:
+    """Hands a module's `register(subparsers)` the real subparsers for one verb only; the other
+    verbs the module defines are built on a throw-away parser (they stay placeholders)."""
+
+    def __init__(self, subparsers: argparse._SubParsersAction, name: str) -> None:
+        self.subparsers, self.name = subparsers, name
+
+    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+        if name == self.name:
+            return self.subparsers.add_parser(name, **kwargs)
+        return argparse.ArgumentParser(add_help=False)
+
+
+def register(verbs) -> None:
+    """The verbs this module runs itself (see VERBS)."""
     app = verbs.add_parser("app", help="open the desktop app (the demo when no PATH is given)")
     app.add_argument("path", nargs="?", help="an evaluation file")
     app.set_defaults(handler=_cmd_app)
@@ -177,14 +217,27 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
-    from clusterbid import cli_evidence, cli_interchange, cli_memo, cli_signoff, cli_store
 
-    cli_interchange.register(verbs)
-    cli_store.register(verbs)
-    cli_evidence.register(verbs)
-    cli_memo.register(verbs)
-    cli_signoff.register(verbs)
+def build_parser(verb: str = ALL_VERBS) -> argparse.ArgumentParser:
+    """The parser with every verb listed; only `verb`'s arguments (or all, by default) are built."""
+    import importlib
+
+    description = "Score GPU-cluster bids by the cost and time to finish your training job."
+    parser = argparse.ArgumentParser(prog="clusterbid", description=description)
+    parser.add_argument("--version", action="version", version=f"clusterbid {__version__}")
+    verbs = parser.add_subparsers(dest="verb", metavar="VERB")
+    for name, module, help_text in VERBS:
+        if verb in (name, ALL_VERBS):
+            importlib.import_module(module).register(_OneVerb(verbs, name))
+        else:
+            verbs.add_parser(name, help=help_text, add_help=False)
     return parser
+
+
+def chosen_verb(argv: list[str]) -> str | None:
+    """The verb argparse will pick: the first argument that is not an option (the top-level
+    parser has only --help and --version, neither takes a value); None when there is none."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -193,10 +246,12 @@ def main(argv: list[str] | None = None) -> int:
 
     configure_frozen_runtime()
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    verb = chosen_verb(argv)
+    parser = build_parser(verb if any(verb == name for name, _, _ in VERBS) else "app")
     args = parser.parse_args(argv)
     if args.verb is None:
-        args = parser.parse_args(["app", *(argv or [])])
+        args = parser.parse_args(["app", *argv])
     handler = getattr(args, "handler", None) or args.func
     try:
         return handler(args)

@@ -10,7 +10,7 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer
 
-from clusterbid.core.memo import styles
+from clusterbid.core.memo import chart_cache, styles
 
 PRINT_DPI = 200
 
@@ -34,14 +34,27 @@ class ChartImage(Flowable):
         self.canv.drawImage(self.pixels, 0, 0, self.width, self.height)
 
 
-def _raster(figure) -> ImageReader:
+def _raster(figure) -> PILImage.Image:
     """The figure as RGB pixels at print resolution. Raw pixels skip a PNG encode and decode
     that cost a third of the export; the bytes still depend only on the figure."""
     buffer = io.BytesIO()
     figure.savefig(buffer, format="rgba", dpi=PRINT_DPI, facecolor=figure.get_facecolor())
     width, height = (round(v * PRINT_DPI) for v in figure.get_size_inches())
     pixels = PILImage.frombuffer("RGBA", (width, height), buffer.getvalue(), "raw", "RGBA", 0, 1)
-    return ImageReader(pixels.convert("RGB"))
+    return pixels.convert("RGB")
+
+
+def _drawn(caption: str, build, *drawn_from) -> tuple[PILImage.Image, tuple[float, float]]:
+    """(pixels, figure inches): kept ones when the same chart was drawn before, else drawn now."""
+    key = chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
+    kept = chart_cache.load(key)
+    if kept is not None:
+        return kept
+    figure = build()
+    size = tuple(float(v) for v in figure.get_size_inches())
+    pixels = _raster(figure)
+    chart_cache.store(key, pixels, size)
+    return pixels, size
 
 
 def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) -> list[Flowable]:
@@ -61,10 +74,10 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
                                                             max_bars=MEMO_TORNADO_BARS)))
     out: list[Flowable] = []
     for caption, build in builders:
-        figure = build()
-        fig_width, fig_height = figure.get_size_inches()
+        drawn_from = (style, scorecard, uncertainty, sensitivity)
+        pixels, (fig_width, fig_height) = _drawn(caption, build, *drawn_from)
         width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
-        image = ChartImage(_raster(figure), width, width * fig_height / fig_width)
+        image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
         out.append(KeepTogether([image, Spacer(1, 3 * mm)]))

@@ -7,9 +7,11 @@ import os
 import tempfile
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from clusterbid.core.memo.inputs import Approver
-from clusterbid.core.memo.verification import MemoVerification
+if TYPE_CHECKING:  # `clusterbid sign` writes a memo without importing the models and cost model
+    from clusterbid.core.memo.inputs import Approver
+    from clusterbid.core.memo.verification import MemoVerification
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -40,7 +42,7 @@ def memo_approvers(pdf: bytes) -> list[Approver]:
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     from clusterbid.core.memo.attachment import read_attached_inputs
-    from clusterbid.core.memo.inputs import parse_memo_inputs
+    from clusterbid.core.memo.inputs import Approver, parse_memo_inputs
 
     try:
         raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
