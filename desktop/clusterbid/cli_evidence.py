@@ -10,7 +10,13 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.provenance import MEASURERS
-from clusterbid.core.evidence.reading import FORMATS, MAX_EVIDENCE_BYTES, EvidenceReading, read_evidence, reading_to_json
+from clusterbid.core.evidence.reading import (
+    FORMATS,
+    EvidenceReading,
+    load_evidence_bytes,
+    read_evidence,
+    reading_to_json,
+)
 
 EXIT_OK, EXIT_INPUT = 0, 2
 FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
@@ -31,12 +37,7 @@ def _size(n: int) -> str:
 
 
 def _read(path: Path, args: argparse.Namespace) -> EvidenceReading:
-    try:
-        if path.stat().st_size > MAX_EVIDENCE_BYTES:
-            raise InputError(f"{path}: {path.stat().st_size / 1e6:.0f} MB is too large for an evidence file")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    data = load_evidence_bytes(path)
     return read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
                          nic_aggregate_gb_s=args.nic_aggregate_gb_s)  # fmt: skip
 

@@ -54,6 +54,11 @@ class _Columns:
 _BY_WIDTH = {len(_STANDARD): _Columns.from_names(_STANDARD), len(_OLD): _Columns.from_names(_OLD)}
 
 
+def _ascii_int(token: str) -> bool:
+    """Digits 0-9 only: str.isdigit() also accepts superscripts such as U+00B2, which int() refuses."""
+    return token.isascii() and token.isdigit()
+
+
 def _resolution(token: str) -> float:
     """Half the value of the last printed digit: how far rounding may have moved the figure."""
     mantissa, _, exponent = token.lower().partition("e")
@@ -120,7 +125,7 @@ class _Scanner:
             self.columns, self.in_table = columns, True
         elif body.startswith("Out of bounds values"):
             value = body.partition(":")[2].split()[:1]
-            if not value or not value[0].isdigit():
+            if not value or not _ascii_int(value[0]):
                 raise self.fail(lineno, "'# Out of bounds values' is not followed by a count")
             self.current(lineno).out_of_bounds = int(value[0])
         elif body.startswith("Avg bus bandwidth"):
@@ -149,7 +154,7 @@ class _Scanner:
         return value, _resolution(token)
 
     def integer(self, lineno: int, token: str, what: str) -> int:
-        if not token.lstrip("-").isdigit() or len(token) > 20:
+        if not _ascii_int(token.lstrip("-")) or len(token) > 20:
             raise self.fail(lineno, f"{what} is not a whole number: {token[:40]!r}")
         return int(token)
 
@@ -180,7 +185,7 @@ class _Scanner:
         if columns.root is not None:
             root = self.integer(lineno, tokens[columns.root], "root")
         redop = tokens[columns.redop] if columns.redop is not None else None
-        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and redop.lstrip("-").isdigit():
+        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and _ascii_int(redop.lstrip("-")):
             redop, root = None, int(redop)  # old broadcast/reduce printed root where redop sits
         try:
             row = NcclTestsRow(
@@ -232,7 +237,7 @@ def parse_nccl_tests_text(
         first = body[0]
         if first == "#":
             scanner.comment(lineno, body[1:].strip())
-        elif first.isdigit() and not _NCCL_LOG.search(body):
+        elif _ascii_int(first) and not _NCCL_LOG.search(body):
             tokens = body.split()
             # Outside a table, digits start a row only if the type column reads like one.
             if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
