@@ -167,7 +167,7 @@ def run_attach(args: argparse.Namespace) -> int:
     suspect = [e for e in items if e.suspect and not e.suspect_override]
     if suspect:
         print(f"{len(suspect)} figure(s) flagged as suspect are kept out of the cost model (spec figures used); "
-              "attach again with --use-flagged REASON to use them, the reason is recorded with the figure")
+              "to use such a figure, attach the file with --use-flagged REASON (the reason is recorded with it)")
     flags = reading.flags()
     if flags:
         print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
