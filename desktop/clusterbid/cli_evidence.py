@@ -9,8 +9,15 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.provenance import MEASURERS
-from clusterbid.core.evidence.reading import FORMATS, MAX_EVIDENCE_BYTES, EvidenceReading, read_evidence, reading_to_json
+from clusterbid.core.evidence.reading import (
+    FORMATS,
+    EvidenceReading,
+    load_evidence_bytes,
+    read_evidence,
+    reading_to_json,
+)
 
 EXIT_OK, EXIT_INPUT = 0, 2
 FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
@@ -31,12 +38,7 @@ def _size(n: int) -> str:
 
 
 def _read(path: Path, args: argparse.Namespace) -> EvidenceReading:
-    try:
-        if path.stat().st_size > MAX_EVIDENCE_BYTES:
-            raise InputError(f"{path}: {path.stat().st_size / 1e6:.0f} MB is too large for an evidence file")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    data = load_evidence_bytes(path)
     return read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
                          nic_aggregate_gb_s=args.nic_aggregate_gb_s)  # fmt: skip
 
@@ -152,8 +154,9 @@ def run_attach(args: argparse.Namespace) -> int:
         if not reading.evidence:
             raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
                              "nothing was attached")
+        items = [_overridden(e, args.use_flagged) for e in reading.evidence]
         with EvaluationDocument.open(args.document, user=args.user) as document:
-            document.attach_evidence(args.bid_id, path.name, path.read_bytes(), list(reading.evidence),
+            document.attach_evidence(args.bid_id, path.name, path.read_bytes(), items,
                                      media_type=MEDIA_TYPES[reading.format])
     except InputError as exc:
         return _fail(str(exc))
@@ -161,10 +164,21 @@ def run_attach(args: argparse.Namespace) -> int:
         return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
     print("\n".join(_evidence_lines(reading)[1:]))
+    suspect = [e for e in items if e.suspect and not e.suspect_override]
+    if suspect:
+        print(f"{len(suspect)} figure(s) flagged as suspect are kept out of the cost model (spec figures used); "
+              "to use such a figure, attach the file with --use-flagged REASON (the reason is recorded with it)")
     flags = reading.flags()
     if flags:
         print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
     return EXIT_OK
+
+
+def _overridden(item: Evidence, reason: str | None) -> Evidence:
+    """The officer's recorded reason to use a flagged figure; figures not flagged are left alone."""
+    if reason is None or not item.suspect:
+        return item
+    return Evidence.model_validate(item.model_dump() | {"suspect_override": reason})
 
 
 def _date(text: str) -> dt.date:
@@ -208,6 +222,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     attach.add_argument("document", type=Path, metavar="DOCUMENT", help="a .clusterbid document")
     attach.add_argument("bid_id", metavar="BID_ID")
     attach.add_argument("file", metavar="FILE")
+    attach.add_argument("--use-flagged", default=None, metavar="REASON",
+                        help="use figures a check flagged as suspect (e.g. above the NIC aggregate); REASON is recorded")
     attach.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
     _reading_options(attach)
     attach.set_defaults(func=run_attach)

@@ -6,16 +6,12 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 
-MAX_LOG_BYTES = 20 * 1024 * 1024
-
 
 def read_log(path: Path) -> list:
-    from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_text
+    from clusterbid.core.evidence import EvidenceParseError, load_evidence_bytes, parse_nccl_tests_text
 
-    size = path.stat().st_size
-    if size > MAX_LOG_BYTES:
-        raise InputError(f"{path.name}: {size:,} bytes is more than the {MAX_LOG_BYTES:,}-byte limit for a log")
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    # The same reader and size limit as `clusterbid evidence` and the wizard's evidence page.
+    text = load_evidence_bytes(path, path.name).decode("utf-8", errors="replace")
     try:
         return parse_nccl_tests_text(text, path.name)
     except EvidenceParseError as exc:

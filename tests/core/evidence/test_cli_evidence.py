@@ -79,6 +79,7 @@ def test_forced_wrong_format_is_a_clear_error(capsys) -> None:
 
 
 def _document(tmp_path: Path) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "eval.clusterbid"
     EvaluationDocument.create(path, demo_evaluation(), user="test").close()
     return path
@@ -139,3 +140,19 @@ def test_measured_on_is_recorded_and_a_future_date_refused(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["evidence"][0]["measured_on"] == "2024-11-05"
     assert main(["evidence", "parse", str(REAL_LOG), "--measured-on", "2999-01-01"]) == 2
     assert "measured_on 2999-01-01 is in the future" in capsys.readouterr().err
+
+
+def test_attach_of_a_flagged_figure_records_the_override_only_when_given(tmp_path: Path, capsys) -> None:
+    # The real 2-node log peaks at 338.82 GB/s: above a 300 GB/s NIC aggregate, so it is suspect.
+    for folder, extra, override in (("plain", [], None),
+                                    ("override", ["--use-flagged", "SHARP switches, checked"], "SHARP switches, checked")):
+        path = _document(tmp_path / folder)
+        with EvaluationDocument.open(path) as document:
+            target = document.evaluation.bids[0].id
+        args = ["evidence", "attach", str(path), target, str(REAL_LOG), "--nic-aggregate-gb-s", "300", *extra]
+        assert main(args) == 0
+        out = capsys.readouterr().out
+        assert ("kept out of the cost model" in out) is (override is None)
+        with EvaluationDocument.open(path) as document:
+            (item,) = next(b for b in document.evaluation.bids if b.id == target).evidence
+            assert "338.82 GB/s" in item.suspect and item.suspect_override == override

@@ -42,9 +42,14 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
     the planned job size."""
     node_busbw = b.node_busbw_gb_s.copy()
     busbw_used: list[Evidence | None] = []
+    notes: list[list[str]] = [[] for _ in bids]
     for i, bid in enumerate(bids):
         # Only a run that spans nodes measures the scale-out fabric.
         spanning = [e for e in _usable(bid, (EvidenceKind.ALLREDUCE_BUSBW,)) if e.scale_gpus > b.gpus_per_node[i]]
+        # A figure a check flagged (e.g. above the NIC aggregate) stays out unless overridden.
+        notes[i] += [f"busbw {e.value:g} GB/s not used (flagged: {e.suspect}); spec figure kept" for e in spanning
+                     if e.suspect and not e.suspect_override]  # fmt: skip
+        spanning = [e for e in spanning if not e.suspect or e.suspect_override]
         chosen = _best(spanning, w.job_gpus)
         busbw_used.append(chosen)
         if chosen is not None:
@@ -53,7 +58,6 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
 
     mfu = b.baseline_mfu.copy()
     efficiency_used: list[Evidence | None] = []
-    notes: list[list[str]] = [[] for _ in bids]
     for i, bid in enumerate(bids):
         chosen = _best(_usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)), w.job_gpus)
         efficiency_used.append(chosen)

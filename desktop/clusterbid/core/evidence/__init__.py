@@ -7,7 +7,7 @@ from clusterbid.core.evidence.nccl_json import parse_nccl_tests_json
 from clusterbid.core.evidence.nccl_result import BusbwPlateau, NcclFlag, NcclTestsResult, NcclTestsRow, NcclTestsRun
 from clusterbid.core.evidence.nccl_text import parse_nccl_tests_text
 from clusterbid.core.evidence.provenance import grade_for
-from clusterbid.core.evidence.reading import EvidenceReading, detect_format, read_evidence
+from clusterbid.core.evidence.reading import EvidenceReading, detect_format, load_evidence_bytes, read_evidence
 from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
 from clusterbid.core.evidence.scaling_fit import ScalingFit, extrapolate, fit_power_law
 from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
@@ -29,6 +29,7 @@ __all__ = [
     "ThroughputResult",
     "ThroughputTable",
     "detect_format",
+    "load_evidence_bytes",
     "extrapolate",
     "fit_power_law",
     "grade_for",

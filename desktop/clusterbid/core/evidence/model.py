@@ -53,6 +53,12 @@ class Evidence(FrozenModel):
     measured_on: dt.date | None = None
     artefact_name: str | None = Field(None, max_length=255)
     artefact_sha256: str | None = Field(None, pattern="^[0-9a-f]{64}$", description="SHA-256 of the raw artefact")
+    suspect: str | None = Field(
+        None, max_length=1000, description="Why a check flagged the figure; not used by the cost model unless overridden"
+    )
+    suspect_override: str | None = Field(
+        None, min_length=1, max_length=500, description="The officer's recorded reason to use a suspect figure anyway"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Evidence:
@@ -72,6 +78,8 @@ class Evidence(FrozenModel):
                 f"grade {self.grade.value} needs the raw artefact attached (artefact_sha256); "
                 "without it the figure is a provider_claim"
             )
+        if self.suspect_override is not None and self.suspect is None:
+            raise ValueError("suspect_override is a reason to use a flagged figure; this figure is not flagged")
         if self.grade is EvidenceGrade.MEASURED_INDEPENDENT and self.measured_by == "provider":
             raise ValueError("a figure the provider measured cannot be graded measured_independent")
         return self

@@ -47,6 +47,7 @@ class RawRun:
     resolutions: list[tuple[float, float, float, float]] = field(default_factory=list)
     avg_busbw: float | None = None
     out_of_bounds: int | None = None
+    launch_nodes: int | None = None  # node count the mpirun/srun command line asked for
 
     def is_empty(self) -> bool:
         return not self.rows and self.avg_busbw is None and self.out_of_bounds is None
@@ -208,7 +209,9 @@ def _nic_flag(
 ) -> None:
     if not math.isfinite(nic_gb_s) or nic_gb_s <= 0:
         raise EvidenceParseError(raw.source, None, f"NIC aggregate must be a positive number of GB/s, not {nic_gb_s!r}")
-    if len(hosts) != 2 or not raw.rows:
+    # Nodes from the rank list when the log has one, else from the launcher's command line.
+    nodes, basis = (len(hosts), "rank list") if hosts else (raw.launch_nodes, "command line")
+    if nodes != 2 or not raw.rows:
         return  # the Tree/NVLS inflation this catches is a 2-node effect
     if plateau is not None:
         peak, size = plateau.busbw_gb_s, plateau.size_bytes
@@ -217,4 +220,5 @@ def _nic_flag(
     if peak > nic_gb_s:
         flags.append(NcclFlag(code="busbw_above_nic_aggregate", message=(
             f"2-node busbw {peak:g} GB/s at {size} bytes exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
-            "node: Tree or NVLS algorithms inflate busbw on 2 nodes; ask for a run with NCCL_ALGO=Ring")))
+            f"node (2 nodes, from the log's {basis}): Tree or NVLS algorithms inflate busbw on 2 nodes; "
+            "ask for a run with NCCL_ALGO=Ring")))

@@ -12,6 +12,9 @@ from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceGrade, Evide
 from clusterbid.core.evidence.nccl_result import NcclTestsRun
 
 _DESCRIPTION_LIMIT = 2000  # Evidence.description max_length
+# Flags that make the figure itself doubtful (not just its paperwork): the cost model keeps the
+# spec figure unless the officer records a reason to use it (Evidence.suspect_override).
+SUSPECT_FLAGS = ("busbw_above_nic_aggregate",)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -46,6 +49,7 @@ def to_evidence(
     plateau = run.plateau
     hosts = f" on {len(run.hosts)} hosts" if run.hosts else ""
     flags = "; ".join(f"{flag.code}: {flag.message}" for flag in run.flags)
+    suspect = "; ".join(flag.message for flag in run.flags if flag.code in SUSPECT_FLAGS) or None
     description = (
         f"nccl-tests all_reduce busbw plateau {plateau.busbw_gb_s:g} GB/s at {plateau.size_bytes} bytes "
         f"({plateau.placement.replace('_', '-')}), {gpus} GPUs{hosts}"
@@ -65,6 +69,7 @@ def to_evidence(
             measured_on=measured_on,
             artefact_name=artefact_name,
             artefact_sha256=artefact_sha256,
+            suspect=suspect[:1000] if suspect else None,
         )
     except ValidationError as exc:
         raise InputError(f"{run.source}: {exc.errors()[0]['msg']}") from None

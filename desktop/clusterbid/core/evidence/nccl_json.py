@@ -45,7 +45,8 @@ class _Reader:
 
     def integer(self, value: Any, path: str) -> int:
         # root is written as a padded string ("    -1"), sizes as bare integers.
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 40:
+        digits = value.strip().lstrip("-") if isinstance(value, str) else ""
+        if digits.isascii() and digits.isdigit() and len(value) < 40:  # not U+00B2: int() refuses it
             return int(value.strip())
         if isinstance(value, int) and not isinstance(value, bool):
             return value

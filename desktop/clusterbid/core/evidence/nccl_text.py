@@ -20,6 +20,27 @@ MAX_LINE_CHARS = 64 * 1024
 _RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
 _TAG_PREFIX = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:|\d{1,6}: ")  # mpirun --tag-output, srun -l
 _NCCL_LOG = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
+# Launcher options that fix the node count: mpirun -np N with -npernode/--map-by ppr:M, or
+# --nodes/--nnodes N (srun, torchrun). Open MPI's -N means per node, so bare -N is not used.
+_CONTINUED = re.compile(r"\\[ \t]*\r?\n[>\s]*")
+_LAUNCHER = re.compile(r"\b(?:mpirun|mpiexec|srun|torchrun)\b[^\n]*")
+_NP = re.compile(r"(?:^|\s)(?:-np|-n|--np|--ntasks)[= ](\d{1,6})\b")
+_PER_NODE = re.compile(r"(?:-npernode|--npernode|--ntasks-per-node|-ppn|--map-by ppr:)[= ]?(\d{1,6})\b")
+_NODES = re.compile(r"(?:--nodes|--nnodes)[= ](\d{1,6})\b")
+
+
+def _launch_nodes(text: str) -> int | None:
+    """Nodes the first launcher command line in the text asked for, if it says."""
+    match = _LAUNCHER.search(_CONTINUED.sub(" ", text[:200_000]))
+    if match is None:
+        return None
+    line = match[0]
+    if nodes := _NODES.search(line):
+        return int(nodes[1]) or None
+    np, per_node = _NP.search(line), _PER_NODE.search(line)
+    if np and per_node and int(per_node[1]) and int(np[1]) % int(per_node[1]) == 0:
+        return int(np[1]) // int(per_node[1])
+    return None
 
 _STANDARD = "size count type redop root time algbw busbw #wrong time algbw busbw #wrong".split()
 _OLD = "size count type redop time algbw busbw error time algbw busbw error".split()
@@ -39,6 +60,10 @@ class _Columns:
     def from_names(cls, names: list[str]) -> _Columns | None:
         if names[:3] != ["size", "count", "type"]:
             return None
+        if names[-2:] == ["algbw", "busbw"] and names.count("busbw") == 2:
+            # Older builds and some VM images omit the last half's check title but print its value.
+            first_check = names[names.index("busbw") + 1]
+            names = names + [first_check] if first_check in ("#wrong", "error") else names
         halves = []
         for i, name in enumerate(names):
             if name in ("time", "cputime") and names[i + 1 : i + 3] == ["algbw", "busbw"] and i + 3 < len(names):
@@ -52,6 +77,11 @@ class _Columns:
 
 
 _BY_WIDTH = {len(_STANDARD): _Columns.from_names(_STANDARD), len(_OLD): _Columns.from_names(_OLD)}
+
+
+def _ascii_int(token: str) -> bool:
+    """Digits 0-9 only: str.isdigit() also accepts superscripts such as U+00B2, which int() refuses."""
+    return token.isascii() and token.isdigit()
 
 
 def _resolution(token: str) -> float:
@@ -120,7 +150,7 @@ class _Scanner:
             self.columns, self.in_table = columns, True
         elif body.startswith("Out of bounds values"):
             value = body.partition(":")[2].split()[:1]
-            if not value or not value[0].isdigit():
+            if not value or not _ascii_int(value[0]):
                 raise self.fail(lineno, "'# Out of bounds values' is not followed by a count")
             self.current(lineno).out_of_bounds = int(value[0])
         elif body.startswith("Avg bus bandwidth"):
@@ -149,7 +179,7 @@ class _Scanner:
         return value, _resolution(token)
 
     def integer(self, lineno: int, token: str, what: str) -> int:
-        if not token.lstrip("-").isdigit() or len(token) > 20:
+        if not _ascii_int(token.lstrip("-")) or len(token) > 20:
             raise self.fail(lineno, f"{what} is not a whole number: {token[:40]!r}")
         return int(token)
 
@@ -180,7 +210,7 @@ class _Scanner:
         if columns.root is not None:
             root = self.integer(lineno, tokens[columns.root], "root")
         redop = tokens[columns.redop] if columns.redop is not None else None
-        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and redop.lstrip("-").isdigit():
+        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and _ascii_int(redop.lstrip("-")):
             redop, root = None, int(redop)  # old broadcast/reduce printed root where redop sits
         try:
             row = NcclTestsRow(
@@ -232,7 +262,7 @@ def parse_nccl_tests_text(
         first = body[0]
         if first == "#":
             scanner.comment(lineno, body[1:].strip())
-        elif first.isdigit() and not _NCCL_LOG.search(body):
+        elif _ascii_int(first) and not _NCCL_LOG.search(body):
             tokens = body.split()
             # Outside a table, digits start a row only if the type column reads like one.
             if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
@@ -247,4 +277,7 @@ def parse_nccl_tests_text(
         raise EvidenceParseError(source, None, "no nccl-tests result rows found (rows such as "
                                  "'1073741824  268435456  float  sum  -1  6759.0  158.86  297.86  0 ...'): "
                                  "is this nccl-tests output?")
+    launch_nodes = _launch_nodes(text)
+    for raw in runs:
+        raw.launch_nodes = launch_nodes
     return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,8 +27,10 @@ from clusterbid.core.evidence.throughput_readers import (
 
 EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv"]
 FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv")
-# Evidence files are logs and small tables; the document store keeps artefacts up to 50 MiB.
-MAX_EVIDENCE_BYTES = 256 * 1024 * 1024
+# Evidence files are logs and small tables, and the document store keeps artefacts up to this
+# size (store.artefacts.MAX_ARTEFACT_BYTES, not imported: the store imports evidence): a larger
+# file could never be attached, so it is refused before a byte is parsed.
+MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -54,6 +58,28 @@ class EvidenceReading:
         if self.scaling is not None:
             found += self.scaling.flags
         return tuple(found)
+
+
+def load_evidence_bytes(path: Path, source: str | None = None) -> bytes:
+    """The one way CLI, wizard and drag-and-drop read an evidence file: size checked first.
+
+    The size is checked on the open file, and at most one byte over the limit is read, so a huge
+    or growing file (or a device) costs neither time nor memory before it is refused.
+    """
+    name = source or str(path)
+    limit = f"the {MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file"
+    try:
+        with open(path, "rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_EVIDENCE_BYTES:
+                raise EvidenceParseError(name, None, f"{size / 2**20:.0f} MiB is larger than {limit}; "
+                                         "attach the nccl-tests output of the run itself, not a collection")
+            data = handle.read(MAX_EVIDENCE_BYTES + 1)
+    except OSError as exc:
+        raise EvidenceParseError(name, None, f"cannot be read ({exc.strerror or exc})") from None
+    if len(data) > MAX_EVIDENCE_BYTES:
+        raise EvidenceParseError(name, None, f"more than {limit}")
+    return data
 
 
 def _decode(data: bytes, source: str) -> str:
@@ -111,7 +137,8 @@ def read_evidence(
     if measured_on is not None and measured_on > dt.date.today():
         raise EvidenceParseError(source, None, f"measured_on {measured_on.isoformat()} is in the future")
     if len(data) > MAX_EVIDENCE_BYTES:
-        raise EvidenceParseError(source, None, f"{len(data) / 1e6:.0f} MB is too large for an evidence file")
+        raise EvidenceParseError(source, None, f"{len(data) / 2**20:.0f} MiB is larger than the "
+                                 f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file")
     text = _decode(data, source)
     chosen: EvidenceFormat = detect_format(text) if fmt == "auto" else fmt  # type: ignore[assignment]
     sha = sha256_hex(data)

@@ -16,14 +16,13 @@ from clusterbid.core.evidence import (
     Evidence,
     EvidenceGrade,
     detect_format,
+    load_evidence_bytes,
     parse_nccl_tests_json,
     parse_nccl_tests_text,
     read_evidence,
     sha256_hex,
     to_evidence,
 )
-
-MAX_LOG_BYTES = 50 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -47,13 +46,7 @@ class ParseSignals(QObject):
 
 def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_gb_s: float | None) -> ParsedLog:
     """The first all_reduce run in the file that can back a busbw figure; InputError otherwise."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_LOG_BYTES:
-            raise InputError(f"{path.name}: {size:,} bytes is larger than the {MAX_LOG_BYTES:,}-byte limit for a log")
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path.name}: cannot be read ({exc.strerror or exc})") from None
+    data = load_evidence_bytes(path, path.name)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
