@@ -59,9 +59,10 @@ def run_import(args: argparse.Namespace) -> int:
         print(report.as_text())
         if report.problems and not args.valid_rows_only:
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
-            return EXIT_BROKEN
+            return EXIT_INPUT
         with EvaluationDocument.open(args.path, user=args.user) as document:
-            document.add_bids(list(report.bids))
+            # One import is one user action: one transaction and one audit row for the whole sheet.
+            document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
             total = len(document.evaluation.bids)
     except InputError as exc:
         return _fail(str(exc))

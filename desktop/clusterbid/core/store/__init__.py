@@ -1,7 +1,8 @@
 """The .clusterbid document store: one SQLite file per evaluation, with a hash-chained audit trail."""
 
 from clusterbid.core.store.artefacts import MAX_ARTEFACT_BYTES, ArtefactInfo
-from clusterbid.core.store.audit import AuditRow, default_user, replay_audit
+from clusterbid.core.store.audit import AuditRow, default_user
+from clusterbid.core.store.changes import replay_audit
 from clusterbid.core.store.console import format_audit
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.core.store.errors import (

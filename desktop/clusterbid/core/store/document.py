@@ -14,7 +14,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.workload import Workload
-from clusterbid.core.store import artefacts, audit, fileformat, schema, snapshot
+from clusterbid.core.store import artefacts, audit, changes, fileformat, schema, snapshot
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
 
@@ -22,11 +22,11 @@ SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 Write = Callable[[sqlite3.Connection], object]
 
 
-def _rebuild(evaluation: Evaluation, **changes: object) -> Evaluation:
+def _rebuild(evaluation: Evaluation, **parts: object) -> Evaluation:
     # Full validation of the new snapshot (never model_copy): cross-field rules such as unique
     # bid ids and exchange rates are checked for every edit.
     fields = {name: getattr(evaluation, name) for name in Evaluation.model_fields}
-    return Evaluation.model_validate({**fields, **changes})
+    return Evaluation.model_validate({**fields, **parts})
 
 
 class EvaluationDocument:
@@ -164,18 +164,58 @@ class EvaluationDocument:
     def add_bid(self, bid: Bid) -> Evaluation:
         return self.add_bids([bid])
 
-    def add_bids(self, bids: list[Bid]) -> Evaluation:
-        """Add bids (one, or an imported sheet) in one transaction: all of them or none, one audit row each."""
+    def add_bids(self, bids: list[Bid], label: str | None = None) -> Evaluation:
+        """Add bids (one, or an imported sheet) in one transaction and one audit row: all of them or none."""
         bids = [self._validated("the new bid", lambda b=b: Bid.model_validate(b)) for b in bids]
         if not bids:
             return self._evaluation
         names = ", ".join(repr(b.id) for b in bids)
         new = self._validated(f"adding bid {names}", lambda: _rebuild(self._evaluation, bids=(*self._evaluation.bids, *bids)))
+        if len(bids) > 1:
+            return self.apply(new, label or f"Add {len(bids)} bids")
         rows = [(bid.id, snapshot.to_json(bid)) for bid in bids]
         self._commit_many([(audit.ADD_BID, bid_id, None, bid_json) for bid_id, bid_json in rows], lambda c: c.executemany(
             "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid", rows))
         self._evaluation = new
         return new
+
+    def apply(self, target: Evaluation, label: str) -> Evaluation:
+        """Bring the document to `target` (one user action: an edit, an import, an undo or a redo) in
+        one transaction recorded as one audit row, so a crash leaves the state before or after it."""
+        current = self._evaluation
+        new = self._validated(label, lambda: _rebuild(target))
+        if (new.title, new.currency) != (current.title, current.currency):
+            raise EditRejectedError(self.path, "the title and currency of an evaluation are set when it is created")
+        steps = changes.diff_steps(current, new)
+        if not steps:
+            return current
+        if len(steps) == 1 and steps[0]["action"] != "reorder":
+            return self._apply_one(steps[0], new)
+        label = self._require_text("the description of the change", label, 200)
+
+        def write(conn: sqlite3.Connection) -> None:
+            if new.workload != current.workload or new.policy != current.policy:
+                conn.execute("UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),))
+            if new.bids != current.bids:
+                conn.execute("DELETE FROM bid")
+                conn.executemany("INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
+                                 [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)])
+
+        self._commit(audit.EDIT, None, None, changes.edit_payload(label, steps), write)
+        self._evaluation = new
+        return new
+
+    def _apply_one(self, step: dict, new: Evaluation) -> Evaluation:
+        # A single-part change keeps its plain row (add_bid, replace_bid, ...), as older trails have.
+        action, target = step["action"], step["target"]
+        if action == audit.SET_WORKLOAD:
+            return self.set_workload(new.workload)
+        if action == audit.SET_POLICY:
+            return self.set_policy(new.policy)
+        if action == audit.REMOVE_BID:
+            return self.remove_bid(target)
+        bid = next(b for b in new.bids if b.id == target)
+        return self.replace_bid(target, bid) if action == audit.REPLACE_BID else self.add_bids([bid])
 
     def replace_bid(self, bid_id: str, bid: Bid) -> Evaluation:
         """Record a correction: the old and the corrected bid both stay in the trail."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from clusterbid.core.store import audit, fileformat, snapshot
+from clusterbid.core.store import audit, changes, fileformat, snapshot
 from clusterbid.core.store.audit import AuditRow
 
 
@@ -64,8 +64,8 @@ def verify_audit_chain(path: Path | str) -> AuditReport:
         return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
                                     f"#{rows[-1].seq}: rows were removed from the end")
     try:
-        replayed = audit.replay_audit(rows)
-    except (ValidationError, ValueError) as exc:
+        replayed = changes.replay_audit(rows)
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
         return broken(None, f"the trail cannot be replayed: {str(exc).splitlines()[0]}")
     if current is None:
         return broken(None, f"the stored evaluation does not validate: {current_error}")
