@@ -29,10 +29,14 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def warn(text: str) -> None:
+    print(f"clusterbid: {text}", file=sys.stderr)
+
+
 def _load_evaluation(path: str):
     from clusterbid.core.documents import read_evaluation
 
-    return read_evaluation(Path(path))
+    return read_evaluation(Path(path), warn=warn)
 
 
 DEFAULT_SAMPLES = 20_000

@@ -81,7 +81,7 @@ def run_export(args: argparse.Namespace) -> int:
     from clusterbid.core.workloads import is_serving
 
     try:
-        evaluation = read_evaluation(args.path)
+        evaluation = read_evaluation(args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr))
         if is_serving(evaluation):
             rows = serving_comparison_rows(score_serving_evaluation(evaluation))
         else:

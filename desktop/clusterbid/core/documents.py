@@ -72,13 +72,16 @@ def read_model(model: type[Model], path: Path) -> Model:
     return parse_model(model, text, str(path))
 
 
-def read_evaluation(path: Path):
-    """An evaluation from a .clusterbid document or from an evaluation JSON file."""
+def read_evaluation(path: Path, warn=None):
+    """An evaluation from a .clusterbid document or from an evaluation JSON file; `warn(text)` is
+    told when the document fails its audit (the CLI prints it on stderr)."""
     from clusterbid.core.evaluation import Evaluation
 
     if path.suffix == ".clusterbid":
-        from clusterbid.core.store import EvaluationDocument
+        from clusterbid.core.store import EvaluationDocument, audit_warning
 
         with EvaluationDocument.open(path) as document:
+            if warn is not None and not document.audit_report.ok:
+                warn(audit_warning(document.audit_report))
             return document.evaluation
     return read_model(Evaluation, path)

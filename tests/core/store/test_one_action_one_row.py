@@ -78,3 +78,13 @@ def test_a_single_part_change_keeps_its_plain_row(tmp_path):
     with EvaluationDocument.create(tmp_path / "e.clusterbid", make_evaluation(2)) as doc:
         doc.apply(doc.evaluation.model_copy(update={"policy": make_policy(0.5)}), "Change weights")
         assert doc.audit_rows()[-1].action == "set_policy"
+
+
+def test_a_new_title_is_one_row_and_replays(tmp_path):
+    path = tmp_path / "e.clusterbid"
+    with EvaluationDocument.create(path, make_evaluation(2)) as doc:
+        target = doc.evaluation.model_copy(update={"title": "Q4 training cluster"})
+        doc.apply(target, "Rename the evaluation")
+        assert doc.audit_rows()[-1].action == "edit"
+    with EvaluationDocument.open(path) as reopened:
+        assert reopened.evaluation.title == "Q4 training cluster" and reopened.audit_report.ok

@@ -15,6 +15,9 @@ from clusterbid.core.store.audit import AuditRow
 from clusterbid.core.store.snapshot import assemble, header_json, to_json
 
 Step = dict[str, object]
+# Steps only an `edit` row holds: plain header fields (the title) and the order of the bids.
+SET_HEADER, REORDER = "set_header", "reorder"
+HEADER_FIELDS = ("title", "currency")
 
 
 def _parsed(json_text: str) -> object:
@@ -24,6 +27,10 @@ def _parsed(json_text: str) -> object:
 def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
     """The steps that turn `current` into `target`: header parts, removals, corrections, additions, order."""
     steps: list[Step] = []
+    header = {name: getattr(target, name) for name in HEADER_FIELDS if getattr(target, name) != getattr(current, name)}
+    if header:
+        steps.append({"action": SET_HEADER, "target": ", ".join(header),
+                      "old": {name: getattr(current, name) for name in header}, "new": header})
     if target.workload != current.workload:
         steps.append({"action": audit.SET_WORKLOAD, "target": "workload",
                       "old": _parsed(to_json(current.workload)), "new": _parsed(to_json(target.workload))})
@@ -44,7 +51,7 @@ def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
     kept = [bid.id for bid in current.bids if bid.id in wanted] + [bid.id for bid in target.bids if bid.id not in have]
     order = [bid.id for bid in target.bids]
     if kept != order:  # an undone removal puts the bid back where it was, not at the end
-        steps.append({"action": "reorder", "target": None, "order": order})
+        steps.append({"action": REORDER, "target": None, "order": order})
     return steps
 
 
@@ -70,7 +77,11 @@ class _State:
             fields = json.loads(self.header)
             fields["workload" if action == audit.SET_WORKLOAD else "policy"] = json.loads(new_json or "null")
             self.header = json.dumps(fields)
-        elif action == "reorder":
+        elif action == SET_HEADER:
+            fields = json.loads(self.header)
+            fields.update(json.loads(new_json or "{}"))
+            self.header = json.dumps(fields)
+        elif action == REORDER:
             if sorted(order or []) != sorted(self.ids):
                 raise ValueError("a reorder step names other bids than the document holds")
             by_id = dict(zip(self.ids, self.bids))
