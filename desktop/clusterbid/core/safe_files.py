@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -91,13 +92,18 @@ def replace_atomically(path: Path | str, build: Callable[[Path], None]) -> Path:
     path = Path(path)
     folder = path.resolve().parent
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=folder)
+        # The suffix is kept (".x.clusterbid" -> ".x.<random>.partial.clusterbid"): builders check it.
+        handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=TEMP_SUFFIX + path.suffix, dir=folder)
         os.close(handle)
         os.unlink(temp_name)  # the builder creates it (SQLite refuses to build over a foreign file)
     except OSError as exc:
         raise OutputWriteError(path, _reason(exc)) from None
     try:
-        build(Path(temp_name))
+        try:
+            build(Path(temp_name))
+        except InputError as exc:  # the builder's message names the temporary file: name the target
+            found = re.search(r"\(([^()]*)\)", str(exc))
+            raise OutputWriteError(path, found.group(1) if found else str(exc)) from None
         with open(temp_name, "rb+") as built:
             os.fsync(built.fileno())
         os.chmod(temp_name, SHARED_FILE_MODE)
