@@ -11,6 +11,7 @@ from pydantic import Field, field_validator, model_validator
 from clusterbid.core.base import CurrencyCode, FrozenModel, MoneyAmount, PositiveMoney
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.text_rules import check_model_text
 
 CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
 
@@ -158,4 +159,9 @@ class Bid(FrozenModel):
             )
         if self.topology.leaf_domain_gpus > self.capacity.gpus_offered:
             raise ValueError("topology.leaf_domain_gpus cannot exceed capacity.gpus_offered")
+        return self
+
+    @model_validator(mode="after")
+    def _plain_text(self) -> Bid:
+        check_model_text(self)  # no control or bidi-override characters (core/text_rules.py)
         return self
