@@ -11,6 +11,7 @@ from clusterbid.core.store.errors import (
     DocumentError,
     DocumentWriteError,
     EditRejectedError,
+    LockedDocumentError,
     NewerDocumentError,
     NotADocumentError,
     UnsafeDocumentError,
@@ -21,6 +22,6 @@ from clusterbid.core.store.verify import AuditReport, audit_warning, override_no
 __all__ = [
     "APPLICATION_ID", "CURRENT_VERSION", "MAX_ARTEFACT_BYTES", "ArtefactError", "ArtefactInfo", "AuditReport",
     "AuditRow", "CorruptDocumentError", "DocumentError", "DocumentWriteError", "EditRejectedError",
-    "EvaluationDocument", "NewerDocumentError", "NotADocumentError", "UnsafeDocumentError", "default_user",
+    "EvaluationDocument", "LockedDocumentError", "NewerDocumentError", "NotADocumentError", "UnsafeDocumentError", "default_user",
     "audit_warning", "format_audit", "override_note", "replay_audit", "verify_audit_chain",
 ]
