@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
 from builders import make_bid, make_evaluation, make_policy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clusterbid.core.store import EditRejectedError, EvaluationDocument, format_audit, replay_audit, verify_audit_chain
 
@@ -88,3 +92,28 @@ def test_a_new_title_is_one_row_and_replays(tmp_path):
         assert doc.audit_rows()[-1].action == "edit"
     with EvaluationDocument.open(path) as reopened:
         assert reopened.evaluation.title == "Q4 training cluster" and reopened.audit_report.ok
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_any_sequence_of_user_actions_is_one_row_each_and_replays(data):
+    with tempfile.TemporaryDirectory() as folder, \
+            EvaluationDocument.create(Path(folder) / "p.clusterbid", make_evaluation(3)) as doc:
+        actions = data.draw(st.integers(1, 6), label="actions")
+        for step in range(actions):
+            bids = list(doc.evaluation.bids)
+            keep = data.draw(st.lists(st.booleans(), min_size=len(bids), max_size=len(bids)), label="keep")
+            kept = [b for b, k in zip(bids, keep) if k]
+            if kept and data.draw(st.booleans(), label="rename"):
+                kept[0] = make_bid(f"{kept[0].id[:40]}-r{step}", price="1.23", provider="Renamed")
+            added = [make_bid(f"n{step}-{i}") for i in range(data.draw(st.integers(0, 3), label="added"))]
+            order = data.draw(st.permutations(kept + added), label="order")
+            policy = make_policy(data.draw(st.sampled_from([0.3, 0.5, 0.7]), label="cost weight"))
+            target = doc.evaluation.model_copy(update={"bids": tuple(order), "policy": policy})
+            rows_before = len(doc.audit_rows())
+            changed = target != doc.evaluation
+            doc.apply(target, f"action {step}")
+            assert doc.evaluation == target
+            assert len(doc.audit_rows()) == rows_before + changed  # one row per action, none for no change
+        assert replay_audit(doc.audit_rows()) == doc.evaluation
+        assert verify_audit_chain(doc.path).ok
