@@ -52,7 +52,10 @@ def _details(row: AuditRow) -> list[str]:
         if row.action == audit.EDIT:
             edit = json.loads(row.new_json or "{}")
             steps = [f"{step.get('action')} {step.get('target') or ''}".rstrip() for step in edit.get("steps", [])]
-            return [f"{_short(edit.get('label'))}: {len(steps)} parts in one change"] + [f"  {s}" for s in steps]
+            shown = [f"  {s}" for s in steps[:MAX_CHANGES_SHOWN]]
+            if len(steps) > MAX_CHANGES_SHOWN:
+                shown.append(f"  ... and {len(steps) - MAX_CHANGES_SHOWN} more parts")
+            return [f"{_short(edit.get('label'))}: {len(steps)} parts in one change", *shown]
         return [f"{key}: {_short(value)}" for key, value in sorted(json.loads(row.new_json or "{}").items())]
     except (ValueError, AttributeError):
         return ["(value is not readable JSON)"]

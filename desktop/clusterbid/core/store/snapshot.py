@@ -59,3 +59,10 @@ def state_digest(conn: sqlite3.Connection) -> str:
         for row in conn.execute(query):
             digest.update(repr(row).encode("utf-8", "surrogatepass") + b"\n")
     return digest.hexdigest()
+
+
+def rebuild(evaluation: Evaluation, **parts: object) -> Evaluation:
+    """The evaluation with `parts` replaced, fully validated (never model_copy): cross-field rules
+    such as unique bid ids and exchange rates are checked for every edit."""
+    fields = {name: getattr(evaluation, name) for name in Evaluation.model_fields}
+    return Evaluation.model_validate({**fields, **parts})
