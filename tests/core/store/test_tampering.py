@@ -57,6 +57,7 @@ def test_a_bid_edited_in_sqlite_cannot_be_laundered_by_the_next_edit(tmp_path):
     _sql(path, "UPDATE bid SET bid_json = ? WHERE bid_id = 'bid-0'", tampered_json)
     with EvaluationDocument.open(path) as doc:
         assert not doc.audit_report.ok and "edited outside ClusterBid" in doc.audit_report.reason
+        assert "bid 'bid-0' at position 1 differs" in doc.audit_report.reason
         head = doc.head
         with pytest.raises(DocumentWriteError, match="fails its audit"):
             doc.replace_bid("bid-0", make_bid("bid-0", price="0.49", provider="Provider 0"))

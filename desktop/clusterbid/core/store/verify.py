@@ -70,6 +70,19 @@ def _check_artefacts(conn: sqlite3.Connection, rows: tuple[AuditRow, ...]) -> tu
     return None, None
 
 
+def _first_difference(replayed: Evaluation, current: Evaluation) -> str:
+    """Where to look first: the part of the evaluation, or the bid, that no longer matches."""
+    for name in ("title", "currency", "workload", "policy"):
+        if getattr(replayed, name) != getattr(current, name):
+            return f"its {name} differs"
+    recorded = {bid.id: bid for bid in replayed.bids}
+    for position, bid in enumerate(current.bids, start=1):
+        if recorded.get(bid.id) != bid:
+            return f"bid {bid.id!r} at position {position} differs"
+    missing = [bid_id for bid_id in recorded if bid_id not in {bid.id for bid in current.bids}]
+    return f"bid {missing[0]!r} is missing" if missing else "the order of the bids differs"
+
+
 def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None) -> AuditReport:
     """Audit an open connection without writing; `current` saves re-reading the stored evaluation."""
     def broken(seq: int | None, reason: str, rows: tuple[AuditRow, ...] = ()) -> AuditReport:
@@ -99,7 +112,7 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
             return broken(None, f"the stored evaluation does not validate: {str(exc).splitlines()[0]}", rows)
     if replayed != current:
         return broken(None, "the stored evaluation differs from the one the trail replays to: "
-                            "the data was edited outside ClusterBid", rows)
+                            f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})", rows)
     try:
         seq, reason = _check_artefacts(conn, rows)
     except (sqlite3.Error, ValueError) as exc:
