@@ -73,23 +73,26 @@ CASES = {
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory):
-    """The same interpreter, imports and CLI on a small valid sheet."""
+def small_sheet(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("baseline")
     assert main(["export-template", str(folder / "small.csv")]) == 0
-    runs = [run_cli(["import-bids", "small.csv"], folder) for _ in range(2)]
-    return min(r.seconds for r in runs), max(r.peak_rss_mb for r in runs)
+    return folder
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_a_hostile_input_is_refused_cheaply(tmp_path, baseline, case):
+def test_a_hostile_input_is_refused_cheaply(tmp_path, small_sheet, case):
     build, expected = CASES[case]
     assert main(["demo", str(tmp_path / "doc.clusterbid")]) == 0
     args = build(tmp_path)
-    run = run_cli(args, tmp_path)
-    if run.seconds > baseline[0] + MAX_EXTRA_SECONDS:  # one retry: a busy shared machine, not the code
+    # The baseline (same interpreter, imports and CLI on a small valid sheet) is measured right
+    # before each try, so a machine that is busy for a while slows both; up to three tries.
+    for _ in range(3):
+        baseline = run_cli(["import-bids", "small.csv"], small_sheet)
         run = run_cli(args, tmp_path)
+        if run.seconds < baseline.seconds + MAX_EXTRA_SECONDS:
+            break
     assert run.exit_code == 2, run.stderr
     assert expected in run.stderr and "Traceback" not in run.stderr
-    assert run.seconds < baseline[0] + MAX_EXTRA_SECONDS, f"{run.seconds:.2f} s (baseline {baseline[0]:.2f} s)"
-    assert run.peak_rss_mb < baseline[1] + MAX_EXTRA_MB, f"{run.peak_rss_mb:.0f} MB (baseline {baseline[1]:.0f} MB)"
+    assert run.seconds < baseline.seconds + MAX_EXTRA_SECONDS, f"{run.seconds:.2f} s (baseline {baseline.seconds:.2f} s)"
+    assert run.peak_rss_mb < baseline.peak_rss_mb + MAX_EXTRA_MB, \
+        f"{run.peak_rss_mb:.0f} MB (baseline {baseline.peak_rss_mb:.0f} MB)"
