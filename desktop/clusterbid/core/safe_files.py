@@ -91,6 +91,12 @@ def replace_atomically(path: Path | str, build: Callable[[Path], None]) -> Path:
     `path`, which it then replaces; on failure the temporary file is removed and `path` stays."""
     path = Path(path)
     folder = path.resolve().parent
+    journal = path.with_name(path.name + "-journal")
+    if journal.exists():
+        # SQLite would play that journal back into the new file on its first open and ruin it.
+        raise OutputWriteError(path, f"a crash left {journal.name} beside it, an unfinished change that belongs to "
+                                     "the old file; open the old file once (or copy it with `clusterbid copy`) "
+                                     "so that the change is undone, then try again")
     try:
         # The suffix is kept (".x.clusterbid" -> ".x.<random>.partial.clusterbid"): builders check it.
         handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=TEMP_SUFFIX + path.suffix, dir=folder)

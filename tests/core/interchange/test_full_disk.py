@@ -110,3 +110,12 @@ def test_a_write_refused_by_the_kernel_in_a_real_process(demo, tmp_path):
     assert _files(tmp_path) == ["demo.clusterbid", "memo.pdf"]
     with EvaluationDocument.open(demo) as doc:
         assert doc.audit_report.ok and len(doc.evaluation.bids) == 6
+
+
+def test_demo_force_never_puts_a_new_file_beside_an_old_recovery_journal(demo, tmp_path, capsys):
+    journal = tmp_path / "demo.clusterbid-journal"
+    journal.write_bytes(b"a hot journal a crash left behind")
+    before = demo.read_bytes()
+    assert main(["demo", str(demo), "--force"]) == 2
+    assert "demo.clusterbid-journal" in capsys.readouterr().err
+    assert demo.read_bytes() == before and journal.exists()
