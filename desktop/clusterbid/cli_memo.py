@@ -26,7 +26,9 @@ def run_memo(args: argparse.Namespace) -> int:
     approvers = [Approver.parse(text) for text in args.approver]
     source = Path(args.path)
     evaluation = read_evaluation(source)
-    notes = _accept_failed_audit(source, args.accept_failed_audit, args.notes) if source.suffix == ".clusterbid" else args.notes
+    notes = args.notes
+    if source.suffix == ".clusterbid":
+        notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
     if is_serving(evaluation):  # the serving memo: cost per million tokens, no Monte Carlo yet
         from clusterbid.core.serving_scoring import score_serving_evaluation
 

@@ -38,7 +38,8 @@ def read_json_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}, line {line}); save the file as UTF-8 JSON") from None
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}, line {line}); "
+                         "save the file as UTF-8 JSON") from None
 
 
 def loads(text: str, source: str) -> object:

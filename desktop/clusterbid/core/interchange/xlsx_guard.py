@@ -118,7 +118,8 @@ def _check_text_runs(path: Path, part: str, chunk: bytes, run: int) -> int:
     pieces = chunk.split(b"<")
     longest = max(run + len(pieces[0]), max((len(p) for p in pieces[1:]), default=0))
     if longest > limits.MAX_CELL_XML_BYTES:
-        where = chunk.find(b"<" + max(pieces[1:], key=len)) if len(pieces) > 1 and longest != run + len(pieces[0]) else 0
+        inside = len(pieces) > 1 and longest != run + len(pieces[0])  # the long text starts in this chunk
+        where = chunk.find(b"<" + max(pieces[1:], key=len)) if inside else 0
         refs = _CELL_REF.findall(chunk[:where])  # the r="B3" of the cell the long text belongs to
         cell = f"cell {refs[-1].decode()} in {part}" if refs else f"a cell in {part}"
         raise FileTooLargeError(path, f"{cell} holds over {limits.MAX_CELL_CHARS:,} characters (the limit per "
