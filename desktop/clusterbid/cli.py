@@ -18,21 +18,28 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         print(f"{path} already exists; pass --force to overwrite it", file=sys.stderr)
         return 2
+    from clusterbid.core.safe_files import replace_atomically, write_bytes_atomically
+
     if path.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
-        path.unlink(missing_ok=True)
-        EvaluationDocument.create(path, demo_evaluation()).close()
+        # Built beside the old file and renamed over it: with --force on a full disk the existing
+        # evaluation stays, instead of being deleted before the new one could be written.
+        replace_atomically(path, lambda temp: EvaluationDocument.create(temp, demo_evaluation()).close())
     else:
-        path.write_text(demo_evaluation().model_dump_json(indent=2) + "\n", encoding="utf-8")
+        write_bytes_atomically(path, (demo_evaluation().model_dump_json(indent=2) + "\n").encode("utf-8"))
     print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")
     return 0
+
+
+def warn(text: str) -> None:
+    print(f"clusterbid: {text}", file=sys.stderr)
 
 
 def _load_evaluation(path: str):
     from clusterbid.core.documents import read_evaluation
 
-    return read_evaluation(Path(path))
+    return read_evaluation(Path(path), warn=warn)
 
 
 DEFAULT_SAMPLES = 20_000
@@ -102,8 +109,10 @@ def _cmd_schema(args: argparse.Namespace) -> int:
             if not target.exists() or target.read_text(encoding="utf-8") != text:
                 stale.append(name)
         else:
+            from clusterbid.core.safe_files import write_bytes_atomically
+
             folder.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
+            write_bytes_atomically(target, text.encode("utf-8"))
             print(f"wrote {target}")
     if stale:
         print(f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr)
@@ -159,6 +168,7 @@ VERBS: tuple[tuple[str, str, str], ...] = (
     ("new", "clusterbid.cli_store", "create an evaluation file (.clusterbid)"),
     ("audit", "clusterbid.cli_store",
      "print an evaluation's audit trail and verify its hash chain"),
+    ("copy", "clusterbid.cli_store", "copy a .clusterbid file safely (also right after a crash)"),
     ("import", "clusterbid.cli_store",
      "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"),
     ("export", "clusterbid.cli_store", "export the scored comparison to .xlsx or .csv"),

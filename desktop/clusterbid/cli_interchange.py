@@ -31,25 +31,26 @@ def export_template_command(args: argparse.Namespace) -> int:
         path = export_template(args.file)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     print(f"wrote {path}")
     return 0
 
 
 def import_bids_command(args: argparse.Namespace) -> int:
-    """Exit 0 when every row is valid; 1 when the report lists problems or the file is refused."""
+    """Exit 0 when every row is valid; 2 (refused input, as everywhere) when the report lists
+    problems or the file is refused."""
     from clusterbid.core.interchange import import_bids
 
     try:
         report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 1
+        return 2
     except OSError as exc:
         print(f"error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
+        return 2
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))
     else:
         print(report.as_text())
-    return 0 if report.ok else 1
+    return 0 if report.ok else 2

@@ -26,6 +26,9 @@ def run_memo(args: argparse.Namespace) -> int:
     approvers = [Approver.parse(text) for text in args.approver]
     source = Path(args.path)
     evaluation = read_evaluation(source)
+    notes = args.notes
+    if source.suffix == ".clusterbid":
+        notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
     if is_serving(evaluation):  # the serving memo: cost per million tokens, no Monte Carlo yet
         from clusterbid.core.serving_scoring import score_serving_evaluation
 
@@ -39,7 +42,7 @@ def run_memo(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
-    written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=args.notes, override=override,
+    written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
                                   uncertainty=uncertainty, sensitivity=sensitivity)
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
@@ -49,6 +52,26 @@ def run_memo(args: argparse.Namespace) -> int:
         print(f"recorded the export in the audit trail of {source}")
     print(f"wrote the approval memo to {written} (SHA-256 {sha256})")
     return EXIT_OK
+
+
+def _accept_failed_audit(source: Path, reason: str | None, notes: str) -> str:
+    """A document that fails its audit makes no memo unless the officer gives a reason, which is
+    recorded in its trail and printed with the notes; returns the notes to print."""
+    from clusterbid.core.store import EvaluationDocument, audit_warning, override_note
+
+    with EvaluationDocument.open(source) as document:
+        report = document.audit_report
+        if report.ok:
+            if reason:
+                raise InputError(f"--accept-failed-audit: {source.name} passes its audit; there is nothing to accept")
+            return notes
+        if not reason or not reason.strip():
+            raise InputError(audit_warning(report) + " No memo was made: to make one anyway, give "
+                             "--accept-failed-audit REASON (recorded in the trail and printed on the memo).")
+        document.accept_failed_audit(reason)
+        print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
+        note = override_note(report, document.user, reason)
+    return f"{notes}\n\n{note}" if notes.strip() else note
 
 
 def _analyses(evaluation, samples: int):
@@ -73,6 +96,8 @@ def register(verbs: argparse._SubParsersAction) -> None:
     memo.add_argument("--notes", default="", help="the officer's notes, printed under the decision")
     memo.add_argument("--override", metavar="BID_ID", help="recommend this bid instead of the model's first")
     memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
+    memo.add_argument("--accept-failed-audit", metavar="REASON",
+                      help="make the memo of a document that fails its audit; the reason is recorded and printed")
     memo.add_argument("--samples", type=int, default=20_000,
                       help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
                            "default 20,000)")

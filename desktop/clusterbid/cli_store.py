@@ -50,6 +50,18 @@ def run_audit(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_BROKEN
 
 
+def run_copy(args: argparse.Namespace) -> int:
+    """A consistent copy through SQLite's backup API: safe right after a crash, unlike a file copy,
+    which can miss the recovery journal that completes the file."""
+    try:
+        with EvaluationDocument.open(args.path) as document:
+            copy = document.save_copy(args.dest)
+    except InputError as exc:
+        return _fail(str(exc))
+    print(f"copied {args.path} to {copy}")
+    return EXIT_OK
+
+
 def run_import(args: argparse.Namespace) -> int:
     """Import a filled bid template into a document: every bid or none (or only the valid rows)."""
     from clusterbid.core.interchange import import_bids
@@ -59,9 +71,10 @@ def run_import(args: argparse.Namespace) -> int:
         print(report.as_text())
         if report.problems and not args.valid_rows_only:
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
-            return EXIT_BROKEN
+            return EXIT_INPUT
         with EvaluationDocument.open(args.path, user=args.user) as document:
-            document.add_bids(list(report.bids))
+            # One import is one user action: one transaction and one audit row for the whole sheet.
+            document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
             total = len(document.evaluation.bids)
     except InputError as exc:
         return _fail(str(exc))
@@ -80,7 +93,7 @@ def run_export(args: argparse.Namespace) -> int:
     from clusterbid.core.workloads import is_serving
 
     try:
-        evaluation = read_evaluation(args.path)
+        evaluation = read_evaluation(args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr))
         if is_serving(evaluation):
             rows = serving_comparison_rows(score_serving_evaluation(evaluation))
         else:
@@ -106,6 +119,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                                   description="Print the audit trail; exit 1 if the hash chain is broken.")
     audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
     audit.set_defaults(func=run_audit)
+
+    copy = subparsers.add_parser("copy", help="copy a .clusterbid file safely (also right after a crash)",
+                                 description="Copy an evaluation with SQLite's backup API: a consistent, whole copy "
+                                             "even when the file has an unfinished change from a crash.")
+    copy.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")
+    copy.add_argument("dest", type=Path, metavar="COPY", help="the copy; must end in .clusterbid")
+    copy.set_defaults(func=run_copy)
 
     into = subparsers.add_parser("import", help="import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file")
     into.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")

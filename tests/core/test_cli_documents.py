@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 from clusterbid.cli import main
 from clusterbid.core.bid import Bid
@@ -24,7 +25,9 @@ def test_import_filled_template_then_score_and_export(tmp_path, capsys):
         ids = [b.id for b in doc.evaluation.bids]
     assert ids[-2:] == ["new-a", "new-b"] and len(ids) == 6 + 2
     report = verify_audit_chain(document)
-    assert report.ok and [r.action for r in report.rows[-2:]] == ["add_bid", "add_bid"]
+    # One import, one audit row holding both bids.
+    assert report.ok and report.rows[-1].action == "edit" and report.rows[-2].action == "create"
+    assert [s["target"] for s in json.loads(report.rows[-1].new_json)["steps"]] == ["new-a", "new-b"]
     assert report.rows[-1].who == "officer"
 
     capsys.readouterr()
@@ -51,7 +54,7 @@ def test_import_is_all_or_nothing_unless_asked(tmp_path, capsys):
     with bad.open("w", encoding="utf-8", newline="") as handle:
         csv.writer(handle).writerows([header, next(csv.reader([text[1]])), row])
 
-    assert main(["import", str(document), str(bad)]) == 1
+    assert main(["import", str(document), str(bad)]) == 2  # refused input, as the README says
     captured = capsys.readouterr()
     assert "terms.price_per_gpu_hour" in captured.out and "Nothing was imported" in captured.err
     with EvaluationDocument.open(document) as doc:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -62,6 +63,19 @@ def test_importing_the_xlsx_template_with_two_bids(qtbot, window, dialog_log, tm
     _import(qtbot, window, dialog_log, sheet)
     assert {"Provider x1", "Provider x2"} <= set(window.comparison.provider_order())
     assert window.session.undo_stack.count() == 1  # one import, one undo step
+
+
+def test_an_imported_sheet_its_undo_and_redo_are_one_audit_row_each(qtbot, window, dialog_log, tmp_path):
+    bids = [Bid.model_validate(bid_dict(f"s{i}")) for i in range(3)]
+    _import(qtbot, window, dialog_log, write_template_xlsx(tmp_path / "bids.xlsx", bids))
+    document = window.session.document
+    rows_before = len(document.audit_rows())
+    window.session.undo_stack.undo()
+    window.session.undo_stack.redo()
+    new_rows = document.audit_rows()[rows_before:]
+    assert [row.action for row in new_rows] == ["edit", "edit"]  # not three remove_bid and three add_bid
+    assert [json.loads(row.new_json)["label"].split()[0] for row in new_rows] == ["Undo", "Redo"]
+    assert {"s0", "s1", "s2"} <= set(_on_disk(window))
 
 
 def test_a_sheet_with_a_bad_cell_imports_nothing_and_names_the_cell(qtbot, window, dialog_log, tmp_path):

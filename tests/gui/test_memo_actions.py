@@ -200,3 +200,33 @@ def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot,
     _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
     assert memo.read_bytes().endswith(b"a colleague's incremental update\n")  # their bytes kept
     assert "changed since it was opened" in dialog_log.shown[-1][2]
+
+
+def test_a_document_that_fails_its_audit_is_flagged_and_its_memo_needs_a_recorded_reason(
+        qtbot, app_settings, dialog_log, tmp_path, monkeypatch):
+    import sqlite3
+
+    from clusterbid.core.demo import demo_evaluation
+    from clusterbid.core.store import EvaluationDocument
+    from clusterbid.gui import dialogs
+    from clusterbid.gui.main_window import MainWindow
+
+    path = tmp_path / "tampered.clusterbid"
+    EvaluationDocument.create(path, demo_evaluation()).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("UPDATE bid SET bid_json = replace(bid_json, '\"Northwind', '\"Nothwind') WHERE position = 1")
+    conn.close()
+    win = MainWindow(EvaluationDocument.open(path), app_settings)
+    qtbot.addWidget(win)
+    assert win.windowTitle().startswith("AUDIT FAILED") and "fails its audit" in win.summary.text()
+    asked: list[str] = []
+    monkeypatch.setattr(dialogs, "ask_text", lambda _p, _t, label: asked.append(label) or "")
+    win.export_memo_dialog()  # declined: no reason, no dialog, nothing recorded
+    assert asked and "edited outside ClusterBid" in asked[0]
+    assert win.session.document.audit_rows()[-1].action == "create"
+    monkeypatch.setattr(dialogs, "ask_text", lambda *_a: "checked against the signed quote")
+    monkeypatch.setattr("clusterbid.gui.memo.export_dialog.MemoExportDialog.exec", lambda _self: 0)
+    win.export_memo_dialog()
+    row = win.session.document.audit_rows()[-1]
+    assert row.action == "record_audit_override" and "signed quote" in row.new_json
+    win.close()

@@ -11,6 +11,7 @@ from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.terms import Terms
+from clusterbid.core.text_rules import check_model_text
 
 CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
 
@@ -144,3 +145,8 @@ class Bid(FrozenModel):
         reserved = self.terms.reserved_gpus or self.capacity.gpus_offered
         spares = 0 if self.terms.spares_free_in_writing else self.capacity.spare_pool_gpus
         return reserved + spares
+
+    @model_validator(mode="after")
+    def _plain_text(self) -> Bid:
+        check_model_text(self)  # no control or bidi-override characters (core/text_rules.py)
+        return self

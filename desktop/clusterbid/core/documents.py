@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TypeVar
 
@@ -11,7 +10,6 @@ from pydantic import BaseModel, ValidationError
 from clusterbid.core.errors import InputError
 
 Model = TypeVar("Model", bound=BaseModel)
-MAX_JSON_BYTES = 50 * 1024 * 1024
 WORKLOAD_TAGS = ("training", "inference")
 
 
@@ -41,10 +39,9 @@ def describe_validation_error(exc: ValidationError, source: str) -> str:
 
 def parse_model(model: type[Model], text: str, source: str) -> Model:
     """Validate JSON text into `model`; raise InputError listing every field and rule broken."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source} line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg})") from None
+    from clusterbid.core.json_input import loads
+
+    data = loads(text, source)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -54,31 +51,21 @@ def parse_model(model: type[Model], text: str, source: str) -> Model:
 
 
 def read_model(model: type[Model], path: Path) -> Model:
-    try:
-        size = path.stat().st_size
-        if size > MAX_JSON_BYTES:
-            raise InputError(f"{path}: {size:,} bytes is larger than the {MAX_JSON_BYTES:,}-byte limit for a JSON file")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder, not a JSON file") from None
-    except PermissionError:
-        raise InputError(f"{path}: permission denied") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); save the file as UTF-8 JSON") from None
-    return parse_model(model, text, str(path))
+    from clusterbid.core.json_input import read_json_text
+
+    return parse_model(model, read_json_text(path), str(path))
 
 
-def read_evaluation(path: Path):
-    """An evaluation from a .clusterbid document or from an evaluation JSON file."""
+def read_evaluation(path: Path, warn=None):
+    """An evaluation from a .clusterbid document or from an evaluation JSON file; `warn(text)` is
+    told when the document fails its audit (the CLI prints it on stderr)."""
     from clusterbid.core.evaluation import Evaluation
 
     if path.suffix == ".clusterbid":
-        from clusterbid.core.store import EvaluationDocument
+        from clusterbid.core.store import EvaluationDocument, audit_warning
 
         with EvaluationDocument.open(path) as document:
+            if warn is not None and not document.audit_report.ok:
+                warn(audit_warning(document.audit_report))
             return document.evaluation
     return read_model(Evaluation, path)

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
+from clusterbid.core.text_rules import check_model_text
 from clusterbid.core.workloads import AnyWorkload
 
 Weight = Annotated[float, Field(ge=0, le=100)]
@@ -61,6 +62,7 @@ class Evaluation(FrozenModel):
 
     @model_validator(mode="after")
     def _check(self) -> Evaluation:
+        check_model_text(self, skip=("bids",))  # each bid checked its own text when it was validated
         seen: set[str] = set()
         for index, bid in enumerate(self.bids):
             if bid.id in seen:

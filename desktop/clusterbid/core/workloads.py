@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
 from pydantic import Discriminator, Tag
 
-from clusterbid.core.documents import read_model
+from clusterbid.core.documents import parse_model
 from clusterbid.core.errors import InputError
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
@@ -40,10 +39,10 @@ def is_serving(evaluation) -> bool:
 
 def read_workload(path: Path) -> Workload | InferenceWorkload:
     """A workload JSON file of either kind, chosen by its `kind` field (absent: training)."""
-    try:
-        kind = workload_kind(json.loads(path.read_text(encoding="utf-8-sig")))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        kind = "training"  # read_model reports the file problem with its own message
+    from clusterbid.core.json_input import loads, read_json_text
+
+    text = read_json_text(path)  # size checked before anything is read
+    kind = workload_kind(loads(text, str(path)))
     if kind not in WORKLOAD_KINDS:
         raise InputError(f"{path}: kind is {kind!r}; a workload's kind is 'training' or 'inference'")
-    return read_model(WORKLOAD_KINDS[kind], path)
+    return parse_model(WORKLOAD_KINDS[kind], text, str(path))

@@ -43,7 +43,7 @@ class ReplaceSnapshotCommand(QUndoCommand):
         if self._first_redo:
             self._first_redo = False
             return
-        self._session.restore(self.new)
+        self._session.restore(self.new, f"Redo {self.text()}")
 
     def undo(self) -> None:
-        self._session.restore(self.old)
+        self._session.restore(self.old, f"Undo {self.text()}")

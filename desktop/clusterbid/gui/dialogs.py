@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
 BID_FILES = "Bid sheets (*.xlsx *.csv *.json)"
 EVALUATION_FILES = "Evaluations (*.clusterbid *.json)"
@@ -30,3 +30,9 @@ def open_file(parent: QWidget, title: str, filters: str) -> str:
 
 def save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
     return QFileDialog.getSaveFileName(parent, title, suggested, filters)[0]
+
+
+def ask_text(parent: QWidget, title: str, label: str) -> str:
+    """A line of text the user typed, or "" when cancelled."""
+    text, accepted = QInputDialog.getText(parent, title, label)
+    return text.strip() if accepted else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -30,6 +31,13 @@ from clusterbid.gui.window_actions import WindowActions
 from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
+
+
+def audit_banner(report) -> str:
+    """The line under the summary for a document that fails its audit; it stays while it is open."""
+    return ("<br><span style='color:#b00020'><b>This document fails its audit:</b> "
+            f"{html.escape(report.reason or '')}. Edits are refused; a memo needs a reason, which is recorded."
+            "</span>")
 
 
 class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
@@ -150,11 +158,14 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
 
     def _show_evaluation(self, evaluation) -> None:
         w = evaluation.workload
-        self.setWindowTitle(f"{evaluation.title} — {self.session.document.path.name} — ClusterBid")
+        report = self.session.document.audit_report
+        failed = "" if report.ok else "AUDIT FAILED — "
+        self.setWindowTitle(f"{failed}{evaluation.title} — {self.session.document.path.name} — ClusterBid")
         self.summary.setText(
             f"<b>{evaluation.title}</b> &nbsp; Planned job: {w.name}, <b>{w.job_gpus:,} GPUs</b>, "
             f"{w.total_training_flops:.3g} FLOPs, TP{w.tensor_parallel} × PP{w.pipeline_parallel} × "
             f"CP{w.context_parallel} × DP{w.data_parallel}, baseline MFU {w.baseline_mfu:.0%}"
+            + ("" if report.ok else audit_banner(report))
         )
         self.weights.show_weights(evaluation.policy.weights)
         if not self.workload_editor.isVisible() or self.workload_editor.validated() != evaluation.workload:

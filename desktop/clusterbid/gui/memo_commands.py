@@ -8,6 +8,7 @@ after the background work succeeded: a cancelled or failed export records nothin
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
@@ -71,10 +72,16 @@ class MemoCommands:
             dialogs.show_problem(self, "Nothing to recommend", "No bid passes the gates, so there is no "
                                  "recommendation to approve. Add or correct bids first.")
             return
+        accepted_failure = self._accept_failed_audit()
+        if accepted_failure is None:
+            return
         dialog = MemoExportDialog(scorecard, self, list(self.memo_approvers))
         if dialog.exec() != dialog.DialogCode.Accepted or dialog.request is None:
             return
         request = dialog.request
+        if accepted_failure:  # printed with the notes, so no reader takes the memo for a clean one
+            notes = f"{request.notes}\n\n{accepted_failure}" if request.notes.strip() else accepted_failure
+            request = replace(request, notes=notes)
         self.memo_approvers = request.approvers
         suggested = Path.home() / f"{self.session.document.path.stem}-memo.pdf"
         chosen = dialogs.save_file(self, "Export the approval memo", str(suggested), MEMO_FILES)
@@ -85,6 +92,26 @@ class MemoCommands:
         self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress),
                        lambda result: self._on_memo_exported(document, result),
                        lambda exc: self.show_task_error("Could not export the memo", exc))
+
+    def _accept_failed_audit(self) -> str | None:
+        """"" for a document that passes its audit; for one that fails, the memo note after the officer
+        gave (and the trail recorded) a reason; None when the officer declined."""
+        from clusterbid.core.store import audit_warning, override_note
+
+        document = self.session.document
+        report = document.audit_report
+        if report.ok:
+            return ""
+        reason = dialogs.ask_text(self, "This document fails its audit", audit_warning(report) + "\n\nTo make a "
+                                  "memo anyway, say why (recorded in the audit trail and printed on the memo):")
+        if not reason:
+            return None
+        try:
+            document.accept_failed_audit(reason)
+        except InputError as exc:
+            dialogs.show_problem(self, "No memo was made", str(exc))
+            return None
+        return override_note(report, document.user, reason)
 
     def _on_memo_exported(self, document, result: tuple[Path, str]) -> None:
         path, sha256 = result

@@ -33,31 +33,21 @@ class Session(QObject):
         if new == old:
             return True
         try:
-            apply_snapshot(self.document, new)
+            apply_snapshot(self.document, new, text)
         except InputError as exc:
-            self._resync(old)
             self.edit_refused.emit(str(exc))
             return False
         self.undo_stack.push(ReplaceSnapshotCommand(self, old, self.evaluation, text, merge_key))
         self.evaluation_changed.emit(self.evaluation)
         return True
 
-    def restore(self, snapshot: Evaluation) -> None:
-        """Undo/redo: bring the document back to `snapshot` (committed and audited like any edit)."""
+    def restore(self, snapshot: Evaluation, label: str) -> None:
+        """Undo/redo: bring the document to `snapshot`, one transaction and one audit row like any edit."""
         try:
-            apply_snapshot(self.document, snapshot)
+            apply_snapshot(self.document, snapshot, label)
         except InputError as exc:
             self.edit_refused.emit(f"Could not undo or redo: {exc}")
         self.evaluation_changed.emit(self.evaluation)
-
-    def _resync(self, before: Evaluation) -> None:
-        # A multi-part snapshot could commit some parts before one was refused; put those back.
-        if self.evaluation != before:
-            try:
-                apply_snapshot(self.document, before)
-            except InputError:
-                pass
-            self.evaluation_changed.emit(self.evaluation)
 
     def switch_to(self, document: EvaluationDocument) -> None:
         """Another evaluation in the same window: the old file is closed, its undo history ends."""

@@ -1,4 +1,4 @@
-"""Bring an open document to a target snapshot with the document's own audited edits."""
+"""Bring an open document to a target snapshot as one audited user action."""
 
 from __future__ import annotations
 
@@ -6,26 +6,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
 
 
-def apply_snapshot(document: EvaluationDocument, target: Evaluation) -> Evaluation:
-    """Issue the fewest audited edits that turn the document's evaluation into `target`.
-
-    One user action differs in one part (a bid, the workload or the policy), so this is one
-    commit in practice; each commit is all-or-nothing in the store.
-    """
-    current = document.evaluation
-    if target.workload != current.workload:
-        document.set_workload(target.workload)
-    if target.policy != current.policy:
-        document.set_policy(target.policy)
-    wanted = {bid.id: bid for bid in target.bids}
-    for bid in current.bids:
-        if bid.id not in wanted:
-            document.remove_bid(bid.id)
-    have = {bid.id: bid for bid in document.evaluation.bids}
-    for bid in target.bids:
-        if bid.id in have and have[bid.id] != bid:
-            document.replace_bid(bid.id, bid)
-    added = [bid for bid in target.bids if bid.id not in have]
-    if added:
-        document.add_bids(added)
-    return document.evaluation
+def apply_snapshot(document: EvaluationDocument, target: Evaluation, label: str) -> Evaluation:
+    """One transaction and one audit row, however many bids the action touches (an undone import,
+    a wizard edit that renamed a bid): a crash leaves the state before or after, never between."""
+    return document.apply(target, label)

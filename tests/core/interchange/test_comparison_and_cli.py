@@ -64,7 +64,7 @@ def test_cli_exports_a_template_and_checks_filled_ones(tmp_path, bids, capsys):
     text = good.read_bytes().decode("utf-8-sig").replace("acme-1,", "beta.2,", 1)
     dup = tmp_path / "dup.csv"
     dup.write_text(text, encoding="utf-8")
-    assert _run("import-bids", str(dup), "--valid-rows-only", "--json") == 1
+    assert _run("import-bids", str(dup), "--valid-rows-only", "--json") == 2
     report = json.loads(capsys.readouterr().out)
     assert [(p["row"], p["column"]) for p in report["problems"]] == [(3, "id")]
     assert [b["id"] for b in report["bids"]] == ["beta.2", "gamma_3"]
@@ -74,6 +74,6 @@ def test_cli_exports_a_template_and_checks_filled_ones(tmp_path, bids, capsys):
 def test_cli_refuses_bad_files_with_a_message_not_a_traceback(tmp_path, capsys, name):
     if name != "absent.csv":
         (tmp_path / name).write_bytes(b"\x00\x01 not a spreadsheet")
-    assert _run("import-bids", str(tmp_path / name)) == 1
+    assert _run("import-bids", str(tmp_path / name)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {name}") and "Traceback" not in err

@@ -211,7 +211,7 @@ def test_xlsx_cell_of_a_megabyte_is_refused(tmp_path, bids, positions_of):
     workbook = openpyxl.load_workbook(path)
     workbook["Bids"].cell(row=3, column=positions_of(path)["quote.provider"], value="B" * (1024 * 1024))
     workbook.save(path)
-    with pytest.raises(FileTooLargeError, match=r"long.xlsx: cell Bids!B3 holds [\d,]+ characters; the limit is"):
+    with pytest.raises(FileTooLargeError, match=r"long.xlsx: cell B3 in xl/worksheets/sheet1.xml holds over 1,000 characters"):
         import_bids(path)
 
 

@@ -105,6 +105,8 @@ def test_a_failed_write_leaves_neither_a_half_memo_nor_a_temporary_file(tmp_path
 
     target = tmp_path / "memo.pdf"
     target.mkdir()  # os.replace onto a directory fails after the bytes were written
-    with pytest.raises(OSError):
+    from clusterbid.core.safe_files import OutputWriteError
+
+    with pytest.raises(OutputWriteError, match="memo.pdf: could not be written"):
         write_atomically(target, b"%PDF-1.7 whole memo")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memo.pdf"] and target.is_dir()

@@ -174,3 +174,19 @@ def test_poppler_pdfsig_finds_both_signatures_valid(tmp_path, signed_twice):
     assert out.count("Signature Validation: Signature is Valid.") == 2
     assert "Signer Certificate Common Name: Ada Lovelace" in out and "Signer Certificate Common Name: Grace Hopper" in out
     assert "Total document signed" in out
+
+
+def test_sign_in_place_on_a_full_disk_keeps_the_unsigned_memo(capsys, monkeypatch, pki, unsigned_memo, memo_file):
+    import errno
+    import os
+
+    memo = memo_file(unsigned_memo)
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
+
+    def no_space(_fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", no_space)
+    assert main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12)]) == 2
+    assert "memo.pdf: could not be written (No space left on device)" in capsys.readouterr().err
+    assert memo.read_bytes() == unsigned_memo and [p.name for p in memo.parent.iterdir()] == ["memo.pdf"]

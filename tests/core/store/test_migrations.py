@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -20,8 +21,13 @@ def make_old_document(path, version):
     snapshot.write_evaluation(conn, evaluation)
     audit.append(conn, (0, audit.GENESIS_HASH), who="old-app", action=audit.CREATE, target=None, old_json=None,
                  new_json=snapshot.to_json(evaluation))
+    sha256 = "01d09d19c2139a46aebfb577780d123d7396e97201bc7ead210a2ebff8239dee"  # of b"old\n"
     conn.execute("INSERT INTO artefact (bid_id, name, sha256, size, content) VALUES (?, ?, ?, ?, ?)",
-                 ("bid-1", "old.log", "01d09d19c2139a46aebfb577780d123d7396e97201bc7ead210a2ebff8239dee", 4, b"old\n"))
+                 ("bid-1", "old.log", sha256, 4, b"old\n"))
+    # Format 1 had no media types, so its attach rows did not record one.
+    head = audit.read_head(conn)
+    audit.append(conn, head, who="old-app", action=audit.ATTACH_ARTEFACT, target="bid-1", old_json=None,
+                 new_json=json.dumps({"name": "old.log", "sha256": sha256, "size": 4, "bid_id": "bid-1"}))
     conn.execute("COMMIT")
     conn.close()
     return evaluation
@@ -67,7 +73,7 @@ def test_every_earlier_format_upgrades_to_the_current_one(tmp_path, version):
     assert schema.read_schema(conn) == set(schema.expected_schema(CURRENT_VERSION))
     conn.close()
     report = verify_audit_chain(path)
-    assert report.ok and [r.who for r in report.rows] == ["old-app", "new-app", "new-app"]
+    assert report.ok and [r.who for r in report.rows] == ["old-app", "old-app", "new-app", "new-app"]
     with EvaluationDocument.open(path) as doc:
         assert doc.artefacts()[-1] == info
 

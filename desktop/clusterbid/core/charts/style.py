@@ -136,9 +136,16 @@ def empty_figure(title: str, message: str, style: ChartStyle | None = None) -> F
     return fig
 
 
+def literal(text: str) -> str:
+    """Text drawn as typed: matplotlib reads a pair of '$' as mathtext, so "$x^{$" in a provider's
+    name would stop the chart (and the memo) and "$a$" would be drawn as math; an escaped '\\$'
+    is drawn as a plain '$'."""
+    return text.replace("$", r"\$")
+
+
 def shorten(text: str, limit: int = 22) -> str:
-    """Long provider names end in an ellipsis so tick labels do not collide."""
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+    """Long provider names end in an ellipsis so tick labels do not collide; the result is literal."""
+    return literal(text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026")
 
 
 def compact_money(amount: float, currency: str) -> str:

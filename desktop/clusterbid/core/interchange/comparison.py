@@ -16,7 +16,7 @@ from openpyxl.styles import Font
 from clusterbid.core.interchange.cells import neutralise, to_text
 from clusterbid.core.interchange.columns import column_letter
 from clusterbid.core.interchange.errors import UnsupportedFormatError
-from clusterbid.core.interchange.writing import atomic_output
+from clusterbid.core.interchange.writing import atomic_output, save_workbook
 
 _SHEET_NAME_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")
 
@@ -67,9 +67,7 @@ def export_table_xlsx(
     for index, name in enumerate(names):
         sheet.column_dimensions[column_letter(index)].width = max(10, min(len(name) + 2, 40))
     sheet.freeze_panes = "A4"
-    with atomic_output(path, "wb") as stream:
-        workbook.save(stream)
-    return path
+    return save_workbook(path, workbook)
 
 
 def export_table_csv(

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.errors import InputError
 from clusterbid.core.interchange import limits
 from clusterbid.core.interchange.cells import from_cell, is_blank
 from clusterbid.core.interchange.columns import Column, bid_columns, column_letter, parse_header
@@ -19,6 +19,7 @@ from clusterbid.core.interchange.errors import (
 )
 from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
+from clusterbid.core.json_input import MAX_JSON_BYTES, loads
 
 SUPPORTED = (".xlsx", ".csv", ".json")
 
@@ -159,14 +160,14 @@ def _finish(
 
 def _from_json(path: Path, valid_rows_only: bool) -> ImportReport:
     """A JSON list of bids, or an object with a `bids` list (an evaluation file)."""
+    size = path.stat().st_size if path.is_file() else 0
+    if size > MAX_JSON_BYTES:  # before reading: parsed JSON costs several times its size
+        raise FileTooLargeError(path, f"{size:,} bytes is over the {MAX_JSON_BYTES:,}-byte limit for a JSON bid file")
     text = read_text(path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CorruptFileError(path, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except (RecursionError, ValueError) as exc:  # absurd nesting, or a number with thousands of digits
-        problem = f"JSON too deeply nested or with oversized numbers ({type(exc).__name__})"
-        raise CorruptFileError(path, problem) from None
+        data = loads(text, path.name)
+    except InputError as exc:
+        raise CorruptFileError(path, str(exc).removeprefix(f"{path.name}").lstrip(": ")) from None
     items = data.get("bids") if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise CorruptFileError(path, "expected a list of bids, or an object with a 'bids' list")

@@ -47,6 +47,7 @@ def _collect(path: Path, sheet: str, numbered_rows: Iterator[tuple[int, tuple[ob
     """Header plus non-blank rows, stopping as soon as a limit is passed (so a huge file costs little)."""
     header: tuple[object, ...] | None = None
     rows: list[tuple[int, tuple[object, ...]]] = []
+    chars = 0
     for number, values in numbered_rows:
         if number > limits.MAX_SHEET_ROWS:
             raise FileTooLargeError(path, f"more than {limits.MAX_SHEET_ROWS:,} rows; split the file")
@@ -54,6 +55,10 @@ def _collect(path: Path, sheet: str, numbered_rows: Iterator[tuple[int, tuple[ob
             raise FileTooLargeError(path, f"row {number} has more than {limits.MAX_COLUMNS} columns")
         values = tuple(values[: limits.MAX_COLUMNS])
         _check_cells(path, sheet, number, values)
+        chars += sum(len(v) for v in values if isinstance(v, str))
+        if chars > limits.MAX_SHEET_CHARS:  # many cells under the cell limit can still fill memory
+            raise FileTooLargeError(path, f"the cells up to row {number} hold over {limits.MAX_SHEET_CHARS:,} "
+                                          "characters, the limit for one sheet; split the file")
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
             continue
         if header is None:
@@ -137,11 +142,26 @@ def _delimiter(text: str) -> str:
     return ";" if first.count(";") > first.count(",") else ","
 
 
+def _check_line_lengths(path: Path, text: str) -> None:
+    """A header of a million columns would become a million strings before _collect could count
+    them; a line longer than any valid record is refused first (found with C-speed str.find)."""
+    start, number = 0, 1
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > limits.MAX_CSV_LINE_CHARS:
+            raise FileTooLargeError(path, f"line {number} is {end - start:,} characters long; a row of "
+                                          f"{limits.MAX_COLUMNS} columns of {limits.MAX_CELL_CHARS:,} characters "
+                                          f"is at most {limits.MAX_CSV_LINE_CHARS:,}")
+        start, number = end + 1, number + 1
+
+
 def read_csv(path: Path) -> Sheet:
     """A CSV sheet: UTF-8 with or without BOM, ';' or ',' separated."""
     text = read_text(path)
     if "\x00" in text:
         raise CorruptFileError(path, "holds NUL bytes; it is not a CSV text file")
+    _check_line_lengths(path, text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
 
     def numbered() -> Iterator[tuple[int, tuple[object, ...]]]:

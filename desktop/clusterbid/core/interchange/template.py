@@ -15,7 +15,7 @@ from clusterbid.core.interchange import limits
 from clusterbid.core.interchange.cells import neutralise, to_cell, to_text
 from clusterbid.core.interchange.columns import NO, YES, Column, bid_columns, column_letter
 from clusterbid.core.interchange.errors import UnsupportedFormatError
-from clusterbid.core.interchange.writing import atomic_output
+from clusterbid.core.interchange.writing import atomic_output, save_workbook
 
 BIDS_SHEET = "Bids"
 INSTRUCTIONS_SHEET = "Instructions"
@@ -118,9 +118,7 @@ def write_template_xlsx(path: str | Path, bids: Iterable[Bid] = ()) -> Path:
             sheet.add_data_validation(rule)
     _write_instructions(workbook, columns)
     workbook.move_sheet(INSTRUCTIONS_SHEET, offset=-1)  # Bids, Instructions, (hidden) Lists
-    with atomic_output(path, "wb") as stream:
-        workbook.save(stream)
-    return path
+    return save_workbook(path, workbook)
 
 
 def write_template_csv(path: str | Path, bids: Iterable[Bid] = ()) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zipfile
 import zlib
 from pathlib import Path
@@ -16,6 +17,7 @@ from clusterbid.core.interchange.errors import (
 
 _SCAN_CHUNK = 1024 * 1024
 _DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY")
+_CELL_REF = re.compile(rb'<c r="([A-Z]{1,3}[0-9]{1,7})"')
 
 
 def require_defused_xml(path: Path) -> None:
@@ -63,6 +65,9 @@ def check_zip(path: Path) -> None:
                 raise UnsafeFileError(
                     path, f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb"
                 )
+        if member.filename.endswith("sharedStrings.xml") and member.file_size > limits.MAX_SHARED_STRINGS_BYTES:
+            raise FileTooLargeError(path, f"the workbook's text ({member.file_size:,} bytes unpacked) is over the "
+                                          f"{limits.MAX_SHARED_STRINGS_BYTES:,}-byte limit for a bid sheet")
     if total > limits.MAX_XLSX_UNCOMPRESSED_BYTES:
         raise UnsafeFileError(path, f"the workbook unpacks to {total:,} bytes, over the limit (zip bomb?)")
 
@@ -80,8 +85,12 @@ def check_no_dtd(path: Path) -> None:
                     continue
                 tail = b""
                 read = 0
+                cells = _holds_cells(member.filename)
+                run = 0  # bytes since the last '<': the text of one cell, when `cells`
                 with archive.open(member) as stream:
                     while chunk := stream.read(_SCAN_CHUNK):
+                        if cells:
+                            run = _check_text_runs(path, member.filename, chunk, run)
                         read += len(chunk)
                         if read > limits.MAX_XLSX_MEMBER_BYTES:
                             raise UnsafeFileError(path, f"part {member.filename} unpacks beyond its declared size")
@@ -97,6 +106,25 @@ def check_no_dtd(path: Path) -> None:
     except (zipfile.BadZipFile, zlib.error, OSError, EOFError, ValueError, RuntimeError) as exc:
         # RuntimeError: an encrypted part; ValueError/zlib.error: damaged compressed data.
         raise CorruptFileError(path, f"damaged XLSX archive ({exc})") from None
+
+
+def _holds_cells(name: str) -> bool:
+    return name.endswith("sharedStrings.xml") or (name.startswith("xl/worksheets/") and name.endswith(".xml"))
+
+
+def _check_text_runs(path: Path, part: str, chunk: bytes, run: int) -> int:
+    """Refuse a cell longer than the limit while it is still compressed on disk: openpyxl would
+    build the whole string (100 MB from 2 MB of zip) before any check of ours could see it."""
+    pieces = chunk.split(b"<")
+    longest = max(run + len(pieces[0]), max((len(p) for p in pieces[1:]), default=0))
+    if longest > limits.MAX_CELL_XML_BYTES:
+        inside = len(pieces) > 1 and longest != run + len(pieces[0])  # the long text starts in this chunk
+        where = chunk.find(b"<" + max(pieces[1:], key=len)) if inside else 0
+        refs = _CELL_REF.findall(chunk[:where])  # the r="B3" of the cell the long text belongs to
+        cell = f"cell {refs[-1].decode()} in {part}" if refs else f"a cell in {part}"
+        raise FileTooLargeError(path, f"{cell} holds over {limits.MAX_CELL_CHARS:,} characters (the limit per "
+                                      "cell); shorten it")
+    return run + len(chunk) if len(pieces) == 1 else len(pieces[-1])
 
 
 def guard_xlsx(path: Path) -> None:

@@ -19,6 +19,7 @@ from clusterbid.core.memo.content import MemoContent
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story
+from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
 
 
@@ -99,9 +100,7 @@ def export_memo(path: Path | str, scorecard: Scorecard, **kwargs) -> tuple[Path,
     """Write the memo next to its final name and move it into place; returns (path, file SHA-256)."""
     target = Path(path)
     pdf = render_memo(scorecard, **kwargs)
-    partial = target.with_name(target.name + ".part")
-    partial.write_bytes(pdf)
-    partial.replace(target)
+    write_bytes_atomically(target, pdf)  # a full disk leaves neither a half memo nor a stray temporary file
     return target, hashlib.sha256(pdf).hexdigest()
 
 

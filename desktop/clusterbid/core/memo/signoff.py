@@ -3,11 +3,11 @@ whole, and the verification report in words."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from clusterbid.core.safe_files import write_bytes_atomically
 
 if TYPE_CHECKING:  # `clusterbid sign` writes a memo without importing the models and cost model
     from clusterbid.core.memo.inputs import Approver
@@ -15,26 +15,8 @@ if TYPE_CHECKING:  # `clusterbid sign` writes a memo without importing the model
 
 
 def write_atomically(path: Path, data: bytes) -> None:
-    """Whole file or nothing: a crash mid-write leaves the previous memo in place."""
-    folder = Path(path).resolve().parent
-    # A temporary file is private (0600); a memo is a document to share, so it gets the mode of
-    # the file it replaces, or the usual rw-r--r--.
-    mode = Path(path).stat().st_mode & 0o777 if Path(path).is_file() else 0o644
-    with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{Path(path).name}.", suffix=".tmp", delete=False) as tmp:
-        try:
-            tmp.write(data)
-            tmp.flush()
-            os.fsync(tmp.fileno())
-        except BaseException:
-            tmp.close()
-            os.unlink(tmp.name)  # a full disk leaves no hidden half-memo behind
-            raise
-    try:
-        os.chmod(tmp.name, mode)  # by name: os.fchmod is missing on Windows before Python 3.13
-        os.replace(tmp.name, path)
-    except BaseException:
-        os.unlink(tmp.name)
-        raise
+    """Whole file or nothing (the one safe writer): a crash or a full disk leaves the previous memo."""
+    write_bytes_atomically(path, data)
 
 
 def memo_approvers(pdf: bytes) -> list[Approver]:

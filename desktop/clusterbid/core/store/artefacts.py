@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from clusterbid.core.safe_files import OutputWriteError, write_bytes_atomically
 from clusterbid.core.store.errors import ArtefactError, DocumentWriteError
 
 # Large enough for a full nccl-tests sweep log or a scanned PDF; small enough that a document
@@ -71,19 +70,8 @@ def read_bytes(path: Path, conn: sqlite3.Connection, artefact_id: int) -> bytes:
 
 
 def write_file(source: Path, dest: Path, data: bytes) -> Path:
-    """Write `data` to `dest` whole or not at all (temporary file in the same folder, then rename)."""
-    dest = Path(dest)
+    """Write `data` to `dest` whole or not at all (the one safe writer)."""
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    except OSError as exc:
-        raise DocumentWriteError(source, f"could not write {dest} ({exc.strerror}); nothing was written") from None
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temp_name, dest)
-    except OSError as exc:
-        Path(temp_name).unlink(missing_ok=True)
-        raise DocumentWriteError(source, f"could not write {dest} ({exc.strerror}); nothing was written") from None
-    return dest
+        return write_bytes_atomically(dest, data)
+    except OutputWriteError as exc:
+        raise DocumentWriteError(source, str(exc)) from None

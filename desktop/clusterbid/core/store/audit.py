@@ -1,4 +1,4 @@
-"""The append-only, hash-chained audit trail and its replay into an evaluation."""
+"""The append-only, hash-chained audit trail: its rows, their hashes and the recorded head."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass
 
-from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.store.snapshot import assemble, header_json
 
 GENESIS_HASH = "0" * 64
 HEAD_KEY = "audit_head"
@@ -20,8 +18,12 @@ CREATE, ADD_BID, REPLACE_BID, REMOVE_BID = "create", "add_bid", "replace_bid", "
 SET_WORKLOAD, SET_POLICY = "set_workload", "set_policy"
 RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE = "record_decision", "record_memo_exported", "record_signature"
 ATTACH_ARTEFACT = "attach_artefact"
+# One user action that changed several parts at once (see changes.py); one row, one transaction.
+EDIT = "edit"
+# An officer chose to go on with a document that failed its audit; the reason is kept.
+RECORD_AUDIT_OVERRIDE = "record_audit_override"
 ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
-           RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT)
+           RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE)
 
 
 @dataclass(frozen=True)
@@ -88,40 +90,3 @@ def append(conn: sqlite3.Connection, head: tuple[int, str], *, who: str, action:
 def read_rows(conn: sqlite3.Connection) -> tuple[AuditRow, ...]:
     cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit ORDER BY seq")
     return tuple(AuditRow(*row) for row in cursor)
-
-
-def _bid_id(bid_json: str) -> str:
-    return json.loads(bid_json)["id"]
-
-
-def replay_audit(rows: tuple[AuditRow, ...] | list[AuditRow]) -> Evaluation:
-    """Rebuild the evaluation from the empty document by applying every row in order."""
-    header: str | None = None
-    bids: list[str] = []  # bid JSON in order
-    ids: list[str] = []  # the id of each entry in `bids`, kept alongside to avoid re-parsing
-    for row in rows:
-        if row.action == CREATE:
-            initial = Evaluation.model_validate_json(row.new_json or "")
-            header, bids = header_json(initial), [bid.model_dump_json(round_trip=True) for bid in initial.bids]
-            ids = [bid.id for bid in initial.bids]
-            continue
-        if header is None:
-            raise ValueError(f"row #{row.seq} ({row.action}) comes before the evaluation was created")
-        if row.action == ADD_BID:
-            bids.append(row.new_json or "")
-            ids.append(_bid_id(row.new_json or ""))
-        elif row.action == REPLACE_BID:
-            index = ids.index(row.target)
-            bids[index], ids[index] = row.new_json or "", _bid_id(row.new_json or "")
-        elif row.action == REMOVE_BID:
-            index = ids.index(row.target)
-            del bids[index], ids[index]
-        elif row.action in (SET_WORKLOAD, SET_POLICY):
-            fields = json.loads(header)
-            fields["workload" if row.action == SET_WORKLOAD else "policy"] = json.loads(row.new_json or "null")
-            header = json.dumps(fields)
-        elif row.action not in ACTIONS:
-            raise ValueError(f"row #{row.seq} has an unknown action {row.action!r}")
-    if header is None:
-        raise ValueError("the trail has no create row")
-    return assemble(header, bids)

@@ -49,6 +49,13 @@ def _details(row: AuditRow) -> list[str]:
             return ["(the removed bid is kept in this row's old value)"]
         if row.action in (audit.REPLACE_BID, audit.SET_WORKLOAD, audit.SET_POLICY):
             return _changes(row.old_json, row.new_json) or ["(no field changed)"]
+        if row.action == audit.EDIT:
+            edit = json.loads(row.new_json or "{}")
+            steps = [f"{step.get('action')} {step.get('target') or ''}".rstrip() for step in edit.get("steps", [])]
+            shown = [f"  {s}" for s in steps[:MAX_CHANGES_SHOWN]]
+            if len(steps) > MAX_CHANGES_SHOWN:
+                shown.append(f"  ... and {len(steps) - MAX_CHANGES_SHOWN} more parts")
+            return [f"{_short(edit.get('label'))}: {len(steps)} parts in one change", *shown]
         return [f"{key}: {_short(value)}" for key, value in sorted(json.loads(row.new_json or "{}").items())]
     except (ValueError, AttributeError):
         return ["(value is not readable JSON)"]

@@ -31,6 +31,10 @@ class UnsafeDocumentError(DocumentError):
     """The file carries schema objects (triggers, views, tables) that ClusterBid did not create."""
 
 
+class LockedDocumentError(DocumentError):
+    """Another program holds a lock on the file; it is not damaged."""
+
+
 class DocumentWriteError(DocumentError):
     """An edit could not be committed; the document on disk is as it was before the edit."""
 

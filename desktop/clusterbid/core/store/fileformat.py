@@ -11,6 +11,7 @@ from clusterbid.core.store.errors import (
     CorruptDocumentError,
     DocumentError,
     DocumentWriteError,
+    LockedDocumentError,
     NewerDocumentError,
     NotADocumentError,
     UnsafeDocumentError,
@@ -155,7 +156,21 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
     except sqlite3.Error as exc:
         if conn is not None:
             conn.close()
-        raise CorruptDocumentError(path, f"is damaged or not a ClusterBid document and could not be read ({exc})") from None
+        raise describe_open_error(path, exc) from None
+
+
+def describe_open_error(path: Path, exc: sqlite3.Error) -> DocumentError:
+    """Say what is really wrong: a lock or a read-only recovery journal is not a damaged file."""
+    text = str(exc).lower()
+    journal = path.with_name(path.name + "-journal")
+    if "locked" in text or "busy" in text:
+        return LockedDocumentError(path, f"is locked by another program (another ClusterBid window, a backup or "
+                                         f"sync tool) that is writing to it ({exc}); close it there and try again")
+    if "readonly" in text or "read-only" in text or (journal.exists() and "unable to open" in text):
+        return DocumentWriteError(path, f"holds an unfinished change (a crash left {journal.name}) that must be "
+                                        f"undone before it can be read, but its folder is read-only ({exc}): copy "
+                                        f"the file and {journal.name} together to a writable folder and open it there")
+    return CorruptDocumentError(path, f"is damaged or not a ClusterBid document and could not be read ({exc})")
 
 
 def document_version(conn: sqlite3.Connection) -> int:

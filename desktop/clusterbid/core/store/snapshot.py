@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 
 from pydantic import BaseModel
@@ -43,3 +44,25 @@ def write_evaluation(conn: sqlite3.Connection, evaluation: Evaluation) -> None:
         "INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
         [(index, bid.id, to_json(bid)) for index, bid in enumerate(evaluation.bids, start=1)],
     )
+
+
+def state_digest(conn: sqlite3.Connection) -> str:
+    """A fingerprint of the stored rows (header, bids, artefact records) as they are on disk.
+
+    Taken after each commit and compared before the next: a row changed outside ClusterBid in
+    between is noticed before an ordinary edit could write over it and launder it into the trail.
+    """
+    digest = hashlib.sha256()
+    for query in ("SELECT header_json FROM evaluation ORDER BY singleton",
+                  "SELECT position, bid_id, bid_json FROM bid ORDER BY position",
+                  "SELECT id, bid_id, name, sha256, size, media_type, length(content) FROM artefact ORDER BY id"):
+        for row in conn.execute(query):
+            digest.update(repr(row).encode("utf-8", "surrogatepass") + b"\n")
+    return digest.hexdigest()
+
+
+def rebuild(evaluation: Evaluation, **parts: object) -> Evaluation:
+    """The evaluation with `parts` replaced, fully validated (never model_copy): cross-field rules
+    such as unique bid ids and exchange rates are checked for every edit."""
+    fields = {name: getattr(evaluation, name) for name in Evaluation.model_fields}
+    return Evaluation.model_validate({**fields, **parts})

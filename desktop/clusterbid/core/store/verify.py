@@ -1,19 +1,26 @@
-"""Check a document's audit trail: the hash chain, its recorded head, and the replayed state."""
+"""Check a document's audit trail: the hash chain, its recorded head, the replayed state and every
+artefact's bytes against the hash the chain recorded for it."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 
-from clusterbid.core.store import audit, fileformat, snapshot
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.store import audit, changes, fileformat, snapshot
 from clusterbid.core.store.audit import AuditRow
+
+ARTEFACT_FIELDS = ("name", "sha256", "size", "media_type", "bid_id")
 
 
 @dataclass(frozen=True)
 class AuditReport:
-    """The outcome of verify_audit_chain; `first_broken` is the seq of the first bad row, if any."""
+    """The outcome of an audit; `first_broken` is the seq of the first bad row, if any."""
 
     path: Path
     ok: bool
@@ -36,42 +43,109 @@ def _check_chain(rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
     return None, None
 
 
+def _check_artefacts(conn: sqlite3.Connection, rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
+    """Each stored artefact, in order, must be the one its attach row recorded, byte for byte."""
+    attached = [row for row in rows if row.action == audit.ATTACH_ARTEFACT]
+    columns = {info[1] for info in conn.execute("PRAGMA table_info(artefact)")}
+    media = "media_type" if "media_type" in columns else "NULL"  # format 1 had no media types
+    stored = conn.execute(f"SELECT id, bid_id, name, sha256, size, {media} FROM artefact ORDER BY id").fetchall()
+    if len(stored) != len(attached):
+        return None, (f"the trail records {len(attached)} attached artefacts but the document holds {len(stored)}: "
+                      "artefacts were removed or added outside ClusterBid")
+    for row, (artefact_id, bid_id, name, sha256, size, media_type) in zip(attached, stored):
+        recorded = json.loads(row.new_json or "{}")
+        actual = {"name": name, "sha256": sha256, "size": size, "media_type": media_type, "bid_id": bid_id}
+        # Fields an older trail did not record (media_type before format 2) cannot be compared;
+        # name and sha256 were always recorded.
+        changed = [field for field in ARTEFACT_FIELDS
+                   if (field in recorded or field in ("name", "sha256")) and recorded.get(field) != actual[field]
+                   and not (field == "media_type" and media == "NULL")]
+        if changed:
+            return row.seq, (f"artefact {recorded.get('name')!r} (row #{row.seq}) was altered outside ClusterBid: "
+                             f"its {', '.join(changed)} no longer match the trail")
+        # One blob at a time: a document holds up to many 50 MiB artefacts.
+        (content,) = conn.execute("SELECT content FROM artefact WHERE id = ?", (artefact_id,)).fetchone()
+        if len(content) != size or hashlib.sha256(content).hexdigest() != sha256:
+            return row.seq, f"the bytes of artefact {name!r} (row #{row.seq}) no longer match their SHA-256"
+    return None, None
+
+
+def _first_difference(replayed: Evaluation, current: Evaluation) -> str:
+    """Where to look first: the part of the evaluation, or the bid, that no longer matches."""
+    for name in ("title", "currency", "workload", "policy"):
+        if getattr(replayed, name) != getattr(current, name):
+            return f"its {name} differs"
+    recorded = {bid.id: bid for bid in replayed.bids}
+    for position, bid in enumerate(current.bids, start=1):
+        if recorded.get(bid.id) != bid:
+            return f"bid {bid.id!r} at position {position} differs"
+    missing = [bid_id for bid_id in recorded if bid_id not in {bid.id for bid in current.bids}]
+    return f"bid {missing[0]!r} is missing" if missing else "the order of the bids differs"
+
+
+def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None) -> AuditReport:
+    """Audit an open connection without writing; `current` saves re-reading the stored evaluation."""
+    def broken(seq: int | None, reason: str, rows: tuple[AuditRow, ...] = ()) -> AuditReport:
+        return AuditReport(path, False, rows, seq, reason)
+
+    try:
+        rows = audit.read_rows(conn)
+    except sqlite3.Error as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
+        return broken(None, f"the audit trail cannot be read ({exc}): it was altered outside ClusterBid")
+    if not rows:
+        return broken(None, "the audit trail is empty: the document's history was removed")
+    seq, reason = _check_chain(rows)
+    if reason:
+        return broken(seq, reason, rows)
+    if audit.read_head(conn) != (rows[-1].seq, rows[-1].hash):
+        head = audit.read_head(conn)
+        return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
+                                    f"#{rows[-1].seq}: rows were removed from the end", rows)
+    try:
+        replayed = changes.replay_audit(rows)
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        return broken(None, f"the trail cannot be replayed: {str(exc).splitlines()[0]}", rows)
+    if current is None:
+        try:
+            current = snapshot.load_evaluation(conn)
+        except (ValidationError, ValueError, sqlite3.Error) as exc:
+            return broken(None, f"the stored evaluation does not validate: {str(exc).splitlines()[0]}", rows)
+    if replayed != current:
+        return broken(None, "the stored evaluation differs from the one the trail replays to: "
+                            f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})", rows)
+    try:
+        seq, reason = _check_artefacts(conn, rows)
+    except (sqlite3.Error, ValueError) as exc:
+        seq, reason = None, f"the artefacts cannot be read ({exc})"
+    if reason:
+        return broken(seq, reason, rows)
+    return AuditReport(path, True, rows)
+
+
 def verify_audit_chain(path: Path | str) -> AuditReport:
     """Verify the trail of the document at `path` without changing the file."""
     path = Path(path)
     # No migration: verifying must not write, and the audit table is the same in every format.
     conn = fileformat.open_connection(path, migrate=False, allow_missing_guard=True)
     try:
-        rows = audit.read_rows(conn)
         missing_guard = fileformat.check_schema(path, conn, fileformat.document_version(conn))
-        head = audit.read_head(conn)
-        try:
-            current = snapshot.load_evaluation(conn)
-        except (ValidationError, ValueError) as exc:
-            current, current_error = None, str(exc).splitlines()[0]
+        report = audit_connection(path, conn)
     finally:
         conn.close()
+    if report.ok and missing_guard:
+        return AuditReport(path, False, report.rows, None,
+                           "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
+    return report
 
-    def broken(seq: int | None, reason: str) -> AuditReport:
-        return AuditReport(path, False, rows, seq, reason)
 
-    if not rows:
-        return broken(None, "the audit trail is empty: the document's history was removed")
-    seq, reason = _check_chain(rows)
-    if reason:
-        return broken(seq, reason)
-    if head != (rows[-1].seq, rows[-1].hash):
-        return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
-                                    f"#{rows[-1].seq}: rows were removed from the end")
-    try:
-        replayed = audit.replay_audit(rows)
-    except (ValidationError, ValueError) as exc:
-        return broken(None, f"the trail cannot be replayed: {str(exc).splitlines()[0]}")
-    if current is None:
-        return broken(None, f"the stored evaluation does not validate: {current_error}")
-    if replayed != current:
-        return broken(None, "the stored evaluation differs from the one the trail replays to: "
-                            "the data was edited outside ClusterBid")
-    if missing_guard:
-        return broken(None, "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
-    return AuditReport(path, True, rows)
+
+def audit_warning(report: AuditReport) -> str:
+    """What the CLI prints and the app shows for a document that fails its audit."""
+    return (f"WARNING: {report.path.name} fails its audit: {report.reason}. Its figures may not be the "
+            f"ones recorded; run `clusterbid audit {report.path.name}` and use a copy you trust.")
+
+
+def override_note(report: AuditReport, who: str, reason: str) -> str:
+    """The line a memo made from such a document carries, so no reader takes it for a clean one."""
+    return (f"Made from a document that failed its audit ({report.reason}); accepted by {who}, "
+            f"recorded in its audit trail: {reason.strip()}")

@@ -1,0 +1,111 @@
+"""What was done with an evaluation (decision, memo, signatures, an accepted audit failure) and
+the evidence files kept with it: audited records mixed into EvaluationDocument."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.store import artefacts, audit, snapshot
+from clusterbid.core.store.errors import EditRejectedError
+
+SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
+
+
+class DocumentRecords:
+    """Needs the document's path, evaluation, audit report and _commit/_commit_many/_validated."""
+
+    def artefacts(self) -> tuple[artefacts.ArtefactInfo, ...]:
+        return artefacts.list_artefacts(self._conn)
+
+    def artefact_bytes(self, artefact_id: int) -> bytes:
+        return artefacts.read_bytes(self.path, self._conn, artefact_id)
+
+    def export_artefact(self, artefact_id: int, dest: Path | str) -> Path:
+        """Write the artefact back out byte for byte (after re-checking its SHA-256)."""
+        return artefacts.write_file(self.path, Path(dest), self.artefact_bytes(artefact_id))
+
+    # -- records
+    def accept_failed_audit(self, reason: str) -> audit.AuditRow:
+        """Record that an officer goes on (e.g. exports a memo) with a document that fails its audit, and why."""
+        if self.audit_report.ok:
+            raise EditRejectedError(self.path, "passes its audit; there is nothing to accept")
+        return self._record(audit.RECORD_AUDIT_OVERRIDE, None,
+                            {"reason": self._require_text("the reason", reason),
+                             "audit_failure": self.audit_report.reason})
+
+    # -- records of what was done with the evaluation -------------------------------------
+    def _record(self, action: str, target: str | None, payload: dict[str, object]) -> audit.AuditRow:
+        row, _ = self._commit(action, target, None, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        return row
+
+    def _require_text(self, what: str, value: str, limit: int = 2000) -> str:
+        if not isinstance(value, str) or not value.strip() or len(value) > limit:
+            raise EditRejectedError(self.path, f"{what} must be text of 1-{limit} characters")
+        return value.strip()
+
+    def _require_sha256(self, what: str, value: str) -> str:
+        if not isinstance(value, str) or not SHA256_PATTERN.match(value):
+            raise EditRejectedError(self.path, f"{what} must be a SHA-256 as 64 lower-case hex digits")
+        return value
+
+    def record_decision(self, bid_id: str, rationale: str) -> audit.AuditRow:
+        """The officer's award decision: the chosen bid and why."""
+        self._bid_index(bid_id)
+        return self._record(audit.RECORD_DECISION, bid_id,
+                            {"bid_id": bid_id, "rationale": self._require_text("the rationale", rationale)})
+
+    def record_memo_exported(self, file_name: str, sha256: str) -> audit.AuditRow:
+        payload = {"file_name": self._require_text("the memo file name", file_name, 255),
+                   "sha256": self._require_sha256("the memo hash", sha256)}
+        return self._record(audit.RECORD_MEMO_EXPORTED, payload["file_name"], payload)
+
+    def record_signature(self, signer: str, memo_sha256: str, role: str = "") -> audit.AuditRow:
+        payload = {"signer": self._require_text("the signer", signer, 200),
+                   "memo_sha256": self._require_sha256("the signed memo hash", memo_sha256),
+                   "role": role.strip()[:200]}
+        return self._record(audit.RECORD_SIGNATURE, payload["signer"], payload)
+
+    def attach_artefact(self, name: str, data: bytes, *, bid_id: str | None = None,
+                        media_type: str = "application/octet-stream") -> artefacts.ArtefactInfo:
+        """Store the raw evidence file inside the document with its SHA-256 and size."""
+        if bid_id is not None:
+            self._bid_index(bid_id)
+        sha256 = artefacts.check_artefact(self.path, name, data, media_type)
+        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
+                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        _, info = self._commit(audit.ATTACH_ARTEFACT, bid_id, None, payload, lambda c: artefacts.insert(
+            c, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type))
+        return info
+
+    def attach_evidence(self, bid_id: str, name: str, data: bytes, evidence: list[Evidence], *,
+                        media_type: str = "text/plain") -> Evaluation:
+        """Keep a raw evidence file and add the Evidence parsed from it to the bid, in one transaction."""
+        index = self._bid_index(bid_id)
+        old = self._evaluation.bids[index]
+        sha256 = artefacts.check_artefact(self.path, name, data, media_type)
+        if any(item.artefact_sha256 == sha256 for item in old.evidence):
+            raise EditRejectedError(self.path, f"bid {bid_id!r} already holds evidence from this file (sha256 {sha256[:12]}...)")
+        fields = {field: getattr(old, field) for field in Bid.model_fields}
+        bid = self._validated("the bid with its new evidence",
+                              lambda: Bid.model_validate({**fields, "evidence": (*old.evidence, *evidence)}))
+        bids = list(self._evaluation.bids)
+        bids[index] = bid
+        new = self._validated(f"adding evidence to bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
+        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
+                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        old_json, bid_json = snapshot.to_json(old), snapshot.to_json(bid)
+
+        def write(conn: sqlite3.Connection) -> None:
+            artefacts.insert(conn, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type)
+            conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = ?", (bid_json, bid_id))
+
+        self._commit_many([(audit.ATTACH_ARTEFACT, bid_id, None, payload),
+                           (audit.REPLACE_BID, bid_id, old_json, bid_json)], write)
+        self._evaluation = new
+        return new

@@ -1,0 +1,64 @@
+"""One rule for text typed or imported into the models: no control or bidi-override characters.
+
+ESC and BEL reach the terminal raw (`clusterbid score` prints provider names), NUL and C1 codes
+break the XLSX export (openpyxl refuses them) and PDF text, and the right-to-left overrides make a
+name display as something else ("Acme\u202eSI" reads backwards) in the PDF, the XLSX and the CSV.
+Tab and line breaks stay allowed (notes and rationales have several lines), and so do the bidi
+marks U+200E/U+200F, which do not reorder text around them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from pydantic import BaseModel
+
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x1b": "ESC", "\x7f": "DEL", "\x9b": "CSI",
+         "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u202d": "LEFT-TO-RIGHT OVERRIDE"}
+
+
+def describe(char: str) -> str:
+    name = NAMES.get(char) or unicodedata.name(char, "a control character")
+    return f"{name} (U+{ord(char):04X})"
+
+
+def text_problem(value: str, where: str) -> str | None:
+    """The message for the first forbidden character in `value`, or None when it is clean."""
+    found = FORBIDDEN.search(value)
+    if found is None:
+        return None
+    return (f"{where} holds the character {describe(found.group())} at position {found.start() + 1}; control "
+            "and text-direction override characters are not allowed: retype the text without it")
+
+
+def check_model_text(model: BaseModel, prefix: str = "", skip: tuple[str, ...] = ()) -> None:
+    """Raise ValueError naming the field (e.g. quote.provider) of the first bad text in `model`."""
+    for name, value in model.__dict__.items():
+        if name in skip:
+            continue
+        problem = _check_value(value, f"{prefix}{name}")
+        if problem:
+            raise ValueError(problem)
+
+
+def _check_value(value: object, where: str) -> str | None:
+    if isinstance(value, str):
+        return text_problem(value, where)
+    if isinstance(value, BaseModel):
+        for name, item in value.__dict__.items():
+            problem = _check_value(item, f"{where}.{name}")
+            if problem:
+                return problem
+    elif isinstance(value, (tuple, list)):
+        for index, item in enumerate(value):
+            problem = _check_value(item, f"{where}[{index}]")
+            if problem:
+                return problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            problem = _check_value(key, f"{where} key") or _check_value(item, f"{where}[{key!r}]")
+            if problem:
+                return problem
+    return None

@@ -1,0 +1,51 @@
+"""Control and bidi-override characters are refused at the model boundary, naming the field;
+chart text is drawn literally, so a '$' in a provider's name is never mathtext."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.charts.style import shorten
+from clusterbid.core.interchange import import_bids, write_template_csv
+from tests.conftest import bid_dict
+
+BAD = {"ESC": "\x1b[31mAcme", "BEL": "Acme\x07", "NUL": "Ac\x00me", "C1 CSI": "Acme\x9b2J",
+       "RIGHT-TO-LEFT OVERRIDE": "Acme\u202eSI", "LEFT-TO-RIGHT ISOLATE": "Acme\u2066x\u2069"}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_a_provider_name_with_a_control_character_is_refused_naming_the_field(name):
+    with pytest.raises(ValidationError) as refused:
+        Bid.model_validate(bid_dict("acme", quote={"provider": BAD[name]}))
+    message = str(refused.value)
+    assert "quote.provider holds the character" in message
+    assert f"U+{ord(next(c for c in BAD[name] if not c.isalnum() and c not in '[]2J')):04X}" in message
+
+
+def test_tabs_line_breaks_and_right_to_left_script_stay_allowed():
+    bid = Bid.model_validate(bid_dict("acme", quote={"provider": "شركة الحوسبة\u200f Ltd", "reference": "Q-1\t2"}))
+    assert bid.quote.provider.startswith("شركة")
+
+
+def test_an_imported_sheet_with_an_escape_in_a_cell_names_row_and_field(tmp_path):
+    sheet = write_template_csv(tmp_path / "bids.csv", [Bid.model_validate(bid_dict("acme"))])
+    sheet.write_text(sheet.read_text(encoding="utf-8-sig").replace("Provider acme", "Provider \x1b]0;pwned\x07acme"),
+                     encoding="utf-8")
+    report = import_bids(sheet)
+    assert not report.ok and not report.bids
+    assert "quote.provider holds the character ESC (U+001B)" in report.as_text()
+
+
+@pytest.mark.parametrize("provider", ["$x^{$", "Cloud $5 $6", "$\\alpha$ GPU"])
+def test_chart_text_is_literal_and_never_mathtext(provider):
+    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    label = shorten(provider)
+    fig = Figure()
+    FigureCanvasAgg(fig)
+    text = fig.text(0.5, 0.5, label)
+    fig.canvas.draw()  # "$x^{$" as mathtext raises ValueError here; a pair of '$' would be parsed as math
+    assert text._preprocess_math(text.get_text()) == (provider, False)
