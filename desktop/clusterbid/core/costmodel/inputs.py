@@ -12,6 +12,7 @@ from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 HOURS_PER_MONTH = 730.0
+_BOOL_COLUMNS = ("multi_node_training_ok", "busbw_spans_leaves")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +41,8 @@ class BidArrays:
     committed_gpu_hours: np.ndarray
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
-    baseline_mfu: np.ndarray  # the workload's, or calibrated from the bid's evidence
+    baseline_mfu: np.ndarray  # the workload's x the catalog's GPU/precision factor, or calibrated
+    busbw_spans_leaves: np.ndarray  # bool: node_busbw was measured on a run across leaves
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -129,12 +131,13 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
             "one_off_fees": float(bid.terms.one_off_fees) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
-            "baseline_mfu": workload.baseline_mfu,
+            "baseline_mfu": workload.baseline_mfu * gpu.mfu_factor(workload.precision),
+            "busbw_spans_leaves": False,
         }
         for name, value in row.items():
             columns[name].append(value)
     arrays = {
-        name: np.asarray(values, dtype=bool if name == "multi_node_training_ok" else float)
+        name: np.asarray(values, dtype=bool if name in _BOOL_COLUMNS else float)
         for name, values in columns.items()
     }
     return BidArrays(**arrays)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.communication import (
-    BACKWARD_SHARE_OF_COMPUTE,
     dp_busbw_per_rank_gb_s,
+    overlap_window_share,
     ring_allreduce_seconds,
 )
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH, BidArrays, WorkloadScalars
@@ -45,6 +45,7 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
     pipelined = compute / (1.0 - bubble)
     busbw = dp_busbw_per_rank_gb_s(
         n,
+        data_parallel=dp,
         node_busbw_gb_s=b.node_busbw_gb_s,
         nvlink_busbw=b.nvlink_busbw_gb_s,
         nvlink_domain_gpus=b.nvlink_domain_gpus,
@@ -52,9 +53,10 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
         model_parallel_per_node=w.tp * w.cp,
         leaf_domain_gpus=b.leaf_domain_gpus,
         oversubscription_ratio=b.oversubscription_ratio,
+        busbw_spans_leaves=b.busbw_spans_leaves,
     )
     comm = ring_allreduce_seconds(w.grad_bytes_per_rank_at_mp, dp, busbw, b.step_latency_s)
-    hidden = np.minimum(w.dp_comm_overlap * comm, BACKWARD_SHARE_OF_COMPUTE * compute)
+    hidden = np.minimum(w.dp_comm_overlap * comm, overlap_window_share(micro_batches) * compute)
     exposed = comm - hidden
     step = pipelined + exposed
     return StepBreakdown(
