@@ -77,12 +77,16 @@ def test_goodput_and_cost_by_hand():
     )
     # 2.4 per 1,000 GPU-days = 1e-4 per GPU-hour; x 512 GPUs = 0.0512 failures per hour.
     assert e.failures_per_hour == pytest.approx(0.0512)
-    # No spare node (512 offered = job, no pool): restart 0.5 h + half interval 0.5 h + 6 h replacement.
-    assert not e.spare_on_hand
-    assert e.hours_lost_per_failure == pytest.approx(7.0)
-    # Checkpoint: 70e9 params x 14 bytes = 980e9 B; / 98e9 B/s = 10 s of stall per hourly checkpoint.
+    # Checkpoint: 70e9 params x 14 bytes = 980e9 B; / 98e9 B/s = 10 s of stall per checkpoint.
     assert e.checkpoint_write_s == pytest.approx(10.0)
-    goodput = 0.995 * (3600 / 3610) / (1 + 0.0512 * 7.0)
+    # Young's interval: sqrt(2 x 10 s x MTBF 3600/0.0512 = 70,312.5 s) = 1,185.85 s, under the
+    # workload's 60-minute cap.
+    interval = (2 * 10 * 3600 / 0.0512) ** 0.5
+    assert e.checkpoint_interval_s == pytest.approx(interval)
+    # No spare node (512 offered = job, no pool): restart 0.5 h + half an interval + 6 h replacement.
+    assert not e.spare_on_hand
+    assert e.hours_lost_per_failure == pytest.approx(0.5 + interval / 7200 + 6.0)
+    goodput = 0.995 * (interval / (interval + 10)) / (1 + 0.0512 * (6.5 + interval / 7200))
     assert e.goodput == pytest.approx(goodput, rel=1e-12)
     run_hours = 5.88e23 / (512 * 989e12 * e.effective_mfu * goodput) / 3600
     assert e.run_hours == pytest.approx(run_hours, rel=1e-12)
@@ -101,8 +105,9 @@ def test_commitment_sets_a_floor_on_billed_hours():
 def test_spare_pool_removes_replacement_wait():
     with_spares = _estimate(workload_dict(), bid_dict(capacity={"spare_pool_gpus": 8}, reliability={"node_replacement_hours": 48}))
     assert with_spares.spare_on_hand
-    # restart 15 min + half of a 60 min interval, no replacement wait
-    assert with_spares.hours_lost_per_failure == pytest.approx(0.25 + 0.5)
+    # restart 15 min + half of the bid's checkpoint interval (by hand in the goodput test), no
+    # replacement wait
+    assert with_spares.hours_lost_per_failure == pytest.approx(0.25 + with_spares.checkpoint_interval_s / 7200)
 
 
 def test_job_inside_one_nvlink_domain_reduces_over_nvlink():

@@ -42,13 +42,15 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumptio
     over = bid.topology.oversubscription_ratio
     dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
     if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:
-        dp_note += f", divided by {over:g}:1 oversubscription beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf"
+        dp_note += (f"; hierarchical all-reduce: only the cross-leaf phase pays the {over:g}:1 oversubscription"
+                    f" beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf")
     if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
         dp_note = "the whole job sits in one NVLink domain"
     mfu_source = (
         _evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
-        else "the workload's baseline MFU (what the buyer's stack reaches inside one NVLink domain)"
+        else f"the workload's baseline MFU (the buyer's stack inside one NVLink domain, BF16 on H100) x"
+        f" {gpu.mfu_factor(workload.precision):.3f} for {gpu.id} at {workload.precision} ({gpu.efficiency_source})"
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
@@ -67,13 +69,15 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumptio
         Assumption(
             "Data-parallel all-reduce per step",
             f"{estimate.dp_comm_s:.3f} s, {estimate.exposed_comm_s:.3f} s exposed",
-            f"ring all-reduce, {workload.dp_comm_overlap:.0%} of it hidden behind backward compute at most",
+            f"hierarchical ring all-reduce, at most {workload.dp_comm_overlap:.0%} hidden, and only behind the"
+            " last micro-batch's backward",
         ),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
             f"{bid.reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days; restart + half a checkpoint interval"
+            f" ({estimate.checkpoint_interval_s / 60:.1f} min: Young's sqrt(2 x write x MTBF), at most the workload's)"
             + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement (no spare node)"),
         ),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
