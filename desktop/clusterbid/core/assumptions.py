@@ -38,6 +38,8 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumptio
         if estimate.busbw_evidence
         else f"spec: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s x {fabric.typical_efficiency:g} typical "
         f"ring efficiency of {fabric.id} ({fabric.source})"
+        + ("; x 0.83 without GPUDirect RDMA (NVIDIA/nccl issue 1579)" if fabric.rdma and not f.gpudirect_rdma else "")
+        + ("; SHARP: x 2(k-1)/k over the k nodes of a data-parallel group" if f.sharp and fabric.id.startswith("IB-") else "")
     )
     over = bid.topology.oversubscription_ratio
     dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
