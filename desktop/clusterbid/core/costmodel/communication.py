@@ -61,7 +61,8 @@ def dp_busbw_per_rank_gb_s(
     A job inside one NVLink domain reduces over NVLink. Otherwise the node's scale-out NICs
     (node_busbw, the figure an all-rank nccl-tests run reports) are shared by the
     data-parallel groups that run at once on the node: one per tensor/context-parallel rank
-    on it (8 with TP=8, 1 with TP=1). NVLink caps the intra-node part of the hierarchical ring.
+    on it (8 with TP=8, 1 with TP=1). A scale-up domain larger than a node (GB200 NVL72) is
+    credited separately from the node. NVLink caps the intra-domain part of the hierarchy.
 
     Beyond one non-blocking leaf domain, only the traffic that crosses the spine pays the
     oversubscription (Meta's RoCE paper, SIGCOMM 2024; Wang et al., rail-only networks, 2023):
@@ -72,8 +73,13 @@ def dp_busbw_per_rank_gb_s(
     """
     n_gpus = np.asarray(n_gpus, dtype=float)
     dp = np.maximum(np.asarray(data_parallel, dtype=float), 1.0)
-    sharing = np.minimum(gpus_per_node, model_parallel_per_node)
-    fabric = np.minimum(node_busbw_gb_s / sharing, nvlink_busbw)
+    # Ranks of one data-parallel group inside one NVLink domain (data parallelism is placed
+    # before pipeline stages, so TP x CP ranks apart). The group reduces among them over NVLink
+    # and each drives its own GPU's share of the scale-out NICs for the part that leaves the
+    # domain: on an 8-GPU HGX node that is node busbw / (TP x CP), on a 72-GPU NVL72 domain with
+    # TP 8 it is nine GPUs' worth. A group wholly inside one domain never leaves it.
+    in_domain = np.maximum(nvlink_domain_gpus / np.asarray(model_parallel_per_node, dtype=float), 1.0)
+    fabric = np.minimum(node_busbw_gb_s / gpus_per_node * in_domain, nvlink_busbw)
     # The leaves one data-parallel group spans: a replica larger than a leaf puts each rank
     # of the group in its own leaf.
     leaves = np.minimum(np.ceil(n_gpus / leaf_domain_gpus), dp)
@@ -86,4 +92,4 @@ def dp_busbw_per_rank_gb_s(
     ring = 2.0 * (dp - 1.0) / dp
     hierarchical = np.where(inside + across > 0, ring / np.maximum(inside + across, 1e-12), 1.0)
     fabric = np.where(leaves > 1, fabric * hierarchical, fabric)
-    return np.where(n_gpus <= nvlink_domain_gpus, nvlink_busbw, fabric)
+    return np.where((n_gpus <= nvlink_domain_gpus) | (in_domain >= dp), nvlink_busbw, fabric)
