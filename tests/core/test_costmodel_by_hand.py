@@ -83,10 +83,12 @@ def test_goodput_and_cost_by_hand():
     # workload's 60-minute cap.
     interval = (2 * 10 * 3600 / 0.0512) ** 0.5
     assert e.checkpoint_interval_s == pytest.approx(interval)
-    # No spare node (512 offered = job, no pool): restart 0.5 h + half an interval + 6 h replacement.
+    # No spare node (512 offered = job, no pool): restart 0.5 h + half an interval + 6 h replacement
+    # for the 321 of 419 interruptions Llama 3 (Table 5) traced to a node's own hardware or maintenance.
     assert not e.spare_on_hand
-    assert e.hours_lost_per_failure == pytest.approx(0.5 + interval / 7200 + 6.0)
-    goodput = 0.995 * (interval / (interval + 10)) / (1 + 0.0512 * (6.5 + interval / 7200))
+    swap = 321 / 419 * 6.0
+    assert e.hours_lost_per_failure == pytest.approx(0.5 + interval / 7200 + swap)
+    goodput = 0.995 * (interval / (interval + 10)) / (1 + 0.0512 * (0.5 + swap + interval / 7200))
     assert e.goodput == pytest.approx(goodput, rel=1e-12)
     run_hours = 5.88e23 / (512 * 989e12 * e.effective_mfu * goodput) / 3600
     assert e.run_hours == pytest.approx(run_hours, rel=1e-12)

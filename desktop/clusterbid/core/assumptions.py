@@ -80,7 +80,8 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumptio
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
             f"{bid.reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days; restart + half a checkpoint interval"
             f" ({estimate.checkpoint_interval_s / 60:.1f} min: Young's sqrt(2 x write x MTBF), at most the workload's)"
-            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement (no spare node)"),
+            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement"
+               " (no spare node) for the 77% of failures that take a node out (Llama 3)"),
         ),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
         Assumption("Uptime", f"{bid.reliability.uptime_sla_percent:g}%", "provider's SLA floor"),
