@@ -39,17 +39,21 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         if estimate.busbw_evidence
         else f"spec: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s x {fabric.typical_efficiency:g} typical "
         f"ring efficiency of {fabric.id} ({fabric.source})"
+        + ("; x 0.83 without GPUDirect RDMA (NVIDIA/nccl issue 1579)" if fabric.rdma and not f.gpudirect_rdma else "")
+        + ("; SHARP: x 2(k-1)/k over the k nodes of a data-parallel group" if f.sharp and fabric.id.startswith("IB-") else "")
     )
     over = bid.topology.oversubscription_ratio
     dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
     if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:
-        dp_note += f", divided by {over:g}:1 oversubscription beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf"
+        dp_note += (f"; hierarchical all-reduce: only the cross-leaf phase pays the {over:g}:1 oversubscription"
+                    f" beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf")
     if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
         dp_note = "the whole job sits in one NVLink domain"
     mfu_source = (
         _evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
-        else "the workload's baseline MFU (what the buyer's stack reaches inside one NVLink domain)"
+        else f"the workload's baseline MFU (the buyer's stack inside one NVLink domain, BF16 on H100) x"
+        f" {gpu.mfu_factor(workload.precision):.3f} for {gpu.id} at {workload.precision} ({gpu.efficiency_source})"
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
@@ -68,14 +72,17 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         Assumption(
             "Data-parallel all-reduce per step",
             f"{estimate.dp_comm_s:.3f} s, {estimate.exposed_comm_s:.3f} s exposed",
-            f"ring all-reduce, {workload.dp_comm_overlap:.0%} of it hidden behind backward compute at most",
+            f"hierarchical ring all-reduce, at most {workload.dp_comm_overlap:.0%} hidden, and only behind the"
+            " last micro-batch's backward",
         ),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
             f"{bid.reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days; restart + half a checkpoint interval"
-            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement (no spare node)"),
+            f" ({estimate.checkpoint_interval_s / 60:.1f} min: Young's sqrt(2 x write x MTBF), at most the workload's)"
+            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement"
+               " (no spare node) for the 77% of failures that take a node out (Llama 3)"),
         ),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
         Assumption("Uptime", f"{bid.reliability.uptime_sla_percent:g}%", "provider's SLA floor"),

@@ -31,10 +31,31 @@ class GpuSpec(BaseModel):
     nvlink_bandwidth_gb_s: float = Field(gt=0, description="GPU-to-GPU bandwidth per GPU, both directions, GB/s")
     nvlink_domain_gpus: int = Field(ge=1, description="GPUs sharing one NVLink domain")
     source: str = Field(min_length=10)
+    # The same software reaches a different share of the peak on each GPU and precision.
+    bf16_mfu_vs_h100: float = Field(
+        1.0, gt=0, le=3, description="BF16 MFU on this GPU / BF16 MFU on H100 SXM, same software"
+    )
+    fp8_speedup_over_bf16: float = Field(
+        1.3, gt=0, le=2, description="Measured FP8 throughput / BF16 throughput (not the peak ratio)"
+    )
+    efficiency_source: str = Field(
+        "no same-software comparison published: the workload's baseline MFU applies as stated "
+        "(FP8 gain 1.3x from llm-foundry's H100 tables)",
+        min_length=10,
+    )
 
     def dense_tflops(self, precision: str) -> float | None:
         """Dense peak for 'bf16' or 'fp8'; None when the GPU has no such tensor cores."""
         return self.dense_bf16_tflops if precision == "bf16" else self.dense_fp8_tflops
+
+    def mfu_factor(self, precision: str) -> float:
+        """Multiplier from the workload's baseline MFU (the buyer's stack at BF16 on H100) to
+        this GPU and precision. FP8 doubles the peak but real runs gain only
+        `fp8_speedup_over_bf16`, so MFU of the FP8 peak is that gain over the peak ratio."""
+        if precision == "bf16" or self.dense_fp8_tflops is None:
+            return self.bf16_mfu_vs_h100
+        peak_ratio = self.dense_fp8_tflops / self.dense_bf16_tflops
+        return self.bf16_mfu_vs_h100 * self.fp8_speedup_over_bf16 / peak_ratio
 
 
 class FabricSpec(BaseModel):

@@ -15,7 +15,8 @@ def test_score_text_has_bands_evidence_tipping_points_and_tornado(capsys):
     assert "rank  bid" in out and "net plan cost" in out  # the existing table is still there
     assert f"Monte Carlo, 2,000 samples, seed {demo_evaluation().policy.random_seed}" in out
     assert "P(cheapest)" in out and "Tipping points" in out and "Tornado" in out
-    assert "scale-out busbw 376 GB/s (spec; sigma 15%)" in out  # northwind-ib: 8 x 400G x 0.94
+    # northwind-ib: 8 x 400G x 0.94 = 376 GB/s, x 2 x 15/16 for SHARP over the 16 nodes of a DP group
+    assert "scale-out busbw 705 GB/s (spec; sigma 15%)" in out
 
 
 def test_score_json_carries_the_same(capsys):

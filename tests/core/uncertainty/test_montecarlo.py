@@ -15,7 +15,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.uncertainty import Spreads, run_monte_carlo
 from clusterbid.core.uncertainty.montecarlo import _percentiles
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, bid_dict
 from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
 
 Z90 = 1.2815515655446004  # standard normal quantile at 0.90
@@ -61,7 +61,7 @@ def test_no_evidence_mfu_spread_matches_the_documented_sigmas():
     band is the MFU's log-normal band mirrored: P90/P50 = exp(1.2816 x sqrt(0.15^2 + 0.10^2))."""
     result = run_monte_carlo(evaluation([no_failure_bid()], one_node_workload()), samples=200_000)
     b = result.bids["b1"]
-    sigma = math.hypot(0.15, 0.10)  # the bid's own draw and the market-wide draw
+    sigma = math.hypot(0.15, 0.10)  # the GPU type's draw and the market-wide draw
     assert b.cost_p50 == pytest.approx(by_hand_one_node_cost(0.42), rel=0.003)
     assert b.cost_p90 / b.cost_p50 == pytest.approx(math.exp(Z90 * sigma), rel=0.005)
     assert b.cost_p10 / b.cost_p50 == pytest.approx(math.exp(-Z90 * sigma), rel=0.005)
@@ -150,3 +150,20 @@ def test_bands_are_ordered_for_any_seed(seed, samples):
     for b in result.bids.values():
         assert b.cost_p10 <= b.cost_p50 <= b.cost_p90 and b.hours_p10 <= b.hours_p50 <= b.hours_p90
         assert 0.0 <= b.win_probability <= 1.0 and 0.0 <= b.rank_stability <= 1.0
+
+
+def test_identical_offers_share_their_uncertainty_so_the_cheaper_one_wins():
+    """Two offers alike in everything (GPU, fabric, statements, no evidence) but a 3% lower
+    price. Their MFU doubt is one draw per GPU type and the market's; their spec busbw doubt is
+    mostly the fabric kind's; failure rates partly the GPU generation's. What stays independent
+    (busbw residual 0.09 on a term of a few % of the step, failure residual 0.3 on a ~1% goodput
+    loss) moves cost by well under 1%, far less than the 3% gap. Independent MFU draws of 0.15
+    each (the old model) split such a pair about 56/44."""
+    dear = bid_dict("dear")
+    cheap = bid_dict("cheap", terms={"price_per_gpu_hour": str(round(2.50 * 0.97, 4)), "currency": "USD"})
+    result = run_monte_carlo(evaluation([dear, cheap]), samples=20_000)
+    assert result.bids["cheap"].win_probability > 0.99
+    (mfu,) = [i for i in result.bids["cheap"].inputs if i.name == "baseline_mfu"]
+    assert mfu.sigma == 0.0 and mfu.shared_sigma == pytest.approx(math.hypot(0.15, 0.10))
+    (busbw,) = [i for i in result.bids["cheap"].inputs if i.name == "busbw"]
+    assert math.hypot(busbw.sigma, busbw.shared_sigma) == pytest.approx(0.15)  # the documented total

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.communication import BACKWARD_SHARE_OF_COMPUTE
+from clusterbid.core.costmodel.communication import overlap_window_share
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.training import step_breakdown
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
@@ -41,6 +41,7 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
     bid's baseline MFU so that the model reproduces the measurement at N, then carries it to
     the planned job size."""
     node_busbw = b.node_busbw_gb_s.copy()
+    spans_leaves = b.busbw_spans_leaves.copy()
     busbw_used: list[Evidence | None] = []
     notes: list[list[str]] = [[] for _ in bids]
     for i, bid in enumerate(bids):
@@ -54,7 +55,8 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
         busbw_used.append(chosen)
         if chosen is not None:
             node_busbw[i] = chosen.value
-    b = b.replace(node_busbw_gb_s=node_busbw)
+            spans_leaves[i] = chosen.scale_gpus > b.leaf_domain_gpus[i]  # the spine is in it
+    b = b.replace(node_busbw_gb_s=node_busbw, busbw_spans_leaves=spans_leaves)
 
     mfu = b.baseline_mfu.copy()
     efficiency_used: list[Evidence | None] = []
@@ -81,7 +83,7 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
 def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evidence) -> float | None:
     """Baseline MFU at which the model's step time at the evidence's scale equals the measured one.
 
-    step = c/(mfu k) + comm - min(overlap comm, 2/3 c/mfu) with k = 1 - bubble: piecewise linear
+    step = c/(mfu k) + comm - min(overlap comm, window c/mfu) with k = 1 - bubble: piecewise linear
     in t = c/mfu, so each branch solves in closed form.
     """
     n = float(evidence.scale_gpus)
@@ -94,12 +96,13 @@ def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evid
         measured_step = evidence.value
     k = 1.0 / (1.0 - float(np.ravel(probe.bubble_fraction)[0]))
     comm = float(np.ravel(probe.dp_comm_s)[0])
+    window = float(np.ravel(overlap_window_share(probe.micro_batches))[0])
     # Branch 1: overlap limited by the configured share (hidden = overlap * comm).
     t = (measured_step - comm * (1.0 - w.dp_comm_overlap)) / k
-    if t > 0 and w.dp_comm_overlap * comm <= BACKWARD_SHARE_OF_COMPUTE * t:
+    if t > 0 and w.dp_comm_overlap * comm <= window * t:
         return c / t
-    # Branch 2: overlap limited by the backward window (hidden = 2/3 t).
-    t = (measured_step - comm) / (k - BACKWARD_SHARE_OF_COMPUTE)
-    if t > 0 and w.dp_comm_overlap * comm > BACKWARD_SHARE_OF_COMPUTE * t:
+    # Branch 2: overlap limited by the last micro-batch's backward (hidden = window t).
+    t = (measured_step - comm) / (k - window)
+    if t > 0 and w.dp_comm_overlap * comm > window * t:
         return c / t
     return None

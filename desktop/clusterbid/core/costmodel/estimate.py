@@ -48,6 +48,7 @@ class BidEstimate:
     hours_lost_per_failure: float
     spare_on_hand: bool
     checkpoint_write_s: float
+    checkpoint_interval_s: float
     goodput: float
     run_hours: float
     wall_hours: float
@@ -153,6 +154,7 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "hours_lost_per_failure": good.hours_lost_per_failure,
         "spare_on_hand": good.spare_on_hand,
         "checkpoint_write_s": good.checkpoint_write_s,
+        "checkpoint_interval_s": good.checkpoint_interval_s,
         "goodput": good.goodput,
         "run_hours": done.run_hours,
         "wall_hours": done.wall_hours,

@@ -13,6 +13,19 @@ from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, I
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 __all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
+# Without GPUDirect RDMA the NICs read and write host bounce buffers: a public nccl-tests pair on
+# 2 GH200 nodes with 4x 200 Gb/s reports all_reduce busbw 79.72 GB/s without GDR and 96.07 with
+# it (NVIDIA/nccl issue 1579, 2 GB in place), so 0.83 of the spec figure.
+NO_GPUDIRECT_BUSBW_FACTOR = 79.72 / 96.07
+
+
+def sharp_busbw_factor(nodes) -> float:
+    """InfiniBand SHARP reduces in the switches: each node sends its shard once and receives the
+    result once, where a ring moves 2(k-1)/k of it over k nodes. At the same link rate the
+    nccl-tests busbw (algbw x 2(k-1)/k) therefore rises by 2(k-1)/k over the nodes a
+    data-parallel group spans; 1 for two nodes or fewer."""
+    k = max(float(nodes), 2.0)
+    return 2.0 * (k - 1.0) / k
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +64,8 @@ class BidArrays:
     escalation_per_year: np.ndarray  # fraction
     exit_allowed: np.ndarray  # bool
     exit_fee_share: np.ndarray  # fraction of the remaining term's value
-    baseline_mfu: np.ndarray  # the workload's, or calibrated from the bid's evidence
+    baseline_mfu: np.ndarray  # the workload's x the catalog's GPU/precision factor, or calibrated
+    busbw_spans_leaves: np.ndarray  # bool: node_busbw was measured on a run across leaves
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -114,7 +128,7 @@ class WorkloadScalars:
         )
 
 
-BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed")
+BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves")
 
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
@@ -146,7 +160,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "nvlink_busbw_gb_s": float(nvlink_busbw_gb_s(gpu.nvlink_bandwidth_gb_s)),
             "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
             "gpus_per_node": bid.capacity.gpus_per_node,
-            "node_busbw_gb_s": bid.fabric.aggregate_gb_s * fabric.typical_efficiency,
+            "node_busbw_gb_s": _spec_node_busbw(workload, bid, fabric),
             "step_latency_s": fabric.ring_step_latency_us * 1e-6,
             "oversubscription_ratio": bid.topology.oversubscription_ratio,
             "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
@@ -164,7 +178,8 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "one_off_fees": float(bid.terms.one_off_fees) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
             **_contract_row(bid, rate),
-            "baseline_mfu": workload.baseline_mfu,
+            "baseline_mfu": workload.baseline_mfu * gpu.mfu_factor(workload.precision),
+            "busbw_spans_leaves": False,
         }
         for name, value in row.items():
             columns[name].append(value)
@@ -173,3 +188,16 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         for name, values in columns.items()
     }
     return BidArrays(**arrays)
+
+
+def _spec_node_busbw(workload: Workload, bid: Bid, fabric) -> float:
+    """NICs x line rate x the fabric's typical ring efficiency, less without GPUDirect RDMA, more
+    with SHARP on InfiniBand (measured evidence replaces all of it)."""
+    busbw = bid.fabric.aggregate_gb_s * fabric.typical_efficiency
+    if fabric.rdma and not bid.fabric.gpudirect_rdma:
+        busbw *= NO_GPUDIRECT_BUSBW_FACTOR
+    if bid.fabric.sharp and fabric.id.startswith("IB-"):
+        replica = workload.tensor_parallel * workload.pipeline_parallel * workload.context_parallel
+        nodes = min(workload.job_gpus // replica, workload.job_gpus / bid.capacity.gpus_per_node)
+        busbw *= sharp_busbw_factor(nodes)
+    return busbw

@@ -12,7 +12,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
-from clusterbid.core.uncertainty.streams import MARKET, stream
+from clusterbid.core.uncertainty.streams import stream
 
 # Samples per pass: bounds the temporaries of the cost model to a few MB per bid column while
 # keeping numpy's per-call overhead small. Draws are float32 (a z-score needs no more).
@@ -75,17 +75,20 @@ def run_monte_carlo(
         return UncertaintyResult(seed, samples, {})
     ids = [s.bid.id for s in passing]
     job = evaluation.workload.job_gpus
-    described = [bid_inputs(s.estimate, job, spreads) for s in passing]
+    described = [bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing]
     base = select(inputs.arrays, [inputs.ids.index(i) for i in ids])
     base = base.replace(**{f: getattr(base, f)[:, None] for f in base.__slots__})  # (bids, 1)
 
     names = list(COLUMNS)
     gens = {n: [stream(seed, bid_id, n) for bid_id in ids] for n in names}
-    market = stream(seed, MARKET, "baseline_mfu")
     column = lambda k, attr: np.array([[getattr(d[k], attr)] for d in described], dtype=np.float32)  # noqa: E731
     log_median = {n: np.log(column(k, "median_factor")) for k, n in enumerate(names)}
     sigma = {n: column(k, "sigma") for k, n in enumerate(names)}
-    shared = column(names.index("baseline_mfu"), "shared_sigma")
+    # Common draws: one stream per (owner, input), whatever bids use it, so a bid's samples still
+    # depend on nothing but its own figures (the market's stream is the one it always was).
+    shared_use = {n: [(row, owner, s) for row, d in enumerate(described) for owner, s in d[k].shared_streams]
+                  for k, n in enumerate(names)}
+    shared_gens = {(n, owner): stream(seed, owner, n) for n, uses in shared_use.items() for _, owner, _ in uses}
 
     count = len(ids)
     cost = np.empty((count, samples), dtype=np.float32)
@@ -105,8 +108,10 @@ def run_monte_carlo(
                 gen.standard_normal(dtype=np.float32, out=z[row])
             z *= sigma[name]
             z += log_median[name]
-            if name == "baseline_mfu":
-                z += shared * market.standard_normal(n, dtype=np.float32)
+            common = {owner: shared_gens[name, owner].standard_normal(n, dtype=np.float32)
+                      for owner in dict.fromkeys(owner for _, owner, _ in shared_use[name])}
+            for row, owner, s in shared_use[name]:
+                z[row] += np.float32(s) * common[owner]
             drawn[COLUMNS[name]] = getattr(base, COLUMNS[name]) * np.exp(z, out=z)
         drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
         done = outcomes(inputs.workload, base.replace(**drawn))

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.core.uncertainty.streams import MARKET
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
 # nccl-tests plateau varies a few percent run to run; a provider's own run with the output
@@ -36,6 +37,17 @@ MFU_SIGMA = {
 # One shock common to every bid that uses the workload's baseline MFU: if the buyer's stack
 # reaches less than planned inside one NVLink domain, it does so on every such bid.
 MARKET_MFU_SIGMA = 0.10
+# Without evidence a bid's MFU is the workload's figure times the catalog's factor for its GPU
+# and precision: the doubt about that factor (MFU_SIGMA[None]) is one draw per GPU type and
+# precision, shared by every bid on that GPU, never an independent draw per bid; otherwise two
+# identical offers, one 3% cheaper, split the win probability almost evenly.
+# The spec busbw (NICs x rate x the fabric's typical efficiency) is doubted mostly through that
+# typical efficiency, which is the fabric kind's: shared by fabric technology, with a smaller
+# residual per bid for the provider's own configuration (rails, congestion control, GDR).
+FABRIC_SHARED_BUSBW_SIGMA = 0.12
+# Failure rates: fleet-wide behaviour of a GPU generation (shared by GPU type) and the
+# provider's own operation; together FAILURE_RATE_SIGMA.
+GPU_SHARED_FAILURE_SIGMA = 0.4
 # Claims without artefacts are best cases: the median is shifted down. Busbw: a claim near line
 # rate is 5-10% above what public nccl-tests runs reach (370-390 of 400 GB/s on 8x NDR400), and a
 # Tree/NVLS 2-node run overstates a ring further. MFU: claims are the best configuration, and a
@@ -61,6 +73,8 @@ class Spreads:
     claim_median: dict = field(default_factory=lambda: dict(CLAIM_MEDIAN))
     sigma_per_doubling: float = SIGMA_PER_DOUBLING
     failure_rate_sigma: float = FAILURE_RATE_SIGMA
+    fabric_shared_busbw_sigma: float = FABRIC_SHARED_BUSBW_SIGMA
+    gpu_shared_failure_sigma: float = GPU_SHARED_FAILURE_SIGMA
 
     @classmethod
     def zero(cls) -> Spreads:
@@ -72,6 +86,8 @@ class Spreads:
             claim_median={name: 1.0 for name in CLAIM_MEDIAN},
             sigma_per_doubling=0.0,
             failure_rate_sigma=0.0,
+            fabric_shared_busbw_sigma=0.0,
+            gpu_shared_failure_sigma=0.0,
         )
 
 
@@ -83,9 +99,18 @@ class UncertainInput:
     point: float  # the figure the point estimate used (failure rate: per 1,000 GPU-days)
     median_factor: float  # < 1: a claim's haircut
     sigma: float  # log-space, this bid's own draw
-    shared_sigma: float  # log-space, the market-wide draw (same z for every bid)
+    shared_sigma: float  # log-space, all draws common to other bids together
     source: str  # the evidence grade, "spec", "workload default" or "bid statement"
     evidence: Evidence | None
+    # (stream owner, log-space sigma) of each draw common to every bid with the same owner:
+    # the market (the buyer's stack), a GPU type and precision, a fabric technology.
+    shared_streams: tuple[tuple[str, float], ...] = ()
+
+
+def _shared(name: str, point: float, median: float, own: float, streams, source: str) -> UncertainInput:
+    streams = tuple((owner, sigma) for owner, sigma in streams if sigma > 0)
+    total = math.sqrt(sum(sigma**2 for _, sigma in streams))
+    return UncertainInput(name, point, median, own, total, source, None, streams)
 
 
 def _with_scale(sigma: float, evidence: Evidence, job_gpus: int, cap: float, per_doubling: float) -> float:
@@ -94,24 +119,31 @@ def _with_scale(sigma: float, evidence: Evidence, job_gpus: int, cap: float, per
 
 
 def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
-                     spreads: Spreads, default_source: str, shared: float) -> UncertainInput:
-    if evidence is None:
-        return UncertainInput(name, point, 1.0, table[None], shared, default_source, None)
+                     spreads: Spreads) -> UncertainInput:
     sigma = _with_scale(table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling)
     median = spreads.claim_median[name] if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
     return UncertainInput(name, point, median, sigma, 0.0, evidence.grade.value, evidence)
 
 
-def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads) -> tuple[UncertainInput, ...]:
+def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16") -> tuple[UncertainInput, ...]:
     """The three uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate."""
-    busbw = _evidence_backed(
-        "busbw", estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma, job_gpus, spreads, "spec", 0.0
-    )
-    mfu = _evidence_backed(
-        "baseline_mfu", estimate.baseline_mfu, estimate.efficiency_evidence, spreads.mfu_sigma, job_gpus, spreads,
-        "workload default", spreads.market_mfu_sigma,
-    )
-    failures = UncertainInput(
-        "failure_rate", estimate.bid.reliability.failures_per_1000_gpu_days, 1.0, spreads.failure_rate_sigma, 0.0, "bid statement", None
-    )
+    bid = estimate.bid
+    gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
+    if estimate.busbw_evidence is not None:
+        busbw = _evidence_backed("busbw", estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma,
+                                 job_gpus, spreads)
+    else:
+        total, common = spreads.busbw_sigma[None], min(spreads.fabric_shared_busbw_sigma, spreads.busbw_sigma[None])
+        busbw = _shared("busbw", estimate.node_busbw_gb_s, 1.0, math.sqrt(total**2 - common**2),
+                        [(fabric, common)], "spec")
+    if estimate.efficiency_evidence is not None:
+        mfu = _evidence_backed("baseline_mfu", estimate.baseline_mfu, estimate.efficiency_evidence,
+                               spreads.mfu_sigma, job_gpus, spreads)
+    else:
+        mfu = _shared("baseline_mfu", estimate.baseline_mfu, 1.0, 0.0,
+                      [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
+                      "workload default")
+    total, common = spreads.failure_rate_sigma, min(spreads.gpu_shared_failure_sigma, spreads.failure_rate_sigma)
+    failures = _shared("failure_rate", bid.reliability.failures_per_1000_gpu_days, 1.0,
+                       math.sqrt(total**2 - common**2), [(gpu, common)], "bid statement")
     return busbw, mfu, failures
