@@ -185,13 +185,14 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
-    from clusterbid import cli_evidence, cli_interchange, cli_memo, cli_signoff, cli_store
+    from clusterbid import cli_evidence, cli_interchange, cli_memo, cli_request, cli_signoff, cli_store
 
     cli_interchange.register(verbs)
     cli_store.register(verbs)
     cli_evidence.register(verbs)
     cli_memo.register(verbs)
     cli_signoff.register(verbs)
+    cli_request.register(verbs)
     return parser
 
 

@@ -1,0 +1,129 @@
+"""Which requests were answered, late, refused or are still open, read from the document.
+
+A pack is kept in the document as an artefact (`evidence-request-<bid>-<date>.json`) when it is
+issued; a returned file is matched to a request by the request id that begins its name and
+must have been attached with the usual evidence import (`evidence attach`, or the wizard) to the
+same bid and have yielded the kind of figure asked for. The audit trail dates the attachment.
+A refusal is recorded as a short text artefact `<request id>.refused.txt` with the reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+
+from pydantic import ValidationError
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evidence_request.model import EvidenceRequest, RequestPack
+from clusterbid.core.store import audit
+from clusterbid.core.store.document import EvaluationDocument
+
+PACK_PREFIX = "evidence-request-"
+ID_IN_NAME = re.compile(r"^(CBR-[0-9a-f]{10})(?=[_.\-]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class RequestStatus:
+    request: EvidenceRequest
+    provider: str
+    deadline: dt.date
+    state: str  # "answered", "late", "refused", "open" (deadline not passed) or "overdue"
+    files: tuple[str, ...]  # returned files matched to it, in order of attachment
+    returned_on: dt.date | None  # the day the first file with the asked-for figure was attached
+    note: str  # the refusal's reason, or what is still missing
+
+
+def pack_artefact_name(pack: RequestPack) -> str:
+    return f"{PACK_PREFIX}{pack.bid_id}-{pack.issued_on.isoformat()}.json"
+
+
+def record_pack(document: EvaluationDocument, pack: RequestPack, data: bytes) -> None:
+    document.attach_artefact(pack_artefact_name(pack), data, bid_id=pack.bid_id, media_type="application/json")
+
+
+def issued_packs(document: EvaluationDocument) -> list[RequestPack]:
+    packs = []
+    for info in document.artefacts():
+        if info.name.startswith(PACK_PREFIX) and info.media_type == "application/json":
+            try:
+                packs.append(RequestPack.model_validate(json.loads(document.artefact_bytes(info.id))))
+            except (ValueError, ValidationError):
+                continue  # an artefact that merely shares the prefix is not ours to judge
+    return packs
+
+
+def record_refusal(document: EvaluationDocument, request_id: str, reason: str) -> RequestStatus:
+    found = _find(document, request_id)
+    if not reason.strip():
+        raise InputError("--reason: say why the provider refused (their words, or 'no answer given')")
+    document.attach_artefact(f"{request_id}.refused.txt", reason.strip().encode("utf-8"),
+                             bid_id=found.bid_id, media_type="text/plain")
+    return next(s for s in request_statuses(document, dt.date.today()) if s.request.request_id == request_id)
+
+
+def _find(document: EvaluationDocument, request_id: str) -> EvidenceRequest:
+    for pack in issued_packs(document):
+        for request in pack.requests:
+            if request.request_id == request_id:
+                return request
+    raise InputError(f"{request_id!r}: no request with this id was issued from {document.path.name}")
+
+
+def _attached_on(document: EvaluationDocument) -> dict[str, dt.date]:
+    """sha256 -> the day its file was first attached (UTC, from the audit trail)."""
+    days: dict[str, dt.date] = {}
+    for row in document.audit_rows():
+        if row.action == audit.ATTACH_ARTEFACT and row.new_json:
+            sha = json.loads(row.new_json).get("sha256")
+            days.setdefault(sha, dt.datetime.fromisoformat(row.at).date())
+    return days
+
+
+def request_statuses(document: EvaluationDocument, today: dt.date) -> list[RequestStatus]:
+    """Every issued request, in the order issued, with its state on `today`."""
+    infos = document.artefacts()
+    days = _attached_on(document)
+    bids = {b.id: b for b in document.evaluation.bids}
+    statuses = []
+    for pack in issued_packs(document):
+        for request in pack.requests:
+            rid = request.request_id
+            refusal = next((i for i in infos if i.name == f"{rid}.refused.txt"), None)
+            files = [i for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid]
+            bid = bids.get(request.bid_id)
+            usable = {e.artefact_sha256 for e in (bid.evidence if bid else ()) if e.kind.value == request.evidence_kind}
+            returned = sorted(days[i.sha256] for i in files if i.sha256 in usable and i.sha256 in days)
+            returned_on = returned[0] if returned else None
+            if returned_on is not None:
+                state = "answered" if returned_on <= pack.deadline else "late"
+                note = ""
+            elif refusal is not None:
+                state, note = "refused", document.artefact_bytes(refusal.id).decode("utf-8", "replace")
+            else:
+                state = "open" if today <= pack.deadline else "overdue"
+                note = (f"{len(files)} file(s) returned but none gave a {request.evidence_kind} figure"
+                        if files else "nothing returned yet")
+            statuses.append(RequestStatus(request, pack.provider, pack.deadline, state,
+                                          tuple(i.name for i in files), returned_on, note))
+    return statuses
+
+
+def _request_of(name: str) -> str | None:
+    match = ID_IN_NAME.match(name)
+    return match.group(1) if match else None
+
+
+def match_file(document: EvaluationDocument, bid_id: str, name: str) -> str | None:
+    """A line for the officer when an attached file names a request: which one and its state."""
+    rid = _request_of(name)
+    if rid is None:
+        return None
+    status = next((s for s in request_statuses(document, dt.date.today()) if s.request.request_id == rid), None)
+    if status is None:
+        return f"{name} names request {rid}, which was not issued from this document"
+    if status.request.bid_id != bid_id:
+        return f"{name} names request {rid} of bid {status.request.bid_id}, not {bid_id}: it does not answer it"
+    return f"Request {rid} ({status.request.title}): {status.state}"
