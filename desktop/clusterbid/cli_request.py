@@ -10,7 +10,6 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 
-DEFAULT_DAYS = 14  # two weeks: long enough to book a 2-node slot and a training run
 DEFAULT_SAMPLES = 20_000
 
 
@@ -32,42 +31,30 @@ def _training_evaluation(path: Path):
 
 
 def _write_pack(args: argparse.Namespace) -> int:
-    from clusterbid.core.evidence_request.build import build_pack
-    from clusterbid.core.evidence_request.render import pack_json, pack_markdown
+    from clusterbid.core.evidence_request.export import export_pack
     from clusterbid.core.evidence_request.summary import voi_lines
     from clusterbid.core.uncertainty.value_of_information import value_of_information
 
     path = Path(args.path)
     evaluation = _training_evaluation(path)
     issued = args.issued_on or dt.date.today()
-    deadline = args.deadline or issued + dt.timedelta(days=DEFAULT_DAYS)
     if args.bid not in {b.id for b in evaluation.bids}:  # refuse before the Monte Carlo runs
         known = ", ".join(b.id for b in evaluation.bids) or "none"
         raise InputError(f"--bid {args.bid!r}: no such bid in {path.name} (bids: {known})")
     voi = value_of_information(evaluation, args.samples)
-    pack = build_pack(evaluation, args.bid, voi, issued, deadline)
-    data = pack_json(pack)
-    out = Path(args.output)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        stem = out / f"{args.bid}-evidence-request-{issued.isoformat()}"
-        stem.with_suffix(".md").write_text(pack_markdown(pack), encoding="utf-8")
-        stem.with_suffix(".json").write_text(data, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"-o {out}: cannot write there ({exc.strerror or exc})") from None
     if path.suffix == ".clusterbid":
-        from clusterbid.core.evidence_request.status import record_pack
         from clusterbid.core.store import EvaluationDocument
 
         with EvaluationDocument.open(path, user=args.user) as document:
-            record_pack(document, pack, data.encode("utf-8"))
+            pack, paths = export_pack(evaluation, args.bid, voi, Path(args.output), issued, args.deadline, document)
         kept = f"; kept in {path.name} so returned files are matched to it"
     else:
+        pack, paths = export_pack(evaluation, args.bid, voi, Path(args.output), issued, args.deadline)
         kept = " (an evaluation JSON cannot keep it: use a .clusterbid document to track the answers)"
-    print(f"Wrote {stem.with_suffix('.md')} and {stem.with_suffix('.json')}{kept}")
+    print(f"Wrote {paths[0]} and {paths[1]}{kept}")
     for request in pack.requests:
         print(f"  {request.request_id}: {request.title}")
-    print(f"Deadline {deadline.isoformat()}. For you, not the provider:")
+    print(f"Deadline {pack.deadline.isoformat()}. For you, not the provider:")
     print("\n".join(voi_lines(evaluation, voi, args.bid)))
     return 0
 
@@ -118,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("path", metavar="PATH", help="a .clusterbid document or an evaluation JSON")
     p.add_argument("--bid", metavar="ID", help="the bid to ask evidence for")
     p.add_argument("-o", "--output", metavar="DIR", help="folder to write the pack to")
-    p.add_argument("--deadline", type=_date, metavar="YYYY-MM-DD", help=f"default: {DEFAULT_DAYS} days after issue")
+    p.add_argument("--deadline", type=_date, metavar="YYYY-MM-DD", help="default: 14 days after issue")
     p.add_argument("--issued-on", type=_date, metavar="YYYY-MM-DD", help="day of issue (default: today)")
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
                    help=f"Monte Carlo samples for the value of information (default {DEFAULT_SAMPLES:,})")
