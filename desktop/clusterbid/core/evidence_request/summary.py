@@ -50,3 +50,19 @@ def voi_lines(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | Non
     if not found:
         lines.append("  No single measurement" + (f" of {bid_id}" if bid_id else "") + " can change the choice.")
     return lines
+
+
+STATE_WORDS = {"answered": "answered", "late": "answered after the deadline", "refused": "refused",
+               "open": "awaiting an answer", "overdue": "no answer by the deadline"}  # fmt: skip
+
+
+def memo_lines(evaluation: Evaluation, voi: ValueOfInformation | None, statuses=()) -> tuple[str, ...]:
+    """The memo's short section: the measurements most worth asking for, then each issued
+    request's state (`statuses`: evidence_request.status.RequestStatus, from the document)."""
+    lines = [] if voi is None else [a.text + "." for a in asks(evaluation, voi)]
+    for s in statuses:
+        when = f" on {s.returned_on.isoformat()}" if s.returned_on else ""
+        reason = f" ({s.note})" if s.state == "refused" and s.note else ""
+        lines.append(f"Request {s.request.request_id} to {s.provider}, {s.request.title}, due {s.deadline.isoformat()}: "
+                     f"{STATE_WORDS[s.state]}{when}{reason}.")
+    return tuple(lines)
