@@ -80,3 +80,21 @@ def test_a_refusal_is_recorded(tmp_path, capsys):
     assert f"{rid} cumulus-roce" in out and "refused" in out and "no 512-GPU slot before March" in out
     assert _states(document) == {"busbw": "open", "baseline_mfu": "refused"}
     assert main(["request-evidence", str(document), "--refused", "CBR-0000000000", "--reason", "x"]) == 2
+
+
+def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
+    """The wizard keeps only the evidence (name and hash) in the bid, not the file: the name and
+    the audit trail's first sight of the hash are enough."""
+    from clusterbid.core.bid import Bid
+    from clusterbid.core.evidence.reading import read_evidence
+
+    document, requests = _issue(tmp_path, capsys, TODAY, TODAY + dt.timedelta(days=14))
+    name = requests["busbw"]["request_id"] + "_allreduce_2nodes_default.log"
+    reading = read_evidence(PUBLIC_LOG.read_bytes(), name)
+    with EvaluationDocument.open(document) as doc:
+        old = next(b for b in doc.evaluation.bids if b.id == "cumulus-roce")
+        doc.replace_bid("cumulus-roce", Bid.model_validate({**old.model_dump(), "evidence": [
+            *old.model_dump()["evidence"], *(e.model_dump() for e in reading.evidence)]}))
+        assert not [i for i in doc.artefacts() if i.name == name]  # no stored file, only the evidence
+        status = next(s for s in request_statuses(doc, TODAY) if s.request.input == "busbw")
+    assert (status.state, status.files, status.returned_on) == ("answered", (name,), TODAY)

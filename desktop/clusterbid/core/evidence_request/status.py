@@ -1,9 +1,9 @@
 """Which requests were answered, late, refused or are still open, read from the document.
 
 A pack is kept in the document as an artefact (`evidence-request-<bid>-<date>.json`) when it is
-issued; a returned file is matched to a request by the request id that begins its name and
-must have been attached with the usual evidence import (`evidence attach`, or the wizard) to the
-same bid and have yielded the kind of figure asked for. The audit trail dates the attachment.
+issued. A returned file answers a request when the request id begins its name and it was read
+with the usual evidence import (`evidence attach`, or the wizard's evidence page) into the same
+bid, yielding the kind of figure asked for. The audit trail dates when its hash first appeared.
 A refusal is recorded as a short text artefact `<request id>.refused.txt` with the reason.
 """
 
@@ -23,6 +23,7 @@ from clusterbid.core.store.document import EvaluationDocument
 
 PACK_PREFIX = "evidence-request-"
 ID_IN_NAME = re.compile(r"^(CBR-[0-9a-f]{10})(?=[_.\-]|$)")
+SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,30 +73,34 @@ def _find(document: EvaluationDocument, request_id: str) -> EvidenceRequest:
     raise InputError(f"{request_id!r}: no request with this id was issued from {document.path.name}")
 
 
-def _attached_on(document: EvaluationDocument) -> dict[str, dt.date]:
-    """sha256 -> the day its file was first attached (UTC, from the audit trail)."""
+def _first_seen(document: EvaluationDocument) -> dict[str, dt.date]:
+    """sha256 -> the day it first entered the document (UTC, from the audit trail): as a stored
+    file (`evidence attach`) or inside a bid's evidence (the wizard keeps only the hash)."""
     days: dict[str, dt.date] = {}
     for row in document.audit_rows():
-        if row.action == audit.ATTACH_ARTEFACT and row.new_json:
-            sha = json.loads(row.new_json).get("sha256")
-            days.setdefault(sha, dt.datetime.fromisoformat(row.at).date())
+        if row.new_json:
+            day = dt.datetime.fromisoformat(row.at).date()
+            for sha in SHA256.findall(row.new_json):
+                days.setdefault(sha, day)
     return days
 
 
 def request_statuses(document: EvaluationDocument, today: dt.date) -> list[RequestStatus]:
     """Every issued request, in the order issued, with its state on `today`."""
     infos = document.artefacts()
-    days = _attached_on(document)
+    days = _first_seen(document)
     bids = {b.id: b for b in document.evaluation.bids}
     statuses = []
     for pack in issued_packs(document):
         for request in pack.requests:
             rid = request.request_id
             refusal = next((i for i in infos if i.name == f"{rid}.refused.txt"), None)
-            files = [i for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid]
             bid = bids.get(request.bid_id)
-            usable = {e.artefact_sha256 for e in (bid.evidence if bid else ()) if e.kind.value == request.evidence_kind}
-            returned = sorted(days[i.sha256] for i in files if i.sha256 in usable and i.sha256 in days)
+            named = [e for e in (bid.evidence if bid else ()) if e.artefact_name and _request_of(e.artefact_name) == rid]
+            stored = [i.name for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid]
+            files = list(dict.fromkeys([*stored, *(e.artefact_name for e in named)]))
+            returned = sorted(days[e.artefact_sha256] for e in named
+                              if e.kind.value == request.evidence_kind and e.artefact_sha256 in days)
             returned_on = returned[0] if returned else None
             if returned_on is not None:
                 state = "answered" if returned_on <= pack.deadline else "late"
@@ -106,8 +111,7 @@ def request_statuses(document: EvaluationDocument, today: dt.date) -> list[Reque
                 state = "open" if today <= pack.deadline else "overdue"
                 note = (f"{len(files)} file(s) returned but none gave a {request.evidence_kind} figure"
                         if files else "nothing returned yet")
-            statuses.append(RequestStatus(request, pack.provider, pack.deadline, state,
-                                          tuple(i.name for i in files), returned_on, note))
+            statuses.append(RequestStatus(request, pack.provider, pack.deadline, state, tuple(files), returned_on, note))
     return statuses
 
 
