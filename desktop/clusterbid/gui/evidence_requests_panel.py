@@ -48,7 +48,9 @@ class EvidenceRequestsPanel(QWidget):
 
     def _show(self) -> None:
         self.export_button.setEnabled(self.bid_id is not None and self.voi is not None)
-        if self.document is None or self.bid_id is None:
+        if self.document is None or self.document.is_closed or self.bid_id is None:
+            # A late analysis may arrive after the window closed (or switched) its document.
+            self.export_button.setEnabled(False)
             self.text.setHtml("<p>Select a bid to see which evidence is worth asking its provider for.</p>")
             return
         evaluation = self.document.evaluation
