@@ -105,3 +105,16 @@ def test_refusals(tmp_path, capsys):
     assert main(["request-evidence", str(demo), "--status"]) == 2
     assert "live in a .clusterbid document" in capsys.readouterr().err
     assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())
+
+
+def test_a_gated_bid_gets_its_pack_but_no_value(tmp_path, capsys):
+    demo = tmp_path / "demo.json"
+    evaluation = demo_evaluation()
+    demo.write_text(evaluation.model_dump_json(), encoding="utf-8")
+    from clusterbid.core.scoring import score_evaluation
+
+    gated = next(s.bid.id for s in score_evaluation(evaluation).scores if s.rank is None)
+    assert main(["request-evidence", str(demo), "--bid", gated, "-o", str(tmp_path / "o"), "--samples", "2000"]) == 0
+    out = capsys.readouterr().out
+    assert f"{gated} fails a gate, so the Monte Carlo does not sample it" in out
+    assert len(list((tmp_path / "o").iterdir())) == 2

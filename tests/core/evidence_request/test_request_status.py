@@ -98,3 +98,17 @@ def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
         assert not [i for i in doc.artefacts() if i.name == name]  # no stored file, only the evidence
         status = next(s for s in request_statuses(doc, TODAY) if s.request.input == "busbw")
     assert (status.state, status.files, status.returned_on) == ("answered", (name,), TODAY)
+
+
+def test_re_exporting_keeps_one_copy_and_a_new_deadline_supersedes(tmp_path, capsys):
+    document, requests = _issue(tmp_path, capsys, TODAY, TODAY + dt.timedelta(days=14))
+    for deadline in (14, 14, 21):  # the same pack twice, then the same requests with a later deadline
+        assert main(["request-evidence", str(document), "--bid", "cumulus-roce", "-o", str(tmp_path / "pack"),
+                     "--issued-on", TODAY.isoformat(), "--deadline", (TODAY + dt.timedelta(days=deadline)).isoformat(),
+                     "--samples", "2000"]) == 0
+    with EvaluationDocument.open(document) as doc:
+        kept = [i.name for i in doc.artefacts() if i.name.startswith("evidence-request-")]
+        statuses = request_statuses(doc, TODAY)
+    assert len(kept) == 2  # the first export and the one with the new deadline
+    assert sorted(s.request.request_id for s in statuses) == sorted(r["request_id"] for r in requests.values())
+    assert {s.deadline for s in statuses} == {TODAY + dt.timedelta(days=21)}

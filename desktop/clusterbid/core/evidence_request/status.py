@@ -10,6 +10,7 @@ A refusal is recorded as a short text artefact `<request id>.refused.txt` with t
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -42,18 +43,30 @@ def pack_artefact_name(pack: RequestPack) -> str:
 
 
 def record_pack(document: EvaluationDocument, pack: RequestPack, data: bytes) -> None:
-    document.attach_artefact(pack_artefact_name(pack), data, bid_id=pack.bid_id, media_type="application/json")
+    """Kept once: exporting the same pack again adds nothing; a changed one (a new deadline) is
+    kept as well and its requests supersede the earlier ones with the same ids."""
+    name, sha = pack_artefact_name(pack), hashlib.sha256(data).hexdigest()
+    if not any(i.name == name and i.sha256 == sha for i in document.artefacts()):
+        document.attach_artefact(name, data, bid_id=pack.bid_id, media_type="application/json")
 
 
 def issued_packs(document: EvaluationDocument) -> list[RequestPack]:
-    packs = []
+    """Every pack kept, oldest first; a request re-issued later appears in the later pack only."""
+    packs: list[RequestPack] = []
     for info in document.artefacts():
         if info.name.startswith(PACK_PREFIX) and info.media_type == "application/json":
             try:
                 packs.append(RequestPack.model_validate(json.loads(document.artefact_bytes(info.id))))
             except (ValueError, ValidationError):
                 continue  # an artefact that merely shares the prefix is not ours to judge
-    return packs
+    later: set[str] = set()
+    kept = []
+    for pack in reversed(packs):
+        requests = [r for r in pack.requests if r.request_id not in later]
+        later |= {r.request_id for r in pack.requests}
+        if requests:
+            kept.append(pack.model_copy(update={"requests": requests}))
+    return kept[::-1]
 
 
 def record_refusal(document: EvaluationDocument, request_id: str, reason: str) -> RequestStatus:

@@ -45,6 +45,8 @@ def voi_lines(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | Non
         f"lowest expected net plan cost now: {voi.choice} ({fmt(voi.expected_cost[voi.choice])}).",
         f"Knowing every input of every bid exactly would be worth {fmt(voi.total_evpi)} in expectation.",
     ]
+    if bid_id is not None and bid_id not in voi.expected_cost:
+        return [*lines, f"  {bid_id} fails a gate, so the Monte Carlo does not sample it: no value is computed for it."]
     found = asks(evaluation, voi, bid_id)
     lines += [f"  {a.text}" for a in found]
     if not found:
