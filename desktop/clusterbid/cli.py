@@ -179,6 +179,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "sign your approver field of a memo with your PKCS#12 certificate"),
     ("verify", "clusterbid.cli_signoff",
      "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
+    ("request-evidence", "clusterbid.cli_request",
+     "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
 )
 ALL_VERBS = "*"
 

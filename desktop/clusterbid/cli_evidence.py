@@ -158,12 +158,17 @@ def run_attach(args: argparse.Namespace) -> int:
         with EvaluationDocument.open(args.document, user=args.user) as document:
             document.attach_evidence(args.bid_id, path.name, path.read_bytes(), items,
                                      media_type=MEDIA_TYPES[reading.format])
+            from clusterbid.core.evidence_request.status import match_file
+
+            matched = match_file(document, args.bid_id, path.name)  # a file named after a request answers it
     except InputError as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
     print("\n".join(_evidence_lines(reading)[1:]))
+    if matched:
+        print(matched)
     suspect = [e for e in items if e.suspect and not e.suspect_override]
     if suspect:
         print(f"{len(suspect)} figure(s) flagged as suspect are kept out of the cost model (spec figures used); "

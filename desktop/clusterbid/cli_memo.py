@@ -42,8 +42,9 @@ def run_memo(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
+    requests = () if is_serving(evaluation) else _evidence_requests(source, evaluation, args.samples)
     written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
-                                  uncertainty=uncertainty, sensitivity=sensitivity)
+                                  uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests)
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
@@ -72,6 +73,25 @@ def _accept_failed_audit(source: Path, reason: str | None, notes: str) -> str:
         print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
         note = override_note(report, document.user, reason)
     return f"{notes}\n\n{note}" if notes.strip() else note
+
+
+def _evidence_requests(source: Path, evaluation, samples: int) -> tuple[str, ...]:
+    """The memo's evidence section: value of information (same samples and seed as the bands)
+    and, from a .clusterbid document, the requests issued and their states."""
+    import datetime as dt
+
+    from clusterbid.core.evidence_request.summary import memo_lines
+    from clusterbid.core.uncertainty.value_of_information import value_of_information
+
+    voi = value_of_information(evaluation, samples, evaluation.policy.random_seed) if samples > 0 else None
+    statuses = []
+    if source.suffix == ".clusterbid":
+        from clusterbid.core.evidence_request.status import request_statuses
+        from clusterbid.core.store import EvaluationDocument
+
+        with EvaluationDocument.open(source) as document:
+            statuses = request_statuses(document, dt.date.today())
+    return memo_lines(evaluation, voi, statuses)
 
 
 def _analyses(evaluation, samples: int):

@@ -21,6 +21,7 @@ from clusterbid.gui.comparison.comparison_view import ComparisonView
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
+from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
 from clusterbid.gui.file_commands import FileCommands
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
@@ -61,6 +62,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.weights = WeightsPanel()
         self.score_matrix = ScoreMatrix()
         self.details = DetailsPanel()
+        self.requests = EvidenceRequestsPanel()
         self.charts = ChartsPanel()
         self.charts.font_scale = self.zoom.factor
         self.outline = OutlineTree()
@@ -98,7 +100,11 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.table_splitter.setSizes([230, 170, 260])
         left_layout.addWidget(self.table_splitter, 1)
         self.side_tabs = QTabWidget()
-        self.side_tabs.addTab(self.details, "&Details")
+        details_split = QSplitter(Qt.Orientation.Vertical)  # the bid, then the evidence worth asking for
+        details_split.addWidget(self.details)
+        details_split.addWidget(self.requests)
+        details_split.setSizes([520, 200])
+        self.side_tabs.addTab(details_split, "&Details")
         self.side_tabs.addTab(self.charts, "C&harts")
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
         self.main_splitter.setObjectName("main_splitter")
@@ -180,6 +186,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.score_matrix.show_scorecard(scorecard)
         self.comparison.select_bid(keep)
         self.outline.show_scorecard(scorecard, self.comparison.selected_bid_id())
+        self.requests.show_bid(self.session.document, None, keep_value=False)  # the last value is stale now
         self._on_bid_selected(self.comparison.selected_bid_id())
         self.charts.set_inputs(scorecard=scorecard, uncertainty=None, sensitivity=None)
         has_bid = self.comparison.selected_bid_id() is not None
@@ -191,10 +198,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
         self.weights.show_sensitivity(analysis.sensitivity)
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
+        self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value)
 
     def _on_bid_selected(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.model.row_of(bid_id)
         self.details.show_bid(self.model.scorecard, None if row is None else self.model.score_at(row))
+        self.requests.show_bid(self.session.document, bid_id)
         if bid_id:
             self.outline.select_bid(bid_id)
 

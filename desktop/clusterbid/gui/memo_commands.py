@@ -7,6 +7,7 @@ after the background work succeeded: a cancelled or failed export records nothin
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from dataclasses import replace
 from pathlib import Path
@@ -28,14 +29,17 @@ def _read_memo(path: Path) -> bytes:
         raise InputError(f"{path.name}: cannot be read ({exc.strerror})") from None
 
 
-def _render_and_write(path: Path, scorecard, request, progress) -> tuple[Path, str]:
+def _render_and_write(path: Path, scorecard, request, progress, statuses=()) -> tuple[Path, str]:
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.memo.signoff import write_atomically
 
     analysis = analyse_uncertainty(scorecard.evaluation, progress)  # the table's bands, recomputed the same way
     progress(0.85, "drawing the memo")
+    from clusterbid.core.evidence_request.summary import memo_lines
+
     pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=analysis.uncertainty,
-                      sensitivity=analysis.sensitivity, notes=request.notes, override=request.override)
+                      sensitivity=analysis.sensitivity, notes=request.notes, override=request.override,
+                      evidence_requests=memo_lines(scorecard.evaluation, analysis.value, statuses))
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()
@@ -89,7 +93,10 @@ class MemoCommands:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
         document = self.session.document  # the evaluation exported, even if another is open when it is done
-        self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress),
+        from clusterbid.core.evidence_request.status import request_statuses
+
+        statuses = request_statuses(document, dt.date.today())  # read here: the document stays on this thread
+        self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress, statuses),
                        lambda result: self._on_memo_exported(document, result),
                        lambda exc: self.show_task_error("Could not export the memo", exc))
 

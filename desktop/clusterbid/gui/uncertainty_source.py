@@ -15,15 +15,20 @@ MONTE_CARLO_SAMPLES = 20_000
 class UncertaintyAnalysis:
     uncertainty: object | None  # core.uncertainty.UncertaintyResult
     sensitivity: object | None  # core.uncertainty.Sensitivity
+    value: object | None = None  # core.uncertainty.value_of_information.ValueOfInformation
 
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
     """Run on a worker thread (the rescorer, the memo export)."""
     from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.core.uncertainty.value_of_information import value_of_information
 
     if progress is not None:
         progress(0.0, "Monte Carlo")
     uncertainty = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
     if progress is not None:
+        progress(0.7, "value of information")
+    value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
+    if progress is not None:
         progress(0.8, "tipping points")
-    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation))
+    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value)

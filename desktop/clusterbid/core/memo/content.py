@@ -59,6 +59,7 @@ class MemoContent:
     notes: str
     approvers: tuple[Approver, ...]
     methodology: str
+    evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
 
     @classmethod
     def from_scorecard(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import io
@@ -76,6 +77,7 @@ def render_memo(
     sensitivity: Any = None,
     notes: str = "",
     override: RecommendationOverride | None = None,
+    evidence_requests: tuple[str, ...] = (),
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py)."""
@@ -91,6 +93,7 @@ def render_memo(
     content = MemoContent.from_scorecard(
         scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes, override=override,
     )
+    content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests))
     sink = SignatureBoxes()
     pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity), sink)
     return _finish(pdf, inputs, sink, content.as_of)

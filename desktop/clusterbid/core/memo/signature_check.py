@@ -70,7 +70,7 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
     signer = _signer_name(embedded)
     try:
         claimed = embedded.self_reported_timestamp
-    except (ValueError, KeyError):
+    except Exception:  # noqa: BLE001 (a damaged /M date, e.g. a flipped byte, is PdfReadError: no claim)
         claimed = None
     try:
         status = validate_pdf_signature(embedded, validation_context(trust_roots))

@@ -144,6 +144,17 @@ def not_verified_section(c: MemoContent) -> list[Flowable]:
             _p("These figures were taken on trust. Each is a question to put to the provider before signing."), *items]
 
 
+def evidence_requests_section(c: MemoContent) -> list[Flowable]:
+    """Unnumbered, after section 6: only when there is something worth asking or a request issued."""
+    if not c.evidence_requests:
+        return []
+    items = [_p(text, "bullet") for text in c.evidence_requests]
+    for paragraph in items:
+        paragraph.bulletText = "•"
+    return [Spacer(1, 4 * mm), _p("Evidence worth asking for, and requests made", "h1"),
+            _p("Value of information over the Monte Carlo samples (methodology section 11)."), *items]
+
+
 def methodology_appendix(c: MemoContent) -> list[Flowable]:
     return [PageBreak(), _p("Appendix: methodology", "h1"),
             _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The same text is the app's help.", "small"),
@@ -171,5 +182,6 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
     story += charts_section(chart_images)
     for page in c.bid_pages:
         story += bid_section(page)
-    story += sensitivity_section(c) + not_verified_section(c) + methodology_appendix(c) + sign_off(c, sink)
+    story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
+    story += methodology_appendix(c) + sign_off(c, sink)
     return story

@@ -7,23 +7,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
-from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
-from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
-from clusterbid.core.uncertainty.streams import stream
+from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
+from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
 
-# Samples per pass: bounds the temporaries of the cost model to a few MB per bid column while
-# keeping numpy's per-call overhead small. Draws are float32 (a z-score needs no more).
-CHUNK = 8192
-MAX_SAMPLES = 10_000_000
+__all__ = ["CHUNK", "COLUMNS", "MAX_SAMPLES", "BidUncertainty", "UncertaintyResult", "run_monte_carlo"]
+
 # One sample count everywhere (score, the app's bands, the memo), so the same seed prints the same
 # bands in each: 20,000 keeps a P10 within about 1% of its limit at a few hundred ms for 50 bids.
 DEFAULT_SAMPLES = 20_000
+
 PERCENTILES = (10.0, 50.0, 90.0)
-# Which BidArrays column each uncertain input multiplies.
-COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,33 +58,11 @@ def run_monte_carlo(
     scorecard: Scorecard | None = None,
 ) -> UncertaintyResult:
     """P10/P50/P90 of cost and hours to finish, win probability and rank stability per bid."""
-    if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
-    seed = evaluation.policy.random_seed if seed is None else seed
-    if not isinstance(seed, int) or seed < 0:
-        raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
-    spreads = spreads or Spreads()
-    inputs = model_inputs(evaluation, scorecard)
-    passing = sorted((s for s in inputs.scorecard.scores if s.rank is not None), key=lambda s: s.cost_rank)
-    if not passing:
+    seed = checked(evaluation, samples, seed)
+    drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
+    if drawn is None:
         return UncertaintyResult(seed, samples, {})
-    ids = [s.bid.id for s in passing]
-    job = evaluation.workload.job_gpus
-    described = [bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing]
-    base = select(inputs.arrays, [inputs.ids.index(i) for i in ids])
-    base = base.replace(**{f: getattr(base, f)[:, None] for f in base.__slots__})  # (bids, 1)
-
-    names = list(COLUMNS)
-    gens = {n: [stream(seed, bid_id, n) for bid_id in ids] for n in names}
-    column = lambda k, attr: np.array([[getattr(d[k], attr)] for d in described], dtype=np.float32)  # noqa: E731
-    log_median = {n: np.log(column(k, "median_factor")) for k, n in enumerate(names)}
-    sigma = {n: column(k, "sigma") for k, n in enumerate(names)}
-    # Common draws: one stream per (owner, input), whatever bids use it, so a bid's samples still
-    # depend on nothing but its own figures (the market's stream is the one it always was).
-    shared_use = {n: [(row, owner, s) for row, d in enumerate(described) for owner, s in d[k].shared_streams]
-                  for k, n in enumerate(names)}
-    shared_gens = {(n, owner): stream(seed, owner, n) for n, uses in shared_use.items() for _, owner, _ in uses}
-
+    ids, described = drawn.ids, drawn.described
     count = len(ids)
     cost = np.empty((count, samples), dtype=np.float32)
     hours = np.empty((count, samples), dtype=np.float32)
@@ -97,24 +70,9 @@ def run_monte_carlo(
     wins = np.zeros(count, dtype=np.int64)
     kept_rank = np.zeros(count, dtype=np.int64)
     beats = np.zeros(count, dtype=np.int64)
-    leader = ids.index(inputs.scorecard.ranked[0].bid.id)  # the model's recommendation
+    leader = ids.index(drawn.leader)  # the model's recommendation
     point_rank = np.arange(count)[:, None]  # ids are in point-estimate cost order
-    for start in range(0, samples, CHUNK):
-        n = min(CHUNK, samples - start)
-        drawn = {}
-        for name in names:
-            z = np.empty((count, n), dtype=np.float32)
-            for row, gen in enumerate(gens[name]):
-                gen.standard_normal(dtype=np.float32, out=z[row])
-            z *= sigma[name]
-            z += log_median[name]
-            common = {owner: shared_gens[name, owner].standard_normal(n, dtype=np.float32)
-                      for owner in dict.fromkeys(owner for _, owner, _ in shared_use[name])}
-            for row, owner, s in shared_use[name]:
-                z[row] += np.float32(s) * common[owner]
-            drawn[COLUMNS[name]] = getattr(base, COLUMNS[name]) * np.exp(z, out=z)
-        drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
-        done = outcomes(inputs.workload, base.replace(**drawn))
+    for start, n, _, done in chunks(drawn, samples):
         c = done.cost
         cost[:, start : start + n] = c
         hours[:, start : start + n] = done.wall_hours

@@ -1,0 +1,70 @@
+"""The officer's view of value of information: "Ask X for Y: 22% chance it changes the choice,
+worth about $Z". Written once for the CLI, the app and the memo."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.money import format_money
+from clusterbid.core.uncertainty.value_of_information import InputValue, ValueOfInformation
+
+ASK_FOR = {
+    "busbw": "an nccl-tests all_reduce log on 2+ nodes",
+    "baseline_mfu": "a training-throughput run of this workload",
+    "failure_rate": "its fleet's failure record (failures per 1,000 GPU-days)",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    provider: str
+    value: InputValue
+    text: str
+
+
+def asks(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None, limit: int = 3) -> list[Ask]:
+    """The requests most worth making (value > 0), largest first; one bid's only when bid_id is given."""
+    providers = {b.id: b.quote.provider for b in evaluation.bids}
+    chosen = [v for v in voi.values if v.evpi > 0 and (bid_id is None or v.bid_id == bid_id)][:limit]
+    return [Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency)) for v in chosen]
+
+
+def ask_text(provider: str, v: InputValue, currency: str) -> str:
+    return (f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}): {v.change_probability:.0%} chance it "
+            f"changes the choice, worth about {format_money(v.evpi, currency)}")
+
+
+def voi_lines(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None) -> list[str]:
+    """A short plain-text account: the choice, the total value, then the top requests."""
+    if voi.choice is None:
+        return ["Value of information: no bid passes the gates, so there is no choice to change."]
+    fmt = lambda v: format_money(v, evaluation.currency)  # noqa: E731
+    lines = [
+        f"Value of information ({voi.samples:,} Monte Carlo samples, seed {voi.seed}, {voi.bins} bins): "
+        f"lowest expected net plan cost now: {voi.choice} ({fmt(voi.expected_cost[voi.choice])}).",
+        f"Knowing every input of every bid exactly would be worth {fmt(voi.total_evpi)} in expectation.",
+    ]
+    if bid_id is not None and bid_id not in voi.expected_cost:
+        return [*lines, f"  {bid_id} fails a gate, so the Monte Carlo does not sample it: no value is computed for it."]
+    found = asks(evaluation, voi, bid_id)
+    lines += [f"  {a.text}" for a in found]
+    if not found:
+        lines.append("  No single measurement" + (f" of {bid_id}" if bid_id else "") + " can change the choice.")
+    return lines
+
+
+STATE_WORDS = {"answered": "answered", "late": "answered after the deadline", "refused": "refused",
+               "open": "awaiting an answer", "overdue": "no answer by the deadline"}  # fmt: skip
+
+
+def memo_lines(evaluation: Evaluation, voi: ValueOfInformation | None, statuses=()) -> tuple[str, ...]:
+    """The memo's short section: the measurements most worth asking for, then each issued
+    request's state (`statuses`: evidence_request.status.RequestStatus, from the document)."""
+    lines = [] if voi is None else [a.text + "." for a in asks(evaluation, voi)]
+    for s in statuses:
+        when = f" on {s.returned_on.isoformat()}" if s.returned_on else ""
+        reason = f" ({s.note})" if s.state == "refused" and s.note else ""
+        lines.append(f"Request {s.request.request_id} to {s.provider}, {s.request.title}, due {s.deadline.isoformat()}: "
+                     f"{STATE_WORDS[s.state]}{when}{reason}.")
+    return tuple(lines)

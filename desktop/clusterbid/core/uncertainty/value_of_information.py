@@ -1,0 +1,114 @@
+"""Value of information: which measurement, of which bid, could change the decision, and what
+deciding without it costs in expectation (resources/methodology.md, section 11).
+
+The decision is the bid with the lowest expected net plan cost over the Monte Carlo samples. A
+perfect measurement of one input of one bid replaces that input's draw by its true value; the
+decision can then follow the expected costs given that value. Its expected value (EVPPI, the
+partial expected value of perfect information) is
+
+    min_j E[C_j] - E_x[ min_j E[C_j | x] ]
+
+estimated from the samples themselves: sort them by the input's draw, cut them into bins of
+equal count and average each bid's cost per bin. Common random numbers make this cheap and
+exact in its dependence: each bid draws each input from its own stream, so only the measured
+bid's cost depends on the value (and, for baseline MFU, every bid that shares the market-wide
+shock); every other bid keeps its overall mean, which keeps sampling noise out of the minimum.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import Scorecard
+from clusterbid.core.uncertainty.sampling import PlanSamples, sample_plan_costs
+from clusterbid.core.uncertainty.spreads import Spreads
+
+# Samples per bin at least (a bin mean's noise is the cost's spread / sqrt(400), about 5% of it),
+# and no more bins than this (50 bins resolve a tipping point to 2% of the input's distribution).
+MIN_PER_BIN = 400
+MAX_BINS = 50
+
+
+@dataclass(frozen=True, slots=True)
+class InputValue:
+    """What a perfect measurement of one input of one bid is worth to the decision."""
+
+    bid_id: str
+    input: str  # "busbw", "baseline_mfu", "failure_rate" (spreads.bid_inputs)
+    source: str  # what backs the figure now: an evidence grade, "spec", "workload default", ...
+    evpi: float  # expected cost of deciding without it, evaluation currency
+    change_probability: float  # chance the measurement makes another bid the better choice
+    choice_after: dict[str, float]  # bid id -> chance it is the choice once the value is known
+
+
+@dataclass(frozen=True, slots=True)
+class ValueOfInformation:
+    seed: int
+    samples: int
+    bins: int
+    choice: str | None  # lowest expected net plan cost now (None: no bid passes the gates)
+    expected_cost: dict[str, float]  # bid id -> mean net plan cost over the samples
+    total_evpi: float  # knowing every input of every bid: E-cost of the choice - E[min cost]
+    values: tuple[InputValue, ...]  # largest value first
+
+
+def bin_count(samples: int) -> int:
+    return max(1, min(MAX_BINS, samples // MIN_PER_BIN))
+
+
+def _depends_on(plan: PlanSamples, bid: int, name: str) -> list[int]:
+    """Rows whose cost moves with this bid's draw of this input (common random numbers)."""
+    shared = [k for k, inputs in enumerate(plan.inputs) for item in inputs
+              if item.name == name and item.shared_sigma > 0]
+    return sorted({bid, *shared}) if name == "baseline_mfu" and bid in shared else [bid]
+
+
+def _input_value(plan: PlanSamples, means: np.ndarray, choice: int, bid: int, name: str, bins: int) -> InputValue:
+    n = plan.cost.shape[1]
+    order = np.argsort(plan.factors[name][bid], kind="stable")
+    starts = (np.arange(bins) * n) // bins
+    share = np.diff(np.append(starts, n)) / n
+    conditional = np.repeat(means[:, None], bins, axis=1)
+    rows = _depends_on(plan, bid, name)
+    sums = np.add.reduceat(plan.cost[rows][:, order].astype(np.float64), starts, axis=1)
+    conditional[rows] = sums / (share * n)
+    chosen = np.argmin(conditional, axis=0)
+    after = float(share @ conditional[chosen, np.arange(bins)])
+    item = next(i for i in plan.inputs[bid] if i.name == name)
+    return InputValue(
+        bid_id=plan.ids[bid],
+        input=name,
+        source=item.source,
+        evpi=max(float(means[choice]) - after, 0.0),  # >= 0 up to rounding: a mean of minima
+        change_probability=float(share[chosen != choice].sum()),
+        choice_after={plan.ids[j]: float(share[chosen == j].sum()) for j in np.unique(chosen)},
+    )
+
+
+def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
+    """Every (bid, input) pair valued on the same samples, largest value first."""
+    samples = plan.cost.shape[1]
+    bins = bin_count(samples)
+    if not plan.ids:
+        return ValueOfInformation(plan.seed, samples, bins, None, {}, 0.0, ())
+    means = plan.cost.astype(np.float64).mean(axis=1)
+    choice = int(np.argmin(means))
+    total = float(means[choice] - plan.cost.min(axis=0).astype(np.float64).mean())
+    values = [
+        _input_value(plan, means, choice, bid, item.name, bins)
+        for bid, inputs in enumerate(plan.inputs)
+        for item in inputs
+    ]
+    values.sort(key=lambda v: (-v.evpi, -v.change_probability, v.bid_id, v.input))
+    expected = {bid_id: float(m) for bid_id, m in zip(plan.ids, means, strict=True)}
+    return ValueOfInformation(plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values))
+
+
+def value_of_information(evaluation: Evaluation, samples: int = 20_000, seed: int | None = None, *,
+                         spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> ValueOfInformation:
+    """Draw the Monte Carlo's samples (same seed, same draws as run_monte_carlo) and value them."""
+    plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard)
+    return value_from_samples(plan)

@@ -1,0 +1,90 @@
+"""Beneath the Details pane: the measurements most worth asking the selected bid's provider for
+(value of information), the requests already issued and their states, and the pack's export."""
+
+from __future__ import annotations
+
+import datetime as dt
+from html import escape
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evidence_request.export import export_pack
+from clusterbid.core.evidence_request.status import request_statuses
+from clusterbid.core.evidence_request.summary import asks
+from clusterbid.core.store.document import EvaluationDocument
+from clusterbid.gui import dialogs
+
+STATE_WORDS = {"answered": "answered", "late": "answered late", "refused": "refused", "open": "open",
+               "overdue": "overdue: nothing returned by the deadline"}  # fmt: skip
+
+
+class EvidenceRequestsPanel(QWidget):
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("evidence_requests")
+        self.text = QTextBrowser()
+        self.text.setAccessibleName("Evidence worth asking for")
+        self.export_button = QPushButton("Write request for evidence…")
+        self.export_button.setToolTip("Markdown and JSON a provider can follow; kept in the document "
+                                      "so that returned files are matched to it")
+        self.export_button.clicked.connect(self._export)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.export_button)
+        self.voi = None
+        self.document: EvaluationDocument | None = None
+        self.bid_id: str | None = None
+        self._show()
+
+    def show_bid(self, document: EvaluationDocument, bid_id: str | None, voi=None, *, keep_value: bool = True) -> None:
+        """`voi`: the value of information of the current snapshot (None while it is computed)."""
+        self.document, self.bid_id = document, bid_id
+        if voi is not None or not keep_value:
+            self.voi = voi
+        self._show()
+
+    def _show(self) -> None:
+        self.export_button.setEnabled(self.bid_id is not None and self.voi is not None)
+        if self.document is None or self.document.is_closed or self.bid_id is None:
+            # A late analysis may arrive after the window closed (or switched) its document.
+            self.export_button.setEnabled(False)
+            self.text.setHtml("<p>Select a bid to see which evidence is worth asking its provider for.</p>")
+            return
+        evaluation = self.document.evaluation
+        parts = ["<h4>Evidence worth asking for</h4>"]
+        if self.voi is None:
+            parts.append("<p>Computing the value of information…</p>")
+        else:
+            found = asks(evaluation, self.voi, self.bid_id)
+            items = "".join(f"<li>{escape(a.text)}</li>" for a in found)
+            parts.append(f"<ul>{items}</ul>" if found else "<p>No single measurement of this bid can change the "
+                         "choice on the current figures.</p>")
+            parts.append(f"<p><small>Value of information over {self.voi.samples:,} Monte Carlo samples, seed "
+                         f"{self.voi.seed} (methodology section 11).</small></p>")
+        statuses = [s for s in request_statuses(self.document, dt.date.today()) if s.request.bid_id == self.bid_id]
+        if statuses:
+            rows = "".join(f"<li><b>{escape(s.request.request_id)}</b> {escape(s.request.title)}: "
+                           f"{escape(STATE_WORDS[s.state])}, due {s.deadline.isoformat()}"
+                           f"{escape(' — ' + s.note) if s.note else ''}</li>" for s in statuses)
+            parts.append(f"<h4>Requests issued</h4><ul>{rows}</ul>")
+        self.text.setHtml("".join(parts))
+
+    def _export(self) -> None:
+        if self.document is None or self.bid_id is None or self.voi is None:
+            return
+        folder = QFileDialog.getExistingDirectory(self, "Folder for the request for evidence")
+        if folder:
+            self.export_to(Path(folder))
+
+    def export_to(self, folder: Path) -> list[Path]:
+        try:
+            _, paths = export_pack(self.document.evaluation, self.bid_id, self.voi, folder, dt.date.today(),
+                                   document=self.document)
+        except InputError as exc:
+            dialogs.show_problem(self, "The request for evidence was not written", str(exc))
+            return []
+        self._show()
+        return paths

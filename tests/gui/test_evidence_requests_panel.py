@@ -1,0 +1,40 @@
+"""Beneath Details: the evidence worth asking the selected bid's provider for, the pack's export
+from the app, and a returned log closing its request."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clusterbid.core.evidence.reading import read_evidence
+from clusterbid.core.evidence_request.summary import asks
+from clusterbid.core.uncertainty.value_of_information import value_of_information
+from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+
+PUBLIC_LOG = Path(__file__).parents[1] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+
+
+def test_top_requests_show_then_a_returned_log_answers_the_exported_pack(qtbot, window, tmp_path):
+    panel = window.requests
+    window.comparison.select_bid("northwind-ib")
+    qtbot.waitUntil(lambda: panel.voi is not None, timeout=30_000)
+    evaluation = window.session.evaluation
+    expected = asks(evaluation, value_of_information(evaluation, MONTE_CARLO_SAMPLES), "northwind-ib")
+    assert expected, "on the demo a measurement of the cheapest bid can change the choice"
+    text = panel.text.toPlainText()
+    assert all(a.text in text for a in expected) and "Ask Northwind AI Cloud for" in text
+    assert panel.export_button.isEnabled()
+
+    paths = panel.export_to(tmp_path / "pack")
+    assert [p.suffix for p in paths] == [".md", ".json"] and all(p.exists() for p in paths)
+    requests = {r["input"]: r for r in json.loads(paths[1].read_text(encoding="utf-8"))["requests"]}
+    assert "Requests issued" in panel.text.toPlainText() and "open, due" in panel.text.toPlainText()
+
+    rid = requests["busbw"]["request_id"]
+    name = f"{rid}_allreduce_2nodes_ring.log"
+    data = PUBLIC_LOG.read_bytes()
+    reading = read_evidence(data, name)
+    window.session.document.attach_evidence("northwind-ib", name, data, list(reading.evidence))
+    panel.show_bid(window.session.document, "northwind-ib")
+    shown = panel.text.toPlainText()
+    assert f"{rid} " in shown and "answered, due" in shown
