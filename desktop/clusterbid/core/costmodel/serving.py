@@ -12,10 +12,20 @@ import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
+from clusterbid.core.costmodel.serving_queue import replicas_with_headroom, wait_at_percentile_s
 
 # Continuous-batching engines rarely run more sequences per replica than this; the batch
 # search stops here.
 MAX_BATCH = 1024
+# Activations travel in 16-bit even when weights are FP8.
+ACTIVATION_BYTES = 2.0
+# One small-message all-reduce inside an 8-GPU NVLink domain costs tens of microseconds of
+# launch and synchronisation (nccl-tests all_reduce_perf at 8 bytes to 64 KiB on HGX H100:
+# roughly 15-30 us); 20 us per call, 160 calls per pass for an 80-layer model = 3.2 ms.
+NVLINK_ALLREDUCE_LATENCY_S = 20e-6
+# The batch's KV cache must rarely overflow HBM (that preempts and recomputes sequences):
+# sized at the 99th percentile of its total, z = 2.326.
+KV_OVERFLOW_Z = 2.326
 BATCHES = np.arange(1, MAX_BATCH + 1, dtype=float)
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600.0
 
@@ -24,12 +34,41 @@ def _per_bid(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=float)[:, None, None]
 
 
-def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray) -> np.ndarray:
-    """Latency a forward pass pays when its tensor-parallel group spans fabric segments: two
-    all-reduces per layer, each a ring over the segments of 2 (segments - 1) fabric steps.
-    Inside NVLink (or one node) it is taken as nil: microseconds, inside the HBM efficiency."""
-    segments = np.ceil(tp / _per_bid(b.fast_domain_gpus))
-    return 2.0 * w.num_layers * 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s)
+def _tp_parts_s(
+    w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(all, scale-out fabric part of) the time one forward pass of `tokens` tokens spends in tensor-parallel all-reduces: two per
+    layer, each of tokens x hidden x 2 bytes (activations stay 16-bit under FP8 weights).
+
+    Inside the NVLink domain of g GPUs: a fixed launch-and-sync latency plus the ring's
+    2 (g-1)/g x message / NVLink bus bandwidth. A replica wider than the domain spans s
+    segments and adds, per all-reduce, 2 (s-1) fabric steps and each GPU's 2 (s-1)/s share of
+    its 1/g slice of the message over its share of the node's NICs (hierarchical all-reduce).
+    """
+    domain = _per_bid(b.fast_domain_gpus)
+    inside = np.minimum(tp, domain)
+    segments = np.ceil(tp / domain)
+    message = tokens * w.hidden_size * ACTIVATION_BYTES
+    nvlink = np.where(
+        tp > 1, NVLINK_ALLREDUCE_LATENCY_S + 2.0 * (inside - 1.0) / inside * message / _per_bid(b.nvlink_busbw_bytes_s), 0.0
+    )
+    fabric = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s) + 2.0 * (segments - 1.0) / segments * (
+        message / inside
+    ) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
+    return 2.0 * w.num_layers * (nvlink + fabric), 2.0 * w.num_layers * fabric
+
+
+def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray) -> np.ndarray:
+    """All tensor-parallel all-reduce time of one forward pass of `tokens` tokens."""
+    return _tp_parts_s(w, b, tp, tokens)[0]
+
+
+def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
+    """KV-cache tokens a batch holds with the 99th-percentile margin: B sequences caught at
+    uniform progress hold B x (prompt + output/2) on average, and with context lengths spread
+    at `context_cv` their sum varies by sqrt(B) x cv x that mean (central limit)."""
+    mean = w.mean_decode_context
+    return batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +84,8 @@ class ReplicaGrid:
     placeable: np.ndarray  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
     memory_s: np.ndarray
     compute_s: np.ndarray
-    comm_s: np.ndarray
+    comm_s: np.ndarray  # all-reduce time of one step
+    fabric_comm_s: np.ndarray  # its part on the scale-out fabric (nil inside NVLink)
     step_s: np.ndarray  # one decode step of the whole batch
     prefill_s: np.ndarray  # one request's prompt
     tpot_s: np.ndarray  # time per output token, prefills of arriving requests included
@@ -57,11 +97,13 @@ class ReplicaGrid:
 def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     """Every (TP, batch) a bid could run a replica at, with its latency and throughput.
 
-    decode step = max(bytes read / (HBM bandwidth x efficiency), 2 x active params x batch /
-    (TP x peak x compute efficiency)) + fabric latency, where bytes read per GPU are the weight
-    shard once per step plus the KV cache of every sequence in the batch. Requests arriving at
-    batch/output tokens per step each need a prefill, which stalls decoding: time per output
-    token = step + batch x prefill / output tokens. Time to first token = prefill + one step.
+    With chunked prefill the prompts of arriving requests ride in the same forward pass as the
+    decode tokens: at batch B, B/output requests finish (and arrive) per step, so a step
+    carries B decode tokens and B x prompt/output prefill tokens. Its time is
+    max(bytes read / (HBM bandwidth x efficiency), 2 x active params x tokens / (TP x peak x
+    compute efficiency)) + TP all-reduce time for those tokens; bytes read per GPU are the
+    weight shard once plus the KV cache of every sequence in the batch. Time per output token
+    is that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
     batch = BATCHES[None, None, :]
@@ -69,24 +111,25 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     weights = w.weight_bytes / tp
     kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
     usable = _per_bid(b.hbm_bytes) * w.usable_hbm_fraction
-    fits = weights + batch * kv_full <= usable
+    fits = (weights + kv_full <= usable) & (weights + w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
     placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
     bytes_read = weights + batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards
     memory = bytes_read / (_per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency))
     peak = _per_bid(b.peak_flops) * w.compute_efficiency
-    compute = 2.0 * w.active_params * batch / (tp * peak)
-    comm = tp_communication_s(w, b, tp)
+    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
+    compute = 2.0 * w.active_params * step_tokens / (tp * peak)
+    comm, fabric_comm = _tp_parts_s(w, b, tp, step_tokens)
     step = np.maximum(memory, compute) + comm
-    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + comm
-    tpot = step + batch * prefill / w.output_tokens
+    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(w, b, tp, w.prompt_tokens)
+    tpot = step
     ttft = prefill + step
     with np.errstate(invalid="ignore"):
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
         tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
         usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, memory_s=memory, compute_s=compute,
-        comm_s=comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
+        comm_s=comm, fabric_comm_s=fabric_comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
         tokens_per_s=batch / tpot, feasible=feasible,
     )
 
@@ -99,6 +142,9 @@ class Fleet:
     batch_index: np.ndarray  # int, -1: none
     replica_tokens_per_s: np.ndarray
     replicas: np.ndarray
+    replicas_for_mean: np.ndarray  # enough for the peak's mean rate, no queueing headroom
+    queue_wait_s: np.ndarray  # queueing wait at the TTFT percentile, at peak
+    slot_utilisation: np.ndarray  # busy share of the batch slots at peak
     gpus_needed: np.ndarray
     gpus_billed: np.ndarray  # whole nodes
     servable: np.ndarray  # bool: some TP degree meets the targets within the GPUs offered
@@ -110,14 +156,24 @@ class Fleet:
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid) -> Fleet:
     """Per TP degree, the batch with the most output tokens per second within the targets;
-    replicas for the peak; GPUs billed at peak provisioning in whole nodes all month; then the
+    replicas for the peak with queueing headroom (serving_queue); GPUs billed at peak provisioning in whole nodes all month; then the
     TP degree with the lowest cost per million output tokens at the average load."""
     throughput = np.where(grid.feasible, grid.tokens_per_s, 0.0)
     best_batch = np.argmax(throughput, axis=2)  # (bids, T)
     best = np.take_along_axis(throughput, best_batch[..., None], axis=2)[..., 0]
     tp = grid.tp[:, :, 0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        replicas = np.where(best > 0, np.ceil(w.peak_output_tokens_s / best), np.inf)
+        for_mean = np.where(best > 0, np.ceil(w.peak_output_tokens_s / best), np.inf)
+    ttft = np.take_along_axis(grid.ttft_s, best_batch[..., None], axis=2)[..., 0]
+    tpot = np.take_along_axis(grid.tpot_s, best_batch[..., None], axis=2)[..., 0]
+    prefill = np.take_along_axis(np.broadcast_to(grid.prefill_s, grid.ttft_s.shape), best_batch[..., None], axis=2)[..., 0]
+    batch = (best_batch + 1).astype(float)
+    service = prefill + w.output_tokens * tpot  # a request holds its slot from prefill to last token
+    arrivals = w.peak_output_tokens_s / w.output_tokens
+    replicas = replicas_with_headroom(
+        for_mean, batch, arrivals, service, w.ttft_target_s - ttft, w.ttft_percentile
+    )
+    queue_wait = wait_at_percentile_s(replicas * batch, arrivals * service, service, w.ttft_percentile)
     gpus = replicas * tp
     per_node = b.gpus_per_node[:, None]
     billed = np.ceil(gpus / per_node) * per_node
@@ -144,6 +200,9 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid) -> Fleet:
         batch_index=np.where(ok, best_batch[rows, chosen], -1),
         replica_tokens_per_s=pick(best),
         replicas=pick(replicas),
+        replicas_for_mean=pick(for_mean),
+        queue_wait_s=pick(queue_wait),
+        slot_utilisation=pick(arrivals * service / (replicas * batch)),
         gpus_needed=pick(gpus),
         gpus_billed=billed_chosen,
         servable=ok,
