@@ -12,7 +12,11 @@ import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
-from clusterbid.core.costmodel.serving_queue import replicas_with_headroom, wait_at_percentile_s
+from clusterbid.core.costmodel.serving_queue import (
+    EXACT_SERVER_LIMIT,
+    replicas_with_headroom,
+    wait_at_percentile_s,
+)
 
 # Continuous-batching engines rarely run more sequences per replica than this; the batch
 # search stops here.
@@ -154,7 +158,7 @@ class Fleet:
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
 
 
-def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid) -> Fleet:
+def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
     """Per TP degree, the batch with the most output tokens per second within the targets;
     replicas for the peak with queueing headroom (serving_queue); GPUs billed at peak provisioning in whole nodes all month; then the
     TP degree with the lowest cost per million output tokens at the average load."""
@@ -171,9 +175,9 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid) -> Fleet:
     service = prefill + w.output_tokens * tpot  # a request holds its slot from prefill to last token
     arrivals = w.peak_output_tokens_s / w.output_tokens
     replicas = replicas_with_headroom(
-        for_mean, batch, arrivals, service, w.ttft_target_s - ttft, w.ttft_percentile
+        for_mean, batch, arrivals, service, w.ttft_target_s - ttft, w.ttft_percentile, exact_slots
     )
-    queue_wait = wait_at_percentile_s(replicas * batch, arrivals * service, service, w.ttft_percentile)
+    queue_wait = wait_at_percentile_s(replicas * batch, arrivals * service, service, w.ttft_percentile, exact_slots)
     gpus = replicas * tp
     per_node = b.gpus_per_node[:, None]
     billed = np.ceil(gpus / per_node) * per_node

@@ -21,7 +21,7 @@ EXACT_SERVER_LIMIT = 4096
 _ERF = np.vectorize(math.erf, otypes=[float])
 
 
-def erlang_c(servers: np.ndarray, load: np.ndarray) -> np.ndarray:
+def erlang_c(servers: np.ndarray, load: np.ndarray, exact_limit: int = EXACT_SERVER_LIMIT) -> np.ndarray:
     """Chance that an arrival waits, for `servers` slots offered `load` Erlangs (arrival rate x
     service time). 1 where the load reaches the servers (the queue never drains)."""
     c = np.asarray(servers, dtype=float)
@@ -29,7 +29,7 @@ def erlang_c(servers: np.ndarray, load: np.ndarray) -> np.ndarray:
     c, a = np.broadcast_arrays(c, a)
     result = np.ones(c.shape)
     stable = (a < c) & (a > 0)
-    small = stable & (c <= EXACT_SERVER_LIMIT)
+    small = stable & (c <= exact_limit)
     if small.any():
         # Erlang B by its stable recursion on the inverse: 1/B(k) = 1 + k / a / B(k-1).
         inverse_b = np.ones(c.shape)
@@ -52,13 +52,14 @@ def erlang_c(servers: np.ndarray, load: np.ndarray) -> np.ndarray:
 
 
 def wait_at_percentile_s(
-    servers: np.ndarray, load: np.ndarray, service_s: np.ndarray, percentile: float
+    servers: np.ndarray, load: np.ndarray, service_s: np.ndarray, percentile: float,
+    exact_limit: int = EXACT_SERVER_LIMIT,
 ) -> np.ndarray:
     """Queueing wait that `percentile` of requests stay within: P(W > t) = C exp(-(c - a) t / S),
     so t = S / (c - a) x ln(C / (1 - p)), nil when fewer than 1 - p requests wait at all."""
     c = np.asarray(servers, dtype=float)
     a = np.asarray(load, dtype=float)
-    chance = erlang_c(c, a)
+    chance = erlang_c(c, a, exact_limit)
     with np.errstate(divide="ignore", invalid="ignore"):
         wait = np.where(
             a < c, service_s / (c - a) * np.log(np.maximum(chance / (1.0 - percentile), 1.0)), np.inf
@@ -68,7 +69,7 @@ def wait_at_percentile_s(
 
 def replicas_with_headroom(
     minimum: np.ndarray, batch: np.ndarray, arrivals_per_s: float, service_s: np.ndarray,
-    slack_s: np.ndarray, percentile: float,
+    slack_s: np.ndarray, percentile: float, exact_limit: int = EXACT_SERVER_LIMIT,
 ) -> np.ndarray:
     """Fewest replicas, from `minimum` (enough for the mean), whose queueing wait at the
     percentile fits in `slack_s` (the target minus the replica's own first-token time).
@@ -82,7 +83,7 @@ def replicas_with_headroom(
     high = np.maximum(low, np.ceil((np.where(ok_input, load, 0.0) + gap) / batch) + 1.0)
 
     def meets(n: np.ndarray) -> np.ndarray:
-        return wait_at_percentile_s(n * batch, load, service_s, percentile) <= slack
+        return wait_at_percentile_s(n * batch, load, service_s, percentile, exact_limit) <= slack
 
     done = meets(low)
     while True:

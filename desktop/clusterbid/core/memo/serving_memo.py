@@ -24,6 +24,7 @@ from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOver
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
 from clusterbid.core.report import format_money, money
+from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
 from clusterbid.resources import resource_path
 
@@ -41,6 +42,7 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
             "gpus_billed": e.gpus_billed if serves else None,
             "tensor_parallel": e.tensor_parallel if serves else None,
             "batch": e.batch if serves else None,
+            "band": _band_cell(scorecard, e.bid.id) if serves else None,
         }
     return {
         "ranking": [s.bid.id for s in scorecard.ranked],
@@ -63,6 +65,17 @@ class ServingMemoHead:
     methodology: str
 
 
+def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
+    """P10-P90 cost per million output tokens and the chance of being cheapest, as printed."""
+    band = scorecard.band(bid_id)
+    if band is None or band.chance_servable == 0:
+        return None
+    currency = scorecard.evaluation.currency
+    low, _, high = band.cost_per_million
+    return (f"{format_money(low, currency, cents=True)}-{format_money(high, currency, cents=True)}, "
+            f"cheapest {band.chance_cheapest:.0%}")
+
+
 def _name(score: ServingBidScore) -> str:
     return f"{score.bid.id} ({score.bid.quote.provider})"
 
@@ -83,6 +96,9 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
                    f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms)"),
     ]
+    band = scorecard.band(e.bid.id)
+    if band is not None and band.chance_servable > 0:
+        rows.append(("Uncertainty", band_text(band, currency) + " (MBU and compute efficiency sampled; methodology 8)"))
     others = [s for s in ranked if s is not chosen]
     if others:
         other = others[0].estimate
@@ -130,7 +146,9 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
             f"{e.bid.id}\n{e.bid.quote.provider}",
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
-            format_money(e.cost_per_million_tokens, currency, cents=True) if serves else "-",
+            format_money(e.cost_per_million_tokens, currency, cents=True)
+            + (f"\nP10-P90 {_band_cell(scorecard, e.bid.id)}" if serves and _band_cell(scorecard, e.bid.id) else "")
+            if serves else "-",
             format_money(e.monthly_cost, currency) if serves else "-",
             f"{e.gpus_billed:,}" if serves else "-",
             "\n".join(findings) or "serves within the targets",
