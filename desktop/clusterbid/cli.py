@@ -185,11 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
-    from clusterbid import cli_evidence, cli_interchange, cli_memo, cli_signoff, cli_store
+    from clusterbid import cli_evidence, cli_interchange, cli_memo, cli_serving_evidence, cli_signoff, cli_store
 
     cli_interchange.register(verbs)
     cli_store.register(verbs)
     cli_evidence.register(verbs)
+    cli_serving_evidence.register(verbs)
     cli_memo.register(verbs)
     cli_signoff.register(verbs)
     return parser
