@@ -62,8 +62,8 @@ def run_attach(args: argparse.Namespace) -> int:
     try:
         data, run, evidence = _read(path, args)
         with EvaluationDocument.open(args.document, user=args.user) as document:
-            evaluation = document.attach_evidence(args.bid_id, path.name, data, [evidence],
-                                                  media_type="application/json" if data.lstrip().startswith(b"{") else "text/plain")
+            media_type = "application/json" if data.lstrip().startswith(b"{") else "text/plain"
+            evaluation = document.attach_evidence(args.bid_id, path.name, data, [evidence], media_type=media_type)
     except InputError as exc:
         return _fail(str(exc))
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {evidence.description}")

@@ -6,6 +6,7 @@ from clusterbid import __version__
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
+from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
 
 
 def _amount(value: float, currency: str) -> dict:
@@ -19,7 +20,9 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
     p10, p50, p90 = band.cost_per_million
     m10, m50, m90 = band.monthly_cost
     return {
-        "cost_per_million_output_tokens": {"p10": _amount(p10, currency), "p50": _amount(p50, currency), "p90": _amount(p90, currency)},
+        "cost_per_million_output_tokens": {
+            "p10": _amount(p10, currency), "p50": _amount(p50, currency), "p90": _amount(p90, currency)
+        },
         "monthly_cost": {"p10": _amount(m10, currency), "p50": _amount(m50, currency), "p90": _amount(m90, currency)},
         "chance_cheapest": round(band.chance_cheapest, 4),
         "chance_meets_targets": round(band.chance_servable, 4),
@@ -96,6 +99,7 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
             "inputs": "HBM efficiency (MBU) per bid by evidence grade, with a shared shock for the default; "
             "compute efficiency shared by every bid (resources/methodology.md section 8)",
         },
+        "tipping_points": tipping_json(serving_tipping_points(scorecard)),
         "bids": [
             serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id)) for score in scorecard.scores
         ],
@@ -107,7 +111,8 @@ def band_text(band: ServingBand, currency: str) -> str:
     m10, _, m90 = band.monthly_cost
     text = (
         f"P10-P90 {format_money(p10, currency, cents=True)}-{format_money(p90, currency, cents=True)} per M tokens, "
-        f"{format_money(m10, currency)}-{format_money(m90, currency)} a month; cheapest in {band.chance_cheapest:.0%} of samples"
+        f"{format_money(m10, currency)}-{format_money(m90, currency)} a month; "
+        f"cheapest in {band.chance_cheapest:.0%} of samples"
     )
     if band.chance_servable < 1:
         text += f"; meets the targets in {band.chance_servable:.0%}"
@@ -148,7 +153,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             bound = "HBM-bandwidth-bound" if e.memory_bound else "compute-bound"
             lines.append(
                 f"note {e.bid.id}: batch {e.batch} limited by {e.batch_limit}; {bound} decode step "
-                f"{e.decode_step_ms:.1f} ms ({e.tp_allreduce_ms:.1f} ms of it TP all-reduce), {e.tpot_ms:.1f} ms per token, "
+                f"{e.decode_step_ms:.1f} ms ({e.tp_allreduce_ms:.1f} ms of it TP all-reduce), "
+                f"{e.tpot_ms:.1f} ms per token, "
                 f"first token {e.ttft_ms:,.0f} ms + P{w.ttft_percentile:g} queueing {e.queue_wait_ms:,.0f} ms"
                 + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per step" if e.tp_fabric_latency_ms else "")
                 + f"; {e.replicas} replicas ({e.replicas_for_mean} carry the peak's mean rate), "
@@ -159,7 +165,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
-    return "\n".join(lines)
+    tipping = tipping_lines(scorecard, serving_tipping_points(scorecard))
+    return "\n".join(lines + ([""] + tipping if tipping else []))
 
 
 def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:

@@ -57,3 +57,25 @@ def test_the_bands_spread_and_the_chances_add_up_on_the_demo():
     for band in (b for b in bands.values() if b):
         p10, p50, p90 = (float(band["cost_per_million_output_tokens"][k]["amount"]) for k in ("p10", "p50", "p90"))
         assert p10 <= p50 <= p90 and p10 < p90  # +/-15% efficiencies move whole nodes
+
+
+def test_each_tipping_point_is_where_re_scoring_changes_the_winner():
+    from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
+
+    data = json.loads(DEMO.read_text(encoding="utf-8"))
+    scorecard = score_serving_evaluation(Evaluation.model_validate(data))
+    points = serving_tipping_points(scorecard)
+    checked = 0
+    for name, t in points.items():
+        policy_name = "cost_to_finish" if name == "cost_per_million_tokens" else name
+        for edge, winner in ((t.lower, t.winner_below), (t.upper, t.winner_above)):
+            if edge is None:
+                continue
+            for moved, expected in ((edge - 0.05, None), (edge + 0.05, None)):
+                changed = json.loads(json.dumps(data))
+                changed["policy"]["weights"][policy_name] = moved
+                first = score_serving_evaluation(Evaluation.model_validate(changed)).ranked[0].bid.id
+                beyond = moved < edge if edge == t.lower else moved > edge
+                assert (first == winner) if beyond else (first == scorecard.ranked[0].bid.id)
+            checked += 1
+    assert checked >= 3

@@ -41,8 +41,9 @@ def _per_bid(values: np.ndarray) -> np.ndarray:
 def _tp_parts_s(
     w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(all, scale-out fabric part of) the time one forward pass of `tokens` tokens spends in tensor-parallel all-reduces: two per
-    layer, each of tokens x hidden x 2 bytes (activations stay 16-bit under FP8 weights).
+    """(all, scale-out fabric part of) the time one forward pass of `tokens` tokens spends in
+    tensor-parallel all-reduces: two per layer, each of tokens x hidden x 2 bytes (activations
+    stay 16-bit under FP8 weights).
 
     Inside the NVLink domain of g GPUs: a fixed launch-and-sync latency plus the ring's
     2 (g-1)/g x message / NVLink bus bandwidth. A replica wider than the domain spans s
@@ -53,9 +54,8 @@ def _tp_parts_s(
     inside = np.minimum(tp, domain)
     segments = np.ceil(tp / domain)
     message = tokens * w.hidden_size * ACTIVATION_BYTES
-    nvlink = np.where(
-        tp > 1, NVLINK_ALLREDUCE_LATENCY_S + 2.0 * (inside - 1.0) / inside * message / _per_bid(b.nvlink_busbw_bytes_s), 0.0
-    )
+    ring = 2.0 * (inside - 1.0) / inside * message / _per_bid(b.nvlink_busbw_bytes_s)
+    nvlink = np.where(tp > 1, NVLINK_ALLREDUCE_LATENCY_S + ring, 0.0)
     fabric = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s) + 2.0 * (segments - 1.0) / segments * (
         message / inside
     ) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
@@ -115,7 +115,8 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     weights = w.weight_bytes / tp
     kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
     usable = _per_bid(b.hbm_bytes) * w.usable_hbm_fraction
-    fits = (weights + kv_full <= usable) & (weights + w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards <= usable)
+    kv_batch = w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards
+    fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
     placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
     bytes_read = weights + batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards
@@ -160,7 +161,8 @@ class Fleet:
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
     """Per TP degree, the batch with the most output tokens per second within the targets;
-    replicas for the peak with queueing headroom (serving_queue); GPUs billed at peak provisioning in whole nodes all month; then the
+    replicas for the peak with queueing headroom (serving_queue); GPUs billed at peak
+    provisioning in whole nodes all month; then the
     TP degree with the lowest cost per million output tokens at the average load."""
     throughput = np.where(grid.feasible, grid.tokens_per_s, 0.0)
     best_batch = np.argmax(throughput, axis=2)  # (bids, T)
@@ -170,7 +172,8 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         for_mean = np.where(best > 0, np.ceil(w.peak_output_tokens_s / best), np.inf)
     ttft = np.take_along_axis(grid.ttft_s, best_batch[..., None], axis=2)[..., 0]
     tpot = np.take_along_axis(grid.tpot_s, best_batch[..., None], axis=2)[..., 0]
-    prefill = np.take_along_axis(np.broadcast_to(grid.prefill_s, grid.ttft_s.shape), best_batch[..., None], axis=2)[..., 0]
+    prefill_grid = np.broadcast_to(grid.prefill_s, grid.ttft_s.shape)
+    prefill = np.take_along_axis(prefill_grid, best_batch[..., None], axis=2)[..., 0]
     batch = (best_batch + 1).astype(float)
     service = prefill + w.output_tokens * tpot  # a request holds its slot from prefill to last token
     arrivals = w.peak_output_tokens_s / w.output_tokens

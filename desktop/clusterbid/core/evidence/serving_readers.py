@@ -77,7 +77,9 @@ def _avg(data: dict, key: str, source: str, required: bool = True) -> float | No
     if metric is None and not required:
         return None
     if not isinstance(metric, dict):
-        raise EvidenceParseError(source, None, f"{key} must be an object with an 'avg' figure (GenAI-Perf/AIPerf export)")
+        raise EvidenceParseError(
+            source, None, f"{key} must be an object with an 'avg' figure (GenAI-Perf/AIPerf export)"
+        )
     return _number(metric.get("avg"), f"{key}.avg", source, required=required)
 
 
@@ -103,7 +105,8 @@ def _labelled(text: str, labels: dict[str, str], source: str) -> dict[str, tuple
                 try:
                     found[key] = (float(match.group(1).replace(",", "")), lineno)
                 except ValueError:
-                    raise EvidenceParseError(source, lineno, f"{label}: expected a number, found {match.group(1)[:40]!r}") from None
+                    problem = f"{label}: expected a number, found {match.group(1)[:40]!r}"
+                    raise EvidenceParseError(source, lineno, problem) from None
     return found
 
 
@@ -124,7 +127,9 @@ def _from_text(text: str, source: str) -> ServingRun:
     elif "Output token throughput (tok/s)" in text:
         engine, labels, needed = "vLLM", VLLM_TEXT, ("throughput", "tpot", "input", "output", "requests")
     else:
-        raise EvidenceParseError(source, None, f"not a serving benchmark this version reads; expected one of: {FORMATS}")
+        raise EvidenceParseError(
+            source, None, f"not a serving benchmark this version reads; expected one of: {FORMATS}"
+        )
     found = _labelled(text, labels, source)
     missing = [labels[k] for k in needed if k not in found]
     if missing:
@@ -145,7 +150,9 @@ def _from_text(text: str, source: str) -> ServingRun:
 def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun:
     """One run from any supported format; raises EvidenceParseError (never anything else)."""
     if len(text) > MAX_CHARS:
-        raise EvidenceParseError(source, None, f"file is {len(text):,} characters (limit {MAX_CHARS:,}): not one benchmark run")
+        raise EvidenceParseError(
+            source, None, f"file is {len(text):,} characters (limit {MAX_CHARS:,}): not one benchmark run"
+        )
     stripped = text.lstrip("\ufeff").strip()
     if stripped.startswith("{"):
         try:
@@ -156,8 +163,10 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
             return _vllm_json(data, source)
         if "output_token_throughput" in data:
             return _genai_perf_json(data, source)
-        raise EvidenceParseError(source, None, f"a JSON file without output_throughput (vLLM) or output_token_throughput "
-                                               f"(GenAI-Perf/AIPerf); expected one of: {FORMATS}")
+        raise EvidenceParseError(
+            source, None, "a JSON file without output_throughput (vLLM) or output_token_throughput "
+            f"(GenAI-Perf/AIPerf); expected one of: {FORMATS}",
+        )
     return _from_text(stripped, source)
 
 
@@ -169,9 +178,13 @@ def serving_evidence(
         raise EvidenceParseError(artefact_name, None, f"the report says TP Size {run.tensor_parallel}, but the run was "
                                                       f"given as {scale_gpus} GPUs: give the GPUs of one replica")
     if measured_by not in ("buyer", "third_party", "provider"):
-        raise EvidenceParseError(artefact_name, None, f"measured_by must be buyer, third_party or provider, not {measured_by[:40]!r}")
+        raise EvidenceParseError(
+            artefact_name, None, f"measured_by must be buyer, third_party or provider, not {measured_by[:40]!r}"
+        )
     if not 1 <= scale_gpus <= 1_000_000:
-        raise EvidenceParseError(artefact_name, None, f"the GPUs of one replica must be 1 to 1,000,000, not {scale_gpus}")
+        raise EvidenceParseError(
+            artefact_name, None, f"the GPUs of one replica must be 1 to 1,000,000, not {scale_gpus}"
+        )
     grade = EvidenceGrade.MEASURED_PROVIDER if measured_by == "provider" else EvidenceGrade.MEASURED_INDEPENDENT
     lengths = ""
     if run.prompt_tokens and run.output_tokens:
@@ -197,7 +210,8 @@ def serving_evidence(
 def run_findings(run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_target_ms: float) -> list[str]:
     """Where the run differs from the service being bought, in words."""
     notes = []
-    for name, measured, wanted in (("prompts", run.prompt_tokens, prompt_tokens), ("outputs", run.output_tokens, output_tokens)):
+    pairs = (("prompts", run.prompt_tokens, prompt_tokens), ("outputs", run.output_tokens, output_tokens))
+    for name, measured, wanted in pairs:
         if measured is not None and not 0.75 <= measured / wanted <= 4 / 3:
             notes.append(f"the run's {name} average {measured:,.0f} tokens against the service's {wanted:,}: "
                          "the KV cache read per step differs, so the fitted efficiency carries over only roughly")

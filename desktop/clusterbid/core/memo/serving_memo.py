@@ -26,6 +26,7 @@ from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_ap
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.resources import resource_path
 
 
@@ -76,6 +77,20 @@ def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
             f"cheapest {band.chance_cheapest:.0%}")
 
 
+def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
+    """The weight closest (in raw points) to changing the winner, in words."""
+    best = None
+    for name, t in serving_tipping_points(scorecard).items():
+        for edge, who in ((t.lower, t.winner_below), (t.upper, t.winner_above)):
+            if edge is not None and (best is None or abs(edge - t.current) < best[0]):
+                best = (abs(edge - t.current), name, t.current, edge, who)
+    if best is None:
+        return "no single weight within 0-100 changes the winner"
+    _, name, current, edge, who = best
+    return (f"the nearest tipping point: {name.replace('_', ' ')} weight {current:g} -> {edge:.2f} "
+            f"makes {who} the winner (each weight's range is in the score JSON)")
+
+
 def _name(score: ServingBidScore) -> str:
     return f"{score.bid.id} ({score.bid.quote.provider})"
 
@@ -99,6 +114,9 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     band = scorecard.band(e.bid.id)
     if band is not None and band.chance_servable > 0:
         rows.append(("Uncertainty", band_text(band, currency) + " (MBU and compute efficiency sampled; methodology 8)"))
+    nearest = _nearest_tipping(scorecard) if chosen is first else None
+    if nearest:
+        rows.append(("Weights", nearest))
     others = [s for s in ranked if s is not chosen]
     if others:
         other = others[0].estimate
