@@ -50,16 +50,21 @@ def _tp_parts_s(
     segments and adds, per all-reduce, 2 (s-1) fabric steps and each GPU's 2 (s-1)/s share of
     its 1/g slice of the message over its share of the node's NICs (hierarchical all-reduce).
     """
+    # Both parts are a fixed latency plus a cost per token: work them out per (bid, TP) and
+    # spread over the batch axis once (the grid is bids x TP x 1,024 batches).
     domain = _per_bid(b.fast_domain_gpus)
     inside = np.minimum(tp, domain)
     segments = np.ceil(tp / domain)
-    message = tokens * w.hidden_size * ACTIVATION_BYTES
-    ring = 2.0 * (inside - 1.0) / inside * message / _per_bid(b.nvlink_busbw_bytes_s)
-    nvlink = np.where(tp > 1, NVLINK_ALLREDUCE_LATENCY_S + ring, 0.0)
-    fabric = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s) + 2.0 * (segments - 1.0) / segments * (
-        message / inside
-    ) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
-    return 2.0 * w.num_layers * (nvlink + fabric), 2.0 * w.num_layers * fabric
+    token_bytes = w.hidden_size * ACTIVATION_BYTES
+    nvlink_fixed = np.where(tp > 1, NVLINK_ALLREDUCE_LATENCY_S, 0.0)
+    nvlink_per_token = 2.0 * (inside - 1.0) / inside * token_bytes / _per_bid(b.nvlink_busbw_bytes_s)
+    fabric_fixed = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s)
+    fabric_per_token = (
+        2.0 * (segments - 1.0) / segments * (token_bytes / inside) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
+    )
+    calls = 2.0 * w.num_layers
+    fabric = calls * (fabric_fixed + fabric_per_token * tokens)
+    return calls * (nvlink_fixed + fabric_fixed + (nvlink_per_token + fabric_per_token) * tokens), fabric
 
 
 def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray) -> np.ndarray:
