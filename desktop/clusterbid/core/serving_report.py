@@ -190,7 +190,7 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
             f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
             f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,
             f"cost per million P10-P90 [{currency}]": _band_range(scorecard.band(bid.id)) if serves else None,
-            "chance cheapest": _chance(scorecard.band(bid.id)) if serves else None,
+            "chance cheapest [%]": _chance(scorecard.band(bid.id)) if serves else None,
             "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
             "flags": "; ".join(w.message for w in e.warnings),
         })
@@ -204,4 +204,4 @@ def _band_range(band: ServingBand | None) -> str | None:
 
 
 def _chance(band: ServingBand | None) -> float | None:
-    return None if band is None else round(band.chance_cheapest, 3)
+    return None if band is None else round(100 * band.chance_cheapest, 1)

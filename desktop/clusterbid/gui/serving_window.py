@@ -25,7 +25,8 @@ from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
 
 SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
-         "cost per million P10-P90", "chance cheapest", "cost per month", "GPUs billed", "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
+         "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs billed",
+         "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
 CANNOT_SERVE = QColor("#b3261e")
 
 

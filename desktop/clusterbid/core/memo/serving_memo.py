@@ -73,8 +73,8 @@ def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
         return None
     currency = scorecard.evaluation.currency
     low, _, high = band.cost_per_million
-    return (f"{format_money(low, currency, cents=True)}-{format_money(high, currency, cents=True)}, "
-            f"cheapest {band.chance_cheapest:.0%}")
+    return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
+            f"{band.chance_cheapest:.0%} cheapest")
 
 
 def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
@@ -109,7 +109,10 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
         ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
-                   f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms)"),
+                   f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
+                   f"{e.replicas_for_mean:,} carry the peak's mean rate, the rest is queueing headroom "
+                   f"(P{scorecard.evaluation.workload.ttft_percentile:g} wait {e.queue_wait_ms:.0f} ms, "
+                   f"{e.slot_utilisation:.0%} of batch slots busy at peak)"),
     ]
     band = scorecard.band(e.bid.id)
     if band is not None and band.chance_servable > 0:
@@ -146,7 +149,8 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         ("Service", w.name),
         ("Model", f"{w.total_params_billions:g}B parameters, {w.precision.upper()} weights ({w.weight_bytes / 1e9:,.0f} GB)"),
         ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
-        ("Latency targets", f"first token within {w.ttft_target_ms:g} ms; {w.tpot_target_ms:g} ms per output token"),
+        ("Latency targets", f"first token within {w.ttft_target_ms:g} ms for {w.ttft_percentile:g}% of requests at "
+                            f"peak; {w.tpot_target_ms:g} ms per output token"),
         ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"),
         ("Billing basis", "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"),
     ]
@@ -165,7 +169,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
             format_money(e.cost_per_million_tokens, currency, cents=True)
-            + (f"\nP10-P90 {_band_cell(scorecard, e.bid.id)}" if serves and _band_cell(scorecard, e.bid.id) else "")
+            + (f"\n{_band_cell(scorecard, e.bid.id)}" if serves and _band_cell(scorecard, e.bid.id) else "")
             if serves else "-",
             format_money(e.monthly_cost, currency) if serves else "-",
             f"{e.gpus_billed:,}" if serves else "-",
