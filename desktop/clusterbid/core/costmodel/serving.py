@@ -165,60 +165,76 @@ class Fleet:
 
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
-    """Per TP degree, the batch with the most output tokens per second within the targets;
-    replicas for the peak with queueing headroom (serving_queue); GPUs billed at peak
-    provisioning in whole nodes all month; then the
-    TP degree with the lowest cost per million output tokens at the average load."""
-    throughput = np.where(grid.feasible, grid.tokens_per_s, 0.0)
-    best_batch = np.argmax(throughput, axis=2)  # (bids, T)
-    best = np.take_along_axis(throughput, best_batch[..., None], axis=2)[..., 0]
-    tp = grid.tp[:, :, 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for_mean = np.where(best > 0, np.ceil(w.peak_output_tokens_s / best), np.inf)
-    ttft = np.take_along_axis(grid.ttft_s, best_batch[..., None], axis=2)[..., 0]
-    tpot = np.take_along_axis(grid.tpot_s, best_batch[..., None], axis=2)[..., 0]
-    prefill_grid = np.broadcast_to(grid.prefill_s, grid.ttft_s.shape)
-    prefill = np.take_along_axis(prefill_grid, best_batch[..., None], axis=2)[..., 0]
-    batch = (best_batch + 1).astype(float)
-    service = prefill + w.output_tokens * tpot  # a request holds its slot from prefill to last token
+    """Every (TP, batch) within the targets is sized for the peak with queueing headroom
+    (serving_queue) and billed at peak provisioning in whole nodes all month; per bid the one
+    with the lowest cost per million output tokens at the average load wins (ties: the most
+    tokens/s per GPU, then the smaller TP). The largest batch is not always the cheapest: its
+    longer step leaves less of the first-token target for queueing, which can cost replicas."""
+    shape = grid.tokens_per_s.shape
+    rows = np.arange(shape[0])
+    # Only the candidates within the targets are sized (a small share of bids x TP x 1,024).
+    at = np.nonzero(grid.feasible & (grid.tokens_per_s > 0))
+    bid_of = at[0]
+
+    def cand(values: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(values, shape)[at]
+
+    throughput, tp, batch = cand(grid.tokens_per_s), cand(grid.tp), cand(grid.batch)
+    for_mean = np.ceil(w.peak_output_tokens_s / throughput)
+    service = cand(grid.prefill_s) + w.output_tokens * cand(grid.tpot_s)  # slot held from prefill to last token
     arrivals = w.peak_output_tokens_s / w.output_tokens
     replicas = replicas_with_headroom(
-        for_mean, batch, arrivals, service, w.ttft_target_s - ttft, w.ttft_percentile, exact_slots
+        for_mean, batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s), w.ttft_percentile, exact_slots
     )
-    queue_wait = wait_at_percentile_s(replicas * batch, arrivals * service, service, w.ttft_percentile, exact_slots)
+    per_node = b.gpus_per_node[bid_of]
     gpus = replicas * tp
-    per_node = b.gpus_per_node[:, None]
     billed = np.ceil(gpus / per_node) * per_node
-    capacity_ok = billed <= b.gpus_offered[:, None]
-    gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[:, None] / w.service_months)
+    gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[bid_of] / w.service_months)
     monthly = (
-        gpu_hours * b.price_per_gpu_hour[:, None]
-        + b.recurring_fees_per_month[:, None]
-        + b.one_off_fees[:, None] / w.service_months
+        gpu_hours * b.price_per_gpu_hour[bid_of]
+        + b.recurring_fees_per_month[bid_of]
+        + b.one_off_fees[bid_of] / w.service_months
     )
     per_million = monthly / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
-    usable = (best > 0) & capacity_ok
-    ranked = np.where(usable, per_million, np.inf)
-    chosen = np.argmin(ranked, axis=1)  # ties: the smaller TP degree
-    ok = np.isfinite(np.take_along_axis(ranked, chosen[:, None], axis=1)[:, 0])
-    rows = np.arange(len(chosen))
+    sized = np.isfinite(replicas)
+    ranked = np.where(sized & (billed <= b.gpus_offered[bid_of]), per_million, np.inf)
+    # Cheapest first; among equal costs (whole-node billing ties often) the most tokens/s per
+    # GPU, then the smaller TP degree (candidates are in TP-major order).
+    cheapest = np.full(shape[0], np.inf)
+    np.minimum.at(cheapest, bid_of, ranked)
+    tied = np.isfinite(ranked) & (ranked <= cheapest[bid_of] * (1 + 1e-12))
+    best_rate = np.full(shape[0], -1.0)
+    np.maximum.at(best_rate, bid_of, np.where(tied, throughput / tp, -1.0))
+    winners = np.flatnonzero(tied & (throughput / tp >= best_rate[bid_of]))
+    chosen = np.full(shape[0], np.iinfo(np.int64).max)
+    np.minimum.at(chosen, bid_of[winners], winners)  # the first winner of each bid
+    ok = chosen < np.iinfo(np.int64).max
+    safe = np.where(ok, chosen, 0)
 
     def pick(values: np.ndarray) -> np.ndarray:
-        return np.where(ok, values[rows, chosen], np.nan)
+        return np.where(ok, values[safe], np.nan) if values.size else np.full(shape[0], np.nan)
 
+    fewest = np.full(shape[0], np.inf)
+    np.minimum.at(fewest, bid_of, np.where(sized, billed, np.inf))
     billed_chosen = pick(billed)
+    chosen_replicas = pick(replicas)
+    queue_wait = wait_at_percentile_s(
+        chosen_replicas * pick(batch), arrivals * pick(service), pick(service), w.ttft_percentile, exact_slots
+    )
+    t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
+    b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
-        tp_index=np.where(ok, chosen, -1),
-        batch_index=np.where(ok, best_batch[rows, chosen], -1),
-        replica_tokens_per_s=pick(best),
-        replicas=pick(replicas),
+        tp_index=t_index,
+        batch_index=b_index,
+        replica_tokens_per_s=pick(throughput),
+        replicas=chosen_replicas,
         replicas_for_mean=pick(for_mean),
-        queue_wait_s=pick(queue_wait),
+        queue_wait_s=np.where(ok, queue_wait, np.nan),
         slot_utilisation=pick(arrivals * service / (replicas * batch)),
         gpus_needed=pick(gpus),
         gpus_billed=billed_chosen,
         servable=ok,
-        fewest_gpus_billed=np.min(np.where(best > 0, billed, np.inf), axis=1),
+        fewest_gpus_billed=fewest,
         monthly_cost=pick(monthly),
         cost_per_million_tokens=pick(per_million),
         fabric_cost_per_month=billed_chosen * HOURS_PER_MONTH * b.fabric_price_per_gpu_hour,

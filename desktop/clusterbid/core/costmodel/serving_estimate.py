@@ -67,6 +67,8 @@ def _batch_limit(grid, w: ServingScalars, i: int, t: int, k: int) -> str:
     if k + 1 >= MAX_BATCH:
         return f"batch cap ({MAX_BATCH})"
     nxt = (i, t, k + 1)
+    if grid.feasible[nxt]:
+        return "cost (a larger batch needs no fewer GPUs once queueing headroom is added)"
     if not grid.fits_hbm[nxt]:
         return "HBM capacity"
     if grid.tpot_s[nxt] > w.tpot_target_s:

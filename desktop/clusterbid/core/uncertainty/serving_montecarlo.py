@@ -21,12 +21,18 @@ import numpy as np
 from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
+from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
 SAMPLES = 400
+# The model runs over bids x TP x 1,024 batches per sample; past 10 bids the samples shrink so
+# that bids x samples stays at 4,000 (at least 100 samples: chance of being cheapest to about
+# +/-5 points).
+SAMPLE_BUDGET = 4000
+MIN_SAMPLES = 100
 SEED = 20_260_330
 # Samples per pass: the replica grid is (rows x TP degrees x 1,024 batches), kept near 40 MB.
 CHUNK = 16
@@ -43,8 +49,8 @@ MARKET_MBU_SIGMA = 0.15
 COMPUTE_SIGMA = 0.15
 # A throughput claim without a log is the provider's best configuration: median 10% lower.
 CLAIM_MEDIAN = 0.90
-# Queueing headroom in the bands uses the Halfin-Whitt approximation beyond this many slots.
-EXACT_SLOTS = 256
+# Queueing headroom in the bands is worked out exactly as in the point estimate.
+EXACT_SLOTS = EXACT_SERVER_LIMIT
 PERCENTILES = (10.0, 50.0, 90.0)
 
 
@@ -85,8 +91,12 @@ def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
     return arrays.replace(**{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__})
 
 
-def serving_uncertainty(estimates: ServingEstimates, samples: int = SAMPLES, seed: int = SEED) -> ServingUncertainty:
+def serving_uncertainty(
+    estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
+) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
+    if samples is None:
+        samples = max(MIN_SAMPLES, min(SAMPLES, SAMPLE_BUDGET // max(1, len(estimates.bids))))
     workload = estimates.workload
     bids = [e.bid for e in estimates.bids]
     rates = [e.exchange_rate for e in estimates.bids]
