@@ -17,14 +17,19 @@ Sources (public, cited in resources/methodology.md section 8):
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root, for tests.*
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.serving import replica_grid
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.serving_workload import InferenceWorkload
-from tests.core.serving.serving_builders import serving_bid_dict
+from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
 
 NO_LIMIT_MS = 60_000.0
 # (source, engine, gpu, TP, prompt, output, spread, batch cap, published ms/token or None,
