@@ -174,6 +174,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
     ("export", "clusterbid.cli_store", "export the scored comparison to .xlsx or .csv"),
     ("evidence", "clusterbid.cli_evidence",
      "read benchmark evidence (nccl-tests, training throughput, scaling)"),
+    ("serving-evidence", "clusterbid.cli_serving_evidence",
+     "read serving benchmarks (vLLM, GenAI-Perf, trtllm-bench)"),
     ("memo", "clusterbid.cli_memo", "export the approval memo PDF of an evaluation"),
     ("sign", "clusterbid.cli_signoff",
      "sign your approver field of a memo with your PKCS#12 certificate"),

@@ -196,8 +196,13 @@ def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(
     assert first.bid.capacity.gpu_model == "H200-SXM"
     assert table.item(0, 1).text() == first.bid.quote.provider
     assert table.item(0, per_million).text() == f"{first.estimate.cost_per_million_tokens:.2f}"
+    band = expected.band(first.bid.id)
+    assert table.item(0, headers.index("cost per million P10-P90 [USD]")).text() == (
+        f"{band.cost_per_million[0]:.2f}-{band.cost_per_million[2]:.2f}"
+    )
     last = table.rowCount() - 1
     assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("gates")).text()
+    assert table.item(last, headers.index("cost per million P10-P90 [USD]")).text() == "—"
     # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
     shown.close()

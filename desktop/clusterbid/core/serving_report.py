@@ -5,13 +5,31 @@ from __future__ import annotations
 from clusterbid import __version__
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
+from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
 
 
 def _amount(value: float, currency: str) -> dict:
     return {"amount": str(money(value)), "currency": currency}
 
 
-def serving_bid_to_json(score: ServingBidScore, currency: str) -> dict:
+def band_json(band: ServingBand | None, currency: str) -> dict | None:
+    """P10/P50/P90 of the serving cost over sampled efficiencies (core/uncertainty/serving_montecarlo)."""
+    if band is None or band.chance_servable == 0:
+        return None
+    p10, p50, p90 = band.cost_per_million
+    m10, m50, m90 = band.monthly_cost
+    return {
+        "cost_per_million_output_tokens": {
+            "p10": _amount(p10, currency), "p50": _amount(p50, currency), "p90": _amount(p90, currency)
+        },
+        "monthly_cost": {"p10": _amount(m10, currency), "p50": _amount(m50, currency), "p90": _amount(m90, currency)},
+        "chance_cheapest": round(band.chance_cheapest, 4),
+        "chance_meets_targets": round(band.chance_servable, 4),
+    }
+
+
+def serving_bid_to_json(score: ServingBidScore, currency: str, band: ServingBand | None = None) -> dict:
     e = score.estimate
     figures = None
     if e.passes_gates:
@@ -21,12 +39,16 @@ def serving_bid_to_json(score: ServingBidScore, currency: str) -> dict:
             "batch_limited_by": e.batch_limit,
             "memory_bound": e.memory_bound,
             "decode_step_ms": round(e.decode_step_ms, 4),
+            "tp_allreduce_ms_per_step": round(e.tp_allreduce_ms, 4),
             "tp_fabric_latency_ms": round(e.tp_fabric_latency_ms, 4),
             "time_per_output_token_ms": round(e.tpot_ms, 4),
             "time_to_first_token_ms": round(e.ttft_ms, 4),
             "output_tokens_per_s_per_replica": round(e.replica_tokens_per_s, 3),
             "output_tokens_per_s_per_gpu": round(e.tokens_per_s_per_gpu, 3),
+            "replicas_for_mean_rate": e.replicas_for_mean,
             "replicas": e.replicas,
+            "ttft_queue_wait_ms_at_percentile": round(e.queue_wait_ms, 4),
+            "batch_slots_busy_at_peak": round(e.slot_utilisation, 4),
             "gpus_needed": e.gpus_needed,
             "gpus_billed": e.gpus_billed,
             "monthly_cost": _amount(e.monthly_cost, currency),
@@ -43,6 +65,7 @@ def serving_bid_to_json(score: ServingBidScore, currency: str) -> dict:
         "warnings": [{"code": w.code, "message": w.message} for w in e.warnings],
         "hbm_efficiency": round(e.hbm_efficiency, 6),
         "figures": figures,
+        "uncertainty": band_json(band, currency) if e.passes_gates else None,
         "criteria": {name: round(value, 6) for name, value in score.criteria.items()},
         "weighted_score": None if score.weighted_score is None else round(score.weighted_score, 6),
         "calibration_notes": list(e.calibration_notes),
@@ -65,11 +88,35 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
             "average_output_tokens_per_s": w.average_output_tokens_per_s,
             "ttft_target_ms": w.ttft_target_ms,
             "tpot_target_ms": w.tpot_target_ms,
+            "ttft_percentile": w.ttft_percentile,
+            "context_cv": w.context_cv,
         },
         "billing": "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load",
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
-        "bids": [serving_bid_to_json(score, evaluation.currency) for score in scorecard.scores],
+        "uncertainty": None if scorecard.uncertainty is None else {
+            "samples": scorecard.uncertainty.samples,
+            "seed": scorecard.uncertainty.seed,
+            "inputs": "HBM efficiency (MBU) per bid by evidence grade, with a shared shock for the default; "
+            "compute efficiency shared by every bid (resources/methodology.md section 8)",
+        },
+        "tipping_points": tipping_json(serving_tipping_points(scorecard)),
+        "bids": [
+            serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id)) for score in scorecard.scores
+        ],
     }
+
+
+def band_text(band: ServingBand, currency: str) -> str:
+    p10, _, p90 = band.cost_per_million
+    m10, _, m90 = band.monthly_cost
+    text = (
+        f"P10-P90 {format_money(p10, currency, cents=True)}-{format_money(p90, currency, cents=True)} per M tokens, "
+        f"{format_money(m10, currency)}-{format_money(m90, currency)} a month; "
+        f"cheapest in {band.chance_cheapest:.0%} of samples"
+    )
+    if band.chance_servable < 1:
+        text += f"; meets the targets in {band.chance_servable:.0%}"
+    return text
 
 
 def format_serving_table(scorecard: ServingScorecard) -> str:
@@ -106,12 +153,20 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             bound = "HBM-bandwidth-bound" if e.memory_bound else "compute-bound"
             lines.append(
                 f"note {e.bid.id}: batch {e.batch} limited by {e.batch_limit}; {bound} decode step "
-                f"{e.decode_step_ms:.1f} ms, {e.tpot_ms:.1f} ms per token, first token {e.ttft_ms:,.0f} ms"
-                + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per pass" if e.tp_fabric_latency_ms else "")
+                f"{e.decode_step_ms:.1f} ms ({e.tp_allreduce_ms:.1f} ms of it TP all-reduce), "
+                f"{e.tpot_ms:.1f} ms per token, "
+                f"first token {e.ttft_ms:,.0f} ms + P{w.ttft_percentile:g} queueing {e.queue_wait_ms:,.0f} ms"
+                + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per step" if e.tp_fabric_latency_ms else "")
+                + f"; {e.replicas} replicas ({e.replicas_for_mean} carry the peak's mean rate), "
+                f"{e.slot_utilisation:.0%} of batch slots busy at peak"
             )
+        band = scorecard.band(e.bid.id)
+        if e.passes_gates and band is not None and band.chance_servable > 0:
+            lines.append(f"band {e.bid.id}: {band_text(band, currency)}")
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
-    return "\n".join(lines)
+    tipping = tipping_lines(scorecard, serving_tipping_points(scorecard))
+    return "\n".join(lines + ([""] + tipping if tipping else []))
 
 
 def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
@@ -134,7 +189,19 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
             "GPUs billed": e.gpus_billed if serves else None,
             f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
             f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,
+            f"cost per million P10-P90 [{currency}]": _band_range(scorecard.band(bid.id)) if serves else None,
+            "chance cheapest [%]": _chance(scorecard.band(bid.id)) if serves else None,
             "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
             "flags": "; ".join(w.message for w in e.warnings),
         })
     return rows
+
+
+def _band_range(band: ServingBand | None) -> str | None:
+    if band is None or band.chance_servable == 0:
+        return None
+    return f"{money(band.cost_per_million[0])}-{money(band.cost_per_million[2])}"
+
+
+def _chance(band: ServingBand | None) -> float | None:
+    return None if band is None else round(100 * band.chance_cheapest, 1)

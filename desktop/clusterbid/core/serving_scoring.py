@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
+from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingEstimates, estimate_serving
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
+from clusterbid.core.uncertainty.serving_montecarlo import ServingBand, ServingUncertainty, serving_uncertainty
 from clusterbid.core.workloads import is_serving
 
 # The policy's cost weight (named for training's cost to finish) weighs the serving cost.
@@ -34,6 +35,12 @@ class ServingScorecard:
     evaluation: Evaluation
     weights: dict[str, float]  # normalised; the cost weight under COST_CRITERION
     scores: tuple[ServingBidScore, ...]  # ranked first, then bids that cannot serve, in entry order
+    uncertainty: ServingUncertainty | None = None  # P10-P90 bands and chance of being cheapest
+
+    def band(self, bid_id: str) -> ServingBand | None:
+        if self.uncertainty is None:
+            return None
+        return next((b for b in self.uncertainty.bands if b.bid_id == bid_id), None)
 
     @property
     def ranked(self) -> list[ServingBidScore]:
@@ -51,7 +58,8 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
     if not is_serving(evaluation):
         raise InputError("this evaluation buys a training run: score it with score_evaluation")
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
-    estimates = estimate_serving(evaluation.workload, evaluation.bids, rates, currency=evaluation.currency).bids
+    run = estimate_serving(evaluation.workload, evaluation.bids, rates, currency=evaluation.currency)
+    estimates = run.bids
     normalised = evaluation.policy.weights.normalised()
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
     passing = [e for e in estimates if e.passes_gates]
@@ -77,4 +85,4 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
         ServingBidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), c, w)
         for e, c, w in ranked + [s for s in scored if s[2] is None]
     ]
-    return ServingScorecard(evaluation, weights, tuple(scores))
+    return ServingScorecard(evaluation, weights, tuple(scores), serving_uncertainty(run))

@@ -21,6 +21,10 @@ DEFAULT_HBM_EFFICIENCY = 0.7
 # assumption in the range of training MFU; prefill is one large forward pass).
 DEFAULT_COMPUTE_EFFICIENCY = 0.5
 TP_CHOICES = (1, 2, 4, 8, 16, 32, 64)
+# Spread of context length across requests (standard deviation / mean) when the buyer does not
+# state it: chat traffic is wide (ShareGPT prompts in public vLLM runs have a standard deviation
+# close to their mean), so 0.5 is a moderate ClusterBid assumption, shown as such.
+DEFAULT_CONTEXT_CV = 0.5
 
 
 class InferenceWorkload(FrozenModel):
@@ -34,6 +38,10 @@ class InferenceWorkload(FrozenModel):
     )
     precision: Literal["bf16", "fp8"] = Field("fp8", description="Weight and matmul precision (bf16 = 2 bytes, fp8 = 1)")
     num_layers: int = Field(ge=1, le=1000, description="Transformer layers (two tensor-parallel all-reduces each)")
+    hidden_size: int | None = Field(
+        None, ge=1, le=1_000_000,
+        description="Model (hidden) dimension; blank = sqrt(total params / (12 x layers)), a dense transformer's",
+    )
     kv_heads: int | None = Field(None, ge=1, le=1024, description="Key/value heads per layer (GQA groups)")
     head_dim: int | None = Field(None, ge=1, le=4096, description="Dimension of one attention head")
     kv_cache_precision: Literal["bf16", "fp8"] = Field("bf16", description="Precision of the KV cache")
@@ -43,6 +51,13 @@ class InferenceWorkload(FrozenModel):
     prompt_tokens: int = Field(ge=1, le=10**7, description="Average prompt length, tokens")
     output_tokens: int = Field(ge=1, le=10**7, description="Average output length, tokens")
     ttft_target_ms: float = Field(gt=0, le=600_000, description="Target time to first token, milliseconds")
+    ttft_percentile: float = Field(
+        90, ge=50, lt=100, description="Share of requests (%) whose first token must meet the target at peak"
+    )
+    context_cv: float = Field(
+        DEFAULT_CONTEXT_CV, ge=0, le=10,
+        description="Spread of context length across requests (standard deviation / mean); sizes the KV cache",
+    )
     tpot_target_ms: float = Field(gt=0, le=60_000, description="Target time per output token, milliseconds")
     peak_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second at the daily peak")
     average_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second averaged over a month")
@@ -110,6 +125,14 @@ class InferenceWorkload(FrozenModel):
         if self.kv_cache_bytes_per_token is not None:
             return self.kv_cache_bytes_per_token
         return 2.0 * self.num_layers * self.kv_heads * self.head_dim * BYTES_PER_VALUE[self.kv_cache_precision]
+
+    @property
+    def hidden_dim(self) -> float:
+        """The hidden size given, or the dense-transformer estimate params = 12 x layers x hidden^2
+        (Llama-3-70B: sqrt(70.6e9 / 960) = 8,576 against its real 8,192)."""
+        if self.hidden_size is not None:
+            return float(self.hidden_size)
+        return (self.total_params_billions * 1e9 / (12.0 * self.num_layers)) ** 0.5
 
     @property
     def context_tokens(self) -> int:

@@ -18,14 +18,15 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.serving_report import serving_comparison_rows
+from clusterbid.core.serving_report import band_text, serving_comparison_rows
 from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
 
-SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens", "cost per month",
-         "GPUs billed", "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
+SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
+         "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs billed",
+         "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
 CANNOT_SERVE = QColor("#b3261e")
 
 
@@ -101,12 +102,15 @@ class ServingWindow(QMainWindow):
 
     @staticmethod
     def _findings_html(scorecard: ServingScorecard) -> str:
-        parts = ["<h3>Gates, workload-fit flags and calibration</h3>"]
+        parts = ["<h3>Gates, workload-fit flags, calibration and cost bands</h3>"]
         for score in scorecard.scores:
             e = score.estimate
             lines = [f"<b>Cannot serve</b>: {escape(g.message)}" for g in e.gates]
             lines += [f"Flag: {escape(w.message)}" for w in e.warnings]
             lines += [escape(note) for note in e.calibration_notes]
+            band = scorecard.band(e.bid.id)
+            if e.passes_gates and band is not None and band.chance_servable > 0:
+                lines.append(escape(band_text(band, scorecard.evaluation.currency)))
             if lines:
                 parts.append(f"<p><b>{escape(e.bid.quote.provider)}</b> ({escape(e.bid.id)})<br>" + "<br>".join(lines) + "</p>")
         return "".join(parts)

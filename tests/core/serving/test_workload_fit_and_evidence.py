@@ -44,6 +44,13 @@ def test_a_training_run_on_serving_grade_nodes_is_flagged():
     [estimate] = estimate_training(workload, [serving_grade]).bids
     fit = [w for w in estimate.warnings if w.code == "serving_grade_bid"]
     assert fit and "no RDMA fabric" in fit[0].message
+    # Seed 003: serving-grade nodes cannot carry a 64-node synchronous run, so the bid is gated
+    # (not merely warned), and the as-offered one-node block is gated too, each in words.
+    assert [g.code for g in estimate.gates] == ["tcp_only_multi_node"]
+    assert "has no RDMA" in estimate.gates[0].message
+    [as_offered] = estimate_training(workload, [serving_bid()]).bids
+    assert {g.code for g in as_offered.gates} == {"contiguous_block_too_small", "tcp_only_multi_node"}
+    assert any("smaller than the planned job of 512 GPUs" in g.message for g in as_offered.gates)
     small_block = Bid.model_validate(bid_dict("small", capacity={"largest_contiguous_block_gpus": 16}))
     [estimate] = estimate_training(workload, [small_block]).bids
     assert any("contiguous block of only 16 GPUs (2 node(s))" in w.message for w in estimate.warnings)

@@ -12,10 +12,24 @@ import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
+from clusterbid.core.costmodel.serving_queue import (
+    EXACT_SERVER_LIMIT,
+    replicas_with_headroom,
+    wait_at_percentile_s,
+)
 
 # Continuous-batching engines rarely run more sequences per replica than this; the batch
 # search stops here.
 MAX_BATCH = 1024
+# Activations travel in 16-bit even when weights are FP8.
+ACTIVATION_BYTES = 2.0
+# One small-message all-reduce inside an 8-GPU NVLink domain costs tens of microseconds of
+# launch and synchronisation (nccl-tests all_reduce_perf at 8 bytes to 64 KiB on HGX H100:
+# roughly 15-30 us); 20 us per call, 160 calls per pass for an 80-layer model = 3.2 ms.
+NVLINK_ALLREDUCE_LATENCY_S = 20e-6
+# The batch's KV cache must rarely overflow HBM (that preempts and recomputes sequences):
+# sized at the 99th percentile of its total, z = 2.326.
+KV_OVERFLOW_Z = 2.326
 BATCHES = np.arange(1, MAX_BATCH + 1, dtype=float)
 SECONDS_PER_MONTH = HOURS_PER_MONTH * 3600.0
 
@@ -24,12 +38,46 @@ def _per_bid(values: np.ndarray) -> np.ndarray:
     return np.asarray(values, dtype=float)[:, None, None]
 
 
-def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray) -> np.ndarray:
-    """Latency a forward pass pays when its tensor-parallel group spans fabric segments: two
-    all-reduces per layer, each a ring over the segments of 2 (segments - 1) fabric steps.
-    Inside NVLink (or one node) it is taken as nil: microseconds, inside the HBM efficiency."""
-    segments = np.ceil(tp / _per_bid(b.fast_domain_gpus))
-    return 2.0 * w.num_layers * 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s)
+def _tp_parts_s(
+    w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(all, scale-out fabric part of) the time one forward pass of `tokens` tokens spends in
+    tensor-parallel all-reduces: two per layer, each of tokens x hidden x 2 bytes (activations
+    stay 16-bit under FP8 weights).
+
+    Inside the NVLink domain of g GPUs: a fixed launch-and-sync latency plus the ring's
+    2 (g-1)/g x message / NVLink bus bandwidth. A replica wider than the domain spans s
+    segments and adds, per all-reduce, 2 (s-1) fabric steps and each GPU's 2 (s-1)/s share of
+    its 1/g slice of the message over its share of the node's NICs (hierarchical all-reduce).
+    """
+    # Both parts are a fixed latency plus a cost per token: work them out per (bid, TP) and
+    # spread over the batch axis once (the grid is bids x TP x 1,024 batches).
+    domain = _per_bid(b.fast_domain_gpus)
+    inside = np.minimum(tp, domain)
+    segments = np.ceil(tp / domain)
+    token_bytes = w.hidden_size * ACTIVATION_BYTES
+    nvlink_fixed = np.where(tp > 1, NVLINK_ALLREDUCE_LATENCY_S, 0.0)
+    nvlink_per_token = 2.0 * (inside - 1.0) / inside * token_bytes / _per_bid(b.nvlink_busbw_bytes_s)
+    fabric_fixed = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s)
+    fabric_per_token = (
+        2.0 * (segments - 1.0) / segments * (token_bytes / inside) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
+    )
+    calls = 2.0 * w.num_layers
+    fabric = calls * (fabric_fixed + fabric_per_token * tokens)
+    return calls * (nvlink_fixed + fabric_fixed + (nvlink_per_token + fabric_per_token) * tokens), fabric
+
+
+def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray) -> np.ndarray:
+    """All tensor-parallel all-reduce time of one forward pass of `tokens` tokens."""
+    return _tp_parts_s(w, b, tp, tokens)[0]
+
+
+def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
+    """KV-cache tokens a batch holds with the 99th-percentile margin: B sequences caught at
+    uniform progress hold B x (prompt + output/2) on average, and with context lengths spread
+    at `context_cv` their sum varies by sqrt(B) x cv x that mean (central limit)."""
+    mean = w.mean_decode_context
+    return batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +93,8 @@ class ReplicaGrid:
     placeable: np.ndarray  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
     memory_s: np.ndarray
     compute_s: np.ndarray
-    comm_s: np.ndarray
+    comm_s: np.ndarray  # all-reduce time of one step
+    fabric_comm_s: np.ndarray  # its part on the scale-out fabric (nil inside NVLink)
     step_s: np.ndarray  # one decode step of the whole batch
     prefill_s: np.ndarray  # one request's prompt
     tpot_s: np.ndarray  # time per output token, prefills of arriving requests included
@@ -57,11 +106,13 @@ class ReplicaGrid:
 def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     """Every (TP, batch) a bid could run a replica at, with its latency and throughput.
 
-    decode step = max(bytes read / (HBM bandwidth x efficiency), 2 x active params x batch /
-    (TP x peak x compute efficiency)) + fabric latency, where bytes read per GPU are the weight
-    shard once per step plus the KV cache of every sequence in the batch. Requests arriving at
-    batch/output tokens per step each need a prefill, which stalls decoding: time per output
-    token = step + batch x prefill / output tokens. Time to first token = prefill + one step.
+    With chunked prefill the prompts of arriving requests ride in the same forward pass as the
+    decode tokens: at batch B, B/output requests finish (and arrive) per step, so a step
+    carries B decode tokens and B x prompt/output prefill tokens. Its time is
+    max(bytes read / (HBM bandwidth x efficiency), 2 x active params x tokens / (TP x peak x
+    compute efficiency)) + TP all-reduce time for those tokens; bytes read per GPU are the
+    weight shard once plus the KV cache of every sequence in the batch. Time per output token
+    is that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
     batch = BATCHES[None, None, :]
@@ -69,24 +120,26 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     weights = w.weight_bytes / tp
     kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
     usable = _per_bid(b.hbm_bytes) * w.usable_hbm_fraction
-    fits = weights + batch * kv_full <= usable
+    kv_batch = w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards
+    fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
     placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
     bytes_read = weights + batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards
     memory = bytes_read / (_per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency))
     peak = _per_bid(b.peak_flops) * w.compute_efficiency
-    compute = 2.0 * w.active_params * batch / (tp * peak)
-    comm = tp_communication_s(w, b, tp)
+    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
+    compute = 2.0 * w.active_params * step_tokens / (tp * peak)
+    comm, fabric_comm = _tp_parts_s(w, b, tp, step_tokens)
     step = np.maximum(memory, compute) + comm
-    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + comm
-    tpot = step + batch * prefill / w.output_tokens
+    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(w, b, tp, w.prompt_tokens)
+    tpot = step
     ttft = prefill + step
     with np.errstate(invalid="ignore"):
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
         tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
         usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, memory_s=memory, compute_s=compute,
-        comm_s=comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
+        comm_s=comm, fabric_comm_s=fabric_comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
         tokens_per_s=batch / tpot, feasible=feasible,
     )
 
@@ -99,6 +152,9 @@ class Fleet:
     batch_index: np.ndarray  # int, -1: none
     replica_tokens_per_s: np.ndarray
     replicas: np.ndarray
+    replicas_for_mean: np.ndarray  # enough for the peak's mean rate, no queueing headroom
+    queue_wait_s: np.ndarray  # queueing wait at the TTFT percentile, at peak
+    slot_utilisation: np.ndarray  # busy share of the batch slots at peak
     gpus_needed: np.ndarray
     gpus_billed: np.ndarray  # whole nodes
     servable: np.ndarray  # bool: some TP degree meets the targets within the GPUs offered
@@ -108,46 +164,77 @@ class Fleet:
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
 
 
-def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid) -> Fleet:
-    """Per TP degree, the batch with the most output tokens per second within the targets;
-    replicas for the peak; GPUs billed at peak provisioning in whole nodes all month; then the
-    TP degree with the lowest cost per million output tokens at the average load."""
-    throughput = np.where(grid.feasible, grid.tokens_per_s, 0.0)
-    best_batch = np.argmax(throughput, axis=2)  # (bids, T)
-    best = np.take_along_axis(throughput, best_batch[..., None], axis=2)[..., 0]
-    tp = grid.tp[:, :, 0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        replicas = np.where(best > 0, np.ceil(w.peak_output_tokens_s / best), np.inf)
+def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
+    """Every (TP, batch) within the targets is sized for the peak with queueing headroom
+    (serving_queue) and billed at peak provisioning in whole nodes all month; per bid the one
+    with the lowest cost per million output tokens at the average load wins (ties: the most
+    tokens/s per GPU, then the smaller TP). The largest batch is not always the cheapest: its
+    longer step leaves less of the first-token target for queueing, which can cost replicas."""
+    shape = grid.tokens_per_s.shape
+    rows = np.arange(shape[0])
+    # Only the candidates within the targets are sized (a small share of bids x TP x 1,024).
+    at = np.nonzero(grid.feasible & (grid.tokens_per_s > 0))
+    bid_of = at[0]
+
+    def cand(values: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(values, shape)[at]
+
+    throughput, tp, batch = cand(grid.tokens_per_s), cand(grid.tp), cand(grid.batch)
+    for_mean = np.ceil(w.peak_output_tokens_s / throughput)
+    service = cand(grid.prefill_s) + w.output_tokens * cand(grid.tpot_s)  # slot held from prefill to last token
+    arrivals = w.peak_output_tokens_s / w.output_tokens
+    replicas = replicas_with_headroom(
+        for_mean, batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s), w.ttft_percentile, exact_slots
+    )
+    per_node = b.gpus_per_node[bid_of]
     gpus = replicas * tp
-    per_node = b.gpus_per_node[:, None]
     billed = np.ceil(gpus / per_node) * per_node
-    capacity_ok = billed <= b.gpus_offered[:, None]
-    gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[:, None] / w.service_months)
+    gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[bid_of] / w.service_months)
     monthly = (
-        gpu_hours * b.price_per_gpu_hour[:, None]
-        + b.recurring_fees_per_month[:, None]
-        + b.one_off_fees[:, None] / w.service_months
+        gpu_hours * b.price_per_gpu_hour[bid_of]
+        + b.recurring_fees_per_month[bid_of]
+        + b.one_off_fees[bid_of] / w.service_months
     )
     per_million = monthly / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
-    usable = (best > 0) & capacity_ok
-    ranked = np.where(usable, per_million, np.inf)
-    chosen = np.argmin(ranked, axis=1)  # ties: the smaller TP degree
-    ok = np.isfinite(np.take_along_axis(ranked, chosen[:, None], axis=1)[:, 0])
-    rows = np.arange(len(chosen))
+    sized = np.isfinite(replicas)
+    ranked = np.where(sized & (billed <= b.gpus_offered[bid_of]), per_million, np.inf)
+    # Cheapest first; among equal costs (whole-node billing ties often) the most tokens/s per
+    # GPU, then the smaller TP degree (candidates are in TP-major order).
+    cheapest = np.full(shape[0], np.inf)
+    np.minimum.at(cheapest, bid_of, ranked)
+    tied = np.isfinite(ranked) & (ranked <= cheapest[bid_of] * (1 + 1e-12))
+    best_rate = np.full(shape[0], -1.0)
+    np.maximum.at(best_rate, bid_of, np.where(tied, throughput / tp, -1.0))
+    winners = np.flatnonzero(tied & (throughput / tp >= best_rate[bid_of]))
+    chosen = np.full(shape[0], np.iinfo(np.int64).max)
+    np.minimum.at(chosen, bid_of[winners], winners)  # the first winner of each bid
+    ok = chosen < np.iinfo(np.int64).max
+    safe = np.where(ok, chosen, 0)
 
     def pick(values: np.ndarray) -> np.ndarray:
-        return np.where(ok, values[rows, chosen], np.nan)
+        return np.where(ok, values[safe], np.nan) if values.size else np.full(shape[0], np.nan)
 
+    fewest = np.full(shape[0], np.inf)
+    np.minimum.at(fewest, bid_of, np.where(sized, billed, np.inf))
     billed_chosen = pick(billed)
+    chosen_replicas = pick(replicas)
+    queue_wait = wait_at_percentile_s(
+        chosen_replicas * pick(batch), arrivals * pick(service), pick(service), w.ttft_percentile, exact_slots
+    )
+    t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
+    b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
-        tp_index=np.where(ok, chosen, -1),
-        batch_index=np.where(ok, best_batch[rows, chosen], -1),
-        replica_tokens_per_s=pick(best),
-        replicas=pick(replicas),
+        tp_index=t_index,
+        batch_index=b_index,
+        replica_tokens_per_s=pick(throughput),
+        replicas=chosen_replicas,
+        replicas_for_mean=pick(for_mean),
+        queue_wait_s=np.where(ok, queue_wait, np.nan),
+        slot_utilisation=pick(arrivals * service / (replicas * batch)),
         gpus_needed=pick(gpus),
         gpus_billed=billed_chosen,
         servable=ok,
-        fewest_gpus_billed=np.min(np.where(best > 0, billed, np.inf), axis=1),
+        fewest_gpus_billed=fewest,
         monthly_cost=pick(monthly),
         cost_per_million_tokens=pick(per_million),
         fabric_cost_per_month=billed_chosen * HOURS_PER_MONTH * b.fabric_price_per_gpu_hour,

@@ -36,7 +36,7 @@ def calibrate_serving(
             continue
         tp, batch = float(evidence.scale_gpus), float(evidence.batch_size)
         one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
-        comm = float(tp_communication_s(w, one, np.asarray(tp)).ravel()[0])
+        comm = float(tp_communication_s(w, one, np.asarray(tp), np.asarray(batch)).ravel()[0])
         measured_step = batch / evidence.value - comm
         kv_shards = min(tp, w.kv_heads)
         bytes_read = w.weight_bytes / tp + batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards

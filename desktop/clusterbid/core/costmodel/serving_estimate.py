@@ -41,6 +41,10 @@ class ServingEstimate:
     replica_tokens_per_s: float | None
     tokens_per_s_per_gpu: float | None
     replicas: int | None
+    replicas_for_mean: int | None  # without queueing headroom
+    queue_wait_ms: float | None  # at the TTFT percentile, at peak
+    slot_utilisation: float | None
+    tp_allreduce_ms: float | None  # per decode step, all tensor-parallel all-reduces
     gpus_needed: int | None
     gpus_billed: int | None
     monthly_cost: float | None
@@ -63,6 +67,8 @@ def _batch_limit(grid, w: ServingScalars, i: int, t: int, k: int) -> str:
     if k + 1 >= MAX_BATCH:
         return f"batch cap ({MAX_BATCH})"
     nxt = (i, t, k + 1)
+    if grid.feasible[nxt]:
+        return "cost (a larger batch needs no fewer GPUs once queueing headroom is added)"
     if not grid.fits_hbm[nxt]:
         return "HBM capacity"
     if grid.tpot_s[nxt] > w.tpot_target_s:
@@ -110,9 +116,16 @@ def estimate_serving(
 
 _FIGURES = (
     "tensor_parallel", "batch", "batch_limit", "memory_bound", "decode_step_ms", "tp_fabric_latency_ms",
-    "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "gpus_needed",
+    "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "replicas_for_mean",
+    "queue_wait_ms", "slot_utilisation", "tp_allreduce_ms", "gpus_needed",
     "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
 )
+
+
+def _fabric_part_ms(grid, i: int, t: int, k: int) -> float:
+    """The scale-out fabric's share of one decode step at the chosen batch: nil unless the replica spans NVLink
+    domains (the rest of the all-reduce time stays inside NVLink)."""
+    return float(grid.fabric_comm_s[i, t, k]) * 1000
 
 
 def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
@@ -126,12 +139,16 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "batch_limit": _batch_limit(grid, w, i, t, k),
         "memory_bound": bool(grid.memory_s[at] >= grid.compute_s[at]),
         "decode_step_ms": float(grid.step_s[at]) * 1000,
-        "tp_fabric_latency_ms": float(grid.comm_s[i, t, 0]) * 1000,
+        "tp_fabric_latency_ms": _fabric_part_ms(grid, i, t, k),
+        "tp_allreduce_ms": float(grid.comm_s[at]) * 1000,
         "tpot_ms": float(grid.tpot_s[at]) * 1000,
         "ttft_ms": float(grid.ttft_s[at]) * 1000,
         "replica_tokens_per_s": float(plan.replica_tokens_per_s[i]),
         "tokens_per_s_per_gpu": float(plan.replica_tokens_per_s[i]) / tp,
         "replicas": int(plan.replicas[i]),
+        "replicas_for_mean": int(plan.replicas_for_mean[i]),
+        "queue_wait_ms": float(plan.queue_wait_s[i]) * 1000,
+        "slot_utilisation": float(plan.slot_utilisation[i]),
         "gpus_needed": int(plan.gpus_needed[i]),
         "gpus_billed": int(plan.gpus_billed[i]),
         "monthly_cost": float(plan.monthly_cost[i]),

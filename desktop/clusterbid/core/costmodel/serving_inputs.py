@@ -10,6 +10,10 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
 
+# nccl-tests all_reduce_perf on 8-GPU HGX H100 nodes reaches roughly 360-480 GB/s bus
+# bandwidth of the 450 GB/s one-way NVLink figure at large sizes; 0.8 sits inside that range.
+NVLINK_BUSBW_EFFICIENCY = 0.8
+
 
 @dataclass(frozen=True, slots=True)
 class ServingArrays:
@@ -22,6 +26,8 @@ class ServingArrays:
     fast_domain_gpus: np.ndarray  # GPUs a replica can span without the scale-out fabric
     gpus_per_node: np.ndarray
     fabric_step_latency_s: np.ndarray
+    nvlink_busbw_bytes_s: np.ndarray  # all-reduce bus bandwidth inside the NVLink domain
+    fabric_busbw_per_gpu_bytes_s: np.ndarray  # each GPU's share of the node's scale-out NICs
     contiguous_block_gpus: np.ndarray
     gpus_offered: np.ndarray
     price_per_gpu_hour: np.ndarray  # evaluation currency
@@ -49,6 +55,9 @@ class ServingScalars:
     context_tokens: float
     mean_decode_context: float
     num_layers: int
+    hidden_size: float  # activations of one token, all-reduced twice per layer under TP
+    context_cv: float  # spread of context length across requests (standard deviation / mean)
+    ttft_percentile: float  # share of requests whose first token must arrive within the target
     ttft_target_s: float
     tpot_target_s: float
     peak_output_tokens_s: float
@@ -70,6 +79,9 @@ class ServingScalars:
             context_tokens=float(w.context_tokens),
             mean_decode_context=w.mean_decode_context,
             num_layers=w.num_layers,
+            hidden_size=w.hidden_dim,
+            context_cv=w.context_cv,
+            ttft_percentile=w.ttft_percentile / 100.0,
             ttft_target_s=w.ttft_target_ms / 1000.0,
             tpot_target_s=w.tpot_target_ms / 1000.0,
             peak_output_tokens_s=w.peak_output_tokens_per_s,
@@ -90,6 +102,7 @@ def build_serving_arrays(
         gpu = catalog.gpu(bid.capacity.gpu_model)
         peak = gpu.dense_tflops(workload.precision)
         fabric_price = bid.terms.fabric_price_per_gpu_hour
+        fabric = catalog.fabric(bid.fabric.technology)
         row = {
             "peak_flops": np.nan if peak is None else peak * 1e12,
             "hbm_bytes": gpu.hbm_gb * 1e9,
@@ -99,7 +112,12 @@ def build_serving_arrays(
             # replica sends every layer's all-reduce over the scale-out fabric.
             "fast_domain_gpus": max(bid.topology.nvlink_domain_gpus, bid.capacity.gpus_per_node),
             "gpus_per_node": bid.capacity.gpus_per_node,
-            "fabric_step_latency_s": catalog.fabric(bid.fabric.technology).ring_step_latency_us * 1e-6,
+            "fabric_step_latency_s": fabric.ring_step_latency_us * 1e-6,
+            # NVLink figures in the catalog count both directions; an all-reduce's bus bandwidth
+            # is bounded by one direction, of which NCCL reaches about NVLINK_BUSBW_EFFICIENCY.
+            "nvlink_busbw_bytes_s": gpu.nvlink_bandwidth_gb_s / 2 * 1e9 * NVLINK_BUSBW_EFFICIENCY,
+            "fabric_busbw_per_gpu_bytes_s": bid.fabric.nics_per_node * bid.fabric.nic_line_rate_gbit_s / 8 * 1e9
+            * fabric.typical_efficiency / bid.capacity.gpus_per_node,
             "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
             "gpus_offered": bid.capacity.gpus_offered,
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,

@@ -24,7 +24,9 @@ from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOver
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
 from clusterbid.core.report import format_money, money
+from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.resources import resource_path
 
 
@@ -41,6 +43,7 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
             "gpus_billed": e.gpus_billed if serves else None,
             "tensor_parallel": e.tensor_parallel if serves else None,
             "batch": e.batch if serves else None,
+            "band": _band_cell(scorecard, e.bid.id) if serves else None,
         }
     return {
         "ranking": [s.bid.id for s in scorecard.ranked],
@@ -63,6 +66,31 @@ class ServingMemoHead:
     methodology: str
 
 
+def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
+    """P10-P90 cost per million output tokens and the chance of being cheapest, as printed."""
+    band = scorecard.band(bid_id)
+    if band is None or band.chance_servable == 0:
+        return None
+    currency = scorecard.evaluation.currency
+    low, _, high = band.cost_per_million
+    return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
+            f"{band.chance_cheapest:.0%} cheapest")
+
+
+def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
+    """The weight closest (in raw points) to changing the winner, in words."""
+    best = None
+    for name, t in serving_tipping_points(scorecard).items():
+        for edge, who in ((t.lower, t.winner_below), (t.upper, t.winner_above)):
+            if edge is not None and (best is None or abs(edge - t.current) < best[0]):
+                best = (abs(edge - t.current), name, t.current, edge, who)
+    if best is None:
+        return "no single weight within 0-100 changes the winner"
+    _, name, current, edge, who = best
+    return (f"the nearest tipping point: {name.replace('_', ' ')} weight {current:g} -> {edge:.2f} "
+            f"makes {who} the winner (each weight's range is in the score JSON)")
+
+
 def _name(score: ServingBidScore) -> str:
     return f"{score.bid.id} ({score.bid.quote.provider})"
 
@@ -81,8 +109,17 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
         ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
-                   f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms)"),
+                   f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
+                   f"{e.replicas_for_mean:,} carry the peak's mean rate, the rest is queueing headroom "
+                   f"(P{scorecard.evaluation.workload.ttft_percentile:g} wait {e.queue_wait_ms:.0f} ms, "
+                   f"{e.slot_utilisation:.0%} of batch slots busy at peak)"),
     ]
+    band = scorecard.band(e.bid.id)
+    if band is not None and band.chance_servable > 0:
+        rows.append(("Uncertainty", band_text(band, currency) + " (MBU and compute efficiency sampled; methodology 8)"))
+    nearest = _nearest_tipping(scorecard) if chosen is first else None
+    if nearest:
+        rows.append(("Weights", nearest))
     others = [s for s in ranked if s is not chosen]
     if others:
         other = others[0].estimate
@@ -112,7 +149,8 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         ("Service", w.name),
         ("Model", f"{w.total_params_billions:g}B parameters, {w.precision.upper()} weights ({w.weight_bytes / 1e9:,.0f} GB)"),
         ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
-        ("Latency targets", f"first token within {w.ttft_target_ms:g} ms; {w.tpot_target_ms:g} ms per output token"),
+        ("Latency targets", f"first token within {w.ttft_target_ms:g} ms for {w.ttft_percentile:g}% of requests at "
+                            f"peak; {w.tpot_target_ms:g} ms per output token"),
         ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"),
         ("Billing basis", "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"),
     ]
@@ -130,7 +168,9 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
             f"{e.bid.id}\n{e.bid.quote.provider}",
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
-            format_money(e.cost_per_million_tokens, currency, cents=True) if serves else "-",
+            format_money(e.cost_per_million_tokens, currency, cents=True)
+            + (f"\n{_band_cell(scorecard, e.bid.id)}" if serves and _band_cell(scorecard, e.bid.id) else "")
+            if serves else "-",
             format_money(e.monthly_cost, currency) if serves else "-",
             f"{e.gpus_billed:,}" if serves else "-",
             "\n".join(findings) or "serves within the targets",

@@ -1,0 +1,143 @@
+"""Bands on the serving cost: P10/P50/P90 of cost per million output tokens and of the monthly
+bill, and each bid's chance of being the cheapest.
+
+Two inputs carry most of the doubt in a latency-bound serving estimate: the HBM efficiency
+(MBU) a stack reaches in decode, and the share of dense peak its matmuls reach (prefill rides
+in every step). Each is a log-normal multiplier, `exp(sigma z)`, on the figure the point
+estimate used. The default MBU is one assumption shared by every bid without serving
+evidence, so those bids share one draw (a common shock) plus a small per-bid part for the
+provider's own configuration; a bid whose MBU comes from its benchmark draws alone, narrower
+the better its grade, and a claim without a log is shifted down as a best case. Compute
+efficiency is the buyer's stack: one draw shared by every bid. Draws come from common random
+numbers per (seed, bid, input), so editing one bid never moves another's band.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.costmodel.serving import fleet, replica_grid
+from clusterbid.core.costmodel.serving_calibration import calibrate_serving
+from clusterbid.core.costmodel.serving_estimate import ServingEstimates
+from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
+from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.uncertainty.streams import MARKET, stream
+
+SAMPLES = 400
+# The model runs over bids x TP x 1,024 batches per sample; past 10 bids the samples shrink so
+# that bids x samples stays at 4,000 (at least 100 samples: chance of being cheapest to about
+# +/-5 points).
+SAMPLE_BUDGET = 4000
+MIN_SAMPLES = 100
+SEED = 20_260_330
+# Samples per pass: the replica grid is (rows x TP degrees x 1,024 batches), kept near 40 MB.
+CHUNK = 16
+# Log-space sigma of a bid's MBU by the grade of the decode benchmark that set it (None: the
+# workload's default). An independent run repeats within a few percent; the default MBU spans
+# the 60-85% that public stacks reach (+/-15%).
+MBU_SIGMA = {
+    EvidenceGrade.MEASURED_INDEPENDENT: 0.04,
+    EvidenceGrade.MEASURED_PROVIDER: 0.07,
+    EvidenceGrade.PROVIDER_CLAIM: 0.12,
+    None: 0.05,  # the per-bid part; the shared part is MARKET_MBU_SIGMA
+}
+MARKET_MBU_SIGMA = 0.15
+COMPUTE_SIGMA = 0.15
+# A throughput claim without a log is the provider's best configuration: median 10% lower.
+CLAIM_MEDIAN = 0.90
+# Queueing headroom in the bands is worked out exactly as in the point estimate.
+EXACT_SLOTS = EXACT_SERVER_LIMIT
+PERCENTILES = (10.0, 50.0, 90.0)
+
+
+@dataclass(frozen=True, slots=True)
+class ServingBand:
+    bid_id: str
+    cost_per_million: tuple[float, float, float]  # P10, P50, P90 (nan: never servable)
+    monthly_cost: tuple[float, float, float]
+    chance_cheapest: float
+    chance_servable: float  # share of samples in which the bid meets the targets at all
+
+
+@dataclass(frozen=True, slots=True)
+class ServingUncertainty:
+    samples: int
+    seed: int
+    bands: tuple[ServingBand, ...]  # entry order of the estimates
+
+
+def _draws(estimates: ServingEstimates, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(MBU multiplier, compute multiplier), each (bids, samples)."""
+    market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
+    compute = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
+    mbu = []
+    for e in estimates.bids:
+        own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
+        grade = None if e.throughput_evidence is None else e.throughput_evidence.grade
+        if grade is None:
+            mbu.append(np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
+        else:
+            median = CLAIM_MEDIAN if grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
+            mbu.append(median * np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own))
+    return np.asarray(mbu), np.broadcast_to(compute, (len(estimates.bids), samples))
+
+
+def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
+    """Every per-bid column repeated `repeats` times: rows are (bid, sample) pairs."""
+    return arrays.replace(**{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__})
+
+
+def serving_uncertainty(
+    estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
+) -> ServingUncertainty:
+    """Run the serving model over sampled efficiencies and summarise each bid's cost."""
+    if samples is None:
+        samples = max(MIN_SAMPLES, min(SAMPLES, SAMPLE_BUDGET // max(1, len(estimates.bids))))
+    workload = estimates.workload
+    bids = [e.bid for e in estimates.bids]
+    rates = [e.exchange_rate for e in estimates.bids]
+    w = ServingScalars.from_workload(workload)
+    base, _, _ = calibrate_serving(w, build_serving_arrays(workload, bids, default_catalog(), rates), bids)
+    mbu, compute = _draws(estimates, samples, seed)
+    per_million = np.full((len(bids), samples), np.inf)
+    monthly = np.full((len(bids), samples), np.nan)
+    for start in range(0, samples, CHUNK):
+        stop = min(start + CHUNK, samples)
+        n = stop - start
+        arrays = _tile(base, n)
+        arrays = arrays.replace(
+            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(), 1.0),
+            peak_flops=arrays.peak_flops * compute[:, start:stop].ravel(),
+        )
+        plan = fleet(w, arrays, replica_grid(w, arrays), exact_slots=EXACT_SLOTS)
+        ok = plan.servable.reshape(len(bids), n)
+        per_million[:, start:stop] = np.where(ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf)
+        monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
+    eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+    ranked = np.where(eligible, per_million, np.inf)
+    any_servable = np.isfinite(ranked).any(axis=0)
+    winner = np.argmin(ranked, axis=0)
+    bands = []
+    for i, e in enumerate(estimates.bids):
+        servable = np.isfinite(per_million[i])
+        wins = float(np.mean(any_servable & (winner == i))) if eligible[i, 0] else 0.0
+        bands.append(ServingBand(
+            bid_id=e.bid.id,
+            cost_per_million=_percentiles(per_million[i]),
+            monthly_cost=_percentiles(monthly[i]),
+            chance_cheapest=wins,
+            chance_servable=float(servable.mean()),
+        ))
+    return ServingUncertainty(samples, seed, tuple(bands))
+
+
+def _percentiles(values: np.ndarray) -> tuple[float, float, float]:
+    """Percentiles over the samples that serve (an unservable sample is not a cost)."""
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return (np.nan, np.nan, np.nan)
+    return tuple(float(v) for v in np.percentile(finite, PERCENTILES))

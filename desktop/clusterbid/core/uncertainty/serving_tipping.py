@@ -1,0 +1,46 @@
+"""Tipping points of the serving ranking's weights, by the one closed-form solver (tipping.py).
+
+The serving scorecard names its cost criterion `cost_per_million_tokens` where the policy's
+raw weights call it `cost_to_finish`; this view renames the weight so the shared solver reads
+both kinds of scorecard alike (the solver reads only `evaluation.policy.weights`, `ranked`,
+and each score's `criteria` and `bid`).
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from clusterbid.core.serving_scoring import COST_CRITERION, ServingScorecard
+from clusterbid.core.uncertainty.tipping import TippingPoint, tipping_points
+
+
+def serving_tipping_points(scorecard: ServingScorecard) -> dict[str, TippingPoint]:
+    raw = scorecard.evaluation.policy.weights.model_dump()
+    raw = {COST_CRITERION if name == "cost_to_finish" else name: value for name, value in raw.items()}
+    weights = SimpleNamespace(model_dump=lambda: dict(raw))
+    view = SimpleNamespace(evaluation=SimpleNamespace(policy=SimpleNamespace(weights=weights)), ranked=scorecard.ranked)
+    return tipping_points(view)
+
+
+def tipping_json(points: dict[str, TippingPoint]) -> dict:
+    return {
+        name: {
+            "current": t.current,
+            "lower": None if t.lower is None else round(t.lower, 4),
+            "upper": None if t.upper is None else round(t.upper, 4),
+            "winner_below": t.winner_below,
+            "winner_above": t.winner_above,
+        }
+        for name, t in points.items()
+    }
+
+
+def tipping_lines(scorecard: ServingScorecard, points: dict[str, TippingPoint]) -> list[str]:
+    if not scorecard.ranked:
+        return []
+    lines = [f"Tipping points of the weights (raw 0-100; winner now: {scorecard.ranked[0].bid.id})"]
+    for name, t in points.items():
+        below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
+        above = "holds up to 100" if t.upper is None else f"above {t.upper:.2f} {t.winner_above} wins"
+        lines.append(f"  {name:<24} {t.current:>6g}: {below}; {above}")
+    return lines

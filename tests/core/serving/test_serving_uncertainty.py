@@ -1,0 +1,81 @@
+"""Bands on the serving cost: their plumbing checked against the point estimate and by hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from serving_builders import serving_bid, serving_workload
+
+import clusterbid.core.uncertainty.serving_montecarlo as mc
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.serving_report import serving_scorecard_to_json
+from clusterbid.core.serving_scoring import score_serving_evaluation
+
+DEMO = Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+
+
+def _no_spread(monkeypatch):
+    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(mc, "CLAIM_MEDIAN", 1.0)
+
+
+def test_without_spread_every_band_collapses_onto_the_point_estimate(monkeypatch):
+    _no_spread(monkeypatch)
+    # Two H100 bids at $3.00 and $2.00 with the same shape: the same fleet, so the cheaper one
+    # is cheapest in every sample and both bands are their point costs.
+    bids = [serving_bid("dear", price="3.00"), serving_bid("cheap", price="2.00")]
+    estimates = estimate_serving(serving_workload(), bids)
+    result = mc.serving_uncertainty(estimates, samples=40)
+    for e, band in zip(estimates.bids, result.bands, strict=True):
+        assert band.cost_per_million == pytest.approx((e.cost_per_million_tokens,) * 3, rel=1e-12)
+        assert band.monthly_cost == pytest.approx((e.monthly_cost,) * 3, rel=1e-12)
+    assert [b.chance_cheapest for b in result.bands] == [0.0, 1.0]
+    assert result.bands[1].monthly_cost[0] == pytest.approx(result.bands[0].monthly_cost[0] * 2 / 3)
+
+
+def test_a_bids_band_does_not_move_when_another_bid_is_added():
+    first = estimate_serving(serving_workload(), [serving_bid("a", gpu="H200-SXM")])
+    second = estimate_serving(serving_workload(), [serving_bid("a", gpu="H200-SXM"), serving_bid("b")])
+    alone = mc.serving_uncertainty(first, samples=48).bands[0]
+    beside = mc.serving_uncertainty(second, samples=48).bands[0]
+    assert alone.cost_per_million == beside.cost_per_million and alone.monthly_cost == beside.monthly_cost
+
+
+def test_the_bands_spread_and_the_chances_add_up_on_the_demo():
+    evaluation = Evaluation.model_validate(json.loads(DEMO.read_text(encoding="utf-8")))
+    scorecard = score_serving_evaluation(evaluation)
+    report = serving_scorecard_to_json(scorecard)
+    bands = {b["bid_id"]: b["uncertainty"] for b in report["bids"]}
+    assert bands["lumen-l40s"] is None  # cannot serve: no band
+    chances = [b["chance_cheapest"] for b in bands.values() if b]
+    assert sum(chances) == pytest.approx(1.0, abs=1e-9)
+    for band in (b for b in bands.values() if b):
+        p10, p50, p90 = (float(band["cost_per_million_output_tokens"][k]["amount"]) for k in ("p10", "p50", "p90"))
+        assert p10 <= p50 <= p90 and p10 < p90  # +/-15% efficiencies move whole nodes
+
+
+def test_each_tipping_point_is_where_re_scoring_changes_the_winner():
+    from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
+
+    data = json.loads(DEMO.read_text(encoding="utf-8"))
+    scorecard = score_serving_evaluation(Evaluation.model_validate(data))
+    points = serving_tipping_points(scorecard)
+    checked = 0
+    for name, t in points.items():
+        policy_name = "cost_to_finish" if name == "cost_per_million_tokens" else name
+        for edge, winner in ((t.lower, t.winner_below), (t.upper, t.winner_above)):
+            if edge is None:
+                continue
+            for moved, expected in ((edge - 0.05, None), (edge + 0.05, None)):
+                changed = json.loads(json.dumps(data))
+                changed["policy"]["weights"][policy_name] = moved
+                first = score_serving_evaluation(Evaluation.model_validate(changed)).ranked[0].bid.id
+                beyond = moved < edge if edge == t.lower else moved > edge
+                assert (first == winner) if beyond else (first == scorecard.ranked[0].bid.id)
+            checked += 1
+    assert checked >= 3
