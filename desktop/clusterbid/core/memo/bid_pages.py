@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from clusterbid.core.provenance import unverified_inputs
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
@@ -128,5 +129,13 @@ def unverified_items(scorecard: Scorecard) -> tuple[str, ...]:
                 items.append(f"{who}: the {what} was measured by the provider, not by us or a third party.")
             if item.kind is not EvidenceKind.OTHER and item.scale_gpus < job:
                 items.append(f"{who}: the {what} was measured on {item.scale_gpus:,} GPUs; the job uses {job:,}.")
-        items.append(f"{who}: the uptime SLA, failure rate and node replacement time are the provider's statements.")
+        # Issue 14: name each figure by its real source; a default is never called the provider's.
+        stated = [path.split(".")[1].replace("_", " ") for path, source in sorted(bid.provenance.items())
+                  if source.kind == "provider"]
+        if stated:
+            items.append(f"{who}: {', '.join(stated)} are the provider's statements, not measured.")
+        for row in unverified_inputs(bid):
+            span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
+            items.append(f"{who}: {row['field'].split('.')[1].replace('_', ' ')} = {row['value']:g} is "
+                         f"{row['label']}{span}; source: {row['source']}.")
     return tuple(items)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.core.provenance import effective_reliability
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
 # nccl-tests plateau varies a few percent run to run; a provider's own run with the output
@@ -47,6 +48,9 @@ SIGMA_PER_DOUBLING = 0.03
 # No evidence kind exists for failure rates: the bid's figure is a statement, and published fleet
 # figures (Llama 3, 16k H100: about 0.47 per 1,000 GPU-days) are single data points.
 FAILURE_RATE_SIGMA = 0.5
+# A figure the provider did not state (the Llama 3 default) or the buyer assumed is wider still:
+# the fleet it came from is not this provider's (issue 14: spread follows provenance).
+UNVERIFIED_FAILURE_RATE_FACTOR = 2.0
 # A stack beyond this share of dense peak is not credible (the calibration's cap).
 MAX_MFU = 0.85
 
@@ -111,7 +115,10 @@ def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads) -> tuple[
         "baseline_mfu", estimate.baseline_mfu, estimate.efficiency_evidence, spreads.mfu_sigma, job_gpus, spreads,
         "workload default", spreads.market_mfu_sigma,
     )
+    source = estimate.bid.provenance["reliability.failures_per_1000_gpu_days"]
+    sigma = spreads.failure_rate_sigma * (1.0 if source.verified else UNVERIFIED_FAILURE_RATE_FACTOR)
     failures = UncertainInput(
-        "failure_rate", estimate.bid.reliability.failures_per_1000_gpu_days, 1.0, spreads.failure_rate_sigma, 0.0, "bid statement", None
+        "failure_rate", effective_reliability(estimate.bid).failures_per_1000_gpu_days, 1.0, sigma, 0.0,
+        "bid statement" if source.kind == "provider" else source.label, None,
     )
     return busbw, mfu, failures
