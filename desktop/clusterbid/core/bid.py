@@ -151,6 +151,12 @@ class Bid(FrozenModel):
         object.__setattr__(self, "provenance", completed_bid_provenance(self))
         return self
 
+    def __hash__(self) -> int:
+        # The provenance mapping is a dict (unhashable); hash it as sorted pairs so bids stay usable
+        # as keys. Equal bids still hash equal: every field that eq compares feeds in or is implied.
+        others = tuple(getattr(self, name) for name in type(self).model_fields if name != "provenance")
+        return hash((others, tuple(sorted(self.provenance.items()))))
+
     @property
     def billed_gpus(self) -> int:
         """GPUs a reserved or block contract bills for its whole span: the reserved GPUs (every
