@@ -63,3 +63,19 @@ def test_the_failure_rate_spread_is_wider_when_not_stated():
         for s in scorecard.scores
     }
     assert sigmas == {"stated": FAILURE_RATE_SIGMA, "unstated": 2 * FAILURE_RATE_SIGMA}
+
+
+def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
+    from clusterbid.core.memo.bid_pages import unverified_items
+
+    evaluation = Evaluation.model_validate(
+        evaluation_dict([bid_dict("stated"), bid_dict("unstated", reliability=NOT_STATED)])
+    )
+    items = unverified_items(score_evaluation(evaluation))
+    unstated = [item for item in items if "unstated" in item]
+    assert any("node replacement hours = 24 is not stated (default used) (plausible 4-72)" in i for i in unstated)
+    # Only the spare pool (given in its capacity) is the provider's; no reliability figure is.
+    stated = [i for i in unstated if "provider's statements" in i]
+    assert stated == ["unstated (Provider unstated): spare pool gpus are the provider's statements, not measured."]
+    assert any("failures per 1000 gpu days" in i and "provider's statements" in i
+               for i in items if "unstated" not in i)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clusterbid.core.provenance import unverified_inputs
+from clusterbid.core.provenance import effective_reliability, unverified_inputs
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
@@ -48,7 +48,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
     bid, e = score.bid, score.estimate
     currency = evaluation.currency
     workload = evaluation.workload
-    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, bid.reliability
+    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, effective_reliability(bid)
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     if t.currency != currency:
         price += f" = {format_money(e.price_per_gpu_hour, currency, cents=True)} at {e.exchange_rate:g} {currency}/{t.currency}"
@@ -63,7 +63,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
                  f"{format_money(float(t.recurring_fees_per_month), t.currency)} per month"),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
-        ("Reliability (provider's figures)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
+        ("Reliability (sources under What was not verified)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
                                              f"{r.failures_per_1000_gpu_days:g} failures per 1,000 GPU-days; node replaced in {r.node_replacement_hours:g} h"),
         ("Facility", f"tier {bid.facility.datacenter_tier or 'not stated'}; certifications: {', '.join(bid.facility.certifications) or 'none stated'}"),
     )
