@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
 
 
@@ -33,6 +34,8 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
     gpu = catalog.gpu(bid.capacity.gpu_model)
     fabric = catalog.fabric(bid.fabric.technology)
     f = bid.fabric
+    reliability = effective_reliability(bid)  # not-stated figures: their documented defaults
+    said = {path.split('.')[1]: source.label for path, source in bid.provenance.items()}
     sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
     busbw_source = (
         _evidence_source(estimate.busbw_evidence)
@@ -79,13 +82,14 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
-            f"{bid.reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days; restart + half a checkpoint interval"
+            f"{reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days ({said['failures_per_1000_gpu_days']}); "
+            "restart + half a checkpoint interval"
             f" ({estimate.checkpoint_interval_s / 60:.1f} min: Young's sqrt(2 x write x MTBF), at most the workload's)"
-            + ("" if estimate.spare_on_hand else f" + {bid.reliability.node_replacement_hours:g} h replacement"
-               " (no spare node) for the 77% of failures that take a node out (Llama 3)"),
+            + ("" if estimate.spare_on_hand else f" + {reliability.node_replacement_hours:g} h replacement, "
+               f"{said['node_replacement_hours']} (no spare node) for the 77% of failures that take a node out (Llama 3)"),
         ),
-        Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{bid.reliability.storage_write_gb_s:g} GB/s write, 14 bytes per parameter"),
-        Assumption("Uptime", f"{bid.reliability.uptime_sla_percent:g}%", "provider's SLA floor"),
+        Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{reliability.storage_write_gb_s:g} GB/s write ({said['storage_write_gb_s']}), 14 bytes per parameter"),
+        Assumption("Uptime", f"{reliability.uptime_sla_percent:g}%", f"SLA floor, {said['uptime_sla_percent']}"),
         Assumption("Billing", billing_words(bid, currency), "the bid's terms"),
         Assumption("Idle reserved time", plan_words(workload.plan, currency), "the buyer's compute plan"),
     ]

@@ -10,6 +10,7 @@ from pydantic import Field, field_validator, model_validator
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.provenance import Source, completed_bid_provenance
 from clusterbid.core.terms import Terms
 from clusterbid.core.text_rules import check_model_text
 
@@ -93,14 +94,22 @@ class Topology(FrozenModel):
 
 
 class Reliability(FrozenModel):
-    uptime_sla_percent: float = Field(99.0, ge=90, le=100, description="Contracted uptime, percent")
-    sla_credit_percent: float = Field(0, ge=0, le=100, description="Credit at the first SLA breach tier, percent")
-    failures_per_1000_gpu_days: float = Field(
+    """None = the provider did not state it: core.provenance resolves its documented default."""
+
+    uptime_sla_percent: float | None = Field(99.0, ge=90, le=100, description="Contracted uptime, percent")
+    sla_credit_percent: float | None = Field(
+        0, ge=0, le=100, description="Credit at the first SLA breach tier, percent"
+    )
+    failures_per_1000_gpu_days: float | None = Field(
         ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days (Llama 3 on H100: about 0.47)"
     )
-    node_replacement_hours: float = Field(24, ge=0, le=10_000, description="Hours to replace a failed node")
-    burn_in_hours: float = Field(0, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
-    storage_write_gb_s: float = Field(gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s")
+    node_replacement_hours: float | None = Field(
+        24, ge=0, le=10_000, description="Hours to replace a failed node"
+    )
+    burn_in_hours: float | None = Field(0, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
+    storage_write_gb_s: float | None = Field(
+        gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s"
+    )
 
 
 class Facility(FrozenModel):
@@ -120,6 +129,9 @@ class Bid(FrozenModel):
     terms: Terms
     facility: Facility = Facility()
     evidence: tuple[Evidence, ...] = ()
+    provenance: dict[str, Source] = Field(
+        default_factory=dict, description="Where each figure came from, keyed by dotted path"
+    )
 
     @model_validator(mode="after")
     def _cross_section(self) -> Bid:
@@ -136,7 +148,15 @@ class Bid(FrozenModel):
                 f"terms.reserved_gpus ({self.terms.reserved_gpus:,}) cannot exceed "
                 f"capacity.gpus_offered ({self.capacity.gpus_offered:,})"
             )
+        # Provenance of every tracked figure (migrates documents written before it existed).
+        object.__setattr__(self, "provenance", completed_bid_provenance(self))
         return self
+
+    def __hash__(self) -> int:
+        # The provenance mapping is a dict (unhashable); hash it as sorted pairs so bids stay usable
+        # as keys. Equal bids still hash equal: every field that eq compares feeds in or is implied.
+        others = tuple(getattr(self, name) for name in type(self).model_fields if name != "provenance")
+        return hash((others, tuple(sorted(self.provenance.items()))))
 
     @property
     def billed_gpus(self) -> int:

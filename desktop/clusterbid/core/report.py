@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from clusterbid.core.provenance import unverified_inputs
 from clusterbid import __version__
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.money import CENT, SYMBOLS, format_money, money  # noqa: F401 (re-exported)
@@ -80,6 +81,9 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
             "busbw": None if e.busbw_evidence is None else evidence_json(e.busbw_evidence),
             "efficiency": None if e.efficiency_evidence is None else evidence_json(e.efficiency_evidence),
         },
+        # Issue 14: every default, not-stated or assumed input, so no reader takes it for the provider's.
+        "provenance": {path: source.model_dump(exclude_defaults=True) for path, source in sorted(e.bid.provenance.items())},
+        "unverified_inputs": unverified_inputs(e.bid),
         "assumptions": [{"name": a.name, "value": a.value, "source": a.source} for a in bid_assumptions(e, workload, currency)],
     }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
 from clusterbid.core.errors import InputError
@@ -52,9 +53,10 @@ class Scorecard:
 
 def sla_score(bid: Bid) -> float:
     """Nines of the uptime SLA (99% -> 0, 99.9% -> 0.5, 99.99% -> 1), 3/4, and credits, 1/4."""
-    downtime = max(1.0 - bid.reliability.uptime_sla_percent / 100.0, 1e-6)
+    reliability = effective_reliability(bid)
+    downtime = max(1.0 - reliability.uptime_sla_percent / 100.0, 1e-6)
     nines = min(max((-math.log10(downtime) - 2.0) / 2.0, 0.0), 1.0)
-    credits = min(bid.reliability.sla_credit_percent / 25.0, 1.0)
+    credits = min(reliability.sla_credit_percent / 25.0, 1.0)
     return 0.75 * nines + 0.25 * credits
 
 

@@ -26,8 +26,14 @@ def _typed_by_provider(value):
     return value
 
 
+def _figures(bids) -> list[dict]:
+    """Bids without provenance: a sheet cell filled with a default value is the provider's (issue 14),
+    where the original bid had taken the default, so only the figures must survive the round trip."""
+    return [b.model_dump(exclude={"provenance"}) for b in bids]
+
+
 def _flat(bid: Bid) -> dict[str, object]:
-    data = bid.model_dump(exclude={"evidence"})
+    data = bid.model_dump(exclude={"evidence", "provenance"})
     flat = {"id": data.pop("id")}
     for section, fields in data.items():
         for name, value in fields.items():
@@ -49,7 +55,8 @@ def test_filled_xlsx_template_imports_the_same_bids(tmp_path, bids, positions_of
     report = import_bids(tmp_path / "filled.xlsx")
 
     assert report.problems == ()
-    assert list(report.bids) == bids
+    # Provenance may differ: a cell the sheet filled is the provider's even where the original took a default.
+    assert _figures(report.bids) == _figures(bids)
     assert report.rows_read == 3
 
 
@@ -60,7 +67,7 @@ def test_every_bid_field_except_evidence_has_a_column(tmp_path, bids, positions_
 
 def test_prefilled_xlsx_template_round_trips(tmp_path, bids):
     path = write_template_xlsx(tmp_path / "bids.xlsx", bids)
-    assert list(import_bids(path).bids) == bids
+    assert _figures(import_bids(path).bids) == _figures(bids)
 
 
 def test_csv_template_round_trips(tmp_path, bids):
@@ -68,7 +75,7 @@ def test_csv_template_round_trips(tmp_path, bids):
     assert path.read_bytes().startswith(b"\xef\xbb\xbf")
     report = import_bids(path)
     assert report.problems == ()
-    assert list(report.bids) == bids
+    assert _figures(report.bids) == _figures(bids)
 
 
 @pytest.mark.parametrize(("delimiter", "encoding"), [(";", "utf-8-sig"), (",", "utf-8"), (";", "utf-8")])
@@ -83,7 +90,7 @@ def test_csv_with_or_without_bom_and_either_delimiter(tmp_path, bids, delimiter,
             writer.writerow(["" if flat[k] is None else _text(flat[k]) for k in keys])
     report = import_bids(path)
     assert report.problems == ()
-    assert list(report.bids) == bids
+    assert _figures(report.bids) == _figures(bids)
 
 
 def _text(value) -> str:

@@ -66,6 +66,8 @@ def _expected_bid() -> Bid:
     data = bid_dict("walk")
     data["quote"]["provider"] = "Provider walk"
     data["terms"]["billing"] = "on-demand"  # chosen on the contract page
+    # The wizard submits every reliability field, so each is recorded as the provider's (issue 14).
+    data["reliability"]["sla_credit_percent"] = 0
     return Bid.model_validate(data)
 
 

@@ -10,6 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 __all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
@@ -154,6 +155,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         gpu = catalog.gpu(bid.capacity.gpu_model)
         fabric = catalog.fabric(bid.fabric.technology)
         peak = gpu.dense_tflops(workload.precision)
+        reliability = effective_reliability(bid)  # not-stated figures take their documented default
         row = {
             "peak_flops": np.nan if peak is None else peak * 1e12,
             "hbm_gb": gpu.hbm_gb,
@@ -168,11 +170,11 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "gpus_offered": bid.capacity.gpus_offered,
             "spare_pool_gpus": bid.capacity.spare_pool_gpus,
             "multi_node_training_ok": fabric.multi_node_training,
-            "failures_per_gpu_hour": bid.reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
-            "node_replacement_hours": bid.reliability.node_replacement_hours,
-            "uptime": bid.reliability.uptime_sla_percent / 100.0,
-            "storage_write_gb_s": bid.reliability.storage_write_gb_s,
-            "burn_in_hours": bid.reliability.burn_in_hours,
+            "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
+            "node_replacement_hours": reliability.node_replacement_hours,
+            "uptime": reliability.uptime_sla_percent / 100.0,
+            "storage_write_gb_s": reliability.storage_write_gb_s,
+            "burn_in_hours": reliability.burn_in_hours,
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
             "one_off_fees": float(bid.terms.one_off_fees) * rate,

@@ -19,7 +19,7 @@ from clusterbid.core.catalog import default_catalog
 
 # Evidence items carry artefacts and grades of their own; they are attached separately, not typed
 # into a provider's bid sheet.
-EXCLUDED_KEYS = frozenset({"evidence"})
+EXCLUDED_KEYS = frozenset({"evidence", "provenance"})  # provenance columns: not yet (issue 14)
 
 # Fields whose allowed values live in the catalog (their validators look them up there), not in
 # the type; listed here because a validator's lookup cannot be read off the model.

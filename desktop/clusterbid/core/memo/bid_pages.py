@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from clusterbid.core.provenance import effective_reliability, unverified_inputs
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
@@ -47,7 +48,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
     bid, e = score.bid, score.estimate
     currency = evaluation.currency
     workload = evaluation.workload
-    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, bid.reliability
+    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, effective_reliability(bid)
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     if t.currency != currency:
         price += f" = {format_money(e.price_per_gpu_hour, currency, cents=True)} at {e.exchange_rate:g} {currency}/{t.currency}"
@@ -62,7 +63,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
                  f"{format_money(float(t.recurring_fees_per_month), t.currency)} per month"),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
-        ("Reliability (provider's figures)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
+        ("Reliability (sources under What was not verified)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
                                              f"{r.failures_per_1000_gpu_days:g} failures per 1,000 GPU-days; node replaced in {r.node_replacement_hours:g} h"),
         ("Facility", f"tier {bid.facility.datacenter_tier or 'not stated'}; certifications: {', '.join(bid.facility.certifications) or 'none stated'}"),
     )
@@ -128,5 +129,13 @@ def unverified_items(scorecard: Scorecard) -> tuple[str, ...]:
                 items.append(f"{who}: the {what} was measured by the provider, not by us or a third party.")
             if item.kind is not EvidenceKind.OTHER and item.scale_gpus < job:
                 items.append(f"{who}: the {what} was measured on {item.scale_gpus:,} GPUs; the job uses {job:,}.")
-        items.append(f"{who}: the uptime SLA, failure rate and node replacement time are the provider's statements.")
+        # Issue 14: name each figure by its real source; a default is never called the provider's.
+        stated = [path.split(".")[1].replace("_", " ") for path, source in sorted(bid.provenance.items())
+                  if source.kind == "provider"]
+        if stated:
+            items.append(f"{who}: {', '.join(stated)} are the provider's statements, not measured.")
+        for row in unverified_inputs(bid):
+            span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
+            items.append(f"{who}: {row['field'].split('.')[1].replace('_', ' ')} = {row['value']:g} is "
+                         f"{row['label']}{span}; source: {row['source']}.")
     return tuple(items)

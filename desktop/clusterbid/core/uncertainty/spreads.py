@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.uncertainty.streams import MARKET
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
@@ -59,6 +60,9 @@ SIGMA_PER_DOUBLING = 0.03
 # No evidence kind exists for failure rates: the bid's figure is a statement, and published fleet
 # figures (Llama 3, 16k H100: about 0.47 per 1,000 GPU-days) are single data points.
 FAILURE_RATE_SIGMA = 0.5
+# A figure the provider did not state (the Llama 3 default) or the buyer assumed is wider still:
+# the fleet it came from is not this provider's (issue 14: spread follows provenance).
+UNVERIFIED_FAILURE_RATE_FACTOR = 2.0
 # A stack beyond this share of dense peak is not credible (the calibration's cap).
 MAX_MFU = 0.85
 
@@ -143,7 +147,11 @@ def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision
         mfu = _shared("baseline_mfu", estimate.baseline_mfu, 1.0, 0.0,
                       [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
                       "workload default")
-    total, common = spreads.failure_rate_sigma, min(spreads.gpu_shared_failure_sigma, spreads.failure_rate_sigma)
-    failures = _shared("failure_rate", bid.reliability.failures_per_1000_gpu_days, 1.0,
-                       math.sqrt(total**2 - common**2), [(gpu, common)], "bid statement")
+    # A failure rate the provider did not state (a default, or not stated) is twice as uncertain.
+    source = bid.provenance["reliability.failures_per_1000_gpu_days"]
+    total = spreads.failure_rate_sigma * (1.0 if source.verified else UNVERIFIED_FAILURE_RATE_FACTOR)
+    common = min(spreads.gpu_shared_failure_sigma, total)
+    failures = _shared("failure_rate", effective_reliability(bid).failures_per_1000_gpu_days, 1.0,
+                       math.sqrt(total**2 - common**2), [(gpu, common)],
+                       "bid statement" if source.kind == "provider" else source.label)
     return busbw, mfu, failures

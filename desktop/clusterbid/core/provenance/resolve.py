@@ -1,0 +1,64 @@
+"""Fill a document's provenance, resolve not-stated figures to their defaults, list what is unverified."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS
+from clusterbid.core.provenance.model import Source
+
+
+def _lookup(model: Any, path: str) -> tuple[Any, bool]:
+    """The value at a dotted path and whether the document set it (rather than a pydantic default)."""
+    section_name, field = path.split(".")
+    section = getattr(model, section_name)
+    was_set = section_name in model.model_fields_set and field in section.model_fields_set
+    return getattr(section, field), was_set
+
+
+def completed_bid_provenance(bid: Any) -> dict[str, Source]:
+    """The bid's provenance with every tracked field given a source.
+
+    Migration of documents written before provenance existed: a figure present in the bid came
+    from the provider's bid (template or wizard), so it is the provider's; a figure the document
+    left out took ClusterBid's default; an explicit null is "not stated".
+    """
+    filled = dict(bid.provenance)
+    for path in TRACKED_BID_FIELDS:
+        value, was_set = _lookup(bid, path)
+        if value is None:
+            filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
+        elif path not in filled:
+            filled[path] = Source(kind="provider") if was_set else Source(kind="default")
+    return filled
+
+
+def effective_reliability(bid: Any) -> Any:
+    """The bid's reliability with every not-stated figure replaced by its documented default."""
+    missing = {
+        path.split(".")[1]: default.value
+        for path, default in RELIABILITY_DEFAULTS.items()
+        if getattr(bid.reliability, path.split(".")[1]) is None
+    }
+    return bid.reliability.model_copy(update=missing) if missing else bid.reliability
+
+
+def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
+    """Every input of the bid nobody verified (default, not stated, assumption), for reports and flags."""
+    reliability = effective_reliability(bid)
+    rows = []
+    for path, source in sorted(bid.provenance.items()):
+        if source.verified:
+            continue
+        section, field = path.split(".")
+        value = getattr(reliability if section == "reliability" else getattr(bid, section), field, None)
+        default = RELIABILITY_DEFAULTS.get(path)
+        rows.append({
+            "field": path,
+            "kind": source.kind,
+            "label": source.label,
+            "value": value,
+            "range": [default.low, default.high] if default and source.kind != "assumption" else None,
+            "source": default.source if default and source.kind != "assumption" else (source.why or source.who),
+        })
+    return rows

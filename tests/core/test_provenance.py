@@ -1,0 +1,88 @@
+"""Issue 14: every reliability figure carries where it came from; not stated takes a flagged default."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.report import scorecard_to_json
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.uncertainty.spreads import FAILURE_RATE_SIGMA, Spreads, bid_inputs
+from tests.conftest import bid_dict, evaluation_dict
+
+NOT_STATED = {name: None for name in (
+    "uptime_sla_percent", "sla_credit_percent", "failures_per_1000_gpu_days",
+    "node_replacement_hours", "burn_in_hours", "storage_write_gb_s",
+)}
+# The documented defaults written out by hand: Llama 3 paper 419 / (54 x 16,384) x 1,000 = 0.47.
+SAME_AS_DEFAULTS = {
+    "uptime_sla_percent": 99.0, "sla_credit_percent": 0, "failures_per_1000_gpu_days": 0.47,
+    "node_replacement_hours": 24, "burn_in_hours": 0, "storage_write_gb_s": 10,
+}
+
+
+def test_an_old_bid_without_provenance_migrates_provider_where_given_default_where_omitted():
+    data = bid_dict()  # a provider's bid: sla_credit_percent left out, everything else given
+    assert "provenance" not in data
+    bid = Bid.model_validate(data)
+    assert bid.provenance["reliability.failures_per_1000_gpu_days"].kind == "provider"
+    assert bid.provenance["reliability.node_replacement_hours"].kind == "provider"
+    assert bid.provenance["capacity.spare_pool_gpus"].kind == "provider"
+    assert bid.provenance["reliability.sla_credit_percent"].kind == "default"
+    # Saved and reopened, the migrated provenance is kept, not re-derived.
+    again = Bid.model_validate(bid.model_dump(mode="json"))
+    assert again.provenance == bid.provenance
+
+
+def test_a_bid_with_no_reliability_stated_scores_with_the_defaults_and_is_flagged():
+    unstated = bid_dict("unstated", reliability=NOT_STATED)
+    explicit = bid_dict("explicit", reliability=SAME_AS_DEFAULTS)
+    evaluation = Evaluation.model_validate(evaluation_dict([unstated, explicit]))
+    report = scorecard_to_json(score_evaluation(evaluation))
+    by_id = {b["bid_id"]: b for b in report["bids"]}
+    # Same figures as the bid that states the default values outright ...
+    assert by_id["unstated"]["figures"]["wall_clock_hours"] == by_id["explicit"]["figures"]["wall_clock_hours"]
+    assert by_id["unstated"]["figures"]["goodput"] == by_id["explicit"]["figures"]["goodput"]
+    # ... but every one of the six is flagged as not stated, with its default and a range.
+    flagged = {row["field"]: row for row in by_id["unstated"]["unverified_inputs"]}
+    assert set(flagged) == {f"reliability.{name}" for name in NOT_STATED}
+    assert flagged["reliability.failures_per_1000_gpu_days"]["kind"] == "not_stated"
+    assert flagged["reliability.failures_per_1000_gpu_days"]["value"] == 0.47
+    assert flagged["reliability.failures_per_1000_gpu_days"]["range"] == [0.2, 2.0]
+    assert by_id["explicit"]["unverified_inputs"] == []
+    uptime = next(a for a in by_id["unstated"]["assumptions"] if a["name"] == "Uptime")
+    assert "not stated" in uptime["source"] and "provider" not in uptime["source"]
+
+
+def test_the_failure_rate_spread_is_wider_when_not_stated():
+    evaluation = Evaluation.model_validate(
+        evaluation_dict([bid_dict("stated"), bid_dict("unstated", reliability=NOT_STATED)])
+    )
+    scorecard = score_evaluation(evaluation)
+    def total(item) -> float:  # the bid's own spread and the spread it shares with its GPU type
+        return math.sqrt(item.sigma**2 + sum(shared**2 for _, shared in item.shared_streams))
+
+    sigmas = {
+        s.estimate.bid.id: total(bid_inputs(s.estimate, evaluation.workload.job_gpus, Spreads())[2])
+        for s in scorecard.scores
+    }
+    assert sigmas == pytest.approx({"stated": FAILURE_RATE_SIGMA, "unstated": 2 * FAILURE_RATE_SIGMA})
+
+
+def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
+    from clusterbid.core.memo.bid_pages import unverified_items
+
+    evaluation = Evaluation.model_validate(
+        evaluation_dict([bid_dict("stated"), bid_dict("unstated", reliability=NOT_STATED)])
+    )
+    items = unverified_items(score_evaluation(evaluation))
+    unstated = [item for item in items if "unstated" in item]
+    assert any("node replacement hours = 24 is not stated (default used) (plausible 4-72)" in i for i in unstated)
+    # Only the spare pool (given in its capacity) is the provider's; no reliability figure is.
+    stated = [i for i in unstated if "provider's statements" in i]
+    assert stated == ["unstated (Provider unstated): spare pool gpus are the provider's statements, not measured."]
+    assert any("failures per 1000 gpu days" in i and "provider's statements" in i
+               for i in items if "unstated" not in i)
