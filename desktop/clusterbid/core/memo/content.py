@@ -229,7 +229,7 @@ def busbw_rows(scorecard: Scorecard) -> Rows:
         if evidence is None:
             efficiency = catalog.fabric(f.technology).typical_efficiency
             source = (f"spec sheet: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s {f.technology} "
-                      f"x {efficiency:g} (not measured)")
+                      f"x {efficiency:g}" + (" with SHARP in-network reduction" if f.sharp else "") + " (not measured)")
         else:
             when = evidence.measured_on.isoformat() if evidence.measured_on else "undated"
             source = (f"evidence: nccl-tests all_reduce at {evidence.scale_gpus:,} GPUs, "
