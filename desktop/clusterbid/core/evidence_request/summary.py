@@ -23,10 +23,14 @@ class Ask:
     text: str
 
 
+MIN_WORTH = 0.5
+
+
 def asks(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None, limit: int = 3) -> list[Ask]:
-    """The requests most worth making (value > 0), largest first; one bid's only when bid_id is given."""
+    """The requests most worth making, largest first; one bid's only when bid_id is given. A value
+    that prints as zero (float noise of the bin averages, under half a currency unit) is no request."""
     providers = {b.id: b.quote.provider for b in evaluation.bids}
-    chosen = [v for v in voi.values if v.evpi > 0 and (bid_id is None or v.bid_id == bid_id)][:limit]
+    chosen = [v for v in voi.values if v.evpi >= MIN_WORTH and (bid_id is None or v.bid_id == bid_id)][:limit]
     return [Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency)) for v in chosen]
 
 
