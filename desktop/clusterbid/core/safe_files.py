@@ -63,20 +63,31 @@ def atomic_output(path: Path | str, mode: str = "wb", **open_args) -> Iterator[I
         handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=folder)
     except OSError as exc:
         raise OutputWriteError(path, _reason(exc)) from None
-    try:
+    with _removed_on_failure(temp_name, path):
         with os.fdopen(handle, mode, **open_args) as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temp_name, keep_mode)  # by name: os.fchmod is missing on Windows before Python 3.13
-        os.replace(temp_name, path)
+        _install(temp_name, path, keep_mode)
+    _sync_folder(folder)
+
+
+@contextlib.contextmanager
+def _removed_on_failure(temp_name: str, path: Path) -> Iterator[None]:
+    """Whatever fails inside leaves no temporary file; an OS error is reported for `path`."""
+    try:
+        yield
     except OSError as exc:
         _remove(temp_name)
         raise OutputWriteError(path, _reason(exc)) from None
     except BaseException:
         _remove(temp_name)
         raise
-    _sync_folder(folder)
+
+
+def _install(temp_name: str, path: Path, mode: int) -> None:
+    os.chmod(temp_name, mode)  # by name: os.fchmod is missing on Windows before Python 3.13
+    os.replace(temp_name, path)
 
 
 def write_bytes_atomically(path: Path | str, data: bytes) -> Path:
@@ -104,7 +115,7 @@ def replace_atomically(path: Path | str, build: Callable[[Path], None]) -> Path:
         os.unlink(temp_name)  # the builder creates it (SQLite refuses to build over a foreign file)
     except OSError as exc:
         raise OutputWriteError(path, _reason(exc)) from None
-    try:
+    with _removed_on_failure(temp_name, path):
         try:
             build(Path(temp_name))
         except InputError as exc:  # the builder's message names the temporary file: name the target
@@ -112,13 +123,6 @@ def replace_atomically(path: Path | str, build: Callable[[Path], None]) -> Path:
             raise OutputWriteError(path, found.group(1) if found else str(exc)) from None
         with open(temp_name, "rb+") as built:
             os.fsync(built.fileno())
-        os.chmod(temp_name, SHARED_FILE_MODE)
-        os.replace(temp_name, path)
-    except OSError as exc:
-        _remove(temp_name)
-        raise OutputWriteError(path, _reason(exc)) from None
-    except BaseException:
-        _remove(temp_name)
-        raise
+        _install(temp_name, path, SHARED_FILE_MODE)
     _sync_folder(folder)
     return path
