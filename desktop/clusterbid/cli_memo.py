@@ -26,9 +26,10 @@ def run_memo(args: argparse.Namespace) -> int:
     approvers = [Approver.parse(text) for text in args.approver]
     source = Path(args.path)
     evaluation = read_evaluation(source)
-    notes = args.notes
+    notes, anchor = args.notes, None
     if source.suffix == ".clusterbid":
         notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
+        anchor = _audit_anchor(source)
     if is_serving(evaluation):  # the serving memo: cost per million tokens, no Monte Carlo yet
         from clusterbid.core.serving_scoring import score_serving_evaluation
 
@@ -44,12 +45,13 @@ def run_memo(args: argparse.Namespace) -> int:
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
     requests = () if is_serving(evaluation) else _evidence_requests(source, evaluation, args.samples)
     written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
-                                  uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests)
+                                  uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests,
+                                  audit_anchor=anchor)
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
         with EvaluationDocument.open(source) as document:
-            document.record_memo_exported(written.name, sha256)
+            document.record_memo_exported(written.name, sha256, anchor)
         print(f"recorded the export in the audit trail of {source}")
     print(f"wrote the approval memo to {written} (SHA-256 {sha256})")
     return EXIT_OK
@@ -73,6 +75,15 @@ def _accept_failed_audit(source: Path, reason: str | None, notes: str) -> str:
         print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
         note = override_note(report, document.user, reason)
     return f"{notes}\n\n{note}" if notes.strip() else note
+
+
+def _audit_anchor(source: Path) -> dict[str, object]:
+    """The document's audit head now (after any recorded override): the memo prints and attaches it."""
+    from clusterbid.core.store import EvaluationDocument
+    from clusterbid.core.store.anchor import AuditAnchor
+
+    with EvaluationDocument.open(source) as document:
+        return AuditAnchor.from_head(document.head).as_json()
 
 
 def _evidence_requests(source: Path, evaluation, samples: int) -> tuple[str, ...]:

@@ -100,6 +100,9 @@ def run_verify(args: argparse.Namespace) -> int:
         result = verify_memo(memo, roots, evaluation)
     except InputError as exc:
         raise InputError(f"{args.memo}: {exc}") from None
+    from clusterbid.core.memo.anchor_check import with_document_anchor
+
+    result = with_document_anchor(result, memo, args.evaluation)  # the document's history still holds the memo's row
     if args.json:
         print(json.dumps(_as_json(result), indent=2, ensure_ascii=False))
     else:

@@ -72,6 +72,8 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     monkeypatch.setattr(MemoExportDialog, "exec", _fill_export_dialog(qtbot, seen))
     target = tmp_path / "memo.pdf"
     dialog_log.answers.append(str(target))
+    # A copy as the document stands before the export: the memo records this history (its audit head).
+    window.session.document.save_copy(tmp_path / "copy.clusterbid")
     qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
     assert "needs a written justification" in seen[0]
@@ -79,8 +81,7 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     pdf = target.read_bytes()
     assert stat.S_IMODE(target.stat().st_mode) == 0o644  # a document to share, not a private temp file
 
-    # The same memo from the command line, given the same choices, is the same bytes.
-    window.session.document.save_copy(tmp_path / "copy.clusterbid")
+    # The same memo from the command line, given the same choices and history, is the same bytes.
     cli_memo = tmp_path / "cli.pdf"
     assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(cli_memo),
                      "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML infrastructure",
@@ -92,6 +93,14 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     assert inputs["override"]["bid_id"] == "prime-efa" and inputs["override"]["justification"] == JUSTIFICATION
     exported = [row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"]
     assert exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
+    # The memo is anchored at the row before its own export row, and File > Audit Trail lists it.
+    before = exported[-1].seq - 1
+    assert inputs["audit_anchor"]["seq"] == before
+    assert json.loads(exported[-1].new_json)["anchor"] == inputs["audit_anchor"]
+    window.actions_.audit_trail.trigger()
+    trail = window.audit_dialog.text.toPlainText()
+    assert f"memo.pdf: anchored at row #{before} " in trail and "Chain verified" in trail
+    window.audit_dialog.close()
 
 
 def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monkeypatch):
@@ -156,10 +165,13 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     dialog_log.answers.append(str(target))
     shown.export_memo_action.trigger()
     qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=30_000)
-    # The same memo core renders for the same evaluation and approver (what `clusterbid memo` writes).
-    expected = render_memo(score_serving_evaluation(read_evaluation(serving)), approvers=[("Ada Lovelace", "CFO")])
-    assert target.read_bytes() == expected
+    # The same memo core renders for the same evaluation, approver and document history (its audit
+    # head before the export row), which is what `clusterbid memo` writes.
     exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
+    before = next(row for row in shown.document.audit_rows() if row.seq == exported[-1].seq - 1)
+    expected = render_memo(score_serving_evaluation(read_evaluation(serving)), approvers=[("Ada Lovelace", "CFO")],
+                           audit_anchor={"seq": before.seq, "hash": before.hash})
+    assert target.read_bytes() == expected
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
     shown.close()
 

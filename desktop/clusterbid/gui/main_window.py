@@ -267,6 +267,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         if not recent:
             menu.addAction("No recent evaluations").setEnabled(False)
 
+    def show_audit_trail(self) -> None:
+        from clusterbid.gui.audit_dialog import AuditTrailDialog
+
+        self.audit_dialog = AuditTrailDialog(self.session.document, self)
+        self.audit_dialog.open()  # not exec(): the window stays usable and tests never block
+
     def show_methodology(self) -> None:
         from clusterbid.gui.help_dialogs import MethodologyDialog
 

@@ -29,7 +29,7 @@ def _read_memo(path: Path) -> bytes:
         raise InputError(f"{path.name}: cannot be read ({exc.strerror})") from None
 
 
-def _render_and_write(path: Path, scorecard, request, progress, statuses=()) -> tuple[Path, str]:
+def _render_and_write(path: Path, scorecard, request, progress, statuses=(), anchor=None) -> tuple[Path, str]:
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.memo.signoff import write_atomically
 
@@ -39,7 +39,8 @@ def _render_and_write(path: Path, scorecard, request, progress, statuses=()) -> 
 
     pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=analysis.uncertainty,
                       sensitivity=analysis.sensitivity, notes=request.notes, override=request.override,
-                      evidence_requests=memo_lines(scorecard.evaluation, analysis.value, statuses))
+                      evidence_requests=memo_lines(scorecard.evaluation, analysis.value, statuses),
+                      audit_anchor=anchor)
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()
@@ -95,9 +96,13 @@ class MemoCommands:
         document = self.session.document  # the evaluation exported, even if another is open when it is done
         from clusterbid.core.evidence_request.status import request_statuses
 
+        from clusterbid.core.store.anchor import AuditAnchor
+
         statuses = request_statuses(document, dt.date.today())  # read here: the document stays on this thread
-        self.tasks.run("memo export", lambda progress: _render_and_write(path, scorecard, request, progress, statuses),
-                       lambda result: self._on_memo_exported(document, result),
+        anchor = AuditAnchor.from_head(document.head).as_json()  # the history this memo is made from
+        self.tasks.run("memo export",
+                       lambda progress: _render_and_write(path, scorecard, request, progress, statuses, anchor),
+                       lambda result: self._on_memo_exported(document, result, anchor),
                        lambda exc: self.show_task_error("Could not export the memo", exc))
 
     def _accept_failed_audit(self) -> str | None:
@@ -120,9 +125,9 @@ class MemoCommands:
             return None
         return override_note(report, document.user, reason)
 
-    def _on_memo_exported(self, document, result: tuple[Path, str]) -> None:
+    def _on_memo_exported(self, document, result: tuple[Path, str], anchor=None) -> None:
         path, sha256 = result
-        record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256))
+        record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
         self.last_memo = path
         self.statusBar().showMessage(f"Exported the approval memo to {path} (recorded in the audit trail)", 15_000)
 
@@ -198,7 +203,7 @@ class MemoCommands:
         dialog.open()
 
     def _run_verification(self, path: Path, dialog, trust_paths: list[str]) -> None:
-        evaluation, evaluation_name = self.session.evaluation, self.session.document.path.name
+        evaluation, document_path = self.session.evaluation, self.session.document.path
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
@@ -208,8 +213,11 @@ class MemoCommands:
 
             roots = load_trust_roots(trust_paths)
             progress(0.2, "verifying")
-            result = verify_memo(_read_memo(path), roots, evaluation)
-            return result.ok, format_verification(path.name, result, evaluation_name)
+            from clusterbid.core.memo.anchor_check import with_document_anchor
+
+            pdf = _read_memo(path)
+            result = with_document_anchor(verify_memo(pdf, roots, evaluation), pdf, document_path)
+            return result.ok, format_verification(path.name, result, document_path.name)
 
         self.tasks.run("memo verify", verify, lambda done: dialog.show_result(*done),
                        lambda exc: dialog.show_result(False, str(exc)))

@@ -143,7 +143,10 @@ class ServingWindow(QMainWindow):
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
+        from clusterbid.core.store.anchor import AuditAnchor
+
         request, scorecard = dialog.request, self.scorecard
+        anchor = AuditAnchor.from_head(self.document.head).as_json()  # the history this memo is made from
 
         def work(progress):
             import hashlib
@@ -152,7 +155,8 @@ class ServingWindow(QMainWindow):
             from clusterbid.core.memo.signoff import write_atomically
 
             progress(0.1, "drawing the memo")
-            pdf = render_memo(scorecard, approvers=request.approvers, notes=request.notes, override=request.override)
+            pdf = render_memo(scorecard, approvers=request.approvers, notes=request.notes, override=request.override,
+                              audit_anchor=anchor)
             progress(0.9, "writing")
             write_atomically(path, pdf)
             return path, hashlib.sha256(pdf).hexdigest()
@@ -162,7 +166,7 @@ class ServingWindow(QMainWindow):
         def done(result) -> None:
             from clusterbid.gui.memo_commands import record_in
 
-            record_in(document, lambda doc: doc.record_memo_exported(result[0].name, result[1]))
+            record_in(document, lambda doc: doc.record_memo_exported(result[0].name, result[1], anchor))
             self.statusBar().showMessage(f"Exported the approval memo to {result[0]} (recorded in the audit trail)", 15_000)
 
         self.tasks.run("memo export", work, done,

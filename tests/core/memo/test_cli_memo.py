@@ -17,9 +17,10 @@ def test_memo_from_a_document_is_recorded_in_its_audit_trail(tmp_path, capsys):
     code = main(["memo", str(source), "-o", str(memo), "--approver", "Ada Lovelace, CFO", "--samples", "0"])
     assert code == 0, capsys.readouterr().err
     with EvaluationDocument.open(source) as document:
-        last = document.audit_rows()[-1]
+        created, last = document.audit_rows()
     assert last.action == "record_memo_exported"
-    assert json.loads(last.new_json) == {"file_name": "memo.pdf", "sha256": hashlib.sha256(memo.read_bytes()).hexdigest()}
+    assert json.loads(last.new_json) == {"file_name": "memo.pdf", "sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
+                                         "anchor": {"seq": 1, "hash": created.hash}}
 
 
 def test_override_without_justification_exits_2_with_the_reason(tmp_path, capsys):

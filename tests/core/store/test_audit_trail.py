@@ -155,4 +155,6 @@ def test_format_audit_shows_each_change_and_the_verdict(document, doc_path):
     assert any(line.startswith("#1 ") and "alice  create" in line for line in lines)
     assert "         terms.price_per_gpu_hour: 2.00 -> 1.75" in lines
     assert "         rationale: cheapest" in lines
-    assert lines[-1] == "Chain verified: all 3 rows intact; the trail accounts for the current evaluation."
+    assert "Chain verified: all 3 rows intact; the trail accounts for the current evaluation." in lines
+    head = verify_audit_chain(doc_path).rows[-1]
+    assert lines[-1].startswith(f"Head: row #3, hash {head.hash}. A memo made now records this head")

@@ -60,6 +60,7 @@ class MemoContent:
     approvers: tuple[Approver, ...]
     methodology: str
     evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
+    audit_anchor: str = ""  # the document's audit row this memo was made from, in words; "" from JSON
 
     @classmethod
     def from_scorecard(
@@ -93,7 +94,15 @@ class MemoContent:
             notes=notes.strip(),
             approvers=tuple(approvers),
             methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+            audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
         )
+
+
+def anchor_words(value: object) -> str:
+    from clusterbid.core.store.anchor import AuditAnchor
+
+    anchor = AuditAnchor.from_json(value)
+    return anchor.describe() if anchor else ""
 
 
 def memo_number(sha256: str) -> str:

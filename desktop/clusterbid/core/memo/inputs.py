@@ -145,8 +145,10 @@ def build_memo_inputs(
     approvers,
     notes: str = "",
     override: RecommendationOverride | None = None,
+    audit_anchor: dict[str, object] | None = None,
 ) -> MemoInputs:
-    """Everything the memo's figures come from; its SHA-256 names the memo."""
+    """Everything the memo's figures come from; its SHA-256 names the memo. `audit_anchor` is the
+    document's audit head ({"seq", "hash"}) when the memo is made from a .clusterbid document."""
     check_override(scorecard, override)
     evaluation = scorecard.evaluation
     people = [_approver(a) for a in approvers]
@@ -166,6 +168,8 @@ def build_memo_inputs(
             "bid_id": override.bid_id, "justification": override.justification.strip()},
         "results": _printed(scorecard),
     }
+    if audit_anchor is not None:  # absent, not null, for a JSON evaluation: its memos keep their hash
+        data["audit_anchor"] = {"seq": int(audit_anchor["seq"]), "hash": str(audit_anchor["hash"])}
     # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).
     return MemoInputs(json.loads(MemoInputs(data).canonical_bytes()))
 

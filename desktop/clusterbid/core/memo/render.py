@@ -78,13 +78,15 @@ def render_memo(
     notes: str = "",
     override: RecommendationOverride | None = None,
     evidence_requests: tuple[str, ...] = (),
+    audit_anchor: dict[str, object] | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py)."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
-    inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override)
+    inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
+                               audit_anchor=audit_anchor)
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 

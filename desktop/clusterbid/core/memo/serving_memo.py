@@ -19,7 +19,7 @@ from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.memo import styles
-from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number
+from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
@@ -64,6 +64,7 @@ class ServingMemoHead:
     model_version: str
     approvers: tuple[Approver, ...]
     methodology: str
+    audit_anchor: str = ""  # the document's audit row this memo was made from, in words
 
 
 def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
@@ -224,6 +225,7 @@ def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approve
         title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
         as_of=inputs_date(scorecard), software_version=__version__, model_version=SERVING_MODEL_VERSION,
         approvers=approvers, methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+        audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
     )
     sink = SignatureBoxes()
     buffer = io.BytesIO()

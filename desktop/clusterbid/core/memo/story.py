@@ -40,8 +40,17 @@ def title_block(c: MemoContent) -> list[Flowable]:
         _p(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
         _p("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
            "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
+        *anchor_line(c.audit_anchor),
         Spacer(1, 4 * mm),
     ]
+
+
+def anchor_line(anchor: str) -> list[Flowable]:
+    """Where the evaluation document's history stood when this memo was made (empty from JSON)."""
+    if not anchor:
+        return []
+    return [_p(f"Made from the evaluation document at its {anchor}; `clusterbid verify --evaluation` "
+               "checks that the document's history still holds this row.", "small")]
 
 
 def decision_summary(c: MemoContent) -> list[Flowable]:

@@ -75,4 +75,19 @@ def format_audit(report: AuditReport) -> str:
     else:
         where = f" at row #{report.first_broken}" if report.first_broken is not None else ""
         lines.append(f"CHAIN BROKEN{where}: {report.reason}")
-    return "\n".join(lines)
+    return "\n".join(lines + _anchor_lines(report))
+
+
+def _anchor_lines(report: AuditReport) -> list[str]:
+    """The head a memo made now would record, and the rows earlier memos were made at."""
+    from clusterbid.core.store.anchor import recent_anchors
+
+    if not report.rows:
+        return []
+    last = report.rows[-1]
+    lines = ["", f"Head: row #{last.seq}, hash {last.hash}. A memo made now records this head; "
+                 "`clusterbid verify MEMO --evaluation` checks that the trail still holds it."]
+    anchors = recent_anchors(report.rows)
+    if anchors:
+        lines += ["Memos made from this document (newest first):", *(f"  {line}" for line in anchors)]
+    return lines

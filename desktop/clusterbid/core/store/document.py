@@ -102,6 +102,10 @@ class EvaluationDocument(DocumentRecords):
     def audit_rows(self) -> tuple[audit.AuditRow, ...]:
         return audit.read_rows(self._conn)
 
+    def audit_now(self) -> verify.AuditReport:
+        """The trail audited as it stands now (`audit_report` is the one taken when it was opened)."""
+        return verify.audit_connection(self.path, self._conn, self._evaluation)
+
     # -- committing ------------------------------------------------------------------------
     def _commit(self, action: str, target: str | None, old: str | None, new: str | None,
                 write: Write | None = None) -> tuple[audit.AuditRow, object]:

@@ -60,9 +60,14 @@ class DocumentRecords:
         return self._record(audit.RECORD_DECISION, bid_id,
                             {"bid_id": bid_id, "rationale": self._require_text("the rationale", rationale)})
 
-    def record_memo_exported(self, file_name: str, sha256: str) -> audit.AuditRow:
+    def record_memo_exported(self, file_name: str, sha256: str,
+                             anchor: dict[str, object] | None = None) -> audit.AuditRow:
+        """`anchor`: the audit row the memo was made from (see anchor.py), kept so the app can list it."""
         payload = {"file_name": self._require_text("the memo file name", file_name, 255),
                    "sha256": self._require_sha256("the memo hash", sha256)}
+        if anchor is not None:
+            payload["anchor"] = {"seq": int(anchor["seq"]),
+                                 "hash": self._require_sha256("the anchor hash", anchor["hash"])}
         return self._record(audit.RECORD_MEMO_EXPORTED, payload["file_name"], payload)
 
     def record_signature(self, signer: str, memo_sha256: str, role: str = "") -> audit.AuditRow:
