@@ -34,6 +34,26 @@ def test_the_samples_are_the_monte_carlos_own(demo):
         assert np.mean(cheapest == row) == pytest.approx(mc.bids[bid_id].win_probability, abs=1e-12)
 
 
+def _moving_with(plan, row: int, name: str) -> set[int]:
+    """Which bids' costs move with this bid's draw of this input: the bid itself and every bid that
+    shares one of its common draws (on the demo, every bid using the workload's default MFU shares
+    the market-wide shock)."""
+    owners = lambda k: {o for i in plan.inputs[k] if i.name == name for o, _ in i.shared_streams}  # noqa: E731
+    return {row} | {k for k in range(len(plan.ids)) if owners(row) & owners(k)}
+
+
+def _evpi_by_hand(plan, row: int, name: str) -> tuple[float, float]:
+    """(EVPI, chance the choice changes) for one bid's input, with plain numpy."""
+    cost = plan.cost.astype(np.float64)
+    means = cost.mean(axis=1)
+    now = int(np.argmin(means))
+    groups = np.array_split(np.argsort(plan.factors[name][row]), GROUPS)
+    moving = _moving_with(plan, row, name)
+    conditional = np.array([[cost[j, g].mean() if j in moving else means[j] for g in groups] for j in range(len(means))])
+    weight = np.array([len(g) for g in groups]) / cost.shape[1]
+    return means[now] - np.sum(weight * conditional.min(axis=0)), weight[conditional.argmin(axis=0) != now].sum()
+
+
 def test_top_request_recomputed_from_the_samples(demo):
     _, plan, voi = demo
     top = voi.values[0]
@@ -42,11 +62,7 @@ def test_top_request_recomputed_from_the_samples(demo):
     means = cost.mean(axis=1)
     now = int(np.argmin(means))
     groups = np.array_split(np.argsort(plan.factors[top.input][row]), GROUPS)
-    # Which bids move with this draw: the measured bid, and for baseline MFU also every bid that
-    # shares the market-wide shock (all demo bids use the workload's default MFU).
-    moving = {row}
-    if top.input == "baseline_mfu":
-        moving |= {k for k, inputs in enumerate(plan.inputs) for i in inputs if i.name == "baseline_mfu" and i.shared_sigma > 0}
+    moving = _moving_with(plan, row, top.input)
     conditional = np.array([[cost[j, g].mean() if j in moving else means[j] for g in groups] for j in range(len(means))])
     weight = np.array([len(g) for g in groups]) / cost.shape[1]
     best = conditional.argmin(axis=0)
@@ -78,3 +94,51 @@ def test_without_spread_nothing_is_worth_measuring():
     voi = value_from_samples(plan)
     assert voi.total_evpi == pytest.approx(0, abs=1e-6)
     assert all(v.evpi == pytest.approx(0, abs=1e-6) and v.change_probability == 0 for v in voi.values)
+
+
+def _twin_with_unstated_reliability(discount: float = 0.9):
+    """The demo's leader and a twin 10% cheaper with no spare GPUs whose bid states neither its
+    node replacement time nor its uptime SLA: both take documented defaults with wide ranges."""
+    import copy
+
+    from clusterbid.core.evaluation import Evaluation
+
+    data = demo_evaluation().model_dump(mode="json")
+    leader = data["bids"][0]
+    twin = copy.deepcopy(leader)
+    twin["id"], twin["quote"]["provider"] = "twin", "Twin Cloud"
+    twin["terms"]["price_per_gpu_hour"] = str(round(float(leader["terms"]["price_per_gpu_hour"]) * discount, 4))
+    twin["capacity"]["spare_pool_gpus"] = 0
+    for field in ("node_replacement_hours", "uptime_sla_percent"):
+        twin["reliability"][field] = None
+        twin["provenance"].pop(f"reliability.{field}", None)
+    twin["provenance"].pop("capacity.spare_pool_gpus", None)
+    data["bids"] = [leader, twin]
+    return Evaluation.model_validate(data)
+
+
+def test_an_unstated_uptime_is_worth_getting_in_writing():
+    """Issue 23: replacement time and uptime are uncertain inputs too. Unstated, the twin's uptime
+    spans the documented 95-99.9% range (P10-P90 of its downtime); stated, the leader's is narrow."""
+    from clusterbid.core.evidence_request.summary import asks
+
+    evaluation = _twin_with_unstated_reliability()
+    plan = sample_plan_costs(evaluation, SAMPLES)
+    voi = value_from_samples(plan)
+    twin = plan.ids.index("twin")
+    uptime = next(i for i in plan.inputs[twin] if i.name == "uptime")
+    # ln(5% / 0.1%) / (2 x 1.2816): the range's ends at P10 and P90 of the downtime.
+    assert uptime.sigma == pytest.approx(np.log(50) / 2.5632, rel=1e-3) and uptime.source.startswith("not stated")
+    downtime = 1 - np.clip(1 - 0.01 * plan.factors["uptime"][twin], 0.5, 1)
+    assert np.quantile(downtime, [0.1, 0.9]) == pytest.approx([0.001, 0.05], rel=0.05)
+    top = voi.values[0]
+    assert (top.bid_id, top.input) == ("twin", "uptime")
+    evpi, change = _evpi_by_hand(plan, twin, "uptime")
+    assert top.evpi == pytest.approx(evpi, rel=1e-9) and top.change_probability == pytest.approx(change, abs=1e-12)
+    assert top.evpi > 0 and 0 < top.change_probability < 0.5
+    text = asks(evaluation, voi)[0].text
+    assert text.startswith("Ask Twin Cloud for an uptime SLA written into the contract")
+    # The leader keeps 32 spare GPUs on hand: its replacement time cannot move its cost at all.
+    leader = plan.ids.index("northwind-ib")
+    swap = next(v for v in voi.values if v.bid_id == "northwind-ib" and v.input == "replacement_hours")
+    assert np.ptp(plan.cost[leader]) > 0 and swap.evpi == 0

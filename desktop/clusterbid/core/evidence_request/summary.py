@@ -13,6 +13,8 @@ ASK_FOR = {
     "busbw": "an nccl-tests all_reduce log on 2+ nodes",
     "baseline_mfu": "a training-throughput run of this workload",
     "failure_rate": "its fleet's failure record (failures per 1,000 GPU-days)",
+    "replacement_hours": "a node-replacement time written into the contract",
+    "uptime": "an uptime SLA written into the contract, with its service credits",
 }
 
 

@@ -11,8 +11,10 @@ from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyRe
 from clusterbid.core.uncertainty.sensitivity import Sensitivity
 from clusterbid.core.uncertainty.spreads import UncertainInput
 
-INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate"}
-INPUT_UNITS = {"busbw": "GB/s", "baseline_mfu": "fraction", "failure_rate": "per 1,000 GPU-days"}
+INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate",
+                "replacement_hours": "node replacement time", "uptime": "SLA uptime"}
+INPUT_UNITS = {"busbw": "GB/s", "baseline_mfu": "fraction", "failure_rate": "per 1,000 GPU-days",
+               "replacement_hours": "hours", "uptime": "%"}
 
 
 def _input_json(item: UncertainInput) -> dict:
@@ -83,14 +85,15 @@ def sensitivity_json(s: Sensitivity, currency: str) -> dict:
 
 
 def _input_text(item: UncertainInput) -> str:
-    value = f"{item.point:.1%}" if item.name == "baseline_mfu" else f"{item.point:,.3g} {INPUT_UNITS[item.name]}"
+    value = f"{item.point:.1%}" if item.name == "baseline_mfu" else f"{item.point:,.4g} {INPUT_UNITS[item.name]}"
     source = item.source
     if item.evidence is not None:
         e = item.evidence
         source = f"{e.kind.value} {e.value:g} {e.unit}, {e.grade.value}, at {e.scale_gpus:,} GPUs"
     spread = (item.sigma**2 + item.shared_sigma**2) ** 0.5
     haircut = f", median x{item.median_factor:g}" if item.median_factor != 1 else ""
-    return f"{INPUT_LABELS[item.name]} {value} ({source}; sigma {spread:.0%}{haircut})"
+    spread_of = " on the downtime" if item.name == "uptime" else ""  # uptime is drawn through 1 - uptime
+    return f"{INPUT_LABELS[item.name]} {value} ({source}; sigma {spread:.0%}{spread_of}{haircut})"
 
 
 def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivity: Sensitivity | None) -> list[str]:

@@ -23,7 +23,10 @@ from clusterbid.core.uncertainty.streams import stream
 CHUNK = 8192
 MAX_SAMPLES = 10_000_000
 # Which BidArrays column each uncertain input multiplies.
-COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour"}
+COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour",
+           "replacement_hours": "node_replacement_hours", "uptime": "uptime"}
+# The uptime factor multiplies the downtime (1 - uptime); no draw of it goes below this uptime.
+MIN_UPTIME = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,7 @@ def chunks(s: Setup, samples: int) -> Iterator[tuple[int, int, dict[str, np.ndar
             factors[name] = np.exp(z, out=z)
         drawn = {COLUMNS[name]: getattr(s.base, COLUMNS[name]) * f for name, f in factors.items()}
         drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
+        drawn["uptime"] = np.clip(1.0 - (1.0 - s.base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
         yield start, n, factors, outcomes(s.workload, s.base.replace(**drawn))
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS
 from clusterbid.core.uncertainty.streams import MARKET
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
@@ -65,6 +66,13 @@ FAILURE_RATE_SIGMA = 0.5
 UNVERIFIED_FAILURE_RATE_FACTOR = 2.0
 # A stack beyond this share of dense peak is not credible (the calibration's cap).
 MAX_MFU = 0.85
+# Node replacement time and SLA uptime (issue 23): a figure the provider wrote into its bid is a
+# commitment it can be held to, so its doubt is modest (a factor 1.5 at P90). A figure it did not
+# state takes the documented default, whose plausible range (provenance/defaults.py) is read as
+# P10-P90 of a log-normal around the default. Uptime is drawn through its downtime, 1 - uptime,
+# so a draw never passes 100%.
+STATED_RELIABILITY_SIGMA = 0.3
+P90_Z = 1.2816
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,8 @@ class Spreads:
     failure_rate_sigma: float = FAILURE_RATE_SIGMA
     fabric_shared_busbw_sigma: float = FABRIC_SHARED_BUSBW_SIGMA
     gpu_shared_failure_sigma: float = GPU_SHARED_FAILURE_SIGMA
+    stated_reliability_sigma: float = STATED_RELIABILITY_SIGMA
+    default_range_scale: float = 1.0  # 0 in the zero table: a default's range adds no spread
 
     @classmethod
     def zero(cls) -> Spreads:
@@ -92,6 +102,8 @@ class Spreads:
             failure_rate_sigma=0.0,
             fabric_shared_busbw_sigma=0.0,
             gpu_shared_failure_sigma=0.0,
+            stated_reliability_sigma=0.0,
+            default_range_scale=0.0,
         )
 
 
@@ -99,8 +111,8 @@ class Spreads:
 class UncertainInput:
     """One input of one bid as the Monte Carlo draws it."""
 
-    name: str  # "busbw", "baseline_mfu", "failure_rate"
-    point: float  # the figure the point estimate used (failure rate: per 1,000 GPU-days)
+    name: str  # "busbw", "baseline_mfu", "failure_rate", "replacement_hours", "uptime"
+    point: float  # the figure the point estimate used (failure rate: per 1,000 GPU-days; uptime: %)
     median_factor: float  # < 1: a claim's haircut
     sigma: float  # log-space, this bid's own draw
     shared_sigma: float  # log-space, all draws common to other bids together
@@ -129,8 +141,43 @@ def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: 
     return UncertainInput(name, point, median, sigma, 0.0, evidence.grade.value, evidence)
 
 
+def _range_sigma(low: float, high: float) -> float:
+    """Log-space sigma that puts a documented range's ends at P10 and P90."""
+    return math.log(high / low) / (2 * P90_Z)
+
+
+def _reliability_input(name: str, point: float, drawn: float, bid, field_name: str,
+                       low_high: tuple[float, float], spreads: Spreads) -> UncertainInput:
+    """`drawn`: the figure the factor multiplies (the hours, or the downtime in % for uptime)."""
+    source = bid.provenance[field_name]
+    if source.verified:  # stated by the provider or measured
+        label = "bid statement" if source.kind == "provider" else source.label
+        return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, label, None)
+    # The range's ends at P10 and P90: the median is their geometric midpoint, not the default.
+    low, high = low_high
+    # (A buyer's assumption of zero hours or 100% uptime has nothing to multiply: it stays as set.)
+    median = math.sqrt(low * high) / drawn if spreads.default_range_scale and drawn > 0 else 1.0
+    sigma = spreads.default_range_scale * _range_sigma(low, high)
+    return UncertainInput(name, point, median, sigma, 0.0, source.label, None)
+
+
+def _reliability_inputs(bid, spreads: Spreads) -> tuple[UncertainInput, UncertainInput]:
+    """Node replacement hours and the SLA's downtime (1 - uptime), each spread by its provenance."""
+    figures = effective_reliability(bid)
+    swap = RELIABILITY_DEFAULTS["reliability.node_replacement_hours"]
+    sla = RELIABILITY_DEFAULTS["reliability.uptime_sla_percent"]
+    downtime_range = (100.0 - sla.high, 100.0 - sla.low)  # 99.9-95% uptime: 0.1-5% down
+    return (
+        _reliability_input("replacement_hours", figures.node_replacement_hours, figures.node_replacement_hours,
+                           bid, "reliability.node_replacement_hours", (swap.low, swap.high), spreads),
+        _reliability_input("uptime", figures.uptime_sla_percent, 100.0 - figures.uptime_sla_percent, bid,
+                           "reliability.uptime_sla_percent", downtime_range, spreads),
+    )
+
+
 def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16") -> tuple[UncertainInput, ...]:
-    """The three uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate."""
+    """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
+    replacement time and SLA uptime (drawn through its downtime)."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
     if estimate.busbw_evidence is not None:
@@ -154,4 +201,4 @@ def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision
     failures = _shared("failure_rate", effective_reliability(bid).failures_per_1000_gpu_days, 1.0,
                        math.sqrt(total**2 - common**2), [(gpu, common)],
                        "bid statement" if source.kind == "provider" else source.label)
-    return busbw, mfu, failures
+    return (busbw, mfu, failures, *_reliability_inputs(bid, spreads))

@@ -37,7 +37,7 @@ class InputValue:
     """What a perfect measurement of one input of one bid is worth to the decision."""
 
     bid_id: str
-    input: str  # "busbw", "baseline_mfu", "failure_rate" (spreads.bid_inputs)
+    input: str  # "busbw", "baseline_mfu", "failure_rate", "replacement_hours", "uptime" (spreads.bid_inputs)
     source: str  # what backs the figure now: an evidence grade, "spec", "workload default", ...
     evpi: float  # expected cost of deciding without it, evaluation currency
     change_probability: float  # chance the measurement makes another bid the better choice
@@ -59,11 +59,16 @@ def bin_count(samples: int) -> int:
     return max(1, min(MAX_BINS, samples // MIN_PER_BIN))
 
 
+def _owners(plan: PlanSamples, bid: int, name: str) -> set[str]:
+    return {owner for item in plan.inputs[bid] if item.name == name for owner, _ in item.shared_streams}
+
+
 def _depends_on(plan: PlanSamples, bid: int, name: str) -> list[int]:
-    """Rows whose cost moves with this bid's draw of this input (common random numbers)."""
-    shared = [k for k, inputs in enumerate(plan.inputs) for item in inputs
-              if item.name == name and item.shared_sigma > 0]
-    return sorted({bid, *shared}) if name == "baseline_mfu" and bid in shared else [bid]
+    """Rows whose cost moves with this bid's draw of this input: the bid itself, and every bid
+    that shares one of its common draws (the market, its GPU type, its fabric kind); the others
+    are independent of the measurement (common random numbers), so they keep their overall mean."""
+    owners = _owners(plan, bid, name)
+    return sorted({bid, *(k for k in range(len(plan.ids)) if owners & _owners(plan, k, name))})
 
 
 def _input_value(plan: PlanSamples, means: np.ndarray, choice: int, bid: int, name: str, bins: int) -> InputValue:
