@@ -45,11 +45,13 @@ def escalated_hours(hours, escalation_per_year):
     """Hours weighted by the price multiplier in force: (1+e)^k during contract year k."""
     hours = np.asarray(hours, dtype=float)
     rate = np.asarray(escalation_per_year, dtype=float)
+    if not rate.any():  # no bid escalates (the common case): every hour at the first year's price
+        return hours + 0.0 * rate  # (the broadcast shape, as below)
     years = np.floor(hours / HOURS_PER_YEAR)
-    growth = 1.0 + rate
+    factor = (1.0 + rate) ** years  # the Monte Carlo's costliest line: computed once
     safe_rate = np.where(rate > 0, rate, 1.0)
-    whole = np.where(rate > 0, HOURS_PER_YEAR * (growth**years - 1.0) / safe_rate, HOURS_PER_YEAR * years)
-    return whole + (hours - years * HOURS_PER_YEAR) * growth**years
+    whole = np.where(rate > 0, HOURS_PER_YEAR * (factor - 1.0) / safe_rate, HOURS_PER_YEAR * years)
+    return whole + (hours - years * HOURS_PER_YEAR) * factor
 
 
 def usage_hours(wall_hours, increment_hours, minimum_hours):

@@ -20,7 +20,7 @@ from clusterbid.core.uncertainty.streams import stream
 
 # Samples per pass: bounds the temporaries of the cost model to a few MB per bid column while
 # keeping numpy's per-call overhead small. Draws are float32 (a z-score needs no more).
-CHUNK = 8192
+CHUNK = 4096
 MAX_SAMPLES = 10_000_000
 # Which BidArrays column each uncertain input multiplies.
 COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour",
