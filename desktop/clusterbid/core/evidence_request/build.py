@@ -9,6 +9,7 @@ import hashlib
 from clusterbid.core.bid import Bid
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.evidence_request.model import CommandRun, EvidenceRequest, RequestPack
 from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
 
@@ -98,6 +99,16 @@ def _training_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceReq
                            formats=["throughput-csv", "throughput-json"])
 
 
+def _stated(bid, name: str, unit: str) -> str:
+    """What the bid says of one reliability figure, never passing a default off as its statement."""
+    value = getattr(bid.reliability, name)
+    source = bid.provenance[f"reliability.{name}"]
+    if value is None or not source.verified:
+        shown = getattr(effective_reliability(bid), name)
+        return f"the bid does not state it; we assumed {shown:g}{unit}, {source.label}"
+    return f"the bid states {value:g}{unit}"
+
+
 def build_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, issued_on: dt.date,
                deadline: dt.date) -> RequestPack:
     """The bid's requests, the one most worth asking for first."""
@@ -111,13 +122,14 @@ def build_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, iss
     wanted = sorted(("busbw", "baseline_mfu"), key=lambda n: order.index(n) if n in order else len(order))
     builders = {"busbw": _nccl_request, "baseline_mfu": _training_request}
     requests = [builders[n](evaluation, bid, request_id(evaluation, bid_id, n, issued_on)) for n in wanted]
-    r = bid.reliability
     questions = [
-        f"Failure rate: node or GPU failures per 1,000 GPU-days on this fleet over the last 90 days (the bid states "
-        f"{r.failures_per_1000_gpu_days:g}), with the GPU-days in service and the causes.",
-        f"Node replacement: hours from a failure to a healthy replacement in the job (the bid states "
-        f"{r.node_replacement_hours:g}), and whether spares are held in the same network block.",
-        f"Uptime: how the {r.uptime_sla_percent:g}% SLA is measured and what it pays back.",
+        f"Failure rate: node or GPU failures per 1,000 GPU-days on this fleet over the last 90 days "
+        f"({_stated(bid, 'failures_per_1000_gpu_days', '')}), with the GPU-days in service and the causes.",
+        f"Node replacement: hours from a failure to a healthy replacement in the job "
+        f"({_stated(bid, 'node_replacement_hours', ' hours')}), written into the contract, and whether spares "
+        "are held in the same network block.",
+        f"Uptime: the SLA in the contract ({_stated(bid, 'uptime_sla_percent', '%')}), how it is measured and "
+        "what it pays back.",
     ]
     return RequestPack(evaluation=evaluation.title, provider=bid.quote.provider, bid_id=bid_id, issued_on=issued_on,
                        deadline=deadline, requests=requests, witness=dict(WITNESS), questions=questions)
