@@ -6,20 +6,8 @@ from clusterbid.core.provenance import unverified_inputs
 from clusterbid import __version__
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.money import CENT, SYMBOLS, format_money, money  # noqa: F401 (re-exported)
+from clusterbid.core.evidence.model import evidence_json  # noqa: F401 (re-exported)
 from clusterbid.core.scoring import BidScore, Scorecard
-
-
-def evidence_json(evidence) -> dict:
-    """One evidence item as the report shows it: what, how much, how trusted, at what scale."""
-    return {
-        "kind": evidence.kind.value,
-        "value": evidence.value,
-        "unit": evidence.unit,
-        "grade": evidence.grade.value,
-        "scale_gpus": evidence.scale_gpus,
-        "measured_by": evidence.measured_by,
-        "artefact_sha256": evidence.artefact_sha256,
-    }
 
 
 def contract_json(e, currency: str) -> dict:

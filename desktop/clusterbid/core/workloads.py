@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Discriminator, Tag
 
-from clusterbid.core.documents import parse_model
+from clusterbid.core.model_parsing import parse_model
 from clusterbid.core.errors import InputError
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload

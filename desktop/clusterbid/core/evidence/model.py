@@ -83,3 +83,16 @@ class Evidence(FrozenModel):
         if self.grade is EvidenceGrade.MEASURED_INDEPENDENT and self.measured_by == "provider":
             raise ValueError("a figure the provider measured cannot be graded measured_independent")
         return self
+
+
+def evidence_json(evidence) -> dict:
+    """One evidence item as the report shows it: what, how much, how trusted, at what scale."""
+    return {
+        "kind": evidence.kind.value,
+        "value": evidence.value,
+        "unit": evidence.unit,
+        "grade": evidence.grade.value,
+        "scale_gpus": evidence.scale_gpus,
+        "measured_by": evidence.measured_by,
+        "artefact_sha256": evidence.artefact_sha256,
+    }

@@ -5,7 +5,8 @@ core/report.py calls these when the CLI asks for them; the money formatting is r
 
 from __future__ import annotations
 
-from clusterbid.core.report import evidence_json, format_money, money
+from clusterbid.core.evidence.model import evidence_json
+from clusterbid.core.money import format_money, money
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyResult
 from clusterbid.core.uncertainty.sensitivity import Sensitivity
