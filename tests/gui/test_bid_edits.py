@@ -150,3 +150,48 @@ def test_a_cancelled_wizard_changes_nothing(qtbot, window, monkeypatch):
     monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: (lambda parent, evaluation, bid, **_options: None))
     window.actions_.add_bid.trigger()
     assert window.session.undo_stack.count() == 0
+
+
+def test_a_log_attached_in_the_wizard_is_kept_in_the_document_with_the_edit(qtbot, window, monkeypatch):
+    """Issue 15: the wizard stored the figure but not the file, while `clusterbid evidence attach`
+    keeps both. Now the raw log goes into the document in the same transaction as the bid edit."""
+    import hashlib
+
+    from PySide6.QtWidgets import QDialog
+
+    from tests.gui.wizard.conftest import REAL_LOG
+
+    def drive(wizard: BidWizard) -> int:
+        wizard.show()  # as exec() would: a wizard has no current page before it is shown
+        qtbot.waitExposed(wizard)
+        while wizard.currentPage() is not wizard.evidence_page:
+            wizard.next()
+        wizard.evidence_page.attach_files([REAL_LOG])
+        qtbot.waitUntil(lambda: wizard.evidence_page.pending == 0 and wizard.result_bid() is not None
+                        and len(wizard.result_bid().evidence) > len(before.evidence), timeout=10_000)
+        wizard.hide()
+        return QDialog.DialogCode.Accepted
+
+    before = next(b for b in window.session.evaluation.bids if b.id == "northwind-ib")
+    monkeypatch.setattr(BidWizard, "exec", drive)
+    window.comparison.select_bid("northwind-ib")
+    window.actions_.edit_bid.trigger()
+    wait_for_scoring(qtbot, window)
+
+    document = window.session.document
+    expected_sha = hashlib.sha256(REAL_LOG.read_bytes()).hexdigest()
+    (kept,) = document.artefacts()
+    assert (kept.name, kept.sha256, kept.bid_id, kept.size) == (REAL_LOG.name, expected_sha, "northwind-ib",
+                                                               REAL_LOG.stat().st_size)
+    assert document.artefact_bytes(kept.id) == REAL_LOG.read_bytes()
+    edited = next(b for b in window.session.evaluation.bids if b.id == "northwind-ib")
+    assert edited.evidence[-1].artefact_sha256 == expected_sha
+    rows = document.audit_rows()
+    assert [r.action for r in rows[-2:]] == ["attach_artefact", "edit"]  # one commit: file first, then the bid
+    assert document.audit_now().ok
+
+    window.session.undo_stack.undo()  # the figure goes; the file stays, as the trail records it
+    assert next(b for b in window.session.evaluation.bids if b.id == "northwind-ib").evidence == before.evidence
+    assert len(document.artefacts()) == 1
+    window.session.undo_stack.redo()  # and is not stored twice
+    assert len(document.artefacts()) == 1 and document.audit_now().ok

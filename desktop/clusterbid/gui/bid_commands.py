@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
 from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, with_workload, without_bid
+
+
+MEDIA_TYPES = {".json": "application/json", ".csv": "text/csv"}  # evidence files are text (formats doc)
+
+
+def evidence_files(bid, read: dict) -> list:
+    """The files the bid's evidence was read from in the wizard (NewArtefact), each once."""
+    from clusterbid.core.store.artefacts import NewArtefact
+
+    wanted = dict.fromkeys(e.artefact_sha256 for e in bid.evidence if e.artefact_sha256 in read)
+    return [NewArtefact(bid.id, *read[sha256], media_type=MEDIA_TYPES.get(Path(read[sha256][0]).suffix.lower(),
+                                                                           "text/plain"))
+            for sha256 in wanted]
 
 
 def load_bid_wizard():
@@ -21,13 +36,13 @@ class BidCommands:
         bid_id = self.comparison.selected_bid_id()
         return next((b for b in self.session.evaluation.bids if b.id == bid_id), None)
 
-    def _apply(self, build, text: str) -> bool:
+    def _apply(self, build, text: str, files=()) -> bool:
         try:
             new = build()
         except InputError as exc:
             dialogs.show_problem(self, "This change was not made", str(exc))
             return False
-        return self.session.apply(new, text)
+        return self.session.apply(new, text, files=files)
 
     def add_bid(self) -> None:
         self._run_wizard(None)
@@ -45,13 +60,17 @@ class BidCommands:
         wizard = load_bid_wizard()
         evaluation = self.session.evaluation
         # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
-        result = wizard(self, evaluation, bid, draft_store=DraftStore(self.settings.data_dir / "bid-wizard-draft.json"))
+        read: dict = {}  # SHA-256 -> (file name, bytes) of every evidence file the wizard read
+        result = wizard(self, evaluation, bid, draft_store=DraftStore(self.settings.data_dir / "bid-wizard-draft.json"),
+                        files_read=read)
         if result is None:
             return
+        files = evidence_files(result, read)  # kept with the edit, as `clusterbid evidence attach` keeps them
         if bid is None:
-            self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"), f"Add bid {result.id}")
+            self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"), f"Add bid {result.id}",
+                        files)
         else:
-            self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}")
+            self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}", files)
         self.pending_selection = result.id
 
     def duplicate_bid(self) -> None:

@@ -27,13 +27,14 @@ class Session(QObject):
     def evaluation(self) -> Evaluation:
         return self.document.evaluation
 
-    def apply(self, new: Evaluation, text: str, merge_key: object = None) -> bool:
-        """Commit `new` and record it for undo; on refusal nothing changes and the reason is emitted."""
+    def apply(self, new: Evaluation, text: str, merge_key: object = None, files=()) -> bool:
+        """Commit `new` and record it for undo; on refusal nothing changes and the reason is emitted.
+        `files`: raw evidence files kept with the edit (undo leaves them stored, as the trail does)."""
         old = self.evaluation
         if new == old:
             return True
         try:
-            apply_snapshot(self.document, new, text)
+            apply_snapshot(self.document, new, text, files)
         except InputError as exc:
             self.edit_refused.emit(str(exc))
             return False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,22 @@ class ArtefactInfo:
     sha256: str
     size: int
     media_type: str
+
+
+@dataclass(frozen=True)
+class NewArtefact:
+    """A raw evidence file to keep with an edit (the app's wizard attaches logs this way)."""
+
+    bid_id: str | None
+    name: str
+    data: bytes
+    media_type: str = "text/plain"
+
+
+def attach_payload(name: str, data: bytes, media_type: str, bid_id: str | None, sha256: str) -> str:
+    """The attach row's value: what the audit compares the stored artefact with (verify.py)."""
+    return json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
+                       "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
 
 
 def check_artefact(path: Path, name: str, data: bytes, media_type: str) -> str:

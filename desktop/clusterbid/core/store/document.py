@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
 from clusterbid.core.workload import Workload
-from clusterbid.core.store import audit, changes, fileformat, schema, snapshot, verify
+from clusterbid.core.store import artefacts, audit, changes, fileformat, schema, snapshot, verify
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
 from clusterbid.core.store.records import DocumentRecords
@@ -185,19 +185,25 @@ class EvaluationDocument(DocumentRecords):
         self._evaluation = new
         return new
 
-    def apply(self, target: Evaluation, label: str) -> Evaluation:
+    def apply(self, target: Evaluation, label: str, files: Sequence[artefacts.NewArtefact] = ()) -> Evaluation:
         """Bring the document to `target` (one user action: an edit, an import, an undo or a redo) in
-        one transaction recorded as one audit row, so a crash leaves the state before or after it."""
+        one transaction recorded as one audit row, so a crash leaves the state before or after it.
+        `files`: raw evidence files the edit's evidence comes from, kept in the same transaction
+        (one attach row each before the edit's row); a file already kept is not stored twice."""
         current = self._evaluation
         new = self._validated(label, lambda: snapshot.rebuild(target))
         steps = changes.diff_steps(current, new)
-        if not steps:
+        fresh = self._not_yet_kept(files)
+        if not steps and not fresh:
             return current
-        if len(steps) == 1 and steps[0]["action"] not in (changes.SET_HEADER, changes.REORDER):
+        if not fresh and len(steps) == 1 and steps[0]["action"] not in (changes.SET_HEADER, changes.REORDER):
             return self._apply_one(steps[0], new)
         label = self._require_text("the description of the change", label, 200)
 
         def write(conn: sqlite3.Connection) -> None:
+            for item, sha256 in fresh:
+                artefacts.insert(conn, bid_id=item.bid_id, name=item.name, data=item.data, sha256=sha256,
+                                 media_type=item.media_type)
             if snapshot.header_json(new) != snapshot.header_json(current):
                 conn.execute("UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),))
             if new.bids != current.bids:
@@ -205,9 +211,24 @@ class EvaluationDocument(DocumentRecords):
                 conn.executemany("INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
                                  [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)])
 
-        self._commit(audit.EDIT, None, None, changes.edit_payload(label, steps), write)
+        entries = [(audit.ATTACH_ARTEFACT, item.bid_id, None, artefacts.attach_payload(item.name, item.data, item.media_type, item.bid_id, sha256))
+                   for item, sha256 in fresh]
+        if steps:
+            entries.append((audit.EDIT, None, None, changes.edit_payload(label, steps)))
+        self._commit_many(entries, write)
         self._evaluation = new
         return new
+
+    def _not_yet_kept(self, files: Sequence[artefacts.NewArtefact]) -> list[tuple[artefacts.NewArtefact, str]]:
+        """The files not stored yet, each checked (size, name) and with its SHA-256."""
+        kept = {info.sha256 for info in self.artefacts()}
+        fresh = []
+        for item in files:
+            sha256 = artefacts.check_artefact(self.path, item.name, item.data, item.media_type)
+            if sha256 not in kept:
+                kept.add(sha256)
+                fresh.append((item, sha256))
+        return fresh
 
     def _apply_one(self, step: dict, new: Evaluation) -> Evaluation:
         # A single-part change keeps its plain row (add_bid, replace_bid, ...), as older trails have.

@@ -82,8 +82,7 @@ class DocumentRecords:
         if bid_id is not None:
             self._bid_index(bid_id)
         sha256 = artefacts.check_artefact(self.path, name, data, media_type)
-        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
-                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        payload = artefacts.attach_payload(name, data, media_type, bid_id, sha256)
         _, info = self._commit(audit.ATTACH_ARTEFACT, bid_id, None, payload, lambda c: artefacts.insert(
             c, bid_id=bid_id, name=name, data=data, sha256=sha256, media_type=media_type))
         return info
@@ -102,8 +101,7 @@ class DocumentRecords:
         bids = list(self._evaluation.bids)
         bids[index] = bid
         new = self._validated(f"adding evidence to bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
-        payload = json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
-                              "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+        payload = artefacts.attach_payload(name, data, media_type, bid_id, sha256)
         old_json, bid_json = snapshot.to_json(old), snapshot.to_json(bid)
 
         def write(conn: sqlite3.Connection) -> None:

@@ -13,10 +13,14 @@ __all__ = ["BidWizard", "DraftStore", "duplicate_bid_dialog", "edit_bid_dialog"]
 
 
 def edit_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid | None,
-                    *, draft_store: DraftStore | None = None) -> Bid | None:
-    """Add (bid=None) or edit a bid in a modal wizard; the validated Bid, or None on cancel."""
+                    *, draft_store: DraftStore | None = None, files_read: dict | None = None) -> Bid | None:
+    """Add (bid=None) or edit a bid in a modal wizard; the validated Bid, or None on cancel.
+    `files_read` gets SHA-256 -> (file name, bytes) of every evidence file the wizard read."""
     wizard = BidWizard(evaluation, bid, draft_store=draft_store, parent=parent)
-    return wizard.result_bid() if wizard.exec() == QDialog.DialogCode.Accepted else None
+    accepted = wizard.exec() == QDialog.DialogCode.Accepted
+    if files_read is not None:
+        files_read.update(wizard.evidence_page.files_read)
+    return wizard.result_bid() if accepted else None
 
 
 def duplicate_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid,

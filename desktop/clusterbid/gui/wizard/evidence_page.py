@@ -36,6 +36,7 @@ class EvidencePage(QWizardPage):
                          "(resources/evidence-formats.md). An attached file is graded as measured; a typed "
                          "figure without its file is a provider's claim. Evidence is optional.")
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
+        self.files_read: dict[str, tuple[str, bytes]] = {}  # SHA-256 -> (name, bytes): kept with the bid
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
         self.pending = 0
@@ -125,6 +126,8 @@ class EvidencePage(QWizardPage):
         self.status.setText(f"Attached {result.name}: {what} ({GRADE_WORDS[first.grade]}{flags}).")
         for evidence in result.items:
             self.add(evidence, result.flags)
+            if evidence.artefact_sha256 and result.data:
+                self.files_read[evidence.artefact_sha256] = (result.name, result.data)
 
     def add(self, evidence: Evidence, flags: tuple[tuple[str, str], ...]) -> None:
         self.items.append((evidence, tuple(flags)))

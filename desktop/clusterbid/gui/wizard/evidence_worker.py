@@ -32,6 +32,7 @@ class ParsedLog:
     name: str
     items: tuple[Evidence, ...]
     flags: tuple[tuple[str, str], ...]
+    data: bytes = b""  # the file as read: kept in the document with the bid (its SHA-256 is the items')
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_g
         reading = read_evidence(data, path.name, fmt=kind)
         if not reading.evidence:
             raise InputError(f"{path.name}: no figure the cost model can use ({'; '.join(reading.notes) or kind})")
-        return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()))
+        return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data)
     parse = parse_nccl_tests_json if kind == "nccl-json" else parse_nccl_tests_text
     runs = parse(text, path.name, nic_aggregate_gb_s=nic_aggregate_gb_s)
     last_problem: InputError | None = None
@@ -67,7 +68,7 @@ def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_g
         except InputError as exc:
             last_problem = exc
             continue
-        return ParsedLog(path.name, (evidence,), tuple((f.code, f.message) for f in run.flags))
+        return ParsedLog(path.name, (evidence,), tuple((f.code, f.message) for f in run.flags), data)
     raise last_problem or InputError(f"{path.name}: no nccl-tests run found")
 
 
