@@ -10,6 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.resources import resource_path
 
 _STRICT = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
@@ -113,8 +114,7 @@ def _load_entries(path: Path, table: str, model: type[BaseModel]) -> dict:
         try:
             entry = model.model_validate(raw)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-            raise InputError(f"{label}: {problems}") from None
+            raise InputError(f"{label}: {one_line_problems(exc)}") from None
         if entry.id in entries:
             raise InputError(f"{label}: duplicate id {entry.id!r}")
         entries[entry.id] = entry

@@ -26,6 +26,12 @@ def describe_location(loc: tuple) -> str:
     return text or "(document)"
 
 
+def one_line_problems(exc: ValidationError, whole: str = "(document)") -> str:
+    """Every problem on one line, `field: rule; field: rule` (a refused edit, a catalog entry)."""
+    return "; ".join(f"{describe_location(e['loc']) if e['loc'] else whole}: {e['msg'].removeprefix('Value error, ')}"
+                     for e in exc.errors())
+
+
 def describe_validation_error(exc: ValidationError, source: str) -> str:
     lines = [f"{source}: {exc.error_count()} problem(s):"]
     for error in exc.errors():

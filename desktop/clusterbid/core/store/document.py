@@ -10,6 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
+from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.core.workload import Workload
 from clusterbid.core.store import artefacts, audit, changes, fileformat, schema, snapshot, verify
 from clusterbid.core.store.copying import backup_to
@@ -157,7 +158,7 @@ class EvaluationDocument(DocumentRecords):
         try:
             return build()
         except ValidationError as exc:
-            details = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'evaluation'}: {e['msg']}" for e in exc.errors())
+            details = one_line_problems(exc, whole="evaluation")
             raise EditRejectedError(self.path, f"{what} was refused: {details}", exc.errors()) from None
 
     def _bid_index(self, bid_id: str) -> int:
