@@ -244,9 +244,25 @@ def test_unsupported_extension_and_missing_file(tmp_path):
         import_bids(tmp_path / "absent.csv")
 
 
-def test_every_refusal_is_an_input_error():
-    for error in (CorruptFileError, EncodingError, FileTooLargeError, UnsafeFileError, UnsupportedFormatError):
-        assert issubclass(error, InputError)
+def test_every_kind_of_refusal_reaches_the_officer_as_exit_2_naming_the_file(tmp_path, bids, capsys):
+    """One file of each refusal kind through `clusterbid import-bids`: exit 2 (refused input, as the
+    README says), the file named, and no traceback."""
+    from clusterbid.cli import main
+
+    good = write_template_xlsx(tmp_path / "good.xlsx", bids)
+    files = {
+        "laughs.xlsx": lambda path: _with_part(good, path, "xl/worksheets/sheet1.xml", BILLION_LAUGHS),  # unsafe
+        "noise.xlsx": lambda path: path.write_bytes(os.urandom(5_000)),  # corrupt
+        "latin1.csv": lambda path: path.write_bytes("id,quote.provider\nb1,Société\n".encode("cp1252")),  # encoding
+        "huge.csv": lambda path: path.write_text("id,quote.provider\n" + "x,y\n" * 20_000, encoding="utf-8"),  # size
+        "bids.ods": lambda path: path.write_bytes(b"PK"),  # unsupported format
+    }
+    for name, make in files.items():
+        path = tmp_path / name
+        make(path)
+        assert main(["import-bids", str(path)]) == 2, name
+        err = capsys.readouterr().err
+        assert name in err and "Traceback" not in err, err
 
 
 def test_failed_export_leaves_the_old_file_and_no_temporary(tmp_path, bids, monkeypatch):
