@@ -12,6 +12,7 @@ from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
+from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -92,7 +93,7 @@ class MemoContent:
             unverified=unverified_items(scorecard),
             notes=notes.strip(),
             approvers=tuple(approvers),
-            methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+            methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
         )
 
 
@@ -248,7 +249,10 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
         flags = "; ".join(f.message for f in e.warnings)
         label = f"{score.bid.id}\n{score.bid.quote.provider}"
         if not e.passes_gates:
-            gates = "EXCLUDED: " + "; ".join(g.message for g in e.gates)
+            # The first failed gate says why; every gate and flag is listed on the bid's own page.
+            more = len(e.gates) - 1
+            gates = "EXCLUDED: " + e.gates[0].message + (f" (+{more} more gate(s): see its page)" if more > 0 else "")
+            flags = f"{len(e.warnings)} flag(s) on its page" if e.warnings else ""
             rows.append(("-", label, price, "-", "-", "-", "-", "-", gates + (f"\nFlags: {flags}" if flags else "")))
             continue
         cost = format_money(e.plan_cost, currency) + f"\ncommits {format_money(e.commitment, currency)}"

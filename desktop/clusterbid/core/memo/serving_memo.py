@@ -22,6 +22,7 @@ from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
+from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
@@ -223,7 +224,7 @@ def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approve
     head = ServingMemoHead(
         title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
         as_of=inputs_date(scorecard), software_version=__version__, model_version=SERVING_MODEL_VERSION,
-        approvers=approvers, methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+        approvers=approvers, methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=True),
     )
     sink = SignatureBoxes()
     buffer = io.BytesIO()

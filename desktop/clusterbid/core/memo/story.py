@@ -15,8 +15,9 @@ from clusterbid.core.memo.methodology import methodology_flowables
 W = styles.CONTENT_WIDTH
 
 
-def _p(text: object, style: str = "body") -> Paragraph:
-    return Paragraph(styles.markup(text), styles.paragraph_styles()[style])
+def _p(text: object, style: str = "body", escaped: bool = False) -> Paragraph:
+    """A paragraph of plain text (escaped here) or, with escaped=True, of our own fixed markup."""
+    return Paragraph(str(text) if escaped else styles.markup(text), styles.paragraph_styles()[style])
 
 
 def _key_values(rows, key_width: float = 0.3) -> Table:
@@ -101,28 +102,45 @@ def comparison_table(c: MemoContent) -> list[Flowable]:
                "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
 
 
+def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
+    """A key-value table in table-cell type, for the two columns of a bid's page."""
+    table = Table([[_p(k, "fine_bold"), _p(v, "fine")] for k, v in rows],
+                  colWidths=[key_share * width, (1 - key_share) * width])
+    table.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1),
+                                                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return table
+
+
 def bid_section(page: BidPage) -> list[Flowable]:
-    evidence: list[Flowable]
-    if len(page.evidence_rows) > 1:
-        evidence = [_grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])]
-    else:
-        evidence = [_p("No evidence on file: every figure for this bid comes from the spec sheet and the provider's statements.", "warn")]
-    risks = [_p(r, "bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.")]
+    """Offer and fabric on the left, cost and block on the right, evidence and risks under both:
+    a ranked bid takes about half a page, so two bids share a page instead of six taking six."""
+    column = (W - 6 * mm) / 2
+    offer = [row for row in page.offer_rows if row[0] != "Provider"]  # the provider is in the heading
+    left = [_p("Offer", "h3"), _compact_key_values(offer, column, 0.24),
+            _p("Fabric and topology", "h3"), _compact_key_values(page.fabric_rows, column, 0.24),
+            Spacer(1, 1 * mm), _p(page.block_vs_job, "fine" if page.block_fits else "warn")]
+    risks = [_p(r, "fine_bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.", "fine")]
     for paragraph in risks:
         paragraph.bulletText = "•"
-    # A bid starts a new page only when less than about half a page is left: six bids need not
-    # take six half-empty pages.
-    return [
-        CondPageBreak(120 * mm),
-        _p(f"Bid {page.bid_id}: {page.provider}", "h1"),
-        _p(page.status, "big" if page.status != "Excluded" else "warn"),
-        _p("Offer", "h2"), _key_values(page.offer_rows, 0.25),
-        _p("Fabric and topology", "h2"), _key_values(page.fabric_rows, 0.25),
-        Spacer(1, 1 * mm), _p(page.block_vs_job, "body" if page.block_fits else "warn"),
-        _p("Cost breakdown", "h2"), _key_values(page.cost_rows, 0.25),
-        _p("Evidence", "h2"), *evidence,
-        _p("Risks", "h2"), *risks,
-    ]
+    has_evidence = len(page.evidence_rows) > 1
+    right = [_p("Cost breakdown", "h3"), _compact_key_values(page.cost_rows, column, 0.3)]
+    if not has_evidence:
+        right.append(_p("<b>Evidence:</b> none on file. Every figure for this bid comes from the spec sheet and the "
+                        "provider's statements.", "fine_warn", escaped=True))
+    right += [_p("Risks", "h3"), *risks]
+    columns = Table([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
+    columns.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    status = page.status.lower() if page.status != "Excluded" else '<font color="#9a3412">EXCLUDED</font>'
+    head = [Paragraph(f"Bid {styles.markup(page.bid_id)}: {styles.markup(page.provider)} ({status})",
+                      styles.paragraph_styles()["bid_head"]), columns]
+    # The heading and both columns move as one block of about half a page; measured evidence,
+    # a six-column table, runs full width under it.
+    evidence: list[Flowable] = []
+    if has_evidence:
+        evidence = [KeepTogether([_p("Evidence", "h2"), _grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])])]
+    return [CondPageBreak(60 * mm), KeepTogether(head), *evidence]
 
 
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
@@ -136,12 +154,36 @@ def sensitivity_section(c: MemoContent) -> list[Flowable]:
     return out
 
 
+def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str]]]:
+    """Items that start "bid (provider): ..." grouped under their bid, in the order given; an item
+    naming no bid keeps a row of its own."""
+    groups: list[tuple[str, list[str]]] = []
+    for text in items:
+        who = next((b for b in bids if text.startswith(b + ": ")), "")
+        rest = text[len(who) + 2:] if who else text
+        if groups and groups[-1][0] == who and who:
+            groups[-1][1].append(rest)
+        else:
+            groups.append((who, [rest]))
+    return groups
+
+
 def not_verified_section(c: MemoContent) -> list[Flowable]:
-    items = [_p(text, "bullet") for text in c.unverified]
-    for paragraph in items:
-        paragraph.bulletText = "•"
-    return [Spacer(1, 4 * mm), _p("6. What was not verified", "h1"),
-            _p("These figures were taken on trust. Each is a question to put to the provider before signing."), *items]
+    """One row per bid with its items as bullets: the bid's name is said once, not on every line."""
+    bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages]
+    rows = [[_p("Bid", "head"), _p("Taken on trust: ask the provider before signing", "head")]]
+    for who, texts in _by_bid(c.unverified, bids):
+        bullets = [_p(text[:1].upper() + text[1:], "fine_bullet") for text in texts]
+        for paragraph in bullets:
+            paragraph.bulletText = "•"
+        rows.append([_p(who or "-", "cell_bold"), bullets])
+    table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
+    table.setStyle(TableStyle(styles.grid_table_style()))
+    out = [Spacer(1, 4 * mm), KeepTogether([
+        _p("6. What was not verified", "h1"),
+        _p("These figures were taken on trust. Each is a question to put to the provider before signing."),
+        *([table] if c.unverified else [])])]
+    return out
 
 
 def evidence_requests_section(c: MemoContent) -> list[Flowable]:
@@ -156,13 +198,15 @@ def evidence_requests_section(c: MemoContent) -> list[Flowable]:
 
 
 def methodology_appendix(c: MemoContent) -> list[Flowable]:
-    return [PageBreak(), _p("Appendix: methodology", "h1"),
+    # The appendix follows on the same page when a third of it is left: no half-empty page before it.
+    return [CondPageBreak(60 * mm), _p("Appendix: methodology", "h1"),
             _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The same text is the app's help.", "small"),
             *methodology_flowables(c.methodology)]
 
 
 def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
-    out = [PageBreak(), _p("Sign-off", "h1"),
+    # Under the appendix's last lines when the heading, the text and the first box fit there.
+    out = [CondPageBreak(75 * mm), _p("Sign-off", "h1"),
            _p(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
               "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
               "No timestamp server is used: the signing time comes from the signer's clock."),

@@ -92,10 +92,17 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
         "subtitle": _style("subtitle", fontSize=9.5, leading=13, textColor=MUTED, spaceAfter=8),
         "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
         "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
+        "bid_head": _style("bid_head", fontName=FONT_BOLD, fontSize=11.5, leading=14, spaceBefore=5, spaceAfter=2,
+                           textColor=ACCENT),
+        "h3": _style("h3", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2),
         "body": _style("body", spaceAfter=4),
         "small": _style("small", fontSize=7.5, leading=9.5, textColor=MUTED),
         "cell": _style("cell", fontSize=7.5, leading=9.5),
         "cell_bold": _style("cell_bold", fontName=FONT_BOLD, fontSize=7.5, leading=9.5),
+        "fine": _style("fine", fontSize=7, leading=8.6),  # the bid pages' two columns
+        "fine_bullet": _style("fine_bullet", fontSize=7, leading=8.6, leftIndent=8, bulletIndent=1, spaceAfter=1.5),
+        "fine_warn": _style("fine_warn", fontSize=7, leading=8.6, spaceBefore=3, textColor=WARN),
+        "fine_bold": _style("fine_bold", fontName=FONT_BOLD, fontSize=7, leading=8.6),
         "cell_right": _style("cell_right", fontSize=7.5, leading=9.5, alignment=2),
         "head": _style("head", fontName=FONT_BOLD, fontSize=7.5, leading=9.5, textColor=colors.white),
         "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
@@ -107,6 +114,21 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
         "code": _style("code", fontSize=8, leading=10.5, leftIndent=8, textColor=MUTED),
         "sha": _style("sha", fontSize=8.5, leading=11, fontName=FONT_BOLD, textColor=ACCENT),
     }
+
+
+@lru_cache(maxsize=1)
+def appendix_styles() -> dict[str, ParagraphStyle]:
+    """The methodology appendix: the same styles a size smaller, so reference text takes less paper."""
+    s = dict(paragraph_styles())
+    s.update({
+        "h1": _style("a_h1", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4, spaceAfter=3, textColor=ACCENT),
+        "h2": _style("a_h2", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=5, spaceAfter=2),
+        "body": _style("a_body", fontSize=7.5, leading=9.5, spaceAfter=3),
+        "bullet": _style("a_bullet", fontSize=7.5, leading=9.5, leftIndent=9, bulletIndent=2, spaceAfter=1.5),
+        "cell": _style("a_cell", fontSize=7, leading=8.5),
+        "head": _style("a_head", fontName=FONT_BOLD, fontSize=7, leading=8.5, textColor=colors.white),
+    })
+    return s
 
 
 def grid_table_style(header_rows: int = 1) -> list[tuple]:
