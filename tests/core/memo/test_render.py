@@ -70,15 +70,20 @@ def test_page_one_shows_job_size_busbw_assumptions_and_the_inputs_hash(demo_pdf)
     assert "page 1 of" in text
 
 
-def test_one_signature_field_per_approver_on_the_last_page(demo_pdf):
+@needs_poppler
+def test_one_signature_field_per_approver_on_the_sign_off_page(demo_pdf):
     reader = PdfFileReader(io.BytesIO(demo_pdf))
     fields = [(name, value) for name, value, _ in enumerate_sig_fields(reader)]
     assert [name for name, _ in fields] == ["approver-1", "approver-2", "approver-3"]
     assert all(value is None for _, value in fields)  # created empty, before anyone signs
-    last_page = reader.root["/Pages"]["/Count"] - 1
+    # The sign-off closes the decision, before the methodology appendix: all three fields sit on
+    # the one page that carries the sign-off heading and the approvers' names.
+    pages = reader.root["/Pages"]["/Count"]
+    sign_off = [n for n in range(1, pages + 1) if "Approver 3: Alan Turing" in page_text(demo_pdf, n)]
+    assert len(sign_off) == 1 and "Sign-off" in page_text(demo_pdf, sign_off[0])
+    page = reader.find_page_for_modification(sign_off[0] - 1)[0].get_object()
     for _, _, ref in enumerate_sig_fields(reader):
-        widget = ref.get_object()
-        assert widget["/P"].get_object() == reader.find_page_for_modification(last_page)[0].get_object()
+        assert ref.get_object()["/P"].get_object() == page
 
 
 def test_an_override_without_justification_is_refused_with_a_clear_message():

@@ -205,8 +205,9 @@ def methodology_appendix(c: MemoContent) -> list[Flowable]:
 
 
 def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
-    # Under the appendix's last lines when the heading, the text and the first box fit there.
-    out = [CondPageBreak(75 * mm), _p("Sign-off", "h1"),
+    # Under the last section when the whole sign-off fits there, else on the next page: the
+    # approvers' fields are never split from each other or from the text saying what they cover.
+    out = [_p("Sign-off", "h1"),
            _p(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
               "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
               "No timestamp server is used: the signing time comes from the signer's clock."),
@@ -218,7 +219,7 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
             _p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
             Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm),
         ]))
-    return out
+    return [KeepTogether(out)]
 
 
 def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:
@@ -227,5 +228,7 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
     for page in c.bid_pages:
         story += bid_section(page)
     story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
-    story += methodology_appendix(c) + sign_off(c, sink)
+    # The signatures close the decision, as in a source-selection decision document; the
+    # methodology is reference text after them.
+    story += sign_off(c, sink) + methodology_appendix(c)
     return story

@@ -1,0 +1,149 @@
+"""The memo as paper: how many pages the demo, seed 001 and serving memos take, that no page is
+blank, what page 1 says (read back with pdftotext), and which methodology each memo carries."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+
+import pytest
+from pyhanko.pdf_utils.reader import PdfFileReader
+
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.memo.render import render_memo
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+from tests.conftest import EXAMPLES
+from tests.core.memo.test_render import needs_poppler
+
+APPROVERS = [("Ada Lovelace", "CFO"), ("Grace Hopper", "Head of ML platform"), ("Alan Turing", "CTO")]
+
+pytestmark = needs_poppler
+
+
+def _pages(pdf: bytes) -> list[str]:
+    """Each page's text, whitespace collapsed (pdftotext separates pages with a form feed)."""
+    done = subprocess.run(["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True)
+    pages = done.stdout.decode("utf-8").split("\f")
+    return [" ".join(page.split()) for page in pages if page.strip()] if pages else []
+
+
+def _page_count(pdf: bytes) -> int:
+    return int(PdfFileReader(io.BytesIO(pdf)).root["/Pages"]["/Count"])
+
+
+def _analyses(evaluation):
+    """20,000 samples at the evaluation's seed, as `clusterbid memo` and `score` use."""
+    return run_monte_carlo(evaluation, 20_000, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
+
+
+@pytest.fixture(scope="module")
+def demo() -> list[str]:
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    uncertainty, sensitivity = _analyses(evaluation)
+    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS, uncertainty=uncertainty, sensitivity=sensitivity)
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+@pytest.fixture(scope="module")
+def seed() -> list[str]:
+    evaluation = read_evaluation(EXAMPLES / "seed-network-example.json")
+    uncertainty, sensitivity = _analyses(evaluation)
+    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS[:2], uncertainty=uncertainty, sensitivity=sensitivity)
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+@pytest.fixture(scope="module")
+def serving() -> list[str]:
+    scorecard = score_serving_evaluation(read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    pdf = render_memo(scorecard, approvers=APPROVERS[:2])
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+def _images_per_page(pdf: bytes) -> dict[int, int]:
+    done = subprocess.run(["pdfimages", "-list", "-", ], input=pdf, capture_output=True, check=True)
+    counts: dict[int, int] = {}
+    for line in done.stdout.decode().splitlines()[2:]:
+        page = int(line.split()[0])
+        counts[page] = counts.get(page, 0) + 1
+    return counts
+
+
+def _no_blank_page(pages: list[str], images: dict[int, int]) -> None:
+    # A page of only the running header and footer (about 25 words) and no chart is a layout fault.
+    for number, text in enumerate(pages, start=1):
+        assert len(text.split()) > 40 or images.get(number, 0) >= 1, f"page {number} is blank: {text[:200]}"
+
+
+def test_the_six_bid_demo_memo_is_at_most_fourteen_pages_and_none_is_blank(demo):
+    # Issue 19: 22 pages before (one page per bid, the serving methodology in a training memo).
+    count, images, pages = demo[0], demo[1], demo[2:]
+    assert count == len(pages) and count <= 14
+    _no_blank_page(pages, images)
+    # Two bids share a page: the six bid headings fall on three pages.
+    with_bids = [n for n, text in enumerate(pages) if re.search(r"Bid [a-z0-9-]+: .* \((rank \d of \d|EXCLUDED)\)", text)]
+    assert len(with_bids) == 3
+
+
+def test_demo_page_one_is_the_decision_a_director_signs(demo):
+    page = demo[2]
+    # 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648 (resources/examples/demo-evaluation.json).
+    assert 512 * 3 * 730 * 2.85 == pytest.approx(3_195_648)
+    assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in page
+    # Both rivals by name: the next by score and the next cheapest, each with its chance.
+    assert "prime-efa (Hyperscale Prime) (next by score)" in page
+    assert "cumulus-roce (Cumulus Compute)" in page and "of samples" in page
+    assert "20,000 simulated outcomes" in page
+    # Seed 001's decision check: job size and network assumptions on page 1.
+    assert "512 GPUs in one synchronous job" in page and "376.0 GB/s" in page
+    assert "page 1 of" in page
+
+
+def test_the_criteria_matrix_with_weights_is_on_page_two(demo):
+    assert "How the score was reached" in demo[3] and re.search(r"Net plan cost \(\d+%\)", demo[3])
+
+
+def test_seed_001_memo_prints_the_seed_documents_figures_on_page_one(seed):
+    count, images, pages = seed[0], seed[1], seed[2:]
+    assert count <= 11
+    _no_blank_page(pages, images)
+    page = pages[0]
+    # Seed 001: 256 GPUs x $7 x 100 h = $179,200; stretched to 130 h, $232,960; $53,760 more.
+    assert 256 * 7 * 100 == 179_200 and 256 * 7 * 130 == 232_960
+    assert "$179,200" in page and "$232,960" in page and "$53,760" in page
+    assert "256 GPUs in one synchronous job" in page
+
+
+def test_the_serving_memo_is_short_and_page_one_holds_decision_service_and_comparison(serving):
+    count, images, pages = serving[0], serving[1], serving[2:]
+    assert count <= 6  # 11 before issue 19: it carried the whole training methodology
+    _no_blank_page(pages, images)
+    page = pages[0]
+    assert "Recommended bid ridge-h200-ib (Ridge Compute)" in page
+    assert "2. The service behind every figure" in page and "3. Ranked comparison" in page
+    assert re.search(r"P10-P90 \$[\d.]+-\$[\d.]+ per M tokens", page) and "cheapest in" in page
+
+
+def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
+    training_text = " ".join(demo[2:])
+    serving_text = " ".join(serving[2:])
+    assert "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
+    assert "8. Serving (inference workloads)" in serving_text and "2. Step time" not in serving_text
+    # Both keep the glossary (plain words first) and the provenance section.
+    for text in (training_text, serving_text):
+        assert "model FLOPs utilisation (MFU)" in text and "Where each figure came from" in text
+
+
+def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
+    text = " ".join(serving[2:])
+    section = text[text.index("4. What was not verified"):text.index("Sign-off")]
+    bids = ["ridge-h200-ib", "helio-h200", "quarry-h100", "northwind-ib", "lumen-l40s"]
+    positions = [section.index(f"{bid} (") for bid in bids]
+    assert positions[0] == min(positions)  # the recommended bid first
+    assert positions[-1] == max(positions)  # the excluded L40S bid last
+    # helio-h200's only throughput figure is its own benchmark claim, no raw log
+    # (resources/examples/demo-serving-evaluation.json): 1,200 tokens/s on one H200.
+    assert "decode throughput of 1,200 tokens/s on 1 GPU is the provider's claim only" in section
+    assert "no raw log attached" in section
