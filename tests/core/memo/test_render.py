@@ -109,9 +109,28 @@ def test_a_unicode_provider_name_renders_and_extracts():
     data["bids"][0]["quote"]["provider"] = name
     pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
     text = page_text(pdf, 1)
-    # DejaVu draws the Latin letters (embedded); 東京 comes from the CID fallback font.
+    # DejaVu draws the Latin letters; 東京 comes from the bundled CJK font. Both embedded.
     assert "Zürich Rechenzentrum" in text and "Ærø Łódź" in text
     assert "東京" in text
+    fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    rows = [line.split() for line in fonts.splitlines()[2:]]
+    assert any(row[0].endswith("+DroidSansFallback") for row in rows)
+    # name, type (one or two words), encoding, then emb / sub / uni: every font embedded and subset.
+    assert rows and all(row[-5:-3] == ["yes", "yes"] for row in rows), fonts
+
+
+@needs_poppler
+def test_japanese_and_traditional_chinese_names_print_and_korean_is_refused_by_name():
+    data = demo_evaluation().model_dump(mode="json")
+    data["bids"][1]["quote"]["provider"] = "さくらインターネット 臺灣雲端"
+    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=[("山田太郎", "CFO")])
+    words = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
+                     .stdout.decode().split())
+    assert "さくらインターネット 臺灣雲端" in words and "山田太郎" in words
+    # Hangul is in none of the bundled fonts: refused, naming the character, not printed as boxes.
+    data["bids"][1]["quote"]["provider"] = "서울 Cloud"
+    with pytest.raises(InputError, match=r"'서' \(U\+C11C HANGUL SYLLABLE SEO\).*서울 Cloud"):
+        render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
 
 
 def test_a_long_provider_name_wraps_instead_of_overflowing():

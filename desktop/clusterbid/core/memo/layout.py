@@ -97,6 +97,9 @@ def memo_document(buffer, header: PageHeader) -> BaseDocTemplate:
     )
     doc = BaseDocTemplate(
         buffer, pagesize=styles.PAGE_SIZE, invariant=1, title=header.title,
+        # The bundled font from the first page on: reportlab's default Helvetica would otherwise be
+        # listed on every page as a font that is not embedded, though nothing is set in it.
+        initialFontName=styles.FONT,
         author="ClusterBid", subject=f"Approval memo {header.memo_number}", creator="ClusterBid",
         leftMargin=styles.MARGIN, rightMargin=styles.MARGIN, topMargin=styles.MARGIN, bottomMargin=styles.MARGIN,
     )

@@ -129,7 +129,7 @@ def bid_section(page: BidPage) -> list[Flowable]:
                         "provider's statements.", "fine_warn", escaped=True))
     right += [_p("Risks", "h3"), *risks]
     columns = Table([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
-    columns.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+    columns.setStyle(TableStyle([styles.CELL_FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                  ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm), ("TOPPADDING", (0, 0), (-1, -1), 0),
                                  ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
     status = page.status.lower() if page.status != "Excluded" else '<font color="#9a3412">EXCLUDED</font>'

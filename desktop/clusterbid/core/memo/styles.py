@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
@@ -11,16 +12,16 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
+from clusterbid.core.errors import InputError
 from clusterbid.resources import resource_path
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
-# DejaVu has no CJK glyphs; such characters fall back to an Adobe CID font the viewer supplies
-# (see resources/fonts/README.md for why it is not embedded).
-FALLBACK_FONT = "STSong-Light"
+# DejaVu has no CJK glyphs; such characters are set in a CJK cut of Droid Sans Fallback, embedded
+# (subset) like DejaVu (resources/fonts/README.md). A character neither font has is refused.
+FALLBACK_FONT = "DroidSansFallback-CJK"
 
 PAGE_SIZE = A4
 MARGIN = 18 * mm
@@ -44,26 +45,46 @@ def register_fonts() -> None:
     pdfmetrics.registerFont(TTFont(FONT, str(resource_path("fonts", "DejaVuSans.ttf"))))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(resource_path("fonts", "DejaVuSans-Bold.ttf"))))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
-    pdfmetrics.registerFont(UnicodeCIDFont(FALLBACK_FONT))
+    pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(resource_path("fonts", "DroidSansFallback-CJK.ttf"))))
 
 
 @lru_cache(maxsize=1)
-def _covered_code_points() -> frozenset[int]:
+def _covered_code_points() -> tuple[frozenset[int], frozenset[int]]:
+    """(what DejaVu draws, what the CJK fallback draws)."""
     register_fonts()
-    return frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
+    return (frozenset(pdfmetrics.getFont(FONT).face.charToGlyph),
+            frozenset(pdfmetrics.getFont(FALLBACK_FONT).face.charToGlyph))
+
+
+def unprintable(text: str) -> list[str]:
+    """The characters of text that no bundled font can draw (control characters aside)."""
+    main, fallback = _covered_code_points()
+    return [c for c in dict.fromkeys(text) if ord(c) not in main and ord(c) not in fallback
+            and c not in "\n\t " and unicodedata.category(c)[0] != "C"]
 
 
 def markup(text: object) -> str:
     """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
-    in the fallback font."""
-    covered = _covered_code_points()
+    in the CJK fallback font. A character neither font has would print as an empty box: refused,
+    naming the text and the character, so the officer can write the name another way."""
+    main, fallback = _covered_code_points()
+    text = str(text)
+    missing = unprintable(text)
+    if missing:
+        names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})" for c in missing[:3])
+        at = text.index(missing[0])
+        raise InputError(
+            f"the memo cannot print {names} in {text[max(0, at - 30):at + 30]!r}: its fonts (DejaVu Sans, and Droid Sans Fallback for "
+            "Chinese, Japanese and Korean) have no such character and it would show as an empty box. Write that "
+            "text with other characters (for a provider, its name in Latin letters as on its registration)."
+        )
     out: list[str] = []
     run: list[str] = []
-    for char in str(text):
+    for char in text:
         if char == "\n":
             run = _flush(run, out)
             out.append("<br/>")
-        elif ord(char) in covered or char in "\t ":
+        elif ord(char) in main or char in "\t " or ord(char) not in fallback:
             run = _flush(run, out)
             out.append(escape(char))
         else:
@@ -79,7 +100,9 @@ def _flush(run: list[str], out: list[str]) -> list[str]:
 
 
 def _style(name: str, **overrides) -> ParagraphStyle:
-    base = dict(fontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT, splitLongWords=1)
+    # bulletFontName too: bullets would otherwise be set in reportlab's Helvetica, not embedded.
+    base = dict(fontName=FONT, bulletFontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT,
+                splitLongWords=1)
     base.update(overrides)
     return ParagraphStyle(name, **base)
 
@@ -131,9 +154,15 @@ def appendix_styles() -> dict[str, ParagraphStyle]:
     return s
 
 
+# Every table's cell font is the bundled one: reportlab's default (Helvetica) is otherwise set in
+# each table, and listed as a font not embedded, though the cells are Paragraphs in DejaVu.
+CELL_FONT = ("FONTNAME", (0, 0), (-1, -1), FONT)
+
+
 def grid_table_style(header_rows: int = 1) -> list[tuple]:
     """Commands for a data table: dark header, hairline grid, zebra rows."""
     return [
+        CELL_FONT,
         ("BACKGROUND", (0, 0), (-1, header_rows - 1), ACCENT),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("GRID", (0, 0), (-1, -1), 0.25, RULE),
@@ -147,6 +176,7 @@ def grid_table_style(header_rows: int = 1) -> list[tuple]:
 
 def key_value_table_style() -> list[tuple]:
     return [
+        CELL_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
@@ -158,6 +188,7 @@ def key_value_table_style() -> list[tuple]:
 def callout_box_style() -> list[tuple]:
     """The assumptions box: a heavy coloured frame that cannot be missed."""
     return [
+        CELL_FONT,
         ("BOX", (0, 0), (-1, -1), 2, BOX_EDGE),
         ("BACKGROUND", (0, 0), (-1, -1), BOX_FILL),
         ("LEFTPADDING", (0, 0), (-1, -1), 8),
