@@ -3,6 +3,7 @@ blank, what page 1 says (read back with pdftotext), and which methodology each m
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import re
 import subprocess
@@ -147,3 +148,25 @@ def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
     # (resources/examples/demo-serving-evaluation.json): 1,200 tokens/s on one H200.
     assert "decode throughput of 1,200 tokens/s on 1 GPU is the provider's claim only" in section
     assert "no raw log attached" in section
+
+
+def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the_deadline():
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    scorecard = score_evaluation(evaluation)
+    page = _pages(render_memo(scorecard, approvers=APPROVERS[:1], decision_date=dt.date(2026, 12, 1)))[0]
+    # The meeting date as given; the demo's latest quote is dated 2026-11-02 (demo-evaluation.json).
+    assert "Decision date 2026-12-01 (the approval meeting). Figures as of 2026-11-02" in page
+    # The plan's deadline is 2027-05-31 (demo-evaluation.json); the days to spare are counted here
+    # from the finish date the page prints.
+    finish = dt.date.fromisoformat(re.search(r"Schedule fit finishes about (\d{4}-\d\d-\d\d)", page).group(1))
+    assert finish < dt.date(2027, 5, 31)
+    assert f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31" in page
+    # budget-tcp's 512-GPU run over 25 GB/s TCP would end after the deadline: excluded, and named.
+    assert "excluded for missing it: budget-tcp" in page
+
+
+def test_without_a_meeting_date_the_export_date_is_printed_as_such_and_no_deadline_is_flagged(seed):
+    page = seed[2]
+    assert f"Decision date {dt.date.today().isoformat()} (the export date: no meeting date was given)" in page
+    # Seed 001's plan gives no deadline: the memo says the schedule was not checked, as a flag.
+    assert "Schedule fit FLAG: not checked: the plan gives no deadline" in page

@@ -38,6 +38,8 @@ class DecisionSummary:
     override_note: str  # "" unless the officer overrode the model's first choice
     approval: str = ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
     plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
+    schedule: str = ""  # the finish date against the plan's deadline, in words
+    schedule_ok: bool = True  # False: flagged (a deadline missed, not checkable, or none to check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +63,7 @@ class MemoContent:
     approvers: tuple[Approver, ...]
     methodology: str
     evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
+    decision_date: str = ""  # the approval meeting's date, or the export date said to be one
 
     @classmethod
     def from_scorecard(
@@ -174,7 +177,37 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         override_note=override_note,
         approval=_approval_sentence(chosen, stats, currency),
         plan=plan_words(evaluation.workload.plan, currency),
+        **_schedule_fit(chosen, scorecard),
     )
+
+
+def _schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
+    """The recommended bid's finish date against the plan's deadline. A bid that misses it fails
+    the contract gate (costmodel/contract_findings.py), so the recommended one either meets it,
+    cannot be checked, or the plan has no deadline: each said in words, the last two flagged."""
+    deadline = scorecard.evaluation.workload.plan.deadline
+    finish = chosen.estimate.dates.finish
+    missed = [s.bid.id for s in scorecard.scores if any(g.code == "misses_deadline" for g in s.estimate.gates)]
+    excluded = f"; excluded for missing it: {', '.join(missed)}" if missed else ""
+    if deadline is None:
+        return {"schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
+                            + (f"; finishes about {finish.isoformat()}" if finish else ""), "schedule_ok": False}
+    if finish is None:
+        return {"schedule": f"cannot be checked against the deadline of {deadline.isoformat()}: "
+                            f"{chosen.estimate.dates.basis}{excluded}", "schedule_ok": False}
+    if finish > deadline:  # only through an override of a bid the gates let through: still said
+        return {"schedule": f"MISSES the deadline: finishes about {finish.isoformat()}, after {deadline.isoformat()}",
+                "schedule_ok": False}
+    spare = (deadline - finish).days
+    return {"schedule": f"finishes about {finish.isoformat()}, {spare:,} days before the plan's deadline of "
+                        f"{deadline.isoformat()}{excluded}", "schedule_ok": True}
+
+
+def decision_date_words(decision_date: dt.date | None, today: dt.date) -> str:
+    """The date the approval is decided: the meeting's, given; else the export date, said to be one."""
+    if decision_date is not None:
+        return f"{decision_date.isoformat()} (the approval meeting)"
+    return f"{today.isoformat()} (the export date: no meeting date was given)"
 
 
 def _rival(other: BidScore, role: str, uncertainty: Any, money_text, versus: str) -> str:

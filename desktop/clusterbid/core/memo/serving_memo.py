@@ -9,6 +9,7 @@ the service will not use) get their own section. No Monte Carlo: the serving mod
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 from dataclasses import dataclass
@@ -66,6 +67,7 @@ class ServingMemoHead:
     model_version: str
     approvers: tuple[Approver, ...]
     methodology: str
+    decision_date: str = ""  # printed in the title block, as in the training memo
 
 
 def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
@@ -233,7 +235,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
 
 
 def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approvers: tuple[Approver, ...],
-                        notes: str, override: RecommendationOverride | None) -> tuple[bytes, SignatureBoxes, dt.date]:
+                        notes: str, override: RecommendationOverride | None,
+                        decision_date: str = "") -> tuple[bytes, SignatureBoxes, dt.date]:
     """The story PDF (before attachments and fields), where its signature boxes are, and its date."""
     head = ServingMemoHead(
         title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
@@ -243,6 +246,7 @@ def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approve
     sink = SignatureBoxes()
     buffer = io.BytesIO()
     header = PageHeader(head.title, head.memo_number, CONFIDENTIALITY, head.as_of)
+    head = dataclasses.replace(head, decision_date=decision_date)
     memo_document(buffer, header).build(serving_story(scorecard, head, notes, override, sink),
                                         canvasmaker=numbered_canvas(header))
     return buffer.getvalue(), sink, head.as_of

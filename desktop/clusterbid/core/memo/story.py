@@ -36,8 +36,9 @@ def _grid(rows, widths: list[float], header_style: str = "head") -> Table:
 def title_block(c: MemoContent) -> list[Flowable]:
     return [
         _p(f"Approval memo: {c.title}", "title"),
-        _p(f"Memo {c.memo_number}. Figures as of {c.as_of.isoformat()} (the latest quote or measurement date "
-           f"in the inputs). ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
+        _p(f"Memo {c.memo_number}. Decision date {c.decision_date or 'not given'}. Figures as of "
+           f"{c.as_of.isoformat()} (the latest quote or measurement date in the inputs). "
+           f"ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
         _p(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
         _p("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
            "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
@@ -54,8 +55,9 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
         ("Chance it is cheapest", s.win_probability),
         ("Rivals", s.runner_up),
         ("Margin", s.margin),
+        ("Schedule fit", s.schedule if s.schedule_ok else "FLAG: " + s.schedule),
     ]
-    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows)]
+    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows, 0.22)]
     if s.override_note:
         out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
     return out

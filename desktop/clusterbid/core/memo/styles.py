@@ -112,7 +112,7 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
     register_fonts()
     return {
         "title": _style("title", fontName=FONT_BOLD, fontSize=15, leading=18.5, spaceAfter=3),
-        "subtitle": _style("subtitle", fontSize=9.5, leading=13, textColor=MUTED, spaceAfter=8),
+        "subtitle": _style("subtitle", fontSize=8.5, leading=11, textColor=MUTED, spaceAfter=6),
         "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
         "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
         "bid_head": _style("bid_head", fontName=FONT_BOLD, fontSize=11.5, leading=14, spaceBefore=5, spaceAfter=2,
