@@ -13,6 +13,7 @@ from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
+from clusterbid.core.reference_prices import check_price
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -64,6 +65,7 @@ class MemoContent:
     methodology: str
     evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
+    price_rows: Rows = ()  # header first: each bid's price against public list prices
 
     @classmethod
     def from_scorecard(
@@ -91,6 +93,9 @@ class MemoContent:
             busbw_rows=busbw_rows(scorecard),
             comparison_rows=comparison_rows(scorecard, uncertainty),
             criteria_rows=criteria_rows(scorecard),
+            price_rows=price_reasonableness_rows(
+                [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                evaluation.currency),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, evaluation.currency),
             unverified=unverified_items(scorecard),
@@ -332,4 +337,22 @@ def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
         below = "-" if point.lower is None else (point.winner_below or "-")
         above = "-" if point.upper is None else (point.winner_above or "-")
         rows.append((CRITERIA_WORDS.get(weight, weight).replace("-", ""), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
+    return tuple(rows)
+
+
+def price_reasonableness_rows(bids: list[tuple[str, str, float]], currency: str) -> Rows:
+    """(bid, GPU, price per GPU-hour) of each bid against the public list prices kept for its GPU
+    (resources/catalog/reference_prices.toml); after the header and the bids, one row per reference
+    price used, ("", GPU, price, publisher, as of and source), so each is printed once."""
+    rows = [("Bid", "GPU", "Price per GPU-h", "Check against public on-demand list prices")]
+    used: dict[str, tuple] = {}
+    for label, gpu, price in bids:
+        check = check_price(gpu, price if currency == "USD" else None)
+        used.setdefault(gpu, check.references)
+        rows.append((label, gpu, format_money(price, currency, cents=True),
+                     ("FLAG: " if check.flagged else "") + check.verdict))
+    for gpu, references in used.items():
+        for r in references:
+            rows.append(("", gpu, f"${r.usd_per_gpu_hour:,.2f}", f"{r.provider}, as of {r.as_of.isoformat()}. "
+                                                                f"Source: {r.source}"))
     return tuple(rows)

@@ -21,11 +21,13 @@ from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
-from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number
+from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number, price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
-from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
+from clusterbid.core.memo.story import (
+    W, _grid, _key_values, _p, methodology_appendix, price_reasonableness, sign_off, title_block,
+)
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
@@ -224,7 +226,10 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
     story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), _p("3. Ranked comparison", "h1"),
               _p("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
                  "the latency targets at peak traffic is not costed.", "small"),
-              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36])]
+              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
+              *price_reasonableness(price_reasonableness_rows(
+                  [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                  scorecard.evaluation.currency))]
     checks = unverified(scorecard, override.bid_id if override else None)
     bullets = [_p(text, "bullet") for text in checks]
     for bullet in bullets:

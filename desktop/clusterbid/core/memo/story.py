@@ -101,7 +101,26 @@ def comparison_table(c: MemoContent) -> list[Flowable]:
     ])] if len(c.criteria_rows) > 1 else []
     return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
             _p("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
-               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
+               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths),
+            *price_reasonableness(c.price_rows)]
+
+
+def price_reasonableness(rows) -> list[Flowable]:
+    """Each bid's sticker price against public on-demand list prices kept in the catalog; then the
+    reference prices themselves, each once, with publisher, date and source."""
+    bids = [rows[0]] + [r for r in rows[1:] if r[0]]
+    references = [r for r in rows[1:] if not r[0]]
+    if len(bids) < 2:
+        return []
+    listed = [("GPU", "USD per GPU-h", "Public on-demand list price: who, as of, source")]
+    listed += [(gpu, price, text) for _, gpu, price, text in references]
+    return [KeepTogether([
+        _p("Price reasonableness", "h2"),
+        _p("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
+           "with their source and date in the catalog (reference_prices.toml). A committed term is usually below "
+           "on-demand; far below or above is a question for the provider.", "small"),
+        Spacer(1, 1 * mm), _grid(bids, [0.3, 0.14, 0.12, 0.44]),
+        Spacer(1, 1 * mm), _grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)])]
 
 
 def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
