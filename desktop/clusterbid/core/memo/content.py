@@ -11,9 +11,9 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.decision_checks import price_reasonableness_rows, schedule_fit
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
-from clusterbid.core.reference_prices import check_price
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -182,37 +182,8 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         override_note=override_note,
         approval=_approval_sentence(chosen, stats, currency),
         plan=plan_words(evaluation.workload.plan, currency),
-        **_schedule_fit(chosen, scorecard),
+        **schedule_fit(chosen, scorecard),
     )
-
-
-def _schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
-    """The recommended bid's finish date against the plan's deadline. A bid that misses it fails
-    the contract gate (costmodel/contract_findings.py), so the recommended one either meets it,
-    cannot be checked, or the plan has no deadline: each said in words, the last two flagged."""
-    deadline = scorecard.evaluation.workload.plan.deadline
-    finish = chosen.estimate.dates.finish
-    missed = [s.bid.id for s in scorecard.scores if any(g.code == "misses_deadline" for g in s.estimate.gates)]
-    excluded = f"; excluded for missing it: {', '.join(missed)}" if missed else ""
-    if deadline is None:
-        return {"schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
-                            + (f"; finishes about {finish.isoformat()}" if finish else ""), "schedule_ok": False}
-    if finish is None:
-        return {"schedule": f"cannot be checked against the deadline of {deadline.isoformat()}: "
-                            f"{chosen.estimate.dates.basis}{excluded}", "schedule_ok": False}
-    if finish > deadline:  # only through an override of a bid the gates let through: still said
-        return {"schedule": f"MISSES the deadline: finishes about {finish.isoformat()}, after {deadline.isoformat()}",
-                "schedule_ok": False}
-    spare = (deadline - finish).days
-    return {"schedule": f"finishes about {finish.isoformat()}, {spare:,} days before the plan's deadline of "
-                        f"{deadline.isoformat()}{excluded}", "schedule_ok": True}
-
-
-def decision_date_words(decision_date: dt.date | None, today: dt.date) -> str:
-    """The date the approval is decided: the meeting's, given; else the export date, said to be one."""
-    if decision_date is not None:
-        return f"{decision_date.isoformat()} (the approval meeting)"
-    return f"{today.isoformat()} (the export date: no meeting date was given)"
 
 
 def _rival(other: BidScore, role: str, uncertainty: Any, money_text, versus: str) -> str:
@@ -337,22 +308,4 @@ def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
         below = "-" if point.lower is None else (point.winner_below or "-")
         above = "-" if point.upper is None else (point.winner_above or "-")
         rows.append((CRITERIA_WORDS.get(weight, weight).replace("-", ""), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
-    return tuple(rows)
-
-
-def price_reasonableness_rows(bids: list[tuple[str, str, float]], currency: str) -> Rows:
-    """(bid, GPU, price per GPU-hour) of each bid against the public list prices kept for its GPU
-    (resources/catalog/reference_prices.toml); after the header and the bids, one row per reference
-    price used, ("", GPU, price, publisher, as of and source), so each is printed once."""
-    rows = [("Bid", "GPU", "Price per GPU-h", "Check against public on-demand list prices")]
-    used: dict[str, tuple] = {}
-    for label, gpu, price in bids:
-        check = check_price(gpu, price if currency == "USD" else None)
-        used.setdefault(gpu, check.references)
-        rows.append((label, gpu, format_money(price, currency, cents=True),
-                     ("FLAG: " if check.flagged else "") + check.verdict))
-    for gpu, references in used.items():
-        for r in references:
-            rows.append(("", gpu, f"${r.usd_per_gpu_hour:,.2f}", f"{r.provider}, as of {r.as_of.isoformat()}. "
-                                                                f"Source: {r.source}"))
     return tuple(rows)

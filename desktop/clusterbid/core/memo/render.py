@@ -16,7 +16,8 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.sign.fields import SigFieldSpec, append_signature_field
 
 from clusterbid.core.memo.charts_section import chart_images
-from clusterbid.core.memo.content import MemoContent, decision_date_words
+from clusterbid.core.memo.content import MemoContent
+from clusterbid.core.memo.decision_checks import decision_date_words
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story

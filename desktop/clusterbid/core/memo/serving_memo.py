@@ -21,7 +21,8 @@ from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
-from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number, price_reasonableness_rows
+from clusterbid.core.memo.content import CONFIDENTIALITY, inputs_date, memo_number
+from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
