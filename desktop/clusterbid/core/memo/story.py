@@ -140,7 +140,10 @@ def bid_section(page: BidPage) -> list[Flowable]:
     left = [_p("Offer", "h3"), _compact_key_values(offer, column, 0.24),
             _p("Fabric and topology", "h3"), _compact_key_values(page.fabric_rows, column, 0.24),
             Spacer(1, 1 * mm), _p(page.block_vs_job, "fine" if page.block_fits else "warn")]
-    risks = [_p(r, "fine_bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.", "fine")]
+    # "Nothing flagged" would read as "no risk" for a bid whose every figure is taken on trust.
+    none = ("No gate failed and no flag was raised" + ("." if len(page.evidence_rows) > 1 else
+            "; the risk is that nothing above was measured (see What was not verified)."))
+    risks = [_p(r, "fine_bullet") for r in page.risks] or [_p(none, "fine")]
     for paragraph in risks:
         paragraph.bulletText = "•"
     has_evidence = len(page.evidence_rows) > 1
