@@ -123,10 +123,12 @@ def test_a_unicode_provider_name_renders_and_extracts():
 def test_japanese_and_traditional_chinese_names_print_and_korean_is_refused_by_name():
     data = demo_evaluation().model_dump(mode="json")
     data["bids"][1]["quote"]["provider"] = "さくらインターネット 臺灣雲端"
+    data["title"] = "東京 GPU 調達 2027"
     pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=[("山田太郎", "CFO")])
     words = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
                      .stdout.decode().split())
     assert "さくらインターネット 臺灣雲端" in words and "山田太郎" in words
+    assert "東京 GPU 調達 2027" in page_text(pdf, 2)  # the running header of every page after the first
     # Hangul is in none of the bundled fonts: refused, naming the character, not printed as boxes.
     data["bids"][1]["quote"]["provider"] = "서울 Cloud"
     with pytest.raises(InputError, match=r"'서' \(U\+C11C HANGUL SYLLABLE SEO\).*서울 Cloud"):

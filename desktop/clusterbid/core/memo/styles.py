@@ -45,30 +45,45 @@ def register_fonts() -> None:
     pdfmetrics.registerFont(TTFont(FONT, str(resource_path("fonts", "DejaVuSans.ttf"))))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(resource_path("fonts", "DejaVuSans-Bold.ttf"))))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
-    pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(resource_path("fonts", "DroidSansFallback-CJK.ttf"))))
 
 
 @lru_cache(maxsize=1)
-def _covered_code_points() -> tuple[frozenset[int], frozenset[int]]:
-    """(what DejaVu draws, what the CJK fallback draws)."""
+def _main_code_points() -> frozenset[int]:
     register_fonts()
-    return (frozenset(pdfmetrics.getFont(FONT).face.charToGlyph),
-            frozenset(pdfmetrics.getFont(FALLBACK_FONT).face.charToGlyph))
+    return frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
+
+
+@lru_cache(maxsize=1)
+def _fallback_code_points() -> frozenset[int]:
+    """What the CJK font draws; it is read (about 40 ms) only when some text needs it."""
+    pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(resource_path("fonts", "DroidSansFallback-CJK.ttf"))))
+    return frozenset(pdfmetrics.getFont(FALLBACK_FONT).face.charToGlyph)
+
+
+def _beyond_main(text: str) -> list[str]:
+    main = _main_code_points()
+    return [c for c in dict.fromkeys(text) if ord(c) not in main and c not in "\n\t "
+            and unicodedata.category(c)[0] != "C"]
+
+
+def needs_fallback(text: str) -> bool:
+    """Whether text has characters DejaVu cannot draw (the charts then add the CJK font)."""
+    return bool(_beyond_main(text))
 
 
 def unprintable(text: str) -> list[str]:
     """The characters of text that no bundled font can draw (control characters aside)."""
-    main, fallback = _covered_code_points()
-    return [c for c in dict.fromkeys(text) if ord(c) not in main and ord(c) not in fallback
-            and c not in "\n\t " and unicodedata.category(c)[0] != "C"]
+    beyond = _beyond_main(text)
+    return [c for c in beyond if ord(c) not in _fallback_code_points()] if beyond else []
 
 
 def markup(text: object) -> str:
     """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
     in the CJK fallback font. A character neither font has would print as an empty box: refused,
     naming the text and the character, so the officer can write the name another way."""
-    main, fallback = _covered_code_points()
     text = str(text)
+    main = _main_code_points()
+    fallback = _fallback_code_points() if needs_fallback(text) else frozenset()
     missing = unprintable(text)
     if missing:
         names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})" for c in missing[:3])
