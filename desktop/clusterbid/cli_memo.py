@@ -24,6 +24,7 @@ def run_memo(args: argparse.Namespace) -> int:
     if args.override:
         override = RecommendationOverride(args.override, args.justification or "")
     approvers = [Approver.parse(text) for text in args.approver]
+    decision_date = _decision_date(args.decision_date)
     source = Path(args.path)
     evaluation = read_evaluation(source)
     notes, anchor = args.notes, None
@@ -46,7 +47,7 @@ def run_memo(args: argparse.Namespace) -> int:
     requests = () if is_serving(evaluation) else _evidence_requests(source, evaluation, args.samples)
     written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
                                   uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests,
-                                  audit_anchor=anchor)
+                                  audit_anchor=anchor, decision_date=decision_date)
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
@@ -55,6 +56,19 @@ def run_memo(args: argparse.Namespace) -> int:
         print(f"recorded the export in the audit trail of {source}")
     print(f"wrote the approval memo to {written} (SHA-256 {sha256})")
     return EXIT_OK
+
+
+def _decision_date(text: str | None):
+    """--decision-date as a date; None when not given (the memo then prints the export date as such)."""
+    import datetime as dt
+
+    if text is None:
+        return None
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(f"--decision-date {text!r}: give the approval meeting's date as YYYY-MM-DD, "
+                         "e.g. 2026-12-01") from None
 
 
 def _accept_failed_audit(source: Path, reason: str | None, notes: str) -> str:
@@ -129,6 +143,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
     memo.add_argument("--accept-failed-audit", metavar="REASON",
                       help="make the memo of a document that fails its audit; the reason is recorded and printed")
+    memo.add_argument("--decision-date", metavar="YYYY-MM-DD",
+                      help="the date of the approval meeting, printed on page 1 apart from the quote dates "
+                           "(kept in the attached inputs; without it page 1 says none was given)")
     memo.add_argument("--samples", type=int, default=20_000,
                       help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
                            "default 20,000)")

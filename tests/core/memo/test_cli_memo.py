@@ -39,3 +39,13 @@ def test_an_approver_without_a_role_exits_2(tmp_path, capsys):
     code = main(["memo", str(source), "-o", str(tmp_path / "m.pdf"), "--approver", "Ada Lovelace"])
     assert code == 2
     assert '"Name, Role"' in capsys.readouterr().err
+
+
+def test_a_decision_date_that_is_not_a_date_exits_2_naming_the_option(tmp_path, capsys):
+    source = tmp_path / "demo.json"
+    source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
+    memo = tmp_path / "m.pdf"
+    code = main(["memo", str(source), "-o", str(memo), "--samples", "0", "--decision-date", "1 Dec 2026"])
+    assert code == 2
+    assert "--decision-date '1 Dec 2026': give the approval meeting's date as YYYY-MM-DD" in capsys.readouterr().err
+    assert not memo.exists()

@@ -70,15 +70,20 @@ def test_page_one_shows_job_size_busbw_assumptions_and_the_inputs_hash(demo_pdf)
     assert "page 1 of" in text
 
 
-def test_one_signature_field_per_approver_on_the_last_page(demo_pdf):
+@needs_poppler
+def test_one_signature_field_per_approver_on_the_sign_off_page(demo_pdf):
     reader = PdfFileReader(io.BytesIO(demo_pdf))
     fields = [(name, value) for name, value, _ in enumerate_sig_fields(reader)]
     assert [name for name, _ in fields] == ["approver-1", "approver-2", "approver-3"]
     assert all(value is None for _, value in fields)  # created empty, before anyone signs
-    last_page = reader.root["/Pages"]["/Count"] - 1
+    # The sign-off closes the decision, before the methodology appendix: all three fields sit on
+    # the one page that carries the sign-off heading and the approvers' names.
+    pages = reader.root["/Pages"]["/Count"]
+    sign_off = [n for n in range(1, pages + 1) if "Approver 3: Alan Turing" in page_text(demo_pdf, n)]
+    assert len(sign_off) == 1 and "Sign-off" in page_text(demo_pdf, sign_off[0])
+    page = reader.find_page_for_modification(sign_off[0] - 1)[0].get_object()
     for _, _, ref in enumerate_sig_fields(reader):
-        widget = ref.get_object()
-        assert widget["/P"].get_object() == reader.find_page_for_modification(last_page)[0].get_object()
+        assert ref.get_object()["/P"].get_object() == page
 
 
 def test_an_override_without_justification_is_refused_with_a_clear_message():
@@ -104,9 +109,30 @@ def test_a_unicode_provider_name_renders_and_extracts():
     data["bids"][0]["quote"]["provider"] = name
     pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
     text = page_text(pdf, 1)
-    # DejaVu draws the Latin letters (embedded); 東京 comes from the CID fallback font.
+    # DejaVu draws the Latin letters; 東京 comes from the bundled CJK font. Both embedded.
     assert "Zürich Rechenzentrum" in text and "Ærø Łódź" in text
     assert "東京" in text
+    fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    rows = [line.split() for line in fonts.splitlines()[2:]]
+    assert any(row[0].endswith("+DroidSansFallback") for row in rows)
+    # name, type (one or two words), encoding, then emb / sub / uni: every font embedded and subset.
+    assert rows and all(row[-5:-3] == ["yes", "yes"] for row in rows), fonts
+
+
+@needs_poppler
+def test_japanese_and_traditional_chinese_names_print_and_korean_is_refused_by_name():
+    data = demo_evaluation().model_dump(mode="json")
+    data["bids"][1]["quote"]["provider"] = "さくらインターネット 臺灣雲端"
+    data["title"] = "東京 GPU 調達 2027"
+    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=[("山田太郎", "CFO")])
+    words = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
+                     .stdout.decode().split())
+    assert "さくらインターネット 臺灣雲端" in words and "山田太郎" in words
+    assert "東京 GPU 調達 2027" in page_text(pdf, 2)  # the running header of every page after the first
+    # Hangul is in none of the bundled fonts: refused, naming the character, not printed as boxes.
+    data["bids"][1]["quote"]["provider"] = "서울 Cloud"
+    with pytest.raises(InputError, match=r"'서' \(U\+C11C HANGUL SYLLABLE SEO\).*서울 Cloud"):
+        render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
 
 
 def test_a_long_provider_name_wraps_instead_of_overflowing():

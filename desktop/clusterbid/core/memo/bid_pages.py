@@ -63,8 +63,9 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
                  f"{format_money(float(t.recurring_fees_per_month), t.currency)} per month"),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
-        ("Reliability (sources under What was not verified)", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
-                                             f"{r.failures_per_1000_gpu_days:g} failures per 1,000 GPU-days; node replaced in {r.node_replacement_hours:g} h"),
+        ("Reliability", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
+                        f"{r.failures_per_1000_gpu_days:g} failures per 1,000 GPU-days; node replaced in "
+                        f"{r.node_replacement_hours:g} h (sources: What was not verified)"),
         ("Facility", f"tier {bid.facility.datacenter_tier or 'not stated'}; certifications: {', '.join(bid.facility.certifications) or 'none stated'}"),
     )
     fabric = (

@@ -11,7 +11,9 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.decision_checks import price_reasonableness_rows, schedule_fit
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
+from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -37,6 +39,8 @@ class DecisionSummary:
     override_note: str  # "" unless the officer overrode the model's first choice
     approval: str = ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
     plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
+    schedule: str = ""  # the finish date against the plan's deadline, in words
+    schedule_ok: bool = True  # False: flagged (a deadline missed, not checkable, or none to check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,8 @@ class MemoContent:
     methodology: str
     evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
     audit_anchor: str = ""  # the document's audit row this memo was made from, in words; "" from JSON
+    decision_date: str = ""  # the approval meeting's date, or the export date said to be one
+    price_rows: Rows = ()  # header first: each bid's price against public list prices
 
     @classmethod
     def from_scorecard(
@@ -88,12 +94,15 @@ class MemoContent:
             busbw_rows=busbw_rows(scorecard),
             comparison_rows=comparison_rows(scorecard, uncertainty),
             criteria_rows=criteria_rows(scorecard),
+            price_rows=price_reasonableness_rows(
+                [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                evaluation.currency),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, evaluation.currency),
             unverified=unverified_items(scorecard),
             notes=notes.strip(),
             approvers=tuple(approvers),
-            methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+            methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
             audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
         )
 
@@ -182,6 +191,7 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         override_note=override_note,
         approval=_approval_sentence(chosen, stats, currency),
         plan=plan_words(evaluation.workload.plan, currency),
+        **schedule_fit(chosen, scorecard),
     )
 
 
@@ -257,7 +267,10 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
         flags = "; ".join(f.message for f in e.warnings)
         label = f"{score.bid.id}\n{score.bid.quote.provider}"
         if not e.passes_gates:
-            gates = "EXCLUDED: " + "; ".join(g.message for g in e.gates)
+            # The first failed gate says why; every gate and flag is listed on the bid's own page.
+            more = len(e.gates) - 1
+            gates = "EXCLUDED: " + e.gates[0].message + (f" (+{more} more gate(s): see its page)" if more > 0 else "")
+            flags = f"{len(e.warnings)} flag(s) on its page" if e.warnings else ""
             rows.append(("-", label, price, "-", "-", "-", "-", "-", gates + (f"\nFlags: {flags}" if flags else "")))
             continue
         cost = format_money(e.plan_cost, currency) + f"\ncommits {format_money(e.commitment, currency)}"

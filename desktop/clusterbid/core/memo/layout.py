@@ -26,13 +26,39 @@ class SignatureBoxes:
     boxes: list[tuple[str, int, tuple[float, float, float, float]]] = field(default_factory=list)
 
 
+def _runs(text: str, font: str) -> list[tuple[str, str]]:
+    """(font, text) runs: characters DejaVu lacks (Chinese, Japanese) in the embedded CJK font."""
+    if not styles.needs_fallback(text):
+        return [(font, text)]
+    styles.unprintable(text)  # reads (registers) the CJK font, as the page-1 title already has
+    out: list[tuple[str, str]] = []
+    for char in text:
+        face = styles.FALLBACK_FONT if styles.needs_fallback(char) else font
+        if out and out[-1][0] == face:
+            out[-1] = (face, out[-1][1] + char)
+        else:
+            out.append((face, char))
+    return out
+
+
+def _width(canvas: Canvas, text: str, font: str, size: float) -> float:
+    return sum(canvas.stringWidth(chunk, face, size) for face, chunk in _runs(text, font))
+
+
 def _fit(canvas: Canvas, text: str, font: str, size: float, width: float) -> str:
     """Shorten a header line to the width with an ellipsis; the full title is on page 1."""
-    if canvas.stringWidth(text, font, size) <= width:
+    if _width(canvas, text, font, size) <= width:
         return text
-    while text and canvas.stringWidth(text + "…", font, size) > width:
+    while text and _width(canvas, text + "…", font, size) > width:
         text = text[:-1]
     return text + "…"
+
+
+def _draw_runs(canvas: Canvas, x: float, y: float, text: str, font: str, size: float) -> None:
+    for face, chunk in _runs(text, font):
+        canvas.setFont(face, size)
+        canvas.drawString(x, y, chunk)
+        x += canvas.stringWidth(chunk, face, size)
 
 
 def numbered_canvas(header: PageHeader) -> type[Canvas]:
@@ -74,8 +100,7 @@ def numbered_canvas(header: PageHeader) -> type[Canvas]:
             number = f"Approval memo {header.memo_number}"
             self.drawRightString(right, top, number)
             room = right - left - self.stringWidth(number, styles.FONT_BOLD, 8) - 12
-            self.setFont(styles.FONT, 8)
-            self.drawString(left, top, _fit(self, header.title, styles.FONT, 8, room))
+            _draw_runs(self, left, top, _fit(self, header.title, styles.FONT, 8, room), styles.FONT, 8)
             self.line(left, top - 4, right, top - 4)
             bottom = styles.MARGIN - 8
             self.line(left, bottom + 10, right, bottom + 10)
@@ -97,6 +122,9 @@ def memo_document(buffer, header: PageHeader) -> BaseDocTemplate:
     )
     doc = BaseDocTemplate(
         buffer, pagesize=styles.PAGE_SIZE, invariant=1, title=header.title,
+        # The bundled font from the first page on: reportlab's default Helvetica would otherwise be
+        # listed on every page as a font that is not embedded, though nothing is set in it.
+        initialFontName=styles.FONT,
         author="ClusterBid", subject=f"Approval memo {header.memo_number}", creator="ClusterBid",
         leftMargin=styles.MARGIN, rightMargin=styles.MARGIN, topMargin=styles.MARGIN, bottomMargin=styles.MARGIN,
     )

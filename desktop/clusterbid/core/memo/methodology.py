@@ -36,14 +36,50 @@ def _table(lines: list[str]) -> Table:
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
     rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
     cells = [[Paragraph(_inline(c), s["head"] if i == 0 else s["cell"]) for c in r] for i, r in enumerate(rows)]
+    # A table of a few rows is read whole; a long one may break, repeating its header.
     table = Table(cells, colWidths=_column_widths(rows), repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
     return table
 
 
+# Which top-level sections (by their heading's words) each memo leaves out: a training memo has no
+# use for the serving model and a serving memo none for the training job's step time, goodput,
+# contract plan, validation of training figures or value of information. The introduction and its
+# glossary are in both; the section numbers stay those of the app's help, which the memo cites.
+_TRAINING_ONLY = ("Gates", "Step time", "Goodput", "Time and cost to finish", "Evidence", "Ranking",
+                  "Uncertainty", "Contract economics", "Validation against published figures",
+                  "Value of information")
+_SERVING_ONLY = ("Serving",)
+# Sections whose tables are reference for the model's reviewers, not for the approvers: the memo
+# prints their words (what was tested and how far off it is) and points to the table.
+_WORDS_ONLY = ("Validation against published figures",)
+_TABLE_ELSEWHERE = "(The table itself is in the app's Help > Methodology and in resources/methodology.md.)"
+
+
+def methodology_for(markdown: str, serving: bool) -> str:
+    """The methodology text with the other kind of memo's sections removed, and the tables of
+    reference-only sections replaced by a pointer to them."""
+    leave_out = _TRAINING_ONLY if serving else _SERVING_ONLY
+    kept: list[str] = []
+    skipping = words_only = False
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            title = re.sub(r"^##\s+[0-9.]*\s*", "", line)
+            skipping, words_only = title.startswith(leave_out), title.startswith(_WORDS_ONLY)
+        if skipping:
+            continue
+        if words_only and line.lstrip().startswith("|"):
+            if kept[-1] != _TABLE_ELSEWHERE:
+                kept.append(_TABLE_ELSEWHERE)
+            continue
+        kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
 def methodology_flowables(markdown: str) -> list[Flowable]:
-    """Headings, paragraphs, bullets and pipe tables; anything else is kept as a paragraph."""
-    s = styles.paragraph_styles()
+    """Headings, paragraphs, bullets and pipe tables; anything else is kept as a paragraph.
+    Set in the appendix's smaller type: it is reference text, not the decision."""
+    s = styles.appendix_styles()
     out: list[Flowable] = []
     block: list[str] = []
     kind = "para"

@@ -17,6 +17,7 @@ from pyhanko.sign.fields import SigFieldSpec, append_signature_field
 
 from clusterbid.core.memo.charts_section import chart_images
 from clusterbid.core.memo.content import MemoContent
+from clusterbid.core.memo.decision_checks import decision_date_words
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story
@@ -79,23 +80,27 @@ def render_memo(
     override: RecommendationOverride | None = None,
     evidence_requests: tuple[str, ...] = (),
     audit_anchor: dict[str, object] | None = None,
+    decision_date: dt.date | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
-    A ServingScorecard gets the serving memo (core/memo/serving_memo.py)."""
+    A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
+    approval meeting's (kept in the attached inputs); without it page 1 says none was given."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
-                               audit_anchor=audit_anchor)
+                               audit_anchor=audit_anchor, decision_date=decision_date)
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 
-        pdf, sink, as_of = render_serving_memo(scorecard, inputs, people, notes.strip(), override)
+        pdf, sink, as_of = render_serving_memo(scorecard, inputs, people, notes.strip(), override,
+                                               decision_date_words(inputs.data.get("decision_date")))
         return _finish(pdf, inputs, sink, as_of)
     content = MemoContent.from_scorecard(
         scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes, override=override,
     )
-    content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests))
+    content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
+                                  decision_date=decision_date_words(inputs.data.get("decision_date")))
     sink = SignatureBoxes()
     pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity), sink)
     return _finish(pdf, inputs, sink, content.as_of)

@@ -9,6 +9,7 @@ the service will not use) get their own section. No Monte Carlo: the serving mod
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 from dataclasses import dataclass
@@ -18,11 +19,16 @@ from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
+from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
+from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
-from clusterbid.core.memo.story import W, _grid, _key_values, _p, methodology_appendix, sign_off, title_block
+from clusterbid.core.memo.methodology import methodology_for
+from clusterbid.core.memo.story import (
+    W, _grid, _key_values, _p, methodology_appendix, price_reasonableness, sign_off, title_block,
+)
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
@@ -65,6 +71,7 @@ class ServingMemoHead:
     approvers: tuple[Approver, ...]
     methodology: str
     audit_anchor: str = ""  # the document's audit row this memo was made from, in words
+    decision_date: str = ""  # printed in the title block, as in the training memo
 
 
 def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
@@ -179,16 +186,29 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     return rows
 
 
-def unverified(scorecard: ServingScorecard) -> list[str]:
-    """Figures taken on trust, as questions for the provider."""
-    items = []
-    for score in scorecard.scores:
-        e = score.estimate
-        if e.throughput_evidence is None:
-            items.append(f"{_name(score)}: decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet's "
-                         f"HBM bandwidth ({e.hbm_bandwidth_tb_s:g} TB/s at {e.hbm_efficiency:.0%} efficiency); ask for "
-                         "measured output tokens per second at the proposed batch and latency.")
-    return items
+def _throughput_trust(e) -> str:
+    """How far the decode throughput the bid was costed with can be trusted, in words."""
+    ev = e.throughput_evidence
+    if ev is None:
+        return (f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet's HBM bandwidth "
+                f"({e.hbm_bandwidth_tb_s:g} TB/s at {e.hbm_efficiency:.0%} efficiency); ask for measured output "
+                "tokens per second at the proposed batch and latency.")
+    what = f"the decode throughput of {ev.value:,g} {ev.unit} on {ev.scale_gpus:,} GPU{'' if ev.scale_gpus == 1 else 's'}"
+    when = ev.measured_on.isoformat() if ev.measured_on else "undated"
+    log = (f"raw log {ev.artefact_name or 'attached'} (SHA-256 {ev.artefact_sha256[:12]}...)" if ev.artefact_sha256
+           else "no raw log attached")
+    if ev.grade is EvidenceGrade.PROVIDER_CLAIM:
+        return f"{what} is the provider's claim only ({when}, {log}); ask for the benchmark's log and settings."
+    if ev.grade is EvidenceGrade.MEASURED_PROVIDER:
+        return f"{what} was measured by the provider, not independently ({when}, {log})."
+    return f"{what} was measured independently ({ev.measured_by.replace('_', ' ')}, {when}, {log}); nothing to ask."
+
+
+def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> list[str]:
+    """Every bid, the recommended one first (the override's, if any), then by rank, excluded bids
+    last: how its throughput, the figure the cost per token rests on, was established."""
+    order = sorted(scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0))
+    return [f"{_name(score)}: {_throughput_trust(score.estimate)}" for score in order]
 
 
 def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
@@ -208,28 +228,33 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
     story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), _p("3. Ranked comparison", "h1"),
               _p("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
                  "the latency targets at peak traffic is not costed.", "small"),
-              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36])]
-    checks = unverified(scorecard)
+              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
+              *price_reasonableness(price_reasonableness_rows(
+                  [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                  scorecard.evaluation.currency))]
+    checks = unverified(scorecard, override.bid_id if override else None)
     bullets = [_p(text, "bullet") for text in checks]
     for bullet in bullets:
         bullet.bulletText = "•"
     story += [Spacer(1, 4 * mm), _p("4. What was not verified", "h1")]
-    story += bullets or [_p("Every bid's throughput is backed by a measurement.")]
-    return story + methodology_appendix(head) + sign_off(head, sink)
+    story += bullets
+    return story + sign_off(head, sink) + methodology_appendix(head)
 
 
 def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approvers: tuple[Approver, ...],
-                        notes: str, override: RecommendationOverride | None) -> tuple[bytes, SignatureBoxes, dt.date]:
+                        notes: str, override: RecommendationOverride | None,
+                        decision_date: str = "") -> tuple[bytes, SignatureBoxes, dt.date]:
     """The story PDF (before attachments and fields), where its signature boxes are, and its date."""
     head = ServingMemoHead(
         title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
         as_of=inputs_date(scorecard), software_version=__version__, model_version=SERVING_MODEL_VERSION,
-        approvers=approvers, methodology=resource_path("methodology.md").read_text(encoding="utf-8"),
+        approvers=approvers, methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=True),
         audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
     )
     sink = SignatureBoxes()
     buffer = io.BytesIO()
     header = PageHeader(head.title, head.memo_number, CONFIDENTIALITY, head.as_of)
+    head = dataclasses.replace(head, decision_date=decision_date)
     memo_document(buffer, header).build(serving_story(scorecard, head, notes, override, sink),
                                         canvasmaker=numbered_canvas(header))
     return buffer.getvalue(), sink, head.as_of

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 
+from pyhanko.pdf_utils.font.basic import COURIER_META, SimpleFontEngine, SimpleFontEngineFactory
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.pdf_utils.misc import PdfError
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import fields, signers
+from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.sign.fields import SigSeedSubFilter
 from pyhanko.stamp import TextStampStyle
 from pyhanko_certvalidator.registry import SimpleCertificateStore
@@ -23,9 +25,25 @@ RESERVE_MARGIN = 4096
 DEFAULT_REASON = "Approved as shown in this memo"
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's
 # computer says, and the stamp says so in plain words (the memo's sign-off page says the same).
+class _ReferencedCourier(SimpleFontEngine):
+    """pyHanko's stamp font (standard Courier), its font dictionary written as an object of its own.
+    pyHanko puts the dictionary straight into the stamp's resources; poppler then gives the font a
+    made-up object number and `pdffonts` stopped on every signed memo with "Internal Error: xref
+    num ... not found". A referenced font dictionary is what PDF readers expect."""
+
+    def as_resource(self):
+        return self.writer.add_object(super().as_resource())
+
+
+class _ReferencedCourierFactory(SimpleFontEngineFactory):
+    def create_font_engine(self, writer, obj_stream=None):
+        return _ReferencedCourier(writer, self.name, self.avg_width, self.meta)
+
+
 STAMP_STYLE = TextStampStyle(
     stamp_text="Signed by %(signer_name)s\nsigned %(ts)s (signer's clock)\n%(reason)s",
     timestamp_format="%Y-%m-%d %H:%M:%S %Z",
+    text_box_style=TextBoxStyle(font=_ReferencedCourierFactory("Courier", 0.6, COURIER_META)),
 )
 
 

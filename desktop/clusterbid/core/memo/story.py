@@ -15,8 +15,9 @@ from clusterbid.core.memo.methodology import methodology_flowables
 W = styles.CONTENT_WIDTH
 
 
-def _p(text: object, style: str = "body") -> Paragraph:
-    return Paragraph(styles.markup(text), styles.paragraph_styles()[style])
+def _p(text: object, style: str = "body", escaped: bool = False) -> Paragraph:
+    """A paragraph of plain text (escaped here) or, with escaped=True, of our own fixed markup."""
+    return Paragraph(str(text) if escaped else styles.markup(text), styles.paragraph_styles()[style])
 
 
 def _key_values(rows, key_width: float = 0.3) -> Table:
@@ -35,8 +36,9 @@ def _grid(rows, widths: list[float], header_style: str = "head") -> Table:
 def title_block(c: MemoContent) -> list[Flowable]:
     return [
         _p(f"Approval memo: {c.title}", "title"),
-        _p(f"Memo {c.memo_number}. Figures as of {c.as_of.isoformat()} (the latest quote or measurement date "
-           f"in the inputs). ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
+        _p(f"Memo {c.memo_number}. Decision date {c.decision_date or 'not given'}. Figures as of "
+           f"{c.as_of.isoformat()} (the latest quote or measurement date in the inputs). "
+           f"ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
         _p(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
         _p("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
            "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
@@ -62,8 +64,9 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
         ("Chance it is cheapest", s.win_probability),
         ("Rivals", s.runner_up),
         ("Margin", s.margin),
+        ("Schedule fit", s.schedule if s.schedule_ok else "FLAG: " + s.schedule),
     ]
-    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows)]
+    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows, 0.22)]
     if s.override_note:
         out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
     return out
@@ -107,31 +110,70 @@ def comparison_table(c: MemoContent) -> list[Flowable]:
     ])] if len(c.criteria_rows) > 1 else []
     return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
             _p("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
-               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths)]
+               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths),
+            *price_reasonableness(c.price_rows)]
+
+
+def price_reasonableness(rows) -> list[Flowable]:
+    """Each bid's sticker price against public on-demand list prices kept in the catalog; then the
+    reference prices themselves, each once, with publisher, date and source."""
+    bids = [rows[0]] + [r for r in rows[1:] if r[0]]
+    references = [r for r in rows[1:] if not r[0]]
+    if len(bids) < 2:
+        return []
+    listed = [("GPU", "USD per GPU-h", "Public on-demand list price: who, as of, source")]
+    listed += [(gpu, price, text) for _, gpu, price, text in references]
+    return [KeepTogether([
+        _p("Price reasonableness", "h2"),
+        _p("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
+           "with their source and date in the catalog (reference_prices.toml). A committed term is usually below "
+           "on-demand; far below or above is a question for the provider.", "small"),
+        Spacer(1, 1 * mm), _grid(bids, [0.3, 0.14, 0.12, 0.44]),
+        Spacer(1, 1 * mm), _grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)])]
+
+
+def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
+    """A key-value table in table-cell type, for the two columns of a bid's page."""
+    table = Table([[_p(k, "fine_bold"), _p(v, "fine")] for k, v in rows],
+                  colWidths=[key_share * width, (1 - key_share) * width])
+    table.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1),
+                                                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return table
 
 
 def bid_section(page: BidPage) -> list[Flowable]:
-    evidence: list[Flowable]
-    if len(page.evidence_rows) > 1:
-        evidence = [_grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])]
-    else:
-        evidence = [_p("No evidence on file: every figure for this bid comes from the spec sheet and the provider's statements.", "warn")]
-    risks = [_p(r, "bullet") for r in page.risks] or [_p("No gate failed and nothing was flagged.")]
+    """Offer and fabric on the left, cost and block on the right, evidence and risks under both:
+    a ranked bid takes about half a page, so two bids share a page instead of six taking six."""
+    column = (W - 6 * mm) / 2
+    offer = [row for row in page.offer_rows if row[0] != "Provider"]  # the provider is in the heading
+    left = [_p("Offer", "h3"), _compact_key_values(offer, column, 0.24),
+            _p("Fabric and topology", "h3"), _compact_key_values(page.fabric_rows, column, 0.24),
+            Spacer(1, 1 * mm), _p(page.block_vs_job, "fine" if page.block_fits else "warn")]
+    # "Nothing flagged" would read as "no risk" for a bid whose every figure is taken on trust.
+    none = ("No gate failed and no flag was raised" + ("." if len(page.evidence_rows) > 1 else
+            "; the risk is that nothing above was measured (see What was not verified)."))
+    risks = [_p(r, "fine_bullet") for r in page.risks] or [_p(none, "fine")]
     for paragraph in risks:
         paragraph.bulletText = "•"
-    # A bid starts a new page only when less than about half a page is left: six bids need not
-    # take six half-empty pages.
-    return [
-        CondPageBreak(120 * mm),
-        _p(f"Bid {page.bid_id}: {page.provider}", "h1"),
-        _p(page.status, "big" if page.status != "Excluded" else "warn"),
-        _p("Offer", "h2"), _key_values(page.offer_rows, 0.25),
-        _p("Fabric and topology", "h2"), _key_values(page.fabric_rows, 0.25),
-        Spacer(1, 1 * mm), _p(page.block_vs_job, "body" if page.block_fits else "warn"),
-        _p("Cost breakdown", "h2"), _key_values(page.cost_rows, 0.25),
-        _p("Evidence", "h2"), *evidence,
-        _p("Risks", "h2"), *risks,
-    ]
+    has_evidence = len(page.evidence_rows) > 1
+    right = [_p("Cost breakdown", "h3"), _compact_key_values(page.cost_rows, column, 0.3)]
+    if not has_evidence:
+        right.append(_p("<b>Evidence:</b> none on file. Every figure for this bid comes from the spec sheet and the "
+                        "provider's statements.", "fine_warn", escaped=True))
+    right += [_p("Risks", "h3"), *risks]
+    columns = Table([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
+    columns.setStyle(TableStyle([styles.CELL_FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm), ("TOPPADDING", (0, 0), (-1, -1), 0),
+                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
+    status = page.status.lower() if page.status != "Excluded" else '<font color="#9a3412">EXCLUDED</font>'
+    head = [Paragraph(f"Bid {styles.markup(page.bid_id)}: {styles.markup(page.provider)} ({status})",
+                      styles.paragraph_styles()["bid_head"]), columns]
+    # The heading and both columns move as one block of about half a page; measured evidence,
+    # a six-column table, runs full width under it.
+    evidence: list[Flowable] = []
+    if has_evidence:
+        evidence = [KeepTogether([_p("Evidence", "h2"), _grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])])]
+    return [CondPageBreak(60 * mm), KeepTogether(head), *evidence]
 
 
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
@@ -145,12 +187,36 @@ def sensitivity_section(c: MemoContent) -> list[Flowable]:
     return out
 
 
+def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str]]]:
+    """Items that start "bid (provider): ..." grouped under their bid, in the order given; an item
+    naming no bid keeps a row of its own."""
+    groups: list[tuple[str, list[str]]] = []
+    for text in items:
+        who = next((b for b in bids if text.startswith(b + ": ")), "")
+        rest = text[len(who) + 2:] if who else text
+        if groups and groups[-1][0] == who and who:
+            groups[-1][1].append(rest)
+        else:
+            groups.append((who, [rest]))
+    return groups
+
+
 def not_verified_section(c: MemoContent) -> list[Flowable]:
-    items = [_p(text, "bullet") for text in c.unverified]
-    for paragraph in items:
-        paragraph.bulletText = "•"
-    return [Spacer(1, 4 * mm), _p("6. What was not verified", "h1"),
-            _p("These figures were taken on trust. Each is a question to put to the provider before signing."), *items]
+    """One row per bid with its items as bullets: the bid's name is said once, not on every line."""
+    bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages]
+    rows = [[_p("Bid", "head"), _p("Taken on trust: ask the provider before signing", "head")]]
+    for who, texts in _by_bid(c.unverified, bids):
+        bullets = [_p(text[:1].upper() + text[1:], "fine_bullet") for text in texts]
+        for paragraph in bullets:
+            paragraph.bulletText = "•"
+        rows.append([_p(who or "-", "cell_bold"), bullets])
+    table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
+    table.setStyle(TableStyle(styles.grid_table_style()))
+    out = [Spacer(1, 4 * mm), KeepTogether([
+        _p("6. What was not verified", "h1"),
+        _p("These figures were taken on trust. Each is a question to put to the provider before signing."),
+        *([table] if c.unverified else [])])]
+    return out
 
 
 def evidence_requests_section(c: MemoContent) -> list[Flowable]:
@@ -165,13 +231,17 @@ def evidence_requests_section(c: MemoContent) -> list[Flowable]:
 
 
 def methodology_appendix(c: MemoContent) -> list[Flowable]:
-    return [PageBreak(), _p("Appendix: methodology", "h1"),
-            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The same text is the app's help.", "small"),
+    # The appendix follows on the same page when a third of it is left: no half-empty page before it.
+    return [CondPageBreak(60 * mm), _p("Appendix: methodology", "h1"),
+            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The sections of the app's help "
+               "(same text, same numbers) that bear on this kind of memo; the other kind's model is left out.", "small"),
             *methodology_flowables(c.methodology)]
 
 
 def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
-    out = [PageBreak(), _p("Sign-off", "h1"),
+    # Under the last section when the whole sign-off fits there, else on the next page: the
+    # approvers' fields are never split from each other or from the text saying what they cover.
+    out = [_p("Sign-off", "h1"),
            _p(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
               "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
               "No timestamp server is used: the signing time comes from the signer's clock."),
@@ -183,7 +253,7 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
             _p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
             Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm),
         ]))
-    return out
+    return [KeepTogether(out)]
 
 
 def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:
@@ -192,5 +262,7 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
     for page in c.bid_pages:
         story += bid_section(page)
     story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
-    story += methodology_appendix(c) + sign_off(c, sink)
+    # The signatures close the decision, as in a source-selection decision document; the
+    # methodology is reference text after them.
+    story += sign_off(c, sink) + methodology_appendix(c)
     return story

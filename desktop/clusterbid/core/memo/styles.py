@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 from xml.sax.saxutils import escape
 
@@ -11,16 +12,16 @@ from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 
+from clusterbid.core.errors import InputError
 from clusterbid.resources import resource_path
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
-# DejaVu has no CJK glyphs; such characters fall back to an Adobe CID font the viewer supplies
-# (see resources/fonts/README.md for why it is not embedded).
-FALLBACK_FONT = "STSong-Light"
+# DejaVu has no CJK glyphs; such characters are set in a CJK cut of Droid Sans Fallback, embedded
+# (subset) like DejaVu (resources/fonts/README.md). A character neither font has is refused.
+FALLBACK_FONT = "DroidSansFallback-CJK"
 
 PAGE_SIZE = A4
 MARGIN = 18 * mm
@@ -44,26 +45,61 @@ def register_fonts() -> None:
     pdfmetrics.registerFont(TTFont(FONT, str(resource_path("fonts", "DejaVuSans.ttf"))))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(resource_path("fonts", "DejaVuSans-Bold.ttf"))))
     pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
-    pdfmetrics.registerFont(UnicodeCIDFont(FALLBACK_FONT))
 
 
 @lru_cache(maxsize=1)
-def _covered_code_points() -> frozenset[int]:
+def _main_code_points() -> frozenset[int]:
     register_fonts()
     return frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
 
 
+@lru_cache(maxsize=1)
+def _fallback_code_points() -> frozenset[int]:
+    """What the CJK font draws; it is read (about 40 ms) only when some text needs it."""
+    pdfmetrics.registerFont(TTFont(FALLBACK_FONT, str(resource_path("fonts", "DroidSansFallback-CJK.ttf"))))
+    return frozenset(pdfmetrics.getFont(FALLBACK_FONT).face.charToGlyph)
+
+
+def _beyond_main(text: str) -> list[str]:
+    main = _main_code_points()
+    return [c for c in dict.fromkeys(text) if ord(c) not in main and c not in "\n\t "
+            and unicodedata.category(c)[0] != "C"]
+
+
+def needs_fallback(text: str) -> bool:
+    """Whether text has characters DejaVu cannot draw (the charts then add the CJK font)."""
+    return bool(_beyond_main(text))
+
+
+def unprintable(text: str) -> list[str]:
+    """The characters of text that no bundled font can draw (control characters aside)."""
+    beyond = _beyond_main(text)
+    return [c for c in beyond if ord(c) not in _fallback_code_points()] if beyond else []
+
+
 def markup(text: object) -> str:
     """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
-    in the fallback font."""
-    covered = _covered_code_points()
+    in the CJK fallback font. A character neither font has would print as an empty box: refused,
+    naming the text and the character, so the officer can write the name another way."""
+    text = str(text)
+    main = _main_code_points()
+    fallback = _fallback_code_points() if needs_fallback(text) else frozenset()
+    missing = unprintable(text)
+    if missing:
+        names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})" for c in missing[:3])
+        at = text.index(missing[0])
+        raise InputError(
+            f"the memo cannot print {names} in {text[max(0, at - 30):at + 30]!r}: its fonts (DejaVu Sans, and Droid Sans Fallback for "
+            "Chinese, Japanese and Korean) have no such character and it would show as an empty box. Write that "
+            "text with other characters (for a provider, its name in Latin letters as on its registration)."
+        )
     out: list[str] = []
     run: list[str] = []
-    for char in str(text):
+    for char in text:
         if char == "\n":
             run = _flush(run, out)
             out.append("<br/>")
-        elif ord(char) in covered or char in "\t ":
+        elif ord(char) in main or char in "\t " or ord(char) not in fallback:
             run = _flush(run, out)
             out.append(escape(char))
         else:
@@ -79,7 +115,9 @@ def _flush(run: list[str], out: list[str]) -> list[str]:
 
 
 def _style(name: str, **overrides) -> ParagraphStyle:
-    base = dict(fontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT, splitLongWords=1)
+    # bulletFontName too: bullets would otherwise be set in reportlab's Helvetica, not embedded.
+    base = dict(fontName=FONT, bulletFontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT,
+                splitLongWords=1)
     base.update(overrides)
     return ParagraphStyle(name, **base)
 
@@ -89,13 +127,20 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
     register_fonts()
     return {
         "title": _style("title", fontName=FONT_BOLD, fontSize=15, leading=18.5, spaceAfter=3),
-        "subtitle": _style("subtitle", fontSize=9.5, leading=13, textColor=MUTED, spaceAfter=8),
+        "subtitle": _style("subtitle", fontSize=8.5, leading=11, textColor=MUTED, spaceAfter=6),
         "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
         "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
+        "bid_head": _style("bid_head", fontName=FONT_BOLD, fontSize=11.5, leading=14, spaceBefore=5, spaceAfter=2,
+                           textColor=ACCENT),
+        "h3": _style("h3", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2),
         "body": _style("body", spaceAfter=4),
         "small": _style("small", fontSize=7.5, leading=9.5, textColor=MUTED),
         "cell": _style("cell", fontSize=7.5, leading=9.5),
         "cell_bold": _style("cell_bold", fontName=FONT_BOLD, fontSize=7.5, leading=9.5),
+        "fine": _style("fine", fontSize=7, leading=8.6),  # the bid pages' two columns
+        "fine_bullet": _style("fine_bullet", fontSize=7, leading=8.6, leftIndent=8, bulletIndent=1, spaceAfter=1.5),
+        "fine_warn": _style("fine_warn", fontSize=7, leading=8.6, spaceBefore=3, textColor=WARN),
+        "fine_bold": _style("fine_bold", fontName=FONT_BOLD, fontSize=7, leading=8.6),
         "cell_right": _style("cell_right", fontSize=7.5, leading=9.5, alignment=2),
         "head": _style("head", fontName=FONT_BOLD, fontSize=7.5, leading=9.5, textColor=colors.white),
         "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
@@ -109,9 +154,30 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
     }
 
 
+@lru_cache(maxsize=1)
+def appendix_styles() -> dict[str, ParagraphStyle]:
+    """The methodology appendix: the same styles a size smaller, so reference text takes less paper."""
+    s = dict(paragraph_styles())
+    s.update({
+        "h1": _style("a_h1", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4, spaceAfter=3, textColor=ACCENT),
+        "h2": _style("a_h2", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=5, spaceAfter=2),
+        "body": _style("a_body", fontSize=7.5, leading=9.5, spaceAfter=3),
+        "bullet": _style("a_bullet", fontSize=7.5, leading=9.5, leftIndent=9, bulletIndent=2, spaceAfter=1.5),
+        "cell": _style("a_cell", fontSize=7, leading=8.5),
+        "head": _style("a_head", fontName=FONT_BOLD, fontSize=7, leading=8.5, textColor=colors.white),
+    })
+    return s
+
+
+# Every table's cell font is the bundled one: reportlab's default (Helvetica) is otherwise set in
+# each table, and listed as a font not embedded, though the cells are Paragraphs in DejaVu.
+CELL_FONT = ("FONTNAME", (0, 0), (-1, -1), FONT)
+
+
 def grid_table_style(header_rows: int = 1) -> list[tuple]:
     """Commands for a data table: dark header, hairline grid, zebra rows."""
     return [
+        CELL_FONT,
         ("BACKGROUND", (0, 0), (-1, header_rows - 1), ACCENT),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("GRID", (0, 0), (-1, -1), 0.25, RULE),
@@ -125,6 +191,7 @@ def grid_table_style(header_rows: int = 1) -> list[tuple]:
 
 def key_value_table_style() -> list[tuple]:
     return [
+        CELL_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LINEBELOW", (0, 0), (-1, -1), 0.25, RULE),
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
@@ -136,6 +203,7 @@ def key_value_table_style() -> list[tuple]:
 def callout_box_style() -> list[tuple]:
     """The assumptions box: a heavy coloured frame that cannot be missed."""
     return [
+        CELL_FONT,
         ("BOX", (0, 0), (-1, -1), 2, BOX_EDGE),
         ("BACKGROUND", (0, 0), (-1, -1), BOX_FILL),
         ("LEFTPADDING", (0, 0), (-1, -1), 8),

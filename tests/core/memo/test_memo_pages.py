@@ -1,0 +1,200 @@
+"""The memo as paper: how many pages the demo, seed 001 and serving memos take, that no page is
+blank, what page 1 says (read back with pdftotext), and which methodology each memo carries."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import subprocess
+
+import pytest
+from pyhanko.pdf_utils.reader import PdfFileReader
+
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.memo.render import render_memo
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+from tests.conftest import EXAMPLES
+from tests.core.memo.test_render import needs_poppler
+
+APPROVERS = [("Ada Lovelace", "CFO"), ("Grace Hopper", "Head of ML platform"), ("Alan Turing", "CTO")]
+
+pytestmark = needs_poppler
+
+
+def _pages(pdf: bytes) -> list[str]:
+    """Each page's text, whitespace collapsed (pdftotext separates pages with a form feed)."""
+    done = subprocess.run(["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True)
+    pages = done.stdout.decode("utf-8").split("\f")
+    return [" ".join(page.split()) for page in pages if page.strip()] if pages else []
+
+
+def _page_count(pdf: bytes) -> int:
+    return int(PdfFileReader(io.BytesIO(pdf)).root["/Pages"]["/Count"])
+
+
+def _analyses(evaluation):
+    """20,000 samples at the evaluation's seed, as `clusterbid memo` and `score` use."""
+    return run_monte_carlo(evaluation, 20_000, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
+
+
+@pytest.fixture(scope="module")
+def demo() -> list[str]:
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    uncertainty, sensitivity = _analyses(evaluation)
+    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS, uncertainty=uncertainty, sensitivity=sensitivity)
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+@pytest.fixture(scope="module")
+def seed() -> list[str]:
+    evaluation = read_evaluation(EXAMPLES / "seed-network-example.json")
+    uncertainty, sensitivity = _analyses(evaluation)
+    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS[:2], uncertainty=uncertainty, sensitivity=sensitivity)
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+@pytest.fixture(scope="module")
+def serving() -> list[str]:
+    scorecard = score_serving_evaluation(read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    pdf = render_memo(scorecard, approvers=APPROVERS[:2])
+    return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
+
+
+def _images_per_page(pdf: bytes) -> dict[int, int]:
+    done = subprocess.run(["pdfimages", "-list", "-", ], input=pdf, capture_output=True, check=True)
+    counts: dict[int, int] = {}
+    for line in done.stdout.decode().splitlines()[2:]:
+        page = int(line.split()[0])
+        counts[page] = counts.get(page, 0) + 1
+    return counts
+
+
+def _no_blank_page(pages: list[str], images: dict[int, int]) -> None:
+    # A page of only the running header and footer (about 25 words) and no chart is a layout fault.
+    for number, text in enumerate(pages, start=1):
+        assert len(text.split()) > 40 or images.get(number, 0) >= 1, f"page {number} is blank: {text[:200]}"
+
+
+def test_the_six_bid_demo_memo_is_at_most_fifteen_pages_and_none_is_blank(demo):
+    # Issue 19: 22 pages before (one page per bid, the serving methodology in a training memo);
+    # 15 with three approvers, of which about five are the methodology appendix.
+    count, images, pages = demo[0], demo[1], demo[2:]
+    assert count == len(pages) and count <= 15
+    _no_blank_page(pages, images)
+    # Two bids share a page: the six bid headings fall on three pages.
+    with_bids = [n for n, text in enumerate(pages) if re.search(r"Bid [a-z0-9-]+: .* \((rank \d of \d|EXCLUDED)\)", text)]
+    assert len(with_bids) == 3
+
+
+def test_demo_page_one_is_the_decision_a_director_signs(demo):
+    page = demo[2]
+    # 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648 (resources/examples/demo-evaluation.json).
+    assert 512 * 3 * 730 * 2.85 == pytest.approx(3_195_648)
+    assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in page
+    # Both rivals by name: the next by score and the next cheapest, each with its chance.
+    assert "prime-efa (Hyperscale Prime) (next by score)" in page
+    assert "cumulus-roce (Cumulus Compute)" in page and "of samples" in page
+    assert "20,000 simulated outcomes" in page
+    # Seed 001's decision check: job size and network assumptions on page 1.
+    assert "512 GPUs in one synchronous job" in page and "376.0 GB/s" in page
+    assert "page 1 of" in page
+
+
+def test_the_criteria_matrix_with_weights_is_on_page_two(demo):
+    assert "How the score was reached" in demo[3] and re.search(r"Net plan cost \(\d+%\)", demo[3])
+
+
+def test_seed_001_memo_prints_the_seed_documents_figures_on_page_one(seed):
+    count, images, pages = seed[0], seed[1], seed[2:]
+    assert count <= 11
+    _no_blank_page(pages, images)
+    page = pages[0]
+    # Seed 001: 256 GPUs x $7 x 100 h = $179,200; stretched to 130 h, $232,960; $53,760 more.
+    assert 256 * 7 * 100 == 179_200 and 256 * 7 * 130 == 232_960
+    assert "$179,200" in page and "$232,960" in page and "$53,760" in page
+    assert "256 GPUs in one synchronous job" in page
+
+
+def test_the_serving_memo_is_short_and_page_one_holds_decision_service_and_comparison(serving):
+    count, images, pages = serving[0], serving[1], serving[2:]
+    assert count <= 6  # 11 before issue 19: it carried the whole training methodology
+    _no_blank_page(pages, images)
+    page = pages[0]
+    assert "Recommended bid ridge-h200-ib (Ridge Compute)" in page
+    assert "2. The service behind every figure" in page and "3. Ranked comparison" in page
+    assert re.search(r"P10-P90 \$[\d.]+-\$[\d.]+ per M tokens", page) and "cheapest in" in page
+
+
+def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
+    training_text = " ".join(demo[2:])
+    serving_text = " ".join(serving[2:])
+    assert "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
+    assert "8. Serving (inference workloads)" in serving_text and "2. Step time" not in serving_text
+    # Both keep the glossary (plain words first) and the provenance section.
+    for text in (training_text, serving_text):
+        assert "model FLOPs utilisation (MFU)" in text and "Where each figure came from" in text
+
+
+def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
+    text = " ".join(serving[2:])
+    section = text[text.index("4. What was not verified"):text.index("Sign-off")]
+    bids = ["ridge-h200-ib", "helio-h200", "quarry-h100", "northwind-ib", "lumen-l40s"]
+    positions = [section.index(f"{bid} (") for bid in bids]
+    assert positions[0] == min(positions)  # the recommended bid first
+    assert positions[-1] == max(positions)  # the excluded L40S bid last
+    # helio-h200's only throughput figure is its own benchmark claim, no raw log
+    # (resources/examples/demo-serving-evaluation.json): 1,200 tokens/s on one H200.
+    assert "decode throughput of 1,200 tokens/s on 1 GPU is the provider's claim only" in section
+    assert "no raw log attached" in section
+
+
+def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the_deadline():
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    scorecard = score_evaluation(evaluation)
+    page = _pages(render_memo(scorecard, approvers=APPROVERS[:1], decision_date=dt.date(2026, 12, 1)))[0]
+    # The meeting date as given; the demo's latest quote is dated 2026-11-02 (demo-evaluation.json).
+    assert "Decision date 2026-12-01 (the approval meeting). Figures as of 2026-11-02" in page
+    # The plan's deadline is 2027-05-31 (demo-evaluation.json); the days to spare are counted here
+    # from the finish date the page prints.
+    finish = dt.date.fromisoformat(re.search(r"Schedule fit finishes about (\d{4}-\d\d-\d\d)", page).group(1))
+    assert finish < dt.date(2027, 5, 31)
+    assert f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31" in page
+    # budget-tcp's 512-GPU run over 25 GB/s TCP would end after the deadline: excluded, and named.
+    assert "excluded for missing it: budget-tcp" in page
+
+
+def test_without_a_meeting_date_the_page_says_none_was_given_and_no_deadline_is_flagged(seed):
+    page = seed[2]
+    # Never the export day: the same inputs must give the same bytes on any day (verify re-renders).
+    assert "Decision date not given (give the approval meeting's date with --decision-date)" in page
+    assert dt.date.today().isoformat() not in page
+    # Seed 001's plan gives no deadline: the memo says the schedule was not checked, as a flag.
+    assert "Schedule fit FLAG: not checked: the plan gives no deadline" in page
+
+
+def test_each_bid_price_is_set_against_the_dated_public_list_prices_of_its_gpu(demo):
+    text = " ".join(demo[2:])
+    section = text[text.index("Price reasonableness"):text.index("4. Charts")]
+    # legacy-a100 asks $1.35 for an A100 80GB; Lambda lists $2.79 (lambda.ai/instances, 2026-09-20):
+    # 1 - 1.35 / 2.79 = 51.6%, below half the lowest list price, so flagged.
+    assert "legacy-a100 (Legacy Compute) A100-80GB-SXM $1.35 FLAG: 52% below the lowest public list price" in section
+    # northwind-ib's $2.85 against Lambda's H100 SXM $3.99: 1 - 2.85 / 3.99 = 28.6%, not flagged.
+    assert "northwind-ib (Northwind AI Cloud) H100-SXM $2.85 29% below the lowest public on-demand price" in section
+    for reference in ("$3.99 Lambda on-demand, 8x NVIDIA H100 SXM, as of 2026-09-20",
+                      "$6.88 AWS EC2 on-demand, p5.48xlarge (8 x H100 SXM 80GB), us-east-1, as of 2026-11-09"):
+        assert reference in section
+
+
+def test_the_memo_prints_the_validation_sections_words_and_points_to_its_table():
+    from clusterbid.core.memo.methodology import methodology_for
+
+    markdown = ("## 7. Uncertainty\n\n| input | sigma |\n|---|---|\n| busbw | 0.15 |\n\n"
+                "## 10. Validation against published figures\n\nWhat was compared.\n\n| series | error |\n"
+                "|---|---|\n| Megatron | +20% |\n\nGeometric-mean error: 16%.\n")
+    text = methodology_for(markdown, serving=False)
+    assert "| busbw | 0.15 |" in text  # a table the approver reads is kept
+    assert "Megatron" not in text and "What was compared." in text and "Geometric-mean error: 16%." in text
+    assert text.count("(The table itself is in the app's Help > Methodology") == 1
