@@ -29,7 +29,7 @@ class Workload(FrozenModel):
         None, gt=0, le=1_000_000, description="Training tokens, billions (or give total_flops)"
     )
     total_flops: float | None = Field(
-        None, gt=0, le=1e30, description="Total training FLOPs; default 6 x active params x tokens"
+        None, gt=0, le=1e30, description="Total training FLOPs as 6 x active params x tokens (default); attention is added when the architecture is given"
     )
     job_gpus: int = Field(ge=1, le=1_000_000, description="Planned job size: GPUs in one synchronous job")
     precision: Literal["bf16", "fp8"] = Field("bf16", description="Tensor precision of the matmuls")
@@ -42,6 +42,21 @@ class Workload(FrozenModel):
     sequence_length: int = Field(ge=1, le=10**7, description="Tokens per sequence")
     baseline_mfu: float = Field(
         gt=0, le=0.85, description="MFU the buyer's stack reaches inside one NVLink domain, fraction of dense peak"
+    )
+    baseline_flops_basis: Literal["model", "hardware"] = Field(
+        "model",
+        description="What baseline_mfu counts: model FLOPs (MFU) or hardware FLOPs with recomputation (HFU)",
+    )
+    baseline_hidden_size: int | None = Field(
+        None, ge=64, le=1_000_000,
+        description="Hidden size of the model baseline_mfu was measured on (empty: this workload's own)",
+    )
+    num_layers: int | None = Field(
+        None, ge=1, le=10_000, description="Transformer layers (with hidden_size: counts attention FLOPs and activations)"
+    )
+    hidden_size: int | None = Field(None, ge=64, le=1_000_000, description="Hidden size (model width)")
+    activation_recomputation: Literal["none", "selective", "full"] = Field(
+        "none", description="Activation recomputation: none, selective (attention only) or full (every layer)"
     )
     dp_comm_overlap: float = Field(
         0.5, ge=0, le=1, description="Share of data-parallel communication hidden behind backward compute"
@@ -82,6 +97,8 @@ class Workload(FrozenModel):
                 f"data-parallel degree ({self.data_parallel}) x micro_batch_size ({self.micro_batch_size}) "
                 f"= {per_step} sequences per micro-batch round"
             )
+        if (self.num_layers is None) != (self.hidden_size is None):
+            raise ValueError("give num_layers and hidden_size together (or neither)")
         if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
         return self

@@ -89,7 +89,7 @@ def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evid
     n = float(evidence.scale_gpus)
     one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
     probe = step_breakdown(w, one, n)
-    c = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops[i])
+    c = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops[i])
     if evidence.kind is EvidenceKind.TRAINING_MFU:
         measured_step = c / evidence.value
     else:

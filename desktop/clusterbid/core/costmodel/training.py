@@ -41,7 +41,7 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
     n = np.asarray(n_gpus, dtype=float)
     dp = n / (w.tp * w.pp * w.cp)
     micro_batches = w.global_batch_sequences / (dp * w.micro_batch_size)
-    compute = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
+    compute = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
     bubble = pipeline_bubble(w.pp, w.virtual_stages, micro_batches)
     pipelined = compute / (1.0 - bubble)
     busbw = dp_busbw_per_rank_gb_s(
