@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
+from clusterbid.core.costmodel.flops import attention_factor
 from clusterbid.core.plan import ComputePlan
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
@@ -118,10 +119,17 @@ class Workload(FrozenModel):
         return self.global_batch_sequences // (self.data_parallel * self.micro_batch_size)
 
     @property
+    def attention_factor(self) -> float:
+        """Model FLOPs over 6N: 1 + 12 l s h / 6N when the architecture is given (costmodel.flops)."""
+        return attention_factor(self.active_params_billions * 1e9, self.num_layers, self.hidden_size, self.sequence_length)
+
+    @property
     def total_training_flops(self) -> float:
+        """Model FLOPs of the whole run: 6 x active params x tokens (or total_flops, counted the same
+        way) x the attention factor."""
         if self.total_flops is not None:
-            return self.total_flops
-        return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9
+            return self.total_flops * self.attention_factor
+        return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9 * self.attention_factor
 
     def model_state_gb_per_gpu(self) -> float:
         """Weights, gradients and optimizer state per GPU, GB (activations not included)."""

@@ -124,7 +124,7 @@ class WorkloadScalars:
         return cls(
             active_params=active,
             total_params=total_params,
-            total_flops=workload.total_training_flops * attention,
+            total_flops=workload.total_training_flops,
             model_flops_per_token=6.0 * active * attention,
             attention_factor=attention,
             hardware_flops_ratio=hardware,
