@@ -61,6 +61,16 @@ def _memory_words(workload: Workload) -> tuple[str, str]:
     )
 
 
+def _parallel_comm_words(e: BidEstimate, workload: Workload) -> tuple[str, str]:
+    value = (f"TP {e.tp_comm_s:.3f} s ({workload.tp_comm_overlap:.0%} hidden), pipeline {e.pp_comm_s:.3f} s, "
+             f"ZeRO-3 gathers {e.gather_comm_s:.3f} s, expert all-to-all {e.moe_comm_s:.3f} s")
+    if workload.num_layers is None:
+        return value, "not counted except ZeRO-3 gathers: the workload gives no layers and hidden size"
+    return value, ("4 TP all-reduces per layer and micro-batch over NVLink (6 with full recomputation); 2 pipeline "
+                   "transfers per micro-batch and virtual stage; 2 weight all-gathers per micro-batch with sharded "
+                   "parameters; 4 all-to-alls per MoE layer and micro-batch (methodology section 2)")
+
+
 def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "USD") -> list[Assumption]:
     """Every input the estimate used that the officer may want to challenge."""
     bid = estimate.bid
@@ -114,6 +124,7 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
             f"hierarchical ring all-reduce, at most {workload.dp_comm_overlap:.0%} hidden, and only behind the"
             " last micro-batch's backward",
         ),
+        Assumption("Model-parallel communication per step", *_parallel_comm_words(estimate, workload)),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
         Assumption(
             "Failures",

@@ -42,7 +42,8 @@ class Workload(FrozenModel):
     global_batch_tokens: int = Field(ge=1, le=10**10, description="Tokens per optimizer step")
     sequence_length: int = Field(ge=1, le=10**7, description="Tokens per sequence")
     baseline_mfu: float = Field(
-        gt=0, le=0.85, description="MFU the buyer's stack reaches inside one NVLink domain, fraction of dense peak"
+        gt=0, le=0.85,
+        description="MFU of the buyer's stack on compute alone (communication is modelled), fraction of dense peak",
     )
     baseline_flops_basis: Literal["model", "hardware"] = Field(
         "model",
@@ -66,6 +67,14 @@ class Workload(FrozenModel):
         4, description="Bytes per gradient in the data-parallel reduction (4 = fp32, Megatron's bf16 default)"
     )
     distributed_optimizer: bool = Field(True, description="Optimizer state sharded across data-parallel ranks")
+    shard_parameters: bool = Field(
+        False, description="ZeRO-3 / FSDP full shard: weights and gradients sharded too, weights gathered per micro-batch"
+    )
+    tp_comm_overlap: float = Field(
+        0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden behind matmuls (0 = Megatron default)"
+    )
+    expert_parallel: int = Field(1, ge=1, le=4096, description="Expert-parallel degree (mixture of experts; 1 = none)")
+    experts_per_token: int = Field(2, ge=1, le=64, description="Experts each token is routed to (top-k)")
     checkpoint_interval_minutes: float = Field(60, gt=0, le=100_000, description="Minutes between checkpoints")
     checkpoint_blocking_share: float = Field(
         1.0, ge=0, le=1, description="Share of the checkpoint write that stalls training (0 = fully async)"
@@ -100,6 +109,13 @@ class Workload(FrozenModel):
             )
         if (self.num_layers is None) != (self.hidden_size is None):
             raise ValueError("give num_layers and hidden_size together (or neither)")
+        if self.expert_parallel > 1:
+            if self.active_params_billions >= self.total_params_billions:
+                raise ValueError("expert_parallel > 1 needs a mixture-of-experts model (active_params_billions below total)")
+            if self.data_parallel % self.expert_parallel:
+                raise ValueError(
+                    f"expert_parallel ({self.expert_parallel}) must divide the data-parallel degree ({self.data_parallel})"
+                )
         if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
         return self
@@ -134,6 +150,8 @@ class Workload(FrozenModel):
     def model_state_gb_per_gpu(self) -> float:
         """Weights, gradients and optimizer state per GPU, GB (activations not included)."""
         shard = self.total_params_billions * 1e9 / (self.tensor_parallel * self.pipeline_parallel)
-        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer else 1
-        per_param = WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param + OPTIMIZER_BYTES_PER_PARAM * optimizer_share
+        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer or self.shard_parameters else 1
+        weights_share = 1 / self.data_parallel if self.shard_parameters else 1
+        per_param = ((WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param) * weights_share
+                     + OPTIMIZER_BYTES_PER_PARAM * optimizer_share)
         return shard * per_param / 1e9

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.communication import overlap_window_share
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.training import step_breakdown
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
 
 GRADE_ORDER = list(EvidenceGrade)
 MAX_CALIBRATED_MFU = 0.85
+UNREACHABLE_MFU = 10.0  # ten times the dense peak: a measurement faster than this is impossible here
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,26 +83,21 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
 def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evidence) -> float | None:
     """Baseline MFU at which the model's step time at the evidence's scale equals the measured one.
 
-    step = c/(mfu k) + comm - min(overlap comm, window c/mfu) with k = 1 - bubble: piecewise linear
-    in t = c/mfu, so each branch solves in closed form.
-    """
+    The step time falls as the baseline MFU rises (compute shrinks, the overlap windows with it,
+    communication stays), so a bisection in log space finds it to machine precision; None when
+    even an impossible MFU of 10 cannot reach the measured time (the fabric forbids it)."""
     n = float(evidence.scale_gpus)
     one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
-    probe = step_breakdown(w, one, n)
     c = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops[i])
-    if evidence.kind is EvidenceKind.TRAINING_MFU:
-        measured_step = c / evidence.value
-    else:
-        measured_step = evidence.value
-    k = 1.0 / (1.0 - float(np.ravel(probe.bubble_fraction)[0]))
-    comm = float(np.ravel(probe.dp_comm_s)[0])
-    window = float(np.ravel(overlap_window_share(probe.micro_batches))[0])
-    # Branch 1: overlap limited by the configured share (hidden = overlap * comm).
-    t = (measured_step - comm * (1.0 - w.dp_comm_overlap)) / k
-    if t > 0 and w.dp_comm_overlap * comm <= window * t:
-        return c / t
-    # Branch 2: overlap limited by the last micro-batch's backward (hidden = window t).
-    t = (measured_step - comm) / (k - window)
-    if t > 0 and w.dp_comm_overlap * comm > window * t:
-        return c / t
-    return None
+    measured_step = c / evidence.value if evidence.kind is EvidenceKind.TRAINING_MFU else evidence.value
+
+    def step_at(mfu: float) -> float:
+        return float(np.ravel(step_breakdown(w, one.replace(baseline_mfu=np.array([mfu])), n).step_s)[0])
+
+    low, high = np.log(1e-6), np.log(UNREACHABLE_MFU)
+    if step_at(UNREACHABLE_MFU) > measured_step:
+        return None
+    for _ in range(80):
+        middle = (low + high) / 2.0
+        low, high = (middle, high) if step_at(float(np.exp(middle))) > measured_step else (low, middle)
+    return float(np.exp((low + high) / 2.0))

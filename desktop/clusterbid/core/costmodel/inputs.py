@@ -45,6 +45,7 @@ class BidArrays:
     nvlink_domain_gpus: np.ndarray
     gpus_per_node: np.ndarray
     node_busbw_gb_s: np.ndarray  # scale-out busbw per node: NICs x rate x efficiency, or measured
+    nic_gb_s_per_gpu: np.ndarray  # point-to-point and all-to-all: the GPU's NIC share, no SHARP
     step_latency_s: np.ndarray
     oversubscription_ratio: np.ndarray
     leaf_domain_gpus: np.ndarray
@@ -110,6 +111,12 @@ class WorkloadScalars:
     model_state_gb_per_gpu: float
     activation_gb_per_gpu: float | None  # None: the architecture is not given
     recomputation: str
+    num_layers: int | None
+    hidden_size: int | None
+    shard_parameters: bool
+    tp_comm_overlap: float
+    expert_parallel: int
+    experts_per_token: int
     idle_use: int  # IDLE_CODES: what the buyer does with reserved time the job leaves idle
     idle_value_per_gpu_hour: float  # evaluation currency, other-work only
 
@@ -152,6 +159,12 @@ class WorkloadScalars:
                 micro_batches=workload.micro_batches_per_step, recomputation=workload.activation_recomputation,
             ),
             recomputation=workload.activation_recomputation,
+            num_layers=layers,
+            hidden_size=hidden,
+            shard_parameters=workload.shard_parameters,
+            tp_comm_overlap=workload.tp_comm_overlap,
+            expert_parallel=workload.expert_parallel,
+            experts_per_token=workload.experts_per_token,
             idle_use=IDLE_CODES[workload.plan.idle_use],
             idle_value_per_gpu_hour=float(workload.plan.idle_value_per_gpu_hour or 0),
         )
@@ -202,6 +215,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
             "gpus_per_node": bid.capacity.gpus_per_node,
             "node_busbw_gb_s": _spec_node_busbw(workload, bid, fabric),
+            "nic_gb_s_per_gpu": _spec_nic_per_gpu(bid, fabric),
             "step_latency_s": fabric.ring_step_latency_us * 1e-6,
             "oversubscription_ratio": bid.topology.oversubscription_ratio,
             "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
@@ -229,6 +243,14 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         for name, values in columns.items()
     }
     return BidArrays(**arrays)
+
+
+def _spec_nic_per_gpu(bid: Bid, fabric) -> float:
+    """What one GPU sends point to point over its share of the NICs: the aggregate at the
+    fabric's typical efficiency, less without GPUDirect RDMA; SHARP reduces, it does not move
+    point-to-point or all-to-all bytes faster."""
+    rate = bid.fabric.aggregate_gb_s * fabric.typical_efficiency / bid.capacity.gpus_per_node
+    return rate * (NO_GPUDIRECT_BUSBW_FACTOR if fabric.rdma and not bid.fabric.gpudirect_rdma else 1.0)
 
 
 def _spec_node_busbw(workload: Workload, bid: Bid, fabric) -> float:
