@@ -7,9 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.evidence_fit import fit_training_evidence
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.training import step_breakdown
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.workload import Workload
 
 GRADE_ORDER = list(EvidenceGrade)
 MAX_CALIBRATED_MFU = 0.85
@@ -36,10 +38,10 @@ def _usable(bid: Bid, kinds: tuple[EvidenceKind, ...]) -> list[Evidence]:
     return [e for e in bid.evidence if e.kind in kinds and e.grade is not EvidenceGrade.DERIVED]
 
 
-def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArrays, Calibration]:
-    """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs sets the
-    bid's baseline MFU so that the model reproduces the measurement at N, then carries it to
-    the planned job size."""
+def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workload) -> tuple[BidArrays, Calibration]:
+    """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs that fits
+    the bid and workload (evidence_fit.py) sets the bid's baseline MFU so that the model
+    reproduces the measurement at N, then carries it to the planned job size."""
     node_busbw = b.node_busbw_gb_s.copy()
     spans_leaves = b.busbw_spans_leaves.copy()
     busbw_used: list[Evidence | None] = []
@@ -61,7 +63,12 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
     mfu = b.baseline_mfu.copy()
     efficiency_used: list[Evidence | None] = []
     for i, bid in enumerate(bids):
-        chosen = _best(_usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)), w.job_gpus)
+        fitting = []
+        for item in _usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)):
+            fit = fit_training_evidence(item, bid, workload)
+            notes[i] += fit.notes
+            fitting += [fit.evidence] if fit.evidence is not None else []
+        chosen = _best(fitting, w.job_gpus)
         efficiency_used.append(chosen)
         if chosen is None or np.isnan(b.peak_flops[i]):
             continue
@@ -89,7 +96,7 @@ def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evid
     n = float(evidence.scale_gpus)
     one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
     c = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops[i])
-    measured_step = c / evidence.value if evidence.kind is EvidenceKind.TRAINING_MFU else evidence.value
+    measured_step = c / _model_basis_mfu(w, evidence) if evidence.kind is EvidenceKind.TRAINING_MFU else evidence.value
 
     def step_at(mfu: float) -> float:
         return float(np.ravel(step_breakdown(w, one.replace(baseline_mfu=np.array([mfu])), n).step_s)[0])
@@ -101,3 +108,14 @@ def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evid
         middle = (low + high) / 2.0
         low, high = (middle, high) if step_at(float(np.exp(middle))) > measured_step else (low, middle)
     return float(np.exp((low + high) / 2.0))
+
+
+def _model_basis_mfu(w: WorkloadScalars, evidence: Evidence) -> float:
+    """An MFU on the model's own count (attention included): a 6N figure (the throughput reader
+    computes 6 x params x tokens/s) is x the attention factor, a hardware figure / the
+    recomputation ratio."""
+    if evidence.mfu_flops_basis == "6n":
+        return evidence.value * w.attention_factor
+    if evidence.mfu_flops_basis == "hardware":
+        return evidence.value / w.hardware_flops_ratio
+    return evidence.value

@@ -97,7 +97,7 @@ def estimate_training(
     rates = rates or [1.0] * len(bids)
     w = WorkloadScalars.from_workload(workload)
     spec = build_bid_arrays(workload, bids, catalog, rates)
-    arrays, calibration = calibrate(w, spec, bids)
+    arrays, calibration = calibrate(w, spec, bids, workload)
     step = step_breakdown(w, arrays, w.job_gpus)
     good = goodput(w, arrays, w.job_gpus)
     done = finish(w, arrays, step, good)
