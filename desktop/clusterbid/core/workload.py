@@ -30,7 +30,9 @@ class Workload(FrozenModel):
         None, gt=0, le=1_000_000, description="Training tokens, billions (or give total_flops)"
     )
     total_flops: float | None = Field(
-        None, gt=0, le=1e30, description="Total training FLOPs as 6 x active params x tokens (default); attention is added when the architecture is given"
+        None, gt=0, le=1e30,
+        description="Total training FLOPs, counted as 6 x active params x tokens (the default); attention is added "
+        "when the architecture is given",
     )
     job_gpus: int = Field(ge=1, le=1_000_000, description="Planned job size: GPUs in one synchronous job")
     precision: Literal["bf16", "fp8"] = Field("bf16", description="Tensor precision of the matmuls")
@@ -54,7 +56,8 @@ class Workload(FrozenModel):
         description="Hidden size of the model baseline_mfu was measured on (empty: this workload's own)",
     )
     num_layers: int | None = Field(
-        None, ge=1, le=10_000, description="Transformer layers (with hidden_size: counts attention FLOPs and activations)"
+        None, ge=1, le=10_000,
+        description="Transformer layers (with hidden_size: counts attention FLOPs and activations)",
     )
     hidden_size: int | None = Field(None, ge=64, le=1_000_000, description="Hidden size (model width)")
     activation_recomputation: Literal["none", "selective", "full"] = Field(
@@ -68,10 +71,12 @@ class Workload(FrozenModel):
     )
     distributed_optimizer: bool = Field(True, description="Optimizer state sharded across data-parallel ranks")
     shard_parameters: bool = Field(
-        False, description="ZeRO-3 / FSDP full shard: weights and gradients sharded too, weights gathered per micro-batch"
+        False,
+        description="ZeRO-3 / FSDP full shard: weights and gradients sharded too, weights gathered per micro-batch",
     )
     tp_comm_overlap: float = Field(
-        0.0, ge=0, le=1, description="Share of tensor-parallel communication hidden behind matmuls (0 = Megatron default)"
+        0.0, ge=0, le=1,
+        description="Share of tensor-parallel communication hidden behind matmuls (0 = Megatron default)",
     )
     expert_parallel: int = Field(1, ge=1, le=4096, description="Expert-parallel degree (mixture of experts; 1 = none)")
     experts_per_token: int = Field(2, ge=1, le=64, description="Experts each token is routed to (top-k)")
@@ -111,10 +116,13 @@ class Workload(FrozenModel):
             raise ValueError("give num_layers and hidden_size together (or neither)")
         if self.expert_parallel > 1:
             if self.active_params_billions >= self.total_params_billions:
-                raise ValueError("expert_parallel > 1 needs a mixture-of-experts model (active_params_billions below total)")
+                raise ValueError(
+                    "expert_parallel > 1 needs a mixture-of-experts model (active_params_billions below total)"
+                )
             if self.data_parallel % self.expert_parallel:
                 raise ValueError(
-                    f"expert_parallel ({self.expert_parallel}) must divide the data-parallel degree ({self.data_parallel})"
+                    f"expert_parallel ({self.expert_parallel}) must divide the data-parallel degree "
+                    f"({self.data_parallel})"
                 )
         if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
@@ -137,7 +145,8 @@ class Workload(FrozenModel):
     @property
     def attention_factor(self) -> float:
         """Model FLOPs over 6N: 1 + 12 l s h / 6N when the architecture is given (costmodel.flops)."""
-        return attention_factor(self.active_params_billions * 1e9, self.num_layers, self.hidden_size, self.sequence_length)
+        active = self.active_params_billions * 1e9
+        return attention_factor(active, self.num_layers, self.hidden_size, self.sequence_length)
 
     @property
     def total_training_flops(self) -> float:
