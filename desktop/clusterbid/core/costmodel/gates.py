@@ -63,13 +63,15 @@ def evaluate_gates(w: WorkloadScalars, b: BidArrays, fabric_names: list[str]) ->
 
 
 def _activation_words(w: WorkloadScalars, hbm: float) -> str:
-    remedy = "recompute activations (full), raise CP or TP" if w.recomputation != "full" else "raise CP or TP"
+    remedies = (["recompute activations (full)"] if w.recomputation != "full" else []) + ["raise CP or TP"]
+    remedies += ["shorten the micro-batch"] if w.micro_batch_size > 1 else []
+    remedy = ", ".join(remedies[:-1]) + (" or " if len(remedies) > 1 else "") + remedies[-1]
     return (
         f"model state {w.model_state_gb_per_gpu:.1f} GB plus activations {w.activation_gb_per_gpu:.1f} GB "
         f"(sequence {w.sequence_length:,} split over CP {w.cp}, micro-batch {w.micro_batch_size}, TP {w.tp}, "
         f"recomputation {w.recomputation}, the first pipeline stage's micro-batches in flight) need "
         f"{w.model_state_gb_per_gpu + w.activation_gb_per_gpu:.1f} GB per GPU, more than the {hbm:.0f} GB of HBM: "
-        f"{remedy}, or shorten the micro-batch"
+        f"{remedy}"
     )
 
 
