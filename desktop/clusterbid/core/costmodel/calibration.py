@@ -68,46 +68,49 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workl
             fit = fit_training_evidence(item, bid, workload)
             notes[i] += fit.notes
             fitting += [fit.evidence] if fit.evidence is not None else []
-        chosen = _best(fitting, w.job_gpus)
-        efficiency_used.append(chosen)
-        if chosen is None or np.isnan(b.peak_flops[i]):
-            continue
-        solved = _solve_baseline_mfu(w, b, i, chosen)
-        if solved is None:
+        efficiency_used.append(_best(fitting, w.job_gpus))
+    rows = [i for i, chosen in enumerate(efficiency_used) if chosen is not None and not np.isnan(b.peak_flops[i])]
+    solved = _solve_baseline_mfu(w, b, rows, [efficiency_used[i] for i in rows]) if rows else []
+    for i, value in zip(rows, solved, strict=True):
+        chosen = efficiency_used[i]
+        if np.isnan(value):
             notes[i].append(
                 f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this bid's fabric "
                 "allows for the workload's communication: kept the workload's baseline MFU"
             )
-            efficiency_used[-1] = None
+            efficiency_used[i] = None
             continue
-        if solved > MAX_CALIBRATED_MFU:
-            notes[i].append(f"calibrated baseline MFU {solved:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
-            solved = MAX_CALIBRATED_MFU
-        mfu[i] = solved
+        if value > MAX_CALIBRATED_MFU:
+            notes[i].append(f"calibrated baseline MFU {value:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
+            value = MAX_CALIBRATED_MFU
+        mfu[i] = value
     return b.replace(baseline_mfu=mfu), Calibration(busbw_used, efficiency_used, notes)
 
 
-def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evidence) -> float | None:
-    """Baseline MFU at which the model's step time at the evidence's scale equals the measured one.
+def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, rows: list[int], evidence: list[Evidence]) -> np.ndarray:
+    """Per row, the baseline MFU at which the model's step time at the evidence's scale equals the
+    measured one (nan when none can).
 
     The step time falls as the baseline MFU rises (compute shrinks, the overlap windows with it,
-    communication stays), so a bisection in log space finds it to machine precision; None when
-    even an impossible MFU of 10 cannot reach the measured time (the fabric forbids it)."""
-    n = float(evidence.scale_gpus)
-    one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
-    c = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops[i])
-    measured_step = c / _model_basis_mfu(w, evidence) if evidence.kind is EvidenceKind.TRAINING_MFU else evidence.value
+    communication stays), so a bisection in log space, run on every row at once, finds it to
+    machine precision; nan when even an impossible MFU of 10 cannot reach the measured time (the
+    fabric forbids it)."""
+    sub = b.replace(**{name: getattr(b, name)[rows] for name in b.__slots__})
+    n = np.array([float(e.scale_gpus) for e in evidence])
+    c = w.model_flops_per_token * w.batch_tokens / (n * sub.peak_flops)
+    measured = np.array([c[k] / _model_basis_mfu(w, e) if e.kind is EvidenceKind.TRAINING_MFU else e.value
+                         for k, e in enumerate(evidence)])
 
-    def step_at(mfu: float) -> float:
-        return float(np.ravel(step_breakdown(w, one.replace(baseline_mfu=np.array([mfu])), n).step_s)[0])
+    def step_at(mfu: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(step_breakdown(w, sub.replace(baseline_mfu=mfu), n).step_s, n.shape)
 
-    low, high = np.log(1e-6), np.log(UNREACHABLE_MFU)
-    if step_at(UNREACHABLE_MFU) > measured_step:
-        return None
-    for _ in range(80):
+    low, high = np.full(n.shape, np.log(1e-6)), np.full(n.shape, np.log(UNREACHABLE_MFU))
+    for _ in range(64):
         middle = (low + high) / 2.0
-        low, high = (middle, high) if step_at(float(np.exp(middle))) > measured_step else (low, middle)
-    return float(np.exp((low + high) / 2.0))
+        too_slow = step_at(np.exp(middle)) > measured
+        low, high = np.where(too_slow, middle, low), np.where(too_slow, high, middle)
+    reachable = step_at(np.full(n.shape, UNREACHABLE_MFU)) <= measured
+    return np.where(reachable, np.exp((low + high) / 2.0), np.nan)
 
 
 def _model_basis_mfu(w: WorkloadScalars, evidence: Evidence) -> float:
