@@ -4,14 +4,17 @@ Run from the repository root:  python tests/validation/published_figures.py
 Not a test (it asserts nothing and is not collected): it prints the validation table of
 resources/methodology.md and the geometric-mean errors, whatever they are.
 
-Every published figure below is public and named. The model predicts a step time; each
-publication counts FLOPs its own way, so each row converts the published rate into a step time
-with the publication's own formula and architecture, and converts the hardware efficiency the
-model is given into the 6ND-basis MFU the model runs on (it has no attention or recomputation
-term yet, issue 16 item 6). Spec-only rows use nothing measured on the system: the buyer's stack
-at 42.57% of BF16 peak on H100 (llm-foundry MPT-70B, 64 GPUs) times the catalog's factor per GPU
-and precision. Evidence rows give the model one published point (the smallest scale of the
-series) as a step-time measurement and let it carry the calibration to the other scales.
+Every published figure below is public and named. The model predicts a step time from each
+row's architecture (layers, hidden size, vocabulary, sequence): its FLOP count includes the
+attention term, and recomputation turns model FLOPs into the hardware FLOPs a publication may
+count (Megatron-LM and MT-NLG count full recomputation: 96 B s l h^2 (...)). Each row converts the
+published rate into a step time with the publication's own formula, and the prediction back
+into the publication's FLOPs. Spec-only rows use nothing measured on the system: the buyer's
+stack at 42.57% MFU of BF16 peak on H100, measured on MPT-70B (width 8,192; llm-foundry, 64
+GPUs), times the catalog's factor per GPU and precision, carried to each row's width by the
+width term (flops.WIDTH_H0, fitted on llm-foundry's A100 table, none of whose rows is here).
+Evidence rows give the model one published point (the smallest scale of the series) as a
+step-time measurement and let it carry the calibration to the other scales (and widths).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from clusterbid.core.costmodel.estimate import estimate_training  # noqa: E402
 from clusterbid.core.workload import Workload  # noqa: E402
 from tests.conftest import bid_dict, workload_dict  # noqa: E402
 
-REFERENCE_HARDWARE_EFFICIENCY = 0.4257  # llm-foundry H100 80GB BF16, MPT-70B, seq 2048, 64 GPUs
+REFERENCE_MFU = 0.4257  # llm-foundry H100 80GB BF16, MPT-70B, seq 2048, 64 GPUs (MFU; HFU 56.76)
+REFERENCE_WIDTH = 8192  # MPT-70B d_model
 
 
 @dataclass(frozen=True)
@@ -65,10 +69,8 @@ class Row:
     def published_step_s(self) -> float:
         return self.published_flops_per_step() / (self.gpus * self.published_tflops * 1e12)
 
-    def mfu_6nd_per_hardware_efficiency(self) -> float:
-        """6ND FLOPs per step over the FLOPs the hardware executes (attention, logits, recompute)."""
-        executed = self.published_flops_per_step() / self.passes * (4 if self.passes == 4 else 3)
-        return 6 * self.params() * self.batch * self.seq / executed
+    def counts_hardware_flops(self) -> bool:
+        return self.passes == 4
 
 
 A100, H100 = "A100-80GB-SXM", "H100-SXM"
@@ -114,13 +116,15 @@ NEMO = [
 ]
 
 
-def _workload(row: Row, hardware_efficiency: float) -> Workload:
+def _workload(row: Row, mfu: float, measured_on_width: int) -> Workload:
     return Workload.model_validate(workload_dict(
         total_params_billions=row.params() / 1e9, active_params_billions=row.params() / 1e9,
         job_gpus=row.gpus, precision=row.precision, tensor_parallel=row.tp, pipeline_parallel=row.pp,
         virtual_pipeline_stages=row.virtual, micro_batch_size=row.mbs, sequence_length=row.seq,
         global_batch_tokens=row.batch * row.seq, grad_bytes_per_param=row.grad_bytes,
-        baseline_mfu=min(hardware_efficiency * row.mfu_6nd_per_hardware_efficiency(), 0.85),
+        num_layers=row.layers, hidden_size=row.hidden, baseline_mfu=min(mfu, 0.85),
+        baseline_hidden_size=measured_on_width,
+        activation_recomputation="full" if row.counts_hardware_flops() else "none",
     ))
 
 
@@ -136,9 +140,7 @@ def _bid(row: Row, evidence: list[dict]) -> Bid:
 def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
     """Spec-only, or with the evidence row's published step time attached (same workload)."""
     gpu = default_catalog().gpu(row.gpu)
-    # The catalog factor is applied by the model to the workload's figure; undo it here so the
-    # workload carries the buyer's BF16-on-H100 efficiency, as a buyer would state it.
-    efficiency = REFERENCE_HARDWARE_EFFICIENCY
+    mfu, width = REFERENCE_MFU, REFERENCE_WIDTH
     evidence = []
     if evidence_row is not None:
         evidence = [{"kind": "training_step_time", "value": evidence_row.published_step_s(), "unit": "s",
@@ -147,28 +149,37 @@ def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
     same_workload = evidence_row is not None and (evidence_row.params(), evidence_row.batch) == (row.params(), row.batch)
     if evidence_row is not None and not same_workload:
         # Weak scaling changes the model or the batch with the scale: calibrate on the evidence
-        # row's own workload, then carry the calibrated hardware efficiency to this row.
-        calibrated = estimate_training(_workload(evidence_row, efficiency), [_bid(evidence_row, evidence)]).bids[0]
-        efficiency = calibrated.baseline_mfu / evidence_row.mfu_6nd_per_hardware_efficiency() / gpu.mfu_factor(row.precision)
+        # row's own workload, then carry the calibrated MFU to this row (the width term moves it
+        # from the evidence model's width to this one's). The catalog factor is undone so that the
+        # workload carries the stack's BF16-on-H100 figure, as a buyer would state it.
+        calibrated = estimate_training(_workload(evidence_row, mfu, width), [_bid(evidence_row, evidence)]).bids[0]
+        mfu, width = calibrated.baseline_mfu / gpu.mfu_factor(row.precision), evidence_row.hidden
         evidence = []
-    e = estimate_training(_workload(row, efficiency), [_bid(row, evidence)]).bids[0]
+    e = estimate_training(_workload(row, mfu, width), [_bid(row, evidence)]).bids[0]
     return e.step_s
+
+
+def predicted_rate(row: Row, evidence_row: Row | None) -> float:
+    """The prediction in the publication's own FLOPs per GPU per second (TFLOP/s)."""
+    return row.published_flops_per_step() / (row.gpus * predicted_step_s(row, evidence_row)) / 1e12
 
 
 def main() -> None:
     print(f"{'series':36s} {'point':>12s} {'published':>10s} {'spec-only':>10s} {'err':>7s} {'evidence':>10s} {'err':>7s}")
-    spec_errors, evidence_errors = [], []
+    spec_errors, evidence_errors, by_series = [], [], []
     for series in (MEGATRON, MT_NLG, FOUNDRY, NEMO):
         first = series[0]
         for row in series:
             published = row.published_tflops
-            spec = published * row.published_step_s() / predicted_step_s(row, None)
+            spec = predicted_rate(row, None)
             spec_err = spec / published - 1
             spec_errors.append(abs(math.log(spec / published)))
+            by_series.append((row.series, ("spec", spec_errors[-1])))
             line = f"{row.series:36s} {row.label:>12s} {published:10.1f} {spec:10.1f} {spec_err:+7.1%}"
             if row is not first:
-                with_evidence = published * row.published_step_s() / predicted_step_s(row, first)
+                with_evidence = predicted_rate(row, first)
                 evidence_errors.append(abs(math.log(with_evidence / published)))
+                by_series.append((row.series, ("evidence", evidence_errors[-1])))
                 line += f" {with_evidence:10.1f} {with_evidence / published - 1:+7.1%}"
             else:
                 line += f" {'(evidence point)':>18s}"
@@ -184,6 +195,12 @@ def main() -> None:
     def geomean(errors):
         return math.exp(sum(errors) / len(errors)) - 1
 
+    print("\nper series (spec-only; with evidence):")
+    for name in dict.fromkeys(series_name for series_name, _ in by_series):
+        spec = [e for n, e in by_series if n == name and e[0] == "spec"]
+        evid = [e for n, e in by_series if n == name and e[0] == "evidence"]
+        print(f"  {name:36s} {geomean([x for _, x in spec]):6.1%} over {len(spec):2d}; "
+              f"{geomean([x for _, x in evid]) if evid else float('nan'):6.1%} over {len(evid)}")
     print(f"\ngeometric-mean error, throughput rows: spec-only {geomean(spec_errors):.1%} over {len(spec_errors)} points; "
           f"with one-scale evidence {geomean(evidence_errors):.1%} over {len(evidence_errors)} points")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
 
@@ -25,6 +26,49 @@ def _evidence_source(evidence) -> str:
         + (f" on {evidence.measured_on.isoformat()}" if evidence.measured_on else ", date not given")
         + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else ", no artefact attached")
     )
+
+
+def _flops_source(workload: Workload) -> str:
+    basis = "6 x active params x tokens" if workload.total_flops is None else "as given (6ND basis)"
+    if workload.num_layers is None:
+        return f"{basis}; attention not counted (the workload gives no layers and hidden size)"
+    return (f"{basis} x {workload.attention_factor:.4f} for attention, 1 + 12 l s h / 6N with {workload.num_layers} "
+            f"layers, hidden {workload.hidden_size:,}, sequence {workload.sequence_length:,} (Narayanan et al. 2021)")
+
+
+def _baseline_conversion(workload: Workload) -> str:
+    scalars = WorkloadScalars.from_workload(workload)
+    words = ""
+    if workload.baseline_flops_basis == "hardware":
+        words += (f"; stated as HFU, divided by {scalars.hardware_flops_ratio:.4f} for "
+                  f"{workload.activation_recomputation} recomputation")
+    if scalars.width_factor != 1.0:
+        words += (f"; measured on width {workload.baseline_hidden_size:,}, x {scalars.width_factor:.3f} for width "
+                  f"{workload.hidden_size:,} (1 / (1 + 455 / h), llm-foundry A100 table)")
+    return words
+
+
+def _memory_words(workload: Workload) -> tuple[str, str]:
+    scalars = WorkloadScalars.from_workload(workload)
+    state = scalars.model_state_gb_per_gpu
+    if scalars.activation_gb_per_gpu is None:
+        return f"{state:.1f} GB model state", "weights, gradients, optimizer state; activations not counted (no architecture)"
+    return (
+        f"{state + scalars.activation_gb_per_gpu:.1f} GB ({state:.1f} model state + {scalars.activation_gb_per_gpu:.1f} "
+        "activations)",
+        f"activations 34 s b h / t per layer ({workload.activation_recomputation} recomputation; full keeps 2 s b h / t), "
+        "first pipeline stage's micro-batches in flight (Korthikanti et al. 2022)",
+    )
+
+
+def _parallel_comm_words(e: BidEstimate, workload: Workload) -> tuple[str, str]:
+    value = (f"TP {e.tp_comm_s:.3f} s ({workload.tp_comm_overlap:.0%} hidden), pipeline {e.pp_comm_s:.3f} s, "
+             f"ZeRO-3 gathers {e.gather_comm_s:.3f} s, expert all-to-all {e.moe_comm_s:.3f} s")
+    if workload.num_layers is None:
+        return value, "not counted except ZeRO-3 gathers: the workload gives no layers and hidden size"
+    return value, ("4 TP all-reduces per layer and micro-batch over NVLink (6 with full recomputation); 2 pipeline "
+                   "transfers per micro-batch and virtual stage; 2 weight all-gathers per micro-batch with sharded "
+                   "parameters; 4 all-to-alls per MoE layer and micro-batch (methodology section 2)")
 
 
 def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "USD") -> list[Assumption]:
@@ -57,16 +101,18 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         if estimate.efficiency_evidence
         else f"the workload's baseline MFU (the buyer's stack inside one NVLink domain, BF16 on H100) x"
         f" {gpu.mfu_factor(workload.precision):.3f} for {gpu.id} at {workload.precision} ({gpu.efficiency_source})"
+        + _baseline_conversion(workload)
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
-        Assumption("Total training compute", f"{workload.total_training_flops:.3e} FLOPs", "6 x active params x tokens, or as given"),
+        Assumption("Total training compute", f"{workload.total_training_flops:.3e} FLOPs", _flops_source(workload)),
         Assumption(
             "Parallelism",
             f"TP {workload.tensor_parallel} x PP {workload.pipeline_parallel} x CP {workload.context_parallel} "
             f"x DP {workload.data_parallel}",
             "workload",
         ),
+        Assumption("Memory per GPU", *_memory_words(workload)),
         Assumption(f"Dense {workload.precision.upper()} peak", f"{estimate.peak_tflops:,.0f} TFLOP/s per GPU", gpu.source),
         Assumption("Baseline MFU", f"{estimate.baseline_mfu:.1%}", mfu_source),
         Assumption("Scale-out busbw per node", f"{estimate.node_busbw_gb_s:.1f} GB/s", busbw_source),
@@ -78,6 +124,7 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
             f"hierarchical ring all-reduce, at most {workload.dp_comm_overlap:.0%} hidden, and only behind the"
             " last micro-batch's backward",
         ),
+        Assumption("Model-parallel communication per step", *_parallel_comm_words(estimate, workload)),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
         Assumption(
             "Failures",

@@ -61,7 +61,9 @@ class Capacity(FrozenModel):
 
 class Fabric(FrozenModel):
     technology: str = Field(description="Fabric id from the catalog, e.g. IB-NDR400, RoCEv2-400G, TCP-Ethernet")
-    nics_per_node: int = Field(ge=1, le=32, description="Scale-out NICs per node used for GPU traffic")
+    # Up to two NICs per GPU on the largest node the bid accepts (72 GPUs: a GB200 NVL72 rack entered
+    # as one node has 72 ConnectX NICs, four per compute tray).
+    nics_per_node: int = Field(ge=1, le=144, description="Scale-out NICs per node used for GPU traffic")
     nic_line_rate_gbit_s: float = Field(gt=0, le=3200, description="Line rate per NIC, Gbit/s")
     gpudirect_rdma: bool = Field(description="GPUs reach the NICs without host copies")
     sharp: bool = Field(False, description="In-network reductions (InfiniBand SHARP)")

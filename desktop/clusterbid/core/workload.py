@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
+from clusterbid.core.costmodel.flops import attention_factor
 from clusterbid.core.plan import ComputePlan
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
@@ -29,7 +30,9 @@ class Workload(FrozenModel):
         None, gt=0, le=1_000_000, description="Training tokens, billions (or give total_flops)"
     )
     total_flops: float | None = Field(
-        None, gt=0, le=1e30, description="Total training FLOPs; default 6 x active params x tokens"
+        None, gt=0, le=1e30,
+        description="Total training FLOPs, counted as 6 x active params x tokens (the default); attention is added "
+        "when the architecture is given",
     )
     job_gpus: int = Field(ge=1, le=1_000_000, description="Planned job size: GPUs in one synchronous job")
     precision: Literal["bf16", "fp8"] = Field("bf16", description="Tensor precision of the matmuls")
@@ -41,7 +44,24 @@ class Workload(FrozenModel):
     global_batch_tokens: int = Field(ge=1, le=10**10, description="Tokens per optimizer step")
     sequence_length: int = Field(ge=1, le=10**7, description="Tokens per sequence")
     baseline_mfu: float = Field(
-        gt=0, le=0.85, description="MFU the buyer's stack reaches inside one NVLink domain, fraction of dense peak"
+        gt=0, le=0.85,
+        description="MFU of the buyer's stack on compute alone (communication is modelled), fraction of dense peak",
+    )
+    baseline_flops_basis: Literal["model", "hardware"] = Field(
+        "model",
+        description="What baseline_mfu counts: model FLOPs (MFU) or hardware FLOPs with recomputation (HFU)",
+    )
+    baseline_hidden_size: int | None = Field(
+        None, ge=64, le=1_000_000,
+        description="Hidden size of the model baseline_mfu was measured on (empty: this workload's own)",
+    )
+    num_layers: int | None = Field(
+        None, ge=1, le=10_000,
+        description="Transformer layers (with hidden_size: counts attention FLOPs and activations)",
+    )
+    hidden_size: int | None = Field(None, ge=64, le=1_000_000, description="Hidden size (model width)")
+    activation_recomputation: Literal["none", "selective", "full"] = Field(
+        "none", description="Activation recomputation: none, selective (attention only) or full (every layer)"
     )
     dp_comm_overlap: float = Field(
         0.5, ge=0, le=1, description="Share of data-parallel communication hidden behind backward compute"
@@ -50,6 +70,16 @@ class Workload(FrozenModel):
         4, description="Bytes per gradient in the data-parallel reduction (4 = fp32, Megatron's bf16 default)"
     )
     distributed_optimizer: bool = Field(True, description="Optimizer state sharded across data-parallel ranks")
+    shard_parameters: bool = Field(
+        False,
+        description="ZeRO-3 / FSDP full shard: weights and gradients sharded too, weights gathered per micro-batch",
+    )
+    tp_comm_overlap: float = Field(
+        0.0, ge=0, le=1,
+        description="Share of tensor-parallel communication hidden behind matmuls (0 = Megatron default)",
+    )
+    expert_parallel: int = Field(1, ge=1, le=4096, description="Expert-parallel degree (mixture of experts; 1 = none)")
+    experts_per_token: int = Field(2, ge=1, le=64, description="Experts each token is routed to (top-k)")
     checkpoint_interval_minutes: float = Field(60, gt=0, le=100_000, description="Minutes between checkpoints")
     checkpoint_blocking_share: float = Field(
         1.0, ge=0, le=1, description="Share of the checkpoint write that stalls training (0 = fully async)"
@@ -82,6 +112,18 @@ class Workload(FrozenModel):
                 f"data-parallel degree ({self.data_parallel}) x micro_batch_size ({self.micro_batch_size}) "
                 f"= {per_step} sequences per micro-batch round"
             )
+        if (self.num_layers is None) != (self.hidden_size is None):
+            raise ValueError("give num_layers and hidden_size together (or neither)")
+        if self.expert_parallel > 1:
+            if self.active_params_billions >= self.total_params_billions:
+                raise ValueError(
+                    "expert_parallel > 1 needs a mixture-of-experts model (active_params_billions below total)"
+                )
+            if self.data_parallel % self.expert_parallel:
+                raise ValueError(
+                    f"expert_parallel ({self.expert_parallel}) must divide the data-parallel degree "
+                    f"({self.data_parallel})"
+                )
         if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
         return self
@@ -101,14 +143,24 @@ class Workload(FrozenModel):
         return self.global_batch_sequences // (self.data_parallel * self.micro_batch_size)
 
     @property
+    def attention_factor(self) -> float:
+        """Model FLOPs over 6N: 1 + 12 l s h / 6N when the architecture is given (costmodel.flops)."""
+        active = self.active_params_billions * 1e9
+        return attention_factor(active, self.num_layers, self.hidden_size, self.sequence_length)
+
+    @property
     def total_training_flops(self) -> float:
+        """Model FLOPs of the whole run: 6 x active params x tokens (or total_flops, counted the same
+        way) x the attention factor."""
         if self.total_flops is not None:
-            return self.total_flops
-        return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9
+            return self.total_flops * self.attention_factor
+        return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9 * self.attention_factor
 
     def model_state_gb_per_gpu(self) -> float:
         """Weights, gradients and optimizer state per GPU, GB (activations not included)."""
         shard = self.total_params_billions * 1e9 / (self.tensor_parallel * self.pipeline_parallel)
-        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer else 1
-        per_param = WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param + OPTIMIZER_BYTES_PER_PARAM * optimizer_share
+        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer or self.shard_parameters else 1
+        weights_share = 1 / self.data_parallel if self.shard_parameters else 1
+        per_param = ((WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param) * weights_share
+                     + OPTIMIZER_BYTES_PER_PARAM * optimizer_share)
         return shard * per_param / 1e9

@@ -52,23 +52,28 @@ def test_effective_price_bar_matches_the_methodology_by_hand(demo_scorecard):
     # write 980 GB / 400 GB/s x 0.2 = 0.49 s; Young's interval sqrt(2 x 0.49 x 337,500 s) = 575.11 s;
     # lost 20 min + 287.55 s = 0.413210 h; 0.999 x 575.11/575.60 / (1 + 0.010667 x 0.41321)
     # = 0.993769. Step on 512 H100 (TP8 PP4 v5, DP 16, 64 micro-batches): compute
-    # 6 x 70e9 x 4,194,304 / (512 x 989e12 x 0.42) = 8.28311 s, bubble 3/323. Fabric: 8 x 400 Gb/s
+    # 6 x 70e9 x 4,194,304 / (512 x 989e12 x 0.42) = 8.28311 s, x the attention term of the
+    # demo's 80 layers of width 8,192 at 4,096 tokens, 1 + 12 l s h / 6N = 1.0766958: 8.91839 s;
+    # bubble 3/323. Fabric: 8 x 400 Gb/s
     # x 0.94 = 376 GB/s, and SHARP over the 16 nodes a data-parallel group spans moves each shard
     # once instead of 2 x 15/16 times: x 1.875 = 705 GB/s, / 8 TP groups = 88.125 GB/s. All-reduce
     # 2 x 15/16 x 8.75e9 B / 88.125 GB/s + 30 x 10 us = 0.18647 s, hidden only behind the last
-    # micro-batch's backward: min(0.09324, 2/3 x 8.28311 / 64 = 0.08628). Step 8.28311 x 323/320
-    # + 0.10019 = 8.46096 s; effective / baseline MFU = 0.978981;
-    # 2.85 / (0.978981 x 0.993769) = 2.9294 per useful GPU-hour.
+    # micro-batch's backward: min(0.09324, 2/3 x 8.91839 / 64 = 0.09290): 0.09357 s exposed.
+    # Tensor parallelism: 64 micro-batches x 20 layers x 4 all-reduces of 4096 x 8192 x 2 bytes,
+    # each 2 x 7/8 x 67.1 MB / 360 GB/s + 20 us: 1.77267 s. Pipeline: 2 x 5 virtual stages x 64
+    # transfers of 67.1 MB / 8 TP ranks at 8 x 400 Gb/s x 0.94 / 8 GPUs = 47 GB/s + 10 us: 0.12063 s.
+    # Step 8.91839 x 323/320 + 0.09357 + 1.77267 + 0.12063 = 10.98887 s; effective / baseline
+    # MFU = 0.811584; 2.85 / (0.811584 x 0.993769) = 3.53367 per useful GPU-hour.
     fig = sticker_vs_effective_price(demo_scorecard)
     ax = fig.axes[0]
     (northwind,) = [s.estimate for s in demo_scorecard.scores if s.bid.id == "northwind-ib"]
     by_hand = northwind.price_per_gpu_hour / (northwind.effective_mfu / northwind.baseline_mfu * northwind.goodput)
-    assert by_hand == pytest.approx(2.9294, abs=5e-4)
+    assert by_hand == pytest.approx(3.53367, abs=5e-5)
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     row = next(i for i, t in enumerate(ticks) if t.startswith("Northwind AI Cloud"))
     assert widths(bars(ax, "Effective price per useful GPU-hour"))[row] == pytest.approx(by_hand, rel=1e-12)
     labels = {t.get_text() for t in ax.texts}
-    assert {"$2.85", "$2.93"} <= labels
+    assert {"$2.85", "$3.53"} <= labels
 
 
 def test_cost_to_finish_in_rank_order_without_band_when_no_uncertainty(demo_scorecard):

@@ -44,3 +44,21 @@ def test_a_data_parallel_group_inside_one_domain_never_leaves_it():
     bid["topology"]["leaf_domain_gpus"] = 144
     e = estimate_training(workload, [Bid.model_validate(bid)]).bids[0]
     assert e.dp_busbw_gb_s == pytest.approx(1800 / 2 * 0.8)
+
+
+def test_an_nvl72_rack_can_be_entered_as_one_72_gpu_node_with_its_72_nics():
+    # The same rack described as one node (72 GPUs, 72 x 400 Gb/s NICs, four per compute tray):
+    # node busbw 72 x 50 x 0.94 = 3,384 GB/s, 47 per GPU, nine GPUs' worth per DP group = 423.
+    rack = bid_dict(
+        capacity={"gpu_model": "GB200-NVL72", "gpus_offered": 576, "gpus_per_node": 72,
+                  "largest_contiguous_block_gpus": 576, "spare_pool_gpus": 0},
+        fabric={"technology": "IB-NDR400", "nics_per_node": 72, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True},
+        topology={"leaf_domain_gpus": 576, "nvlink_domain_gpus": 72},
+    )
+    workload = Workload.model_validate(workload_dict(job_gpus=576, tensor_parallel=8, pipeline_parallel=1,
+                                                     global_batch_tokens=1152 * 4096))
+    as_node = estimate_training(workload, [Bid.model_validate(rack)]).bids[0]
+    assert as_node.node_busbw_gb_s == pytest.approx(72 * 50 * 0.94)
+    assert as_node.dp_busbw_gb_s == pytest.approx(9 * 47.0)
+    with pytest.raises(ValueError, match="nics_per_node"):
+        Bid.model_validate({**rack, "fabric": {**rack["fabric"], "nics_per_node": 145}})

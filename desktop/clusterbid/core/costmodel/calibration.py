@@ -7,13 +7,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.communication import overlap_window_share
+from clusterbid.core.costmodel.evidence_fit import fit_training_evidence
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.training import step_breakdown
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.workload import Workload
 
 GRADE_ORDER = list(EvidenceGrade)
 MAX_CALIBRATED_MFU = 0.85
+UNREACHABLE_MFU = 10.0  # ten times the dense peak: a measurement faster than this is impossible here
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,10 +38,10 @@ def _usable(bid: Bid, kinds: tuple[EvidenceKind, ...]) -> list[Evidence]:
     return [e for e in bid.evidence if e.kind in kinds and e.grade is not EvidenceGrade.DERIVED]
 
 
-def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArrays, Calibration]:
-    """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs sets the
-    bid's baseline MFU so that the model reproduces the measurement at N, then carries it to
-    the planned job size."""
+def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workload) -> tuple[BidArrays, Calibration]:
+    """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs that fits
+    the bid and workload (evidence_fit.py) sets the bid's baseline MFU so that the model
+    reproduces the measurement at N, then carries it to the planned job size."""
     node_busbw = b.node_busbw_gb_s.copy()
     spans_leaves = b.busbw_spans_leaves.copy()
     busbw_used: list[Evidence | None] = []
@@ -61,48 +63,62 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid]) -> tuple[BidArr
     mfu = b.baseline_mfu.copy()
     efficiency_used: list[Evidence | None] = []
     for i, bid in enumerate(bids):
-        chosen = _best(_usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)), w.job_gpus)
-        efficiency_used.append(chosen)
-        if chosen is None or np.isnan(b.peak_flops[i]):
-            continue
-        solved = _solve_baseline_mfu(w, b, i, chosen)
-        if solved is None:
+        fitting = []
+        for item in _usable(bid, (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)):
+            fit = fit_training_evidence(item, bid, workload)
+            notes[i] += fit.notes
+            fitting += [fit.evidence] if fit.evidence is not None else []
+        efficiency_used.append(_best(fitting, w.job_gpus))
+    rows = [i for i, chosen in enumerate(efficiency_used) if chosen is not None and not np.isnan(b.peak_flops[i])]
+    solved = _solve_baseline_mfu(w, b, rows, [efficiency_used[i] for i in rows]) if rows else []
+    for i, value in zip(rows, solved, strict=True):
+        chosen = efficiency_used[i]
+        if np.isnan(value):
             notes[i].append(
                 f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this bid's fabric "
                 "allows for the workload's communication: kept the workload's baseline MFU"
             )
-            efficiency_used[-1] = None
+            efficiency_used[i] = None
             continue
-        if solved > MAX_CALIBRATED_MFU:
-            notes[i].append(f"calibrated baseline MFU {solved:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
-            solved = MAX_CALIBRATED_MFU
-        mfu[i] = solved
+        if value > MAX_CALIBRATED_MFU:
+            notes[i].append(f"calibrated baseline MFU {value:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
+            value = MAX_CALIBRATED_MFU
+        mfu[i] = value
     return b.replace(baseline_mfu=mfu), Calibration(busbw_used, efficiency_used, notes)
 
 
-def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, i: int, evidence: Evidence) -> float | None:
-    """Baseline MFU at which the model's step time at the evidence's scale equals the measured one.
+def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, rows: list[int], evidence: list[Evidence]) -> np.ndarray:
+    """Per row, the baseline MFU at which the model's step time at the evidence's scale equals the
+    measured one (nan when none can).
 
-    step = c/(mfu k) + comm - min(overlap comm, window c/mfu) with k = 1 - bubble: piecewise linear
-    in t = c/mfu, so each branch solves in closed form.
-    """
-    n = float(evidence.scale_gpus)
-    one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
-    probe = step_breakdown(w, one, n)
-    c = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops[i])
-    if evidence.kind is EvidenceKind.TRAINING_MFU:
-        measured_step = c / evidence.value
-    else:
-        measured_step = evidence.value
-    k = 1.0 / (1.0 - float(np.ravel(probe.bubble_fraction)[0]))
-    comm = float(np.ravel(probe.dp_comm_s)[0])
-    window = float(np.ravel(overlap_window_share(probe.micro_batches))[0])
-    # Branch 1: overlap limited by the configured share (hidden = overlap * comm).
-    t = (measured_step - comm * (1.0 - w.dp_comm_overlap)) / k
-    if t > 0 and w.dp_comm_overlap * comm <= window * t:
-        return c / t
-    # Branch 2: overlap limited by the last micro-batch's backward (hidden = window t).
-    t = (measured_step - comm) / (k - window)
-    if t > 0 and w.dp_comm_overlap * comm > window * t:
-        return c / t
-    return None
+    The step time falls as the baseline MFU rises (compute shrinks, the overlap windows with it,
+    communication stays), so a bisection in log space, run on every row at once, finds it to
+    machine precision; nan when even an impossible MFU of 10 cannot reach the measured time (the
+    fabric forbids it)."""
+    sub = b.replace(**{name: getattr(b, name)[rows] for name in b.__slots__})
+    n = np.array([float(e.scale_gpus) for e in evidence])
+    c = w.model_flops_per_token * w.batch_tokens / (n * sub.peak_flops)
+    measured = np.array([c[k] / _model_basis_mfu(w, e) if e.kind is EvidenceKind.TRAINING_MFU else e.value
+                         for k, e in enumerate(evidence)])
+
+    def step_at(mfu: np.ndarray) -> np.ndarray:
+        return np.broadcast_to(step_breakdown(w, sub.replace(baseline_mfu=mfu), n).step_s, n.shape)
+
+    low, high = np.full(n.shape, np.log(1e-6)), np.full(n.shape, np.log(UNREACHABLE_MFU))
+    for _ in range(64):
+        middle = (low + high) / 2.0
+        too_slow = step_at(np.exp(middle)) > measured
+        low, high = np.where(too_slow, middle, low), np.where(too_slow, high, middle)
+    reachable = step_at(np.full(n.shape, UNREACHABLE_MFU)) <= measured
+    return np.where(reachable, np.exp((low + high) / 2.0), np.nan)
+
+
+def _model_basis_mfu(w: WorkloadScalars, evidence: Evidence) -> float:
+    """An MFU on the model's own count (attention included): a 6N figure (the throughput reader
+    computes 6 x params x tokens/s) is x the attention factor, a hardware figure / the
+    recomputation ratio."""
+    if evidence.mfu_flops_basis == "6n":
+        return evidence.value * w.attention_factor
+    if evidence.mfu_flops_basis == "hardware":
+        return evidence.value / w.hardware_flops_ratio
+    return evidence.value

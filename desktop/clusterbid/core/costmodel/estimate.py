@@ -41,6 +41,10 @@ class BidEstimate:
     bubble_fraction: float
     dp_comm_s: float
     exposed_comm_s: float
+    tp_comm_s: float
+    pp_comm_s: float
+    gather_comm_s: float
+    moe_comm_s: float
     step_s: float
     effective_mfu: float
     scaling_efficiency: float
@@ -93,7 +97,7 @@ def estimate_training(
     rates = rates or [1.0] * len(bids)
     w = WorkloadScalars.from_workload(workload)
     spec = build_bid_arrays(workload, bids, catalog, rates)
-    arrays, calibration = calibrate(w, spec, bids)
+    arrays, calibration = calibrate(w, spec, bids, workload)
     step = step_breakdown(w, arrays, w.job_gpus)
     good = goodput(w, arrays, w.job_gpus)
     done = finish(w, arrays, step, good)
@@ -147,6 +151,10 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "bubble_fraction": step.bubble_fraction,
         "dp_comm_s": step.dp_comm_s,
         "exposed_comm_s": step.exposed_comm_s,
+        "tp_comm_s": step.tp_comm_s,
+        "pp_comm_s": step.pp_comm_s,
+        "gather_comm_s": step.gather_comm_s,
+        "moe_comm_s": step.moe_comm_s,
         "step_s": step.step_s,
         "effective_mfu": step.effective_mfu,
         "scaling_efficiency": step.effective_mfu / a.baseline_mfu,

@@ -57,7 +57,27 @@ def evaluate_gates(w: WorkloadScalars, b: BidArrays, fabric_names: list[str]) ->
                 f"weights, gradients and optimizer state need {w.model_state_gb_per_gpu:.1f} GB per GPU at this "
                 f"parallelism, more than the {hbm:.0f} GB of HBM: raise TP or PP, or shard the optimizer",
             ))
+        elif w.activation_gb_per_gpu is not None and w.model_state_gb_per_gpu + w.activation_gb_per_gpu > hbm:
+            gates[i].append(Finding("activations_exceed_hbm", _activation_words(w, hbm)))
     return gates
+
+
+def _activation_words(w: WorkloadScalars, hbm: float) -> str:
+    remedies = (["recompute activations (full)"] if w.recomputation != "full" else []) + ["raise CP or TP"]
+    remedies += ["shorten the micro-batch"] if w.micro_batch_size > 1 else []
+    remedy = ", ".join(remedies[:-1]) + (" or " if len(remedies) > 1 else "") + remedies[-1]
+    return (
+        f"model state {w.model_state_gb_per_gpu:.1f} GB plus activations {w.activation_gb_per_gpu:.1f} GB "
+        f"(sequence {w.sequence_length:,} split over CP {w.cp}, micro-batch {w.micro_batch_size}, TP {w.tp}, "
+        f"recomputation {w.recomputation}, the first pipeline stage's micro-batches in flight) need "
+        f"{w.model_state_gb_per_gpu + w.activation_gb_per_gpu:.1f} GB per GPU, more than the {hbm:.0f} GB of HBM: "
+        f"{remedy}"
+    )
+
+
+def _memory_gb(w: WorkloadScalars) -> float:
+    """What a GPU holds: model state, plus activations when the architecture is known."""
+    return w.model_state_gb_per_gpu + (w.activation_gb_per_gpu or 0.0)
 
 
 def evaluate_warnings(w: WorkloadScalars, b: BidArrays, has_rdma: list[bool]) -> list[list[Finding]]:
@@ -66,10 +86,17 @@ def evaluate_warnings(w: WorkloadScalars, b: BidArrays, has_rdma: list[bool]) ->
     warnings: list[list[Finding]] = [[] for _ in range(len(b.peak_flops))]
     for i in range(len(warnings)):
         hbm = float(b.hbm_gb[i])
-        if HBM_WARNING_SHARE * hbm < w.model_state_gb_per_gpu <= hbm:
+        if w.activation_gb_per_gpu is None and HBM_WARNING_SHARE * hbm < w.model_state_gb_per_gpu <= hbm:
             warnings[i].append(Finding(
                 "little_hbm_for_activations",
-                f"model state takes {w.model_state_gb_per_gpu / hbm:.0%} of HBM, leaving little for activations",
+                f"model state takes {w.model_state_gb_per_gpu / hbm:.0%} of HBM, leaving little for activations "
+                "(activations not counted: the workload gives no num_layers and hidden_size)",
+            ))
+        elif w.activation_gb_per_gpu is not None and HBM_WARNING_SHARE * hbm < _memory_gb(w) <= hbm:
+            warnings[i].append(Finding(
+                "little_hbm_headroom",
+                f"model state and activations take {_memory_gb(w) / hbm:.0%} of HBM, leaving little for the "
+                "framework's buffers and fragmentation",
             ))
         if n > b.leaf_domain_gpus[i] and b.oversubscription_ratio[i] > 1:
             warnings[i].append(Finding(

@@ -10,6 +10,12 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES
+from clusterbid.core.costmodel.flops import (
+    activation_gb_per_gpu,
+    attention_factor,
+    hardware_flops_ratio,
+    width_factor,
+)
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
@@ -39,6 +45,7 @@ class BidArrays:
     nvlink_domain_gpus: np.ndarray
     gpus_per_node: np.ndarray
     node_busbw_gb_s: np.ndarray  # scale-out busbw per node: NICs x rate x efficiency, or measured
+    nic_gb_s_per_gpu: np.ndarray  # point-to-point and all-to-all: the GPU's NIC share, no SHARP
     step_latency_s: np.ndarray
     oversubscription_ratio: np.ndarray
     leaf_domain_gpus: np.ndarray
@@ -80,13 +87,18 @@ class WorkloadScalars:
 
     active_params: float
     total_params: float
-    total_flops: float
+    total_flops: float  # model FLOPs of the whole run, attention included when the architecture is given
+    model_flops_per_token: float  # 6N x the attention factor
+    attention_factor: float  # model FLOPs / 6N
+    hardware_flops_ratio: float  # executed FLOPs / model FLOPs (recomputation): HFU = MFU x this
+    width_factor: float  # efficiency at this model's width / at the width the baseline was measured on
     job_gpus: int
     tp: int
     pp: int
     cp: int
     virtual_stages: int
     micro_batch_size: int
+    sequence_length: int
     global_batch_sequences: int
     batch_tokens: float
     dp_comm_overlap: float
@@ -97,6 +109,14 @@ class WorkloadScalars:
     restart_hours: float
     baseline_mfu: float
     model_state_gb_per_gpu: float
+    activation_gb_per_gpu: float | None  # None: the architecture is not given
+    recomputation: str
+    num_layers: int | None
+    hidden_size: int | None
+    shard_parameters: bool
+    tp_comm_overlap: float
+    expert_parallel: int
+    experts_per_token: int
     idle_use: int  # IDLE_CODES: what the buyer does with reserved time the job leaves idle
     idle_value_per_gpu_hour: float  # evaluation currency, other-work only
 
@@ -104,16 +124,25 @@ class WorkloadScalars:
     def from_workload(cls, workload: Workload) -> WorkloadScalars:
         tp, pp = workload.tensor_parallel, workload.pipeline_parallel
         total_params = workload.total_params_billions * 1e9
+        active = workload.active_params_billions * 1e9
+        layers, hidden, seq = workload.num_layers, workload.hidden_size, workload.sequence_length
+        attention = attention_factor(active, layers, hidden, seq)
+        hardware = hardware_flops_ratio(workload.activation_recomputation, active, layers, hidden, seq)
         return cls(
-            active_params=workload.active_params_billions * 1e9,
+            active_params=active,
             total_params=total_params,
             total_flops=workload.total_training_flops,
+            model_flops_per_token=6.0 * active * attention,
+            attention_factor=attention,
+            hardware_flops_ratio=hardware,
+            width_factor=width_factor(hidden, workload.baseline_hidden_size),
             job_gpus=workload.job_gpus,
             tp=tp,
             pp=pp,
             cp=workload.context_parallel,
             virtual_stages=workload.virtual_pipeline_stages,
             micro_batch_size=workload.micro_batch_size,
+            sequence_length=seq,
             global_batch_sequences=workload.global_batch_sequences,
             batch_tokens=float(workload.global_batch_tokens),
             dp_comm_overlap=workload.dp_comm_overlap,
@@ -122,11 +151,34 @@ class WorkloadScalars:
             checkpoint_interval_s=workload.checkpoint_interval_minutes * 60.0,
             checkpoint_blocking_share=workload.checkpoint_blocking_share,
             restart_hours=workload.restart_minutes / 60.0,
-            baseline_mfu=workload.baseline_mfu,
+            baseline_mfu=baseline_model_mfu(workload),
             model_state_gb_per_gpu=workload.model_state_gb_per_gpu(),
+            activation_gb_per_gpu=activation_gb_per_gpu(
+                layers=layers, hidden=hidden, seq_len=seq, micro_batch=workload.micro_batch_size,
+                tp=tp, cp=workload.context_parallel, pp=pp, virtual_stages=workload.virtual_pipeline_stages,
+                micro_batches=workload.micro_batches_per_step, recomputation=workload.activation_recomputation,
+            ),
+            recomputation=workload.activation_recomputation,
+            num_layers=layers,
+            hidden_size=hidden,
+            shard_parameters=workload.shard_parameters,
+            tp_comm_overlap=workload.tp_comm_overlap,
+            expert_parallel=workload.expert_parallel,
+            experts_per_token=workload.experts_per_token,
             idle_use=IDLE_CODES[workload.plan.idle_use],
             idle_value_per_gpu_hour=float(workload.plan.idle_value_per_gpu_hour or 0),
         )
+
+
+def baseline_model_mfu(workload: Workload) -> float:
+    """The workload's baseline efficiency as MFU on its own model: a figure stated on hardware
+    FLOPs (HFU, with the workload's recomputation) is divided by the recomputation ratio, and a
+    figure measured on a model of another width is carried to this one's (flops.width_factor)."""
+    active = workload.active_params_billions * 1e9
+    layers, hidden, seq = workload.num_layers, workload.hidden_size, workload.sequence_length
+    ratio = hardware_flops_ratio(workload.activation_recomputation, active, layers, hidden, seq)
+    stated = workload.baseline_mfu / (ratio if workload.baseline_flops_basis == "hardware" else 1.0)
+    return stated * width_factor(hidden, workload.baseline_hidden_size)
 
 
 BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves")
@@ -163,6 +215,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
             "gpus_per_node": bid.capacity.gpus_per_node,
             "node_busbw_gb_s": _spec_node_busbw(workload, bid, fabric),
+            "nic_gb_s_per_gpu": _spec_nic_per_gpu(bid, fabric),
             "step_latency_s": fabric.ring_step_latency_us * 1e-6,
             "oversubscription_ratio": bid.topology.oversubscription_ratio,
             "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
@@ -180,7 +233,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "one_off_fees": float(bid.terms.one_off_fees) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
             **_contract_row(bid, rate),
-            "baseline_mfu": workload.baseline_mfu * gpu.mfu_factor(workload.precision),
+            "baseline_mfu": baseline_model_mfu(workload) * gpu.mfu_factor(workload.precision),
             "busbw_spans_leaves": False,
         }
         for name, value in row.items():
@@ -190,6 +243,14 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         for name, values in columns.items()
     }
     return BidArrays(**arrays)
+
+
+def _spec_nic_per_gpu(bid: Bid, fabric) -> float:
+    """What one GPU sends point to point over its share of the NICs: the aggregate at the
+    fabric's typical efficiency, less without GPUDirect RDMA; SHARP reduces, it does not move
+    point-to-point or all-to-all bytes faster."""
+    rate = bid.fabric.aggregate_gb_s * fabric.typical_efficiency / bid.capacity.gpus_per_node
+    return rate * (NO_GPUDIRECT_BUSBW_FACTOR if fabric.rdma and not bid.fabric.gpudirect_rdma else 1.0)
 
 
 def _spec_node_busbw(workload: Workload, bid: Bid, fabric) -> float:

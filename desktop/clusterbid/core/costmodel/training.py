@@ -13,6 +13,12 @@ from clusterbid.core.costmodel.communication import (
 )
 from clusterbid.core.costmodel.contract import ContractBill, bill
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+from clusterbid.core.costmodel.parallel_comm import (
+    expert_all_to_all_seconds,
+    parameter_gather_seconds,
+    pipeline_p2p_seconds,
+    tensor_parallel_seconds,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +31,12 @@ class StepBreakdown:
     compute_s: np.ndarray  # ideal compute at the baseline MFU
     bubble_fraction: np.ndarray
     dp_busbw_gb_s: np.ndarray
-    dp_comm_s: np.ndarray
-    exposed_comm_s: np.ndarray
+    dp_comm_s: np.ndarray  # gradient all-reduce (reduce-scatter with sharded parameters)
+    exposed_comm_s: np.ndarray  # every exposed communication term below and the gradients'
+    tp_comm_s: np.ndarray  # tensor-parallel all-reduces, before overlap
+    pp_comm_s: np.ndarray  # pipeline point-to-point transfers (exposed)
+    gather_comm_s: np.ndarray  # ZeRO-3/FSDP parameter all-gathers, before overlap
+    moe_comm_s: np.ndarray  # expert-parallel all-to-alls (exposed)
     step_s: np.ndarray
     effective_mfu: np.ndarray
 
@@ -41,7 +51,7 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
     n = np.asarray(n_gpus, dtype=float)
     dp = n / (w.tp * w.pp * w.cp)
     micro_batches = w.global_batch_sequences / (dp * w.micro_batch_size)
-    compute = 6.0 * w.active_params * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
+    compute = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
     bubble = pipeline_bubble(w.pp, w.virtual_stages, micro_batches)
     pipelined = compute / (1.0 - bubble)
     busbw = dp_busbw_per_rank_gb_s(
@@ -57,8 +67,20 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
         busbw_spans_leaves=b.busbw_spans_leaves,
     )
     comm = ring_allreduce_seconds(w.grad_bytes_per_rank_at_mp, dp, busbw, b.step_latency_s)
+    if w.shard_parameters:  # a reduce-scatter: half the all-reduce's bytes and steps
+        comm = comm / 2.0
     hidden = np.minimum(w.dp_comm_overlap * comm, overlap_window_share(micro_batches) * compute)
-    exposed = comm - hidden
+    tp = tensor_parallel_seconds(w, b.nvlink_busbw_gb_s, micro_batches)
+    pp = pipeline_p2p_seconds(w, b, n, micro_batches)
+    gather = parameter_gather_seconds(w, dp, busbw, b.step_latency_s, micro_batches)
+    moe = expert_all_to_all_seconds(w, b, micro_batches)
+    # The model-parallel terms do not depend on the Monte Carlo's draws: summed on their own
+    # small arrays first, they cost the (samples x bids) arrays one addition.
+    exposed = (comm - hidden) + (tp * (1.0 - w.tp_comm_overlap) + pp + moe)
+    if w.shard_parameters:
+        # FSDP prefetches each layer's weights during the previous layer's compute: the gathers
+        # hide behind the whole step's compute, up to the workload's overlap share.
+        exposed = exposed + (gather - np.minimum(w.dp_comm_overlap * gather, compute))
     step = pipelined + exposed
     return StepBreakdown(
         n_gpus=n,
@@ -69,6 +91,10 @@ def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
         dp_busbw_gb_s=busbw,
         dp_comm_s=comm,
         exposed_comm_s=exposed,
+        tp_comm_s=tp,
+        pp_comm_s=pp,
+        gather_comm_s=gather,
+        moe_comm_s=moe,
         step_s=step,
         effective_mfu=b.baseline_mfu * compute / step,
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
+from typing import Literal
 
 from pydantic import Field, model_validator
 
@@ -37,6 +38,10 @@ UNITS = {
 }
 
 
+RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequence_length", "tensor_parallel",
+              "pipeline_parallel")
+
+
 class Evidence(FrozenModel):
     """A figure with its scale, provenance and grade; optionally the raw artefact's SHA-256."""
 
@@ -59,6 +64,17 @@ class Evidence(FrozenModel):
     suspect_override: str | None = Field(
         None, min_length=1, max_length=500, description="The officer's recorded reason to use a suspect figure anyway"
     )
+    # What a training measurement ran (issue 16 item 7): a figure is used to calibrate a bid only
+    # when it fits the bid and the workload (costmodel/evidence_fit.py). Empty: not recorded.
+    gpu_model: str | None = Field(None, min_length=1, max_length=64, description="Catalog id of the GPU measured")
+    precision: Literal["bf16", "fp8"] | None = Field(None, description="Matmul precision of the measured run")
+    model_active_params_billions: float | None = Field(None, gt=0, le=100_000, description="Active params measured")
+    sequence_length: int | None = Field(None, ge=1, le=10_000_000, description="Sequence length of the measured run")
+    tensor_parallel: int | None = Field(None, ge=1, le=1024, description="TP of the measured run")
+    pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="PP of the measured run")
+    mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
+        None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Evidence:
@@ -72,6 +88,12 @@ class Evidence(FrozenModel):
             raise ValueError("serving_decode_throughput evidence needs batch_size: the concurrent sequences measured")
         if not serving and self.batch_size is not None:
             raise ValueError(f"batch_size belongs to serving evidence, not {self.kind.value}")
+        training = self.kind in (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)
+        recorded = [name for name in RUN_FIELDS if getattr(self, name) is not None]
+        if recorded and not training:
+            raise ValueError(f"{', '.join(recorded)} describe a training run, not {self.kind.value} evidence")
+        if self.mfu_flops_basis is not None and self.kind is not EvidenceKind.TRAINING_MFU:
+            raise ValueError("mfu_flops_basis belongs to training_mfu evidence")
         measured = (EvidenceGrade.MEASURED_INDEPENDENT, EvidenceGrade.MEASURED_PROVIDER)
         if self.grade in measured and self.artefact_sha256 is None:
             raise ValueError(

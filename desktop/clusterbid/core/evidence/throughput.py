@@ -198,5 +198,10 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
         kind=EvidenceKind.TRAINING_MFU, description=description[:2000], scale_gpus=row.gpus, value=result.mfu,
         unit=UNITS[EvidenceKind.TRAINING_MFU], grade=grade_for(row.measured_by, artefact_sha256),
         measured_by=row.measured_by, measured_on=row.measured_on,
+        # What the run was, so the cost model can check it fits the bid and workload; an MFU
+        # recomputed from tokens/s counts 6N (a stated one says nothing of its count).
+        gpu_model=row.gpu_model, precision=row.precision, model_active_params_billions=row.active_params_b,
+        sequence_length=row.sequence_length, tensor_parallel=row.tp, pipeline_parallel=row.pp,
+        mfu_flops_basis="6n" if result.tokens_per_second is not None else None,
         artefact_name=artefact_name, artefact_sha256=artefact_sha256,
     )  # fmt: skip

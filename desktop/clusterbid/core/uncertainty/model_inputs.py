@@ -32,7 +32,7 @@ def model_inputs(evaluation: Evaluation, scorecard: Scorecard | None = None) -> 
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in bids]
     w = WorkloadScalars.from_workload(evaluation.workload)
     spec = build_bid_arrays(evaluation.workload, bids, default_catalog(), rates)
-    arrays, _ = calibrate(w, spec, bids)
+    arrays, _ = calibrate(w, spec, bids, evaluation.workload)
     return ModelInputs(scorecard, w, arrays, tuple(b.id for b in bids))
 
 

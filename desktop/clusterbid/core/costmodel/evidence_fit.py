@@ -1,0 +1,84 @@
+"""Whether a training measurement fits the bid and the workload it would calibrate.
+
+A step time is a fact about one model, batch and layout: measured on anything else it says
+nothing about this job. An MFU transfers between models of similar size (the width term of
+flops.py carries it), but not between GPUs or precisions: the catalog's factors do that from
+the workload's baseline. So a figure measured on another GPU or precision is refused; a step
+time of another model, sequence or layout is refused; an MFU of a model more than twice as large
+or small, of a sequence more than twice as long or short, or of another TP/PP layout is used but
+down-graded to a provider claim (wider spread and the claim's haircut in the Monte Carlo), and
+a note says why. Fields the measurement does not record are not held against it; the note
+lists them so the officer can ask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.workload import Workload
+
+# An MFU measured on a model within this factor of the workload's size (or sequence length)
+# is taken at its grade; beyond it the GEMM shapes and the memory-bound share differ enough
+# (flops.WIDTH_H0: about 10% between 7B and 70B widths) that it is down-graded.
+MFU_SIZE_FACTOR = 2.0
+# A step time must be of the same model: parameter counts quoted to a few percent.
+STEP_SIZE_TOLERANCE = 0.10
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    evidence: Evidence | None  # None: refused; otherwise the figure to use (perhaps down-graded)
+    notes: tuple[str, ...]
+
+
+def _outside(measured: float, planned: float, factor: float) -> bool:
+    return not (planned / factor <= measured <= planned * factor)
+
+
+def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> Fit:
+    """Refuse, down-grade or accept one TRAINING_MFU / TRAINING_STEP_TIME item for this bid."""
+    what = f"{evidence.kind.value} {evidence.value:g} at {evidence.scale_gpus:,} GPUs"
+    if evidence.gpu_model is not None and evidence.gpu_model != bid.capacity.gpu_model:
+        return Fit(None, (f"{what} was measured on {evidence.gpu_model}, the bid offers {bid.capacity.gpu_model}: "
+                          "not used (the catalog's per-GPU factor applies to the workload's baseline instead)",))
+    if evidence.precision is not None and evidence.precision != workload.precision:
+        return Fit(None, (f"{what} was measured at {evidence.precision}, the workload runs {workload.precision}: "
+                          "not used",))
+    mismatches = _mismatches(evidence, workload)
+    if evidence.kind is EvidenceKind.TRAINING_STEP_TIME and mismatches:
+        return Fit(None, (f"{what} is a step time of another run ({'; '.join(mismatches)}): a step time only "
+                          "calibrates the workload's own model, batch and layout; not used",))
+    notes = []
+    missing = [label for name, label in (("gpu_model", "GPU"), ("precision", "precision"),
+                                         ("model_active_params_billions", "model size"),
+                                         ("sequence_length", "sequence length"))
+               if getattr(evidence, name) is None]
+    if missing:
+        notes.append(f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's")
+    if mismatches and evidence.grade is not EvidenceGrade.PROVIDER_CLAIM:
+        notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used, down-graded from "
+                     f"{evidence.grade.value} to provider_claim")
+        return Fit(evidence.model_copy(update={"grade": EvidenceGrade.PROVIDER_CLAIM}), tuple(notes))
+    if mismatches:
+        notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used as the claim it is")
+    return Fit(evidence, tuple(notes))
+
+
+def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:
+    step = evidence.kind is EvidenceKind.TRAINING_STEP_TIME
+    found = []
+    size = evidence.model_active_params_billions
+    planned = workload.active_params_billions
+    if size is not None and (abs(size / planned - 1) > STEP_SIZE_TOLERANCE if step
+                             else _outside(size, planned, MFU_SIZE_FACTOR)):
+        found.append(f"{size:g}B active parameters against the workload's {planned:g}B")
+    seq = evidence.sequence_length
+    if seq is not None and (seq != workload.sequence_length if step
+                            else _outside(seq, workload.sequence_length, MFU_SIZE_FACTOR)):
+        found.append(f"sequence {seq:,} against {workload.sequence_length:,}")
+    layout = [(evidence.tensor_parallel, workload.tensor_parallel, "TP"),
+              (evidence.pipeline_parallel, workload.pipeline_parallel, "PP")]
+    found += [f"{name} {got} against {want}" for got, want, name in layout if got is not None and got != want]
+    return found
