@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
-from clusterbid.core.costmodel.flops import attention_factor
+from clusterbid.core.flops import attention_factor
 from clusterbid.core.plan import ComputePlan
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
@@ -144,7 +144,7 @@ class Workload(FrozenModel):
 
     @property
     def attention_factor(self) -> float:
-        """Model FLOPs over 6N: 1 + 12 l s h / 6N when the architecture is given (costmodel.flops)."""
+        """Model FLOPs over 6N: 1 + 12 l s h / 6N when the architecture is given (core/flops.py)."""
         active = self.active_params_billions * 1e9
         return attention_factor(active, self.num_layers, self.hidden_size, self.sequence_length)
 

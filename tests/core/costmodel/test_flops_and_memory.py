@@ -7,7 +7,7 @@ import pytest
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
-from clusterbid.core.costmodel.flops import width_efficiency
+from clusterbid.core.flops import width_efficiency
 from clusterbid.core.workload import Workload
 from tests.conftest import bid_dict, workload_dict
 

@@ -10,7 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES
-from clusterbid.core.costmodel.flops import (
+from clusterbid.core.flops import (
     activation_gb_per_gpu,
     attention_factor,
     hardware_flops_ratio,

@@ -156,8 +156,10 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         by_score = others[0]
         cheapest_other = min(others, key=lambda o: o.estimate.plan_cost)
         versus = "the recommendation" if chosen is model_first else "the model's first choice"
-        runner_up = _rival(by_score, "next by score", uncertainty, money_text, versus)
-        if cheapest_other is not by_score:
+        both = cheapest_other is by_score  # one bid can be both rivals: say so, name it once
+        runner_up = _rival(by_score, "next by score and next cheapest" if both else "next by score", uncertainty,
+                           money_text, versus)
+        if not both:
             runner_up += "; " + _rival(cheapest_other, "next cheapest", uncertainty, money_text, versus)
         difference = by_score.estimate.plan_cost - e.plan_cost
         relation = "less" if difference >= 0 else "more"

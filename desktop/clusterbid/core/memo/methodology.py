@@ -53,7 +53,12 @@ _SERVING_ONLY = ("Serving",)
 # Sections whose tables are reference for the model's reviewers, not for the approvers: the memo
 # prints their words (what was tested and how far off it is) and points to the table.
 _WORDS_ONLY = ("Validation against published figures",)
-_TABLE_ELSEWHERE = "(The table itself is in the app's Help > Methodology and in resources/methodology.md.)"
+ATTACHMENT_NAME = "clusterbid-methodology.md"
+_TABLE_ELSEWHERE = f"(The table is in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
+# Sections the model's reviewers read and the approvers need not: the memo prints their heading
+# and a pointer; the whole text travels with the memo as an attachment, so nothing is lost.
+_REFERENCE_ONLY = ("Step time", "Evidence", "Value of information", "Where each figure came from")
+_IN_THE_ATTACHMENT = f"(In the full text, attached to this PDF as {ATTACHMENT_NAME}, and in the app's Help.)"
 
 
 def methodology_for(markdown: str, serving: bool) -> str:
@@ -61,12 +66,15 @@ def methodology_for(markdown: str, serving: bool) -> str:
     reference-only sections replaced by a pointer to them."""
     leave_out = _TRAINING_ONLY if serving else _SERVING_ONLY
     kept: list[str] = []
-    skipping = words_only = False
+    skipping = words_only = reference = False
     for line in markdown.splitlines():
         if line.startswith("## "):
             title = re.sub(r"^##\s+[0-9.]*\s*", "", line)
             skipping, words_only = title.startswith(leave_out), title.startswith(_WORDS_ONLY)
-        if skipping:
+            reference = not skipping and title.startswith(_REFERENCE_ONLY)
+            if reference:
+                kept += [line, "", _IN_THE_ATTACHMENT, ""]
+        if skipping or reference:
             continue
         if words_only and line.lstrip().startswith("|"):
             if kept[-1] != _TABLE_ELSEWHERE:

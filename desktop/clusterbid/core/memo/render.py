@@ -19,10 +19,12 @@ from clusterbid.core.memo.charts_section import chart_images
 from clusterbid.core.memo.content import MemoContent
 from clusterbid.core.memo.decision_checks import decision_date_words
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
+from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
+from clusterbid.resources import resource_path
 
 
 # Binary streams instead of ASCII85: the pure-Python encoder took a seventh of the export time.
@@ -62,6 +64,15 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
     embed_file(writer, FileSpec(
         file_spec_string=INPUTS_ATTACHMENT_NAME, file_name=INPUTS_ATTACHMENT_NAME, embedded_data=embedded,
         description=f"ClusterBid memo inputs, SHA-256 {inputs.sha256}",
+    ))
+    # The whole methodology of this version: the appendix prints the sections approvers need.
+    methodology = EmbeddedFileObject.from_file_data(
+        writer, resource_path("methodology.md").read_bytes(), mime_type="text/markdown",
+        params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
+    )
+    embed_file(writer, FileSpec(
+        file_spec_string=METHODOLOGY_ATTACHMENT, file_name=METHODOLOGY_ATTACHMENT, embedded_data=methodology,
+        description="How ClusterBid scores a bid: the full methodology of the version that made this memo",
     ))
     for name, page, box in sink.boxes:
         append_signature_field(writer, SigFieldSpec(sig_field_name=name, on_page=page, box=box))

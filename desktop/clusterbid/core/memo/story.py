@@ -234,7 +234,9 @@ def methodology_appendix(c: MemoContent) -> list[Flowable]:
     # The appendix follows on the same page when a third of it is left: no half-empty page before it.
     return [CondPageBreak(60 * mm), _p("Appendix: methodology", "h1"),
             _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The sections of the app's help "
-               "(same text, same numbers) that bear on this kind of memo; the other kind's model is left out.", "small"),
+               "(same text, same numbers) that bear on this kind of memo; the other kind's model is left out, and "
+               "the reviewers' sections (step time, evidence, value of information, provenance) are printed in "
+               "the full text attached to this PDF.", "small"),
             *methodology_flowables(c.methodology)]
 
 
