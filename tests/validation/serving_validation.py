@@ -118,8 +118,10 @@ ROWS = [
     # The same page's "throughput/latency" table (vLLM 0.5.4, --num-prompts 320 sent at once),
     # Meta-Llama-3.1-70B-Instruct-FP8.
     *(Row("vLLM", "dropped", f"{LAMBDA5}: 70B FP8, {n}x H100", "H100-SXM", n, n, model="llama3-70b",
-          precision="fp8", kv="bf16", published_tokens_s=rate, published_tpot_ms=ms, reason=BURST, **SHAREGPT)
-      for n, rate, ms in [(1, 418.92, 35.84), (2, 1727.69, 49.33), (4, 2242.99, 38.26), (8, 2572.8, 33.71)]),
+          precision="fp8", kv="bf16", published_tokens_s=rate, published_tpot_ms=ms, reason=BURST,
+          **SHAREGPT)
+      for n, rate, ms in [(1, 418.92, 35.84), (2, 1727.69, 49.33), (4, 2242.99, 38.26),
+                          (8, 2572.8, 33.71)]),
 ]
 
 
@@ -173,8 +175,9 @@ def main() -> None:
         latency = f"- / {tpot:.1f}"
         if row.published_tpot_ms:
             # At the engine's full batch: a speed ratio in the same sense as the throughput one.
-            ratios.setdefault(f"{row.group}, ms/token at the full batch", []).append(row.published_tpot_ms / tpot_full)
-            latency = f"{tpot_pub} / {tpot_full:.1f} at batch {row.cap} ({row.published_tpot_ms / tpot_full:.2f})"
+            speed = row.published_tpot_ms / tpot_full
+            ratios.setdefault(f"{row.group}, ms/token at the full batch", []).append(speed)
+            latency = f"{tpot_pub} / {tpot_full:.1f} at batch {row.cap} ({speed:.2f})"
         span = ""
         if len(row.prompt) > 1:
             others = [replica_at(row, p)[0] for p in row.prompt[1:]]

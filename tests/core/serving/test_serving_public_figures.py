@@ -31,7 +31,8 @@ def _trtllm_h200_row():
         "peak_requests_per_s": 1, "average_requests_per_s": 1, "tensor_parallel": 1,
     })
     w = ServingScalars.from_workload(workload)
-    return replica_grid(w, build_serving_arrays(workload, [serving_bid(gpu="H200-SXM")], default_catalog(), [1.0]))
+    arrays = build_serving_arrays(workload, [serving_bid(gpu="H200-SXM")], default_catalog(), [1.0])
+    return replica_grid(w, arrays)
 
 
 def test_the_kv_cache_read_adds_to_matmuls_that_are_compute_bound():

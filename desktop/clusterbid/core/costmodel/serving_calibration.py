@@ -19,7 +19,9 @@ def _chosen(bid: Bid) -> Evidence | None:
     return min(usable, key=lambda e: GRADE_ORDER.index(e.grade), default=None)
 
 
-def _efficiency(weight_bytes: float, kv_bytes: float, compute_s: float, bandwidth: float, step_s: float) -> float:
+def _efficiency(
+    weight_bytes: float, kv_bytes: float, compute_s: float, bandwidth: float, step_s: float
+) -> float:
     """The HBM efficiency e at which the model's step, max(weights / (bw e), compute) + KV /
     (bw e), equals the measured one: (weights + KV) / (bw step) while the weight read hides the
     compute, else KV / (bw (step - compute)); inf when the step leaves no time to read."""
