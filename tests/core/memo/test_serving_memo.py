@@ -53,9 +53,9 @@ def test_the_same_inputs_give_the_same_bytes(scorecard, serving_pdf):
 def test_attached_inputs_name_the_serving_model_and_verify_re_scores_them(serving_pdf):
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(serving_pdf))).raw)
     assert inputs["model_version"] == "serving-1" and inputs["evaluation"]["workload"]["kind"] == "inference"
-    # ridge-h200-ib ranks first: 32 GPUs (TP1, batch 70) against helio-h200's 40, whose own
-    # benchmark claim (1,200 tokens/s at batch 32) makes its H200s slower than the default.
-    assert inputs["results"]["ranking"][0] == "ridge-h200-ib" and inputs["results"]["excluded"] == ["lumen-l40s"]
+    # helio-h200 ranks first: both H200 fleets need 40 GPUs (TP1, batch 56; the attention
+    # kernel's KV read adds to the compute-bound matmuls), and helio's $2.85 beats ridge's $3.30.
+    assert inputs["results"]["ranking"][0] == "helio-h200" and inputs["results"]["excluded"] == ["lumen-l40s"]
     result = verify_memo(serving_pdf)
     assert result.rescore_matches is True and result.inputs_match_printed
     assert {p for p in result.problems if not p.startswith(("not yet signed", "the memo carries no"))} == set()
@@ -66,15 +66,15 @@ def test_page_one_shows_the_decision_the_service_and_the_fabric_flag(scorecard, 
     text = _text(serving_pdf)
     first = scorecard.ranked[0].estimate
     months = first.bid.terms.term_months
-    # The approval is the monthly bill times the reservation term, as printed: e.g. $77,088 x 12
-    # (32 H200 x 730 h x $3.30).
+    # The approval is the monthly bill times the reservation term, as printed: e.g. $83,220 x 12
+    # (40 H200 x 730 h x $2.85).
     requested = money(first.monthly_cost) * Decimal(months)
-    assert first.monthly_cost == 32 * 730 * 3.30
-    assert "Recommended bid ridge-h200-ib (Ridge Compute)" in text
+    assert first.monthly_cost == pytest.approx(40 * 730 * 2.85)
+    assert "Recommended bid helio-h200 (Helio Inference Cloud)" in text
     assert f"${requested:,.2f} (USD), {months} months reserved" in text
     assert "first token within 1000 ms for 90% of requests at peak; 30 ms per output token" in text
-    # 32 H200s at TP1 for 72,000 tokens/s: 31 replicas carry the mean (72,000 / 2,342 = 30.7).
-    assert "31 carry the peak's mean rate" in text
+    # 40 H200s at TP1 for 72,000 tokens/s: 39 replicas carry the mean (72,000 / 1,873 = 38.4).
+    assert "39 carry the peak's mean rate" in text
     # northwind-ib itemises $0.55 of its $2.90 for its fabric: 0.55 / 2.90 = 19%.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in text
     assert "CANNOT SERVE: peak traffic" in text and "cost model serving-1" in text

@@ -83,3 +83,25 @@ def test_a_claim_faster_than_the_hbm_peak_is_refused_with_a_note():
     e = estimate_serving(serving_workload(), [serving_bid(gpu="H200-SXM", evidence=[evidence])]).bids[0]
     assert e.hbm_efficiency == 0.7 and e.throughput_evidence is None
     assert "peak HBM bandwidth" in e.calibration_notes[0]
+
+
+def test_a_measurement_where_the_matmuls_bind_calibrates_through_the_kv_read():
+    # 8B in BF16 (16e9 B) on one H100, 256 sequences of 1,000 + 200/2 = 1,100 tokens of
+    # 16,384-byte KV: 4.6137e9 B of KV per step. Decode compute 2 x 8e9 x 256 / (989e12 x 0.5)
+    # = 8.2831 ms. Measured 25,600 tokens/s -> a 10 ms step. Read as all memory it would be
+    # (16e9 + 4.6137e9) / (3.35e12 x 0.010) = 0.6153, but then the weight read, 7.76 ms, is
+    # shorter than the compute: the matmuls bind, and the step is compute + KV read, so
+    # efficiency = 4.6137e9 / (3.35e12 x (10 - 8.2831) ms) = 0.80216.
+    evidence = {
+        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 25_600, "unit": "tokens/s",
+        "grade": "provider_claim", "batch_size": 256,
+    }
+    workload = serving_workload(
+        total_params_billions=8, precision="bf16", tensor_parallel=1, kv_heads=None, head_dim=None,
+        kv_cache_bytes_per_token=16_384, prompt_tokens=1000, output_tokens=200,
+    )
+    e = estimate_serving(workload, [serving_bid(evidence=[evidence])]).bids[0]
+    kv = 256 * 16_384 * 1_100
+    compute = 2 * 8e9 * 256 / (989e12 * 0.5)
+    assert e.hbm_efficiency == pytest.approx(kv / (3.35e12 * (0.010 - compute)), rel=1e-9)
+    assert e.hbm_efficiency == pytest.approx(0.80216, abs=1e-5)

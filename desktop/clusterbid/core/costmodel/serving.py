@@ -91,7 +91,8 @@ class ReplicaGrid:
     usable_hbm_bytes: np.ndarray  # (bids, 1, 1)
     fits_hbm: np.ndarray
     placeable: np.ndarray  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
-    memory_s: np.ndarray
+    memory_s: np.ndarray  # weights and the batch's KV cache read once
+    weights_read_s: np.ndarray  # the weights' share of it, which the matmuls' compute can hide
     compute_s: np.ndarray
     comm_s: np.ndarray  # all-reduce time of one step
     fabric_comm_s: np.ndarray  # its part on the scale-out fabric (nil inside NVLink)
@@ -109,10 +110,9 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     With chunked prefill the prompts of arriving requests ride in the same forward pass as the
     decode tokens: at batch B, B/output requests finish (and arrive) per step, so a step
     carries B decode tokens and B x prompt/output prefill tokens. Its time is
-    max(bytes read / (HBM bandwidth x efficiency), 2 x active params x tokens / (TP x peak x
-    compute efficiency)) + TP all-reduce time for those tokens; bytes read per GPU are the
-    weight shard once plus the KV cache of every sequence in the batch. Time per output token
-    is that step. A request's own first token needs its whole prompt computed plus one step.
+    max(weight shard / (HBM bandwidth x efficiency), 2 x active params x tokens / (TP x peak x
+    compute efficiency)) + the batch's KV cache / (HBM bandwidth x efficiency) + TP all-reduce
+    time for those tokens. Time per output token is that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
     batch = BATCHES[None, None, :]
@@ -124,13 +124,18 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
     placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
-    bytes_read = weights + batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards
-    memory = bytes_read / (_per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency))
+    bandwidth = _per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency)
+    weights_read = weights / bandwidth
+    kv_read = batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards / bandwidth
+    memory = weights_read + kv_read
     peak = _per_bid(b.peak_flops) * w.compute_efficiency
     step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
     compute = 2.0 * w.active_params * step_tokens / (tp * peak)
     comm, fabric_comm = _tp_parts_s(w, b, tp, step_tokens)
-    step = np.maximum(memory, compute) + comm
+    # The matmuls read the weights while they compute, so one hides the other; attention is a
+    # kernel of its own that reads the KV cache after them, so its time adds (paged-attention
+    # decode kernels are bandwidth-bound).
+    step = np.maximum(weights_read, compute) + kv_read + comm
     prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(w, b, tp, w.prompt_tokens)
     tpot = step
     ttft = prefill + step
@@ -138,7 +143,8 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
         tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
-        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, memory_s=memory, compute_s=compute,
+        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, memory_s=memory,
+        weights_read_s=np.broadcast_to(weights_read, step.shape), compute_s=compute,
         comm_s=comm, fabric_comm_s=fabric_comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
         tokens_per_s=batch / tpot, feasible=feasible,
     )

@@ -137,7 +137,7 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "tensor_parallel": tp,
         "batch": k + 1,
         "batch_limit": _batch_limit(grid, w, i, t, k),
-        "memory_bound": bool(grid.memory_s[at] >= grid.compute_s[at]),
+        "memory_bound": bool(grid.weights_read_s[at] >= grid.compute_s[at]),
         "decode_step_ms": float(grid.step_s[at]) * 1000,
         "tp_fabric_latency_ms": _fabric_part_ms(grid, i, t, k),
         "tp_allreduce_ms": float(grid.comm_s[at]) * 1000,
