@@ -52,7 +52,7 @@ _TRAINING_ONLY = ("Gates", "Step time", "Goodput", "Time and cost to finish", "E
 _SERVING_ONLY = ("Serving",)
 # Sections whose tables are reference for the model's reviewers, not for the approvers: the memo
 # prints their words (what was tested and how far off it is) and points to the table.
-_WORDS_ONLY = ("Validation against published figures",)
+_WORDS_ONLY = ("Validation against published figures", "Validation against public serving benchmarks")
 ATTACHMENT_NAME = "clusterbid-methodology.md"
 _TABLE_ELSEWHERE = f"(The table is in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
 # Sections the model's reviewers read and the approvers need not: the memo prints their heading
@@ -74,6 +74,8 @@ def methodology_for(markdown: str, serving: bool) -> str:
             reference = not skipping and title.startswith(_REFERENCE_ONLY)
             if reference:
                 kept += [line, "", _IN_THE_ATTACHMENT, ""]
+        elif line.startswith("### "):  # a subsection of a kept section can be words-only too
+            words_only = line[4:].strip().startswith(_WORDS_ONLY)
         if skipping or reference:
             continue
         if words_only and line.lstrip().startswith("|"):
