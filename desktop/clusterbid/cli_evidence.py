@@ -10,6 +10,7 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
 from clusterbid.core.evidence.reading import (
     FORMATS,
@@ -30,11 +31,7 @@ def _fail(message: str) -> int:
     return EXIT_INPUT
 
 
-def _size(n: int) -> str:
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale and n % scale == 0:
-            return f"{n // scale} {unit}"
-    return f"{n} B"
+_size = size_text
 
 
 def _read(path: Path, args: argparse.Namespace) -> EvidenceReading:
@@ -57,12 +54,22 @@ def _nccl_lines(reading: EvidenceReading) -> list[str]:
         sizes = f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}" if run.rows else ""
         lines.append(f"Run {index}{where}: {setup}; {len(run.rows)} size rows{sizes}")
         if run.plateau is not None:
-            p = run.plateau
-            lines.append(f"  busbw plateau: {p.busbw_gb_s:g} GB/s at {_size(p.size_bytes)} ({p.placement.replace('_', '-')})")
+            lines.append(f"  busbw {'plateau' if run.plateau.saturated else 'lower bound'}: {run.plateau.describe()}")
         else:
-            lines.append("  busbw plateau: none (no size >= 1 GiB)")
+            lines.append("  busbw plateau: none (no size row with busbw above 0)")
+        lines += _curve_lines(run)
         if run.avg_busbw_line_gb_s is not None:
             lines.append(f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it averages every size)")
+    return lines
+
+
+def _curve_lines(run) -> list[str]:
+    """The per-size curve, always: a sweep that never saturates is judged by its shape."""
+    lines = [f"    {'size':>9} {'oop time us':>12} {'algbw':>8} {'busbw':>8} {'ip time us':>12} {'algbw':>8} {'busbw':>8}"]
+    for row in run.rows:
+        o, i = row.out_of_place, row.in_place
+        lines.append(f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} {o.busbw_gb_s:>8g} "
+                     f"{i.time_us:>12g} {i.algbw_gb_s:>8g} {i.busbw_gb_s:>8g}")
     return lines
 
 

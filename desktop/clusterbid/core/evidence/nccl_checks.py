@@ -16,6 +16,7 @@ from clusterbid.core.evidence.nccl_result import (
     NcclTestsRow,
     NcclTestsRun,
     busbw_factor,
+    size_text,
 )
 
 # Bytes per element of nccl-tests' type names, to tell collectives apart by count vs size.
@@ -82,6 +83,13 @@ def _plateau(rows: list[NcclTestsRow]) -> BusbwPlateau | None:
         busbw, placement = row.best_busbw()
         if best is None or busbw > best.busbw_gb_s:
             best = BusbwPlateau(busbw_gb_s=busbw, size_bytes=row.size_bytes, placement=placement)
+    if best is None and rows:
+        # Below 1 GiB busbw is still climbing (latency and protocol overheads): the largest size
+        # measured is the best figure the log can give, and only a lower bound of the plateau.
+        largest = max(rows, key=lambda r: r.size_bytes)
+        busbw, placement = largest.best_busbw()
+        if busbw > 0:
+            best = BusbwPlateau(busbw_gb_s=busbw, size_bytes=largest.size_bytes, placement=placement, saturated=False)
     return best
 
 
@@ -179,9 +187,10 @@ def _size_flags(raw: RawRun, plateau: BusbwPlateau | None, flags: list[NcclFlag]
                 "size of the sweep and cannot be scored; ask for the full output")))
         return
     largest = max(r.size_bytes for r in raw.rows)
-    if plateau is None:
+    if plateau is None or not plateau.saturated:
         flags.append(NcclFlag(code="sweep_below_1gib", message=(
-            f"the sweep stops at {largest} bytes, below 1 GiB: no large-message plateau; "
+            f"sweep stops at {size_text(largest)}: bandwidth not saturated, a lower bound "
+            f"(the plateau needs sizes of 1 GiB and more; scored with a wider uncertainty); "
             "ask for a run with -e 8G or more")))
     if raw.out_of_bounds is None:
         flags.append(NcclFlag(code="missing_footer", message=(

@@ -71,11 +71,31 @@ class NcclTestsRow(FrozenModel):
 
 
 class BusbwPlateau(FrozenModel):
-    """The large-message busbw: max over sizes >= 1 GiB, better of in-place/out-of-place."""
+    """The large-message busbw: max over sizes >= 1 GiB, better of in-place/out-of-place.
+
+    A sweep that stops below 1 GiB never reaches the plateau: the figure is then the busbw at the
+    largest size measured, `saturated` is False, and it is a lower bound (bandwidth still rising).
+    """
 
     busbw_gb_s: float = Field(ge=0)
-    size_bytes: int = Field(ge=ONE_GIB)
+    size_bytes: int = Field(ge=0)
     placement: Literal["out_of_place", "in_place"]
+    saturated: bool = True
+
+    def describe(self) -> str:
+        """'338.82 GB/s at 8 GiB (out-of-place)', with the lower-bound caveat when unsaturated."""
+        text = f"{self.busbw_gb_s:g} GB/s at {size_text(self.size_bytes)} ({self.placement.replace('_', '-')})"
+        if self.saturated:
+            return text
+        return f"{text}: sweep stops at {size_text(self.size_bytes)}, bandwidth not saturated, a lower bound"
+
+
+def size_text(n: int) -> str:
+    """Bytes as nccl-tests' -e option reads them: 128 MiB, 8 GiB; odd sizes in bytes."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale} {unit}"
+    return f"{n} B"
 
 
 class NcclFlag(FrozenModel):

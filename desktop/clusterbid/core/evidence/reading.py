@@ -176,7 +176,7 @@ def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: t
             notes.append(f"{label}: {run.collective or 'unknown collective'} is shown but not scored "
                          "(the cost model uses all_reduce busbw)")
         elif run.plateau is None or run.ranks is None:
-            notes.append(f"{label}: no busbw figure to score ({'no sweep >= 1 GiB' if run.plateau is None else 'rank count unknown'})")
+            notes.append(f"{label}: no busbw figure to score ({'no busbw above 0' if run.plateau is None else 'rank count unknown'})")
         else:
             items.append(to_evidence(run, grade=grade, measured_by=measured_by, artefact_sha256=sha,
                                      artefact_name=name, measured_on=measured_on))
@@ -187,7 +187,7 @@ def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
     """A plain JSON view for `clusterbid evidence parse --json` and scripts."""
     out: dict[str, object] = {"source": reading.source, "format": reading.format, "sha256": reading.sha256}
     if reading.nccl_runs:
-        out["nccl_runs"] = [json.loads(run.model_dump_json(exclude={"rows"})) | {"rows": len(run.rows)} for run in reading.nccl_runs]
+        out["nccl_runs"] = [_run_json(index, run) for index, run in enumerate(reading.nccl_runs, start=1)]
     if reading.throughput is not None:
         out["throughput_rows"] = [json.loads(result.model_dump_json()) for result in reading.throughput.results]
     if reading.scaling is not None:
@@ -202,3 +202,15 @@ def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
     out["notes"] = list(reading.notes)
     out["evidence"] = [json.loads(item.model_dump_json()) for item in reading.evidence]
     return out
+
+
+def _run_json(index: int, run: NcclTestsRun) -> dict[str, object]:
+    """One run with its per-size curve: what the officer needs to judge a sweep, saturated or not."""
+    out = json.loads(run.model_dump_json(exclude={"rows"}))
+    curve = []
+    for row in run.rows:
+        point: dict[str, object] = {"bytes": row.size_bytes, "line": row.line}
+        for name, half in (("out_of_place", row.out_of_place), ("in_place", row.in_place)):
+            point[name] = {"time_us": half.time_us, "algbw_gb_s": half.algbw_gb_s, "busbw_gb_s": half.busbw_gb_s}
+        curve.append(point)
+    return {"run": index} | out | {"rows": len(run.rows), "curve": curve}
