@@ -98,6 +98,26 @@ def size_text(n: int) -> str:
     return f"{n} B"
 
 
+class NcclTopology(FrozenModel):
+    """What NCCL said about the run's transport; None where the log does not say."""
+
+    network: str | None = None  # IB, RoCE, Socket, AWS Libfabric, GPUDirectTCPX, ...
+    gpudirect_rdma: bool | None = None
+    coll_channels: int | None = None
+    nvls: bool | None = None
+    collnet: bool | None = None
+    info_lines: int = 0  # NCCL INFO lines read
+
+    def describe(self) -> str:
+        parts = [f"network {self.network}" if self.network else None,
+                 None if self.gpudirect_rdma is None else f"GPUDirect RDMA {'on' if self.gpudirect_rdma else 'off'}",
+                 f"{self.coll_channels} coll channels" if self.coll_channels else None,
+                 None if self.nvls is None else f"NVLS {'available' if self.nvls else 'not available'}",
+                 None if self.collnet is None else f"CollNet {'on' if self.collnet else 'off'}"]  # fmt: skip
+        return ", ".join(p for p in parts if p) or "no topology facts"
+
+
+
 class NcclFlag(FrozenModel):
     """A red flag about a run; `code` is stable for the GUI and scoring, `message` is for people."""
 
@@ -125,6 +145,7 @@ class NcclTestsRun(FrozenModel):
     avg_busbw_line_gb_s: float | None = Field(None, ge=0)
     out_of_bounds: int | None = Field(None, ge=0)
     flags: tuple[NcclFlag, ...] = ()
+    topology: NcclTopology | None = Field(None, description="Facts from NCCL_DEBUG=INFO lines, if the log has them")
 
     def flag_codes(self) -> tuple[str, ...]:
         return tuple(flag.code for flag in self.flags)
