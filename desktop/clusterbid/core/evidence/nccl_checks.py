@@ -256,6 +256,6 @@ def _nic_flag(
         peak, size = max((r.best_busbw()[0], r.size_bytes) for r in raw.rows)
     if peak > nic_gb_s:
         flags.append(NcclFlag(code="busbw_above_nic_aggregate", message=(
-            f"2-node busbw {peak:g} GB/s at {size} bytes exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
+            f"2-node busbw {peak:g} GB/s at {size_text(size)} exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
             f"node (2 nodes, from {basis}): Tree or NVLS algorithms inflate busbw on 2 nodes; "
             "ask for a run with NCCL_ALGO=Ring")))
