@@ -52,7 +52,7 @@ def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = Non
 
 def _nccl_lines(reading: EvidenceReading) -> list[str]:
     lines = []
-    for index, run in enumerate(reading.nccl_runs, start=1):
+    for index, run in enumerate(reading.nccl_runs, start=reading.first_run_number):
         where = f" (line {run.first_line})" if run.first_line else ""
         setup = ", ".join(filter(None, [
             run.collective or "collective unknown",
@@ -199,6 +199,8 @@ def run_attach(args: argparse.Namespace) -> int:
     flags = reading.flags()
     if flags:
         print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
+        fabric = [f for f in flags if f.code in ("ran_over_sockets", "gdr_off")]
+        print("\n".join(f"  [{f.code}] {f.message}" for f in fabric))  # the bid's own claim is contradicted
     return EXIT_OK
 
 

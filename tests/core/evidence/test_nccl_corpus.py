@@ -128,12 +128,18 @@ def test_rccl_starred_check_value_is_flagged() -> None:
 
 
 def test_several_runs_in_one_file_are_each_addressable(capsys) -> None:
-    # multiple_runs.log: two all_reduce runs on 16 ranks; their 8 GiB rows print algbw 354.46 and
-    # (second run) the figures checked in test_nccl_text_variants.py.
-    reading = read_evidence((FIXTURES / "multiple_runs.log").read_bytes(), "multi.log")
-    assert len(reading.nccl_runs) >= 2
+    # multiple_runs.log: an all_reduce run, then an all_gather run, 16 ranks each. The all_gather's
+    # 8 GiB row prints algbw 187.08: busbw 187.08 x 15/16 = 175.39, printed 175.38 (rounding).
+    multi = FIXTURES / "multiple_runs.log"
+    reading = read_evidence(multi.read_bytes(), "multi.log")
+    assert [run.collective for run in reading.nccl_runs] == ["all_reduce", "all_gather"]
     second = select_run(reading, 2)
-    assert second.nccl_runs == (reading.nccl_runs[1],)
-    assert [e.value for e in second.evidence] == [e.value for e in reading.evidence[1:2]]
-    assert main(["evidence", "parse", str(FIXTURES / "multiple_runs.log"), "--run", "9"]) == 2
-    assert "run 9 asked for, the file holds" in capsys.readouterr().err
+    assert second.nccl_runs == (reading.nccl_runs[1],) and second.evidence == ()
+    assert abs(second.nccl_runs[0].plateau.busbw_gb_s - 187.08 * 15 / 16) < 0.01
+    first = select_run(reading, 1)
+    assert first.evidence == reading.evidence[:1] and first.evidence[0].value == 664.62  # 354.46 x 30/16 = 664.61
+    assert main(["evidence", "parse", str(multi), "--run", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "Run 2 (line 35): all_gather" in out and "Run 1" not in out
+    assert main(["evidence", "parse", str(multi), "--run", "9"]) == 2
+    assert "run 9 asked for, the file holds 2 run(s)" in capsys.readouterr().err

@@ -46,6 +46,7 @@ class EvidenceReading:
     scaling: ScalingTable | None = None
     evidence: tuple[Evidence, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    first_run_number: int = 1  # `--run N` keeps one run: it is still called run N
 
     def flags(self) -> tuple[NcclFlag, ...]:
         """Every red flag of the file, whichever format it was."""
@@ -231,14 +232,14 @@ def select_run(reading: EvidenceReading, number: int) -> EvidenceReading:
     label = f"run {number}" + (f" (line {runs[index].first_line})" if runs[index].first_line else "")
     notes = tuple(n for n in reading.notes if n.startswith(label + ":"))
     return EvidenceReading(reading.source, reading.format, reading.sha256, nccl_runs=(runs[index],),
-                           evidence=items, notes=notes)
+                           evidence=items, notes=notes, first_run_number=number)
 
 
 def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
     """A plain JSON view for `clusterbid evidence parse --json` and scripts."""
     out: dict[str, object] = {"source": reading.source, "format": reading.format, "sha256": reading.sha256}
     if reading.nccl_runs:
-        out["nccl_runs"] = [_run_json(index, run) for index, run in enumerate(reading.nccl_runs, start=1)]
+        out["nccl_runs"] = [_run_json(index, run) for index, run in enumerate(reading.nccl_runs, start=reading.first_run_number)]
     if reading.throughput is not None:
         out["throughput_rows"] = [json.loads(result.model_dump_json()) for result in reading.throughput.results]
     if reading.scaling is not None:
