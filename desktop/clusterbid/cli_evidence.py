@@ -77,7 +77,8 @@ def _nccl_lines(reading: EvidenceReading) -> list[str]:
 
 def _curve_lines(run) -> list[str]:
     """The per-size curve, always: a sweep that never saturates is judged by its shape."""
-    lines = [f"    {'size':>9} {'oop time us':>12} {'algbw':>8} {'busbw':>8} {'ip time us':>12} {'algbw':>8} {'busbw':>8}"]
+    titles = ("oop time us", "algbw", "busbw", "ip time us", "algbw", "busbw")
+    lines = ["    " + f"{'size':>9}" + "".join(f" {t:>12}" if "time" in t else f" {t:>8}" for t in titles)]
     for row in run.rows:
         o, i = row.out_of_place, row.in_place
         lines.append(f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} {o.busbw_gb_s:>8g} "

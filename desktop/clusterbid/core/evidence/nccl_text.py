@@ -165,8 +165,7 @@ class _Scanner:
 
     def nccl_info(self, body: str) -> None:
         """NCCL prints its set-up while the communicator starts: before the run's rows."""
-        target = self.run.topology if self.run is not None and not self.run.rows else self.pending_topology
-        target.feed(body)
+        (self.run.topology if self.run is not None and not self.run.rows else self.pending_topology).feed(body)
 
     def program_mention(self, text: str, run: RawRun | None) -> None:
         match = PROGRAM_NAME.search(text)

@@ -239,7 +239,8 @@ def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
     """A plain JSON view for `clusterbid evidence parse --json` and scripts."""
     out: dict[str, object] = {"source": reading.source, "format": reading.format, "sha256": reading.sha256}
     if reading.nccl_runs:
-        out["nccl_runs"] = [_run_json(index, run) for index, run in enumerate(reading.nccl_runs, start=reading.first_run_number)]
+        numbered = enumerate(reading.nccl_runs, start=reading.first_run_number)
+        out["nccl_runs"] = [_run_json(index, run) for index, run in numbered]
     if reading.throughput is not None:
         out["throughput_rows"] = [json.loads(result.model_dump_json()) for result in reading.throughput.results]
     if reading.scaling is not None:
