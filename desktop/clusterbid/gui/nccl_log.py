@@ -33,6 +33,8 @@ def summarise_runs(runs: list) -> str:
             lines.append(f"  bus bandwidth {what} {run.plateau.describe()}")
         else:
             lines.append("  no bus bandwidth figure: no size row above 0 GB/s")
+        if run.topology is not None:
+            lines.append(f"  NCCL INFO: {run.topology.describe()}")
         lines.extend(f"  flag {flag.code}: {flag.message}" for flag in run.flags)
     return "\n".join(lines)
 

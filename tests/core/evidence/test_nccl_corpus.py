@@ -143,3 +143,8 @@ def test_several_runs_in_one_file_are_each_addressable(capsys) -> None:
     assert "Run 2 (line 35): all_gather" in out and "Run 1" not in out
     assert main(["evidence", "parse", str(multi), "--run", "9"]) == 2
     assert "run 9 asked for, the file holds 2 run(s)" in capsys.readouterr().err
+
+
+def test_topology_reaches_the_evidence_description() -> None:
+    (item,) = _read(VARIANTS[1]).evidence
+    assert "NCCL INFO: network IB, GPUDirect RDMA on, 32 coll channels, NVLS available" in item.description

@@ -55,6 +55,7 @@ def to_evidence(
     description = (
         f"nccl-tests all_reduce busbw {what} {plateau.describe()}, {gpus} GPUs{hosts}"
         + (f", {run.gpu_model}" if run.gpu_model else "")
+        + (f". NCCL INFO: {run.topology.describe()}" if run.topology is not None else "")
         + (f". Avg bus bandwidth line {run.avg_busbw_line_gb_s:g} GB/s (not used)" if run.avg_busbw_line_gb_s else "")
         + (f". Flags: {flags}" if flags else "")
     )
