@@ -10,13 +10,18 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
+from clusterbid.core.evidence.nccl_checks import NodeCount
 from clusterbid.core.evidence.reading import (
     FORMATS,
     EvidenceReading,
+    FabricClaim,
+    fabric_claim_of,
     load_evidence_bytes,
     read_evidence,
     reading_to_json,
+    select_run,
 )
 
 EXIT_OK, EXIT_INPUT = 0, 2
@@ -30,22 +35,24 @@ def _fail(message: str) -> int:
     return EXIT_INPUT
 
 
-def _size(n: int) -> str:
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if n >= scale and n % scale == 0:
-            return f"{n // scale} {unit}"
-    return f"{n} B"
+_size = size_text
 
 
-def _read(path: Path, args: argparse.Namespace) -> EvidenceReading:
+def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = None) -> EvidenceReading:
     data = load_evidence_bytes(path)
-    return read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
-                         nic_aggregate_gb_s=args.nic_aggregate_gb_s)  # fmt: skip
+    if fabric is None and args.fabric is not None:
+        fabric = fabric_claim_of(args.fabric, args.claims_gdr)
+    nodes = NodeCount(args.nodes, "--nodes on the clusterbid command line") if args.nodes else None
+    reading = read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
+                            nic_aggregate_gb_s=args.nic_aggregate_gb_s, fabric=fabric, nodes=nodes)  # fmt: skip
+    if args.run is not None:
+        reading = select_run(reading, args.run)
+    return reading
 
 
 def _nccl_lines(reading: EvidenceReading) -> list[str]:
     lines = []
-    for index, run in enumerate(reading.nccl_runs, start=1):
+    for index, run in enumerate(reading.nccl_runs, start=reading.first_run_number):
         where = f" (line {run.first_line})" if run.first_line else ""
         setup = ", ".join(filter(None, [
             run.collective or "collective unknown",
@@ -57,12 +64,25 @@ def _nccl_lines(reading: EvidenceReading) -> list[str]:
         sizes = f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}" if run.rows else ""
         lines.append(f"Run {index}{where}: {setup}; {len(run.rows)} size rows{sizes}")
         if run.plateau is not None:
-            p = run.plateau
-            lines.append(f"  busbw plateau: {p.busbw_gb_s:g} GB/s at {_size(p.size_bytes)} ({p.placement.replace('_', '-')})")
+            lines.append(f"  busbw {'plateau' if run.plateau.saturated else 'lower bound'}: {run.plateau.describe()}")
         else:
-            lines.append("  busbw plateau: none (no size >= 1 GiB)")
+            lines.append("  busbw plateau: none (no size row with busbw above 0)")
+        if run.topology is not None:
+            lines.append(f"  NCCL INFO ({run.topology.info_lines} lines): {run.topology.describe()}")
+        lines += _curve_lines(run)
         if run.avg_busbw_line_gb_s is not None:
             lines.append(f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it averages every size)")
+    return lines
+
+
+def _curve_lines(run) -> list[str]:
+    """The per-size curve, always: a sweep that never saturates is judged by its shape."""
+    titles = ("oop time us", "algbw", "busbw", "ip time us", "algbw", "busbw")
+    lines = ["    " + f"{'size':>9}" + "".join(f" {t:>12}" if "time" in t else f" {t:>8}" for t in titles)]
+    for row in run.rows:
+        o, i = row.out_of_place, row.in_place
+        lines.append(f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} {o.busbw_gb_s:>8g} "
+                     f"{i.time_us:>12g} {i.algbw_gb_s:>8g} {i.busbw_gb_s:>8g}")
     return lines
 
 
@@ -150,7 +170,11 @@ def run_attach(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     try:
-        reading = _read(path, args)
+        with EvaluationDocument.open(args.document, user=args.user) as document:
+            # The bid's own fabric is what the log's NCCL lines are held against.
+            bid = next((b for b in document.evaluation.bids if b.id == args.bid_id), None)
+        claim = fabric_claim_of(bid.fabric.technology, bid.fabric.gpudirect_rdma) if bid and args.fabric is None else None
+        reading = _read(path, args, claim)
         if not reading.evidence:
             raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
                              "nothing was attached")
@@ -176,6 +200,8 @@ def run_attach(args: argparse.Namespace) -> int:
     flags = reading.flags()
     if flags:
         print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
+        fabric = [f for f in flags if f.code in ("ran_over_sockets", "gdr_off")]
+        print("\n".join(f"  [{f.code}] {f.message}" for f in fabric))  # the bid's own claim is contradicted
     return EXIT_OK
 
 
@@ -206,6 +232,15 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--measured-on", type=_date, default=None, metavar="YYYY-MM-DD", help="date of an nccl-tests run")
     parser.add_argument("--nic-aggregate-gb-s", type=float, default=None, metavar="X",
                         help="NIC bandwidth per node in GB/s, to flag 2-node busbw above it (Tree/NVLS inflation)")
+    parser.add_argument("--nodes", type=_positive_int, default=None, metavar="N",
+                        help="nodes the run spanned, for the NIC check when the log's rank list and launcher line are silent")
+    parser.add_argument("--fabric", default=None, metavar="FABRIC_ID",
+                        help="catalog fabric the bid offers (e.g. IB-NDR400), to flag a log that ran over TCP sockets "
+                        "(attach: default the bid's own fabric)")
+    parser.add_argument("--claims-gdr", action="store_true",
+                        help="with --fabric: the bid claims GPUDirect RDMA, so a log with it disabled is flagged")
+    parser.add_argument("--run", type=_positive_int, default=None, metavar="N",
+                        help="use only run N of a file holding several (numbered as 'evidence parse' lists them)")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -29,10 +29,12 @@ def summarise_runs(runs: list) -> str:
             head += f" on {len(run.hosts)} hosts"
         lines.append(head)
         if run.plateau is not None:
-            lines.append(f"  bus bandwidth plateau {run.plateau.busbw_gb_s:g} GB/s at "
-                         f"{run.plateau.size_bytes:,} bytes ({run.plateau.placement.replace('_', '-')})")
+            what = "plateau" if run.plateau.saturated else "lower bound"
+            lines.append(f"  bus bandwidth {what} {run.plateau.describe()}")
         else:
-            lines.append("  no plateau: the sweep stops below 1 GiB")
+            lines.append("  no bus bandwidth figure: no size row above 0 GB/s")
+        if run.topology is not None:
+            lines.append(f"  NCCL INFO: {run.topology.describe()}")
         lines.extend(f"  flag {flag.code}: {flag.message}" for flag in run.flags)
     return "\n".join(lines)
 

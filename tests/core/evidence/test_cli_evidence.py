@@ -156,3 +156,17 @@ def test_attach_of_a_flagged_figure_records_the_override_only_when_given(tmp_pat
         with EvaluationDocument.open(path) as document:
             (item,) = next(b for b in document.evaluation.bids if b.id == target).evidence
             assert "338.82 GB/s" in item.suspect and item.suspect_override == override
+
+
+def test_attach_holds_the_log_against_the_bid_fabric(tmp_path: Path, capsys) -> None:
+    # northwind-ib offers InfiniBand; socket_2x8.log ran over NET/Socket (tests/data/nccl-tests/README.md).
+    path = _document(tmp_path)
+    with EvaluationDocument.open(path) as document:
+        bid = next(b for b in document.evaluation.bids if b.id == "northwind-ib")
+    from clusterbid.core.catalog import default_catalog
+
+    assert default_catalog().fabric(bid.fabric.technology).rdma
+    log = DATA / "nccl-tests" / "socket_2x8.log"
+    assert main(["evidence", "attach", str(path), "northwind-ib", str(log), "--user", "test"]) == 0
+    out = capsys.readouterr().out
+    assert "[ran_over_sockets] NCCL used TCP sockets (NET/Socket), yet the bid offers " + bid.fabric.technology in out

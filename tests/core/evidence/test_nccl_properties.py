@@ -121,3 +121,28 @@ def test_one_megabyte_line_is_refused_quickly() -> None:
     else:
         raise AssertionError("a 1 MB line was accepted")
     assert time.perf_counter() - started < 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    last_exponent=st.integers(min_value=10, max_value=29),  # the sweep ends below 1 GiB (2**30)
+    busbws=st.lists(st.integers(min_value=1, max_value=90_000), min_size=1, max_size=6),
+    indent=st.sampled_from(["", "    ", "> ", "\t"]),
+    newline=st.sampled_from(["\n", "\r\n"]),
+)
+def test_a_short_sweep_scores_its_largest_size_as_a_lower_bound(
+    last_exponent: int, busbws: list[int], indent: str, newline: str
+) -> None:
+    """Whatever the curve's shape, indentation or line ending: the figure is the largest size's
+    better busbw (the test's own max of out-of-place and in-place), flagged as a lower bound."""
+    rows = []
+    sizes = [2 ** (last_exponent - len(busbws) + 1 + i) for i in range(len(busbws))]
+    for size, centi in zip(sizes, busbws, strict=True):
+        oop, ip = centi / 100, (centi + 7) / 100  # in-place 0.07 GB/s better, as printed
+        half = lambda v: f"  {1000.0:7.1f}  {v:6.2f}  {v:6.2f}       0"  # noqa: E731 (busbw = algbw: sendrecv)
+        rows.append(f"{indent}{size:12d}  {size // 4:12d}     float     sum      -1{half(oop)}{half(ip)}")
+    text = newline.join([f"{indent}{HEADER}", *rows, f"{indent}# Out of bounds values : 0 OK", ""])
+    (run,) = parse_nccl_tests_text(text, "short.log", collective_hint="sendrecv")
+    assert run.plateau.saturated is False and run.plateau.size_bytes == sizes[-1]
+    assert run.plateau.busbw_gb_s == max(busbws[-1] / 100, (busbws[-1] + 7) / 100)
+    assert "sweep_below_1gib" in run.flag_codes()

@@ -109,7 +109,8 @@ def busbw_curve(
         if run.plateau is not None:
             ax.plot([run.plateau.size_bytes], [run.plateau.busbw_gb_s], marker="*", markersize=14, color=colour,
                     markeredgecolor=style.foreground, linestyle="none", gid=f"plateau-{i}")
-            ax.annotate(f"plateau {run.plateau.busbw_gb_s:g} GB/s", (run.plateau.size_bytes, run.plateau.busbw_gb_s),
+            what = "plateau" if run.plateau.saturated else "lower bound"  # sweep stopped below 1 GiB
+            ax.annotate(f"{what} {run.plateau.busbw_gb_s:g} GB/s", (run.plateau.size_bytes, run.plateau.busbw_gb_s),
                         xytext=(-8, 8), textcoords="offset points", ha="right", fontsize=style.font("note"),
                         color=style.foreground)
     ax.axvline(ONE_GIB, color=style.muted, linestyle=":", linewidth=1.2)

@@ -61,6 +61,11 @@ class Evidence(FrozenModel):
     suspect: str | None = Field(
         None, max_length=1000, description="Why a check flagged the figure; not used by the cost model unless overridden"
     )
+    lower_bound: str | None = Field(
+        None, max_length=500,
+        description="Why the figure is only a lower bound (e.g. the sweep stopped below the busbw plateau); "
+        "the Monte Carlo draws it with a wider spread",
+    )
     suspect_override: str | None = Field(
         None, min_length=1, max_length=500, description="The officer's recorded reason to use a suspect figure anyway"
     )

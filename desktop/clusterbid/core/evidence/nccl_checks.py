@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import (
     COLLECTIVES,
     ONE_GIB,
@@ -16,6 +17,7 @@ from clusterbid.core.evidence.nccl_result import (
     NcclTestsRow,
     NcclTestsRun,
     busbw_factor,
+    size_text,
 )
 
 # Bytes per element of nccl-tests' type names, to tell collectives apart by count vs size.
@@ -29,6 +31,14 @@ TYPE_BYTES: dict[str, int] = {
 # Old versions print the max deviation; float sums legitimately differ by rounding, so only a
 # deviation well above float noise is a red flag. (Our threshold; nccl-tests had no fixed one.)
 MAX_ERROR_TOLERATED = 1e-3
+
+
+@dataclass(frozen=True)
+class NodeCount:
+    """Nodes a run spanned as known from outside the log, and where that came from ("the bid ...")."""
+
+    nodes: int
+    basis: str
 
 
 @dataclass
@@ -48,6 +58,9 @@ class RawRun:
     avg_busbw: float | None = None
     out_of_bounds: int | None = None
     launch_nodes: int | None = None  # node count the mpirun/srun command line asked for
+    given_nodes: NodeCount | None = None  # from the bid or the caller, when the log says nothing
+    topology: TopologyCollector = field(default_factory=TopologyCollector)
+    starred_lines: list[int] = field(default_factory=list)  # rows with an rccl-tests '*' on a check
 
     def is_empty(self) -> bool:
         return not self.rows and self.avg_busbw is None and self.out_of_bounds is None
@@ -82,6 +95,13 @@ def _plateau(rows: list[NcclTestsRow]) -> BusbwPlateau | None:
         busbw, placement = row.best_busbw()
         if best is None or busbw > best.busbw_gb_s:
             best = BusbwPlateau(busbw_gb_s=busbw, size_bytes=row.size_bytes, placement=placement)
+    if best is None and rows:
+        # Below 1 GiB busbw is still climbing (latency and protocol overheads): the largest size
+        # measured is the best figure the log can give, and only a lower bound of the plateau.
+        largest = max(rows, key=lambda r: r.size_bytes)
+        busbw, placement = largest.best_busbw()
+        if busbw > 0:
+            best = BusbwPlateau(busbw_gb_s=busbw, size_bytes=largest.size_bytes, placement=placement, saturated=False)
     return best
 
 
@@ -144,6 +164,7 @@ def finish_run(raw: RawRun, collective_hint: str | None, nic_aggregate_gb_s: flo
             ranks=ranks, hosts=tuple(hosts), gpu_model=" / ".join(gpus) if gpus else None,
             nccl_tests_version=raw.version, rows=tuple(raw.rows), plateau=plateau,
             avg_busbw_line_gb_s=raw.avg_busbw, out_of_bounds=raw.out_of_bounds, flags=tuple(flags),
+            topology=raw.topology.result(),
         )  # fmt: skip
     except ValidationError as exc:
         raise EvidenceParseError(raw.source, raw.first_line, f"run not usable: {exc.errors()[0]['msg']}") from None
@@ -179,9 +200,10 @@ def _size_flags(raw: RawRun, plateau: BusbwPlateau | None, flags: list[NcclFlag]
                 "size of the sweep and cannot be scored; ask for the full output")))
         return
     largest = max(r.size_bytes for r in raw.rows)
-    if plateau is None:
+    if plateau is None or not plateau.saturated:
         flags.append(NcclFlag(code="sweep_below_1gib", message=(
-            f"the sweep stops at {largest} bytes, below 1 GiB: no large-message plateau; "
+            f"sweep stops at {size_text(largest)}: bandwidth not saturated, a lower bound "
+            f"(the plateau needs sizes of 1 GiB and more; scored with a wider uncertainty); "
             "ask for a run with -e 8G or more")))
     if raw.out_of_bounds is None:
         flags.append(NcclFlag(code="missing_footer", message=(
@@ -199,6 +221,10 @@ def _correctness_flags(raw: RawRun, flags: list[NcclFlag]) -> None:
             f"max error above {MAX_ERROR_TOLERATED:g} at {_where(off)}: results are wrong, not just rounded")))
     if raw.rows and all(r.out_of_place.wrong is None and r.out_of_place.max_error is None for r in raw.rows):
         flags.append(NcclFlag(code="validation_off", message="results were not checked (#wrong is N/A)"))
+    if raw.starred_lines:
+        shown = ", ".join(str(n) for n in raw.starred_lines[:5])
+        flags.append(NcclFlag(code="error_starred", message=(
+            f"rccl-tests starred a check value as above its error threshold on line(s) {shown}: results are wrong")))
     if raw.out_of_bounds:
         flags.append(NcclFlag(code="out_of_bounds", message=(
             f"nccl-tests reports {raw.out_of_bounds} out-of-bounds values: the run failed its checks")))
@@ -209,8 +235,19 @@ def _nic_flag(
 ) -> None:
     if not math.isfinite(nic_gb_s) or nic_gb_s <= 0:
         raise EvidenceParseError(raw.source, None, f"NIC aggregate must be a positive number of GB/s, not {nic_gb_s!r}")
-    # Nodes from the rank list when the log has one, else from the launcher's command line.
-    nodes, basis = (len(hosts), "rank list") if hosts else (raw.launch_nodes, "command line")
+    # The log's own rank list first, then its launcher command line, then what the caller knows.
+    if hosts:
+        nodes, basis = len(hosts), "the log's rank list"
+    elif raw.launch_nodes is not None:
+        nodes, basis = raw.launch_nodes, "the log's command line"
+    elif raw.given_nodes is not None:
+        nodes, basis = raw.given_nodes.nodes, raw.given_nodes.basis
+    else:
+        nodes, basis = None, ""
+    if nodes is None and raw.rows:
+        flags.append(NcclFlag(code="nic_check_skipped", message=(
+            "the NIC-aggregate check needs the node count: the log has no rank list or launcher line; "
+            "give it (--nodes) or attach the log to a bid")))
     if nodes != 2 or not raw.rows:
         return  # the Tree/NVLS inflation this catches is a 2-node effect
     if plateau is not None:
@@ -219,6 +256,6 @@ def _nic_flag(
         peak, size = max((r.best_busbw()[0], r.size_bytes) for r in raw.rows)
     if peak > nic_gb_s:
         flags.append(NcclFlag(code="busbw_above_nic_aggregate", message=(
-            f"2-node busbw {peak:g} GB/s at {size} bytes exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
-            f"node (2 nodes, from the log's {basis}): Tree or NVLS algorithms inflate busbw on 2 nodes; "
+            f"2-node busbw {peak:g} GB/s at {size_text(size)} exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
+            f"node (2 nodes, from {basis}): Tree or NVLS algorithms inflate busbw on 2 nodes; "
             "ask for a run with NCCL_ALGO=Ring")))

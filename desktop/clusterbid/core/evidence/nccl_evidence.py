@@ -32,7 +32,8 @@ def to_evidence(
     measured_on: dt.date | None = None,
     scale_gpus: int | None = None,
 ) -> Evidence:
-    """ALLREDUCE_BUSBW evidence from the run's >= 1 GiB plateau (never the Avg line).
+    """ALLREDUCE_BUSBW evidence from the run's >= 1 GiB plateau (never the Avg line); a sweep that
+    stops below 1 GiB gives its largest size's busbw marked as a lower bound.
 
     `scale_gpus` is needed only when the log has no rank lines; it must agree with them otherwise.
     Raises InputError when the run cannot back an all_reduce busbw figure.
@@ -40,7 +41,7 @@ def to_evidence(
     if run.collective != "all_reduce":
         raise InputError(f"{run.source}: busbw evidence needs an all_reduce run, this is {run.collective or 'unknown'}")
     if run.plateau is None:
-        raise InputError(f"{run.source}: the sweep stops below 1 GiB, so there is no busbw plateau to use")
+        raise InputError(f"{run.source}: no size row with a busbw above 0, so there is no busbw figure to use")
     if run.ranks is not None and scale_gpus is not None and scale_gpus != run.ranks:
         raise InputError(f"{run.source}: the log lists {run.ranks} ranks, not {scale_gpus} GPUs")
     gpus = run.ranks if run.ranks is not None else scale_gpus
@@ -50,10 +51,11 @@ def to_evidence(
     hosts = f" on {len(run.hosts)} hosts" if run.hosts else ""
     flags = "; ".join(f"{flag.code}: {flag.message}" for flag in run.flags)
     suspect = "; ".join(flag.message for flag in run.flags if flag.code in SUSPECT_FLAGS) or None
+    what = "plateau" if plateau.saturated else "lower bound"
     description = (
-        f"nccl-tests all_reduce busbw plateau {plateau.busbw_gb_s:g} GB/s at {plateau.size_bytes} bytes "
-        f"({plateau.placement.replace('_', '-')}), {gpus} GPUs{hosts}"
+        f"nccl-tests all_reduce busbw {what} {plateau.describe()}, {gpus} GPUs{hosts}"
         + (f", {run.gpu_model}" if run.gpu_model else "")
+        + (f". NCCL INFO: {run.topology.describe()}" if run.topology is not None else "")
         + (f". Avg bus bandwidth line {run.avg_busbw_line_gb_s:g} GB/s (not used)" if run.avg_busbw_line_gb_s else "")
         + (f". Flags: {flags}" if flags else "")
     )
@@ -70,6 +72,7 @@ def to_evidence(
             artefact_name=artefact_name,
             artefact_sha256=artefact_sha256,
             suspect=suspect[:1000] if suspect else None,
+            lower_bound=None if plateau.saturated else plateau.describe()[:500],
         )
     except ValidationError as exc:
         raise InputError(f"{run.source}: {exc.errors()[0]['msg']}") from None

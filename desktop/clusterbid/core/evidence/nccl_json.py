@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import NodeCount, RawRun, finish_run
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # A -J file holds one run; with per-iteration timings a few MB. Refuse absurd inputs up front.
@@ -95,6 +95,7 @@ def parse_nccl_tests_json(
     *,
     collective_hint: str | None = None,
     nic_aggregate_gb_s: float | None = None,
+    nodes: NodeCount | None = None,
 ) -> list[NcclTestsRun]:
     """The run in a nccl-tests -J file (a one-item list, like the text parser); EvidenceParseError only."""
     if len(text) > MAX_JSON_CHARS:
@@ -139,4 +140,5 @@ def parse_nccl_tests_json(
         raw.avg_busbw = reader.number(bandwidth, "average_bus_bandwidth.bandwidth")
     if not raw.rows:
         raise EvidenceParseError(source, None, "the JSON 'results' list is empty: no per-size rows to score")
+    raw.given_nodes = nodes
     return [finish_run(raw, collective_hint, nic_aggregate_gb_s)]

@@ -71,11 +71,51 @@ class NcclTestsRow(FrozenModel):
 
 
 class BusbwPlateau(FrozenModel):
-    """The large-message busbw: max over sizes >= 1 GiB, better of in-place/out-of-place."""
+    """The large-message busbw: max over sizes >= 1 GiB, better of in-place/out-of-place.
+
+    A sweep that stops below 1 GiB never reaches the plateau: the figure is then the busbw at the
+    largest size measured, `saturated` is False, and it is a lower bound (bandwidth still rising).
+    """
 
     busbw_gb_s: float = Field(ge=0)
-    size_bytes: int = Field(ge=ONE_GIB)
+    size_bytes: int = Field(ge=0)
     placement: Literal["out_of_place", "in_place"]
+    saturated: bool = True
+
+    def describe(self) -> str:
+        """'338.82 GB/s at 8 GiB (out-of-place)', with the lower-bound caveat when unsaturated."""
+        text = f"{self.busbw_gb_s:g} GB/s at {size_text(self.size_bytes)} ({self.placement.replace('_', '-')})"
+        if self.saturated:
+            return text
+        return f"{text}: sweep stops at {size_text(self.size_bytes)}, bandwidth not saturated, a lower bound"
+
+
+def size_text(n: int) -> str:
+    """Bytes as nccl-tests' -e option reads them: 128 MiB, 8 GiB; odd sizes in bytes."""
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= scale and n % scale == 0:
+            return f"{n // scale} {unit}"
+    return f"{n} B"
+
+
+class NcclTopology(FrozenModel):
+    """What NCCL said about the run's transport; None where the log does not say."""
+
+    network: str | None = None  # IB, RoCE, Socket, AWS Libfabric, GPUDirectTCPX, ...
+    gpudirect_rdma: bool | None = None
+    coll_channels: int | None = None
+    nvls: bool | None = None
+    collnet: bool | None = None
+    info_lines: int = 0  # NCCL INFO lines read
+
+    def describe(self) -> str:
+        parts = [f"network {self.network}" if self.network else None,
+                 None if self.gpudirect_rdma is None else f"GPUDirect RDMA {'on' if self.gpudirect_rdma else 'off'}",
+                 f"{self.coll_channels} coll channels" if self.coll_channels else None,
+                 None if self.nvls is None else f"NVLS {'available' if self.nvls else 'not available'}",
+                 None if self.collnet is None else f"CollNet {'on' if self.collnet else 'off'}"]  # fmt: skip
+        return ", ".join(p for p in parts if p) or "no topology facts"
+
 
 
 class NcclFlag(FrozenModel):
@@ -105,6 +145,7 @@ class NcclTestsRun(FrozenModel):
     avg_busbw_line_gb_s: float | None = Field(None, ge=0)
     out_of_bounds: int | None = Field(None, ge=0)
     flags: tuple[NcclFlag, ...] = ()
+    topology: NcclTopology | None = Field(None, description="Facts from NCCL_DEBUG=INFO lines, if the log has them")
 
     def flag_codes(self) -> tuple[str, ...]:
         return tuple(flag.code for flag in self.flags)

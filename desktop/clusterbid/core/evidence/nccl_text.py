@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import TYPE_BYTES, RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import TYPE_BYTES, NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # nccl-tests lines are under 300 characters; a far longer line is not a log we can read, and
@@ -102,6 +103,7 @@ class _Scanner:
         self.in_table = False
         self.pending_program: str | None = None
         self.saw_avg_line = False
+        self.pending_topology = TopologyCollector()  # NCCL INFO lines seen before their run began
 
     def fail(self, lineno: int, problem: str) -> EvidenceParseError:
         return EvidenceParseError(self.source, lineno, problem)
@@ -109,6 +111,7 @@ class _Scanner:
     def new_run(self, lineno: int) -> RawRun:
         self.run = RawRun(source=self.source, output_format="text", first_line=lineno, program=self.pending_program)
         self.pending_program = None
+        self.run.topology, self.pending_topology = self.pending_topology, TopologyCollector()
         self.runs.append(self.run)
         self.columns = None
         self.in_table = False
@@ -160,6 +163,10 @@ class _Scanner:
         elif body.startswith("Collective test concluded") and self.run is not None:
             self.program_mention(body, self.run)
 
+    def nccl_info(self, body: str) -> None:
+        """NCCL prints its set-up while the communicator starts: before the run's rows."""
+        (self.run.topology if self.run is not None and not self.run.rows else self.pending_topology).feed(body)
+
     def program_mention(self, text: str, run: RawRun | None) -> None:
         match = PROGRAM_NAME.search(text)
         if match is None:
@@ -195,6 +202,11 @@ class _Scanner:
             algbw, algbw_res = self.number(lineno, tokens[algbw_i], "algbw")
             busbw, busbw_res = self.number(lineno, tokens[busbw_i], "busbw")
             check = tokens[check_i]
+            if check.endswith("*") and len(check) > 1:
+                # rccl-tests stars a check value above its threshold ("# Errors with asterisks ...").
+                check = check[:-1]
+                if lineno not in run.starred_lines:
+                    run.starred_lines.append(lineno)
             wrong = max_error = None
             if check != "N/A" and check_name == "#wrong":
                 count, _ = self.number(lineno, check, "#wrong")
@@ -243,11 +255,13 @@ def parse_nccl_tests_text(
     *,
     collective_hint: str | None = None,
     nic_aggregate_gb_s: float | None = None,
+    nodes: NodeCount | None = None,
 ) -> list[NcclTestsRun]:
     """Every run in a nccl-tests text log, in file order; raises EvidenceParseError only.
 
     `collective_hint` names the test when the log lacks the command line; `nic_aggregate_gb_s`
-    (per node, GB/s) enables the 2-node busbw_above_nic_aggregate check.
+    (per node, GB/s) enables the 2-node busbw_above_nic_aggregate check; `nodes` is the node
+    count known from outside (the bid), used when the log's rank list and launcher line are silent.
     """
     scanner = _Scanner(source)
     lines = text.split("\n")
@@ -260,7 +274,9 @@ def parse_nccl_tests_text(
         if not body:
             continue
         first = body[0]
-        if first == "#":
+        if "NCCL INFO" in body:
+            scanner.nccl_info(body)
+        elif first == "#":
             scanner.comment(lineno, body[1:].strip())
         elif _ascii_int(first) and not _NCCL_LOG.search(body):
             tokens = body.split()
@@ -280,4 +296,5 @@ def parse_nccl_tests_text(
     launch_nodes = _launch_nodes(text)
     for raw in runs:
         raw.launch_nodes = launch_nodes
+        raw.given_nodes = nodes
     return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs]

@@ -28,6 +28,12 @@ BUSBW_SIGMA = {
     EvidenceGrade.PROVIDER_CLAIM: 0.12,
     None: 0.15,
 }
+# A busbw from a sweep that stops below 1 GiB (Evidence.lower_bound) is the largest size's figure,
+# not the plateau: the project's public 2x8 H100 TCPXO log (tests/data/nccl-tests/public) reads
+# 153.76 GB/s busbw at 128 MiB and 338.82 at 8 GiB, so the shortfall can exceed 2x on a slow fabric
+# and is a few percent on NVLink. The figure stays as measured (conservative: cost is over-, not
+# under-stated) and the grade's log-space sigma is widened in quadrature by this much.
+LOWER_BOUND_BUSBW_SIGMA = 0.20
 # Baseline MFU per bid. Without evidence the bid inherits the buyer's stack figure; the part of
 # that doubt that is about the buyer's own stack is shared by every such bid (MARKET_MFU_SIGMA).
 MFU_SIGMA = {
@@ -89,6 +95,7 @@ class Spreads:
     gpu_shared_failure_sigma: float = GPU_SHARED_FAILURE_SIGMA
     stated_reliability_sigma: float = STATED_RELIABILITY_SIGMA
     default_range_scale: float = 1.0  # 0 in the zero table: a default's range adds no spread
+    lower_bound_sigma: float = LOWER_BOUND_BUSBW_SIGMA
 
     @classmethod
     def zero(cls) -> Spreads:
@@ -104,6 +111,7 @@ class Spreads:
             gpu_shared_failure_sigma=0.0,
             stated_reliability_sigma=0.0,
             default_range_scale=0.0,
+            lower_bound_sigma=0.0,
         )
 
 
@@ -137,6 +145,8 @@ def _with_scale(sigma: float, evidence: Evidence, job_gpus: int, cap: float, per
 def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
                      spreads: Spreads) -> UncertainInput:
     sigma = _with_scale(table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling)
+    if evidence.lower_bound is not None:
+        sigma = math.hypot(sigma, spreads.lower_bound_sigma)  # an unsaturated sweep: a wider band
     median = spreads.claim_median[name] if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
     return UncertainInput(name, point, median, sigma, 0.0, evidence.grade.value, evidence)
 
