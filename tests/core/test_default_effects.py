@@ -70,3 +70,26 @@ def test_a_figure_marked_not_stated_that_holds_a_value_is_refused_with_the_field
     data = bid_dict("odd", provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})  # holds 16
     with pytest.raises(ValidationError, match="capacity.spare_pool_gpus is marked not stated but holds 16"):
         Bid.model_validate(data)
+
+
+def test_the_memo_lists_the_deciding_default_first_and_the_recommended_bids_risks_name_it():
+    from clusterbid.core.memo.bid_pages import bid_page, unverified_items
+
+    not_stated = {"capacity.spare_pool_gpus": {"kind": "not_stated"}}
+    # At $4.00 the rival costs 4.00 / 2.40 = 1.67x the unsure bid with a spare node on hand: the
+    # unsure bid wins at either end of its spares range, and its risks still name the default.
+    dear_rival = bid_dict("rival", reliability=SLOW_SWAP, terms={"price_per_gpu_hour": "4.00", "currency": "USD"})
+    scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict([_unsure(**not_stated), dear_rival])))
+    winner = next(s for s in scorecard.scores if s.rank == 1)
+    assert winner.bid.id == "unsure"
+    risks = bid_page(winner, scorecard, None).risks
+    assert any(r.startswith("Rests on a figure that is not stated (default used): spare pool gpus; across 0-16")
+               and r.endswith("its cost rank stays 1.") for r in risks)
+    # Against the $2.50 rival the same default decides the order, and is listed first for the bid.
+    scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict(
+        [_unsure(**not_stated), bid_dict("rival", reliability=SLOW_SWAP)])))
+    own = [i for i in unverified_items(scorecard) if i.startswith("unsure") and " = " in i]
+    assert own[0].startswith("unsure (Provider unsure): spare pool gpus = 0 is not stated (default used) "
+                             "(plausible 0-16)")
+    assert own[0].endswith("its cost rank goes from 2 to 1, so the ranking depends on it.")
+    assert not any("spare pool gpus = 0 is stated by the provider" in i for i in own)

@@ -82,7 +82,7 @@ def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
     unstated = [item for item in items if "unstated" in item]
     assert any("node replacement hours = 24 is not stated (default used) (plausible 4-72)" in i for i in unstated)
     # Only the spare pool (given in its capacity) is the provider's; no reliability figure is.
-    stated = [i for i in unstated if "provider's statements" in i]
-    assert stated == ["unstated (Provider unstated): spare pool gpus are the provider's statements, not measured."]
-    assert any("failures per 1000 gpu days" in i and "provider's statements" in i
+    stated = [i for i in unstated if "stated by the provider" in i]
+    assert len(stated) == 1 and stated[0].startswith("unstated (Provider unstated): spare pool gpus = 16 is")
+    assert any("failures per 1000 gpu days = 0.5 is stated by the provider, not measured" in i
                for i in items if "unstated" not in i)
