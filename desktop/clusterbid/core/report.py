@@ -100,6 +100,9 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
             "name": evaluation.workload.name,
             "job_gpus": evaluation.workload.job_gpus,
             "total_flops": evaluation.workload.total_training_flops,
+            # Issue 14: each input the cost rests on, the buyer's assumption or a default.
+            "provenance": {name: source.model_dump(exclude_defaults=True)
+                           for name, source in sorted(evaluation.workload.provenance.items())},
         },
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "bids": [bid_to_json(score, scorecard) for score in scorecard.scores],

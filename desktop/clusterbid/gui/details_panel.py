@@ -91,4 +91,10 @@ class DetailsPanel(QTextBrowser):
             html.append(f"<p style='margin:4px 0'><b>{escape(field_words(path).capitalize())}:</b> "
                         f"{figure_value(bid, path):g} — {escape(words)}<br>"
                         f"<small style='color:{muted}'>{escape(moves)}</small></p>")
+        workload = scorecard.evaluation.workload
+        html.append("<p><b>Workload inputs (every bid):</b></p>")
+        for name, source in sorted(workload.provenance.items()):
+            who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
+            html.append(f"<p style='margin:2px 0'>{escape(name.replace('_', ' ').capitalize())}: "
+                        f"{getattr(workload, name):g} — {escape(source.label + who)}</p>")
         return "".join(html)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines
+from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines, workload_lines
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.assumptions import bid_assumptions
@@ -117,7 +117,7 @@ def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple
     """Plain words on every figure the memo rests on that nobody measured independently."""
     effects = effects if effects is not None else scorecard_default_effects(scorecard)
     job = scorecard.evaluation.workload.job_gpus
-    items = []
+    items = workload_lines(scorecard.evaluation.workload)  # issue 14: the buyer's inputs by source
     for score in scorecard.scores:
         bid, e = score.bid, score.estimate
         who = f"{bid.id} ({bid.quote.provider})"

@@ -64,3 +64,15 @@ def risk_lines(effects: list[DefaultEffect], currency: str) -> list[str]:
         f"{effect_words(effect, currency)}."
         for effect in effects if effect.kind != "provider" and effect.swing > 0
     ]
+
+
+def workload_lines(workload) -> list[str]:
+    """The workload inputs every bid's cost rests on, each by its source (the buyer's or a default)."""
+    lines = []
+    for name, source in workload.provenance.items():
+        if source.verified:
+            continue
+        who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
+        lines.append(f"Workload: {name.replace('_', ' ')} = {getattr(workload, name):g} is "
+                     f"{source.label}{who}; it moves every bid's cost, not measured on the buyer's stack here.")
+    return lines

@@ -51,3 +51,10 @@ DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **O
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.
 TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",)
+
+# Workload inputs that move every bid's cost: the buyer sets them (an assumption about its own
+# stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.
+WORKLOAD_TRACKED_FIELDS = (
+    "baseline_mfu", "dp_comm_overlap", "checkpoint_interval_minutes", "checkpoint_blocking_share",
+    "restart_minutes",
+)

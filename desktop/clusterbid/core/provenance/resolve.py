@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clusterbid.core.provenance.defaults import DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS
+from clusterbid.core.provenance.defaults import (
+    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
+)
 from clusterbid.core.provenance.model import Source
 
 
@@ -67,3 +69,14 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
             "source": default.source if default and source.kind != "assumption" else (source.why or source.who),
         })
     return rows
+
+
+def completed_workload_provenance(workload: Any) -> dict[str, Source]:
+    """The workload's provenance with every tracked input given a source: a value the document sets
+    is the buyer's assumption about its own job; one it leaves out took ClusterBid's default."""
+    filled = dict(workload.provenance)
+    for name in WORKLOAD_TRACKED_FIELDS:
+        if name not in filled:
+            filled[name] = (Source(kind="assumption", who="the buyer", why="the evaluation's workload")
+                            if name in workload.model_fields_set else Source(kind="default"))
+    return filled
