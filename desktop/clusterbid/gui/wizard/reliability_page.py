@@ -7,7 +7,7 @@ A typed figure is the provider's statement, with where the bid says it (page or 
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLabel, QLineEdit
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
 
 from clusterbid.core.bid import Capacity, Reliability
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, KIND_LABELS
@@ -26,8 +26,9 @@ def _spec(model, path, label, decimals=2) -> FieldSpec:
 
 class TermsPage(SectionPage):
     TITLE = "Reliability"
-    SUBTITLE = ("What the provider promises when things fail. Leave a figure empty when the bid does not "
-                "state it: a documented default with a wide range is used and flagged.")
+    SUBTITLE = ("What the provider promises when things fail. Leave a figure at — (step below its lowest "
+                "value to clear it) when the bid does not state it: a documented default with a wide range "
+                "is used and flagged.")
     GROUPS = [
         (None, [
             _spec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
@@ -54,14 +55,17 @@ class TermsPage(SectionPage):
             path = ".".join(binding.path)
             reference = QLineEdit()
             reference.setObjectName(f"reference_{'_'.join(binding.path)}")
-            reference.setPlaceholderText("page or clause of the bid, e.g. p.4")
+            reference.setPlaceholderText("page/clause, e.g. p.4")
             reference.setMaxLength(300)
             reference.textChanged.connect(host.refresh)
+            reference.setMaximumWidth(220)
             flag = QLabel()
             flag.setObjectName(f"source_{'_'.join(binding.path)}")
             flag.setWordWrap(True)
-            form.addRow(binding.title, reference)
-            form.addRow("", flag)
+            row = QHBoxLayout()
+            row.addWidget(reference)
+            row.addWidget(flag, 1)
+            form.addRow(binding.title, row)
             self.references[path], self.flags[path] = reference, flag
         self.outer.insertWidget(self.outer.count() - 2, box)
 
@@ -116,6 +120,9 @@ class TermsPage(SectionPage):
         for binding in self.bindings:
             path = ".".join(binding.path)
             flag = self.flags[path]
-            flag.setText(self.source_text(binding))
+            # Short beside the field (the page fits the wizard); the default's source in the tooltip.
+            full = self.source_text(binding)
+            flag.setText(full.split(";")[0] + ("), flagged" if not self._stated(binding) else ""))
+            flag.setToolTip(full)
             flag.setStyleSheet(FLAG_STYLE if not self._stated(binding) else "")
             self.references[path].setEnabled(self._stated(binding))
