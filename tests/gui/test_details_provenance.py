@@ -22,13 +22,13 @@ def test_details_name_the_default_the_rank_depends_on_and_the_providers_page(qtb
     score = {s.bid.id: s for s in scorecard.scores}
     panel.show_bid(scorecard, score["unsure"])
     text = panel.toPlainText()
-    assert "This bid's cost rank depends on figures nobody verified: spare pool gpus." in text
-    assert "Spare pool gpus: 0 — not stated (default used) (range 0-16; ClusterBid default" in text
-    assert "Node replacement hours: 72 — stated by the provider, p.4" in text
+    assert "This bid's cost rank depends on figures nobody verified: spare GPUs." in text
+    assert "Spare GPUs: 0 — not stated (default used) (range 0-16; ClusterBid default" in text
+    assert "Node replacement (hours): 72 — stated by the provider, p.4" in text
     # 0 spares -> cost rank 2 (as scored), 16 spares -> a node on hand at $2.40 < $2.50: rank 1.
     assert "its cost rank goes from 2 to 1, so the ranking depends on it" in text
     panel.show_bid(scorecard, score["rival"])
     text = panel.toPlainText()
     assert "depends on figures nobody verified" not in text
-    assert "Spare pool gpus: 16 — stated by the provider" in text
-    assert "Sla credit percent: 0 — ClusterBid default (range 0-10;" in text
+    assert "Spare GPUs: 16 — stated by the provider" in text
+    assert "SLA credit (%): 0 — ClusterBid default (range 0-10;" in text

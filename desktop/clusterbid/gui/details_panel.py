@@ -20,6 +20,10 @@ def _muted(palette: QPalette) -> str:
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
 
+def _first_upper(words: str) -> str:
+    return words[:1].upper() + words[1:]  # not str.capitalize(): "SLA" stays upper case
+
+
 class DetailsPanel(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -88,13 +92,13 @@ class DetailsPanel(QTextBrowser):
                 words += f" (range {default.low:g}-{default.high:g}; {default.source})"
             effect = effects.get(path)
             moves = effect_words(effect, currency) if effect else "does not enter the cost to finish"
-            html.append(f"<p style='margin:4px 0'><b>{escape(field_words(path).capitalize())}:</b> "
+            html.append(f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
                         f"{figure_value(bid, path):g} — {escape(words)}<br>"
                         f"<small style='color:{muted}'>{escape(moves)}</small></p>")
         workload = scorecard.evaluation.workload
         html.append("<p><b>Workload inputs (every bid):</b></p>")
         for name, source in sorted(workload.provenance.items()):
             who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
-            html.append(f"<p style='margin:2px 0'>{escape(name.replace('_', ' ').capitalize())}: "
+            html.append(f"<p style='margin:2px 0'>{escape(_first_upper(field_words(name)))}: "
                         f"{getattr(workload, name):g} — {escape(source.label + who)}</p>")
         return "".join(html)

@@ -11,8 +11,25 @@ from clusterbid.core.provenance import effective_reliability, unverified_inputs
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
 
 
+# The names the wizard shows, so the officer reads the same words in the app and the memo.
+FIGURE_WORDS = {
+    "reliability.uptime_sla_percent": "uptime SLA (%)",
+    "reliability.sla_credit_percent": "SLA credit (%)",
+    "reliability.failures_per_1000_gpu_days": "failures per 1,000 GPU-days",
+    "reliability.node_replacement_hours": "node replacement (hours)",
+    "reliability.burn_in_hours": "burn-in billed (hours)",
+    "reliability.storage_write_gb_s": "checkpoint write (GB/s)",
+    "capacity.spare_pool_gpus": "spare GPUs",
+    "baseline_mfu": "baseline MFU",
+    "dp_comm_overlap": "all-reduce share hidden",
+    "checkpoint_interval_minutes": "checkpoint interval (minutes)",
+    "checkpoint_blocking_share": "checkpoint share that blocks",
+    "restart_minutes": "restart (minutes)",
+}
+
+
 def field_words(path: str) -> str:
-    return path.split(".")[1].replace("_", " ")
+    return FIGURE_WORDS.get(path, path.rpartition(".")[2].replace("_", " "))
 
 
 def figure_value(bid, path: str) -> float:
@@ -73,6 +90,6 @@ def workload_lines(workload) -> list[str]:
         if source.verified:
             continue
         who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
-        lines.append(f"Workload: {name.replace('_', ' ')} = {getattr(workload, name):g} is "
+        lines.append(f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
                      f"{source.label}{who}; it moves every bid's cost, not measured on the buyer's stack here.")
     return lines
