@@ -77,10 +77,12 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
 def _nest(pairs: list[tuple[Column, object]]) -> dict:
     # Every section is present (maybe empty) so a blank required cell is reported as that field
     # missing, not as the whole section missing.
-    data: dict = {column.path[0]: {} for column in bid_columns() if len(column.path) > 1 and column.kind != "source"}
+    data: dict = {column.path[0]: {} for column in bid_columns()
+                  if len(column.path) > 1 and column.kind != "source"}
     for column, value in pairs:
         if column.kind == "source":
-            data.setdefault("provenance", {})[column.key.split(".", 1)[1]] = text_to_source(str(value))
+            path = column.key.split(".", 1)[1]
+            data.setdefault("provenance", {})[path] = text_to_source(str(value))
             continue
         target = data
         *sections, name = column.path
@@ -92,7 +94,7 @@ def _nest(pairs: list[tuple[Column, object]]) -> dict:
 
 def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
     """Issue 14: an empty cell of a figure the provider may omit is "not stated", never zero nor a
-    silent default. (A column missing from an older sheet still takes the default, as migration does.)"""
+    silent default. (A column missing from an older sheet takes the default, as migration does.)"""
     for path in TRACKED_BID_FIELDS:
         section, name = path.split(".")
         if path not in present or name in data.get(section, {}):

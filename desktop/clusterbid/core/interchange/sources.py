@@ -10,8 +10,8 @@ from __future__ import annotations
 from clusterbid.core.provenance import TRACKED_BID_FIELDS
 
 PREFIX = "source."
-WORDS = {"provider": "provider", "measured": "measured", "assumption": "assumption", "default": "default",
-         "not stated": "not_stated", "not_stated": "not_stated"}
+WORDS = {"provider": "provider", "measured": "measured", "assumption": "assumption",
+         "default": "default", "not stated": "not_stated", "not_stated": "not_stated"}
 RULE = ("provider[: page or clause] | measured: evidence item[; grade G] | assumption: who; why | "
         "default | not stated")
 
@@ -33,7 +33,7 @@ def source_to_text(source) -> str:
 
 
 def text_to_source(text: str) -> dict:
-    """The Source fields a cell describes; an unknown kind is passed on for the model to refuse by name."""
+    """The Source fields a cell describes; an unknown kind is passed on for the model to refuse."""
     head, _, rest = text.partition(":")
     kind = WORDS.get(head.strip().lower(), head.strip())
     rest = rest.strip()
@@ -42,5 +42,6 @@ def text_to_source(text: str) -> dict:
         return {"kind": kind, "who": who.strip(), "why": why.strip()}
     if kind == "measured":
         reference, _, grade = rest.partition(";")
-        return {"kind": kind, "reference": reference.strip(), "grade": grade.strip().removeprefix("grade").strip()}
+        grade = grade.strip().removeprefix("grade").strip()
+        return {"kind": kind, "reference": reference.strip(), "grade": grade}
     return {"kind": kind, **({"reference": rest} if rest else {})}

@@ -45,7 +45,8 @@ def busbw_source(estimate, workload) -> str:
     return next(a.source for a in bid_assumptions(estimate, workload) if a.name == "Scale-out busbw per node")
 
 
-def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any, effects: dict | None = None) -> BidPage:
+def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
+             effects: dict | None = None) -> BidPage:
     evaluation = scorecard.evaluation
     effects = effects if effects is not None else scorecard_default_effects(scorecard)
     bid, e = score.bid, score.estimate
@@ -109,7 +110,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any, effects: d
         ))
     risks = [f"Gate failed: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
     risks += list(e.calibration_notes)
-    risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults and assumptions it rests on
+    risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
     return BidPage(bid.id, bid.quote.provider, status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
 
 

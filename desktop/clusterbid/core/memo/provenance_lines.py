@@ -1,4 +1,4 @@
-"""The memo's words on each figure nobody measured: its real source and how far it moves the decision.
+"""The memo's words on each figure nobody measured: its source and how far it moves the decision.
 
 Issue 14: listed per bid (the winner included) in the order of how far each can move the bid's cost
 rank, then its cost; a default or an assumption is never called the provider's.
@@ -42,7 +42,7 @@ def effect_words(effect: DefaultEffect, currency: str) -> str:
     """'across 0-16 the net cost runs $1.63M to $1.03M; its cost rank goes from 2 to 1'."""
     money = lambda amount: format_money(amount, currency)  # noqa: E731
     if effect.swing == 0:
-        return f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) it does not move the net cost"
+        return f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) it does not move the cost"
     words = (f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) the net cost runs "
              f"{money(effect.cost_low)} to {money(effect.cost_high)}")
     if effect.cost_rank_low is None:
@@ -84,12 +84,12 @@ def risk_lines(effects: list[DefaultEffect], currency: str) -> list[str]:
 
 
 def workload_lines(workload) -> list[str]:
-    """The workload inputs every bid's cost rests on, each by its source (the buyer's or a default)."""
+    """The workload inputs every bid's cost rests on, each by its source (buyer's or default)."""
     lines = []
     for name, source in workload.provenance.items():
         if source.verified:
             continue
         who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
         lines.append(f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
-                     f"{source.label}{who}; it moves every bid's cost, not measured on the buyer's stack here.")
+                     f"{source.label}{who}; it moves every bid's cost and was not measured here.")
     return lines
