@@ -80,9 +80,28 @@ def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
     )
     items = unverified_items(score_evaluation(evaluation))
     unstated = [item for item in items if "unstated" in item]
-    assert any("node replacement hours = 24 is not stated (default used) (plausible 4-72)" in i for i in unstated)
+    assert any("node replacement (hours) = 24 is not stated (default used) (plausible 4-72)" in i for i in unstated)
     # Only the spare pool (given in its capacity) is the provider's; no reliability figure is.
-    stated = [i for i in unstated if "provider's statements" in i]
-    assert stated == ["unstated (Provider unstated): spare pool gpus are the provider's statements, not measured."]
-    assert any("failures per 1000 gpu days" in i and "provider's statements" in i
+    stated = [i for i in unstated if "stated by the provider" in i]
+    assert len(stated) == 1 and stated[0].startswith("unstated (Provider unstated): spare GPUs = 16 is")
+    assert any("failures per 1,000 GPU-days = 0.5 is stated by the provider, not measured" in i
                for i in items if "unstated" not in i)
+
+
+def test_workload_inputs_are_the_buyers_where_set_and_defaults_where_left_out():
+    from clusterbid.core.memo.bid_pages import unverified_items
+    from tests.conftest import workload_dict
+
+    workload = workload_dict()
+    del workload["restart_minutes"]  # ClusterBid's 15 minutes
+    evaluation = Evaluation.model_validate(evaluation_dict([bid_dict()], workload=workload))
+    sources = evaluation.workload.provenance
+    assert sources["restart_minutes"].kind == "default" and evaluation.workload.restart_minutes == 15
+    assert (sources["baseline_mfu"].kind, sources["baseline_mfu"].who) == ("assumption", "the buyer")
+    again = Evaluation.model_validate(evaluation.model_dump(mode="json"))
+    assert again.workload.provenance == sources and hash(again.workload) == hash(evaluation.workload)
+    report = scorecard_to_json(score_evaluation(evaluation))
+    assert report["workload"]["provenance"]["restart_minutes"] == {"kind": "default"}
+    items = unverified_items(score_evaluation(evaluation))
+    assert "Workload: restart (minutes) = 15 is ClusterBid default;" in " ".join(items)
+    assert any(i.startswith("Workload: baseline MFU = 0.42 is buyer's assumption (the buyer)") for i in items)

@@ -195,3 +195,40 @@ def test_a_log_attached_in_the_wizard_is_kept_in_the_document_with_the_edit(qtbo
     assert len(document.artefacts()) == 1
     window.session.undo_stack.redo()  # and is not stored twice
     assert len(document.artefacts()) == 1 and document.audit_now().ok
+
+
+def _by_id(evaluation, bid_id: str):
+    return next(b for b in evaluation.bids if b.id == bid_id)
+
+
+def test_editing_only_a_figures_source_is_one_undo_step_and_one_audit_row(qtbot, window, monkeypatch):
+    """Issue 14: provenance alone is an edit like any other (the figures stay the same)."""
+
+    def fake_wizard(parent, evaluation, bid, **_options):
+        data = bid.model_dump(mode="json")
+        data["provenance"]["reliability.node_replacement_hours"] = {"kind": "provider", "reference": "p.4"}
+        return Bid.model_validate(data)
+
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: fake_wizard)
+    document = window.session.document
+    rows_before, steps_before = len(document.audit_rows()), window.session.undo_stack.count()
+    source_before = _by_id(window.session.evaluation, "northwind-ib").provenance["reliability.node_replacement_hours"]
+    assert source_before.reference != "p.4"
+    window.comparison.select_bid("northwind-ib")
+    window.actions_.edit_bid.trigger()
+    wait_for_scoring(qtbot, window)
+    assert window.session.undo_stack.count() == steps_before + 1
+    rows = document.audit_rows()[rows_before:]
+    assert [row.action for row in rows] == ["replace_bid"]
+    new = json.loads(rows[0].new_json)  # the audit row holds the new source
+    assert new["provenance"]["reliability.node_replacement_hours"]["reference"] == "p.4"
+
+    def reopened_source():
+        with EvaluationDocument.open(document.path) as other:
+            return _by_id(other.evaluation, "northwind-ib").provenance["reliability.node_replacement_hours"]
+
+    assert reopened_source().reference == "p.4"
+    window.session.undo_stack.undo()
+    wait_for_scoring(qtbot, window)
+    assert reopened_source() == source_before
+    assert len(document.audit_rows()) == rows_before + 2  # the edit and its undo

@@ -233,3 +233,23 @@ def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(q
     qtbot.waitUntil(lambda: window.serving_windows == [second], timeout=5_000)
     assert first_document.is_closed  # closed with its window, not left open behind a deleted one
     second.close()
+
+
+def test_workload_inputs_keep_their_source_and_an_edited_one_becomes_the_buyers(qtbot, window):
+    """Issue 14: a default stays a default until the buyer changes it; then it is the buyer's."""
+    from clusterbid.core.workload import Workload
+
+    data = window.session.evaluation.workload.model_dump(mode="json", exclude={"provenance"})
+    del data["restart_minutes"]  # left to ClusterBid's default (15 minutes)
+    window.session.apply(window.session.evaluation.model_copy(update={"workload": Workload.model_validate(data)}),
+                         "Workload without a restart time")
+    assert window.session.evaluation.workload.provenance["restart_minutes"].kind == "default"
+    window.show_workload_editor()
+    editor = window.workload_editor
+    _type(qtbot, editor.editors["dp_comm_overlap"], "0.6")
+    qtbot.mouseClick(editor.apply_button, Qt.MouseButton.LeftButton)
+    wait_for_scoring(qtbot, window)
+    workload = window.session.document.evaluation.workload
+    assert workload.dp_comm_overlap == 0.6
+    assert workload.provenance["dp_comm_overlap"].kind == "assumption"
+    assert workload.provenance["restart_minutes"].kind == "default"

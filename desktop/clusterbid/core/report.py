@@ -88,10 +88,19 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
             "name": evaluation.workload.name,
             "job_gpus": evaluation.workload.job_gpus,
             "total_flops": evaluation.workload.total_training_flops,
+            # Issue 14: each input the cost rests on, the buyer's assumption or a default.
+            "provenance": {name: source.model_dump(exclude_defaults=True)
+                           for name, source in sorted(evaluation.workload.provenance.items())},
         },
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "bids": [bid_to_json(score, scorecard) for score in scorecard.scores],
     }
+    from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+
+    # Issue 14: per bid, how far each unverified input can move its cost and cost rank.
+    effects = scorecard_default_effects(scorecard)
+    for row in report["bids"]:
+        row["rank_depends_on"] = [effect.to_json() for effect in effects[row["bid_id"]]]
     if uncertainty is not None:
         from clusterbid.core.uncertainty.presentation import add_uncertainty_json
 

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.flops import attention_factor
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.provenance import WORKLOAD_TRACKED_FIELDS, Source, completed_workload_provenance
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
 # per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
@@ -86,6 +87,9 @@ class Workload(FrozenModel):
     )
     restart_minutes: float = Field(15, ge=0, le=100_000, description="Minutes to restart after a failure")
     plan: ComputePlan = Field(ComputePlan(), description="Start, deadline and the use of idle reserved time")
+    provenance: dict[str, Source] = Field(
+        default_factory=dict, description="Where each input came from: the buyer's assumption or a default"
+    )
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Workload:
@@ -126,7 +130,18 @@ class Workload(FrozenModel):
                 )
         if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
             raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
+        unknown = sorted(set(self.provenance) - set(WORKLOAD_TRACKED_FIELDS))
+        if unknown:
+            raise ValueError(f"provenance names inputs that carry none: {', '.join(unknown)}; "
+                             f"known: {', '.join(WORKLOAD_TRACKED_FIELDS)}")
+        # Issue 14: the buyer's assumption or ClusterBid's default (migrates older documents).
+        object.__setattr__(self, "provenance", completed_workload_provenance(self))
         return self
+
+    def __hash__(self) -> int:
+        # As Bid: the provenance dict is hashed as sorted pairs so workloads stay hashable.
+        others = tuple(getattr(self, name) for name in type(self).model_fields if name != "provenance")
+        return hash((others, tuple(sorted(self.provenance.items()))))
 
     @property
     def data_parallel(self) -> int:

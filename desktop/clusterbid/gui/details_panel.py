@@ -20,12 +20,18 @@ def _muted(palette: QPalette) -> str:
     return "#{:02x}{:02x}{:02x}".format(*mix)
 
 
+def _first_upper(words: str) -> str:
+    return words[:1].upper() + words[1:]  # not str.capitalize(): "SLA" stays upper case
+
+
 class DetailsPanel(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("details")
         self.setAccessibleName("Details of the selected bid")
         self.setOpenExternalLinks(False)
+        self._effects: dict = {}
+        self._effects_of: Scorecard | None = None
 
     def show_bid(self, scorecard: Scorecard, score: BidScore | None) -> None:
         if score is None:
@@ -59,4 +65,40 @@ class DetailsPanel(QTextBrowser):
             for a in bid_assumptions(estimate, scorecard.evaluation.workload, scorecard.evaluation.currency)
         )
         parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
+        parts.append(self._sources_html(scorecard, bid, muted))
         self.setHtml("".join(parts))
+
+    def _sources_html(self, scorecard: Scorecard, bid, muted: str) -> str:
+        """Issue 14: each reliability figure with where it came from and how far it can move the bid."""
+        from clusterbid.core.memo.provenance_lines import effect_words, field_words, figure_value
+        from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
+        from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+
+        if self._effects_of is not scorecard:  # one run per scoring, not per click
+            self._effects, self._effects_of = scorecard_default_effects(scorecard), scorecard
+        effects = {effect.field: effect for effect in self._effects.get(bid.id, [])}
+        currency = scorecard.evaluation.currency
+        deciding = [field_words(e.field) for e in effects.values() if e.moves_rank and e.kind != "measured"]
+        html = ["<h4>Where the figures come from</h4>"]
+        if deciding:
+            html.append(f"<p><b>This bid's cost rank depends on figures nobody verified:</b> "
+                        f"{escape(', '.join(deciding))}.</p>")
+        ordered = [*effects] + sorted(path for path in bid.provenance if path not in effects)
+        for path in ordered:
+            source = bid.provenance[path]
+            words = source.label + (f", {source.reference}" if source.reference else "")
+            default = DOCUMENTED_DEFAULTS.get(path)
+            if source.kind in ("default", "not_stated") and default is not None:
+                words += f" (range {default.low:g}-{default.high:g}; {default.source})"
+            effect = effects.get(path)
+            moves = effect_words(effect, currency) if effect else "does not enter the cost to finish"
+            html.append(f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
+                        f"{figure_value(bid, path):g} — {escape(words)}<br>"
+                        f"<small style='color:{muted}'>{escape(moves)}</small></p>")
+        workload = scorecard.evaluation.workload
+        html.append("<p><b>Workload inputs (every bid):</b></p>")
+        for name, source in sorted(workload.provenance.items()):
+            who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
+            html.append(f"<p style='margin:2px 0'>{escape(_first_upper(field_words(name)))}: "
+                        f"{getattr(workload, name):g} — {escape(source.label + who)}</p>")
+        return "".join(html)

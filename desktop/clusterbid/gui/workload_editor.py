@@ -18,7 +18,7 @@ from clusterbid.gui.field_errors import field_bounds, route_errors
 
 # The compute plan's fields sit in the same form as "plan.<field>" (a nested section of the model).
 FIELD_INFO = {
-    **{name: info for name, info in Workload.model_fields.items() if name not in ("kind", "plan")},
+    **{name: info for name, info in Workload.model_fields.items() if name not in ("kind", "plan", "provenance")},
     **{f"plan.{name}": info for name, info in ComputePlan.model_fields.items()},
 }
 FIELDS = list(FIELD_INFO)
@@ -162,6 +162,11 @@ class WorkloadEditor(QWidget):
                 values[name] = text if name in TEXT_FIELDS else text.replace(",", "")
         plan = {key.removeprefix("plan."): values.pop(key) for key in list(values) if key.startswith("plan.")}
         values["plan"] = plan
+        if self._shown is not None:  # issue 14: an input left as shown keeps its source (default stays default)
+            values["provenance"] = {
+                name: source.model_dump() for name, source in self._shown.provenance.items()
+                if str(values.get(name, "")).replace(",", "") == _text(getattr(self._shown, name)).replace(",", "")
+            }
         return values
 
     def validated(self) -> Workload | None:

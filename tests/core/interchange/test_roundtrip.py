@@ -62,12 +62,16 @@ def test_filled_xlsx_template_imports_the_same_bids(tmp_path, bids, positions_of
 
 def test_every_bid_field_except_evidence_has_a_column(tmp_path, bids, positions_of):
     template = write_template_xlsx(tmp_path / "template.xlsx")
-    assert set(positions_of(template)) == set(_flat(bids[0]))
+    # ... and each figure a provider may omit has a source column (issue 14).
+    sources = {f"source.{path}" for path in bids[0].provenance}
+    assert len(sources) == 7
+    assert set(positions_of(template)) == set(_flat(bids[0])) | sources
 
 
 def test_prefilled_xlsx_template_round_trips(tmp_path, bids):
     path = write_template_xlsx(tmp_path / "bids.xlsx", bids)
-    assert _figures(import_bids(path).bids) == _figures(bids)
+    # With the source columns, provenance comes back too (default stays default).
+    assert [b.model_dump() for b in import_bids(path).bids] == [b.model_dump() for b in bids]
 
 
 def test_csv_template_round_trips(tmp_path, bids):

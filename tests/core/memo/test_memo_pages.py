@@ -78,11 +78,12 @@ def _no_blank_page(pages: list[str], images: dict[int, int]) -> None:
         assert len(text.split()) > 40 or images.get(number, 0) >= 1, f"page {number} is blank: {text[:200]}"
 
 
-def test_the_six_bid_demo_memo_is_at_most_fifteen_pages_and_none_is_blank(demo):
+def test_the_six_bid_demo_memo_is_at_most_sixteen_pages_and_none_is_blank(demo):
     # Issue 19: 22 pages before (one page per bid, the serving methodology in a training memo);
-    # 15 with three approvers, of which about five are the methodology appendix.
+    # 16 with three approvers since each bid also lists where its unverified figures came from
+    # (issue 14): a ceiling that stops the memo growing back, not the ~10 pages still wanted.
     count, images, pages = demo[0], demo[1], demo[2:]
-    assert count == len(pages) and count <= 15
+    assert count == len(pages) and count <= 16
     _no_blank_page(pages, images)
     # Two bids share a page where they fit: the six bid headings fall on at most four pages
     # (Northwind's fabric note is long enough to keep Cumulus off its page).

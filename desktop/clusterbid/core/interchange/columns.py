@@ -19,7 +19,8 @@ from clusterbid.core.catalog import default_catalog
 
 # Evidence items carry artefacts and grades of their own; they are attached separately, not typed
 # into a provider's bid sheet.
-EXCLUDED_KEYS = frozenset({"evidence", "provenance"})  # provenance columns: not yet (issue 14)
+# Provenance has columns of its own ("source.<field>", interchange.sources), not the model's mapping.
+EXCLUDED_KEYS = frozenset({"evidence", "provenance"})
 
 # Fields whose allowed values live in the catalog (their validators look them up there), not in
 # the type; listed here because a validator's lookup cannot be read off the model.
@@ -205,10 +206,19 @@ def _walk(model: type[BaseModel], prefix: str) -> list[Column]:
     return columns
 
 
+def _source_columns() -> list[Column]:
+    from clusterbid.core.interchange.sources import RULE, source_keys
+
+    return [Column(key=key, kind="source", required=False, default=None, unit="",
+                   description=f"Where {key.split('.', 1)[1]} comes from: {RULE}; empty = the provider's if "
+                               "the figure is given, not stated if it is empty")
+            for key in source_keys()]
+
+
 @lru_cache(maxsize=1)
 def bid_columns() -> tuple[Column, ...]:
-    """Every sheet column of a Bid, in model order (id first)."""
-    return tuple(_walk(Bid, ""))
+    """Every sheet column of a Bid, in model order (id first), then the provenance columns."""
+    return tuple(_walk(Bid, "")) + tuple(_source_columns())
 
 
 def columns_by_key() -> dict[str, Column]:

@@ -17,6 +17,8 @@ from clusterbid.core.interchange.errors import (
     InterchangeError,
     UnsupportedFormatError,
 )
+from clusterbid.core.interchange.sources import text_to_source
+from clusterbid.core.provenance import TRACKED_BID_FIELDS
 from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
 from clusterbid.core.json_input import MAX_JSON_BYTES, loads
@@ -75,13 +77,32 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
 def _nest(pairs: list[tuple[Column, object]]) -> dict:
     # Every section is present (maybe empty) so a blank required cell is reported as that field
     # missing, not as the whole section missing.
-    data: dict = {column.path[0]: {} for column in bid_columns() if len(column.path) > 1}
+    data: dict = {column.path[0]: {} for column in bid_columns()
+                  if len(column.path) > 1 and column.kind != "source"}
     for column, value in pairs:
+        if column.kind == "source":
+            path = column.key.split(".", 1)[1]
+            data.setdefault("provenance", {})[path] = text_to_source(str(value))
+            continue
         target = data
         *sections, name = column.path
         for section in sections:
             target = target.setdefault(section, {})
         target[name] = value
+    return data
+
+
+def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
+    """Issue 14: an empty cell of a figure the provider may omit is "not stated", never zero nor a
+    silent default. (A column missing from an older sheet takes the default, as migration does.)"""
+    for path in TRACKED_BID_FIELDS:
+        section, name = path.split(".")
+        if path not in present or name in data.get(section, {}):
+            continue
+        if section == "reliability":
+            data[section][name] = None
+        else:  # the spare pool stays a number: left at its default, recorded as not stated
+            data.setdefault("provenance", {}).setdefault(path, {"kind": "not_stated"})
     return data
 
 
@@ -112,7 +133,7 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
                 )
         bid = None
         try:
-            bid = Bid.model_validate(_nest(pairs))
+            bid = Bid.model_validate(_not_stated_where_empty(_nest(pairs), set(letters)))
         except ValidationError as exc:
             row_problems += problems_from_validation(
                 exc, sheet.name, number, lambda key: f"{letters[key]}{number}" if key in letters else None

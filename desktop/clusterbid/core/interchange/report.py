@@ -154,6 +154,9 @@ def problems_from_validation(
     problems = []
     for error in exc.errors():
         rule = plain_rule(error)
-        key = _blamed_column(tuple(error["loc"]), rule, known)
+        loc = tuple(error["loc"])
+        if loc[:1] == ("provenance",) and len(loc) > 1:  # a source cell: blame its "source." column
+            loc = (f"source.{loc[1]}",)
+        key = _blamed_column(loc, rule, known)
         problems.append(Problem(rule=rule, sheet=sheet, row=row, column=key, cell=cell_of(key)))
     return problems

@@ -13,6 +13,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import limits
 from clusterbid.core.interchange.cells import neutralise, to_cell, to_text
+from clusterbid.core.interchange.sources import source_to_text
 from clusterbid.core.interchange.columns import NO, YES, Column, bid_columns, column_letter
 from clusterbid.core.interchange.errors import UnsupportedFormatError
 from clusterbid.core.interchange.writing import atomic_output, save_workbook
@@ -28,6 +29,9 @@ def bid_row(bid: Bid) -> list[object]:
     data = bid.model_dump()
     row = []
     for column in bid_columns():
+        if column.kind == "source":  # issue 14: where the figure came from
+            row.append(neutralise(source_to_text(bid.provenance[column.key.split(".", 1)[1]])))
+            continue
         value: object = data
         for part in column.path:
             value = value[part]  # type: ignore[index]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clusterbid.core.provenance import effective_reliability, unverified_inputs
+from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines, workload_lines
+from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
@@ -43,8 +45,10 @@ def busbw_source(estimate, workload) -> str:
     return next(a.source for a in bid_assumptions(estimate, workload) if a.name == "Scale-out busbw per node")
 
 
-def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage:
+def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
+             effects: dict | None = None) -> BidPage:
     evaluation = scorecard.evaluation
+    effects = effects if effects is not None else scorecard_default_effects(scorecard)
     bid, e = score.bid, score.estimate
     currency = evaluation.currency
     workload = evaluation.workload
@@ -107,13 +111,15 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any) -> BidPage
         ))
     risks = [f"Gate failed: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
     risks += list(e.calibration_notes)
+    risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
     return BidPage(bid.id, bid.quote.provider, status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
 
 
-def unverified_items(scorecard: Scorecard) -> tuple[str, ...]:
+def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple[str, ...]:
     """Plain words on every figure the memo rests on that nobody measured independently."""
+    effects = effects if effects is not None else scorecard_default_effects(scorecard)
     job = scorecard.evaluation.workload.job_gpus
-    items = []
+    items = workload_lines(scorecard.evaluation.workload)  # issue 14: the buyer's inputs by source
     for score in scorecard.scores:
         bid, e = score.bid, score.estimate
         who = f"{bid.id} ({bid.quote.provider})"
@@ -130,13 +136,6 @@ def unverified_items(scorecard: Scorecard) -> tuple[str, ...]:
                 items.append(f"{who}: the {what} was measured by the provider, not by us or a third party.")
             if item.kind is not EvidenceKind.OTHER and item.scale_gpus < job:
                 items.append(f"{who}: the {what} was measured on {item.scale_gpus:,} GPUs; the job uses {job:,}.")
-        # Issue 14: name each figure by its real source; a default is never called the provider's.
-        stated = [path.split(".")[1].replace("_", " ") for path, source in sorted(bid.provenance.items())
-                  if source.kind == "provider"]
-        if stated:
-            items.append(f"{who}: {', '.join(stated)} are the provider's statements, not measured.")
-        for row in unverified_inputs(bid):
-            span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
-            items.append(f"{who}: {row['field'].split('.')[1].replace('_', ' ')} = {row['value']:g} is "
-                         f"{row['label']}{span}; source: {row['source']}.")
+        # Issue 14: each figure by its real source, the one that can move the decision most first.
+        items += not_verified_lines(bid, effects[bid.id], scorecard.evaluation.currency, who)
     return tuple(items)

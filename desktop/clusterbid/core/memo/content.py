@@ -10,6 +10,7 @@ from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
+from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows, schedule_fit
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
@@ -81,6 +82,7 @@ class MemoContent:
         override: RecommendationOverride | None = None,
     ) -> MemoContent:
         evaluation = scorecard.evaluation
+        effects = scorecard_default_effects(scorecard)  # issue 14: once for the bid pages and the list
         return cls(
             title=evaluation.title,
             memo_number=memo_number(inputs.sha256),
@@ -97,9 +99,9 @@ class MemoContent:
             price_rows=price_reasonableness_rows(
                 [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
                 evaluation.currency),
-            bid_pages=tuple(bid_page(s, scorecard, uncertainty) for s in scorecard.scores),
+            bid_pages=tuple(bid_page(s, scorecard, uncertainty, effects) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, evaluation.currency),
-            unverified=unverified_items(scorecard),
+            unverified=unverified_items(scorecard, effects),
             notes=notes.strip(),
             approvers=tuple(approvers),
             methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),

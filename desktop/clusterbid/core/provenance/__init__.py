@@ -1,10 +1,12 @@
 """Provenance of every figure: who stated, measured, assumed or defaulted it (issue 14)."""
 
-from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, DocumentedDefault
+from clusterbid.core.provenance.defaults import (
+    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS, DocumentedDefault,
+)
 from clusterbid.core.provenance.model import KIND_LABELS, Source, SourceKind
-from clusterbid.core.provenance.resolve import completed_bid_provenance, effective_reliability, unverified_inputs
+from clusterbid.core.provenance.resolve import completed_bid_provenance, completed_workload_provenance, effective_reliability, unverified_inputs
 
 __all__ = [
-    "KIND_LABELS", "RELIABILITY_DEFAULTS", "TRACKED_BID_FIELDS", "DocumentedDefault", "Source", "SourceKind",
-    "completed_bid_provenance", "effective_reliability", "unverified_inputs",
+    "DOCUMENTED_DEFAULTS", "KIND_LABELS", "RELIABILITY_DEFAULTS", "TRACKED_BID_FIELDS", "WORKLOAD_TRACKED_FIELDS", "DocumentedDefault", "Source", "SourceKind",
+    "completed_bid_provenance", "completed_workload_provenance", "effective_reliability", "unverified_inputs",
 ]

@@ -36,6 +36,25 @@ RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
     ),
 }
 
+# A bid that does not state a spare pool is taken to hold none (the figure stays an int in the
+# document, provenance "not_stated"); the range's top is two 8-GPU nodes, what a provider that keeps
+# spares commonly holds for a block of a few hundred GPUs (the 8-spare example is inside it).
+OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
+    "capacity.spare_pool_gpus": DocumentedDefault(
+        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so"
+    ),
+}
+
+# Every documented default by dotted path: what the memo, the app and the rank check read.
+DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS}
+
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.
 TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",)
+
+# Workload inputs that move every bid's cost: the buyer sets them (an assumption about its own
+# stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.
+WORKLOAD_TRACKED_FIELDS = (
+    "baseline_mfu", "dp_comm_overlap", "checkpoint_interval_minutes", "checkpoint_blocking_share",
+    "restart_minutes",
+)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS
+from clusterbid.core.provenance.defaults import (
+    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
+)
 from clusterbid.core.provenance.model import Source
 
 
@@ -28,6 +30,11 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
         value, was_set = _lookup(bid, path)
         if value is None:
             filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
+        elif filled.get(path) is not None and filled[path].kind == "not_stated":
+            default = DOCUMENTED_DEFAULTS[path].value
+            if value != default:  # the document contradicts itself: a figure it says nobody stated
+                raise ValueError(f"{path} is marked not stated but holds {value:g}; leave it empty (the "
+                                 f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:
             filled[path] = Source(kind="provider") if was_set else Source(kind="default")
     return filled
@@ -52,7 +59,7 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
             continue
         section, field = path.split(".")
         value = getattr(reliability if section == "reliability" else getattr(bid, section), field, None)
-        default = RELIABILITY_DEFAULTS.get(path)
+        default = DOCUMENTED_DEFAULTS.get(path)
         rows.append({
             "field": path,
             "kind": source.kind,
@@ -62,3 +69,14 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
             "source": default.source if default and source.kind != "assumption" else (source.why or source.who),
         })
     return rows
+
+
+def completed_workload_provenance(workload: Any) -> dict[str, Source]:
+    """The workload's provenance with every tracked input given a source: a value the document sets
+    is the buyer's assumption about its own job; one it leaves out took ClusterBid's default."""
+    filled = dict(workload.provenance)
+    for name in WORKLOAD_TRACKED_FIELDS:
+        if name not in filled:
+            filled[name] = (Source(kind="assumption", who="the buyer", why="the evaluation's workload")
+                            if name in workload.model_fields_set else Source(kind="default"))
+    return filled

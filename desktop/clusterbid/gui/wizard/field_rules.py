@@ -92,13 +92,17 @@ def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> N
 
 
 def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str, *,
-                 choices: list[tuple[str, Any]] | None = None, decimals: int = 2) -> FieldBinding:
-    """Build the widget for `model.<path[-1]>`: spin box, check box, combo box or line edit."""
+                 choices: list[tuple[str, Any]] | None = None, decimals: int = 2,
+                 not_stated: bool = False) -> FieldBinding:
+    """Build the widget for `model.<path[-1]>`: spin box, check box, combo box or line edit.
+
+    `not_stated`: a figure a provider may omit starts blank (read as None, "not stated") rather
+    than pre-filled with the model's default, which would look like the provider's figure."""
     name = path[-1]
     info = model.model_fields[name]
     bounds = field_bounds(model, name)
     kind = base_type(model, name)
-    required = info.is_required()
+    required = info.is_required() and not not_stated  # a required-but-nullable figure may be not stated
     if choices is None and typing.get_origin(kind) is typing.Literal:
         choices = [(str(v), v) for v in typing.get_args(kind)]
     if choices is not None:
@@ -107,7 +111,8 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
         widget, read, write = _check()
     elif kind in (int, float, Decimal):
         # An optional number whose default is empty ("the bid does not say") starts blank too.
-        widget, read, write = _spin(kind, bounds, required, decimals, may_be_empty=not required and info.default is None)
+        widget, read, write = _spin(kind, bounds, required, decimals,
+                                    may_be_empty=not required and (info.default is None or not_stated))
     elif kind is dt.date:
         widget, read, write = _date(required)
     else:
@@ -124,7 +129,7 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     error.hide()
     binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
     binding.widget.setObjectName("_".join(path))
-    if not required and info.default is not None:
+    if not required and info.default is not None and not not_stated:
         write(info.default)
     return binding
 

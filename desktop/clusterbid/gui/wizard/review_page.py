@@ -83,8 +83,11 @@ class ReviewPage(QWizardPage):
     def _show_summary(self) -> None:
         parts = []
         for page in self.host.section_pages():
+            # Issue 14: where a page knows each figure's source, it is shown beside the figure.
+            source = getattr(page, "source_text", None)
             rows = "".join(
-                f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(shown_value(b.widget))}</b></td></tr>"
+                f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(shown_value(b.widget))}</b></td>"
+                + (f"<td><small>{html.escape(source(b))}</small></td>" if source else "") + "</tr>"
                 for b in page.bindings)
             parts.append(f"<h4>{html.escape(page.title())}</h4><table cellpadding='2'>{rows}</table>")
         evidence = self.host.evidence_page.items

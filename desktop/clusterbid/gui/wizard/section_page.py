@@ -26,6 +26,7 @@ class FieldSpec:
     label: str  # with an & mnemonic
     choices: list[tuple[str, Any]] | None = None
     decimals: int = 2
+    not_stated: bool = False  # the provider may omit it: blank means "not stated" (issue 14)
 
 
 class SectionPage(QWizardPage):
@@ -51,7 +52,7 @@ class SectionPage(QWizardPage):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             for spec in specs:
                 binding = self.customise(spec, make_binding(spec.model, spec.path, spec.label, choices=spec.choices,
-                                                            decimals=spec.decimals))
+                                                            decimals=spec.decimals, not_stated=spec.not_stated))
                 form.addRow(binding.label, field_cell(binding))
                 connect_changes(binding, host.refresh)
                 self.bindings.append(binding)

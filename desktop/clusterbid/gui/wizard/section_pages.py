@@ -5,10 +5,11 @@ from __future__ import annotations
 from pydantic import ValidationError
 from PySide6.QtWidgets import QLabel
 
-from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Reliability, Terms, Topology
+from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Terms, Topology
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding
+from clusterbid.gui.wizard.reliability_page import TermsPage  # noqa: F401 (one of the section pages)
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
 
 WARNING_STYLE = "color: #8a5a00; font-weight: bold;"
@@ -122,24 +123,6 @@ class TopologyPage(SectionPage):
         FieldSpec(Topology, ("topology", "nvlink_domain_gpus"), "NV&Link domain (GPUs)"),
     ])]
     OWNS = (("topology",),)
-
-
-class TermsPage(SectionPage):
-    TITLE = "Reliability"
-    SUBTITLE = "What the provider promises when things fail."
-    GROUPS = [
-        (None, [
-            FieldSpec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
-            FieldSpec(Reliability, ("reliability", "sla_credit_percent"), "SLA &credit (%)"),
-            FieldSpec(Reliability, ("reliability", "failures_per_1000_gpu_days"), "Fai&lures per 1,000 GPU-days",
-                      decimals=3),
-            FieldSpec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
-            FieldSpec(Reliability, ("reliability", "node_replacement_hours"), "Node &replacement (hours)"),
-            FieldSpec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
-            FieldSpec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
-        ]),
-    ]
-    OWNS = (("reliability",),)
 
 
 class ContractPage(SectionPage):

@@ -1,0 +1,95 @@
+"""The memo's words on each figure nobody measured: its source and how far it moves the decision.
+
+Issue 14: listed per bid (the winner included) in the order of how far each can move the bid's cost
+rank, then its cost; a default or an assumption is never called the provider's.
+"""
+
+from __future__ import annotations
+
+from clusterbid.core.money import format_money
+from clusterbid.core.provenance import effective_reliability, unverified_inputs
+from clusterbid.core.uncertainty.default_effects import DefaultEffect
+
+
+# The names the wizard shows, so the officer reads the same words in the app and the memo.
+FIGURE_WORDS = {
+    "reliability.uptime_sla_percent": "uptime SLA (%)",
+    "reliability.sla_credit_percent": "SLA credit (%)",
+    "reliability.failures_per_1000_gpu_days": "failures per 1,000 GPU-days",
+    "reliability.node_replacement_hours": "node replacement (hours)",
+    "reliability.burn_in_hours": "burn-in billed (hours)",
+    "reliability.storage_write_gb_s": "checkpoint write (GB/s)",
+    "capacity.spare_pool_gpus": "spare GPUs",
+    "baseline_mfu": "baseline MFU",
+    "dp_comm_overlap": "all-reduce share hidden",
+    "checkpoint_interval_minutes": "checkpoint interval (minutes)",
+    "checkpoint_blocking_share": "checkpoint share that blocks",
+    "restart_minutes": "restart (minutes)",
+}
+
+
+def field_words(path: str) -> str:
+    return FIGURE_WORDS.get(path, path.rpartition(".")[2].replace("_", " "))
+
+
+def figure_value(bid, path: str) -> float:
+    section, name = path.split(".")
+    holder = effective_reliability(bid) if section == "reliability" else getattr(bid, section)
+    return getattr(holder, name)
+
+
+def effect_words(effect: DefaultEffect, currency: str) -> str:
+    """'across 0-16 the net cost runs $1.63M to $1.03M; its cost rank goes from 2 to 1'."""
+    money = lambda amount: format_money(amount, currency)  # noqa: E731
+    if effect.swing == 0:
+        return f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) it does not move the cost"
+    words = (f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) the net cost runs "
+             f"{money(effect.cost_low)} to {money(effect.cost_high)}")
+    if effect.cost_rank_low is None:
+        return words
+    if effect.moves_rank:
+        return words + (f"; its cost rank goes from {effect.cost_rank_low} to {effect.cost_rank_high}, "
+                        "so the ranking depends on it")
+    return words + f"; its cost rank stays {effect.cost_rank_low}"
+
+
+def not_verified_lines(bid, effects: list[DefaultEffect], currency: str, who: str) -> list[str]:
+    """One line per unmeasured figure of the bid, the one that can move the decision most first."""
+    unverified = {row["field"]: row for row in unverified_inputs(bid)}
+    lines = []
+    for effect in effects:
+        value = figure_value(bid, effect.field)
+        row = unverified.pop(effect.field, None)
+        if row is None:  # the provider's statement: named as such, never measured
+            lines.append(f"{who}: {field_words(effect.field)} = {value:g} is stated by the provider, not "
+                         f"measured; {effect_words(effect, currency)}.")
+            continue
+        span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
+        lines.append(f"{who}: {field_words(effect.field)} = {value:g} is {row['label']}{span}; source: "
+                     f"{row['source']}; {effect_words(effect, currency)}.")
+    for row in unverified.values():  # figures the cost to finish does not read (SLA credit)
+        span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
+        lines.append(f"{who}: {field_words(row['field'])} = {row['value']:g} is {row['label']}{span}; "
+                     f"source: {row['source']}; it does not enter the cost to finish.")
+    return lines
+
+
+def risk_lines(effects: list[DefaultEffect], currency: str) -> list[str]:
+    """The bid page's risks: each default, not-stated or assumed figure that moves its cost."""
+    return [
+        f"Rests on a figure that is {effect.label}: {field_words(effect.field)}; "
+        f"{effect_words(effect, currency)}."
+        for effect in effects if effect.kind != "provider" and effect.swing > 0
+    ]
+
+
+def workload_lines(workload) -> list[str]:
+    """The workload inputs every bid's cost rests on, each by its source (buyer's or default)."""
+    lines = []
+    for name, source in workload.provenance.items():
+        if source.verified:
+            continue
+        who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
+        lines.append(f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
+                     f"{source.label}{who}; it moves every bid's cost and was not measured here.")
+    return lines

@@ -1,0 +1,34 @@
+"""Issue 14: the Details pane shows each figure's source beside it and what the defaults can move."""
+
+from __future__ import annotations
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.gui.details_panel import DetailsPanel
+from tests.conftest import bid_dict, evaluation_dict
+
+EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
+
+
+def test_details_name_the_default_the_rank_depends_on_and_the_providers_page(qtbot):
+    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
+                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"},
+                                  "reliability.node_replacement_hours": {"kind": "provider", "reference": "p.4"}})
+    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
+    scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival])))
+    panel = DetailsPanel()
+    qtbot.addWidget(panel)
+    score = {s.bid.id: s for s in scorecard.scores}
+    panel.show_bid(scorecard, score["unsure"])
+    text = panel.toPlainText()
+    assert "This bid's cost rank depends on figures nobody verified: spare GPUs." in text
+    assert "Spare GPUs: 0 — not stated (default used) (range 0-16; ClusterBid default" in text
+    assert "Node replacement (hours): 72 — stated by the provider, p.4" in text
+    # 0 spares -> cost rank 2 (as scored), 16 spares -> a node on hand at $2.40 < $2.50: rank 1.
+    assert "its cost rank goes from 2 to 1, so the ranking depends on it" in text
+    panel.show_bid(scorecard, score["rival"])
+    text = panel.toPlainText()
+    assert "depends on figures nobody verified" not in text
+    assert "Spare GPUs: 16 — stated by the provider" in text
+    assert "SLA credit (%): 0 — ClusterBid default (range 0-10;" in text
