@@ -16,6 +16,15 @@ def app_settings(tmp_path) -> AppSettings:
     return AppSettings.in_folder(tmp_path / "profile")
 
 
+@pytest.fixture(autouse=True)
+def no_modal_confirm(monkeypatch) -> list:
+    """No GUI test may open a real question box (it would wait for a click forever, at teardown
+    too: closing a wizard with typed data asks). Records each question and answers yes."""
+    asked: list = []
+    monkeypatch.setattr(dialogs, "confirm", lambda _parent, title, text: asked.append((title, text)) or True)
+    return asked
+
+
 class DialogLog:
     """Replaces every modal dialog: records what would have been shown, answers from a queue."""
 

@@ -11,10 +11,13 @@ from PySide6.QtWidgets import QApplication
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
+from clusterbid.gui import dialogs
 from clusterbid.gui.app import open_main_window
 from clusterbid.gui.help_dialogs import MethodologyDialog
 from tests.conftest import REPO, bid_dict
 from tests.gui.conftest import wait_for_scoring
+
+REAL_OPEN_FILE, REAL_SAVE_FILE = dialogs.open_file, dialogs.save_file  # before any fixture replaces them
 
 PUBLIC_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
 
@@ -232,3 +235,30 @@ def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(q
     qtbot.waitUntil(lambda: window.serving_windows == [second], timeout=5_000)
     assert first_document.is_closed  # closed with its window, not left open behind a deleted one
     second.close()
+
+
+def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from clusterbid.gui.settings import AppSettings
+
+    # The window fixture replaced the dialogs; the real ones (kept at import) are tested here.
+    (tmp_path / "bids").mkdir()
+    (tmp_path / "exports").mkdir()
+    started = []
+    answers = iter([str(tmp_path / "bids" / "northwind.xlsx"), str(tmp_path / "exports" / "cmp.xlsx"), "", ""])
+
+    def fake(_parent, _title, start, _filters):
+        started.append(start)
+        return next(answers), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", fake)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+    REAL_OPEN_FILE(window, "Import bids", dialogs.BID_FILES)
+    REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
+    REAL_OPEN_FILE(window, "Import bids", dialogs.BID_FILES)  # cancelled: remembers nothing new
+    REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
+    assert started == ["", "comparison.xlsx", str(tmp_path / "bids"), str(tmp_path / "exports" / "comparison.xlsx")]
+    window.settings.sync()
+    again = AppSettings.in_folder(tmp_path / "profile")  # the fixture's profile, as a restarted app reads it
+    assert again.last_folder(dialogs.BID_FILES) == tmp_path / "bids"

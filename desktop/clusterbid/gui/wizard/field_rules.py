@@ -10,7 +10,8 @@ from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
 )
@@ -78,6 +79,7 @@ def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> N
 
     def on_change(*_args) -> None:
         binding.touched = True
+        binding.extra.pop("refused", None)  # an accepted change: the refusal is history
         slot()
 
     widget = binding.widget
@@ -124,9 +126,25 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     error.hide()
     binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
     binding.widget.setObjectName("_".join(path))
+    if hasattr(widget, "refused"):
+        widget.refused.connect(lambda why: _show_refusal(binding, why))
     if not required and info.default is not None:
         write(info.default)
     return binding
+
+
+def _show_refusal(binding: FieldBinding, why: str) -> None:
+    """Beside the field until its next accepted change (the wizard's refresh shows it with the rest)."""
+    binding.extra["refused"] = f"{binding.title}: {why}"
+    show_messages(binding, binding.extra.get("problems", []))
+
+
+def show_messages(binding: FieldBinding, messages: list[str]) -> None:
+    """The field's problems beneath it, after the reason a keystroke was refused (if one was)."""
+    binding.extra["problems"] = messages
+    shown = [m for m in (binding.extra.get("refused"), *messages) if m]
+    binding.error.setText("\n".join(shown))
+    binding.error.setVisible(bool(shown))
 
 
 def _combo(choices, required, may_be_empty: bool = False):
@@ -153,13 +171,51 @@ def _check():
     return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
 
 
+def _refusal(text: str, low: float) -> str | None:
+    """Why typed `text` cannot be taken, when it is a number below the model's minimum."""
+    cleaned = text.strip().replace(",", "")
+    if not cleaned.startswith("-") or low < 0:
+        return None
+    try:
+        number = float(cleaned) if cleaned != "-" else None
+    except ValueError:
+        return None
+    typed = f"{number:g} is" if number is not None else "A negative value is"
+    return f"{typed} not accepted: this figure cannot be negative (the lowest allowed is {low:g})."
+
+
+def _explaining(spin_class):
+    """A spin box that says why it refused a keystroke, instead of silently keeping the old value."""
+
+    class Explaining(spin_class):
+        refused = Signal(str)
+
+        def __init__(self, low: float) -> None:
+            super().__init__()
+            self._low = low
+
+        def validate(self, text: str, pos: int):  # noqa: D102 (Qt API)
+            result = super().validate(text, pos)
+            state = result[0] if isinstance(result, tuple) else result
+            if state == QValidator.State.Invalid:
+                why = _refusal(text, self._low)
+                if why:
+                    self.refused.emit(why)
+            return result
+
+    return Explaining
+
+
+_ExplainingSpin, _ExplainingDoubleSpin = _explaining(QSpinBox), _explaining(QDoubleSpinBox)
+
+
 def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: bool = False):
     is_int = kind is int
     places = 0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
     step = 1 if is_int else 10.0 ** -places
     low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
     high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
-    widget = QSpinBox() if is_int else QDoubleSpinBox()
+    widget = _ExplainingSpin(low) if is_int else _ExplainingDoubleSpin(low)
     if not is_int:
         widget.setDecimals(places)
     # A required value starts blank: one step below the model's minimum stands for "not entered".
