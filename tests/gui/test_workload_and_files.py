@@ -7,7 +7,7 @@ from pathlib import Path
 import openpyxl
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QToolButton
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
@@ -221,6 +221,16 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
     assert window.model.rowCount() == 0
     assert not window.statusBar().currentMessage().startswith("Scoring failed")
+    # The empty table says what to do next, with buttons for it; the first bid takes its place.
+    hint = window.comparison.empty_hint
+    assert hint.isVisible() and "No bids yet" in hint.text.text()
+    assert "Add Bid (Ctrl+Shift+N)" in hint.text.text() and "Import Bids (Ctrl+I)" in hint.text.text()
+    buttons = {b.defaultAction() for b in hint.findChildren(QToolButton)}
+    assert buttons == {window.actions_.edit_workload, window.actions_.add_bid, window.actions_.import_bids}
+    window.session.apply(window.session.evaluation.model_validate(
+        {**window.session.evaluation.model_dump(), "bids": [bid_dict()]}), "add a bid")
+    wait_for_scoring(qtbot, window)
+    assert window.model.rowCount() == 1 and not hint.isVisible()
 
 
 def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(qtbot, window, app_settings):

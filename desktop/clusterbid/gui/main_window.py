@@ -18,6 +18,7 @@ from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.bid_commands import BidCommands
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
+from clusterbid.gui.comparison.empty_hint import EmptyHint
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
@@ -72,6 +73,8 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self._build_layout()
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
+        self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
+                                                 self.actions_.import_bids))
         self._build_status_bar()
         self._connect()
         self._restore_state()
