@@ -192,20 +192,23 @@ def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(
     assert window.session.document.path == before  # the training evaluation stays open beside it
     table = shown.table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    per_million = headers.index("cost per million output tokens [USD]")
+    per_million = headers.index("Cost per million output tokens")
     expected = score_serving_evaluation(read_evaluation(serving))
     first = expected.ranked[0]
     # Seed 003's lesson, checked by hand in tests/core/serving: the H200 bid beats the cheaper-per-hour H100.
     assert first.bid.capacity.gpu_model == "H200-SXM"
     assert table.item(0, 1).text() == first.bid.quote.provider
-    assert table.item(0, per_million).text() == f"{first.estimate.cost_per_million_tokens:.2f}"
+    # Money as the training window prints it: the currency sign, thousands commas, cents on rates.
+    assert table.item(0, per_million).text() == f"${first.estimate.cost_per_million_tokens:,.2f}"
+    assert table.item(0, headers.index("Cost per month")).text() == f"${first.estimate.monthly_cost:,.0f}"
+    assert table.item(0, headers.index("Price per GPU-hour")).text() == f"${first.estimate.price_per_gpu_hour:,.2f}"
     band = expected.band(first.bid.id)
-    assert table.item(0, headers.index("cost per million P10-P90 [USD]")).text() == (
-        f"{band.cost_per_million[0]:.2f}-{band.cost_per_million[2]:.2f}"
+    assert table.item(0, headers.index("Cost per million P10-P90")).text() == (
+        f"${band.cost_per_million[0]:.2f} – ${band.cost_per_million[2]:.2f}"
     )
     last = table.rowCount() - 1
-    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("gates")).text()
-    assert table.item(last, headers.index("cost per million P10-P90 [USD]")).text() == "—"
+    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("Gates")).text()
+    assert table.item(last, headers.index("Cost per million P10-P90")).text() == "—"
     # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
     shown.close()
