@@ -26,6 +26,10 @@ def test_a_negative_price_is_refused_with_the_reason_beside_the_field(qtbot, ope
     text = error_text(wizard, "terms", "price_per_gpu_hour")
     assert "cannot be negative" in text and "Price per GPU-hour" in text
     assert "Required: enter a value." in text  # the field is still blank, and says so too
+    assert "must be more than 0" in text  # the model's rule: price > 0
+    label = price.error
+    qtbot.wait(20)
+    assert label.height() >= label.heightForWidth(label.width())  # two messages, none cut off
     type_into(qtbot, price.widget, "2.5")  # an accepted value clears the refusal
     assert error_text(wizard, "terms", "price_per_gpu_hour") == ""
     assert price.read() == "2.5" or float(price.read()) == 2.5

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+    QAbstractSpinBox, QCheckBox, QSizePolicy, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
 )
 
 BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
@@ -171,8 +171,8 @@ def _check():
     return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
 
 
-def _refusal(text: str, low: float) -> str | None:
-    """Why typed `text` cannot be taken, when it is a number below the model's minimum."""
+def _refusal(text: str, low: float, limit: str) -> str | None:
+    """Why typed `text` cannot be taken, when it is a negative number and the model allows none."""
     cleaned = text.strip().replace(",", "")
     if not cleaned.startswith("-") or low < 0:
         return None
@@ -181,7 +181,7 @@ def _refusal(text: str, low: float) -> str | None:
     except ValueError:
         return None
     typed = f"{number:g} is" if number is not None else "A negative value is"
-    return f"{typed} not accepted: this figure cannot be negative (the lowest allowed is {low:g})."
+    return f"{typed} not accepted: this figure cannot be negative (it must be {limit})."
 
 
 def _explaining(spin_class):
@@ -190,15 +190,15 @@ def _explaining(spin_class):
     class Explaining(spin_class):
         refused = Signal(str)
 
-        def __init__(self, low: float) -> None:
+        def __init__(self, low: float, limit: str) -> None:
             super().__init__()
-            self._low = low
+            self._low, self._limit = low, limit
 
         def validate(self, text: str, pos: int):  # noqa: D102 (Qt API)
             result = super().validate(text, pos)
             state = result[0] if isinstance(result, tuple) else result
             if state == QValidator.State.Invalid:
-                why = _refusal(text, self._low)
+                why = _refusal(text, self._low, self._limit)
                 if why:
                     self.refused.emit(why)
             return result
@@ -215,7 +215,8 @@ def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: boo
     step = 1 if is_int else 10.0 ** -places
     low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
     high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
-    widget = _ExplainingSpin(low) if is_int else _ExplainingDoubleSpin(low)
+    limit = f"more than {bounds.gt:g}" if bounds.gt is not None else f"at least {low:g}"
+    widget = _ExplainingSpin(low, limit) if is_int else _ExplainingDoubleSpin(low, limit)
     if not is_int:
         widget.setDecimals(places)
     # A required value starts blank: one step below the model's minimum stands for "not entered".
@@ -270,9 +271,13 @@ def _line(bounds: Bounds, required: bool):
 def field_cell(binding) -> QWidget:
     """The binding's editor with its error label right beneath it, for a form row."""
     cell = QWidget()
+    # The cell takes the form's whole field column, so its error text wraps at that width; a
+    # cell as narrow as a spin box wraps long messages into more lines than the form allots.
+    cell.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     stack = QVBoxLayout(cell)
     stack.setContentsMargins(0, 0, 0, 0)
     stack.setSpacing(1)
-    stack.addWidget(binding.widget)
+    narrow = isinstance(binding.widget, (QAbstractSpinBox, QCheckBox))
+    stack.addWidget(binding.widget, 0, Qt.AlignmentFlag.AlignLeft if narrow else Qt.AlignmentFlag(0))
     stack.addWidget(binding.error)
     return cell
