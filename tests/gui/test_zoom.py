@@ -32,7 +32,8 @@ def elided_cells(view) -> set[tuple[int, int]]:
     """(row, column) of shown cells whose text needs more width than its column has."""
     header, model = view.horizontalHeader(), view.model()
     return {(r, c) for r in range(model.rowCount()) for c in range(model.columnCount())
-            if not header.isSectionHidden(c) and view.sizeHintForIndex(model.index(r, c)).width() > header.sectionSize(c)}
+            if not header.isSectionHidden(c)
+            and view.sizeHintForIndex(model.index(r, c)).width() > header.sectionSize(c)}
 
 
 def test_zoom_to_175_percent_cuts_no_figure_and_ctrl_0_restores_the_layout_exactly(qtbot, window):

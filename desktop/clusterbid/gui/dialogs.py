@@ -29,7 +29,7 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
 
 
 def _settings_of(parent: QWidget | None):
-    """The window's AppSettings, where the folders last used are remembered (None: remember nothing)."""
+    """The window's AppSettings, where the folders last used are kept (None: remember nothing)."""
     settings = getattr(parent.window(), "settings", None) if parent is not None else None
     return settings if isinstance(settings, AppSettings) else None
 
@@ -54,7 +54,8 @@ def open_file(parent: QWidget, title: str, filters: str) -> str:
 
 
 def save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
-    chosen = QFileDialog.getSaveFileName(parent, title, _start(parent, filters, suggested), filters)[0]
+    start = _start(parent, filters, suggested)
+    chosen = QFileDialog.getSaveFileName(parent, title, start, filters)[0]
     return _remembered(parent, filters, chosen)
 
 

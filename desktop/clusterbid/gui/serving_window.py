@@ -47,7 +47,8 @@ def _cell(value, key: str = "", currency: str = "") -> str:
     if currency and key.endswith(f"[{currency}]"):
         if isinstance(value, str):  # a P10-P90 range "0.31-0.47"
             low, _, high = value.partition("-")
-            return f"{format_money(float(low), currency, cents=True)} – {format_money(float(high), currency, cents=True)}"
+            low_text, high_text = (format_money(float(v), currency, cents=True) for v in (low, high))
+            return f"{low_text} – {high_text}"
         return format_money(float(value), currency, cents=not key.startswith(WHOLE_UNITS))
     if isinstance(value, Decimal):
         return f"{value:,.2f}"

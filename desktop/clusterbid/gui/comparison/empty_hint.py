@@ -14,7 +14,8 @@ def _shortcut(action: QAction) -> str:
 class EmptyHint(QWidget):
     """Laid over the empty comparison; the buttons run the same actions as the menus."""
 
-    def __init__(self, workload: QAction, add_bid: QAction, import_bids: QAction, parent=None) -> None:
+    def __init__(self, workload: QAction, add_bid: QAction, import_bids: QAction,
+                 parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("empty_hint")
         self.setAutoFillBackground(True)

@@ -73,7 +73,8 @@ class ScoreMatrix(QTableWidget):
         header = self.horizontalHeader()
         if header.count() < 2:
             return
-        needed = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c)) for c in range(1, header.count())]
+        needed = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+                  for c in range(1, header.count())]
         fits = header.sectionSize(0) + sum(needed) <= self.viewport().width()
         for column, width in enumerate(needed, start=1):
             mode = QHeaderView.ResizeMode.Stretch if fits else QHeaderView.ResizeMode.Interactive

@@ -13,7 +13,8 @@ from pydantic import BaseModel
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
-    QAbstractSpinBox, QCheckBox, QSizePolicy, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+    QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSizePolicy, QSpinBox,
+    QVBoxLayout, QWidget,
 )
 
 BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
