@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QApplication
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.store import EvaluationDocument
@@ -14,6 +15,15 @@ from clusterbid.gui.settings import AppSettings
 @pytest.fixture
 def app_settings(tmp_path) -> AppSettings:
     return AppSettings.in_folder(tmp_path / "profile")
+
+
+@pytest.fixture(autouse=True)
+def no_modal_confirm(monkeypatch) -> list:
+    """No GUI test may open a real question box (it would wait for a click forever, at teardown
+    too: closing a wizard with typed data asks). Records each question and answers yes."""
+    asked: list = []
+    monkeypatch.setattr(dialogs, "confirm", lambda _parent, title, text: asked.append((title, text)) or True)
+    return asked
 
 
 class DialogLog:
@@ -51,6 +61,11 @@ def window(qtbot, tmp_path, app_settings, dialog_log):
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
+    # Shortcuts (Ctrl+I, Ctrl+D, Ctrl+Plus ...) reach only the active window. Offscreen every
+    # window is active; under a window manager the new window must be raised and given focus.
+    win.raise_()
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
     yield win
     # No worker may outlive its test (napari's rule): wait, then close and reset the zoom.
     assert win.tasks.wait_for_done(10_000)

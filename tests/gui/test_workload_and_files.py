@@ -7,14 +7,17 @@ from pathlib import Path
 import openpyxl
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QToolButton
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
+from clusterbid.gui import dialogs
 from clusterbid.gui.app import open_main_window
 from clusterbid.gui.help_dialogs import MethodologyDialog
 from tests.conftest import REPO, bid_dict
 from tests.gui.conftest import wait_for_scoring
+
+REAL_OPEN_FILE, REAL_SAVE_FILE = dialogs.open_file, dialogs.save_file  # before any fixture replaces them
 
 PUBLIC_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
 
@@ -190,20 +193,23 @@ def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(
     assert window.session.document.path == before  # the training evaluation stays open beside it
     table = shown.table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    per_million = headers.index("cost per million output tokens [USD]")
+    per_million = headers.index("Cost per million output tokens")
     expected = score_serving_evaluation(read_evaluation(serving))
     first = expected.ranked[0]
     # Seed 003's lesson, checked by hand in tests/core/serving: the H200 bid beats the cheaper-per-hour H100.
     assert first.bid.capacity.gpu_model == "H200-SXM"
     assert table.item(0, 1).text() == first.bid.quote.provider
-    assert table.item(0, per_million).text() == f"{first.estimate.cost_per_million_tokens:.2f}"
+    # Money as the training window prints it: the currency sign, thousands commas, cents on rates.
+    assert table.item(0, per_million).text() == f"${first.estimate.cost_per_million_tokens:,.2f}"
+    assert table.item(0, headers.index("Cost per month")).text() == f"${first.estimate.monthly_cost:,.0f}"
+    assert table.item(0, headers.index("Price per GPU-hour")).text() == f"${first.estimate.price_per_gpu_hour:,.2f}"
     band = expected.band(first.bid.id)
-    assert table.item(0, headers.index("cost per million P10-P90 [USD]")).text() == (
-        f"{band.cost_per_million[0]:.2f}-{band.cost_per_million[2]:.2f}"
+    assert table.item(0, headers.index("Cost per million P10-P90")).text() == (
+        f"${band.cost_per_million[0]:.2f} – ${band.cost_per_million[2]:.2f}"
     )
     last = table.rowCount() - 1
-    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("gates")).text()
-    assert table.item(last, headers.index("cost per million P10-P90 [USD]")).text() == "—"
+    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("Gates")).text()
+    assert table.item(last, headers.index("Cost per million P10-P90")).text() == "—"
     # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
     shown.close()
@@ -219,6 +225,16 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
     assert window.model.rowCount() == 0
     assert not window.statusBar().currentMessage().startswith("Scoring failed")
+    # The empty table says what to do next, with buttons for it; the first bid takes its place.
+    hint = window.comparison.empty_hint
+    assert hint.isVisible() and "No bids yet" in hint.text.text()
+    assert "Add Bid (Ctrl+Shift+N)" in hint.text.text() and "Import Bids (Ctrl+I)" in hint.text.text()
+    buttons = {b.defaultAction() for b in hint.findChildren(QToolButton)}
+    assert buttons == {window.actions_.edit_workload, window.actions_.add_bid, window.actions_.import_bids}
+    window.session.apply(window.session.evaluation.model_validate(
+        {**window.session.evaluation.model_dump(), "bids": [bid_dict()]}), "add a bid")
+    wait_for_scoring(qtbot, window)
+    assert window.model.rowCount() == 1 and not hint.isVisible()
 
 
 def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(qtbot, window, app_settings):
@@ -253,3 +269,30 @@ def test_workload_inputs_keep_their_source_and_an_edited_one_becomes_the_buyers(
     assert workload.dp_comm_overlap == 0.6
     assert workload.provenance["dp_comm_overlap"].kind == "assumption"
     assert workload.provenance["restart_minutes"].kind == "default"
+
+
+def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from clusterbid.gui.settings import AppSettings
+
+    # The window fixture replaced the dialogs; the real ones (kept at import) are tested here.
+    (tmp_path / "bids").mkdir()
+    (tmp_path / "exports").mkdir()
+    started = []
+    answers = iter([str(tmp_path / "bids" / "northwind.xlsx"), str(tmp_path / "exports" / "cmp.xlsx"), "", ""])
+
+    def fake(_parent, _title, start, _filters):
+        started.append(start)
+        return next(answers), ""
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", fake)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", fake)
+    REAL_OPEN_FILE(window, "Import bids", dialogs.BID_FILES)
+    REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
+    REAL_OPEN_FILE(window, "Import bids", dialogs.BID_FILES)  # cancelled: remembers nothing new
+    REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
+    assert started == ["", "comparison.xlsx", str(tmp_path / "bids"), str(tmp_path / "exports" / "comparison.xlsx")]
+    window.settings.sync()
+    again = AppSettings.in_folder(tmp_path / "profile")  # the fixture's profile, as a restarted app reads it
+    assert again.last_folder(dialogs.BID_FILES) == tmp_path / "bids"

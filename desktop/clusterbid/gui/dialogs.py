@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+
+from clusterbid.gui.settings import AppSettings
 
 BID_FILES = "Bid sheets (*.xlsx *.csv *.json)"
 EVALUATION_FILES = "Evaluations (*.clusterbid *.json)"
@@ -24,12 +28,35 @@ def confirm(parent: QWidget, title: str, text: str) -> bool:
     return answer == QMessageBox.StandardButton.Yes
 
 
+def _settings_of(parent: QWidget | None):
+    """The window's AppSettings, where the folders last used are kept (None: remember nothing)."""
+    settings = getattr(parent.window(), "settings", None) if parent is not None else None
+    return settings if isinstance(settings, AppSettings) else None
+
+
+def _remembered(parent: QWidget | None, filters: str, chosen: str) -> str:
+    settings = _settings_of(parent)
+    if chosen and settings is not None:
+        settings.note_folder(filters, Path(chosen))
+    return chosen
+
+
+def _start(parent: QWidget | None, filters: str, suggested: str = "") -> str:
+    """Where a file dialog opens: the folder last used for this kind of file, else Qt's default."""
+    settings = _settings_of(parent)
+    folder = settings.last_folder(filters) if settings is not None else None
+    return str(folder / suggested) if folder is not None else suggested
+
+
 def open_file(parent: QWidget, title: str, filters: str) -> str:
-    return QFileDialog.getOpenFileName(parent, title, "", filters)[0]
+    chosen = QFileDialog.getOpenFileName(parent, title, _start(parent, filters), filters)[0]
+    return _remembered(parent, filters, chosen)
 
 
 def save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
-    return QFileDialog.getSaveFileName(parent, title, suggested, filters)[0]
+    start = _start(parent, filters, suggested)
+    chosen = QFileDialog.getSaveFileName(parent, title, start, filters)[0]
+    return _remembered(parent, filters, chosen)
 
 
 def ask_text(parent: QWidget, title: str, label: str) -> str:

@@ -18,6 +18,7 @@ from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.bid_commands import BidCommands
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
+from clusterbid.gui.comparison.empty_hint import EmptyHint
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
@@ -32,6 +33,7 @@ from clusterbid.gui.window_actions import WindowActions
 from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
+from clusterbid.gui.zoom_layout import ZoomLayout
 
 
 def audit_banner(report) -> str:
@@ -50,6 +52,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.tasks = BackgroundTasks(self)
         self.rescorer = Rescorer(self.tasks, self)
         self.zoom = PresentationZoom(settings.zoom())
+        self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
         self.nccl_runs: list = []
         self.serving_windows: list = []
@@ -70,6 +73,8 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self._build_layout()
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
+        self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
+                                                 self.actions_.import_bids))
         self._build_status_bar()
         self._connect()
         self._restore_state()
@@ -247,14 +252,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         first.setFocus()
 
     def zoom_by(self, direction: int) -> None:
-        factor = self.zoom.step(direction)
+        factor = self.zoom_layout.step(direction)
         self.settings.set_zoom(factor)
-        self.charts.set_font_scale(factor)
         self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
 
     def zoom_reset(self) -> None:
-        self.settings.set_zoom(self.zoom.set(1.0))
-        self.charts.set_font_scale(1.0)
+        self.settings.set_zoom(self.zoom_layout.set(1.0))
 
     def fill_recent_menu(self) -> None:
         menu = self.actions_.recent_menu

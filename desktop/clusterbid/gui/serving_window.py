@@ -18,6 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.money import format_money
 from clusterbid.core.serving_report import band_text, serving_comparison_rows
 from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
 from clusterbid.core.store import EvaluationDocument
@@ -30,9 +31,25 @@ SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per millio
 CANNOT_SERVE = QColor("#b3261e")
 
 
-def _cell(value) -> str:
+# Money as the training window prints it: whole units for large sums, cents for rates.
+WHOLE_UNITS = ("cost per month",)
+
+
+def _heading(key: str) -> str:
+    """'cost per month [USD]' reads 'Cost per month' (the currency is on each figure)."""
+    text = key.split(" [")[0] + (" (%)" if key.endswith("[%]") else "")
+    return text[:1].upper() + text[1:]
+
+
+def _cell(value, key: str = "", currency: str = "") -> str:
     if value is None:
         return "—"
+    if currency and key.endswith(f"[{currency}]"):
+        if isinstance(value, str):  # a P10-P90 range "0.31-0.47"
+            low, _, high = value.partition("-")
+            low_text, high_text = (format_money(float(v), currency, cents=True) for v in (low, high))
+            return f"{low_text} – {high_text}"
+        return format_money(float(value), currency, cents=not key.startswith(WHOLE_UNITS))
     if isinstance(value, Decimal):
         return f"{value:,.2f}"
     return f"{value:,}" if isinstance(value, (int, float)) else str(value)
@@ -86,12 +103,12 @@ class ServingWindow(QMainWindow):
         rows = serving_comparison_rows(scorecard)
         keys = [_column(rows, name) for name in SHOWN]
         self.table.setColumnCount(len(keys))
-        self.table.setHorizontalHeaderLabels(keys)
+        self.table.setHorizontalHeaderLabels([_heading(k) for k in keys])
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
             serves = row["rank"] is not None
             for c, key in enumerate(keys):
-                item = QTableWidgetItem(_cell(row.get(key)))
+                item = QTableWidgetItem(_cell(row.get(key), key, evaluation.currency))
                 if isinstance(row.get(key), (int, float, Decimal)):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if not serves:

@@ -12,6 +12,11 @@ MAX_RECENT = 8
 DEMO_FILE_NAME = "demo.clusterbid"
 
 
+def _key(kind: str) -> str:
+    """A QSettings key from a file-dialog filter such as 'Evaluations (*.clusterbid *.json)'."""
+    return "".join(ch if ch.isalnum() else "_" for ch in kind.split("(")[0].strip().lower()) or "files"
+
+
 class AppSettings:
     """Preferences in one place; tests pass their own ini file and data folder, never the user's."""
 
@@ -52,6 +57,14 @@ class AppSettings:
 
     def forget(self, path: Path) -> None:
         self._settings.setValue("files/recent", [str(p) for p in self.recent_files() if p != Path(path)])
+
+    def last_folder(self, kind: str) -> Path | None:
+        """The folder the officer last used for this kind of file (evaluations, bid sheets ...)."""
+        value = self._settings.value(f"folders/{_key(kind)}")
+        return Path(value) if value and Path(value).is_dir() else None
+
+    def note_folder(self, kind: str, chosen: Path) -> None:
+        self._settings.setValue(f"folders/{_key(kind)}", str(Path(chosen).parent))
 
     # -- window state --------------------------------------------------------------------------
     def window_state(self, name: str) -> QByteArray | None:

@@ -36,7 +36,8 @@ class WindowActions:
         self.add_bid = self._make("&Add Bid…", w.add_bid, "Ctrl+Shift+N")
         self.edit_bid = self._make("&Edit Bid…", w.edit_bid, "Ctrl+Return")
         self.duplicate_bid = self._make("Dupli&cate Bid", w.duplicate_bid, "Ctrl+D")
-        self.delete_bid = self._make("&Delete Bid", w.delete_bid, Key.Delete)
+        # The Delete key only: X11's standard Delete bindings add Ctrl+D, which is Duplicate here.
+        self.delete_bid = self._make("&Delete Bid", w.delete_bid, "Del")
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
         self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)

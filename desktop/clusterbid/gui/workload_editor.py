@@ -100,8 +100,7 @@ class WorkloadEditor(QWidget):
         self.derived = QLabel()
         self.derived.setObjectName("derived")
         self.derived.setWordWrap(True)
-        # Four lines reserved so the form does not jump while the officer types.
-        self.derived.setMinimumHeight(self.derived.fontMetrics().lineSpacing() * 4 + 4)
+        self.fit_to_font()
         self.apply_button = QPushButton("&Apply to evaluation")
         self.revert_button = QPushButton("Re&vert")
         self.apply_button.clicked.connect(self.apply)
@@ -116,6 +115,10 @@ class WorkloadEditor(QWidget):
         layout.addWidget(self.general_error)
         layout.addLayout(buttons)
         layout.addStretch(1)
+
+    def fit_to_font(self) -> None:
+        """Four lines reserved so the form does not jump while the officer types (at any zoom)."""
+        self.derived.setMinimumHeight(self.derived.fontMetrics().lineSpacing() * 4 + 4)
 
     def _make_editor(self, name: str, annotation: object) -> QWidget:
         if typing.get_origin(annotation) is typing.Literal:

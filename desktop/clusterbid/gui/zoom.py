@@ -23,8 +23,12 @@ class PresentationZoom:
         return self.factor
 
     def step(self, direction: int) -> float:
+        return self.set(self.next_step(direction))
+
+    def next_step(self, direction: int) -> float:
+        """The zoom step after (direction > 0) or before the current factor."""
         if direction > 0:
             bigger = [s for s in ZOOM_STEPS if s > self.factor + 1e-6]
-            return self.set(bigger[0] if bigger else ZOOM_STEPS[-1])
+            return bigger[0] if bigger else ZOOM_STEPS[-1]
         smaller = [s for s in ZOOM_STEPS if s < self.factor - 1e-6]
-        return self.set(smaller[-1] if smaller else ZOOM_STEPS[0])
+        return smaller[-1] if smaller else ZOOM_STEPS[0]

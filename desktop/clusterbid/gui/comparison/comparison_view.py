@@ -53,6 +53,18 @@ class ComparisonView(QTableView):
         self._sized_for: set | None = None
         self._restore_selection()
 
+    def set_empty_hint(self, hint) -> None:
+        """A widget shown over the table while the evaluation has no bids (what to do next)."""
+        self.empty_hint = hint
+        hint.setParent(self.viewport())
+        self._place_hint()
+
+    def _place_hint(self) -> None:
+        hint = getattr(self, "empty_hint", None)
+        if hint is not None:
+            hint.setGeometry(self.viewport().rect())
+            hint.setVisible(self.source_model.rowCount() == 0)
+
     def selected_bid_id(self) -> str | None:
         index = self.currentIndex()
         if not index.isValid():
@@ -88,6 +100,7 @@ class ComparisonView(QTableView):
             self._sized_for = bids
             self.measure_columns()
         self.select_bid(self._kept_id)
+        self._place_hint()
 
     def measure_columns(self, columns: tuple[int, ...] | None = None) -> None:
         """Size columns to their contents (all, or the given ones) and remember each width
@@ -131,3 +144,4 @@ class ComparisonView(QTableView):
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
         self.fit_columns()
+        self._place_hint()

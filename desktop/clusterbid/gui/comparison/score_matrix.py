@@ -65,3 +65,23 @@ class ScoreMatrix(QTableWidget):
         names = [self.item(row, 0).text() for row in range(self.rowCount())] + ["Bid"]
         self.horizontalHeader().resizeSection(0, max(self.fontMetrics().horizontalAdvance(n) for n in names) + 16)
         self.resizeRowsToContents()
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Criteria share the width when they fit; when they do not (a narrow pane, presentation
+        zoom) each keeps its measured width and the matrix scrolls rather than cut figures off."""
+        header = self.horizontalHeader()
+        if header.count() < 2:
+            return
+        needed = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+                  for c in range(1, header.count())]
+        fits = header.sectionSize(0) + sum(needed) <= self.viewport().width()
+        for column, width in enumerate(needed, start=1):
+            mode = QHeaderView.ResizeMode.Stretch if fits else QHeaderView.ResizeMode.Interactive
+            header.setSectionResizeMode(column, mode)
+            if not fits:
+                header.resizeSection(column, width)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.fit_columns()

@@ -61,7 +61,6 @@ class WeightsPanel(QWidget):
             slider.sliderPressed.connect(self._on_pressed)
             slider.sliderReleased.connect(self._on_released)
             value, tipping = QLabel(), QLabel(PENDING)
-            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("100 (100%)"))
             tipping.setToolTip("How far this weight can move before another bid ranks first (raw weight, 0-100)")
             label = QLabel(LABELS.get(name, name))
             label.setBuddy(slider)
@@ -69,6 +68,12 @@ class WeightsPanel(QWidget):
                 grid.addWidget(widget, row, column)
             self.sliders[name], self._values[name], self._tipping[name] = slider, value, tipping
         self._updating = False
+        self.fit_to_font()
+
+    def fit_to_font(self) -> None:
+        """Value labels wide enough for the widest value at the current font (presentation zoom)."""
+        for value in self._values.values():
+            value.setMinimumWidth(value.fontMetrics().horizontalAdvance("100 (100%)"))
 
     def show_weights(self, weights: CriteriaWeights) -> None:
         self._updating = True

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget,
 
 from clusterbid.core.bid import Bid, Capacity, Fabric, Facility, Quote, Reliability, Terms, Topology
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.gui import dialogs
 from clusterbid.gui.wizard.draft_store import DraftStore
 from clusterbid.gui.wizard.evidence_page import EvidencePage
 from clusterbid.gui.wizard.problems import Checked, check_bid
@@ -23,6 +24,12 @@ SECTION_MODELS = {"quote": Quote, "capacity": Capacity, "fabric": Fabric, "topol
                   "reliability": Reliability, "terms": Terms, "facility": Facility}
 DRAFT_DELAY_MS = 400
 ID_LIMIT = 64
+
+
+def confirm_discard(wizard: QWizard) -> bool:
+    """Asked through dialogs.confirm, which tests replace: a real modal box here would block them."""
+    return dialogs.confirm(wizard, "Discard this bid?",
+                           "You have typed values into this bid. Cancel discards them (the draft too). Discard?")
 
 
 def unused_id(base: str, taken: set[str]) -> str:
@@ -66,6 +73,7 @@ class BidWizard(QWizard):
         self._draft_timer.timeout.connect(self.save_draft)
         self.currentIdChanged.connect(lambda _id: self._after_refresh())
         self.load(self._initial_values(bid, duplicate))
+        self.initial_raw = self.raw_bid()  # what Cancel compares with before asking
         self.offered_draft = self.drafts.load()
         if self.offered_draft is not None:
             self._offer_draft(self.offered_draft)
@@ -191,6 +199,15 @@ class BidWizard(QWizard):
 
         restore.clicked.connect(restore_draft)
         discard.clicked.connect(discard_draft)
+
+    def has_typed_data(self) -> bool:
+        return self.raw_bid() != self.initial_raw
+
+    def reject(self) -> None:
+        """Cancel, Escape and the close button: typed data is discarded only when the officer says so."""
+        if self.has_typed_data() and not confirm_discard(self):
+            return
+        super().reject()
 
     def done(self, result: int) -> None:  # noqa: D102 (finish and cancel both end the draft)
         self._draft_timer.stop()

@@ -10,9 +10,11 @@ from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSpinBox, QVBoxLayout, QWidget,
+    QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSizePolicy, QSpinBox,
+    QVBoxLayout, QWidget,
 )
 
 BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
@@ -78,6 +80,7 @@ def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> N
 
     def on_change(*_args) -> None:
         binding.touched = True
+        binding.extra.pop("refused", None)  # an accepted change: the refusal is history
         slot()
 
     widget = binding.widget
@@ -129,9 +132,25 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     error.hide()
     binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
     binding.widget.setObjectName("_".join(path))
+    if hasattr(widget, "refused"):
+        widget.refused.connect(lambda why: _show_refusal(binding, why))
     if not required and info.default is not None and not not_stated:
         write(info.default)
     return binding
+
+
+def _show_refusal(binding: FieldBinding, why: str) -> None:
+    """Beside the field until its next accepted change (the wizard's refresh shows it with the rest)."""
+    binding.extra["refused"] = f"{binding.title}: {why}"
+    show_messages(binding, binding.extra.get("problems", []))
+
+
+def show_messages(binding: FieldBinding, messages: list[str]) -> None:
+    """The field's problems beneath it, after the reason a keystroke was refused (if one was)."""
+    binding.extra["problems"] = messages
+    shown = [m for m in (binding.extra.get("refused"), *messages) if m]
+    binding.error.setText("\n".join(shown))
+    binding.error.setVisible(bool(shown))
 
 
 def _combo(choices, required, may_be_empty: bool = False):
@@ -158,13 +177,52 @@ def _check():
     return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
 
 
+def _refusal(text: str, low: float, limit: str) -> str | None:
+    """Why typed `text` cannot be taken, when it is a negative number and the model allows none."""
+    cleaned = text.strip().replace(",", "")
+    if not cleaned.startswith("-") or low < 0:
+        return None
+    try:
+        number = float(cleaned) if cleaned != "-" else None
+    except ValueError:
+        return None
+    typed = f"{number:g} is" if number is not None else "A negative value is"
+    return f"{typed} not accepted: this figure cannot be negative (it must be {limit})."
+
+
+def _explaining(spin_class):
+    """A spin box that says why it refused a keystroke, instead of silently keeping the old value."""
+
+    class Explaining(spin_class):
+        refused = Signal(str)
+
+        def __init__(self, low: float, limit: str) -> None:
+            super().__init__()
+            self._low, self._limit = low, limit
+
+        def validate(self, text: str, pos: int):  # noqa: D102 (Qt API)
+            result = super().validate(text, pos)
+            state = result[0] if isinstance(result, tuple) else result
+            if state == QValidator.State.Invalid:
+                why = _refusal(text, self._low, self._limit)
+                if why:
+                    self.refused.emit(why)
+            return result
+
+    return Explaining
+
+
+_ExplainingSpin, _ExplainingDoubleSpin = _explaining(QSpinBox), _explaining(QDoubleSpinBox)
+
+
 def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: bool = False):
     is_int = kind is int
     places = 0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
     step = 1 if is_int else 10.0 ** -places
     low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
     high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
-    widget = QSpinBox() if is_int else QDoubleSpinBox()
+    limit = f"more than {bounds.gt:g}" if bounds.gt is not None else f"at least {low:g}"
+    widget = _ExplainingSpin(low, limit) if is_int else _ExplainingDoubleSpin(low, limit)
     if not is_int:
         widget.setDecimals(places)
     # A required value starts blank: one step below the model's minimum stands for "not entered".
@@ -219,9 +277,13 @@ def _line(bounds: Bounds, required: bool):
 def field_cell(binding) -> QWidget:
     """The binding's editor with its error label right beneath it, for a form row."""
     cell = QWidget()
+    # The cell takes the form's whole field column, so its error text wraps at that width; a
+    # cell as narrow as a spin box wraps long messages into more lines than the form allots.
+    cell.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     stack = QVBoxLayout(cell)
     stack.setContentsMargins(0, 0, 0, 0)
     stack.setSpacing(1)
-    stack.addWidget(binding.widget)
+    narrow = isinstance(binding.widget, (QAbstractSpinBox, QCheckBox))
+    stack.addWidget(binding.widget, 0, Qt.AlignmentFlag.AlignLeft if narrow else Qt.AlignmentFlag(0))
     stack.addWidget(binding.error)
     return cell

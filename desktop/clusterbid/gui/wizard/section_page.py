@@ -6,9 +6,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWizardPage
+from PySide6.QtWidgets import (
+    QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget, QWizardPage,
+)
 
-from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding, connect_changes, field_cell, make_binding
+from clusterbid.gui.wizard.field_rules import (
+    BLANK, FieldBinding, connect_changes, field_cell, make_binding, show_messages,
+)
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -46,7 +50,16 @@ class SectionPage(QWizardPage):
         self.outer = QVBoxLayout(self)
         self.top = QVBoxLayout()
         self.outer.addLayout(self.top)
-        columns = QHBoxLayout()
+        self.summary = QLabel()  # every problem of the page at once, above the fields
+        self.summary.setObjectName("problem_summary")
+        self.summary.setWordWrap(True)
+        self.summary.setStyleSheet(ERROR_STYLE)
+        self.summary.hide()
+        self.outer.addWidget(self.summary)
+        # The fields scroll rather than squeeze: squeezed, a wrapped error label is cut top and bottom.
+        fields = QWidget()
+        columns = QHBoxLayout(fields)
+        columns.setContentsMargins(0, 0, 0, 0)
         for title, specs in self.GROUPS:
             form = QFormLayout()
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
@@ -62,13 +75,16 @@ class SectionPage(QWizardPage):
                 box = QGroupBox(title)
                 box.setLayout(form)
                 columns.addWidget(box)
-        self.outer.addLayout(columns)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(fields)
+        self.outer.addWidget(scroll, 1)
         self.page_error = QLabel()
         self.page_error.setWordWrap(True)
         self.page_error.setStyleSheet(ERROR_STYLE)
         self.page_error.hide()
         self.outer.addWidget(self.page_error)
-        self.outer.addStretch(1)
 
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         """Hook for pages that adjust a widget (catalog combo boxes, suffixes)."""
@@ -110,12 +126,29 @@ class SectionPage(QWizardPage):
 
     def show_problems(self, problems: tuple[Problem, ...]) -> None:
         for b in self.bindings:
-            messages = [p.message for p in problems if p.path == b.path and self.shown(p)]
-            b.error.setText("\n".join(messages))
-            b.error.setVisible(bool(messages))
+            show_messages(b, [p.message for p in problems if p.path == b.path and self.shown(p)])
         general = [p.message for p in problems if p.path in self.OWNS]
         self.page_error.setText("\n".join(general))
         self.page_error.setVisible(bool(general))
+        self.summary.setText(self.summary_text(problems))
+        self.summary.setVisible(bool(self.summary.text()))
+
+    def summary_text(self, problems: tuple[Problem, ...]) -> str:
+        """How many problems this page shows and which fields they are in; what other pages hold."""
+        titles = {b.path: b.title for b in self.bindings}
+        here = [p for p in problems if self.owns(p.path) and (self.shown(p) or p.path in self.OWNS)]
+        elsewhere: dict[str, int] = {}
+        for p in problems:
+            if not self.owns(p.path) and p.kind != "missing":  # blank fields ahead are not yet faults
+                page = self.host.locate(p.path)[1]
+                elsewhere[page] = elsewhere.get(page, 0) + 1
+        lines = []
+        if here:
+            fields = ", ".join(dict.fromkeys(titles.get(p.path, "this page") for p in here))
+            lines.append(f"{len(here)} problem{'s' * (len(here) != 1)} to fix on this page: {fields}.")
+        if elsewhere:
+            lines.append("Also to fix: " + ", ".join(f"{page} ({n})" for page, n in elsewhere.items()) + ".")
+        return " ".join(lines)
 
     def after_refresh(self) -> None:
         """Hook: update hints that depend on the values (capacity warning, fabric aggregate)."""
