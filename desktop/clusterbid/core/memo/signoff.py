@@ -53,6 +53,9 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         verdict = ("matches page 1" if result.inputs_match_printed
                    else f"page 1 prints {result.printed_sha256 or 'no single value'}")
         lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
+    if result.inputs_sha256:
+        lines.append(f"  printed page vs attached inputs, checked by: {result.page_check}")
+        lines += [f"    {c}" for c in result.page_checked]
     if result.rescore_matches is not None:
         lines.append("  re-scored with this version's model: "
                      + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))

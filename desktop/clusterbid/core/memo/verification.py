@@ -15,6 +15,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
+from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 
 PDF_PROBE = 1024
@@ -34,6 +35,8 @@ class MemoVerification:
     evaluation_matches: bool | None = None  # None when no evaluation was given
     evaluation_differences: tuple[str, ...] = ()
     trust_checked: bool = False
+    page_check: str = "not possible"  # how the exported page was compared with the attachment
+    page_checked: tuple[str, ...] = ()  # the page checks that held, in words
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -84,7 +87,18 @@ def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
     return differences
 
 
-def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None) -> dict:
+def _first_signature_offset(embedded) -> int | None:
+    offsets = []
+    for sig in embedded:
+        try:
+            offsets.append(int(sig.byte_range[1]))
+        except (TypeError, IndexError, ValueError):
+            continue
+    return min(offsets, default=None)
+
+
+def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
+                  exported: bytes) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
     if raw is None:
@@ -105,7 +119,10 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     except InputError as exc:
         problems.append(f"the attached inputs cannot be re-scored: {exc}")
         data = None
-    else:
+    binding = bind_page_to_inputs(exported, digest, data)
+    found["page_check"], found["page_checked"] = binding.method, binding.checked
+    problems += binding.problems
+    if data is not None:
         found["rescore_matches"] = not differences
         found["rescore_differences"] = tuple(differences)
         if differences:
@@ -140,7 +157,8 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         problems.append("the memo carries no signatures")
     if unsigned:
         problems.append(f"not yet signed: {', '.join(unsigned)}")
-    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation)
+    exported = first_revision(pdf, _first_signature_offset(embedded))
+    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
     problems += inputs.pop("problems")
     return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
                             problems=tuple(problems), **inputs)
