@@ -97,7 +97,7 @@ def run_verify(args: argparse.Namespace) -> int:
         evaluation = read_evaluation(args.evaluation)
     memo = _read_file(args.memo, "memo PDF")
     try:
-        result = verify_memo(memo, roots, evaluation)
+        result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
     except InputError as exc:
         raise InputError(f"{args.memo}: {exc}") from None
     if args.json:
@@ -130,4 +130,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument("--any-order", action="store_true",
+                        help="accept the approvers signing in any order (default: the order the memo lists them)")
     verify.set_defaults(func=run_verify)

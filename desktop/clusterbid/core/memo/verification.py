@@ -13,6 +13,7 @@ from pyhanko.sign import fields
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.approver_binding import check_approvers, identity_of
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
@@ -128,6 +129,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         if differences:
             problems.append("re-scoring the attached inputs with this version's model gives other figures than "
                             f"the memo prints ({len(differences)} difference(s))")
+    found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     if evaluation is not None:
         differences = _compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
         found["evaluation_matches"] = not differences
@@ -138,8 +140,9 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
 
 
 def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
-                evaluation: Evaluation | None = None) -> MemoVerification:
-    """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all."""
+                evaluation: Evaluation | None = None, *, ordered: bool = True) -> MemoVerification:
+    """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all.
+    `ordered`: the approvers must have signed in the order the memo lists them."""
     if not looks_like_pdf(pdf):
         raise InputError("not a PDF file; give the memo PDF exported by ClusterBid")
     trust_roots = list(trust_roots)
@@ -147,6 +150,8 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         reader = PdfFileReader(BytesIO(pdf), strict=False)
         embedded = list(reader.embedded_regular_signatures)
         unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
+        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader)]
+        signers = [identity_of(sig) for sig in embedded]
         attached = read_attached_inputs(reader)
     except Exception as exc:  # a damaged PDF fails verification with the reason, it is not a crash
         return MemoVerification(trust_checked=bool(trust_roots),
@@ -160,5 +165,10 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     exported = first_revision(pdf, _first_signature_offset(embedded))
     inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
     problems += inputs.pop("problems")
+    approvers = inputs.pop("approvers", None)
+    if approvers is None:
+        problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
+    else:
+        problems += check_approvers(approvers, signers, every_field, ordered)
     return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
                             problems=tuple(problems), **inputs)
