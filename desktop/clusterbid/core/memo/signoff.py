@@ -48,6 +48,7 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         trusted = {None: "not checked (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
         lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+        lines.append(f"    changed after this signature: {sig.changes_after}")
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
     if result.inputs_sha256:
         verdict = ("matches page 1" if result.inputs_match_printed

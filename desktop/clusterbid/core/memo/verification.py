@@ -15,6 +15,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
 from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
@@ -152,12 +153,13 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
         every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader)]
         signers = [identity_of(sig) for sig in embedded]
+        metadata = metadata_changes(reader, embedded)
         attached = read_attached_inputs(reader)
     except Exception as exc:  # a damaged PDF fails verification with the reason, it is not a crash
         return MemoVerification(trust_checked=bool(trust_roots),
                                 problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
     reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
-    problems = [problem for report in reports for problem in report.problems]
+    problems = [problem for report in reports for problem in report.problems] + metadata
     if not reports:
         problems.append("the memo carries no signatures")
     if unsigned:
