@@ -170,6 +170,8 @@ def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_
     from tests.conftest import EXAMPLES
 
     def fake_exec(dialog: MemoExportDialog) -> int:
+        dialog.table.item(0, 0).setText("Ada Lovelace")
+        dialog.table.item(0, 1).setText("CFO")
         _press(dialog, "Export…")
         return dialog.result()
 
@@ -230,3 +232,17 @@ def test_a_document_that_fails_its_audit_is_flagged_and_its_memo_needs_a_recorde
     row = win.session.document.audit_rows()[-1]
     assert row.action == "record_audit_override" and "signed quote" in row.new_json
     win.close()
+
+
+def test_export_is_greyed_out_until_an_approver_is_named(qtbot, window):
+    dialog = MemoExportDialog(window.model.scorecard, window)
+    qtbot.addWidget(dialog)
+    assert not dialog.export_button.isEnabled()  # the one empty row is not an approver
+    assert "Name at least one approver" in dialog.export_button.toolTip()
+    dialog.table.item(0, 1).setText("CFO")  # a role alone names nobody
+    assert not dialog.export_button.isEnabled()
+    dialog.table.item(0, 0).setText("Ada Lovelace")
+    assert dialog.export_button.isEnabled()
+    dialog.table.selectRow(0)
+    dialog._remove_selected()
+    assert not dialog.export_button.isEnabled()
