@@ -120,8 +120,10 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog = window.verify_dialog
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
     report = dialog.report.toPlainText()
-    assert "approver-1: signed by Ada Lovelace" in report and "trusted: not checked" in report
-    assert "Every check holds" in dialog.verdict.text()
+    assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
+    # Without a trusted certificate the signer is shown untrusted, in red, never as holding.
+    assert "FAILED" in dialog.verdict.text() and "#b00020" in dialog.verdict.text()
+    assert "signers not trusted" in report
     dialog.trust_requested.emit([str(ca)])
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
     assert "trusted: yes" in dialog.report.toPlainText()

@@ -73,3 +73,15 @@ def test_cli_any_order_flag(capsys, pki, unsigned_memo, memo_file):
     assert main(["verify", str(path), "--trust", str(pki.ca_pem)]) == 1
     assert main(["verify", str(path), "--trust", str(pki.ca_pem), "--any-order"]) == 0
     capsys.readouterr()
+
+
+def test_a_self_made_certificate_bearing_the_approvers_name_is_never_shown_as_holding(pki, signed_once, tmp_path):
+    from tests.core.memo_signing.pki import Authority
+
+    forger = Authority.create("Forger's Own CA")
+    fake_grace = load_credentials(forger.write_p12(tmp_path, *GRACE), GRACE[1])
+    memo = sign_memo(signed_once, "approver-2", fake_grace).pdf
+    without_trust = verify_memo(memo)
+    assert not without_trust.ok and any(p.startswith("signers not trusted") for p in without_trust.problems)
+    with_trust = verify_memo(memo, load_trust_roots([pki.ca_pem]))
+    assert [s.trusted for s in with_trust.signatures] == [True, False] and not with_trust.ok

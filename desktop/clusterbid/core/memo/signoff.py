@@ -45,7 +45,7 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
     lines = [f"Memo {name}"]
     for sig in result.signatures:
         when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
-        trusted = {None: "not checked (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
+        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
         lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
         lines.append(f"    changed after this signature: {sig.changes_after}")
@@ -65,8 +65,7 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
         lines += [f"    {d}" for d in result.evaluation_differences[:20]]
     if result.ok:
-        lines.append("OK: every check holds"
-                     + ("" if result.trust_checked else " (signer trust not checked: give the CA certificate to trust)"))
+        lines.append("OK: every check holds")
     else:
         lines.append(f"FAILED ({len(result.problems)} problem(s)):")
         lines += [f"  - {p}" for p in result.problems]

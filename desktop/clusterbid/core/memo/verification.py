@@ -162,6 +162,12 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     problems = [problem for report in reports for problem in report.problems] + metadata
     if not reports:
         problems.append("the memo carries no signatures")
+    elif not trust_roots:
+        # Anyone can make a certificate bearing an approver's name: without a trusted CA or
+        # approver certificate nothing shows the signatures were made by the people named.
+        problems.append("signers not trusted: no trusted certificate was given, so nothing shows these "
+                        "certificates belong to the approvers named (give --trust with the organisation's "
+                        "CA or the approvers' certificates)")
     if unsigned:
         problems.append(f"not yet signed: {', '.join(unsigned)}")
     exported = first_revision(pdf, _first_signature_offset(embedded))
