@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import getpass
 import json
-import logging
 import os
 import sys
 from pathlib import Path
@@ -19,10 +18,9 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _quiet_pyhanko() -> None:
-    # pyHanko logs every untrusted chain with a traceback; the report already says it in words.
-    for name in ("pyhanko", "pyhanko_certvalidator"):
-        logging.getLogger(name).addHandler(logging.NullHandler())
-        logging.getLogger(name).propagate = False
+    from clusterbid.core.memo.signoff import quiet_pyhanko_logs
+
+    quiet_pyhanko_logs()
 
 
 def _read_file(path: Path, what: str, limit: int = MAX_MEMO_BYTES) -> bytes:

@@ -3,6 +3,7 @@ whole, and the verification report in words."""
 
 from __future__ import annotations
 
+import logging
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,14 @@ from clusterbid.core.safe_files import write_bytes_atomically
 if TYPE_CHECKING:  # `clusterbid sign` writes a memo without importing the models and cost model
     from clusterbid.core.memo.inputs import Approver
     from clusterbid.core.memo.verification import MemoVerification
+
+
+def quiet_pyhanko_logs() -> None:
+    """pyHanko logs every untrusted chain and damaged signature with a traceback on stderr; the
+    report already says it in words, so its loggers go nowhere (CLI and app alike)."""
+    for name in ("pyhanko", "pyhanko_certvalidator"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
+        logging.getLogger(name).propagate = False
 
 
 def write_atomically(path: Path, data: bytes) -> None:
