@@ -60,8 +60,8 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         lines.append(f"    changed after this signature: {sig.changes_after}")
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
     if result.inputs_sha256:
-        verdict = ("matches page 1" if result.inputs_match_printed
-                   else f"page 1 prints {result.printed_sha256 or 'no single value'}")
+        verdict = ("matches the SHA-256 the memo states in its description" if result.inputs_match_printed
+                   else f"the memo's description states {result.printed_sha256 or 'no single value'}")
         lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
     if result.inputs_sha256:
         lines.append(f"  printed page vs attached inputs, checked by: {result.page_check}")

@@ -112,7 +112,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     elif len(stated) > 1:
         problems.append(f"the memo states {len(stated)} different SHA-256 values for its inputs: {', '.join(stated)}")
     elif stated[0] != digest:
-        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, page 1 prints {stated[0]}")
+        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states {stated[0]}")
     else:
         found["inputs_match_printed"] = True
     try:
