@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import getpass
 import json
-import logging
 import os
 import sys
 from pathlib import Path
@@ -19,10 +18,9 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 
 def _quiet_pyhanko() -> None:
-    # pyHanko logs every untrusted chain with a traceback; the report already says it in words.
-    for name in ("pyhanko", "pyhanko_certvalidator"):
-        logging.getLogger(name).addHandler(logging.NullHandler())
-        logging.getLogger(name).propagate = False
+    from clusterbid.core.memo.signoff import quiet_pyhanko_logs
+
+    quiet_pyhanko_logs()
 
 
 def _read_file(path: Path, what: str, limit: int = MAX_MEMO_BYTES) -> bytes:
@@ -97,7 +95,7 @@ def run_verify(args: argparse.Namespace) -> int:
         evaluation = read_evaluation(args.evaluation)
     memo = _read_file(args.memo, "memo PDF")
     try:
-        result = verify_memo(memo, roots, evaluation)
+        result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
     except InputError as exc:
         raise InputError(f"{args.memo}: {exc}") from None
     from clusterbid.core.memo.anchor_check import with_document_anchor
@@ -133,4 +131,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument("--any-order", action="store_true",
+                        help="accept the approvers signing in any order (default: the order the memo lists them)")
     verify.set_defaults(func=run_verify)

@@ -139,9 +139,10 @@ class MemoCommands:
         evaluation = self.session.evaluation
 
         def read(_progress):
-            from clusterbid.core.memo.signoff import memo_approvers
+            from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
             from clusterbid.core.memo.verification import verify_memo
 
+            quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
             pdf = _read_memo(Path(path))
             return pdf, memo_approvers(pdf), verify_memo(pdf, evaluation=evaluation)
 
@@ -166,8 +167,9 @@ class MemoCommands:
 
         def sign(progress):
             from clusterbid.core.memo.signing import sign_memo
-            from clusterbid.core.memo.signoff import write_atomically
+            from clusterbid.core.memo.signoff import quiet_pyhanko_logs, write_atomically
 
+            quiet_pyhanko_logs()
             if _read_memo(path) != pdf:  # someone signed or replaced it while the dialog was open
                 raise InputError(f"{path.name} changed since it was opened (another approver may have signed it); "
                                  "nothing was signed: choose Sign a Memo again to sign the current file")
@@ -208,9 +210,10 @@ class MemoCommands:
 
         def verify(progress):
             from clusterbid.core.memo.credentials import load_trust_roots
-            from clusterbid.core.memo.signoff import format_verification
+            from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs
             from clusterbid.core.memo.verification import verify_memo
 
+            quiet_pyhanko_logs()
             roots = load_trust_roots(trust_paths)
             progress(0.2, "verifying")
             from clusterbid.core.memo.anchor_check import with_document_anchor

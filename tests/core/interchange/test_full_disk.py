@@ -48,7 +48,8 @@ def _files(folder: Path) -> list[str]:
 def test_an_output_on_a_full_disk_leaves_the_previous_file(demo, tmp_path, monkeypatch, capfd, name):
     target = tmp_path / name
     target.write_bytes(b"the previous file")
-    command = ["memo", str(demo), "-o", str(target), "--samples", "0"] if name.endswith(".pdf") else \
+    command = ["memo", str(demo), "-o", str(target), "--approver", "Ada Lovelace, CFO", "--samples", "0"] \
+        if name.endswith(".pdf") else \
         ["export", str(demo), str(target)]
     _full_disk(monkeypatch)
     assert main(command) == 2
@@ -100,7 +101,8 @@ def test_a_write_refused_by_the_kernel_in_a_real_process(demo, tmp_path):
     # The demo memo is about 300 KB and its document about 50 KB: a 150 KB limit lets the
     # document be read and recorded in, and refuses the memo half way through.
     (tmp_path / "memo.pdf").write_bytes(b"the previous memo")
-    memo = _cli(["memo", "demo.clusterbid", "-o", "memo.pdf", "--samples", "0"], tmp_path, 150_000)
+    memo = _cli(["memo", "demo.clusterbid", "-o", "memo.pdf", "--approver", "Ada Lovelace, CFO", "--samples", "0"],
+                tmp_path, 150_000)
     assert memo.returncode == 2, memo.stderr
     assert "memo.pdf: could not be written (File too large)" in memo.stderr and "Traceback" not in memo.stderr
     assert (tmp_path / "memo.pdf").read_bytes() == b"the previous memo"

@@ -12,7 +12,7 @@ def _memo(tmp_path, name: str, *extra: str) -> bytes:
     if not source.exists():
         source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
     target = tmp_path / name
-    command = ["memo", str(source), "-o", str(target), "--samples", "300", *extra]
+    command = ["memo", str(source), "-o", str(target), "--approver", "Ada Lovelace, CFO", "--samples", "300", *extra]
     code, packages = imported_by(command)
     assert code == 0
     return target.read_bytes(), packages

@@ -59,3 +59,19 @@ def replace_attached_inputs(pdf: bytes, edit) -> bytes:
     out = BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def swap_attachment_before_signing(pdf: bytes, raw: bytes, sha256: str) -> bytes:
+    """Replace the attached inputs with `raw` and make every machine-readable statement of the
+    hash (the attachment's description) agree with it; the printed page stays as exported."""
+    writer = IncrementalPdfFileWriter(BytesIO(pdf))
+    names = writer.root["/Names"]["/EmbeddedFiles"]["/Names"]
+    spec_ref = next(names.raw_get(i + 1) for i in range(0, len(names), 2) if str(names[i]) == INPUTS_ATTACHMENT_NAME)
+    spec = spec_ref.get_object()
+    new_file = writer.add_object(embed.EmbeddedFileObject.from_file_data(writer, raw, mime_type="application/json"))
+    spec["/EF"] = generic.DictionaryObject({generic.NameObject("/F"): new_file, generic.NameObject("/UF"): new_file})
+    spec["/Desc"] = generic.TextStringObject(f"ClusterBid memo inputs, SHA-256 {sha256}")
+    writer.mark_update(spec_ref)
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -42,7 +42,7 @@ def test_a_memo_signed_by_both_approvers_verifies(capsys, pki, signed_twice, mem
     assert "followed only by later signatures" in out and "covers the whole document" in out
     assert "ranking and figures match the memo" in out and "OK: every check holds" in out
     inputs_sha = demo_inputs().sha256  # hashed here from the canonical inputs, not read back from the memo
-    assert f"attached inputs SHA-256 {inputs_sha}: matches page 1" in out
+    assert f"attached inputs SHA-256 {inputs_sha}: matches the SHA-256 the memo states in its description" in out
 
 
 def test_core_result_reports_the_same(pki, signed_twice):

@@ -111,7 +111,7 @@ def test_cli_warns_on_a_tampered_document_and_the_memo_needs_a_recorded_reason(t
     memo = tmp_path / "memo.pdf"
     assert main(["memo", str(path), "-o", str(memo), "--samples", "0"]) == 2
     assert "--accept-failed-audit" in capsys.readouterr().err and not memo.exists()
-    assert main(["memo", str(path), "-o", str(memo), "--samples", "0",
+    assert main(["memo", str(path), "-o", str(memo), "--approver", "Ada Lovelace, CFO", "--samples", "0",
                  "--accept-failed-audit", "typo fixed by hand; checked against the signed quote"]) == 0
     rows = verify_audit_chain(path).rows
     assert [r.action for r in rows[-2:]] == ["record_audit_override", "record_memo_exported"]

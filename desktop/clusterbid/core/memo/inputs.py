@@ -24,6 +24,11 @@ INPUTS_FORMAT = "clusterbid-memo-inputs/1"
 MAX_JUSTIFICATION = 4000
 
 
+# Without an approver the memo has no signature field, so nobody could ever sign it.
+NO_APPROVER = ("the memo names no approver, so it would have no signature field and could not be signed: "
+               "add one with --approver \"Name, Role\" (in the app, type a name and role in the Approvers table)")
+
+
 @dataclass(frozen=True, slots=True)
 class Approver:
     name: str
@@ -153,6 +158,8 @@ def build_memo_inputs(
     check_override(scorecard, override)
     evaluation = scorecard.evaluation
     people = [_approver(a) for a in approvers]
+    if not people:
+        raise InputError(NO_APPROVER)
     for index, person in enumerate(people, start=1):
         if not person.name or not person.role:
             raise InputError(f"approver {index}: both a name and a role are needed (\"Name, Role\")")

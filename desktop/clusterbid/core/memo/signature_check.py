@@ -21,6 +21,14 @@ FOLLOWED_BY_CHANGES = "followed by changes that are not signatures (the memo was
 NOT_COVERED = "does not cover the document it sits in"
 # Later approvers filling their own fields is the one change a signed memo may receive.
 ALLOWED_AFTER_SIGNING = (ModificationLevel.NONE, ModificationLevel.LTA_UPDATES, ModificationLevel.FORM_FILLING)
+# pyHanko's difference analysis of everything written after a signature, in words.
+CHANGES_IN_WORDS = {
+    ModificationLevel.NONE: "nothing",
+    ModificationLevel.LTA_UPDATES: "only validation data or timestamps",
+    ModificationLevel.FORM_FILLING: "only later signature fields filled (form filling)",
+    ModificationLevel.ANNOTATIONS: "annotations added or changed (refused)",
+    ModificationLevel.OTHER: "content, attachments, fields or structure changed (refused)",
+}
 
 
 @dataclass(frozen=True)
@@ -34,6 +42,7 @@ class SignatureReport:
     coverage: str
     trusted: bool | None  # None when no trust roots were given
     problems: tuple[str, ...]
+    changes_after: str = "not analysed"  # pyHanko's modification level of the later revisions
 
     @property
     def ok(self) -> bool:
@@ -93,5 +102,9 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
         if not trusted:
             problems.append(f"{field}: {signer}'s certificate is not trusted: it does not chain to a --trust "
                             "certificate, or is expired, revoked or lacks the non-repudiation usage")
+    if status.coverage == SignatureCoverageLevel.ENTIRE_FILE:
+        changes = "nothing (the signature covers the whole file)"
+    else:
+        changes = CHANGES_IN_WORDS.get(status.modification_level, f"{status.modification_level} (refused)")
     return SignatureReport(field, signer, status.signer_reported_dt or claimed, intact, coverage, trusted,
-                           tuple(problems))
+                           tuple(problems), changes)

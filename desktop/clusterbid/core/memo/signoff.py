@@ -3,6 +3,7 @@ whole, and the verification report in words."""
 
 from __future__ import annotations
 
+import logging
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -12,6 +13,14 @@ from clusterbid.core.safe_files import write_bytes_atomically
 if TYPE_CHECKING:  # `clusterbid sign` writes a memo without importing the models and cost model
     from clusterbid.core.memo.inputs import Approver
     from clusterbid.core.memo.verification import MemoVerification
+
+
+def quiet_pyhanko_logs() -> None:
+    """pyHanko logs every untrusted chain and damaged signature with a traceback on stderr; the
+    report already says it in words, so its loggers go nowhere (CLI and app alike)."""
+    for name in ("pyhanko", "pyhanko_certvalidator"):
+        logging.getLogger(name).addHandler(logging.NullHandler())
+        logging.getLogger(name).propagate = False
 
 
 def write_atomically(path: Path, data: bytes) -> None:
@@ -45,14 +54,18 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
     lines = [f"Memo {name}"]
     for sig in result.signatures:
         when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
-        trusted = {None: "not checked (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
+        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
         lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+        lines.append(f"    changed after this signature: {sig.changes_after}")
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
     if result.inputs_sha256:
-        verdict = ("matches page 1" if result.inputs_match_printed
-                   else f"page 1 prints {result.printed_sha256 or 'no single value'}")
+        verdict = ("matches the SHA-256 the memo states in its description" if result.inputs_match_printed
+                   else f"the memo's description states {result.printed_sha256 or 'no single value'}")
         lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
+    if result.inputs_sha256:
+        lines.append(f"  printed page vs attached inputs, checked by: {result.page_check}")
+        lines += [f"    {c}" for c in result.page_checked]
     if result.rescore_matches is not None:
         lines.append("  re-scored with this version's model: "
                      + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))
@@ -61,8 +74,7 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
         lines += [f"    {d}" for d in result.evaluation_differences[:20]]
     if result.ok:
-        lines.append("OK: every check holds"
-                     + ("" if result.trust_checked else " (signer trust not checked: give the CA certificate to trust)"))
+        lines.append("OK: every check holds")
     else:
         lines.append(f"FAILED ({len(result.problems)} problem(s)):")
         lines += [f"  - {p}" for p in result.problems]

@@ -13,8 +13,11 @@ from pyhanko.sign import fields
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.approver_binding import check_approvers, identity_of
 from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
+from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 
 PDF_PROBE = 1024
@@ -34,6 +37,8 @@ class MemoVerification:
     evaluation_matches: bool | None = None  # None when no evaluation was given
     evaluation_differences: tuple[str, ...] = ()
     trust_checked: bool = False
+    page_check: str = "not possible"  # how the exported page was compared with the attachment
+    page_checked: tuple[str, ...] = ()  # the page checks that held, in words
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -84,7 +89,18 @@ def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
     return differences
 
 
-def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None) -> dict:
+def _first_signature_offset(embedded) -> int | None:
+    offsets = []
+    for sig in embedded:
+        try:
+            offsets.append(int(sig.byte_range[1]))
+        except (TypeError, IndexError, ValueError):
+            continue
+    return min(offsets, default=None)
+
+
+def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
+                  exported: bytes) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
     if raw is None:
@@ -96,7 +112,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     elif len(stated) > 1:
         problems.append(f"the memo states {len(stated)} different SHA-256 values for its inputs: {', '.join(stated)}")
     elif stated[0] != digest:
-        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, page 1 prints {stated[0]}")
+        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states {stated[0]}")
     else:
         found["inputs_match_printed"] = True
     try:
@@ -105,12 +121,16 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     except InputError as exc:
         problems.append(f"the attached inputs cannot be re-scored: {exc}")
         data = None
-    else:
+    binding = bind_page_to_inputs(exported, digest, data)
+    found["page_check"], found["page_checked"] = binding.method, binding.checked
+    problems += binding.problems
+    if data is not None:
         found["rescore_matches"] = not differences
         found["rescore_differences"] = tuple(differences)
         if differences:
             problems.append("re-scoring the attached inputs with this version's model gives other figures than "
                             f"the memo prints ({len(differences)} difference(s))")
+    found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     if evaluation is not None:
         differences = _compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
         found["evaluation_matches"] = not differences
@@ -121,8 +141,9 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
 
 
 def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
-                evaluation: Evaluation | None = None) -> MemoVerification:
-    """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all."""
+                evaluation: Evaluation | None = None, *, ordered: bool = True) -> MemoVerification:
+    """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all.
+    `ordered`: the approvers must have signed in the order the memo lists them."""
     if not looks_like_pdf(pdf):
         raise InputError("not a PDF file; give the memo PDF exported by ClusterBid")
     trust_roots = list(trust_roots)
@@ -130,17 +151,32 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         reader = PdfFileReader(BytesIO(pdf), strict=False)
         embedded = list(reader.embedded_regular_signatures)
         unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
+        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader)]
+        signers = [identity_of(sig) for sig in embedded]
+        metadata = metadata_changes(reader, embedded)
         attached = read_attached_inputs(reader)
     except Exception as exc:  # a damaged PDF fails verification with the reason, it is not a crash
         return MemoVerification(trust_checked=bool(trust_roots),
                                 problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
     reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
-    problems = [problem for report in reports for problem in report.problems]
+    problems = [problem for report in reports for problem in report.problems] + metadata
     if not reports:
         problems.append("the memo carries no signatures")
+    elif not trust_roots:
+        # Anyone can make a certificate bearing an approver's name: without a trusted CA or
+        # approver certificate nothing shows the signatures were made by the people named.
+        problems.append("signers not trusted: no trusted certificate was given, so nothing shows these "
+                        "certificates belong to the approvers named (give --trust with the organisation's "
+                        "CA or the approvers' certificates)")
     if unsigned:
         problems.append(f"not yet signed: {', '.join(unsigned)}")
-    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation)
+    exported = first_revision(pdf, _first_signature_offset(embedded))
+    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
     problems += inputs.pop("problems")
+    approvers = inputs.pop("approvers", None)
+    if approvers is None:
+        problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
+    else:
+        problems += check_approvers(approvers, signers, every_field, ordered)
     return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
                             problems=tuple(problems), **inputs)

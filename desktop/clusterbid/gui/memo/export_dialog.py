@@ -55,6 +55,17 @@ class MemoExportDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        # A memo without an approver has no signature field: Export waits until one is named.
+        self.table.itemChanged.connect(self._update_export_button)
+        self.table.model().rowsRemoved.connect(self._update_export_button)
+        self._update_export_button()
+
+    def _update_export_button(self, *_args) -> None:
+        named = any((self.table.item(row, NAME) and self.table.item(row, NAME).text().strip())
+                    for row in range(self.table.rowCount()))
+        self.export_button.setEnabled(bool(named))
+        self.export_button.setToolTip("" if named else "Name at least one approver first: the memo needs "
+                                      "someone to sign it (one signature field per approver)")
 
     # -- parts -------------------------------------------------------------------------------------
     def _approvers_group(self, approvers) -> QGroupBox:

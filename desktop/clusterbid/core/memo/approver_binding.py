@@ -1,0 +1,81 @@
+"""Tie each signature to the approver the memo names for its field.
+
+A valid signature only proves some key signed; the memo is approved only when approver N's field
+is signed by a certificate issued to approver N (name, and e-mail when the memo gives one), no
+certificate signs twice, no field or signature exists beyond the approver fields, and (unless the
+verifier says otherwise) the approvers signed in the order the memo lists them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from clusterbid.core.memo.signing import FIELD_PREFIX
+
+
+@dataclass(frozen=True)
+class SignerIdentity:
+    """Who a signature's certificate names, and which certificate it is."""
+
+    field: str
+    common_name: str
+    email: str
+    fingerprint: str  # SHA-256 of the certificate
+
+
+def identity_of(embedded) -> SignerIdentity:
+    """Read from pyHanko's EmbeddedPdfSignature; an unreadable certificate names nobody."""
+    field = str(embedded.field_name)
+    try:
+        cert = embedded.signer_cert
+        subject = cert.subject.native
+        return SignerIdentity(field, str(subject.get("common_name") or ""),
+                              str(subject.get("email_address") or ""), cert.sha256.hex())
+    except Exception:  # noqa: BLE001 (any damage to the certificate means: no identity)
+        return SignerIdentity(field, "", "", "")
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def _field_index(field: str) -> int | None:
+    tail = field[len(FIELD_PREFIX):]
+    return int(tail) if field.startswith(FIELD_PREFIX) and tail.isdigit() else None
+
+
+def check_approvers(approvers: list, signed: list[SignerIdentity], all_fields: list[str],
+                    ordered: bool = True) -> list[str]:
+    """Problems in words (empty when every signature belongs to its approver); `signed` in
+    signing order (revision order), `all_fields` every signature field of the memo."""
+    if not approvers:
+        return ["the memo names no approver, so no signature can be tied to one"]
+    expected = {f"{FIELD_PREFIX}{i}": a for i, a in enumerate(approvers, start=1) if isinstance(a, dict)}
+    problems = [f"{name}: a signature field that is not one of the memo's approver fields "
+                f"({', '.join(expected)})" for name in dict.fromkeys(all_fields) if name not in expected]
+    problems += [f"{who.field}: a signature outside the approver fields" for who in signed
+                 if who.field not in expected and who.field not in all_fields]
+    for who in signed:
+        approver = expected.get(who.field)
+        if approver is None:
+            continue
+        name, email = str(approver.get("name", "")), str(approver.get("email") or "")
+        if not _same(who.common_name, name):
+            problems.append(f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
+                            f"but the memo names {name} for this field")
+        elif email and not _same(who.email, email):
+            problems.append(f"{who.field}: the certificate's e-mail is {who.email or 'not given'}, "
+                            f"the memo names {email} for {name}")
+    seen: dict[str, str] = {}
+    for who in signed:
+        if who.fingerprint and who.fingerprint in seen:
+            problems.append(f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
+                            "each approver signs with their own certificate")
+        seen.setdefault(who.fingerprint, who.field)
+    if ordered:
+        indices = [_field_index(who.field) for who in signed if who.field in expected]
+        if indices != sorted(indices):
+            order = ", ".join(who.field for who in signed if who.field in expected)
+            problems.append(f"the approvers signed in the order {order}, not in the order the memo lists them "
+                            "(give --any-order if the order does not matter)")
+    return problems

@@ -1,0 +1,115 @@
+"""Bind the memo as exported (its first revision) to the inputs attached to it, by reading page 1.
+
+The document information and the attachment's description can be rewritten together with the
+attachment before anyone signs, so they prove nothing about what the approvers saw. What they saw
+is the page: this reads page 1's text of the unsigned memo (the bytes before the first signature)
+and checks it prints the attachment's SHA-256, the recommended bid and its amounts.
+Text is read with poppler's pdftotext (a subprocess: verify never loads the PDF renderer).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+PDFTOTEXT_SECONDS = 30
+PRINTED_SHA = re.compile(r"Inputs SHA-256:\s*([0-9a-f]{64})")
+RECOMMENDED = re.compile(r"Recommended bid\s+(\S+)")
+
+
+@dataclass(frozen=True)
+class PageBinding:
+    """What page 1 of the exported memo prints, compared with the attachment; `method` says how."""
+
+    method: str
+    checked: tuple[str, ...] = ()  # the checks that held, in words
+    problems: tuple[str, ...] = ()
+
+
+def first_revision(pdf: bytes, first_signature_offset: int | None) -> bytes:
+    """The memo as exported: everything before the revision that holds the first signature."""
+    if first_signature_offset is None:
+        return pdf
+    end = pdf.rfind(b"%%EOF", 0, first_signature_offset)
+    return pdf if end < 0 else pdf[:end + len(b"%%EOF")] + b"\n"
+
+
+def page_one_text(pdf: bytes) -> str | None:
+    """Page 1's text with runs of white space made single spaces; None when pdftotext is missing."""
+    tool = shutil.which("pdftotext")
+    if tool is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "memo.pdf"
+        path.write_bytes(pdf)
+        try:
+            done = subprocess.run([tool, "-q", "-f", "1", "-l", "1", str(path), "-"], capture_output=True,
+                                  timeout=PDFTOTEXT_SECONDS, check=False)
+        except subprocess.TimeoutExpired:
+            return ""
+    return " ".join(done.stdout.decode("utf-8", "replace").split())
+
+
+def _dollars(amount: object, places: int) -> str | None:
+    try:
+        return f"${Decimal(str(amount)):,.{places}f}"
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _expected(data: dict) -> tuple[str | None, dict]:
+    results = data.get("results") if isinstance(data.get("results"), dict) else {}
+    override = data.get("override") if isinstance(data.get("override"), dict) else None
+    ranking = results.get("ranking") or [None]
+    bid = override.get("bid_id") if override else ranking[0]
+    figures = (results.get("bids") or {}).get(bid) or {}
+    return bid, figures if isinstance(figures, dict) else {}
+
+
+def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) -> PageBinding:
+    """Compare page 1 of the exported memo with the attachment (its hash and its parsed content)."""
+    text = page_one_text(exported)
+    if text is None:
+        return PageBinding("not possible", problems=(
+            "page 1 could not be read: pdftotext is not installed (install poppler-utils), so nothing "
+            "proves the printed page matches the attached inputs",))
+    method = "page 1 text of the memo as exported (inputs hash, recommended bid, amounts)"
+    checked, problems = [], []
+    printed = PRINTED_SHA.findall(text)
+    if printed != [inputs_sha256]:
+        problems.append(f"page 1 of the memo as exported prints inputs SHA-256 {', '.join(printed) or 'none'}, "
+                        f"but the attached inputs hash to {inputs_sha256}: the attachment is not what was shown")
+    else:
+        checked.append("page 1 prints the attachment's SHA-256")
+    if data is None:
+        return PageBinding(method, tuple(checked), tuple(problems))
+    bid, figures = _expected(data)
+    shown = RECOMMENDED.findall(text)
+    if bid is None or shown[:1] != [bid]:
+        problems.append(f"page 1 recommends {shown[0] if shown else 'no bid'}, the attached inputs {bid}")
+    else:
+        checked.append(f"page 1 recommends {bid}, as the attached inputs do")
+    wanted = {"total commitment": _dollars(figures.get("total_commitment"), 2),
+              "net cost of the plan": _dollars(figures.get("net_plan_cost"), 0),
+              "time to finish": _hours(figures.get("wall_hours"))}
+    for name, value in wanted.items():
+        if value is None:
+            continue
+        if value in text:
+            checked.append(f"page 1 prints the {name} {value}")
+        else:
+            problems.append(f"page 1 does not print the attached inputs' {name} {value}")
+    return PageBinding(method, tuple(checked), tuple(problems))
+
+
+def _hours(recorded: object) -> str | None:
+    """The attachment records hours as "1049.3"; page 1 prints them with thousands separators."""
+    try:
+        return f"{float(recorded):,.1f} hours" if recorded else None
+    except (TypeError, ValueError):
+        return f"{recorded} hours"
