@@ -4,6 +4,7 @@ and is flagged; a typed one is the provider's, with the page it came from."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.report import scorecard_to_json
@@ -39,7 +40,7 @@ def test_a_bid_with_reliability_left_empty_is_not_stated_defaulted_and_flagged(q
     assert field(wizard, "capacity", "spare_pool_gpus").widget.text() == "—"
     assert field(wizard, "reliability", "node_replacement_hours").widget.text() == "—"
     type_into(qtbot, field(wizard, "reliability", "failures_per_1000_gpu_days").widget, "0.5")
-    type_into(qtbot, page.references["reliability.failures_per_1000_gpu_days"], "p.4")
+    type_into(qtbot, page.sources["reliability.failures_per_1000_gpu_days"].detail, "p.4")
     bid = wizard.result_bid()
     assert bid is not None, [(p.path, p.message) for p in wizard.checked.problems]
     assert all(getattr(bid.reliability, name) is None for name in RELIABILITY)
@@ -69,11 +70,63 @@ def test_editing_a_bid_keeps_not_stated_empty_and_the_providers_page(qtbot, open
     _fill_all_but_reliability(qtbot, wizard)
     page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
     type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "8")
-    type_into(qtbot, page.references["capacity.spare_pool_gpus"], "clause 7.2")
+    type_into(qtbot, page.sources["capacity.spare_pool_gpus"].detail, "clause 7.2")
     bid = wizard.result_bid()
     wizard.close()
     again = open_wizard(bid)
     page = next(p for p in again.section_pages() if p.title() == "Reliability")
     assert field(again, "reliability", "node_replacement_hours").read() is None
-    assert page.references["capacity.spare_pool_gpus"].text() == "clause 7.2"
+    assert page.sources["capacity.spare_pool_gpus"].detail.text() == "clause 7.2"
     assert again.result_bid() == bid
+
+
+def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(qtbot, open_wizard, evaluation):
+    wizard = open_wizard()
+    _fill_all_but_reliability(qtbot, wizard)
+    page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
+    type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "8")
+    spares = page.sources["capacity.spare_pool_gpus"]
+    spares.kind.setFocus()
+    qtbot.keyClick(spares.kind, Qt.Key.Key_Down)  # from "Stated by the provider" to "Buyer's assumption"
+    # An assumption with nobody behind it is refused beside the figure, and Next stays shut.
+    assert wizard.result_bid() is None
+    problem = next(p for p in wizard.checked.problems if p.path == ("capacity", "spare_pool_gpus"))
+    assert "who assumes this figure" in problem.message
+    assert not page.isComplete()
+    type_into(qtbot, spares.detail, "J. Ruiz: the account manager said 8 on the call")
+    bid = wizard.result_bid()
+    assert bid is not None, [(p.path, p.message) for p in wizard.checked.problems]
+    source = bid.provenance["capacity.spare_pool_gpus"]
+    assert (source.kind, source.who, source.why) == (
+        "assumption", "J. Ruiz", "the account manager said 8 on the call")
+    assert "buyer's assumption (J. Ruiz" in page.source_text(field(wizard, "capacity", "spare_pool_gpus"))
+    # Scored, the assumption is flagged as unverified with who set it, never as the provider's.
+    others = [b for b in evaluation.bids if b.id != bid.id]
+    scored = Evaluation.model_validate({**evaluation.model_dump(mode="json"),
+                                        "bids": [b.model_dump(mode="json") for b in [*others, bid]]})
+    row = next(b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure")
+    flagged = {r["field"]: r for r in row["unverified_inputs"]}
+    assert flagged["capacity.spare_pool_gpus"]["kind"] == "assumption"
+    # Cleared, the figure is not stated again and the chooser shows that; typed again, the pick is back.
+    type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "")
+    assert spares.current_kind() == "not_stated" and not spares.kind.isEnabled()
+    type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "8")
+    assert spares.current_kind() == "assumption"
+
+
+def test_a_measured_figure_stays_measured_until_the_officer_changes_it(qtbot, open_wizard, evaluation):
+    base = evaluation.bids[0]
+    measured = {"kind": "measured", "reference": "burn-in log 2026-10", "grade": "buyer_run"}
+    bid = base.model_validate({**base.model_dump(mode="json"),
+                               "provenance": {**base.model_dump(mode="json")["provenance"],
+                                              "reliability.failures_per_1000_gpu_days": measured}})
+    wizard = open_wizard(bid)
+    page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
+    chooser = page.sources["reliability.failures_per_1000_gpu_days"]
+    assert chooser.current_kind() == "measured"
+    assert wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"].kind == "measured"
+    figure = field(wizard, "reliability", "failures_per_1000_gpu_days")
+    type_into(qtbot, figure.widget, "0.9")
+    changed = wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"]
+    # Typed over, the figure is no longer what was measured: it is recorded as typed, the provider's.
+    assert changed.kind == "provider"

@@ -10,6 +10,8 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui.wizard.officer_words import first_mentioned, officer_message
 
+ASSUMPTION_OWNER = ("Say who assumes this figure: type 'who: why' beside it, "
+                    "e.g. 'J. Ruiz: the provider said so on the call'.")
 SECTIONS = ("quote", "capacity", "fabric", "topology", "reliability", "terms", "facility")
 
 
@@ -39,6 +41,8 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
         hit = first_mentioned(message, dotted)
         return tuple(hit.split(".")) if hit else ("bid",)
     head = str(loc[0])
+    if head == "provenance" and len(loc) > 1:  # a figure's source: shown beneath the figure
+        return tuple(str(loc[1]).split("."))
     if head == "evidence":
         return ("evidence",)
     if len(loc) == 1 and head in SECTIONS:
@@ -61,7 +65,9 @@ def check_bid(raw: dict, evaluation: Evaluation, replaces: str | None,
         problems = list(duplicate)
         for error in exc.errors():
             path = _route(tuple(error["loc"]), error["msg"], field_names)
-            problems.append(Problem(path, officer_message(error, path, titles), error["type"]))
+            message = (ASSUMPTION_OWNER if error["loc"][:1] == ("provenance",)
+                       else officer_message(error, path, titles))
+            problems.append(Problem(path, message, error["type"]))
         return Checked(None, tuple(problems))
     try:
         evaluation = with_bid(evaluation, bid, replaces)

@@ -1,23 +1,20 @@
 """The wizard's Reliability page: every figure a provider may leave out can be left "not stated".
 
-A blank figure is not stated: the bid records that (provenance "not_stated"), scoring takes the
-documented default with its wide range, and the page says which default and range beside the field.
-A typed figure is the provider's statement, with where the bid says it (page or clause) if given.
+Each figure has its source beside it. A blank figure is not stated: the bid records that
+(provenance "not_stated"), scoring takes the documented default with its wide range, and the row
+says which default and range. A typed figure is the provider's statement (with the page or clause
+it is on, if given) or the buyer's assumption (who set it and why); a measured figure loaded from
+the document stays measured while unchanged.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit
+from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from clusterbid.core.bid import Capacity, Reliability
-from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, KIND_LABELS
 from clusterbid.gui.wizard.field_rules import FieldBinding
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
-
-FLAG_STYLE = "color: #8a5a00;"
-# Kinds the officer set elsewhere (evidence, the buyer's own assumption): kept when the figure is
-# unchanged in the wizard, which only knows "the provider states it" and "not stated".
-KEPT_KINDS = ("measured", "assumption")
+from clusterbid.gui.wizard.source_chooser import SourceChooser
 
 
 def _spec(model, path, label, decimals=2) -> FieldSpec:
@@ -28,7 +25,7 @@ class TermsPage(SectionPage):
     TITLE = "Reliability"
     SUBTITLE = ("What the provider promises when things fail. Leave a figure at — (step below its lowest "
                 "value to clear it) when the bid does not state it: a documented default with a wide range "
-                "is used and flagged.")
+                "is used and flagged. Beside each figure, say where it comes from.")
     GROUPS = [
         (None, [
             _spec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
@@ -45,60 +42,35 @@ class TermsPage(SectionPage):
 
     def __init__(self, host) -> None:
         super().__init__(host)
-        self.loaded: dict[str, dict] = {}  # provenance of the bid being edited, by dotted path
-        self.loaded_values: dict[str, object] = {}
-        self.references: dict[str, QLineEdit] = {}
-        self.flags: dict[str, QLabel] = {}
-        box = QGroupBox("Where each figure comes from")
-        form = QFormLayout(box)
-        for binding in self.bindings:
-            path = ".".join(binding.path)
-            reference = QLineEdit()
-            reference.setObjectName(f"reference_{'_'.join(binding.path)}")
-            reference.setPlaceholderText("page/clause, e.g. p.4")
-            reference.setMaxLength(300)
-            reference.textChanged.connect(host.refresh)
-            reference.setMaximumWidth(220)
-            flag = QLabel()
-            flag.setObjectName(f"source_{'_'.join(binding.path)}")
-            flag.setWordWrap(True)
-            row = QHBoxLayout()
-            row.addWidget(reference)
-            row.addWidget(flag, 1)
-            form.addRow(binding.title, row)
-            self.references[path], self.flags[path] = reference, flag
-        self.outer.insertWidget(self.outer.count() - 2, box)
+        # Built by field_row while the base class laid out the rows.
+        self.sources: dict[str, SourceChooser] = {".".join(b.path): b.extra["source"] for b in self.bindings}
 
-    def _stated(self, binding: FieldBinding) -> bool:
-        return binding.read() is not None
+    def field_row(self, binding: FieldBinding) -> QWidget:
+        """The figure, its source chooser and flag on one line, the figure's problems beneath."""
+        chooser = SourceChooser(".".join(binding.path), self.host.refresh)
+        binding.extra["source"] = chooser
+        cell = QWidget()
+        stack = QVBoxLayout(cell)
+        stack.setContentsMargins(0, 0, 0, 0)
+        stack.setSpacing(1)
+        line = QHBoxLayout()
+        line.addWidget(binding.widget)
+        line.addWidget(chooser, 1)
+        stack.addLayout(line)
+        stack.addWidget(binding.error)
+        return cell
 
     def source(self, binding: FieldBinding) -> dict:
         """The provenance the page records for one figure."""
-        path = ".".join(binding.path)
-        if not self._stated(binding):
-            return {"kind": "not_stated", "why": "the provider's bid does not state it"}
-        kept = self.loaded.get(path)
-        if kept and kept.get("kind") in KEPT_KINDS and binding.read() == self.loaded_values.get(path):
-            return kept
-        reference = self.references[path].text().strip()
-        return {"kind": "provider", **({"reference": reference} if reference else {})}
+        return binding.extra["source"].source(binding.read())
 
     def source_text(self, binding: FieldBinding) -> str:
-        """'not stated: default 24 (range 4-72; ClusterBid default: ...)' or 'stated by the provider, p.4'."""
-        path = ".".join(binding.path)
-        source = self.source(binding)
-        if source["kind"] == "not_stated":
-            default = DOCUMENTED_DEFAULTS[path]
-            return (f"not stated — default {default.value:g} used (range {default.low:g}-{default.high:g}; "
-                    f"{default.source}); flagged in the report and the memo")
-        reference = source.get("reference", "")
-        return KIND_LABELS[source["kind"]] + (f", {reference}" if reference else "")
+        """What the Review page prints beside the figure."""
+        return binding.extra["source"].describe(binding.read())
 
     def values(self) -> dict:
         out = super().values()
-        provenance = {}
-        for binding in self.bindings:
-            provenance[".".join(binding.path)] = self.source(binding)
+        provenance = {".".join(b.path): self.source(b) for b in self.bindings}
         # The spare pool stays a number in the document: not stated leaves it out (the default 0).
         if out.get("capacity", {}).get("spare_pool_gpus", 0) is None:
             del out["capacity"]["spare_pool_gpus"]
@@ -107,22 +79,13 @@ class TermsPage(SectionPage):
 
     def load(self, raw: dict) -> None:
         super().load(raw)
-        self.loaded = dict(raw.get("provenance") or {})
+        loaded = dict(raw.get("provenance") or {})
         for binding in self.bindings:
-            path = ".".join(binding.path)
-            source = self.loaded.get(path) or {}
-            self.loaded_values[path] = binding.read()
+            source = loaded.get(".".join(binding.path)) or {}
             if source.get("kind") in ("default", "not_stated"):
                 binding.write(None)  # a default is never shown as if the provider had typed it
-            self.references[path].setText(source.get("reference", "") if source.get("kind") == "provider" else "")
+            binding.extra["source"].load(source, binding.read())
 
     def after_refresh(self) -> None:
         for binding in self.bindings:
-            path = ".".join(binding.path)
-            flag = self.flags[path]
-            # Short beside the field (the page fits the wizard); the default's source in the tooltip.
-            full = self.source_text(binding)
-            flag.setText(full.split(";")[0] + ("), flagged" if not self._stated(binding) else ""))
-            flag.setToolTip(full)
-            flag.setStyleSheet(FLAG_STYLE if not self._stated(binding) else "")
-            self.references[path].setEnabled(self._stated(binding))
+            binding.extra["source"].refresh(binding.read())

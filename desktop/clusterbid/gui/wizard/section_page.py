@@ -66,7 +66,7 @@ class SectionPage(QWizardPage):
             for spec in specs:
                 binding = self.customise(spec, make_binding(spec.model, spec.path, spec.label, choices=spec.choices,
                                                             decimals=spec.decimals, not_stated=spec.not_stated))
-                form.addRow(binding.label, field_cell(binding))
+                form.addRow(binding.label, self.field_row(binding))
                 connect_changes(binding, host.refresh)
                 self.bindings.append(binding)
             if title is None:
@@ -89,6 +89,10 @@ class SectionPage(QWizardPage):
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         """Hook for pages that adjust a widget (catalog combo boxes, suffixes)."""
         return binding
+
+    def field_row(self, binding: FieldBinding) -> QWidget:
+        """Hook: what sits right of the label (the Reliability page adds each figure's source)."""
+        return field_cell(binding)
 
     def binding(self, *path: str) -> FieldBinding:
         return next(b for b in self.bindings if b.path == path)
