@@ -32,3 +32,23 @@ def test_details_name_the_default_the_rank_depends_on_and_the_providers_page(qtb
     assert "depends on figures nobody verified" not in text
     assert "Spare GPUs: 16 — stated by the provider" in text
     assert "SLA credit (%): 0 — ClusterBid default (range 0-10;" in text
+
+
+def test_the_comparison_says_which_bid_rank_rests_on_a_default(qtbot):
+    """Same two bids: 'unsure' is cheaper per hour but states no spare pool (0 by default, 16 at the
+    range's top turns its cost rank from 2 to 1), so the ranking table flags it where ranks are
+    read; 'rival' states every figure and carries no flag."""
+    from PySide6.QtCore import Qt
+
+    from clusterbid.gui.comparison.scorecard_table_model import FINDINGS, ScorecardTableModel
+
+    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
+                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})
+    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
+    model = ScorecardTableModel(score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival]))))
+    cells = {model.score_at(row).bid.id: model.index(row, FINDINGS) for row in range(model.rowCount())}
+    assert model.data(cells["unsure"], Qt.ItemDataRole.DisplayRole).endswith("rank rests on spare GPUs")
+    assert "Its cost rank changes across the range of: spare GPUs" in model.data(
+        cells["unsure"], Qt.ItemDataRole.ToolTipRole)
+    assert "rests on" not in model.data(cells["rival"], Qt.ItemDataRole.DisplayRole)

@@ -53,11 +53,22 @@ def _short_money(amount: float, currency: str, millions: bool) -> str:
     return f"{text}M" if not text.endswith(currency) else text.replace(f" {currency}", f"M {currency}")
 
 
+def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
+    """Bid id -> the defaults and assumptions whose documented range moves its cost rank."""
+    from clusterbid.core.memo.provenance_lines import field_words
+    from clusterbid.core.provenance.model import UNVERIFIED_KINDS
+    from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+
+    return {bid_id: words for bid_id, effects in scorecard_default_effects(scorecard).items()
+            if (words := [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS])}
+
+
 class ScorecardTableModel(QAbstractTableModel):
     def __init__(self, scorecard: Scorecard, uncertainty: object | None = None) -> None:
         super().__init__()
         self._scorecard = scorecard
         self._uncertainty = uncertainty
+        self._resting = rank_resting_on(scorecard)
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -67,6 +78,7 @@ class ScorecardTableModel(QAbstractTableModel):
     def set_scorecard(self, scorecard: Scorecard, uncertainty: object | None = None) -> None:
         self.beginResetModel()
         self._scorecard, self._uncertainty = scorecard, uncertainty
+        self._resting = rank_resting_on(scorecard)
         self.endResetModel()
 
     def set_uncertainty(self, uncertainty: object | None) -> None:
@@ -123,10 +135,12 @@ class ScorecardTableModel(QAbstractTableModel):
         bids = getattr(self._uncertainty, "bids", None) or {}
         return bids.get(score.bid.id)
 
-    @staticmethod
-    def _findings(score: BidScore, sep: str) -> str:
+    def _findings(self, score: BidScore, sep: str) -> str:
         e = score.estimate
-        return sep.join([f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings])
+        resting = [f"Its cost rank changes across the range of: {', '.join(self._resting[score.bid.id])} "
+                   "(not stated or assumed; see Details)"] if score.bid.id in self._resting else []
+        return sep.join([f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings]
+                        + resting)
 
     def _band_tip(self, score: BidScore) -> str | None:
         u = self._bid_uncertainty(score)
@@ -168,7 +182,10 @@ class ScorecardTableModel(QAbstractTableModel):
             if e.gates:
                 return "excluded: " + "; ".join(FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates)
             count = len(e.warnings)
-            return f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
+            passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
+            resting = self._resting.get(bid.id)
+            # Issue 14: a rank a default or an assumption can overturn says so where ranks are read.
+            return f"{passed}; rank rests on {', '.join(resting)}" if resting else passed
         u = self._bid_uncertainty(score)
         if column == BAND:
             if u is None or score.rank is None:
