@@ -142,3 +142,27 @@ def test_an_unstated_uptime_is_worth_getting_in_writing():
     leader = plan.ids.index("northwind-ib")
     swap = next(v for v in voi.values if v.bid_id == "northwind-ib" and v.input == "replacement_hours")
     assert np.ptp(plan.cost[leader]) > 0 and swap.evpi == 0
+
+
+def test_an_assumed_replacement_time_is_drawn_around_the_buyers_figure_not_the_default_range():
+    """Issue 14: a buyer's assumption (8 h, say) is the buyer's figure: drawn with the documented
+    range's width (4-72 h: sigma ln(18) / 2.5632) but centred on 8 h, where a not-stated figure is
+    centred on the range's geometric midpoint, sqrt(4 x 72) = 16.97 h."""
+    import copy
+
+    from clusterbid.core.evaluation import Evaluation
+
+    data = _twin_with_unstated_reliability().model_dump(mode="json")
+    assumed = copy.deepcopy(data["bids"][1])
+    assumed["id"], assumed["quote"]["provider"] = "assumed", "Assumed Cloud"
+    assumed["reliability"]["node_replacement_hours"] = 8
+    assumed["provenance"]["reliability.node_replacement_hours"] = {
+        "kind": "assumption", "who": "J. Ruiz", "why": "the account manager said so on the call"}
+    data["bids"].append(assumed)
+    plan = sample_plan_costs(Evaluation.model_validate(data), SAMPLES)
+    for bid_id, centre in (("assumed", 8.0), ("twin", np.sqrt(4 * 72))):
+        row = plan.ids.index(bid_id)
+        swap = next(i for i in plan.inputs[row] if i.name == "replacement_hours")
+        assert swap.sigma == pytest.approx(np.log(72 / 4) / 2.5632, rel=1e-3)
+        hours = swap.point * plan.factors["replacement_hours"][row]
+        assert np.median(hours) == pytest.approx(centre, rel=0.03)

@@ -163,10 +163,12 @@ def _reliability_input(name: str, point: float, drawn: float, bid, field_name: s
     if source.verified:  # stated by the provider or measured
         label = "bid statement" if source.kind == "provider" else source.label
         return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, label, None)
-    # The range's ends at P10 and P90: the median is their geometric midpoint, not the default.
+    # A default's range has its ends at P10 and P90: the median is their geometric midpoint, not the
+    # default. A buyer's assumption is the buyer's own figure: centred on it, as wide as the range.
     low, high = low_high
-    # (A buyer's assumption of zero hours or 100% uptime has nothing to multiply: it stays as set.)
-    median = math.sqrt(low * high) / drawn if spreads.default_range_scale and drawn > 0 else 1.0
+    centred = source.kind == "assumption" or not spreads.default_range_scale or drawn <= 0
+    # (An assumption of zero hours or 100% uptime has nothing to multiply: it stays as set.)
+    median = 1.0 if centred else math.sqrt(low * high) / drawn
     sigma = spreads.default_range_scale * _range_sigma(low, high)
     return UncertainInput(name, point, median, sigma, 0.0, source.label, None)
 
