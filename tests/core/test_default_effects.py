@@ -93,3 +93,14 @@ def test_the_memo_lists_the_deciding_default_first_and_the_recommended_bids_risk
                              "(plausible 0-16)")
     assert own[0].endswith("its cost rank goes from 2 to 1, so the ranking depends on it.")
     assert not any("spare GPUs = 0 is stated by the provider" in i for i in own)
+
+
+def test_an_assumed_spare_pool_is_tried_across_the_documented_range_like_a_default():
+    """A buyer's assumption of 0 spares is no better checked than the default: +/-15% of 0 would
+    never move it, so it is tried over the documented 0-16 range and found to decide the rank."""
+    rival = bid_dict("rival", reliability=SLOW_SWAP)
+    assumed = {"kind": "assumption", "who": "J. Ruiz", "why": "none mentioned on the call"}
+    spares = _report(_unsure(**{"capacity.spare_pool_gpus": assumed}), rival)["unsure"]["rank_depends_on"][0]
+    assert (spares["field"], spares["kind"]) == ("capacity.spare_pool_gpus", "assumption")
+    assert (spares["low"], spares["high"], spares["range_from"]) == (0, 16, "documented range")
+    assert (spares["cost_rank_low"], spares["cost_rank_high"]) == (2, 1)

@@ -1,7 +1,7 @@
 """How far each unverified input of a bid can move its cost and its cost rank (issue 14).
 
 The tornado's machinery run per bid on the inputs nobody verified: a default or a not-stated figure
-is moved to the ends of its documented range, a provider's statement or a buyer's assumption by the
+or a buyer's assumption is moved to the ends of its documented range, a provider's statement by the
 tornado's +/-15%. Measured figures are left out: they are what the decision can lean on.
 """
 
@@ -61,8 +61,10 @@ class DefaultEffect:
 
 def _ends(path: str, kind: str, value: float) -> tuple[float, float, str]:
     default = DOCUMENTED_DEFAULTS.get(path)
-    if kind in ("default", "not_stated") and default is not None:
-        return default.low, default.high, "documented range"
+    if kind in ("default", "not_stated", "assumption") and default is not None:
+        # An assumption is no better checked than a default: the documented range, stretched to
+        # hold the assumed figure when the buyer assumed beyond it.
+        return min(default.low, value), max(default.high, value), "documented range"
     if path == "reliability.uptime_sla_percent":  # moved through the downtime it allows, as the tornado
         downtime = 100.0 - value
         return 100.0 - downtime * (1.0 + SWING), 100.0 - downtime * (1.0 - SWING), "+/-15% of downtime"
