@@ -107,6 +107,7 @@ def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(qtb
     row = next(b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure")
     flagged = {r["field"]: r for r in row["unverified_inputs"]}
     assert flagged["capacity.spare_pool_gpus"]["kind"] == "assumption"
+    assert flagged["capacity.spare_pool_gpus"]["source"] == "J. Ruiz: the account manager said 8 on the call"
     # Cleared, the figure is not stated again and the chooser shows that; typed again, the pick is back.
     type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "")
     assert spares.current_kind() == "not_stated" and not spares.kind.isEnabled()

@@ -66,9 +66,14 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
             "label": source.label,
             "value": value,
             "range": [default.low, default.high] if default and source.kind != "assumption" else None,
-            "source": default.source if default and source.kind != "assumption" else (source.why or source.who),
+            "source": default.source if default and source.kind != "assumption" else _owner(source),
         })
     return rows
+
+
+def _owner(source: Source) -> str:
+    """Who set an assumption, and why when they said: 'J. Ruiz: said on the call'."""
+    return f"{source.who}: {source.why}" if source.who and source.why else (source.who or source.why)
 
 
 def completed_workload_provenance(workload: Any) -> dict[str, Source]:
