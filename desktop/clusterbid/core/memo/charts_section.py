@@ -18,7 +18,7 @@ from clusterbid.resources import resource_path
 PRINT_DPI = 200
 
 
-MAX_CHART_HEIGHT = 110 * mm
+MAX_CHART_HEIGHT = 92 * mm
 # The ten largest swings stay legible at print size; the full list is in `clusterbid score`.
 MEMO_TORNADO_BARS = 10
 
@@ -78,7 +78,7 @@ def _drawn(caption: str, build, cjk: bool, *drawn_from) -> tuple[PILImage.Image,
 
 
 def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) -> list[Flowable]:
-    """(caption, image) flowables for each chart."""
+    """One image flowable per chart (its caption kept as the image's alternative text)."""
     from clusterbid.core import charts  # matplotlib: imported when a memo is drawn, not before
 
     style = charts.PRINT_STYLE
@@ -104,7 +104,7 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
         image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
-        out.append(KeepTogether([image, Spacer(1, 3 * mm)]))
+        out.append(image)
     return out
 
 
@@ -114,5 +114,7 @@ def charts_section(images: list[Flowable] | None) -> list[Flowable]:
     if images is None:
         note = "Charts: not available in this build (the charts module is not installed)."
         return [CondPageBreak(30 * mm), head, Paragraph(note, s["warn"])]
-    # The heading travels with the first chart so it is never stranded at a page foot.
-    return [KeepTogether([head, images[0]]), *images[1:]]
+    # The heading travels with the first chart so it is never stranded at a page foot. Flat: a
+    # KeepTogether nested in another reports 16,777,215 points and never fits below anything.
+    return [KeepTogether([head, images[0], Spacer(1, 3 * mm)])] + [
+        f for image in images[1:] for f in (image, Spacer(1, 3 * mm))]

@@ -50,40 +50,99 @@ _TRAINING_ONLY = ("Gates", "Step time", "Goodput", "Time and cost to finish", "E
                   "Uncertainty", "Contract economics", "Validation against published figures",
                   "Value of information")
 _SERVING_ONLY = ("Serving",)
-# Sections whose tables are reference for the model's reviewers, not for the approvers: the memo
-# prints their words (what was tested and how far off it is) and points to the table.
-_WORDS_ONLY = ("Validation against published figures", "Validation against public serving benchmarks")
+# What the approvers sign for, printed whole; every other section prints its opening paragraph (a
+# list it introduces cut to each item's first sentence) and a pointer: the whole text travels
+# with the memo as an attachment and is the app's Help, so nothing is lost, and the appendix stays
+# about two pages where printing it all took five.
+_PRINTED_WHOLE = ("What a verified memo proves",)
 ATTACHMENT_NAME = "clusterbid-methodology.md"
-_TABLE_ELSEWHERE = f"(The table is in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
-# Sections the model's reviewers read and the approvers need not: the memo prints their heading
-# and a pointer; the whole text travels with the memo as an attachment, so nothing is lost.
+# Sections the model's reviewers read and the approvers need not: a heading and a pointer.
 _REFERENCE_ONLY = ("Step time", "Evidence", "Value of information", "Where each figure came from")
 _IN_THE_ATTACHMENT = f"(In the full text, attached to this PDF as {ATTACHMENT_NAME}, and in the app's Help.)"
+_REST_ATTACHED = f"(Formulas, tables and checks: in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
+
+
+_SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
+
+
+def _first_sentence(text: str) -> str:
+    """Up to the first full stop that ends a sentence (not the one in 'i.e.' or 'e.g.')."""
+    for end in _SENTENCE_END.finditer(text):
+        if not text[:end.start()].endswith(("i.e", "e.g")):
+            return text[:end.start() + 1]
+    return text
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """('para' | 'list' | 'table' | 'heading', texts) per block; a list's texts are its items."""
+    blocks: list[tuple[str, list[str]]] = []
+    for line in lines:
+        stripped = line.strip()
+        kind = ("heading" if stripped.startswith("#") else "table" if stripped.startswith("|")
+                else "list" if stripped.startswith("- ") else "para")
+        if not stripped:
+            blocks.append(("", []))  # a blank line closes the block
+        elif kind == "list" and (not blocks or blocks[-1][0] in ("list", "")):
+            if not blocks or blocks[-1][0] == "":
+                blocks.append(("list", []))
+            blocks[-1][1].append(stripped[2:])
+        elif blocks and blocks[-1][0] in ("para", "list", "table") and kind in ("para", "table"):
+            if blocks[-1][0] == "list" and kind == "para":
+                blocks[-1][1][-1] += " " + stripped  # an item's continuation line
+            elif blocks[-1][0] == kind:
+                blocks[-1][1].append(stripped)
+            else:
+                blocks.append((kind, [stripped]))
+        else:
+            blocks.append((kind, [stripped]))
+    return [b for b in blocks if b[0]]
+
+
+def _opening(lines: list[str]) -> list[str]:
+    """A section's first paragraph (or list), and the list a paragraph ending with ':' introduces,
+    each item cut to its first sentence. Subsections and tables are left for the full text."""
+    blocks = _blocks(lines)
+    if not blocks or blocks[0][0] not in ("para", "list"):
+        return []
+    kind, texts = blocks[0]
+    if kind == "list":
+        return [f"- {_first_sentence(item)}" for item in texts]
+    paragraph = " ".join(texts)
+    if paragraph.endswith(":"):
+        if len(blocks) > 1 and blocks[1][0] == "list":
+            return [paragraph, *(f"- {_first_sentence(item)}" for item in blocks[1][1])]
+        paragraph = paragraph[:-1] + "."  # what it introduced (a table) is in the full text
+    return [paragraph]
+
+
+def _sections(markdown: str) -> list[tuple[str, list[str]]]:
+    """(heading line, its lines) per '## ' section; the introduction has an empty heading."""
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for line in markdown.splitlines():
+        if line.startswith("## "):
+            sections.append((line, []))
+        else:
+            sections[-1][1].append(line)
+    return sections
 
 
 def methodology_for(markdown: str, serving: bool) -> str:
-    """The methodology text with the other kind of memo's sections removed, and the tables of
-    reference-only sections replaced by a pointer to them."""
+    """The methodology as the memo's appendix prints it: the other kind of memo's sections
+    removed, the introduction and what the approvers sign for whole, every other section's
+    opening and a pointer to the full text attached."""
     leave_out = _TRAINING_ONLY if serving else _SERVING_ONLY
     kept: list[str] = []
-    skipping = words_only = reference = False
-    for line in markdown.splitlines():
-        if line.startswith("## "):
-            title = re.sub(r"^##\s+[0-9.]*\s*", "", line)
-            skipping, words_only = title.startswith(leave_out), title.startswith(_WORDS_ONLY)
-            reference = not skipping and title.startswith(_REFERENCE_ONLY)
-            if reference:
-                kept += [line, "", _IN_THE_ATTACHMENT, ""]
-        elif line.startswith("### "):  # a subsection of a kept section can be words-only too
-            words_only = line[4:].strip().startswith(_WORDS_ONLY)
-        if skipping or reference:
+    for heading, lines in _sections(markdown):
+        title = re.sub(r"^##\s+[0-9.]*\s*", "", heading)
+        if heading and title.startswith(leave_out):
             continue
-        if words_only and line.lstrip().startswith("|"):
-            if kept[-1] != _TABLE_ELSEWHERE:
-                kept.append(_TABLE_ELSEWHERE)
-            continue
-        kept.append(line)
-    return "\n".join(kept) + "\n"
+        if not heading or title.startswith(_PRINTED_WHOLE):
+            kept += ([heading] if heading else []) + lines
+        elif title.startswith(_REFERENCE_ONLY):
+            kept += [heading, "", _IN_THE_ATTACHMENT, ""]
+        else:
+            kept += [heading, "", *_opening(lines), "", _REST_ATTACHED, ""]
+    return "\n".join(kept).strip("\n") + "\n"
 
 
 def methodology_flowables(markdown: str) -> list[Flowable]:

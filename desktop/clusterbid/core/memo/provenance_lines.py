@@ -57,9 +57,13 @@ def not_verified_lines(bid, effects: list[DefaultEffect], currency: str, who: st
     """One line per unmeasured figure of the bid, the one that can move the decision most first."""
     unverified = {row["field"]: row for row in unverified_inputs(bid)}
     lines = []
+    steady = []  # the provider's statements whose +/-15% leaves the cost rank as it is
     for effect in effects:
         value = figure_value(bid, effect.field)
         row = unverified.pop(effect.field, None)
+        if row is None and not effect.moves_rank:
+            steady.append(f"{field_words(effect.field)} {value:g}")
+            continue
         if row is None:  # the provider's statement: named as such, never measured
             lines.append(f"{who}: {field_words(effect.field)} = {value:g} is stated by the provider, not "
                          f"measured; {effect_words(effect, currency)}.")
@@ -67,6 +71,10 @@ def not_verified_lines(bid, effects: list[DefaultEffect], currency: str, who: st
         span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
         lines.append(f"{who}: {field_words(effect.field)} = {value:g} is {row['label']}{span}; source: "
                      f"{row['source']}; {effect_words(effect, currency)}.")
+    if steady:  # one line, not one each: none of them can change the decision
+        why = ("none moving its cost rank across +/-15%" if effects[0].cost_rank_low is not None
+               else "the bid is excluded, so none moves the decision")
+        lines.append(f"{who}: stated by the provider and not measured, {why}: {', '.join(steady)}.")
     for row in unverified.values():  # figures the cost to finish does not read (SLA credit)
         span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
         lines.append(f"{who}: {field_words(row['field'])} = {row['value']:g} is {row['label']}{span}; "

@@ -128,8 +128,9 @@ def price_reasonableness(rows) -> list[Flowable]:
         _p("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
            "with their source and date in the catalog (reference_prices.toml). A committed term is usually below "
            "on-demand; far below or above is a question for the provider.", "small"),
-        Spacer(1, 1 * mm), _grid(bids, [0.3, 0.14, 0.12, 0.44]),
-        Spacer(1, 1 * mm), _grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)])]
+        Spacer(1, 1 * mm), _grid(bids, [0.3, 0.14, 0.12, 0.44])]),
+        # The references may start the next page: the bids' check is what is read with the ranking.
+        Spacer(1, 1 * mm), _grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)]
 
 
 def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
@@ -176,6 +177,21 @@ def bid_section(page: BidPage) -> list[Flowable]:
     return [CondPageBreak(60 * mm), KeepTogether(head), *evidence]
 
 
+def excluded_section(pages: list[BidPage]) -> list[Flowable]:
+    """Bids a gate excluded: one row each (what was offered, why it cannot run the job). A bid that
+    cannot run the job has no cost to break down, so half a page each told the reader nothing more."""
+    if not pages:
+        return []
+    rows = [("Bid", "Offered", "Why it cannot run the planned job")]
+    for page in pages:
+        offer = dict(page.offer_rows)
+        offered = "; ".join(offer[k] for k in ("Capacity", "Price") if k in offer)
+        reasons = [r.removeprefix("Gate failed: ") for r in page.risks if r.startswith("Gate failed: ")]
+        rows.append((f"{page.bid_id} ({page.provider})", offered, " ".join(reasons)))
+    return [CondPageBreak(40 * mm), KeepTogether([_p("Bids excluded by a gate", "bid_head"),
+                                                  _grid(rows, [0.22, 0.33, 0.45])])]
+
+
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
     out = [CondPageBreak(80 * mm), _p("5. Sensitivity: what would change the decision", "h1")]
     if c.tipping_rows is None:
@@ -203,13 +219,15 @@ def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str
 
 def not_verified_section(c: MemoContent) -> list[Flowable]:
     """One row per bid with its items as bullets: the bid's name is said once, not on every line."""
-    bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages]
+    bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages] + ["Workload"]
     rows = [[_p("Bid", "head"), _p("Taken on trust: ask the provider before signing", "head")]]
     for who, texts in _by_bid(c.unverified, bids):
         bullets = [_p(text[:1].upper() + text[1:], "fine_bullet") for text in texts]
         for paragraph in bullets:
             paragraph.bulletText = "•"
-        rows.append([_p(who or "-", "cell_bold"), bullets])
+        # The workload's inputs are the buyer's own, under every bid's cost.
+        rows.append([_p("Every bid: the buyer's workload" if who == "Workload" else who or "-", "cell_bold"),
+                     bullets])
     table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
     out = [Spacer(1, 4 * mm), KeepTogether([
@@ -233,10 +251,10 @@ def evidence_requests_section(c: MemoContent) -> list[Flowable]:
 def methodology_appendix(c: MemoContent) -> list[Flowable]:
     # The appendix follows on the same page when a third of it is left: no half-empty page before it.
     return [CondPageBreak(60 * mm), _p("Appendix: methodology", "h1"),
-            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. The sections of the app's help "
-               "(same text, same numbers) that bear on this kind of memo; the other kind's model is left out, and "
-               "the reviewers' sections (step time, evidence, value of information, provenance) are printed in "
-               "the full text attached to this PDF.", "small"),
+            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. How each section of the app's "
+               "help (same text, same numbers) that bears on this kind of memo begins; the formulas, tables, "
+               "checks and the reviewers' sections (step time, evidence, value of information, provenance) "
+               "are in the full text attached to this PDF.", "small"),
             *methodology_flowables(c.methodology)]
 
 
@@ -251,10 +269,10 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
     if not c.approvers:
         out.append(_p("No approvers were named when this memo was exported.", "warn"))
     for number, approver in enumerate(c.approvers, start=1):
-        out.append(KeepTogether([
-            _p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
-            Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm),
-        ]))
+        out += [_p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
+                Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm)]
+    # One flat KeepTogether: reportlab sizes a KeepTogether nested in another as 16,777,215 points
+    # tall, so a nested one never fits below anything and always starts a new page.
     return [KeepTogether(out)]
 
 
@@ -262,7 +280,9 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
     story = title_block(c) + decision_summary(c) + assumptions_box(c) + officers_notes(c) + comparison_table(c)
     story += charts_section(chart_images)
     for page in c.bid_pages:
-        story += bid_section(page)
+        if page.status != "Excluded":
+            story += bid_section(page)
+    story += excluded_section([page for page in c.bid_pages if page.status == "Excluded"])
     story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
     # The signatures close the decision, as in a source-selection decision document; the
     # methodology is reference text after them.
