@@ -136,7 +136,7 @@ def test_one_limit_for_every_reader_is_the_artefact_limit(tmp_path: Path) -> Non
     with pytest.raises(InputError, match="over.log: .*50 MiB limit for an evidence file"):
         drop_read_log(over)
     with pytest.raises(InputError, match="over.log: .*50 MiB limit for an evidence file"):
-        wizard_read_log(over, "C", "provider", None)
+        wizard_read_log(over, "provider", None)
     at_limit = _sparse(tmp_path / "at.log", MAX_ARTEFACT_BYTES)
     assert len(load_evidence_bytes(at_limit)) == 50 * 2**20
 

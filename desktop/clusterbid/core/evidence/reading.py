@@ -218,6 +218,11 @@ def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: t
     return EvidenceReading(source, fmt, sha, nccl_runs=runs, evidence=tuple(items), notes=tuple(notes))
 
 
+def scored_runs(reading: EvidenceReading) -> list[NcclTestsRun]:
+    """The nccl-tests runs that gave the reading's evidence items, in the same order."""
+    return [run for run in reading.nccl_runs if _not_scored(run) is None]
+
+
 def select_run(reading: EvidenceReading, number: int) -> EvidenceReading:
     """Only run `number` (1-based, file order) of a file with several nccl-tests runs."""
     runs = reading.nccl_runs

@@ -13,7 +13,9 @@ from PySide6.QtWidgets import (
 )
 
 from clusterbid.core.bid import Fabric
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.reading import FabricClaim, fabric_claim_of
 from clusterbid.gui.wizard.evidence_worker import ParsedLog, ParseLogTask, UnreadableLog
 from clusterbid.gui.wizard.figure_form import MEASURED_BY_WORDS, FigureForm
 from clusterbid.gui.wizard.officer_words import GRADE_WORDS, readable
@@ -56,9 +58,6 @@ class EvidencePage(QWizardPage):
         self.measured_by = QComboBox()
         for text, value in MEASURED_BY_WORDS:
             self.measured_by.addItem(text, value)
-        self.grade = QComboBox()
-        for grade in (EvidenceGrade.MEASURED_PROVIDER, EvidenceGrade.MEASURED_INDEPENDENT):
-            self.grade.addItem(GRADE_WORDS[grade].capitalize(), grade)
         attach = QPushButton("&Attach evidence files…")
         attach.setObjectName("attach_logs")
         attach.clicked.connect(lambda: self.attach_files([Path(p) for p in self.choose_files()]))
@@ -70,13 +69,11 @@ class EvidencePage(QWizardPage):
 
         who = QLabel("Logs measured b&y")
         who.setBuddy(self.measured_by)
-        grade = QLabel("Logs' grad&e")
-        grade.setBuddy(self.grade)
+        # No grade to pick: it follows who measured (methodology section 5), so a log the
+        # provider ran cannot be filed as an independent measurement.
         row = QHBoxLayout()
         row.addWidget(who)
         row.addWidget(self.measured_by)
-        row.addWidget(grade)
-        row.addWidget(self.grade)
         row.addStretch(1)
         row.addWidget(attach)
         row.addWidget(remove)
@@ -95,16 +92,18 @@ class EvidencePage(QWizardPage):
             "Training throughput or scaling table (*.csv *.json);;All files (*)")
         return files
 
-    def _nic_aggregate(self) -> float | None:
-        """The fabric page's NIC aggregate, so the parser can flag 2-node busbw above it."""
+    def _fabric(self) -> tuple[float | None, FabricClaim | None]:
+        """The fabric page's NIC aggregate (to flag 2-node busbw above it) and what the bid claims
+        (RDMA, GPUDirect) to hold the log's NCCL INFO lines against; (None, None) while unfinished."""
         try:
-            return Fabric.model_validate(self.host.raw_bid().get("fabric", {})).aggregate_gb_s
-        except ValidationError:
-            return None
+            fabric = Fabric.model_validate(self.host.raw_bid().get("fabric", {}))
+            return fabric.aggregate_gb_s, fabric_claim_of(fabric.technology, fabric.gpudirect_rdma)
+        except (ValidationError, InputError):
+            return None, None
 
     def attach_files(self, paths: list[Path]) -> None:
         for path in paths:
-            task = ParseLogTask(path, self.grade.currentData(), self.measured_by.currentData(), self._nic_aggregate())
+            task = ParseLogTask(path, self.measured_by.currentData(), *self._fabric())
             task.signals.finished.connect(self._parsed)
             self.pending += 1
             self.status.setText(f"Reading {path.name}…")

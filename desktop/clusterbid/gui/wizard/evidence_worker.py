@@ -1,7 +1,9 @@
 """Read an attached evidence file off the GUI thread and turn it into graded Evidence.
 
-nccl-tests logs take the grade the officer picks on the page; a training-throughput or scaling
-file says who measured it inside, so core grades it from that (resources/evidence-formats.md).
+The one core reader (`read_evidence`, as `clusterbid evidence` uses) reads every kind of file; the
+grade follows who measured (an nccl-tests log: whom the officer names on the page; a throughput or
+scaling file says so inside). The bid's fabric goes with it, so a log that ran over TCP sockets or
+without GPUDirect RDMA against a bid that claims them is flagged here as on the command line.
 """
 
 from __future__ import annotations
@@ -12,17 +14,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.evidence import (
-    Evidence,
-    EvidenceGrade,
-    detect_format,
-    load_evidence_bytes,
-    parse_nccl_tests_json,
-    parse_nccl_tests_text,
-    read_evidence,
-    sha256_hex,
-    to_evidence,
-)
+from clusterbid.core.evidence import Evidence, load_evidence_bytes, read_evidence
+from clusterbid.core.evidence.reading import FabricClaim, scored_runs
 
 
 @dataclass(frozen=True)
@@ -45,40 +38,37 @@ class ParseSignals(QObject):
     finished = Signal(object)  # ParsedLog | UnreadableLog
 
 
-def read_log(path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_gb_s: float | None) -> ParsedLog:
-    """The first all_reduce run in the file that can back a busbw figure; InputError otherwise."""
+def read_log(path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
+             fabric: FabricClaim | None = None) -> ParsedLog:
+    """The file's figures: an nccl-tests log gives its first run that can back a busbw figure (a
+    file of several runs is split with `clusterbid evidence --run N`); InputError otherwise."""
     data = load_evidence_bytes(path, path.name)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path.name}: not UTF-8 text (byte {exc.start}); attach the log as saved by nccl-tests") from None
-    kind = detect_format(text)
-    if kind not in ("nccl-text", "nccl-json"):
-        reading = read_evidence(data, path.name, fmt=kind)
-        if not reading.evidence:
-            raise InputError(f"{path.name}: no figure the cost model can use ({'; '.join(reading.notes) or kind})")
-        return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data)
-    parse = parse_nccl_tests_json if kind == "nccl-json" else parse_nccl_tests_text
-    runs = parse(text, path.name, nic_aggregate_gb_s=nic_aggregate_gb_s)
-    last_problem: InputError | None = None
-    for run in runs:
-        try:
-            evidence = to_evidence(run, grade=grade, measured_by=measured_by,
-                                   artefact_sha256=sha256_hex(data), artefact_name=path.name)
-        except InputError as exc:
-            last_problem = exc
-            continue
-        return ParsedLog(path.name, (evidence,), tuple((f.code, f.message) for f in run.flags), data)
-    raise last_problem or InputError(f"{path.name}: no nccl-tests run found")
+    reading = read_evidence(data, path.name, measured_by=measured_by if _is_log(data) else None,
+                            nic_aggregate_gb_s=nic_aggregate_gb_s, fabric=fabric)
+    if not reading.evidence:
+        why = "; ".join(reading.notes) or "no nccl-tests run or throughput row found"
+        raise InputError(f"{path.name}: no figure the cost model can use ({why})")
+    if reading.nccl_runs:
+        run = scored_runs(reading)[0]
+        return ParsedLog(path.name, reading.evidence[:1], tuple((f.code, f.message) for f in run.flags), data)
+    return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data)
+
+
+def _is_log(data: bytes) -> bool:
+    """nccl-tests output (who ran it is the officer's word); other files name their measurer."""
+    from clusterbid.core.evidence.reading import detect_format
+
+    return detect_format(data[:200_000].decode("utf-8", errors="replace")) in ("nccl-text", "nccl-json")
 
 
 class ParseLogTask(QRunnable):
     """One file, parsed on a QThreadPool thread; the result arrives through `signals.finished`."""
 
-    def __init__(self, path: Path, grade: EvidenceGrade, measured_by: str, nic_aggregate_gb_s: float | None) -> None:
+    def __init__(self, path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
+                 fabric: FabricClaim | None) -> None:
         super().__init__()
         self.signals = ParseSignals()
-        self._args = (path, grade, measured_by, nic_aggregate_gb_s)
+        self._args = (path, measured_by, nic_aggregate_gb_s, fabric)
 
     def run(self) -> None:
         path = self._args[0]
