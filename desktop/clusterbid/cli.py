@@ -181,6 +181,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "sign your approver field of a memo with your PKCS#12 certificate"),
     ("verify", "clusterbid.cli_signoff",
      "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
+    ("trust", "clusterbid.cli_trust",
+     "list, or --add, the approver certificates (or CA) a .clusterbid document trusts"),
     ("request-evidence", "clusterbid.cli_request",
      "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
 )

@@ -85,9 +85,9 @@ def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.verification import verify_memo
 
     _quiet_pyhanko()
-    from clusterbid.core.memo.credentials import load_trust_roots
+    from clusterbid.core.memo.trust_store import trust_roots_for
 
-    roots = load_trust_roots(args.trust or [])
+    roots = trust_roots_for(args.trust or [], args.evaluation)  # --trust and the document's own
     evaluation = None
     if args.evaluation is not None:
         from clusterbid.core.documents import read_evaluation
@@ -128,7 +128,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "verify", help="check a memo's signatures, attached inputs and figures (exit 0 only if all hold)",
         description="Exit status: 0 every check holds, 1 a check failed, 2 bad input.")
     verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
-    verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust")
+    verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument("--any-order", action="store_true",

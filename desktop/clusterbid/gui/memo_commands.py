@@ -209,12 +209,12 @@ class MemoCommands:
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            from clusterbid.core.memo.credentials import load_trust_roots
             from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs
+            from clusterbid.core.memo.trust_store import trust_roots_for
             from clusterbid.core.memo.verification import verify_memo
 
             quiet_pyhanko_logs()
-            roots = load_trust_roots(trust_paths)
+            roots = trust_roots_for(trust_paths, document_path)  # the files picked and the document's own
             progress(0.2, "verifying")
             from clusterbid.core.memo.anchor_check import with_document_anchor
 

@@ -48,7 +48,8 @@ class Authority:
                 .sign(key, hashes.SHA256()))
         return cls(key, cert)
 
-    def issue(self, common_name: str, *, commitment: bool = True, valid_from: datetime | None = None,
+    def issue(self, common_name: str, *, commitment: bool = True, signing: bool = True,
+              valid_from: datetime | None = None,
               valid_until: datetime | None = None) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
         key = _key()
         cert = (x509.CertificateBuilder().subject_name(_name(common_name)).issuer_name(self.certificate.subject)
@@ -56,7 +57,7 @@ class Authority:
                 .not_valid_before(valid_from or NOW - timedelta(days=1))
                 .not_valid_after(valid_until or NOW + timedelta(days=365))
                 .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                .add_extension(_usage(signing=True, commitment=commitment, ca=False), critical=True)
+                .add_extension(_usage(signing=signing, commitment=commitment, ca=False), critical=True)
                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key()), critical=False)
                 .sign(self.key, hashes.SHA256()))
         return key, cert

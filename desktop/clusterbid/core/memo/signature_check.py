@@ -49,10 +49,36 @@ class SignatureReport:
         return not self.problems
 
 
-def validation_context(trust_roots: list[asn1_x509.Certificate]) -> ValidationContext:
+def validation_context(trust_roots: list[asn1_x509.Certificate], moment: datetime | None = None) -> ValidationContext:
     # Only the roots the user gave: never the operating system's list, never the network
     # (memos are checked offline; soft-fail because test and company CAs often publish no CRL).
-    return ValidationContext(trust_roots=list(trust_roots), allow_fetching=False, revocation_mode="soft-fail")
+    # The chain is judged at the signing time when the signature gives one: a certificate valid
+    # then keeps its signature valid after it expires.
+    return ValidationContext(trust_roots=list(trust_roots), allow_fetching=False, revocation_mode="soft-fail",
+                             moment=moment)
+
+
+def certificate_problems(field: str, signer: str, certificate: asn1_x509.Certificate,
+                         signed_at: datetime | None) -> list[str]:
+    """What a signer's own certificate says against its signature, trusted or not: outside its
+    validity period at the signing time, or not made for signing (no digitalSignature or
+    nonRepudiation key usage). The signing time is the signer's clock (no timestamp offline)."""
+    problems = []
+    validity = certificate["tbs_certificate"]["validity"]
+    start, end = validity["not_before"].native, validity["not_after"].native
+    if signed_at is not None and signed_at < start:
+        problems.append(f"{field}: {signer}'s certificate was not yet valid when the signature says it was made "
+                        f"({signed_at:%Y-%m-%d %H:%M} UTC; valid from {start:%Y-%m-%d %H:%M} UTC)")
+    if signed_at is not None and signed_at > end:
+        problems.append(f"{field}: {signer}'s certificate had expired when the signature says it was made "
+                        f"({signed_at:%Y-%m-%d %H:%M} UTC; expired {end:%Y-%m-%d %H:%M} UTC)")
+    usage = certificate.key_usage_value
+    allowed = set(usage.native) if usage is not None else set()
+    if not allowed & {"digital_signature", "non_repudiation"}:
+        problems.append(f"{field}: {signer}'s certificate is not a signing certificate (its key usage "
+                        f"{'is ' + ', '.join(sorted(allowed)) if allowed else 'is not stated'}; a memo "
+                        "signature needs digitalSignature or nonRepudiation)")
+    return problems
 
 
 def _signer_name(embedded: EmbeddedPdfSignature) -> str:
@@ -82,7 +108,7 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
     except Exception:  # noqa: BLE001 (a damaged /M date, e.g. a flipped byte, is PdfReadError: no claim)
         claimed = None
     try:
-        status = validate_pdf_signature(embedded, validation_context(trust_roots))
+        status = validate_pdf_signature(embedded, validation_context(trust_roots, claimed))
     except Exception as exc:  # pyHanko raises many types on damaged input; all mean "not valid"
         log.debug("signature %s could not be validated", field, exc_info=True)
         return SignatureReport(field, signer, claimed, False, NOT_COVERED, None if not trust_roots else False,
@@ -93,6 +119,10 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
         problems.append(f"{field}: the signed bytes were changed after {signer} signed")
     elif not status.valid:
         problems.append(f"{field}: the signature value does not match {signer}'s certificate")
+    try:
+        problems += certificate_problems(field, signer, embedded.signer_cert, status.signer_reported_dt or claimed)
+    except (ValueError, KeyError, AttributeError):
+        problems.append(f"{field}: {signer}'s certificate cannot be read for its validity and key usage")
     coverage, coverage_ok = _coverage(status)
     if not coverage_ok:
         problems.append(f"{field}: the signature {coverage}")

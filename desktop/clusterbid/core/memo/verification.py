@@ -166,8 +166,9 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         # Anyone can make a certificate bearing an approver's name: without a trusted CA or
         # approver certificate nothing shows the signatures were made by the people named.
         problems.append("signers not trusted: no trusted certificate was given, so nothing shows these "
-                        "certificates belong to the approvers named (give --trust with the organisation's "
-                        "CA or the approvers' certificates)")
+                        "certificates belong to the approvers named (keep the organisation's CA or the "
+                        "approvers' certificates in the document: `clusterbid trust DOC.clusterbid --add "
+                        "CERT.pem`, then verify with --evaluation DOC.clusterbid; or give --trust)")
     if unsigned:
         problems.append(f"not yet signed: {', '.join(unsigned)}")
     exported = first_revision(pdf, _first_signature_offset(embedded))

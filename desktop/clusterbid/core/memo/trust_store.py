@@ -1,0 +1,127 @@
+"""The organisation's approver certificates (or their CA), kept once in the evaluation document.
+
+A memo verified against its `.clusterbid` document is checked against these without `--trust`:
+the approvers' certificates are added once, as an audited artefact each (the audit trail says who
+added which, and when; the artefact's SHA-256 is checked like any other). Only certificates are
+taken: a file holding a private key is refused, so a trust store never carries a secret.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from asn1crypto import x509 as asn1_x509
+from cryptography import x509
+from cryptography.hazmat.primitives.serialization import Encoding
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.memo.credentials import common_name
+
+TRUSTED_CERTIFICATE = "application/pkix-cert"  # RFC 2585's media type for one DER certificate
+MAX_CERTIFICATE_FILE = 256 * 1024  # a PEM bundle of a few dozen certificates; anything larger is not one
+
+
+@dataclass(frozen=True)
+class TrustedCertificate:
+    """One certificate the document trusts, as listed to the officer."""
+
+    subject: str
+    email: str
+    issuer: str
+    valid_from: str
+    valid_until: str
+    is_ca: bool
+    sha256: str
+
+    def describe(self) -> str:
+        who = self.subject + (f" <{self.email}>" if self.email else "")
+        kind = "CA" if self.is_ca else "approver"
+        return (f"{who} ({kind}; issued by {self.issuer}; valid {self.valid_from} to {self.valid_until}; "
+                f"SHA-256 {self.sha256[:16]}...)")
+
+
+def read_certificate_file(path: Path | str) -> list[x509.Certificate]:
+    """The certificates of a PEM (one or more) or DER file; InputError naming the file otherwise."""
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_CERTIFICATE_FILE:
+            raise InputError(f"{path}: larger than {MAX_CERTIFICATE_FILE // 1024} KiB; not a certificate file "
+                             "(give the approver's or the CA's certificate, PEM or DER)")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (IsADirectoryError, PermissionError) as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+    if b"PRIVATE KEY" in raw:
+        raise InputError(f"{path}: holds a private key; a trust store takes certificates only. Export the "
+                         "certificate alone (PEM or DER) and keep the key with its owner")
+    try:
+        return x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]
+    except ValueError:
+        raise InputError(f"{path}: not a certificate (PEM or DER); a .p12 file holds a key too: "
+                         "export the certificate alone") from None
+
+
+def _der(certificate: x509.Certificate) -> bytes:
+    return certificate.public_bytes(Encoding.DER)
+
+
+def _listed(certificate: x509.Certificate) -> TrustedCertificate:
+    emails = certificate.subject.get_attributes_for_oid(x509.oid.NameOID.EMAIL_ADDRESS)
+    try:
+        is_ca = certificate.extensions.get_extension_for_class(x509.BasicConstraints).value.ca
+    except x509.ExtensionNotFound:
+        is_ca = False
+    issuer = certificate.issuer.get_attributes_for_oid(x509.oid.NameOID.COMMON_NAME)
+    return TrustedCertificate(
+        common_name(certificate), str(emails[0].value) if emails else "",
+        str(issuer[0].value) if issuer else certificate.issuer.rfc4514_string(),
+        f"{certificate.not_valid_before_utc:%Y-%m-%d}", f"{certificate.not_valid_after_utc:%Y-%m-%d}",
+        is_ca, hashlib.sha256(_der(certificate)).hexdigest())
+
+
+def _stored(document) -> list[tuple[int, bytes]]:
+    return [(info.id, document.artefact_bytes(info.id)) for info in document.artefacts()
+            if info.media_type == TRUSTED_CERTIFICATE and info.bid_id is None]
+
+
+def add_trusted_certificates(document, path: Path | str) -> list[TrustedCertificate]:
+    """Keep each certificate of the file in the document (one audited row each); one already kept
+    is refused by name, so the trail never lists a certificate twice."""
+    certificates = read_certificate_file(path)
+    kept = {hashlib.sha256(data).hexdigest() for _, data in _stored(document)}
+    added = []
+    for certificate in certificates:
+        listed = _listed(certificate)
+        if listed.sha256 in kept:
+            raise InputError(f"{path}: the certificate of {listed.subject!r} is already trusted by this document")
+        document.attach_artefact(f"trusted certificate: {listed.subject}"[:255], _der(certificate),
+                                 media_type=TRUSTED_CERTIFICATE)
+        kept.add(listed.sha256)
+        added.append(listed)
+    return added
+
+
+def trusted_certificates(document) -> list[TrustedCertificate]:
+    return [_listed(x509.load_der_x509_certificate(data)) for _, data in _stored(document)]
+
+
+def document_trust_roots(document) -> list[asn1_x509.Certificate]:
+    """What verify trusts from the document, in the form pyHanko takes."""
+    return [asn1_x509.Certificate.load(data) for _, data in _stored(document)]
+
+
+def trust_roots_for(trust_files: list[Path | str], document_path: Path | str | None) -> list[asn1_x509.Certificate]:
+    """Verify's trust, written once for the CLI and the app: the files given (`--trust`) and the
+    certificates kept in the `.clusterbid` document the memo is checked against, if one is."""
+    from clusterbid.core.memo.credentials import load_trust_roots
+
+    roots = load_trust_roots(list(trust_files))
+    if document_path is not None and Path(document_path).suffix == ".clusterbid":
+        from clusterbid.core.store import EvaluationDocument
+
+        with EvaluationDocument.open(document_path) as document:
+            roots += document_trust_roots(document)
+    return roots

@@ -1,0 +1,102 @@
+"""Issue 22, item 4: the organisation's certificates kept once in the evaluation document (audited),
+used by verify without --trust; certificates judged at the signing time and by their key usage."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+from clusterbid.cli import main
+from clusterbid.core.memo import credentials
+from clusterbid.core.memo.credentials import load_credentials
+from clusterbid.core.memo.signing import sign_memo
+from clusterbid.core.memo.verification import verify_memo
+from clusterbid.core.store import EvaluationDocument
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.pki import NOW, Authority
+
+
+def _run(capsys, *argv) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_certificates_kept_in_the_document_let_verify_trust_the_approvers(capsys, tmp_path, pki):
+    document, memo = tmp_path / "bids.clusterbid", tmp_path / "memo.pdf"
+    assert _run(capsys, "demo", document)[0] == 0
+    code, out = _run(capsys, "memo", document, "-o", memo, "--approver", "Ada Lovelace, CFO",
+                     "--approver", "Grace Hopper, CTO")
+    assert code == 0, out
+    once = sign_memo(memo.read_bytes(), "approver-1", load_credentials(pki.ada_p12, ADA[1])).pdf
+    memo.write_bytes(sign_memo(once, "approver-2", load_credentials(pki.grace_p12, GRACE[1])).pdf)
+
+    # Before: the document trusts nobody, so the signers are not shown as the approvers.
+    code, out = _run(capsys, "verify", memo, "--evaluation", document)
+    assert code == 1 and "signers not trusted" in out and "clusterbid trust" in out
+
+    code, out = _run(capsys, "trust", document, "--add", pki.ca_pem)
+    assert code == 0, out
+    assert "added: ClusterBid Test Root CA (CA; issued by ClusterBid Test Root CA" in out
+    assert "1 trusted certificate(s)" in out
+    with EvaluationDocument.open(document) as opened:
+        attached = [row for row in opened.audit_rows() if row.action == "attach_artefact"]
+        assert len(attached) == 1 and "application/pkix-cert" in attached[0].new_json
+        assert opened.audit_report.ok
+
+    # After: the same memo, the same command, no --trust: both approvers chain to the kept CA.
+    code, out = _run(capsys, "verify", memo, "--evaluation", document)
+    assert code == 0, out
+    assert out.count("trusted: yes") == 2 and "OK: every check holds" in out
+
+    # The same CA twice is refused by name; the trail keeps one row.
+    code, out = _run(capsys, "trust", document, "--add", pki.ca_pem)
+    assert code == 2 and "is already trusted by this document" in out
+
+
+def test_a_trust_store_takes_certificates_only(capsys, tmp_path, pki):
+    document = tmp_path / "bids.clusterbid"
+    assert _run(capsys, "demo", document)[0] == 0
+    key, _ = pki.authority.issue("Mallory")
+    secret = tmp_path / "key.pem"
+    secret.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+    code, out = _run(capsys, "trust", document, "--add", secret)
+    assert code == 2 and "holds a private key; a trust store takes certificates only" in out
+    code, out = _run(capsys, "trust", document, "--add", pki.ada_p12)
+    assert code == 2 and "not a certificate (PEM or DER)" in out
+    big = tmp_path / "big.pem"
+    big.write_bytes(b"x" * (300 * 1024))
+    code, out = _run(capsys, "trust", document, "--add", big)
+    assert code == 2 and "larger than 256 KiB" in out
+    code, out = _run(capsys, "trust", tmp_path / "bids.json")
+    assert code == 2 and "give an evaluation document (.clusterbid)" in out
+    with EvaluationDocument.open(document) as opened:
+        assert not [row for row in opened.audit_rows() if row.action == "attach_artefact"]
+
+
+def _sign_with(unsigned: bytes, authority: Authority, tmp_path, monkeypatch, **issue) -> bytes:
+    """Approver 1 signs with a certificate the signing check would refuse today (expired, not yet
+    valid, or not for signing): as if made on a computer whose clock or issuer allowed it."""
+    path = authority.write_p12(tmp_path, "Ada Lovelace", "pw", **issue)
+    monkeypatch.setattr(credentials, "check_certificate", lambda *args, **kwargs: None)
+    return sign_memo(unsigned, "approver-1", load_credentials(path, "pw")).pdf
+
+
+@pytest.mark.parametrize("issue, words", [
+    ({"valid_from": NOW - timedelta(days=400), "valid_until": NOW - timedelta(days=2)},
+     "certificate had expired when the signature says it was made"),
+    ({"valid_from": NOW + timedelta(days=10), "valid_until": NOW + timedelta(days=400)},
+     "certificate was not yet valid when the signature says it was made"),
+    ({"signing": False, "commitment": False},
+     "certificate is not a signing certificate (its key usage is not stated"),
+])
+def test_a_certificate_outside_its_dates_or_not_for_signing_fails_even_when_trusted(
+        tmp_path, monkeypatch, pki, unsigned_memo, issue, words):
+    signed = _sign_with(unsigned_memo, pki.authority, tmp_path, monkeypatch, **issue)
+    result = verify_memo(signed, [credentials.load_trust_roots([pki.ca_pem])[0]])
+    report = next(r for r in result.signatures if r.field == "approver-1")
+    assert any(words in problem and "approver-1: Ada Lovelace's" in problem for problem in report.problems), \
+        report.problems
+    assert not result.ok
