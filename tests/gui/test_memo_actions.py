@@ -11,6 +11,8 @@ import io
 import json
 import stat
 
+import pytest
+
 from pyhanko.pdf_utils.reader import PdfFileReader
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
@@ -268,3 +270,18 @@ def test_export_is_greyed_out_until_an_approver_is_named(qtbot, window):
     dialog.table.selectRow(0)
     dialog._remove_selected()
     assert not dialog.export_button.isEnabled()
+
+
+def test_an_approvers_email_typed_in_the_table_goes_into_the_memo_request(qtbot, window):
+    """Issue 22: verify binds a certificate to the e-mail the memo gives; the app's table takes it."""
+    from clusterbid.core.errors import InputError
+
+    dialog = MemoExportDialog(window.model.scorecard, window)
+    qtbot.addWidget(dialog)
+    for column, text in enumerate(("Ada Lovelace", "CFO", "ada@example.org")):
+        dialog.table.item(0, column).setText(text)
+    approver = dialog.build_request().approvers[0]
+    assert (approver.name, approver.role, approver.email) == ("Ada Lovelace", "CFO", "ada@example.org")
+    dialog.table.item(0, 2).setText("ada at example")
+    with pytest.raises(InputError, match="approver 1: 'ada at example' is not an e-mail address"):
+        dialog.build_request()

@@ -20,9 +20,10 @@ def _key() -> rsa.RSAPrivateKey:
     return rsa.generate_private_key(public_exponent=65537, key_size=2048)
 
 
-def _name(common_name: str) -> x509.Name:
+def _name(common_name: str, email: str | None = None) -> x509.Name:
     return x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "ClusterBid Test PKI"),
-                      x509.NameAttribute(NameOID.COMMON_NAME, common_name)])
+                      x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+                      *([x509.NameAttribute(NameOID.EMAIL_ADDRESS, email)] if email else [])])
 
 
 def _usage(*, signing: bool, commitment: bool, ca: bool) -> x509.KeyUsage:
@@ -49,10 +50,10 @@ class Authority:
         return cls(key, cert)
 
     def issue(self, common_name: str, *, commitment: bool = True, signing: bool = True,
-              valid_from: datetime | None = None,
+              email: str | None = None, valid_from: datetime | None = None,
               valid_until: datetime | None = None) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
         key = _key()
-        cert = (x509.CertificateBuilder().subject_name(_name(common_name)).issuer_name(self.certificate.subject)
+        cert = (x509.CertificateBuilder().subject_name(_name(common_name, email)).issuer_name(self.certificate.subject)
                 .public_key(key.public_key()).serial_number(x509.random_serial_number())
                 .not_valid_before(valid_from or NOW - timedelta(days=1))
                 .not_valid_after(valid_until or NOW + timedelta(days=365))

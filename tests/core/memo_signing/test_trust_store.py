@@ -100,3 +100,36 @@ def test_a_certificate_outside_its_dates_or_not_for_signing_fails_even_when_trus
     assert any(words in problem and "approver-1: Ada Lovelace's" in problem for problem in report.problems), \
         report.problems
     assert not result.ok
+
+
+def test_an_approvers_email_given_on_the_memo_binds_the_certificate_to_it(tmp_path, pki):
+    """Issue 22, item 2: 'name, and e-mail when given'. The memo names Ada with her address; a
+    certificate in her name with another address signs her field and fails, hers passes."""
+    from clusterbid.core.demo import demo_evaluation
+    from clusterbid.core.memo.inputs import Approver
+    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.scoring import score_evaluation
+
+    ada = Approver.parse("Ada Lovelace, CFO <ada@example.org>")
+    assert (ada.name, ada.role, ada.email) == ("Ada Lovelace", "CFO", "ada@example.org")
+    memo = render_memo(score_evaluation(demo_evaluation()), approvers=[ada, Approver.parse("Grace Hopper, CTO")])
+    roots = credentials.load_trust_roots([pki.ca_pem])
+    for address, holds in (("mallory@example.org", False), ("ada@example.org", True)):
+        path = pki.authority.write_p12(tmp_path, "Ada Lovelace", "pw", email=address)
+        signed = sign_memo(memo, "approver-1", load_credentials(path, "pw")).pdf
+        problems = verify_memo(signed, roots).problems
+        wrong = [p for p in problems if "e-mail" in p]
+        if holds:
+            assert not wrong, problems
+        else:
+            assert wrong == [f"approver-1: the certificate's e-mail is {address}, the memo names "
+                             "ada@example.org for Ada Lovelace"], problems
+
+
+def test_an_approver_email_must_be_an_address_in_angle_brackets():
+    from clusterbid.core.errors import InputError
+    from clusterbid.core.memo.inputs import Approver
+
+    with pytest.raises(InputError, match="give the e-mail as <name@example.org> at the end"):
+        Approver.parse("Ada Lovelace, CFO <ada at example>")
+    assert Approver.parse("Ada Lovelace, Chief Financial Officer, EMEA").role == "Chief Financial Officer, EMEA"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -33,14 +34,34 @@ NO_APPROVER = ("the memo names no approver, so it would have no signature field 
 class Approver:
     name: str
     role: str
+    email: str = ""  # when given, verify holds the signer's certificate to it too
 
     @classmethod
     def parse(cls, text: str) -> Approver:
-        """'Name, Role' as typed on the command line; the role is everything after the first comma."""
+        """'Name, Role' or 'Name, Role <name@example.org>' as typed on the command line; the role is
+        everything after the first comma, up to an e-mail address in angle brackets."""
         name, _, role = text.partition(",")
-        if not name.strip() or not role.strip():
-            raise InputError(f"approver {text!r}: give it as \"Name, Role\", e.g. \"Ada Lovelace, CFO\"")
-        return cls(name.strip(), role.strip())
+        role, email = role.strip(), ""
+        found = _EMAIL_AT_END.search(role)
+        if found:
+            role, email = role[:found.start()].strip(), found.group(1)
+        elif "<" in role or ">" in role:
+            raise InputError(f"approver {text!r}: give the e-mail as <name@example.org> at the end")
+        if not name.strip() or not role:
+            raise InputError(f"approver {text!r}: give it as \"Name, Role\", e.g. \"Ada Lovelace, CFO\" "
+                             "(an e-mail may follow: \"Ada Lovelace, CFO <ada@example.org>\")")
+        return cls(name.strip(), role, email)
+
+
+_EMAIL_AT_END = re.compile(r"<([^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)>$")
+
+
+def checked_email(text: str, who: str) -> str:
+    """An approver's e-mail as typed in the app's table ('' when left empty); InputError otherwise."""
+    text = text.strip()
+    if text and not _EMAIL_AT_END.fullmatch(f"<{text}>"):
+        raise InputError(f"{who}: {text!r} is not an e-mail address (name@example.org)")
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +76,10 @@ def _approver(value: Approver | tuple[str, str] | dict) -> Approver:
     if isinstance(value, Approver):
         return value
     if isinstance(value, dict):
-        return Approver(str(value.get("name", "")).strip(), str(value.get("role", "")).strip())
-    name, role = value
-    return Approver(name.strip(), role.strip())
+        return Approver(str(value.get("name", "")).strip(), str(value.get("role", "")).strip(),
+                        str(value.get("email") or "").strip())
+    name, role, *email = value
+    return Approver(name.strip(), role.strip(), (email[0] if email else "").strip())
 
 
 def check_override(scorecard: Scorecard, override: RecommendationOverride | None) -> None:
@@ -170,7 +192,9 @@ def build_memo_inputs(
         "evaluation": evaluation.model_dump(mode="json"),
         "catalog": _catalog_entries(evaluation),
         "random_seed": evaluation.policy.random_seed,
-        "approvers": [{"name": p.name, "role": p.role} for p in people],
+        # The e-mail only when given: inputs without one stay byte for byte what they were.
+        "approvers": [{"name": p.name, "role": p.role, **({"email": p.email} if p.email else {})}
+                      for p in people],
         "notes": notes.strip(),
         "override": None if override is None else {
             "bid_id": override.bid_id, "justification": override.justification.strip()},

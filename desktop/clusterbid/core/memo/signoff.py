@@ -38,7 +38,8 @@ def memo_approvers(pdf: bytes) -> list[Approver]:
     try:
         raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
         listed = parse_memo_inputs(raw).get("approvers") or []
-        return [Approver(str(a.get("name", "")), str(a.get("role", ""))) for a in listed]
+        return [Approver(str(a.get("name", "")), str(a.get("role", "")), str(a.get("email") or ""))
+                for a in listed]
     except Exception:  # a courtesy for the trail and the app's list; verification checks the inputs properly
         return []
 

@@ -269,7 +269,8 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
     if not c.approvers:
         out.append(_p("No approvers were named when this memo was exported.", "warn"))
     for number, approver in enumerate(c.approvers, start=1):
-        out += [_p(f"Approver {number}: {approver.name}", "h2"), _p(approver.role),
+        role = approver.role + (f" ({approver.email})" if approver.email else "")
+        out += [_p(f"Approver {number}: {approver.name}", "h2"), _p(role),
                 Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm)]
     # One flat KeepTogether: reportlab sizes a KeepTogether nested in another as 16,777,215 points
     # tall, so a nested one never fits below anything and always starts a new page.

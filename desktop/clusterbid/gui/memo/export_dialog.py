@@ -15,10 +15,10 @@ from PySide6.QtWidgets import (
 )
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override
+from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
 from clusterbid.core.scoring import Scorecard
 
-NAME, ROLE = 0, 1
+NAME, ROLE, EMAIL = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -70,14 +70,16 @@ class MemoExportDialog(QDialog):
     # -- parts -------------------------------------------------------------------------------------
     def _approvers_group(self, approvers) -> QGroupBox:
         box = QGroupBox("Approvers, in signing order (one signature field each)")
-        self.table = QTableWidget(0, 2)
+        self.table = QTableWidget(0, 3)
         self.table.setObjectName("memo_approvers")
-        self.table.setHorizontalHeaderLabels(["Name", "Role"])
+        self.table.setHorizontalHeaderLabels(["Name", "Role", "E-mail (optional)"])
+        self.table.horizontalHeaderItem(EMAIL).setToolTip(
+            "When given, verify requires the approver's certificate to carry this address too")
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setColumnWidth(NAME, 240)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         for approver in approvers:
-            self.add_approver(approver.name, approver.role)
+            self.add_approver(approver.name, approver.role, email=approver.email)
         if not approvers:
             self.add_approver("", "")  # a row to type into straight away; left empty, it is ignored
         self.table.setCurrentCell(0, NAME)
@@ -115,11 +117,12 @@ class MemoExportDialog(QDialog):
         form.addRow("Justification", self.justification)
         return box
 
-    def add_approver(self, name: str, role: str, edit: bool = False) -> None:
+    def add_approver(self, name: str, role: str, edit: bool = False, email: str = "") -> None:
         row = self.table.rowCount()
         self.table.insertRow(row)
         self.table.setItem(row, NAME, QTableWidgetItem(name))
         self.table.setItem(row, ROLE, QTableWidgetItem(role))
+        self.table.setItem(row, EMAIL, QTableWidgetItem(email))
         if edit:
             self.table.setCurrentCell(row, NAME)
             self.table.editItem(self.table.item(row, NAME))
@@ -132,12 +135,13 @@ class MemoExportDialog(QDialog):
     def _approvers(self) -> tuple[Approver, ...]:
         people = []
         for row in range(self.table.rowCount()):
-            name, role = (self.table.item(row, c).text().strip() if self.table.item(row, c) else "" for c in (NAME, ROLE))
+            name, role, email = (self.table.item(row, c).text().strip() if self.table.item(row, c) else ""
+                                 for c in (NAME, ROLE, EMAIL))
             if not name and not role:
                 continue  # an empty row left by "Add approver" is not an approver
             if not name or not role:
                 raise InputError(f"approver {row + 1}: give both a name and a role (e.g. \"Ada Lovelace\", \"CFO\")")
-            people.append(Approver(name, role))
+            people.append(Approver(name, role, checked_email(email, f"approver {row + 1}")))
         return tuple(people)
 
     def build_request(self) -> MemoRequest:
