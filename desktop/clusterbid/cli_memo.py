@@ -47,7 +47,8 @@ def run_memo(args: argparse.Namespace) -> int:
     requests = () if is_serving(evaluation) else _evidence_requests(source, evaluation, args.samples)
     written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
                                   uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests,
-                                  audit_anchor=anchor, decision_date=decision_date)
+                                  audit_anchor=anchor, decision_date=decision_date,
+                                  samples=0 if is_serving(evaluation) else max(args.samples, 0))
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 

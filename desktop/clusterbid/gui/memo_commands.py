@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.uncertainty_source import analyse_uncertainty
+from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES, analyse_uncertainty
 
 MEMO_FILES = "Approval memos (*.pdf)"
 MAX_MEMO_BYTES = 200 * 1024 * 1024
@@ -40,7 +40,7 @@ def _render_and_write(path: Path, scorecard, request, progress, statuses=(), anc
     pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=analysis.uncertainty,
                       sensitivity=analysis.sensitivity, notes=request.notes, override=request.override,
                       evidence_requests=memo_lines(scorecard.evaluation, analysis.value, statuses),
-                      audit_anchor=anchor)
+                      audit_anchor=anchor, samples=MONTE_CARLO_SAMPLES)
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()

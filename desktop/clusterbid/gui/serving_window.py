@@ -173,7 +173,7 @@ class ServingWindow(QMainWindow):
 
             progress(0.1, "drawing the memo")
             pdf = render_memo(scorecard, approvers=request.approvers, notes=request.notes, override=request.override,
-                              audit_anchor=anchor)
+                              audit_anchor=anchor, samples=0)  # as `clusterbid memo`: no Monte Carlo for serving
             progress(0.9, "writing")
             write_atomically(path, pdf)
             return path, hashlib.sha256(pdf).hexdigest()

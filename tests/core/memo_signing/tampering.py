@@ -24,8 +24,9 @@ def flip_byte(pdf: bytes, position: int) -> bytes:
     return bytes(data)
 
 
-def append_page_content(pdf: bytes, text: str = "APPROVED: budget x10") -> bytes:
-    """An incremental update that draws new text on page 1, as someone editing a signed memo would."""
+def append_page_content(pdf: bytes, text: str = "APPROVED: budget x10", page: int = 0) -> bytes:
+    """An incremental update that draws new text on a page (page 1 by default), as someone editing
+    a memo would."""
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
     font = generic.DictionaryObject({generic.NameObject("/Type"): generic.NameObject("/Font"),
                                      generic.NameObject("/Subtype"): generic.NameObject("/Type1"),
@@ -33,7 +34,7 @@ def append_page_content(pdf: bytes, text: str = "APPROVED: budget x10") -> bytes
     resources = generic.DictionaryObject({generic.NameObject("/Font"): generic.DictionaryObject(
         {generic.NameObject("/FTamper"): writer.add_object(font)})})
     stream = generic.StreamObject(stream_data=f"BT /FTamper 24 Tf 72 420 Td ({text}) Tj ET".encode("latin-1"))
-    writer.add_stream_to_page(0, writer.add_object(stream), resources=resources)
+    writer.add_stream_to_page(page, writer.add_object(stream), resources=resources)
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

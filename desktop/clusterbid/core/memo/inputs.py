@@ -174,6 +174,7 @@ def build_memo_inputs(
     override: RecommendationOverride | None = None,
     audit_anchor: dict[str, object] | None = None,
     decision_date=None,
+    rendering: dict[str, object] | None = None,
 ) -> MemoInputs:
     """Everything the memo's figures come from; its SHA-256 names the memo. `audit_anchor` is the
     document's audit head ({"seq", "hash"}) when the memo is made from a .clusterbid document."""
@@ -202,6 +203,8 @@ def build_memo_inputs(
     }
     if decision_date is not None:  # the approval meeting's date (datetime.date); absent when not given
         data["decision_date"] = decision_date.isoformat()
+    if rendering is not None:  # what else the pages were drawn from: the Monte Carlo samples, the evidence lines
+        data["rendering"] = rendering
     if audit_anchor is not None:  # absent, not null, for a JSON evaluation: its memos keep their hash
         data["audit_anchor"] = {"seq": int(audit_anchor["seq"]), "hash": str(audit_anchor["hash"])}
     # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, unverified_inputs
+from clusterbid.core.provenance.defaults import WORKLOAD_TRACKED_FIELDS
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
 
 
@@ -94,7 +95,10 @@ def risk_lines(effects: list[DefaultEffect], currency: str) -> list[str]:
 def workload_lines(workload) -> list[str]:
     """The workload inputs every bid's cost rests on, each by its source (buyer's or default)."""
     lines = []
-    for name, source in workload.provenance.items():
+    # A fixed order, not the dict's: the same workload read from differently ordered JSON (the
+    # attached inputs are canonical, sorted) must print the same memo, byte for byte.
+    order = {name: i for i, name in enumerate(WORKLOAD_TRACKED_FIELDS)}
+    for name, source in sorted(workload.provenance.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])):
         if source.verified:
             continue
         who = f" ({source.who})" if source.kind == "assumption" and source.who else ""

@@ -92,15 +92,20 @@ def render_memo(
     evidence_requests: tuple[str, ...] = (),
     audit_anchor: dict[str, object] | None = None,
     decision_date: dt.date | None = None,
+    samples: int | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
-    approval meeting's (kept in the attached inputs); without it page 1 says none was given."""
+    approval meeting's (kept in the attached inputs); without it page 1 says none was given.
+    `samples`: the Monte Carlo sample count behind `uncertainty`; given, it and the evidence lines
+    are kept in the attached inputs, so `clusterbid verify` can render the memo again and compare
+    bytes (core/memo/rerender.py)."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
+    rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests)}
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
-                               audit_anchor=audit_anchor, decision_date=decision_date)
+                               audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering)
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 
@@ -108,7 +113,8 @@ def render_memo(
                                                decision_date_words(inputs.data.get("decision_date")))
         return _finish(pdf, inputs, sink, as_of)
     content = MemoContent.from_scorecard(
-        scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes, override=override,
+        scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes.strip(),
+        override=override,
     )
     content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
                                   decision_date=decision_date_words(inputs.data.get("decision_date")))

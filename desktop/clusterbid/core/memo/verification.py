@@ -99,6 +99,28 @@ def _first_signature_offset(embedded) -> int | None:
     return min(offsets, default=None)
 
 
+def _rerender_check(data: dict, exported: bytes, text_method: str) -> tuple[str, list[str]]:
+    """Render the attached inputs again and compare bytes with the memo as exported; where that
+    is not possible here (older inputs, another version), the page-text check stands and says why."""
+    from clusterbid.core.memo.rerender import first_difference, rerender_memo, why_not_rerendered
+
+    reason = why_not_rerendered(data)
+    if reason is not None:
+        return f"{text_method}; not re-rendered: {reason}", []
+    try:
+        again = rerender_memo(data)
+    except InputError as exc:
+        return f"{text_method}; not re-rendered: {exc}", [f"the attached inputs cannot be rendered again: {exc}"]
+    if again == exported:
+        return (f"re-rendered from the attached inputs: identical to the memo as exported, byte for byte "
+                f"({len(exported):,} bytes, every page); and {text_method}"), []
+    at = first_difference(again, exported)
+    return (f"re-rendered from the attached inputs: DIFFERENT from the memo as exported",
+            [f"the memo as exported is not what its attached inputs render to (first difference at byte "
+             f"{at:,} of {len(exported):,}): a page was changed before signing, or the memo was not made "
+             "by ClusterBid from these inputs"])
+
+
 def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
                   exported: bytes) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
@@ -124,6 +146,9 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     binding = bind_page_to_inputs(exported, digest, data)
     found["page_check"], found["page_checked"] = binding.method, binding.checked
     problems += binding.problems
+    if data is not None and digest == (stated[0] if len(stated) == 1 else None):
+        found["page_check"], rendered_problems = _rerender_check(data, exported, binding.method)
+        problems += rendered_problems
     if data is not None:
         found["rescore_matches"] = not differences
         found["rescore_differences"] = tuple(differences)

@@ -1,0 +1,69 @@
+"""Render a memo again from its attached inputs, as `clusterbid memo` and the app made it.
+
+Export is deterministic: the same inputs give the same bytes. So when the attached inputs record
+what the pages were drawn from besides the evaluation (the Monte Carlo sample count and the
+evidence lines, `rendering`) and were made by this version, verify renders them again and
+compares the result with the memo as exported, byte for byte: every page, chart and table is then
+proven to be the attachment's, not only page 1's text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from clusterbid import __version__
+from clusterbid.core.errors import InputError
+from clusterbid.core.memo.inputs import RecommendationOverride
+
+
+def why_not_rerendered(data: dict) -> str | None:
+    """None when the inputs can be rendered again here; else why not, in words."""
+    if not isinstance(data.get("rendering"), dict):
+        return "the attached inputs predate the record of the sample count and evidence lines"
+    if data.get("software_version") != __version__:
+        return (f"the memo was made by ClusterBid {data.get('software_version')}, this is {__version__}: "
+                "its pages may be drawn differently")
+    return None
+
+
+def rerender_memo(data: dict) -> bytes:
+    """The memo the attached inputs `data` render to (InputError when they cannot be read)."""
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.workloads import is_serving
+
+    rendering = data["rendering"]
+    try:
+        samples = int(rendering["samples"])
+        requests = tuple(str(line) for line in rendering.get("evidence_requests") or ())
+        evaluation = Evaluation.model_validate(data["evaluation"])
+        override = data.get("override")
+        override = None if not override else RecommendationOverride(str(override["bid_id"]),
+                                                                     str(override["justification"]))
+        decision = data.get("decision_date")
+        decision = None if decision is None else dt.date.fromisoformat(decision)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InputError(f"memo inputs: cannot be rendered again ({exc})") from None
+    uncertainty = sensitivity = None
+    if is_serving(evaluation):
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        scorecard = score_serving_evaluation(evaluation)
+    else:
+        from clusterbid.core.scoring import score_evaluation
+
+        scorecard = score_evaluation(evaluation)
+        if samples > 0:  # the same calls and seed as the export
+            from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+            uncertainty = run_monte_carlo(evaluation, samples, evaluation.policy.random_seed)
+            sensitivity = analyse_sensitivity(evaluation)
+    return render_memo(scorecard, approvers=data.get("approvers") or (), uncertainty=uncertainty,
+                       sensitivity=sensitivity, notes=str(data.get("notes") or ""), override=override,
+                       evidence_requests=requests, audit_anchor=data.get("audit_anchor"),
+                       decision_date=decision, samples=samples)
+
+
+def first_difference(a: bytes, b: bytes) -> int:
+    """The offset of the first byte where a and b differ (the shorter length when one is a prefix)."""
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
