@@ -115,7 +115,7 @@ def _rerender_check(data: dict, exported: bytes, text_method: str) -> tuple[str,
         return (f"re-rendered from the attached inputs: identical to the memo as exported, byte for byte "
                 f"({len(exported):,} bytes, every page); and {text_method}"), []
     at = first_difference(again, exported)
-    return (f"re-rendered from the attached inputs: DIFFERENT from the memo as exported",
+    return ("re-rendered from the attached inputs: DIFFERENT from the memo as exported",
             [f"the memo as exported is not what its attached inputs render to (first difference at byte "
              f"{at:,} of {len(exported):,}): a page was changed before signing, or the memo was not made "
              "by ClusterBid from these inputs"])
