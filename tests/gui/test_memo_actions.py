@@ -285,3 +285,29 @@ def test_an_approvers_email_typed_in_the_table_goes_into_the_memo_request(qtbot,
     dialog.table.item(0, 2).setText("ada at example")
     with pytest.raises(InputError, match="approver 1: 'ada at example' is not an e-mail address"):
         dialog.build_request()
+
+
+def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document(qtbot, window, tmp_path):
+    """Issue 22, item 4 in the app: File > Trusted Approver Certificates keeps the CA in the
+    document (an audit row), refuses a private key by name, and lists what is trusted."""
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+    from clusterbid.core.memo.trust_store import trusted_certificates
+    from tests.core.memo_signing.pki import Authority
+
+    authority = Authority.create("Example Corp Approvers CA")
+    window.actions_.trusted_certificates.trigger()
+    dialog = window.trust_dialog
+    assert dialog.listing.item(0).text().startswith("None yet")
+    dialog.add_from(str(authority.write_pem(tmp_path / "ca.pem")))
+    assert dialog.listing.item(0).text().startswith("Example Corp Approvers CA (CA; issued by Example Corp")
+    assert [c.subject for c in trusted_certificates(window.session.document)] == ["Example Corp Approvers CA"]
+    rows = [r for r in window.session.document.audit_rows() if r.action == "attach_artefact"]
+    assert len(rows) == 1 and "application/pkix-cert" in rows[0].new_json
+    key, _ = authority.issue("Mallory")
+    secret = tmp_path / "mallory.key"
+    secret.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
+    dialog.add_from(str(secret))
+    assert dialog.status.text().startswith("Not added: ") and "holds a private key" in dialog.status.text()
+    assert dialog.listing.count() == 1
+    dialog.close()

@@ -276,6 +276,12 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.audit_dialog = AuditTrailDialog(self.session.document, self)
         self.audit_dialog.open()  # not exec(): the window stays usable and tests never block
 
+    def show_trusted_certificates(self) -> None:
+        from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
+
+        self.trust_dialog = TrustedCertificatesDialog(self.session.document, self)
+        self.trust_dialog.open()
+
     def show_methodology(self) -> None:
         from clusterbid.gui.help_dialogs import MethodologyDialog
 

@@ -25,6 +25,7 @@ class WindowActions:
         self.export_memo = self._make("Export Approval &Memo…", w.export_memo_dialog, "Ctrl+M")
         self.sign_memo = self._make("&Sign a Memo…", w.sign_memo_dialog)
         self.verify_memo = self._make("&Verify a Memo…", w.verify_memo_dialog)
+        self.trusted_certificates = self._make("Trusted Approver C&ertificates…", w.show_trusted_certificates)
         self.audit_trail = self._make("&Audit Trail…", w.show_audit_trail)
         self.quit = self._make("&Quit", w.close, Key.Quit)
         self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")
@@ -65,7 +66,8 @@ class WindowActions:
         file_menu.addSeparator()
         file_menu.addActions([self.import_bids, self.export_template, self.export_comparison])
         file_menu.addSeparator()
-        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.audit_trail])
+        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.trusted_certificates,
+                              self.audit_trail])
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = bar.addMenu("&Edit")
