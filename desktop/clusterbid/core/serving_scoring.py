@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingEstimates, estimate_serving
+from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceKind

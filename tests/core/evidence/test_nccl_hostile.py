@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import unicodedata
 from pathlib import Path
 
 import pytest

@@ -3,7 +3,6 @@ all_reduce_perf's own options, and the pack asks for what the app can read back.
 
 from __future__ import annotations
 
-import datetime as dt
 import getopt
 import json
 import re

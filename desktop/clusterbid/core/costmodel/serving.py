@@ -177,7 +177,6 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     tokens/s per GPU, then the smaller TP). The largest batch is not always the cheapest: its
     longer step leaves less of the first-token target for queueing, which can cost replicas."""
     shape = grid.tokens_per_s.shape
-    rows = np.arange(shape[0])
     # Only the candidates within the targets are sized (a small share of bids x TP x 1,024).
     at = np.nonzero(grid.feasible & (grid.tokens_per_s > 0))
     bid_of = at[0]

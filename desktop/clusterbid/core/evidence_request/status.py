@@ -19,7 +19,6 @@ from pydantic import ValidationError
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence_request.model import EvidenceRequest, RequestPack
-from clusterbid.core.store import audit
 from clusterbid.core.store.document import EvaluationDocument
 
 PACK_PREFIX = "evidence-request-"
