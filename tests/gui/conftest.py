@@ -32,6 +32,7 @@ class DialogLog:
     def __init__(self) -> None:
         self.shown: list[tuple[str, str, str]] = []
         self.answers: list[str] = []
+        self.asked: list[tuple] = []  # each file dialog's arguments (title, filters, offered file ...)
 
     def problem(self, _parent, title, text, details="") -> None:
         self.shown.append(("problem", title, f"{text}\n{details}"))
@@ -39,7 +40,8 @@ class DialogLog:
     def info(self, _parent, title, text) -> None:
         self.shown.append(("info", title, text))
 
-    def file(self, *_args) -> str:
+    def file(self, *args) -> str:
+        self.asked.append(args[1:])
         return self.answers.pop(0) if self.answers else ""
 
 

@@ -103,6 +103,9 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     trail = window.audit_dialog.text.toPlainText()
     assert f"memo.pdf: anchored at row #{before} " in trail and "Chain verified" in trail
     window.audit_dialog.close()
+    # Sign offers the memo just exported (issue 20); cancelling the file dialog signs nothing.
+    window.actions_.sign_memo.trigger()
+    assert dialog_log.asked[-1][0] == "Sign an approval memo" and dialog_log.asked[-1][2] == target
 
 
 def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monkeypatch):

@@ -48,8 +48,10 @@ def _start(parent: QWidget | None, filters: str, suggested: str = "") -> str:
     return str(folder / suggested) if folder is not None else suggested
 
 
-def open_file(parent: QWidget, title: str, filters: str) -> str:
-    chosen = QFileDialog.getOpenFileName(parent, title, _start(parent, filters), filters)[0]
+def open_file(parent: QWidget, title: str, filters: str, offered: Path | None = None) -> str:
+    """`offered`: a file to select when the dialog opens (the memo just exported, for Sign)."""
+    start = str(offered) if offered is not None and offered.is_file() else _start(parent, filters)
+    chosen = QFileDialog.getOpenFileName(parent, title, start, filters)[0]
     return _remembered(parent, filters, chosen)
 
 

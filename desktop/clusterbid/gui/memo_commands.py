@@ -133,7 +133,8 @@ class MemoCommands:
 
     # -- sign ----------------------------------------------------------------------------------------
     def sign_memo_dialog(self) -> None:
-        path = dialogs.open_file(self, "Sign an approval memo", MEMO_FILES)
+        # The memo just exported is offered first: exporting, then signing, is the usual order.
+        path = dialogs.open_file(self, "Sign an approval memo", MEMO_FILES, getattr(self, "last_memo", None))
         if not path:
             return
         evaluation = self.session.evaluation

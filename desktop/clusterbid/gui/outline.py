@@ -59,13 +59,6 @@ class OutlineTree(QTreeWidget):
         self.expandAll()
         self._filling = False
 
-    def badge_of(self, bid_id: str) -> str | None:
-        bids = self.topLevelItem(1)
-        for i in range(bids.childCount() if bids else 0):
-            if bids.child(i).data(0, BID_ID_ROLE) == bid_id:
-                return bids.child(i).text(1)
-        return None
-
     def select_bid(self, bid_id: str) -> None:
         bids = self.topLevelItem(1)
         for i in range(bids.childCount() if bids else 0):

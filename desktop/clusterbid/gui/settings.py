@@ -55,9 +55,6 @@ class AppSettings:
         self._settings.setValue("files/recent", [str(p) for p in [path, *recent][:MAX_RECENT]])
         self._settings.setValue("files/last", str(path))
 
-    def forget(self, path: Path) -> None:
-        self._settings.setValue("files/recent", [str(p) for p in self.recent_files() if p != Path(path)])
-
     def last_folder(self, kind: str) -> Path | None:
         """The folder the officer last used for this kind of file (evaluations, bid sheets ...)."""
         value = self._settings.value(f"folders/{_key(kind)}")

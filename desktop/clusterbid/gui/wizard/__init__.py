@@ -9,7 +9,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui.wizard.bid_wizard import BidWizard
 from clusterbid.gui.wizard.draft_store import DraftStore
 
-__all__ = ["BidWizard", "DraftStore", "duplicate_bid_dialog", "edit_bid_dialog"]
+__all__ = ["BidWizard", "DraftStore", "edit_bid_dialog"]
 
 
 def edit_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid | None,
@@ -21,10 +21,3 @@ def edit_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid | N
     if files_read is not None:
         files_read.update(wizard.evidence_page.files_read)
     return wizard.result_bid() if accepted else None
-
-
-def duplicate_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid,
-                         *, draft_store: DraftStore | None = None) -> Bid | None:
-    """Edit a copy of `bid` under a new unused id; the new Bid, or None on cancel."""
-    wizard = BidWizard(evaluation, bid, duplicate=True, draft_store=draft_store, parent=parent)
-    return wizard.result_bid() if wizard.exec() == QDialog.DialogCode.Accepted else None
