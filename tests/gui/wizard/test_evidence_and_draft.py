@@ -87,7 +87,7 @@ def test_typed_figure_rules(qtbot, open_wizard, evaluation):
     assert form.add_button.isEnabled()
     choose(qtbot, b["grade"].widget, EvidenceGrade.MEASURED_PROVIDER)
     assert b["grade"].error.text() == ("Grade 'measured by the provider' needs the raw artefact attached "
-                                       "(attach the log or report file); without it the figure is a 'provider's claim'")
+                                       "(attach the log or report file); without it the figure is a 'provider's claim, no raw data'")
     choose(qtbot, b["grade"].widget, EvidenceGrade.PROVIDER_CLAIM)
     qtbot.mouseClick(form.add_button, Qt.MouseButton.LeftButton)
     assert wizard.result_bid().evidence[-1].value == 0.42

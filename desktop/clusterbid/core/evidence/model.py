@@ -30,6 +30,15 @@ class EvidenceGrade(StrEnum):
     DERIVED = "derived"  # computed from specs
 
 
+# Each grade in the words the memo, the app and the wizard print (defined once: they had drifted).
+GRADE_WORDS = {
+    EvidenceGrade.MEASURED_INDEPENDENT: "measured independently",
+    EvidenceGrade.MEASURED_PROVIDER: "measured by the provider",
+    EvidenceGrade.PROVIDER_CLAIM: "provider's claim, no raw data",
+    EvidenceGrade.DERIVED: "derived from specs",
+}
+
+
 UNITS = {
     EvidenceKind.ALLREDUCE_BUSBW: "GB/s",
     EvidenceKind.TRAINING_MFU: "fraction",

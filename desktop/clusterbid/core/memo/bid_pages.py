@@ -9,18 +9,12 @@ from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.assumptions import bid_assumptions
-from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 
 Rows = tuple[tuple[str, ...], ...]
-GRADE_WORDS = {
-    EvidenceGrade.MEASURED_INDEPENDENT: "measured independently",
-    EvidenceGrade.MEASURED_PROVIDER: "measured by the provider",
-    EvidenceGrade.PROVIDER_CLAIM: "provider's claim, no raw data",
-    EvidenceGrade.DERIVED: "derived from specs",
-}
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 import re
 
-from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.evidence.model import GRADE_WORDS
 
 # How a value must look when a pattern rejects it; the pattern itself is not for officers.
 FORMAT_HINTS = {
     ("id",): "Use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. northwind-2027).",
     ("terms", "currency"): "Use a three-letter ISO 4217 code in capitals, e.g. USD, EUR, GBP.",
     ("measured_by",): "Choose who measured the figure: the buyer, a third party or the provider.",
-}
-GRADE_WORDS = {
-    EvidenceGrade.MEASURED_INDEPENDENT: "measured independently",
-    EvidenceGrade.MEASURED_PROVIDER: "measured by the provider",
-    EvidenceGrade.PROVIDER_CLAIM: "provider's claim",
-    EvidenceGrade.DERIVED: "derived from specs",
 }
 # Core messages name fields and values as identifiers; these read better in a form.
 PHRASES = (
