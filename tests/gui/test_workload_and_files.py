@@ -52,7 +52,7 @@ def test_workload_editor_shows_derived_numbers_live_and_applies(qtbot, window):
     # DP = 1024 / (TP 8 x PP 4 x CP 1) = 32; compute 6 x 70e9 x 1.4e12 = 5.88e23 FLOPs, x the
     # demo's attention term 1 + 12 l s h / 6N = 1 + 12 x 80 x 4096 x 8192 / 4.2e11 = 1.0767: 6.33e23.
     text = editor.derived.text()
-    assert "<b>DP degree</b> 32<br>" in text and "6.33e+23 FLOPs" in text
+    assert "<b>DP degree</b> 32<br>" in text and "6.33 × 10²³ FLOPs" in text
     # Model state per GPU: 70e9 / (8 x 4) params x (2 + 4 + 12 / 32) bytes = 13.9 GB.
     assert "13.9 GB" in text
     qtbot.mouseClick(editor.apply_button, Qt.MouseButton.LeftButton)

@@ -10,6 +10,7 @@ from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
+from clusterbid.core.flops import flops_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +106,7 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
-        Assumption("Total training compute", f"{workload.total_training_flops:.3e} FLOPs", _flops_source(workload)),
+        Assumption("Total training compute", flops_text(workload.total_training_flops), _flops_source(workload)),
         Assumption(
             "Parallelism",
             f"TP {workload.tensor_parallel} x PP {workload.pipeline_parallel} x CP {workload.context_parallel} "

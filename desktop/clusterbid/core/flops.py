@@ -9,6 +9,8 @@ paper's count is 96 B s l h^2 (1 + s/6h + V/16lh) and its Table 1 reports hardwa
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 RECOMPUTATION_KINDS = ("none", "selective", "full")
@@ -87,3 +89,20 @@ def activation_gb_per_gpu(*, layers, hidden, seq_len, micro_batch, tp, cp, pp, v
     in_flight = min(pp, max(micro_batches, 1))
     interleave = 1.0 + (pp - 1.0) / (pp * virtual_stages) if virtual_stages > 1 else 1.0
     return (layers / pp * in_flight * interleave * per_layer + working) / 1e9
+
+
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def flops_text(value: float, plain: bool = False) -> str:
+    """A FLOP count as a person reads it: '6.33 × 10²³ FLOPs' (plain: '6.33 x 10^23 FLOPs', for a
+    terminal that may not print superscripts), never the programmer's '6.331e+23'."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g} FLOPs"
+    exponent = math.floor(math.log10(abs(value)))
+    mantissa = value / 10**exponent
+    if round(mantissa, 2) >= 10:  # 9.996e23 rounds to 10.00: say 1.00 x 10^24
+        mantissa, exponent = mantissa / 10, exponent + 1
+    if plain:
+        return f"{mantissa:.2f} x 10^{exponent} FLOPs"
+    return f"{mantissa:.2f} × 10{str(exponent).translate(_SUPERSCRIPT)} FLOPs"

@@ -8,6 +8,7 @@ from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.money import CENT, SYMBOLS, format_money, money  # noqa: F401 (re-exported)
 from clusterbid.core.evidence.model import evidence_json  # noqa: F401 (re-exported)
 from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.flops import flops_text
 
 
 def contract_json(e, currency: str) -> dict:
@@ -116,7 +117,7 @@ def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=Non
     currency = evaluation.currency
     lines = [
         evaluation.title,
-        f"Job: {w.name}; {w.job_gpus:,} GPUs, {w.total_training_flops:.3g} FLOPs, "
+        f"Job: {w.name}; {w.job_gpus:,} GPUs, {flops_text(w.total_training_flops, plain=True)}, "
         f"TP{w.tensor_parallel} PP{w.pipeline_parallel} CP{w.context_parallel} DP{w.data_parallel}, "
         f"baseline MFU {w.baseline_mfu:.0%}",
         "",

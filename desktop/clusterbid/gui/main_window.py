@@ -34,6 +34,7 @@ from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 from clusterbid.gui.zoom_layout import ZoomLayout
+from clusterbid.core.flops import flops_text
 
 
 def audit_banner(report) -> str:
@@ -174,7 +175,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.setWindowTitle(f"{failed}{evaluation.title} — {self.session.document.path.name} — ClusterBid")
         self.summary.setText(
             f"<b>{evaluation.title}</b> &nbsp; Planned job: {w.name}, <b>{w.job_gpus:,} GPUs</b>, "
-            f"{w.total_training_flops:.3g} FLOPs, TP{w.tensor_parallel} × PP{w.pipeline_parallel} × "
+            f"{flops_text(w.total_training_flops)}, TP{w.tensor_parallel} × PP{w.pipeline_parallel} × "
             f"CP{w.context_parallel} × DP{w.data_parallel}, baseline MFU {w.baseline_mfu:.0%}"
             + ("" if report.ok else audit_banner(report))
         )

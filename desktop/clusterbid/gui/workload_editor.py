@@ -15,6 +15,7 @@ from clusterbid.core.plan import ComputePlan
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.field_errors import field_bounds, route_errors
+from clusterbid.core.flops import flops_text
 
 # The compute plan's fields sit in the same form as "plan.<field>" (a nested section of the model).
 FIELD_INFO = {
@@ -201,7 +202,7 @@ class WorkloadEditor(QWidget):
         for label in [*self.errors.values(), self.general_error]:
             self._set_error(label, None, colour)
         self.derived.setText(
-            f"<b>Total compute</b> {workload.total_training_flops:.3g} FLOPs<br>"
+            f"<b>Total compute</b> {flops_text(workload.total_training_flops)}<br>"
             f"<b>DP degree</b> {workload.data_parallel:,}<br>"
             f"<b>Model state per GPU</b> {workload.model_state_gb_per_gpu():,.1f} GB<br>"
             f"<b>Micro-batches per step</b> {workload.micro_batches_per_step:,}"

@@ -16,6 +16,7 @@ from clusterbid.core.charts.style import (
     shorten,
 )
 from clusterbid.core.report import format_money
+from clusterbid.core.flops import flops_text
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -92,7 +93,7 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     currency = evaluation.currency
     workload = evaluation.workload
     band_of = {} if uncertainty is None else uncertainty.bids
-    subtitle = f"{workload.job_gpus:,} GPUs, {workload.total_training_flops:.3g} FLOPs; in rank order (weighted score)" + (
+    subtitle = f"{workload.job_gpus:,} GPUs, {flops_text(workload.total_training_flops)}; in rank order (weighted score)" + (
         "; whiskers: Monte Carlo P10-P90" if band_of
         else "; no uncertainty run yet"
     )

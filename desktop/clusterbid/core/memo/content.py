@@ -18,6 +18,7 @@ from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
+from clusterbid.core.flops import flops_text
 
 Rows = tuple[tuple[str, ...], ...]
 CONFIDENTIALITY = "Confidential: procurement in progress. Do not forward outside the approval group."
@@ -232,7 +233,7 @@ def job_rows(scorecard: Scorecard) -> Rows:
     return (
         ("Planned job size", f"{w.job_gpus:,} GPUs in one synchronous job"),
         ("Job", w.name),
-        ("Total training compute", f"{w.total_training_flops:.3e} FLOPs"),
+        ("Total training compute", flops_text(w.total_training_flops)),
         ("Parallelism", f"TP {w.tensor_parallel} x PP {w.pipeline_parallel} x CP {w.context_parallel} x DP {w.data_parallel}"),
         ("Precision", w.precision.upper()),
         ("Baseline MFU", f"{w.baseline_mfu:.1%} (buyer's stack, one NVLink domain)"),
