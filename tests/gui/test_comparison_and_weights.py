@@ -146,7 +146,9 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     sla = analyse_sensitivity(evaluation).tipping_points["sla"]
     # The demo's winner loses first place once SLA weighs more (the CLI table shows the same crossing).
     assert sla.lower is None and sla.upper is not None
-    assert window.weights._tipping["sla"].text() == f"above {sla.upper:.1f}: {sla.winner_above} first"
+    # Said with the provider's name, not the bid id (issue 20: words, not codes).
+    winner = next(b.quote.provider for b in evaluation.bids if b.id == sla.winner_above)
+    assert window.weights._tipping["sla"].text() == f"above {sla.upper:.1f}: {winner} first"
     excluded = model.row_of("budget-tcp")
     assert model.index(excluded, BAND).data() == "—"
 

@@ -202,7 +202,8 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
     def _show_analysis(self, analysis) -> None:
         self.model.set_uncertainty(analysis.uncertainty)
         self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
-        self.weights.show_sensitivity(analysis.sensitivity)
+        self.weights.show_sensitivity(analysis.sensitivity,
+                                      {b.id: b.quote.provider for b in self.session.evaluation.bids})
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
         self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value)
 

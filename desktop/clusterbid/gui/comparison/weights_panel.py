@@ -25,13 +25,15 @@ PENDING = "tipping point: computing…"
 KEY_RUN_SECONDS = 2.0
 
 
-def describe_tipping_point(point) -> str:
-    """Where moving this weight alone changes the first-ranked bid, in the panel's few words."""
+def describe_tipping_point(point, names: dict[str, str] | None = None) -> str:
+    """Where moving this weight alone changes the first-ranked bid, in the panel's few words; the
+    bid by its provider's name (`names`: bid id -> provider), not its id."""
+    name = (names or {}).get
     changes = []
     if point.lower is not None:
-        changes.append(f"below {point.lower:.1f}: {point.winner_below} first")
+        changes.append(f"below {point.lower:.1f}: {name(point.winner_below, point.winner_below)} first")
     if point.upper is not None:
-        changes.append(f"above {point.upper:.1f}: {point.winner_above} first")
+        changes.append(f"above {point.upper:.1f}: {name(point.winner_above, point.winner_above)} first")
     return "; ".join(changes) or "same winner from 0 to 100"
 
 
@@ -85,11 +87,11 @@ class WeightsPanel(QWidget):
             self._values[name].setText(f"{value:g} ({value / total:.0%})")
         self._updating = False
 
-    def show_sensitivity(self, sensitivity: object | None) -> None:
+    def show_sensitivity(self, sensitivity: object | None, names: dict[str, str] | None = None) -> None:
         points = getattr(sensitivity, "tipping_points", None) or {}
         for name, label in self._tipping.items():
             point = points.get(name)
-            label.setText(PENDING if point is None else describe_tipping_point(point))
+            label.setText(PENDING if point is None else describe_tipping_point(point, names))
 
     def current_weights(self) -> dict[str, float]:
         return {name: float(slider.value()) for name, slider in self.sliders.items()}
