@@ -23,9 +23,9 @@ def _spec(model, path, label, decimals=2) -> FieldSpec:
 
 class TermsPage(SectionPage):
     TITLE = "Reliability"
-    SUBTITLE = ("What the provider promises when things fail. Leave a figure at — (step below its lowest "
-                "value to clear it) when the bid does not state it: a documented default with a wide range "
-                "is used and flagged. Beside each figure, say where it comes from.")
+    SUBTITLE = ("What the provider promises when things fail, and where each figure comes from. A figure "
+                "the bid does not state stays at — (step below its lowest value): a documented default "
+                "with a wide range is used and flagged.")
     GROUPS = [
         (None, [
             _spec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
