@@ -182,7 +182,7 @@ def test_an_untouched_workload_offers_nothing_to_apply(window):
     assert not window.workload_editor.apply_button.isEnabled()
 
 
-def test_a_serving_evaluation_opens_read_only_ranked_by_cost_per_million_tokens(qtbot, window, app_settings):
+def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, window, app_settings):
     from clusterbid.core.documents import read_evaluation
     from clusterbid.core.serving_scoring import score_serving_evaluation
 

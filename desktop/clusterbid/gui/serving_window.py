@@ -1,10 +1,8 @@
 """A serving (inference) evaluation in the app: its ranking by cost per million output tokens,
-every workload-fit flag, and its approval memo; read-only.
+every workload-fit flag, its bids edited in the bid wizard (serving_edits.py), and its approval memo.
 
-The training window's editors, wizard and Monte Carlo are built around cost to finish; a serving
-evaluation is compared here and edited through a bid template (`clusterbid import`). The figures
-are core's: `serving_comparison_rows` is the same table `clusterbid export` writes, and the memo
-is the one `clusterbid memo` writes.
+The figures are core's: `serving_comparison_rows` is the same table `clusterbid export` writes,
+and the memo is the one `clusterbid memo` writes.
 """
 
 from __future__ import annotations
@@ -24,6 +22,7 @@ from clusterbid.core.serving_scoring import ServingScorecard, score_serving_eval
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.serving_edits import ServingBidEdits
 
 SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
          "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs billed",
@@ -60,7 +59,7 @@ def _column(rows: list[dict], shown: str) -> str:
     return next((key for key in rows[0] if key == shown or key.startswith(shown + " [")), shown) if rows else shown
 
 
-class ServingWindow(QMainWindow):
+class ServingWindow(ServingBidEdits, QMainWindow):
     def __init__(self, document: EvaluationDocument, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("serving_window")
@@ -73,6 +72,8 @@ class ServingWindow(QMainWindow):
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.setSortingEnabled(False)  # rank order is the point; keep it
         self.table.verticalHeader().hide()  # the rank column numbers the rows
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         self.findings = QTextBrowser()
         self.findings.setObjectName("serving_findings")
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -86,10 +87,20 @@ class ServingWindow(QMainWindow):
         menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
         self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"), self.export_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
-        self.scorecard = score_serving_evaluation(document.evaluation)
+        self.rows: list[dict] = []
+        self._build_edit_menu()
+        self._rescore()
+        self.statusBar().showMessage("Edit > Add Bid… or double-click a bid to change it; every change is "
+                                     "audited and can be undone.", 0)
+
+    def _rescore(self) -> None:
+        """Score the document's evaluation as it now stands and show it (a serving score is a few ms)."""
+        selected = self.selected_bid_id()
+        self.scorecard = score_serving_evaluation(self.session.evaluation)
         self._show(self.scorecard)
-        self.statusBar().showMessage("Serving evaluations are read-only here: change bids through a bid template "
-                                     "(clusterbid import) and reopen.", 0)
+        ids = [row["bid id"] for row in self.rows]
+        if selected in ids:
+            self.table.selectRow(ids.index(selected))
 
     def _show(self, scorecard: ServingScorecard) -> None:
         evaluation = scorecard.evaluation
@@ -100,7 +111,7 @@ class ServingWindow(QMainWindow):
             f"and {w.tpot_target_ms:g} ms per output token; peak {w.peak_requests_per_s:g} req/s, average "
             f"{w.average_requests_per_s:g} req/s. GPUs are billed at peak provisioning; cost per token at the average load."
         )
-        rows = serving_comparison_rows(scorecard)
+        rows = self.rows = serving_comparison_rows(scorecard)
         keys = [_column(rows, name) for name in SHOWN]
         self.table.setColumnCount(len(keys))
         self.table.setHorizontalHeaderLabels([_heading(k) for k in keys])

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.contract_summary import billing_words
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.workloads import is_serving
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -114,11 +115,31 @@ class ReviewPage(QWizardPage):
             self.problem_layout.addWidget(button)
             self.problem_buttons.append(button)
 
+    def _show_serving_preview(self, checked) -> None:
+        """A serving bid's cost per million output tokens and rank, as the serving window shows them."""
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        scorecard = score_serving_evaluation(checked.evaluation)
+        mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
+        e, currency = mine.estimate, checked.evaluation.currency
+        if mine.rank is None:
+            reasons = "; ".join(g.message for g in e.gates)
+            self.preview_cost.setText(f"The bid <b>cannot serve</b> the workload: {html.escape(reasons)}")
+        else:
+            self.preview_cost.setText(
+                f"<b>{format_money(e.cost_per_million_tokens, currency, cents=True)} per million output "
+                f"tokens</b>, {format_money(e.monthly_cost, currency)} a month; ranked {mine.rank} of "
+                f"{len(scorecard.ranked)} bids that can serve.")
+        self.comparison.setHtml("")
+
     def _show_preview(self) -> None:
         checked = self.host.checked
         if checked.bid is None or checked.evaluation is None:
             self.preview_cost.setText("The commitment and net plan cost appear here once every problem is fixed.")
             self.comparison.setHtml("")
+            return
+        if is_serving(checked.evaluation):
+            self._show_serving_preview(checked)
             return
         scorecard = score_evaluation(checked.evaluation)
         currency = checked.evaluation.currency

@@ -50,8 +50,10 @@ class CapacityPage(SectionPage):
 
     def __init__(self, host) -> None:
         super().__init__(host)
-        job = host.evaluation.workload.job_gpus
-        self.job_hint = QLabel(f"The planned job needs {job:,} GPUs in one synchronous block.")
+        # A serving workload has no job: replicas fit in a node or a few; nothing to warn about.
+        job = getattr(host.evaluation.workload, "job_gpus", None)
+        self.job_hint = QLabel(f"The planned job needs {job:,} GPUs in one synchronous block." if job else
+                               "A serving fleet is sized from the traffic: replicas of a few GPUs each.")
         self.top.addWidget(self.job_hint)
         self.block_warning = QLabel()
         self.block_warning.setObjectName("block_warning")
@@ -64,8 +66,8 @@ class CapacityPage(SectionPage):
         # Shown as the officer types; the scoring gate (contiguous_block_too_small) is the
         # authority and appears in the review page's preview.
         block = self.binding("capacity", "largest_contiguous_block_gpus").read()
-        job = self.host.evaluation.workload.job_gpus
-        small = block is not BLANK and block < job
+        job = getattr(self.host.evaluation.workload, "job_gpus", None)
+        small = job is not None and block is not BLANK and block < job
         self.block_warning.setText(
             f"Warning: the largest contiguous block ({block:,} GPUs) is smaller than the planned job "
             f"({job:,} GPUs). The job cannot run as one synchronous job on this offer, so the bid "

@@ -1,0 +1,100 @@
+"""Issue 20: serving bids are edited in the app, in the bid wizard, like training bids: each edit
+re-ranks at once, is one audit row and one undo step."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWizard
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui import serving_edits
+from clusterbid.gui.serving_window import ServingWindow
+from clusterbid.gui.wizard import BidWizard
+from tests.conftest import EXAMPLES
+from tests.gui.wizard.conftest import field, type_into
+
+SERVING = EXAMPLES / "demo-serving-evaluation.json"
+
+
+@pytest.fixture
+def shown(qtbot, tmp_path):
+    document = EvaluationDocument.create(tmp_path / "serving.clusterbid", read_evaluation(SERVING))
+    window = ServingWindow(document)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.close()
+
+
+def _row(window, bid_id: str) -> int:
+    return [row["bid id"] for row in window.rows].index(bid_id)
+
+
+def _cost(window, bid_id: str) -> float:
+    return next(s for s in window.scorecard.scores if s.bid.id == bid_id).estimate.cost_per_million_tokens
+
+
+def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restores_it(qtbot, shown, monkeypatch):
+    before = _cost(shown, "helio-h200")
+    assert shown.rows[0]["bid id"] == "helio-h200"  # the serving demo's winner
+
+    def walk(wizard) -> int:
+        wizard.show()
+        qtbot.waitExposed(wizard)
+        price = field(wizard, "terms", "price_per_gpu_hour")
+        while not price.widget.isVisible():
+            wizard.next()
+        type_into(qtbot, price.widget, "4.00")
+        while wizard.currentId() != wizard.page_ids[-1]:
+            wizard.next()
+        qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+        return wizard.result()
+
+    monkeypatch.setattr(BidWizard, "exec", walk)
+    shown.table.selectRow(_row(shown, "helio-h200"))
+    shown.edit_bid_action.trigger()
+    # No fees and no fabric line: the bill, so the cost per million tokens, scales with the price,
+    # $2.85 -> $4.00, on the same fleet (sized by throughput, not by price).
+    after = _cost(shown, "helio-h200")
+    assert after == pytest.approx(before * 4.00 / 2.85, rel=1e-9)
+    others = [s.estimate.cost_per_million_tokens for s in shown.scorecard.ranked if s.bid.id != "helio-h200"]
+    mine = next(s for s in shown.scorecard.scores if s.bid.id == "helio-h200")
+    assert mine.cost_rank == 1 + sum(cost < after for cost in others)  # its new place by cost, counted here
+    assert shown.rows[0]["bid id"] != "helio-h200"  # no longer first: cost weighs 70%
+    assert shown.session.undo_stack.undoText() == "Edit bid helio-h200"
+    rows = [r for r in shown.document.audit_rows() if r.target == "helio-h200"]
+    assert rows and float(json.loads(rows[-1].new_json)["terms"]["price_per_gpu_hour"]) == 4.00
+    shown.session.undo_stack.undo()
+    assert _cost(shown, "helio-h200") == pytest.approx(before) and shown.rows[0]["bid id"] == "helio-h200"
+
+
+def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
+    template = next(b for b in shown.session.evaluation.bids if b.id == "helio-h200")
+
+    def fake_wizard(parent, evaluation, bid, **_options):
+        data = template.model_dump()
+        data["id"], data["quote"]["provider"] = "new-h200", "New Serving Cloud"
+        return Bid.model_validate(data)
+
+    monkeypatch.setattr(serving_edits, "load_bid_wizard", lambda: fake_wizard)
+    count = len(shown.rows)
+    shown.add_bid_action.trigger()
+    assert len(shown.rows) == count + 1 and "new-h200" in [r["bid id"] for r in shown.rows]
+    # The same offer under another name costs the same per million tokens.
+    assert _cost(shown, "new-h200") == pytest.approx(_cost(shown, "helio-h200"))
+    shown.table.selectRow(_row(shown, "new-h200"))
+    shown.duplicate_bid_action.trigger()
+    assert "new-h200-copy" in [r["bid id"] for r in shown.rows]
+    shown.table.selectRow(_row(shown, "new-h200"))
+    shown.delete_bid_action.trigger()
+    assert "new-h200" not in [r["bid id"] for r in shown.rows]
+    shown.session.undo_stack.undo()
+    assert "new-h200" in [r["bid id"] for r in shown.rows]
+    assert [b.id for b in EvaluationDocument.open(shown.document.path).evaluation.bids] == \
+        [b.id for b in shown.session.evaluation.bids]
