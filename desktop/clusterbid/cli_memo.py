@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from pathlib import Path
 
@@ -14,9 +15,8 @@ EXIT_OK, EXIT_INPUT = 0, 2
 def run_memo(args: argparse.Namespace) -> int:
     from clusterbid.core.documents import read_evaluation
     from clusterbid.core.memo.inputs import Approver, RecommendationOverride
-    from clusterbid.core.memo.render import export_memo
-    from clusterbid.core.scoring import score_evaluation
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.core.memo.making import make_memo
+    from clusterbid.core.safe_files import write_bytes_atomically
 
     if args.justification and not args.override:
         raise InputError("--justification explains an override: give --override BID_ID with it")
@@ -25,37 +25,31 @@ def run_memo(args: argparse.Namespace) -> int:
         override = RecommendationOverride(args.override, args.justification or "")
     approvers = [Approver.parse(text) for text in args.approver]
     decision_date = _decision_date(args.decision_date)
-    source = Path(args.path)
-    evaluation = read_evaluation(source)
-    notes, anchor = args.notes, None
-    if source.suffix == ".clusterbid":
-        notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
-        anchor = _audit_anchor(source)
-    if is_serving(evaluation):  # the serving memo: cost per million tokens, no Monte Carlo yet
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        scorecard, uncertainty, sensitivity = score_serving_evaluation(evaluation), None, None
-    else:
-        scorecard = score_evaluation(evaluation)
-        uncertainty, sensitivity = _analyses(evaluation, args.samples)
-    if not scorecard.ranked:
-        raise InputError(f"{source}: no bid passes the gates, so there is no recommendation to approve; "
-                         "add or correct bids first")
     output = Path(args.output)
     if output.suffix.lower() != ".pdf":
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
-    requests = () if is_serving(evaluation) else _evidence_requests(source, evaluation, args.samples)
-    written, sha256 = export_memo(output, scorecard, approvers=approvers, notes=notes, override=override,
-                                  uncertainty=uncertainty, sensitivity=sensitivity, evidence_requests=requests,
-                                  audit_anchor=anchor, decision_date=decision_date,
-                                  samples=0 if is_serving(evaluation) else max(args.samples, 0))
+    source = Path(args.path)
+    evaluation = read_evaluation(source)
+    notes, anchor, statuses = args.notes, None, []
+    if source.suffix == ".clusterbid":
+        notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
+        anchor = _audit_anchor(source)
+        statuses = _request_statuses(source)
+    try:
+        pdf = make_memo(evaluation, approvers=approvers, notes=notes, override=override,
+                        decision_date=decision_date, audit_anchor=anchor, request_statuses=statuses,
+                        samples=max(args.samples, 0))
+    except InputError as exc:
+        raise InputError(f"{source}: {exc}") from None
+    write_bytes_atomically(output, pdf)  # a full disk leaves neither a half memo nor a stray temporary file
+    sha256 = hashlib.sha256(pdf).hexdigest()
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
         with EvaluationDocument.open(source) as document:
-            document.record_memo_exported(written.name, sha256, anchor)
+            document.record_memo_exported(output.name, sha256, anchor)
         print(f"recorded the export in the audit trail of {source}")
-    print(f"wrote the approval memo to {written} (SHA-256 {sha256})")
+    print(f"wrote the approval memo to {output} (SHA-256 {sha256})")
     return EXIT_OK
 
 
@@ -101,32 +95,15 @@ def _audit_anchor(source: Path) -> dict[str, object]:
         return AuditAnchor.from_head(document.head).as_json()
 
 
-def _evidence_requests(source: Path, evaluation, samples: int) -> tuple[str, ...]:
-    """The memo's evidence section: value of information (same samples and seed as the bands)
-    and, from a .clusterbid document, the requests issued and their states."""
+def _request_statuses(source: Path) -> list:
+    """The evidence requests issued from the document and their states today (the memo lists them)."""
     import datetime as dt
 
-    from clusterbid.core.evidence_request.summary import memo_lines
-    from clusterbid.core.uncertainty.value_of_information import value_of_information
+    from clusterbid.core.evidence_request.status import request_statuses
+    from clusterbid.core.store import EvaluationDocument
 
-    voi = value_of_information(evaluation, samples, evaluation.policy.random_seed) if samples > 0 else None
-    statuses = []
-    if source.suffix == ".clusterbid":
-        from clusterbid.core.evidence_request.status import request_statuses
-        from clusterbid.core.store import EvaluationDocument
-
-        with EvaluationDocument.open(source) as document:
-            statuses = request_statuses(document, dt.date.today())
-    return memo_lines(evaluation, voi, statuses)
-
-
-def _analyses(evaluation, samples: int):
-    """Monte Carlo bands and sensitivity; with --samples 0 the memo says "not computed"."""
-    if samples <= 0:
-        return None, None
-    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
-
-    return run_monte_carlo(evaluation, samples, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
+    with EvaluationDocument.open(source) as document:
+        return request_statuses(document, dt.date.today())
 
 
 def register(verbs: argparse._SubParsersAction) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES, analyse_uncertainty
+from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
 
 MEMO_FILES = "Approval memos (*.pdf)"
 MAX_MEMO_BYTES = 200 * 1024 * 1024
@@ -30,17 +30,13 @@ def _read_memo(path: Path) -> bytes:
 
 
 def _render_and_write(path: Path, scorecard, request, progress, statuses=(), anchor=None) -> tuple[Path, str]:
-    from clusterbid.core.memo.render import render_memo
+    """The memo `clusterbid memo` makes of the same evaluation and choices, written whole or not at all."""
+    from clusterbid.core.memo.making import make_memo
     from clusterbid.core.memo.signoff import write_atomically
 
-    analysis = analyse_uncertainty(scorecard.evaluation, progress)  # the table's bands, recomputed the same way
-    progress(0.85, "drawing the memo")
-    from clusterbid.core.evidence_request.summary import memo_lines
-
-    pdf = render_memo(scorecard, approvers=request.approvers, uncertainty=analysis.uncertainty,
-                      sensitivity=analysis.sensitivity, notes=request.notes, override=request.override,
-                      evidence_requests=memo_lines(scorecard.evaluation, analysis.value, statuses),
-                      audit_anchor=anchor, samples=MONTE_CARLO_SAMPLES)
+    pdf = make_memo(scorecard.evaluation, approvers=request.approvers, notes=request.notes,
+                    override=request.override, audit_anchor=anchor, request_statuses=statuses,
+                    samples=MONTE_CARLO_SAMPLES, progress=progress)
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()

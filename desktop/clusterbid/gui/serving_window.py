@@ -179,12 +179,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         def work(progress):
             import hashlib
 
-            from clusterbid.core.memo.render import render_memo
+            from clusterbid.core.memo.making import make_memo
             from clusterbid.core.memo.signoff import write_atomically
 
-            progress(0.1, "drawing the memo")
-            pdf = render_memo(scorecard, approvers=request.approvers, notes=request.notes, override=request.override,
-                              audit_anchor=anchor, samples=0)  # as `clusterbid memo`: no Monte Carlo for serving
+            pdf = make_memo(scorecard.evaluation, approvers=request.approvers, notes=request.notes,
+                            override=request.override, audit_anchor=anchor, progress=progress)
             progress(0.9, "writing")
             write_atomically(path, pdf)
             return path, hashlib.sha256(pdf).hexdigest()

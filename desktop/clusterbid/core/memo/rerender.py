@@ -29,8 +29,6 @@ def why_not_rerendered(data: dict) -> str | None:
 def rerender_memo(data: dict) -> bytes:
     """The memo the attached inputs `data` render to (InputError when they cannot be read)."""
     from clusterbid.core.evaluation import Evaluation
-    from clusterbid.core.memo.render import render_memo
-    from clusterbid.core.workloads import is_serving
 
     rendering = data["rendering"]
     try:
@@ -44,24 +42,11 @@ def rerender_memo(data: dict) -> bytes:
         decision = None if decision is None else dt.date.fromisoformat(decision)
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"memo inputs: cannot be rendered again ({exc})") from None
-    uncertainty = sensitivity = None
-    if is_serving(evaluation):
-        from clusterbid.core.serving_scoring import score_serving_evaluation
+    from clusterbid.core.memo.making import make_memo
 
-        scorecard = score_serving_evaluation(evaluation)
-    else:
-        from clusterbid.core.scoring import score_evaluation
-
-        scorecard = score_evaluation(evaluation)
-        if samples > 0:  # the same calls and seed as the export
-            from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
-
-            uncertainty = run_monte_carlo(evaluation, samples, evaluation.policy.random_seed)
-            sensitivity = analyse_sensitivity(evaluation)
-    return render_memo(scorecard, approvers=data.get("approvers") or (), uncertainty=uncertainty,
-                       sensitivity=sensitivity, notes=str(data.get("notes") or ""), override=override,
-                       evidence_requests=requests, audit_anchor=data.get("audit_anchor"),
-                       decision_date=decision, samples=samples)
+    return make_memo(evaluation, approvers=data.get("approvers") or (), notes=str(data.get("notes") or ""),
+                     override=override, decision_date=decision, audit_anchor=data.get("audit_anchor"),
+                     samples=samples, evidence_lines=requests)
 
 
 def first_difference(a: bytes, b: bytes) -> int:

@@ -1,0 +1,73 @@
+"""Make an evaluation's approval memo: the one operation `clusterbid memo`, the app's training and
+serving windows and verify's re-render all call, so the same choices give the same bytes.
+
+What differs between the front doors stays with them: the CLI reads request states and the audit
+head from the document it opened, the app from the document it holds, verify from the attached
+inputs. This module scores, runs the Monte Carlo and sensitivity with the policy's seed, values
+information, words the evidence section and renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from clusterbid.core.errors import InputError
+
+DEFAULT_SAMPLES = 20_000  # `clusterbid score`'s count and the app's: one band everywhere
+Progress = Callable[[float, str], None]
+
+
+def _quiet(_fraction: float, _what: str) -> None:
+    """No progress report wanted (the command line)."""
+
+
+def make_memo(evaluation, *, approvers, notes: str = "", override=None, decision_date=None,
+              audit_anchor: dict | None = None, request_statuses: Sequence = (),
+              samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
+              progress: Progress = _quiet) -> bytes:
+    """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
+    given (verify's re-render) are printed as they were instead of valuing information again.
+    InputError when no bid can be recommended or a choice is refused (override, approver)."""
+    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.workloads import is_serving
+
+    if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
+        from clusterbid.core.serving_scoring import score_serving_evaluation
+
+        scorecard = score_serving_evaluation(evaluation)
+        _has_recommendation(scorecard)
+        progress(0.1, "drawing the memo")
+        return render_memo(scorecard, approvers=approvers, notes=notes, override=override,
+                           audit_anchor=audit_anchor, decision_date=decision_date, samples=0)
+    from clusterbid.core.scoring import score_evaluation
+
+    scorecard = score_evaluation(evaluation)
+    _has_recommendation(scorecard)
+    uncertainty = sensitivity = value = None
+    seed = evaluation.policy.random_seed
+    if samples > 0:
+        from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+        progress(0.0, "Monte Carlo")
+        uncertainty = run_monte_carlo(evaluation, samples, seed)
+        if evidence_lines is None:
+            from clusterbid.core.uncertainty.value_of_information import value_of_information
+
+            progress(0.6, "value of information")
+            value = value_of_information(evaluation, samples, seed)
+        progress(0.8, "tipping points")
+        sensitivity = analyse_sensitivity(evaluation)
+    if evidence_lines is None:
+        from clusterbid.core.evidence_request.summary import memo_lines
+
+        evidence_lines = memo_lines(evaluation, value, list(request_statuses))
+    progress(0.85, "drawing the memo")
+    return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty, sensitivity=sensitivity,
+                       notes=notes, override=override, evidence_requests=tuple(evidence_lines),
+                       audit_anchor=audit_anchor, decision_date=decision_date, samples=samples)
+
+
+def _has_recommendation(scorecard) -> None:
+    if not scorecard.ranked:
+        raise InputError("no bid passes the gates, so there is no recommendation to approve; "
+                         "add or correct bids first")
