@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QWizard
 from clusterbid.core.bid import Bid
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui import serving_edits
+from clusterbid.gui import bid_commands
 from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.wizard import BidWizard
 from tests.conftest import EXAMPLES
@@ -82,7 +82,7 @@ def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
         data["id"], data["quote"]["provider"] = "new-h200", "New Serving Cloud"
         return Bid.model_validate(data)
 
-    monkeypatch.setattr(serving_edits, "load_bid_wizard", lambda: fake_wizard)
+    monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: fake_wizard)
     count = len(shown.rows)
     shown.add_bid_action.trigger()
     assert len(shown.rows) == count + 1 and "new-h200" in [r["bid id"] for r in shown.rows]

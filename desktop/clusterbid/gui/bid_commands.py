@@ -29,12 +29,23 @@ def load_bid_wizard():
     return edit_bid_dialog
 
 
-class BidCommands:
-    """Mixed into MainWindow; every edit builds a validated snapshot and goes through the session."""
+class BidEditing:
+    """Add, edit, duplicate and delete a bid through the wizard and a Session, written once for the
+    training and the serving window. Needs `session`, `selected_bid_id()` and a status bar;
+    `_draft_store()` and `_after_edit(bid_id)` are hooks."""
 
     def _selected_bid(self):
-        bid_id = self.comparison.selected_bid_id()
-        return next((b for b in self.session.evaluation.bids if b.id == bid_id), None)
+        bid_id = self.selected_bid_id()
+        bid = next((b for b in self.session.evaluation.bids if b.id == bid_id), None)
+        if bid is None:
+            self.statusBar().showMessage("Select a bid first.", 5000)
+        return bid
+
+    def _draft_store(self):
+        return None  # the wizard's default place
+
+    def _after_edit(self, bid_id: str) -> None:
+        """Hook: what the window does with the bid just added or changed (select it)."""
 
     def _apply(self, build, text: str, files=()) -> bool:
         try:
@@ -49,29 +60,24 @@ class BidCommands:
 
     def edit_bid(self) -> None:
         bid = self._selected_bid()
-        if bid is None:
-            self.statusBar().showMessage("Select a bid to edit first.", 5000)
-            return
-        self._run_wizard(bid)
+        if bid is not None:
+            self._run_wizard(bid)
 
     def _run_wizard(self, bid) -> None:
-        from clusterbid.gui.wizard import DraftStore
-
         wizard = load_bid_wizard()
         evaluation = self.session.evaluation
-        # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
         read: dict = {}  # SHA-256 -> (file name, bytes) of every evidence file the wizard read
-        result = wizard(self, evaluation, bid, draft_store=DraftStore(self.settings.data_dir / "bid-wizard-draft.json"),
-                        files_read=read)
+        result = wizard(self, evaluation, bid, draft_store=self._draft_store(), files_read=read)
         if result is None:
             return
         files = evidence_files(result, read)  # kept with the edit, as `clusterbid evidence attach` keeps them
         if bid is None:
-            self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"), f"Add bid {result.id}",
-                        files)
+            done = self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
+                               f"Add bid {result.id}", files)
         else:
-            self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}", files)
-        self.pending_selection = result.id
+            done = self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}", files)
+        if done:
+            self._after_edit(result.id)
 
     def duplicate_bid(self) -> None:
         bid = self._selected_bid()
@@ -83,7 +89,7 @@ class BidCommands:
             dialogs.show_problem(self, "This change was not made", str(exc))
             return
         if self.session.apply(new, f"Duplicate bid {bid.id}"):
-            self.pending_selection = new_id
+            self._after_edit(new_id)
 
     def delete_bid(self) -> None:
         bid = self._selected_bid()
@@ -91,6 +97,22 @@ class BidCommands:
             return
         if self._apply(lambda: without_bid(self.session.evaluation, bid.id), f"Delete bid {bid.id}"):
             self.statusBar().showMessage(f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000)
+
+
+class BidCommands(BidEditing):
+    """Mixed into MainWindow; every edit builds a validated snapshot and goes through the session."""
+
+    def selected_bid_id(self) -> str | None:
+        return self.comparison.selected_bid_id()
+
+    def _draft_store(self):
+        from clusterbid.gui.wizard import DraftStore
+
+        # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
+        return DraftStore(self.settings.data_dir / "bid-wizard-draft.json")
+
+    def _after_edit(self, bid_id: str) -> None:
+        self.pending_selection = bid_id
 
     def apply_workload(self, workload) -> None:
         self._apply(lambda: with_workload(self.session.evaluation, workload), "Edit workload")

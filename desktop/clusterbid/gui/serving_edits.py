@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from PySide6.QtGui import QKeySequence
 
-from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.bid_commands import evidence_files, load_bid_wizard
-from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, without_bid
+from clusterbid.gui.bid_commands import BidEditing
 from clusterbid.gui.session import Session
 
 
-class ServingBidEdits:
+class ServingBidEdits(BidEditing):
     """Mixed into ServingWindow; needs `document`, `table`, `rows` and `_rescore()`."""
 
     def _build_edit_menu(self) -> None:
@@ -40,55 +38,3 @@ class ServingBidEdits:
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()
         return self.rows[row]["bid id"] if 0 <= row < len(self.rows) else None
-
-    def _selected_bid(self):
-        bid_id = self.selected_bid_id()
-        bid = next((b for b in self.session.evaluation.bids if b.id == bid_id), None)
-        if bid is None:
-            self.statusBar().showMessage("Select a bid in the table first.", 5000)
-        return bid
-
-    def _apply(self, build, text: str, files=()) -> bool:
-        try:
-            new = build()
-        except InputError as exc:
-            dialogs.show_problem(self, "This change was not made", str(exc))
-            return False
-        return self.session.apply(new, text, files=files)
-
-    def add_bid(self) -> None:
-        self._run_wizard(None)
-
-    def edit_bid(self) -> None:
-        bid = self._selected_bid()
-        if bid is not None:
-            self._run_wizard(bid)
-
-    def _run_wizard(self, bid) -> None:
-        evaluation, read = self.session.evaluation, {}
-        result = load_bid_wizard()(self, evaluation, bid, files_read=read)
-        if result is None:
-            return
-        files = evidence_files(result, read)
-        if bid is None:
-            self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
-                        f"Add bid {result.id}", files)
-        else:
-            self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}", files)
-
-    def duplicate_bid(self) -> None:
-        bid = self._selected_bid()
-        if bid is None:
-            return
-        try:
-            new, _new_id = with_bid_duplicated(self.session.evaluation, bid.id)
-        except InputError as exc:
-            dialogs.show_problem(self, "This change was not made", str(exc))
-            return
-        self.session.apply(new, f"Duplicate bid {bid.id}")
-
-    def delete_bid(self) -> None:
-        bid = self._selected_bid()
-        if bid is not None and self._apply(lambda: without_bid(self.session.evaluation, bid.id),
-                                           f"Delete bid {bid.id}"):
-            self.statusBar().showMessage(f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000)
