@@ -18,16 +18,43 @@ def run_app(path: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANISATION)
-    window = open_main_window(path, AppSettings.for_user())
+    settings = AppSettings.for_user()
+    from clusterbid.gui.first_look import document_to_open, first_look
+
+    # Issue 24: the table as last shown, painted before the models and the cost model load.
+    look = first_look(document_to_open(path, settings), settings.window_state("geometry"))
+    if look is not None:
+        _paint_now(app, look)
+        if os.environ.get(QUIT_AFTER_FIRST_PAINT):
+            return 0
+    window = open_main_window(path, settings)
     if isinstance(window, InputError):
         QMessageBox.critical(None, "ClusterBid cannot open this evaluation", str(window))
         return 2
+    if look is not None and settings.window_state("geometry") is None:
+        window.setGeometry(look.geometry())  # where the first look was: no jump
     window.show()
+    if look is not None:
+        look.close()  # the real window, recomputed, takes its place
     if os.environ.get(QUIT_AFTER_FIRST_PAINT):
         from PySide6.QtCore import QTimer
 
         QTimer.singleShot(0, app.quit)  # a zero timer fires after the pending first paint events
     return app.exec()
+
+
+def _paint_now(app, window, wait_s: float = 1.0) -> None:
+    """Paint `window` before the heavy work that follows: under a window manager it can be painted
+    only once the server has exposed it, so wait for that (briefly), then paint synchronously."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    handle = window.windowHandle()
+    while handle is not None and not handle.isExposed() and time.monotonic() < deadline:
+        app.processEvents()
+        time.sleep(0.005)
+    window.repaint()
+    app.processEvents()
 
 
 def open_main_window(path, settings):

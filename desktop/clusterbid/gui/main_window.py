@@ -206,6 +206,19 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
                                       {b.id: b.quote.provider for b in self.session.evaluation.bids})
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
         self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value)
+        self._remember_shown()
+
+    def _remember_shown(self) -> None:
+        """The table as shown now, bands included, kept for the next start's first paint (issue 24)."""
+        from PySide6.QtCore import Qt
+
+        model, view = self.model, self.comparison
+        columns = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]
+        heading = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in columns]
+        rows = [[str(model.index(r, c).data() or "") for c in columns] for r in range(model.rowCount())]
+        document = self.session.document
+        if not document.is_closed:
+            document.remember_shown(self.windowTitle(), heading, rows)
 
     def _on_bid_selected(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.model.row_of(bid_id)

@@ -9,9 +9,11 @@ import json
 import sqlite3
 from dataclasses import asdict, dataclass
 
+# Defined where the first window reads it without importing the store.
+from clusterbid.core.shown_scorecard import HEAD_KEY  # noqa: F401
+
 
 GENESIS_HASH = "0" * 64
-HEAD_KEY = "audit_head"
 
 # Actions that change the evaluation; the rest are records of what was done with it.
 CREATE, ADD_BID, REPLACE_BID, REMOVE_BID = "create", "add_bid", "replace_bid", "remove_bid"

@@ -30,6 +30,18 @@ class DocumentRecords:
         """Write the artefact back out byte for byte (after re-checking its SHA-256)."""
         return artefacts.write_file(self.path, Path(dest), self.artefact_bytes(artefact_id))
 
+    def remember_shown(self, title: str, columns: list[str], rows: list[list[str]]) -> bool:
+        """Keep the ranking table as the app shows it now, for the next start's first paint
+        (core/shown_scorecard.py). Best effort: a read-only or full disk just means no fast start."""
+        from clusterbid.core.shown_scorecard import write_shown
+
+        try:
+            with self._conn:
+                write_shown(self._conn, self._head, title, columns, rows)
+        except sqlite3.Error:
+            return False
+        return True
+
     # -- records
     def accept_failed_audit(self, reason: str) -> audit.AuditRow:
         """Record that an officer goes on (e.g. exports a memo) with a document that fails its audit, and why."""

@@ -1,0 +1,58 @@
+"""The ranking table as the app last showed it, kept in the evaluation document so the next start
+paints it at once, before the models, numpy and scoring are imported (issue 24).
+
+It is a display cache, not a record: it lives in the document's `meta` table beside the audit
+head, is never audited, and is shown only while the document's audit head is still the one it was
+computed at (any edit since makes it stale and it is ignored). The window it fills says that these
+are the scores as last shown and is replaced by the real, recomputed window within a second.
+Reading it needs only sqlite3 and json: that is its point.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+HEAD_KEY = "audit_head"  # the audit trail's head, "seq hash" (core/store/audit.py writes it)
+SHOWN_KEY = "shown_scorecard"
+MAX_SHOWN_CHARACTERS = 500_000  # a few hundred bids' rows; a bigger value is not ours
+
+
+def write_shown(conn: sqlite3.Connection, head: tuple[int, str], title: str, columns: list[str],
+                rows: list[list[str]]) -> None:
+    """Keep the table as shown at audit head `head` (one small transaction of its own)."""
+    payload = {"head": f"{head[0]} {head[1]}", "title": title, "columns": columns, "rows": rows}
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                 (SHOWN_KEY, json.dumps(payload, ensure_ascii=False)))
+
+
+def read_shown(path: Path | str) -> dict | None:
+    """The table last shown for the document at `path`, or None when there is none, it is stale
+    (the document changed since), or anything about it is not as written."""
+    path = Path(path)
+    if path.suffix != ".clusterbid" or not path.is_file():
+        return None
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.2)) as conn:
+            found = dict(conn.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (HEAD_KEY, SHOWN_KEY)))
+    except sqlite3.Error:
+        return None
+    raw, head = found.get(SHOWN_KEY), found.get(HEAD_KEY)
+    if not isinstance(raw, str) or not isinstance(head, str) or len(raw) > MAX_SHOWN_CHARACTERS:
+        return None
+    try:
+        payload = json.loads(raw)
+    except ValueError:
+        return None
+    return payload if _well_formed(payload) and payload["head"] == head else None
+
+
+def _well_formed(payload: object) -> bool:
+    if not isinstance(payload, dict) or not isinstance(payload.get("title"), str):
+        return False
+    columns, rows = payload.get("columns"), payload.get("rows")
+    return (isinstance(columns, list) and all(isinstance(c, str) for c in columns) and isinstance(rows, list)
+            and all(isinstance(r, list) and len(r) == len(columns) and all(isinstance(c, str) for c in r)
+                    for r in rows))

@@ -1,0 +1,49 @@
+"""The first window a start paints: the ranking table as the app last showed it for this document,
+read with sqlite3 and json alone (core/shown_scorecard.py), so it appears before PySide6's widgets
+are joined by pydantic, numpy and the cost model. The real window replaces it as soon as it is
+built; the status line says these are the scores as last shown, being recomputed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QHeaderView, QMainWindow, QTableWidget, QTableWidgetItem
+
+from clusterbid.core.shown_scorecard import read_shown
+
+
+def document_to_open(path: str | None, settings) -> Path | None:
+    """The .clusterbid the start will open, as startup_document chooses it (None: not known cheaply)."""
+    if path is not None:
+        return Path(path) if Path(path).suffix == ".clusterbid" else None
+    last = settings.last_evaluation()
+    if last is not None and last.exists():
+        return last if last.suffix == ".clusterbid" else None
+    demo = settings.demo_path()
+    return demo if demo.exists() else None
+
+
+def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
+    """The window painted from the stored table, shown; None when there is nothing current to show."""
+    payload = None if path is None else read_shown(path)
+    if payload is None:
+        return None
+    window = QMainWindow()
+    window.setObjectName("first_look")
+    window.setWindowTitle(payload["title"])
+    table = QTableWidget(len(payload["rows"]), len(payload["columns"]))
+    table.setHorizontalHeaderLabels(payload["columns"])
+    table.verticalHeader().hide()
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    for r, row in enumerate(payload["rows"]):
+        for c, text in enumerate(row):
+            table.setItem(r, c, QTableWidgetItem(text))
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    window.setCentralWidget(table)
+    window.statusBar().showMessage("Scores as last shown for this evaluation; opening it and recomputing…")
+    if geometry is not None:
+        window.restoreGeometry(geometry)
+    else:
+        window.resize(1200, 760)
+    window.show()
+    return window

@@ -1,0 +1,42 @@
+"""Issue 24: the table as last shown is kept in the document for the next start's first paint,
+and is never shown once the document has changed since, or when it is not as written."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.shown_scorecard import SHOWN_KEY, read_shown
+from clusterbid.core.store import EvaluationDocument
+
+COLUMNS = ["Rank", "Provider", "Net plan cost"]
+ROWS = [["1", "Northwind AI Cloud", "$1,531,076"], ["2", "Cumulus Compute", "$1,615,491"]]
+
+
+def test_the_table_kept_at_the_current_head_is_read_back_and_a_later_edit_makes_it_stale(tmp_path):
+    path = tmp_path / "bids.clusterbid"
+    with EvaluationDocument.create(path, demo_evaluation()) as document:
+        assert read_shown(path) is None  # nothing kept yet
+        assert document.remember_shown("Q1 2027", COLUMNS, ROWS)
+        shown = read_shown(path)
+        assert (shown["title"], shown["columns"], shown["rows"]) == ("Q1 2027", COLUMNS, ROWS)
+        rows_before = len(document.audit_rows())
+        assert document.audit_report.ok and len(document.audit_rows()) == rows_before  # not a record
+        document.remove_bid("legacy-a100")
+        assert read_shown(path) is None  # the scores shown were of the evaluation before the edit
+
+
+def test_a_kept_table_that_is_not_as_written_is_not_shown(tmp_path):
+    path = tmp_path / "bids.clusterbid"
+    with EvaluationDocument.create(path, demo_evaluation()) as document:
+        document.remember_shown("Q1 2027", COLUMNS, ROWS)
+    for damaged in ("not json", json.dumps({"head": "x", "title": "t", "columns": [], "rows": []}),
+                    json.dumps({"title": "t", "columns": ["a"], "rows": [["1", "2"]]})):
+        with sqlite3.connect(path) as conn:
+            if damaged.startswith("{") and '"head": "x"' not in damaged:
+                head = conn.execute("SELECT value FROM meta WHERE key = 'audit_head'").fetchone()[0]
+                damaged = json.dumps({**json.loads(damaged), "head": head})  # current head, ragged rows
+            conn.execute("UPDATE meta SET value = ? WHERE key = ?", (damaged, SHOWN_KEY))
+        assert read_shown(path) is None, damaged
+    assert read_shown(tmp_path / "missing.clusterbid") is None and read_shown(tmp_path / "bids.json") is None

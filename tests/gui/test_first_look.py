@@ -1,0 +1,33 @@
+"""Issue 24: after the window has shown its scores, the next start can paint that table before the
+models and the cost model load; a table from before the last edit is never painted."""
+
+from __future__ import annotations
+
+from clusterbid.core.shown_scorecard import read_shown
+from clusterbid.gui.first_look import first_look
+from tests.gui.conftest import wait_for_scoring
+
+
+def test_the_shown_table_is_kept_and_the_first_look_paints_it(qtbot, window):
+    wait_for_scoring(qtbot, window)
+    path = window.session.document.path
+    qtbot.waitUntil(lambda: read_shown(path) is not None and "$1.28M" in str(read_shown(path)["rows"]),
+                    timeout=30_000)  # kept once the bands are in
+    shown = read_shown(path)
+    model, view = window.model, window.comparison
+    visible = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]
+    # Exactly what the table shows, cell for cell: the demo's leader first, its band included.
+    assert shown["rows"][0] == [str(model.index(0, c).data() or "") for c in visible]
+    assert shown["rows"][0][1] == "Northwind AI Cloud"
+
+    look = first_look(path)
+    qtbot.addWidget(look)
+    table = look.centralWidget()
+    assert table.item(0, 1).text() == "Northwind AI Cloud"
+    assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == shown["columns"]
+    assert "Scores as last shown" in look.statusBar().currentMessage()
+    look.close()
+
+    window.session.apply(window.session.evaluation.model_validate(
+        {**window.session.evaluation.model_dump(), "title": "Renamed"}), "rename")
+    assert first_look(path) is None  # stale until the window shows the new scores
