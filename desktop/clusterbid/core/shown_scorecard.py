@@ -17,15 +17,16 @@ from pathlib import Path
 
 HEAD_KEY = "audit_head"  # the audit trail's head, "seq hash" (core/store/audit.py writes it)
 SHOWN_KEY = "shown_scorecard"
-MAX_SHOWN_CHARACTERS = 500_000  # a few hundred bids' rows; a bigger value is not ours
+MAX_SHOWN_CHARACTERS = 500_000  # bytes: a few hundred bids' rows; a bigger value is not ours
 
 
 def write_shown(conn: sqlite3.Connection, head: tuple[int, str], title: str, columns: list[str],
                 rows: list[list[str]]) -> None:
     """Keep the table as shown at audit head `head` (one small transaction of its own)."""
     payload = {"head": f"{head[0]} {head[1]}", "title": title, "columns": columns, "rows": rows}
+    # Bytes (a BLOB), so a reader can learn the size without loading the value (read_shown).
     conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                 (SHOWN_KEY, json.dumps(payload, ensure_ascii=False)))
+                 (SHOWN_KEY, json.dumps(payload, ensure_ascii=False).encode("utf-8")))
 
 
 def read_shown(path: Path | str) -> dict | None:
@@ -36,15 +37,20 @@ def read_shown(path: Path | str) -> dict | None:
         return None
     try:
         with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=0.2)) as conn:
-            found = dict(conn.execute("SELECT key, value FROM meta WHERE key IN (?, ?)", (HEAD_KEY, SHOWN_KEY)))
+            # A hostile document's huge value is never loaded: the length of a BLOB comes from its
+            # record header, and a value of any other type is not ours (TEXT would be read to count).
+            head = conn.execute("SELECT value FROM meta WHERE key = ?", (HEAD_KEY,)).fetchone()
+            raw = conn.execute("SELECT CASE WHEN typeof(value) = 'blob' AND length(value) <= ? THEN value END "
+                               "FROM meta WHERE key = ?", (MAX_SHOWN_CHARACTERS, SHOWN_KEY)).fetchone()
+
     except sqlite3.Error:
         return None
-    raw, head = found.get(SHOWN_KEY), found.get(HEAD_KEY)
-    if not isinstance(raw, str) or not isinstance(head, str) or len(raw) > MAX_SHOWN_CHARACTERS:
+    raw, head = (raw or (None,))[0], (head or (None,))[0]
+    if not isinstance(raw, bytes) or not isinstance(head, str):
         return None
     try:
-        payload = json.loads(raw)
-    except ValueError:
+        payload = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
         return None
     return payload if _well_formed(payload) and payload["head"] == head else None
 

@@ -37,6 +37,33 @@ def test_a_kept_table_that_is_not_as_written_is_not_shown(tmp_path):
             if damaged.startswith("{") and '"head": "x"' not in damaged:
                 head = conn.execute("SELECT value FROM meta WHERE key = 'audit_head'").fetchone()[0]
                 damaged = json.dumps({**json.loads(damaged), "head": head})  # current head, ragged rows
-            conn.execute("UPDATE meta SET value = ? WHERE key = ?", (damaged, SHOWN_KEY))
+            conn.execute("UPDATE meta SET value = ? WHERE key = ?", (damaged.encode(), SHOWN_KEY))
         assert read_shown(path) is None, damaged
     assert read_shown(tmp_path / "missing.clusterbid") is None and read_shown(tmp_path / "bids.json") is None
+
+
+def test_a_huge_kept_table_is_refused_without_reading_it(tmp_path):
+    """Time and memory of the refusal, through a subprocess: a 200 MB value in a hostile document."""
+    path = tmp_path / "hostile.clusterbid"
+    with EvaluationDocument.create(path, demo_evaluation()) as document:
+        document.remember_shown("t", ["a"], [["1"]])
+    for hostile in ("zeroblob(200000000)", "'x' || zeroblob(200000000)"):  # as bytes, and as text
+        with sqlite3.connect(path) as conn:
+            conn.execute(f"UPDATE meta SET value = {hostile} WHERE key = ?", (SHOWN_KEY,))
+        _refused_quickly_and_small(path)
+
+
+def _refused_quickly_and_small(path) -> None:
+    import subprocess
+    import sys
+
+    # VmHWM, this process's own peak (ru_maxrss can carry the forking parent's on Linux).
+    probe = ("import re, time; t = time.perf_counter(); "
+             "from clusterbid.core.shown_scorecard import read_shown; "
+             f"assert read_shown({str(path)!r}) is None; "
+             "status = open('/proc/self/status').read(); "
+             "print(time.perf_counter() - t, re.search(r'VmHWM:\\s+(\\d+)', status).group(1))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seconds, peak_kib = done.stdout.split()
+    assert float(seconds) < 1.0 and int(peak_kib) < 100 * 1024  # never the 200 MB
