@@ -133,3 +133,16 @@ def test_an_approver_email_must_be_an_address_in_angle_brackets():
     with pytest.raises(InputError, match="give the e-mail as <name@example.org> at the end"):
         Approver.parse("Ada Lovelace, CFO <ada at example>")
     assert Approver.parse("Ada Lovelace, Chief Financial Officer, EMEA").role == "Chief Financial Officer, EMEA"
+
+
+def test_a_bundle_holding_a_certificate_already_trusted_adds_nothing(capsys, tmp_path, pki):
+    document = tmp_path / "bids.clusterbid"
+    assert _run(capsys, "demo", document)[0] == 0
+    assert _run(capsys, "trust", document, "--add", pki.ca_pem)[0] == 0
+    other = Authority.create("Second Approvers CA")
+    bundle = tmp_path / "bundle.pem"
+    bundle.write_bytes(other.certificate.public_bytes(Encoding.PEM) + pki.ca_pem.read_bytes())
+    code, out = _run(capsys, "trust", document, "--add", bundle)
+    assert code == 2 and "nothing from this file was added" in out
+    with EvaluationDocument.open(document) as opened:
+        assert len([r for r in opened.audit_rows() if r.action == "attach_artefact"]) == 1

@@ -92,16 +92,17 @@ def add_trusted_certificates(document, path: Path | str) -> list[TrustedCertific
     is refused by name, so the trail never lists a certificate twice."""
     certificates = read_certificate_file(path)
     kept = {hashlib.sha256(data).hexdigest() for _, data in _stored(document)}
-    added = []
-    for certificate in certificates:
-        listed = _listed(certificate)
-        if listed.sha256 in kept:
-            raise InputError(f"{path}: the certificate of {listed.subject!r} is already trusted by this document")
-        document.attach_artefact(f"trusted certificate: {listed.subject}"[:255], _der(certificate),
+    listed = [_listed(certificate) for certificate in certificates]
+    # Every certificate of the file is checked before any is kept: a bundle is added whole or not at all.
+    for entry in listed:
+        if entry.sha256 in kept:
+            raise InputError(f"{path}: the certificate of {entry.subject!r} is already trusted by this document; "
+                             "nothing from this file was added")
+        kept.add(entry.sha256)
+    for certificate, entry in zip(certificates, listed):
+        document.attach_artefact(f"trusted certificate: {entry.subject}"[:255], _der(certificate),
                                  media_type=TRUSTED_CERTIFICATE)
-        kept.add(listed.sha256)
-        added.append(listed)
-    return added
+    return listed
 
 
 def trusted_certificates(document) -> list[TrustedCertificate]:
