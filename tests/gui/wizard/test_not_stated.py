@@ -129,5 +129,6 @@ def test_a_measured_figure_stays_measured_until_the_officer_changes_it(qtbot, op
     figure = field(wizard, "reliability", "failures_per_1000_gpu_days")
     type_into(qtbot, figure.widget, "0.9")
     changed = wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"]
-    # Typed over, the figure is no longer what was measured: it is recorded as typed, the provider's.
-    assert changed.kind == "provider"
+    # Typed over, the figure is no longer what was measured: it is recorded as typed, the provider's,
+    # and the chooser says so.
+    assert changed.kind == "provider" and chooser.current_kind() == "provider"

@@ -123,6 +123,8 @@ class SourceChooser(QWidget):
 
     def refresh(self, value: object) -> None:
         stated = value is not None
+        if self.chosen == "measured" and self.source(value)["kind"] != "measured":
+            self.chosen = "provider"  # typed over: the chooser says what the figure now is
         shown = self.kinds.index(self.chosen if stated else "not_stated")
         if self.kind.currentIndex() != shown:
             self.kind.blockSignals(True)  # showing "Not stated" is not the officer's pick
