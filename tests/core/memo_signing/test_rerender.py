@@ -55,3 +55,18 @@ def test_inputs_without_the_rendering_record_fall_back_to_the_page_text_and_say_
     assert result.page_check.startswith("page 1 text of the memo as exported")
     assert result.page_check.endswith("not re-rendered: the attached inputs predate the record of the sample "
                                       "count and evidence lines")
+
+
+def test_other_library_versions_fall_back_to_the_page_text_and_say_which():
+    """Byte identity holds for the same drawing libraries only: a verifier with another matplotlib
+    draws other pixels from the same inputs, so it compares page text and says why."""
+    from clusterbid import __version__
+    from clusterbid.core.memo.render import rendering_libraries
+    from clusterbid.core.memo.rerender import why_not_rerendered
+
+    here = rendering_libraries()
+    same = {"software_version": __version__, "rendering": {"samples": 10, "libraries": dict(here)}}
+    assert why_not_rerendered(same) is None
+    older = {**same, "rendering": {"samples": 10, "libraries": {**here, "matplotlib": "3.0.0"}}}
+    assert why_not_rerendered(older) == (f"drawn with other library versions (matplotlib 3.0.0 there, "
+                                         f"{here['matplotlib']} here)")

@@ -81,6 +81,23 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
     return out.getvalue()
 
 
+RENDERING_LIBRARIES = ("matplotlib", "numpy", "pillow", "pyhanko", "reportlab")
+
+
+def rendering_libraries() -> dict[str, str]:
+    """The versions of the libraries whose output is in the memo's bytes: a verifier with others
+    draws other bytes for the same inputs, so verify compares bytes only when these match."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for name in RENDERING_LIBRARIES:
+        try:
+            found[name] = version(name)
+        except PackageNotFoundError:
+            found[name] = "not installed"
+    return found
+
+
 def render_memo(
     scorecard: Scorecard,
     *,
@@ -103,7 +120,8 @@ def render_memo(
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
-    rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests)}
+    rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests),
+                                              "libraries": rendering_libraries()}
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
                                audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering)
     if isinstance(scorecard, ServingScorecard):

@@ -23,6 +23,13 @@ def why_not_rerendered(data: dict) -> str | None:
     if data.get("software_version") != __version__:
         return (f"the memo was made by ClusterBid {data.get('software_version')}, this is {__version__}: "
                 "its pages may be drawn differently")
+    from clusterbid.core.memo.render import rendering_libraries
+
+    made_with, here = data["rendering"].get("libraries") or {}, rendering_libraries()
+    other = [f"{name} {made_with.get(name, '?')} there, {here[name]} here" for name in here
+             if made_with.get(name) != here[name]]
+    if other:
+        return "drawn with other library versions (" + "; ".join(other) + ")"
     return None
 
 
