@@ -183,3 +183,24 @@ def test_the_score_matrix_shows_provider_names_whole(window):
     matrix = window.score_matrix
     widest = max(matrix.fontMetrics().horizontalAdvance(matrix.item(r, 0).text()) for r in range(matrix.rowCount()))
     assert matrix.horizontalHeader().sectionSize(0) >= widest
+
+
+def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
+    """Issue 20: the P10-P90 bands seen in the main table, as bars on one scale. By hand: a 108-px
+    cell, 4 px margins, scale $1.0M-$2.0M: P10 $1.25M at 4 + 100 x 0.25 = 29, P90 $1.75M at 79,
+    the point $1.5M at 54 (from the cell's left edge, here 10)."""
+    from clusterbid.gui.comparison.band_delegate import band_geometry
+    from clusterbid.gui.comparison.scorecard_table_model import BAND
+
+    assert band_geometry(10, 108, 1.0e6, 2.0e6, (1.25e6, 1.5e6, 1.75e6)) == (39, 89, 64)
+    assert band_geometry(0, 108, 1.0e6, 2.0e6, (0.5e6, 3.0e6, 2.5e6)) == (4, 104, 104)  # clipped to the cell
+    qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=30_000)
+    model = window.model
+    bands = [model.band_figures(r) for r in range(model.rowCount())]
+    ranked = [b for b in bands if b is not None]
+    low, high = model.band_range()
+    assert low == min(b[0] for b in ranked) and high == max(b[2] for b in ranked)
+    assert all(b[0] <= b[1] <= b[2] for b in ranked)  # the point estimate inside its band
+    excluded = model.row_of("budget-tcp")
+    assert bands[excluded] is None  # an excluded bid has no band, no bar
+    assert window.comparison.itemDelegateForColumn(BAND) is not None

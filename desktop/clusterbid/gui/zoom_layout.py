@@ -55,7 +55,7 @@ class ZoomLayout:
         """Re-measure everything sized from the font once: tables, minimum widths, the dock."""
         w = self.window
         view = w.comparison
-        view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
+        view.fit_row_height()
         view.measure_columns()
         if w.model.scorecard is not None:
             w.score_matrix.show_scorecard(w.model.scorecard)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
-from clusterbid.gui.comparison.scorecard_table_model import HIDE_FIRST, SORT_ROLE, ScorecardTableModel
+from clusterbid.gui.comparison.band_delegate import BandDelegate
+from clusterbid.gui.comparison.scorecard_table_model import BAND, HIDE_FIRST, SORT_ROLE, ScorecardTableModel
 
 
 LAST_COLUMN_WIDTH = 150
+ROW_PADDING = 12  # pixels beyond the font's height: the text, and the band's bar beneath it
 
 
 class _SortProxy(QSortFilterProxyModel):
@@ -46,6 +48,7 @@ class ComparisonView(QTableView):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.setAccessibleName("Ranked comparison of the bids")
+        self.setItemDelegateForColumn(BAND, BandDelegate(self))  # the P10-P90 band as a bar, on one scale
         self.selectionModel().currentRowChanged.connect(self._on_current)
         model.modelAboutToBeReset.connect(self._remember_selection)
         model.modelReset.connect(self._restore_selection)
@@ -93,8 +96,12 @@ class ComparisonView(QTableView):
     def _remember_selection(self) -> None:
         self._kept_id = self.selected_bid_id()
 
+    def fit_row_height(self) -> None:
+        """Rows a line of text tall, with room under it for the P10-P90 bar (band_delegate.py)."""
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + ROW_PADDING)
+
     def _restore_selection(self) -> None:
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.fit_row_height()
         bids = {score.bid for score in self.source_model.scorecard.scores}
         if bids != self._sized_for:  # re-measuring costs ~60 ms at 50 bids: only when bids change
             self._sized_for = bids

@@ -130,6 +130,19 @@ class ScorecardTableModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
+    def band_figures(self, row: int) -> tuple[float, float, float] | None:
+        """(P10, point estimate, P90) of the net plan cost of the bid in `row`; None without a band."""
+        score = self._scorecard.scores[row]
+        u = self._bid_uncertainty(score)
+        if u is None or score.rank is None:
+            return None
+        return u.cost_p10, score.estimate.plan_cost, u.cost_p90
+
+    def band_range(self) -> tuple[float, float] | None:
+        """The lowest P10 and highest P90 over the ranked bids: the scale every row's bar is drawn on."""
+        figures = [f for f in map(self.band_figures, range(self.rowCount())) if f is not None]
+        return (min(f[0] for f in figures), max(f[2] for f in figures)) if figures else None
+
     # -- formatting ----------------------------------------------------------------------------------
     def _bid_uncertainty(self, score: BidScore):
         bids = getattr(self._uncertainty, "bids", None) or {}
