@@ -14,6 +14,7 @@ import json
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 HEAD_KEY = "audit_head"  # the audit trail's head, "seq hash" (core/store/audit.py writes it)
 SHOWN_KEY = "shown_scorecard"
@@ -29,7 +30,7 @@ def write_shown(conn: sqlite3.Connection, head: tuple[int, str], title: str, col
                  (SHOWN_KEY, json.dumps(payload, ensure_ascii=False).encode("utf-8")))
 
 
-def read_shown(path: Path | str) -> dict | None:
+def read_shown(path: Path | str) -> dict[str, Any] | None:
     """The table last shown for the document at `path`, or None when there is none, it is stale
     (the document changed since), or anything about it is not as written."""
     path = Path(path)

@@ -9,9 +9,15 @@ information, words the evidence section and renders.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
+
+if TYPE_CHECKING:  # imported where used: the serving path needs none of the training models
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.memo.inputs import RecommendationOverride
 
 DEFAULT_SAMPLES = 20_000  # `clusterbid score`'s count and the app's: one band everywhere
 Progress = Callable[[float, str], None]
@@ -21,8 +27,9 @@ def _quiet(_fraction: float, _what: str) -> None:
     """No progress report wanted (the command line)."""
 
 
-def make_memo(evaluation, *, approvers, notes: str = "", override=None, decision_date=None,
-              audit_anchor: dict | None = None, request_statuses: Sequence = (),
+def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = "",
+              override: RecommendationOverride | None = None, decision_date: dt.date | None = None,
+              audit_anchor: dict[str, object] | None = None, request_statuses: Sequence[Any] = (),
               samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
               progress: Progress = _quiet) -> bytes:
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
@@ -34,15 +41,15 @@ def make_memo(evaluation, *, approvers, notes: str = "", override=None, decision
     if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
         from clusterbid.core.serving_scoring import score_serving_evaluation
 
-        scorecard = score_serving_evaluation(evaluation)
-        _has_recommendation(scorecard)
+        served = score_serving_evaluation(evaluation)
+        _has_recommendation(served.ranked)
         progress(0.1, "drawing the memo")
-        return render_memo(scorecard, approvers=approvers, notes=notes, override=override,
+        return render_memo(served, approvers=approvers, notes=notes, override=override,
                            audit_anchor=audit_anchor, decision_date=decision_date, samples=0)
     from clusterbid.core.scoring import score_evaluation
 
     scorecard = score_evaluation(evaluation)
-    _has_recommendation(scorecard)
+    _has_recommendation(scorecard.ranked)
     uncertainty = sensitivity = value = None
     seed = evaluation.policy.random_seed
     if samples > 0:
@@ -67,7 +74,7 @@ def make_memo(evaluation, *, approvers, notes: str = "", override=None, decision
                        audit_anchor=audit_anchor, decision_date=decision_date, samples=samples)
 
 
-def _has_recommendation(scorecard) -> None:
-    if not scorecard.ranked:
+def _has_recommendation(ranked: Sequence[object]) -> None:
+    if not ranked:
         raise InputError("no bid passes the gates, so there is no recommendation to approve; "
                          "add or correct bids first")

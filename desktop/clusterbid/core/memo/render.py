@@ -7,7 +7,7 @@ import datetime as dt
 import hashlib
 import io
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyhanko.pdf_utils import generic
 from reportlab import rl_config
@@ -24,6 +24,9 @@ from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_documen
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
+
+if TYPE_CHECKING:  # imported in render_memo: a training memo never loads the serving model
+    from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.resources import resource_path
 
 
@@ -99,7 +102,7 @@ def rendering_libraries() -> dict[str, str]:
 
 
 def render_memo(
-    scorecard: Scorecard,
+    scorecard: Scorecard | ServingScorecard,
     *,
     approvers,
     uncertainty: Any = None,

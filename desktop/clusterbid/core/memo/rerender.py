@@ -10,13 +10,14 @@ proven to be the attachment's, not only page 1's text.
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from clusterbid import __version__
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.inputs import RecommendationOverride
 
 
-def why_not_rerendered(data: dict) -> str | None:
+def why_not_rerendered(data: dict[str, Any]) -> str | None:
     """None when the inputs can be rendered again here; else why not, in words."""
     if not isinstance(data.get("rendering"), dict):
         return "the attached inputs predate the record of the sample count and evidence lines"
@@ -33,7 +34,7 @@ def why_not_rerendered(data: dict) -> str | None:
     return None
 
 
-def rerender_memo(data: dict) -> bytes:
+def rerender_memo(data: dict[str, Any]) -> bytes:
     """The memo the attached inputs `data` render to (InputError when they cannot be read)."""
     from clusterbid.core.evaluation import Evaluation
 

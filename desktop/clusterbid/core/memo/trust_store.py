@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
@@ -18,6 +19,9 @@ from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import common_name
+
+if TYPE_CHECKING:  # the store is opened by the caller; this module only reads and attaches
+    from clusterbid.core.store import EvaluationDocument
 
 TRUSTED_CERTIFICATE = "application/pkix-cert"  # RFC 2585's media type for one DER certificate
 MAX_CERTIFICATE_FILE = 256 * 1024  # a PEM bundle of a few dozen certificates; anything larger is not one
@@ -82,12 +86,12 @@ def _listed(certificate: x509.Certificate) -> TrustedCertificate:
         is_ca, hashlib.sha256(_der(certificate)).hexdigest())
 
 
-def _stored(document) -> list[tuple[int, bytes]]:
+def _stored(document: EvaluationDocument) -> list[tuple[int, bytes]]:
     return [(info.id, document.artefact_bytes(info.id)) for info in document.artefacts()
             if info.media_type == TRUSTED_CERTIFICATE and info.bid_id is None]
 
 
-def add_trusted_certificates(document, path: Path | str) -> list[TrustedCertificate]:
+def add_trusted_certificates(document: EvaluationDocument, path: Path | str) -> list[TrustedCertificate]:
     """Keep each certificate of the file in the document (one audited row each); one already kept
     is refused by name, so the trail never lists a certificate twice."""
     certificates = read_certificate_file(path)
@@ -105,11 +109,11 @@ def add_trusted_certificates(document, path: Path | str) -> list[TrustedCertific
     return listed
 
 
-def trusted_certificates(document) -> list[TrustedCertificate]:
+def trusted_certificates(document: EvaluationDocument) -> list[TrustedCertificate]:
     return [_listed(x509.load_der_x509_certificate(data)) for _, data in _stored(document)]
 
 
-def document_trust_roots(document) -> list[asn1_x509.Certificate]:
+def document_trust_roots(document: EvaluationDocument) -> list[asn1_x509.Certificate]:
     """What verify trusts from the document, in the form pyHanko takes."""
     return [asn1_x509.Certificate.load(data) for _, data in _stored(document)]
 
