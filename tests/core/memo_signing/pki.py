@@ -50,7 +50,7 @@ class Authority:
         return cls(key, cert)
 
     def issue(self, common_name: str, *, commitment: bool = True, signing: bool = True,
-              email: str | None = None, valid_from: datetime | None = None,
+              email: str | None = None, alt_email: str | None = None, valid_from: datetime | None = None,
               valid_until: datetime | None = None) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
         key = _key()
         cert = (x509.CertificateBuilder().subject_name(_name(common_name, email)).issuer_name(self.certificate.subject)
@@ -59,9 +59,10 @@ class Authority:
                 .not_valid_after(valid_until or NOW + timedelta(days=365))
                 .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
                 .add_extension(_usage(signing=signing, commitment=commitment, ca=False), critical=True)
-                .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key()), critical=False)
-                .sign(self.key, hashes.SHA256()))
-        return key, cert
+                .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key()), critical=False))
+        if alt_email:  # where most organisations put it: subjectAltName rfc822Name
+            cert = cert.add_extension(x509.SubjectAlternativeName([x509.RFC822Name(alt_email)]), critical=False)
+        return key, cert.sign(self.key, hashes.SHA256())
 
     def write_p12(self, folder: Path, common_name: str, passphrase: str, **issue_options) -> Path:
         key, cert = self.issue(common_name, **issue_options)

@@ -114,8 +114,11 @@ def test_an_approvers_email_given_on_the_memo_binds_the_certificate_to_it(tmp_pa
     assert (ada.name, ada.role, ada.email) == ("Ada Lovelace", "CFO", "ada@example.org")
     memo = render_memo(score_evaluation(demo_evaluation()), approvers=[ada, Approver.parse("Grace Hopper, CTO")])
     roots = credentials.load_trust_roots([pki.ca_pem])
-    for address, holds in (("mallory@example.org", False), ("ada@example.org", True)):
-        path = pki.authority.write_p12(tmp_path, "Ada Lovelace", "pw", email=address)
+    for options, address, holds in (({"email": "mallory@example.org"}, "mallory@example.org", False),
+                                    ({"email": "ada@example.org"}, "ada@example.org", True),
+                                    ({"alt_email": "ada@example.org"}, "ada@example.org", True),
+                                    ({"alt_email": "eve@example.org"}, "eve@example.org", False)):
+        path = pki.authority.write_p12(tmp_path, "Ada Lovelace", "pw", **options)
         signed = sign_memo(memo, "approver-1", load_credentials(path, "pw")).pdf
         problems = verify_memo(signed, roots).problems
         wrong = [p for p in problems if "e-mail" in p]

@@ -19,20 +19,25 @@ class SignerIdentity:
 
     field: str
     common_name: str
-    email: str
+    emails: tuple[str, ...]  # the subject's emailAddress and the subjectAltName rfc822Names
     fingerprint: str  # SHA-256 of the certificate
 
 
 def identity_of(embedded) -> SignerIdentity:
-    """Read from pyHanko's EmbeddedPdfSignature; an unreadable certificate names nobody."""
+    """Read from pyHanko's EmbeddedPdfSignature; an unreadable certificate names nobody. Most
+    organisations' signing certificates carry the e-mail in subjectAltName, some in the subject."""
     field = str(embedded.field_name)
     try:
         cert = embedded.signer_cert
         subject = cert.subject.native
+        emails = [str(subject.get("email_address") or "")]
+        for general_name in cert.subject_alt_name_value or ():
+            if general_name.name == "rfc822_name":
+                emails.append(str(general_name.native))
         return SignerIdentity(field, str(subject.get("common_name") or ""),
-                              str(subject.get("email_address") or ""), cert.sha256.hex())
+                              tuple(e for e in dict.fromkeys(emails) if e), cert.sha256.hex())
     except Exception:  # noqa: BLE001 (any damage to the certificate means: no identity)
-        return SignerIdentity(field, "", "", "")
+        return SignerIdentity(field, "", (), "")
 
 
 def _same(a: str, b: str) -> bool:
@@ -63,8 +68,8 @@ def check_approvers(approvers: list, signed: list[SignerIdentity], all_fields: l
         if not _same(who.common_name, name):
             problems.append(f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
                             f"but the memo names {name} for this field")
-        elif email and not _same(who.email, email):
-            problems.append(f"{who.field}: the certificate's e-mail is {who.email or 'not given'}, "
+        elif email and not any(_same(given, email) for given in who.emails):
+            problems.append(f"{who.field}: the certificate's e-mail is {' or '.join(who.emails) or 'not given'}, "
                             f"the memo names {email} for {name}")
     seen: dict[str, str] = {}
     for who in signed:
