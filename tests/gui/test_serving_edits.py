@@ -98,3 +98,25 @@ def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
     assert "new-h200" in [r["bid id"] for r in shown.rows]
     assert [b.id for b in EvaluationDocument.open(shown.document.path).evaluation.bids] == \
         [b.id for b in shown.session.evaluation.bids]
+
+
+def test_a_serving_throughput_figure_is_typed_in_the_wizard_with_its_concurrency(qtbot):
+    """The typed-figure form offers serving decode throughput and asks for the concurrent sequences
+    it was measured at (the model needs them to compare a replica's tokens/s at another batch)."""
+    from clusterbid.core.evidence.model import EvidenceKind
+    from clusterbid.gui.wizard.figure_form import FigureForm
+    from tests.gui.wizard.conftest import choose
+
+    form = FigureForm()
+    qtbot.addWidget(form)
+    form.show()
+    choose(qtbot, form.bindings["kind"].widget, EvidenceKind.SERVING_DECODE_THROUGHPUT)
+    assert form.bindings["unit"].read() == "tokens/s"
+    type_into(qtbot, form.bindings["value"].widget, "1200")
+    type_into(qtbot, form.bindings["scale_gpus"].widget, "1")
+    assert form.evidence is None and "batch_size" not in form.bindings["batch_size"].error.text()
+    assert "concurrent" in form.bindings["batch_size"].error.text().lower()
+    type_into(qtbot, form.bindings["batch_size"].widget, "32")
+    assert form.evidence is not None
+    assert (form.evidence.kind, form.evidence.value, form.evidence.batch_size) == (
+        EvidenceKind.SERVING_DECODE_THROUGHPUT, 1200, 32)

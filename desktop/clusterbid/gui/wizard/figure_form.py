@@ -14,6 +14,7 @@ KIND_WORDS = [
     ("All-reduce bus bandwidth (nccl-tests busbw)", EvidenceKind.ALLREDUCE_BUSBW),
     ("Training MFU (fraction of dense peak)", EvidenceKind.TRAINING_MFU),
     ("Training step time", EvidenceKind.TRAINING_STEP_TIME),
+    ("Serving decode throughput (one replica, tokens/s)", EvidenceKind.SERVING_DECODE_THROUGHPUT),
     ("Other", EvidenceKind.OTHER),
 ]
 MEASURED_BY_WORDS = [("The provider", "provider"), ("The buyer", "buyer"), ("A third party", "third_party")]
@@ -22,6 +23,7 @@ FIELDS = [
     ("value", "&Value", None),
     ("unit", "U&nit", None),
     ("scale_gpus", "Sc&ale (GPUs)", None),
+    ("batch_size", "Concurrent se&quences (serving)", None),
     ("measured_by", "Measured b&y", MEASURED_BY_WORDS),
     ("grade", "&Grade", [(words.capitalize(), grade) for grade, words in GRADE_WORDS.items()]),
     ("measured_on", "Measured &on", None),
@@ -99,7 +101,7 @@ class FigureForm(QGroupBox):
         if self.evidence is None:
             return
         self.figure_added.emit(self.evidence)
-        for name in ("value", "scale_gpus", "description", "measured_on"):
+        for name in ("value", "scale_gpus", "batch_size", "description", "measured_on"):
             self.bindings[name].write(None)
             self.bindings[name].touched = False
         self._check()
