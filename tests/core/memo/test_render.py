@@ -119,19 +119,52 @@ def test_a_unicode_provider_name_renders_and_extracts():
     assert rows and all(row[-5:-3] == ["yes", "yes"] for row in rows), fonts
 
 
+def _fonts_of(pdf: bytes) -> list[list[str]]:
+    fonts = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout
+    return [line.split() for line in fonts.decode().splitlines()[2:]]
+
+
 @needs_poppler
-def test_japanese_and_traditional_chinese_names_print_and_korean_is_refused_by_name():
+def test_japanese_chinese_korean_and_thai_names_print_in_embedded_fonts():
     data = demo_evaluation().model_dump(mode="json")
     data["bids"][1]["quote"]["provider"] = "さくらインターネット 臺灣雲端"
+    data["bids"][2]["quote"]["provider"] = "서울 클라우드"  # Seoul Cloud
+    data["bids"][3]["quote"]["provider"] = "ไทยคลาวด์"  # Thai Cloud
     data["title"] = "東京 GPU 調達 2027"
-    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=[("山田太郎", "CFO")])
-    words = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True)
-                     .stdout.decode().split())
+    pdf = render_memo(score_evaluation(Evaluation.model_validate(data)),
+                      approvers=[("山田太郎", "CFO"), ("김민준", "CTO")])
+    words = " ".join(subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True,
+                                    check=True).stdout.decode().split())
     assert "さくらインターネット 臺灣雲端" in words and "山田太郎" in words
+    assert "서울 클라우드" in words and "김민준" in words
+    assert "ไทยคลาวด์" in words
     assert "東京 GPU 調達 2027" in page_text(pdf, 2)  # the running header of every page after the first
-    # Hangul is in none of the bundled fonts: refused, naming the character, not printed as boxes.
-    data["bids"][1]["quote"]["provider"] = "서울 Cloud"
-    with pytest.raises(InputError, match=r"'서' \(U\+C11C HANGUL SYLLABLE SEO\).*서울 Cloud"):
+    rows = _fonts_of(pdf)
+    for family in ("DroidSansFallback", "NanumGothic", "NotoSansThai"):
+        assert any(row[0].split("+")[-1].startswith(family) for row in rows), (family, rows)
+    assert all(row[-5:-3] == ["yes", "yes"] for row in rows), rows  # embedded, subset
+
+
+def test_a_chinese_name_never_loads_the_korean_font():
+    from clusterbid.core.memo import styles
+
+    # 中 (U+4E2D) is in Nanum's Hanja too; the CJK cut sets Chinese so a name never mixes designs.
+    assert [face for face, _ in styles.face_runs("中国云 GPU", styles.FONT)] == [
+        "DroidSansFallback-CJK", styles.FONT]
+    assert styles.face_runs("서울", styles.FONT) == [("NanumGothic", "서울")]
+
+
+@pytest.mark.parametrize("name, refused", [
+    ("Cloud 🚀 GPUs", r"'🚀' \(U\+1F680 ROCKET\)"),
+    ("भारत Compute", r"'भ' \(U\+092D DEVANAGARI LETTER BHA\).*none of its fonts"),
+    # DejaVu has Arabic and Hebrew letters, but reportlab would set them left to right, unjoined.
+    ("سحابة الخليج", r"'س' \(U\+0633 ARABIC LETTER SEEN\).*right to left"),
+    ("ענן ישראלי", r"'ע' \(U\+05E2 HEBREW LETTER AYIN\).*right to left"),
+])
+def test_names_the_memo_cannot_print_correctly_are_refused_by_character(name, refused):
+    data = demo_evaluation().model_dump(mode="json")
+    data["bids"][1]["quote"]["provider"] = name
+    with pytest.raises(InputError, match=refused):
         render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
 
 

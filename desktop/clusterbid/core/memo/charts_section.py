@@ -53,29 +53,31 @@ def _raster(figure) -> PILImage.Image:
     return pixels.convert("RGB")
 
 
-def _cjk_fallback():
-    """matplotlib's font list with the memo's CJK font after DejaVu: a provider named in Chinese,
-    Japanese or Korean is drawn in the chart labels instead of as empty boxes (the memo's text
-    refuses what neither font has, so nothing reaches a chart unprintable)."""
+def _script_fallbacks():
+    """matplotlib's font list with the memo's fallback fonts after DejaVu: a provider named in
+    Chinese, Japanese, Korean or Thai is drawn in the chart labels instead of as empty boxes (the
+    memo's text refuses what no font has, so nothing reaches a chart unprintable)."""
     import matplotlib
     from matplotlib import font_manager
 
-    path = str(resource_path("fonts", "DroidSansFallback-CJK.ttf"))
-    if path not in {f.fname for f in font_manager.fontManager.ttflist}:
-        font_manager.fontManager.addfont(path)
-    family = font_manager.FontProperties(fname=path).get_name()
-    # The fallback has no bold: matplotlib's note that it uses the regular weight is not news.
+    families = []
+    for file in styles.CHART_FALLBACK_FILES:
+        path = str(resource_path("fonts", file))
+        if path not in {f.fname for f in font_manager.fontManager.ttflist}:
+            font_manager.fontManager.addfont(path)
+        families.append(font_manager.FontProperties(fname=path).get_name())
+    # The fallbacks have no bold: matplotlib's note that it uses the regular weight is not news.
     logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
-    return matplotlib.rc_context({"font.family": ["DejaVu Sans", family]})
+    return matplotlib.rc_context({"font.family": ["DejaVu Sans", *families]})
 
 
-def _drawn(caption: str, build, cjk: bool, *drawn_from) -> tuple[PILImage.Image, tuple[float, float]]:
+def _drawn(caption: str, build, other_scripts: bool, *drawn_from) -> tuple[PILImage.Image, tuple[float, float]]:
     """(pixels, figure inches): kept ones when the same chart was drawn before, else drawn now."""
     key = chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
     kept = chart_cache.load(key)
     if kept is not None:
         return kept
-    with _cjk_fallback() if cjk else contextlib.nullcontext():
+    with _script_fallbacks() if other_scripts else contextlib.nullcontext():
         figure = build()
         size = tuple(float(v) for v in figure.get_size_inches())
         pixels = _raster(figure)
@@ -88,10 +90,10 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
     from clusterbid.core import charts  # matplotlib: imported when a memo is drawn, not before
 
     style = charts.PRINT_STYLE
-    cjk = False
+    other_scripts = False
     for bid in scorecard.evaluation.bids:  # the charts label bids by provider: refuse boxes before drawing
         styles.markup(bid.quote.provider)
-        cjk = cjk or styles.needs_fallback(bid.quote.provider)
+        other_scripts = other_scripts or styles.needs_fallback(bid.quote.provider)
     builders = [
         ("Sticker price vs effective price per useful GPU-hour", lambda: charts.sticker_vs_effective_price(scorecard, style)),
         ("Net cost of the plan" + (" with P10-P90 bands" if uncertainty is not None else ""),
@@ -105,7 +107,7 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None) ->
     out: list[Flowable] = []
     for caption, build in builders:
         drawn_from = (style, scorecard, uncertainty, sensitivity)
-        pixels, (fig_width, fig_height) = _drawn(caption, build, cjk, *drawn_from)
+        pixels, (fig_width, fig_height) = _drawn(caption, build, other_scripts, *drawn_from)
         width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
         image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.

@@ -27,18 +27,9 @@ class SignatureBoxes:
 
 
 def _runs(text: str, font: str) -> list[tuple[str, str]]:
-    """(font, text) runs: characters DejaVu lacks (Chinese, Japanese) in the embedded CJK font."""
-    if not styles.needs_fallback(text):
-        return [(font, text)]
-    styles.unprintable(text)  # reads (registers) the CJK font, as the page-1 title already has
-    out: list[tuple[str, str]] = []
-    for char in text:
-        face = styles.FALLBACK_FONT if styles.needs_fallback(char) else font
-        if out and out[-1][0] == face:
-            out[-1] = (face, out[-1][1] + char)
-        else:
-            out.append((face, char))
-    return out
+    """(font, text) runs: characters DejaVu lacks (Chinese, Japanese, Korean, Thai) in the
+    embedded fallback font that has them (page 1 already refused what none of them has)."""
+    return styles.face_runs(text, font)
 
 
 def _width(canvas: Canvas, text: str, font: str, size: float) -> float:
