@@ -44,7 +44,9 @@ def _code_fingerprint() -> str | None:
     import sys
 
     charts = Path(__file__).resolve().parents[1] / "charts"
-    sources = sorted([*charts.glob("*.py"), *Path(__file__).parent.glob("charts_section.py")])
+    here = Path(__file__).parent
+    sources = sorted([*charts.glob("*.py"), *here.glob("chart_drawing.py"),
+                      *here.glob("charts_section.py")])
     digest = hashlib.sha256()
     try:
         for path in sources:

@@ -35,10 +35,10 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
     given (verify's re-render) are printed as they were instead of valuing information again.
     InputError when no bid can be recommended or a choice is refused (override, approver)."""
-    from clusterbid.core.memo.render import render_memo
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
+        from clusterbid.core.memo.render import render_memo
         from clusterbid.core.serving_scoring import score_serving_evaluation
 
         served = score_serving_evaluation(evaluation)
@@ -46,32 +46,42 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         progress(0.1, "drawing the memo")
         return render_memo(served, approvers=approvers, notes=notes, override=override,
                            audit_anchor=audit_anchor, decision_date=decision_date, samples=0)
-    from clusterbid.core.scoring import score_evaluation
+    from clusterbid.core.memo.chart_worker import chart_worker
 
-    scorecard = score_evaluation(evaluation)
-    _has_recommendation(scorecard.ranked)
-    uncertainty = sensitivity = value = None
-    seed = evaluation.policy.random_seed
-    if samples > 0:
-        from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    # Started first: the worker imports matplotlib while this process imports the rest and scores.
+    with chart_worker() as worker:
+        from clusterbid.core.memo.render import render_memo
+        from clusterbid.core.scoring import score_evaluation
 
-        progress(0.0, "Monte Carlo")
-        uncertainty = run_monte_carlo(evaluation, samples, seed)
-        if evidence_lines is None:
+        scorecard = score_evaluation(evaluation)
+        _has_recommendation(scorecard.ranked)
+        uncertainty = sensitivity = value = None
+        seed = evaluation.policy.random_seed
+        if samples > 0:
+            from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+            progress(0.0, "Monte Carlo")
+            uncertainty = run_monte_carlo(evaluation, samples, seed)
+            progress(0.5, "tipping points")
+            sensitivity = analyse_sensitivity(evaluation)
+        if worker is not None:  # the charts are drawn there while this process words the rest
+            from clusterbid.core.memo.charts_section import needs_script_fallbacks
+
+            worker.send((scorecard, uncertainty, sensitivity), needs_script_fallbacks(scorecard))
+        if evidence_lines is None and samples > 0:
             from clusterbid.core.uncertainty.value_of_information import value_of_information
 
             progress(0.6, "value of information")
             value = value_of_information(evaluation, samples, seed)
-        progress(0.8, "tipping points")
-        sensitivity = analyse_sensitivity(evaluation)
-    if evidence_lines is None:
-        from clusterbid.core.evidence_request.summary import memo_lines
+        if evidence_lines is None:
+            from clusterbid.core.evidence_request.summary import memo_lines
 
-        evidence_lines = memo_lines(evaluation, value, list(request_statuses))
-    progress(0.85, "drawing the memo")
-    return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty, sensitivity=sensitivity,
-                       notes=notes, override=override, evidence_requests=tuple(evidence_lines),
-                       audit_anchor=audit_anchor, decision_date=decision_date, samples=samples)
+            evidence_lines = memo_lines(evaluation, value, list(request_statuses))
+        progress(0.85, "drawing the memo")
+        return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty,
+                           sensitivity=sensitivity, notes=notes, override=override,
+                           evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
+                           decision_date=decision_date, samples=samples, chart_worker=worker)
 
 
 def _has_recommendation(ranked: Sequence[object]) -> None:

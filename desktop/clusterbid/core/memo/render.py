@@ -26,6 +26,7 @@ from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
 
 if TYPE_CHECKING:  # imported in render_memo: a training memo never loads the serving model
+    from clusterbid.core.memo.chart_worker import ChartWorker
     from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.resources import resource_path
 
@@ -121,13 +122,15 @@ def render_memo(
     audit_anchor: dict[str, object] | None = None,
     decision_date: dt.date | None = None,
     samples: int | None = None,
+    chart_worker: ChartWorker | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
     approval meeting's (kept in the attached inputs); without it page 1 says none was given.
     `samples`: the Monte Carlo sample count behind `uncertainty`; given, it and the evidence lines
     are kept in the attached inputs, so `clusterbid verify` can render the memo again and compare
-    bytes (core/memo/rerender.py)."""
+    bytes (core/memo/rerender.py). `chart_worker`: a process started to draw the charts
+    (core/memo/chart_worker.py); without one they are drawn here, to the same pixels."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
@@ -148,7 +151,7 @@ def render_memo(
     content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
                                   decision_date=decision_date_words(inputs.data.get("decision_date")))
     sink = SignatureBoxes()
-    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity), sink)
+    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker), sink)
     return _finish(pdf, inputs, sink, content.as_of)
 
 

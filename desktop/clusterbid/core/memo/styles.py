@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
@@ -28,9 +29,6 @@ FALLBACK_FONTS = (  # (registered name, file, code-point ranges it serves)
     ("DroidSansFallback-CJK", "DroidSansFallback-CJK.ttf", ((0x2E80, 0x10FFFF),)),  # Chinese, Japanese
     ("NotoSansThai", "NotoSansThai-Regular.ttf", ((0x0E00, 0x0E7F),)),  # Thai
 )
-# matplotlib falls back glyph by glyph through a family list with no ranges: the CJK cut goes
-# first there, or a Chinese name would take Nanum's Hanja for some characters.
-CHART_FALLBACK_FILES = ("DroidSansFallback-CJK.ttf", "NanumGothic.ttf", "NotoSansThai-Regular.ttf")
 
 PAGE_SIZE = A4
 MARGIN = 18 * mm
@@ -141,7 +139,7 @@ def markup(text: object) -> str:
     return "".join(out)
 
 
-def _style(name: str, **overrides) -> ParagraphStyle:
+def _style(name: str, **overrides: object) -> ParagraphStyle:
     # bulletFontName too: bullets would otherwise be set in reportlab's Helvetica, not embedded.
     base = dict(fontName=FONT, bulletFontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT,
                 splitLongWords=1)
@@ -201,7 +199,7 @@ def appendix_styles() -> dict[str, ParagraphStyle]:
 CELL_FONT = ("FONTNAME", (0, 0), (-1, -1), FONT)
 
 
-def grid_table_style(header_rows: int = 1) -> list[tuple]:
+def grid_table_style(header_rows: int = 1) -> list[tuple[Any, ...]]:
     """Commands for a data table: dark header, hairline grid, zebra rows."""
     return [
         CELL_FONT,
@@ -216,7 +214,7 @@ def grid_table_style(header_rows: int = 1) -> list[tuple]:
     ]
 
 
-def key_value_table_style() -> list[tuple]:
+def key_value_table_style() -> list[tuple[Any, ...]]:
     return [
         CELL_FONT,
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
@@ -227,7 +225,7 @@ def key_value_table_style() -> list[tuple]:
     ]
 
 
-def callout_box_style() -> list[tuple]:
+def callout_box_style() -> list[tuple[Any, ...]]:
     """The assumptions box: a heavy coloured frame that cannot be missed."""
     return [
         CELL_FONT,

@@ -1,0 +1,93 @@
+"""The chart worker draws the memo's charts in a second process: the memo it helps make must be
+byte for byte the one drawn in a single process, and a worker that fails must cost nothing but
+time."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+from reportlab.lib.utils import ImageReader
+
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.memo import chart_cache
+from clusterbid.core.memo.chart_drawing import chart_specs, draw_chart
+from clusterbid.core.memo.chart_worker import ChartWorker
+from clusterbid.core.memo.charts_section import chart_images
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+
+
+def _memo_sha256(tmp_path, worker: str) -> str:
+    out = tmp_path / f"memo-{worker}.pdf"
+    env = {**os.environ, "CLUSTERBID_CHART_WORKER": worker, "CLUSTERBID_CHART_CACHE": "off"}
+    done = subprocess.run(
+        [sys.executable, "-m", "clusterbid", "memo", str(tmp_path / "demo.json"),
+         "-o", str(out), "--approver", "Ada Lovelace, CFO"],
+        env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+def test_a_memo_drawn_with_the_worker_is_the_memo_drawn_without_it(tmp_path):
+    subprocess.run([sys.executable, "-m", "clusterbid", "demo", str(tmp_path / "demo.json")],
+                   check=True, capture_output=True, timeout=120)
+    assert _memo_sha256(tmp_path, "on") == _memo_sha256(tmp_path, "off")
+
+
+@pytest.fixture(scope="module")
+def drawn_from():
+    evaluation = demo_evaluation()
+    return (score_evaluation(evaluation), run_monte_carlo(evaluation, 2_000, 7),
+            analyse_sensitivity(evaluation))
+
+
+@pytest.mark.parametrize("child", [
+    "import sys; sys.stdin.buffer.read(); sys.exit(3)",  # crashed
+    "import sys; sys.stdin.buffer.read(); sys.stdout.write('no charts here')",  # garbage
+    # the right header and too few pixels: a child killed halfway through writing
+    "import sys; sys.stdin.buffer.read(); "
+    "sys.stdout.write('{\"index\": 0, \"width\": 10, \"height\": 10, \"inches\": [1, 1]}\\n' + 'x' * 7)",
+])
+def test_a_worker_that_fails_leaves_the_charts_to_be_drawn_here(drawn_from, child, monkeypatch):
+    monkeypatch.setenv("CLUSTERBID_CHART_CACHE", "off")
+    process = subprocess.Popen([sys.executable, "-c", child], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    worker = ChartWorker(process)
+    worker.send(drawn_from, False)
+    helped = chart_images(*drawn_from, worker=worker)
+    assert process.poll() is not None  # not left running
+    alone = [ImageReader(draw_chart(build, False)[0]).getRGBData()
+             for _, build in chart_specs(*drawn_from)]
+    assert [image.pixels.getRGBData() for image in helped] == alone
+
+
+def test_kept_charts_stop_the_worker_unread(drawn_from, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
+    chart_images(*drawn_from)  # drawn once here and kept
+    assert len(list(tmp_path.glob("*.png"))) == len(chart_specs(*drawn_from))
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    worker = ChartWorker(sleeper)
+    images = chart_images(*drawn_from, worker=worker)
+    assert sleeper.wait(timeout=10) != 0  # killed: nothing to wait for
+    assert len(images) == 4 and chart_cache.cache_folder() == tmp_path
+
+
+def test_the_worker_draws_every_chart_as_this_process_would(drawn_from, monkeypatch):
+    from clusterbid.core.memo.chart_worker import chart_worker
+
+    monkeypatch.setenv("CLUSTERBID_CHART_WORKER", "on")  # matplotlib is loaded here: force one
+    with chart_worker() as worker:
+        assert worker is not None
+        worker.send(drawn_from, False)
+        drawn = worker.collect()
+    specs = chart_specs(*drawn_from)
+    assert sorted(drawn) == list(range(len(specs)))
+    for index, (_, build) in enumerate(specs):
+        pixels, inches = draw_chart(build, False)
+        assert drawn[index][1] == inches
+        assert drawn[index][0].tobytes() == pixels.tobytes()
