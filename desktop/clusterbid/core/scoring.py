@@ -11,6 +11,7 @@ from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.ranking import BidScore, rank_bids  # BidScore: imported from here too
 
 SUPPORT_SCORES = {"basic": 0.0, "business": 0.5, "enterprise": 1.0}
 GRADE_SCORES = {
@@ -28,26 +29,13 @@ EXPECTED_EVIDENCE = (
 
 
 @dataclass(frozen=True, slots=True)
-class BidScore:
-    estimate: BidEstimate
-    rank: int | None  # None: excluded by a gate
-    cost_rank: int | None
-    criteria: dict[str, float]  # each 0..1, 1 best
-    weighted_score: float | None
-
-    @property
-    def bid(self) -> Bid:
-        return self.estimate.bid
-
-
-@dataclass(frozen=True, slots=True)
 class Scorecard:
     evaluation: Evaluation
     weights: dict[str, float]  # normalised to sum to 1
-    scores: tuple[BidScore, ...]  # ranked first, then excluded bids in entry order
+    scores: tuple[BidScore[BidEstimate], ...]  # ranked first, then excluded bids in entry order
 
     @property
-    def ranked(self) -> list[BidScore]:
+    def ranked(self) -> list[BidScore[BidEstimate]]:
         return [s for s in self.scores if s.rank is not None]
 
 
@@ -93,24 +81,7 @@ def score_evaluation(evaluation: Evaluation) -> Scorecard:
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
     weights = evaluation.policy.weights.normalised()
-    passing = [e for e in estimates if e.passes_gates]
-    cheapest = min((e.plan_cost for e in passing), default=None)
-    cost_order = sorted(passing, key=lambda e: e.plan_cost)
-    scored = []
-    for estimate in estimates:
-        criteria = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
-        weighted = None
-        if estimate.passes_gates:
-            criteria = {"cost_to_finish": cheapest / estimate.plan_cost, **criteria}
-            weighted = sum(weights[name] * value for name, value in criteria.items())
-        scored.append((estimate, criteria, weighted))
-    ranked = sorted(
-        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].plan_cost)
-    )
-    rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
-    cost_rank_of = {id(e): position for position, e in enumerate(cost_order, start=1)}
-    scores = [
-        BidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), c, w)
-        for e, c, w in ranked + [s for s in scored if s[2] is None]
-    ]
-    return Scorecard(evaluation, weights, tuple(scores))
+    scores = rank_bids(
+        estimates, cost=lambda e: e.plan_cost, cost_criterion="cost_to_finish", weights=weights,
+        criteria=lambda e: non_cost_criteria(e.bid, evaluation.policy.required_certifications))
+    return Scorecard(evaluation, weights, scores)

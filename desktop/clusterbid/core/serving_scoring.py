@@ -9,6 +9,7 @@ from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
+from clusterbid.core.ranking import BidScore, rank_bids
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand, ServingUncertainty, serving_uncertainty
 from clusterbid.core.workloads import is_serving
@@ -17,24 +18,15 @@ from clusterbid.core.workloads import is_serving
 COST_CRITERION = "cost_per_million_tokens"
 
 
-@dataclass(frozen=True, slots=True)
-class ServingBidScore:
-    estimate: ServingEstimate
-    rank: int | None  # None: the bid cannot serve the workload
-    cost_rank: int | None
-    criteria: dict[str, float]  # each 0..1, 1 best
-    weighted_score: float | None
-
-    @property
-    def bid(self) -> Bid:
-        return self.estimate.bid
+# A serving bid's score: the same ranking as training's (core/ranking.py), on cost per token.
+ServingBidScore = BidScore
 
 
 @dataclass(frozen=True, slots=True)
 class ServingScorecard:
     evaluation: Evaluation
     weights: dict[str, float]  # normalised; the cost weight under COST_CRITERION
-    scores: tuple[ServingBidScore, ...]  # ranked first, then bids that cannot serve, in entry order
+    scores: tuple[BidScore[ServingEstimate], ...]  # ranked first, then bids that cannot serve, in entry order
     uncertainty: ServingUncertainty | None = None  # P10-P90 bands and chance of being cheapest
 
     def band(self, bid_id: str) -> ServingBand | None:
@@ -43,7 +35,7 @@ class ServingScorecard:
         return next((b for b in self.uncertainty.bands if b.bid_id == bid_id), None)
 
     @property
-    def ranked(self) -> list[ServingBidScore]:
+    def ranked(self) -> list[BidScore[ServingEstimate]]:
         return [s for s in self.scores if s.rank is not None]
 
 
@@ -62,27 +54,12 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
     estimates = run.bids
     normalised = evaluation.policy.weights.normalised()
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
-    passing = [e for e in estimates if e.passes_gates]
-    cheapest = min((e.cost_per_million_tokens for e in passing), default=None)
-    cost_rank_of = {
-        id(e): position
-        for position, e in enumerate(sorted(passing, key=lambda e: e.cost_per_million_tokens), start=1)
-    }
-    scored = []
-    for estimate in estimates:
-        criteria = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
-        criteria["evidence"] = serving_evidence_score(estimate.bid)
-        weighted = None
-        if estimate.passes_gates:
-            criteria = {COST_CRITERION: cheapest / estimate.cost_per_million_tokens, **criteria}
-            weighted = sum(weights[name] * value for name, value in criteria.items())
-        scored.append((estimate, criteria, weighted))
-    ranked = sorted(
-        (s for s in scored if s[2] is not None), key=lambda s: (-s[2], s[0].cost_per_million_tokens)
-    )
-    rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
-    scores = [
-        ServingBidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), c, w)
-        for e, c, w in ranked + [s for s in scored if s[2] is None]
-    ]
-    return ServingScorecard(evaluation, weights, tuple(scores), serving_uncertainty(run))
+
+    def criteria(estimate: ServingEstimate) -> dict[str, float]:
+        values = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
+        values["evidence"] = serving_evidence_score(estimate.bid)
+        return values
+
+    scores = rank_bids(estimates, cost=lambda e: e.cost_per_million_tokens,
+                       cost_criterion=COST_CRITERION, weights=weights, criteria=criteria)
+    return ServingScorecard(evaluation, weights, scores, serving_uncertainty(run))
