@@ -89,12 +89,10 @@ def test_cost_weight_to_zero_reranks_and_undo_restores(qtbot, window):
 def test_a_slider_drag_is_one_undo_step_and_every_value_is_committed(qtbot, window):
     slider = window.weights.sliders["sla"]
     before = window.session.undo_stack.count()
-    slider.setSliderDown(True)  # what a mouse press on the handle does
-    window.weights._on_pressed()
+    slider.setSliderDown(True)  # what a mouse press on the handle does (Qt emits sliderPressed)
     for value in (10, 20, 30, 40):
         slider.setValue(value)
-    slider.setSliderDown(False)
-    window.weights._on_released()
+    slider.setSliderDown(False)  # Qt emits sliderReleased
     assert window.session.undo_stack.count() == before + 1
     assert window.session.document.evaluation.policy.weights.sla == 40  # committed as it happened
     window.session.undo_stack.undo()
@@ -148,7 +146,7 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     assert sla.lower is None and sla.upper is not None
     # Said with the provider's name, not the bid id (issue 20: words, not codes).
     winner = next(b.quote.provider for b in evaluation.bids if b.id == sla.winner_above)
-    assert window.weights._tipping["sla"].text() == f"above {sla.upper:.1f}: {winner} first"
+    assert window.weights.tipping_labels["sla"].text() == f"above {sla.upper:.1f}: {winner} first"
     excluded = model.row_of("budget-tcp")
     assert model.index(excluded, BAND).data() == "—"
 

@@ -271,7 +271,7 @@ def test_export_is_greyed_out_until_an_approver_is_named(qtbot, window):
     dialog.table.item(0, 0).setText("Ada Lovelace")
     assert dialog.export_button.isEnabled()
     dialog.table.selectRow(0)
-    dialog._remove_selected()
+    qtbot.mouseClick(dialog.remove_button, Qt.MouseButton.LeftButton)
     assert not dialog.export_button.isEnabled()
 
 

@@ -92,7 +92,7 @@ def test_dropping_an_nccl_log_shows_what_was_read(qtbot, window, dialog_log):
     assert kind == "info" and PUBLIC_LOG.name in title
     # The log's rows at >= 1 GiB peak at 338.82 GB/s busbw (8 GiB, out-of-place): the plateau.
     assert "all_reduce" in text and "338.82 GB/s" in text and "16 ranks" in text
-    assert window.charts._inputs["nccl_result"].plateau.busbw_gb_s == 338.82
+    assert window.charts.inputs["nccl_result"].plateau.busbw_gb_s == 338.82
 
 
 def test_dropping_a_broken_log_says_which_line(qtbot, window, dialog_log, tmp_path):
@@ -138,15 +138,15 @@ def test_presentation_zoom_scales_fonts_and_is_remembered(qtbot, window, app_set
     from clusterbid.core import charts
 
     # Charts follow the zoom (their text grows too) and the window's light or dark palette.
-    assert window.charts._style(charts).font_scale == 1.15
-    assert window.charts._style(charts).dark is False
+    assert window.charts.chart_style(charts).font_scale == 1.15
+    assert window.charts.chart_style(charts).dark is False
     dark = window.charts.palette()
     dark.setColor(dark.ColorRole.Window, Qt.GlobalColor.black)
     window.charts.setPalette(dark)
-    assert window.charts._style(charts).dark is True
+    assert window.charts.chart_style(charts).dark is True
     qtbot.keyClick(window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert QApplication.font().pointSizeF() == before
-    assert window.charts._style(charts).font_scale == 1.0
+    assert window.charts.chart_style(charts).font_scale == 1.0
 
 
 def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot, app_settings):

@@ -22,7 +22,7 @@ def layout_of(win) -> dict:
         "matrix rows": [matrix.rowHeight(r) for r in range(matrix.rowCount())],
         "dock width": win.outline_dock.width(),
         "splitters": (win.main_splitter.sizes(), win.table_splitter.sizes()),
-        "weight value width": [v.minimumWidth() for v in win.weights._values.values()],
+        "weight value width": [v.minimumWidth() for v in win.weights.value_labels.values()],
         "derived height": win.workload_editor.derived.minimumHeight(),
         "window": (win.width(), win.height()),
     }

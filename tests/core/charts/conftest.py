@@ -49,10 +49,14 @@ def visible_texts(fig):
     """Every non-empty Text drawn on the figure: titles, axis labels, tick labels of the ticks
     inside the view (matplotlib keeps labels for ticks beyond the limits but does not draw them),
     annotations and legend entries."""
-    texts = [fig._suptitle] + [text for legend in fig.legends for text in legend.get_texts()]
+    from matplotlib.text import Text
+
+    beyond_view = set()
     for ax in fig.axes:
-        texts += [ax.title, ax._left_title, ax._right_title, ax.xaxis.label, ax.yaxis.label, *ax.texts]
         for axis in (ax.xaxis, ax.yaxis):
             low, high = sorted(axis.get_view_interval())
-            texts += [tick.label1 for tick in axis.get_major_ticks() if low <= tick.get_loc() <= high]
-    return [t for t in texts if t is not None and t.get_visible() and t.get_text().strip()]
+            beyond_view |= {id(label) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                            if not low <= tick.get_loc() <= high
+                            for label in (tick.label1, tick.label2)}
+    return [t for t in fig.findobj(Text)
+            if id(t) not in beyond_view and t.get_visible() and t.get_text().strip()]

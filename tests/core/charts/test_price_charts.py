@@ -44,7 +44,7 @@ def test_sticker_and_effective_price_per_passing_bid_sorted_by_effective_price(d
     assert ticks[0].startswith(by_effective[0].bid.quote.provider)
     # The cheapest effective price is on top: the y axis is inverted, row 0 first.
     assert ax.yaxis_inverted() and row_centres(effective) == sorted(row_centres(effective))
-    assert "sticker price is not" in fig._suptitle.get_text().lower()
+    assert "sticker price is not" in fig.get_suptitle().lower()
 
 
 def test_effective_price_bar_matches_the_methodology_by_hand(demo_scorecard):

@@ -168,11 +168,22 @@ def test_names_the_memo_cannot_print_correctly_are_refused_by_character(name, re
         render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
 
 
+@needs_poppler
 def test_a_long_provider_name_wraps_instead_of_overflowing():
+    import re
+
     data = demo_evaluation().model_dump(mode="json")
-    data["bids"][0]["quote"]["provider"] = "Very Long Provider Name International Compute Holdings " * 3
+    name = "Very Long Provider Name International Compute Holdings " * 3
+    data["bids"][0]["quote"]["provider"] = name
     pdf = render_memo(score_evaluation(Evaluation.model_validate(data)), approvers=APPROVERS)
-    assert pdf.startswith(b"%PDF")
+    # Every word of every page lies inside the page's 18 mm margins (A4: 595.3 points wide).
+    boxes = subprocess.run(["pdftotext", "-bbox", "-", "-"], input=pdf, capture_output=True,
+                           check=True).stdout.decode()
+    right_edges = [float(x) for x in re.findall(r'<word xMin="[\d.]+" yMin="[\d.]+" xMax="([\d.]+)"', boxes)]
+    margin = 18 / 25.4 * 72  # 51.0 points
+    assert right_edges and max(right_edges) <= 595.3 - margin + 0.5
+    # ...and the whole name is there, wrapped over lines rather than cut.
+    assert " ".join(name.split()) in " ".join(page_text(pdf, 1).split())
 
 
 @needs_poppler

@@ -57,7 +57,7 @@ class ChartsPanel(QWidget):
 
     def _figure(self, charts, name: str):
         i = self._inputs
-        style = self._style(charts)
+        style = self.chart_style(charts)
         if i.get("scorecard") is None:
             return None, "No evaluation is open."
         if name == "busbw_curve":
@@ -95,7 +95,12 @@ class ChartsPanel(QWidget):
         self._stack.setCurrentWidget(canvas)
         canvas.draw_idle()
 
-    def _style(self, charts):
+    @property
+    def inputs(self) -> dict[str, object]:
+        """What the charts are drawn from (a copy): scorecard, uncertainty, sensitivity, nccl_result."""
+        return dict(self._inputs)
+
+    def chart_style(self, charts):
         """The figure laid out at the pane's real size, so titles wrap and legends fit there
         instead of being drawn for a wider page and shrunk."""
         from clusterbid.gui.bid_status import is_dark

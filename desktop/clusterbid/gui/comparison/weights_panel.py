@@ -49,8 +49,8 @@ class WeightsPanel(QWidget):
         self._drag_token: int | None = None
         self._key_run: tuple[str, int, float] | None = None  # slider, token, time of its last step
         self.sliders: dict[str, QSlider] = {}
-        self._values: dict[str, QLabel] = {}
-        self._tipping: dict[str, QLabel] = {}
+        self.value_labels: dict[str, QLabel] = {}
+        self.tipping_labels: dict[str, QLabel] = {}
         grid = QGridLayout(self)  # a grid, so sliders line up whatever each tipping text says
         grid.setColumnStretch(1, 1)
         for row, (name, field) in enumerate(CriteriaWeights.model_fields.items()):
@@ -68,13 +68,13 @@ class WeightsPanel(QWidget):
             label.setBuddy(slider)
             for column, widget in enumerate((label, slider, value, tipping)):
                 grid.addWidget(widget, row, column)
-            self.sliders[name], self._values[name], self._tipping[name] = slider, value, tipping
+            self.sliders[name], self.value_labels[name], self.tipping_labels[name] = slider, value, tipping
         self._updating = False
         self.fit_to_font()
 
     def fit_to_font(self) -> None:
         """Value labels wide enough for the widest value at the current font (presentation zoom)."""
-        for value in self._values.values():
+        for value in self.value_labels.values():
             value.setMinimumWidth(value.fontMetrics().horizontalAdvance("100 (100%)"))
 
     def show_weights(self, weights: CriteriaWeights) -> None:
@@ -84,12 +84,12 @@ class WeightsPanel(QWidget):
             slider = self.sliders[name]
             if not slider.isSliderDown():
                 slider.setValue(round(value))
-            self._values[name].setText(f"{value:g} ({value / total:.0%})")
+            self.value_labels[name].setText(f"{value:g} ({value / total:.0%})")
         self._updating = False
 
     def show_sensitivity(self, sensitivity: object | None, names: dict[str, str] | None = None) -> None:
         points = getattr(sensitivity, "tipping_points", None) or {}
-        for name, label in self._tipping.items():
+        for name, label in self.tipping_labels.items():
             point = points.get(name)
             label.setText(PENDING if point is None else describe_tipping_point(point, names))
 

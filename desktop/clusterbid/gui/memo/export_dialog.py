@@ -83,12 +83,12 @@ class MemoExportDialog(QDialog):
         if not approvers:
             self.add_approver("", "")  # a row to type into straight away; left empty, it is ignored
         self.table.setCurrentCell(0, NAME)
-        add, remove = QPushButton("&Add approver"), QPushButton("&Remove")
+        add, self.remove_button = QPushButton("&Add approver"), QPushButton("&Remove")
         add.clicked.connect(lambda: self.add_approver("", "", edit=True))
-        remove.clicked.connect(self._remove_selected)
+        self.remove_button.clicked.connect(self._remove_selected)
         buttons = QHBoxLayout()
         buttons.addWidget(add)
-        buttons.addWidget(remove)
+        buttons.addWidget(self.remove_button)
         buttons.addStretch(1)
         layout = QVBoxLayout(box)
         layout.addWidget(self.table)
