@@ -55,10 +55,10 @@ class BackgroundTasks(QObject):
     busy_changed = Signal(str, bool)  # task name, running
     progressed = Signal(str, float, str)  # task name, fraction, message
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, threads: int = 2) -> None:
         super().__init__(parent)
         self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
+        self._pool.setMaxThreadCount(threads)
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
         self._relay.failed.connect(self._on_failed)
@@ -81,6 +81,10 @@ class BackgroundTasks(QObject):
         if entry is not None:
             entry[1].cancelled = True
             self.busy_changed.emit(name, False)
+
+    def running(self) -> list[str]:
+        """The names of the tasks started and not yet finished or cancelled."""
+        return list(self._current)
 
     def is_busy(self, name: str | None = None) -> bool:
         return bool(self._current) if name is None else name in self._current

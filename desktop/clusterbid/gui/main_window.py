@@ -236,7 +236,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
             self.progress.setValue(0)
 
     def _long_task_names(self) -> list[str]:
-        return [name for name in self.tasks._current if name != "score"]
+        return [name for name in self.tasks.running() if name != "score"]
 
     def _on_progress(self, fraction: float, message: str) -> None:
         self.progress.setValue(int(fraction * 100))
@@ -333,7 +333,7 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.save_state()
         for shown in list(self.serving_windows):  # one app: its serving windows close with it
             shown.close()
-        for name in list(self.tasks._current):
+        for name in self.tasks.running():
             if not name.startswith("memo"):  # a memo being written or signed is finished and recorded
                 self.tasks.cancel(name)
         self.tasks.wait_for_done(30_000)

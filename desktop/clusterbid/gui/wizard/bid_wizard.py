@@ -211,6 +211,6 @@ class BidWizard(QWizard):
 
     def done(self, result: int) -> None:  # noqa: D102 (finish and cancel both end the draft)
         self._draft_timer.stop()
-        self.evidence_page.pool.waitForDone(5000)
+        self.evidence_page.tasks.wait_for_done(5000)
         self.drafts.clear()
         super().done(result)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
+
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from pydantic import ValidationError
-from PySide6.QtCore import QThreadPool
 from PySide6.QtWidgets import (
     QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
     QTableWidgetItem, QVBoxLayout, QWizardPage,
@@ -16,7 +17,8 @@ from clusterbid.core.bid import Fabric
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.reading import FabricClaim, fabric_claim_of
-from clusterbid.gui.wizard.evidence_worker import ParsedLog, ParseLogTask, UnreadableLog
+from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.wizard.evidence_worker import ParsedLog, UnreadableLog, parse_file
 from clusterbid.gui.wizard.figure_form import MEASURED_BY_WORDS, FigureForm
 from clusterbid.gui.wizard.officer_words import GRADE_WORDS, readable
 from clusterbid.gui.wizard.problems import Problem
@@ -39,9 +41,11 @@ class EvidencePage(QWizardPage):
                          "figure without its file is a provider's claim. Evidence is optional.")
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
         self.files_read: dict[str, tuple[str, bytes]] = {}  # SHA-256 -> (name, bytes): kept with the bid
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
-        self.pending = 0
+        # The app's one way to run work off the GUI thread; one thread, so files are read (and
+        # listed) in the order they were given.
+        self.tasks = BackgroundTasks(self, threads=1)
+        self.tasks.busy_changed.connect(lambda _name, _running: self.completeChanged.emit())
+        self._files_given = itertools.count(1)
         # Replaced in tests: a native file dialog is modal.
         self.choose_files: Callable[[], list[str]] = self._ask_for_files
 
@@ -101,17 +105,22 @@ class EvidencePage(QWizardPage):
         except (ValidationError, InputError):
             return None, None
 
+    @property
+    def pending(self) -> int:
+        """Files given and not read yet (Next waits for them)."""
+        return len(self.tasks.running())
+
     def attach_files(self, paths: list[Path]) -> None:
+        measured_by, fabric = self.measured_by.currentData(), self._fabric()
         for path in paths:
-            task = ParseLogTask(path, self.measured_by.currentData(), *self._fabric())
-            task.signals.finished.connect(self._parsed)
-            self.pending += 1
             self.status.setText(f"Reading {path.name}…")
-            self.pool.start(task)
+            self.tasks.run(f"evidence file {next(self._files_given)}",
+                           lambda _progress, path=path: parse_file(path, measured_by, *fabric),
+                           self._parsed)
         self.completeChanged.emit()
 
-    def _parsed(self, result: ParsedLog | UnreadableLog) -> None:
-        self.pending -= 1
+    def _parsed(self, result: object) -> None:
+        assert isinstance(result, (ParsedLog, UnreadableLog))
         if isinstance(result, UnreadableLog):
             self.status.setText(f"Not attached: {readable(result.message, {}, capitalise=False)}")
             self.status.setStyleSheet("color: #b3261e;")

@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QRunnable, Signal
-
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence import Evidence, load_evidence_bytes, read_evidence
 from clusterbid.core.evidence.reading import FabricClaim, scored_runs
@@ -32,10 +30,6 @@ class ParsedLog:
 class UnreadableLog:
     name: str
     message: str
-
-
-class ParseSignals(QObject):
-    finished = Signal(object)  # ParsedLog | UnreadableLog
 
 
 def read_log(path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
@@ -61,21 +55,13 @@ def _is_log(data: bytes) -> bool:
     return detect_format(data[:200_000].decode("utf-8", errors="replace")) in ("nccl-text", "nccl-json")
 
 
-class ParseLogTask(QRunnable):
-    """One file, parsed on a QThreadPool thread; the result arrives through `signals.finished`."""
-
-    def __init__(self, path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
-                 fabric: FabricClaim | None) -> None:
-        super().__init__()
-        self.signals = ParseSignals()
-        self._args = (path, measured_by, nic_aggregate_gb_s, fabric)
-
-    def run(self) -> None:
-        path = self._args[0]
-        try:
-            result: ParsedLog | UnreadableLog = read_log(*self._args)
-        except InputError as exc:
-            result = UnreadableLog(path.name, str(exc))
-        except Exception as exc:  # a parser bug must not kill the thread silently
-            result = UnreadableLog(path.name, f"could not be read: {type(exc).__name__}: {exc}")
-        self.signals.finished.emit(result)
+def parse_file(path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
+               fabric: FabricClaim | None) -> ParsedLog | UnreadableLog:
+    """read_log run off the GUI thread: whatever goes wrong is an UnreadableLog to show, never an
+    exception lost with its thread."""
+    try:
+        return read_log(path, measured_by, nic_aggregate_gb_s, fabric)
+    except InputError as exc:
+        return UnreadableLog(path.name, str(exc))
+    except Exception as exc:  # noqa: BLE001 (a parser bug is shown as such)
+        return UnreadableLog(path.name, f"could not be read: {type(exc).__name__}: {exc}")
