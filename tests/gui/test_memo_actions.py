@@ -131,7 +131,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
 
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
-    dialog = window.verify_dialog
+    dialog = window.memos.verify_dialog
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
     report = dialog.report.toPlainText()
     assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
@@ -155,8 +155,8 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
-    assert "FAILED" in window.verify_dialog.verdict.text()
-    window.verify_dialog.close()
+    assert "FAILED" in window.memos.verify_dialog.verdict.text()
+    window.memos.verify_dialog.close()
 
 
 def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tmp_path, monkeypatch):
@@ -250,12 +250,12 @@ def test_a_document_that_fails_its_audit_is_flagged_and_its_memo_needs_a_recorde
     assert win.windowTitle().startswith("AUDIT FAILED") and "fails its audit" in win.summary.text()
     asked: list[str] = []
     monkeypatch.setattr(dialogs, "ask_text", lambda _p, _t, label: asked.append(label) or "")
-    win.export_memo_dialog()  # declined: no reason, no dialog, nothing recorded
+    win.memos.export_memo_dialog()  # declined: no reason, no dialog, nothing recorded
     assert asked and "edited outside ClusterBid" in asked[0]
     assert win.session.document.audit_rows()[-1].action == "create"
     monkeypatch.setattr(dialogs, "ask_text", lambda *_a: "checked against the signed quote")
     monkeypatch.setattr("clusterbid.gui.memo.export_dialog.MemoExportDialog.exec", lambda _self: 0)
-    win.export_memo_dialog()
+    win.memos.export_memo_dialog()
     row = win.session.document.audit_rows()[-1]
     assert row.action == "record_audit_override" and "signed quote" in row.new_json
     win.close()

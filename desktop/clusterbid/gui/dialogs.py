@@ -19,6 +19,17 @@ def show_problem(parent: QWidget, title: str, text: str, details: str = "") -> N
     box.exec()
 
 
+def show_task_error(parent: QWidget, title: str, exc: Exception) -> None:
+    """What went wrong in background work, in words: the officer's problem as the core says it,
+    anything else as an internal error to report (never a traceback)."""
+    from clusterbid.core.errors import InputError
+
+    if isinstance(exc, (InputError, OSError)):
+        show_problem(parent, title, str(exc))
+    else:
+        show_problem(parent, title, f"Internal error ({type(exc).__name__}: {exc}); please report it.")
+
+
 def show_info(parent: QWidget, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
 

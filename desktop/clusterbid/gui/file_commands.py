@@ -168,10 +168,7 @@ class FileCommands:
                        lambda exc: self.show_task_error(f"Could not read {path.name}", exc))
 
     def show_task_error(self, title: str, exc: Exception) -> None:
-        if isinstance(exc, (InputError, OSError)):
-            dialogs.show_problem(self, title, str(exc))
-        else:
-            dialogs.show_problem(self, title, f"Internal error ({type(exc).__name__}: {exc}); please report it.")
+        dialogs.show_task_error(self, title, exc)
 
     # -- drag and drop -----------------------------------------------------------------------------
     @staticmethod

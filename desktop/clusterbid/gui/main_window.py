@@ -44,7 +44,7 @@ def audit_banner(report) -> str:
             "</span>")
 
 
-class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
+class MainWindow(FileCommands, BidCommands, QMainWindow):
     def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
         super().__init__()
         self.setObjectName("main_window")
@@ -72,6 +72,8 @@ class MainWindow(FileCommands, BidCommands, MemoCommands, QMainWindow):
         self.outline = OutlineTree()
         self.workload_editor = WorkloadEditor()
         self._build_layout()
+        self.memos = MemoCommands(self, self.tasks, lambda: self.session.document,
+                                  lambda: self.model.scorecard)
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,

@@ -1,4 +1,5 @@
-"""File menu handlers for the approval memo: export, sign and verify, each in the background.
+"""File menu handlers for the approval memo: export, sign and verify, each in the background, for
+the training window and the serving window alike (each holds one MemoCommands).
 
 The app's memo is the one `clusterbid memo` writes (same Monte Carlo samples and seed), so the
 PDF is the same bytes whichever way it was made. Audit rows are written here, on the GUI thread,
@@ -12,9 +13,18 @@ import hashlib
 from dataclasses import replace
 from pathlib import Path
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
 from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
+
+    from clusterbid.core.store import EvaluationDocument
+    from clusterbid.gui.background import BackgroundTasks
 
 MEMO_FILES = "Approval memos (*.pdf)"
 MAX_MEMO_BYTES = 200 * 1024 * 1024
@@ -55,41 +65,49 @@ def record_in(document, record) -> None:
 
 
 class MemoCommands:
-    """Mixed into MainWindow; uses its session, tasks, model and status bar."""
+    """A window's memo handlers. What they need is given, not reached for: the window (dialogs'
+    parent, status bar), the one background runner, and the document and scorecard it shows now
+    (read when a command runs: the window may have opened another evaluation since)."""
 
-    memo_approvers: tuple = ()
+    def __init__(self, window: QMainWindow, tasks: BackgroundTasks,
+                 document: Callable[[], EvaluationDocument], scorecard: Callable[[], Any]) -> None:
+        self.window, self.tasks = window, tasks
+        self._document, self._scorecard = document, scorecard
+        self.approvers: tuple = ()  # the last memo's, offered again
+        self.last_memo: Path | None = None  # offered first by Sign: export, then sign
+        self.verify_dialog = None
+
+    def _status(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 15_000)
+
+    def _failed(self, title: str) -> Callable[[Exception], None]:
+        return lambda exc: dialogs.show_task_error(self.window, title, exc)
 
     def export_memo_dialog(self) -> None:
-        from clusterbid.core.workloads import is_serving
         from clusterbid.gui.memo.export_dialog import MemoExportDialog
 
-        scorecard = self.model.scorecard
-        if is_serving(scorecard.evaluation):
-            dialogs.show_problem(self, "No memo for serving evaluations yet",
-                                 "The approval memo covers training evaluations; for this serving evaluation "
-                                 "export the comparison (File > Export Comparison) instead.")
-            return
+        scorecard = self._scorecard()
         if not scorecard.ranked:
-            dialogs.show_problem(self, "Nothing to recommend", "No bid passes the gates, so there is no "
-                                 "recommendation to approve. Add or correct bids first.")
+            dialogs.show_problem(self.window, "Nothing to recommend", "No bid passes the gates, so "
+                                 "there is no recommendation to approve. Add or correct bids first.")
             return
         accepted_failure = self._accept_failed_audit()
         if accepted_failure is None:
             return
-        dialog = MemoExportDialog(scorecard, self, list(self.memo_approvers))
+        dialog = MemoExportDialog(scorecard, self.window, list(self.approvers))
         if dialog.exec() != dialog.DialogCode.Accepted or dialog.request is None:
             return
         request = dialog.request
         if accepted_failure:  # printed with the notes, so no reader takes the memo for a clean one
             notes = f"{request.notes}\n\n{accepted_failure}" if request.notes.strip() else accepted_failure
             request = replace(request, notes=notes)
-        self.memo_approvers = request.approvers
-        suggested = Path.home() / f"{self.session.document.path.stem}-memo.pdf"
-        chosen = dialogs.save_file(self, "Export the approval memo", str(suggested), MEMO_FILES)
+        self.approvers = request.approvers
+        document = self._document()  # the evaluation exported, even if another is open when it is done
+        suggested = Path.home() / f"{document.path.stem}-memo.pdf"
+        chosen = dialogs.save_file(self.window, "Export the approval memo", str(suggested), MEMO_FILES)
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
-        document = self.session.document  # the evaluation exported, even if another is open when it is done
         from clusterbid.core.evidence_request.status import request_statuses
 
         from clusterbid.core.store.anchor import AuditAnchor
@@ -99,25 +117,25 @@ class MemoCommands:
         self.tasks.run("memo export",
                        lambda progress: _render_and_write(path, scorecard, request, progress, statuses, anchor),
                        lambda result: self._on_memo_exported(document, result, anchor),
-                       lambda exc: self.show_task_error("Could not export the memo", exc))
+                       self._failed("Could not export the memo"))
 
     def _accept_failed_audit(self) -> str | None:
         """"" for a document that passes its audit; for one that fails, the memo note after the officer
         gave (and the trail recorded) a reason; None when the officer declined."""
         from clusterbid.core.store import audit_warning, override_note
 
-        document = self.session.document
+        document = self._document()
         report = document.audit_report
         if report.ok:
             return ""
-        reason = dialogs.ask_text(self, "This document fails its audit", audit_warning(report) + "\n\nTo make a "
+        reason = dialogs.ask_text(self.window, "This document fails its audit", audit_warning(report) + "\n\nTo make a "
                                   "memo anyway, say why (recorded in the audit trail and printed on the memo):")
         if not reason:
             return None
         try:
             document.accept_failed_audit(reason)
         except InputError as exc:
-            dialogs.show_problem(self, "No memo was made", str(exc))
+            dialogs.show_problem(self.window, "No memo was made", str(exc))
             return None
         return override_note(report, document.user, reason)
 
@@ -125,15 +143,15 @@ class MemoCommands:
         path, sha256 = result
         record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
         self.last_memo = path
-        self.statusBar().showMessage(f"Exported the approval memo to {path} (recorded in the audit trail)", 15_000)
+        self._status(f"Exported the approval memo to {path} (recorded in the audit trail)")
 
     # -- sign ----------------------------------------------------------------------------------------
     def sign_memo_dialog(self) -> None:
         # The memo just exported is offered first: exporting, then signing, is the usual order.
-        path = dialogs.open_file(self, "Sign an approval memo", MEMO_FILES, getattr(self, "last_memo", None))
+        path = dialogs.open_file(self.window, "Sign an approval memo", MEMO_FILES, self.last_memo)
         if not path:
             return
-        evaluation = self.session.evaluation
+        evaluation = self._document().evaluation
 
         def read(_progress):
             from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
@@ -144,7 +162,7 @@ class MemoCommands:
             return pdf, memo_approvers(pdf), verify_memo(pdf, evaluation=evaluation)
 
         self.tasks.run("memo read", read, lambda found: self._ask_signature(Path(path), *found),
-                       lambda exc: self.show_task_error(f"Could not read {Path(path).name}", exc))
+                       self._failed(f"Could not read {Path(path).name}"))
 
     def _ask_signature(self, path: Path, pdf: bytes, approvers: list, verification) -> None:
         from clusterbid.core.memo.signing import approver_field
@@ -153,14 +171,15 @@ class MemoCommands:
         count = max(len(approvers), len(verification.unsigned_fields) + len(verification.signatures))
         unsigned = [n for n in range(1, count + 1) if approver_field(n) in verification.unsigned_fields]
         if not unsigned:
-            dialogs.show_problem(self, "Nothing to sign", f"{path.name} has no unsigned approver field left.")
+            dialogs.show_problem(self.window, "Nothing to sign",
+                                 f"{path.name} has no unsigned approver field left.")
             return
-        dialog = SignMemoDialog(path, approvers, unsigned, self)
+        dialog = SignMemoDialog(path, approvers, unsigned, self.window)
         if dialog.exec() != dialog.DialogCode.Accepted:
             return
         number, credentials = dialog.field_number, dialog.credentials
         reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
-        ours = self.session.document if verification.evaluation_matches else None
+        ours = self._document() if verification.evaluation_matches else None
 
         def sign(progress):
             from clusterbid.core.memo.signing import sign_memo
@@ -178,7 +197,7 @@ class MemoCommands:
             return signed
 
         self.tasks.run("memo sign", sign, lambda signed: self._on_signed(path, signed, approvers, number, ours),
-                       lambda exc: self.show_task_error(f"Could not sign {path.name}", exc))
+                       self._failed(f"Could not sign {path.name}"))
 
     def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
         role = approvers[number - 1].role if number <= len(approvers) else ""
@@ -186,23 +205,24 @@ class MemoCommands:
         if ours is not None:  # the document whose evaluation the memo matched when it was read
             record_in(ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role))
             where = "recorded in the audit trail"
-        self.statusBar().showMessage(f"{signed.signer} signed {path.name} as approver {number} ({where})", 15_000)
+        self._status(f"{signed.signer} signed {path.name} as approver {number} ({where})")
 
     # -- verify --------------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
         from clusterbid.gui.memo.verify_dialog import VerifyReportDialog
 
-        path = dialogs.open_file(self, "Verify an approval memo", MEMO_FILES)
+        path = dialogs.open_file(self.window, "Verify an approval memo", MEMO_FILES)
         if not path:
             return
-        dialog = VerifyReportDialog(Path(path).name, self)
+        dialog = VerifyReportDialog(Path(path).name, self.window)
         dialog.trust_requested.connect(lambda paths: self._run_verification(Path(path), dialog, paths))
         self._run_verification(Path(path), dialog, [])
         self.verify_dialog = dialog
         dialog.open()
 
     def _run_verification(self, path: Path, dialog, trust_paths: list[str]) -> None:
-        evaluation, document_path = self.session.evaluation, self.session.document.path
+        document = self._document()
+        evaluation, document_path = document.evaluation, document.path
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):

@@ -22,6 +22,7 @@ from clusterbid.core.serving_scoring import ServingScorecard, score_serving_eval
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.serving_edits import ServingBidEdits
 
 SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
@@ -83,9 +84,12 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         splitter.setSizes([70, 330, 240])
         self.setCentralWidget(splitter)
         self.tasks = BackgroundTasks(self)
+        # The training window's memo handlers, on this window's document and serving scorecard.
+        self.memos = MemoCommands(self, self.tasks, lambda: self.document, lambda: self.scorecard)
         menu = self.menuBar().addMenu("&File")
         menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
-        self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"), self.export_memo_dialog)
+        self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"),
+                                                 self.memos.export_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
         self.rows: list[dict] = []
         self._build_edit_menu()
@@ -155,49 +159,6 @@ class ServingWindow(ServingBidEdits, QMainWindow):
             dialogs.show_problem(self, "Could not export the comparison", str(exc))
             return
         self.statusBar().showMessage(f"Exported the comparison to {path}", 8000)
-
-    def export_memo_dialog(self) -> None:
-        """The serving memo, as `clusterbid memo` writes it; recorded in the document's audit trail."""
-        from clusterbid.gui.memo.export_dialog import MemoExportDialog
-
-        if not self.scorecard.ranked:
-            dialogs.show_problem(self, "Nothing to recommend", "No bid can serve the workload within its targets.")
-            return
-        dialog = MemoExportDialog(self.scorecard, self)
-        if dialog.exec() != dialog.DialogCode.Accepted or dialog.request is None:
-            return
-        suggested = Path.home() / f"{self.document.path.stem}-memo.pdf"
-        chosen = dialogs.save_file(self, "Export the approval memo", str(suggested), "Approval memos (*.pdf)")
-        if not chosen:
-            return
-        path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
-        from clusterbid.core.store.anchor import AuditAnchor
-
-        request, scorecard = dialog.request, self.scorecard
-        anchor = AuditAnchor.from_head(self.document.head).as_json()  # the history this memo is made from
-
-        def work(progress):
-            import hashlib
-
-            from clusterbid.core.memo.making import make_memo
-            from clusterbid.core.memo.signoff import write_atomically
-
-            pdf = make_memo(scorecard.evaluation, approvers=request.approvers, notes=request.notes,
-                            override=request.override, audit_anchor=anchor, progress=progress)
-            progress(0.9, "writing")
-            write_atomically(path, pdf)
-            return path, hashlib.sha256(pdf).hexdigest()
-
-        document = self.document
-
-        def done(result) -> None:
-            from clusterbid.gui.memo_commands import record_in
-
-            record_in(document, lambda doc: doc.record_memo_exported(result[0].name, result[1], anchor))
-            self.statusBar().showMessage(f"Exported the approval memo to {result[0]} (recorded in the audit trail)", 15_000)
-
-        self.tasks.run("memo export", work, done,
-                       lambda exc: dialogs.show_problem(self, "Could not export the memo", str(exc)))
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         # A memo being written is finished and its audit row delivered before the file closes.
