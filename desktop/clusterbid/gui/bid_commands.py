@@ -1,12 +1,20 @@
-"""Edit menu handlers of the main window: add, edit, duplicate and delete a bid, the workload."""
+"""Edit menu handlers: add, edit, duplicate and delete a bid (BidEditor, one per window)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, with_workload, without_bid
+from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, without_bid
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QMainWindow
+
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.gui.session import Session
 
 
 MEDIA_TYPES = {".json": "application/json", ".csv": "text/csv"}  # evidence files are text (formats doc)
@@ -29,29 +37,34 @@ def load_bid_wizard():
     return edit_bid_dialog
 
 
-class BidEditing:
-    """Add, edit, duplicate and delete a bid through the wizard and a Session, written once for the
-    training and the serving window. Needs `session`, `selected_bid_id()` and a status bar;
-    `_draft_store()` and `_after_edit(bid_id)` are hooks."""
+class BidEditor:
+    """Add, edit, duplicate and delete a bid through the wizard and a Session, for the training and
+    the serving window alike. What it needs is given: the window (dialogs' parent, status bar), its
+    session, which bid is selected, where the wizard keeps its draft (None: the wizard's default
+    place), and what the window does with a bid just added or changed (select it)."""
+
+    def __init__(self, window: QMainWindow, session: Session,
+                 selected_bid_id: Callable[[], str | None], *,
+                 draft_store: Callable[[], object] = lambda: None,
+                 after_edit: Callable[[str], None] = lambda _bid_id: None) -> None:
+        self.window, self.session = window, session
+        self._selected_bid_id, self._draft_store, self._after_edit = (
+            selected_bid_id, draft_store, after_edit)
 
     def _selected_bid(self):
-        bid_id = self.selected_bid_id()
+        bid_id = self._selected_bid_id()
         bid = next((b for b in self.session.evaluation.bids if b.id == bid_id), None)
         if bid is None:
-            self.statusBar().showMessage("Select a bid first.", 5000)
+            self.window.statusBar().showMessage("Select a bid first.", 5000)
         return bid
 
-    def _draft_store(self):
-        return None  # the wizard's default place
-
-    def _after_edit(self, bid_id: str) -> None:
-        """Hook: what the window does with the bid just added or changed (select it)."""
-
-    def _apply(self, build, text: str, files=()) -> bool:
+    def apply(self, build: Callable[[], Evaluation], text: str, files=()) -> bool:
+        """Build the new evaluation and commit it as one undo step; a refusal is shown, nothing
+        changes."""
         try:
             new = build()
         except InputError as exc:
-            dialogs.show_problem(self, "This change was not made", str(exc))
+            dialogs.show_problem(self.window, "This change was not made", str(exc))
             return False
         return self.session.apply(new, text, files=files)
 
@@ -67,15 +80,16 @@ class BidEditing:
         wizard = load_bid_wizard()
         evaluation = self.session.evaluation
         read: dict = {}  # SHA-256 -> (file name, bytes) of every evidence file the wizard read
-        result = wizard(self, evaluation, bid, draft_store=self._draft_store(), files_read=read)
+        result = wizard(self.window, evaluation, bid, draft_store=self._draft_store(), files_read=read)
         if result is None:
             return
         files = evidence_files(result, read)  # kept with the edit, as `clusterbid evidence attach` keeps them
         if bid is None:
-            done = self._apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
-                               f"Add bid {result.id}", files)
+            done = self.apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
+                              f"Add bid {result.id}", files)
         else:
-            done = self._apply(lambda: with_bid_replaced(evaluation, bid.id, result), f"Edit bid {result.id}", files)
+            done = self.apply(lambda: with_bid_replaced(evaluation, bid.id, result),
+                              f"Edit bid {result.id}", files)
         if done:
             self._after_edit(result.id)
 
@@ -86,7 +100,7 @@ class BidEditing:
         try:
             new, new_id = with_bid_duplicated(self.session.evaluation, bid.id)
         except InputError as exc:
-            dialogs.show_problem(self, "This change was not made", str(exc))
+            dialogs.show_problem(self.window, "This change was not made", str(exc))
             return
         if self.session.apply(new, f"Duplicate bid {bid.id}"):
             self._after_edit(new_id)
@@ -95,35 +109,6 @@ class BidEditing:
         bid = self._selected_bid()
         if bid is None:
             return
-        if self._apply(lambda: without_bid(self.session.evaluation, bid.id), f"Delete bid {bid.id}"):
-            self.statusBar().showMessage(f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000)
-
-
-class BidCommands(BidEditing):
-    """Mixed into MainWindow; every edit builds a validated snapshot and goes through the session."""
-
-    def selected_bid_id(self) -> str | None:
-        return self.comparison.selected_bid_id()
-
-    def _draft_store(self):
-        from clusterbid.gui.wizard import DraftStore
-
-        # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
-        return DraftStore(self.settings.data_dir / "bid-wizard-draft.json")
-
-    def _after_edit(self, bid_id: str) -> None:
-        self.pending_selection = bid_id
-
-    def apply_workload(self, workload) -> None:
-        self._apply(lambda: with_workload(self.session.evaluation, workload), "Edit workload")
-
-    def apply_weights(self, weights: dict, merge_key: object) -> None:
-        from clusterbid.gui.edits import with_weights
-
-        try:
-            new = with_weights(self.session.evaluation, weights)
-        except InputError as exc:
-            self.statusBar().showMessage(str(exc).splitlines()[-1].strip(" -"), 8000)
-            self.weights.show_weights(self.session.evaluation.policy.weights)
-            return
-        self.session.apply(new, "Change weights", merge_key)
+        if self.apply(lambda: without_bid(self.session.evaluation, bid.id), f"Delete bid {bid.id}"):
+            self.window.statusBar().showMessage(
+                f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000)

@@ -11,11 +11,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from clusterbid.core.errors import InputError
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
-from clusterbid.gui.bid_commands import BidCommands
+from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
 from clusterbid.gui.comparison.empty_hint import EmptyHint
@@ -44,7 +45,7 @@ def audit_banner(report) -> str:
             "</span>")
 
 
-class MainWindow(FileCommands, BidCommands, QMainWindow):
+class MainWindow(FileCommands, QMainWindow):
     def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
         super().__init__()
         self.setObjectName("main_window")
@@ -74,6 +75,8 @@ class MainWindow(FileCommands, BidCommands, QMainWindow):
         self._build_layout()
         self.memos = MemoCommands(self, self.tasks, lambda: self.session.document,
                                   lambda: self.model.scorecard)
+        self.bids = BidEditor(self, self.session, self.comparison.selected_bid_id,
+                              draft_store=self._wizard_draft, after_edit=self._select_after_edit)
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
@@ -163,7 +166,7 @@ class MainWindow(FileCommands, BidCommands, QMainWindow):
         self.workload_editor.workload_edited.connect(self.apply_workload)
         self.tasks.busy_changed.connect(self._on_busy)
         self.tasks.progressed.connect(lambda _name, fraction, message: self._on_progress(fraction, message))
-        self.comparison.doubleClicked.connect(lambda _index: self.edit_bid())
+        self.comparison.doubleClicked.connect(lambda _index: self.bids.edit_bid())
 
     # -- reacting to changes -------------------------------------------------------------------------
     def _on_evaluation_changed(self, evaluation) -> None:
@@ -248,6 +251,32 @@ class MainWindow(FileCommands, BidCommands, QMainWindow):
         for name in self._long_task_names():
             self.tasks.cancel(name)
         self.statusBar().showMessage("Cancelled.", 5000)
+
+    # -- edits ---------------------------------------------------------------------------------------
+    def _wizard_draft(self):
+        from clusterbid.gui.wizard import DraftStore
+
+        # The draft sits beside the app's other data, so a crash mid-wizard loses nothing typed.
+        return DraftStore(self.settings.data_dir / "bid-wizard-draft.json")
+
+    def _select_after_edit(self, bid_id: str) -> None:
+        self.pending_selection = bid_id  # selected once the edit is scored and shown
+
+    def apply_workload(self, workload) -> None:
+        from clusterbid.gui.edits import with_workload
+
+        self.bids.apply(lambda: with_workload(self.session.evaluation, workload), "Edit workload")
+
+    def apply_weights(self, weights: dict, merge_key: object) -> None:
+        from clusterbid.gui.edits import with_weights
+
+        try:
+            new = with_weights(self.session.evaluation, weights)
+        except InputError as exc:
+            self.statusBar().showMessage(str(exc).splitlines()[-1].strip(" -"), 8000)
+            self.weights.show_weights(self.session.evaluation.policy.weights)
+            return
+        self.session.apply(new, "Change weights", merge_key)
 
     def switch_document(self, document: EvaluationDocument) -> None:
         self.session.switch_to(document)

@@ -10,18 +10,20 @@ from __future__ import annotations
 from PySide6.QtGui import QKeySequence
 
 from clusterbid.gui import dialogs
-from clusterbid.gui.bid_commands import BidEditing
+from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.session import Session
 
 
-class ServingBidEdits(BidEditing):
-    """Mixed into ServingWindow; needs `document`, `table`, `rows` and `_rescore()`."""
+class ServingBidEdits:
+    """Mixed into ServingWindow; needs `document`, `table`, `rows` and `_rescore()`. The edits
+    themselves are the training window's (BidEditor)."""
 
     def _build_edit_menu(self) -> None:
         self.session = Session(self.document, self)
         self.session.evaluation_changed.connect(lambda _evaluation: self._rescore())
         self.session.edit_refused.connect(lambda message: dialogs.show_problem(self, "This change was not made",
                                                                                message))
+        self.bids = BidEditor(self, self.session, self.selected_bid_id)
         menu = self.menuBar().addMenu("&Edit")
         undo = self.session.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcuts(QKeySequence.StandardKey.Undo)
@@ -29,11 +31,11 @@ class ServingBidEdits(BidEditing):
         redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
         menu.addActions([undo, redo])
         menu.addSeparator()
-        self.add_bid_action = menu.addAction("&Add Bid…", QKeySequence("Ctrl+Shift+N"), self.add_bid)
-        self.edit_bid_action = menu.addAction("&Edit Bid…", QKeySequence("Ctrl+Return"), self.edit_bid)
-        self.duplicate_bid_action = menu.addAction("Dupli&cate Bid", QKeySequence("Ctrl+D"), self.duplicate_bid)
-        self.delete_bid_action = menu.addAction("&Delete Bid", QKeySequence("Del"), self.delete_bid)
-        self.table.doubleClicked.connect(lambda _index: self.edit_bid())
+        self.add_bid_action = menu.addAction("&Add Bid…", QKeySequence("Ctrl+Shift+N"), self.bids.add_bid)
+        self.edit_bid_action = menu.addAction("&Edit Bid…", QKeySequence("Ctrl+Return"), self.bids.edit_bid)
+        self.duplicate_bid_action = menu.addAction("Dupli&cate Bid", QKeySequence("Ctrl+D"), self.bids.duplicate_bid)
+        self.delete_bid_action = menu.addAction("&Delete Bid", QKeySequence("Del"), self.bids.delete_bid)
+        self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
 
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()

@@ -34,11 +34,11 @@ class WindowActions:
         # Ctrl+Y and Ctrl+Shift+Z both redo everywhere (Qt's standard binding gives one per platform).
         self.redo.setShortcuts(list(dict.fromkeys([*QKeySequence.keyBindings(Key.Redo),
                                                    QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])))
-        self.add_bid = self._make("&Add Bid…", w.add_bid, "Ctrl+Shift+N")
-        self.edit_bid = self._make("&Edit Bid…", w.edit_bid, "Ctrl+Return")
-        self.duplicate_bid = self._make("Dupli&cate Bid", w.duplicate_bid, "Ctrl+D")
+        self.add_bid = self._make("&Add Bid…", w.bids.add_bid, "Ctrl+Shift+N")
+        self.edit_bid = self._make("&Edit Bid…", w.bids.edit_bid, "Ctrl+Return")
+        self.duplicate_bid = self._make("Dupli&cate Bid", w.bids.duplicate_bid, "Ctrl+D")
         # The Delete key only: X11's standard Delete bindings add Ctrl+D, which is Duplicate here.
-        self.delete_bid = self._make("&Delete Bid", w.delete_bid, "Del")
+        self.delete_bid = self._make("&Delete Bid", w.bids.delete_bid, "Del")
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
         self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)
