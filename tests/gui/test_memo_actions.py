@@ -100,9 +100,9 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     assert inputs["audit_anchor"]["seq"] == before
     assert json.loads(exported[-1].new_json)["anchor"] == inputs["audit_anchor"]
     window.actions_.audit_trail.trigger()
-    trail = window.audit_dialog.text.toPlainText()
+    trail = window.info.audit_dialog.text.toPlainText()
     assert f"memo.pdf: anchored at row #{before} " in trail and "Chain verified" in trail
-    window.audit_dialog.close()
+    window.info.audit_dialog.close()
     # Sign offers the memo just exported (issue 20); cancelling the file dialog signs nothing.
     window.actions_.sign_memo.trigger()
     assert dialog_log.asked[-1][0] == "Sign an approval memo" and dialog_log.asked[-1][2] == target
@@ -166,8 +166,8 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     from tests.conftest import EXAMPLES
 
     serving = EXAMPLES / "demo-serving-evaluation.json"
-    assert window.open_evaluation(serving)
-    shown = window.serving_window
+    assert window.evaluations.open_evaluation(serving)
+    shown = window.evaluations.serving_window
 
     def fake_exec(dialog: MemoExportDialog) -> int:
         dialog.table.item(0, 0).setText("Ada Lovelace")
@@ -206,7 +206,7 @@ def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_
     demo_path = window.session.document.path
     dialog_log.answers.append(str(tmp_path / "a-memo.pdf"))
     window.actions_.export_memo.trigger()
-    assert window.open_evaluation(EXAMPLES / "seed-network-example.json")  # while the memo is being drawn
+    assert window.evaluations.open_evaluation(EXAMPLES / "seed-network-example.json")  # while the memo is being drawn
     qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
     qtbot.waitUntil(lambda: (tmp_path / "a-memo.pdf").exists(), timeout=5_000)
     assert not [r for r in window.session.document.audit_rows() if r.action == "record_memo_exported"]
@@ -300,7 +300,7 @@ def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document
 
     authority = Authority.create("Example Corp Approvers CA")
     window.actions_.trusted_certificates.trigger()
-    dialog = window.trust_dialog
+    dialog = window.info.trust_dialog
     assert dialog.listing.item(0).text().startswith("None yet")
     dialog.add_from(str(authority.write_pem(tmp_path / "ca.pem")))
     assert dialog.listing.item(0).text().startswith("Example Corp Approvers CA (CA; issued by Example Corp")

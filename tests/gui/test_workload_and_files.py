@@ -13,6 +13,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
 from clusterbid.gui import dialogs
 from clusterbid.gui.app import open_main_window
+from clusterbid.gui.file_commands import dropped_paths
 from clusterbid.gui.help_dialogs import MethodologyDialog
 from tests.conftest import REPO, bid_dict
 from tests.gui.conftest import wait_for_scoring
@@ -106,9 +107,9 @@ def test_dropping_a_broken_log_says_which_line(qtbot, window, dialog_log, tmp_pa
 def test_drag_enter_accepts_only_files_it_can_read(window, tmp_path):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "photo.png"))])
-    assert window.dropped_paths(mime) == []
+    assert dropped_paths(mime) == []
     mime.setUrls([QUrl.fromLocalFile(str(tmp_path / "bids.XLSX"))])
-    assert [p.name for p in window.dropped_paths(mime)] == ["bids.XLSX"]
+    assert [p.name for p in dropped_paths(mime)] == ["bids.XLSX"]
 
 
 def test_export_comparison_writes_the_ranking(qtbot, window, dialog_log, tmp_path):
@@ -188,8 +189,8 @@ def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, win
 
     serving = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
     before = window.session.document.path
-    assert window.open_evaluation(serving)
-    shown = window.serving_window
+    assert window.evaluations.open_evaluation(serving)
+    shown = window.evaluations.serving_window
     assert window.session.document.path == before  # the training evaluation stays open beside it
     table = shown.table
     headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
@@ -240,13 +241,13 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
 def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(qtbot, window, app_settings):
     serving = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
     last = app_settings.last_evaluation()
-    assert window.open_evaluation(serving) and window.open_evaluation(serving)
-    first, second = window.serving_windows
+    assert window.evaluations.open_evaluation(serving) and window.evaluations.open_evaluation(serving)
+    first, second = window.evaluations.serving_windows
     assert first.isVisible() and second.isVisible() and first.document is not second.document
     assert app_settings.last_evaluation() == last  # a plain relaunch still opens the training window
     first_document = first.document
     first.close()
-    qtbot.waitUntil(lambda: window.serving_windows == [second], timeout=5_000)
+    qtbot.waitUntil(lambda: window.evaluations.serving_windows == [second], timeout=5_000)
     assert first_document.is_closed  # closed with its window, not left open behind a deleted one
     second.close()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QMessageBox, QProgressBar, QPushButton, QScrollArea, QSplitter, QTabWidget,
+    QDockWidget, QLabel, QMainWindow, QProgressBar, QPushButton, QScrollArea, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
 )
 
@@ -24,7 +24,9 @@ from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, Scorecard
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
 from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
-from clusterbid.gui.file_commands import FileCommands
+from clusterbid.gui.evaluation_files import EvaluationFiles
+from clusterbid.gui.file_commands import FileCommands, dropped_paths
+from clusterbid.gui.info_dialogs import InfoDialogs
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.rescoring import Rescorer
@@ -45,7 +47,7 @@ def audit_banner(report) -> str:
             "</span>")
 
 
-class MainWindow(FileCommands, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
         super().__init__()
         self.setObjectName("main_window")
@@ -57,7 +59,6 @@ class MainWindow(FileCommands, QMainWindow):
         self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
         self.nccl_runs: list = []
-        self.serving_windows: list = []
         self.resize(1340, 780)
         self.setAcceptDrops(True)
 
@@ -77,6 +78,12 @@ class MainWindow(FileCommands, QMainWindow):
                                   lambda: self.model.scorecard)
         self.bids = BidEditor(self, self.session, self.comparison.selected_bid_id,
                               draft_store=self._wizard_draft, after_edit=self._select_after_edit)
+        self.evaluations = EvaluationFiles(self, self.session, settings, switch_to=self.switch_document,
+                                           created=self.show_workload_editor)
+        self.info = InfoDialogs(self, self.session)
+        self.interchange = FileCommands(self, self.session, self.tasks,
+                                        scorecard=lambda: self.model.scorecard,
+                                        show_nccl_runs=self.show_nccl_runs)
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
@@ -312,33 +319,9 @@ class MainWindow(FileCommands, QMainWindow):
         for number, path in enumerate(recent, start=1):
             action = menu.addAction(f"&{number} {path.name}")
             action.setToolTip(str(path))
-            action.triggered.connect(lambda _checked=False, p=path: self.open_evaluation(p))
+            action.triggered.connect(lambda _checked=False, p=path: self.evaluations.open_evaluation(p))
         if not recent:
             menu.addAction("No recent evaluations").setEnabled(False)
-
-    def show_audit_trail(self) -> None:
-        from clusterbid.gui.audit_dialog import AuditTrailDialog
-
-        self.audit_dialog = AuditTrailDialog(self.session.document, self)
-        self.audit_dialog.open()  # not exec(): the window stays usable and tests never block
-
-    def show_trusted_certificates(self) -> None:
-        from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
-
-        self.trust_dialog = TrustedCertificatesDialog(self.session.document, self)
-        self.trust_dialog.open()
-
-    def show_methodology(self) -> None:
-        from clusterbid.gui.help_dialogs import MethodologyDialog
-
-        MethodologyDialog(self).exec()
-
-    def show_about(self) -> None:
-        from clusterbid import __version__
-
-        QMessageBox.about(self, "About ClusterBid",
-                          f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and time to "
-                          "finish the buyer's training job, with one shared model for every bid.</p>")
 
     # -- state -------------------------------------------------------------------------------------
     def _restore_state(self) -> None:
@@ -362,7 +345,7 @@ class MainWindow(FileCommands, QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()
-        for shown in list(self.serving_windows):  # one app: its serving windows close with it
+        for shown in list(self.evaluations.serving_windows):  # one app: its serving windows close with it
             shown.close()
         for name in self.tasks.running():
             if not name.startswith("memo"):  # a memo being written or signed is finished and recorded
@@ -371,3 +354,18 @@ class MainWindow(FileCommands, QMainWindow):
         QCoreApplication.sendPostedEvents()  # deliver finished memo work before the document closes
         self.session.close()
         super().closeEvent(event)
+
+    # -- drag and drop: bid sheets are imported, nccl-tests logs read and shown -----------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        if dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:  # noqa: N802
+        if dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        paths = dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.interchange.import_paths(paths)
