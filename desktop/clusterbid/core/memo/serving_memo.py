@@ -26,9 +26,8 @@ from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
-from clusterbid.core.memo.story import (
-    W, _grid, _key_values, _p, methodology_appendix, price_reasonableness, sign_off, title_block,
-)
+from clusterbid.core.memo.flowables import W, grid, key_values, para
+from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
@@ -214,29 +213,29 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
 def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
                   override: RecommendationOverride | None, sink: SignatureBoxes) -> list[Flowable]:
     rows, note = decision_rows(scorecard, override)
-    story = title_block(head) + [_p("1. Decision", "h1"), _key_values(rows)]
+    story = title_block(head) + [para("1. Decision", "h1"), key_values(rows)]
     if note:
-        story += [Spacer(1, 2 * mm), _p("Recommendation override. " + note, "warn")]
+        story += [Spacer(1, 2 * mm), para("Recommendation override. " + note, "warn")]
     if notes:
-        story += [Spacer(1, 2 * mm), _p("Officer's notes: " + notes)]
+        story += [Spacer(1, 2 * mm), para("Officer's notes: " + notes)]
     inner = W - 16  # the callout box's padding
-    service = Table([[_p(k, "key"), _p(v, "value")] for k, v in service_rows(scorecard)],
+    service = Table([[para(k, "key"), para(v, "value")] for k, v in service_rows(scorecard)],
                     colWidths=[0.25 * inner, 0.75 * inner])
     service.setStyle(TableStyle(styles.key_value_table_style()))
-    box = Table([[[_p("2. The service behind every figure", "h2"), service]]], colWidths=[W])
+    box = Table([[[para("2. The service behind every figure", "h2"), service]]], colWidths=[W])
     box.setStyle(TableStyle(styles.callout_box_style()))
-    story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), _p("3. Ranked comparison", "h1"),
-              _p("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
+    story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), para("3. Ranked comparison", "h1"),
+              para("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
                  "the latency targets at peak traffic is not costed.", "small"),
-              _grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
+              grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
               *price_reasonableness(price_reasonableness_rows(
                   [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
                   scorecard.evaluation.currency))]
     checks = unverified(scorecard, override.bid_id if override else None)
-    bullets = [_p(text, "bullet") for text in checks]
+    bullets = [para(text, "bullet") for text in checks]
     for bullet in bullets:
         bullet.bulletText = "•"
-    story += [Spacer(1, 4 * mm), _p("4. What was not verified", "h1")]
+    story += [Spacer(1, 4 * mm), para("4. What was not verified", "h1")]
     story += bullets
     return story + sign_off(head, sink) + methodology_appendix(head)
 

@@ -9,38 +9,18 @@ from clusterbid.core.memo import styles
 from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
 from clusterbid.core.memo.content import MemoContent
+from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
 
-W = styles.CONTENT_WIDTH
-
-
-def _p(text: object, style: str = "body", escaped: bool = False) -> Paragraph:
-    """A paragraph of plain text (escaped here) or, with escaped=True, of our own fixed markup."""
-    return Paragraph(str(text) if escaped else styles.markup(text), styles.paragraph_styles()[style])
-
-
-def _key_values(rows, key_width: float = 0.3) -> Table:
-    table = Table([[_p(k, "key"), _p(v, "value")] for k, v in rows], colWidths=[key_width * W, (1 - key_width) * W])
-    table.setStyle(TableStyle(styles.key_value_table_style()))
-    return table
-
-
-def _grid(rows, widths: list[float], header_style: str = "head") -> Table:
-    cells = [[_p(c, header_style if i == 0 else "cell") for c in row] for i, row in enumerate(rows)]
-    table = Table(cells, colWidths=[w * W for w in widths], repeatRows=1)
-    table.setStyle(TableStyle(styles.grid_table_style()))
-    return table
-
-
 def title_block(c: MemoContent) -> list[Flowable]:
     return [
-        _p(f"Approval memo: {c.title}", "title"),
-        _p(f"Memo {c.memo_number}. Decision date {c.decision_date or 'not given'}. Figures as of "
+        para(f"Approval memo: {c.title}", "title"),
+        para(f"Memo {c.memo_number}. Decision date {c.decision_date or 'not given'}. Figures as of "
            f"{c.as_of.isoformat()} (the latest quote or measurement date in the inputs). "
            f"ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
-        _p(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
-        _p("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
+        para(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
+        para("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
            "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
         *anchor_line(c.audit_anchor),
         Spacer(1, 4 * mm),
@@ -51,7 +31,7 @@ def anchor_line(anchor: str) -> list[Flowable]:
     """Where the evaluation document's history stood when this memo was made (empty from JSON)."""
     if not anchor:
         return []
-    return [_p(f"Made from the evaluation document at its {anchor}; `clusterbid verify --evaluation` "
+    return [para(f"Made from the evaluation document at its {anchor}; `clusterbid verify --evaluation` "
                "checks that the document's history still holds this row.", "small")]
 
 
@@ -66,32 +46,32 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
         ("Margin", s.margin),
         ("Schedule fit", s.schedule if s.schedule_ok else "FLAG: " + s.schedule),
     ]
-    out = [_p("1. Decision", "h1"), _p(s.approval, "decision"), Spacer(1, 2 * mm), _key_values(rows, 0.22)]
+    out = [para("1. Decision", "h1"), para(s.approval, "decision"), Spacer(1, 2 * mm), key_values(rows, 0.22)]
     if s.override_note:
-        out += [Spacer(1, 2 * mm), _p("Recommendation override. " + s.override_note, "warn")]
+        out += [Spacer(1, 2 * mm), para("Recommendation override. " + s.override_note, "warn")]
     return out
 
 
 def officers_notes(c: MemoContent) -> list[Flowable]:
     """After the assumptions box, so that notes never push the box off page 1 (seed 001's check)."""
-    return [Spacer(1, 3 * mm), _p("Officer's notes: " + c.notes)] if c.notes else []
+    return [Spacer(1, 3 * mm), para("Officer's notes: " + c.notes)] if c.notes else []
 
 
 def assumptions_box(c: MemoContent) -> list[Flowable]:
     """The seeds' decision check: job size and network assumptions must be visible on page 1."""
     inner = W - 16
     pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
-    job_cells = [[_p(pairs[i][0], "key"), _p(pairs[i][1], "value"), _p(pairs[i + 1][0], "key"), _p(pairs[i + 1][1], "value")]
+    job_cells = [[para(pairs[i][0], "key"), para(pairs[i][1], "value"), para(pairs[i + 1][0], "key"), para(pairs[i + 1][1], "value")]
                  for i in range(0, len(pairs), 2)]
     job = Table(job_cells, colWidths=[w * inner for w in (0.17, 0.36, 0.13, 0.34)])
     job.setStyle(TableStyle(styles.key_value_table_style()))
-    cells = [[_p(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
+    cells = [[para(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
     busbw = Table(cells, colWidths=[w * inner for w in (0.33, 0.13, 0.54)], repeatRows=1)
     busbw.setStyle(TableStyle(styles.grid_table_style()))
     content = [
-        _p("2. Planned job and network assumptions behind every figure", "h2"),
+        para("2. Planned job and network assumptions behind every figure", "h2"),
         job, Spacer(1, 2 * mm),
-        _p("Scale-out bus bandwidth (nccl-tests all_reduce busbw) each bid was scored with:", "key"),
+        para("Scale-out bus bandwidth (nccl-tests all_reduce busbw) each bid was scored with:", "key"),
         busbw,
     ]
     box = Table([[content]], colWidths=[W])
@@ -102,15 +82,15 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
 def comparison_table(c: MemoContent) -> list[Flowable]:
     widths = [0.04, 0.19, 0.08, 0.07, 0.07, 0.08, 0.15, 0.065, 0.255]
     matrix = [KeepTogether([
-        _p("How the score was reached", "h2"),
-        _p("Each criterion scored from 0 to 1 (1 best; net plan cost: the cheapest passing bid's cost / this bid's), "
+        para("How the score was reached", "h2"),
+        para("Each criterion scored from 0 to 1 (1 best; net plan cost: the cheapest passing bid's cost / this bid's), "
            "times the weight in its heading; the sum ranks the bids (methodology section 6).", "small"),
         Spacer(1, 1 * mm),
-        _grid(c.criteria_rows, [0.04, 0.24, 0.1, 0.07, 0.09, 0.1, 0.08, 0.09, 0.09, 0.1]),
+        grid(c.criteria_rows, [0.04, 0.24, 0.1, 0.07, 0.09, 0.1, 0.08, 0.09, 0.09, 0.1]),
     ])] if len(c.criteria_rows) > 1 else []
-    return [CondPageBreak(60 * mm), _p("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
-            _p("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
-               "and are not costed.", "small"), Spacer(1, 2 * mm), _grid(c.comparison_rows, widths),
+    return [CondPageBreak(60 * mm), para("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
+            para("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
+               "and are not costed.", "small"), Spacer(1, 2 * mm), grid(c.comparison_rows, widths),
             *price_reasonableness(c.price_rows)]
 
 
@@ -124,18 +104,18 @@ def price_reasonableness(rows) -> list[Flowable]:
     listed = [("GPU", "USD per GPU-h", "Public on-demand list price: who, as of, source")]
     listed += [(gpu, price, text) for _, gpu, price, text in references]
     return [KeepTogether([
-        _p("Price reasonableness", "h2"),
-        _p("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
+        para("Price reasonableness", "h2"),
+        para("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
            "with their source and date in the catalog (reference_prices.toml). A committed term is usually below "
            "on-demand; far below or above is a question for the provider.", "small"),
-        Spacer(1, 1 * mm), _grid(bids, [0.3, 0.14, 0.12, 0.44])]),
+        Spacer(1, 1 * mm), grid(bids, [0.3, 0.14, 0.12, 0.44])]),
         # The references may start the next page: the bids' check is what is read with the ranking.
-        Spacer(1, 1 * mm), _grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)]
+        Spacer(1, 1 * mm), grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)]
 
 
 def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
     """A key-value table in table-cell type, for the two columns of a bid's page."""
-    table = Table([[_p(k, "fine_bold"), _p(v, "fine")] for k, v in rows],
+    table = Table([[para(k, "fine_bold"), para(v, "fine")] for k, v in rows],
                   colWidths=[key_share * width, (1 - key_share) * width])
     table.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1),
                                                                  ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
@@ -147,21 +127,21 @@ def bid_section(page: BidPage) -> list[Flowable]:
     a ranked bid takes about half a page, so two bids share a page instead of six taking six."""
     column = (W - 6 * mm) / 2
     offer = [row for row in page.offer_rows if row[0] != "Provider"]  # the provider is in the heading
-    left = [_p("Offer", "h3"), _compact_key_values(offer, column, 0.24),
-            _p("Fabric and topology", "h3"), _compact_key_values(page.fabric_rows, column, 0.24),
-            Spacer(1, 1 * mm), _p(page.block_vs_job, "fine" if page.block_fits else "warn")]
+    left = [para("Offer", "h3"), _compact_key_values(offer, column, 0.24),
+            para("Fabric and topology", "h3"), _compact_key_values(page.fabric_rows, column, 0.24),
+            Spacer(1, 1 * mm), para(page.block_vs_job, "fine" if page.block_fits else "warn")]
     # "Nothing flagged" would read as "no risk" for a bid whose every figure is taken on trust.
     none = ("No gate failed and no flag was raised" + ("." if len(page.evidence_rows) > 1 else
             "; the risk is that nothing above was measured (see What was not verified)."))
-    risks = [_p(r, "fine_bullet") for r in page.risks] or [_p(none, "fine")]
+    risks = [para(r, "fine_bullet") for r in page.risks] or [para(none, "fine")]
     for paragraph in risks:
         paragraph.bulletText = "•"
     has_evidence = len(page.evidence_rows) > 1
-    right = [_p("Cost breakdown", "h3"), _compact_key_values(page.cost_rows, column, 0.3)]
+    right = [para("Cost breakdown", "h3"), _compact_key_values(page.cost_rows, column, 0.3)]
     if not has_evidence:
-        right.append(_p("<b>Evidence:</b> none on file. Every figure for this bid comes from the spec sheet and the "
+        right.append(para("<b>Evidence:</b> none on file. Every figure for this bid comes from the spec sheet and the "
                         "provider's statements.", "fine_warn", escaped=True))
-    right += [_p("Risks", "h3"), *risks]
+    right += [para("Risks", "h3"), *risks]
     columns = Table([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
     columns.setStyle(TableStyle([styles.CELL_FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                  ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm), ("TOPPADDING", (0, 0), (-1, -1), 0),
@@ -173,7 +153,7 @@ def bid_section(page: BidPage) -> list[Flowable]:
     # a six-column table, runs full width under it.
     evidence: list[Flowable] = []
     if has_evidence:
-        evidence = [KeepTogether([_p("Evidence", "h2"), _grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])])]
+        evidence = [KeepTogether([para("Evidence", "h2"), grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])])]
     return [CondPageBreak(60 * mm), KeepTogether(head), *evidence]
 
 
@@ -188,18 +168,18 @@ def excluded_section(pages: list[BidPage]) -> list[Flowable]:
         offered = "; ".join(offer[k] for k in ("Capacity", "Price") if k in offer)
         reasons = [r.removeprefix("Gate failed: ") for r in page.risks if r.startswith("Gate failed: ")]
         rows.append((f"{page.bid_id} ({page.provider})", offered, " ".join(reasons)))
-    return [CondPageBreak(40 * mm), KeepTogether([_p("Bids excluded by a gate", "bid_head"),
-                                                  _grid(rows, [0.22, 0.33, 0.45])])]
+    return [CondPageBreak(40 * mm), KeepTogether([para("Bids excluded by a gate", "bid_head"),
+                                                  grid(rows, [0.22, 0.33, 0.45])])]
 
 
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
-    out = [CondPageBreak(80 * mm), _p("5. Sensitivity: what would change the decision", "h1")]
+    out = [CondPageBreak(80 * mm), para("5. Sensitivity: what would change the decision", "h1")]
     if c.tipping_rows is None:
-        out.append(_p("Sensitivity: not computed for this memo (no sensitivity analysis was run before export)."))
+        out.append(para("Sensitivity: not computed for this memo (no sensitivity analysis was run before export)."))
     else:
-        out += [_p("Tipping points of the scoring weights (raw weights, 0 to 100): how far each can move before another "
+        out += [para("Tipping points of the scoring weights (raw weights, 0 to 100): how far each can move before another "
                    "bid overtakes the recommended one. The tornado chart in section 4 shows which inputs move the cost most."),
-                _grid(c.tipping_rows, [0.22, 0.1, 0.24, 0.22, 0.22])]
+                grid(c.tipping_rows, [0.22, 0.1, 0.24, 0.22, 0.22])]
     return out
 
 
@@ -220,19 +200,19 @@ def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str
 def not_verified_section(c: MemoContent) -> list[Flowable]:
     """One row per bid with its items as bullets: the bid's name is said once, not on every line."""
     bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages] + ["Workload"]
-    rows = [[_p("Bid", "head"), _p("Taken on trust: ask the provider before signing", "head")]]
+    rows = [[para("Bid", "head"), para("Taken on trust: ask the provider before signing", "head")]]
     for who, texts in _by_bid(c.unverified, bids):
-        bullets = [_p(text[:1].upper() + text[1:], "fine_bullet") for text in texts]
+        bullets = [para(text[:1].upper() + text[1:], "fine_bullet") for text in texts]
         for paragraph in bullets:
             paragraph.bulletText = "•"
         # The workload's inputs are the buyer's own, under every bid's cost.
-        rows.append([_p("Every bid: the buyer's workload" if who == "Workload" else who or "-", "cell_bold"),
+        rows.append([para("Every bid: the buyer's workload" if who == "Workload" else who or "-", "cell_bold"),
                      bullets])
     table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
     out = [Spacer(1, 4 * mm), KeepTogether([
-        _p("6. What was not verified", "h1"),
-        _p("These figures were taken on trust. Each is a question to put to the provider before signing."),
+        para("6. What was not verified", "h1"),
+        para("These figures were taken on trust. Each is a question to put to the provider before signing."),
         *([table] if c.unverified else [])])]
     return out
 
@@ -241,17 +221,17 @@ def evidence_requests_section(c: MemoContent) -> list[Flowable]:
     """Unnumbered, after section 6: only when there is something worth asking or a request issued."""
     if not c.evidence_requests:
         return []
-    items = [_p(text, "bullet") for text in c.evidence_requests]
+    items = [para(text, "bullet") for text in c.evidence_requests]
     for paragraph in items:
         paragraph.bulletText = "•"
-    return [Spacer(1, 4 * mm), _p("Evidence worth asking for, and requests made", "h1"),
-            _p("Value of information over the Monte Carlo samples (methodology section 11)."), *items]
+    return [Spacer(1, 4 * mm), para("Evidence worth asking for, and requests made", "h1"),
+            para("Value of information over the Monte Carlo samples (methodology section 11)."), *items]
 
 
 def methodology_appendix(c: MemoContent) -> list[Flowable]:
     # The appendix follows on the same page when a third of it is left: no half-empty page before it.
-    return [CondPageBreak(60 * mm), _p("Appendix: methodology", "h1"),
-            _p(f"ClusterBid {c.software_version}, cost model {c.model_version}. How each section of the app's "
+    return [CondPageBreak(60 * mm), para("Appendix: methodology", "h1"),
+            para(f"ClusterBid {c.software_version}, cost model {c.model_version}. How each section of the app's "
                "help (same text, same numbers) that bears on this kind of memo begins; the formulas, tables, "
                "checks and the reviewers' sections (step time, evidence, value of information, provenance) "
                "are in the full text attached to this PDF.", "small"),
@@ -261,16 +241,16 @@ def methodology_appendix(c: MemoContent) -> list[Flowable]:
 def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
     # Under the last section when the whole sign-off fits there, else on the next page: the
     # approvers' fields are never split from each other or from the text saying what they cover.
-    out = [_p("Sign-off", "h1"),
-           _p(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
+    out = [para("Sign-off", "h1"),
+           para(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
               "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
               "No timestamp server is used: the signing time comes from the signer's clock."),
            Spacer(1, 3 * mm)]
     if not c.approvers:
-        out.append(_p("No approvers were named when this memo was exported.", "warn"))
+        out.append(para("No approvers were named when this memo was exported.", "warn"))
     for number, approver in enumerate(c.approvers, start=1):
         role = approver.role + (f" ({approver.email})" if approver.email else "")
-        out += [_p(f"Approver {number}: {approver.name}", "h2"), _p(role),
+        out += [para(f"Approver {number}: {approver.name}", "h2"), para(role),
                 Spacer(1, 1 * mm), SignatureBox(f"approver-{number}", 95 * mm, 24 * mm, sink), Spacer(1, 5 * mm)]
     # One flat KeepTogether: reportlab sizes a KeepTogether nested in another as 16,777,215 points
     # tall, so a nested one never fits below anything and always starts a new page.
