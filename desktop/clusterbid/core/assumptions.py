@@ -10,6 +10,7 @@ from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
+from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.flops import flops_text
 
 
@@ -20,7 +21,7 @@ class Assumption:
     source: str
 
 
-def _evidence_source(evidence) -> str:
+def _evidence_source(evidence: Evidence) -> str:
     return (
         f"measured: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade {evidence.grade.value}, "
         f"by {evidence.measured_by}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clusterbid.core.documents import read_model
+from clusterbid.core.model_parsing import read_model
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.resources import resource_path
 

@@ -16,7 +16,7 @@ Model = TypeVar("Model", bound=BaseModel)
 WORKLOAD_TAGS = ("training", "inference")
 
 
-def describe_location(loc: tuple) -> str:
+def describe_location(loc: tuple[str | int, ...]) -> str:
     """('bids', 2, 'terms', 'price_per_gpu_hour') -> 'bids[2].terms.price_per_gpu_hour'."""
     text = ""
     for index, part in enumerate(loc):

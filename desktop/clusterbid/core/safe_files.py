@@ -16,7 +16,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from clusterbid.core.errors import InputError
 
@@ -54,7 +54,7 @@ def _sync_folder(folder: Path) -> None:
 
 
 @contextlib.contextmanager
-def atomic_output(path: Path | str, mode: str = "wb", **open_args) -> Iterator[IO]:
+def atomic_output(path: Path | str, mode: str = "wb", **open_args: Any) -> Iterator[IO[Any]]:
     """Yield a stream for the new content; on leaving the block it replaces `path`."""
     path = Path(path)
     folder = path.resolve().parent

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 
+from pydantic import BaseModel
+
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
 
-SCHEMAS = {
+SCHEMAS: dict[str, type[BaseModel]] = {
     "bid.schema.json": Bid, "evaluation.schema.json": Evaluation, "workload.schema.json": Workload,
     "inference-workload.schema.json": InferenceWorkload,
 }

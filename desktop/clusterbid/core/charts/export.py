@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 SVG_HASH_SALT = "clusterbid"
 
 
-def _save(fig: Figure, fmt: str, **options) -> bytes:
+def _save(fig: Figure, fmt: str, **options: Any) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format=fmt, facecolor=fig.get_facecolor(), **options)
     return buffer.getvalue()

@@ -63,6 +63,7 @@ def evaluate_gates(w: WorkloadScalars, b: BidArrays, fabric_names: list[str]) ->
 
 
 def _activation_words(w: WorkloadScalars, hbm: float) -> str:
+    assert w.activation_gb_per_gpu is not None  # the gate is raised only where it is known
     remedies = (["recompute activations (full)"] if w.recomputation != "full" else []) + ["raise CP or TP"]
     remedies += ["shorten the micro-batch"] if w.micro_batch_size > 1 else []
     remedy = ", ".join(remedies[:-1]) + (" or " if len(remedies) > 1 else "") + remedies[-1]

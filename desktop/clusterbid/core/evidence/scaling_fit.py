@@ -75,7 +75,7 @@ def measured_efficiency(gpus: np.ndarray, tokens_per_second: np.ndarray) -> np.n
     """Per-GPU throughput at each size over that of the smallest size (1.0 = linear scaling)."""
     n = np.asarray(gpus, dtype=float)
     per_gpu = np.asarray(tokens_per_second, dtype=float) / n
-    return per_gpu / per_gpu[np.argmin(n)]
+    return np.asarray(per_gpu / per_gpu[np.argmin(n)], dtype=float)
 
 
 def extrapolate(fit: ScalingFit, job_gpus: int) -> Extrapolation:

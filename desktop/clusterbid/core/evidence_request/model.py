@@ -13,7 +13,7 @@ from pydantic import Field
 
 from clusterbid.core.base import FrozenModel
 
-FORMAT = "clusterbid-evidence-request/1"
+FORMAT: Literal["clusterbid-evidence-request/1"] = "clusterbid-evidence-request/1"
 # "CBR-" and 10 hex digits of a SHA-256: a returned file named "CBR-1a2b3c4d5e_anything.log" is
 # matched by the id alone, so the id must survive file names on every platform (no spaces, no /).
 REQUEST_ID = r"^CBR-[0-9a-f]{10}$"

@@ -110,7 +110,7 @@ def request_statuses(document: EvaluationDocument, today: dt.date) -> list[Reque
             bid = bids.get(request.bid_id)
             named = [e for e in (bid.evidence if bid else ()) if e.artefact_name and _request_of(e.artefact_name) == rid]
             stored = [i.name for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid]
-            files = list(dict.fromkeys([*stored, *(e.artefact_name for e in named)]))
+            files = list(dict.fromkeys([*stored, *(e.artefact_name for e in named if e.artefact_name)]))
             returned = sorted(days[e.artefact_sha256] for e in named
                               if e.kind.value == request.evidence_kind and e.artefact_sha256 in days)
             returned_on = returned[0] if returned else None

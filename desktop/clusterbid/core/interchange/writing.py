@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 from clusterbid.core.safe_files import atomic_output, write_bytes_atomically
 
 
-def save_workbook(path: Path, workbook) -> Path:
+def save_workbook(path: Path, workbook: Any) -> Path:
     """Save an openpyxl workbook whole or not at all.
 
     The workbook is zipped in memory first: saved straight into a file that fails (a full disk),

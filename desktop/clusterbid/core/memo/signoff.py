@@ -37,6 +37,8 @@ def memo_approvers(pdf: bytes) -> list[Approver]:
 
     try:
         raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
+        if raw is None:
+            return []
         listed = parse_memo_inputs(raw).get("approvers") or []
         return [Approver(str(a.get("name", "")), str(a.get("role", "")), str(a.get("email") or ""))
                 for a in listed]

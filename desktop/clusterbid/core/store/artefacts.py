@@ -67,6 +67,7 @@ def insert(conn: sqlite3.Connection, *, bid_id: str | None, name: str, data: byt
         "INSERT INTO artefact (bid_id, name, sha256, size, content, media_type) VALUES (?, ?, ?, ?, ?, ?)",
         (bid_id, name, sha256, len(data), bytes(data), media_type),
     )
+    assert cursor.lastrowid is not None  # an INSERT always sets it
     return ArtefactInfo(cursor.lastrowid, bid_id, name, sha256, len(data), media_type)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
@@ -46,6 +48,6 @@ class ArtefactError(DocumentError):
 class EditRejectedError(DocumentError):
     """An edit would make the evaluation invalid; nothing was written. `errors` keeps pydantic's locations."""
 
-    def __init__(self, path: Path | str, message: str, errors: list[dict] | None = None) -> None:
+    def __init__(self, path: Path | str, message: str, errors: list[dict[str, Any]] | None = None) -> None:
         self.errors = errors or []
         super().__init__(path, message)
