@@ -91,3 +91,16 @@ def test_the_worker_draws_every_chart_as_this_process_would(drawn_from, monkeypa
         pixels, inches = draw_chart(build, False)
         assert drawn[index][1] == inches
         assert drawn[index][0].tobytes() == pixels.tobytes()
+
+
+def test_an_export_notes_its_charts_so_the_next_one_starts_no_worker(drawn_from, tmp_path, monkeypatch):
+    monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
+    index = chart_cache.memo_key("evaluation as JSON", 2_000)
+    assert index is not None and not chart_cache.charts_kept_for(index)  # never exported
+    chart_images(*drawn_from, index=index)
+    assert chart_cache.charts_kept_for(index)
+    assert chart_cache.memo_key("another evaluation", 2_000) != index
+    next(tmp_path.glob("*.png")).unlink()  # a chart pruned or lost: the hint no longer holds
+    assert not chart_cache.charts_kept_for(index)
+    monkeypatch.setenv("CLUSTERBID_CHART_CACHE", "off")  # nothing kept, nothing noted
+    assert chart_cache.memo_key("evaluation as JSON", 2_000) is None

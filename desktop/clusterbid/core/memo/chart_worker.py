@@ -98,10 +98,11 @@ def _worth_starting() -> bool:
 
 
 @contextlib.contextmanager
-def chart_worker() -> Iterator[ChartWorker | None]:
-    """A worker for the memo being made (None where one would not pay); stopped on the way out."""
+def chart_worker(wanted: bool = True) -> Iterator[ChartWorker | None]:
+    """A worker for the memo being made (None where one would not pay, or not `wanted`: the
+    charts are kept from an earlier export); stopped on the way out."""
     worker = None
-    if _worth_starting():
+    if wanted and _worth_starting():
         package_root = str(Path(__file__).resolve().parents[3])  # the folder holding clusterbid/
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))

@@ -44,7 +44,7 @@ def needs_script_fallbacks(scorecard) -> bool:
 
 
 def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
-                 worker: ChartWorker | None = None) -> list[Flowable]:
+                 worker: ChartWorker | None = None, index: str | None = None) -> list[Flowable]:
     """One image flowable per chart (its caption kept as the image's alternative text): kept
     pixels where the same chart was drawn before, else those of the worker the charts were sent
     to (chart_worker.py), else drawn here. Each way gives the same pixels."""
@@ -63,17 +63,19 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
         for index in missing:
             found[index] = drawn.get(index)
     out: list[Flowable] = []
-    for index, ((caption, build), chart) in enumerate(zip(specs, found)):
+    for position, ((caption, build), chart) in enumerate(zip(specs, found)):
         if chart is None:
             chart = draw_chart(build, other_scripts)
-        if index in missing:
-            chart_cache.store(keys[index], *chart)
+        if position in missing:
+            chart_cache.store(keys[position], *chart)
         pixels, (fig_width, fig_height) = chart
         width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
         image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
         out.append(image)
+    if missing or not chart_cache.charts_kept_for(index):
+        chart_cache.remember_charts(index, keys)  # the next export of these inputs needs no worker
     return out
 
 

@@ -46,10 +46,13 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         progress(0.1, "drawing the memo")
         return render_memo(served, approvers=approvers, notes=notes, override=override,
                            audit_anchor=audit_anchor, decision_date=decision_date, samples=0)
+    from clusterbid.core.memo import chart_cache
     from clusterbid.core.memo.chart_worker import chart_worker
 
-    # Started first: the worker imports matplotlib while this process imports the rest and scores.
-    with chart_worker() as worker:
+    # Started first: the worker imports matplotlib while this process imports the rest and scores;
+    # not when the last export of the same inputs kept every chart (a re-export, verify's render).
+    chart_index = chart_cache.memo_key(evaluation.model_dump_json(), samples)
+    with chart_worker(wanted=not chart_cache.charts_kept_for(chart_index)) as worker:
         from clusterbid.core.memo.render import render_memo
         from clusterbid.core.scoring import score_evaluation
 
@@ -81,7 +84,8 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty,
                            sensitivity=sensitivity, notes=notes, override=override,
                            evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
-                           decision_date=decision_date, samples=samples, chart_worker=worker)
+                           decision_date=decision_date, samples=samples, chart_worker=worker,
+                           chart_index=chart_index)
 
 
 def _has_recommendation(ranked: Sequence[object]) -> None:

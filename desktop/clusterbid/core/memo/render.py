@@ -123,6 +123,7 @@ def render_memo(
     decision_date: dt.date | None = None,
     samples: int | None = None,
     chart_worker: ChartWorker | None = None,
+    chart_index: str | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
@@ -130,7 +131,8 @@ def render_memo(
     `samples`: the Monte Carlo sample count behind `uncertainty`; given, it and the evidence lines
     are kept in the attached inputs, so `clusterbid verify` can render the memo again and compare
     bytes (core/memo/rerender.py). `chart_worker`: a process started to draw the charts
-    (core/memo/chart_worker.py); without one they are drawn here, to the same pixels."""
+    (core/memo/chart_worker.py); without one they are drawn here, to the same pixels.
+    `chart_index`: the key under which the charts' keys are noted (chart_cache.memo_key)."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
@@ -151,7 +153,8 @@ def render_memo(
     content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
                                   decision_date=decision_date_words(inputs.data.get("decision_date")))
     sink = SignatureBoxes()
-    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker), sink)
+    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index),
+                     sink)
     return _finish(pdf, inputs, sink, content.as_of)
 
 
