@@ -104,3 +104,18 @@ def test_an_export_notes_its_charts_so_the_next_one_starts_no_worker(drawn_from,
     assert not chart_cache.charts_kept_for(index)
     monkeypatch.setenv("CLUSTERBID_CHART_CACHE", "off")  # nothing kept, nothing noted
     assert chart_cache.memo_key("evaluation as JSON", 2_000) is None
+
+
+def test_a_stuck_worker_is_stopped_not_waited_on(drawn_from, monkeypatch):
+    import time
+
+    from clusterbid.core.memo import chart_worker
+
+    monkeypatch.setattr(chart_worker, "TIMEOUT_S", 1)
+    stuck = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    worker = ChartWorker(stuck)
+    worker.send(drawn_from, False)
+    started = time.monotonic()
+    assert worker.collect() == {}
+    assert time.monotonic() - started < 10 and stuck.poll() is not None

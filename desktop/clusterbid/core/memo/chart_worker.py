@@ -26,7 +26,7 @@ from typing import Any
 
 from clusterbid.core.memo.chart_drawing import Chart
 
-TIMEOUT_S = 120
+TIMEOUT_S = 60  # drawing takes about half a second; a child this late is stuck
 # "off": always draw in this process; "on": start a worker even where it would not pay (tests).
 SWITCH = "CLUSTERBID_CHART_WORKER"
 
@@ -44,19 +44,24 @@ class ChartWorker:
         from clusterbid.core.memo.chart_drawing import chart_specs
 
         self._asked = len(chart_specs(*drawn_from))  # builders only: matplotlib is not imported
-        with contextlib.suppress(OSError, ValueError, pickle.PicklingError):
-            assert self._process.stdin is not None
-            self._process.stdin.write(pickle.dumps((drawn_from, other_scripts), protocol=5))
-            self._process.stdin.close()
+        stdin, self._process.stdin = self._process.stdin, None  # communicate() reads stdout only
+        if stdin is None:
+            return
+        try:
+            stdin.write(pickle.dumps((drawn_from, other_scripts), protocol=5))
+        except (OSError, ValueError, pickle.PicklingError):
+            pass  # the child gets an empty or cut request, fails, and the memo draws its charts
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()  # end of the request: the child stops waiting whatever happened
 
     def collect(self) -> dict[int, Chart]:
-        """{chart index: chart} as the child drew them; empty when it could not."""
+        """{chart index: chart} as the child drew them; empty when it could not (or took longer
+        than TIMEOUT_S: it is stopped, never waited on for ever)."""
         from PIL import Image
 
         try:
-            assert self._process.stdout is not None
-            out = self._process.stdout.read()
-            self._process.wait(timeout=TIMEOUT_S)
+            out, _ = self._process.communicate(timeout=TIMEOUT_S)
             if self._process.returncode != 0:
                 return {}
             charts: dict[int, Chart] = {}
