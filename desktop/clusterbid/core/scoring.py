@@ -45,7 +45,7 @@ def sla_score(bid: Bid) -> float:
     downtime = max(1.0 - reliability.uptime_sla_percent / 100.0, 1e-6)
     nines = min(max((-math.log10(downtime) - 2.0) / 2.0, 0.0), 1.0)
     credits = min(reliability.sla_credit_percent / 25.0, 1.0)
-    return 0.75 * nines + 0.25 * credits
+    return float(0.75 * nines + 0.25 * credits)
 
 
 def evidence_score(bid: Bid) -> float:

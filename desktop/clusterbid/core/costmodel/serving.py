@@ -39,7 +39,7 @@ def _per_bid(values: np.ndarray) -> np.ndarray:
 
 
 def _tp_parts_s(
-    w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray
+    w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray | float
 ) -> tuple[np.ndarray, np.ndarray]:
     """(all, scale-out fabric part of) the time one forward pass of `tokens` tokens spends in
     tensor-parallel all-reduces: two per layer, each of tokens x hidden x 2 bytes (activations
@@ -67,7 +67,8 @@ def _tp_parts_s(
     return calls * (nvlink_fixed + fabric_fixed + (nvlink_per_token + fabric_per_token) * tokens), fabric
 
 
-def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray) -> np.ndarray:
+def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray,
+                       tokens: np.ndarray | float) -> np.ndarray:
     """All tensor-parallel all-reduce time of one forward pass of `tokens` tokens."""
     return _tp_parts_s(w, b, tp, tokens)[0]
 
@@ -77,7 +78,7 @@ def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
     uniform progress hold B x (prompt + output/2) on average, and with context lengths spread
     at `context_cv` their sum varies by sqrt(B) x cv x that mean (central limit)."""
     mean = w.mean_decode_context
-    return batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean
+    return np.asarray(batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean, dtype=float)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ _AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 def _erf_nonnegative(x: np.ndarray) -> np.ndarray:
     t = 1.0 / (1.0 + _AS_P * x)
     poly = t * (_AS_A[0] + t * (_AS_A[1] + t * (_AS_A[2] + t * (_AS_A[3] + t * _AS_A[4]))))
-    return 1.0 - poly * np.exp(-x * x)
+    return np.asarray(1.0 - poly * np.exp(-x * x), dtype=float)
 
 
 def erlang_c(servers: np.ndarray, load: np.ndarray, exact_limit: int = EXACT_SERVER_LIMIT) -> np.ndarray:
@@ -92,7 +92,8 @@ def replicas_with_headroom(
     load = arrivals_per_s * sv
 
     def meets(n: np.ndarray, at: np.ndarray) -> np.ndarray:
-        return wait_at_percentile_s(n * bt[at], load[at], sv[at], percentile, exact_limit) <= sl[at]
+        waits = wait_at_percentile_s(n * bt[at], load[at], sv[at], percentile, exact_limit)
+        return np.asarray(waits <= sl[at], dtype=bool)
 
     everywhere = np.arange(m.size)
     low = m.copy()

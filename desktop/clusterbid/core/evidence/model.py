@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -121,7 +121,7 @@ class Evidence(FrozenModel):
         return self
 
 
-def evidence_json(evidence) -> dict:
+def evidence_json(evidence: Evidence) -> dict[str, Any]:
     """One evidence item as the report shows it: what, how much, how trusted, at what scale."""
     return {
         "kind": evidence.kind.value,

@@ -10,7 +10,7 @@ from asn1crypto import x509 as asn1_x509
 from pyhanko.sign.diff_analysis import ModificationLevel
 from pyhanko.sign.validation import validate_pdf_signature
 from pyhanko.sign.validation.pdf_embedded import EmbeddedPdfSignature
-from pyhanko.sign.validation.status import SignatureCoverageLevel
+from pyhanko.sign.validation.status import PdfSignatureStatus, SignatureCoverageLevel
 from pyhanko_certvalidator import ValidationContext
 
 log = logging.getLogger(__name__)
@@ -89,7 +89,7 @@ def _signer_name(embedded: EmbeddedPdfSignature) -> str:
         return "(unreadable certificate)"
 
 
-def _coverage(status) -> tuple[str, bool]:
+def _coverage(status: PdfSignatureStatus) -> tuple[str, bool]:
     if status.coverage == SignatureCoverageLevel.ENTIRE_FILE:
         return WHOLE_DOCUMENT, True
     if status.coverage != SignatureCoverageLevel.ENTIRE_REVISION:
@@ -135,6 +135,8 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
     if status.coverage == SignatureCoverageLevel.ENTIRE_FILE:
         changes = "nothing (the signature covers the whole file)"
     else:
-        changes = CHANGES_IN_WORDS.get(status.modification_level, f"{status.modification_level} (refused)")
+        level = status.modification_level
+        changes = ("not determined (refused)" if level is None
+                   else CHANGES_IN_WORDS.get(level, f"{level} (refused)"))
     return SignatureReport(field, signer, status.signer_reported_dt or claimed, intact, coverage, trusted,
                            tuple(problems), changes)

@@ -140,4 +140,5 @@ def _percentiles(values: np.ndarray) -> tuple[float, float, float]:
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return (np.nan, np.nan, np.nan)
-    return tuple(float(v) for v in np.percentile(finite, PERCENTILES))
+    low, middle, high = (float(v) for v in np.percentile(finite, PERCENTILES))
+    return low, middle, high
