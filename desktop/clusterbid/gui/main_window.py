@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QProgressBar, QPushButton, QScrollArea, QSplitter, QTabWidget,
+    QDockWidget, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
 )
 
@@ -32,6 +32,7 @@ from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.rescoring import Rescorer
 from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
+from clusterbid.gui.task_progress import TaskProgress
 from clusterbid.gui.window_actions import WindowActions
 from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
@@ -88,7 +89,7 @@ class MainWindow(QMainWindow):
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
                                                  self.actions_.import_bids))
-        self._build_status_bar()
+        self.task_progress = TaskProgress(self, self.tasks)
         self._connect()
         self._restore_state()
         self._show_evaluation(document.evaluation)
@@ -150,16 +151,6 @@ class MainWindow(QMainWindow):
         dock.toggleViewAction().setText(title)
         return dock
 
-    def _build_status_bar(self) -> None:
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 100)
-        self.progress.setMaximumWidth(180)
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self._cancel_tasks)
-        for widget in (self.progress, self.cancel_button):
-            widget.hide()
-            self.statusBar().addPermanentWidget(widget)
-
     def _connect(self) -> None:
         self.session.evaluation_changed.connect(self._on_evaluation_changed)
         self.session.edit_refused.connect(lambda text: dialogs.show_problem(self, "This change was not made", text))
@@ -171,8 +162,6 @@ class MainWindow(QMainWindow):
         self.outline.workload_selected.connect(self.show_workload_editor)
         self.weights.weights_edited.connect(self.apply_weights)
         self.workload_editor.workload_edited.connect(self.apply_workload)
-        self.tasks.busy_changed.connect(self._on_busy)
-        self.tasks.progressed.connect(lambda _name, fraction, message: self._on_progress(fraction, message))
         self.comparison.doubleClicked.connect(lambda _index: self.bids.edit_bid())
 
     # -- reacting to changes -------------------------------------------------------------------------
@@ -238,26 +227,6 @@ class MainWindow(QMainWindow):
         self.requests.show_bid(self.session.document, bid_id)
         if bid_id:
             self.outline.select_bid(bid_id)
-
-    def _on_busy(self, _name: str, _running: bool) -> None:
-        # Scoring is quick and happens on every edit; only long work shows the progress bar.
-        long_work = any(self.tasks.is_busy(n) for n in self._long_task_names())
-        self.progress.setVisible(long_work)
-        self.cancel_button.setVisible(long_work)
-        if not long_work:
-            self.progress.setValue(0)
-
-    def _long_task_names(self) -> list[str]:
-        return [name for name in self.tasks.running() if name != "score"]
-
-    def _on_progress(self, fraction: float, message: str) -> None:
-        self.progress.setValue(int(fraction * 100))
-        self.progress.setFormat(f"{message} %p%" if message else "%p%")
-
-    def _cancel_tasks(self) -> None:
-        for name in self._long_task_names():
-            self.tasks.cancel(name)
-        self.statusBar().showMessage("Cancelled.", 5000)
 
     # -- edits ---------------------------------------------------------------------------------------
     def _wizard_draft(self):
