@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.signoff import read_memo_bytes
 
 PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
-MAX_MEMO_BYTES = 200 * 1024 * 1024
 EXIT_OK, EXIT_FAILED = 0, 1
 
 
@@ -21,17 +21,6 @@ def _quiet_pyhanko() -> None:
     from clusterbid.core.memo.signoff import quiet_pyhanko_logs
 
     quiet_pyhanko_logs()
-
-
-def _read_file(path: Path, what: str, limit: int = MAX_MEMO_BYTES) -> bytes:
-    try:
-        if path.stat().st_size > limit:
-            raise InputError(f"{path}: larger than {limit:,} bytes; not a {what}")
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (IsADirectoryError, PermissionError) as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
 
 
 def read_passphrase(p12: Path) -> str:
@@ -50,7 +39,7 @@ def run_sign(args: argparse.Namespace) -> int:
 
     _quiet_pyhanko()
     field = approver_field(args.field)
-    memo = _read_file(args.memo, "memo PDF")
+    memo = read_memo_bytes(args.memo)
     document = None
     if args.evaluation is not None:
         from clusterbid.core.store import EvaluationDocument
@@ -93,7 +82,7 @@ def run_verify(args: argparse.Namespace) -> int:
         from clusterbid.core.documents import read_evaluation
 
         evaluation = read_evaluation(args.evaluation)
-    memo = _read_file(args.memo, "memo PDF")
+    memo = read_memo_bytes(args.memo)
     try:
         result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
     except InputError as exc:

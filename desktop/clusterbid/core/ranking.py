@@ -39,9 +39,14 @@ class BidScore(Generic[E]):
         return self.estimate.bid
 
 
-def rank_bids(estimates: Sequence[E], *, cost: Callable[[E], float], cost_criterion: str,
-              weights: Mapping[str, float],
-              criteria: Callable[[E], dict[str, float]]) -> tuple[BidScore[E], ...]:
+def rank_bids(
+    estimates: Sequence[E],
+    *,
+    cost: Callable[[E], float],
+    cost_criterion: str,
+    weights: Mapping[str, float],
+    criteria: Callable[[E], dict[str, float]],
+) -> tuple[BidScore[E], ...]:
     """Ranked bids first, then the excluded ones in entry order. `weights` are normalised and
     name `cost_criterion` and every criterion `criteria` gives."""
     passing = [e for e in estimates if e.passes_gates]
@@ -55,7 +60,11 @@ def rank_bids(estimates: Sequence[E], *, cost: Callable[[E], float], cost_criter
             values = {cost_criterion: cost(cost_order[0]) / cost(estimate), **values}
             weighted = sum(weights[name] * value for name, value in values.items())
         scored.append((estimate, values, weighted))
-    ranked = sorted((s for s in scored if s[2] is not None), key=lambda s: (-(s[2] or 0.0), cost(s[0])))
+    ranked = sorted(
+        (s for s in scored if s[2] is not None), key=lambda s: (-(s[2] or 0.0), cost(s[0]))
+    )
     rank_of = {id(s[0]): position for position, s in enumerate(ranked, start=1)}
-    return tuple(BidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), values, weighted)
-                 for e, values, weighted in ranked + [s for s in scored if s[2] is None])
+    return tuple(
+        BidScore(e, rank_of.get(id(e)), cost_rank_of.get(id(e)), values, weighted)
+        for e, values, weighted in ranked + [s for s in scored if s[2] is None]
+    )

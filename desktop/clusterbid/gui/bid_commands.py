@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.edits import with_bid_duplicated, with_bid_replaced, with_bids_added, without_bid
+from clusterbid.gui.edits import (
+    with_bid_duplicated,
+    with_bid_replaced,
+    with_bids_added,
+    without_bid,
+)
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -17,7 +22,10 @@ if TYPE_CHECKING:
     from clusterbid.gui.session import Session
 
 
-MEDIA_TYPES = {".json": "application/json", ".csv": "text/csv"}  # evidence files are text (formats doc)
+MEDIA_TYPES = {
+    ".json": "application/json",
+    ".csv": "text/csv",
+}  # evidence files are text (formats doc)
 
 
 def evidence_files(bid, read: dict) -> list:
@@ -25,9 +33,14 @@ def evidence_files(bid, read: dict) -> list:
     from clusterbid.core.store.artefacts import NewArtefact
 
     wanted = dict.fromkeys(e.artefact_sha256 for e in bid.evidence if e.artefact_sha256 in read)
-    return [NewArtefact(bid.id, *read[sha256], media_type=MEDIA_TYPES.get(Path(read[sha256][0]).suffix.lower(),
-                                                                           "text/plain"))
-            for sha256 in wanted]
+    return [
+        NewArtefact(
+            bid.id,
+            *read[sha256],
+            media_type=MEDIA_TYPES.get(Path(read[sha256][0]).suffix.lower(), "text/plain"),
+        )
+        for sha256 in wanted
+    ]
 
 
 def load_bid_wizard():
@@ -43,13 +56,21 @@ class BidEditor:
     session, which bid is selected, where the wizard keeps its draft (None: the wizard's default
     place), and what the window does with a bid just added or changed (select it)."""
 
-    def __init__(self, window: QMainWindow, session: Session,
-                 selected_bid_id: Callable[[], str | None], *,
-                 draft_store: Callable[[], object] = lambda: None,
-                 after_edit: Callable[[str], None] = lambda _bid_id: None) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        session: Session,
+        selected_bid_id: Callable[[], str | None],
+        *,
+        draft_store: Callable[[], object] = lambda: None,
+        after_edit: Callable[[str], None] = lambda _bid_id: None,
+    ) -> None:
         self.window, self.session = window, session
         self._selected_bid_id, self._draft_store, self._after_edit = (
-            selected_bid_id, draft_store, after_edit)
+            selected_bid_id,
+            draft_store,
+            after_edit,
+        )
 
     def _selected_bid(self):
         bid_id = self._selected_bid_id()
@@ -80,16 +101,26 @@ class BidEditor:
         wizard = load_bid_wizard()
         evaluation = self.session.evaluation
         read: dict = {}  # SHA-256 -> (file name, bytes) of every evidence file the wizard read
-        result = wizard(self.window, evaluation, bid, draft_store=self._draft_store(), files_read=read)
+        result = wizard(
+            self.window, evaluation, bid, draft_store=self._draft_store(), files_read=read
+        )
         if result is None:
             return
-        files = evidence_files(result, read)  # kept with the edit, as `clusterbid evidence attach` keeps them
+        files = evidence_files(
+            result, read
+        )  # kept with the edit, as `clusterbid evidence attach` keeps them
         if bid is None:
-            done = self.apply(lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
-                              f"Add bid {result.id}", files)
+            done = self.apply(
+                lambda: with_bids_added(evaluation, [result], f"the new bid {result.id}"),
+                f"Add bid {result.id}",
+                files,
+            )
         else:
-            done = self.apply(lambda: with_bid_replaced(evaluation, bid.id, result),
-                              f"Edit bid {result.id}", files)
+            done = self.apply(
+                lambda: with_bid_replaced(evaluation, bid.id, result),
+                f"Edit bid {result.id}",
+                files,
+            )
         if done:
             self._after_edit(result.id)
 
@@ -111,4 +142,5 @@ class BidEditor:
             return
         if self.apply(lambda: without_bid(self.session.evaluation, bid.id), f"Delete bid {bid.id}"):
             self.window.statusBar().showMessage(
-                f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000)
+                f"Deleted {bid.quote.provider} ({bid.id}). Undo brings it back.", 10_000
+            )

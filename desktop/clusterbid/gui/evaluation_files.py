@@ -25,9 +25,15 @@ class EvaluationFiles:
     `created` follows a new evaluation (the workload editor, where the officer starts). Serving
     evaluations open in windows of their own, held here while they are open."""
 
-    def __init__(self, window: QMainWindow, session: Session, settings: AppSettings, *,
-                 switch_to: Callable[[EvaluationDocument], None],
-                 created: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        session: Session,
+        settings: AppSettings,
+        *,
+        switch_to: Callable[[EvaluationDocument], None],
+        created: Callable[[], None],
+    ) -> None:
         self.window, self.session, self.settings = window, session, settings
         self._switch_to, self._created = switch_to, created
         self.serving_windows: list = []
@@ -48,11 +54,13 @@ class EvaluationFiles:
             return True
         self._switch_to(document)
         if document.path != Path(path):
-            self.window.statusBar().showMessage(f"Opened {Path(path).name}; your edits are kept in {document.path}", 10_000)
+            self.window.statusBar().showMessage(
+                f"Opened {Path(path).name}; your edits are kept in {document.path}", 10_000
+            )
         return True
 
     def _opened_as_serving(self, document: EvaluationDocument) -> bool:
-        """A serving evaluation opens in its own read-only window beside this one. It is not
+        """A serving evaluation opens in a window of its own beside this one. It is not
         remembered as the last evaluation: that window has no way back to the training one."""
         from PySide6.QtCore import Qt
 
@@ -72,14 +80,20 @@ class EvaluationFiles:
         return True
 
     def new_evaluation(self) -> None:
-        path = dialogs.save_file(self.window, "Where to keep the new evaluation", "new-evaluation.clusterbid",
-                                 "Evaluations (*.clusterbid)")
+        path = dialogs.save_file(
+            self.window,
+            "Where to keep the new evaluation",
+            "new-evaluation.clusterbid",
+            "Evaluations (*.clusterbid)",
+        )
         if not path:
             return
         path = Path(path) if path.endswith(".clusterbid") else Path(path + ".clusterbid")
         current = self.session.evaluation
-        # The current job is the most likely starting point; the officer edits it in the workload pane.
-        evaluation = Evaluation(title="New evaluation", currency=current.currency, workload=current.workload)
+        # The current job is the likeliest start; the officer edits it in the workload pane.
+        evaluation = Evaluation(
+            title="New evaluation", currency=current.currency, workload=current.workload
+        )
         try:
             if path.exists():
                 path.unlink()  # the save dialog already asked to replace it
@@ -92,7 +106,9 @@ class EvaluationFiles:
 
     def save_copy(self) -> None:
         stem = self.session.document.path.stem
-        path = dialogs.save_file(self.window, "Save a copy", f"{stem}-copy.clusterbid", "Evaluations (*.clusterbid)")
+        path = dialogs.save_file(
+            self.window, "Save a copy", f"{stem}-copy.clusterbid", "Evaluations (*.clusterbid)"
+        )
         if not path:
             return
         try:

@@ -33,28 +33,43 @@ class FileCommands:
     """Import and export for one window: the session bids go into, the runner reading runs on, the
     scorecard shown (read when a command runs), and where a read nccl-tests log is shown."""
 
-    def __init__(self, window: QMainWindow, session: Session, tasks: BackgroundTasks, *,
-                 scorecard: Callable[[], Any],
-                 show_nccl_runs: Callable[[Path, list, str], None]) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        session: Session,
+        tasks: BackgroundTasks,
+        *,
+        scorecard: Callable[[], Any],
+        show_nccl_runs: Callable[[Path, list, str], None],
+    ) -> None:
         self.window, self.session, self.tasks = window, session, tasks
         self._scorecard, self._show_nccl_runs = scorecard, show_nccl_runs
 
     def export_template(self) -> None:
-        path = dialogs.save_file(self.window, "Export a bid template", "bid-template.xlsx", "Templates (*.xlsx *.csv)")
+        path = dialogs.save_file(
+            self.window, "Export a bid template", "bid-template.xlsx", "Templates (*.xlsx *.csv)"
+        )
         if path:
             from clusterbid.core.interchange import export_template
 
             self._write(lambda: export_template(Path(path)), "the bid template", path)
 
     def export_comparison(self) -> None:
-        path = dialogs.save_file(self.window, "Export the comparison", "comparison.xlsx", "Tables (*.xlsx *.csv)")
+        path = dialogs.save_file(
+            self.window, "Export the comparison", "comparison.xlsx", "Tables (*.xlsx *.csv)"
+        )
         if path:
             from clusterbid.core.interchange import export_table
             from clusterbid.core.report import comparison_rows
 
             scorecard = self._scorecard()
-            self._write(lambda: export_table(Path(path), comparison_rows(scorecard), scorecard.evaluation.title),
-                        "the comparison", path)
+            self._write(
+                lambda: export_table(
+                    Path(path), comparison_rows(scorecard), scorecard.evaluation.title
+                ),
+                "the comparison",
+                path,
+            )
 
     def _write(self, write, what: str, path: str) -> None:
         try:
@@ -78,9 +93,12 @@ class FileCommands:
             elif suffix in LOG_SUFFIXES:
                 self.read_nccl_log(path)
             else:
-                dialogs.show_problem(self.window, "Cannot import this file",
-                                     f"{path.name}: ClusterBid reads bid sheets ({', '.join(BID_SUFFIXES)}) "
-                                     f"and nccl-tests logs ({', '.join(LOG_SUFFIXES)}).")
+                dialogs.show_problem(
+                    self.window,
+                    "Cannot import this file",
+                    f"{path.name}: ClusterBid reads bid sheets ({', '.join(BID_SUFFIXES)}) "
+                    f"and nccl-tests logs ({', '.join(LOG_SUFFIXES)}).",
+                )
 
     def _import_bid_file(self, path: Path) -> None:
         from clusterbid.core.interchange import import_bids
@@ -89,17 +107,26 @@ class FileCommands:
             progress(0.1, f"reading {path.name}")
             return import_bids(path)
 
-        self.tasks.run(f"import {path}", work, self._on_imported,
-                       lambda exc: dialogs.show_task_error(self.window, f"Could not import {path.name}", exc))
+        self.tasks.run(
+            f"import {path}",
+            work,
+            self._on_imported,
+            lambda exc: dialogs.show_task_error(self.window, f"Could not import {path.name}", exc),
+        )
 
     def _on_imported(self, report) -> None:
         if not report.ok:
-            dialogs.show_problem(self.window, "Nothing was imported",
-                                 f"{report.summary()}. Fix the cells listed below and import the file again.",
-                                 report.as_text())
+            dialogs.show_problem(
+                self.window,
+                "Nothing was imported",
+                f"{report.summary()}. Fix the cells listed below and import the file again.",
+                report.as_text(),
+            )
             return
         try:
-            new = with_bids_added(self.session.evaluation, report.bids, f"importing {report.source}")
+            new = with_bids_added(
+                self.session.evaluation, report.bids, f"importing {report.source}"
+            )
         except InputError as exc:
             dialogs.show_problem(self.window, "Nothing was imported", str(exc))
             return
@@ -112,5 +139,9 @@ class FileCommands:
         def done(runs) -> None:
             self._show_nccl_runs(path, runs, summarise_runs(runs))
 
-        self.tasks.run(f"read {path}", lambda progress: read_log(path), done,
-                       lambda exc: dialogs.show_task_error(self.window, f"Could not read {path.name}", exc))
+        self.tasks.run(
+            f"read {path}",
+            lambda progress: read_log(path),
+            done,
+            lambda exc: dialogs.show_task_error(self.window, f"Could not read {path.name}", exc),
+        )

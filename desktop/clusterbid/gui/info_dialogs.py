@@ -39,7 +39,10 @@ class InfoDialogs:
     def show_about(self) -> None:
         from clusterbid import __version__
 
-        QMessageBox.about(self.window, "About ClusterBid",
-                          f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and "
-                          "time to finish the buyer's training job, with one shared model for every "
-                          "bid.</p>")
+        QMessageBox.about(
+            self.window,
+            "About ClusterBid",
+            f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and "
+            "time to finish the buyer's training job, with one shared model for every "
+            "bid.</p>",
+        )

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
+from clusterbid.core.memo.signoff import read_memo_bytes
 from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
 
 if TYPE_CHECKING:
@@ -27,26 +27,26 @@ if TYPE_CHECKING:
     from clusterbid.gui.background import BackgroundTasks
 
 MEMO_FILES = "Approval memos (*.pdf)"
-MAX_MEMO_BYTES = 200 * 1024 * 1024
 
 
-def _read_memo(path: Path) -> bytes:
-    try:
-        if path.stat().st_size > MAX_MEMO_BYTES:
-            raise InputError(f"{path.name}: larger than {MAX_MEMO_BYTES:,} bytes; not a ClusterBid memo")
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path.name}: cannot be read ({exc.strerror})") from None
-
-
-def _render_and_write(path: Path, scorecard, request, progress, statuses=(), anchor=None) -> tuple[Path, str]:
-    """The memo `clusterbid memo` makes of the same evaluation and choices, written whole or not at all."""
+def _render_and_write(
+    path: Path, scorecard, request, progress, statuses=(), anchor=None
+) -> tuple[Path, str]:
+    """The memo `clusterbid memo` makes of the same evaluation and choices, written whole or not
+    at all."""
     from clusterbid.core.memo.making import make_memo
     from clusterbid.core.memo.signoff import write_atomically
 
-    pdf = make_memo(scorecard.evaluation, approvers=request.approvers, notes=request.notes,
-                    override=request.override, audit_anchor=anchor, request_statuses=statuses,
-                    samples=MONTE_CARLO_SAMPLES, progress=progress)
+    pdf = make_memo(
+        scorecard.evaluation,
+        approvers=request.approvers,
+        notes=request.notes,
+        override=request.override,
+        audit_anchor=anchor,
+        request_statuses=statuses,
+        samples=MONTE_CARLO_SAMPLES,
+        progress=progress,
+    )
     progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
     write_atomically(path, pdf)
     return path, hashlib.sha256(pdf).hexdigest()
@@ -69,8 +69,13 @@ class MemoCommands:
     parent, status bar), the one background runner, and the document and scorecard it shows now
     (read when a command runs: the window may have opened another evaluation since)."""
 
-    def __init__(self, window: QMainWindow, tasks: BackgroundTasks,
-                 document: Callable[[], EvaluationDocument], scorecard: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        window: QMainWindow,
+        tasks: BackgroundTasks,
+        document: Callable[[], EvaluationDocument],
+        scorecard: Callable[[], Any],
+    ) -> None:
         self.window, self.tasks = window, tasks
         self._document, self._scorecard = document, scorecard
         self.approvers: tuple = ()  # the last memo's, offered again
@@ -88,8 +93,12 @@ class MemoCommands:
 
         scorecard = self._scorecard()
         if not scorecard.ranked:
-            dialogs.show_problem(self.window, "Nothing to recommend", "No bid passes the gates, so "
-                                 "there is no recommendation to approve. Add or correct bids first.")
+            dialogs.show_problem(
+                self.window,
+                "Nothing to recommend",
+                "No bid passes the gates, so "
+                "there is no recommendation to approve. Add or correct bids first.",
+            )
             return
         accepted_failure = self._accept_failed_audit()
         if accepted_failure is None:
@@ -99,12 +108,20 @@ class MemoCommands:
             return
         request = dialog.request
         if accepted_failure:  # printed with the notes, so no reader takes the memo for a clean one
-            notes = f"{request.notes}\n\n{accepted_failure}" if request.notes.strip() else accepted_failure
+            notes = (
+                f"{request.notes}\n\n{accepted_failure}"
+                if request.notes.strip()
+                else accepted_failure
+            )
             request = replace(request, notes=notes)
         self.approvers = request.approvers
-        document = self._document()  # the evaluation exported, even if another is open when it is done
+        document = (
+            self._document()
+        )  # the evaluation exported, even if another is open when it is done
         suggested = Path.home() / f"{document.path.stem}-memo.pdf"
-        chosen = dialogs.save_file(self.window, "Export the approval memo", str(suggested), MEMO_FILES)
+        chosen = dialogs.save_file(
+            self.window, "Export the approval memo", str(suggested), MEMO_FILES
+        )
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
@@ -112,24 +129,36 @@ class MemoCommands:
 
         from clusterbid.core.store.anchor import AuditAnchor
 
-        statuses = request_statuses(document, dt.date.today())  # read here: the document stays on this thread
-        anchor = AuditAnchor.from_head(document.head).as_json()  # the history this memo is made from
-        self.tasks.run("memo export",
-                       lambda progress: _render_and_write(path, scorecard, request, progress, statuses, anchor),
-                       lambda result: self._on_memo_exported(document, result, anchor),
-                       self._failed("Could not export the memo"))
+        statuses = request_statuses(
+            document, dt.date.today()
+        )  # read here: the document stays on this thread
+        anchor = AuditAnchor.from_head(
+            document.head
+        ).as_json()  # the history this memo is made from
+        self.tasks.run(
+            "memo export",
+            lambda progress: _render_and_write(
+                path, scorecard, request, progress, statuses, anchor
+            ),
+            lambda result: self._on_memo_exported(document, result, anchor),
+            self._failed("Could not export the memo"),
+        )
 
     def _accept_failed_audit(self) -> str | None:
-        """"" for a document that passes its audit; for one that fails, the memo note after the officer
-        gave (and the trail recorded) a reason; None when the officer declined."""
+        """Empty for a document that passes its audit; for one that fails, the memo note after the
+        officer gave (and the trail recorded) a reason; None when the officer declined."""
         from clusterbid.core.store import audit_warning, override_note
 
         document = self._document()
         report = document.audit_report
         if report.ok:
             return ""
-        reason = dialogs.ask_text(self.window, "This document fails its audit", audit_warning(report) + "\n\nTo make a "
-                                  "memo anyway, say why (recorded in the audit trail and printed on the memo):")
+        reason = dialogs.ask_text(
+            self.window,
+            "This document fails its audit",
+            audit_warning(report) + "\n\nTo make a "
+            "memo anyway, say why (recorded in the audit trail and printed on the memo):",
+        )
         if not reason:
             return None
         try:
@@ -145,7 +174,7 @@ class MemoCommands:
         self.last_memo = path
         self._status(f"Exported the approval memo to {path} (recorded in the audit trail)")
 
-    # -- sign ----------------------------------------------------------------------------------------
+    # -- sign ------------------------------------------------------------------------------------
     def sign_memo_dialog(self) -> None:
         # The memo just exported is offered first: exporting, then signing, is the usual order.
         path = dialogs.open_file(self.window, "Sign an approval memo", MEMO_FILES, self.last_memo)
@@ -158,21 +187,30 @@ class MemoCommands:
             from clusterbid.core.memo.verification import verify_memo
 
             quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
-            pdf = _read_memo(Path(path))
+            pdf = read_memo_bytes(Path(path))
             return pdf, memo_approvers(pdf), verify_memo(pdf, evaluation=evaluation)
 
-        self.tasks.run("memo read", read, lambda found: self._ask_signature(Path(path), *found),
-                       self._failed(f"Could not read {Path(path).name}"))
+        self.tasks.run(
+            "memo read",
+            read,
+            lambda found: self._ask_signature(Path(path), *found),
+            self._failed(f"Could not read {Path(path).name}"),
+        )
 
     def _ask_signature(self, path: Path, pdf: bytes, approvers: list, verification) -> None:
         from clusterbid.core.memo.signing import approver_field
         from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
-        count = max(len(approvers), len(verification.unsigned_fields) + len(verification.signatures))
-        unsigned = [n for n in range(1, count + 1) if approver_field(n) in verification.unsigned_fields]
+        count = max(
+            len(approvers), len(verification.unsigned_fields) + len(verification.signatures)
+        )
+        unsigned = [
+            n for n in range(1, count + 1) if approver_field(n) in verification.unsigned_fields
+        ]
         if not unsigned:
-            dialogs.show_problem(self.window, "Nothing to sign",
-                                 f"{path.name} has no unsigned approver field left.")
+            dialogs.show_problem(
+                self.window, "Nothing to sign", f"{path.name} has no unsigned approver field left."
+            )
             return
         dialog = SignMemoDialog(path, approvers, unsigned, self.window)
         if dialog.exec() != dialog.DialogCode.Accepted:
@@ -186,28 +224,43 @@ class MemoCommands:
             from clusterbid.core.memo.signoff import quiet_pyhanko_logs, write_atomically
 
             quiet_pyhanko_logs()
-            if _read_memo(path) != pdf:  # someone signed or replaced it while the dialog was open
-                raise InputError(f"{path.name} changed since it was opened (another approver may have signed it); "
-                                 "nothing was signed: choose Sign a Memo again to sign the current file")
+            # Someone signed or replaced it while the dialog was open: sign nothing.
+            if read_memo_bytes(path) != pdf:
+                raise InputError(
+                    f"{path.name} changed since it was opened (another approver may have signed "
+                    "it); nothing was signed: choose Sign a Memo again to sign the current file"
+                )
             progress(0.2, "signing")
-            signed = sign_memo(pdf, approver_field(number), credentials, reason=reason or "Approved",
-                               location=location or None, source=path.name)
+            signed = sign_memo(
+                pdf,
+                approver_field(number),
+                credentials,
+                reason=reason or "Approved",
+                location=location or None,
+                source=path.name,
+            )
             progress(0.9, "writing")
             write_atomically(path, signed.pdf)
             return signed
 
-        self.tasks.run("memo sign", sign, lambda signed: self._on_signed(path, signed, approvers, number, ours),
-                       self._failed(f"Could not sign {path.name}"))
+        self.tasks.run(
+            "memo sign",
+            sign,
+            lambda signed: self._on_signed(path, signed, approvers, number, ours),
+            self._failed(f"Could not sign {path.name}"),
+        )
 
     def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
         role = approvers[number - 1].role if number <= len(approvers) else ""
         where = "not recorded: the memo is of another evaluation"
         if ours is not None:  # the document whose evaluation the memo matched when it was read
-            record_in(ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role))
+            record_in(
+                ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role)
+            )
             where = "recorded in the audit trail"
         self._status(f"{signed.signer} signed {path.name} as approver {number} ({where})")
 
-    # -- verify --------------------------------------------------------------------------------------
+    # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
         from clusterbid.gui.memo.verify_dialog import VerifyReportDialog
 
@@ -215,7 +268,9 @@ class MemoCommands:
         if not path:
             return
         dialog = VerifyReportDialog(Path(path).name, self.window)
-        dialog.trust_requested.connect(lambda paths: self._run_verification(Path(path), dialog, paths))
+        dialog.trust_requested.connect(
+            lambda paths: self._run_verification(Path(path), dialog, paths)
+        )
         self._run_verification(Path(path), dialog, [])
         self.verify_dialog = dialog
         dialog.open()
@@ -231,13 +286,19 @@ class MemoCommands:
             from clusterbid.core.memo.verification import verify_memo
 
             quiet_pyhanko_logs()
-            roots = trust_roots_for(trust_paths, document_path)  # the files picked and the document's own
+            roots = trust_roots_for(
+                trust_paths, document_path
+            )  # the files picked and the document's own
             progress(0.2, "verifying")
             from clusterbid.core.memo.anchor_check import with_document_anchor
 
-            pdf = _read_memo(path)
+            pdf = read_memo_bytes(path)
             result = with_document_anchor(verify_memo(pdf, roots, evaluation), pdf, document_path)
             return result.ok, format_verification(path.name, result, document_path.name)
 
-        self.tasks.run("memo verify", verify, lambda done: dialog.show_result(*done),
-                       lambda exc: dialog.show_result(False, str(exc)))
+        self.tasks.run(
+            "memo verify",
+            verify,
+            lambda done: dialog.show_result(*done),
+            lambda exc: dialog.show_result(False, str(exc)),
+        )

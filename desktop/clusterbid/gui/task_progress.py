@@ -24,7 +24,9 @@ class TaskProgress:
             widget.hide()
             window.statusBar().addPermanentWidget(widget)
         tasks.busy_changed.connect(lambda _name, _running: self._show_or_hide())
-        tasks.progressed.connect(lambda _name, fraction, message: self._progressed(fraction, message))
+        tasks.progressed.connect(
+            lambda _name, fraction, message: self._progressed(fraction, message)
+        )
 
     def long_tasks(self) -> list[str]:
         return [name for name in self.tasks.running() if name not in QUIET_TASKS]

@@ -25,43 +25,72 @@ def _memo_sha256(tmp_path, worker: str) -> str:
     out = tmp_path / f"memo-{worker}.pdf"
     env = {**os.environ, "CLUSTERBID_CHART_WORKER": worker, "CLUSTERBID_CHART_CACHE": "off"}
     done = subprocess.run(
-        [sys.executable, "-m", "clusterbid", "memo", str(tmp_path / "demo.json"),
-         "-o", str(out), "--approver", "Ada Lovelace, CFO"],
-        env=env, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "clusterbid",
+            "memo",
+            str(tmp_path / "demo.json"),
+            "-o",
+            str(out),
+            "--approver",
+            "Ada Lovelace, CFO",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     return hashlib.sha256(out.read_bytes()).hexdigest()
 
 
 def test_a_memo_drawn_with_the_worker_is_the_memo_drawn_without_it(tmp_path):
-    subprocess.run([sys.executable, "-m", "clusterbid", "demo", str(tmp_path / "demo.json")],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "clusterbid", "demo", str(tmp_path / "demo.json")],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     assert _memo_sha256(tmp_path, "on") == _memo_sha256(tmp_path, "off")
 
 
 @pytest.fixture(scope="module")
 def drawn_from():
     evaluation = demo_evaluation()
-    return (score_evaluation(evaluation), run_monte_carlo(evaluation, 2_000, 7),
-            analyse_sensitivity(evaluation))
+    return (
+        score_evaluation(evaluation),
+        run_monte_carlo(evaluation, 2_000, 7),
+        analyse_sensitivity(evaluation),
+    )
 
 
-@pytest.mark.parametrize("child", [
-    "import sys; sys.stdin.buffer.read(); sys.exit(3)",  # crashed
-    "import sys; sys.stdin.buffer.read(); sys.stdout.write('no charts here')",  # garbage
-    # the right header and too few pixels: a child killed halfway through writing
-    "import sys; sys.stdin.buffer.read(); "
-    "sys.stdout.write('{\"index\": 0, \"width\": 10, \"height\": 10, \"inches\": [1, 1]}\\n' + 'x' * 7)",
-])
+@pytest.mark.parametrize(
+    "child",
+    [
+        "import sys; sys.stdin.buffer.read(); sys.exit(3)",  # crashed
+        "import sys; sys.stdin.buffer.read(); sys.stdout.write('no charts here')",  # garbage
+        # the right header and too few pixels: a child killed halfway through writing
+        "import sys; sys.stdin.buffer.read(); sys.stdout.write("
+        "'{\"index\": 0, \"width\": 10, \"height\": 10, \"inches\": [1, 1]}\\n' + 'x' * 7)",
+    ],
+)
 def test_a_worker_that_fails_leaves_the_charts_to_be_drawn_here(drawn_from, child, monkeypatch):
     monkeypatch.setenv("CLUSTERBID_CHART_CACHE", "off")
-    process = subprocess.Popen([sys.executable, "-c", child], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-c", child],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    )
     worker = ChartWorker(process)
     worker.send(drawn_from, False)
     helped = chart_images(*drawn_from, worker=worker)
     assert process.poll() is not None  # not left running
-    alone = [ImageReader(draw_chart(build, False)[0]).getRGBData()
-             for _, build in chart_specs(*drawn_from)]
+    alone = [
+        ImageReader(draw_chart(build, False)[0]).getRGBData()
+        for _, build in chart_specs(*drawn_from)
+    ]
     assert [image.pixels.getRGBData() for image in helped] == alone
 
 
@@ -69,8 +98,11 @@ def test_kept_charts_stop_the_worker_unread(drawn_from, tmp_path, monkeypatch):
     monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
     chart_images(*drawn_from)  # drawn once here and kept
     assert len(list(tmp_path.glob("*.png"))) == len(chart_specs(*drawn_from))
-    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    sleeper = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     worker = ChartWorker(sleeper)
     images = chart_images(*drawn_from, worker=worker)
     assert sleeper.wait(timeout=10) != 0  # killed: nothing to wait for
@@ -93,7 +125,9 @@ def test_the_worker_draws_every_chart_as_this_process_would(drawn_from, monkeypa
         assert drawn[index][0].tobytes() == pixels.tobytes()
 
 
-def test_an_export_notes_its_charts_so_the_next_one_starts_no_worker(drawn_from, tmp_path, monkeypatch):
+def test_an_export_notes_its_charts_so_the_next_one_starts_no_worker(
+    drawn_from, tmp_path, monkeypatch
+):
     monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
     index = chart_cache.memo_key("evaluation as JSON", 2_000)
     assert index is not None and not chart_cache.charts_kept_for(index)  # never exported
@@ -112,8 +146,11 @@ def test_a_stuck_worker_is_stopped_not_waited_on(drawn_from, monkeypatch):
     from clusterbid.core.memo import chart_worker
 
     monkeypatch.setattr(chart_worker, "TIMEOUT_S", 1)
-    stuck = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    stuck = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     worker = ChartWorker(stuck)
     worker.send(drawn_from, False)
     started = time.monotonic()

@@ -24,23 +24,36 @@ FALLBACK_FONT_FILES = ("DroidSansFallback-CJK.ttf", "NanumGothic.ttf", "NotoSans
 Chart = tuple[PILImage.Image, tuple[float, float]]  # RGB pixels, figure size in inches
 
 
-def chart_specs(scorecard: Any, uncertainty: Any = None,
-                sensitivity: Any = None) -> list[tuple[str, Callable[[], Any]]]:
+def chart_specs(
+    scorecard: Any, uncertainty: Any = None, sensitivity: Any = None
+) -> list[tuple[str, Callable[[], Any]]]:
     """(caption, figure builder) per chart, in the memo's order."""
     from clusterbid.core import charts  # matplotlib: imported when a chart is drawn, not before
 
     style = charts.PRINT_STYLE
     specs: list[tuple[str, Callable[[], Any]]] = [
-        ("Sticker price vs effective price per useful GPU-hour",
-         lambda: charts.sticker_vs_effective_price(scorecard, style)),
-        ("Net cost of the plan" + (" with P10-P90 bands" if uncertainty is not None else ""),
-         lambda: charts.cost_to_finish_bands(scorecard, uncertainty, style)),
-        ("Effective MFU as the job grows, per bid", lambda: charts.scaling_curves(scorecard, style)),
+        (
+            "Sticker price vs effective price per useful GPU-hour",
+            lambda: charts.sticker_vs_effective_price(scorecard, style),
+        ),
+        (
+            "Net cost of the plan" + (" with P10-P90 bands" if uncertainty is not None else ""),
+            lambda: charts.cost_to_finish_bands(scorecard, uncertainty, style),
+        ),
+        (
+            "Effective MFU as the job grows, per bid",
+            lambda: charts.scaling_curves(scorecard, style),
+        ),
     ]
     if sensitivity is not None:
-        specs.append(("What moves the net cost (tornado)",
-                      lambda: charts.sensitivity_tornado(sensitivity, scorecard, style=style,
-                                                         max_bars=MEMO_TORNADO_BARS)))
+        specs.append(
+            (
+                "What moves the net cost (tornado)",
+                lambda: charts.sensitivity_tornado(
+                    sensitivity, scorecard, style=style, max_bars=MEMO_TORNADO_BARS
+                ),
+            )
+        )
     return specs
 
 
@@ -61,8 +74,11 @@ def raster(figure: Any) -> PILImage.Image:
     exact_width, exact_height = (v * PRINT_DPI for v in figure.get_size_inches())
     # Agg truncates a fractional pixel size where round() would go up: take the width whose
     # height accounts for every pixel written.
-    width = next(w for w in (int(exact_width), round(exact_width))
-                 if w and len(data) % (4 * w) == 0 and abs(len(data) // (4 * w) - exact_height) < 1.5)
+    width = next(
+        w
+        for w in (int(exact_width), round(exact_width))
+        if w and len(data) % (4 * w) == 0 and abs(len(data) // (4 * w) - exact_height) < 1.5
+    )
     height = len(data) // (4 * width)
     pixels = PILImage.frombuffer("RGBA", (width, height), data, "raw", "RGBA", 0, 1)
     return pixels.convert("RGB")

@@ -70,12 +70,14 @@ class ChartWorker:
                 end = out.index(b"\n", at)
                 head = json.loads(out[at:end])
                 size = head["width"] * head["height"] * 3
-                data = out[end + 1:end + 1 + size]
+                data = out[end + 1 : end + 1 + size]
                 if len(data) != size:
                     return {}
                 pixels = Image.frombytes("RGB", (head["width"], head["height"]), data)
-                charts[int(head["index"])] = (pixels, (float(head["inches"][0]),
-                                                       float(head["inches"][1])))
+                charts[int(head["index"])] = (
+                    pixels,
+                    (float(head["inches"][0]), float(head["inches"][1])),
+                )
                 at = end + 1 + size
             return charts
         except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
@@ -112,9 +114,15 @@ def chart_worker(wanted: bool = True) -> Iterator[ChartWorker | None]:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
         with contextlib.suppress(OSError):
-            worker = ChartWorker(subprocess.Popen(
-                [sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL, env=env))
+            worker = ChartWorker(
+                subprocess.Popen(
+                    [sys.executable, "-m", __name__],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                )
+            )
     try:
         yield worker
     finally:

@@ -23,6 +23,24 @@ def quiet_pyhanko_logs() -> None:
         logging.getLogger(name).propagate = False
 
 
+MAX_MEMO_BYTES = 200 * 1024 * 1024  # a memo is a few hundred KB; 200 MB is no memo
+
+
+def read_memo_bytes(path: Path) -> bytes:
+    """A memo file's bytes for sign or verify (CLI and app alike); a file too large to be a memo is
+    refused before it is read."""
+    from clusterbid.core.errors import InputError
+
+    try:
+        if path.stat().st_size > MAX_MEMO_BYTES:
+            raise InputError(f"{path}: larger than {MAX_MEMO_BYTES:,} bytes; not a memo PDF")
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     """Whole file or nothing (the one safe writer): a crash or a full disk leaves the previous memo."""
     write_bytes_atomically(path, data)
