@@ -69,6 +69,13 @@ CASES = {
         lambda d: ["import", "doc.clusterbid", _deep(d).name],
         "nested too deeply"),
     "a document holding invalid UTF-8": (lambda d: ["score", _tampered_document(d).name], "cannot be read"),
+    "a 300 MB file given as a memo to verify": (
+        lambda d: ["verify", _sparse(d, "huge-memo.pdf", 300_000_000).name],
+        "huge-memo.pdf: larger than 209,715,200 bytes; not a memo PDF"),
+    "a 300 MB file given as a memo to sign": (
+        lambda d: ["sign", _sparse(d, "huge-sign.pdf", 300_000_000).name, "--field", "1", "--p12",
+                   "none.p12"],
+        "huge-sign.pdf: larger than 209,715,200 bytes; not a memo PDF"),
 }
 
 
