@@ -188,6 +188,14 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
                            audit_anchor={"seq": before.seq, "hash": before.hash}, samples=0)
     assert target.read_bytes() == expected
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
+    # Verify from the serving window too: the same handlers as the training window's.
+    dialog_log.answers.append(str(target))
+    shown.verify_memo_action.trigger()
+    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=30_000)
+    report = shown.memos.verify_dialog.report.toPlainText()
+    assert "re-rendered from the attached inputs: identical to the memo as exported" in report
+    assert "not yet signed: approver-1" in report
+    shown.memos.verify_dialog.close()
     shown.close()
 
 

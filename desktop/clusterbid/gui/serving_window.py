@@ -90,6 +90,8 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
         self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"),
                                                  self.memos.export_memo_dialog)
+        self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
+        self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
         self.rows: list[dict] = []
         self._build_edit_menu()
