@@ -131,7 +131,7 @@ def test_an_export_notes_its_charts_so_the_next_one_starts_no_worker(
     monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
     index = chart_cache.memo_key("evaluation as JSON", 2_000)
     assert index is not None and not chart_cache.charts_kept_for(index)  # never exported
-    chart_images(*drawn_from, index=index)
+    chart_images(*drawn_from, chart_index=index)
     assert chart_cache.charts_kept_for(index)
     assert chart_cache.memo_key("another evaluation", 2_000) != index
     next(tmp_path.glob("*.png")).unlink()  # a chart pruned or lost: the hint no longer holds
@@ -156,3 +156,16 @@ def test_a_stuck_worker_is_stopped_not_waited_on(drawn_from, monkeypatch):
     started = time.monotonic()
     assert worker.collect() == {}
     assert time.monotonic() - started < 10 and stuck.poll() is not None
+
+
+def test_a_memo_drawn_by_the_worker_notes_its_charts_for_the_next_export(tmp_path, monkeypatch):
+    from clusterbid.core.memo.making import make_memo
+
+    monkeypatch.setenv("CLUSTERBID_CHART_CACHE", str(tmp_path))
+    monkeypatch.setenv("CLUSTERBID_CHART_WORKER", "on")
+    evaluation = demo_evaluation()
+    index = chart_cache.memo_key(evaluation.model_dump_json(), 500)
+    assert not chart_cache.charts_kept_for(index)
+    make_memo(evaluation, approvers=[("Ada Lovelace", "CFO")], samples=500)
+    assert chart_cache.charts_kept_for(index)
+    assert sorted(p.suffix for p in tmp_path.iterdir()) == [".memo"] + [".png"] * 4

@@ -44,7 +44,8 @@ def needs_script_fallbacks(scorecard) -> bool:
 
 
 def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
-                 worker: ChartWorker | None = None, index: str | None = None) -> list[Flowable]:
+                 worker: ChartWorker | None = None, chart_index: str | None = None
+                 ) -> list[Flowable]:
     """One image flowable per chart (its caption kept as the image's alternative text): kept
     pixels where the same chart was drawn before, else those of the worker the charts were sent
     to (chart_worker.py), else drawn here. Each way gives the same pixels."""
@@ -56,12 +57,12 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
     keys = [chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
             for caption, _ in specs]
     found: list[Chart | None] = [chart_cache.load(key) for key in keys]
-    missing = [index for index, chart in enumerate(found) if chart is None]
+    missing = [position for position, chart in enumerate(found) if chart is None]
     if worker is not None:
         drawn = worker.collect() if missing else {}
         worker.close()
-        for index in missing:
-            found[index] = drawn.get(index)
+        for position in missing:
+            found[position] = drawn.get(position)
     out: list[Flowable] = []
     for position, ((caption, build), chart) in enumerate(zip(specs, found)):
         if chart is None:
@@ -74,8 +75,9 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
         out.append(image)
-    if missing or not chart_cache.charts_kept_for(index):
-        chart_cache.remember_charts(index, keys)  # the next export of these inputs needs no worker
+    if missing or not chart_cache.charts_kept_for(chart_index):
+        # The next export of these inputs needs no worker.
+        chart_cache.remember_charts(chart_index, keys)
     return out
 
 
