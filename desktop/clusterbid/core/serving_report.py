@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.report import format_money, money
-from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.core.ranking import BidScore
+from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
 
@@ -29,7 +30,7 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
     }
 
 
-def serving_bid_to_json(score: ServingBidScore, currency: str, band: ServingBand | None = None) -> dict:
+def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None) -> dict:
     e = score.estimate
     figures = None
     if e.passes_gates:

@@ -18,15 +18,12 @@ from clusterbid.core.workloads import is_serving
 COST_CRITERION = "cost_per_million_tokens"
 
 
-# A serving bid's score: the same ranking as training's (core/ranking.py), on cost per token.
-ServingBidScore = BidScore
-
-
 @dataclass(frozen=True, slots=True)
 class ServingScorecard:
     evaluation: Evaluation
     weights: dict[str, float]  # normalised; the cost weight under COST_CRITERION
-    scores: tuple[BidScore[ServingEstimate], ...]  # ranked first, then bids that cannot serve, in entry order
+    # Ranked first (core/ranking.py, on cost per token), then bids that cannot serve, in entry order.
+    scores: tuple[BidScore[ServingEstimate], ...]
     uncertainty: ServingUncertainty | None = None  # P10-P90 bands and chance of being cheapest
 
     def band(self, bid_id: str) -> ServingBand | None:

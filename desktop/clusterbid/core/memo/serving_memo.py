@@ -30,7 +30,8 @@ from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_report import band_text
-from clusterbid.core.serving_scoring import ServingBidScore, ServingScorecard
+from clusterbid.core.ranking import BidScore
+from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.resources import resource_path
 
@@ -98,7 +99,7 @@ def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
             f"makes {who} the winner (each weight's range is in the score JSON)")
 
 
-def _name(score: ServingBidScore) -> str:
+def _name(score: BidScore) -> str:
     return f"{score.bid.id} ({score.bid.quote.provider})"
 
 
