@@ -2,8 +2,10 @@
 
 Run: python tests/validation/serving_validation.py  (prints the tables of methodology.md section 8)
 Not a test: it asserts nothing and prints whatever the model gives. No constant of the model is
-fitted to these rows; every row runs on the workload defaults (HBM efficiency 0.7, compute
-efficiency 0.5, usable HBM 0.9) with no serving evidence.
+fitted to these rows; the first table runs every row on the workload defaults (HBM efficiency
+0.7, compute efficiency 0.5, usable HBM 0.9) with no serving evidence, the second gives one
+published row of an engine to the product's calibration as a bid's measured throughput and
+predicts the engine's other rows with the factor it sets.
 
 A published tokens/s figure means different things depending on how the load was offered, so
 each row says which of three kinds it is and is compared with the matching model quantity:
@@ -31,6 +33,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.serving import replica_grid  # noqa: E402
+from clusterbid.core.costmodel.serving_calibration import calibrate_serving  # noqa: E402
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays  # noqa: E402
 from clusterbid.core.serving_workload import InferenceWorkload  # noqa: E402
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
@@ -125,17 +128,23 @@ ROWS = [
 ]
 
 
-def replica_at(row: Row, prompt: int) -> tuple[float, float, float]:
-    """(largest output tokens/s per GPU of one replica, its time per output token in ms, the
-    time per output token in ms at the engine's full batch, or the largest that fits HBM)."""
-    workload = InferenceWorkload.model_validate({
+def _workload(row: Row, prompt: int, efficiencies: tuple[float, float] | None) -> InferenceWorkload:
+    hbm_compute = {} if efficiencies is None else dict(zip(("hbm_efficiency", "compute_efficiency"), efficiencies))
+    return InferenceWorkload.model_validate({
         "kind": "inference", "name": row.model, **MODELS[row.model], "precision": row.precision,
         "kv_heads": 8, "head_dim": 128, "kv_cache_precision": row.kv, "prompt_tokens": prompt,
         "output_tokens": row.output, "context_cv": row.cv,
         "ttft_target_ms": row.ttft_limit_ms or NO_LIMIT_TTFT_MS,
         "tpot_target_ms": row.tpot_limit_ms or NO_LIMIT_TPOT_MS,
-        "peak_requests_per_s": 1, "average_requests_per_s": 1, "tensor_parallel": row.tp,
+        "peak_requests_per_s": 1, "average_requests_per_s": 1, "tensor_parallel": row.tp, **hbm_compute,
     })
+
+
+def replica_at(row: Row, prompt: int, efficiencies: tuple[float, float] | None = None) -> tuple[float, float, float, int]:
+    """(largest output tokens/s per GPU of one replica, its time per output token in ms, the
+    time per output token in ms at the engine's full batch, or the largest that fits HBM, and
+    the batch of the first), at the workload's default efficiencies or the (HBM, compute) given."""
+    workload = _workload(row, prompt, efficiencies)
     bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu))
     w = ServingScalars.from_workload(workload)
     grid = replica_grid(w, build_serving_arrays(workload, [bid], default_catalog(), [1.0]))
@@ -145,7 +154,24 @@ def replica_at(row: Row, prompt: int) -> tuple[float, float, float]:
     best = int(np.flatnonzero(rate >= rate.max() * (1 - 1e-9))[-1])
     full = int(np.flatnonzero(grid.fits_hbm[0, 0, : row.cap])[-1])
     tpot = grid.tpot_s[0, 0]
-    return float(rate[best]) / row.tp, float(tpot[best]) * 1000, float(tpot[full]) * 1000
+    return float(rate[best]) / row.tp, float(tpot[best]) * 1000, float(tpot[full]) * 1000, best + 1
+
+
+def calibrated_on(row: Row) -> tuple[float, float]:
+    """The (HBM, compute) efficiencies the product's own calibration (serving_calibration) sets
+    from this row's published figure, given as a bid's decode-throughput evidence at the batch
+    the engine ran (the model's batch for the row: the engine's cap or what fits HBM)."""
+    *_, batch = replica_at(row, row.prompt[0])
+    evidence = {"kind": "serving_decode_throughput", "scale_gpus": row.tp, "batch_size": batch,
+                "value": row.published_tokens_s / row.gpus * row.tp, "unit": "tokens/s",
+                "grade": "provider_claim", "description": row.label}
+    workload = _workload(row, row.prompt[0], None)
+    bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu, evidence=[evidence]))
+    arrays, used, notes = calibrate_serving(ServingScalars.from_workload(workload),
+                                            build_serving_arrays(workload, [bid], default_catalog(), [1.0]), [bid])
+    if used[0] is None:
+        raise SystemExit(f"{row.label}: the calibration refused the published figure: {notes[0]}")
+    return float(arrays.hbm_efficiency[0]), float(arrays.compute_efficiency[0])
 
 
 def geometric_error(ratios: list[float]) -> tuple[float, float]:
@@ -169,7 +195,7 @@ def main() -> None:
             print(f"| {row.group} | dropped | {row.label} | {lengths} | - | {published:,.0f} | - | - "
                   f"| {tpot_pub} / - (dropped: {row.reason}) |")
             continue
-        predicted, tpot, tpot_full = replica_at(row, row.prompt[0])
+        predicted, tpot, tpot_full, _ = replica_at(row, row.prompt[0])
         ratio = predicted / published
         ratios.setdefault(f"{row.group}, tokens/s per GPU", []).append(ratio)
         latency = f"- / {tpot:.1f}"
@@ -191,6 +217,7 @@ def main() -> None:
     for group, values in ratios.items():
         mean, error = geometric_error(values)
         print(f"| {group} | {len(values)} | {mean:.2f} | {error:.0%} |")
+    _with_evidence()
     # How close one efficiency for every engine could come: scale every prediction so the two
     # groups furthest apart sit equally far off (the best a single constant can do for both).
     means = [geometric_error(v)[0] for g, v in ratios.items() if g.endswith("tokens/s per GPU")]
@@ -198,6 +225,36 @@ def main() -> None:
     print(f"\nOne efficiency for every engine: the best single scale (x{1 / scale:.2f} on every prediction) "
           f"still leaves the engines furthest apart {math.sqrt(max(means) / min(means)) - 1:.0%} off each, "
           "so 'within 20%' needs the engine's own efficiency (the bid's measured throughput).")
+
+
+def _with_evidence() -> None:
+    """A published figure given to the product's calibration as a bid's measured throughput, and
+    the engine factor it sets carried to the group's other rows: from the first row of the same
+    GPU (a provider's benchmark on the GPU it offers, other lengths), else the group's first row
+    (carried to another GPU or model)."""
+    print("\nWith one published point of the same engine as evidence:\n")
+    print("| group | evidence | predicted row | carried to | engine factor (HBM, compute efficiency) "
+          "| published tok/s/GPU | predicted | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    ratios: dict[str, list[float]] = {}
+    for group in dict.fromkeys(r.group for r in ROWS):
+        rows = [r for r in ROWS if r.group == group and r.kind != "dropped"]
+        for n, row in enumerate(rows[1:], start=1):
+            source = next((r for r in rows[:n] if r.gpu == row.gpu), rows[0])
+            hbm, compute = calibrated_on(source)
+            carried = ("other lengths, same GPU" if source.model == row.model and source.gpu == row.gpu
+                       else "another model" if source.model != row.model else "another GPU")
+            predicted = replica_at(row, row.prompt[0], (hbm, compute))[0]
+            published = row.published_tokens_s / row.gpus
+            ratios.setdefault(carried, []).append(predicted / published)
+            print(f"| {group} | {source.label.split(': ', 1)[1]} | {row.label.split(': ', 1)[1]} | {carried} "
+                  f"| x{hbm / 0.7:.2f} ({hbm:.2f}, {compute:.2f}) | {published:,.0f} | {predicted:,.0f} "
+                  f"| {predicted / published:.2f} |")
+    every = [r for values in ratios.values() for r in values]
+    mean, error = geometric_error(every)
+    print(f"\nWith evidence: geometric mean predicted/published {mean:.2f}, geometric-mean error {error:.0%} "
+          f"over {len(every)} rows, every row within {max(max(r, 1 / r) for r in every) - 1:.0%}; "
+          + "; ".join(f"{kind} {geometric_error(v)[1]:.0%} over {len(v)}" for kind, v in ratios.items()) + ".")
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
         "gates": {"passed": e.passes_gates, "failed": [{"code": g.code, "reason": g.message} for g in e.gates]},
         "warnings": [{"code": w.code, "message": w.message} for w in e.warnings],
         "hbm_efficiency": round(e.hbm_efficiency, 6),
+        "compute_efficiency": round(e.compute_efficiency, 6),
         "figures": figures,
         "uncertainty": band_json(band, currency) if e.passes_gates else None,
         "criteria": {name: round(value, 6) for name, value in score.criteria.items()},

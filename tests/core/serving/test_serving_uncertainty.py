@@ -11,6 +11,7 @@ from serving_builders import serving_bid, serving_workload
 import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_report import serving_scorecard_to_json
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
@@ -44,6 +45,24 @@ def test_a_bids_band_does_not_move_when_another_bid_is_added():
     alone = mc.serving_uncertainty(first, samples=48).bands[0]
     beside = mc.serving_uncertainty(second, samples=48).bands[0]
     assert alone.cost_per_million == beside.cost_per_million and alone.monthly_cost == beside.monthly_cost
+
+
+def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monkeypatch):
+    # The benchmark sets both efficiencies of the measured bid (one engine factor), so the
+    # buyer-stack compute draw and the market MBU draw must not move its band; with its own
+    # grade's spread at 0 the band is its point cost, while the bid without evidence spreads.
+    monkeypatch.setattr(mc, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.PROVIDER_CLAIM: 0.0})
+    monkeypatch.setattr(mc, "CLAIM_MEDIAN", 1.0)
+    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.4)
+    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.4)
+    evidence = {"kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
+                "grade": "provider_claim", "batch_size": 32}
+    bids = [serving_bid("measured", gpu="H200-SXM", evidence=[evidence]), serving_bid("spec", gpu="H200-SXM")]
+    # A peak of 120 requests/s needs several nodes, so efficiency draws move whole nodes.
+    estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)
+    measured, spec = mc.serving_uncertainty(estimates, samples=40).bands
+    assert measured.cost_per_million == pytest.approx((estimates.bids[0].cost_per_million_tokens,) * 3, rel=1e-12)
+    assert spec.cost_per_million[0] < spec.cost_per_million[2]
 
 
 def test_the_bands_spread_and_the_chances_add_up_on_the_demo():

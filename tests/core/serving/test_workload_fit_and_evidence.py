@@ -1,4 +1,4 @@
-"""Workload-fit warnings both ways, and serving evidence calibrating the HBM efficiency."""
+"""Workload-fit warnings both ways, and serving evidence setting the engine's efficiencies."""
 
 from __future__ import annotations
 
@@ -58,10 +58,13 @@ def test_a_training_run_on_serving_grade_nodes_is_flagged():
     assert not any(w.code == "serving_grade_bid" for w in estimate.warnings)
 
 
-def test_measured_decode_throughput_calibrates_the_hbm_efficiency():
-    # One H200 (TP1), 32 sequences, 1,200 output tokens/s -> a decode step of 32/1,200 = 26.667 ms.
-    # Bytes read per step: 70e9 weights + 32 x 327,680 x (1,000 + 600/2) = 70e9 + 13.631e9.
-    # HBM efficiency = 83.631e9 / (4.8e12 x 0.026667) = 0.65337.
+def test_measured_decode_throughput_sets_the_engine_factor_of_both_efficiencies():
+    # One H200 (TP1), 32 sequences, 1,200 output tokens/s -> a step of 32/1,200 = 26.667 ms.
+    # Bytes read per step: 70e9 weights + 32 x 327,680 x (1,000 + 600/2) = 70e9 + 13.631e9; at
+    # the assumed 70% of 4.8 TB/s that is 24.890 ms. The matmuls (32 x (1 + 1,000/600) = 85.3
+    # tokens, 2 x 70e9 x 85.3 / (1,979e12 x 0.5) = 12.1 ms) hide behind the weight read, so the
+    # engine runs k = 24.890 / 26.667 = 0.93339 times as fast as assumed: HBM 0.65337, compute
+    # 0.46669.
     evidence = {
         "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
         "grade": "provider_claim", "batch_size": 32,
@@ -71,6 +74,8 @@ def test_measured_decode_throughput_calibrates_the_hbm_efficiency():
     expected = (70e9 + 32 * 327_680 * 1300) / (4.8e12 * 32 / 1200)
     assert e.hbm_efficiency == pytest.approx(expected, rel=1e-9)
     assert e.hbm_efficiency == pytest.approx(0.65337, abs=1e-5)
+    assert e.compute_efficiency == pytest.approx(0.5 * expected / 0.7, rel=1e-9)
+    assert e.compute_efficiency == pytest.approx(0.46669, abs=1e-5)
     assert e.throughput_evidence is not None
 
 
@@ -85,15 +90,15 @@ def test_a_claim_faster_than_the_hbm_peak_is_refused_with_a_note():
     assert "peak HBM bandwidth" in e.calibration_notes[0]
 
 
-def test_a_measurement_where_the_matmuls_bind_calibrates_through_the_kv_read():
-    # 8B in BF16 (16e9 B) on one H100, 256 sequences of 1,000 + 200/2 = 1,100 tokens of
-    # 16,384-byte KV: 4.6137e9 B of KV per step. Decode compute 2 x 8e9 x 256 / (989e12 x 0.5)
-    # = 8.2831 ms. Measured 25,600 tokens/s -> a 10 ms step. Read as all memory it would be
-    # (16e9 + 4.6137e9) / (3.35e12 x 0.010) = 0.6153, but then the weight read, 7.76 ms, is
-    # shorter than the compute: the matmuls bind, and the step is compute + KV read, so
-    # efficiency = 4.6137e9 / (3.35e12 x (10 - 8.2831) ms) = 0.80216.
+def test_a_measurement_where_the_matmuls_bind_scales_both_efficiencies_alike():
+    # 8B in BF16 (16e9 B) on one H100, 256 sequences, prompts of 1,000 and outputs of 200 tokens
+    # of 16,384-byte KV. With chunked prefill each step carries 256 decode tokens and 256 x
+    # 1,000/200 = 1,280 prompt tokens: 2 x 8e9 x 1,536 / (989e12 x 0.5) = 49.699 ms of matmuls,
+    # which hide the 16e9 / (3.35e12 x 0.7) = 6.823 ms weight read; the KV cache, 256 x 16,384 x
+    # (1,000 + 100) = 4.6137e9 B, adds 4.6137e9 / (3.35e12 x 0.7) = 1.967 ms: 51.666 ms.
+    # Measured 4,500 tokens/s -> a 256 / 4,500 = 56.889 ms step: k = 51.666 / 56.889 = 0.90819.
     evidence = {
-        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 25_600, "unit": "tokens/s",
+        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 4_500, "unit": "tokens/s",
         "grade": "provider_claim", "batch_size": 256,
     }
     workload = serving_workload(
@@ -101,7 +106,14 @@ def test_a_measurement_where_the_matmuls_bind_calibrates_through_the_kv_read():
         kv_cache_bytes_per_token=16_384, prompt_tokens=1000, output_tokens=200,
     )
     e = estimate_serving(workload, [serving_bid(evidence=[evidence])]).bids[0]
-    kv = 256 * 16_384 * 1_100
-    compute = 2 * 8e9 * 256 / (989e12 * 0.5)
-    assert e.hbm_efficiency == pytest.approx(kv / (3.35e12 * (0.010 - compute)), rel=1e-9)
-    assert e.hbm_efficiency == pytest.approx(0.80216, abs=1e-5)
+    model_step = 2 * 8e9 * 1536 / (989e12 * 0.5) + 256 * 16_384 * 1_100 / (3.35e12 * 0.7)
+    k = model_step / (256 / 4_500)
+    assert k == pytest.approx(0.90819, abs=1e-5)
+    assert (e.hbm_efficiency, e.compute_efficiency) == (pytest.approx(0.7 * k, rel=1e-9), pytest.approx(0.5 * k, rel=1e-9))
+    assert e.throughput_evidence is not None and not e.calibration_notes
+    # 25,600 output tokens/s would carry 25,600 x 6 = 153,600 tokens/s through the matmuls:
+    # 2.46 PFLOP/s on a 989 TFLOP/s GPU. Refused, with the reason, and the assumptions stay.
+    evidence["value"] = 25_600
+    e = estimate_serving(workload, [serving_bid(evidence=[evidence])]).bids[0]
+    assert (e.hbm_efficiency, e.compute_efficiency, e.throughput_evidence) == (0.7, 0.5, None)
+    assert "more than the peak HBM bandwidth or compute" in e.calibration_notes[0]

@@ -80,6 +80,46 @@ def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
     mean = w.mean_decode_context
     return np.asarray(batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean, dtype=float)
 
+@dataclass(frozen=True, slots=True)
+class DecodeStep:
+    """One forward pass of a batch in decode, by what it waits on (arrays broadcast like tp x
+    batch x bids)."""
+
+    weights_read_s: np.ndarray  # the weight shard read once; the matmuls' compute can hide it
+    kv_read_s: np.ndarray  # the batch's KV cache, read by attention after the matmuls
+    compute_s: np.ndarray  # the decode tokens and the prompts riding with them (chunked prefill)
+    comm_s: np.ndarray  # tensor-parallel all-reduces
+    fabric_comm_s: np.ndarray  # their part on the scale-out fabric (nil inside NVLink)
+
+    @property
+    def engine_s(self) -> np.ndarray:
+        """The part the engine's kernels set (all but the all-reduces): what serving evidence
+        scales."""
+        return np.asarray(np.maximum(self.weights_read_s, self.compute_s) + self.kv_read_s)
+
+    @property
+    def step_s(self) -> np.ndarray:
+        return np.asarray(self.engine_s + self.comm_s)
+
+
+def decode_step(w: ServingScalars, b: ServingArrays, tp: np.ndarray, batch: np.ndarray) -> DecodeStep:
+    """At batch B, B/output requests finish (and arrive) per step, so with chunked prefill a
+    step carries B decode tokens and B x prompt/output prefill tokens. The matmuls read the
+    weights while they compute, so one hides the other; attention is a kernel of its own that
+    reads the KV cache after them, so its time adds (paged-attention decode kernels are
+    bandwidth-bound)."""
+    kv_shards = np.minimum(tp, w.kv_heads)  # GQA: ranks beyond the KV heads hold copies
+    bandwidth = _per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency)
+    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
+    comm, fabric = _tp_parts_s(w, b, tp, step_tokens)
+    return DecodeStep(
+        weights_read_s=w.weight_bytes / tp / bandwidth,
+        kv_read_s=batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards / bandwidth,
+        compute_s=2.0 * w.active_params * step_tokens / (tp * _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)),
+        comm_s=comm,
+        fabric_comm_s=fabric,
+    )
+
 
 @dataclass(frozen=True, slots=True)
 class ReplicaGrid:
@@ -108,12 +148,10 @@ class ReplicaGrid:
 def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     """Every (TP, batch) a bid could run a replica at, with its latency and throughput.
 
-    With chunked prefill the prompts of arriving requests ride in the same forward pass as the
-    decode tokens: at batch B, B/output requests finish (and arrive) per step, so a step
-    carries B decode tokens and B x prompt/output prefill tokens. Its time is
-    max(weight shard / (HBM bandwidth x efficiency), 2 x active params x tokens / (TP x peak x
-    compute efficiency)) + the batch's KV cache / (HBM bandwidth x efficiency) + TP all-reduce
-    time for those tokens. Time per output token is that step. A request's own first token needs its whole prompt computed plus one step.
+    A step's time is max(weight shard / (HBM bandwidth x efficiency), 2 x active params x
+    tokens / (TP x peak x compute efficiency)) + the batch's KV cache / (HBM bandwidth x
+    efficiency) + TP all-reduce time for those tokens (decode_step). Time per output token is
+    that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
     batch = BATCHES[None, None, :]
@@ -125,28 +163,20 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
     placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
-    bandwidth = _per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency)
-    weights_read = weights / bandwidth
-    kv_read = batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards / bandwidth
-    memory = weights_read + kv_read
-    peak = _per_bid(b.peak_flops) * w.compute_efficiency
-    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
-    compute = 2.0 * w.active_params * step_tokens / (tp * peak)
-    comm, fabric_comm = _tp_parts_s(w, b, tp, step_tokens)
-    # The matmuls read the weights while they compute, so one hides the other; attention is a
-    # kernel of its own that reads the KV cache after them, so its time adds (paged-attention
-    # decode kernels are bandwidth-bound).
-    step = np.maximum(weights_read, compute) + kv_read + comm
+    step = decode_step(w, b, tp, batch)
+    peak = _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)
     prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(w, b, tp, w.prompt_tokens)
-    tpot = step
-    ttft = prefill + step
+    tpot = step.step_s
+    ttft = prefill + tpot
     with np.errstate(invalid="ignore"):
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
         tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
-        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, memory_s=memory,
-        weights_read_s=np.broadcast_to(weights_read, step.shape), compute_s=compute,
-        comm_s=comm, fabric_comm_s=fabric_comm, step_s=step, prefill_s=prefill, tpot_s=tpot, ttft_s=ttft,
+        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable,
+        memory_s=step.weights_read_s + step.kv_read_s,
+        weights_read_s=np.broadcast_to(step.weights_read_s, tpot.shape), compute_s=step.compute_s,
+        comm_s=step.comm_s, fabric_comm_s=step.fabric_comm_s, step_s=tpot, prefill_s=prefill, tpot_s=tpot,
+        ttft_s=ttft,
         tokens_per_s=batch / tpot, feasible=feasible,
     )
 

@@ -30,6 +30,7 @@ class ServingEstimate:
     exchange_rate: float
     hbm_bandwidth_tb_s: float
     hbm_efficiency: float
+    compute_efficiency: float  # the workload's, or scaled with the HBM one by serving evidence
     tensor_parallel: int | None
     batch: int | None
     batch_limit: str | None  # what stops a larger batch
@@ -109,6 +110,7 @@ def estimate_serving(
             exchange_rate=rates[i],
             hbm_bandwidth_tb_s=float(arrays.hbm_bandwidth_bytes_s[i]) / 1e12,
             hbm_efficiency=float(arrays.hbm_efficiency[i]),
+            compute_efficiency=float(arrays.compute_efficiency[i]),
             **{name: figures.get(name) for name in _FIGURES},
         ))
     return ServingEstimates(workload, tuple(results))

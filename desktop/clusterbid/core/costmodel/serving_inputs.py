@@ -23,6 +23,7 @@ class ServingArrays:
     hbm_bytes: np.ndarray
     hbm_bandwidth_bytes_s: np.ndarray  # peak, from the catalog
     hbm_efficiency: np.ndarray  # the workload's, or calibrated from the bid's serving evidence
+    compute_efficiency: np.ndarray  # likewise: evidence scales both by the engine's one factor
     fast_domain_gpus: np.ndarray  # GPUs a replica can span without the scale-out fabric
     gpus_per_node: np.ndarray
     fabric_step_latency_s: np.ndarray
@@ -63,7 +64,6 @@ class ServingScalars:
     peak_output_tokens_s: float
     average_output_tokens_s: float
     service_months: float
-    compute_efficiency: float
     usable_hbm_fraction: float
     tp_choices: tuple[int, ...]
 
@@ -87,7 +87,6 @@ class ServingScalars:
             peak_output_tokens_s=w.peak_output_tokens_per_s,
             average_output_tokens_s=w.average_output_tokens_per_s,
             service_months=float(w.service_months),
-            compute_efficiency=w.compute_efficiency,
             usable_hbm_fraction=w.usable_hbm_fraction,
             tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,
         )
@@ -108,6 +107,7 @@ def build_serving_arrays(
             "hbm_bytes": gpu.hbm_gb * 1e9,
             "hbm_bandwidth_bytes_s": gpu.hbm_bandwidth_tb_s * 1e12,
             "hbm_efficiency": workload.hbm_efficiency,
+            "compute_efficiency": workload.compute_efficiency,
             # NVLink (or the node's own PCIe) carries TP traffic inside this many GPUs; a wider
             # replica sends every layer's all-reduce over the scale-out fabric.
             "fast_domain_gpus": max(bid.topology.nvlink_domain_gpus, bid.capacity.gpus_per_node),

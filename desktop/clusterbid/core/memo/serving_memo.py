@@ -190,9 +190,10 @@ def _throughput_trust(e) -> str:
     """How far the decode throughput the bid was costed with can be trusted, in words."""
     ev = e.throughput_evidence
     if ev is None:
-        return (f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet's HBM bandwidth "
-                f"({e.hbm_bandwidth_tb_s:g} TB/s at {e.hbm_efficiency:.0%} efficiency); ask for measured output "
-                "tokens per second at the proposed batch and latency.")
+        return (f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM bandwidth "
+                f"({e.hbm_bandwidth_tb_s:g} TB/s at the assumed {e.hbm_efficiency:.0%} efficiency) and compute peak "
+                f"(at the assumed {e.compute_efficiency:.0%}); ask for measured output tokens per second at the "
+                "proposed batch and latency.")
     what = f"the decode throughput of {ev.value:,g} {ev.unit} on {ev.scale_gpus:,} GPU{'' if ev.scale_gpus == 1 else 's'}"
     when = ev.measured_on.isoformat() if ev.measured_on else "undated"
     log = (f"raw log {ev.artefact_name or 'attached'} (SHA-256 {ev.artefact_sha256[:12]}...)" if ev.artefact_sha256

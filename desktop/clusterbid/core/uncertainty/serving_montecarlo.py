@@ -6,9 +6,10 @@ Two inputs carry most of the doubt in a latency-bound serving estimate: the HBM 
 in every step). Each is a log-normal multiplier, `exp(sigma z)`, on the figure the point
 estimate used. The default MBU is one assumption shared by every bid without serving
 evidence, so those bids share one draw (a common shock) plus a small per-bid part for the
-provider's own configuration; a bid whose MBU comes from its benchmark draws alone, narrower
-the better its grade, and a claim without a log is shifted down as a best case. Compute
-efficiency is the buyer's stack: one draw shared by every bid. Draws come from common random
+provider's own configuration. Compute efficiency is the buyer's stack: one draw shared by
+every bid without evidence. A bid whose efficiencies come from its benchmark (one engine
+factor for both, serving_calibration) draws that factor alone, narrower the better its grade,
+and a claim without a log is shifted down as a best case. Draws come from common random
 numbers per (seed, bid, input), so editing one bid never moves another's band.
 """
 
@@ -73,17 +74,20 @@ class ServingUncertainty:
 def _draws(estimates: ServingEstimates, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(MBU multiplier, compute multiplier), each (bids, samples)."""
     market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
-    compute = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
-    mbu = []
+    stack = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
+    mbu, compute = [], []
     for e in estimates.bids:
         own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
         grade = None if e.throughput_evidence is None else e.throughput_evidence.grade
         if grade is None:
             mbu.append(np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
+            compute.append(stack)
         else:
             median = CLAIM_MEDIAN if grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
-            mbu.append(median * np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own))
-    return np.asarray(mbu), np.broadcast_to(compute, (len(estimates.bids), samples))
+            engine = median * np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own)
+            mbu.append(engine)
+            compute.append(engine)
+    return np.asarray(mbu), np.asarray(compute)
 
 
 def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
@@ -111,7 +115,7 @@ def serving_uncertainty(
         arrays = _tile(base, n)
         arrays = arrays.replace(
             hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(), 1.0),
-            peak_flops=arrays.peak_flops * compute[:, start:stop].ravel(),
+            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(), 1.0),
         )
         plan = fleet(w, arrays, replica_grid(w, arrays), exact_slots=EXACT_SLOTS)
         ok = plan.servable.reshape(len(bids), n)
