@@ -58,7 +58,8 @@ def calibrate_serving(
             continue
         one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
         k = engine_factor(w, one, float(evidence.scale_gpus), float(evidence.batch_size), evidence.value)
-        label = f"{evidence.value:,.0f} tokens/s at batch {evidence.batch_size} on {evidence.scale_gpus} GPU(s)"
+        gpus = f"{evidence.scale_gpus} GPU" + ("" if evidence.scale_gpus == 1 else "s")
+        label = f"{evidence.value:,.0f} tokens/s at batch {evidence.batch_size} on {gpus}"
         if not np.isfinite(k) or hbm[i] * k > 1.0 or compute[i] * k > 1.0:
             notes[i].append(
                 f"serving evidence ({label}) implies more than the peak HBM bandwidth or compute the GPU "
@@ -70,5 +71,9 @@ def calibrate_serving(
             )
             used[-1] = None
             continue
+        notes[i].append(
+            f"Costed with its serving benchmark ({evidence.grade.value.replace('_', ' ')}): {label} puts the "
+            f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute {compute[i] * k:.0%})"
+        )
         hbm[i], compute[i] = hbm[i] * k, compute[i] * k
     return b.replace(hbm_efficiency=hbm, compute_efficiency=compute), used, notes
