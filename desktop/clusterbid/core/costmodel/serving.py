@@ -80,6 +80,7 @@ def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
     mean = w.mean_decode_context
     return np.asarray(batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean, dtype=float)
 
+
 @dataclass(frozen=True, slots=True)
 class DecodeStep:
     """One forward pass of a batch in decode, by what it waits on (arrays broadcast like tp x
