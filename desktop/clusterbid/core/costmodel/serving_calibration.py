@@ -5,8 +5,9 @@ and its scheduling. Whether the measured batch was bound by the HBM reads or by 
 the figure says how much faster or slower than the workload's assumptions this engine runs on
 this GPU, not which kernel is to blame, so one factor k scales both efficiencies (HBM and
 compute): the step the model gives at the measured TP and batch, all-reduces aside, shrinks by
-k. Solving only for the HBM efficiency (the first version) read a compute-bound vLLM run as
-20% MBU and NVIDIA's MLPerf runs as more than the HBM peak; with one factor, one published
+k. The first version solved for the HBM efficiency alone, with the prompts that ride in each
+step left out of the matmuls: every public figure of methodology section 8 then read as 18-46%
+MBU, which no engine runs at. With one factor and the model's own step, one published
 figure of an engine predicts its other published figures within 13% (geometric mean 10%;
 methodology section 8).
 """
