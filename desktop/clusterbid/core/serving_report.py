@@ -98,8 +98,9 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
         "uncertainty": None if scorecard.uncertainty is None else {
             "samples": scorecard.uncertainty.samples,
             "seed": scorecard.uncertainty.seed,
-            "inputs": "HBM efficiency (MBU) per bid by evidence grade, with a shared shock for the default; "
-            "compute efficiency shared by every bid (resources/methodology.md section 8)",
+            "inputs": "HBM efficiency (MBU) with a shared shock and compute efficiency shared by every bid "
+            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its evidence grade "
+            "(resources/methodology.md section 8)",
         },
         "tipping_points": tipping_json(serving_tipping_points(scorecard)),
         "bids": [

@@ -15,8 +15,8 @@ Formats (documented in resources/evidence-formats.md, "Serving benchmarks"):
 
 A run gives the replica's output tokens/s at a measured time per output token; by Little's law
 the sequences decoding at once are throughput x TPOT, which is the batch the serving model is
-calibrated at (core/costmodel/serving_calibration.py), so the bid's HBM efficiency is fitted at
-the latency the run actually reached.
+calibrated at (core/costmodel/serving_calibration.py), so the bid's engine factor (its HBM and
+compute efficiencies) is fitted at the latency the run actually reached.
 """
 
 from __future__ import annotations
