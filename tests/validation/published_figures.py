@@ -57,6 +57,7 @@ class Row:
     mbs: int = 1
     virtual: int = 1
     grad_bytes: int = 4
+    dp_overlap: float = 0.5  # the workload default; 0 where the gradients are reduced after backward
 
     def params(self) -> float:  # Narayanan et al. 2021, eq. for P
         l, h = self.layers, self.hidden
@@ -79,18 +80,20 @@ HDR200, NDR400 = ("IB-HDR200", 8, 200.0), ("IB-NDR400", 8, 400.0)
 # Megatron-LM", SC21, Table 1 (weak scaling, Selene: 8 A100 80GB and 8 HDR200 per node; FLOPs
 # counted with full activation recomputation; vocabulary 51,200, sequence 2,048). Micro-batch
 # sizes and interleaved stages (layers per model stage / --num-layers-per-virtual-pipeline-stage)
-# as run: Megatron-LM examples/sc21/run_table_1.sh, the paper's own scripts.
+# as run: Megatron-LM examples/sc21/run_table_1.sh, the paper's own scripts. From 39B they use
+# DDP=local, Megatron's wrapper, which all-reduces the gradient buffer after backward (nothing
+# hidden; megatron/model/distributed.py); the smaller models use PyTorch DDP (overlapped).
 MEGATRON = [
     Row("Megatron-LM Table 1", "1.7B/32", A100, HDR200, 24, 2304, 51200, 2048, 1, 1, 32, 512, "bf16", 137, 4, mbs=16),
     Row("Megatron-LM Table 1", "3.6B/64", A100, HDR200, 30, 3072, 51200, 2048, 2, 1, 64, 512, "bf16", 138, 4, mbs=16),
     Row("Megatron-LM Table 1", "7.5B/128", A100, HDR200, 36, 4096, 51200, 2048, 4, 1, 128, 512, "bf16", 142, 4, mbs=16),
     Row("Megatron-LM Table 1", "18.4B/256", A100, HDR200, 40, 6144, 51200, 2048, 8, 1, 256, 1024, "bf16", 135, 4, mbs=8),
-    Row("Megatron-LM Table 1", "39.1B/512", A100, HDR200, 48, 8192, 51200, 2048, 8, 2, 512, 1536, "bf16", 138, 4, mbs=4),
-    Row("Megatron-LM Table 1", "76.1B/1024", A100, HDR200, 60, 10240, 51200, 2048, 8, 4, 1024, 1792, "bf16", 140, 4, mbs=2, virtual=3),
-    Row("Megatron-LM Table 1", "145.6B/1536", A100, HDR200, 80, 12288, 51200, 2048, 8, 8, 1536, 2304, "bf16", 148, 4, mbs=2, virtual=2),
-    Row("Megatron-LM Table 1", "310.1B/1920", A100, HDR200, 96, 16384, 51200, 2048, 8, 16, 1920, 2160, "bf16", 155, 4, mbs=1, virtual=2),
-    Row("Megatron-LM Table 1", "529.6B/2520", A100, HDR200, 105, 20480, 51200, 2048, 8, 35, 2520, 2520, "bf16", 163, 4, mbs=1, virtual=3),
-    Row("Megatron-LM Table 1", "1008B/3072", A100, HDR200, 128, 25600, 51200, 2048, 8, 64, 3072, 3072, "bf16", 163, 4, mbs=1),
+    Row("Megatron-LM Table 1", "39.1B/512", A100, HDR200, 48, 8192, 51200, 2048, 8, 2, 512, 1536, "bf16", 138, 4, mbs=4, dp_overlap=0.0),
+    Row("Megatron-LM Table 1", "76.1B/1024", A100, HDR200, 60, 10240, 51200, 2048, 8, 4, 1024, 1792, "bf16", 140, 4, mbs=2, virtual=3, dp_overlap=0.0),
+    Row("Megatron-LM Table 1", "145.6B/1536", A100, HDR200, 80, 12288, 51200, 2048, 8, 8, 1536, 2304, "bf16", 148, 4, mbs=2, virtual=2, dp_overlap=0.0),
+    Row("Megatron-LM Table 1", "310.1B/1920", A100, HDR200, 96, 16384, 51200, 2048, 8, 16, 1920, 2160, "bf16", 155, 4, mbs=1, virtual=2, dp_overlap=0.0),
+    Row("Megatron-LM Table 1", "529.6B/2520", A100, HDR200, 105, 20480, 51200, 2048, 8, 35, 2520, 2520, "bf16", 163, 4, mbs=1, virtual=3, dp_overlap=0.0),
+    Row("Megatron-LM Table 1", "1008B/3072", A100, HDR200, 128, 25600, 51200, 2048, 8, 64, 3072, 3072, "bf16", 163, 4, mbs=1, dp_overlap=0.0),
 ]
 # Smith et al., "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B", 2022, section
 # 2.4: batch 1,920 on 280/350/420 DGX A100 (8 HDR200 each), TP8 x PP35: 126/121/113 TFLOP/s per GPU
@@ -126,7 +129,7 @@ def _workload(row: Row, mfu: float, measured_on_width: int) -> Workload:
         global_batch_tokens=row.batch * row.seq, grad_bytes_per_param=row.grad_bytes,
         num_layers=row.layers, hidden_size=row.hidden, baseline_mfu=min(mfu, 0.85),
         baseline_hidden_size=measured_on_width,
-        activation_recomputation="full" if row.counts_hardware_flops() else "none",
+        activation_recomputation="full" if row.counts_hardware_flops() else "none", dp_comm_overlap=row.dp_overlap,
     ))
 
 
