@@ -35,7 +35,7 @@ from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.serving import replica_grid  # noqa: E402
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving  # noqa: E402
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays  # noqa: E402
-from clusterbid.core.serving_workload import InferenceWorkload  # noqa: E402
+from clusterbid.core.serving_workload import DEFAULT_HBM_EFFICIENCY, InferenceWorkload  # noqa: E402
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
 
 NO_LIMIT_TTFT_MS, NO_LIMIT_TPOT_MS = 600_000.0, 60_000.0  # the largest each field accepts
@@ -248,7 +248,7 @@ def _with_evidence() -> None:
             published = row.published_tokens_s / row.gpus
             ratios.setdefault(carried, []).append(predicted / published)
             print(f"| {group} | {source.label.split(': ', 1)[1]} | {row.label.split(': ', 1)[1]} | {carried} "
-                  f"| x{hbm / 0.7:.2f} ({hbm:.2f}, {compute:.2f}) | {published:,.0f} | {predicted:,.0f} "
+                  f"| x{hbm / DEFAULT_HBM_EFFICIENCY:.2f} ({hbm:.2f}, {compute:.2f}) | {published:,.0f} | {predicted:,.0f} "
                   f"| {predicted / published:.2f} |")
     every = [r for values in ratios.values() for r in values]
     mean, error = geometric_error(every)
