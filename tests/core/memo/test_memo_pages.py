@@ -160,6 +160,10 @@ def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
     # (resources/examples/demo-serving-evaluation.json): 1,200 tokens/s on one H200.
     assert "decode throughput of 1,200 tokens/s on 1 GPU is the provider's claim only" in section
     assert "no raw log attached" in section
+    # And what it made of the engine: 70.6e9 B of FP8 weights + 32 x 327,680 B x 1,300 tokens of
+    # BF16 KV = 84.23e9 B per step at 70% of 4.8 TB/s is 25.07 ms against the measured 32 / 1,200
+    # = 26.67 ms: 0.94x, HBM 0.7 x 0.94 = 66%, compute 0.5 x 0.94 = 47%.
+    assert "the engine runs at 0.94x the assumed efficiencies (HBM 66%, compute 47%)" in section
 
 
 def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the_deadline():

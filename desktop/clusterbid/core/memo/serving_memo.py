@@ -186,14 +186,22 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     return rows
 
 
-def _throughput_trust(e) -> str:
-    """How far the decode throughput the bid was costed with can be trusted, in words."""
+def _throughput_trust(e, assumed_hbm_efficiency: float) -> str:
+    """How far the decode throughput the bid was costed with can be trusted, in words, and what
+    it made of the bid's engine when it was used."""
     ev = e.throughput_evidence
-    if ev is None:
-        return (f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM bandwidth "
-                f"({e.hbm_bandwidth_tb_s:g} TB/s at the assumed {e.hbm_efficiency:.0%} efficiency) and compute peak "
-                f"(at the assumed {e.compute_efficiency:.0%}); ask for measured output tokens per second at the "
-                "proposed batch and latency.")
+    if ev is not None:
+        factor = e.hbm_efficiency / assumed_hbm_efficiency
+        used = (f" Costed at that figure, the engine runs at {factor:.2f}x the assumed efficiencies "
+                f"(HBM {e.hbm_efficiency:.0%}, compute {e.compute_efficiency:.0%}).")
+        return _evidence_trust(ev) + used
+    return (f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM bandwidth "
+            f"({e.hbm_bandwidth_tb_s:g} TB/s at the assumed {e.hbm_efficiency:.0%} efficiency) and compute peak "
+            f"(at the assumed {e.compute_efficiency:.0%}); ask for measured output tokens per second at the "
+            "proposed batch and latency.")
+
+
+def _evidence_trust(ev) -> str:
     what = f"the decode throughput of {ev.value:,g} {ev.unit} on {ev.scale_gpus:,} GPU{'' if ev.scale_gpus == 1 else 's'}"
     when = ev.measured_on.isoformat() if ev.measured_on else "undated"
     log = (f"raw log {ev.artefact_name or 'attached'} (SHA-256 {ev.artefact_sha256[:12]}...)" if ev.artefact_sha256
@@ -209,7 +217,8 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
     """Every bid, the recommended one first (the override's, if any), then by rank, excluded bids
     last: how its throughput, the figure the cost per token rests on, was established."""
     order = sorted(scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0))
-    return [f"{_name(score)}: {_throughput_trust(score.estimate)}" for score in order]
+    assumed = scorecard.evaluation.workload.hbm_efficiency
+    return [f"{_name(score)}: {_throughput_trust(score.estimate, assumed)}" for score in order]
 
 
 def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
