@@ -112,7 +112,7 @@ def test_a_measurement_where_the_matmuls_bind_scales_both_efficiencies_alike():
     assert (e.hbm_efficiency, e.compute_efficiency) == (pytest.approx(0.7 * k, rel=1e-9), pytest.approx(0.5 * k, rel=1e-9))
     assert e.throughput_evidence is not None
     assert e.calibration_notes == (
-        "Costed with its serving benchmark (provider claim): 4,500 tokens/s at batch 256 on 1 GPU puts the "
+        "Costed with its serving benchmark (provider's claim, no raw data): 4,500 tokens/s at batch 256 on 1 GPU puts the "
         "engine at 0.91x the assumed efficiencies (HBM 64%, compute 45%)",
     )
     # 25,600 output tokens/s would carry 25,600 x 6 = 153,600 tokens/s through the matmuls:

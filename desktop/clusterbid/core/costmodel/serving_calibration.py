@@ -20,7 +20,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.calibration import GRADE_ORDER
 from clusterbid.core.costmodel.serving import decode_step
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.model import GRADE_WORDS, Evidence, EvidenceGrade, EvidenceKind
 
 
 def _chosen(bid: Bid) -> Evidence | None:
@@ -73,7 +73,7 @@ def calibrate_serving(
             used[-1] = None
             continue
         notes[i].append(
-            f"Costed with its serving benchmark ({evidence.grade.value.replace('_', ' ')}): {label} puts the "
+            f"Costed with its serving benchmark ({GRADE_WORDS[evidence.grade]}): {label} puts the "
             f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute {compute[i] * k:.0%})"
         )
         hbm[i], compute[i] = hbm[i] * k, compute[i] * k
