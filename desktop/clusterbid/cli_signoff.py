@@ -71,6 +71,7 @@ def _as_json(result) -> dict:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    memo = read_memo_bytes(args.memo)  # a file that is no memo is refused before the imports
     from clusterbid.core.memo.verification import verify_memo
 
     _quiet_pyhanko()
@@ -82,7 +83,6 @@ def run_verify(args: argparse.Namespace) -> int:
         from clusterbid.core.documents import read_evaluation
 
         evaluation = read_evaluation(args.evaluation)
-    memo = read_memo_bytes(args.memo)
     try:
         result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
     except InputError as exc:

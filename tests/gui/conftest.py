@@ -10,6 +10,7 @@ from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.settings import AppSettings
+from tests.gui.waiting import HANG_GUARD_MS
 
 
 @pytest.fixture
@@ -67,7 +68,7 @@ def window(qtbot, tmp_path, app_settings, dialog_log):
     # window is active; under a window manager the new window must be raised and given focus.
     win.raise_()
     win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=5000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=HANG_GUARD_MS)
     yield win
     # No worker may outlive its test (napari's rule): wait, then close and reset the zoom.
     assert win.tasks.wait_for_done(10_000)
@@ -79,4 +80,4 @@ def window(qtbot, tmp_path, app_settings, dialog_log):
 def wait_for_scoring(qtbot, win) -> None:
     """Until the table shows a scorecard of the session's current evaluation."""
     qtbot.waitUntil(lambda: win.model.scorecard.evaluation == win.session.evaluation and not win.tasks.is_busy(),
-                    timeout=5000)
+                    timeout=HANG_GUARD_MS)

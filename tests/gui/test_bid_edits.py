@@ -16,6 +16,7 @@ from clusterbid.gui.comparison.scorecard_table_model import PRICE, RANK
 from clusterbid.gui.wizard import BidWizard
 from tests.conftest import bid_dict
 from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 
 def _on_disk(window) -> list[str]:
@@ -43,7 +44,7 @@ def test_delete_key_removes_the_selected_bid_and_undo_brings_it_back(qtbot, wind
 def _import(qtbot, window, dialog_log, path: Path) -> None:
     dialog_log.answers.append(str(path))
     qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)  # File > Import Bids
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     wait_for_scoring(qtbot, window)
 
 
@@ -168,7 +169,7 @@ def test_a_log_attached_in_the_wizard_is_kept_in_the_document_with_the_edit(qtbo
             wizard.next()
         wizard.evidence_page.attach_files([REAL_LOG])
         qtbot.waitUntil(lambda: wizard.evidence_page.pending == 0 and wizard.result_bid() is not None
-                        and len(wizard.result_bid().evidence) > len(before.evidence), timeout=10_000)
+                        and len(wizard.result_bid().evidence) > len(before.evidence), timeout=HANG_GUARD_MS)
         wizard.hide()
         return QDialog.DialogCode.Accepted
 

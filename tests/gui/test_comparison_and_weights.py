@@ -12,6 +12,7 @@ from clusterbid.gui.comparison.scorecard_table_model import (
 )
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 NAMES = {"northwind-ib": "Northwind AI Cloud", "prime-efa": "Hyperscale Prime"}
 
@@ -131,7 +132,7 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
 
     model = window.model
-    qtbot.waitUntil(lambda: model.index(0, BAND).data() != "—", timeout=30_000)
+    qtbot.waitUntil(lambda: model.index(0, BAND).data() != "—", timeout=HANG_GUARD_MS)
     evaluation = window.session.evaluation
     expected = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed).bids["northwind-ib"]
     row = model.row_of("northwind-ib")
@@ -192,7 +193,7 @@ def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
 
     assert band_geometry(10, 108, 1.0e6, 2.0e6, (1.25e6, 1.5e6, 1.75e6)) == (39, 89, 64)
     assert band_geometry(0, 108, 1.0e6, 2.0e6, (0.5e6, 3.0e6, 2.5e6)) == (4, 104, 104)  # clipped to the cell
-    qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=HANG_GUARD_MS)
     model = window.model
     bands = [model.band_figures(r) for r in range(model.rowCount())]
     ranked = [b for b in bands if b is not None]

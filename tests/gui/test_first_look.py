@@ -6,13 +6,14 @@ from __future__ import annotations
 from clusterbid.core.shown_scorecard import read_shown
 from clusterbid.gui.first_look import first_look
 from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 
 def test_the_shown_table_is_kept_and_the_first_look_paints_it(qtbot, window):
     wait_for_scoring(qtbot, window)
     path = window.session.document.path
     qtbot.waitUntil(lambda: read_shown(path) is not None and "$1.28M" in str(read_shown(path)["rows"]),
-                    timeout=30_000)  # kept once the bands are in
+                    timeout=HANG_GUARD_MS)  # kept once the bands are in
     shown = read_shown(path)
     model, view = window.model, window.comparison
     visible = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]

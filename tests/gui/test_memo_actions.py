@@ -23,6 +23,7 @@ from clusterbid.core.memo.inputs import parse_memo_inputs
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from tests.core.memo_signing.pki import Authority
+from tests.gui.waiting import HANG_GUARD_MS
 
 JUSTIFICATION = "Prime's team already runs our stack; the panel accepts the premium."
 
@@ -47,7 +48,7 @@ def _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exe
     monkeypatch.setattr(SignMemoDialog, "exec", fake_exec)
     dialog_log.answers.append(str(memo))
     window.actions_.sign_memo.trigger()
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
 
 
 def _fill_export_dialog(qtbot, seen: list):
@@ -77,7 +78,7 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     # A copy as the document stands before the export: the memo records this history (its audit head).
     window.session.document.save_copy(tmp_path / "copy.clusterbid")
     qtbot.keyClick(window, Qt.Key.Key_M, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=HANG_GUARD_MS)
     assert "needs a written justification" in seen[0]
     assert not dialog_log.shown, dialog_log.shown
     pdf = target.read_bytes()
@@ -132,17 +133,17 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
     dialog = window.memos.verify_dialog
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = dialog.report.toPlainText()
     assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
     # Without a trusted certificate the signer is shown untrusted, in red, never as holding.
     assert "FAILED" in dialog.verdict.text() and "#b00020" in dialog.verdict.text()
     assert "signers not trusted" in report
     dialog.trust_requested.emit([str(ca)])
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "trusted: yes" in dialog.report.toPlainText()
     dialog.trust_requested.emit([str(Authority.create().write_pem(tmp_path / "other-ca.pem"))])
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "trusted: NO" in dialog.report.toPlainText()
     # pyHanko logs an untrusted chain with a traceback; the app routes its loggers nowhere (pytest's
     # own log capture hides stderr tracebacks here, so the routing itself is what is checked).
@@ -154,7 +155,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     memo.write_bytes(memo.read_bytes().replace(b"Ada Lovelace", b"Eve Intruder", 1))
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "FAILED" in window.memos.verify_dialog.verdict.text()
     window.memos.verify_dialog.close()
 
@@ -179,7 +180,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     target = tmp_path / "serving-memo.pdf"
     dialog_log.answers.append(str(target))
     shown.export_memo_action.trigger()
-    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     # The same memo core renders for the same evaluation, approver and document history (its audit
     # head before the export row), which is what `clusterbid memo` writes.
     exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
@@ -191,7 +192,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     # Verify from the serving window too: the same handlers as the training window's.
     dialog_log.answers.append(str(target))
     shown.verify_memo_action.trigger()
-    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=30_000)
+    qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = shown.memos.verify_dialog.report.toPlainText()
     assert "re-rendered from the attached inputs: identical to the memo as exported" in report
     assert "not yet signed: approver-1" in report
@@ -215,8 +216,8 @@ def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_
     dialog_log.answers.append(str(tmp_path / "a-memo.pdf"))
     window.actions_.export_memo.trigger()
     assert window.evaluations.open_evaluation(EXAMPLES / "seed-network-example.json")  # while the memo is being drawn
-    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=60_000)
-    qtbot.waitUntil(lambda: (tmp_path / "a-memo.pdf").exists(), timeout=5_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: (tmp_path / "a-memo.pdf").exists(), timeout=HANG_GUARD_MS)
     assert not [r for r in window.session.document.audit_rows() if r.action == "record_memo_exported"]
     with EvaluationDocument.open(demo_path) as demo:
         rows = [r for r in demo.audit_rows() if r.action == "record_memo_exported"]

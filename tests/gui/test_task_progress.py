@@ -7,6 +7,7 @@ import threading
 from PySide6.QtCore import Qt
 
 from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 
 def test_cancel_stops_long_work_and_its_result_is_dropped(qtbot, window):
@@ -22,7 +23,7 @@ def test_cancel_stops_long_work_and_its_result_is_dropped(qtbot, window):
         return "done"
 
     window.tasks.run("slow import", work, results.append)
-    qtbot.waitUntil(lambda: progress.bar.value() == 40, timeout=5_000)
+    qtbot.waitUntil(lambda: progress.bar.value() == 40, timeout=HANG_GUARD_MS)
     assert progress.bar.isVisibleTo(window) and progress.cancel_button.isVisibleTo(window)
     assert progress.bar.format().startswith("reading")
     qtbot.mouseClick(progress.cancel_button, Qt.MouseButton.LeftButton)

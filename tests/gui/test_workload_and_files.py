@@ -17,6 +17,7 @@ from clusterbid.gui.file_commands import dropped_paths
 from clusterbid.gui.help_dialogs import MethodologyDialog
 from tests.conftest import REPO, bid_dict
 from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 REAL_OPEN_FILE, REAL_SAVE_FILE = dialogs.open_file, dialogs.save_file  # before any fixture replaces them
 
@@ -83,12 +84,12 @@ def _drop(window, path: Path) -> None:
 def test_dropping_a_bid_sheet_imports_it(qtbot, window, tmp_path):
     sheet = write_template_csv(tmp_path / "dropped.csv", [Bid.model_validate(bid_dict("dropped"))])
     _drop(window, sheet)
-    qtbot.waitUntil(lambda: "Provider dropped" in window.comparison.provider_order(), timeout=10_000)
+    qtbot.waitUntil(lambda: "Provider dropped" in window.comparison.provider_order(), timeout=HANG_GUARD_MS)
 
 
 def test_dropping_an_nccl_log_shows_what_was_read(qtbot, window, dialog_log):
     _drop(window, PUBLIC_LOG)
-    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=HANG_GUARD_MS)
     kind, title, text = dialog_log.shown[-1]
     assert kind == "info" and PUBLIC_LOG.name in title
     # The log's rows at >= 1 GiB peak at 338.82 GB/s busbw (8 GiB, out-of-place): the plateau.
@@ -100,7 +101,7 @@ def test_dropping_a_broken_log_says_which_line(qtbot, window, dialog_log, tmp_pa
     log = tmp_path / "broken.log"
     log.write_text("hello\nthis is not nccl output\n")
     _drop(window, log)
-    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=10_000)
+    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=HANG_GUARD_MS)
     assert dialog_log.shown[-1][0] == "problem" and "no nccl-tests result rows" in dialog_log.shown[-1][2]
 
 
@@ -223,7 +224,7 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
     assert window.session.document.path == tmp_path / "round-2.clusterbid"
     assert window.session.evaluation.bids == () and window.session.evaluation.workload == job
     wait_for_scoring(qtbot, window)
-    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=10_000)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert window.model.rowCount() == 0
     assert not window.statusBar().currentMessage().startswith("Scoring failed")
     # The empty table says what to do next, with buttons for it; the first bid takes its place.
@@ -247,7 +248,7 @@ def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(q
     assert app_settings.last_evaluation() == last  # a plain relaunch still opens the training window
     first_document = first.document
     first.close()
-    qtbot.waitUntil(lambda: window.evaluations.serving_windows == [second], timeout=5_000)
+    qtbot.waitUntil(lambda: window.evaluations.serving_windows == [second], timeout=HANG_GUARD_MS)
     assert first_document.is_closed  # closed with its window, not left open behind a deleted one
     second.close()
 

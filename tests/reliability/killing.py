@@ -1,8 +1,9 @@
 """Start committing children, SIGKILL each at a random instant, collect what each acknowledged.
 
 Processes only (no threads in the test process, whose join once failed under load), every wait
-bounded by a deadline, and a time budget: when the machine is slow the test makes fewer kills
-rather than running into pytest's per-test timeout. Callers assert a minimum number of kills.
+bounded by a deadline that only catches a hung child. The number of kills is fixed, never "as
+many as fit in N seconds": a busy machine makes the run slower, not weaker, and the callers give
+the test a per-test timeout sized for a loaded machine (a hang guard, not a speed check).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 
 DESKTOP = Path(__file__).resolve().parents[2] / "desktop"
 BUILDERS = Path(__file__).resolve().parents[1] / "core" / "store"
-START_TIMEOUT_S = 30.0  # a child that has not committed once by then is a failure, not a slow disk
+START_TIMEOUT_S = 120.0  # a child that has not committed once by then is hung, not on a slow disk
 
 
 @dataclass
@@ -75,15 +76,15 @@ class KillRun:
     seconds: float
 
 
-def kill_repeatedly(script: Path, paths: list[Path], kills: int, budget_s: float, max_delay_s: float,
-                    seed: int, after_kill: Callable[[Path], None] | None = None) -> KillRun:
-    """Rounds of one child per file: each commits once, then is killed after a random delay;
-    `after_kill(path)` inspects the file as the next user would find it."""
+def kill_repeatedly(script: Path, paths: list[Path], kills: int, max_delay_s: float, seed: int,
+                    after_kill: Callable[[Path], None] | None = None) -> KillRun:
+    """Rounds of one child per file until `kills` children were killed: each commits once, then
+    is killed after a random delay; `after_kill(path)` inspects the file as the next user would."""
     rng = random.Random(seed)
     acks: dict[Path, list[list[str]]] = {path: [] for path in paths}
     done = mid = 0
     started = time.monotonic()
-    while done < kills and time.monotonic() - started < budget_s:
+    while done < kills:
         children = [start(script, path, done + i) for i, path in enumerate(paths[: kills - done])]
         deadline = time.monotonic() + START_TIMEOUT_S
         for child in children:

@@ -14,14 +14,13 @@ import pytest
 from clusterbid.core.store import EvaluationDocument, replay_audit, verify_audit_chain
 from tests.reliability.killing import kill_repeatedly
 
-pytestmark = [pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
-              pytest.mark.reliability]
-
-KILLS = 160
-MIN_KILLS = 60  # what even a slow, loaded runner manages within the budget
-BUDGET_S = 60.0  # well under pytest's 120 s per test, whatever the machine
+KILLS = 100  # exactly this many, however busy the machine (about 40 s on 2 quiet cores)
+LOADED_MACHINE_TIMEOUT_S = 900  # a hang guard: ten times the quiet run, for a machine under load
 FILES = 4  # one committing child per file at a time; files are reused across kills
 MAX_DELAY_S = 0.03
+
+pytestmark = [pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
+              pytest.mark.reliability, pytest.mark.timeout(LOADED_MACHINE_TIMEOUT_S)]
 
 CHILD = textwrap.dedent(
     """
@@ -73,7 +72,7 @@ def test_kill_during_commits_loses_and_corrupts_nothing(tmp_path):
     script.write_text(CHILD)
     paths = [tmp_path / f"kill-{i}.clusterbid" for i in range(FILES)]
     seed = random.randrange(2**32)
-    run = kill_repeatedly(script, paths, KILLS, BUDGET_S, MAX_DELAY_S, seed)
+    run = kill_repeatedly(script, paths, KILLS, MAX_DELAY_S, seed)
     # Every file must open (integrity check included) as every user would after a crash.
     for path in paths:
         EvaluationDocument.open(path).close()
@@ -81,8 +80,8 @@ def test_kill_during_commits_loses_and_corrupts_nothing(tmp_path):
     total_acks = sum(len(acks) for acks in run.acks.values())
     print(f"\nkill test: {run.kills} kills over {FILES} files, {total_acks} acknowledged edits, "
           f"{run.mid_transaction} kills inside a transaction (hot journal left), "
-          f"{corrupt} corrupt, {lost} lost, {run.seconds:.1f} s (seed {seed})", file=sys.stderr)
-    assert run.kills >= MIN_KILLS, f"seed {seed}: only {run.kills} kills in {BUDGET_S:.0f} s"
+          f"{corrupt} corrupt, {lost} lost, {run.seconds:.1f} s wall (seed {seed})", file=sys.stderr)
+    assert run.kills == KILLS, f"seed {seed}: {run.kills} kills, {KILLS} asked for"
     # The test only means something if kills land inside transactions, not only between them.
     assert run.mid_transaction >= run.kills // 10, f"seed {seed}: too few kills landed inside a transaction"
     assert total_acks >= run.kills, "every run acknowledges at least one edit before its kill"

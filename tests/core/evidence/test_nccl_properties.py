@@ -101,26 +101,26 @@ def test_100_mb_of_noise_is_a_linear_scan() -> None:
     block = "\n".join(rng.choice(noise_lines) for _ in range(10_000)) + "\n"
     text = block * (100_000_000 // len(block) + 1)
     assert len(text) >= 100_000_000
-    started = time.perf_counter()
+    cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
     try:
         parse_nccl_tests_text(text, "noise.log")
     except EvidenceParseError as exc:
         assert "no nccl-tests result rows" in str(exc)
     else:
         raise AssertionError("noise parsed as a run")
-    assert time.perf_counter() - started < 30
+    assert time.process_time() - cpu_before < 30
 
 
 def test_one_megabyte_line_is_refused_quickly() -> None:
     text = "# nThread 1\n" + "9 " * 500_000 + "\n"
-    started = time.perf_counter()
+    cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
     try:
         parse_nccl_tests_text(text, "long.log")
     except EvidenceParseError as exc:
         assert str(exc).startswith("long.log line 2: line is 1000000 characters long")
     else:
         raise AssertionError("a 1 MB line was accepted")
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - cpu_before < 5
 
 
 @settings(max_examples=200, deadline=None)

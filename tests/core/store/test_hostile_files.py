@@ -39,10 +39,10 @@ def tamper(path, *statements):
 
 
 def refused(path, error_type, message):
-    start = time.monotonic()
+    cpu_before = time.process_time()  # CPU seconds of this process: the same on a busy machine
     with pytest.raises(error_type, match=message) as caught:
         EvaluationDocument.open(path)
-    assert time.monotonic() - start < 2, "refusing a hostile file must not hang"
+    assert time.process_time() - cpu_before < 2, "refusing a hostile file must not spin"
     assert isinstance(caught.value, InputError) and str(caught.value).startswith(f"{path.name}: ")
     return caught.value
 

@@ -57,12 +57,13 @@ def _refused_quickly_and_small(path) -> None:
     import subprocess
     import sys
 
-    # VmHWM, this process's own peak (ru_maxrss can carry the forking parent's on Linux).
-    probe = ("import re, time; t = time.perf_counter(); "
+    # VmHWM, this process's own peak (ru_maxrss can carry the forking parent's on Linux); CPU
+    # seconds rather than wall time, which a busy machine inflates.
+    probe = ("import re, time; t = time.process_time(); "
              "from clusterbid.core.shown_scorecard import read_shown; "
              f"assert read_shown({str(path)!r}) is None; "
              "status = open('/proc/self/status').read(); "
-             "print(time.perf_counter() - t, re.search(r'VmHWM:\\s+(\\d+)', status).group(1))")
+             "print(time.process_time() - t, re.search(r'VmHWM:\\s+(\\d+)', status).group(1))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     seconds, peak_kib = done.stdout.split()

@@ -14,6 +14,7 @@ from clusterbid.gui import dialogs
 from clusterbid.gui.wizard import BidWizard, DraftStore, edit_bid_dialog
 from tests.conftest import REPO
 from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, next_enabled, type_into
+from tests.gui.waiting import HANG_GUARD_MS
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -29,7 +30,7 @@ def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open
     page = _evidence_page(wizard)
     page.choose_files = lambda: [str(REAL_LOG)]
     qtbot.mouseClick(page.findChild(QPushButton, "attach_logs"), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
     # The log's last row: 8589934592 bytes, out-of-place busbw 338.82 GB/s (SOURCES.md, row 31)
     assert page.table.item(0, 0).text() == "allreduce busbw: 338.82 GB/s"
     assert page.table.item(0, 1).text() == "16 GPUs"  # ranks 0..15
@@ -44,7 +45,7 @@ def test_a_training_throughput_csv_attaches_each_row_graded_by_who_measured_it(q
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     page = _evidence_page(wizard)
     page.attach_files([REPO / "resources" / "examples" / "evidence" / "training-throughput.csv"])
-    qtbot.waitUntil(lambda: page.table.rowCount() == 3, timeout=10_000)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 3, timeout=HANG_GUARD_MS)
     added = wizard.result_bid().evidence[-3:]
     # Row 1: 6 x 70e9 params x 480,000 tokens/s / (512 GPUs x 989e12 FLOP/s dense BF16) = 0.39813
     assert added[0].value == pytest.approx(6 * 70e9 * 480_000 / (512 * 989e12), rel=1e-4)
@@ -58,18 +59,18 @@ def test_flags_and_unusable_logs_are_shown(qtbot, open_wizard, evaluation):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     page = _evidence_page(wizard)
     page.attach_files([DATA / "wrong_na.log"])  # rows print '#wrong' as N/A: checking was off
-    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
     assert page.table.item(0, 5).text() == "validation_off"
     assert page.table.item(0, 5).toolTip() == "results were not checked (#wrong is N/A)"
     page.attach_files([DATA / "truncated.log"])  # its last row stops after 7 of 13 columns (line 61)
-    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert page.status.text().startswith("Not attached: truncated.log line 61: expected 13 columns")
     page.attach_files([DATA / "all_gather.log"])
-    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert page.status.text() == ("Not attached: all_gather.log: no figure the cost model can use (run 1 (line 2): "
                                   "all_gather is shown but not scored (the cost model uses all_reduce busbw))")
     page.attach_files([DATA / "public" / "SOURCES.md"])
-    qtbot.waitUntil(lambda: page.pending == 0, timeout=10_000)
+    qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert "no nccl-tests result rows found" in page.status.text()
 
 
@@ -102,7 +103,7 @@ def test_a_logs_grade_follows_who_ran_it(qtbot, open_wizard, evaluation):
     assert not hasattr(page, "grade")
     page.measured_by.setCurrentIndex(page.measured_by.findData("buyer"))
     page.attach_files([REAL_LOG])
-    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
     assert wizard.result_bid().evidence[-1].grade is EvidenceGrade.MEASURED_INDEPENDENT
     assert page.table.item(0, 2).text() == "measured independently"
 
@@ -113,7 +114,7 @@ def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard,
     first.show()
     type_into(qtbot, field(first, "quote", "provider").widget, "Crashy Cloud")
     type_into(qtbot, field(first, "quote", "reference").widget, "CR-7")
-    qtbot.waitUntil(lambda: draft_path.exists() and "CR-7" in draft_path.read_text(), timeout=5_000)
+    qtbot.waitUntil(lambda: draft_path.exists() and "CR-7" in draft_path.read_text(), timeout=HANG_GUARD_MS)
     shiboken6.delete(first)  # no Finish, no Cancel: as if the app had died
     assert json.loads(draft_path.read_text())["values"]["quote"]["provider"] == "Crashy Cloud"
 
@@ -159,6 +160,6 @@ def test_a_log_over_tcp_sockets_is_flagged_against_the_bids_infiniband_in_the_wi
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     page = _evidence_page(wizard)
     page.attach_files([DATA / "socket_2x8.log"])
-    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
     assert page.table.item(0, 0).text() == "allreduce busbw: 25.5 GB/s"
     assert "ran_over_sockets" in page.table.item(0, 5).text()
