@@ -48,6 +48,13 @@ def run_sign(args: argparse.Namespace) -> int:
             raise InputError(f"--evaluation {args.evaluation}: signatures are recorded in a .clusterbid document")
         document = EvaluationDocument.open(args.evaluation)  # opened first: a bad document signs nothing
     try:
+        if document is not None:
+            from clusterbid.core.memo.anchor_check import signature_record_refusal
+
+            refusal = signature_record_refusal(memo, args.evaluation)
+            if refusal is not None:
+                raise InputError(f"--evaluation {args.evaluation}: {refusal}; nothing was signed "
+                                 "(sign without --evaluation, or name the memo's own document)")
         credentials = load_credentials(args.p12, read_passphrase(args.p12))
         signed = sign_memo(memo, field, credentials, reason=args.reason, location=args.location, source=str(args.memo))
         out = args.output or args.memo

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox
 from clusterbid.cli import main as cli_main
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import parse_memo_inputs
+from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from tests.core.memo_signing.pki import Authority
@@ -158,6 +159,31 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "FAILED" in window.memos.verify_dialog.verdict.text()
     window.memos.verify_dialog.close()
+
+
+def test_a_memo_of_another_evaluation_is_signed_but_not_recorded_in_this_one(
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
+    """The rule `clusterbid sign --evaluation` follows (issue 33): a memo whose audit anchor is
+    not in this document's history leaves no row in its trail, even when the evaluations match."""
+    other = tmp_path / "other.clusterbid"
+    EvaluationDocument.create(other, window.session.document.evaluation).close()
+    memo = tmp_path / "other-memo.pdf"
+    assert cli_main(["memo", str(other), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
+                     "--samples", "200"]) == 0
+    p12 = Authority.create().write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
+    rows_before = window.session.document.audit_rows()
+
+    def fake_exec(dialog: SignMemoDialog) -> int:
+        dialog.p12.setText(str(p12))
+        qtbot.keyClicks(dialog.passphrase, "ada-passphrase")
+        _press(dialog, "Sign")
+        return dialog.result()
+
+    _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
+    assert len(PdfFileReader(io.BytesIO(memo.read_bytes())).embedded_signatures) == 1  # signed
+    assert window.session.document.audit_rows() == rows_before
+    assert "not recorded" in window.statusBar().currentMessage()
 
 
 def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tmp_path, monkeypatch):

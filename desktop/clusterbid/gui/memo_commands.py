@@ -180,15 +180,20 @@ class MemoCommands:
         path = dialogs.open_file(self.window, "Sign an approval memo", MEMO_FILES, self.last_memo)
         if not path:
             return
-        evaluation = self._document().evaluation
+        document = self._document()
+        evaluation, document_path = document.evaluation, document.path
 
         def read(_progress):
+            from clusterbid.core.memo.anchor_check import signature_record_refusal
             from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
             from clusterbid.core.memo.verification import verify_memo
 
             quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
             pdf = read_memo_bytes(Path(path))
-            return pdf, memo_approvers(pdf), verify_memo(pdf, evaluation=evaluation)
+            verification = verify_memo(pdf, evaluation=evaluation)
+            # The same rule as `clusterbid sign --evaluation`: only this document's own memos.
+            ours = signature_record_refusal(pdf, document_path) is None
+            return pdf, memo_approvers(pdf), verification, ours
 
         self.tasks.run(
             "memo read",
@@ -197,7 +202,9 @@ class MemoCommands:
             self._failed(f"Could not read {Path(path).name}"),
         )
 
-    def _ask_signature(self, path: Path, pdf: bytes, approvers: list, verification) -> None:
+    def _ask_signature(
+        self, path: Path, pdf: bytes, approvers: list, verification, is_ours: bool
+    ) -> None:
         from clusterbid.core.memo.signing import approver_field
         from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
@@ -217,7 +224,7 @@ class MemoCommands:
             return
         number, credentials = dialog.field_number, dialog.credentials
         reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
-        ours = self._document() if verification.evaluation_matches else None
+        ours = self._document() if is_ours else None
 
         def sign(progress):
             from clusterbid.core.memo.signing import sign_memo
@@ -252,7 +259,7 @@ class MemoCommands:
 
     def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
         role = approvers[number - 1].role if number <= len(approvers) else ""
-        where = "not recorded: the memo is of another evaluation"
+        where = "not recorded: the memo was not made from this evaluation's history"
         if ours is not None:  # the document whose evaluation the memo matched when it was read
             record_in(
                 ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role)

@@ -134,10 +134,17 @@ def test_evaluation_given_is_compared_with_the_memo(capsys, pki, tmp_path, signe
     assert code == 1 and "DIFFERS" in out and "title differs" in out
 
 
-def test_sign_verb_records_the_signature_in_the_audit_trail(capsys, monkeypatch, pki, tmp_path, unsigned_memo, memo_file):
-    document = tmp_path / "round.clusterbid"
+def _document_and_its_memo(tmp_path, name: str):
+    document = tmp_path / f"{name}.clusterbid"
     EvaluationDocument.create(document, demo_evaluation()).close()
-    memo = memo_file(unsigned_memo)
+    memo = tmp_path / f"{name}-memo.pdf"
+    approvers = [arg for who in APPROVERS for arg in ("--approver", ", ".join(who))]
+    assert main(["memo", str(document), "-o", str(memo), *approvers, "--samples", "2000"]) == 0
+    return document, memo
+
+
+def test_sign_verb_records_the_signature_in_the_audit_trail(capsys, monkeypatch, pki, tmp_path):
+    document, memo = _document_and_its_memo(tmp_path, "round")
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
     code = main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "--evaluation", str(document)])
     out = capsys.readouterr().out
@@ -148,6 +155,26 @@ def test_sign_verb_records_the_signature_in_the_audit_trail(capsys, monkeypatch,
     payload = json.loads(row.new_json)
     assert payload == {"signer": ADA[0], "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
                        "role": APPROVERS[0][1]}
+
+
+def test_a_memo_of_another_evaluation_is_neither_signed_nor_recorded(capsys, monkeypatch, pki, tmp_path):
+    """Issue 33: `sign --evaluation B` on a memo made from A wrote a signature row into B's
+    append-only trail. Two documents with the same demo evaluation: only the history tells them
+    apart, and the memo's audit anchor names A's."""
+    _, memo = _document_and_its_memo(tmp_path, "a")
+    other = tmp_path / "b.clusterbid"
+    EvaluationDocument.create(other, demo_evaluation()).close()
+    with EvaluationDocument.open(other) as doc:
+        rows_before = doc.audit_rows()
+    unsigned = memo.read_bytes()
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
+    code = main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "--evaluation", str(other)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "b.clusterbid is not the evaluation this memo was made from" in err and "nothing was signed" in err
+    assert memo.read_bytes() == unsigned
+    with EvaluationDocument.open(other) as doc:
+        assert doc.audit_rows() == rows_before
 
 
 def test_sign_verb_refusals_exit_2_with_the_message(capsys, monkeypatch, pki, unsigned_memo, memo_file):

@@ -41,6 +41,17 @@ def anchor_problems(pdf: bytes, document: Path) -> list[str]:
     return check_anchor(document, anchor)
 
 
+def signature_record_refusal(pdf: bytes, document: Path) -> str | None:
+    """Why a signature of `pdf` must not be written into `document`'s audit trail (None when it
+    may): the memo must have been made from this document's history. One rule for the command
+    line and the app, so neither door can put a signature of another evaluation's memo on record."""
+    problems = anchor_problems(pdf, Path(document))
+    if not problems:
+        return None
+    return (f"{Path(document).name} is not the evaluation this memo was made from "
+            f"({problems[0]}); its audit trail records only signatures of its own memos")
+
+
 def with_document_anchor(result: MemoVerification, pdf: bytes, evaluation_path: Path | None) -> MemoVerification:
     """`result` with the anchor check added when the memo is verified against a .clusterbid document."""
     if evaluation_path is None or Path(evaluation_path).suffix != DOCUMENT_SUFFIX:
