@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from clusterbid import __version__
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
@@ -42,7 +43,6 @@ def _load_evaluation(path: str):
     return read_evaluation(Path(path), warn=warn)
 
 
-DEFAULT_SAMPLES = 20_000
 
 
 def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:

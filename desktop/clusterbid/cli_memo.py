@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -124,7 +125,7 @@ def register(verbs: argparse._SubParsersAction) -> None:
     memo.add_argument("--decision-date", metavar="YYYY-MM-DD",
                       help="the date of the approval meeting, printed on page 1 apart from the quote dates "
                            "(kept in the attached inputs; without it page 1 says none was given)")
-    memo.add_argument("--samples", type=int, default=20_000,
+    memo.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                       help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
                            "default 20,000)")
     memo.set_defaults(func=run_memo)

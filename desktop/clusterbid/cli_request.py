@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
-DEFAULT_SAMPLES = 20_000
 
 
 def _date(text: str) -> dt.date:

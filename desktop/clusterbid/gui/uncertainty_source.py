@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # The same count and seed as `clusterbid score` and the memo: one band everywhere.
-MONTE_CARLO_SAMPLES = 20_000
+MONTE_CARLO_SAMPLES = DEFAULT_SAMPLES
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 if TYPE_CHECKING:  # imported where used: the serving path needs none of the training models
     from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.memo.inputs import RecommendationOverride
 
-DEFAULT_SAMPLES = 20_000  # `clusterbid score`'s count and the app's: one band everywhere
 Progress = Callable[[float, str], None]
 
 

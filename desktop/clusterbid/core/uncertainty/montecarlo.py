@@ -11,12 +11,12 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 __all__ = ["CHUNK", "COLUMNS", "MAX_SAMPLES", "BidUncertainty", "UncertaintyResult", "run_monte_carlo"]
 
 # One sample count everywhere (score, the app's bands, the memo), so the same seed prints the same
 # bands in each: 20,000 keeps a P10 within about 1% of its limit at a few hundred ms for 50 bids.
-DEFAULT_SAMPLES = 20_000
 
 PERCENTILES = (10.0, 50.0, 90.0)
 

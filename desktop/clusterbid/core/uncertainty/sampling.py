@@ -17,6 +17,7 @@ from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import stream
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # Samples per pass: bounds the temporaries of the cost model to a few MB per bid column while
 # keeping numpy's per-call overhead small. Draws are float32 (a z-score needs no more).
@@ -121,7 +122,7 @@ class PlanSamples:
     factors: dict[str, np.ndarray]  # input name -> the multiplier drawn on the bid's figure
 
 
-def sample_plan_costs(evaluation: Evaluation, samples: int = 20_000, seed: int | None = None, *,
+def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
                       spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> PlanSamples:
     """The same draws as run_monte_carlo with the same seed, kept whole."""
     seed = checked(evaluation, samples, seed)

@@ -25,6 +25,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.sampling import PlanSamples, sample_plan_costs
 from clusterbid.core.uncertainty.spreads import Spreads
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # Samples per bin at least (a bin mean's noise is the cost's spread / sqrt(400), about 5% of it),
 # and no more bins than this (50 bins resolve a tipping point to 2% of the input's distribution).
@@ -112,7 +113,7 @@ def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
     return ValueOfInformation(plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values))
 
 
-def value_of_information(evaluation: Evaluation, samples: int = 20_000, seed: int | None = None, *,
+def value_of_information(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
                          spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> ValueOfInformation:
     """Draw the Monte Carlo's samples (same seed, same draws as run_monte_carlo) and value them."""
     plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard)
