@@ -25,9 +25,11 @@ def _read(path: Path, args: argparse.Namespace):
     from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
 
     try:
-        if path.stat().st_size > MAX_BYTES:
+        from clusterbid.core.safe_read import read_regular
+
+        data = read_regular(path, MAX_BYTES)  # devices and FIFOs refused before any read
+        if len(data) > MAX_BYTES:
             raise InputError(f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run")
-        data = path.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:

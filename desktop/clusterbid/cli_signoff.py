@@ -33,7 +33,7 @@ def read_passphrase(p12: Path) -> str:
 
 
 def run_sign(args: argparse.Namespace) -> int:
-    from clusterbid.core.memo.credentials import load_credentials
+    from clusterbid.core.memo.credentials import load_credentials, read_p12_file
     from clusterbid.core.memo.signing import approver_field, sign_memo
     from clusterbid.core.memo.signoff import approver_role, write_atomically
 
@@ -55,7 +55,8 @@ def run_sign(args: argparse.Namespace) -> int:
             if refusal is not None:
                 raise InputError(f"--evaluation {args.evaluation}: {refusal}; nothing was signed "
                                  "(sign without --evaluation, or name the memo's own document)")
-        credentials = load_credentials(args.p12, read_passphrase(args.p12))
+        p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
+        credentials = load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
         signed = sign_memo(memo, field, credentials, reason=args.reason, location=args.location, source=str(args.memo))
         out = args.output or args.memo
         write_atomically(out, signed.pdf)

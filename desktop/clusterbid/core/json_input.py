@@ -4,9 +4,11 @@ the number of values before parsing, and absurd nesting or numbers as a message,
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.safe_read import NotARegularFile, open_regular
 
 # An evaluation of 1,000 bids is about 3 MB of JSON; 16 MiB leaves room and keeps the parse of
 # a hostile file well under 100 MB of memory (parsed JSON costs several times its text).
@@ -19,15 +21,17 @@ MAX_JSON_SEPARATORS = 2_000_000
 def read_json_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
     """The file's text, after checking its size on disk (never read whole first) and its encoding."""
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise InputError(f"{path}: {size:,} bytes is larger than the {limit:,}-byte limit for a JSON file")
-        with path.open("rb") as stream:
-            raw = stream.read(limit + 1)  # a file that grows while read (or a device) is still bounded
+        with open_regular(path) as stream:  # devices and FIFOs are refused before any read
+            size = os.fstat(stream.fileno()).st_size
+            if size > limit:
+                raise InputError(f"{path}: {size:,} bytes is larger than the {limit:,}-byte limit for a JSON file")
+            raw = stream.read(limit + 1)  # a file that grows while read is still bounded
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a folder, not a JSON file") from None
+    except NotARegularFile as exc:
+        raise InputError(f"{path}: {exc.strerror}") from None
     except PermissionError:
         raise InputError(f"{path}: permission denied") from None
     except OSError as exc:

@@ -20,6 +20,7 @@ from clusterbid.core.evidence.provenance import MEASURERS, grade_for
 from clusterbid.core.evidence.scaling import HEADER as SCALING_HEADER
 from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
 from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.safe_read import open_regular
 from clusterbid.core.evidence.throughput_readers import (
     ThroughputTable,
     parse_throughput_csv,
@@ -71,7 +72,7 @@ def load_evidence_bytes(path: Path, source: str | None = None) -> bytes:
     name = source or str(path)
     limit = f"the {MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file"
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path) as handle:  # devices and FIFOs refused before any read
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_EVIDENCE_BYTES:
                 raise EvidenceParseError(name, None, f"{size / 2**20:.0f} MiB is larger than {limit}; "

@@ -22,6 +22,7 @@ from clusterbid.core.provenance import TRACKED_BID_FIELDS
 from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
 from clusterbid.core.json_input import MAX_JSON_BYTES, loads
+from clusterbid.core.safe_read import open_regular
 
 SUPPORTED = (".xlsx", ".csv", ".json")
 
@@ -36,8 +37,13 @@ def import_bids(path: str | Path, *, valid_rows_only: bool = False) -> ImportRep
     """
     path = Path(path)
     suffix = path.suffix.lower()
-    if suffix in SUPPORTED and not path.is_file():
+    if suffix in SUPPORTED and not path.exists():
         raise InterchangeError(path, "no such file")
+    if suffix in SUPPORTED and not path.is_file():  # say what it is, without opening it
+        try:
+            open_regular(path).close()
+        except OSError as exc:
+            raise InterchangeError(path, f"cannot be read ({exc.strerror or exc})") from None
     if suffix == ".xlsx":
         return _from_sheet(path, read_xlsx(path), valid_rows_only)
     if suffix == ".csv":

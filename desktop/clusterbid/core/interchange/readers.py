@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import zipfile
 import zlib
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from clusterbid.core.interchange.errors import (
 )
 from clusterbid.core.interchange.template import BIDS_SHEET
 from clusterbid.core.interchange.xlsx_guard import guard_xlsx
+from clusterbid.core.safe_read import open_regular
 
 
 @dataclass(frozen=True)
@@ -118,10 +120,10 @@ def _xlsx_error(path: Path, exc: Exception) -> InterchangeError:
 def read_text(path: Path) -> str:
     """A UTF-8 text file (BOM allowed), size-capped; anything else is refused with a message."""
     try:
-        size = path.stat().st_size
-        if size > limits.MAX_FILE_BYTES:
-            raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:  # devices and FIFOs refused before any read
+            size = os.fstat(stream.fileno()).st_size
+            if size > limits.MAX_FILE_BYTES:
+                raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
             data = stream.read(limits.MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise InterchangeError(path, f"cannot be read ({exc.strerror or exc})") from None

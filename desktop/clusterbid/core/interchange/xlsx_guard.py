@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import re
 import zipfile
 import zlib
 from pathlib import Path
 
 from clusterbid.core.interchange import limits
+from clusterbid.core.safe_read import open_regular
 from clusterbid.core.interchange.errors import (
     CorruptFileError,
     FileTooLargeError,
@@ -42,7 +44,11 @@ def require_defused_xml(path: Path) -> None:
 
 def check_zip(path: Path) -> None:
     """Refuse zip bombs from the central directory alone, before anything is decompressed."""
-    size = path.stat().st_size
+    try:
+        with open_regular(path) as handle:  # zipfile would block on a FIFO or read a device forever
+            size = os.fstat(handle.fileno()).st_size
+    except OSError as exc:
+        raise CorruptFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     if size > limits.MAX_FILE_BYTES:
         raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
     if not zipfile.is_zipfile(path):

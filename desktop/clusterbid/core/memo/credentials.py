@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from cryptography.x509.oid import NameOID
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.safe_read import read_regular
 
 # A memo signature says "I approve this": PAdES and the EU rules behind it expect the signer's
 # certificate to carry the non-repudiation (contentCommitment) key usage, and pyHanko's
@@ -68,19 +69,29 @@ def check_certificate(certificate: x509.Certificate, source: str, now: datetime 
                          "usage that approval signatures need; ask your issuer for a signing certificate")
 
 
-def load_credentials(path: Path | str, passphrase: str, now: datetime | None = None) -> SigningCredentials:
-    """Open a PKCS#12 (.p12/.pfx) file; every failure is an InputError naming the file and what to do."""
+def read_p12_file(path: Path | str) -> bytes:
+    """A PKCS#12 file's bytes, refused (InputError naming the file) when it is not a plain file
+    holding PKCS#12: checked before anyone is asked for a passphrase."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_P12_BYTES:
+        raw = read_regular(path, MAX_P12_BYTES)  # devices and FIFOs refused before any read
+        if len(raw) > MAX_P12_BYTES:
             raise InputError(f"{path}: larger than {MAX_P12_BYTES:,} bytes; not a PKCS#12 certificate file")
-        raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; give the PKCS#12 (.p12/.pfx) file holding your certificate") from None
-    except (IsADirectoryError, PermissionError) as exc:
+    except OSError as exc:  # a folder, a locked file, a device or FIFO
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
     if not _is_pkcs12(raw):
         raise InputError(f"{path}: not a PKCS#12 (.p12/.pfx) file; export your certificate with its private key as .p12")
+    return raw
+
+
+def load_credentials(path: Path | str, passphrase: str, now: datetime | None = None,
+                     raw: bytes | None = None) -> SigningCredentials:
+    """Open a PKCS#12 (.p12/.pfx) file (or its bytes `raw`, read by read_p12_file); every failure
+    is an InputError naming the file and what to do."""
+    path = Path(path)
+    raw = read_p12_file(path) if raw is None else raw
     try:
         key, certificate, others = pkcs12.load_key_and_certificates(raw, passphrase.encode("utf-8") or None)
     except ValueError:
@@ -107,10 +118,12 @@ def load_trust_roots(paths: list[Path | str]) -> list[asn1_x509.Certificate]:
     roots = []
     for path in map(Path, paths):
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path, MAX_P12_BYTES)  # a certificate file is far smaller than a .p12 cap
+            if len(raw) > MAX_P12_BYTES:
+                raise InputError(f"--trust {path}: larger than {MAX_P12_BYTES:,} bytes; not a certificate file")
         except FileNotFoundError:
             raise InputError(f"--trust {path}: no such file") from None
-        except (IsADirectoryError, PermissionError) as exc:
+        except OSError as exc:
             raise InputError(f"--trust {path}: cannot be read ({exc.strerror})") from None
         try:
             certs = x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]

@@ -32,9 +32,12 @@ def read_memo_bytes(path: Path) -> bytes:
     from clusterbid.core.errors import InputError
 
     try:
-        if path.stat().st_size > MAX_MEMO_BYTES:
+        from clusterbid.core.safe_read import read_regular
+
+        data = read_regular(path, MAX_MEMO_BYTES)  # devices and FIFOs refused before any read
+        if len(data) > MAX_MEMO_BYTES:
             raise InputError(f"{path}: larger than {MAX_MEMO_BYTES:,} bytes; not a memo PDF")
-        return path.read_bytes()
+        return data
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except OSError as exc:

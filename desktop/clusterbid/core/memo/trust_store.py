@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import common_name
+from clusterbid.core.safe_read import read_regular
 
 if TYPE_CHECKING:  # the store is opened by the caller; this module only reads and attaches
     from clusterbid.core.store import EvaluationDocument
@@ -50,13 +51,13 @@ def read_certificate_file(path: Path | str) -> list[x509.Certificate]:
     """The certificates of a PEM (one or more) or DER file; InputError naming the file otherwise."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_CERTIFICATE_FILE:
+        raw = read_regular(path, MAX_CERTIFICATE_FILE)  # devices and FIFOs refused before any read
+        if len(raw) > MAX_CERTIFICATE_FILE:
             raise InputError(f"{path}: larger than {MAX_CERTIFICATE_FILE // 1024} KiB; not a certificate file "
                              "(give the approver's or the CA's certificate, PEM or DER)")
-        raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
-    except (IsADirectoryError, PermissionError) as exc:
+    except OSError as exc:  # a folder, a locked file, a device or FIFO
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
     if b"PRIVATE KEY" in raw:
         raise InputError(f"{path}: holds a private key; a trust store takes certificates only. Export the "
