@@ -1,10 +1,15 @@
-"""One rule for text typed or imported into the models: no control or bidi-override characters.
+"""One rule for text typed or imported into the models: no control, bidi-override or invisible
+characters.
 
 ESC and BEL reach the terminal raw (`clusterbid score` prints provider names), NUL and C1 codes
 break the XLSX export (openpyxl refuses them) and PDF text, and the right-to-left overrides make a
 name display as something else ("Acme\u202eSI" reads backwards) in the PDF, the XLSX and the CSV.
-Tab and line breaks stay allowed (notes and rationales have several lines), and so do the bidi
-marks U+200E/U+200F, which do not reorder text around them.
+Zero-width and other default-ignorable characters (Unicode's Default_Ignorable_Code_Point: the
+zero-width space and joiners, word joiner, invisible operators, soft hyphen, BOM, variation
+selectors, Hangul fillers, tags) draw nothing, so "Acme" and "Ac\u200bme" look the same in the
+table and the memo while being two providers. Tab and line breaks stay allowed (notes and
+rationales have several lines), and so do the bidi marks U+200E/U+200F, which do not reorder
+text around them.
 """
 
 from __future__ import annotations
@@ -14,7 +19,12 @@ import unicodedata
 
 from pydantic import BaseModel
 
-FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+CONTROL_AND_BIDI = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt) less U+200E/U+200F (above).
+INVISIBLE = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d"
+             "\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+             "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+FORBIDDEN = re.compile(f"[{CONTROL_AND_BIDI}{INVISIBLE}]")
 NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x1b": "ESC", "\x7f": "DEL", "\x9b": "CSI",
          "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u202d": "LEFT-TO-RIGHT OVERRIDE"}
 
@@ -29,8 +39,12 @@ def text_problem(value: str, where: str) -> str | None:
     found = FORBIDDEN.search(value)
     if found is None:
         return None
-    return (f"{where} holds the character {describe(found.group())} at position {found.start() + 1}; control "
-            "and text-direction override characters are not allowed: retype the text without it")
+    kind = ("an invisible character" if re.match(f"[{INVISIBLE}]", found.group())
+            else "control and text-direction override characters")
+    rule = ("it draws nothing, so two names that differ by it look the same"
+            if kind == "an invisible character" else "they are not allowed")
+    return (f"{where} holds the character {describe(found.group())} at position {found.start() + 1}; "
+            f"{kind}: {rule}; retype the text without it")
 
 
 def check_model_text(model: BaseModel, prefix: str = "", skip: tuple[str, ...] = ()) -> None:

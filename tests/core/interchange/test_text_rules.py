@@ -24,6 +24,23 @@ def test_a_provider_name_with_a_control_character_is_refused_naming_the_field(na
     assert f"U+{ord(next(c for c in BAD[name] if not c.isalnum() and c not in '[]2J')):04X}" in message
 
 
+# Issue 35: the zero-width characters it names, and a BOM in mid-text; each draws nothing.
+INVISIBLE = {"ZERO WIDTH SPACE": "\u200b", "ZERO WIDTH NON-JOINER": "\u200c",
+             "ZERO WIDTH JOINER": "\u200d", "WORD JOINER": "\u2060", "ZERO WIDTH NO-BREAK SPACE": "\ufeff",
+             "SOFT HYPHEN": "\u00ad", "VARIATION SELECTOR-16": "\ufe0f"}
+
+
+@pytest.mark.parametrize("name", list(INVISIBLE))
+def test_an_invisible_character_in_a_provider_or_id_is_refused_so_two_bids_cannot_look_alike(name):
+    char = INVISIBLE[name]
+    twin = "Ac" + char + "me"
+    with pytest.raises(ValidationError) as refused:
+        Bid.model_validate(bid_dict("acme", quote={"provider": twin}))
+    assert f"quote.provider holds the character {name} (U+{ord(char):04X}) at position 3" in str(refused.value)
+    with pytest.raises(ValidationError, match="id\n  String should match pattern"):  # ids are ASCII
+        Bid.model_validate(bid_dict("ac" + char + "me"))
+
+
 def test_tabs_line_breaks_and_right_to_left_script_stay_allowed():
     bid = Bid.model_validate(bid_dict("acme", quote={"provider": "شركة الحوسبة\u200f Ltd", "reference": "Q-1\t2"}))
     assert bid.quote.provider.startswith("شركة")

@@ -110,7 +110,8 @@ def _number(text: str, source: str, line: int, what: str, *, whole: bool) -> flo
     except ValueError:
         raise EvidenceParseError(source, line, f"{what} is not a {'whole ' if whole else ''}number: {text[:40]!r}") from None
     upper = 1_000_000 if whole else MAX_TOKENS_PER_SECOND
-    if not math.isfinite(value) or not 0 < value <= upper:
+    # Bounds before isfinite: a 400-digit whole number does not fit a float (OverflowError).
+    if not 0 < value <= upper or not math.isfinite(value):
         raise EvidenceParseError(source, line, f"{what} must be above 0 and at most {upper:g}, found {text[:40]!r}")
     return value
 

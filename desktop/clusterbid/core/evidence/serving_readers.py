@@ -53,9 +53,15 @@ class ServingRun:
 def _number(value: object, what: str, source: str, line: int | None = None, required: bool = True) -> float | None:
     if value is None and not required:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise EvidenceParseError(source, line, f"{what} must be a positive number, found {str(value)[:40]!r}")
-    return float(value)
+    # A number too large for a float (a 400-digit integer) is refused like any other bad figure.
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number <= 0:
+        shown = f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
+        raise EvidenceParseError(source, line, f"{what} must be a positive number, found {shown}")
+    return number
 
 
 def _vllm_json(data: dict, source: str) -> ServingRun:
@@ -159,6 +165,8 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
             data = json.loads(stripped)
         except (json.JSONDecodeError, RecursionError) as exc:
             raise EvidenceParseError(source, getattr(exc, "lineno", None), f"not valid JSON ({exc})") from None
+        except ValueError as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
+            raise EvidenceParseError(source, None, f"holds a number that is too long ({str(exc).split(';')[0]})") from None
         if "output_throughput" in data:
             return _vllm_json(data, source)
         if "output_token_throughput" in data:

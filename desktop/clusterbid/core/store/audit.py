@@ -59,6 +59,10 @@ def utc_now() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
 
 
+MALFORMED_SEQ = -1
+MAX_SEQ_DIGITS = 18  # a billion edits a second for thirty years still fits
+
+
 def row_hash(previous_hash: str, content: dict[str, object]) -> str:
     """sha256 over the previous row's hash and the canonical JSON of this row's fields."""
     canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -66,10 +70,15 @@ def row_hash(previous_hash: str, content: dict[str, object]) -> str:
 
 
 def read_head(conn: sqlite3.Connection) -> tuple[int, str]:
+    """The recorded last row (number, hash); MALFORMED_SEQ as the number when the record is damaged
+    or forged (letters, a 5,000-digit number), so it fails the comparison with the trail's last row
+    and the audit says so, instead of int() failing with an internal error."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (HEAD_KEY,)).fetchone()
     if row is None:
         return 0, GENESIS_HASH
-    seq, _, digest = row[0].partition(" ")
+    seq, _, digest = str(row[0]).partition(" ")
+    if not (seq.isascii() and seq.isdigit()) or len(seq) > MAX_SEQ_DIGITS:
+        return MALFORMED_SEQ, digest
     return int(seq), digest
 
 

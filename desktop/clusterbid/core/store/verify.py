@@ -99,6 +99,9 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
         return broken(seq, reason, rows)
     if audit.read_head(conn) != (rows[-1].seq, rows[-1].hash):
         head = audit.read_head(conn)
+        if head[0] == audit.MALFORMED_SEQ:
+            return broken(rows[-1].seq, "the document's record of its last change is damaged (not a row "
+                                        f"number); the trail ends at #{rows[-1].seq}", rows)
         return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
                                     f"#{rows[-1].seq}: rows were removed from the end", rows)
     try:
