@@ -90,7 +90,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.evaluation is not None:
         from clusterbid.core.documents import read_evaluation
 
-        evaluation = read_evaluation(args.evaluation)
+        evaluation = read_evaluation(args.evaluation, read_only=True)  # verify never writes it
     try:
         result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
     except InputError as exc:

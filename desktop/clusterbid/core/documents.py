@@ -14,15 +14,16 @@ from clusterbid.core.model_parsing import (  # noqa: F401 (re-exported: the name
 )
 
 
-def read_evaluation(path: Path, warn=None):
+def read_evaluation(path: Path, warn=None, *, read_only: bool = False):
     """An evaluation from a .clusterbid document or from an evaluation JSON file; `warn(text)` is
-    told when the document fails its audit (the CLI prints it on stderr)."""
+    told when the document fails its audit (the CLI prints it on stderr). `read_only`: the
+    document is read as it lies on disk and never written (verify)."""
     from clusterbid.core.evaluation import Evaluation
 
     if path.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument, audit_warning
 
-        with EvaluationDocument.open(path) as document:
+        with EvaluationDocument.open(path, read_only=read_only) as document:
             if warn is not None and not document.audit_report.ok:
                 warn(audit_warning(document.audit_report))
             return document.evaluation

@@ -75,6 +75,10 @@ def format_audit(report: AuditReport) -> str:
     else:
         where = f" at row #{report.first_broken}" if report.first_broken is not None else ""
         lines.append(f"CHAIN BROKEN{where}: {report.reason}")
+    if report.left_beside:
+        lines.append(f"Note: {', '.join(report.left_beside)} lies beside the document (an unfinished change "
+                     "after a crash, or a stray file). The audit read the document as it is on disk without it and "
+                     "left both untouched; opening the document for editing applies or discards it.")
     return "\n".join(lines + _anchor_lines(report))
 
 

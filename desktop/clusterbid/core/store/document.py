@@ -70,10 +70,11 @@ class EvaluationDocument(DocumentRecords):
         return cls(path, conn, who)
 
     @classmethod
-    def open(cls, path: Path | str, user: str | None = None) -> EvaluationDocument:
-        """Open after the safety checks (identity, version, integrity, schema), upgrading old formats."""
+    def open(cls, path: Path | str, user: str | None = None, *, read_only: bool = False) -> EvaluationDocument:
+        """Open after the safety checks (identity, version, integrity, schema), upgrading old formats.
+        `read_only` (verify): the file exactly as it is on disk, never written, no journal applied."""
         path = Path(path)
-        return cls(path, fileformat.open_connection(path), user)
+        return cls(path, fileformat.open_connection(path, read_only=read_only), user)
 
     def close(self) -> None:
         self._conn.close()

@@ -22,10 +22,19 @@ SUFFIX = ".clusterbid"
 BUSY_TIMEOUT_S = 5.0
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
+RECOVERY_SUFFIXES = ("-journal", "-wal", "-shm")
+
+
+def recovery_files(path: Path) -> list[Path]:
+    """Files SQLite would read beside the document (a crash's journal, or a stray WAL)."""
+    return [p for p in (path.with_name(path.name + s) for s in RECOVERY_SUFFIXES) if p.exists()]
+
+
+def _connect(path: Path, mode: str, immutable: bool = False) -> sqlite3.Connection:
     # A URI with an explicit mode stops sqlite3 from silently creating a missing file.
-    conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode={mode}", uri=True, isolation_level=None,
-                           timeout=BUSY_TIMEOUT_S)
+    # immutable=1 reads the file exactly as it is: no lock, no journal rolled back, no WAL merged.
+    uri = f"{path.resolve().as_uri()}?mode={mode}" + ("&immutable=1" if immutable else "")
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S)
     # trusted_schema=OFF first: no schema object may call functions with side effects.
     conn.execute("PRAGMA trusted_schema = OFF")
     if mode != "ro":
@@ -129,14 +138,18 @@ def _migrate(path: Path, conn: sqlite3.Connection, version: int) -> None:
         ) from None
 
 
-def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bool = False) -> sqlite3.Connection:
-    """Open an existing document after every safety check; migrate it to the current format."""
+def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bool = False,
+                    read_only: bool = False) -> sqlite3.Connection:
+    """Open an existing document after every safety check; migrate it to the current format.
+    `read_only`: the file is read as it lies on disk and never written, journal and WAL included
+    (audit and verify); nothing is migrated."""
     path = Path(path)
     _check_header(path)
-    writable = os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    writable = not read_only and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    migrate = migrate and not read_only
     conn: sqlite3.Connection | None = None
     try:
-        conn = _connect(path, "rw" if writable else "ro")
+        conn = _connect(path, "rw" if writable else "ro", immutable=read_only)
         version = _check_identity(path, conn)
         _check_integrity(path, conn)
         missing_guard = check_schema(path, conn, version)
@@ -153,13 +166,13 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
         if conn is not None:
             conn.close()
         raise
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # damaged schema text decodes as neither
         if conn is not None:
             conn.close()
         raise describe_open_error(path, exc) from None
 
 
-def describe_open_error(path: Path, exc: sqlite3.Error) -> DocumentError:
+def describe_open_error(path: Path, exc: sqlite3.Error | UnicodeDecodeError) -> DocumentError:
     """Say what is really wrong: a lock or a read-only recovery journal is not a damaged file."""
     text = str(exc).lower()
     journal = path.with_name(path.name + "-journal")

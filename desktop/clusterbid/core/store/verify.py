@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -27,6 +27,8 @@ class AuditReport:
     rows: tuple[AuditRow, ...]
     first_broken: int | None = None
     reason: str | None = None
+    # Recovery files found beside the document, which the audit neither read nor touched.
+    left_beside: tuple[str, ...] = ()
 
 
 def _check_chain(rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
@@ -128,17 +130,22 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
 def verify_audit_chain(path: Path | str) -> AuditReport:
     """Verify the trail of the document at `path` without changing the file."""
     path = Path(path)
-    # No migration: verifying must not write, and the audit table is the same in every format.
-    conn = fileformat.open_connection(path, migrate=False, allow_missing_guard=True)
+    # Read-only for real: the file as it lies on disk, no journal rolled back and no WAL merged
+    # (a stray -wal beside a document was once merged into it, and deleted, by an audit).
+    beside = tuple(p.name for p in fileformat.recovery_files(path))
+    conn = fileformat.open_connection(path, allow_missing_guard=True, read_only=True)
     try:
         missing_guard = fileformat.check_schema(path, conn, fileformat.document_version(conn))
         report = audit_connection(path, conn)
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # damaged pages under the rows themselves
+        report = AuditReport(path, False, (), None, f"the document is damaged and its trail cannot be read ({exc})")
+        missing_guard = set()
     finally:
         conn.close()
     if report.ok and missing_guard:
-        return AuditReport(path, False, report.rows, None,
-                           "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
-    return report
+        report = AuditReport(path, False, report.rows, None,
+                             "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
+    return replace(report, left_beside=beside) if beside else report
 
 
 
