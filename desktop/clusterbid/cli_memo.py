@@ -33,6 +33,11 @@ def run_memo(args: argparse.Namespace) -> int:
     evaluation = read_evaluation(source)
     notes, anchor, statuses = args.notes, None, []
     if source.suffix == ".clusterbid":
+        from clusterbid.core.store.fileformat import read_only_refusal
+
+        refusal = read_only_refusal(source, "the memo's export")  # before the memo is made
+        if refusal:
+            raise InputError(refusal)
         notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
         anchor = _audit_anchor(source)
         statuses = _request_statuses(source)
@@ -47,8 +52,13 @@ def run_memo(args: argparse.Namespace) -> int:
     if source.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
-        with EvaluationDocument.open(source) as document:
-            document.record_memo_exported(output.name, sha256, anchor)
+        try:
+            with EvaluationDocument.open(source) as document:
+                document.record_memo_exported(output.name, sha256, anchor)
+        except InputError as exc:  # the memo exists and is whole: say so, and what is missing
+            raise InputError(f"wrote the approval memo to {output} (SHA-256 {sha256}), but its export could not "
+                             f"be recorded in {source.name}'s audit trail ({exc}); the memo is complete, the "
+                             "trail does not list it: export again once the document can be written") from None
         print(f"recorded the export in the audit trail of {source}")
     print(f"wrote the approval memo to {output} (SHA-256 {sha256})")
     return EXIT_OK

@@ -68,8 +68,8 @@ def run_import(args: argparse.Namespace) -> int:
 
     try:
         report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
-        print(report.as_text())
         if report.problems and not args.valid_rows_only:
+            print(report.as_text())
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
             return EXIT_INPUT
         with EvaluationDocument.open(args.path, user=args.user) as document:
@@ -77,7 +77,8 @@ def run_import(args: argparse.Namespace) -> int:
             document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
             total = len(document.evaluation.bids)
     except InputError as exc:
-        return _fail(str(exc))
+        return _fail(f"nothing was imported into {args.path}: {exc}")
+    print(report.as_text())  # what was read, printed once it is saved: never success before a failure
     print(f"Imported {len(report.bids)} bid(s) into {args.path}; it now holds {total}.")
     return EXIT_OK
 

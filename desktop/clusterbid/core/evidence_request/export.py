@@ -11,7 +11,9 @@ from clusterbid.core.evidence_request.build import build_pack
 from clusterbid.core.evidence_request.model import RequestPack
 from clusterbid.core.evidence_request.render import pack_json, pack_markdown
 from clusterbid.core.evidence_request.status import record_pack
+from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.store.document import EvaluationDocument
+from clusterbid.core.store.fileformat import read_only_refusal
 from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
 
 DEFAULT_DAYS = 14  # two weeks: long enough to book a 2-node slot and a training run
@@ -25,12 +27,25 @@ def export_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, fo
     data = pack_json(pack)
     stem = folder / f"{bid_id}-evidence-request-{issued.isoformat()}"
     paths = [stem.with_suffix(".md"), stem.with_suffix(".json")]
+    if document is not None:  # a document that cannot keep the pack gets no files either
+        refusal = read_only_refusal(document.path, "the request pack")
+        if refusal:
+            raise InputError(refusal)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        paths[0].write_text(pack_markdown(pack), encoding="utf-8")
-        paths[1].write_text(data, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{folder}: cannot write the request pack there ({exc.strerror or exc})") from None
+        write_bytes_atomically(paths[0], pack_markdown(pack).encode("utf-8"))
+        write_bytes_atomically(paths[1], data.encode("utf-8"))
+    except (OSError, InputError) as exc:  # the safe writer leaves no partial file of its own
+        paths[0].unlink(missing_ok=True)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise InputError(f"{folder}: cannot write the request pack there ({reason}); "
+                         "no pack file was left") from None
     if document is not None:
-        record_pack(document, pack, data.encode("utf-8"))
+        try:
+            record_pack(document, pack, data.encode("utf-8"))
+        except InputError as exc:  # unmatched files would look issued: take them back, and say so
+            for path in paths:
+                path.unlink(missing_ok=True)
+            raise InputError(f"the request pack could not be kept in {document.path.name} ({exc}); its two "
+                             "files were removed again, so nothing was issued") from None
     return pack, paths

@@ -25,6 +25,22 @@ BUSY_TIMEOUT_S = 5.0
 RECOVERY_SUFFIXES = ("-journal", "-wal", "-shm")
 
 
+def can_take_writes(path: Path) -> bool:
+    """The document and its folder (where SQLite writes its journal) accept writes: False on a
+    read-only file, folder or medium (access() reports EROFS even to root)."""
+    path = Path(path)
+    return os.access(path, os.W_OK) and os.access(path.resolve().parent, os.W_OK)
+
+
+def read_only_refusal(path: Path, what: str) -> str | None:
+    """Why `what` cannot be recorded in the document at `path`, said before anything is written."""
+    if can_take_writes(path):
+        return None
+    return (f"{Path(path).name} cannot be written (a read-only file, folder or medium), so {what} could not "
+            "be recorded in its audit trail; nothing was written. Copy it somewhere writable "
+            f"(`clusterbid copy {Path(path).name} COPY.clusterbid`) and use the copy")
+
+
 def recovery_files(path: Path) -> list[Path]:
     """Files SQLite would read beside the document (a crash's journal, or a stray WAL)."""
     return [p for p in (path.with_name(path.name + s) for s in RECOVERY_SUFFIXES) if p.exists()]
