@@ -38,6 +38,7 @@ from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 from clusterbid.gui.zoom_layout import ZoomLayout
+from clusterbid.gui.file_follower import FileFollower
 from clusterbid.core.flops import flops_text
 
 
@@ -56,6 +57,7 @@ class MainWindow(QMainWindow):
         self.session = Session(document, self)
         self.tasks = BackgroundTasks(self)
         self.rescorer = Rescorer(self.tasks, self)
+        self.follower = FileFollower(self.session, lambda text: self.statusBar().showMessage(text, 15_000), self)
         self.zoom = PresentationZoom(settings.zoom())
         self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
@@ -201,6 +203,8 @@ class MainWindow(QMainWindow):
             action.setEnabled(has_bid)
 
     def _show_analysis(self, analysis) -> None:
+        if analysis.evaluation is not None and analysis.evaluation != self.session.evaluation:
+            return  # figures of an older snapshot (bids since removed): the newer ones are on their way
         self.model.set_uncertainty(analysis.uncertainty)
         self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
         self.weights.show_sensitivity(analysis.sensitivity,

@@ -12,6 +12,7 @@ from PySide6.QtGui import QKeySequence
 from clusterbid.gui import dialogs
 from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.session import Session
+from clusterbid.gui.file_follower import FileFollower
 
 
 class ServingBidEdits:
@@ -24,6 +25,7 @@ class ServingBidEdits:
         self.session.edit_refused.connect(lambda message: dialogs.show_problem(self, "This change was not made",
                                                                                message))
         self.bids = BidEditor(self, self.session, self.selected_bid_id)
+        self.follower = FileFollower(self.session, lambda text: self.statusBar().showMessage(text, 15_000), self)
         menu = self.menuBar().addMenu("&Edit")
         undo = self.session.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcuts(QKeySequence.StandardKey.Undo)

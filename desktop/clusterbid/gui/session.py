@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
 
@@ -12,11 +14,20 @@ from clusterbid.gui.commands import ReplaceSnapshotCommand
 from clusterbid.gui.snapshot_edits import apply_snapshot
 
 
+def describe_outside_rows(name: str, rows) -> str:
+    """"Updated from doc.clusterbid: changes #7-#9 by alice (import bids)"."""
+    span = f"#{rows[0].seq}" if len(rows) == 1 else f"#{rows[0].seq}-#{rows[-1].seq}"
+    who = ", ".join(dict.fromkeys(row.who for row in rows))
+    actions = ", ".join(dict.fromkeys(row.action.replace("_", " ") for row in rows))
+    return f"Updated from {name}: change{'s' if len(rows) > 1 else ''} {span} by {who} ({actions})"
+
+
 class Session(QObject):
     """Every edit goes through `apply`: committed to the document first, then put on the stack."""
 
     evaluation_changed = Signal(object)  # the new Evaluation
     edit_refused = Signal(str)  # a plain message; nothing was changed
+    file_changed = Signal(str)  # what another window or command committed to the file, in words
 
     def __init__(self, document: EvaluationDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -49,6 +60,21 @@ class Session(QObject):
         except InputError as exc:
             self.edit_refused.emit(f"Could not undo or redo: {exc}")
         self.evaluation_changed.emit(self.evaluation)
+
+    def catch_up(self) -> bool:
+        """Take in what was committed to the file from elsewhere; True when something was."""
+        try:
+            rows = self.document.catch_up()
+        except (sqlite3.Error, ValueError) as exc:  # damaged from outside: say so, keep what is shown
+            self.file_changed.emit(f"{self.document.path.name} changed on disk and cannot be read ({exc})")
+            return False
+        if not rows:
+            return False
+        # Undoing now would put back a snapshot over another window's edits: the history ends here.
+        self.undo_stack.clear()
+        self.file_changed.emit(describe_outside_rows(self.document.path.name, rows))
+        self.evaluation_changed.emit(self.evaluation)
+        return True
 
     def switch_to(self, document: EvaluationDocument) -> None:
         """Another evaluation in the same window: the old file is closed, its undo history ends."""

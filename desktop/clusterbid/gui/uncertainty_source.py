@@ -17,6 +17,8 @@ class UncertaintyAnalysis:
     uncertainty: object | None  # core.uncertainty.UncertaintyResult
     sensitivity: object | None  # core.uncertainty.Sensitivity
     value: object | None = None  # core.uncertainty.value_of_information.ValueOfInformation
+    # The snapshot these figures are of: a window shows them only while it still shows that one.
+    evaluation: Evaluation | None = None
 
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
@@ -32,4 +34,4 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
     if progress is not None:
         progress(0.8, "tipping points")
-    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value)
+    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value, evaluation)

@@ -104,6 +104,25 @@ class EvaluationDocument(DocumentRecords):
     def audit_rows(self) -> tuple[audit.AuditRow, ...]:
         return audit.read_rows(self._conn)
 
+    def catch_up(self) -> tuple[audit.AuditRow, ...]:
+        """Take in what another window or a `clusterbid` command committed to the file since this
+        document last looked, and return those audit rows (none when nothing changed). Read in one
+        snapshot and audited as on open: an outside change that breaks the chain leaves this
+        document refusing edits, exactly as opening the file now would."""
+        self._conn.execute("BEGIN")  # one consistent read of head, rows and state
+        try:
+            head = audit.read_head(self._conn)
+            if head == self._head:
+                return ()
+            evaluation = snapshot.load_evaluation(self._conn)
+            report = verify.audit_connection(self.path, self._conn, evaluation)
+            state = snapshot.state_digest(self._conn)
+        finally:
+            self._conn.execute("COMMIT")
+        seen = self._head[0]
+        self._evaluation, self._head, self._state, self.audit_report = evaluation, head, state, report
+        return tuple(row for row in report.rows if row.seq > seen)
+
     def audit_now(self) -> verify.AuditReport:
         """The trail audited as it stands now (`audit_report` is the one taken when it was opened)."""
         return verify.audit_connection(self.path, self._conn, self._evaluation)
