@@ -92,3 +92,6 @@ def _memo_charts_kept_in_a_temporary_folder(tmp_path_factory):
     import os
 
     os.environ.setdefault("CLUSTERBID_CHART_CACHE", str(tmp_path_factory.mktemp("memo-charts")))
+    # Memos, signatures and decisions the tests record are anchored in a log of the run's own,
+    # never in the user's (core/store/anchor_log.py).
+    os.environ.setdefault("CLUSTERBID_ANCHOR_LOG", str(tmp_path_factory.mktemp("anchors") / "anchors.jsonl"))

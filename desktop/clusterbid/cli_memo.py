@@ -60,6 +60,8 @@ def run_memo(args: argparse.Namespace) -> int:
                              f"be recorded in {source.name}'s audit trail ({exc}); the memo is complete, the "
                              "trail does not list it: export again once the document can be written") from None
         print(f"recorded the export in the audit trail of {source}")
+        for problem in document.anchor_problems:
+            print(f"clusterbid: note: {problem}", file=sys.stderr)
     print(f"wrote the approval memo to {output} (SHA-256 {sha256})")
     return EXIT_OK
 

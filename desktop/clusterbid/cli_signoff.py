@@ -65,6 +65,8 @@ def run_sign(args: argparse.Namespace) -> int:
         if document is not None:
             document.record_signature(signed.signer, signed.sha256, role=approver_role(memo, args.field))
             print(f"recorded the signature in the audit trail of {args.evaluation}")
+            for problem in document.anchor_problems:
+                print(f"clusterbid: note: {problem}", file=sys.stderr)
     finally:
         if document is not None:
             document.close()

@@ -41,13 +41,28 @@ def run_new(args: argparse.Namespace) -> int:
 
 
 def run_audit(args: argparse.Namespace) -> int:
-    """Print the audit trail and verify its hash chain; exit 1 when the chain is broken."""
+    """Print the audit trail and verify its hash chain; exit 1 when the chain is broken (or, with
+    --against, when the trail is not what the anchor log outside the document holds)."""
+    if args.against == "":
+        from clusterbid.core.store.anchor_log import default_log_path
+
+        args.against = str(default_log_path())
     try:
         report = verify_audit_chain(args.path)
+        problems: list[str] = []
+        if args.against is not None:
+            from clusterbid.core.store.anchor_check_log import check_against_log, read_anchor_log
+
+            log = Path(args.against)
+            problems, facts = check_against_log(report.rows, read_anchor_log(log), log.name, args.path.name)
     except InputError as exc:
         return _fail(str(exc))
     print(format_audit(report))
-    return EXIT_OK if report.ok else EXIT_BROKEN
+    if args.against is not None:
+        print(f"\nAgainst the anchor log {args.against}:")
+        print("\n".join(f"  {line}" for line in facts))
+        print("\n".join(f"  NOT AS LOGGED: {line}" for line in problems) or "  every logged row is in the trail as logged")
+    return EXIT_OK if report.ok and not problems else EXIT_BROKEN
 
 
 def run_copy(args: argparse.Namespace) -> int:
@@ -119,6 +134,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit = subparsers.add_parser("audit", help="print an evaluation's audit trail and verify its hash chain",
                                   description="Print the audit trail; exit 1 if the hash chain is broken.")
     audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
+    audit.add_argument("--against", nargs="?", const="", default=None, metavar="LOG",
+                       help="also hold the trail against an anchor log kept outside the document (default: "
+                            "your own, where memos, signatures and decisions you record are logged)")
     audit.set_defaults(func=run_audit)
 
     copy = subparsers.add_parser("copy", help="copy a .clusterbid file safely (also right after a crash)",

@@ -11,7 +11,7 @@ from pathlib import Path
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import Evidence
-from clusterbid.core.store import artefacts, audit, snapshot
+from clusterbid.core.store import anchor_log, artefacts, audit, snapshot
 from clusterbid.core.store.errors import EditRejectedError
 
 SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
@@ -19,6 +19,9 @@ SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
 
 class DocumentRecords:
     """Needs the document's path, evaluation, audit report and _commit/_commit_many/_validated."""
+
+    # What the last record could not add to the anchor log outside the file, in words.
+    anchor_problems: tuple[str, ...] = ()
 
     def artefacts(self) -> tuple[artefacts.ArtefactInfo, ...]:
         return artefacts.list_artefacts(self._conn)
@@ -54,6 +57,11 @@ class DocumentRecords:
     # -- records of what was done with the evaluation -------------------------------------
     def _record(self, action: str, target: str | None, payload: dict[str, object]) -> audit.AuditRow:
         row, _ = self._commit(action, target, None, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+        # Anchored outside the file too (anchor_log.py); a log that cannot be written is said, not fatal.
+        first = self._conn.execute("SELECT hash FROM audit WHERE seq = 1").fetchone()
+        memo = payload.get("sha256") or payload.get("memo_sha256")
+        self.anchor_problems = tuple(anchor_log.append_anchor(self.path.name, first[0] if first else "", row,
+                                                              str(memo) if memo else None))
         return row
 
     def _require_text(self, what: str, value: str, limit: int = 2000) -> str:
