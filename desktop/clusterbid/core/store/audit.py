@@ -24,8 +24,10 @@ ATTACH_ARTEFACT = "attach_artefact"
 EDIT = "edit"
 # An officer chose to go on with a document that failed its audit; the reason is kept.
 RECORD_AUDIT_OVERRIDE = "record_audit_override"
+COUNTERSIGN = "countersign"  # a user's signature over a row, and by the chain over all before it
 ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
-           RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE)
+           RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE,
+           COUNTERSIGN)
 
 
 @dataclass(frozen=True)

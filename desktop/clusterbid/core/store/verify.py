@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.store import audit, changes, fileformat, snapshot
+from clusterbid.core.store import audit, changes, countersign, fileformat, snapshot
 from clusterbid.core.store.audit import AuditRow
 
 ARTEFACT_FIELDS = ("name", "sha256", "size", "media_type", "bid_id")
@@ -97,6 +97,9 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
     if not rows:
         return broken(None, "the audit trail is empty: the document's history was removed")
     seq, reason = _check_chain(rows)
+    if not reason:  # a countersigned row recomputed with the chain is still not what was signed
+        signed_problems = countersign.countersign_problems(rows)
+        reason = signed_problems[0] if signed_problems else None
     if reason:
         return broken(seq, reason, rows)
     if audit.read_head(conn) != (rows[-1].seq, rows[-1].hash):

@@ -1,0 +1,91 @@
+"""Countersigned rows: a user signs the trail's last row with their own key.
+
+A row's hash covers every row before it (the chain), so one signature over the head is a
+signature over the whole history up to it. Without a key, anyone who holds the file can recompute
+the chain after changing a row or append a row in someone else's name; with a countersignature
+they cannot make the signature over the changed row again. The countersignature is itself an
+audited row: the row signed (number and hash), the signer's certificate and the signature over
+"clusterbid-countersign:<document id>:<seq>:<hash>" (so it cannot be replayed onto another
+document). `clusterbid audit` checks each one; the certificate says who, and `verify`'s trust
+anchors or the approver registry say whether that certificate is theirs.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+from cryptography.x509.oid import NameOID
+
+from clusterbid.core.store.audit import COUNTERSIGN, AuditRow
+
+
+def signed_message(document_id: str, seq: int, row_hash: str) -> bytes:
+    return f"clusterbid-countersign:{document_id}:{seq}:{row_hash}".encode("ascii")
+
+
+def sign_message(private_key: object, message: bytes) -> bytes:
+    """The signature in the key's own scheme (RSA PKCS#1 v1.5, ECDSA or Ed25519, SHA-256)."""
+    if isinstance(private_key, rsa.RSAPrivateKey):
+        return private_key.sign(message, padding.PKCS1v15(), hashes.SHA256())
+    if isinstance(private_key, ec.EllipticCurvePrivateKey):
+        return private_key.sign(message, ec.ECDSA(hashes.SHA256()))
+    if isinstance(private_key, ed25519.Ed25519PrivateKey):
+        return private_key.sign(message)
+    raise ValueError("the key is neither RSA, EC nor Ed25519")
+
+
+def _verify(public_key: object, signature: bytes, message: bytes) -> None:
+    if isinstance(public_key, rsa.RSAPublicKey):
+        public_key.verify(signature, message, padding.PKCS1v15(), hashes.SHA256())
+    elif isinstance(public_key, ec.EllipticCurvePublicKey):
+        public_key.verify(signature, message, ec.ECDSA(hashes.SHA256()))
+    elif isinstance(public_key, ed25519.Ed25519PublicKey):
+        public_key.verify(signature, message)
+    else:
+        raise InvalidSignature("unsupported key type")
+
+
+def countersign_payload(document_id: str, head: tuple[int, str], private_key: object,
+                        certificate_der: bytes) -> dict[str, object]:
+    seq, row_hash = head
+    signature = sign_message(private_key, signed_message(document_id, seq, row_hash))
+    certificate = x509.load_der_x509_certificate(certificate_der)
+    names = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return {"seq": seq, "hash": row_hash, "signer": str(names[0].value) if names else "",
+            "certificate": base64.b64encode(certificate_der).decode("ascii"),
+            "signature": base64.b64encode(signature).decode("ascii")}
+
+
+def countersign_problems(rows: tuple[AuditRow, ...]) -> list[str]:
+    """Each countersignature checked against the row it names; problems in words."""
+    problems: list[str] = []
+    if not rows:
+        return problems
+    by_seq = {row.seq: row for row in rows}
+    for row in rows:
+        if row.action != COUNTERSIGN:
+            continue
+        try:
+            payload = json.loads(row.new_json or "")
+            signed = by_seq.get(int(payload["seq"]))
+            certificate = x509.load_der_x509_certificate(base64.b64decode(payload["certificate"]))
+            signature = base64.b64decode(payload["signature"])
+        except (ValueError, KeyError, TypeError) as exc:
+            problems.append(f"row #{row.seq}: a countersignature that cannot be read ({str(exc)[:80]})")
+            continue
+        if signed is None or signed.seq >= row.seq:
+            problems.append(f"row #{row.seq}: countersigns row #{payload['seq']}, which is not before it")
+            continue
+        try:
+            _verify(certificate.public_key(), signature,
+                    signed_message(rows[0].hash, signed.seq, signed.hash))
+        except InvalidSignature:
+            problems.append(f"row #{row.seq}: {payload.get('signer') or 'a signer'}'s countersignature of row "
+                            f"#{signed.seq} does not match it: the trail was changed at or before that row "
+                            "after it was countersigned")
+    return problems
