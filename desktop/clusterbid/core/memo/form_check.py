@@ -19,6 +19,7 @@ from clusterbid.core.memo.form_lock import certification_level, field_lock
 
 KINDS = {"/Tx": "text field", "/Btn": "button field", "/Ch": "choice field", "/Sig": "signature field"}
 MAX_DEPTH = 8
+MAX_PAGES = 10_000  # a page tree walk stops here (a memo has a dozen pages; a loop has no end)
 SKIPPED_KEYS = {"/Parent", "/P", "/Kids", "/Data"}  # back-links (/Data: a signature's DocMDP
 # reference to the catalogue) and children, which are compared on their own
 
@@ -29,7 +30,7 @@ def _snapshot(value, resolve, depth: int = 0):
     if isinstance(value, generic.IndirectObject):
         if depth > MAX_DEPTH:
             return ("ref", value.idnum)
-        value = resolve(value.reference)
+        value = _resolve(resolve, value)
     if isinstance(value, generic.StreamObject):
         return ("stream", hashlib.sha256(value.encoded_data).hexdigest(),
                 _snapshot(generic.DictionaryObject(value), resolve, depth + 1))
@@ -37,26 +38,31 @@ def _snapshot(value, resolve, depth: int = 0):
         return tuple((str(k), _snapshot(value.raw_get(k), resolve, depth + 1))
                      for k in sorted(value) if k not in SKIPPED_KEYS)
     if isinstance(value, generic.ArrayObject):
-        return tuple(_snapshot(item, resolve, depth + 1) for item in value.raw_get_all()) \
-            if hasattr(value, "raw_get_all") else tuple(_snapshot(v, resolve, depth + 1) for v in value)
+        return tuple(_snapshot(value.raw_get(i), resolve, depth + 1) for i in range(len(value)))
     return str(value)
+
+
+def _resolve(resolver, value):
+    """`value` as this revision has it: a reference is looked up in the revision's own view."""
+    return resolver(value.reference) if isinstance(value, generic.IndirectObject) else value
 
 
 def _fields(resolver) -> dict[str, tuple[str, object]]:
     """Every terminal field of the AcroForm in this revision: name -> (kind, snapshot)."""
     found: dict[str, tuple[str, object]] = {}
-    try:
-        form = resolver.root["/AcroForm"]
-    except KeyError:
+    root = _resolve(resolver, resolver.trailer_view.raw_get("/Root"))
+    form = _resolve(resolver, root.raw_get("/AcroForm")) if "/AcroForm" in root else None
+    if not isinstance(form, generic.DictionaryObject) or "/Fields" not in form:
         return found
-    stack = [(kid, "", None) for kid in form.get("/Fields", ())]
+    stack = [(kid, "", None) for kid in _resolve(resolver, form.raw_get("/Fields"))]
     while stack:
         node, prefix, inherited = stack.pop()
-        node = node.get_object() if isinstance(node, generic.IndirectObject) else node
+        node = _resolve(resolver, node)
         name = prefix + str(node.get("/T", "")) if "/T" in node else prefix.rstrip(".")
         kind = str(node.get("/FT", inherited or ""))
-        kids = node.get("/Kids", ())
-        if kids and any("/T" in kid.get_object() for kid in kids):
+        kids = [_resolve(resolver, kid) for kid in _resolve(resolver, node.raw_get("/Kids"))] \
+            if "/Kids" in node else []
+        if kids and any("/T" in kid for kid in kids):
             stack += [(kid, name + ".", kind) for kid in kids]
             continue
         found[name or "(unnamed)"] = (KINDS.get(kind, f"{kind or 'untyped'} field"),
@@ -68,18 +74,20 @@ def _annotations(resolver) -> list[tuple[int, str, str]]:
     """(page number, subtype, field name or '') of every annotation on every page."""
     out = []
     for number, page in enumerate(_pages(resolver), start=1):
-        for annot in page.get("/Annots", ()):
-            annot = annot.get_object()
+        annots = _resolve(resolver, page.raw_get("/Annots")) if "/Annots" in page else ()
+        for annot in annots:
+            annot = _resolve(resolver, annot)
             out.append((number, str(annot.get("/Subtype", "")), str(annot.get("/T", ""))))
     return out
 
 
 def _pages(resolver):
-    stack = [resolver.root["/Pages"]]
-    while stack:
-        node = stack.pop(0).get_object()
+    root = _resolve(resolver, resolver.trailer_view.raw_get("/Root"))
+    stack, seen = [root.raw_get("/Pages")], 0
+    while stack and seen < MAX_PAGES:
+        node, seen = _resolve(resolver, stack.pop(0)), seen + 1
         if "/Kids" in node:
-            stack = list(node["/Kids"]) + stack
+            stack = list(_resolve(resolver, node.raw_get("/Kids"))) + stack
         else:
             yield node
 
