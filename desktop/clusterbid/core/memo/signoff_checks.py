@@ -38,6 +38,10 @@ def signoff_problems(reader, embedded: list, data: dict | None, inputs_sha256: s
             problems += change_problems(reader, ordered)
         except Exception as exc:  # noqa: BLE001 (a damaged form or history fails, it does not crash)
             problems.append(f"the memo's form and its revisions cannot be read ({type(exc).__name__}: {exc})")
-    problems += statement_problems(ordered, data, inputs_sha256)
-    problems += signing_time_problems(ordered, data, now)
+    for check, what in ((lambda: statement_problems(ordered, data, inputs_sha256), "approval statements"),
+                        (lambda: signing_time_problems(ordered, data, now), "signing times")):
+        try:
+            problems += check()
+        except Exception as exc:  # noqa: BLE001 (a damaged signature fails here, never crashes verify)
+            problems.append(f"the signatures' {what} cannot be read ({type(exc).__name__}: {exc})")
     return problems
