@@ -45,15 +45,29 @@ def _done(writer: IncrementalPdfFileWriter) -> bytes:
 def _appearance(writer: IncrementalPdfFileWriter, text: str) -> generic.IndirectObject:
     """An opaque white box with `text` in Helvetica: a widget's normal appearance."""
     width, height = FIELD_RECT[2] - FIELD_RECT[0], FIELD_RECT[3] - FIELD_RECT[1]
-    font = writer.add_object(generic.DictionaryObject({
-        pdf_name("/Type"): pdf_name("/Font"), pdf_name("/Subtype"): pdf_name("/Type1"),
-        pdf_name("/BaseFont"): pdf_name("/Helvetica")}))
-    content = f"1 1 1 rg 0 0 {width} {height} re f 0 g BT /Helv 14 Tf 4 9 Td ({text}) Tj ET".encode("latin-1")
-    stream = generic.StreamObject({
-        pdf_name("/Type"): pdf_name("/XObject"), pdf_name("/Subtype"): pdf_name("/Form"),
-        pdf_name("/BBox"): generic.ArrayObject(map(generic.FloatObject, (0, 0, width, height))),
-        pdf_name("/Resources"): generic.DictionaryObject({pdf_name("/Font"): generic.DictionaryObject(
-            {pdf_name("/Helv"): font})})}, stream_data=content)
+    font = writer.add_object(
+        generic.DictionaryObject(
+            {
+                pdf_name("/Type"): pdf_name("/Font"),
+                pdf_name("/Subtype"): pdf_name("/Type1"),
+                pdf_name("/BaseFont"): pdf_name("/Helvetica"),
+            }
+        )
+    )
+    content = f"1 1 1 rg 0 0 {width} {height} re f 0 g BT /Helv 14 Tf 4 9 Td ({text}) Tj ET".encode(
+        "latin-1"
+    )
+    stream = generic.StreamObject(
+        {
+            pdf_name("/Type"): pdf_name("/XObject"),
+            pdf_name("/Subtype"): pdf_name("/Form"),
+            pdf_name("/BBox"): generic.ArrayObject(map(generic.FloatObject, (0, 0, width, height))),
+            pdf_name("/Resources"): generic.DictionaryObject(
+                {pdf_name("/Font"): generic.DictionaryObject({pdf_name("/Helv"): font})}
+            ),
+        },
+        stream_data=content,
+    )
     return writer.add_object(stream)
 
 
@@ -63,19 +77,32 @@ def _field_refs(writer: IncrementalPdfFileWriter) -> dict[str, generic.IndirectO
     return {str(ref.get_object().get("/T")): ref for ref in refs}
 
 
-def add_text_field(pdf: bytes, name: str, *, value: str = "", shown: str = "", flags: int = VISIBLE) -> bytes:
+def add_text_field(
+    pdf: bytes, name: str, *, value: str = "", shown: str = "", flags: int = VISIBLE
+) -> bytes:
     """An incremental update adding a text field with a widget over page 1."""
     writer = _EditorWriter(BytesIO(pdf))
     page_ref = writer.root["/Pages"]["/Kids"].raw_get(0)
     while "/Kids" in page_ref.get_object():
         page_ref = page_ref.get_object()["/Kids"].raw_get(0)
-    field = writer.add_object(generic.DictionaryObject({
-        pdf_name("/FT"): pdf_name("/Tx"), pdf_name("/T"): generic.TextStringObject(name),
-        pdf_name("/Type"): pdf_name("/Annot"), pdf_name("/Subtype"): pdf_name("/Widget"),
-        pdf_name("/Rect"): generic.ArrayObject(map(generic.FloatObject, FIELD_RECT)),
-        pdf_name("/F"): generic.NumberObject(flags), pdf_name("/P"): page_ref,
-        pdf_name("/V"): generic.TextStringObject(value), pdf_name("/DA"): generic.TextStringObject("/Helv 14 Tf 0 g"),
-        pdf_name("/AP"): generic.DictionaryObject({pdf_name("/N"): _appearance(writer, shown)})}))
+    field = writer.add_object(
+        generic.DictionaryObject(
+            {
+                pdf_name("/FT"): pdf_name("/Tx"),
+                pdf_name("/T"): generic.TextStringObject(name),
+                pdf_name("/Type"): pdf_name("/Annot"),
+                pdf_name("/Subtype"): pdf_name("/Widget"),
+                pdf_name("/Rect"): generic.ArrayObject(map(generic.FloatObject, FIELD_RECT)),
+                pdf_name("/F"): generic.NumberObject(flags),
+                pdf_name("/P"): page_ref,
+                pdf_name("/V"): generic.TextStringObject(value),
+                pdf_name("/DA"): generic.TextStringObject("/Helv 14 Tf 0 g"),
+                pdf_name("/AP"): generic.DictionaryObject(
+                    {pdf_name("/N"): _appearance(writer, shown)}
+                ),
+            }
+        )
+    )
     acroform_ref = writer.root.raw_get("/AcroForm")
     writer.root["/AcroForm"]["/Fields"].append(field)
     if isinstance(acroform_ref, generic.IndirectObject):
@@ -92,8 +119,14 @@ def add_text_field(pdf: bytes, name: str, *, value: str = "", shown: str = "", f
     return _done(writer)
 
 
-def change_field(pdf: bytes, name: str, *, value: str | None = None, shown: str | None = None,
-                 flags: int | None = None) -> bytes:
+def change_field(
+    pdf: bytes,
+    name: str,
+    *,
+    value: str | None = None,
+    shown: str | None = None,
+    flags: int | None = None,
+) -> bytes:
     """An incremental update rewriting field `name` in place: its value, appearance or flags."""
     writer = _EditorWriter(BytesIO(pdf))
     ref = _field_refs(writer)[name]
@@ -101,7 +134,9 @@ def change_field(pdf: bytes, name: str, *, value: str | None = None, shown: str 
     if value is not None:
         field[pdf_name("/V")] = generic.TextStringObject(value)
     if shown is not None:
-        field[pdf_name("/AP")] = generic.DictionaryObject({pdf_name("/N"): _appearance(writer, shown)})
+        field[pdf_name("/AP")] = generic.DictionaryObject(
+            {pdf_name("/N"): _appearance(writer, shown)}
+        )
     if flags is not None:
         field[pdf_name("/F")] = generic.NumberObject(flags)
     writer.mark_update(ref)
@@ -123,16 +158,19 @@ def xmp_packet(title: str, description: str) -> bytes:
         '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" '
         'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">'
         f'{title}</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang="x-default">'
-        f'{description}</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>'
-        '<?xpacket end="w"?>').encode("utf-8")
+        f"{description}</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
+        '<?xpacket end="w"?>'
+    ).encode("utf-8")
 
 
 def set_xmp(pdf: bytes, packet: bytes) -> bytes:
     """Give the catalogue an XMP /Metadata stream, or rewrite the one it has in place."""
     writer = _EditorWriter(BytesIO(pdf))
     current = writer.root.raw_get("/Metadata") if "/Metadata" in writer.root else None
-    stream = generic.StreamObject({pdf_name("/Type"): pdf_name("/Metadata"), pdf_name("/Subtype"): pdf_name("/XML")},
-                                  stream_data=packet)
+    stream = generic.StreamObject(
+        {pdf_name("/Type"): pdf_name("/Metadata"), pdf_name("/Subtype"): pdf_name("/XML")},
+        stream_data=packet,
+    )
     if isinstance(current, generic.IndirectObject):
         writer.mark_update(current)  # the same object number, its new body in this revision
         writer.objects[(current.generation, current.idnum)] = stream
@@ -163,5 +201,7 @@ def pdfsig(pdf: bytes, folder: Path) -> list[str] | None:
         return None
     path = folder / "pdfsig-input.pdf"
     path.write_bytes(pdf)
-    out = subprocess.run([tool, str(path)], capture_output=True, text=True, timeout=60, check=False).stdout
+    out = subprocess.run(
+        [tool, str(path)], capture_output=True, text=True, timeout=60, check=False
+    ).stdout
     return re.findall(r"Signature Validation: (.*)", out)

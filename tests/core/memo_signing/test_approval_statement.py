@@ -10,22 +10,35 @@ SHA = "abcdef12" + "0" * 56
 
 
 def _inputs(**results) -> dict:
-    return {"evaluation": {"currency": "EUR", "bids": [{"id": "b1", "quote": {"provider": "First Cloud"}},
-                                                       {"id": "b2", "quote": {"provider": "Second Cloud"}}]},
-            "results": {"ranking": ["b1", "b2"], "bids": results}, "override": None}
+    return {
+        "evaluation": {
+            "currency": "EUR",
+            "bids": [
+                {"id": "b1", "quote": {"provider": "First Cloud"}},
+                {"id": "b2", "quote": {"provider": "Second Cloud"}},
+            ],
+        },
+        "results": {"ranking": ["b1", "b2"], "bids": results},
+        "override": None,
+    }
 
 
 def test_a_training_memo_states_the_total_commitment():
     data = _inputs(b1={"total_commitment": "1234567.5"})
     assert approval_statement(data, SHA, 2) == (
         f"Approver 2 approves a total commitment of EUR 1,234,567.50 to First Cloud, bid b1; memo CB-ABCDEF12, "
-        f"inputs SHA-256 {SHA}")
+        f"inputs SHA-256 {SHA}"
+    )
 
 
 def test_the_officers_override_is_what_is_approved():
-    data = {**_inputs(b1={"total_commitment": "100"}, b2={"total_commitment": "90.25"}),
-            "override": {"bid_id": "b2", "justification": "local support"}}
-    assert approval_terms(data, SHA).startswith("a total commitment of EUR 90.25 to Second Cloud, bid b2;")
+    data = {
+        **_inputs(b1={"total_commitment": "100"}, b2={"total_commitment": "90.25"}),
+        "override": {"bid_id": "b2", "justification": "local support"},
+    }
+    assert approval_terms(data, SHA).startswith(
+        "a total commitment of EUR 90.25 to Second Cloud, bid b2;"
+    )
 
 
 def test_a_serving_memo_states_the_monthly_bill():

@@ -20,7 +20,10 @@ DOCTORED = "Approve USD 1,395,648.00"  # what the attacker's field shows after t
 PLANTED = {  # field as planted before signing -> the change made after a signature
     "hide": ({"shown": "Approve USD 3,195,648.00"}, {"flags": HIDDEN}),
     "replace": ({"shown": ""}, {"value": DOCTORED, "shown": DOCTORED}),
-    "hide-and-replace": ({"shown": "", "flags": HIDDEN}, {"value": DOCTORED, "shown": DOCTORED, "flags": VISIBLE}),
+    "hide-and-replace": (
+        {"shown": "", "flags": HIDDEN},
+        {"value": DOCTORED, "shown": DOCTORED, "flags": VISIBLE},
+    ),
 }
 AFTER = ("approver-1", "approver-2")
 
@@ -31,13 +34,17 @@ def corpus(pki, unsigned_memo) -> dict[tuple[str, str], bytes]:
     ada, grace = load_credentials(pki.ada_p12, ADA[1]), load_credentials(pki.grace_p12, GRACE[1])
     memos = {}
     for attack, (planted, change) in {**PLANTED, "added after signing": (None, None)}.items():
-        start = unsigned_memo if planted is None else add_text_field(unsigned_memo, "shadow", **planted)
+        start = (
+            unsigned_memo if planted is None else add_text_field(unsigned_memo, "shadow", **planted)
+        )
         once = sign_memo(start, "approver-1", ada).pdf
         for after in AFTER:
+
             def attacked(pdf: bytes) -> bytes:
                 if planted is None:
                     return add_text_field(pdf, "shadow", value=DOCTORED, shown=DOCTORED)
                 return change_field(pdf, "shadow", **change)
+
             if after == "approver-1":
                 memos[attack, after] = sign_memo(attacked(once), "approver-2", grace).pdf
             else:
@@ -53,7 +60,9 @@ def _problems(pki, pdf: bytes):
 
 @pytest.mark.parametrize("after", AFTER)
 @pytest.mark.parametrize("attack", list(PLANTED))
-def test_a_field_planted_before_signing_and_changed_after_fails_naming_it(pki, corpus, attack, after):
+def test_a_field_planted_before_signing_and_changed_after_fails_naming_it(
+    pki, corpus, attack, after
+):
     result, problems = _problems(pki, corpus[attack, after])
     assert "text field 'shadow' is in the memo as approver-1 signed it" in problems
     assert f"text field 'shadow' filled or changed after {after} signed" in problems
@@ -84,13 +93,20 @@ def test_the_honest_memo_has_no_field_problem_and_approver_1_certified(pki, sign
     # Approver 1 certifies with form filling allowed; approver 1 locks every field but approver 2's,
     # approver 2 (the last) locks every field and the document.
     assert first.docmdp_level == MDPPerm.FILL_FORMS and second.docmdp_level == MDPPerm.NO_CHANGES
-    assert (first.fieldmdp.action, list(first.fieldmdp.fields)) == (FieldMDPAction.EXCLUDE, ["approver-2"])
+    assert (first.fieldmdp.action, list(first.fieldmdp.fields)) == (
+        FieldMDPAction.EXCLUDE,
+        ["approver-2"],
+    )
     assert second.fieldmdp.action == FieldMDPAction.ALL
     assert [s.changes_after for s in result.signatures] == [
-        "form fields filled: approver-2", "nothing (the signature covers the whole file)"]
+        "form fields filled: approver-2",
+        "nothing (the signature covers the whole file)",
+    ]
 
 
-@pytest.mark.skipif(shutil.which("pdfsig") is None, reason="poppler-utils (pdfsig) is not installed")
+@pytest.mark.skipif(
+    shutil.which("pdfsig") is None, reason="poppler-utils (pdfsig) is not installed"
+)
 def test_pdfsig_on_the_shadow_corpus(tmp_path, pki, corpus, record_property):
     """pdfsig checks each signature's bytes and certificate, not what was written after it: on every
     attacked memo it finds both signatures cryptographically valid, as our 'intact' does, and has

@@ -13,6 +13,7 @@ Both are built from the attached inputs alone (no scoring), at signing and at ve
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from asn1crypto import cms, core
 
@@ -33,40 +34,52 @@ def _amount(text: object) -> str | None:
         return None
 
 
-def _chosen_bid(data: dict) -> str | None:
-    override = data.get("override") if isinstance(data.get("override"), dict) else None
-    results = data.get("results") if isinstance(data.get("results"), dict) else {}
+def _part(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name)
+    return value if isinstance(value, dict) else {}
+
+
+def _chosen_bid(data: dict[str, Any]) -> str | None:
+    override, results = _part(data, "override"), _part(data, "results")
     ranking = results.get("ranking") or [None]
-    return str(override["bid_id"]) if override and override.get("bid_id") else ranking[0]
+    first = ranking[0]
+    return (
+        str(override["bid_id"]) if override.get("bid_id") else None if first is None else str(first)
+    )
 
 
-def _provider(data: dict, bid_id: str) -> str:
-    evaluation = data.get("evaluation") if isinstance(data.get("evaluation"), dict) else {}
-    for bid in evaluation.get("bids") or ():
+def _provider(data: dict[str, Any], bid_id: str) -> str:
+    for bid in _part(data, "evaluation").get("bids") or ():
         if isinstance(bid, dict) and bid.get("id") == bid_id:
             return str((bid.get("quote") or {}).get("provider") or "provider not stated")
     return "provider not stated"
 
 
-def approval_terms(data: dict, inputs_sha256: str) -> str:
+def approval_terms(data: dict[str, Any], inputs_sha256: str) -> str:
     """What signing approves, the same at export, signing and verification: for a training memo
     the total commitment, for a serving memo the monthly cost, to the cent with the currency code."""
-    evaluation = data.get("evaluation") if isinstance(data.get("evaluation"), dict) else {}
-    currency = str(evaluation.get("currency") or "USD")
+    currency = str(_part(data, "evaluation").get("currency") or "USD")
     bid_id = _chosen_bid(data)
     if bid_id is None:
         what = "no bid (none passes the gates)"
     else:
-        results = data.get("results") if isinstance(data.get("results"), dict) else {}
-        figures = (results.get("bids") or {}).get(bid_id) or {}
-        commitment, monthly = _amount(figures.get("total_commitment")), _amount(figures.get("monthly_cost"))
-        amount = (f"a total commitment of {currency} {commitment}" if commitment
-                  else f"{currency} {monthly} a month" if monthly else "an amount not stated")
+        figures = (_part(data, "results").get("bids") or {}).get(bid_id) or {}
+        commitment, monthly = (
+            _amount(figures.get("total_commitment")),
+            _amount(figures.get("monthly_cost")),
+        )
+        amount = (
+            f"a total commitment of {currency} {commitment}"
+            if commitment
+            else f"{currency} {monthly} a month"
+            if monthly
+            else "an amount not stated"
+        )
         what = f"{amount} to {_provider(data, bid_id)}, bid {bid_id}"
     return f"{what}; memo {memo_id(inputs_sha256)}, inputs SHA-256 {inputs_sha256}"
 
 
-def approval_statement(data: dict, inputs_sha256: str, field_number: int) -> str:
+def approval_statement(data: dict[str, Any], inputs_sha256: str, field_number: int) -> str:
     """The one line approver N's signature carries."""
     return f"Approver {field_number} approves {approval_terms(data, inputs_sha256)}"
 
@@ -82,21 +95,27 @@ def claimed_statement_attribute(statement: str) -> cms.AttCertAttribute:
     return cms.AttCertAttribute({"type": DESCRIPTION_OID, "values": [core.UTF8String(statement)]})
 
 
-def signed_statements(signer_info) -> list[str]:
+def signed_statements(signer_info: Any) -> list[str]:
     """The descriptions claimed in a signature's signer-attributes-v2 ([] when there are none)."""
-    found = []
+    found: list[str] = []
     for attribute in signer_info["signed_attrs"]:
-        if attribute["type"].dotted != "0.4.0.19122.1.1":  # signer-attributes-v2 (ETSI EN 319 122-1)
+        if (
+            attribute["type"].dotted != "0.4.0.19122.1.1"
+        ):  # signer-attributes-v2 (ETSI EN 319 122-1)
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
             for claimed in parsed["claimed_attributes"] if "claimed_attributes" in parsed else ():
                 if claimed["type"].dotted == DESCRIPTION_OID:
-                    found += [core.UTF8String.load(item.dump()).native for item in claimed["values"]]
+                    found += [
+                        core.UTF8String.load(item.dump()).native for item in claimed["values"]
+                    ]
     return found
 
 
-def statement_problems(embedded: list, data: dict | None, inputs_sha256: str | None) -> list[str]:
+def statement_problems(
+    embedded: list[Any], data: dict[str, Any] | None, inputs_sha256: str | None
+) -> list[str]:
     """Each approver signature must state, in /Reason and in its signed attribute, what the attached
     inputs approve; a signature stating another amount, bid or memo fails, naming both."""
     if data is None or inputs_sha256 is None:
@@ -110,14 +129,18 @@ def statement_problems(embedded: list, data: dict | None, inputs_sha256: str | N
         expected = approval_statement(data, inputs_sha256, int(number))
         reason = str(sig.sig_object.get("/Reason", ""))
         if reason != expected and not reason.startswith(expected + REMARK_SEPARATOR):
-            problems.append(f"{field}: the signature's reason says {reason!r}, but the attached inputs "
-                            f"approve {expected!r}")
+            problems.append(
+                f"{field}: the signature's reason says {reason!r}, but the attached inputs "
+                f"approve {expected!r}"
+            )
         try:
             claimed = signed_statements(sig.signer_info)
         except (KeyError, ValueError, TypeError):
             claimed = []
         if claimed != [expected]:
             said = "; ".join(claimed) or "nothing (no signer-attributes-v2 description)"
-            problems.append(f"{field}: the statement signed in the signature's attributes is {said!r}, "
-                            f"but the attached inputs approve {expected!r}")
+            problems.append(
+                f"{field}: the statement signed in the signature's attributes is {said!r}, "
+                f"but the attached inputs approve {expected!r}"
+            )
     return problems

@@ -17,7 +17,12 @@ from pyhanko.sign.diff_analysis import DEFAULT_DIFF_POLICY, DiffResult, Suspicio
 
 from clusterbid.core.memo.form_lock import certification_level, field_lock
 
-KINDS = {"/Tx": "text field", "/Btn": "button field", "/Ch": "choice field", "/Sig": "signature field"}
+KINDS = {
+    "/Tx": "text field",
+    "/Btn": "button field",
+    "/Ch": "choice field",
+    "/Sig": "signature field",
+}
 MAX_DEPTH = 8
 MAX_PAGES = 10_000  # a page tree walk stops here (a memo has a dozen pages; a loop has no end)
 SKIPPED_KEYS = {"/Parent", "/P", "/Kids", "/Data"}  # back-links (/Data: a signature's DocMDP
@@ -32,11 +37,17 @@ def _snapshot(value, resolve, depth: int = 0):
             return ("ref", value.idnum)
         value = _resolve(resolve, value)
     if isinstance(value, generic.StreamObject):
-        return ("stream", hashlib.sha256(value.encoded_data).hexdigest(),
-                _snapshot(generic.DictionaryObject(value), resolve, depth + 1))
+        return (
+            "stream",
+            hashlib.sha256(value.encoded_data).hexdigest(),
+            _snapshot(generic.DictionaryObject(value), resolve, depth + 1),
+        )
     if isinstance(value, generic.DictionaryObject):
-        return tuple((str(k), _snapshot(value.raw_get(k), resolve, depth + 1))
-                     for k in sorted(value) if k not in SKIPPED_KEYS)
+        return tuple(
+            (str(k), _snapshot(value.raw_get(k), resolve, depth + 1))
+            for k in sorted(value)
+            if k not in SKIPPED_KEYS
+        )
     if isinstance(value, generic.ArrayObject):
         return tuple(_snapshot(value.raw_get(i), resolve, depth + 1) for i in range(len(value)))
     return str(value)
@@ -60,13 +71,18 @@ def _fields(resolver) -> dict[str, tuple[str, object]]:
         node = _resolve(resolver, node)
         name = prefix + str(node.get("/T", "")) if "/T" in node else prefix.rstrip(".")
         kind = str(node.get("/FT", inherited or ""))
-        kids = [_resolve(resolver, kid) for kid in _resolve(resolver, node.raw_get("/Kids"))] \
-            if "/Kids" in node else []
+        kids = (
+            [_resolve(resolver, kid) for kid in _resolve(resolver, node.raw_get("/Kids"))]
+            if "/Kids" in node
+            else []
+        )
         if kids and any("/T" in kid for kid in kids):
             stack += [(kid, name + ".", kind) for kid in kids]
             continue
-        found[name or "(unnamed)"] = (KINDS.get(kind, f"{kind or 'untyped'} field"),
-                                      _snapshot(node, resolver, 0))
+        found[name or "(unnamed)"] = (
+            KINDS.get(kind, f"{kind or 'untyped'} field"),
+            _snapshot(node, resolver, 0),
+        )
     return found
 
 
@@ -97,14 +113,18 @@ def exported_form_problems(resolver, approver_fields: list[str], who: str) -> li
     problems = []
     for name, (kind, _) in sorted(_fields(resolver).items()):
         if name not in approver_fields or kind != "signature field":
-            problems.append(f"{kind} '{name}' is in the memo as {who} signed it: a memo carries only the "
-                            "approvers' signature fields (a field planted before signing can show other "
-                            "content once filled: a shadow attack)")
+            problems.append(
+                f"{kind} '{name}' is in the memo as {who} signed it: a memo carries only the "
+                "approvers' signature fields (a field planted before signing can show other "
+                "content once filled: a shadow attack)"
+            )
     for page, subtype, name in _annotations(resolver):
         if subtype != "/Widget" or name not in approver_fields:
-            problems.append(f"{subtype.lstrip('/') or 'untyped'} annotation{f' {name!r}' if name else ''} on "
-                            f"page {page} of the memo as {who} signed it: a memo carries none but the "
-                            "approvers' signature widgets")
+            problems.append(
+                f"{subtype.lstrip('/') or 'untyped'} annotation{f' {name!r}' if name else ''} on "
+                f"page {page} of the memo as {who} signed it: a memo carries none but the "
+                "approvers' signature widgets"
+            )
     return problems
 
 
@@ -120,12 +140,20 @@ def lock_problems(embedded: list, approver_fields: list[str]) -> list[str]:
             certifies = "/Perms" in sig.reader.root and "/DocMDP" in sig.reader.root["/Perms"]
             wanted = certification_level(len(approver_fields))
             if position != 0 or not certifies or sig.docmdp_level != wanted:
-                problems.append(f"{field}: not a certification signature allowing {wanted.name.lower()} "
-                                "made first: the memo is not locked the way ClusterBid exports it")
+                problems.append(
+                    f"{field}: not a certification signature allowing {wanted.name.lower()} "
+                    "made first: the memo is not locked the way ClusterBid exports it"
+                )
         wanted_lock = field_lock(approver_fields, index)
         lock = sig.fieldmdp
-        if lock is None or lock.action != wanted_lock.action or list(lock.fields or []) != list(wanted_lock.fields or []):
-            problems.append(f"{field}: the signature locks {_lock_words(lock)}, not {_lock_words(wanted_lock)}")
+        if (
+            lock is None
+            or lock.action != wanted_lock.action
+            or list(lock.fields or []) != list(wanted_lock.fields or [])
+        ):
+            problems.append(
+                f"{field}: the signature locks {_lock_words(lock)}, not {_lock_words(wanted_lock)}"
+            )
     return problems
 
 
@@ -133,8 +161,11 @@ def _lock_words(lock) -> str:
     if lock is None:
         return "no field"
     fields = ", ".join(lock.fields or []) or "none"
-    return {"ALL": "every field", "EXCLUDE": f"every field but {fields}", "INCLUDE": f"only {fields}"}.get(
-        lock.action.name, str(lock.action))
+    return {
+        "ALL": "every field",
+        "EXCLUDE": f"every field but {fields}",
+        "INCLUDE": f"only {fields}",
+    }.get(lock.action.name, str(lock.action))
 
 
 def change_problems(reader, embedded: list) -> list[str]:
@@ -152,8 +183,16 @@ def change_problems(reader, embedded: list) -> list[str]:
             if before.get(name) == now.get(name) or name == signing:
                 continue
             kind = (now.get(name) or before[name])[0]
-            verb = "added" if name not in before else "removed" if name not in now else "filled or changed"
-            problems.append(f"{kind} '{name}' {verb} after {last_signer} signed (revision {revision + 1})")
+            verb = (
+                "added"
+                if name not in before
+                else "removed"
+                if name not in now
+                else "filled or changed"
+            )
+            problems.append(
+                f"{kind} '{name}' {verb} after {last_signer} signed (revision {revision + 1})"
+            )
         problems += _annotation_changes(reader, revision, last_signer)
         before, last_signer = now, signing or last_signer
     for sig in embedded:
@@ -165,9 +204,12 @@ def _annotation_changes(reader, revision: int, last_signer: str) -> list[str]:
     old = _annotations(reader.get_historical_resolver(revision - 1))
     new = _annotations(reader.get_historical_resolver(revision))
     gone, added = [a for a in old if a not in new], [a for a in new if a not in old]
-    return [f"{subtype.lstrip('/')} annotation{f' {name!r}' if name else ''} on page {page} {verb} after "
-            f"{last_signer} signed (revision {revision + 1})"
-            for verb, items in (("added", added), ("removed", gone)) for page, subtype, name in items]
+    return [
+        f"{subtype.lstrip('/')} annotation{f' {name!r}' if name else ''} on page {page} {verb} after "
+        f"{last_signer} signed (revision {revision + 1})"
+        for verb, items in (("added", added), ("removed", gone))
+        for page, subtype, name in items
+    ]
 
 
 def _pyhanko_view(sig) -> list[str]:
@@ -178,12 +220,18 @@ def _pyhanko_view(sig) -> list[str]:
         try:
             result = sig.evaluate_modifications(DEFAULT_DIFF_POLICY)
         except Exception as exc:  # noqa: BLE001 (a damaged revision: the signature check says so)
-            return [f"{field}: the changes after this signature cannot be analysed ({type(exc).__name__})"]
+            return [
+                f"{field}: the changes after this signature cannot be analysed ({type(exc).__name__})"
+            ]
     if isinstance(result, SuspiciousModification):
         return [f"{field}: pyHanko refuses what was written after this signature: {result}"]
     if isinstance(result, DiffResult):
         lock = sig.fieldmdp
-        locked = sorted(name for name in result.changed_form_fields if lock is None or lock.is_locked(name))
+        locked = sorted(
+            name for name in result.changed_form_fields if lock is None or lock.is_locked(name)
+        )
         if locked:
-            return [f"{field}: form fields changed after this signature that it locks: {', '.join(locked)}"]
+            return [
+                f"{field}: form fields changed after this signature that it locks: {', '.join(locked)}"
+            ]
     return []

@@ -13,13 +13,25 @@ pyHanko, poppler and Acrobat read these entries and enforce them.
 
 from __future__ import annotations
 
-from pyhanko.sign.fields import FieldMDPAction, FieldMDPSpec, MDPPerm, SigFieldSpec, append_signature_field
+from typing import Any
+
+from pyhanko.sign.fields import (
+    FieldMDPAction,
+    FieldMDPSpec,
+    MDPPerm,
+    SigFieldSpec,
+    append_signature_field,
+)
 
 
 def field_lock(names: list[str], index: int) -> FieldMDPSpec:
     """The FieldMDP lock of the index-th (0-based) of `names`: all fields but the later ones."""
-    later = names[index + 1:]
-    return FieldMDPSpec(FieldMDPAction.EXCLUDE, fields=later) if later else FieldMDPSpec(FieldMDPAction.ALL)
+    later = names[index + 1 :]
+    return (
+        FieldMDPSpec(FieldMDPAction.EXCLUDE, fields=later)
+        if later
+        else FieldMDPSpec(FieldMDPAction.ALL)
+    )
 
 
 def certification_level(field_count: int) -> MDPPerm:
@@ -27,11 +39,22 @@ def certification_level(field_count: int) -> MDPPerm:
     return MDPPerm.FILL_FORMS if field_count > 1 else MDPPerm.NO_CHANGES
 
 
-def add_approver_fields(writer, boxes: list[tuple[str, int, tuple[float, float, float, float]]]) -> None:
-    """Append one locked signature field per approver (`boxes` in signing order) to `writer`."""
+Box = tuple[float, float, float, float]
+
+
+def add_approver_fields(writer: Any, boxes: list[tuple[str, int, Box]]) -> None:
+    """Append one locked signature field per approver (`boxes` in signing order) to `writer`.
+    pyHanko types a field's box as integers; it writes any numbers (the layout's are points)."""
     names = [name for name, _, _ in boxes]
     for index, (name, page, box) in enumerate(boxes):
         last = index == len(names) - 1
-        append_signature_field(writer, SigFieldSpec(
-            sig_field_name=name, on_page=page, box=box, field_mdp_spec=field_lock(names, index),
-            doc_mdp_update_value=MDPPerm.NO_CHANGES if last and index > 0 else None))
+        append_signature_field(
+            writer,
+            SigFieldSpec(
+                sig_field_name=name,
+                on_page=page,
+                box=box,  # type: ignore[arg-type]
+                field_mdp_spec=field_lock(names, index),
+                doc_mdp_update_value=MDPPerm.NO_CHANGES if last and index > 0 else None,
+            ),
+        )

@@ -27,11 +27,18 @@ def _resolve(resolver, value):
 
 
 def _info(resolver) -> dict[str, str]:
-    info = _resolve(resolver, resolver.trailer_view.raw_get("/Info")) if "/Info" in resolver.trailer_view else None
+    info = (
+        _resolve(resolver, resolver.trailer_view.raw_get("/Info"))
+        if "/Info" in resolver.trailer_view
+        else None
+    )
     if not isinstance(info, generic.DictionaryObject):
         return {}
-    return {str(key): str(_resolve(resolver, info.raw_get(key))) for key in info
-            if str(key) not in STAMPED_BY_EVERY_WRITER}
+    return {
+        str(key): str(_resolve(resolver, info.raw_get(key)))
+        for key in info
+        if str(key) not in STAMPED_BY_EVERY_WRITER
+    }
 
 
 def _xmp(resolver) -> bytes | None:
@@ -67,7 +74,9 @@ def _xmp_values(packet: bytes) -> dict[str, str]:
         key = prop or (None if name in RDF_STRUCTURE else name)
         text = " ".join((element.text or "").split())
         if text and len(element) == 0:
-            values[key or name] = values[key or name] + " | " + text if (key or name) in values else text
+            values[key or name] = (
+                values[key or name] + " | " + text if (key or name) in values else text
+            )
         for child in element:
             walk(child, key)
 
@@ -80,10 +89,15 @@ def _xmp_changes(before: bytes | None, now: bytes | None, revision: int) -> list
     if before == now:
         return []
     if before is None or now is None:
-        return [f"XMP metadata (the catalogue's /Metadata stream) {'added' if before is None else 'removed'} {where}"]
+        return [
+            f"XMP metadata (the catalogue's /Metadata stream) {'added' if before is None else 'removed'} {where}"
+        ]
     old, new = _xmp_values(before), _xmp_values(now)
-    changed = [f"{key}: {old.get(key)!r} became {new.get(key)!r}" for key in sorted(set(old) | set(new))
-               if old.get(key) != new.get(key)]
+    changed = [
+        f"{key}: {old.get(key)!r} became {new.get(key)!r}"
+        for key in sorted(set(old) | set(new))
+        if old.get(key) != new.get(key)
+    ]
     if not changed:
         return []  # only the dates every writer stamps
     return [f"XMP metadata changed {where}: {'; '.join(changed[:5])}"]
@@ -104,10 +118,14 @@ def metadata_changes(reader, embedded: list) -> list[str]:
             now, xmp_now = _info(resolver), _xmp(resolver)
             for key in sorted(set(before) | set(now)):
                 if before.get(key) != now.get(key):
-                    problems.append(f"document information {key} changed after the first signature "
-                                    f"(revision {revision + 1}): {before.get(key)!r} became {now.get(key)!r}")
+                    problems.append(
+                        f"document information {key} changed after the first signature "
+                        f"(revision {revision + 1}): {before.get(key)!r} became {now.get(key)!r}"
+                    )
             problems += _xmp_changes(xmp_before, xmp_now, revision)
             before, xmp_before = now, xmp_now
         return problems
     except Exception as exc:  # noqa: BLE001 (damaged history: say so; the signatures fail on their own)
-        return [f"the document metadata of the signed revisions cannot be read ({type(exc).__name__})"]
+        return [
+            f"the document metadata of the signed revisions cannot be read ({type(exc).__name__})"
+        ]

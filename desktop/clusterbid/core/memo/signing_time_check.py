@@ -12,6 +12,7 @@ extendedKeyUsage, where present, must allow document signing, e-mail protection 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
 
 # A signer's clock a few minutes ahead of the verifier's is an ordinary clock, not a forgery.
 CLOCK_SKEW = timedelta(minutes=5)
@@ -25,9 +26,13 @@ SIGNING_PURPOSES = {
     "1.3.6.1.5.5.7.3.4": "e-mail protection",
     "2.5.29.37.0": "any extended key usage",
 }
-PURPOSE_NAMES = {"1.3.6.1.5.5.7.3.1": "TLS server", "1.3.6.1.5.5.7.3.2": "TLS client",
-                 "1.3.6.1.5.5.7.3.3": "code signing", "1.3.6.1.5.5.7.3.8": "time stamping",
-                 "1.3.6.1.5.5.7.3.9": "OCSP signing"}
+PURPOSE_NAMES = {
+    "1.3.6.1.5.5.7.3.1": "TLS server",
+    "1.3.6.1.5.5.7.3.2": "TLS client",
+    "1.3.6.1.5.5.7.3.3": "code signing",
+    "1.3.6.1.5.5.7.3.8": "time stamping",
+    "1.3.6.1.5.5.7.3.9": "OCSP signing",
+}
 
 
 def purpose_problem(purposes: set[str] | None) -> str | None:
@@ -36,11 +41,13 @@ def purpose_problem(purposes: set[str] | None) -> str | None:
     if purposes is None or purposes & set(SIGNING_PURPOSES):
         return None
     named = ", ".join(sorted(PURPOSE_NAMES.get(oid, oid) for oid in purposes)) or "none"
-    return (f"its extended key usage allows only {named}, not document signing or e-mail protection "
-            "(a certificate made for a web server or a program does not sign approvals)")
+    return (
+        f"its extended key usage allows only {named}, not document signing or e-mail protection "
+        "(a certificate made for a web server or a program does not sign approvals)"
+    )
 
 
-def _memo_floor(data: dict | None) -> tuple[date, str] | None:
+def _memo_floor(data: dict[str, Any] | None) -> tuple[date, str] | None:
     """The date no signature may precede, and what it is."""
     if not isinstance(data, dict):
         return None
@@ -48,31 +55,39 @@ def _memo_floor(data: dict | None) -> tuple[date, str] | None:
         if data.get("decision_date"):
             return date.fromisoformat(str(data["decision_date"])), "the memo's decision date"
         bids = (data.get("evaluation") or {}).get("bids") or []
-        dates = [str((b.get("quote") or {}).get("quoted_on") or "") for b in bids]
-        dates += [str(e.get("measured_on") or "") for b in bids for e in b.get("evidence") or ()]
-        dates = [date.fromisoformat(d) for d in dates if d]
+        texts = [str((b.get("quote") or {}).get("quoted_on") or "") for b in bids]
+        texts += [str(e.get("measured_on") or "") for b in bids for e in b.get("evidence") or ()]
+        dates = [date.fromisoformat(text) for text in texts if text]
     except (ValueError, TypeError, AttributeError):
         return None
-    return (max(dates), "the date of the memo's figures (latest quote or measurement)") if dates else None
+    return (
+        (max(dates), "the date of the memo's figures (latest quote or measurement)")
+        if dates
+        else None
+    )
 
 
-def _claimed(sig) -> datetime | None:
+def _claimed(sig: Any) -> datetime | None:
     try:
-        return sig.self_reported_timestamp
+        claimed: datetime | None = sig.self_reported_timestamp
+        return claimed
     except Exception:  # noqa: BLE001 (an unreadable /M is reported by the signature check)
         return None
 
 
-def _purposes(sig) -> set[str] | None:
+def _purposes(sig: Any) -> set[str] | None:
     value = sig.signer_cert.extended_key_usage_value
     return None if value is None else {usage.dotted for usage in value}
 
 
-def signing_time_problems(embedded: list, data: dict | None, now: datetime | None = None) -> list[str]:
+def signing_time_problems(
+    embedded: list[Any], data: dict[str, Any] | None, now: datetime | None = None
+) -> list[str]:
     """Problems in words for the signatures in revision order; `now` is this computer's clock."""
     now = now or datetime.now(timezone.utc)
     floor = _memo_floor(data)
-    problems, previous = [], None
+    problems: list[str] = []
+    previous: tuple[str, datetime] | None = None
     for sig in embedded:
         field, at = str(sig.field_name), _claimed(sig)
         try:
@@ -80,21 +95,29 @@ def signing_time_problems(embedded: list, data: dict | None, now: datetime | Non
         except (ValueError, KeyError, AttributeError):
             wrong = "its extended key usage cannot be read"
         if wrong:
-            problems.append(f"{field}: the signer's certificate is not for signing documents: {wrong}")
+            problems.append(
+                f"{field}: the signer's certificate is not for signing documents: {wrong}"
+            )
         if at is None:
             problems.append(f"{field}: the signature states no signing time")
             continue
         if floor is not None:
             start = datetime.combine(floor[0], time(), timezone.utc) - EARLIEST_ZONE
             if at < start:
-                problems.append(f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, before {floor[1]} {floor[0]}: "
-                                "the signer's clock was wrong or moved back")
+                problems.append(
+                    f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, before {floor[1]} {floor[0]}: "
+                    "the signer's clock was wrong or moved back"
+                )
         if previous is not None and at < previous[1]:
-            problems.append(f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, before {previous[0]} signed "
-                            f"({previous[1]:%Y-%m-%d %H:%M %Z}) in the revision before it: a clock moved back")
+            problems.append(
+                f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, before {previous[0]} signed "
+                f"({previous[1]:%Y-%m-%d %H:%M %Z}) in the revision before it: a clock moved back"
+            )
         if at > now + CLOCK_SKEW:
-            problems.append(f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, in the future of this computer's clock "
-                            f"({now:%Y-%m-%d %H:%M %Z}; {CLOCK_SKEW.seconds // 60} minutes of clock difference "
-                            "allowed): the signer's clock was moved ahead")
+            problems.append(
+                f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, in the future of this computer's clock "
+                f"({now:%Y-%m-%d %H:%M %Z}; {CLOCK_SKEW.seconds // 60} minutes of clock difference "
+                "allowed): the signer's clock was moved ahead"
+            )
         previous = (field, at)
     return problems

@@ -17,11 +17,19 @@ def _approver_fields(data: dict | None, embedded: list) -> list[str]:
     if isinstance(listed, list) and listed:
         return [f"{FIELD_PREFIX}{number}" for number in range(1, len(listed) + 1)]
     names = {str(sig.field_name) for sig in embedded}
-    return sorted((n for n in names if n[len(FIELD_PREFIX):].isdigit()), key=lambda n: int(n[len(FIELD_PREFIX):]))
+    return sorted(
+        (n for n in names if n[len(FIELD_PREFIX) :].isdigit()),
+        key=lambda n: int(n[len(FIELD_PREFIX) :]),
+    )
 
 
-def signoff_problems(reader, embedded: list, data: dict | None, inputs_sha256: str | None,
-                     now: datetime | None = None) -> list[str]:
+def signoff_problems(
+    reader,
+    embedded: list,
+    data: dict | None,
+    inputs_sha256: str | None,
+    now: datetime | None = None,
+) -> list[str]:
     """Problems in words; `data` the parsed attached inputs (None when unreadable), `inputs_sha256`
     the attachment's own hash."""
     try:
@@ -37,9 +45,13 @@ def signoff_problems(reader, embedded: list, data: dict | None, inputs_sha256: s
             problems += lock_problems(ordered, fields)
             problems += change_problems(reader, ordered)
         except Exception as exc:  # noqa: BLE001 (a damaged form or history fails, it does not crash)
-            problems.append(f"the memo's form and its revisions cannot be read ({type(exc).__name__}: {exc})")
-    for check, what in ((lambda: statement_problems(ordered, data, inputs_sha256), "approval statements"),
-                        (lambda: signing_time_problems(ordered, data, now), "signing times")):
+            problems.append(
+                f"the memo's form and its revisions cannot be read ({type(exc).__name__}: {exc})"
+            )
+    for check, what in (
+        (lambda: statement_problems(ordered, data, inputs_sha256), "approval statements"),
+        (lambda: signing_time_problems(ordered, data, now), "signing times"),
+    ):
         try:
             problems += check()
         except Exception as exc:  # noqa: BLE001 (a damaged signature fails here, never crashes verify)
