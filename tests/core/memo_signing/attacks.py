@@ -194,14 +194,30 @@ def moved_clock(monkeypatch, at: datetime):
         yield
 
 
-def pdfsig(pdf: bytes, folder: Path) -> list[str] | None:
-    """poppler's pdfsig verdict on each signature ("Signature is Valid." ...), None without pdfsig."""
+def pdfsig_output(pdf: bytes, folder: Path) -> str | None:
+    """What poppler's pdfsig prints for `pdf`; None where pdfsig is not installed."""
     tool = shutil.which("pdfsig")
     if tool is None:
         return None
     path = folder / "pdfsig-input.pdf"
     path.write_bytes(pdf)
-    out = subprocess.run(
+    done = subprocess.run(
         [tool, str(path)], capture_output=True, text=True, timeout=60, check=False
-    ).stdout
-    return re.findall(r"Signature Validation: (.*)", out)
+    )
+    return done.stdout
+
+
+def pdfsig(pdf: bytes, folder: Path) -> list[str] | None:
+    """pdfsig's verdict on each signature ("Signature is Valid." ...), None without pdfsig."""
+    out = pdfsig_output(pdf, folder)
+    return None if out is None else re.findall(r"Signature Validation: (.*)", out)
+
+
+def pdfsig_whole_file(pdf: bytes, folder: Path) -> list[bool]:
+    """Per signature, whether pdfsig says it covers the whole file ("Total document signed")."""
+    out = pdfsig_output(pdf, folder) or ""
+    return [
+        line.strip() == "- Total document signed"
+        for line in out.splitlines()
+        if "document signed" in line
+    ]

@@ -13,7 +13,13 @@ from pyhanko.pdf_utils.reader import PdfFileReader
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.attacks import edit_info_in_place, pdfsig, set_xmp, xmp_packet
+from tests.core.memo_signing.attacks import (
+    edit_info_in_place,
+    pdfsig,
+    pdfsig_whole_file,
+    set_xmp,
+    xmp_packet,
+)
 from tests.core.memo_signing.conftest import ADA, GRACE
 
 EDITED = "Edited after signing"
@@ -112,11 +118,13 @@ def test_a_memo_with_xmp_untouched_after_signing_passes(pki, unsigned_memo):
     shutil.which("pdfsig") is None, reason="poppler-utils (pdfsig) is not installed"
 )
 def test_pdfsig_on_the_metadata_corpus(tmp_path, pki, corpus, record_property):
-    """pdfsig finds every signature valid on these memos (metadata is outside what it checks)."""
+    """pdfsig finds every signature valid on these memos (metadata is outside what it checks); an
+    edit after the last signature shows only as that signature not covering the whole file."""
     for name, pdf in corpus.items():
         theirs = pdfsig(pdf, tmp_path)
         ours = verify_memo(pdf, load_trust_roots([pki.ca_pem]))
         record_property(name, f"pdfsig {theirs}; clusterbid ok={ours.ok}")
         print(f"metadata {name}: pdfsig {theirs}; clusterbid ok={ours.ok}")
         assert [v == "Signature is Valid." for v in theirs] == [s.intact for s in ours.signatures]
+        assert pdfsig_whole_file(pdf, tmp_path) == [False, "after approver-1" in name]
         assert not ours.ok

@@ -13,7 +13,14 @@ import pytest
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.attacks import HIDDEN, VISIBLE, add_text_field, change_field, pdfsig
+from tests.core.memo_signing.attacks import (
+    HIDDEN,
+    VISIBLE,
+    add_text_field,
+    change_field,
+    pdfsig,
+    pdfsig_whole_file,
+)
 from tests.core.memo_signing.conftest import ADA, GRACE
 
 DOCTORED = "Approve USD 1,395,648.00"  # what the attacker's field shows after the signature
@@ -110,7 +117,9 @@ def test_the_honest_memo_has_no_field_problem_and_approver_1_certified(pki, sign
 def test_pdfsig_on_the_shadow_corpus(tmp_path, pki, corpus, record_property):
     """pdfsig checks each signature's bytes and certificate, not what was written after it: on every
     attacked memo it finds both signatures cryptographically valid, as our 'intact' does, and has
-    no verdict on the planted or changed field (where we fail the memo)."""
+    no verdict on the planted or changed field (where we fail the memo). Where the change follows
+    the last signature, pdfsig does say that signature no longer covers the whole file, as pyHanko
+    does; its verdict stays "Signature is Valid."."""
     for (attack, after), pdf in corpus.items():
         theirs = pdfsig(pdf, tmp_path)
         ours = verify_memo(pdf, load_trust_roots([pki.ca_pem]))
@@ -118,4 +127,5 @@ def test_pdfsig_on_the_shadow_corpus(tmp_path, pki, corpus, record_property):
         print(f"shadow {attack} after {after}: pdfsig {theirs}; clusterbid ok={ours.ok}")
         assert len(theirs) == 2
         assert [v == "Signature is Valid." for v in theirs] == [s.intact for s in ours.signatures]
+        assert pdfsig_whole_file(pdf, tmp_path) == [False, after == "approver-1"]
         assert not ours.ok
