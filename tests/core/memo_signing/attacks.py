@@ -143,6 +143,27 @@ def change_field(
     return _done(writer)
 
 
+def plant_unused_content(pdf: bytes, text: str) -> tuple[bytes, int]:
+    """Hide-and-replace by cross-reference: a page content stream no page uses, carried by the
+    document before it is signed; returns the memo and the stream's object number."""
+    writer = _EditorWriter(BytesIO(pdf))
+    stream = writer.add_object(
+        generic.StreamObject(stream_data=f"BT /F1 24 Tf 72 420 Td ({text}) Tj ET".encode("latin-1"))
+    )
+    return _done(writer), stream.idnum
+
+
+def point_page_at(pdf: bytes, idnum: int) -> bytes:
+    """After signing: page 1's content becomes the planted stream (no new object is written)."""
+    writer = _EditorWriter(BytesIO(pdf))
+    page_ref = writer.root["/Pages"]["/Kids"].raw_get(0)
+    while "/Kids" in page_ref.get_object():
+        page_ref = page_ref.get_object()["/Kids"].raw_get(0)
+    page_ref.get_object()[pdf_name("/Contents")] = generic.IndirectObject(idnum, 0, writer)
+    writer.mark_update(page_ref)
+    return _done(writer)
+
+
 def edit_info_in_place(pdf: bytes, key: str, value: str) -> bytes:
     """Rewrite the document information dictionary as the same object in a later revision."""
     writer = _EditorWriter(BytesIO(pdf))

@@ -20,6 +20,8 @@ from tests.core.memo_signing.attacks import (
     change_field,
     pdfsig,
     pdfsig_whole_file,
+    plant_unused_content,
+    point_page_at,
 )
 from tests.core.memo_signing.conftest import ADA, GRACE
 
@@ -79,6 +81,24 @@ def test_a_field_planted_before_signing_and_changed_after_fails_naming_it(
     before = next(s for s in result.signatures if s.field == after)
     assert "only later signature fields filled" not in before.changes_after
     assert before.changes_after != "form fields filled: approver-2"
+
+
+@pytest.mark.parametrize("after", AFTER)
+def test_hide_and_replace_by_cross_reference_fails(pki, unsigned_memo, after):
+    """The other hide-and-replace: the signed document carries a page content no page uses; after a
+    signature an update points page 1 at it (pyHanko's analysis names the change)."""
+    ada, grace = load_credentials(pki.ada_p12, ADA[1]), load_credentials(pki.grace_p12, GRACE[1])
+    planted, idnum = plant_unused_content(unsigned_memo, DOCTORED)
+    once = sign_memo(planted, "approver-1", ada).pdf
+    if after == "approver-1":
+        memo = sign_memo(point_page_at(once, idnum), "approver-2", grace).pdf
+    else:
+        memo = point_page_at(sign_memo(once, "approver-2", grace).pdf, idnum)
+    result, problems = _problems(pki, memo)
+    assert f"{after}: the signature followed by changes that are not signatures" in problems
+    assert f"{after}: pyHanko refuses what was written after this signature" in problems
+    changed = next(s for s in result.signatures if s.field == after).changes_after
+    assert changed == "content, attachments, fields or structure changed (refused)"
 
 
 @pytest.mark.parametrize("after", AFTER)
