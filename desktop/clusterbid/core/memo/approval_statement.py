@@ -4,9 +4,10 @@ A PAdES reader shows a signature's /Reason and its signed attributes, not the me
 each signature states what it approves: the amount committed with its currency, the provider,
 the bid, the memo's number and the attached inputs' SHA-256. It is written in /Reason (the
 signer's remark, if any, after it) and in the CMS signer-attributes-v2 attribute as a claimed
-attribute of type X.520 description (2.5.4.13), which is inside the signed attributes. ETSI EN
-319 142-1 keeps /Reason and commitment-type-indication apart (one or the other), so the
-statement rides in signer-attributes-v2 rather than in a commitment type.
+attribute of type X.520 description (2.5.4.13), which is inside the signed attributes. PAdES
+(ETSI EN 319 142-1, as we read it) has a signature give its purpose in /Reason or in a
+commitment-type-indication, not both, so the statement rides in signer-attributes-v2, which
+carries free text, rather than in a commitment type, which carries an identifier.
 Both are built from the attached inputs alone (no scoring), at signing and at verification.
 """
 
