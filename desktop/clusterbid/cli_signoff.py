@@ -57,7 +57,7 @@ def run_sign(args: argparse.Namespace) -> int:
                                  "(sign without --evaluation, or name the memo's own document)")
         p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
         credentials = load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
-        signed = sign_memo(memo, field, credentials, reason=args.reason, location=args.location, source=str(args.memo))
+        signed = sign_memo(memo, field, credentials, remark=args.remark, location=args.location, source=str(args.memo))
         out = args.output or args.memo
         write_atomically(out, signed.pdf)
         print(f"{signed.signer} signed {field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
@@ -118,7 +118,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sign.add_argument("--field", type=int, required=True, metavar="N", help="your number among the approvers (1 = first)")
     sign.add_argument("--p12", type=Path, required=True, metavar="FILE", help="your certificate and key (.p12/.pfx)")
     sign.add_argument("-o", "--output", type=Path, metavar="OUT", help="write the signed memo here (default: MEMO in place)")
-    sign.add_argument("--reason", default="Approved as shown in this memo", help="reason recorded in the signature")
+    sign.add_argument("--remark", "--reason", dest="remark", default="",
+                      help="your remark, recorded in the signature's reason after what it approves (which is "
+                           "written there from the memo: amount, provider, bid, memo and inputs SHA-256)")
     sign.add_argument("--location", default=None, help="where you signed (recorded in the signature)")
     sign.add_argument("--evaluation", type=Path, metavar="DOC.clusterbid", help="record the signature in its audit trail")
     sign.set_defaults(func=run_sign)

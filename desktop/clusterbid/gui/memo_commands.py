@@ -242,7 +242,7 @@ class MemoCommands:
                 pdf,
                 approver_field(number),
                 credentials,
-                reason=reason or "Approved",
+                remark=reason,
                 location=location or None,
                 source=path.name,
             )

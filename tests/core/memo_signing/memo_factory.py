@@ -8,11 +8,11 @@ from io import BytesIO
 
 from pyhanko.pdf_utils import embed, generic
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
-from pyhanko.sign import fields
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas
 
 from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.memo.form_lock import add_approver_fields
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, build_memo_inputs
 from clusterbid.core.scoring import score_evaluation
 
@@ -49,10 +49,8 @@ def stand_in_memo(attachment: bytes, printed_sha256: str, approvers: int = 2) ->
         embedded_data=embed.EmbeddedFileObject.from_file_data(writer, attachment, mime_type="application/json"),
         description=f"Inputs of this memo, SHA-256 {printed_sha256}",
         af_relationship=generic.NameObject("/Source")))
-    for index in range(1, approvers + 1):
-        top = 700 - 90 * index
-        fields.append_signature_field(writer, fields.SigFieldSpec(
-            sig_field_name=f"approver-{index}", on_page=1, box=(72, top, 372, top + 70)))
+    add_approver_fields(writer, [(f"approver-{index}", 1, (72, 700 - 90 * index, 372, 770 - 90 * index))
+                                 for index in range(1, approvers + 1)])
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -26,8 +26,8 @@ def _name(common_name: str, email: str | None = None) -> x509.Name:
                       *([x509.NameAttribute(NameOID.EMAIL_ADDRESS, email)] if email else [])])
 
 
-def _usage(*, signing: bool, commitment: bool, ca: bool) -> x509.KeyUsage:
-    return x509.KeyUsage(digital_signature=signing, content_commitment=commitment, key_encipherment=False,
+def _usage(*, signing: bool, commitment: bool, ca: bool, encipherment: bool = False) -> x509.KeyUsage:
+    return x509.KeyUsage(digital_signature=signing, content_commitment=commitment, key_encipherment=encipherment,
                          data_encipherment=False, key_agreement=False, key_cert_sign=ca, crl_sign=ca,
                          encipher_only=False, decipher_only=False)
 
@@ -51,15 +51,19 @@ class Authority:
 
     def issue(self, common_name: str, *, commitment: bool = True, signing: bool = True,
               email: str | None = None, alt_email: str | None = None, valid_from: datetime | None = None,
-              valid_until: datetime | None = None) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
+              valid_until: datetime | None = None, purposes: list[x509.ObjectIdentifier] | None = None,
+              encipherment: bool = False) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
         key = _key()
         cert = (x509.CertificateBuilder().subject_name(_name(common_name, email)).issuer_name(self.certificate.subject)
                 .public_key(key.public_key()).serial_number(x509.random_serial_number())
                 .not_valid_before(valid_from or NOW - timedelta(days=1))
                 .not_valid_after(valid_until or NOW + timedelta(days=365))
                 .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-                .add_extension(_usage(signing=signing, commitment=commitment, ca=False), critical=True)
+                .add_extension(_usage(signing=signing, commitment=commitment, ca=False,
+                                      encipherment=encipherment), critical=True)
                 .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(self.key.public_key()), critical=False))
+        if purposes is not None:  # extendedKeyUsage: e.g. a web server's TLS certificate
+            cert = cert.add_extension(x509.ExtendedKeyUsage(purposes), critical=False)
         if alt_email:  # where most organisations put it: subjectAltName rfc822Name
             cert = cert.add_extension(x509.SubjectAlternativeName([x509.RFC822Name(alt_email)]), critical=False)
         return key, cert.sign(self.key, hashes.SHA256())

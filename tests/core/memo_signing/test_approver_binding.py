@@ -9,6 +9,7 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.sign import fields
 
 from clusterbid.cli import main
+from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
@@ -60,19 +61,28 @@ def test_an_extra_field_added_after_export_and_signed_fails(pki, signed_twice, m
         in problems
 
 
-def test_approvers_signing_out_of_order_fail_unless_any_order_is_asked(pki, unsigned_memo):
-    grace_first = sign_memo(unsigned_memo, "approver-2", load_credentials(pki.grace_p12, GRACE[1])).pdf
-    memo = sign_memo(grace_first, "approver-1", load_credentials(pki.ada_p12, ADA[1])).pdf
-    assert "signed in the order approver-2, approver-1" in _problems(pki, memo)
-    assert verify_memo(memo, load_trust_roots([pki.ca_pem]), ordered=False).ok
+def test_approver_2_cannot_sign_before_approver_1_and_is_told_why(capsys, monkeypatch, pki, unsigned_memo,
+                                                                  memo_file):
+    # Approver 1's signature certifies the memo (issue 30): a PDF allows that only as its first one.
+    path = memo_file(unsigned_memo)
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", GRACE[1])
+    assert main(["sign", str(path), "--field", "2", "--p12", str(pki.grace_p12)]) == 2
+    err = capsys.readouterr().err
+    assert "approver-1 has not signed yet" in err and "approver 1's signature certifies the memo" in err
+    assert path.read_bytes() == unsigned_memo
 
 
-def test_cli_any_order_flag(capsys, pki, unsigned_memo, memo_file):
-    grace_first = sign_memo(unsigned_memo, "approver-2", load_credentials(pki.grace_p12, GRACE[1])).pdf
-    path = memo_file(sign_memo(grace_first, "approver-1", load_credentials(pki.ada_p12, ADA[1])).pdf)
-    assert main(["verify", str(path), "--trust", str(pki.ca_pem)]) == 1
-    assert main(["verify", str(path), "--trust", str(pki.ca_pem), "--any-order"]) == 0
-    capsys.readouterr()
+def test_approver_1_cannot_certify_after_another_tool_signed_approver_2(pki, unsigned_memo):
+    from pyhanko.sign import signers
+    from pyhanko.sign.fields import SigSeedSubFilter
+
+    grace = load_credentials(pki.grace_p12, GRACE[1])
+    writer = IncrementalPdfFileWriter(BytesIO(unsigned_memo))
+    out = signers.sign_pdf(writer, signers.PdfSignatureMetadata(
+        field_name="approver-2", subfilter=SigSeedSubFilter.PADES),
+        signers.SimpleSigner(grace.certificate, grace.key, None), existing_fields_only=True)
+    with pytest.raises(InputError, match="Certification signatures must be the first signature"):
+        sign_memo(out.getvalue(), "approver-1", load_credentials(pki.ada_p12, ADA[1]))
 
 
 def test_a_self_made_certificate_bearing_the_approvers_name_is_never_shown_as_holding(pki, signed_once, tmp_path):

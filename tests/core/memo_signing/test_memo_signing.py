@@ -21,7 +21,8 @@ from pyhanko_certvalidator import ValidationContext
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import approver_field, sign_memo
-from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.conftest import ADA
+from tests.core.memo_signing.memo_factory import demo_inputs
 from tests.core.memo_signing.pki import NOW, Authority
 
 
@@ -50,12 +51,16 @@ def test_each_signature_is_an_incremental_update_keeping_earlier_bytes(unsigned_
 def test_signature_carries_pades_subfilter_reason_and_signer_name(signed_once):
     sig = PdfFileReader(BytesIO(signed_once)).embedded_signatures[0]
     assert sig.sig_object["/SubFilter"] == "/ETSI.CAdES.detached"
-    assert sig.sig_object["/Reason"] == "Approved as shown in this memo"
+    # What approver 1 approves: the demo's Northwind term (README: $3,195,648 committed), by hand.
+    sha = demo_inputs().sha256
+    assert sig.sig_object["/Reason"] == (
+        "Approver 1 approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, bid northwind-ib; "
+        f"memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}")
     assert sig.signer_cert.subject.native["common_name"] == ADA[0]
 
 
 def test_location_is_recorded_when_given(pki, unsigned_memo):
-    signed = sign_memo(unsigned_memo, "approver-2", load_credentials(pki.grace_p12, GRACE[1]), location="Zurich")
+    signed = sign_memo(unsigned_memo, "approver-1", load_credentials(pki.ada_p12, ADA[1]), location="Zurich")
     assert PdfFileReader(BytesIO(signed.pdf)).embedded_signatures[0].sig_object["/Location"] == "Zurich"
     assert signed.sha256 == hashlib.sha256(signed.pdf).hexdigest()
 

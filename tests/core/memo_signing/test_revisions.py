@@ -38,10 +38,10 @@ def test_each_signature_says_what_was_written_after_it(pki, signed_twice):
     first, second = result.signatures
     # Approver 2 filling their field is the only thing written after approver 1 signed;
     # nothing follows approver 2, whose signature covers the whole file.
-    assert first.changes_after == "only later signature fields filled (form filling)"
+    assert first.changes_after == "form fields filled: approver-2"
     assert second.changes_after == "nothing (the signature covers the whole file)"
     report = format_verification("memo.pdf", result)
-    assert "changed after this signature: only later signature fields filled (form filling)" in report
+    assert "changed after this signature: form fields filled: approver-2" in report
 
 
 def test_page_content_drawn_in_an_incremental_update_is_named_and_refused(pki, signed_twice):

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pyhanko.pdf_utils import generic
 from pyhanko.pdf_utils.reader import PdfFileReader
 
-from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME
+from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 
 SHA256_TEXT = re.compile(r"(?<![0-9a-fA-F])[0-9a-f]{64}(?![0-9a-fA-F])")
 MAX_NAME_TREE_DEPTH = 16

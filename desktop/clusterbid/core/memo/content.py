@@ -69,6 +69,7 @@ class MemoContent:
     audit_anchor: str = ""  # the document's audit row this memo was made from, in words; "" from JSON
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
     price_rows: Rows = ()  # header first: each bid's price against public list prices
+    approval_terms: str = ""  # what a signature approves (approval_statement.approval_terms)
 
     @classmethod
     def from_scorecard(

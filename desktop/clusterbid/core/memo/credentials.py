@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from cryptography.x509.oid import NameOID
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.signing_time_check import purpose_problem
 from clusterbid.core.safe_read import read_regular
 
 # A memo signature says "I approve this": PAdES and the EU rules behind it expect the signer's
@@ -67,6 +68,15 @@ def check_certificate(certificate: x509.Certificate, source: str, now: datetime 
     if usage is None or not usage.content_commitment:
         raise InputError(f"{source}: the certificate of {who!r} lacks the non-repudiation (contentCommitment) key "
                          "usage that approval signatures need; ask your issuer for a signing certificate")
+    try:
+        purposes = {oid.dotted_string for oid in
+                    certificate.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value}
+    except x509.ExtensionNotFound:
+        purposes = None
+    wrong = purpose_problem(purposes)
+    if wrong:
+        raise InputError(f"{source}: the certificate of {who!r} cannot sign an approval: {wrong}; ask your "
+                         "issuer for a document-signing certificate")
 
 
 def read_p12_file(path: Path | str) -> bytes:

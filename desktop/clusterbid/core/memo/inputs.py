@@ -17,10 +17,10 @@ from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.documents import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 from clusterbid.core.report import money
 from clusterbid.core.scoring import Scorecard, score_evaluation
 
-INPUTS_ATTACHMENT_NAME = "clusterbid-inputs.json"
 INPUTS_FORMAT = "clusterbid-memo-inputs/1"
 MAX_JUSTIFICATION = 4000
 

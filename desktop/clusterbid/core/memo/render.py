@@ -13,10 +13,11 @@ from pyhanko.pdf_utils import generic
 from reportlab import rl_config
 from pyhanko.pdf_utils.embed import EmbeddedFileObject, EmbeddedFileParams, FileSpec, embed_file
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
-from pyhanko.sign.fields import SigFieldSpec, append_signature_field
 
+from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo.charts_section import chart_images
 from clusterbid.core.memo.content import MemoContent
+from clusterbid.core.memo.form_lock import add_approver_fields
 from clusterbid.core.memo.decision_checks import decision_date_words
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
 from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
@@ -78,8 +79,7 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
         file_spec_string=METHODOLOGY_ATTACHMENT, file_name=METHODOLOGY_ATTACHMENT, embedded_data=methodology,
         description="How ClusterBid scores a bid: the full methodology of the version that made this memo",
     ))
-    for name, page, box in sink.boxes:
-        append_signature_field(writer, SigFieldSpec(sig_field_name=name, on_page=page, box=box))
+    add_approver_fields(writer, sink.boxes)  # locked: nothing but the next approver may sign after each
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -151,7 +151,8 @@ def render_memo(
         override=override,
     )
     content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
-                                  decision_date=decision_date_words(inputs.data.get("decision_date")))
+                                  decision_date=decision_date_words(inputs.data.get("decision_date")),
+                                  approval_terms=approval_terms(inputs.data, inputs.sha256))
     sink = SignatureBoxes()
     pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index),
                      sink)

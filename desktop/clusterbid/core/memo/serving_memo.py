@@ -20,6 +20,7 @@ from reportlab.platypus import Flowable, Spacer, Table, TableStyle
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
@@ -72,6 +73,7 @@ class ServingMemoHead:
     methodology: str
     audit_anchor: str = ""  # the document's audit row this memo was made from, in words
     decision_date: str = ""  # printed in the title block, as in the training memo
+    approval_terms: str = ""  # what a signature approves, printed at the sign-off
 
 
 def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
@@ -264,7 +266,8 @@ def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approve
     sink = SignatureBoxes()
     buffer = io.BytesIO()
     header = PageHeader(head.title, head.memo_number, CONFIDENTIALITY, head.as_of)
-    head = dataclasses.replace(head, decision_date=decision_date)
+    head = dataclasses.replace(head, decision_date=decision_date,
+                               approval_terms=approval_terms(inputs.data, inputs.sha256))
     memo_document(buffer, header).build(serving_story(scorecard, head, notes, override, sink),
                                         canvasmaker=numbered_canvas(header))
     return buffer.getvalue(), sink, head.as_of

@@ -25,7 +25,7 @@ ALLOWED_AFTER_SIGNING = (ModificationLevel.NONE, ModificationLevel.LTA_UPDATES, 
 CHANGES_IN_WORDS = {
     ModificationLevel.NONE: "nothing",
     ModificationLevel.LTA_UPDATES: "only validation data or timestamps",
-    ModificationLevel.FORM_FILLING: "only later signature fields filled (form filling)",
+    ModificationLevel.FORM_FILLING: "form fields filled",
     ModificationLevel.ANNOTATIONS: "annotations added or changed (refused)",
     ModificationLevel.OTHER: "content, attachments, fields or structure changed (refused)",
 }
@@ -138,5 +138,9 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
         level = status.modification_level
         changes = ("not determined (refused)" if level is None
                    else CHANGES_IN_WORDS.get(level, f"{level} (refused)"))
+        filled = getattr(status.diff_result, "changed_form_fields", None)
+        if level == ModificationLevel.FORM_FILLING and filled:
+            # Which fields: the sign-off checks refuse any but the later approvers' own.
+            changes = f"form fields filled: {', '.join(sorted(filled))}"
     return SignatureReport(field, signer, status.signer_reported_dt or claimed, intact, coverage, trusted,
                            tuple(problems), changes)

@@ -3,26 +3,35 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import textwrap
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 
 from pyhanko.pdf_utils.font.basic import COURIER_META, SimpleFontEngine, SimpleFontEngineFactory
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+from pyhanko.pdf_utils.layout import AxisAlignment, InnerScaling, Margins, SimpleBoxLayoutRule
 from pyhanko.pdf_utils.misc import PdfError
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import fields, signers
+from pyhanko.sign.ades.api import CAdESSignedAttrSpec, SignerAttrSpec
+from pyhanko.sign.fields import MDPPerm
 from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.sign.fields import SigSeedSubFilter
 from pyhanko.stamp import TextStampStyle
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.approval_statement import approval_statement, claimed_statement_attribute, reason_text
+from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.credentials import SigningCredentials
+from clusterbid.core.memo.form_lock import certification_level
+from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 
 FIELD_PREFIX = "approver-"
-RESERVE_MARGIN = 4096
-DEFAULT_REASON = "Approved as shown in this memo"
+RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
+STAMP_LINE = 52
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's
 # computer says, and the stamp says so in plain words (the memo's sign-off page says the same).
 class _ReferencedCourier(SimpleFontEngine):
@@ -41,9 +50,13 @@ class _ReferencedCourierFactory(SimpleFontEngineFactory):
 
 
 STAMP_STYLE = TextStampStyle(
-    stamp_text="Signed by %(signer_name)s\nsigned %(ts)s (signer's clock)\n%(reason)s",
+    stamp_text="Signed by %(signer_name)s\nsigned %(ts)s (signer's clock)\n%(approval)s",
     timestamp_format="%Y-%m-%d %H:%M:%S %Z",
     text_box_style=TextBoxStyle(font=_ReferencedCourierFactory("Courier", 0.6, COURIER_META)),
+    # Clear of the field's own label, which the layout prints in the box's bottom-left corner.
+    inner_content_layout=SimpleBoxLayoutRule(
+        x_align=AxisAlignment.ALIGN_MID, y_align=AxisAlignment.ALIGN_MAX,
+        margins=Margins(left=4, right=4, top=4, bottom=11), inner_content_scaling=InnerScaling.SHRINK_TO_FIT),
 )
 
 
@@ -82,7 +95,8 @@ def _open_for_update(pdf: bytes, source: str) -> IncrementalPdfFileWriter:
         raise InputError(f"{source}: damaged PDF that cannot be signed ({exc})") from None
 
 
-def _check_field(writer: IncrementalPdfFileWriter, field: str, source: str) -> None:
+def _check_field(writer: IncrementalPdfFileWriter, field: str, source: str) -> list[str]:
+    """The memo's approver fields in order; refuses an unknown, signed or out-of-turn field."""
     found = {name: value for name, value, _ in fields.enumerate_sig_fields(writer.prev)}
     if field not in found:
         known = ", ".join(sorted(found)) or "none"
@@ -90,6 +104,34 @@ def _check_field(writer: IncrementalPdfFileWriter, field: str, source: str) -> N
                          "the number after --field is the approver's position on the memo")
     if found[field] is not None:
         raise InputError(f"{source}: field {field!r} is already signed; each approver signs their own field once")
+    names = sorted((name for name in found if name.startswith(FIELD_PREFIX) and name[len(FIELD_PREFIX):].isdigit()),
+                   key=lambda name: int(name[len(FIELD_PREFIX):]))
+    waiting = [name for name in names[:names.index(field)] if found[name] is None] if field in names else []
+    if waiting:
+        raise InputError(f"{source}: {waiting[0]} has not signed yet, and approvers sign in the order the memo "
+                         f"lists them: approver 1's signature certifies the memo and each signature locks the "
+                         f"form for the approvers after it. Sign {field} once {', '.join(waiting)} "
+                         f"{'has' if len(waiting) == 1 else 'have'} signed; nothing was written")
+    return names
+
+
+def _approval(writer: IncrementalPdfFileWriter, field: str, source: str) -> str:
+    """What this signature approves, from the memo's attached inputs (approval_statement.py)."""
+    try:
+        attached = read_attached_inputs(writer.prev)
+        data = json.loads(attached.raw.decode("utf-8")) if attached.raw is not None else None
+    except (KeyError, ValueError, AttributeError, PdfError):
+        data = None
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: carries no readable {INPUTS_ATTACHMENT_NAME}, so what the signature would "
+                         "approve is unknown; sign the memo exported by ClusterBid")
+    return approval_statement(data, hashlib.sha256(attached.raw).hexdigest(), int(field[len(FIELD_PREFIX):]))
+
+
+def _stamp_lines(statement: str) -> str:
+    # The stamp box is 95 x 24 mm: the statement wrapped to short lines (the SHA-256 on its own).
+    head, _, sha = statement.partition(", inputs SHA-256 ")
+    return "\n".join([*textwrap.wrap(head, STAMP_LINE, break_on_hyphens=False), f"inputs SHA-256 {sha[:32]}", sha[32:]])
 
 
 def sign_memo(
@@ -97,18 +139,23 @@ def sign_memo(
     field: str,
     credentials: SigningCredentials,
     *,
-    reason: str = DEFAULT_REASON,
+    remark: str = "",
     location: str | None = None,
     source: str = "memo",
 ) -> SignedMemo:
-    """Fill `field` with the approver's signature; earlier signatures stay valid (incremental update)."""
+    """Fill `field` with the approver's signature; earlier signatures stay valid (incremental update).
+    The signature states what it approves (/Reason, the signer's `remark` after it, and a signed
+    attribute); approver 1 certifies, and the field's /Lock becomes the signature's FieldMDP."""
     writer = _open_for_update(pdf, source)
-    _check_field(writer, field, source)
+    names = _check_field(writer, field, source)
+    statement = _approval(writer, field, source)
+    reason = reason_text(statement, remark)
     signer = signers.SimpleSigner(
         signing_cert=credentials.certificate,
         signing_key=credentials.key,
         cert_registry=SimpleCertificateStore.from_certs(credentials.chain),
     )
+    first = bool(names) and field == names[0]
     metadata = signers.PdfSignatureMetadata(
         field_name=field,
         reason=reason,
@@ -116,12 +163,19 @@ def sign_memo(
         name=credentials.common_name,
         subfilter=SigSeedSubFilter.PADES,
         md_algorithm="sha256",
+        certify=first,
+        # The last approver's field lock carries /P 1 (no changes); asking for it here keeps
+        # pyHanko from warning that the field overrides the request.
+        docmdp_permissions=(certification_level(len(names)) if first
+                            else MDPPerm.NO_CHANGES if field == names[-1] else MDPPerm.FILL_FORMS),
+        cades_signed_attr_spec=CAdESSignedAttrSpec(signer_attributes=SignerAttrSpec(
+            claimed_attrs=[claimed_statement_attribute(statement)], certified_attrs=[])),
     )
     pdf_signer = signers.PdfSigner(metadata, signer=signer, stamp_style=STAMP_STYLE)
     try:
         output = pdf_signer.sign_pdf(
             writer, existing_fields_only=True, bytes_reserved=_reserved_bytes(credentials),
-            appearance_text_params={"signer_name": credentials.common_name, "reason": reason},
+            appearance_text_params={"signer_name": credentials.common_name, "approval": _stamp_lines(statement)},
         )
     except (PdfError, ValueError) as exc:
         raise InputError(f"{source}: could not be signed ({exc}); nothing was written") from None

@@ -242,9 +242,13 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
     # Under the last section when the whole sign-off fits there, else on the next page: the
     # approvers' fields are never split from each other or from the text saying what they cover.
     out = [para("Sign-off", "h1"),
-           para(f"Each approver signs the field below with their own certificate. A signature covers memo {c.memo_number} "
-              "as it stood when signed; later signatures are added as incremental updates so earlier ones stay valid. "
-              "No timestamp server is used: the signing time comes from the signer's clock."),
+           para(f"Each approver signs the field below with their own certificate, in the order listed. A signature "
+              f"covers memo {c.memo_number} as it stood when signed; later signatures are added as incremental "
+              "updates so earlier ones stay valid. Approver 1's signature certifies the memo (only form filling "
+              "and signing allowed after it), each signature locks every field but the later approvers' "
+              "signature fields, and the last one locks the memo. No timestamp server is used: the signing time "
+              "comes from the signer's clock."),
+           *approval_terms_line(getattr(c, "approval_terms", "")),
            Spacer(1, 3 * mm)]
     if not c.approvers:
         out.append(para("No approvers were named when this memo was exported.", "warn"))
@@ -255,6 +259,15 @@ def sign_off(c: MemoContent, sink: SignatureBoxes) -> list[Flowable]:
     # One flat KeepTogether: reportlab sizes a KeepTogether nested in another as 16,777,215 points
     # tall, so a nested one never fits below anything and always starts a new page.
     return [KeepTogether(out)]
+
+
+def approval_terms_line(terms: str) -> list[Flowable]:
+    """What each signature states it approves (its reason and a signed attribute), so that a PDF
+    reader's signature panel and this page say the same."""
+    if not terms:
+        return []
+    return [Spacer(1, 2 * mm), para(f"Each signature states, in its reason and in a signed attribute: "
+                                    f"\"Approver N approves {terms}\".", "small")]
 
 
 def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:

@@ -19,6 +19,7 @@ from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
+from clusterbid.core.memo.signoff_checks import signoff_problems
 
 PDF_PROBE = 1024
 
@@ -156,6 +157,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
             problems.append("re-scoring the attached inputs with this version's model gives other figures than "
                             f"the memo prints ({len(differences)} difference(s))")
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
+    found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
         differences = _compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
         found["evaluation_matches"] = not differences
@@ -199,6 +201,7 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     exported = first_revision(pdf, _first_signature_offset(embedded))
     inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
     problems += inputs.pop("problems")
+    problems += signoff_problems(reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256"))
     approvers = inputs.pop("approvers", None)
     if approvers is None:
         problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")

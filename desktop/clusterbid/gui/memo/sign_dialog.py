@@ -18,7 +18,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.memo.inputs import Approver
 
 CERTIFICATE_FILES = "Certificates with key (*.p12 *.pfx)"
-DEFAULT_REASON = "Approved as shown in this memo"
+DEFAULT_REASON = ""  # the signature states what it approves; this is the approver's own remark
 
 
 class SignMemoDialog(QDialog):
@@ -51,7 +51,8 @@ class SignMemoDialog(QDialog):
         form.addRow("Sign as", self.field)
         form.addRow("Certificate (.p12)", p12_row)
         form.addRow("Passphrase", self.passphrase)
-        form.addRow("Reason", self.reason)
+        self.reason.setPlaceholderText("optional remark, after what the signature approves")
+        form.addRow("Remark", self.reason)
         form.addRow("Location", self.location)
         self.problem = QLabel()
         self.problem.setObjectName("sign_problem")
