@@ -100,7 +100,10 @@ def retire(document: EvaluationDocument, label: str, on: str | None = None) -> A
                 if e.retired is not None and e.retired.seq == row.seq)
 
 
+def registry_entries(document: EvaluationDocument) -> list[ApproverEntry]:
+    """The registry as listed to the officer, active approvers first, each in the order registered."""
+    return sorted(document.approver_registry().values(), key=lambda e: (e.retired is not None, e.added.seq))
+
+
 def registry_lines(document: EvaluationDocument) -> list[str]:
-    """The registry as listed to the officer, active approvers first."""
-    entries = sorted(document.approver_registry().values(), key=lambda e: (e.retired is not None, e.added.seq))
-    return [entry.describe() for entry in entries]
+    return [entry.describe() for entry in registry_entries(document)]
