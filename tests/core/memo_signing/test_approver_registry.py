@@ -209,6 +209,8 @@ def test_the_registry_refuses_a_second_entry_and_a_key_that_is_someone_elses(cap
     assert code == 2 and "--cert CERT.pem is needed" in out
     code, out = _run(capsys, "approvers", document, "--retire", "Grace Hopper, CTO")
     assert code == 2 and "no active approver 'Grace Hopper, CTO' in the registry (active: Ada Lovelace, CFO)" in out
+    code, out = _run(capsys, "approvers", document, "--add", "Grace\x1bHopper, CTO", "--cert", ada_pem)
+    assert code == 2 and "the approver's name holds the character ESC (U+001B) at position 6" in out
     registry = [r for r in _rows(document) if r.action.startswith("approver_")]
     assert [r.action for r in registry] == ["approver_add"]
 
@@ -239,3 +241,21 @@ def test_each_registry_change_is_an_audited_row_and_the_registry_replays_to_any_
     assert code == 0 and "approver_retire Ada Lovelace, CFO" in out
     code, out = _run(capsys, "approvers", document, "--list")
     assert code == 0 and "Ada Lovelace, CFO: counts from 2026-02-01; retired from 2027-01-31" in out
+
+
+def test_a_memo_made_before_any_approver_was_registered_is_judged_by_what_stood_then(capsys, tmp_path, pki):
+    """Registering approvers later neither rescues nor condemns an older memo: it is judged by the
+    CA trusted when it was made, and the report names who was registered since."""
+    document, memo = tmp_path / "bids.clusterbid", tmp_path / "memo.pdf"
+    assert _run(capsys, "demo", document)[0] == 0
+    assert _run(capsys, "trust", document, "--add", pki.ca_pem)[0] == 0
+    assert _run(capsys, "memo", document, "-o", memo, *TWO_APPROVERS)[0] == 0
+    _sign(memo, 1, pki.ada_p12, ADA[1])
+    _sign(memo, 2, pki.grace_p12, GRACE[1])
+    ada_pem = certificate_pem(pki.ada_p12, ADA[1], tmp_path / "ada.pem")
+    assert _run(capsys, "approvers", document, "--add", "Ada Lovelace, CFO", "--cert", ada_pem)[0] == 0
+    code, out = _run(capsys, "verify", memo, "--evaluation", document)
+    rows = _rows(document)
+    assert code == 0, out
+    assert ("bids.clusterbid had no approver registered when this memo was made; registered since: Ada Lovelace, "
+            f"CFO (bids.clusterbid {_when(rows, _seq(rows, 'approver_add'))})") in out

@@ -91,8 +91,13 @@ def _against(registry: Registry, field: str, approver: Mapping[str, object], who
     late_words = [f"{field}: {e.label} (or their key) was registered at {e.source}, {e.after_memo}; it does not "
                   "count for this memo" for e in late]
     if match is not None:
+        problems = _date_problems(field, match, signed_on, made_on)
+        email = str(approver.get("email") or "")
+        if email and match.email and not _same(email, match.email):
+            problems.append(f"{field}: the memo names {email} for {name}, the registry ({registry.source}) "
+                            f"{match.email}")
         return (f"registry {registry.source}: {match.label}, entry {match.source}, counts from "
-                f"{match.valid_from or 'any date'}"), _date_problems(field, match, signed_on, made_on)
+                f"{match.valid_from or 'any date'}"), problems
     if not for_role:
         problem = f"{field}: the registry ({registry.source}) names no approver for the role {role}"
     elif not any(_same(e.name, name) for e in for_role):

@@ -23,6 +23,7 @@ from cryptography import x509
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.json_input import loads, read_json_text
+from clusterbid.core.text_rules import text_problem
 
 REGISTRY_FORMAT = "clusterbid-approver-registry/1"
 MAX_REGISTRY_BYTES = 1024 * 1024  # a few hundred approvers with their certificates
@@ -71,6 +72,9 @@ def _text(entry: dict[str, object], name: str, where: str, required: bool = True
         return ""
     if not isinstance(value, str) or (required and not value.strip()) or len(value) > 254:
         raise InputError(f"{where}.{name}: give text of 1-254 characters")
+    problem = text_problem(value, f"{where}.{name}")
+    if problem:
+        raise InputError(problem)
     return " ".join(value.split())
 
 

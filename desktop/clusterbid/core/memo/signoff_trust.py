@@ -110,10 +110,16 @@ def _from_document(pdf: bytes, path: Path) -> tuple[list[Anchor], Registry | Non
     later = tuple(_registered(e, f"{path.name} {row_words(e.keys_set)}", made_at or "the memo records no audit row")
                   for e in entries if not anchor or e.keys_set.seq > anchor[0])
     where = f"{path.name} as it stood at row #{anchor[0]}" if anchor else path.name
-    registry = Registry(where, in_force, later) if entries else None
-    if not entries:
-        notes.append(f"{path.name} keeps no approver registry: signers were held to the names on the memo and the "
-                     f"trusted certificates only (register them: `clusterbid approvers {path.name} --add`)")
+    # The registry as it stood at the memo's row decides; when it was empty then, approvers
+    # registered since are named but neither count nor condemn a memo made before the registry.
+    registry = Registry(where, in_force, later) if in_force else None
+    if entries and not in_force:
+        notes.append(f"{path.name} had no approver registered when this memo was made; registered since: "
+                     + "; ".join(f"{e.label} ({e.source})" for e in later))
+    if registry is None:
+        notes.append(f"signers were held to the names on the memo and the certificates {path.name} trusted when "
+                     f"it was made (register approvers before a memo is made: `clusterbid approvers {path.name} "
+                     "--add`)")
     return anchors, registry, made.at[:10] if made else None, notes
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from clusterbid.core.store import artefacts, audit
+from clusterbid.core.text_rules import text_problem
 from clusterbid.core.store.audit import AuditRow
 from clusterbid.core.store.errors import EditRejectedError
 
@@ -119,7 +120,7 @@ def replay_registry(rows: Sequence[AuditRow], upto: int | None = None) -> dict[s
                                       history=(row,))
                 entries[entry.key] = entry
                 continue
-            old = entries[str(row.target and registry_key(*_split_label(row.target)))]
+            old = entries[registry_key(*_split_label(row.target or ""))]
             if row.action == audit.APPROVER_KEY:
                 entries[old.key] = replace(old, keys=tuple(ApproverKey.from_json(k) for k in payload["keys"]),
                                            keys_set=row, history=(*old.history, row))
@@ -142,11 +143,14 @@ class ApproverRecords:
     def approver_registry(self, upto: int | None = None) -> dict[str, ApproverEntry]:
         return replay_registry(read_registry_rows(self._conn), upto)
 
-    def _text(self, what: str, value: str, limit: int = MAX_TEXT) -> str:
+    def _text(self, what: str, value: str, limit: int = MAX_TEXT, required: bool = True) -> str:
         text = " ".join(str(value).split())
-        if not text or len(text) > limit or "," in text and what == "the name":
-            raise EditRejectedError(self.path, f"{what} must be text of 1-{limit} characters"
-                                    + (" without a comma" if what == "the name" else ""))
+        problem = text_problem(text, f"the approver's {what}")
+        if problem:
+            raise EditRejectedError(self.path, problem)
+        if (required and not text) or len(text) > limit or ("," in text and what == "name"):
+            raise EditRejectedError(self.path, f"the approver's {what} must be text of {int(required)}-{limit} "
+                                    "characters" + (" without a comma" if what == "name" else ""))
         return text
 
     def _refuse_taken_keys(self, entry_key: str, keys: Sequence[ApproverKey]) -> None:
@@ -179,10 +183,8 @@ class ApproverRecords:
                      certificates: Sequence[artefacts.NewArtefact] = ()) -> AuditRow:
         """Register an approver for a role (one audited row; their certificates kept as trust anchors
         in the same transaction). Refused when that name already holds that role."""
-        name, role = self._text("the name", name), self._text("the role", role)
-        email = " ".join(email.split())
-        if len(email) > 254:
-            raise EditRejectedError(self.path, "the e-mail must be at most 254 characters")
+        name, role = self._text("name", name), self._text("role", role)
+        email = self._text("e-mail", email, 254, required=False)
         if not keys:
             raise EditRejectedError(self.path, f"{name}, {role}: give the approver's certificate; the registry "
                                     "ties each approver to the keys they sign with")
