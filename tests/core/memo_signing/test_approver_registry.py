@@ -259,3 +259,25 @@ def test_a_memo_made_before_any_approver_was_registered_is_judged_by_what_stood_
     assert code == 0, out
     assert ("bids.clusterbid had no approver registered when this memo was made; registered since: Ada Lovelace, "
             f"CFO (bids.clusterbid {_when(rows, _seq(rows, 'approver_add'))})") in out
+
+
+def test_a_copy_of_the_history_with_the_same_approvers_is_not_the_memos_history(capsys, tmp_path, pki):
+    """A second document registering the same people reaches the same row numbers, but not the
+    memo's row hash: nothing it trusts or registers counts for the memo."""
+    ada_pem = certificate_pem(pki.ada_p12, ADA[1], tmp_path / "ada.pem")
+    grace_pem = certificate_pem(pki.grace_p12, GRACE[1], tmp_path / "grace.pem")
+    documents = tmp_path / "bids.clusterbid", tmp_path / "forged.clusterbid"
+    for document in documents:
+        assert _run(capsys, "demo", document)[0] == 0
+        assert _run(capsys, "approvers", document, "--add", "Ada Lovelace, CFO", "--cert", ada_pem)[0] == 0
+        assert _run(capsys, "approvers", document, "--add", "Grace Hopper, CTO", "--cert", grace_pem)[0] == 0
+    memo = tmp_path / "memo.pdf"
+    assert _run(capsys, "memo", documents[0], "-o", memo, *TWO_APPROVERS)[0] == 0
+    _sign(memo, 1, pki.ada_p12, ADA[1])
+    _sign(memo, 2, pki.grace_p12, GRACE[1])
+    assert _run(capsys, "verify", memo, "--evaluation", documents[0])[0] == 0
+    code, out = _run(capsys, "verify", memo, "--evaluation", documents[1])
+    assert code == 1
+    assert ("forged.clusterbid does not hold the audit row this memo was made at (the anchor check says why), so "
+            "none of its trust anchors or approvers count for it") in out
+    assert "forged.clusterbid's audit row #5 has hash" in out  # the anchor check's own words

@@ -95,6 +95,10 @@ def _from_document(pdf: bytes, path: Path) -> tuple[list[Anchor], Registry | Non
     with EvaluationDocument.open(path) as document:
         rows = {row.seq: row for row in document.audit_rows()}
         made = rows.get(anchor[0]) if anchor else None
+        if anchor and (made is None or made.hash != anchor[1]):  # another or a rewritten history
+            notes.append(f"{path.name} does not hold the audit row this memo was made at (the anchor check says "
+                         "why), so none of its trust anchors or approvers count for it")
+            anchor, made, made_at = None, None, "the document does not hold the memo's audit row"
 
         def late(seq: int) -> str:
             return "" if anchor and seq <= anchor[0] else (made_at or "the memo records no audit row")
