@@ -26,11 +26,23 @@ def test_approvers_are_registered_rekeyed_and_retired_in_the_app(qtbot, window, 
     dialog = window.info.trust_dialog
     assert dialog.approvers.item(0).text().startswith("None registered")
 
-    assert dialog.register(ApproverChange("Ada Lovelace, CFO", "ada@example.org", "2026-02-01", str(ada)))
-    assert dialog.approvers.item(0).text().startswith(
-        "Ada Lovelace, CFO <ada@example.org>: counts from 2026-02-01; active; keys: certificate ")
+    assert dialog.register(
+        ApproverChange("Ada Lovelace, CFO", "ada@example.org", "2026-02-01", str(ada))
+    )
+    assert (
+        dialog.approvers.item(0)
+        .text()
+        .startswith(
+            "Ada Lovelace, CFO <ada@example.org>: counts from 2026-02-01; active; keys: "
+            "certificate "
+        )
+    )
     # Her certificate is kept as a trust anchor in the same change, listed with its row.
-    assert dialog.listing.item(0).text().startswith("Ada Lovelace (approver; issued by Example Corp Approvers CA")
+    assert (
+        dialog.listing.item(0)
+        .text()
+        .startswith("Ada Lovelace (approver; issued by Example Corp Approvers CA")
+    )
     assert not dialog.register(ApproverChange("Grace Hopper, CTO", "", "", str(ada)))
     assert dialog.status.text().startswith("Not changed: ")
     assert "this key is already registered to Ada Lovelace, CFO" in dialog.status.text()
@@ -40,7 +52,9 @@ def test_approvers_are_registered_rekeyed_and_retired_in_the_app(qtbot, window, 
     assert dialog.new_key(ApproverChange("Ada Lovelace, CFO", "", "", str(renewed)))
     assert dialog.retire(ApproverChange("Ada Lovelace, CFO", "", "2027-01-31", ""))
     assert "retired from 2027-01-31" in dialog.approvers.item(0).text()
-    actions = [r.action for r in window.session.document.audit_rows() if r.action.startswith("approver_")]
+    actions = [
+        r.action for r in window.session.document.audit_rows() if r.action.startswith("approver_")
+    ]
     assert actions == ["approver_add", "approver_key", "approver_retire"]
     assert window.session.document.audit_now().ok
     dialog.close()
@@ -60,6 +74,9 @@ def test_the_export_dialog_refuses_one_person_as_two_approvers(qtbot, window):
     for column, text in enumerate(("Ada Lovelace", "CFO", "ada@example.org")):
         dialog.table.item(0, column).setText(text)
     dialog.add_approver("Ada  LOVELACE", "CTO")
-    with pytest.raises(InputError, match=r"approver 2 \(Ada  LOVELACE, CTO\) and approver 1 \(Ada Lovelace, CFO "
-                                         r"<ada@example.org>\) have the same name"):
+    with pytest.raises(
+        InputError,
+        match=r"approver 2 \(Ada  LOVELACE, CTO\) and approver 1 \(Ada Lovelace, CFO "
+        r"<ada@example.org>\) have the same name",
+    ):
         dialog.build_request()

@@ -30,8 +30,11 @@ if TYPE_CHECKING:  # the caller opens the document
 def key_of(certificate: x509.Certificate) -> ApproverKey:
     """The fingerprints verify compares a signer's certificate with."""
     spki = certificate.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
-    return ApproverKey(hashlib.sha256(certificate.public_bytes(Encoding.DER)).hexdigest(),
-                       hashlib.sha256(spki).hexdigest(), certificate.subject.rfc4514_string())
+    return ApproverKey(
+        hashlib.sha256(certificate.public_bytes(Encoding.DER)).hexdigest(),
+        hashlib.sha256(spki).hexdigest(),
+        certificate.subject.rfc4514_string(),
+    )
 
 
 def _is_ca(certificate: x509.Certificate) -> bool:
@@ -42,21 +45,29 @@ def _is_ca(certificate: x509.Certificate) -> bool:
 
 
 def approver_certificate(path: Path | str, label: str) -> tuple[ApproverKey, NewArtefact]:
-    """The approver's own certificate from a PEM/DER file (a chain file may hold its CA too); its key
+    """The approver's own certificate from a PEM/DER file (a chain file may hold its CA too); its
+    key
     and the artefact that keeps it as a trust anchor. A CA alone is refused: it would let anyone
     it certifies sign for this person."""
     own = [c for c in read_certificate_file(path) if not _is_ca(c)]
     if len(own) != 1:
-        raise InputError(f"{path}: holds {len(own)} approver (non-CA) certificates; give the one certificate "
-                         f"{label} signs with (a CA goes to `clusterbid trust`)")
+        raise InputError(
+            f"{path}: holds {len(own)} approver (non-CA) certificates; give the one certificate "
+            f"{label} signs with (a CA goes to `clusterbid trust`)"
+        )
     certificate = own[0]
-    artefact = NewArtefact(None, f"trusted certificate: {common_name(certificate)}"[:255],
-                           certificate.public_bytes(Encoding.DER), TRUSTED_CERTIFICATE)
+    artefact = NewArtefact(
+        None,
+        f"trusted certificate: {common_name(certificate)}"[:255],
+        certificate.public_bytes(Encoding.DER),
+        TRUSTED_CERTIFICATE,
+    )
     return key_of(certificate), artefact
 
 
 def parse_label(text: str) -> tuple[str, str, str]:
-    """'Name, Role' or 'Name, Role <e-mail>' as the memo's --approver takes it: name, role, e-mail."""
+    """'Name, Role' or 'Name, Role <e-mail>' as the memo's --approver takes it: name, role,
+    e-mail."""
     from clusterbid.core.memo.inputs import Approver
 
     person = Approver.parse(text)
@@ -74,8 +85,14 @@ def _day(text: str | None, what: str) -> dt.date:
         raise InputError(f"{what} {text!r}: give a date as YYYY-MM-DD") from None
 
 
-def add_approver(document: EvaluationDocument, label: str, certificate: Path | str, *, email: str = "",
-                 valid_from: str | None = None) -> ApproverEntry:
+def add_approver(
+    document: EvaluationDocument,
+    label: str,
+    certificate: Path | str,
+    *,
+    email: str = "",
+    valid_from: str | None = None,
+) -> ApproverEntry:
     """Register `label` ("Name, Role", an e-mail may follow in <>) with the key of `certificate`,
     counting from `valid_from` (today by default); one audited row, the certificate kept with it."""
     from clusterbid.core.memo.inputs import checked_email
@@ -88,21 +105,30 @@ def add_approver(document: EvaluationDocument, label: str, certificate: Path | s
 
 
 def change_key(document: EvaluationDocument, label: str, certificate: Path | str) -> ApproverEntry:
-    """An approver's new certificate (a new key) from this row on; earlier memos keep the old one."""
+    """An approver's new certificate (a new key) from this row on; earlier memos keep the old
+    one."""
     key, artefact = approver_certificate(certificate, label)
     row = document.change_approver_keys(label, [key], [artefact])
-    return next(e for e in document.approver_registry(row.seq).values() if e.keys_set.seq == row.seq)
+    return next(
+        e for e in document.approver_registry(row.seq).values() if e.keys_set.seq == row.seq
+    )
 
 
 def retire(document: EvaluationDocument, label: str, on: str | None = None) -> ApproverEntry:
     row = document.retire_approver(label, _day(on, "--on"))
-    return next(e for e in document.approver_registry(row.seq).values()
-                if e.retired is not None and e.retired.seq == row.seq)
+    return next(
+        e
+        for e in document.approver_registry(row.seq).values()
+        if e.retired is not None and e.retired.seq == row.seq
+    )
 
 
 def registry_entries(document: EvaluationDocument) -> list[ApproverEntry]:
-    """The registry as listed to the officer, active approvers first, each in the order registered."""
-    return sorted(document.approver_registry().values(), key=lambda e: (e.retired is not None, e.added.seq))
+    """The registry as listed to the officer, active approvers first, each in the order
+    registered."""
+    return sorted(
+        document.approver_registry().values(), key=lambda e: (e.retired is not None, e.added.seq)
+    )
 
 
 def registry_lines(document: EvaluationDocument) -> list[str]:

@@ -38,14 +38,20 @@ def _entry(index: int, person: Person) -> str:
 def refuse_same_person_twice(people: Sequence[Person]) -> None:
     """InputError naming both entries when two approvers are one person (same name or e-mail)."""
     for later, person in enumerate(people, start=1):
-        for earlier, other in enumerate(people[:later - 1], start=1):
-            same = ("the same name" if _normalised(person.name) == _normalised(other.name) else
-                    "the same e-mail" if person.email and _normalised(person.email) == _normalised(other.email)
-                    else "")
+        for earlier, other in enumerate(people[: later - 1], start=1):
+            same = (
+                "the same name"
+                if _normalised(person.name) == _normalised(other.name)
+                else "the same e-mail"
+                if person.email and _normalised(person.email) == _normalised(other.email)
+                else ""
+            )
             if same:
-                raise InputError(f"{_entry(later, person)} and {_entry(earlier, other)} have {same}: a memo needs "
-                                 "different people to approve it (four eyes); name another approver for one of "
-                                 "these roles")
+                raise InputError(
+                    f"{_entry(later, person)} and {_entry(earlier, other)} have {same}: a memo "
+                    "needs different people to approve it (four eyes); name another approver for "
+                    "one of these roles"
+                )
 
 
 def same_person_signed_twice(signed: Sequence[SignerIdentity]) -> list[str]:
@@ -56,15 +62,25 @@ def same_person_signed_twice(signed: Sequence[SignerIdentity]) -> list[str]:
         for other in signed[:later]:
             if not who.fingerprint or who.fingerprint == other.fingerprint:
                 continue
-            shared_email = {_normalised(e) for e in who.emails} & {_normalised(e) for e in other.emails}
+            shared_email = {_normalised(e) for e in who.emails} & {
+                _normalised(e) for e in other.emails
+            }
             if who.public_key_sha256 and who.public_key_sha256 == other.public_key_sha256:
-                problems.append(f"{who.field} and {other.field} were signed with the same key (public key SHA-256 "
-                                f"{who.public_key_sha256[:16]}...) in two different certificates ({other.common_name!r}"
-                                f" and {who.common_name!r}): one key is one person, four eyes need two")
+                problems.append(
+                    f"{who.field} and {other.field} were signed with the same key (public key "
+                    f"SHA-256 {who.public_key_sha256[:16]}...) in two different certificates "
+                    f"({other.common_name!r} and {who.common_name!r}): one key is one person, four "
+                    "eyes need two"
+                )
             elif who.common_name and _normalised(who.common_name) == _normalised(other.common_name):
-                problems.append(f"{who.field} and {other.field} were both signed by {who.common_name} (two "
-                                "certificates issued to the same name): four eyes need two different people")
+                problems.append(
+                    f"{who.field} and {other.field} were both signed by {who.common_name} (two "
+                    "certificates issued to the same name): four eyes need two different people"
+                )
             elif shared_email:
-                problems.append(f"{who.field} and {other.field} were signed by certificates with the same e-mail "
-                                f"({', '.join(sorted(shared_email))}): four eyes need two different people")
+                problems.append(
+                    f"{who.field} and {other.field} were signed by certificates with the same "
+                    f"e-mail ({', '.join(sorted(shared_email))}): four eyes need two different "
+                    "people"
+                )
     return problems

@@ -49,7 +49,11 @@ class RegistryFile:
 
 
 def _pem(value: object, where: str) -> x509.Certificate:
-    if not isinstance(value, str) or "-----BEGIN CERTIFICATE-----" not in value or "PRIVATE KEY" in value:
+    if (
+        not isinstance(value, str)
+        or "-----BEGIN CERTIFICATE-----" not in value
+        or "PRIVATE KEY" in value
+    ):
         raise InputError(f"{where}: give one PEM certificate (no private key)")
     try:
         return x509.load_pem_x509_certificate(value.encode("ascii"))
@@ -82,23 +86,36 @@ def _approver(entry: object, where: str) -> FileApprover:
     from clusterbid.core.memo.approver_registry import key_of
 
     if not isinstance(entry, dict):
-        raise InputError(f"{where}: each approver is an object with name, role, email, from, certificates")
-    certificates = tuple(_pem(pem, f"{where}.certificates[{i}]")
-                         for i, pem in enumerate(entry.get("certificates") or []))
+        raise InputError(
+            f"{where}: each approver is an object with name, role, email, from, certificates"
+        )
+    certificates = tuple(
+        _pem(pem, f"{where}.certificates[{i}]")
+        for i, pem in enumerate(entry.get("certificates") or [])
+    )
     hashes = entry.get("sha256") or []
-    if not isinstance(hashes, list) or not all(isinstance(h, str) and SHA256_HEX.fullmatch(h) for h in hashes):
+    if not isinstance(hashes, list) or not all(
+        isinstance(h, str) and SHA256_HEX.fullmatch(h) for h in hashes
+    ):
         raise InputError(f"{where}.sha256: a list of SHA-256 values, 64 lower-case hex digits each")
     fingerprints = set(hashes)
     for certificate in certificates:
         key = key_of(certificate)
         fingerprints |= {key.certificate_sha256, key.public_key_sha256}
     if not fingerprints:
-        raise InputError(f"{where}: give the approver's certificates or their SHA-256; an approver with no key "
-                         "could be anyone")
-    return FileApprover(_text(entry, "name", where), _text(entry, "role", where),
-                        _text(entry, "email", where, required=False), frozenset(fingerprints),
-                        _date(entry.get("from"), f"{where}.from"), _date(entry.get("until"), f"{where}.until"),
-                        certificates)
+        raise InputError(
+            f"{where}: give the approver's certificates or their SHA-256; an approver with no key "
+            "could be anyone"
+        )
+    return FileApprover(
+        _text(entry, "name", where),
+        _text(entry, "role", where),
+        _text(entry, "email", where, required=False),
+        frozenset(fingerprints),
+        _date(entry.get("from"), f"{where}.from"),
+        _date(entry.get("until"), f"{where}.until"),
+        certificates,
+    )
 
 
 def read_registry_file(path: Path | str) -> RegistryFile:
@@ -106,10 +123,15 @@ def read_registry_file(path: Path | str) -> RegistryFile:
     path = Path(path)
     data = loads(read_json_text(path, MAX_REGISTRY_BYTES), str(path))
     if not isinstance(data, dict) or data.get("format") != REGISTRY_FORMAT:
-        raise InputError(f"{path}: not an approver registry (its \"format\" must be {REGISTRY_FORMAT!r})")
+        raise InputError(
+            f"{path}: not an approver registry (its \"format\" must be {REGISTRY_FORMAT!r})"
+        )
     listed = data.get("approvers")
     if not isinstance(listed, list) or not listed:
         raise InputError(f"{path}: \"approvers\" must list at least one approver")
     approvers = tuple(_approver(entry, f"{path}: approvers[{i}]") for i, entry in enumerate(listed))
-    anchors = tuple(_pem(pem, f"{path}: trust_anchors[{i}]") for i, pem in enumerate(data.get("trust_anchors") or []))
+    anchors = tuple(
+        _pem(pem, f"{path}: trust_anchors[{i}]")
+        for i, pem in enumerate(data.get("trust_anchors") or [])
+    )
     return RegistryFile(path, approvers, anchors)

@@ -1,11 +1,20 @@
 """The form behind "Add approver…", "New key…" and "Retire…": it only gathers text and a file;
-core.memo.approver_registry decides what is accepted (the same operation as `clusterbid approvers`)."""
+core.memo.approver_registry decides what is accepted (the same operation as `clusterbid
+approvers`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLineEdit, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
 from clusterbid.gui import dialogs
 
@@ -21,12 +30,18 @@ class ApproverChange:
 
 
 class ApproverForm(QDialog):
-    """`kind`: "add" (name and role, e-mail, from, certificate), "key" (certificate) or "retire" (date)."""
+    """`kind`: "add" (name and role, e-mail, from, certificate), "key" (certificate) or "retire"
+    (date)."""
 
     def __init__(self, kind: str, label: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle({"add": "Register an approver", "key": f"New key for {label}",
-                             "retire": f"Retire {label}"}[kind])
+        self.setWindowTitle(
+            {
+                "add": "Register an approver",
+                "key": f"New key for {label}",
+                "retire": f"Retire {label}",
+            }[kind]
+        )
         self.label = QLineEdit(label)
         self.label.setPlaceholderText("Ada Lovelace, CFO")
         self.label.setReadOnly(kind != "add")
@@ -50,7 +65,9 @@ class ApproverForm(QDialog):
             form.addRow("Certificate:", row)
         if kind == "retire":
             form.addRow("Retired from:", self.date)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         form.addRow(buttons)
@@ -61,5 +78,9 @@ class ApproverForm(QDialog):
             self.certificate.setText(path)
 
     def change(self) -> ApproverChange:
-        return ApproverChange(self.label.text().strip(), self.email.text().strip(), self.date.text().strip(),
-                              self.certificate.text().strip())
+        return ApproverChange(
+            self.label.text().strip(),
+            self.email.text().strip(),
+            self.date.text().strip(),
+            self.certificate.text().strip(),
+        )

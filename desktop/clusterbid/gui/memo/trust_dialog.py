@@ -25,8 +25,10 @@ from clusterbid.core.memo.trust_store import add_trusted_certificates, trusted_c
 from clusterbid.gui import dialogs
 from clusterbid.gui.memo.approver_form import CERTIFICATE_FILES, ApproverChange, ApproverForm
 
-NO_APPROVERS = ("None registered: verify holds signers to the names on the memo only. Register each approver "
-                "with their certificate before the memo is made.")
+NO_APPROVERS = (
+    "None registered: verify holds signers to the names on the memo only. Register each approver "
+    "with their certificate before the memo is made."
+)
 
 
 class TrustedCertificatesDialog(QDialog):
@@ -35,9 +37,11 @@ class TrustedCertificatesDialog(QDialog):
         self.document = document
         self.setWindowTitle(f"Approvers and trusted certificates of {document.path.name}")
         self.resize(900, 520)
-        intro = QLabel("Verify checks each approver field against the approver registered for that role and "
-                       "the certificates trusted here, as they stood when the memo was made: anything added "
-                       "later is named in the report and does not count. Each change is an audit row.")
+        intro = QLabel(
+            "Verify checks each approver field against the approver registered for that role and "
+            "the certificates trusted here, as they stood when the memo was made: anything added "
+            "later is named in the report and does not count. Each change is an audit row."
+        )
         intro.setWordWrap(True)
         self.approvers = QListWidget()
         self.approvers.setObjectName("approver_registry")
@@ -47,14 +51,19 @@ class TrustedCertificatesDialog(QDialog):
         self.status.setObjectName("trust_status")
         self.status.setWordWrap(True)
         registry_buttons = QHBoxLayout()
-        for text, slot in (("Add &approver…", self._ask_add), ("New &key…", self._ask_new_key),
-                           ("&Retire…", self._ask_retire)):
+        for text, slot in (
+            ("Add &approver…", self._ask_add),
+            ("New &key…", self._ask_new_key),
+            ("&Retire…", self._ask_retire),
+        ):
             button = QPushButton(text)
             button.clicked.connect(slot)
             registry_buttons.addWidget(button)
         registry_buttons.addStretch(1)
         add = QPushButton("&Add certificate…")
-        add.clicked.connect(lambda: self.add_from(dialogs.open_file(self, "Trust a certificate", CERTIFICATE_FILES)))
+        add.clicked.connect(
+            lambda: self.add_from(dialogs.open_file(self, "Trust a certificate", CERTIFICATE_FILES))
+        )
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.addButton(add, QDialogButtonBox.ButtonRole.ActionRole)
         buttons.rejected.connect(self.reject)
@@ -79,13 +88,20 @@ class TrustedCertificatesDialog(QDialog):
             self.approvers.addItem(NO_APPROVERS)
         self.listing.clear()
         listed = trusted_certificates(self.document)
-        self.listing.addItems([c.describe() for c in listed] or ["None yet: memos verified against this "
-                                                                 "evaluation show their signers as not trusted."])
+        self.listing.addItems(
+            [c.describe() for c in listed]
+            or [
+                "None yet: memos verified against this evaluation show their signers as not "
+                "trusted."
+            ]
+        )
 
     def _done(self, words: str, change: Callable[[], object]) -> bool:
         try:
             change()
-        except InputError as exc:  # the document's own refusals (EditRejectedError) are InputErrors too
+        except (
+            InputError
+        ) as exc:  # the document's own refusals (EditRejectedError) are InputErrors too
             self.status.setStyleSheet("color: #b3261e;")
             self.status.setText(f"Not changed: {exc}")
             return False
@@ -109,16 +125,28 @@ class TrustedCertificatesDialog(QDialog):
 
     # -- the registry: each a core operation on what the form gathered -----------------------------
     def register(self, change: ApproverChange) -> bool:
-        return self._done(f"Registered {change.label}", lambda: approver_registry.add_approver(
-            self.document, change.label, change.certificate, email=change.email, valid_from=change.date or None))
+        return self._done(
+            f"Registered {change.label}",
+            lambda: approver_registry.add_approver(
+                self.document,
+                change.label,
+                change.certificate,
+                email=change.email,
+                valid_from=change.date or None,
+            ),
+        )
 
     def new_key(self, change: ApproverChange) -> bool:
-        return self._done(f"New key for {change.label}",
-                          lambda: approver_registry.change_key(self.document, change.label, change.certificate))
+        return self._done(
+            f"New key for {change.label}",
+            lambda: approver_registry.change_key(self.document, change.label, change.certificate),
+        )
 
     def retire(self, change: ApproverChange) -> bool:
-        return self._done(f"Retired {change.label}",
-                          lambda: approver_registry.retire(self.document, change.label, change.date or None))
+        return self._done(
+            f"Retired {change.label}",
+            lambda: approver_registry.retire(self.document, change.label, change.date or None),
+        )
 
     def _selected_label(self) -> str:
         item = self.approvers.currentItem()
