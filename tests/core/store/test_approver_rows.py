@@ -39,7 +39,7 @@ def test_the_registry_replays_to_the_row_asked_for(document):
     assert document.audit_now().ok
 
 
-def test_a_key_without_a_sha256_or_a_second_entry_is_refused(document):
+def test_a_key_without_a_sha256_an_entry_without_a_key_or_a_comma_in_a_name_is_refused(document):
     with pytest.raises(ValueError, match="needs a SHA-256"):
         ApproverKey.from_json({"certificate_sha256": "not hex", "public_key_sha256": ""})
     with pytest.raises(EditRejectedError, match="give the approver's certificate"):

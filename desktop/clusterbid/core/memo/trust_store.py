@@ -18,10 +18,10 @@ from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import common_name
-from clusterbid.core.store.audit import ATTACH_ARTEFACT, AuditRow
 
 if TYPE_CHECKING:  # the store is opened by the caller; this module only reads and attaches
     from clusterbid.core.store import EvaluationDocument
+    from clusterbid.core.store.audit import AuditRow
 
 TRUSTED_CERTIFICATE = "application/pkix-cert"  # RFC 2585's media type for one DER certificate
 MAX_CERTIFICATE_FILE = 256 * 1024  # a PEM bundle of a few dozen certificates; anything larger is not one
@@ -97,6 +97,8 @@ def kept_trust_anchors(document: EvaluationDocument) -> list[tuple[x509.Certific
     """Each certificate the document trusts with the audit row that kept it: verify counts only
     those kept at or before the row a memo was made at. The n-th artefact is the n-th attach row
     (the audit checks exactly that pairing, byte for byte)."""
+    from clusterbid.core.store.audit import ATTACH_ARTEFACT
+
     attached = [row for row in document.audit_rows() if row.action == ATTACH_ARTEFACT]
     anchors = []
     for info, row in zip(document.artefacts(), attached):
