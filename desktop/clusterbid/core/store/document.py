@@ -15,7 +15,7 @@ from clusterbid.core.workload import Workload
 from clusterbid.core.store import artefacts, audit, changes, fileformat, schema, snapshot, verify
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
-from clusterbid.core.store.approvers import ApproverRecords
+from clusterbid.core.store.approver_records import ApproverRecords
 from clusterbid.core.store.records import DocumentRecords
 
 # A document that fails its audit can still say what was done with it (never change it).
