@@ -183,6 +183,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
     ("trust", "clusterbid.cli_trust",
      "list, or --add, the approver certificates (or CA) a .clusterbid document trusts"),
+    ("approvers", "clusterbid.cli_approvers",
+     "list, --add, --new-key or --retire the approvers (person, role, key) a .clusterbid document registers"),
     ("countersign", "clusterbid.cli_trust",
      "sign a .clusterbid document's history up to now with your own key (PKCS#12)"),
     ("request-evidence", "clusterbid.cli_request",

@@ -85,16 +85,17 @@ def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.verification import verify_memo
 
     _quiet_pyhanko()
-    from clusterbid.core.memo.trust_store import trust_roots_for
+    from clusterbid.core.memo.signoff_trust import signoff_trust
 
-    roots = trust_roots_for(args.trust or [], args.evaluation)  # --trust and the document's own
+    # --trust, the registry file and the document's own anchors and registry as at the memo's row
+    trust = signoff_trust(memo, args.trust or [], args.evaluation, args.registry)
     evaluation = None
     if args.evaluation is not None:
         from clusterbid.core.documents import read_evaluation
 
         evaluation = read_evaluation(args.evaluation, read_only=True)  # verify never writes it
     try:
-        result = verify_memo(memo, roots, evaluation, ordered=not args.any_order)
+        result = verify_memo(memo, [], evaluation, ordered=not args.any_order, signoff=trust)
     except InputError as exc:
         raise InputError(f"{args.memo}: {exc}") from None
     from clusterbid.core.memo.anchor_check import with_document_anchor
@@ -131,6 +132,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
+    verify.add_argument("--registry", type=Path, metavar="FILE",
+                        help="the organisation's approver registry (JSON; its format is in the README): each "
+                             "field must be signed by the approver it names for that role, with a key it lists")
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.add_argument("--any-order", action="store_true",
                         help="accept the approvers signing in any order (default: the order the memo lists them)")

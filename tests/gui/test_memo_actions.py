@@ -326,7 +326,7 @@ def test_an_approvers_email_typed_in_the_table_goes_into_the_memo_request(qtbot,
 
 
 def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document(qtbot, window, tmp_path):
-    """Issue 22, item 4 in the app: File > Trusted Approver Certificates keeps the CA in the
+    """Issue 22, item 4 in the app: File > Approvers and Trusted Certificates keeps the CA in the
     document (an audit row), refuses a private key by name, and lists what is trusted."""
     from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
 

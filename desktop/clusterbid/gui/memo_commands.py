@@ -289,18 +289,19 @@ class MemoCommands:
 
         def verify(progress):
             from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs
-            from clusterbid.core.memo.trust_store import trust_roots_for
+            from clusterbid.core.memo.signoff_trust import signoff_trust
             from clusterbid.core.memo.verification import verify_memo
 
             quiet_pyhanko_logs()
-            roots = trust_roots_for(
-                trust_paths, document_path
-            )  # the files picked and the document's own
+            pdf = read_memo_bytes(path)
+            # the files picked, and the document's anchors and registry as at the memo's row
+            trust = signoff_trust(pdf, trust_paths, document_path)
             progress(0.2, "verifying")
             from clusterbid.core.memo.anchor_check import with_document_anchor
 
-            pdf = read_memo_bytes(path)
-            result = with_document_anchor(verify_memo(pdf, roots, evaluation), pdf, document_path)
+            result = with_document_anchor(
+                verify_memo(pdf, [], evaluation, signoff=trust), pdf, document_path
+            )
             return result.ok, format_verification(path.name, result, document_path.name)
 
         self.tasks.run(

@@ -25,7 +25,7 @@ class WindowActions:
         self.export_memo = self._make("Export Approval &Memo…", w.memos.export_memo_dialog, "Ctrl+M")
         self.sign_memo = self._make("&Sign a Memo…", w.memos.sign_memo_dialog)
         self.verify_memo = self._make("&Verify a Memo…", w.memos.verify_memo_dialog)
-        self.trusted_certificates = self._make("Trusted Approver C&ertificates…", w.info.show_trusted_certificates)
+        self.trusted_certificates = self._make("Approvers and Trusted C&ertificates…", w.info.show_trusted_certificates)
         self.audit_trail = self._make("&Audit Trail…", w.info.show_audit_trail)
         self.quit = self._make("&Quit", w.close, Key.Quit)
         self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")

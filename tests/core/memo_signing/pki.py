@@ -52,8 +52,9 @@ class Authority:
     def issue(self, common_name: str, *, commitment: bool = True, signing: bool = True,
               email: str | None = None, alt_email: str | None = None, valid_from: datetime | None = None,
               valid_until: datetime | None = None, purposes: list[x509.ObjectIdentifier] | None = None,
-              encipherment: bool = False) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
-        key = _key()
+              encipherment: bool = False,
+              key: rsa.RSAPrivateKey | None = None) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
+        key = key or _key()  # a key given: the same key certified again (another name, a renewal)
         cert = (x509.CertificateBuilder().subject_name(_name(common_name, email)).issuer_name(self.certificate.subject)
                 .public_key(key.public_key()).serial_number(x509.random_serial_number())
                 .not_valid_before(valid_from or NOW - timedelta(days=1))
@@ -78,3 +79,37 @@ class Authority:
     def write_pem(self, path: Path) -> Path:
         path.write_bytes(self.certificate.public_bytes(Encoding.PEM))
         return path
+
+
+def self_signed_p12(folder: Path, common_name: str, passphrase: str, email: str | None = None) -> Path:
+    """A signing certificate that certifies itself (not a CA): what anyone can make in a minute
+    with the approver's name on it."""
+    key = _key()
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+                      *([x509.NameAttribute(NameOID.EMAIL_ADDRESS, email)] if email else [])])
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(NOW - timedelta(days=1)).not_valid_after(NOW + timedelta(days=365))
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .add_extension(_usage(signing=True, commitment=True, ca=False), critical=True)
+            .sign(key, hashes.SHA256()))
+    path = folder / f"self-signed-{common_name.lower().replace(' ', '-')}.p12"
+    path.write_bytes(pkcs12.serialize_key_and_certificates(
+        common_name.encode(), key, cert, None, BestAvailableEncryption(passphrase.encode())))
+    return path
+
+
+def write_p12(folder: Path, file_name: str, key: rsa.RSAPrivateKey, cert: x509.Certificate,
+              authority: Authority, passphrase: str) -> Path:
+    path = folder / file_name
+    path.write_bytes(pkcs12.serialize_key_and_certificates(
+        file_name.encode(), key, cert, [authority.certificate], BestAvailableEncryption(passphrase.encode())))
+    return path
+
+
+def certificate_pem(p12: Path, passphrase: str, out: Path) -> Path:
+    """The certificate alone, as an approver hands it to the registry."""
+    _, cert, _ = pkcs12.load_key_and_certificates(p12.read_bytes(), passphrase.encode())
+    assert cert is not None
+    out.write_bytes(cert.public_bytes(Encoding.PEM))
+    return out

@@ -41,6 +41,14 @@ def columns(path, table):
         conn.close()
 
 
+def indexes(path):
+    conn = sqlite3.connect(path)
+    try:
+        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    finally:
+        conn.close()
+
+
 def user_version(path):
     conn = sqlite3.connect(path)
     try:
@@ -58,7 +66,9 @@ def test_migrations_are_numbered_in_order():
 def test_every_earlier_format_upgrades_to_the_current_one(tmp_path, version):
     path = tmp_path / f"v{version}.clusterbid"
     evaluation = make_old_document(path, version)
-    assert user_version(path) == version and "media_type" not in columns(path, "artefact")
+    assert user_version(path) == version
+    assert ("media_type" in columns(path, "artefact")) == (version >= 2)
+    assert ("audit_by_action" in indexes(path)) == (version >= 3)
 
     with EvaluationDocument.open(path, user="new-app") as doc:
         assert doc.evaluation == evaluation
@@ -68,6 +78,7 @@ def test_every_earlier_format_upgrades_to_the_current_one(tmp_path, version):
         info = doc.attach_artefact("new.csv", b"a,b\n", media_type="text/csv")
     assert user_version(path) == CURRENT_VERSION
     assert "media_type" in columns(path, "artefact")
+    assert "audit_by_action" in indexes(path)  # format 3: the registry and trust anchors read by action
     # The upgraded file is indistinguishable from one created by the current version.
     conn = sqlite3.connect(path)
     assert schema.read_schema(conn) == set(schema.expected_schema(CURRENT_VERSION))

@@ -8,8 +8,10 @@ verifier says otherwise) the approvers signed in the order the memo lists them.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
+from clusterbid.core.memo.four_eyes import same_person_signed_twice
 from clusterbid.core.memo.signing import FIELD_PREFIX
 
 
@@ -21,6 +23,8 @@ class SignerIdentity:
     common_name: str
     emails: tuple[str, ...]  # the subject's emailAddress and the subjectAltName rfc822Names
     fingerprint: str  # SHA-256 of the certificate
+    public_key_sha256: str = ""  # SHA-256 of its SubjectPublicKeyInfo: the same key in two certificates
+    certificate: bytes = b""  # DER, for the registry check (which anchor it chains to)
 
 
 def identity_of(embedded) -> SignerIdentity:
@@ -35,7 +39,8 @@ def identity_of(embedded) -> SignerIdentity:
             if general_name.name == "rfc822_name":
                 emails.append(str(general_name.native))
         return SignerIdentity(field, str(subject.get("common_name") or ""),
-                              tuple(e for e in dict.fromkeys(emails) if e), cert.sha256.hex())
+                              tuple(e for e in dict.fromkeys(emails) if e), cert.sha256.hex(),
+                              hashlib.sha256(cert.public_key.dump()).hexdigest(), cert.dump())
     except Exception:  # noqa: BLE001 (any damage to the certificate means: no identity)
         return SignerIdentity(field, "", (), "")
 
@@ -77,6 +82,7 @@ def check_approvers(approvers: list, signed: list[SignerIdentity], all_fields: l
             problems.append(f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
                             "each approver signs with their own certificate")
         seen.setdefault(who.fingerprint, who.field)
+    problems += same_person_signed_twice([who for who in signed if who.field in expected])
     if ordered:
         indices = [_field_index(who.field) for who in signed if who.field in expected]
         if indices != sorted(indices):

@@ -17,6 +17,7 @@ from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.documents import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 from clusterbid.core.report import money
 from clusterbid.core.scoring import Scorecard, score_evaluation
@@ -186,6 +187,7 @@ def build_memo_inputs(
     for index, person in enumerate(people, start=1):
         if not person.name or not person.role:
             raise InputError(f"approver {index}: both a name and a role are needed (\"Name, Role\")")
+    refuse_same_person_twice(people)  # four eyes: two approvers are two people
     data = {
         "format": INPUTS_FORMAT,
         "software_version": __version__,

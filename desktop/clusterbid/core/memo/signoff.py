@@ -82,6 +82,9 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
         lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
         lines.append(f"    changed after this signature: {sig.changes_after}")
+    if result.signer_chains:
+        lines.append("  who signed, with which certificate, chaining to which anchor, in which registry entry:")
+        lines += [f"    {line}" for line in result.signer_chains]
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
     if result.inputs_sha256:
         verdict = ("matches the SHA-256 the memo states in its description" if result.inputs_match_printed

@@ -9,11 +9,10 @@ taken: a file holding a private key is refused, so a trust store never carries a
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from asn1crypto import x509 as asn1_x509
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 
@@ -23,6 +22,7 @@ from clusterbid.core.safe_read import read_regular
 
 if TYPE_CHECKING:  # the store is opened by the caller; this module only reads and attaches
     from clusterbid.core.store import EvaluationDocument
+    from clusterbid.core.store.audit import AuditRow
 
 TRUSTED_CERTIFICATE = "application/pkix-cert"  # RFC 2585's media type for one DER certificate
 MAX_CERTIFICATE_FILE = 256 * 1024  # a PEM bundle of a few dozen certificates; anything larger is not one
@@ -39,12 +39,14 @@ class TrustedCertificate:
     valid_until: str
     is_ca: bool
     sha256: str
+    added: str = ""  # the audit row that kept it: "row #N, 2026-11-25 by NAME"
 
     def describe(self) -> str:
         who = self.subject + (f" <{self.email}>" if self.email else "")
         kind = "CA" if self.is_ca else "approver"
+        added = f"; added at {self.added}" if self.added else ""
         return (f"{who} ({kind}; issued by {self.issuer}; valid {self.valid_from} to {self.valid_until}; "
-                f"SHA-256 {self.sha256[:16]}...)")
+                f"SHA-256 {self.sha256[:16]}...{added})")
 
 
 def read_certificate_file(path: Path | str) -> list[x509.Certificate]:
@@ -92,6 +94,25 @@ def _stored(document: EvaluationDocument) -> list[tuple[int, bytes]]:
             if info.media_type == TRUSTED_CERTIFICATE and info.bid_id is None]
 
 
+def kept_trust_anchors(document: EvaluationDocument) -> list[tuple[x509.Certificate, AuditRow]]:
+    """Each certificate the document trusts with the audit row that kept it: verify counts only
+    those kept at or before the row a memo was made at. The n-th artefact is the n-th attach row
+    (the audit checks exactly that pairing, byte for byte)."""
+    from clusterbid.core.store.audit import ATTACH_ARTEFACT
+
+    attached = [row for row in document.audit_rows() if row.action == ATTACH_ARTEFACT]
+    anchors = []
+    for info, row in zip(document.artefacts(), attached):
+        if info.media_type == TRUSTED_CERTIFICATE and info.bid_id is None and info.sha256 in (row.new_json or ""):
+            anchors.append((x509.load_der_x509_certificate(document.artefact_bytes(info.id)), row))
+    return anchors
+
+
+def row_words(row: AuditRow) -> str:
+    """How a reader is told which row did something: "row #12, 2026-11-26 by mallory"."""
+    return f"row #{row.seq}, {row.at[:10]} by {row.who}"
+
+
 def add_trusted_certificates(document: EvaluationDocument, path: Path | str) -> list[TrustedCertificate]:
     """Keep each certificate of the file in the document (one audited row each); one already kept
     is refused by name, so the trail never lists a certificate twice."""
@@ -111,23 +132,4 @@ def add_trusted_certificates(document: EvaluationDocument, path: Path | str) -> 
 
 
 def trusted_certificates(document: EvaluationDocument) -> list[TrustedCertificate]:
-    return [_listed(x509.load_der_x509_certificate(data)) for _, data in _stored(document)]
-
-
-def document_trust_roots(document: EvaluationDocument) -> list[asn1_x509.Certificate]:
-    """What verify trusts from the document, in the form pyHanko takes."""
-    return [asn1_x509.Certificate.load(data) for _, data in _stored(document)]
-
-
-def trust_roots_for(trust_files: list[Path | str], document_path: Path | str | None) -> list[asn1_x509.Certificate]:
-    """Verify's trust, written once for the CLI and the app: the files given (`--trust`) and the
-    certificates kept in the `.clusterbid` document the memo is checked against, if one is."""
-    from clusterbid.core.memo.credentials import load_trust_roots
-
-    roots = load_trust_roots(list(trust_files))
-    if document_path is not None and Path(document_path).suffix == ".clusterbid":
-        from clusterbid.core.store import EvaluationDocument
-
-        with EvaluationDocument.open(document_path) as document:
-            roots += document_trust_roots(document)
-    return roots
+    return [replace(_listed(certificate), added=row_words(row)) for certificate, row in kept_trust_anchors(document)]

@@ -18,8 +18,10 @@ from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
+from clusterbid.core.memo.registry_check import check_registry
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 from clusterbid.core.memo.signoff_checks import signoff_problems
+from clusterbid.core.memo.signoff_trust import SignoffTrust
 
 PDF_PROBE = 1024
 
@@ -40,6 +42,7 @@ class MemoVerification:
     trust_checked: bool = False
     page_check: str = "not possible"  # how the exported page was compared with the attachment
     page_checked: tuple[str, ...] = ()  # the page checks that held, in words
+    signer_chains: tuple[str, ...] = ()  # per signer: certificate, trust anchor, registry entry
     problems: tuple[str, ...] = field(default=())
 
     @property
@@ -168,9 +171,14 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
 
 
 def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
-                evaluation: Evaluation | None = None, *, ordered: bool = True) -> MemoVerification:
+                evaluation: Evaluation | None = None, *, ordered: bool = True,
+                signoff: SignoffTrust | None = None) -> MemoVerification:
     """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all.
-    `ordered`: the approvers must have signed in the order the memo lists them."""
+    `ordered`: the approvers must have signed in the order the memo lists them. `signoff`: the
+    trust anchors and approver registries for this memo (signoff_trust.py); its counted anchors
+    are trusted besides `trust_roots`, and each signer is held to its registries."""
+    if signoff is not None:
+        trust_roots = [*trust_roots, *signoff.roots]
     if not looks_like_pdf(pdf):
         raise InputError("not a PDF file; give the memo PDF exported by ClusterBid")
     trust_roots = list(trust_roots)
@@ -207,5 +215,9 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
     else:
         problems += check_approvers(approvers, signers, every_field, ordered)
+    chains: tuple[str, ...] = ()
+    if signoff is not None and approvers is not None:
+        findings = check_registry(signoff, approvers, signers, {r.field: r.signing_time for r in reports})
+        chains, problems = findings.lines, problems + list(findings.problems)
     return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
-                            problems=tuple(problems), **inputs)
+                            signer_chains=chains, problems=tuple(problems), **inputs)

@@ -25,9 +25,12 @@ EDIT = "edit"
 # An officer chose to go on with a document that failed its audit; the reason is kept.
 RECORD_AUDIT_OVERRIDE = "record_audit_override"
 COUNTERSIGN = "countersign"  # a user's signature over a row, and by the chain over all before it
+# The approver registry (approvers.py): who may sign for which role, with which keys, from when.
+APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE = "approver_add", "approver_key", "approver_retire"
+REGISTRY_ACTIONS = (APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE)
 ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
            RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE,
-           COUNTERSIGN)
+           COUNTERSIGN, *REGISTRY_ACTIONS)
 
 
 @dataclass(frozen=True)

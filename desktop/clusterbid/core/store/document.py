@@ -15,6 +15,7 @@ from clusterbid.core.workload import Workload
 from clusterbid.core.store import artefacts, audit, changes, fileformat, schema, snapshot, verify
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
+from clusterbid.core.store.approver_records import ApproverRecords
 from clusterbid.core.store.records import DocumentRecords
 
 # A document that fails its audit can still say what was done with it (never change it).
@@ -22,7 +23,7 @@ RECORDS_ALLOWED_AFTER_FAILED_AUDIT = (audit.RECORD_AUDIT_OVERRIDE, audit.RECORD_
 Write = Callable[[sqlite3.Connection], object]
 
 
-class EvaluationDocument(DocumentRecords):
+class EvaluationDocument(DocumentRecords, ApproverRecords):
     """An open .clusterbid file and its current evaluation; there is never unsaved state."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, user: str | None) -> None:

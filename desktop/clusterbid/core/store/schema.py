@@ -54,6 +54,13 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE INDEX artefact_by_sha256 ON artefact (sha256)",
         ),
     ),
+    Migration(
+        3,
+        "the approver registry, kept as audit rows (approver_add, approver_key, approver_retire); an "
+        "index to read them and the trust anchors by action. The new format number keeps an older "
+        "ClusterBid from taking these rows for an unknown action and the trail for a broken one",
+        ("CREATE INDEX audit_by_action ON audit (action, seq)",),
+    ),
 )
 
 CURRENT_VERSION = MIGRATIONS[-1].version

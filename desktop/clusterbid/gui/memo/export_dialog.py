@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
 from clusterbid.core.scoring import Scorecard
 
@@ -142,6 +143,7 @@ class MemoExportDialog(QDialog):
             if not name or not role:
                 raise InputError(f"approver {row + 1}: give both a name and a role (e.g. \"Ada Lovelace\", \"CFO\")")
             people.append(Approver(name, role, checked_email(email, f"approver {row + 1}")))
+        refuse_same_person_twice(people)  # four eyes, said before the memo is rendered
         return tuple(people)
 
     def build_request(self) -> MemoRequest:
