@@ -33,6 +33,7 @@ class BidEstimate:
     exchange_rate: float
     peak_tflops: float
     baseline_mfu: float
+    spec_baseline_mfu: float  # the workload's figure carried to this GPU, before any evidence
     spec_node_busbw_gb_s: float
     node_busbw_gb_s: float
     dp_busbw_gb_s: float
@@ -143,6 +144,7 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "price_per_gpu_hour": a.price_per_gpu_hour,
         "peak_tflops": a.peak_flops / 1e12,
         "baseline_mfu": a.baseline_mfu,
+        "spec_baseline_mfu": spec.baseline_mfu,
         "spec_node_busbw_gb_s": spec.node_busbw_gb_s,
         "node_busbw_gb_s": a.node_busbw_gb_s,
         "dp_busbw_gb_s": step.dp_busbw_gb_s,

@@ -11,28 +11,42 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class DocumentedDefault:
-    value: float
+    value: float  # the cautious end of the range: omitting a figure never makes a bid look better
     low: float  # plausible range used for sensitivity and flagged in reports
     high: float
     source: str
+    typical: float  # what a provider commonly states: a stated typical figure beats the default
+    former: float | None = None  # the default before issue 31, which older documents may hold
 
 
-# Meta, "The Llama 3 Herd of Models" (2024), section 3.3.4: 419 unexpected interruptions in 54 days
-# on 16,384 H100 GPUs = 419 / (54 x 16,384) x 1,000 = 0.47 per 1,000 GPU-days.
+# Issue 31: a figure the provider leaves out takes the cautious end of its documented range, so a
+# bid never gains by omitting it; `typical` is what providers commonly state, `former` the default
+# before (older documents may hold it for a figure nobody stated). Meta, "The Llama 3 Herd of
+# Models" (2024), section 3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs =
+# 419 / (54 x 16,384) x 1,000 = 0.47 per 1,000 GPU-days, the typical figure.
 RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
     "reliability.failures_per_1000_gpu_days": DocumentedDefault(
-        0.47, 0.2, 2.0, "Llama 3 paper (Meta, 2024): 419 interruptions in 54 days on 16,384 H100s"
+        2.0, 0.2, 2.0, "cautious end of 0.2-2.0; typical: Llama 3 paper (Meta, 2024), 419 interruptions in "
+        "54 days on 16,384 H100s = 0.47", 0.47, 0.47,
     ),
     "reliability.node_replacement_hours": DocumentedDefault(
-        24.0, 4.0, 72.0, "ClusterBid default: next-business-day hardware swap"
+        72.0, 4.0, 72.0, "cautious end of 4-72 h; typical: a next-business-day hardware swap, 24 h",
+        24.0, 24.0,
     ),
     "reliability.uptime_sla_percent": DocumentedDefault(
-        99.0, 95.0, 99.9, "ClusterBid default: the common 99% floor of public cloud GPU SLAs"
+        95.0, 95.0, 99.9, "cautious end of 95-99.9%; typical: the common 99% floor of public cloud GPU SLAs",
+        99.0, 99.0,
     ),
-    "reliability.sla_credit_percent": DocumentedDefault(0.0, 0.0, 10.0, "ClusterBid default: no credit"),
-    "reliability.burn_in_hours": DocumentedDefault(0.0, 0.0, 72.0, "ClusterBid default: none billed"),
+    "reliability.sla_credit_percent": DocumentedDefault(
+        0.0, 0.0, 10.0, "ClusterBid default: no credit", 0.0, 0.0
+    ),
+    "reliability.burn_in_hours": DocumentedDefault(
+        72.0, 0.0, 72.0, "cautious end of 0-72 h billed burn-in (acceptance runs of 24-72 h, buyers.md); "
+        "typical: 24 h", 24.0, 0.0,
+    ),
     "reliability.storage_write_gb_s": DocumentedDefault(
-        10.0, 2.0, 100.0, "ClusterBid default: a modest parallel filesystem tier (conservative)"
+        2.0, 2.0, 100.0, "cautious end of 2-100 GB/s; typical: a modest parallel filesystem tier, 10 GB/s",
+        10.0, 10.0,
     ),
 }
 
@@ -41,7 +55,7 @@ RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
 # spares commonly holds for a block of a few hundred GPUs (the issue's 8-spare example is inside it).
 OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
     "capacity.spare_pool_gpus": DocumentedDefault(
-        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so"
+        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so", 0.0, 0.0
     ),
 }
 

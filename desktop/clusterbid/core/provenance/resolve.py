@@ -31,8 +31,11 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
         if value is None:
             filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
         elif filled.get(path) is not None and filled[path].kind == "not_stated":
-            default = DOCUMENTED_DEFAULTS[path].value
-            if value != default:  # the document contradicts itself: a figure it says nobody stated
+            documented = DOCUMENTED_DEFAULTS[path]
+            default = documented.value
+            # The figure held is ignored (effective_reliability uses the default); the default of
+            # the day a document was written (`former`) is accepted, any other figure contradicts.
+            if value not in (default, documented.former):  # a figure it says nobody stated
                 raise ValueError(f"{path} is marked not stated but holds {value:g}; leave it empty (the "
                                  f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:
@@ -40,12 +43,18 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
     return filled
 
 
+NOBODY_STATED = ("default", "not_stated")
+
+
 def effective_reliability(bid: Any) -> Any:
-    """The bid's reliability with every not-stated figure replaced by its documented default."""
+    """The bid's reliability with every figure nobody stated (empty, not stated, or ClusterBid's
+    default) replaced by its documented default: the cautious end of its range (issue 31), even
+    where an older document still holds the default of its day."""
     missing = {
         path.split(".")[1]: default.value
         for path, default in RELIABILITY_DEFAULTS.items()
         if getattr(bid.reliability, path.split(".")[1]) is None
+        or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
     }
     return bid.reliability.model_copy(update=missing) if missing else bid.reliability
 
