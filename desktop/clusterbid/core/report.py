@@ -94,8 +94,13 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
                            for name, source in sorted(evaluation.workload.provenance.items())},
         },
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
+        # Issue 31: what the cost criterion ranked on (the policy's basis once the Monte Carlo ran).
+        "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
         "bids": [bid_to_json(score, scorecard) for score in scorecard.scores],
     }
+    for row, score in zip(report["bids"], scorecard.scores, strict=True):
+        if score.rank is not None:
+            row["decision_cost"] = {"amount": str(money(scorecard.decision_cost(score))), "currency": evaluation.currency}
     from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
     # Issue 14: per bid, how far each unverified input can move its cost and cost rank.

@@ -35,6 +35,7 @@ class Setup:
     inputs as drawn, the calibrated arrays as (bids, 1) columns and one generator per stream."""
 
     ids: list[str]
+    point_cost: list[float]  # each bid's net plan cost in the point estimate
     leader: str  # the scorecard's first-ranked bid (the model's recommendation)
     described: list[tuple[UncertainInput, ...]]
     workload: WorkloadScalars
@@ -75,6 +76,7 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
                   for k, n in enumerate(names)}
     return Setup(
         ids=ids,
+        point_cost=[s.estimate.plan_cost for s in passing],
         leader=inputs.scorecard.ranked[0].bid.id,
         described=described,
         workload=inputs.workload,

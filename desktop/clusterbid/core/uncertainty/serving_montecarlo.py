@@ -66,6 +66,13 @@ class ServingBand:
     monthly_cost: tuple[float, float, float]
     chance_cheapest: float
     chance_servable: float  # share of samples in which the bid meets the targets at all
+    # Issue 31: the mean cost per million over the samples that serve, and the share of them at or
+    # below the point estimate's figure (a fleet sized in whole nodes can be its own P10).
+    mean_cost_per_million: float = float("nan")
+    point_percentile: float = float("nan")
+
+    def decision_cost(self, basis: str) -> float:
+        return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +149,16 @@ def serving_uncertainty(
     for i, e in enumerate(estimates.bids):
         servable = np.isfinite(per_million[i])
         wins = float(np.mean(any_servable & (winner == i))) if eligible[i, 0] else 0.0
+        served = per_million[i][servable]
         bands.append(ServingBand(
             bid_id=e.bid.id,
             cost_per_million=_percentiles(per_million[i]),
             monthly_cost=_percentiles(monthly[i]),
             chance_cheapest=wins,
             chance_servable=float(servable.mean()),
+            mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
+            point_percentile=(float(np.mean(served <= e.cost_per_million_tokens * (1 + 1e-12)))
+                              if served.size else float("nan")),
         ))
     return ServingUncertainty(samples, seed, tuple(bands))
 
