@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
@@ -85,6 +86,21 @@ def contract_findings(
             "reserved_gpus_not_stated",
             f"the bid does not say how many GPUs the term reserves: all {bid.capacity.gpus_offered:,} offered "
             f"are billed, {bid.capacity.gpus_offered - n:,} more than the job uses",
+        ))
+    said = bid.provenance
+    unstated = lambda path: path in said and not said[path].verified and said[path].kind != "assumption"  # noqa: E731
+    if terms.billing_kind == "reserved" and terms.exit_clause and unstated("terms.early_exit_fee_percent"):
+        warnings.append(Finding(
+            "exit_fee_not_stated",
+            "the bid allows an early exit but does not state its fee: priced as no exit (the whole rest of "
+            "the term owed) until the fee is in writing; ask the provider",
+        ))
+    if terms.term_months > 12 and unstated("terms.price_escalation_percent_per_year"):
+        warnings.append(Finding(
+            "escalation_not_stated",
+            f"the {terms.term_months}-month term does not state its price escalation: priced at the cautious "
+            f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
+            "anniversary; ask the provider",
         ))
     spares = bid.capacity.spare_pool_gpus
     if terms.bills_for_a_term and spares and not terms.spares_free_in_writing:

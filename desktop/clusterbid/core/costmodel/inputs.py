@@ -16,7 +16,7 @@ from clusterbid.core.flops import (
     hardware_flops_ratio,
     width_factor,
 )
-from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 __all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
@@ -185,7 +185,7 @@ BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves
 
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
-    terms = bid.terms
+    terms = effective_terms(bid)  # a fee or escalation nobody stated: its cautious default (issue 31)
     term_hours = terms.block_days * 24.0 if terms.billing_kind == "block" else terms.term_months * HOURS_PER_MONTH
     return {
         "billing_kind": BILLING_CODES[terms.billing_kind],

@@ -59,12 +59,27 @@ OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
     ),
 }
 
+# Commercial terms a bid leaves out (issue 31: an unknown term is never free). An exit clause
+# without a fee is priced as no exit (the whole rest of the term owed) until the fee is in writing;
+# escalation, which bites from the first anniversary, at the top of the 0-10% a year a multi-year
+# reservation carries (3-5% is the common escalator in colocation and capacity contracts, the
+# typical figure here a judgement, not a quoted source). Before issue 31 both were read as 0.
+TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
+    "terms.early_exit_fee_percent": DocumentedDefault(
+        100.0, 0.0, 100.0, "cautious end of 0-100% of the rest of the term: an exit whose fee is not stated "
+        "is worth nothing until it is written", 50.0, 0.0,
+    ),
+    "terms.price_escalation_percent_per_year": DocumentedDefault(
+        10.0, 0.0, 10.0, "cautious end of 0-10% a year; typical escalators 3-5% (judgement)", 3.0, 0.0,
+    ),
+}
+
 # Every documented default by dotted path: what the memo, the app and the rank check read.
-DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS}
+DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS, **TERMS_DEFAULTS}
 
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.
-TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",)
+TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",) + tuple(TERMS_DEFAULTS)
 
 # Workload inputs that move every bid's cost: the buyer sets them (an assumption about its own
 # stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.

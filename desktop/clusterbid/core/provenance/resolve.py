@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clusterbid.core.provenance.defaults import (
-    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
+    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TERMS_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
 )
 from clusterbid.core.provenance.model import Source
 
@@ -59,15 +59,29 @@ def effective_reliability(bid: Any) -> Any:
     return bid.reliability.model_copy(update=missing) if missing else bid.reliability
 
 
+def effective_terms(bid: Any) -> Any:
+    """The bid's terms with the exit fee and escalation nobody stated (empty, not stated, or left
+    out of an older document) at their cautious documented defaults (issue 31: never free)."""
+    missing = {
+        path.split(".")[1]: default.value
+        for path, default in TERMS_DEFAULTS.items()
+        if getattr(bid.terms, path.split(".")[1]) is None
+        or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
+    }
+    return bid.terms.model_copy(update=missing) if missing else bid.terms
+
+
 def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
     """Every input of the bid nobody verified (default, not stated, assumption), for reports and flags."""
     reliability = effective_reliability(bid)
+    terms = effective_terms(bid)
     rows = []
     for path, source in sorted(bid.provenance.items()):
         if source.verified:
             continue
         section, field = path.split(".")
-        value = getattr(reliability if section == "reliability" else getattr(bid, section), field, None)
+        holder = {"reliability": reliability, "terms": terms}.get(section) or getattr(bid, section)
+        value = getattr(holder, field, None)
         default = DOCUMENTED_DEFAULTS.get(path)
         rows.append({
             "field": path,

@@ -24,6 +24,8 @@ COLUMNS = {
     "reliability.burn_in_hours": ("burn_in_hours", 1.0),
     "reliability.sla_credit_percent": (None, 1.0),  # credits do not enter the cost to finish
     "capacity.spare_pool_gpus": ("spare_pool_gpus", 1.0),
+    "terms.early_exit_fee_percent": ("exit_fee_share", 0.01),
+    "terms.price_escalation_percent_per_year": ("escalation_per_year", 0.01),
 }
 
 
