@@ -68,6 +68,9 @@ def contract_lines(e: BidEstimate, currency: str) -> list[tuple[str, str]]:
         ("Contract", billing_words(e.bid, currency)),
         ("Total commitment", f"{money(e.commitment)} (what the signature approves)"),
         ("Cost of the planned job", f"{money(e.job_cost)} ({e.used_gpu_hours:,.0f} GPU-hours used)"),
+        ("Commitment at risk", (
+            f"{e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9):.0%} of it idle, worth "
+            f"{money(e.idle_value)} under the plan; {money(e.cost_if_plan_fails)} net if the plan fails")),
     ]
     if e.idle_gpu_hours >= 0.5:
         rows.append(("Idle GPU-hours bought", f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan"))

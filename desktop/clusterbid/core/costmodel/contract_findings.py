@@ -65,6 +65,19 @@ def contract_findings(
                 f"the job would finish on {dates.finish.isoformat()}, after the deadline of "
                 f"{plan.deadline.isoformat()} (starts {dates.start.isoformat()}, runs {days:,.1f} days)",
             ))
+    ceiling = plan.commitment_ceiling
+    if ceiling is not None and figures["commitment"] > float(ceiling):
+        gates.append(Finding(
+            "commitment_above_ceiling",
+            f"the contract commits {figures['commitment']:,.0f}, above the buyer's ceiling of {float(ceiling):,.0f}",
+        ))
+    if (plan.idle_use == "more-runs" and plan.further_runs is None and figures["idle_gpu_hours"] > 0
+            and terms.billing_kind != "on-demand"):  # on demand, idle time is only billing round-up
+        warnings.append(Finding(
+            "further_runs_not_stated",
+            f"the plan runs more jobs in idle reserved time but does not say how many: its "
+            f"{figures['idle_gpu_hours']:,.0f} idle GPU-hours are counted as worth nothing; state further_runs",
+        ))
     if terms.bills_for_a_term and terms.reserved_gpus is not None and terms.reserved_gpus < n:
         gates.append(Finding(
             "reserves_fewer_gpus_than_job",

@@ -69,6 +69,7 @@ class BidEstimate:
     plan_cost: float  # net cost of the buyer's compute plan: ranks the bids
     jobs_in_commitment: float
     outlasts_term: bool
+    cost_if_plan_fails: float  # net cost if idle reserved time is worth nothing (issue 31)
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
     dates: ScheduleDates
@@ -134,6 +135,7 @@ def estimate_training(
 CONTRACT_FIGURES = (
     "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
     "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
+    "cost_if_plan_fails",
 )
 
 
