@@ -43,6 +43,11 @@ class ComputePlan(FrozenModel):
     alternative_price_decline_percent_per_year: float = Field(
         0, ge=0, lt=100, description="How fast that market price falls over the term, percent a year (0 = flat)"
     )
+    deadline_confidence: float = Field(
+        0.8, gt=0, le=1,
+        description="The chance of finishing by the deadline the buyer requires (issue 31): a bid the Monte "
+        "Carlo puts below it is flagged",
+    )
     commitment_ceiling: MoneyAmount | None = Field(
         None, description="Largest total commitment the buyer may sign (evaluation currency); a bid above it "
         "fails a gate. Empty = no ceiling",

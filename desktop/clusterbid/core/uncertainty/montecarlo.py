@@ -44,6 +44,8 @@ class BidUncertainty:
     # Share of samples at or below the point estimate's net plan cost: how optimistic the point
     # figure is (0.5 = the median; a serving fleet's point can be its own P10).
     point_percentile: float = float("nan")
+    # Issue 31: the share of samples in which the job finishes by the plan's deadline (nan: none).
+    on_time_probability: float = float("nan")
 
     def decision_cost(self, basis: str) -> float:
         """The figure the decision rule ranks on: the mean ('expected') or the median ('p50')."""
@@ -81,6 +83,8 @@ def run_monte_carlo(
     total = np.zeros(count, dtype=np.float64)
     at_or_below_point = np.zeros(count, dtype=np.int64)
     point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
+    budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
+    on_time = np.zeros(count, dtype=np.int64)
     leader = ids.index(drawn.leader)  # the model's recommendation
     point_rank = np.arange(count)[:, None]  # ids are in point-estimate cost order
     for start, n, _, done in chunks(drawn, samples):
@@ -96,6 +100,7 @@ def run_monte_carlo(
         beats += np.count_nonzero(c < c[leader], axis=1)
         total += np.broadcast_to(c, (count, n)).sum(axis=1, dtype=np.float64)
         at_or_below_point += np.count_nonzero(np.broadcast_to(c, (count, n)) <= point, axis=1)
+        on_time += np.count_nonzero(np.broadcast_to(done.wall_hours, (count, n)) < budget, axis=1)
 
     cost_q = _percentiles(cost)
     hours_q = _percentiles(hours)
@@ -114,6 +119,7 @@ def run_monte_carlo(
             inputs=described[i],
             cost_mean=float(total[i] / samples),
             point_percentile=float(at_or_below_point[i] / samples),
+            on_time_probability=(float(on_time[i] / samples) if np.isfinite(budget[i, 0]) else float("nan")),
         )
     return UncertaintyResult(seed, samples, results)
 
