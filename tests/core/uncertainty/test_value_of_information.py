@@ -78,11 +78,12 @@ def test_top_request_recomputed_from_the_samples(demo):
 
 
 def test_an_input_of_a_bid_that_cannot_win_is_worth_nothing(demo):
-    """The legacy A100 bid is far behind: even in its best busbw group its expected cost is above
-    the cheapest bid's, so measuring its busbw cannot change the choice."""
+    """Cumulus's 12-month term is far behind (issue 31: with the one further run the demo buyer
+    states, it nets about $9.5M): even in its best busbw group its expected cost is above the
+    cheapest bid's, so measuring its busbw cannot change the choice."""
     _, plan, voi = demo
-    legacy = next(v for v in voi.values if v.bid_id == "legacy-a100" and v.input == "busbw")
-    row = plan.ids.index("legacy-a100")
+    legacy = next(v for v in voi.values if v.bid_id == "cumulus-roce" and v.input == "busbw")
+    row = plan.ids.index("cumulus-roce")
     groups = np.array_split(np.argsort(plan.factors["busbw"][row]), GROUPS)
     best_case = min(plan.cost[row, g].astype(np.float64).mean() for g in groups)
     assert best_case > plan.cost.astype(np.float64).mean(axis=1).min()  # even its best busbw loses
@@ -104,6 +105,9 @@ def _twin_with_unstated_reliability(discount: float = 0.9):
     from clusterbid.core.evaluation import Evaluation
 
     data = demo_evaluation().model_dump(mode="json")
+    # Enough further runs to fill either term (issue 31's cap does not bind): each bid's net cost
+    # is its cost per finished job, so only the reliability figures set them apart.
+    data["workload"]["plan"]["further_runs"] = 10
     leader = data["bids"][0]
     twin = copy.deepcopy(leader)
     twin["id"], twin["quote"]["provider"] = "twin", "Twin Cloud"
@@ -171,3 +175,25 @@ def test_an_assumed_replacement_time_is_drawn_around_the_buyers_figure_not_the_d
         assert swap.sigma == pytest.approx(sigma, rel=1e-3)
         hours = swap.point * plan.factors["replacement_hours"][row]
         assert np.median(hours) == pytest.approx(centre, rel=0.03)
+
+
+def test_one_shared_measurement_is_one_request_naming_every_bid_it_informs(demo):
+    """Issue 31, item 7: the H100 bids without MFU evidence (Northwind, Prime, Cumulus) all draw
+    the buyer's stack and the H100 type's efficiency from the same streams: one throughput run on
+    H100 settles it for the three, so it is one request naming them, worth what each row's EVPI
+    is by hand (the same for all three: their draws differ only by a constant). The A100 bid
+    shares the market draw but not the GPU type's, so it stays a request of its own."""
+    evaluation, plan, voi = demo
+    mfu = [v for v in voi.values if v.input == "baseline_mfu"]
+    assert len(mfu) == 2
+    h100 = next(v for v in mfu if len(v.informs) > 1)
+    assert set(h100.informs) == {"northwind-ib", "prime-efa", "cumulus-roce"}
+    for bid_id in h100.informs:
+        evpi, change = _evpi_by_hand(plan, plan.ids.index(bid_id), "baseline_mfu")
+        assert h100.evpi == pytest.approx(evpi, rel=1e-9, abs=1e-6)
+    a100 = next(v for v in mfu if v.informs == ("legacy-a100",))
+    assert a100.bid_id == "legacy-a100"
+    from clusterbid.core.evidence_request.summary import asks
+
+    text = next(a.text for a in asks(evaluation, voi, limit=5) if a.value is h100)
+    assert "one measurement for northwind-ib, " in text and "which share this figure" in text
