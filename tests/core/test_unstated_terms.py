@@ -37,7 +37,7 @@ def _unverified(estimate):
 def test_an_older_document_that_left_the_exit_fee_out_is_no_longer_a_free_exit():
     data = _seed(**RESERVED, exit_clause=True)  # no early_exit_fee_percent key: read as 0 before
     e = score_evaluation(Evaluation.model_validate(data)).scores[0].estimate
-    assert e.bid.provenance["terms.early_exit_fee_percent"].kind == "default"
+    assert e.bid.provenance["terms.early_exit_fee_percent"].kind == "not_stated"  # empty by default
     assert e.plan_cost == pytest.approx(1_308_160, abs=0.01)
 
 

@@ -72,7 +72,7 @@ class Terms(FrozenModel):
     # Issue 31: empty = not stated, priced at a cautious documented default (provenance/defaults.py)
     # and flagged, never read as 0.
     price_escalation_percent_per_year: float | None = Field(
-        0, ge=0, le=100,
+        None, ge=0, le=100,
         description="Price rise at each contract anniversary, percent; empty = not stated (cautious default used)",
     )
     one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, data egress and exit fees")
@@ -82,7 +82,7 @@ class Terms(FrozenModel):
     support_tier: Literal["basic", "business", "enterprise"] = "business"
     exit_clause: bool = Field(False, description="Buyer may end a reserved term early")
     early_exit_fee_percent: float | None = Field(
-        0, ge=0, le=100,
+        None, ge=0, le=100,
         description="Share of the remaining term's value owed on early exit, percent; empty = not stated "
         "(with an exit clause: priced as no exit at all, 100%, and flagged)",
     )
