@@ -47,8 +47,7 @@ DEFAULT_SAMPLES = 20_000
 
 def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
     from clusterbid.core.report import format_ranking_table, scorecard_to_json
-    from clusterbid.core.scoring import score_evaluation
-    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):

@@ -150,6 +150,7 @@ def serving_uncertainty(
         servable = np.isfinite(per_million[i])
         wins = float(np.mean(any_servable & (winner == i))) if eligible[i, 0] else 0.0
         served = per_million[i][servable]
+        point = e.cost_per_million_tokens  # None: the point estimate cannot serve
         bands.append(ServingBand(
             bid_id=e.bid.id,
             cost_per_million=_percentiles(per_million[i]),
@@ -157,8 +158,8 @@ def serving_uncertainty(
             chance_cheapest=wins,
             chance_servable=float(servable.mean()),
             mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
-            point_percentile=(float(np.mean(served <= e.cost_per_million_tokens * (1 + 1e-12)))
-                              if served.size else float("nan")),
+            point_percentile=(float(np.mean(served <= point * (1 + 1e-12)))
+                              if served.size and point is not None else float("nan")),
         ))
     return ServingUncertainty(samples, seed, tuple(bands))
 

@@ -97,7 +97,7 @@ def _input_value(plan: PlanSamples, means: np.ndarray, choice: int, bid: int, na
     )
 
 
-def _measurement(plan: PlanSamples, bid: int, name: str) -> tuple:
+def _measurement(plan: PlanSamples, bid: int, name: str) -> tuple[str, object]:
     """What a measurement of this bid's input measures: its shared streams alone when the bid has
     no draw of its own (one measurement for every bid on them), else this bid's input."""
     item = next(i for i in plan.inputs[bid] if i.name == name)
@@ -110,7 +110,7 @@ def _one_per_measurement(plan: PlanSamples, values: list[InputValue]) -> list[In
     """Bids whose input is the same measurement share one value (their draws are identical up to a
     constant, so their values are too), naming every bid it informs."""
     row = {bid_id: k for k, bid_id in enumerate(plan.ids)}
-    merged: dict[tuple, InputValue] = {}
+    merged: dict[tuple[str, object], InputValue] = {}
     for v in values:
         key = _measurement(plan, row[v.bid_id], v.input)
         if key in merged:
