@@ -74,4 +74,5 @@ def test_a_blank_cell_in_a_bid_sheet_is_not_stated_never_zero(tmp_path):
     assert {bid.provenance[f"terms.{n}"].kind for n in ("early_exit_fee_percent",
                                                          "price_escalation_percent_per_year")} == {"not_stated"}
     resolved = effective_terms(bid)
-    assert (resolved.early_exit_fee_percent, resolved.price_escalation_percent_per_year) == (100.0, 10.0)
+    # On demand there is no anniversary: the escalation cannot apply and is 0 (and not flagged).
+    assert (resolved.early_exit_fee_percent, resolved.price_escalation_percent_per_year) == (100.0, 0.0)

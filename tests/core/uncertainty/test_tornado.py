@@ -42,9 +42,10 @@ def test_baseline_mfu_bar_by_hand():
 def test_demo_tornado_covers_the_winner_and_runner_up_sorted_by_swing():
     sensitivity = analyse_sensitivity(demo_evaluation())
     bars = sensitivity.tornado
-    # Ranks 1 and 2 by weighted score: with attention FLOPs (the demo gives 80 layers of width 8,192)
-    # compute grows 7.7% and hides more of Cumulus's exposed all-reduce: 0.753 against Prime's 0.750.
-    assert {bar.bid_id for bar in bars} == {"northwind-ib", "cumulus-roce"}
+    # Ranks 1 and 2 by weighted score. Issue 31: the demo buyer states one further run, so Cumulus's
+    # 12-month term nets $11,167,949 - $1,615,491 = $9,552,458 and falls to last; Hyperscale Prime
+    # (SLA 99.99%, $2,139,598) is second.
+    assert {bar.bid_id for bar in bars} == {"northwind-ib", "prime-efa"}
     swings = [abs(bar.high_cost - bar.low_cost) for bar in bars]
     assert swings == sorted(swings, reverse=True) and all(s > 0 for s in swings)
     by_key = {(bar.bid_id, bar.label): bar for bar in bars}

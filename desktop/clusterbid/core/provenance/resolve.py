@@ -59,11 +59,22 @@ def effective_reliability(bid: Any) -> Any:
     return bid.reliability.model_copy(update=missing) if missing else bid.reliability
 
 
+def term_applies(bid: Any, path: str) -> bool:
+    """Whether a commercial term can matter: an exit fee only with an exit clause, an escalation
+    only on a contract with a term (its anniversaries); on demand the price has none."""
+    if path == "terms.early_exit_fee_percent":
+        return bool(bid.terms.exit_clause)
+    if path == "terms.price_escalation_percent_per_year":
+        return bid.terms.billing_kind in ("reserved", "committed-spend", "committed-gpu-hours")
+    return True
+
+
 def effective_terms(bid: Any) -> Any:
     """The bid's terms with the exit fee and escalation nobody stated (empty, not stated, or left
-    out of an older document) at their cautious documented defaults (issue 31: never free)."""
+    out of an older document) at their cautious documented defaults (issue 31: never free); a term
+    that cannot apply (no exit clause, no contract term) at 0."""
     missing = {
-        path.split(".")[1]: default.value
+        path.split(".")[1]: default.value if term_applies(bid, path) else 0.0
         for path, default in TERMS_DEFAULTS.items()
         if getattr(bid.terms, path.split(".")[1]) is None
         or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
@@ -77,7 +88,7 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
     terms = effective_terms(bid)
     rows = []
     for path, source in sorted(bid.provenance.items()):
-        if source.verified:
+        if source.verified or not term_applies(bid, path):
             continue
         section, field = path.split(".")
         holder = {"reliability": reliability, "terms": terms}.get(section) or getattr(bid, section)
