@@ -69,7 +69,10 @@ def test_a_reserved_term_longer_than_the_job_commits_the_whole_term():
 
 def test_idle_time_valued_as_more_runs_or_other_work():
     # The term finishes 7.3 such jobs: with the 6.3 further runs stated, $1,308,160 / 7.3 = $179,200
-    # each; with none stated (issue 31) idle time is worth nothing, flagged.
+    # each (two stated: a third, $436,053.33); with none stated (issue 31) idle time is worth
+    # nothing, flagged.
+    two = _estimate({"idle_use": "more-runs", "further_runs": 2}, **RESERVED)
+    assert two.plan_cost == pytest.approx(1_308_160 / 3, abs=0.01)
     more = _estimate({"idle_use": "more-runs", "further_runs": 6.3}, **RESERVED)
     assert more.plan_cost == pytest.approx(179_200, abs=0.01)
     unstated = _estimate({"idle_use": "more-runs"}, **RESERVED)

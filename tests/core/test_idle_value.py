@@ -37,17 +37,17 @@ def _two_terms(plan: dict) -> Evaluation:
 
 
 def test_a_24_month_term_no_longer_ranks_as_the_cost_of_one_job():
-    """3 months: 256 x 2,190 x 7 = $3,924,480; 24 months: 256 x 17,520 x 7 = $31,395,840. Two further
-    runs of 25,600 GPU-hours each are worth 2 x 25,600 x $7 = $358,400 on either: net $3,566,080 and
-    $31,037,440. Before issue 31 both netted the cost of one job, $179,200, and tied."""
+    """3 months: 256 x 2,190 x 7 = $3,924,480; 24 months: 256 x 17,520 x 7 = $31,395,840. The job
+    and two further runs (25,600 GPU-hours each; 21.9 and 175.2 would fit) share each commitment:
+    the job's share is a third, $1,308,160 and $10,465,280. Before issue 31 every idle hour counted,
+    so both netted the cost of one job, $179,200, and tied."""
     card = score_evaluation(_two_terms({"idle_use": "more-runs", "further_runs": RUNS}))
     e = {s.bid.id: s.estimate for s in card.scores}
     assert e["three-months"].commitment == pytest.approx(256 * 2190 * 7, abs=0.01)
     assert e["twenty-four-months"].commitment == pytest.approx(256 * 17_520 * 7, abs=0.01)
-    for bid_id in e:
-        assert e[bid_id].idle_value == pytest.approx(RUNS * 25_600 * 7, abs=0.01)
-    assert e["three-months"].plan_cost == pytest.approx(3_566_080, abs=0.01)
-    assert e["twenty-four-months"].plan_cost == pytest.approx(31_037_440, abs=0.01)
+    assert e["three-months"].plan_cost == pytest.approx(3_924_480 / 3, abs=0.01) == pytest.approx(1_308_160)
+    assert e["twenty-four-months"].plan_cost == pytest.approx(31_395_840 / 3, abs=0.01)
+    assert e["three-months"].idle_value == pytest.approx(3_924_480 * 2 / 3, abs=0.01)
     assert [s.bid.id for s in card.ranked] == ["three-months", "twenty-four-months"]
     # What the commitment risks, beside the net cost: 24 months: 17,420 of 17,520 h idle (99.4%).
     report = {b["bid_id"]: b for b in scorecard_to_json(card)["bids"]}
@@ -57,11 +57,13 @@ def test_a_24_month_term_no_longer_ranks_as_the_cost_of_one_job():
 
 
 def test_idle_hours_are_worth_at_most_the_buyers_alternative_price():
-    """At $3 elsewhere an idle hour of the $7 term is worth $3: 2 x 25,600 x 3 = $153,600."""
+    """At $3 elsewhere the two further runs are worth at most 2 x 25,600 x $3 = $153,600 (less than
+    their $2,616,320 share of the term): the job nets $3,924,480 - $153,600 = $3,770,880."""
     card = score_evaluation(_two_terms({"idle_use": "more-runs", "further_runs": RUNS,
                                         "alternative_price_per_gpu_hour": "3"}))
     e = {s.bid.id: s.estimate for s in card.scores}
     assert e["three-months"].idle_value == pytest.approx(153_600, abs=0.01)
+    assert e["three-months"].plan_cost == pytest.approx(3_770_880, abs=0.01)
 
 
 def test_a_falling_market_price_is_averaged_over_the_idle_span():

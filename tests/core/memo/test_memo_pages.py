@@ -102,11 +102,11 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648 (resources/examples/demo-evaluation.json).
     assert 512 * 3 * 730 * 2.85 == pytest.approx(3_195_648)
     assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in page
-    # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, so
-    # Northwind nets $3,195,648 - one run's 537,220 GPU-hours x $2.85 ($1,531,076) = $1,664,572 and
-    # Cumulus's 12-month term nets $11,167,949 - $1,615,491 = $9,552,457 (last). Next cheapest is
-    # Legacy ($1,711,411 on demand); next by score Hyperscale Prime ($2,139,598, SLA 99.99%).
-    assert 3_195_648 - 1_531_076 == 1_664_572 and 11_167_949 - 1_615_491 == 9_552_458
+    # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, and
+    # both fit in each term, so the job carries half of it: Northwind $3,195,648 / 2 = $1,597,824,
+    # Cumulus's 12-month term $11,167,949 / 2 = $5,583,974.50 (last). Next cheapest is Legacy
+    # ($1,711,411 on demand); next by score Hyperscale Prime ($2,139,598, SLA 99.99%).
+    assert 3_195_648 / 2 == 1_597_824 and "$1,597,824" in page
     assert "prime-efa (Hyperscale Prime) (next by score)" in page and "of samples" in page
     assert "legacy-a100 (Legacy Compute) (next cheapest)" in page
     assert "cumulus-roce" not in page.split("Rivals")[1].split("Margin")[0]

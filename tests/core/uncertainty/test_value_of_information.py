@@ -87,7 +87,7 @@ def test_an_input_of_a_bid_that_cannot_win_is_worth_nothing(demo):
     groups = np.array_split(np.argsort(plan.factors["busbw"][row]), GROUPS)
     best_case = min(plan.cost[row, g].astype(np.float64).mean() for g in groups)
     assert best_case > plan.cost.astype(np.float64).mean(axis=1).min()  # even its best busbw loses
-    assert legacy.evpi == 0 and legacy.change_probability == 0
+    assert legacy.evpi == pytest.approx(0, abs=1e-6) and legacy.change_probability == 0  # float noise only
 
 
 def test_without_spread_nothing_is_worth_measuring():

@@ -125,19 +125,23 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     capacity = np.maximum(capacity, used)
     idle = capacity - used
     all_in_rate = commitment / capacity
-    # More runs (issue 31): an idle hour is worth the contract's rate, at most the buyer's
-    # alternative price (falling over the idle span), and only for the further runs the buyer states.
+    # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
+    # states that fit in it, k = min(1 + runs, GPU-hours bought / the job's), so the job's share is
+    # commitment / k (a faster job never costs more); the further runs' share is worth at most what
+    # they would cost elsewhere, (k - 1) x the job's GPU-hours x the buyer's alternative price,
+    # averaged over the idle span as it falls. No runs stated: k = 1, idle time is worth nothing.
+    jobs = np.minimum(1.0 + plan.further_runs, capacity / np.maximum(used, 1e-12))
     span_end = np.maximum(capacity / np.maximum(n, 1e-12), wall_hours)
     market = plan.alternative_price * mean_price_factor(wall_hours, span_end, plan.decline_per_year)
-    runs_rate = np.minimum(all_in_rate, market)
-    valued_idle = np.where(plan.use == IDLE_CODES["more-runs"], np.minimum(idle, plan.further_runs * used), idle)
+    elsewhere = np.where(np.isfinite(market), (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
+                         np.inf)  # no alternative price given: no cap (and no inf x 0)
+    runs_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
     # Idle time on demand is only billing round-up: nothing else can run in it.
-    per_idle_hour = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
+    idle_value = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
         [plan.use == IDLE_CODES["more-runs"], plan.use == IDLE_CODES["other-work"]],
-        [runs_rate, np.minimum(plan.value_per_gpu_hour, all_in_rate)],
+        [runs_value, idle * np.minimum(plan.value_per_gpu_hour, all_in_rate)],
         0.0,
     ))
-    idle_value = valued_idle * per_idle_hour
     kept = commitment - idle_value
     # Leaving a reserved term after the job: the billed GPUs until then, the fee on the rest.
     early = (kind == BILLING_CODES["reserved"]) & b.exit_allowed & (wall_hours < term)
