@@ -44,7 +44,7 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
         text += " (billing kind not stated: inferred)"
     if "price_escalation_percent_per_year" in unstated and t.term_months > 12:  # it bites from year 2
         text += f", escalation not stated (priced at {t.price_escalation_percent_per_year:g}% a year from the first anniversary)"
-    elif t.price_escalation_percent_per_year:
+    elif "price_escalation_percent_per_year" not in unstated and t.price_escalation_percent_per_year:
         text += f", rising {t.price_escalation_percent_per_year:g}% a year"
     return text
 
