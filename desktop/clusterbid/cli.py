@@ -47,8 +47,7 @@ def _load_evaluation(path: str):
 
 def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
     from clusterbid.core.report import format_ranking_table, scorecard_to_json
-    from clusterbid.core.scoring import score_evaluation
-    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):
@@ -59,9 +58,10 @@ def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) 
         text = json.dumps(serving_scorecard_to_json(scorecard), indent=2, ensure_ascii=False)
         print(text if as_json else format_serving_table(scorecard))
         return
-    scorecard = score_evaluation(evaluation)
-    uncertainty = run_monte_carlo(evaluation, samples, scorecard=scorecard)
-    sensitivity = analyse_sensitivity(evaluation, uncertainty)
+    from clusterbid.core.uncertainty.decision import decide
+
+    scorecard, uncertainty = decide(evaluation, samples)  # ranked on the policy's decision basis
+    sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
     if as_json:
         print(json.dumps(scorecard_to_json(scorecard, uncertainty, sensitivity), indent=2, ensure_ascii=False))
     else:

@@ -68,9 +68,16 @@ def test_a_reserved_term_longer_than_the_job_commits_the_whole_term():
 
 
 def test_idle_time_valued_as_more_runs_or_other_work():
-    more = _estimate({"idle_use": "more-runs"}, **RESERVED)
-    # The term finishes 7.3 such jobs: $1,308,160 / 7.3 = $179,200 each.
+    # The term finishes 7.3 such jobs: with the 6.3 further runs stated, $1,308,160 / 7.3 = $179,200
+    # each (two stated: a third, $436,053.33); with none stated (issue 31) idle time is worth
+    # nothing, flagged.
+    two = _estimate({"idle_use": "more-runs", "further_runs": 2}, **RESERVED)
+    assert two.plan_cost == pytest.approx(1_308_160 / 3, abs=0.01)
+    more = _estimate({"idle_use": "more-runs", "further_runs": 6.3}, **RESERVED)
     assert more.plan_cost == pytest.approx(179_200, abs=0.01)
+    unstated = _estimate({"idle_use": "more-runs"}, **RESERVED)
+    assert unstated.plan_cost == pytest.approx(1_308_160, abs=0.01)
+    assert "further_runs_not_stated" in {w.code for w in unstated.warnings}
     other = _estimate({"idle_use": "other-work", "idle_value_per_gpu_hour": "3"}, **RESERVED)
     # 161,280 idle GPU-hours worth $3 each: $1,308,160 - $483,840 = $824,320.
     assert other.idle_value == pytest.approx(483_840, abs=0.01)
@@ -157,7 +164,7 @@ def test_the_ranking_follows_the_buyers_plan_for_idle_time():
     order = lambda plan: [s.bid.id for s in score_evaluation(Evaluation.model_validate(  # noqa: E731
         {**data, "workload": {**data["workload"], "plan": plan}})).ranked]
     assert order({"idle_use": "nothing"}) == ["suitable-network", "reserved"]  # $230,400 vs $1,308,160
-    assert order({"idle_use": "more-runs"}) == ["reserved", "suitable-network"]  # $179,200 vs $230,400
+    assert order({"idle_use": "more-runs", "further_runs": 6.3}) == ["reserved", "suitable-network"]  # $179,200 vs $230,400
 
 
 def test_terms_that_contradict_their_billing_kind_are_refused_by_name():

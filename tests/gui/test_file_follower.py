@@ -66,3 +66,22 @@ def test_an_analysis_of_an_older_snapshot_is_dropped_not_applied(qtbot, window):
     # The older snapshot's analysis (six bids) arrives late: it names bids no longer there.
     window.rescorer.analysed.emit(UncertaintyAnalysis(None, None, shown, older))  # KeyError before
     assert window.requests.voi is before and window.requests.voi is not shown
+
+
+def test_the_window_ranks_on_the_decision_basis_once_the_bands_are_in(qtbot, tmp_path, app_settings):
+    """Issue 31: the app ranks as `clusterbid score` and the memo do. The point ranks the
+    claimant first (3.10 / 0.60 < 2.50 / 0.42); drawn on the distribution the claim is centred on
+    0.85 x 0.60 = 0.51 and the silent bid is cheaper in every sample (worked in
+    tests/core/uncertainty/test_decision_rule.py), so the table's first row turns to it."""
+    from clusterbid.core.store import EvaluationDocument
+    from tests.core.uncertainty.test_decision_rule import _claimant_and_silent
+
+    document = EvaluationDocument.create(tmp_path / "claim.clusterbid", _claimant_and_silent())
+    win = MainWindow(document, app_settings)
+    qtbot.addWidget(win)
+    assert win.model.scorecard.ranked[0].bid.id == "claimant"  # the first paint: the point
+    qtbot.waitUntil(lambda: win.model.band_range() is not None, timeout=HANG_GUARD_MS)
+    assert [s.bid.id for s in win.model.scorecard.ranked] == ["silent", "claimant"]
+    assert win.model.scorecard.decision_basis == "expected"
+    assert win.tasks.wait_for_done(10_000)
+    win.close()

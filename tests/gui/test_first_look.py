@@ -12,8 +12,9 @@ from tests.gui.waiting import HANG_GUARD_MS
 def test_the_shown_table_is_kept_and_the_first_look_paints_it(qtbot, window):
     wait_for_scoring(qtbot, window)
     path = window.session.document.path
-    qtbot.waitUntil(lambda: read_shown(path) is not None and "$1.28M" in str(read_shown(path)["rows"]),
-                    timeout=HANG_GUARD_MS)  # kept once the bands are in
+    # Kept once the bands are in: Northwind's P10 is half its $3,195,648 term (issue 31), $1.60M.
+    qtbot.waitUntil(lambda: read_shown(path) is not None and "$1.60M" in str(read_shown(path)["rows"]),
+                    timeout=HANG_GUARD_MS)
     shown = read_shown(path)
     model, view = window.model, window.comparison
     visible = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]

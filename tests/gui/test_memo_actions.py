@@ -89,12 +89,12 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     cli_memo = tmp_path / "cli.pdf"
     assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(cli_memo),
                      "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML infrastructure",
-                     "--notes", "Reviewed in the Q1 bid meeting.", "--override", "cumulus-roce",  # the second bid
+                     "--notes", "Reviewed in the Q1 bid meeting.", "--override", "prime-efa",  # the second bid (issue 31: Prime, Cumulus is last)
                      "--justification", JUSTIFICATION]) == 0
     assert cli_memo.read_bytes() == pdf
 
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
-    assert inputs["override"]["bid_id"] == "cumulus-roce" and inputs["override"]["justification"] == JUSTIFICATION
+    assert inputs["override"]["bid_id"] == "prime-efa" and inputs["override"]["justification"] == JUSTIFICATION
     exported = [row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"]
     assert exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
     # The memo is anchored at the row before its own export row, and File > Audit Trail lists it.

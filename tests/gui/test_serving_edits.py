@@ -63,9 +63,11 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
     # $2.85 -> $4.00, on the same fleet (sized by throughput, not by price).
     after = _cost(shown, "helio-h200")
     assert after == pytest.approx(before * 4.00 / 2.85, rel=1e-9)
-    others = [s.estimate.cost_per_million_tokens for s in shown.scorecard.ranked if s.bid.id != "helio-h200"]
+    # Issue 31: the place by cost is on each bid's mean over its bands (the decision basis).
+    ranked_on = shown.scorecard.decision_costs
+    others = [ranked_on[s.bid.id] for s in shown.scorecard.ranked if s.bid.id != "helio-h200"]
     mine = next(s for s in shown.scorecard.scores if s.bid.id == "helio-h200")
-    assert mine.cost_rank == 1 + sum(cost < after for cost in others)  # its new place by cost, counted here
+    assert mine.cost_rank == 1 + sum(cost < ranked_on["helio-h200"] for cost in others)  # counted here
     assert shown.rows[0]["bid id"] != "helio-h200"  # no longer first: cost weighs 70%
     assert shown.session.undo_stack.undoText() == "Edit bid helio-h200"
     rows = [r for r in shown.document.audit_rows() if r.target == "helio-h200"]

@@ -10,7 +10,7 @@ from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
-from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.flops import flops_text
 
 
@@ -22,8 +22,9 @@ class Assumption:
 
 
 def _evidence_source(evidence: Evidence) -> str:
+    said = "claimed" if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else "measured"  # issue 31
     return (
-        f"measured: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade {evidence.grade.value}, "
+        f"{said}: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade {evidence.grade.value}, "
         f"by {evidence.measured_by}"
         + (f" on {evidence.measured_on.isoformat()}" if evidence.measured_on else ", date not given")
         + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else ", no artefact attached")

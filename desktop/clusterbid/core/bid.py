@@ -96,19 +96,20 @@ class Topology(FrozenModel):
 
 
 class Reliability(FrozenModel):
-    """None = the provider did not state it: core.provenance resolves its documented default."""
+    """None = the provider did not state it: core.provenance resolves its documented default, the
+    cautious end of its range (a figure left out never helps a bid); the defaults here are those."""
 
-    uptime_sla_percent: float | None = Field(99.0, ge=90, le=100, description="Contracted uptime, percent")
+    uptime_sla_percent: float | None = Field(95.0, ge=90, le=100, description="Contracted uptime, percent")
     sla_credit_percent: float | None = Field(
         0, ge=0, le=100, description="Credit at the first SLA breach tier, percent"
     )
     failures_per_1000_gpu_days: float | None = Field(
-        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days (Llama 3 on H100: about 0.47)"
+        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days (Llama 3 on H100: about 0.47; empty: 2.0, the cautious default)"
     )
     node_replacement_hours: float | None = Field(
-        24, ge=0, le=10_000, description="Hours to replace a failed node"
+        72, ge=0, le=10_000, description="Hours to replace a failed node"
     )
-    burn_in_hours: float | None = Field(0, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
+    burn_in_hours: float | None = Field(72, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
     storage_write_gb_s: float | None = Field(
         gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s"
     )

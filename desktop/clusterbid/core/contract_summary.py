@@ -7,13 +7,17 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.money import format_money
+from clusterbid.core.provenance import effective_terms
 
 IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "other-work": "does other work"}
 
 
 def billing_words(bid: Bid, currency: str | None = None) -> str:
-    """The contract in one line: kind, quantity, span and price, exit terms."""
-    t = bid.terms
+    """The contract in one line: kind, quantity, span and price, exit terms. A fee or escalation
+    the bid does not state is said to be so, with the cautious figure priced (issue 31)."""
+    t = effective_terms(bid)
+    unstated = {path.split(".")[1] for path, source in bid.provenance.items()
+                if path.startswith("terms.") and not source.verified and source.kind != "assumption"}
     price = format_money(float(t.price_per_gpu_hour), currency or t.currency, cents=True)
     if t.billing_kind == "on-demand":
         rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
@@ -27,10 +31,10 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
         kind = "a reserved term" if t.billing_kind == "reserved" else "a block booking"
         text = f"{kind} of {gpus} x {span} at {price} per GPU-hour"
         if t.billing_kind == "reserved":
-            text += (
-                f"; early exit allowed at {t.early_exit_fee_percent:g}% of the remaining term"
-                if t.exit_clause else "; no early exit"
-            )
+            fee = (f"{t.early_exit_fee_percent:g}% of the remaining term"
+                   + (" (fee not stated: priced as no exit until it is in writing)"
+                      if "early_exit_fee_percent" in unstated else ""))
+            text += f"; early exit allowed at {fee}" if t.exit_clause else "; no early exit"
     elif t.billing_kind == "committed-spend":
         spend = format_money(float(t.committed_spend), t.currency)
         text = f"committed spend of {spend} over {t.term_months} months at {price} per GPU-hour"
@@ -38,7 +42,9 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
         text = f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at {price} per GPU-hour"
     if t.billing is None:
         text += " (billing kind not stated: inferred)"
-    if t.price_escalation_percent_per_year:
+    if "price_escalation_percent_per_year" in unstated and t.term_months > 12:  # it bites from year 2
+        text += f", escalation not stated (priced at {t.price_escalation_percent_per_year:g}% a year from the first anniversary)"
+    elif "price_escalation_percent_per_year" not in unstated and t.price_escalation_percent_per_year:
         text += f", rising {t.price_escalation_percent_per_year:g}% a year"
     return text
 
@@ -62,6 +68,9 @@ def contract_lines(e: BidEstimate, currency: str) -> list[tuple[str, str]]:
         ("Contract", billing_words(e.bid, currency)),
         ("Total commitment", f"{money(e.commitment)} (what the signature approves)"),
         ("Cost of the planned job", f"{money(e.job_cost)} ({e.used_gpu_hours:,.0f} GPU-hours used)"),
+        ("Commitment at risk", (
+            f"{e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9):.0%} of it idle, worth "
+            f"{money(e.idle_value)} under the plan; {money(e.cost_if_plan_fails)} net if the plan fails")),
     ]
     if e.idle_gpu_hours >= 0.5:
         rows.append(("Idle GPU-hours bought", f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan"))

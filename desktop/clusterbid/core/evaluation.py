@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
@@ -13,6 +13,12 @@ from clusterbid.core.text_rules import check_model_text
 from clusterbid.core.workloads import AnyWorkload
 
 Weight = Annotated[float, Field(ge=0, le=100)]
+DecisionBasis = Literal["expected", "p50"]
+DECISION_WORDS = {
+    "expected": "expected net cost (the mean over the Monte Carlo samples)",
+    "p50": "median net cost (P50 of the Monte Carlo samples)",
+    "point": "point estimate (no Monte Carlo run: bands not computed)",
+}
 Rate = Annotated[Decimal, Field(gt=0, max_digits=18, decimal_places=8, allow_inf_nan=False)]
 
 
@@ -49,6 +55,13 @@ class ScoringPolicy(FrozenModel):
         default_factory=dict, description="Units of the evaluation currency per unit of each bid currency"
     )
     random_seed: int = Field(20261122, ge=0, description="Seed of the Monte Carlo, recorded for reproducibility")
+    # Issue 31: one decision rule. Documents written before it rank on the expected net cost too
+    # (this default, stated in methodology section 6), never on the point estimate.
+    decision_basis: DecisionBasis = Field(
+        "expected",
+        description="What ranks, recommends and sizes: 'expected' (the mean net cost over the Monte Carlo "
+        "samples) or 'p50' (their median); never the point estimate",
+    )
 
 
 class Evaluation(FrozenModel):

@@ -29,6 +29,29 @@ class ComputePlan(FrozenModel):
     idle_value_per_gpu_hour: MoneyAmount | None = Field(
         None, description="Worth of an idle reserved GPU-hour to the buyer, evaluation currency (other-work)"
     )
+    # Issue 31: idle time is worth what the buyer will really do with it, never the contract's own
+    # rate without limit (which made a term's length invisible to the ranking).
+    further_runs: float | None = Field(
+        None, ge=0, le=10_000,
+        description="Further runs of the same kind the buyer will run in reserved time (more-runs); idle "
+        "GPU-hours beyond them are worth nothing. Empty = none stated: idle time is worth nothing, flagged",
+    )
+    alternative_price_per_gpu_hour: MoneyAmount | None = Field(
+        None, description="What the buyer would pay elsewhere for a GPU-hour of that further work (a market "
+        "reference, evaluation currency): idle time is worth at most this. Empty = the contract's own rate",
+    )
+    alternative_price_decline_percent_per_year: float = Field(
+        0, ge=0, lt=100, description="How fast that market price falls over the term, percent a year (0 = flat)"
+    )
+    deadline_confidence: float = Field(
+        0.8, gt=0, le=1,
+        description="The chance of finishing by the deadline the buyer requires (issue 31): a bid the Monte "
+        "Carlo puts below it is flagged",
+    )
+    commitment_ceiling: MoneyAmount | None = Field(
+        None, description="Largest total commitment the buyer may sign (evaluation currency); a bid above it "
+        "fails a gate. Empty = no ceiling",
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> ComputePlan:
@@ -38,6 +61,8 @@ class ComputePlan(FrozenModel):
             raise ValueError(
                 f"idle_value_per_gpu_hour applies to idle_use 'other-work', not {self.idle_use!r}: leave it empty"
             )
+        if self.idle_use != "more-runs" and self.further_runs is not None:
+            raise ValueError(f"further_runs applies to idle_use 'more-runs', not {self.idle_use!r}: leave it empty")
         if self.start_date and self.deadline and self.deadline <= self.start_date:
             raise ValueError("deadline must be after start_date")
         return self
@@ -46,4 +71,8 @@ class ComputePlan(FrozenModel):
         text = IDLE_WORDS[self.idle_use]
         if self.idle_use == "other-work":
             text = f"idle reserved time does other work worth {self.idle_value_per_gpu_hour} per GPU-hour"
+        if self.idle_use == "more-runs":
+            runs = self.further_runs or 0
+            text = (f"idle reserved time runs up to {runs:g} more job(s) of the same kind" if runs
+                    else "more runs of the same kind, but none stated: idle reserved time is worth nothing")
         return text

@@ -24,6 +24,12 @@ def contract_json(e, currency: str) -> dict:
         "idle_value": amount(e.idle_value),
         "leaves_early": e.leaves_early,
         "net_plan_cost": amount(e.plan_cost),
+        # Issue 31: what the commitment risks if the plan for idle time does not happen.
+        "commitment_at_risk": {
+            "idle_share": round(e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9), 4),
+            "idle_value_under_the_plan": amount(e.idle_value),
+            "net_cost_if_the_plan_fails": amount(e.cost_if_plan_fails),
+        },
         "jobs_in_commitment": round(e.jobs_in_commitment, 4),
         "cost_per_finished_job": amount(e.commitment / e.jobs_in_commitment),
         "start_date": e.dates.start.isoformat() if e.dates.start else None,
@@ -94,8 +100,13 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
                            for name, source in sorted(evaluation.workload.provenance.items())},
         },
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
+        # Issue 31: what the cost criterion ranked on (the policy's basis once the Monte Carlo ran).
+        "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
         "bids": [bid_to_json(score, scorecard) for score in scorecard.scores],
     }
+    for row, score in zip(report["bids"], scorecard.scores, strict=True):
+        if score.rank is not None:
+            row["decision_cost"] = {"amount": str(money(scorecard.decision_cost(score))), "currency": evaluation.currency}
     from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
     # Issue 14: per bid, how far each unverified input can move its cost and cost rank.

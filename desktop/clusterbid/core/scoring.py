@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
 from clusterbid.core.errors import InputError
-from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.ranking import BidScore, rank_bids  # BidScore: imported from here too
 
@@ -33,6 +34,17 @@ class Scorecard:
     evaluation: Evaluation
     weights: dict[str, float]  # normalised to sum to 1
     scores: tuple[BidScore[BidEstimate], ...]  # ranked first, then excluded bids in entry order
+    # Issue 31: what the cost criterion ranked on. "point" only where no Monte Carlo ran (the
+    # app's first paint, a memo without bands); uncertainty/decision.py gives "expected" or "p50".
+    decision_basis: str = "point"
+    decision_costs: dict[str, float] = field(default_factory=dict)  # bid id -> the figure ranked
+
+    def decision_cost(self, score: BidScore[BidEstimate]) -> float:
+        return self.decision_costs.get(score.bid.id, score.estimate.plan_cost)
+
+    @property
+    def decision_words(self) -> str:
+        return DECISION_WORDS[self.decision_basis]
 
     @property
     def ranked(self) -> list[BidScore[BidEstimate]]:
@@ -71,8 +83,11 @@ def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dic
     }
 
 
-def score_evaluation(evaluation: Evaluation) -> Scorecard:
-    """Run the shared model, drop gated bids, and rank the rest by the weighted score."""
+def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float] | None = None,
+                     basis: str = "point") -> Scorecard:
+    """Run the shared model, drop gated bids, and rank the rest by the weighted score. The cost
+    criterion is each bid's net plan cost on `basis`: `decision_costs` (from the Monte Carlo,
+    uncertainty/decision.py) where given, the point estimate otherwise."""
     if evaluation.workload.kind != "training":
         raise InputError(
             "this evaluation buys an inference service, not a training run, so it has no cost to finish: "
@@ -81,7 +96,12 @@ def score_evaluation(evaluation: Evaluation) -> Scorecard:
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
     weights = evaluation.policy.weights.normalised()
+    costs = dict(decision_costs or {})
+
+    def cost(e: BidEstimate) -> float:
+        return costs.get(e.bid.id, e.plan_cost)
+
     scores = rank_bids(
-        estimates, cost=lambda e: e.plan_cost, cost_criterion="cost_to_finish", weights=weights,
+        estimates, cost=cost, cost_criterion="cost_to_finish", weights=weights,
         criteria=lambda e: non_cost_criteria(e.bid, evaluation.policy.required_certifications))
-    return Scorecard(evaluation, weights, scores)
+    return Scorecard(evaluation, weights, scores, basis if costs else "point", costs)

@@ -27,6 +27,8 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
         "monthly_cost": {"p10": _amount(m10, currency), "p50": _amount(m50, currency), "p90": _amount(m90, currency)},
         "chance_cheapest": round(band.chance_cheapest, 4),
         "chance_meets_targets": round(band.chance_servable, 4),
+        "mean_cost_per_million_output_tokens": _amount(band.mean_cost_per_million, currency),
+        "point_percentile": round(band.point_percentile, 4),  # share of serving samples at or below the point figure
     }
 
 
@@ -95,6 +97,7 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
         },
         "billing": "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load",
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
+        "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
         "uncertainty": None if scorecard.uncertainty is None else {
             "samples": scorecard.uncertainty.samples,
             "seed": scorecard.uncertainty.seed,
@@ -115,7 +118,9 @@ def band_text(band: ServingBand, currency: str) -> str:
     text = (
         f"P10-P90 {format_money(p10, currency, cents=True)}-{format_money(p90, currency, cents=True)} per M tokens, "
         f"{format_money(m10, currency)}-{format_money(m90, currency)} a month; "
-        f"cheapest in {band.chance_cheapest:.0%} of samples"
+        f"cheapest in {band.chance_cheapest:.0%} of samples; mean "
+        f"{format_money(band.mean_cost_per_million, currency, cents=True)}, the point figure at its "
+        f"P{100 * band.point_percentile:.0f}"
     )
     if band.chance_servable < 1:
         text += f"; meets the targets in {band.chance_servable:.0%}"
@@ -133,6 +138,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT {w.ttft_target_ms:g} ms "
         f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average {w.average_requests_per_s:g} req/s",
         "GPUs are billed at peak provisioning (whole nodes, all month); cost per token is at the average load.",
+        f"Ranked on the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
         f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'score':>6}",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
 from clusterbid.core.errors import InputError
-from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
 from clusterbid.core.ranking import BidScore, rank_bids
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
@@ -25,6 +26,12 @@ class ServingScorecard:
     # Ranked first (core/ranking.py, on cost per token), then bids that cannot serve, in entry order.
     scores: tuple[BidScore[ServingEstimate], ...]
     uncertainty: ServingUncertainty | None = None  # P10-P90 bands and chance of being cheapest
+    decision_basis: str = "point"  # issue 31: "expected" or "p50" once ranked on the bands
+    decision_costs: dict[str, float] = field(default_factory=dict)  # bid id -> cost per million ranked
+
+    @property
+    def decision_words(self) -> str:
+        return DECISION_WORDS[self.decision_basis].replace("net cost", "cost per million output tokens")
 
     def band(self, bid_id: str) -> ServingBand | None:
         if self.uncertainty is None:
@@ -57,6 +64,15 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
         values["evidence"] = serving_evidence_score(estimate.bid)
         return values
 
-    scores = rank_bids(estimates, cost=lambda e: e.cost_per_million_tokens,
-                       cost_criterion=COST_CRITERION, weights=weights, criteria=criteria)
-    return ServingScorecard(evaluation, weights, scores, serving_uncertainty(run))
+    # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),
+    # not on the point estimate, which sizes each fleet at its assumed efficiencies.
+    uncertainty = serving_uncertainty(run)
+    basis = evaluation.policy.decision_basis
+    costs = {b.bid_id: b.decision_cost(basis) for b in uncertainty.bands
+             if math.isfinite(b.decision_cost(basis))}
+
+    def cost(e: ServingEstimate) -> float:
+        return costs.get(e.bid.id, e.cost_per_million_tokens)
+
+    scores = rank_bids(estimates, cost=cost, cost_criterion=COST_CRITERION, weights=weights, criteria=criteria)
+    return ServingScorecard(evaluation, weights, scores, uncertainty, basis if costs else "point", costs)

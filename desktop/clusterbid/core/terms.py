@@ -69,8 +69,11 @@ class Terms(FrozenModel):
     provisioning_lead_days: int = Field(
         0, ge=0, le=3_650, description="Days from signature to handover, when no handover date is given"
     )
-    price_escalation_percent_per_year: float = Field(
-        0, ge=0, le=100, description="Price rise at each contract anniversary, percent"
+    # Issue 31: empty = not stated, priced at a cautious documented default (provenance/defaults.py)
+    # and flagged, never read as 0.
+    price_escalation_percent_per_year: float | None = Field(
+        None, ge=0, le=100,
+        description="Price rise at each contract anniversary, percent; empty = not stated (cautious default used)",
     )
     one_off_fees: MoneyAmount = Field(0, description="Setup, onboarding, data egress and exit fees")
     recurring_fees_per_month: MoneyAmount = Field(
@@ -78,8 +81,10 @@ class Terms(FrozenModel):
     )
     support_tier: Literal["basic", "business", "enterprise"] = "business"
     exit_clause: bool = Field(False, description="Buyer may end a reserved term early")
-    early_exit_fee_percent: float = Field(
-        0, ge=0, le=100, description="Share of the remaining term's value owed on early exit, percent"
+    early_exit_fee_percent: float | None = Field(
+        None, ge=0, le=100,
+        description="Share of the remaining term's value owed on early exit, percent; empty = not stated "
+        "(with an exit clause: priced as no exit at all, 100%, and flagged)",
     )
     next_gen_migration: bool = Field(False, description="Migration to the next GPU generation is offered")
 

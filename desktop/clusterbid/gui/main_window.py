@@ -205,6 +205,13 @@ class MainWindow(QMainWindow):
     def _show_analysis(self, analysis) -> None:
         if analysis.evaluation is not None and analysis.evaluation != self.session.evaluation:
             return  # figures of an older snapshot (bids since removed): the newer ones are on their way
+        if analysis.scorecard is not None:  # ranked on the decision basis, as the CLI and memo rank
+            keep = self.comparison.selected_bid_id()
+            self.model.set_scorecard(analysis.scorecard)
+            self.score_matrix.show_scorecard(analysis.scorecard)
+            self.comparison.select_bid(keep)
+            self.outline.show_scorecard(analysis.scorecard, self.comparison.selected_bid_id())
+            self.charts.set_inputs(scorecard=analysis.scorecard)
         self.model.set_uncertainty(analysis.uncertainty)
         self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
         self.weights.show_sensitivity(analysis.sensitivity,

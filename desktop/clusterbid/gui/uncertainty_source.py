@@ -19,19 +19,23 @@ class UncertaintyAnalysis:
     value: object | None = None  # core.uncertainty.value_of_information.ValueOfInformation
     # The snapshot these figures are of: a window shows them only while it still shows that one.
     evaluation: Evaluation | None = None
+    # The scorecard ranked on the policy's decision basis (core/uncertainty/decision.py), as
+    # `clusterbid score` and the memo rank it; the first paint shows the point ranking until then.
+    scorecard: object | None = None
 
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
     """Run on a worker thread (the rescorer, the memo export)."""
-    from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+    from clusterbid.core.uncertainty import analyse_sensitivity
+    from clusterbid.core.uncertainty.decision import decide
     from clusterbid.core.uncertainty.value_of_information import value_of_information
 
     if progress is not None:
         progress(0.0, "Monte Carlo")
-    uncertainty = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
+    scorecard, uncertainty = decide(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
     if progress is not None:
         progress(0.7, "value of information")
     value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
     if progress is not None:
         progress(0.8, "tipping points")
-    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value, evaluation)
+    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value, evaluation, scorecard)

@@ -110,7 +110,8 @@ def test_one_evidence_item_per_size_and_calibration_takes_the_nearest() -> None:
     assert reading.format == "scaling-csv"
     assert [e.scale_gpus for e in reading.evidence] == [8, 16, 64, 256, 512]
     assert {e.kind for e in reading.evidence} == {EvidenceKind.TRAINING_MFU}
-    assert {e.grade for e in reading.evidence} == {EvidenceGrade.MEASURED_INDEPENDENT}  # measured_by: buyer
+    # measured_by: buyer, but a typed table is a claim (issue 31: grades follow artefacts)
+    assert {e.grade for e in reading.evidence} == {EvidenceGrade.PROVIDER_CLAIM}
     evaluation = demo_evaluation()  # the demo job runs on 512 GPUs
     assert evaluation.workload.job_gpus == 512
     bid = evaluation.bids[0]

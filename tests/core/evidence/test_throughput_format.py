@@ -58,8 +58,10 @@ def test_evidence_items_carry_provenance_and_the_file_hash() -> None:
     assert {item.artefact_sha256 for item in reading.evidence} == {hashlib.sha256(data).hexdigest()}
     assert first.kind is EvidenceKind.TRAINING_MFU and first.unit == "fraction" and first.scale_gpus == 512
     assert (first.measured_by, first.measured_on) == ("third_party", dt.date(2025, 2, 14))
-    assert first.grade is EvidenceGrade.MEASURED_INDEPENDENT  # third party + artefact
-    assert second.grade is EvidenceGrade.MEASURED_PROVIDER and second.scale_gpus == 64  # provider + artefact
+    # Issue 31: a typed summary row is a claim, whoever measured it and with the file kept.
+    assert first.grade is EvidenceGrade.PROVIDER_CLAIM and first.measured_by == "third_party"
+    assert second.grade is EvidenceGrade.PROVIDER_CLAIM and second.scale_gpus == 64
+    assert "typed summary" in first.description
     assert third.measured_on is None and third.value == 0.41
 
 

@@ -121,7 +121,7 @@ def test_a_gated_bid_gets_its_pack_but_no_value(tmp_path, capsys):
 
 def test_a_bid_that_states_no_reliability_figures_gets_a_pack_that_says_so(tmp_path):
     """Unstated figures are None in the bid: the pack asks for them and names the default it used,
-    never "the bid states 24" (and before this it failed on the missing number)."""
+    never "the bid states 72" (and before this it failed on the missing number)."""
     data = demo_evaluation().model_dump(mode="json")
     bid = data["bids"][0]
     for name in ("failures_per_1000_gpu_days", "node_replacement_hours", "uptime_sla_percent"):
@@ -132,8 +132,9 @@ def test_a_bid_that_states_no_reliability_figures_gets_a_pack_that_says_so(tmp_p
     out = tmp_path / "pack"
     assert main(["request-evidence", str(source), "--bid", bid["id"], "-o", str(out), "--samples", "2000"]) == 0
     questions = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))["questions"]
-    # The documented defaults (provenance/defaults.py): 0.47 per 1,000 GPU-days (Llama 3), 24 h, 99%.
-    assert "the bid does not state it; we assumed 0.47, not stated (default used)" in questions[0]
-    assert "the bid does not state it; we assumed 24 hours" in questions[1]
-    assert "the bid does not state it; we assumed 99%" in questions[2]
+    # The documented defaults, the cautious ends of their ranges (issue 31): 2.0 per 1,000
+    # GPU-days (0.2-2.0), 72 h (4-72), 95% (95-99.9).
+    assert "the bid does not state it; we assumed 2, not stated (default used)" in questions[0]
+    assert "the bid does not state it; we assumed 72 hours" in questions[1]
+    assert "the bid does not state it; we assumed 95%" in questions[2]
     assert not any("the bid states" in q for q in questions)

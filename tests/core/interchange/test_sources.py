@@ -38,7 +38,7 @@ def test_empty_cells_are_not_stated_and_source_cells_are_read(tmp_path):
     bid = report.bids[0]
     assert bid.reliability.node_replacement_hours is None
     assert bid.provenance["reliability.node_replacement_hours"].kind == "not_stated"
-    assert effective_reliability(bid).node_replacement_hours == 24  # the documented default, not 0
+    assert effective_reliability(bid).node_replacement_hours == 72  # the cautious default (issue 31), not 0
     assert bid.capacity.spare_pool_gpus == 0 and bid.provenance["capacity.spare_pool_gpus"].kind == "not_stated"
     failures = bid.provenance["reliability.failures_per_1000_gpu_days"]
     assert (failures.kind, failures.reference) == ("provider", "p.4")

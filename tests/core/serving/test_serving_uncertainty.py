@@ -51,12 +51,13 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     # The benchmark sets both efficiencies of the measured bid (one engine factor), so the
     # buyer-stack compute draw and the market MBU draw must not move its band; with its own
     # grade's spread at 0 the band is its point cost, while the bid without evidence spreads.
-    monkeypatch.setattr(mc, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.PROVIDER_CLAIM: 0.0})
-    monkeypatch.setattr(mc, "CLAIM_MEDIAN", 1.0)
+    # (A claim without a log is drawn as silence is: issue 31, test_honesty.py.)
+    monkeypatch.setattr(mc, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.MEASURED_PROVIDER: 0.0})
     monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.4)
     monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.4)
     evidence = {"kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
-                "grade": "provider_claim", "batch_size": 32}
+                "grade": "measured_provider", "batch_size": 32, "measured_by": "provider",
+                "artefact_sha256": "ab" * 32}
     bids = [serving_bid("measured", gpu="H200-SXM", evidence=[evidence]), serving_bid("spec", gpu="H200-SXM")]
     # A peak of 120 requests/s needs several nodes, so efficiency draws move whole nodes.
     estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)

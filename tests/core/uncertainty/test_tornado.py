@@ -42,9 +42,10 @@ def test_baseline_mfu_bar_by_hand():
 def test_demo_tornado_covers_the_winner_and_runner_up_sorted_by_swing():
     sensitivity = analyse_sensitivity(demo_evaluation())
     bars = sensitivity.tornado
-    # Ranks 1 and 2 by weighted score: with attention FLOPs (the demo gives 80 layers of width 8,192)
-    # compute grows 7.7% and hides more of Cumulus's exposed all-reduce: 0.753 against Prime's 0.750.
-    assert {bar.bid_id for bar in bars} == {"northwind-ib", "cumulus-roce"}
+    # Ranks 1 and 2 by weighted score. Issue 31: the demo buyer states one further run, so the job
+    # carries half of each term: Cumulus's 12-month term nets $11,167,949 / 2 = $5,583,975 and
+    # falls to last; Hyperscale Prime (SLA 99.99%, $2,139,598) is second.
+    assert {bar.bid_id for bar in bars} == {"northwind-ib", "prime-efa"}
     swings = [abs(bar.high_cost - bar.low_cost) for bar in bars]
     assert swings == sorted(swings, reverse=True) and all(s > 0 for s in swings)
     by_key = {(bar.bid_id, bar.label): bar for bar in bars}
@@ -52,5 +53,9 @@ def test_demo_tornado_covers_the_winner_and_runner_up_sorted_by_swing():
     winner = "northwind-ib"
     assert by_key[(winner, "price per GPU-hour")].high_cost > by_key[(winner, "price per GPU-hour")].low_cost
     assert by_key[(winner, "baseline MFU")].high_cost < by_key[(winner, "baseline MFU")].low_cost
-    assert by_key[(winner, "scale-out busbw")].high_cost < by_key[(winner, "scale-out busbw")].low_cost
+    # Issue 31: Northwind's 3-month term holds the job and the one further run the plan states
+    # (2 x 1,049.3 h < 2,190 h), so its net cost is half the commitment however fast the fabric:
+    # +/-15% busbw moves the step a little and both runs still fit, so it has no bar. A 15% lower
+    # MFU stretches the run to about 1,234 h, two no longer fit, and the cost rises.
+    assert (winner, "scale-out busbw") not in by_key
     assert set(sensitivity.rank_stability) == {"northwind-ib", "cumulus-roce", "prime-efa", "legacy-a100"}

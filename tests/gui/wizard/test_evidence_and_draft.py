@@ -41,7 +41,7 @@ def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open
     assert evidence.grade is EvidenceGrade.MEASURED_PROVIDER and evidence.artefact_name == REAL_LOG.name
 
 
-def test_a_training_throughput_csv_attaches_each_row_graded_by_who_measured_it(qtbot, open_wizard, evaluation):
+def test_a_training_throughput_csv_attaches_each_row_graded_a_claim(qtbot, open_wizard, evaluation):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     page = _evidence_page(wizard)
     page.attach_files([REPO / "resources" / "examples" / "evidence" / "training-throughput.csv"])
@@ -49,9 +49,11 @@ def test_a_training_throughput_csv_attaches_each_row_graded_by_who_measured_it(q
     added = wizard.result_bid().evidence[-3:]
     # Row 1: 6 x 70e9 params x 480,000 tokens/s / (512 GPUs x 989e12 FLOP/s dense BF16) = 0.39813
     assert added[0].value == pytest.approx(6 * 70e9 * 480_000 / (512 * 989e12), rel=1e-4)
-    assert added[0].scale_gpus == 512 and added[0].grade is EvidenceGrade.MEASURED_INDEPENDENT
+    # Issue 31: a typed table is a claim whoever measured it (row 1 a third party, row 3 the provider).
+    assert added[0].scale_gpus == 512 and added[0].grade is EvidenceGrade.PROVIDER_CLAIM
+    assert added[0].measured_by == "third_party"
     # Row 3 states its MFU against the dense peak and was measured by the provider.
-    assert added[2].value == pytest.approx(0.41) and added[2].grade is EvidenceGrade.MEASURED_PROVIDER
+    assert added[2].value == pytest.approx(0.41) and added[2].grade is EvidenceGrade.PROVIDER_CLAIM
     assert "3 figures" in page.status.text()
 
 

@@ -39,6 +39,7 @@ class ContractBill:
     plan_cost: np.ndarray
     jobs_in_commitment: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
+    cost_if_plan_fails: np.ndarray  # the net cost if idle time turns out worth nothing (issue 31)
 
 
 def escalated_hours(hours, escalation_per_year):
@@ -62,7 +63,29 @@ def usage_hours(wall_hours, increment_hours, minimum_hours):
     return np.maximum(rounded, minimum_hours)
 
 
-def bill(b, idle_use: int, idle_value_per_gpu_hour: float, job_gpus, wall_hours) -> ContractBill:
+@dataclass(frozen=True, slots=True)
+class IdlePlan:
+    """What the buyer's plan makes of idle reserved time (plan.py), as plain floats."""
+
+    use: int  # IDLE_CODES
+    value_per_gpu_hour: float = 0.0  # other-work
+    further_runs: float = 0.0  # more-runs: idle GPU-hours beyond this many jobs are worth nothing
+    alternative_price: float = float("inf")  # more-runs: a market reference caps an idle hour's worth
+    decline_per_year: float = 0.0  # that reference's fall over the term, a fraction a year
+
+
+def mean_price_factor(start_hours, end_hours, decline_per_year: float):
+    """The mean of (1 - d)^(t / 8,760 h) over [start, end]: a market price falling at d a year,
+    averaged over the idle part of a term (1 when flat)."""
+    start, end = np.asarray(start_hours, dtype=float), np.asarray(end_hours, dtype=float)
+    if decline_per_year <= 0:
+        return np.ones(np.broadcast(start, end).shape)
+    rate = -np.log1p(-decline_per_year) / HOURS_PER_YEAR  # continuous decline per hour
+    span = np.maximum(end - start, 1e-9)
+    return (np.exp(-rate * start) - np.exp(-rate * np.maximum(end, start + 1e-9))) / (rate * span)
+
+
+def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     """The contract figures of each bid in `b` (BidArrays) for a job of `job_gpus` that holds
     them for `wall_hours` (burn-in included)."""
     n = np.asarray(job_gpus, dtype=float)
@@ -102,13 +125,23 @@ def bill(b, idle_use: int, idle_value_per_gpu_hour: float, job_gpus, wall_hours)
     capacity = np.maximum(capacity, used)
     idle = capacity - used
     all_in_rate = commitment / capacity
+    # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
+    # states that fit in it, k = min(1 + runs, GPU-hours bought / the job's), so the job's share is
+    # commitment / k (a faster job never costs more); the further runs' share is worth at most what
+    # they would cost elsewhere, (k - 1) x the job's GPU-hours x the buyer's alternative price,
+    # averaged over the idle span as it falls. No runs stated: k = 1, idle time is worth nothing.
+    jobs = np.minimum(1.0 + plan.further_runs, capacity / np.maximum(used, 1e-12))
+    span_end = np.maximum(capacity / np.maximum(n, 1e-12), wall_hours)
+    market = plan.alternative_price * mean_price_factor(wall_hours, span_end, plan.decline_per_year)
+    elsewhere = np.where(np.isfinite(market), (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
+                         np.inf)  # no alternative price given: no cap (and no inf x 0)
+    runs_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
     # Idle time on demand is only billing round-up: nothing else can run in it.
-    per_idle_hour = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
-        [idle_use == IDLE_CODES["more-runs"], idle_use == IDLE_CODES["other-work"]],
-        [all_in_rate, np.minimum(idle_value_per_gpu_hour, all_in_rate)],
+    idle_value = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
+        [plan.use == IDLE_CODES["more-runs"], plan.use == IDLE_CODES["other-work"]],
+        [runs_value, idle * np.minimum(plan.value_per_gpu_hour, all_in_rate)],
         0.0,
     ))
-    idle_value = idle * per_idle_hour
     kept = commitment - idle_value
     # Leaving a reserved term after the job: the billed GPUs until then, the fee on the rest.
     early = (kind == BILLING_CODES["reserved"]) & b.exit_allowed & (wall_hours < term)
@@ -127,6 +160,7 @@ def bill(b, idle_use: int, idle_value_per_gpu_hour: float, job_gpus, wall_hours)
         exit_cost=exit_cost,
         leaves_early=leaves_early,
         plan_cost=np.minimum(kept, exit_cost),
+        cost_if_plan_fails=np.minimum(commitment, exit_cost),
         jobs_in_commitment=capacity / used,
         outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
@@ -64,6 +65,19 @@ def contract_findings(
                 f"the job would finish on {dates.finish.isoformat()}, after the deadline of "
                 f"{plan.deadline.isoformat()} (starts {dates.start.isoformat()}, runs {days:,.1f} days)",
             ))
+    ceiling = plan.commitment_ceiling
+    if ceiling is not None and figures["commitment"] > float(ceiling):
+        gates.append(Finding(
+            "commitment_above_ceiling",
+            f"the contract commits {figures['commitment']:,.0f}, above the buyer's ceiling of {float(ceiling):,.0f}",
+        ))
+    if (plan.idle_use == "more-runs" and plan.further_runs is None and figures["idle_gpu_hours"] > 0
+            and terms.billing_kind != "on-demand"):  # on demand, idle time is only billing round-up
+        warnings.append(Finding(
+            "further_runs_not_stated",
+            f"the plan runs more jobs in idle reserved time but does not say how many: its "
+            f"{figures['idle_gpu_hours']:,.0f} idle GPU-hours are counted as worth nothing; state further_runs",
+        ))
     if terms.bills_for_a_term and terms.reserved_gpus is not None and terms.reserved_gpus < n:
         gates.append(Finding(
             "reserves_fewer_gpus_than_job",
@@ -85,6 +99,21 @@ def contract_findings(
             "reserved_gpus_not_stated",
             f"the bid does not say how many GPUs the term reserves: all {bid.capacity.gpus_offered:,} offered "
             f"are billed, {bid.capacity.gpus_offered - n:,} more than the job uses",
+        ))
+    said = bid.provenance
+    unstated = lambda path: path in said and not said[path].verified and said[path].kind != "assumption"  # noqa: E731
+    if terms.billing_kind == "reserved" and terms.exit_clause and unstated("terms.early_exit_fee_percent"):
+        warnings.append(Finding(
+            "exit_fee_not_stated",
+            "the bid allows an early exit but does not state its fee: priced as no exit (the whole rest of "
+            "the term owed) until the fee is in writing; ask the provider",
+        ))
+    if terms.term_months > 12 and unstated("terms.price_escalation_percent_per_year"):
+        warnings.append(Finding(
+            "escalation_not_stated",
+            f"the {terms.term_months}-month term does not state its price escalation: priced at the cautious "
+            f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
+            "anniversary; ask the provider",
         ))
     spares = bid.capacity.spare_pool_gpus
     if terms.bills_for_a_term and spares and not terms.spares_free_in_writing:

@@ -33,6 +33,7 @@ class BidEstimate:
     exchange_rate: float
     peak_tflops: float
     baseline_mfu: float
+    spec_baseline_mfu: float  # the workload's figure carried to this GPU, before any evidence
     spec_node_busbw_gb_s: float
     node_busbw_gb_s: float
     dp_busbw_gb_s: float
@@ -68,6 +69,7 @@ class BidEstimate:
     plan_cost: float  # net cost of the buyer's compute plan: ranks the bids
     jobs_in_commitment: float
     outlasts_term: bool
+    cost_if_plan_fails: float  # net cost if idle reserved time is worth nothing (issue 31)
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
     dates: ScheduleDates
@@ -133,6 +135,7 @@ def estimate_training(
 CONTRACT_FIGURES = (
     "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
     "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
+    "cost_if_plan_fails",
 )
 
 
@@ -143,6 +146,7 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "price_per_gpu_hour": a.price_per_gpu_hour,
         "peak_tflops": a.peak_flops / 1e12,
         "baseline_mfu": a.baseline_mfu,
+        "spec_baseline_mfu": spec.baseline_mfu,
         "spec_node_busbw_gb_s": spec.node_busbw_gb_s,
         "node_busbw_gb_s": a.node_busbw_gb_s,
         "dp_busbw_gb_s": step.dp_busbw_gb_s,

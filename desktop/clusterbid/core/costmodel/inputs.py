@@ -9,14 +9,14 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
-from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES
+from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES, IdlePlan
 from clusterbid.core.flops import (
     activation_gb_per_gpu,
     attention_factor,
     hardware_flops_ratio,
     width_factor,
 )
-from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 __all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
@@ -117,8 +117,7 @@ class WorkloadScalars:
     tp_comm_overlap: float
     expert_parallel: int
     experts_per_token: int
-    idle_use: int  # IDLE_CODES: what the buyer does with reserved time the job leaves idle
-    idle_value_per_gpu_hour: float  # evaluation currency, other-work only
+    idle: IdlePlan  # what the buyer does with reserved time the job leaves idle (contract.py)
 
     @classmethod
     def from_workload(cls, workload: Workload) -> WorkloadScalars:
@@ -165,9 +164,21 @@ class WorkloadScalars:
             tp_comm_overlap=workload.tp_comm_overlap,
             expert_parallel=workload.expert_parallel,
             experts_per_token=workload.experts_per_token,
-            idle_use=IDLE_CODES[workload.plan.idle_use],
-            idle_value_per_gpu_hour=float(workload.plan.idle_value_per_gpu_hour or 0),
+            idle=idle_plan(workload),
         )
+
+
+def idle_plan(workload: Workload) -> IdlePlan:
+    """The plan's use of idle time as floats: no further runs stated is none (issue 31)."""
+    plan = workload.plan
+    alternative = plan.alternative_price_per_gpu_hour
+    return IdlePlan(
+        use=IDLE_CODES[plan.idle_use],
+        value_per_gpu_hour=float(plan.idle_value_per_gpu_hour or 0),
+        further_runs=float(plan.further_runs or 0),
+        alternative_price=float("inf") if alternative is None else float(alternative),
+        decline_per_year=plan.alternative_price_decline_percent_per_year / 100.0,
+    )
 
 
 def baseline_model_mfu(workload: Workload) -> float:
@@ -185,7 +196,7 @@ BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves
 
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
-    terms = bid.terms
+    terms = effective_terms(bid)  # a fee or escalation nobody stated: its cautious default (issue 31)
     term_hours = terms.block_days * 24.0 if terms.billing_kind == "block" else terms.term_months * HOURS_PER_MONTH
     return {
         "billing_kind": BILLING_CODES[terms.billing_kind],

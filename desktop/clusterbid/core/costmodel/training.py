@@ -183,7 +183,7 @@ def finish(w: WorkloadScalars, b: BidArrays, step: StepBreakdown, good: Goodput)
     n = step.n_gpus
     run_hours = w.total_flops / (n * b.peak_flops * step.effective_mfu * good.goodput) / 3600.0
     wall_hours = run_hours + b.burn_in_hours
-    billed = bill(b, w.idle_use, w.idle_value_per_gpu_hour, n, wall_hours)
+    billed = bill(b, w.idle, n, wall_hours)
     useful_share = np.minimum(step.effective_mfu / b.baseline_mfu, 1.0) * good.goodput
     return Finish(
         run_hours=run_hours,

@@ -26,6 +26,21 @@ def grade_for(measured_by: str, artefact_sha256: str | None) -> EvidenceGrade:
     return EvidenceGrade.MEASURED_INDEPENDENT
 
 
+# Issue 31: a grade follows the artefact, not the file format. An nccl-tests log or a serving
+# benchmark's output is the run's own output: whoever holds it can re-read every line. A throughput
+# or scaling table (CSV, JSON) is a summary someone typed, one row per run: attaching it proves what
+# was typed, not what ran, so it is a claim whoever measured and whatever the file's format.
+TYPED_SUMMARY_NOTE = ("a typed summary (one row per run), not the run's own output: graded a claim; "
+                      "the run's log or per-step times make it a measurement")
+
+
+def typed_summary_grade(measured_by: str) -> EvidenceGrade:
+    """The grade of a figure read from a typed summary table: a claim (the measurer checked)."""
+    if measured_by not in MEASURERS:
+        raise ValueError(f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}")
+    return EvidenceGrade.PROVIDER_CLAIM
+
+
 def parse_measured_by(value: str, source: str, line: int | None, field: str = "measured_by") -> str:
     """A measurer name from a file cell; a clear error naming file, line and the allowed values."""
     text = value.strip().lower().replace("-", "_").replace(" ", "_")

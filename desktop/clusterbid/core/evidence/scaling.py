@@ -13,7 +13,9 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceKind
 from clusterbid.core.evidence.nccl_result import NcclFlag
-from clusterbid.core.evidence.provenance import grade_for, parse_measured_by, parse_measured_on
+from clusterbid.core.evidence.provenance import (
+    TYPED_SUMMARY_NOTE, parse_measured_by, parse_measured_on, typed_summary_grade,
+)
 from clusterbid.core.evidence.scaling_fit import (
     SUPERLINEAR_EXPONENT,
     Extrapolation,
@@ -182,7 +184,7 @@ def _evaluate(source: str, setup: ScalingSetup, rows: dict[int, tuple[int, float
 def scaling_evidence(table: ScalingTable, *, artefact_sha256: str | None, artefact_name: str | None) -> list[Evidence]:
     """TRAINING_MFU at every measured size, so calibration can take the one nearest the job."""
     s, fit = table.setup, table.fit
-    grade = grade_for(s.measured_by, artefact_sha256)
+    grade = typed_summary_grade(s.measured_by)  # a typed table: a claim (issue 31)
     return [
         Evidence(
             kind=EvidenceKind.TRAINING_MFU, scale_gpus=p.gpus, value=p.mfu, unit=UNITS[EvidenceKind.TRAINING_MFU],
@@ -190,7 +192,7 @@ def scaling_evidence(table: ScalingTable, *, artefact_sha256: str | None, artefa
                 f"{s.model}, {s.active_params_b:g}B active, {s.precision} on {p.gpus} {s.gpu_model}: "
                 f"{p.tokens_per_second:,.0f} tokens/s, MFU {p.mfu:.2%} (6 x params x tokens/s over {s.dense_peak_tflops:g} "
                 f"TFLOP/s dense); scaling table of {fit.points} sizes, throughput ~ N^{fit.exponent:.3f}, "
-                f"RMS relative residual {fit.rms_relative_error:.1%}"
+                f"RMS relative residual {fit.rms_relative_error:.1%}; {TYPED_SUMMARY_NOTE}"
             ),
             grade=grade, measured_by=s.measured_by, measured_on=s.measured_on,
             artefact_name=artefact_name, artefact_sha256=artefact_sha256,

@@ -13,7 +13,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceKind
 from clusterbid.core.evidence.nccl_result import NcclFlag
-from clusterbid.core.evidence.provenance import grade_for
+from clusterbid.core.evidence.provenance import TYPED_SUMMARY_NOTE, typed_summary_grade
 
 # Above this share of dense peak no published LLM training run has been seen (the best public
 # H100 runs report 40-60%); calibration caps at the same figure.
@@ -193,10 +193,11 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
         f"{row.model}, {row.active_params_b:g}B active, {row.precision}, seq {row.sequence_length}, "
         f"TP{row.tp} PP{row.pp}" + (f" CP{row.cp}" if row.cp > 1 else "") + f" DP{row.dp} on {row.gpus} {row.gpu_model}: "
         f"MFU {result.mfu:.2%} ({result.mfu_method})" + (f". Flags: {flags}" if flags else "")
+        + f". {TYPED_SUMMARY_NOTE[0].upper()}{TYPED_SUMMARY_NOTE[1:]}"
     )
     return Evidence(
         kind=EvidenceKind.TRAINING_MFU, description=description[:2000], scale_gpus=row.gpus, value=result.mfu,
-        unit=UNITS[EvidenceKind.TRAINING_MFU], grade=grade_for(row.measured_by, artefact_sha256),
+        unit=UNITS[EvidenceKind.TRAINING_MFU], grade=typed_summary_grade(row.measured_by),
         measured_by=row.measured_by, measured_on=row.measured_on,
         # What the run was, so the cost model can check it fits the bid and workload; an MFU
         # recomputed from tokens/s counts 6N (a stated one says nothing of its count).

@@ -118,7 +118,7 @@ def build_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, iss
         raise InputError(f"--bid {bid_id!r}: no such bid in this evaluation (bids: {known})")
     if deadline <= issued_on:
         raise InputError(f"deadline {deadline} must come after the day of issue, {issued_on}")
-    order = [v.input for v in voi.values if v.bid_id == bid_id]
+    order = [v.input for v in voi.values if bid_id in (v.informs or (v.bid_id,))]
     wanted = sorted(("busbw", "baseline_mfu"), key=lambda n: order.index(n) if n in order else len(order))
     builders = {"busbw": _nccl_request, "baseline_mfu": _training_request}
     requests = [builders[n](evaluation, bid, request_id(evaluation, bid_id, n, issued_on)) for n in wanted]

@@ -32,12 +32,15 @@ def asks(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = N
     """The requests most worth making, largest first; one bid's only when bid_id is given. A value
     that prints as zero (float noise of the bin averages, under half a currency unit) is no request."""
     providers = {b.id: b.quote.provider for b in evaluation.bids}
-    chosen = [v for v in voi.values if v.evpi >= MIN_WORTH and (bid_id is None or v.bid_id == bid_id)][:limit]
+    chosen = [v for v in voi.values
+              if v.evpi >= MIN_WORTH and (bid_id is None or bid_id in (v.informs or (v.bid_id,)))][:limit]
     return [Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency)) for v in chosen]
 
 
 def ask_text(provider: str, v: InputValue, currency: str) -> str:
-    return (f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}): {v.change_probability:.0%} chance it "
+    shared = (f"; one measurement for {', '.join(v.informs)}, which share this figure"
+              if len(v.informs) > 1 else "")
+    return (f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}{shared}): {v.change_probability:.0%} chance it "
             f"changes the choice, worth about {format_money(v.evpi, currency)}")
 
 

@@ -105,8 +105,8 @@ def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
         section, name = path.split(".")
         if path not in present or name in data.get(section, {}):
             continue
-        if section == "reliability":
-            data[section][name] = None
+        if section in ("reliability", "terms"):  # terms: exit fee and escalation (issue 31)
+            data.setdefault(section, {})[name] = None
         else:  # the spare pool stays a number: left at its default, recorded as not stated
             data.setdefault("provenance", {}).setdefault(path, {"kind": "not_stated"})
     return data

@@ -244,6 +244,12 @@ def rescore_memo_inputs(data: dict) -> dict:
         from clusterbid.core.serving_scoring import score_serving_evaluation
 
         return _printed(score_serving_evaluation(evaluation))
+    rendering = data.get("rendering")
+    samples = rendering.get("samples") if isinstance(rendering, dict) else None
+    if isinstance(samples, int) and samples > 0:  # the memo ranked on its Monte Carlo (issue 31)
+        from clusterbid.core.uncertainty.decision import decide
+
+        return printed_results(decide(evaluation, samples)[0])
     return printed_results(score_evaluation(evaluation))
 
 

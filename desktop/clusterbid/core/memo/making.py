@@ -61,12 +61,14 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         uncertainty = sensitivity = value = None
         seed = evaluation.policy.random_seed
         if samples > 0:
-            from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
+            from clusterbid.core.uncertainty import analyse_sensitivity
+            from clusterbid.core.uncertainty.decision import decide
 
             progress(0.0, "Monte Carlo")
-            uncertainty = run_monte_carlo(evaluation, samples, seed)
+            # Issue 31: ranked and recommended on the policy's decision basis over these samples.
+            scorecard, uncertainty = decide(evaluation, samples, seed)
             progress(0.5, "tipping points")
-            sensitivity = analyse_sensitivity(evaluation)
+            sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
         if worker is not None:  # the charts are drawn there while this process words the rest
             from clusterbid.core.memo.charts_section import needs_script_fallbacks
 

@@ -7,7 +7,7 @@ rank, then its cost; a default or an assumption is never called the provider's.
 from __future__ import annotations
 
 from clusterbid.core.money import format_money
-from clusterbid.core.provenance import effective_reliability, unverified_inputs
+from clusterbid.core.provenance import effective_reliability, effective_terms, unverified_inputs
 from clusterbid.core.provenance.defaults import WORKLOAD_TRACKED_FIELDS
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
 
@@ -35,7 +35,7 @@ def field_words(path: str) -> str:
 
 def figure_value(bid, path: str) -> float:
     section, name = path.split(".")
-    holder = effective_reliability(bid) if section == "reliability" else getattr(bid, section)
+    holder = {"reliability": effective_reliability, "terms": effective_terms}.get(section, lambda b: getattr(b, section))(bid)
     return getattr(holder, name)
 
 

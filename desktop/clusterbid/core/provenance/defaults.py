@@ -11,28 +11,42 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class DocumentedDefault:
-    value: float
+    value: float  # the cautious end of the range: omitting a figure never makes a bid look better
     low: float  # plausible range used for sensitivity and flagged in reports
     high: float
     source: str
+    typical: float  # what a provider commonly states: a stated typical figure beats the default
+    former: float | None = None  # the default before issue 31, which older documents may hold
 
 
-# Meta, "The Llama 3 Herd of Models" (2024), section 3.3.4: 419 unexpected interruptions in 54 days
-# on 16,384 H100 GPUs = 419 / (54 x 16,384) x 1,000 = 0.47 per 1,000 GPU-days.
+# Issue 31: a figure the provider leaves out takes the cautious end of its documented range, so a
+# bid never gains by omitting it; `typical` is what providers commonly state, `former` the default
+# before (older documents may hold it for a figure nobody stated). Meta, "The Llama 3 Herd of
+# Models" (2024), section 3.3.4: 419 unexpected interruptions in 54 days on 16,384 H100 GPUs =
+# 419 / (54 x 16,384) x 1,000 = 0.47 per 1,000 GPU-days, the typical figure.
 RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
     "reliability.failures_per_1000_gpu_days": DocumentedDefault(
-        0.47, 0.2, 2.0, "Llama 3 paper (Meta, 2024): 419 interruptions in 54 days on 16,384 H100s"
+        2.0, 0.2, 2.0, "cautious end of 0.2-2.0; typical: Llama 3 paper (Meta, 2024), 419 interruptions in "
+        "54 days on 16,384 H100s = 0.47", 0.47, 0.47,
     ),
     "reliability.node_replacement_hours": DocumentedDefault(
-        24.0, 4.0, 72.0, "ClusterBid default: next-business-day hardware swap"
+        72.0, 4.0, 72.0, "cautious end of 4-72 h; typical: a next-business-day hardware swap, 24 h",
+        24.0, 24.0,
     ),
     "reliability.uptime_sla_percent": DocumentedDefault(
-        99.0, 95.0, 99.9, "ClusterBid default: the common 99% floor of public cloud GPU SLAs"
+        95.0, 95.0, 99.9, "cautious end of 95-99.9%; typical: the common 99% floor of public cloud GPU SLAs",
+        99.0, 99.0,
     ),
-    "reliability.sla_credit_percent": DocumentedDefault(0.0, 0.0, 10.0, "ClusterBid default: no credit"),
-    "reliability.burn_in_hours": DocumentedDefault(0.0, 0.0, 72.0, "ClusterBid default: none billed"),
+    "reliability.sla_credit_percent": DocumentedDefault(
+        0.0, 0.0, 10.0, "ClusterBid default: no credit", 0.0, 0.0
+    ),
+    "reliability.burn_in_hours": DocumentedDefault(
+        72.0, 0.0, 72.0, "cautious end of 0-72 h billed burn-in (acceptance runs of 24-72 h, buyers.md); "
+        "typical: 24 h", 24.0, 0.0,
+    ),
     "reliability.storage_write_gb_s": DocumentedDefault(
-        10.0, 2.0, 100.0, "ClusterBid default: a modest parallel filesystem tier (conservative)"
+        2.0, 2.0, 100.0, "cautious end of 2-100 GB/s; typical: a modest parallel filesystem tier, 10 GB/s",
+        10.0, 10.0,
     ),
 }
 
@@ -41,16 +55,31 @@ RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
 # spares commonly holds for a block of a few hundred GPUs (the issue's 8-spare example is inside it).
 OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
     "capacity.spare_pool_gpus": DocumentedDefault(
-        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so"
+        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so", 0.0, 0.0
+    ),
+}
+
+# Commercial terms a bid leaves out (issue 31: an unknown term is never free). An exit clause
+# without a fee is priced as no exit (the whole rest of the term owed) until the fee is in writing;
+# escalation, which bites from the first anniversary, at the top of the 0-10% a year a multi-year
+# reservation carries (3-5% is the common escalator in colocation and capacity contracts, the
+# typical figure here a judgement, not a quoted source). Before issue 31 both were read as 0.
+TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
+    "terms.early_exit_fee_percent": DocumentedDefault(
+        100.0, 0.0, 100.0, "cautious end of 0-100% of the rest of the term: an exit whose fee is not stated "
+        "is worth nothing until it is written", 50.0, 0.0,
+    ),
+    "terms.price_escalation_percent_per_year": DocumentedDefault(
+        10.0, 0.0, 10.0, "cautious end of 0-10% a year; typical escalators 3-5% (judgement)", 3.0, 0.0,
     ),
 }
 
 # Every documented default by dotted path: what the memo, the app and the rank check read.
-DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS}
+DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS, **TERMS_DEFAULTS}
 
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.
-TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",)
+TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",) + tuple(TERMS_DEFAULTS)
 
 # Workload inputs that move every bid's cost: the buyer sets them (an assumption about its own
 # stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.

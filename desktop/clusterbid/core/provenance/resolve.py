@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from clusterbid.core.provenance.defaults import (
-    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
+    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TERMS_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
 )
 from clusterbid.core.provenance.model import Source
 
@@ -31,8 +31,11 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
         if value is None:
             filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
         elif filled.get(path) is not None and filled[path].kind == "not_stated":
-            default = DOCUMENTED_DEFAULTS[path].value
-            if value != default:  # the document contradicts itself: a figure it says nobody stated
+            documented = DOCUMENTED_DEFAULTS[path]
+            default = documented.value
+            # The figure held is ignored (effective_reliability uses the default); the default of
+            # the day a document was written (`former`) is accepted, any other figure contradicts.
+            if value not in (default, documented.former):  # a figure it says nobody stated
                 raise ValueError(f"{path} is marked not stated but holds {value:g}; leave it empty (the "
                                  f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:
@@ -40,25 +43,56 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
     return filled
 
 
+NOBODY_STATED = ("default", "not_stated")
+
+
 def effective_reliability(bid: Any) -> Any:
-    """The bid's reliability with every not-stated figure replaced by its documented default."""
+    """The bid's reliability with every figure nobody stated (empty, not stated, or ClusterBid's
+    default) replaced by its documented default: the cautious end of its range (issue 31), even
+    where an older document still holds the default of its day."""
     missing = {
         path.split(".")[1]: default.value
         for path, default in RELIABILITY_DEFAULTS.items()
         if getattr(bid.reliability, path.split(".")[1]) is None
+        or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
     }
     return bid.reliability.model_copy(update=missing) if missing else bid.reliability
+
+
+def term_applies(bid: Any, path: str) -> bool:
+    """Whether a commercial term can matter: an exit fee only with an exit clause, an escalation
+    only on a contract with a term (its anniversaries); on demand the price has none."""
+    if path == "terms.early_exit_fee_percent":
+        return bool(bid.terms.exit_clause)
+    if path == "terms.price_escalation_percent_per_year":
+        return bid.terms.billing_kind in ("reserved", "committed-spend", "committed-gpu-hours")
+    return True
+
+
+def effective_terms(bid: Any) -> Any:
+    """The bid's terms with the exit fee and escalation nobody stated (empty, not stated, or left
+    out of an older document) at their cautious documented defaults (issue 31: never free); a term
+    that cannot apply (no exit clause, no contract term) at 0."""
+    missing = {
+        path.split(".")[1]: default.value if term_applies(bid, path) else 0.0
+        for path, default in TERMS_DEFAULTS.items()
+        if getattr(bid.terms, path.split(".")[1]) is None
+        or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
+    }
+    return bid.terms.model_copy(update=missing) if missing else bid.terms
 
 
 def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
     """Every input of the bid nobody verified (default, not stated, assumption), for reports and flags."""
     reliability = effective_reliability(bid)
+    terms = effective_terms(bid)
     rows = []
     for path, source in sorted(bid.provenance.items()):
-        if source.verified:
+        if source.verified or not term_applies(bid, path):
             continue
         section, field = path.split(".")
-        value = getattr(reliability if section == "reliability" else getattr(bid, section), field, None)
+        holder = {"reliability": reliability, "terms": terms}.get(section) or getattr(bid, section)
+        value = getattr(holder, field, None)
         default = DOCUMENTED_DEFAULTS.get(path)
         rows.append({
             "field": path,

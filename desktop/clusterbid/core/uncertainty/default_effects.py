@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
+from clusterbid.core.provenance.resolve import term_applies
 from clusterbid.core.uncertainty.model_inputs import ModelInputs, cost_and_hours, select
 from clusterbid.core.uncertainty.tornado import SWING
 
@@ -24,6 +25,8 @@ COLUMNS = {
     "reliability.burn_in_hours": ("burn_in_hours", 1.0),
     "reliability.sla_credit_percent": (None, 1.0),  # credits do not enter the cost to finish
     "capacity.spare_pool_gpus": ("spare_pool_gpus", 1.0),
+    "terms.early_exit_fee_percent": ("exit_fee_share", 0.01),
+    "terms.price_escalation_percent_per_year": ("escalation_per_year", 0.01),
 }
 
 
@@ -88,8 +91,8 @@ def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEf
         effects = []
         for path, source in sorted(bid.provenance.items()):
             column, scale = COLUMNS.get(path, (None, 1.0))
-            if source.kind == "measured" or column is None:
-                continue
+            if source.kind == "measured" or column is None or not term_applies(bid, path):
+                continue  # (an exit fee without an exit clause, an escalation on demand: no effect)
             value = float(getattr(one, column)[0]) / scale
             low, high, range_from = _ends(path, source.kind, value)
             pair = select(one, [0, 0]).replace(**{column: np.array([low * scale, high * scale])})

@@ -38,8 +38,18 @@ class BidUncertainty:
     win_probability: float  # share of samples in which it is the cheapest finished work
     beats_leader: float  # share of samples in which it costs less than the score's first-ranked bid
     rank_stability: float  # share of samples in which it keeps its point-estimate cost rank
-    point_cost_rank: int
+    point_cost_rank: int  # its cost rank in the scorecard the draws were set up from
     inputs: tuple[UncertainInput, ...]
+    cost_mean: float = float("nan")  # expected net plan cost (issue 31: what ranks by default)
+    # Share of samples at or below the point estimate's net plan cost: how optimistic the point
+    # figure is (0.5 = the median; a serving fleet's point can be its own P10).
+    point_percentile: float = float("nan")
+    # Issue 31: the share of samples in which the job finishes by the plan's deadline (nan: none).
+    on_time_probability: float = float("nan")
+
+    def decision_cost(self, basis: str) -> float:
+        """The figure the decision rule ranks on: the mean ('expected') or the median ('p50')."""
+        return self.cost_mean if basis == "expected" else self.cost_p50
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +80,11 @@ def run_monte_carlo(
     wins = np.zeros(count, dtype=np.int64)
     kept_rank = np.zeros(count, dtype=np.int64)
     beats = np.zeros(count, dtype=np.int64)
+    total = np.zeros(count, dtype=np.float64)
+    at_or_below_point = np.zeros(count, dtype=np.int64)
+    point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
+    budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
+    on_time = np.zeros(count, dtype=np.int64)
     leader = ids.index(drawn.leader)  # the model's recommendation
     point_rank = np.arange(count)[:, None]  # ids are in point-estimate cost order
     for start, n, _, done in chunks(drawn, samples):
@@ -83,6 +98,9 @@ def run_monte_carlo(
         wins += np.bincount(order[0], minlength=count)
         kept_rank += np.count_nonzero(order == point_rank, axis=1)
         beats += np.count_nonzero(c < c[leader], axis=1)
+        total += np.broadcast_to(c, (count, n)).sum(axis=1, dtype=np.float64)
+        at_or_below_point += np.count_nonzero(np.broadcast_to(c, (count, n)) <= point, axis=1)
+        on_time += np.count_nonzero(np.broadcast_to(done.wall_hours, (count, n)) < budget, axis=1)
 
     cost_q = _percentiles(cost)
     hours_q = _percentiles(hours)
@@ -99,6 +117,9 @@ def run_monte_carlo(
             rank_stability=float(kept_rank[i] / samples),
             point_cost_rank=i + 1,
             inputs=described[i],
+            cost_mean=float(total[i] / samples),
+            point_percentile=float(at_or_below_point[i] / samples),
+            on_time_probability=(float(on_time[i] / samples) if np.isfinite(budget[i, 0]) else float("nan")),
         )
     return UncertaintyResult(seed, samples, results)
 

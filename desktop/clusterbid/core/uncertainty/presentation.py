@@ -37,6 +37,9 @@ def bid_uncertainty_json(b: BidUncertainty, currency: str) -> dict:
         "cost_p10": amount(b.cost_p10),
         "cost_p50": amount(b.cost_p50),
         "cost_p90": amount(b.cost_p90),
+        "cost_mean": amount(b.cost_mean),
+        "point_percentile": round(b.point_percentile, 6),  # share of samples at or below the point figure
+        "on_time_probability": None if b.on_time_probability != b.on_time_probability else round(b.on_time_probability, 6),
         "commitment_p10": amount(b.commitment_p10),
         "commitment_p50": amount(b.commitment_p50),
         "commitment_p90": amount(b.commitment_p90),
@@ -103,12 +106,24 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
     lines = [
         "",
         f"Uncertainty: Monte Carlo, {result.samples:,} samples, seed {result.seed} (P10 - P50 - P90)",
-        f"{'bid':<16} {'net cost of the plan':>38} {'wall-clock hours':>28} {'P(cheapest)':>11} {'rank held':>9}",
+        f"Ranked on the {scorecard.decision_words}; the point figure's percentile in its own samples beside it",
+        f"{'bid':<16} {'net cost of the plan':>38} {'mean':>12} {'point at':>8} {'wall-clock hours':>28} "
+        f"{'P(cheapest)':>11} {'rank held':>9}",
     ]
+    plan = scorecard.evaluation.workload.plan
     for bid_id, b in result.bids.items():
         cost = f"{fmt(b.cost_p10)} - {fmt(b.cost_p50)} - {fmt(b.cost_p90)}"
         hours = f"{b.hours_p10:,.0f} - {b.hours_p50:,.0f} - {b.hours_p90:,.0f}"
-        lines.append(f"{bid_id:<16.16} {cost:>38} {hours:>28} {b.win_probability:>11.1%} {b.rank_stability:>9.1%}")
+        lines.append(f"{bid_id:<16.16} {cost:>38} {fmt(b.cost_mean):>12} {'P' + format(100 * b.point_percentile, '.0f'):>8} "
+                     f"{hours:>28} {b.win_probability:>11.1%} {b.rank_stability:>9.1%}")
+    if plan.deadline is not None:  # issue 31: the deadline as a probability, from the same draws
+        lines += ["", f"Chance of finishing by {plan.deadline.isoformat()} (the buyer requires "
+                      f"{plan.deadline_confidence:.0%}):"]
+        for bid_id, b in result.bids.items():
+            chance = "start unknown" if b.on_time_probability != b.on_time_probability else f"{b.on_time_probability:.1%}"
+            risk = (" (below the buyer's threshold: a deadline risk)"
+                    if b.on_time_probability < plan.deadline_confidence else "")
+            lines.append(f"  {bid_id:<16.16} {chance}{risk}")
     lines += ["", "Inputs drawn (evidence used, grade, scale, spread):"]
     for bid_id, b in result.bids.items():
         lines.append(f"  {bid_id}: " + "; ".join(_input_text(item) for item in b.inputs))

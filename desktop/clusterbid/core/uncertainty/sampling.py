@@ -36,6 +36,10 @@ class Setup:
     inputs as drawn, the calibrated arrays as (bids, 1) columns and one generator per stream."""
 
     ids: list[str]
+    point_cost: list[float]  # each bid's net plan cost in the point estimate
+    # Hours each bid may run and still finish by the plan's deadline (inf: no deadline or no start):
+    # the job finishes on time when start + hours falls before the day after the deadline.
+    hours_to_deadline: list[float]
     leader: str  # the scorecard's first-ranked bid (the model's recommendation)
     described: list[tuple[UncertainInput, ...]]
     workload: WorkloadScalars
@@ -47,6 +51,14 @@ class Setup:
     # it (same GPU type, same fabric kind, the market), so a bid's samples depend on its own figures.
     shared_use: dict[str, list[tuple[int, str, float]]]
     shared_gens: dict[tuple[str, str], np.random.Generator]
+
+
+def hours_to_deadline(evaluation: Evaluation, estimate) -> float:
+    """Wall-clock hours from the bid's start to the end of the deadline day (inf without either)."""
+    deadline, start = evaluation.workload.plan.deadline, estimate.dates.start
+    if deadline is None or start is None:
+        return float("inf")
+    return ((deadline - start).days + 1) * 24.0
 
 
 def checked(evaluation: Evaluation, samples: object, seed: object) -> int:
@@ -76,6 +88,8 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
                   for k, n in enumerate(names)}
     return Setup(
         ids=ids,
+        point_cost=[s.estimate.plan_cost for s in passing],
+        hours_to_deadline=[hours_to_deadline(evaluation, s.estimate) for s in passing],
         leader=inputs.scorecard.ranked[0].bid.id,
         described=described,
         workload=inputs.workload,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.model_inputs import model_inputs
 from clusterbid.core.uncertainty.montecarlo import UncertaintyResult, run_monte_carlo
 from clusterbid.core.uncertainty.tipping import TippingPoint, tipping_points
@@ -18,10 +19,12 @@ class Sensitivity:
     rank_stability: dict[str, float]  # per passing bid, from the Monte Carlo
 
 
-def analyse_sensitivity(evaluation: Evaluation, uncertainty: UncertaintyResult | None = None) -> Sensitivity:
-    """Tipping points and tornado from the point estimate; rank stability from `uncertainty`
-    (run with the evaluation's seed and default samples when not given)."""
-    inputs = model_inputs(evaluation)
+def analyse_sensitivity(evaluation: Evaluation, uncertainty: UncertaintyResult | None = None,
+                        scorecard: Scorecard | None = None) -> Sensitivity:
+    """Tipping points of `scorecard`'s ranking (the point estimate's when not given) and the
+    tornado from the point estimate; rank stability from `uncertainty` (run with the evaluation's
+    seed and default samples when not given)."""
+    inputs = model_inputs(evaluation, scorecard)
     if uncertainty is None:
         uncertainty = run_monte_carlo(evaluation, scorecard=inputs.scorecard)
     leaders = [s.bid.id for s in inputs.scorecard.ranked[:2]]

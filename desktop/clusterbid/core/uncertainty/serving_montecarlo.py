@@ -8,9 +8,12 @@ estimate used. The default MBU is one assumption shared by every bid without ser
 evidence, so those bids share one draw (a common shock) plus a small per-bid part for the
 provider's own configuration. Compute efficiency is the buyer's stack: one draw shared by
 every bid without evidence. A bid whose efficiencies come from its benchmark (one engine
-factor for both, serving_calibration) draws that factor alone, narrower the better its grade,
-and a claim without a log is shifted down as a best case. Draws come from common random
-numbers per (seed, bid, input), so editing one bid never moves another's band.
+factor for both, serving_calibration) draws that factor alone, narrower the better its grade.
+A claim without a log cannot be checked: it is drawn exactly as the same bid without evidence
+(the shared draws), centred on its engine factor less 10% as a best case but never below the
+workload's assumptions (issue 31: a claim equal to the prediction draws what silence draws).
+Draws come from common random numbers per (seed, bid, input), so editing one bid never moves
+another's band.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
 SAMPLES = 400
@@ -62,6 +66,13 @@ class ServingBand:
     monthly_cost: tuple[float, float, float]
     chance_cheapest: float
     chance_servable: float  # share of samples in which the bid meets the targets at all
+    # Issue 31: the mean cost per million over the samples that serve, and the share of them at or
+    # below the point estimate's figure (a fleet sized in whole nodes can be its own P10).
+    mean_cost_per_million: float = float("nan")
+    point_percentile: float = float("nan")
+
+    def decision_cost(self, basis: str) -> float:
+        return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,22 +82,30 @@ class ServingUncertainty:
     bands: tuple[ServingBand, ...]  # entry order of the estimates
 
 
-def _draws(estimates: ServingEstimates, samples: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """(MBU multiplier, compute multiplier), each (bids, samples)."""
+def claim_median(engine: float) -> float:
+    """The multiplier on a claimed engine factor that centres it (claim_centre: its haircut figure,
+    never below the workload's assumptions, factor 1)."""
+    return claim_centre(engine, 1.0, CLAIM_MEDIAN) / engine
+
+
+def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
+           seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(MBU multiplier, compute multiplier), each (bids, samples); `engines`: each bid's engine
+    factor over the workload's assumed efficiencies (1 without evidence)."""
     market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
     stack = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
     mbu, compute = [], []
-    for e in estimates.bids:
+    for e, engine in zip(estimates.bids, engines, strict=True):
         own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
         grade = None if e.throughput_evidence is None else e.throughput_evidence.grade
-        if grade is None:
-            mbu.append(np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
-            compute.append(stack)
+        if grade is None or grade is EvidenceGrade.PROVIDER_CLAIM:
+            median = 1.0 if grade is None else claim_median(float(engine))
+            mbu.append(median * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
+            compute.append(median * stack)
         else:
-            median = CLAIM_MEDIAN if grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
-            engine = median * np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own)
-            mbu.append(engine)
-            compute.append(engine)
+            drawn = np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own)
+            mbu.append(drawn)
+            compute.append(drawn)
     return np.asarray(mbu), np.asarray(compute)
 
 
@@ -105,8 +124,9 @@ def serving_uncertainty(
     bids = [e.bid for e in estimates.bids]
     rates = [e.exchange_rate for e in estimates.bids]
     w = ServingScalars.from_workload(workload)
-    base, _, _ = calibrate_serving(w, build_serving_arrays(workload, bids, default_catalog(), rates), bids)
-    mbu, compute = _draws(estimates, samples, seed)
+    spec = build_serving_arrays(workload, bids, default_catalog(), rates)
+    base, _, _ = calibrate_serving(w, spec, bids)
+    mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     for start in range(0, samples, CHUNK):
@@ -129,12 +149,17 @@ def serving_uncertainty(
     for i, e in enumerate(estimates.bids):
         servable = np.isfinite(per_million[i])
         wins = float(np.mean(any_servable & (winner == i))) if eligible[i, 0] else 0.0
+        served = per_million[i][servable]
+        point = e.cost_per_million_tokens  # None: the point estimate cannot serve
         bands.append(ServingBand(
             bid_id=e.bid.id,
             cost_per_million=_percentiles(per_million[i]),
             monthly_cost=_percentiles(monthly[i]),
             chance_cheapest=wins,
             chance_servable=float(servable.mean()),
+            mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
+            point_percentile=(float(np.mean(served <= point * (1 + 1e-12)))
+                              if served.size and point is not None else float("nan")),
         ))
     return ServingUncertainty(samples, seed, tuple(bands))
 

@@ -60,6 +60,11 @@ GPU_SHARED_FAILURE_SIGMA = 0.4
 # rate is 5-10% above what public nccl-tests runs reach (370-390 of 400 GB/s on 8x NDR400), and a
 # Tree/NVLS 2-node run overstates a ring further. MFU: claims are the best configuration, and a
 # sparse-peak denominator (1,979 instead of 989 TFLOP/s on H100) doubles the figure.
+# Honesty never hurts (issue 31): the haircut only takes back the part of a claim above what the
+# model predicts without it (the prior), so a claim is never centred below silence, and a claim
+# cannot be checked, so it is drawn exactly as the same bid without evidence is (the same shared
+# streams and spread). A claim equal to the prediction gives the very draws silence gives; a claim
+# below it is a statement against interest and is taken as stated.
 CLAIM_MEDIAN = {"busbw": 0.90, "baseline_mfu": 0.85}
 # Evidence measured far below the job size says less about the job: sigma grows in quadrature by
 # this much per doubling from the measured scale to the job, capped at the no-evidence sigma.
@@ -67,16 +72,19 @@ SIGMA_PER_DOUBLING = 0.03
 # No evidence kind exists for failure rates: the bid's figure is a statement, and published fleet
 # figures (Llama 3, 16k H100: about 0.47 per 1,000 GPU-days) are single data points.
 FAILURE_RATE_SIGMA = 0.5
-# A figure the provider did not state (the Llama 3 default) or the buyer assumed is wider still:
-# the fleet it came from is not this provider's (issue 14: spread follows provenance).
+# A figure the buyer assumed is wider still: the fleet it came from is not this provider's (issue
+# 14: spread follows provenance). A figure nobody stated takes the cautious default (issue 31): its
+# doubt is in the centre, so it is drawn as a statement is, never wider (a wider log-normal would
+# also draw optimistic tails a silent bid did not earn).
 UNVERIFIED_FAILURE_RATE_FACTOR = 2.0
 # A stack beyond this share of dense peak is not credible (the calibration's cap).
 MAX_MFU = 0.85
 # Node replacement time and SLA uptime (issue 23): a figure the provider wrote into its bid is a
 # commitment it can be held to, so its doubt is modest (a factor 1.5 at P90). A figure it did not
-# state takes the documented default, whose plausible range (provenance/defaults.py) is read as
-# P10-P90 of a log-normal around the default. Uptime is drawn through its downtime, 1 - uptime,
-# so a draw never passes 100%.
+# state takes the documented default, the cautious end of its range (issue 31), drawn with the
+# same spread as a statement around it: never centred better than an honest statement of a
+# typical figure. A buyer's assumption is centred on the buyer's figure, as wide as the range
+# (read as P10-P90). Uptime is drawn through its downtime, 1 - uptime, so a draw never passes 100%.
 STATED_RELIABILITY_SIGMA = 0.3
 P90_Z = 1.2816
 
@@ -147,8 +155,24 @@ def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: 
     sigma = _with_scale(table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling)
     if evidence.lower_bound is not None:
         sigma = math.hypot(sigma, spreads.lower_bound_sigma)  # an unsaturated sweep: a wider band
-    median = spreads.claim_median[name] if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else 1.0
-    return UncertainInput(name, point, median, sigma, 0.0, evidence.grade.value, evidence)
+    return UncertainInput(name, point, 1.0, sigma, 0.0, evidence.grade.value, evidence)
+
+
+def claim_centre(claimed: float, prior: float, haircut: float) -> float:
+    """Where a claim is centred: its haircut figure, never below the prior (what the model predicts
+    without it); a claim below the prior is taken as stated. Issue 31: honesty never hurts."""
+    if claimed <= prior:
+        return claimed
+    return max(prior, haircut * claimed)
+
+
+def _claimed(silent: UncertainInput, claimed: float, prior: float, evidence: Evidence,
+             spreads: Spreads) -> UncertainInput:
+    """A claim drawn as the same bid without evidence (`silent`, the same streams and spread),
+    centred where `claim_centre` puts it."""
+    centre = claim_centre(claimed, prior, spreads.claim_median[silent.name])
+    return UncertainInput(silent.name, claimed, centre / claimed, silent.sigma, silent.shared_sigma,
+                          evidence.grade.value, evidence, silent.shared_streams)
 
 
 def _range_sigma(low: float, high: float) -> float:
@@ -163,14 +187,13 @@ def _reliability_input(name: str, point: float, drawn: float, bid, field_name: s
     if source.verified:  # stated by the provider or measured
         label = "bid statement" if source.kind == "provider" else source.label
         return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, label, None)
-    # A default's range has its ends at P10 and P90: the median is their geometric midpoint, not the
-    # default. A buyer's assumption is the buyer's own figure: centred on it, as wide as the range.
+    if source.kind != "assumption":  # nobody stated it: the cautious default, spread as a statement
+        return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, source.label, None)
+    # A buyer's assumption is the buyer's own figure: centred on it, as wide as the documented range
+    # (its ends at P10 and P90). An assumption of zero hours or 100% uptime stays as set.
     low, high = low_high
-    centred = source.kind == "assumption" or not spreads.default_range_scale or drawn <= 0
-    # (An assumption of zero hours or 100% uptime has nothing to multiply: it stays as set.)
-    median = 1.0 if centred else math.sqrt(low * high) / drawn
-    sigma = spreads.default_range_scale * _range_sigma(low, high)
-    return UncertainInput(name, point, median, sigma, 0.0, source.label, None)
+    sigma = spreads.default_range_scale * _range_sigma(low, high) if drawn > 0 else 0.0
+    return UncertainInput(name, point, 1.0, sigma, 0.0, source.label, None)
 
 
 def _reliability_inputs(bid, spreads: Spreads) -> tuple[UncertainInput, UncertainInput]:
@@ -187,28 +210,36 @@ def _reliability_inputs(bid, spreads: Spreads) -> tuple[UncertainInput, Uncertai
     )
 
 
+def _drawn(silent: UncertainInput, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
+           spreads: Spreads) -> UncertainInput:
+    """One input as drawn: the spec figure's spread without evidence, a claim's as silence's
+    (centred by `claim_centre`), a measurement's by its grade and scale."""
+    if evidence is None:
+        return silent
+    if evidence.grade is EvidenceGrade.PROVIDER_CLAIM:
+        return _claimed(silent, point, silent.point, evidence, spreads)
+    return _evidence_backed(silent.name, point, evidence, table, job_gpus, spreads)
+
+
 def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16") -> tuple[UncertainInput, ...]:
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
     replacement time and SLA uptime (drawn through its downtime)."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
-    if estimate.busbw_evidence is not None:
-        busbw = _evidence_backed("busbw", estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma,
-                                 job_gpus, spreads)
-    else:
-        total, common = spreads.busbw_sigma[None], min(spreads.fabric_shared_busbw_sigma, spreads.busbw_sigma[None])
-        busbw = _shared("busbw", estimate.node_busbw_gb_s, 1.0, math.sqrt(total**2 - common**2),
-                        [(fabric, common)], "spec")
-    if estimate.efficiency_evidence is not None:
-        mfu = _evidence_backed("baseline_mfu", estimate.baseline_mfu, estimate.efficiency_evidence,
-                               spreads.mfu_sigma, job_gpus, spreads)
-    else:
-        mfu = _shared("baseline_mfu", estimate.baseline_mfu, 1.0, 0.0,
-                      [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
-                      "workload default")
-    # A failure rate the provider did not state (a default, or not stated) is twice as uncertain.
+    total, common = spreads.busbw_sigma[None], min(spreads.fabric_shared_busbw_sigma, spreads.busbw_sigma[None])
+    spec_busbw = _shared("busbw", estimate.spec_node_busbw_gb_s, 1.0, math.sqrt(total**2 - common**2),
+                         [(fabric, common)], "spec")
+    busbw = _drawn(spec_busbw, estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma,
+                   job_gpus, spreads)
+    spec_mfu = _shared("baseline_mfu", estimate.spec_baseline_mfu, 1.0, 0.0,
+                       [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
+                       "workload default")
+    mfu = _drawn(spec_mfu, estimate.baseline_mfu, estimate.efficiency_evidence, spreads.mfu_sigma,
+                 job_gpus, spreads)
+    # A failure rate the buyer assumed is twice as uncertain; one nobody stated is the cautious
+    # default, drawn as a statement is.
     source = bid.provenance["reliability.failures_per_1000_gpu_days"]
-    total = spreads.failure_rate_sigma * (1.0 if source.verified else UNVERIFIED_FAILURE_RATE_FACTOR)
+    total = spreads.failure_rate_sigma * (UNVERIFIED_FAILURE_RATE_FACTOR if source.kind == "assumption" else 1.0)
     common = min(spreads.gpu_shared_failure_sigma, total)
     failures = _shared("failure_rate", effective_reliability(bid).failures_per_1000_gpu_days, 1.0,
                        math.sqrt(total**2 - common**2), [(gpu, common)],

@@ -43,6 +43,10 @@ class InputValue:
     evpi: float  # expected cost of deciding without it, evaluation currency
     change_probability: float  # chance the measurement makes another bid the better choice
     choice_after: dict[str, float]  # bid id -> chance it is the choice once the value is known
+    # Issue 31: every bid one measurement informs. Where bids draw an input from the very same
+    # shared streams (baseline MFU without evidence: the buyer's stack and the GPU type), measuring
+    # it once settles it for all of them: one request, not one per bid. `bid_id` is the first.
+    informs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,33 @@ def _input_value(plan: PlanSamples, means: np.ndarray, choice: int, bid: int, na
     )
 
 
+def _measurement(plan: PlanSamples, bid: int, name: str) -> tuple[str, object]:
+    """What a measurement of this bid's input measures: its shared streams alone when the bid has
+    no draw of its own (one measurement for every bid on them), else this bid's input."""
+    item = next(i for i in plan.inputs[bid] if i.name == name)
+    if item.sigma == 0 and item.shared_streams:
+        return (name, tuple(sorted(owner for owner, _ in item.shared_streams)))
+    return (name, plan.ids[bid])
+
+
+def _one_per_measurement(plan: PlanSamples, values: list[InputValue]) -> list[InputValue]:
+    """Bids whose input is the same measurement share one value (their draws are identical up to a
+    constant, so their values are too), naming every bid it informs."""
+    row = {bid_id: k for k, bid_id in enumerate(plan.ids)}
+    merged: dict[tuple[str, object], InputValue] = {}
+    for v in values:
+        key = _measurement(plan, row[v.bid_id], v.input)
+        if key in merged:
+            first = merged[key]
+            merged[key] = InputValue(first.bid_id, first.input, first.source, max(first.evpi, v.evpi),
+                                     max(first.change_probability, v.change_probability), first.choice_after,
+                                     (*first.informs, v.bid_id))
+        else:
+            merged[key] = InputValue(v.bid_id, v.input, v.source, v.evpi, v.change_probability, v.choice_after,
+                                     (v.bid_id,))
+    return list(merged.values())
+
+
 def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
     """Every (bid, input) pair valued on the same samples, largest value first."""
     samples = plan.cost.shape[1]
@@ -103,11 +134,11 @@ def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
     means = plan.cost.astype(np.float64).mean(axis=1)
     choice = int(np.argmin(means))
     total = float(means[choice] - plan.cost.min(axis=0).astype(np.float64).mean())
-    values = [
+    values = _one_per_measurement(plan, [
         _input_value(plan, means, choice, bid, item.name, bins)
         for bid, inputs in enumerate(plan.inputs)
         for item in inputs
-    ]
+    ])
     values.sort(key=lambda v: (-v.evpi, -v.change_probability, v.bid_id, v.input))
     expected = {bid_id: float(m) for bid_id, m in zip(plan.ids, means, strict=True)}
     return ValueOfInformation(plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values))

@@ -1,0 +1,32 @@
+"""One decision rule (issue 31): rank, recommend and size on the distribution of each bid's net
+plan cost, never on its point estimate. The buyer's policy chooses the expected net cost (the
+mean over the Monte Carlo samples, the default) or the median (P50); the point figure stays on
+every page with its percentile, so an optimistic point (a fleet's P10, a claim taken at face
+value) is seen as such."""
+
+from __future__ import annotations
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import Scorecard, score_evaluation
+from clusterbid.core.uncertainty.montecarlo import DEFAULT_SAMPLES, UncertaintyResult, run_monte_carlo
+from clusterbid.core.uncertainty.spreads import Spreads
+
+
+def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
+           spreads: Spreads | None = None) -> tuple[Scorecard, UncertaintyResult]:
+    """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it.
+
+    The draws are set up from the point scorecard; when the decision changes the first-ranked bid
+    they are run again from the decided one (the same seed gives the same draws, common random
+    numbers), so "beats the leader" and the rank stability refer to the bid recommended."""
+    point = score_evaluation(evaluation)
+    drawn = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=point)
+    if not drawn.bids:
+        return point, drawn
+    basis = evaluation.policy.decision_basis
+    costs = {bid_id: b.decision_cost(basis) for bid_id, b in drawn.bids.items()}
+    decided = score_evaluation(evaluation, costs, basis)
+    if [s.bid.id for s in decided.ranked] == [s.bid.id for s in point.ranked]:
+        return decided, drawn
+    again = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=decided)
+    return decided, again
