@@ -38,4 +38,6 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
     if progress is not None:
         progress(0.8, "tipping points")
-    return UncertaintyAnalysis(uncertainty, analyse_sensitivity(evaluation), value, evaluation, scorecard)
+    # The tipping points of the ranking shown (the decided one), and the draws already made.
+    sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
+    return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard)

@@ -1,0 +1,67 @@
+"""Re-take the README's main-window screenshots from the demo, on a real X display.
+
+    Xvfb :99 -screen 0 1600x1000x24 & openbox &   # one server per screen size
+    DISPLAY=:99 .venv/bin/python packaging/screenshots.py main resources/screenshots/main-window-demo.png
+
+Shots: `main` (the window maximised), `charts` (the Charts tab), `zoom150` (presentation zoom
+150%), `matrix` (the score matrix alone). Each opens a fresh copy of the demo with a throw-away
+profile, waits until the Monte Carlo bands are in, and captures the screen with ImageMagick's
+`import`, as a person would: what Qt drew on the X server, not a rendering of our own.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from PySide6.QtWidgets import QApplication
+
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.main_window import MainWindow
+from clusterbid.gui.settings import AppSettings
+
+SHOTS = ("main", "charts", "zoom150", "matrix")
+SETTLE_S = 1.5  # repaints after the bands, charts drawn at their final size
+
+
+def _pump(app: QApplication, seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.02)
+
+
+def take(shot: str, out: Path) -> None:
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    folder = Path(tempfile.mkdtemp(prefix="clusterbid-shots-"))
+    document = EvaluationDocument.create(folder / "demo.clusterbid", demo_evaluation())
+    window = MainWindow(document, AppSettings.in_folder(folder / "profile"))
+    if shot == "zoom150":
+        window.zoom.set(1.5)
+    window.showMaximized()
+    deadline = time.monotonic() + 120
+    while window.model.band_range() is None or window.tasks.is_busy():
+        if time.monotonic() > deadline:
+            raise SystemExit("the bands did not arrive within 120 s")
+        _pump(app, 0.1)
+    if shot == "charts":
+        window.side_tabs.setCurrentIndex(1)
+    _pump(app, SETTLE_S)
+    command = ["import", "-window", "root"]
+    if shot == "matrix":
+        widget = window.score_matrix
+        corner = widget.mapToGlobal(widget.rect().topLeft())
+        command += ["-crop", f"{widget.width()}x{widget.height()}+{corner.x()}+{corner.y()}"]
+    subprocess.run([*command, str(out)], check=True)
+    window.close()
+    print(f"{shot}: wrote {out}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in SHOTS:
+        raise SystemExit(f"usage: screenshots.py {{{'|'.join(SHOTS)}}} OUT.png")
+    take(sys.argv[1], Path(sys.argv[2]))
