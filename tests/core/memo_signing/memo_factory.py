@@ -29,7 +29,9 @@ def render_real_memo(evaluation=None) -> bytes | None:
         from clusterbid.core.memo.render import render_memo
     except ImportError:
         return None
-    return render_memo(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS)
+    # samples=0 (no Monte Carlo bands) records how the pages were drawn, so verify can render
+    # them again and prove every page, as for a memo `clusterbid memo` made.
+    return render_memo(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS, samples=0)
 
 
 def stand_in_memo(attachment: bytes, printed_sha256: str, approvers: int = 2) -> bytes:
