@@ -6,11 +6,11 @@ the bytes differ while the pages should look the same. So both PDFs are rasteris
 (pypdfium2, the rasteriser Chrome uses), each page twice: as a viewer shows it and as it prints
 (FPDF_PRINTING selects the Print usage of optional content, so a layer visible only in print is
 drawn), forms and annotations included. Pixels with nothing within SHIFT_PIXELS in the other
-image within PIXEL_THRESHOLD grey levels of them are grouped into regions (cells of CELL_PIXELS, joined when they touch); a region
-holding at least REGION_PIXELS of them is a difference, named by the text PDFium reads in that
-box from both files ("page 5: '$1.85' where the inputs render '$2.85'"). Each page's extracted
-text is compared too, so text hidden under an image or drawn white on white is caught although
-no pixel shows it; a font whose ToUnicode map lies reads the same but draws other glyphs, which
+image within PIXEL_THRESHOLD grey levels of them are grouped into regions (cells of CELL_PIXELS,
+joined when they touch); a region holding at least REGION_PIXELS of them is a difference, named
+by the text PDFium reads in that box from both files ("page 5: '$1.85' where the inputs render
+'$2.85'"). Each page's extracted text is compared too, so text hidden under an image or drawn
+white on white is caught although no pixel shows it; a font whose ToUnicode map lies reads the same but draws other glyphs, which
 the pixels catch.
 
 The tolerance was measured on real library upgrades (tests/validation/raster_tolerance.py;
@@ -22,7 +22,7 @@ page; page 5's "$2.85" printed "$1.85" or "$2.35" makes regions of 3+ pixels at 
 as 3 while its map reads the truth makes 358. matplotlib 3.8.4 draws the charts to another size
 than 3.11.2 (a subtitle wraps elsewhere), moving what follows them: thousands of pixels no
 tolerance can tell from a doctored chart, so page_proof.py calls such a region not provable here.
-""""""
+"""
 
 from __future__ import annotations
 
