@@ -71,7 +71,8 @@ def _as_json(result) -> dict:
     data = dataclasses.asdict(result)
     for sig in data["signatures"]:
         sig["signing_time"] = sig["signing_time"].isoformat() if sig["signing_time"] else None
-    return {"verdict": result.verdict, "verdict_words": verdict_headline(result), "ok": result.ok, **data}
+    return {"verdict": result.verdict, "verdict_words": verdict_headline(result), "ok": result.ok,
+            **data}
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -118,16 +119,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sign.set_defaults(func=run_sign)
 
     verify = subparsers.add_parser(
-        "verify", help="prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID",
-        description="Exit status: 0 VALID (every check holds), 1 INVALID (something is proven wrong), "
-                    "3 INDETERMINATE (nothing wrong found, but something could not be proven here: no "
-                    "trusted certificate, a field not yet signed, a page that cannot be compared), 2 bad input.")
+        "verify",
+        help="prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID",
+        description="Exit status: 0 VALID (every check holds), 1 INVALID (something is proven "
+                    "wrong), 3 INDETERMINATE (nothing wrong found, but something could not be "
+                    "proven here: no trusted certificate, a field not yet signed, a page that "
+                    "cannot be compared), 2 bad input.")
     verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON (with the verdict)")
+    verify.add_argument("--json", action="store_true",
+                        help="print the report as JSON (with the verdict)")
     verify.add_argument("--explain", action="store_true",
-                        help="also list every revision of the file: its bytes, what it added, which check covers it")
+                        help="also list every revision of the file: its bytes, what it added, "
+                             "which check covers it")
     verify.add_argument("--any-order", action="store_true",
                         help="accept the approvers signing in any order (default: the order the memo lists them)")
     verify.set_defaults(func=run_verify)

@@ -63,45 +63,76 @@ def _written(writer: IncrementalPdfFileWriter) -> bytes:
 
 
 def _helvetica(writer: IncrementalPdfFileWriter) -> generic.DictionaryObject:
-    font = generic.DictionaryObject({N("/Type"): N("/Font"), N("/Subtype"): N("/Type1"),
-                                     N("/BaseFont"): N("/Helvetica")})
-    return generic.DictionaryObject({N("/Font"): generic.DictionaryObject({N("/FDoctor"): writer.add_object(font)})})
+    font = generic.DictionaryObject(
+        {N("/Type"): N("/Font"), N("/Subtype"): N("/Type1"), N("/BaseFont"): N("/Helvetica")}
+    )
+    return generic.DictionaryObject(
+        {N("/Font"): generic.DictionaryObject({N("/FDoctor"): writer.add_object(font)})}
+    )
 
 
 def print_only_layer(pdf: bytes, text: str, page: int, at: tuple[int, int] = (72, 300)) -> bytes:
     """An optional-content group off on screen and on in print (its /Usage and the default
     configuration's /AS print event), holding `text` on page `page` (0-based)."""
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
-    group = writer.add_object(generic.DictionaryObject({
-        N("/Type"): N("/OCG"), N("/Name"): generic.TextStringObject("Print"),
-        N("/Usage"): generic.DictionaryObject({
-            N("/Print"): generic.DictionaryObject({N("/PrintState"): N("/ON")}),
-            N("/View"): generic.DictionaryObject({N("/ViewState"): N("/OFF")})})}))
-    writer.root[N("/OCProperties")] = generic.DictionaryObject({
-        N("/OCGs"): generic.ArrayObject([group]),
-        N("/D"): generic.DictionaryObject({
-            N("/OFF"): generic.ArrayObject([group]),
-            N("/AS"): generic.ArrayObject([generic.DictionaryObject({
-                N("/Event"): N("/Print"), N("/OCGs"): generic.ArrayObject([group]),
-                N("/Category"): generic.ArrayObject([N("/Print")])})])})})
+    group = writer.add_object(
+        generic.DictionaryObject(
+            {
+                N("/Type"): N("/OCG"),
+                N("/Name"): generic.TextStringObject("Print"),
+                N("/Usage"): generic.DictionaryObject(
+                    {
+                        N("/Print"): generic.DictionaryObject({N("/PrintState"): N("/ON")}),
+                        N("/View"): generic.DictionaryObject({N("/ViewState"): N("/OFF")}),
+                    }
+                ),
+            }
+        )
+    )
+    writer.root[N("/OCProperties")] = generic.DictionaryObject(
+        {
+            N("/OCGs"): generic.ArrayObject([group]),
+            N("/D"): generic.DictionaryObject(
+                {
+                    N("/OFF"): generic.ArrayObject([group]),
+                    N("/AS"): generic.ArrayObject(
+                        [
+                            generic.DictionaryObject(
+                                {
+                                    N("/Event"): N("/Print"),
+                                    N("/OCGs"): generic.ArrayObject([group]),
+                                    N("/Category"): generic.ArrayObject([N("/Print")]),
+                                }
+                            )
+                        ]
+                    ),
+                }
+            ),
+        }
+    )
     writer.update_root()
     resources = _helvetica(writer)
     resources[N("/Properties")] = generic.DictionaryObject({N("/PrintOnly"): group})
     content = f"/OC /PrintOnly BDC BT /FDoctor 14 Tf {at[0]} {at[1]} Td ({text}) Tj ET EMC"
-    writer.add_stream_to_page(page, writer.add_object(generic.StreamObject(stream_data=content.encode())),
-                              resources=resources)
+    writer.add_stream_to_page(
+        page,
+        writer.add_object(generic.StreamObject(stream_data=content.encode())),
+        resources=resources,
+    )
     return _written(writer)
 
 
-def overlay_under(pdf: bytes, page: int, box: tuple[float, float, float, float],
-                  grey: float = 0.55) -> bytes:
+def overlay_under(
+    pdf: bytes, page: int, box: tuple[float, float, float, float], grey: float = 0.55
+) -> bytes:
     """A filled box drawn before the page's own content, so the page's text sits on top of it
     (a strike-through or a highlight that was never approved)."""
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
     x0, y0, x1, y1 = box
     content = f"q {grey} g {x0} {y0} {x1 - x0} {y1 - y0} re f Q".encode()
-    writer.add_stream_to_page(page, writer.add_object(generic.StreamObject(stream_data=content)),
-                              prepend=True)
+    writer.add_stream_to_page(
+        page, writer.add_object(generic.StreamObject(stream_data=content)), prepend=True
+    )
     return _written(writer)
 
 
@@ -110,12 +141,22 @@ def page_added(pdf: bytes, text: str) -> bytes:
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
     pages_ref = writer.root.raw_get("/Pages")
     pages = pages_ref.get_object()
-    content = writer.add_object(generic.StreamObject(
-        stream_data=f"BT /FDoctor 14 Tf 72 700 Td ({text}) Tj ET".encode()))
-    page = writer.add_object(generic.DictionaryObject({
-        N("/Type"): N("/Page"), N("/Parent"): pages_ref, N("/Contents"): content,
-        N("/MediaBox"): generic.ArrayObject([generic.NumberObject(v) for v in (0, 0, 595, 842)]),
-        N("/Resources"): _helvetica(writer)}))
+    content = writer.add_object(
+        generic.StreamObject(stream_data=f"BT /FDoctor 14 Tf 72 700 Td ({text}) Tj ET".encode())
+    )
+    page = writer.add_object(
+        generic.DictionaryObject(
+            {
+                N("/Type"): N("/Page"),
+                N("/Parent"): pages_ref,
+                N("/Contents"): content,
+                N("/MediaBox"): generic.ArrayObject(
+                    [generic.NumberObject(v) for v in (0, 0, 595, 842)]
+                ),
+                N("/Resources"): _helvetica(writer),
+            }
+        )
+    )
     pages[N("/Kids")].append(page)
     pages[N("/Count")] = generic.NumberObject(int(pages["/Count"]) + 1)
     writer.mark_update(pages_ref)

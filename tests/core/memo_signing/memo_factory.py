@@ -20,7 +20,12 @@ APPROVERS = (("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO"))
 
 
 def demo_inputs(evaluation=None):
-    return build_memo_inputs(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS)
+    """The inputs the real memo attaches: with the record of how its pages were drawn."""
+    from clusterbid.core.memo.render import rendering_libraries
+
+    rendering = {"samples": 0, "evidence_requests": [], "libraries": rendering_libraries()}
+    return build_memo_inputs(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS,
+                             rendering=rendering)
 
 
 def render_real_memo(evaluation=None) -> bytes | None:

@@ -24,7 +24,9 @@ APPROVERS = (("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO"))
 
 
 def _memo() -> bytes:
-    return make_memo(demo_evaluation(), approvers=APPROVERS, decision_date=dt.date(2026, 11, 20), samples=0)
+    return make_memo(
+        demo_evaluation(), approvers=APPROVERS, decision_date=dt.date(2026, 11, 20), samples=0
+    )
 
 
 @contextmanager
@@ -70,11 +72,17 @@ def test_a_later_page_doctored_with_the_version_record_changed_is_invalid_and_na
     assert "drawn with other library versions (reportlab 4.2.5 there" in result.page_check
     assert "page 1 recommends northwind-ib, as the attached inputs do" in result.page_checked
     named = [p for p in result.problems if p.startswith("page 5: '")]
-    assert named and named[0].startswith("page 5: '$1.85' where the inputs render '$2.85', on screen and in "
-                                         "print at x "), result.problems
+    assert named and named[0].startswith(
+        "page 5: '$1.85' where the inputs render '$2.85', on screen and in print at x "
+    ), result.problems
     assert all("$1.85" in p and "$2.85" in p for p in named)
-    assert "page 5: its text reads '$1.85' where the inputs render '$2.85'" in " ".join(result.problems)
-    assert not any(p.startswith(("page 1:", "page 2:", "page 3:", "page 4:", "page 6:")) for p in result.problems)
+    assert "page 5: its text reads '$1.85' where the inputs render '$2.85'" in " ".join(
+        result.problems
+    )
+    assert not any(
+        p.startswith(("page 1:", "page 2:", "page 3:", "page 4:", "page 6:"))
+        for p in result.problems
+    )
 
 
 def test_the_honest_memo_with_another_library_record_is_valid_through_the_page_images(pki):
@@ -104,8 +112,10 @@ def test_the_honest_memo_with_another_library_record_is_valid_through_the_page_i
     assert comparison.pixels_changed > 1000 and comparison.identical, comparison.problems()
     result = _verify(pki, old)
     assert result.verdict == VALID, (result.problems, result.unproven)
-    assert result.page_check.startswith("re-rendered from the attached inputs: the bytes differ (drawn "
-                                        "with other library versions (reportlab 4.2.5 there")
+    assert result.page_check.startswith(
+        "re-rendered from the attached inputs: the bytes differ (drawn "
+        "with other library versions (reportlab 4.2.5 there"
+    )
     assert f"all {_pages(old)} pages the same within the tolerance" in result.page_check
 
 
@@ -113,8 +123,11 @@ def test_a_print_only_layer_is_invalid_and_said_to_show_in_print(pki, honest):
     result = _verify(pki, doctoring.print_only_layer(honest, "APPROVED BUDGET 9,999,999", page=1))
     assert result.verdict == INVALID
     named = [p for p in result.problems if p.startswith("page 2: '")]
-    assert named and all(p.startswith("page 2: 'APPROVED BUDGET 9,999,999' where the inputs render")
-                         and ", in print at x" in p for p in named), result.problems
+    assert named and all(
+        p.startswith("page 2: 'APPROVED BUDGET 9,999,999' where the inputs render")
+        and ", in print at x" in p
+        for p in named
+    ), result.problems
     assert not any("on screen" in p for p in named)
 
 
@@ -122,7 +135,11 @@ def test_an_overlay_under_the_text_is_invalid(pki, honest):
     # A grey box under page 2's top half: the text on top of it still reads the same.
     result = _verify(pki, doctoring.overlay_under(honest, page=1, box=(60, 600, 540, 780)))
     assert result.verdict == INVALID
-    named = [p for p in result.problems if p.startswith("page 2: drawn differently on screen and in print")]
+    named = [
+        p
+        for p in result.problems
+        if p.startswith("page 2: drawn differently on screen and in print")
+    ]
     assert named, result.problems
     assert not any("its text reads" in p for p in result.problems)  # the text is untouched
 
@@ -137,13 +154,19 @@ def test_a_font_whose_text_map_lies_is_invalid(pki):
     result = _verify(pki, lying)
     assert result.verdict == INVALID
     assert not any("its text reads" in p for p in result.problems)
-    assert any(p.startswith("page 1: drawn differently") and "though both read" in p and "$3,195,648.00" in p
-               for p in result.problems), result.problems
+    assert any(
+        p.startswith("page 1: drawn differently")
+        and "though both read" in p
+        and "$3,195,648.00" in p
+        for p in result.problems
+    ), result.problems
 
 
 def test_a_page_added_before_signing_is_invalid(pki, honest):
     pages = _pages(honest)
     result = _verify(pki, doctoring.page_added(honest, "Addendum: the budget is doubled"))
     assert result.verdict == INVALID
-    assert (f"the memo as exported has {pages + 1} pages, its attached inputs render to {pages}: "
-            f"page(s) {pages + 1} added") in result.problems
+    assert (
+        f"the memo as exported has {pages + 1} pages, its attached inputs render to {pages}: "
+        f"page(s) {pages + 1} added"
+    ) in result.problems

@@ -21,17 +21,21 @@ def test_verify_loads_the_renderer_only_to_render_the_pages_again(pki, signed_tw
 
 
 def test_verify_of_a_memo_that_cannot_be_rendered_again_loads_no_renderer(pki, memo_file):
-    """The stand-in memo records no rendering: nothing to draw, so no renderer or chart library
-    is loaded (and the verdict says the pages are not proven)."""
+    """Inputs without the record of how the pages were drawn cannot be rendered again: no
+    renderer, chart library or Qt is loaded (and the pages are reported not proven)."""
     from clusterbid.core.memo.credentials import load_credentials
     from clusterbid.core.memo.signing import sign_memo
-    from tests.core.memo_signing.memo_factory import demo_inputs, stand_in_memo
+    from clusterbid.core.demo import demo_evaluation
+    from clusterbid.core.memo.inputs import build_memo_inputs
+    from clusterbid.core.scoring import score_evaluation
+    from tests.core.memo_signing.memo_factory import APPROVERS, stand_in_memo
 
-    inputs = demo_inputs()
+    # No record of how the pages were drawn (as memos made before it): nothing can be rendered.
+    inputs = build_memo_inputs(score_evaluation(demo_evaluation()), approvers=APPROVERS)
     unsigned = stand_in_memo(inputs.canonical_bytes(), inputs.sha256)
     memo = memo_file(sign_memo(unsigned, "approver-1", load_credentials(pki.ada_p12, ADA[1])).pdf)
     code, packages = imported_by(["verify", str(memo), "--trust", str(pki.ca_pem)])
-    assert code == 3  # INDETERMINATE: approver-2 not signed, the pages not provable
+    assert code == 1  # INVALID: the stand-in's page 1 prints no recommended bid
     loaded = packages & set(HEAVY)
     assert not loaded, f"`clusterbid verify` imported {sorted(loaded)}"
 

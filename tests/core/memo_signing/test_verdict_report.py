@@ -33,7 +33,9 @@ def test_pdfium_draws_a_print_only_layer_in_print_and_not_on_screen():
     assert _dark_pixels(layered, "print") > 50  # FPDF_PRINTING on: the Print usage, the layer on
 
 
-def test_the_report_leads_with_the_verdict_and_explains_every_revision(capsys, pki, signed_twice, memo_file):
+def test_the_report_leads_with_the_verdict_and_explains_every_revision(
+    capsys, pki, signed_twice, memo_file
+):
     code = main(["verify", str(memo_file(signed_twice)), "--trust", str(pki.ca_pem), "--explain"])
     out = capsys.readouterr().out
     assert code == 0 and out.splitlines()[0].startswith("VALID: every page is proven")

@@ -1,4 +1,4 @@
-"""Compare every page of the memo as exported with the memo its attached inputs render to, as images.
+"""Compare every page of the memo as exported with what its attached inputs render to, as images.
 
 Byte identity holds only when this computer draws with the same library versions as the one that
 made the memo; after any upgrade (or when the preparer wrote other versions into the attachment)
@@ -10,8 +10,8 @@ image within PIXEL_THRESHOLD grey levels of them are grouped into regions (cells
 joined when they touch); a region holding at least REGION_PIXELS of them is a difference, named
 by the text PDFium reads in that box from both files ("page 5: '$1.85' where the inputs render
 '$2.85'"). Each page's extracted text is compared too, so text hidden under an image or drawn
-white on white is caught although no pixel shows it; a font whose ToUnicode map lies reads the same but draws other glyphs, which
-the pixels catch.
+white on white is caught although no pixel shows it; a font whose ToUnicode map lies reads the
+same but draws other glyphs, which the pixels catch.
 
 The tolerance was measured on real library upgrades (tests/validation/raster_tolerance.py;
 resources/methodology.md section 13), 2026-11-26: the demo memo drawn by reportlab 4.2.5 differs
@@ -59,15 +59,22 @@ class PageDifference:
     # drawn by another matplotlib moves what follows it
 
     def words(self) -> str:
-        where = f"at x {self.box[0]:.0f}-{self.box[2]:.0f}, y {self.box[1]:.0f}-{self.box[3]:.0f} pt"
+        where = (
+            f"at x {self.box[0]:.0f}-{self.box[2]:.0f}, y {self.box[1]:.0f}-{self.box[3]:.0f} pt"
+        )
         states = " and ".join(self.states)
         if self.shown == self.rendered:
-            said = (f"drawn differently {states} though both read {self.shown!r} (a font whose "
-                    "text map lies, an image, or a layer)" if self.shown
-                    else f"drawn differently {states} (no text there: a mark, image or layer)")
+            said = (
+                f"drawn differently {states} though both read {self.shown!r} (a font whose "
+                "text map lies, an image, or a layer)"
+                if self.shown
+                else f"drawn differently {states} (no text there: a mark, image or layer)"
+            )
         else:
-            said = (f"{self.shown or '(no text)'!r} where the inputs render "
-                    f"{self.rendered or '(no text)'!r}, {states}")
+            said = (
+                f"{self.shown or '(no text)'!r} where the inputs render "
+                f"{self.rendered or '(no text)'!r}, {states}"
+            )
         return f"page {self.page}: {said} {where}"
 
 
@@ -82,18 +89,25 @@ class PageComparison:
 
     @property
     def identical(self) -> bool:
-        return (self.exported_pages == self.rendered_pages and not self.differences
-                and not self.text_differences)
+        return (
+            self.exported_pages == self.rendered_pages
+            and not self.differences
+            and not self.text_differences
+        )
 
     def problems(self) -> list[str]:
         said = []
         if self.exported_pages > self.rendered_pages:
             extra = range(self.rendered_pages + 1, self.exported_pages + 1)
-            said.append(f"the memo as exported has {self.exported_pages} pages, its attached inputs "
-                        f"render to {self.rendered_pages}: page(s) {', '.join(map(str, extra))} added")
+            said.append(
+                f"the memo as exported has {self.exported_pages} pages, its attached inputs "
+                f"render to {self.rendered_pages}: page(s) {', '.join(map(str, extra))} added"
+            )
         elif self.exported_pages < self.rendered_pages:
-            said.append(f"the memo as exported has {self.exported_pages} pages, its attached inputs "
-                        f"render to {self.rendered_pages}: page(s) removed")
+            said.append(
+                f"the memo as exported has {self.exported_pages} pages, its attached inputs "
+                f"render to {self.rendered_pages}: page(s) removed"
+            )
         said += [difference.words() for difference in self.differences]
         return said + list(self.text_differences)
 
@@ -113,8 +127,13 @@ def _open(pdfium: Any, pdf: bytes) -> Any:
 
 
 def _grey(page: Any, mode: str | None) -> Any:
-    bitmap = page.render(scale=RASTER_DPI / POINTS_PER_INCH, grayscale=True, may_draw_forms=True,
-                         draw_annots=True, optimize_mode=mode)
+    bitmap = page.render(
+        scale=RASTER_DPI / POINTS_PER_INCH,
+        grayscale=True,
+        may_draw_forms=True,
+        draw_annots=True,
+        optimize_mode=mode,
+    )
     return bitmap.to_numpy().astype("int16")
 
 
@@ -129,13 +148,21 @@ def _beyond_shift(a: Any, b: Any) -> Any:
         reach = SHIFT_PIXELS
         padded = np.pad(image, reach, mode="edge")
         h, w = image.shape
-        views = [padded[dy:dy + h, dx:dx + w] for dy in range(2 * reach + 1) for dx in range(2 * reach + 1)]
+        views = [
+            padded[dy : dy + h, dx : dx + w]
+            for dy in range(2 * reach + 1)
+            for dx in range(2 * reach + 1)
+        ]
         return np.min(views, axis=0), np.max(views, axis=0)
 
     low_b, high_b = spread(b)
     low_a, high_a = spread(a)
-    return ((a < low_b - PIXEL_THRESHOLD) | (a > high_b + PIXEL_THRESHOLD)
-            | (b < low_a - PIXEL_THRESHOLD) | (b > high_a + PIXEL_THRESHOLD))
+    return (
+        (a < low_b - PIXEL_THRESHOLD)
+        | (a > high_b + PIXEL_THRESHOLD)
+        | (b < low_a - PIXEL_THRESHOLD)
+        | (b > high_a + PIXEL_THRESHOLD)
+    )
 
 
 def _regions(mask: Any) -> Iterator[tuple[int, int, int, int, int]]:
@@ -144,7 +171,7 @@ def _regions(mask: Any) -> Iterator[tuple[int, int, int, int, int]]:
 
     rows, cols = -(-mask.shape[0] // CELL_PIXELS), -(-mask.shape[1] // CELL_PIXELS)
     padded = np.zeros((rows * CELL_PIXELS, cols * CELL_PIXELS), dtype=np.int32)
-    padded[:mask.shape[0], :mask.shape[1]] = mask
+    padded[: mask.shape[0], : mask.shape[1]] = mask
     counts = padded.reshape(rows, CELL_PIXELS, cols, CELL_PIXELS).sum(axis=(1, 3))
     unseen = {(int(r), int(c)) for r, c in zip(*np.nonzero(counts))}
     while unseen:
@@ -167,7 +194,9 @@ def _chart_tops(page: Any, pdfium: Any) -> list[tuple[float, float, float]]:
     return [(left, right, top) for left, _, right, top in (image.get_bounds() for image in images)]
 
 
-def _by_chart(box: tuple[float, float, float, float], charts: list[tuple[float, float, float]]) -> bool:
+def _by_chart(
+    box: tuple[float, float, float, float], charts: list[tuple[float, float, float]]
+) -> bool:
     return any(box[3] <= top + BOX_MARGIN_POINTS for _, _, top in charts)
 
 
@@ -183,8 +212,11 @@ class _PageWords:
     def words_in(self, box: tuple[float, float, float, float]) -> str:
         """The whole words with a character inside `box` (extended to the spaces either side)."""
         left, bottom, right, top = box
-        hits = [i for i, (l, b, r, t) in enumerate(self.boxes)
-                if l < right and r > left and b < top and t > bottom and not self.text[i].isspace()]
+        hits = [
+            i
+            for i, (l, b, r, t) in enumerate(self.boxes)
+            if l < right and r > left and b < top and t > bottom and not self.text[i].isspace()
+        ]
         spans: list[tuple[int, int]] = []
         for i in hits:
             if spans and spans[-1][0] <= i < spans[-1][1]:
@@ -206,8 +238,9 @@ def _states(page: Any, pdfium: Any, layered: bool) -> tuple[tuple[str, str | Non
     return STATES[:1]
 
 
-def _page_differences(number: int, shown: Any, rendered: Any,
-                      pdfium: Any, layered: bool = True) -> tuple[list[PageDifference], int, int]:
+def _page_differences(
+    number: int, shown: Any, rendered: Any, pdfium: Any, layered: bool = True
+) -> tuple[list[PageDifference], int, int]:
     """Regions drawn differently on one page, in both states; the largest tolerated region; and
     how many pixels differ at all."""
     height = shown.get_height()
@@ -227,21 +260,31 @@ def _page_differences(number: int, shown: Any, rendered: Any,
             if pixels < REGION_PIXELS:
                 tolerated = max(tolerated, pixels)
                 continue
-            box = (c0 * CELL_PIXELS * scale - BOX_MARGIN_POINTS,
-                   height - r1 * CELL_PIXELS * scale - BOX_MARGIN_POINTS,
-                   c1 * CELL_PIXELS * scale + BOX_MARGIN_POINTS,
-                   height - r0 * CELL_PIXELS * scale + BOX_MARGIN_POINTS)
+            box = (
+                c0 * CELL_PIXELS * scale - BOX_MARGIN_POINTS,
+                height - r1 * CELL_PIXELS * scale - BOX_MARGIN_POINTS,
+                c1 * CELL_PIXELS * scale + BOX_MARGIN_POINTS,
+                height - r0 * CELL_PIXELS * scale + BOX_MARGIN_POINTS,
+            )
             box = tuple(round(v, 1) for v in box)
-            for drawn in ((state,) if both else tuple(name for name, _ in STATES)):  # print = screen
+            for drawn in (state,) if both else tuple(name for name, _ in STATES):  # print = screen
                 if drawn not in boxes.setdefault(box, []):
                     boxes[box].append(drawn)
     if not boxes:
         return [], tolerated, changed
     shown_words, rendered_words = _PageWords(shown), _PageWords(rendered)
     charts = _chart_tops(shown, pdfium) + _chart_tops(rendered, pdfium)
-    found = [PageDifference(number, tuple(states), box, shown_words.words_in(box),
-                            rendered_words.words_in(box), _by_chart(box, charts))
-             for box, states in boxes.items()]
+    found = [
+        PageDifference(
+            number,
+            tuple(states),
+            box,
+            shown_words.words_in(box),
+            rendered_words.words_in(box),
+            _by_chart(box, charts),
+        )
+        for box, states in boxes.items()
+    ]
     return sorted(found, key=lambda d: (-d.box[3], d.box[0])), tolerated, changed
 
 
@@ -261,8 +304,10 @@ def _text_difference(number: int, shown: Any, rendered: Any) -> str | None:
     ops = difflib.SequenceMatcher(None, b, a, autojunk=False).get_opcodes()
     _, i0, i1, j0, j1 = next(op for op in ops if op[0] != "equal")
     gained, lost = _whole_words(a, j0, j1), _whole_words(b, i0, i1)
-    return (f"page {number}: its text reads {gained[:80]!r} where the inputs render {lost[:80]!r} "
-            "(text a reader can search or copy, whether or not it is seen)")
+    return (
+        f"page {number}: its text reads {gained[:80]!r} where the inputs render {lost[:80]!r} "
+        "(text a reader can search or copy, whether or not it is seen)"
+    )
 
 
 def compare_pages(exported: bytes, rendered: bytes, layered: bool = True) -> PageComparison:
@@ -284,8 +329,9 @@ def compare_pages(exported: bytes, rendered: bytes, layered: bool = True) -> Pag
             text = _text_difference(index + 1, shown, again)
             if text is not None:
                 texts.append(text)
-        return PageComparison(len(shown_doc), len(rendered_doc), tuple(differences), tuple(texts),
-                              tolerated, changed)
+        return PageComparison(
+            len(shown_doc), len(rendered_doc), tuple(differences), tuple(texts), tolerated, changed
+        )
     finally:
         shown_doc.close()
         rendered_doc.close()

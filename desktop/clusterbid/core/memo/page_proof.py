@@ -35,8 +35,11 @@ def _chart_versions_differ(data: dict[str, Any]) -> list[str]:
 
     rendering = data.get("rendering") if isinstance(data.get("rendering"), dict) else {}
     recorded, here = rendering.get("libraries") or {}, rendering_libraries()
-    return [f"{name}=={recorded.get(name)}" for name in CHART_LIBRARIES
-            if isinstance(recorded, dict) and recorded.get(name) != here.get(name)]
+    return [
+        f"{name}=={recorded.get(name)}"
+        for name in CHART_LIBRARIES
+        if isinstance(recorded, dict) and recorded.get(name) != here.get(name)
+    ]
 
 
 def _layered(pdf: bytes) -> bool:
@@ -63,52 +66,91 @@ def prove_pages(data: dict[str, Any], exported: bytes) -> PageProof:
     try:
         again = rerender_memo(data)
     except InputError as exc:
-        return PageProof("not re-rendered", unproven=(
-            f"the pages cannot be proven: the attached inputs cannot be rendered again here ({exc})",),
-            notes=notes)
+        return PageProof(
+            "not re-rendered",
+            unproven=(
+                "the pages cannot be proven: the attached inputs cannot be rendered again here "
+                f"({exc})",
+            ),
+            notes=notes,
+        )
     if again == exported:
-        return PageProof("re-rendered from the attached inputs: identical to the memo as exported, byte "
-                         f"for byte ({len(exported):,} bytes, every page proven)", notes=notes)
+        return PageProof(
+            "re-rendered from the attached inputs: identical to the memo as exported, byte "
+            f"for byte ({len(exported):,} bytes, every page proven)",
+            notes=notes,
+        )
     return _compare_as_images(data, exported, again, notes)
 
 
-def _compare_as_images(data: dict[str, Any], exported: bytes, again: bytes,
-                       notes: tuple[str, ...]) -> PageProof:
-    from clusterbid.core.memo.page_images import (PIXEL_THRESHOLD, RASTER_DPI, REGION_PIXELS,
-                                                  RasteriserMissing, compare_pages)
+def _compare_as_images(
+    data: dict[str, Any], exported: bytes, again: bytes, notes: tuple[str, ...]
+) -> PageProof:
+    from clusterbid.core.memo.page_images import (
+        PIXEL_THRESHOLD,
+        RASTER_DPI,
+        REGION_PIXELS,
+        RasteriserMissing,
+        compare_pages,
+    )
 
     why = "; ".join(notes) or "the same versions recorded: something else changed the bytes"
     try:
         comparison = compare_pages(exported, again, _layered(exported) or _layered(again))
     except RasteriserMissing as exc:
-        return PageProof("re-rendered, bytes differ, not compared as images", unproven=(
-            f"the pages cannot be proven: the re-render differs in bytes ({why}) and {exc}; "
-            "install pypdfium2 to compare every page as images",), notes=notes)
-    except Exception as exc:  # noqa: BLE001 (PDFium refuses a damaged file: the pages are not proven)
-        return PageProof("re-rendered, bytes differ, not compared as images", unproven=(
-            f"the pages cannot be proven: PDFium cannot draw them ({type(exc).__name__}: {exc})",), notes=notes)
-    method = (f"re-rendered from the attached inputs: the bytes differ ({why}); every page compared "
-              f"as images at {RASTER_DPI} dpi on screen and in print, and as text")
+        return PageProof(
+            "re-rendered, bytes differ, not compared as images",
+            unproven=(
+                f"the pages cannot be proven: the re-render differs in bytes ({why}) and {exc}; "
+                "install pypdfium2 to compare every page as images",
+            ),
+            notes=notes,
+        )
+    except Exception as exc:  # noqa: BLE001 (PDFium refuses a damaged file: pages not proven)
+        return PageProof(
+            "re-rendered, bytes differ, not compared as images",
+            unproven=(
+                "the pages cannot be proven: PDFium cannot draw them "
+                f"({type(exc).__name__}: {exc})",
+            ),
+            notes=notes,
+        )
+    method = (
+        f"re-rendered from the attached inputs: the bytes differ ({why}); every page compared "
+        f"as images at {RASTER_DPI} dpi on screen and in print, and as text"
+    )
     if comparison.identical:
-        return PageProof(method + f": all {comparison.exported_pages} pages the same within the tolerance "
-                         f"({comparison.pixels_changed:,} pixels differ at all; the largest region "
-                         f"{PIXEL_THRESHOLD}+ grey levels apart holds {comparison.largest_tolerated}, "
-                         f"{REGION_PIXELS} would be a difference)", notes=notes)
+        return PageProof(
+            method + f": all {comparison.exported_pages} pages the same within the tolerance "
+            f"({comparison.pixels_changed:,} pixels differ at all; the largest region "
+            f"{PIXEL_THRESHOLD}+ grey levels apart holds {comparison.largest_tolerated}, "
+            f"{REGION_PIXELS} would be a difference)",
+            notes=notes,
+        )
     problems, unproven = [], []
     other_software = data.get("software_version") != __version__
     charts_other = _chart_versions_differ(data)
-    other_made = (f": ClusterBid {data.get('software_version')} made this memo, this is {__version__}; "
-                  "verify with that version to prove the page")
-    counted = [line for line in comparison.problems() if not line.startswith("page ")]  # pages added
-    (unproven if other_software else problems).extend(line + (other_made if other_software else "")
-                                                      for line in [*counted, *comparison.text_differences])
+    other_made = (
+        f": ClusterBid {data.get('software_version')} made this memo, this is {__version__}; "
+        "verify with that version to prove the page"
+    )
+    counted = [
+        line for line in comparison.problems() if not line.startswith("page ")
+    ]  # pages added
+    (unproven if other_software else problems).extend(
+        line + (other_made if other_software else "")
+        for line in [*counted, *comparison.text_differences]
+    )
     for difference in comparison.differences:
         if other_software:
             unproven.append(difference.words() + other_made)
         elif difference.by_chart and charts_other:
-            unproven.append(f"{difference.words()}: inside or below a chart drawn by {', '.join(charts_other)}, "
-                            "which draws differently from this computer's; install those versions and verify "
-                            "again to prove this page")
+            unproven.append(
+                f"{difference.words()}: inside or below a chart drawn by "
+                f"{', '.join(charts_other)}, "
+                "which draws differently from this computer's; install those versions and verify "
+                "again to prove this page"
+            )
         else:
             problems.append(difference.words())
     return PageProof(method + ": DIFFERENT", tuple(problems), tuple(unproven), notes)

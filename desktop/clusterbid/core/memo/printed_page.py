@@ -54,7 +54,9 @@ def page_one_text(pdf: bytes) -> str | None:
     except Exception:  # noqa: BLE001 (PDFium refuses a damaged file: no text, the checks fail)
         return ""
     try:
-        return " ".join(document[0].get_textpage().get_text_range().split()) if len(document) else ""
+        if not len(document):
+            return ""
+        return " ".join(document[0].get_textpage().get_text_range().split())
     finally:
         document.close()
 

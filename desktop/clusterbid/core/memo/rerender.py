@@ -34,7 +34,8 @@ def version_notes(data: dict[str, Any]) -> list[str]:
     notes = []
     if data.get("software_version") != __version__:
         notes.append(f"made by ClusterBid {data.get('software_version')}, this is {__version__}")
-    rendering = data.get("rendering") if isinstance(data.get("rendering"), dict) else {}
+    recorded = data.get("rendering")
+    rendering: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     made_with, here = rendering.get("libraries") or {}, rendering_libraries()
     other = [f"{name} {made_with.get(name, '?')} there, {here[name]} here" for name in here
              if made_with.get(name) != here[name]]
@@ -80,11 +81,8 @@ def _render(data: dict[str, Any]) -> bytes:
         raise InputError(f"memo inputs: cannot be rendered again ({exc})") from None
     from clusterbid.core.memo.making import make_memo
 
-    return make_memo(evaluation, approvers=data.get("approvers") or (), notes=str(data.get("notes") or ""),
-                     override=override, decision_date=decision, audit_anchor=data.get("audit_anchor"),
-                     samples=samples, evidence_lines=requests, made_by=made_by)
+    return make_memo(evaluation, approvers=data.get("approvers") or (),
+                     notes=str(data.get("notes") or ""), override=override, decision_date=decision,
+                     audit_anchor=data.get("audit_anchor"), samples=samples,
+                     evidence_lines=requests, made_by=made_by)
 
-
-def first_difference(a: bytes, b: bytes) -> int:
-    """The offset of the first byte where a and b differ (the shorter length when one is a prefix)."""
-    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))

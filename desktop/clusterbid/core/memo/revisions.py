@@ -7,8 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-EXPORTED = ("the memo as exported: every page proven against the re-render of its attached inputs, "
-            "page 1 against the attachment's hash and figures, the inputs re-scored")
+EXPORTED = (
+    "the memo as exported: every page proven against the re-render of its attached inputs, "
+    "page 1 against the attachment's hash and figures, the inputs re-scored"
+)
+
+AFTER = "each earlier signature's analysis of what followed it"
 
 
 @dataclass(frozen=True)
@@ -20,8 +24,10 @@ class Revision:
     checked_by: str
 
     def words(self) -> str:
-        return (f"revision {self.number}, bytes {self.start:,}-{self.end:,}: {self.added}\n"
-                f"    checked by: {self.checked_by}")
+        return (
+            f"revision {self.number}, bytes {self.start:,}-{self.end:,}: {self.added}\n"
+            f"    checked by: {self.checked_by}"
+        )
 
 
 def _ends(pdf: bytes, reader: Any) -> list[int]:
@@ -50,24 +56,36 @@ def memo_revisions(pdf: bytes, reader: Any, embedded: list[Any]) -> tuple[Revisi
             start = ends[revision - 1] if revision else 0
             objects = len(reader.xrefs.explicit_refs_in_revision(revision))
             if revision < first_signed:
-                added = ("the pages as drawn" if revision == 0
-                         else f"{objects} object(s) before any signature (attachments, empty signature fields)")
+                added = (
+                    "the pages as drawn"
+                    if revision == 0
+                    else f"{objects} object(s) before any signature (attachments, empty fields)"
+                )
                 checked = EXPORTED
             elif revision in signed:
                 field = signed[revision]
                 added = f"signature field {field} filled ({objects} object(s))"
-                checked = (f"{field}'s signature: intact, covers every byte before it, signer trusted and "
-                           "named for this field; each earlier signature's analysis of what followed it")
+                checked = (
+                    f"{field}'s signature: intact, covers every byte before it, signer trusted and "
+                    "named for this field; each earlier signature's analysis of what followed it"
+                )
             elif _has_dss(reader, revision) and not _has_dss(reader, revision - 1):
                 added = f"validation data (DSS, {objects} object(s))"
-                checked = "each earlier signature's analysis of what followed it (validation data allowed)"
+                checked = f"{AFTER} (validation data allowed)"
             else:
                 added = f"{objects} object(s) changed, not a signature"
-                checked = "each earlier signature's analysis of what followed it (anything but a signature fails)"
+                checked = f"{AFTER} (anything but a signature fails)"
             found.append(Revision(revision + 1, start, end, added, checked))
         if ends and ends[-1] < len(pdf.rstrip()):
-            found.append(Revision(len(ends) + 1, ends[-1], len(pdf), "bytes after the last %%EOF",
-                                  "every signature's coverage (bytes no signature covers fail)"))
+            found.append(
+                Revision(
+                    len(ends) + 1,
+                    ends[-1],
+                    len(pdf),
+                    "bytes after the last %%EOF",
+                    "every signature's coverage (bytes no signature covers fail)",
+                )
+            )
         return tuple(found)
-    except Exception:  # noqa: BLE001 (a damaged file: its own checks fail it; the list is a courtesy)
+    except Exception:  # noqa: BLE001 (a damaged file: its own checks fail it; this is a courtesy)
         return ()

@@ -72,12 +72,13 @@ def approver_role(pdf: bytes, index: int) -> str:
 
 # The verdict in plain words, made once: `clusterbid verify` prints it, the app's dialog shows it.
 VERDICT_WORDS = {
-    "VALID": "VALID: every page is proven to be what the attached inputs render to, each approver's "
-             "field is signed by a trusted certificate, and nothing but signatures was added after signing.",
-    "INDETERMINATE": "INDETERMINATE: nothing was found wrong, but {n} thing(s) could not be proven here "
-                     "(listed below); do not rely on this memo until they are.",
-    "INVALID": "INVALID: {n} finding(s) prove this memo is not what was approved, or not approved as it "
-               "says (listed below).",
+    "VALID": "VALID: every page is proven to be what the attached inputs render to, each "
+             "approver's field is signed by a trusted certificate, and nothing but signatures was "
+             "added after signing.",
+    "INDETERMINATE": "INDETERMINATE: nothing was found wrong, but {n} thing(s) could not be proven "
+                     "here (listed below); do not rely on this memo until they are.",
+    "INVALID": "INVALID: {n} finding(s) prove this memo is not what was approved, or not approved "
+               "as it says (listed below).",
 }
 VERDICT_COLOURS = {"VALID": "#1b7f3b", "INDETERMINATE": "#8a5a00", "INVALID": "#b00020"}
 
@@ -92,9 +93,11 @@ def _signature_lines(result: MemoVerification) -> list[str]:
     lines = []
     for sig in result.signatures:
         when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
-        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
+        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes",
+                   False: "NO"}[sig.trusted]
+        intact = "yes" if sig.intact else "NO"
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
-        lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+        lines.append(f"    intact: {intact}; {sig.coverage}; trusted: {trusted}")
         lines.append(f"    changed after this signature: {sig.changes_after}")
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
     return lines
@@ -104,8 +107,8 @@ def _held(flag: bool | None) -> str:
     return {True: "holds", False: "FAILS", None: "not checked"}[flag]
 
 
-def format_verification(name: str, result: MemoVerification, evaluation_path: Path | str | None = None,
-                        *, explain: bool = False) -> str:
+def format_verification(name: str, result: MemoVerification,
+                        evaluation_path: Path | str | None = None, *, explain: bool = False) -> str:
     """The report `clusterbid verify` prints and the app shows: the verdict, then each check and
     its result, then every finding; `explain` adds every revision and the check that covers it."""
     lines = [verdict_headline(result), "", f"Memo {name}", "Signatures:"]
@@ -125,7 +128,8 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
                      + ("" if result.rescore_matches else ": DIFFERENT from the memo"))
         lines += [f"  {d}" for d in result.rescore_differences[:20]]
     if result.evaluation_matches is not None:
-        lines.append(f"Evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
+        matches = "matches the memo" if result.evaluation_matches else "DIFFERS"
+        lines.append(f"Evaluation {evaluation_path}: {matches}")
         lines += [f"  {d}" for d in result.evaluation_differences[:20]]
     if result.problems:
         lines.append(f"Proven wrong ({len(result.problems)}):")
@@ -135,5 +139,6 @@ def format_verification(name: str, result: MemoVerification, evaluation_path: Pa
         lines += [f"  - {p}" for p in result.unproven]
     if explain:
         lines.append(f"Revisions ({len(result.revisions)}):")
-        lines += [f"  {revision.words()}" for revision in result.revisions] or ["  the history cannot be read"]
+        lines += ([f"  {revision.words()}" for revision in result.revisions]
+                  or ["  the history cannot be read"])
     return "\n".join(lines)

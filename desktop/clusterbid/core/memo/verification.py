@@ -143,7 +143,8 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     problems += binding.problems
     unproven += binding.unproven
     if data is None:
-        unproven.append("the pages cannot be proven: the attached inputs cannot be read to render them again")
+        unproven.append("the pages cannot be proven: the attached inputs cannot be read to render "
+                        "them again")
     else:
         proof = prove_pages(data, exported)
         found["page_check"], found["pages_proven"] = proof.method, proof.proven
@@ -192,13 +193,14 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     elif not trust_roots:
         # Anyone can make a certificate bearing an approver's name: without a trusted CA or
         # approver certificate nothing shows the signatures were made by the people named.
-        unproven.append("signers not trusted: no trusted certificate was given, so nothing shows these "
-                        "certificates belong to the approvers named (keep the organisation's CA or the "
-                        "approvers' certificates in the document: `clusterbid trust DOC.clusterbid --add "
-                        "CERT.pem`, then verify with --evaluation DOC.clusterbid; or give --trust)")
+        unproven.append("signers not trusted: no trusted certificate was given, so nothing shows "
+                        "these certificates belong to the approvers named (keep the organisation's "
+                        "CA or the approvers' certificates in the document: `clusterbid trust "
+                        "DOC.clusterbid --add CERT.pem`, then verify with --evaluation "
+                        "DOC.clusterbid; or give --trust)")
     if unsigned:
-        unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until every "
-                        "approver has signed)")
+        unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
+                        "every approver has signed)")
     exported = first_revision(pdf, _first_signature_offset(embedded))
     inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
     problems += inputs.pop("problems")
@@ -208,6 +210,7 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
     else:
         problems += check_approvers(approvers, signers, every_field, ordered)
-    return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
-                            revisions=memo_revisions(pdf, reader, embedded), problems=tuple(problems),
-                            unproven=tuple(unproven), **inputs)
+    return MemoVerification(signatures=reports, unsigned_fields=unsigned,
+                            trust_checked=bool(trust_roots),
+                            revisions=memo_revisions(pdf, reader, embedded),
+                            problems=tuple(problems), unproven=tuple(unproven), **inputs)
