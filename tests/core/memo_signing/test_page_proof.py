@@ -170,3 +170,18 @@ def test_a_page_added_before_signing_is_invalid(pki, honest):
         f"the memo as exported has {pages + 1} pages, its attached inputs render to {pages}: "
         f"page(s) {pages + 1} added"
     ) in result.problems
+
+
+def test_a_difference_at_a_chart_drawn_by_another_matplotlib_is_indeterminate_elsewhere_invalid(pki):
+    """matplotlib 3.8.4 draws the demo's charts to another size than 3.11.2 (methodology section
+    13), so below a chart no tolerance can tell an upgrade from doctoring: not provable here, with
+    the version to install. The same mark with matplotlib recorded as here is INVALID."""
+    box = (60, 120, 300, 160)  # page 4, below both charts (they span y 221-751)
+    with _recorded_as(matplotlib="3.8.4"):
+        other = doctoring.overlay_under(_memo(), page=3, box=box)
+    result = _verify(pki, other)
+    assert result.verdict == "INDETERMINATE" and result.problems == (), result.problems
+    assert any(u.startswith("page 4: ") and "inside or below a chart drawn by matplotlib==3.8.4" in u
+               for u in result.unproven), result.unproven
+    same = _verify(pki, doctoring.overlay_under(_memo(), page=3, box=box))
+    assert same.verdict == INVALID and any(p.startswith("page 4: ") for p in same.problems)

@@ -24,10 +24,11 @@ class PageProof:
     problems: tuple[str, ...] = ()  # proven different: INVALID
     unproven: tuple[str, ...] = ()  # not provable here: INDETERMINATE
     notes: tuple[str, ...] = ()  # the recorded versions against this computer's
+    compared: bool = True  # False: not compared as images, the memo being INVALID already
 
     @property
     def proven(self) -> bool:
-        return not self.problems and not self.unproven
+        return self.compared and not self.problems and not self.unproven
 
 
 def _chart_versions_differ(data: dict[str, Any]) -> list[str]:
@@ -54,9 +55,11 @@ def _layered(pdf: bytes) -> bool:
         return True
 
 
-def prove_pages(data: dict[str, Any], exported: bytes) -> PageProof:
+def prove_pages(data: dict[str, Any], exported: bytes, *, images: bool = True) -> PageProof:
     """Every page of `exported` (the memo before its first signature) against a re-render of
-    the attached inputs `data`."""
+    the attached inputs `data`. `images` False: a signature already proves its signed bytes were
+    changed, so the memo is INVALID whatever its pages show; they are compared as bytes only
+    (a page image comparison of a damaged file costs seconds and proves nothing more)."""
     from clusterbid.core.memo.rerender import rerender_memo, version_notes, why_not_rerendered
 
     reason = why_not_rerendered(data)
@@ -80,6 +83,10 @@ def prove_pages(data: dict[str, Any], exported: bytes) -> PageProof:
             f"for byte ({len(exported):,} bytes, every page proven)",
             notes=notes,
         )
+    if not images:
+        return PageProof("re-rendered from the attached inputs: the bytes differ; not compared as "
+                         "images, a signature already shows bytes it signed were changed",
+                         notes=notes, compared=False)
     return _compare_as_images(data, exported, again, notes)
 
 

@@ -116,7 +116,7 @@ def _first_signature_offset(embedded) -> int | None:
 
 
 def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
-                  exported: bytes) -> dict:
+                  exported: bytes, images: bool = True) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
     unproven: list[str] = []
@@ -146,7 +146,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         unproven.append("the pages cannot be proven: the attached inputs cannot be read to render "
                         "them again")
     else:
-        proof = prove_pages(data, exported)
+        proof = prove_pages(data, exported, images=images)
         found["page_check"], found["pages_proven"] = proof.method, proof.proven
         found["version_notes"] = proof.notes
         problems += proof.problems
@@ -202,7 +202,9 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
                         "every approver has signed)")
     exported = first_revision(pdf, _first_signature_offset(embedded))
-    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
+    signed_bytes_changed = any(not report.intact for report in reports)
+    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported,
+                           images=not signed_bytes_changed)
     problems += inputs.pop("problems")
     unproven += inputs.pop("unproven")
     approvers = inputs.pop("approvers", None)
