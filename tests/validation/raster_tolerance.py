@@ -14,7 +14,7 @@ drawn, not cached) as the interpreter's libraries draw it. `compare` renders eac
 inputs again here (verify's re-render: the recorded versions written back, this computer's
 libraries drawing), then, at each resolution and grey-level threshold, prints the largest region
 of differing pixels (verify's comparison: a pixel differs when nothing within one pixel of the
-other image is within the threshold; cells of page_images.CELL_PIXELS, joined when they touch) on
+other image is within the threshold; cells of page_regions.CELL_PIXELS, joined when they touch) on
 any page, on screen and in print; the same for doctored memos drawn here (page 5's "$2.85"
 printed "$1.85", "$2.35", "$2.86"; a font whose digits 1 and 3 are drawn swapped while its text
 map reads the truth); and for every text run moved right by a fraction of a point.
@@ -52,7 +52,7 @@ def _regions(exported: bytes, rendered: bytes, dpi: int, threshold: int) -> list
     """(page, state, pixels) of every region where the two PDFs differ by more than threshold."""
     import pypdfium2
 
-    from clusterbid.core.memo import page_images
+    from clusterbid.core.memo import page_images, page_regions
 
     found = []
     a_doc, b_doc = pypdfium2.PdfDocument(exported), pypdfium2.PdfDocument(rendered)
@@ -66,8 +66,8 @@ def _regions(exported: bytes, rendered: bytes, dpi: int, threshold: int) -> list
             if a.shape != b.shape:
                 found.append((index + 1, state, a.size))
                 continue
-            page_images.PIXEL_THRESHOLD = threshold  # the comparison verify makes, at this threshold
-            for *_, pixels in page_images._regions(page_images._beyond_shift(a, b)):
+            page_regions.PIXEL_THRESHOLD = threshold  # the comparison verify makes, at this threshold
+            for *_, pixels in page_regions.regions(page_regions.beyond_shift(a, b)):
                 found.append((index + 1, state, pixels))
     return found
 

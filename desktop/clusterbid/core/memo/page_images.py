@@ -27,15 +27,19 @@ tolerance can tell from a doctored chart, so page_proof.py calls such a region n
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from clusterbid.core.memo.page_regions import (
+    CELL_PIXELS,
+    PageWords,
+    beyond_shift,
+    regions,
+    whole_words,
+)
+
 RASTER_DPI = 100  # the lowest where a changed digit survives the one-pixel shift tolerance
-PIXEL_THRESHOLD = 32  # grey levels out of 255
-CELL_PIXELS = 6
 REGION_PIXELS = 3  # a region of 1 or 2 such pixels is tolerated; no measured upgrade made one
-SHIFT_PIXELS = 1  # a glyph moved by up to one pixel is the same glyph
 POINTS_PER_INCH = 72
 BOX_MARGIN_POINTS = 2.0
 STATES = (("on screen", None), ("in print", "print"))
@@ -137,57 +141,6 @@ def _grey(page: Any, mode: str | None) -> Any:
     return bitmap.to_numpy().astype("int16")
 
 
-def _beyond_shift(a: Any, b: Any) -> Any:
-    """Pixels of either image that no pixel of the other within SHIFT_PIXELS matches to within
-    PIXEL_THRESHOLD grey levels. PDFium places glyphs on whole pixels, so moving a text run by a
-    thousandth of a point (other rounding in another library version) moves its glyphs by a pixel;
-    that is tolerated, a glyph that is not there within a pixel is not."""
-    import numpy as np
-
-    def spread(image: Any) -> tuple[Any, Any]:
-        reach = SHIFT_PIXELS
-        padded = np.pad(image, reach, mode="edge")
-        h, w = image.shape
-        views = [
-            padded[dy : dy + h, dx : dx + w]
-            for dy in range(2 * reach + 1)
-            for dx in range(2 * reach + 1)
-        ]
-        return np.min(views, axis=0), np.max(views, axis=0)
-
-    low_b, high_b = spread(b)
-    low_a, high_a = spread(a)
-    return (
-        (a < low_b - PIXEL_THRESHOLD)
-        | (a > high_b + PIXEL_THRESHOLD)
-        | (b < low_a - PIXEL_THRESHOLD)
-        | (b > high_a + PIXEL_THRESHOLD)
-    )
-
-
-def _regions(mask: Any) -> Iterator[tuple[int, int, int, int, int]]:
-    """(row0, col0, row1, col1, pixels) in cells of CELL_PIXELS: touching cells are one region."""
-    import numpy as np
-
-    rows, cols = -(-mask.shape[0] // CELL_PIXELS), -(-mask.shape[1] // CELL_PIXELS)
-    padded = np.zeros((rows * CELL_PIXELS, cols * CELL_PIXELS), dtype=np.int32)
-    padded[: mask.shape[0], : mask.shape[1]] = mask
-    counts = padded.reshape(rows, CELL_PIXELS, cols, CELL_PIXELS).sum(axis=(1, 3))
-    unseen = {(int(r), int(c)) for r, c in zip(*np.nonzero(counts))}
-    while unseen:
-        stack = [unseen.pop()]
-        cells = []
-        while stack:
-            r, c = stack.pop()
-            cells.append((r, c))
-            for near in ((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)):
-                if near in unseen:
-                    unseen.remove(near)
-                    stack.append(near)
-        rs, cs = [r for r, _ in cells], [c for _, c in cells]
-        yield min(rs), min(cs), max(rs) + 1, max(cs) + 1, int(sum(counts[r, c] for r, c in cells))
-
-
 def _chart_tops(page: Any, pdfium: Any) -> list[tuple[float, float, float]]:
     """(left, right, top) of each image on the page, in points: the charts."""
     images = page.get_objects(filter=(pdfium.raw.FPDF_PAGEOBJ_IMAGE,), max_depth=2)
@@ -198,36 +151,6 @@ def _by_chart(
     box: tuple[float, float, float, float], charts: list[tuple[float, float, float]]
 ) -> bool:
     return any(box[3] <= top + BOX_MARGIN_POINTS for _, _, top in charts)
-
-
-class _PageWords:
-    """A page's characters and their boxes, read once, to name the words a region touches."""
-
-    def __init__(self, page: Any) -> None:
-        text_page = page.get_textpage()
-        count = text_page.count_chars()
-        self.text = text_page.get_text_range(0, count) if count else ""
-        self.boxes = [text_page.get_charbox(i) for i in range(len(self.text))]
-
-    def words_in(self, box: tuple[float, float, float, float]) -> str:
-        """The whole words with a character inside `box` (extended to the spaces either side)."""
-        left, bottom, right, top = box
-        hits = [
-            i
-            for i, (l, b, r, t) in enumerate(self.boxes)
-            if l < right and r > left and b < top and t > bottom and not self.text[i].isspace()
-        ]
-        spans: list[tuple[int, int]] = []
-        for i in hits:
-            if spans and spans[-1][0] <= i < spans[-1][1]:
-                continue
-            start, end = i, i + 1
-            while start > 0 and not self.text[start - 1].isspace():
-                start -= 1
-            while end < len(self.text) and not self.text[end].isspace():
-                end += 1
-            spans.append((start, end))
-        return " ".join(self.text[a:b] for a, b in spans)
 
 
 def _states(page: Any, pdfium: Any, layered: bool) -> tuple[tuple[str, str | None], ...]:
@@ -256,7 +179,7 @@ def _page_differences(
             continue
         delta = abs(a - b)
         changed += int((delta > 0).sum())
-        for r0, c0, r1, c1, pixels in _regions(_beyond_shift(a, b)):
+        for r0, c0, r1, c1, pixels in regions(beyond_shift(a, b)):
             if pixels < REGION_PIXELS:
                 tolerated = max(tolerated, pixels)
                 continue
@@ -272,7 +195,7 @@ def _page_differences(
                     boxes[box].append(drawn)
     if not boxes:
         return [], tolerated, changed
-    shown_words, rendered_words = _PageWords(shown), _PageWords(rendered)
+    shown_words, rendered_words = PageWords(shown), PageWords(rendered)
     charts = _chart_tops(shown, pdfium) + _chart_tops(rendered, pdfium)
     found = [
         PageDifference(
@@ -288,14 +211,6 @@ def _page_differences(
     return sorted(found, key=lambda d: (-d.box[3], d.box[0])), tolerated, changed
 
 
-def _whole_words(text: str, start: int, end: int) -> str:
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    return " ".join(text[start:end].split())
-
-
 def _text_difference(number: int, shown: Any, rendered: Any) -> str | None:
     a = shown.get_textpage().get_text_range()
     b = rendered.get_textpage().get_text_range()
@@ -303,7 +218,7 @@ def _text_difference(number: int, shown: Any, rendered: Any) -> str | None:
         return None
     ops = difflib.SequenceMatcher(None, b, a, autojunk=False).get_opcodes()
     _, i0, i1, j0, j1 = next(op for op in ops if op[0] != "equal")
-    gained, lost = _whole_words(a, j0, j1), _whole_words(b, i0, i1)
+    gained, lost = whole_words(a, j0, j1), whole_words(b, i0, i1)
     return (
         f"page {number}: its text reads {gained[:80]!r} where the inputs render {lost[:80]!r} "
         "(text a reader can search or copy, whether or not it is seen)"

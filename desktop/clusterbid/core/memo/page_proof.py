@@ -94,12 +94,12 @@ def _compare_as_images(
     data: dict[str, Any], exported: bytes, again: bytes, notes: tuple[str, ...]
 ) -> PageProof:
     from clusterbid.core.memo.page_images import (
-        PIXEL_THRESHOLD,
         RASTER_DPI,
         REGION_PIXELS,
         RasteriserMissing,
         compare_pages,
     )
+    from clusterbid.core.memo.page_regions import PIXEL_THRESHOLD
 
     why = "; ".join(notes) or "the same versions recorded: something else changed the bytes"
     try:
