@@ -174,7 +174,7 @@ def test_a_page_added_before_signing_is_invalid(pki, honest):
 
 def test_a_difference_at_a_chart_drawn_by_another_matplotlib_is_indeterminate_elsewhere_invalid(pki):
     """matplotlib 3.8.4 draws the demo's charts to another size than 3.11.2 (methodology section
-    13), so below a chart no tolerance can tell an upgrade from doctoring: not provable here, with
+    14), so below a chart no tolerance can tell an upgrade from doctoring: not provable here, with
     the version to install. The same mark with matplotlib recorded as here is INVALID."""
     box = (60, 120, 300, 160)  # page 4, below both charts (they span y 221-751)
     with _recorded_as(matplotlib="3.8.4"):

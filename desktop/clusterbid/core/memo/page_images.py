@@ -14,7 +14,7 @@ white on white is caught although no pixel shows it; a font whose ToUnicode map 
 same but draws other glyphs, which the pixels catch.
 
 The tolerance was measured on real library upgrades (tests/validation/raster_tolerance.py;
-resources/methodology.md section 13), 2026-11-26: the demo memo drawn by reportlab 4.2.5 differs
+resources/methodology.md section 14), 2026-11-26: the demo memo drawn by reportlab 4.2.5 differs
 from 5.1.0's in bytes and in no pixel; every text run moved 0.001 or 0.005 pt (other coordinate
 rounding) moves 1,092-28,264 pixels by a whole pixel and makes no region, 0.01 pt makes 4 on one
 page; page 5's "$2.85" printed "$1.85" or "$2.35" makes regions of 3+ pixels at 100 dpi (none at
