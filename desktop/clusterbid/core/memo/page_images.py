@@ -16,10 +16,10 @@ same but draws other glyphs, which the pixels catch.
 The tolerance was measured on real library upgrades (tests/validation/raster_tolerance.py;
 resources/methodology.md section 14), 2026-11-26: the demo memo drawn by reportlab 4.2.5 differs
 from 5.1.0's in bytes and in no pixel; every text run moved 0.001 or 0.005 pt (other coordinate
-rounding) moves 1,092-28,264 pixels by a whole pixel and makes no region, 0.01 pt makes 4 on one
-page; page 5's "$2.85" printed "$1.85" or "$2.35" makes regions of 3+ pixels at 100 dpi (none at
-72 dpi once a one-pixel shift is tolerated), "$2.86" none (caught by the text); a font drawing 1
-as 3 while its map reads the truth makes 358. matplotlib 3.8.4 draws the charts to another size
+rounding) makes regions of at most 1 pixel, 0.01 pt one of 3; page 5's "$2.85" printed "$1.85"
+makes regions of 3 pixels at 100 dpi (none at 72 dpi once a one-pixel shift is tolerated),
+"$2.35" 4, "$2.86" 1 (caught by the text alone); a font drawing 1 as 3 while its map reads the
+truth makes 1,058 regions. matplotlib 3.8.4 draws the charts to another size
 than 3.11.2 (a subtitle wraps elsewhere), moving what follows them: thousands of pixels no
 tolerance can tell from a doctored chart, so page_proof.py calls such a region not provable here.
 """
