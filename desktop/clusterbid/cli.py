@@ -180,7 +180,7 @@ VERBS: tuple[tuple[str, str, str], ...] = (
     ("sign", "clusterbid.cli_signoff",
      "sign your approver field of a memo with your PKCS#12 certificate"),
     ("verify", "clusterbid.cli_signoff",
-     "check a memo's signatures, attached inputs and figures (exit 0 only if all hold)"),
+     "prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID"),
     ("trust", "clusterbid.cli_trust",
      "list, or --add, the approver certificates (or CA) a .clusterbid document trusts"),
     ("approvers", "clusterbid.cli_approvers",

@@ -14,7 +14,9 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.memo.signoff import read_memo_bytes
 
 PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
-EXIT_OK, EXIT_FAILED = 0, 1
+# verify: 0 VALID, 1 INVALID, 3 INDETERMINATE (2 is bad input and 70 an internal error, in cli.main)
+EXIT_OK, EXIT_FAILED, EXIT_INDETERMINATE = 0, 1, 3
+EXIT_FOR_VERDICT = {"VALID": EXIT_OK, "INVALID": EXIT_FAILED, "INDETERMINATE": EXIT_INDETERMINATE}
 
 
 def _quiet_pyhanko() -> None:
@@ -74,10 +76,13 @@ def run_sign(args: argparse.Namespace) -> int:
 
 
 def _as_json(result) -> dict:
+    from clusterbid.core.memo.signoff import verdict_headline
+
     data = dataclasses.asdict(result)
     for sig in data["signatures"]:
         sig["signing_time"] = sig["signing_time"].isoformat() if sig["signing_time"] else None
-    return {"ok": result.ok, **data}
+    return {"verdict": result.verdict, "verdict_words": verdict_headline(result), "ok": result.ok,
+            **data}
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -106,8 +111,8 @@ def run_verify(args: argparse.Namespace) -> int:
     else:
         from clusterbid.core.memo.signoff import format_verification
 
-        print(format_verification(str(args.memo), result, args.evaluation))
-    return EXIT_OK if result.ok else EXIT_FAILED
+        print(format_verification(str(args.memo), result, args.evaluation, explain=args.explain))
+    return EXIT_FOR_VERDICT[result.verdict]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -127,15 +132,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sign.set_defaults(func=run_sign)
 
     verify = subparsers.add_parser(
-        "verify", help="check a memo's signatures, attached inputs and figures (exit 0 only if all hold)",
-        description="Exit status: 0 every check holds, 1 a check failed, 2 bad input.")
+        "verify",
+        help="prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID",
+        description="Exit status: 0 VALID (every check holds), 1 INVALID (something is proven "
+                    "wrong), 3 INDETERMINATE (nothing wrong found, but something could not be "
+                    "proven here: no trusted certificate, a field not yet signed, a page that "
+                    "cannot be compared), 2 bad input.")
     verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
     verify.add_argument("--registry", type=Path, metavar="FILE",
                         help="the organisation's approver registry (JSON; its format is in the README): each "
                              "field must be signed by the approver it names for that role, with a key it lists")
-    verify.add_argument("--json", action="store_true", help="print the report as JSON")
+    verify.add_argument("--json", action="store_true",
+                        help="print the report as JSON (with the verdict)")
+    verify.add_argument("--explain", action="store_true",
+                        help="also list every revision of the file: its bytes, what it added, "
+                             "which check covers it")
     verify.add_argument("--any-order", action="store_true",
                         help="accept the approvers signing in any order (default: the order the memo lists them)")
     verify.set_defaults(func=run_verify)

@@ -137,8 +137,8 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = dialog.report.toPlainText()
     assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
-    # Without a trusted certificate the signer is shown untrusted, in red, never as holding.
-    assert "FAILED" in dialog.verdict.text() and "#b00020" in dialog.verdict.text()
+    # Without a trusted certificate nothing shows who signed: INDETERMINATE, in amber, never VALID.
+    assert dialog.verdict.text().startswith('<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong')
     assert "signers not trusted" in report
     dialog.trust_requested.emit([str(ca)])
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
@@ -157,7 +157,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
-    assert "FAILED" in window.memos.verify_dialog.verdict.text()
+    assert 'color:#b00020">INVALID: ' in window.memos.verify_dialog.verdict.text()
     window.memos.verify_dialog.close()
 
 

@@ -288,7 +288,7 @@ class MemoCommands:
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs
+            from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs, verdict_headline
             from clusterbid.core.memo.signoff_trust import signoff_trust
             from clusterbid.core.memo.verification import verify_memo
 
@@ -302,11 +302,14 @@ class MemoCommands:
             result = with_document_anchor(
                 verify_memo(pdf, [], evaluation, signoff=trust), pdf, document_path
             )
-            return result.ok, format_verification(path.name, result, document_path.name)
+            report = format_verification(path.name, result, document_path.name, explain=True)
+            return result.verdict, verdict_headline(result), report
 
         self.tasks.run(
             "memo verify",
             verify,
             lambda done: dialog.show_result(*done),
-            lambda exc: dialog.show_result(False, str(exc)),
+            lambda exc: dialog.show_result(
+                "INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({exc})", str(exc)
+            ),
         )

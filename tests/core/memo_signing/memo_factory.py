@@ -20,7 +20,12 @@ APPROVERS = (("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO"))
 
 
 def demo_inputs(evaluation=None):
-    return build_memo_inputs(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS)
+    """The inputs the real memo attaches: with the record of how its pages were drawn."""
+    from clusterbid.core.memo.render import rendering_libraries
+
+    rendering = {"samples": 0, "evidence_requests": [], "libraries": rendering_libraries()}
+    return build_memo_inputs(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS,
+                             rendering=rendering)
 
 
 def render_real_memo(evaluation=None) -> bytes | None:
@@ -29,7 +34,9 @@ def render_real_memo(evaluation=None) -> bytes | None:
         from clusterbid.core.memo.render import render_memo
     except ImportError:
         return None
-    return render_memo(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS)
+    # samples=0 (no Monte Carlo bands) records how the pages were drawn, so verify can render
+    # them again and prove every page, as for a memo `clusterbid memo` made.
+    return render_memo(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS, samples=0)
 
 
 def stand_in_memo(attachment: bytes, printed_sha256: str, approvers: int = 2) -> bytes:

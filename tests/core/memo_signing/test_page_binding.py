@@ -37,7 +37,7 @@ def test_attachment_swapped_for_another_evaluation_before_signing_fails(pki, uns
 def test_the_genuine_memo_names_the_page_checks_that_held(pki, signed_twice):
     result = verify_memo(signed_twice, load_trust_roots([pki.ca_pem]))
     assert result.ok, result.problems
-    assert result.page_check.startswith("page 1 text")
+    assert result.page_check.startswith("re-rendered from the attached inputs: identical")
     # The demo's decision as printed on page 1 (the README's demo figures): Northwind, $3,195,648.00.
     assert "page 1 recommends northwind-ib, as the attached inputs do" in result.page_checked
     assert "page 1 prints the total commitment $3,195,648.00" in result.page_checked

@@ -39,7 +39,7 @@ def test_certificates_kept_in_the_document_let_verify_trust_the_approvers(capsys
 
     # Before: the document trusts nobody, so the signers are not shown as the approvers.
     code, out = _run(capsys, "verify", memo, "--evaluation", document)
-    assert code == 1 and "signers not trusted" in out and "clusterbid trust" in out
+    assert code == 3 and "signers not trusted" in out and "clusterbid trust" in out
 
     code, out = _run(capsys, "trust", document, "--add", pki.ca_pem)
     assert code == 0, out
@@ -56,7 +56,7 @@ def test_certificates_kept_in_the_document_let_verify_trust_the_approvers(capsys
     _signed_memo(capsys, document, memo, pki)
     code, out = _run(capsys, "verify", memo, "--evaluation", document)
     assert code == 0, out
-    assert out.count("trusted: yes") == 2 and "OK: every check holds" in out
+    assert out.count("trusted: yes") == 2 and out.startswith("VALID: ")
 
     # The same CA twice is refused by name; the trail keeps one row.
     code, out = _run(capsys, "trust", document, "--add", pki.ca_pem)

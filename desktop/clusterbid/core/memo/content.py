@@ -91,7 +91,7 @@ class MemoContent:
             inputs_sha256=inputs.sha256,
             as_of=inputs_date(scorecard),
             confidentiality=CONFIDENTIALITY,
-            software_version=__version__,
+            software_version=str(inputs.data.get("software_version") or __version__),
             model_version=MODEL_VERSION,
             summary=decision_summary(scorecard, uncertainty, override),
             job_rows=job_rows(scorecard),

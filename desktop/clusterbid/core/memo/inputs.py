@@ -176,9 +176,11 @@ def build_memo_inputs(
     audit_anchor: dict[str, object] | None = None,
     decision_date=None,
     rendering: dict[str, object] | None = None,
+    software_version: str = __version__,
 ) -> MemoInputs:
     """Everything the memo's figures come from; its SHA-256 names the memo. `audit_anchor` is the
-    document's audit head ({"seq", "hash"}) when the memo is made from a .clusterbid document."""
+    document's audit head ({"seq", "hash"}) when the memo is made from a .clusterbid document.
+    `software_version`: this one, or the one a memo being rendered again records."""
     check_override(scorecard, override)
     evaluation = scorecard.evaluation
     people = [_approver(a) for a in approvers]
@@ -190,7 +192,7 @@ def build_memo_inputs(
     refuse_same_person_twice(people)  # four eyes: two approvers are two people
     data = {
         "format": INPUTS_FORMAT,
-        "software_version": __version__,
+        "software_version": software_version,
         "model_version": _model_version(scorecard),
         "evaluation": evaluation.model_dump(mode="json"),
         "catalog": _catalog_entries(evaluation),

@@ -31,10 +31,11 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
               override: RecommendationOverride | None = None, decision_date: dt.date | None = None,
               audit_anchor: dict[str, object] | None = None, request_statuses: Sequence[Any] = (),
               samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
-              progress: Progress = _quiet) -> bytes:
+              progress: Progress = _quiet, made_by: dict[str, Any] | None = None) -> bytes:
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
     given (verify's re-render) are printed as they were instead of valuing information again.
-    InputError when no bid can be recommended or a choice is refused (override, approver)."""
+    InputError when no bid can be recommended or a choice is refused (override, approver).
+    `made_by`: the versions a memo being rendered again records (render_memo)."""
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
@@ -45,7 +46,8 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         _has_recommendation(served.ranked)
         progress(0.1, "drawing the memo")
         return render_memo(served, approvers=approvers, notes=notes, override=override,
-                           audit_anchor=audit_anchor, decision_date=decision_date, samples=0)
+                           audit_anchor=audit_anchor, decision_date=decision_date, samples=0,
+                           made_by=made_by)
     from clusterbid.core.memo import chart_cache
     from clusterbid.core.memo.chart_worker import chart_worker
 
@@ -87,7 +89,7 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
                            sensitivity=sensitivity, notes=notes, override=override,
                            evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
                            decision_date=decision_date, samples=samples, chart_worker=worker,
-                           chart_index=chart_index)
+                           chart_index=chart_index, made_by=made_by)
 
 
 def _has_recommendation(ranked: Sequence[object]) -> None:

@@ -58,7 +58,7 @@ _PRINTED_WHOLE = ("What a verified memo proves",)
 ATTACHMENT_NAME = "clusterbid-methodology.md"
 # Sections the model's reviewers read and the approvers need not: a heading and a pointer.
 _REFERENCE_ONLY = ("Step time", "Evidence", "Value of information", "Where each figure came from",
-                   "What the audit trail proves")
+                   "What the audit trail proves", "How verify proves every page")
 _IN_THE_ATTACHMENT = f"(In the full text, attached to this PDF as {ATTACHMENT_NAME}, and in the app's Help.)"
 _REST_ATTACHED = f"(Formulas, tables and checks: in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
 

@@ -3,8 +3,10 @@
 The document information and the attachment's description can be rewritten together with the
 attachment before anyone signs, so they prove nothing about what the approvers saw. What they saw
 is the page: this reads page 1's text of the unsigned memo (the bytes before the first signature)
-and checks it prints the attachment's SHA-256, the recommended bid and its amounts.
-Text is read with poppler's pdftotext (a subprocess: verify never loads the PDF renderer).
+and checks it prints the attachment's SHA-256, the recommended bid and its amounts. Every page is
+proven against a re-render by page_proof.py; this names the decision's figures in the report.
+Text is read with PDFium (pypdfium2, the rasteriser verify compares pages with), else poppler's
+pdftotext where it is installed.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class PageBinding:
     method: str
     checked: tuple[str, ...] = ()  # the checks that held, in words
     problems: tuple[str, ...] = ()
+    unproven: tuple[str, ...] = ()  # page 1 could not be read here
 
 
 def first_revision(pdf: bytes, first_signature_offset: int | None) -> bytes:
@@ -40,7 +43,25 @@ def first_revision(pdf: bytes, first_signature_offset: int | None) -> bytes:
 
 
 def page_one_text(pdf: bytes) -> str | None:
-    """Page 1's text with runs of white space made single spaces; None when pdftotext is missing."""
+    """Page 1's text with runs of white space made single spaces; None when neither PDFium nor
+    pdftotext is here."""
+    try:
+        import pypdfium2
+    except ImportError:
+        return _pdftotext_page_one(pdf)
+    try:
+        document = pypdfium2.PdfDocument(pdf)
+    except Exception:  # noqa: BLE001 (PDFium refuses a damaged file: no text, the checks fail)
+        return ""
+    try:
+        if not len(document):
+            return ""
+        return " ".join(document[0].get_textpage().get_text_range().split())
+    finally:
+        document.close()
+
+
+def _pdftotext_page_one(pdf: bytes) -> str | None:
     tool = shutil.which("pdftotext")
     if tool is None:
         return None
@@ -75,8 +96,8 @@ def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) 
     """Compare page 1 of the exported memo with the attachment (its hash and its parsed content)."""
     text = page_one_text(exported)
     if text is None:
-        return PageBinding("not possible", problems=(
-            "page 1 could not be read: pdftotext is not installed (install poppler-utils), so nothing "
+        return PageBinding("not possible", unproven=(
+            "page 1 could not be read: neither pypdfium2 nor pdftotext is installed, so nothing "
             "proves the printed page matches the attached inputs",))
     method = "page 1 text of the memo as exported (inputs hash, recommended bid, amounts)"
     checked, problems = [], []

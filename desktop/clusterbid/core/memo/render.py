@@ -124,6 +124,7 @@ def render_memo(
     samples: int | None = None,
     chart_worker: ChartWorker | None = None,
     chart_index: str | None = None,
+    made_by: dict[str, Any] | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
@@ -132,14 +133,21 @@ def render_memo(
     are kept in the attached inputs, so `clusterbid verify` can render the memo again and compare
     bytes (core/memo/rerender.py). `chart_worker`: a process started to draw the charts
     (core/memo/chart_worker.py); without one they are drawn here, to the same pixels.
-    `chart_index`: the key under which the charts' keys are noted (chart_cache.memo_key)."""
+    `chart_index`: the key under which the charts' keys are noted (chart_cache.memo_key).
+    `made_by`: verify's re-render passes the software and library versions the memo's attachment
+    records ({"software_version", "libraries"}), so the attachment, its hash and page 1 come out
+    as they were; the pages are then drawn by the libraries installed here."""
     from clusterbid.core.serving_scoring import ServingScorecard
 
     people = tuple(_approver(a) for a in approvers)
+    made_by = made_by or {}
+    libraries = made_by.get("libraries") or rendering_libraries()
     rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests),
-                                              "libraries": rendering_libraries()}
+                                              "libraries": libraries}
+    version = {"software_version": str(made_by["software_version"])} if made_by.get("software_version") else {}
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
-                               audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering)
+                               audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering,
+                               **version)
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 

@@ -259,7 +259,8 @@ def render_serving_memo(scorecard: ServingScorecard, inputs: MemoInputs, approve
     """The story PDF (before attachments and fields), where its signature boxes are, and its date."""
     head = ServingMemoHead(
         title=scorecard.evaluation.title, memo_number=memo_number(inputs.sha256), inputs_sha256=inputs.sha256,
-        as_of=inputs_date(scorecard), software_version=__version__, model_version=SERVING_MODEL_VERSION,
+        as_of=inputs_date(scorecard), software_version=str(inputs.data.get("software_version") or __version__),
+        model_version=SERVING_MODEL_VERSION,
         approvers=approvers, methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=True),
         audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
     )

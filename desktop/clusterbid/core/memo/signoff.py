@@ -73,36 +73,78 @@ def approver_role(pdf: bytes, index: int) -> str:
     return approvers[index - 1].role if 0 < index <= len(approvers) else ""
 
 
-def format_verification(name: str, result: MemoVerification, evaluation_path: Path | str | None = None) -> str:
-    """The report `clusterbid verify` prints and the app shows."""
-    lines = [f"Memo {name}"]
+# The verdict in plain words, made once: `clusterbid verify` prints it, the app's dialog shows it.
+VERDICT_WORDS = {
+    "VALID": "VALID: every page is proven to be what the attached inputs render to, each "
+             "approver's field is signed by a trusted certificate, and nothing but signatures was "
+             "added after signing.",
+    "INDETERMINATE": "INDETERMINATE: nothing was found wrong, but {n} thing(s) could not be proven "
+                     "here (listed below); do not rely on this memo until they are.",
+    "INVALID": "INVALID: {n} finding(s) prove this memo is not what was approved, or not approved "
+               "as it says (listed below).",
+}
+VERDICT_COLOURS = {"VALID": "#1b7f3b", "INDETERMINATE": "#8a5a00", "INVALID": "#b00020"}
+
+
+def verdict_headline(result: MemoVerification) -> str:
+    """The report's first line: the three-state verdict (ETSI EN 319 102-1) in plain words."""
+    count = len(result.problems) if result.verdict == "INVALID" else len(result.unproven)
+    return VERDICT_WORDS[result.verdict].format(n=count)
+
+
+def _signature_lines(result: MemoVerification) -> list[str]:
+    lines = []
     for sig in result.signatures:
         when = f"{sig.signing_time:%Y-%m-%d %H:%M:%S %Z}" if sig.signing_time else "no time given"
-        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes", False: "NO"}[sig.trusted]
+        trusted = {None: "NOT TRUSTED (no trusted certificate given)", True: "yes",
+                   False: "NO"}[sig.trusted]
+        intact = "yes" if sig.intact else "NO"
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
-        lines.append(f"    intact: {'yes' if sig.intact else 'NO'}; {sig.coverage}; trusted: {trusted}")
+        lines.append(f"    intact: {intact}; {sig.coverage}; trusted: {trusted}")
         lines.append(f"    changed after this signature: {sig.changes_after}")
     if result.signer_chains:
         lines.append("  who signed, with which certificate, chaining to which anchor, in which registry entry:")
         lines += [f"    {line}" for line in result.signer_chains]
     lines.append(f"  unsigned fields: {', '.join(result.unsigned_fields) or 'none'}")
+    return lines
+
+
+def _held(flag: bool | None) -> str:
+    return {True: "holds", False: "FAILS", None: "not checked"}[flag]
+
+
+def format_verification(name: str, result: MemoVerification,
+                        evaluation_path: Path | str | None = None, *, explain: bool = False) -> str:
+    """The report `clusterbid verify` prints and the app shows: the verdict, then each check and
+    its result, then every finding; `explain` adds every revision and the check that covers it."""
+    lines = [verdict_headline(result), "", f"Memo {name}", "Signatures:"]
+    lines += _signature_lines(result)
+    lines.append(f"Every page against a re-render of the attached inputs: "
+                 f"{'proven' if result.pages_proven else 'NOT proven'}")
+    lines.append(f"  {result.page_check}")
+    lines += [f"  recorded here: {note}" for note in result.version_notes]
     if result.inputs_sha256:
-        verdict = ("matches the SHA-256 the memo states in its description" if result.inputs_match_printed
-                   else f"the memo's description states {result.printed_sha256 or 'no single value'}")
-        lines.append(f"  attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
-    if result.inputs_sha256:
-        lines.append(f"  printed page vs attached inputs, checked by: {result.page_check}")
-        lines += [f"    {c}" for c in result.page_checked]
+        verdict = ("matches the SHA-256 the memo states" if result.inputs_match_printed
+                   else f"the memo states {result.printed_sha256 or 'no single value'}")
+        lines.append(f"Attached inputs SHA-256 {result.inputs_sha256}: {verdict}")
+        lines.append("Page 1 against the attached inputs:")
+        lines += [f"  {c}" for c in result.page_checked] or ["  nothing held"]
     if result.rescore_matches is not None:
-        lines.append("  re-scored with this version's model: "
-                     + ("ranking and figures match the memo" if result.rescore_matches else "DIFFERENT from the memo"))
-        lines += [f"    {d}" for d in result.rescore_differences[:20]]
+        lines.append(f"Re-scored with this version's model: {_held(result.rescore_matches)}"
+                     + ("" if result.rescore_matches else ": DIFFERENT from the memo"))
+        lines += [f"  {d}" for d in result.rescore_differences[:20]]
     if result.evaluation_matches is not None:
-        lines.append(f"  evaluation {evaluation_path}: " + ("matches the memo" if result.evaluation_matches else "DIFFERS"))
-        lines += [f"    {d}" for d in result.evaluation_differences[:20]]
-    if result.ok:
-        lines.append("OK: every check holds")
-    else:
-        lines.append(f"FAILED ({len(result.problems)} problem(s)):")
+        matches = "matches the memo" if result.evaluation_matches else "DIFFERS"
+        lines.append(f"Evaluation {evaluation_path}: {matches}")
+        lines += [f"  {d}" for d in result.evaluation_differences[:20]]
+    if result.problems:
+        lines.append(f"Proven wrong ({len(result.problems)}):")
         lines += [f"  - {p}" for p in result.problems]
+    if result.unproven:
+        lines.append(f"Not proven here ({len(result.unproven)}):")
+        lines += [f"  - {p}" for p in result.unproven]
+    if explain:
+        lines.append(f"Revisions ({len(result.revisions)}):")
+        lines += ([f"  {revision.words()}" for revision in result.revisions]
+                  or ["  the history cannot be read"])
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Verify a memo: its signatures, its attached inputs against page 1, a re-score, and an evaluation."""
+"""Verify a memo: its signatures, every page against a re-render of its attached inputs, page 1
+against the attachment, a re-score, and an evaluation; one three-state verdict."""
 
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from clusterbid.core.memo.approver_binding import check_approvers, identity_of
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
+from clusterbid.core.memo.page_proof import prove_pages
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.registry_check import check_registry
+from clusterbid.core.memo.revisions import Revision, memo_revisions
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
@@ -26,9 +29,14 @@ from clusterbid.core.memo.signoff_trust import SignoffTrust
 PDF_PROBE = 1024
 
 
+VALID, INDETERMINATE, INVALID = "VALID", "INDETERMINATE", "INVALID"  # ETSI EN 319 102-1's words
+
+
 @dataclass(frozen=True)
 class MemoVerification:
-    """Everything `clusterbid verify` reports; `ok` only when every check holds."""
+    """Everything `clusterbid verify` reports. `problems` are findings proven wrong (INVALID);
+    `unproven` what could not be proven here (INDETERMINATE: no trust anchor, a field not yet
+    signed, a page that cannot be compared); VALID only when neither has any."""
 
     signatures: tuple[SignatureReport, ...] = ()
     unsigned_fields: tuple[str, ...] = ()
@@ -40,14 +48,22 @@ class MemoVerification:
     evaluation_matches: bool | None = None  # None when no evaluation was given
     evaluation_differences: tuple[str, ...] = ()
     trust_checked: bool = False
-    page_check: str = "not possible"  # how the exported page was compared with the attachment
-    page_checked: tuple[str, ...] = ()  # the page checks that held, in words
+    page_check: str = "not possible"  # how every page was compared with the attached inputs
+    page_checked: tuple[str, ...] = ()  # page 1's checks that held, in words
+    pages_proven: bool = False
+    version_notes: tuple[str, ...] = ()  # recorded software and libraries against this computer's
+    revisions: tuple[Revision, ...] = ()
     signer_chains: tuple[str, ...] = ()  # per signer: certificate, trust anchor, registry entry
     problems: tuple[str, ...] = field(default=())
+    unproven: tuple[str, ...] = field(default=())
+
+    @property
+    def verdict(self) -> str:
+        return INVALID if self.problems else INDETERMINATE if self.unproven else VALID
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return self.verdict == VALID
 
 
 def looks_like_pdf(pdf: bytes) -> bool:
@@ -103,35 +119,14 @@ def _first_signature_offset(embedded) -> int | None:
     return min(offsets, default=None)
 
 
-def _rerender_check(data: dict, exported: bytes, text_method: str) -> tuple[str, list[str]]:
-    """Render the attached inputs again and compare bytes with the memo as exported; where that
-    is not possible here (older inputs, another version), the page-text check stands and says why."""
-    from clusterbid.core.memo.rerender import first_difference, rerender_memo, why_not_rerendered
-
-    reason = why_not_rerendered(data)
-    if reason is not None:
-        return f"{text_method}; not re-rendered: {reason}", []
-    try:
-        again = rerender_memo(data)
-    except InputError as exc:
-        return f"{text_method}; not re-rendered: {exc}", [f"the attached inputs cannot be rendered again: {exc}"]
-    if again == exported:
-        return (f"re-rendered from the attached inputs: identical to the memo as exported, byte for byte "
-                f"({len(exported):,} bytes, every page); and {text_method}"), []
-    at = first_difference(again, exported)
-    return ("re-rendered from the attached inputs: DIFFERENT from the memo as exported",
-            [f"the memo as exported is not what its attached inputs render to (first difference at byte "
-             f"{at:,} of {len(exported):,}): a page was changed before signing, or the memo was not made "
-             "by ClusterBid from these inputs"])
-
-
 def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
-                  exported: bytes) -> dict:
+                  exported: bytes, images: bool = True) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
+    unproven: list[str] = []
     if raw is None:
         problems.append(f"the memo carries no {INPUTS_ATTACHMENT_NAME} attachment; its figures cannot be checked")
-        return {**found, "problems": problems}
+        return {**found, "problems": problems, "unproven": unproven}
     found["inputs_sha256"] = digest = hashlib.sha256(raw).hexdigest()
     if not stated:
         problems.append("the memo states no SHA-256 for its inputs (document keywords or attachment description)")
@@ -148,11 +143,18 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         problems.append(f"the attached inputs cannot be re-scored: {exc}")
         data = None
     binding = bind_page_to_inputs(exported, digest, data)
-    found["page_check"], found["page_checked"] = binding.method, binding.checked
+    found["page_checked"] = binding.checked
     problems += binding.problems
-    if data is not None and digest == (stated[0] if len(stated) == 1 else None):
-        found["page_check"], rendered_problems = _rerender_check(data, exported, binding.method)
-        problems += rendered_problems
+    unproven += binding.unproven
+    if data is None:
+        unproven.append("the pages cannot be proven: the attached inputs cannot be read to render "
+                        "them again")
+    else:
+        proof = prove_pages(data, exported, images=images)
+        found["page_check"], found["pages_proven"] = proof.method, proof.proven
+        found["version_notes"] = proof.notes
+        problems += proof.problems
+        unproven += proof.unproven
     if data is not None:
         found["rescore_matches"] = not differences
         found["rescore_differences"] = tuple(differences)
@@ -167,7 +169,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         found["evaluation_differences"] = tuple(differences)
         if differences:
             problems.append(f"the memo's evaluation is not the one given: {'; '.join(differences[:5])}")
-    return {**found, "problems": problems}
+    return {**found, "problems": problems, "unproven": unproven}
 
 
 def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
@@ -195,21 +197,27 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
                                 problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
     reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
     problems = [problem for report in reports for problem in report.problems] + metadata
+    unproven = []
     if not reports:
-        problems.append("the memo carries no signatures")
+        unproven.append("the memo carries no signatures: nobody has approved it yet")
     elif not trust_roots:
         # Anyone can make a certificate bearing an approver's name: without a trusted CA or
         # approver certificate nothing shows the signatures were made by the people named.
-        problems.append("signers not trusted: no trusted certificate was given, so nothing shows these "
-                        "certificates belong to the approvers named (keep the organisation's CA or the "
-                        "approvers' certificates in the document: `clusterbid trust DOC.clusterbid --add "
-                        "CERT.pem`, then verify with --evaluation DOC.clusterbid; or give --trust)")
+        unproven.append("signers not trusted: no trusted certificate was given, so nothing shows "
+                        "these certificates belong to the approvers named (keep the organisation's "
+                        "CA or the approvers' certificates in the document: `clusterbid trust "
+                        "DOC.clusterbid --add CERT.pem`, then verify with --evaluation "
+                        "DOC.clusterbid; or give --trust)")
     if unsigned:
-        problems.append(f"not yet signed: {', '.join(unsigned)}")
+        unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
+                        "every approver has signed)")
     exported = first_revision(pdf, _first_signature_offset(embedded))
-    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported)
+    signed_bytes_changed = any(not report.intact for report in reports)
+    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported,
+                           images=not signed_bytes_changed)
     problems += inputs.pop("problems")
     problems += signoff_problems(reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256"))
+    unproven += inputs.pop("unproven")
     approvers = inputs.pop("approvers", None)
     if approvers is None:
         problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
@@ -219,5 +227,7 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     if signoff is not None and approvers is not None:
         findings = check_registry(signoff, approvers, signers, {r.field: r.signing_time for r in reports})
         chains, problems = findings.lines, problems + list(findings.problems)
-    return MemoVerification(signatures=reports, unsigned_fields=unsigned, trust_checked=bool(trust_roots),
-                            signer_chains=chains, problems=tuple(problems), **inputs)
+    return MemoVerification(signatures=reports, unsigned_fields=unsigned,
+                            trust_checked=bool(trust_roots), signer_chains=chains,
+                            revisions=memo_revisions(pdf, reader, embedded),
+                            problems=tuple(problems), unproven=tuple(unproven), **inputs)

@@ -6,6 +6,8 @@ is; the button lets the officer check against their organisation's CA and re-run
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QPlainTextEdit, QVBoxLayout
@@ -36,9 +38,13 @@ class VerifyReportDialog(QDialog):
         layout.addWidget(self.report, 1)
         layout.addWidget(buttons)
 
-    def show_result(self, ok: bool, report: str) -> None:
-        colour, text = ("#1b7f3b", "Every check holds.") if ok else ("#b00020", "Verification FAILED: see below.")
-        self.verdict.setText(f'<b style="color:{colour}">{text}</b>')
+    def show_result(self, verdict: str, headline: str, report: str) -> None:
+        """`verdict` VALID, INDETERMINATE or INVALID and its words, as core words them
+        (core/memo/signoff.py: the CLI prints the same)."""
+        from clusterbid.core.memo.signoff import VERDICT_COLOURS
+
+        colour = VERDICT_COLOURS.get(verdict, VERDICT_COLOURS["INVALID"])
+        self.verdict.setText(f'<b style="color:{colour}">{html.escape(headline)}</b>')
         self.report.setPlainText(report)
 
     def show_busy(self, what: str) -> None:
