@@ -38,8 +38,9 @@ def _fail(message: str) -> int:
 _size = size_text
 
 
-def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = None) -> EvidenceReading:
-    data = load_evidence_bytes(path)
+def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = None,
+          data: bytes | None = None) -> EvidenceReading:
+    data = load_evidence_bytes(path) if data is None else data
     if fabric is None and args.fabric is not None:
         fabric = fabric_claim_of(args.fabric, args.claims_gdr)
     nodes = NodeCount(args.nodes, "--nodes on the clusterbid command line") if args.nodes else None
@@ -175,13 +176,14 @@ def run_attach(args: argparse.Namespace) -> int:
             # The bid's own fabric is what the log's NCCL lines are held against.
             bid = next((b for b in document.evaluation.bids if b.id == args.bid_id), None)
         claim = fabric_claim_of(bid.fabric.technology, bid.fabric.gpudirect_rdma) if bid and args.fabric is None else None
-        reading = _read(path, args, claim)
+        data = load_evidence_bytes(path)  # read once: the bytes kept are the bytes parsed
+        reading = _read(path, args, claim, data)
         if not reading.evidence:
             raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
                              "nothing was attached")
         items = [_overridden(e, args.use_flagged) for e in reading.evidence]
         with KeptTableDocument.open(args.document, user=args.user) as document:
-            document.attach_evidence(args.bid_id, path.name, path.read_bytes(), items,
+            document.attach_evidence(args.bid_id, path.name, data, items,
                                      media_type=MEDIA_TYPES[reading.format])
             from clusterbid.core.evidence_request.status import match_file
 
