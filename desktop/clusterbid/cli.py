@@ -22,11 +22,11 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from clusterbid.core.safe_files import replace_atomically, write_bytes_atomically
 
     if path.suffix == ".clusterbid":
-        from clusterbid.core.store import EvaluationDocument
+        from clusterbid.core.comparison_table import KeptTableDocument
 
         # Built beside the old file and renamed over it: with --force on a full disk the existing
         # evaluation stays, instead of being deleted before the new one could be written.
-        replace_atomically(path, lambda temp: EvaluationDocument.create(temp, demo_evaluation()).close())
+        replace_atomically(path, lambda temp: KeptTableDocument.create(temp, demo_evaluation()).close())
     else:
         write_bytes_atomically(path, (demo_evaluation().model_dump_json(indent=2) + "\n").encode("utf-8"))
     print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")

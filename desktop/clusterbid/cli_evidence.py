@@ -167,6 +167,7 @@ MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json", "thro
 
 def run_attach(args: argparse.Namespace) -> int:
     """Parse first; only a file that yields usable evidence is stored, with the bid, in one transaction."""
+    from clusterbid.core.comparison_table import KeptTableDocument
     from clusterbid.core.store import EvaluationDocument
 
     path = Path(args.file)
@@ -181,7 +182,7 @@ def run_attach(args: argparse.Namespace) -> int:
             raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
                              "nothing was attached")
         items = [_overridden(e, args.use_flagged) for e in reading.evidence]
-        with EvaluationDocument.open(args.document, user=args.user) as document:
+        with KeptTableDocument.open(args.document, user=args.user) as document:
             document.attach_evidence(args.bid_id, path.name, data, items,
                                      media_type=MEDIA_TYPES[reading.format])
             from clusterbid.core.evidence_request.status import match_file

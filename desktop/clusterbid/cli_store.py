@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from clusterbid.core.comparison_table import KeptTableDocument
 from clusterbid.core.documents import read_model
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
@@ -32,7 +33,7 @@ def run_new(args: argparse.Namespace) -> int:
     """Create an evaluation file from the bundled demo or from an evaluation JSON."""
     try:
         evaluation = _load_evaluation(args.from_file)
-        with EvaluationDocument.create(args.path, evaluation, user=args.user) as document:
+        with KeptTableDocument.create(args.path, evaluation, user=args.user) as document:
             bids = len(document.evaluation.bids)
     except InputError as exc:
         return _fail(str(exc))
@@ -87,7 +88,7 @@ def run_import(args: argparse.Namespace) -> int:
             print(report.as_text())
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
             return EXIT_INPUT
-        with EvaluationDocument.open(args.path, user=args.user) as document:
+        with KeptTableDocument.open(args.path, user=args.user) as document:
             # One import is one user action: one transaction and one audit row for the whole sheet.
             document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
             total = len(document.evaluation.bids)

@@ -30,6 +30,22 @@ def write_shown(conn: sqlite3.Connection, head: tuple[int, str], title: str, col
                  (SHOWN_KEY, json.dumps(payload, ensure_ascii=False).encode("utf-8")))
 
 
+def restamp_shown(conn: sqlite3.Connection, old_head: tuple[int, str], new_head: tuple[int, str]) -> None:
+    """Inside a commit that only records what was done (a memo exported, a signature, a file
+    kept): the scores kept at `old_head` are still the evaluation's, so they are kept at
+    `new_head`, the head the commit leaves. A table already stale stays stale."""
+    raw = conn.execute("SELECT CASE WHEN typeof(value) = 'blob' AND length(value) <= ? THEN value END "
+                       "FROM meta WHERE key = ?", (MAX_SHOWN_CHARACTERS, SHOWN_KEY)).fetchone()
+    if raw is None or not isinstance(raw[0], bytes):
+        return
+    try:
+        payload = json.loads(raw[0].decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return
+    if _well_formed(payload) and payload.get("head") == f"{old_head[0]} {old_head[1]}":
+        write_shown(conn, new_head, payload["title"], payload["columns"], payload["rows"])
+
+
 def read_shown(path: Path | str) -> dict[str, Any] | None:
     """The table last shown for the document at `path`, or None when there is none, it is stale
     (the document changed since), or anything about it is not as written."""

@@ -19,7 +19,7 @@ def run_app(path: str | None = None) -> int:
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANISATION)
     settings = AppSettings.for_user()
-    from clusterbid.gui.first_look import document_to_open, first_look
+    from clusterbid.gui.first_look import document_to_open, first_look, import_main_window, load_while_responsive
 
     # Issue 24: the table as last shown, painted before the models and the cost model load.
     look = first_look(document_to_open(path, settings), settings.window_state("geometry"))
@@ -27,6 +27,8 @@ def run_app(path: str | None = None) -> int:
         _paint_now(app, look)
         if os.environ.get(QUIT_AFTER_FIRST_PAINT):
             return 0
+        if not load_while_responsive(app, look, import_main_window):
+            return 0  # closed before the real window was ready: nothing more to open
     window = open_main_window(path, settings)
     if isinstance(window, InputError):
         QMessageBox.critical(None, "ClusterBid cannot open this evaluation", str(window))

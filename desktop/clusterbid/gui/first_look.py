@@ -5,9 +5,12 @@ built; the status line says these are the scores as last shown, being recomputed
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QHeaderView, QMainWindow, QTableWidget, QTableWidgetItem
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication, QHeaderView, QMainWindow, QTableWidget, QTableWidgetItem
 
 from clusterbid.core.shown_scorecard import read_shown
 
@@ -30,7 +33,7 @@ def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
         return None
     window = QMainWindow()
     window.setObjectName("first_look")
-    window.setWindowTitle(payload["title"])
+    window.setWindowTitle(f"{payload['title']} — {path.name} — ClusterBid")  # as the main window's
     table = QTableWidget(len(payload["rows"]), len(payload["columns"]))
     table.setHorizontalHeaderLabels(payload["columns"])
     table.verticalHeader().hide()
@@ -47,3 +50,29 @@ def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
         window.resize(1200, 760)
     window.show()
     return window
+
+
+def load_while_responsive(app: QApplication, look: QMainWindow, load: Callable[[], object],
+                          slice_ms: int = 20) -> bool:
+    """Run `load` (the imports the real window needs: most of a start) on a second thread while
+    the first look handles its events: it repaints, moves and closes like any window. False when
+    the officer closed it meanwhile (nothing more is opened), True once `load` is done."""
+
+    def run() -> None:
+        try:
+            load()
+        except Exception:
+            pass  # the main thread imports again and reports it there
+
+    worker = threading.Thread(target=run, name="first-look-imports", daemon=True)
+    worker.start()
+    while worker.is_alive() and look.isVisible():
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, slice_ms)
+        worker.join(slice_ms / 1000)
+    return look.isVisible()
+
+
+def import_main_window() -> None:
+    """What opening the main window imports first: the models, the cost model, the store, Qt's
+    widgets for the window (importing creates no widget, so a second thread may do it)."""
+    import clusterbid.gui.main_window  # noqa: F401

@@ -201,6 +201,7 @@ class MainWindow(QMainWindow):
         has_bid = self.comparison.selected_bid_id() is not None
         for action in (self.actions_.edit_bid, self.actions_.duplicate_bid, self.actions_.delete_bid):
             action.setEnabled(has_bid)
+        self._remember_shown()  # before the bands: a window closed before they come opens fast too
 
     def _show_analysis(self, analysis) -> None:
         if analysis.evaluation is not None and analysis.evaluation != self.session.evaluation:
@@ -218,19 +219,18 @@ class MainWindow(QMainWindow):
                                       {b.id: b.quote.provider for b in self.session.evaluation.bids})
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
         self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value)
-        self._remember_shown()
+        self._remember_shown(analysis.uncertainty)
 
-    def _remember_shown(self) -> None:
-        """The table as shown now, bands included, kept for the next start's first paint (issue 24)."""
-        from PySide6.QtCore import Qt
+    def _remember_shown(self, uncertainty=None) -> None:
+        """The table as shown now kept for the next start's first paint (issue 24): once the new
+        scores are shown and again with the bands. Core writes it, as at every command-line edit."""
+        from clusterbid.core.comparison_table import keep_shown_table
+        from clusterbid.core.shown_scorecard import read_shown
 
-        model, view = self.model, self.comparison
-        columns = [c for c in range(model.columnCount()) if not view.isColumnHidden(c)]
-        heading = [str(model.headerData(c, Qt.Orientation.Horizontal)) for c in columns]
-        rows = [[str(model.index(r, c).data() or "") for c in columns] for r in range(model.rowCount())]
         document = self.session.document
-        if not document.is_closed:
-            document.remember_shown(self.windowTitle(), heading, rows)
+        if document.is_closed or (uncertainty is None and read_shown(document.path) is not None):
+            return  # without bands, a table kept for this very state (perhaps with them) stays
+        keep_shown_table(document, self.model.scorecard, uncertainty, self.model.resting)
 
     def _on_bid_selected(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.model.row_of(bid_id)

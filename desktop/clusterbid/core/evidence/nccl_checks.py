@@ -28,6 +28,11 @@ TYPE_BYTES: dict[str, int] = {
     "int64": 8, "uint64": 8, "double": 8,
 }  # fmt: skip
 
+# Result rows one file may hold. A sweep is tens of sizes (8 B to 16 GiB at -f 2 is 32); even a
+# campaign of a hundred runs stays under this. Each row becomes a validated model, so a file of
+# hundreds of thousands of rows cost gigabytes and most of a minute: it is refused at this row.
+MAX_RESULT_ROWS = 4096
+
 # Old versions print the max deviation; float sums legitimately differ by rounding, so only a
 # deviation well above float noise is a red flag. (Our threshold; nccl-tests had no fixed one.)
 MAX_ERROR_TOLERATED = 1e-3

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, NodeCount, RawRun, finish_run
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # A -J file holds one run; with per-iteration timings a few MB. Refuse absurd inputs up front.
@@ -128,6 +128,9 @@ def parse_nccl_tests_json(
     results = reader.key(top, "results", "document")
     if not isinstance(results, list):
         raise reader.fail("results", "expected a list")
+    if len(results) > MAX_RESULT_ROWS:
+        raise reader.fail("results", f"{len(results):,} result rows, more than the {MAX_RESULT_ROWS:,} a file may "
+                          "hold (a sweep is tens of sizes): attach each run's output on its own")
     for i, record in enumerate(results):
         raw.rows.append(reader.row(reader.obj(record, f"results[{i}]"), f"results[{i}]"))
         raw.resolutions.append((_JSON_RESOLUTION,) * 4)

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import TYPE_BYTES, NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, TYPE_BYTES, NodeCount, RawRun, finish_run
 from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # nccl-tests lines are under 300 characters; a far longer line is not a log we can read, and
 # refusing it up front keeps every later step (split, regex) cheap.
 MAX_LINE_CHARS = 64 * 1024
+# Lines one log may hold: nccl-tests with NCCL_DEBUG=INFO prints about 150 lines per rank, so a
+# 1,024-GPU run is some 150,000. Every line costs a pass of the loop below whatever it holds (a
+# file of empty lines is the cheapest way to make millions), so the count is bounded too.
+MAX_LINES = 400_000
 
 # Every regex below is anchored and free of nested quantifiers: linear on any line.
 _RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
@@ -104,6 +109,7 @@ class _Scanner:
         self.pending_program: str | None = None
         self.saw_avg_line = False
         self.pending_topology = TopologyCollector()  # NCCL INFO lines seen before their run began
+        self.rows_read = 0
 
     def fail(self, lineno: int, problem: str) -> EvidenceParseError:
         return EvidenceParseError(self.source, lineno, problem)
@@ -191,6 +197,10 @@ class _Scanner:
         return int(token)
 
     def row(self, lineno: int, tokens: list[str], cut_off: bool) -> None:
+        self.rows_read += 1
+        if self.rows_read > MAX_RESULT_ROWS:
+            raise self.fail(lineno, f"more than {MAX_RESULT_ROWS:,} result rows in one file (a sweep is tens of "
+                            "sizes): attach each run's output on its own")
         run = self.current(lineno, fresh=not self.in_table)
         columns = self.columns or _BY_WIDTH.get(len(tokens)) or _BY_WIDTH[len(_STANDARD)]
         if len(tokens) != columns.width:
@@ -237,6 +247,19 @@ class _Scanner:
         run.resolutions.append((resolutions[0], resolutions[1], resolutions[2], resolutions[3]))
 
 
+def _numbered_lines(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(line number from 1, line, whether it is the last) without a list of every line: a log's
+    lines as a list took several times the file's size."""
+    start, number = 0, 1
+    while True:
+        end = text.find("\n", start)
+        if end < 0:
+            yield number, text[start:], True
+            return
+        yield number, text[start:end], False
+        start, number = end + 1, number + 1
+
+
 def _unwrap(line: str) -> str:
     """Strip indentation, markdown quoting and launcher prefixes around a log line."""
     text = line.strip()
@@ -264,10 +287,11 @@ def parse_nccl_tests_text(
     count known from outside (the bid), used when the log's rank list and launcher line are silent.
     """
     scanner = _Scanner(source)
-    lines = text.split("\n")
-    last = len(lines)
     ends_cut = not text.endswith("\n")
-    for lineno, line in enumerate(lines, start=1):
+    for lineno, line, last in _numbered_lines(text):
+        if lineno > MAX_LINES:
+            raise scanner.fail(lineno, f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
+                               "lines per GPU with NCCL_DEBUG=INFO); attach the output of the run itself")
         if len(line) > MAX_LINE_CHARS:
             raise scanner.fail(lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
         body = _unwrap(line)
@@ -282,7 +306,7 @@ def parse_nccl_tests_text(
             tokens = body.split()
             # Outside a table, digits start a row only if the type column reads like one.
             if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
-                scanner.row(lineno, tokens, cut_off=ends_cut and lineno == last)
+                scanner.row(lineno, tokens, cut_off=ends_cut and last)
         elif "_perf" in body and not _NCCL_LOG.search(body):
             scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
     runs = [raw for raw in scanner.runs if not raw.is_empty()]

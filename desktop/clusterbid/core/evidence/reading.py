@@ -29,10 +29,15 @@ from clusterbid.core.evidence.throughput_readers import (
 
 EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv"]
 FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv")
-# Evidence files are logs and small tables, and the document store keeps artefacts up to this
-# size (store.artefacts.MAX_ARTEFACT_BYTES, not imported: the store imports evidence): a larger
-# file could never be attached, so it is refused before a byte is parsed.
-MAX_EVIDENCE_BYTES = 50 * 1024 * 1024
+# Evidence files are logs and small tables, matched to the real ones, and refused above it before
+# a byte is parsed: any file accepted is parsed in well under a second and 100 MB. An nccl-tests
+# log is tens of KB (tests/data/nccl-tests); with NCCL_DEBUG=INFO about 150 lines per GPU, some
+# 15 MB at 1,024 GPUs. The document store keeps artefacts up to 50 MiB (store.artefacts; not
+# imported: the store imports evidence), so every file accepted here can be attached.
+MAX_EVIDENCE_BYTES = 16 * 1024 * 1024
+# Throughput and scaling tables and nccl-tests -J output are a few rows of a few hundred bytes;
+# parsed as a whole (JSON into objects), they are held to less.
+MAX_TABLE_BYTES = 2 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -94,7 +99,8 @@ def _decode(data: bytes, source: str) -> str:
 
 
 def _first_content_line(text: str) -> str:
-    for line in text.lstrip("\ufeff").split("\n", 200)[:200]:
+    # From the head only: splitting the whole text at 200 lines copied the rest of it.
+    for line in text[:100_000].lstrip("\ufeff").split("\n", 200)[:200]:
         if line.strip() and not line.lstrip().startswith("#"):
             return line.strip().lower()
     return ""
@@ -102,7 +108,7 @@ def _first_content_line(text: str) -> str:
 
 def detect_format(text: str) -> EvidenceFormat:
     """By content, not name: JSON by its keys, CSV by its header, anything else as nccl-tests text."""
-    head = text.lstrip("\ufeff \t\r\n")
+    head = text[:100_000].lstrip("\ufeff \t\r\n")
     if head.startswith("{"):
         # nccl-tests -J files carry "results"; ours carry "rows". Checked on the raw text so a
         # broken JSON file still goes to the parser that can say where it breaks.
@@ -146,6 +152,10 @@ def read_evidence(
                                  f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file")
     text = _decode(data, source)
     chosen: EvidenceFormat = detect_format(text) if fmt == "auto" else fmt  # type: ignore[assignment]
+    if chosen != "nccl-text" and len(data) > MAX_TABLE_BYTES:
+        raise EvidenceParseError(source, None, f"{len(data) / 2**20:.1f} MiB is larger than the "
+                                 f"{MAX_TABLE_BYTES // 2**20} MiB limit for a {chosen} file (real ones are a few KB): "
+                                 "attach the table of this measurement alone")
     sha = sha256_hex(data)
     name = artefact_name or source.replace("\\", "/").rsplit("/", 1)[-1][:255]
     if chosen in ("nccl-text", "nccl-json"):

@@ -16,6 +16,9 @@ from clusterbid.resources import resource_path
 PRINT_DPI = 150  # about 180 dpi as printed, where the charts are drawn a little smaller
 # The ten largest swings stay legible at print size; the full list is in `clusterbid score`.
 MEMO_TORNADO_BARS = 10
+# As many bids as a printed chart keeps legible (a bar pair or a curve and its legend entry
+# each); with more, the charts show the leaders by rank and section 3 lists every bid.
+MEMO_CHART_BIDS = 10
 # Fonts for characters DejaVu lacks. matplotlib falls back glyph by glyph through a family list
 # with no script ranges: the CJK cut goes first, or a Chinese name would take Nanum's Hanja for
 # some characters (the memo's text picks by script: styles.FALLBACK_FONTS).
@@ -31,6 +34,7 @@ def chart_specs(
     from clusterbid.core import charts  # matplotlib: imported when a chart is drawn, not before
 
     style = charts.PRINT_STYLE
+    every_bid, scorecard = scorecard, charted(scorecard)
     specs: list[tuple[str, Callable[[], Any]]] = [
         (
             "Sticker price vs effective price per useful GPU-hour",
@@ -50,11 +54,21 @@ def chart_specs(
             (
                 "What moves the net cost (tornado)",
                 lambda: charts.sensitivity_tornado(
-                    sensitivity, scorecard, style=style, max_bars=MEMO_TORNADO_BARS
+                    sensitivity, every_bid, style=style, max_bars=MEMO_TORNADO_BARS
                 ),
             )
         )
     return specs
+
+
+def charted(scorecard: Any) -> Any:
+    """The scorecard the charts draw: every bid up to MEMO_CHART_BIDS, else the leading ones by
+    rank (fifty curves and their legend would hide one another)."""
+    import dataclasses
+
+    if len(scorecard.scores) <= MEMO_CHART_BIDS:
+        return scorecard
+    return dataclasses.replace(scorecard, scores=tuple(scorecard.ranked[:MEMO_CHART_BIDS]))
 
 
 def draw_chart(build: Callable[[], Any], other_scripts: bool) -> Chart:

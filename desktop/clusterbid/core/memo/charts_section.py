@@ -10,13 +10,21 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer
 
 from clusterbid.core.memo import chart_cache, styles
-from clusterbid.core.memo.chart_drawing import (MEMO_TORNADO_BARS, PRINT_DPI, Chart, chart_specs,
-                                                draw_chart)
+from clusterbid.core.memo.chart_drawing import (MEMO_CHART_BIDS, MEMO_TORNADO_BARS, PRINT_DPI, Chart,
+                                                chart_specs, draw_chart)
 
 if TYPE_CHECKING:
     from clusterbid.core.memo.chart_worker import ChartWorker
 
-MAX_CHART_HEIGHT = 92 * mm
+# A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
+# beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its
+# type stays near the other charts' size.
+CHART_HEIGHT, TALL_FROM_IN, PRINTED_PER_INCH, MAX_CHART_HEIGHT = 92 * mm, 4.6, 92 * mm / 4.0, 190 * mm
+
+
+def printed_height(figure_height_in: float) -> float:
+    tall = max(0.0, figure_height_in - TALL_FROM_IN) * PRINTED_PER_INCH
+    return min(CHART_HEIGHT + tall, MAX_CHART_HEIGHT)
 
 
 class ChartImage(Flowable):
@@ -70,7 +78,7 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
         if position in missing:
             chart_cache.store(keys[position], *chart)
         pixels, (fig_width, fig_height) = chart
-        width = min(styles.CONTENT_WIDTH, MAX_CHART_HEIGHT * fig_width / fig_height)
+        width = min(styles.CONTENT_WIDTH, printed_height(fig_height) * fig_width / fig_height)
         image = ChartImage(ImageReader(pixels), width, width * fig_height / fig_width)
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
@@ -81,13 +89,19 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
     return out
 
 
-def charts_section(images: list[Flowable] | None) -> list[Flowable]:
+def charts_section(images: list[Flowable] | None, bids: int = 0) -> list[Flowable]:
+    """`bids`: how many bids the memo holds; beyond what a chart shows legibly, a line says which
+    of them the charts draw."""
     s = styles.paragraph_styles()
-    head = Paragraph("4. Charts", s["h1"])
+    head: list[Flowable] = [Paragraph("4. Charts", s["h1"])]
+    if bids > MEMO_CHART_BIDS:
+        head.append(Paragraph(
+            f"The charts draw the {MEMO_CHART_BIDS} leading bids by rank of the {bids:,} in this memo; "
+            "section 3 ranks every bid and sections 2 and 6 list each one.", s["small"]))
     if images is None:
         note = "Charts: not available in this build (the charts module is not installed)."
-        return [CondPageBreak(30 * mm), head, Paragraph(note, s["warn"])]
+        return [CondPageBreak(30 * mm), *head, Paragraph(note, s["warn"])]
     # The heading travels with the first chart so it is never stranded at a page foot. Flat: a
     # KeepTogether nested in another reports 16,777,215 points and never fits below anything.
-    return [KeepTogether([head, images[0], Spacer(1, 3 * mm)])] + [
+    return [KeepTogether([*head, images[0], Spacer(1, 3 * mm)])] + [
         f for image in images[1:] for f in (image, Spacer(1, 3 * mm))]

@@ -290,7 +290,7 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
 
 CRITERIA_WORDS = {
     "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifi-cations", "support": "Support", "contract_terms": "Contract terms",
+    "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
     "evidence": "Evidence",
 }
 
@@ -322,5 +322,5 @@ def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
         upper = "100 (holds)" if point.upper is None else _weight_text(point.upper)
         below = "-" if point.lower is None else (point.winner_below or "-")
         above = "-" if point.upper is None else (point.winner_above or "-")
-        rows.append((CRITERIA_WORDS.get(weight, weight).replace("-", ""), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
+        rows.append((CRITERIA_WORDS.get(weight, weight), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
     return tuple(rows)

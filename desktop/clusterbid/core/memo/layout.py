@@ -108,7 +108,7 @@ def memo_document(buffer, header: PageHeader) -> BaseDocTemplate:
     width, height = styles.PAGE_SIZE
     frame = Frame(
         styles.MARGIN, styles.MARGIN + styles.FOOTER_SPACE - 8,
-        width - 2 * styles.MARGIN, height - 2 * styles.MARGIN - styles.HEADER_SPACE - styles.FOOTER_SPACE + 8,
+        width - 2 * styles.MARGIN, styles.FRAME_HEIGHT,
         id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
     )
     doc = BaseDocTemplate(

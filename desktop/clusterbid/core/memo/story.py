@@ -9,9 +9,14 @@ from clusterbid.core.memo import styles
 from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
 from clusterbid.core.memo.content import MemoContent
-from clusterbid.core.memo.flowables import W, grid, key_values, para
+from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, key_values, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
+
+# A table taller than a page starts below a heading only with this much of the page left: the
+# heading, its header row and a few rows; else it starts on the next page with its heading.
+TABLE_START = 45 * mm
+
 
 def title_block(c: MemoContent) -> list[Flowable]:
     return [
@@ -65,33 +70,42 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
                  for i in range(0, len(pairs), 2)]
     job = Table(job_cells, colWidths=[w * inner for w in (0.17, 0.36, 0.13, 0.34)])
     job.setStyle(TableStyle(styles.key_value_table_style()))
-    cells = [[para(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
-    busbw = Table(cells, colWidths=[w * inner for w in (0.33, 0.13, 0.54)], repeatRows=1)
-    busbw.setStyle(TableStyle(styles.grid_table_style()))
-    content = [
-        para("2. Planned job and network assumptions behind every figure", "h2"),
-        job, Spacer(1, 2 * mm),
-        para("Scale-out bus bandwidth (nccl-tests all_reduce busbw) each bid was scored with:", "key"),
-        busbw,
-    ]
-    box = Table([[content]], colWidths=[W])
-    box.setStyle(TableStyle(styles.callout_box_style()))
+    # One table whose rows are the box's parts, one bid per row: it splits between bids across
+    # pages (a box drawn as one cell holding the list cannot split, and failed at 40 bids).
+    opening = [para("2. Planned job and network assumptions behind every figure", "h2"), job,
+               Spacer(1, 2 * mm),
+               para("Scale-out bus bandwidth (nccl-tests all_reduce busbw) each bid was scored with:", "key")]
+    busbw = [[para(x, "head" if i == 0 else "cell") for x in row] for i, row in enumerate(c.busbw_rows)]
+    # An empty column each side keeps the list inside the box's margin, as the job table is.
+    edge = styles.CALLOUT_PADDING
+    empty: list[Flowable] = []  # a cell of no flowables has no height (an empty string has a line's)
+    box = Table([[opening, *[empty] * 4], *([empty, *row, empty] for row in busbw), [empty] * 5],
+                colWidths=[edge, *(w * inner for w in (0.33, 0.13, 0.54)), edge],
+                repeatRows=(1,))  # the list's header again on each page it runs on
+    box.setStyle(TableStyle(styles.callout_list_style(len(busbw))))
     return [Spacer(1, 3 * mm), box]
 
 
 def comparison_table(c: MemoContent) -> list[Flowable]:
+    """The criteria matrix and the ranking, one row per bid: each moves to the next page whole
+    when it fits on one, else starts where it is and runs on (its header on every page)."""
     widths = [0.04, 0.19, 0.08, 0.07, 0.07, 0.08, 0.15, 0.065, 0.255]
-    matrix = [KeepTogether([
-        para("How the score was reached", "h2"),
-        para("Each criterion scored from 0 to 1 (1 best; net plan cost: the cheapest passing bid's cost / this bid's), "
-           "times the weight in its heading; the sum ranks the bids (methodology section 6).", "small"),
-        Spacer(1, 1 * mm),
-        grid(c.criteria_rows, [0.04, 0.24, 0.1, 0.07, 0.09, 0.1, 0.08, 0.09, 0.09, 0.1]),
-    ])] if len(c.criteria_rows) > 1 else []
-    return [CondPageBreak(60 * mm), para("3. Ranked comparison", "h1"), *matrix, Spacer(1, 3 * mm),
-            para("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded bids fail a gate "
-               "and are not costed.", "small"), Spacer(1, 2 * mm), grid(c.comparison_rows, widths),
-            *price_reasonableness(c.price_rows)]
+    heading = para("3. Ranked comparison", "h1")
+    opening: list[Flowable] = [heading]
+    if len(c.criteria_rows) > 1:
+        opening = [*keep_together_if_it_fits([
+            heading, para("How the score was reached", "h2"),
+            para("Each criterion scored from 0 to 1 (1 best; net plan cost: the cheapest passing bid's cost / "
+                 "this bid's), times the weight in its heading; the sum ranks the bids (methodology section 6).",
+                 "small"),
+            Spacer(1, 1 * mm),
+            grid(c.criteria_rows, [0.04, 0.24, 0.1, 0.07, 0.09, 0.1, 0.08, 0.09, 0.09, 0.1]),
+        ], room=TABLE_START)]
+    ranking = keep_together_if_it_fits([
+        para("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded "
+             "bids fail a gate and are not costed.", "small"),
+        Spacer(1, 2 * mm), grid(c.comparison_rows, widths)], room=TABLE_START)
+    return [CondPageBreak(60 * mm), *opening, Spacer(1, 3 * mm), *ranking, *price_reasonableness(c.price_rows)]
 
 
 def price_reasonableness(rows) -> list[Flowable]:
@@ -103,12 +117,12 @@ def price_reasonableness(rows) -> list[Flowable]:
         return []
     listed = [("GPU", "USD per GPU-h", "Public on-demand list price: who, as of, source")]
     listed += [(gpu, price, text) for _, gpu, price, text in references]
-    return [KeepTogether([
+    return [*keep_together_if_it_fits([
         para("Price reasonableness", "h2"),
         para("Each bid's price per GPU-hour against providers' public on-demand list prices for the same GPU, kept "
            "with their source and date in the catalog (reference_prices.toml). A committed term is usually below "
            "on-demand; far below or above is a question for the provider.", "small"),
-        Spacer(1, 1 * mm), grid(bids, [0.3, 0.14, 0.12, 0.44])]),
+        Spacer(1, 1 * mm), grid(bids, [0.3, 0.14, 0.12, 0.44])], room=TABLE_START),
         # The references may start the next page: the bids' check is what is read with the ranking.
         Spacer(1, 1 * mm), grid(listed, [0.14, 0.12, 0.74]) if len(listed) > 1 else Spacer(1, 0)]
 
@@ -153,7 +167,9 @@ def bid_section(page: BidPage) -> list[Flowable]:
     # a six-column table, runs full width under it.
     evidence: list[Flowable] = []
     if has_evidence:
-        evidence = [KeepTogether([para("Evidence", "h2"), grid(page.evidence_rows, [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])])]
+        evidence = keep_together_if_it_fits([para("Evidence", "h2"), grid(page.evidence_rows,
+                                                                         [0.13, 0.1, 0.09, 0.15, 0.14, 0.39])],
+                                         room=TABLE_START)
     return [CondPageBreak(60 * mm), KeepTogether(head), *evidence]
 
 
@@ -168,8 +184,8 @@ def excluded_section(pages: list[BidPage]) -> list[Flowable]:
         offered = "; ".join(offer[k] for k in ("Capacity", "Price") if k in offer)
         reasons = [r.removeprefix("Gate failed: ") for r in page.risks if r.startswith("Gate failed: ")]
         rows.append((f"{page.bid_id} ({page.provider})", offered, " ".join(reasons)))
-    return [CondPageBreak(40 * mm), KeepTogether([para("Bids excluded by a gate", "bid_head"),
-                                                  grid(rows, [0.22, 0.33, 0.45])])]
+    return [CondPageBreak(40 * mm), *keep_together_if_it_fits([para("Bids excluded by a gate", "bid_head"),
+                                                          grid(rows, [0.22, 0.33, 0.45])], room=TABLE_START)]
 
 
 def sensitivity_section(c: MemoContent) -> list[Flowable]:
@@ -186,15 +202,27 @@ def sensitivity_section(c: MemoContent) -> list[Flowable]:
 def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str]]]:
     """Items that start "bid (provider): ..." grouped under their bid, in the order given; an item
     naming no bid keeps a row of its own."""
+    order = {bid: index for index, bid in reversed(list(enumerate(bids)))}
     groups: list[tuple[str, list[str]]] = []
     for text in items:
-        who = next((b for b in bids if text.startswith(b + ": ")), "")
+        # Looked up at each ": " (a provider's name may hold one), not bid by bid: 500 bids' items
+        # against 500 names took a second.
+        named = [text[:at] for at in _positions(text, ": ") if text[:at] in order]
+        who = min(named, key=order.__getitem__, default="")
         rest = text[len(who) + 2:] if who else text
         if groups and groups[-1][0] == who and who:
             groups[-1][1].append(rest)
         else:
             groups.append((who, [rest]))
     return groups
+
+
+def _positions(text: str, part: str) -> list[int]:
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        at = text.find(part, at + 1)
+    return found
 
 
 def not_verified_section(c: MemoContent) -> list[Flowable]:
@@ -210,11 +238,10 @@ def not_verified_section(c: MemoContent) -> list[Flowable]:
                      bullets])
     table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
-    out = [Spacer(1, 4 * mm), KeepTogether([
+    return [Spacer(1, 4 * mm), *keep_together_if_it_fits([
         para("6. What was not verified", "h1"),
         para("These figures were taken on trust. Each is a question to put to the provider before signing."),
-        *([table] if c.unverified else [])])]
-    return out
+        *([table] if c.unverified else [])], room=TABLE_START)]
 
 
 def evidence_requests_section(c: MemoContent) -> list[Flowable]:
@@ -272,7 +299,7 @@ def approval_terms_line(terms: str) -> list[Flowable]:
 
 def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: SignatureBoxes) -> list[Flowable]:
     story = title_block(c) + decision_summary(c) + assumptions_box(c) + officers_notes(c) + comparison_table(c)
-    story += charts_section(chart_images)
+    story += charts_section(chart_images, len(c.bid_pages))
     for page in c.bid_pages:
         if page.status != "Excluded":
             story += bid_section(page)

@@ -35,6 +35,7 @@ MARGIN = 18 * mm
 HEADER_SPACE = 14 * mm
 FOOTER_SPACE = 14 * mm
 CONTENT_WIDTH = PAGE_SIZE[0] - 2 * MARGIN
+FRAME_HEIGHT = PAGE_SIZE[1] - 2 * MARGIN - HEADER_SPACE - FOOTER_SPACE + 8  # layout.memo_document
 
 INK = colors.HexColor("#1b1f24")
 MUTED = colors.HexColor("#59636e")
@@ -118,7 +119,11 @@ def markup(text: object) -> str:
     """Escape text for a Paragraph (newlines become line breaks) and set runs DejaVu cannot draw
     in the fallback font that has them. A character no font has would print as an empty box:
     refused, naming the text and the character, so the officer can write the name another way."""
-    text = str(text)
+    return _markup(str(text))
+
+
+@lru_cache(maxsize=4096)  # a long memo repeats its labels and phrases on every bid's rows
+def _markup(text: str) -> str:
     missing = unprintable(text)
     if missing:
         names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})"
@@ -222,6 +227,42 @@ def key_value_table_style() -> list[tuple[Any, ...]]:
         ("LEFTPADDING", (0, 0), (-1, -1), 2),
         ("TOPPADDING", (0, 0), (-1, -1), 2),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+    ]
+
+
+CALLOUT_PADDING = 8  # points between the assumptions box's frame and what it holds
+
+
+def callout_list_style(list_rows: int) -> list[tuple[Any, ...]]:
+    """The assumptions box drawn as one table that can split between its rows: row 0 the box's
+    opening (across all five columns), rows 1 to `list_rows` a data list (header first) in the
+    three middle columns, an empty last row as the box's bottom margin."""
+    last = list_rows
+    return [
+        CELL_FONT,
+        ("SPAN", (0, 0), (-1, 0)),
+        ("BOX", (0, 0), (-1, -1), 2, BOX_EDGE),
+        # Split across pages, each page's part is framed whole.
+        ("LINEBELOW", (0, "splitlast"), (-1, "splitlast"), 2, BOX_EDGE),
+        ("LINEABOVE", (0, "splitfirst"), (-1, "splitfirst"), 2, BOX_EDGE),
+        ("BACKGROUND", (0, 0), (-1, -1), BOX_FILL),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, 0), CALLOUT_PADDING),
+        ("RIGHTPADDING", (0, 0), (-1, 0), CALLOUT_PADDING),
+        ("TOPPADDING", (0, 0), (-1, 0), 6),
+        ("BOTTOMPADDING", (0, 0), (-1, 0), 2),
+        ("BACKGROUND", (1, 1), (3, 1), ACCENT),
+        ("ROWBACKGROUNDS", (1, 2), (3, last), [colors.white, ZEBRA]),
+        ("GRID", (1, 1), (3, last), 0.25, RULE),
+        ("LEFTPADDING", (1, 1), (3, last), 3),
+        ("RIGHTPADDING", (1, 1), (3, last), 3),
+        ("TOPPADDING", (1, 1), (3, last), 2),
+        ("BOTTOMPADDING", (1, 1), (3, last), 2),
+        # The edge cells and the last row are empty (no flowables): no height of their own.
+        *((command, (column, 1), (column, -1), 0) for column in (0, -1)
+          for command in ("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING")),
+        ("TOPPADDING", (0, -1), (-1, -1), 0),
+        ("BOTTOMPADDING", (0, -1), (-1, -1), 6),
     ]
 
 

@@ -16,6 +16,7 @@ from clusterbid.core.store import artefacts, audit, changes, fileformat, schema,
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
 from clusterbid.core.store.approver_records import ApproverRecords
+from clusterbid.core.shown_scorecard import restamp_shown
 from clusterbid.core.store.records import DocumentRecords
 
 # A document that fails its audit can still say what was done with it (never change it).
@@ -68,7 +69,9 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
             conn.close()
             path.unlink(missing_ok=True)
             raise DocumentWriteError(path, f"could not be created ({exc}); no file was left behind") from None
-        return cls(path, conn, who)
+        document = cls(path, conn, who)
+        document._evaluation_committed()
+        return document
 
     @classmethod
     def open(cls, path: Path | str, user: str | None = None, *, read_only: bool = False) -> EvaluationDocument:
@@ -130,13 +133,14 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
 
     # -- committing ------------------------------------------------------------------------
     def _commit(self, action: str, target: str | None, old: str | None, new: str | None,
-                write: Write | None = None) -> tuple[audit.AuditRow, object]:
+                write: Write | None = None, evaluation: Evaluation | None = None) -> tuple[audit.AuditRow, object]:
         """Apply `write` and its audit row in one transaction; on any failure nothing changes."""
-        return self._commit_many([(action, target, old, new)], write)
+        return self._commit_many([(action, target, old, new)], write, evaluation)
 
     def _commit_many(self, entries: list[tuple[str, str | None, str | None, str | None]],
-                     write: Write | None = None) -> tuple[audit.AuditRow, object]:
-        """Apply `write` and one audit row per entry in one transaction: all of it or nothing."""
+                     write: Write | None = None, evaluation: Evaluation | None = None) -> tuple[audit.AuditRow, object]:
+        """Apply `write` and one audit row per entry in one transaction: all of it or nothing.
+        `evaluation`: the evaluation as the commit leaves it, when it changes it (None: a record)."""
         action = entries[0][0]
         result = None
         try:
@@ -153,6 +157,8 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
                 row = audit.append(self._conn, head, who=self.user, action=entry_action, target=target,
                                    old_json=old, new_json=new)
                 head = (row.seq, row.hash)
+            if evaluation is None:  # a record: the scores shown before it are still the scores
+                restamp_shown(self._conn, self._head, head)
             state = snapshot.state_digest(self._conn)
             self._conn.execute("COMMIT")
         except (sqlite3.Error, DocumentError) as exc:
@@ -163,7 +169,14 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
             raise DocumentWriteError(self.path, f"could not save {action.replace('_', ' ')} ({exc}); "
                                      "the document is as it was before") from None
         self._head, self._state = (row.seq, row.hash), state
+        if evaluation is not None:
+            self._evaluation = evaluation
+            self._evaluation_committed()
         return row, result
+
+    def _evaluation_committed(self) -> None:
+        """Called after each commit that changed the evaluation (core/comparison_table.py keeps
+        the first-paint table there; the store itself never scores)."""
 
     def _refuse_if_tampered(self, action: str) -> None:
         """Before any write: an edit over rows changed outside ClusterBid would launder them into the trail."""
@@ -203,8 +216,8 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
             return self.apply(new, label or f"Add {len(bids)} bids")
         rows = [(bid.id, snapshot.to_json(bid)) for bid in bids]
         self._commit_many([(audit.ADD_BID, bid_id, None, bid_json) for bid_id, bid_json in rows], lambda c: c.executemany(
-            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid", rows))
-        self._evaluation = new
+            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid", rows),
+            evaluation=new)
         return new
 
     def apply(self, target: Evaluation, label: str, files: Sequence[artefacts.NewArtefact] = ()) -> Evaluation:
@@ -237,8 +250,7 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
                    for item, sha256 in fresh]
         if steps:
             entries.append((audit.EDIT, None, None, changes.edit_payload(label, steps)))
-        self._commit_many(entries, write)
-        self._evaluation = new
+        self._commit_many(entries, write, evaluation=new)
         return new
 
     def _not_yet_kept(self, files: Sequence[artefacts.NewArtefact]) -> list[tuple[artefacts.NewArtefact, str]]:
@@ -273,8 +285,7 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
         new = self._validated(f"correcting bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
         bid_json = snapshot.to_json(bid)
         self._commit(audit.REPLACE_BID, bid_id, old_json, bid_json, lambda c: c.execute(
-            "UPDATE bid SET bid_id = ?, bid_json = ? WHERE bid_id = ?", (bid.id, bid_json, bid_id)))
-        self._evaluation = new
+            "UPDATE bid SET bid_id = ?, bid_json = ? WHERE bid_id = ?", (bid.id, bid_json, bid_id)), evaluation=new)
         return new
 
     def remove_bid(self, bid_id: str) -> Evaluation:
@@ -283,16 +294,15 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
         removed = bids.pop(index)
         new = self._validated(f"removing bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
         self._commit(audit.REMOVE_BID, bid_id, snapshot.to_json(removed), None,
-                     lambda c: c.execute("DELETE FROM bid WHERE bid_id = ?", (bid_id,)))
-        self._evaluation = new
+                     lambda c: c.execute("DELETE FROM bid WHERE bid_id = ?", (bid_id,)), evaluation=new)
         return new
 
     def _set_header_part(self, action: str, name: str, value: BaseModel) -> Evaluation:
         new = self._validated(f"the new {name}", lambda: snapshot.rebuild(self._evaluation, **{name: value}))
         old_json, new_json = snapshot.to_json(getattr(self._evaluation, name)), snapshot.to_json(getattr(new, name))
         self._commit(action, name, old_json, new_json, lambda c: c.execute(
-            "UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),)))
-        self._evaluation = new
+            "UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),)),
+            evaluation=new)
         return new
 
     def set_workload(self, workload: Workload) -> Evaluation:

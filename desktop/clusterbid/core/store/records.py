@@ -138,6 +138,5 @@ class DocumentRecords:
             conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = ?", (bid_json, bid_id))
 
         self._commit_many([(audit.ATTACH_ARTEFACT, bid_id, None, payload),
-                           (audit.REPLACE_BID, bid_id, old_json, bid_json)], write)
-        self._evaluation = new
+                           (audit.REPLACE_BID, bid_id, old_json, bid_json)], write, evaluation=new)
         return new

@@ -5,6 +5,10 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
+from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's views import from here)
+    BAND, BLOCK, COLUMNS, COMMITMENT, COST, DASH, FABRIC, FINDINGS, GOODPUT, GPU, MFU, PRICE, PROVIDER, RANK,
+    SCORE, TIME, USEFUL_PRICE, WIN, cell_text, rank_resting_on,
+)
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
@@ -16,51 +20,11 @@ CRITERION_WORDS = {
     "evidence": "Evidence",
 }
 
-DASH = "—"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
-# What decides first (sticker vs effective price, cost and time to finish), then why, then what.
-# Why the order is what it is first (the weighted score and the net cost of the buyer's plan, which
-# dominates it), then what the signature commits to, then the physics behind the cost.
-COLUMNS = (
-    "Rank", "Provider", "Score", "Net plan cost", "P10–P90", "Cheapest", "Commitment",
-    "Time to finish", "Price / GPU-h", "Per useful GPU-h", "Effective MFU", "Goodput", "Block vs job", "GPU",
-    "Fabric", "Gates & flags",
-)
-(RANK, PROVIDER, SCORE, COST, BAND, WIN, COMMITMENT, TIME, PRICE, USEFUL_PRICE, MFU, GOODPUT, BLOCK, GPU, FABRIC,
- FINDINGS) = range(len(COLUMNS))
 # Columns a narrow window hides first (the comparison must fit a 1366-pixel laptop screen
 # without scrolling sideways); every figure stays in the Details pane and the tooltips.
 HIDE_FIRST = (FABRIC, GPU, GOODPUT, MFU, BLOCK, USEFUL_PRICE, TIME, PRICE, COMMITMENT)
-# Short words for the findings column; the full sentence is the tooltip and in the Details pane.
-FINDING_WORDS = {
-    "contiguous_block_too_small": "block smaller than the job",
-    "tp_exceeds_nvlink_domain": "TP crosses NVLink",
-    "tcp_only_multi_node": "no RDMA fabric",
-    "precision_unsupported": "precision unsupported",
-    "model_state_exceeds_hbm": "model does not fit in memory",
-    "misses_deadline": "misses the deadline",
-    "reserves_fewer_gpus_than_job": "reserves too few GPUs",
-    "job_outlasts_block": "job longer than the block",
-}
 TEXT_COLUMNS = {PROVIDER, GPU, FABRIC, FINDINGS}
-
-
-def _short_money(amount: float, currency: str, millions: bool) -> str:
-    """Millions to two decimals ($1.50M) so a band fits a laptop-width column; exact in the tooltip."""
-    if not millions:
-        return format_money(amount, currency)
-    text = format_money(amount / 1e6, currency, cents=True)
-    return f"{text}M" if not text.endswith(currency) else text.replace(f" {currency}", f"M {currency}")
-
-
-def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
-    """Bid id -> the defaults and assumptions whose documented range moves its cost rank."""
-    from clusterbid.core.memo.provenance_lines import field_words
-    from clusterbid.core.provenance.model import UNVERIFIED_KINDS
-    from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
-
-    return {bid_id: words for bid_id, effects in scorecard_default_effects(scorecard).items()
-            if (words := [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS])}
 
 
 class ScorecardTableModel(QAbstractTableModel):
@@ -74,6 +38,11 @@ class ScorecardTableModel(QAbstractTableModel):
     @property
     def scorecard(self) -> Scorecard:
         return self._scorecard
+
+    @property
+    def resting(self) -> dict[str, list[str]]:
+        """The defaults each bid's rank rests on (computed once per scorecard)."""
+        return self._resting
 
     def set_scorecard(self, scorecard: Scorecard, uncertainty: object | None = None) -> None:
         self.beginResetModel()
@@ -175,49 +144,8 @@ class ScorecardTableModel(QAbstractTableModel):
         return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency))
 
     def _text(self, score: BidScore, column: int) -> str:
-        e, bid = score.estimate, score.bid
-        currency = self._scorecard.evaluation.currency
-        job = self._scorecard.evaluation.workload.job_gpus
-        block = bid.capacity.largest_contiguous_block_gpus
-        if column == RANK:
-            return DASH if score.rank is None else str(score.rank)
-        if column == PROVIDER:
-            return bid.quote.provider
-        if column == GPU:
-            return bid.capacity.gpu_model
-        if column == PRICE:
-            return format_money(e.price_per_gpu_hour, currency, cents=True)
-        if column == BLOCK:
-            return f"{block:,} {'≥' if block >= job else '<'} {job:,}"
-        if column == FABRIC:
-            return f"{bid.fabric.technology} {bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
-        if column == FINDINGS:
-            if e.gates:
-                return "excluded: " + "; ".join(FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates)
-            count = len(e.warnings)
-            passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
-            resting = self._resting.get(bid.id)
-            # Issue 14: a rank a default or an assumption can overturn says so where ranks are read.
-            return f"{passed}; rank rests on {', '.join(resting)}" if resting else passed
-        u = self._bid_uncertainty(score)
-        if column == BAND:
-            if u is None or score.rank is None:
-                return DASH
-            millions = u.cost_p90 >= 1e6  # both ends in one unit
-            return f"{_short_money(u.cost_p10, currency, millions)} – {_short_money(u.cost_p90, currency, millions)}"
-        if column == WIN:
-            return DASH if u is None or score.rank is None else f"{u.win_probability:.0%}"
-        if score.rank is None:
-            return DASH
-        return {
-            SCORE: f"{score.weighted_score:.3f}",
-            MFU: f"{e.effective_mfu:.1%}",
-            GOODPUT: f"{e.goodput:.1%}",
-            TIME: f"{e.wall_hours / 24:,.1f} days",
-            COST: format_money(e.plan_cost, currency),
-            COMMITMENT: format_money(e.commitment, currency),
-            USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
-        }[column]
+        # The same text the document keeps for the next start's first paint (core/comparison_table.py).
+        return cell_text(self._scorecard, score, column, self._uncertainty, self._resting)
 
     def _sort_key(self, score: BidScore, column: int):
         e, bid = score.estimate, score.bid
