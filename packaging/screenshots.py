@@ -4,7 +4,8 @@
     DISPLAY=:99 .venv/bin/python packaging/screenshots.py main resources/screenshots/main-window-demo.png
 
 Shots: `main` (the window maximised), `charts` (the Charts tab), `zoom150` (presentation zoom
-150%), `matrix` (the score matrix alone). Each opens a fresh copy of the demo with a throw-away
+150%), `matrix` (the score matrix alone), `error` (a rule broken in the workload editor),
+`wizard5` and `wizard7` (the bid wizard on Northwind's reliability page and its review). Each opens a fresh copy of the demo with a throw-away
 profile, waits until the Monte Carlo bands are in, and captures the screen with ImageMagick's
 `import`, as a person would: what Qt drew on the X server, not a rendering of our own.
 """
@@ -24,7 +25,7 @@ from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.settings import AppSettings
 
-SHOTS = ("main", "charts", "zoom150", "matrix")
+SHOTS = ("main", "charts", "zoom150", "matrix", "error", "wizard5", "wizard7")
 SETTLE_S = 1.5  # repaints after the bands, charts drawn at their final size
 
 
@@ -50,12 +51,28 @@ def take(shot: str, out: Path) -> None:
         _pump(app, 0.1)
     if shot == "charts":
         window.side_tabs.setCurrentIndex(1)
+    widget = window.score_matrix if shot == "matrix" else None
+    if shot == "error":  # a job size that is no multiple of TP x PP x CP, said beside the field
+        window.show_workload_editor()
+        window.workload_editor.editors["job_gpus"].setText("500")
+    if shot in ("wizard5", "wizard7"):
+        from clusterbid.gui.wizard.bid_wizard import BidWizard
+        from clusterbid.gui.wizard.draft_store import DraftStore
+
+        bid = window.session.evaluation.bids[0]
+        widget = BidWizard(window.session.evaluation, bid, draft_store=DraftStore(folder / "draft.json"))
+        widget.show()
+        _pump(app, 0.5)
+        target = widget.page_ids[4] if shot == "wizard5" else widget.pageIds()[-1]
+        while widget.currentId() != target:  # Next, page by page, as an officer would
+            widget.next()
+            _pump(app, 0.3)
     _pump(app, SETTLE_S)
     command = ["import", "-window", "root"]
-    if shot == "matrix":
-        widget = window.score_matrix
-        corner = widget.mapToGlobal(widget.rect().topLeft())
-        command += ["-crop", f"{widget.width()}x{widget.height()}+{corner.x()}+{corner.y()}"]
+    if widget is not None:
+        frame = widget.frameGeometry() if widget.isWindow() else widget.rect()
+        corner = frame.topLeft() if widget.isWindow() else widget.mapToGlobal(frame.topLeft())
+        command += ["-crop", f"{frame.width()}x{frame.height()}+{corner.x()}+{corner.y()}", "+repage"]
     subprocess.run([*command, str(out)], check=True)
     window.close()
     print(f"{shot}: wrote {out}")

@@ -80,3 +80,17 @@ def test_a_schema_page_with_broken_text_is_a_damaged_file_for_score_and_audit(tm
         code = main([verb, str(document)])
         err = capsys.readouterr().err
         assert code == 2 and "is damaged or not a ClusterBid document" in err, (verb, err)
+
+
+def test_opening_for_editing_refuses_a_stray_wal_and_leaves_both_files(tmp_path, capsys):
+    """Merging is the user's decision: an editing open names the file and changes nothing."""
+    document = _stray_wal(tmp_path)
+    wal = document.with_name(document.name + "-wal")
+    before, wal_before = _sha(document), _sha(wal)
+    capsys.readouterr()
+    assert main(["score", str(document), "--samples", "100"]) == 2
+    assert f"has a write-ahead log beside it ({wal.name})" in capsys.readouterr().err
+    assert _sha(document) == before and _sha(wal) == wal_before
+    wal.rename(tmp_path / "set-aside.wal")  # the user's choice: open the document as it is
+    with EvaluationDocument.open(document) as opened:
+        assert opened.audit_report.ok

@@ -161,6 +161,14 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
     (audit and verify); nothing is migrated."""
     path = Path(path)
     _check_header(path)
+    stray = path.with_name(path.name + "-wal")
+    if not read_only and stray.exists():
+        # Our documents keep a rollback journal and never write a WAL: one beside the file was put
+        # there, and opening for editing would merge it in for good. The user decides, by name.
+        raise DocumentError(path, f"has a write-ahead log beside it ({stray.name}) that ClusterBid never writes; "
+                                  "opening it for editing would merge that file's changes in. `clusterbid audit` "
+                                  "shows the document without it; move the file aside to open the document as it "
+                                  "is, or keep it only if you know where it came from")
     writable = not read_only and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     migrate = migrate and not read_only
     conn: sqlite3.Connection | None = None
