@@ -46,8 +46,13 @@ def run_sign(args: argparse.Namespace) -> int:
     if args.evaluation is not None:
         from clusterbid.core.store import EvaluationDocument
 
+        from clusterbid.core.store.fileformat import read_only_refusal
+
         if args.evaluation.suffix != ".clusterbid":
             raise InputError(f"--evaluation {args.evaluation}: signatures are recorded in a .clusterbid document")
+        refusal = read_only_refusal(args.evaluation, "the signature")  # before the memo is signed
+        if refusal:
+            raise InputError(refusal)
         document = EvaluationDocument.open(args.evaluation)  # opened first: a bad document signs nothing
     try:
         if document is not None:

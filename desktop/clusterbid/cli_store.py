@@ -137,7 +137,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
     audit.add_argument("--against", nargs="?", const="", default=None, metavar="LOG",
                        help="also hold the trail against an anchor log kept outside the document (default: "
-                            "your own, where memos, signatures and decisions you record are logged)")
+                            "your own, where memos, signatures and decisions you record are logged); put it "
+                            "after PATH when you give no LOG")
     audit.set_defaults(func=run_audit)
 
     copy = subparsers.add_parser("copy", help="copy a .clusterbid file safely (also right after a crash)",

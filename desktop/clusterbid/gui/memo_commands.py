@@ -52,16 +52,22 @@ def _render_and_write(
     return path, hashlib.sha256(pdf).hexdigest()
 
 
-def record_in(document, record) -> None:
+def record_in(document, record) -> str | None:
     """Run `record(doc)` on `document`, reopened from its file when the window has since closed it
-    (another evaluation was opened while the memo was being written): the row is never lost."""
+    (another evaluation was opened while the memo was being written): the row is never lost.
+    Returns why it could not be recorded (a read-only file, a change from elsewhere), in words,
+    with what the anchor log outside the file could not take; None when all went in."""
     from clusterbid.core.store import EvaluationDocument
 
-    if not document.is_closed:
-        record(document)
-        return
-    with EvaluationDocument.open(document.path) as reopened:
-        record(reopened)
+    try:
+        if not document.is_closed:
+            record(document)
+            return "; ".join(document.anchor_problems) or None
+        with EvaluationDocument.open(document.path) as reopened:
+            record(reopened)
+            return "; ".join(reopened.anchor_problems) or None
+    except InputError as exc:
+        return f"not recorded in {document.path.name}'s audit trail: {exc}"
 
 
 class MemoCommands:
@@ -170,9 +176,12 @@ class MemoCommands:
 
     def _on_memo_exported(self, document, result: tuple[Path, str], anchor=None) -> None:
         path, sha256 = result
-        record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
+        trouble = record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
         self.last_memo = path
-        self._status(f"Exported the approval memo to {path} (recorded in the audit trail)")
+        if trouble:  # the memo is whole; say what is missing rather than print a traceback
+            dialogs.show_problem(self.window, "The memo was exported", f"{path} is complete; {trouble}")
+        self._status(f"Exported the approval memo to {path}"
+                     + ("" if trouble else " (recorded in the audit trail)"))
 
     # -- sign ------------------------------------------------------------------------------------
     def sign_memo_dialog(self) -> None:
@@ -261,10 +270,10 @@ class MemoCommands:
         role = approvers[number - 1].role if number <= len(approvers) else ""
         where = "not recorded: the memo was not made from this evaluation's history"
         if ours is not None:  # the document whose evaluation the memo matched when it was read
-            record_in(
+            trouble = record_in(
                 ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role)
             )
-            where = "recorded in the audit trail"
+            where = trouble or "recorded in the audit trail"
         self._status(f"{signed.signer} signed {path.name} as approver {number} ({where})")
 
     # -- verify ----------------------------------------------------------------------------------

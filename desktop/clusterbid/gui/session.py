@@ -68,11 +68,14 @@ class Session(QObject):
         except (sqlite3.Error, ValueError) as exc:  # damaged from outside: say so, keep what is shown
             self.file_changed.emit(f"{self.document.path.name} changed on disk and cannot be read ({exc})")
             return False
-        if not rows:
+        if rows is None:
             return False
         # Undoing now would put back a snapshot over another window's edits: the history ends here.
         self.undo_stack.clear()
-        self.file_changed.emit(describe_outside_rows(self.document.path.name, rows))
+        name = self.document.path.name
+        self.file_changed.emit(describe_outside_rows(name, rows) if rows else
+                               f"{name} changed on disk without new changes in its trail (an older copy "
+                               "put back?); shown as it is now, audited")
         self.evaluation_changed.emit(self.evaluation)
         return True
 

@@ -61,3 +61,28 @@ def test_a_wrong_passphrase_countersigns_nothing(tmp_path, evaluation, monkeypat
     assert "wrong passphrase" in capsys.readouterr().err
     with EvaluationDocument.open(path) as doc:
         assert len(doc.audit_rows()) == 1
+
+
+def test_a_countersignature_is_logged_outside_the_file_so_its_removal_shows(countersigned):
+    """A rewrite that also drops the countersign row leaves a chain that verifies; the anchor log
+    outside the file still holds the row, so `audit --against` finds it gone (test_anchor_log)."""
+    import os
+
+    with EvaluationDocument.open(countersigned) as doc:
+        row = doc.audit_rows()[-1]
+    lines = [json.loads(line) for line in
+             open(os.environ["CLUSTERBID_ANCHOR_LOG"], encoding="utf-8").read().splitlines()]
+    assert {"seq": row.seq, "hash": row.hash, "action": "countersign"}.items() <= \
+        next(a for a in lines if a["hash"] == row.hash).items()
+
+
+def test_the_name_printed_is_the_certificates_not_the_rows_claim(countersigned):
+    from clusterbid.core.store.countersign import countersign_problems
+
+    with EvaluationDocument.open(countersigned) as doc:
+        rows = doc.audit_rows()
+    payload = json.loads(rows[-1].new_json)
+    payload["signer"], payload["signature"] = "The CFO", base64.b64encode(b"forged").decode()
+    forged = rows[-1].__class__(**{**rows[-1].__dict__, "new_json": json.dumps(payload)})
+    (problem,) = countersign_problems((*rows[:-1], forged))
+    assert problem.startswith("row #3: Ann Officer's countersignature of row #2 does not match it")

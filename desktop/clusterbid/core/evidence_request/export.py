@@ -31,12 +31,17 @@ def export_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, fo
         refusal = read_only_refusal(document.path, "the request pack")
         if refusal:
             raise InputError(refusal)
+    written: list[Path] = []  # only what this call wrote is ever taken back
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_bytes_atomically(paths[0], pack_markdown(pack).encode("utf-8"))
-        write_bytes_atomically(paths[1], data.encode("utf-8"))
+        for path, text in ((paths[0], pack_markdown(pack)), (paths[1], data)):
+            existed = path.exists()
+            write_bytes_atomically(path, text.encode("utf-8"))
+            if not existed:
+                written.append(path)
     except (OSError, InputError) as exc:  # the safe writer leaves no partial file of its own
-        paths[0].unlink(missing_ok=True)
+        for path in written:
+            path.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise InputError(f"{folder}: cannot write the request pack there ({reason}); "
                          "no pack file was left") from None
@@ -44,8 +49,8 @@ def export_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, fo
         try:
             record_pack(document, pack, data.encode("utf-8"))
         except InputError as exc:  # unmatched files would look issued: take them back, and say so
-            for path in paths:
+            for path in written:
                 path.unlink(missing_ok=True)
-            raise InputError(f"the request pack could not be kept in {document.path.name} ({exc}); its two "
+            raise InputError(f"the request pack could not be kept in {document.path.name} ({exc}); its "
                              "files were removed again, so nothing was issued") from None
     return pack, paths

@@ -19,13 +19,16 @@ already committed) but the caller is told, and says so.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from clusterbid.core.store.audit import (
+    COUNTERSIGN,
     RECORD_DECISION,
     RECORD_MEMO_EXPORTED,
     RECORD_SIGNATURE,
@@ -33,7 +36,7 @@ from clusterbid.core.store.audit import (
 )
 
 LOG_ENV, FOLDER_ENV = "CLUSTERBID_ANCHOR_LOG", "CLUSTERBID_ANCHOR_FOLDER"
-ANCHORED_ACTIONS = (RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE)
+ANCHORED_ACTIONS = (RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, COUNTERSIGN)
 MAX_LOG_BYTES = 64 * 1024 * 1024  # about 200,000 anchors; a larger file is not our log
 
 
@@ -78,8 +81,11 @@ def _targets() -> list[Path]:
 
 def _append_line(path: Path, line: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
+    descriptor = os.open(path, flags, 0o600)  # never waits on a FIFO named as the log
     try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a plain file")
         os.write(descriptor, line)
         os.fsync(descriptor)
     finally:

@@ -6,8 +6,11 @@ the chain after changing a row or append a row in someone else's name; with a co
 they cannot make the signature over the changed row again. The countersignature is itself an
 audited row: the row signed (number and hash), the signer's certificate and the signature over
 "clusterbid-countersign:<document id>:<seq>:<hash>" (so it cannot be replayed onto another
-document). `clusterbid audit` checks each one; the certificate says who, and `verify`'s trust
-anchors or the approver registry say whether that certificate is theirs.
+document). `clusterbid audit` checks each one against the row it names; what it proves is that
+the holder of that certificate's key signed the history up to there (the name printed is the
+certificate's). Whether the certificate is the person's is the trust anchors' and the approver
+registry's question, and a countersignature removed together with a rewrite shows only against
+the anchor log outside the file, where countersignatures are logged too (anchor_log.py).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import base64
 import json
 
 from cryptography import x509
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
 from cryptography.x509.oid import NameOID
@@ -50,13 +53,17 @@ def _verify(public_key: object, signature: bytes, message: bytes) -> None:
         raise InvalidSignature("unsupported key type")
 
 
+def _common_name(certificate: x509.Certificate) -> str:
+    names = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
+    return str(names[0].value) if names else ""
+
+
 def countersign_payload(document_id: str, head: tuple[int, str], private_key: object,
                         certificate_der: bytes) -> dict[str, object]:
     seq, row_hash = head
     signature = sign_message(private_key, signed_message(document_id, seq, row_hash))
     certificate = x509.load_der_x509_certificate(certificate_der)
-    names = certificate.subject.get_attributes_for_oid(NameOID.COMMON_NAME)
-    return {"seq": seq, "hash": row_hash, "signer": str(names[0].value) if names else "",
+    return {"seq": seq, "hash": row_hash, "signer": _common_name(certificate),
             "certificate": base64.b64encode(certificate_der).decode("ascii"),
             "signature": base64.b64encode(signature).decode("ascii")}
 
@@ -74,18 +81,19 @@ def countersign_problems(rows: tuple[AuditRow, ...]) -> list[str]:
             payload = json.loads(row.new_json or "")
             signed = by_seq.get(int(payload["seq"]))
             certificate = x509.load_der_x509_certificate(base64.b64decode(payload["certificate"]))
+            public_key = certificate.public_key()
             signature = base64.b64decode(payload["signature"])
-        except (ValueError, KeyError, TypeError) as exc:
+            signer = _common_name(certificate)  # the certificate's name, never the row's own claim
+        except (ValueError, KeyError, TypeError, OverflowError, UnsupportedAlgorithm) as exc:
             problems.append(f"row #{row.seq}: a countersignature that cannot be read ({str(exc)[:80]})")
             continue
         if signed is None or signed.seq >= row.seq:
             problems.append(f"row #{row.seq}: countersigns row #{payload['seq']}, which is not before it")
             continue
         try:
-            _verify(certificate.public_key(), signature,
-                    signed_message(rows[0].hash, signed.seq, signed.hash))
+            _verify(public_key, signature, signed_message(rows[0].hash, signed.seq, signed.hash))
         except InvalidSignature:
-            problems.append(f"row #{row.seq}: {payload.get('signer') or 'a signer'}'s countersignature of row "
+            problems.append(f"row #{row.seq}: {signer or 'a signer'}'s countersignature of row "
                             f"#{signed.seq} does not match it: the trail was changed at or before that row "
                             "after it was countersigned")
     return problems

@@ -108,16 +108,17 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
     def audit_rows(self) -> tuple[audit.AuditRow, ...]:
         return audit.read_rows(self._conn)
 
-    def catch_up(self) -> tuple[audit.AuditRow, ...]:
+    def catch_up(self) -> tuple[audit.AuditRow, ...] | None:
         """Take in what another window or a `clusterbid` command committed to the file since this
-        document last looked, and return those audit rows (none when nothing changed). Read in one
+        document last looked: None when nothing changed, else the new audit rows (none when the
+        file changed without new rows: an older copy put back, a damaged head). Read in one
         snapshot and audited as on open: an outside change that breaks the chain leaves this
         document refusing edits, exactly as opening the file now would."""
         self._conn.execute("BEGIN")  # one consistent read of head, rows and state
         try:
             head = audit.read_head(self._conn)
             if head == self._head:
-                return ()
+                return None
             evaluation = snapshot.load_evaluation(self._conn)
             report = verify.audit_connection(self.path, self._conn, evaluation)
             state = snapshot.state_digest(self._conn)

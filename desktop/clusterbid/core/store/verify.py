@@ -148,6 +148,12 @@ def verify_audit_chain(path: Path | str) -> AuditReport:
     if report.ok and missing_guard:
         report = AuditReport(path, False, report.rows, None,
                              "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
+    if not report.ok and any(name.endswith("-journal") for name in beside):
+        # A crash left a change half-written: the file on disk is not the document until the
+        # journal is rolled back, so say that rather than call it tampered.
+        report = replace(report, reason=f"{report.reason}; but an unfinished change lies beside it "
+                         f"({path.name}-journal, a crash): open the document for editing once to finish "
+                         "the recovery, then audit again")
     return replace(report, left_beside=beside) if beside else report
 
 
