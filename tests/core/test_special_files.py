@@ -33,6 +33,7 @@ VERBS = {
     "import-bids (csv)": ["import-bids", "{F}.csv"],
     "import-bids (xlsx)": ["import-bids", "{F}.xlsx"],
     "score (json)": ["score", "{F}.json"],
+    "score (document)": ["score", "{F}.clusterbid"],
     "new --from": ["new", "{D}/made.clusterbid", "--from", "{F}.json"],
     "verify": ["verify", "{F}.pdf"],
     "verify --trust": ["verify", "{D}/memo.pdf", "--trust", "{F}.pem"],

@@ -133,7 +133,7 @@ def test_missing_file_and_folder(tmp_path):
     refused(tmp_path / "absent.clusterbid", DocumentError, "no such file")
     folder = tmp_path / "folder.clusterbid"
     folder.mkdir()
-    refused(folder, NotADocumentError, "is not a file")
+    refused(folder, NotADocumentError, "is a folder, not a file")
 
 
 def test_document_with_a_damaged_page_in_the_middle(genuine):

@@ -6,6 +6,7 @@ import os
 import sqlite3
 from pathlib import Path
 
+from clusterbid.core.safe_read import NotARegularFile, open_regular
 from clusterbid.core.store import schema
 from clusterbid.core.store.errors import (
     CorruptDocumentError,
@@ -80,11 +81,11 @@ def create_connection(path: Path) -> sqlite3.Connection:
 def _check_header(path: Path) -> None:
     if not path.exists():
         raise DocumentError(path, "no such file")
-    if not path.is_file():
-        raise NotADocumentError(path, "is not a file")
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:  # a device or FIFO is refused by name, never read
             header = handle.read(100)
+    except NotARegularFile as exc:
+        raise NotADocumentError(path, str(exc.strerror)) from None
     except OSError as exc:
         raise DocumentError(path, f"cannot be read ({exc.strerror})") from None
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
