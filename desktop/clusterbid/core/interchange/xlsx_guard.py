@@ -20,6 +20,11 @@ from clusterbid.core.interchange.errors import (
 _SCAN_CHUNK = 1024 * 1024
 _DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY")
 _CELL_REF = re.compile(rb'<c r="([A-Z]{1,3}[0-9]{1,7})"')
+# Markup and entities, removed before counting a part's text. A tag cut by a chunk boundary is
+# counted as text: a few bytes per MiB, and the exact count in `readers` follows anyway.
+_MARKUP = re.compile(rb"<[^>]*>|&#?\w{1,8};")
+# UTF-8 continuation bytes: dropping them turns a byte count into a character count.
+_CONTINUATION = bytes(range(0x80, 0xC0))
 
 
 def require_defused_xml(path: Path) -> None:
@@ -93,10 +98,12 @@ def check_no_dtd(path: Path) -> None:
                 read = 0
                 cells = _holds_cells(member.filename)
                 run = 0  # bytes since the last '<': the text of one cell, when `cells`
+                text = 0  # characters of text in the part so far, when `cells`
                 with archive.open(member) as stream:
                     while chunk := stream.read(_SCAN_CHUNK):
                         if cells:
                             run = _check_text_runs(path, member.filename, chunk, run)
+                            text = _check_part_text(path, member.filename, chunk, text)
                         read += len(chunk)
                         if read > limits.MAX_XLSX_MEMBER_BYTES:
                             raise UnsafeFileError(path, f"part {member.filename} unpacks beyond its declared size")
@@ -131,6 +138,16 @@ def _check_text_runs(path: Path, part: str, chunk: bytes, run: int) -> int:
         raise FileTooLargeError(path, f"{cell} holds over {limits.MAX_CELL_CHARS:,} characters (the limit per "
                                       "cell); shorten it")
     return run + len(chunk) if len(pieces) == 1 else len(pieces[-1])
+
+
+def _check_part_text(path: Path, part: str, chunk: bytes, text: int) -> int:
+    """Refuse a part whose cells together pass the sheet's text limit while it is still
+    compressed: openpyxl would build every string first (seconds and hundreds of MB)."""
+    text += len(_MARKUP.sub(b"", chunk).translate(None, _CONTINUATION))
+    if text > limits.MAX_SHEET_CHARS:
+        raise FileTooLargeError(path, f"the cells of {part} hold over {limits.MAX_SHEET_CHARS:,} characters, "
+                                      "the limit for one sheet; split the file")
+    return text
 
 
 def guard_xlsx(path: Path) -> None:
