@@ -36,6 +36,7 @@ FINDING_WORDS = {
     "precision_unsupported": "precision unsupported",
     "model_state_exceeds_hbm": "model does not fit in memory",
     "misses_deadline": "misses the deadline",
+    "deadline_unlikely": "deadline unlikely",
     "reserves_fewer_gpus_than_job": "reserves too few GPUs",
     "job_outlasts_block": "job longer than the block",
 }

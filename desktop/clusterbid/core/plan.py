@@ -45,8 +45,12 @@ class ComputePlan(FrozenModel):
     )
     deadline_confidence: float = Field(
         0.8, gt=0, le=1,
-        description="The chance of finishing by the deadline the buyer requires (issue 31): a bid the Monte "
-        "Carlo puts below it is flagged",
+        description="The chance of finishing by the deadline the buyer requires (issue 31): a bid that finishes "
+        "by it in fewer of the Monte Carlo draws fails a gate; one above it that may still finish late is flagged",
+    )
+    delay_cost_per_day: MoneyAmount | None = Field(
+        None, description="What each day past the deadline costs the buyer (evaluation currency); it enters the "
+        "net cost of the plan in every draw that finishes late. Empty = none counted",
     )
     commitment_ceiling: MoneyAmount | None = Field(
         None, description="Largest total commitment the buyer may sign (evaluation currency); a bid above it "
@@ -63,6 +67,8 @@ class ComputePlan(FrozenModel):
             )
         if self.idle_use != "more-runs" and self.further_runs is not None:
             raise ValueError(f"further_runs applies to idle_use 'more-runs', not {self.idle_use!r}: leave it empty")
+        if self.delay_cost_per_day is not None and self.deadline is None:
+            raise ValueError("delay_cost_per_day needs a deadline to count days late from: give deadline or leave it empty")
         if self.start_date and self.deadline and self.deadline <= self.start_date:
             raise ValueError("deadline must be after start_date")
         return self

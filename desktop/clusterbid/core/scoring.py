@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
+from clusterbid.core.deadline_gate import judged_on_draws
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
@@ -84,10 +85,12 @@ def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dic
 
 
 def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float] | None = None,
-                     basis: str = "point") -> Scorecard:
+                     basis: str = "point", on_time: Mapping[str, float | None] | None = None) -> Scorecard:
     """Run the shared model, drop gated bids, and rank the rest by the weighted score. The cost
     criterion is each bid's net plan cost on `basis`: `decision_costs` (from the Monte Carlo,
-    uncertainty/decision.py) where given, the point estimate otherwise."""
+    uncertainty/decision.py) where given, the point estimate otherwise. `on_time` (bid id -> the
+    share of draws finishing by the deadline) judges the deadline on the draws (deadline_gate.py)
+    for the bids it names."""
     if evaluation.workload.kind != "training":
         raise InputError(
             "this evaluation buys an inference service, not a training run, so it has no cost to finish: "
@@ -95,6 +98,10 @@ def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float]
         )
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
+    if on_time is not None:
+        plan = evaluation.workload.plan
+        estimates = tuple(judged_on_draws(e, plan, on_time[e.bid.id], evaluation.currency)
+                          if e.bid.id in on_time else e for e in estimates)
     weights = evaluation.policy.weights.normalised()
     costs = dict(decision_costs or {})
 

@@ -98,12 +98,13 @@ def test_the_serving_ranking_follows_the_bands_not_the_point():
     assert f"the point figure at its P{100 * helio.point_percentile:.0f}" in format_serving_table(card)
 
 
-def test_a_deadline_inside_the_band_is_a_probability_and_a_flagged_risk(tmp_path, capsys):
+def test_a_deadline_inside_the_band_below_the_threshold_fails_the_gate(tmp_path, capsys):
     """One 8-GPU node, no failures: the hours are the point's hours x 0.42 / the drawn MFU, the draw
     log-normal around 42% with sigma sqrt(0.15^2 + 0.10^2) = 0.1803 (uptime's own draw is tiny).
     With B hours to the end of the deadline day, P(on time) = Phi(ln(B / hours) / 0.1803). A
-    deadline 10% beyond the point's finish: the point is on time (no gate), but the chance is
-    Phi(ln 1.1 / 0.1803) = 70%, below the buyer's 80%: flagged."""
+    deadline 10% beyond the point's finish: the point is on time, but the chance is
+    Phi(ln 1.1 / 0.1803) = 70%, below the buyer's 80%: the deadline gate fails (issue 31, item 6:
+    a gate only below the buyer's threshold), the chance printed in its reason."""
     import datetime as dt
 
     base = evaluation([no_failure_bid("only")], one_node_workload())
@@ -116,16 +117,19 @@ def test_a_deadline_inside_the_band_is_a_probability_and_a_flagged_risk(tmp_path
     from clusterbid.core.evaluation import Evaluation
 
     timed = Evaluation.model_validate(data)
+    assert score_evaluation(timed).ranked  # the point finishes in time: no point gate
     card, drawn = decide(timed, SAMPLES)
-    assert card.ranked and not card.ranked[0].estimate.gates  # the point finishes in time
     z = math.log(days * 24 / hours) / math.hypot(0.15, 0.10)
     expected = 0.5 * math.erfc(-z / math.sqrt(2))
     assert 0.6 < expected < 0.8
-    assert drawn.bids["only"].on_time_probability == pytest.approx(expected, abs=0.01)
+    assert not card.ranked
+    gate = card.scores[0].estimate.gates[0]
+    assert gate.code == "deadline_unlikely"
+    shown = float(re.search(r"in only ([0-9.]+)% of the Monte Carlo draws", gate.message).group(1))
+    assert shown / 100 == pytest.approx(expected, abs=0.01)
+    assert "below the 80% the buyer requires" in gate.message
     path = tmp_path / "timed.json"
     path.write_text(timed.model_dump_json(), encoding="utf-8")
     assert main(["score", str(path), "--samples", "20000"]) == 0
     text = capsys.readouterr().out
-    line = next(x for x in text.splitlines() if x.startswith("  only "))
-    assert "(below the buyer's threshold: a deadline risk)" in line
-    assert f"Chance of finishing by {timed.workload.plan.deadline.isoformat()} (the buyer requires 80%)" in text
+    assert "gate deadline_unlikely: finishes by the deadline" in text

@@ -40,6 +40,7 @@ class ContractBill:
     jobs_in_commitment: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
     cost_if_plan_fails: np.ndarray  # the net cost if idle time turns out worth nothing (issue 31)
+    delay_cost: np.ndarray  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
 
 
 def escalated_hours(hours, escalation_per_year):
@@ -72,6 +73,7 @@ class IdlePlan:
     further_runs: float = 0.0  # more-runs: idle GPU-hours beyond this many jobs are worth nothing
     alternative_price: float = float("inf")  # more-runs: a market reference caps an idle hour's worth
     decline_per_year: float = 0.0  # that reference's fall over the term, a fraction a year
+    delay_cost_per_hour: float = 0.0  # the buyer's cost of finishing past the deadline (issue 31)
 
 
 def mean_price_factor(start_hours, end_hours, decline_per_year: float):
@@ -149,6 +151,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     remainder = b.billed_gpus * price * (escalated_hours(term, esc) - escalated_hours(wall_hours, esc))
     exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
     leaves_early = exit_cost < kept
+    # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);
+    # hours_to_deadline is inf without a deadline, so nothing is late.
+    delay = plan.delay_cost_per_hour * np.maximum(wall_hours - b.hours_to_deadline, 0.0)
     return ContractBill(
         usage_hours=np.broadcast_to(hours, np.shape(commitment)),
         job_cost=job_cost,
@@ -159,8 +164,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         idle_value=idle_value,
         exit_cost=exit_cost,
         leaves_early=leaves_early,
-        plan_cost=np.minimum(kept, exit_cost),
-        cost_if_plan_fails=np.minimum(commitment, exit_cost),
+        plan_cost=np.minimum(kept, exit_cost) + delay,
+        cost_if_plan_fails=np.minimum(commitment, exit_cost) + delay,
+        delay_cost=delay + 0.0 * commitment,
         jobs_in_commitment=capacity / used,
         outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
     )

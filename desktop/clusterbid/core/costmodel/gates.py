@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+if TYPE_CHECKING:  # (inputs reads the schedule, whose findings are of this module)
+    from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 
 # Model state above this share of HBM leaves too little room for activations to train.
 HBM_WARNING_SHARE = 0.85

@@ -10,6 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES, IdlePlan
+from clusterbid.core.costmodel.contract_findings import schedule
 from clusterbid.core.flops import (
     activation_gb_per_gpu,
     attention_factor,
@@ -74,6 +75,9 @@ class BidArrays:
     exit_fee_share: np.ndarray  # fraction of the remaining term's value
     baseline_mfu: np.ndarray  # the workload's x the catalog's GPU/precision factor, or calibrated
     busbw_spans_leaves: np.ndarray  # bool: node_busbw was measured on a run across leaves
+    # Wall-clock hours from the bid's start to the end of the deadline day (inf: no deadline or no
+    # start known): the hours beyond it cost the plan's delay cost (issue 31).
+    hours_to_deadline: np.ndarray
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -178,6 +182,7 @@ def idle_plan(workload: Workload) -> IdlePlan:
         further_runs=float(plan.further_runs or 0),
         alternative_price=float("inf") if alternative is None else float(alternative),
         decline_per_year=plan.alternative_price_decline_percent_per_year / 100.0,
+        delay_cost_per_hour=float(plan.delay_cost_per_day or 0) / 24.0,
     )
 
 
@@ -246,6 +251,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             **_contract_row(bid, rate),
             "baseline_mfu": baseline_model_mfu(workload) * gpu.mfu_factor(workload.precision),
             "busbw_spans_leaves": False,
+            "hours_to_deadline": deadline_hours(workload.plan, bid),
         }
         for name, value in row.items():
             columns[name].append(value)
@@ -254,6 +260,15 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
         for name, values in columns.items()
     }
     return BidArrays(**arrays)
+
+
+def deadline_hours(plan, bid: Bid) -> float:
+    """Hours from the bid's start to the end of the plan's deadline day (inf without either): the
+    job is on time when it ends before the day after the deadline."""
+    start = schedule(plan, bid, 0.0).start
+    if plan.deadline is None or start is None:
+        return float("inf")
+    return ((plan.deadline - start).days + 1) * 24.0
 
 
 def _spec_nic_per_gpu(bid: Bid, fabric) -> float:

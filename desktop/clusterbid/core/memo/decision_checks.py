@@ -19,7 +19,8 @@ def schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
     cannot be checked, or the plan has no deadline: each said in words, the last two flagged."""
     deadline = scorecard.evaluation.workload.plan.deadline
     finish = chosen.estimate.dates.finish
-    missed = [s.bid.id for s in scorecard.scores if any(g.code == "misses_deadline" for g in s.estimate.gates)]
+    missed = [s.bid.id for s in scorecard.scores
+              if any(g.code in ("misses_deadline", "deadline_unlikely") for g in s.estimate.gates)]
     excluded = f"; excluded for missing it: {', '.join(missed)}" if missed else ""
     if deadline is None:
         return {"schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
@@ -27,6 +28,9 @@ def schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
     if finish is None:
         return {"schedule": f"cannot be checked against the deadline of {deadline.isoformat()}: "
                             f"{chosen.estimate.dates.basis}{excluded}", "schedule_ok": False}
+    risk = next((w.message for w in chosen.estimate.warnings if w.code == "deadline_risk"), None)
+    if finish > deadline and risk:  # late at the point, in time in enough draws: ranked, a risk
+        return {"schedule": f"a deadline risk: {risk}{excluded}", "schedule_ok": False}
     if finish > deadline:  # only through an override of a bid the gates let through: still said
         return {"schedule": f"MISSES the deadline: finishes about {finish.isoformat()}, after {deadline.isoformat()}",
                 "schedule_ok": False}

@@ -18,14 +18,20 @@ def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | N
 
     The draws are set up from the point scorecard; when the decision changes the first-ranked bid
     they are run again from the decided one (the same seed gives the same draws, common random
-    numbers), so "beats the leader" and the rank stability refer to the bid recommended."""
+    numbers), so "beats the leader" and the rank stability refer to the bid recommended.
+
+    With a deadline, a bid whose point estimate finishes late is drawn too: the deadline gate
+    is the share of draws that finish in time against the plan's deadline_confidence."""
     point = score_evaluation(evaluation)
+    if evaluation.workload.plan.deadline is not None:
+        point = score_evaluation(evaluation, on_time={bid.id: None for bid in evaluation.bids})
     drawn = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=point)
     if not drawn.bids:
-        return point, drawn
+        return score_evaluation(evaluation), drawn
     basis = evaluation.policy.decision_basis
     costs = {bid_id: b.decision_cost(basis) for bid_id, b in drawn.bids.items()}
-    decided = score_evaluation(evaluation, costs, basis)
+    on_time = {bid_id: b.on_time_probability for bid_id, b in drawn.bids.items()}
+    decided = score_evaluation(evaluation, costs, basis, on_time)
     if [s.bid.id for s in decided.ranked] == [s.bid.id for s in point.ranked]:
         return decided, drawn
     again = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=decided)

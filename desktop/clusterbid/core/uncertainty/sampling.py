@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
 from clusterbid.core.costmodel.training import Finish
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
@@ -55,10 +55,7 @@ class Setup:
 
 def hours_to_deadline(evaluation: Evaluation, estimate) -> float:
     """Wall-clock hours from the bid's start to the end of the deadline day (inf without either)."""
-    deadline, start = evaluation.workload.plan.deadline, estimate.dates.start
-    if deadline is None or start is None:
-        return float("inf")
-    return ((deadline - start).days + 1) * 24.0
+    return deadline_hours(evaluation.workload.plan, estimate.bid)
 
 
 def checked(evaluation: Evaluation, samples: object, seed: object) -> int:
