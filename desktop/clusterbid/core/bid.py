@@ -11,6 +11,7 @@ from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.provenance import Source, completed_bid_provenance
+from clusterbid.core.provenance.resolve import billed_spare_gpus
 from clusterbid.core.terms import Terms
 from clusterbid.core.text_rules import check_model_text
 
@@ -164,10 +165,10 @@ class Bid(FrozenModel):
     @property
     def billed_gpus(self) -> int:
         """GPUs a reserved or block contract bills for its whole span: the reserved GPUs (every
-        offered GPU when the bid does not say), plus the spare pool unless it is free in writing."""
+        offered GPU when the bid does not say), plus the spare pool unless it is free in writing (a
+        pool nobody stated: one node, provenance.billed_spare_gpus)."""
         reserved = self.terms.reserved_gpus or self.capacity.gpus_offered
-        spares = 0 if self.terms.spares_free_in_writing else self.capacity.spare_pool_gpus
-        return reserved + spares
+        return reserved + billed_spare_gpus(self)
 
     @model_validator(mode="after")
     def _plain_text(self) -> Bid:

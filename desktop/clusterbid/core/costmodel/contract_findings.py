@@ -10,6 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
+from clusterbid.core.provenance.resolve import billed_spare_gpus, spare_pool_stated
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
@@ -115,8 +116,14 @@ def contract_findings(
             f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
             "anniversary; ask the provider",
         ))
-    spares = bid.capacity.spare_pool_gpus
-    if terms.bills_for_a_term and spares and not terms.spares_free_in_writing:
+    spares = billed_spare_gpus(bid)
+    if terms.bills_for_a_term and spares and not spare_pool_stated(bid):
+        warnings.append(Finding(
+            "spare_pool_not_stated",
+            f"the bid does not state its spare pool: none is taken to be on hand, and one node ({spares:,} GPUs) "
+            "is billed for the term as a pool it may add, unless spares are free in writing; ask the provider",
+        ))
+    elif terms.bills_for_a_term and spares:
         warnings.append(Finding(
             "spares_billed",
             f"the {spares:,}-GPU spare pool is billed for the term: it is not stated free in writing",

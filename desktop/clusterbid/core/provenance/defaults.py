@@ -53,9 +53,12 @@ RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
 # A bid that does not state a spare pool is taken to hold none (the figure stays an int in the
 # document, provenance "not_stated"); the range's top is two 8-GPU nodes, what a provider that keeps
 # spares commonly holds for a block of a few hundred GPUs (the 8-spare example is inside it).
+# The typical statement is one 8-GPU node; on a term that bills spares, a pool nobody stated is
+# billed as that node (resolve.billed_spare_gpus), so the blank is never better than the typical.
 OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
     "capacity.spare_pool_gpus": DocumentedDefault(
-        0.0, 0.0, 16.0, "ClusterBid default: no spares held unless the bid says so", 0.0, 0.0
+        0.0, 0.0, 16.0, "ClusterBid default: no spares on hand unless the bid says so; on a term that "
+        "bills spares, one node billed", 8.0, 0.0
     ),
 }
 

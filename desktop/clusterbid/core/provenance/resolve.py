@@ -59,6 +59,24 @@ def effective_reliability(bid: Any) -> Any:
     return bid.reliability.model_copy(update=missing) if missing else bid.reliability
 
 
+def spare_pool_stated(bid: Any) -> bool:
+    """Whether someone stated the spare pool (the provider, a measurement or the buyer's assumption)."""
+    source = bid.provenance.get("capacity.spare_pool_gpus")
+    return source is None or source.kind not in NOBODY_STATED
+
+
+def billed_spare_gpus(bid: Any) -> int:
+    """Spare GPUs a term bills (issue 31, the blank-vs-typical rule). A stated pool is billed unless
+    it is free in writing. A pool nobody stated is taken as none on hand (reliability) yet billed as
+    the typical pool, one node, unless spares are free in writing: stating the typical pool then
+    costs the same and brings a spare on hand, so leaving it blank never makes a bid look better."""
+    if bid.terms.spares_free_in_writing:
+        return 0
+    if spare_pool_stated(bid):
+        return int(bid.capacity.spare_pool_gpus)
+    return max(int(bid.capacity.spare_pool_gpus), int(bid.capacity.gpus_per_node))
+
+
 def term_applies(bid: Any, path: str) -> bool:
     """Whether a commercial term can matter: an exit fee only with an exit clause, an escalation
     only on a contract with a term (its anniversaries); on demand the price has none."""
