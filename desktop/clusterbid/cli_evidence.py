@@ -27,7 +27,7 @@ from clusterbid.core.evidence.reading import (
 EXIT_OK, EXIT_INPUT = 0, 2
 FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
                 "throughput-csv": "training-throughput CSV", "throughput-json": "training-throughput JSON",
-                "scaling-csv": "scaling table (CSV)"}  # fmt: skip
+                "scaling-csv": "scaling table (CSV)", "training-log": "raw training log (Megatron-LM)"}  # fmt: skip
 
 
 def _fail(message: str) -> int:
@@ -162,7 +162,8 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json", "throughput-csv": "text/csv",
-               "throughput-json": "application/json", "scaling-csv": "text/csv"}  # fmt: skip
+               "throughput-json": "application/json", "scaling-csv": "text/csv",
+               "training-log": "text/plain"}  # fmt: skip
 
 
 def run_attach(args: argparse.Namespace) -> int:

@@ -81,4 +81,7 @@ def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:
     layout = [(evidence.tensor_parallel, workload.tensor_parallel, "TP"),
               (evidence.pipeline_parallel, workload.pipeline_parallel, "PP")]
     found += [f"{name} {got} against {want}" for got, want, name in layout if got is not None and got != want]
+    batch = evidence.global_batch_sequences
+    if step and batch is not None and batch != workload.global_batch_sequences:
+        found.append(f"global batch {batch:,} sequences against {workload.global_batch_sequences:,}")
     return found

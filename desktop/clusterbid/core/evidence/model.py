@@ -48,7 +48,7 @@ UNITS = {
 
 
 RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequence_length", "tensor_parallel",
-              "pipeline_parallel")
+              "pipeline_parallel", "global_batch_sequences")
 
 
 class Evidence(FrozenModel):
@@ -86,6 +86,9 @@ class Evidence(FrozenModel):
     sequence_length: int | None = Field(None, ge=1, le=10_000_000, description="Sequence length of the measured run")
     tensor_parallel: int | None = Field(None, ge=1, le=1024, description="TP of the measured run")
     pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="PP of the measured run")
+    global_batch_sequences: int | None = Field(
+        None, ge=1, le=100_000_000, description="Sequences per optimizer step of the measured run (a step time's batch)"
+    )
     mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
         None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
     )

@@ -20,6 +20,12 @@ from clusterbid.core.evidence.provenance import MEASURERS, grade_for
 from clusterbid.core.evidence.scaling import HEADER as SCALING_HEADER
 from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
 from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.evidence.training_log import (
+    TrainingLog,
+    looks_like_training_log,
+    parse_training_log,
+    training_log_evidence,
+)
 from clusterbid.core.safe_read import open_regular
 from clusterbid.core.evidence.throughput_readers import (
     ThroughputTable,
@@ -27,8 +33,9 @@ from clusterbid.core.evidence.throughput_readers import (
     parse_throughput_json,
 )
 
-EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv"]
-FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv")
+EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv", "training-log"]
+FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv",
+                            "training-log")
 # Evidence files are logs and small tables, matched to the real ones, and refused above it before
 # a byte is parsed: any file accepted is parsed in well under a second and 100 MB. An nccl-tests
 # log is tens of KB (tests/data/nccl-tests); with NCCL_DEBUG=INFO about 150 lines per GPU, some
@@ -50,6 +57,7 @@ class EvidenceReading:
     nccl_runs: tuple[NcclTestsRun, ...] = ()
     throughput: ThroughputTable | None = None
     scaling: ScalingTable | None = None
+    training_log: TrainingLog | None = None
     evidence: tuple[Evidence, ...] = ()
     notes: tuple[str, ...] = field(default=())
     first_run_number: int = 1  # `--run N` keeps one run: it is still called run N
@@ -65,6 +73,8 @@ class EvidenceReading:
                 found += [NcclFlag(code=f.code, message=where + f.message) for f in result.flags]
         if self.scaling is not None:
             found += self.scaling.flags
+        if self.training_log is not None:
+            found += self.training_log.flags
         return tuple(found)
 
 
@@ -120,7 +130,7 @@ def detect_format(text: str) -> EvidenceFormat:
     # A header naming any of our columns; nccl-tests lines never hold two commas and these words.
     if len(cells) > 2 and {"model", "active_params_b", "gpus", "tokens_per_second"} & set(cells):
         return "throughput-csv"
-    return "nccl-text"
+    return "training-log" if looks_like_training_log(text) else "nccl-text"
 
 
 def read_evidence(
@@ -164,6 +174,11 @@ def read_evidence(
         if fabric is not None:
             runs = tuple(_against_fabric(run, fabric) for run in runs)
         return _nccl_reading(source, chosen, sha, name, runs, measured_by or "provider", measured_on)
+    if chosen == "training-log":  # the run's own output: measured, by whoever ran it (default provider)
+        log = parse_training_log(text, source)
+        item = training_log_evidence(log, measured_by=measured_by or "provider", artefact_sha256=sha,
+                                     artefact_name=name, measured_on=measured_on)
+        return EvidenceReading(source, chosen, sha, training_log=log, evidence=(item,))
     if chosen == "scaling-csv":
         table = parse_scaling_csv(text, source)
         _same_measurer(source, table.setup.measured_by, measured_by)
@@ -267,6 +282,10 @@ def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
             "rms_relative_error": table.fit.rms_relative_error,
             "points": [vars(p) for p in table.points],
         }  # fmt: skip
+    if reading.training_log is not None:
+        log = reading.training_log
+        out["training_log"] = {"arguments": {k: log.arguments[k] for k in sorted(log.arguments)},
+                               "step_times_s": list(log.step_times_s), "step_time_s": log.step_time_s}
     out["flags"] = [flag.model_dump() for flag in reading.flags()]
     out["notes"] = list(reading.notes)
     out["evidence"] = [json.loads(item.model_dump_json()) for item in reading.evidence]
