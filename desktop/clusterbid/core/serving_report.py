@@ -29,7 +29,25 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
         "chance_meets_targets": round(band.chance_servable, 4),
         "mean_cost_per_million_output_tokens": _amount(band.mean_cost_per_million, currency),
         "point_percentile": round(band.point_percentile, 4),  # share of serving samples at or below the point figure
+        "fleet_for_approval": fleet_json(band, currency),
     }
+
+
+def fleet_json(band: ServingBand, currency: str) -> dict | None:
+    """The fleet the approval is sized at (issue 31): a draw at the buyer's percentile."""
+    if band.fleet_at_percentile is None:
+        return None
+    needed, billed, bill = band.fleet_at_percentile
+    return {"percentile": band.fleet_percentile, "gpus_needed": needed, "gpus_billed": billed,
+            "monthly_cost": _amount(bill, currency)}
+
+
+def fleet_text(band: ServingBand, currency: str, w) -> str:
+    """The approval's fleet in words: GPUs needed against billed, and what sized it."""
+    needed, billed, bill = band.fleet_at_percentile or (0, 0, float("nan"))
+    return (f"P{band.fleet_percentile} of the draws: {needed:,} GPUs needed, {billed:,} billed (whole nodes), "
+            f"{format_money(bill, currency)} a month; sized for the stated peak +{w.forecast_margin_percent:g}% "
+            f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})")
 
 
 def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None) -> dict:
@@ -166,12 +184,16 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                 f"{e.tpot_ms:.1f} ms per token, "
                 f"first token {e.ttft_ms:,.0f} ms + P{w.ttft_percentile:g} queueing {e.queue_wait_ms:,.0f} ms"
                 + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per step" if e.tp_fabric_latency_ms else "")
-                + f"; {e.replicas} replicas ({e.replicas_for_mean} carry the peak's mean rate), "
-                f"{e.slot_utilisation:.0%} of batch slots busy at peak"
+                + f"; {e.replicas} replicas ({e.replicas_for_mean} carry the stated peak's mean rate; the rest "
+                f"are queueing headroom, the {w.forecast_margin_percent:g}% forecast margin and "
+                f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the stated peak; "
+                f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed"
             )
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")
+            if band.fleet_at_percentile is not None:
+                lines.append(f"fleet for approval {e.bid.id}: {fleet_text(band, currency, w)}")
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
     tipping = tipping_lines(scorecard, serving_tipping_points(scorecard))
@@ -195,6 +217,7 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
             "tensor parallel": e.tensor_parallel if serves else None,
             "batch per replica": e.batch if serves else None,
             "output tokens/s per GPU": round(e.tokens_per_s_per_gpu, 1) if serves else None,
+            "GPUs needed": e.gpus_needed if serves else None,
             "GPUs billed": e.gpus_billed if serves else None,
             f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
             f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,

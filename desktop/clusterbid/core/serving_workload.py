@@ -25,6 +25,12 @@ TP_CHOICES = (1, 2, 4, 8, 16, 32, 64)
 # state it: chat traffic is wide (ShareGPT prompts in public vLLM runs have a standard deviation
 # close to their mean), so 0.5 is a moderate ClusterBid assumption, shown as such.
 DEFAULT_CONTEXT_CV = 0.5
+# Issue 31: a fleet sized to the stated peak alone runs 97-98% of its batch slots busy, with nothing
+# for a forecast that proves low or a replica that fails at peak. ClusterBid's defaults, the buyer's
+# to change: 20% above the stated peak (a common capacity-planning margin for a service's first
+# year, a judgement), one spare replica (N+1), and the approval sized at P80 of the fleet's draws.
+DEFAULT_FORECAST_MARGIN_PERCENT = 20.0
+DEFAULT_SPARE_REPLICAS = 1
 
 
 class InferenceWorkload(FrozenModel):
@@ -65,6 +71,17 @@ class InferenceWorkload(FrozenModel):
         None, description="GPUs per replica (TP degree); blank = the cheapest degree that fits, chosen per bid"
     )
     service_months: int = Field(12, ge=1, le=120, description="Months the service runs (spreads one-off fees)")
+    forecast_margin_percent: float = Field(
+        DEFAULT_FORECAST_MARGIN_PERCENT, ge=0, le=1000,
+        description="Traffic above the stated peak the fleet is sized for (the forecast's error), percent",
+    )
+    spare_replicas: int = Field(
+        DEFAULT_SPARE_REPLICAS, ge=0, le=1000,
+        description="Replicas held beyond those the peak needs, so one can fail or be drained at peak (1 = N+1)",
+    )
+    fleet_percentile: Literal[50, 80] = Field(
+        80, description="Percentile of the Monte Carlo's fleets the approval amount is sized at (P50 or P80)"
+    )
     hbm_efficiency: float = Field(
         DEFAULT_HBM_EFFICIENCY, gt=0, le=1, description="Achieved / peak HBM bandwidth during decode (MBU)"
     )

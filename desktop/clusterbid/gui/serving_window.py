@@ -26,7 +26,7 @@ from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.serving_edits import ServingBidEdits
 
 SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
-         "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs billed",
+         "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs needed", "GPUs billed",
          "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
 CANNOT_SERVE = QColor("#b3261e")
 

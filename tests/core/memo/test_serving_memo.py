@@ -3,6 +3,8 @@ flags printed, inputs attached and re-scored by `verify`, signable like the trai
 
 from __future__ import annotations
 
+import math
+
 import io
 import json
 import subprocess
@@ -66,15 +68,20 @@ def test_page_one_shows_the_decision_the_service_and_the_fabric_flag(scorecard, 
     text = _text(serving_pdf)
     first = scorecard.ranked[0].estimate
     months = first.bid.terms.term_months
-    # The approval is the monthly bill times the reservation term, as printed: e.g. $83,220 x 12
-    # (40 H200 x 730 h x $2.85).
-    requested = money(first.monthly_cost) * Decimal(months)
-    assert first.monthly_cost == pytest.approx(40 * 730 * 2.85)
+    # Issue 31: the approval is the fleet at the buyer's P80 of the draws, times the reservation
+    # term: helio's P80 fleet needs 59 H200s, billed as 64 (8 nodes) x 730 h x $2.85 = $133,152 a
+    # month, x 12. Its point fleet is 49 replicas (56 billed, $116,508), below what P80 needs.
+    band = scorecard.band(first.bid.id)
+    assert first.monthly_cost == pytest.approx(56 * 730 * 2.85)
+    needed, billed, bill = band.fleet_at_percentile
+    assert billed == math.ceil(needed / 8) * 8 and bill == pytest.approx(billed * 730 * 2.85)
+    requested = money(bill) * Decimal(months)
     assert "Recommended bid helio-h200 (Helio Inference Cloud)" in text
     assert f"${requested:,.2f} (USD), {months} months reserved" in text
+    assert f"P80 of the draws: {needed:,} GPUs needed, {billed:,} billed (whole nodes)" in text
     assert "first token within 1000 ms for 90% of requests at peak; 30 ms per output token" in text
-    # 40 H200s at TP1 for 72,000 tokens/s: 39 replicas carry the mean (72,000 / 1,873 = 38.4).
-    assert "39 carry the peak's mean rate" in text
+    # 72,000 tokens/s / 1,848 per H200 replica = 38.96: 39 replicas carry the stated peak's mean.
+    assert "39 carry the stated peak's mean rate" in text
     # northwind-ib itemises $0.55 of its $2.90 for its fabric: 0.55 / 2.90 = 19%.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in text
     assert "CANNOT SERVE: peak traffic" in text and "cost model serving-1" in text

@@ -190,9 +190,9 @@ class Fleet:
     batch_index: np.ndarray  # int, -1: none
     replica_tokens_per_s: np.ndarray
     replicas: np.ndarray
-    replicas_for_mean: np.ndarray  # enough for the peak's mean rate, no queueing headroom
-    queue_wait_s: np.ndarray  # queueing wait at the TTFT percentile, at peak
-    slot_utilisation: np.ndarray  # busy share of the batch slots at peak
+    replicas_for_mean: np.ndarray  # enough for the stated peak's mean rate: no headroom, margin or spare
+    queue_wait_s: np.ndarray  # queueing wait at the TTFT percentile, at the margined peak, spares down
+    slot_utilisation: np.ndarray  # busy share of all the batch slots at the stated peak
     gpus_needed: np.ndarray
     gpus_billed: np.ndarray  # whole nodes
     servable: np.ndarray  # bool: some TP degree meets the targets within the GPUs offered
@@ -217,12 +217,17 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         return np.broadcast_to(values, shape)[at]
 
     throughput, tp, batch = cand(grid.tokens_per_s), cand(grid.tp), cand(grid.batch)
-    for_mean = np.ceil(w.peak_output_tokens_s / throughput)
+    # Issue 31: sized for the stated peak plus the buyer's forecast margin, with the queueing
+    # headroom at that rate, then N+1: spare replicas beyond it, so the margined peak still meets
+    # the targets with one replica down.
+    sized_peak = w.peak_output_tokens_s * (1.0 + w.forecast_margin)
+    for_mean = np.ceil(w.peak_output_tokens_s / throughput)  # the stated peak's mean rate alone
     service = cand(grid.prefill_s) + w.output_tokens * cand(grid.tpot_s)  # slot held from prefill to last token
-    arrivals = w.peak_output_tokens_s / w.output_tokens
+    arrivals = sized_peak / w.output_tokens
     replicas = replicas_with_headroom(
-        for_mean, batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s), w.ttft_percentile, exact_slots
-    )
+        np.ceil(sized_peak / throughput), batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s),
+        w.ttft_percentile, exact_slots,
+    ) + w.spare_replicas
     per_node = b.gpus_per_node[bid_of]
     gpus = replicas * tp
     billed = np.ceil(gpus / per_node) * per_node
@@ -255,8 +260,9 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     np.minimum.at(fewest, bid_of, np.where(sized, billed, np.inf))
     billed_chosen = pick(billed)
     chosen_replicas = pick(replicas)
-    queue_wait = wait_at_percentile_s(
-        chosen_replicas * pick(batch), arrivals * pick(service), pick(service), w.ttft_percentile, exact_slots
+    queue_wait = wait_at_percentile_s(  # at the margined peak with the spare replicas down
+        (chosen_replicas - w.spare_replicas) * pick(batch), arrivals * pick(service), pick(service),
+        w.ttft_percentile, exact_slots,
     )
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
@@ -267,7 +273,7 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         replicas=chosen_replicas,
         replicas_for_mean=pick(for_mean),
         queue_wait_s=np.where(ok, queue_wait, np.nan),
-        slot_utilisation=pick(arrivals * service / (replicas * batch)),
+        slot_utilisation=pick(w.peak_output_tokens_s / w.output_tokens * service / (replicas * batch)),
         gpus_needed=pick(gpus),
         gpus_billed=billed_chosen,
         servable=ok,

@@ -67,7 +67,8 @@ def _diagnose(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, plan: Flee
         )
     return Finding(
         "not_enough_gpus",
-        f"peak traffic ({w.peak_output_tokens_s:,.0f} output tokens/s) needs {plan.fewest_gpus_billed[i]:,.0f} GPUs "
+        f"peak traffic ({w.peak_output_tokens_s:,.0f} output tokens/s, +{100 * w.forecast_margin:g}% forecast margin, "
+        f"N+{w.spare_replicas:g}) needs {plan.fewest_gpus_billed[i]:,.0f} GPUs "
         f"within the latency targets; the offer holds {int(b.gpus_offered[i]):,}",
     )
 

@@ -63,6 +63,8 @@ class ServingScalars:
     tpot_target_s: float
     peak_output_tokens_s: float
     average_output_tokens_s: float
+    forecast_margin: float  # fraction above the stated peak the fleet is sized for
+    spare_replicas: float  # replicas beyond the peak's (N+1: 1)
     service_months: float
     usable_hbm_fraction: float
     tp_choices: tuple[int, ...]
@@ -86,6 +88,8 @@ class ServingScalars:
             tpot_target_s=w.tpot_target_ms / 1000.0,
             peak_output_tokens_s=w.peak_output_tokens_per_s,
             average_output_tokens_s=w.average_output_tokens_per_s,
+            forecast_margin=w.forecast_margin_percent / 100.0,
+            spare_replicas=float(w.spare_replicas),
             service_months=float(w.service_months),
             usable_hbm_fraction=w.usable_hbm_fraction,
             tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,

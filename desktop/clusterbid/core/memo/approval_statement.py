@@ -67,7 +67,7 @@ def approval_terms(data: dict[str, Any], inputs_sha256: str) -> str:
         figures = (_part(data, "results").get("bids") or {}).get(bid_id) or {}
         commitment, monthly = (
             _amount(figures.get("total_commitment")),
-            _amount(figures.get("monthly_cost")),
+            _amount(figures.get("approval_monthly_cost") or figures.get("monthly_cost")),
         )
         amount = (
             f"a total commitment of {currency} {commitment}"

@@ -30,11 +30,19 @@ from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.report import format_money, money
-from clusterbid.core.serving_report import band_text
+from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.resources import resource_path
+
+
+def _approval_monthly(scorecard: ServingScorecard, e) -> str:
+    """The monthly bill the approval is sized at (issue 31): the fleet at the buyer's percentile of
+    the draws, never below the point estimate's own fleet."""
+    band = scorecard.band(e.bid.id)
+    drawn = band.fleet_at_percentile[2] if band is not None and band.fleet_at_percentile else 0.0
+    return str(money(max(e.monthly_cost, drawn)))
 
 
 def printed_serving_results(scorecard: ServingScorecard) -> dict:
@@ -51,6 +59,7 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
             "tensor_parallel": e.tensor_parallel if serves else None,
             "batch": e.batch if serves else None,
             "band": _band_cell(scorecard, e.bid.id) if serves else None,
+            "approval_monthly_cost": _approval_monthly(scorecard, e) if serves else None,
         }
     return {
         "ranking": [s.bid.id for s in scorecard.ranked],
@@ -120,7 +129,8 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
                    f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
-                   f"{e.replicas_for_mean:,} carry the peak's mean rate, the rest is queueing headroom "
+                   f"{e.replicas_for_mean:,} carry the stated peak's mean rate, the rest is queueing headroom, "
+                   f"the forecast margin and N+{scorecard.evaluation.workload.spare_replicas} "
                    f"(P{scorecard.evaluation.workload.ttft_percentile:g} wait {e.queue_wait_ms:.0f} ms, "
                    f"{e.slot_utilisation:.0%} of batch slots busy at peak)"),
     ]
@@ -142,8 +152,11 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         rows.append(("Margin", f"{abs(difference) / other.cost_per_million_tokens:.1%} "
                                f"{'cheaper' if difference >= 0 else 'dearer'} per million tokens than the runner-up; "
                                f"{format_money(abs(monthly), currency)} a month {'less' if monthly >= 0 else 'more'}"))
+    if band is not None and band.fleet_at_percentile is not None:
+        rows.append(("Fleet for approval", fleet_text(band, currency, scorecard.evaluation.workload)))
     months = chosen.bid.terms.term_months
-    amount = e.monthly_cost * months if months else e.monthly_cost
+    monthly_approved = float(_approval_monthly(scorecard, e))
+    amount = monthly_approved * months if months else monthly_approved
     rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
                  + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))
     note = ""

@@ -70,6 +70,10 @@ class ServingBand:
     # below the point estimate's figure (a fleet sized in whole nodes can be its own P10).
     mean_cost_per_million: float = float("nan")
     point_percentile: float = float("nan")
+    # Issue 31: the fleet the approval is sized at, the draw at the workload's fleet_percentile of
+    # the monthly bill (one real fleet, so its GPUs and its bill agree): (GPUs needed, billed, bill).
+    fleet_percentile: int = 80
+    fleet_at_percentile: tuple[int, int, float] | None = None
 
     def decision_cost(self, basis: str) -> float:
         return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
@@ -129,6 +133,7 @@ def serving_uncertainty(
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
+    gpus = np.zeros((2, len(bids), samples))  # needed, billed
     for start in range(0, samples, CHUNK):
         stop = min(start + CHUNK, samples)
         n = stop - start
@@ -141,6 +146,8 @@ def serving_uncertainty(
         ok = plan.servable.reshape(len(bids), n)
         per_million[:, start:stop] = np.where(ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf)
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
+        gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
+        gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
     eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
@@ -160,8 +167,21 @@ def serving_uncertainty(
             mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
             point_percentile=(float(np.mean(served <= point * (1 + 1e-12)))
                               if served.size and point is not None else float("nan")),
+            fleet_percentile=workload.fleet_percentile,
+            fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
         ))
     return ServingUncertainty(samples, seed, tuple(bands))
+
+
+def _fleet_at(monthly: np.ndarray, gpus: np.ndarray, percentile: int) -> tuple[int, int, float] | None:
+    """The serving draw at `percentile` of the monthly bill (the smallest draw with at least that
+    share of the serving draws at or below it): its GPUs needed and billed, and its bill."""
+    serving = np.flatnonzero(np.isfinite(monthly))
+    if serving.size == 0:
+        return None
+    ordered = serving[np.argsort(monthly[serving], kind="stable")]
+    at = ordered[max(int(np.ceil(percentile / 100.0 * serving.size)) - 1, 0)]
+    return int(gpus[0, at]), int(gpus[1, at]), float(monthly[at])
 
 
 def _percentiles(values: np.ndarray) -> tuple[float, float, float]:
