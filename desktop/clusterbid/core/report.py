@@ -118,6 +118,14 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
         from clusterbid.core.uncertainty.presentation import add_uncertainty_json
 
         add_uncertainty_json(report, evaluation.currency, uncertainty, sensitivity)
+        from clusterbid.core.uncertainty.plan_value import plan_assumption_values
+
+        # Issue 31, item 7: which of the buyer's own plan figures matters most to the decision.
+        report["plan_assumption_values"] = [
+            {"field": v.name, "stated": v.stated, "range": [v.low, v.high],
+             "value": {"amount": str(money(v.value)), "currency": evaluation.currency},
+             "choice_changes_over": round(v.change_share, 4), "choice_after": v.choice_after}
+            for v in plan_assumption_values(scorecard)]
     return report
 
 

@@ -100,6 +100,21 @@ def _input_text(item: UncertainInput) -> str:
     return f"{INPUT_LABELS[item.name]} {value} ({source}; sigma {spread:.0%}{spread_of}{haircut})"
 
 
+def plan_value_lines(scorecard: Scorecard, fmt) -> list[str]:
+    """Issue 31: which of the buyer's own plan figures matters most (uncertainty/plan_value.py)."""
+    from clusterbid.core.uncertainty.plan_value import plan_assumption_values
+
+    values = plan_assumption_values(scorecard)
+    if not values:
+        return []
+    lines = ["", "Your plan's own figures (not drawn: each moved across a range; what knowing it better is worth):"]
+    for v in values:
+        others = ", ".join(f"{bid_id} {share:.0%}" for bid_id, share in v.choice_after.items())
+        lines.append(f"  {v.name} {v.stated:g} (range {v.low:g}-{v.high:g}): worth {fmt(v.value)}; the cheapest "
+                     f"choice changes over {v.change_share:.0%} of the range ({others})")
+    return lines
+
+
 def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivity: Sensitivity | None) -> list[str]:
     currency = scorecard.evaluation.currency
     fmt = lambda v: format_money(v, currency)  # noqa: E731
@@ -124,6 +139,7 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
             risk = (" (below the buyer's threshold: a deadline risk)"
                     if b.on_time_probability < plan.deadline_confidence else "")
             lines.append(f"  {bid_id:<16.16} {chance}{risk}")
+    lines += plan_value_lines(scorecard, fmt)
     lines += ["", "Inputs drawn (evidence used, grade, scale, spread):"]
     for bid_id, b in result.bids.items():
         lines.append(f"  {bid_id}: " + "; ".join(_input_text(item) for item in b.inputs))
