@@ -22,9 +22,8 @@ def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | N
 
     With a deadline, a bid whose point estimate finishes late is drawn too: the deadline gate
     is the share of draws that finish in time against the plan's deadline_confidence."""
-    point = score_evaluation(evaluation)
-    if evaluation.workload.plan.deadline is not None:
-        point = score_evaluation(evaluation, on_time={bid.id: None for bid in evaluation.bids})
+    deadline = evaluation.workload.plan.deadline is not None  # draw the bids late only at the point
+    point = score_evaluation(evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None)
     drawn = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=point)
     if not drawn.bids:
         return score_evaluation(evaluation), drawn
