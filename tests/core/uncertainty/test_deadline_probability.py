@@ -90,3 +90,16 @@ def test_a_cost_of_delay_without_a_deadline_is_refused_by_name():
     data["workload"]["plan"]["delay_cost_per_day"] = "1000"
     with pytest.raises(ValidationError, match="delay_cost_per_day needs a deadline"):
         Evaluation.model_validate(data)
+
+
+def test_page_one_says_a_ranked_bid_late_at_the_point_is_a_deadline_risk():
+    from clusterbid.core.memo.decision_checks import schedule_fit
+
+    days, chance = _late_by_a_little()
+    card, _ = decide(_timed(days, deadline_confidence=0.3), SAMPLES)
+    fit = schedule_fit(card.ranked[0], card)
+    assert fit["schedule_ok"] is False
+    assert fit["schedule"].startswith("a deadline risk: the point estimate finishes on ")
+    deadline = (START + dt.timedelta(days=days - 1)).isoformat()
+    shown = re.search(rf"after the deadline of {deadline}, but ([0-9.]+)% of the draws", fit["schedule"])
+    assert float(shown.group(1)) / 100 == pytest.approx(chance, abs=0.01)
