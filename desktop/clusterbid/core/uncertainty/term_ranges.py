@@ -12,8 +12,8 @@ Each is drawn from a triangular distribution (low, most likely, high), in the fi
 - the buyer's assumption: most likely the buyer's figure, across the range the buyer gave with
   it (Source.low / high), or across the documented range when the buyer gave none.
 
-A term that cannot apply (no exit clause on a reserved term, no contract year to escalate in)
-is not drawn. Each drawn term of each bid has its own stream (streams.py), like every input.
+A term that cannot move the bill (no exit clause on a reserved term, a term of a year or less
+for escalation) is not drawn. Each drawn term of each bid has its own stream (streams.py), like every input.
 """
 
 from __future__ import annotations
@@ -78,10 +78,11 @@ def term_ranges(bid, spread: bool = True) -> tuple[TermRange, ...]:
 
 def _drawn(bid, path: str) -> bool:
     """Whether the term can move the bill: an exit fee on a reserved term with an exit clause,
-    escalation on a contract with a term (contract.bill uses them only there)."""
+    escalation on a contract term longer than a year (a shorter one never reaches an anniversary,
+    and is not flagged either)."""
     if path == "terms.early_exit_fee_percent":
         return term_applies(bid, path) and bid.terms.billing_kind == "reserved"
-    return term_applies(bid, path)
+    return term_applies(bid, path) and bid.terms.term_months > 12
 
 
 def triangular(uniform: np.ndarray, low: float, likely: float, high: float) -> np.ndarray:
