@@ -32,13 +32,16 @@ class ContractBill:
     commitment: np.ndarray
     capacity_gpu_hours: np.ndarray  # what the commitment pays for
     used_gpu_hours: np.ndarray
-    idle_gpu_hours: np.ndarray
     idle_value: np.ndarray
     exit_cost: np.ndarray  # leaving after the job where the contract allows it (inf: not allowed)
     plan_cost: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
 
     # Figures the point estimate reports and the Monte Carlo does not need: derived on request.
+    @property
+    def idle_gpu_hours(self) -> np.ndarray:
+        return self.capacity_gpu_hours - self.used_gpu_hours
+
     @property
     def leaves_early(self) -> np.ndarray:
         """bool: the plan's cost is the exit cost."""
@@ -140,7 +143,6 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     outlasts = bool(np.any(has_term & (wall_hours > term)))
     span = np.maximum(term, wall_hours) if outlasts else term
     term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH
-    job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
     value, capacity = usage_cost, n * hours
     if np.any(is_term):
         term_value = b.billed_gpus * price * escalated_hours(term, esc)
@@ -150,6 +152,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
             term_capacity = term_capacity + n * (span - term)
         value, capacity = where(is_term, term_value, value), where(is_term, term_capacity, capacity)
     if np.any(is_spend | is_hours):
+        job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
         average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
         minimum = where(is_spend, b.committed_spend, b.committed_gpu_hours * average_rate)
         committed = np.maximum(minimum, usage_cost)
@@ -158,8 +161,6 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     fees = where(has_term, term_fees, running_fees)
     commitment = value + fees
     capacity = np.maximum(capacity, used)
-    idle = capacity - used
-    all_in_rate = commitment / capacity
     # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
     # states that fit in it, k = min(1 + runs, GPU-hours bought / the job's), so the job's share is
     # commitment / k (a faster job never costs more); the further runs' share is worth at most what
@@ -176,7 +177,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
                              np.inf)  # no alternative price given: no cap (and no inf x 0)
         plan_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
     elif plan.use == IDLE_CODES["other-work"]:
-        plan_value = idle * np.minimum(plan.value_per_gpu_hour, all_in_rate)
+        plan_value = (capacity - used) * np.minimum(plan.value_per_gpu_hour, commitment / capacity)
     else:
         plan_value = np.zeros(np.shape(commitment))
     # Idle time on demand is only billing round-up: nothing else can run in it.
@@ -199,7 +200,6 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         commitment=commitment,
         capacity_gpu_hours=capacity,
         used_gpu_hours=np.broadcast_to(used, np.shape(commitment)),
-        idle_gpu_hours=idle,
         idle_value=idle_value,
         exit_cost=exit_cost,
         plan_cost=np.minimum(kept, exit_cost),
