@@ -39,7 +39,7 @@ def test_a_claim_equal_to_the_prediction_draws_exactly_what_silence_draws():
     """The twin-bid case: the workload predicts 42% MFU on H100; the honest bid claims 42%. Before
     issue 31 the claim was drawn at 0.85 x 42% and its chance of being cheapest fell from 100% to
     almost none; now its band and chance equal those of the same bid saying nothing."""
-    claimed, silent = (run_monte_carlo(_twins(c), SAMPLES) for c in (0.42, None))
+    claimed, silent = (run_monte_carlo(_twins(c), SAMPLES, precision=None) for c in (0.42, None))
     a, b = claimed.bids["honest"], silent.bids["honest"]
     for name in ("cost_p10", "cost_p50", "cost_p90", "hours_p50", "win_probability"):
         assert getattr(a, name) == pytest.approx(getattr(b, name), rel=1e-6)
@@ -53,8 +53,8 @@ def test_a_claim_equal_to_the_prediction_draws_exactly_what_silence_draws():
 
 def test_a_claim_above_the_prediction_is_centred_above_silence():
     """Claimed 60%: centred at 0.85 x 60% = 51% (not below 42%), so the median cost is that of 51%."""
-    result = run_monte_carlo(_twins(0.60), SAMPLES).bids["honest"]
-    silent = run_monte_carlo(_twins(None), SAMPLES).bids["honest"]
+    result = run_monte_carlo(_twins(0.60), SAMPLES, precision=None).bids["honest"]
+    silent = run_monte_carlo(_twins(None), SAMPLES, precision=None).bids["honest"]
     assert result.cost_p50 == pytest.approx(by_hand_one_node_cost(0.51, 2.45), rel=0.003)
     assert result.cost_p50 < silent.cost_p50
 

@@ -14,7 +14,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.uncertainty import Spreads, run_monte_carlo
-from clusterbid.core.uncertainty.montecarlo import _percentiles
+from clusterbid.core.uncertainty.montecarlo import percentiles as _percentiles
 from tests.conftest import EXAMPLES, bid_dict
 from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
 
@@ -59,7 +59,7 @@ def test_zero_spread_two_bids_cheaper_wins_every_sample():
 def test_no_evidence_mfu_spread_matches_the_documented_sigmas():
     """Only the baseline MFU varies (no failures, no communication): cost ~ 1/MFU, so the cost
     band is the MFU's log-normal band mirrored: P90/P50 = exp(1.2816 x sqrt(0.15^2 + 0.10^2))."""
-    result = run_monte_carlo(evaluation([no_failure_bid()], one_node_workload()), samples=200_000)
+    result = run_monte_carlo(evaluation([no_failure_bid()], one_node_workload()), samples=200_000, precision=None)
     b = result.bids["b1"]
     sigma = math.hypot(0.15, 0.10)  # the GPU type's draw and the market-wide draw
     assert b.cost_p50 == pytest.approx(by_hand_one_node_cost(0.42), rel=0.003)
@@ -73,7 +73,7 @@ def test_provider_claim_is_haircut_only_above_the_prior_and_drawn_as_silence():
     Monte Carlo centres it on max(prior 42%, 0.85 x 50% = 42.5%) = 42.5%, and draws it as the same
     bid without evidence (the GPU type's 0.15 and the market's 0.10, shared; none of its own)."""
     bid = no_failure_bid(evidence=[evidence("training_mfu", 0.50, 8, "provider_claim")])
-    result = run_monte_carlo(evaluation([bid], one_node_workload()), samples=200_000)
+    result = run_monte_carlo(evaluation([bid], one_node_workload()), samples=200_000, precision=None)
     b = result.bids["b1"]
     sigma = math.hypot(0.15, 0.10)
     assert b.cost_p50 == pytest.approx(by_hand_one_node_cost(0.425), rel=0.003)
@@ -101,7 +101,7 @@ def _percentile_fields(result, bid_id):
 
 def test_common_random_numbers_editing_adding_or_removing_a_bid_leaves_the_others_exactly():
     demo = demo_evaluation()
-    before = run_monte_carlo(demo, samples=20_000)
+    before = run_monte_carlo(demo, samples=20_000, precision=None)
     data = demo.model_dump()
     edited = json.loads(json.dumps(data, default=str))
     roce = next(b for b in edited["bids"] if b["id"] == "cumulus-roce")
@@ -112,10 +112,10 @@ def test_common_random_numbers_editing_adding_or_removing_a_bid_leaves_the_other
     dropped = json.loads(json.dumps(data, default=str))
     dropped["bids"] = [b for b in dropped["bids"] if b["id"] != "prime-efa"]
     for variant in (edited, dropped):
-        after = run_monte_carlo(Evaluation.model_validate(variant), samples=20_000)
+        after = run_monte_carlo(Evaluation.model_validate(variant), samples=20_000, precision=None)
         for bid_id in ("northwind-ib", "legacy-a100"):
             assert _percentile_fields(after, bid_id) == _percentile_fields(before, bid_id)
-    after = run_monte_carlo(Evaluation.model_validate(edited), samples=20_000)
+    after = run_monte_carlo(Evaluation.model_validate(edited), samples=20_000, precision=None)
     assert _percentile_fields(after, "cumulus-roce") != _percentile_fields(before, "cumulus-roce")
 
 
@@ -165,7 +165,7 @@ def test_identical_offers_share_their_uncertainty_so_the_cheaper_one_wins():
     each (the old model) split such a pair about 56/44."""
     dear = bid_dict("dear")
     cheap = bid_dict("cheap", terms={"price_per_gpu_hour": str(round(2.50 * 0.97, 4)), "currency": "USD"})
-    result = run_monte_carlo(evaluation([dear, cheap]), samples=20_000)
+    result = run_monte_carlo(evaluation([dear, cheap]), samples=20_000, precision=None)
     assert result.bids["cheap"].win_probability > 0.99
     (mfu,) = [i for i in result.bids["cheap"].inputs if i.name == "baseline_mfu"]
     assert mfu.sigma == 0.0 and mfu.shared_sigma == pytest.approx(math.hypot(0.15, 0.10))

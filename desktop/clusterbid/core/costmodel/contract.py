@@ -32,22 +32,52 @@ class ContractBill:
     commitment: np.ndarray
     capacity_gpu_hours: np.ndarray  # what the commitment pays for
     used_gpu_hours: np.ndarray
-    idle_gpu_hours: np.ndarray
     idle_value: np.ndarray
     exit_cost: np.ndarray  # leaving after the job where the contract allows it (inf: not allowed)
-    leaves_early: np.ndarray  # bool: the plan's cost is the exit cost
     plan_cost: np.ndarray
-    jobs_in_commitment: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
-    cost_if_plan_fails: np.ndarray  # the net cost if idle time turns out worth nothing (issue 31)
     delay_cost: np.ndarray  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
+
+    # Figures the point estimate reports and the Monte Carlo does not need: derived on request.
+    @property
+    def idle_gpu_hours(self) -> np.ndarray:
+        return self.capacity_gpu_hours - self.used_gpu_hours
+
+    @property
+    def leaves_early(self) -> np.ndarray:
+        """bool: the plan's cost is the exit cost."""
+        return self.exit_cost < self.commitment - self.idle_value
+
+    @property
+    def jobs_in_commitment(self) -> np.ndarray:
+        return self.capacity_gpu_hours / self.used_gpu_hours
+
+    @property
+    def cost_if_plan_fails(self) -> np.ndarray:
+        """The net cost if idle time turns out worth nothing (issue 31)."""
+        return np.minimum(self.commitment, self.exit_cost) + self.delay_cost
+
+
+def where(condition, if_true, if_false):
+    """np.where without its pass over the arrays when the condition is the same everywhere, as it
+    is for a condition on the bids' own figures in one of the Monte Carlo's blocks (bids of one
+    billing kind, x samples). Same values and shape; the result may be a read-only view."""
+    condition = np.asarray(condition)
+    if condition.all() or not condition.any():
+        chosen = if_true if condition.all() else if_false
+        shape = np.broadcast_shapes(condition.shape, np.shape(if_true), np.shape(if_false))
+        dtype = np.result_type(if_true, if_false)
+        return np.broadcast_to(np.asarray(chosen, dtype=dtype), shape)
+    return np.where(condition, if_true, if_false)
 
 
 def escalated_hours(hours, escalation_per_year):
     """Hours weighted by the price multiplier in force: (1+e)^k during contract year k."""
     hours = np.asarray(hours, dtype=float)
     rate = np.asarray(escalation_per_year, dtype=float)
-    if not rate.any():  # no bid escalates (the common case): every hour at the first year's price
+    # No bid escalates, or no hour reaches an anniversary (the Monte Carlo's usual case: k = 0
+    # everywhere): every hour at the first year's price, without the power below.
+    if not rate.any() or hours.max(initial=0.0) < HOURS_PER_YEAR:
         return hours + 0.0 * rate  # (the broadcast shape, as below)
     years = np.floor(hours / HOURS_PER_YEAR)
     factor = (1.0 + rate) ** years  # the Monte Carlo's costliest line: computed once
@@ -60,7 +90,9 @@ def usage_hours(wall_hours, increment_hours, minimum_hours):
     """Hours billed per GPU for a run of `wall_hours`: rounded up to the increment, then the minimum."""
     inc = np.asarray(increment_hours, dtype=float)
     safe = np.where(inc > 0, inc, 1.0)
-    rounded = np.where(inc > 0, np.ceil(wall_hours / safe - ROUNDING_SLACK) * safe, wall_hours)
+    if not inc.any():  # billed by the second: no rounding pass
+        return np.maximum(wall_hours, minimum_hours)
+    rounded = where(inc > 0, np.ceil(wall_hours / safe - ROUNDING_SLACK) * safe, wall_hours)
     return np.maximum(rounded, minimum_hours)
 
 
@@ -101,72 +133,84 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
 
     # Reserved and block: the billed GPUs for the term; a job that outlasts a reserved term keeps
     # its own GPUs at the same rate (an extension, flagged: the provider has not quoted it).
-    term = b.term_hours
-    span = np.maximum(term, wall_hours)
-    term_value = b.billed_gpus * price * escalated_hours(term, esc)
-    extension = n * price * (escalated_hours(span, esc) - escalated_hours(term, esc))
-    term_capacity = b.billed_gpus * term + n * (span - term)
-    term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH
     # Committed spend / GPU-hours: the minimum is owed; usage above it is billed at the price.
-    average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
-    spend_value = np.maximum(b.committed_spend, usage_cost)
-    hours_value = np.maximum(b.committed_gpu_hours * average_rate, usage_cost)
-
+    # Each kind's figures are computed only when some bid bills that way: the Monte Carlo bills
+    # bids x samples, and bids of one kind at a time.
+    term = b.term_hours
     is_term = (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"])
     is_spend = kind == BILLING_CODES["committed-spend"]
     is_hours = kind == BILLING_CODES["committed-gpu-hours"]
-    value = np.select([is_term, is_spend, is_hours], [term_value + extension, spend_value, hours_value], usage_cost)
-    fees = np.where(is_term | is_spend | is_hours, term_fees, running_fees)
+    has_term = is_term | is_spend | is_hours
+    # Only a job that outlasts its term makes the span (and a reserved term's figures) vary by sample.
+    outlasts = bool(np.any(has_term & (wall_hours > term)))
+    span = np.maximum(term, wall_hours) if outlasts else term
+    term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH
+    value, capacity = usage_cost, n * hours
+    if np.any(is_term):
+        term_value = b.billed_gpus * price * escalated_hours(term, esc)
+        term_capacity = b.billed_gpus * term
+        if outlasts:
+            term_value = term_value + n * price * (escalated_hours(span, esc) - escalated_hours(term, esc))
+            term_capacity = term_capacity + n * (span - term)
+        value, capacity = where(is_term, term_value, value), where(is_term, term_capacity, capacity)
+    if np.any(is_spend | is_hours):
+        job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
+        average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
+        minimum = where(is_spend, b.committed_spend, b.committed_gpu_hours * average_rate)
+        committed = np.maximum(minimum, usage_cost)
+        value = where(is_spend | is_hours, committed, value)
+        capacity = where(is_spend | is_hours, committed / job_rate, capacity)
+    fees = where(has_term, term_fees, running_fees)
     commitment = value + fees
-    job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
-    capacity = np.select(
-        [is_term, is_spend, is_hours],
-        [term_capacity, spend_value / job_rate, hours_value / job_rate],
-        n * hours,
-    )
     capacity = np.maximum(capacity, used)
-    idle = capacity - used
-    all_in_rate = commitment / capacity
     # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
     # states that fit in it, k = min(1 + runs, GPU-hours bought / the job's), so the job's share is
     # commitment / k (a faster job never costs more); the further runs' share is worth at most what
     # they would cost elsewhere, (k - 1) x the job's GPU-hours x the buyer's alternative price,
     # averaged over the idle span as it falls. No runs stated: k = 1, idle time is worth nothing.
     jobs = np.minimum(1.0 + plan.further_runs, capacity / np.maximum(used, 1e-12))
-    span_end = np.maximum(capacity / np.maximum(n, 1e-12), wall_hours)
-    market = plan.alternative_price * mean_price_factor(wall_hours, span_end, plan.decline_per_year)
-    elsewhere = np.where(np.isfinite(market), (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
-                         np.inf)  # no alternative price given: no cap (and no inf x 0)
-    runs_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
+    # The plan is one for the whole evaluation: only its own use of idle time is computed.
+    if plan.use == IDLE_CODES["more-runs"] and not np.isfinite(plan.alternative_price):
+        plan_value = commitment * (1.0 - 1.0 / jobs)  # no alternative price given: no cap
+    elif plan.use == IDLE_CODES["more-runs"]:
+        span_end = np.maximum(capacity / np.maximum(n, 1e-12), wall_hours)
+        market = plan.alternative_price * mean_price_factor(wall_hours, span_end, plan.decline_per_year)
+        elsewhere = np.where(np.isfinite(market), (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
+                             np.inf)  # no alternative price given: no cap (and no inf x 0)
+        plan_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
+    elif plan.use == IDLE_CODES["other-work"]:
+        plan_value = (capacity - used) * np.minimum(plan.value_per_gpu_hour, commitment / capacity)
+    else:
+        plan_value = np.zeros(np.shape(commitment))
     # Idle time on demand is only billing round-up: nothing else can run in it.
-    idle_value = np.where(kind == BILLING_CODES["on-demand"], 0.0, np.select(
-        [plan.use == IDLE_CODES["more-runs"], plan.use == IDLE_CODES["other-work"]],
-        [runs_value, idle * np.minimum(plan.value_per_gpu_hour, all_in_rate)],
-        0.0,
-    ))
+    on_demand = kind == BILLING_CODES["on-demand"]
+    idle_value = where(on_demand, 0.0, plan_value)
     kept = commitment - idle_value
     # Leaving a reserved term after the job: the billed GPUs until then, the fee on the rest.
-    early = (kind == BILLING_CODES["reserved"]) & b.exit_allowed & (wall_hours < term)
-    until_exit = b.billed_gpus * price * escalated_hours(wall_hours, esc)
-    remainder = b.billed_gpus * price * (escalated_hours(term, esc) - escalated_hours(wall_hours, esc))
-    exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
-    leaves_early = exit_cost < kept
+    may_leave = (kind == BILLING_CODES["reserved"]) & b.exit_allowed
+    if np.any(may_leave):
+        early = may_leave & (wall_hours < term)
+        run = escalated_hours(wall_hours, esc)
+        until_exit = b.billed_gpus * price * run
+        remainder = b.billed_gpus * price * (escalated_hours(term, esc) - run)
+        exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
+    else:
+        exit_cost = np.full(np.shape(kept), np.inf)
     # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);
     # hours_to_deadline is inf without a deadline, so nothing is late.
-    delay = plan.delay_cost_per_hour * np.maximum(wall_hours - b.hours_to_deadline, 0.0)
+    if plan.delay_cost_per_hour:
+        delay = plan.delay_cost_per_hour * np.maximum(wall_hours - b.hours_to_deadline, 0.0)
+    else:
+        delay = np.zeros(np.shape(kept))
     return ContractBill(
         usage_hours=np.broadcast_to(hours, np.shape(commitment)),
         job_cost=job_cost,
         commitment=commitment,
         capacity_gpu_hours=capacity,
         used_gpu_hours=np.broadcast_to(used, np.shape(commitment)),
-        idle_gpu_hours=idle,
         idle_value=idle_value,
         exit_cost=exit_cost,
-        leaves_early=leaves_early,
         plan_cost=np.minimum(kept, exit_cost) + delay,
-        cost_if_plan_fails=np.minimum(commitment, exit_cost) + delay,
-        delay_cost=delay + 0.0 * commitment,
-        jobs_in_commitment=capacity / used,
+        delay_cost=np.broadcast_to(delay, np.shape(commitment)),
         outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
     )

@@ -11,7 +11,7 @@ from clusterbid.core.costmodel.communication import (
     overlap_window_share,
     ring_allreduce_seconds,
 )
-from clusterbid.core.costmodel.contract import ContractBill, bill
+from clusterbid.core.costmodel.contract import ContractBill, bill, where
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.parallel_comm import (
     expert_all_to_all_seconds,
@@ -147,7 +147,7 @@ def goodput(w: WorkloadScalars, b: BidArrays, n_gpus) -> Goodput:
     write_s = w.checkpoint_bytes / (b.storage_write_gb_s * 1e9) * w.checkpoint_blocking_share
     interval_s = checkpoint_interval_s(write_s, failures_per_hour, w.checkpoint_interval_s)
     lost = w.restart_hours + interval_s / 3600.0 / 2.0
-    lost = lost + np.where(spare_on_hand, 0.0, NODE_SWAP_SHARE * b.node_replacement_hours)
+    lost = lost + where(spare_on_hand, 0.0, NODE_SWAP_SHARE * b.node_replacement_hours)
     checkpoint_factor = interval_s / (interval_s + write_s)
     failure_factor = 1.0 / (1.0 + failures_per_hour * lost)
     return Goodput(

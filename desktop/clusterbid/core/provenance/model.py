@@ -31,11 +31,23 @@ class Source(FrozenModel):
     who: str = Field("", max_length=200, description="Who set an assumption")
     why: str = Field("", max_length=500, description="Why an assumption or default was used")
     grade: str = Field("", max_length=40, description="Evidence grade of a measurement")
+    # Issue 31: a buyer unsure of a commercial term gives the range it may fall in; the Monte Carlo
+    # draws the term across it, most likely at the figure (uncertainty/term_ranges.py).
+    low: float | None = Field(None, ge=0, le=1e12, description="Assumption only: the least the figure may be, "
+                              "in its own units; the Monte Carlo draws commercial terms from low to high")
+    high: float | None = Field(None, ge=0, le=1e12, description="Assumption only: the most the figure may be")
 
     @model_validator(mode="after")
     def _assumption_has_owner(self) -> Source:
         if self.kind == "assumption" and not self.who.strip():
             raise ValueError("an assumption names who set it (field 'who')")
+        if (self.low is None) != (self.high is None):
+            raise ValueError("a range gives both 'low' and 'high', or neither")
+        if self.low is not None and self.kind != "assumption":
+            raise ValueError(f"a range ('low', 'high') is the buyer's assumption; a source of kind {self.kind!r} "
+                             "states one figure: remove the range or make the source an assumption")
+        if self.low is not None and self.high is not None and self.low > self.high:
+            raise ValueError(f"the range's 'low' ({self.low:g}) is above its 'high' ({self.high:g}): swap them")
         return self
 
     @property

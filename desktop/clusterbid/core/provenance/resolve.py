@@ -40,6 +40,10 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
                                  f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:
             filled[path] = Source(kind="provider") if was_set else Source(kind="default")
+        source = filled[path]
+        if source.low is not None and value is not None and not source.low <= value <= source.high:
+            raise ValueError(f"{path} is {value:g}, outside the buyer's range {source.low:g}-{source.high:g} "
+                             "given with it: the figure is the most likely value, so it lies inside its range")
     return filled
 
 

@@ -11,14 +11,19 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
+from clusterbid.core.uncertainty.term_ranges import TermRange
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 __all__ = ["CHUNK", "COLUMNS", "MAX_SAMPLES", "BidUncertainty", "UncertaintyResult", "run_monte_carlo"]
 
-# One sample count everywhere (score, the app's bands, the memo), so the same seed prints the same
-# bands in each: 20,000 keeps a P10 within about 1% of its limit at a few hundred ms for 50 bids.
+# One sample cap everywhere (score, the app's bands, the memo), so the same seed prints the same
+# bands in each; the precision rule below usually stops sooner (methodology section 7).
 
 PERCENTILES = (10.0, 50.0, 90.0)
+# Adaptive sample count (issue 32): stop once every bid's chance of being cheapest is known to
+# +/- 1 point at 95% confidence (z = 1.96). At a 50% chance that takes about 9,600 samples.
+WIN_PRECISION = 0.01
+WIN_Z = 1.959964
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +51,8 @@ class BidUncertainty:
     point_percentile: float = float("nan")
     # Issue 31: the share of samples in which the job finishes by the plan's deadline (nan: none).
     on_time_probability: float = float("nan")
+    # Issue 31: the commercial terms nobody put in writing, drawn across their ranges.
+    term_ranges: tuple[TermRange, ...] = ()
 
     def decision_cost(self, basis: str) -> float:
         """The figure the decision rule ranks on: the mean ('expected') or the median ('p50')."""
@@ -66,45 +73,39 @@ def run_monte_carlo(
     *,
     spreads: Spreads | None = None,
     scorecard: Scorecard | None = None,
+    precision: float | None = WIN_PRECISION,
 ) -> UncertaintyResult:
-    """P10/P50/P90 of cost and hours to finish, win probability and rank stability per bid."""
+    """P10/P50/P90 of cost and hours to finish, win probability and rank stability per bid.
+
+    `samples` is the most drawn: with a `precision`, drawing stops at the end of the first pass
+    of CHUNK samples where every bid's chance of being cheapest is known to +/- that (95%
+    confidence); None draws exactly `samples`. The stop depends on the draws only, so a seed
+    gives the same count and the same figures at every door."""
     seed = checked(evaluation, samples, seed)
     drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if drawn is None:
         return UncertaintyResult(seed, samples, {})
     ids, described = drawn.ids, drawn.described
     count = len(ids)
+    # Pages of these are only touched as samples are written: an early stop never holds the rest.
     cost = np.empty((count, samples), dtype=np.float32)
     hours = np.empty((count, samples), dtype=np.float32)
     commitment = np.empty((count, samples), dtype=np.float32)
-    wins = np.zeros(count, dtype=np.int64)
-    kept_rank = np.zeros(count, dtype=np.int64)
-    beats = np.zeros(count, dtype=np.int64)
-    total = np.zeros(count, dtype=np.float64)
-    at_or_below_point = np.zeros(count, dtype=np.int64)
-    point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
-    budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
-    on_time = np.zeros(count, dtype=np.int64)
-    leader = ids.index(drawn.leader)  # the model's recommendation
-    point_rank = np.arange(count)[:, None]  # ids are in point-estimate cost order
+    tally = _Tally(count, drawn)
+    taken = 0
     for start, n, _, done in chunks(drawn, samples):
-        c = done.cost
-        cost[:, start : start + n] = c
+        cost[:, start : start + n] = done.cost
         hours[:, start : start + n] = done.wall_hours
-        commitment[:, start : start + n] = done.contract.commitment
-        # order[r] is the bid at cost rank r in each sample: a bid keeps its rank when it is
-        # itself at its point-estimate position. Exact ties (zero spread only) break arbitrarily.
-        order = np.argsort(np.broadcast_to(c, (count, n)), axis=0)
-        wins += np.bincount(order[0], minlength=count)
-        kept_rank += np.count_nonzero(order == point_rank, axis=1)
-        beats += np.count_nonzero(c < c[leader], axis=1)
-        total += np.broadcast_to(c, (count, n)).sum(axis=1, dtype=np.float64)
-        at_or_below_point += np.count_nonzero(np.broadcast_to(c, (count, n)) <= point, axis=1)
-        on_time += np.count_nonzero(np.broadcast_to(done.wall_hours, (count, n)) < budget, axis=1)
+        commitment[:, start : start + n] = done.commitment
+        tally.add(done, ids.index(drawn.leader))
+        taken = start + n
+        if precision is not None and win_known_within(tally.wins, taken, precision):
+            break
 
-    cost_q = _percentiles(cost)
-    hours_q = _percentiles(hours)
-    commitment_q = _percentiles(commitment)
+    cost_q = percentiles(cost[:, :taken])
+    hours_q = percentiles(hours[:, :taken])
+    commitment_q = percentiles(commitment[:, :taken])
+    budget = tally.budget
     results = {}
     for i, bid_id in enumerate(ids):
         results[bid_id] = BidUncertainty(
@@ -112,25 +113,75 @@ def run_monte_carlo(
             *(float(v) for v in cost_q[:, i]),
             *(float(v) for v in hours_q[:, i]),
             *(float(v) for v in commitment_q[:, i]),
-            win_probability=float(wins[i] / samples),
-            beats_leader=float(beats[i] / samples),
-            rank_stability=float(kept_rank[i] / samples),
+            win_probability=float(tally.wins[i] / taken),
+            beats_leader=float(tally.beats[i] / taken),
+            rank_stability=float(tally.kept_rank[i] / taken),
             point_cost_rank=i + 1,
             inputs=described[i],
-            cost_mean=float(total[i] / samples),
-            point_percentile=float(at_or_below_point[i] / samples),
-            on_time_probability=(float(on_time[i] / samples) if np.isfinite(budget[i, 0]) else float("nan")),
+            cost_mean=float(tally.total[i] / taken),
+            point_percentile=float(tally.at_or_below_point[i] / taken),
+            on_time_probability=(float(tally.on_time[i] / taken) if np.isfinite(budget[i, 0]) else float("nan")),
+            term_ranges=drawn.terms[i],
         )
-    return UncertaintyResult(seed, samples, results)
+    return UncertaintyResult(seed, taken, results)
 
 
-def _percentiles(values: np.ndarray) -> np.ndarray:
-    """P10/P50/P90 along the samples axis, numpy's default (linear) definition. Sorts in place:
-    a vectorised sort of each row is faster here than the partitions np.percentile runs."""
-    values.sort(axis=1)
-    position = np.asarray(PERCENTILES) / 100.0 * (values.shape[1] - 1)
+class _Tally:
+    """Counts over the samples drawn so far, per bid (ids order: the point estimate's cost rank)."""
+
+    def __init__(self, count: int, drawn) -> None:
+        self.wins = np.zeros(count, dtype=np.int64)
+        self.kept_rank = np.zeros(count, dtype=np.int64)
+        self.beats = np.zeros(count, dtype=np.int64)
+        self.total = np.zeros(count, dtype=np.float64)
+        self.at_or_below_point = np.zeros(count, dtype=np.int64)
+        self.on_time = np.zeros(count, dtype=np.int64)
+        self.point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
+        self.budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
+
+    def add(self, done, leader: int) -> None:
+        c = done.cost
+        # The cheapest bid of each sample (the first in point order on an exact tie, zero spread
+        # only); a bid keeps its rank when the sample's r-th lowest cost is its own. Sorting the
+        # costs, not their indices, and along the contiguous axis, is what makes this cheap.
+        self.wins += np.bincount(np.argmin(c, axis=0), minlength=len(c))
+        ranked = np.ascontiguousarray(c.T)
+        ranked.sort(axis=1)
+        self.kept_rank += np.count_nonzero(ranked.T == c, axis=1)
+        self.beats += np.count_nonzero(c < c[leader], axis=1)
+        self.total += c.sum(axis=1, dtype=np.float64)
+        self.at_or_below_point += np.count_nonzero(c <= self.point, axis=1)
+        self.on_time += np.count_nonzero(done.wall_hours < self.budget, axis=1)
+
+
+def win_known_within(wins: np.ndarray, samples: int, precision: float) -> bool:
+    """Whether every bid's chance of being cheapest is known to +/- `precision` at 95%: the
+    Agresti-Coull interval, which does not call a share of 0 or 1 seen so far certain."""
+    z2 = WIN_Z * WIN_Z
+    share = (wins + z2 / 2.0) / (samples + z2)
+    half_width = WIN_Z * np.sqrt(share * (1.0 - share) / (samples + z2))
+    return bool(np.all(half_width <= precision))
+
+
+def percentiles(values: np.ndarray) -> np.ndarray:
+    """P10/P50/P90 along the samples axis, numpy's default (linear) definition, as (3, bids).
+
+    Selects in place instead of sorting: each order statistic below a percentile is found by
+    partitioning only the part left of the one above it (largest first), and the next one up is
+    the least of what lies between them. A full sort orders every sample for three figures, and
+    numpy's partition at several positions at once is slower still."""
+    count = values.shape[1]
+    position = np.asarray(PERCENTILES) / 100.0 * (count - 1)
     below = np.floor(position).astype(int)
-    above = np.minimum(below + 1, values.shape[1] - 1)
-    weight = (position - below)[:, None]
-    low, high = values[:, below].T.astype(float), values[:, above].T.astype(float)
-    return low + (high - low) * weight
+    above = np.minimum(below + 1, count - 1)
+    statistic: dict[int, np.ndarray] = {}
+    bound = count  # values[:, :bound] hold the `bound` least of each row
+    for k in sorted(set(below.tolist()), reverse=True):
+        values[:, :bound].partition(k, axis=1)
+        statistic[k] = values[:, k].copy()
+        if k + 1 < count:  # the least of values[:, k + 1 : bound] and the statistic at `bound`
+            statistic[k + 1] = values[:, k + 1 : min(bound + 1, count)].min(axis=1)
+        bound = k
+    low = np.array([statistic[k] for k in below], dtype=float)
+    high = np.array([statistic[k] for k in above], dtype=float)
+    return low + (high - low) * (position - below)[:, None]

@@ -11,9 +11,12 @@ from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyResult
 from clusterbid.core.uncertainty.sensitivity import Sensitivity
 from clusterbid.core.uncertainty.spreads import UncertainInput
+from clusterbid.core.uncertainty.term_ranges import TermRange
 
 INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate",
                 "replacement_hours": "node replacement time", "uptime": "SLA uptime"}
+TERM_LABELS = {"terms.early_exit_fee_percent": "early-exit fee",
+               "terms.price_escalation_percent_per_year": "price escalation a year"}
 INPUT_UNITS = {"busbw": "GB/s", "baseline_mfu": "fraction", "failure_rate": "per 1,000 GPU-days",
                "replacement_hours": "hours", "uptime": "%"}
 
@@ -49,6 +52,8 @@ def bid_uncertainty_json(b: BidUncertainty, currency: str) -> dict:
         "win_probability": round(b.win_probability, 6),
         "rank_stability": round(b.rank_stability, 6),
         "inputs": [_input_json(item) for item in b.inputs],
+        "terms_drawn": [{"field": t.path, "low": t.low, "most_likely": t.likely, "high": t.high, "unit": "%",
+                         "source": t.source} for t in b.term_ranges],
     }
 
 
@@ -115,6 +120,12 @@ def plan_value_lines(scorecard: Scorecard, fmt) -> list[str]:
     return lines
 
 
+def _term_text(term: TermRange) -> str:
+    """An unwritten commercial term as drawn: 'exit fee 50-100%, most likely 100% (not stated ...)'."""
+    label = TERM_LABELS[term.path]
+    return f"{label} {term.low:g}-{term.high:g}%, most likely {term.likely:g}% ({term.source}; triangular)"
+
+
 def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivity: Sensitivity | None) -> list[str]:
     currency = scorecard.evaluation.currency
     fmt = lambda v: format_money(v, currency)  # noqa: E731
@@ -142,7 +153,8 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
     lines += plan_value_lines(scorecard, fmt)
     lines += ["", "Inputs drawn (evidence used, grade, scale, spread):"]
     for bid_id, b in result.bids.items():
-        lines.append(f"  {bid_id}: " + "; ".join(_input_text(item) for item in b.inputs))
+        lines.append(f"  {bid_id}: " + "; ".join([_input_text(item) for item in b.inputs]
+                                                  + [_term_text(t) for t in b.term_ranges]))
     if sensitivity is None or not scorecard.ranked:  # no winner: no tipping point to report
         return lines
     leader = scorecard.ranked[0].bid.id

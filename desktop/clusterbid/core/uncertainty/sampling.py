@@ -10,24 +10,51 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
-from clusterbid.core.costmodel.training import Finish
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import stream
+from clusterbid.core.uncertainty.term_ranges import TermRange, draw, term_ranges
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
-# Samples per pass: bounds the temporaries of the cost model to a few MB per bid column while
-# keeping numpy's per-call overhead small. Draws are float32 (a z-score needs no more).
+# Samples drawn per pass from each stream (the sequence of a stream does not depend on it), and
+# the cells (bids x samples) the cost model works on at once: 8 bids x 4,096 samples keep each of
+# its float64 temporaries at 256 KB, inside a core's cache, where all the bids at once (50 bids:
+# 1.6 MB each, 1,000 bids: 33 MB) ran from memory and held 2.4 GB at 1,000 bids. Draws are
+# float32 (a z-score needs no more).
 CHUNK = 4096
+BLOCK_CELLS = 32_768
 MAX_SAMPLES = 10_000_000
 # Which BidArrays column each uncertain input multiplies.
 COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour",
            "replacement_hours": "node_replacement_hours", "uptime": "uptime"}
 # The uptime factor multiplies the downtime (1 - uptime); no draw of it goes below this uptime.
 MIN_UPTIME = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Bids the cost model runs together: one billing kind (so the contract bills one kind),
+    at most BLOCK_CELLS // CHUNK of them. Arrays are (bids of the block, 1)."""
+
+    rows: np.ndarray  # their rows in Setup.ids
+    base: BidArrays
+    gens: dict[str, list[np.random.Generator]]
+    log_median: dict[str, np.ndarray]
+    sigma: dict[str, np.ndarray]
+    shared_use: dict[str, list[tuple[int, str, float]]]  # (row in the block, owner, sigma)
+    terms: list[tuple[int, TermRange, np.random.Generator]]  # (row in the block, term, its stream)
+
+
+@dataclass(frozen=True, slots=True)
+class Outcomes:
+    """One pass's outcomes, (bids, samples of the pass) float32, bids in Setup.ids order."""
+
+    cost: np.ndarray  # net plan cost, evaluation currency
+    wall_hours: np.ndarray
+    commitment: np.ndarray
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,14 +69,11 @@ class Setup:
     hours_to_deadline: list[float]
     leader: str  # the scorecard's first-ranked bid (the model's recommendation)
     described: list[tuple[UncertainInput, ...]]
+    terms: list[tuple[TermRange, ...]]  # per bid, the commercial terms drawn across a range
     workload: WorkloadScalars
-    base: BidArrays
-    gens: dict[str, list[np.random.Generator]]
-    log_median: dict[str, np.ndarray]
-    sigma: dict[str, np.ndarray]
-    # Common draws: (row, owner, sigma) per input, one stream per (input, owner) whatever bids use
-    # it (same GPU type, same fabric kind, the market), so a bid's samples depend on its own figures.
-    shared_use: dict[str, list[tuple[int, str, float]]]
+    blocks: list[Block]
+    # Common draws: one stream per (input, owner) whatever bids use it (same GPU type, same fabric
+    # kind, the market), so a bid's samples depend on its own figures only.
     shared_gens: dict[tuple[str, str], np.random.Generator]
 
 
@@ -78,9 +102,10 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
     job = evaluation.workload.job_gpus
     described = [bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing]
     base = select(inputs.arrays, [inputs.ids.index(i) for i in ids])
-    base = base.replace(**{f: getattr(base, f)[:, None] for f in base.__slots__})  # (bids, 1)
     names = list(COLUMNS)
-    column = lambda k, attr: np.array([[getattr(d[k], attr)] for d in described], dtype=np.float32)  # noqa: E731
+    gens = {n: [stream(seed, bid_id, n) for bid_id in ids] for n in names}
+    terms = [term_ranges(s.bid, spreads.term_ranges) for s in passing]
+    term_gens = [[(t, stream(seed, bid_id, t.stream_name)) for t in drawn] for bid_id, drawn in zip(ids, terms)]
     shared_use = {n: [(row, owner, sg) for row, d in enumerate(described) for owner, sg in d[k].shared_streams]
                   for k, n in enumerate(names)}
     return Setup(
@@ -89,37 +114,91 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
         hours_to_deadline=[hours_to_deadline(evaluation, s.estimate) for s in passing],
         leader=inputs.scorecard.ranked[0].bid.id,
         described=described,
+        terms=terms,
         workload=inputs.workload,
-        base=base,
-        gens={n: [stream(seed, bid_id, n) for bid_id in ids] for n in names},
-        log_median={n: np.log(column(k, "median_factor")) for k, n in enumerate(names)},
-        sigma={n: column(k, "sigma") for k, n in enumerate(names)},
-        shared_use=shared_use,
+        blocks=[_block(rows, base, described, gens, shared_use, term_gens)
+                for rows in _block_rows(base, [bool(t) for t in terms])],
         shared_gens={(n, owner): stream(seed, owner, n) for n, uses in shared_use.items() for _, owner, _ in uses},
     )
 
 
-def chunks(s: Setup, samples: int) -> Iterator[tuple[int, int, dict[str, np.ndarray], Finish]]:
-    """(first sample, count, multiplier drawn per input as (bids, count), the model's outcomes)."""
+def _block_rows(base: BidArrays, draws_terms: list[bool]) -> list[np.ndarray]:
+    """Rows grouped by billing kind, exit clause and whether terms are drawn (the contract then
+    bills one way per block), in order, cut to BLOCK_CELLS // CHUNK."""
+    size = max(1, BLOCK_CELLS // CHUNK)
+    key = base.billing_kind * 4 + base.exit_allowed * 2 + np.asarray(draws_terms, dtype=float)
+    blocks = []
+    for value in dict.fromkeys(key.tolist()):
+        rows = np.flatnonzero(key == value)
+        blocks += [rows[i : i + size] for i in range(0, len(rows), size)]
+    return blocks
+
+
+def _block(rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_gens) -> Block:
+    names = list(COLUMNS)
+    arrays = select(base, rows.tolist())
+    column = lambda k, attr: np.array([[getattr(described[r][k], attr)] for r in rows], dtype=np.float32)  # noqa: E731
+    local = {int(r): i for i, r in enumerate(rows)}
+    return Block(
+        rows=rows,
+        base=arrays.replace(**{f: getattr(arrays, f)[:, None] for f in arrays.__slots__}),  # (bids, 1)
+        gens={n: [gens[n][r] for r in rows] for n in names},
+        log_median={n: np.log(column(k, "median_factor")) for k, n in enumerate(names)},
+        sigma={n: column(k, "sigma") for k, n in enumerate(names)},
+        shared_use={n: [(local[row], owner, sg) for row, owner, sg in uses if row in local]
+                    for n, uses in shared_use.items()},
+        terms=[(i, term, gen) for i, r in enumerate(rows) for term, gen in term_gens[r]],
+    )
+
+
+def chunks(s: Setup, samples: int, keep_factors: bool = False
+           ) -> Iterator[tuple[int, int, dict[str, np.ndarray], Outcomes]]:
+    """(first sample, count, the multiplier drawn per input as (bids, count) when `keep_factors`,
+    else {}, the model's outcomes). The cost model runs block by block on cache-sized arrays."""
     count = len(s.ids)
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
-        factors = {}
-        for name in COLUMNS:
-            z = np.empty((count, n), dtype=np.float32)
-            for row, gen in enumerate(s.gens[name]):
-                gen.standard_normal(dtype=np.float32, out=z[row])
-            z *= s.sigma[name]
-            z += s.log_median[name]
-            common = {owner: s.shared_gens[name, owner].standard_normal(n, dtype=np.float32)
-                      for owner in dict.fromkeys(owner for _, owner, _ in s.shared_use[name])}
-            for row, owner, sigma in s.shared_use[name]:
-                z[row] += np.float32(sigma) * common[owner]
-            factors[name] = np.exp(z, out=z)
-        drawn = {COLUMNS[name]: getattr(s.base, COLUMNS[name]) * f for name, f in factors.items()}
-        drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
-        drawn["uptime"] = np.clip(1.0 - (1.0 - s.base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
-        yield start, n, factors, outcomes(s.workload, s.base.replace(**drawn))
+        common = {(name, owner): gen.standard_normal(n, dtype=np.float32) for (name, owner), gen in s.shared_gens.items()}
+        kept = {name: np.empty((count, n), dtype=np.float32) for name in COLUMNS} if keep_factors else {}
+        out = Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(3)))
+        for block in s.blocks:
+            factors = _factors(block, n, common)
+            done = outcomes(s.workload, _drawn_arrays(block, factors, n))
+            out.cost[block.rows] = done.cost
+            out.wall_hours[block.rows] = done.wall_hours
+            out.commitment[block.rows] = done.contract.commitment
+            for name, f in kept.items():
+                f[block.rows] = factors[name]
+        yield start, n, kept, out
+
+
+def _factors(block: Block, n: int, common: dict[tuple[str, str], np.ndarray]) -> dict[str, np.ndarray]:
+    """Each input's multiplier for the block's bids: median x exp(own sigma z + shared draws)."""
+    factors = {}
+    for name in COLUMNS:
+        z = np.empty((len(block.rows), n), dtype=np.float32)
+        for row, gen in enumerate(block.gens[name]):
+            gen.standard_normal(dtype=np.float32, out=z[row])
+        z *= block.sigma[name]
+        z += block.log_median[name]
+        for row, owner, sigma in block.shared_use[name]:
+            z[row] += np.float32(sigma) * common[name, owner]
+        factors[name] = np.exp(z, out=z)
+    return factors
+
+
+def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidArrays:
+    """The block's arrays with each uncertain column multiplied by its draws (MFU capped, uptime
+    drawn through its downtime) and its unwritten terms drawn across their ranges."""
+    base = block.base
+    drawn = {COLUMNS[name]: getattr(base, COLUMNS[name]) * f for name, f in factors.items()}
+    for row, term, gen in block.terms:
+        if term.column not in drawn:  # (bids, samples): the block's point figures, then each draw
+            drawn[term.column] = np.repeat(getattr(base, term.column), n, axis=1)
+        drawn[term.column][row] = draw(gen, term, n)
+    drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
+    drawn["uptime"] = np.clip(1.0 - (1.0 - base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
+    return base.replace(**drawn)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +221,7 @@ def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, se
         return PlanSamples(seed, (), (), np.empty((0, samples), np.float32), {n: np.empty((0, samples)) for n in COLUMNS})
     cost = np.empty((len(s.ids), samples), dtype=np.float32)
     factors = {n: np.empty((len(s.ids), samples), dtype=np.float32) for n in COLUMNS}
-    for start, n, drawn, done in chunks(s, samples):
+    for start, n, drawn, done in chunks(s, samples, keep_factors=True):
         cost[:, start : start + n] = done.cost
         for name, f in drawn.items():
             factors[name][:, start : start + n] = f

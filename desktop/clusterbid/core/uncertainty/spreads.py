@@ -104,6 +104,7 @@ class Spreads:
     stated_reliability_sigma: float = STATED_RELIABILITY_SIGMA
     default_range_scale: float = 1.0  # 0 in the zero table: a default's range adds no spread
     lower_bound_sigma: float = LOWER_BOUND_BUSBW_SIGMA
+    term_ranges: bool = True  # False in the zero table: unwritten terms stay at their point figure
 
     @classmethod
     def zero(cls) -> Spreads:
@@ -120,6 +121,7 @@ class Spreads:
             stated_reliability_sigma=0.0,
             default_range_scale=0.0,
             lower_bound_sigma=0.0,
+            term_ranges=False,
         )
 
 

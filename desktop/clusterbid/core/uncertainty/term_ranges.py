@@ -1,0 +1,99 @@
+"""Commercial terms nobody put in writing, drawn across a range instead of fixed at a point
+(issue 31, item 5): the early-exit fee and the yearly price escalation.
+
+Each is drawn from a triangular distribution (low, most likely, high), in the field's own units:
+
+- stated by the provider (or measured): the contract says it; fixed at the figure;
+- not stated (empty, or ClusterBid's default): from the typical figure a provider states to the
+  cautious default, most likely the cautious default (exit fee 50-100%, escalation 3-10% a year).
+  The point estimate keeps the cautious end, so the draws never price the term above it, and no
+  draw is below the typical statement: a sample of a silent bid is never cheaper than the same
+  sample of the bid that states the typical figure (silence never pays, issue 31 item 2);
+- the buyer's assumption: most likely the buyer's figure, across the range the buyer gave with
+  it (Source.low / high), or across the documented range when the buyer gave none.
+
+A term that cannot move the bill (no exit clause on a reserved term, a term of a year or less
+for escalation) is not drawn. Each drawn term of each bid has its own stream (streams.py), like every input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.provenance.defaults import TERMS_DEFAULTS
+from clusterbid.core.provenance.resolve import NOBODY_STATED, effective_terms, term_applies
+
+# Dotted path -> (the BidArrays column it sets, the column's units per unit of the field: both
+# fields are percent, the columns fractions).
+TERM_COLUMNS = {
+    "terms.early_exit_fee_percent": "exit_fee_share",
+    "terms.price_escalation_percent_per_year": "escalation_per_year",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TermRange:
+    """One commercial term of one bid as the Monte Carlo draws it, in the field's units (percent)."""
+
+    path: str  # "terms.early_exit_fee_percent" or "terms.price_escalation_percent_per_year"
+    low: float
+    likely: float  # the mode; the point estimate's figure except where the buyer's figure is the mode
+    high: float
+    source: str  # "not stated", "ClusterBid default" or "buyer's assumption"
+
+    @property
+    def column(self) -> str:
+        return TERM_COLUMNS[self.path]
+
+    @property
+    def stream_name(self) -> str:
+        return "term:" + self.path
+
+
+def term_ranges(bid, spread: bool = True) -> tuple[TermRange, ...]:
+    """The bid's terms that are drawn (none when `spread` is False: the zero table)."""
+    if not spread:
+        return ()
+    terms = effective_terms(bid)
+    ranges = []
+    for path, documented in TERMS_DEFAULTS.items():
+        if not _drawn(bid, path):
+            continue
+        source = bid.provenance.get(path)
+        figure = float(getattr(terms, path.split(".")[1]))
+        if source is None or source.kind in NOBODY_STATED:
+            low, likely, high = documented.typical, documented.value, documented.value
+        elif source.kind == "assumption":
+            low = documented.low if source.low is None else source.low
+            high = documented.high if source.high is None else source.high
+            low, likely, high = min(low, figure), figure, max(high, figure)
+        else:  # in writing (stated by the provider, or measured): not drawn
+            continue
+        if high > low:
+            ranges.append(TermRange(path, low, likely, high, source.label if source else "not stated"))
+    return tuple(ranges)
+
+
+def _drawn(bid, path: str) -> bool:
+    """Whether the term can move the bill: an exit fee on a reserved term with an exit clause,
+    escalation on a contract term longer than a year (a shorter one never reaches an anniversary,
+    and is not flagged either)."""
+    if path == "terms.early_exit_fee_percent":
+        return term_applies(bid, path) and bid.terms.billing_kind == "reserved"
+    return term_applies(bid, path) and bid.terms.term_months > 12
+
+
+def triangular(uniform: np.ndarray, low: float, likely: float, high: float) -> np.ndarray:
+    """Inverse of the triangular distribution's CDF at `uniform` (values in [0, 1))."""
+    width = high - low
+    split = (likely - low) / width  # the CDF at the mode
+    rising = low + np.sqrt(uniform * width * (likely - low))
+    falling = high - np.sqrt((1.0 - uniform) * width * (high - likely))
+    return np.where(uniform < split, rising, falling)
+
+
+def draw(generator: np.random.Generator, term: TermRange, samples: int) -> np.ndarray:
+    """`samples` draws of the term as the BidArrays column holds it (a fraction, not percent)."""
+    return triangular(generator.random(samples), term.low, term.likely, term.high) / 100.0
