@@ -228,7 +228,7 @@ class MemoCommands:
                 self.window, "Nothing to sign", f"{path.name} has no unsigned approver field left."
             )
             return
-        dialog = SignMemoDialog(path, approvers, unsigned, self.window)
+        dialog = SignMemoDialog(path, approvers, unsigned, self.window, pdf=pdf)
         if dialog.exec() != dialog.DialogCode.Accepted:
             return
         number, credentials = dialog.field_number, dialog.credentials
