@@ -41,14 +41,15 @@ def take(shot: str, out: Path) -> None:
     folder = Path(tempfile.mkdtemp(prefix="clusterbid-shots-"))
     document = EvaluationDocument.create(folder / "demo.clusterbid", demo_evaluation())
     window = MainWindow(document, AppSettings.in_folder(folder / "profile"))
-    if shot == "zoom150":
-        window.zoom.set(1.5)
     window.showMaximized()
     deadline = time.monotonic() + 120
     while window.model.band_range() is None or window.tasks.is_busy():
         if time.monotonic() > deadline:
             raise SystemExit("the bands did not arrive within 120 s")
         _pump(app, 0.1)
+    if shot == "zoom150":  # as an officer zooms in the meeting (Ctrl+Plus): the window re-laid out
+        window.zoom_layout.set(1.5)
+        _pump(app, 0.5)
     if shot == "charts":
         window.side_tabs.setCurrentIndex(1)
     widget = window.score_matrix if shot == "matrix" else None

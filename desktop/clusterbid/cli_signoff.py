@@ -37,7 +37,8 @@ def read_passphrase(p12: Path) -> str:
 def run_sign(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.credentials import load_credentials, read_p12_file
     from clusterbid.core.memo.signing import approver_field, sign_memo
-    from clusterbid.core.memo.signoff import approver_role, write_atomically
+    from clusterbid.core.memo.signer_check import refuse_wrong_signer
+    from clusterbid.core.memo.signoff import approver_role, memo_approvers, write_atomically
 
     _quiet_pyhanko()
     field = approver_field(args.field)
@@ -64,6 +65,7 @@ def run_sign(args: argparse.Namespace) -> int:
                                  "(sign without --evaluation, or name the memo's own document)")
         p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
         credentials = load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
+        refuse_wrong_signer(memo, memo_approvers(memo), field, credentials, str(args.memo))
         signed = sign_memo(memo, field, credentials, remark=args.remark, location=args.location, source=str(args.memo))
         out = args.output or args.memo
         write_atomically(out, signed.pdf)

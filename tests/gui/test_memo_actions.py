@@ -6,6 +6,7 @@ dialog and presses its real buttons, so the dialog's own checks run.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import io
 import json
@@ -90,11 +91,14 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(cli_memo),
                      "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML infrastructure",
                      "--notes", "Reviewed in the Q1 bid meeting.", "--override", "prime-efa",  # the second bid (issue 31: Prime, Cumulus is last)
-                     "--justification", JUSTIFICATION]) == 0
+                     "--justification", JUSTIFICATION,
+                     # The Export dialog's decision date, left at its default: today (issue 38).
+                     "--decision-date", dt.date.today().isoformat()]) == 0
     assert cli_memo.read_bytes() == pdf
 
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
     assert inputs["override"]["bid_id"] == "prime-efa" and inputs["override"]["justification"] == JUSTIFICATION
+    assert inputs["decision_date"] == dt.date.today().isoformat()
     exported = [row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"]
     assert exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
     # The memo is anchored at the row before its own export row, and File > Audit Trail lists it.
@@ -212,7 +216,8 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
     before = next(row for row in shown.document.audit_rows() if row.seq == exported[-1].seq - 1)
     expected = render_memo(score_serving_evaluation(read_evaluation(serving)), approvers=[("Ada Lovelace", "CFO")],
-                           audit_anchor={"seq": before.seq, "hash": before.hash}, samples=0)
+                           audit_anchor={"seq": before.seq, "hash": before.hash}, samples=0,
+                           decision_date=dt.date.today())  # the Export dialog's default (issue 38)
     assert target.read_bytes() == expected
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
     # Verify from the serving window too: the same handlers as the training window's.

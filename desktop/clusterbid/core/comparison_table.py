@@ -51,13 +51,20 @@ def short_money(amount: float, currency: str, millions: bool) -> str:
 
 
 def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
-    """Bid id -> the defaults and assumptions whose documented range moves its cost rank."""
+    """Bid id -> the defaults and assumptions whose documented range moves its cost rank, and the
+    scored criteria left blank whose stating could move its rank."""
     from clusterbid.core.memo.provenance_lines import field_words
     from clusterbid.core.provenance.model import UNVERIFIED_KINDS
     from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
-    return {bid_id: words for bid_id, effects in scorecard_default_effects(scorecard).items()
-            if (words := [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS])}
+    from clusterbid.core.unstated_criteria import unstated_criteria
+
+    resting = {bid_id: [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS]
+               for bid_id, effects in scorecard_default_effects(scorecard).items()}
+    # Issue 38: a blank tier or certification list, scored 0, that could move the rank once stated.
+    for bid_id, found in unstated_criteria(scorecard).items():
+        resting.setdefault(bid_id, []).extend(item.words for item in found if item.moves_rank)
+    return {bid_id: words for bid_id, words in resting.items() if words}
 
 
 def bid_uncertainty(uncertainty: object | None, score: BidScore) -> Any:

@@ -34,9 +34,18 @@ def show_info(parent: QWidget, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
 
 
+def confirm_box(parent: QWidget, title: str, text: str) -> QMessageBox:
+    """A Yes/No question about something that cannot be undone: No is the default, so Enter
+    (or Escape) keeps what the officer has; only a deliberate Yes goes ahead."""
+    box = QMessageBox(QMessageBox.Icon.Question, title, text,
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    box.setEscapeButton(QMessageBox.StandardButton.No)
+    return box
+
+
 def confirm(parent: QWidget, title: str, text: str) -> bool:
-    answer = QMessageBox.question(parent, title, text)
-    return answer == QMessageBox.StandardButton.Yes
+    return confirm_box(parent, title, text).exec() == QMessageBox.StandardButton.Yes
 
 
 def _settings_of(parent: QWidget | None):

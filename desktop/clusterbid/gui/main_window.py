@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
@@ -291,6 +291,14 @@ class MainWindow(QMainWindow):
 
     def zoom_reset(self) -> None:
         self.settings.set_zoom(self.zoom_layout.set(1.0))
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        # A zoom kept from the last session: the panes are laid out for it once the window has its
+        # size on screen, as after Ctrl+Plus (a wide table narrows the outline, never scrolls).
+        if not getattr(self, "_zoom_laid_out", False) and abs(self.zoom.factor - 1.0) > 1e-6:
+            self._zoom_laid_out = True
+            QTimer.singleShot(0, self.zoom_layout.relayout)
 
     def fill_recent_menu(self) -> None:
         menu = self.actions_.recent_menu

@@ -42,6 +42,7 @@ def _render_and_write(
         approvers=request.approvers,
         notes=request.notes,
         override=request.override,
+        decision_date=request.decision_date,
         audit_anchor=anchor,
         request_statuses=statuses,
         samples=MONTE_CARLO_SAMPLES,
@@ -228,7 +229,7 @@ class MemoCommands:
                 self.window, "Nothing to sign", f"{path.name} has no unsigned approver field left."
             )
             return
-        dialog = SignMemoDialog(path, approvers, unsigned, self.window)
+        dialog = SignMemoDialog(path, approvers, unsigned, self.window, pdf=pdf)
         if dialog.exec() != dialog.DialogCode.Accepted:
             return
         number, credentials = dialog.field_number, dialog.credentials

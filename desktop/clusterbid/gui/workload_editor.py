@@ -82,6 +82,9 @@ class WorkloadEditor(QWidget):
         self._shown: Workload | None = None
         self._loading = False
         form = QFormLayout()
+        # Each label on its own line above its value: in the dock's width a label and its value
+        # side by side left the value off the pane's right edge (issue 38).
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapAllRows)
         for name in FIELDS:
             field = FIELD_INFO[name]
             editor = self._make_editor(name, field.annotation)
@@ -92,6 +95,7 @@ class WorkloadEditor(QWidget):
             error.setWordWrap(True)
             error.hide()
             label = QLabel(_label(name))
+            label.setWordWrap(True)  # a long label wraps within the pane rather than widening it
             label.setBuddy(editor)
             form.addRow(label, editor)
             form.addRow(error)  # the whole width under its field: the editor column is narrow in the dock

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt
+from PySide6.QtWidgets import QDockWidget
+
+from clusterbid.gui.comparison.scorecard_table_model import PROVIDER
 
 if TYPE_CHECKING:
     from clusterbid.gui.main_window import MainWindow
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
 # The outline dock may widen for its names, but never past this share of the window: the
 # comparison is what the audience came to read.
 DOCK_SHARE = 0.25
+DOCK_FLOOR_SHARE = 0.12  # the outline narrows to this when the comparison needs the room
 SIDE_MINIMUM = 260  # px: the Details pane still reads as a column of words
 
 
@@ -72,12 +76,35 @@ class ZoomLayout:
         sizes = w.main_splitter.sizes()
         if len(sizes) != 2 or sum(sizes) == 0:
             return
-        header = w.comparison.horizontalHeader()
-        needed = sum(w.comparison._content_widths[c] for c in range(header.count()) if not header.isSectionHidden(c))
-        needed += w.comparison.verticalScrollBar().sizeHint().width() + 2 * w.comparison.frameWidth() + 4
+        view = w.comparison
+        header = view.horizontalHeader()
+        last = header.count() - 1
+        needed = sum(view._content_widths[c] for c in range(last) if not header.isSectionHidden(c))
+        needed += view.findings_floor()  # the gates column's verdict stays readable
+        needed += view.verticalScrollBar().sizeHint().width() + 2 * view.frameWidth() + 4
+        deficit = needed - (sum(sizes) - SIDE_MINIMUM)
+        floor = int(w.width() * DOCK_FLOOR_SHARE)
+        dock = w.outline_dock
+        if deficit > 0 and dock.isVisible() and not dock.isFloating():
+            # What decides (rank, score, cost, band, gates) before the outline's names, which the
+            # table repeats: the dock gives way first, down to its floor, and closes when even that
+            # is too wide (View > Outline opens it again; Actual Size puts it back as it was).
+            # The provider column may elide down to its floor (fit_columns) before the docks close.
+            slack = view._content_widths[PROVIDER] - view.provider_floor()
+            if dock.width() - deficit >= floor:
+                w.resizeDocks([dock], [dock.width() - deficit], Qt.Orientation.Horizontal)
+            elif dock.width() - floor + slack >= deficit:
+                w.resizeDocks([dock], [floor], Qt.Orientation.Horizontal)
+            else:  # the outline and the workload share the left area (tabs): both close
+                for shared in (d for d in w.findChildren(QDockWidget) if not d.isFloating()
+                               and w.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea):
+                    shared.hide()
+            QCoreApplication.sendPostedEvents()
+            sizes = w.main_splitter.sizes()
         left = min(max(sizes[0], needed), sum(sizes) - SIDE_MINIMUM)
         if left > sizes[0]:
             w.main_splitter.setSizes([left, sum(sizes) - left])
+        view.fit_columns()
 
     def _widen_outline(self) -> None:
         """The outline dock as wide as its names and statuses need, within DOCK_SHARE of the window."""

@@ -58,7 +58,17 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     type_into(qtbot, field(wizard, "terms", "price_per_gpu_hour").widget, "2.5")
     choose(qtbot, field(wizard, "terms", "billing").widget, "on-demand")
     click_next(qtbot, wizard)
-    # Page 7: evidence is optional
+    # Page 7: facility and security, both scored; blank is flagged until stated (issue 38)
+    flag = wizard.currentPage().flag
+    assert flag.text() == ("Flagged: the tier is not stated: scored as tier I; no certification is stated: "
+                           "SOC2, ISO27001 (required) scored as not held.")
+    choose(qtbot, field(wizard, "facility", "datacenter_tier").widget, 3)
+    soc2 = wizard.currentPage().certificates["SOC2"]
+    soc2.setFocus()
+    qtbot.keyClick(soc2, Qt.Key.Key_Space)
+    assert flag.text() == "" and flag.isHidden()
+    click_next(qtbot, wizard)
+    # Page 8: evidence is optional
     click_next(qtbot, wizard)
 
 
@@ -69,6 +79,7 @@ def _expected_bid() -> Bid:
     # Every reliability figure typed is the provider's; the SLA credit left empty is not stated
     # (issue 14), never a pre-filled 0 passed off as the provider's.
     data["reliability"]["sla_credit_percent"] = None
+    data["facility"] = {"datacenter_tier": 3, "certifications": ["SOC2"]}  # typed on the facility page
     return Bid.model_validate(data)
 
 

@@ -13,6 +13,7 @@ from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceK
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.unstated_criteria import unstated_criteria, unstated_lines
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -106,6 +107,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
     risks = [f"Gate failed: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
     risks += list(e.calibration_notes)
     risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
+    risks += unstated_lines(unstated_criteria(scorecard).get(bid.id, []))  # issue 38: blank criteria
     return BidPage(bid.id, bid.quote.provider, status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QWidget
 
+# The first is what the tab opens on: the net plan cost the ranking is decided on, in rank order
+# (the sticker price alone can make a low-ranked bid look cheapest).
 CHARTS = (
-    ("sticker_vs_effective_price", "&Sticker vs effective price"),
     ("cost_to_finish_bands", "Net plan cost (P10–P90)"),
+    ("sticker_vs_effective_price", "&Sticker vs effective price"),
     ("scaling_curves", "Scaling curves"),
     ("busbw_curve", "nccl-tests busbw"),
     ("sensitivity_tornado", "Sensitivity tornado"),

@@ -6,10 +6,16 @@ from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clusterbid.gui.comparison.band_delegate import BandDelegate
-from clusterbid.gui.comparison.scorecard_table_model import BAND, HIDE_FIRST, SORT_ROLE, ScorecardTableModel
+from clusterbid.gui.comparison.scorecard_table_model import (
+    BAND, HIDE_FIRST, PROVIDER, SORT_ROLE, ScorecardTableModel,
+)
 
 
 LAST_COLUMN_WIDTH = 150
+# The narrowest the provider name may become (in average characters) when the deciding columns do
+# not fit otherwise; the name elides and its tooltip has it whole.
+PROVIDER_FLOOR_CHARS = 10
+FINDINGS_FLOOR_TEXT = "passed, 1 note"  # the gates column keeps room for its verdict (the reason: tooltip)
 ROW_PADDING = 12  # pixels beyond the font's height: the text, and the band's bar beneath it
 
 
@@ -143,10 +149,24 @@ class ComparisonView(QTableView):
             hidden.add(column)
         for column in range(header.count()):
             header.setSectionHidden(column, column in hidden)
-        # The last column (gates and flags) takes what is left and elides; its tooltip has it all.
         last = header.count() - 1
-        others = sum(widths[c] for c in range(last) if c not in hidden)
+        # Still too wide (presentation zoom on a laptop): the provider name gives way, down to a
+        # floor, so that the gates column keeps room for its verdict and nothing scrolls sideways.
+        over = needed - widths[last] + self.findings_floor() - self.viewport().width()
+        provider = widths[PROVIDER]
+        if over > 0:
+            provider = max(min(self.provider_floor(), provider), provider - over)
+        header.resizeSection(PROVIDER, provider)
+        # The last column (gates and flags) takes what is left and elides; its tooltip has it all.
+        others = sum(widths[c] for c in range(last) if c not in hidden and c != PROVIDER) + provider
         header.resizeSection(last, max(header.minimumSectionSize(), self.viewport().width() - others))
+
+    def provider_floor(self) -> int:
+        return self.fontMetrics().averageCharWidth() * PROVIDER_FLOOR_CHARS
+
+    def findings_floor(self) -> int:
+        """The narrowest the gates and flags column may be: its verdict's first words."""
+        return self.fontMetrics().horizontalAdvance(FINDINGS_FLOOR_TEXT) + 12
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)

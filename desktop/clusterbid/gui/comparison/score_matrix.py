@@ -16,6 +16,7 @@ CRITERIA = tuple(CRITERION_WORDS)
 # Column headings short enough for a laptop; the full name is the heading's tooltip.
 SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
          "support": "Support", "contract_terms": "Terms", "evidence": "Evidence"}
+NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
 
 
 def _shade(value: float) -> QColor:
@@ -63,7 +64,10 @@ class ScoreMatrix(QTableWidget):
             total.setFont(font)
             self.setItem(row, len(CRITERIA) + 1, total)
         names = [self.item(row, 0).text() for row in range(self.rowCount())] + ["Bid"]
-        self.horizontalHeader().resizeSection(0, max(self.fontMetrics().horizontalAdvance(n) for n in names) + 16)
+        for row in range(self.rowCount()):
+            self.item(row, 0).setToolTip(self.item(row, 0).text())  # whole when the column elides it
+        self._names_width = max(self.fontMetrics().horizontalAdvance(n) for n in names) + 16
+        self.horizontalHeader().resizeSection(0, self._names_width)
         self.resizeRowsToContents()
         self.fit_columns()
 
@@ -75,6 +79,11 @@ class ScoreMatrix(QTableWidget):
             return
         needed = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
                   for c in range(1, header.count())]
+        # The names give way first (they elide; the tooltip has them whole), down to a floor, so
+        # the weighted score at the right edge stays in view without scrolling.
+        names = getattr(self, "_names_width", header.sectionSize(0))
+        floor = min(names, self.fontMetrics().averageCharWidth() * NAME_FLOOR_CHARS)
+        header.resizeSection(0, max(floor, min(names, self.viewport().width() - sum(needed))))
         fits = header.sectionSize(0) + sum(needed) <= self.viewport().width()
         for column, width in enumerate(needed, start=1):
             mode = QHeaderView.ResizeMode.Stretch if fits else QHeaderView.ResizeMode.Interactive

@@ -87,6 +87,8 @@ class ScorecardTableModel(QAbstractTableModel):
             return self._sort_key(score, column)
         if role == Qt.ItemDataRole.ForegroundRole and score.rank is None:
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
+        if role == Qt.ItemDataRole.ToolTipRole and column == PROVIDER:  # whole when the column elides it
+            return score.bid.quote.provider
         if role == Qt.ItemDataRole.ToolTipRole and column in (RANK, FINDINGS):
             return self._findings(score, "\n") or None
         if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):

@@ -7,10 +7,12 @@ message beside the part to fix, keeping everything typed.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
+from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
+    QAbstractItemView, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
     QPlainTextEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
 )
 
@@ -27,6 +29,7 @@ class MemoRequest:
     approvers: tuple[Approver, ...]
     notes: str
     override: RecommendationOverride | None
+    decision_date: dt.date | None = None  # the approval meeting's date, printed on page 1
 
 
 class MemoExportDialog(QDialog):
@@ -46,6 +49,15 @@ class MemoExportDialog(QDialog):
         QVBoxLayout(notes_box).addWidget(self.notes)
         layout.addWidget(notes_box)
         layout.addWidget(self._override_group())
+        # Page 1 records when the approval is decided (a source-selection record needs the date
+        # apart from the export day); today by default, the meeting's date when it is another day.
+        self.decision_date = QDateEdit(QDate.currentDate())
+        self.decision_date.setObjectName("memo_decision_date")
+        self.decision_date.setCalendarPopup(True)
+        self.decision_date.setDisplayFormat("yyyy-MM-dd")
+        date_row = QFormLayout()
+        date_row.addRow("&Decision date (the approval meeting)", self.decision_date)
+        layout.addLayout(date_row)
         self.problem = QLabel()
         self.problem.setObjectName("memo_problem")
         self.problem.setWordWrap(True)
@@ -155,7 +167,9 @@ class MemoExportDialog(QDialog):
         if bid_id is not None:
             override = RecommendationOverride(bid_id, self.justification.toPlainText().strip())
             check_override(self._scorecard, override)
-        return MemoRequest(approvers, self.notes.toPlainText().strip(), override)
+        chosen = self.decision_date.date()
+        return MemoRequest(approvers, self.notes.toPlainText().strip(), override,
+                           dt.date(chosen.year(), chosen.month(), chosen.day()))
 
     def accept(self) -> None:
         try:

@@ -22,8 +22,10 @@ DEFAULT_REASON = ""  # the signature states what it approves; this is the approv
 
 
 class SignMemoDialog(QDialog):
-    def __init__(self, memo_path: Path, approvers: list[Approver], unsigned: list[int], parent=None) -> None:
+    def __init__(self, memo_path: Path, approvers: list[Approver], unsigned: list[int], parent=None,
+                 pdf: bytes | None = None) -> None:
         super().__init__(parent)
+        self.approvers, self.pdf = approvers, pdf  # the memo as read: who signed which field already
         self.setWindowTitle(f"Sign {memo_path.name}")
         self.resize(560, 260)
         self.credentials = None
@@ -92,5 +94,17 @@ class SignMemoDialog(QDialog):
             return
         finally:
             self.passphrase.clear()  # typed again on a retry; never kept longer than this call
+        refusal = self._refusal(self.field.currentData())
+        if refusal:  # told here, with the dialog open, before anything is written to the memo
+            self.credentials = None
+            self.problem.setText(f"Not signed: {refusal}.")
+            return
         self.field_number = self.field.currentData()
         super().accept()
+
+    def _refusal(self, number: int) -> str | None:
+        from clusterbid.core.memo.signer_check import earlier_signers, signer_refusal
+        from clusterbid.core.memo.signing import approver_field
+
+        earlier = earlier_signers(self.pdf) if self.pdf is not None else []
+        return signer_refusal(self.approvers, approver_field(number), self.credentials, earlier)

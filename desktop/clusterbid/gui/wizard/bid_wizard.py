@@ -13,6 +13,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui import dialogs
 from clusterbid.gui.wizard.draft_store import DraftStore
 from clusterbid.gui.wizard.evidence_page import EvidencePage
+from clusterbid.gui.wizard.facility_page import FacilityPage
 from clusterbid.gui.wizard.problems import Checked, check_bid
 from clusterbid.gui.wizard.review_page import ReviewPage
 from clusterbid.gui.wizard.section_page import SectionPage
@@ -60,7 +61,7 @@ class BidWizard(QWizard):
         self.resize(980, 720)
         self.quote_page = QuotePage(self)
         self.pages_in_order: list[Any] = [self.quote_page, CapacityPage(self), FabricPage(self), TopologyPage(self),
-                                          TermsPage(self), ContractPage(self)]
+                                          TermsPage(self), ContractPage(self), FacilityPage(self)]
         self.evidence_page = EvidencePage(self)
         self.review_page = ReviewPage(self)
         self.pages_in_order += [self.evidence_page, self.review_page]

@@ -200,11 +200,24 @@ def _explaining(spin_class):
             super().__init__()
             self._low, self._limit = low, limit
 
+        def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt API)
+            # A blank field shows "—"; a digit typed after clicking into it (the cursor beside the
+            # dash, nothing selected) made "—5", which the validator dropped: it now replaces the
+            # dash, as typing over a selection does. Not right after a refused key: a refused "-"
+            # must not let the next digit turn "-5" into 5.
+            refused_before, self._refused_last = getattr(self, "_refused_last", False), False
+            typed, edit = event.text(), self.lineEdit()
+            if (not refused_before and typed and typed[0] in "0123456789.,-" and self.specialValueText()
+                    and edit.text() == self.specialValueText() and not edit.hasSelectedText()):
+                edit.selectAll()
+            super().keyPressEvent(event)
+
         def validate(self, text: str, pos: int):  # noqa: D102 (Qt API)
             result = super().validate(text, pos)
             state = result[0] if isinstance(result, tuple) else result
             if state == QValidator.State.Invalid:
                 why = _refusal(text, self._low, self._limit)
+                self._refused_last = True
                 if why:
                     self.refused.emit(why)
             return result

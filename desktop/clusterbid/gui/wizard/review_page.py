@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QWidget, QWizardPage,
 )
 
+from clusterbid.core.comparison_table import FINDING_WORDS
 from clusterbid.core.contract_summary import billing_words
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import score_evaluation
@@ -20,6 +21,23 @@ from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
     from clusterbid.gui.wizard.bid_wizard import BidWizard
+
+
+# Money the officer typed, shown with its currency and cents (the spin box keeps the model's 4
+# decimals for a price per GPU-hour, which read as a code on the summary).
+MONEY_FIELDS = {("terms", "price_per_gpu_hour"), ("terms", "one_off_fees"), ("terms", "recurring_fees_per_month"),
+                ("terms", "committed_spend")}
+
+
+def summary_value(binding, currency: str) -> str:
+    """A field as the summary prints it: money with currency and cents, else as the widget shows it."""
+    value = binding.read()
+    if binding.path in MONEY_FIELDS and isinstance(value, (int, float, str)) and value not in ("",):
+        try:
+            return format_money(float(value), currency, cents=True)
+        except ValueError:
+            pass
+    return shown_value(binding.widget)
 
 
 def shown_value(widget: QWidget) -> str:
@@ -55,7 +73,7 @@ class ReviewPage(QWizardPage):
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.summary)
         splitter.addWidget(self.comparison)
-        splitter.setSizes([420, 520])
+        splitter.setSizes([400, 540])  # the comparison's six columns need the room
         layout = QVBoxLayout(self)
         layout.addWidget(self.problem_box)
         layout.addWidget(self.preview_cost)
@@ -83,13 +101,17 @@ class ReviewPage(QWizardPage):
 
     def _show_summary(self) -> None:
         parts = []
+        currency = str(self.host.raw_bid().get("terms", {}).get("currency") or self.host.evaluation.currency)
         for page in self.host.section_pages():
             # Issue 14: where a page knows each figure's source, it is shown beside the figure.
             source = getattr(page, "source_text", None)
             rows = "".join(
-                f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(shown_value(b.widget))}</b></td>"
+                f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(summary_value(b, currency))}</b></td>"
                 + (f"<td><small>{html.escape(source(b))}</small></td>" if source else "") + "</tr>"
                 for b in page.bindings)
+            # Values a page keeps outside its form fields (the Facility page's certifications).
+            rows += "".join(f"<tr><td>{html.escape(title)}</td><td><b>{html.escape(value)}</b></td></tr>"
+                            for title, value in getattr(page, "summary_rows", list)())
             parts.append(f"<h4>{html.escape(page.title())}</h4><table cellpadding='2'>{rows}</table>")
         evidence = self.host.evidence_page.items
         lines = "".join(f"<li>{html.escape(e.kind.value)}: {e.value:g} {html.escape(e.unit)} at {e.scale_gpus:,} GPUs, "
@@ -148,24 +170,42 @@ class ReviewPage(QWizardPage):
         cost = format_money(e.plan_cost, currency)
         commits = f"commits {format_money(e.commitment, currency)} ({html.escape(billing_words(e.bid, currency))})"
         if mine.rank is None:
-            reasons = "; ".join(g.message for g in e.gates)
-            self.preview_cost.setText(f"<b>Net plan cost: {cost}</b>, {commits}, but the bid is <b>excluded</b> "
-                                      f"from the ranking: {html.escape(reasons)}")
+            reasons = "; ".join(g.message.rstrip(".") for g in e.gates)
+            # Excluded: not costed for the ranking, so no cost is shown as if it competed.
+            self.preview_cost.setText(f"The bid is <b>excluded</b> from the ranking, so it is not costed: "
+                                      f"{html.escape(reasons)}. Contract: {html.escape(billing_words(e.bid, currency))}.")
         else:
             self.preview_cost.setText(
                 f"<b>Net plan cost: {cost}</b> in {e.wall_hours / 24:,.1f} days; {commits} — ranked {mine.rank} "
                 f"of {len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank}).")
-        rows = []
-        for score in scorecard.scores:
-            est = score.estimate
-            weight = "b" if score.bid.id == checked.bid.id else "span"
-            rank = "excluded" if score.rank is None else str(score.rank)
-            rows.append(
-                f"<tr><td>{rank}</td><td><{weight}>{html.escape(score.bid.quote.provider)}</{weight}></td>"
-                f"<td align='right'>{format_money(est.commitment, currency)}</td>"
-                f"<td align='right'>{format_money(est.plan_cost, currency)}</td>"
-                f"<td align='right'>{est.wall_hours / 24:,.1f}</td>"
-                f"<td align='right'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td></tr>")
-        self.comparison.setHtml(
-            "<h4>Against the other bids</h4><table cellpadding='3'><tr><th>Rank</th><th>Provider</th>"
-            "<th>Commitment</th><th>Net plan cost</th><th>Days</th><th>Per useful GPU-h</th></tr>" + "".join(rows) + "</table>")
+        self.comparison.setHtml(comparison_html(scorecard, checked.bid.id))
+
+
+def comparison_html(scorecard, bid_id: str) -> str:
+    """Every bid against the one being entered. Headers never break inside a word; an excluded
+    bid shows why it is excluded, not a cost it cannot be held to (it is not costed for ranking)."""
+    currency = scorecard.evaluation.currency
+    rows = []
+    for score in scorecard.scores:
+        est = score.estimate
+        weight = "b" if score.bid.id == bid_id else "span"
+        # Names wrap at spaces only: Qt's table layout otherwise breaks a long word mid-word.
+        words = "<br>".join(html.escape(w) for w in score.bid.quote.provider.split()) \
+            if len(score.bid.quote.provider) > 14 else html.escape(score.bid.quote.provider)
+        provider = f"<td style='white-space:nowrap'><{weight}>{words}</{weight}></td>"
+        if score.rank is None:
+            why = "; ".join(FINDING_WORDS.get(g.code, g.message) for g in est.gates)
+            rows.append(f"<tr><td>—</td>{provider}<td colspan='4'><i>excluded: {html.escape(why)}</i></td></tr>")
+            continue
+        rows.append(
+            f"<tr><td>{score.rank}</td>{provider}"
+            f"<td align='right' style='white-space:nowrap'>{format_money(est.commitment, currency)}</td>"
+            f"<td align='right' style='white-space:nowrap'>{format_money(est.plan_cost, currency)}</td>"
+            f"<td align='right' style='white-space:nowrap'>{est.wall_hours / 24:,.1f}</td>"
+            f"<td align='right' style='white-space:nowrap'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td>"
+            "</tr>")
+    # Broken between words by hand, never inside one, so the six columns fit beside the summary.
+    headers = "".join(f"<th style='white-space:nowrap'>{h}</th>" for h in
+                      ("Rank", "Provider", "Commitment", "Net plan<br>cost", "Days", "Per useful<br>GPU-hour"))
+    return (f"<h4>Against the other bids</h4><table cellpadding='3'><tr>{headers}</tr>"
+            + "".join(rows) + "</table>")
