@@ -11,6 +11,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+from clusterbid.core.memo import page_one
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows, schedule_fit
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
@@ -43,6 +44,10 @@ class DecisionSummary:
     plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
     schedule: str = ""  # the finish date against the plan's deadline, in words
     schedule_ok: bool = True  # False: flagged (a deadline missed, not checkable, or none to check)
+    basis: str = ""  # issue 31: what ranked the bids, and the point figure's percentile
+    tradeoff: tuple[str, ...] = ()  # issue 34: what a premium over cheaper passing bids buys
+    at_risk: str = ""  # the winner's idle share, its value under the plan, the cost if the plan fails
+    contract_money: str = ""  # the commitment in the contract's currency, when not the evaluation's
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +75,8 @@ class MemoContent:
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
     price_rows: Rows = ()  # header first: each bid's price against public list prices
     approval_terms: str = ""  # what a signature approves (approval_statement.approval_terms)
+    not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
+    expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
 
     @classmethod
     def from_scorecard(
@@ -82,6 +89,8 @@ class MemoContent:
         sensitivity: Any = None,
         notes: str = "",
         override: RecommendationOverride | None = None,
+        rationale: str = "",
+        odds_against: str | None = None,
     ) -> MemoContent:
         evaluation = scorecard.evaluation
         effects = scorecard_default_effects(scorecard)  # issue 14: once for the bid pages and the list
@@ -93,7 +102,7 @@ class MemoContent:
             confidentiality=CONFIDENTIALITY,
             software_version=str(inputs.data.get("software_version") or __version__),
             model_version=MODEL_VERSION,
-            summary=decision_summary(scorecard, uncertainty, override),
+            summary=decision_summary(scorecard, uncertainty, override, rationale, odds_against),
             job_rows=job_rows(scorecard),
             busbw_rows=busbw_rows(scorecard),
             comparison_rows=comparison_rows(scorecard, uncertainty),
@@ -142,7 +151,10 @@ def _band(stats: Any, low: str, high: str, fmt) -> str:
     return f"P10-P90: {fmt(getattr(stats, low))} to {fmt(getattr(stats, high))}"
 
 
-def decision_summary(scorecard: Scorecard, uncertainty: Any, override: RecommendationOverride | None) -> DecisionSummary:
+def decision_summary(scorecard: Scorecard, uncertainty: Any, override: RecommendationOverride | None,
+                     rationale: str = "", odds_against: str | None = None) -> DecisionSummary:
+    """Page 1's figures. `odds_against`: the bid the samples' "costs less than" counts compare
+    with (the model's first unless the memo's maker ran them against an override)."""
     evaluation = scorecard.evaluation
     currency = evaluation.currency
     ranked = scorecard.ranked
@@ -155,30 +167,25 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
     e = chosen.estimate
     stats = None if uncertainty is None else uncertainty.bids.get(chosen.bid.id)
     money_text = lambda amount: format_money(amount, currency)  # noqa: E731
-    runner_up, margin = "none (only one bid passes the gates)", "-"
+    margin = "-"
     if others:
         by_score = others[0]
-        cheapest_other = min(others, key=lambda o: o.estimate.plan_cost)
-        versus = "the recommendation" if chosen is model_first else "the model's first choice"
-        both = cheapest_other is by_score  # one bid can be both rivals: say so, name it once
-        runner_up = _rival(by_score, "next by score and next cheapest" if both else "next by score", uncertainty,
-                           money_text, versus)
-        if not both:
-            runner_up += "; " + _rival(cheapest_other, "next cheapest", uncertainty, money_text, versus)
-        difference = by_score.estimate.plan_cost - e.plan_cost
+        difference = scorecard.decision_cost(by_score) - scorecard.decision_cost(chosen)
         relation = "less" if difference >= 0 else "more"
         margin = (
-            f"{money_text(abs(difference))} {relation} net plan cost than the next by score "
-            f"({abs(difference) / by_score.estimate.plan_cost:.1%}); weighted score "
+            f"{money_text(abs(difference))} {relation} than the next by score on the decision basis "
+            f"({abs(difference) / scorecard.decision_cost(by_score):.1%}); weighted score "
             f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
         )
-    term = billing_words(chosen.bid, currency)
+    tradeoff = page_one.tradeoff(scorecard, chosen, rationale or (override.justification if override else ""),
+                                 currency)
     override_note = ""
-    if chosen is not model_first:
-        override_note = (
-            f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} instead, "
-            f"because: {override.justification.strip()}"
-        )
+    if chosen is not model_first:  # the justification is printed once: as the trade-off's rationale if any
+        because = "(the reason is the trade-off's rationale above)" if tradeoff and not rationale else (
+            f"because: {override.justification.strip()}")
+        override_note = f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} instead {because}"
+    schedule = schedule_fit(chosen, scorecard)
+    schedule["schedule"] += page_one.schedule_odds(stats, evaluation.workload.plan.deadline)
     return DecisionSummary(
         recommended=_name(chosen),
         cost=money_text(e.plan_cost),
@@ -187,28 +194,22 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
         win_probability=NOT_COMPUTED if stats is None else (
             f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
-            f"(Monte Carlo seed {uncertainty.seed}; `clusterbid score` prints the same bands)"
+            f"(seed {uncertainty.seed}, as `clusterbid score`)"
         ),
-        runner_up=runner_up,
+        runner_up=page_one.rivals(chosen, others, uncertainty, odds_against or model_first.bid.id, currency),
         margin=margin,
         amount=format_money(e.commitment, currency, cents=True),
-        term=term,
+        term=billing_words(chosen.bid, currency),
         currency=currency,
         override_note=override_note,
         approval=_approval_sentence(chosen, stats, currency),
         plan=plan_words(evaluation.workload.plan, currency),
-        **schedule_fit(chosen, scorecard),
+        basis=page_one.basis_words(scorecard, chosen, stats, currency),
+        tradeoff=tradeoff,
+        at_risk=page_one.commitment_at_risk(chosen, currency),
+        contract_money=page_one.contract_money(scorecard, chosen),
+        **schedule,
     )
-
-
-def _rival(other: BidScore, role: str, uncertainty: Any, money_text, versus: str) -> str:
-    """A rival bid named with its net plan cost, time, and the chance it costs less than the
-    model's first choice (the Monte Carlo compares every bid with that one)."""
-    text = f"{_name(other)} ({role}): {money_text(other.estimate.plan_cost)}, {other.estimate.wall_hours:,.1f} h"
-    stats = (getattr(uncertainty, "bids", None) or {}).get(other.bid.id)
-    if stats is not None:
-        text += f", cheaper than {versus} in {stats.beats_leader:.0%} of samples"
-    return text
 
 
 def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:

@@ -25,10 +25,10 @@ def title_block(c: MemoContent) -> list[Flowable]:
            f"{c.as_of.isoformat()} (the latest quote or measurement date in the inputs). "
            f"ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
         para(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
-        para("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
-           "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
+        para("The scored inputs (evaluation, catalog, model version, seed) are attached as clusterbid-inputs.json, "
+           "the file hashed above; `clusterbid verify` re-scores them.", "small"),
         *anchor_line(c.audit_anchor),
-        Spacer(1, 4 * mm),
+        Spacer(1, 2 * mm),
     ]
 
 
@@ -44,17 +44,33 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
     s = c.summary
     rows = [
         ("Recommended bid", s.recommended),
-        ("Net cost of the plan", f"{s.cost} ({s.cost_band}); {s.plan}"),
-        ("Time to finish", f"{s.hours} ({s.hours_band})"),
-        ("Chance it is cheapest", s.win_probability),
-        ("Rivals", s.runner_up),
-        ("Margin", s.margin),
-        ("Schedule fit", s.schedule if s.schedule_ok else "FLAG: " + s.schedule),
+        ("Net cost of the plan", f"{s.basis or s.cost} ({s.cost_band}); {s.plan}. Chance it is cheapest: {s.win_probability}"),
+        ("Commitment at risk", s.at_risk),
+        *([("Contract currency", s.contract_money)] if s.contract_money else []),
+        ("Rivals", s.runner_up + (f". Margin: {s.margin}" if s.margin != "-" else "")),
+        ("Time to finish", f"{s.hours} ({s.hours_band}); "
+                           + (s.schedule if s.schedule_ok else "FLAG: " + s.schedule)),
+        *([("Not verified", c.not_verified_line)] if c.not_verified_line else []),
     ]
-    out = [para("1. Decision", "h1"), para(s.approval, "decision"), Spacer(1, 2 * mm), key_values(rows, 0.22)]
+    out = [para("1. Decision", "h1"), para(s.approval, "decision"), _tight_key_values(rows)]
+    # A lapsed quote is a flag (the recommended bid's in red); a quote still open says until when.
+    for text, winners in c.expired:
+        out.append(para(("EXPIRED QUOTE: " if "expired" in text else "Quote validity: ") + text,
+                        "cell_warn" if winners else "cell"))
+    if s.tradeoff:
+        out.append(para("Trade-off: what the premium over cheaper passing bids buys", "h3"))
+        out += [para(text, "cell_warn" if text.endswith("NOT GIVEN") else "cell") for text in s.tradeoff]
     if s.override_note:
-        out += [Spacer(1, 2 * mm), para("Recommendation override. " + s.override_note, "warn")]
+        out += [Spacer(1, 1 * mm), para("Recommendation override. " + s.override_note, "cell_warn")]
     return out
+
+
+def _tight_key_values(rows) -> Table:
+    """Page 1's fact sheet in table type: the decision, its rivals and the job box share one page."""
+    table = Table([[para(k, "cell_bold"), para(v, "cell")] for k, v in rows], colWidths=[0.2 * W, 0.8 * W])
+    table.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                                                                 ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
+    return table
 
 
 def officers_notes(c: MemoContent) -> list[Flowable]:
@@ -66,10 +82,12 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
     """The seeds' decision check: job size and network assumptions must be visible on page 1."""
     inner = W - 16
     pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
-    job_cells = [[para(pairs[i][0], "key"), para(pairs[i][1], "value"), para(pairs[i + 1][0], "key"), para(pairs[i + 1][1], "value")]
-                 for i in range(0, len(pairs), 2)]
-    job = Table(job_cells, colWidths=[w * inner for w in (0.17, 0.36, 0.13, 0.34)])
-    job.setStyle(TableStyle(styles.key_value_table_style()))
+    # Table type, as the bandwidth list under it: the box stays on page 1 under the decision.
+    job_cells = [[para(pairs[i][0], "cell_bold"), para(pairs[i][1], "cell"), para(pairs[i + 1][0], "cell_bold"),
+                  para(pairs[i + 1][1], "cell")] for i in range(0, len(pairs), 2)]
+    job = Table(job_cells, colWidths=[w * inner for w in (0.22, 0.34, 0.13, 0.31)])
+    job.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                                                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
     # One table whose rows are the box's parts, one bid per row: it splits between bids across
     # pages (a box drawn as one cell holding the list cannot split, and failed at 40 bids).
     opening = [para("2. Planned job and network assumptions behind every figure", "h2"), job,
@@ -80,7 +98,7 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
     edge = styles.CALLOUT_PADDING
     empty: list[Flowable] = []  # a cell of no flowables has no height (an empty string has a line's)
     box = Table([[opening, *[empty] * 4], *([empty, *row, empty] for row in busbw), [empty] * 5],
-                colWidths=[edge, *(w * inner for w in (0.33, 0.13, 0.54)), edge],
+                colWidths=[edge, *(w * inner for w in (0.31, 0.16, 0.53)), edge],
                 repeatRows=(1,))  # the list's header again on each page it runs on
     box.setStyle(TableStyle(styles.callout_list_style(len(busbw))))
     return [Spacer(1, 3 * mm), box]
