@@ -42,6 +42,7 @@ def _render_and_write(
         approvers=request.approvers,
         notes=request.notes,
         override=request.override,
+        rationale=request.rationale,
         audit_anchor=anchor,
         request_statuses=statuses,
         samples=MONTE_CARLO_SAMPLES,

@@ -10,7 +10,7 @@ from typing import Any
 
 from clusterbid.core.evaluation import DECISION_WORDS
 from clusterbid.core.money import format_money
-from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.scoring import BidScore, Scorecard, evidence_score
 
 TIERS = {"basic": 0, "business": 1, "enterprise": 2}
@@ -87,10 +87,11 @@ def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> 
         words.append(f"holds {', '.join(lacking)}, which the policy requires and the other lacks")
     if TIERS[mine.terms.support_tier] > TIERS[theirs.terms.support_tier]:
         words.append(f"{mine.terms.support_tier} support against {theirs.terms.support_tier}")
-    if mine.terms.exit_clause and not theirs.terms.exit_clause:
-        words.append("an early-exit right the other lacks")
-    if mine.terms.next_gen_migration and not theirs.terms.next_gen_migration:
-        words.append("a right to move to the next GPU generation")
+    if effective_terms(theirs).billing_kind != "on-demand":  # on demand, the buyer can leave at any hour
+        if mine.terms.exit_clause and not theirs.terms.exit_clause:
+            words.append("an early-exit right the other lacks")
+        if mine.terms.next_gen_migration and not theirs.terms.next_gen_migration:
+            words.append("a right to move to the next GPU generation")
     if evidence_score(mine) > evidence_score(theirs):
         words.append("more of its performance measured rather than stated")
     sooner = (other.estimate.wall_hours - chosen.estimate.wall_hours) / 24
@@ -169,14 +170,14 @@ def expired_quotes(scorecard: Scorecard, chosen: BidScore | None, decision_date:
     if not decision_date:
         until = chosen.bid.quote.valid_until if chosen is not None else None
         return [] if until is None else [(
-            f"{name(chosen)}'s quote is valid until {until.isoformat()} (no decision date was given to check it "
+            f"Quote validity: {name(chosen)}'s quote is valid until {until.isoformat()} (no decision date was given to check it "
             "against): sign by then or request a written extension", False)]
     day = dt.date.fromisoformat(decision_date)
-    out = []
-    for s in scorecard.ranked:
-        until = s.bid.quote.valid_until
-        if until is not None and until < day:
-            out.append((f"{name(s)}'s quote expired on {until.isoformat()}, before the decision date "
-                        f"{day.isoformat()}: request a written extension of its price and terms before signing",
-                        s is chosen))
+    lapsed = [s for s in scorecard.ranked if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day]
+    out = [(f"EXPIRED QUOTE: {name(s)}'s quote expired on {s.bid.quote.valid_until}, before the decision date {day}: request a "
+            "written extension of its price and terms before signing", True) for s in lapsed if s is chosen]
+    others = [s for s in lapsed if s is not chosen]
+    if others:  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
+        out.append(("Quotes expired before the decision date " + str(day) + ": " + "; ".join(
+            f"{s.bid.id} on {s.bid.quote.valid_until}" for s in others) + " (ask for written extensions)", False))
     return out

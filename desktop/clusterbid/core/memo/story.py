@@ -48,15 +48,14 @@ def decision_summary(c: MemoContent) -> list[Flowable]:
         ("Commitment at risk", s.at_risk),
         *([("Contract currency", s.contract_money)] if s.contract_money else []),
         ("Rivals", s.runner_up + (f". Margin: {s.margin}" if s.margin != "-" else "")),
-        ("Time to finish", f"{s.hours} ({s.hours_band}); "
+        ("Time to finish", f"{s.hours} ({s.hours_band}). Schedule fit: "
                            + (s.schedule if s.schedule_ok else "FLAG: " + s.schedule)),
         *([("Not verified", c.not_verified_line)] if c.not_verified_line else []),
     ]
     out = [para("1. Decision", "h1"), para(s.approval, "decision"), _tight_key_values(rows)]
     # A lapsed quote is a flag (the recommended bid's in red); a quote still open says until when.
     for text, winners in c.expired:
-        out.append(para(("EXPIRED QUOTE: " if "expired" in text else "Quote validity: ") + text,
-                        "cell_warn" if winners else "cell"))
+        out.append(para(text, "cell_warn" if winners else "cell"))
     if s.tradeoff:
         out.append(para("Trade-off: what the premium over cheaper passing bids buys", "h3"))
         out += [para(text, "cell_warn" if text.endswith("NOT GIVEN") else "cell") for text in s.tradeoff]

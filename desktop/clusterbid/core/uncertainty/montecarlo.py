@@ -82,7 +82,9 @@ def run_monte_carlo(
     beats = np.zeros(count, dtype=np.int64)
     total = np.zeros(count, dtype=np.float64)
     at_or_below_point = np.zeros(count, dtype=np.int64)
-    point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
+    # A few float32 steps of slack: a sample that equals the point (a term's floor, converted at an
+    # exchange rate) rounds a step above it and was counted as above: a EUR memo printed "P0".
+    point = (np.asarray(drawn.point_cost, dtype=np.float64) * (1 + 1e-6)).astype(np.float32)[:, None]
     budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
     on_time = np.zeros(count, dtype=np.int64)
     leader = ids.index(drawn.leader)  # the model's recommendation

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
+from clusterbid.core.memo.page_one import cheaper_bids
 from clusterbid.core.scoring import Scorecard
 
 NAME, ROLE, EMAIL = 0, 1, 2
@@ -27,6 +28,7 @@ class MemoRequest:
     approvers: tuple[Approver, ...]
     notes: str
     override: RecommendationOverride | None
+    rationale: str = ""  # issue 34: why the premium over a cheaper passing bid
 
 
 class MemoExportDialog(QDialog):
@@ -113,9 +115,14 @@ class MemoExportDialog(QDialog):
         self.justification.setEnabled(False)
         self.recommend.currentIndexChanged.connect(
             lambda _i: self.justification.setEnabled(self.recommend.currentData() is not None))
+        self.rationale = QPlainTextEdit()
+        self.rationale.setObjectName("memo_tradeoff_rationale")
+        self.rationale.setPlaceholderText("Required when the recommended bid costs more than a cheaper passing bid: "
+                                          "what the premium buys; printed in page 1's trade-off")
         form = QFormLayout(box)
         form.addRow("Recommend", self.recommend)
         form.addRow("Justification", self.justification)
+        form.addRow("Trade-off rationale", self.rationale)
         return box
 
     def add_approver(self, name: str, role: str, edit: bool = False, email: str = "") -> None:
@@ -155,7 +162,13 @@ class MemoExportDialog(QDialog):
         if bid_id is not None:
             override = RecommendationOverride(bid_id, self.justification.toPlainText().strip())
             check_override(self._scorecard, override)
-        return MemoRequest(approvers, self.notes.toPlainText().strip(), override)
+        rationale = self.rationale.toPlainText().strip()
+        if override is None and not rationale:  # said here, before the memo's Monte Carlo runs
+            cheaper = cheaper_bids(self._scorecard, self._scorecard.ranked[0]) if self._scorecard.ranked else []
+            if cheaper:
+                raise InputError(f"{self._scorecard.ranked[0].bid.id} costs more than {cheaper[0].bid.id}: "
+                                 "give the trade-off rationale (what the premium buys); the memo prints it")
+        return MemoRequest(approvers, self.notes.toPlainText().strip(), override, rationale)
 
     def accept(self) -> None:
         try:
