@@ -106,7 +106,7 @@ def test_the_job_box_stays_on_page_one_with_an_override_and_notes(override_pdf):
     # The box's heading and the first bids of its bandwidth list are on page 1 with the decision,
     # rivals and trade-off; the notes follow the box.
     assert words["Trade-off:"] == {1} and words["Planned"] >= {1} and 1 in words["northwind-ib"]
-    assert 1 in words["705.0"]  # northwind-ib's busbw row
+    assert 1 in words["705.0"] and 1 in words["fragment-ib"]  # the list from its first bid to its last
 
 
 def test_a_premium_without_an_override_needs_the_officers_rationale():

@@ -156,9 +156,13 @@ def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
     serving_text = " ".join(serving[2:])
     assert "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
     assert "8. Serving (inference workloads)" in serving_text and "2. Step time" not in serving_text
-    # Both keep the glossary (plain words first) and the provenance section.
+    # Both keep a glossary (plain words first), each its own (issue 34), and the provenance section.
     for text in (training_text, serving_text):
-        assert "model FLOPs utilisation (MFU)" in text and "Where each figure came from" in text
+        assert "Where each figure came from" in text
+    assert "model FLOPs utilisation (MFU)" in training_text and "time to first token (TTFT)" not in training_text
+    assert "model FLOPs utilisation (MFU)" not in serving_text
+    for word in ("time to first token (TTFT)", "time per output token (TPOT)", "KV cache The keys and values"):
+        assert word.lower() in serving_text.lower()
 
 
 def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):

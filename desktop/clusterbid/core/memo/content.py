@@ -266,7 +266,7 @@ def busbw_rows(scorecard: Scorecard) -> Rows:
 
 def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     currency = scorecard.evaluation.currency
-    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Good-put", "Hours",
+    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Goodput", "Hours",
              f"Net plan cost ({currency})", "Score", "Gates and flags")]
     for score in scorecard.scores:
         e = score.estimate

@@ -101,7 +101,8 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
                            odds_against=odds_against)
 
 
-def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int, seed: int):
+def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int,
+                           seed: int) -> tuple[Any, str]:
     """The same draws (common random numbers: each bid's streams are named by its id) counted
     against the bid the officer recommends, so page 1's "costs less than" is about that bid."""
     import dataclasses

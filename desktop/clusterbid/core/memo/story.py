@@ -9,7 +9,7 @@ from clusterbid.core.memo import styles
 from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
 from clusterbid.core.memo.content import MemoContent
-from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, key_values, para
+from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
 
@@ -80,7 +80,11 @@ def officers_notes(c: MemoContent) -> list[Flowable]:
 def assumptions_box(c: MemoContent) -> list[Flowable]:
     """The seeds' decision check: job size and network assumptions must be visible on page 1."""
     inner = W - 16
-    pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
+    # The two entries that wrap to two lines share the first row and the short names take the narrow
+    # key column, so the box is a line shorter and stays on page 1 under an override.
+    order = ["Job", "Baseline MFU", "Planned job size", "Parallelism", "Total training compute", "Precision"]
+    rows = sorted(c.job_rows, key=lambda row: order.index(row[0]) if row[0] in order else len(order))
+    pairs = rows + [("", "")] * (len(rows) % 2)
     # Table type, as the bandwidth list under it: the box stays on page 1 under the decision.
     job_cells = [[para(pairs[i][0], "cell_bold"), para(pairs[i][1], "cell"), para(pairs[i + 1][0], "cell_bold"),
                   para(pairs[i + 1][1], "cell")] for i in range(0, len(pairs), 2)]
