@@ -11,6 +11,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.commitment_chart import commitment_rows
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
@@ -49,6 +50,7 @@ class MemoContent:
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
     price_rows: Rows = ()  # header first: each bid's price against public list prices
     approval_terms: str = ""  # what a signature approves (approval_statement.approval_terms)
+    commitment_rows: tuple[tuple[str, float, float, float], ...] = ()  # commitment_chart.commitment_rows
     not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
     expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
 
@@ -91,6 +93,7 @@ class MemoContent:
             approvers=tuple(approvers),
             methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
             audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
+            commitment_rows=commitment_rows(scorecard),
         )
 
 

@@ -8,6 +8,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
+from clusterbid.core.memo.commitment_chart import commitment_chart
 from clusterbid.core.memo.content import MemoContent
 from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
@@ -206,10 +207,11 @@ def not_verified_section(c: MemoContent) -> list[Flowable]:
                      bullets])
     table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
-    return [Spacer(1, 4 * mm), *keep_together_if_it_fits([
-        para("6. What was not verified", "h1"),
-        para("These figures were taken on trust. Each is a question to put to the provider before signing."),
-        *([table] if c.unverified else [])], room=TABLE_START)]
+    # Starts under section 5 and runs on (its header on each page): kept whole, a page-long list
+    # moved to the next page and left most of the sensitivity page empty (issue 34).
+    return [Spacer(1, 4 * mm), CondPageBreak(TABLE_START), para("6. What was not verified", "h1"),
+            para("These figures were taken on trust. Each is a question to put to the provider before signing."),
+            *([table] if c.unverified else [])]
 
 
 def evidence_requests_section(c: MemoContent) -> list[Flowable]:
@@ -272,7 +274,9 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
         if page.status != "Excluded":
             story += bid_section(page)
     story += excluded_section([page for page in c.bid_pages if page.status == "Excluded"])
-    story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
+    # What would change the decision, then what is at stake if the plan behind it fails.
+    story += sensitivity_section(c) + commitment_chart(c.commitment_rows, c.summary.currency)
+    story += not_verified_section(c) + evidence_requests_section(c)
     # The signatures close the decision, as in a source-selection decision document; the
     # methodology is reference text after them.
     story += sign_off(c, sink) + methodology_appendix(c)
