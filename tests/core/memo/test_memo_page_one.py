@@ -6,15 +6,20 @@ page. Read back with pdftotext; positions with pdftotext -bbox."""
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import re
 import subprocess
 
 import pytest
+from pyhanko.pdf_utils.reader import PdfFileReader
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.inputs import parse_memo_inputs
 from clusterbid.core.memo.making import make_memo
+from clusterbid.core.memo.rerender import rerender_memo
 from clusterbid.core.uncertainty.decision import decide
 from tests.conftest import EXAMPLES
 from tests.core.memo.test_render import needs_poppler
@@ -118,9 +123,14 @@ def test_a_premium_without_an_override_needs_the_officers_rationale():
     with pytest.raises(InputError, match="--tradeoff-rationale"):
         make_memo(_evaluation(data), approvers=APPROVERS, samples=0)
     why = "Uptime is what the programme is judged on."
-    page = _page_one(make_memo(_evaluation(data), approvers=APPROVERS, samples=0, rationale=why))
+    pdf = make_memo(_evaluation(data), approvers=APPROVERS, samples=0, rationale=why)
+    page = _page_one(pdf)
     assert "Trade-off: what the premium over cheaper passing bids buys" in page
     assert f"Officer's rationale for the premium: {why}" in page
+    # The rationale travels in the attached inputs, so verify's re-render gives the same bytes.
+    inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
+    assert inputs["tradeoff_rationale"] == why
+    assert rerender_memo(inputs) == pdf
 
 
 def test_a_eur_contract_is_printed_in_euros_with_the_rate_and_a_lapsed_quote_is_flagged():
