@@ -14,7 +14,9 @@ IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "o
 
 def billing_words(bid: Bid, currency: str | None = None) -> str:
     """The contract in one line: kind, quantity, span and price, exit terms. A fee or escalation
-    the bid does not state is said to be so, with the cautious figure priced (issue 31)."""
+    the bid does not state is said to be so, with the cautious figure priced (issue 31). Money is
+    in the contract's own currency whatever `currency` (the evaluation's) is: the memo prints the
+    evaluation-currency figures beside it (issue 34)."""
     t = effective_terms(bid)
     unstated = {path.split(".")[1] for path, source in bid.provenance.items()
                 if path.startswith("terms.") and not source.verified and source.kind != "assumption"}

@@ -163,7 +163,8 @@ class MemoExportDialog(QDialog):
             override = RecommendationOverride(bid_id, self.justification.toPlainText().strip())
             check_override(self._scorecard, override)
         rationale = self.rationale.toPlainText().strip()
-        if override is None and not rationale:  # said here, before the memo's Monte Carlo runs
+        # Said here, before the memo's Monte Carlo runs; a serving memo has no trade-off section.
+        if override is None and not rationale and isinstance(self._scorecard, Scorecard):
             cheaper = cheaper_bids(self._scorecard, self._scorecard.ranked[0]) if self._scorecard.ranked else []
             if cheaper:
                 raise InputError(f"{self._scorecard.ranked[0].bid.id} costs more than {cheaper[0].bid.id}: "
