@@ -44,7 +44,7 @@ def run_memo(args: argparse.Namespace) -> int:
     try:
         pdf = make_memo(evaluation, approvers=approvers, notes=notes, override=override,
                         decision_date=decision_date, audit_anchor=anchor, request_statuses=statuses,
-                        samples=max(args.samples, 0))
+                        samples=max(args.samples, 0), rationale=args.tradeoff_rationale or "")
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
     write_bytes_atomically(output, pdf)  # a full disk leaves neither a half memo nor a stray temporary file
@@ -132,6 +132,9 @@ def register(verbs: argparse._SubParsersAction) -> None:
     memo.add_argument("--notes", default="", help="the officer's notes, printed under the decision")
     memo.add_argument("--override", metavar="BID_ID", help="recommend this bid instead of the model's first")
     memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
+    memo.add_argument("--tradeoff-rationale", metavar="TEXT",
+                      help="why the recommendation is worth more than a cheaper passing bid (required when it "
+                           "costs more; printed in page 1's trade-off)")
     memo.add_argument("--accept-failed-audit", metavar="REASON",
                       help="make the memo of a document that fails its audit; the reason is recorded and printed")
     memo.add_argument("--decision-date", metavar="YYYY-MM-DD",

@@ -354,3 +354,35 @@ def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document
     assert dialog.status.text().startswith("Not added: ") and "holds a private key" in dialog.status.text()
     assert dialog.listing.count() == 1
     dialog.close()
+
+
+def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialog(qtbot, window, monkeypatch,
+                                                                                   tmp_path):
+    """Issue 34: when the bid ranked first costs more than a cheaper passing one, the export dialog
+    asks for the officer's reason before the memo's Monte Carlo runs, and passes it to the memo."""
+    from clusterbid.core.errors import InputError
+    from clusterbid.core.scoring import score_evaluation
+    from clusterbid.gui import memo_commands
+
+    evaluation = window.model.scorecard.evaluation
+    # Service first (SLA and tier 90 of 100): Prime (99.99%, Tier 4) ranks above the cheaper Northwind.
+    weights = {"cost_to_finish": 10, "sla": 60, "datacenter_tier": 30, "certifications": 0, "support": 0,
+               "contract_terms": 0, "evidence": 0}
+    scorecard = score_evaluation(evaluation.model_copy(update={"policy": evaluation.policy.model_copy(
+        update={"weights": evaluation.policy.weights.model_copy(update=weights)})}))
+    assert scorecard.ranked[0].bid.id == "prime-efa"
+    dialog = MemoExportDialog(scorecard, window)
+    qtbot.addWidget(dialog)
+    dialog.table.item(0, 0).setText("Ada Lovelace")
+    dialog.table.item(0, 1).setText("CFO")
+    with pytest.raises(InputError, match="prime-efa costs more than .*: give the trade-off rationale"):
+        dialog.build_request()
+    qtbot.keyClicks(dialog.rationale, "Uptime is what the programme is judged on.")
+    request = dialog.build_request()
+    assert request.rationale == "Uptime is what the programme is judged on." and request.override is None
+
+    seen = {}
+    monkeypatch.setattr("clusterbid.core.memo.making.make_memo", lambda *_a, **kw: seen.update(kw) or b"%PDF-")
+    monkeypatch.setattr("clusterbid.core.memo.signoff.write_atomically", lambda *_a: None)
+    memo_commands._render_and_write(tmp_path / "m.pdf", scorecard, request, lambda *_a: None)
+    assert seen["rationale"] == "Uptime is what the programme is judged on."

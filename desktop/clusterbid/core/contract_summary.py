@@ -14,11 +14,15 @@ IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "o
 
 def billing_words(bid: Bid, currency: str | None = None) -> str:
     """The contract in one line: kind, quantity, span and price, exit terms. A fee or escalation
-    the bid does not state is said to be so, with the cautious figure priced (issue 31)."""
+    the bid does not state is said to be so, with the cautious figure priced (issue 31). Money is
+    in the contract's own currency whatever `currency` (the evaluation's) is: the memo prints the
+    evaluation-currency figures beside it (issue 34)."""
     t = effective_terms(bid)
     unstated = {path.split(".")[1] for path, source in bid.provenance.items()
                 if path.startswith("terms.") and not source.verified and source.kind != "assumption"}
-    price = format_money(float(t.price_per_gpu_hour), currency or t.currency, cents=True)
+    # The price as the contract states it, in its own currency (a EUR quote printed as "$2.64"
+    # would misstate it); the evaluation-currency figures are beside it where they are used.
+    price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     if t.billing_kind == "on-demand":
         rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
         minimum = f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""

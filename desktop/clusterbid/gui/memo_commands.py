@@ -43,6 +43,7 @@ def _render_and_write(
         notes=request.notes,
         override=request.override,
         decision_date=request.decision_date,
+        rationale=request.rationale,
         audit_anchor=anchor,
         request_statuses=statuses,
         samples=MONTE_CARLO_SAMPLES,

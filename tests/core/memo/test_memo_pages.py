@@ -107,9 +107,17 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # Cumulus's 12-month term $11,167,949 / 2 = $5,583,974.50 (last). Next cheapest is Legacy
     # ($1,711,411 on demand); next by score Hyperscale Prime ($2,139,598, SLA 99.99%).
     assert 3_195_648 / 2 == 1_597_824 and "$1,597,824" in page
-    assert "prime-efa (Hyperscale Prime) (next by score)" in page and "of samples" in page
-    assert "legacy-a100 (Legacy Compute) (next cheapest)" in page
-    assert "cumulus-roce" not in page.split("Rivals")[1].split("Margin")[0]
+    # Issue 34: the rivals are the bid likeliest to cost less than the recommended one (Legacy, cheaper
+    # in about 42% of samples) and the next by score (Prime), each with its commitment: Legacy bills
+    # on demand, so it commits its job cost; Prime's committed spend is used up by the job.
+    # By hand from demo-evaluation.json: Legacy 512 GPUs x 2,475.8 h x $1.35 = $1,711,174 (hours as
+    # printed, to 0.1 h); Prime 512 x 1,071.5 h x $3.90 = $2,139,571, above its $2,000,000 spend.
+    for rival, role, price in (("legacy-a100 (Legacy Compute)", "likeliest to cost less", 1.35),
+                               ("prime-efa (Hyperscale Prime)", "next by score", 3.90)):
+        found = re.search(re.escape(f"{rival} ({role}): net ") + r"\$([\d,]+), commits \$([\d,]+), ([\d.]+) days", page)
+        net, commits, days = (float(x.replace(",", "")) for x in found.groups())
+        assert net == commits and net == pytest.approx(512 * days * 24 * price, rel=0.002)
+    assert "cumulus-roce" not in page.split("Rivals")[1].split("Time to finish")[0]
     # Issue 32: the Monte Carlo stops at the first pass of 4,096 samples that knows every chance
     # of being cheapest to +/-1 point, within the 20,000 cap; the memo prints the count drawn.
     drawn = int(re.search(r"of ([\d,]+) simulated outcomes", page).group(1).replace(",", ""))
@@ -152,9 +160,13 @@ def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
     serving_text = " ".join(serving[2:])
     assert "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
     assert "8. Serving (inference workloads)" in serving_text and "2. Step time" not in serving_text
-    # Both keep the glossary (plain words first) and the provenance section.
+    # Both keep a glossary (plain words first), each its own (issue 34), and the provenance section.
     for text in (training_text, serving_text):
-        assert "model FLOPs utilisation (MFU)" in text and "Where each figure came from" in text
+        assert "Where each figure came from" in text
+    assert "model FLOPs utilisation (MFU)" in training_text and "time to first token (TTFT)" not in training_text
+    assert "model FLOPs utilisation (MFU)" not in serving_text
+    for word in ("time to first token (TTFT)", "time per output token (TPOT)", "KV cache The keys and values"):
+        assert word.lower() in serving_text.lower()
 
 
 def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
@@ -182,7 +194,7 @@ def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the
     assert "Decision date 2026-12-01 (the approval meeting). Figures as of 2026-11-02" in page
     # The plan's deadline is 2027-05-31 (demo-evaluation.json); the days to spare are counted here
     # from the finish date the page prints.
-    finish = dt.date.fromisoformat(re.search(r"Schedule fit finishes about (\d{4}-\d\d-\d\d)", page).group(1))
+    finish = dt.date.fromisoformat(re.search(r"Schedule fit: finishes about (\d{4}-\d\d-\d\d)", page).group(1))
     assert finish < dt.date(2027, 5, 31)
     assert f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31" in page
     # budget-tcp's 512-GPU run over 25 GB/s TCP would end after the deadline: excluded, and named.
@@ -195,7 +207,7 @@ def test_without_a_meeting_date_the_page_says_none_was_given_and_no_deadline_is_
     assert "Decision date not given (give the approval meeting's date with --decision-date)" in page
     assert dt.date.today().isoformat() not in page
     # Seed 001's plan gives no deadline: the memo says the schedule was not checked, as a flag.
-    assert "Schedule fit FLAG: not checked: the plan gives no deadline" in page
+    assert "Schedule fit: FLAG: not checked: the plan gives no deadline" in page
 
 
 def test_each_bid_price_is_set_against_the_dated_public_list_prices_of_its_gpu(demo):
@@ -251,3 +263,17 @@ def test_the_full_methodology_travels_with_the_memo_and_the_appendix_points_to_i
     text = " ".join(demo[2:])
     assert "2. Step time (In the full text, attached to this PDF as clusterbid-methodology.md" in text
     assert "1. Gates A bid is excluded from the ranking" in text  # printed in full
+
+
+def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo):
+    """Issue 34 item 4, by hand from demo-evaluation.json: Northwind commits 512 x 3 x 730 h x $2.85
+    = $3,195,648; if the plan fails it leaves after the job: the job's $1,531,076 (page 1) plus 50% of
+    the rest of the term = $2,363,362. Cumulus commits 512 x 12 x 730 x $2.49 = $11,167,948.80 with
+    no exit, so failing plan means paying all of it; its plan counts half as the job's net cost."""
+    text = " ".join(demo[2:])
+    section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
+    assert "$1,531,076 of it" in demo[2]
+    northwind_fails = 1_531_076 + 0.5 * (512 * 3 * 730 * 2.85 - 1_531_076)
+    assert f"northwind-ib net $1,597,824; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
+    cumulus = 512 * 12 * 730 * 2.49
+    assert f"cumulus-roce net ${cumulus / 2:,.0f}; if the plan fails ${cumulus:,.0f}; commits ${cumulus:,.0f}" in section

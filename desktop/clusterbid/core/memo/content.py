@@ -8,13 +8,14 @@ from typing import Any
 
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
-from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
-from clusterbid.core.memo.decision_checks import price_reasonableness_rows, schedule_fit
+from clusterbid.core.memo.commitment_chart import commitment_rows
+from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
+from clusterbid.core.memo.summary import DecisionSummary, decision_summary
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -22,27 +23,6 @@ from clusterbid.core.flops import flops_text
 
 Rows = tuple[tuple[str, ...], ...]
 CONFIDENTIALITY = "Confidential: procurement in progress. Do not forward outside the approval group."
-NOT_COMPUTED = "not computed"
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionSummary:
-    recommended: str  # "bid-id (Provider)"
-    cost: str
-    cost_band: str
-    hours: str
-    hours_band: str
-    win_probability: str
-    runner_up: str
-    margin: str
-    amount: str  # the total commitment, to the cent: what the signature approves
-    term: str  # the contract in words
-    currency: str
-    override_note: str  # "" unless the officer overrode the model's first choice
-    approval: str = ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
-    plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
-    schedule: str = ""  # the finish date against the plan's deadline, in words
-    schedule_ok: bool = True  # False: flagged (a deadline missed, not checkable, or none to check)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +50,9 @@ class MemoContent:
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
     price_rows: Rows = ()  # header first: each bid's price against public list prices
     approval_terms: str = ""  # what a signature approves (approval_statement.approval_terms)
+    commitment_rows: tuple[tuple[str, float, float, float], ...] = ()  # commitment_chart.commitment_rows
+    not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
+    expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
 
     @classmethod
     def from_scorecard(
@@ -82,6 +65,8 @@ class MemoContent:
         sensitivity: Any = None,
         notes: str = "",
         override: RecommendationOverride | None = None,
+        rationale: str = "",
+        odds_against: str | None = None,
     ) -> MemoContent:
         evaluation = scorecard.evaluation
         effects = scorecard_default_effects(scorecard)  # issue 14: once for the bid pages and the list
@@ -93,7 +78,7 @@ class MemoContent:
             confidentiality=CONFIDENTIALITY,
             software_version=str(inputs.data.get("software_version") or __version__),
             model_version=MODEL_VERSION,
-            summary=decision_summary(scorecard, uncertainty, override),
+            summary=decision_summary(scorecard, uncertainty, override, rationale, odds_against),
             job_rows=job_rows(scorecard),
             busbw_rows=busbw_rows(scorecard),
             comparison_rows=comparison_rows(scorecard, uncertainty),
@@ -108,6 +93,7 @@ class MemoContent:
             approvers=tuple(approvers),
             methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
             audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
+            commitment_rows=commitment_rows(scorecard),
         )
 
 
@@ -134,99 +120,6 @@ def inputs_date(scorecard: Scorecard) -> dt.date:
 
 def _name(score: BidScore) -> str:
     return f"{score.bid.id} ({score.bid.quote.provider})"
-
-
-def _band(stats: Any, low: str, high: str, fmt) -> str:
-    if stats is None:
-        return f"P10-P90 band {NOT_COMPUTED}"
-    return f"P10-P90: {fmt(getattr(stats, low))} to {fmt(getattr(stats, high))}"
-
-
-def decision_summary(scorecard: Scorecard, uncertainty: Any, override: RecommendationOverride | None) -> DecisionSummary:
-    evaluation = scorecard.evaluation
-    currency = evaluation.currency
-    ranked = scorecard.ranked
-    if not ranked:
-        none = "no bid passes the gates"
-        return DecisionSummary(none, "-", "-", "-", "-", "-", "-", "-", "nothing", "-", currency, "", "Nothing to approve: " + none + ".")
-    model_first = ranked[0]
-    chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), model_first)
-    others = [s for s in ranked if s is not chosen]
-    e = chosen.estimate
-    stats = None if uncertainty is None else uncertainty.bids.get(chosen.bid.id)
-    money_text = lambda amount: format_money(amount, currency)  # noqa: E731
-    runner_up, margin = "none (only one bid passes the gates)", "-"
-    if others:
-        by_score = others[0]
-        cheapest_other = min(others, key=lambda o: o.estimate.plan_cost)
-        versus = "the recommendation" if chosen is model_first else "the model's first choice"
-        both = cheapest_other is by_score  # one bid can be both rivals: say so, name it once
-        runner_up = _rival(by_score, "next by score and next cheapest" if both else "next by score", uncertainty,
-                           money_text, versus)
-        if not both:
-            runner_up += "; " + _rival(cheapest_other, "next cheapest", uncertainty, money_text, versus)
-        difference = by_score.estimate.plan_cost - e.plan_cost
-        relation = "less" if difference >= 0 else "more"
-        margin = (
-            f"{money_text(abs(difference))} {relation} net plan cost than the next by score "
-            f"({abs(difference) / by_score.estimate.plan_cost:.1%}); weighted score "
-            f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
-        )
-    term = billing_words(chosen.bid, currency)
-    override_note = ""
-    if chosen is not model_first:
-        override_note = (
-            f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} instead, "
-            f"because: {override.justification.strip()}"
-        )
-    return DecisionSummary(
-        recommended=_name(chosen),
-        cost=money_text(e.plan_cost),
-        cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
-        hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
-        hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
-        win_probability=NOT_COMPUTED if stats is None else (
-            f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
-            f"(Monte Carlo seed {uncertainty.seed}; `clusterbid score` prints the same bands)"
-        ),
-        runner_up=runner_up,
-        margin=margin,
-        amount=format_money(e.commitment, currency, cents=True),
-        term=term,
-        currency=currency,
-        override_note=override_note,
-        approval=_approval_sentence(chosen, stats, currency),
-        plan=plan_words(evaluation.workload.plan, currency),
-        **schedule_fit(chosen, scorecard),
-    )
-
-
-def _rival(other: BidScore, role: str, uncertainty: Any, money_text, versus: str) -> str:
-    """A rival bid named with its net plan cost, time, and the chance it costs less than the
-    model's first choice (the Monte Carlo compares every bid with that one)."""
-    text = f"{_name(other)} ({role}): {money_text(other.estimate.plan_cost)}, {other.estimate.wall_hours:,.1f} h"
-    stats = (getattr(uncertainty, "bids", None) or {}).get(other.bid.id)
-    if stats is not None:
-        text += f", cheaper than {versus} in {stats.beats_leader:.0%} of samples"
-    return text
-
-
-def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
-    """Commitment, the planned job's cost, the finish date and the P90 ceiling, in one sentence."""
-    e = chosen.estimate
-    finish = f"finishes about {e.dates.finish.isoformat()}" if e.dates.finish else "finish date unknown"
-    ceiling = "P90 ceiling not computed"
-    if stats is not None:
-        fixed = abs(stats.commitment_p90 - stats.commitment_p10) < 0.5
-        ceiling = (
-            "the commitment is fixed by the contract in every simulated outcome" if fixed
-            else f"P90 ceiling on the commitment {format_money(stats.commitment_p90, currency)}"
-        )
-    return (
-        f"Approve a total commitment of {format_money(e.commitment, currency, cents=True)} ({currency}) to "
-        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; the planned job costs "
-        f"{format_money(e.job_cost, currency)} of it and {finish} ({e.wall_hours / 24:,.1f} days); {ceiling}."
-    )
 
 
 def job_rows(scorecard: Scorecard) -> Rows:
@@ -265,7 +158,7 @@ def busbw_rows(scorecard: Scorecard) -> Rows:
 
 def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     currency = scorecard.evaluation.currency
-    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Good-put", "Hours",
+    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Goodput", "Hours",
              f"Net plan cost ({currency})", "Score", "Gates and flags")]
     for score in scorecard.scores:
         e = score.estimate

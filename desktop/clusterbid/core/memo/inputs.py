@@ -177,6 +177,7 @@ def build_memo_inputs(
     decision_date=None,
     rendering: dict[str, object] | None = None,
     software_version: str = __version__,
+    rationale: str = "",
 ) -> MemoInputs:
     """Everything the memo's figures come from; its SHA-256 names the memo. `audit_anchor` is the
     document's audit head ({"seq", "hash"}) when the memo is made from a .clusterbid document.
@@ -205,6 +206,10 @@ def build_memo_inputs(
             "bid_id": override.bid_id, "justification": override.justification.strip()},
         "results": _printed(scorecard),
     }
+    if rationale.strip():  # issue 34: absent when not given, so earlier memos keep their hash
+        if len(rationale.strip()) > MAX_JUSTIFICATION:
+            raise InputError(f"trade-off rationale is {len(rationale.strip())} characters; keep it to {MAX_JUSTIFICATION}")
+        data["tradeoff_rationale"] = rationale.strip()
     if decision_date is not None:  # the approval meeting's date (datetime.date); absent when not given
         data["decision_date"] = decision_date.isoformat()
     if rendering is not None:  # what else the pages were drawn from: the Monte Carlo samples, the evidence lines

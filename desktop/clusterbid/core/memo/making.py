@@ -31,11 +31,14 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
               override: RecommendationOverride | None = None, decision_date: dt.date | None = None,
               audit_anchor: dict[str, object] | None = None, request_statuses: Sequence[Any] = (),
               samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
-              progress: Progress = _quiet, made_by: dict[str, Any] | None = None) -> bytes:
+              progress: Progress = _quiet, made_by: dict[str, Any] | None = None,
+              rationale: str = "") -> bytes:
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
     given (verify's re-render) are printed as they were instead of valuing information again.
     InputError when no bid can be recommended or a choice is refused (override, approver).
-    `made_by`: the versions a memo being rendered again records (render_memo)."""
+    `made_by`: the versions a memo being rendered again records (render_memo).
+    `rationale`: why the premium, required when the model's first is not the cheapest passing bid
+    (an override's justification is its rationale)."""
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
@@ -47,7 +50,7 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         progress(0.1, "drawing the memo")
         return render_memo(served, approvers=approvers, notes=notes, override=override,
                            audit_anchor=audit_anchor, decision_date=decision_date, samples=0,
-                           made_by=made_by)
+                           made_by=made_by, rationale=rationale)
     from clusterbid.core.memo import chart_cache
     from clusterbid.core.memo.chart_worker import chart_worker
 
@@ -60,7 +63,7 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
 
         scorecard = score_evaluation(evaluation)
         _has_recommendation(scorecard.ranked)
-        uncertainty = sensitivity = value = None
+        uncertainty = sensitivity = value = odds_against = None
         seed = evaluation.policy.random_seed
         if samples > 0:
             from clusterbid.core.uncertainty import analyse_sensitivity
@@ -71,6 +74,11 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
             scorecard, uncertainty = decide(evaluation, samples, seed)
             progress(0.5, "tipping points")
             sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
+            if override is not None and override.bid_id != scorecard.ranked[0].bid.id:
+                uncertainty, odds_against = _odds_against_override(evaluation, scorecard, override.bid_id,
+                                                                   samples, seed)
+        if made_by is None:  # a memo made now, not one rendered again as it was made
+            _has_rationale(scorecard, override, rationale)
         if worker is not None:  # the charts are drawn there while this process words the rest
             from clusterbid.core.memo.charts_section import needs_script_fallbacks
 
@@ -89,7 +97,35 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
                            sensitivity=sensitivity, notes=notes, override=override,
                            evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
                            decision_date=decision_date, samples=samples, chart_worker=worker,
-                           chart_index=chart_index, made_by=made_by)
+                           chart_index=chart_index, made_by=made_by, rationale=rationale,
+                           odds_against=odds_against)
+
+
+def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int,
+                           seed: int) -> tuple[Any, str]:
+    """The same draws (common random numbers: each bid's streams are named by its id) counted
+    against the bid the officer recommends, so page 1's "costs less than" is about that bid."""
+    import dataclasses
+
+    from clusterbid.core.uncertainty import run_monte_carlo
+
+    first = [s for s in scorecard.scores if s.bid.id == bid_id]
+    reordered = dataclasses.replace(scorecard, scores=(*first, *(s for s in scorecard.scores if s.bid.id != bid_id)))
+    return run_monte_carlo(evaluation, samples, seed, scorecard=reordered), bid_id
+
+
+def _has_rationale(scorecard: Any, override: RecommendationOverride | None, rationale: str) -> None:
+    """Issue 34: paying more than a cheaper passing bid needs the officer's reason in writing."""
+    from clusterbid.core.memo.page_one import cheaper_bids
+
+    if override is not None or rationale.strip() or not scorecard.ranked:
+        return
+    cheaper = cheaper_bids(scorecard, scorecard.ranked[0])
+    if cheaper:
+        raise InputError(
+            f"{scorecard.ranked[0].bid.id} ranks first but costs more than {cheaper[0].bid.id} on the "
+            f"{scorecard.decision_words}: give the officer's reason for the premium with --tradeoff-rationale "
+            "TEXT (in the app: the trade-off rationale field of the export dialog); the memo prints it")
 
 
 def _has_recommendation(ranked: Sequence[object]) -> None:

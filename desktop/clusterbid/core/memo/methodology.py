@@ -127,6 +127,27 @@ def _sections(markdown: str) -> list[tuple[str, list[str]]]:
     return sections
 
 
+_SERVING_GLOSSARY = "Serving words"
+_TRAINING_GLOSSARY = "Words used throughout"
+
+
+def _own_glossary(lines: list[str], serving: bool) -> list[str]:
+    """The introduction with the other kind's glossary (its lead line and table) left out: a
+    serving memo defines TTFT and the KV cache, not MFU and parallelism."""
+    other = _TRAINING_GLOSSARY if serving else _SERVING_GLOSSARY
+    if not any(line.startswith(_SERVING_GLOSSARY) for line in lines):
+        return lines  # a methodology text with one glossary keeps it for both
+    kept, skipping = [], False
+    for line in lines:
+        if line.startswith(other):
+            skipping = True
+        elif skipping and line.strip() and not line.startswith("|"):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return kept
+
+
 def methodology_for(markdown: str, serving: bool) -> str:
     """The methodology as the memo's appendix prints it: the other kind of memo's sections
     removed, the introduction and what the approvers sign for whole, every other section's
@@ -134,6 +155,8 @@ def methodology_for(markdown: str, serving: bool) -> str:
     leave_out = _TRAINING_ONLY if serving else _SERVING_ONLY
     kept: list[str] = []
     for heading, lines in _sections(markdown):
+        if not heading:  # the introduction: each kind of memo keeps its own glossary
+            lines = _own_glossary(lines, serving)
         title = re.sub(r"^##\s+[0-9.]*\s*", "", heading)
         if heading and title.startswith(leave_out):
             continue

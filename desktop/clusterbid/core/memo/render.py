@@ -21,6 +21,7 @@ from clusterbid.core.memo.form_lock import add_approver_fields
 from clusterbid.core.memo.decision_checks import decision_date_words
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
 from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
+from clusterbid.core.memo import page_one
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.safe_files import write_bytes_atomically
@@ -125,6 +126,8 @@ def render_memo(
     chart_worker: ChartWorker | None = None,
     chart_index: str | None = None,
     made_by: dict[str, Any] | None = None,
+    rationale: str = "",
+    odds_against: str | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
@@ -134,6 +137,9 @@ def render_memo(
     bytes (core/memo/rerender.py). `chart_worker`: a process started to draw the charts
     (core/memo/chart_worker.py); without one they are drawn here, to the same pixels.
     `chart_index`: the key under which the charts' keys are noted (chart_cache.memo_key).
+    `rationale`: the officer's reason for paying more than a cheaper passing bid (kept in the
+    attached inputs). `odds_against`: the bid the samples' "costs less than" counts compare with,
+    when not the model's first (an override the Monte Carlo was run against).
     `made_by`: verify's re-render passes the software and library versions the memo's attachment
     records ({"software_version", "libraries"}), so the attachment, its hash and page 1 come out
     as they were; the pages are then drawn by the libraries installed here."""
@@ -147,7 +153,7 @@ def render_memo(
     version = {"software_version": str(made_by["software_version"])} if made_by.get("software_version") else {}
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
                                audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering,
-                               **version)
+                               rationale=rationale, **version)
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 
@@ -156,10 +162,15 @@ def render_memo(
         return _finish(pdf, inputs, sink, as_of)
     content = MemoContent.from_scorecard(
         scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes.strip(),
-        override=override,
+        override=override, rationale=rationale, odds_against=odds_against,
     )
+    chosen = next((s for s in scorecard.ranked if s.bid.id == (override.bid_id if override else s.bid.id)), None)
     content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
                                   decision_date=decision_date_words(inputs.data.get("decision_date")),
+                                  not_verified_line=page_one.not_verified(scorecard, content.unverified,
+                                                                          tuple(evidence_requests)),
+                                  expired=tuple(page_one.expired_quotes(scorecard, chosen,
+                                                                        inputs.data.get("decision_date"))),
                                   approval_terms=approval_terms(inputs.data, inputs.sha256))
     sink = SignatureBoxes()
     pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index),

@@ -84,5 +84,6 @@ def _render(data: dict[str, Any]) -> bytes:
     return make_memo(evaluation, approvers=data.get("approvers") or (),
                      notes=str(data.get("notes") or ""), override=override, decision_date=decision,
                      audit_anchor=data.get("audit_anchor"), samples=samples,
-                     evidence_lines=requests, made_by=made_by)
+                     evidence_lines=requests, made_by=made_by,
+                     rationale=str(data.get("tradeoff_rationale") or ""))
 

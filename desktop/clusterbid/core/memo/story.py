@@ -8,53 +8,16 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
+from clusterbid.core.memo.commitment_chart import commitment_chart
 from clusterbid.core.memo.content import MemoContent
-from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, key_values, para
+from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
+from clusterbid.core.memo.page_one_story import decision_summary, title_block
 
 # A table taller than a page starts below a heading only with this much of the page left: the
 # heading, its header row and a few rows; else it starts on the next page with its heading.
 TABLE_START = 45 * mm
-
-
-def title_block(c: MemoContent) -> list[Flowable]:
-    return [
-        para(f"Approval memo: {c.title}", "title"),
-        para(f"Memo {c.memo_number}. Decision date {c.decision_date or 'not given'}. Figures as of "
-           f"{c.as_of.isoformat()} (the latest quote or measurement date in the inputs). "
-           f"ClusterBid {c.software_version}, cost model {c.model_version}.", "subtitle"),
-        para(f"Inputs SHA-256: {c.inputs_sha256}", "sha"),
-        para("The scored inputs (evaluation, catalog entries, model version, random seed) are attached to this "
-           "PDF as clusterbid-inputs.json; the hash above is over that file. `clusterbid verify` re-scores them.", "small"),
-        *anchor_line(c.audit_anchor),
-        Spacer(1, 4 * mm),
-    ]
-
-
-def anchor_line(anchor: str) -> list[Flowable]:
-    """Where the evaluation document's history stood when this memo was made (empty from JSON)."""
-    if not anchor:
-        return []
-    return [para(f"Made from the evaluation document at its {anchor}; `clusterbid verify --evaluation` "
-               "checks that the document's history still holds this row.", "small")]
-
-
-def decision_summary(c: MemoContent) -> list[Flowable]:
-    s = c.summary
-    rows = [
-        ("Recommended bid", s.recommended),
-        ("Net cost of the plan", f"{s.cost} ({s.cost_band}); {s.plan}"),
-        ("Time to finish", f"{s.hours} ({s.hours_band})"),
-        ("Chance it is cheapest", s.win_probability),
-        ("Rivals", s.runner_up),
-        ("Margin", s.margin),
-        ("Schedule fit", s.schedule if s.schedule_ok else "FLAG: " + s.schedule),
-    ]
-    out = [para("1. Decision", "h1"), para(s.approval, "decision"), Spacer(1, 2 * mm), key_values(rows, 0.22)]
-    if s.override_note:
-        out += [Spacer(1, 2 * mm), para("Recommendation override. " + s.override_note, "warn")]
-    return out
 
 
 def officers_notes(c: MemoContent) -> list[Flowable]:
@@ -65,11 +28,17 @@ def officers_notes(c: MemoContent) -> list[Flowable]:
 def assumptions_box(c: MemoContent) -> list[Flowable]:
     """The seeds' decision check: job size and network assumptions must be visible on page 1."""
     inner = W - 16
-    pairs = list(c.job_rows) + [("", "")] * (len(c.job_rows) % 2)
-    job_cells = [[para(pairs[i][0], "key"), para(pairs[i][1], "value"), para(pairs[i + 1][0], "key"), para(pairs[i + 1][1], "value")]
-                 for i in range(0, len(pairs), 2)]
-    job = Table(job_cells, colWidths=[w * inner for w in (0.17, 0.36, 0.13, 0.34)])
-    job.setStyle(TableStyle(styles.key_value_table_style()))
+    # The two entries that wrap to two lines share the first row and the short names take the narrow
+    # key column, so the box is a line shorter and stays on page 1 under an override.
+    order = ["Job", "Baseline MFU", "Planned job size", "Parallelism", "Total training compute", "Precision"]
+    rows = sorted(c.job_rows, key=lambda row: order.index(row[0]) if row[0] in order else len(order))
+    pairs = rows + [("", "")] * (len(rows) % 2)
+    # Table type, as the bandwidth list under it: the box stays on page 1 under the decision.
+    job_cells = [[para(pairs[i][0], "cell_bold"), para(pairs[i][1], "cell"), para(pairs[i + 1][0], "cell_bold"),
+                  para(pairs[i + 1][1], "cell")] for i in range(0, len(pairs), 2)]
+    job = Table(job_cells, colWidths=[w * inner for w in (0.22, 0.34, 0.13, 0.31)])
+    job.setStyle(TableStyle(styles.key_value_table_style() + [("TOPPADDING", (0, 0), (-1, -1), 1.5),
+                                                               ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
     # One table whose rows are the box's parts, one bid per row: it splits between bids across
     # pages (a box drawn as one cell holding the list cannot split, and failed at 40 bids).
     opening = [para("2. Planned job and network assumptions behind every figure", "h2"), job,
@@ -80,7 +49,7 @@ def assumptions_box(c: MemoContent) -> list[Flowable]:
     edge = styles.CALLOUT_PADDING
     empty: list[Flowable] = []  # a cell of no flowables has no height (an empty string has a line's)
     box = Table([[opening, *[empty] * 4], *([empty, *row, empty] for row in busbw), [empty] * 5],
-                colWidths=[edge, *(w * inner for w in (0.33, 0.13, 0.54)), edge],
+                colWidths=[edge, *(w * inner for w in (0.31, 0.16, 0.53)), edge],
                 repeatRows=(1,))  # the list's header again on each page it runs on
     box.setStyle(TableStyle(styles.callout_list_style(len(busbw))))
     return [Spacer(1, 3 * mm), box]
@@ -238,10 +207,11 @@ def not_verified_section(c: MemoContent) -> list[Flowable]:
                      bullets])
     table = Table(rows, colWidths=[0.22 * W, 0.78 * W], repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
-    return [Spacer(1, 4 * mm), *keep_together_if_it_fits([
-        para("6. What was not verified", "h1"),
-        para("These figures were taken on trust. Each is a question to put to the provider before signing."),
-        *([table] if c.unverified else [])], room=TABLE_START)]
+    # Starts under section 5 and runs on (its header on each page): kept whole, a page-long list
+    # moved to the next page and left most of the sensitivity page empty (issue 34).
+    return [Spacer(1, 4 * mm), CondPageBreak(TABLE_START), para("6. What was not verified", "h1"),
+            para("These figures were taken on trust. Each is a question to put to the provider before signing."),
+            *([table] if c.unverified else [])]
 
 
 def evidence_requests_section(c: MemoContent) -> list[Flowable]:
@@ -304,7 +274,9 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
         if page.status != "Excluded":
             story += bid_section(page)
     story += excluded_section([page for page in c.bid_pages if page.status == "Excluded"])
-    story += sensitivity_section(c) + not_verified_section(c) + evidence_requests_section(c)
+    # What would change the decision, then what is at stake if the plan behind it fails.
+    story += sensitivity_section(c) + commitment_chart(c.commitment_rows, c.summary.currency)
+    story += not_verified_section(c) + evidence_requests_section(c)
     # The signatures close the decision, as in a source-selection decision document; the
     # methodology is reference text after them.
     story += sign_off(c, sink) + methodology_appendix(c)

@@ -166,6 +166,7 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
         "body": _style("body", spaceAfter=4),
         "small": _style("small", fontSize=7.5, leading=9.5, textColor=MUTED),
         "cell": _style("cell", fontSize=7.5, leading=9.5),
+        "cell_warn": _style("cell_warn", fontSize=7.5, leading=9.5, textColor=WARN),
         "cell_bold": _style("cell_bold", fontName=FONT_BOLD, fontSize=7.5, leading=9.5),
         "fine": _style("fine", fontSize=7, leading=8.6),  # the bid pages' two columns
         "fine_bullet": _style("fine_bullet", fontSize=7, leading=8.6, leftIndent=8, bulletIndent=1, spaceAfter=1.5),
@@ -176,7 +177,7 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
         "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
         "value": _style("value", fontSize=8.5, leading=11),
         "big": _style("big", fontName=FONT_BOLD, fontSize=12, leading=15),
-        "decision": _style("decision", fontName=FONT_BOLD, fontSize=10, leading=13.5, spaceAfter=2),
+        "decision": _style("decision", fontName=FONT_BOLD, fontSize=9.5, leading=12.5, spaceAfter=2),
         "warn": _style("warn", fontSize=8.5, leading=11, textColor=WARN),
         "bullet": _style("bullet", leftIndent=10, bulletIndent=2, spaceAfter=2),
         "code": _style("code", fontSize=8, leading=10.5, leftIndent=8, textColor=MUTED),

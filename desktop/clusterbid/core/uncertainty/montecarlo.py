@@ -136,7 +136,9 @@ class _Tally:
         self.total = np.zeros(count, dtype=np.float64)
         self.at_or_below_point = np.zeros(count, dtype=np.int64)
         self.on_time = np.zeros(count, dtype=np.int64)
-        self.point = np.asarray(drawn.point_cost, dtype=np.float32)[:, None]
+        # A few float32 steps of slack: a sample that equals the point (a term's floor, converted at
+        # an exchange rate) rounds a step above it and was counted as above: a EUR memo printed "P0".
+        self.point = (np.asarray(drawn.point_cost, dtype=np.float64) * (1 + 1e-6)).astype(np.float32)[:, None]
         self.budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
 
     def add(self, done, leader: int) -> None:

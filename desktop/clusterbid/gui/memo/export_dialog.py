@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
+from clusterbid.core.memo.page_one import cheaper_bids
 from clusterbid.core.scoring import Scorecard
 
 NAME, ROLE, EMAIL = 0, 1, 2
@@ -30,6 +31,7 @@ class MemoRequest:
     notes: str
     override: RecommendationOverride | None
     decision_date: dt.date | None = None  # the approval meeting's date, printed on page 1
+    rationale: str = ""  # issue 34: why the premium over a cheaper passing bid
 
 
 class MemoExportDialog(QDialog):
@@ -125,9 +127,14 @@ class MemoExportDialog(QDialog):
         self.justification.setEnabled(False)
         self.recommend.currentIndexChanged.connect(
             lambda _i: self.justification.setEnabled(self.recommend.currentData() is not None))
+        self.rationale = QPlainTextEdit()
+        self.rationale.setObjectName("memo_tradeoff_rationale")
+        self.rationale.setPlaceholderText("Required when the recommended bid costs more than a cheaper passing bid: "
+                                          "what the premium buys; printed in page 1's trade-off")
         form = QFormLayout(box)
         form.addRow("Recommend", self.recommend)
         form.addRow("Justification", self.justification)
+        form.addRow("Trade-off rationale", self.rationale)
         return box
 
     def add_approver(self, name: str, role: str, edit: bool = False, email: str = "") -> None:
@@ -167,9 +174,16 @@ class MemoExportDialog(QDialog):
         if bid_id is not None:
             override = RecommendationOverride(bid_id, self.justification.toPlainText().strip())
             check_override(self._scorecard, override)
+        rationale = self.rationale.toPlainText().strip()
+        # Said here, before the memo's Monte Carlo runs; a serving memo has no trade-off section.
+        if override is None and not rationale and isinstance(self._scorecard, Scorecard):
+            cheaper = cheaper_bids(self._scorecard, self._scorecard.ranked[0]) if self._scorecard.ranked else []
+            if cheaper:
+                raise InputError(f"{self._scorecard.ranked[0].bid.id} costs more than {cheaper[0].bid.id}: "
+                                 "give the trade-off rationale (what the premium buys); the memo prints it")
         chosen = self.decision_date.date()
         return MemoRequest(approvers, self.notes.toPlainText().strip(), override,
-                           dt.date(chosen.year(), chosen.month(), chosen.day()))
+                           dt.date(chosen.year(), chosen.month(), chosen.day()), rationale)
 
     def accept(self) -> None:
         try:

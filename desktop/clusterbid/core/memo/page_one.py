@@ -1,0 +1,183 @@
+"""Page 1's record for a source-selection board (issues 31 and 34): the decision rule and where the
+point figure sits in it, the rivals that matter against the bid actually recommended, what a
+premium over a cheaper passing bid buys, the commitment at risk, what nobody verified, and the
+money in the contract's own terms. Words only; story.py lays them out."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from clusterbid.core.evaluation import DECISION_WORDS
+from clusterbid.core.money import format_money
+from clusterbid.core.provenance import effective_reliability, effective_terms
+from clusterbid.core.scoring import BidScore, Scorecard, evidence_score
+
+TIERS = {"basic": 0, "business": 1, "enterprise": 2}
+SHORT_BASIS = {"expected": "expected net cost (the mean of the samples)", "p50": "median net cost (P50 of the samples)"}
+
+
+def name(score: BidScore) -> str:
+    return f"{score.bid.id} ({score.bid.quote.provider})"
+
+
+def basis_words(scorecard: Scorecard, chosen: BidScore, stats: Any, currency: str) -> str:
+    """What ranked the bids (issue 31) and the percentile at which the point figure sits in the
+    recommended bid's own samples: a point at its P10 is an optimistic figure, said so."""
+    point = format_money(chosen.estimate.plan_cost, currency)
+    if stats is None or scorecard.decision_basis == "point":
+        return f"ranked on the {DECISION_WORDS['point']}: {point}"
+    ranked_on = scorecard.decision_cost(chosen)
+    return (f"ranked on the {SHORT_BASIS.get(scorecard.decision_basis, scorecard.decision_words)}: "
+            f"{format_money(ranked_on, currency)}; the point "
+            f"estimate {point} sits at P{100 * stats.point_percentile:.0f} of its own samples")
+
+
+def rivals(chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_against: str, currency: str) -> str:
+    """The bid most likely to cost less than the recommended one, and the next by score, each with
+    net cost, commitment and that chance. The chances are the share of samples in which the rival
+    costs less than `odds_against`; against another bid than the one recommended they would
+    answer another question, so they are not printed then."""
+    if not others:
+        return "none (only one bid passes the gates)"
+    stats = getattr(uncertainty, "bids", None) or {}
+    odds_known = odds_against == chosen.bid.id and all(o.bid.id in stats for o in others)
+    by_score = others[0]
+    likeliest = max(others, key=lambda o: stats[o.bid.id].beats_leader) if odds_known else None
+    money = lambda amount: format_money(amount, currency)  # noqa: E731
+
+    def line(other: BidScore, role: str) -> str:
+        e = other.estimate
+        text = (f"{name(other)} ({role}): net {money(e.plan_cost)}, commits {money(e.commitment)}, "
+                f"{e.wall_hours / 24:,.1f} days")
+        if odds_known:
+            text += f", costs less than {chosen.bid.id} in {stats[other.bid.id].beats_leader:.1%} of samples"
+        return text
+
+    if likeliest is None:
+        why = ("no Monte Carlo was run" if not stats else
+               f"the samples compare each bid with {odds_against}, not with the bid recommended")
+        return line(by_score, "next by score") + f"; chance of costing less not computed ({why})"
+    if likeliest is by_score:
+        return line(by_score, "next by score and the likeliest to cost less")
+    return line(likeliest, "likeliest to cost less") + "; " + line(by_score, "next by score")
+
+
+def cheaper_bids(scorecard: Scorecard, chosen: BidScore) -> list[BidScore]:
+    """Passing bids that cost less than the recommended one on the decision basis, cheapest first."""
+    mine = scorecard.decision_cost(chosen)
+    return sorted((s for s in scorecard.ranked if s is not chosen and scorecard.decision_cost(s) < mine),
+                  key=scorecard.decision_cost)
+
+
+def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> list[str]:
+    """Each criterion on which the recommended bid beats the cheaper one, in words a board reads."""
+    mine, theirs = chosen.bid, other.bid
+    words = []
+    a, b = effective_reliability(mine), effective_reliability(theirs)
+    if a.uptime_sla_percent > b.uptime_sla_percent:
+        words.append(f"uptime SLA {a.uptime_sla_percent:g}% against {b.uptime_sla_percent:g}%")
+    if a.sla_credit_percent > b.sla_credit_percent:
+        words.append(f"SLA credits {a.sla_credit_percent:g}% against {b.sla_credit_percent:g}%")
+    tier_a, tier_b = mine.facility.datacenter_tier or 0, theirs.facility.datacenter_tier or 0
+    if tier_a > tier_b:
+        words.append(f"data-centre tier {tier_a} against {tier_b or 'not stated'}")
+    lacking = [c for c in required if c in mine.facility.certifications and c not in theirs.facility.certifications]
+    if lacking:
+        words.append(f"holds {', '.join(lacking)}, which the policy requires and the other lacks")
+    if TIERS[mine.terms.support_tier] > TIERS[theirs.terms.support_tier]:
+        words.append(f"{mine.terms.support_tier} support against {theirs.terms.support_tier}")
+    if effective_terms(theirs).billing_kind != "on-demand":  # on demand, the buyer can leave at any hour
+        if mine.terms.exit_clause and not theirs.terms.exit_clause:
+            words.append("an early-exit right the other lacks")
+        if mine.terms.next_gen_migration and not theirs.terms.next_gen_migration:
+            words.append("a right to move to the next GPU generation")
+    if evidence_score(mine) > evidence_score(theirs):
+        words.append("more of its performance measured rather than stated")
+    sooner = (other.estimate.wall_hours - chosen.estimate.wall_hours) / 24
+    if sooner >= 1:
+        words.append(f"finishes {sooner:,.0f} days sooner (worth $0: the plan states no cost of delay)")
+    return words
+
+
+def tradeoff(scorecard: Scorecard, chosen: BidScore, rationale: str, currency: str) -> tuple[str, ...]:
+    """One line per cheaper passing bid: the premium paid and what it buys; then the officer's
+    rationale. Empty when the recommended bid is the cheapest passing one on the decision basis."""
+    cheaper = cheaper_bids(scorecard, chosen)
+    if not cheaper:
+        return ()
+    required = tuple(scorecard.evaluation.policy.required_certifications)
+    lines = []
+    for other in cheaper:
+        premium = scorecard.decision_cost(chosen) - scorecard.decision_cost(other)
+        bought = advantages(chosen, other, required)
+        lines.append(f"Against {name(other)}: {format_money(premium, currency)} more buys "
+                     + ("; ".join(bought) if bought else "nothing the criteria measure") + ".")
+    lines.append("Officer's rationale for the premium: " + (rationale.strip() or "NOT GIVEN"))
+    return tuple(lines)
+
+
+def commitment_at_risk(chosen: BidScore, currency: str) -> str:
+    """The winner's idle share, what the plan assumes it is worth, and the cost if the plan fails."""
+    e = chosen.estimate
+    bought = e.idle_gpu_hours + e.used_gpu_hours
+    share = e.idle_gpu_hours / bought if bought > 0 else 0.0
+    money = lambda amount: format_money(amount, currency)  # noqa: E731
+    if e.idle_gpu_hours < 0.5:
+        return f"none: the planned job uses all of the {money(e.commitment)} it commits"
+    return (f"{share:.0%} of the {money(e.commitment)} commitment buys idle time, worth {money(e.idle_value)} "
+            f"under the plan; if the plan fails the net cost is {money(e.cost_if_plan_fails)}, not "
+            f"{money(e.plan_cost)}")
+
+
+def schedule_odds(stats: Any, deadline: dt.date | None) -> str:
+    """P(finish by the deadline) from the same samples (issue 31), or why it is not given."""
+    if deadline is None:
+        return ""
+    chance = getattr(stats, "on_time_probability", float("nan"))
+    if chance != chance:  # nan: no samples, or no start date to count from
+        return "; chance of finishing by it not computed"
+    return f"; finishes by it in {chance:.1%} of samples"
+
+
+def not_verified(scorecard: Scorecard, unverified: tuple[str, ...], requests: tuple[str, ...]) -> str:
+    """Page 1's pointer to section 6: how many passing bids carry no measurement, and the single
+    question most worth asking (the first value-of-information line, when one was computed)."""
+    passing = scorecard.ranked
+    bare = sum(1 for s in passing if not s.bid.evidence)
+    text = (f"{bare} of {len(passing)} passing bids carry no measurement at all; {len(unverified)} figures "
+            "are taken on trust (section 6)")
+    asks = [line for line in requests if not line.startswith("Request ")]
+    return text + (f". Most worth asking: {asks[0]}" if asks else ". Value of information not computed")
+
+
+def contract_money(scorecard: Scorecard, chosen: BidScore) -> str:
+    """The commitment in the contract's currency and the evaluation's, with the rate used; '' when
+    both are the same currency."""
+    evaluation, e = scorecard.evaluation, chosen.estimate
+    theirs, ours = chosen.bid.terms.currency, evaluation.currency
+    if theirs == ours:
+        return ""
+    rate = float(evaluation.rate_to_evaluation_currency(theirs))
+    return (f"the contract is in {theirs}: {format_money(e.commitment / rate, theirs, cents=True)}, which is "
+            f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, the rate in the "
+            "evaluation's policy (its date and source are not recorded in the inputs: state them before signing)")
+
+
+def expired_quotes(scorecard: Scorecard, chosen: BidScore | None, decision_date: str | None) -> list[tuple[str, bool]]:
+    """(words, is the recommended bid's) for each passing bid's quote that lapses before the
+    decision date; without a decision date, one line saying validity could not be checked."""
+    if not decision_date:
+        until = chosen.bid.quote.valid_until if chosen is not None else None
+        return [] if until is None else [(
+            f"Quote validity: {name(chosen)}'s quote is valid until {until.isoformat()} (no decision date was given to check it "
+            "against): sign by then or request a written extension", False)]
+    day = dt.date.fromisoformat(decision_date)
+    lapsed = [s for s in scorecard.ranked if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day]
+    out = [(f"EXPIRED QUOTE: {name(s)}'s quote expired on {s.bid.quote.valid_until}, before the decision date {day}: request a "
+            "written extension of its price and terms before signing", True) for s in lapsed if s is chosen]
+    others = [s for s in lapsed if s is not chosen]
+    if others:  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
+        out.append(("Quotes expired before the decision date " + str(day) + ": " + "; ".join(
+            f"{s.bid.id} on {s.bid.quote.valid_until}" for s in others) + " (ask for written extensions)", False))
+    return out
