@@ -12,11 +12,16 @@ when the module is not loaded yet). A stand-in offers the names pyHanko imports 
 one (making a timestamp client or a fetcher backend) or reading any other attribute loads the real
 module then and hands over to it, so code that does use the network still gets pyHanko's own
 classes (tests/core/memo_signing/test_offline_imports.py).
+
+The `pyhanko.sign` package's `__init__` also imports every signer (pdf_signer, CMS, stamps), which
+verify never uses: the package is set up without running it, its submodules import as usual,
+and the first name asked of the package itself (`from pyhanko.sign import PdfSigner`) runs it.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 import types
 from typing import Any
@@ -64,8 +69,43 @@ def _deferred(module: str, name: str) -> Any:
     return make
 
 
+class _PackageRunOnDemand(types.ModuleType):
+    """A package whose `__init__` runs when a name it defines is first asked for; a submodule
+    asked for (`from pyhanko.sign import fields`) is imported without it."""
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        if importlib.util.find_spec(f"{self.__name__}.{attribute}") is not None:
+            return importlib.import_module(f"{self.__name__}.{attribute}")
+        if not self.__dict__.get("_clusterbid_ran_init"):
+            self.__dict__["_clusterbid_ran_init"] = True
+            spec = self.__spec__
+            assert spec is not None and spec.loader is not None
+            spec.loader.exec_module(self)
+        try:
+            return self.__dict__[attribute]
+        except KeyError:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}") from None
+
+
+def _defer_package_init(name: str) -> None:
+    if name in sys.modules:
+        return
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.loader is None or spec.submodule_search_locations is None:
+        return  # not a package we know how to set up: imported as usual
+    package = importlib.util.module_from_spec(spec)
+    package.__class__ = _PackageRunOnDemand
+    sys.modules[name] = package
+    parent, _, child = name.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], child, package)
+
+
 def defer_network_clients() -> None:
     """Install the stand-ins; harmless when called again or after pyHanko loaded them."""
+    _defer_package_init("pyhanko.sign")
     for module, names in _NETWORK_MODULES.items():
         if module in sys.modules:
             continue
