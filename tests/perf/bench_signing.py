@@ -1,11 +1,24 @@
-"""Benchmark: sign the demo memo (budget 0.5 s per signature) and verify it: the same libraries
-(the re-render is byte-identical), and the page-image path (a memo drawn as by another reportlab,
-so the re-render's bytes differ and every page is compared as images).
-Run: python tests/perf/bench_signing.py"""
+"""Benchmark: sign the demo memo and verify it, from the command line and in one process.
+
+From the command line, as an officer runs them (whole processes, RUNS interleaved rounds after an
+untimed one that writes bytecode; wall and CPU seconds against `python -c "import numpy"` in the
+same rounds, so the ratio holds across the machine's load): `sign` (approver 1), `verify` of the
+memo signed twice (the charts kept by the export on this computer, and with no kept charts, as on
+an auditor's computer: matplotlib draws them again), `memo` first export (no charts kept) and
+re-export. Goals: issue 30 sign and verify <= 0.8 s; issue 32 sign <= 0.5 s, verify <= 0.8 s,
+memo first export <= 1.5 s.
+In one process: the same libraries (the re-render is byte-identical), and the page-image path (a
+memo drawn as by another reportlab, so the re-render's bytes differ and every page is compared as
+images); budget 0.5 s per signature.
+Run: python tests/perf/bench_signing.py [--runs N] [--no-in-process]"""
 
 from __future__ import annotations
 
+import argparse
+import os
+import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,6 +35,79 @@ from tests.core.memo_signing.memo_factory import demo_memo  # noqa: E402
 from tests.core.memo_signing.pki import Authority  # noqa: E402
 
 BUDGET_SIGN_S, RUNS = 0.5, 7
+DEMO = REPO / "resources" / "examples" / "demo-evaluation.json"
+APPROVERS = ["--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML platform"]
+GOALS = {"sign": 0.5, "verify, charts kept": 0.8, "verify, charts drawn": 0.8, "memo, first export": 1.5}
+
+
+def _run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one child process and its own children."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, env=env, capture_output=True, timeout=600)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{command[3:]} exited {done.returncode}: {done.stderr.decode()[-1500:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _commands(work: Path, env: dict[str, str]) -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Each timed command with its environment (which chart folder it sees)."""
+    cli = [sys.executable, "-m", "clusterbid"]
+    authority = Authority.create()
+    ca = authority.write_pem(work / "ca.pem")
+    p12 = [authority.write_p12(work, name, "pw") for name in ("Ada Lovelace", "Grace Hopper")]
+    kept = {**env, "CLUSTERBID_CHART_CACHE": str(work / "charts")}
+    memo, once, twice = work / "memo.pdf", work / "once.pdf", work / "twice.pdf"
+    for step in (["memo", str(DEMO), "-o", str(memo), *APPROVERS],
+                 ["sign", str(memo), "--field", "1", "--p12", str(p12[0]), "-o", str(once)],
+                 ["sign", str(once), "--field", "2", "--p12", str(p12[1]), "-o", str(twice)]):
+        _run([*cli, *step], kept)
+    verify = [*cli, "verify", str(twice), "--trust", str(ca)]
+    drawn = {**env, "CLUSTERBID_CHART_CACHE": "off"}
+    return {
+        'python -c "import numpy"': ([sys.executable, "-c", "import numpy"], env),
+        "sign": ([*cli, "sign", str(memo), "--field", "1", "--p12", str(p12[0]), "-o",
+                  str(work / "resigned.pdf")], env),
+        "verify, charts kept": (verify, kept),
+        "verify, charts drawn": (verify, drawn),
+        "memo, first export": ([*cli, "memo", str(DEMO), "-o", str(work / "first.pdf"), *APPROVERS],
+                               drawn),
+        "memo, re-export": ([*cli, "memo", str(DEMO), "-o", str(work / "again.pdf"), *APPROVERS],
+                            kept),
+    }
+
+
+def command_line(runs: int) -> bool:
+    """Print the command-line table; True when every goal is met (medians)."""
+    work = Path(tempfile.mkdtemp(prefix="bench-signing-cli-"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({"PYTHONPATH": str(REPO / "desktop"), "CLUSTERBID_P12_PASSPHRASE": "pw",
+                "XDG_CACHE_HOME": str(work / "cache")})
+    commands = _commands(work, env)
+    for command, command_env in commands.values():  # untimed: bytecode written, charts kept
+        _run(command, command_env)
+    loads = [os.getloadavg()[0]]
+    figures: dict[str, list[tuple[float, float]]] = {label: [] for label in commands}
+    for _ in range(runs):
+        for label, (command, command_env) in commands.items():
+            figures[label].append(_run(command, command_env))
+        loads.append(os.getloadavg()[0])
+    wall = {label: statistics.median(w for w, _ in runs_) for label, runs_ in figures.items()}
+    cpu = {label: statistics.median(c for _, c in runs_) for label, runs_ in figures.items()}
+    anchor = 'python -c "import numpy"'
+    print(f"command line, medians of {runs} interleaved rounds ({os.cpu_count()} CPUs, load average "
+          f"{min(loads):.1f}-{max(loads):.1f})")
+    print(f"{'command':26s} {'wall s':>7s} {'/anchor':>8s} {'CPU s':>7s} {'/anchor':>8s}  goal")
+    met = True
+    for label in commands:
+        goal = GOALS.get(label)
+        verdict = "" if goal is None else f"<= {goal} s {'met' if wall[label] <= goal else 'MISSED'}"
+        met = met and (goal is None or wall[label] <= goal)
+        print(f"{label:26s} {wall[label]:7.3f} {wall[label] / wall[anchor]:7.1f}x "
+              f"{cpu[label]:7.3f} {cpu[label] / cpu[anchor]:7.1f}x  {verdict}")
+    return met
 
 
 def _page_image_verifications(p12: list[Path], roots) -> list[float]:
@@ -52,6 +138,13 @@ def _page_image_verifications(p12: list[Path], roots) -> list[float]:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=RUNS, help="interleaved command-line rounds")
+    parser.add_argument("--no-in-process", action="store_true", help="the command-line table only")
+    args = parser.parse_args()
+    met = command_line(args.runs)
+    if args.no_in_process:
+        return 0 if met else 1
     folder = Path(tempfile.mkdtemp(prefix="bench-signing-"))
     authority = Authority.create()
     p12 = [authority.write_p12(folder, name, "pw") for name in ("Ada Lovelace", "Grace Hopper")]
@@ -81,7 +174,7 @@ def main() -> int:
     worst = max(statistics.median(sign_times), statistics.median(second_times))
     verdict = "within" if worst < BUDGET_SIGN_S else "OVER"
     print(f"signing median {worst:.3f} s: {verdict} the {BUDGET_SIGN_S} s budget")
-    return 0 if worst < BUDGET_SIGN_S else 1
+    return 0 if met and worst < BUDGET_SIGN_S else 1
 
 
 if __name__ == "__main__":

@@ -192,19 +192,24 @@ class MemoCommands:
         if not path:
             return
         document = self._document()
-        evaluation, document_path = document.evaluation, document.path
+        document_path = document.path
 
         def read(_progress):
             from clusterbid.core.memo.anchor_check import signature_record_refusal
-            from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
-            from clusterbid.core.memo.verification import verify_memo
+            from clusterbid.core.memo.signoff import (
+                memo_approvers,
+                quiet_pyhanko_logs,
+                signature_fields,
+            )
 
             quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
             pdf = read_memo_bytes(Path(path))
-            verification = verify_memo(pdf, evaluation=evaluation)
+            # The fields from the form alone: a full verification re-renders every page (seconds)
+            # and proves nothing the offer needs; signing refuses a wrong field itself.
+            fields = signature_fields(pdf)
             # The same rule as `clusterbid sign --evaluation`: only this document's own memos.
             ours = signature_record_refusal(pdf, document_path) is None
-            return pdf, memo_approvers(pdf), verification, ours
+            return pdf, memo_approvers(pdf), fields, ours
 
         self.tasks.run(
             "memo read",
@@ -214,17 +219,13 @@ class MemoCommands:
         )
 
     def _ask_signature(
-        self, path: Path, pdf: bytes, approvers: list, verification, is_ours: bool
+        self, path: Path, pdf: bytes, approvers: list, fields, is_ours: bool
     ) -> None:
         from clusterbid.core.memo.signing import approver_field
         from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
-        count = max(
-            len(approvers), len(verification.unsigned_fields) + len(verification.signatures)
-        )
-        unsigned = [
-            n for n in range(1, count + 1) if approver_field(n) in verification.unsigned_fields
-        ]
+        count = max(len(approvers), len(fields.unsigned) + len(fields.signed))
+        unsigned = [n for n in range(1, count + 1) if approver_field(n) in fields.unsigned]
         if not unsigned:
             dialogs.show_problem(
                 self.window, "Nothing to sign", f"{path.name} has no unsigned approver field left."

@@ -1,5 +1,6 @@
 """`sign` and `verify` import only what they use: sign no models, charts, renderer or Qt; verify
-the renderer only to render a memo's pages again, never Qt."""
+the renderer only to render a memo's pages again, never Qt; neither a network client (aiohttp,
+which pyHanko's timestamp client and certificate fetchers import: core/memo/offline_pyhanko.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def test_verify_loads_the_renderer_only_to_render_the_pages_again(pki, signed_tw
                                   "--evaluation", str(EXAMPLES / "demo-evaluation.json")])
     assert code == 0  # VALID: every check held, so the whole verification path ran
     assert {"pyhanko", "reportlab", "pypdfium2"} <= packages
-    loaded = packages & {"PySide6", "shiboken6"}
+    loaded = packages & {"PySide6", "shiboken6", "aiohttp"}
     assert not loaded, f"`clusterbid verify` imported {sorted(loaded)}"
 
 
@@ -47,5 +48,5 @@ def test_sign_imports_neither_the_models_nor_the_cost_model(pki, unsigned_memo, 
     code, packages = imported_by(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12),
                                   "-o", str(memo.with_name("signed.pdf"))])
     assert code == 0 and memo.with_name("signed.pdf").stat().st_size > len(unsigned_memo)
-    loaded = packages & {*HEAVY, "numpy", "pydantic", "pypdfium2"}
+    loaded = packages & {*HEAVY, "numpy", "pydantic", "pypdfium2", "aiohttp"}
     assert not loaded, f"`clusterbid sign` imported {sorted(loaded)}"

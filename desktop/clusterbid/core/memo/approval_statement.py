@@ -16,6 +16,7 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+import pyhanko.sign.ades.cades_asn1  # noqa: F401  registers signer-attributes-v2 with asn1crypto
 from asn1crypto import cms, core
 
 DESCRIPTION_OID = "2.5.4.13"  # X.520 description: a DirectoryString

@@ -12,7 +12,7 @@ import hashlib
 from dataclasses import dataclass
 
 from clusterbid.core.memo.four_eyes import same_person_signed_twice
-from clusterbid.core.memo.signing import FIELD_PREFIX
+from clusterbid.core.memo.field_name import FIELD_PREFIX
 
 
 @dataclass(frozen=True)

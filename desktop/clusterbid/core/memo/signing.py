@@ -26,10 +26,10 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.memo.approval_statement import approval_statement, claimed_statement_attribute, reason_text
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.credentials import SigningCredentials
+from clusterbid.core.memo.field_name import FIELD_PREFIX
 from clusterbid.core.memo.form_lock import certification_level
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 
-FIELD_PREFIX = "approver-"
 RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
 STAMP_LINE = 52
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's

@@ -4,6 +4,7 @@ whole, and the verification report in words."""
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,6 +66,36 @@ def memo_approvers(pdf: bytes) -> list[Approver]:
                 for a in listed]
     except Exception:  # a courtesy for the trail and the app's list; verification checks the inputs properly
         return []
+
+
+@dataclass(frozen=True)
+class SignatureFields:
+    """A memo's signature fields in the form's order: those signed and those still empty."""
+
+    signed: tuple[str, ...]
+    unsigned: tuple[str, ...]
+
+
+def signature_fields(pdf: bytes) -> SignatureFields:
+    """Which fields are signed, read from the form alone: what the app's Sign dialog offers. It
+    proves nothing (verify_memo re-renders every page for that, which takes seconds); signing
+    itself refuses a signed, unknown or out-of-turn field (signing.py). InputError when `pdf`
+    cannot be read as a PDF."""
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.fields import enumerate_sig_fields
+
+    from clusterbid.core.errors import InputError
+
+    if b"%PDF-" not in pdf[:1024]:
+        raise InputError("not a PDF file; choose the memo PDF exported by ClusterBid")
+    try:
+        found = [(str(name), value is not None)
+                 for name, value, _ in enumerate_sig_fields(PdfFileReader(BytesIO(pdf), strict=False))]
+    except Exception as exc:  # noqa: BLE001 (a damaged file is said in words, never a traceback)
+        raise InputError(f"the PDF is damaged and its signature fields cannot be read "
+                         f"({type(exc).__name__}: {exc}); verify it to see what is wrong") from None
+    return SignatureFields(tuple(name for name, signed in found if signed),
+                           tuple(name for name, signed in found if not signed))
 
 
 def approver_role(pdf: bytes, index: int) -> str:
