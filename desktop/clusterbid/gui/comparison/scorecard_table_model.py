@@ -41,7 +41,7 @@ class ScorecardTableModel(QAbstractTableModel):
 
     @property
     def resting(self) -> dict[str, list[str]]:
-        """The defaults each bid's rank rests on (computed once per scorecard)."""
+        """The defaults each bid's rank rests on (kept on the scorecard by the worker that scored it)."""
         return self._resting
 
     def set_scorecard(self, scorecard: Scorecard, uncertainty: object | None = None) -> None:
