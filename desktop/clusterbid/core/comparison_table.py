@@ -9,7 +9,7 @@ thread) has the new scorecard and again once the bands are in.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from clusterbid.core.report import format_money
 from clusterbid.core.store import EvaluationDocument
@@ -52,19 +52,23 @@ def short_money(amount: float, currency: str, millions: bool) -> str:
 
 def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
     """Bid id -> the defaults and assumptions whose documented range moves its cost rank, and the
-    scored criteria left blank whose stating could move its rank."""
+    scored criteria left blank whose stating could move its rank; kept on the scorecard, so a
+    worker thread can derive it before the window shows the scores."""
     from clusterbid.core.memo.provenance_lines import field_words
     from clusterbid.core.provenance.model import UNVERIFIED_KINDS
     from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
     from clusterbid.core.unstated_criteria import unstated_criteria
 
-    resting = {bid_id: [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS]
-               for bid_id, effects in scorecard_default_effects(scorecard).items()}
-    # Issue 38: a blank tier or certification list, scored 0, that could move the rank once stated.
-    for bid_id, found in unstated_criteria(scorecard).items():
-        resting.setdefault(bid_id, []).extend(item.words for item in found if item.moves_rank)
-    return {bid_id: words for bid_id, words in resting.items() if words}
+    derived = getattr(scorecard, "derived", {})  # {}: a stand-in scorecard keeps nothing
+    if "rank_resting_on" not in derived:
+        resting = {bid_id: [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS]
+                   for bid_id, effects in scorecard_default_effects(scorecard).items()}
+        # Issue 38: a blank tier or certification list, scored 0, that could move the rank once stated.
+        for bid_id, found in unstated_criteria(scorecard).items():
+            resting.setdefault(bid_id, []).extend(item.words for item in found if item.moves_rank)
+        derived["rank_resting_on"] = {bid_id: words for bid_id, words in resting.items() if words}
+    return cast("dict[str, list[str]]", derived["rank_resting_on"])
 
 
 def bid_uncertainty(uncertainty: object | None, score: BidScore) -> Any:

@@ -39,6 +39,10 @@ class Scorecard:
     # app's first paint, a memo without bands); uncertainty/decision.py gives "expected" or "p50".
     decision_basis: str = "point"
     decision_costs: dict[str, float] = field(default_factory=dict)  # bid id -> the figure ranked
+    # Analyses derived from these scores (default effects, the ranks they move), each computed
+    # once per scorecard, off the window's thread, and read by every view (issue 32). Not copied
+    # by dataclasses.replace: a re-ranked scorecard derives its own.
+    derived: dict[str, object] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def decision_cost(self, score: BidScore[BidEstimate]) -> float:
         return self.decision_costs.get(score.bid.id, score.estimate.plan_cost)

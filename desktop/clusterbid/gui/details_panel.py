@@ -30,8 +30,6 @@ class DetailsPanel(QTextBrowser):
         self.setObjectName("details")
         self.setAccessibleName("Details of the selected bid")
         self.setOpenExternalLinks(False)
-        self._effects: dict = {}
-        self._effects_of: Scorecard | None = None
 
     def show_bid(self, scorecard: Scorecard, score: BidScore | None) -> None:
         if score is None:
@@ -74,9 +72,8 @@ class DetailsPanel(QTextBrowser):
         from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
         from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
-        if self._effects_of is not scorecard:  # one run per scoring, not per click
-            self._effects, self._effects_of = scorecard_default_effects(scorecard), scorecard
-        effects = {effect.field: effect for effect in self._effects.get(bid.id, [])}
+        # Derived on the worker that scored (gui/rescoring.py) and kept on the scorecard: a lookup here.
+        effects = {effect.field: effect for effect in scorecard_default_effects(scorecard).get(bid.id, [])}
         currency = scorecard.evaluation.currency
         deciding = [field_words(e.field) for e in effects.values() if e.moves_rank and e.kind != "measured"]
         html = ["<h4>Where the figures come from</h4>"]

@@ -6,8 +6,9 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from clusterbid.core.comparison_table import rank_resting_on
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.uncertainty_source import analyse_uncertainty
 
@@ -15,6 +16,15 @@ DEBOUNCE_MS = 150
 # The Monte Carlo waits until the new figures are painted and the officer pauses: started at
 # once, its worker competes for the GIL with the table's repaint (measured: +20-30 ms per edit).
 ANALYSIS_DELAY_MS = 120
+
+
+def scored_and_derived(evaluation: Evaluation, progress) -> Scorecard:
+    """The scorecard with what the views derive from it (the default effects and the ranks they
+    move) kept on it, all on the worker: the window's thread only lays out and paints (issue 32)."""
+    scorecard = score_evaluation(evaluation)
+    progress(0.5, "default effects")  # a newer edit stops this run here
+    rank_resting_on(scorecard)
+    return scorecard
 
 
 class Rescorer(QObject):
@@ -55,7 +65,8 @@ class Rescorer(QObject):
         self._analysis_timer.stop()  # the figures it would analyse are about to be replaced
         self._to_analyse = None
         self._tasks.cancel("uncertainty")
-        self._tasks.run("score", lambda progress: score_evaluation(evaluation), self._on_scored, self._on_error)
+        self._tasks.run("score", lambda progress: scored_and_derived(evaluation, progress), self._on_scored,
+                        self._on_error)
 
     def _on_scored(self, scorecard) -> None:
         self.scored.emit(scorecard)

@@ -26,6 +26,7 @@ class UncertaintyAnalysis:
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
     """Run on a worker thread (the rescorer, the memo export)."""
+    from clusterbid.core.comparison_table import rank_resting_on
     from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.uncertainty.decision import decide
     from clusterbid.core.uncertainty.value_of_information import value_of_information
@@ -40,4 +41,5 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
         progress(0.8, "tipping points")
     # The tipping points of the ranking shown (the decided one), and the draws already made.
     sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
+    rank_resting_on(scorecard)  # derived here, not by the window that shows the decided ranking
     return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard)

@@ -8,6 +8,7 @@ tornado's +/-15%. Measured figures are left out: they are what the decision can 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -74,38 +75,75 @@ def _ends(path: str, kind: str, value: float) -> tuple[float, float, str]:
     return value * (1.0 - SWING), value * (1.0 + SWING), "+/-15%"
 
 
-def _rank(cost: float, others: list[float]) -> int:
-    return 1 + sum(other < cost for other in others)
+@dataclass(frozen=True, slots=True)
+class _Move:
+    """One input of one bid to be moved to both ends of its range (before its costs are known)."""
+
+    bid_id: str
+    row: int  # the bid's row in the model inputs' arrays
+    kind: str
+    label: str
+    low: float
+    high: float
+    range_from: str
 
 
-def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEffect]]:
-    """Per bid id, its unverified inputs: those that change its cost rank first, then by cost swing."""
-    ranked = [s.bid.id for s in inputs.scorecard.ranked]
-    rows = [inputs.ids.index(bid_id) for bid_id in ranked]
-    point = np.broadcast_to(cost_and_hours(inputs.workload, select(inputs.arrays, rows))[0], (len(rows),))
-    point_cost = dict(zip(ranked, (float(c) for c in point)))
-    result: dict[str, list[DefaultEffect]] = {}
+def _moves(inputs: ModelInputs, evaluation, rows: dict[str, int]) -> dict[str, list[_Move]]:
+    """Per document path, every bid's unverified input there, in the bids' order."""
+    moves: dict[str, list[_Move]] = {}
     for bid in evaluation.bids:
-        one = select(inputs.arrays, [inputs.ids.index(bid.id)])
-        others = [cost for other, cost in point_cost.items() if other != bid.id]
-        effects = []
+        row = rows[bid.id]
         for path, source in sorted(bid.provenance.items()):
             column, scale = COLUMNS.get(path, (None, 1.0))
             if source.kind == "measured" or column is None or not term_applies(bid, path):
                 continue  # (an exit fee without an exit clause, an escalation on demand: no effect)
-            value = float(getattr(one, column)[0]) / scale
+            value = float(getattr(inputs.arrays, column)[row]) / scale
             low, high, range_from = _ends(path, source.kind, value)
-            pair = select(one, [0, 0]).replace(**{column: np.array([low * scale, high * scale])})
-            cost_low, cost_high = (float(c) for c in np.broadcast_to(cost_and_hours(inputs.workload, pair)[0], (2,)))
-            ranks = (_rank(cost_low, others), _rank(cost_high, others)) if bid.id in point_cost else (None, None)
-            effects.append(DefaultEffect(path, source.kind, source.label, low, high, range_from,
-                                         cost_low, cost_high, *ranks))
-        result[bid.id] = sorted(effects, key=lambda e: (not e.moves_rank, -e.swing, e.field))
-    return result
+            moves.setdefault(path, []).append(_Move(bid.id, row, source.kind, source.label, low, high, range_from))
+    return moves
+
+
+def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEffect]]:
+    """Per bid id, its unverified inputs: those that change its cost rank first, then by cost swing.
+
+    One run of the cost model per input over every bid that leaves it unverified (each bid twice:
+    the input at its low end, then its high end), not one run per bid per input: the model is
+    elementwise over bids, so the figures are those of the per-bid runs, at a fraction of the
+    cost (issue 32: 34x the scoring at 50 bids, run on every edit)."""
+    rows: dict[str, int] = {}  # bid id -> its row in the arrays (the first, as list.index finds)
+    for row, bid_id in enumerate(inputs.ids):
+        rows.setdefault(bid_id, row)
+    ranked = [s.bid.id for s in inputs.scorecard.ranked]
+    point = np.broadcast_to(cost_and_hours(inputs.workload, select(inputs.arrays, [rows[i] for i in ranked]))[0],
+                            (len(ranked),))
+    point_cost = dict(zip(ranked, (float(c) for c in point)))
+    ordered = np.sort(np.fromiter(point_cost.values(), dtype=float, count=len(point_cost)))
+    found: dict[str, list[DefaultEffect]] = {bid.id: [] for bid in evaluation.bids}
+    for path, moves in _moves(inputs, evaluation, rows).items():
+        column, scale = COLUMNS[path]
+        both = select(inputs.arrays, [m.row for m in moves for _ in (0, 1)])
+        ends = np.array([end * scale for m in moves for end in (m.low, m.high)])
+        costs = np.broadcast_to(cost_and_hours(inputs.workload, both.replace(**{column: ends}))[0], ends.shape)
+        # A bid's cost rank among the others' point costs: how many cost strictly less, itself left out.
+        below = np.searchsorted(ordered, costs, side="left")
+        for i, move in enumerate(moves):
+            cost_low, cost_high = float(costs[2 * i]), float(costs[2 * i + 1])
+            own = point_cost.get(move.bid_id)  # None: gated, no rank
+            rank_low = None if own is None else 1 + int(below[2 * i]) - (own < cost_low)
+            rank_high = None if own is None else 1 + int(below[2 * i + 1]) - (own < cost_high)
+            found[move.bid_id].append(DefaultEffect(path, move.kind, move.label, move.low, move.high,
+                                                    move.range_from, cost_low, cost_high, rank_low, rank_high))
+    return {bid_id: sorted(effects, key=lambda e: (not e.moves_rank, -e.swing, e.field))
+            for bid_id, effects in found.items()}
 
 
 def scorecard_default_effects(scorecard) -> dict[str, list[DefaultEffect]]:
-    """`default_effects` of a scorecard's evaluation, on the arrays its point estimate used."""
+    """`default_effects` of a scorecard's evaluation, on the arrays its point estimate used;
+    computed once per scorecard and kept on it (the table, the details and the memo share it)."""
     from clusterbid.core.uncertainty.model_inputs import model_inputs
 
-    return default_effects(model_inputs(scorecard.evaluation, scorecard), scorecard.evaluation)
+    derived = getattr(scorecard, "derived", {})  # {}: a stand-in scorecard keeps nothing
+    if "default_effects" not in derived:
+        derived["default_effects"] = default_effects(model_inputs(scorecard.evaluation, scorecard),
+                                                     scorecard.evaluation)
+    return cast("dict[str, list[DefaultEffect]]", derived["default_effects"])

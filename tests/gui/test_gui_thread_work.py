@@ -1,0 +1,108 @@
+"""Issue 32: after an edit the window's thread only lays out and paints. Scoring, the default
+effects and the bands are computed on the background runner, the default effects once per
+scorecard (the table and the Details pane read them from it), and a superseded run stops."""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+import pytest
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.provenance_lines import field_words
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.core.uncertainty import default_effects as effects_module
+from clusterbid.core.uncertainty.model_inputs import model_inputs
+from clusterbid.gui.background import Cancelled
+from clusterbid.gui.comparison.scorecard_table_model import FINDINGS
+from clusterbid.gui.main_window import MainWindow
+from clusterbid.gui.rescoring import scored_and_derived
+from tests.conftest import bid_dict, evaluation_dict
+from tests.core.default_effects_reference import per_bid_default_effects
+from tests.gui.waiting import HANG_GUARD_MS
+
+EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
+
+
+def _two_bids() -> Evaluation:
+    """'unsure' is $2.40 but states no spares (0 by default: a failed node waits 72 h; 16 at the
+    range's top: a spare on hand), 'rival' is $2.50 with 16 spares: the spares decide the cost rank."""
+    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
+                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})
+    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
+    return Evaluation.model_validate(evaluation_dict([unsure, rival]))
+
+
+def _record_threads(monkeypatch, name: str, real) -> list[bool]:
+    """Wrap `real` wherever a clusterbid module holds it; each call appends whether it ran on the
+    window's (main) thread."""
+    on_main: list[bool] = []
+
+    def recorded(*args, **kwargs):
+        on_main.append(threading.current_thread() is threading.main_thread())
+        return real(*args, **kwargs)
+
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("clusterbid") and getattr(module, name, None) is real:
+            monkeypatch.setattr(module, name, recorded)
+    return on_main
+
+
+@pytest.fixture
+def two_bid_window(qtbot, tmp_path, app_settings, dialog_log):
+    win = MainWindow(EvaluationDocument.create(tmp_path / "two.clusterbid", _two_bids()), app_settings)
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitUntil(lambda: win.model.band_range() is not None and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    yield win
+    assert win.tasks.wait_for_done(10_000)
+    win.close()
+
+
+def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread(qtbot, monkeypatch, two_bid_window):
+    win = two_bid_window
+    scored = _record_threads(monkeypatch, "score_evaluation", score_evaluation)
+    derived = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
+    weights = win.weights.current_weights()
+    weights["sla"] = weights["sla"] + 10.0
+    win.apply_weights(weights, ("test", 1))
+    target = win.session.evaluation
+    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == target and win.model.band_range() is not None
+                    and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    for bid_id in ("unsure", "rival"):  # the Details pane of each bid, as a click shows it
+        win.comparison.select_bid(bid_id)
+        qtbot.waitUntil(lambda b=bid_id: f"({b})" in win.details.toPlainText(), timeout=HANG_GUARD_MS)
+    unsure_details = (win.comparison.select_bid("unsure"), win.details.toPlainText())[1]
+    calls = (list(scored), list(derived))  # before the test's own reference computation below
+
+    assert calls[0] and not any(calls[0]), f"scorer calls on the window's thread: {calls[0]}"
+    # One pass for the point scorecard, one for the decided ranking the bands bring; none by the
+    # table, the Details pane or the kept first-paint table, all on workers.
+    assert calls[1] == [False, False]
+    shown = win.model.scorecard
+    assert shown.decision_basis != "point"  # the decided scorecard, whose pass was the second
+    reference = per_bid_default_effects(model_inputs(shown.evaluation, shown), shown.evaluation)
+    assert effects_module.scorecard_default_effects(shown) == reference
+    spares = field_words("capacity.spare_pool_gpus")
+    assert win.model.resting == {"unsure": [spares]}
+    row = win.model.row_of("unsure")
+    assert win.model.data(win.model.index(row, FINDINGS)).endswith(f"rank rests on {spares}")
+    # 0 spares: cost rank 2 (as scored); 16 spares: a node on hand at $2.40 < $2.50: rank 1.
+    assert "its cost rank goes from 2 to 1" in unsure_details
+
+
+def test_a_superseded_scoring_stops_before_its_default_effects(monkeypatch):
+    derived = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
+
+    def cancelled(_fraction, _message=""):
+        raise Cancelled  # what the runner's Progress does once a newer edit supersedes the run
+
+    with pytest.raises(Cancelled):
+        scored_and_derived(_two_bids(), cancelled)
+    assert derived == []
+    scorecard = scored_and_derived(_two_bids(), lambda _fraction, _message="": None)
+    assert len(derived) == 1  # run once, and kept on the scorecard:
+    assert scorecard.derived["rank_resting_on"] == {"unsure": [field_words("capacity.spare_pool_gpus")]}
