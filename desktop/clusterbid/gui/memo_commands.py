@@ -19,6 +19,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
 from clusterbid.core.memo.signoff import read_memo_bytes
 from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+from clusterbid.operations import signing
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -189,34 +190,24 @@ class MemoCommands:
         path = dialogs.open_file(self.window, "Sign an approval memo", MEMO_FILES, self.last_memo)
         if not path:
             return
+        # The document shown now is the only one that may record the signature (the operation
+        # decides from the memo's audit anchor); another opened meanwhile never takes the row.
         document = self._document()
         evaluation, document_path = document.evaluation, document.path
-
-        def read(_progress):
-            from clusterbid.core.memo.anchor_check import signature_record_refusal
-            from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
-            from clusterbid.core.memo.verification import verify_memo
-
-            quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
-            pdf = read_memo_bytes(Path(path))
-            verification = verify_memo(pdf, evaluation=evaluation)
-            # The same rule as `clusterbid sign --evaluation`: only this document's own memos.
-            ours = signature_record_refusal(pdf, document_path) is None
-            return pdf, memo_approvers(pdf), verification, ours
-
         self.tasks.run(
             "memo read",
-            read,
-            lambda found: self._ask_signature(Path(path), *found),
+            lambda _progress: signing.read_memo_to_sign(
+                Path(path), document_path, evaluation=evaluation, check=True
+            ),
+            lambda memo: self._ask_signature(memo, document),
             self._failed(f"Could not read {Path(path).name}"),
         )
 
-    def _ask_signature(
-        self, path: Path, pdf: bytes, approvers: list, verification, is_ours: bool
-    ) -> None:
+    def _ask_signature(self, memo: signing.MemoToSign, document: EvaluationDocument) -> None:
         from clusterbid.core.memo.signing import approver_field
         from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
+        path, approvers, verification = memo.path, list(memo.approvers), memo.verification
         count = max(
             len(approvers), len(verification.unsigned_fields) + len(verification.signatures)
         )
@@ -233,48 +224,21 @@ class MemoCommands:
             return
         number, credentials = dialog.field_number, dialog.credentials
         reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
-        ours = self._document() if is_ours else None
-
-        def sign(progress):
-            from clusterbid.core.memo.signing import sign_memo
-            from clusterbid.core.memo.signoff import quiet_pyhanko_logs, write_atomically
-
-            quiet_pyhanko_logs()
-            # Someone signed or replaced it while the dialog was open: sign nothing.
-            if read_memo_bytes(path) != pdf:
-                raise InputError(
-                    f"{path.name} changed since it was opened (another approver may have signed "
-                    "it); nothing was signed: choose Sign a Memo again to sign the current file"
-                )
-            progress(0.2, "signing")
-            signed = sign_memo(
-                pdf,
-                approver_field(number),
-                credentials,
-                remark=reason,
-                location=location or None,
-                source=path.name,
-            )
-            progress(0.9, "writing")
-            write_atomically(path, signed.pdf)
-            return signed
-
         self.tasks.run(
             "memo sign",
-            sign,
-            lambda signed: self._on_signed(path, signed, approvers, number, ours),
+            lambda progress: signing.sign_memo_file(
+                memo, number, lambda: credentials, progress, progress,
+                remark=reason, location=location or None,
+            ),
+            lambda signed: self._on_signed(signed, document),
             self._failed(f"Could not sign {path.name}"),
         )
 
-    def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
-        role = approvers[number - 1].role if number <= len(approvers) else ""
-        where = "not recorded: the memo was not made from this evaluation's history"
-        if ours is not None:  # the document whose evaluation the memo matched when it was read
-            trouble = record_in(
-                ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role)
-            )
-            where = trouble or "recorded in the audit trail"
-        self._status(f"{signed.signer} signed {path.name} as approver {number} ({where})")
+    def _on_signed(self, signed: signing.SignedMemoResult, document: EvaluationDocument) -> None:
+        where = signing.record_signature(document, signed) or "recorded in the audit trail"
+        self._status(
+            f"{signed.signer} signed {signed.path.name} as approver {signed.number} ({where})"
+        )
 
     # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
