@@ -62,7 +62,8 @@ def read_memo_to_sign(path: Path, document: Path | None, *, evaluation: Any = No
 
     quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
     pdf = read_memo_bytes(Path(path))
-    verification, approvers = None, ()
+    verification = None
+    approvers: tuple[Any, ...] = ()
     if check:  # the models are loaded only here: `clusterbid sign` alone needs none of them
         from clusterbid.core.memo.verification import verify_memo
 
