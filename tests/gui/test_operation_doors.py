@@ -1,15 +1,21 @@
 """The app's memo doors run the shared operations (issue 33): the signature row goes only into the
-document the memo was read against."""
+document the memo was read against, and the memo's Monte Carlo sample count is the operation's
+default, the one `clusterbid memo` uses (core/sample_counts.py says 20,000)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 
+from clusterbid.cli import main as cli_main
 from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from tests.conftest import EXAMPLES
 from tests.gui.test_memo_actions import _memo_for_ada, _press, _sign_through_the_app
+from tests.gui.waiting import HANG_GUARD_MS
+
+DOCUMENTED_SAMPLES = 20_000  # the count core/sample_counts.py and `clusterbid memo --help` state
 
 
 def test_a_signature_made_after_another_evaluation_opened_goes_into_the_memos_own_trail(
@@ -34,3 +40,31 @@ def test_a_signature_made_after_another_evaluation_opened_goes_into_the_memos_ow
     assert rows and json.loads(rows[-1].new_json) == {
         "signer": "Ada Lovelace", "role": "CFO", "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest()}
 
+
+def test_both_doors_make_the_memo_with_the_documented_sample_count(
+        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    asked: list[int] = []
+
+    def counting_make_memo(evaluation, **choices) -> bytes:
+        asked.append(choices["samples"])
+        return b"%PDF-1.7 stand-in\n"  # the count is what is under test, not the drawing
+
+    monkeypatch.setattr("clusterbid.core.memo.making.make_memo", counting_make_memo)
+
+    def fake_exec(dialog: MemoExportDialog) -> int:
+        dialog.table.item(0, 0).setText("Ada Lovelace")
+        dialog.table.item(0, 1).setText("CFO")
+        _press(dialog, "Export…")
+        return dialog.result()
+
+    monkeypatch.setattr(MemoExportDialog, "exec", fake_exec)
+    dialog_log.answers.append(str(tmp_path / "app-memo.pdf"))
+    window.actions_.export_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=HANG_GUARD_MS)
+    assert (tmp_path / "app-memo.pdf").read_bytes().startswith(b"%PDF-1.7 stand-in")
+
+    source = tmp_path / "copy.clusterbid"
+    window.session.document.save_copy(source)
+    assert cli_main(["memo", str(source), "-o", str(tmp_path / "cli-memo.pdf"),
+                     "--approver", "Ada Lovelace, CFO"]) == 0
+    assert asked == [DOCUMENTED_SAMPLES, DOCUMENTED_SAMPLES]

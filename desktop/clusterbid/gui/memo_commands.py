@@ -1,15 +1,14 @@
 """File menu handlers for the approval memo: export, sign and verify, each in the background, for
 the training window and the serving window alike (each holds one MemoCommands).
 
-The app's memo is the one `clusterbid memo` writes (same Monte Carlo samples and seed), so the
-PDF is the same bytes whichever way it was made. Audit rows are written here, on the GUI thread,
-after the background work succeeded: a cancelled or failed export records nothing.
+Each runs its operation (clusterbid.operations), the one `clusterbid memo`, `sign` and `verify`
+call, so the memo is the same bytes whichever way it was made. The operations decide the audit
+rows; they are written on the GUI thread (where the document lives) after the background work
+succeeded: a cancelled or failed export records nothing.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -18,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
 from clusterbid.core.memo.signoff import read_memo_bytes
-from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
-from clusterbid.operations import signing
+from clusterbid.operations import memo_export, signing
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -28,47 +26,6 @@ if TYPE_CHECKING:
     from clusterbid.gui.background import BackgroundTasks
 
 MEMO_FILES = "Approval memos (*.pdf)"
-
-
-def _render_and_write(
-    path: Path, scorecard, request, progress, statuses=(), anchor=None
-) -> tuple[Path, str]:
-    """The memo `clusterbid memo` makes of the same evaluation and choices, written whole or not
-    at all."""
-    from clusterbid.core.memo.making import make_memo
-    from clusterbid.core.memo.signoff import write_atomically
-
-    pdf = make_memo(
-        scorecard.evaluation,
-        approvers=request.approvers,
-        notes=request.notes,
-        override=request.override,
-        audit_anchor=anchor,
-        request_statuses=statuses,
-        samples=MONTE_CARLO_SAMPLES,
-        progress=progress,
-    )
-    progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
-    write_atomically(path, pdf)
-    return path, hashlib.sha256(pdf).hexdigest()
-
-
-def record_in(document, record) -> str | None:
-    """Run `record(doc)` on `document`, reopened from its file when the window has since closed it
-    (another evaluation was opened while the memo was being written): the row is never lost.
-    Returns why it could not be recorded (a read-only file, a change from elsewhere), in words,
-    with what the anchor log outside the file could not take; None when all went in."""
-    from clusterbid.core.store import EvaluationDocument
-
-    try:
-        if not document.is_closed:
-            record(document)
-            return "; ".join(document.anchor_problems) or None
-        with EvaluationDocument.open(document.path) as reopened:
-            record(reopened)
-            return "; ".join(reopened.anchor_problems) or None
-    except InputError as exc:
-        return f"not recorded in {document.path.name}'s audit trail: {exc}"
 
 
 class MemoCommands:
@@ -132,29 +89,21 @@ class MemoCommands:
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
-        from clusterbid.core.evidence_request.status import request_statuses
-
-        from clusterbid.core.store.anchor import AuditAnchor
-
-        statuses = request_statuses(
-            document, dt.date.today()
-        )  # read here: the document stays on this thread
-        anchor = AuditAnchor.from_head(
-            document.head
-        ).as_json()  # the history this memo is made from
+        # Read here, where the document lives: its history as the memo prints it. The samples are
+        # the operation's default, as `clusterbid memo` uses: the same bytes from either door.
+        source = memo_export.memo_source(document, scorecard.evaluation)
+        choices = memo_export.MemoChoices(request.approvers, request.notes, request.override)
         self.tasks.run(
             "memo export",
-            lambda progress: _render_and_write(
-                path, scorecard, request, progress, statuses, anchor
-            ),
-            lambda result: self._on_memo_exported(document, result, anchor),
+            lambda progress: memo_export.export_memo(source, choices, path, progress, progress),
+            lambda exported: self._on_memo_exported(document, exported),
             self._failed("Could not export the memo"),
         )
 
     def _accept_failed_audit(self) -> str | None:
         """Empty for a document that passes its audit; for one that fails, the memo note after the
         officer gave (and the trail recorded) a reason; None when the officer declined."""
-        from clusterbid.core.store import audit_warning, override_note
+        from clusterbid.core.store import audit_warning
 
         document = self._document()
         report = document.audit_report
@@ -169,15 +118,14 @@ class MemoCommands:
         if not reason:
             return None
         try:
-            document.accept_failed_audit(reason)
+            return memo_export.accept_failed_audit(document, reason)
         except InputError as exc:
             dialogs.show_problem(self.window, "No memo was made", str(exc))
             return None
-        return override_note(report, document.user, reason)
 
-    def _on_memo_exported(self, document, result: tuple[Path, str], anchor=None) -> None:
-        path, sha256 = result
-        trouble = record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
+    def _on_memo_exported(self, document: EvaluationDocument, exported: memo_export.ExportedMemo) -> None:
+        path = exported.path
+        trouble = memo_export.record_export(document, exported)
         self.last_memo = path
         if trouble:  # the memo is whole; say what is missing rather than print a traceback
             dialogs.show_problem(self.window, "The memo was exported", f"{path} is complete; {trouble}")
