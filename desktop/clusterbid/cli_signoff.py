@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.memo.signoff import read_memo_bytes
 
 PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
 # verify: 0 VALID, 1 INVALID, 3 INDETERMINATE (2 is bad input and 70 an internal error, in cli.main)
@@ -82,33 +81,17 @@ def _as_json(result) -> dict:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    memo = read_memo_bytes(args.memo)  # a file that is no memo is refused before the imports
-    from clusterbid.core.memo.verification import verify_memo
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
+    from clusterbid.operations.verifying import verify_memo_file
 
-    _quiet_pyhanko()
-    from clusterbid.core.memo.signoff_trust import signoff_trust
-
-    # --trust, the registry file and the document's own anchors and registry as at the memo's row
-    trust = signoff_trust(memo, args.trust or [], args.evaluation, args.registry)
-    evaluation = None
-    if args.evaluation is not None:
-        from clusterbid.core.documents import read_evaluation
-
-        evaluation = read_evaluation(args.evaluation, read_only=True)  # verify never writes it
-    try:
-        result = verify_memo(memo, [], evaluation, ordered=not args.any_order, signoff=trust)
-    except InputError as exc:
-        raise InputError(f"{args.memo}: {exc}") from None
-    from clusterbid.core.memo.anchor_check import with_document_anchor
-
-    result = with_document_anchor(result, memo, args.evaluation)  # the document's history still holds the memo's row
+    verified = verify_memo_file(args.memo, no_progress, NEVER_CANCELLED, trust=args.trust or [],
+                                evaluation_path=args.evaluation, registry=args.registry,
+                                ordered=not args.any_order)
     if args.json:
-        print(json.dumps(_as_json(result), indent=2, ensure_ascii=False))
+        print(json.dumps(_as_json(verified.result), indent=2, ensure_ascii=False))
     else:
-        from clusterbid.core.memo.signoff import format_verification
-
-        print(format_verification(str(args.memo), result, args.evaluation, explain=args.explain))
-    return EXIT_FOR_VERDICT[result.verdict]
+        print(verified.report(str(args.memo), args.evaluation, explain=args.explain))
+    return EXIT_FOR_VERDICT[verified.verdict]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.core.memo.signoff import read_memo_bytes
-from clusterbid.operations import memo_export, signing
+from clusterbid.operations import memo_export, signing, verifying
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -209,22 +208,10 @@ class MemoCommands:
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs, verdict_headline
-            from clusterbid.core.memo.signoff_trust import signoff_trust
-            from clusterbid.core.memo.verification import verify_memo
-
-            quiet_pyhanko_logs()
-            pdf = read_memo_bytes(path)
-            # the files picked, and the document's anchors and registry as at the memo's row
-            trust = signoff_trust(pdf, trust_paths, document_path)
-            progress(0.2, "verifying")
-            from clusterbid.core.memo.anchor_check import with_document_anchor
-
-            result = with_document_anchor(
-                verify_memo(pdf, [], evaluation, signoff=trust), pdf, document_path
-            )
-            report = format_verification(path.name, result, document_path.name, explain=True)
-            return result.verdict, verdict_headline(result), report
+            verified = verifying.verify_memo_file(path, progress, progress, trust=trust_paths,
+                                                  evaluation_path=document_path, evaluation=evaluation)
+            report = verified.report(path.name, document_path.name, explain=True)
+            return verified.verdict, verified.headline(), report
 
         self.tasks.run(
             "memo verify",
