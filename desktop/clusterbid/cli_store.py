@@ -102,23 +102,15 @@ def run_import(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     """Export the scored comparison of a document (or evaluation JSON) to XLSX or CSV."""
     from clusterbid.core.documents import read_evaluation
-    from clusterbid.core.interchange import export_table
-    from clusterbid.core.report import comparison_rows
-    from clusterbid.core.scoring import score_evaluation
-    from clusterbid.core.serving_report import serving_comparison_rows
-    from clusterbid.core.serving_scoring import score_serving_evaluation
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.operations.comparison import export_comparison, score_for_comparison
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
         evaluation = read_evaluation(args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr))
-        if is_serving(evaluation):
-            rows = serving_comparison_rows(score_serving_evaluation(evaluation))
-        else:
-            rows = comparison_rows(score_evaluation(evaluation))
-        written = export_table(args.file, rows, title=evaluation.title)
+        exported = export_comparison(score_for_comparison(evaluation), args.file, no_progress, NEVER_CANCELLED)
     except InputError as exc:
         return _fail(str(exc))
-    print(f"wrote the comparison of {len(evaluation.bids)} bid(s) to {written}")
+    print(f"wrote the comparison of {exported.bids} bid(s) to {exported.path}")
     return EXIT_OK
 
 

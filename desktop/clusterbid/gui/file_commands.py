@@ -59,19 +59,9 @@ class FileCommands:
             self.window, "Export the comparison", "comparison.xlsx", "Tables (*.xlsx *.csv)"
         )
         if path:
-            from clusterbid.core.interchange import export_table
-            from clusterbid.core.report import comparison_rows
+            export_comparison_in_background(self.window, self.tasks, self._scorecard(), path)
 
-            scorecard = self._scorecard()
-            self._write(
-                lambda: export_table(
-                    Path(path), comparison_rows(scorecard), scorecard.evaluation.title
-                ),
-                "the comparison",
-                path,
-            )
-
-    def _write(self, write, what: str, path: str) -> None:
+    def _write(self, write, what: str, path: str) -> None:  # quick: the template
         try:
             write()
         except (InputError, OSError) as exc:
@@ -145,3 +135,16 @@ class FileCommands:
             done,
             lambda exc: dialogs.show_task_error(self.window, f"Could not read {path.name}", exc),
         )
+
+
+def export_comparison_in_background(window, tasks: BackgroundTasks, scorecard, path: str) -> None:
+    """The comparison the window shows, written by the shared operation on the window's runner
+    (the training and the serving window alike)."""
+    from clusterbid.operations.comparison import export_comparison
+
+    tasks.run(
+        "comparison export",
+        lambda progress: export_comparison(scorecard, Path(path), progress, progress),
+        lambda _exported: window.statusBar().showMessage(f"Exported the comparison to {path}", 8000),
+        lambda exc: dialogs.show_task_error(window, "Could not export the comparison", exc),
+    )
