@@ -80,22 +80,22 @@ def run_copy(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Import a filled bid template into a document: every bid or none (or only the valid rows)."""
-    from clusterbid.core.interchange import import_bids
+    from clusterbid.operations.bid_import import import_into_document, read_bid_sheet
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
+        report = read_bid_sheet(args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only)
         if report.problems and not args.valid_rows_only:
             print(report.as_text())
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
             return EXIT_INPUT
         with KeptTableDocument.open(args.path, user=args.user) as document:
             # One import is one user action: one transaction and one audit row for the whole sheet.
-            document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
-            total = len(document.evaluation.bids)
+            imported = import_into_document(document, report)
     except InputError as exc:
         return _fail(f"nothing was imported into {args.path}: {exc}")
     print(report.as_text())  # what was read, printed once it is saved: never success before a failure
-    print(f"Imported {len(report.bids)} bid(s) into {args.path}; it now holds {total}.")
+    print(f"Imported {imported.added} bid(s) into {args.path}; it now holds {imported.total}.")
     return EXIT_OK
 
 

@@ -1,17 +1,22 @@
 """The app's memo doors run the shared operations (issue 33): the signature row goes only into the
 document the memo was read against, and the memo's Monte Carlo sample count is the operation's
-default, the one `clusterbid memo` uses (core/sample_counts.py says 20,000)."""
+default, the one `clusterbid memo` uses (core/sample_counts.py says 20,000); an import is
+recorded in the operation's words."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 
+from PySide6.QtCore import Qt
+
 from clusterbid.cli import main as cli_main
+from clusterbid.core.bid import Bid
+from clusterbid.core.interchange import write_template_csv
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, bid_dict
 from tests.gui.test_memo_actions import _memo_for_ada, _press, _sign_through_the_app
 from tests.gui.waiting import HANG_GUARD_MS
 
@@ -68,3 +73,22 @@ def test_both_doors_make_the_memo_with_the_documented_sample_count(
     assert cli_main(["memo", str(source), "-o", str(tmp_path / "cli-memo.pdf"),
                      "--approver", "Ada Lovelace, CFO"]) == 0
     assert asked == [DOCUMENTED_SAMPLES, DOCUMENTED_SAMPLES]
+
+
+def test_an_imported_sheet_is_recorded_in_the_same_words_from_either_door(
+        qtbot, window, dialog_log, tmp_path):
+    """The import's audit row is worded by the operation (was: "Import bids.csv" from the command
+    line, "Import 2 bid(s)" from the app)."""
+    bids = [Bid.model_validate(bid_dict("x1")), Bid.model_validate(bid_dict("x2"))]
+    sheet = write_template_csv(tmp_path / "bids.csv", bids)
+    copy = tmp_path / "copy.clusterbid"
+    window.session.document.save_copy(copy)
+    assert cli_main(["import", str(copy), str(sheet)]) == 0
+    with EvaluationDocument.open(copy) as document:
+        from_cli = json.loads(document.audit_rows()[-1].new_json)["label"]
+
+    dialog_log.answers.append(str(sheet))
+    qtbot.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)  # File > Import Bids
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    from_app = json.loads(window.session.document.audit_rows()[-1].new_json)["label"]
+    assert from_cli == from_app == "Import 2 bid(s) from bids.csv"

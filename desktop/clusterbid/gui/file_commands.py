@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.edits import with_bids_added
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -91,15 +90,11 @@ class FileCommands:
                 )
 
     def _import_bid_file(self, path: Path) -> None:
-        from clusterbid.core.interchange import import_bids
-
-        def work(progress):
-            progress(0.1, f"reading {path.name}")
-            return import_bids(path)
+        from clusterbid.operations.bid_import import read_bid_sheet
 
         self.tasks.run(
             f"import {path}",
-            work,
+            lambda progress: read_bid_sheet(path, progress, progress),
             self._on_imported,
             lambda exc: dialogs.show_task_error(self.window, f"Could not import {path.name}", exc),
         )
@@ -113,14 +108,14 @@ class FileCommands:
                 report.as_text(),
             )
             return
-        try:
-            new = with_bids_added(
-                self.session.evaluation, report.bids, f"importing {report.source}"
-            )
+        from clusterbid.operations.bid_import import evaluation_with_import
+
+        try:  # one edit, one undo step and one audit row, worded as `clusterbid import` words it
+            new, label = evaluation_with_import(self.session.evaluation, report)
         except InputError as exc:
             dialogs.show_problem(self.window, "Nothing was imported", str(exc))
             return
-        if self.session.apply(new, f"Import {len(report.bids)} bid(s)"):
+        if self.session.apply(new, label):
             self.window.statusBar().showMessage(report.summary(), 10_000)
 
     def read_nccl_log(self, path: Path) -> None:
