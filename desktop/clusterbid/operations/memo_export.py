@@ -93,7 +93,8 @@ def export_memo(source: MemoSource, choices: MemoChoices, output: Path, progress
                     samples=max(choices.samples, 0), progress=reported)
     reported(0.95, "writing")  # the last point a cancel stops it: nothing is written after it
     write_bytes_atomically(output, pdf)
-    return ExportedMemo(Path(output), hashlib.sha256(pdf).hexdigest(), source.document, source.anchor)
+    sha256 = hashlib.sha256(pdf).hexdigest()
+    return ExportedMemo(Path(output), sha256, source.document, source.anchor)
 
 
 def write_export_row(document: EvaluationDocument, exported: ExportedMemo) -> tuple[str, ...]:

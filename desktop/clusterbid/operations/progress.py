@@ -25,7 +25,7 @@ class CancelToken(Protocol):
 
 
 class CancelFlag:
-    """A token set from the outside (another thread, a signal handler); never set by the operation."""
+    """A token set from outside (another thread, a signal handler), never by the operation."""
 
     def __init__(self) -> None:
         self.cancelled = False

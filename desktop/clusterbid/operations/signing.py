@@ -57,7 +57,7 @@ class SignedMemoResult:
 def read_memo_to_sign(path: Path, document: Path | None, *, evaluation: Any = None,
                       check: bool = False) -> MemoToSign:
     """Read the memo and decide which document may record its signature (`with_record_rule`).
-    `check` also verifies the memo against `evaluation` (the app shows which fields are unsigned)."""
+    `check` also verifies the memo against `evaluation` (the app shows the unsigned fields)."""
     from clusterbid.core.memo.signoff import memo_approvers, quiet_pyhanko_logs
 
     quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
@@ -99,7 +99,8 @@ def open_document_for_signature(path: Path) -> EvaluationDocument:
 
 
 def refuse_foreign_record(memo: MemoToSign, document: Path) -> None:
-    """For a door that asked for the row: refuse, before signing, a memo the document cannot record."""
+    """For a door that asked for the row: refuse, before signing, a memo the document cannot
+    record."""
     if memo.refusal is not None:
         raise InputError(f"--evaluation {document}: {memo.refusal}; nothing was signed "
                          "(sign without --evaluation, or name the memo's own document)")
@@ -119,8 +120,9 @@ def sign_memo_file(memo: MemoToSign, number: int, credentials: Callable[[], Sign
     field = approver_field(number)
     signer = credentials()
     if read_memo_bytes(memo.path) != memo.pdf:
-        raise InputError(f"{memo.path.name} changed since it was opened (another approver may have signed "
-                         "it); nothing was signed: sign it again to sign the current file")
+        raise InputError(f"{memo.path.name} changed since it was opened (another approver may "
+                         "have signed it); nothing was signed: sign it again to sign the "
+                         "current file")
     progress(0.2, "signing")
     signed = sign_memo(memo.pdf, field, signer, remark=remark, location=location,
                        source=source or memo.path.name)
@@ -143,7 +145,8 @@ def write_signature_row(document: EvaluationDocument, signed: SignedMemoResult) 
         raise InputError(signed.not_recorded or NOT_OURS)
     if not same_file(document.path, signed.record_into):
         raise InputError(f"{document.path.name} is not the evaluation this memo was made from "
-                         f"({signed.record_into.name}); its audit trail records only signatures of its own memos")
+                         f"({signed.record_into.name}); its audit trail records only signatures "
+                         "of its own memos")
     document.record_signature(signed.signer, signed.sha256, role=signed.role)
     return tuple(document.anchor_problems)
 
