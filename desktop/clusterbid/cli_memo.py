@@ -115,6 +115,6 @@ def register(verbs: argparse._SubParsersAction) -> None:
                            "(kept in the attached inputs; without it page 1 says none was given)")
     memo.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                       help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
-                           "default 20,000)")
+                           f"default {DEFAULT_SAMPLES:,})")
     memo.set_defaults(func=run_memo)
 
