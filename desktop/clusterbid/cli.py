@@ -46,26 +46,11 @@ def _load_evaluation(path: str):
 
 
 def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
-    from clusterbid.core.report import format_ranking_table, scorecard_to_json
-    from clusterbid.core.uncertainty import analyse_sensitivity
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
+    from clusterbid.operations.scoring import score
 
-    if is_serving(evaluation):
-        from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        scorecard = score_serving_evaluation(evaluation)
-        text = json.dumps(serving_scorecard_to_json(scorecard), indent=2, ensure_ascii=False)
-        print(text if as_json else format_serving_table(scorecard))
-        return
-    from clusterbid.core.uncertainty.decision import decide
-
-    scorecard, uncertainty = decide(evaluation, samples)  # ranked on the policy's decision basis
-    sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
-    if as_json:
-        print(json.dumps(scorecard_to_json(scorecard, uncertainty, sensitivity), indent=2, ensure_ascii=False))
-    else:
-        print(format_ranking_table(scorecard, uncertainty, sensitivity))
+    result = score(evaluation, no_progress, NEVER_CANCELLED, samples)
+    print(json.dumps(result.as_json(), indent=2, ensure_ascii=False) if as_json else result.as_table())
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -9,20 +9,9 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
-from clusterbid.core.evidence.nccl_checks import NodeCount
-from clusterbid.core.evidence.reading import (
-    FORMATS,
-    EvidenceReading,
-    FabricClaim,
-    fabric_claim_of,
-    load_evidence_bytes,
-    read_evidence,
-    reading_to_json,
-    select_run,
-)
+from clusterbid.core.evidence.reading import FORMATS, EvidenceReading, FabricClaim, reading_to_json
 
 EXIT_OK, EXIT_INPUT = 0, 2
 FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
@@ -40,15 +29,16 @@ _size = size_text
 
 def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = None,
           data: bytes | None = None) -> EvidenceReading:
-    data = load_evidence_bytes(path) if data is None else data
-    if fabric is None and args.fabric is not None:
-        fabric = fabric_claim_of(args.fabric, args.claims_gdr)
-    nodes = NodeCount(args.nodes, "--nodes on the clusterbid command line") if args.nodes else None
-    reading = read_evidence(data, str(path), fmt=args.format, measured_by=args.measured_by, measured_on=args.measured_on,
-                            nic_aggregate_gb_s=args.nic_aggregate_gb_s, fabric=fabric, nodes=nodes)  # fmt: skip
-    if args.run is not None:
-        reading = select_run(reading, args.run)
-    return reading
+    from clusterbid.operations.evidence_attach import read_evidence_file
+
+    return read_evidence_file(path, _options(args), fabric, data)
+
+
+def _options(args: argparse.Namespace):
+    from clusterbid.operations.evidence_attach import ReadingOptions
+
+    return ReadingOptions(args.format, args.measured_by, args.measured_on, args.nic_aggregate_gb_s,
+                          args.fabric, args.claims_gdr, args.nodes, args.run)
 
 
 def _nccl_lines(reading: EvidenceReading) -> list[str]:
@@ -161,38 +151,20 @@ def run_parse(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json", "throughput-csv": "text/csv",
-               "throughput-json": "application/json", "scaling-csv": "text/csv",
-               "training-log": "text/plain"}  # fmt: skip
-
-
 def run_attach(args: argparse.Namespace) -> int:
     """Parse first; only a file that yields usable evidence is stored, with the bid, in one transaction."""
-    from clusterbid.core.comparison_table import KeptTableDocument
-    from clusterbid.core.store import EvaluationDocument
+    from clusterbid.operations.evidence_attach import attach_evidence
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     path = Path(args.file)
     try:
-        with EvaluationDocument.open(args.document, user=args.user) as document:
-            # The bid's own fabric is what the log's NCCL lines are held against.
-            bid = next((b for b in document.evaluation.bids if b.id == args.bid_id), None)
-        claim = fabric_claim_of(bid.fabric.technology, bid.fabric.gpudirect_rdma) if bid and args.fabric is None else None
-        data = load_evidence_bytes(path)  # read once: the bytes kept are the bytes parsed
-        reading = _read(path, args, claim, data)
-        if not reading.evidence:
-            raise InputError(f"{path}: holds no figure the cost model uses ({'; '.join(reading.notes) or 'nothing usable'}); "
-                             "nothing was attached")
-        items = [_overridden(e, args.use_flagged) for e in reading.evidence]
-        with KeptTableDocument.open(args.document, user=args.user) as document:
-            document.attach_evidence(args.bid_id, path.name, data, items,
-                                     media_type=MEDIA_TYPES[reading.format])
-            from clusterbid.core.evidence_request.status import match_file
-
-            matched = match_file(document, args.bid_id, path.name)  # a file named after a request answers it
+        attached = attach_evidence(args.document, args.bid_id, path, _options(args), no_progress,
+                                   NEVER_CANCELLED, use_flagged=args.use_flagged, user=args.user)
     except InputError as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
+    reading, items, matched = attached.reading, attached.items, attached.matched
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
     print("\n".join(_evidence_lines(reading)[1:]))
     if matched:
@@ -207,13 +179,6 @@ def run_attach(args: argparse.Namespace) -> int:
         fabric = [f for f in flags if f.code in ("ran_over_sockets", "gdr_off")]
         print("\n".join(f"  [{f.code}] {f.message}" for f in fabric))  # the bid's own claim is contradicted
     return EXIT_OK
-
-
-def _overridden(item: Evidence, reason: str | None) -> Evidence:
-    """The officer's recorded reason to use a flagged figure; figures not flagged are left alone."""
-    if reason is None or not item.suspect:
-        return item
-    return Evidence.model_validate(item.model_dump() | {"suspect_override": reason})
 
 
 def _date(text: str) -> dt.date:

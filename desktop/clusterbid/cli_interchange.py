@@ -39,10 +39,11 @@ def export_template_command(args: argparse.Namespace) -> int:
 def import_bids_command(args: argparse.Namespace) -> int:
     """Exit 0 when every row is valid; 2 (refused input, as everywhere) when the report lists
     problems or the file is refused."""
-    from clusterbid.core.interchange import import_bids
+    from clusterbid.operations.bid_import import read_bid_sheet
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
+        report = read_bid_sheet(args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import sys
 from pathlib import Path
 
@@ -16,8 +15,8 @@ EXIT_OK, EXIT_INPUT = 0, 2
 def run_memo(args: argparse.Namespace) -> int:
     from clusterbid.core.documents import read_evaluation
     from clusterbid.core.memo.inputs import Approver, RecommendationOverride
-    from clusterbid.core.memo.making import make_memo
-    from clusterbid.core.safe_files import write_bytes_atomically
+    from clusterbid.operations import memo_export
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     if args.justification and not args.override:
         raise InputError("--justification explains an override: give --override BID_ID with it")
@@ -31,36 +30,33 @@ def run_memo(args: argparse.Namespace) -> int:
         raise InputError(f"-o {output}: the memo is a PDF; give a file name ending in .pdf")
     source = Path(args.path)
     evaluation = read_evaluation(source)
-    notes, anchor, statuses = args.notes, None, []
+    notes, made_from = args.notes, memo_export.MemoSource(evaluation)
     if source.suffix == ".clusterbid":
         from clusterbid.core.store.fileformat import read_only_refusal
 
         refusal = read_only_refusal(source, "the memo's export")  # before the memo is made
         if refusal:
             raise InputError(refusal)
-        notes = _accept_failed_audit(source, args.accept_failed_audit, notes)
-        anchor = _audit_anchor(source)
-        statuses = _request_statuses(source)
+        notes, made_from = _document_source(source, evaluation, args.accept_failed_audit, notes)
+    choices = memo_export.MemoChoices(approvers, notes, override, decision_date, args.samples,
+                                      rationale=args.tradeoff_rationale or "")
     try:
-        pdf = make_memo(evaluation, approvers=approvers, notes=notes, override=override,
-                        decision_date=decision_date, audit_anchor=anchor, request_statuses=statuses,
-                        samples=max(args.samples, 0), rationale=args.tradeoff_rationale or "")
+        exported = memo_export.export_memo(made_from, choices, output, no_progress, NEVER_CANCELLED)
     except InputError as exc:
         raise InputError(f"{source}: {exc}") from None
-    write_bytes_atomically(output, pdf)  # a full disk leaves neither a half memo nor a stray temporary file
-    sha256 = hashlib.sha256(pdf).hexdigest()
-    if source.suffix == ".clusterbid":
+    sha256 = exported.sha256
+    if made_from.document is not None:
         from clusterbid.core.store import EvaluationDocument
 
         try:
             with EvaluationDocument.open(source) as document:
-                document.record_memo_exported(output.name, sha256, anchor)
+                problems = memo_export.write_export_row(document, exported)
         except InputError as exc:  # the memo exists and is whole: say so, and what is missing
             raise InputError(f"wrote the approval memo to {output} (SHA-256 {sha256}), but its export could not "
                              f"be recorded in {source.name}'s audit trail ({exc}); the memo is complete, the "
                              "trail does not list it: export again once the document can be written") from None
         print(f"recorded the export in the audit trail of {source}")
-        for problem in document.anchor_problems:
+        for problem in problems:
             print(f"clusterbid: note: {problem}", file=sys.stderr)
     print(f"wrote the approval memo to {output} (SHA-256 {sha256})")
     return EXIT_OK
@@ -79,44 +75,25 @@ def _decision_date(text: str | None):
                          "e.g. 2026-12-01") from None
 
 
-def _accept_failed_audit(source: Path, reason: str | None, notes: str) -> str:
-    """A document that fails its audit makes no memo unless the officer gives a reason, which is
-    recorded in its trail and printed with the notes; returns the notes to print."""
-    from clusterbid.core.store import EvaluationDocument, audit_warning, override_note
+def _document_source(source: Path, evaluation, reason: str | None, notes: str):
+    """The notes to print and what the memo is made from: the document's audit head after any
+    accepted failed audit, and its evidence requests. A document that fails its audit makes no
+    memo unless the officer gives a reason, which is recorded in its trail and printed."""
+    from clusterbid.core.store import EvaluationDocument, audit_warning
+    from clusterbid.operations import memo_export
 
     with EvaluationDocument.open(source) as document:
         report = document.audit_report
-        if report.ok:
-            if reason:
-                raise InputError(f"--accept-failed-audit: {source.name} passes its audit; there is nothing to accept")
-            return notes
-        if not reason or not reason.strip():
-            raise InputError(audit_warning(report) + " No memo was made: to make one anyway, give "
-                             "--accept-failed-audit REASON (recorded in the trail and printed on the memo).")
-        document.accept_failed_audit(reason)
-        print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
-        note = override_note(report, document.user, reason)
-    return f"{notes}\n\n{note}" if notes.strip() else note
-
-
-def _audit_anchor(source: Path) -> dict[str, object]:
-    """The document's audit head now (after any recorded override): the memo prints and attaches it."""
-    from clusterbid.core.store import EvaluationDocument
-    from clusterbid.core.store.anchor import AuditAnchor
-
-    with EvaluationDocument.open(source) as document:
-        return AuditAnchor.from_head(document.head).as_json()
-
-
-def _request_statuses(source: Path) -> list:
-    """The evidence requests issued from the document and their states today (the memo lists them)."""
-    import datetime as dt
-
-    from clusterbid.core.evidence_request.status import request_statuses
-    from clusterbid.core.store import EvaluationDocument
-
-    with EvaluationDocument.open(source) as document:
-        return request_statuses(document, dt.date.today())
+        if report.ok and reason:
+            raise InputError(f"--accept-failed-audit: {source.name} passes its audit; there is nothing to accept")
+        if not report.ok:
+            if not reason or not reason.strip():
+                raise InputError(audit_warning(report) + " No memo was made: to make one anyway, give "
+                                 "--accept-failed-audit REASON (recorded in the trail and printed on the memo).")
+            note = memo_export.accept_failed_audit(document, reason)
+            print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
+            notes = f"{notes}\n\n{note}" if notes.strip() else note
+        return notes, memo_export.memo_source(document, evaluation)
 
 
 def register(verbs: argparse._SubParsersAction) -> None:
@@ -142,6 +119,6 @@ def register(verbs: argparse._SubParsersAction) -> None:
                            "(kept in the attached inputs; without it page 1 says none was given)")
     memo.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
                       help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
-                           "default 20,000)")
+                           f"default {DEFAULT_SAMPLES:,})")
     memo.set_defaults(func=run_memo)
 

@@ -31,26 +31,27 @@ def _training_evaluation(path: Path):
 
 
 def _write_pack(args: argparse.Namespace) -> int:
-    from clusterbid.core.evidence_request.export import export_pack
     from clusterbid.core.evidence_request.summary import voi_lines
-    from clusterbid.core.uncertainty.value_of_information import value_of_information
+    from clusterbid.operations.evidence_request import request_evidence, value_requests
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     path = Path(args.path)
     evaluation = _training_evaluation(path)
     issued = args.issued_on or dt.date.today()
-    if args.bid not in {b.id for b in evaluation.bids}:  # refuse before the Monte Carlo runs
-        known = ", ".join(b.id for b in evaluation.bids) or "none"
-        raise InputError(f"--bid {args.bid!r}: no such bid in {path.name} (bids: {known})")
-    voi = value_of_information(evaluation, args.samples)
+    voi = value_requests(evaluation, args.bid, no_progress, NEVER_CANCELLED, args.samples, path.name)
     if path.suffix == ".clusterbid":
         from clusterbid.core.store import EvaluationDocument
 
         with EvaluationDocument.open(path, user=args.user) as document:
-            pack, paths = export_pack(evaluation, args.bid, voi, Path(args.output), issued, args.deadline, document)
+            written = request_evidence(evaluation, args.bid, voi, Path(args.output), no_progress,
+                                       NEVER_CANCELLED, issued=issued, deadline=args.deadline,
+                                       document=document)
         kept = f"; kept in {path.name} so returned files are matched to it"
     else:
-        pack, paths = export_pack(evaluation, args.bid, voi, Path(args.output), issued, args.deadline)
+        written = request_evidence(evaluation, args.bid, voi, Path(args.output), no_progress,
+                                   NEVER_CANCELLED, issued=issued, deadline=args.deadline)
         kept = " (an evaluation JSON cannot keep it: use a .clusterbid document to track the answers)"
+    pack, paths = written.pack, written.paths
     print(f"Wrote {paths[0]} and {paths[1]}{kept}")
     for request in pack.requests:
         print(f"  {request.request_id}: {request.title}")

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.memo.signoff import read_memo_bytes
 
 PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
 # verify: 0 VALID, 1 INVALID, 3 INDETERMINATE (2 is bad input and 70 an internal error, in cli.main)
@@ -36,45 +35,34 @@ def read_passphrase(p12: Path) -> str:
 
 def run_sign(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.credentials import load_credentials, read_p12_file
-    from clusterbid.core.memo.signing import approver_field, sign_memo
-    from clusterbid.core.memo.signer_check import refuse_wrong_signer
-    from clusterbid.core.memo.signoff import approver_role, memo_approvers, write_atomically
+    from clusterbid.core.memo.signing import approver_field
+    from clusterbid.operations import signing
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     _quiet_pyhanko()
-    field = approver_field(args.field)
-    memo = read_memo_bytes(args.memo)
+    approver_field(args.field)
+    memo = signing.read_memo_to_sign(args.memo, None)
     document = None
-    if args.evaluation is not None:
-        from clusterbid.core.store import EvaluationDocument
-
-        from clusterbid.core.store.fileformat import read_only_refusal
-
-        if args.evaluation.suffix != ".clusterbid":
-            raise InputError(f"--evaluation {args.evaluation}: signatures are recorded in a .clusterbid document")
-        refusal = read_only_refusal(args.evaluation, "the signature")  # before the memo is signed
-        if refusal:
-            raise InputError(refusal)
-        document = EvaluationDocument.open(args.evaluation)  # opened first: a bad document signs nothing
+    if args.evaluation is not None:  # opened first: a bad document signs nothing
+        document = signing.open_document_for_signature(args.evaluation)
     try:
         if document is not None:
-            from clusterbid.core.memo.anchor_check import signature_record_refusal
+            memo = signing.with_record_rule(memo, args.evaluation)
+            signing.refuse_foreign_record(memo, args.evaluation)
 
-            refusal = signature_record_refusal(memo, args.evaluation)
-            if refusal is not None:
-                raise InputError(f"--evaluation {args.evaluation}: {refusal}; nothing was signed "
-                                 "(sign without --evaluation, or name the memo's own document)")
-        p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
-        credentials = load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
-        refuse_wrong_signer(memo, memo_approvers(memo), field, credentials, str(args.memo))
-        signed = sign_memo(memo, field, credentials, remark=args.remark, location=args.location, source=str(args.memo))
-        out = args.output or args.memo
-        write_atomically(out, signed.pdf)
-        print(f"{signed.signer} signed {field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
-              f"(this computer's clock); wrote {out}")
+        def credentials():
+            p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
+            return load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
+
+        signed = signing.sign_memo_file(memo, args.field, credentials, no_progress, NEVER_CANCELLED,
+                                        remark=args.remark, location=args.location, output=args.output,
+                                        source=str(args.memo))
+        print(f"{signed.signer} signed {signed.field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
+              f"(this computer's clock); wrote {signed.path}")
         if document is not None:
-            document.record_signature(signed.signer, signed.sha256, role=approver_role(memo, args.field))
+            problems = signing.write_signature_row(document, signed)
             print(f"recorded the signature in the audit trail of {args.evaluation}")
-            for problem in document.anchor_problems:
+            for problem in problems:
                 print(f"clusterbid: note: {problem}", file=sys.stderr)
     finally:
         if document is not None:
@@ -93,33 +81,17 @@ def _as_json(result) -> dict:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    memo = read_memo_bytes(args.memo)  # a file that is no memo is refused before the imports
-    from clusterbid.core.memo.verification import verify_memo
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
+    from clusterbid.operations.verifying import verify_memo_file
 
-    _quiet_pyhanko()
-    from clusterbid.core.memo.signoff_trust import signoff_trust
-
-    # --trust, the registry file and the document's own anchors and registry as at the memo's row
-    trust = signoff_trust(memo, args.trust or [], args.evaluation, args.registry)
-    evaluation = None
-    if args.evaluation is not None:
-        from clusterbid.core.documents import read_evaluation
-
-        evaluation = read_evaluation(args.evaluation, read_only=True)  # verify never writes it
-    try:
-        result = verify_memo(memo, [], evaluation, ordered=not args.any_order, signoff=trust)
-    except InputError as exc:
-        raise InputError(f"{args.memo}: {exc}") from None
-    from clusterbid.core.memo.anchor_check import with_document_anchor
-
-    result = with_document_anchor(result, memo, args.evaluation)  # the document's history still holds the memo's row
+    verified = verify_memo_file(args.memo, no_progress, NEVER_CANCELLED, trust=args.trust or [],
+                                evaluation_path=args.evaluation, registry=args.registry,
+                                ordered=not args.any_order)
     if args.json:
-        print(json.dumps(_as_json(result), indent=2, ensure_ascii=False))
+        print(json.dumps(_as_json(verified.result), indent=2, ensure_ascii=False))
     else:
-        from clusterbid.core.memo.signoff import format_verification
-
-        print(format_verification(str(args.memo), result, args.evaluation, explain=args.explain))
-    return EXIT_FOR_VERDICT[result.verdict]
+        print(verified.report(str(args.memo), args.evaluation, explain=args.explain))
+    return EXIT_FOR_VERDICT[verified.verdict]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -80,45 +80,37 @@ def run_copy(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     """Import a filled bid template into a document: every bid or none (or only the valid rows)."""
-    from clusterbid.core.interchange import import_bids
+    from clusterbid.operations.bid_import import import_into_document, read_bid_sheet
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        report = import_bids(args.file, valid_rows_only=args.valid_rows_only)
+        report = read_bid_sheet(args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only)
         if report.problems and not args.valid_rows_only:
             print(report.as_text())
             print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
             return EXIT_INPUT
         with KeptTableDocument.open(args.path, user=args.user) as document:
             # One import is one user action: one transaction and one audit row for the whole sheet.
-            document.add_bids(list(report.bids), label=f"Import {Path(args.file).name}")
-            total = len(document.evaluation.bids)
+            imported = import_into_document(document, report)
     except InputError as exc:
         return _fail(f"nothing was imported into {args.path}: {exc}")
     print(report.as_text())  # what was read, printed once it is saved: never success before a failure
-    print(f"Imported {len(report.bids)} bid(s) into {args.path}; it now holds {total}.")
+    print(f"Imported {imported.added} bid(s) into {args.path}; it now holds {imported.total}.")
     return EXIT_OK
 
 
 def run_export(args: argparse.Namespace) -> int:
     """Export the scored comparison of a document (or evaluation JSON) to XLSX or CSV."""
     from clusterbid.core.documents import read_evaluation
-    from clusterbid.core.interchange import export_table
-    from clusterbid.core.report import comparison_rows
-    from clusterbid.core.scoring import score_evaluation
-    from clusterbid.core.serving_report import serving_comparison_rows
-    from clusterbid.core.serving_scoring import score_serving_evaluation
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.operations.comparison import export_comparison, score_for_comparison
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
         evaluation = read_evaluation(args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr))
-        if is_serving(evaluation):
-            rows = serving_comparison_rows(score_serving_evaluation(evaluation))
-        else:
-            rows = comparison_rows(score_evaluation(evaluation))
-        written = export_table(args.file, rows, title=evaluation.title)
+        exported = export_comparison(score_for_comparison(evaluation), args.file, no_progress, NEVER_CANCELLED)
     except InputError as exc:
         return _fail(str(exc))
-    print(f"wrote the comparison of {len(evaluation.bids)} bid(s) to {written}")
+    print(f"wrote the comparison of {exported.bids} bid(s) to {exported.path}")
     return EXIT_OK
 
 

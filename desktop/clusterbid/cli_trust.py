@@ -12,17 +12,15 @@ COUNTERSIGN_HELP = "sign a .clusterbid document's history up to now with your ow
 
 
 def run_trust(args: argparse.Namespace) -> int:
-    from clusterbid.core.memo.trust_store import add_trusted_certificates, trusted_certificates
     from clusterbid.core.store import EvaluationDocument
+    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
+    from clusterbid.operations.trust import require_document, trust
 
-    if args.document.suffix != ".clusterbid" or not args.document.is_file():
-        raise InputError(f"{args.document}: give an evaluation document (.clusterbid); trust is kept in it, "
-                         "audited, so every memo verified against it uses the same certificates")
+    require_document(args.document)
     with EvaluationDocument.open(args.document) as document:
-        for path in args.add or []:
-            for added in add_trusted_certificates(document, path):
-                print(f"added: {added.describe()}")
-        listed = trusted_certificates(document)
+        result = trust(document, args.add or [], no_progress, NEVER_CANCELLED,
+                       on_added=lambda added: print(f"added: {added.describe()}"))
+    listed = result.listed
     print(f"{args.document}: {len(listed)} trusted certificate(s)" + (":" if listed else
           "; add the approvers' certificates or their CA with --add CERT.pem"))
     for certificate in listed:

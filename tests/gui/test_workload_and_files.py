@@ -117,6 +117,9 @@ def test_export_comparison_writes_the_ranking(qtbot, window, dialog_log, tmp_pat
     target = tmp_path / "comparison.xlsx"
     dialog_log.answers.append(str(target))
     qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    # written on the window's runner by the operation `clusterbid export` runs
+    qtbot.waitUntil(lambda: not window.tasks.is_busy("comparison export"), timeout=HANG_GUARD_MS)
+    assert window.statusBar().currentMessage() == f"Exported the comparison to {target}"
     sheet = openpyxl.load_workbook(target).active
     header = [c.value for c in sheet[3]]
     first = dict(zip(header, [c.value for c in sheet[4]]))

@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
-
-class Cancelled(Exception):
-    """Raised inside a task by `Progress` once the user (or a newer run) cancelled it."""
+# Raised inside a task by `Progress`, or by an operation's checkpoint, once the user (or a newer
+# run) cancelled it: one class, so the runner drops both quietly.
+from clusterbid.operations.progress import Cancelled
 
 
 class Progress:

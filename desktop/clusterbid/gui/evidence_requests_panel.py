@@ -10,11 +10,12 @@ from pathlib import Path
 from PySide6.QtWidgets import QFileDialog, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.evidence_request.export import export_pack
 from clusterbid.core.evidence_request.status import request_statuses
 from clusterbid.core.evidence_request.summary import asks
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.gui import dialogs
+from clusterbid.operations.evidence_request import request_evidence
+from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
 STATE_WORDS = {"answered": "answered", "late": "answered late", "refused": "refused", "open": "open",
                "overdue": "overdue: nothing returned by the deadline"}  # fmt: skip
@@ -81,10 +82,12 @@ class EvidenceRequestsPanel(QWidget):
 
     def export_to(self, folder: Path) -> list[Path]:
         try:
-            _, paths = export_pack(self.document.evaluation, self.bid_id, self.voi, folder, dt.date.today(),
-                                   document=self.document)
+            # quick (two small files and one row), and the document lives on this thread
+            written = request_evidence(self.document.evaluation, self.bid_id, self.voi, folder,
+                                     no_progress, NEVER_CANCELLED, issued=dt.date.today(),
+                                     document=self.document)
         except InputError as exc:
             dialogs.show_problem(self, "The request for evidence was not written", str(exc))
             return []
         self._show()
-        return paths
+        return list(written.paths)

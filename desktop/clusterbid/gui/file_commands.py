@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.gui.edits import with_bids_added
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -59,19 +58,9 @@ class FileCommands:
             self.window, "Export the comparison", "comparison.xlsx", "Tables (*.xlsx *.csv)"
         )
         if path:
-            from clusterbid.core.interchange import export_table
-            from clusterbid.core.report import comparison_rows
+            export_comparison_in_background(self.window, self.tasks, self._scorecard(), path)
 
-            scorecard = self._scorecard()
-            self._write(
-                lambda: export_table(
-                    Path(path), comparison_rows(scorecard), scorecard.evaluation.title
-                ),
-                "the comparison",
-                path,
-            )
-
-    def _write(self, write, what: str, path: str) -> None:
+    def _write(self, write, what: str, path: str) -> None:  # quick: the template
         try:
             write()
         except (InputError, OSError) as exc:
@@ -101,15 +90,11 @@ class FileCommands:
                 )
 
     def _import_bid_file(self, path: Path) -> None:
-        from clusterbid.core.interchange import import_bids
-
-        def work(progress):
-            progress(0.1, f"reading {path.name}")
-            return import_bids(path)
+        from clusterbid.operations.bid_import import read_bid_sheet
 
         self.tasks.run(
             f"import {path}",
-            work,
+            lambda progress: read_bid_sheet(path, progress, progress),
             self._on_imported,
             lambda exc: dialogs.show_task_error(self.window, f"Could not import {path.name}", exc),
         )
@@ -123,14 +108,14 @@ class FileCommands:
                 report.as_text(),
             )
             return
-        try:
-            new = with_bids_added(
-                self.session.evaluation, report.bids, f"importing {report.source}"
-            )
+        from clusterbid.operations.bid_import import evaluation_with_import
+
+        try:  # one edit, one undo step and one audit row, worded as `clusterbid import` words it
+            new, label = evaluation_with_import(self.session.evaluation, report)
         except InputError as exc:
             dialogs.show_problem(self.window, "Nothing was imported", str(exc))
             return
-        if self.session.apply(new, f"Import {len(report.bids)} bid(s)"):
+        if self.session.apply(new, label):
             self.window.statusBar().showMessage(report.summary(), 10_000)
 
     def read_nccl_log(self, path: Path) -> None:
@@ -145,3 +130,16 @@ class FileCommands:
             done,
             lambda exc: dialogs.show_task_error(self.window, f"Could not read {path.name}", exc),
         )
+
+
+def export_comparison_in_background(window, tasks: BackgroundTasks, scorecard, path: str) -> None:
+    """The comparison the window shows, written by the shared operation on the window's runner
+    (the training and the serving window alike)."""
+    from clusterbid.operations.comparison import export_comparison
+
+    tasks.run(
+        "comparison export",
+        lambda progress: export_comparison(scorecard, Path(path), progress, progress),
+        lambda _exported: window.statusBar().showMessage(f"Exported the comparison to {path}", 8000),
+        lambda exc: dialogs.show_task_error(window, "Could not export the comparison", exc),
+    )

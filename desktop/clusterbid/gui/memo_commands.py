@@ -1,15 +1,14 @@
 """File menu handlers for the approval memo: export, sign and verify, each in the background, for
 the training window and the serving window alike (each holds one MemoCommands).
 
-The app's memo is the one `clusterbid memo` writes (same Monte Carlo samples and seed), so the
-PDF is the same bytes whichever way it was made. Audit rows are written here, on the GUI thread,
-after the background work succeeded: a cancelled or failed export records nothing.
+Each runs its operation (clusterbid.operations), the one `clusterbid memo`, `sign` and `verify`
+call, so the memo is the same bytes whichever way it was made. The operations decide the audit
+rows; they are written on the GUI thread (where the document lives) after the background work
+succeeded: a cancelled or failed export records nothing.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -17,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
-from clusterbid.core.memo.signoff import read_memo_bytes
-from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
+from clusterbid.operations import memo_export, signing, verifying
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -27,49 +25,6 @@ if TYPE_CHECKING:
     from clusterbid.gui.background import BackgroundTasks
 
 MEMO_FILES = "Approval memos (*.pdf)"
-
-
-def _render_and_write(
-    path: Path, scorecard, request, progress, statuses=(), anchor=None
-) -> tuple[Path, str]:
-    """The memo `clusterbid memo` makes of the same evaluation and choices, written whole or not
-    at all."""
-    from clusterbid.core.memo.making import make_memo
-    from clusterbid.core.memo.signoff import write_atomically
-
-    pdf = make_memo(
-        scorecard.evaluation,
-        approvers=request.approvers,
-        notes=request.notes,
-        override=request.override,
-        decision_date=request.decision_date,
-        rationale=request.rationale,
-        audit_anchor=anchor,
-        request_statuses=statuses,
-        samples=MONTE_CARLO_SAMPLES,
-        progress=progress,
-    )
-    progress(0.95, "writing")  # the last point a cancel stops it: nothing is written after a cancel
-    write_atomically(path, pdf)
-    return path, hashlib.sha256(pdf).hexdigest()
-
-
-def record_in(document, record) -> str | None:
-    """Run `record(doc)` on `document`, reopened from its file when the window has since closed it
-    (another evaluation was opened while the memo was being written): the row is never lost.
-    Returns why it could not be recorded (a read-only file, a change from elsewhere), in words,
-    with what the anchor log outside the file could not take; None when all went in."""
-    from clusterbid.core.store import EvaluationDocument
-
-    try:
-        if not document.is_closed:
-            record(document)
-            return "; ".join(document.anchor_problems) or None
-        with EvaluationDocument.open(document.path) as reopened:
-            record(reopened)
-            return "; ".join(reopened.anchor_problems) or None
-    except InputError as exc:
-        return f"not recorded in {document.path.name}'s audit trail: {exc}"
 
 
 class MemoCommands:
@@ -133,29 +88,22 @@ class MemoCommands:
         if not chosen:
             return
         path = Path(chosen if chosen.lower().endswith(".pdf") else chosen + ".pdf")
-        from clusterbid.core.evidence_request.status import request_statuses
-
-        from clusterbid.core.store.anchor import AuditAnchor
-
-        statuses = request_statuses(
-            document, dt.date.today()
-        )  # read here: the document stays on this thread
-        anchor = AuditAnchor.from_head(
-            document.head
-        ).as_json()  # the history this memo is made from
+        # Read here, where the document lives: its history as the memo prints it. The samples are
+        # the operation's default, as `clusterbid memo` uses: the same bytes from either door.
+        source = memo_export.memo_source(document, scorecard.evaluation)
+        choices = memo_export.MemoChoices(request.approvers, request.notes, request.override,
+                                          request.decision_date, rationale=request.rationale)
         self.tasks.run(
             "memo export",
-            lambda progress: _render_and_write(
-                path, scorecard, request, progress, statuses, anchor
-            ),
-            lambda result: self._on_memo_exported(document, result, anchor),
+            lambda progress: memo_export.export_memo(source, choices, path, progress, progress),
+            lambda exported: self._on_memo_exported(document, exported),
             self._failed("Could not export the memo"),
         )
 
     def _accept_failed_audit(self) -> str | None:
         """Empty for a document that passes its audit; for one that fails, the memo note after the
         officer gave (and the trail recorded) a reason; None when the officer declined."""
-        from clusterbid.core.store import audit_warning, override_note
+        from clusterbid.core.store import audit_warning
 
         document = self._document()
         report = document.audit_report
@@ -170,15 +118,14 @@ class MemoCommands:
         if not reason:
             return None
         try:
-            document.accept_failed_audit(reason)
+            return memo_export.accept_failed_audit(document, reason)
         except InputError as exc:
             dialogs.show_problem(self.window, "No memo was made", str(exc))
             return None
-        return override_note(report, document.user, reason)
 
-    def _on_memo_exported(self, document, result: tuple[Path, str], anchor=None) -> None:
-        path, sha256 = result
-        trouble = record_in(document, lambda doc: doc.record_memo_exported(path.name, sha256, anchor))
+    def _on_memo_exported(self, document: EvaluationDocument, exported: memo_export.ExportedMemo) -> None:
+        path = exported.path
+        trouble = memo_export.record_export(document, exported)
         self.last_memo = path
         if trouble:  # the memo is whole; say what is missing rather than print a traceback
             dialogs.show_problem(self.window, "The memo was exported", f"{path} is complete; {trouble}")
@@ -191,39 +138,22 @@ class MemoCommands:
         path = dialogs.open_file(self.window, "Sign an approval memo", MEMO_FILES, self.last_memo)
         if not path:
             return
+        # The document shown now is the only one that may record the signature (the operation
+        # decides from the memo's audit anchor); another opened meanwhile never takes the row.
         document = self._document()
         document_path = document.path
-
-        def read(_progress):
-            from clusterbid.core.memo.anchor_check import signature_record_refusal
-            from clusterbid.core.memo.signoff import (
-                memo_approvers,
-                quiet_pyhanko_logs,
-                signature_fields,
-            )
-
-            quiet_pyhanko_logs()  # problems are shown in words, never as tracebacks on the terminal
-            pdf = read_memo_bytes(Path(path))
-            # The fields from the form alone: a full verification re-renders every page (seconds)
-            # and proves nothing the offer needs; signing refuses a wrong field itself.
-            fields = signature_fields(pdf)
-            # The same rule as `clusterbid sign --evaluation`: only this document's own memos.
-            ours = signature_record_refusal(pdf, document_path) is None
-            return pdf, memo_approvers(pdf), fields, ours
-
         self.tasks.run(
             "memo read",
-            read,
-            lambda found: self._ask_signature(Path(path), *found),
+            lambda _progress: signing.read_memo_to_sign(Path(path), document_path, check=True),
+            lambda memo: self._ask_signature(memo, document),
             self._failed(f"Could not read {Path(path).name}"),
         )
 
-    def _ask_signature(
-        self, path: Path, pdf: bytes, approvers: list, fields, is_ours: bool
-    ) -> None:
+    def _ask_signature(self, memo: signing.MemoToSign, document: EvaluationDocument) -> None:
         from clusterbid.core.memo.signing import approver_field
         from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
+        path, approvers, fields = memo.path, list(memo.approvers), memo.fields
         count = max(len(approvers), len(fields.unsigned) + len(fields.signed))
         unsigned = [n for n in range(1, count + 1) if approver_field(n) in fields.unsigned]
         if not unsigned:
@@ -231,53 +161,26 @@ class MemoCommands:
                 self.window, "Nothing to sign", f"{path.name} has no unsigned approver field left."
             )
             return
-        dialog = SignMemoDialog(path, approvers, unsigned, self.window, pdf=pdf)
+        dialog = SignMemoDialog(path, approvers, unsigned, self.window, pdf=memo.pdf)
         if dialog.exec() != dialog.DialogCode.Accepted:
             return
         number, credentials = dialog.field_number, dialog.credentials
         reason, location = dialog.reason.text().strip(), dialog.location.text().strip()
-        ours = self._document() if is_ours else None
-
-        def sign(progress):
-            from clusterbid.core.memo.signing import sign_memo
-            from clusterbid.core.memo.signoff import quiet_pyhanko_logs, write_atomically
-
-            quiet_pyhanko_logs()
-            # Someone signed or replaced it while the dialog was open: sign nothing.
-            if read_memo_bytes(path) != pdf:
-                raise InputError(
-                    f"{path.name} changed since it was opened (another approver may have signed "
-                    "it); nothing was signed: choose Sign a Memo again to sign the current file"
-                )
-            progress(0.2, "signing")
-            signed = sign_memo(
-                pdf,
-                approver_field(number),
-                credentials,
-                remark=reason,
-                location=location or None,
-                source=path.name,
-            )
-            progress(0.9, "writing")
-            write_atomically(path, signed.pdf)
-            return signed
-
         self.tasks.run(
             "memo sign",
-            sign,
-            lambda signed: self._on_signed(path, signed, approvers, number, ours),
+            lambda progress: signing.sign_memo_file(
+                memo, number, lambda: credentials, progress, progress,
+                remark=reason, location=location or None,
+            ),
+            lambda signed: self._on_signed(signed, document),
             self._failed(f"Could not sign {path.name}"),
         )
 
-    def _on_signed(self, path: Path, signed, approvers: list, number: int, ours) -> None:
-        role = approvers[number - 1].role if number <= len(approvers) else ""
-        where = "not recorded: the memo was not made from this evaluation's history"
-        if ours is not None:  # the document whose evaluation the memo matched when it was read
-            trouble = record_in(
-                ours, lambda doc: doc.record_signature(signed.signer, signed.sha256, role=role)
-            )
-            where = trouble or "recorded in the audit trail"
-        self._status(f"{signed.signer} signed {path.name} as approver {number} ({where})")
+    def _on_signed(self, signed: signing.SignedMemoResult, document: EvaluationDocument) -> None:
+        where = signing.record_signature(document, signed) or "recorded in the audit trail"
+        self._status(
+            f"{signed.signer} signed {signed.path.name} as approver {signed.number} ({where})"
+        )
 
     # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
@@ -300,22 +203,10 @@ class MemoCommands:
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            from clusterbid.core.memo.signoff import format_verification, quiet_pyhanko_logs, verdict_headline
-            from clusterbid.core.memo.signoff_trust import signoff_trust
-            from clusterbid.core.memo.verification import verify_memo
-
-            quiet_pyhanko_logs()
-            pdf = read_memo_bytes(path)
-            # the files picked, and the document's anchors and registry as at the memo's row
-            trust = signoff_trust(pdf, trust_paths, document_path)
-            progress(0.2, "verifying")
-            from clusterbid.core.memo.anchor_check import with_document_anchor
-
-            result = with_document_anchor(
-                verify_memo(pdf, [], evaluation, signoff=trust), pdf, document_path
-            )
-            report = format_verification(path.name, result, document_path.name, explain=True)
-            return result.verdict, verdict_headline(result), report
+            verified = verifying.verify_memo_file(path, progress, progress, trust=trust_paths,
+                                                  evaluation_path=document_path, evaluation=evaluation)
+            report = verified.report(path.name, document_path.name, explain=True)
+            return verified.verdict, verified.headline(), report
 
         self.tasks.run(
             "memo verify",

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 from html import escape
-from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
 
-from clusterbid.core.errors import InputError
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_report import band_text, serving_comparison_rows
 from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
@@ -150,17 +148,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         return "".join(parts)
 
     def export_comparison(self) -> None:
-        from clusterbid.core.interchange import export_table
+        from clusterbid.gui.file_commands import export_comparison_in_background
 
         path = dialogs.save_file(self, "Export the comparison", "serving-comparison.xlsx", "Tables (*.xlsx *.csv)")
-        if not path:
-            return
-        try:
-            export_table(Path(path), serving_comparison_rows(self.scorecard), self.scorecard.evaluation.title)
-        except (InputError, OSError) as exc:
-            dialogs.show_problem(self, "Could not export the comparison", str(exc))
-            return
-        self.statusBar().showMessage(f"Exported the comparison to {path}", 8000)
+        if path:
+            export_comparison_in_background(self, self.tasks, self.scorecard, path)
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         # A memo being written is finished and its audit row delivered before the file closes.

@@ -21,9 +21,11 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo import approver_registry
-from clusterbid.core.memo.trust_store import add_trusted_certificates, trusted_certificates
+from clusterbid.core.memo.trust_store import trusted_certificates
 from clusterbid.gui import dialogs
 from clusterbid.gui.memo.approver_form import CERTIFICATE_FILES, ApproverChange, ApproverForm
+from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
+from clusterbid.operations.trust import trust
 
 NO_APPROVERS = (
     "None registered: verify holds signers to the names on the memo only. Register each approver "
@@ -113,8 +115,8 @@ class TrustedCertificatesDialog(QDialog):
     def add_from(self, path: str) -> None:
         if not path:
             return
-        try:
-            added = add_trusted_certificates(self.document, path)
+        try:  # quick (one audited row each), and the document lives on this thread
+            added = trust(self.document, [path], no_progress, NEVER_CANCELLED).added
         except InputError as exc:
             self.status.setStyleSheet("color: #b3261e;")
             self.status.setText(f"Not added: {exc}")

@@ -1,0 +1,76 @@
+"""Verify a memo: its pages, signatures, approvers and figures, against an evaluation when one is
+given and, for a .clusterbid document, its history (the memo's audit row must still be in it).
+
+Verify never writes: the document is read as it is on disk (the command line) or as the window
+holds it (the app), and nothing is recorded in its trail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.memo.signoff import read_memo_bytes
+from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
+
+if TYPE_CHECKING:
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.memo.verification import MemoVerification
+
+
+@dataclass(frozen=True)
+class VerifiedMemo:
+    memo: Path
+    result: MemoVerification
+    document: Path | None  # the evaluation (file) the memo was checked against
+
+    @property
+    def verdict(self) -> str:
+        return self.result.verdict
+
+    def headline(self) -> str:
+        from clusterbid.core.memo.signoff import verdict_headline
+
+        return verdict_headline(self.result)
+
+    def report(self, name: str, evaluation_name: Path | str | None, *, explain: bool) -> str:
+        """The report in the words both doors print, naming the memo and the evaluation as given."""
+        from clusterbid.core.memo.signoff import format_verification
+
+        return format_verification(name, self.result, evaluation_name, explain=explain)
+
+
+def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken, *,
+                     trust: Sequence[Path | str] = (), evaluation_path: Path | None = None,
+                     evaluation: Evaluation | None = None, registry: Path | None = None,
+                     ordered: bool = True) -> VerifiedMemo:
+    """Every check on the memo at `memo`. `evaluation_path` names the evaluation (a .clusterbid
+    document also lends its trust anchors and registry as at the memo's row, and its history);
+    `evaluation`, when given, is that evaluation already read (the app's open document), else it
+    is read from the file, read-only."""
+    pdf = read_memo_bytes(Path(memo))  # a file that is no memo is refused before the imports
+    from clusterbid.core.memo.signoff import quiet_pyhanko_logs
+    from clusterbid.core.memo.signoff_trust import signoff_trust
+    from clusterbid.core.memo.verification import verify_memo
+
+    quiet_pyhanko_logs()  # problems are reported in words, never as tracebacks on the terminal
+    # the files given, and the document's own anchors and registry as at the memo's row
+    signoff = signoff_trust(pdf, list(trust), evaluation_path, registry)
+    if evaluation is None and evaluation_path is not None:
+        from clusterbid.core.documents import read_evaluation
+
+        evaluation = read_evaluation(evaluation_path, read_only=True)  # verify never writes it
+    checkpoint(cancel)
+    progress(0.2, "verifying")
+    try:
+        result = verify_memo(pdf, [], evaluation, ordered=ordered, signoff=signoff)
+    except InputError as exc:
+        raise InputError(f"{memo}: {exc}") from None
+    from clusterbid.core.memo.anchor_check import with_document_anchor
+
+    # the document's history still holds the memo's row
+    result = with_document_anchor(result, pdf, evaluation_path)
+    return VerifiedMemo(Path(memo), result, evaluation_path)
