@@ -6,6 +6,7 @@ cheap net cost on a large commitment reads as what it is: a bet on the plan."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
@@ -16,7 +17,7 @@ from clusterbid.core.scoring import Scorecard
 
 Row = tuple[str, float, float, float]  # bid, net plan cost, cost if the plan fails, commitment
 MOST_BARS = 10  # as the other charts: the ten leading bids
-ROW_HEIGHT, LABEL_SHARE, TEXT_SHARE = 15.0, 0.18, 0.42
+ROW_HEIGHT, LABEL_SHARE, TEXT_SIZE = 15.0, 0.18, 6.5
 
 
 def commitment_rows(scorecard: Scorecard) -> tuple[Row, ...]:
@@ -36,19 +37,25 @@ def commitment_chart(rows: tuple[Row, ...], currency: str) -> list[Flowable]:
         return []
     height = ROW_HEIGHT * len(rows) + 4
     drawing = Drawing(W, height)
-    left, width = LABEL_SHARE * W, (1 - LABEL_SHARE - TEXT_SHARE) * W
+    # The renderer's starting font would otherwise be Helvetica, set (and so listed in the PDF,
+    # unembedded) even though no string uses it: every memo font is embedded.
+    drawing.initialFontName, drawing.initialFontSize = styles.FONT, 7
+    texts = [f"net {_short(net, currency)}; if the plan fails {_short(fails, currency)}; "
+             f"commits {_short(commit, currency)}" for _, net, fails, commit in rows]
+    # The bars take what the longest figure line leaves, so no line runs into the margin.
+    longest = max(stringWidth(text, styles.FONT, TEXT_SIZE) for text in texts)
+    left = LABEL_SHARE * W
+    width = max(W - left - longest - 6, 0.2 * W)
     top = max(max(commit, fails) for _, _, fails, commit in rows) or 1.0
     scale = width / top
-    for index, (bid, net, fails, commit) in enumerate(rows):
+    for index, ((bid, net, fails, commit), text) in enumerate(zip(rows, texts, strict=True)):
         y = height - ROW_HEIGHT * (index + 1)
         drawing.add(String(0, y + 4, bid, fontName=styles.FONT, fontSize=7, fillColor=styles.INK))
         drawing.add(Rect(left, y + 2, commit * scale, 9, fillColor=styles.RULE, strokeColor=None))
         drawing.add(Rect(left, y + 4, net * scale, 5, fillColor=styles.ACCENT, strokeColor=None))
         x = left + fails * scale
         drawing.add(Line(x, y + 0.5, x, y + 12.5, strokeColor=styles.WARN, strokeWidth=1.5))
-        text = (f"net {_short(net, currency)}; if the plan fails {_short(fails, currency)}; "
-                f"commits {_short(commit, currency)}")
-        drawing.add(String(left + width + 6, y + 4, text, fontName=styles.FONT, fontSize=6.5,
+        drawing.add(String(left + width + 6, y + 4, text, fontName=styles.FONT, fontSize=TEXT_SIZE,
                            fillColor=styles.INK))
     return keep_together_if_it_fits([
         para("Commitment at risk", "h2"),
