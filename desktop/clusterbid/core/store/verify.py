@@ -97,7 +97,8 @@ def _same_state(state: changes.ReplayState, header: str, bids: list[str]) -> boo
     return all(mine == theirs or json.loads(mine) == json.loads(theirs) for mine, theirs in zip(state.bids, bids))
 
 
-def _read_trail(conn: sqlite3.Connection, from_checkpoint: bool):
+def _read_trail(conn: sqlite3.Connection,
+                from_checkpoint: bool) -> tuple[tuple[AuditRow, ...], str, checkpoint.Checkpoint | None]:
     """(rows to check, previous hash, checkpoint or None): the whole trail, or for an open the
     rows from the last verified checkpoint on."""
     start = checkpoint.load_latest(conn) if from_checkpoint else None
@@ -107,6 +108,32 @@ def _read_trail(conn: sqlite3.Connection, from_checkpoint: bool):
     if len(rows) < 2 or rows[0].seq != start.row.seq - 1 or rows[1] != start.row:
         return audit.read_rows(conn), audit.GENESIS_HASH, None  # not what it seemed: replay it all
     return rows[1:], rows[0].hash, start
+
+
+def _state_problem(conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: checkpoint.Checkpoint | None,
+                   current: Evaluation | None) -> str | None:
+    """Why the stored evaluation is not the one `rows` replay to (from `start`, or from nothing);
+    None when it is."""
+    try:
+        resumed = None if start is None else changes.ReplayState(start.header, start.bids, start.ids)
+        state = changes.replay_state(rows, resumed)
+        header, bids = snapshot.read_texts(conn)
+        if _same_state(state, header, bids):
+            return None
+        replayed = state.evaluation()
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        return f"the trail cannot be replayed: {str(exc).splitlines()[0]}"
+    except sqlite3.Error as exc:
+        return f"the stored evaluation cannot be read: {exc}"
+    if current is None:
+        try:
+            current = snapshot.load_evaluation(conn)
+        except (ValidationError, ValueError, sqlite3.Error) as exc:
+            return f"the stored evaluation does not validate: {str(exc).splitlines()[0]}"
+    if replayed != current:
+        return ("the stored evaluation differs from the one the trail replays to: "
+                f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})")
+    return None
 
 
 def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None, *,
@@ -139,26 +166,9 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
                                         f"number); the trail ends at #{rows[-1].seq}", rows)
         return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
                                     f"#{rows[-1].seq}: rows were removed from the end", rows)
-    try:
-        resumed = None if start is None else changes.ReplayState(start.header, start.bids, start.ids)
-        state = changes.replay_state(rows[1:] if start else rows, resumed)
-        header, bids = snapshot.read_texts(conn)
-        same = _same_state(state, header, bids)
-        replayed = None if same else state.evaluation()
-    except (ValidationError, ValueError, KeyError, TypeError) as exc:
-        return broken(None, f"the trail cannot be replayed: {str(exc).splitlines()[0]}", rows)
-    except sqlite3.Error as exc:
-        return broken(None, f"the stored evaluation cannot be read: {exc}", rows)
-    if not same:
-        if current is None:
-            try:
-                current = snapshot.load_evaluation(conn)
-            except (ValidationError, ValueError, sqlite3.Error) as exc:
-                return broken(None, f"the stored evaluation does not validate: {str(exc).splitlines()[0]}", rows)
-        if replayed != current:
-            return broken(None, "the stored evaluation differs from the one the trail replays to: "
-                                f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})",
-                          rows)
+    reason = _state_problem(conn, rows[1:] if start else rows, start, current)
+    if reason:
+        return broken(None, reason, rows)
     try:
         attached = ([row for row in rows if row.action == audit.ATTACH_ARTEFACT] if start is None
                     else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT))
