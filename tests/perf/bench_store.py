@@ -31,10 +31,14 @@ RUNS = 7
 
 def build(path: Path, *, checkpoints: bool) -> None:
     EvaluationDocument.create(path, make_evaluation(BIDS), user="bench").close()
+    correct(path, range(EDITS), checkpoints=checkpoints)
+
+
+def correct(path: Path, numbers: range, *, checkpoints: bool) -> None:
     with EvaluationDocument.open(path, user="bench") as doc:
         conn, head = doc._conn, doc.head
         conn.execute("BEGIN IMMEDIATE")
-        for k in range(EDITS):
+        for k in numbers:
             bid_id = f"bid-{(k * 7) % BIDS}"
             bid_json = snapshot.to_json(make_bid(bid_id, price=f"{1.5 + (k % 97) / 100:.2f}",
                                                  provider=f"Provider {bid_id}"))
@@ -83,13 +87,20 @@ def main() -> int:
             assert report.ok, report.reason
             audit_s = timed(lambda: verify_audit_chain(path))
             figures[checkpoints] = (*open_times(path), audit_s, len(report.rows), build_s)
+        # The longest tail a checkpoint leaves: corrections up to one row short of the next one.
+        path = Path(folder) / "history-True.clusterbid"
+        tail = checkpoint.CHECKPOINT_EVERY - 1 - figures[True][1]
+        correct(path, range(EDITS, EDITS + tail), checkpoints=True)
+        longest = open_times(path)
         anchor = anchor_s()
     print(f"document: {BIDS} bids, {EDITS} corrections; anchor (python -c 'import numpy'): {anchor * 1000:.0f} ms")
     for checkpoints, (median, replayed, audit_s, rows, build_s) in figures.items():
         kind = "with checkpoints   " if checkpoints else "without checkpoints"
         print(f"{kind}: open median of {RUNS} {median * 1000:5.0f} ms ({median / anchor:.2f}x anchor), "
               f"{replayed} rows replayed of {rows}; full audit {audit_s * 1000:.0f} ms; built in {build_s:.0f} s")
-    ok = figures[True][0] <= GOAL_S
+    print(f"with checkpoints, longest tail ({tail} more corrections): open median of {RUNS} "
+          f"{longest[0] * 1000:5.0f} ms ({longest[0] / anchor:.2f}x anchor), {longest[1]} rows replayed")
+    ok = max(figures[True][0], longest[0]) <= GOAL_S
     print("PASS" if ok else f"FAIL: opening with checkpoints is slower than the goal ({GOAL_S * 1000:.0f} ms)")
     return 0 if ok else 1
 

@@ -160,3 +160,16 @@ def test_an_older_document_without_checkpoints_opens_and_gains_one_at_its_next_c
     assert _checkpoint_seqs(path) == [11]
     with EvaluationDocument.open(path) as doc:
         assert doc.audit_report.checked_from == 11 and doc.audit_report.replayed == 0
+
+
+def test_catching_up_past_a_checkpoint_returns_every_new_row(tmp_path):
+    path = _document(tmp_path / "e.clusterbid", 1)  # rows 1-2
+    with EvaluationDocument.open(path, user="ann") as watching:
+        with EvaluationDocument.open(path, user="bob") as other:
+            for k in range(6):  # rows 3-5, checkpoint #6 (five rows since none), rows 7-9
+                other.replace_bid("bid-1", make_bid("bid-1", price=f"{5 + k / 100:.2f}"))
+        new = watching.catch_up()
+        assert [row.seq for row in new] == [3, 4, 5, 6, 7, 8, 9]
+        assert new[3].action == audit.CHECKPOINT
+        assert watching.audit_report.ok and watching.audit_report.checked_from == 6
+        assert watching.evaluation.bids[1].terms.price_per_gpu_hour == make_bid("bid-1", price="5.05").terms.price_per_gpu_hour

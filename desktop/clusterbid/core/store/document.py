@@ -123,7 +123,10 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
             evaluation = snapshot.load_evaluation(self._conn)
             report = verify.audit_connection(self.path, self._conn, evaluation, from_checkpoint=True)
             state = snapshot.state_digest(self._conn)
-            new_rows = audit.read_rows(self._conn, self._head[0] + 1)
+            try:
+                new_rows = audit.read_rows(self._conn, self._head[0] + 1)
+            except sqlite3.Error:  # rows that cannot be read: the report says so
+                new_rows = ()
         finally:
             self._conn.execute("COMMIT")
         self._evaluation, self._head, self._state, self.audit_report = evaluation, head, state, report
