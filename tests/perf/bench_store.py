@@ -59,7 +59,8 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
-def open_times(path: Path) -> tuple[float, int]:
+def open_times(path: Path) -> tuple[float, int, float]:
+    """(median wall seconds, rows replayed, median CPU seconds: what a busy machine changes least)."""
     replayed = 0
 
     def open_once() -> None:
@@ -69,7 +70,12 @@ def open_times(path: Path) -> tuple[float, int]:
             replayed = doc.audit_report.replayed
 
     timed(open_once)  # warm the page cache and the validators
-    return statistics.median(timed(open_once) for _ in range(RUNS)), replayed
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        cpu = time.process_time()
+        walls.append(timed(open_once))
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), replayed, statistics.median(cpus)
 
 
 def anchor_s() -> float:
@@ -94,13 +100,15 @@ def main() -> int:
         longest = open_times(path)
         anchor = anchor_s()
     print(f"document: {BIDS} bids, {EDITS} corrections; anchor (python -c 'import numpy'): {anchor * 1000:.0f} ms")
-    for checkpoints, (median, replayed, audit_s, rows, build_s) in figures.items():
+    for checkpoints, (median, replayed, cpu, audit_s, rows, build_s) in figures.items():
         kind = "with checkpoints   " if checkpoints else "without checkpoints"
-        print(f"{kind}: open median of {RUNS} {median * 1000:5.0f} ms ({median / anchor:.2f}x anchor), "
-              f"{replayed} rows replayed of {rows}; full audit {audit_s * 1000:.0f} ms; built in {build_s:.0f} s")
+        print(f"{kind}: open median of {RUNS} {median * 1000:5.0f} ms ({median / anchor:.2f}x anchor, "
+              f"{cpu * 1000:.0f} ms CPU), {replayed} rows replayed of {rows}; full audit {audit_s * 1000:.0f} ms; "
+              f"built in {build_s:.0f} s")
     print(f"with checkpoints, longest tail ({tail} more corrections): open median of {RUNS} "
-          f"{longest[0] * 1000:5.0f} ms ({longest[0] / anchor:.2f}x anchor), {longest[1]} rows replayed")
-    ok = max(figures[True][0], longest[0]) <= GOAL_S
+          f"{longest[0] * 1000:5.0f} ms ({longest[0] / anchor:.2f}x anchor, {longest[2] * 1000:.0f} ms CPU), "
+          f"{longest[1]} rows replayed")
+    ok = max(figures[True][0], longest[0]) <= GOAL_S  # wall time, as the goal is stated: run it near quiet
     print("PASS" if ok else f"FAIL: opening with checkpoints is slower than the goal ({GOAL_S * 1000:.0f} ms)")
     return 0 if ok else 1
 

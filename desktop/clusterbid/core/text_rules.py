@@ -52,15 +52,22 @@ def text_problem(value: str, where: str) -> str | None:
 # import, evidence) validates without it and so checks its text field by field.
 TEXT_ALREADY_CHECKED = "text_already_checked"
 # A JSON escape that may hide a forbidden character: \uXXXX, \b (BS) and \f (FF). Tab, line
-# breaks and quotes are allowed; an escaped backslash before a b or an f is a false alarm, which
+# breaks and quotes are allowed; an escaped backslash before a u, b or f is a false alarm, which
 # only sends the text down the field-by-field check.
-NOT_PLAIN_JSON = re.compile(f"[{CONTROL_AND_BIDI}{INVISIBLE}]|" + r"\\[ubf]")
+HIDING_ESCAPES = ("\\u", "\\b", "\\f")
+ASCII_CONTROLS = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def json_text_is_plain(json_text: str) -> bool:
-    """True when no string in `json_text` can hold a forbidden character: one scan at C speed
-    instead of a walk over every string of every model (58% of opening a 1,000-bid document)."""
-    return NOT_PLAIN_JSON.search(json_text) is None
+    """True when no string in `json_text` can hold a forbidden character: one pass in C instead of
+    a walk over every string of every model (58% of opening a 1,000-bid document). ASCII text
+    (the usual case) is checked by deleting its control bytes, several times faster than FORBIDDEN."""
+    if any(escape in json_text for escape in HIDING_ESCAPES):
+        return False
+    if json_text.isascii():
+        raw = json_text.encode("ascii")
+        return len(raw.translate(None, ASCII_CONTROLS)) == len(raw)
+    return FORBIDDEN.search(json_text) is None
 
 
 def already_checked(context: object) -> bool:

@@ -71,6 +71,8 @@ def test_hostile_text_put_into_the_file_is_still_refused_on_open(tmp_path, provi
 @pytest.mark.parametrize(("text", "plain"), [
     ('{"a":"two\\nlines\\tand a tab, caf\u00e9"}', True),
     ('{"a":"\\u001b"}', False),  # ESC written as an escape
+    ('{"a":"\x1b[31m"}', False),  # ESC raw, in ASCII text
+    ('{"a":"caf\u00e9\x7f"}', False),  # DEL raw, in text that is not ASCII
     ('{"a":"\\b"}', False),  # backspace
     ('{"a":"\\f"}', False),  # form feed
     ('{"a":"C:\\\\bin"}', False),  # an escaped backslash before b: a false alarm, checked field by field
