@@ -1,8 +1,17 @@
-"""Benchmark: open a 1,000-bid evaluation document (target under 0.5 s); run as a plain script."""
+"""Benchmark: open a 1,000-bid document with 10,000 edits in its trail (goal <= 0.3 s), with and
+without checkpoints, against an anchor (`python -c "import numpy"` started the same way, so the
+ratio holds on a busy machine). Run as a plain script: python tests/perf/bench_store.py
+
+The 10,000 corrections are written the way EvaluationDocument._commit_many writes a correction
+(the bid row, its audit row and, when due, a checkpoint), in one transaction, because committing
+them one by one with a durable sync each takes most of an hour; the full audit at the end proves
+the result is a genuine document.
+"""
 
 from __future__ import annotations
 
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -13,20 +22,35 @@ sys.path[:0] = [str(ROOT / "desktop"), str(ROOT / "tests" / "core" / "store")]
 
 from builders import make_bid, make_evaluation  # noqa: E402
 
-from clusterbid.core.store import EvaluationDocument, verify_audit_chain  # noqa: E402
+from clusterbid.core.store import EvaluationDocument, audit, checkpoint, snapshot, verify_audit_chain  # noqa: E402
 
-BIDS = 1_000
-TARGET_S = 0.5
-RUNS = 10
+BIDS, EDITS = 1_000, 10_000
+GOAL_S = 0.3
+RUNS = 7
 
 
-def build(path: Path) -> None:
-    """A realistic history: created with 50 bids, 950 added one edit (one commit) at a time, plus corrections."""
-    with EvaluationDocument.create(path, make_evaluation(50), user="bench") as doc:
-        for i in range(50, BIDS):
-            doc.add_bid(make_bid(f"bid-{i}", price=f"{2 + i / 1000:.3f}", provider=f"Provider {i}"))
-        for i in range(0, BIDS, 10):
-            doc.replace_bid(f"bid-{i}", make_bid(f"bid-{i}", price="1.99", provider=f"Provider {i}"))
+def build(path: Path, *, checkpoints: bool) -> None:
+    EvaluationDocument.create(path, make_evaluation(BIDS), user="bench").close()
+    correct(path, range(EDITS), checkpoints=checkpoints)
+
+
+def correct(path: Path, numbers: range, *, checkpoints: bool) -> None:
+    with EvaluationDocument.open(path, user="bench") as doc:
+        conn, head = doc._conn, doc.head
+        conn.execute("BEGIN IMMEDIATE")
+        for k in numbers:
+            bid_id = f"bid-{(k * 7) % BIDS}"
+            bid_json = snapshot.to_json(make_bid(bid_id, price=f"{1.5 + (k % 97) / 100:.2f}",
+                                                 provider=f"Provider {bid_id}"))
+            old = conn.execute("SELECT bid_json FROM bid WHERE bid_id = ?", (bid_id,)).fetchone()[0]
+            conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = ?", (bid_json, bid_id))
+            row = audit.append(conn, head, who="bench", action=audit.REPLACE_BID, target=bid_id,
+                               old_json=old, new_json=bid_json)
+            head = (row.seq, row.hash)
+            if checkpoints and checkpoint.due(conn, head[0]):
+                mark = checkpoint.write(conn, head, "bench")
+                head = (mark.seq, mark.hash)
+        conn.execute("COMMIT")
 
 
 def timed(action) -> float:
@@ -35,27 +59,57 @@ def timed(action) -> float:
     return time.perf_counter() - start
 
 
+def open_times(path: Path) -> tuple[float, int, float]:
+    """(median wall seconds, rows replayed, median CPU seconds: what a busy machine changes least)."""
+    replayed = 0
+
+    def open_once() -> None:
+        nonlocal replayed
+        with EvaluationDocument.open(path) as doc:
+            assert len(doc.evaluation.bids) == BIDS and doc.audit_report.ok, doc.audit_report.reason
+            replayed = doc.audit_report.replayed
+
+    timed(open_once)  # warm the page cache and the validators
+    walls, cpus = [], []
+    for _ in range(RUNS):
+        cpu = time.process_time()
+        walls.append(timed(open_once))
+        cpus.append(time.process_time() - cpu)
+    return statistics.median(walls), replayed, statistics.median(cpus)
+
+
+def anchor_s() -> float:
+    runs = [timed(lambda: subprocess.run([sys.executable, "-c", "import numpy"], check=True)) for _ in range(RUNS)]
+    return statistics.median(runs)
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "thousand.clusterbid"
-        build_s = timed(lambda: build(path))
-
-        def open_once() -> None:
-            with EvaluationDocument.open(path) as doc:
-                assert len(doc.evaluation.bids) == BIDS
-
-        first = timed(open_once)
-        runs = [timed(open_once) for _ in range(RUNS)]
-        verify_s = timed(lambda: verify_audit_chain(path))
-        size_mb = path.stat().st_size / 1e6
-    median, worst = statistics.median(runs), max(runs)
-    print(f"document: {BIDS} bids, {size_mb:.1f} MB, built with {BIDS - 50 + BIDS // 10 + 1} commits in {build_s:.1f} s "
-          f"({build_s / (BIDS - 50 + BIDS // 10) * 1000:.1f} ms per committed edit)")
-    print(f"open (integrity check + schema check + validate {BIDS} bids): first {first * 1000:.0f} ms, "
-          f"median of {RUNS} {median * 1000:.0f} ms, worst {worst * 1000:.0f} ms (target < {TARGET_S * 1000:.0f} ms)")
-    print(f"verify_audit_chain (hash chain + replay of {BIDS - 50 + BIDS // 10 + 1} rows): {verify_s * 1000:.0f} ms")
-    ok = worst < TARGET_S
-    print("PASS" if ok else "FAIL: opening is slower than the target")
+        figures = {}
+        for checkpoints in (False, True):
+            path = Path(folder) / f"history-{checkpoints}.clusterbid"
+            build_s = timed(lambda: build(path, checkpoints=checkpoints))
+            report = verify_audit_chain(path)
+            assert report.ok, report.reason
+            audit_s = timed(lambda: verify_audit_chain(path))
+            figures[checkpoints] = (*open_times(path), audit_s, len(report.rows), build_s)
+        # The longest tail a checkpoint leaves: corrections up to one row short of the next one.
+        path = Path(folder) / "history-True.clusterbid"
+        tail = checkpoint.CHECKPOINT_EVERY - 1 - figures[True][1]
+        correct(path, range(EDITS, EDITS + tail), checkpoints=True)
+        longest = open_times(path)
+        anchor = anchor_s()
+    print(f"document: {BIDS} bids, {EDITS} corrections; anchor (python -c 'import numpy'): {anchor * 1000:.0f} ms")
+    for checkpoints, (median, replayed, cpu, audit_s, rows, build_s) in figures.items():
+        kind = "with checkpoints   " if checkpoints else "without checkpoints"
+        print(f"{kind}: open median of {RUNS} {median * 1000:5.0f} ms ({median / anchor:.2f}x anchor, "
+              f"{cpu * 1000:.0f} ms CPU), {replayed} rows replayed of {rows}; full audit {audit_s * 1000:.0f} ms; "
+              f"built in {build_s:.0f} s")
+    print(f"with checkpoints, longest tail ({tail} more corrections): open median of {RUNS} "
+          f"{longest[0] * 1000:5.0f} ms ({longest[0] / anchor:.2f}x anchor, {longest[2] * 1000:.0f} ms CPU), "
+          f"{longest[1]} rows replayed")
+    ok = max(figures[True][0], longest[0]) <= GOAL_S  # wall time, as the goal is stated: run it near quiet
+    print("PASS" if ok else f"FAIL: opening with checkpoints is slower than the goal ({GOAL_S * 1000:.0f} ms)")
     return 0 if ok else 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
@@ -13,7 +13,7 @@ from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.provenance import Source, completed_bid_provenance
 from clusterbid.core.provenance.resolve import billed_spare_gpus
 from clusterbid.core.terms import Terms
-from clusterbid.core.text_rules import check_model_text
+from clusterbid.core.text_rules import already_checked, check_model_text
 
 CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
 
@@ -171,6 +171,7 @@ class Bid(FrozenModel):
         return reserved + billed_spare_gpus(self)
 
     @model_validator(mode="after")
-    def _plain_text(self) -> Bid:
-        check_model_text(self)  # no control or bidi-override characters (core/text_rules.py)
+    def _plain_text(self, info: ValidationInfo) -> Bid:
+        if not already_checked(info.context):  # the store scanned the stored JSON whole, once
+            check_model_text(self)  # no control or bidi-override characters (core/text_rules.py)
         return self

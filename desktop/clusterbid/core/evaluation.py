@@ -5,11 +5,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
-from clusterbid.core.text_rules import check_model_text
+from clusterbid.core.text_rules import already_checked, check_model_text
 from clusterbid.core.workloads import AnyWorkload
 
 Weight = Annotated[float, Field(ge=0, le=100)]
@@ -74,8 +74,9 @@ class Evaluation(FrozenModel):
     policy: ScoringPolicy = ScoringPolicy()
 
     @model_validator(mode="after")
-    def _check(self) -> Evaluation:
-        check_model_text(self, skip=("bids",))  # each bid checked its own text when it was validated
+    def _check(self, info: ValidationInfo) -> Evaluation:
+        if not already_checked(info.context):  # the store scanned the stored JSON whole, once
+            check_model_text(self, skip=("bids",))  # each bid checked its own text when it was validated
         seen: set[str] = set()
         for index, bid in enumerate(self.bids):
             if bid.id in seen:

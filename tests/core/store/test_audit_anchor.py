@@ -16,7 +16,8 @@ from clusterbid.core.memo.anchor_check import anchor_problems, memo_anchor
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import parse_memo_inputs
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
-from clusterbid.core.store.anchor import AuditAnchor, recent_anchors
+from clusterbid.core.store.anchor import AuditAnchor
+from clusterbid.core.store.console import recent_anchors
 from clusterbid.core.store.audit import row_hash
 from clusterbid.core.store.schema import GUARD_TRIGGERS
 

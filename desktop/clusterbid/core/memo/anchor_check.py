@@ -9,12 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from io import BytesIO
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import parse_memo_inputs
-from clusterbid.core.memo.verification import MemoVerification
 from clusterbid.core.store.anchor import AuditAnchor, check_anchor
+
+if TYPE_CHECKING:  # the type only: verification.py reads the anchor through signoff_trust.py
+    from clusterbid.core.memo.verification import MemoVerification
 
 DOCUMENT_SUFFIX = ".clusterbid"
 

@@ -19,6 +19,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
+from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.report import money
 from clusterbid.core.scoring import Scorecard, score_evaluation
 
@@ -137,8 +138,6 @@ def _printed(scorecard) -> dict:
     from clusterbid.core.serving_scoring import ServingScorecard
 
     if isinstance(scorecard, ServingScorecard):
-        from clusterbid.core.memo.serving_memo import printed_serving_results
-
         return printed_serving_results(scorecard)
     return printed_results(scorecard)
 

@@ -27,45 +27,15 @@ from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
+from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
-from clusterbid.core.report import format_money, money
+from clusterbid.core.report import format_money
 from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.resources import resource_path
-
-
-def _approval_monthly(scorecard: ServingScorecard, e) -> str:
-    """The monthly bill the approval is sized at (issue 31): the fleet at the buyer's percentile of
-    the draws, never below the point estimate's own fleet."""
-    band = scorecard.band(e.bid.id)
-    drawn = band.fleet_at_percentile[2] if band is not None and band.fleet_at_percentile else 0.0
-    return str(money(max(e.monthly_cost, drawn)))
-
-
-def printed_serving_results(scorecard: ServingScorecard) -> dict:
-    """Exactly the figures the serving memo prints, as printed, for `clusterbid verify` to compare."""
-    bids = {}
-    for score in scorecard.scores:
-        e = score.estimate
-        serves = e.passes_gates
-        bids[e.bid.id] = {
-            "rank": score.rank,
-            "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens)) if serves else None,
-            "monthly_cost": str(money(e.monthly_cost)) if serves else None,
-            "gpus_billed": e.gpus_billed if serves else None,
-            "tensor_parallel": e.tensor_parallel if serves else None,
-            "batch": e.batch if serves else None,
-            "band": _band_cell(scorecard, e.bid.id) if serves else None,
-            "approval_monthly_cost": _approval_monthly(scorecard, e) if serves else None,
-        }
-    return {
-        "ranking": [s.bid.id for s in scorecard.ranked],
-        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
-        "bids": bids,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,17 +53,6 @@ class ServingMemoHead:
     audit_anchor: str = ""  # the document's audit row this memo was made from, in words
     decision_date: str = ""  # printed in the title block, as in the training memo
     approval_terms: str = ""  # what a signature approves, printed at the sign-off
-
-
-def _band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
-    """P10-P90 cost per million output tokens and the chance of being cheapest, as printed."""
-    band = scorecard.band(bid_id)
-    if band is None or band.chance_servable == 0:
-        return None
-    currency = scorecard.evaluation.currency
-    low, _, high = band.cost_per_million
-    return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
-            f"{band.chance_cheapest:.0%} cheapest")
 
 
 def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
@@ -192,7 +151,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
             format_money(e.cost_per_million_tokens, currency, cents=True)
-            + (f"\n{_band_cell(scorecard, e.bid.id)}" if serves and _band_cell(scorecard, e.bid.id) else "")
+            + (f"\n{band_cell(scorecard, e.bid.id)}" if serves and band_cell(scorecard, e.bid.id) else "")
             if serves else "-",
             format_money(e.monthly_cost, currency) if serves else "-",
             f"{e.gpus_billed:,}" if serves else "-",

@@ -18,6 +18,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.anchor_check import memo_anchor
 from clusterbid.core.memo.trust_store import read_certificate_file, row_words
 
 if TYPE_CHECKING:
@@ -78,8 +79,6 @@ class SignoffTrust:
 
 
 def _memo_anchor(pdf: bytes) -> tuple[int, str] | None:
-    from clusterbid.core.memo.anchor_check import memo_anchor
-
     try:
         anchor = memo_anchor(pdf)
     except Exception:  # noqa: BLE001 (unreadable: the anchor check reports it in its own words)

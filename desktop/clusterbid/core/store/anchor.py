@@ -9,17 +9,13 @@ document's chain still holds that row with that hash.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from clusterbid.core.store.audit import RECORD_MEMO_EXPORTED, AuditRow
 from clusterbid.core.store.verify import verify_audit_chain
 
 HASH_PATTERN = re.compile(r"[0-9a-f]{64}")
-# The most anchors the app lists: enough to see the last few memos, short enough to read.
-RECENT_ANCHORS = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,23 +67,3 @@ def check_anchor(path: Path | str, anchor: AuditAnchor | None) -> list[str]:
         problems.append(f"{path.name}'s audit row #{anchor.seq} has hash {row.hash[:16]}..., the memo was made at "
                         f"{anchor.hash[:16]}...: the trail was rewritten since, or this is another evaluation")
     return problems
-
-
-def recent_anchors(rows: tuple[AuditRow, ...], limit: int = RECENT_ANCHORS) -> list[str]:
-    """The last memos exported from a trail and the row each was anchored at, newest first, as lines."""
-    lines = []
-    for row in reversed(rows):
-        if row.action != RECORD_MEMO_EXPORTED or not row.new_json:
-            continue
-        try:
-            payload = json.loads(row.new_json)
-        except ValueError:
-            continue
-        anchor = payload.get("anchor") if isinstance(payload, dict) else None
-        at = row.at[:16].replace("T", " ")
-        where = (f"anchored at row #{anchor['seq']} ({str(anchor['hash'])[:12]}...)"
-                 if isinstance(anchor, dict) and "seq" in anchor and "hash" in anchor else "no anchor recorded")
-        lines.append(f"{payload.get('file_name', '?')}: {where}; exported {at} by {row.who}")
-        if len(lines) == limit:
-            break
-    return lines

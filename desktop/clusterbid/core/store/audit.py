@@ -7,7 +7,7 @@ import getpass
 import hashlib
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 # Defined where the first window reads it without importing the store.
 from clusterbid.core.shown_scorecard import HEAD_KEY  # noqa: F401
@@ -25,12 +25,14 @@ EDIT = "edit"
 # An officer chose to go on with a document that failed its audit; the reason is kept.
 RECORD_AUDIT_OVERRIDE = "record_audit_override"
 COUNTERSIGN = "countersign"  # a user's signature over a row, and by the chain over all before it
+# The state the rows before it replay to, by digest (checkpoint.py): open replays from the last.
+CHECKPOINT = "checkpoint"
 # The approver registry (approvers.py): who may sign for which role, with which keys, from when.
 APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE = "approver_add", "approver_key", "approver_retire"
 REGISTRY_ACTIONS = (APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE)
 ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
            RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE,
-           COUNTERSIGN, *REGISTRY_ACTIONS)
+           COUNTERSIGN, CHECKPOINT, *REGISTRY_ACTIONS)
 
 
 @dataclass(frozen=True)
@@ -47,9 +49,10 @@ class AuditRow:
     hash: str
 
     def content(self) -> dict[str, object]:
-        fields = asdict(self)
-        del fields["hash"]
-        return fields
+        # Spelled out rather than dataclasses.asdict, which deep-copies: this runs once per row
+        # hashed on every open.
+        return {"seq": self.seq, "at": self.at, "who": self.who, "action": self.action,
+                "target": self.target, "old_json": self.old_json, "new_json": self.new_json}
 
 
 def default_user() -> str:
@@ -103,6 +106,21 @@ def append(conn: sqlite3.Connection, head: tuple[int, str], *, who: str, action:
     return row
 
 
-def read_rows(conn: sqlite3.Connection) -> tuple[AuditRow, ...]:
-    cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit ORDER BY seq")
+def read_rows(conn: sqlite3.Connection, from_seq: int = 1) -> tuple[AuditRow, ...]:
+    """The rows from `from_seq` on (all of them by default), oldest first."""
+    cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
+                          "WHERE seq >= ? ORDER BY seq", (from_seq,))
     return tuple(AuditRow(*row) for row in cursor)
+
+
+def read_row(conn: sqlite3.Connection, seq: int) -> AuditRow | None:
+    found = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit WHERE seq = ?",
+                         (seq,)).fetchone()
+    return None if found is None else AuditRow(*found)
+
+
+def read_rows_by_action(conn: sqlite3.Connection, action: str) -> list[AuditRow]:
+    """The rows of one kind, oldest first (through the audit_by_action index)."""
+    cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
+                          "WHERE action = ? ORDER BY seq", (action,))
+    return [AuditRow(*row) for row in cursor]

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.store import audit
+from clusterbid.core.store import audit, checkpoint
 from clusterbid.core.store.audit import AuditRow
-from clusterbid.core.store.snapshot import assemble, header_json, to_json
+from clusterbid.core.store.snapshot import assemble, header_json, parse_evaluation, to_json
 
 Step = dict[str, object]
 # Steps only an `edit` row holds: plain header fields (the title) and the order of the bids.
@@ -55,13 +55,26 @@ def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
     return steps
 
 
-class _State:
+class ReplayState:
     """The evaluation being replayed, kept as JSON text so replaying a long trail validates once."""
 
-    def __init__(self, evaluation: Evaluation) -> None:
-        self.header = header_json(evaluation)
-        self.bids = [to_json(bid) for bid in evaluation.bids]
-        self.ids = [bid.id for bid in evaluation.bids]
+    def __init__(self, header: str, bids: list[str], ids: list[str]) -> None:
+        self.header, self.bids, self.ids = header, list(bids), list(ids)
+        self._canonical_digests: dict[str, bytes] = {}  # a bid unchanged between checkpoints is hashed once
+
+    @classmethod
+    def created(cls, evaluation: Evaluation) -> ReplayState:
+        return cls(header_json(evaluation), [to_json(bid) for bid in evaluation.bids], [bid.id for bid in evaluation.bids])
+
+    def evaluation(self) -> Evaluation:
+        return assemble(self.header, self.bids)
+
+    def check_checkpoint(self, row: AuditRow) -> None:
+        """A checkpoint row must record the state its earlier rows replay to, or it was forged."""
+        digest = checkpoint.state_sha256(self.header, self.bids, self.ids, cache=self._canonical_digests)
+        if digest != checkpoint.recorded_digest(row):
+            raise ValueError(f"row #{row.seq} is a checkpoint of a state the rows before it do not replay to "
+                             "(it was forged or altered)")
 
     def apply(self, action: str, target: str | None, new_json: str | None, order: list | None = None) -> None:
         if action == audit.ADD_BID:
@@ -101,12 +114,12 @@ def edit_payload(label: str, steps: list[Step]) -> str:
     return json.dumps({"label": label, "steps": steps}, sort_keys=True, ensure_ascii=False)
 
 
-def replay_audit(rows: tuple[AuditRow, ...] | list[AuditRow]) -> Evaluation:
-    """Rebuild the evaluation from the empty document by applying every row in order."""
-    state: _State | None = None
+def replay_state(rows: tuple[AuditRow, ...] | list[AuditRow], state: ReplayState | None = None) -> ReplayState:
+    """Apply `rows` in order to `state` (None: from the empty document, the first row creating
+    it), checking each checkpoint row met on the way against the state reached there."""
     for row in rows:
         if row.action == audit.CREATE:
-            state = _State(Evaluation.model_validate_json(row.new_json or ""))
+            state = ReplayState.created(parse_evaluation(row.new_json or ""))
             continue
         if state is None:
             raise ValueError(f"row #{row.seq} ({row.action}) comes before the evaluation was created")
@@ -115,8 +128,15 @@ def replay_audit(rows: tuple[AuditRow, ...] | list[AuditRow]) -> Evaluation:
         elif row.action in (audit.ADD_BID, audit.REPLACE_BID, audit.REMOVE_BID, audit.SET_WORKLOAD,
                             audit.SET_POLICY):
             state.apply(row.action, row.target, row.new_json)
+        elif row.action == audit.CHECKPOINT:
+            state.check_checkpoint(row)
         elif row.action not in audit.ACTIONS:
             raise ValueError(f"row #{row.seq} has an unknown action {row.action!r}")
     if state is None:
         raise ValueError("the trail has no create row")
-    return assemble(state.header, state.bids)
+    return state
+
+
+def replay_audit(rows: tuple[AuditRow, ...] | list[AuditRow]) -> Evaluation:
+    """Rebuild the evaluation from the empty document by applying every row in order."""
+    return replay_state(rows).evaluation()

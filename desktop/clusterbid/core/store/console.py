@@ -8,6 +8,9 @@ from clusterbid.core.store import audit
 from clusterbid.core.store.audit import AuditRow
 from clusterbid.core.store.verify import AuditReport
 
+# The most anchors the app lists: enough to see the last few memos, short enough to read.
+RECENT_ANCHORS = 5
+
 MAX_VALUE_CHARS = 70
 MAX_CHANGES_SHOWN = 12
 
@@ -84,8 +87,6 @@ def format_audit(report: AuditReport) -> str:
 
 def _anchor_lines(report: AuditReport) -> list[str]:
     """The head a memo made now would record, and the rows earlier memos were made at."""
-    from clusterbid.core.store.anchor import recent_anchors
-
     if not report.rows:
         return []
     last = report.rows[-1]
@@ -94,4 +95,24 @@ def _anchor_lines(report: AuditReport) -> list[str]:
     anchors = recent_anchors(report.rows)
     if anchors:
         lines += ["Memos made from this document (newest first):", *(f"  {line}" for line in anchors)]
+    return lines
+
+
+def recent_anchors(rows: tuple[AuditRow, ...], limit: int = RECENT_ANCHORS) -> list[str]:
+    """The last memos exported from a trail and the row each was anchored at, newest first, as lines."""
+    lines = []
+    for row in reversed(rows):
+        if row.action != audit.RECORD_MEMO_EXPORTED or not row.new_json:
+            continue
+        try:
+            payload = json.loads(row.new_json)
+        except ValueError:
+            continue
+        anchor = payload.get("anchor") if isinstance(payload, dict) else None
+        at = row.at[:16].replace("T", " ")
+        where = (f"anchored at row #{anchor['seq']} ({str(anchor['hash'])[:12]}...)"
+                 if isinstance(anchor, dict) and "seq" in anchor and "hash" in anchor else "no anchor recorded")
+        lines.append(f"{payload.get('file_name', '?')}: {where}; exported {at} by {row.who}")
+        if len(lines) == limit:
+            break
     return lines

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 
 from cryptography import x509
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
@@ -68,18 +69,26 @@ def countersign_payload(document_id: str, head: tuple[int, str], private_key: ob
             "signature": base64.b64encode(signature).decode("ascii")}
 
 
-def countersign_problems(rows: tuple[AuditRow, ...]) -> list[str]:
-    """Each countersignature checked against the row it names; problems in words."""
+def countersign_problems(rows: tuple[AuditRow, ...], document_id: str | None = None,
+                         earlier: Callable[[int], AuditRow | None] | None = None) -> list[str]:
+    """Each countersignature in `rows` checked against the row it names; problems in words.
+    `document_id` and `earlier` (a look-up of rows before `rows`) serve an open that read only
+    the rows since the last checkpoint; by default `rows` is the whole trail."""
     problems: list[str] = []
     if not rows:
         return problems
     by_seq = {row.seq: row for row in rows}
+    document_id = rows[0].hash if document_id is None else document_id
+
+    def named_row(seq: int) -> AuditRow | None:
+        return by_seq.get(seq) or (earlier(seq) if earlier is not None else None)
+
     for row in rows:
         if row.action != COUNTERSIGN:
             continue
         try:
             payload = json.loads(row.new_json or "")
-            signed = by_seq.get(int(payload["seq"]))
+            signed = named_row(int(payload["seq"]))
             certificate = x509.load_der_x509_certificate(base64.b64decode(payload["certificate"]))
             public_key = certificate.public_key()
             signature = base64.b64decode(payload["signature"])
@@ -91,7 +100,7 @@ def countersign_problems(rows: tuple[AuditRow, ...]) -> list[str]:
             problems.append(f"row #{row.seq}: countersigns row #{payload['seq']}, which is not before it")
             continue
         try:
-            _verify(public_key, signature, signed_message(rows[0].hash, signed.seq, signed.hash))
+            _verify(public_key, signature, signed_message(document_id, signed.seq, signed.hash))
         except InvalidSignature:
             problems.append(f"row #{row.seq}: {signer or 'a signer'}'s countersignature of row "
                             f"#{signed.seq} does not match it: the trail was changed at or before that row "

@@ -61,6 +61,15 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ClusterBid from taking these rows for an unknown action and the trail for a broken one",
         ("CREATE INDEX audit_by_action ON audit (action, seq)",),
     ),
+    Migration(
+        4,
+        "checkpoints (checkpoint.py): a `checkpoint` audit row every few hundred rows and the state it "
+        "records, kept in its own table, so that opening replays only the rows since the last one. "
+        "The new format number keeps an older ClusterBid from taking a checkpoint row for an unknown "
+        "action; an upgraded document has no checkpoint until its next commit past the interval",
+        ("CREATE TABLE checkpoint (seq INTEGER PRIMARY KEY, header_json TEXT NOT NULL,"
+         " bids_json TEXT NOT NULL, ids_json TEXT NOT NULL)",),
+    ),
 )
 
 CURRENT_VERSION = MIGRATIONS[-1].version

@@ -8,6 +8,7 @@ import sqlite3
 from pydantic import BaseModel
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.text_rules import TEXT_ALREADY_CHECKED, json_text_is_plain
 
 
 def to_json(model: BaseModel) -> str:
@@ -26,15 +27,27 @@ def assemble(header: str, bid_jsons: list[str]) -> Evaluation:
     # whole aggregate once, which keeps opening a 1,000-bid document well under half a second.
     if not header.endswith("}"):
         raise ValueError("the evaluation header is not a JSON object")
-    return Evaluation.model_validate_json(header[:-1] + ',"bids":[' + ",".join(bid_jsons) + "]}")
+    return parse_evaluation(header[:-1] + ',"bids":[' + ",".join(bid_jsons) + "]}")
 
 
-def load_evaluation(conn: sqlite3.Connection) -> Evaluation:
+def parse_evaluation(text: str) -> Evaluation:
+    """A stored evaluation's JSON, validated, with the text rules applied once over the whole
+    text; only one that may hold a forbidden character (or an escape that could hide one) is
+    walked field by field, which names the field in its message."""
+    context = {TEXT_ALREADY_CHECKED: True} if json_text_is_plain(text) else None
+    return Evaluation.model_validate_json(text, context=context)
+
+
+def read_texts(conn: sqlite3.Connection) -> tuple[str, list[str]]:
+    """The stored header and bids as their JSON text, in order."""
     row = conn.execute("SELECT header_json FROM evaluation WHERE singleton = 1").fetchone()
     if row is None:
         raise ValueError("the document has no evaluation header")
-    bids = [bid_json for (bid_json,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")]
-    return assemble(row[0], bids)
+    return row[0], [bid_json for (bid_json,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")]
+
+
+def load_evaluation(conn: sqlite3.Connection) -> Evaluation:
+    return assemble(*read_texts(conn))
 
 
 def write_evaluation(conn: sqlite3.Connection, evaluation: Evaluation) -> None:

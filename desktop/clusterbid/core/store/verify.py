@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.store import audit, changes, countersign, fileformat, snapshot
+from clusterbid.core.store import audit, changes, checkpoint, countersign, fileformat, snapshot
 from clusterbid.core.store.audit import AuditRow
 
 ARTEFACT_FIELDS = ("name", "sha256", "size", "media_type", "bid_id")
@@ -29,11 +29,15 @@ class AuditReport:
     reason: str | None = None
     # Recovery files found beside the document, which the audit neither read nor touched.
     left_beside: tuple[str, ...] = ()
+    # The first row whose hash was checked and replayed: 1 for a full audit, a checkpoint's row
+    # for an open (then `rows` holds the trail from there on only).
+    checked_from: int = 1
+    replayed: int = 0  # rows applied to rebuild the state (what opening costs, by count)
 
 
-def _check_chain(rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
-    previous = audit.GENESIS_HASH
-    for expected_seq, row in enumerate(rows, start=1):
+def _check_chain(rows: tuple[AuditRow, ...], previous: str = audit.GENESIS_HASH,
+                 first_seq: int = 1) -> tuple[int | None, str | None]:
+    for expected_seq, row in enumerate(rows, start=first_seq):
         if row.seq != expected_seq:
             return row.seq, f"row #{expected_seq} is missing: the trail jumps to #{row.seq} (rows were deleted)"
         if audit.row_hash(previous, row.content()) != row.hash:
@@ -45,9 +49,8 @@ def _check_chain(rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
     return None, None
 
 
-def _check_artefacts(conn: sqlite3.Connection, rows: tuple[AuditRow, ...]) -> tuple[int | None, str | None]:
+def _check_artefacts(conn: sqlite3.Connection, attached: list[AuditRow]) -> tuple[int | None, str | None]:
     """Each stored artefact, in order, must be the one its attach row recorded, byte for byte."""
-    attached = [row for row in rows if row.action == audit.ATTACH_ARTEFACT]
     columns = {info[1] for info in conn.execute("PRAGMA table_info(artefact)")}
     media = "media_type" if "media_type" in columns else "NULL"  # format 1 had no media types
     stored = conn.execute(f"SELECT id, bid_id, name, sha256, size, {media} FROM artefact ORDER BY id").fetchall()
@@ -85,20 +88,74 @@ def _first_difference(replayed: Evaluation, current: Evaluation) -> str:
     return f"bid {missing[0]!r} is missing" if missing else "the order of the bids differs"
 
 
-def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None) -> AuditReport:
-    """Audit an open connection without writing; `current` saves re-reading the stored evaluation."""
+def _same_state(state: changes.ReplayState, header: str, bids: list[str]) -> bool:
+    """The replayed JSON equals the stored JSON, value for value: the same text validates to the
+    same evaluation, so this spares validating the replay (a bid is parsed only when the two
+    spellings differ, as after an edit row)."""
+    if len(state.bids) != len(bids) or json.loads(state.header) != json.loads(header):
+        return False
+    return all(mine == theirs or json.loads(mine) == json.loads(theirs) for mine, theirs in zip(state.bids, bids))
+
+
+def _read_trail(conn: sqlite3.Connection,
+                from_checkpoint: bool) -> tuple[tuple[AuditRow, ...], str, checkpoint.Checkpoint | None]:
+    """(rows to check, previous hash, checkpoint or None): the whole trail, or for an open the
+    rows from the last verified checkpoint on."""
+    start = checkpoint.load_latest(conn) if from_checkpoint else None
+    if start is None:
+        return audit.read_rows(conn), audit.GENESIS_HASH, None
+    rows = audit.read_rows(conn, start.row.seq - 1)
+    if len(rows) < 2 or rows[0].seq != start.row.seq - 1 or rows[1] != start.row:
+        return audit.read_rows(conn), audit.GENESIS_HASH, None  # not what it seemed: replay it all
+    return rows[1:], rows[0].hash, start
+
+
+def _state_problem(conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: checkpoint.Checkpoint | None,
+                   current: Evaluation | None) -> str | None:
+    """Why the stored evaluation is not the one `rows` replay to (from `start`, or from nothing);
+    None when it is."""
+    try:
+        resumed = None if start is None else changes.ReplayState(start.header, start.bids, start.ids)
+        state = changes.replay_state(rows, resumed)
+        header, bids = snapshot.read_texts(conn)
+        if _same_state(state, header, bids):
+            return None
+        replayed = state.evaluation()
+    except (ValidationError, ValueError, KeyError, TypeError) as exc:
+        return f"the trail cannot be replayed: {str(exc).splitlines()[0]}"
+    except sqlite3.Error as exc:
+        return f"the stored evaluation cannot be read: {exc}"
+    if current is None:
+        try:
+            current = snapshot.load_evaluation(conn)
+        except (ValidationError, ValueError, sqlite3.Error) as exc:
+            return f"the stored evaluation does not validate: {str(exc).splitlines()[0]}"
+    if replayed != current:
+        return ("the stored evaluation differs from the one the trail replays to: "
+                f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})")
+    return None
+
+
+def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None, *,
+                     from_checkpoint: bool = False) -> AuditReport:
+    """Audit an open connection without writing; `current` saves re-reading the stored evaluation.
+    `from_checkpoint` (opening): hash and replay only from the last checkpoint whose kept state
+    hashes to what its row recorded; the rows before it are audited by `clusterbid audit`."""
     def broken(seq: int | None, reason: str, rows: tuple[AuditRow, ...] = ()) -> AuditReport:
         return AuditReport(path, False, rows, seq, reason)
 
     try:
-        rows = audit.read_rows(conn)
+        rows, previous, start = _read_trail(conn, from_checkpoint)
     except sqlite3.Error as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
         return broken(None, f"the audit trail cannot be read ({exc}): it was altered outside ClusterBid")
     if not rows:
         return broken(None, "the audit trail is empty: the document's history was removed")
-    seq, reason = _check_chain(rows)
+    first = rows[0].seq if start else 1
+    seq, reason = _check_chain(rows, previous, first)
     if not reason:  # a countersigned row recomputed with the chain is still not what was signed
-        signed_problems = countersign.countersign_problems(rows)
+        first_row = audit.read_row(conn, 1) if start else rows[0]
+        signed_problems = countersign.countersign_problems(
+            rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted))
         reason = signed_problems[0] if signed_problems else None
     if reason:
         return broken(seq, reason, rows)
@@ -109,25 +166,18 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
                                         f"number); the trail ends at #{rows[-1].seq}", rows)
         return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
                                     f"#{rows[-1].seq}: rows were removed from the end", rows)
+    reason = _state_problem(conn, rows[1:] if start else rows, start, current)
+    if reason:
+        return broken(None, reason, rows)
     try:
-        replayed = changes.replay_audit(rows)
-    except (ValidationError, ValueError, KeyError, TypeError) as exc:
-        return broken(None, f"the trail cannot be replayed: {str(exc).splitlines()[0]}", rows)
-    if current is None:
-        try:
-            current = snapshot.load_evaluation(conn)
-        except (ValidationError, ValueError, sqlite3.Error) as exc:
-            return broken(None, f"the stored evaluation does not validate: {str(exc).splitlines()[0]}", rows)
-    if replayed != current:
-        return broken(None, "the stored evaluation differs from the one the trail replays to: "
-                            f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})", rows)
-    try:
-        seq, reason = _check_artefacts(conn, rows)
+        attached = ([row for row in rows if row.action == audit.ATTACH_ARTEFACT] if start is None
+                    else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT))
+        seq, reason = _check_artefacts(conn, attached)
     except (sqlite3.Error, ValueError) as exc:
         seq, reason = None, f"the artefacts cannot be read ({exc})"
     if reason:
         return broken(seq, reason, rows)
-    return AuditReport(path, True, rows)
+    return AuditReport(path, True, rows, checked_from=first, replayed=len(rows) - (1 if start else 0))
 
 
 def verify_audit_chain(path: Path | str) -> AuditReport:

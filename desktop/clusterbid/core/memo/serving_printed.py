@@ -1,0 +1,50 @@
+"""The figures a serving memo prints, as printed: what `clusterbid verify` compares and the memo's
+inputs attachment records (memo/inputs.py reads them here, without importing the memo's layout).
+"""
+
+from __future__ import annotations
+
+from clusterbid.core.report import format_money, money
+from clusterbid.core.serving_scoring import ServingScorecard
+
+
+def _approval_monthly(scorecard: ServingScorecard, e) -> str:
+    """The monthly bill the approval is sized at (issue 31): the fleet at the buyer's percentile of
+    the draws, never below the point estimate's own fleet."""
+    band = scorecard.band(e.bid.id)
+    drawn = band.fleet_at_percentile[2] if band is not None and band.fleet_at_percentile else 0.0
+    return str(money(max(e.monthly_cost, drawn)))
+
+
+def printed_serving_results(scorecard: ServingScorecard) -> dict:
+    """Exactly the figures the serving memo prints, as printed, for `clusterbid verify` to compare."""
+    bids = {}
+    for score in scorecard.scores:
+        e = score.estimate
+        serves = e.passes_gates
+        bids[e.bid.id] = {
+            "rank": score.rank,
+            "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens)) if serves else None,
+            "monthly_cost": str(money(e.monthly_cost)) if serves else None,
+            "gpus_billed": e.gpus_billed if serves else None,
+            "tensor_parallel": e.tensor_parallel if serves else None,
+            "batch": e.batch if serves else None,
+            "band": band_cell(scorecard, e.bid.id) if serves else None,
+            "approval_monthly_cost": _approval_monthly(scorecard, e) if serves else None,
+        }
+    return {
+        "ranking": [s.bid.id for s in scorecard.ranked],
+        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
+        "bids": bids,
+    }
+
+
+def band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
+    """P10-P90 cost per million output tokens and the chance of being cheapest, as printed."""
+    band = scorecard.band(bid_id)
+    if band is None or band.chance_servable == 0:
+        return None
+    currency = scorecard.evaluation.currency
+    low, _, high = band.cost_per_million
+    return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
+            f"{band.chance_cheapest:.0%} cheapest")
