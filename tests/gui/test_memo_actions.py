@@ -24,6 +24,8 @@ from clusterbid.core.memo.inputs import parse_memo_inputs
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
+from clusterbid.operations import memo_export
+from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 from tests.core.memo_signing.pki import Authority
 from tests.gui.waiting import HANG_GUARD_MS
 
@@ -383,6 +385,7 @@ def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialo
 
     seen = {}
     monkeypatch.setattr("clusterbid.core.memo.making.make_memo", lambda *_a, **kw: seen.update(kw) or b"%PDF-")
-    monkeypatch.setattr("clusterbid.core.memo.signoff.write_atomically", lambda *_a: None)
-    memo_commands._render_and_write(tmp_path / "m.pdf", scorecard, request, lambda *_a: None)
+    monkeypatch.setattr("clusterbid.core.safe_files.write_bytes_atomically", lambda *_a: None)
+    memo_export.export_memo(memo_export.MemoSource(scorecard.evaluation), memo_commands.memo_choices(request),
+                            tmp_path / "m.pdf", no_progress, NEVER_CANCELLED)
     assert seen["rationale"] == "Uptime is what the programme is judged on."

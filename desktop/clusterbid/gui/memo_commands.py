@@ -27,6 +27,12 @@ if TYPE_CHECKING:
 MEMO_FILES = "Approval memos (*.pdf)"
 
 
+def memo_choices(request) -> memo_export.MemoChoices:
+    """The Export dialog's answers as the operation takes them (the samples are its default)."""
+    return memo_export.MemoChoices(request.approvers, request.notes, request.override,
+                                   request.decision_date, rationale=request.rationale)
+
+
 class MemoCommands:
     """A window's memo handlers. What they need is given, not reached for: the window (dialogs'
     parent, status bar), the one background runner, and the document and scorecard it shows now
@@ -91,8 +97,7 @@ class MemoCommands:
         # Read here, where the document lives: its history as the memo prints it. The samples are
         # the operation's default, as `clusterbid memo` uses: the same bytes from either door.
         source = memo_export.memo_source(document, scorecard.evaluation)
-        choices = memo_export.MemoChoices(request.approvers, request.notes, request.override,
-                                          request.decision_date, rationale=request.rationale)
+        choices = memo_choices(request)
         self.tasks.run(
             "memo export",
             lambda progress: memo_export.export_memo(source, choices, path, progress, progress),

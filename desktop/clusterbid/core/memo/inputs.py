@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -18,44 +17,23 @@ from clusterbid.core.documents import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
+from clusterbid.core.memo.approvers_listed import (  # re-exported: callers import them from here
+    _EMAIL_AT_END,
+    INPUTS_FORMAT,
+    Approver,
+    parse_memo_inputs,
+)
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.report import money
 from clusterbid.core.scoring import Scorecard, score_evaluation
 
-INPUTS_FORMAT = "clusterbid-memo-inputs/1"
 MAX_JUSTIFICATION = 4000
 
 
 # Without an approver the memo has no signature field, so nobody could ever sign it.
 NO_APPROVER = ("the memo names no approver, so it would have no signature field and could not be signed: "
                "add one with --approver \"Name, Role\" (in the app, type a name and role in the Approvers table)")
-
-
-@dataclass(frozen=True, slots=True)
-class Approver:
-    name: str
-    role: str
-    email: str = ""  # when given, verify holds the signer's certificate to it too
-
-    @classmethod
-    def parse(cls, text: str) -> Approver:
-        """'Name, Role' or 'Name, Role <name@example.org>' as typed on the command line; the role is
-        everything after the first comma, up to an e-mail address in angle brackets."""
-        name, _, role = text.partition(",")
-        role, email = role.strip(), ""
-        found = _EMAIL_AT_END.search(role)
-        if found:
-            role, email = role[:found.start()].strip(), found.group(1)
-        elif "<" in role or ">" in role:
-            raise InputError(f"approver {text!r}: give the e-mail as <name@example.org> at the end")
-        if not name.strip() or not role:
-            raise InputError(f"approver {text!r}: give it as \"Name, Role\", e.g. \"Ada Lovelace, CFO\" "
-                             "(an e-mail may follow: \"Ada Lovelace, CFO <ada@example.org>\")")
-        return cls(name.strip(), role, email)
-
-
-_EMAIL_AT_END = re.compile(r"<([^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)>$")
 
 
 def checked_email(text: str, who: str) -> str:
@@ -217,18 +195,6 @@ def build_memo_inputs(
         data["audit_anchor"] = {"seq": int(audit_anchor["seq"]), "hash": str(audit_anchor["hash"])}
     # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).
     return MemoInputs(json.loads(MemoInputs(data).canonical_bytes()))
-
-
-def parse_memo_inputs(raw: bytes) -> dict:
-    """The attached inputs document as a dict; InputError when it is not one of ours."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"{INPUTS_ATTACHMENT_NAME}: not UTF-8 JSON ({exc})") from None
-    if not isinstance(data, dict) or data.get("format") != INPUTS_FORMAT:
-        got = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise InputError(f"{INPUTS_ATTACHMENT_NAME}: format is {got!r}, expected {INPUTS_FORMAT!r}")
-    return data
 
 
 def rescore_memo_inputs(data: dict) -> dict:

@@ -30,6 +30,7 @@ from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
+from clusterbid.core.memo.serving_printed import approval_monthly
 from clusterbid.core.report import format_money
 from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
@@ -114,7 +115,7 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     if band is not None and band.fleet_at_percentile is not None:
         rows.append(("Fleet for approval", fleet_text(band, currency, scorecard.evaluation.workload)))
     months = chosen.bid.terms.term_months
-    monthly_approved = float(_approval_monthly(scorecard, e))
+    monthly_approved = float(approval_monthly(scorecard, e))
     amount = monthly_approved * months if months else monthly_approved
     rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
                  + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))

@@ -8,7 +8,7 @@ from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
 
 
-def _approval_monthly(scorecard: ServingScorecard, e) -> str:
+def approval_monthly(scorecard: ServingScorecard, e) -> str:
     """The monthly bill the approval is sized at (issue 31): the fleet at the buyer's percentile of
     the draws, never below the point estimate's own fleet."""
     band = scorecard.band(e.bid.id)
@@ -30,7 +30,7 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
             "tensor_parallel": e.tensor_parallel if serves else None,
             "batch": e.batch if serves else None,
             "band": band_cell(scorecard, e.bid.id) if serves else None,
-            "approval_monthly_cost": _approval_monthly(scorecard, e) if serves else None,
+            "approval_monthly_cost": approval_monthly(scorecard, e) if serves else None,
         }
     return {
         "ranking": [s.bid.id for s in scorecard.ranked],

@@ -55,7 +55,7 @@ def memo_approvers(pdf: bytes) -> list[Approver]:
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     from clusterbid.core.memo.attachment import read_attached_inputs
-    from clusterbid.core.memo.inputs import Approver, parse_memo_inputs
+    from clusterbid.core.memo.approvers_listed import Approver, parse_memo_inputs
 
     try:
         raw = read_attached_inputs(PdfFileReader(BytesIO(pdf), strict=False)).raw
