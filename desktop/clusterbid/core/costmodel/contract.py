@@ -95,7 +95,10 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)
-    running_fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    # Fees the bid does not state are a share of its GPU bill (issue 31); stated ones are sums.
+    fee_share = b.one_off_fee_share + b.recurring_fee_share
+    stated_running_fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    running_fees = stated_running_fees + fee_share * usage_cost
     job_cost = usage_cost + running_fees
     used = n * wall_hours
 
@@ -106,7 +109,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     term_value = b.billed_gpus * price * escalated_hours(term, esc)
     extension = n * price * (escalated_hours(span, esc) - escalated_hours(term, esc))
     term_capacity = b.billed_gpus * term + n * (span - term)
-    term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH
+    term_fees = b.one_off_fees + b.recurring_fees_per_month * span / HOURS_PER_MONTH  # + share, below
     # Committed spend / GPU-hours: the minimum is owed; usage above it is billed at the price.
     average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
     spend_value = np.maximum(b.committed_spend, usage_cost)
@@ -116,7 +119,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     is_spend = kind == BILLING_CODES["committed-spend"]
     is_hours = kind == BILLING_CODES["committed-gpu-hours"]
     value = np.select([is_term, is_spend, is_hours], [term_value + extension, spend_value, hours_value], usage_cost)
-    fees = np.where(is_term | is_spend | is_hours, term_fees, running_fees)
+    fees = np.where(is_term | is_spend | is_hours, term_fees + fee_share * value, running_fees)
     commitment = value + fees
     job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
     capacity = np.select(
@@ -149,7 +152,8 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     early = (kind == BILLING_CODES["reserved"]) & b.exit_allowed & (wall_hours < term)
     until_exit = b.billed_gpus * price * escalated_hours(wall_hours, esc)
     remainder = b.billed_gpus * price * (escalated_hours(term, esc) - escalated_hours(wall_hours, esc))
-    exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
+    exit_fees = stated_running_fees + fee_share * until_exit  # unstated fees: on the GPUs billed till then
+    exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + exit_fees, np.inf)
     leaves_early = exit_cost < kept
     # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);
     # hours_to_deadline is inf without a deadline, so nothing is late.

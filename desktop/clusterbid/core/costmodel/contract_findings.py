@@ -10,7 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
-from clusterbid.core.provenance.resolve import billed_spare_gpus, spare_pool_stated
+from clusterbid.core.provenance.resolve import billed_spare_gpus, spare_pool_stated, term_applies
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
@@ -116,6 +116,7 @@ def contract_findings(
             f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
             "anniversary; ask the provider",
         ))
+    warnings += _unstated_fee_findings(bid, unstated)
     spares = billed_spare_gpus(bid)
     if terms.bills_for_a_term and spares and not spare_pool_stated(bid):
         warnings.append(Finding(
@@ -129,3 +130,35 @@ def contract_findings(
             f"the {spares:,}-GPU spare pool is billed for the term: it is not stated free in writing",
         ))
     return gates, warnings
+
+
+FEE_WORDS = {"terms.one_off_fees": "one-off", "terms.recurring_fees_per_month": "recurring"}
+STEP_WORDS = {"terms.billing_increment_hours": "billing increment", "terms.minimum_billed_hours": "minimum billed hours"}
+
+
+def _unstated_fee_findings(bid: Bid, unstated) -> list[Finding]:
+    """Fees, billing steps, minimums and payment terms the bid leaves empty (issue 31): each priced
+    at its cautious default where it can matter, and flagged so the officer asks the provider."""
+    found = []
+    fees = [path for path in FEE_WORDS if unstated(path)]
+    if fees:
+        priced = " and ".join(f"{FEE_WORDS[path]} fees at {DOCUMENTED_DEFAULTS[path].value:g}%" for path in fees)
+        found.append(Finding(
+            "fees_not_stated",
+            f"the bid does not state its {' or '.join(FEE_WORDS[path] for path in fees)} fees: priced at "
+            f"{priced} of the GPU bill until they are in writing; ask the provider",
+        ))
+    steps = [path for path in STEP_WORDS if unstated(path) and term_applies(bid, path)]
+    if steps:
+        found.append(Finding(
+            "billing_step_not_stated",
+            f"the bid does not state its {' or '.join(STEP_WORDS[path] for path in steps)}: usage is priced in "
+            "whole hours, at least one hour per GPU, until they are in writing; ask the provider",
+        ))
+    if bid.terms.billing_kind != "on-demand" and unstated("terms.payment_terms_days"):
+        found.append(Finding(
+            "payment_terms_not_stated",
+            "the bid does not state when its invoices are due: taken as due on invoice (not priced: no cost of "
+            "cash is modelled); ask whether the term is invoiced in advance",
+        ))
+    return found
