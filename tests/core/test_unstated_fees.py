@@ -102,7 +102,7 @@ def test_payment_terms_not_stated_are_flagged_on_a_term_and_not_priced():
     assert "payment_terms_not_stated" in _codes(blank) and "payment_terms_not_stated" not in _codes(stated)
     assert effective_terms(blank.bid).payment_terms_days == 0  # read as due on invoice
     on_demand = _estimate(billing="on-demand", payment_terms_days=None)
-    assert "payment_terms_not_stated" not in _codes(on_demand)
+    assert "payment_terms_not_stated" not in _codes(on_demand)  # billed after use: nothing in advance
 
 
 def test_unstated_fees_are_listed_with_their_share_and_range():
@@ -135,7 +135,7 @@ def test_blank_fee_cells_in_a_bid_sheet_are_not_stated(tmp_path):
     report = import_bids(path)
     assert report.problems == ()
     bid = report.bids[0]
-    for name in ("one_off_fees", "recurring_fees_per_month", "billing_increment_hours", "minimum_billed_hours",
-                 "payment_terms_days"):
+    for name in ("one_off_fees", "recurring_fees_per_month", "billing_increment_hours", "minimum_billed_hours"):
         assert getattr(bid.terms, name) is None
         assert bid.provenance[f"terms.{name}"].kind == "not_stated"
+    assert bid.terms.payment_terms_days is None  # empty is itself "not stated": never priced

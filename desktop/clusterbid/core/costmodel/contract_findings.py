@@ -155,7 +155,7 @@ def _unstated_fee_findings(bid: Bid, unstated) -> list[Finding]:
             f"the bid does not state its {' or '.join(STEP_WORDS[path] for path in steps)}: usage is priced in "
             "whole hours, at least one hour per GPU, until they are in writing; ask the provider",
         ))
-    if bid.terms.billing_kind != "on-demand" and unstated("terms.payment_terms_days"):
+    if bid.terms.billing_kind != "on-demand" and bid.terms.payment_terms_days is None:
         found.append(Finding(
             "payment_terms_not_stated",
             "the bid does not state when its invoices are due: taken as due on invoice (not priced: no cost of "

@@ -59,7 +59,8 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
          + (f", {t.committed_gpu_hours:,.0f} GPU-hours committed" if t.committed_gpu_hours else "")),
         ("Fees", f"{_fee(t.one_off_fees, t.currency, 'terms.one_off_fees')} one-off, "
                  f"{_fee(t.recurring_fees_per_month, t.currency, 'terms.recurring_fees_per_month')} per month"
-                 + ("" if t.payment_terms_days is None else f"; invoices due in {t.payment_terms_days} days")),
+                 + ("; payment terms not stated" if t.payment_terms_days is None
+                    else f"; invoices due {t.payment_terms_days} days after issue")),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
         ("Reliability", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "

@@ -41,12 +41,11 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
                                  f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:
             filled[path] = Source(kind="provider") if was_set else Source(kind="default")
-    # Fees, minimums and payment terms (issue 31): an empty one is not stated. A document that left
-    # the key out keeps the 0 it was written with (payment terms: none), unrecorded as before
-    # (methodology section 9).
+    # Fees, steps and minimums (issue 31): an empty one is not stated. A document that left one out
+    # keeps the 0 it was written with, unrecorded as before. Payment terms, never priced, need no
+    # record: empty is itself "not stated" (methodology section 9).
     for path in FEE_DEFAULTS:
-        value, was_set = _lookup(bid, path)
-        if value is None and was_set:
+        if path != "terms.payment_terms_days" and _lookup(bid, path)[0] is None:
             filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
     return filled
 
