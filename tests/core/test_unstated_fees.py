@@ -95,14 +95,19 @@ def test_a_billing_step_and_minimum_not_stated_are_priced_hourly_on_demand_only(
     assert "billing_step_not_stated" not in _codes(term)
 
 
-def test_payment_terms_not_stated_are_flagged_on_a_term_and_not_priced():
-    stated = _estimate(**RESERVED, payment_terms_days=30)
-    blank = _estimate(**RESERVED, payment_terms_days=None)
-    assert blank.commitment == stated.commitment == pytest.approx(1_308_160, abs=0.01)
+LONG_TERM = {"billing": "reserved", "term_months": 24, "reserved_gpus": 256, "price_escalation_percent_per_year": 0}
+
+
+def test_payment_terms_not_stated_are_flagged_on_a_long_term_and_not_priced():
+    """24 months flat: 256 x 17,520 x 7 = $31,395,840 whether invoices are due net 30 or unstated."""
+    stated = _estimate(**LONG_TERM, payment_terms_days=30)
+    blank = _estimate(**LONG_TERM, payment_terms_days=None)
+    assert blank.commitment == stated.commitment == pytest.approx(31_395_840, abs=0.01)
     assert "payment_terms_not_stated" in _codes(blank) and "payment_terms_not_stated" not in _codes(stated)
     assert effective_terms(blank.bid).payment_terms_days == 0  # read as due on invoice
-    on_demand = _estimate(billing="on-demand", payment_terms_days=None)
-    assert "payment_terms_not_stated" not in _codes(on_demand)  # billed after use: nothing in advance
+    # A term of a year or less, or on demand: said in the memo's fee line, not flagged.
+    for short in (_estimate(**RESERVED, payment_terms_days=None), _estimate(billing="on-demand")):
+        assert "payment_terms_not_stated" not in _codes(short)
 
 
 def test_unstated_fees_are_listed_with_their_share_and_range():

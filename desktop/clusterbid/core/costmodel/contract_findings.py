@@ -155,10 +155,12 @@ def _unstated_fee_findings(bid: Bid, unstated) -> list[Finding]:
             f"the bid does not state its {' or '.join(STEP_WORDS[path] for path in steps)}: usage is priced in "
             "whole hours, at least one hour per GPU, until they are in writing; ask the provider",
         ))
-    if bid.terms.billing_kind != "on-demand" and bid.terms.payment_terms_days is None:
+    # Payment terms are not priced (no cost of cash is modelled); flagged where invoicing in advance
+    # would tie up more than a year's bill, as escalation is (every memo's fee line says it anyway).
+    if bid.terms.term_months > 12 and bid.terms.payment_terms_days is None:
         found.append(Finding(
             "payment_terms_not_stated",
-            "the bid does not state when its invoices are due: taken as due on invoice (not priced: no cost of "
-            "cash is modelled); ask whether the term is invoiced in advance",
+            f"the {bid.terms.term_months}-month term does not state when its invoices are due: taken as due on "
+            "invoice (not priced); ask whether the term is invoiced in advance",
         ))
     return found
