@@ -144,3 +144,20 @@ def test_blank_fee_cells_in_a_bid_sheet_are_not_stated(tmp_path):
         assert getattr(bid.terms, name) is None
         assert bid.provenance[f"terms.{name}"].kind == "not_stated"
     assert bid.terms.payment_terms_days is None  # empty is itself "not stated": never priced
+
+
+def test_a_serving_fleet_pays_unstated_fees_on_each_months_gpu_bill():
+    """One 8-GPU node at $3 per GPU-hour: 8 x 730 x 3 = $17,520 a month with fees stated as 0;
+    left empty, 12% more: $19,622.40, and flagged."""
+    from tests.core.serving.serving_builders import serving_bid, serving_workload
+    from clusterbid.core.costmodel.serving_estimate import estimate_serving
+
+    def estimate(**fees):
+        terms = {"price_per_gpu_hour": "3.00", **fees}
+        return estimate_serving(serving_workload(), [serving_bid(terms=terms)]).bids[0]
+
+    stated, blank = estimate(one_off_fees="0", recurring_fees_per_month="0"), estimate(**NO_FEES)
+    assert stated.gpus_billed == blank.gpus_billed == 8
+    assert stated.monthly_cost == pytest.approx(8 * 730 * 3, abs=0.01)
+    assert blank.monthly_cost == pytest.approx(17_520 * 1.12, abs=0.01) == pytest.approx(19_622.40)
+    assert [w.code for w in blank.warnings] == ["fees_not_stated"] and stated.warnings == ()

@@ -101,8 +101,7 @@ def contract_findings(
             f"the bid does not say how many GPUs the term reserves: all {bid.capacity.gpus_offered:,} offered "
             f"are billed, {bid.capacity.gpus_offered - n:,} more than the job uses",
         ))
-    said = bid.provenance
-    unstated = lambda path: path in said and not said[path].verified and said[path].kind != "assumption"  # noqa: E731
+    unstated = _unstated_test(bid)
     if terms.billing_kind == "reserved" and terms.exit_clause and unstated("terms.early_exit_fee_percent"):
         warnings.append(Finding(
             "exit_fee_not_stated",
@@ -116,7 +115,7 @@ def contract_findings(
             f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
             "anniversary; ask the provider",
         ))
-    warnings += _unstated_fee_findings(bid, unstated)
+    warnings += unstated_fee_findings(bid)
     spares = billed_spare_gpus(bid)
     if terms.bills_for_a_term and spares and not spare_pool_stated(bid):
         warnings.append(Finding(
@@ -136,9 +135,16 @@ FEE_WORDS = {"terms.one_off_fees": "one-off", "terms.recurring_fees_per_month": 
 STEP_WORDS = {"terms.billing_increment_hours": "billing increment", "terms.minimum_billed_hours": "minimum billed hours"}
 
 
-def _unstated_fee_findings(bid: Bid, unstated) -> list[Finding]:
+def _unstated_test(bid: Bid):
+    """Whether nobody stated a term: recorded as not stated or a default, not the buyer's assumption."""
+    said = bid.provenance
+    return lambda path: path in said and not said[path].verified and said[path].kind != "assumption"
+
+
+def unstated_fee_findings(bid: Bid) -> list[Finding]:
     """Fees, billing steps, minimums and payment terms the bid leaves empty (issue 31): each priced
     at its cautious default where it can matter, and flagged so the officer asks the provider."""
+    unstated = _unstated_test(bid)
     found = []
     fees = [path for path in FEE_WORDS if unstated(path)]
     if fees:
