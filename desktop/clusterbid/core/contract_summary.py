@@ -7,16 +7,16 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.money import format_money
-from clusterbid.core.provenance import effective_terms
+from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, effective_terms
 
 IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "other-work": "does other work"}
 
 
 def billing_words(bid: Bid, currency: str | None = None) -> str:
     """The contract in one line: kind, quantity, span and price, exit terms. A fee or escalation
-    the bid does not state is said to be so, with the cautious figure priced (issue 31). Money is
-    in the contract's own currency whatever `currency` (the evaluation's) is: the memo prints the
-    evaluation-currency figures beside it (issue 34)."""
+    the bid does not state is said to be so, with the cautious figure priced (issue 31), as are
+    fees, billing steps and minimums. Money is in the contract's own currency whatever `currency`
+    (the evaluation's) is: the memo prints the evaluation-currency figures beside it (issue 34)."""
     t = effective_terms(bid)
     unstated = {path.split(".")[1] for path, source in bid.provenance.items()
                 if path.startswith("terms.") and not source.verified and source.kind != "assumption"}
@@ -26,6 +26,10 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
     if t.billing_kind == "on-demand":
         rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
         minimum = f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""
+        if "billing_increment_hours" in unstated:
+            rounding += " (step not stated: priced hourly)"
+        if "minimum_billed_hours" in unstated:
+            minimum += " (minimum not stated: priced at 1 h)"
         text = f"on demand at {price} per GPU-hour{rounding}{minimum}"
     elif t.billing_kind in ("reserved", "block"):
         span = f"{t.term_months} months" if t.billing_kind == "reserved" else f"a {t.block_days}-day block"
@@ -50,6 +54,11 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
         text += f", escalation not stated (priced at {t.price_escalation_percent_per_year:g}% a year from the first anniversary)"
     elif "price_escalation_percent_per_year" not in unstated and t.price_escalation_percent_per_year:
         text += f", rising {t.price_escalation_percent_per_year:g}% a year"
+    fees = [(name, words) for name, words in (("one_off_fees", "one-off"), ("recurring_fees_per_month", "recurring"))
+            if name in unstated]
+    if fees:
+        shares = " and ".join(f"{DOCUMENTED_DEFAULTS['terms.' + name].value:g}% {words}" for name, words in fees)
+        text += f", fees not stated (priced at {shares} of the GPU bill)"
     return text
 
 

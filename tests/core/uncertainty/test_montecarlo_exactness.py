@@ -70,7 +70,10 @@ def one_sample_bill(c: dict, plan: dict, n: float, wall: float) -> tuple[float, 
     billed_hours = wall if not c["inc"] else math.ceil(wall / c["inc"] - 1e-9) * c["inc"]
     billed_hours = max(billed_hours, c["minimum"])
     usage = n * price * escalated(billed_hours, esc)
-    running_fees = c["one_off"] + c["monthly"] * wall / MONTH
+    # Fees the bid does not state are a share of its GPU bill (section 9); stated ones are sums.
+    share = c["one_off_share"] + c["monthly_share"]
+    stated_fees = c["one_off"] + c["monthly"] * wall / MONTH
+    running_fees = stated_fees + share * usage
     term = c["term"]
     if kind in ("reserved", "block"):
         span = max(term, wall)
@@ -83,7 +86,7 @@ def one_sample_bill(c: dict, plan: dict, n: float, wall: float) -> tuple[float, 
         capacity = value / (usage / (n * billed_hours))
     else:
         value, capacity = usage, n * billed_hours
-    fees = c["one_off"] + c["monthly"] * span / MONTH if kind != "on-demand" else running_fees
+    fees = c["one_off"] + c["monthly"] * span / MONTH + share * value if kind != "on-demand" else running_fees
     commitment = value + fees
     used = n * wall
     capacity = max(capacity, used)
@@ -99,8 +102,9 @@ def one_sample_bill(c: dict, plan: dict, n: float, wall: float) -> tuple[float, 
             idle_value = min(idle_value, (jobs - 1) * used * plan["alt"] * market_mean(wall, end, plan["decline"]))
     kept = commitment - idle_value
     if kind == "reserved" and c["exit"] and wall < term:
-        leave = (c["billed"] * price * escalated(wall, esc) + c["fee"] * c["billed"] * price
-                 * (escalated(term, esc) - escalated(wall, esc)) + running_fees)
+        until_exit = c["billed"] * price * escalated(wall, esc)
+        leave = (until_exit + c["fee"] * c["billed"] * price * (escalated(term, esc) - escalated(wall, esc))
+                 + stated_fees + share * until_exit)
         kept = min(kept, leave)
     return commitment, kept
 
@@ -108,6 +112,9 @@ def one_sample_bill(c: dict, plan: dict, n: float, wall: float) -> tuple[float, 
 CONTRACTS = [
     {"kind": "on-demand", "inc": 8.0, "minimum": 120.0, "term": 0.0},
     {"kind": "on-demand", "inc": 0.0, "minimum": 0.0, "term": 0.0},
+    {"kind": "on-demand", "inc": 1.0, "minimum": 1.0, "term": 0.0, "one_off_share": 0.02, "monthly_share": 0.10},
+    {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 3 * MONTH, "exit": True, "fee": 0.5,
+     "one_off_share": 0.02, "monthly_share": 0.10},
     {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 3 * MONTH, "exit": True, "fee": 0.5},
     {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 24 * MONTH, "esc": 0.10, "exit": True, "fee": 0.8},
     {"kind": "reserved", "inc": 1.0, "minimum": 0.0, "term": 1 * MONTH, "monthly": 5000.0},
@@ -136,7 +143,8 @@ def _arrays(contracts: list[dict]) -> SimpleNamespace:
         one_off_fees=column("one_off"), recurring_fees_per_month=column("monthly"), term_hours=column("term"),
         billed_gpus=column("billed", 288.0), committed_spend=column("spend"),
         committed_gpu_hours=column("gpu_hours"), exit_allowed=np.array([[bool(c.get("exit"))] for c in contracts]),
-        exit_fee_share=column("fee"),
+        exit_fee_share=column("fee"), one_off_fee_share=column("one_off_share"),
+        recurring_fee_share=column("monthly_share"),
     )
 
 
@@ -152,6 +160,7 @@ def _idle_plan(plan: dict) -> IdlePlan:
 @pytest.mark.parametrize("grouped", [True, False], ids=["one-kind-blocks", "mixed-block"])
 def test_billing_bids_x_samples_equals_one_sample_at_a_time(plan, grouped):
     contracts = [{"price": 7.0, "esc": 0.0, "exit": False, "fee": 0.0, "one_off": 0.0, "monthly": 0.0,
+                  "one_off_share": 0.0, "monthly_share": 0.0,
                   "billed": 288.0, **c} for c in CONTRACTS]
     rng = np.random.default_rng(32)
     # Wall-clock hours across the terms' ends and anniversaries, some exactly on a billing step.

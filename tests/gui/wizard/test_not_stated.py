@@ -65,7 +65,11 @@ def test_a_bid_with_reliability_left_empty_is_not_stated_defaulted_and_flagged(q
     flagged = {r["field"] for r in row["unverified_inputs"]}
     # (The exit fee and escalation left empty are not stated too, but cannot apply to an on-demand
     # bid without an exit clause: not flagged, issue 31.)
-    assert flagged == {f"reliability.{n}" for n in RELIABILITY} | {"capacity.spare_pool_gpus"}
+    # Fees, the billing step and the minimum left empty on an on-demand bid are not stated and priced
+    # (issue 31): flagged as well.
+    fees = {"terms.one_off_fees", "terms.recurring_fees_per_month", "terms.billing_increment_hours",
+            "terms.minimum_billed_hours"}
+    assert flagged == {f"reliability.{n}" for n in RELIABILITY} | {"capacity.spare_pool_gpus"} | fees
 
 
 def test_editing_a_bid_keeps_not_stated_empty_and_the_providers_page(qtbot, open_wizard, evaluation):

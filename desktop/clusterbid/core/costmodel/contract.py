@@ -127,7 +127,10 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)
-    running_fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    # Fees the bid does not state are a share of its GPU bill (issue 31); stated ones are sums.
+    fee_share = b.one_off_fee_share + b.recurring_fee_share
+    stated_running_fees = b.one_off_fees + b.recurring_fees_per_month * wall_hours / HOURS_PER_MONTH
+    running_fees = stated_running_fees + fee_share * usage_cost
     job_cost = usage_cost + running_fees
     used = n * wall_hours
 
@@ -160,7 +163,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         committed = np.maximum(minimum, usage_cost)
         value = where(is_spend | is_hours, committed, value)
         capacity = where(is_spend | is_hours, committed / job_rate, capacity)
-    fees = where(has_term, term_fees, running_fees)
+    fees = where(has_term, term_fees + fee_share * value, running_fees)  # unstated: a share of the bill
     commitment = value + fees
     capacity = np.maximum(capacity, used)
     # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
@@ -193,7 +196,8 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         run = escalated_hours(wall_hours, esc)
         until_exit = b.billed_gpus * price * run
         remainder = b.billed_gpus * price * (escalated_hours(term, esc) - run)
-        exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + running_fees, np.inf)
+        exit_fees = stated_running_fees + fee_share * until_exit  # unstated fees: on the GPUs billed till then
+        exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + exit_fees, np.inf)
     else:
         exit_cost = np.full(np.shape(kept), np.inf)
     # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);

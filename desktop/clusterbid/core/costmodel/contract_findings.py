@@ -10,7 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
-from clusterbid.core.provenance.resolve import billed_spare_gpus, spare_pool_stated
+from clusterbid.core.provenance.resolve import billed_spare_gpus, spare_pool_stated, term_applies
 from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.workload import Workload
 
@@ -101,8 +101,7 @@ def contract_findings(
             f"the bid does not say how many GPUs the term reserves: all {bid.capacity.gpus_offered:,} offered "
             f"are billed, {bid.capacity.gpus_offered - n:,} more than the job uses",
         ))
-    said = bid.provenance
-    unstated = lambda path: path in said and not said[path].verified and said[path].kind != "assumption"  # noqa: E731
+    unstated = _unstated_test(bid)
     if terms.billing_kind == "reserved" and terms.exit_clause and unstated("terms.early_exit_fee_percent"):
         warnings.append(Finding(
             "exit_fee_not_stated",
@@ -116,6 +115,7 @@ def contract_findings(
             f"{DOCUMENTED_DEFAULTS['terms.price_escalation_percent_per_year'].value:g}% a year from the first "
             "anniversary; ask the provider",
         ))
+    warnings += unstated_fee_findings(bid)
     spares = billed_spare_gpus(bid)
     if terms.bills_for_a_term and spares and not spare_pool_stated(bid):
         warnings.append(Finding(
@@ -129,3 +129,44 @@ def contract_findings(
             f"the {spares:,}-GPU spare pool is billed for the term: it is not stated free in writing",
         ))
     return gates, warnings
+
+
+FEE_WORDS = {"terms.one_off_fees": "one-off", "terms.recurring_fees_per_month": "recurring"}
+STEP_WORDS = {"terms.billing_increment_hours": "billing increment", "terms.minimum_billed_hours": "minimum billed hours"}
+
+
+def _unstated_test(bid: Bid):
+    """Whether nobody stated a term: recorded as not stated or a default, not the buyer's assumption."""
+    said = bid.provenance
+    return lambda path: path in said and not said[path].verified and said[path].kind != "assumption"
+
+
+def unstated_fee_findings(bid: Bid) -> list[Finding]:
+    """Fees, billing steps, minimums and payment terms the bid leaves empty (issue 31): each priced
+    at its cautious default where it can matter, and flagged so the officer asks the provider."""
+    unstated = _unstated_test(bid)
+    found = []
+    fees = [path for path in FEE_WORDS if unstated(path)]
+    if fees:
+        priced = " and ".join(f"{FEE_WORDS[path]} fees at {DOCUMENTED_DEFAULTS[path].value:g}%" for path in fees)
+        found.append(Finding(
+            "fees_not_stated",
+            f"the bid does not state its {' or '.join(FEE_WORDS[path] for path in fees)} fees: priced at "
+            f"{priced} of the GPU bill until they are in writing; ask the provider",
+        ))
+    steps = [path for path in STEP_WORDS if unstated(path) and term_applies(bid, path)]
+    if steps:
+        found.append(Finding(
+            "billing_step_not_stated",
+            f"the bid does not state its {' or '.join(STEP_WORDS[path] for path in steps)}: usage is priced in "
+            "whole hours, at least one hour per GPU, until they are in writing; ask the provider",
+        ))
+    # Payment terms are not priced (no cost of cash is modelled); flagged where invoicing in advance
+    # would tie up more than a year's bill, as escalation is (every memo's fee line says it anyway).
+    if bid.terms.term_months > 12 and bid.terms.payment_terms_days is None:
+        found.append(Finding(
+            "payment_terms_not_stated",
+            f"the {bid.terms.term_months}-month term does not state when its invoices are due: taken as due on "
+            "invoice (not priced); ask whether the term is invoiced in advance",
+        ))
+    return found

@@ -17,7 +17,7 @@ from clusterbid.core.flops import (
     hardware_flops_ratio,
     width_factor,
 )
-from clusterbid.core.provenance import effective_reliability, effective_terms
+from clusterbid.core.provenance import effective_reliability, effective_terms, unstated_fee_shares
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
 __all__ = ["HOURS_PER_MONTH", "BidArrays", "WorkloadScalars", "build_bid_arrays"]
@@ -63,6 +63,9 @@ class BidArrays:
     committed_gpu_hours: np.ndarray
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
+    # Fees the bid does not state, as fractions of its GPU bill (issue 31: never free).
+    one_off_fee_share: np.ndarray
+    recurring_fee_share: np.ndarray
     # The contract (contract.py): how it bills, what for how long, and its exit terms.
     billing_kind: np.ndarray  # BILLING_CODES
     billed_gpus: np.ndarray  # reserved/block: GPUs billed for the term, spares included unless free
@@ -201,9 +204,14 @@ BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves
 
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
-    terms = effective_terms(bid)  # a fee or escalation nobody stated: its cautious default (issue 31)
+    terms = effective_terms(bid)  # a term nobody stated: its cautious default (issue 31)
     term_hours = terms.block_days * 24.0 if terms.billing_kind == "block" else terms.term_months * HOURS_PER_MONTH
+    one_off_share, recurring_share = unstated_fee_shares(bid)
     return {
+        "one_off_fees": float(terms.one_off_fees or 0) * rate,
+        "recurring_fees_per_month": float(terms.recurring_fees_per_month or 0) * rate,
+        "one_off_fee_share": one_off_share,
+        "recurring_fee_share": recurring_share,
         "billing_kind": BILLING_CODES[terms.billing_kind],
         "billed_gpus": bid.billed_gpus,
         "term_hours": term_hours,
@@ -246,8 +254,6 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "burn_in_hours": reliability.burn_in_hours,
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
-            "one_off_fees": float(bid.terms.one_off_fees) * rate,
-            "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
             **_contract_row(bid, rate),
             "baseline_mfu": baseline_model_mfu(workload) * gpu.mfu_factor(workload.precision),
             "busbw_spans_leaves": False,

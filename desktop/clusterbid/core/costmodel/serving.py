@@ -233,7 +233,7 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     billed = np.ceil(gpus / per_node) * per_node
     gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[bid_of] / w.service_months)
     monthly = (
-        gpu_hours * b.price_per_gpu_hour[bid_of]
+        gpu_hours * b.price_per_gpu_hour[bid_of] * (1.0 + b.fee_share[bid_of])  # unstated fees (issue 31)
         + b.recurring_fees_per_month[bid_of]
         + b.one_off_fees[bid_of] / w.service_months
     )

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.gates import Finding
+from clusterbid.core.costmodel.contract_findings import unstated_fee_findings
 from clusterbid.core.costmodel.serving import MAX_BATCH, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_gates import serving_gates
@@ -103,7 +104,9 @@ def estimate_serving(
         results.append(ServingEstimate(
             bid=bid,
             gates=tuple(gates[i]),
-            warnings=(fit,) if fit else (),
+            # A serving fleet bills whole months: of the unstated terms only fees move its cost.
+            warnings=((fit,) if fit else ()) + tuple(
+                f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated"),
             calibration_notes=tuple(notes[i]),
             throughput_evidence=evidence[i],
             price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),

@@ -8,6 +8,7 @@ import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
+from clusterbid.core.provenance import unstated_fee_shares
 from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
 
 # nccl-tests all_reduce_perf on 8-GPU HGX H100 nodes reaches roughly 360-480 GB/s bus
@@ -36,6 +37,7 @@ class ServingArrays:
     committed_gpu_hours: np.ndarray
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
+    fee_share: np.ndarray  # fees the bid does not state, a fraction of its GPU bill (issue 31)
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -127,8 +129,9 @@ def build_serving_arrays(
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
             "fabric_price_per_gpu_hour": np.nan if fabric_price is None else float(fabric_price) * rate,
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
-            "one_off_fees": float(bid.terms.one_off_fees) * rate,
-            "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month) * rate,
+            "one_off_fees": float(bid.terms.one_off_fees or 0) * rate,
+            "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month or 0) * rate,
+            "fee_share": sum(unstated_fee_shares(bid)),
         }
         for name, value in row.items():
             columns[name].append(value)

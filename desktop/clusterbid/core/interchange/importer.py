@@ -19,6 +19,7 @@ from clusterbid.core.interchange.errors import (
 )
 from clusterbid.core.interchange.sources import text_to_source
 from clusterbid.core.provenance import TRACKED_BID_FIELDS
+from clusterbid.core.provenance.defaults import FEE_DEFAULTS
 from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
 from clusterbid.core.json_input import MAX_JSON_BYTES, loads
@@ -101,7 +102,7 @@ def _nest(pairs: list[tuple[Column, object]]) -> dict:
 def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
     """Issue 14: an empty cell of a figure the provider may omit is "not stated", never zero nor a
     silent default. (A column missing from an older sheet takes the default, as migration does.)"""
-    for path in TRACKED_BID_FIELDS:
+    for path in (*TRACKED_BID_FIELDS, *FEE_DEFAULTS):  # fees, steps, payment terms (issue 31)
         section, name = path.split(".")
         if path not in present or name in data.get(section, {}):
             continue

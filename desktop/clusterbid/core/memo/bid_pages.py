@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines, workload_lines
-from clusterbid.core.provenance import effective_reliability
+from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, effective_reliability
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceKind
@@ -58,8 +58,10 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
         ("Price", f"{price} per GPU-hour"),
         ("Term", ("on demand" if t.term_months == 0 else f"{t.term_months} months")
          + (f", {t.committed_gpu_hours:,.0f} GPU-hours committed" if t.committed_gpu_hours else "")),
-        ("Fees", f"{format_money(float(t.one_off_fees), t.currency)} one-off, "
-                 f"{format_money(float(t.recurring_fees_per_month), t.currency)} per month"),
+        ("Fees", f"{_fee(t.one_off_fees, t.currency, 'terms.one_off_fees')} one-off, "
+                 f"{_fee(t.recurring_fees_per_month, t.currency, 'terms.recurring_fees_per_month')} per month"
+                 + ("; payment terms not stated" if t.payment_terms_days is None
+                    else f"; invoices due {t.payment_terms_days} days after issue")),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
         ("Reliability", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "
@@ -135,3 +137,10 @@ def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple
         # Issue 14: each figure by its real source, the one that can move the decision most first.
         items += not_verified_lines(bid, effects[bid.id], scorecard.evaluation.currency, who)
     return tuple(items)
+
+
+def _fee(amount, currency: str, path: str) -> str:
+    """A stated fee as money; an empty one as not stated, with the share of the GPU bill it is priced at."""
+    if amount is None:
+        return f"not stated (priced at {DOCUMENTED_DEFAULTS[path].value:g}% of the GPU bill)"
+    return format_money(float(amount), currency)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, effective_terms, unverified_inputs
-from clusterbid.core.provenance.defaults import WORKLOAD_TRACKED_FIELDS
+from clusterbid.core.provenance.defaults import DOCUMENTED_DEFAULTS, FEE_SHARE_PATHS, WORKLOAD_TRACKED_FIELDS
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
 
 
@@ -21,6 +21,11 @@ FIGURE_WORDS = {
     "reliability.burn_in_hours": "burn-in billed (hours)",
     "reliability.storage_write_gb_s": "checkpoint write (GB/s)",
     "capacity.spare_pool_gpus": "spare GPUs",
+    "terms.one_off_fees": "one-off fees (% of the GPU bill)",
+    "terms.recurring_fees_per_month": "recurring fees (% of the GPU bill)",
+    "terms.billing_increment_hours": "billing increment (hours)",
+    "terms.minimum_billed_hours": "minimum billed (hours per GPU)",
+    "terms.payment_terms_days": "payment due (days after invoice)",
     "baseline_mfu": "baseline MFU",
     "dp_comm_overlap": "all-reduce share hidden",
     "checkpoint_interval_minutes": "checkpoint interval (minutes)",
@@ -34,6 +39,8 @@ def field_words(path: str) -> str:
 
 
 def figure_value(bid, path: str) -> float:
+    if path in FEE_SHARE_PATHS and getattr(bid.terms, path.split(".")[1]) is None:
+        return DOCUMENTED_DEFAULTS[path].value  # an unstated fee is priced as this % of the GPU bill
     section, name = path.split(".")
     holder = {"reliability": effective_reliability, "terms": effective_terms}.get(section, lambda b: getattr(b, section))(bid)
     return getattr(holder, name)

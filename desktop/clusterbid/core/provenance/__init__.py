@@ -5,11 +5,12 @@ from clusterbid.core.provenance.defaults import (
 )
 from clusterbid.core.provenance.model import KIND_LABELS, Source, SourceKind
 from clusterbid.core.provenance.resolve import (
-    completed_bid_provenance, completed_workload_provenance, effective_reliability, effective_terms, unverified_inputs,
+    completed_bid_provenance, completed_workload_provenance, effective_reliability, effective_terms, unstated_fee_shares,
+    unverified_inputs,
 )
 
 __all__ = [
     "DOCUMENTED_DEFAULTS", "KIND_LABELS", "RELIABILITY_DEFAULTS", "TRACKED_BID_FIELDS", "WORKLOAD_TRACKED_FIELDS", "DocumentedDefault", "Source", "SourceKind",
     "completed_bid_provenance", "completed_workload_provenance", "effective_reliability", "effective_terms",
-    "unverified_inputs",
+    "unstated_fee_shares", "unverified_inputs",
 ]

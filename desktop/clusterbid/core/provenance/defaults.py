@@ -77,8 +77,43 @@ TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
     ),
 }
 
+# Fees, minimums and payment terms a bid leaves empty (issue 31). Fees are priced as a share of
+# the GPU bill, not a sum, so the default scales with the contract: recurring fees at the top of
+# AWS's published support tiers (Business and Enterprise Support charge 10% of the first band of
+# the monthly bill, falling to 3% above it; 3% is the typical figure for bills this size), one-off
+# fees (setup, onboarding, data egress, exit) at 2% (a judgement: no public list prices them).
+# Billing steps: per second with a 1-minute minimum is the public-cloud norm (EC2 and Compute
+# Engine since 2017); hourly, how EC2 billed before, is the cautious end. Payment terms are listed
+# and flagged, not priced: the model does not discount cash, so when it is paid changes no cost.
+FEE_DEFAULTS: dict[str, DocumentedDefault] = {
+    "terms.recurring_fees_per_month": DocumentedDefault(
+        10.0, 0.0, 10.0, "% of the GPU bill: cautious end of 0-10%, the top band of AWS Business and "
+        "Enterprise Support fees (3% above it, the typical figure)", 3.0, 0.0,
+    ),
+    "terms.one_off_fees": DocumentedDefault(
+        2.0, 0.0, 2.0, "% of the GPU bill: cautious end of 0-2% for setup, onboarding, egress and exit "
+        "(a judgement; commonly waived)", 0.0, 0.0,
+    ),
+    "terms.billing_increment_hours": DocumentedDefault(
+        1.0, 0.0, 1.0, "cautious end of per-second (EC2 and Compute Engine since 2017) to hourly billing "
+        "(EC2 before 2017)", 0.0, 0.0,
+    ),
+    "terms.minimum_billed_hours": DocumentedDefault(
+        1.0, 0.0, 1.0, "cautious end of a 1-minute (EC2, Compute Engine) to a 1-hour minimum per GPU",
+        1.0 / 60.0, 0.0,
+    ),
+    "terms.payment_terms_days": DocumentedDefault(
+        0.0, 0.0, 60.0, "days after invoice: cautious end, due on invoice; typical net 30 (not priced: "
+        "no cost of cash is modelled)", 30.0, None,
+    ),
+}
+# Fees stated as a sum whose unstated default is a share of the GPU bill (percent above).
+FEE_SHARE_PATHS = ("terms.recurring_fees_per_month", "terms.one_off_fees")
+
 # Every documented default by dotted path: what the memo, the app and the rank check read.
-DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {**RELIABILITY_DEFAULTS, **OTHER_DEFAULTS, **TERMS_DEFAULTS}
+DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {
+    **RELIABILITY_DEFAULTS, **OTHER_DEFAULTS, **TERMS_DEFAULTS, **FEE_DEFAULTS,
+}
 
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.

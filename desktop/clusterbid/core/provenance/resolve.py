@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from clusterbid.core.provenance.defaults import (
-    DOCUMENTED_DEFAULTS, RELIABILITY_DEFAULTS, TERMS_DEFAULTS, TRACKED_BID_FIELDS, WORKLOAD_TRACKED_FIELDS,
+    DOCUMENTED_DEFAULTS, FEE_DEFAULTS, FEE_SHARE_PATHS, RELIABILITY_DEFAULTS, TERMS_DEFAULTS, TRACKED_BID_FIELDS,
+    WORKLOAD_TRACKED_FIELDS,
 )
 from clusterbid.core.provenance.model import Source
 
@@ -44,6 +45,12 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
         if source.low is not None and value is not None and not source.low <= value <= source.high:
             raise ValueError(f"{path} is {value:g}, outside the buyer's range {source.low:g}-{source.high:g} "
                              "given with it: the figure is the most likely value, so it lies inside its range")
+    # Fees, steps and minimums (issue 31): an empty one is not stated. A document that left one out
+    # keeps the 0 it was written with, unrecorded as before. Payment terms, never priced, need no
+    # record: empty is itself "not stated" (methodology section 9).
+    for path in FEE_DEFAULTS:
+        if path != "terms.payment_terms_days" and _lookup(bid, path)[0] is None:
+            filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
     return filled
 
 
@@ -88,18 +95,37 @@ def term_applies(bid: Any, path: str) -> bool:
         return bool(bid.terms.exit_clause)
     if path == "terms.price_escalation_percent_per_year":
         return bid.terms.billing_kind in ("reserved", "committed-spend", "committed-gpu-hours")
+    if path in ("terms.billing_increment_hours", "terms.minimum_billed_hours"):
+        return not bid.terms.bills_for_a_term  # a term bills its whole span, rounded or not
     return True
 
 
+def _nobody_stated(bid: Any, path: str) -> bool:
+    section, field = path.split(".")
+    return getattr(getattr(bid, section), field) is None or (
+        path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
+
+
+def unstated_fee_shares(bid: Any) -> tuple[float, float]:
+    """(one-off, recurring) fees nobody stated, as fractions of the bid's GPU bill (issue 31): the
+    cautious documented shares; (0, 0) where the bid states its fees."""
+    def share(path: str) -> float:
+        return FEE_DEFAULTS[path].value / 100.0 if _nobody_stated(bid, path) else 0.0
+
+    return share("terms.one_off_fees"), share("terms.recurring_fees_per_month")
+
+
 def effective_terms(bid: Any) -> Any:
-    """The bid's terms with the exit fee and escalation nobody stated (empty, not stated, or left
-    out of an older document) at their cautious documented defaults (issue 31: never free); a term
-    that cannot apply (no exit clause, no contract term) at 0."""
+    """The bid's terms with the exit fee, escalation, billing step, minimum and payment terms nobody
+    stated (empty, not stated, or left out of an older document where tracked) at their cautious
+    documented defaults (issue 31: never free); a term that cannot apply (no exit clause, no
+    contract term, a step on a term that bills its whole span) at 0."""
+    # Fees nobody stated are 0 as sums here: they are priced as a share of the GPU bill instead
+    # (unstated_fee_shares), which only the cost model can size.
     missing = {
-        path.split(".")[1]: default.value if term_applies(bid, path) else 0.0
-        for path, default in TERMS_DEFAULTS.items()
-        if getattr(bid.terms, path.split(".")[1]) is None
-        or (path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
+        path.split(".")[1]: 0.0 if path in FEE_SHARE_PATHS or not term_applies(bid, path) else default.value
+        for path, default in {**TERMS_DEFAULTS, **FEE_DEFAULTS}.items()
+        if _nobody_stated(bid, path)
     }
     return bid.terms.model_copy(update=missing) if missing else bid.terms
 
@@ -116,6 +142,8 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
         holder = {"reliability": reliability, "terms": terms}.get(section) or getattr(bid, section)
         value = getattr(holder, field, None)
         default = DOCUMENTED_DEFAULTS.get(path)
+        if path in FEE_SHARE_PATHS and default and _nobody_stated(bid, path):
+            value = default.value  # priced as this % of the GPU bill, not as a sum
         rows.append({
             "field": path,
             "kind": source.kind,

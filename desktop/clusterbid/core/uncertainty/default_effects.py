@@ -28,6 +28,12 @@ COLUMNS = {
     "capacity.spare_pool_gpus": ("spare_pool_gpus", 1.0),
     "terms.early_exit_fee_percent": ("exit_fee_share", 0.01),
     "terms.price_escalation_percent_per_year": ("escalation_per_year", 0.01),
+    # Unstated fees are moved as their share of the GPU bill (percent), steps and minimums in hours.
+    "terms.one_off_fees": ("one_off_fee_share", 0.01),
+    "terms.recurring_fees_per_month": ("recurring_fee_share", 0.01),
+    "terms.billing_increment_hours": ("billing_increment_hours", 1.0),
+    "terms.minimum_billed_hours": ("minimum_billed_hours", 1.0),
+    "terms.payment_terms_days": (None, 1.0),  # no cost of cash is modelled
 }
 
 
