@@ -12,7 +12,7 @@ import pytest
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approval_statement import approval_terms
-from clusterbid.core.memo.serving_memo import printed_serving_results
+from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from tests.conftest import EXAMPLES
 
