@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, TYPE_BYTES, NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_columns import BY_WIDTH, OLD, STANDARD, Columns
 from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
@@ -48,43 +49,6 @@ def _launch_nodes(text: str) -> int | None:
         return int(np[1]) // int(per_node[1])
     return None
 
-_STANDARD = "size count type redop root time algbw busbw #wrong time algbw busbw #wrong".split()
-_OLD = "size count type redop time algbw busbw error time algbw busbw error".split()
-
-
-@dataclass(frozen=True)
-class _Columns:
-    """Where each field sits in a row, from the header line or from the token count."""
-
-    names: tuple[str, ...]
-    redop: int | None
-    root: int | None
-    halves: tuple[tuple[int, int, int, int, str], ...]  # (time, algbw, busbw, check, check name)
-    width: int  # tokens per row; a timestamp column prints as two
-
-    @classmethod
-    def from_names(cls, names: list[str]) -> _Columns | None:
-        if names[:3] != ["size", "count", "type"]:
-            return None
-        if names[-2:] == ["algbw", "busbw"] and names.count("busbw") == 2:
-            # Older builds and some VM images omit the last half's check title but print its value.
-            first_check = names[names.index("busbw") + 1]
-            names = names + [first_check] if first_check in ("#wrong", "error") else names
-        halves = []
-        for i, name in enumerate(names):
-            if name in ("time", "cputime") and names[i + 1 : i + 3] == ["algbw", "busbw"] and i + 3 < len(names):
-                halves.append((i, i + 1, i + 2, i + 3, names[i + 3]))
-        if len(halves) != 2 or any(h[4] not in ("#wrong", "error") for h in halves):
-            return None
-        width = len(names) + (1 if "timestamp" in names else 0)
-        redop = names.index("redop") if "redop" in names else None
-        root = names.index("root") if "root" in names else None
-        return cls(tuple(names), redop, root, (halves[0], halves[1]), width)
-
-
-_BY_WIDTH = {len(_STANDARD): _Columns.from_names(_STANDARD), len(_OLD): _Columns.from_names(_OLD)}
-
-
 def _ascii_int(token: str) -> bool:
     """Digits 0-9 only: str.isdigit() also accepts superscripts such as U+00B2, which int() refuses."""
     return token.isascii() and token.isdigit()
@@ -97,6 +61,22 @@ def _resolution(token: str) -> float:
     return 0.5 * 10.0 ** ((int(exponent) if exponent else 0) - decimals)
 
 
+class _TableProblem(Exception):
+    """A line that makes its table unusable; the scan sets the table aside and goes on."""
+
+    def __init__(self, lineno: int, problem: str) -> None:
+        super().__init__(problem)
+        self.lineno, self.problem = lineno, problem
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """What the parser set aside, at which line, and why (shown to the officer as a note)."""
+
+    line: int
+    reason: str
+
+
 class _Scanner:
     """One pass over the lines; state is the run being filled and the column layout in force."""
 
@@ -104,15 +84,32 @@ class _Scanner:
         self.source = source
         self.runs: list[RawRun] = []
         self.run: RawRun | None = None
-        self.columns: _Columns | None = None
+        self.columns: Columns | None = None
         self.in_table = False
         self.pending_program: str | None = None
         self.saw_avg_line = False
         self.pending_topology = TopologyCollector()  # NCCL INFO lines seen before their run began
         self.rows_read = 0
+        self.skipping = False  # rows below a set-aside table or an unreadable header are not read
+        self.skipped: list[Skipped] = []
+        self.problems: list[_TableProblem] = []
 
-    def fail(self, lineno: int, problem: str) -> EvidenceParseError:
-        return EvidenceParseError(self.source, lineno, problem)
+    def fail(self, lineno: int, problem: str) -> _TableProblem:
+        return _TableProblem(lineno, problem)
+
+    def skip_table(self, problem: _TableProblem, *, header: bool = False) -> None:
+        """Set aside the table a problem line belongs to (its rows are read no further) and keep
+        reading: a later table may still be usable. A header not understood spoils only the rows
+        below it, not the table before it."""
+        where = f"line {problem.lineno}"
+        if self.run is not None and not header:
+            if self.run in self.runs:
+                self.runs.remove(self.run)
+            if self.run.first_line is not None:
+                where = f"the table from line {self.run.first_line} (at line {problem.lineno})"
+        self.skipped.append(Skipped(problem.lineno, f"{where} skipped: {problem.problem}"))
+        self.problems.append(problem)
+        self.run, self.columns, self.in_table, self.skipping = None, None, False, True
 
     def new_run(self, lineno: int) -> RawRun:
         self.run = RawRun(source=self.source, output_format="text", first_line=lineno, program=self.pending_program)
@@ -120,7 +117,7 @@ class _Scanner:
         self.run.topology, self.pending_topology = self.pending_topology, TopologyCollector()
         self.runs.append(self.run)
         self.columns = None
-        self.in_table = False
+        self.in_table = self.skipping = False
         return self.run
 
     def current(self, lineno: int, *, fresh: bool = False) -> RawRun:
@@ -150,18 +147,20 @@ class _Scanner:
                 run.rank_hosts[int(match[1])] = match[2]
                 run.rank_gpus[int(match[1])] = match[3].strip()
         elif body.startswith("size"):
-            columns = _Columns.from_names(body.split())
+            columns = Columns.from_names(body.split())
             if columns is None:
-                raise self.fail(lineno, f"column header not understood: {body[:200]!r}")
+                self.skip_table(self.fail(lineno, f"column header not understood: {body[:200]!r}"), header=True)
+                return
             run = self.current(lineno, fresh=True)
             if self.columns is not None:
                 run = self.new_run(lineno)
-            self.columns, self.in_table = columns, True
+            self.columns, self.in_table, self.skipping = columns, True, False
         elif body.startswith("Out of bounds values"):
             value = body.partition(":")[2].split()[:1]
             if not value or not _ascii_int(value[0]):
                 raise self.fail(lineno, "'# Out of bounds values' is not followed by a count")
             self.current(lineno).out_of_bounds = int(value[0])
+            self.in_table = False  # the footer: what follows is not this table's rows
         elif body.startswith("Avg bus bandwidth"):
             value = body.partition(":")[2].split()[:1]
             self.current(lineno).avg_busbw = self.number(lineno, value[0] if value else "", "Avg bus bandwidth")[0]
@@ -199,10 +198,17 @@ class _Scanner:
     def row(self, lineno: int, tokens: list[str], cut_off: bool) -> None:
         self.rows_read += 1
         if self.rows_read > MAX_RESULT_ROWS:
-            raise self.fail(lineno, f"more than {MAX_RESULT_ROWS:,} result rows in one file (a sweep is tens of "
+            raise EvidenceParseError(self.source, lineno, f"more than {MAX_RESULT_ROWS:,} result rows in one file (a sweep is tens of "
                             "sizes): attach each run's output on its own")
+        if self.skipping:
+            return
+        if self.in_table and self.run is not None and self.run.rows and not _row_shaped(tokens):
+            # Text after the rows (a footnote, a date) ends the table instead of spoiling it.
+            self.skipped.append(Skipped(lineno, f"line {lineno} is not a result row: read as text after the table"))
+            self.in_table = False
+            return
         run = self.current(lineno, fresh=not self.in_table)
-        columns = self.columns or _BY_WIDTH.get(len(tokens)) or _BY_WIDTH[len(_STANDARD)]
+        columns = self.columns or BY_WIDTH.get(len(tokens)) or STANDARD
         if len(tokens) != columns.width:
             hint = " (the file ends mid-line: truncated?)" if cut_off else ""
             raise self.fail(lineno, f"expected {columns.width} columns ({' '.join(columns.names)}), found {len(tokens)}{hint}")
@@ -211,7 +217,7 @@ class _Scanner:
         for time_i, algbw_i, busbw_i, check_i, check_name in columns.halves:
             algbw, algbw_res = self.number(lineno, tokens[algbw_i], "algbw")
             busbw, busbw_res = self.number(lineno, tokens[busbw_i], "busbw")
-            check = tokens[check_i]
+            check = tokens[check_i] if check_i is not None else "N/A"  # a build without checks
             if check.endswith("*") and len(check) > 1:
                 # rccl-tests stars a check value above its threshold ("# Errors with asterisks ...").
                 check = check[:-1]
@@ -232,7 +238,7 @@ class _Scanner:
         if columns.root is not None:
             root = self.integer(lineno, tokens[columns.root], "root")
         redop = tokens[columns.redop] if columns.redop is not None else None
-        if columns is _BY_WIDTH[len(_OLD)] and redop is not None and _ascii_int(redop.lstrip("-")):
+        if columns is OLD and redop is not None and _ascii_int(redop.lstrip("-")):
             redop, root = None, int(redop)  # old broadcast/reduce printed root where redop sits
         try:
             row = NcclTestsRow(
@@ -245,6 +251,11 @@ class _Scanner:
             raise self.fail(lineno, f"row not valid: {exc.errors()[0]['msg']}") from None
         run.rows.append(row)
         run.resolutions.append((resolutions[0], resolutions[1], resolutions[2], resolutions[3]))
+
+
+def _row_shaped(tokens: list[str]) -> bool:
+    """Size, count and a type name: a result row, however damaged its later columns are."""
+    return len(tokens) > 2 and _ascii_int(tokens[1]) and tokens[2] in TYPE_BYTES
 
 
 def _numbered_lines(text: str) -> Iterator[tuple[int, str, bool]]:
@@ -280,7 +291,23 @@ def parse_nccl_tests_text(
     nic_aggregate_gb_s: float | None = None,
     nodes: NodeCount | None = None,
 ) -> list[NcclTestsRun]:
-    """Every run in a nccl-tests text log, in file order; raises EvidenceParseError only.
+    """Every usable run in a nccl-tests text log, in file order; raises EvidenceParseError only
+    (see `read_nccl_tests_text` for what was set aside)."""
+    return read_nccl_tests_text(text, source, collective_hint=collective_hint,
+                                nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)[0]
+
+
+def read_nccl_tests_text(
+    text: str,
+    source: str = "<text>",
+    *,
+    collective_hint: str | None = None,
+    nic_aggregate_gb_s: float | None = None,
+    nodes: NodeCount | None = None,
+) -> tuple[list[NcclTestsRun], list[Skipped]]:
+    """Every usable run in a nccl-tests text log, in file order, and what was set aside (a table
+    with an unreadable line, text after a table) with its line; raises EvidenceParseError only
+    when no table is usable, or a file-wide limit is passed.
 
     `collective_hint` names the test when the log lacks the command line; `nic_aggregate_gb_s`
     (per node, GB/s) enables the 2-node busbw_above_nic_aggregate check; `nodes` is the node
@@ -290,27 +317,46 @@ def parse_nccl_tests_text(
     ends_cut = not text.endswith("\n")
     for lineno, line, last in _numbered_lines(text):
         if lineno > MAX_LINES:
-            raise scanner.fail(lineno, f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
+            raise EvidenceParseError(source, lineno, f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
                                "lines per GPU with NCCL_DEBUG=INFO); attach the output of the run itself")
         if len(line) > MAX_LINE_CHARS:
-            raise scanner.fail(lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
+            raise EvidenceParseError(source, lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
         body = _unwrap(line)
         if not body:
             continue
-        first = body[0]
-        if "NCCL INFO" in body:
-            scanner.nccl_info(body)
-        elif first == "#":
-            scanner.comment(lineno, body[1:].strip())
-        elif _ascii_int(first) and not _NCCL_LOG.search(body):
-            tokens = body.split()
-            # Outside a table, digits start a row only if the type column reads like one.
-            if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
-                scanner.row(lineno, tokens, cut_off=ends_cut and last)
-        elif "_perf" in body and not _NCCL_LOG.search(body):
-            scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
+        try:
+            _read_line(scanner, lineno, body, cut_off=ends_cut and last)
+        except _TableProblem as problem:
+            scanner.skip_table(problem)
+    return _finish(scanner, text, collective_hint, nic_aggregate_gb_s, nodes)
+
+
+def _read_line(scanner: _Scanner, lineno: int, body: str, *, cut_off: bool) -> None:
+    first = body[0]
+    if "NCCL INFO" in body:
+        scanner.nccl_info(body)
+    elif first == "#":
+        scanner.comment(lineno, body[1:].strip())
+    elif _ascii_int(first) and not _NCCL_LOG.search(body):
+        tokens = body.split()
+        # Outside a table, digits start a row only if the type column reads like one.
+        if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
+            scanner.row(lineno, tokens, cut_off=cut_off)
+    elif "_perf" in body and not _NCCL_LOG.search(body):
+        scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
+
+
+def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggregate_gb_s: float | None,
+            nodes: NodeCount | None) -> tuple[list[NcclTestsRun], list[Skipped]]:
+    """Judge every table kept; refuse only when none is usable, naming the first problem met."""
+    source = scanner.source
     runs = [raw for raw in scanner.runs if not raw.is_empty()]
     if not any(raw.rows for raw in runs):
+        if scanner.problems:
+            first = scanner.problems[0]
+            more = len(scanner.problems) - 1
+            also = f" ({more} more table(s) set aside too)" if more else ""
+            raise EvidenceParseError(source, first.lineno, first.problem + also)
         if scanner.saw_avg_line:
             raise EvidenceParseError(source, None, "only the '# Avg bus bandwidth' summary, no per-size result rows: "
                                      "that average depends on the size sweep and cannot be scored; attach the full output")
@@ -321,4 +367,4 @@ def parse_nccl_tests_text(
     for raw in runs:
         raw.launch_nodes = launch_nodes
         raw.given_nodes = nodes
-    return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs]
+    return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs], scanner.skipped
