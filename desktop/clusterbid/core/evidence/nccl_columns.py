@@ -1,4 +1,5 @@
-"""Where each field of an nccl-tests result row sits, from its header line or its token count."""
+"""Where each field of an nccl-tests result row sits (from its header line or its token count),
+how its tokens read, and what a parse sets aside."""
 
 from __future__ import annotations
 
@@ -50,3 +51,31 @@ class Columns:
 STANDARD = Columns.from_names(_STANDARD)
 OLD = Columns.from_names(_OLD)
 BY_WIDTH = {len(names): Columns.from_names(names) for names in (_STANDARD, _OLD, _NO_CHECK)}
+
+
+def ascii_int(token: str) -> bool:
+    """Digits 0-9 only: str.isdigit() also accepts superscripts such as U+00B2, which int() refuses."""
+    return token.isascii() and token.isdigit()
+
+
+def resolution(token: str) -> float:
+    """Half the value of the last printed digit: how far rounding may have moved the figure."""
+    mantissa, _, exponent = token.lower().partition("e")
+    decimals = len(mantissa.partition(".")[2])
+    return 0.5 * 10.0 ** ((int(exponent) if exponent else 0) - decimals)
+
+
+class TableProblem(Exception):
+    """A line that makes its table unusable; the scan sets the table aside and goes on."""
+
+    def __init__(self, lineno: int, problem: str) -> None:
+        super().__init__(problem)
+        self.lineno, self.problem = lineno, problem
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """What the parser set aside, at which line, and why (shown to the officer as a note)."""
+
+    line: int
+    reason: str

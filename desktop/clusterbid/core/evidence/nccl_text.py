@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, TYPE_BYTES, NodeCount, RawRun, finish_run
-from clusterbid.core.evidence.nccl_columns import BY_WIDTH, OLD, STANDARD, Columns
+from clusterbid.core.evidence.nccl_columns import (
+    BY_WIDTH,
+    OLD,
+    STANDARD,
+    Columns,
+    Skipped,
+    TableProblem,
+    ascii_int,
+    resolution,
+)
+from clusterbid.core.evidence.nccl_lines import launch_nodes, numbered_lines, unwrap
 from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
@@ -22,61 +30,12 @@ MAX_LINE_CHARS = 64 * 1024
 # 1,024-GPU run is some 150,000. Every line costs a pass of the loop below whatever it holds (a
 # file of empty lines is the cheapest way to make millions), so the count is bounded too.
 MAX_LINES = 400_000
+# Reasons for what was set aside kept for the officer: the first few say what is wrong.
+MAX_SKIPS_SHOWN = 20
 
 # Every regex below is anchored and free of nested quantifiers: linear on any line.
 _RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
-_TAG_PREFIX = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:|\d{1,6}: ")  # mpirun --tag-output, srun -l
 _NCCL_LOG = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
-# Launcher options that fix the node count: mpirun -np N with -npernode/--map-by ppr:M, or
-# --nodes/--nnodes N (srun, torchrun). Open MPI's -N means per node, so bare -N is not used.
-_CONTINUED = re.compile(r"\\[ \t]*\r?\n[>\s]*")
-_LAUNCHER = re.compile(r"\b(?:mpirun|mpiexec|srun|torchrun)\b[^\n]*")
-_NP = re.compile(r"(?:^|\s)(?:-np|-n|--np|--ntasks)[= ](\d{1,6})\b")
-_PER_NODE = re.compile(r"(?:-npernode|--npernode|--ntasks-per-node|-ppn|--map-by ppr:)[= ]?(\d{1,6})\b")
-_NODES = re.compile(r"(?:--nodes|--nnodes)[= ](\d{1,6})\b")
-
-
-def _launch_nodes(text: str) -> int | None:
-    """Nodes the first launcher command line in the text asked for, if it says."""
-    match = _LAUNCHER.search(_CONTINUED.sub(" ", text[:200_000]))
-    if match is None:
-        return None
-    line = match[0]
-    if nodes := _NODES.search(line):
-        return int(nodes[1]) or None
-    np, per_node = _NP.search(line), _PER_NODE.search(line)
-    if np and per_node and int(per_node[1]) and int(np[1]) % int(per_node[1]) == 0:
-        return int(np[1]) // int(per_node[1])
-    return None
-
-def _ascii_int(token: str) -> bool:
-    """Digits 0-9 only: str.isdigit() also accepts superscripts such as U+00B2, which int() refuses."""
-    return token.isascii() and token.isdigit()
-
-
-def _resolution(token: str) -> float:
-    """Half the value of the last printed digit: how far rounding may have moved the figure."""
-    mantissa, _, exponent = token.lower().partition("e")
-    decimals = len(mantissa.partition(".")[2])
-    return 0.5 * 10.0 ** ((int(exponent) if exponent else 0) - decimals)
-
-
-class _TableProblem(Exception):
-    """A line that makes its table unusable; the scan sets the table aside and goes on."""
-
-    def __init__(self, lineno: int, problem: str) -> None:
-        super().__init__(problem)
-        self.lineno, self.problem = lineno, problem
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """What the parser set aside, at which line, and why (shown to the officer as a note)."""
-
-    line: int
-    reason: str
-
-
 class _Scanner:
     """One pass over the lines; state is the run being filled and the column layout in force."""
 
@@ -92,12 +51,14 @@ class _Scanner:
         self.rows_read = 0
         self.skipping = False  # rows below a set-aside table or an unreadable header are not read
         self.skipped: list[Skipped] = []
-        self.problems: list[_TableProblem] = []
+        self.skips = 0
+        self.first_problem: TableProblem | None = None
+        self.problems = 0
 
-    def fail(self, lineno: int, problem: str) -> _TableProblem:
-        return _TableProblem(lineno, problem)
+    def fail(self, lineno: int, problem: str) -> TableProblem:
+        return TableProblem(lineno, problem)
 
-    def skip_table(self, problem: _TableProblem, *, header: bool = False) -> None:
+    def skip_table(self, problem: TableProblem, *, header: bool = False) -> None:
         """Set aside the table a problem line belongs to (its rows are read no further) and keep
         reading: a later table may still be usable. A header not understood spoils only the rows
         below it, not the table before it."""
@@ -105,11 +66,18 @@ class _Scanner:
         if self.run is not None and not header:
             if self.run in self.runs:
                 self.runs.remove(self.run)
-            if self.run.first_line is not None:
+            if self.run.first_line is not None and self.run.first_line != problem.lineno:
                 where = f"the table from line {self.run.first_line} (at line {problem.lineno})"
-        self.skipped.append(Skipped(problem.lineno, f"{where} skipped: {problem.problem}"))
-        self.problems.append(problem)
+        self.note(Skipped(problem.lineno, f"{where} set aside: {problem.problem}"))
+        self.first_problem = self.first_problem or problem
+        self.problems += 1
         self.run, self.columns, self.in_table, self.skipping = None, None, False, True
+
+    def note(self, skipped: Skipped) -> None:
+        """Keep the first few reasons; a file of thousands of odd lines must not cost memory."""
+        if len(self.skipped) < MAX_SKIPS_SHOWN:
+            self.skipped.append(skipped)
+        self.skips += 1
 
     def new_run(self, lineno: int) -> RawRun:
         self.run = RawRun(source=self.source, output_format="text", first_line=lineno, program=self.pending_program)
@@ -129,6 +97,8 @@ class _Scanner:
         return self.run
 
     def comment(self, lineno: int, body: str) -> None:
+        if self.skipping and body.startswith(("Out of bounds values", "Avg bus bandwidth")):
+            return  # the footer of a table set aside
         if body.startswith("nccl-tests version"):
             run = self.current(lineno, fresh=True)
             if run.version is not None or run.rank_hosts or self.columns is not None:
@@ -157,7 +127,7 @@ class _Scanner:
             self.columns, self.in_table, self.skipping = columns, True, False
         elif body.startswith("Out of bounds values"):
             value = body.partition(":")[2].split()[:1]
-            if not value or not _ascii_int(value[0]):
+            if not value or not ascii_int(value[0]):
                 raise self.fail(lineno, "'# Out of bounds values' is not followed by a count")
             self.current(lineno).out_of_bounds = int(value[0])
             self.in_table = False  # the footer: what follows is not this table's rows
@@ -188,10 +158,10 @@ class _Scanner:
             raise self.fail(lineno, f"{what} is not a number: {token[:40]!r}") from None
         if not math.isfinite(value) or value < 0:
             raise self.fail(lineno, f"{what} must be a finite number >= 0, found {token[:40]!r}")
-        return value, _resolution(token)
+        return value, resolution(token)
 
     def integer(self, lineno: int, token: str, what: str) -> int:
-        if not _ascii_int(token.lstrip("-")) or len(token) > 20:
+        if not ascii_int(token.lstrip("-")) or len(token) > 20:
             raise self.fail(lineno, f"{what} is not a whole number: {token[:40]!r}")
         return int(token)
 
@@ -204,7 +174,7 @@ class _Scanner:
             return
         if self.in_table and self.run is not None and self.run.rows and not _row_shaped(tokens):
             # Text after the rows (a footnote, a date) ends the table instead of spoiling it.
-            self.skipped.append(Skipped(lineno, f"line {lineno} is not a result row: read as text after the table"))
+            self.note(Skipped(lineno, f"line {lineno} is not a result row: read as text after the table"))
             self.in_table = False
             return
         run = self.current(lineno, fresh=not self.in_table)
@@ -238,7 +208,7 @@ class _Scanner:
         if columns.root is not None:
             root = self.integer(lineno, tokens[columns.root], "root")
         redop = tokens[columns.redop] if columns.redop is not None else None
-        if columns is OLD and redop is not None and _ascii_int(redop.lstrip("-")):
+        if columns is OLD and redop is not None and ascii_int(redop.lstrip("-")):
             redop, root = None, int(redop)  # old broadcast/reduce printed root where redop sits
         try:
             row = NcclTestsRow(
@@ -255,32 +225,7 @@ class _Scanner:
 
 def _row_shaped(tokens: list[str]) -> bool:
     """Size, count and a type name: a result row, however damaged its later columns are."""
-    return len(tokens) > 2 and _ascii_int(tokens[1]) and tokens[2] in TYPE_BYTES
-
-
-def _numbered_lines(text: str) -> Iterator[tuple[int, str, bool]]:
-    """(line number from 1, line, whether it is the last) without a list of every line: a log's
-    lines as a list took several times the file's size."""
-    start, number = 0, 1
-    while True:
-        end = text.find("\n", start)
-        if end < 0:
-            yield number, text[start:], True
-            return
-        yield number, text[start:end], False
-        start, number = end + 1, number + 1
-
-
-def _unwrap(line: str) -> str:
-    """Strip indentation, markdown quoting and launcher prefixes around a log line."""
-    text = line.strip()
-    while text[:1] == ">":
-        text = text[1:].lstrip()
-    if text[:1] in "[0123456789" and text:
-        prefix = _TAG_PREFIX.match(text)
-        if prefix:
-            text = text[prefix.end() :].lstrip()
-    return text
+    return len(tokens) > 2 and ascii_int(tokens[1]) and tokens[2] in TYPE_BYTES
 
 
 def parse_nccl_tests_text(
@@ -315,18 +260,18 @@ def read_nccl_tests_text(
     """
     scanner = _Scanner(source)
     ends_cut = not text.endswith("\n")
-    for lineno, line, last in _numbered_lines(text):
+    for lineno, line, last in numbered_lines(text):
         if lineno > MAX_LINES:
             raise EvidenceParseError(source, lineno, f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
                                "lines per GPU with NCCL_DEBUG=INFO); attach the output of the run itself")
         if len(line) > MAX_LINE_CHARS:
             raise EvidenceParseError(source, lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
-        body = _unwrap(line)
+        body = unwrap(line)
         if not body:
             continue
         try:
             _read_line(scanner, lineno, body, cut_off=ends_cut and last)
-        except _TableProblem as problem:
+        except TableProblem as problem:
             scanner.skip_table(problem)
     return _finish(scanner, text, collective_hint, nic_aggregate_gb_s, nodes)
 
@@ -337,7 +282,7 @@ def _read_line(scanner: _Scanner, lineno: int, body: str, *, cut_off: bool) -> N
         scanner.nccl_info(body)
     elif first == "#":
         scanner.comment(lineno, body[1:].strip())
-    elif _ascii_int(first) and not _NCCL_LOG.search(body):
+    elif ascii_int(first) and not _NCCL_LOG.search(body):
         tokens = body.split()
         # Outside a table, digits start a row only if the type column reads like one.
         if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
@@ -352,9 +297,8 @@ def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggre
     source = scanner.source
     runs = [raw for raw in scanner.runs if not raw.is_empty()]
     if not any(raw.rows for raw in runs):
-        if scanner.problems:
-            first = scanner.problems[0]
-            more = len(scanner.problems) - 1
+        if scanner.first_problem is not None:
+            first, more = scanner.first_problem, scanner.problems - 1
             also = f" ({more} more table(s) set aside too)" if more else ""
             raise EvidenceParseError(source, first.lineno, first.problem + also)
         if scanner.saw_avg_line:
@@ -363,8 +307,11 @@ def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggre
         raise EvidenceParseError(source, None, "no nccl-tests result rows found (rows such as "
                                  "'1073741824  268435456  float  sum  -1  6759.0  158.86  297.86  0 ...'): "
                                  "is this nccl-tests output?")
-    launch_nodes = _launch_nodes(text)
+    from_launcher = launch_nodes(text)
     for raw in runs:
-        raw.launch_nodes = launch_nodes
+        raw.launch_nodes = from_launcher
         raw.given_nodes = nodes
-    return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs], scanner.skipped
+    skipped = scanner.skipped
+    if scanner.skips > len(skipped):
+        skipped = skipped + [Skipped(skipped[-1].line, f"and {scanner.skips - len(skipped):,} more line(s) set aside")]
+    return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs], skipped
