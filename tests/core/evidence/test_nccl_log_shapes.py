@@ -148,3 +148,24 @@ def test_nic_check_from_the_bids_node_count_when_the_log_is_silent(tmp_path, log
 def test_given_node_count_without_per_node_gpus_gives_no_figure(log_lines: list[str]) -> None:
     reading = read_evidence(_without_ranks(log_lines), "no_ranks.log", nodes=NodeCount(2, "the officer"))
     assert reading.evidence == () and any("rank count unknown" in note for note in reading.notes)
+
+
+def test_a_file_of_tables_set_aside_stays_within_a_second_and_100_mb(tmp_path, real_log_bytes: bytes) -> None:
+    """Each table set aside costs a note: 4,000 broken tables (under the 4,096-row limit, which
+    counts their rows too) and 150,000 headings that read like no header (as many lines as the
+    largest NCCL_DEBUG=INFO log of test_nccl_hostile), then the real log, are read in under a CPU
+    second and 100 MB, with a bounded list of notes."""
+    from test_nccl_hostile import _parse_cost  # CPU seconds and peak memory of a child process
+
+    broken = "#size count type redop root time algbw busbw time algbw busbw\n1 1 int8 x\n"
+    heading = "# size of the problem\n"
+    headings = 150_000
+    path = tmp_path / "broken_tables.log"
+    path.write_bytes(broken.encode() * 4_000 + heading.encode() * headings + real_log_bytes)
+    code, stderr, cpu, peak_mib = _parse_cost(path)
+    assert code == 0, stderr
+    assert cpu < 1.0 and peak_mib < 100, (cpu, peak_mib)
+    reading = read_evidence(path.read_bytes(), "broken_tables.log")
+    assert [e.value for e in reading.evidence] == [PEAK]
+    set_aside = [n for n in reading.notes if "set aside" in n]
+    assert len(set_aside) == 21 and set_aside[-1] == f"and {4_000 + headings - 20:,} more line(s) set aside"

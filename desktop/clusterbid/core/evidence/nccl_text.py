@@ -118,6 +118,9 @@ class _Scanner:
                 run.rank_gpus[int(match[1])] = match[3].strip()
         elif body.startswith("size"):
             columns = Columns.from_names(body.split())
+            if columns is None and self.skipping:
+                self.skips += 1  # one more line below a table set aside: counted, cheaply
+                return
             if columns is None:
                 self.skip_table(self.fail(lineno, f"column header not understood: {body[:200]!r}"), header=True)
                 return
@@ -269,26 +272,22 @@ def read_nccl_tests_text(
         body = unwrap(line)
         if not body:
             continue
-        try:
-            _read_line(scanner, lineno, body, cut_off=ends_cut and last)
+        first = body[0]
+        try:  # a problem line sets aside its table only; the loop is inlined: it runs per line
+            if "NCCL INFO" in body:
+                scanner.nccl_info(body)
+            elif first == "#":
+                scanner.comment(lineno, body[1:].strip())
+            elif ascii_int(first) and not _NCCL_LOG.search(body):
+                tokens = body.split()
+                # Outside a table, digits start a row only if the type column reads like one.
+                if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
+                    scanner.row(lineno, tokens, cut_off=ends_cut and last)
+            elif "_perf" in body and not _NCCL_LOG.search(body):
+                scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
         except TableProblem as problem:
             scanner.skip_table(problem)
     return _finish(scanner, text, collective_hint, nic_aggregate_gb_s, nodes)
-
-
-def _read_line(scanner: _Scanner, lineno: int, body: str, *, cut_off: bool) -> None:
-    first = body[0]
-    if "NCCL INFO" in body:
-        scanner.nccl_info(body)
-    elif first == "#":
-        scanner.comment(lineno, body[1:].strip())
-    elif ascii_int(first) and not _NCCL_LOG.search(body):
-        tokens = body.split()
-        # Outside a table, digits start a row only if the type column reads like one.
-        if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
-            scanner.row(lineno, tokens, cut_off=cut_off)
-    elif "_perf" in body and not _NCCL_LOG.search(body):
-        scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
 
 
 def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggregate_gb_s: float | None,
