@@ -202,7 +202,9 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nic-aggregate-gb-s", type=float, default=None, metavar="X",
                         help="NIC bandwidth per node in GB/s, to flag 2-node busbw above it (Tree/NVLS inflation)")
     parser.add_argument("--nodes", type=_positive_int, default=None, metavar="N",
-                        help="nodes the run spanned, for the NIC check when the log's rank list and launcher line are silent")
+                        help="nodes the run spanned, when the log's rank list and launcher line are silent: for the NIC "
+                        "check, and (attach) with the bid's GPUs per node as the GPU count of a log without rank lines, "
+                        "flagged as such")
     parser.add_argument("--fabric", default=None, metavar="FABRIC_ID",
                         help="catalog fabric the bid offers (e.g. IB-NDR400), to flag a log that ran over TCP sockets "
                         "(attach: default the bid's own fabric)")

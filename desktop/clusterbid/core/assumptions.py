@@ -64,6 +64,27 @@ def _memory_words(workload: Workload) -> tuple[str, str]:
     )
 
 
+def exposed_by_kind(e: BidEstimate, workload: Workload) -> dict[str, float]:
+    """Seconds per step each kind of communication leaves exposed, as the training model counts
+    them: TP less its overlap share, pipeline and expert transfers whole, ZeRO-3 gathers less what
+    hides behind the step's compute; data-parallel is what remains of the total (the gradient
+    all-reduce less the share hidden behind the last micro-batch's backward). The estimate keeps
+    one total; printed under the data-parallel label it read as more than the all-reduce took."""
+    gathers = 0.0
+    if workload.shard_parameters:
+        gathers = e.gather_comm_s - min(workload.dp_comm_overlap * e.gather_comm_s, e.compute_s)
+    others = {"tensor-parallel": e.tp_comm_s * (1.0 - workload.tp_comm_overlap), "pipeline": e.pp_comm_s,
+              "expert all-to-all": e.moe_comm_s, "ZeRO-3 gathers": gathers}
+    return {"data-parallel": max(e.exposed_comm_s - sum(others.values()), 0.0), **others}
+
+
+def exposed_text(e: BidEstimate, workload: Workload) -> str:
+    """'0.412 s in all: data-parallel 0.100 s, tensor-parallel 0.312 s' (the kinds above 0)."""
+    kinds = exposed_by_kind(e, workload)
+    shown = ", ".join(f"{kind} {seconds:.3f} s" for kind, seconds in kinds.items() if seconds >= 0.0005)
+    return f"{e.exposed_comm_s:.3f} s in all" + (f": {shown}" if shown else "")
+
+
 def _parallel_comm_words(e: BidEstimate, workload: Workload) -> tuple[str, str]:
     value = (f"TP {e.tp_comm_s:.3f} s ({workload.tp_comm_overlap:.0%} hidden), pipeline {e.pp_comm_s:.3f} s, "
              f"ZeRO-3 gathers {e.gather_comm_s:.3f} s, expert all-to-all {e.moe_comm_s:.3f} s")
@@ -91,6 +112,9 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         f"ring efficiency of {fabric.id} ({fabric.source})"
         + ("; x 0.83 without GPUDirect RDMA (NVIDIA/nccl issue 1579)" if fabric.rdma and not f.gpudirect_rdma else "")
         + ("; SHARP: x 2(k-1)/k over the k nodes of a data-parallel group" if f.sharp and fabric.id.startswith("IB-") else "")
+        + (f"; WARNING: the bid states SHARP, but SHARP reduces in InfiniBand switches and {fabric.id} is not "
+           "InfiniBand: no credit given, ask the provider what in-network reduction it means"
+           if f.sharp and not fabric.id.startswith("IB-") else "")
     )
     over = bid.topology.oversubscription_ratio
     dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
@@ -123,11 +147,13 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         Assumption("Ring step latency", f"{estimate.step_latency_us:g} us", fabric.source),
         Assumption(
             "Data-parallel all-reduce per step",
-            f"{estimate.dp_comm_s:.3f} s, {estimate.exposed_comm_s:.3f} s exposed",
+            f"{estimate.dp_comm_s:.3f} s, {exposed_by_kind(estimate, workload)['data-parallel']:.3f} s exposed",
             f"hierarchical ring all-reduce, at most {workload.dp_comm_overlap:.0%} hidden, and only behind the"
             " last micro-batch's backward",
         ),
         Assumption("Model-parallel communication per step", *_parallel_comm_words(estimate, workload)),
+        Assumption("Exposed communication per step", exposed_text(estimate, workload),
+                   "each kind less the share its overlap hides, as the step time counts it (methodology section 2)"),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
         Assumption(
             "Failures",

@@ -40,8 +40,10 @@ class AttachedEvidence:
 
 
 def read_evidence_file(path: Path, options: ReadingOptions, fabric: Any = None,
-                       data: bytes | None = None) -> Any:
-    """What an evidence file holds (EvidenceReading), read as `options` say."""
+                       data: bytes | None = None, capacity: Any = None) -> Any:
+    """What an evidence file holds (EvidenceReading), read as `options` say; `capacity` is the
+    bid's (attach), whose GPUs per node turn the officer's --nodes into a GPU count and whose
+    node count stands in for the NIC check when neither the log nor the officer gives one."""
     from clusterbid.core.evidence.nccl_checks import NodeCount
     from clusterbid.core.evidence.reading import (
         fabric_claim_of, load_evidence_bytes, read_evidence, select_run)
@@ -50,8 +52,13 @@ def read_evidence_file(path: Path, options: ReadingOptions, fabric: Any = None,
     if fabric is None and options.fabric is not None:
         fabric = fabric_claim_of(options.fabric, options.claims_gdr)
     nodes = None
+    per_node = capacity.gpus_per_node if capacity is not None else None
     if options.nodes:
-        nodes = NodeCount(options.nodes, "--nodes on the clusterbid command line")
+        nodes = NodeCount(options.nodes, "--nodes on the clusterbid command line", per_node)
+    elif capacity is not None:
+        offered = capacity.gpus_offered // capacity.gpus_per_node
+        nodes = NodeCount(offered, f"the bid's node count ({offered} nodes offered; give --nodes if the "
+                          "test ran on fewer)")
     reading = read_evidence(data, str(path), fmt=options.fmt, measured_by=options.measured_by,
                             measured_on=options.measured_on, fabric=fabric, nodes=nodes,
                             nic_aggregate_gb_s=options.nic_aggregate_gb_s)
@@ -76,7 +83,7 @@ def attach_evidence(document: Path, bid_id: str, path: Path, options: ReadingOpt
         claim = fabric_claim_of(bid.fabric.technology, bid.fabric.gpudirect_rdma)
     data = load_evidence_bytes(path)  # read once: the bytes kept are the bytes parsed
     progress(0.3, f"reading {path.name}")
-    reading = read_evidence_file(path, options, claim, data)
+    reading = read_evidence_file(path, options, claim, data, bid.capacity if bid is not None else None)
     if not reading.evidence:
         raise InputError(f"{path}: holds no figure the cost model uses "
                          f"({'; '.join(reading.notes) or 'nothing usable'}); nothing was attached")

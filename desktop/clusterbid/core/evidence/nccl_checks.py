@@ -44,6 +44,7 @@ class NodeCount:
 
     nodes: int
     basis: str
+    gpus_per_node: int | None = None  # the bid's, to count GPUs when the log lists no ranks
 
 
 @dataclass

@@ -6,7 +6,7 @@ import datetime as dt
 import json
 import os
 from pathlib import Path
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from clusterbid.core.evidence.errors import EvidenceParseError
@@ -14,7 +14,8 @@ from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.nccl_evidence import sha256_hex, to_evidence
 from clusterbid.core.evidence.nccl_json import parse_nccl_tests_json
 from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTestsRun
-from clusterbid.core.evidence.nccl_text import NodeCount, parse_nccl_tests_text
+from clusterbid.core.evidence.nccl_columns import Skipped
+from clusterbid.core.evidence.nccl_text import NodeCount, read_nccl_tests_text
 from clusterbid.core.evidence.nccl_topology import topology_flags
 from clusterbid.core.evidence.provenance import MEASURERS, grade_for
 from clusterbid.core.evidence.scaling import HEADER as SCALING_HEADER
@@ -169,11 +170,16 @@ def read_evidence(
     sha = sha256_hex(data)
     name = artefact_name or source.replace("\\", "/").rsplit("/", 1)[-1][:255]
     if chosen in ("nccl-text", "nccl-json"):
-        parse = parse_nccl_tests_text if chosen == "nccl-text" else parse_nccl_tests_json
-        runs = tuple(parse(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes))
+        skipped: list[Skipped] = []
+        if chosen == "nccl-text":
+            found, skipped = read_nccl_tests_text(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)
+        else:
+            found = parse_nccl_tests_json(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)
+        runs = tuple(found)
         if fabric is not None:
             runs = tuple(_against_fabric(run, fabric) for run in runs)
-        return _nccl_reading(source, chosen, sha, name, runs, measured_by or "provider", measured_on)
+        reading = _nccl_reading(source, chosen, sha, name, runs, measured_by or "provider", measured_on, nodes)
+        return replace(reading, notes=reading.notes + tuple(s.reason for s in skipped))
     if chosen == "training-log":  # the run's own output: measured, by whoever ran it (default provider)
         log = parse_training_log(text, source)
         item = training_log_evidence(log, measured_by=measured_by or "provider", artefact_sha256=sha,
@@ -220,28 +226,45 @@ def _same_measurer(source: str, in_file: str, given: str | None, result: Through
                                  "correct the file (who measured is part of the evidence) or drop the option")
 
 
-def _not_scored(run: NcclTestsRun) -> str | None:
+def _not_scored(run: NcclTestsRun, nodes: NodeCount | None = None) -> str | None:
     """Why a run gives no busbw evidence, or None when it does."""
     if run.collective != "all_reduce":
         return f"{run.collective or 'unknown collective'} is shown but not scored (the cost model uses all_reduce busbw)"
-    if run.plateau is None or run.ranks is None:
-        return f"no busbw figure to score ({'no busbw above 0' if run.plateau is None else 'rank count unknown'})"
+    if run.plateau is None:
+        return "no busbw figure to score (no busbw above 0)"
+    from_nodes = any(flag.code == "ranks_from_nodes" for flag in run.flags)  # scaled already
+    if run.ranks is None and not from_nodes and (nodes is None or nodes.gpus_per_node is None):
+        return ("no busbw figure to score (rank count unknown: give the nodes it ran on, --nodes, "
+                "when attaching it to a bid, whose GPUs per node make the GPU count)")
     return None
 
 
+def _scale_from_nodes(run: NcclTestsRun, nodes: NodeCount | None) -> tuple[NcclTestsRun, int | None]:
+    """A log without rank lines: its GPU count from the officer's node count, flagged as such."""
+    if run.ranks is not None or nodes is None or nodes.gpus_per_node is None:
+        return run, None
+    gpus = nodes.nodes * nodes.gpus_per_node
+    flag = NcclFlag(code="ranks_from_nodes", message=(
+        f"GPU count {gpus} = {nodes.nodes} nodes ({nodes.basis}) x {nodes.gpus_per_node} GPUs per node "
+        "(the bid's): not read from the log, which lists no ranks"))
+    return run.model_copy(update={"flags": run.flags + (flag,)}), gpus
+
+
 def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: tuple[NcclTestsRun, ...],
-                  measured_by: str, measured_on: dt.date | None) -> EvidenceReading:
+                  measured_by: str, measured_on: dt.date | None, nodes: NodeCount | None = None) -> EvidenceReading:
     grade = grade_for(measured_by, sha)
-    items, notes = [], []
+    items, notes, kept = [], [], []
     for index, run in enumerate(runs, start=1):
         label = f"run {index}" + (f" (line {run.first_line})" if run.first_line else "")
-        why_not = _not_scored(run)
+        why_not = _not_scored(run, nodes)
         if why_not is not None:
             notes.append(f"{label}: {why_not}")
         else:
+            run, gpus = _scale_from_nodes(run, nodes)
             items.append(to_evidence(run, grade=grade, measured_by=measured_by, artefact_sha256=sha,
-                                     artefact_name=name, measured_on=measured_on))
-    return EvidenceReading(source, fmt, sha, nccl_runs=runs, evidence=tuple(items), notes=tuple(notes))
+                                     artefact_name=name, measured_on=measured_on, scale_gpus=gpus))
+        kept.append(run)
+    return EvidenceReading(source, fmt, sha, nccl_runs=tuple(kept), evidence=tuple(items), notes=tuple(notes))
 
 
 def scored_runs(reading: EvidenceReading) -> list[NcclTestsRun]:
@@ -261,7 +284,8 @@ def select_run(reading: EvidenceReading, number: int) -> EvidenceReading:
     index = number - 1
     items = (reading.evidence[scorable.index(index)],) if index in scorable else ()
     label = f"run {number}" + (f" (line {runs[index].first_line})" if runs[index].first_line else "")
-    notes = tuple(n for n in reading.notes if n.startswith(label + ":"))
+    # The chosen run's own notes, and what the parser set aside (which concerns the whole file).
+    notes = tuple(n for n in reading.notes if n.startswith(label + ":") or not n.startswith("run "))
     return EvidenceReading(reading.source, reading.format, reading.sha256, nccl_runs=(runs[index],),
                            evidence=items, notes=notes, first_run_number=number)
 

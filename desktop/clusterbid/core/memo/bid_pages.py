@@ -86,7 +86,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
     if e.passes_gates:
         cost = [
             ("Effective MFU", f"{e.effective_mfu:.1%} (baseline {e.baseline_mfu:.1%}, scaling efficiency {e.scaling_efficiency:.1%})"),
-            ("Step time", f"{e.step_s:.2f} s: compute {e.compute_s:.2f} s, bubble {e.bubble_fraction:.1%}, exposed all-reduce {e.exposed_comm_s:.3f} s"),
+            ("Step time", f"{e.step_s:.2f} s: compute {e.compute_s:.2f} s, bubble {e.bubble_fraction:.1%}, exposed communication {e.exposed_comm_s:.3f} s"),
             ("Goodput", f"{e.goodput:.1%} ({e.failures_per_hour:.3f} failures per job-hour, {e.hours_lost_per_failure:.2f} h lost each)"),
             ("Wall-clock", f"{e.wall_hours:,.1f} hours (run {e.run_hours:,.1f} h plus burn-in)"),
             *contract_lines(e, currency),
