@@ -48,7 +48,7 @@ def test_an_evaluation_edited_after_the_memo_is_not_an_altered_memo(qtbot, windo
     assert f'color:{VERDICT_COLOURS["INDETERMINATE"]}' in dialog.verdict.text()
     assert dialog.changed_since.isVisibleTo(dialog)
     said = dialog.changed_since.text()
-    assert CHANGED_SINCE_COLOUR in said and "intact and signed as made" in said
+    assert CHANGED_SINCE_COLOUR in said and "intact as made" in said  # not signed yet
     assert f"rows #{head + 1}-#{head + 2}" in said
     # The reasons sit above the report; what is not proven is the missing signature only.
     reasons = dialog.reasons.text()
@@ -67,7 +67,11 @@ def test_an_evaluation_edited_after_the_memo_is_not_an_altered_memo(qtbot, windo
     memo.write_bytes(pdf.replace(stated, other))
     dialog = _verify_in_the_app(qtbot, window, dialog_log, memo)
     assert f'color:{VERDICT_COLOURS["INVALID"]}">INVALID' in dialog.verdict.text()
-    assert "Proven wrong" in dialog.reasons.text()
+    reasons = dialog.reasons.text()
+    assert reasons.index("Proven wrong") < reasons.index("swapped") < reasons.index("Not proven here")
+    # the edits are still named, but the memo is no longer called intact
+    assert "also changed since" in dialog.changed_since.text()
+    assert "intact" not in dialog.changed_since.text()
     dialog.close()
 
 
@@ -84,7 +88,7 @@ def test_a_failed_trust_check_offers_the_apps_trusted_certificates(qtbot, window
     dialog = VerifyReportDialog("memo.pdf", window)
     dialog.certificates_requested.connect(window.info.show_trusted_certificates)
     dialog.show_result("INDETERMINATE", "INDETERMINATE: nothing was found wrong", "report",
-                       reasons=("signers not trusted",), trust_failed=True)
+                       reasons=(("Not proven here", ("signers not trusted",)),), trust_failed=True)
     assert dialog.certificates_button.isVisibleTo(dialog)
     dialog.certificates_button.click()
     assert window.info.trust_dialog is not None and window.info.trust_dialog.isVisible()

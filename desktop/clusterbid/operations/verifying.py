@@ -36,10 +36,14 @@ class VerifiedMemo:
 
         return verdict_headline(self.result)
 
-    def reasons(self, limit: int = 3) -> tuple[str, ...]:
-        """What decides the verdict, most serious first: the findings proven wrong, then what could
-        not be proven, at most `limit` (the app shows them above the full report)."""
-        return (*self.result.problems, *self.result.unproven)[:limit]
+    def reasons(self, limit: int = 3) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What decides the verdict, most serious first, at most `limit` lines: the findings
+        proven wrong, then what could not be proven, each under its heading (the app shows them
+        above the full report)."""
+        problems = self.result.problems[:limit]
+        unproven = self.result.unproven[: limit - len(problems)]
+        groups = (("Proven wrong", problems), ("Not proven here", unproven))
+        return tuple((heading, lines) for heading, lines in groups if lines)
 
     @property
     def trust_failed(self) -> bool:

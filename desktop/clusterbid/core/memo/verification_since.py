@@ -38,12 +38,19 @@ def changed_rows_after(document: Path, anchor_seq: int) -> list[AuditRow]:
             if row.seq > anchor_seq and row.action in EVALUATION_CHANGES]
 
 
-def changed_since_words(rows: list[AuditRow]) -> str:
-    """The sentence verify shows for an evaluation edited after its memo was made."""
+def changed_since_words(rows: list[AuditRow], *, intact: bool, signed: bool = True) -> str:
+    """The sentence verify shows for an evaluation edited after its memo was made; `intact`:
+    nothing else was found wrong, so the memo is the decision as signed (`signed`: it carries
+    a signature; an unsigned one is intact as made)."""
     span = f"row #{rows[0].seq}" if len(rows) == 1 else f"rows #{rows[0].seq}-#{rows[-1].seq}"
-    return (f"The memo is intact and signed as made; the evaluation changed since, at audit {span} "
-            f"({len(rows)} change(s) after the memo was made). The memo is the decision as signed; "
-            "export a new memo if the changes should be approved.")
+    edits = f"at audit {span} ({len(rows)} change(s) after the memo was made)"
+    if not intact:  # the memo's own findings decide; the edits are only not among them
+        return f"The evaluation also changed since the memo was made, {edits}."
+    if not signed:
+        return (f"The memo is intact as made; the evaluation changed since, {edits}. Sign this "
+                "memo for the decision as it stands in it, or export a new one with the changes.")
+    return (f"The memo is intact and signed as made; the evaluation changed since, {edits}. The "
+            "memo is the decision as signed; export a new memo if the changes should be approved.")
 
 
 def with_changes_since(result: MemoVerification, pdf: bytes,
@@ -63,4 +70,6 @@ def with_changes_since(result: MemoVerification, pdf: bytes,
     if not rows:
         return result  # nothing on record explains the difference
     problems = tuple(p for p in result.problems if not p.startswith(EVALUATION_DIFFERS))
-    return replace(result, problems=problems, changed_since=changed_since_words(rows))
+    return replace(result, problems=problems,
+                   changed_since=changed_since_words(rows, intact=not problems,
+                                                     signed=bool(result.signatures)))

@@ -59,11 +59,12 @@ class VerifyReportDialog(QDialog):
         layout.addWidget(buttons)
 
     def show_result(self, verdict: str, headline: str, report: str, *,
-                    changed_since: str | None = None, reasons: Sequence[str] = (),
+                    changed_since: str | None = None,
+                    reasons: Sequence[tuple[str, Sequence[str]]] = (),
                     trust_failed: bool = False) -> None:
         """`verdict` VALID, INDETERMINATE or INVALID and its words, as core words them
         (core/memo/signoff.py: the CLI prints the same); `changed_since` the evaluation's edits
-        after the memo, `reasons` what decides the verdict (operations/verifying.py)."""
+        after the memo, `reasons` what decides the verdict under its headings (operations/verifying.py)."""
         from clusterbid.core.memo.signoff import VERDICT_COLOURS
 
         colour = VERDICT_COLOURS.get(verdict, VERDICT_COLOURS["INVALID"])
@@ -74,11 +75,10 @@ class VerifyReportDialog(QDialog):
             f'<span style="color:{CHANGED_SINCE_COLOUR}">{html.escape(changed_since or "")}</span>'
         )
         self.changed_since.setVisible(bool(changed_since))
-        heading = "Proven wrong" if verdict == "INVALID" else "Not proven here"
-        self.reasons.setText(
-            f"<b>{heading}:</b><ul>{''.join(f'<li>{html.escape(r)}</li>' for r in reasons)}</ul>"
-            if reasons else ""
-        )
+        self.reasons.setText("".join(
+            f"<b>{html.escape(heading)}:</b><ul>{''.join(f'<li>{html.escape(r)}</li>' for r in lines)}</ul>"
+            for heading, lines in reasons
+        ))
         self.reasons.setVisible(bool(reasons))
         self.certificates_button.setVisible(trust_failed and self.offers_certificates)
         self.report.setPlainText(report)
