@@ -28,14 +28,21 @@ def test_top_requests_show_then_a_returned_log_answers_the_exported_pack(qtbot, 
 
     paths = panel.export_to(tmp_path / "pack")
     assert [p.suffix for p in paths] == [".md", ".json"] and all(p.exists() for p in paths)
+    # The officer is told what was written, and where (issue 38, item 7).
+    told = window.statusBar().currentMessage()
+    assert all(str(p) in told for p in paths) and "Northwind AI Cloud" in told
     requests = {r["input"]: r for r in json.loads(paths[1].read_text(encoding="utf-8"))["requests"]}
     assert "Requests issued" in panel.text.toPlainText() and "open, due" in panel.text.toPlainText()
 
     rid = requests["busbw"]["request_id"]
-    name = f"{rid}_allreduce_2nodes_ring.log"
-    data = PUBLIC_LOG.read_bytes()
-    reading = read_evidence(data, name)
-    window.session.document.attach_evidence("northwind-ib", name, data, list(reading.evidence))
-    panel.show_bid(window.session.document, "northwind-ib")
-    shown = panel.text.toPlainText()
-    assert f"{rid} " in shown and "answered, due" in shown
+    runs = [run["return_as"] for run in requests["busbw"]["runs"]]
+    for count, name in enumerate(runs, start=1):
+        # each returned file its own bytes: a document keeps one piece of evidence per file
+        data = PUBLIC_LOG.read_bytes() + f"# returned as {name}\n".encode()
+        reading = read_evidence(data, name)
+        window.session.document.attach_evidence("northwind-ib", name, data, list(reading.evidence))
+        panel.show_bid(window.session.document, "northwind-ib")
+        shown = panel.text.toPlainText()
+        assert f"{rid} " in shown and "answered, due" in shown, shown
+        partly = "partly answered, due" in shown and f"{count} of {len(runs)} runs on file" in shown
+        assert partly == (count < len(runs)), (count, shown)

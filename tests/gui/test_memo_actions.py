@@ -146,9 +146,12 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     # Without a trusted certificate nothing shows who signed: INDETERMINATE, in amber, never VALID.
     assert dialog.verdict.text().startswith('<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong')
     assert "signers not trusted" in report
+    # Issue 38: the failed trust check offers the evaluation's own Trusted Approver Certificates.
+    assert dialog.certificates_button.isVisibleTo(dialog) and "signers not trusted" in dialog.reasons.text()
     dialog.trust_requested.emit([str(ca)])
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "trusted: yes" in dialog.report.toPlainText()
+    assert not dialog.certificates_button.isVisibleTo(dialog)
     dialog.trust_requested.emit([str(Authority.create().write_pem(tmp_path / "other-ca.pem"))])
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "trusted: NO" in dialog.report.toPlainText()

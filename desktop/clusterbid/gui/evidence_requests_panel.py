@@ -7,6 +7,7 @@ import datetime as dt
 from html import escape
 from pathlib import Path
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 from clusterbid.core.errors import InputError
@@ -18,10 +19,13 @@ from clusterbid.operations.evidence_request import request_evidence
 from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
 STATE_WORDS = {"answered": "answered", "late": "answered late", "refused": "refused", "open": "open",
+               "partly answered": "partly answered",
                "overdue": "overdue: nothing returned by the deadline"}  # fmt: skip
 
 
 class EvidenceRequestsPanel(QWidget):
+    written = Signal(str)  # what was written and where, for the window's status bar
+
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.setObjectName("evidence_requests")
@@ -90,4 +94,5 @@ class EvidenceRequestsPanel(QWidget):
             dialogs.show_problem(self, "The request for evidence was not written", str(exc))
             return []
         self._show()
+        self.written.emit(written.written_words())
         return list(written.paths)

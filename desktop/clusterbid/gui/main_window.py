@@ -72,6 +72,7 @@ class MainWindow(QMainWindow):
         self.score_matrix = ScoreMatrix()
         self.details = DetailsPanel()
         self.requests = EvidenceRequestsPanel()
+        self.requests.written.connect(lambda text: self.statusBar().showMessage(text, 30_000))
         self.charts = ChartsPanel()
         self.charts.font_scale = self.zoom.factor
         self.outline = OutlineTree()

@@ -198,6 +198,10 @@ class MemoCommands:
         dialog.trust_requested.connect(
             lambda paths: self._run_verification(Path(path), dialog, paths)
         )
+        info = getattr(self.window, "info", None)  # the serving window keeps no certificates
+        if info is not None:
+            dialog.certificates_requested.connect(info.show_trusted_certificates)
+        dialog.offers_certificates = info is not None
         self._run_verification(Path(path), dialog, [])
         self.verify_dialog = dialog
         dialog.open()
@@ -211,12 +215,14 @@ class MemoCommands:
             verified = verifying.verify_memo_file(path, progress, progress, trust=trust_paths,
                                                   evaluation_path=document_path, evaluation=evaluation)
             report = verified.report(path.name, document_path.name, explain=True)
-            return verified.verdict, verified.headline(), report
+            details = {"changed_since": verified.result.changed_since,
+                       "reasons": verified.reasons(), "trust_failed": verified.trust_failed}
+            return verified.verdict, verified.headline(), report, details
 
         self.tasks.run(
             "memo verify",
             verify,
-            lambda done: dialog.show_result(*done),
+            lambda done: dialog.show_result(*done[:3], **done[3]),
             lambda exc: dialog.show_result(
                 "INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({exc})", str(exc)
             ),

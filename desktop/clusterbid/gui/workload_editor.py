@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
+from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.field_errors import field_bounds, route_errors
 from clusterbid.core.flops import flops_text
 
@@ -90,10 +91,7 @@ class WorkloadEditor(QWidget):
             editor = self._make_editor(name, field.annotation)
             tip = " ".join(part for part in (field.description or "", field_bounds(field)) if part)
             editor.setToolTip(tip)
-            error = QLabel()
-            error.setObjectName(f"error_{name}")
-            error.setWordWrap(True)
-            error.hide()
+            error = ErrorLine(f"error_{name}")  # keeps its line: the fields below never jump
             label = QLabel(_label(name))
             label.setWordWrap(True)  # a long label wraps within the pane rather than widening it
             label.setBuddy(editor)

@@ -24,6 +24,16 @@ class RequestPackResult:
     paths: tuple[Path, ...]  # the letter and the JSON written
     kept: bool  # kept in the document (returned files are matched to it)
 
+    def written_words(self) -> str:
+        """What the officer is told once the pack is written: where each file is, and why the
+        document keeps a copy (the app's status bar; the command line prints the same paths)."""
+        asked = len(self.pack.requests)
+        where = " and ".join(str(path) for path in self.paths)
+        kept = ("; kept in the evaluation, so files the provider returns are matched to it"
+                if self.kept else "")
+        return (f"Request for evidence to {self.pack.provider} ({asked} measurement(s), due "
+                f"{self.pack.deadline.isoformat()}) written to {where}{kept}")
+
 
 def value_requests(evaluation: Evaluation, bid_id: str, progress: ProgressCallback,
                    cancel: CancelToken, samples: int = DEFAULT_SAMPLES, source: str = "") -> Any:

@@ -36,6 +36,21 @@ class VerifiedMemo:
 
         return verdict_headline(self.result)
 
+    def reasons(self, limit: int = 3) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """What decides the verdict, most serious first, at most `limit` lines: the findings
+        proven wrong, then what could not be proven, each under its heading (the app shows them
+        above the full report)."""
+        problems = self.result.problems[:limit]
+        unproven = self.result.unproven[: limit - len(problems)]
+        groups = (("Proven wrong", problems), ("Not proven here", unproven))
+        return tuple((heading, lines) for heading, lines in groups if lines)
+
+    @property
+    def trust_failed(self) -> bool:
+        """True when no signer could be tied to a trusted certificate, or one chains to none of
+        those given: the officer's next step is the evaluation's trusted certificates."""
+        return any(sig.trusted is not True for sig in self.result.signatures)
+
     def report(self, name: str, evaluation_name: Path | str | None, *, explain: bool) -> str:
         """The report in the words both doors print, naming the memo and the evaluation as given."""
         from clusterbid.core.memo.signoff import format_verification
@@ -70,7 +85,9 @@ def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken
     except InputError as exc:
         raise InputError(f"{memo}: {exc}") from None
     from clusterbid.core.memo.anchor_check import with_document_anchor
+    from clusterbid.core.memo.verification_since import with_changes_since
 
-    # the document's history still holds the memo's row
-    result = with_document_anchor(result, pdf, evaluation_path)
+    # the document's history still holds the memo's row; edits after it are not an alteration
+    result = with_changes_since(with_document_anchor(result, pdf, evaluation_path), pdf,
+                                evaluation_path)
     return VerifiedMemo(Path(memo), result, evaluation_path)

@@ -148,3 +148,28 @@ def test_several_runs_in_one_file_are_each_addressable(capsys) -> None:
 def test_topology_reaches_the_evidence_description() -> None:
     (item,) = _read(VARIANTS[1]).evidence
     assert "NCCL INFO: network IB, GPUDirect RDMA on, 32 coll channels, NVLS available" in item.description
+
+
+def test_a_log_without_nccl_info_lines_says_it_cannot_confirm_the_bids_fabric() -> None:
+    """Issue 38 item 7: the public TCPXO log (tests/data/nccl-tests/public, no NCCL_DEBUG=INFO
+    lines) attached to an InfiniBand bid is graded, but not without a word about the fabric."""
+    log = (FIXTURES / "public" / "all_reduce_2x8xH100_tcpxo.log").read_bytes()
+    assert b"NCCL INFO" not in log
+    (run,) = read_evidence(log, "tcpxo.log", fabric=fabric_claim_of("IB-NDR400", True)).nccl_runs
+    (flag,) = [f for f in run.flags if f.code == "fabric_unconfirmed"]
+    assert "no NCCL_DEBUG=INFO lines" in flag.message and "IB-NDR400" in flag.message
+    # Without a bid to hold it against there is no fabric to confirm, and no flag.
+    (plain,) = read_evidence(log, "tcpxo.log").nccl_runs
+    assert "fabric_unconfirmed" not in plain.flag_codes()
+
+
+def test_a_run_over_gpudirect_tcpx_did_not_measure_an_infiniband_bid() -> None:
+    text = (FIXTURES / "wiki_512m_ib_info.md").read_text(encoding="utf-8")
+    tcpx = text.replace("Using network IB", "Using network GPUDirectTCPX").replace("NET/IB", "NET/GPUDirectTCPX")
+    (run,) = read_evidence(tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("IB-NDR400", True)).nccl_runs
+    assert run.topology.network == "GPUDirectTCPX"
+    (flag,) = [f for f in run.flags if f.code == "other_fabric"]
+    assert "runs over TCP-Ethernet" in flag.message and "IB-NDR400" in flag.message
+    # The same run held against an Ethernet bid is what it says it is: no fabric flag.
+    (ethernet,) = read_evidence(tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("TCP-Ethernet", False)).nccl_runs
+    assert not {"other_fabric", "fabric_unconfirmed"} & set(ethernet.flag_codes())

@@ -1,12 +1,12 @@
 """A returned nccl-tests log whose name begins with a request id, attached with the usual
-`evidence attach`, closes that request: answered by the deadline, late after it; a refusal is
-recorded; a file for another bid or without the asked-for figure leaves the request open."""
+`evidence attach`, answers that request once every run it asked for is on file (partly
+answered before): answered by the deadline, late after it; a refusal is recorded; a file for
+another bid or without the asked-for figure leaves the request open."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 from pathlib import Path
 
 from clusterbid.cli import main
@@ -33,32 +33,44 @@ def _states(document: Path) -> dict[str, str]:
 
 
 def _returned(tmp_path: Path, name: str) -> Path:
+    """The public log under the name a run asked for; a comment line naming the file makes each
+    copy a file of its own (a document keeps one piece of evidence per file)."""
     path = tmp_path / "returned" / name
     path.parent.mkdir(exist_ok=True)
-    shutil.copyfile(PUBLIC_LOG, path)
+    path.write_bytes(PUBLIC_LOG.read_bytes() + f"# returned as {name}\n".encode())
     return path
 
 
-def test_a_returned_log_answers_its_request(tmp_path, capsys):
+def test_a_request_is_answered_only_when_every_run_it_asked_for_is_on_file(tmp_path, capsys):
     document, requests = _issue(tmp_path, capsys, TODAY, TODAY + dt.timedelta(days=14))
     assert _states(document) == {"busbw": "open", "baseline_mfu": "open"}
-    log = _returned(tmp_path, requests["busbw"]["runs"][0]["return_as"])
+    runs = [run["return_as"] for run in requests["busbw"]["runs"]]
+    assert len(runs) > 1  # the pack asks for several runs (scales and algorithms)
+    log = _returned(tmp_path, runs[0])
     assert main(["evidence", "attach", str(document), "cumulus-roce", str(log)]) == 0
     out = capsys.readouterr().out
-    assert f"Request {requests['busbw']['request_id']}" in out and ": answered" in out
+    assert f"Request {requests['busbw']['request_id']}" in out and ": partly answered" in out
+    assert _states(document) == {"busbw": "partly answered", "baseline_mfu": "open"}
+    assert main(["request-evidence", str(document), "--status"]) == 0
+    status = capsys.readouterr().out
+    assert f"1 of {len(runs)} runs on file; still to come: {', '.join(runs[1:])}" in status
+    for name in runs[1:]:
+        assert main(["evidence", "attach", str(document), "cumulus-roce", str(_returned(tmp_path, name))]) == 0
+    capsys.readouterr()
     assert _states(document) == {"busbw": "answered", "baseline_mfu": "open"}
     assert main(["request-evidence", str(document), "--status"]) == 0
     status = capsys.readouterr().out
     assert f"{requests['busbw']['request_id']} cumulus-roce" in status and f"answered on {TODAY.isoformat()}" in status
-    assert f"returned: {log.name}" in status
+    assert all(f"returned: {name}" in status for name in runs)
 
 
 def test_after_the_deadline_it_is_late_and_before_any_return_overdue(tmp_path, capsys):
     issued = TODAY - dt.timedelta(days=30)
     document, requests = _issue(tmp_path, capsys, issued, issued + dt.timedelta(days=14))
     assert _states(document) == {"busbw": "overdue", "baseline_mfu": "overdue"}
-    log = _returned(tmp_path, requests["busbw"]["request_id"] + "_2nodes.log")
-    assert main(["evidence", "attach", str(document), "cumulus-roce", str(log)]) == 0
+    for run in requests["busbw"]["runs"]:
+        log = _returned(tmp_path, run["return_as"])
+        assert main(["evidence", "attach", str(document), "cumulus-roce", str(log)]) == 0
     assert _states(document)["busbw"] == "late"
 
 
@@ -97,7 +109,8 @@ def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
             *old.model_dump()["evidence"], *(e.model_dump() for e in reading.evidence)]}))
         assert not [i for i in doc.artefacts() if i.name == name]  # no stored file, only the evidence
         status = next(s for s in request_statuses(doc, TODAY) if s.request.input == "busbw")
-    assert (status.state, status.files, status.returned_on) == ("answered", (name,), TODAY)
+    # one run of several returned: the figure is on file, the request only partly answered
+    assert (status.state, status.files, status.returned_on) == ("partly answered", (name,), TODAY)
 
 
 def test_re_exporting_keeps_one_copy_and_a_new_deadline_supersedes(tmp_path, capsys):

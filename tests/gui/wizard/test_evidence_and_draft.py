@@ -35,7 +35,11 @@ def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open
     assert page.table.item(0, 0).text() == "allreduce busbw: 338.82 GB/s"
     assert page.table.item(0, 1).text() == "16 GPUs"  # ranks 0..15
     assert page.table.item(0, 2).text() == "measured by the provider"
-    assert page.table.item(0, 5).text() == "none"
+    # The public log has no NCCL_DEBUG=INFO lines: graded, but it cannot show it ran on this
+    # bid's fabric, and says so (issue 38, item 7).
+    assert page.table.item(0, 5).text() == "fabric_unconfirmed"
+    tip = page.table.item(0, 5).toolTip()
+    assert "NCCL_DEBUG=INFO" in tip and evaluation.bids[0].fabric.technology in tip
     assert "338.82 GB/s" in page.status.text()
     evidence = wizard.result_bid().evidence[-1]
     assert evidence.grade is EvidenceGrade.MEASURED_PROVIDER and evidence.artefact_name == REAL_LOG.name
@@ -62,8 +66,8 @@ def test_flags_and_unusable_logs_are_shown(qtbot, open_wizard, evaluation):
     page = _evidence_page(wizard)
     page.attach_files([DATA / "wrong_na.log"])  # rows print '#wrong' as N/A: checking was off
     qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
-    assert page.table.item(0, 5).text() == "validation_off"
-    assert page.table.item(0, 5).toolTip() == "results were not checked (#wrong is N/A)"
+    assert page.table.item(0, 5).text() == "validation_off, fabric_unconfirmed"  # no NCCL INFO lines
+    assert page.table.item(0, 5).toolTip().startswith("results were not checked (#wrong is N/A)")
     page.attach_files([DATA / "truncated.log"])  # its last row stops after 7 of 13 columns (line 61)
     qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert page.status.text().startswith("Not attached: truncated.log line 61: expected 13 columns")

@@ -25,6 +25,10 @@ _NVLS_CHANNELS = re.compile(r"(\d{1,4}) nvls channels")
 _NVLS_SUPPORT = re.compile(r"NVLS multicast support is (not )?available")
 _COLLNET = re.compile(r"CollNet (?:is )?(enabled|disabled|not supported)", re.IGNORECASE)
 
+# Transports that run over one catalog fabric only: a log over one of them did not measure an
+# InfiniBand or RoCE fabric (GPUDirect-TCPX/TCPXO and FasTrak ride on Ethernet, Libfabric on EFA).
+_ONLY_OVER = {"GPUDirectTCPX": ("TCP-Ethernet",), "FasTrak": ("TCP-Ethernet",),
+              "AWS Libfabric": ("EFA",)}
 _RDMA_NETWORKS = {"IB", "RoCE", "OFI", "AWS Libfabric"}  # kernel-bypass transports
 
 
@@ -69,11 +73,19 @@ class TopologyCollector:
 
 
 def topology_flags(topology: NcclTopology | None, fabric: str, rdma: bool, gpudirect: bool) -> list[NcclFlag]:
-    """Where the log's own NCCL lines contradict the bid's fabric (`fabric` is its catalog id)."""
+    """Where the log's own NCCL lines contradict the bid's fabric (`fabric` is its catalog id), or
+    cannot confirm it: a log without NCCL_DEBUG=INFO lines may come from any cluster at all."""
     if topology is None:
-        return []
+        return [_unconfirmed(fabric, "has no NCCL_DEBUG=INFO lines")]
     flags = []
-    if rdma and topology.network == "Socket":
+    if topology.network is None:
+        flags.append(_unconfirmed(fabric, "has NCCL_DEBUG=INFO lines that name no network"))
+    elif fabric not in _ONLY_OVER.get(topology.network, (fabric,)):
+        flags.append(NcclFlag(code="other_fabric", message=(
+            f"NCCL used {topology.network}, which runs over {' or '.join(_ONLY_OVER[topology.network])}, "
+            f"yet the bid offers {fabric}: this run did not measure that fabric; ask for a run on "
+            "the cluster bid")))
+    elif rdma and topology.network == "Socket":
         flags.append(NcclFlag(code="ran_over_sockets", message=(
             f"NCCL used TCP sockets (NET/Socket), yet the bid offers {fabric} with RDMA: this run did not "
             "measure that fabric; ask for a run where NCCL reports NET/IB (InfiniBand/RoCE)")))
@@ -82,3 +94,9 @@ def topology_flags(topology: NcclTopology | None, fabric: str, rdma: bool, gpudi
             f"NCCL reports GPUDirect RDMA disabled, yet the bid claims it on {fabric}: data went through "
             "host memory; ask for a run with GPUDirect RDMA enabled (nvidia-peermem loaded)")))
     return flags
+
+
+def _unconfirmed(fabric: str, missing: str) -> NcclFlag:
+    return NcclFlag(code="fabric_unconfirmed", message=(
+        f"the log {missing}, so nothing in it shows the run used the bid's {fabric}: it may have "
+        "been measured on another fabric; ask for the run again with NCCL_DEBUG=INFO"))

@@ -4,6 +4,8 @@ A pack is kept in the document as an artefact (`evidence-request-<bid>-<date>.js
 issued. A returned file answers a request when the request id begins its name and it was read
 with the usual evidence import (`evidence attach`, or the wizard's evidence page) into the same
 bid, yielding the kind of figure asked for. The audit trail dates when its hash first appeared.
+A request is answered only when a file for every run it asked for (by the name the
+pack gives it) is on file; with some of them it is partly answered.
 A refusal is recorded as a short text artefact `<request id>.refused.txt` with the reason.
 """
 
@@ -24,6 +26,7 @@ from clusterbid.core.store.document import EvaluationDocument
 PACK_PREFIX = "evidence-request-"
 ID_IN_NAME = re.compile(r"^(CBR-[0-9a-f]{10})(?=[_.\-]|$)")
 SHA256 = re.compile(r"\b[0-9a-f]{64}\b")
+PARTLY = "partly answered"
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +34,9 @@ class RequestStatus:
     request: EvidenceRequest
     provider: str
     deadline: dt.date
-    state: str  # "answered", "late", "refused", "open" (deadline not passed) or "overdue"
+    # "answered" (every run asked for on file), "late", PARTLY (a figure, but not every run),
+    # "refused", "open" (deadline not passed) or "overdue"
+    state: str
     files: tuple[str, ...]  # returned files matched to it, in order of attachment
     returned_on: dt.date | None  # the day the first file with the asked-for figure was attached
     note: str  # the refusal's reason, or what is still missing
@@ -114,7 +119,13 @@ def request_statuses(document: EvaluationDocument, today: dt.date) -> list[Reque
             returned = sorted(days[e.artefact_sha256] for e in named
                               if e.kind.value == request.evidence_kind and e.artefact_sha256 in days)
             returned_on = returned[0] if returned else None
-            if returned_on is not None:
+            missing = [run.return_as for run in request.runs if run.return_as not in files]
+            if returned_on is not None and missing:
+                # one log of four runs cannot show how the fabric scales: not answered yet
+                state = PARTLY
+                note = (f"{len(request.runs) - len(missing)} of {len(request.runs)} runs on file; "
+                        f"still to come: {', '.join(missing)}")
+            elif returned_on is not None:
                 state = "answered" if returned_on <= pack.deadline else "late"
                 note = ""
             elif refusal is not None:

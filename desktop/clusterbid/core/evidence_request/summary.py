@@ -64,6 +64,7 @@ def voi_lines(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | Non
 
 
 STATE_WORDS = {"answered": "answered", "late": "answered after the deadline", "refused": "refused",
+               "partly answered": "partly answered",
                "open": "awaiting an answer", "overdue": "no answer by the deadline"}  # fmt: skip
 
 
@@ -73,7 +74,7 @@ def memo_lines(evaluation: Evaluation, voi: ValueOfInformation | None, statuses=
     lines = [] if voi is None else [a.text + "." for a in asks(evaluation, voi)]
     for s in statuses:
         when = f" on {s.returned_on.isoformat()}" if s.returned_on else ""
-        reason = f" ({s.note})" if s.state == "refused" and s.note else ""
+        reason = f" ({s.note})" if s.state in ("refused", "partly answered") and s.note else ""
         lines.append(f"Request {s.request.request_id} to {s.provider}, {s.request.title}, due {s.deadline.isoformat()}: "
                      f"{STATE_WORDS[s.state]}{when}{reason}.")
     return tuple(lines)

@@ -120,7 +120,9 @@ VERDICT_COLOURS = {"VALID": "#1b7f3b", "INDETERMINATE": "#8a5a00", "INVALID": "#
 def verdict_headline(result: MemoVerification) -> str:
     """The report's first line: the three-state verdict (ETSI EN 319 102-1) in plain words."""
     count = len(result.problems) if result.verdict == "INVALID" else len(result.unproven)
-    return VERDICT_WORDS[result.verdict].format(n=count)
+    words = VERDICT_WORDS[result.verdict].format(n=count)
+    # an evaluation edited after the memo was made is said at once, beside the verdict
+    return f"{words} {result.changed_since}" if result.changed_since else words
 
 
 def _signature_lines(result: MemoVerification) -> list[str]:

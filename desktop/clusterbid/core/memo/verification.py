@@ -27,6 +27,7 @@ from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
 
 PDF_PROBE = 1024
+EVALUATION_DIFFERS = "the memo's evaluation is not the one given"  # verification_since.py
 
 
 VALID, INDETERMINATE, INVALID = "VALID", "INDETERMINATE", "INVALID"  # ETSI EN 319 102-1's words
@@ -47,6 +48,8 @@ class MemoVerification:
     rescore_differences: tuple[str, ...] = ()
     evaluation_matches: bool | None = None  # None when no evaluation was given
     evaluation_differences: tuple[str, ...] = ()
+    # the evaluation was edited after the memo was made, in words (verification_since.py)
+    changed_since: str | None = None
     trust_checked: bool = False
     page_check: str = "not possible"  # how every page was compared with the attached inputs
     page_checked: tuple[str, ...] = ()  # page 1's checks that held, in words
@@ -168,7 +171,7 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         found["evaluation_matches"] = not differences
         found["evaluation_differences"] = tuple(differences)
         if differences:
-            problems.append(f"the memo's evaluation is not the one given: {'; '.join(differences[:5])}")
+            problems.append(f"{EVALUATION_DIFFERS}: {'; '.join(differences[:5])}")
     return {**found, "problems": problems, "unproven": unproven}
 
 

@@ -1,22 +1,28 @@
-"""Memo > Verify: the same report `clusterbid verify` prints, with a way to add trusted CAs.
+"""Memo > Verify: the verdict first, the reasons for it just below, then the same report
+`clusterbid verify` prints, with a way to add trusted CAs.
 
 Without a trusted certificate the report can say a signature is intact but not whose it really
-is; the button lets the officer check against their organisation's CA and re-runs the check.
+is; one button lets the officer check against a CA file and re-runs the check, another opens the
+evaluation's own Trusted Approver Certificates, where such certificates are kept for good.
 """
 
 from __future__ import annotations
 
 import html
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QPlainTextEdit, QVBoxLayout
 
 CA_FILES = "CA certificates (*.pem *.crt *.cer *.der)"
+CHANGED_SINCE_COLOUR = "#1f4e8c"  # a plain statement, neither a pass nor a failure
 
 
 class VerifyReportDialog(QDialog):
     trust_requested = Signal(list)  # paths of CA certificates to verify against
+    certificates_requested = Signal()  # open the evaluation's Trusted Approver Certificates
 
     def __init__(self, memo_name: str, parent=None) -> None:
         super().__init__(parent)
@@ -25,6 +31,13 @@ class VerifyReportDialog(QDialog):
         self.verdict = QLabel()
         self.verdict.setObjectName("verify_verdict")
         self.verdict.setWordWrap(True)
+        self.changed_since = QLabel()  # the evaluation edited after the memo: not an alteration
+        self.changed_since.setObjectName("verify_changed_since")
+        self.changed_since.setWordWrap(True)
+        self.changed_since.hide()
+        self.reasons = QLabel()  # what decides the verdict, above the long report
+        self.reasons.setObjectName("verify_reasons")
+        self.reasons.setWordWrap(True)
         self.report = QPlainTextEdit()
         self.report.setObjectName("verify_report")
         self.report.setReadOnly(True)
@@ -32,23 +45,48 @@ class VerifyReportDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.trust_button = buttons.addButton("Check against CA certificate…", QDialogButtonBox.ButtonRole.ActionRole)
         self.trust_button.clicked.connect(self._choose_trust)
+        self.certificates_button = buttons.addButton("Trusted Approver Certificates…",
+                                                     QDialogButtonBox.ButtonRole.ActionRole)
+        self.certificates_button.clicked.connect(self.certificates_requested)
+        self.certificates_button.hide()  # offered only when the trust check failed
+        self.offers_certificates = True  # False where no evaluation keeps certificates
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.verdict)
+        layout.addWidget(self.changed_since)
+        layout.addWidget(self.reasons)
         layout.addWidget(self.report, 1)
         layout.addWidget(buttons)
 
-    def show_result(self, verdict: str, headline: str, report: str) -> None:
+    def show_result(self, verdict: str, headline: str, report: str, *,
+                    changed_since: str | None = None,
+                    reasons: Sequence[tuple[str, Sequence[str]]] = (),
+                    trust_failed: bool = False) -> None:
         """`verdict` VALID, INDETERMINATE or INVALID and its words, as core words them
-        (core/memo/signoff.py: the CLI prints the same)."""
+        (core/memo/signoff.py: the CLI prints the same); `changed_since` the evaluation's edits
+        after the memo, `reasons` what decides the verdict under its headings (operations/verifying.py)."""
         from clusterbid.core.memo.signoff import VERDICT_COLOURS
 
         colour = VERDICT_COLOURS.get(verdict, VERDICT_COLOURS["INVALID"])
+        if changed_since and headline.endswith(changed_since):  # said on its own line below
+            headline = headline[: -len(changed_since)].rstrip()
         self.verdict.setText(f'<b style="color:{colour}">{html.escape(headline)}</b>')
+        self.changed_since.setText(
+            f'<span style="color:{CHANGED_SINCE_COLOUR}">{html.escape(changed_since or "")}</span>'
+        )
+        self.changed_since.setVisible(bool(changed_since))
+        self.reasons.setText("".join(
+            f"<b>{html.escape(heading)}:</b><ul>{''.join(f'<li>{html.escape(r)}</li>' for r in lines)}</ul>"
+            for heading, lines in reasons
+        ))
+        self.reasons.setVisible(bool(reasons))
+        self.certificates_button.setVisible(trust_failed and self.offers_certificates)
         self.report.setPlainText(report)
 
     def show_busy(self, what: str) -> None:
         self.verdict.setText(what)
+        self.changed_since.hide()
+        self.reasons.hide()
 
     def _choose_trust(self) -> None:
         paths = QFileDialog.getOpenFileNames(self, "CA certificates to trust", "", CA_FILES)[0]

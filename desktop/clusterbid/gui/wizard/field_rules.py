@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
+from clusterbid.gui.error_line import ErrorLine
+
 BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
 DATE_HINT = "YYYY-MM-DD"
 
@@ -125,11 +127,7 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     label = QLabel(label_text + ("*" if required else ""))
     label.setBuddy(widget)
     label.setToolTip(tooltip)
-    error = QLabel()
-    error.setObjectName(f"error_{'_'.join(path)}")
-    error.setWordWrap(True)
-    error.setStyleSheet("color: #b3261e;")
-    error.hide()
+    error = ErrorLine(f"error_{'_'.join(path)}")  # keeps its line: fields never jump
     binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
     binding.widget.setObjectName("_".join(path))
     if hasattr(widget, "refused"):

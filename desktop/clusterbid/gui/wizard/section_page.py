@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget, QWizardPage,
 )
 
+from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.wizard.field_rules import (
     BLANK, FieldBinding, connect_changes, field_cell, make_binding, show_messages,
 )
@@ -50,11 +51,10 @@ class SectionPage(QWizardPage):
         self.outer = QVBoxLayout(self)
         self.top = QVBoxLayout()
         self.outer.addLayout(self.top)
-        self.summary = QLabel()  # every problem of the page at once, above the fields
-        self.summary.setObjectName("problem_summary")
-        self.summary.setWordWrap(True)
+        # every problem of the page at once, above the fields; its line is kept while there is
+        # none, so the fields do not drop as the first problem appears (issue 38)
+        self.summary = ErrorLine("problem_summary")
         self.summary.setStyleSheet(ERROR_STYLE)
-        self.summary.hide()
         self.outer.addWidget(self.summary)
         # The fields scroll rather than squeeze: squeezed, a wrapped error label is cut top and bottom.
         fields = QWidget()
