@@ -34,6 +34,7 @@ def test_help_menu_opens_the_contents_and_a_clicked_link_opens_that_page(qtbot, 
     documentation = next(a for a in help_menu.actions() if a.text() == "&Documentation")
     documentation.trigger()
     dialog = window.info.documentation_dialog
+    assert isinstance(dialog, DocumentationDialog)
     qtbot.addWidget(dialog)
     assert dialog.browser.source().toLocalFile() == str(resource_path("docs", "index.md"))
     text = dialog.browser.toPlainText()
