@@ -13,6 +13,9 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QWidget
 
 from clusterbid.cli import main
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
 from clusterbid.gui.wizard.bid_wizard import BidWizard
@@ -24,7 +27,7 @@ CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b")
 # Names that are not ours to reword, each as printed: nccl-tests' collective (all_reduce_perf
 # prints "all_reduce"), and a file cited as a figure's source by its name (x.toml, x.py, x.sh).
 ALLOWED = re.compile(r"\ball_reduce\b|\b[a-z0-9_]+\.(?:toml|py|sh)\b")
-TEXT_GETTERS = ("text", "title", "toolTip", "windowTitle", "placeholderText", "statusTip")
+TEXT_GETTERS = ("text", "title", "subTitle", "toolTip", "windowTitle", "placeholderText", "statusTip")
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
 
 
@@ -95,6 +98,26 @@ def test_no_code_in_the_main_window_its_docks_or_the_wizard(qtbot, window, tmp_p
     texts += _widget_texts(export) + _widget_texts(trust)
     assert len(texts) > 500  # the walk reached the window's tables, panes and pages
     assert _codes(texts) == []
+
+
+def _wizard_texts(qtbot, tmp_path, evaluation) -> list[tuple[str, str]]:
+    wizard = BidWizard(evaluation, evaluation.bids[0], draft_store=DraftStore(tmp_path / "draft.json"))
+    qtbot.addWidget(wizard)
+    return [(f"wizard {where}", text) for page in wizard.pageIds() for where, text in _widget_texts(wizard.page(page))]
+
+
+def test_the_serving_window_and_its_wizard_speak_of_a_service(qtbot, tmp_path, window):
+    serving = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    shown = ServingWindow(EvaluationDocument.create(tmp_path / "serving.clusterbid", serving))
+    qtbot.addWidget(shown)
+    wizard = _wizard_texts(qtbot, tmp_path, serving)
+    assert _codes(_widget_texts(shown) + wizard) == []
+    training_words = re.compile(r"gradient|checkpoint", re.IGNORECASE)
+    assert [text for _, text in wizard if training_words.search(text)] == []
+    # The training wizard does speak of both: the check above can fail.
+    training = _wizard_texts(qtbot, tmp_path, window.session.evaluation)
+    assert {m.group().lower() for _, text in training for m in training_words.finditer(text)} == {
+        "gradient", "checkpoint"}
 
 
 @pytest.mark.parametrize("example", ["demo-evaluation.json", "demo-serving-evaluation.json"])

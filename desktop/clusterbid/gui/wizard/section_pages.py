@@ -78,6 +78,8 @@ class CapacityPage(SectionPage):
 class FabricPage(SectionPage):
     TITLE = "Fabric"
     SUBTITLE = "The network between nodes that carries the job's gradient traffic."
+    SERVING_SUBTITLE = ("The network between nodes: a replica spread over several nodes sends its "
+                        "tensor-parallel traffic over it; replicas within one node barely use it.")
     GROUPS = [(None, [
         FieldSpec(Fabric, ("fabric", "technology"), "&Technology", choices=_fabric_choices()),
         FieldSpec(Fabric, ("fabric", "nics_per_node"), "N&ICs per node"),
