@@ -121,7 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("--trust", type=Path, nargs="+", action="extend", metavar="CERT", help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps")
     verify.add_argument("--evaluation", type=Path, metavar="PATH", help="a .clusterbid or JSON evaluation the memo must match")
     verify.add_argument("--registry", type=Path, metavar="FILE",
-                        help="the organisation's approver registry (JSON; its format is in the README): each "
+                        help="the organisation's approver registry (JSON; its format: Help > Documentation, 'Using ClusterBid'): each "
                              "field must be signed by the approver it names for that role, with a key it lists")
     verify.add_argument("--json", action="store_true",
                         help="print the report as JSON (with the verdict)")

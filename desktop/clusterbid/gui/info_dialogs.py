@@ -18,6 +18,7 @@ class InfoDialogs:
         self.window, self.session = window, session
         self.audit_dialog = None  # the last one opened (non-modal: the window stays usable)
         self.trust_dialog = None
+        self.documentation_dialog = None
 
     def show_audit_trail(self) -> None:
         from clusterbid.gui.audit_dialog import AuditTrailDialog
@@ -35,6 +36,12 @@ class InfoDialogs:
         from clusterbid.gui.help_dialogs import MethodologyDialog
 
         MethodologyDialog(self.window).exec()
+
+    def show_documentation(self) -> None:
+        from clusterbid.gui.help_dialogs import DocumentationDialog
+
+        self.documentation_dialog = DocumentationDialog(self.window)
+        self.documentation_dialog.open()  # non-modal, like the audit trail: read beside the window
 
     def show_about(self) -> None:
         from clusterbid import __version__

@@ -44,6 +44,7 @@ class WindowActions:
         self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)
         self.zoom_reset = self._make("&Actual Size", w.zoom_reset, "Ctrl+0")
         self.methodology = self._make("&Methodology", w.info.show_methodology, Key.HelpContents)
+        self.documentation = self._make("&Documentation", w.info.show_documentation)
         self.about = self._make("&About ClusterBid", w.info.show_about)
         self.recent_menu = QMenu("Open &Recent", w)
         self.recent_menu.aboutToShow.connect(w.fill_recent_menu)
@@ -83,4 +84,4 @@ class WindowActions:
         for dock in docks:
             view_menu.addAction(dock.toggleViewAction())
         help_menu = bar.addMenu("&Help")
-        help_menu.addActions([self.methodology, self.about])
+        help_menu.addActions([self.methodology, self.documentation, self.about])

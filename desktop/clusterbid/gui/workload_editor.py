@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 import typing
 
 from pydantic import ValidationError
@@ -59,6 +60,14 @@ def _label(name: str) -> str:
     return LABELS.get(name, name.replace("_", " ").capitalize())
 
 
+def _in_words(text: str) -> str:
+    """A model description as the officer reads it: another field's identifier becomes the
+    label the pane shows for it ("baseline_mfu" -> "Baseline MFU")."""
+    for name in sorted(LABELS, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w.]){re.escape(name)}\b", LABELS[name].replace("&", ""), text)
+    return text
+
+
 def _value_at(workload: Workload, name: str) -> object:
     section, _, field = name.rpartition(".")
     return getattr(getattr(workload, section) if section else workload, field)
@@ -90,7 +99,7 @@ class WorkloadEditor(QWidget):
             field = FIELD_INFO[name]
             editor = self._make_editor(name, field.annotation)
             tip = " ".join(part for part in (field.description or "", field_bounds(field)) if part)
-            editor.setToolTip(tip)
+            editor.setToolTip(_in_words(tip))
             error = ErrorLine(f"error_{name}")  # keeps its line: the fields below never jump
             label = QLabel(_label(name))
             label.setWordWrap(True)  # a long label wraps within the pane rather than widening it

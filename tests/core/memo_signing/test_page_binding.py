@@ -24,14 +24,15 @@ def _another_evaluation():
 
 def test_attachment_swapped_for_another_evaluation_before_signing_fails(pki, unsigned_memo):
     other = demo_inputs(_another_evaluation())
-    assert other.data["results"]["ranking"][0] != "northwind-ib"  # the swap changes the decision
+    assert other.data["results"]["ranking"][0] == "prime-efa"  # the swap changes the decision (README's no. 2)
     memo = _sign_both(pki, swap_attachment_before_signing(unsigned_memo, other.canonical_bytes(), other.sha256))
     result = verify_memo(memo, load_trust_roots([pki.ca_pem]))
     assert result.inputs_match_printed and result.rescore_matches  # what verify used to rely on holds
     assert not result.ok
     problems = " ".join(result.problems)
     assert f"the attached inputs hash to {other.sha256}" in problems
-    assert f"page 1 recommends northwind-ib, the attached inputs {other.data['results']['ranking'][0]}" in problems
+    # The rival is named by provider and id; the bid page 1 shows is not among the swapped inputs' bids.
+    assert "page 1 recommends northwind-ib, the attached inputs Hyperscale Prime (prime-efa)" in problems
 
 
 def test_the_genuine_memo_names_the_page_checks_that_held(pki, signed_twice):
@@ -39,5 +40,5 @@ def test_the_genuine_memo_names_the_page_checks_that_held(pki, signed_twice):
     assert result.ok, result.problems
     assert result.page_check.startswith("re-rendered from the attached inputs: identical")
     # The demo's decision as printed on page 1 (the README's demo figures): Northwind, $3,195,648.00.
-    assert "page 1 recommends northwind-ib, as the attached inputs do" in result.page_checked
+    assert "page 1 recommends Northwind AI Cloud (northwind-ib), as the attached inputs do" in result.page_checked
     assert "page 1 prints the total commitment $3,195,648.00" in result.page_checked

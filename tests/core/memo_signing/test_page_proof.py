@@ -70,7 +70,7 @@ def test_a_later_page_doctored_with_the_version_record_changed_is_invalid_and_na
     result = _verify(pki, doctored)
     assert result.verdict == INVALID
     assert "drawn with other library versions (reportlab 4.2.5 there" in result.page_check
-    assert "page 1 recommends northwind-ib, as the attached inputs do" in result.page_checked
+    assert "page 1 recommends Northwind AI Cloud (northwind-ib), as the attached inputs do" in result.page_checked
     named = [p for p in result.problems if p.startswith("page 5: '")]
     assert named and named[0].startswith(
         "page 5: '$1.85' where the inputs render '$2.85', on screen and in print at x "

@@ -107,6 +107,18 @@ def test_terms_messages(qtbot, open_wizard, evaluation):
     assert not next_enabled(wizard)
 
 
+def test_billing_rules_name_the_billing_as_the_list_does_not_by_its_code(qtbot, open_wizard, evaluation):
+    wizard = open_wizard(evaluation.bids[0], duplicate=True)  # Northwind: reserved for 3 months
+    _to_page(wizard, 5)  # contract and billing
+    term = field(wizard, "terms", "term_months")
+    type_into(qtbot, term.widget, "0")
+    text = error_text(wizard, "terms", "billing")  # the choice that asks for a term
+    # The billing list reads "Reserved term (GPUs x term x price, take-or-pay)"; the rule says the same.
+    assert text.startswith(f"Reserved term billing needs {term.title} of at least 1"), text
+    assert "'reserved'" not in text and "term_months" not in text
+    assert not next_enabled(wizard)
+
+
 def test_review_lists_each_problem_with_a_button_to_its_page(qtbot, open_wizard, evaluation):
     wizard = open_wizard(evaluation.bids[0])  # editing: every page pre-filled and valid
     _to_page(wizard, wizard.page_ids[-1])  # the review, after the facility page

@@ -87,7 +87,7 @@ class MemoContent:
                 [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
                 evaluation.currency),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty, effects) for s in scorecard.scores),
-            tipping_rows=tipping_rows(sensitivity, evaluation.currency),
+            tipping_rows=tipping_rows(sensitivity, scorecard),
             unverified=unverified_items(scorecard, effects),
             notes=notes.strip(),
             approvers=tuple(approvers),
@@ -205,15 +205,17 @@ def _weight_text(value: float) -> str:
     return f"{max(value, 0.0) + 0.0:.3g}"
 
 
-def tipping_rows(sensitivity: Any, currency: str) -> Rows | None:
-    """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the winner."""
+def tipping_rows(sensitivity: Any, scorecard: Scorecard) -> Rows | None:
+    """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the
+    winner, the rival named as everywhere in the memo (id and provider)."""
     if sensitivity is None:
         return None
+    bid_words = {s.bid.id: _name(s) for s in scorecard.scores}
     rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
     for weight, point in sorted(sensitivity.tipping_points.items()):
         lower = "0 (holds)" if point.lower is None else _weight_text(point.lower)
         upper = "100 (holds)" if point.upper is None else _weight_text(point.upper)
-        below = "-" if point.lower is None else (point.winner_below or "-")
-        above = "-" if point.upper is None else (point.winner_above or "-")
+        below = "-" if point.lower is None else bid_words.get(point.winner_below or "", "-")
+        above = "-" if point.upper is None else bid_words.get(point.winner_above or "", "-")
         rows.append((CRITERIA_WORDS.get(weight, weight), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
     return tuple(rows)

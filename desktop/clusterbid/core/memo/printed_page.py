@@ -92,6 +92,18 @@ def _expected(data: dict) -> tuple[str | None, dict]:
     return bid, figures if isinstance(figures, dict) else {}
 
 
+def _bid_words(data: dict, bid_id: str | None) -> str:
+    """A bid as the approver knows it: its provider, with the id page 1 prints ("Northwind AI
+    Cloud (northwind-ib)"); the id alone when the inputs do not name the provider."""
+    evaluation = data.get("evaluation") if isinstance(data.get("evaluation"), dict) else {}
+    for bid in evaluation.get("bids") or ():
+        if isinstance(bid, dict) and bid.get("id") == bid_id:
+            provider = (bid.get("quote") or {}).get("provider") if isinstance(bid.get("quote"), dict) else None
+            if isinstance(provider, str) and provider:
+                return f"{provider} ({bid_id})"
+    return str(bid_id)
+
+
 def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) -> PageBinding:
     """Compare page 1 of the exported memo with the attachment (its hash and its parsed content)."""
     text = page_one_text(exported)
@@ -112,9 +124,10 @@ def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) 
     bid, figures = _expected(data)
     shown = RECOMMENDED.findall(text)
     if bid is None or shown[:1] != [bid]:
-        problems.append(f"page 1 recommends {shown[0] if shown else 'no bid'}, the attached inputs {bid}")
+        problems.append(f"page 1 recommends {_bid_words(data, shown[0]) if shown else 'no bid'}, "
+                        f"the attached inputs {_bid_words(data, bid)}")
     else:
-        checked.append(f"page 1 recommends {bid}, as the attached inputs do")
+        checked.append(f"page 1 recommends {_bid_words(data, bid)}, as the attached inputs do")
     wanted = {"total commitment": _dollars(figures.get("total_commitment"), 2),
               "net cost of the plan": _dollars(figures.get("net_plan_cost"), 0),
               "time to finish": _hours(figures.get("wall_hours"))}

@@ -36,6 +36,7 @@ from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
+from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, weight_text
 from clusterbid.resources import resource_path
 
 
@@ -66,8 +67,9 @@ def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
     if best is None:
         return "no single weight within 0-100 changes the winner"
     _, name, current, edge, who = best
-    return (f"the nearest tipping point: {name.replace('_', ' ')} weight {current:g} -> {edge:.2f} "
-            f"makes {who} the winner (each weight's range is in the score JSON)")
+    rival = next((_name(s) for s in scorecard.scores if s.bid.id == who), who)
+    return (f"the nearest tipping point: {WEIGHT_WORDS.get(name, name)} weight {current:g} -> {weight_text(edge)} "
+            f"makes {rival} the winner (each weight's range is in the score JSON)")
 
 
 def _name(score: BidScore) -> str:

@@ -12,6 +12,7 @@ from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyRe
 from clusterbid.core.uncertainty.sensitivity import Sensitivity
 from clusterbid.core.uncertainty.spreads import UncertainInput
 from clusterbid.core.uncertainty.term_ranges import TermRange
+from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, tipping_sentence
 
 INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate",
                 "replacement_hours": "node replacement time", "uptime": "SLA uptime"}
@@ -157,12 +158,11 @@ def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivi
                                                   + [_term_text(t) for t in b.term_ranges]))
     if sensitivity is None or not scorecard.ranked:  # no winner: no tipping point to report
         return lines
-    leader = scorecard.ranked[0].bid.id
+    bid_words = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
+    leader = bid_words[scorecard.ranked[0].bid.id]
     lines += ["", f"Tipping points of the weights (raw 0-100; winner now: {leader})"]
     for name, t in sensitivity.tipping_points.items():
-        below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
-        above = "holds up to 100" if t.upper is None else f"above {t.upper:.2f} {t.winner_above} wins"
-        lines.append(f"  {name:<16} {t.current:>6g}: {below}; {above}")
+        lines.append(f"  {WEIGHT_WORDS.get(name, name):<16} {t.current:>6g}: {tipping_sentence(t, bid_words)}")
     lines += ["", "Tornado: net cost of the plan with each input at -15% / +15% (largest swing first)"]
     for bar in sensitivity.tornado:
         lines.append(f"  {bar.bid_id:<16.16} {bar.label:<28} {fmt(bar.low_cost):>14} / {fmt(bar.high_cost):>14}")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from clusterbid.core.serving_scoring import COST_CRITERION, ServingScorecard
-from clusterbid.core.uncertainty.tipping import TippingPoint, tipping_points
+from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, TippingPoint, tipping_points, tipping_sentence
 
 
 def serving_tipping_points(scorecard: ServingScorecard) -> dict[str, TippingPoint]:
@@ -38,9 +38,8 @@ def tipping_json(points: dict[str, TippingPoint]) -> dict:
 def tipping_lines(scorecard: ServingScorecard, points: dict[str, TippingPoint]) -> list[str]:
     if not scorecard.ranked:
         return []
-    lines = [f"Tipping points of the weights (raw 0-100; winner now: {scorecard.ranked[0].bid.id})"]
+    bid_words = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
+    lines = [f"Tipping points of the weights (raw 0-100; winner now: {bid_words[scorecard.ranked[0].bid.id]})"]
     for name, t in points.items():
-        below = "holds down to 0" if t.lower is None else f"below {t.lower:.2f} {t.winner_below} wins"
-        above = "holds up to 100" if t.upper is None else f"above {t.upper:.2f} {t.winner_above} wins"
-        lines.append(f"  {name:<24} {t.current:>6g}: {below}; {above}")
+        lines.append(f"  {WEIGHT_WORDS.get(name, name):<31} {t.current:>6g}: {tipping_sentence(t, bid_words)}")
     return lines

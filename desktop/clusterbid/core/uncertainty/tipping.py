@@ -72,3 +72,33 @@ def _nearer(current: float, lower: float | None, upper: float | None) -> str | N
     if upper is None or (lower is not None and current - lower <= upper - current):
         return "lower"
     return "upper"
+
+
+# The weights as an officer reads them (the policy's field names are for the JSON).
+WEIGHT_WORDS = {
+    "cost_to_finish": "Net plan cost", "cost_per_million_tokens": "Cost per million output tokens",
+    "sla": "SLA", "datacenter_tier": "Data-centre tier", "certifications": "Certifications",
+    "support": "Support", "contract_terms": "Contract terms", "evidence": "Evidence",
+}
+
+
+def weight_text(value: float) -> str:
+    """A raw weight as printed, to a tenth: never "-0.0" (a crossing that rounds to zero is zero)."""
+    return f"{max(value, 0.0) + 0.0:.1f}"
+
+
+def tipping_sentence(point: TippingPoint, bid_words: dict[str, str]) -> str:
+    """What happens past each edge, in words: `bid_words` names each bid by provider and id. A
+    crossing at 0 is where the rival draws level, since no weight goes below it."""
+    def rival(bid_id: str | None) -> str:
+        return bid_words.get(bid_id or "", bid_id or "another bid")
+
+    if point.lower is None:
+        below = "holds down to 0"
+    elif weight_text(point.lower) == "0.0":
+        below = f"at 0 {rival(point.winner_below)} draws level"
+    else:
+        below = f"below {weight_text(point.lower)} {rival(point.winner_below)} wins"
+    above = ("holds up to 100" if point.upper is None
+             else f"above {weight_text(point.upper)} {rival(point.winner_above)} wins")
+    return f"{below}; {above}"

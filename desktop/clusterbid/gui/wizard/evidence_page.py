@@ -36,9 +36,10 @@ class EvidencePage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle("Workload evidence")
-        self.setSubTitle("Measurements behind the bid: nccl-tests logs, training-throughput or scaling files "
-                         "(resources/evidence-formats.md). An attached file is graded as measured; a typed "
-                         "figure without its file is a provider's claim. Evidence is optional.")
+        self.setSubTitle("Measurements behind the bid: nccl-tests logs, training-throughput or scaling "
+                         "files (each format: Help > Documentation, Evidence file formats). An attached "
+                         "file is graded as measured; a typed figure without its file is a provider's "
+                         "claim. Evidence is optional.")
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
         self.files_read: dict[str, tuple[str, bytes]] = {}  # SHA-256 -> (name, bytes): kept with the bid
         # The app's one way to run work off the GUI thread; one thread, so files are read (and

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from clusterbid.core.evidence.model import GRADE_WORDS
+from clusterbid.core.terms import BILLING_WORDS
 
 # How a value must look when a pattern rejects it; the pattern itself is not for officers.
 FORMAT_HINTS = {
@@ -72,7 +73,18 @@ def readable(message: str, titles: dict[str, str], capitalise: bool = True) -> s
         message = re.sub(rf"(?<![\w.]){re.escape(name)}\b", titles[name], message)
     for grade, words in GRADE_WORDS.items():
         message = re.sub(rf"\b{grade.value}\b", f"'{words}'", message)
+    message = billing_words(message)  # after the titles: "billing" may have become "Billing"
     return message[:1].upper() + message[1:] if capitalise else message
+
+
+def billing_words(message: str) -> str:
+    """The core's billing codes ("billing 'reserved'", "choose 'block'") as the wizard's billing
+    list names them ("reserved term billing", "choose reserved term")."""
+    for kind, words in BILLING_WORDS.items():
+        short = words.split(" (")[0]
+        message = re.sub(rf"(?i)\bbilling {re.escape(repr(kind))}", f"{short} billing", message)
+        message = message.replace(repr(kind), short)
+    return message
 
 
 def first_mentioned(message: str, names: list[str]) -> str | None:

@@ -38,6 +38,8 @@ class TermsPage(SectionPage):
             _spec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
         ]),
     ]
+    SERVING_LABELS = {("reliability", "storage_write_gb_s"): "Storage &write (GB/s)"}
+    SERVING_TIPS = {("reliability", "storage_write_gb_s"): "Aggregate storage write throughput, GB/s"}
     OWNS = (("reliability",),)
 
     def __init__(self, host) -> None:

@@ -39,6 +39,11 @@ class SectionPage(QWizardPage):
 
     TITLE = ""
     SUBTITLE = ""
+    # A serving (inference) evaluation's wording where the training one would mislead: a service
+    # has no gradients and writes no checkpoints.
+    SERVING_SUBTITLE = ""
+    SERVING_LABELS: dict[tuple[str, ...], str] = {}
+    SERVING_TIPS: dict[tuple[str, ...], str] = {}
     GROUPS: list[tuple[str | None, list[FieldSpec]]] = []
     OWNS: tuple[tuple[str, ...], ...] = ()  # section-level paths whose messages this page shows
 
@@ -46,7 +51,9 @@ class SectionPage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle(self.TITLE)
-        self.setSubTitle(self.SUBTITLE + " Fields marked * are required; hover a field for what it means.")
+        serving = getattr(host.evaluation.workload, "kind", "training") == "inference"
+        subtitle = self.SERVING_SUBTITLE if serving and self.SERVING_SUBTITLE else self.SUBTITLE
+        self.setSubTitle(subtitle + " Fields marked * are required; hover a field for what it means.")
         self.bindings: list[FieldBinding] = []
         self.outer = QVBoxLayout(self)
         self.top = QVBoxLayout()
@@ -64,8 +71,12 @@ class SectionPage(QWizardPage):
             form = QFormLayout()
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             for spec in specs:
-                binding = self.customise(spec, make_binding(spec.model, spec.path, spec.label, choices=spec.choices,
+                label = self.SERVING_LABELS.get(spec.path, spec.label) if serving else spec.label
+                binding = self.customise(spec, make_binding(spec.model, spec.path, label, choices=spec.choices,
                                                             decimals=spec.decimals, not_stated=spec.not_stated))
+                if serving and spec.path in self.SERVING_TIPS:
+                    binding.widget.setToolTip(self.SERVING_TIPS[spec.path])
+                    binding.label.setToolTip(self.SERVING_TIPS[spec.path])
                 form.addRow(binding.label, self.field_row(binding))
                 connect_changes(binding, host.refresh)
                 self.bindings.append(binding)

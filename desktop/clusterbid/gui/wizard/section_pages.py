@@ -78,6 +78,8 @@ class CapacityPage(SectionPage):
 class FabricPage(SectionPage):
     TITLE = "Fabric"
     SUBTITLE = "The network between nodes that carries the job's gradient traffic."
+    SERVING_SUBTITLE = ("The network between nodes: a replica spread over several nodes sends its "
+                        "tensor-parallel traffic over it; replicas within one node barely use it.")
     GROUPS = [(None, [
         FieldSpec(Fabric, ("fabric", "technology"), "&Technology", choices=_fabric_choices()),
         FieldSpec(Fabric, ("fabric", "nics_per_node"), "N&ICs per node"),
@@ -134,7 +136,8 @@ class ContractPage(SectionPage):
     SUBTITLE = ("How the contract bills. A reserved term or block bills its GPUs for the whole span, used or "
                 "not; committed deals bill a minimum. Leave a field empty when the bid does not say.")
     SUPPORT = [("Basic", "basic"), ("Business", "business"), ("Enterprise", "enterprise")]
-    BILLING = [(BILLING_WORDS[kind].capitalize(), kind) for kind in BILLING_WORDS]
+    # The first letter only: str.capitalize() would lower "GPUs" to "gpus".
+    BILLING = [(BILLING_WORDS[kind][:1].upper() + BILLING_WORDS[kind][1:], kind) for kind in BILLING_WORDS]
     GROUPS = [
         ("Price and billing", [
             FieldSpec(Terms, ("terms", "price_per_gpu_hour"), "Price per GPU-&hour"),
