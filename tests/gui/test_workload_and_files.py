@@ -42,6 +42,9 @@ def test_workload_editor_explains_bad_values_beside_the_field(qtbot, window):
     # The demo runs TP 8 x PP 4 x CP 1 = 32 GPUs per model replica; 500 / 32 is not whole.
     _type(qtbot, jobs, "500")
     assert "multiple of TP x PP x CP" in editor.errors["job_gpus"].text()
+    # Said with the pane's own label, not the model's field id (issue 38 item 6).
+    assert "Planned job size (GPUs) (500)" in editor.errors["job_gpus"].text()
+    assert "job_gpus" not in editor.errors["job_gpus"].text()
     mfu = editor.editors["baseline_mfu"]
     _type(qtbot, mfu, "0.9")
     assert "must be at most 0.85" in editor.errors["baseline_mfu"].text()

@@ -226,6 +226,6 @@ class WorkloadEditor(QWidget):
             label.clear()
             label.hide()
             return
-        text = "<br>".join(html.escape(m) for m in messages)
+        text = "<br>".join(html.escape(_in_words(m)) for m in messages)  # labels, not field ids
         label.setText(f"<span style='color:{colour}'>{text}</span>")
         label.show()
