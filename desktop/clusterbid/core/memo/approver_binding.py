@@ -27,6 +27,15 @@ class SignerIdentity:
     certificate: bytes = b""  # DER, for the registry check (which anchor it chains to)
 
 
+def certificate_emails(cert) -> tuple[str, ...]:
+    """The e-mail addresses a certificate names: subjectAltName, and the subject's e-mail field."""
+    emails = [str(cert.subject.native.get("email_address") or "")]
+    for general_name in cert.subject_alt_name_value or ():
+        if general_name.name == "rfc822_name":
+            emails.append(str(general_name.native))
+    return tuple(e for e in dict.fromkeys(emails) if e)
+
+
 def identity_of(embedded) -> SignerIdentity:
     """Read from pyHanko's EmbeddedPdfSignature; an unreadable certificate names nobody. Most
     organisations' signing certificates carry the e-mail in subjectAltName, some in the subject."""
@@ -34,12 +43,8 @@ def identity_of(embedded) -> SignerIdentity:
     try:
         cert = embedded.signer_cert
         subject = cert.subject.native
-        emails = [str(subject.get("email_address") or "")]
-        for general_name in cert.subject_alt_name_value or ():
-            if general_name.name == "rfc822_name":
-                emails.append(str(general_name.native))
         return SignerIdentity(field, str(subject.get("common_name") or ""),
-                              tuple(e for e in dict.fromkeys(emails) if e), cert.sha256.hex(),
+                              certificate_emails(cert), cert.sha256.hex(),
                               hashlib.sha256(cert.public_key.dump()).hexdigest(), cert.dump())
     except Exception:  # noqa: BLE001 (any damage to the certificate means: no identity)
         return SignerIdentity(field, "", (), "")

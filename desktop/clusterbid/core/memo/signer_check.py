@@ -13,7 +13,7 @@ import hashlib
 from io import BytesIO
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.memo.approver_binding import SignerIdentity, identity_of
+from clusterbid.core.memo.approver_binding import SignerIdentity, certificate_emails, identity_of
 from clusterbid.core.memo.credentials import SigningCredentials
 from clusterbid.core.memo.signing import FIELD_PREFIX
 
@@ -22,12 +22,8 @@ def credentials_identity(field: str, credentials: SigningCredentials) -> SignerI
     """Who the certificate about to sign names, read the way verify reads a signature's."""
     certificate = credentials.certificate
     subject = certificate.subject.native
-    emails = [str(subject.get("email_address") or "")]
-    for general_name in certificate.subject_alt_name_value or ():
-        if general_name.name == "rfc822_name":
-            emails.append(str(general_name.native))
     return SignerIdentity(field, str(subject.get("common_name") or credentials.common_name),
-                          tuple(e for e in dict.fromkeys(emails) if e), certificate.sha256.hex(),
+                          certificate_emails(certificate), certificate.sha256.hex(),
                           hashlib.sha256(certificate.public_key.dump()).hexdigest())
 
 
