@@ -55,7 +55,8 @@ def test_a_document_made_and_edited_from_the_command_line_opens_on_its_current_t
 
     # A memo exported is only a record: the audit head moves, the same table is kept at it.
     memo = tmp_path / "memo.pdf"
-    assert main(["memo", str(path), "-o", str(memo), "--approver", "Ada Lovelace, CFO", "--samples", "0"]) == 0
+    assert main(["memo", str(path), "-o", str(memo), "--approver", "Ada Lovelace, CFO", "--samples", "0",
+                 "--tradeoff-rationale", "The cheaper bid came in after the scoring weights were agreed."]) == 0
     assert next(r for r in _kept(path)["rows"] if r["Provider"] == "Cumulus Compute") == after
 
 
