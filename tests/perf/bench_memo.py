@@ -47,7 +47,10 @@ def run(args: list[str], env: dict[str, str]) -> tuple[float, float, float]:
 
 def memo(source: Path, output: Path, samples: int, cache: str) -> tuple[float, float, float]:
     return run(["-m", "clusterbid", "memo", str(source), "-o", str(output), "--samples", str(samples),
-                "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML platform"],
+                "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML platform",
+                # 500 priced copies: the first by score may cost more than a passing bid, and the memo
+                # then asks for the officer's reason (issue 34); the demo alone does not need it.
+                "--tradeoff-rationale", "Benchmark run: the weights as agreed."],
                {**ENV, "CLUSTERBID_CHART_CACHE": cache})
 
 
