@@ -23,6 +23,7 @@ from cryptography import x509
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.json_input import loads, read_json_text
+from clusterbid.core.memo.registered_approver import RegisteredApprover
 from clusterbid.core.text_rules import text_problem
 
 REGISTRY_FORMAT = "clusterbid-approver-registry/1"
@@ -32,12 +33,10 @@ SHA256_HEX = re.compile(r"[0-9a-f]{64}")
 
 @dataclass(frozen=True)
 class FileApprover:
-    name: str
-    role: str
-    email: str
-    fingerprints: frozenset[str]
-    valid_from: str | None
-    until: str | None
+    """An entry of the file: the approver as verify holds signers to them, and the certificates
+    the entry gives (trusted as anchors for that approver)."""
+
+    approver: RegisteredApprover
     certificates: tuple[x509.Certificate, ...]
 
 
@@ -82,7 +81,7 @@ def _text(entry: dict[str, object], name: str, where: str, required: bool = True
     return " ".join(value.split())
 
 
-def _approver(entry: object, where: str) -> FileApprover:
+def _approver(entry: object, where: str, source: str) -> FileApprover:
     from clusterbid.core.memo.approver_registry import key_of
 
     if not isinstance(entry, dict):
@@ -107,15 +106,16 @@ def _approver(entry: object, where: str) -> FileApprover:
             f"{where}: give the approver's certificates or their SHA-256; an approver with no key "
             "could be anyone"
         )
-    return FileApprover(
+    approver = RegisteredApprover(
         _text(entry, "name", where),
         _text(entry, "role", where),
         _text(entry, "email", where, required=False),
         frozenset(fingerprints),
         _date(entry.get("from"), f"{where}.from"),
         _date(entry.get("until"), f"{where}.until"),
-        certificates,
+        source,
     )
+    return FileApprover(approver, certificates)
 
 
 def read_registry_file(path: Path | str) -> RegistryFile:
@@ -129,7 +129,8 @@ def read_registry_file(path: Path | str) -> RegistryFile:
     listed = data.get("approvers")
     if not isinstance(listed, list) or not listed:
         raise InputError(f"{path}: \"approvers\" must list at least one approver")
-    approvers = tuple(_approver(entry, f"{path}: approvers[{i}]") for i, entry in enumerate(listed))
+    source = f"registry file {path.name}"
+    approvers = tuple(_approver(entry, f"{path}: approvers[{i}]", source) for i, entry in enumerate(listed))
     anchors = tuple(
         _pem(pem, f"{path}: trust_anchors[{i}]")
         for i, pem in enumerate(data.get("trust_anchors") or [])

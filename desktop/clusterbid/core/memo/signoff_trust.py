@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.anchor_check import memo_anchor
+from clusterbid.core.memo.registered_approver import RegisteredApprover
 from clusterbid.core.memo.trust_store import read_certificate_file, row_words
 
 if TYPE_CHECKING:
@@ -34,24 +35,6 @@ class Anchor:
     certificate: x509.Certificate
     source: str
     after_memo: str = ""
-
-
-@dataclass(frozen=True)
-class RegisteredApprover:
-    """A person in a role, the fingerprints of the keys they sign with, and when they count."""
-
-    name: str
-    role: str
-    email: str
-    fingerprints: frozenset[str]
-    valid_from: str | None
-    until: str | None
-    source: str  # which entry: a registry file, or the document's row
-    after_memo: str = ""  # set for a change recorded after the memo was made: named, never counted
-
-    @property
-    def label(self) -> str:
-        return f"{self.name}, {self.role}"
 
 
 @dataclass(frozen=True)
@@ -178,22 +161,11 @@ def _from_file(path: Path) -> tuple[list[Anchor], Registry]:
     registry = read_registry_file(path)
     anchors = [Anchor(c, f"registry file {path.name}") for c in registry.trust_anchors]
     anchors += [
-        Anchor(c, f"registry file {path.name}, {a.name}, {a.role}")
+        Anchor(c, f"registry file {path.name}, {a.approver.name}, {a.approver.role}")
         for a in registry.approvers
         for c in a.certificates
     ]
-    approvers = tuple(
-        RegisteredApprover(
-            a.name,
-            a.role,
-            a.email,
-            a.fingerprints,
-            a.valid_from,
-            a.until,
-            f"registry file {path.name}",
-        )
-        for a in registry.approvers
-    )
+    approvers = tuple(a.approver for a in registry.approvers)
     return anchors, Registry(f"registry file {path.name}", approvers)
 
 
