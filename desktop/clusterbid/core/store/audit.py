@@ -30,9 +30,14 @@ CHECKPOINT = "checkpoint"
 # The approver registry (approvers.py): who may sign for which role, with which keys, from when.
 APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE = "approver_add", "approver_key", "approver_retire"
 REGISTRY_ACTIONS = (APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE)
+# An evaluation panel (core/panel/, panel_lock.py): the lead invites, each evaluator's copy is
+# stamped and judged, and the lead merges the copies and records the consensus. All are records.
+PANEL_INVITE, PANEL_COPY, PANEL_JUDGEMENT = "panel_invite", "panel_copy", "panel_judgement"
+PANEL_MERGE, PANEL_CONSENSUS = "panel_merge", "panel_consensus"
+PANEL_ACTIONS = (PANEL_INVITE, PANEL_COPY, PANEL_JUDGEMENT, PANEL_MERGE, PANEL_CONSENSUS)
 ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
            RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE,
-           COUNTERSIGN, CHECKPOINT, *REGISTRY_ACTIONS)
+           COUNTERSIGN, CHECKPOINT, *REGISTRY_ACTIONS, *PANEL_ACTIONS)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
 from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.core.workload import Workload
-from clusterbid.core.store import artefacts, audit, changes, checkpoint, fileformat, schema, snapshot, verify
+from clusterbid.core.store import artefacts, audit, changes, checkpoint, fileformat, panel_lock, schema, snapshot, verify
 from clusterbid.core.store.copying import backup_to
 from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
 from clusterbid.core.store.approver_records import ApproverRecords
@@ -24,7 +24,7 @@ RECORDS_ALLOWED_AFTER_FAILED_AUDIT = (audit.RECORD_AUDIT_OVERRIDE, audit.RECORD_
 Write = Callable[[sqlite3.Connection], object]
 
 
-class EvaluationDocument(DocumentRecords, ApproverRecords):
+class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecords):
     """An open .clusterbid file and its current evaluation; there is never unsaved state."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, user: str | None) -> None:
@@ -156,6 +156,8 @@ class EvaluationDocument(DocumentRecords, ApproverRecords):
                     self.path, "was changed by another ClusterBid window since it was opened; reopen it and repeat the edit"
                 )
             self._refuse_if_tampered(action)
+            # An evaluator's copy of a panel evaluation takes only that evaluator's judgements.
+            panel_lock.refuse_if_locked(self.path, self._conn, [entry[0] for entry in entries])
             if write is not None:
                 result = write(self._conn)
             head = self._head

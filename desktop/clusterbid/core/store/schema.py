@@ -70,6 +70,13 @@ MIGRATIONS: tuple[Migration, ...] = (
         ("CREATE TABLE checkpoint (seq INTEGER PRIMARY KEY, header_json TEXT NOT NULL,"
          " bids_json TEXT NOT NULL, ids_json TEXT NOT NULL)",),
     ),
+    Migration(
+        5,
+        "evaluation panels (core/panel/), kept as audit rows (panel_invite, panel_copy, panel_judgement, "
+        "panel_merge, panel_consensus). No table changes: the new format number keeps an older "
+        "ClusterBid from taking these rows for an unknown action and the trail for a broken one",
+        (),
+    ),
 )
 
 CURRENT_VERSION = MIGRATIONS[-1].version

@@ -1,0 +1,1 @@
+"""An evaluation panel, offline: evaluator copies, their merge, divergence and consensus."""

@@ -1,0 +1,124 @@
+"""What a panel refuses, in words, and leaves unchanged: a locked part edited in a copy, weights
+outside the lead's ranges, a copy altered outside ClusterBid or made from another document, a
+consensus dissent by someone not on the panel."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from clusterbid.core.comparison_table import KeptTableDocument
+from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import CriteriaWeights
+from clusterbid.core.store import EditRejectedError, EvaluationDocument
+from clusterbid.operations import panel
+
+
+def _lead(folder: Path, name: str = "lead.clusterbid") -> Path:
+    lead = folder / name
+    KeptTableDocument.create(lead, demo_evaluation()).close()
+    return lead
+
+
+@pytest.fixture
+def invited(tmp_path):
+    lead = _lead(tmp_path)
+    copies = panel.invite(lead, ["Ana Ruiz, Technical lead", "Ben Okafor, Commercial"], tmp_path / "out",
+                          ["Technical approach"], ["Net plan cost=50-80"])
+    return lead, copies
+
+
+def test_a_copy_refuses_edits_to_its_locked_parts(invited):
+    _, copies = invited
+    with EvaluationDocument.open(copies[0]) as copy:
+        head = copy.head
+        policy = copy.evaluation.policy.model_copy(update={"weights": CriteriaWeights(cost_to_finish=10)})
+        with pytest.raises(EditRejectedError, match="Ana Ruiz's evaluator copy.*locked"):
+            copy.set_policy(policy)
+        with pytest.raises(EditRejectedError, match="locked"):
+            copy.remove_bid("prime-efa")
+        assert copy.head == head and len(copy.evaluation.bids) == 6
+
+
+def test_weights_outside_the_leads_range_are_refused(invited):
+    _, copies = invited
+    with pytest.raises(InputError, match=r"Net plan cost \(90\) is outside the range the lead allowed \(50-80\)"):
+        panel.judge(copies[0], weights=["Net plan cost=90"])
+    with pytest.raises(InputError, match="score .* must be from 0 to 10"):
+        panel.judge(copies[0], scores=["Technical approach:prime-efa=11"])
+    panel.judge(copies[0], weights=["Net plan cost=50"])  # inside: recorded
+
+
+def test_a_copy_changed_outside_clusterbid_is_refused(invited):
+    lead, copies = invited
+    panel.judge(copies[0], weights=["Net plan cost=60"])
+    with sqlite3.connect(copies[0]) as conn:  # a cheaper price typed straight into the file
+        (bid_json,) = conn.execute("SELECT bid_json FROM bid WHERE bid_id = 'prime-efa'").fetchone()
+        assert '"price_per_gpu_hour":"3.90"' in bid_json
+        conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = 'prime-efa'",
+                     (bid_json.replace('"price_per_gpu_hour":"3.90"', '"price_per_gpu_hour":"2.90"'),))
+    with EvaluationDocument.open(lead) as document:
+        before = document.head
+    done, refused = panel.merge(lead, [copies[0]])
+    assert done == [] and len(refused) == 1
+    assert "panel-ana-ruiz.clusterbid was not merged: its audit trail fails its audit" in refused[0]
+    assert "edited outside ClusterBid (bid 'prime-efa' at position" in refused[0]
+    assert refused[0].endswith("Nothing was written")
+    with EvaluationDocument.open(lead) as document:
+        assert document.head == before
+
+
+def test_a_copy_of_another_lead_is_refused(tmp_path, invited):
+    lead, _ = invited
+    other = _lead(tmp_path, "other.clusterbid")
+    (stranger,) = panel.invite(other, ["Ana Ruiz, Technical lead"], tmp_path / "elsewhere", ["Technical approach"],
+                               ["Net plan cost=50-80"])
+    panel.judge(stranger, weights=["Net plan cost=60"])
+    done, refused = panel.merge(lead, [stranger])
+    assert done == [] and "does not come from this lead document" in refused[0]
+
+
+def test_a_copy_made_before_the_leads_bids_changed_is_refused(invited):
+    lead, copies = invited
+    panel.judge(copies[1], weights=["Support=20"])
+    with EvaluationDocument.open(lead) as document:
+        document.remove_bid("legacy-a100")
+    done, refused = panel.merge(lead, [copies[1]])
+    assert done == [] and "its bids differ from the lead's" in refused[0]
+
+
+def test_a_copy_with_no_judgement_is_not_merged(invited):
+    lead, copies = invited
+    done, refused = panel.merge(lead, [copies[1]])
+    assert done == [] and "Ben Okafor has not recorded a judgement in it yet" in refused[0]
+
+
+def test_invite_writes_nothing_over_an_existing_copy(invited):
+    lead, copies = invited
+    with EvaluationDocument.open(lead) as document:
+        before = document.head
+    with pytest.raises(InputError, match="panel-ana-ruiz.clusterbid already exists"):
+        panel.invite(lead, ["Chen Li, Programme lead", "Ana Ruiz, Technical lead"], copies[0].parent)
+    with EvaluationDocument.open(lead) as document:
+        assert document.head == before
+    with pytest.raises(InputError, match="Name, Role"):
+        panel.invite(lead, ["Chen Li"], copies[0].parent / "new")
+
+
+def test_consensus_records_dissent_by_name_and_refuses_strangers(invited):
+    lead, copies = invited
+    panel.judge(copies[0], weights=["Support=40"], scores=["Technical approach:prime-efa=9"])
+    panel.judge(copies[1], weights=["Support=0"], scores=["Technical approach:prime-efa=4"])
+    panel.merge(lead, copies)
+    with pytest.raises(InputError, match="Zoe Park did not"):
+        panel.consensus(lead, "Technical approach", "prime-efa", None, "Median", ["Zoe Park: no"], samples=200)
+    agreed = panel.consensus(lead, "technical approach", "prime-efa", None, "The median of the two scores",
+                             ["Ana Ruiz: the fabric design is the best offered"], samples=200)
+    assert agreed["value"] == 6.5 and agreed["median_accepted"]  # median of 9 and 4
+    text = panel.status(lead, 200).text()
+    assert "Technical approach score of prime-efa: Ana Ruiz 9.0 of 10; Ben Okafor 4.0 of 10" in text
+    assert "median accepted: 6.5 of 10. The median of the two scores" in text
+    assert "Ana Ruiz dissents on the Technical approach score of prime-efa: the fabric design" in text
