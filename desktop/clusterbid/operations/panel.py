@@ -47,14 +47,14 @@ def parse_ranges(texts: Sequence[str], criteria: tuple[str, ...]) -> dict[str, t
 
 
 def invite(document: Path, evaluators: Sequence[str], folder: Path, criteria: Sequence[str] = (),
-           ranges: Sequence[str] = ()) -> list[Path]:
+           ranges: Sequence[str] = (), user: str | None = None) -> list[Path]:
     """One evaluator copy per "Name, Role" in `folder`; returns the copies written."""
     from clusterbid.core.panel.copies import invite as invite_panel, parse_evaluator
     from clusterbid.core.store import EvaluationDocument
 
     people = [parse_evaluator(text) for text in evaluators]
     named = tuple(c.strip() for c in criteria)
-    with EvaluationDocument.open(document) as lead:
+    with EvaluationDocument.open(document, user=user) as lead:
         return invite_panel(lead, people, Path(folder), named, parse_ranges(ranges, named))
 
 
@@ -101,14 +101,14 @@ def judge(copy_path: Path, weights: Sequence[str] = (), scores: Sequence[str] = 
         return record_judgement(copy, new)
 
 
-def merge(document: Path, copies: Sequence[Path]) -> tuple[list[Merged], list[str]]:
+def merge(document: Path, copies: Sequence[Path], user: str | None = None) -> tuple[list[Merged], list[str]]:
     """Merge each copy in its own transaction: (merged, refusals in words). A refused copy does
     not stop the others."""
     from clusterbid.core.panel.merge import merge_copy
     from clusterbid.core.store import EvaluationDocument
 
     done, refused = [], []
-    with EvaluationDocument.open(document) as lead:
+    with EvaluationDocument.open(document, user=user) as lead:
         for copy in copies:
             try:
                 done.append(merge_copy(lead, Path(copy)))
@@ -135,14 +135,14 @@ def status(document: Path, samples: int = DEFAULT_SAMPLES) -> PanelView:
 
 
 def consensus(document: Path, criterion: str, bid: str | None, value: str | None, rationale: str,
-              dissent: Sequence[str] = (), samples: int = DEFAULT_SAMPLES) -> dict[str, Any]:
+              dissent: Sequence[str] = (), samples: int = DEFAULT_SAMPLES, user: str | None = None) -> dict[str, Any]:
     """Settle one item: `value` a number, or None for the evaluators' median; `dissent` "Name: reason"."""
     from clusterbid.core.panel.consensus import find_item, record_consensus
     from clusterbid.core.panel.copies import invitations
     from clusterbid.core.panel.model import find_criterion
     from clusterbid.core.store import EvaluationDocument
 
-    with EvaluationDocument.open(document) as lead:
+    with EvaluationDocument.open(document, user=user) as lead:
         panel_criteria = tuple(c for i in invitations(lead).values() for c in i.criteria)
         key = find_criterion(criterion, panel_criteria)
         view = _view(lead, samples)
