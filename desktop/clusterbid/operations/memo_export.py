@@ -46,6 +46,7 @@ class MemoSource:
     document: Path | None = None  # the only document that may record the export
     anchor: dict[str, object] | None = None
     request_statuses: tuple[Any, ...] = ()
+    panel: Any = None  # the document's evaluation panel (core/panel/view.py PanelRecord), if it has one
 
 
 @dataclass(frozen=True)
@@ -60,11 +61,12 @@ def memo_source(document: EvaluationDocument, evaluation: Evaluation | None = No
     """Read on the thread that holds `document`: its audit head now (the memo prints and attaches
     it) and the evidence requests issued from it, with their states today."""
     from clusterbid.core.evidence_request.status import request_statuses
+    from clusterbid.core.panel.view import panel_record
     from clusterbid.core.store.anchor import AuditAnchor
 
     return MemoSource(evaluation if evaluation is not None else document.evaluation, document.path,
                       AuditAnchor.from_head(document.head).as_json(),
-                      tuple(request_statuses(document, dt.date.today())))
+                      tuple(request_statuses(document, dt.date.today())), panel_record(document))
 
 
 def accept_failed_audit(document: EvaluationDocument, reason: str) -> str:
@@ -92,7 +94,7 @@ def export_memo(source: MemoSource, choices: MemoChoices, output: Path, progress
                     override=choices.override, decision_date=choices.decision_date,
                     rationale=choices.rationale,
                     audit_anchor=source.anchor, request_statuses=source.request_statuses,
-                    samples=max(choices.samples, 0), progress=reported)
+                    samples=max(choices.samples, 0), progress=reported, panel=source.panel)
     reported(0.95, "writing")  # the last point a cancel stops it: nothing is written after it
     write_bytes_atomically(output, pdf)
     sha256 = hashlib.sha256(pdf).hexdigest()

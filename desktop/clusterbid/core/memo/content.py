@@ -53,6 +53,7 @@ class MemoContent:
     commitment_rows: tuple[tuple[str, float, float, float], ...] = ()  # commitment_chart.commitment_rows
     not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
     expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
+    panel: dict[str, Any] | None = None  # the evaluation panel's page (core/panel/summary.py); None: no panel
 
     @classmethod
     def from_scorecard(

@@ -32,13 +32,15 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
               audit_anchor: dict[str, object] | None = None, request_statuses: Sequence[Any] = (),
               samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
               progress: Progress = _quiet, made_by: dict[str, Any] | None = None,
-              rationale: str = "") -> bytes:
+              rationale: str = "", panel: Any = None) -> bytes:
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
     given (verify's re-render) are printed as they were instead of valuing information again.
     InputError when no bid can be recommended or a choice is refused (override, approver).
     `made_by`: the versions a memo being rendered again records (render_memo).
     `rationale`: why the premium, required when the model's first is not the cheapest passing bid
-    (an override's justification is its rationale)."""
+    (an override's justification is its rationale). `panel`: the document's panel record
+    (core/panel/view.py), worded here over the scorecard ranked, or the words a memo being
+    rendered again kept; None: no panel page."""
     from clusterbid.core.workloads import is_serving
 
     if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
@@ -92,13 +94,17 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
             from clusterbid.core.evidence_request.summary import memo_lines
 
             evidence_lines = memo_lines(evaluation, value, list(request_statuses))
+        if panel is not None and not isinstance(panel, dict):
+            from clusterbid.core.panel.view import view_of
+
+            panel = view_of(panel, scorecard).summary
         progress(0.85, "drawing the memo")
         return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty,
                            sensitivity=sensitivity, notes=notes, override=override,
                            evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
                            decision_date=decision_date, samples=samples, chart_worker=worker,
                            chart_index=chart_index, made_by=made_by, rationale=rationale,
-                           odds_against=odds_against)
+                           odds_against=odds_against, panel=panel)
 
 
 def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int,

@@ -128,6 +128,7 @@ def render_memo(
     made_by: dict[str, Any] | None = None,
     rationale: str = "",
     odds_against: str | None = None,
+    panel: dict[str, Any] | None = None,
 ) -> bytes:
     """The memo as PDF bytes; raises InputError for an override without justification or a bad approver.
     A ServingScorecard gets the serving memo (core/memo/serving_memo.py). decision_date is the
@@ -140,6 +141,8 @@ def render_memo(
     `rationale`: the officer's reason for paying more than a cheaper passing bid (kept in the
     attached inputs). `odds_against`: the bid the samples' "costs less than" counts compare with,
     when not the model's first (an override the Monte Carlo was run against).
+    `panel`: the evaluation panel's page in words (core/panel/summary.py), kept in the inputs
+    only when there is one, so a memo without a panel is the bytes it was before panels.
     `made_by`: verify's re-render passes the software and library versions the memo's attachment
     records ({"software_version", "libraries"}), so the attachment, its hash and page 1 come out
     as they were; the pages are then drawn by the libraries installed here."""
@@ -150,6 +153,8 @@ def render_memo(
     libraries = made_by.get("libraries") or rendering_libraries()
     rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests),
                                               "libraries": libraries}
+    if rendering is not None and panel:
+        rendering["panel"] = panel
     version = {"software_version": str(made_by["software_version"])} if made_by.get("software_version") else {}
     inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
                                audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering,
@@ -171,7 +176,7 @@ def render_memo(
                                                                           tuple(evidence_requests)),
                                   expired=tuple(page_one.expired_quotes(scorecard, chosen,
                                                                         inputs.data.get("decision_date"))),
-                                  approval_terms=approval_terms(inputs.data, inputs.sha256))
+                                  approval_terms=approval_terms(inputs.data, inputs.sha256), panel=panel or None)
     sink = SignatureBoxes()
     pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index),
                      sink)

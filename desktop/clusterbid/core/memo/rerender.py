@@ -85,5 +85,6 @@ def _render(data: dict[str, Any]) -> bytes:
                      notes=str(data.get("notes") or ""), override=override, decision_date=decision,
                      audit_anchor=data.get("audit_anchor"), samples=samples,
                      evidence_lines=requests, made_by=made_by,
-                     rationale=str(data.get("tradeoff_rationale") or ""))
+                     rationale=str(data.get("tradeoff_rationale") or ""),
+                     panel=rendering.get("panel") or None)
 

@@ -13,6 +13,7 @@ from clusterbid.core.memo.content import MemoContent
 from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, para
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
+from clusterbid.core.memo.panel_page import panel_section
 from clusterbid.core.memo.page_one_story import decision_summary, title_block
 
 # A table taller than a page starts below a heading only with this much of the page left: the
@@ -276,7 +277,7 @@ def build_story(c: MemoContent, chart_images: list[Flowable] | None, sink: Signa
     story += excluded_section([page for page in c.bid_pages if page.status == "Excluded"])
     # What would change the decision, then what is at stake if the plan behind it fails.
     story += sensitivity_section(c) + commitment_chart(c.commitment_rows, c.summary.currency)
-    story += not_verified_section(c) + evidence_requests_section(c)
+    story += not_verified_section(c) + evidence_requests_section(c) + panel_section(c.panel)
     # The signatures close the decision, as in a source-selection decision document; the
     # methodology is reference text after them.
     story += sign_off(c, sink) + methodology_appendix(c)

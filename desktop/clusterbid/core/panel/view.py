@@ -1,5 +1,6 @@
 """The merged panel over a scorecard: what `clusterbid panel status`, the app's panel dialog and
-the memo's panel page all read, computed once here."""
+the memo's panel page all read, computed once here. The record is read from the lead document
+on the thread that holds it; the view is computed wherever the scorecard is (the memo's worker)."""
 
 from __future__ import annotations
 
@@ -18,36 +19,50 @@ from clusterbid.core.store import EvaluationDocument
 
 
 @dataclass(frozen=True)
-class PanelView:
+class PanelRecord:
+    """What the lead's trail holds of its panel: invitations, merged judgements, consensus."""
+
     invited: tuple[Invitation, ...]
     merged: dict[str, tuple[Invitation, Judgement, dict[str, Any]]]
-    divergence: Divergence
     settled: dict[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PanelView:
+    record: PanelRecord
+    divergence: Divergence
     summary: dict[str, Any]
     weights: list[list[str]]
     scores: list[list[str]]
 
     def text(self) -> str:
-        waiting = [i.title for i in self.invited if i.evaluator not in self.merged]
-        head = f"Invited: {len(self.invited)}; merged: {len(self.merged)}"
+        waiting = [i.title for i in self.record.invited if i.evaluator not in self.record.merged]
+        head = f"Invited: {len(self.record.invited)}; merged: {len(self.record.merged)}"
         head += f" (waiting for {'; '.join(waiting)})" if waiting else ""
         return head + "\n\n" + status_text(self.summary, self.weights, self.scores)
 
 
-def has_panel(lead: EvaluationDocument) -> bool:
-    return bool(invitations(lead))
-
-
-def panel_view(lead: EvaluationDocument, scorecard: Scorecard) -> PanelView:
-    """The panel of `lead` over `scorecard` (the lead's evaluation scored on its decision basis)."""
+def panel_record(lead: EvaluationDocument) -> PanelRecord | None:
+    """The lead's panel, or None when it has none (then the memo has no panel page)."""
     invited = invitations(lead)
-    if not invited:
-        raise InputError(f"{lead.path.name} has no evaluation panel: invite one with `clusterbid panel invite`")
-    merged = merged_judgements(lead)
+    if not invited or lead.copy_stamp() is not None:  # an evaluator's copy holds no merged panel
+        return None
+    return PanelRecord(tuple(invited.values()), merged_judgements(lead), settled(lead))
+
+
+def view_of(record: PanelRecord, scorecard: Scorecard) -> PanelView:
+    """`record` over `scorecard` (the lead's evaluation scored on its decision basis)."""
+    merged = record.merged
     model_scores = {s.bid.id: dict(s.criteria) for s in scorecard.ranked}
     costs = {s.bid.id: scorecard.decision_cost(s) for s in scorecard.ranked}
     names = {s.bid.id: f"{s.bid.id} ({s.bid.quote.provider})" for s in scorecard.scores}
     found = divergence({n: (i, j) for n, (i, j, _) in merged.items()}, model_scores, costs, list(names))
-    agreed = settled(lead)
-    return PanelView(tuple(invited.values()), merged, found, agreed, panel_summary(merged, found, agreed, names),
+    return PanelView(record, found, panel_summary(merged, found, record.settled, names),
                      weights_table(merged, found), scores_table(merged, found, names))
+
+
+def panel_view(lead: EvaluationDocument, scorecard: Scorecard) -> PanelView:
+    record = panel_record(lead)
+    if record is None:
+        raise InputError(f"{lead.path.name} has no evaluation panel: invite one with `clusterbid panel invite`")
+    return view_of(record, scorecard)
