@@ -19,6 +19,7 @@ class InfoDialogs:
         self.audit_dialog = None  # the last one opened (non-modal: the window stays usable)
         self.trust_dialog = None
         self.documentation_dialog = None
+        self.panel_dialog = None
 
     def show_audit_trail(self) -> None:
         from clusterbid.gui.audit_dialog import AuditTrailDialog
@@ -31,6 +32,12 @@ class InfoDialogs:
 
         self.trust_dialog = TrustedCertificatesDialog(self.session.document, self.window)
         self.trust_dialog.open()
+
+    def show_panel(self) -> None:
+        from clusterbid.gui.panel_dialog import PanelDialog
+
+        self.panel_dialog = PanelDialog(self.session, self.window)
+        self.panel_dialog.open()  # non-modal, like the audit trail
 
     def show_methodology(self) -> None:
         from clusterbid.gui.help_dialogs import MethodologyDialog

@@ -27,6 +27,7 @@ class WindowActions:
         self.verify_memo = self._make("&Verify a Memo…", w.memos.verify_memo_dialog)
         self.trusted_certificates = self._make("Approvers and Trusted C&ertificates…", w.info.show_trusted_certificates)
         self.audit_trail = self._make("&Audit Trail…", w.info.show_audit_trail)
+        self.panel = self._make("Evaluation &Panel…", w.info.show_panel)
         self.quit = self._make("&Quit", w.close, Key.Quit)
         self.undo = w.session.undo_stack.createUndoAction(w, "&Undo")
         self.undo.setShortcuts(Key.Undo)
@@ -68,7 +69,7 @@ class WindowActions:
         file_menu.addActions([self.import_bids, self.export_template, self.export_comparison])
         file_menu.addSeparator()
         file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.trusted_certificates,
-                              self.audit_trail])
+                              self.audit_trail, self.panel])
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = bar.addMenu("&Edit")
