@@ -122,3 +122,20 @@ def test_consensus_records_dissent_by_name_and_refuses_strangers(invited):
     assert "Technical approach score of prime-efa: Ana Ruiz 9.0 of 10; Ben Okafor 4.0 of 10" in text
     assert "median accepted: 6.5 of 10. The median of the two scores" in text
     assert "Ana Ruiz dissents on the Technical approach score of prime-efa: the fabric design" in text
+
+
+def test_a_judgement_rewritten_in_the_file_is_refused(invited):
+    """A judgement's row rewritten round the append-only guard (dropped and put back): the chain
+    no longer holds."""
+    lead, copies = invited
+    panel.judge(copies[0], weights=["Net plan cost=80"])
+    with sqlite3.connect(copies[0]) as conn:
+        conn.execute("DROP TRIGGER audit_append_only_update")
+        conn.execute("UPDATE audit SET new_json = replace(new_json, '\"cost_to_finish\": 80.0', "
+                     "'\"cost_to_finish\": 50.0') WHERE action = 'panel_judgement'")
+        assert conn.total_changes == 1
+        conn.execute("CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
+                     " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END")  # put back
+    done, refused = panel.merge(lead, [copies[0]])
+    assert done == [] and "its audit trail fails its audit (row #" in refused[0]
+    assert "does not match its hash" in refused[0]

@@ -84,6 +84,20 @@ def _check_copy(lead: EvaluationDocument, copy: EvaluationDocument) -> tuple[Inv
     return invitation, copy_rows[-1].seq, copy_rows[-1].hash
 
 
+def _judged(lead: EvaluationDocument, copy: EvaluationDocument,
+            copy_path: Path) -> tuple[Invitation, int, str, Judgement, bool]:
+    """The checked copy's invitation, head, latest judgement and whether it is countersigned."""
+    invitation, copy_seq, copy_hash = _check_copy(lead, copy)
+    made_at = int((copy.copy_stamp() or {})["lead_seq"])
+    judged = [row for row in copy.audit_rows()[made_at:] if row.action == audit.PANEL_JUDGEMENT]
+    if not judged:
+        raise _refusal(copy_path, f"{invitation.evaluator} has not recorded a judgement in it yet")
+    # A countersignature after the last judgement vouches for it with the evaluator's key.
+    signed = any(row.action == audit.COUNTERSIGN and row.seq > judged[-1].seq
+                 for row in copy.audit_rows()[made_at:])
+    return invitation, copy_seq, copy_hash, current_judgement(copy), signed
+
+
 def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
     """Merge one copy into `lead` in one audited transaction, or refuse it with the reason."""
     if lead.copy_stamp() is not None:
@@ -92,16 +106,15 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
         copy = EvaluationDocument.open(copy_path, read_only=True)
     except DocumentError as exc:
         raise _refusal(Path(copy_path), f"it cannot be opened ({exc})") from None
-    with copy:
-        invitation, copy_seq, copy_hash = _check_copy(lead, copy)
-        made_at = int((copy.copy_stamp() or {})["lead_seq"])
-        judged = [row for row in copy.audit_rows()[made_at:] if row.action == audit.PANEL_JUDGEMENT]
-        if not judged:
-            raise _refusal(Path(copy_path), f"{invitation.evaluator} has not recorded a judgement in it yet")
-        judgement = current_judgement(copy)
-        # A countersignature after the last judgement vouches for it with the evaluator's key.
-        signed = any(row.action == audit.COUNTERSIGN and row.seq > judged[-1].seq
-                     for row in copy.audit_rows()[made_at:])
+    try:
+        with copy:
+            found = _judged(lead, copy, Path(copy_path))
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError):  # a panel row whose payload ClusterBid did not write
+        raise _refusal(Path(copy_path), "its panel records are not ones ClusterBid wrote (a part is missing "
+                       "or of the wrong kind)") from None
+    invitation, copy_seq, copy_hash, judgement, signed = found
     problems = judgement_problems(judgement, invitation, lead.evaluation)
     if problems:
         raise _refusal(Path(copy_path), "its judgement is not one the invitation allows: " + "; ".join(problems))

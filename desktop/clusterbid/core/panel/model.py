@@ -13,11 +13,13 @@ from typing import Any
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import CriteriaWeights, Evaluation
+from clusterbid.core.text_rules import text_problem
 from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS
 
 COMPUTED = tuple(CriteriaWeights.model_fields)  # criteria the model scores from the bids
 SCORE_RANGE = (0.0, 10.0)  # a qualitative score, as panels grade: 0 poor, 10 excellent
 WEIGHT_LIMITS = (0.0, 100.0)  # what a policy weight may be
+MAX_TEXT = 2000  # a note or a question
 
 
 def criterion_words(key: str) -> str:
@@ -116,7 +118,12 @@ def judgement_problems(judgement: Judgement, invitation: Invitation, evaluation:
             elif not SCORE_RANGE[0] <= value <= SCORE_RANGE[1]:
                 problems.append(f"the score of {bid_id} on {criterion} ({value:g}) must be from "
                                 f"{SCORE_RANGE[0]:g} to {SCORE_RANGE[1]:g}")
-    for bid_id in (*judgement.notes, *judgement.questions):
-        if bid_id not in bid_ids:
-            problems.append(f"there is no bid {bid_id!r} to note or ask about")
+    for kind, texts in (("note", judgement.notes), ("question", judgement.questions)):
+        for bid_id, lines in texts.items():
+            if bid_id not in bid_ids:
+                problems.append(f"there is no bid {bid_id!r} to note or ask about")
+            for text in lines:
+                bad = text_problem(text, f"a {kind} on {bid_id}")
+                if bad or not text.strip() or len(text) > MAX_TEXT:
+                    problems.append(bad or f"a {kind} on {bid_id} must be text of 1-{MAX_TEXT} characters")
     return problems
