@@ -139,3 +139,21 @@ def test_a_judgement_rewritten_in_the_file_is_refused(invited):
     done, refused = panel.merge(lead, [copies[0]])
     assert done == [] and "its audit trail fails its audit (row #" in refused[0]
     assert "does not match its hash" in refused[0]
+
+
+def test_a_countersigned_judgement_is_merged_as_signed(invited, tmp_path, monkeypatch, capsys):
+    """Each copy keeps its own trail; an evaluator with a key signs their judgement in it."""
+    from clusterbid.cli import main
+    from tests.core.memo_signing.pki import Authority
+
+    lead, copies = invited
+    panel.judge(copies[0], weights=["Net plan cost=55"])
+    panel.judge(copies[1], weights=["Net plan cost=75"])
+    p12 = Authority.create().write_p12(tmp_path, "Ana Ruiz", "ana-passphrase")
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", "ana-passphrase")
+    assert main(["countersign", str(copies[0]), "--p12", str(p12), "--user", "Ana Ruiz"]) == 0
+    done, refused = panel.merge(lead, copies)
+    assert refused == [] and len(done) == 2
+    text = panel.status(lead, 200).text()
+    assert "Ana Ruiz, Technical lead: judgement merged from panel-ana-ruiz.clusterbid, countersigned" in text
+    assert "Ben Okafor, Commercial: judgement merged from panel-ben-okafor.clusterbid\n" in text

@@ -33,7 +33,7 @@ def spread_words(item: Item) -> str:
 
 def find_item(divergence: Divergence, criterion: str, bid: str | None) -> Item:
     for item in divergence.items:
-        if item.criterion == criterion and item.bid == bid:
+        if item.criterion == criterion and item.bid == bid and item.values:
             return item
     what = item_words({"criterion": criterion, "bid": bid})
     raise InputError(f"the panel has judged no {what}: merge the evaluators' copies first")

@@ -102,7 +102,8 @@ def status_text(summary: dict[str, Any], weights: list[list[str]], scores: list[
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
 
-    lines = ["Evaluators:", *(f"  {line}" for line in summary["evaluators"]), "", "Agreement:",
+    lines = ["Evaluators:", *(f"  {line}" for line in summary["evaluators"] or ["none merged yet"]), "",
+             "Agreement:",
              *(f"  {line}" for line in summary["agreement"]), "",
              "Weights (each evaluator's share of their total; the model's criteria are scored from the bids):",
              *table(weights)]
