@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (QApplication, QDialog, QFileDialog, QFormLayout, 
                                QPlainTextEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget)
 
 from clusterbid.core.errors import InputError
-from clusterbid.gui import dialogs
 from clusterbid.operations import panel
 
 if TYPE_CHECKING:

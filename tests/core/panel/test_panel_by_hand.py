@@ -12,7 +12,6 @@ model enters.
 from __future__ import annotations
 
 import itertools
-from pathlib import Path
 
 import pytest
 
@@ -99,3 +98,19 @@ def test_every_merge_order_gives_the_same_panel(tmp_path):
         results.add(view.text())
     assert len(results) == 1, "the merged panel depends on the order the copies came in"
     assert "Chen Li, Programme lead: judgement merged from panel-chen-li.clusterbid" in results.pop()
+
+
+def test_chens_tipping_points_by_hand(merged):
+    """Chen weighs the technical approach alone and ranks cumulus-roce (9) over prime-efa (7) and
+    northwind-ib (4). Give support a share t: cumulus .9(1-t) + .5t, prime .7(1-t) + 1t, northwind
+    .4(1-t) + 1t. Prime catches cumulus where .2(1-t) = .5t: t = 2/7; northwind only at t = 1/2.
+    The data-centre tier (cumulus 2/3, prime 1): .2(1-t) = (1/3)t, t = 3/8."""
+    _, _, view = merged
+    chen = {t.criterion: t for t in view.tipping if t.evaluator == "Chen Li"}
+    assert (chen["support"].winner, chen["support"].overtaken_by) == ("cumulus-roce", "prime-efa")
+    assert chen["support"].share_at == pytest.approx(100 * 2 / 7)
+    assert chen["datacenter_tier"].share_at == pytest.approx(100 * 3 / 8)
+    assert chen["certifications"].share_at == pytest.approx(100 * 2 / 7)  # prime 1 and cumulus .5 held
+    assert "Technical approach" not in chen  # his only weight: nothing to trade it against
+    assert ("Chen Li ranks cumulus-roce (Cumulus Compute) first; prime-efa (Hyperscale Prime) would rank first "
+            "were") in view.text()

@@ -5,12 +5,13 @@ rendered again by verify prints them as they were)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clusterbid.core.panel.consensus import item_words, spread_words, value_words
 from clusterbid.core.panel.divergence import SCORE_DISPUTE, WEIGHT_DISPUTE, Divergence, Item
 from clusterbid.core.panel.model import Invitation, Judgement, criterion_words
+from clusterbid.core.panel.tipping import Tipping
 
 
 def _values(item: Item) -> str:
@@ -29,8 +30,10 @@ def _settled_words(item: Item, consensus: dict[str, Any] | None) -> str:
 
 
 def panel_summary(merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]], divergence: Divergence,
-                  settled: Mapping[str, dict[str, Any]], bid_names: Mapping[str, str]) -> dict[str, Any]:
-    """A JSON-able summary (lists of words and rows) of the merged panel."""
+                  settled: Mapping[str, dict[str, Any]], bid_names: Mapping[str, str],
+                  tipping: Sequence[Tipping] = ()) -> dict[str, Any]:
+    """A JSON-able summary (lists of words and rows) of the merged panel; `tipping`: each
+    evaluator's tipping points (the nearest is said)."""
     evaluators = []
     for name, (invitation, _, payload) in merged.items():
         signed = ", countersigned with the evaluator's key" if payload.get("countersigned") else ""
@@ -48,6 +51,12 @@ def panel_summary(merged: Mapping[str, tuple[Invitation, Judgement, dict[str, An
             wins = round(share * len(divergence.rankings))
             agreement.append(f"{bid_names.get(bid, bid)} wins under {wins} of {len(divergence.rankings)} "
                              f"evaluators' weight sets ({share:.0%}).")
+    for name in sorted({t.evaluator for t in tipping}):
+        near = min((t for t in tipping if t.evaluator == name), key=lambda t: abs(t.share_at - t.share_now))
+        agreement.append(f"{name} ranks {bid_names.get(near.winner, near.winner)} first; "
+                         f"{bid_names.get(near.overtaken_by, near.overtaken_by)} would rank first were "
+                         f"{criterion_words(near.criterion)} {near.share_at:.1f}% of their weight (now "
+                         f"{near.share_now:.1f}%), their nearest tipping point.")
     for name, gaps in sorted(divergence.incomplete.items()):
         agreement.append(f"{name}'s ranking is left out until they score: {gaps}.")
     disputed = [[_first_upper(item_words(item)), _values(item), spread_words(item),

@@ -14,6 +14,7 @@ from clusterbid.core.panel.divergence import Divergence, divergence
 from clusterbid.core.panel.merge import merged_judgements
 from clusterbid.core.panel.model import Invitation, Judgement
 from clusterbid.core.panel.summary import panel_summary, scores_table, status_text, weights_table
+from clusterbid.core.panel.tipping import Tipping, tipping_points
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.store import EvaluationDocument
 
@@ -32,6 +33,7 @@ class PanelView:
     record: PanelRecord
     divergence: Divergence
     summary: dict[str, Any]
+    tipping: tuple[Tipping, ...]
     weights: list[list[str]]
     scores: list[list[str]]
 
@@ -57,7 +59,9 @@ def view_of(record: PanelRecord, scorecard: Scorecard) -> PanelView:
     costs = {s.bid.id: scorecard.decision_cost(s) for s in scorecard.ranked}
     names = {s.bid.id: f"{s.bid.id} ({s.bid.quote.provider})" for s in scorecard.scores}
     found = divergence({n: (i, j) for n, (i, j, _) in merged.items()}, model_scores, costs, list(names))
-    return PanelView(record, found, panel_summary(merged, found, record.settled, names),
+    tipping = tuple(point for name, order in found.rankings.items()
+                    for point in tipping_points(name, merged[name][1], order, model_scores))
+    return PanelView(record, found, panel_summary(merged, found, record.settled, names, tipping), tipping,
                      weights_table(merged, found), scores_table(merged, found, names))
 
 
