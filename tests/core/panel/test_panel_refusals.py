@@ -157,3 +157,28 @@ def test_a_countersigned_judgement_is_merged_as_signed(invited, tmp_path, monkey
     text = panel.status(lead, 200).text()
     assert "Ana Ruiz, Technical lead: judgement merged from panel-ana-ruiz.clusterbid, countersigned" in text
     assert "Ben Okafor, Commercial: judgement merged from panel-ben-okafor.clusterbid\n" in text
+
+
+def test_an_earlier_and_a_later_state_of_one_copy_merge_in_either_order(invited, tmp_path):
+    """An evaluator returns their copy, works on, and returns it again: the later state counts,
+    whichever arrives first. A duplicate of the copy edited its own way is refused."""
+    lead, copies = invited
+    panel.judge(copies[0], weights=["Support=10"])
+    earlier = tmp_path / "ana-monday.clusterbid"
+    earlier.write_bytes(copies[0].read_bytes())
+    fork = tmp_path / "ana-fork.clusterbid"
+    fork.write_bytes(copies[0].read_bytes())
+    panel.judge(copies[0], weights=["Support=30"])  # Tuesday: the copy goes on
+    panel.judge(fork, weights=["Support=0"])  # a duplicate changed another way
+    texts = []
+    for order in ([earlier, copies[0]], [copies[0], earlier]):
+        trial = tmp_path / f"lead-{len(texts)}.clusterbid"
+        trial.write_bytes(lead.read_bytes())
+        done, refused = panel.merge(trial, order)
+        assert refused == [] and all(m.recorded for m in done)
+        texts.append(panel.status(trial, 200).text())
+        # 30 of 70+8+5+5+30+4+5 = 127 is 23.6% (Monday's 10 of 107 would be 9.3%)
+        assert "Support 23.6%" in " ".join(texts[-1].split())
+        done, refused = panel.merge(trial, [fork])
+        assert done == [] and "went a different way after the same start" in refused[0]
+    assert texts[0] == texts[1]

@@ -33,8 +33,9 @@ class Merged:
 
 
 def merged_judgements(lead: EvaluationDocument) -> dict[str, tuple[Invitation, Judgement, dict[str, Any]]]:
-    """Each evaluator's judgement as merged: from the furthest point of their copy merged so far
-    (its row number in the copy), whatever the order the copies came in."""
+    """Each evaluator's judgement as merged: from the latest copy issued to them (the lead row it
+    was made at) and the furthest point of it merged so far (its row number in the copy), whatever
+    the order the copies came in."""
     invited = invitations(lead)
     best: dict[str, dict[str, Any]] = {}
     for row in lead.panel_rows():
@@ -42,7 +43,8 @@ def merged_judgements(lead: EvaluationDocument) -> dict[str, tuple[Invitation, J
             continue
         payload = json.loads(row.new_json or "{}")
         name = payload["evaluator"]
-        if name not in best or payload["copy_seq"] > best[name]["copy_seq"]:
+        where = (payload["lead_seq"], payload["copy_seq"])
+        if name not in best or where > (best[name]["lead_seq"], best[name]["copy_seq"]):
             best[name] = payload
     return {name: (invited[name], Judgement.from_json(p["judgement"]), p) for name, p in sorted(best.items())}
 
@@ -85,8 +87,9 @@ def _check_copy(lead: EvaluationDocument, copy: EvaluationDocument) -> tuple[Inv
 
 
 def _judged(lead: EvaluationDocument, copy: EvaluationDocument,
-            copy_path: Path) -> tuple[Invitation, int, str, Judgement, bool]:
-    """The checked copy's invitation, head, latest judgement and whether it is countersigned."""
+            copy_path: Path) -> tuple[Invitation, int, str, Judgement, bool, dict[str, Any]]:
+    """The checked copy's invitation, head, latest judgement, whether it is countersigned, and
+    where it stands: the lead row it was made at and the hashes of its own rows since."""
     invitation, copy_seq, copy_hash = _check_copy(lead, copy)
     made_at = int((copy.copy_stamp() or {})["lead_seq"])
     judged = [row for row in copy.audit_rows()[made_at:] if row.action == audit.PANEL_JUDGEMENT]
@@ -95,7 +98,16 @@ def _judged(lead: EvaluationDocument, copy: EvaluationDocument,
     # A countersignature after the last judgement vouches for it with the evaluator's key.
     signed = any(row.action == audit.COUNTERSIGN and row.seq > judged[-1].seq
                  for row in copy.audit_rows()[made_at:])
-    return invitation, copy_seq, copy_hash, current_judgement(copy), signed
+    trail = {"lead_seq": made_at, "copy_trail": [row.hash for row in copy.audit_rows()[made_at:]]}
+    return invitation, copy_seq, copy_hash, current_judgement(copy), signed, trail
+
+
+def _same_line(earlier: dict[str, Any], trail: dict[str, Any]) -> bool:
+    """True when two merges of one evaluator's copy made at the same lead row are one line of
+    work, the one an earlier point of the other (False: the copy was duplicated and both edited)."""
+    mine, theirs = trail["copy_trail"], earlier.get("copy_trail", [])
+    shorter = min(len(mine), len(theirs))
+    return bool(mine[:shorter] == theirs[:shorter])
 
 
 def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
@@ -114,7 +126,7 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
     except (KeyError, TypeError, ValueError):  # a panel row whose payload ClusterBid did not write
         raise _refusal(Path(copy_path), "its panel records are not ones ClusterBid wrote (a part is missing "
                        "or of the wrong kind)") from None
-    invitation, copy_seq, copy_hash, judgement, signed = found
+    invitation, copy_seq, copy_hash, judgement, signed, trail = found
     problems = judgement_problems(judgement, invitation, lead.evaluation)
     if problems:
         raise _refusal(Path(copy_path), "its judgement is not one the invitation allows: " + "; ".join(problems))
@@ -122,13 +134,16 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
         if row.action != audit.PANEL_MERGE:
             continue
         earlier = json.loads(row.new_json or "{}")
-        if earlier["evaluator"] != invitation.evaluator or earlier["copy_seq"] != copy_seq:
+        if earlier["evaluator"] != invitation.evaluator or earlier.get("lead_seq") != trail["lead_seq"]:
             continue
         if earlier["copy_hash"] == copy_hash:
             return Merged(Path(copy_path), invitation.evaluator, False)  # this very copy: a no-op
-        raise _refusal(Path(copy_path), f"another copy of {invitation.evaluator}'s evaluation, at the same "
-                       f"point (row #{copy_seq}), was merged already; ask {invitation.evaluator} which is theirs")
+        if not _same_line(earlier, trail):
+            raise _refusal(Path(copy_path), f"another copy of {invitation.evaluator}'s evaluation, which went a "
+                           f"different way after the same start, was merged already (from {earlier['copy_file']}); "
+                           f"ask {invitation.evaluator} which is theirs")
     lead.record_panel([(audit.PANEL_MERGE, invitation.evaluator, {
         "evaluator": invitation.evaluator, "role": invitation.role, "copy_file": Path(copy_path).name,
-        "copy_seq": copy_seq, "copy_hash": copy_hash, "countersigned": signed, "judgement": judgement.as_json()})])
+        "copy_seq": copy_seq, "copy_hash": copy_hash, "countersigned": signed, "judgement": judgement.as_json(),
+        **trail})])
     return Merged(Path(copy_path), invitation.evaluator, True)
