@@ -13,7 +13,10 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
     window.actions_.panel.trigger()
     dialog = window.info.panel_dialog
     assert isinstance(dialog, PanelDialog) and [dialog.tabs.tabText(i) for i in range(3)] == [
-        "Invite", "Merge", "Status and consensus"]
+        "Invite",
+        "Merge",
+        "Status and consensus",
+    ]
     dialog.evaluators.setPlainText("Ana Ruiz, Technical lead\nBen Okafor, Commercial\n")
     dialog.criteria.setText("Technical approach")
     dialog.folder.setText(str(tmp_path / "copies"))
@@ -30,7 +33,10 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
             assert judging.tabs.tabText(0) == "Your judgement" and judging.tabs.count() == 1
             judging.weights.setPlainText(f"Support={support}\nNet plan cost=500")
             judging.judge()
-            assert "refused" in judging.result.toPlainText() and "(0-100)" in judging.result.toPlainText()
+            assert (
+                "refused" in judging.result.toPlainText()
+                and "(0-100)" in judging.result.toPlainText()
+            )
             judging.weights.setPlainText(f"Support={support}")
             judging.judge()
             assert "Recorded your judgement" in judging.result.toPlainText()
@@ -50,5 +56,7 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
     assert window.session.document.audit_rows()[-1].action == audit.PANEL_CONSENSUS
     dialog.show_status()
     # Ana kept the demo policy's other weights (70+8+5+5+4+5 = 97) and gave support 40: 40/137 = 29.2%.
-    assert "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); agreed: 20.0%" in (
-        dialog.result.toPlainText())
+    assert (
+        "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); agreed: 20.0%"
+        in (dialog.result.toPlainText())
+    )

@@ -11,8 +11,19 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QFontDatabase
-from PySide6.QtWidgets import (QApplication, QDialog, QFileDialog, QFormLayout, QLabel, QLineEdit,
-                               QPlainTextEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QApplication,
+    QDialog,
+    QFileDialog,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from clusterbid.core.errors import InputError
 from clusterbid.operations import panel
@@ -100,15 +111,25 @@ class PanelDialog(QDialog):
             if not self.folder.text().strip():
                 raise InputError("choose the folder the copies are written to")
             criteria = [c.strip() for c in self.criteria.text().split(";") if c.strip()]
-            written = panel.invite(self.path, _lines(self.evaluators), Path(self.folder.text().strip()),
-                                   criteria, _lines(self.ranges))
+            written = panel.invite(
+                self.path,
+                _lines(self.evaluators),
+                Path(self.folder.text().strip()),
+                criteria,
+                _lines(self.ranges),
+            )
             return "Wrote, one for each evaluator:\n" + "\n".join(f"  {p}" for p in written)
+
         self._run("The invitation was", work)
 
     def _merge_tab(self) -> QWidget:
         tab, layout = QWidget(), QVBoxLayout()
-        layout.addWidget(QLabel("Choose the evaluators' copies, or drop them on this dialog. Each is checked "
-                                "against this document and merged in its own audited step."))
+        layout.addWidget(
+            QLabel(
+                "Choose the evaluators' copies, or drop them on this dialog. Each is checked "
+                "against this document and merged in its own audited step."
+            )
+        )
         layout.addWidget(QPushButton("Choose copies to merge…", clicked=self._choose_copies))
         layout.addStretch()
         tab.setLayout(layout)
@@ -122,9 +143,13 @@ class PanelDialog(QDialog):
     def merge(self, copies: list[Path]) -> None:
         def work() -> str:
             done, refused = panel.merge(self.path, copies)
-            lines = [f"{m.copy.name}: {m.evaluator}'s judgement "
-                     + ("merged" if m.recorded else "already merged (nothing written)") for m in done]
+            lines = [
+                f"{m.copy.name}: {m.evaluator}'s judgement "
+                + ("merged" if m.recorded else "already merged (nothing written)")
+                for m in done
+            ]
             return "\n".join(lines + refused)
+
         self._run("The merge was", work)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt's name)
@@ -132,7 +157,9 @@ class PanelDialog(QDialog):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt's name)
-        self.merge([Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()])
+        self.merge(
+            [Path(url.toLocalFile()) for url in event.mimeData().urls() if url.isLocalFile()]
+        )
 
     def _consensus_tab(self) -> QWidget:
         tab, form = QWidget(), QFormLayout()
@@ -142,8 +169,13 @@ class PanelDialog(QDialog):
         self.agreed = QLineEdit(placeholderText="The agreed value; empty to accept the median")
         self.rationale = _box("Why the panel agreed this value", 50)
         self.dissent = _box("Optional, one per line: Name: reason", 50)
-        for label, field in (("Criterion", self.item_criterion), ("Bid", self.item_bid), ("Agreed value", self.agreed),
-                             ("Rationale", self.rationale), ("Dissent", self.dissent)):
+        for label, field in (
+            ("Criterion", self.item_criterion),
+            ("Bid", self.item_bid),
+            ("Agreed value", self.agreed),
+            ("Rationale", self.rationale),
+            ("Dissent", self.dissent),
+        ):
             form.addRow(label, field)
         form.addRow("", QPushButton("Record the consensus", clicked=self.record_consensus))
         tab.setLayout(form)
@@ -154,23 +186,37 @@ class PanelDialog(QDialog):
 
     def record_consensus(self) -> None:
         def work() -> str:
-            agreed = panel.consensus(self.path, self.item_criterion.text(), self.item_bid.text() or None,
-                                     self.agreed.text().strip() or None, self.rationale.toPlainText(),
-                                     _lines(self.dissent))
+            agreed = panel.consensus(
+                self.path,
+                self.item_criterion.text(),
+                self.item_bid.text() or None,
+                self.agreed.text().strip() or None,
+                self.rationale.toPlainText(),
+                _lines(self.dissent),
+            )
             return f"Recorded: agreed value {agreed['value']:g}, with {len(agreed['dissent'])} dissent."
+
         self._run("The consensus was", work)
 
     # -- an evaluator's copy -----------------------------------------------------------------
     def _judge_tab(self) -> QWidget:
         tab, form = QWidget(), QFormLayout()
-        form.addRow(QLabel("This is your evaluator copy: the bids, workload and policy are locked. Record your "
-                           "weights, scores, notes and questions, then return the file to the panel lead."))
+        form.addRow(
+            QLabel(
+                "This is your evaluator copy: the bids, workload and policy are locked. Record your "
+                "weights, scores, notes and questions, then return the file to the panel lead."
+            )
+        )
         self.weights = _box("One per line: Criterion=WEIGHT, within the range the lead allowed")
         self.scores = _box("One per line: Criterion:bid=SCORE (0-10)")
         self.notes = _box("One per line: bid: note", 50)
         self.questions = _box("One per line: bid: question", 50)
-        for label, field in (("Weights", self.weights), ("Scores", self.scores), ("Notes", self.notes),
-                             ("Questions", self.questions)):
+        for label, field in (
+            ("Weights", self.weights),
+            ("Scores", self.scores),
+            ("Notes", self.notes),
+            ("Questions", self.questions),
+        ):
             form.addRow(label, field)
         form.addRow("", QPushButton("Record my judgement", clicked=self.judge))
         tab.setLayout(form)
@@ -178,7 +224,15 @@ class PanelDialog(QDialog):
 
     def judge(self) -> None:
         def work() -> str:
-            panel.judge(self.path, _lines(self.weights), _lines(self.scores), _lines(self.notes),
-                        _lines(self.questions))
-            return f"Recorded your judgement in {self.path.name}; return the file to the panel lead."
+            panel.judge(
+                self.path,
+                _lines(self.weights),
+                _lines(self.scores),
+                _lines(self.notes),
+                _lines(self.questions),
+            )
+            return (
+                f"Recorded your judgement in {self.path.name}; return the file to the panel lead."
+            )
+
         self._run("Your judgement was", work)

@@ -33,12 +33,14 @@ def _pair(text: str, what: str, example: str) -> tuple[str, str]:
 
 
 def parse_ranges(texts: Sequence[str], criteria: tuple[str, ...]) -> dict[str, tuple[float, float]]:
-    """"Net plan cost=50-80" -> {criterion: (50, 80)}."""
+    """ "Net plan cost=50-80" -> {criterion: (50, 80)}."""
     from clusterbid.core.panel.model import find_criterion
 
     ranges = {}
     for text in texts:
-        name, value = _pair(text, "weight range", "\"Criterion=LOW-HIGH\", for example \"Net plan cost=50-80\"")
+        name, value = _pair(
+            text, "weight range", '"Criterion=LOW-HIGH", for example "Net plan cost=50-80"'
+        )
         low, sep, high = value.partition("-")
         if not sep:
             raise InputError(f"weight range {text!r}: give both ends, LOW-HIGH")
@@ -46,8 +48,14 @@ def parse_ranges(texts: Sequence[str], criteria: tuple[str, ...]) -> dict[str, t
     return ranges
 
 
-def invite(document: Path, evaluators: Sequence[str], folder: Path, criteria: Sequence[str] = (),
-           ranges: Sequence[str] = (), user: str | None = None) -> list[Path]:
+def invite(
+    document: Path,
+    evaluators: Sequence[str],
+    folder: Path,
+    criteria: Sequence[str] = (),
+    ranges: Sequence[str] = (),
+    user: str | None = None,
+) -> list[Path]:
     """One evaluator copy per "Name, Role" in `folder`; returns the copies written."""
     from clusterbid.core.panel.copies import invite as invite_panel, parse_evaluator
     from clusterbid.core.store import EvaluationDocument
@@ -65,8 +73,13 @@ def _bid(copy: EvaluationDocument, text: str) -> str:
     return text.strip()
 
 
-def judge(copy_path: Path, weights: Sequence[str] = (), scores: Sequence[str] = (), notes: Sequence[str] = (),
-          questions: Sequence[str] = ()) -> Any:
+def judge(
+    copy_path: Path,
+    weights: Sequence[str] = (),
+    scores: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    questions: Sequence[str] = (),
+) -> Any:
     """Change the evaluator's judgement in their copy: weights "Criterion=W", scores
     "Criterion:bid=S" (0-10), notes and questions "bid: text"; all in one row, or none."""
     from clusterbid.core.panel.copies import copy_invitation, current_judgement, record_judgement
@@ -78,30 +91,46 @@ def judge(copy_path: Path, weights: Sequence[str] = (), scores: Sequence[str] = 
         judgement = current_judgement(copy)
         new_weights = dict(judgement.weights)
         for text in weights:
-            name, value = _pair(text, "weight", "\"Criterion=WEIGHT\", for example \"Support=10\"")
+            name, value = _pair(text, "weight", '"Criterion=WEIGHT", for example "Support=10"')
             new_weights[find_criterion(name, invitation.criteria)] = _number(value, text)
         new_scores = {c: dict(s) for c, s in judgement.scores.items()}
         for text in scores:
-            target, value = _pair(text, "score", "\"Criterion:bid=SCORE\", for example \"Technical approach:b1=7\"")
+            target, value = _pair(
+                text, "score", '"Criterion:bid=SCORE", for example "Technical approach:b1=7"'
+            )
             name, sep, bid = target.rpartition(":")
             if not sep:
-                raise InputError(f"score {text!r}: name the criterion and the bid, \"Criterion:bid=SCORE\"")
-            new_scores.setdefault(find_criterion(name, invitation.criteria), {})[_bid(copy, bid)] = _number(value, text)
-        texts = {"notes": {b: list(t) for b, t in judgement.notes.items()},
-                 "questions": {b: list(t) for b, t in judgement.questions.items()}}
+                raise InputError(
+                    f'score {text!r}: name the criterion and the bid, "Criterion:bid=SCORE"'
+                )
+            new_scores.setdefault(find_criterion(name, invitation.criteria), {})[
+                _bid(copy, bid)
+            ] = _number(value, text)
+        texts = {
+            "notes": {b: list(t) for b, t in judgement.notes.items()},
+            "questions": {b: list(t) for b, t in judgement.questions.items()},
+        }
         for kind, given in (("notes", notes), ("questions", questions)):
             for text in given:
                 bid, sep, words = text.partition(":")
                 if not sep or not words.strip() or len(words) > 2000:
-                    raise InputError(f"{kind[:-1]} {text!r}: write it as \"bid: text\" (up to 2,000 characters)")
+                    raise InputError(
+                        f'{kind[:-1]} {text!r}: write it as "bid: text" (up to 2,000 characters)'
+                    )
                 texts[kind].setdefault(_bid(copy, bid), []).append(words.strip())
-        new = replace(judgement, weights=new_weights, scores=new_scores,
-                      notes={b: tuple(t) for b, t in texts["notes"].items()},
-                      questions={b: tuple(t) for b, t in texts["questions"].items()})
+        new = replace(
+            judgement,
+            weights=new_weights,
+            scores=new_scores,
+            notes={b: tuple(t) for b, t in texts["notes"].items()},
+            questions={b: tuple(t) for b, t in texts["questions"].items()},
+        )
         return record_judgement(copy, new)
 
 
-def merge(document: Path, copies: Sequence[Path], user: str | None = None) -> tuple[list[Merged], list[str]]:
+def merge(
+    document: Path, copies: Sequence[Path], user: str | None = None
+) -> tuple[list[Merged], list[str]]:
     """Merge each copy in its own transaction: (merged, refusals in words). A refused copy does
     not stop the others."""
     from clusterbid.core.panel.merge import merge_copy
@@ -134,8 +163,16 @@ def status(document: Path, samples: int = DEFAULT_SAMPLES) -> PanelView:
         return _view(lead, samples)
 
 
-def consensus(document: Path, criterion: str, bid: str | None, value: str | None, rationale: str,
-              dissent: Sequence[str] = (), samples: int = DEFAULT_SAMPLES, user: str | None = None) -> dict[str, Any]:
+def consensus(
+    document: Path,
+    criterion: str,
+    bid: str | None,
+    value: str | None,
+    rationale: str,
+    dissent: Sequence[str] = (),
+    samples: int = DEFAULT_SAMPLES,
+    user: str | None = None,
+) -> dict[str, Any]:
     """Settle one item: `value` a number, or None for the evaluators' median; `dissent` "Name: reason"."""
     from clusterbid.core.panel.consensus import find_item, record_consensus
     from clusterbid.core.panel.copies import invitations
@@ -151,7 +188,7 @@ def consensus(document: Path, criterion: str, bid: str | None, value: str | None
         for text in dissent:
             name, sep, reason = text.partition(":")
             if not sep:
-                raise InputError(f"dissent {text!r}: write it as \"Name: reason\"")
+                raise InputError(f'dissent {text!r}: write it as "Name: reason"')
             against.append((name.strip(), reason.strip()))
         agreed = None if value is None else _number(value, "the agreed value")
         return record_consensus(lead, view.divergence, item, agreed, rationale, against)

@@ -11,28 +11,78 @@ from clusterbid.core.demo import demo_evaluation
 def test_invite_judge_merge_status_and_consensus(tmp_path, capsys):
     lead = tmp_path / "lead.clusterbid"
     KeptTableDocument.create(lead, demo_evaluation()).close()
-    assert main(["panel", "invite", str(lead), "--evaluator", "Ana Ruiz, Technical lead", "--evaluator",
-                 "Ben Okafor, Commercial", "-o", str(tmp_path / "out"), "--criterion", "Technical approach",
-                 "--weight-range", "Net plan cost=40-80"]) == 0
+    assert (
+        main(
+            [
+                "panel",
+                "invite",
+                str(lead),
+                "--evaluator",
+                "Ana Ruiz, Technical lead",
+                "--evaluator",
+                "Ben Okafor, Commercial",
+                "-o",
+                str(tmp_path / "out"),
+                "--criterion",
+                "Technical approach",
+                "--weight-range",
+                "Net plan cost=40-80",
+            ]
+        )
+        == 0
+    )
     assert "panel-ana-ruiz.clusterbid" in capsys.readouterr().out
-    ana, ben = tmp_path / "out" / "panel-ana-ruiz.clusterbid", tmp_path / "out" / "panel-ben-okafor.clusterbid"
+    ana, ben = (
+        tmp_path / "out" / "panel-ana-ruiz.clusterbid",
+        tmp_path / "out" / "panel-ben-okafor.clusterbid",
+    )
     assert main(["panel", "judge", str(ana), "--weight", "Net plan cost=90"]) == 2
     assert "outside the range the lead allowed (40-80)" in capsys.readouterr().err
-    assert main(["panel", "judge", str(ana), "--weight", "Net plan cost=40", "--question",
-                 "prime-efa: Is the EFA fabric shared with other tenants?"]) == 0
+    assert (
+        main(
+            [
+                "panel",
+                "judge",
+                str(ana),
+                "--weight",
+                "Net plan cost=40",
+                "--question",
+                "prime-efa: Is the EFA fabric shared with other tenants?",
+            ]
+        )
+        == 0
+    )
     assert main(["panel", "judge", str(ben), "--weight", "Net plan cost=80"]) == 0
     capsys.readouterr()
     assert main(["panel", "merge", str(lead), str(ana), str(ben)]) == 0
     assert "Ben Okafor's judgement merged" in capsys.readouterr().out
     assert main(["panel", "merge", str(lead), str(ana)]) == 0
     assert "already merged (nothing written)" in capsys.readouterr().out
-    assert main(["panel", "consensus", str(lead), "--criterion", "net plan cost", "--median",
-                 "--rationale", "Split the difference", "--dissent", "Ben Okafor: cost is what we buy",
-                 "--samples", "300"]) == 0
+    assert (
+        main(
+            [
+                "panel",
+                "consensus",
+                str(lead),
+                "--criterion",
+                "net plan cost",
+                "--median",
+                "--rationale",
+                "Split the difference",
+                "--dissent",
+                "Ben Okafor: cost is what we buy",
+                "--samples",
+                "300",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["panel", "status", str(lead), "--samples", "300"]) == 0
     out = capsys.readouterr().out
     assert "Ben Okafor dissents on the weight of Net plan cost: cost is what we buy" in out
     assert "Questions on prime-efa (Hyperscale Prime):\n  Ana Ruiz: Is the EFA fabric shared" in out
     assert main(["panel", "merge", str(lead), str(lead)]) == 2
-    assert "lead.clusterbid was not merged: it is not an evaluator's copy" in capsys.readouterr().err
+    assert (
+        "lead.clusterbid was not merged: it is not an evaluator's copy" in capsys.readouterr().err
+    )

@@ -18,6 +18,7 @@ import pytest
 from clusterbid.operations import panel
 from tests.core.panel.builders import BIDS, SAMPLES, make_panel as _make_panel
 
+
 @pytest.fixture(scope="module")
 def merged(tmp_path_factory):
     lead, copies = _make_panel(tmp_path_factory.mktemp("panel"))
@@ -43,7 +44,8 @@ def test_each_evaluator_ranks_the_bids_as_worked_by_hand(merged):
 def test_win_shares_and_kendalls_w_by_hand(merged):
     _, _, view = merged
     assert view.divergence.win_share == pytest.approx(
-        {"northwind-ib": 1 / 3, "prime-efa": 1 / 3, "cumulus-roce": 1 / 3, "legacy-a100": 0.0})
+        {"northwind-ib": 1 / 3, "prime-efa": 1 / 3, "cumulus-roce": 1 / 3, "legacy-a100": 0.0}
+    )
     # Rank sums: northwind 1+2+3=6, prime 2+1+2=5, cumulus 3+3+1=7, legacy 12; mean 3 x 5 / 2 = 7.5;
     # S = 1.5^2 + 2.5^2 + 0.5^2 + 4.5^2 = 29; W = 12 x 29 / (3^2 x (4^3 - 4)) = 348 / 540.
     assert view.divergence.kendall_w == pytest.approx(348 / 540)
@@ -59,19 +61,32 @@ def test_spreads_and_what_is_disputed(merged):
     assert spreads == {"northwind-ib": 5, "cumulus-roce": 3, "prime-efa": 1, "legacy-a100": 2}
     # Weights as shares of each total: TA 60%, 20%, 100% -> 80 points; support 40, 0, 0 -> 40.
     assert items["weight:Technical approach"].values == pytest.approx(
-        {"Ana Ruiz": 60.0, "Ben Okafor": 20.0, "Chen Li": 100.0})
+        {"Ana Ruiz": 60.0, "Ben Okafor": 20.0, "Chen Li": 100.0}
+    )
     assert items["weight:support"].spread == pytest.approx(40.0)
     assert items["weight:cost_to_finish"].spread == 0.0
     disputed = {item.key for item in view.divergence.disputed}
-    assert disputed == {"weight:Technical approach", "weight:support", "weight:certifications",
-                        "weight:datacenter_tier", "score:Technical approach:northwind-ib",
-                        "score:Technical approach:cumulus-roce"}
+    assert disputed == {
+        "weight:Technical approach",
+        "weight:support",
+        "weight:certifications",
+        "weight:datacenter_tier",
+        "score:Technical approach:northwind-ib",
+        "score:Technical approach:cumulus-roce",
+    }
 
 
 def test_questions_are_grouped_by_bid(merged):
     _, _, view = merged
-    assert view.summary["questions"] == [["legacy-a100 (Legacy Compute)", [
-        f"{name}: Will the A100s be replaced within the term?" for name in ("Ana Ruiz", "Ben Okafor", "Chen Li")]]]
+    assert view.summary["questions"] == [
+        [
+            "legacy-a100 (Legacy Compute)",
+            [
+                f"{name}: Will the A100s be replaced within the term?"
+                for name in ("Ana Ruiz", "Ben Okafor", "Chen Li")
+            ],
+        ]
+    ]
 
 
 def test_merging_the_same_copies_again_changes_nothing(merged):
@@ -97,7 +112,9 @@ def test_every_merge_order_gives_the_same_panel(tmp_path):
         view = panel.status(trial, SAMPLES)
         results.add(view.text())
     assert len(results) == 1, "the merged panel depends on the order the copies came in"
-    assert "Chen Li, Programme lead: judgement merged from panel-chen-li.clusterbid" in results.pop()
+    assert (
+        "Chen Li, Programme lead: judgement merged from panel-chen-li.clusterbid" in results.pop()
+    )
 
 
 def test_chens_tipping_points_by_hand(merged):
@@ -110,7 +127,11 @@ def test_chens_tipping_points_by_hand(merged):
     assert (chen["support"].winner, chen["support"].overtaken_by) == ("cumulus-roce", "prime-efa")
     assert chen["support"].share_at == pytest.approx(100 * 2 / 7)
     assert chen["datacenter_tier"].share_at == pytest.approx(100 * 3 / 8)
-    assert chen["certifications"].share_at == pytest.approx(100 * 2 / 7)  # prime 1 and cumulus .5 held
+    assert chen["certifications"].share_at == pytest.approx(
+        100 * 2 / 7
+    )  # prime 1 and cumulus .5 held
     assert "Technical approach" not in chen  # his only weight: nothing to trade it against
-    assert ("Chen Li ranks cumulus-roce (Cumulus Compute) first; prime-efa (Hyperscale Prime) would rank first "
-            "were") in view.text()
+    assert (
+        "Chen Li ranks cumulus-roce (Cumulus Compute) first; prime-efa (Hyperscale Prime) would rank first "
+        "were"
+    ) in view.text()

@@ -30,15 +30,35 @@ def _inputs(memo) -> dict:
 
 
 def _memo(document, memo) -> None:
-    assert main(["memo", str(document), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
-                 "--samples", SAMPLES]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(document),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                SAMPLES,
+            ]
+        )
+        == 0
+    )
 
 
 def test_the_panel_page_says_who_agreed_and_how_disputes_were_settled(tmp_path, capsys):
     lead, copies = make_panel(tmp_path)
     panel.merge(lead, copies)
-    panel.consensus(lead, "Technical approach", "northwind-ib", "6", "Scored again in the meeting against "
-                    "the fabric drawings", ["Ana Ruiz: the design review supports 9"], samples=300)
+    panel.consensus(
+        lead,
+        "Technical approach",
+        "northwind-ib",
+        "6",
+        "Scored again in the meeting against the fabric drawings",
+        ["Ana Ruiz: the design review supports 9"],
+        samples=300,
+    )
     memo = tmp_path / "memo.pdf"
     _memo(lead, memo)
     text = " ".join(_text(memo).split())
@@ -50,12 +70,16 @@ def test_the_panel_page_says_who_agreed_and_how_disputes_were_settled(tmp_path, 
     assert "wins under 1 of 3 evaluators' weight sets (33%)" in text
     assert "Technical approach score of northwind-ib" in text
     assert "agreed: 6.0 of 10. Scored again in the meeting" in text
-    assert "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9" in text
-    page = text[text.index("Evaluation panel"):]
+    assert (
+        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9"
+        in text
+    )
+    page = text[text.index("Evaluation panel") :]
     assert _codes([("panel page", page), ("panel status", panel.status(lead, 300).text())]) == []
     inputs = _inputs(memo)
     assert inputs["rendering"]["panel"]["dissent"] == [
-        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9"]
+        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9"
+    ]
     capsys.readouterr()
     main(["verify", str(memo)])  # unsigned: not VALID, but its pages are proven against a re-render
     assert "identical to the memo as exported, byte for byte" in capsys.readouterr().out

@@ -26,8 +26,13 @@ def _lead(folder: Path, name: str = "lead.clusterbid") -> Path:
 @pytest.fixture
 def invited(tmp_path):
     lead = _lead(tmp_path)
-    copies = panel.invite(lead, ["Ana Ruiz, Technical lead", "Ben Okafor, Commercial"], tmp_path / "out",
-                          ["Technical approach"], ["Net plan cost=50-80"])
+    copies = panel.invite(
+        lead,
+        ["Ana Ruiz, Technical lead", "Ben Okafor, Commercial"],
+        tmp_path / "out",
+        ["Technical approach"],
+        ["Net plan cost=50-80"],
+    )
     return lead, copies
 
 
@@ -35,7 +40,9 @@ def test_a_copy_refuses_edits_to_its_locked_parts(invited):
     _, copies = invited
     with EvaluationDocument.open(copies[0]) as copy:
         head = copy.head
-        policy = copy.evaluation.policy.model_copy(update={"weights": CriteriaWeights(cost_to_finish=10)})
+        policy = copy.evaluation.policy.model_copy(
+            update={"weights": CriteriaWeights(cost_to_finish=10)}
+        )
         with pytest.raises(EditRejectedError, match="Ana Ruiz's evaluator copy.*locked"):
             copy.set_policy(policy)
         with pytest.raises(EditRejectedError, match="locked"):
@@ -45,7 +52,9 @@ def test_a_copy_refuses_edits_to_its_locked_parts(invited):
 
 def test_weights_outside_the_leads_range_are_refused(invited):
     _, copies = invited
-    with pytest.raises(InputError, match=r"Net plan cost \(90\) is outside the range the lead allowed \(50-80\)"):
+    with pytest.raises(
+        InputError, match=r"Net plan cost \(90\) is outside the range the lead allowed \(50-80\)"
+    ):
         panel.judge(copies[0], weights=["Net plan cost=90"])
     with pytest.raises(InputError, match="score .* must be from 0 to 10"):
         panel.judge(copies[0], scores=["Technical approach:prime-efa=11"])
@@ -58,8 +67,10 @@ def test_a_copy_changed_outside_clusterbid_is_refused(invited):
     with sqlite3.connect(copies[0]) as conn:  # a cheaper price typed straight into the file
         (bid_json,) = conn.execute("SELECT bid_json FROM bid WHERE bid_id = 'prime-efa'").fetchone()
         assert '"price_per_gpu_hour":"3.90"' in bid_json
-        conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = 'prime-efa'",
-                     (bid_json.replace('"price_per_gpu_hour":"3.90"', '"price_per_gpu_hour":"2.90"'),))
+        conn.execute(
+            "UPDATE bid SET bid_json = ? WHERE bid_id = 'prime-efa'",
+            (bid_json.replace('"price_per_gpu_hour":"3.90"', '"price_per_gpu_hour":"2.90"'),),
+        )
     with EvaluationDocument.open(lead) as document:
         before = document.head
     done, refused = panel.merge(lead, [copies[0]])
@@ -74,8 +85,13 @@ def test_a_copy_changed_outside_clusterbid_is_refused(invited):
 def test_a_copy_of_another_lead_is_refused(tmp_path, invited):
     lead, _ = invited
     other = _lead(tmp_path, "other.clusterbid")
-    (stranger,) = panel.invite(other, ["Ana Ruiz, Technical lead"], tmp_path / "elsewhere", ["Technical approach"],
-                               ["Net plan cost=50-80"])
+    (stranger,) = panel.invite(
+        other,
+        ["Ana Ruiz, Technical lead"],
+        tmp_path / "elsewhere",
+        ["Technical approach"],
+        ["Net plan cost=50-80"],
+    )
     panel.judge(stranger, weights=["Net plan cost=60"])
     done, refused = panel.merge(lead, [stranger])
     assert done == [] and "does not come from this lead document" in refused[0]
@@ -101,7 +117,9 @@ def test_invite_writes_nothing_over_an_existing_copy(invited):
     with EvaluationDocument.open(lead) as document:
         before = document.head
     with pytest.raises(InputError, match="panel-ana-ruiz.clusterbid already exists"):
-        panel.invite(lead, ["Chen Li, Programme lead", "Ana Ruiz, Technical lead"], copies[0].parent)
+        panel.invite(
+            lead, ["Chen Li, Programme lead", "Ana Ruiz, Technical lead"], copies[0].parent
+        )
     with EvaluationDocument.open(lead) as document:
         assert document.head == before
     with pytest.raises(InputError, match="Name, Role"):
@@ -114,14 +132,25 @@ def test_consensus_records_dissent_by_name_and_refuses_strangers(invited):
     panel.judge(copies[1], weights=["Support=0"], scores=["Technical approach:prime-efa=4"])
     panel.merge(lead, copies)
     with pytest.raises(InputError, match="Zoe Park did not"):
-        panel.consensus(lead, "Technical approach", "prime-efa", None, "Median", ["Zoe Park: no"], samples=200)
-    agreed = panel.consensus(lead, "technical approach", "prime-efa", None, "The median of the two scores",
-                             ["Ana Ruiz: the fabric design is the best offered"], samples=200)
+        panel.consensus(
+            lead, "Technical approach", "prime-efa", None, "Median", ["Zoe Park: no"], samples=200
+        )
+    agreed = panel.consensus(
+        lead,
+        "technical approach",
+        "prime-efa",
+        None,
+        "The median of the two scores",
+        ["Ana Ruiz: the fabric design is the best offered"],
+        samples=200,
+    )
     assert agreed["value"] == 6.5 and agreed["median_accepted"]  # median of 9 and 4
     text = panel.status(lead, 200).text()
     assert "Technical approach score of prime-efa: Ana Ruiz 9.0 of 10; Ben Okafor 4.0 of 10" in text
     assert "median accepted: 6.5 of 10. The median of the two scores" in text
-    assert "Ana Ruiz dissents on the Technical approach score of prime-efa: the fabric design" in text
+    assert (
+        "Ana Ruiz dissents on the Technical approach score of prime-efa: the fabric design" in text
+    )
 
 
 def test_a_judgement_rewritten_in_the_file_is_refused(invited):
@@ -131,11 +160,15 @@ def test_a_judgement_rewritten_in_the_file_is_refused(invited):
     panel.judge(copies[0], weights=["Net plan cost=80"])
     with sqlite3.connect(copies[0]) as conn:
         conn.execute("DROP TRIGGER audit_append_only_update")
-        conn.execute("UPDATE audit SET new_json = replace(new_json, '\"cost_to_finish\": 80.0', "
-                     "'\"cost_to_finish\": 50.0') WHERE action = 'panel_judgement'")
+        conn.execute(
+            "UPDATE audit SET new_json = replace(new_json, '\"cost_to_finish\": 80.0', "
+            "'\"cost_to_finish\": 50.0') WHERE action = 'panel_judgement'"
+        )
         assert conn.total_changes == 1
-        conn.execute("CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
-                     " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END")  # put back
+        conn.execute(
+            "CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
+            " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END"
+        )  # put back
     done, refused = panel.merge(lead, [copies[0]])
     assert done == [] and "its audit trail fails its audit (row #" in refused[0]
     assert "does not match its hash" in refused[0]
@@ -155,7 +188,10 @@ def test_a_countersigned_judgement_is_merged_as_signed(invited, tmp_path, monkey
     done, refused = panel.merge(lead, copies)
     assert refused == [] and len(done) == 2
     text = panel.status(lead, 200).text()
-    assert "Ana Ruiz, Technical lead: judgement merged from panel-ana-ruiz.clusterbid, countersigned" in text
+    assert (
+        "Ana Ruiz, Technical lead: judgement merged from panel-ana-ruiz.clusterbid, countersigned"
+        in text
+    )
     assert "Ben Okafor, Commercial: judgement merged from panel-ben-okafor.clusterbid\n" in text
 
 

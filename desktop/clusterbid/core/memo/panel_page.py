@@ -26,16 +26,33 @@ def panel_section(panel: dict[str, Any] | None) -> list[Flowable]:
     """Unnumbered, before the signatures; nothing at all without a panel."""
     if not panel:
         return []
-    story: list[Flowable] = [Spacer(1, 4 * mm), CondPageBreak(SECTION_START), para("Evaluation panel", "h1"),
-                             para("Each evaluator scored and weighted the bids on their own copy of this "
-                                  "evaluation; the copies were merged into this document's audit trail.")]
-    story += [para("Who evaluated", "h2"), *_bullets(panel["evaluators"] or ["No evaluator's copy merged yet."])]
+    story: list[Flowable] = [
+        Spacer(1, 4 * mm),
+        CondPageBreak(SECTION_START),
+        para("Evaluation panel", "h1"),
+        para(
+            "Each evaluator scored and weighted the bids on their own copy of this "
+            "evaluation; the copies were merged into this document's audit trail."
+        ),
+    ]
+    story += [
+        para("Who evaluated", "h2"),
+        *_bullets(panel["evaluators"] or ["No evaluator's copy merged yet."]),
+    ]
     story += [para("Agreement", "h2"), *_bullets(panel["agreement"])]
     story += [para("Disputed items and how they were settled", "h2"), para(panel["rule"], "small")]
     if panel["disputed"]:
-        story += [Spacer(1, 1 * mm), grid([["Item", "Each evaluator's value", "Spread", "How settled"],
-                                           *panel["disputed"]], [0.22, 0.3, 0.13, 0.35])]
+        story += [
+            Spacer(1, 1 * mm),
+            grid(
+                [["Item", "Each evaluator's value", "Spread", "How settled"], *panel["disputed"]],
+                [0.22, 0.3, 0.13, 0.35],
+            ),
+        ]
     else:
         story.append(para("No item was disputed."))
-    story += [para("Dissent", "h2"), *_bullets(panel["dissent"] or ["No evaluator recorded dissent."])]
+    story += [
+        para("Dissent", "h2"),
+        *_bullets(panel["dissent"] or ["No evaluator recorded dissent."]),
+    ]
     return story

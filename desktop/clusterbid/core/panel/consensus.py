@@ -55,29 +55,49 @@ def _text(what: str, value: str) -> str:
     return value.strip()
 
 
-def record_consensus(lead: EvaluationDocument, divergence: Divergence, item: Item, value: float | None,
-                     rationale: str, dissent: list[tuple[str, str]]) -> dict[str, Any]:
+def record_consensus(
+    lead: EvaluationDocument,
+    divergence: Divergence,
+    item: Item,
+    value: float | None,
+    rationale: str,
+    dissent: list[tuple[str, str]],
+) -> dict[str, Any]:
     """Settle `item` at `value` (None: the evaluators' median) with a rationale; `dissent`:
     (evaluator, reason) for each who does not agree. Refused with words when anything is off."""
     if lead.copy_stamp() is not None:
-        raise InputError(f"{lead.path.name} is an evaluator's copy; the consensus is recorded in the lead document")
+        raise InputError(
+            f"{lead.path.name} is an evaluator's copy; the consensus is recorded in the lead document"
+        )
     rationale = _text("the rationale", rationale)
     agreed = item.median if value is None else float(value)
     limit = 100.0 if item.bid is None else SCORE_RANGE[1]
     if not 0.0 <= agreed <= limit:
-        raise InputError(f"the agreed {item_words(item)} must be from 0 to {limit:g} (got {agreed:g})")
+        raise InputError(
+            f"the agreed {item_words(item)} must be from 0 to {limit:g} (got {agreed:g})"
+        )
     panel = set(item.values)
     names = [name for name, _ in dissent]
     strangers = [name for name in names if name not in panel]
     if strangers:
-        raise InputError(f"only evaluators who judged the {item_words(item)} can dissent: "
-                         f"{', '.join(strangers)} did not ({', '.join(sorted(panel))} did)")
+        raise InputError(
+            f"only evaluators who judged the {item_words(item)} can dissent: "
+            f"{', '.join(strangers)} did not ({', '.join(sorted(panel))} did)"
+        )
     if len(set(names)) != len(names):
         raise InputError("each evaluator's dissent is recorded once per item")
-    payload = {"item": item.key, "criterion": item.criterion, "bid": item.bid, "value": agreed,
-               "median_accepted": value is None, "rationale": rationale,
-               "values": dict(sorted(item.values.items())),
-               "dissent": [{"evaluator": name, "reason": _text(f"{name}'s dissent", reason)}
-                           for name, reason in dissent]}
+    payload = {
+        "item": item.key,
+        "criterion": item.criterion,
+        "bid": item.bid,
+        "value": agreed,
+        "median_accepted": value is None,
+        "rationale": rationale,
+        "values": dict(sorted(item.values.items())),
+        "dissent": [
+            {"evaluator": name, "reason": _text(f"{name}'s dissent", reason)}
+            for name, reason in dissent
+        ],
+    }
     lead.record_panel([(audit.PANEL_CONSENSUS, item.key, payload)])
     return payload

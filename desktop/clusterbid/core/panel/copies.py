@@ -13,8 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.panel.model import (COMPUTED, WEIGHT_LIMITS, Invitation, Judgement, check_ranges,
-                                         judgement_problems)
+from clusterbid.core.panel.model import (
+    COMPUTED,
+    WEIGHT_LIMITS,
+    Invitation,
+    Judgement,
+    check_ranges,
+    judgement_problems,
+)
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.core.workloads import is_serving
 
@@ -22,12 +28,14 @@ MAX_NAME = 120
 
 
 def parse_evaluator(text: str) -> tuple[str, str]:
-    """"Name, Role" as typed on the command line or in the dialog."""
+    """ "Name, Role" as typed on the command line or in the dialog."""
     name, _, role = text.partition(",")
     name, role = name.strip(), role.strip()
     if not name or not role or len(name) > MAX_NAME or len(role) > MAX_NAME:
-        raise InputError(f"evaluator {text.strip()!r}: write it as \"Name, Role\" (for example \"Ana Ruiz, "
-                         f"Technical lead\"), each part 1-{MAX_NAME} characters")
+        raise InputError(
+            f'evaluator {text.strip()!r}: write it as "Name, Role" (for example "Ana Ruiz, '
+            f'Technical lead"), each part 1-{MAX_NAME} characters'
+        )
     return name, role
 
 
@@ -46,24 +54,38 @@ def copy_file_name(evaluator: str) -> str:
     return f"panel-{slug}.clusterbid"
 
 
-def invite(lead: EvaluationDocument, people: list[tuple[str, str]], folder: Path,
-           criteria: tuple[str, ...] = (), ranges: dict[str, tuple[float, float]] | None = None) -> list[Path]:
+def invite(
+    lead: EvaluationDocument,
+    people: list[tuple[str, str]],
+    folder: Path,
+    criteria: tuple[str, ...] = (),
+    ranges: dict[str, tuple[float, float]] | None = None,
+) -> list[Path]:
     """Record each new evaluator's invitation in `lead` and write one copy per person into
     `folder`. Someone invited before gets a fresh copy of the same invitation. Everything is
     checked before anything is written; a copy that cannot be written is removed."""
     if lead.copy_stamp() is not None:
-        raise InputError(f"{lead.path.name} is an evaluator's copy; invite the panel from the lead document")
+        raise InputError(
+            f"{lead.path.name} is an evaluator's copy; invite the panel from the lead document"
+        )
     if is_serving(lead.evaluation):
-        raise InputError("a panel evaluates a training job's bids; this evaluation buys an inference service")
+        raise InputError(
+            "a panel evaluates a training job's bids; this evaluation buys an inference service"
+        )
     if not people:
-        raise InputError("name at least one evaluator (\"Name, Role\")")
+        raise InputError('name at least one evaluator ("Name, Role")')
     names = [name for name, _ in people]
     if len(set(names)) != len(names):
-        raise InputError("each evaluator may be named once: " + ", ".join(sorted({n for n in names if names.count(n) > 1})))
+        raise InputError(
+            "each evaluator may be named once: "
+            + ", ".join(sorted({n for n in names if names.count(n) > 1}))
+        )
     earlier = invitations(lead)
     for name, role in people:
         if name in earlier and earlier[name].role != role:
-            raise InputError(f"{name} was invited as {earlier[name].role!r}; use that role, or another name")
+            raise InputError(
+                f"{name} was invited as {earlier[name].role!r}; use that role, or another name"
+            )
     fresh = [(name, role) for name, role in people if name not in earlier]
     invitation_of = dict(earlier)
     for name, role in fresh:
@@ -71,32 +93,58 @@ def invite(lead: EvaluationDocument, people: list[tuple[str, str]], folder: Path
     targets = [Path(folder) / copy_file_name(name) for name in names]
     for target in targets:
         if target.exists():
-            raise InputError(f"{target.name} already exists in {Path(folder).name}; choose another folder "
-                             "or move it away (nothing was written)")
+            raise InputError(
+                f"{target.name} already exists in {Path(folder).name}; choose another folder "
+                "or move it away (nothing was written)"
+            )
     if len(set(targets)) != len(targets):
         raise InputError("two evaluators' names give the same copy file name; tell them apart")
     Path(folder).mkdir(parents=True, exist_ok=True)
     if fresh:
-        lead.record_panel([(audit.PANEL_INVITE, name, invitation_of[name].as_json()) for name, _ in fresh])
+        lead.record_panel(
+            [(audit.PANEL_INVITE, name, invitation_of[name].as_json()) for name, _ in fresh]
+        )
     lead_seq, lead_hash = lead.head
     for name, target in zip(names, targets):
         lead.save_copy(target)
         try:
             with EvaluationDocument.open(target, user=name) as copy:
-                copy.record_panel([(audit.PANEL_COPY, name, {
-                    "invitation": invitation_of[name].as_json(), "lead_seq": lead_seq, "lead_hash": lead_hash,
-                    "lead_file": lead.path.name})])
+                copy.record_panel(
+                    [
+                        (
+                            audit.PANEL_COPY,
+                            name,
+                            {
+                                "invitation": invitation_of[name].as_json(),
+                                "lead_seq": lead_seq,
+                                "lead_hash": lead_hash,
+                                "lead_file": lead.path.name,
+                            },
+                        )
+                    ]
+                )
         except BaseException:
             target.unlink(missing_ok=True)
             raise
     return targets
 
 
-def new_invitation(lead: EvaluationDocument, name: str, role: str, criteria: tuple[str, ...],
-                   ranges: dict[str, tuple[float, float]]) -> Invitation:
+def new_invitation(
+    lead: EvaluationDocument,
+    name: str,
+    role: str,
+    criteria: tuple[str, ...],
+    ranges: dict[str, tuple[float, float]],
+) -> Invitation:
     clash = [c for c in criteria if c.casefold() in {k.casefold() for k in COMPUTED}]
-    if clash or len({c.casefold() for c in criteria}) != len(criteria) or any(not c.strip() for c in criteria):
-        raise InputError("the panel's own criteria need distinct names, none a criterion the model scores")
+    if (
+        clash
+        or len({c.casefold() for c in criteria}) != len(criteria)
+        or any(not c.strip() for c in criteria)
+    ):
+        raise InputError(
+            "the panel's own criteria need distinct names, none a criterion the model scores"
+        )
     every = {key: WEIGHT_LIMITS for key in (*COMPUTED, *criteria)}
     unknown = [key for key in ranges if key not in every]
     if unknown:
@@ -104,7 +152,9 @@ def new_invitation(lead: EvaluationDocument, name: str, role: str, criteria: tup
     every.update(ranges)
     check_ranges(every)
     policy = lead.evaluation.policy.weights.model_dump()
-    start = {key: min(max(float(policy.get(key, low)), low), high) for key, (low, high) in every.items()}
+    start = {
+        key: min(max(float(policy.get(key, low)), low), high) for key, (low, high) in every.items()
+    }
     return Invitation(name, role, tuple(criteria), every, start)
 
 
@@ -132,6 +182,13 @@ def record_judgement(copy: EvaluationDocument, judgement: Judgement) -> Judgemen
         raise InputError(f"{copy.path.name}: the judgement was refused: " + "; ".join(problems))
     if judgement == current_judgement(copy):
         return judgement
-    copy.record_panel([(audit.PANEL_JUDGEMENT, invitation.evaluator,
-                        {"evaluator": invitation.evaluator, "judgement": judgement.as_json()})])
+    copy.record_panel(
+        [
+            (
+                audit.PANEL_JUDGEMENT,
+                invitation.evaluator,
+                {"evaluator": invitation.evaluator, "judgement": judgement.as_json()},
+            )
+        ]
+    )
     return judgement

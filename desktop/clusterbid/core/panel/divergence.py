@@ -31,7 +31,9 @@ class Item:
 
     @property
     def key(self) -> str:
-        return f"weight:{self.criterion}" if self.bid is None else f"score:{self.criterion}:{self.bid}"
+        return (
+            f"weight:{self.criterion}" if self.bid is None else f"score:{self.criterion}:{self.bid}"
+        )
 
     @property
     def spread(self) -> float:
@@ -43,7 +45,9 @@ class Item:
 
     @property
     def disputed(self) -> bool:
-        return len(self.values) > 1 and self.spread >= (WEIGHT_DISPUTE if self.bid is None else SCORE_DISPUTE)
+        return len(self.values) > 1 and self.spread >= (
+            WEIGHT_DISPUTE if self.bid is None else SCORE_DISPUTE
+        )
 
 
 @dataclass(frozen=True)
@@ -76,44 +80,69 @@ def kendall_w(rankings: list[tuple[str, ...]]) -> float | None:
             sums[bid] += rank
     mean = m * (n + 1) / 2
     s = sum((total - mean) ** 2 for total in sums.values())
-    return 12 * s / (m * m * (n ** 3 - n))
+    return 12 * s / (m * m * (n**3 - n))
 
 
 def _missing(judgement: Judgement, invitation: Invitation, bids: list[str]) -> str:
-    gaps = [f"{criterion} for {bid}" for criterion in invitation.criteria if judgement.weights.get(criterion, 0) > 0
-            for bid in bids if bid not in judgement.scores.get(criterion, {})]
+    gaps = [
+        f"{criterion} for {bid}"
+        for criterion in invitation.criteria
+        if judgement.weights.get(criterion, 0) > 0
+        for bid in bids
+        if bid not in judgement.scores.get(criterion, {})
+    ]
     return ", ".join(gaps)
 
 
-def ranking(judgement: Judgement, model_scores: Mapping[str, Mapping[str, float]],
-            costs: Mapping[str, float]) -> tuple[str, ...]:
+def ranking(
+    judgement: Judgement,
+    model_scores: Mapping[str, Mapping[str, float]],
+    costs: Mapping[str, float],
+) -> tuple[str, ...]:
     """The bids (those in `model_scores`, in its order) best first under one judgement."""
     share = {key: value / 100.0 for key, value in weight_percent(judgement).items()}
     top = SCORE_RANGE[1]
 
     def total(bid: str) -> float:
         computed = sum(share.get(key, 0.0) * model_scores[bid][key] for key in COMPUTED)
-        panel = sum(share[key] * judgement.scores.get(key, {}).get(bid, 0.0) / top
-                    for key in share if key not in COMPUTED and share[key] > 0)
+        panel = sum(
+            share[key] * judgement.scores.get(key, {}).get(bid, 0.0) / top
+            for key in share
+            if key not in COMPUTED and share[key] > 0
+        )
         return computed + panel
 
     order = list(model_scores)
-    return tuple(sorted(order, key=lambda bid: (-round(total(bid), 12), costs.get(bid, 0.0), order.index(bid))))
+    return tuple(
+        sorted(
+            order, key=lambda bid: (-round(total(bid), 12), costs.get(bid, 0.0), order.index(bid))
+        )
+    )
 
 
-def divergence(panel: Mapping[str, tuple[Invitation, Judgement]],
-               model_scores: Mapping[str, Mapping[str, float]], costs: Mapping[str, float],
-               all_bids: list[str]) -> Divergence:
+def divergence(
+    panel: Mapping[str, tuple[Invitation, Judgement]],
+    model_scores: Mapping[str, Mapping[str, float]],
+    costs: Mapping[str, float],
+    all_bids: list[str],
+) -> Divergence:
     """`panel`: evaluator -> (invitation, judgement) as merged; `model_scores`: each bid that
     passes the gates -> its criterion scores 0-1; `costs`: the figure ties are broken on."""
     names = sorted(panel)
     criteria: list[str] = list(COMPUTED)
     for invitation, _ in panel.values():
         criteria += [c for c in invitation.criteria if c not in criteria]
-    items = [Item(key, None, {n: weight_percent(panel[n][1]).get(key, 0.0) for n in names}) for key in criteria]
-    for key in criteria[len(COMPUTED):]:
+    items = [
+        Item(key, None, {n: weight_percent(panel[n][1]).get(key, 0.0) for n in names})
+        for key in criteria
+    ]
+    for key in criteria[len(COMPUTED) :]:
         for bid in all_bids:
-            values = {n: panel[n][1].scores[key][bid] for n in names if bid in panel[n][1].scores.get(key, {})}
+            values = {
+                n: panel[n][1].scores[key][bid]
+                for n in names
+                if bid in panel[n][1].scores.get(key, {})
+            }
             if values:
                 items.append(Item(key, bid, values))
     rankings, incomplete = {}, {}

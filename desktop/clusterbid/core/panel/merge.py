@@ -32,7 +32,9 @@ class Merged:
     recorded: bool
 
 
-def merged_judgements(lead: EvaluationDocument) -> dict[str, tuple[Invitation, Judgement, dict[str, Any]]]:
+def merged_judgements(
+    lead: EvaluationDocument,
+) -> dict[str, tuple[Invitation, Judgement, dict[str, Any]]]:
     """Each evaluator's judgement as merged: from the latest copy issued to them (the lead row it
     was made at) and the furthest point of it merged so far (its row number in the copy), whatever
     the order the copies came in."""
@@ -46,7 +48,10 @@ def merged_judgements(lead: EvaluationDocument) -> dict[str, tuple[Invitation, J
         where = (payload["lead_seq"], payload["copy_seq"])
         if name not in best or where > (best[name]["lead_seq"], best[name]["copy_seq"]):
             best[name] = payload
-    return {name: (invited[name], Judgement.from_json(p["judgement"]), p) for name, p in sorted(best.items())}
+    return {
+        name: (invited[name], Judgement.from_json(p["judgement"]), p)
+        for name, p in sorted(best.items())
+    }
 
 
 def _refusal(copy_path: Path, why: str) -> InputError:
@@ -66,28 +71,43 @@ def _check_copy(lead: EvaluationDocument, copy: EvaluationDocument) -> tuple[Inv
     lead_rows = {row.seq: row for row in lead.audit_rows()}
     copy_rows = copy.audit_rows()
     if lead_rows.get(lead_seq) is None or lead_rows[lead_seq].hash != lead_hash:
-        raise _refusal(copy.path, f"its audit trail does not come from this lead document (row #{lead_seq} "
-                       f"of {lead.path.name} is not the one the copy was made at)")
+        raise _refusal(
+            copy.path,
+            f"its audit trail does not come from this lead document (row #{lead_seq} "
+            f"of {lead.path.name} is not the one the copy was made at)",
+        )
     if len(copy_rows) < lead_seq or copy_rows[lead_seq - 1].hash != lead_hash:
-        raise _refusal(copy.path, f"its audit trail differs from the lead's before row #{lead_seq}, where it was made")
+        raise _refusal(
+            copy.path,
+            f"its audit trail differs from the lead's before row #{lead_seq}, where it was made",
+        )
     stray = [row for row in copy_rows[lead_seq:] if row.action not in ALLOWED_IN_COPY]
     if stray:
         raise _refusal(copy.path, f"row #{stray[0].seq} of its trail is not an evaluator's record")
     lead_invitation = invitations(lead).get(invitation.evaluator)
     if lead_invitation != invitation:
-        raise _refusal(copy.path, f"the lead has no invitation for {invitation.title} as the copy states it")
+        raise _refusal(
+            copy.path, f"the lead has no invitation for {invitation.title} as the copy states it"
+        )
     for part in LOCKED_PARTS:
         if getattr(copy.evaluation, part) != getattr(lead.evaluation, part):
-            raise _refusal(copy.path, f"its {part} differs from the lead's (locked parts must match: "
-                           "invite the panel again after changing the lead)")
+            raise _refusal(
+                copy.path,
+                f"its {part} differs from the lead's (locked parts must match: "
+                "invite the panel again after changing the lead)",
+            )
     if copy.evaluation.bids != lead.evaluation.bids:
-        raise _refusal(copy.path, "its bids differ from the lead's (locked parts must match: invite the "
-                       "panel again after changing the lead's bids)")
+        raise _refusal(
+            copy.path,
+            "its bids differ from the lead's (locked parts must match: invite the "
+            "panel again after changing the lead's bids)",
+        )
     return invitation, copy_rows[-1].seq, copy_rows[-1].hash
 
 
-def _judged(lead: EvaluationDocument, copy: EvaluationDocument,
-            copy_path: Path) -> tuple[Invitation, int, str, Judgement, bool, dict[str, Any]]:
+def _judged(
+    lead: EvaluationDocument, copy: EvaluationDocument, copy_path: Path
+) -> tuple[Invitation, int, str, Judgement, bool, dict[str, Any]]:
     """The checked copy's invitation, head, latest judgement, whether it is countersigned, and
     where it stands: the lead row it was made at and the hashes of its own rows since."""
     invitation, copy_seq, copy_hash = _check_copy(lead, copy)
@@ -96,8 +116,10 @@ def _judged(lead: EvaluationDocument, copy: EvaluationDocument,
     if not judged:
         raise _refusal(copy_path, f"{invitation.evaluator} has not recorded a judgement in it yet")
     # A countersignature after the last judgement vouches for it with the evaluator's key.
-    signed = any(row.action == audit.COUNTERSIGN and row.seq > judged[-1].seq
-                 for row in copy.audit_rows()[made_at:])
+    signed = any(
+        row.action == audit.COUNTERSIGN and row.seq > judged[-1].seq
+        for row in copy.audit_rows()[made_at:]
+    )
     trail = {"lead_seq": made_at, "copy_trail": [row.hash for row in copy.audit_rows()[made_at:]]}
     return invitation, copy_seq, copy_hash, current_judgement(copy), signed, trail
 
@@ -124,26 +146,52 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
     except InputError:
         raise
     except (KeyError, TypeError, ValueError):  # a panel row whose payload ClusterBid did not write
-        raise _refusal(Path(copy_path), "its panel records are not ones ClusterBid wrote (a part is missing "
-                       "or of the wrong kind)") from None
+        raise _refusal(
+            Path(copy_path),
+            "its panel records are not ones ClusterBid wrote (a part is missing "
+            "or of the wrong kind)",
+        ) from None
     invitation, copy_seq, copy_hash, judgement, signed, trail = found
     problems = judgement_problems(judgement, invitation, lead.evaluation)
     if problems:
-        raise _refusal(Path(copy_path), "its judgement is not one the invitation allows: " + "; ".join(problems))
+        raise _refusal(
+            Path(copy_path),
+            "its judgement is not one the invitation allows: " + "; ".join(problems),
+        )
     for row in lead.panel_rows():
         if row.action != audit.PANEL_MERGE:
             continue
         earlier = json.loads(row.new_json or "{}")
-        if earlier["evaluator"] != invitation.evaluator or earlier.get("lead_seq") != trail["lead_seq"]:
+        if (
+            earlier["evaluator"] != invitation.evaluator
+            or earlier.get("lead_seq") != trail["lead_seq"]
+        ):
             continue
         if earlier["copy_hash"] == copy_hash:
             return Merged(Path(copy_path), invitation.evaluator, False)  # this very copy: a no-op
         if not _same_line(earlier, trail):
-            raise _refusal(Path(copy_path), f"another copy of {invitation.evaluator}'s evaluation, which went a "
-                           f"different way after the same start, was merged already (from {earlier['copy_file']}); "
-                           f"ask {invitation.evaluator} which is theirs")
-    lead.record_panel([(audit.PANEL_MERGE, invitation.evaluator, {
-        "evaluator": invitation.evaluator, "role": invitation.role, "copy_file": Path(copy_path).name,
-        "copy_seq": copy_seq, "copy_hash": copy_hash, "countersigned": signed, "judgement": judgement.as_json(),
-        **trail})])
+            raise _refusal(
+                Path(copy_path),
+                f"another copy of {invitation.evaluator}'s evaluation, which went a "
+                f"different way after the same start, was merged already (from {earlier['copy_file']}); "
+                f"ask {invitation.evaluator} which is theirs",
+            )
+    lead.record_panel(
+        [
+            (
+                audit.PANEL_MERGE,
+                invitation.evaluator,
+                {
+                    "evaluator": invitation.evaluator,
+                    "role": invitation.role,
+                    "copy_file": Path(copy_path).name,
+                    "copy_seq": copy_seq,
+                    "copy_hash": copy_hash,
+                    "countersigned": signed,
+                    "judgement": judgement.as_json(),
+                    **trail,
+                },
+            )
+        ]
+    )
     return Merged(Path(copy_path), invitation.evaluator, True)

@@ -34,7 +34,9 @@ def find_criterion(words: str, criteria: tuple[str, ...]) -> str:
         if wanted in (key.casefold(), criterion_words(key).casefold()):
             return key
     choices = ", ".join(criterion_words(key) for key in (*COMPUTED, *criteria))
-    raise InputError(f"there is no criterion {words.strip()!r}; the panel's criteria are: {choices}")
+    raise InputError(
+        f"there is no criterion {words.strip()!r}; the panel's criteria are: {choices}"
+    )
 
 
 @dataclass(frozen=True)
@@ -48,15 +50,23 @@ class Invitation:
     start_weights: dict[str, float]
 
     def as_json(self) -> dict[str, Any]:
-        return {"evaluator": self.evaluator, "role": self.role, "criteria": list(self.criteria),
-                "ranges": {key: list(pair) for key, pair in self.ranges.items()},
-                "start_weights": dict(self.start_weights)}
+        return {
+            "evaluator": self.evaluator,
+            "role": self.role,
+            "criteria": list(self.criteria),
+            "ranges": {key: list(pair) for key, pair in self.ranges.items()},
+            "start_weights": dict(self.start_weights),
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Invitation:
-        return cls(str(data["evaluator"]), str(data["role"]), tuple(data["criteria"]),
-                   {key: (float(low), float(high)) for key, (low, high) in data["ranges"].items()},
-                   {key: float(value) for key, value in data["start_weights"].items()})
+        return cls(
+            str(data["evaluator"]),
+            str(data["role"]),
+            tuple(data["criteria"]),
+            {key: (float(low), float(high)) for key, (low, high) in data["ranges"].items()},
+            {key: float(value) for key, value in data["start_weights"].items()},
+        )
 
     @property
     def title(self) -> str:
@@ -74,27 +84,35 @@ class Judgement:
     questions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
-        return {"weights": dict(sorted(self.weights.items())),
-                "scores": {c: dict(sorted(s.items())) for c, s in sorted(self.scores.items())},
-                "notes": {b: list(n) for b, n in sorted(self.notes.items())},
-                "questions": {b: list(q) for b, q in sorted(self.questions.items())}}
+        return {
+            "weights": dict(sorted(self.weights.items())),
+            "scores": {c: dict(sorted(s.items())) for c, s in sorted(self.scores.items())},
+            "notes": {b: list(n) for b, n in sorted(self.notes.items())},
+            "questions": {b: list(q) for b, q in sorted(self.questions.items())},
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Judgement:
-        return cls({k: float(v) for k, v in data["weights"].items()},
-                   {c: {b: float(v) for b, v in s.items()} for c, s in data.get("scores", {}).items()},
-                   {b: tuple(map(str, n)) for b, n in data.get("notes", {}).items()},
-                   {b: tuple(map(str, q)) for b, q in data.get("questions", {}).items()})
+        return cls(
+            {k: float(v) for k, v in data["weights"].items()},
+            {c: {b: float(v) for b, v in s.items()} for c, s in data.get("scores", {}).items()},
+            {b: tuple(map(str, n)) for b, n in data.get("notes", {}).items()},
+            {b: tuple(map(str, q)) for b, q in data.get("questions", {}).items()},
+        )
 
 
 def check_ranges(ranges: dict[str, tuple[float, float]]) -> None:
     for key, (low, high) in ranges.items():
         if not WEIGHT_LIMITS[0] <= low <= high <= WEIGHT_LIMITS[1]:
-            raise InputError(f"the weight range of {criterion_words(key)} ({low:g}-{high:g}) must lie within "
-                             f"{WEIGHT_LIMITS[0]:g}-{WEIGHT_LIMITS[1]:g}, its low end first")
+            raise InputError(
+                f"the weight range of {criterion_words(key)} ({low:g}-{high:g}) must lie within "
+                f"{WEIGHT_LIMITS[0]:g}-{WEIGHT_LIMITS[1]:g}, its low end first"
+            )
 
 
-def judgement_problems(judgement: Judgement, invitation: Invitation, evaluation: Evaluation) -> list[str]:
+def judgement_problems(
+    judgement: Judgement, invitation: Invitation, evaluation: Evaluation
+) -> list[str]:
     """Why `judgement` is not one `invitation` allows over `evaluation`'s bids, in words."""
     problems = []
     bid_ids = {bid.id for bid in evaluation.bids}
@@ -104,20 +122,26 @@ def judgement_problems(judgement: Judgement, invitation: Invitation, evaluation:
             continue
         low, high = invitation.ranges[key]
         if not low <= value <= high:
-            problems.append(f"the weight of {criterion_words(key)} ({value:g}) is outside the range the lead "
-                            f"allowed ({low:g}-{high:g})")
+            problems.append(
+                f"the weight of {criterion_words(key)} ({value:g}) is outside the range the lead "
+                f"allowed ({low:g}-{high:g})"
+            )
     if sum(judgement.weights.values()) <= 0:
         problems.append("at least one criterion weight must be above zero")
     for criterion, scores in judgement.scores.items():
         if criterion not in invitation.criteria:
-            problems.append(f"{criterion_words(criterion)} is not a criterion scored by the panel "
-                            "(the model scores it from the bids)")
+            problems.append(
+                f"{criterion_words(criterion)} is not a criterion scored by the panel "
+                "(the model scores it from the bids)"
+            )
         for bid_id, value in scores.items():
             if bid_id not in bid_ids:
                 problems.append(f"there is no bid {bid_id!r} to score")
             elif not SCORE_RANGE[0] <= value <= SCORE_RANGE[1]:
-                problems.append(f"the score of {bid_id} on {criterion} ({value:g}) must be from "
-                                f"{SCORE_RANGE[0]:g} to {SCORE_RANGE[1]:g}")
+                problems.append(
+                    f"the score of {bid_id} on {criterion} ({value:g}) must be from "
+                    f"{SCORE_RANGE[0]:g} to {SCORE_RANGE[1]:g}"
+                )
     for kind, texts in (("note", judgement.notes), ("question", judgement.questions)):
         for bid_id, lines in texts.items():
             if bid_id not in bid_ids:
@@ -125,5 +149,7 @@ def judgement_problems(judgement: Judgement, invitation: Invitation, evaluation:
             for text in lines:
                 bad = text_problem(text, f"a {kind} on {bid_id}")
                 if bad or not text.strip() or len(text) > MAX_TEXT:
-                    problems.append(bad or f"a {kind} on {bid_id} must be text of 1-{MAX_TEXT} characters")
+                    problems.append(
+                        bad or f"a {kind} on {bid_id} must be text of 1-{MAX_TEXT} characters"
+                    )
     return problems

@@ -27,16 +27,29 @@ class Tipping:
     share_at: float  # % at which `overtaken_by` would rank first instead
 
 
-def _scores(judgement: Judgement, model_scores: Mapping[str, Mapping[str, float]]) -> dict[str, dict[str, float]]:
+def _scores(
+    judgement: Judgement, model_scores: Mapping[str, Mapping[str, float]]
+) -> dict[str, dict[str, float]]:
     """bid -> criterion -> 0-1: the model's scores and the evaluator's own (read as 0-1)."""
-    return {bid: {**{key: model_scores[bid][key] for key in COMPUTED},
-                  **{key: judgement.scores.get(key, {}).get(bid, 0.0) / SCORE_RANGE[1]
-                     for key in judgement.weights if key not in COMPUTED}}
-            for bid in model_scores}
+    return {
+        bid: {
+            **{key: model_scores[bid][key] for key in COMPUTED},
+            **{
+                key: judgement.scores.get(key, {}).get(bid, 0.0) / SCORE_RANGE[1]
+                for key in judgement.weights
+                if key not in COMPUTED
+            },
+        }
+        for bid in model_scores
+    }
 
 
-def tipping_points(evaluator: str, judgement: Judgement, ranking: tuple[str, ...],
-                   model_scores: Mapping[str, Mapping[str, float]]) -> list[Tipping]:
+def tipping_points(
+    evaluator: str,
+    judgement: Judgement,
+    ranking: tuple[str, ...],
+    model_scores: Mapping[str, Mapping[str, float]],
+) -> list[Tipping]:
     """For each criterion, the nearest share at which the evaluator's first bid is overtaken."""
     if len(ranking) < 2:
         return []
@@ -49,8 +62,11 @@ def tipping_points(evaluator: str, judgement: Judgement, ranking: tuple[str, ...
             continue
 
         def rest(bid: str, criterion: str = criterion, now: float = now) -> float:
-            return sum(share * scores[bid].get(key, 0.0) for key, share in shares.items()
-                       if key != criterion) / (1.0 - now)
+            return sum(
+                share * scores[bid].get(key, 0.0)
+                for key, share in shares.items()
+                if key != criterion
+            ) / (1.0 - now)
 
         best: tuple[float, str] | None = None
         for rival in ranking[1:]:
@@ -60,8 +76,15 @@ def tipping_points(evaluator: str, judgement: Judgement, ranking: tuple[str, ...
                 continue
             at = (rest(rival) - rest(winner)) / (slope_w - slope_r)
             ahead_beyond = (slope_r > slope_w) == (at > now)  # the rival gains moving towards `at`
-            if 0.0 <= at <= 1.0 and at != now and ahead_beyond and (best is None or abs(at - now) < abs(best[0] - now)):
+            if (
+                0.0 <= at <= 1.0
+                and at != now
+                and ahead_beyond
+                and (best is None or abs(at - now) < abs(best[0] - now))
+            ):
                 best = (at, rival)
         if best is not None:
-            found.append(Tipping(evaluator, criterion, winner, best[1], 100.0 * now, 100.0 * best[0]))
+            found.append(
+                Tipping(evaluator, criterion, winner, best[1], 100.0 * now, 100.0 * best[0])
+            )
     return found

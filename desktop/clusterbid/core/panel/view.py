@@ -58,15 +58,28 @@ def view_of(record: PanelRecord, scorecard: Scorecard) -> PanelView:
     model_scores = {s.bid.id: dict(s.criteria) for s in scorecard.ranked}
     costs = {s.bid.id: scorecard.decision_cost(s) for s in scorecard.ranked}
     names = {s.bid.id: f"{s.bid.id} ({s.bid.quote.provider})" for s in scorecard.scores}
-    found = divergence({n: (i, j) for n, (i, j, _) in merged.items()}, model_scores, costs, list(names))
-    tipping = tuple(point for name, order in found.rankings.items()
-                    for point in tipping_points(name, merged[name][1], order, model_scores))
-    return PanelView(record, found, panel_summary(merged, found, record.settled, names, tipping), tipping,
-                     weights_table(merged, found), scores_table(merged, found, names))
+    found = divergence(
+        {n: (i, j) for n, (i, j, _) in merged.items()}, model_scores, costs, list(names)
+    )
+    tipping = tuple(
+        point
+        for name, order in found.rankings.items()
+        for point in tipping_points(name, merged[name][1], order, model_scores)
+    )
+    return PanelView(
+        record,
+        found,
+        panel_summary(merged, found, record.settled, names, tipping),
+        tipping,
+        weights_table(merged, found),
+        scores_table(merged, found, names),
+    )
 
 
 def panel_view(lead: EvaluationDocument, scorecard: Scorecard) -> PanelView:
     record = panel_record(lead)
     if record is None:
-        raise InputError(f"{lead.path.name} has no evaluation panel: invite one with `clusterbid panel invite`")
+        raise InputError(
+            f"{lead.path.name} has no evaluation panel: invite one with `clusterbid panel invite`"
+        )
     return view_of(record, scorecard)

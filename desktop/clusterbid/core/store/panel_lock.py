@@ -40,35 +40,51 @@ def refuse_if_locked(path: Path, conn: sqlite3.Connection, actions: list[str]) -
     refused = [action for action in actions if action not in ALLOWED_IN_COPY]
     if refused:
         who = stamp.get("invitation", {}).get("evaluator", "one evaluator")
-        raise EditRejectedError(path, (
-            f"is {who}'s evaluator copy of a panel evaluation: its bids, workload and scoring policy are "
-            f"locked, and only {who}'s own judgements (weights, scores, notes and questions) can be "
-            "recorded in it. Make the change in the lead document, then invite the panel again"))
+        raise EditRejectedError(
+            path,
+            (
+                f"is {who}'s evaluator copy of a panel evaluation: its bids, workload and scoring policy are "
+                f"locked, and only {who}'s own judgements (weights, scores, notes and questions) can be "
+                "recorded in it. Make the change in the lead document, then invite the panel again"
+            ),
+        )
     if audit.PANEL_COPY in actions:
-        raise EditRejectedError(path, "is already an evaluator copy; a copy cannot be stamped twice")
+        raise EditRejectedError(
+            path, "is already an evaluator copy; a copy cannot be stamped twice"
+        )
 
 
 class PanelRecords:
     """Panel rows mixed into EvaluationDocument; needs its connection, path and _commit_many."""
 
+    _conn: sqlite3.Connection
+    path: Path
+
     def panel_rows(self) -> list[audit.AuditRow]:
         """Every panel row of the trail, oldest first."""
-        rows = [row for action in audit.PANEL_ACTIONS
-                for row in audit.read_rows_by_action(self._conn, action)]  # type: ignore[attr-defined]
+        rows = [
+            row
+            for action in audit.PANEL_ACTIONS
+            for row in audit.read_rows_by_action(self._conn, action)
+        ]
         return sorted(rows, key=lambda row: row.seq)
 
     def copy_stamp(self) -> dict[str, Any] | None:
         """What made this document an evaluator's copy (its invitation, the lead row it was made
         at), or None for any other document."""
-        return copy_stamp(self._conn)  # type: ignore[attr-defined]
+        return copy_stamp(self._conn)
 
-    def record_panel(self, entries: list[tuple[str, str | None, dict[str, Any]]]) -> tuple[int, str]:
+    def record_panel(
+        self, entries: list[tuple[str, str | None, dict[str, Any]]]
+    ) -> tuple[int, str]:
         """Panel rows (action, target, payload) in one transaction: all of them or none. Returns
         the head after them. The payload is checked by core/panel before it gets here."""
         for action, _, _ in entries:
             if action not in audit.PANEL_ACTIONS:
-                raise EditRejectedError(self.path, f"{action!r} is not a panel record")  # type: ignore[attr-defined]
-        rows = [(action, target, None, json.dumps(payload, sort_keys=True, ensure_ascii=False))
-                for action, target, payload in entries]
+                raise EditRejectedError(self.path, f"{action!r} is not a panel record")
+        rows = [
+            (action, target, None, json.dumps(payload, sort_keys=True, ensure_ascii=False))
+            for action, target, payload in entries
+        ]
         self._commit_many(rows)  # type: ignore[attr-defined]
         return self.head  # type: ignore[attr-defined,no-any-return]
