@@ -99,5 +99,6 @@ def record_consensus(
             for name, reason in dissent
         ],
     }
-    lead.record_panel([(audit.PANEL_CONSENSUS, item.key, payload)])
+    payload["words"] = item_words(item)  # what the audit trail shows (the store words no criterion)
+    lead.record_panel([(audit.PANEL_CONSENSUS, item_words(item), payload)])
     return payload

@@ -6,6 +6,7 @@ import json
 
 from clusterbid.core.store import audit
 from clusterbid.core.store.audit import AuditRow
+from clusterbid.core.store.panel_lock import panel_row_words
 from clusterbid.core.store.verify import AuditReport
 
 # The most anchors the app lists: enough to see the last few memos, short enough to read.
@@ -59,8 +60,10 @@ def _details(row: AuditRow) -> list[str]:
             if len(steps) > MAX_CHANGES_SHOWN:
                 shown.append(f"  ... and {len(steps) - MAX_CHANGES_SHOWN} more parts")
             return [f"{_short(edit.get('label'))}: {len(steps)} parts in one change", *shown]
+        if row.action in audit.PANEL_ACTIONS:
+            return [panel_row_words(row.action, json.loads(row.new_json or "{}"))]
         return [f"{key}: {_short(value)}" for key, value in sorted(json.loads(row.new_json or "{}").items())]
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, TypeError):
         return ["(value is not readable JSON)"]
 
 

@@ -88,3 +88,30 @@ class PanelRecords:
         ]
         self._commit_many(rows)  # type: ignore[attr-defined]
         return self.head  # type: ignore[attr-defined,no-any-return]
+
+
+def panel_row_words(action: str, payload: dict[str, Any]) -> str:
+    """One line for `clusterbid audit` and the app's audit trail: what a panel row records."""
+    invitation = payload.get("invitation", payload)
+    who = f"{invitation.get('evaluator', '?')}, {invitation.get('role', '?')}"
+    if action == audit.PANEL_INVITE:
+        return f"invited {who} to the evaluation panel"
+    if action == audit.PANEL_COPY:
+        return (f"evaluator copy for {who}, made at row #{payload.get('lead_seq')} of "
+                f"{payload.get('lead_file', 'the lead document')}")
+    judgement = payload.get("judgement", {})
+    counts = (f"{len(judgement.get('weights', {}))} weights, "
+              f"{sum(len(s) for s in judgement.get('scores', {}).values())} scores, "
+              f"{sum(len(n) for n in judgement.get('notes', {}).values())} notes, "
+              f"{sum(len(q) for q in judgement.get('questions', {}).values())} questions")
+    if action == audit.PANEL_JUDGEMENT:
+        return f"{payload.get('evaluator')}'s judgement: {counts}"
+    if action == audit.PANEL_MERGE:
+        return (f"merged {payload.get('evaluator')}'s judgement ({counts}) from "
+                f"{payload.get('copy_file')}, row #{payload.get('copy_seq')} of that copy")
+    dissent = len(payload.get("dissent", []))
+    how = "the median accepted" if payload.get("median_accepted") else "agreed"
+    bid, value = payload.get("bid"), float(payload.get("value", 0.0))
+    words = payload.get("words", payload.get("item"))
+    item = f"the {words}, {value:.1f}{'% of the total' if bid is None else ' of 10'}"
+    return f"consensus on {item} ({how}); {dissent} dissent"
