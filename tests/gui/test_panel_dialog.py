@@ -7,6 +7,7 @@ from __future__ import annotations
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.gui.panel_dialog import PanelDialog
 from clusterbid.gui.session import Session
+from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
 
 
 def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_path):
@@ -60,3 +61,8 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
         "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); agreed: 20.0%"
         in (dialog.result.toPlainText())
     )
+    # the dialog, its tabs and the status it shows speak in words, not codes (the folder typed
+    # in is the test's own path, not the dialog's words)
+    dialog.folder.clear()
+    texts = _widget_texts(dialog) + [("status", dialog.result.toPlainText())]
+    assert _codes(texts) == []
