@@ -45,8 +45,9 @@ def merged_judgements(
             continue
         payload = json.loads(row.new_json or "{}")
         name = payload["evaluator"]
-        where = (payload["lead_seq"], payload["copy_seq"])
-        if name not in best or where > (best[name]["lead_seq"], best[name]["copy_seq"]):
+        # .get: a merge row written before copies' issue points were kept counts as the first issue
+        where = (payload.get("lead_seq", 0), payload["copy_seq"])
+        if name not in best or where > (best[name].get("lead_seq", 0), best[name]["copy_seq"]):
             best[name] = payload
     return {
         name: (invited[name], Judgement.from_json(p["judgement"]), p)
