@@ -105,7 +105,7 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, and
     # both fit in each term, so the job carries half of it: Northwind $3,195,648 / 2 = $1,597,824,
     # Cumulus's 12-month term $11,167,949 / 2 = $5,583,974.50 (last). Next cheapest is Legacy
-    # ($1,711,411 on demand); next by score Hyperscale Prime ($2,139,598, SLA 99.99%).
+    # ($1,703,117 on demand); next by score Hyperscale Prime ($2,139,401, SLA 99.99%).
     assert 3_195_648 / 2 == 1_597_824 and "$1,597,824" in page
     # Issue 34: the rivals are the bid likeliest to cost less than the recommended one (Legacy, cheaper
     # in about 42% of samples) and the next by score (Prime), each with its commitment: Legacy bills

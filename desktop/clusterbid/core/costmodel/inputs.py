@@ -56,6 +56,7 @@ class BidArrays:
     multi_node_training_ok: np.ndarray  # bool
     failures_per_gpu_hour: np.ndarray
     node_replacement_hours: np.ndarray
+    pool_swap_hours: np.ndarray  # a node from the provider's pool when none is on hand (nan: waits)
     uptime: np.ndarray  # fraction
     storage_write_gb_s: np.ndarray
     burn_in_hours: np.ndarray
@@ -249,6 +250,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "multi_node_training_ok": fabric.multi_node_training,
             "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
             "node_replacement_hours": reliability.node_replacement_hours,
+            "pool_swap_hours": np.nan if bid.reliability.pool_swap_hours is None else bid.reliability.pool_swap_hours,
             "uptime": reliability.uptime_sla_percent / 100.0,
             "storage_write_gb_s": reliability.storage_write_gb_s,
             "burn_in_hours": reliability.burn_in_hours,

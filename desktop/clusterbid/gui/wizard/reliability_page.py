@@ -34,6 +34,7 @@ class TermsPage(SectionPage):
                   decimals=3),
             _spec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
             _spec(Reliability, ("reliability", "node_replacement_hours"), "Node &replacement (hours)"),
+            _spec(Reliability, ("reliability", "pool_swap_hours"), "Swap from the provider's p&ool (hours)"),
             _spec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
             _spec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
         ]),
