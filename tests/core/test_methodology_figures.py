@@ -63,3 +63,15 @@ def test_llama3_goodput_check_of_section_3_is_the_model_s():
 @pytest.mark.parametrize("text", ["67% at 32,768."])
 def test_the_old_figure_is_gone(text):
     assert text not in METHODOLOGY
+
+
+def test_moe_memory_figures_of_section_1_are_the_model_s():
+    experts, ep1, ep8 = _stated(r"\(Mixtral 8x7B: ([\d.]+)B of 46.7B\).*?Mixtral at TP 2 holds (\d+) GB per GPU "
+                                r"at EP 1, (\d+) GB at EP 8")
+    mixtral = {"total_params_billions": 46.7, "active_params_billions": 12.9, "num_experts": 8,
+               "experts_per_token": 2, "job_gpus": 64, "tensor_parallel": 2, "pipeline_parallel": 1,
+               "global_batch_tokens": 256 * 4096}
+    at = {ep: Workload.model_validate(workload_dict(**mixtral, expert_parallel=ep)) for ep in (1, 8)}
+    assert round(at[1].expert_params_billions(), 1) == float(experts)
+    assert round(at[1].model_state_gb_per_gpu()) == int(ep1)
+    assert round(at[8].model_state_gb_per_gpu()) == int(ep8)

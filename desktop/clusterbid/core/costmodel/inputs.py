@@ -125,6 +125,8 @@ class WorkloadScalars:
     tp_comm_overlap: float
     expert_parallel: int
     experts_per_token: int
+    measured_fit_hbm_gb: float | None  # the layout was measured to fit on GPUs of this much HBM
+    measured_fit_reference: str | None
     idle: IdlePlan  # what the buyer does with reserved time the job leaves idle (contract.py)
 
     @classmethod
@@ -172,6 +174,9 @@ class WorkloadScalars:
             tp_comm_overlap=workload.tp_comm_overlap,
             expert_parallel=workload.expert_parallel,
             experts_per_token=workload.experts_per_token,
+            measured_fit_hbm_gb=None if workload.memory_measured_to_fit is None else workload.memory_measured_to_fit.hbm_gb,
+            measured_fit_reference=None if workload.memory_measured_to_fit is None
+            else workload.memory_measured_to_fit.reference,
             idle=idle_plan(workload),
         )
 
