@@ -169,7 +169,8 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         ),
         *_wait_assumption(estimate, currency),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{reliability.storage_write_gb_s:g} GB/s write ({said['storage_write_gb_s']}), 14 bytes per parameter"),
-        Assumption("Uptime", f"{reliability.uptime_sla_percent:g}%", f"SLA floor, {said['uptime_sla_percent']}"),
+        Assumption("Uptime", f"{reliability.uptime_sla_percent:g}%", f"SLA floor, {said['uptime_sla_percent']}; counted only"
+                   " beyond the downtime restarts and node waits already take (methodology section 3)"),
         Assumption("Billing", billing_words(bid, currency), "the bid's terms"),
         Assumption("Idle reserved time", plan_words(workload.plan, currency), "the buyer's compute plan"),
     ]

@@ -74,6 +74,9 @@ class TermsPage(SectionPage):
     def values(self) -> dict:
         out = super().values()
         provenance = {".".join(b.path): self.source(b) for b in self.bindings}
+        # An offer left empty (the pool swap) is simply not offered: no default to record.
+        if out.get("reliability", {}).get("pool_swap_hours") is None:
+            provenance.pop("reliability.pool_swap_hours", None)
         # The spare pool stays a number in the document: not stated leaves it out (the default 0).
         if out.get("capacity", {}).get("spare_pool_gpus", 0) is None:
             del out["capacity"]["spare_pool_gpus"]
