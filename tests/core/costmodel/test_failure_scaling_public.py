@@ -92,3 +92,20 @@ def test_restart_reads_the_checkpoint_at_the_stated_storage_bandwidth():
     # 70e9 parameters x 14 bytes = 980 GB: 490 s at 2 GB/s, 4.9 s at 200 GB/s.
     assert slow.restart_hours == pytest.approx(0.25 + 490 / 3600)
     assert fast.restart_hours == pytest.approx(0.25 + 4.9 / 3600)
+
+
+def test_the_wait_and_its_cost_are_shown_in_words_where_no_spare_is_on_hand():
+    from clusterbid.core.assumptions import bid_assumptions
+
+    reliability = {"failures_per_1000_gpu_days": 2.4, "node_replacement_hours": 72, "storage_write_gb_s": 98}
+    workload = Workload.model_validate(workload_dict(checkpoint_interval_minutes=60, restart_minutes=15))
+    waits = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": reliability})
+    shown = {a.name: a for a in bid_assumptions(waits, workload)}
+    wait = shown["Waiting for failed nodes"]
+    assert wait.value == f"{waits.replacement_wait_hours:,.0f} h of the run, ${waits.replacement_wait_cost:,.0f} of GPU time"
+    assert "waiting for the repair" in shown["Failures"].source and "_" not in shown["Failures"].source
+    pool = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": {**reliability, "pool_swap_hours": 2}})
+    assert "2 h to continue on a node from the provider's pool" in {
+        a.name: a for a in bid_assumptions(pool, workload)}["Failures"].source
+    spare = _estimate({"capacity": {"spare_pool_gpus": 8}, "reliability": reliability})
+    assert "Waiting for failed nodes" not in {a.name for a in bid_assumptions(spare, workload)}
