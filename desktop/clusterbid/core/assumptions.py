@@ -9,6 +9,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
+from clusterbid.core.costmodel.schedule_range import schedule_words
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
@@ -157,6 +158,7 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         Assumption("Exposed communication per step", exposed_text(estimate, workload),
                    "each kind less the share its overlap hides, as the step time counts it (methodology section 2)"),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
+        *[Assumption("Pipeline schedule", *words) for words in [schedule_words(workload, bid)] if words],
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
