@@ -75,3 +75,21 @@ def test_moe_memory_figures_of_section_1_are_the_model_s():
     assert round(at[1].expert_params_billions(), 1) == float(experts)
     assert round(at[1].model_state_gb_per_gpu()) == int(ep1)
     assert round(at[8].model_state_gb_per_gpu()) == int(ep8)
+
+
+def test_section_5_tp1_calibration_example_is_the_model_s():
+    own, workload_layout = _stated(r"46.44% on 64 H100s comes back as a ([\d.]+)% baseline through its own layout, "
+                                   r"(\d+)% through TP 8 x PP 4")
+    # llm-foundry's MPT-7B row (6.66B, 8 H100s, sequence 2,048), here at 64 GPUs, against the
+    # 70B workload of 80 layers of width 8,192 at TP 8 x PP 4.
+    item = {"kind": "training_mfu", "value": 0.4644, "unit": "fraction", "scale_gpus": 64,
+            "grade": "measured_provider", "artefact_sha256": "1" * 64, "artefact_name": "mpt7b.csv",
+            "description": "llm-foundry MPT-7B", "gpu_model": "H100-SXM", "precision": "bf16",
+            "model_active_params_billions": 6.66, "sequence_length": 2048}
+    workload = Workload.model_validate(workload_dict(num_layers=80, hidden_size=8192))
+
+    def baseline(evidence: dict) -> float:
+        return estimate_training(workload, [Bid.model_validate(bid_dict(evidence=[evidence]))]).bids[0].baseline_mfu
+
+    assert round(baseline({**item, "tensor_parallel": 1, "pipeline_parallel": 1}) * 100, 1) == float(own)
+    assert round(baseline(item) * 100) == int(workload_layout)
