@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clusterbid.core.bid import Bid, Reliability
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
+from clusterbid.core.costmodel.schedule_range import schedule_words
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.flops import flops_text
+from clusterbid.core.money import format_money
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,17 +158,45 @@ def bid_assumptions(estimate: BidEstimate, workload: Workload, currency: str = "
         Assumption("Exposed communication per step", exposed_text(estimate, workload),
                    "each kind less the share its overlap hides, as the step time counts it (methodology section 2)"),
         Assumption("Pipeline bubble", f"{estimate.bubble_fraction:.2%}", "(pp-1)/(v*m+pp-1), 1F1B schedule"),
+        *[Assumption("Pipeline schedule", *words) for words in [schedule_words(workload, bid)] if words],
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} h lost each",
-            f"{reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days ({said['failures_per_1000_gpu_days']}); "
-            "restart + half a checkpoint interval"
+            f"{reliability.failures_per_1000_gpu_days:g} per 1,000 GPU-days across the fleet "
+            f"({said['failures_per_1000_gpu_days']}), fewer per GPU beyond 1,024 GPUs as in Meta's fleets "
+            f"(methodology section 3); restart ({estimate.restart_hours * 60:.0f} min with the checkpoint read back)"
+            " + half a checkpoint interval"
             f" ({estimate.checkpoint_interval_s / 60:.1f} min: Young's sqrt(2 x write x MTBF), at most the workload's)"
-            + ("" if estimate.spare_on_hand else f" + {reliability.node_replacement_hours:g} h replacement, "
-               f"{said['node_replacement_hours']} (no spare node) for the 77% of failures that take a node out (Llama 3)"),
+            + ("" if estimate.spare_on_hand else _node_wait_words(bid, reliability, said)),
         ),
+        *_wait_assumption(estimate, currency),
         Assumption("Checkpoint stall", f"{estimate.checkpoint_write_s:.1f} s per checkpoint", f"{reliability.storage_write_gb_s:g} GB/s write ({said['storage_write_gb_s']}), 14 bytes per parameter"),
-        Assumption("Uptime", f"{reliability.uptime_sla_percent:g}%", f"SLA floor, {said['uptime_sla_percent']}"),
+        Assumption("Uptime", f"{reliability.uptime_sla_percent:g}%", f"SLA floor, {said['uptime_sla_percent']}; counted only"
+                   " beyond the downtime restarts and node waits already take (methodology section 3)"),
         Assumption("Billing", billing_words(bid, currency), "the bid's terms"),
         Assumption("Idle reserved time", plan_words(workload.plan, currency), "the buyer's compute plan"),
     ]
+
+
+def _node_wait_words(bid: Bid, reliability: Reliability, said: dict[str, str]) -> str:
+    """What a failed node costs the job when the reservation holds no spare: the provider's pool
+    swap when the bid offers one, else the repair."""
+    share = "for the 77% of failures that take a node out (Llama 3)"
+    swap = bid.reliability.pool_swap_hours
+    if swap is not None:
+        return (f" + {swap:g} h to continue on a node from the provider's pool, "
+                f"{said.get('pool_swap_hours', 'as the bid states')} (no spare node in the reservation) {share}")
+    return (f" + {reliability.node_replacement_hours:g} h waiting for the repair, {said['node_replacement_hours']}"
+            f" (no spare node, and the bid offers no swap from the provider's pool) {share}")
+
+
+def _wait_assumption(estimate: BidEstimate, currency: str) -> list[Assumption]:
+    """The run's hours spent waiting for failed nodes and what that GPU time costs, when any."""
+    if estimate.replacement_wait_hours <= 0:
+        return []
+    return [Assumption(
+        "Waiting for failed nodes",
+        f"{estimate.replacement_wait_hours:,.0f} h of the run, {format_money(estimate.replacement_wait_cost, currency)}"
+        " of GPU time",
+        "no spare node on hand: the job's GPUs wait at the bid's price while a failed node is swapped or repaired",
+    )]

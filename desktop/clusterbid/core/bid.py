@@ -105,10 +105,14 @@ class Reliability(FrozenModel):
         0, ge=0, le=100, description="Credit at the first SLA breach tier, percent"
     )
     failures_per_1000_gpu_days: float | None = Field(
-        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days (Llama 3 on H100: about 0.47; empty: 2.0, the cautious default)"
+        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days across the fleet (jobs up to 1,024 GPUs; larger jobs see fewer per GPU, methodology section 3; empty: 2.0, the cautious default)"
     )
     node_replacement_hours: float | None = Field(
         72, ge=0, le=10_000, description="Hours to replace a failed node"
+    )
+    pool_swap_hours: float | None = Field(
+        None, ge=0, le=10_000, description="Hours to continue on a node from the provider's own pool when the "
+        "reservation holds no spare (empty: the bid does not offer it, the job waits for the repair)"
     )
     burn_in_hours: float | None = Field(72, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
     storage_write_gb_s: float | None = Field(

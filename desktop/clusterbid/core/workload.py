@@ -18,6 +18,17 @@ OPTIMIZER_BYTES_PER_PARAM = 12
 WEIGHT_BYTES_PER_PARAM = 2
 
 
+class MeasuredFit(FrozenModel):
+    """The layout ran: a measurement that it fits in memory, which the model's estimate of
+    activations (a formula, not the framework's allocator) does not overrule."""
+
+    hbm_gb: float = Field(gt=0, le=10_000, description="HBM per GPU of the GPUs the layout was measured on, GB")
+    reference: str = Field(
+        min_length=3, max_length=500,
+        description="Where it was measured: the run's memory log or training log, or a published table",
+    )
+
+
 class Workload(FrozenModel):
     """A training run: model size, tokens, planned job size and parallelism (shared by all bids)."""
 
@@ -81,6 +92,15 @@ class Workload(FrozenModel):
     )
     expert_parallel: int = Field(1, ge=1, le=4096, description="Expert-parallel degree (mixture of experts; 1 = none)")
     experts_per_token: int = Field(2, ge=1, le=64, description="Experts each token is routed to (top-k)")
+    num_experts: int | None = Field(
+        None, ge=1, le=100_000, description="Routed experts per layer (mixture of experts; empty: not stated, "
+        "the memory gate then splits over expert parallelism only the parameters no token uses, the cautious "
+        "reading)",
+    )
+    memory_measured_to_fit: MeasuredFit | None = Field(
+        None, description="This layout was measured to fit (GPU memory and where it is recorded): the activation "
+        "gate then warns instead of refusing a bid whose GPUs hold at least as much",
+    )
     checkpoint_interval_minutes: float = Field(60, gt=0, le=100_000, description="Minutes between checkpoints")
     checkpoint_blocking_share: float = Field(
         1.0, ge=0, le=1, description="Share of the checkpoint write that stalls training (0 = fully async)"
@@ -171,11 +191,35 @@ class Workload(FrozenModel):
             return self.total_flops * self.attention_factor
         return 6.0 * self.active_params_billions * 1e9 * self.training_tokens_billions * 1e9 * self.attention_factor
 
+    def expert_params_billions(self) -> float:
+        """Parameters in the routed experts, which expert parallelism splits across GPUs. With E
+        experts of e parameters, top-k: total - active = (E - k) e, so the experts hold
+        (total - active) x E / (E - k). Without E only the inactive share is certain to be
+        experts (total - active): the smallest share, so memory is never understated."""
+        inactive = self.total_params_billions - self.active_params_billions
+        experts, k = self.num_experts, self.experts_per_token
+        if experts is None or experts <= k:
+            return inactive
+        return min(inactive * experts / (experts - k), self.total_params_billions)
+
     def model_state_gb_per_gpu(self) -> float:
-        """Weights, gradients and optimizer state per GPU, GB (activations not included)."""
-        shard = self.total_params_billions * 1e9 / (self.tensor_parallel * self.pipeline_parallel)
-        optimizer_share = 1 / self.data_parallel if self.distributed_optimizer or self.shard_parameters else 1
-        weights_share = 1 / self.data_parallel if self.shard_parameters else 1
-        per_param = ((WEIGHT_BYTES_PER_PARAM + self.grad_bytes_per_param) * weights_share
-                     + OPTIMIZER_BYTES_PER_PARAM * optimizer_share)
-        return shard * per_param / 1e9
+        """Weights, gradients and optimizer state per GPU, GB (activations not included). The
+        experts are split over EP as well as TP and PP (Megatron-Core's expert parallelism, with
+        the experts' tensor parallelism equal to the dense layers'); their data-parallel group,
+        which shards their optimizer, is DP / EP."""
+        model_parallel = self.tensor_parallel * self.pipeline_parallel
+        experts = self.expert_params_billions()
+        dense_shard = (self.total_params_billions - experts) * 1e9 / model_parallel
+        expert_shard = experts * 1e9 / model_parallel / self.expert_parallel
+        expert_dp = max(self.data_parallel // self.expert_parallel, 1)
+        return (_state_bytes(self, dense_shard, self.data_parallel) + _state_bytes(self, expert_shard, expert_dp)) / 1e9
+
+
+def _state_bytes(workload: Workload, params_per_gpu: float, data_parallel: int) -> float:
+    """Bytes of weights, gradients and optimizer state for `params_per_gpu` whose copies are
+    sharded over `data_parallel` ranks as the workload's optimizer and FSDP settings say."""
+    optimizer_share = 1 / data_parallel if workload.distributed_optimizer or workload.shard_parameters else 1
+    weights_share = 1 / data_parallel if workload.shard_parameters else 1
+    per_param = ((WEIGHT_BYTES_PER_PARAM + workload.grad_bytes_per_param) * weights_share
+                 + OPTIMIZER_BYTES_PER_PARAM * optimizer_share)
+    return params_per_gpu * per_param

@@ -105,7 +105,7 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, and
     # both fit in each term, so the job carries half of it: Northwind $3,195,648 / 2 = $1,597,824,
     # Cumulus's 12-month term $11,167,949 / 2 = $5,583,974.50 (last). Next cheapest is Legacy
-    # ($1,711,411 on demand); next by score Hyperscale Prime ($2,139,598, SLA 99.99%).
+    # ($1,703,117 on demand); next by score Hyperscale Prime ($2,139,401, SLA 99.99%).
     assert 3_195_648 / 2 == 1_597_824 and "$1,597,824" in page
     # Issue 34: the rivals are the bid likeliest to cost less than the recommended one (Legacy, cheaper
     # in about 42% of samples) and the next by score (Prime), each with its commitment: Legacy bills
@@ -267,13 +267,13 @@ def test_the_full_methodology_travels_with_the_memo_and_the_appendix_points_to_i
 
 def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo):
     """Issue 34 item 4, by hand from demo-evaluation.json: Northwind commits 512 x 3 x 730 h x $2.85
-    = $3,195,648; if the plan fails it leaves after the job: the job's $1,531,076 (page 1) plus 50% of
-    the rest of the term = $2,363,362. Cumulus commits 512 x 12 x 730 x $2.49 = $11,167,948.80 with
+    = $3,195,648; if the plan fails it leaves after the job: the job's $1,529,591 (page 1) plus 50% of
+    the rest of the term = $2,362,620. Cumulus commits 512 x 12 x 730 x $2.49 = $11,167,948.80 with
     no exit, so failing plan means paying all of it; its plan counts half as the job's net cost."""
     text = " ".join(demo[2:])
     section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
-    assert "$1,531,076 of it" in demo[2]
-    northwind_fails = 1_531_076 + 0.5 * (512 * 3 * 730 * 2.85 - 1_531_076)
+    assert "$1,529,591 of it" in demo[2]
+    northwind_fails = 1_529_591 + 0.5 * (512 * 3 * 730 * 2.85 - 1_529_591)
     assert f"northwind-ib net $1,597,824; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
     cumulus = 512 * 12 * 730 * 2.49
     assert f"cumulus-roce net ${cumulus / 2:,.0f}; if the plan fails ${cumulus:,.0f}; commits ${cumulus:,.0f}" in section

@@ -70,7 +70,10 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workl
             fitting += [fit.evidence] if fit.evidence is not None else []
         efficiency_used.append(_best(fitting, w.job_gpus))
     rows = [i for i, chosen in enumerate(efficiency_used) if chosen is not None and not np.isnan(b.peak_flops[i])]
-    solved = _solve_baseline_mfu(w, b, rows, [efficiency_used[i] for i in rows]) if rows else []
+    # Each measurement is solved through the layout, batch and sequence it ran (those it records),
+    # not the workload's: an MFU measured at TP 1 had no tensor-parallel all-reduces to explain.
+    solved = [float(_solve_baseline_mfu(run_scalars(workload, efficiency_used[i]), b, [i],
+                                        [efficiency_used[i]])[0]) for i in rows]
     for i, value in zip(rows, solved, strict=True):
         chosen = efficiency_used[i]
         if np.isnan(value):
@@ -85,6 +88,30 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workl
             value = MAX_CALIBRATED_MFU
         mfu[i] = value
     return b.replace(baseline_mfu=mfu), Calibration(busbw_used, efficiency_used, notes)
+
+
+def run_scalars(workload: Workload, evidence: Evidence | None) -> WorkloadScalars:
+    """The workload as the measured run had it: its recorded TP, PP, sequence length and global
+    batch in place of the workload's (the model and everything unrecorded stay the workload's)."""
+    if evidence is None:
+        return WorkloadScalars.from_workload(workload)
+    changes: dict[str, int] = {}
+    if evidence.tensor_parallel is not None:
+        changes["tensor_parallel"] = evidence.tensor_parallel
+    if evidence.pipeline_parallel is not None:
+        changes["pipeline_parallel"] = evidence.pipeline_parallel
+        if evidence.pipeline_parallel == 1:
+            changes["virtual_pipeline_stages"] = 1
+    sequence = evidence.sequence_length or workload.sequence_length
+    sequences = evidence.global_batch_sequences or workload.global_batch_sequences
+    changes.update(sequence_length=sequence, global_batch_tokens=sequences * sequence, job_gpus=evidence.scale_gpus)
+    run = workload.model_copy(update=changes)
+    replica = run.tensor_parallel * run.pipeline_parallel * run.context_parallel
+    if evidence.scale_gpus % replica or sequences % (evidence.scale_gpus // replica * run.micro_batch_size):
+        # The record does not make a whole layout at its scale (its CP is never recorded, for one):
+        # solved through the workload's layout at the measured scale, as before.
+        return WorkloadScalars.from_workload(workload)
+    return WorkloadScalars.from_workload(run)
 
 
 def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, rows: list[int], evidence: list[Evidence]) -> np.ndarray:

@@ -52,6 +52,9 @@ class BidEstimate:
     failures_per_hour: float
     hours_lost_per_failure: float
     spare_on_hand: bool
+    restart_hours: float  # per failure: the workload's restart and reading the checkpoint back
+    replacement_wait_hours: float  # wall-clock hours of the run spent waiting for failed nodes
+    replacement_wait_cost: float  # those hours on the job's GPUs at the bid's price
     checkpoint_write_s: float
     checkpoint_interval_s: float
     goodput: float
@@ -166,6 +169,9 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "failures_per_hour": good.failures_per_hour,
         "hours_lost_per_failure": good.hours_lost_per_failure,
         "spare_on_hand": good.spare_on_hand,
+        "restart_hours": good.restart_hours,
+        "replacement_wait_hours": done.run_hours * good.wait_share,
+        "replacement_wait_cost": done.run_hours * good.wait_share * step.n_gpus * a.price_per_gpu_hour,
         "checkpoint_write_s": good.checkpoint_write_s,
         "checkpoint_interval_s": good.checkpoint_interval_s,
         "goodput": good.goodput,

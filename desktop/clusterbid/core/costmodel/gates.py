@@ -60,8 +60,15 @@ def evaluate_gates(w: WorkloadScalars, b: BidArrays, fabric_names: list[str]) ->
                 f"parallelism, more than the {hbm:.0f} GB of HBM: raise TP or PP, or shard the optimizer",
             ))
         elif w.activation_gb_per_gpu is not None and w.model_state_gb_per_gpu + w.activation_gb_per_gpu > hbm:
-            gates[i].append(Finding("activations_exceed_hbm", _activation_words(w, hbm)))
+            if not measured_to_fit(w, hbm):
+                gates[i].append(Finding("activations_exceed_hbm", _activation_words(w, hbm)))
     return gates
+
+
+def measured_to_fit(w: WorkloadScalars, hbm: float) -> bool:
+    """Whether the buyer's measurement that the layout fits covers a GPU of `hbm` GB: measured on
+    GPUs with no more memory than this one."""
+    return w.measured_fit_hbm_gb is not None and hbm >= w.measured_fit_hbm_gb
 
 
 def _activation_words(w: WorkloadScalars, hbm: float) -> str:
@@ -94,6 +101,13 @@ def evaluate_warnings(w: WorkloadScalars, b: BidArrays, has_rdma: list[bool]) ->
                 "little_hbm_for_activations",
                 f"model state takes {w.model_state_gb_per_gpu / hbm:.0%} of HBM, leaving little for activations "
                 "(activations not counted: the workload gives no num_layers and hidden_size)",
+            ))
+        elif w.activation_gb_per_gpu is not None and _memory_gb(w) > hbm and measured_to_fit(w, hbm):
+            warnings[i].append(Finding(
+                "activations_measured_to_fit",
+                f"the model counts {_memory_gb(w):.1f} GB per GPU (model state and activations), more than the "
+                f"{hbm:.0f} GB of HBM, but the layout was measured to fit on {w.measured_fit_hbm_gb:g} GB GPUs "
+                f"({w.measured_fit_reference}): taken as fitting on the measurement's word",
             ))
         elif w.activation_gb_per_gpu is not None and HBM_WARNING_SHARE * hbm < _memory_gb(w) <= hbm:
             warnings[i].append(Finding(

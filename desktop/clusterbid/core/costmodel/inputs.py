@@ -56,6 +56,7 @@ class BidArrays:
     multi_node_training_ok: np.ndarray  # bool
     failures_per_gpu_hour: np.ndarray
     node_replacement_hours: np.ndarray
+    pool_swap_hours: np.ndarray  # a node from the provider's pool when none is on hand (nan: waits)
     uptime: np.ndarray  # fraction
     storage_write_gb_s: np.ndarray
     burn_in_hours: np.ndarray
@@ -124,6 +125,8 @@ class WorkloadScalars:
     tp_comm_overlap: float
     expert_parallel: int
     experts_per_token: int
+    measured_fit_hbm_gb: float | None  # the layout was measured to fit on GPUs of this much HBM
+    measured_fit_reference: str | None
     idle: IdlePlan  # what the buyer does with reserved time the job leaves idle (contract.py)
 
     @classmethod
@@ -171,6 +174,9 @@ class WorkloadScalars:
             tp_comm_overlap=workload.tp_comm_overlap,
             expert_parallel=workload.expert_parallel,
             experts_per_token=workload.experts_per_token,
+            measured_fit_hbm_gb=None if workload.memory_measured_to_fit is None else workload.memory_measured_to_fit.hbm_gb,
+            measured_fit_reference=None if workload.memory_measured_to_fit is None
+            else workload.memory_measured_to_fit.reference,
             idle=idle_plan(workload),
         )
 
@@ -249,6 +255,7 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "multi_node_training_ok": fabric.multi_node_training,
             "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
             "node_replacement_hours": reliability.node_replacement_hours,
+            "pool_swap_hours": np.nan if bid.reliability.pool_swap_hours is None else bid.reliability.pool_swap_hours,
             "uptime": reliability.uptime_sla_percent / 100.0,
             "storage_write_gb_s": reliability.storage_write_gb_s,
             "burn_in_hours": reliability.burn_in_hours,

@@ -12,6 +12,7 @@ from clusterbid.core.costmodel.communication import (
     ring_allreduce_seconds,
 )
 from clusterbid.core.costmodel.contract import ContractBill, bill, where
+from clusterbid.core.costmodel.failure_model import checkpoint_read_hours, job_failures_per_hour, sla_factor
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.parallel_comm import (
     expert_all_to_all_seconds,
@@ -107,11 +108,15 @@ class Goodput:
     failures_per_hour: np.ndarray
     hours_lost_per_failure: np.ndarray
     spare_on_hand: np.ndarray
+    restart_hours: np.ndarray  # the workload's restart plus reading the checkpoint back
+    wait_hours_per_failure: np.ndarray  # for a node without a spare: repair, or the pool's swap
     checkpoint_write_s: np.ndarray
     checkpoint_interval_s: np.ndarray  # Young/Daly optimum for this bid, capped by the workload's
     checkpoint_factor: np.ndarray
     failure_factor: np.ndarray
+    wait_share: np.ndarray  # share of wall-clock time waiting for failed nodes
     uptime: np.ndarray
+    sla_factor: np.ndarray  # the SLA's floor beyond the downtime the failure model counted
     goodput: np.ndarray
 
 
@@ -136,30 +141,40 @@ def checkpoint_interval_s(write_s, failures_per_hour, longest_s):
 
 
 def goodput(w: WorkloadScalars, b: BidArrays, n_gpus) -> Goodput:
-    """Failures (restart, half an interval of lost work, the replacement of a failed node when no
-    spare is on hand, for the share of failures that take a node out),
-    blocking checkpoint writes at the bid's best interval, and the uptime the SLA allows."""
+    """Failures at the job's size (failure_model: restart and checkpoint read, half an interval
+    of lost work, and for the share of failures that take a node out the wait for a node when no
+    spare is on hand), blocking checkpoint writes at the bid's best interval, and the uptime the
+    SLA allows beyond the downtime already counted."""
     n = np.asarray(n_gpus, dtype=float)
-    failures_per_hour = b.failures_per_gpu_hour * n
+    failures_per_hour = job_failures_per_hour(b.failures_per_gpu_hour, n)
     # A failed node is swapped at once when a spare node is on hand: the hot-spare pool
     # or the offered GPUs the job does not use.
     spare_on_hand = (b.spare_pool_gpus + b.gpus_offered - n) >= b.gpus_per_node
+    # Without one, the job continues on a node from the provider's own pool when the bid states
+    # how long that swap takes (nan: not stated), else it waits for the repair.
+    node_wait = where(np.isnan(b.pool_swap_hours), b.node_replacement_hours, b.pool_swap_hours)
+    wait = where(spare_on_hand, 0.0, NODE_SWAP_SHARE * node_wait)
+    restart = w.restart_hours + checkpoint_read_hours(w.checkpoint_bytes, b.storage_write_gb_s)
     write_s = w.checkpoint_bytes / (b.storage_write_gb_s * 1e9) * w.checkpoint_blocking_share
     interval_s = checkpoint_interval_s(write_s, failures_per_hour, w.checkpoint_interval_s)
-    lost = w.restart_hours + interval_s / 3600.0 / 2.0
-    lost = lost + where(spare_on_hand, 0.0, NODE_SWAP_SHARE * b.node_replacement_hours)
+    lost = restart + interval_s / 3600.0 / 2.0 + wait
     checkpoint_factor = interval_s / (interval_s + write_s)
     failure_factor = 1.0 / (1.0 + failures_per_hour * lost)
+    sla = sla_factor(b.uptime, failures_per_hour * (restart + wait) * failure_factor)
     return Goodput(
         failures_per_hour=failures_per_hour,
         hours_lost_per_failure=lost,
         spare_on_hand=spare_on_hand,
+        restart_hours=restart,
+        wait_hours_per_failure=wait,
         checkpoint_write_s=write_s,
         checkpoint_interval_s=interval_s,
         checkpoint_factor=checkpoint_factor,
         failure_factor=failure_factor,
+        wait_share=failures_per_hour * wait * failure_factor,
         uptime=b.uptime,
-        goodput=b.uptime * checkpoint_factor * failure_factor,
+        sla_factor=sla,
+        goodput=sla * checkpoint_factor * failure_factor,
     )
 
 

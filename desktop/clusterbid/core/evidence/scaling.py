@@ -27,7 +27,11 @@ from clusterbid.core.evidence.scaling_fit import (
 from clusterbid.core.evidence.throughput import IMPLAUSIBLE_MFU, MIN_PLAUSIBLE_MFU, mfu_from_tokens
 
 HEADER = ("gpus", "tokens_per_second")
-SETUP_KEYS = ("model", "active_params_b", "precision", "gpu_model", "measured_by", "measured_on")
+# The run's layout and shape, optional: each one recorded travels with every row's evidence, so the
+# calibration solves the table through the layout it ran (issue 36 item 3); each one left out is
+# named in the bid's notes.
+LAYOUT_KEYS = ("sequence_length", "tensor_parallel", "pipeline_parallel", "global_batch_sequences")
+SETUP_KEYS = ("model", "active_params_b", "precision", "gpu_model", "measured_by", "measured_on", *LAYOUT_KEYS)
 REQUIRED_SETUP = ("model", "active_params_b", "precision", "gpu_model", "measured_by")
 MAX_ROWS = 1000
 MAX_LINE_CHARS = 64 * 1024
@@ -45,6 +49,7 @@ class ScalingSetup:
     dense_peak_tflops: float
     measured_by: str
     measured_on: dt.date | None
+    layout: tuple[tuple[str, int], ...] = ()  # the LAYOUT_KEYS the table records, as Evidence fields
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,8 @@ def _setup(meta: dict[str, tuple[int, str]], source: str) -> ScalingSetup:
         model=meta["model"][1][:200], active_params_b=params, precision=precision.lower(), gpu_model=gpu.id,
         dense_peak_tflops=peak, measured_by=parse_measured_by(by, source, by_line),
         measured_on=parse_measured_on(on[1], source, on[0]) if on else None,
+        layout=tuple((key, int(_number(meta[key][1], source, meta[key][0], key, whole=True)))
+                     for key in LAYOUT_KEYS if key in meta),
     )  # fmt: skip
 
 
@@ -196,6 +203,10 @@ def scaling_evidence(table: ScalingTable, *, artefact_sha256: str | None, artefa
             ),
             grade=grade, measured_by=s.measured_by, measured_on=s.measured_on,
             artefact_name=artefact_name, artefact_sha256=artefact_sha256,
+            # The table's own context, which the fit to a bid checks (an A100 table cannot calibrate
+            # an H100 bid); its MFU counts 6 x active parameters per token (mfu_from_tokens).
+            gpu_model=s.gpu_model, precision=s.precision, model_active_params_billions=s.active_params_b,
+            mfu_flops_basis="6n", **dict(s.layout),
         )
         for p in table.points
     ]  # fmt: skip

@@ -126,8 +126,9 @@ def build_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, iss
         f"Failure rate: node or GPU failures per 1,000 GPU-days on this fleet over the last 90 days "
         f"({_stated(bid, 'failures_per_1000_gpu_days', '')}), with the GPU-days in service and the causes.",
         f"Node replacement: hours from a failure to a healthy replacement in the job "
-        f"({_stated(bid, 'node_replacement_hours', ' hours')}), written into the contract, and whether spares "
-        "are held in the same network block.",
+        f"({_stated(bid, 'node_replacement_hours', ' hours')}), written into the contract, whether spares "
+        "are held in the same network block, and whether, with no spare in the reservation, the job continues "
+        "on a node from your own pool (in how many hours) or waits for the repair.",
         f"Uptime: the SLA in the contract ({_stated(bid, 'uptime_sla_percent', '%')}), how it is measured and "
         "what it pays back.",
     ]

@@ -18,6 +18,7 @@ FIGURE_WORDS = {
     "reliability.sla_credit_percent": "SLA credit (%)",
     "reliability.failures_per_1000_gpu_days": "failures per 1,000 GPU-days",
     "reliability.node_replacement_hours": "node replacement (hours)",
+    "reliability.pool_swap_hours": "swap from the provider's pool (hours)",
     "reliability.burn_in_hours": "burn-in billed (hours)",
     "reliability.storage_write_gb_s": "checkpoint write (GB/s)",
     "capacity.spare_pool_gpus": "spare GPUs",

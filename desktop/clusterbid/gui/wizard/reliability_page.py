@@ -34,6 +34,7 @@ class TermsPage(SectionPage):
                   decimals=3),
             _spec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
             _spec(Reliability, ("reliability", "node_replacement_hours"), "Node &replacement (hours)"),
+            _spec(Reliability, ("reliability", "pool_swap_hours"), "Swap from the provider's p&ool (hours)"),
             _spec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
             _spec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
         ]),
@@ -73,6 +74,9 @@ class TermsPage(SectionPage):
     def values(self) -> dict:
         out = super().values()
         provenance = {".".join(b.path): self.source(b) for b in self.bindings}
+        # An offer left empty (the pool swap) is simply not offered: no default to record.
+        if out.get("reliability", {}).get("pool_swap_hours") is None:
+            provenance.pop("reliability.pool_swap_hours", None)
         # The spare pool stays a number in the document: not stated leaves it out (the default 0).
         if out.get("capacity", {}).get("spare_pool_gpus", 0) is None:
             del out["capacity"]["spare_pool_gpus"]

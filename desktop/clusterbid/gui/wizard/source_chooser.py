@@ -110,6 +110,9 @@ class SourceChooser(QWidget):
     def describe(self, value: object) -> str:
         """'not stated — default 24 used (range 4-72; source); flagged…' or 'stated by the provider, p.4'."""
         source = self.source(value)
+        if source["kind"] == "not_stated" and self.path not in DOCUMENTED_DEFAULTS:
+            # An offer, not a figure with a default (the pool swap): empty means not offered.
+            return "not offered — a failed node with no spare on hand waits for its repair"
         if source["kind"] == "not_stated":
             default = DOCUMENTED_DEFAULTS[self.path]
             return (f"not stated — default {default.value:g} used (range {default.low:g}-{default.high:g}; "
