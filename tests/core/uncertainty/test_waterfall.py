@@ -89,3 +89,23 @@ def test_no_waterfall_with_a_single_passing_bid():
     data = _two_bids().model_dump(mode="json")
     data["bids"] = data["bids"][:1]
     assert waterfall(score_evaluation(Evaluation.model_validate(data))) is None
+
+
+def test_score_json_carries_the_waterfall(capsys):
+    from clusterbid.cli import main
+
+    assert main(["score", str(EXAMPLES / "demo-evaluation.json"), "--json", "--samples", "2000"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    found = report["waterfall"]
+    first, second = (b for b in report["bids"] if b["rank"] in (1, 2))
+    if first["rank"] == 2:
+        first, second = second, first
+    assert (found["recommended"], found["runner_up"]) == (first["bid_id"], second["bid_id"])
+    assert found["currency"] == report["currency"]
+    # The ends are the decision costs the same report ranks on; the parts add up to the cent.
+    assert _cents(found["recommended_net_cost"]) == _cents(float(first["decision_cost"]["amount"]))
+    assert _cents(found["runner_up_net_cost"]) == _cents(float(second["decision_cost"]["amount"]))
+    assert sum(_cents(p["amount"]) for p in found["parts"]) == (
+        _cents(found["recommended_net_cost"]) - _cents(found["runner_up_net_cost"]))
+    assert found["samples"] == report["monte_carlo"]["samples"]
+    assert all(p["p10"] <= p["p90"] for p in found["parts"])

@@ -64,9 +64,10 @@ class Waterfall:
     parts: tuple[WaterfallPart, ...]
     samples: int  # draws behind the bands (0: none, the bands equal the amounts)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self, currency: str) -> dict[str, object]:
+        """Amounts in `currency` (the evaluation's), recommended minus runner-up: < 0 saves."""
         return {
-            "runner_up": self.runner_up, "recommended": self.winner, "runner_up_net_cost": self.start,
+            "currency": currency, "runner_up": self.runner_up, "recommended": self.winner, "runner_up_net_cost": self.start,
             "recommended_net_cost": self.end, "samples": self.samples,
             "parts": [{"part": p.name, "amount": p.amount, "p10": round(p.p10, 2) + 0.0, "p90": round(p.p90, 2) + 0.0}
                       for p in self.parts],
