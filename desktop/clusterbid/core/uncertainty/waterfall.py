@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
+from clusterbid.core.money import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.uncertainty.model_inputs import cost_and_hours, model_inputs, select
 from clusterbid.core.uncertainty.sampling import drawn_arrays, setup
@@ -44,7 +45,7 @@ GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Fees and exit", ("one_off_fees", "recurring_fees_per_month", "one_off_fee_share",
                        "recurring_fee_share", "exit_allowed", "exit_fee_share")),
 )
-HAIRCUT = "Evidence haircut and doubt"
+HAIRCUT = "Evidence haircut"
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,13 @@ def substitution_steps(w: WorkloadScalars, runner_up: BidArrays, winner: BidArra
         current = current.replace(**{c: getattr(winner, c) for c in columns})
         costs.append(np.asarray(cost_and_hours(w, current)[0], dtype=float))
     return costs
+
+
+def signed_money(amount: float, currency: str) -> str:
+    """A change as a board reads it: "+$1,200" or "-$1,200" ("$0" when nothing moves)."""
+    if round(amount) == 0:
+        return format_money(0.0, currency)
+    return ("-" if amount < 0 else "+") + format_money(abs(amount), currency)
 
 
 def _cents(value: float) -> float:
@@ -139,3 +147,19 @@ def _bands(scorecard: Scorecard, uncertainty: object, runner: str, winner: str, 
     parts = list(np.diff(costs, axis=0))
     parts.append((costs[-1] - costs[0]) - (point[-1] - point[0]))
     return [(float(np.percentile(p, 10)), float(np.percentile(p, 90))) for p in parts]
+
+
+def keep_waterfall(scorecard: Scorecard, uncertainty: object) -> Waterfall | None:
+    """The first-ranked bid's waterfall, kept on the scorecard (derived) for the views that show
+    it: computed once, off the window's thread, with the draws behind the bands."""
+    derived = getattr(scorecard, "derived", {})
+    if "waterfall" not in derived:
+        derived["waterfall"] = waterfall(scorecard, uncertainty)
+    found = derived["waterfall"]
+    return found if isinstance(found, Waterfall) else None
+
+
+def kept_waterfall(scorecard: Scorecard) -> Waterfall | None:
+    """The waterfall keep_waterfall left on the scorecard, or None (not computed yet)."""
+    found = getattr(scorecard, "derived", {}).get("waterfall")
+    return found if isinstance(found, Waterfall) else None

@@ -1,0 +1,51 @@
+"""Page 2's "Why the recommendation wins" (issue 34, item 2): the waterfall from the runner-up's
+net plan cost to the recommended bid's, one column per named part, with each part's P10-P90.
+
+Laid out across the page (the parts as columns) so that it fits under the criteria matrix on
+page 2 without pushing the ranking table onto page 3; the part names wrap between words only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reportlab.platypus import Flowable, KeepTogether
+
+from clusterbid.core.memo.flowables import grid, para
+from clusterbid.core.money import format_money
+from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.uncertainty.waterfall import Waterfall, signed_money as signed, waterfall
+
+Rows = tuple[tuple[str, ...], ...]
+
+
+def waterfall_rows(found: Waterfall | None, currency: str) -> Rows:
+    """Header (the runner-up, the parts, the recommended bid), the amounts, the P10-P90 bands;
+    () without a waterfall (one passing bid, a serving evaluation)."""
+    if found is None:
+        return ()
+    header = (f"{found.runner_up} (next by score)", *(p.name for p in found.parts),
+              f"{found.winner} (recommended)")
+    amounts = (format_money(found.start, currency), *(signed(p.amount, currency) for p in found.parts),
+               format_money(found.end, currency))
+    if found.samples:
+        bands = ("P10 to P90", *(f"{signed(p.p10, currency)} to {signed(p.p90, currency)}" for p in found.parts), "")
+        return header, amounts, bands
+    return header, amounts
+
+
+def memo_waterfall_rows(scorecard: Scorecard, uncertainty: Any, chosen: BidScore | None) -> Rows:
+    """The rows for the bid the memo recommends (an override's bid included)."""
+    return waterfall_rows(waterfall(scorecard, uncertainty, chosen), scorecard.evaluation.currency)
+
+
+def waterfall_section(rows: Rows) -> list[Flowable]:
+    if not rows:
+        return []
+    ends, parts = 0.13, len(rows[0]) - 2
+    return [KeepTogether([
+        para("Why the recommendation wins", "h2"),
+        para("The recommended bid's figures swapped into the next bid's one group at a time, on the decision "
+             "basis; a minus saves; the haircut is what the draws add (methodology section 7).", "small"),
+        grid(rows, [ends, *[(1 - 2 * ends) / parts] * parts, ends]),
+    ])]
