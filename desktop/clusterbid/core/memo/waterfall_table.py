@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reportlab.platypus import Flowable, KeepTogether
+from reportlab.platypus import Flowable, KeepTogether, Spacer, TableStyle
 
 from clusterbid.core.memo.flowables import grid, para
 from clusterbid.core.money import format_money
@@ -20,14 +20,14 @@ Rows = tuple[tuple[str, ...], ...]
 
 
 def waterfall_rows(found: Waterfall | None, currency: str) -> Rows:
-    """Header (the runner-up, the parts, the recommended bid), the amounts, the P10-P90 bands;
-    () without a waterfall (one passing bid, a serving evaluation)."""
+    """Header (the runner-up, the parts, the recommended bid), the amounts (the ends with their
+    bid), the P10-P90 bands; () without a waterfall (one passing bid, a serving evaluation)."""
     if found is None:
         return ()
-    header = (f"{found.runner_up} (next by score)", *(p.name for p in found.parts),
-              f"{found.winner} (recommended)")
-    amounts = (format_money(found.start, currency), *(signed(p.amount, currency) for p in found.parts),
-               format_money(found.end, currency))
+    header = ("Next by score", *(p.name for p in found.parts), "Recommended")
+    amounts = (f"{found.runner_up}\n{format_money(found.start, currency)}",
+               *(signed(p.amount, currency) for p in found.parts),
+               f"{found.winner}\n{format_money(found.end, currency)}")
     if found.samples:
         bands = ("P10 to P90", *(f"{signed(p.p10, currency)} to {signed(p.p90, currency)}" for p in found.parts), "")
         return header, amounts, bands
@@ -42,10 +42,12 @@ def memo_waterfall_rows(scorecard: Scorecard, uncertainty: Any, chosen: BidScore
 def waterfall_section(rows: Rows) -> list[Flowable]:
     if not rows:
         return []
-    ends, parts = 0.13, len(rows[0]) - 2
+    ends, parts = 0.11, len(rows[0]) - 2
+    table = grid(rows, [ends, *[(1 - 2 * ends) / parts] * parts, ends])
+    table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 1.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5)]))
+    # A caption, not a heading: the table then fits under the ranking on page 2 (the demo's).
     return [KeepTogether([
-        para("Why the recommendation wins", "h2"),
-        para("The recommended bid's figures swapped into the next bid's one group at a time, on the decision "
-             "basis; a minus saves; the haircut is what the draws add (methodology section 7).", "small"),
-        grid(rows, [ends, *[(1 - 2 * ends) / parts] * parts, ends]),
+        Spacer(1, 2),
+        para("Why the recommendation wins, part by part (methodology section 7; a minus saves):", "small"),
+        table,
     ])]
