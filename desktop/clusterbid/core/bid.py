@@ -125,6 +125,12 @@ class Facility(FrozenModel):
     tenancy: Literal["dedicated", "shared"] | None = Field(
         None, description="'dedicated' (no other customer on the hosts and fabric) or 'shared'; empty: not stated")
 
+    @field_validator("data_residency", mode="before")
+    @classmethod
+    def _blank_is_not_stated(cls, value: object) -> object:
+        """A blank field or sheet cell says nothing: not stated, not a place called ''."""
+        return None if isinstance(value, str) and not value.strip() else value
+
 
 class Bid(FrozenModel):
     """One provider's offer as the officer entered it."""
