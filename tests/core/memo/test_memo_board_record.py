@@ -89,6 +89,10 @@ def test_demo_page_one_and_the_waterfall_under_the_ranking(demo_pdf):
     second = _text(demo_pdf, 2)
     assert all(part in second for part in PARTS), second
     _waterfall_sums(second)
+    # Page 2's headers (the criteria matrix, the waterfall) break between words only.
+    headers = ("# Bid Net plan cost (70%) SLA (8%) Data-centre tier (5%) Certifications (5%) Support (3%) "
+               "Contract terms (4%) Evidence (5%) Score Next by score Recommended " + " ".join(PARTS)).split()
+    assert [w for w in headers if w not in words[1]] == []
     # No page more than half empty but the last.
     assert all(share > 0.5 for share in _fill(demo_pdf)[:-1]), _fill(demo_pdf)
 
