@@ -107,6 +107,7 @@ def test_an_override_memo_compares_rivals_and_the_waterfall_with_the_bid_recomme
     assert "Trade-off" in page and why in page
     assert "fragment-ib" in _words_by_page(pdf)[0]
     second = _text(pdf, 2) + " " + _text(pdf, 3)
+    assert "Model's first " + " ".join(PARTS) + " Recommended" in second  # not "next by score"
     found = re.search(r"Recommended ([\w.-]+) \$[\d,]+ (?:[-+]?\$[\d,]+ ){6}([\w.-]+) \$", second)
     assert found and found.group(2) == "prime-efa" and found.group(1) == "northwind-ib"
 

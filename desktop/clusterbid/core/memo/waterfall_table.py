@@ -19,12 +19,12 @@ from clusterbid.core.uncertainty.waterfall import Waterfall, signed_money as sig
 Rows = tuple[tuple[str, ...], ...]
 
 
-def waterfall_rows(found: Waterfall | None, currency: str) -> Rows:
+def waterfall_rows(found: Waterfall | None, currency: str, runner_role: str = "Next by score") -> Rows:
     """Header (the runner-up, the parts, the recommended bid), the amounts (the ends with their
     bid), the P10-P90 bands; () without a waterfall (one passing bid, a serving evaluation)."""
     if found is None:
         return ()
-    header = ("Next by score", *(p.name for p in found.parts), "Recommended")
+    header = (runner_role, *(p.name for p in found.parts), "Recommended")
     amounts = (f"{found.runner_up}\n{format_money(found.start, currency)}",
                *(signed(p.amount, currency) for p in found.parts),
                f"{found.winner}\n{format_money(found.end, currency)}")
@@ -36,7 +36,10 @@ def waterfall_rows(found: Waterfall | None, currency: str) -> Rows:
 
 def memo_waterfall_rows(scorecard: Scorecard, uncertainty: Any, chosen: BidScore | None) -> Rows:
     """The rows for the bid the memo recommends (an override's bid included)."""
-    return waterfall_rows(waterfall(scorecard, uncertainty, chosen), scorecard.evaluation.currency)
+    # Under an override the bid it is compared with is the model's first, and is called so.
+    overridden = chosen is not None and scorecard.ranked and chosen is not scorecard.ranked[0]
+    return waterfall_rows(waterfall(scorecard, uncertainty, chosen), scorecard.evaluation.currency,
+                          "Model's first" if overridden else "Next by score")
 
 
 def waterfall_section(rows: Rows) -> list[Flowable]:
