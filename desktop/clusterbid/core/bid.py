@@ -123,6 +123,17 @@ class Reliability(FrozenModel):
 class Facility(FrozenModel):
     datacenter_tier: int | None = Field(None, ge=1, le=4, description="Uptime Institute tier")
     certifications: tuple[Literal[CERTIFICATIONS], ...] = Field((), description="Security certifications held")
+    # Issue 34: what a policy's must-haves gate on (empty: not stated, which fails a must-have).
+    data_residency: str | None = Field(None, min_length=2, max_length=40,
+                                       description="Where the data is held, e.g. 'EU' or 'US'; empty: not stated")
+    tenancy: Literal["dedicated", "shared"] | None = Field(
+        None, description="'dedicated' (no other customer on the hosts and fabric) or 'shared'; empty: not stated")
+
+    @field_validator("data_residency", mode="before")
+    @classmethod
+    def _blank_is_not_stated(cls, value: object) -> object:
+        """A blank field or sheet cell says nothing: not stated, not a place called ''."""
+        return None if isinstance(value, str) and not value.strip() else value
 
 
 class Bid(FrozenModel):

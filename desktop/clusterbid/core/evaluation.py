@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 from typing import Annotated, Literal
 
@@ -45,8 +46,29 @@ class CriteriaWeights(FrozenModel):
         return {name: value / total for name, value in raw.items()}
 
 
+class MustHaves(FrozenModel):
+    """Issue 34: what a bid must offer to be ranked at all (must_haves.py gates on them), beside
+    the certifications scored as a criterion. Empty: no such gate."""
+
+    certifications: tuple[Annotated[str, Field(pattern="|".join(CERTIFICATIONS))], ...] = Field(
+        (), description="Certifications a bid must hold to be ranked (a gate, not a score)")
+    data_residency: tuple[Annotated[str, Field(min_length=2, max_length=40)], ...] = Field(
+        (), description="Places the data may be held, e.g. ['EU']; a bid elsewhere or not saying fails")
+    tenancy: Literal["any", "dedicated"] = Field(
+        "any", description="'dedicated': a bid must offer hosts and fabric no other customer shares")
+
+
+class RateSource(FrozenModel):
+    """Issue 34: where an exchange rate came from, printed beside the commitment on page 1."""
+
+    as_of: date = Field(description="The day the rate was published or fixed")
+    source: str = Field(min_length=2, max_length=200,
+                        description="Who published it, e.g. 'European Central Bank euro reference rate'")
+
+
 class ScoringPolicy(FrozenModel):
     weights: CriteriaWeights = CriteriaWeights()
+    must_haves: MustHaves = MustHaves()
     required_certifications: tuple[Annotated[str, Field(pattern="|".join(CERTIFICATIONS))], ...] = (
         "SOC2",
         "ISO27001",
@@ -54,6 +76,8 @@ class ScoringPolicy(FrozenModel):
     exchange_rates: dict[CurrencyCode, Rate] = Field(
         default_factory=dict, description="Units of the evaluation currency per unit of each bid currency"
     )
+    exchange_rate_sources: dict[CurrencyCode, RateSource] = Field(
+        default_factory=dict, description="The date and source of each rate in exchange_rates")
     random_seed: int = Field(20261122, ge=0, description="Seed of the Monte Carlo, recorded for reproducibility")
     # Issue 31: one decision rule. Documents written before it rank on the expected net cost too
     # (this default, stated in methodology section 6), never on the point estimate.
@@ -88,6 +112,10 @@ class Evaluation(FrozenModel):
                     f"bids[{index}] ({bid.id}) is priced in {currency} but the evaluation is in {self.currency}: "
                     f"add policy.exchange_rates.{currency}"
                 )
+        unknown = sorted(set(self.policy.exchange_rate_sources) - set(self.policy.exchange_rates))
+        if unknown:
+            raise ValueError(f"policy.exchange_rate_sources names {', '.join(unknown)}, which has no rate in "
+                             "policy.exchange_rates: add the rate or remove its source")
         return self
 
     def rate_to_evaluation_currency(self, currency: str) -> Decimal:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.bid import Bid
+from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
 from clusterbid.core.deadline_gate import judged_on_draws
 from clusterbid.core.errors import InputError
@@ -106,6 +107,8 @@ def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float]
         plan = evaluation.workload.plan
         estimates = tuple(judged_on_draws(e, plan, on_time[e.bid.id], evaluation.currency)
                           if e.bid.id in on_time else e for e in estimates)
+    # Issue 34: the policy's must-haves exclude a bid, as the cost model's gates do.
+    estimates = tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in estimates)
     weights = evaluation.policy.weights.normalised()
     costs = dict(decision_costs or {})
 

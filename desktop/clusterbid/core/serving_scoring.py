@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
 from clusterbid.core.errors import InputError
@@ -55,7 +56,8 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
         raise InputError("this evaluation buys a training run: score it with score_evaluation")
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
     run = estimate_serving(evaluation.workload, evaluation.bids, rates, currency=evaluation.currency)
-    estimates = run.bids
+    # Issue 34: the policy's must-haves exclude a bid, as the fleet's own gates do.
+    estimates = tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in run.bids)
     normalised = evaluation.policy.weights.normalised()
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
 

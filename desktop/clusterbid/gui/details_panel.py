@@ -11,6 +11,7 @@ from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
+from clusterbid.gui.waterfall_details import waterfall_html
 
 
 def _muted(palette: QPalette) -> str:
@@ -63,6 +64,7 @@ class DetailsPanel(QTextBrowser):
             for a in bid_assumptions(estimate, scorecard.evaluation.workload, scorecard.evaluation.currency)
         )
         parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
+        parts.append(waterfall_html(scorecard, score, muted))
         parts.append(self._sources_html(scorecard, bid, muted))
         self.setHtml("".join(parts))
 

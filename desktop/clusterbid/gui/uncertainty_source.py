@@ -30,6 +30,7 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.uncertainty.decision import decide
     from clusterbid.core.uncertainty.value_of_information import value_of_information
+    from clusterbid.core.uncertainty.waterfall import keep_waterfall
 
     if progress is not None:
         progress(0.0, "Monte Carlo")
@@ -42,4 +43,5 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     # The tipping points of the ranking shown (the decided one), and the draws already made.
     sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
     rank_resting_on(scorecard)  # derived here, not by the window that shows the decided ranking
+    keep_waterfall(scorecard, uncertainty)  # the Details pane's "why it wins" (issue 34)
     return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard)

@@ -32,7 +32,13 @@ class ScoreResult:
             from clusterbid.core.serving_report import serving_scorecard_to_json
 
             return serving_scorecard_to_json(self.scorecard)
-        return scorecard_to_json(self.scorecard, self.uncertainty, self.sensitivity)
+        from clusterbid.core.uncertainty.waterfall import waterfall
+
+        report = scorecard_to_json(self.scorecard, self.uncertainty, self.sensitivity)
+        # Issue 34: why the first-ranked bid wins, from the runner-up's net cost to its own.
+        parts = waterfall(self.scorecard, self.uncertainty)
+        report["waterfall"] = parts.to_json(self.scorecard.evaluation.currency) if parts else None
+        return report
 
     def as_table(self) -> str:
         from clusterbid.core.report import format_ranking_table

@@ -151,7 +151,11 @@ def test_the_serving_memo_is_short_and_page_one_holds_decision_service_and_compa
     # forecast margin and N+1 (issue 31): helio-h200 first at a mean $1.52 per million output
     # tokens, quarry-h100 second at $1.53.
     assert "Recommended bid helio-h200" in page
-    assert "2. The service behind every figure" in page and "3. Ranked comparison" in page
+    assert "2. The service behind every figure" in page
+    # Issue 34 adds the training memo's rows (decision basis, rivals with commitments, not verified)
+    # to the decision: the comparison now opens page 2, its heading with its table, never alone.
+    assert "Decision basis" in page and "Rivals" in page and "Not verified" in page
+    assert "3. Ranked comparison" not in page and "3. Ranked comparison" in pages[1]
     assert re.search(r"P10-P90 \$[\d.]+-\$[\d.]+ per M tokens", page) and "cheapest in" in page
 
 

@@ -70,3 +70,20 @@ def test_an_excluded_bid_shows_its_reason_not_a_cost(open_wizard, evaluation):
     assert set(excluded) == {"BudgetGPU", "Fragment Cloud"}  # the demo's two excluded bids
     assert all("$" not in reason for reason in excluded.values()), excluded
     assert FINDING_WORDS["tcp_only_multi_node"] in excluded["BudgetGPU"]
+
+
+def test_the_facility_page_states_residency_and_tenancy_for_the_policy_s_must_haves(open_wizard, evaluation):
+    """Issue 34: where the data is held and dedicated tenancy are the bid's statements the
+    policy's must-haves gate on; blank stays "not said" (None), which fails such a must-have."""
+    prime = next(b for b in evaluation.bids if b.id == "prime-efa")
+    wizard = open_wizard(prime)
+    page = next(p for p in wizard.section_pages() if p.title() == "Facility and security")
+    assert page.binding("facility", "data_residency").read() == ""  # blank: read by the model as not said
+    assert page.binding("facility", "tenancy").read() is None
+    assert wizard.result_bid().facility == prime.facility
+    assert wizard.result_bid().facility.data_residency is None
+    page.binding("facility", "data_residency").widget.setText("EU")
+    tenancy = page.binding("facility", "tenancy").widget
+    tenancy.setCurrentIndex(tenancy.findData("dedicated"))
+    facility = wizard.result_bid().facility
+    assert (facility.data_residency, facility.tenancy) == ("EU", "dedicated")

@@ -16,6 +16,7 @@ from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.summary import DecisionSummary, decision_summary
+from clusterbid.core.memo.waterfall_table import memo_waterfall_rows
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -54,6 +55,7 @@ class MemoContent:
     not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
     expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
     panel: dict[str, Any] | None = None  # the evaluation panel's page (core/panel/summary.py); None: no panel
+    waterfall_rows: Rows = ()  # waterfall_table.waterfall_rows: why the recommendation wins (issue 34)
 
     @classmethod
     def from_scorecard(
@@ -95,6 +97,8 @@ class MemoContent:
             methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
             audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
             commitment_rows=commitment_rows(scorecard),
+            waterfall_rows=memo_waterfall_rows(scorecard, uncertainty, next(
+                (s for s in scorecard.ranked if override and s.bid.id == override.bid_id), None)),
         )
 
 

@@ -159,9 +159,12 @@ def contract_money(scorecard: Scorecard, chosen: BidScore) -> str:
     if theirs == ours:
         return ""
     rate = float(evaluation.rate_to_evaluation_currency(theirs))
+    known = evaluation.policy.exchange_rate_sources.get(theirs)
+    where = (f"the rate of {known.as_of.isoformat()} from {known.source}, as the evaluation's policy records it"
+             if known else "the rate in the evaluation's policy (its date and source are not recorded in the "
+             "inputs: state them before signing)")
     return (f"the contract is in {theirs}: {format_money(e.commitment / rate, theirs, cents=True)}, which is "
-            f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, the rate in the "
-            "evaluation's policy (its date and source are not recorded in the inputs: state them before signing)")
+            f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, {where}")
 
 
 def expired_quotes(scorecard: Scorecard, chosen: BidScore | None, decision_date: str | None) -> list[tuple[str, bool]]:

@@ -15,7 +15,7 @@ import io
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
 
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
@@ -31,6 +31,7 @@ from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.memo.serving_printed import approval_monthly
+from clusterbid.core.memo.serving_page_one import basis_row, not_verified_row, rivals_row
 from clusterbid.core.report import format_money
 from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
@@ -97,6 +98,7 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
                    f"{e.slot_utilisation:.0%} of batch slots busy at peak)"),
     ]
     band = scorecard.band(e.bid.id)
+    rows.append(("Decision basis", basis_row(scorecard, chosen)))  # issue 34: the training memo's rows
     if band is not None and band.chance_servable > 0:
         rows.append(("Uncertainty", band_text(band, currency) + " (MBU and compute efficiency sampled; methodology 8)"))
     nearest = _nearest_tipping(scorecard) if chosen is first else None
@@ -106,13 +108,12 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     if others:
         other = others[0].estimate
         difference = other.cost_per_million_tokens - e.cost_per_million_tokens
-        rows.append(("Runner-up", f"{_name(others[0])}: {format_money(other.cost_per_million_tokens, currency, cents=True)} "
-                                  f"per million tokens, {format_money(other.monthly_cost, currency)} a month"))
+        rows.append(("Rivals", rivals_row(scorecard, chosen)))
         monthly = other.monthly_cost - e.monthly_cost
         # Cents per million tokens round too coarsely to subtract; the percentage and the monthly
         # bills are the comparison an approver can check against the figures above.
         rows.append(("Margin", f"{abs(difference) / other.cost_per_million_tokens:.1%} "
-                               f"{'cheaper' if difference >= 0 else 'dearer'} per million tokens than the runner-up; "
+                               f"{'cheaper' if difference >= 0 else 'dearer'} per million tokens than the next by score; "
                                f"{format_money(abs(monthly), currency)} a month {'less' if monthly >= 0 else 'more'}"))
     if band is not None and band.fleet_at_percentile is not None:
         rows.append(("Fleet for approval", fleet_text(band, currency, scorecard.evaluation.workload)))
@@ -121,6 +122,7 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     amount = monthly_approved * months if months else monthly_approved
     rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
                  + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))
+    rows.append(("Not verified", not_verified_row(scorecard, chosen)))
     note = ""
     if chosen is not first:
         note = (f"The model ranks {_name(first)} first. The officer recommends {_name(chosen)} instead, "
@@ -212,7 +214,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
     service.setStyle(TableStyle(styles.key_value_table_style()))
     box = Table([[[para("2. The service behind every figure", "h2"), service]]], colWidths=[W])
     box.setStyle(TableStyle(styles.callout_box_style()))
-    story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), para("3. Ranked comparison", "h1"),
+    # The heading moves with the table's first rows, never alone at a page's foot (issue 34).
+    story += [Spacer(1, 3 * mm), box, Spacer(1, 3 * mm), CondPageBreak(30 * mm), para("3. Ranked comparison", "h1"),
               para("Ranked by the weighted score; cost per million output tokens dominates. A bid that cannot meet "
                  "the latency targets at peak traffic is not costed.", "small"),
               grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),

@@ -15,6 +15,7 @@ from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
 from clusterbid.core.memo.panel_page import panel_section
 from clusterbid.core.memo.page_one_story import decision_summary, title_block
+from clusterbid.core.memo.waterfall_table import waterfall_section
 
 # A table taller than a page starts below a heading only with this much of the page left: the
 # heading, its header row and a few rows; else it starts on the next page with its heading.
@@ -75,7 +76,8 @@ def comparison_table(c: MemoContent) -> list[Flowable]:
         para("Ranked by the weighted score; the net cost of the plan dominates (see the methodology). Excluded "
              "bids fail a gate and are not costed.", "small"),
         Spacer(1, 2 * mm), grid(c.comparison_rows, widths)], room=TABLE_START)
-    return [CondPageBreak(60 * mm), *opening, Spacer(1, 3 * mm), *ranking, *price_reasonableness(c.price_rows)]
+    return [CondPageBreak(60 * mm), *opening, Spacer(1, 3 * mm), *ranking, *waterfall_section(c.waterfall_rows),
+            *price_reasonableness(c.price_rows)]
 
 
 def price_reasonableness(rows) -> list[Flowable]:

@@ -92,10 +92,13 @@ def checked(evaluation: Evaluation, samples: object, seed: object) -> int:
     return seed
 
 
-def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorecard | None) -> Setup | None:
-    """None when no bid passes the gates (nothing to sample)."""
+def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorecard | None,
+          only: tuple[str, ...] | None = None) -> Setup | None:
+    """None when no bid passes the gates (nothing to sample). `only`: these bids alone; each bid's
+    draws come from its own streams, so they are the draws the whole set gives it."""
     inputs = model_inputs(evaluation, scorecard)
-    passing = sorted((s for s in inputs.scorecard.scores if s.rank is not None), key=lambda s: s.cost_rank)
+    passing = sorted((s for s in inputs.scorecard.scores if s.rank is not None and (only is None or s.bid.id in only)),
+                     key=lambda s: s.cost_rank)
     if not passing:
         return None
     ids = [s.bid.id for s in passing]
@@ -170,6 +173,20 @@ def chunks(s: Setup, samples: int, keep_factors: bool = False
             for name, f in kept.items():
                 f[block.rows] = factors[name]
         yield start, n, kept, out
+
+
+def drawn_arrays(s: Setup, samples: int) -> Iterator[tuple[int, dict[str, BidArrays]]]:
+    """(count, bid id -> its arrays as drawn, columns of shape (count,) or (1,)) per pass: the
+    inputs chunks() runs the cost model on, for analyses that re-run it on mixtures of bids."""
+    for start in range(0, samples, CHUNK):
+        n = min(CHUNK, samples - start)
+        common = {(name, owner): gen.standard_normal(n, dtype=np.float32) for (name, owner), gen in s.shared_gens.items()}
+        found: dict[str, BidArrays] = {}
+        for block in s.blocks:
+            arrays = _drawn_arrays(block, _factors(block, n, common), n)
+            for local, row in enumerate(block.rows):
+                found[s.ids[row]] = arrays.replace(**{f: getattr(arrays, f)[local] for f in arrays.__slots__})
+        yield n, found
 
 
 def _factors(block: Block, n: int, common: dict[tuple[str, str], np.ndarray]) -> dict[str, np.ndarray]:

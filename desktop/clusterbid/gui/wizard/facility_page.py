@@ -14,6 +14,7 @@ from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
 
 TIERS = [("Tier I", 1), ("Tier II", 2), ("Tier III", 3), ("Tier IV", 4)]
 CERTIFICATE_COLUMNS = 4
+TENANCY = [("Dedicated (no other customer on the hosts and fabric)", "dedicated"), ("Shared", "shared")]
 
 
 class FacilityPage(SectionPage):
@@ -21,7 +22,11 @@ class FacilityPage(SectionPage):
     SUBTITLE = ("The data centre's Uptime Institute tier and the security certifications the provider "
                 "holds: both are scored. Leave them blank when the bid does not say: a blank one scores "
                 "as the lowest and is flagged where the rank is read.")
-    GROUPS = [(None, [FieldSpec(Facility, ("facility", "datacenter_tier"), "Data-centre &tier", choices=TIERS)])]
+    # Residency and tenancy: what the policy's must-haves gate on (issue 34); blank is "not said",
+    # which fails a must-have that asks for it.
+    GROUPS = [(None, [FieldSpec(Facility, ("facility", "datacenter_tier"), "Data-centre &tier", choices=TIERS),
+                      FieldSpec(Facility, ("facility", "data_residency"), "Data held &in"),
+                      FieldSpec(Facility, ("facility", "tenancy"), "Tenanc&y", choices=TENANCY)])]
     OWNS = (("facility",), ("facility", "certifications"))
 
     def __init__(self, host) -> None:
@@ -49,6 +54,7 @@ class FacilityPage(SectionPage):
                 self.outer.setStretch(index, 0)
         self.outer.addStretch(1)
         self.binding("facility", "datacenter_tier").widget.setMaximumWidth(260)
+        self.binding("facility", "data_residency").widget.setMaximumWidth(260)
 
     def held(self) -> list[str]:
         return [name for name, check in self.certificates.items() if check.isChecked()]

@@ -1,0 +1,84 @@
+"""Page 1 rows of the serving memo that match the training memo's (issue 34, item 4): what ranked
+the bids, the rivals with their commitments, the recommended bid's commitment, and one line for
+what nobody verified. Words only; serving_memo.py lays them out."""
+
+from __future__ import annotations
+
+from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.memo.serving_printed import approval_monthly
+from clusterbid.core.money import format_money
+from clusterbid.core.ranking import BidScore
+from clusterbid.core.serving_scoring import ServingScorecard
+
+
+SHORT_BASIS = {"expected": "expected cost per million output tokens (the mean)",
+               "p50": "median cost per million output tokens (P50)"}
+
+
+def _name(score: BidScore) -> str:
+    return f"{score.bid.id} ({score.bid.quote.provider})"
+
+
+def commitment(scorecard: ServingScorecard, score: BidScore) -> float:
+    """What the signature commits to for `score`: the monthly bill the approval is sized at, times
+    the reserved months (one month when on demand)."""
+    months = score.bid.terms.term_months
+    return float(approval_monthly(scorecard, score.estimate)) * (months or 1)
+
+
+def commitment_words(scorecard: ServingScorecard, score: BidScore) -> str:
+    months = score.bid.terms.term_months
+    amount = format_money(commitment(scorecard, score), scorecard.evaluation.currency)
+    return f"commits {amount} ({months} months reserved)" if months else f"commits {amount} a month (on demand)"
+
+
+def basis_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
+    """What ranked the bids and where the point figure sits among the draws that serve."""
+    currency = scorecard.evaluation.currency
+    point = format_money(chosen.estimate.cost_per_million_tokens, currency, cents=True)
+    band = scorecard.band(chosen.bid.id)
+    if band is None or scorecard.decision_basis == "point":
+        return f"ranked on the point estimate of the cost per million output tokens: {point}"
+    # Where the point sits among the draws is in the Uncertainty row just below: not said twice.
+    ranked_on = format_money(scorecard.decision_costs.get(chosen.bid.id, float("nan")), currency, cents=True)
+    words = SHORT_BASIS.get(scorecard.decision_basis, scorecard.decision_words)
+    return f"ranked on the {words}: {ranked_on}; point estimate {point}"
+
+
+def rivals_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
+    """The rival most often the cheapest of all in the draws, and the next by score, each with
+    its cost per million tokens, monthly bill and commitment. The serving draws count who is
+    cheapest of all, not who beats the recommended bid pairwise: said so."""
+    others = [s for s in scorecard.ranked if s is not chosen]
+    if not others:
+        return "none (only one bid serves within the targets)"
+    currency = scorecard.evaluation.currency
+
+    def line(other: BidScore, role: str) -> str:
+        e = other.estimate
+        text = (f"{_name(other)} ({role}): {format_money(e.cost_per_million_tokens, currency, cents=True)} per "
+                f"million tokens, {format_money(e.monthly_cost, currency)} a month, {commitment_words(scorecard, other)}")
+        band = scorecard.band(other.bid.id)
+        return text + (f", the cheapest of all in {band.chance_cheapest:.0%} of the draws" if band else "")
+
+    by_score = others[0]
+    chances = {s.bid.id: (scorecard.band(s.bid.id).chance_cheapest if scorecard.band(s.bid.id) else -1.0)
+               for s in others}
+    likeliest = max(others, key=lambda s: chances[s.bid.id])
+    if chances[likeliest.bid.id] < 0 or likeliest is by_score:
+        return line(by_score, "next by score" + ("" if chances[by_score.bid.id] < 0 else " and most often cheapest"))
+    return line(likeliest, "most often cheapest") + "; " + line(by_score, "next by score")
+
+
+def not_verified_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
+    """How many passing bids rest on a throughput nobody measured independently, and the one
+    question most worth asking of the recommended bid (section 4 has every bid's)."""
+    ranked = scorecard.ranked
+    unmeasured = [s for s in ranked if s.estimate.throughput_evidence is None
+                  or s.estimate.throughput_evidence.grade is not EvidenceGrade.MEASURED_INDEPENDENT]
+    text = f"{len(unmeasured)} of {len(ranked)} passing bids rest on a throughput nobody measured independently"
+    if chosen in unmeasured:
+        ask = ("ask for measured output tokens per second at the proposed batch and latency"
+               if chosen.estimate.throughput_evidence is None else "ask for the benchmark's raw log and settings")
+        text += f". Most worth asking {chosen.bid.id}: {ask} (section 4)"
+    return text
