@@ -27,6 +27,7 @@ from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from clusterbid.operations import memo_export
 from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 from tests.core.memo_signing.pki import Authority
+from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.waiting import HANG_GUARD_MS
 
 JUSTIFICATION = "Prime's team already runs our stack; the panel accepts the premium."
@@ -204,6 +205,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     serving = EXAMPLES / "demo-serving-evaluation.json"
     assert window.evaluations.open_evaluation(serving)
     shown = window.evaluations.serving_window
+    wait_for_serving_scores(qtbot, shown)
 
     def fake_exec(dialog: MemoExportDialog) -> int:
         dialog.table.item(0, 0).setText("Ada Lovelace")

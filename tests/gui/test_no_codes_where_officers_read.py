@@ -21,7 +21,7 @@ from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
 from clusterbid.gui.wizard.bid_wizard import BidWizard
 from clusterbid.gui.wizard.draft_store import DraftStore
 from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_scoring
+from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
 
 CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b")
 # Names that are not ours to reword, each as printed: nccl-tests' collective (all_reduce_perf
@@ -110,6 +110,7 @@ def test_the_serving_window_and_its_wizard_speak_of_a_service(qtbot, tmp_path, w
     serving = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
     shown = ServingWindow(EvaluationDocument.create(tmp_path / "serving.clusterbid", serving))
     qtbot.addWidget(shown)
+    wait_for_serving_scores(qtbot, shown)  # the ranking, matrix and tabs filled in
     wizard = _wizard_texts(qtbot, tmp_path, serving)
     assert _codes(_widget_texts(shown) + wizard) == []
     training_words = re.compile(r"gradient|checkpoint", re.IGNORECASE)
