@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
@@ -24,6 +24,7 @@ from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.comparison.score_matrix import SHORT, ScoreMatrix
 from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 from clusterbid.gui.memo_commands import MemoCommands
+from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.serving_details import bid_details_html, findings_html
 from clusterbid.gui.serving_edits import ServingBidEdits
 from clusterbid.gui.serving_ranking import ServingRanking
@@ -42,7 +43,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.document = document
         self.scorecard: ServingScorecard | None = None
         self.rows: list[dict] = []
-        self.resize(1200, 680)
+        fit_on_screen(self, QSize(1200, 680))
         self._build_layout()
         self.tasks = BackgroundTasks(self)
         # The training window's memo handlers, on this window's document and serving scorecard.
@@ -166,6 +167,10 @@ class ServingWindow(ServingBidEdits, QMainWindow):
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
         self.fit_to_width()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        QTimer.singleShot(0, lambda: keep_on_screen(self))  # the frame is known once shown
 
     def export_comparison(self) -> None:
         from clusterbid.gui.file_commands import export_comparison_in_background
