@@ -143,7 +143,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog = window.memos.verify_dialog
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = dialog.report.toPlainText()
-    assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
+    assert "approver 1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
     # Without a trusted certificate nothing shows who signed: INDETERMINATE, in amber, never VALID.
     assert dialog.verdict.text().startswith('<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong')
     assert "signers not trusted" in report
@@ -233,7 +233,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = shown.memos.verify_dialog.report.toPlainText()
     assert "re-rendered from the attached inputs: identical to the memo as exported" in report
-    assert "not yet signed: approver-1" in report
+    assert "not yet signed: approver 1" in report
     shown.memos.verify_dialog.close()
     shown.close()
 
