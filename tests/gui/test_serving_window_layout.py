@@ -13,10 +13,11 @@ from PySide6.QtCore import QPoint, QRect
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.serving_ranking import BAND, CHEAPEST, COST, GATES, PROVIDER, RANK, SCORE
-from clusterbid.gui.serving_window import ServingWindow
+from clusterbid.gui.serving_window import SIDE_MINIMUM, ServingWindow
 from clusterbid.gui.zoom import PresentationZoom
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.waiting import HANG_GUARD_MS
 
 DECIDING = (RANK, SCORE, COST, BAND, CHEAPEST, GATES)
 SCREENS = ((1366, 740), (1920, 1050))  # the screen less the panel a desktop keeps
@@ -42,6 +43,16 @@ def _visible(widget, window) -> QRect:
     return QRect(widget.mapTo(window, QPoint(0, 0)), widget.size())
 
 
+def _laid_out(shown) -> bool:
+    """The ranking's side as wide as its deciding columns need, or as wide as the window allows."""
+    from PySide6.QtWidgets import QApplication
+
+    if shown.table.font().pointSizeF() != QApplication.font().pointSizeF():
+        return False  # the new font has not reached the table yet
+    sizes = shown.main_splitter.sizes()
+    return sizes[0] >= min(shown.table.needed_width(), sum(sizes) - SIDE_MINIMUM)
+
+
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_what_decides_is_whole_and_in_view_at_every_size_and_zoom(qtbot, shown, screen):
     zoom = PresentationZoom(1.0)
@@ -50,7 +61,8 @@ def test_what_decides_is_whole_and_in_view_at_every_size_and_zoom(qtbot, shown, 
         for factor in ZOOMS:
             zoom.set(factor)
             shown.resize(*screen)
-            qtbot.wait(50)  # the font change reaches the window, which lays out again
+            # The font change reaches the window, which lays out again (an event: later when busy).
+            qtbot.waitUntil(lambda: _laid_out(shown), timeout=HANG_GUARD_MS)
             where = f"{screen} at {factor:.0%}"
             assert shown.width() <= screen[0] and shown.height() <= screen[1], where
             assert shown.rect().contains(_visible(table, shown)), where
@@ -127,3 +139,27 @@ def test_the_serving_window_scores_off_its_thread(qtbot, shown, monkeypatch):
     wait_for_serving_scores(qtbot, shown)
     assert on_main == [False]
     assert bids[0].id not in shown.table.bid_ids and shown.export_memo_action.isEnabled()
+
+
+def test_the_serving_window_has_its_own_presentation_zoom(qtbot, shown):
+    """Opened alone (no main window), the View menu zooms it: four steps up from 100% are 115, 130,
+    150 and 175% (the app's zoom steps), the font grows by 1.75 and the deciding columns still fit."""
+    from PySide6.QtWidgets import QApplication
+
+    base = QApplication.font().pointSizeF()
+    shown.resize(1366, 740)
+    try:
+        for _ in range(4):
+            shown.zoom_by(+1)
+        # The window lays out again once the font change reaches it (an event, later on a busy machine).
+        qtbot.waitUntil(lambda: _laid_out(shown), timeout=HANG_GUARD_MS)
+        assert shown.zoom.factor == 1.75 and shown.statusBar().currentMessage() == "Presentation zoom 175%"
+        assert QApplication.font().pointSizeF() == pytest.approx(base * 1.75)
+        header, width = shown.table.horizontalHeader(), shown.table.viewport().width()
+        assert shown.table.horizontalScrollBar().maximum() == 0
+        assert header.sectionViewportPosition(GATES) + header.sectionSize(GATES) <= width
+        verdict = shown.table.item(2, GATES).text()  # Ridge Compute: "Can serve, 1 flag"
+        assert shown.table.fontMetrics().horizontalAdvance(verdict) + PADDING <= header.sectionSize(GATES), verdict
+    finally:
+        shown.zoom_by(0)
+    assert QApplication.font().pointSizeF() == pytest.approx(base)

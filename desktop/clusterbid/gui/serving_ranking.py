@@ -162,6 +162,13 @@ class ServingRanking(QTableWidget):
             widths[column] += grow
             rest -= grow
         widths[GATES] += max(0, rest)  # the last column reaches the right edge
+        # Narrower than the floors (the splitter not yet widened): the provider, then the gates
+        # verdict elide further, never a sideways scroll.
+        over = sum(widths.values()) - self.viewport().width()
+        for column in (PROVIDER, GATES):
+            cut = max(0, min(over, widths[column] - self.fontMetrics().averageCharWidth() * 3))
+            widths[column] -= cut
+            over -= cut
         for column, width in widths.items():
             self.horizontalHeader().resizeSection(column, width)
 
@@ -169,7 +176,7 @@ class ServingRanking(QTableWidget):
         """The table's width with every deciding column whole and the provider and gates at their floors."""
         floors = self._floors()
         columns = sum(w for c, w in enumerate(self._needed()) if c not in floors) + sum(floors.values())
-        return columns + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth() + 4
+        return columns + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth() + 8
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)

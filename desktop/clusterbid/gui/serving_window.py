@@ -10,6 +10,7 @@ the left, never scrolled sideways; the words on the right, in tabs (another view
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
@@ -28,6 +29,7 @@ from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.serving_details import bid_details_html, findings_html
 from clusterbid.gui.serving_edits import ServingBidEdits
 from clusterbid.gui.serving_ranking import ServingRanking
+from clusterbid.gui.zoom import PresentationZoom
 
 # The matrix's criteria: serving's cost criterion in place of the training job's net plan cost.
 CRITERIA = (COST_CRITERION, *(name for name in CRITERION_WORDS if name != "cost_to_finish"))
@@ -37,8 +39,13 @@ SIDE_MINIMUM = 260  # px: the tabs on the right still read as a column of words
 
 
 class ServingWindow(ServingBidEdits, QMainWindow):
-    def __init__(self, document: EvaluationDocument, parent=None) -> None:
+    def __init__(self, document: EvaluationDocument, parent=None, zoom: PresentationZoom | None = None,
+                 zoom_to: Callable[[float], float] | None = None) -> None:
+        """`zoom` is the app's presentation zoom (the main window's, when it opened this one) and
+        `zoom_to` sets it, laying out every window that needs it (default: the font alone)."""
         super().__init__(parent)
+        self.zoom = zoom or PresentationZoom(1.0)
+        self.zoom_to = zoom_to or self.zoom.set
         self.setObjectName("serving_window")
         self.document = document
         self.scorecard: ServingScorecard | None = None
@@ -57,6 +64,10 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
         self._build_edit_menu()
+        view = self.menuBar().addMenu("&View").addMenu("&Presentation Zoom")
+        view.addAction("Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1))
+        view.addAction("Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1))
+        view.addAction("&Actual Size", QKeySequence("Ctrl+0"), lambda: self.zoom_by(0))
         self.table.itemSelectionChanged.connect(self._show_selected)
         self._rescore()
 
@@ -150,6 +161,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
             self.main_splitter.setSizes([left, total - left])
         self.table.fit_columns()
         self.score_matrix.fit_columns()
+
+    def zoom_by(self, direction: int) -> None:
+        """One zoom step up or down, or back to 100% (0); the window lays out again at the font change."""
+        factor = self.zoom_to(self.zoom.next_step(direction) if direction else 1.0)
+        self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
 
     def relayout(self) -> None:
         """Re-measure what was sized at the old font (rows, columns, the splitter)."""
