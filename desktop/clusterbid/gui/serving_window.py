@@ -87,6 +87,8 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.table_splitter.addWidget(self.score_matrix)  # why the ranking is what it is
         self.table_splitter.setSizes([300, 220])
         self.side_tabs = QTabWidget()
+        self.side_tabs.setUsesScrollButtons(False)  # at 175% the names elide rather than scroll
+        self.side_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
         self.side_tabs.addTab(self.details, "&Details")
         self.side_tabs.addTab(self.findings, "&Gates and flags")
         self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
