@@ -16,6 +16,29 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "resources" / "examples"
 
+# Qt's offscreen screen is 800x800 unless told otherwise; the windows size themselves to the screen
+# (gui/screen_fit.py), so the suite gives them a desktop's: 1920x1080 at 96 dpi, as before.
+OFFSCREEN_SCREEN = {"screens": [{"name": "desktop", "x": 0, "y": 0, "width": 1920, "height": 1080,
+                                 "logicalDpi": 96}]}
+
+
+def offscreen_screen(folder: Path, width: int, height: int) -> str:
+    """The offscreen platform with one screen of width x height (its configuration file in `folder`)."""
+    import json
+
+    config = folder / f"screen-{width}x{height}.json"
+    screen = {**OFFSCREEN_SCREEN["screens"][0], "width": width, "height": height}
+    config.write_text(json.dumps({"screens": [screen]}))
+    return f"offscreen:configfile={config}"
+
+
+@pytest.fixture(scope="session")
+def qapp_args(tmp_path_factory) -> list[str]:
+    """pytest-qt's QApplication arguments: on the offscreen platform, a desktop-sized screen."""
+    if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+        return ["clusterbid-tests"]
+    return ["clusterbid-tests", "-platform", offscreen_screen(tmp_path_factory.mktemp("qt"), 1920, 1080)]
+
 
 def workload_dict(**overrides) -> dict:
     """A 70B dense run on 512 GPUs: TP8 x PP4 -> DP16, 1,024 sequences of 4,096 tokens per step."""

@@ -81,3 +81,10 @@ def wait_for_scoring(qtbot, win) -> None:
     """Until the table shows a scorecard of the session's current evaluation."""
     qtbot.waitUntil(lambda: win.model.scorecard.evaluation == win.session.evaluation and not win.tasks.is_busy(),
                     timeout=HANG_GUARD_MS)
+
+
+def wait_for_serving_scores(qtbot, shown) -> None:
+    """Until the serving window shows a scorecard of its session's current evaluation (it scores on
+    the background runner)."""
+    qtbot.waitUntil(lambda: shown.scorecard is not None and shown.scorecard.evaluation == shown.session.evaluation
+                    and not shown.tasks.is_busy("score"), timeout=HANG_GUARD_MS)

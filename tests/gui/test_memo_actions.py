@@ -27,6 +27,7 @@ from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from clusterbid.operations import memo_export
 from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 from tests.core.memo_signing.pki import Authority
+from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.waiting import HANG_GUARD_MS
 
 JUSTIFICATION = "Prime's team already runs our stack; the panel accepts the premium."
@@ -142,7 +143,7 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     dialog = window.memos.verify_dialog
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = dialog.report.toPlainText()
-    assert "approver-1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
+    assert "approver 1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
     # Without a trusted certificate nothing shows who signed: INDETERMINATE, in amber, never VALID.
     assert dialog.verdict.text().startswith('<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong')
     assert "signers not trusted" in report
@@ -204,6 +205,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     serving = EXAMPLES / "demo-serving-evaluation.json"
     assert window.evaluations.open_evaluation(serving)
     shown = window.evaluations.serving_window
+    wait_for_serving_scores(qtbot, shown)
 
     def fake_exec(dialog: MemoExportDialog) -> int:
         dialog.table.item(0, 0).setText("Ada Lovelace")
@@ -231,7 +233,7 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = shown.memos.verify_dialog.report.toPlainText()
     assert "re-rendered from the attached inputs: identical to the memo as exported" in report
-    assert "not yet signed: approver-1" in report
+    assert "not yet signed: approver 1" in report
     shown.memos.verify_dialog.close()
     shown.close()
 

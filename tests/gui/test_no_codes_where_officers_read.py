@@ -21,9 +21,9 @@ from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
 from clusterbid.gui.wizard.bid_wizard import BidWizard
 from clusterbid.gui.wizard.draft_store import DraftStore
 from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_scoring
+from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
 
-CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b")
+CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b|\bapprover-\d+\b")
 # Names that are not ours to reword, each as printed: nccl-tests' collective (all_reduce_perf
 # prints "all_reduce"), and a file cited as a figure's source by its name (x.toml, x.py, x.sh).
 ALLOWED = re.compile(r"\ball_reduce\b|\b[a-z0-9_]+\.(?:toml|py|sh)\b")
@@ -79,6 +79,7 @@ def test_the_scan_catches_a_code():
     assert _codes([("label", "Billing 'reserved' needs term_months")]) == [
         "label: 'term_months' in \"Billing 'reserved' needs term_months\""]
     assert len(_codes([("item", "Reserved term (gpus x term x price)"), ("tip", "100 gpu-hours")])) == 2
+    assert _codes([("verify", "not yet signed: approver-2")]) == ["verify: 'approver-2' in 'not yet signed: approver-2'"]
     assert _codes([("memo", "nccl-tests all_reduce busbw; catalog (reference_prices.toml)")]) == []
 
 
@@ -110,6 +111,7 @@ def test_the_serving_window_and_its_wizard_speak_of_a_service(qtbot, tmp_path, w
     serving = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
     shown = ServingWindow(EvaluationDocument.create(tmp_path / "serving.clusterbid", serving))
     qtbot.addWidget(shown)
+    wait_for_serving_scores(qtbot, shown)  # the ranking, matrix and tabs filled in
     wizard = _wizard_texts(qtbot, tmp_path, serving)
     assert _codes(_widget_texts(shown) + wizard) == []
     training_words = re.compile(r"gradient|checkpoint", re.IGNORECASE)
@@ -121,7 +123,7 @@ def test_the_serving_window_and_its_wizard_speak_of_a_service(qtbot, tmp_path, w
 
 
 @pytest.mark.parametrize("example", ["demo-evaluation.json", "demo-serving-evaluation.json"])
-def test_no_code_in_the_memo(tmp_path, example):
+def test_no_code_in_the_memo_its_tipping_points_or_its_verify_report(tmp_path, capsys, example):
     memo = tmp_path / "memo.pdf"
     assert main(["memo", str(EXAMPLES / example), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
                  "--samples", "500"]) == 0
@@ -129,3 +131,29 @@ def test_no_code_in_the_memo(tmp_path, example):
     pages = [(f"page {n + 1}", pdf[n].get_textpage().get_text_range()) for n in range(len(pdf))]
     assert sum(len(text) for _, text in pages) > 5000
     assert _codes(pages) == []
+    # Tipping points and the commitment chart name the rival by provider, not by bid id.
+    ids = [bid.id for bid in read_evaluation(EXAMPLES / example).bids]
+    text = " ".join(t for _, t in pages).replace("\r\n", " ").replace("\n", " ")
+    if example == "demo-evaluation.json":
+        sensitivity = text[text.index("5. Sensitivity"):text.index("6. What was not verified")]
+        assert "Hyperscale Prime wins" in sensitivity  # the rival the demo's weights tip to
+    else:
+        sensitivity = text[text.index("the nearest tipping point"):text.index("(each weight's range")]
+        assert "Northwind AI Cloud" in sensitivity
+    assert [bid_id for bid_id in ids if bid_id in sensitivity] == []
+    # Verify's report names the approvers' fields in words ("not yet signed: approver 1").
+    capsys.readouterr()
+    main(["verify", str(memo)])
+    report = capsys.readouterr().out.replace(str(memo), "memo.pdf")  # the test folder's name is no text of ours
+    assert "not yet signed: approver 1" in report
+    assert _codes([("verify", report)]) == []
+
+
+@pytest.mark.parametrize("example", ["demo-evaluation.json", "demo-serving-evaluation.json"])
+def test_no_code_in_the_command_line_table(capsys, example):
+    """`clusterbid score`: a set-aside bid says why in words ("excluded: ..."), not by its gate's
+    code, and the plan figures are named as the workload pane names them."""
+    assert main(["score", str(EXAMPLES / example), "--samples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "excluded: " in out or "cannot serve: " in out
+    assert _codes([("score", out)]) == []

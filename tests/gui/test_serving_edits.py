@@ -16,6 +16,7 @@ from clusterbid.gui import bid_commands
 from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.wizard import BidWizard
 from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.wizard.conftest import field, type_into
 
 SERVING = EXAMPLES / "demo-serving-evaluation.json"
@@ -28,6 +29,7 @@ def shown(qtbot, tmp_path):
     qtbot.addWidget(window)
     window.show()
     qtbot.waitExposed(window)
+    wait_for_serving_scores(qtbot, window)
     yield window
     window.close()
 
@@ -59,6 +61,7 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
     monkeypatch.setattr(BidWizard, "exec", walk)
     shown.table.selectRow(_row(shown, "helio-h200"))
     shown.edit_bid_action.trigger()
+    wait_for_serving_scores(qtbot, shown)  # scored on the background runner
     # No fees and no fabric line: the bill, so the cost per million tokens, scales with the price,
     # $2.85 -> $4.00, on the same fleet (sized by throughput, not by price).
     after = _cost(shown, "helio-h200")
@@ -73,6 +76,7 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
     rows = [r for r in shown.document.audit_rows() if r.target == "helio-h200"]
     assert rows and float(json.loads(rows[-1].new_json)["terms"]["price_per_gpu_hour"]) == 4.00
     shown.session.undo_stack.undo()
+    wait_for_serving_scores(qtbot, shown)
     assert _cost(shown, "helio-h200") == pytest.approx(before) and shown.rows[0]["bid id"] == "helio-h200"
 
 
@@ -87,16 +91,20 @@ def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
     monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: fake_wizard)
     count = len(shown.rows)
     shown.add_bid_action.trigger()
+    wait_for_serving_scores(qtbot, shown)
     assert len(shown.rows) == count + 1 and "new-h200" in [r["bid id"] for r in shown.rows]
     # The same offer under another name costs the same per million tokens.
     assert _cost(shown, "new-h200") == pytest.approx(_cost(shown, "helio-h200"))
     shown.table.selectRow(_row(shown, "new-h200"))
     shown.duplicate_bid_action.trigger()
+    wait_for_serving_scores(qtbot, shown)
     assert "new-h200-copy" in [r["bid id"] for r in shown.rows]
     shown.table.selectRow(_row(shown, "new-h200"))
     shown.delete_bid_action.trigger()
+    wait_for_serving_scores(qtbot, shown)
     assert "new-h200" not in [r["bid id"] for r in shown.rows]
     shown.session.undo_stack.undo()
+    wait_for_serving_scores(qtbot, shown)
     assert "new-h200" in [r["bid id"] for r in shown.rows]
     assert [b.id for b in EvaluationDocument.open(shown.document.path).evaluation.bids] == \
         [b.id for b in shown.session.evaluation.bids]

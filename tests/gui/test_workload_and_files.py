@@ -16,7 +16,7 @@ from clusterbid.gui.app import open_main_window
 from clusterbid.gui.file_commands import dropped_paths
 from clusterbid.gui.help_dialogs import MethodologyDialog
 from tests.conftest import REPO, bid_dict
-from tests.gui.conftest import wait_for_scoring
+from tests.gui.conftest import wait_for_serving_scores, wait_for_scoring
 from tests.gui.waiting import HANG_GUARD_MS
 
 REAL_OPEN_FILE, REAL_SAVE_FILE = dialogs.open_file, dialogs.save_file  # before any fixture replaces them
@@ -199,25 +199,29 @@ def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, win
     assert window.evaluations.open_evaluation(serving)
     shown = window.evaluations.serving_window
     assert window.session.document.path == before  # the training evaluation stays open beside it
+    wait_for_serving_scores(qtbot, shown)
     table = shown.table
-    headers = [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())]
-    per_million = headers.index("Cost per million output tokens")
+    headers = [table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(table.columnCount())]
+    per_million = headers.index("Cost per million tokens")
     expected = score_serving_evaluation(read_evaluation(serving))
     first = expected.ranked[0]
     # Seed 003's lesson, checked by hand in tests/core/serving: the H200 bid beats the cheaper-per-hour H100.
     assert first.bid.capacity.gpu_model == "H200-SXM"
     assert table.item(0, 1).text() == first.bid.quote.provider
-    # Money as the training window prints it: the currency sign, thousands commas, cents on rates.
+    # Money as the training window prints it: the currency sign, thousands commas, to the cent.
     assert table.item(0, per_million).text() == f"${first.estimate.cost_per_million_tokens:,.2f}"
-    assert table.item(0, headers.index("Cost per month")).text() == f"${first.estimate.monthly_cost:,.0f}"
-    assert table.item(0, headers.index("Price per GPU-hour")).text() == f"${first.estimate.price_per_gpu_hour:,.2f}"
     band = expected.band(first.bid.id)
-    assert table.item(0, headers.index("Cost per million P10-P90")).text() == (
+    assert table.item(0, headers.index("Likely range (P10 – P90)")).text() == (
         f"${band.cost_per_million[0]:.2f} – ${band.cost_per_million[2]:.2f}"
     )
+    # What the ranking leaves out for room is in the selected bid's Details, to the cent.
+    table.selectRow(0)
+    details = shown.details.toPlainText()
+    assert f"Cost per month: ${first.estimate.monthly_cost:,.2f}" in details
+    assert f"Price per GPU-hour: ${first.estimate.price_per_gpu_hour:,.2f}" in details
     last = table.rowCount() - 1
-    assert table.item(last, 0).text() == "—" and "peak traffic" in table.item(last, headers.index("Gates")).text()
-    assert table.item(last, headers.index("Cost per million P10-P90")).text() == "—"
+    assert table.item(last, 0).text() == "—" and table.item(last, headers.index("Gates")).text() == "Cannot serve"
+    assert "peak traffic" in table.item(last, headers.index("Gates")).toolTip()
     # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
     shown.close()

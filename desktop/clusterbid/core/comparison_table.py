@@ -117,8 +117,8 @@ def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: o
         MFU: f"{e.effective_mfu:.1%}",
         GOODPUT: f"{e.goodput:.1%}",
         TIME: f"{e.wall_hours / 24:,.1f} days",
-        COST: format_money(e.plan_cost, currency),
-        COMMITMENT: format_money(e.commitment, currency),
+        COST: format_money(e.plan_cost, currency, cents=True),  # as the approvers sign for it, to the cent
+        COMMITMENT: format_money(e.commitment, currency, cents=True),
         USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
     }[column]
 

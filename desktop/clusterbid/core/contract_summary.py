@@ -74,9 +74,10 @@ def plan_words(plan: ComputePlan, currency: str) -> str:
     return text
 
 
-def contract_lines(e: BidEstimate, currency: str) -> list[tuple[str, str]]:
-    """(label, value) rows of a passing bid's commercial figures, commitment first."""
-    money = lambda amount: format_money(amount, currency)  # noqa: E731
+def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[tuple[str, str]]:
+    """(label, value) rows of a passing bid's commercial figures, commitment first; `cents` for
+    the app's panes (the memo's bid pages keep whole units)."""
+    money = lambda amount: format_money(amount, currency, cents=cents)  # noqa: E731
     rows = [
         ("Contract", billing_words(e.bid, currency)),
         ("Total commitment", f"{money(e.commitment)} (what the signature approves)"),

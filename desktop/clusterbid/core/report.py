@@ -157,7 +157,7 @@ def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=Non
             )
         else:
             lines.append(f"{'--':>4}  {e.bid.id:<16.16} {e.bid.quote.provider:<22.22} {price:>11}  EXCLUDED")
-            lines.extend(f"{'':>8}gate {g.code}: {g.message}" for g in e.gates)
+            lines.extend(f"{'':>8}excluded: {g.message}" for g in e.gates)
     for score in scorecard.scores:
         for warning in score.estimate.warnings:
             lines.append(f"note {score.estimate.bid.id}: {warning.message}")

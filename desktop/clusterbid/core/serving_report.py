@@ -173,7 +173,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             )
         else:
             lines.append(f"{'--':>4}  {head}  CANNOT SERVE")
-            lines.extend(f"{'':>8}gate {g.code}: {g.message}" for g in e.gates)
+            lines.extend(f"{'':>8}cannot serve: {g.message}" for g in e.gates)
     for score in scorecard.scores:
         e = score.estimate
         if e.passes_gates:

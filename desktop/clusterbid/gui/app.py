@@ -74,5 +74,14 @@ def open_main_window(path, settings):
     if is_serving(document.evaluation):
         from clusterbid.gui.serving_window import ServingWindow
 
-        return ServingWindow(document)  # not remembered as the last evaluation (see FileCommands)
+        from clusterbid.gui.zoom import PresentationZoom
+
+        zoom = PresentationZoom(settings.zoom())  # the zoom the officer last presented at
+
+        def zoom_to(factor: float) -> float:
+            settings.set_zoom(zoom.set(factor))
+            return zoom.factor
+
+        # not remembered as the last evaluation (see FileCommands)
+        return ServingWindow(document, zoom=zoom, zoom_to=zoom_to)
     return MainWindow(document, settings, note)

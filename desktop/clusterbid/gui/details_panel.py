@@ -53,7 +53,7 @@ class DetailsPanel(QTextBrowser):
             items = "".join(f"<li>{escape(w.message)}</li>" for w in estimate.warnings)
             parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
         currency = scorecard.evaluation.currency
-        money_rows = contract_lines(estimate, currency) if estimate.passes_gates else [
+        money_rows = contract_lines(estimate, currency, cents=True) if estimate.passes_gates else [
             ("Contract", billing_words(bid, currency))]
         contract = "".join(f"<p style='margin:4px 0'><b>{escape(k)}:</b> {escape(v)}</p>" for k, v in money_rows)
         parts.append(f"<h4>What the contract commits to</h4>{contract}")

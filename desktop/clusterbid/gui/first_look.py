@@ -9,10 +9,11 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEventLoop
+from PySide6.QtCore import QEventLoop, QSize
 from PySide6.QtWidgets import QApplication, QHeaderView, QMainWindow, QTableWidget, QTableWidgetItem
 
 from clusterbid.core.shown_scorecard import read_shown
+from clusterbid.gui.screen_fit import fit_on_screen
 
 
 def document_to_open(path: str | None, settings) -> Path | None:
@@ -47,7 +48,7 @@ def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
     if geometry is not None:
         window.restoreGeometry(geometry)
     else:
-        window.resize(1200, 760)
+        fit_on_screen(window, QSize(1200, 760))
     window.show()
     return window
 

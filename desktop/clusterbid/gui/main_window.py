@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtWidgets import (
     QDockWidget, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget,
     QVBoxLayout, QWidget,
@@ -30,6 +30,7 @@ from clusterbid.gui.info_dialogs import InfoDialogs
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.rescoring import Rescorer
+from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
 from clusterbid.gui.task_progress import TaskProgress
@@ -62,7 +63,7 @@ class MainWindow(QMainWindow):
         self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
         self.nccl_runs: list = []
-        self.resize(1340, 780)
+        fit_on_screen(self, QSize(1340, 780))  # no taller than a 1366x768 laptop's screen
         self.setAcceptDrops(True)
 
         scorecard = score_evaluation(document.evaluation)  # first paint shows real figures
@@ -295,6 +296,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().showEvent(event)
+        if not getattr(self, "_kept_on_screen", False):  # once the frame is known: all of it on screen
+            self._kept_on_screen = True
+            QTimer.singleShot(0, lambda: keep_on_screen(self))
         # A zoom kept from the last session: the panes are laid out for it once the window has its
         # size on screen, as after Ctrl+Plus (a wide table narrows the outline, never scrolls).
         if not getattr(self, "_zoom_laid_out", False) and abs(self.zoom.factor - 1.0) > 1e-6:

@@ -16,7 +16,7 @@ from clusterbid.gui.file_follower import FileFollower
 
 
 class ServingBidEdits:
-    """Mixed into ServingWindow; needs `document`, `table`, `rows` and `_rescore()`. The edits
+    """Mixed into ServingWindow; needs `document`, `table` (its `bid_ids` in row order) and `_rescore()`. The edits
     themselves are the training window's (BidEditor)."""
 
     def _build_edit_menu(self) -> None:
@@ -41,4 +41,4 @@ class ServingBidEdits:
 
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()
-        return self.rows[row]["bid id"] if 0 <= row < len(self.rows) else None
+        return self.table.bid_ids[row] if 0 <= row < len(self.table.bid_ids) else None

@@ -1,151 +1,194 @@
-"""A serving (inference) evaluation in the app: its ranking by cost per million output tokens,
-every workload-fit flag, its bids edited in the bid wizard (serving_edits.py), and its approval memo.
+"""A serving (inference) evaluation in the app: its ranking by weighted score (cost per million
+output tokens and the criteria), the bid-by-criterion score matrix, every workload-fit flag, its
+bids edited in the bid wizard (serving_edits.py), and its approval memo.
 
-The figures are core's: `serving_comparison_rows` is the same table `clusterbid export` writes,
-and the memo is the one `clusterbid memo` writes.
+The figures are core's: the ranking is `score_serving_evaluation`, run on the app's background
+runner (a serving score with its bands takes about a CPU-second, too long for the window's thread),
+and the memo is the one `clusterbid memo` writes. Laid out like the main window: what decides on
+the left, never scrolled sideways; the words on the right, in tabs (another view is one more tab).
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
+from collections.abc import Callable
 from html import escape
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtGui import QBrush, QColor, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTableWidget, QTableWidgetItem, QTextBrowser
+from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QKeySequence
+from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
 
-from clusterbid.core.money import format_money
-from clusterbid.core.serving_report import band_text, serving_comparison_rows
-from clusterbid.core.serving_scoring import ServingScorecard, score_serving_evaluation
+from clusterbid.core.serving_report import serving_comparison_rows
+from clusterbid.core.serving_scoring import COST_CRITERION, ServingScorecard, score_serving_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.comparison.score_matrix import SHORT, ScoreMatrix
+from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 from clusterbid.gui.memo_commands import MemoCommands
+from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
+from clusterbid.gui.serving_details import bid_details_html, findings_html
 from clusterbid.gui.serving_edits import ServingBidEdits
+from clusterbid.gui.serving_ranking import ServingRanking
+from clusterbid.gui.zoom import PresentationZoom
 
-SHOWN = ("rank", "provider", "GPU model", "price per GPU-hour", "cost per million output tokens",
-         "cost per million P10-P90", "chance cheapest [%]", "cost per month", "GPUs needed", "GPUs billed",
-         "output tokens/s per GPU", "batch per replica", "tensor parallel", "weighted score", "gates")
-CANNOT_SERVE = QColor("#b3261e")
-
-
-# Money as the training window prints it: whole units for large sums, cents for rates.
-WHOLE_UNITS = ("cost per month",)
-
-
-def _heading(key: str) -> str:
-    """'cost per month [USD]' reads 'Cost per month' (the currency is on each figure)."""
-    text = key.split(" [")[0] + (" (%)" if key.endswith("[%]") else "")
-    return text[:1].upper() + text[1:]
-
-
-def _cell(value, key: str = "", currency: str = "") -> str:
-    if value is None:
-        return "—"
-    if currency and key.endswith(f"[{currency}]"):
-        if isinstance(value, str):  # a P10-P90 range "0.31-0.47"
-            low, _, high = value.partition("-")
-            low_text, high_text = (format_money(float(v), currency, cents=True) for v in (low, high))
-            return f"{low_text} – {high_text}"
-        return format_money(float(value), currency, cents=not key.startswith(WHOLE_UNITS))
-    if isinstance(value, Decimal):
-        return f"{value:,.2f}"
-    return f"{value:,}" if isinstance(value, (int, float)) else str(value)
-
-
-def _column(rows: list[dict], shown: str) -> str:
-    """The row key for a shown column (the money columns carry the currency in their name)."""
-    return next((key for key in rows[0] if key == shown or key.startswith(shown + " [")), shown) if rows else shown
+# The matrix's criteria: serving's cost criterion in place of the training job's net plan cost.
+CRITERIA = (COST_CRITERION, *(name for name in CRITERION_WORDS if name != "cost_to_finish"))
+WORDS = {**CRITERION_WORDS, COST_CRITERION: "Cost per million output tokens"}
+SHORT_NAMES = {**SHORT, COST_CRITERION: "Cost"}
+SIDE_MINIMUM = 260  # px: the tabs on the right still read as a column of words
 
 
 class ServingWindow(ServingBidEdits, QMainWindow):
-    def __init__(self, document: EvaluationDocument, parent=None) -> None:
+    def __init__(self, document: EvaluationDocument, parent=None, zoom: PresentationZoom | None = None,
+                 zoom_to: Callable[[float], float] | None = None) -> None:
+        """`zoom` is the app's presentation zoom (the main window's, when it opened this one) and
+        `zoom_to` sets it, laying out every window that needs it (default: the font alone)."""
         super().__init__(parent)
+        self.zoom = zoom or PresentationZoom(1.0)
+        self.zoom_to = zoom_to or self.zoom.set
         self.setObjectName("serving_window")
         self.document = document
-        self.resize(1200, 680)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        self.table = QTableWidget()
-        self.table.setObjectName("serving_table")
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSortingEnabled(False)  # rank order is the point; keep it
-        self.table.verticalHeader().hide()  # the rank column numbers the rows
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
-        self.findings = QTextBrowser()
-        self.findings.setObjectName("serving_findings")
-        splitter = QSplitter(Qt.Orientation.Vertical)
-        splitter.addWidget(self.summary)
-        splitter.addWidget(self.table)
-        splitter.addWidget(self.findings)
-        splitter.setSizes([70, 330, 240])
-        self.setCentralWidget(splitter)
+        self.scorecard: ServingScorecard | None = None
+        self.rows: list[dict] = []
+        fit_on_screen(self, QSize(1200, 680))
+        self._build_layout()
         self.tasks = BackgroundTasks(self)
         # The training window's memo handlers, on this window's document and serving scorecard.
         self.memos = MemoCommands(self, self.tasks, lambda: self.document, lambda: self.scorecard)
         menu = self.menuBar().addMenu("&File")
-        menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison)
+        self.export_comparison_action = menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"),
+                                                       self.export_comparison)
         self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"),
                                                  self.memos.export_memo_dialog)
         self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
         self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
-        self.rows: list[dict] = []
         self._build_edit_menu()
+        view = self.menuBar().addMenu("&View").addMenu("&Presentation Zoom")
+        view.addAction("Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1))
+        view.addAction("Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1))
+        view.addAction("&Actual Size", QKeySequence("Ctrl+0"), lambda: self.zoom_by(0))
+        self.table.itemSelectionChanged.connect(self._show_selected)
         self._rescore()
+
+    def _build_layout(self) -> None:
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = ServingRanking()
+        self.score_matrix = ScoreMatrix(criteria=CRITERIA, words=WORDS, short=SHORT_NAMES)
+        self.score_matrix.setObjectName("serving_score_matrix")
+        self.details = QTextBrowser()
+        self.details.setObjectName("serving_details")
+        self.findings = QTextBrowser()
+        self.findings.setObjectName("serving_findings")
+        self.table_splitter = QSplitter(Qt.Orientation.Vertical)
+        self.table_splitter.addWidget(self.table)
+        self.table_splitter.addWidget(self.score_matrix)  # why the ranking is what it is
+        self.table_splitter.setSizes([300, 220])
+        self.side_tabs = QTabWidget()
+        self.side_tabs.setUsesScrollButtons(False)  # at 175% the names elide rather than scroll
+        self.side_tabs.tabBar().setElideMode(Qt.TextElideMode.ElideRight)
+        self.side_tabs.addTab(self.details, "&Details")
+        self.side_tabs.addTab(self.findings, "&Gates and flags")
+        self.main_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.main_splitter.addWidget(self.table_splitter)
+        self.main_splitter.addWidget(self.side_tabs)
+        self.main_splitter.setStretchFactor(0, 3)
+        self.main_splitter.setStretchFactor(1, 1)
+        self.main_splitter.setSizes([800, 400])
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(4, 4, 4, 0)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.main_splitter, 1)
+        self.setCentralWidget(central)
+
+    # -- scoring, off the window's thread ------------------------------------------------------------
+    def _rescore(self) -> None:
+        """Score the evaluation as it now stands on the background runner; a newer edit supersedes
+        a run still going, whose result is dropped."""
+        evaluation = self.session.evaluation
+        self._show_summary(evaluation)
+        for action in (self.export_memo_action, self.export_comparison_action):
+            action.setEnabled(False)  # until the figures shown are this evaluation's
+        self.statusBar().showMessage("Scoring the bids…", 0)
+        self.tasks.run("score", lambda _progress: score_serving_evaluation(evaluation), self._on_scored,
+                       self._on_score_failed)
+
+    def _on_scored(self, scorecard: ServingScorecard) -> None:
+        if scorecard.evaluation != self.session.evaluation:
+            return  # an older state finished late; the newer one is on its way
+        selected = self.selected_bid_id()
+        self.scorecard = scorecard
+        self.rows = serving_comparison_rows(scorecard)
+        self.table.show_scorecard(scorecard)
+        self.score_matrix.show_scorecard(scorecard)
+        self.findings.setHtml(findings_html(scorecard))
+        if selected in self.table.bid_ids or self.table.bid_ids:  # the first opens on the winner
+            self.table.selectRow(self.table.bid_ids.index(selected) if selected in self.table.bid_ids else 0)
+        self._show_selected()
+        for action in (self.export_memo_action, self.export_comparison_action):
+            action.setEnabled(True)
+        self.fit_to_width()
         self.statusBar().showMessage("Edit > Add Bid… or double-click a bid to change it; every change is "
                                      "audited and can be undone.", 0)
 
-    def _rescore(self) -> None:
-        """Score the document's evaluation as it now stands and show it (a serving score is a few ms)."""
-        selected = self.selected_bid_id()
-        self.scorecard = score_serving_evaluation(self.session.evaluation)
-        self._show(self.scorecard)
-        ids = [row["bid id"] for row in self.rows]
-        if selected in ids:
-            self.table.selectRow(ids.index(selected))
+    def _on_score_failed(self, error: Exception) -> None:
+        self.statusBar().showMessage(f"The bids could not be scored: {error}", 0)
 
-    def _show(self, scorecard: ServingScorecard) -> None:
-        evaluation = scorecard.evaluation
+    def _show_summary(self, evaluation) -> None:
         w = evaluation.workload
         self.setWindowTitle(f"{evaluation.title} — {self.document.path.name} — ClusterBid (serving)")
         self.summary.setText(
-            f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets TTFT {w.ttft_target_ms:g} ms "
-            f"and {w.tpot_target_ms:g} ms per output token; peak {w.peak_requests_per_s:g} req/s, average "
-            f"{w.average_requests_per_s:g} req/s. GPUs are billed at peak provisioning; cost per token at the average load."
-        )
-        rows = self.rows = serving_comparison_rows(scorecard)
-        keys = [_column(rows, name) for name in SHOWN]
-        self.table.setColumnCount(len(keys))
-        self.table.setHorizontalHeaderLabels([_heading(k) for k in keys])
-        self.table.setRowCount(len(rows))
-        for r, row in enumerate(rows):
-            serves = row["rank"] is not None
-            for c, key in enumerate(keys):
-                item = QTableWidgetItem(_cell(row.get(key), key, evaluation.currency))
-                if isinstance(row.get(key), (int, float, Decimal)):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if not serves:
-                    item.setForeground(QBrush(CANNOT_SERVE))
-                self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.findings.setHtml(self._findings_html(scorecard))
+            f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets time to first "
+            f"token {w.ttft_target_ms:g} ms and {w.tpot_target_ms:g} ms per output token; peak "
+            f"{w.peak_requests_per_s:g} requests/s, average {w.average_requests_per_s:g} requests/s. GPUs are "
+            "billed at peak provisioning; cost per token at the average load.")
 
-    @staticmethod
-    def _findings_html(scorecard: ServingScorecard) -> str:
-        parts = ["<h3>Gates, workload-fit flags, calibration and cost bands</h3>"]
-        for score in scorecard.scores:
-            e = score.estimate
-            lines = [f"<b>Cannot serve</b>: {escape(g.message)}" for g in e.gates]
-            lines += [f"Flag: {escape(w.message)}" for w in e.warnings]
-            lines += [escape(note) for note in e.calibration_notes]
-            band = scorecard.band(e.bid.id)
-            if e.passes_gates and band is not None and band.chance_servable > 0:
-                lines.append(escape(band_text(band, scorecard.evaluation.currency)))
-            if lines:
-                parts.append(f"<p><b>{escape(e.bid.quote.provider)}</b> ({escape(e.bid.id)})<br>" + "<br>".join(lines) + "</p>")
-        return "".join(parts)
+    def _show_selected(self) -> None:
+        if self.scorecard is not None:
+            self.details.setHtml(bid_details_html(self.scorecard, self.selected_bid_id()))
+
+    # -- layout at any width and presentation zoom ---------------------------------------------------
+    def fit_to_width(self) -> None:
+        """The ranking's side of the splitter as wide as its deciding columns need; the tabs on
+        the right wrap their words, so they give way, down to SIDE_MINIMUM."""
+        sizes = self.main_splitter.sizes()
+        total = sum(sizes)
+        if len(sizes) != 2 or total == 0:
+            return
+        left = min(max(sizes[0], self.table.needed_width()), total - SIDE_MINIMUM)
+        if left != sizes[0]:
+            self.main_splitter.setSizes([left, total - left])
+        self.table.fit_columns()
+        self.score_matrix.fit_columns()
+
+    def zoom_by(self, direction: int) -> None:
+        """One zoom step up or down, or back to 100% (0); the window lays out again at the font change."""
+        factor = self.zoom_to(self.zoom.next_step(direction) if direction else 1.0)
+        self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
+
+    def relayout(self) -> None:
+        """Re-measure what was sized at the old font (rows, columns, the splitter)."""
+        QCoreApplication.sendPostedEvents()  # the new font reaches every child before measuring
+        if self.scorecard is not None:
+            self.table.show_scorecard(self.scorecard)
+            self.score_matrix.show_scorecard(self.scorecard)
+        self.fit_to_width()
+
+    def event(self, event) -> bool:  # noqa: D102 (Qt API)
+        if event.type() == QEvent.Type.ApplicationFontChange:  # presentation zoom, from any window
+            QTimer.singleShot(0, self.relayout)
+        return super().event(event)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().resizeEvent(event)
+        self.fit_to_width()
+
+    def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().showEvent(event)
+        QTimer.singleShot(0, lambda: keep_on_screen(self))  # the frame is known once shown
 
     def export_comparison(self) -> None:
         from clusterbid.gui.file_commands import export_comparison_in_background
@@ -156,6 +199,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         # A memo being written is finished and its audit row delivered before the file closes.
+        self.tasks.cancel("score")
         self.tasks.wait_for_done(30_000)
         QCoreApplication.sendPostedEvents()
         self.document.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.field_name import fields_in_words
 from clusterbid.core.memo.signoff import read_memo_bytes
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
@@ -34,7 +35,7 @@ class VerifiedMemo:
     def headline(self) -> str:
         from clusterbid.core.memo.signoff import verdict_headline
 
-        return verdict_headline(self.result)
+        return fields_in_words(verdict_headline(self.result))
 
     def reasons(self, limit: int = 3) -> tuple[tuple[str, tuple[str, ...]], ...]:
         """What decides the verdict, most serious first, at most `limit` lines: the findings
@@ -43,7 +44,7 @@ class VerifiedMemo:
         problems = self.result.problems[:limit]
         unproven = self.result.unproven[: limit - len(problems)]
         groups = (("Proven wrong", problems), ("Not proven here", unproven))
-        return tuple((heading, lines) for heading, lines in groups if lines)
+        return tuple((heading, tuple(fields_in_words(line) for line in lines)) for heading, lines in groups if lines)
 
     @property
     def trust_failed(self) -> bool:
@@ -55,7 +56,8 @@ class VerifiedMemo:
         """The report in the words both doors print, naming the memo and the evaluation as given."""
         from clusterbid.core.memo.signoff import format_verification
 
-        return format_verification(name, self.result, evaluation_name, explain=explain)
+        # The checks name signature fields by their ids; both doors print them as words.
+        return fields_in_words(format_verification(name, self.result, evaluation_name, explain=explain))
 
 
 def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken, *,

@@ -278,6 +278,6 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
     assert "$1,529,591 of it" in demo[2]
     northwind_fails = 1_529_591 + 0.5 * (512 * 3 * 730 * 2.85 - 1_529_591)
-    assert f"northwind-ib net $1,597,824; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
+    assert f"Northwind AI Cloud net $1,597,824; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
     cumulus = 512 * 12 * 730 * 2.49
-    assert f"cumulus-roce net ${cumulus / 2:,.0f}; if the plan fails ${cumulus:,.0f}; commits ${cumulus:,.0f}" in section
+    assert f"Cumulus Compute net ${cumulus / 2:,.0f}; if the plan fails ${cumulus:,.0f}; commits ${cumulus:,.0f}" in section

@@ -102,7 +102,7 @@ def test_the_honest_two_approver_memo_passes_with_the_registry_and_says_who_sign
     assert made == grace_row  # nothing else happened between registering Grace and the memo
     ada_cert, ada_key = _fingerprints(ada_pem)
     assert (
-        f"approver-1: Ada Lovelace, certificate SHA-256 {ada_cert[:16]}..., public key SHA-256 "
+        f"approver 1: Ada Lovelace, certificate SHA-256 {ada_cert[:16]}..., public key SHA-256 "
         f"{ada_key[:16]}...; is itself a trust anchor (bids.clusterbid {_when(rows, ada_row - 1)})"
     ) in out
     assert (
@@ -120,7 +120,7 @@ def test_the_honest_two_approver_memo_passes_with_the_registry_and_says_who_sign
     code, out = _run(capsys, "verify", memo, "--evaluation", document)
     assert code == 1
     assert (
-        f"approver-2: signed on {today} (signer's clock), after Grace Hopper, CTO was retired from "
+        f"approver 2: signed on {today} (signer's clock), after Grace Hopper, CTO was retired from "
         f"{today}"
         in out
     )
@@ -139,7 +139,7 @@ def test_a_ca_trusted_after_the_memo_was_made_does_not_make_it_valid(capsys, tmp
     rows = _rows(document)
     made, trusted = _made_at(rows), _seq(rows, "attach_artefact")
     assert code == 1 and trusted > made
-    for field, who in (("approver-1", "Ada Lovelace"), ("approver-2", "Grace Hopper")):
+    for field, who in (("approver 1", "Ada Lovelace"), ("approver 2", "Grace Hopper")):
         assert (
             f"{field}: {who}'s certificate chains only to ClusterBid Test Root CA, added at "
             f"bids.clusterbid {_when(rows, trusted)}, after this memo was made at row #{made}; a "
@@ -185,19 +185,19 @@ def test_a_self_signed_approver_registered_after_the_memo_is_named_and_refused(
         code == 1 and registered == made + 3
     )  # the export row, the certificate's row, the registry row
     assert (
-        "approver-2: Grace Hopper's certificate chains only to Grace Hopper, added at "
+        "approver 2: Grace Hopper's certificate chains only to Grace Hopper, added at "
         f"bids.clusterbid {_when(rows, registered - 1)}, after this memo was made at row #{made}"
     ) in out, out
     assert (
-        f"approver-2: the registry (bids.clusterbid as it stood at row #{made}) names no approver "
+        f"approver 2: the registry (bids.clusterbid as it stood at row #{made}) names no approver "
         "for the role CTO"
     ) in out
     assert (
-        "approver-2: Grace Hopper, CTO (or their key) was registered at bids.clusterbid "
+        "approver 2: Grace Hopper, CTO (or their key) was registered at bids.clusterbid "
         f"{_when(rows, registered)}, after this memo was made at row #{made}; it does not count "
         "for this memo"
     ) in out
-    assert "approver-1: the registry" not in out  # Ada was registered before: her field holds
+    assert "approver 1: the registry" not in out  # Ada was registered before: her field holds
 
 
 def test_one_person_listed_as_both_approvers_is_refused_at_export(capsys, tmp_path):
@@ -282,7 +282,7 @@ def test_a_registry_file_the_preparer_does_not_hold_decides_who_may_sign(
     code, out = _run(capsys, "verify", memo, "--registry", registry("Bob Builder", bob_pem))
     assert code == 1
     assert (
-        "approver-1: the registry (registry file org.json) names Bob Builder for CFO, not Ada "
+        "approver 1: the registry (registry file org.json) names Bob Builder for CFO, not Ada "
         "Lovelace"
         in out
     )

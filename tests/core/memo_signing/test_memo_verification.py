@@ -38,7 +38,7 @@ def test_a_memo_signed_by_both_approvers_verifies(capsys, pki, signed_twice, mem
     code, out = _verify(capsys, memo_file(signed_twice), "--trust", pki.ca_pem)
     assert code == 0, out
     assert out.count("intact: yes") == 2 and out.count("trusted: yes") == 2
-    assert "approver-1: signed by Ada Lovelace" in out and "approver-2: signed by Grace Hopper" in out
+    assert "approver 1: signed by Ada Lovelace" in out and "approver 2: signed by Grace Hopper" in out
     assert "followed only by later signatures" in out and "covers the whole document" in out
     assert "Re-scored with this version's model: holds" in out and out.startswith("VALID: every page is proven")
     inputs_sha = demo_inputs().sha256  # hashed here from the canonical inputs, not read back from the memo
@@ -67,7 +67,7 @@ def test_signatures_from_another_ca_are_reported_untrusted(capsys, tmp_path, sig
 def test_half_signed_memo_names_the_missing_field(capsys, pki, signed_once, memo_file):
     code, out = _verify(capsys, memo_file(signed_once), "--trust", pki.ca_pem)
     # Nothing is wrong, the memo is not approved yet: INDETERMINATE, exit 3 (issue 30, item 8).
-    assert code == 3 and out.startswith("INDETERMINATE: ") and "not yet signed: approver-2" in out
+    assert code == 3 and out.startswith("INDETERMINATE: ") and "not yet signed: approver 2" in out
 
 
 @pytest.mark.timeout(600)  # 200 verifications; slow only on a loaded machine

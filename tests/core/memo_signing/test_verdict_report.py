@@ -43,7 +43,7 @@ def test_the_report_leads_with_the_verdict_and_explains_every_revision(
     # each signature adds one revision: four in all, each with the check that covers it.
     assert "Revisions (4):" in out
     assert "revision 1, bytes 0-" in out and ": the pages as drawn" in out
-    assert "signature field approver-1 filled" in out and "signature field approver-2 filled" in out
+    assert "signature field approver 1 filled" in out and "signature field approver 2 filled" in out
     assert out.count("checked by: the memo as exported: every page proven") == 2
 
 

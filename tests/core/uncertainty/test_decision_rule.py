@@ -137,4 +137,4 @@ def test_a_deadline_inside_the_band_below_the_threshold_fails_the_gate(tmp_path,
     path.write_text(timed.model_dump_json(), encoding="utf-8")
     assert main(["score", str(path), "--samples", "20000"]) == 0
     text = capsys.readouterr().out
-    assert "gate deadline_unlikely: finishes by the deadline" in text
+    assert "excluded: finishes by the deadline" in text

@@ -43,7 +43,7 @@ def test_the_value_of_knowing_how_many_runs_will_fill_the_term_by_hand():
     assert runs.change_share == pytest.approx(3 / 9)
     assert runs.choice_after == pytest.approx({"on-demand": 3 / 9, "reserved": 6 / 9})
     line = plan_value_lines(card, lambda v: f"${v:,.0f}")[2]
-    assert line.startswith(f"  further_runs 1 (range 0-2): worth ${expected:,.0f}; the cheapest choice changes over 33%")
+    assert line.startswith(f"  Further runs in reserved time 1 (range 0-2): worth ${expected:,.0f}; the cheapest choice changes over 33%")
 
 
 def test_a_stated_alternative_price_and_its_decline_are_valued_too():

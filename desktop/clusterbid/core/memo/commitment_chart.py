@@ -11,6 +11,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Spacer
 
 from clusterbid.core.memo import styles
+from clusterbid.core.memo.bid_words import bid_names
 from clusterbid.core.memo.flowables import W, keep_together_if_it_fits, para
 from clusterbid.core.money import format_money
 from clusterbid.core.scoring import Scorecard
@@ -22,8 +23,19 @@ ROW_HEIGHT, LABEL_SHARE, TEXT_SIZE = 15.0, 0.18, 6.5
 
 def commitment_rows(scorecard: Scorecard) -> tuple[Row, ...]:
     """The ranked bids' figures, in rank order, ten at most."""
-    return tuple((s.bid.id, s.estimate.plan_cost, s.estimate.cost_if_plan_fails, s.estimate.commitment)
+    names = bid_names(scorecard.scores)  # by provider, as approvers know the bids
+    return tuple((names[s.bid.id], s.estimate.plan_cost, s.estimate.cost_if_plan_fails, s.estimate.commitment)
                  for s in scorecard.ranked[:MOST_BARS])
+
+
+def _label(name: str, width: float) -> str:
+    """The provider's name cut to the label column with an ellipsis (a drawing does not wrap);
+    the whole name is in the tables above."""
+    if stringWidth(name, styles.FONT, 7) <= width:
+        return name
+    while name and stringWidth(name + "…", styles.FONT, 7) > width:
+        name = name[:-1]
+    return name.rstrip() + "…"
 
 
 def _short(amount: float, currency: str) -> str:
@@ -50,7 +62,7 @@ def commitment_chart(rows: tuple[Row, ...], currency: str) -> list[Flowable]:
     scale = width / top
     for index, ((bid, net, fails, commit), text) in enumerate(zip(rows, texts, strict=True)):
         y = height - ROW_HEIGHT * (index + 1)
-        drawing.add(String(0, y + 4, bid, fontName=styles.FONT, fontSize=7, fillColor=styles.INK))
+        drawing.add(String(0, y + 4, _label(bid, left - 4), fontName=styles.FONT, fontSize=7, fillColor=styles.INK))
         drawing.add(Rect(left, y + 2, commit * scale, 9, fillColor=styles.RULE, strokeColor=None))
         drawing.add(Rect(left, y + 4, net * scale, 5, fillColor=styles.ACCENT, strokeColor=None))
         x = left + fails * scale

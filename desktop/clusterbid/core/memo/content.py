@@ -11,6 +11,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.bid_words import bid_names
 from clusterbid.core.memo.commitment_chart import commitment_rows
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
@@ -212,10 +213,10 @@ def _weight_text(value: float) -> str:
 
 def tipping_rows(sensitivity: Any, scorecard: Scorecard) -> Rows | None:
     """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the
-    winner, the rival named as everywhere in the memo (id and provider)."""
+    winner, the rival named by its provider (bid_words.py), as approvers know it."""
     if sensitivity is None:
         return None
-    bid_words = {s.bid.id: _name(s) for s in scorecard.scores}
+    bid_words = bid_names(scorecard.scores)
     rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
     for weight, point in sorted(sensitivity.tipping_points.items()):
         lower = "0 (holds)" if point.lower is None else _weight_text(point.lower)

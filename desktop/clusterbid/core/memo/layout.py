@@ -9,6 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate
 
 from clusterbid.core.memo import styles
+from clusterbid.core.memo.field_name import fields_in_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +142,7 @@ class SignatureBox(Flowable):
         canvas.rect(0, 0, self.width, self.height)
         canvas.setFillColor(styles.MUTED)
         canvas.setFont(styles.FONT, 7)
-        canvas.drawString(4, 4, f"signature field {self.field_name}")
+        canvas.drawString(4, 4, f"{fields_in_words(self.field_name).capitalize()} signs here")
         canvas.restoreState()
         x, y = canvas.absolutePosition(0, 0)
         self.sink.boxes.append((self.field_name, canvas.page_index, (x, y, x + self.width, y + self.height)))

@@ -36,6 +36,7 @@ from clusterbid.core.report import format_money
 from clusterbid.core.serving_report import band_text, fleet_text
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
+from clusterbid.core.memo.bid_words import bid_names
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, weight_text
 from clusterbid.resources import resource_path
@@ -68,7 +69,7 @@ def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
     if best is None:
         return "no single weight within 0-100 changes the winner"
     _, name, current, edge, who = best
-    rival = next((_name(s) for s in scorecard.scores if s.bid.id == who), who)
+    rival = bid_names(scorecard.scores).get(who, who)  # by provider, as approvers know it
     return (f"the nearest tipping point: {WEIGHT_WORDS.get(name, name)} weight {current:g} -> {weight_text(edge)} "
             f"makes {rival} the winner (each weight's range is in the score JSON)")
 

@@ -115,8 +115,9 @@ def plan_value_lines(scorecard: Scorecard, fmt) -> list[str]:
         return []
     lines = ["", "Your plan's own figures (not drawn: each moved across a range; what knowing it better is worth):"]
     for v in values:
-        others = ", ".join(f"{bid_id} {share:.0%}" for bid_id, share in v.choice_after.items())
-        lines.append(f"  {v.name} {v.stated:g} (range {v.low:g}-{v.high:g}): worth {fmt(v.value)}; the cheapest "
+        providers = {s.bid.id: s.bid.quote.provider for s in scorecard.scores}
+        others = ", ".join(f"{providers.get(bid_id, bid_id)} {share:.0%}" for bid_id, share in v.choice_after.items())
+        lines.append(f"  {v.words[:1].upper()}{v.words[1:]} {v.stated:g} (range {v.low:g}-{v.high:g}): worth {fmt(v.value)}; the cheapest "
                      f"choice changes over {v.change_share:.0%} of the range ({others})")
     return lines
 

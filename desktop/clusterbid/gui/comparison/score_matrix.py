@@ -26,8 +26,12 @@ def _shade(value: float) -> QColor:
 
 
 class ScoreMatrix(QTableWidget):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent=None, criteria: tuple[str, ...] = CRITERIA,
+                 words: dict[str, str] = CRITERION_WORDS, short: dict[str, str] = SHORT) -> None:
+        """`criteria`, `words` and `short` name the scorecard's criteria (serving ranks on the cost
+        per million tokens where training ranks on the net plan cost)."""
         super().__init__(parent)
+        self.criteria, self.words, self.short = criteria, words, short
         self.setObjectName("score_matrix")
         self.setAccessibleName("Each bid's score per criterion and the weighted total")
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -38,23 +42,23 @@ class ScoreMatrix(QTableWidget):
 
     def show_scorecard(self, scorecard: Scorecard) -> None:
         ranked = scorecard.ranked
-        self.setColumnCount(len(CRITERIA) + 2)
+        self.setColumnCount(len(self.criteria) + 2)
         self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the names below
         self.setHorizontalHeaderLabels(
-            ["Bid", *(f"{SHORT[n]}\n{scorecard.weights[n]:.0%}" for n in CRITERIA), "Score"])
-        for column, name in enumerate(CRITERIA, start=1):
+            ["Bid", *(f"{self.short[n]}\n{scorecard.weights[n]:.0%}" for n in self.criteria), "Score"])
+        for column, name in enumerate(self.criteria, start=1):
             self.horizontalHeaderItem(column).setToolTip(
-                f"{CRITERION_WORDS[name]}, weight {scorecard.weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
+                f"{self.words[name]}, weight {scorecard.weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
         self.setRowCount(len(ranked))
         for row, score in enumerate(ranked):
             self.setItem(row, 0, QTableWidgetItem(f"{score.rank}. {score.bid.quote.provider}"))
-            for column, name in enumerate(CRITERIA, start=1):
+            for column, name in enumerate(self.criteria, start=1):
                 value = score.criteria[name]
                 item = QTableWidgetItem(f"{value:.2f}")
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 item.setBackground(_shade(value))
                 item.setForeground(QColor("black"))
-                item.setToolTip(f"{CRITERION_WORDS[name]}: {value:.3f} x weight {scorecard.weights[name]:.1%} "
+                item.setToolTip(f"{self.words[name]}: {value:.3f} x weight {scorecard.weights[name]:.1%} "
                                 f"= {value * scorecard.weights[name]:.3f} of the score")
                 self.setItem(row, column, item)
             total = QTableWidgetItem(f"{score.weighted_score:.3f}")
@@ -62,7 +66,7 @@ class ScoreMatrix(QTableWidget):
             font = total.font()
             font.setBold(True)
             total.setFont(font)
-            self.setItem(row, len(CRITERIA) + 1, total)
+            self.setItem(row, len(self.criteria) + 1, total)
         names = [self.item(row, 0).text() for row in range(self.rowCount())] + ["Bid"]
         for row in range(self.rowCount()):
             self.item(row, 0).setToolTip(self.item(row, 0).text())  # whole when the column elides it
@@ -72,8 +76,10 @@ class ScoreMatrix(QTableWidget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
-        """Criteria share the width when they fit; when they do not (a narrow pane, presentation
-        zoom) each keeps its measured width and the matrix scrolls rather than cut figures off."""
+        """Each criterion at least its measured width, sharing the spare width when they fit; when
+        they do not (a narrow pane, presentation zoom) the matrix scrolls rather than cut figures
+        off. (Equal stretched columns cut a wide heading such as "Evidence" at 175% while the
+        criteria's total still fitted.)"""
         header = self.horizontalHeader()
         if header.count() < 2:
             return
@@ -84,12 +90,10 @@ class ScoreMatrix(QTableWidget):
         names = getattr(self, "_names_width", header.sectionSize(0))
         floor = min(names, self.fontMetrics().averageCharWidth() * NAME_FLOOR_CHARS)
         header.resizeSection(0, max(floor, min(names, self.viewport().width() - sum(needed))))
-        fits = header.sectionSize(0) + sum(needed) <= self.viewport().width()
+        spare = self.viewport().width() - header.sectionSize(0) - sum(needed)
         for column, width in enumerate(needed, start=1):
-            mode = QHeaderView.ResizeMode.Stretch if fits else QHeaderView.ResizeMode.Interactive
-            header.setSectionResizeMode(column, mode)
-            if not fits:
-                header.resizeSection(column, width)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(column, width + max(0, spare) // len(needed))
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)

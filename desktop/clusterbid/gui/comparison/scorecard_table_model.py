@@ -135,7 +135,7 @@ class ScorecardTableModel(QAbstractTableModel):
         u = self._bid_uncertainty(score)
         if u is None or score.rank is None:
             return None
-        money = lambda v: format_money(v, self._scorecard.evaluation.currency)  # noqa: E731
+        money = lambda v: format_money(v, self._scorecard.evaluation.currency, cents=True)  # noqa: E731
         return (f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
                 f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated outcomes")
 
@@ -148,7 +148,7 @@ class ScorecardTableModel(QAbstractTableModel):
         e = score.estimate
         if score.rank is None:
             return billing_words(score.bid, self._scorecard.evaluation.currency)
-        return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency))
+        return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency, cents=True))
 
     def _text(self, score: BidScore, column: int) -> str:
         # The same text the document keeps for the next start's first paint (core/comparison_table.py).

@@ -1,0 +1,41 @@
+"""Money where an officer reads it in the app carries its currency and its cents, as the memo's
+commitment does (issue 38 item 6): the comparison's net cost and commitment, the Details pane's
+contract figures and the band's tooltip; a bid set aside shows why, never a cost."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+from clusterbid.gui.comparison.scorecard_table_model import COMMITMENT, COST, FINDINGS, PROVIDER
+from tests.gui.conftest import wait_for_scoring
+
+
+def _row(window, provider: str) -> int:
+    model = window.model
+    return next(r for r in range(model.rowCount()) if model.index(r, PROVIDER).data() == provider)
+
+
+def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
+    wait_for_scoring(qtbot, window)
+    row = _row(window, "Northwind AI Cloud")
+    # The demo's Northwind term: 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648.00; the
+    # buyer's plan values the idle half, so its net cost is half of it: $1,597,824.00.
+    commitment = 512 * 3 * 730 * 2.85
+    assert window.model.index(row, COMMITMENT).data() == f"${commitment:,.2f}"
+    assert window.model.index(row, COST).data() == f"${commitment / 2:,.2f}"
+    window.comparison.select_bid(window.model.score_at(row).bid.id)
+    details = window.details.toPlainText()
+    assert f"Total commitment: ${commitment:,.2f} (what the signature approves)" in details
+    assert f"Net cost of the plan: ${commitment / 2:,.2f} (ranks the bids)" in details
+
+
+def test_a_bid_set_aside_shows_its_reason_not_a_cost(qtbot, window):
+    wait_for_scoring(qtbot, window)
+    row = _row(window, "Fragment Cloud")  # its largest block is 256 GPUs, the job needs 512
+    assert window.model.index(row, COST).data() == "—"
+    assert window.model.index(row, COMMITMENT).data() == "—"
+    assert window.model.index(row, FINDINGS).data() == "excluded: block smaller than the job"
+    window.comparison.select_bid(window.model.score_at(row).bid.id)
+    details = window.details.toPlainText()
+    assert "Excluded from the ranking" in details and "Total commitment" not in details
+    assert "256 GPUs" in window.model.index(row, FINDINGS).data(Qt.ItemDataRole.ToolTipRole)
