@@ -24,6 +24,7 @@ import numpy as np
 
 from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
+from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
@@ -107,7 +108,9 @@ def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
             mbu.append(median * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
             compute.append(median * stack)
         else:
-            drawn = np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own)
+            # Issue 37: what the run leaves unstated (its lengths above all) widens its draw.
+            sigma = float(np.hypot(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA), extra_spread(e.throughput_evidence) if e.throughput_evidence else 0.0))
+            drawn = np.exp(sigma * own)
             mbu.append(drawn)
             compute.append(drawn)
     return np.asarray(mbu), np.asarray(compute)
@@ -139,8 +142,11 @@ def serving_uncertainty(
         n = stop - start
         arrays = _tile(base, n)
         arrays = arrays.replace(
-            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(), 1.0),
-            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(), 1.0),
+            # Capped at the GPU's peak, or at the figure an officer chose to use above it (issue 37).
+            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(),
+                                      np.maximum(arrays.hbm_efficiency, 1.0)),
+            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(),
+                                          np.maximum(arrays.compute_efficiency, 1.0)),
         )
         plan = fleet(w, arrays, replica_grid(w, arrays), exact_slots=EXACT_SLOTS)
         ok = plan.servable.reshape(len(bids), n)
