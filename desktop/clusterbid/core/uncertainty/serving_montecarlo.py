@@ -18,7 +18,7 @@ another's band.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -30,18 +30,15 @@ from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
 from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
-SAMPLES = 400
-# The model runs over bids x TP x 1,024 batches per sample; past 10 bids the samples shrink so
-# that bids x samples stays at 4,000 (at least 100 samples: chance of being cheapest to about
-# +/-5 points).
-SAMPLE_BUDGET = 4000
-MIN_SAMPLES = 100
-SEED = 20_260_330
-# Samples per pass: the replica grid is (rows x TP degrees x 1,024 batches), kept near 40 MB.
-CHUNK = 16
+# Issue 37: the same sample count as training (20,000 at 400 before: +/-5 points on the chance of
+# being cheapest); each draw searches a smaller grid (serving_search) to stay in the same time.
+SAMPLES = DEFAULT_SAMPLES
+SEED = 20_260_330  # when no evaluation's seed is given; scoring passes the policy's, as training does
 # Log-space sigma of a bid's MBU by the grade of the decode benchmark that set it (None: the
 # workload's default). An independent run repeats within a few percent; the default MBU spans
 # the 60-85% that public stacks reach (+/-15%).
@@ -125,8 +122,7 @@ def serving_uncertainty(
     estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
 ) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
-    if samples is None:
-        samples = max(MIN_SAMPLES, min(SAMPLES, SAMPLE_BUDGET // max(1, len(estimates.bids))))
+    samples = SAMPLES if samples is None else samples
     workload = estimates.workload
     bids = [e.bid for e in estimates.bids]
     rates = [e.exchange_rate for e in estimates.bids]
@@ -134,11 +130,13 @@ def serving_uncertainty(
     spec = build_serving_arrays(workload, bids, default_catalog(), rates)
     base, _, _ = calibrate_serving(w, spec, bids)
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
+    w, batches, allowed = search(w, estimates)
+    chunk = samples_per_pass(len(bids), len(w.tp_choices), len(batches))
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
-    for start in range(0, samples, CHUNK):
-        stop = min(start + CHUNK, samples)
+    for start in range(0, samples, chunk):
+        stop = min(start + chunk, samples)
         n = stop - start
         arrays = _tile(base, n)
         arrays = arrays.replace(
@@ -148,7 +146,9 @@ def serving_uncertainty(
             compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(),
                                           np.maximum(arrays.compute_efficiency, 1.0)),
         )
-        plan = fleet(w, arrays, replica_grid(w, arrays), exact_slots=EXACT_SLOTS)
+        grid = replica_grid(w, arrays, batches)
+        grid = replace(grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0))  # each bid's own search
+        plan = fleet(w, arrays, grid, exact_slots=EXACT_SLOTS)
         ok = plan.servable.reshape(len(bids), n)
         per_million[:, start:stop] = np.where(ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf)
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
