@@ -51,7 +51,7 @@ RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequenc
               "pipeline_parallel", "global_batch_sequences")
 # Issue 37: a serving benchmark is a run too: its GPU, precision and parallelism are recorded like
 # a training run's, and these fields, its own, say at what shape it measured.
-SHARED_RUN_FIELDS = ("gpu_model", "precision", "tensor_parallel", "pipeline_parallel")
+SHARED_RUN_FIELDS = ("gpu_model", "precision", "tensor_parallel", "pipeline_parallel", "model_active_params_billions")
 SERVING_RUN_FIELDS = ("prompt_tokens", "output_tokens", "context_cv", "kv_cache_precision", "expert_parallel",
                       "engine", "engine_version", "tpot_ms", "ttft_ms")
 
