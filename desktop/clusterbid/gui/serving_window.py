@@ -91,6 +91,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
         self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
+        self.menuBar().addMenu("&View").addAction("Serving &Frontier…", self._show_frontier)  # issue 37
         self.rows: list[dict] = []
         self._build_edit_menu()
         self._rescore()
@@ -146,6 +147,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
             if lines:
                 parts.append(f"<p><b>{escape(e.bid.quote.provider)}</b> ({escape(e.bid.id)})<br>" + "<br>".join(lines) + "</p>")
         return "".join(parts)
+
+    def _show_frontier(self) -> None:
+        from clusterbid.gui.serving_frontier_view import show_frontier
+
+        show_frontier(self)
 
     def export_comparison(self) -> None:
         from clusterbid.gui.file_commands import export_comparison_in_background
