@@ -39,6 +39,21 @@ from clusterbid.core.uncertainty.streams import MARKET, stream
 # being cheapest); each draw searches a smaller grid (serving_search) to stay in the same time.
 SAMPLES = DEFAULT_SAMPLES
 SEED = 20_260_330  # when no evaluation's seed is given; scoring passes the policy's, as training does
+# As training's (montecarlo.py): the default run stops at the end of the first pass of 4,096
+# samples after which every bid's chance of being cheapest is known to +/- 1 point at 95%.
+STOP_PASS = 4096
+WIN_PRECISION = 0.01
+WIN_Z = 1.959964
+
+
+def chances_known(ranked: np.ndarray) -> bool:
+    """Every bid's chance of being cheapest over these samples (bids x samples, inf: cannot
+    serve) known to +/- WIN_PRECISION at 95% (normal approximation of a binomial share)."""
+    n = ranked.shape[1]
+    wins = np.isfinite(ranked).any(axis=0)
+    winner = np.argmin(ranked, axis=0)
+    share = np.array([np.mean(wins & (winner == i)) for i in range(ranked.shape[0])])
+    return bool(np.all(WIN_Z * np.sqrt(share * (1 - share) / n) <= WIN_PRECISION))
 # Log-space sigma of a bid's MBU by the grade of the decode benchmark that set it (None: the
 # workload's default). An independent run repeats within a few percent; the default MBU spans
 # the 60-85% that public stacks reach (+/-15%).
@@ -122,6 +137,7 @@ def serving_uncertainty(
     estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
 ) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
+    adaptive = samples is None  # the default run stops once the chances are known, as training's
     samples = SAMPLES if samples is None else samples
     workload = estimates.workload
     bids = [e.bid for e in estimates.bids]
@@ -135,8 +151,10 @@ def serving_uncertainty(
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
-    for start in range(0, samples, chunk):
-        stop = min(start + chunk, samples)
+    eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+    done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
+    while done < samples:
+        start, stop = done, min(done + chunk, samples, (done // STOP_PASS + 1) * STOP_PASS)
         n = stop - start
         arrays = _tile(base, n)
         arrays = arrays.replace(
@@ -154,7 +172,12 @@ def serving_uncertainty(
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
         gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
         gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
-    eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+        done = stop
+        if adaptive and done % STOP_PASS == 0 and done < samples \
+                and chances_known(np.where(eligible, per_million[:, :done], np.inf)):
+            break
+    samples = done
+    per_million, monthly, gpus = per_million[:, :done], monthly[:, :done], gpus[:, :, :done]
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
     winner = np.argmin(ranked, axis=0)
