@@ -1,5 +1,5 @@
-"""Serving timings: scoring the serving demo (model, Erlang-C headroom, 400-sample Monte Carlo,
-tipping points) and the same for 50 bids.
+"""Serving timings: scoring the serving demo (model, Erlang-C headroom, 20,000-sample Monte Carlo,
+tipping points) and the same for 50 bids, and the Monte Carlo alone in CPU seconds.
 
 Run: PYTHONPATH=desktop python tests/perf/bench_serving.py
 """
@@ -19,6 +19,7 @@ from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa:
 from clusterbid.core.evaluation import Evaluation  # noqa: E402
 from clusterbid.core.serving_report import serving_scorecard_to_json  # noqa: E402
 from clusterbid.core.serving_scoring import score_serving_evaluation  # noqa: E402
+from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty  # noqa: E402
 
 DEMO = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
 
@@ -41,6 +42,10 @@ def main() -> None:
     print(f"point estimate, demo (5 bids):      {_timed(lambda: estimate_serving(demo.workload, demo.bids)):.3f} s")
     print(f"score + bands + JSON, demo:         {_timed(lambda: serving_scorecard_to_json(score_serving_evaluation(demo))):.3f} s")
     print(f"score + bands + JSON, 50 bids:      {_timed(lambda: score_serving_evaluation(fifty), repeats=3):.3f} s")
+    estimates = estimate_serving(demo.workload, demo.bids)
+    start = time.process_time()
+    bands = serving_uncertainty(estimates)
+    print(f"Monte Carlo alone, demo:            {time.process_time() - start:.2f} CPU s for {bands.samples:,} samples")
 
 
 if __name__ == "__main__":

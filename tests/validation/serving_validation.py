@@ -33,7 +33,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.serving import replica_grid  # noqa: E402
-from clusterbid.core.costmodel.serving_calibration import calibrate_serving  # noqa: E402
+from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa: E402
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays  # noqa: E402
 from clusterbid.core.serving_workload import DEFAULT_HBM_EFFICIENCY, InferenceWorkload  # noqa: E402
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
@@ -94,6 +94,17 @@ ROWS = [
     Row("MLPerf", "latency", f"{MLPERF}: H200-SXM-141GBx8, llama2-70b-99, 29,228.22 tok/s",
         "H200-SXM", 1, 8, (512, 256, 1024), 291, "llama2-70b", "fp8", "fp8", 896, 29228.22, cv=0.5,
         tpot_limit_ms=200, ttft_limit_ms=2000),
+    # Issue 37: the same submissions' Offline results (run_1/mlperf_log_summary.txt under
+    # .../Offline/performance): all samples queued at once, no latency limit, so "saturated" with
+    # the batch capped at the Server configs' (TP2 batch 1,024 on H100 is NVIDIA's Server figure;
+    # the issue's 896 per TP2 replica is the Offline config, used here). Output tokens per request
+    # are tokens/s over samples/s (24,524.9 / 84.4792 = 290; 31,302.7 / 107.477 = 291).
+    Row("MLPerf Offline", "saturated", "MLPerf Inference v4.1 Offline (NVIDIA, closed): DGX-H100 8x H100, "
+        "llama2-70b-99.9, 24,524.9 tok/s", "H100-SXM", 2, 8, (512, 256, 1024), 290, "llama2-70b", "fp8", "fp8",
+        896, 24524.9, cv=0.5),
+    Row("MLPerf Offline", "saturated", "MLPerf Inference v4.1 Offline (NVIDIA, closed): H200-SXM-141GBx8, "
+        "llama2-70b-99, 31,302.7 tok/s", "H200-SXM", 1, 8, (512, 256, 1024), 291, "llama2-70b", "fp8", "fp8",
+        896, 31302.7, cv=0.5),
     # NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md (commit 00f37686, v1.0-era
     # PyTorch backend, trtllm-bench throughput: requests fed with no delay, fixed lengths),
     # nvidia/Llama-3.3-70B-Instruct-FP8. KV cache FP8: trtllm-bench keeps the checkpoint's KV
@@ -144,10 +155,13 @@ def replica_at(row: Row, prompt: int, efficiencies: tuple[float, float] | None =
     """(largest output tokens/s per GPU of one replica, its time per output token in ms, the
     time per output token in ms at the engine's full batch, or the largest that fits HBM, and
     the batch of the first), at the workload's default efficiencies or the (HBM, compute) given."""
-    workload = _workload(row, prompt, efficiencies)
+    workload = _workload(row, prompt, None)
     bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu))
     w = ServingScalars.from_workload(workload)
-    grid = replica_grid(w, build_serving_arrays(workload, [bid], default_catalog(), [1.0]))
+    arrays = build_serving_arrays(workload, [bid], default_catalog(), [1.0])
+    if efficiencies is not None:  # set on the columns: a figure the officer used may exceed 1 (issue 37)
+        arrays = arrays.replace(hbm_efficiency=np.array([efficiencies[0]]), compute_efficiency=np.array([efficiencies[1]]))
+    grid = replica_grid(w, arrays)
     rate = np.where(grid.feasible[0, 0, : row.cap], grid.tokens_per_s[0, 0, : row.cap], 0.0)
     # Past the point where the matmuls bind, the rate is flat in the batch; the engine fills
     # its batch, so the largest batch at the top rate is the one whose latency is shown.
@@ -157,21 +171,29 @@ def replica_at(row: Row, prompt: int, efficiencies: tuple[float, float] | None =
     return float(rate[best]) / row.tp, float(tpot[best]) * 1000, float(tpot[full]) * 1000, best + 1
 
 
-def calibrated_on(row: Row) -> tuple[float, float]:
-    """The (HBM, compute) efficiencies the product's own calibration (serving_calibration) sets
-    from this row's published figure, given as a bid's decode-throughput evidence at the batch
-    the engine ran (the model's batch for the row: the engine's cap or what fits HBM)."""
+def calibrated_on(row: Row, target: Row | None = None) -> tuple[float, float]:
+    """The (HBM, compute) efficiencies the product sets when this row's published figure is a
+    bid's serving evidence, through the path a buyer uses (issue 37): the buyer's workload is the
+    target row's, the evidence carries its own run's lengths, precisions and GPU, and
+    estimate_serving solves the engine factor at the run's shape and carries it to the workload's.
+    The evidence's batch is the engine's (its cap, or what fits HBM). A figure above the model's
+    ceiling is used as an officer would after reading its flag (suspect_override)."""
+    target = target or row
     *_, batch = replica_at(row, row.prompt[0])
     evidence = {"kind": "serving_decode_throughput", "scale_gpus": row.tp, "batch_size": batch,
                 "value": row.published_tokens_s / row.gpus * row.tp, "unit": "tokens/s",
-                "grade": "provider_claim", "description": row.label}
-    workload = _workload(row, row.prompt[0], None)
-    bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu, evidence=[evidence]))
-    arrays, used, notes = calibrate_serving(ServingScalars.from_workload(workload),
-                                            build_serving_arrays(workload, [bid], default_catalog(), [1.0]), [bid])
-    if used[0] is None:
-        raise SystemExit(f"{row.label}: the calibration refused the published figure: {notes[0]}")
-    return float(arrays.hbm_efficiency[0]), float(arrays.compute_efficiency[0])
+                "grade": "provider_claim", "description": row.label, "gpu_model": row.gpu,
+                "precision": row.precision, "kv_cache_precision": row.kv, "output_tokens": row.output,
+                "prompt_tokens": row.prompt[0] if len(row.prompt) == 1 else None,
+                "model_active_params_billions": MODELS[row.model]["total_params_billions"]}
+    workload = _workload(target, target.prompt[0], None)
+    bid = Bid.model_validate(serving_bid_dict(gpu=target.gpu, evidence=[evidence]))
+    e = estimate_serving(workload, [bid]).bids[0]
+    if e.throughput_evidence is None:  # flagged above the ceiling: the officer's decision to use it
+        evidence = evidence | {"suspect": "above the model's ceiling", "suspect_override": "validation"}
+        bid = Bid.model_validate(serving_bid_dict(gpu=target.gpu, evidence=[evidence]))
+        e = estimate_serving(workload, [bid]).bids[0]
+    return e.hbm_efficiency, e.compute_efficiency
 
 
 def geometric_error(ratios: list[float]) -> tuple[float, float]:
@@ -241,7 +263,7 @@ def _with_evidence() -> None:
         rows = [r for r in ROWS if r.group == group and r.kind != "dropped"]
         for n, row in enumerate(rows[1:], start=1):
             source = next((r for r in rows[:n] if r.gpu == row.gpu), rows[0])
-            hbm, compute = calibrated_on(source)
+            hbm, compute = calibrated_on(source, row)
             carried = ("other lengths, same GPU" if source.model == row.model and source.gpu == row.gpu
                        else "another model" if source.model != row.model else "another GPU")
             predicted = replica_at(row, row.prompt[0], (hbm, compute))[0]

@@ -50,7 +50,13 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
             f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})")
 
 
-def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None) -> dict:
+def blended(per_million_output: float, w) -> float:
+    """Issue 37: the same monthly bill over every token the service moves, prompts and outputs
+    (what API prices quote): cost per million output tokens x output / (prompt + output)."""
+    return per_million_output * w.output_tokens / (w.prompt_tokens + w.output_tokens)
+
+
+def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None, w=None) -> dict:
     e = score.estimate
     figures = None
     if e.passes_gates:
@@ -74,6 +80,8 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
             "gpus_billed": e.gpus_billed,
             "monthly_cost": _amount(e.monthly_cost, currency),
             "cost_per_million_output_tokens": _amount(e.cost_per_million_tokens, currency),
+            "cost_per_million_tokens_input_and_output": None if w is None
+            else _amount(blended(e.cost_per_million_tokens, w), currency),
             "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
         }
     return {
@@ -125,7 +133,7 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
         },
         "tipping_points": tipping_json(serving_tipping_points(scorecard)),
         "bids": [
-            serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id)) for score in scorecard.scores
+            serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id), w) for score in scorecard.scores
         ],
     }
 
@@ -159,7 +167,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         f"Ranked on the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
-        f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'score':>6}",
+        f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'per M in+out':>12} {'score':>6}",
     ]
     for score in scorecard.scores:
         e = score.estimate
@@ -169,7 +177,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             lines.append(
                 f"{score.rank:>4}  {head} {e.tensor_parallel:>3} {e.batch:>5} {e.tokens_per_s_per_gpu:>9,.0f} "
                 f"{e.gpus_billed:>5,} {format_money(e.monthly_cost, currency):>11} "
-                f"{format_money(e.cost_per_million_tokens, currency, cents=True):>12} {score.weighted_score:>6.3f}"
+                f"{format_money(e.cost_per_million_tokens, currency, cents=True):>12} "
+                f"{format_money(blended(e.cost_per_million_tokens, w), currency, cents=True):>12} {score.weighted_score:>6.3f}"
             )
         else:
             lines.append(f"{'--':>4}  {head}  CANNOT SERVE")
@@ -221,6 +230,8 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
             "GPUs billed": e.gpus_billed if serves else None,
             f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
             f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,
+            f"cost per million tokens, input and output [{currency}]":
+                money(blended(e.cost_per_million_tokens, scorecard.evaluation.workload)) if serves else None,
             f"cost per million P10-P90 [{currency}]": _band_range(scorecard.band(bid.id)) if serves else None,
             "chance cheapest [%]": _chance(scorecard.band(bid.id)) if serves else None,
             "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),

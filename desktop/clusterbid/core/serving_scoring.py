@@ -68,7 +68,7 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
 
     # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),
     # not on the point estimate, which sizes each fleet at its assumed efficiencies.
-    uncertainty = serving_uncertainty(run)
+    uncertainty = serving_uncertainty(run, seed=evaluation.policy.random_seed)  # common numbers, as training
     basis = evaluation.policy.decision_basis
     costs = {b.bid_id: b.decision_cost(basis) for b in uncertainty.bands
              if math.isfinite(b.decision_cost(basis))}

@@ -63,8 +63,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
         self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
+        self.rows: list[dict] = []
         self._build_edit_menu()
-        view = self.menuBar().addMenu("&View").addMenu("&Presentation Zoom")
+        view_menu = self.menuBar().addMenu("&View")
+        view_menu.addAction("Serving &Frontier…", self._show_frontier)  # issue 37
+        view = view_menu.addMenu("&Presentation Zoom")
         view.addAction("Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1))
         view.addAction("Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1))
         view.addAction("&Actual Size", QKeySequence("Ctrl+0"), lambda: self.zoom_by(0))
@@ -189,6 +192,11 @@ class ServingWindow(ServingBidEdits, QMainWindow):
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().showEvent(event)
         QTimer.singleShot(0, lambda: keep_on_screen(self))  # the frame is known once shown
+
+    def _show_frontier(self) -> None:
+        from clusterbid.gui.serving_frontier_view import show_frontier
+
+        show_frontier(self)
 
     def export_comparison(self) -> None:
         from clusterbid.gui.file_commands import export_comparison_in_background

@@ -83,16 +83,18 @@ def test_bad_files_are_refused_with_the_field_named(text, words):
 
 
 def test_a_run_attached_calibrates_the_bid_at_the_measured_latency():
-    # 1,000 tokens/s at 30 ms per token on one H100: 30 sequences at once. The 70B FP8 service
-    # reads 70e9 + 30 x 327,680 x 1,300 = 82.78e9 bytes per step in 30 ms (TP1: no all-reduce),
-    # so the HBM efficiency is 82.78e9 / (3.35e12 x 0.030) = 0.8237.
+    # 1,000 tokens/s at 30 ms per token on one H100: 30 sequences at once. The run's own lengths
+    # (issue 37) are 32,000 / 32 = 1,000-token prompts and 65,536 / 32 = 2,048-token outputs, so a
+    # step reads 70e9 + 30 x 327,680 x (1,000 + 1,024) = 89.90e9 bytes in 30 ms (TP1: no
+    # all-reduce; the matmuls, 2 x 70e9 x 44.6 tokens / 989.5e12 = 6.3 ms, hide under the reads),
+    # so the HBM efficiency is 89.90e9 / (3.35e12 x 0.030) = 0.8945.
     text = VLLM_TEXT.replace("434.40", "1000").replace("70.14", "30").replace("65536", "32000", 1)
     run = read_serving_benchmark(text, "run.txt")
     evidence = serving_evidence(run, 1, "buyer", "run.txt", text.encode())
     assert evidence.grade is EvidenceGrade.MEASURED_INDEPENDENT and evidence.batch_size == 30
     bid = serving_bid(evidence=[evidence.model_dump(mode="json")])
     e = estimate_serving(serving_workload(tensor_parallel=1), [bid]).bids[0]
-    assert e.hbm_efficiency == pytest.approx((70e9 + 30 * 327_680 * 1300) / (3.35e12 * 0.030), rel=1e-9)
+    assert e.hbm_efficiency == pytest.approx((70e9 + 30 * 327_680 * 2024) / (3.35e12 * 0.030), rel=1e-9)
     provider = serving_evidence(run, 1, "provider", "run.txt", text.encode())
     assert provider.grade is EvidenceGrade.MEASURED_PROVIDER
 

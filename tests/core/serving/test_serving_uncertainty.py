@@ -57,13 +57,20 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.4)
     evidence = {"kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
                 "grade": "measured_provider", "batch_size": 32, "measured_by": "provider",
-                "artefact_sha256": "ab" * 32}
+                "artefact_sha256": "ab" * 32, "prompt_tokens": 1000, "output_tokens": 600, "gpu_model": "H200-SXM",
+                "precision": "fp8", "kv_cache_precision": "bf16"}  # its whole shape stated: nothing widens it
     bids = [serving_bid("measured", gpu="H200-SXM", evidence=[evidence]), serving_bid("spec", gpu="H200-SXM")]
     # A peak of 120 requests/s needs several nodes, so efficiency draws move whole nodes.
     estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)
     measured, spec = mc.serving_uncertainty(estimates, samples=40).bands
     assert measured.cost_per_million == pytest.approx((estimates.bids[0].cost_per_million_tokens,) * 3, rel=1e-12)
     assert spec.cost_per_million[0] < spec.cost_per_million[2]
+    # Issue 37: the same run without its lengths is drawn wider (0.12 and 0.09 in quadrature).
+    unstated = {k: v for k, v in evidence.items() if k not in ("prompt_tokens", "output_tokens")}
+    bids[0] = serving_bid("measured", gpu="H200-SXM", evidence=[unstated])
+    estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)
+    widened = mc.serving_uncertainty(estimates, samples=40).bands[0]
+    assert widened.cost_per_million[0] < widened.cost_per_million[2]
 
 
 def test_the_bands_spread_and_the_chances_add_up_on_the_demo():

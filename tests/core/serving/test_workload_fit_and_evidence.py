@@ -111,10 +111,19 @@ def test_a_measurement_where_the_matmuls_bind_scales_both_efficiencies_alike():
     assert k == pytest.approx(0.90819, abs=1e-5)
     assert (e.hbm_efficiency, e.compute_efficiency) == (pytest.approx(0.7 * k, rel=1e-9), pytest.approx(0.5 * k, rel=1e-9))
     assert e.throughput_evidence is not None
-    assert e.calibration_notes == (
+    assert e.calibration_notes[0] == (
         "Costed with its serving benchmark (provider's claim, no raw data): 4,500 tokens/s at batch 256 on 1 GPU puts the "
-        "engine at 0.91x the assumed efficiencies (HBM 64%, compute 45%)",
+        "engine at 0.91x the assumed efficiencies (HBM 64%, compute 45%)"
     )
+    # Issue 37: a figure that states none of its run's shape says so; a measured one's draw is
+    # widened by 0.12, 0.09, 0.05, 0.05 and 0.03 in quadrature: sqrt(0.0284) = 0.1685, "17%" (a
+    # claim's is not: it is drawn like a bid without evidence).
+    assert e.calibration_notes[1].startswith("The run does not state its prompt length, output length, GPU model, "
+                                             "weight precision, KV-cache precision: solved with the workload's")
+    assert "widened" not in e.calibration_notes[1]
+    measured = {**evidence, "grade": "measured_provider", "artefact_sha256": "0" * 64}
+    e = estimate_serving(workload, [serving_bid(evidence=[measured])]).bids[0]
+    assert "widened by 17% in the bands" in e.calibration_notes[1]
     # 25,600 output tokens/s would carry 25,600 x 6 = 153,600 tokens/s through the matmuls:
     # 2.46 PFLOP/s on a 989 TFLOP/s GPU. Refused, with the reason, and the assumptions stay.
     evidence["value"] = 25_600

@@ -146,7 +146,7 @@ class ReplicaGrid:
     feasible: np.ndarray
 
 
-def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
+def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATCHES) -> ReplicaGrid:
     """Every (TP, batch) a bid could run a replica at, with its latency and throughput.
 
     A step's time is max(weight shard / (HBM bandwidth x efficiency), 2 x active params x
@@ -155,7 +155,7 @@ def replica_grid(w: ServingScalars, b: ServingArrays) -> ReplicaGrid:
     that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
-    batch = BATCHES[None, None, :]
+    batch = np.asarray(batches, dtype=float)[None, None, :]  # the Monte Carlo searches fewer (issue 37)
     kv_shards = np.minimum(tp, w.kv_heads)  # GQA: ranks beyond the KV heads hold copies
     weights = w.weight_bytes / tp
     kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards

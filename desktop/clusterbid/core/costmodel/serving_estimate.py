@@ -11,6 +11,7 @@ from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.costmodel.contract_findings import unstated_fee_findings
 from clusterbid.core.costmodel.serving import MAX_BATCH, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
+from clusterbid.core.costmodel.serving_flagged import both_ways_notes
 from clusterbid.core.costmodel.serving_gates import serving_gates
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.costmodel.workload_fit import unused_fabric_finding
@@ -91,9 +92,11 @@ def estimate_serving(
     rates = rates or [1.0] * len(bids)
     w = ServingScalars.from_workload(workload)
     spec = build_serving_arrays(workload, bids, catalog, rates)
-    arrays, evidence, notes = calibrate_serving(w, spec, bids)
+    arrays, evidence, notes = calibrate_serving(w, spec, bids, catalog=catalog)
     grid = replica_grid(w, arrays)
     plan = fleet(w, arrays, grid)
+    for i, note in both_ways_notes(w, spec, arrays, plan, bids, catalog, currency).items():
+        notes[i].append(note)
     gates = serving_gates(w, arrays, grid, plan, workload.precision)
     results = []
     for i, bid in enumerate(bids):

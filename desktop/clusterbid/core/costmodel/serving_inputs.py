@@ -70,6 +70,9 @@ class ServingScalars:
     service_months: float
     usable_hbm_fraction: float
     tp_choices: tuple[int, ...]
+    # Issue 37: serving evidence at another precision is solved at its own bytes and peak.
+    precision: str = "fp8"
+    kv_cache_precision: str = "bf16"
 
     @classmethod
     def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
@@ -95,6 +98,8 @@ class ServingScalars:
             service_months=float(w.service_months),
             usable_hbm_fraction=w.usable_hbm_fraction,
             tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,
+            precision=w.precision,
+            kv_cache_precision=w.kv_cache_precision,
         )
 
 

@@ -49,6 +49,11 @@ UNITS = {
 
 RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequence_length", "tensor_parallel",
               "pipeline_parallel", "global_batch_sequences")
+# Issue 37: a serving benchmark is a run too: its GPU, precision and parallelism are recorded like
+# a training run's, and these fields, its own, say at what shape it measured.
+SHARED_RUN_FIELDS = ("gpu_model", "precision", "tensor_parallel", "pipeline_parallel", "model_active_params_billions")
+SERVING_RUN_FIELDS = ("prompt_tokens", "output_tokens", "context_cv", "kv_cache_precision", "expert_parallel",
+                      "engine", "engine_version", "tpot_ms", "ttft_ms")
 
 
 class Evidence(FrozenModel):
@@ -92,6 +97,18 @@ class Evidence(FrozenModel):
     mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
         None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
     )
+    # What a serving benchmark ran (issue 37): the calibration solves the engine factor at this shape.
+    prompt_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean prompt tokens of the serving run")
+    output_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean output tokens of the serving run")
+    context_cv: float | None = Field(
+        None, ge=0, le=10, description="Spread of the run's context lengths (standard deviation / mean), where given"
+    )
+    kv_cache_precision: Literal["bf16", "fp8"] | None = Field(None, description="KV cache precision of the run")
+    expert_parallel: int | None = Field(None, ge=1, le=1024, description="Expert parallelism of the run")
+    engine: str | None = Field(None, min_length=1, max_length=64, description="Serving engine (vLLM, TensorRT-LLM...)")
+    engine_version: str | None = Field(None, min_length=1, max_length=64, description="Its version, where stated")
+    tpot_ms: float | None = Field(None, gt=0, le=600_000, description="Mean time per output token the run reached")
+    ttft_ms: float | None = Field(None, gt=0, le=6_000_000, description="Mean time to first token the run reached")
 
     @model_validator(mode="after")
     def _check(self) -> Evidence:
@@ -106,9 +123,13 @@ class Evidence(FrozenModel):
         if not serving and self.batch_size is not None:
             raise ValueError(f"batch_size belongs to serving evidence, not {self.kind.value}")
         training = self.kind in (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)
-        recorded = [name for name in RUN_FIELDS if getattr(self, name) is not None]
+        shared = SHARED_RUN_FIELDS if serving else ()
+        recorded = [name for name in RUN_FIELDS if getattr(self, name) is not None and name not in shared]
         if recorded and not training:
             raise ValueError(f"{', '.join(recorded)} describe a training run, not {self.kind.value} evidence")
+        served = [name for name in SERVING_RUN_FIELDS if getattr(self, name) is not None]
+        if served and not serving:
+            raise ValueError(f"{', '.join(served)} describe a serving run, not {self.kind.value} evidence")
         if self.mfu_flops_basis is not None and self.kind is not EvidenceKind.TRAINING_MFU:
             raise ValueError("mfu_flops_basis belongs to training_mfu evidence")
         measured = (EvidenceGrade.MEASURED_INDEPENDENT, EvidenceGrade.MEASURED_PROVIDER)

@@ -23,58 +23,31 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
-from dataclasses import dataclass
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.serving_run import RunContext, ServingRun, positive_number as _number
+from clusterbid.core.evidence.serving_run_readers import length_spread, other_format
 
 MAX_CHARS = 32 * 1024 * 1024  # vLLM result JSON carries per-request lists; a big run is a few MB
-FORMATS = "vLLM benchmark_serving result JSON or console summary, GenAI-Perf/AIPerf profile JSON, trtllm-bench report"
-
-
-@dataclass(frozen=True, slots=True)
-class ServingRun:
-    engine: str  # "vLLM", "GenAI-Perf", "TensorRT-LLM"
-    output_tokens_per_s: float  # of the whole replica (all its GPUs)
-    tpot_ms: float  # mean time per output token (first token excluded)
-    prompt_tokens: float | None  # mean per request
-    output_tokens: float | None
-    ttft_ms: float | None  # mean time to first token
-    tensor_parallel: int | None  # when the report states it
-
-    @property
-    def concurrent_sequences(self) -> int:
-        """Little's law: sequences decoding at once = output tokens/s x seconds per output token."""
-        return max(1, round(self.output_tokens_per_s * self.tpot_ms / 1000.0))
-
-
-def _number(value: object, what: str, source: str, line: int | None = None, required: bool = True) -> float | None:
-    if value is None and not required:
-        return None
-    # A number too large for a float (a 400-digit integer) is refused like any other bad figure.
-    try:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-    except OverflowError:
-        number = math.inf
-    if not math.isfinite(number) or number <= 0:
-        shown = f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
-        raise EvidenceParseError(source, line, f"{what} must be a positive number, found {shown}")
-    return number
+FORMATS = ("vLLM or SGLang benchmark_serving result JSON (or JSON lines) or console summary, GenAI-Perf/AIPerf "
+           "profile JSON or CSV, trtllm-bench report, MLPerf Inference mlperf_log_summary.txt")
 
 
 def _vllm_json(data: dict, source: str) -> ServingRun:
     tpot = data.get("mean_tpot_ms", data.get("median_tpot_ms"))
     completed = _number(data.get("completed"), "completed (requests)", source)
+    backend = str(data.get("backend", ""))
     return ServingRun(
-        engine="vLLM",
+        engine="SGLang" if backend.startswith("sglang") else "vLLM",
         output_tokens_per_s=_number(data.get("output_throughput"), "output_throughput", source),
         tpot_ms=_number(tpot, "mean_tpot_ms", source),
         prompt_tokens=_number(data.get("total_input_tokens"), "total_input_tokens", source) / completed,
         output_tokens=_number(data.get("total_output_tokens"), "total_output_tokens", source) / completed,
         ttft_ms=_number(data.get("mean_ttft_ms"), "mean_ttft_ms", source, required=False),
         tensor_parallel=None,
+        context_cv=length_spread(data.get("input_lens"), data.get("output_lens")),
     )
 
 
@@ -160,6 +133,12 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
             source, None, f"file is {len(text):,} characters (limit {MAX_CHARS:,}): not one benchmark run"
         )
     stripped = text.lstrip("\ufeff").strip()
+    other = other_format(stripped, source)
+    if other is not None:
+        return other
+    if stripped.startswith("{") and "\n{" in stripped:
+        # SGLang's --output-file appends one JSON line per run: the last line is the latest run.
+        stripped = stripped.rsplit("\n", 1)[1].strip()
     if stripped.startswith("{"):
         try:
             data = json.loads(stripped)
@@ -178,10 +157,31 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
     return _from_text(stripped, source)
 
 
+def _replica_figures(run: ServingRun, scale_gpus: int, context: RunContext, name: str) -> tuple[float, int]:
+    """(one replica's output tokens/s, the sequences it ran at once): Little's law where the run
+    gives a time per output token, else the batch the officer read in the run's config."""
+    tokens = run.output_tokens_per_s
+    if run.whole_system:
+        system = context.system_gpus
+        if system is None or system % scale_gpus:
+            raise EvidenceParseError(name, None, f"{run.engine} states the tokens/s of the whole system: give the "
+                                     f"GPUs it ran on (--system-gpus), a multiple of the {scale_gpus} of one replica")
+        tokens = tokens * scale_gpus / system
+    if context.batch is not None:
+        return tokens, context.batch
+    if run.tpot_ms is None:
+        raise EvidenceParseError(name, None, f"{run.engine} states no time per output token, so the batch cannot be "
+                                 "worked out: give the sequences one replica ran at once (--batch), from the run's config")
+    return tokens, run.concurrent_sequences
+
+
 def serving_evidence(
-    run: ServingRun, scale_gpus: int, measured_by: str, artefact_name: str, artefact: bytes
+    run: ServingRun, scale_gpus: int, measured_by: str, artefact_name: str, artefact: bytes,
+    context: RunContext | None = None,
 ) -> Evidence:
-    """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it."""
+    """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it;
+    the run's shape (lengths, precision, parallelism, engine, latency) travels with it."""
+    context = context or RunContext()
     if run.tensor_parallel is not None and run.tensor_parallel != scale_gpus:
         raise EvidenceParseError(artefact_name, None, f"the report says TP Size {run.tensor_parallel}, but the run was "
                                                       f"given as {scale_gpus} GPUs: give the GPUs of one replica")
@@ -194,25 +194,35 @@ def serving_evidence(
             artefact_name, None, f"the GPUs of one replica must be 1 to 1,000,000, not {scale_gpus}"
         )
     grade = EvidenceGrade.MEASURED_PROVIDER if measured_by == "provider" else EvidenceGrade.MEASURED_INDEPENDENT
+    tokens_per_s, batch = _replica_figures(run, scale_gpus, context, artefact_name)
+    stages = context.pipeline_parallel or 1
+    if scale_gpus % stages:
+        raise EvidenceParseError(artefact_name, None, f"{scale_gpus} GPUs per replica do not split into "
+                                 f"{stages} pipeline stages: give the replica's GPUs (TP x PP)")
+    prompt = run.prompt_tokens or context.prompt_tokens
     lengths = ""
-    if run.prompt_tokens and run.output_tokens:
-        lengths = f", {run.prompt_tokens:,.0f}-token prompts and {run.output_tokens:,.0f}-token outputs on average"
-    return Evidence(
-        kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
-        description=(
-            f"{run.engine} benchmark ({artefact_name}): {run.output_tokens_per_s:,.0f} output tokens/s on "
-            f"{scale_gpus} GPU(s) at {run.tpot_ms:.1f} ms per output token{lengths}; "
-            f"{run.concurrent_sequences} sequences at once by Little's law (tokens/s x TPOT)"
-        )[:2000],
-        scale_gpus=scale_gpus,
-        value=run.output_tokens_per_s,
-        unit="tokens/s",
-        grade=grade,
-        batch_size=min(run.concurrent_sequences, 65_536),
-        measured_by=measured_by,
-        artefact_name=artefact_name[:255],
-        artefact_sha256=hashlib.sha256(artefact).hexdigest(),
-    )
+    if prompt and run.output_tokens:
+        lengths = f", {prompt:,.0f}-token prompts and {run.output_tokens:,.0f}-token outputs on average"
+    latency = f" at {run.tpot_ms:.1f} ms per output token" if run.tpot_ms else ""
+    how = "by Little's law (tokens/s x TPOT)" if context.batch is None else "as given from the run's config"
+    try:
+        return Evidence(
+            kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
+            description=(
+                f"{run.engine} benchmark ({artefact_name}): {tokens_per_s:,.0f} output tokens/s on "
+                f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
+            )[:2000],
+            scale_gpus=scale_gpus, value=tokens_per_s, unit="tokens/s", grade=grade,
+            batch_size=min(batch, 65_536), measured_by=measured_by, artefact_name=artefact_name[:255],
+            artefact_sha256=hashlib.sha256(artefact).hexdigest(),
+            gpu_model=context.gpu_model, precision=context.precision, tensor_parallel=scale_gpus // stages,
+            pipeline_parallel=context.pipeline_parallel, expert_parallel=context.expert_parallel,
+            kv_cache_precision=context.kv_cache_precision, prompt_tokens=prompt,
+            output_tokens=run.output_tokens, context_cv=run.context_cv, engine=run.engine[:64],
+            engine_version=(run.engine_version or context.engine_version), tpot_ms=run.tpot_ms, ttft_ms=run.ttft_ms,
+        )
+    except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
+        raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
 
 
 def run_findings(run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_target_ms: float) -> list[str]:
@@ -223,7 +233,7 @@ def run_findings(run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_t
         if measured is not None and not 0.75 <= measured / wanted <= 4 / 3:
             notes.append(f"the run's {name} average {measured:,.0f} tokens against the service's {wanted:,}: "
                          "the KV cache read per step differs, so the fitted efficiency carries over only roughly")
-    if run.tpot_ms > tpot_target_ms:
+    if run.tpot_ms is not None and run.tpot_ms > tpot_target_ms:
         notes.append(f"the run reached {run.tpot_ms:.1f} ms per output token, above the {tpot_target_ms:g} ms target: "
                      "at the target the replica runs a smaller batch and fewer tokens/s")
     return notes

@@ -18,29 +18,42 @@ another's band.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
+from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
 from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
-SAMPLES = 400
-# The model runs over bids x TP x 1,024 batches per sample; past 10 bids the samples shrink so
-# that bids x samples stays at 4,000 (at least 100 samples: chance of being cheapest to about
-# +/-5 points).
-SAMPLE_BUDGET = 4000
-MIN_SAMPLES = 100
-SEED = 20_260_330
-# Samples per pass: the replica grid is (rows x TP degrees x 1,024 batches), kept near 40 MB.
-CHUNK = 16
+# Issue 37: the same sample count as training (20,000 at 400 before: +/-5 points on the chance of
+# being cheapest); each draw searches a smaller grid (serving_search) to stay in the same time.
+SAMPLES = DEFAULT_SAMPLES
+SEED = 20_260_330  # when no evaluation's seed is given; scoring passes the policy's, as training does
+# As training's (montecarlo.py): the default run stops at the end of the first pass of 4,096
+# samples after which every bid's chance of being cheapest is known to +/- 1 point at 95%.
+STOP_PASS = 4096
+WIN_PRECISION = 0.01
+WIN_Z = 1.959964
+
+
+def chances_known(ranked: np.ndarray) -> bool:
+    """Every bid's chance of being cheapest over these samples (bids x samples, inf: cannot
+    serve) known to +/- WIN_PRECISION at 95% (normal approximation of a binomial share)."""
+    n = ranked.shape[1]
+    wins = np.isfinite(ranked).any(axis=0)
+    winner = np.argmin(ranked, axis=0)
+    share = np.array([np.mean(wins & (winner == i)) for i in range(ranked.shape[0])])
+    return bool(np.all(WIN_Z * np.sqrt(share * (1 - share) / n) <= WIN_PRECISION))
 # Log-space sigma of a bid's MBU by the grade of the decode benchmark that set it (None: the
 # workload's default). An independent run repeats within a few percent; the default MBU spans
 # the 60-85% that public stacks reach (+/-15%).
@@ -107,7 +120,9 @@ def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
             mbu.append(median * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
             compute.append(median * stack)
         else:
-            drawn = np.exp(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA) * own)
+            # Issue 37: what the run leaves unstated (its lengths above all) widens its draw.
+            sigma = float(np.hypot(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA), extra_spread(e.throughput_evidence) if e.throughput_evidence else 0.0))
+            drawn = np.exp(sigma * own)
             mbu.append(drawn)
             compute.append(drawn)
     return np.asarray(mbu), np.asarray(compute)
@@ -122,8 +137,8 @@ def serving_uncertainty(
     estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
 ) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
-    if samples is None:
-        samples = max(MIN_SAMPLES, min(SAMPLES, SAMPLE_BUDGET // max(1, len(estimates.bids))))
+    adaptive = samples is None  # the default run stops once the chances are known, as training's
+    samples = SAMPLES if samples is None else samples
     workload = estimates.workload
     bids = [e.bid for e in estimates.bids]
     rates = [e.exchange_rate for e in estimates.bids]
@@ -131,24 +146,38 @@ def serving_uncertainty(
     spec = build_serving_arrays(workload, bids, default_catalog(), rates)
     base, _, _ = calibrate_serving(w, spec, bids)
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
+    w, batches, allowed = search(w, estimates)
+    chunk = samples_per_pass(len(bids), len(w.tp_choices), len(batches))
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
-    for start in range(0, samples, CHUNK):
-        stop = min(start + CHUNK, samples)
+    eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+    done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
+    while done < samples:
+        start, stop = done, min(done + chunk, samples, (done // STOP_PASS + 1) * STOP_PASS)
         n = stop - start
         arrays = _tile(base, n)
         arrays = arrays.replace(
-            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(), 1.0),
-            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(), 1.0),
+            # Capped at the GPU's peak, or at the figure an officer chose to use above it (issue 37).
+            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(),
+                                      np.maximum(arrays.hbm_efficiency, 1.0)),
+            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(),
+                                          np.maximum(arrays.compute_efficiency, 1.0)),
         )
-        plan = fleet(w, arrays, replica_grid(w, arrays), exact_slots=EXACT_SLOTS)
+        grid = replica_grid(w, arrays, batches)
+        grid = replace(grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0))  # each bid's own search
+        plan = fleet(w, arrays, grid, exact_slots=EXACT_SLOTS)
         ok = plan.servable.reshape(len(bids), n)
         per_million[:, start:stop] = np.where(ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf)
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
         gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
         gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
-    eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+        done = stop
+        if adaptive and done % STOP_PASS == 0 and done < samples \
+                and chances_known(np.where(eligible, per_million[:, :done], np.inf)):
+            break
+    samples = done
+    per_million, monthly, gpus = per_million[:, :done], monthly[:, :done], gpus[:, :, :done]
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
     winner = np.argmin(ranked, axis=0)

@@ -1,0 +1,49 @@
+"""The serving frontier as a chart (issue 37): one curve per bid of output tokens/s per GPU
+against the tokens/s each user sees, over batch sizes, with the buyer's time-per-token target as
+a line and each bid's costed batch marked. Shared by the app and the memo."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clusterbid.core.charts.style import (
+    LINE_STYLES, MARKERS, ChartStyle, empty_figure, finish_axes, legend_below, new_figure, shorten)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from clusterbid.core.costmodel.serving_frontier import Frontier
+
+
+def frontier_chart(frontiers: tuple[Frontier, ...], providers: dict[str, str], tpot_target_ms: float,
+                   style: ChartStyle | None = None) -> Figure:
+    """`providers`: each bid id's provider name, as the legend shows it."""
+    style = style or ChartStyle()
+    title = "Throughput per GPU against speed per user, over batch sizes"
+    drawn = [f for f in frontiers if f.batches.size]
+    if not drawn:
+        return empty_figure(title, "No bid can serve the workload.\nThe frontier needs a bid that fits.", style)
+    fig, ax = new_figure(style, title, "Right of the dotted line each user gets the target speed; the dot is the "
+                         "batch each fleet is sized at")
+    for i, f in enumerate(frontiers):
+        if not f.batches.size:
+            continue
+        colour = style.series_colour(i)
+        label = f"{shorten(providers.get(f.bid_id, f.bid_id))} (TP {f.tensor_parallel})"
+        ax.plot(f.tokens_per_s_per_user, f.tokens_per_s_per_gpu, color=colour, label=label, gid=f.bid_id,
+                linestyle=LINE_STYLES[(i // 7) % len(LINE_STYLES)], linewidth=1.8)
+        if f.chosen_batch is not None and f.chosen_batch in f.batches:
+            at = int(list(f.batches).index(f.chosen_batch))
+            ax.plot([f.tokens_per_s_per_user[at]], [f.tokens_per_s_per_gpu[at]], color=colour,
+                    marker=MARKERS[i % len(MARKERS)], markersize=7, linestyle="none", gid=f"{f.bid_id}-costed")
+    target = 1000.0 / tpot_target_ms
+    ax.axvline(target, color=style.foreground, linestyle=":", linewidth=1.4, gid="target")
+    ax.annotate(f"target: {target:,.0f} tokens/s per user ({tpot_target_ms:g} ms a token)", (target, 1.0),
+                xycoords=("data", "axes fraction"), xytext=(4, -4), textcoords="offset points", ha="left",
+                va="top", fontsize=style.font("note"), color=style.foreground)
+    ax.set_xscale("log")
+    ax.set_xlabel("Output tokens per second each user sees")
+    ax.set_ylabel("Output tokens per second per GPU")
+    finish_axes(ax, style, grid_axis="both")
+    legend_below(ax, style, columns=3)
+    return fig

@@ -1,0 +1,98 @@
+"""Serving evidence as a run (issue 37): the model's step is worked out at the shape the run
+measured (its prompt and output lengths, their spread, its precision and KV-cache precision, its
+GPU), so the engine factor it gives is the engine's, not the gap between two shapes. The factor
+then scales the bid's efficiencies at the workload's own shape.
+
+A benchmark at 1,000/1,000 tokens attached to a 128/2,048 service and solved at the service's
+lengths predicted 0.68x of the published figure; solved at its own lengths the same factor
+carries over (tests/core/serving/test_serving_evidence_shape.py). What the run does not state is
+taken from the workload, said in words, and widens the figure's spread in the Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from clusterbid.core.catalog import Catalog
+from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.serving_workload import BYTES_PER_VALUE
+
+# What a run may leave unstated, in the words a note prints, and the log-space spread each adds
+# to the engine factor's draw (in quadrature). Lengths carry most: over nine public rows an
+# engine factor solved at the wrong lengths was off by up to 0.68x (log 0.39); 0.15 for both
+# (0.12 and 0.09 in quadrature) is a ClusterBid judgement that covers most of that within two
+# sigma. The rest are smaller: precision, KV precision and GPU are usually right when the bid and
+# the run are the same offer.
+MISSING_SPREAD = {
+    "prompt length": 0.12,
+    "output length": 0.09,
+    "GPU model": 0.05,
+    "weight precision": 0.05,
+    "KV-cache precision": 0.03,
+}
+
+
+def missing_context(evidence: Evidence) -> list[str]:
+    """What the run leaves unstated, in words (empty: measured at a fully stated shape)."""
+    missing = []
+    if evidence.prompt_tokens is None:
+        missing.append("prompt length")
+    if evidence.output_tokens is None:
+        missing.append("output length")
+    if evidence.gpu_model is None:
+        missing.append("GPU model")
+    if evidence.precision is None:
+        missing.append("weight precision")
+    if evidence.kv_cache_precision is None:
+        missing.append("KV-cache precision")
+    return missing
+
+
+def extra_spread(evidence: Evidence) -> float:
+    """Log-space spread added to the engine factor's draw for what the run does not state."""
+    return math.sqrt(sum(MISSING_SPREAD[name] ** 2 for name in missing_context(evidence)))
+
+
+def scalars_at_run(w: ServingScalars, evidence: Evidence) -> ServingScalars:
+    """The workload's scalars with the run's own lengths, spread and precisions where it states them."""
+    prompt = float(evidence.prompt_tokens) if evidence.prompt_tokens is not None else w.prompt_tokens
+    output = float(evidence.output_tokens) if evidence.output_tokens is not None else w.output_tokens
+    precision = evidence.precision or w.precision
+    kv = evidence.kv_cache_precision or w.kv_cache_precision
+    # A run of another model size (a provider's 70B benchmark for an 8B service): its weights and
+    # matmuls scale with its parameters; its KV cache per token stays the workload's (the layer
+    # and head shape of the run's model is not recorded), a known approximation.
+    size = (evidence.model_active_params_billions * 1e9 / w.active_params
+            if evidence.model_active_params_billions is not None else 1.0)
+    return replace(
+        w,
+        prompt_tokens=prompt,
+        output_tokens=output,
+        context_tokens=prompt + output,
+        mean_decode_context=prompt + output / 2.0,
+        context_cv=evidence.context_cv if evidence.context_cv is not None else w.context_cv,
+        weight_bytes=w.weight_bytes * size * BYTES_PER_VALUE[precision] / BYTES_PER_VALUE[w.precision],
+        active_params=w.active_params * size,
+        kv_bytes_per_token=w.kv_bytes_per_token * BYTES_PER_VALUE[kv] / BYTES_PER_VALUE[w.kv_cache_precision],
+        precision=precision,
+        kv_cache_precision=kv,
+    )
+
+
+def arrays_at_run(one: ServingArrays, evidence: Evidence, precision: str, catalog: Catalog,
+                  bid_gpu: str) -> ServingArrays:
+    """One bid's columns on the run's GPU (the bid's own when the run names none or one the
+    catalog lacks) at the run's precision: HBM, bandwidth and dense peak are that GPU's; the
+    fabric and the prices stay the bid's."""
+    gpu_id = evidence.gpu_model if evidence.gpu_model in catalog.gpus else bid_gpu
+    gpu = catalog.gpu(gpu_id)
+    peak = gpu.dense_tflops(precision)
+    return one.replace(
+        hbm_bytes=np.array([gpu.hbm_gb * 1e9]),
+        hbm_bandwidth_bytes_s=np.array([gpu.hbm_bandwidth_tb_s * 1e12]),
+        peak_flops=np.array([np.nan if peak is None else peak * 1e12]),
+    )

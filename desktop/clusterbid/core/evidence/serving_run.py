@@ -1,0 +1,61 @@
+"""One serving benchmark run as read from a file, before it becomes evidence (issue 37: a run
+carries its own shape, so the calibration can solve the engine factor where it was measured)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from clusterbid.core.evidence.errors import EvidenceParseError
+
+
+@dataclass(frozen=True, slots=True)
+class ServingRun:
+    engine: str  # "vLLM", "GenAI-Perf", "TensorRT-LLM"
+    output_tokens_per_s: float  # of the whole replica (all its GPUs)
+    tpot_ms: float | None  # mean time per output token (first token excluded); None: not stated
+    prompt_tokens: float | None  # mean per request
+    output_tokens: float | None
+    ttft_ms: float | None  # mean time to first token
+    tensor_parallel: int | None  # when the report states it
+    # Issue 37: what else a run says about its shape, where the file gives it.
+    context_cv: float | None = None  # spread of per-request context (standard deviation / mean)
+    engine_version: str | None = None
+    # Some runs state no time per output token (MLPerf Offline): tokens/s of the whole system and
+    # samples/s; the officer gives the batch, and the system's GPUs, from the submission's config.
+    whole_system: bool = False
+
+    @property
+    def concurrent_sequences(self) -> int:
+        """Little's law: sequences decoding at once = output tokens/s x seconds per output token."""
+        return max(1, round(self.output_tokens_per_s * (self.tpot_ms or 0.0) / 1000.0))
+
+
+def positive_number(value: object, what: str, source: str, line: int | None = None, required: bool = True) -> float | None:
+    if value is None and not required:
+        return None
+    # A number too large for a float (a 400-digit integer) is refused like any other bad figure.
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number) or number <= 0:
+        shown = f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
+        raise EvidenceParseError(source, line, f"{what} must be a positive number, found {shown}")
+    return number
+
+
+@dataclass(frozen=True, slots=True)
+class RunContext:
+    """What the officer knows about a run that its file does not say (all optional): recorded on
+    the evidence so the calibration solves the engine factor at the run's own shape."""
+
+    gpu_model: str | None = None
+    precision: str | None = None  # weights and matmuls: bf16 or fp8
+    kv_cache_precision: str | None = None
+    pipeline_parallel: int | None = None
+    expert_parallel: int | None = None
+    engine_version: str | None = None
+    prompt_tokens: float | None = None  # mean, when the file does not state it
+    batch: int | None = None  # sequences per replica, when the file gives no time per output token
+    system_gpus: int | None = None  # GPUs a whole-system figure (MLPerf) was measured on

@@ -1,0 +1,114 @@
+"""Serving benchmark formats beyond the engines' own reports (issue 37), and the spread of a run's
+request lengths where a file lists them.
+
+- MLPerf Inference `mlperf_log_summary.txt` (LoadGen, v4.0 onward for LLMs): "Scenario :",
+  "Tokens per second:", "Samples per second:", "Result is :". The summary states no time per
+  output token and no batch, and its tokens/s are the whole system's: the officer gives the
+  replica's GPUs, the system's GPUs and the batch per replica from the submission's config.
+  Output tokens per request are tokens/s over samples/s; the prompt length is not in the file.
+- GenAI-Perf `profile_export_genai_perf.csv`: rows "Metric,avg,min,max,p99,..." with
+  "Time To First Token (ms)", "Inter Token Latency (ms)", "Input Sequence Length (tokens)",
+  "Output Sequence Length (tokens)", then "Metric,Value" rows with "Output Token Throughput
+  (per sec)" (older versions: "(tokens/sec)").
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import statistics
+from typing import cast
+
+from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.serving_run import ServingRun, positive_number
+
+MLPERF_MARK = "MLPerf Results Summary"
+GENAI_PERF_CSV_MARK = "Inter Token Latency"
+
+
+def length_spread(input_lens: object, output_lens: object) -> float | None:
+    """Standard deviation / mean of each request's mean decode context (prompt + output / 2), the
+    spread the serving model sizes the KV cache with; None when the file lists no lengths."""
+    if not isinstance(input_lens, list) or not isinstance(output_lens, list):
+        return None
+    pairs = [(i, o) for i, o in zip(input_lens, output_lens)
+             if isinstance(i, (int, float)) and isinstance(o, (int, float)) and not isinstance(i, bool)
+             and i >= 0 and o >= 0]
+    if len(pairs) < 2:
+        return None
+    contexts = [i + o / 2.0 for i, o in pairs]
+    mean = statistics.fmean(contexts)
+    return min(statistics.pstdev(contexts) / mean, 10.0) if mean > 0 else None
+
+
+def _mlperf_summary(text: str, source: str) -> ServingRun:
+    found: dict[str, tuple[str, int]] = {}
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        match = re.match(r"\s*(Scenario|Tokens per second|Samples per second|Result is)\s*:\s*(\S+)", line)
+        if match and match.group(1) not in found:
+            found[match.group(1)] = (match.group(2), lineno)
+    if "Tokens per second" not in found:
+        raise EvidenceParseError(source, None, "MLPerf summary without 'Tokens per second:': not an LLM result")
+    if found.get("Result is", ("VALID",))[0] != "VALID":
+        value, lineno = found["Result is"]
+        raise EvidenceParseError(source, lineno, f"the MLPerf run is {value}, not VALID: a result MLPerf rejects "
+                                 "is not evidence")
+
+    def figure(label: str) -> float:
+        value, lineno = found[label]
+        try:
+            number = float(value)
+        except ValueError:
+            raise EvidenceParseError(source, lineno, f"{label}: expected a number, found {value[:40]!r}") from None
+        return cast(float, positive_number(number, label, source, lineno))
+
+    tokens = figure("Tokens per second")
+    per_request = tokens / figure("Samples per second") if "Samples per second" in found else None
+    scenario = found.get("Scenario", ("",))[0]
+    return ServingRun(
+        engine=f"MLPerf Inference {scenario}".strip(), output_tokens_per_s=tokens, tpot_ms=None,
+        prompt_tokens=None, output_tokens=per_request, ttft_ms=None, tensor_parallel=None, whole_system=True,
+    )
+
+
+def _genai_perf_csv(text: str, source: str) -> ServingRun:
+    """Averages of the first table and the throughput of the second, by row label."""
+    figures: dict[str, float] = {}
+    for lineno, row in enumerate(csv.reader(io.StringIO(text)), start=1):
+        if len(row) < 2 or row[0].strip() == "Metric":
+            continue
+        label = row[0].strip().lower()
+        try:
+            value = float(row[1].replace(",", ""))
+        except ValueError:
+            raise EvidenceParseError(source, lineno, f"{row[0][:60]}: expected a number, found {row[1][:40]!r}") from None
+        figures[label] = cast(float, positive_number(value, row[0][:60], source, lineno))
+
+    def first(*prefixes: str, required: bool = True) -> float | None:
+        for label, value in figures.items():
+            if label.startswith(prefixes):
+                return value
+        if required:
+            raise EvidenceParseError(source, None, f"GenAI-Perf CSV lacks a row starting {prefixes[0]!r}")
+        return None
+
+    return ServingRun(
+        engine="GenAI-Perf",
+        output_tokens_per_s=first("output token throughput"),  # type: ignore[arg-type]
+        tpot_ms=first("inter token latency"),
+        prompt_tokens=first("input sequence length", required=False),
+        output_tokens=first("output sequence length", required=False),
+        ttft_ms=first("time to first token", required=False),
+        tensor_parallel=None,
+    )
+
+
+def other_format(text: str, source: str) -> ServingRun | None:
+    """The run, when the text is one of this module's formats; None to let the engines' readers try."""
+    if MLPERF_MARK in text[:2000]:
+        return _mlperf_summary(text, source)
+    head = text[:200]
+    if head.startswith("Metric,") and GENAI_PERF_CSV_MARK in text:
+        return _genai_perf_csv(text, source)
+    return None

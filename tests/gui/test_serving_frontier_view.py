@@ -1,0 +1,34 @@
+"""Issue 37 item 3: View > Serving Frontier shows one curve per bid that can serve."""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.gui.serving_window import ServingWindow
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture
+def shown(qtbot, tmp_path):
+    document = EvaluationDocument.create(tmp_path / "serving.clusterbid",
+                                         read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    window = ServingWindow(document)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    yield window
+    window.close()
+
+
+def test_the_frontier_view_draws_a_curve_per_serving_bid(shown):
+    view_menu = next(a.menu() for a in shown.menuBar().actions() if a.text() == "&View")
+    next(a for a in view_menu.actions() if a.text().startswith("Serving &Frontier")).trigger()
+    view = shown.frontier_view
+    assert view.canvas is not None
+    ids = {line.get_gid() for line in view.canvas.figure.axes[0].get_lines()}
+    serving = {s.bid.id for s in shown.scorecard.scores if s.estimate.passes_gates}
+    cannot = {s.bid.id for s in shown.scorecard.scores if not s.estimate.passes_gates}
+    assert serving and serving <= ids and not cannot & ids
+    view.close()
