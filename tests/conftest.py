@@ -88,7 +88,10 @@ def bid_dict(bid_id: str = "b1", **sections) -> dict:
             "burn_in_hours": 0,
             "storage_write_gb_s": 200,
         },
-        "terms": {"price_per_gpu_hour": "2.50", "currency": "USD"},
+        # Fees and billing steps stated as none, invoices due net 30 (the buyer's own terms by
+        # default: no cost of cash); left out, each would be "not stated" and priced (issue 31).
+        "terms": {"price_per_gpu_hour": "2.50", "currency": "USD", "one_off_fees": "0", "recurring_fees_per_month": "0",
+                  "billing_increment_hours": 0, "minimum_billed_hours": 0, "payment_terms_days": 30},
     }
     for section, changes in sections.items():
         if isinstance(changes, dict) and isinstance(data.get(section), dict):

@@ -23,8 +23,12 @@ def test_score_json_has_the_promised_fields(capsys):
     first = report["bids"][0]
     assert first["rank"] == 1 and first["gates"] == {"passed": True, "failed": []}
     # Seed 001 on demand: 256 GPUs x 100 h x $7 = $179,200, the commitment and the job's cost alike.
-    for key in ("total_commitment", "cost_of_planned_job", "net_plan_cost"):
+    for key in ("total_commitment", "cost_of_planned_job"):
         assert first["figures"][key] == {"amount": "179200.00", "currency": "USD"}
+    # The example states no payment terms: due on invoice, 30 days before the buyer's default net
+    # 30 at its default 8% a year, 179,200 x 0.08 x 30 / 365 = $1,178.30 in the net cost.
+    assert first["figures"]["payment_terms_cost_in_net_cost"] == {"amount": "1178.30", "currency": "USD"}
+    assert first["figures"]["net_plan_cost"] == {"amount": "180378.30", "currency": "USD"}
     assert first["figures"]["idle_gpu_hours"] == 0.0
     assert first["figures"]["wall_clock_hours"] == 100.0
     for key in ("effective_mfu", "scaling_efficiency", "goodput", "effective_price_per_useful_gpu_hour"):

@@ -20,7 +20,8 @@ MONTH = 730.0  # hours per billing month (8,760 / 12)
 def _seed(plan: dict | None = None, **terms) -> dict:
     data = json.loads((EXAMPLES / "seed-network-example.json").read_text())
     data["bids"] = [data["bids"][0]]  # suitable-network: 100 hours exactly
-    data["bids"][0]["terms"].update(terms)
+    # Invoices due net 30, the buyer's own terms by default: no cost of cash unless a test sets one.
+    data["bids"][0]["terms"].update({"payment_terms_days": 30, **terms})
     if plan:
         data["workload"]["plan"] = plan
     return data

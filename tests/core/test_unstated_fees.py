@@ -98,11 +98,14 @@ def test_a_billing_step_and_minimum_not_stated_are_priced_hourly_on_demand_only(
 LONG_TERM = {"billing": "reserved", "term_months": 24, "reserved_gpus": 256, "price_escalation_percent_per_year": 0}
 
 
-def test_payment_terms_not_stated_are_flagged_on_a_long_term_and_not_priced():
-    """24 months flat: 256 x 17,520 x 7 = $31,395,840 whether invoices are due net 30 or unstated."""
+def test_payment_terms_not_stated_are_flagged_on_a_long_term_and_priced_as_due_on_invoice():
+    """24 months flat: 256 x 17,520 x 7 = $31,395,840 committed whether invoices are due net 30 or
+    unstated; unstated pays it 30 days sooner than the buyer's net 30 at 8% a year:
+    31,395,840 x 0.08 x 30 / 365 = $206,438.40 more in the net cost (test_payment_terms.py)."""
     stated = _estimate(**LONG_TERM, payment_terms_days=30)
     blank = _estimate(**LONG_TERM, payment_terms_days=None)
     assert blank.commitment == stated.commitment == pytest.approx(31_395_840, abs=0.01)
+    assert blank.plan_cost - stated.plan_cost == pytest.approx(206_438.40, abs=0.01)
     assert "payment_terms_not_stated" in _codes(blank) and "payment_terms_not_stated" not in _codes(stated)
     assert effective_terms(blank.bid).payment_terms_days == 0  # read as due on invoice
     # A term of a year or less, or on demand: said in the memo's fee line, not flagged.
@@ -119,15 +122,42 @@ def test_unstated_fees_are_listed_with_their_share_and_range():
     assert (rows["terms.one_off_fees"]["value"], rows["terms.one_off_fees"]["range"]) == (2.0, [0.0, 2.0])
 
 
-def test_an_older_document_that_left_fees_out_keeps_its_zero_unflagged():
-    """Documents written before issue 31 left fees out to mean none; they still read as 0 (the
-    demo states its 0s, so its figures do not move). Only an empty value is not stated."""
-    data = _seed(billing="on-demand")
-    for key in ("one_off_fees", "recurring_fees_per_month", "billing_increment_hours", "minimum_billed_hours"):
-        data["bids"][0]["terms"].pop(key, None)
-    e = score_evaluation(Evaluation.model_validate(json.loads(json.dumps(data)))).scores[0].estimate
-    assert e.commitment == pytest.approx(179_200, abs=0.01)
-    assert not {"fees_not_stated", "billing_step_not_stated"} & _codes(e)
+def test_a_hand_written_json_that_leaves_fees_out_states_none_of_them():
+    """Left out of the JSON is not stated, as an empty value is: on demand, 179,200 x 1.12 =
+    $200,704 (both fee shares), the minimum priced at 1 h per GPU (below the 100 h run, so no
+    change) and both flagged. Writing the 0s states them: $179,200, nothing flagged."""
+    keys = ("one_off_fees", "recurring_fees_per_month", "billing_increment_hours", "minimum_billed_hours")
+
+    def estimate(data: dict):
+        return score_evaluation(Evaluation.model_validate(json.loads(json.dumps(data)))).scores[0].estimate
+
+    left_out = _seed(billing="on-demand")
+    for key in keys:
+        left_out["bids"][0]["terms"].pop(key, None)
+    blank = estimate(left_out)
+    assert blank.commitment == pytest.approx(179_200 * 1.12, abs=0.01) == pytest.approx(200_704)
+    assert {"fees_not_stated", "billing_step_not_stated"} <= _codes(blank)
+    assert all(blank.bid.provenance[f"terms.{key}"].kind == "not_stated" for key in keys)
+    written = _seed(billing="on-demand", one_off_fees="0", recurring_fees_per_month="0",
+                    billing_increment_hours=0, minimum_billed_hours=0)
+    zero = estimate(written)
+    assert zero.commitment == pytest.approx(179_200, abs=0.01)
+    assert not {"fees_not_stated", "billing_step_not_stated"} & _codes(zero)
+
+
+def test_a_saved_bid_keeps_its_zeros():
+    """The store writes every field of a bid, so a document saved before the rule holds its 0s, not
+    a gap, and reads back with its fees stated as none."""
+    from clusterbid.core.bid import Bid
+    from clusterbid.core.store.snapshot import to_json
+
+    data = _seed(billing="on-demand", one_off_fees="0", recurring_fees_per_month="0",
+                 billing_increment_hours=0, minimum_billed_hours=0)
+    saved = json.loads(to_json(Bid.model_validate(data["bids"][0])))
+    assert saved["terms"]["one_off_fees"] == "0" and saved["terms"]["minimum_billed_hours"] == 0
+    again = Bid.model_validate(saved)
+    assert again.terms.recurring_fees_per_month == 0
+    assert "terms.recurring_fees_per_month" not in again.provenance
 
 
 def test_blank_fee_cells_in_a_bid_sheet_are_not_stated(tmp_path):
@@ -161,3 +191,14 @@ def test_a_serving_fleet_pays_unstated_fees_on_each_months_gpu_bill():
     assert stated.monthly_cost == pytest.approx(8 * 730 * 3, abs=0.01)
     assert blank.monthly_cost == pytest.approx(17_520 * 1.12, abs=0.01) == pytest.approx(19_622.40)
     assert [w.code for w in blank.warnings] == ["fees_not_stated"] and stated.warnings == ()
+
+
+def test_the_template_says_a_blank_term_is_not_stated():
+    """The bid template's instructions: a blank fee, step, minimum, payment term, exit fee or
+    escalation is not stated (priced at its cautious default), never 'blank = 0' or 'none'."""
+    from clusterbid.core.interchange.columns import bid_columns
+
+    rules = {c.key: c.rule_text() for c in bid_columns()}
+    for name in ("one_off_fees", "recurring_fees_per_month", "billing_increment_hours", "minimum_billed_hours",
+                 "payment_terms_days", "early_exit_fee_percent", "price_escalation_percent_per_year"):
+        assert rules[f"terms.{name}"].startswith("optional (blank = not stated, priced at its cautious default)")

@@ -205,9 +205,15 @@ def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
     ranked = [b for b in bands if b is not None]
     low, high = model.band_range()
     assert low == min(b[0] for b in ranked) and high == max(b[2] for b in ranked)
-    # The point estimate inside its band, to the float32 the samples are kept in (Cumulus's term is
-    # half its commitment in every sample since issue 31: P10 = P90 = the point, $5,583,974.50).
-    assert all(b[0] * (1 - 1e-6) <= b[1] <= b[2] * (1 + 1e-6) for b in ranked)
+    # The point estimate inside its band, to the float32 the samples are kept in, except where it
+    # prices an unstated term at its cautious end and the draws span the range below it: Cumulus's
+    # term is half its commitment in every sample (issue 31), its payment terms, not stated, are
+    # due on invoice at the point and drawn 0-30 days: the point sits above P90 by at most 30 days'
+    # cost of cash at 8% a year on the $11,167,948.80 it commits, $73,433.
+    assert all(b[0] * (1 - 1e-6) <= b[1] for b in ranked)
+    cumulus = bands[model.row_of("cumulus-roce")]
+    assert all(b[1] <= b[2] * (1 + 1e-6) for b in ranked if b is not cumulus)
+    assert 0 < cumulus[1] - cumulus[2] <= 512 * 12 * 730 * 2.49 * 0.08 * 30 / 365
     excluded = model.row_of("budget-tcp")
     assert bands[excluded] is None  # an excluded bid has no band, no bar
     assert window.comparison.itemDelegateForColumn(BAND) is not None

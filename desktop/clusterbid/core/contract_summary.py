@@ -90,7 +90,10 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
         rows.append(("Idle GPU-hours bought", f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan"))
     if e.leaves_early:
         rows.append(("Early exit", f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term"))
-    rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids)"))
+    # Issue 31: the payment terms' cost of cash is in the net cost; said where it is (payment_terms.py).
+    cash = (f"; {money(e.cash_cost)} of it the cost of cash of the payment terms" if e.cash_cost >= 0.5 else
+            f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms" if e.cash_cost <= -0.5 else "")
+    rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids{cash})"))
     if e.jobs_in_commitment >= 1.05:
         rows.append(("Jobs the commitment can finish", f"{e.jobs_in_commitment:,.2f}, {money(e.commitment / e.jobs_in_commitment)} each"))
     finish = e.dates.finish.isoformat() if e.dates.finish else f"unknown ({e.dates.basis})"

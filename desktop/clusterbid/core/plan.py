@@ -52,6 +52,16 @@ class ComputePlan(FrozenModel):
         None, description="What each day past the deadline costs the buyer (evaluation currency); it enters the "
         "net cost of the plan in every draw that finishes late. Empty = none counted",
     )
+    # Issue 31: payment terms priced as the cost of cash against the buyer's own terms
+    # (costmodel/payment_terms.py holds the defaults and their sources).
+    cost_of_capital_percent_per_year: float | None = Field(
+        None, ge=0, le=50, description="The buyer's cost of capital, percent a year: what a day of paying an "
+        "invoice sooner than its usual terms costs. Empty = ClusterBid's default, 8% (a judgement)",
+    )
+    baseline_payment_days: int | None = Field(
+        None, ge=0, le=365, description="The buyer's usual payment terms, days after invoice: a bid due sooner "
+        "costs the cost of cash of the days between, one due later saves it. Empty = 30 (net 30)",
+    )
     commitment_ceiling: MoneyAmount | None = Field(
         None, description="Largest total commitment the buyer may sign (evaluation currency); a bid above it "
         "fails a gate. Empty = no ceiling",

@@ -62,14 +62,14 @@ class Terms(FrozenModel):
     committed_gpu_hours: float = Field(
         0, ge=0, le=1e10, description="Minimum GPU-hours billed over the term whatever the job uses"
     )
-    # Issue 31: these four and payment terms, empty = not stated, priced at a cautious documented
-    # default and flagged (provenance/defaults.py FEE_DEFAULTS); left out of a document, 0 as before.
+    # Issue 31: these four and payment terms, empty or left out = not stated, priced at a cautious
+    # documented default and flagged (provenance/defaults.py FEE_DEFAULTS); a 0 must be written.
     billing_increment_hours: float | None = Field(
-        0, ge=0, le=744, description="Usage is rounded up to this many hours per GPU (0 = by the second); "
+        None, ge=0, le=744, description="Usage is rounded up to this many hours per GPU (0 = by the second); "
         "empty = not stated (priced hourly)",
     )
     minimum_billed_hours: float | None = Field(
-        0, ge=0, le=100_000, description="Minimum hours billed per GPU used; empty = not stated (priced at 1 hour)"
+        None, ge=0, le=100_000, description="Minimum hours billed per GPU used; empty = not stated (priced at 1 hour)"
     )
     provisioning_lead_days: int = Field(
         0, ge=0, le=3_650, description="Days from signature to handover, when no handover date is given"
@@ -81,17 +81,17 @@ class Terms(FrozenModel):
         description="Price rise at each contract anniversary, percent; empty = not stated (cautious default used)",
     )
     one_off_fees: Decimal | None = Field(
-        0, ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
+        None, ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
         description="Setup, onboarding, data egress and exit fees; empty = not stated (priced at 2% of the GPU bill)",
     )
     recurring_fees_per_month: Decimal | None = Field(
-        0, ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
+        None, ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
         description="Support, storage and network fees per month, billed for the whole term; empty = not "
         "stated (priced at 10% of the GPU bill)",
     )
     payment_terms_days: int | None = Field(
         None, ge=0, le=365, description="Payment due this many days after each invoice (0 = on invoice); "
-        "empty = not stated (flagged, not priced)",
+        "empty = not stated (priced as due on invoice: the cost of cash against the buyer's own terms)",
     )
     support_tier: Literal["basic", "business", "enterprise"] = "business"
     exit_clause: bool = Field(False, description="Buyer may end a reserved term early")

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QTextBrowser
 
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.contract_summary import billing_words, contract_lines
+from clusterbid.core.costmodel.payment_terms import cash_words
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
 from clusterbid.gui.waterfall_details import waterfall_html
@@ -57,6 +58,8 @@ class DetailsPanel(QTextBrowser):
             ("Contract", billing_words(bid, currency))]
         contract = "".join(f"<p style='margin:4px 0'><b>{escape(k)}:</b> {escape(v)}</p>" for k, v in money_rows)
         parts.append(f"<h4>What the contract commits to</h4>{contract}")
+        parts.append(f"<p><small style='color:{muted}'>Payment terms priced at the "
+                     f"{escape(cash_words(scorecard.evaluation.workload.plan))}</small></p>")
         # Name and value on one line, the source small beneath: readable in a narrow pane.
         rows = "".join(
             f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"

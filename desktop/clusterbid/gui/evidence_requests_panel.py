@@ -40,15 +40,18 @@ class EvidenceRequestsPanel(QWidget):
         layout.addWidget(self.text, 1)
         layout.addWidget(self.export_button)
         self.voi = None
+        self.plan_values: tuple[str, ...] = ()
         self.document: EvaluationDocument | None = None
         self.bid_id: str | None = None
         self._show()
 
-    def show_bid(self, document: EvaluationDocument, bid_id: str | None, voi=None, *, keep_value: bool = True) -> None:
-        """`voi`: the value of information of the current snapshot (None while it is computed)."""
+    def show_bid(self, document: EvaluationDocument, bid_id: str | None, voi=None, *, keep_value: bool = True,
+                 plan_values: tuple[str, ...] = ()) -> None:
+        """`voi`: the value of information of the current snapshot (None while it is computed);
+        `plan_values`: the buyer's own plan figures valued with it, in words (issue 31)."""
         self.document, self.bid_id = document, bid_id
         if voi is not None or not keep_value:
-            self.voi = voi
+            self.voi, self.plan_values = voi, plan_values
         self._show()
 
     def _show(self) -> None:
@@ -69,6 +72,9 @@ class EvidenceRequestsPanel(QWidget):
                          "choice on the current figures.</p>")
             parts.append(f"<p><small>Value of information over {self.voi.samples:,} Monte Carlo samples, seed "
                          f"{self.voi.seed} (methodology section 11).</small></p>")
+            if self.plan_values:  # every bid's: the buyer's own figures, which no provider can answer
+                items = "".join(f"<li>{escape(line)}</li>" for line in self.plan_values)
+                parts.append(f"<h4>Your own plan's figures: which matters most</h4><ul>{items}</ul>")
         statuses = [s for s in request_statuses(self.document, dt.date.today()) if s.request.bid_id == self.bid_id]
         if statuses:
             rows = "".join(f"<li><b>{escape(s.request.request_id)}</b> {escape(s.request.title)}: "

@@ -220,7 +220,8 @@ class MainWindow(QMainWindow):
         self.weights.show_sensitivity(analysis.sensitivity,
                                       {b.id: b.quote.provider for b in self.session.evaluation.bids})
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
-        self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value)
+        self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value,
+                               plan_values=analysis.plan_values)
         self._remember_shown(analysis.uncertainty)
 
     def _remember_shown(self, uncertainty=None) -> None:

@@ -22,6 +22,9 @@ class UncertaintyAnalysis:
     # The scorecard ranked on the policy's decision basis (core/uncertainty/decision.py), as
     # `clusterbid score` and the memo rank it; the first paint shows the point ranking until then.
     scorecard: object | None = None
+    # Issue 31: the buyer's own plan figures, each valued as a measurement is, in words
+    # (core/uncertainty/plan_value.py); computed here, on the worker, as the memo and score do.
+    plan_values: tuple[str, ...] = ()
 
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
@@ -29,6 +32,7 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     from clusterbid.core.comparison_table import rank_resting_on
     from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.uncertainty.decision import decide
+    from clusterbid.core.uncertainty.plan_value import plan_value_lines
     from clusterbid.core.uncertainty.value_of_information import value_of_information
     from clusterbid.core.uncertainty.waterfall import keep_waterfall
 
@@ -44,4 +48,7 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
     rank_resting_on(scorecard)  # derived here, not by the window that shows the decided ranking
     keep_waterfall(scorecard, uncertainty)  # the Details pane's "why it wins" (issue 34)
-    return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard)
+    if progress is not None:
+        progress(0.9, "value of your plan's figures")
+    plan_values = tuple(plan_value_lines(scorecard))
+    return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard, plan_values)

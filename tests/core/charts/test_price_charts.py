@@ -68,18 +68,21 @@ def test_effective_price_bar_matches_the_methodology_by_hand(demo_scorecard):
     # MFU = 0.811584; 2.85 / (0.811584 x 0.994757) = 3.53016 per useful GPU-hour of the job.
     # Issue 31: the demo's plan shares the 3-month term ($3,195,648) between the job and the one
     # further run it states, so the job's net cost is half of it, and the bar is that per GPU-hour
-    # the job used, over the same useful share.
+    # the job used, over the same useful share. No demo bid states its payment terms: due on
+    # invoice, 30 days before the buyer's net 30 at 8% a year, the whole $3,195,648 is paid
+    # 30 days sooner, 3,195,648 x 0.08 x 30 / 365 = $21,012 more in the net cost.
     fig = sticker_vs_effective_price(demo_scorecard)
     ax = fig.axes[0]
     (northwind,) = [s.estimate for s in demo_scorecard.scores if s.bid.id == "northwind-ib"]
     useful = northwind.effective_mfu / northwind.baseline_mfu * northwind.goodput
     assert northwind.price_per_gpu_hour / useful == pytest.approx(3.53016, abs=5e-5)
-    by_hand = 512 * 2190 * 2.85 / 2 / northwind.used_gpu_hours / useful
+    committed = 512 * 2190 * 2.85
+    by_hand = (committed / 2 + committed * 0.08 * 30 / 365) / northwind.used_gpu_hours / useful
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     row = next(i for i, t in enumerate(ticks) if t.startswith("Northwind AI Cloud"))
     assert widths(bars(ax, "Effective price per useful GPU-hour"))[row] == pytest.approx(by_hand, rel=1e-12)
     labels = {t.get_text() for t in ax.texts}
-    assert {"$2.85", f"${by_hand:.2f}"} <= labels and f"{by_hand:.2f}" == "3.69"
+    assert {"$2.85", f"${by_hand:.2f}"} <= labels and f"{by_hand:.2f}" == "3.74"
 
 
 def test_cost_to_finish_in_rank_order_without_band_when_no_uncertainty(demo_scorecard):

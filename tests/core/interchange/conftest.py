@@ -56,6 +56,8 @@ def make_bid(bid_id: str = "acme-1", provider: str = "Acme GPU Cloud", **changes
             "committed_gpu_hours": 1_000_000,
             "one_off_fees": Decimal("15000.50"),
             "recurring_fees_per_month": Decimal("1200"),
+            "billing_increment_hours": 0.0,  # stated: left out, it would be "not stated" (issue 31)
+            "minimum_billed_hours": 0.0,
             "support_tier": "enterprise",
             "exit_clause": False,
             "next_gen_migration": True,

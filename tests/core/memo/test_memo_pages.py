@@ -20,6 +20,9 @@ from tests.conftest import EXAMPLES
 from tests.core.memo.test_render import needs_poppler
 
 APPROVERS = [("Ada Lovelace", "CFO"), ("Grace Hopper", "Head of ML platform"), ("Alan Turing", "CTO")]
+# The demo bids state no payment terms: priced as due on invoice, 30 days before the buyer's default
+# net 30, at its default cost of capital, 8% a year (methodology section 9): a share of what is paid.
+CASH = 0.08 * 30 / 365
 
 pytestmark = needs_poppler
 
@@ -105,8 +108,11 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, and
     # both fit in each term, so the job carries half of it: Northwind $3,195,648 / 2 = $1,597,824,
     # Cumulus's 12-month term $11,167,949 / 2 = $5,583,974.50 (last). Next cheapest is Legacy
-    # ($1,703,117 on demand); next by score Hyperscale Prime ($2,139,401, SLA 99.99%).
-    assert 3_195_648 / 2 == 1_597_824 and "$1,597,824" in page
+    # ($1,703,117 on demand before payment terms); next by score Hyperscale Prime ($2,139,401, SLA 99.99%). No demo bid
+    # states its payment terms: each pays on invoice, 30 days before the buyer's default net 30, at
+    # the default 8% a year on what it commits (methodology section 9): Northwind 1,597,824 +
+    # 3,195,648 x 0.08 x 30 / 365 = $1,618,836.
+    assert f"${3_195_648 / 2 + CASH * 3_195_648:,.0f}" == "$1,618,836" and "$1,618,836" in page
     # Issue 34: the rivals are the bid likeliest to cost less than the recommended one (Legacy, cheaper
     # in about 42% of samples) and the next by score (Prime), each with its commitment: Legacy bills
     # on demand, so it commits its job cost; Prime's committed spend is used up by the job.
@@ -116,7 +122,8 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
                                ("prime-efa (Hyperscale Prime)", "next by score", 3.90)):
         found = re.search(re.escape(f"{rival} ({role}): net ") + r"\$([\d,]+), commits \$([\d,]+), ([\d.]+) days", page)
         net, commits, days = (float(x.replace(",", "")) for x in found.groups())
-        assert net == commits and net == pytest.approx(512 * days * 24 * price, rel=0.002)
+        assert net == pytest.approx(commits * (1 + CASH), abs=1.0)  # its cost of cash on top
+        assert commits == pytest.approx(512 * days * 24 * price, rel=0.002)
     assert "cumulus-roce" not in page.split("Rivals")[1].split("Time to finish")[0]
     # Issue 32: the Monte Carlo stops at the first pass of 4,096 samples that knows every chance
     # of being cheapest to +/-1 point, within the 20,000 cap; the memo prints the count drawn.
@@ -136,9 +143,13 @@ def test_seed_001_memo_prints_the_seed_documents_figures_on_page_one(seed):
     assert count <= 11
     _no_blank_page(pages, images)
     page = pages[0]
-    # Seed 001: 256 GPUs x $7 x 100 h = $179,200; stretched to 130 h, $232,960; $53,760 more.
+    # Seed 001: 256 GPUs x $7 x 100 h = $179,200 committed; stretched to 130 h, $232,960. The
+    # example states no payment terms, so each net cost carries the cost of paying on invoice
+    # (CASH of what it pays): $180,378 and $234,492, the slower $54,113 more.
     assert 256 * 7 * 100 == 179_200 and 256 * 7 * 130 == 232_960
-    assert "$179,200" in page and "$232,960" in page and "$53,760" in page
+    nets = [f"${cost * (1 + CASH):,.0f}" for cost in (179_200, 232_960, 232_960 - 179_200)]
+    assert nets == ["$180,378", "$234,492", "$54,113"]
+    assert "$179,200" in page and all(net in page for net in nets), page
     assert "256 GPUs in one synchronous job" in page
 
 
@@ -273,11 +284,14 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     """Issue 34 item 4, by hand from demo-evaluation.json: Northwind commits 512 x 3 x 730 h x $2.85
     = $3,195,648; if the plan fails it leaves after the job: the job's $1,529,591 (page 1) plus 50% of
     the rest of the term = $2,362,620. Cumulus commits 512 x 12 x 730 x $2.49 = $11,167,948.80 with
-    no exit, so failing plan means paying all of it; its plan counts half as the job's net cost."""
+    no exit, so failing plan means paying all of it; its plan counts half as the job's net cost.
+    Each pays on invoice (payment terms not stated): the cost of cash of 30 days at 8% a year on
+    what is paid, CASH = 0.08 x 30 / 365, is on top of both figures."""
     text = " ".join(demo[2:])
     section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
     assert "$1,529,591 of it" in demo[2]
-    northwind_fails = 1_529_591 + 0.5 * (512 * 3 * 730 * 2.85 - 1_529_591)
-    assert f"Northwind AI Cloud net $1,597,824; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
+    northwind_fails = (1_531_076 + 0.5 * (512 * 3 * 730 * 2.85 - 1_531_076)) * (1 + CASH)
+    assert f"Northwind AI Cloud net $1,618,836; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
     cumulus = 512 * 12 * 730 * 2.49
-    assert f"Cumulus Compute net ${cumulus / 2:,.0f}; if the plan fails ${cumulus:,.0f}; commits ${cumulus:,.0f}" in section
+    assert (f"Cumulus Compute net ${cumulus / 2 + CASH * cumulus:,.0f}; if the plan fails ${cumulus * (1 + CASH):,.0f}; "
+            f"commits ${cumulus:,.0f}") in section

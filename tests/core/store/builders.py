@@ -38,7 +38,7 @@ def make_bid(bid_id: str = "acme-1", *, price: str = "2.49", provider: str = "Ac
             "reliability": {"uptime_sla_percent": 99.5, "failures_per_1000_gpu_days": 0.47,
                             "storage_write_gb_s": 200},
             "terms": {"price_per_gpu_hour": price, "currency": currency, "term_months": 6,
-                      "one_off_fees": "15000"},
+                      "one_off_fees": "15000", "recurring_fees_per_month": "0"},
             "facility": {"datacenter_tier": 3, "certifications": ["SOC2", "ISO27001"]},
         }
     )

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 
 from clusterbid.core.evaluation import Evaluation
-from tests.conftest import bid_dict, evaluation_dict, workload_dict
+from tests.conftest import EXAMPLES, bid_dict, evaluation_dict, workload_dict
 
 ARTEFACT = hashlib.sha256(b"raw nccl-tests output").hexdigest()
 
@@ -40,3 +41,12 @@ def evidence(kind: str, value: float, scale: int, grade: str = "measured_indepen
 
 def evaluation(bids: list[dict], workload: dict | None = None, **overrides) -> Evaluation:
     return Evaluation.model_validate(evaluation_dict(bids, workload=workload or workload_dict(), **overrides))
+
+
+def seed_on_buyers_terms() -> dict:
+    """Seed 001's example (both bids) with invoices due net 30, the buyer's own terms by default,
+    so its hand figures carry no cost of cash (methodology section 9)."""
+    data = json.loads((EXAMPLES / "seed-network-example.json").read_text())
+    for bid in data["bids"]:
+        bid["terms"]["payment_terms_days"] = 30
+    return data

@@ -15,8 +15,8 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.uncertainty import Spreads, run_monte_carlo
 from clusterbid.core.uncertainty.montecarlo import percentiles as _percentiles
-from tests.conftest import EXAMPLES, bid_dict
-from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
+from tests.conftest import bid_dict
+from tests.core.uncertainty.helpers import evaluation, seed_on_buyers_terms, evidence, no_failure_bid, one_node_workload
 
 Z90 = 1.2815515655446004  # standard normal quantile at 0.90
 
@@ -32,7 +32,7 @@ def by_hand_one_node_cost(mfu: float, price: float = 2.50) -> float:
 
 
 def test_zero_spread_percentiles_equal_the_seed_001_costs():
-    seed_example = Evaluation.model_validate(json.loads((EXAMPLES / "seed-network-example.json").read_text()))
+    seed_example = Evaluation.model_validate(seed_on_buyers_terms())
     result = run_monte_carlo(seed_example, samples=1000, spreads=Spreads.zero())
     # Seed 001: 256 GPUs x $7 = $1,792 per hour; 100 hours cost $179,200, 130 hours $232,960.
     # Samples are stored as float32 (7 significant digits).

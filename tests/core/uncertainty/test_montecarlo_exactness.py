@@ -100,22 +100,26 @@ def one_sample_bill(c: dict, plan: dict, n: float, wall: float) -> tuple[float, 
         if plan["alt"] is not None:
             end = max(capacity / n, wall)
             idle_value = min(idle_value, (jobs - 1) * used * plan["alt"] * market_mean(wall, end, plan["decline"]))
-    kept = commitment - idle_value
+    kept, paid = commitment - idle_value, commitment
     if kind == "reserved" and c["exit"] and wall < term:
         until_exit = c["billed"] * price * escalated(wall, esc)
         leave = (until_exit + c["fee"] * c["billed"] * price * (escalated(term, esc) - escalated(wall, esc))
                  + stated_fees + share * until_exit)
-        kept = min(kept, leave)
-    return commitment, kept
+        if leave < kept:
+            kept, paid = leave, leave
+    # Payment terms: the cost of cash of paying (baseline - days) days sooner, on what is paid.
+    cash = CAPITAL_RATE * (BASELINE_DAYS - c["days"]) / 365.0 * paid
+    return commitment, kept + cash
 
 
+CAPITAL_RATE, BASELINE_DAYS = 0.08, 30.0  # the buyer's defaults: 8% a year, net 30
 CONTRACTS = [
-    {"kind": "on-demand", "inc": 8.0, "minimum": 120.0, "term": 0.0},
-    {"kind": "on-demand", "inc": 0.0, "minimum": 0.0, "term": 0.0},
+    {"kind": "on-demand", "inc": 8.0, "minimum": 120.0, "term": 0.0, "days": 0.0},
+    {"kind": "on-demand", "inc": 0.0, "minimum": 0.0, "term": 0.0, "days": 60.0},
     {"kind": "on-demand", "inc": 1.0, "minimum": 1.0, "term": 0.0, "one_off_share": 0.02, "monthly_share": 0.10},
     {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 3 * MONTH, "exit": True, "fee": 0.5,
      "one_off_share": 0.02, "monthly_share": 0.10},
-    {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 3 * MONTH, "exit": True, "fee": 0.5},
+    {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 3 * MONTH, "exit": True, "fee": 0.5, "days": 0.0},
     {"kind": "reserved", "inc": 0.0, "minimum": 0.0, "term": 24 * MONTH, "esc": 0.10, "exit": True, "fee": 0.8},
     {"kind": "reserved", "inc": 1.0, "minimum": 0.0, "term": 1 * MONTH, "monthly": 5000.0},
     {"kind": "block", "inc": 0.0, "minimum": 0.0, "term": 20 * 24.0, "one_off": 12000.0},
@@ -144,7 +148,7 @@ def _arrays(contracts: list[dict]) -> SimpleNamespace:
         billed_gpus=column("billed", 288.0), committed_spend=column("spend"),
         committed_gpu_hours=column("gpu_hours"), exit_allowed=np.array([[bool(c.get("exit"))] for c in contracts]),
         exit_fee_share=column("fee"), one_off_fee_share=column("one_off_share"),
-        recurring_fee_share=column("monthly_share"),
+        recurring_fee_share=column("monthly_share"), payment_days=column("days", 30.0),
     )
 
 
@@ -152,15 +156,17 @@ def _idle_plan(plan: dict) -> IdlePlan:
     if plan["use"] == "more-runs":
         alt = float("inf") if plan["alt"] is None else plan["alt"]
         return IdlePlan(IDLE_CODES["more-runs"], further_runs=plan["runs"], alternative_price=alt,
-                        decline_per_year=plan["decline"])
-    return IdlePlan(IDLE_CODES[plan["use"]], value_per_gpu_hour=plan.get("worth", 0.0))
+                        decline_per_year=plan["decline"], capital_rate=CAPITAL_RATE,
+                        baseline_payment_days=BASELINE_DAYS)
+    return IdlePlan(IDLE_CODES[plan["use"]], value_per_gpu_hour=plan.get("worth", 0.0), capital_rate=CAPITAL_RATE,
+                    baseline_payment_days=BASELINE_DAYS)
 
 
 @pytest.mark.parametrize("plan", PLANS, ids=[p["use"] + str(i) for i, p in enumerate(PLANS)])
 @pytest.mark.parametrize("grouped", [True, False], ids=["one-kind-blocks", "mixed-block"])
 def test_billing_bids_x_samples_equals_one_sample_at_a_time(plan, grouped):
     contracts = [{"price": 7.0, "esc": 0.0, "exit": False, "fee": 0.0, "one_off": 0.0, "monthly": 0.0,
-                  "one_off_share": 0.0, "monthly_share": 0.0,
+                  "one_off_share": 0.0, "monthly_share": 0.0, "days": 30.0,
                   "billed": 288.0, **c} for c in CONTRACTS]
     rng = np.random.default_rng(32)
     # Wall-clock hours across the terms' ends and anniversaries, some exactly on a billing step.

@@ -32,7 +32,11 @@ def test_the_value_of_knowing_how_many_runs_will_fill_the_term_by_hand():
     reserved = lambda r: 8 * TERM_HOURS * 1.20 / (1 + r)  # noqa: E731
     assert {s.bid.id: s.estimate.plan_cost for s in card.scores} == pytest.approx(
         {"on-demand": on_demand, "reserved": reserved(1)})
-    (runs,) = plan_assumption_values(card)
+    values = {v.name: v for v in plan_assumption_values(card)}
+    runs = values["further_runs"]
+    # Both bids pay on the buyer's own terms (net 30): its cost of capital moves no cost here.
+    capital = values["cost_of_capital_percent_per_year"]
+    assert (capital.stated, capital.low, capital.high, capital.value) == (8.0, 4.0, 12.0, 0.0)
     assert (runs.name, runs.stated, runs.low, runs.high) == ("further_runs", 1.0, 0.0, 2.0)
     # Nine values 0, 0.25 ... 2. Today's choice is the reservation ($84,096 at one run); on demand
     # is cheaper at 0, 0.25 and 0.5 runs ($168,192, $134,554 and $112,128 against 8 x H x $2.50).
@@ -43,12 +47,15 @@ def test_the_value_of_knowing_how_many_runs_will_fill_the_term_by_hand():
     assert runs.change_share == pytest.approx(3 / 9)
     assert runs.choice_after == pytest.approx({"on-demand": 3 / 9, "reserved": 6 / 9})
     line = plan_value_lines(card, lambda v: f"${v:,.0f}")[2]
-    assert line.startswith(f"  Further runs in reserved time 1 (range 0-2): worth ${expected:,.0f}; the cheapest choice changes over 33%")
+    assert line == (f"  Further runs in reserved time: 1 now, moved across 0 to 2; knowing it better is worth "
+                    f"${expected:,.0f}: the cheapest choice changes over 33% of the range (Provider reserved "
+                    "(reserved) over 67%, Provider on-demand (on-demand) over 33%)")
 
 
 def test_a_stated_alternative_price_and_its_decline_are_valued_too():
     card = _card(alternative_price_per_gpu_hour="1.00")
     names = {v.name for v in plan_assumption_values(card)}
-    assert names == {"further_runs", "alternative_price_per_gpu_hour", "alternative_price_decline_percent_per_year"}
+    assert names == {"further_runs", "alternative_price_per_gpu_hour", "alternative_price_decline_percent_per_year",
+                     "cost_of_capital_percent_per_year"}
     prices = next(v for v in plan_assumption_values(card) if v.name == "alternative_price_per_gpu_hour")
     assert (prices.low, prices.high) == (0.5, 1.5)

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.uncertainty import analyse_sensitivity
-from tests.conftest import EXAMPLES
-from tests.core.uncertainty.helpers import evaluation, no_failure_bid, one_node_workload
+from tests.core.uncertainty.helpers import evaluation, seed_on_buyers_terms, no_failure_bid, one_node_workload
 from tests.core.uncertainty.test_montecarlo import by_hand_one_node_cost
 
 
 def test_seed_001_price_bar_by_hand():
-    seed_example = Evaluation.model_validate(json.loads((EXAMPLES / "seed-network-example.json").read_text()))
+    seed_example = Evaluation.model_validate(seed_on_buyers_terms())
     bars = analyse_sensitivity(seed_example).tornado
     price = {bar.bid_id: bar for bar in bars if bar.label == "price per GPU-hour"}
     # $179,200 at $7 (seed 001): at $5.95 it is $152,320, at $8.05 $206,080; the runner-up's

@@ -80,9 +80,10 @@ def _expected_bid() -> Bid:
     # (issue 14), never a pre-filled 0 passed off as the provider's.
     data["reliability"]["sla_credit_percent"] = None
     data["facility"] = {"datacenter_tier": 3, "certifications": ["SOC2"]}  # typed on the facility page
-    # Fees, the billing step and the minimum left empty are not stated too (issue 31), never 0.
+    # Fees, the billing step, the minimum and the payment terms left empty are not stated too
+    # (issue 31), never 0 or the buyer's own net 30.
     data["terms"].update(one_off_fees=None, recurring_fees_per_month=None, billing_increment_hours=None,
-                         minimum_billed_hours=None)
+                         minimum_billed_hours=None, payment_terms_days=None)
     return Bid.model_validate(data)
 
 

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clusterbid.core.costmodel.payment_terms import cash_cost_share
+
 HOURS_PER_MONTH = 730.0
 HOURS_PER_YEAR = 8760.0
 BILLING_CODES = {"on-demand": 0, "reserved": 1, "block": 2, "committed-spend": 3, "committed-gpu-hours": 4}
@@ -37,6 +39,8 @@ class ContractBill:
     plan_cost: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
     delay_cost: np.ndarray  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
+    cash_cost: np.ndarray  # the cost of cash of the bid's payment terms, in the net cost (payment_terms.py)
+    cash_share: np.ndarray  # that cost per unit paid (negative: paid later than the buyer's terms)
 
     # Figures the point estimate reports and the Monte Carlo does not need: derived on request.
     @property
@@ -55,7 +59,7 @@ class ContractBill:
     @property
     def cost_if_plan_fails(self) -> np.ndarray:
         """The net cost if idle time turns out worth nothing (issue 31)."""
-        return np.minimum(self.commitment, self.exit_cost) + self.delay_cost
+        return np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
 
 
 def where(condition, if_true, if_false):
@@ -106,6 +110,8 @@ class IdlePlan:
     alternative_price: float = float("inf")  # more-runs: a market reference caps an idle hour's worth
     decline_per_year: float = 0.0  # that reference's fall over the term, a fraction a year
     delay_cost_per_hour: float = 0.0  # the buyer's cost of finishing past the deadline (issue 31)
+    capital_rate: float = 0.0  # the buyer's cost of capital, a fraction a year (payment_terms.py)
+    baseline_payment_days: float = 0.0  # the buyer's usual payment terms, days after invoice
 
 
 def mean_price_factor(start_hours, end_hours, decline_per_year: float):
@@ -206,6 +212,11 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         delay = plan.delay_cost_per_hour * np.maximum(wall_hours - b.hours_to_deadline, 0.0)
     else:
         delay = np.zeros(np.shape(kept))
+    # Paying sooner than the buyer's usual terms costs its cost of capital on what is paid: the
+    # commitment, or the exit cost where the plan leaves early (payment_terms.py).
+    paid = where(exit_cost < kept, exit_cost, commitment)
+    cash_share = cash_cost_share(b.payment_days, plan.baseline_payment_days, plan.capital_rate)
+    cash = cash_share * paid
     return ContractBill(
         usage_hours=np.broadcast_to(hours, np.shape(commitment)),
         job_cost=job_cost,
@@ -214,7 +225,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         used_gpu_hours=np.broadcast_to(used, np.shape(commitment)),
         idle_value=idle_value,
         exit_cost=exit_cost,
-        plan_cost=np.minimum(kept, exit_cost) + delay,
+        plan_cost=np.minimum(kept, exit_cost) + delay + cash,
         delay_cost=np.broadcast_to(delay, np.shape(commitment)),
+        cash_cost=np.broadcast_to(cash, np.shape(commitment)),
+        cash_share=np.broadcast_to(cash_share, np.shape(commitment)),
         outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
     )

@@ -161,12 +161,14 @@ def unstated_fee_findings(bid: Bid) -> list[Finding]:
             f"the bid does not state its {' or '.join(STEP_WORDS[path] for path in steps)}: usage is priced in "
             "whole hours, at least one hour per GPU, until they are in writing; ask the provider",
         ))
-    # Payment terms are not priced (no cost of cash is modelled); flagged where invoicing in advance
-    # would tie up more than a year's bill, as escalation is (every memo's fee line says it anyway).
+    # Payment terms not stated are priced as due on invoice (the cost of cash against the buyer's
+    # own terms, payment_terms.py); flagged where a term ties up more than a year's bill, as
+    # escalation is (every memo's fee line says it anyway).
     if bid.terms.term_months > 12 and bid.terms.payment_terms_days is None:
         found.append(Finding(
             "payment_terms_not_stated",
-            f"the {bid.terms.term_months}-month term does not state when its invoices are due: taken as due on "
-            "invoice (not priced); ask whether the term is invoiced in advance",
+            f"the {bid.terms.term_months}-month term does not state when its invoices are due: priced as due on "
+            "invoice, at the cost of cash of paying before your usual terms; ask when invoices fall due and "
+            "whether the term is invoiced in advance",
         ))
     return found

@@ -74,6 +74,7 @@ class BidEstimate:
     outlasts_term: bool
     cost_if_plan_fails: float  # net cost if idle reserved time is worth nothing (issue 31)
     delay_cost: float  # the buyer's cost of finishing past the deadline, in plan_cost (issue 31)
+    cash_cost: float  # the cost of cash of the payment terms, in plan_cost (payment_terms.py)
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
     dates: ScheduleDates
@@ -139,7 +140,7 @@ def estimate_training(
 CONTRACT_FIGURES = (
     "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
     "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
-    "cost_if_plan_fails", "delay_cost",
+    "cost_if_plan_fails", "delay_cost", "cash_cost",
 )
 
 

@@ -11,12 +11,8 @@ from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES, IdlePlan
 from clusterbid.core.costmodel.contract_findings import schedule
-from clusterbid.core.flops import (
-    activation_gb_per_gpu,
-    attention_factor,
-    hardware_flops_ratio,
-    width_factor,
-)
+from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
+from clusterbid.core.flops import activation_gb_per_gpu, attention_factor, hardware_flops_ratio, width_factor
 from clusterbid.core.provenance import effective_reliability, effective_terms, unstated_fee_shares
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
@@ -77,6 +73,7 @@ class BidArrays:
     escalation_per_year: np.ndarray  # fraction
     exit_allowed: np.ndarray  # bool
     exit_fee_share: np.ndarray  # fraction of the remaining term's value
+    payment_days: np.ndarray  # invoices due this many days after issue (not stated: on invoice)
     baseline_mfu: np.ndarray  # the workload's x the catalog's GPU/precision factor, or calibrated
     busbw_spans_leaves: np.ndarray  # bool: node_busbw was measured on a run across leaves
     # Wall-clock hours from the bid's start to the end of the deadline day (inf: no deadline or no
@@ -192,6 +189,7 @@ def idle_plan(workload: Workload) -> IdlePlan:
         alternative_price=float("inf") if alternative is None else float(alternative),
         decline_per_year=plan.alternative_price_decline_percent_per_year / 100.0,
         delay_cost_per_hour=float(plan.delay_cost_per_day or 0) / 24.0,
+        capital_rate=plan_rate(plan), baseline_payment_days=plan_baseline_days(plan),
     )
 
 
@@ -227,6 +225,7 @@ def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
         "escalation_per_year": terms.price_escalation_percent_per_year / 100.0,
         "exit_allowed": terms.exit_clause,
         "exit_fee_share": terms.early_exit_fee_percent / 100.0,
+        "payment_days": terms.payment_terms_days,
     }
 
 

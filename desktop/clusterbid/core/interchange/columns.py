@@ -16,6 +16,7 @@ from pydantic.fields import FieldInfo
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.provenance.defaults import FEE_DEFAULTS, TERMS_DEFAULTS
 
 # Evidence items carry artefacts and grades of their own; they are attached separately, not typed
 # into a provider's bid sheet.
@@ -114,6 +115,8 @@ def _num(value: float) -> str:
 
 
 def _show_default(column: Column) -> str:
+    if column.key in UNSTATED_TERMS:  # issue 31: a blank term is not stated, never 0 or "none"
+        return "not stated, priced at its cautious default"
     if column.default is None or column.default == ():
         return "none"
     if column.default == "":
@@ -121,6 +124,10 @@ def _show_default(column: Column) -> str:
     if isinstance(column.default, bool):
         return YES if column.default else NO
     return str(column.default)
+
+
+# Commercial terms whose blank cell means "not stated" (methodology section 9).
+UNSTATED_TERMS = frozenset({*TERMS_DEFAULTS, *FEE_DEFAULTS})
 
 
 def _unit(name: str, kind: str) -> str:

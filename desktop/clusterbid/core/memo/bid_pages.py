@@ -11,6 +11,7 @@ from clusterbid.core.uncertainty.default_effects import scorecard_default_effect
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceKind
 from clusterbid.core.contract_summary import billing_words, contract_lines
+from clusterbid.core.costmodel.payment_terms import payment_line
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.unstated_criteria import unstated_criteria, unstated_lines
@@ -60,8 +61,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
          + (f", {t.committed_gpu_hours:,.0f} GPU-hours committed" if t.committed_gpu_hours else "")),
         ("Fees", f"{_fee(t.one_off_fees, t.currency, 'terms.one_off_fees')} one-off, "
                  f"{_fee(t.recurring_fees_per_month, t.currency, 'terms.recurring_fees_per_month')} per month"
-                 + ("; payment terms not stated" if t.payment_terms_days is None
-                    else f"; invoices due {t.payment_terms_days} days after issue")),
+                 + "; " + payment_line(t.payment_terms_days, e.cash_cost, currency)),
         ("Support and terms", f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
                               f"next-generation migration {'yes' if t.next_gen_migration else 'no'}"),
         ("Reliability", f"SLA {r.uptime_sla_percent:g}% with {r.sla_credit_percent:g}% credit; "

@@ -94,6 +94,12 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
             from clusterbid.core.evidence_request.summary import memo_lines
 
             evidence_lines = memo_lines(evaluation, value, list(request_statuses))
+            if samples > 0:  # issue 31: the buyer's own plan figures, valued as a measurement is
+                from clusterbid.core.uncertainty.plan_value import plan_value_lines
+
+                progress(0.75, "value of your plan's figures")
+                evidence_lines = [*evidence_lines, *(f"Your own plan's {line[:1].lower()}{line[1:]}."
+                                                     for line in plan_value_lines(scorecard))]
         if panel is not None and not isinstance(panel, dict):
             from clusterbid.core.panel.view import view_of
 

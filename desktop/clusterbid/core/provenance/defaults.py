@@ -86,8 +86,9 @@ TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
 # the monthly bill, falling to 3% above it; 3% is the typical figure for bills this size), one-off
 # fees (setup, onboarding, data egress, exit) at 2% (a judgement: no public list prices them).
 # Billing steps: per second with a 1-minute minimum is the public-cloud norm (EC2 and Compute
-# Engine since 2017); hourly, how EC2 billed before, is the cautious end. Payment terms are listed
-# and flagged, not priced: the model does not discount cash, so when it is paid changes no cost.
+# Engine since 2017); hourly, how EC2 billed before, is the cautious end. Payment terms not stated
+# are taken as due on invoice, priced as the cost of cash against the buyer's own terms
+# (costmodel/payment_terms.py) and drawn between due on invoice and the typical net 30.
 FEE_DEFAULTS: dict[str, DocumentedDefault] = {
     "terms.recurring_fees_per_month": DocumentedDefault(
         10.0, 0.0, 10.0, "% of the GPU bill: cautious end of 0-10%, the top band of AWS Business and "
@@ -106,8 +107,8 @@ FEE_DEFAULTS: dict[str, DocumentedDefault] = {
         1.0 / 60.0, 0.0,
     ),
     "terms.payment_terms_days": DocumentedDefault(
-        0.0, 0.0, 60.0, "days after invoice: cautious end, due on invoice; typical net 30 (not priced: "
-        "no cost of cash is modelled)", 30.0, None,
+        0.0, 0.0, 60.0, "days after invoice: cautious end of 0-60, due on invoice; typical net 30 (priced "
+        "as the cost of cash against your own payment terms)", 30.0, None,
     ),
 }
 # Fees stated as a sum whose unstated default is a share of the GPU bill (percent above).

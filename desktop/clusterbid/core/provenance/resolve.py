@@ -45,9 +45,9 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
         if source.low is not None and value is not None and not source.low <= value <= source.high:
             raise ValueError(f"{path} is {value:g}, outside the buyer's range {source.low:g}-{source.high:g} "
                              "given with it: the figure is the most likely value, so it lies inside its range")
-    # Fees, steps and minimums (issue 31): an empty one is not stated. A document that left one out
-    # keeps the 0 it was written with, unrecorded as before. Payment terms, never priced, need no
-    # record: empty is itself "not stated" (methodology section 9).
+    # Fees, steps and minimums (issue 31): an empty or left-out one is not stated (documents the app
+    # saved hold every field, so their 0s stay 0s). Payment terms need no record: empty is itself
+    # "not stated" (methodology section 9).
     for path in FEE_DEFAULTS:
         if path != "terms.payment_terms_days" and _lookup(bid, path)[0] is None:
             filled[path] = Source(kind="not_stated", why="the provider's bid does not state it")
@@ -100,7 +100,7 @@ def term_applies(bid: Any, path: str) -> bool:
     return True
 
 
-def _nobody_stated(bid: Any, path: str) -> bool:
+def nobody_stated(bid: Any, path: str) -> bool:
     section, field = path.split(".")
     return getattr(getattr(bid, section), field) is None or (
         path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
@@ -110,7 +110,7 @@ def unstated_fee_shares(bid: Any) -> tuple[float, float]:
     """(one-off, recurring) fees nobody stated, as fractions of the bid's GPU bill (issue 31): the
     cautious documented shares; (0, 0) where the bid states its fees."""
     def share(path: str) -> float:
-        return FEE_DEFAULTS[path].value / 100.0 if _nobody_stated(bid, path) else 0.0
+        return FEE_DEFAULTS[path].value / 100.0 if nobody_stated(bid, path) else 0.0
 
     return share("terms.one_off_fees"), share("terms.recurring_fees_per_month")
 
@@ -125,7 +125,7 @@ def effective_terms(bid: Any) -> Any:
     missing = {
         path.split(".")[1]: 0.0 if path in FEE_SHARE_PATHS or not term_applies(bid, path) else default.value
         for path, default in {**TERMS_DEFAULTS, **FEE_DEFAULTS}.items()
-        if _nobody_stated(bid, path)
+        if nobody_stated(bid, path)
     }
     return bid.terms.model_copy(update=missing) if missing else bid.terms
 
@@ -142,7 +142,7 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
         holder = {"reliability": reliability, "terms": terms}.get(section) or getattr(bid, section)
         value = getattr(holder, field, None)
         default = DOCUMENTED_DEFAULTS.get(path)
-        if path in FEE_SHARE_PATHS and default and _nobody_stated(bid, path):
+        if path in FEE_SHARE_PATHS and default and nobody_stated(bid, path):
             value = default.value  # priced as this % of the GPU bill, not as a sum
         rows.append({
             "field": path,

@@ -33,7 +33,7 @@ COLUMNS = {
     "terms.recurring_fees_per_month": ("recurring_fee_share", 0.01),
     "terms.billing_increment_hours": ("billing_increment_hours", 1.0),
     "terms.minimum_billed_hours": ("minimum_billed_hours", 1.0),
-    "terms.payment_terms_days": (None, 1.0),  # no cost of cash is modelled
+    "terms.payment_terms_days": ("payment_days", 1.0),  # priced as the cost of cash (payment_terms.py)
 }
 
 

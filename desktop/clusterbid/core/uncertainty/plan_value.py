@@ -1,6 +1,6 @@
 """Value of information for the buyer's own plan (issue 31, item 7): which of the buyer's inputs
 (further runs to fill a term, the alternative price of that work and its decline, the worth of
-other work, the cost of a day late) matters most to the decision.
+other work, the cost of a day late, the cost of capital that prices payment terms) matters most.
 
 The Monte Carlo draws what the bids state and the specs say; the plan is the buyer's and is not
 drawn. Each of its figures is moved across a stated range (nine values, equally likely): each
@@ -16,10 +16,14 @@ from decimal import Decimal
 
 import numpy as np
 
+from clusterbid.core.costmodel.payment_terms import COST_OF_CAPITAL_DEFAULT, plan_rate
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.money import format_money
 from clusterbid.core.scoring import Scorecard, score_evaluation
 
 STEPS = 9  # values across each range, ends included
+FLOAT_FIELDS = ("further_runs", "alternative_price_decline_percent_per_year", "cost_of_capital_percent_per_year")
+MONEY_FIELDS = ("alternative_price_per_gpu_hour", "idle_value_per_gpu_hour", "delay_cost_per_day")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +58,17 @@ def _ranges(evaluation: Evaluation) -> list[tuple[str, str, float, float, float]
     if plan.delay_cost_per_day is not None:
         delay = float(plan.delay_cost_per_day)
         found.append(("delay_cost_per_day", "cost of a day past the deadline", delay, 0.0, 2 * delay))
+    rate = plan_rate(plan) * 100.0  # prices every bid's payment terms (costmodel/payment_terms.py)
+    words = ("cost of capital, percent a year" if plan.cost_of_capital_percent_per_year is not None
+             else "cost of capital, percent a year (ClusterBid's default: give your treasury's figure)")
+    found.append(("cost_of_capital_percent_per_year", words, rate,
+                  min(COST_OF_CAPITAL_DEFAULT.low, rate), max(COST_OF_CAPITAL_DEFAULT.high, rate)))
     return found
 
 
 def _with(evaluation: Evaluation, name: str, value: float) -> Evaluation:
     plan = evaluation.workload.plan
-    typed = value if name in ("further_runs", "alternative_price_decline_percent_per_year") else Decimal(f"{value:.4f}")
+    typed = value if name in FLOAT_FIELDS else Decimal(f"{value:.4f}")
     workload = evaluation.workload.model_copy(update={"plan": plan.model_copy(update={name: typed})})
     return evaluation.model_copy(update={"workload": workload})
 
@@ -88,3 +97,30 @@ def plan_assumption_values(scorecard: Scorecard) -> tuple[PlanAssumptionValue, .
             choice_after={ranked[j]: float(np.mean(cheapest == j)) for j in np.unique(cheapest)},
         ))
     return tuple(sorted(values, key=lambda v: (-v.value, -v.change_share, v.name)))
+
+
+def plan_value_sentences(values: tuple[PlanAssumptionValue, ...], currency: str,
+                         names: dict[str, str]) -> list[str]:
+    """Each plan figure in an officer's words (the command line, the memo and the app say the
+    same): what it is now, the range it was moved across, and what knowing it better is worth.
+    `names`: bid id -> how the bid is named ('Northwind AI Cloud (northwind-ib)')."""
+    def figure(v: PlanAssumptionValue, x: float) -> str:
+        return format_money(x, currency) if v.name in MONEY_FIELDS else f"{x:g}"
+
+    sentences = []
+    for v in values:
+        head = (f"{v.words[:1].upper()}{v.words[1:]}: {figure(v, v.stated)} now, moved across "
+                f"{figure(v, v.low)} to {figure(v, v.high)}")
+        if v.change_share <= 0:
+            sentences.append(f"{head}; the cheapest choice holds across the range (worth nothing to know better)")
+            continue
+        others = ", ".join(f"{names.get(b, b)} over {share:.0%}" for b, share in v.choice_after.items())
+        sentences.append(f"{head}; knowing it better is worth {format_money(v.value, currency)}: the cheapest "
+                         f"choice changes over {v.change_share:.0%} of the range ({others})")
+    return sentences
+
+
+def plan_value_lines(scorecard: Scorecard) -> list[str]:
+    """The scorecard's plan figures valued and worded: one sentence each, largest value first."""
+    names = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
+    return plan_value_sentences(plan_assumption_values(scorecard), scorecard.evaluation.currency, names)

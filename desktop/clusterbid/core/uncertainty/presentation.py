@@ -17,7 +17,8 @@ from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, tipping_sentence
 INPUT_LABELS = {"busbw": "scale-out busbw", "baseline_mfu": "baseline MFU", "failure_rate": "failure rate",
                 "replacement_hours": "node replacement time", "uptime": "SLA uptime"}
 TERM_LABELS = {"terms.early_exit_fee_percent": "early-exit fee",
-               "terms.price_escalation_percent_per_year": "price escalation a year"}
+               "terms.price_escalation_percent_per_year": "price escalation a year",
+               "terms.payment_terms_days": "payment due after invoice"}
 INPUT_UNITS = {"busbw": "GB/s", "baseline_mfu": "fraction", "failure_rate": "per 1,000 GPU-days",
                "replacement_hours": "hours", "uptime": "%"}
 
@@ -108,24 +109,19 @@ def _input_text(item: UncertainInput) -> str:
 
 def plan_value_lines(scorecard: Scorecard, fmt) -> list[str]:
     """Issue 31: which of the buyer's own plan figures matters most (uncertainty/plan_value.py)."""
-    from clusterbid.core.uncertainty.plan_value import plan_assumption_values
+    from clusterbid.core.uncertainty.plan_value import plan_value_lines as worded
 
-    values = plan_assumption_values(scorecard)
-    if not values:
+    sentences = worded(scorecard)  # the memo and the app say the same (in words, not field names)
+    if not sentences:
         return []
-    lines = ["", "Your plan's own figures (not drawn: each moved across a range; what knowing it better is worth):"]
-    for v in values:
-        providers = {s.bid.id: s.bid.quote.provider for s in scorecard.scores}
-        others = ", ".join(f"{providers.get(bid_id, bid_id)} {share:.0%}" for bid_id, share in v.choice_after.items())
-        lines.append(f"  {v.words[:1].upper()}{v.words[1:]} {v.stated:g} (range {v.low:g}-{v.high:g}): worth {fmt(v.value)}; the cheapest "
-                     f"choice changes over {v.change_share:.0%} of the range ({others})")
-    return lines
+    return ["", "Your plan's own figures (not drawn: each moved across a range; what knowing it better is worth):",
+            *(f"  {sentence}" for sentence in sentences)]
 
 
 def _term_text(term: TermRange) -> str:
     """An unwritten commercial term as drawn: 'exit fee 50-100%, most likely 100% (not stated ...)'."""
-    label = TERM_LABELS[term.path]
-    return f"{label} {term.low:g}-{term.high:g}%, most likely {term.likely:g}% ({term.source}; triangular)"
+    label, unit = TERM_LABELS[term.path], " days" if term.units == 1.0 else "%"
+    return f"{label} {term.low:g}-{term.high:g}{unit}, most likely {term.likely:g}{unit} ({term.source}; triangular)"
 
 
 def uncertainty_lines(scorecard: Scorecard, result: UncertaintyResult, sensitivity: Sensitivity | None) -> list[str]:

@@ -1,11 +1,12 @@
 """Commercial terms nobody put in writing, drawn across a range instead of fixed at a point
-(issue 31, item 5): the early-exit fee and the yearly price escalation.
+(issue 31, item 5): the early-exit fee, the yearly price escalation and the payment terms.
 
 Each is drawn from a triangular distribution (low, most likely, high), in the field's own units:
 
 - stated by the provider (or measured): the contract says it; fixed at the figure;
 - not stated (empty, or ClusterBid's default): from the typical figure a provider states to the
-  cautious default, most likely the cautious default (exit fee 50-100%, escalation 3-10% a year).
+  cautious default, most likely the cautious default (exit fee 50-100%, escalation 3-10% a year,
+  payment due on invoice to net 30).
   The point estimate keeps the cautious end, so the draws never price the term above it, and no
   draw is below the typical statement: a sample of a silent bid is never cheaper than the same
   sample of the bid that states the typical figure (silence never pays, issue 31 item 2);
@@ -22,26 +23,34 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clusterbid.core.provenance.defaults import TERMS_DEFAULTS
-from clusterbid.core.provenance.resolve import NOBODY_STATED, effective_terms, term_applies
+from clusterbid.core.provenance.defaults import FEE_DEFAULTS, TERMS_DEFAULTS
+from clusterbid.core.provenance.resolve import effective_terms, nobody_stated, term_applies
 
-# Dotted path -> (the BidArrays column it sets, the column's units per unit of the field: both
-# fields are percent, the columns fractions).
+# Dotted path -> the BidArrays column it sets, and the field's units per unit of the column
+# (the exit fee and escalation are percent, their columns fractions; payment terms are days).
 TERM_COLUMNS = {
     "terms.early_exit_fee_percent": "exit_fee_share",
     "terms.price_escalation_percent_per_year": "escalation_per_year",
+    "terms.payment_terms_days": "payment_days",
 }
+TERM_UNITS = {"terms.payment_terms_days": 1.0}  # every other drawn term: percent (100 per unit)
+DRAWN_DEFAULTS = {**TERMS_DEFAULTS, "terms.payment_terms_days": FEE_DEFAULTS["terms.payment_terms_days"]}
 
 
 @dataclass(frozen=True, slots=True)
 class TermRange:
     """One commercial term of one bid as the Monte Carlo draws it, in the field's units (percent)."""
 
-    path: str  # "terms.early_exit_fee_percent" or "terms.price_escalation_percent_per_year"
+    path: str  # a key of TERM_COLUMNS
     low: float
     likely: float  # the mode; the point estimate's figure except where the buyer's figure is the mode
     high: float
     source: str  # "not stated", "ClusterBid default" or "buyer's assumption"
+
+    @property
+    def units(self) -> float:
+        """Units of the field per unit of its column (100: percent drawn into a fraction)."""
+        return TERM_UNITS.get(self.path, 100.0)
 
     @property
     def column(self) -> str:
@@ -58,14 +67,15 @@ def term_ranges(bid, spread: bool = True) -> tuple[TermRange, ...]:
         return ()
     terms = effective_terms(bid)
     ranges = []
-    for path, documented in TERMS_DEFAULTS.items():
+    for path, documented in DRAWN_DEFAULTS.items():
         if not _drawn(bid, path):
             continue
         source = bid.provenance.get(path)
         figure = float(getattr(terms, path.split(".")[1]))
-        if source is None or source.kind in NOBODY_STATED:
-            low, likely, high = documented.typical, documented.value, documented.value
-        elif source.kind == "assumption":
+        if nobody_stated(bid, path):  # between the typical statement and the cautious default
+            low, high = sorted((documented.typical, documented.value))
+            likely = documented.value
+        elif source is not None and source.kind == "assumption":
             low = documented.low if source.low is None else source.low
             high = documented.high if source.high is None else source.high
             low, likely, high = min(low, figure), figure, max(high, figure)
@@ -82,6 +92,8 @@ def _drawn(bid, path: str) -> bool:
     and is not flagged either)."""
     if path == "terms.early_exit_fee_percent":
         return term_applies(bid, path) and bid.terms.billing_kind == "reserved"
+    if path == "terms.payment_terms_days":
+        return True  # every contract's invoices fall due
     return term_applies(bid, path) and bid.terms.term_months > 12
 
 
@@ -96,4 +108,4 @@ def triangular(uniform: np.ndarray, low: float, likely: float, high: float) -> n
 
 def draw(generator: np.random.Generator, term: TermRange, samples: int) -> np.ndarray:
     """`samples` draws of the term as the BidArrays column holds it (a fraction, not percent)."""
-    return triangular(generator.random(samples), term.low, term.likely, term.high) / 100.0
+    return triangular(generator.random(samples), term.low, term.likely, term.high) / term.units
