@@ -26,7 +26,7 @@ class UncertaintyAnalysis:
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
     """Run on a worker thread (the rescorer, the memo export)."""
-    from clusterbid.core.comparison_table import rank_resting_on
+    from clusterbid.core.comparison_table import rank_resting_on, shown_rows
     from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.uncertainty.decision import decide
     from clusterbid.core.uncertainty.value_of_information import value_of_information
@@ -42,4 +42,5 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     # The tipping points of the ranking shown (the decided one), and the draws already made.
     sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
     rank_resting_on(scorecard)  # derived here, not by the window that shows the decided ranking
+    shown_rows(scorecard, uncertainty)  # and every cell's text with its band
     return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard)
