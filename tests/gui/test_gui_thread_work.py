@@ -106,3 +106,29 @@ def test_a_superseded_scoring_stops_before_its_default_effects(monkeypatch):
     scorecard = scored_and_derived(_two_bids(), lambda _fraction, _message="": None)
     assert len(derived) == 1  # run once, and kept on the scorecard:
     assert scorecard.derived["rank_resting_on"] == {"unsure": [field_words("capacity.spare_pool_gpus")]}
+
+
+def test_an_edit_leaves_cell_texts_and_bid_checks_to_the_worker(qtbot, monkeypatch, two_bid_window):
+    """Issue 32 at 500 bids: every cell's text (the table's and the first-paint table the document
+    keeps) is written by the worker; a weights edit checks no bid again on the window's thread."""
+    from clusterbid.core import bid as bid_module
+    from clusterbid.core import comparison_table
+
+    win = two_bid_window
+    formatted = _record_threads(monkeypatch, "cell_text", comparison_table.cell_text)
+    bid_checks: list[str] = []  # the bids whose rules ran again (a bid's text check is the first of them)
+    real_check = bid_module.check_model_text
+    monkeypatch.setattr(bid_module, "check_model_text", lambda model, *a, **k: (
+        bid_checks.append(model.id), real_check(model, *a, **k))[1])
+    weights = win.weights.current_weights()
+    weights["support"] = weights["support"] + 10.0
+    win.apply_weights(weights, ("test", 2))
+    target = win.session.evaluation
+    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == target and win.model.band_range() is not None
+                    and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    qtbot.wait(50)  # the repaint after the bands
+    shown = [win.model.index(row, column).data() for row in range(2) for column in range(len(comparison_table.COLUMNS))]
+    assert all(text is not None for text in shown)
+    # 2 bids x 16 columns, once without the bands and once with them, all on workers.
+    assert len(formatted) == 2 * 2 * len(comparison_table.COLUMNS) and not any(formatted), formatted
+    assert bid_checks == []  # the two bids were checked when made; the new weights bring none

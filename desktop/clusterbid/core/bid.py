@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+import weakref
+from typing import Any, Literal
 
-from pydantic import Field, ValidationInfo, field_validator, model_validator
+from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, field_validator, model_validator
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
@@ -14,6 +15,13 @@ from clusterbid.core.provenance import Source, completed_bid_provenance
 from clusterbid.core.provenance.resolve import billed_spare_gpus
 from clusterbid.core.terms import Terms
 from clusterbid.core.text_rules import already_checked, check_model_text
+
+# Bids that passed every rule below, by id (an entry goes when its bid does). Pydantic runs a
+# model's "after" rules again whenever an instance is placed in a new evaluation, so a weights edit
+# at 500 bids re-checked every bid's text and provenance three times on the window's thread
+# (about 0.3 s each, issue 32). A frozen bid cannot change once checked; a copy or a
+# model_construct'ed bid is another object and is checked in full.
+_VALIDATED: weakref.WeakValueDictionary[int, Bid] = weakref.WeakValueDictionary()
 
 CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
 
@@ -190,3 +198,13 @@ class Bid(FrozenModel):
         if not already_checked(info.context):  # the store scanned the stored JSON whole, once
             check_model_text(self)  # no control or bidi-override characters (core/text_rules.py)
         return self
+
+    # Defined last, so it wraps the rules above (pydantic nests later model validators outside).
+    @model_validator(mode="wrap")
+    @classmethod
+    def _checked_once(cls, data: Any, handler: ModelWrapValidatorHandler[Bid]) -> Bid:
+        if type(data) is Bid and _VALIDATED.get(id(data)) is data:
+            return data  # this very object passed every rule when it was made
+        bid = handler(data)
+        _VALIDATED[id(bid)] = bid
+        return bid

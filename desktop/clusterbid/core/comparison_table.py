@@ -125,10 +125,21 @@ def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: o
 
 def shown_rows(scorecard: Scorecard, uncertainty: object | None = None,
                resting: dict[str, list[str]] | None = None) -> list[list[str]]:
-    """Every bid's row, in the scorecard's order (ranked, then excluded), every column."""
+    """Every bid's row, in the scorecard's order (ranked, then excluded), every column. Kept on
+    the scorecard with the bands it was written with: the worker that scores writes it, and the
+    window's table and the kept first-paint table read it (issue 32: 25 cells a bid formatted on
+    the window's thread at every edit before)."""
+    derived = getattr(scorecard, "derived", None)
+    own_resting = derived is not None and (resting is None or resting is derived.get("rank_resting_on"))
+    kept = derived.get("shown_rows") if own_resting and derived is not None else None
+    if kept is not None and kept[0] is uncertainty:
+        return cast("list[list[str]]", kept[1])
     resting = rank_resting_on(scorecard) if resting is None else resting
-    return [[cell_text(scorecard, score, column, uncertainty, resting) for column in range(len(COLUMNS))]
+    rows = [[cell_text(scorecard, score, column, uncertainty, resting) for column in range(len(COLUMNS))]
             for score in scorecard.scores]
+    if own_resting and derived is not None:
+        derived["shown_rows"] = (uncertainty, rows)
+    return rows
 
 
 def kept_title(document: EvaluationDocument) -> str:

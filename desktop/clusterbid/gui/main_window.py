@@ -210,7 +210,7 @@ class MainWindow(QMainWindow):
             return  # figures of an older snapshot (bids since removed): the newer ones are on their way
         if analysis.scorecard is not None:  # ranked on the decision basis, as the CLI and memo rank
             keep = self.comparison.selected_bid_id()
-            self.model.set_scorecard(analysis.scorecard)
+            self.model.set_scorecard(analysis.scorecard, analysis.uncertainty)  # texts the worker made
             self.score_matrix.show_scorecard(analysis.scorecard)
             self.comparison.select_bid(keep)
             self.outline.show_scorecard(analysis.scorecard, self.comparison.selected_bid_id())

@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem
 
 from clusterbid.core.scoring import Scorecard
-from clusterbid.gui.bid_status import BADGES, bid_status, missing_evidence, status_colour
+from clusterbid.gui.bid_status import BADGES, bid_status, is_dark, missing_evidence, status_colour
 
 BID_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 WORKLOAD_KEY = "__workload__"
@@ -30,31 +30,46 @@ class OutlineTree(QTreeWidget):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.currentItemChanged.connect(self._on_current)
         self._filling = False
+        self._shown: tuple | None = None  # what the tree holds: refilled only when it changes
 
     def show_scorecard(self, scorecard: Scorecard, selected_bid: str | None = None) -> None:
+        w = scorecard.evaluation.workload
+        # Entry order, not rank: the outline is where officers find a bid by name.
+        order = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
+        rows = []
+        for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
+            status = bid_status(score)
+            reasons = [g.message for g in score.estimate.gates] or [
+                f"missing: {what}" for what in missing_evidence(score)]
+            rows.append((score.bid.id, score.bid.quote.provider, status,
+                         "\n".join(reasons) or "gates passed and the expected evidence is on file"))
+        shown = (w.name, w.job_gpus, tuple(rows), is_dark(self.palette()))  # badge colours follow the theme
+        if shown == self._shown:  # most edits (weights, a price) change no name or status: keep the tree
+            if selected_bid is not None:
+                self.select_bid(selected_bid)
+            return
+        self._shown = shown
+        self._fill(shown, selected_bid)
+
+    def _fill(self, shown: tuple, selected_bid: str | None) -> None:
+        name, job_gpus, rows, _dark = shown
         self._filling = True
         self.clear()
-        w = scorecard.evaluation.workload
-        workload = QTreeWidgetItem(["Workload", f"{w.job_gpus:,} GPUs"])
-        workload.setToolTip(0, w.name)
+        workload = QTreeWidgetItem(["Workload", f"{job_gpus:,} GPUs"])
+        workload.setToolTip(0, name)
         workload.setData(0, BID_ID_ROLE, WORKLOAD_KEY)
-        bids = QTreeWidgetItem([f"Bids ({len(scorecard.scores)})", ""])
+        bids = QTreeWidgetItem([f"Bids ({len(rows)})", ""])
         bids.setFlags(bids.flags() & ~Qt.ItemFlag.ItemIsSelectable)
         self.addTopLevelItems([workload, bids])
         palette = self.palette()
-        # Entry order, not rank: the outline is where officers find a bid by name.
-        order = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
-        for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
-            status = bid_status(score)
-            item = QTreeWidgetItem([score.bid.quote.provider, BADGES[status]])
-            item.setData(0, BID_ID_ROLE, score.bid.id)
+        for bid_id, provider, status, reasons in rows:
+            item = QTreeWidgetItem([provider, BADGES[status]])
+            item.setData(0, BID_ID_ROLE, bid_id)
             item.setForeground(1, status_colour(status, palette))
-            reasons = [g.message for g in score.estimate.gates] or [
-                f"missing: {what}" for what in missing_evidence(score)]
-            item.setToolTip(1, "\n".join(reasons) or "gates passed and the expected evidence is on file")
-            item.setToolTip(0, f"bid id {score.bid.id}")
+            item.setToolTip(1, reasons)
+            item.setToolTip(0, f"bid id {bid_id}")
             bids.addChild(item)
-            if score.bid.id == selected_bid:
+            if bid_id == selected_bid:
                 self.setCurrentItem(item)
         self.expandAll()
         self._filling = False

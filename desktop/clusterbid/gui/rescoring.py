@@ -6,7 +6,7 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from clusterbid.core.comparison_table import rank_resting_on
+from clusterbid.core.comparison_table import rank_resting_on, shown_rows
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.gui.background import BackgroundTasks
@@ -24,6 +24,7 @@ def scored_and_derived(evaluation: Evaluation, progress) -> Scorecard:
     scorecard = score_evaluation(evaluation)
     progress(0.5, "default effects")  # a newer edit stops this run here
     rank_resting_on(scorecard)
+    shown_rows(scorecard)  # every cell's text, for the table and the kept first-paint table
     return scorecard
 
 

@@ -29,7 +29,7 @@ class UncertaintyAnalysis:
 
 def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
     """Run on a worker thread (the rescorer, the memo export)."""
-    from clusterbid.core.comparison_table import rank_resting_on
+    from clusterbid.core.comparison_table import rank_resting_on, shown_rows
     from clusterbid.core.uncertainty import analyse_sensitivity
     from clusterbid.core.uncertainty.decision import decide
     from clusterbid.core.uncertainty.plan_value import plan_value_lines
@@ -50,5 +50,6 @@ def analyse_uncertainty(evaluation: Evaluation, progress=None) -> UncertaintyAna
     keep_waterfall(scorecard, uncertainty)  # the Details pane's "why it wins" (issue 34)
     if progress is not None:
         progress(0.9, "value of your plan's figures")
+    shown_rows(scorecard, uncertainty)  # and every cell's text with its band
     plan_values = tuple(plan_value_lines(scorecard))
     return UncertaintyAnalysis(uncertainty, sensitivity, value, evaluation, scorecard, plan_values)

@@ -11,7 +11,7 @@ from pathlib import Path
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import Evidence
-from clusterbid.core.store import anchor_log, artefacts, audit, countersign, snapshot
+from clusterbid.core.store import anchor_log, artefacts, audit, snapshot
 from clusterbid.core.store.errors import EditRejectedError
 
 SHA256_PATTERN = re.compile(r"^[0-9a-f]{64}$")
@@ -92,9 +92,11 @@ class DocumentRecords:
 
     def countersign(self, private_key: object, certificate_der: bytes) -> audit.AuditRow:
         """Sign the trail's last row (and by the chain every row before it) with the user's key."""
+        from clusterbid.core.store.countersign import countersign_payload  # cryptography: off every open
+
         first = self._conn.execute("SELECT hash FROM audit WHERE seq = 1").fetchone()
         try:
-            payload = countersign.countersign_payload(first[0], self._head, private_key, certificate_der)
+            payload = countersign_payload(first[0], self._head, private_key, certificate_der)
         except ValueError as exc:
             raise EditRejectedError(self.path, f"cannot countersign: {exc}") from None
         return self._record(audit.COUNTERSIGN, None, payload)

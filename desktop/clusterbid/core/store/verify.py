@@ -12,7 +12,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.store import audit, changes, checkpoint, countersign, fileformat, snapshot
+from clusterbid.core.store import audit, changes, checkpoint, fileformat, snapshot
 from clusterbid.core.store.audit import AuditRow
 
 ARTEFACT_FIELDS = ("name", "sha256", "size", "media_type", "bid_id")
@@ -152,9 +152,13 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
         return broken(None, "the audit trail is empty: the document's history was removed")
     first = rows[0].seq if start else 1
     seq, reason = _check_chain(rows, previous, first)
-    if not reason:  # a countersigned row recomputed with the chain is still not what was signed
+    if not reason and any(row.action == audit.COUNTERSIGN for row in rows):
+        # A countersigned row recomputed with the chain is still not what was signed. Imported
+        # here: cryptography is a tenth of the app's start, and most trails have no countersignature.
+        from clusterbid.core.store.countersign import countersign_problems
+
         first_row = audit.read_row(conn, 1) if start else rows[0]
-        signed_problems = countersign.countersign_problems(
+        signed_problems = countersign_problems(
             rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted))
         reason = signed_problems[0] if signed_problems else None
     if reason:

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clusterbid.gui.comparison.band_delegate import BandDelegate
 from clusterbid.gui.comparison.scorecard_table_model import (
-    BAND, HIDE_FIRST, PROVIDER, SORT_ROLE, ScorecardTableModel,
+    BAND, HIDE_FIRST, PROVIDER, ScorecardTableModel,
 )
 
 
@@ -20,9 +20,16 @@ ROW_PADDING = 12  # pixels beyond the font's height: the text, and the band's ba
 
 
 class _SortProxy(QSortFilterProxyModel):
+    def __init__(self, source: ScorecardTableModel, parent=None) -> None:
+        super().__init__(parent)
+        self._source = source
+        self.setSourceModel(source)
+
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802 (Qt API)
         # Python keys (floats, ints, text) compared in Python: Qt cannot order wrapped objects.
-        a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
+        # Read from the model's cache directly, not through data(): the round trip through Qt
+        # was most of a 500-bid sort (issue 32).
+        a, b = self._source.sort_key(left.row(), left.column()), self._source.sort_key(right.row(), right.column())
         try:
             return a < b
         except TypeError:
@@ -36,8 +43,7 @@ class ComparisonView(QTableView):
         super().__init__(parent)
         self.setObjectName("comparison")
         self.source_model = model
-        self.proxy = _SortProxy(self)
-        self.proxy.setSourceModel(model)
+        self.proxy = _SortProxy(model, self)
         self.setModel(self.proxy)
         self.setSortingEnabled(True)
         self.sortByColumn(0, Qt.SortOrder.AscendingOrder)

@@ -17,12 +17,14 @@ CRITERIA = tuple(CRITERION_WORDS)
 SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
          "support": "Support", "contract_terms": "Terms", "evidence": "Evidence"}
 NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+ROW_PADDING = 6  # pixels above and below a line of text
 
 
-def _shade(value: float) -> QColor:
-    """Pale red (0) through pale yellow to pale green (1), light enough for dark text."""
-    hue = int(120 * max(0.0, min(1.0, value)))
-    return QColor.fromHsv(hue, 60, 245)
+def _hue(value: float) -> int:
+    """Pale red (0) through pale yellow to pale green (1), light enough for dark text: the hue of
+    QColor.fromHsv(hue, 60, 245)."""
+    return int(120 * max(0.0, min(1.0, value)))
 
 
 class ScoreMatrix(QTableWidget):
@@ -39,40 +41,51 @@ class ScoreMatrix(QTableWidget):
         self.verticalHeader().hide()
         self.setWordWrap(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # Columns are fitted to the rows in view (figures of one width: "0.00" to "1.00"), not to
+        # every row: all 500 rows measured per column cost 140 ms an edit (issue 32).
+        self.verticalHeader().setResizeContentsPrecision(0)
 
     def show_scorecard(self, scorecard: Scorecard) -> None:
         ranked = scorecard.ranked
+        weights = scorecard.weights
         self.setColumnCount(len(self.criteria) + 2)
         self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the names below
-        self.setHorizontalHeaderLabels(
-            ["Bid", *(f"{self.short[n]}\n{scorecard.weights[n]:.0%}" for n in self.criteria), "Score"])
+        self.setHorizontalHeaderLabels(["Bid", *(f"{self.short[n]}\n{weights[n]:.0%}" for n in self.criteria), "Score"])
         for column, name in enumerate(self.criteria, start=1):
             self.horizontalHeaderItem(column).setToolTip(
-                f"{self.words[name]}, weight {scorecard.weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
+                f"{self.words[name]}, weight {weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
+        # Colours, the font and each shade made once per fill, not per cell (issue 32). Cells are
+        # made here, never clone()d: a clone is not a Python-made item, so PySide is not told when
+        # the table deletes it and may hand its stale wrapper out for a later object.
+        black, bold, shades = QColor("black"), self.font(), {}
+        bold.setBold(True)
         self.setRowCount(len(ranked))
+        names = ["Bid"]
         for row, score in enumerate(ranked):
-            self.setItem(row, 0, QTableWidgetItem(f"{score.rank}. {score.bid.quote.provider}"))
-            for column, name in enumerate(self.criteria, start=1):
-                value = score.criteria[name]
+            name = f"{score.rank}. {score.bid.quote.provider}"
+            names.append(name)
+            item = QTableWidgetItem(name)
+            item.setToolTip(name)  # whole when the column elides it
+            self.setItem(row, 0, item)
+            for column, criterion in enumerate(self.criteria, start=1):
+                value, weight = score.criteria[criterion], weights[criterion]
                 item = QTableWidgetItem(f"{value:.2f}")
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                item.setBackground(_shade(value))
-                item.setForeground(QColor("black"))
-                item.setToolTip(f"{self.words[name]}: {value:.3f} x weight {scorecard.weights[name]:.1%} "
-                                f"= {value * scorecard.weights[name]:.3f} of the score")
+                item.setTextAlignment(RIGHT)
+                hue = _hue(value)
+                item.setBackground(shades.get(hue) or shades.setdefault(hue, QColor.fromHsv(hue, 60, 245)))
+                item.setForeground(black)
+                item.setToolTip(f"{self.words[criterion]}: {value:.3f} x weight {weight:.1%} "
+                                f"= {value * weight:.3f} of the score")
                 self.setItem(row, column, item)
             total = QTableWidgetItem(f"{score.weighted_score:.3f}")
-            total.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            font = total.font()
-            font.setBold(True)
-            total.setFont(font)
+            total.setTextAlignment(RIGHT)
+            total.setFont(bold)
             self.setItem(row, len(self.criteria) + 1, total)
-        names = [self.item(row, 0).text() for row in range(self.rowCount())] + ["Bid"]
-        for row in range(self.rowCount()):
-            self.item(row, 0).setToolTip(self.item(row, 0).text())  # whole when the column elides it
-        self._names_width = max(self.fontMetrics().horizontalAdvance(n) for n in names) + 16
+        self._names_width = max(map(self.fontMetrics().horizontalAdvance, names)) + 16
         self.horizontalHeader().resizeSection(0, self._names_width)
-        self.resizeRowsToContents()
+        # One line per row, as tall as the font needs: measuring each row's contents cost 40 ms
+        # at 500 bids and gives the same height for one line of text.
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + ROW_PADDING)
         self.fit_columns()
 
     def fit_columns(self) -> None:

@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QApplication
 
 from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's views import from here)
     BAND, BLOCK, COLUMNS, COMMITMENT, COST, DASH, FABRIC, FINDINGS, GOODPUT, GPU, MFU, PRICE, PROVIDER, RANK,
-    SCORE, TIME, USEFUL_PRICE, WIN, cell_text, rank_resting_on,
+    SCORE, TIME, USEFUL_PRICE, WIN, cell_text, rank_resting_on, shown_rows,
 )
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
@@ -35,7 +35,8 @@ class ScorecardTableModel(QAbstractTableModel):
         self._resting = rank_resting_on(scorecard)
         # Each cell's text once per scorecard and bands: the view asks again for every paint, size
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
-        self._texts: dict[tuple[str, int], str] = {}
+        self._rows: list[list[str]] | None = None  # every cell's text, made on first use
+        self._keys: dict[tuple[int, int], object] = {}  # (row, column) -> sort key, as the texts
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -51,12 +52,12 @@ class ScorecardTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._scorecard, self._uncertainty = scorecard, uncertainty
         self._resting = rank_resting_on(scorecard)  # kept on the scorecard by the worker: a lookup
-        self._texts = {}
+        self._rows, self._keys = None, {}
         self.endResetModel()
 
     def set_uncertainty(self, uncertainty: object | None) -> None:
         self._uncertainty = uncertainty
-        self._texts = {}
+        self._rows, self._keys = None, {}
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -87,9 +88,9 @@ class ScorecardTableModel(QAbstractTableModel):
         score = self._scorecard.scores[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(score, column)
+            return self._text(index.row(), column)
         if role == SORT_ROLE:
-            return self._sort_key(score, column)
+            return self.sort_key(index.row(), column)
         if role == Qt.ItemDataRole.ForegroundRole and score.rank is None:
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
         if role == Qt.ItemDataRole.ToolTipRole and column == PROVIDER:  # whole when the column elides it
@@ -150,15 +151,22 @@ class ScorecardTableModel(QAbstractTableModel):
             return billing_words(score.bid, self._scorecard.evaluation.currency)
         return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency, cents=True))
 
-    def _text(self, score: BidScore, column: int) -> str:
-        # The same text the document keeps for the next start's first paint (core/comparison_table.py).
-        key = (score.bid.id, column)
-        text = self._texts.get(key)
-        if text is None:
-            text = self._texts[key] = cell_text(self._scorecard, score, column, self._uncertainty, self._resting)
-        return text
+    def _text(self, row: int, column: int) -> str:
+        # The same text the document keeps for the next start's first paint (core/comparison_table.py),
+        # written by the worker that scored (or with the bands) and read here.
+        if self._rows is None:
+            self._rows = shown_rows(self._scorecard, self._uncertainty, self._resting)
+        return self._rows[row][column]
 
-    def _sort_key(self, score: BidScore, column: int):
+    def sort_key(self, row: int, column: int):
+        """The key the sorted view orders `row` by in `column`, built once per scorecard and bands:
+        a sort asks for it about 2 n log n times (issue 32: 13 keys built per ask before)."""
+        if (row, column) not in self._keys:
+            self._keys[(row, column)] = self._sort_key(row, column)
+        return self._keys[(row, column)]
+
+    def _sort_key(self, row: int, column: int):
+        score = self._scorecard.scores[row]
         e, bid = score.estimate, score.bid
         excluded = score.rank is None
         missing = float("inf")
@@ -178,4 +186,4 @@ class ScorecardTableModel(QAbstractTableModel):
             WIN: missing if excluded or u is None else -u.win_probability,
             FINDINGS: len(e.gates) * 1000 + len(e.warnings),
         }
-        return keys.get(column, self._text(score, column).casefold())
+        return keys.get(column, self._text(row, column).casefold())
