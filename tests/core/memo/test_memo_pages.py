@@ -290,7 +290,7 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     text = " ".join(demo[2:])
     section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
     assert "$1,529,591 of it" in demo[2]
-    northwind_fails = (1_531_076 + 0.5 * (512 * 3 * 730 * 2.85 - 1_531_076)) * (1 + CASH)
+    northwind_fails = (1_529_591 + 0.5 * (512 * 3 * 730 * 2.85 - 1_529_591)) * (1 + CASH)
     assert f"Northwind AI Cloud net $1,618,836; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
     cumulus = 512 * 12 * 730 * 2.49
     assert (f"Cumulus Compute net ${cumulus / 2 + CASH * cumulus:,.0f}; if the plan fails ${cumulus * (1 + CASH):,.0f}; "

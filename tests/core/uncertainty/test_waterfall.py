@@ -25,7 +25,8 @@ def _two_bids() -> Evaluation:
     data = json.loads((EXAMPLES / "seed-network-example.json").read_text())
     runner = data["bids"][0]
     runner["id"] = "on-demand-7"
-    runner["terms"].update(price_per_gpu_hour="7", one_off_fees="1000")
+    # Net 30, the buyer's own terms: no cost of cash, so only price, term and fees differ.
+    runner["terms"].update(price_per_gpu_hour="7", one_off_fees="1000", payment_terms_days=30)
     winner = copy.deepcopy(runner)
     winner["id"] = "block-5"
     winner["terms"].update(price_per_gpu_hour="5", one_off_fees="500", billing="block", block_days=5,
