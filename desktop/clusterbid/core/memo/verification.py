@@ -15,6 +15,7 @@ from pyhanko.sign import fields
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
+from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
@@ -191,7 +192,8 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         reader = PdfFileReader(BytesIO(pdf), strict=False)
         embedded = list(reader.embedded_regular_signatures)
         unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
-        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader)]
+        sealed = seal_timestamp_fields(reader, embedded)  # the archive seal's timestamps
+        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader) if str(name) not in sealed]
         signers = [identity_of(sig) for sig in embedded]
         metadata = metadata_changes(reader, embedded)
         attached = read_attached_inputs(reader)
