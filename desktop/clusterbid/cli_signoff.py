@@ -76,6 +76,9 @@ def _as_json(result) -> dict:
     data = dataclasses.asdict(result)
     for sig in data["signatures"]:
         sig["signing_time"] = sig["signing_time"].isoformat() if sig["signing_time"] else None
+    for report in data["long_term"]:
+        for key in ("proven_at", "validated_at"):
+            report[key] = report[key].isoformat() if report[key] else None
     return {"verdict": result.verdict, "verdict_words": verdict_headline(result), "ok": result.ok,
             **data}
 

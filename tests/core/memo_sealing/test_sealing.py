@@ -93,3 +93,13 @@ def test_an_unsigned_memo_is_refused_before_any_request():
 def test_a_tsa_address_that_is_no_url_is_refused(signed_memo):
     with pytest.raises(SealError, match="--tsa 'tsa.example': give the timestamp authority's http"):
         seal_memo(signed_memo, "tsa.example")
+
+
+def test_a_memo_an_approver_has_not_signed_is_not_sealed(loopback, signed_memo):
+    from clusterbid.core.memo.credentials import load_credentials
+    from clusterbid.core.memo.signing import sign_memo
+    from tests.core.memo_signing.memo_factory import demo_memo
+
+    half = sign_memo(demo_memo(), "approver-1", load_credentials(loopback.p12["ada"], loopback.passphrase)).pdf
+    with pytest.raises(SealError, match="approver-2 not signed yet: seal the memo once every approver"):
+        seal_memo(half, loopback.tsa_url)

@@ -91,6 +91,7 @@ def _missing(exc: BaseException, tsa_url: str) -> str:
 async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) -> SealedMemo:
     from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.fields import enumerate_sig_fields
     from pyhanko.sign.signers.pdf_signer import PdfTimeStamper, TimestampDSSContentSettings
     from pyhanko.sign.timestamps.aiohttp_client import HTTPTimeStamper
     from pyhanko.sign.validation.dss import DocumentSecurityStore, collect_validation_info
@@ -102,6 +103,10 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     timestamps = list(reader.embedded_timestamp_signatures)
     if not signatures:
         raise SealError("the memo carries no signatures yet: seal it once the approvers have signed")
+    waiting = [str(name) for name, value, _ in enumerate_sig_fields(reader) if value is None]
+    if waiting:  # a signature after the seal would leave the seal's timestamp between signatures
+        raise SealError(f"{', '.join(waiting)} not signed yet: seal the memo once every approver "
+                        "has signed; nothing was written")
     timestamper = HTTPTimeStamper(tsa_url, timeout=NETWORK_TIMEOUT)
     # The TSA's own roots are needed to build its path; they come with its answer to a first request.
     probe = await timestamper.async_dummy_response("sha256")
