@@ -51,7 +51,7 @@ class SealedMemo:
 
 
 def _self_signed(certificates) -> list[asn1_x509.Certificate]:
-    return [c for c in certificates if c.self_signed == "maybe" or c.self_signed == "yes"]
+    return [c for c in certificates if c.self_signed in ("maybe", "yes")]
 
 
 def _path_roots(embedded: list, given: list[asn1_x509.Certificate]) -> list[asn1_x509.Certificate]:
@@ -60,8 +60,7 @@ def _path_roots(embedded: list, given: list[asn1_x509.Certificate]) -> list[asn1
     against the organisation's anchors only, never against what the memo carries."""
     roots = list(given)
     for sig in embedded:
-        roots += _self_signed(sig.signed_data["certificates"].native and
-                              [c.chosen for c in sig.signed_data["certificates"]])
+        roots += _self_signed([c.chosen for c in sig.signed_data["certificates"] or ()])
     return roots
 
 
