@@ -95,6 +95,21 @@ def level_of(reader: Any, sig: Any) -> tuple[str, datetime | None]:
     return "B-LT", proven
 
 
+def _no_fetching() -> Any:
+    """A fetcher backend that refuses to fetch. Given none, pyHanko provisions its aiohttp backend
+    for every validation (loading aiohttp, offline_pyhanko.py) even when told to fetch nothing."""
+    from pyhanko_certvalidator.fetchers.api import FetcherBackend
+
+    class NoFetching(FetcherBackend):
+        def get_fetchers(self) -> Any:
+            raise RuntimeError("verify never fetches: it validates from the file alone")
+
+        async def close(self) -> None:
+            return None
+
+    return NoFetching()
+
+
 async def _indication(sig: Any, roots: list[Any], moment: datetime) -> tuple[str, str]:
     from pyhanko.sign.validation.ades import ades_lta_validation
     from pyhanko.sign.validation.policy_decl import (
@@ -111,7 +126,8 @@ async def _indication(sig: Any, roots: list[Any], moment: datetime) -> tuple[str
             trust_manager=SimpleTrustManager.build(trust_roots=roots),
             revinfo_policy=CertRevTrustPolicy(REQUIRE_REVINFO)),
         revinfo_gathering_policy=RevocationInfoGatheringSpec(
-            online_fetching_rule=RevinfoOnlineFetchingRule.LOCAL_ONLY))  # never the network
+            online_fetching_rule=RevinfoOnlineFetchingRule.LOCAL_ONLY,  # never the network
+            fetcher_backend=_no_fetching()))
     timing = ValidationTimingInfo(validation_time=moment, best_signature_time=moment,
                                   point_in_time_validation=False)
     result = await ades_lta_validation(sig, PdfSignatureValidationSpec(spec), timing_info=timing)
