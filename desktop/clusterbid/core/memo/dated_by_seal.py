@@ -23,7 +23,8 @@ INDETERMINATE = "INDETERMINATE"
 
 
 def _dss_material(reader: Any) -> dict[str, list[Any]]:
-    from pyhanko.sign.validation.dss import DocumentSecurityStore, NoDSSFoundError
+    from pyhanko.sign.validation.dss import DocumentSecurityStore
+    from pyhanko.sign.validation.errors import NoDSSFoundError
 
     try:
         dss = DocumentSecurityStore.read_dss(reader)
@@ -39,7 +40,8 @@ def _context(roots: list[Any], material: dict[str, list[Any]], moment: datetime)
 
     # hard-fail: a certificate whose status the file does not hold is not taken on trust
     return ValidationContext(trust_roots=roots, allow_fetching=False, moment=moment,
-                             revocation_mode="hard-fail", **material)
+                             revocation_mode="hard-fail", other_certs=material["other_certs"],
+                             ocsps=material["ocsps"], crls=material["crls"])
 
 
 def _verdict(status: Any, what: str) -> tuple[str, str] | None:
@@ -58,7 +60,8 @@ def _verdict(status: Any, what: str) -> tuple[str, str] | None:
 
 
 def timestamp_time(signed_data: Any) -> datetime:
-    return signed_data["encap_content_info"]["content"].parsed["gen_time"].native
+    when: datetime = signed_data["encap_content_info"]["content"].parsed["gen_time"].native
+    return when
 
 
 def validate_dated_by_seal(reader: Any, sig: Any, roots: list[Any],

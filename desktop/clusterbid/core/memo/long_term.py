@@ -132,7 +132,7 @@ async def _indication(sig: Any, roots: list[Any], moment: datetime) -> tuple[str
                                   point_in_time_validation=False)
     result = await ades_lta_validation(sig, PdfSignatureValidationSpec(spec), timing_info=timing)
     status = result.ades_subindic.status.name
-    return INDICATIONS[status], "" if status == "PASSED" else result.ades_subindic.name
+    return INDICATIONS[status], "" if status == "PASSED" else str(getattr(result.ades_subindic, "name", ""))
 
 
 def long_term_reports(reader: Any, embedded: list[Any], trust_roots: list[Any],

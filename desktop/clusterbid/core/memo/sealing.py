@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
+from typing import Any
 
 from asn1crypto import x509 as asn1_x509
 
@@ -50,11 +52,11 @@ class SealedMemo:
     sha256: str
 
 
-def _self_signed(certificates) -> list[asn1_x509.Certificate]:
+def _self_signed(certificates: Sequence[asn1_x509.Certificate]) -> list[asn1_x509.Certificate]:
     return [c for c in certificates if c.self_signed in ("maybe", "yes")]
 
 
-def _path_roots(embedded: list, given: list[asn1_x509.Certificate]) -> list[asn1_x509.Certificate]:
+def _path_roots(embedded: list[Any], given: list[asn1_x509.Certificate]) -> list[asn1_x509.Certificate]:
     """Anchors to build certificate paths from while collecting evidence: the roots given plus any
     root certificate the signatures carry. Collecting is not trusting: verify judges each chain
     against the organisation's anchors only, never against what the memo carries."""
@@ -121,13 +123,13 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
         writer = IncrementalPdfFileWriter(BytesIO(pdf), strict=False)
         DocumentSecurityStore.supply_dss_in_writer(writer, None, validation_context=context, paths=paths)
         with_dss = BytesIO()
-        writer.write(with_dss)
+        writer.write(with_dss)  # type: ignore[no-untyped-call]
         stamper = PdfTimeStamper(timestamper)
         sealed = await stamper.async_timestamp_pdf(
             IncrementalPdfFileWriter(with_dss, strict=False), "sha256", validation_context=context,
             output=BytesIO(), dss_settings=TimestampDSSContentSettings(update_before_ts=True, include_vri=False))
     finally:
-        await backend.close()
+        await backend.close()  # type: ignore[no-untyped-call]
     data = sealed.getvalue()
     newest = PdfFileReader(BytesIO(data), strict=False).embedded_timestamp_signatures[-1]
     tst = newest.signed_data["encap_content_info"]["content"].parsed
@@ -136,7 +138,7 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
                       hashlib.sha256(data).hexdigest())
 
 
-def seal_memo(pdf: bytes, tsa_url: str, trust_roots: list[asn1_x509.Certificate] = ()) -> SealedMemo:
+def seal_memo(pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certificate] = ()) -> SealedMemo:
     """Add validation data and a document timestamp to a signed memo (see the module's doc).
     SealError when anything needed cannot be had: the memo as given is then all there is."""
     if not tsa_url.startswith(("http://", "https://")):
