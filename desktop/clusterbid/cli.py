@@ -166,6 +166,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "sign your approver field of a memo with your PKCS#12 certificate"),
     ("verify", "clusterbid.cli_signoff",
      "prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID"),
+    ("seal", "clusterbid.cli_seal",
+     "seal a signed memo for the archive: validation data and a document timestamp"),
     ("trust", "clusterbid.cli_trust",
      "list, or --add, the approver certificates (or CA) a .clusterbid document trusts"),
     ("approvers", "clusterbid.cli_approvers",

@@ -56,7 +56,7 @@ def run_sign(args: argparse.Namespace) -> int:
 
         signed = signing.sign_memo_file(memo, args.field, credentials, no_progress, NEVER_CANCELLED,
                                         remark=args.remark, location=args.location, output=args.output,
-                                        source=str(args.memo))
+                                        source=str(args.memo), tsa=args.tsa)
         print(f"{signed.signer} signed {signed.field} at {signed.signing_time:%Y-%m-%d %H:%M:%S %Z} "
               f"(this computer's clock); wrote {signed.path}")
         if document is not None:
@@ -76,6 +76,9 @@ def _as_json(result) -> dict:
     data = dataclasses.asdict(result)
     for sig in data["signatures"]:
         sig["signing_time"] = sig["signing_time"].isoformat() if sig["signing_time"] else None
+    for report in data["long_term"]:
+        for key in ("proven_at", "validated_at"):
+            report[key] = report[key].isoformat() if report[key] else None
     return {"verdict": result.verdict, "verdict_words": verdict_headline(result), "ok": result.ok,
             **data}
 
@@ -108,6 +111,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                            "written there from the memo: amount, provider, bid, memo and inputs SHA-256)")
     sign.add_argument("--location", default=None, help="where you signed (recorded in the signature)")
     sign.add_argument("--evaluation", type=Path, metavar="DOC.clusterbid", help="record the signature in its audit trail")
+    sign.add_argument("--tsa", metavar="URL",
+                      help="an RFC 3161 timestamp authority: the signature then carries a timestamp "
+                           "(PAdES B-T); without it, seal the memo later (clusterbid seal)")
     sign.set_defaults(func=run_sign)
 
     verify = subparsers.add_parser(

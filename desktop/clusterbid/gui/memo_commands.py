@@ -187,6 +187,21 @@ class MemoCommands:
             f"{signed.signer} signed {signed.path.name} as approver {signed.number} ({where})"
         )
 
+    # -- seal ------------------------------------------------------------------------------------
+    def seal_memo_dialog(self) -> None:
+        from clusterbid.gui.memo.seal_dialog import SealMemoDialog, seal_in_background
+
+        path = dialogs.open_file(self.window, "Seal an approval memo for the archive", MEMO_FILES,
+                                 self.last_memo)
+        if not path:
+            return
+        dialog = SealMemoDialog(Path(path), self.window)
+        if dialog.exec() != dialog.DialogCode.Accepted or dialog.tsa is None:
+            return
+        self._status(f"Sealing {Path(path).name}: asking {dialog.tsa}…")
+        seal_in_background(self.window, self.tasks, Path(path), dialog.tsa, self._status,
+                           self._failed("The memo was not sealed"))
+
     # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
         from clusterbid.gui.memo.verify_dialog import VerifyReportDialog

@@ -25,6 +25,7 @@ class WindowActions:
         self.export_memo = self._make("Export Approval &Memo…", w.memos.export_memo_dialog, "Ctrl+M")
         self.sign_memo = self._make("&Sign a Memo…", w.memos.sign_memo_dialog)
         self.verify_memo = self._make("&Verify a Memo…", w.memos.verify_memo_dialog)
+        self.seal_memo = self._make("Seal for the Arc&hive…", w.memos.seal_memo_dialog)
         self.trusted_certificates = self._make("Approvers and Trusted C&ertificates…", w.info.show_trusted_certificates)
         self.audit_trail = self._make("&Audit Trail…", w.info.show_audit_trail)
         self.panel = self._make("Evaluation &Panel…", w.info.show_panel)
@@ -68,7 +69,8 @@ class WindowActions:
         file_menu.addSeparator()
         file_menu.addActions([self.import_bids, self.export_template, self.export_comparison])
         file_menu.addSeparator()
-        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.trusted_certificates,
+        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.seal_memo,
+                              self.trusted_certificates,
                               self.audit_trail, self.panel])
         file_menu.addSeparator()
         file_menu.addAction(self.quit)

@@ -108,7 +108,7 @@ def refuse_foreign_record(memo: MemoToSign, document: Path) -> None:
 def sign_memo_file(memo: MemoToSign, number: int, credentials: Callable[[], SigningCredentials],
                    progress: ProgressCallback, cancel: CancelToken, *, remark: str = "",
                    location: str | None = None, output: Path | None = None,
-                   source: str | None = None) -> SignedMemoResult:
+                   source: str | None = None, tsa: str | None = None) -> SignedMemoResult:
     """Fill approver field `number` and write the memo (to `output`, else in place). The file must
     still hold the bytes read: one another approver signed meanwhile is left as it is.
     `credentials` is called after the checks, so a refused memo never asks for a passphrase."""
@@ -133,7 +133,7 @@ def sign_memo_file(memo: MemoToSign, number: int, credentials: Callable[[], Sign
                          "current file")
     progress(0.2, "signing")
     signed = sign_memo(memo.pdf, field, signer, remark=remark, location=location,
-                       source=source or memo.path.name)
+                       source=source or memo.path.name, tsa_url=tsa)
     progress(0.9, "writing")
     checkpoint(cancel)  # the last point a cancel stops it: nothing is written after it
     write_atomically(output or memo.path, signed.pdf)

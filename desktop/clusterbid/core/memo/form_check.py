@@ -168,8 +168,11 @@ def _lock_words(lock) -> str:
     }.get(lock.action.name, str(lock.action))
 
 
-def change_problems(reader, embedded: list) -> list[str]:
-    """Field changes after each signature, revision by revision, in words; then pyHanko's view."""
+def change_problems(reader, embedded: list, sealed: dict[str, int] | None = None) -> list[str]:
+    """Field changes after each signature, revision by revision, in words; then pyHanko's view.
+    `sealed`: the seal's document timestamp fields and the revision each was added in
+    (seal_fields.py), the one field change allowed after the last signature."""
+    sealed = sealed or {}
     if not embedded:
         return []
     signed_in = {sig.signed_revision: str(sig.field_name) for sig in embedded}
@@ -180,7 +183,7 @@ def change_problems(reader, embedded: list) -> list[str]:
         now = _fields(reader.get_historical_resolver(revision))
         signing = signed_in.get(revision)
         for name in sorted(set(before) | set(now)):
-            if before.get(name) == now.get(name) or name == signing:
+            if before.get(name) == now.get(name) or name == signing or sealed.get(name) == revision:
                 continue
             kind = (now.get(name) or before[name])[0]
             verb = (
@@ -193,17 +196,19 @@ def change_problems(reader, embedded: list) -> list[str]:
             problems.append(
                 f"{kind} '{name}' {verb} after {last_signer} signed (revision {revision + 1})"
             )
-        problems += _annotation_changes(reader, revision, last_signer)
+        problems += _annotation_changes(reader, revision, last_signer, sealed)
         before, last_signer = now, signing or last_signer
     for sig in embedded:
         problems += _pyhanko_view(sig)
     return problems
 
 
-def _annotation_changes(reader, revision: int, last_signer: str) -> list[str]:
+def _annotation_changes(reader, revision: int, last_signer: str, sealed: dict[str, int]) -> list[str]:
     old = _annotations(reader.get_historical_resolver(revision - 1))
     new = _annotations(reader.get_historical_resolver(revision))
-    gone, added = [a for a in old if a not in new], [a for a in new if a not in old]
+    gone = [a for a in old if a not in new]
+    # the seal's timestamp widget, in the revision that adds its timestamp, is no change to refuse
+    added = [a for a in new if a not in old and not (a[1] == "/Widget" and sealed.get(a[2]) == revision)]
     return [
         f"{subtype.lstrip('/')} annotation{f' {name!r}' if name else ''} on page {page} {verb} after "
         f"{last_signer} signed (revision {revision + 1})"

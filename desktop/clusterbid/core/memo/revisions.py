@@ -50,6 +50,7 @@ def memo_revisions(pdf: bytes, reader: Any, embedded: list[Any]) -> tuple[Revisi
     try:
         ends = _ends(pdf, reader)
         signed = {int(sig.signed_revision): str(sig.field_name) for sig in embedded}
+        stamped = {int(ts.signed_revision) for ts in reader.embedded_timestamp_signatures}
         first_signed = min(signed, default=len(ends))
         found = []
         for revision, end in enumerate(ends):
@@ -69,6 +70,9 @@ def memo_revisions(pdf: bytes, reader: Any, embedded: list[Any]) -> tuple[Revisi
                     f"{field}'s signature: intact, covers every byte before it, signer trusted and "
                     "named for this field; each earlier signature's analysis of what followed it"
                 )
+            elif revision in stamped:
+                added = f"document timestamp of the archive seal ({objects} object(s))"
+                checked = f"{AFTER} (a seal's timestamp allowed after the last signature)"
             elif _has_dss(reader, revision) and not _has_dss(reader, revision - 1):
                 added = f"validation data (DSS, {objects} object(s))"
                 checked = f"{AFTER} (validation data allowed)"

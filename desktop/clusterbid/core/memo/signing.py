@@ -31,6 +31,7 @@ from clusterbid.core.memo.form_lock import certification_level
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 
 RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
+TIMESTAMP_RESERVE = 16384  # an RFC 3161 token with its authority's certificates, written as hex
 STAMP_LINE = 52
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's
 # computer says, and the stamp says so in plain words (the memo's sign-off page says the same).
@@ -142,6 +143,7 @@ def sign_memo(
     remark: str = "",
     location: str | None = None,
     source: str = "memo",
+    tsa_url: str | None = None,
 ) -> SignedMemo:
     """Fill `field` with the approver's signature; earlier signatures stay valid (incremental update).
     The signature states what it approves (/Reason, the signer's `remark` after it, and a signed
@@ -171,14 +173,28 @@ def sign_memo(
         cades_signed_attr_spec=CAdESSignedAttrSpec(signer_attributes=SignerAttrSpec(
             claimed_attrs=[claimed_statement_attribute(statement)], certified_attrs=[])),
     )
-    pdf_signer = signers.PdfSigner(metadata, signer=signer, stamp_style=STAMP_STYLE)
+    # With a timestamp authority at hand, the signature carries an RFC 3161 signature timestamp
+    # (PAdES B-T at once); offline, the seal adds proof of existence later (sealing.py).
+    timestamper, reserved = None, _reserved_bytes(credentials)
+    if tsa_url:
+        from pyhanko.sign.timestamps.aiohttp_client import HTTPTimeStamper
+
+        from clusterbid.core.memo.sealing import NETWORK_TIMEOUT
+
+        timestamper, reserved = HTTPTimeStamper(tsa_url, timeout=NETWORK_TIMEOUT), reserved + TIMESTAMP_RESERVE
+    pdf_signer = signers.PdfSigner(metadata, signer=signer, stamp_style=STAMP_STYLE, timestamper=timestamper)
     try:
         output = pdf_signer.sign_pdf(
-            writer, existing_fields_only=True, bytes_reserved=_reserved_bytes(credentials),
+            writer, existing_fields_only=True, bytes_reserved=reserved,
             appearance_text_params={"signer_name": credentials.common_name, "approval": _stamp_lines(statement)},
         )
     except (PdfError, ValueError) as exc:
         raise InputError(f"{source}: could not be signed ({exc}); nothing was written") from None
+    except Exception as exc:  # noqa: BLE001 (only a timestamp request reaches the network here)
+        if not tsa_url:
+            raise
+        raise InputError(f"{source}: no signature timestamp from {tsa_url} ({type(exc).__name__}: "
+                         f"{exc}); nothing was written: sign without --tsa and seal the memo later") from None
     signed = output.getvalue()
     # Read back what was written: the claimed signing time, and proof that the output parses.
     signing_time = PdfFileReader(BytesIO(signed)).embedded_signatures[-1].self_reported_timestamp

@@ -135,6 +135,8 @@ def _signature_lines(result: MemoVerification) -> list[str]:
         lines.append(f"  {sig.field}: signed by {sig.signer} at {when} (signer's clock)")
         lines.append(f"    intact: {intact}; {sig.coverage}; trusted: {trusted}")
         lines.append(f"    changed after this signature: {sig.changes_after}")
+        lines += [f"    long term: {report.words().partition(': ')[2]}"
+                  for report in result.long_term if report.field == sig.field]
     if result.signer_chains:
         lines.append("  who signed, with which certificate, chaining to which anchor, in which registry entry:")
         lines += [f"    {line}" for line in result.signer_chains]

@@ -9,6 +9,7 @@ from datetime import datetime
 from clusterbid.core.memo.approval_statement import statement_problems
 from clusterbid.core.memo.form_check import change_problems, exported_form_problems, lock_problems
 from clusterbid.core.memo.field_name import FIELD_PREFIX
+from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.signing_time_check import signing_time_problems
 
 
@@ -43,7 +44,7 @@ def signoff_problems(
             first = reader.get_historical_resolver(ordered[0].signed_revision)
             problems += exported_form_problems(first, fields, str(ordered[0].field_name))
             problems += lock_problems(ordered, fields)
-            problems += change_problems(reader, ordered)
+            problems += change_problems(reader, ordered, seal_timestamp_fields(reader, ordered))
         except Exception as exc:  # noqa: BLE001 (a damaged form or history fails, it does not crash)
             problems.append(
                 f"the memo's form and its revisions cannot be read ({type(exc).__name__}: {exc})"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from datetime import datetime
 from io import BytesIO
 
 from asn1crypto import x509 as asn1_x509
@@ -15,6 +16,8 @@ from pyhanko.sign import fields
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
+from clusterbid.core.memo.long_term import LongTermReport, long_term_reports
+from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
@@ -57,6 +60,7 @@ class MemoVerification:
     version_notes: tuple[str, ...] = ()  # recorded software and libraries against this computer's
     revisions: tuple[Revision, ...] = ()
     signer_chains: tuple[str, ...] = ()  # per signer: certificate, trust anchor, registry entry
+    long_term: tuple[LongTermReport, ...] = ()  # per signature: ETSI indication, level, proven time
     problems: tuple[str, ...] = field(default=())
     unproven: tuple[str, ...] = field(default=())
 
@@ -177,7 +181,8 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
 
 def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
                 evaluation: Evaluation | None = None, *, ordered: bool = True,
-                signoff: SignoffTrust | None = None) -> MemoVerification:
+                signoff: SignoffTrust | None = None,
+                validation_time: datetime | None = None) -> MemoVerification:
     """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all.
     `ordered`: the approvers must have signed in the order the memo lists them. `signoff`: the
     trust anchors and approver registries for this memo (signoff_trust.py); its counted anchors
@@ -191,7 +196,8 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         reader = PdfFileReader(BytesIO(pdf), strict=False)
         embedded = list(reader.embedded_regular_signatures)
         unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
-        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader)]
+        sealed = seal_timestamp_fields(reader, embedded)  # the archive seal's timestamps
+        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader) if str(name) not in sealed]
         signers = [identity_of(sig) for sig in embedded]
         metadata = metadata_changes(reader, embedded)
         attached = read_attached_inputs(reader)
@@ -199,6 +205,8 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         return MemoVerification(trust_checked=bool(trust_roots),
                                 problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
     reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
+    # how long the signatures will verify (informational: the checks above decide the verdict)
+    long_term = long_term_reports(reader, embedded, trust_roots, validation_time)
     problems = [problem for report in reports for problem in report.problems] + metadata
     unproven = []
     if not reports:
@@ -232,5 +240,5 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         chains, problems = findings.lines, problems + list(findings.problems)
     return MemoVerification(signatures=reports, unsigned_fields=unsigned,
                             trust_checked=bool(trust_roots), signer_chains=chains,
-                            revisions=memo_revisions(pdf, reader, embedded),
+                            revisions=memo_revisions(pdf, reader, embedded), long_term=long_term,
                             problems=tuple(problems), unproven=tuple(unproven), **inputs)

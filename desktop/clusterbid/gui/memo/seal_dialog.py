@@ -1,0 +1,71 @@
+"""File > Seal for the Archive: the timestamp authority to ask, then the seal in the background.
+
+The dialog only asks; `operations.sealing.seal_memo_file`, the one `clusterbid seal` runs, does
+the work on the background runner, so a slow or absent network never freezes the window. A failed
+seal is shown in words and leaves the memo as it was.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout
+
+from clusterbid.operations.sealing import TSA_ENV
+
+EXPLANATION = (
+    "Sealing adds what the memo needs to verify for years: the certificates and revocation status "
+    "of every signature, and a timestamp from a timestamp authority proving when the memo existed. "
+    "It needs a network; nothing already signed is changed. Seal again before the timestamp "
+    "authority's certificate expires."
+)
+
+
+class SealMemoDialog(QDialog):
+    """Asks for the timestamp authority's address; `tsa` holds it once accepted."""
+
+    def __init__(self, memo_path: Path, parent=None, offered: str = "") -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Seal {memo_path.name} for the archive")
+        self.resize(560, 200)
+        self.tsa: str | None = None
+        explanation = QLabel(EXPLANATION)
+        explanation.setWordWrap(True)
+        self.url = QLineEdit(offered or os.environ.get(TSA_ENV, ""))
+        self.url.setObjectName("seal_tsa")
+        self.url.setPlaceholderText("https://timestamp.example.org (your organisation's RFC 3161 service)")
+        form = QFormLayout()
+        form.addRow("Timestamp authority", self.url)
+        self.problem = QLabel()
+        self.problem.setObjectName("seal_problem")
+        self.problem.setStyleSheet("color: #b00020")
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Seal")
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(explanation)
+        layout.addLayout(form)
+        layout.addWidget(self.problem)
+        layout.addWidget(buttons)
+
+    def _accept(self) -> None:
+        url = self.url.text().strip()
+        if not url.startswith(("http://", "https://")):
+            self.problem.setText("Give the timestamp authority's address, starting http:// or https://")
+            return
+        self.tsa = url
+        self.accept()
+
+
+def seal_in_background(window, tasks, path: Path, tsa: str, status: Callable[[str], None],
+                       failed: Callable[[Exception], None]) -> None:
+    """Run the seal on the background runner; its words go to the status bar when it is done."""
+    from clusterbid.operations import sealing
+
+    def work(progress):
+        return sealing.seal_memo_file(path, tsa, progress, progress)
+
+    tasks.run("memo seal", work, lambda sealed: status(sealed.words()), failed)
