@@ -121,3 +121,5 @@ def _memo_charts_kept_in_a_temporary_folder(tmp_path_factory):
     # Memos, signatures and decisions the tests record are anchored in a log of the run's own,
     # never in the user's (core/store/anchor_log.py).
     os.environ.setdefault("CLUSTERBID_ANCHOR_LOG", str(tmp_path_factory.mktemp("anchors") / "anchors.jsonl"))
+    # The key that seals the first-paint table (core/display_seal.py) is the run's own too.
+    os.environ.setdefault("CLUSTERBID_DISPLAY_KEY", str(tmp_path_factory.mktemp("display-key") / "seal.key"))

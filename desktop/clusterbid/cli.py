@@ -82,6 +82,21 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _kept_schema(target: Path, expected_bytes: int) -> str | None:
+    """The schema file's text, None when missing or not the size expected; read through the safe
+    reader, so a FIFO or a link to a device in --dir is refused by name instead of blocking."""
+    from clusterbid.core.errors import InputError
+    from clusterbid.core.safe_read import read_regular
+
+    try:
+        raw = read_regular(target, expected_bytes)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise InputError(f"{target}: cannot be read ({exc.strerror or exc})") from None
+    return raw.decode("utf-8", "replace") if len(raw) == expected_bytes else None
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     from clusterbid.core.schema import schema_texts
     from clusterbid.resources import resources_root
@@ -91,7 +106,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     for name, text in schema_texts().items():
         target = folder / name
         if args.check:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
+            if _kept_schema(target, len(text.encode("utf-8"))) != text:
                 stale.append(name)
         else:
             from clusterbid.core.safe_files import write_bytes_atomically

@@ -18,7 +18,8 @@ def run_approvers(args: argparse.Namespace) -> int:
     from clusterbid.core.memo import approver_registry
     from clusterbid.core.store import EvaluationDocument
 
-    if args.document.suffix != ".clusterbid" or not args.document.is_file():
+    # Only the suffix here: the document's open names a missing file, a FIFO or a device as such.
+    if args.document.suffix != ".clusterbid":
         raise InputError(
             f"{args.document}: give an evaluation document (.clusterbid); the registry is kept in "
             "it, every change an audited row"

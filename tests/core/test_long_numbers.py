@@ -55,3 +55,16 @@ def test_a_5000_digit_row_number_in_the_recorded_head_fails_the_audit_in_words(t
     code, out = _run(capsys, "audit", document)
     assert code == 1 and "internal error" not in out
     assert "CHAIN BROKEN at row #1: the document's record of its last change is damaged" in out
+
+
+def test_evidence_json_with_a_5000_digit_integer_says_the_number_is_too_long(tmp_path, capsys):
+    # Both JSON evidence readers (nccl-tests -J and the throughput table) said only "ValueError".
+    throughput = tmp_path / "throughput.json"
+    throughput.write_text('{"format": "clusterbid-throughput/1", "rows": [{"gpus": ' + "9" * 5000 + "}]}",
+                          encoding="utf-8")
+    nccl = tmp_path / "nccl.json"
+    nccl.write_text('{"results": [{"size": ' + "9" * 5000 + "}]}", encoding="utf-8")
+    for path, format_name in ((throughput, "throughput-json"), (nccl, "nccl-json")):
+        code, out = _run(capsys, "evidence", "parse", "--format", format_name, path)
+        assert code == 2 and "internal error" not in out
+        assert f"{path.name}: holds a number that is too long" in out and "5000 digits" in out, out

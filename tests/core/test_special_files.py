@@ -9,6 +9,7 @@ costs refusing a missing file (the CLI's own start-up), plus 1 CPU second and 10
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -18,7 +19,9 @@ from pathlib import Path
 import pytest
 
 from clusterbid.cli import main
-from tests.core.interchange.hostile_files import run_cli
+from tests.conftest import EXAMPLES
+from tests.core.interchange.hostile_files import Run, run_cli
+from tests.core.memo_signing.pki import Authority
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
                                 reason="needs POSIX FIFOs and /dev/zero")
@@ -39,19 +42,56 @@ VERBS = {
     "verify --trust": ["verify", "{D}/memo.pdf", "--trust", "{F}.pem"],
     "sign --p12": ["sign", "{D}/memo.pdf", "--field", "1", "--p12", "{F}.p12"],
     "trust --add": ["trust", "{D}/doc.clusterbid", "--add", "{F}.pem"],
+    # every other verb and option that reads a file the user names (issue 35, second pass)
+    "trust (document)": ["trust", "{F}.clusterbid"],
+    "approvers (document)": ["approvers", "{F}.clusterbid", "--list"],
+    "approvers --cert": ["approvers", "{D}/doc.clusterbid", "--add", "Bo Chan, CTO", "--cert", "{F}.pem"],
+    "audit": ["audit", "{F}.clusterbid"],
+    "audit --against": ["audit", "{D}/doc.clusterbid", "--against", "{F}.log"],
+    "copy": ["copy", "{F}.clusterbid", "{D}/copy.clusterbid"],
+    "import (document)": ["import", "{F}.clusterbid", "{D}/bids.json"],
+    "import (sheet)": ["import", "{D}/doc.clusterbid", "{F}.json"],
+    "export": ["export", "{F}.clusterbid", "{D}/out.csv"],
+    "memo": ["memo", "{F}.clusterbid", "-o", "{D}/made.pdf"],
+    "estimate --workload": ["estimate", "--workload", "{F}.json", "--bid", "{D}/bid.json"],
+    "evidence attach": ["evidence", "attach", "{D}/doc.clusterbid", "northwind-ib", "{F}.csv"],
+    "serving-evidence attach": ["serving-evidence", "attach", "--gpus", "8", "{D}/doc.clusterbid",
+                                "northwind-ib", "{F}.json"],
+    "countersign": ["countersign", "{F}.clusterbid", "--p12", "{D}/key.p12"],
+    "verify --evaluation": ["verify", "{D}/memo.pdf", "--evaluation", "{F}.clusterbid"],
+    "verify --registry": ["verify", "{D}/memo.pdf", "--registry", "{F}.json"],
+    "request-evidence": ["request-evidence", "{F}.clusterbid", "--status"],
+    "schema --check": ["schema", "--check", "--dir", "{F}"],
 }
 SPECIALS = ["symlink to /dev/zero", "FIFO with no writer", "FIFO fed forever"]
 WHAT_IT_IS = {"symlink to /dev/zero": "is a device", "FIFO with no writer": "named pipe (FIFO)",
               "FIFO fed forever": "named pipe (FIFO)"}
 
 
+# verbs that read files inside a folder the user names: the special file takes this name there
+INSIDE_FOLDER = {"schema --check": "bid.schema.json"}
+PASSPHRASE = "special files"
+
+
 @pytest.fixture(scope="module")
 def workplace(tmp_path_factory) -> Path:
-    """A document and a (tiny, unsigned) memo for the verbs that need one beside the bad file."""
+    """A document, a (tiny, unsigned) memo, a workload, bids and a key for the verbs that need
+    one beside the bad file, so each verb reaches the bad file before anything else refuses."""
     folder = tmp_path_factory.mktemp("special")
     assert main(["demo", str(folder / "doc.clusterbid")]) == 0
     (folder / "memo.pdf").write_bytes(b"%PDF-1.7\n%%EOF\n")
+    evaluation = json.loads((EXAMPLES / "demo-evaluation.json").read_text(encoding="utf-8"))
+    (folder / "bid.json").write_text(json.dumps(evaluation["bids"][0]), encoding="utf-8")
+    (folder / "bids.json").write_text(json.dumps([evaluation["bids"][0] | {"id": "extra-1"}]),
+                                      encoding="utf-8")
+    Authority.create().write_p12(folder, "key", PASSPHRASE)
     return folder
+
+
+@pytest.fixture(scope="module")
+def baselines() -> dict[str, Run]:
+    """Each verb refusing a missing file, run once: the CLI's own start-up for that verb."""
+    return {}
 
 
 def _args(verb: str, hostile: Path, folder: Path) -> list[str]:
@@ -74,13 +114,19 @@ def _make(kind: str, path: Path) -> subprocess.Popen | None:
 
 @pytest.mark.parametrize("kind", SPECIALS)
 @pytest.mark.parametrize("verb", list(VERBS))
-def test_a_special_file_is_refused_by_name_before_it_is_read(tmp_path, workplace, verb, kind):
+def test_a_special_file_is_refused_by_name_before_it_is_read(tmp_path, workplace, baselines, monkeypatch,
+                                                             verb, kind):
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", PASSPHRASE)
     stem = tmp_path / "input"
     template = next(a for a in VERBS[verb] if "{F}" in a)
     hostile = Path(template.replace("{F}", str(stem)))
-    missing = tmp_path / "missing" / hostile.name
-    baseline = run_cli([a.replace(str(hostile), str(missing)) for a in _args(verb, stem, workplace)],
-                       tmp_path, HANG_GUARD_S)
+    if verb in INSIDE_FOLDER:
+        hostile.mkdir()
+        hostile = hostile / INSIDE_FOLDER[verb]
+    if verb not in baselines:
+        missing = tmp_path / "missing" / stem.name
+        baselines[verb] = run_cli(_args(verb, missing, workplace), tmp_path, HANG_GUARD_S)
+    baseline = baselines[verb]
     writer = _make(kind, hostile)
     try:
         run = run_cli(_args(verb, stem, workplace), tmp_path, HANG_GUARD_S)

@@ -10,7 +10,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
-from clusterbid.core.text_rules import already_checked, check_model_text
+from clusterbid.core.text_rules import DIRECTION_MARKS, already_checked, check_model_text, look_alike
 from clusterbid.core.workloads import AnyWorkload
 
 Weight = Annotated[float, Field(ge=0, le=100)]
@@ -101,6 +101,14 @@ class Evaluation(FrozenModel):
     def _check(self, info: ValidationInfo) -> Evaluation:
         if not already_checked(info.context):  # the store scanned the stored JSON whole, once
             check_model_text(self, skip=("bids",))  # each bid checked its own text when it was validated
+        alike = look_alike([bid.quote.provider for bid in self.bids])
+        if alike is not None:
+            first, second = (self.bids[i] for i in alike)
+            raise ValueError(
+                f"bids[{alike[1]}] ({second.id}): provider {second.quote.provider.translate(DIRECTION_MARKS)!r} "
+                f"looks the same as the provider of {first.id} but differs by an invisible direction mark "
+                "(U+200E or U+200F); spell one provider one way"
+            )
         seen: set[str] = set()
         for index, bid in enumerate(self.bids):
             if bid.id in seen:

@@ -42,6 +42,12 @@ def _kind(mode: int) -> str:
 def open_regular(path: Path | str) -> BinaryIO:
     """Open `path` for reading if it is a regular file (following symlinks); NotARegularFile
     otherwise, and the usual FileNotFoundError / PermissionError for a missing or locked file."""
+    # Asked first of the path, so a device is never opened at all (opening some devices acts:
+    # a watchdog starts counting, a tape rewinds); asked again of the descriptor below, since the
+    # path may be swapped between the two.
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(errno.EINVAL, _kind(mode), str(path))
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     flags |= getattr(os, "O_BINARY", 0)  # Windows: no newline translation
     descriptor = os.open(path, flags)

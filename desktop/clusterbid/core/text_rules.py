@@ -29,6 +29,23 @@ NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x1b": "ESC", "\x7f": "DEL
          "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u202d": "LEFT-TO-RIGHT OVERRIDE"}
 
 
+# The bidi marks are allowed for right-to-left names, but they draw nothing either: two names that
+# differ only by them look the same, so across an evaluation's bids that is refused (issue 35).
+DIRECTION_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+
+def look_alike(names: list[str]) -> tuple[int, int] | None:
+    """(i, j) of the first two different names that print the same once the direction marks,
+    which draw nothing, are taken out; None when every name looks as different as it is."""
+    first_seen: dict[str, int] = {}
+    for index, name in enumerate(names):
+        shown = name.translate(DIRECTION_MARKS)
+        earlier = first_seen.setdefault(shown, index)
+        if names[earlier] != name:
+            return earlier, index
+    return None
+
+
 def describe(char: str) -> str:
     name = NAMES.get(char) or unicodedata.name(char, "a control character")
     return f"{name} (U+{ord(char):04X})"

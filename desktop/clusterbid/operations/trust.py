@@ -22,8 +22,9 @@ class TrustResult:
 
 
 def require_document(path: Path) -> None:
-    """Trust lives in a .clusterbid document only; refused by name before anything is opened."""
-    if Path(path).suffix != ".clusterbid" or not Path(path).is_file():
+    """Trust lives in a .clusterbid document only; refused by name before anything is opened.
+    A missing file, FIFO or device is left to the document's own open, which says which it is."""
+    if Path(path).suffix != ".clusterbid":
         raise InputError(f"{path}: give an evaluation document (.clusterbid); trust is kept in it, "
                          "audited, so every memo verified against it uses the same certificates")
 

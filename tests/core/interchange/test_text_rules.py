@@ -9,7 +9,8 @@ from pydantic import ValidationError
 from clusterbid.core.bid import Bid
 from clusterbid.core.charts.style import shorten
 from clusterbid.core.interchange import import_bids, write_template_csv
-from tests.conftest import bid_dict
+from clusterbid.core.evaluation import Evaluation
+from tests.conftest import bid_dict, evaluation_dict
 
 BAD = {"ESC": "\x1b[31mAcme", "BEL": "Acme\x07", "NUL": "Ac\x00me", "C1 CSI": "Acme\x9b2J",
        "RIGHT-TO-LEFT OVERRIDE": "Acme\u202eSI", "LEFT-TO-RIGHT ISOLATE": "Acme\u2066x\u2069"}
@@ -66,3 +67,19 @@ def test_chart_text_is_literal_and_never_mathtext(provider):
     text = fig.text(0.5, 0.5, label)
     fig.canvas.draw()  # "$x^{$" as mathtext raises ValueError here; a pair of '$' would be parsed as math
     assert text._preprocess_math(text.get_text()) == (provider, False)
+
+
+@pytest.mark.parametrize("mark", ["\u200e", "\u200f"])
+def test_two_providers_that_differ_only_by_a_direction_mark_are_refused(mark):
+    """The marks stay allowed for right-to-left names, but draw nothing: "Northwind AI Cloud" and
+    the same name with a left-to-right mark inside looked identical in the table and the memo."""
+    honest = bid_dict("northwind", quote={"provider": "Northwind AI Cloud", "reference": "Q-1"})
+    twin = bid_dict("twin", quote={"provider": "Northwind" + mark + " AI Cloud", "reference": "Q-2"})
+    with pytest.raises(ValidationError) as refused:
+        Evaluation.model_validate(evaluation_dict(bids=[honest, twin]))
+    assert ("bids[1] (twin): provider 'Northwind AI Cloud' looks the same as the provider of northwind"
+            in str(refused.value))
+    same = bid_dict("second", quote={"provider": "Northwind AI Cloud", "reference": "Q-3"})
+    arabic = bid_dict("arabic", quote={"provider": "شركة الحوسبة\u200f Ltd", "reference": "Q-4"})
+    kept = Evaluation.model_validate(evaluation_dict(bids=[honest, same, arabic]))  # one provider, twice
+    assert [bid.id for bid in kept.bids] == ["northwind", "second", "arabic"]

@@ -54,6 +54,18 @@ def test_verify_against_a_document_reads_it_without_writing(tmp_path):
     assert _sha(document) == before and document.with_name(document.name + "-wal").exists()
 
 
+def test_verify_names_a_stray_wal_and_leaves_both_files_as_they_were(tmp_path):
+    from clusterbid.core.memo.signoff_trust import signoff_trust
+
+    document = _stray_wal(tmp_path)
+    wal = document.with_name(document.name + "-wal")
+    before, wal_before = _sha(document), _sha(wal)
+    trust = signoff_trust(b"%PDF-1.7\n%%EOF\n", [], evaluation=document)  # what verify --evaluation reads
+    assert _sha(document) == before and _sha(wal) == wal_before
+    assert any(f"{wal.name} lies beside {document.name}" in note and "without it" in note
+               for note in trust.notes), trust.notes
+
+
 def test_a_header_value_that_is_not_utf8_is_a_damaged_file_in_words(tmp_path, capsys):
     document = tmp_path / "doc.clusterbid"
     assert main(["demo", str(document)]) == 0

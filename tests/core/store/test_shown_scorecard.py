@@ -68,3 +68,35 @@ def _refused_quickly_and_small(path) -> None:
     assert done.returncode == 0, done.stderr
     seconds, peak_kib = done.stdout.split()
     assert float(seconds) < 1.0 and int(peak_kib) < 100 * 1024  # never the 200 MB
+
+
+def _forge(path, payload: dict) -> None:
+    """What anyone who can write the file can do: a table of their own beside the current head."""
+    with sqlite3.connect(path) as conn:
+        head = conn.execute("SELECT value FROM meta WHERE key = 'audit_head'").fetchone()[0]
+        conn.execute("UPDATE meta SET value = ? WHERE key = ?",
+                     (json.dumps({**payload, "head": head}).encode(), SHOWN_KEY))
+
+
+def test_a_forged_table_with_the_current_head_is_not_shown(tmp_path, monkeypatch):
+    """Issue 35: the kept table is outside the audit; binding it to the head alone let a forger
+    copy the head beside a ranking of their own, painted until the real window replaced it."""
+    path = tmp_path / "bids.clusterbid"
+    with EvaluationDocument.create(path, demo_evaluation()) as document:
+        document.remember_shown("Q1 2027", COLUMNS, ROWS)
+    kept = json.loads(sqlite3.connect(path).execute(
+        "SELECT value FROM meta WHERE key = ?", (SHOWN_KEY,)).fetchone()[0])
+    flipped = [["1", "Cumulus Compute", "$1,615,491"], ["2", "Northwind AI Cloud", "$1,531,076"]]
+    _forge(path, {"title": "Q1 2027", "columns": COLUMNS, "rows": flipped})  # no seal at all
+    assert read_shown(path) is None
+    _forge(path, {**kept, "rows": flipped})  # the honest table's seal over other rows
+    assert read_shown(path) is None
+    # Sealed by another user's key (another computer, or a forger's own copy of the app).
+    monkeypatch.setenv("CLUSTERBID_DISPLAY_KEY", str(tmp_path / "mallory.key"))
+    with EvaluationDocument.open(path) as document:
+        document.remember_shown("Q1 2027", COLUMNS, flipped)
+    assert read_shown(path)["rows"] == flipped  # mallory's app shows mallory's table to mallory
+    monkeypatch.undo()
+    assert read_shown(path) is None  # but not to this user
+    _forge(path, kept)  # the honest table, as this user's app kept it, is shown again
+    assert read_shown(path)["rows"] == ROWS

@@ -106,8 +106,10 @@ def parse_throughput_json(text: str, source: str = "<json>") -> ThroughputTable:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise EvidenceParseError(source, exc.lineno, f"not valid JSON ({exc.msg})") from None
-    except (ValueError, RecursionError) as exc:
-        raise EvidenceParseError(source, None, f"not valid JSON ({type(exc).__name__})") from None
+    except RecursionError:
+        raise EvidenceParseError(source, None, "JSON nested too deeply for an evidence file") from None
+    except ValueError as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
+        raise EvidenceParseError(source, None, f"holds a number that is too long ({str(exc).split(';')[0]})") from None
     if not isinstance(document, dict) or not isinstance(document.get("rows"), list):
         raise EvidenceParseError(source, None, 'expected an object with a "rows" list')
     tag = document.get("format", JSON_FORMAT_TAG)

@@ -74,6 +74,7 @@ def _from_document(
 ) -> tuple[list[Anchor], Registry | None, str | None, list[str]]:
     from clusterbid.core.memo.trust_store import kept_trust_anchors
     from clusterbid.core.store import EvaluationDocument
+    from clusterbid.core.store.fileformat import recovery_files
 
     anchor = _memo_anchor(pdf)
     made_at = f"after this memo was made at row #{anchor[0]}" if anchor else ""
@@ -85,6 +86,12 @@ def _from_document(
             "approvers count for it"
         ]
     )
+    beside = [p.name for p in recovery_files(path)]
+    if beside:  # read as it lies on disk (immutable): said, so nobody thinks the change was seen
+        notes.append(
+            f"{', '.join(beside)} lies beside {path.name}: verify read the document as it is on "
+            "disk without it and left both files untouched"
+        )
     with EvaluationDocument.open(path, read_only=True) as document:
         rows = {row.seq: row for row in document.audit_rows()}
         made = rows.get(anchor[0]) if anchor else None

@@ -8,8 +8,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QStandardPaths
 
+from clusterbid.core.safe_read import read_regular
+
 DRAFT_FILE = "bid-wizard-draft.json"
 DRAFT_VERSION = 1
+MAX_DRAFT_BYTES = 1024 * 1024  # a draft is one bid's fields, a few KB; a bigger file is not ours
 
 
 def default_draft_path() -> Path:
@@ -35,8 +38,9 @@ class DraftStore:
     def load(self) -> dict | None:
         """The saved draft, or None when there is none or it is not one we wrote."""
         try:
-            draft = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            raw = read_regular(self.path, MAX_DRAFT_BYTES)  # a FIFO or device here is refused unread
+            draft = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_DRAFT_BYTES else None
+        except (OSError, ValueError, RecursionError):
             return None
         if not isinstance(draft, dict) or draft.get("version") != DRAFT_VERSION or not isinstance(draft.get("values"), dict):
             return None
