@@ -19,14 +19,16 @@ def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
     wait_for_scoring(qtbot, window)
     row = _row(window, "Northwind AI Cloud")
     # The demo's Northwind term: 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648.00; the
-    # buyer's plan values the idle half, so its net cost is half of it: $1,597,824.00.
+    # buyer's plan values the idle half, so its net cost is half of it, $1,597,824.00, plus the cost of
+    # paying on invoice (no terms stated) 30 days before the buyer's net 30 at 8% a year: $21,012.48.
     commitment = 512 * 3 * 730 * 2.85
+    net = commitment / 2 + commitment * 0.08 * 30 / 365
     assert window.model.index(row, COMMITMENT).data() == f"${commitment:,.2f}"
-    assert window.model.index(row, COST).data() == f"${commitment / 2:,.2f}"
+    assert window.model.index(row, COST).data() == f"${net:,.2f}"
     window.comparison.select_bid(window.model.score_at(row).bid.id)
     details = window.details.toPlainText()
     assert f"Total commitment: ${commitment:,.2f} (what the signature approves)" in details
-    assert f"Net cost of the plan: ${commitment / 2:,.2f} (ranks the bids)" in details
+    assert f"Net cost of the plan: ${net:,.2f} (ranks the bids" in details
 
 
 def test_a_bid_set_aside_shows_its_reason_not_a_cost(qtbot, window):

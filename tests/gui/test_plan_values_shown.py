@@ -60,6 +60,6 @@ def test_details_say_what_the_payment_terms_cost_and_on_what_basis(qtbot, window
     $2.85): 3,195,648 x 0.08 x 30 / 365 = $21,012 in its net cost."""
     window.comparison.select_bid("northwind-ib")
     text = " ".join(window.details.toPlainText().split())
-    assert f"${512 * 3 * 730 * 2.85 * 0.08 * 30 / 365:,.0f} of it the cost of cash of the payment terms" in text
+    assert f"${512 * 3 * 730 * 2.85 * 0.08 * 30 / 365:,.2f} of it the cost of cash of the payment terms" in text
     assert ("Payment terms priced at the cost of cash at 8% a year (ClusterBid default) for each day an invoice "
             "is paid before your usual 30 days (ClusterBid default)") in text

@@ -66,7 +66,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.rows: list[dict] = []
         self._build_edit_menu()
         view_menu = self.menuBar().addMenu("&View")
-        view_menu.addAction("Serving &Frontier…", self._show_frontier)  # issue 37
+        self.frontier_action = view_menu.addAction("Serving &Frontier…", self._show_frontier)  # issue 37
         view = view_menu.addMenu("&Presentation Zoom")
         view.addAction("Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1))
         view.addAction("Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1))
@@ -113,7 +113,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         a run still going, whose result is dropped."""
         evaluation = self.session.evaluation
         self._show_summary(evaluation)
-        for action in (self.export_memo_action, self.export_comparison_action):
+        for action in (self.export_memo_action, self.export_comparison_action, self.frontier_action):
             action.setEnabled(False)  # until the figures shown are this evaluation's
         self.statusBar().showMessage("Scoring the bids…", 0)
         self.tasks.run("score", lambda _progress: score_serving_evaluation(evaluation), self._on_scored,
@@ -131,7 +131,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         if selected in self.table.bid_ids or self.table.bid_ids:  # the first opens on the winner
             self.table.selectRow(self.table.bid_ids.index(selected) if selected in self.table.bid_ids else 0)
         self._show_selected()
-        for action in (self.export_memo_action, self.export_comparison_action):
+        for action in (self.export_memo_action, self.export_comparison_action, self.frontier_action):
             action.setEnabled(True)
         self.fit_to_width()
         self.statusBar().showMessage("Edit > Add Bid… or double-click a bid to change it; every change is "
