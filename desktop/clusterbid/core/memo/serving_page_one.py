@@ -46,22 +46,32 @@ def basis_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
 
 
 def rivals_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
-    """The rival most often the cheapest of all in the draws, and the next by score, each with
-    its cost per million tokens, monthly bill and commitment. The serving draws count who is
-    cheapest of all, not who beats the recommended bid pairwise: said so."""
+    """The rival likeliest to cost less than the recommended bid in the draws (pairwise, against
+    the bid actually recommended) and the next by score, each with its cost per million tokens,
+    monthly bill, commitment and that chance. Beyond PAIRWISE_MAX_BIDS bids the draws keep only
+    who is cheapest of all, and the row says so."""
     others = [s for s in scorecard.ranked if s is not chosen]
     if not others:
         return "none (only one bid serves within the targets)"
     currency = scorecard.evaluation.currency
+    draws = scorecard.uncertainty
+    pairwise = {s.bid.id: draws.chance_cheaper(s.bid.id, chosen.bid.id) for s in others} if draws else {}
 
     def line(other: BidScore, role: str) -> str:
         e = other.estimate
         text = (f"{_name(other)} ({role}): {format_money(e.cost_per_million_tokens, currency, cents=True)} per "
                 f"million tokens, {format_money(e.monthly_cost, currency)} a month, {commitment_words(scorecard, other)}")
+        if pairwise.get(other.bid.id) is not None:
+            return text + f", costs less than {_name(chosen)} in {pairwise[other.bid.id]:.1%} of the draws"
         band = scorecard.band(other.bid.id)
         return text + (f", the cheapest of all in {band.chance_cheapest:.0%} of the draws" if band else "")
 
     by_score = others[0]
+    if any(v is not None for v in pairwise.values()):
+        likeliest = max(others, key=lambda s: pairwise.get(s.bid.id) or 0.0)
+        if likeliest is by_score:
+            return line(by_score, "next by score and likeliest to cost less")
+        return line(likeliest, "likeliest to cost less") + "; " + line(by_score, "next by score")
     chances = {s.bid.id: (scorecard.band(s.bid.id).chance_cheapest if scorecard.band(s.bid.id) else -1.0)
                for s in others}
     likeliest = max(others, key=lambda s: chances[s.bid.id])

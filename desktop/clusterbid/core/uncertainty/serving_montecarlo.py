@@ -18,7 +18,7 @@ another's band.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -97,6 +97,13 @@ class ServingUncertainty:
     samples: int
     seed: int
     bands: tuple[ServingBand, ...]  # entry order of the estimates
+    # Issue 34: the share of draws in which one bid costs less per million tokens than another
+    # ((cheaper, than) -> share; a draw where a bid cannot serve counts as not cheaper), for up to
+    # PAIRWISE_MAX_BIDS bids (bids x bids x samples comparisons); empty beyond.
+    cheaper_than: dict[tuple[str, str], float] = field(default_factory=dict)
+
+    def chance_cheaper(self, bid_id: str, than: str) -> float | None:
+        return self.cheaper_than.get((bid_id, than))
 
 
 def claim_median(engine: float) -> float:
@@ -199,7 +206,22 @@ def serving_uncertainty(
             fleet_percentile=workload.fleet_percentile,
             fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
         ))
-    return ServingUncertainty(samples, seed, tuple(bands))
+    return ServingUncertainty(samples, seed, tuple(bands), _cheaper_than(estimates, ranked))
+
+
+PAIRWISE_MAX_BIDS = 64  # 64 x 64 x 20,000 comparisons at most (about 0.1 s); more: not computed
+
+
+def _cheaper_than(estimates: ServingEstimates, ranked: np.ndarray) -> dict[tuple[str, str], float]:
+    """Each ordered pair's share of draws in which the first costs less than the second."""
+    ids = [e.bid.id for e in estimates.bids]
+    if len(ids) > PAIRWISE_MAX_BIDS or ranked.shape[1] == 0:
+        return {}
+    pairs = {}
+    for i, bid_id in enumerate(ids):
+        shares = (ranked[i][None, :] < ranked).mean(axis=1)  # inf < inf is False: neither serves
+        pairs.update({(bid_id, other): float(shares[j]) for j, other in enumerate(ids) if j != i})
+    return pairs
 
 
 def _fleet_at(monthly: np.ndarray, gpus: np.ndarray, percentile: int) -> tuple[int, int, float] | None:
