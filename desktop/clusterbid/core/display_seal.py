@@ -17,10 +17,10 @@ import hashlib
 import hmac
 import os
 import secrets
-import sys
 from pathlib import Path
 
 from clusterbid.core.safe_read import read_regular
+from clusterbid.core.user_folder import per_user_data_folder
 
 KEY_ENV = "CLUSTERBID_DISPLAY_KEY"  # names another key file (the tests keep one of their own)
 KEY_BYTES = 32
@@ -30,13 +30,7 @@ def key_path() -> Path:
     """CLUSTERBID_DISPLAY_KEY, else the platform's per-user data folder (beside the anchor log)."""
     if os.environ.get(KEY_ENV):
         return Path(os.environ[KEY_ENV])
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming") / "ClusterBid"
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support" / "ClusterBid"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "clusterbid"
-    return base / "display-seal.key"
+    return per_user_data_folder() / "display-seal.key"
 
 
 def _read_key(path: Path) -> bytes | None:

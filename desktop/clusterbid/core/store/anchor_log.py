@@ -23,7 +23,6 @@ import errno
 import json
 import os
 import stat
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +33,7 @@ from clusterbid.core.store.audit import (
     RECORD_SIGNATURE,
     AuditRow,
 )
+from clusterbid.core.user_folder import per_user_data_folder
 
 LOG_ENV, FOLDER_ENV = "CLUSTERBID_ANCHOR_LOG", "CLUSTERBID_ANCHOR_FOLDER"
 ANCHORED_ACTIONS = (RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, COUNTERSIGN)
@@ -44,13 +44,7 @@ def default_log_path() -> Path:
     """The per-user log: CLUSTERBID_ANCHOR_LOG, else the platform's per-user data folder."""
     if os.environ.get(LOG_ENV):
         return Path(os.environ[LOG_ENV])
-    if sys.platform == "win32":
-        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming") / "ClusterBid"
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support" / "ClusterBid"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "clusterbid"
-    return base / "anchors.jsonl"
+    return per_user_data_folder() / "anchors.jsonl"
 
 
 def document_id(rows: tuple[AuditRow, ...]) -> str | None:
