@@ -36,7 +36,7 @@ def _edited(edit) -> str:
         (_edited(lambda d: d.update(results=[])), "'results' list is empty"),
         (_edited(lambda d: d["results"][2]["in_place"].update(bus_bw="nan")), r"results\[2\].in_place.bus_bw: expected a number"),
         (_edited(lambda d: d["results"][0].update(size=-5)), r"results\[0\]: not valid"),
-        ("[" * 100000 + "]" * 100000, "not valid JSON"),
+        ("[" * 100000 + "]" * 100000, "nested too deeply"),
     ],
 )
 def test_json_errors(text: str, problem: str) -> None:
