@@ -91,24 +91,8 @@ def panel_summary(
         for c in settled.values()
         for d in c["dissent"]
     ]
-    questions = []
-    for bid in bid_names:
-        asked = [
-            f"{name}: {text}"
-            for name, (_, judgement, _) in merged.items()
-            for text in judgement.questions.get(bid, ())
-        ]
-        if asked:
-            questions.append([bid_names[bid], asked])
-    notes = []
-    for bid in bid_names:
-        noted = [
-            f"{name}: {text}"
-            for name, (_, judgement, _) in merged.items()
-            for text in judgement.notes.get(bid, ())
-        ]
-        if noted:
-            notes.append([bid_names[bid], noted])
+    questions = _by_bid(merged, bid_names, "questions")
+    notes = _by_bid(merged, bid_names, "notes")
     return {
         "evaluators": evaluators,
         "agreement": agreement,
@@ -195,3 +179,20 @@ def status_text(summary: dict[str, Any], weights: list[list[str]], scores: list[
         for bid, texts in summary[key]:
             lines += [f"{title} on {bid}:", *(f"  {text}" for text in texts)]
     return "\n".join(lines) + "\n"
+
+
+def _by_bid(
+    merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]], bid_names: Mapping[str, str],
+    kind: str,
+) -> list[list[Any]]:
+    """Each bid's questions or notes (`kind`), every evaluator's named, bids with none left out."""
+    grouped = []
+    for bid in bid_names:
+        said = [
+            f"{name}: {text}"
+            for name, (_, judgement, _) in merged.items()
+            for text in getattr(judgement, kind).get(bid, ())
+        ]
+        if said:
+            grouped.append([bid_names[bid], said])
+    return grouped
