@@ -12,6 +12,14 @@ if not os.environ.get("QT_QPA_PLATFORM"):
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
 import pytest
+from hypothesis import settings
+
+# The property and fuzz tests draw the same examples on every run: main passes or fails for the
+# code, never for the draw of the day. Fresh draws are their own command, tests/perf/fuzz_long.py,
+# which loads the "explore" profile (random, and larger budgets); what it finds becomes a test.
+settings.register_profile("suite", derandomize=True, deadline=None, max_examples=60)
+settings.register_profile("explore", derandomize=False, deadline=None)
+settings.load_profile(os.environ.get("CLUSTERBID_HYPOTHESIS_PROFILE", "suite"))
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "resources" / "examples"

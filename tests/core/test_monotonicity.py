@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from clusterbid.core.bid import Bid
@@ -13,8 +13,6 @@ from clusterbid.core.workload import Workload
 from tests.conftest import bid_dict, workload_dict
 
 LINE_RATES = st.sampled_from([100, 200, 400, 800])
-settings.register_profile("ci", max_examples=60, deadline=None)
-settings.load_profile("ci")
 
 
 def _cost(workload: dict, bid: dict) -> float:

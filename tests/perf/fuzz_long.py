@@ -21,7 +21,8 @@ TARGETS = ["tests/core/test_fuzz_every_reader.py", "tests/core/interchange/test_
 
 def main() -> int:
     scale = sys.argv[1] if len(sys.argv) > 1 else "50"
-    env = {**os.environ, "CLUSTERBID_FUZZ_SCALE": scale, "QT_QPA_PLATFORM": "offscreen"}
+    env = {**os.environ, "CLUSTERBID_FUZZ_SCALE": scale,
+           "CLUSTERBID_HYPOTHESIS_PROFILE": "explore", "QT_QPA_PLATFORM": "offscreen"}
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "timeout=0", *TARGETS]
     print(f"fuzzing at {scale}x the suite's examples: {' '.join(TARGETS)}", flush=True)
     return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode

@@ -43,7 +43,12 @@ def read_texts(conn: sqlite3.Connection) -> tuple[str, list[str]]:
     row = conn.execute("SELECT header_json FROM evaluation WHERE singleton = 1").fetchone()
     if row is None:
         raise ValueError("the document has no evaluation header")
-    return row[0], [bid_json for (bid_json,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")]
+    bids = [bid_json for (bid_json,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")]
+    # A changed byte in a record's header can turn stored text into a blob or a number, which
+    # SQLite returns as it is: refuse it as altered rather than fail later on a str method.
+    if not isinstance(row[0], str) or not all(isinstance(text, str) for text in bids):
+        raise ValueError("a stored evaluation row is not text; the file was altered outside ClusterBid")
+    return row[0], bids
 
 
 def load_evaluation(conn: sqlite3.Connection) -> Evaluation:
