@@ -55,7 +55,9 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
     dialog.record_consensus()
     assert "Recorded: agreed value 20, with 1 dissent" in dialog.result.toPlainText()
     assert window.session.document.audit_rows()[-1].action == audit.PANEL_CONSENSUS
-    dialog.show_status()
+    dialog.show_status()  # off the window's thread: the button waits until the status is shown
+    assert not dialog.status_button.isEnabled()
+    qtbot.waitUntil(dialog.status_button.isEnabled, timeout=60_000)
     # Ana kept the demo policy's other weights (70+8+5+5+4+5 = 97) and gave support 40: 40/137 = 29.2%.
     assert (
         "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); agreed: 20.0%"

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from clusterbid.core.errors import InputError
+from clusterbid.gui.background import BackgroundTasks
 from clusterbid.operations import panel
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ class PanelDialog(QDialog):
         self.result = QPlainTextEdit(readOnly=True)
         self.result.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.is_copy = session.document.copy_stamp() is not None
+        # The status re-scores every evaluator's weights (about a CPU second on the demo): it runs
+        # off the window's thread. The writes (invite, merge, consensus) stay here, in order.
+        self.tasks = BackgroundTasks(self, threads=1)
         if self.is_copy:
             self.tabs.addTab(self._judge_tab(), "Your judgement")
         else:
@@ -163,7 +167,8 @@ class PanelDialog(QDialog):
 
     def _consensus_tab(self) -> QWidget:
         tab, form = QWidget(), QFormLayout()
-        form.addRow("", QPushButton("Show where the panel disagrees", clicked=self.show_status))
+        self.status_button = QPushButton("Show where the panel disagrees", clicked=self.show_status)
+        form.addRow("", self.status_button)
         self.item_criterion = QLineEdit(placeholderText="The criterion, as the status names it")
         self.item_bid = QLineEdit(placeholderText="The bid, for a score; empty for a weight")
         self.agreed = QLineEdit(placeholderText="The agreed value; empty to accept the median")
@@ -182,7 +187,21 @@ class PanelDialog(QDialog):
         return tab
 
     def show_status(self) -> None:
-        self._run("The status was", lambda: panel.status(self.path).text(), wrote=False)
+        self.status_button.setEnabled(False)
+        self.result.setPlainText("Working out where the panel agrees and disagrees...")
+        path = self.path
+        self.tasks.run("panel status", lambda _progress: panel.status(path).text(),
+                       self._status_shown, self._status_refused)
+
+    def _status_shown(self, text: object) -> None:
+        self.status_button.setEnabled(True)
+        self.result.setPlainText(str(text))
+
+    def _status_refused(self, exc: Exception) -> None:
+        self.status_button.setEnabled(True)
+        if not isinstance(exc, InputError):
+            raise exc  # a fault, not a refusal: the app's error handler reports it
+        self.result.setPlainText(f"The status was refused: {exc}")
 
     def record_consensus(self) -> None:
         def work() -> str:
