@@ -106,6 +106,17 @@ def test_duplicate_ids_are_a_problem_even_when_the_first_row_is_invalid(filled, 
     assert [b.id for b in report.bids] == [bids[1].id]
 
 
+def test_a_provider_differing_only_by_a_direction_mark_is_found_in_the_sheet_alone(filled, bids):
+    # Row 4 spells row 2's provider with a right-to-left mark after it: it prints the same, and an
+    # evaluation would refuse the pair; checking the sheet on its own says so by row and cell.
+    cell = filled(4, "quote.provider", bids[0].quote.provider + "\u200f")
+    report = import_bids(filled.save(), valid_rows_only=True)
+    alike = only_problem(report)
+    assert (alike.row, alike.cell, alike.column) == (4, cell, "quote.provider")
+    assert "looks the same as row 2's" in alike.rule and "U+200F" in alike.rule
+    assert [b.id for b in report.bids] == [bids[0].id, bids[1].id]
+
+
 def test_value_under_no_header_is_a_problem(filled):
     sheet = filled.sheet
     stray = sheet.max_column + 2

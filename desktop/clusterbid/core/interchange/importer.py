@@ -24,6 +24,7 @@ from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
 from clusterbid.core.json_input import MAX_JSON_BYTES, loads
 from clusterbid.core.safe_read import open_regular
+from clusterbid.core.text_rules import DIRECTION_MARKS
 
 SUPPORTED = (".xlsx", ".csv", ".json")
 
@@ -149,7 +150,8 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
         raw_id = from_cell(mapping[id_index], values[id_index]) if has_id else None
         rows.append((number, raw_id, None if row_problems else bid))
         problems += row_problems
-    return _finish(path, sheet.name, rows, problems, valid_rows_only, letters.get("id"))
+    return _finish(path, sheet.name, rows, problems, valid_rows_only, letters.get("id"),
+                   letters.get("quote.provider"))
 
 
 def _finish(
@@ -159,8 +161,10 @@ def _finish(
     problems: list[Problem],
     valid_rows_only: bool,
     id_letter: str | None,
+    provider_letter: str | None = None,
 ) -> ImportReport:
-    """Flag reused ids (every use after the first, valid row or not), then apply the import mode."""
+    """Flag reused ids (every use after the first, valid row or not) and look-alike providers,
+    then apply the import mode."""
     if not rows:
         problems.append(Problem("no bids: nothing below the header row" if sheet else "no bids in the file", sheet))
     first_row: dict[str, int] = {}
@@ -175,6 +179,9 @@ def _finish(
             problems.append(Problem(rule, sheet, number, "id", cell))
         else:
             first_row[raw_id] = number
+    alike = _look_alike_providers(rows, sheet, provider_letter)
+    problems += alike
+    duplicates.update(problem.row for problem in alike if problem.row is not None)
     kept = tuple(bid for number, _, bid in rows if bid is not None and number not in duplicates)
     rejected = tuple(sorted({p.row for p in problems if p.row is not None}))
     return ImportReport(
@@ -184,6 +191,26 @@ def _finish(
         rows_read=len(rows),
         rejected_rows=rejected,
     )
+
+
+def _look_alike_providers(rows: list[tuple[int, object, Bid | None]], sheet: str | None,
+                          letter: str | None) -> list[Problem]:
+    """Rows whose provider prints like an earlier row's but differs by a direction mark: refused
+    here, by row and cell, as the evaluation would refuse them once added (checking a sheet alone
+    finds it too, before the provider is sent back to fix it)."""
+    first: dict[str, tuple[int, str]] = {}
+    found = []
+    for number, _, bid in rows:
+        if bid is None:
+            continue
+        name = bid.quote.provider
+        shown = name.translate(DIRECTION_MARKS)
+        earlier_row, earlier_name = first.setdefault(shown, (number, name))
+        if earlier_name != name:
+            rule = (f"provider {shown!r} looks the same as row {earlier_row}'s but differs by an invisible "
+                    "direction mark (U+200E or U+200F); spell one provider one way")
+            found.append(Problem(rule, sheet, number, "quote.provider", f"{letter}{number}" if letter else None))
+    return found
 
 
 def _from_json(path: Path, valid_rows_only: bool) -> ImportReport:
