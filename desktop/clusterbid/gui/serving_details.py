@@ -31,9 +31,9 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         return "".join(parts)
     parts += [
         _line("Rank", f"{score.rank} of {len(scorecard.ranked)}, weighted score {score.weighted_score:.3f}"),
-        _line("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
-        _line("Of which cost of cash", per_million_cash_words(
-            bid, e.cash_cost_per_million_tokens or 0.0, currency, scorecard.evaluation.workload)),
+        _line("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)
+              + ", " + per_million_cash_words(bid, e.cash_cost_per_million_tokens or 0.0, currency,
+                                             scorecard.evaluation.workload)),
         _line("Cost per month", format_money(e.monthly_cost, currency, cents=True)
               + " (the provider's bill; the cost of cash is not in it)"),
         _line("GPUs", f"{e.gpus_needed:,} needed, {e.gpus_billed:,} billed (whole nodes)"),

@@ -98,5 +98,9 @@ def test_the_share_is_shown_in_words_where_the_cost_per_token_is_broken_down():
     assert "payment terms not stated, priced as due on invoice" in words
     assert "8% a year (ClusterBid default)" in words and "your usual 30 days" in words
     html = bid_details_html(scorecard, e.bid.id)
-    assert "Of which cost of cash" in html and "not stated, priced as due on invoice" in html
+    per_million = f"{e.cost_per_million_tokens:.2f}"
+    # helio-h200's $116,508 a month x 0.08 x 30 / 365 / 78,840 million = $0.0097, $0.01 to the cent.
+    assert e.monthly_cost == pytest.approx(116_508, abs=0.5)
+    assert f"Cost per million output tokens:</b> ${per_million}, of which $0.01 is the cost of cash" in html
+    assert "not stated, priced as due on invoice" in html
     assert "the cost of cash is not in it" in html
