@@ -191,6 +191,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "sign a .clusterbid document's history up to now with your own key (PKCS#12)"),
     ("request-evidence", "clusterbid.cli_request",
      "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
+    ("plan", "clusterbid.cli_plan",
+     "show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, idle time)"),
     ("panel", "clusterbid.cli_panel",
      "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, agree"),
 )

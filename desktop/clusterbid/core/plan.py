@@ -4,7 +4,7 @@ with reserved time the job leaves idle. Shared by every bid; it decides what a t
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -16,6 +16,23 @@ IDLE_WORDS = {
     "more-runs": "idle reserved time runs more jobs of the same kind (cost per finished job)",
     "other-work": "idle reserved time does other work, worth a stated amount per GPU-hour",
 }
+
+
+def cost_of_capital_field() -> Any:
+    """The buyer's cost of capital as a model field: the training plan's and the serving
+    workload's (issue 31: both price payment terms as the cost of cash)."""
+    return Field(
+        None, ge=0, le=50, description="The buyer's cost of capital, percent a year: what a day of paying an "
+        "invoice sooner than its usual terms costs. Empty = ClusterBid's default, 8% (a judgement)",
+    )
+
+
+def baseline_payment_days_field() -> Any:
+    """The buyer's usual payment terms as a model field (training plan and serving workload)."""
+    return Field(
+        None, ge=0, le=365, description="The buyer's usual payment terms, days after invoice: a bid due sooner "
+        "costs the cost of cash of the days between, one due later saves it. Empty = 30 (net 30)",
+    )
 
 
 class ComputePlan(FrozenModel):
@@ -54,14 +71,8 @@ class ComputePlan(FrozenModel):
     )
     # Issue 31: payment terms priced as the cost of cash against the buyer's own terms
     # (costmodel/payment_terms.py holds the defaults and their sources).
-    cost_of_capital_percent_per_year: float | None = Field(
-        None, ge=0, le=50, description="The buyer's cost of capital, percent a year: what a day of paying an "
-        "invoice sooner than its usual terms costs. Empty = ClusterBid's default, 8% (a judgement)",
-    )
-    baseline_payment_days: int | None = Field(
-        None, ge=0, le=365, description="The buyer's usual payment terms, days after invoice: a bid due sooner "
-        "costs the cost of cash of the days between, one due later saves it. Empty = 30 (net 30)",
-    )
+    cost_of_capital_percent_per_year: float | None = cost_of_capital_field()
+    baseline_payment_days: int | None = baseline_payment_days_field()
     commitment_ceiling: MoneyAmount | None = Field(
         None, description="Largest total commitment the buyer may sign (evaluation currency); a bid above it "
         "fails a gate. Empty = no ceiling",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from clusterbid import __version__
+from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.report import format_money, money
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
@@ -56,6 +57,19 @@ def blended(per_million_output: float, w) -> float:
     return per_million_output * w.output_tokens / (w.prompt_tokens + w.output_tokens)
 
 
+def cash_json(e, currency: str, w) -> dict:
+    """Issue 31: the cost of cash of the bid's payment terms, a share of the cost per million tokens
+    and never of the monthly bill or the approval (the provider is not paid it)."""
+    share = e.cash_cost_per_million_tokens or 0.0
+    return {
+        "per_month": _amount(e.cash_cost_per_month or 0.0, currency),
+        "per_million_output_tokens": _amount(share, currency),
+        "payment_terms_days": e.bid.terms.payment_terms_days,
+        "in_monthly_cost": False,
+        "words": None if w is None else per_million_cash_words(e.bid, share, currency, w),
+    }
+
+
 def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None, w=None) -> dict:
     e = score.estimate
     figures = None
@@ -83,6 +97,7 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
             "cost_per_million_tokens_input_and_output": None if w is None
             else _amount(blended(e.cost_per_million_tokens, w), currency),
             "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
+            "cost_of_cash": cash_json(e, currency, w),
         }
     return {
         "rank": score.rank,
@@ -128,8 +143,8 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
             "samples": scorecard.uncertainty.samples,
             "seed": scorecard.uncertainty.seed,
             "inputs": "HBM efficiency (MBU) with a shared shock and compute efficiency shared by every bid "
-            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its evidence grade "
-            "(resources/methodology.md section 8)",
+            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its evidence grade; "
+            "payment terms not stated, due on invoice to net 30 (resources/methodology.md section 8)",
         },
         "tipping_points": tipping_json(serving_tipping_points(scorecard)),
         "bids": [

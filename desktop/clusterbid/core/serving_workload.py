@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.plan import baseline_payment_days_field, cost_of_capital_field
 
 BYTES_PER_VALUE = {"bf16": 2, "fp8": 1}
 # vLLM's default gpu_memory_utilization: the share of HBM the engine claims for weights and
@@ -79,6 +80,10 @@ class InferenceWorkload(FrozenModel):
         DEFAULT_SPARE_REPLICAS, ge=0, le=1000,
         description="Replicas held beyond those the peak needs, so one can fail or be drained at peak (1 = N+1)",
     )
+    # Issue 31: a serving contract's payment terms are priced as the cost of cash, as training's
+    # (costmodel/payment_terms.py): the buyer's own figures, the same fields as the training plan's.
+    cost_of_capital_percent_per_year: float | None = cost_of_capital_field()
+    baseline_payment_days: int | None = baseline_payment_days_field()
     fleet_percentile: Literal[50, 80] = Field(
         80, description="Percentile of the Monte Carlo's fleets the approval amount is sized at (P50 or P80)"
     )

@@ -287,6 +287,11 @@ class MainWindow(QMainWindow):
         first = next(iter(self.workload_editor.editors.values()))
         first.setFocus()
 
+    def show_plan_inputs(self) -> None:
+        from clusterbid.gui.plan_dialog import edit_plan_inputs  # a dialog seldom opened: loaded when it is
+
+        edit_plan_inputs(self)
+
     def zoom_by(self, direction: int) -> None:
         factor = self.zoom_layout.step(direction)
         self.settings.set_zoom(factor)

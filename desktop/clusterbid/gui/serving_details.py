@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_report import band_text
 from clusterbid.core.serving_scoring import ServingScorecard
@@ -30,8 +31,11 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         return "".join(parts)
     parts += [
         _line("Rank", f"{score.rank} of {len(scorecard.ranked)}, weighted score {score.weighted_score:.3f}"),
-        _line("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
-        _line("Cost per month", format_money(e.monthly_cost, currency, cents=True)),
+        _line("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)
+              + ", " + per_million_cash_words(bid, e.cash_cost_per_million_tokens or 0.0, currency,
+                                             scorecard.evaluation.workload)),
+        _line("Cost per month", format_money(e.monthly_cost, currency, cents=True)
+              + " (the provider's bill; the cost of cash is not in it)"),
         _line("GPUs", f"{e.gpus_needed:,} needed, {e.gpus_billed:,} billed (whole nodes)"),
         _line("Output tokens per second per GPU", f"{e.tokens_per_s_per_gpu:,.1f}"),
         _line("Replica", f"tensor parallel {e.tensor_parallel}, batch {e.batch}"),

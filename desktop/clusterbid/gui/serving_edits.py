@@ -37,7 +37,15 @@ class ServingBidEdits:
         self.edit_bid_action = menu.addAction("&Edit Bid…", QKeySequence("Ctrl+Return"), self.bids.edit_bid)
         self.duplicate_bid_action = menu.addAction("Dupli&cate Bid", QKeySequence("Ctrl+D"), self.bids.duplicate_bid)
         self.delete_bid_action = menu.addAction("&Delete Bid", QKeySequence("Del"), self.bids.delete_bid)
+        menu.addSeparator()
+        # Issue 31: the buyer's cost of capital and usual payment terms price every bid's terms.
+        self.plan_inputs_action = menu.addAction("&Plan Inputs…", self._edit_plan_inputs)
         self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
+
+    def _edit_plan_inputs(self) -> None:
+        from clusterbid.gui.plan_dialog import edit_plan_inputs  # a dialog seldom opened: loaded when it is
+
+        edit_plan_inputs(self)
 
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()

@@ -42,6 +42,7 @@ class WindowActions:
         # The Delete key only: X11's standard Delete bindings add Ctrl+D, which is Duplicate here.
         self.delete_bid = self._make("&Delete Bid", w.bids.delete_bid, "Del")
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
+        self.edit_plan = self._make("&Plan Inputs…", w.show_plan_inputs)
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
         self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)
         self.zoom_reset = self._make("&Actual Size", w.zoom_reset, "Ctrl+0")
@@ -79,7 +80,7 @@ class WindowActions:
         edit_menu.addSeparator()
         edit_menu.addActions([self.add_bid, self.edit_bid, self.duplicate_bid, self.delete_bid])
         edit_menu.addSeparator()
-        edit_menu.addAction(self.edit_workload)
+        edit_menu.addActions([self.edit_workload, self.edit_plan])
         view_menu = bar.addMenu("&View")
         zoom_menu = view_menu.addMenu("&Presentation Zoom")
         zoom_menu.addActions([self.zoom_in, self.zoom_out, self.zoom_reset])

@@ -18,6 +18,7 @@ from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.field_errors import field_bounds, route_errors
 from clusterbid.core.flops import flops_text
+from clusterbid.operations.plan_inputs import TRAINING_INPUTS
 
 # The compute plan's fields sit in the same form as "plan.<field>" (a nested section of the model).
 FIELD_INFO = {
@@ -54,6 +55,9 @@ LABELS = {
     "plan.idle_use": "Plan: idle reserved time",
     "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
+# The rest of the plan in the words of Edit > Plan Inputs (issue 31), not "Plan.further runs".
+LABELS.update({f"plan.{i.name}": "Plan: " + i.label[0].lower() + i.label[1:]
+               for i in TRAINING_INPUTS if f"plan.{i.name}" not in LABELS})
 
 
 def _label(name: str) -> str:

@@ -80,8 +80,8 @@ def test_documents_without_a_decision_basis_rank_on_the_expected_cost():
 def test_the_serving_ranking_follows_the_bands_not_the_point():
     """The serving demo: each bid ranks on its mean cost per million over the samples that serve.
     With fleets sized for a 20% forecast margin and N+1, quarry-h100's point figure is the lowest
-    ($1.45 against helio's $1.48: helio's point fleet needs 49 GPUs, one past six nodes), yet helio
-    ranks first on the mean ($1.52 against $1.53)."""
+    ($1.46 against helio's $1.49: helio's point fleet needs 49 GPUs, one past six nodes), yet helio
+    ranks first on the mean ($1.55 against $1.57)."""
     from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.serving_report import format_serving_table
     from clusterbid.core.serving_scoring import score_serving_evaluation

@@ -18,11 +18,23 @@ net 30), and the Monte Carlo draws them between due on invoice and net 30 (term_
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
 from clusterbid.core.money import format_money
-from clusterbid.core.plan import ComputePlan
+from clusterbid.core.provenance.resolve import nobody_stated
+
+
+class BuyersCashTerms(Protocol):
+    """Where the buyer's two figures live: the training plan (plan.py) and the serving workload
+    (serving_workload.py) carry the same two fields."""
+
+    @property
+    def cost_of_capital_percent_per_year(self) -> float | None: ...
+
+    @property
+    def baseline_payment_days(self) -> int | None: ...
 
 DAYS_PER_YEAR = 365.0
 
@@ -56,19 +68,19 @@ def cash_cost_share(payment_days: np.ndarray | float, baseline_days: float, rate
     return rate_per_year * (baseline_days - np.asarray(payment_days, dtype=float)) / DAYS_PER_YEAR
 
 
-def plan_rate(plan: ComputePlan) -> float:
+def plan_rate(plan: BuyersCashTerms) -> float:
     """The plan's cost of capital as a fraction a year (its default when the buyer gives none)."""
     stated = plan.cost_of_capital_percent_per_year
     return (COST_OF_CAPITAL_DEFAULT.value if stated is None else float(stated)) / 100.0
 
 
-def plan_baseline_days(plan: ComputePlan) -> float:
+def plan_baseline_days(plan: BuyersCashTerms) -> float:
     """The buyer's usual payment terms in days after invoice (net 30 when it gives none)."""
     stated = plan.baseline_payment_days
     return BASELINE_PAYMENT_DAYS_DEFAULT.value if stated is None else float(stated)
 
 
-def cash_words(plan: ComputePlan) -> str:
+def cash_words(plan: BuyersCashTerms) -> str:
     """How the cost of cash is priced, in words, with where each figure came from."""
     rate = plan_rate(plan) * 100.0
     days = plan_baseline_days(plan)
@@ -88,3 +100,22 @@ def payment_line(payment_days: int | None, cash_cost: float, currency: str) -> s
     if cash_cost <= -0.5:
         return f"{stated}: {format_money(-cash_cost, currency)} saved in cost of cash)"
     return stated + ")" if payment_days is None else stated.rstrip(" (")
+
+
+def per_million_cash_words(bid: Any, cash_per_million: float, currency: str, buyer: BuyersCashTerms) -> str:
+    """The serving cost per million tokens' cost-of-cash share in words (issue 31): how much of the
+    figure it is, what the bid's terms are and where the buyer's figures came from. It is never
+    part of the monthly bill: the provider is not paid it."""
+    days = bid.terms.payment_terms_days
+    if nobody_stated(bid, "terms.payment_terms_days"):
+        terms = "payment terms not stated, priced as due on invoice"
+    else:
+        source = bid.provenance.get("terms.payment_terms_days")
+        terms = f"invoices due {days} days after issue ({source.label if source else 'stated by the provider'})"
+    how = f"{terms}; {cash_words(buyer)}"
+    amount = format_money(abs(cash_per_million), currency, cents=True)
+    if cash_per_million >= 0.005:
+        return f"of which {amount} is the cost of cash of paying sooner than your usual terms ({how})"
+    if cash_per_million <= -0.005:
+        return f"after {amount} saved in cost of cash by paying later than your usual terms ({how})"
+    return f"no cost of cash to speak of ({how})"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
+from clusterbid.core.costmodel.payment_terms import cash_cost_share
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_queue import (
     EXACT_SERVER_LIMIT,
@@ -197,9 +198,10 @@ class Fleet:
     gpus_billed: np.ndarray  # whole nodes
     servable: np.ndarray  # bool: some TP degree meets the targets within the GPUs offered
     fewest_gpus_billed: np.ndarray  # at any TP degree meeting the targets, offer size aside (inf: none)
-    monthly_cost: np.ndarray
-    cost_per_million_tokens: np.ndarray
+    monthly_cost: np.ndarray  # contract money: what the provider bills
+    cost_per_million_tokens: np.ndarray  # the bill and the cost of cash of its payment terms
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
+    cash_cost_per_month: np.ndarray  # cost of cash of the payment terms, in the cost per token only
 
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
@@ -237,7 +239,11 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         + b.recurring_fees_per_month[bid_of]
         + b.one_off_fees[bid_of] / w.service_months
     )
-    per_million = monthly / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
+    # Issue 31: each month's invoices paid sooner than the buyer's usual terms cost its cost of
+    # capital on them (payment_terms.py). Not money paid to the provider: in the cost per token,
+    # never in the monthly bill or the approval.
+    cash = monthly * cash_cost_share(b.payment_days[bid_of], w.baseline_payment_days, w.capital_rate)
+    per_million = (monthly + cash) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
     sized = np.isfinite(replicas)
     ranked = np.where(sized & (billed <= b.gpus_offered[bid_of]), per_million, np.inf)
     # Cheapest first; among equal costs (whole-node billing ties often) the most tokens/s per
@@ -281,4 +287,5 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         monthly_cost=pick(monthly),
         cost_per_million_tokens=pick(per_million),
         fabric_cost_per_month=billed_chosen * HOURS_PER_MONTH * b.fabric_price_per_gpu_hour,
+        cash_cost_per_month=pick(cash),
     )

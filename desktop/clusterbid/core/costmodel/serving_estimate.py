@@ -9,7 +9,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.costmodel.contract_findings import unstated_fee_findings
-from clusterbid.core.costmodel.serving import MAX_BATCH, fleet, replica_grid
+from clusterbid.core.costmodel.serving import MAX_BATCH, SECONDS_PER_MONTH, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_flagged import both_ways_notes
 from clusterbid.core.costmodel.serving_gates import serving_gates
@@ -53,6 +53,10 @@ class ServingEstimate:
     monthly_cost: float | None
     cost_per_million_tokens: float | None
     fabric_cost_per_month: float | None
+    # Issue 31: the cost of cash of the payment terms, inside the cost per million tokens and never
+    # in the monthly bill (it is not paid to the provider): a month's, and its share per million.
+    cash_cost_per_month: float | None = None
+    cash_cost_per_million_tokens: float | None = None
 
     @property
     def passes_gates(self) -> bool:
@@ -127,6 +131,7 @@ _FIGURES = (
     "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "replicas_for_mean",
     "queue_wait_ms", "slot_utilisation", "tp_allreduce_ms", "gpus_needed",
     "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
+    "cash_cost_per_month", "cash_cost_per_million_tokens",
 )
 
 
@@ -162,5 +167,7 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "monthly_cost": float(plan.monthly_cost[i]),
         "cost_per_million_tokens": float(plan.cost_per_million_tokens[i]),
         "fabric_cost_per_month": None if math.isnan(fabric) else fabric,
+        "cash_cost_per_month": float(plan.cash_cost_per_month[i]),
+        "cash_cost_per_million_tokens": float(plan.cash_cost_per_month[i]) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
     }
 

@@ -8,7 +8,9 @@ import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
+from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.provenance import unstated_fee_shares
+from clusterbid.core.provenance.resolve import effective_terms
 from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
 
 # nccl-tests all_reduce_perf on 8-GPU HGX H100 nodes reaches roughly 360-480 GB/s bus
@@ -38,6 +40,7 @@ class ServingArrays:
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
     fee_share: np.ndarray  # fees the bid does not state, a fraction of its GPU bill (issue 31)
+    payment_days: np.ndarray  # invoices due this many days after issue (not stated: due on invoice)
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -73,6 +76,10 @@ class ServingScalars:
     # Issue 37: serving evidence at another precision is solved at its own bytes and peak.
     precision: str = "fp8"
     kv_cache_precision: str = "bf16"
+    # Issue 31: the buyer's cost of capital (a fraction a year) and usual payment days, which price
+    # each bid's payment terms as the cost of cash (payment_terms.py).
+    capital_rate: float = 0.0
+    baseline_payment_days: float = 0.0
 
     @classmethod
     def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
@@ -100,6 +107,8 @@ class ServingScalars:
             tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,
             precision=w.precision,
             kv_cache_precision=w.kv_cache_precision,
+            capital_rate=plan_rate(w),
+            baseline_payment_days=plan_baseline_days(w),
         )
 
 
@@ -137,6 +146,8 @@ def build_serving_arrays(
             "one_off_fees": float(bid.terms.one_off_fees or 0) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month or 0) * rate,
             "fee_share": sum(unstated_fee_shares(bid)),
+            # Not stated: due on invoice, the cautious end (provenance/defaults.py).
+            "payment_days": effective_terms(bid).payment_terms_days,
         }
         for name, value in row.items():
             columns[name].append(value)

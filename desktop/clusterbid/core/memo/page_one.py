@@ -125,9 +125,11 @@ def commitment_at_risk(chosen: BidScore, currency: str) -> str:
     money = lambda amount: format_money(amount, currency)  # noqa: E731
     if e.idle_gpu_hours < 0.5:
         return f"none: the planned job uses all of the {money(e.commitment)} it commits"
-    return (f"{share:.0%} of the {money(e.commitment)} commitment buys idle time, worth {money(e.idle_value)} "
-            f"under the plan; if the plan fails the net cost is {money(e.cost_if_plan_fails)}, not "
-            f"{money(e.plan_cost)}")
+    head = (f"{share:.0%} of the {money(e.commitment)} commitment buys idle time, worth {money(e.idle_value)} "
+            "under the plan")
+    if abs(e.cost_if_plan_fails - e.plan_cost) < 0.5:  # the plan values it at nothing: no "X, not X"
+        return head + "; the net cost already counts it as lost, so a failed plan adds nothing"
+    return f"{head}; if the plan fails the net cost is {money(e.cost_if_plan_fails)}, not {money(e.plan_cost)}"
 
 
 def schedule_odds(stats: Any, deadline: dt.date | None) -> str:

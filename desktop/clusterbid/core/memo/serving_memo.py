@@ -19,6 +19,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
+from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo import styles
@@ -89,7 +90,9 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     e = chosen.estimate
     rows = [
         ("Recommended bid", _name(chosen)),
-        ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
+        ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True) + ", "
+         + per_million_cash_words(chosen.bid, e.cash_cost_per_million_tokens or 0.0, currency,
+                                  scorecard.evaluation.workload)),
         ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
                    f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "

@@ -12,6 +12,8 @@ factor for both, serving_calibration) draws that factor alone, narrower the bett
 A claim without a log cannot be checked: it is drawn exactly as the same bid without evidence
 (the shared draws), centred on its engine factor less 10% as a best case but never below the
 workload's assumptions (issue 31: a claim equal to the prediction draws what silence draws).
+Payment terms nobody stated are drawn as training draws them (due on invoice to net 30), priced
+as the cost of cash in the cost per million tokens, never in the monthly bill (issue 31).
 Draws come from common random numbers per (seed, bid, input), so editing one bid never moves
 another's band.
 """
@@ -34,6 +36,9 @@ from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
 from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
+from clusterbid.core.uncertainty.term_ranges import draw, term_ranges
+
+PAYMENT_PATH = "terms.payment_terms_days"  # the one commercial term a serving bill draws (issue 31)
 
 # Issue 37: the same sample count as training (20,000 at 400 before: +/-5 points on the chance of
 # being cheapest); each draw searches a smaller grid (serving_search) to stay in the same time.
@@ -135,6 +140,18 @@ def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
     return np.asarray(mbu), np.asarray(compute)
 
 
+def _payment_draws(estimates: ServingEstimates, point_days: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """Each bid's payment days over the samples (bids, samples): terms nobody stated drawn as
+    training draws them (term_ranges.py: due on invoice to net 30, from the bid's own stream),
+    stated ones fixed at their figure."""
+    days = np.repeat(np.asarray(point_days, dtype=float)[:, None], samples, axis=1)
+    for i, e in enumerate(estimates.bids):
+        for term in term_ranges(e.bid):
+            if term.path == PAYMENT_PATH:
+                days[i] = draw(stream(seed, e.bid.id, term.stream_name), term, samples)
+    return days
+
+
 def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
     """Every per-bid column repeated `repeats` times: rows are (bid, sample) pairs."""
     return arrays.replace(**{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__})
@@ -153,6 +170,7 @@ def serving_uncertainty(
     spec = build_serving_arrays(workload, bids, default_catalog(), rates)
     base, _, _ = calibrate_serving(w, spec, bids)
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
+    payment_days = _payment_draws(estimates, base.payment_days, samples, seed)
     w, batches, allowed = search(w, estimates)
     chunk = samples_per_pass(len(bids), len(w.tp_choices), len(batches))
     per_million = np.full((len(bids), samples), np.inf)
@@ -170,6 +188,7 @@ def serving_uncertainty(
                                       np.maximum(arrays.hbm_efficiency, 1.0)),
             compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(),
                                           np.maximum(arrays.compute_efficiency, 1.0)),
+            payment_days=payment_days[:, start:stop].ravel(),
         )
         grid = replica_grid(w, arrays, batches)
         grid = replace(grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0))  # each bid's own search
