@@ -191,6 +191,10 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "sign a .clusterbid document's history up to now with your own key (PKCS#12)"),
     ("request-evidence", "clusterbid.cli_request",
      "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
+    ("acceptance-plan", "clusterbid.cli_acceptance",
+     "write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)"),
+    ("acceptance-status", "clusterbid.cli_acceptance",
+     "attach files returned after handover and show pass, fail or missing per test"),
     ("panel", "clusterbid.cli_panel",
      "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, agree"),
 )
