@@ -70,7 +70,7 @@ def _status(args: argparse.Namespace) -> int:
     from clusterbid.core.acceptance.render import threshold_words
 
     for r in status.results:
-        seen = "" if r.measured is None else f", measured {r.measured:,.4g} {r.test.unit}".rstrip()
+        seen = "" if r.measured is None else f", measured {r.measured:,.6g} {r.test.unit}".rstrip()
         print(f"{r.test.test_id} {r.test.title}: {STATE_WORDS[r.state]}{seen} (pass {threshold_words(r.test)})")
         for name in r.files:
             print(f"    returned: {name}")

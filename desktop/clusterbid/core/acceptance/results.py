@@ -16,7 +16,7 @@ from pydantic import Field, ValidationError
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.errors import InputError
-from clusterbid.core.evidence.reading import EvidenceReading, read_evidence
+from clusterbid.core.evidence.reading import EvidenceReading, detect_format, read_evidence
 from clusterbid.core.store.document import EvaluationDocument
 
 OUTCOME_SUFFIX = ".outcome.json"
@@ -44,7 +44,10 @@ def read_result(test: AcceptanceTest, name: str, data: bytes) -> EvidenceReading
     if not test.reads:
         raise InputError(f"{name}: test {test.test_id} has no file the app reads; record its outcome "
                          "with --record instead")
-    reading = read_evidence(data, name, measured_by="buyer")  # acceptance is the buyer's run
+    # An nccl-tests log does not say who ran it: acceptance is the buyer's run (or witnessed by
+    # the buyer). A table says who measured, in its own column, and is read as it says.
+    fmt = detect_format(data.decode("utf-8", "replace"))
+    reading = read_evidence(data, name, measured_by="buyer" if fmt.startswith("nccl") else None)
     if reading.format not in test.reads:
         raise InputError(f"{name}: read as {reading.format}, but test {test.test_id} reads "
                          f"{', '.join(test.reads)}; nothing was attached")

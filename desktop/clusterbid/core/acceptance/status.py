@@ -9,6 +9,7 @@ from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.acceptance.results import read_result, recorded_outcomes, returned_files
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence, EvidenceKind
+from clusterbid.core.evidence.throughput import ThroughputRow
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.core.workload import Workload
 
@@ -47,19 +48,29 @@ def _busbw(test: AcceptanceTest, files: list[tuple[str, bytes]]) -> tuple[float 
     return (max(e.value for e in kept) if kept else None), notes, kept
 
 
-def _step_time(test: AcceptanceTest, files: list[tuple[str, bytes]], job_gpus: int,
-               batch_tokens: int) -> tuple[float | None, list[str], list[Evidence]]:
+def _off_layout(row: ThroughputRow, w: Workload) -> str | None:
+    """What of the workload's shape the row ran differently, in words (None: it ran the shape)."""
+    asked = {"GPUs": (row.gpus, w.job_gpus), "TP": (row.tp, w.tensor_parallel), "PP": (row.pp, w.pipeline_parallel),
+             "CP": (row.cp, w.context_parallel), "sequence length": (row.sequence_length, w.sequence_length),
+             "global batch tokens": (row.global_batch_tokens or w.global_batch_tokens, w.global_batch_tokens)}
+    off = [f"{name} {ran:,} (the test asks {want:,})" for name, (ran, want) in asked.items() if ran != want]
+    return "; ".join(off) or None
+
+
+def _step_time(test: AcceptanceTest, files: list[tuple[str, bytes]],
+               w: Workload) -> tuple[float | None, list[str], list[Evidence]]:
     notes, steps, kept = [], [], []
     for name, data in files:
         reading = read_result(test, name, data)
         table = reading.throughput
         for result, item in zip(table.results if table else (), reading.evidence, strict=False):
             row = result.row
-            if row.gpus != job_gpus:
-                notes.append(f"{name} line {row.line or '-'}: ran on {row.gpus:,} GPUs; the test asks "
-                             f"{job_gpus:,}: not counted")
+            off = _off_layout(row, w)
+            if off:
+                notes.append(f"{name} line {row.line or '-'}: ran at {off}: not counted")
                 continue
-            step = row.step_time_s or (batch_tokens / result.tokens_per_second if result.tokens_per_second else None)
+            tokens = result.tokens_per_second
+            step = row.step_time_s or (w.global_batch_tokens / tokens if tokens else None)
             if step is None:
                 notes.append(f"{name}: gives neither a step time nor tokens per second")
                 continue
@@ -90,7 +101,7 @@ def test_results(document: EvaluationDocument, plan: AcceptancePlan) -> list[Tes
                 measured = float(max(e.scale_gpus for e in found)) if found else None
                 notes.append("check the hostfile against the provider's topology map: one spine or rail group")
         elif test.test_id == "ACC-step-time":
-            measured, notes, evidence = _step_time(test, own, workload.job_gpus, workload.global_batch_tokens)
+            measured, notes, evidence = _step_time(test, own, workload)
         outcome = outcomes.get(test.test_id)
         if measured is not None and test.threshold is not None:
             state = "pass" if test.passes(measured) else "fail"
