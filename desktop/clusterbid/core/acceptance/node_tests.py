@@ -9,6 +9,7 @@ from clusterbid.core.acceptance.thresholds import MIN_SOAK_HOURS, allowed_failur
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import GRADE_WORDS
+from clusterbid.core.evidence_request.recipe import RECIPE, training_runs
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.workload import Workload
 
@@ -85,9 +86,12 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
     return AcceptanceTest(
         test_id="ACC-step-time", claim="step time at the workload's layout", unit="s",
         title=f"Reference training step time on the job's {workload.job_gpus:,} GPUs at {layout}",
+        runs=[run for run in training_runs(workload, bid.capacity.gpus_per_node, workload.job_gpus,
+                                           "ACC-step-time_throughput.csv") if run.gpus == workload.job_gpus],
         steps=[f"Train '{workload.name}' at {workload.precision}, sequence {workload.sequence_length:,}, "
                f"global batch {workload.global_batch_tokens:,} tokens, {layout}, on {workload.job_gpus:,} GPUs; "
-               "synthetic data allowed; at least 50 optimizer steps after warm-up.",
+               f"synthetic data allowed; at least 50 optimizer steps after warm-up ({RECIPE}: the "
+               "request for evidence's own command at the job's size, given above).",
                "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput format "
                "(evidence-formats.md, 'Training throughput'), step_time_s filled in."],
         scored=round(estimate.step_s, 4), scored_source=source, comparison="at most",
