@@ -33,7 +33,7 @@ class AcceptancePlanResult:
 class AcceptanceStatus:
     plan: Any  # AcceptancePlan
     issued: bool  # False: no plan was kept; judged against one built now from the current figures
-    results: tuple[Any, ...]  # TestResult, one per test
+    results: tuple[Any, ...]  # AcceptanceResult, one per test
     what_if: Any = None  # AcceptanceWhatIf when asked for
 
 
@@ -93,11 +93,11 @@ def acceptance_status(document: EvaluationDocument, bid_id: str | None, *, with_
                       today: dt.date | None = None) -> AcceptanceStatus:
     """The tests' states; with `with_what_if` the award re-scored on the measured figures,
     recorded as a what-if in the audit trail."""
-    from clusterbid.core.acceptance.status import test_results
+    from clusterbid.core.acceptance.status import judge_tests
     from clusterbid.core.acceptance.whatif import record_what_if, what_if
 
     plan, issued = awarded_plan(document, bid_id)
-    results = test_results(document, plan)
+    results = judge_tests(document, plan)
     found = None
     if with_what_if:
         found = what_if(document.evaluation, plan.bid_id, results)

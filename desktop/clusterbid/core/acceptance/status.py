@@ -17,7 +17,7 @@ STATE_WORDS = {"pass": "passed", "fail": "failed", "missing": "missing: nothing 
 
 
 @dataclass(frozen=True, slots=True)
-class TestResult:
+class AcceptanceResult:
     test: AcceptanceTest
     state: str  # "pass", "fail" or "missing"
     measured: float | None  # in the test's unit
@@ -79,7 +79,7 @@ def _step_time(test: AcceptanceTest, files: list[tuple[str, bytes]],
     return (min(steps) if steps else None), notes, kept
 
 
-def test_results(document: EvaluationDocument, plan: AcceptancePlan) -> list[TestResult]:
+def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[AcceptanceResult]:
     files = returned_files(document, plan)
     outcomes = recorded_outcomes(document, plan)
     workload = document.evaluation.workload
@@ -113,5 +113,5 @@ def test_results(document: EvaluationDocument, plan: AcceptancePlan) -> list[Tes
                 notes.append("the recorded outcome disagrees with the figure recorded; the outcome stands")
         else:
             state = "missing"
-        results.append(TestResult(test, state, measured, tuple(n for n, _ in own), tuple(notes), tuple(evidence)))
+        results.append(AcceptanceResult(test, state, measured, tuple(n for n, _ in own), tuple(notes), tuple(evidence)))
     return results

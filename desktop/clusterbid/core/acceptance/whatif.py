@@ -8,7 +8,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
-from clusterbid.core.acceptance.status import TestResult
+from clusterbid.core.acceptance.status import AcceptanceResult
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
@@ -49,7 +49,7 @@ class AcceptanceWhatIf:
                 f"(was {self.rank_before}); {moved}. The bid's own claims are unchanged.")
 
 
-def _measured_bid(bid: Bid, results: list[TestResult]) -> tuple[Bid, list[str]]:
+def _measured_bid(bid: Bid, results: list[AcceptanceResult]) -> tuple[Bid, list[str]]:
     items = [e for r in results if r.state != "missing" for e in r.evidence]
     used, replaced = [], set()
     for kind, family in MEASURED_KINDS.items():
@@ -62,7 +62,7 @@ def _measured_bid(bid: Bid, results: list[TestResult]) -> tuple[Bid, list[str]]:
     return Bid.model_validate({**fields, "evidence": (*kept, *items)}), used
 
 
-def what_if(evaluation: Evaluation, bid_id: str, results: list[TestResult]) -> AcceptanceWhatIf:
+def what_if(evaluation: Evaluation, bid_id: str, results: list[AcceptanceResult]) -> AcceptanceWhatIf:
     before = score_evaluation(evaluation)
     bid = next(b for b in evaluation.bids if b.id == bid_id)
     measured, used = _measured_bid(bid, results)
