@@ -93,11 +93,12 @@ def acceptance_status(document: EvaluationDocument, bid_id: str | None, *, with_
                       today: dt.date | None = None) -> AcceptanceStatus:
     """The tests' states; with `with_what_if` the award re-scored on the measured figures,
     recorded as a what-if in the audit trail."""
+    from clusterbid.core.acceptance.handover import judge_handover
     from clusterbid.core.acceptance.status import judge_tests
     from clusterbid.core.acceptance.whatif import record_what_if, what_if
 
     plan, issued = awarded_plan(document, bid_id)
-    results = judge_tests(document, plan)
+    results = judge_handover(document, plan, judge_tests(document, plan), today or dt.date.today())
     found = None
     if with_what_if:
         found = what_if(document.evaluation, plan.bid_id, results)

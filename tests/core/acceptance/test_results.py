@@ -130,3 +130,17 @@ def test_the_reference_step_time_is_judged_at_the_workloads_layout_only(tmp_path
     # The 9 s row ran at sequence 8,192: not the workload's shape, so only the slow row counts.
     assert f"failed, measured {float(f'{threshold + 0.5:.3f}'):.6g} s" in line
     assert "ran at sequence length 8,192 (the test asks 4,096): not counted" in out
+
+
+def test_the_handover_test_fails_once_the_date_passes_with_tests_not_passed(tmp_path, capsys):
+    document = _demo(tmp_path, capsys)
+    log = _returned(tmp_path, PUBLIC_LOG, "ACC-busbw-2nodes_allreduce_default.log")
+    assert main(["acceptance-status", str(document), "--attach", str(log), "--today", "2027-01-15"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("ACC-handover"))
+    assert "missing" in line  # the demo winner's stated handover day: still time
+    assert main(["acceptance-status", str(document), "--today", "2027-01-16"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("ACC-handover"))
+    assert ": failed" in line
+    # Of the nine tests, the 2-node run passed; the other seven besides the handover had not.
+    assert "by 2027-01-15 7 test(s) had not passed" in out
