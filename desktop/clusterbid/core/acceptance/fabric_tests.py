@@ -73,7 +73,7 @@ def busbw_tests(workload: Workload, bid: Bid, estimate: BidEstimate) -> list[Acc
                     if nodes == 2 and gain > 1 else ""))
         tests.append(AcceptanceTest(
             test_id=test_id, claim="all-reduce bus bandwidth", unit="GB/s",
-            title=f"nccl-tests all_reduce bus bandwidth on {scale}",
+            title=f"nccl-tests all-reduce bus bandwidth on {scale}",
             runs=[nccl_run(test_id, nodes, per_node, algo, scale) for algo in algos],
             scored=round(value, 3), scored_source=_scored_words(bid, estimate, value, gain if nodes > 2 else 1.0),
             threshold=round(share * value, 3), threshold_basis=basis, remedy=NOT_STATED,
