@@ -193,6 +193,10 @@ VERBS: tuple[tuple[str, str, str], ...] = (
      "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
     ("plan", "clusterbid.cli_plan",
      "show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, idle time)"),
+    ("acceptance-plan", "clusterbid.cli_acceptance",
+     "write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)"),
+    ("acceptance-status", "clusterbid.cli_acceptance",
+     "attach files returned after handover and show pass, fail or missing per test"),
     ("panel", "clusterbid.cli_panel",
      "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, agree"),
 )

@@ -23,6 +23,7 @@ from clusterbid.gui.comparison.empty_hint import EmptyHint
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
+from clusterbid.gui.acceptance_dialog import AcceptanceCommands
 from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
 from clusterbid.gui.evaluation_files import EvaluationFiles
 from clusterbid.gui.file_commands import FileCommands, dropped_paths
@@ -86,6 +87,7 @@ class MainWindow(QMainWindow):
         self.evaluations = EvaluationFiles(self, self.session, settings, switch_to=self.switch_document,
                                            created=self.show_workload_editor)
         self.info = InfoDialogs(self, self.session)
+        self.acceptance = AcceptanceCommands(self, self.session, self.comparison.selected_bid_id)
         self.interchange = FileCommands(self, self.session, self.tasks,
                                         scorecard=lambda: self.model.scorecard,
                                         show_nccl_runs=self.show_nccl_runs)
@@ -201,7 +203,8 @@ class MainWindow(QMainWindow):
         self._on_bid_selected(self.comparison.selected_bid_id())
         self.charts.set_inputs(scorecard=scorecard, uncertainty=None, sensitivity=None)
         has_bid = self.comparison.selected_bid_id() is not None
-        for action in (self.actions_.edit_bid, self.actions_.duplicate_bid, self.actions_.delete_bid):
+        for action in (self.actions_.edit_bid, self.actions_.duplicate_bid, self.actions_.delete_bid,
+                       self.actions_.acceptance_plan, self.actions_.acceptance_status):
             action.setEnabled(has_bid)
         self._remember_shown()  # before the bands: a window closed before they come opens fast too
 

@@ -41,6 +41,8 @@ class WindowActions:
         self.duplicate_bid = self._make("Dupli&cate Bid", w.bids.duplicate_bid, "Ctrl+D")
         # The Delete key only: X11's standard Delete bindings add Ctrl+D, which is Duplicate here.
         self.delete_bid = self._make("&Delete Bid", w.bids.delete_bid, "Del")
+        self.acceptance_plan = self._make("Write Acceptance &Plan…", w.acceptance.write_plan_dialog)
+        self.acceptance_status = self._make("Acceptance Result&s…", w.acceptance.show_status)
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
         self.edit_plan = self._make("&Plan Inputs…", w.show_plan_inputs)
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
@@ -79,6 +81,7 @@ class WindowActions:
         edit_menu.addActions([self.undo, self.redo])
         edit_menu.addSeparator()
         edit_menu.addActions([self.add_bid, self.edit_bid, self.duplicate_bid, self.delete_bid])
+        edit_menu.addActions([self.acceptance_plan, self.acceptance_status])
         edit_menu.addSeparator()
         edit_menu.addActions([self.edit_workload, self.edit_plan])
         view_menu = bar.addMenu("&View")

@@ -11,6 +11,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.evidence_request.model import CommandRun, EvidenceRequest, RequestPack
+from clusterbid.core.evidence_request.recipe import RECIPE, recipe_arguments, training_runs
 from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
 
 # nccl-tests all_reduce_perf (NVIDIA/nccl-tests, src/common.cu): sizes 8 B to 8 GiB doubling, so
@@ -91,11 +92,17 @@ def _training_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceReq
         "sequence_length, tp, pp, cp, dp, gpus, tokens_per_second, step_time_s, global_batch_tokens, gpu_model, "
         "measured_by, measured_on (format: evidence-formats.md, 'Training throughput'). Attach the training log.",
     ]
+    _, assumed = recipe_arguments(w)
+    notes.append(f"Run it as written with {RECIPE}: one command per GPU count below, each a row of the "
+                 "same CSV; the smaller counts let the app carry a scaling fit to the job's size. "
+                 f"Where the workload is silent the recipe assumes: {'; '.join(assumed)}. Name the container "
+                 "image and its sha256 digest you ran in the training log you attach.")
     if gpus < w.job_gpus:
         notes.append(f"{gpus:,} GPUs is below the job's {w.job_gpus:,}: a run on the full job size, if offered, "
                      "is worth more (the app widens the doubt by each doubling between the two).")
     return EvidenceRequest(request_id=rid, bid_id=bid.id, input="baseline_mfu", evidence_kind="training_mfu",
-                           title=INPUT_TITLES["baseline_mfu"], runs=[], instructions=notes,
+                           title=INPUT_TITLES["baseline_mfu"], instructions=notes,
+                           runs=training_runs(w, bid.capacity.gpus_per_node, room, f"{rid}_throughput.csv"),
                            formats=["throughput-csv", "throughput-json"])
 
 
