@@ -44,7 +44,7 @@ class WindowActions:
         self.acceptance_plan = self._make("Write Acceptance &Plan…", w.acceptance.write_plan_dialog)
         self.acceptance_status = self._make("Acceptance Result&s…", w.acceptance.show_status)
         self.edit_workload = self._make("Edit &Workload", w.show_workload_editor, "Ctrl+Shift+W")
-        self.edit_plan = self._make("&Plan Inputs…", w.show_plan_inputs)
+        self.edit_plan = self._make("Plan I&nputs…", w.show_plan_inputs)
         self.zoom_in = self._make("Presentation Zoom &In", lambda: w.zoom_by(+1), Key.ZoomIn)
         self.zoom_out = self._make("Presentation Zoom &Out", lambda: w.zoom_by(-1), Key.ZoomOut)
         self.zoom_reset = self._make("&Actual Size", w.zoom_reset, "Ctrl+0")
