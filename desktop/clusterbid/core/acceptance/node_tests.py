@@ -49,7 +49,7 @@ def soak_test(bid: Bid) -> AcceptanceTest:
         steps=["Run the whole-cluster nccl-tests command and a GPU stress load in turns for the soak.",
                "Record every job-interrupting GPU or node failure, and the XID, ECC and link error counters "
                "at the start and the end: they must not grow."],
-        scored=rate, unit="failures in the soak", scored_source=words, soak_hours=hours,
+        scored=rate, unit=("failure" if allowed == 1 else "failures") + " in the soak", scored_source=words, soak_hours=hours,
         comparison="at most", threshold=float(allowed),
         threshold_basis=(f"at {rate:g} per 1,000 GPU-days, {gpus:,} GPUs for {hours:g} hours expect "
                          f"{expected:.3f} failures; {allowed} or fewer happen 95 times in 100 at that rate"
