@@ -97,6 +97,10 @@ class Evidence(FrozenModel):
     mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
         None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
     )
+    missing_context: tuple[str, ...] = Field(
+        (), max_length=16, description="What the run did not record, set when it calibrates a bid: the figure "
+        "is graded a claim and drawn wider for each (filled by the cost model, not by hand)",
+    )
     # What a serving benchmark ran (issue 37): the calibration solves the engine factor at this shape.
     prompt_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean prompt tokens of the serving run")
     output_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean output tokens of the serving run")
