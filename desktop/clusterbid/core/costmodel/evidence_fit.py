@@ -59,7 +59,7 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
         return Fit(None, (f"{what} is a step time of another run ({'; '.join(mismatches)}): a step time only "
                           "calibrates the workload's own model, batch and layout; not used",))
     notes = []
-    missing = missing_context(evidence)
+    missing = missing_context(evidence) + _attention_unknown(evidence, workload)
     if missing:
         was = evidence.grade
         lower = EvidenceGrade.PROVIDER_CLAIM if mismatches else ONE_GRADE_LOWER.get(was, was)
@@ -89,6 +89,19 @@ def missing_context(evidence: Evidence) -> tuple[str, ...]:
                 (basis, "FLOPs basis (6N, with attention, or hardware)")]
     missing = [label for value, label in recorded if value is None]
     return tuple(missing)
+
+
+def _attention_unknown(evidence: Evidence, workload: Workload) -> tuple[str, ...]:
+    """Carrying a run to another sequence length grows its attention work by 2 l s h / N per token
+    (flops.attention_factor), which needs the workload's layers and width: without them the carry
+    would treat attention as constant, so the gap counts as missing context (issue 36)."""
+    seq = evidence.sequence_length
+    if seq is None or seq == workload.sequence_length:
+        return ()
+    if workload.num_layers is not None and workload.hidden_size is not None:
+        return ()
+    return (f"attention growth from sequence {seq:,} to {workload.sequence_length:,} (the workload gives no "
+            "layers and width)",)
 
 
 def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:

@@ -225,7 +225,7 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
         # recomputed from tokens/s counts 6N (a stated one says nothing of its count).
         gpu_model=row.gpu_model, precision=row.precision, model_active_params_billions=row.active_params_b,
         sequence_length=row.sequence_length, tensor_parallel=row.tp, pipeline_parallel=row.pp,
-        global_batch_sequences=_sequences(row),
+        context_parallel=row.cp, global_batch_sequences=_sequences(row),
         mfu_flops_basis="6n" if result.tokens_per_second is not None else _basis(row.mfu_flops_basis),
         artefact_name=artefact_name, artefact_sha256=artefact_sha256,
     )  # fmt: skip
