@@ -9,8 +9,9 @@ or small, of a sequence more than twice as long or short, or of another TP/PP la
 down-graded to a provider claim (wider spread and the claim's haircut in the Monte Carlo), and
 a note says why. Context the measurement does not record (GPU, precision, model size, sequence,
 layout, global batch, and for an MFU the FLOPs it counts) is never taken as matching in silence
-(issue 36): the figure is used, down-graded to a claim, its band widened for each missing item
-(uncertainty/spreads.py), and the note and the figure's source line say what to ask for.
+(issue 36): the figure is used one grade lower (a buyer's measurement becomes a provider's, a
+provider's a claim), a measurement's band widened for each missing item (uncertainty/spreads.py;
+a claim is already drawn as silence), and the note and the figure's source line say what to ask.
 """
 
 from __future__ import annotations
