@@ -12,6 +12,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.failure_model import job_failures_per_hour
 from clusterbid.core.flops import attention_factor
+from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS
 from clusterbid.core.workload import Workload
 from tests.conftest import REPO, bid_dict, workload_dict
 
@@ -36,7 +37,9 @@ def test_job_mtbf_figures_of_section_3_are_the_failure_model_s():
     days_8, hours_1024, hours_16k = _stated(
         r"the job's mean time between failures is (\d+) days at 8 GPUs, ([\d.]+) hours at 1,024 and "
         r"([\d.]+) hours at 16,384")
-    per_gpu_hour = 2.0 / 1000 / 24  # the cautious default the sentence names
+    default = _stated(r"At the cautious default of ([\d.]+) per 1,000 GPU-days")[0]
+    assert float(default) == RELIABILITY_DEFAULTS["reliability.failures_per_1000_gpu_days"].value
+    per_gpu_hour = float(default) / 1000 / 24  # the cautious default the sentence names
     assert round(1 / float(job_failures_per_hour(per_gpu_hour, 8)) / 24) == int(days_8)
     assert round(1 / float(job_failures_per_hour(per_gpu_hour, 1024)), 1) == float(hours_1024)
     assert round(1 / float(job_failures_per_hour(per_gpu_hour, 16_384)), 1) == float(hours_16k)

@@ -18,10 +18,10 @@ NOT_STATED = {name: None for name in (
     "node_replacement_hours", "burn_in_hours", "storage_write_gb_s",
 )}
 # The documented defaults written out by hand (issue 31: the cautious end of each documented
-# range): failures 0.2-2.0 -> 2.0, replacement 4-72 h -> 72, uptime 95-99.9% -> 95, credit 0-10% ->
+# range): failures 0.2-2.6 -> 2.6 (Meta's research clusters, 8-GPU jobs: 1,000 / (47.7 x 8)), replacement 4-72 h -> 72, uptime 95-99.9% -> 95, credit 0-10% ->
 # 0, burn-in 0-72 h -> 72, checkpoint write 2-100 GB/s -> 2.
 SAME_AS_DEFAULTS = {
-    "uptime_sla_percent": 95.0, "sla_credit_percent": 0, "failures_per_1000_gpu_days": 2.0,
+    "uptime_sla_percent": 95.0, "sla_credit_percent": 0, "failures_per_1000_gpu_days": 2.6,
     "node_replacement_hours": 72, "burn_in_hours": 72, "storage_write_gb_s": 2,
 }
 
@@ -52,16 +52,16 @@ def test_a_bid_with_no_reliability_stated_scores_with_the_defaults_and_is_flagge
     flagged = {row["field"]: row for row in by_id["unstated"]["unverified_inputs"]}
     assert set(flagged) == {f"reliability.{name}" for name in NOT_STATED}
     assert flagged["reliability.failures_per_1000_gpu_days"]["kind"] == "not_stated"
-    assert flagged["reliability.failures_per_1000_gpu_days"]["value"] == 2.0
-    assert flagged["reliability.failures_per_1000_gpu_days"]["range"] == [0.2, 2.0]
+    assert flagged["reliability.failures_per_1000_gpu_days"]["value"] == 2.6
+    assert flagged["reliability.failures_per_1000_gpu_days"]["range"] == [0.2, 2.6]
     assert by_id["explicit"]["unverified_inputs"] == []
     uptime = next(a for a in by_id["unstated"]["assumptions"] if a["name"] == "Uptime")
     assert "not stated" in uptime["source"] and "provider" not in uptime["source"]
 
 
 def test_a_not_stated_failure_rate_is_centred_on_the_cautious_default_and_drawn_as_a_statement():
-    """Issue 31: the doubt of a figure nobody stated is in its centre (2.0 per 1,000 GPU-days, the
-    range's top, four times the typical 0.47), not in a wider spread that would also draw optimistic
+    """Issue 31: the doubt of a figure nobody stated is in its centre (2.6 per 1,000 GPU-days, the
+    range's top, five times the typical 0.47), not in a wider spread that would also draw optimistic
     tails; only a buyer's assumption is drawn twice as wide."""
     evaluation = Evaluation.model_validate(
         evaluation_dict([bid_dict("stated"), bid_dict("unstated", reliability=NOT_STATED)])
@@ -76,7 +76,7 @@ def test_a_not_stated_failure_rate_is_centred_on_the_cautious_default_and_drawn_
     }
     assert sigmas == pytest.approx({"stated": FAILURE_RATE_SIGMA, "unstated": FAILURE_RATE_SIGMA})
     points = {s.estimate.bid.id: bid_inputs(s.estimate, 512, Spreads())[2].point for s in scorecard.scores}
-    assert points == {"stated": 0.5, "unstated": 2.0}
+    assert points == {"stated": 0.5, "unstated": 2.6}
 
 
 def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
@@ -114,3 +114,20 @@ def test_workload_inputs_are_the_buyers_where_set_and_defaults_where_left_out():
     items = unverified_items(score_evaluation(evaluation))
     assert "Workload: restart (minutes) = 15 is ClusterBid default;" in " ".join(items)
     assert any(i.startswith("Workload: baseline MFU = 0.42 is buyer's assumption (the buyer)") for i in items)
+
+
+@pytest.mark.parametrize("held", [0.47, 2.0, 2.6])
+def test_an_older_document_holding_a_former_default_for_an_unstated_rate_still_opens(held):
+    """The failure rate's default was 0.47 before issue 31 and 2.0 before issue 36's check of
+    Meta's papers; a document of those days that marks the rate not stated holds one of them. It
+    opens and is scored with today's 2.6; any other figure marked not stated is refused."""
+    from clusterbid.core.provenance.resolve import completed_bid_provenance, effective_reliability
+
+    data = bid_dict("old", provenance={"reliability.failures_per_1000_gpu_days": {"kind": "not_stated"}})
+    data["reliability"]["failures_per_1000_gpu_days"] = held
+    bid = Bid.model_validate(data)
+    completed_bid_provenance(bid)
+    assert effective_reliability(bid).failures_per_1000_gpu_days == 2.6
+    data["reliability"]["failures_per_1000_gpu_days"] = 1.3
+    with pytest.raises(ValueError, match="marked not stated but holds 1.3"):
+        completed_bid_provenance(Bid.model_validate(data))

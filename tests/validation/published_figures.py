@@ -164,6 +164,55 @@ def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
     return e.step_s
 
 
+def spec_only_band(row: Row, samples: int = 4000) -> tuple[float, float] | None:
+    """The spec-only prediction's P10-P90 in the publication's TFLOP/s: the Monte Carlo's run-hours
+    percentiles over its point figure, applied to the rate (a longer run is a lower rate)."""
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.uncertainty.montecarlo import run_monte_carlo
+    from tests.conftest import evaluation_dict
+
+    # The Monte Carlo draws only bids that pass the memory gates: llm-foundry shards parameters
+    # (FSDP) and NeMo the optimizer state (the distributed optimizer), which the point table leaves out.
+    sharding = {"shard_parameters": True} if row in FOUNDRY else {"distributed_optimizer": True}
+    workload = {**_workload(row, REFERENCE_MFU, REFERENCE_WIDTH).model_dump(mode="json"), **sharding}
+    bid = _bid(row, []).model_dump(mode="json")
+    evaluation = Evaluation.model_validate(evaluation_dict([bid], workload=workload))
+    point_hours = estimate_training(evaluation.workload, evaluation.bids).bids[0].wall_hours
+    band = run_monte_carlo(evaluation, samples, seed=1, precision=None).bids.get(evaluation.bids[0].id)
+    if band is None:  # the bid did not pass a gate, so it has no band
+        return None
+    rate = predicted_rate(row, None)
+    return rate * point_hours / band.hours_p90, rate * point_hours / band.hours_p10
+
+
+def coverage() -> dict[str, tuple[int, int, float]]:
+    """Per GPU type and precision (and "all rows"): rows inside the spec-only P10-P90, rows with a
+    band, and the geometric-mean point error over them."""
+    by_gpu: dict[str, list[tuple[bool, float]]] = {}
+    for row in (*MEGATRON, *MT_NLG, *FOUNDRY, *NEMO):
+        found = spec_only_band(row)
+        if found is None:
+            print(f"  {row.series:36s} {row.label:>12s} no band: the bid did not pass a gate")
+            continue
+        low, high = found
+        inside = low <= row.published_tflops <= high
+        error = abs(math.log(predicted_rate(row, None) / row.published_tflops))
+        by_gpu.setdefault(f"{row.gpu} {row.precision}", []).append((inside, error))
+        print(f"  {row.series:36s} {row.label:>12s} {row.published_tflops:8.1f} in {low:7.1f}-{high:7.1f}: "
+              f"{'inside' if inside else 'OUTSIDE'}")
+    by_gpu["all rows"] = [x for rows in by_gpu.values() for x in rows]
+    return {name: (sum(inside for inside, _ in rows), len(rows), math.exp(sum(e for _, e in rows) / len(rows)) - 1)
+            for name, rows in by_gpu.items()}
+
+
+def band_coverage() -> None:
+    """Issue 36 item 2: the share of published figures inside the spec-only P10-P90, per GPU type,
+    with the point error beside it (goals: at least 80% inside, point error 15% or better)."""
+    print("\nspec-only band coverage (published figure inside the model's P10-P90):")
+    for name, (inside, rows, point) in coverage().items():
+        print(f"  {name:24s} {inside / rows:5.0%} inside over {rows:2d} rows; point error {point:.1%} (geometric mean)")
+
+
 def predicted_rate(row: Row, evidence_row: Row | None) -> float:
     """The prediction in the publication's own FLOPs per GPU per second (TFLOP/s)."""
     return row.published_flops_per_step() / (row.gpus * predicted_step_s(row, evidence_row)) / 1e12
@@ -218,6 +267,7 @@ def main() -> None:
     print(f"  with evidence of the same model at another scale: {geomean(same):.1%} over {len(same)} points; "
           f"carried from a smaller model (weak scaling): {geomean(other):.1%} over {len(other)}")
     _spec_only_floor(signed, geomean)
+    band_coverage()
 
 
 def _spec_only_floor(signed: list[tuple[str, float]], geomean) -> None:

@@ -31,6 +31,8 @@ def _evidence_source(evidence: Evidence) -> str:
         f"by {evidence.measured_by}"
         + (f" on {evidence.measured_on.isoformat()}" if evidence.measured_on else ", date not given")
         + (f", artefact sha256 {evidence.artefact_sha256[:12]}..." if evidence.artefact_sha256 else ", no artefact attached")
+        + (f"; the run does not record its {', '.join(evidence.missing_context)}: graded lower and drawn wider"
+           if evidence.missing_context else "")
     )
 
 

@@ -113,7 +113,7 @@ class Reliability(FrozenModel):
         0, ge=0, le=100, description="Credit at the first SLA breach tier, percent"
     )
     failures_per_1000_gpu_days: float | None = Field(
-        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days across the fleet (jobs up to 1,024 GPUs; larger jobs see fewer per GPU, methodology section 3; empty: 2.0, the cautious default)"
+        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days across the fleet (jobs up to 1,024 GPUs; larger jobs see fewer per GPU, methodology section 3; empty: 2.6, the cautious default)"
     )
     node_replacement_hours: float | None = Field(
         72, ge=0, le=10_000, description="Hours to replace a failed node"

@@ -45,9 +45,8 @@ def test_a_small_model_on_one_node_is_used_but_down_graded_with_the_reason():
     e = _estimate([H100_7B])
     assert e.efficiency_evidence is not None and e.efficiency_evidence.grade.value == "provider_claim"
     assert e.baseline_mfu != pytest.approx(0.42)  # it still calibrates
-    note = next(n for n in e.calibration_notes if "down-graded" in n)
-    assert "6.66B active parameters against the workload's 70B" in note
-    assert "from measured_provider to provider_claim" in note
+    assert any("6.66B active parameters against the workload's 70B" in n for n in e.calibration_notes)
+    assert any("from measured_provider to provider_claim" in n for n in e.calibration_notes)
 
 
 def test_a_step_time_of_another_model_is_refused():
@@ -66,7 +65,8 @@ def test_a_measurement_that_records_nothing_is_used_and_the_note_lists_what_to_a
             "description": "a claim"}
     e = _estimate([bare])
     assert e.efficiency_evidence is not None
-    assert any("does not record its GPU, precision, model size, sequence length" in n for n in e.calibration_notes)
+    assert any("does not record its GPU, precision, model size, sequence length, layout (TP and PP), global batch, "
+               "FLOPs basis" in n for n in e.calibration_notes)
 
 
 def test_a_6n_mfu_is_counted_with_the_attention_term():

@@ -133,7 +133,10 @@ def test_score_reports_the_grade_of_the_evidence_it_used(tmp_path: Path, capsys)
     # A typed scaling table is a claim even from the buyer (issue 31: grades follow artefacts).
     assert mfu["source"].startswith("claimed: training_mfu at 512 GPUs, grade provider_claim, by buyer on 2025-03-01")
     sha = hashlib.sha256((DATA / "throughput" / "scaling.csv").read_bytes()).hexdigest()
-    assert mfu["source"].endswith(f"artefact sha256 {sha[:12]}...")
+    assert f"artefact sha256 {sha[:12]}..." in mfu["source"]
+    # The table gives no sequence, layout or batch lines: said beside the figure (issue 36).
+    assert mfu["source"].endswith("the run does not record its sequence length, layout (TP and PP), global batch: "
+                                  "graded lower and drawn wider")
 
 
 def test_measured_on_is_recorded_and_a_future_date_refused(capsys) -> None:

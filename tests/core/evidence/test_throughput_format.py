@@ -76,6 +76,7 @@ def test_flags() -> None:
     assert flags["layout-off"] == ("parallelism_mismatch",)  # 8 x 4 x 8 = 256, not 512
     assert flags["too-good"] == ("mfu_implausible",)  # 6 * 70e9 * 17000 / (8 * 989e12) = 0.902 > 0.85
     assert flags["half-stated"] == ("mfu_mismatch",)  # stated 0.199 vs 0.398 recomputed: half
+    assert flags["basis-unstated"] == ("mfu_flops_basis_unstated",)  # used as stated, count not said
 
 
 def test_sparse_denominator_doubles_and_tokens_override_stated_mfu() -> None:

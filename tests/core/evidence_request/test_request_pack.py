@@ -132,9 +132,9 @@ def test_a_bid_that_states_no_reliability_figures_gets_a_pack_that_says_so(tmp_p
     out = tmp_path / "pack"
     assert main(["request-evidence", str(source), "--bid", bid["id"], "-o", str(out), "--samples", "2000"]) == 0
     questions = json.loads(next(out.glob("*.json")).read_text(encoding="utf-8"))["questions"]
-    # The documented defaults, the cautious ends of their ranges (issue 31): 2.0 per 1,000
-    # GPU-days (0.2-2.0), 72 h (4-72), 95% (95-99.9).
-    assert "the bid does not state it; we assumed 2, not stated (default used)" in questions[0]
+    # The documented defaults, the cautious ends of their ranges (issue 31): 2.6 per 1,000
+    # GPU-days (0.2-2.6), 72 h (4-72), 95% (95-99.9).
+    assert "the bid does not state it; we assumed 2.6, not stated (default used)" in questions[0]
     assert "the bid does not state it; we assumed 72 hours" in questions[1]
     assert "the bid does not state it; we assumed 95%" in questions[2]
     assert not any("the bid states" in q for q in questions)

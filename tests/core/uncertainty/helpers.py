@@ -36,7 +36,15 @@ def evidence(kind: str, value: float, scale: int, grade: str = "measured_indepen
         "grade": grade,
         "measured_by": "third_party" if grade == "measured_independent" else "provider",
         "artefact_sha256": ARTEFACT if measured else None,
+        # A training run records its context, here conftest's default workload's (70B, H100 BF16,
+        # TP 8 x PP 4, 1,024 sequences of 4,096): missing context would down-grade it (issue 36).
+        **(TRAINING_CONTEXT if kind == "training_mfu" else {}),
     }
+
+
+TRAINING_CONTEXT = {"gpu_model": "H100-SXM", "precision": "bf16", "model_active_params_billions": 70.0,
+                    "sequence_length": 4096, "tensor_parallel": 8, "pipeline_parallel": 4,
+                    "global_batch_sequences": 1024, "mfu_flops_basis": "model"}
 
 
 def evaluation(bids: list[dict], workload: dict | None = None, **overrides) -> Evaluation:

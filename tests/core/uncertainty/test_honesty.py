@@ -69,7 +69,7 @@ TYPICAL = {
 }
 # The cautious end of each documented range (methodology section 12), written out by hand.
 CAUTIOUS = {
-    "failures_per_1000_gpu_days": 2.0, "node_replacement_hours": 72.0, "uptime_sla_percent": 95.0,
+    "failures_per_1000_gpu_days": 2.6, "node_replacement_hours": 72.0, "uptime_sla_percent": 95.0,
     "sla_credit_percent": 0.0, "burn_in_hours": 72.0, "storage_write_gb_s": 2.0,
 }
 

@@ -102,6 +102,12 @@ def run_scalars(workload: Workload, evidence: Evidence | None) -> WorkloadScalar
         changes["pipeline_parallel"] = evidence.pipeline_parallel
         if evidence.pipeline_parallel == 1:
             changes["virtual_pipeline_stages"] = 1
+    if evidence.context_parallel is not None:
+        changes["context_parallel"] = evidence.context_parallel
+    elif evidence.tensor_parallel is not None and evidence.pipeline_parallel is not None:
+        # A layout given as TP and PP has no context parallelism (the frameworks' default, 1): the
+        # workload's CP 8 for 32k tokens is not the 4k run's (issue 36, sequence carry).
+        changes["context_parallel"] = 1
     sequence = evidence.sequence_length or workload.sequence_length
     sequences = evidence.global_batch_sequences or workload.global_batch_sequences
     changes.update(sequence_length=sequence, global_batch_tokens=sequences * sequence, job_gpus=evidence.scale_gpus)

@@ -7,8 +7,11 @@ the workload's baseline. So a figure measured on another GPU or precision is ref
 time of another model, sequence or layout is refused; an MFU of a model more than twice as large
 or small, of a sequence more than twice as long or short, or of another TP/PP layout is used but
 down-graded to a provider claim (wider spread and the claim's haircut in the Monte Carlo), and
-a note says why. Fields the measurement does not record are not held against it; the note
-lists them so the officer can ask.
+a note says why. Context the measurement does not record (GPU, precision, model size, sequence,
+layout, global batch, and for an MFU the FLOPs it counts) is never taken as matching in silence
+(issue 36): the figure is used one grade lower (a buyer's measurement becomes a provider's, a
+provider's a claim), a measurement's band widened for each missing item (uncertainty/spreads.py;
+a claim is already drawn as silence), and the note and the figure's source line say what to ask.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ from clusterbid.core.workload import Workload
 MFU_SIZE_FACTOR = 2.0
 # A step time must be of the same model: parameter counts quoted to a few percent.
 STEP_SIZE_TOLERANCE = 0.10
+
+
+# Missing context lowers a measurement one grade (a mismatch goes straight to a claim): the
+# artefact still shows the run happened, but not that it was this bid's and workload's run.
+ONE_GRADE_LOWER = {EvidenceGrade.MEASURED_INDEPENDENT: EvidenceGrade.MEASURED_PROVIDER,
+                   EvidenceGrade.MEASURED_PROVIDER: EvidenceGrade.PROVIDER_CLAIM}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +60,17 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
         return Fit(None, (f"{what} is a step time of another run ({'; '.join(mismatches)}): a step time only "
                           "calibrates the workload's own model, batch and layout; not used",))
     notes = []
-    missing = [label for name, label in (("gpu_model", "GPU"), ("precision", "precision"),
-                                         ("model_active_params_billions", "model size"),
-                                         ("sequence_length", "sequence length"))
-               if getattr(evidence, name) is None]
+    missing = missing_context(evidence) + _attention_unknown(evidence, workload)
     if missing:
-        notes.append(f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's")
+        was = evidence.grade
+        lower = EvidenceGrade.PROVIDER_CLAIM if mismatches else ONE_GRADE_LOWER.get(was, was)
+        evidence = evidence.model_copy(update={"grade": lower, "missing_context": missing})
+        notes.append(f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's, "
+                     + (f"down-graded from {was.value} to {lower.value}" if lower is not was else "kept a claim")
+                     + " and drawn wider; ask for them")
+        if mismatches:
+            notes.append(f"{what} measured another run ({'; '.join(mismatches)})")
+        return Fit(evidence, tuple(notes))
     if mismatches and evidence.grade is not EvidenceGrade.PROVIDER_CLAIM:
         notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used, down-graded from "
                      f"{evidence.grade.value} to provider_claim")
@@ -64,6 +78,31 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
     if mismatches:
         notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used as the claim it is")
     return Fit(evidence, tuple(notes))
+
+
+def missing_context(evidence: Evidence) -> tuple[str, ...]:
+    """What a training run did not record, in the words the note prints."""
+    layout = None if evidence.tensor_parallel is None or evidence.pipeline_parallel is None else "recorded"
+    basis = evidence.mfu_flops_basis if evidence.kind is EvidenceKind.TRAINING_MFU else "not needed"
+    recorded = [(evidence.gpu_model, "GPU"), (evidence.precision, "precision"),
+                (evidence.model_active_params_billions, "model size"), (evidence.sequence_length, "sequence length"),
+                (layout, "layout (TP and PP)"), (evidence.global_batch_sequences, "global batch"),
+                (basis, "FLOPs basis (6N, with attention, or hardware)")]
+    missing = [label for value, label in recorded if value is None]
+    return tuple(missing)
+
+
+def _attention_unknown(evidence: Evidence, workload: Workload) -> tuple[str, ...]:
+    """Carrying a run to another sequence length grows its attention work by 2 l s h / N per token
+    (flops.attention_factor), which needs the workload's layers and width: without them the carry
+    would treat attention as constant, so the gap counts as missing context (issue 36)."""
+    seq = evidence.sequence_length
+    if seq is None or seq == workload.sequence_length:
+        return ()
+    if workload.num_layers is not None and workload.hidden_size is not None:
+        return ()
+    return (f"attention growth from sequence {seq:,} to {workload.sequence_length:,} (the workload gives no "
+            "layers and width)",)
 
 
 def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:

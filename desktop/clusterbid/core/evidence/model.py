@@ -48,7 +48,7 @@ UNITS = {
 
 
 RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequence_length", "tensor_parallel",
-              "pipeline_parallel", "global_batch_sequences")
+              "pipeline_parallel", "context_parallel", "global_batch_sequences")
 # Issue 37: a serving benchmark is a run too: its GPU, precision and parallelism are recorded like
 # a training run's, and these fields, its own, say at what shape it measured.
 SHARED_RUN_FIELDS = ("gpu_model", "precision", "tensor_parallel", "pipeline_parallel", "model_active_params_billions")
@@ -91,11 +91,18 @@ class Evidence(FrozenModel):
     sequence_length: int | None = Field(None, ge=1, le=10_000_000, description="Sequence length of the measured run")
     tensor_parallel: int | None = Field(None, ge=1, le=1024, description="TP of the measured run")
     pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="PP of the measured run")
+    context_parallel: int | None = Field(
+        None, ge=1, le=1024, description="CP of the measured run (a run that records its TP and PP but not this: 1)"
+    )
     global_batch_sequences: int | None = Field(
         None, ge=1, le=100_000_000, description="Sequences per optimizer step of the measured run (a step time's batch)"
     )
     mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
         None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
+    )
+    missing_context: tuple[str, ...] = Field(
+        (), max_length=16, description="What the run did not record, set when it calibrates a bid: the figure "
+        "is graded a claim and drawn wider for each (filled by the cost model, not by hand)",
     )
     # What a serving benchmark ran (issue 37): the calibration solves the engine factor at this shape.
     prompt_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean prompt tokens of the serving run")

@@ -30,7 +30,7 @@ HEADER = ("gpus", "tokens_per_second")
 # The run's layout and shape, optional: each one recorded travels with every row's evidence, so the
 # calibration solves the table through the layout it ran (issue 36 item 3); each one left out is
 # named in the bid's notes.
-LAYOUT_KEYS = ("sequence_length", "tensor_parallel", "pipeline_parallel", "global_batch_sequences")
+LAYOUT_KEYS = ("sequence_length", "tensor_parallel", "pipeline_parallel", "context_parallel", "global_batch_sequences")
 SETUP_KEYS = ("model", "active_params_b", "precision", "gpu_model", "measured_by", "measured_on", *LAYOUT_KEYS)
 REQUIRED_SETUP = ("model", "active_params_b", "precision", "gpu_model", "measured_by")
 MAX_ROWS = 1000

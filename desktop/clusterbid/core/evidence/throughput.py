@@ -26,6 +26,11 @@ AGREEMENT_TOLERANCE = 0.05
 MIN_PLAUSIBLE_MFU = 1e-4
 
 MfuDenominator = Literal["dense_peak", "sparse_peak", "unstated"]
+# Which FLOPs a stated MFU counts (issue 36): 6N only, the model's with attention, or the
+# hardware's (recomputed forward passes included, so "HFU"). Unstated is flagged and left open.
+FlopsBasis = Literal["6n", "model", "hardware", "unstated"]
+BASIS_WORDS = {"6n": "6 x parameters per token", "model": "model FLOPs with attention",
+               "hardware": "hardware FLOPs, recomputation included"}
 
 
 class ThroughputRow(FrozenModel):
@@ -46,6 +51,7 @@ class ThroughputRow(FrozenModel):
     mfu: float | None = Field(None, gt=0, le=1, description="As stated by whoever measured it")
     global_batch_tokens: int | None = Field(None, ge=1)
     mfu_denominator: MfuDenominator | None = None
+    mfu_flops_basis: FlopsBasis | None = Field(None, description="Which FLOPs the stated mfu counts")
     gpu_model: str = Field(min_length=1, max_length=64, description="Catalog id, e.g. H100-SXM")
     measured_by: Literal["buyer", "third_party", "provider"]
     measured_on: dt.date | None = None
@@ -127,6 +133,7 @@ def evaluate_row(row: ThroughputRow, source: str, where: str = "") -> Throughput
     else:
         assert row.mfu is not None and row.mfu_denominator is not None
         mfu, method = _mfu_as_stated(row, peak, flags)
+        _check_stated_basis(row, flags)
     if row.tp * row.pp * row.cp * row.dp != row.gpus:
         flags.append(NcclFlag(code="parallelism_mismatch", message=(
             f"tp x pp x cp x dp = {row.tp} x {row.pp} x {row.cp} x {row.dp} = {row.tp * row.pp * row.cp * row.dp}, "
@@ -158,11 +165,23 @@ def _check_stated_mfu(row: ThroughputRow, computed: float, flags: list[NcclFlag]
         flags.append(NcclFlag(code="mfu_denominator_unstated", message=(
             f"the stated MFU {stated:.1%} does not say which peak it divides by; recomputed from tokens/s "
             f"against the dense peak: {computed:.1%}")))
+    if row.mfu_flops_basis in ("model", "hardware"):
+        return  # another count than 6N: not comparable without the architecture; 6N is used
     if abs(stated / computed - 1) > AGREEMENT_TOLERANCE:
         hint = " (about half: a sparse-peak denominator?)" if abs(stated / computed - 0.5) <= AGREEMENT_TOLERANCE else ""
         flags.append(NcclFlag(code="mfu_mismatch", message=(
             f"the stated MFU {stated:.1%} disagrees with 6 x params x tokens/s over the dense peak, "
             f"{computed:.1%}{hint}; the recomputed figure is used")))
+
+
+def _check_stated_basis(row: ThroughputRow, flags: list[NcclFlag]) -> None:
+    """A stated MFU used as is must say which FLOPs it counts: a hardware (HFU) figure read as
+    model FLOPs overstates the run by the recomputed share (a third more with full recomputation)."""
+    if row.mfu_flops_basis in (None, "unstated"):
+        flags.append(NcclFlag(code="mfu_flops_basis_unstated", message=(
+            f"the stated MFU {row.mfu or 0.0:.1%} does not say which FLOPs it counts (6 x parameters, model "
+            "FLOPs with attention, or hardware FLOPs with recomputation): taken as model FLOPs and drawn wider; "
+            "ask for tokens/s or the mfu_flops_basis")))
 
 
 def _mfu_as_stated(row: ThroughputRow, peak: float, flags: list[NcclFlag]) -> tuple[float, str]:
@@ -192,7 +211,10 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
     description = (
         f"{row.model}, {row.active_params_b:g}B active, {row.precision}, seq {row.sequence_length}, "
         f"TP{row.tp} PP{row.pp}" + (f" CP{row.cp}" if row.cp > 1 else "") + f" DP{row.dp} on {row.gpus} {row.gpu_model}: "
-        f"MFU {result.mfu:.2%} ({result.mfu_method})" + (f". Flags: {flags}" if flags else "")
+        f"MFU {result.mfu:.2%} ({result.mfu_method}"
+        + (f"; counts {BASIS_WORDS[basis]}" if (basis := _basis(row.mfu_flops_basis)) and not result.tokens_per_second
+           else "")
+        + ")" + (f". Flags: {flags}" if flags else "")
         + f". {TYPED_SUMMARY_NOTE[0].upper()}{TYPED_SUMMARY_NOTE[1:]}"
     )
     return Evidence(
@@ -203,6 +225,27 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
         # recomputed from tokens/s counts 6N (a stated one says nothing of its count).
         gpu_model=row.gpu_model, precision=row.precision, model_active_params_billions=row.active_params_b,
         sequence_length=row.sequence_length, tensor_parallel=row.tp, pipeline_parallel=row.pp,
-        mfu_flops_basis="6n" if result.tokens_per_second is not None else None,
+        context_parallel=row.cp, global_batch_sequences=_sequences(row),
+        mfu_flops_basis="6n" if result.tokens_per_second is not None else _basis(row.mfu_flops_basis),
         artefact_name=artefact_name, artefact_sha256=artefact_sha256,
     )  # fmt: skip
+
+
+def _basis(stated: str | None) -> Literal["6n", "model", "hardware"] | None:
+    """The evidence's basis from the row's column: unstated is None (the calibration reads it as
+    model FLOPs and the fit counts it as missing context)."""
+    if stated == "6n":
+        return "6n"
+    if stated == "model":
+        return "model"
+    if stated == "hardware":
+        return "hardware"
+    return None
+
+
+def _sequences(row: ThroughputRow) -> int | None:
+    """The row's global batch in sequences, when its tokens are a whole number of them."""
+    tokens = row.global_batch_tokens
+    if tokens is None or tokens % row.sequence_length:
+        return None
+    return tokens // row.sequence_length

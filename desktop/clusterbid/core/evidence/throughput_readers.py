@@ -13,7 +13,7 @@ from clusterbid.core.evidence.throughput import ThroughputResult, build_row, eva
 REQUIRED_COLUMNS = ("model", "active_params_b", "precision", "sequence_length", "tp", "pp", "dp", "gpus",
                     "gpu_model", "measured_by")  # fmt: skip
 OPTIONAL_COLUMNS = ("cp", "tokens_per_second", "step_time_s", "mfu", "global_batch_tokens", "mfu_denominator",
-                    "measured_on")  # fmt: skip
+                    "mfu_flops_basis", "measured_on")  # fmt: skip
 COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
 # A throughput file lists a handful of runs; anything this large is not one, and refusing it
 # early keeps a fuzzed or mistaken input from costing memory.
@@ -41,15 +41,16 @@ def _clean_cells(raw: dict[str, object], source: str, line: int | None, where: s
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         cells[key] = value.strip() if isinstance(value, str) else value
-    for key in ("measured_by", "measured_on", "precision", "mfu_denominator", "gpu_model"):
+    for key in ("measured_by", "measured_on", "precision", "mfu_denominator", "mfu_flops_basis", "gpu_model"):
         if key in cells and not isinstance(cells[key], str):
             raise EvidenceParseError(source, line, f"{where}{key} must be text, found {str(cells[key])[:40]!r}")
     if "measured_by" in cells:
         cells["measured_by"] = parse_measured_by(str(cells["measured_by"]), source, line, f"{where}measured_by")
     if "measured_on" in cells:
         cells["measured_on"] = parse_measured_on(str(cells["measured_on"]), source, line, f"{where}measured_on")
-    if "precision" in cells:
-        cells["precision"] = str(cells["precision"]).lower()
+    for key in ("precision", "mfu_flops_basis"):
+        if key in cells:
+            cells[key] = str(cells[key]).lower()
     return cells
 
 

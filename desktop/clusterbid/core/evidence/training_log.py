@@ -112,5 +112,8 @@ def training_log_evidence(log: TrainingLog, *, measured_by: str, artefact_sha256
         value=log.step_time_s, unit=UNITS[EvidenceKind.TRAINING_STEP_TIME],
         grade=grade_for(measured_by, artefact_sha256), measured_by=measured_by, measured_on=measured_on,
         precision=_precision(a), sequence_length=seq, tensor_parallel=tp, pipeline_parallel=pp,
+        # Megatron-LM prints context_parallel_size since it has one; older logs ran without (1).
+        context_parallel=int(cp) if (cp := a.get("context_parallel_size", "1")).isdigit() and 0 < int(cp) <= 1024
+        else None,
         global_batch_sequences=batch, artefact_name=artefact_name, artefact_sha256=artefact_sha256,
     )

@@ -35,8 +35,8 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
             documented = DOCUMENTED_DEFAULTS[path]
             default = documented.value
             # The figure held is ignored (effective_reliability uses the default); the default of
-            # the day a document was written (`former`) is accepted, any other figure contradicts.
-            if value not in (default, documented.former):  # a figure it says nobody stated
+            # the day a document was written (`former`, `earlier`) is accepted, any other figure contradicts.
+            if value not in (default, documented.former, *documented.earlier):  # says nobody stated it
                 raise ValueError(f"{path} is marked not stated but holds {value:g}; leave it empty (the "
                                  f"default {default:g} is used) or mark where the provider stated it")
         elif path not in filled:

@@ -9,7 +9,7 @@ are judgements, documented in resources/methodology.md ("Uncertainty"); the reas
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
@@ -69,6 +69,12 @@ CLAIM_MEDIAN = {"busbw": 0.90, "baseline_mfu": 0.85}
 # Evidence measured far below the job size says less about the job: sigma grows in quadrature by
 # this much per doubling from the measured scale to the job, capped at the no-evidence sigma.
 SIGMA_PER_DOUBLING = 0.03
+# Each item of context a training run does not record (GPU, precision, model size, sequence, layout,
+# batch, FLOPs basis) could hide a difference the fit rule would have caught (costmodel/evidence_fit):
+# its threshold, a model twice as large or small, moves an MFU about 10% (flops.WIDTH_H0), so each
+# missing item adds 0.10 in quadrature to a measurement's own spread (issue 36: never silently
+# matched). A measurement of the provider's missing context falls to a claim, drawn as silence.
+MISSING_CONTEXT_SIGMA = 0.10
 # No evidence kind exists for failure rates: the bid's figure is a statement, and published fleet
 # figures (Llama 3, 16k H100: about 0.47 per 1,000 GPU-days) are single data points.
 FAILURE_RATE_SIGMA = 0.5
@@ -104,6 +110,7 @@ class Spreads:
     stated_reliability_sigma: float = STATED_RELIABILITY_SIGMA
     default_range_scale: float = 1.0  # 0 in the zero table: a default's range adds no spread
     lower_bound_sigma: float = LOWER_BOUND_BUSBW_SIGMA
+    missing_context_sigma: float = MISSING_CONTEXT_SIGMA
     term_ranges: bool = True  # False in the zero table: unwritten terms stay at their point figure
 
     @classmethod
@@ -121,6 +128,7 @@ class Spreads:
             stated_reliability_sigma=0.0,
             default_range_scale=0.0,
             lower_bound_sigma=0.0,
+            missing_context_sigma=0.0,
             term_ranges=False,
         )
 
@@ -219,8 +227,14 @@ def _drawn(silent: UncertainInput, point: float, evidence: Evidence | None, tabl
     if evidence is None:
         return silent
     if evidence.grade is EvidenceGrade.PROVIDER_CLAIM:
+        # Already drawn as silence, the widest a figure gets (issue 31): a claim missing context
+        # is not drawn wider still, which would make it worse than saying nothing.
         return _claimed(silent, point, silent.point, evidence, spreads)
-    return _evidence_backed(silent.name, point, evidence, table, job_gpus, spreads)
+    drawn = _evidence_backed(silent.name, point, evidence, table, job_gpus, spreads)
+    if not evidence.missing_context:
+        return drawn
+    wider = math.hypot(drawn.sigma, spreads.missing_context_sigma * math.sqrt(len(evidence.missing_context)))
+    return replace(drawn, sigma=wider)
 
 
 def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16") -> tuple[UncertainInput, ...]:
