@@ -6,6 +6,7 @@ from clusterbid import __version__
 from clusterbid.core.report import format_money, money
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
+from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
 
@@ -50,6 +51,15 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
             f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})")
 
 
+def billing_basis(w) -> str:
+    """How the fleets are billed, in words (issue 37: a reserved base plus burst over the profile)."""
+    if profile_words(w) is None:
+        return "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"
+    return ("a reserved base billed all month plus on-demand GPU-hours above it where the bid offers burst, "
+            "over the stated traffic profile (otherwise the peak fleet reserved all month), in whole nodes; "
+            "cost per token at the average load")
+
+
 def blended(per_million_output: float, w) -> float:
     """Issue 37: the same monthly bill over every token the service moves, prompts and outputs
     (what API prices quote): cost per million output tokens x output / (prompt + output)."""
@@ -83,6 +93,9 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
             "cost_per_million_tokens_input_and_output": None if w is None
             else _amount(blended(e.cost_per_million_tokens, w), currency),
             "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
+            # Issue 37: the reserved base and the on-demand GPU-hours a month above it.
+            "reserved_gpus": e.reserved_gpus,
+            "burst_gpu_hours_per_month": None if e.burst_gpu_hours is None else round(e.burst_gpu_hours, 3),
         }
     return {
         "rank": score.rank,
@@ -121,7 +134,8 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
             "ttft_percentile": w.ttft_percentile,
             "context_cv": w.context_cv,
         },
-        "billing": "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load",
+        "billing": billing_basis(w),
+        "traffic_profile": profile_words(w),
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
         "uncertainty": None if scorecard.uncertainty is None else {
@@ -163,7 +177,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         f"Service: {w.name}; {w.weight_bytes / 1e9:,.0f} GB of {w.precision.upper()} weights, "
         f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT {w.ttft_target_ms:g} ms "
         f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average {w.average_requests_per_s:g} req/s",
-        "GPUs are billed at peak provisioning (whole nodes, all month); cost per token is at the average load.",
+        billing_basis(w)[0].upper() + billing_basis(w)[1:] + ".",
+        *([f"Traffic profile: {profile_words(w)}."] if profile_words(w) else []),
         f"Ranked on the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
@@ -197,6 +212,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                 f"are queueing headroom, the {w.forecast_margin_percent:g}% forecast margin and "
                 f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the stated peak; "
                 f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed"
+                + (f" at peak: {e.reserved_gpus:,} reserved all month plus {e.burst_gpu_hours:,.0f} GPU-hours "
+                   "a month on demand above them" if e.bursts else "")
             )
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:

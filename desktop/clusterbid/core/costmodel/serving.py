@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
+from clusterbid.core.costmodel.serving_burst import ChosenReplica, bill_over_profile
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_queue import (
     EXACT_SERVER_LIMIT,
@@ -200,6 +201,8 @@ class Fleet:
     monthly_cost: np.ndarray
     cost_per_million_tokens: np.ndarray
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
+    reserved_gpus: np.ndarray  # the reserved base (issue 37; the whole peak fleet without burst)
+    burst_gpu_hours: np.ndarray  # on-demand GPU-hours a month above the base (0 without burst)
 
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
@@ -264,6 +267,11 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         (chosen_replicas - w.spare_replicas) * pick(batch), arrivals * pick(service), pick(service),
         w.ttft_percentile, exact_slots,
     )
+    # Issue 37: the bill over the day's traffic, a reserved base plus burst where the bid offers it.
+    bill = bill_over_profile(w, b, ChosenReplica(pick(throughput), pick(batch), pick(tp), pick(service),
+                                                 pick(cand(grid.ttft_s)), billed_chosen), exact_slots)
+    monthly_chosen = (bill.gpu_bill * (1.0 + b.fee_share) + b.recurring_fees_per_month
+                      + b.one_off_fees / w.service_months)
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
@@ -278,7 +286,11 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         gpus_billed=billed_chosen,
         servable=ok,
         fewest_gpus_billed=fewest,
-        monthly_cost=pick(monthly),
-        cost_per_million_tokens=pick(per_million),
-        fabric_cost_per_month=billed_chosen * HOURS_PER_MONTH * b.fabric_price_per_gpu_hour,
+        monthly_cost=np.where(ok, monthly_chosen, np.nan),
+        cost_per_million_tokens=np.where(ok, monthly_chosen / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+                                         np.nan),
+        fabric_cost_per_month=(bill.reserved_gpus * HOURS_PER_MONTH + bill.burst_gpu_hours)
+        * b.fabric_price_per_gpu_hour,
+        reserved_gpus=bill.reserved_gpus,
+        burst_gpu_hours=bill.burst_gpu_hours,
     )

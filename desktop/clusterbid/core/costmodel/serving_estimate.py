@@ -53,6 +53,15 @@ class ServingEstimate:
     monthly_cost: float | None
     cost_per_million_tokens: float | None
     fabric_cost_per_month: float | None
+    # Issue 37: the reserved base and the on-demand GPU-hours a month above it (the whole fleet
+    # and 0 unless the bid offers burst and the workload states its traffic profile).
+    reserved_gpus: int | None = None
+    burst_gpu_hours: float | None = None
+
+    @property
+    def bursts(self) -> bool:
+        return bool(self.burst_gpu_hours) or (self.reserved_gpus is not None and self.gpus_billed is not None
+                                              and self.reserved_gpus < self.gpus_billed)
 
     @property
     def passes_gates(self) -> bool:
@@ -127,6 +136,7 @@ _FIGURES = (
     "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "replicas_for_mean",
     "queue_wait_ms", "slot_utilisation", "tp_allreduce_ms", "gpus_needed",
     "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
+    "reserved_gpus", "burst_gpu_hours",
 )
 
 
@@ -162,5 +172,7 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "monthly_cost": float(plan.monthly_cost[i]),
         "cost_per_million_tokens": float(plan.cost_per_million_tokens[i]),
         "fabric_cost_per_month": None if math.isnan(fabric) else fabric,
+        "reserved_gpus": int(plan.reserved_gpus[i]),
+        "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
     }
 

@@ -9,6 +9,7 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.provenance import unstated_fee_shares
+from clusterbid.core.serving_traffic import traffic_levels
 from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
 
 # nccl-tests all_reduce_perf on 8-GPU HGX H100 nodes reaches roughly 360-480 GB/s bus
@@ -38,6 +39,7 @@ class ServingArrays:
     one_off_fees: np.ndarray
     recurring_fees_per_month: np.ndarray
     fee_share: np.ndarray  # fees the bid does not state, a fraction of its GPU bill (issue 31)
+    burst_price_per_gpu_hour: np.ndarray  # on demand above the reserved base (nan: no burst offered)
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -73,6 +75,8 @@ class ServingScalars:
     # Issue 37: serving evidence at another precision is solved at its own bytes and peak.
     precision: str = "fp8"
     kv_cache_precision: str = "bf16"
+    # Issue 37: ((share of peak, share of the month's hours), ...); empty: no profile stated.
+    traffic_levels: tuple[tuple[float, float], ...] = ()
 
     @classmethod
     def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
@@ -100,6 +104,7 @@ class ServingScalars:
             tp_choices=(w.tensor_parallel,) if w.tensor_parallel else TP_CHOICES,
             precision=w.precision,
             kv_cache_precision=w.kv_cache_precision,
+            traffic_levels=traffic_levels(w),
         )
 
 
@@ -137,6 +142,8 @@ def build_serving_arrays(
             "one_off_fees": float(bid.terms.one_off_fees or 0) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month or 0) * rate,
             "fee_share": sum(unstated_fee_shares(bid)),
+            "burst_price_per_gpu_hour": np.nan if bid.terms.burst_price_per_gpu_hour is None
+            else float(bid.terms.burst_price_per_gpu_hour) * rate,
         }
         for name, value in row.items():
             columns[name].append(value)

@@ -33,7 +33,8 @@ from clusterbid.core.memo.story import methodology_appendix, price_reasonablenes
 from clusterbid.core.memo.serving_printed import approval_monthly
 from clusterbid.core.memo.serving_page_one import basis_row, not_verified_row, rivals_row
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import band_text, fleet_text
+from clusterbid.core.serving_report import band_text, billing_basis, fleet_text
+from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.memo.bid_words import bid_names
@@ -90,7 +91,9 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     rows = [
         ("Recommended bid", _name(chosen)),
         ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)),
-        ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
+        ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"
+         if not e.bursts else f"{format_money(e.monthly_cost, currency)}: {e.reserved_gpus:,} GPUs reserved all month "
+         f"plus {e.burst_gpu_hours:,.0f} GPU-hours on demand at busy hours ({e.gpus_billed:,} GPUs at peak)"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
                    f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
                    f"{e.replicas_for_mean:,} carry the stated peak's mean rate, the rest is queueing headroom, "
@@ -139,8 +142,9 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
         ("Latency targets", f"first token within {w.ttft_target_ms:g} ms for {w.ttft_percentile:g}% of requests at "
                             f"peak; {w.tpot_target_ms:g} ms per output token"),
-        ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"),
-        ("Billing basis", "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"),
+        ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"
+                    + (f"; {profile_words(w)}" if profile_words(w) else "")),
+        ("Billing basis", billing_basis(w)),
     ]
 
 
