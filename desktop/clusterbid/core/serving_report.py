@@ -31,6 +31,9 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
         "mean_cost_per_million_output_tokens": _amount(band.mean_cost_per_million, currency),
         "point_percentile": round(band.point_percentile, 4),  # share of serving samples at or below the point figure
         "fleet_for_approval": fleet_json(band, currency),
+        # Issue 37: the fleet as costed, its batch retuned to each draw, meets both targets at the stated peak.
+        "chance_meets_slo_at_peak": None if band.chance_meets_slo_at_peak != band.chance_meets_slo_at_peak
+        else round(band.chance_meets_slo_at_peak, 4),
     }
 
 
@@ -41,6 +44,16 @@ def fleet_json(band: ServingBand, currency: str) -> dict | None:
     needed, billed, bill = band.fleet_at_percentile
     return {"percentile": band.fleet_percentile, "gpus_needed": needed, "gpus_billed": billed,
             "monthly_cost": _amount(bill, currency)}
+
+
+def slo_text(band: ServingBand | None, estimate) -> str | None:
+    """Issue 37: the chance the fleet as costed meets the targets at peak, in words (None: no band)."""
+    chance = None if band is None else band.chance_meets_slo_at_peak
+    if chance is None or chance != chance or not estimate.replicas:
+        return None
+    return (f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} replicas of "
+            f"{estimate.tensor_parallel} GPUs) meets the first-token and per-token targets at the stated peak, "
+            "its batch retuned to each draw's efficiencies")
 
 
 def fleet_text(band: ServingBand, currency: str, w) -> str:
@@ -220,6 +233,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")
             if band.fleet_at_percentile is not None:
                 lines.append(f"fleet for approval {e.bid.id}: {fleet_text(band, currency, w)}")
+            if slo_text(band, e):
+                lines.append(f"targets at peak {e.bid.id}: {slo_text(band, e)}")
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
     tipping = tipping_lines(scorecard, serving_tipping_points(scorecard))

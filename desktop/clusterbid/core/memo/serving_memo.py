@@ -33,7 +33,7 @@ from clusterbid.core.memo.story import methodology_appendix, price_reasonablenes
 from clusterbid.core.memo.serving_printed import approval_monthly
 from clusterbid.core.memo.serving_page_one import basis_row, not_verified_row, rivals_row
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import band_text, billing_basis, fleet_text
+from clusterbid.core.serving_report import band_text, billing_basis, fleet_text, slo_text
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
@@ -121,6 +121,8 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
                                f"{format_money(abs(monthly), currency)} a month {'less' if monthly >= 0 else 'more'}"))
     if band is not None and band.fleet_at_percentile is not None:
         rows.append(("Fleet for approval", fleet_text(band, currency, scorecard.evaluation.workload)))
+    if slo_text(band, e):
+        rows.append(("Targets at peak", slo_text(band, e) or ""))
     months = chosen.bid.terms.term_months
     monthly_approved = float(approval_monthly(scorecard, e))
     amount = monthly_approved * months if months else monthly_approved
