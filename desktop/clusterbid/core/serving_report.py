@@ -52,7 +52,7 @@ def slo_text(band: ServingBand | None, estimate) -> str | None:
     if chance is None or chance != chance or not estimate.replicas:
         return None
     return (f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} replicas of "
-            f"{estimate.tensor_parallel} GPUs) meets the first-token and per-token targets at the stated peak, "
+            f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}) meets the first-token and per-token targets at the stated peak, "
             "its batch retuned to each draw's efficiencies")
 
 

@@ -4,7 +4,7 @@ Same document as the training memo where the two agree (title block, attached in
 SHA-256, methodology, signature fields, deterministic bytes), its own sections where they differ:
 the decision is a cost per million output tokens and a monthly bill, the assumptions box holds
 the service's latency targets and traffic, and the workload-fit flags (a training-grade fabric
-the service will not use) get their own section. No Monte Carlo: the serving model has none yet.
+the service will not use) get their own section, and the frontier (issue 37) its own chart.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOver
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.serving_printed import band_cell
+from clusterbid.core.memo.serving_frontier_section import frontier_section
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.memo.serving_printed import approval_monthly
@@ -233,7 +234,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
     bullets = [para(text, "bullet") for text in checks]
     for bullet in bullets:
         bullet.bulletText = "•"
-    story += [Spacer(1, 4 * mm), para("4. What was not verified", "h1")]
+    story += frontier_section(scorecard, 4)  # issue 37: the frontier, as View > Serving Frontier shows it
+    story += [Spacer(1, 4 * mm), para(f"{5 if scorecard.ranked else 4}. What was not verified", "h1")]
     story += bullets
     return story + sign_off(head, sink) + methodology_appendix(head)
 

@@ -52,7 +52,7 @@ def meets_at_peak(w: ServingScalars, grid: ReplicaGrid, fleets: CostedFleets, dr
     shape = grid.tpot_s.shape
 
     def at(values: np.ndarray) -> np.ndarray:  # (live rows, batches) at each row's costed degree
-        return np.broadcast_to(values, shape)[rows, degree]
+        return np.asarray(np.broadcast_to(values, shape)[rows, degree])
 
     tpot, ttft, prefill = at(grid.tpot_s), at(grid.ttft_s), at(grid.prefill_s)
     fits = at(grid.fits_hbm) & at(grid.placeable)
