@@ -126,7 +126,7 @@ def other_format(text: str, source: str) -> ServingRun | None:
 LLMPERF_MARK = "results_mean_output_throughput_token_per_s"
 
 
-def _optional(data: dict, key: str) -> float | None:
+def _optional(data: dict[str, object], key: str) -> float | None:
     """A figure the summary may leave out or write as NaN (pandas' stddev of one request)."""
     value = data.get(key)
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
@@ -134,7 +134,7 @@ def _optional(data: dict, key: str) -> float | None:
     return float(value)
 
 
-def llmperf_summary(data: dict, source: str) -> ServingRun:
+def llmperf_summary(data: dict[str, object], source: str) -> ServingRun:
     """An LLMPerf summary JSON (see the module's notes for the fields read)."""
     def need(key: str) -> float:
         return cast(float, positive_number(data.get(key), key, source))
