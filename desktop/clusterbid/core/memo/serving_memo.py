@@ -128,7 +128,8 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
     monthly_approved = float(approval_monthly(scorecard, e))
     amount = monthly_approved * months if months else monthly_approved
     rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
-                 + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))
+                 + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")
+                 + (", the reserved base plus the on-demand burst expected over the traffic profile" if e.bursts else "")))
     rows.append(("Not verified", not_verified_row(scorecard, chosen)))
     note = ""
     if chosen is not first:
