@@ -175,7 +175,7 @@ VERBS: tuple[tuple[str, str, str], ...] = (
     ("evidence", "clusterbid.cli_evidence",
      "read benchmark evidence (nccl-tests, training throughput, scaling)"),
     ("serving-evidence", "clusterbid.cli_serving_evidence",
-     "read serving benchmarks (vLLM, GenAI-Perf, trtllm-bench)"),
+     "read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)"),
     ("memo", "clusterbid.cli_memo", "export the approval memo PDF of an evaluation"),
     ("sign", "clusterbid.cli_signoff",
      "sign your approver field of a memo with your PKCS#12 certificate"),

@@ -139,7 +139,7 @@ def _options(parser: argparse.ArgumentParser) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    serving = subparsers.add_parser("serving-evidence", help="read serving benchmarks (vLLM, GenAI-Perf, trtllm-bench)")
+    serving = subparsers.add_parser("serving-evidence", help="read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)")
     verbs = serving.add_subparsers(dest="serving_evidence_verb", metavar="ACTION", required=True)
     parse = verbs.add_parser("parse", help="print the serving evidence a benchmark file yields",
                              description="Exit 2 with the file, line and problem when it cannot be read.")

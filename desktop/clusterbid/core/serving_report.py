@@ -7,6 +7,7 @@ from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.report import format_money, money
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
+from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
 
@@ -31,6 +32,9 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
         "mean_cost_per_million_output_tokens": _amount(band.mean_cost_per_million, currency),
         "point_percentile": round(band.point_percentile, 4),  # share of serving samples at or below the point figure
         "fleet_for_approval": fleet_json(band, currency),
+        # Issue 37: the fleet as costed, its batch retuned to each draw, meets both targets at the stated peak.
+        "chance_meets_slo_at_peak": None if band.chance_meets_slo_at_peak != band.chance_meets_slo_at_peak
+        else round(band.chance_meets_slo_at_peak, 4),
     }
 
 
@@ -43,12 +47,31 @@ def fleet_json(band: ServingBand, currency: str) -> dict | None:
             "monthly_cost": _amount(bill, currency)}
 
 
+def slo_text(band: ServingBand | None, estimate) -> str | None:
+    """Issue 37: the chance the fleet as costed meets the targets at peak, in words (None: no band)."""
+    chance = None if band is None else band.chance_meets_slo_at_peak
+    if chance is None or chance != chance or not estimate.replicas:
+        return None
+    return (f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} replicas of "
+            f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}) meets the first-token and per-token targets at the stated peak, "
+            "its batch retuned to each draw's efficiencies")
+
+
 def fleet_text(band: ServingBand, currency: str, w) -> str:
     """The approval's fleet in words: GPUs needed against billed, and what sized it."""
     needed, billed, bill = band.fleet_at_percentile or (0, 0, float("nan"))
     return (f"P{band.fleet_percentile} of the draws: {needed:,} GPUs needed, {billed:,} billed (whole nodes), "
             f"{format_money(bill, currency)} a month; sized for the stated peak +{w.forecast_margin_percent:g}% "
             f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})")
+
+
+def billing_basis(w) -> str:
+    """How the fleets are billed, in words (issue 37: a reserved base plus burst over the profile)."""
+    if profile_words(w) is None:
+        return "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"
+    return ("a reserved base billed all month plus on-demand GPU-hours above it where the bid offers burst, "
+            "over the stated traffic profile (otherwise the peak fleet reserved all month), in whole nodes; "
+            "cost per token at the average load")
 
 
 def blended(per_million_output: float, w) -> float:
@@ -98,6 +121,9 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
             else _amount(blended(e.cost_per_million_tokens, w), currency),
             "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
             "cost_of_cash": cash_json(e, currency, w),
+            # Issue 37: the reserved base and the on-demand GPU-hours a month above it.
+            "reserved_gpus": e.reserved_gpus,
+            "burst_gpu_hours_per_month": None if e.burst_gpu_hours is None else round(e.burst_gpu_hours, 3),
         }
     return {
         "rank": score.rank,
@@ -136,7 +162,8 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
             "ttft_percentile": w.ttft_percentile,
             "context_cv": w.context_cv,
         },
-        "billing": "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load",
+        "billing": billing_basis(w),
+        "traffic_profile": profile_words(w),
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
         "uncertainty": None if scorecard.uncertainty is None else {
@@ -178,7 +205,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         f"Service: {w.name}; {w.weight_bytes / 1e9:,.0f} GB of {w.precision.upper()} weights, "
         f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT {w.ttft_target_ms:g} ms "
         f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average {w.average_requests_per_s:g} req/s",
-        "GPUs are billed at peak provisioning (whole nodes, all month); cost per token is at the average load.",
+        billing_basis(w)[0].upper() + billing_basis(w)[1:] + ".",
+        *([f"Traffic profile: {profile_words(w)}."] if profile_words(w) else []),
         f"Ranked on the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
@@ -212,12 +240,16 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                 f"are queueing headroom, the {w.forecast_margin_percent:g}% forecast margin and "
                 f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the stated peak; "
                 f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed"
+                + (f" at peak: {e.reserved_gpus:,} reserved all month plus {e.burst_gpu_hours:,.0f} GPU-hours "
+                   "a month on demand above them" if e.bursts else "")
             )
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")
             if band.fleet_at_percentile is not None:
                 lines.append(f"fleet for approval {e.bid.id}: {fleet_text(band, currency, w)}")
+            if slo_text(band, e):
+                lines.append(f"targets at peak {e.bid.id}: {slo_text(band, e)}")
         lines.extend(f"note {e.bid.id}: {warning.message}" for warning in e.warnings)
         lines.extend(f"note {e.bid.id}: {note}" for note in e.calibration_notes)
     tipping = tipping_lines(scorecard, serving_tipping_points(scorecard))

@@ -9,6 +9,7 @@ from pydantic import Field, model_validator
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.plan import baseline_payment_days_field, cost_of_capital_field
+from clusterbid.core.serving_traffic import check_traffic_profile
 
 BYTES_PER_VALUE = {"bf16": 2, "fp8": 1}
 # vLLM's default gpu_memory_utilization: the share of HBM the engine claims for weights and
@@ -68,6 +69,15 @@ class InferenceWorkload(FrozenModel):
     tpot_target_ms: float = Field(gt=0, le=60_000, description="Target time per output token, milliseconds")
     peak_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second at the daily peak")
     average_requests_per_s: float = Field(gt=0, le=1e9, description="Requests per second averaged over a month")
+    # Issue 37: the day's shape, which prices a bid's reserved base plus on-demand burst (serving_traffic).
+    peak_hours_per_day: float | None = Field(
+        None, gt=0, le=24, description="Hours a day the traffic runs at its peak; the rest of the day at the rate "
+        "that makes the stated average. Blank = no profile (the fleet is billed at its peak size all month)",
+    )
+    hourly_share_of_peak: tuple[float, ...] | None = Field(
+        None, description="Traffic in each hour of the day as a share of the peak: 24 values, the largest 1, "
+        "averaging the stated average. Blank = no profile",
+    )
     tensor_parallel: int | None = Field(
         None, description="GPUs per replica (TP degree); blank = the cheapest degree that fits, chosen per bid"
     )
@@ -111,6 +121,7 @@ class InferenceWorkload(FrozenModel):
                 f"average_requests_per_s ({self.average_requests_per_s:g}) cannot exceed "
                 f"peak_requests_per_s ({self.peak_requests_per_s:g})"
             )
+        check_traffic_profile(self)
         if self.tensor_parallel is not None:
             self._check_tensor_parallel(self.tensor_parallel)
         return self

@@ -44,6 +44,12 @@ class Terms(FrozenModel):
         decimal_places=4,
         description="Part of the price per GPU-hour that pays for the scale-out fabric, when the bid itemises it",
     )
+    # Issue 37: a serving fleet can reserve its base and rent GPUs above it by the hour.
+    burst_price_per_gpu_hour: Decimal | None = Field(
+        None, gt=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
+        description="Serving only: on-demand price per GPU-hour for GPUs used above the reserved base at busy "
+        "hours, in `currency`; empty = no burst offered (the whole fleet is reserved)",
+    )
     billing: BillingKind | None = Field(
         None,
         description="How the contract bills: " + "; ".join(BILLING_WORDS.values())

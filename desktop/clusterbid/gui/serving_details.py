@@ -7,7 +7,7 @@ from html import escape
 
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.money import format_money
-from clusterbid.core.serving_report import band_text
+from clusterbid.core.serving_report import band_text, slo_text
 from clusterbid.core.serving_scoring import ServingScorecard
 
 
@@ -43,6 +43,8 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
     band = scorecard.band(bid.id)
     if band is not None and band.chance_servable > 0:
         parts.append(_line("Likely range", band_text(band, currency)))
+    if slo_text(band, e):
+        parts.append(_line("Chance of meeting the targets at peak", slo_text(band, e) or ""))
     if e.warnings:
         parts.append("<p><b>Flags:</b></p><ul>"
                      + "".join(f"<li>{escape(w.message)}</li>" for w in e.warnings) + "</ul>")

@@ -31,14 +31,9 @@ class FrontierView(QDialog):
         # matplotlib and the frontier's grid load only when the view opens (cold start stays light).
         from matplotlib.backends.backend_qtagg import FigureCanvasQTAgg
 
-        from clusterbid.core.charts.serving_frontier import frontier_chart
-        from clusterbid.core.costmodel.serving_estimate import ServingEstimates
-        from clusterbid.core.costmodel.serving_frontier import serving_frontiers
+        from clusterbid.core.charts.serving_frontier import serving_frontier_figure
 
-        evaluation = scorecard.evaluation
-        estimates = ServingEstimates(evaluation.workload, tuple(s.estimate for s in scorecard.scores))
-        providers = {b.id: b.quote.provider for b in evaluation.bids}
-        figure = frontier_chart(serving_frontiers(estimates), providers, evaluation.workload.tpot_target_ms)
+        figure = serving_frontier_figure(scorecard)  # the memo draws the same figure (issue 37)
         canvas = FigureCanvasQTAgg(figure)
         canvas.setAccessibleName("Serving frontier chart")
         return canvas

@@ -186,7 +186,7 @@ def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
 
 def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
     text = " ".join(serving[2:])
-    section = text[text.index("4. What was not verified"):text.index("Sign-off")]
+    section = text[text.index("5. What was not verified"):text.index("Sign-off")]
     bids = ["helio-h200", "quarry-h100", "ridge-h200-ib", "northwind-ib", "lumen-l40s"]  # rank order
     positions = [section.index(f"{bid} (") for bid in bids]
     assert positions[0] == min(positions)  # the recommended bid first
@@ -295,3 +295,19 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     cumulus = 512 * 12 * 730 * 2.49
     assert (f"Cumulus Compute net ${cumulus / 2 + CASH * cumulus:,.0f}; if the plan fails ${cumulus * (1 + CASH):,.0f}; "
             f"commits ${cumulus:,.0f}") in section
+
+
+def test_the_serving_memo_prints_the_frontier_the_app_shows(serving):
+    # Issue 37: section 4 is the chart View > Serving Frontier draws (one shared figure builder),
+    # an image on the page its heading is on, before what was not verified.
+    from clusterbid.core.charts.serving_frontier import serving_frontier_figure
+
+    images, pages = serving[1], serving[2:]
+    at = next(n for n, page in enumerate(pages, 1) if "4. The frontier: cost against speed per user" in page)
+    assert images.get(at, 0) >= 1
+    text = " ".join(pages)
+    assert text.index("4. The frontier") < text.index("5. What was not verified")
+    scorecard = score_serving_evaluation(read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    figure = serving_frontier_figure(scorecard)
+    drawn = {line.get_gid() for line in figure.axes[0].get_lines()}
+    assert {s.bid.id for s in scorecard.ranked} <= drawn and "lumen-l40s" not in drawn

@@ -1,11 +1,14 @@
 """The serving frontier as a chart (issue 37): one curve per bid of output tokens/s per GPU
 against the tokens/s each user sees, over batch sizes, with the buyer's time-per-token target as
-a line and each bid's costed batch marked. Shared by the app and the memo."""
+a line and each bid's costed batch marked. Shared by the app and the memo: both draw
+`serving_frontier_figure` (issue 37), so the memo prints what View > Serving Frontier shows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from clusterbid.core.costmodel.serving_estimate import ServingEstimates
+from clusterbid.core.costmodel.serving_frontier import serving_frontiers
 from clusterbid.core.charts.style import (
     LINE_STYLES, MARKERS, ChartStyle, empty_figure, finish_axes, legend_below, new_figure, shorten)
 
@@ -13,6 +16,14 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from clusterbid.core.costmodel.serving_frontier import Frontier
+
+
+def serving_frontier_figure(scorecard: Any, style: ChartStyle | None = None) -> Figure:
+    """The frontier of a serving scorecard's bids, each on the efficiencies it was costed with."""
+    evaluation = scorecard.evaluation
+    estimates = ServingEstimates(evaluation.workload, tuple(s.estimate for s in scorecard.scores))
+    providers = {b.id: b.quote.provider for b in evaluation.bids}
+    return frontier_chart(serving_frontiers(estimates), providers, evaluation.workload.tpot_target_ms, style)
 
 
 def frontier_chart(frontiers: tuple[Frontier, ...], providers: dict[str, str], tpot_target_ms: float,

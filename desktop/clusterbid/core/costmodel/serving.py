@@ -12,12 +12,10 @@ import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.payment_terms import cash_cost_share
+from clusterbid.core.costmodel.serving_burst import ChosenReplica, bill_over_profile
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
-from clusterbid.core.costmodel.serving_queue import (
-    EXACT_SERVER_LIMIT,
-    replicas_with_headroom,
-    wait_at_percentile_s,
-)
+from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT, wait_at_percentile_s
+from clusterbid.core.costmodel.serving_sizing import replicas_near_cheapest
 
 # Continuous-batching engines rarely run more sequences per replica than this; the batch
 # search stops here.
@@ -134,8 +132,8 @@ class ReplicaGrid:
     usable_hbm_bytes: np.ndarray  # (bids, 1, 1)
     fits_hbm: np.ndarray
     placeable: np.ndarray  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
-    memory_s: np.ndarray  # weights and the batch's KV cache read once
-    weights_read_s: np.ndarray  # the weights' share of it, which the matmuls' compute can hide
+    kv_read_s: np.ndarray  # the batch's KV cache read once
+    weights_read_s: np.ndarray  # the weights read once, which the matmuls' compute can hide
     compute_s: np.ndarray
     comm_s: np.ndarray  # all-reduce time of one step
     fabric_comm_s: np.ndarray  # its part on the scale-out fabric (nil inside NVLink)
@@ -145,6 +143,11 @@ class ReplicaGrid:
     ttft_s: np.ndarray
     tokens_per_s: np.ndarray  # output tokens per second of the replica
     feasible: np.ndarray
+
+    @property
+    def memory_s(self) -> np.ndarray:
+        """Weights and the batch's KV cache read once (worked out when asked: the Monte Carlo never does)."""
+        return np.asarray(self.weights_read_s + self.kv_read_s)
 
 
 def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATCHES) -> ReplicaGrid:
@@ -174,12 +177,10 @@ def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATC
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
         tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
-        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable,
-        memory_s=step.weights_read_s + step.kv_read_s,
+        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, kv_read_s=step.kv_read_s,
         weights_read_s=np.broadcast_to(step.weights_read_s, tpot.shape), compute_s=step.compute_s,
         comm_s=step.comm_s, fabric_comm_s=step.fabric_comm_s, step_s=tpot, prefill_s=prefill, tpot_s=tpot,
-        ttft_s=ttft,
-        tokens_per_s=batch / tpot, feasible=feasible,
+        ttft_s=ttft, tokens_per_s=batch / tpot, feasible=feasible,
     )
 
 
@@ -202,6 +203,8 @@ class Fleet:
     cost_per_million_tokens: np.ndarray  # the bill and the cost of cash of its payment terms
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
     cash_cost_per_month: np.ndarray  # cost of cash of the payment terms, in the cost per token only
+    reserved_gpus: np.ndarray  # the reserved base (issue 37; the whole peak fleet without burst)
+    burst_gpu_hours: np.ndarray  # on-demand GPU-hours a month above the base (0 without burst)
 
 
 def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
@@ -215,8 +218,9 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     at = np.nonzero(grid.feasible & (grid.tokens_per_s > 0))
     bid_of = at[0]
 
-    def cand(values: np.ndarray) -> np.ndarray:
-        return np.broadcast_to(values, shape)[at]
+    def cand(values: np.ndarray) -> np.ndarray:  # indexing only the axes an array has (no broadcast copy)
+        picked = np.asarray(values)[tuple(a if n > 1 else 0 for a, n in zip(at, np.shape(values)))]
+        return np.broadcast_to(picked, bid_of.shape)
 
     throughput, tp, batch = cand(grid.tokens_per_s), cand(grid.tp), cand(grid.batch)
     # Issue 31: sized for the stated peak plus the buyer's forecast margin, with the queueing
@@ -226,24 +230,24 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     for_mean = np.ceil(w.peak_output_tokens_s / throughput)  # the stated peak's mean rate alone
     service = cand(grid.prefill_s) + w.output_tokens * cand(grid.tpot_s)  # slot held from prefill to last token
     arrivals = sized_peak / w.output_tokens
-    replicas = replicas_with_headroom(
-        np.ceil(sized_peak / throughput), batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s),
-        w.ttft_percentile, exact_slots,
-    ) + w.spare_replicas
     per_node = b.gpus_per_node[bid_of]
+
+    def monthly_of(billed: np.ndarray, at: np.ndarray) -> np.ndarray:
+        r = bid_of[at]
+        gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[r] / w.service_months)
+        return np.asarray(gpu_hours * b.price_per_gpu_hour[r] * (1.0 + b.fee_share[r])  # unstated fees (issue 31)
+                          + b.recurring_fees_per_month[r] + b.one_off_fees[r] / w.service_months)
+
+    # Issue 37: only the candidates that could be the cheapest are sized (serving_sizing), exactly.
+    replicas = replicas_near_cheapest(
+        np.ceil(sized_peak / throughput), batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s),
+        w.ttft_percentile, exact_slots, spares=w.spare_replicas, tp=tp, per_node=per_node, row_of=bid_of,
+        rows=shape[0], monthly_of=monthly_of,
+    )
     gpus = replicas * tp
     billed = np.ceil(gpus / per_node) * per_node
-    gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[bid_of] / w.service_months)
-    monthly = (
-        gpu_hours * b.price_per_gpu_hour[bid_of] * (1.0 + b.fee_share[bid_of])  # unstated fees (issue 31)
-        + b.recurring_fees_per_month[bid_of]
-        + b.one_off_fees[bid_of] / w.service_months
-    )
-    # Issue 31: each month's invoices paid sooner than the buyer's usual terms cost its cost of
-    # capital on them (payment_terms.py). Not money paid to the provider: in the cost per token,
-    # never in the monthly bill or the approval.
-    cash = monthly * cash_cost_share(b.payment_days[bid_of], w.baseline_payment_days, w.capital_rate)
-    per_million = (monthly + cash) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
+    monthly = monthly_of(billed, np.arange(bid_of.size))
+    per_million = monthly / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
     sized = np.isfinite(replicas)
     ranked = np.where(sized & (billed <= b.gpus_offered[bid_of]), per_million, np.inf)
     # Cheapest first; among equal costs (whole-node billing ties often) the most tokens/s per
@@ -270,6 +274,16 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         (chosen_replicas - w.spare_replicas) * pick(batch), arrivals * pick(service), pick(service),
         w.ttft_percentile, exact_slots,
     )
+    # Issue 37: the bill over the day's traffic, a reserved base plus burst where the bid offers it.
+    bill = bill_over_profile(w, b, ChosenReplica(pick(throughput), pick(batch), pick(tp), pick(service),
+                                                 pick(cand(grid.ttft_s)), billed_chosen), exact_slots)
+    monthly_chosen = (bill.gpu_bill * (1.0 + b.fee_share) + b.recurring_fees_per_month
+                      + b.one_off_fees / w.service_months)
+    # Issue 31: each month's invoices paid sooner than the buyer's usual terms cost its cost of
+    # capital on them (payment_terms.py). Not money paid to the provider: in the cost per token,
+    # never in the monthly bill or the approval. A share per bid, so it never changes which
+    # candidate of a bid is cheapest.
+    cash_chosen = monthly_chosen * cash_cost_share(b.payment_days, w.baseline_payment_days, w.capital_rate)
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
@@ -284,8 +298,12 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         gpus_billed=billed_chosen,
         servable=ok,
         fewest_gpus_billed=fewest,
-        monthly_cost=pick(monthly),
-        cost_per_million_tokens=pick(per_million),
-        fabric_cost_per_month=billed_chosen * HOURS_PER_MONTH * b.fabric_price_per_gpu_hour,
-        cash_cost_per_month=pick(cash),
+        monthly_cost=np.where(ok, monthly_chosen, np.nan),
+        cost_per_million_tokens=np.where(
+            ok, (monthly_chosen + cash_chosen) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6, np.nan),
+        fabric_cost_per_month=(bill.reserved_gpus * HOURS_PER_MONTH + bill.burst_gpu_hours)
+        * b.fabric_price_per_gpu_hour,
+        cash_cost_per_month=np.where(ok, cash_chosen, np.nan),
+        reserved_gpus=bill.reserved_gpus,
+        burst_gpu_hours=bill.burst_gpu_hours,
     )

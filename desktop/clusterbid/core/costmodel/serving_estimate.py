@@ -57,6 +57,15 @@ class ServingEstimate:
     # in the monthly bill (it is not paid to the provider): a month's, and its share per million.
     cash_cost_per_month: float | None = None
     cash_cost_per_million_tokens: float | None = None
+    # Issue 37: the reserved base and the on-demand GPU-hours a month above it (the whole fleet
+    # and 0 unless the bid offers burst and the workload states its traffic profile).
+    reserved_gpus: int | None = None
+    burst_gpu_hours: float | None = None
+
+    @property
+    def bursts(self) -> bool:
+        return bool(self.burst_gpu_hours) or (self.reserved_gpus is not None and self.gpus_billed is not None
+                                              and self.reserved_gpus < self.gpus_billed)
 
     @property
     def passes_gates(self) -> bool:
@@ -132,6 +141,7 @@ _FIGURES = (
     "queue_wait_ms", "slot_utilisation", "tp_allreduce_ms", "gpus_needed",
     "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
     "cash_cost_per_month", "cash_cost_per_million_tokens",
+    "reserved_gpus", "burst_gpu_hours",
 )
 
 
@@ -169,5 +179,7 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "fabric_cost_per_month": None if math.isnan(fabric) else fabric,
         "cash_cost_per_month": float(plan.cash_cost_per_month[i]),
         "cash_cost_per_million_tokens": float(plan.cash_cost_per_month[i]) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+        "reserved_gpus": int(plan.reserved_gpus[i]),
+        "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
     }
 

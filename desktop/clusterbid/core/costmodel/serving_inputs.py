@@ -11,6 +11,7 @@ from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.provenance import unstated_fee_shares
 from clusterbid.core.provenance.resolve import effective_terms
+from clusterbid.core.serving_traffic import traffic_levels
 from clusterbid.core.serving_workload import TP_CHOICES, InferenceWorkload
 
 # nccl-tests all_reduce_perf on 8-GPU HGX H100 nodes reaches roughly 360-480 GB/s bus
@@ -41,6 +42,7 @@ class ServingArrays:
     recurring_fees_per_month: np.ndarray
     fee_share: np.ndarray  # fees the bid does not state, a fraction of its GPU bill (issue 31)
     payment_days: np.ndarray  # invoices due this many days after issue (not stated: due on invoice)
+    burst_price_per_gpu_hour: np.ndarray  # on demand above the reserved base (nan: no burst offered)
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -80,6 +82,8 @@ class ServingScalars:
     # each bid's payment terms as the cost of cash (payment_terms.py).
     capital_rate: float = 0.0
     baseline_payment_days: float = 0.0
+    # Issue 37: ((share of peak, share of the month's hours), ...); empty: no profile stated.
+    traffic_levels: tuple[tuple[float, float], ...] = ()
 
     @classmethod
     def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
@@ -109,6 +113,7 @@ class ServingScalars:
             kv_cache_precision=w.kv_cache_precision,
             capital_rate=plan_rate(w),
             baseline_payment_days=plan_baseline_days(w),
+            traffic_levels=traffic_levels(w),
         )
 
 
@@ -148,6 +153,8 @@ def build_serving_arrays(
             "fee_share": sum(unstated_fee_shares(bid)),
             # Not stated: due on invoice, the cautious end (provenance/defaults.py).
             "payment_days": effective_terms(bid).payment_terms_days,
+            "burst_price_per_gpu_hour": np.nan if bid.terms.burst_price_per_gpu_hour is None
+            else float(bid.terms.burst_price_per_gpu_hour) * rate,
         }
         for name, value in row.items():
             columns[name].append(value)

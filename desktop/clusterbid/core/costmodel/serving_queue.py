@@ -73,7 +73,7 @@ def wait_at_percentile_s(
 
 
 def replicas_with_headroom(
-    minimum: np.ndarray, batch: np.ndarray, arrivals_per_s: float, service_s: np.ndarray,
+    minimum: np.ndarray, batch: np.ndarray, arrivals_per_s: float | np.ndarray, service_s: np.ndarray,
     slack_s: np.ndarray, percentile: float, exact_limit: int = EXACT_SERVER_LIMIT,
 ) -> np.ndarray:
     """Fewest replicas, from `minimum` (enough for the mean), whose queueing wait at the
@@ -81,15 +81,16 @@ def replicas_with_headroom(
     inf where `minimum` is inf or no slack remains. The wait falls as replicas rise, so a
     bisection between `minimum` and a bound that always suffices (C <= 1) finds it; only the
     entries still undecided are evaluated at each step."""
-    minimum, batch, service, slack = np.broadcast_arrays(
-        *(np.asarray(x, dtype=float) for x in (minimum, batch, service_s, slack_s))
+    # Arrival rates may differ per entry (issue 37: each hour of a traffic profile).
+    minimum, batch, service, slack, rate = np.broadcast_arrays(
+        *(np.asarray(x, dtype=float) for x in (minimum, batch, service_s, slack_s, arrivals_per_s))
     )
     answer = np.full(minimum.shape, np.inf)
     live = np.isfinite(minimum) & (slack > 0) & np.isfinite(service)
     if not live.any():
         return answer
     m, bt, sv, sl = minimum[live], batch[live], service[live], slack[live]
-    load = arrivals_per_s * sv
+    load = rate[live] * sv
 
     def meets(n: np.ndarray, at: np.ndarray) -> np.ndarray:
         waits = wait_at_percentile_s(n * bt[at], load[at], sv[at], percentile, exact_limit)

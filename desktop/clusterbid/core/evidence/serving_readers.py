@@ -28,11 +28,11 @@ import re
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
 from clusterbid.core.evidence.serving_run import RunContext, ServingRun, positive_number as _number
-from clusterbid.core.evidence.serving_run_readers import length_spread, other_format
+from clusterbid.core.evidence.serving_run_readers import LLMPERF_MARK, length_spread, llmperf_summary, other_format
 
 MAX_CHARS = 32 * 1024 * 1024  # vLLM result JSON carries per-request lists; a big run is a few MB
 FORMATS = ("vLLM or SGLang benchmark_serving result JSON (or JSON lines) or console summary, GenAI-Perf/AIPerf "
-           "profile JSON or CSV, trtllm-bench report, MLPerf Inference mlperf_log_summary.txt")
+           "profile JSON or CSV, LLMPerf summary JSON, trtllm-bench report, MLPerf Inference mlperf_log_summary.txt")
 
 
 def _vllm_json(data: dict, source: str) -> ServingRun:
@@ -150,9 +150,11 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
             return _vllm_json(data, source)
         if "output_token_throughput" in data:
             return _genai_perf_json(data, source)
+        if LLMPERF_MARK in data:
+            return llmperf_summary(data, source)
         raise EvidenceParseError(
-            source, None, "a JSON file without output_throughput (vLLM) or output_token_throughput "
-            f"(GenAI-Perf/AIPerf); expected one of: {FORMATS}",
+            source, None, "a JSON file without output_throughput (vLLM), output_token_throughput "
+            f"(GenAI-Perf/AIPerf) or {LLMPERF_MARK} (LLMPerf); expected one of: {FORMATS}",
         )
     return _from_text(stripped, source)
 

@@ -10,12 +10,21 @@ request lengths where a file lists them.
   "Time To First Token (ms)", "Inter Token Latency (ms)", "Input Sequence Length (tokens)",
   "Output Sequence Length (tokens)", then "Metric,Value" rows with "Output Token Throughput
   (per sec)" (older versions: "(tokens/sec)").
+- LLMPerf (ray-project/llmperf `token_benchmark_ray.py`) `<name>_summary.json`: one flat object
+  (its results nested under `results_`, joined by `_`): `results_mean_output_throughput_token_per_s`
+  (output tokens over the test's wall time, all concurrent requests), `results_ttft_s_mean`,
+  `results_end_to_end_latency_s_mean`, `results_number_input_tokens_mean` / `_stddev`,
+  `results_number_output_tokens_mean` / `_stddev`, `results_num_completed_requests`,
+  `num_concurrent_requests`, `model`. Its `inter_token_latency` counts the first token in, so
+  the time per output token is worked out as (end-to-end - first token) / (output tokens - 1),
+  from the means (a ratio of means, close to the mean of ratios when lengths vary little).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 import statistics
 from typing import cast
@@ -112,3 +121,42 @@ def other_format(text: str, source: str) -> ServingRun | None:
     if head.startswith("Metric,") and GENAI_PERF_CSV_MARK in text:
         return _genai_perf_csv(text, source)
     return None
+
+
+LLMPERF_MARK = "results_mean_output_throughput_token_per_s"
+
+
+def _optional(data: dict[str, object], key: str) -> float | None:
+    """A figure the summary may leave out or write as NaN (pandas' stddev of one request)."""
+    value = data.get(key)
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+        return None
+    return float(value)
+
+
+def llmperf_summary(data: dict[str, object], source: str) -> ServingRun:
+    """An LLMPerf summary JSON (see the module's notes for the fields read)."""
+    def need(key: str) -> float:
+        return cast(float, positive_number(data.get(key), key, source))
+
+    need("results_num_completed_requests")  # a run where nothing completed measured nothing
+    output = need("results_number_output_tokens_mean")
+    if output <= 1:
+        raise EvidenceParseError(source, None, "results_number_output_tokens_mean is 1 or less: a time per output "
+                                 "token needs requests of two tokens or more")
+    ttft = need("results_ttft_s_mean")
+    decode = need("results_end_to_end_latency_s_mean") - ttft
+    if decode <= 0:
+        raise EvidenceParseError(source, None, "results_end_to_end_latency_s_mean is not above results_ttft_s_mean: "
+                                 "the requests spent no time decoding")
+    prompt = _optional(data, "results_number_input_tokens_mean") or _optional(data, "mean_input_tokens")
+    spread_in = _optional(data, "results_number_input_tokens_stddev")
+    spread_out = _optional(data, "results_number_output_tokens_stddev")
+    cv = None
+    if prompt and spread_in is not None and spread_out is not None:
+        # Prompt and output lengths drawn independently (LLMPerf samples each from its own normal).
+        cv = min(math.hypot(spread_in, spread_out / 2.0) / (prompt + output / 2.0), 10.0)
+    return ServingRun(
+        engine="LLMPerf", output_tokens_per_s=need(LLMPERF_MARK), tpot_ms=decode / (output - 1) * 1000.0,
+        prompt_tokens=prompt, output_tokens=output, ttft_ms=ttft * 1000.0, tensor_parallel=None, context_cv=cv,
+    )

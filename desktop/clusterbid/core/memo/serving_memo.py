@@ -4,7 +4,7 @@ Same document as the training memo where the two agree (title block, attached in
 SHA-256, methodology, signature fields, deterministic bytes), its own sections where they differ:
 the decision is a cost per million output tokens and a monthly bill, the assumptions box holds
 the service's latency targets and traffic, and the workload-fit flags (a training-grade fabric
-the service will not use) get their own section. No Monte Carlo: the serving model has none yet.
+the service will not use) get their own section, and the frontier (issue 37) its own chart.
 """
 
 from __future__ import annotations
@@ -29,12 +29,14 @@ from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOver
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.serving_printed import band_cell
+from clusterbid.core.memo.serving_frontier_section import frontier_section
 from clusterbid.core.memo.flowables import W, grid, key_values, para
 from clusterbid.core.memo.story import methodology_appendix, price_reasonableness, sign_off, title_block
 from clusterbid.core.memo.serving_printed import approval_monthly
 from clusterbid.core.memo.serving_page_one import basis_row, not_verified_row, rivals_row
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import band_text, fleet_text
+from clusterbid.core.serving_report import band_text, billing_basis, fleet_text, slo_text
+from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.memo.bid_words import bid_names
@@ -93,7 +95,9 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
         ("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True) + ", "
          + per_million_cash_words(chosen.bid, e.cash_cost_per_million_tokens or 0.0, currency,
                                   scorecard.evaluation.workload)),
-        ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"),
+        ("Monthly cost", f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak provisioning"
+         if not e.bursts else f"{format_money(e.monthly_cost, currency)}: {e.reserved_gpus:,} GPUs reserved all month "
+         f"plus {e.burst_gpu_hours:,.0f} GPU-hours on demand at busy hours ({e.gpus_billed:,} GPUs at peak)"),
         ("Sizing", f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
                    f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
                    f"{e.replicas_for_mean:,} carry the stated peak's mean rate, the rest is queueing headroom, "
@@ -121,11 +125,14 @@ def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride 
                                f"{format_money(abs(monthly), currency)} a month {'less' if monthly >= 0 else 'more'}"))
     if band is not None and band.fleet_at_percentile is not None:
         rows.append(("Fleet for approval", fleet_text(band, currency, scorecard.evaluation.workload)))
+    if slo_text(band, e):
+        rows.append(("Targets at peak", slo_text(band, e) or ""))
     months = chosen.bid.terms.term_months
     monthly_approved = float(approval_monthly(scorecard, e))
     amount = monthly_approved * months if months else monthly_approved
     rows.append(("Approval requested", f"{format_money(amount, currency, cents=True)} ({currency}), "
-                 + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")))
+                 + (f"{months} months reserved" if months else "per month, on demand (no reservation term)")
+                 + (", the reserved base plus the on-demand burst expected over the traffic profile" if e.bursts else "")))
     rows.append(("Not verified", not_verified_row(scorecard, chosen)))
     note = ""
     if chosen is not first:
@@ -142,8 +149,9 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
         ("Latency targets", f"first token within {w.ttft_target_ms:g} ms for {w.ttft_percentile:g}% of requests at "
                             f"peak; {w.tpot_target_ms:g} ms per output token"),
-        ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"),
-        ("Billing basis", "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"),
+        ("Traffic", f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"
+                    + (f"; {profile_words(w)}" if profile_words(w) else "")),
+        ("Billing basis", billing_basis(w)),
     ]
 
 
@@ -230,7 +238,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
     bullets = [para(text, "bullet") for text in checks]
     for bullet in bullets:
         bullet.bulletText = "•"
-    story += [Spacer(1, 4 * mm), para("4. What was not verified", "h1")]
+    story += frontier_section(scorecard, 4)  # issue 37: the frontier, as View > Serving Frontier shows it
+    story += [Spacer(1, 4 * mm), para(f"{5 if scorecard.ranked else 4}. What was not verified", "h1")]
     story += bullets
     return story + sign_off(head, sink) + methodology_appendix(head)
 

@@ -46,5 +46,6 @@ def band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
         return None
     currency = scorecard.evaluation.currency
     low, _, high = band.cost_per_million
+    slo = band.chance_meets_slo_at_peak  # issue 37: nan when the bid was not costed
     return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
-            f"{band.chance_cheapest:.0%} cheapest")
+            f"{band.chance_cheapest:.0%} cheapest" + ("" if slo != slo else f"\n{slo:.0%} on target at peak"))

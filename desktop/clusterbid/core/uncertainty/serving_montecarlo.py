@@ -34,6 +34,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
+from clusterbid.core.uncertainty.serving_slo import costed_fleets, meets_at_peak
 from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
 from clusterbid.core.uncertainty.term_ranges import draw, term_ranges
@@ -92,6 +93,9 @@ class ServingBand:
     # the monthly bill (one real fleet, so its GPUs and its bill agree): (GPUs needed, billed, bill).
     fleet_percentile: int = 80
     fleet_at_percentile: tuple[int, int, float] | None = None
+    # Issue 37: the share of draws in which the fleet as costed meets both targets at the stated
+    # peak, its batch retuned to the draw (serving_slo); nan when the bid cannot serve.
+    chance_meets_slo_at_peak: float = float("nan")
 
     def decision_cost(self, basis: str) -> float:
         return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
@@ -176,6 +180,8 @@ def serving_uncertainty(
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
+    fleets = costed_fleets(estimates, w.tp_choices)
+    slo = np.zeros((len(bids), samples), dtype=bool)
     eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
     done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
     while done < samples:
@@ -198,12 +204,13 @@ def serving_uncertainty(
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
         gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
         gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
+        slo[:, start:stop] = meets_at_peak(w, grid, fleets, n, EXACT_SLOTS)
         done = stop
         if adaptive and done % STOP_PASS == 0 and done < samples \
                 and chances_known(np.where(eligible, per_million[:, :done], np.inf)):
             break
     samples = done
-    per_million, monthly, gpus = per_million[:, :done], monthly[:, :done], gpus[:, :, :done]
+    per_million, monthly, gpus, slo = per_million[:, :done], monthly[:, :done], gpus[:, :, :done], slo[:, :done]
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
     winner = np.argmin(ranked, axis=0)
@@ -224,6 +231,7 @@ def serving_uncertainty(
                               if served.size and point is not None else float("nan")),
             fleet_percentile=workload.fleet_percentile,
             fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
+            chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
         ))
     return ServingUncertainty(samples, seed, tuple(bands), _cheaper_than(estimates, ranked))
 

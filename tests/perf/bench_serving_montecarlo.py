@@ -1,0 +1,72 @@
+"""CPU seconds of the serving Monte Carlo on the serving demo (issue 37): the default run (stops
+once every chance of being cheapest is known to +/- 1 point, as training's) and a fixed 20,000
+draws, each in a fresh child process, rounds interleaved between source trees so that load
+falls on both alike. Medians are printed.
+
+Run: python tests/perf/bench_serving_montecarlo.py [--rounds 5] [--tree DIR ...]
+(each DIR is a checkout whose desktop/ folder is imported; default: this one. To compare with a
+commit: git archive COMMIT desktop | tar -x -C /tmp/before, then --tree /tmp/before --tree .)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CHILD = """
+import json, sys, time
+sys.path.insert(0, {desktop!r})
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty
+data = json.load(open({demo!r}, encoding="utf-8"))
+if {burst!r}:  # the demo with 6 peak hours a day and every bid offering burst at $4.00 (issue 37)
+    data["workload"]["peak_hours_per_day"] = 6
+    for bid in data["bids"]:
+        bid["terms"]["burst_price_per_gpu_hour"] = "4.00"
+demo = Evaluation.model_validate(data)
+estimates = estimate_serving(demo.workload, demo.bids)
+start = time.process_time()
+result = serving_uncertainty(estimates, samples={samples})
+print(json.dumps([time.process_time() - start, result.samples]))
+"""
+
+
+def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, int]:
+    code = CHILD.format(desktop=str(tree / "desktop"), demo=str(REPO / "resources" / "examples"
+                                                                / "demo-serving-evaluation.json"),
+                        samples=samples, burst=burst)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds, drawn = json.loads(done.stdout.strip().splitlines()[-1])
+    return seconds, drawn
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tree", action="append", type=Path)
+    parser.add_argument("--burst", action="store_true", help="also time the demo with a traffic profile and burst "
+                        "prices (trees from issue 37's traffic profile on)")
+    args = parser.parse_args()
+    trees = args.tree or [REPO]
+    times: dict[tuple[str, str], list[float]] = {}
+    drawn: dict[tuple[str, str], int] = {}
+    for _ in range(args.rounds):
+        for tree in trees:
+            runs = [("default run", None, False), ("20,000 draws", 20_000, False)]
+            for label, samples, burst in runs + ([("burst, default", None, True)] if args.burst else []):
+                seconds, n = _one(tree.resolve(), samples, burst)
+                times.setdefault((str(tree), label), []).append(seconds)
+                drawn[(str(tree), label)] = n
+    for (tree, label), values in times.items():
+        print(f"{tree}: {label:<14} {statistics.median(values):5.2f} CPU s median of {len(values)} "
+              f"(min {min(values):.2f}, max {max(values):.2f}), {drawn[(tree, label)]:,} samples")
+
+
+if __name__ == "__main__":
+    main()
