@@ -13,6 +13,7 @@ from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
+from clusterbid.gui.comparison.sort_places import order_places
 
 CRITERION_WORDS = {
     "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
@@ -37,6 +38,7 @@ class ScorecardTableModel(QAbstractTableModel):
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
         self._rows: list[list[str]] | None = None  # every cell's text, made on first use
         self._keys: dict[tuple[int, int], object] = {}  # (row, column) -> sort key, as the texts
+        self._places: dict[int, list[int]] = {}  # column -> each row's place in its order
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -52,12 +54,12 @@ class ScorecardTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._scorecard, self._uncertainty = scorecard, uncertainty
         self._resting = rank_resting_on(scorecard)  # kept on the scorecard by the worker: a lookup
-        self._rows, self._keys = None, {}
+        self._rows, self._keys, self._places = None, {}, {}
         self.endResetModel()
 
     def set_uncertainty(self, uncertainty: object | None) -> None:
         self._uncertainty = uncertainty
-        self._rows, self._keys = None, {}
+        self._rows, self._keys, self._places = None, {}, {}
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -164,6 +166,13 @@ class ScorecardTableModel(QAbstractTableModel):
         if (row, column) not in self._keys:
             self._keys[(row, column)] = self._sort_key(row, column)
         return self._keys[(row, column)]
+
+    def sort_places(self, column: int) -> list[int]:
+        """Each row's place when the rows are ordered by `column`'s sort key; equal keys share a
+        place, so Qt's stable sort keeps their order in either direction."""
+        if column not in self._places:
+            self._places[column] = order_places([self.sort_key(row, column) for row in range(self.rowCount())])
+        return self._places[column]
 
     def _sort_key(self, row: int, column: int):
         score = self._scorecard.scores[row]
