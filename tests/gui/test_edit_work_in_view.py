@@ -73,3 +73,16 @@ def test_a_sorted_column_orders_rows_as_its_keys_do_ties_kept_in_place(qtbot, bi
     expected = sorted(range(len(keys)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
     assert shown == expected
     assert len(set(keys)) < len(keys)  # the case that matters: ties exist
+
+
+def test_the_bands_scale_is_found_once_per_scorecard_not_per_cell_painted(big_scorecard, monkeypatch):
+    model = ScorecardTableModel(big_scorecard)
+    asked: list[int] = []
+    figures = model.band_figures
+    monkeypatch.setattr(model, "band_figures", lambda row: asked.append(row) or figures(row))
+    for _ in range(25):  # a screenful of band cells painted
+        assert model.band_range() is None  # no bands drawn yet
+    assert len(asked) == model.rowCount()
+    model.set_uncertainty(None)  # new bands: the scale is found again
+    model.band_range()
+    assert len(asked) == 2 * model.rowCount()
