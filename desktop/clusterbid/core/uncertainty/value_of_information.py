@@ -17,6 +17,7 @@ shock); every other bid keeps its overall mean, which keeps sampling noise out o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -156,8 +157,9 @@ def _one_per_measurement(plan: PlanSamples, values: list[InputValue]) -> list[In
     return list(merged.values())
 
 
-def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
-    """Every (bid, input) pair valued on the same samples, largest value first."""
+def value_from_samples(plan: PlanSamples, step: Callable[[float], None] | None = None) -> ValueOfInformation:
+    """Every (bid, input) pair valued on the same samples, largest value first. `step` is told the
+    share done before each pair (the app's worker stops there when a newer edit comes)."""
     samples = plan.cost.shape[1]
     bins = bin_count(samples)
     if not plan.ids:
@@ -166,18 +168,21 @@ def value_from_samples(plan: PlanSamples) -> ValueOfInformation:
     choice = int(np.argmin(means))
     total = float(means[choice] - plan.cost.min(axis=0).astype(np.float64).mean())
     sharing = _Sharing(plan)
-    values = _one_per_measurement(plan, [
-        _input_value(plan, means, choice, bid, item.name, bins, sharing)
-        for bid, inputs in enumerate(plan.inputs)
-        for item in inputs
-    ])
+    pairs = [(bid, item.name) for bid, inputs in enumerate(plan.inputs) for item in inputs]
+    valued = []
+    for done, (bid, name) in enumerate(pairs):
+        if step is not None:
+            step(done / len(pairs))
+        valued.append(_input_value(plan, means, choice, bid, name, bins, sharing))
+    values = _one_per_measurement(plan, valued)
     values.sort(key=lambda v: (-v.evpi, -v.change_probability, v.bid_id, v.input))
     expected = {bid_id: float(m) for bid_id, m in zip(plan.ids, means, strict=True)}
     return ValueOfInformation(plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values))
 
 
 def value_of_information(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-                         spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> ValueOfInformation:
+                         spreads: Spreads | None = None, scorecard: Scorecard | None = None,
+                         step: Callable[[float], None] | None = None) -> ValueOfInformation:
     """Draw the Monte Carlo's samples (same seed, same draws as run_monte_carlo) and value them."""
     plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard)
-    return value_from_samples(plan)
+    return value_from_samples(plan, step)
