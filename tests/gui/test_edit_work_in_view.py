@@ -86,3 +86,20 @@ def test_the_bands_scale_is_found_once_per_scorecard_not_per_cell_painted(big_sc
     model.set_uncertainty(None)  # new bands: the scale is found again
     model.band_range()
     assert len(asked) == 2 * model.rowCount()
+
+
+def test_columns_are_measured_again_only_when_the_bids_change_not_their_order(qtbot, monkeypatch):
+    import dataclasses
+
+    scorecard = score_evaluation(many_bids(12))
+    model = ScorecardTableModel(scorecard)
+    view = ComparisonView(model)
+    qtbot.addWidget(view)
+    measured: list[int] = []
+    monkeypatch.setattr(view, "measure_columns", lambda *a: measured.append(1))
+    # The decided ranking lists the same bids in another order: nothing to measure again.
+    model.set_scorecard(dataclasses.replace(scorecard, scores=tuple(reversed(scorecard.scores))))
+    model.set_scorecard(scorecard)
+    assert measured == []
+    model.set_scorecard(score_evaluation(many_bids(13)))  # a bid more: measured once
+    assert measured == [1]

@@ -64,7 +64,7 @@ class ComparisonView(QTableView):
         model.modelAboutToBeReset.connect(self._remember_selection)
         model.modelReset.connect(self._restore_selection)
         self._kept_id = None
-        self._sized_for: list | None = None
+        self._sized_for: dict | None = None
         self._restore_selection()
 
     def set_empty_hint(self, hint) -> None:
@@ -113,9 +113,9 @@ class ComparisonView(QTableView):
 
     def _restore_selection(self) -> None:
         self.fit_row_height()
-        # A list compared in order, not a set: hashing every bid cost 20 ms an edit at 500 bids,
-        # and the same bids come back in the same order (a list's == checks identity first).
-        bids = [score.bid for score in self.source_model.scorecard.scores]
+        # Bids by id, not a set: hashing every bid cost 20 ms an edit at 500 bids (a dict's ==
+        # checks identity first). Not a list either: the decided ranking lists them in another order.
+        bids = {score.bid.id: score.bid for score in self.source_model.scorecard.scores}
         if bids != self._sized_for:  # re-measuring costs ~60 ms at 50 bids: only when bids change
             self._sized_for = bids
             self.measure_columns()
