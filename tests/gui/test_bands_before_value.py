@@ -3,10 +3,13 @@ the work); it follows on the worker, from the same seed and samples, and a newer
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+from clusterbid.core.uncertainty.sampling import CHUNK
 from clusterbid.core.uncertainty.value_of_information import value_of_information
 from clusterbid.gui.uncertainty_source import analyse_bands, analyse_uncertainty, with_value
 from clusterbid.operations.progress import Cancelled
@@ -31,18 +34,23 @@ def test_the_bands_come_without_the_value_and_the_value_is_the_one_score_compute
     assert together.value == whole.value and together.uncertainty == bands.uncertainty
 
 
-def test_a_newer_edit_stops_the_value_between_two_measurements():
+def test_a_newer_edit_stops_the_value_at_the_next_pass_of_draws_or_measurement():
     bands = analyse_bands(demo_evaluation())
     seen: list[float] = []
+    with_value(bands, lambda fraction, _message="": seen.append(fraction))
+    # Asked before each pass of 4,096 draws (20,000 samples: 5 passes) and each (bid, input) valued.
+    pairs = sum(len(bid.inputs) for bid in bands.uncertainty.bids.values())
+    assert len(seen) == 1 + math.ceil(DEFAULT_SAMPLES / CHUNK) + pairs and seen == sorted(seen)
+    asked: list[float] = []
 
-    def progress(fraction: float, _message: str = "") -> None:
-        seen.append(fraction)
-        if len(seen) == 3:  # the task was cancelled while the second measurement was valued
+    def cancelled(fraction: float, _message: str = "") -> None:
+        asked.append(fraction)
+        if len(asked) == 2:  # cancelled while the first pass was drawn
             raise Cancelled
 
     with pytest.raises(Cancelled):
-        with_value(bands, progress)
-    assert seen == sorted(seen) and len(seen) == 3
+        with_value(bands, cancelled)
+    assert len(asked) == 2
 
 
 def test_the_window_shows_the_bands_then_the_evidence_worth_asking_for(qtbot, window):

@@ -4,7 +4,7 @@ stream (streams.py), so the same seed gives the same draws to both."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -238,8 +238,10 @@ class PlanSamples:
 
 
 def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-                      spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> PlanSamples:
-    """The same draws as run_monte_carlo with the same seed, kept whole."""
+                      spreads: Spreads | None = None, scorecard: Scorecard | None = None,
+                      between_passes: Callable[[], None] | None = None) -> PlanSamples:
+    """The same draws as run_monte_carlo with the same seed, kept whole. `between_passes` is called
+    before each pass of CHUNK samples (the app's worker stops there when a newer edit comes)."""
     seed = checked(evaluation, samples, seed)
     s = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if s is None:
@@ -247,6 +249,8 @@ def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, se
     cost = np.empty((len(s.ids), samples), dtype=np.float32)
     factors = {n: np.empty((len(s.ids), samples), dtype=np.float32) for n in COLUMNS}
     for start, n, drawn, done in chunks(s, samples, keep_factors=True):
+        if between_passes is not None:
+            between_passes()
         cost[:, start : start + n] = done.cost
         for name, f in drawn.items():
             factors[name][:, start : start + n] = f

@@ -184,5 +184,6 @@ def value_of_information(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES,
                          spreads: Spreads | None = None, scorecard: Scorecard | None = None,
                          step: Callable[[float], None] | None = None) -> ValueOfInformation:
     """Draw the Monte Carlo's samples (same seed, same draws as run_monte_carlo) and value them."""
-    plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard)
+    plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard,
+                             between_passes=None if step is None else lambda: step(0.0))
     return value_from_samples(plan, step)
