@@ -34,23 +34,40 @@ def test_the_bands_come_without_the_value_and_the_value_is_the_one_score_compute
     assert together.value == whole.value and together.uncertainty == bands.uncertainty
 
 
+class TaskProgress:
+    """As the worker's Progress: raises once cancelled; counts every look (told or asked)."""
+
+    def __init__(self, cancel_at: int | None = None) -> None:
+        self.told: list[float] = []
+        self.looks, self.cancel_at = 0, cancel_at
+
+    def _look(self) -> bool:
+        self.looks += 1
+        return self.cancel_at is not None and self.looks >= self.cancel_at
+
+    @property
+    def cancelled(self) -> bool:
+        return self._look()
+
+    def __call__(self, fraction: float, _message: str = "") -> None:
+        if self._look():
+            raise Cancelled
+        self.told.append(fraction)
+
+
 def test_a_newer_edit_stops_the_value_at_the_next_pass_of_draws_or_measurement():
     bands = analyse_bands(demo_evaluation())
-    seen: list[float] = []
-    with_value(bands, lambda fraction, _message="": seen.append(fraction))
-    # Asked before each pass of 4,096 draws (20,000 samples: 5 passes) and each (bid, input) valued.
+    progress = TaskProgress()
+    with_value(bands, progress)
+    # A look before each pass of 4,096 draws (20,000 samples: 5 passes) and each (bid, input)
+    # valued, after the first word; the window is told each whole percent only.
     pairs = sum(len(bid.inputs) for bid in bands.uncertainty.bids.values())
-    assert len(seen) == 1 + math.ceil(DEFAULT_SAMPLES / CHUNK) + pairs and seen == sorted(seen)
-    asked: list[float] = []
-
-    def cancelled(fraction: float, _message: str = "") -> None:
-        asked.append(fraction)
-        if len(asked) == 2:  # cancelled while the first pass was drawn
-            raise Cancelled
-
+    assert progress.looks == 1 + math.ceil(DEFAULT_SAMPLES / CHUNK) + pairs
+    assert progress.told == sorted(progress.told) and len(progress.told) <= 1 + 100
+    cancelled = TaskProgress(cancel_at=3)  # cancelled while the second pass was drawn
     with pytest.raises(Cancelled):
         with_value(bands, cancelled)
-    assert len(asked) == 2
+    assert cancelled.looks == 3
 
 
 def test_the_window_shows_the_bands_then_the_evidence_worth_asking_for(qtbot, window):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.operations.progress import Cancelled
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # The same count and seed as `clusterbid score` and the memo: one band everywhere.
@@ -68,6 +69,22 @@ def with_value(analysis: UncertaintyAnalysis, progress=None) -> UncertaintyAnaly
         return analysis
     if progress is not None:
         progress(0.4, "value of information")
-    step = None if progress is None else (lambda done: progress(0.4 + 0.6 * done, "value of information"))
+    step = None if progress is None else _Throttled(progress)
     value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed, step=step)
     return replace(analysis, value=value)
+
+
+class _Throttled:
+    """Tells `progress` each whole percent of the valuation, and checks at every step whether the
+    task was cancelled: at 500 bids there are 2,500 steps, each a signal to the window's thread."""
+
+    def __init__(self, progress) -> None:
+        self._progress, self._told = progress, -1
+
+    def __call__(self, done: float) -> None:
+        percent = int(100 * done)
+        if percent != self._told:
+            self._told = percent
+            self._progress(0.4 + 0.6 * done, "value of information")
+        elif getattr(self._progress, "cancelled", False):
+            raise Cancelled
