@@ -32,10 +32,19 @@ class DetailsPanel(QTextBrowser):
         self.setObjectName("details")
         self.setAccessibleName("Details of the selected bid")
         self.setOpenExternalLinks(False)
+        self._shown_html: str | None = None
+
+    def _set_page(self, html: str) -> None:
+        # An edit selects its bid once by the view and once by the window: the second laid out the
+        # same page again (issue 32). The same page is kept; what is on it is always built afresh
+        # (a worker adds to a scorecard after it is first shown: the waterfall).
+        if html != self._shown_html:
+            self._shown_html = html
+            self.setHtml(html)
 
     def show_bid(self, scorecard: Scorecard, score: BidScore | None) -> None:
         if score is None:
-            self.setHtml("<p>Select a bid to see its figures and the assumptions behind them.</p>")
+            self._set_page("<p>Select a bid to see its figures and the assumptions behind them.</p>")
             return
         palette = self.palette()
         muted = _muted(palette)
@@ -69,7 +78,7 @@ class DetailsPanel(QTextBrowser):
         parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
         parts.append(waterfall_html(scorecard, score, muted))
         parts.append(self._sources_html(scorecard, bid, muted))
-        self.setHtml("".join(parts))
+        self._set_page("".join(parts))
 
     def _sources_html(self, scorecard: Scorecard, bid, muted: str) -> str:
         """Issue 14: each reliability figure with where it came from and how far it can move the bid."""

@@ -162,6 +162,7 @@ class MainWindow(QMainWindow):
         self.session.edit_refused.connect(lambda text: dialogs.show_problem(self, "This change was not made", text))
         self.rescorer.scored.connect(self._show_scorecard)
         self.rescorer.analysed.connect(self._show_analysis)
+        self.rescorer.valued.connect(self._show_value)
         self.rescorer.failed.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.comparison.bid_selected.connect(self._on_bid_selected)
         self.outline.bid_selected.connect(self.comparison.select_bid)
@@ -226,6 +227,12 @@ class MainWindow(QMainWindow):
         self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value,
                                plan_values=analysis.plan_values)
         self._remember_shown(analysis.uncertainty)
+
+    def _show_value(self, analysis) -> None:
+        """The evidence worth asking for, once valued after the bands (gui/rescoring.py)."""
+        if analysis.evaluation == self.session.evaluation:
+            self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value,
+                                   plan_values=analysis.plan_values)
 
     def _remember_shown(self, uncertainty=None) -> None:
         """The table as shown now kept for the next start's first paint (issue 24): once the new

@@ -10,7 +10,7 @@ from clusterbid.core.comparison_table import rank_resting_on, shown_rows
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.gui.background import BackgroundTasks
-from clusterbid.gui.uncertainty_source import analyse_uncertainty
+from clusterbid.gui.uncertainty_source import analyse_bands, with_value
 
 DEBOUNCE_MS = 150
 # The Monte Carlo waits until the new figures are painted and the officer pauses: started at
@@ -29,10 +29,13 @@ def scored_and_derived(evaluation: Evaluation, progress) -> Scorecard:
 
 
 class Rescorer(QObject):
-    """Emits `scored` with each fresh Scorecard, then `analysed` once uncertainty is known."""
+    """Emits `scored` with each fresh Scorecard, `analysed` once its bands are known, then
+    `valued` with the same analysis and its value of information (issue 32: the bands no longer
+    wait for the value of information, which was 70% of the work)."""
 
     scored = Signal(object)  # Scorecard
-    analysed = Signal(object)  # UncertaintyAnalysis
+    analysed = Signal(object)  # UncertaintyAnalysis, value None
+    valued = Signal(object)  # UncertaintyAnalysis with its value of information
     failed = Signal(str)
 
     def __init__(self, tasks: BackgroundTasks, parent: QObject | None = None) -> None:
@@ -66,6 +69,7 @@ class Rescorer(QObject):
         self._analysis_timer.stop()  # the figures it would analyse are about to be replaced
         self._to_analyse = None
         self._tasks.cancel("uncertainty")
+        self._tasks.cancel("value of information")
         self._tasks.run("score", lambda progress: scored_and_derived(evaluation, progress), self._on_scored,
                         self._on_error)
 
@@ -82,8 +86,13 @@ class Rescorer(QObject):
         evaluation, self._to_analyse = self._to_analyse, None
         if evaluation is None:
             return
-        self._tasks.run("uncertainty", lambda progress: analyse_uncertainty(evaluation, progress),
-                        self.analysed.emit, lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"))
+        self._tasks.run("uncertainty", lambda progress: analyse_bands(evaluation, progress),
+                        self._on_bands, lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"))
+
+    def _on_bands(self, analysis) -> None:
+        self.analysed.emit(analysis)
+        self._tasks.run("value of information", lambda progress: with_value(analysis, progress), self.valued.emit,
+                        lambda exc: self.failed.emit(f"Value of information failed: {exc}"))
 
     def _on_error(self, error: Exception) -> None:
         self.failed.emit(f"Scoring failed: {error}")

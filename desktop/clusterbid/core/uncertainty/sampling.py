@@ -4,7 +4,7 @@ stream (streams.py), so the same seed gives the same draws to both."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -16,7 +16,7 @@ from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import stream
-from clusterbid.core.uncertainty.term_ranges import TermRange, draw, term_ranges
+from clusterbid.core.uncertainty.term_ranges import TermRange, draw_many, term_ranges
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # Samples drawn per pass from each stream (the sequence of a stream does not depend on it), and
@@ -209,10 +209,18 @@ def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidAr
     drawn through its downtime) and its unwritten terms drawn across their ranges."""
     base = block.base
     drawn = {COLUMNS[name]: getattr(base, COLUMNS[name]) * f for name, f in factors.items()}
+    # Terms of one column drawn together: each row's uniforms from its own stream, in the same
+    # order, then the triangular inverse once over the rows (one call per bid and term before).
+    by_column: dict[str, list[tuple[int, TermRange, np.random.Generator]]] = {}
     for row, term, gen in block.terms:
-        if term.column not in drawn:  # (bids, samples): the block's point figures, then each draw
-            drawn[term.column] = np.repeat(getattr(base, term.column), n, axis=1)
-        drawn[term.column][row] = draw(gen, term, n)
+        by_column.setdefault(term.column, []).append((row, term, gen))
+    for column, terms in by_column.items():
+        if column not in drawn:  # (bids, samples): the block's point figures, then each draw
+            drawn[column] = np.repeat(getattr(base, column), n, axis=1)
+        rows = [row for row, _, _ in terms]
+        low, likely, high, units = (np.array([[getattr(t, k)] for _, t, _ in terms], dtype=float)
+                                    for k in ("low", "likely", "high", "units"))
+        drawn[column][rows] = draw_many(np.stack([gen.random(n) for _, _, gen in terms]), low, likely, high, units)
     drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
     drawn["uptime"] = np.clip(1.0 - (1.0 - base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
     return base.replace(**drawn)
@@ -230,8 +238,10 @@ class PlanSamples:
 
 
 def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-                      spreads: Spreads | None = None, scorecard: Scorecard | None = None) -> PlanSamples:
-    """The same draws as run_monte_carlo with the same seed, kept whole."""
+                      spreads: Spreads | None = None, scorecard: Scorecard | None = None,
+                      between_passes: Callable[[], None] | None = None) -> PlanSamples:
+    """The same draws as run_monte_carlo with the same seed, kept whole. `between_passes` is called
+    before each pass of CHUNK samples (the app's worker stops there when a newer edit comes)."""
     seed = checked(evaluation, samples, seed)
     s = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if s is None:
@@ -239,6 +249,8 @@ def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, se
     cost = np.empty((len(s.ids), samples), dtype=np.float32)
     factors = {n: np.empty((len(s.ids), samples), dtype=np.float32) for n in COLUMNS}
     for start, n, drawn, done in chunks(s, samples, keep_factors=True):
+        if between_passes is not None:
+            between_passes()
         cost[:, start : start + n] = done.cost
         for name, f in drawn.items():
             factors[name][:, start : start + n] = f

@@ -109,3 +109,10 @@ def triangular(uniform: np.ndarray, low: float, likely: float, high: float) -> n
 def draw(generator: np.random.Generator, term: TermRange, samples: int) -> np.ndarray:
     """`samples` draws of the term as the BidArrays column holds it (a fraction, not percent)."""
     return triangular(generator.random(samples), term.low, term.likely, term.high) / term.units
+
+
+def draw_many(uniforms: np.ndarray, low: np.ndarray, likely: np.ndarray, high: np.ndarray,
+              units: np.ndarray) -> np.ndarray:
+    """`draw` for several terms at once: uniforms (terms, samples), the figures (terms, 1). The
+    same arithmetic element by element, so the same draws to the bit."""
+    return triangular(uniforms, low, likely, high) / units  # type: ignore[arg-type]  (arrays broadcast as floats do)

@@ -5,11 +5,10 @@ and the weighted score they add up to; shaded so the strong and weak cells stand
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clusterbid.core.scoring import Scorecard
+from clusterbid.gui.comparison.score_matrix_model import Cell, ScoreMatrixModel
 from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 
 CRITERIA = tuple(CRITERION_WORDS)
@@ -17,23 +16,19 @@ CRITERIA = tuple(CRITERION_WORDS)
 SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
          "support": "Support", "contract_terms": "Terms", "evidence": "Evidence"}
 NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 ROW_PADDING = 6  # pixels above and below a line of text
 
 
-def _hue(value: float) -> int:
-    """Pale red (0) through pale yellow to pale green (1), light enough for dark text: the hue of
-    QColor.fromHsv(hue, 60, 245)."""
-    return int(120 * max(0.0, min(1.0, value)))
-
-
-class ScoreMatrix(QTableWidget):
+class ScoreMatrix(QTableView):
     def __init__(self, parent=None, criteria: tuple[str, ...] = CRITERIA,
                  words: dict[str, str] = CRITERION_WORDS, short: dict[str, str] = SHORT) -> None:
         """`criteria`, `words` and `short` name the scorecard's criteria (serving ranks on the cost
         per million tokens where training ranks on the net plan cost)."""
         super().__init__(parent)
         self.criteria, self.words, self.short = criteria, words, short
+        # A model whose cells are made when painted: the view asks for the rows in sight only.
+        self.matrix_model = ScoreMatrixModel(criteria, words, short)
+        self.setModel(self.matrix_model)
         self.setObjectName("score_matrix")
         self.setAccessibleName("Each bid's score per criterion and the weighted total")
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -43,50 +38,41 @@ class ScoreMatrix(QTableWidget):
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         # Columns are fitted to the rows in view (figures of one width: "0.00" to "1.00"), not to
         # every row: all 500 rows measured per column cost 140 ms an edit (issue 32).
+        # (Qt reads the precision from either header depending on the version: both say it.)
         self.verticalHeader().setResizeContentsPrecision(0)
+        self.horizontalHeader().setResizeContentsPrecision(0)
+        self._names: list[str] = []
+
+    # What a table widget answers, read from the model (tests and the zoom's checks read cells).
+    def rowCount(self) -> int:  # noqa: N802 (QTableWidget's name)
+        return self.matrix_model.rowCount()
+
+    def columnCount(self) -> int:  # noqa: N802
+        return self.matrix_model.columnCount()
+
+    def item(self, row: int, column: int) -> Cell | None:
+        return self.matrix_model.cell(row, column)
+
+    def horizontalHeaderItem(self, column: int) -> Cell | None:  # noqa: N802
+        return self.matrix_model.header_cell(column)
 
     def show_scorecard(self, scorecard: Scorecard) -> None:
-        ranked = scorecard.ranked
-        weights = scorecard.weights
-        self.setColumnCount(len(self.criteria) + 2)
+        self.matrix_model.show(scorecard, self.font())
         self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the names below
-        self.setHorizontalHeaderLabels(["Bid", *(f"{self.short[n]}\n{weights[n]:.0%}" for n in self.criteria), "Score"])
-        for column, name in enumerate(self.criteria, start=1):
-            self.horizontalHeaderItem(column).setToolTip(
-                f"{self.words[name]}, weight {weights[name]:.1%}: 0 to 1, 1 best (methodology 6)")
-        # Colours, the font and each shade made once per fill, not per cell (issue 32). Cells are
-        # made here, never clone()d: a clone is not a Python-made item, so PySide is not told when
-        # the table deletes it and may hand its stale wrapper out for a later object.
-        black, bold, shades = QColor("black"), self.font(), {}
-        bold.setBold(True)
-        self.setRowCount(len(ranked))
-        names = ["Bid"]
-        for row, score in enumerate(ranked):
-            name = f"{score.rank}. {score.bid.quote.provider}"
-            names.append(name)
-            item = QTableWidgetItem(name)
-            item.setToolTip(name)  # whole when the column elides it
-            self.setItem(row, 0, item)
-            for column, criterion in enumerate(self.criteria, start=1):
-                value, weight = score.criteria[criterion], weights[criterion]
-                item = QTableWidgetItem(f"{value:.2f}")
-                item.setTextAlignment(RIGHT)
-                hue = _hue(value)
-                item.setBackground(shades.get(hue) or shades.setdefault(hue, QColor.fromHsv(hue, 60, 245)))
-                item.setForeground(black)
-                item.setToolTip(f"{self.words[criterion]}: {value:.3f} x weight {weight:.1%} "
-                                f"= {value * weight:.3f} of the score")
-                self.setItem(row, column, item)
-            total = QTableWidgetItem(f"{score.weighted_score:.3f}")
-            total.setTextAlignment(RIGHT)
-            total.setFont(bold)
-            self.setItem(row, len(self.criteria) + 1, total)
-        self._names_width = max(map(self.fontMetrics().horizontalAdvance, names)) + 16
+        names = ["Bid", *self.matrix_model.names()]
+        if names != self._names:  # the widest name measured again only when a name changes
+            self._names = names
+            self._names_width = max(map(self.fontMetrics().horizontalAdvance, names)) + 16
         self.horizontalHeader().resizeSection(0, self._names_width)
         # One line per row, as tall as the font needs: measuring each row's contents cost 40 ms
         # at 500 bids and gives the same height for one line of text.
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + ROW_PADDING)
         self.fit_columns()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        super().changeEvent(event)
+        if event.type() == event.Type.FontChange:
+            self._names = []  # measured again in the new font at the next fill
 
     def fit_columns(self) -> None:
         """Each criterion at least its measured width, sharing the spare width when they fit; when

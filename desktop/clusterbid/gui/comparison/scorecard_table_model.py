@@ -13,6 +13,7 @@ from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
+from clusterbid.gui.comparison.sort_places import order_places
 
 CRITERION_WORDS = {
     "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
@@ -37,6 +38,8 @@ class ScorecardTableModel(QAbstractTableModel):
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
         self._rows: list[list[str]] | None = None  # every cell's text, made on first use
         self._keys: dict[tuple[int, int], object] = {}  # (row, column) -> sort key, as the texts
+        self._places: dict[int, list[int]] = {}  # column -> each row's place in its order
+        self._band_range: tuple[tuple[float, float] | None] | None = None  # (the scale,) once found
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -52,12 +55,12 @@ class ScorecardTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._scorecard, self._uncertainty = scorecard, uncertainty
         self._resting = rank_resting_on(scorecard)  # kept on the scorecard by the worker: a lookup
-        self._rows, self._keys = None, {}
+        self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
         self.endResetModel()
 
     def set_uncertainty(self, uncertainty: object | None) -> None:
         self._uncertainty = uncertainty
-        self._rows, self._keys = None, {}
+        self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
 
@@ -116,9 +119,13 @@ class ScorecardTableModel(QAbstractTableModel):
         return u.cost_p10, score.estimate.plan_cost, u.cost_p90
 
     def band_range(self) -> tuple[float, float] | None:
-        """The lowest P10 and highest P90 over the ranked bids: the scale every row's bar is drawn on."""
-        figures = [f for f in map(self.band_figures, range(self.rowCount())) if f is not None]
-        return (min(f[0] for f in figures), max(f[2] for f in figures)) if figures else None
+        """The lowest P10 and highest P90 over the ranked bids: the scale every row's bar is drawn on.
+        Found once per scorecard and bands: each band cell painted asks (issue 32: a pass over
+        every bid per cell painted was 60% of a 500-bid table's paint)."""
+        if self._band_range is None:
+            figures = [f for f in map(self.band_figures, range(self.rowCount())) if f is not None]
+            self._band_range = ((min(f[0] for f in figures), max(f[2] for f in figures)),) if figures else (None,)
+        return self._band_range[0]
 
     # -- formatting ----------------------------------------------------------------------------------
     def _bid_uncertainty(self, score: BidScore):
@@ -164,6 +171,13 @@ class ScorecardTableModel(QAbstractTableModel):
         if (row, column) not in self._keys:
             self._keys[(row, column)] = self._sort_key(row, column)
         return self._keys[(row, column)]
+
+    def sort_places(self, column: int) -> list[int]:
+        """Each row's place when the rows are ordered by `column`'s sort key; equal keys share a
+        place, so Qt's stable sort keeps their order in either direction."""
+        if column not in self._places:
+            self._places[column] = order_places([self.sort_key(row, column) for row in range(self.rowCount())])
+        return self._places[column]
 
     def _sort_key(self, row: int, column: int):
         score = self._scorecard.scores[row]
