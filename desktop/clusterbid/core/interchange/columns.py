@@ -21,7 +21,8 @@ from clusterbid.core.provenance.defaults import FEE_DEFAULTS, TERMS_DEFAULTS
 # Evidence items carry artefacts and grades of their own; they are attached separately, not typed
 # into a provider's bid sheet.
 # Provenance has columns of its own ("source.<field>", interchange.sources), not the model's mapping.
-EXCLUDED_KEYS = frozenset({"evidence", "provenance"})
+# A phased delivery (issue 39) is a list of phases, entered in the bid's JSON or the wizard.
+EXCLUDED_KEYS = frozenset({"evidence", "provenance", "delivery"})
 
 # Fields whose allowed values live in the catalog (their validators look them up there), not in
 # the type; listed here because a validator's lookup cannot be read off the model.

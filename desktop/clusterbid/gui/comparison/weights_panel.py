@@ -18,6 +18,7 @@ LABELS = {
     "support": "Su&pport",
     "contract_terms": "Contract te&rms",
     "evidence": "E&vidence",
+    "provider_rating": "Provider ratin&g (third party)",
 }
 
 PENDING = "tipping point: computing…"
