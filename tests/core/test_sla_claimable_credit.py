@@ -11,7 +11,8 @@ import math
 import pytest
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.memo.delivery_lines import sla_credit_row
+from clusterbid.core.contract_summary import contract_lines
+from clusterbid.core.money import format_money
 from clusterbid.core.scoring import score_evaluation
 from tests.conftest import bid_dict, evaluation_dict
 
@@ -54,10 +55,12 @@ def test_an_automatic_uncapped_sla_that_counts_every_failure_pays_its_headline()
     assert e.sla_credit == pytest.approx(e.sla_headline_credit, rel=1e-12)
 
 
-def test_the_memo_shows_headline_and_claimable_and_names_the_defaults():
+def test_the_net_cost_line_shows_claimable_against_headline_and_says_when_terms_are_defaults():
+    """The app's Details and the memo's bid pages print the net cost's line (contract_summary.py)."""
     e = _estimate(25, 4, claim_window_days=20)
-    label, text = sla_credit_row(e.bid, e, "USD")
-    assert label == "SLA credit"
-    assert "expected to be claimable" in text and "headline credit" in text
-    assert "what counts as downtime" in text and "the cap" in text and "claim window" not in text
-    assert sla_credit_row(e.bid, _estimate(0, 4), "USD") is None  # no credit stated: no row
+    line = dict(contract_lines(e, "USD"))["Net cost of the plan"]
+    assert f"less {format_money(e.sla_credit, 'USD')} SLA credit claimable" in line
+    assert f"(headline {format_money(e.sla_headline_credit, 'USD')}, claim terms not stated)" in line
+    stated = _estimate(25, 4, claim_window_days=20, automatic=False, cap_percent=10, covered_percent=50)
+    assert "not stated" not in dict(contract_lines(stated, "USD"))["Net cost of the plan"]
+    assert "SLA credit" not in dict(contract_lines(_estimate(0, 4), "USD"))["Net cost of the plan"]

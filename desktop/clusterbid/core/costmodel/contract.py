@@ -65,9 +65,9 @@ class ContractBill:
 
     @property
     def cost_if_plan_fails(self) -> np.ndarray:
-        """The net cost if idle time turns out worth nothing (issue 31)."""
-        return (np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
-                - self.late_remedy - self.sla_credit)
+        """The net cost if idle time turns out worth nothing (issue 31); cautious, it counts no SLA
+        credit or late-delivery remedy (issue 39), which the net cost does."""
+        return np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
 
 
 def where(condition, if_true, if_false):

@@ -118,6 +118,8 @@ def _num(value: float) -> str:
 def _show_default(column: Column) -> str:
     if column.key in UNSTATED_TERMS:  # issue 31: a blank term is not stated, never 0 or "none"
         return "not stated, priced at its cautious default"
+    if column.key.startswith("sla_claims."):  # issue 39: the cautious terms of published SLAs
+        return "not stated, taken at the cautious end of published SLA terms"
     if column.default is None or column.default == ():
         return "none"
     if column.default == "":

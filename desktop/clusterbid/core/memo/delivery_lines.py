@@ -1,10 +1,8 @@
-"""The bid page's rows for issue 39: the SLA credit as claimable against its headline, the
-delivery schedule with its slip and remedies, and the provider's third-party rating. Each says
-where its figures come from (stated by the provider, ClusterBid default, third party)."""
+"""The bid page's rows for issue 39: the delivery schedule with its slip and remedies, and the
+provider's third-party rating. Each says where its figures come from (stated by the provider,
+ClusterBid default, third party). The SLA credit's line is the net cost's (contract_summary.py)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.delivery import DEFAULT_REMEDY_CAP_PERCENT, slip_words
@@ -12,20 +10,6 @@ from clusterbid.core.money import format_money
 from clusterbid.core.provider_rating import ProviderRating
 
 Row = tuple[str, str]
-
-
-def sla_credit_row(bid: Bid, estimate: Any, currency: str) -> Row | None:
-    """Expected claimable credit against the headline (None: the bid states no credit)."""
-    headline = float(estimate.sla_headline_credit)
-    if headline <= 0:
-        return None
-    claimable = float(estimate.sla_credit)
-    blank = bid.sla_claims.not_stated()
-    source = ("not stated, ClusterBid defaults from published SLA texts: " + ", ".join(blank)
-              if blank else "all stated by provider")
-    return ("SLA credit", f"{format_money(claimable, currency)} expected to be claimable, counted in the net cost; "
-                          f"the headline credit on the same breaches would be {format_money(headline, currency)} "
-                          f"(difference {format_money(headline - claimable, currency)}); {source}")
 
 
 def delivery_rows(bid: Bid, job_gpus: int) -> list[Row]:
