@@ -14,6 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.delivery_lines import delivery_rows
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes
 from clusterbid.core.uncertainty.montecarlo import run_monte_carlo
@@ -129,3 +130,20 @@ def test_a_term_billed_from_the_stated_date_pays_for_the_slip():
     term_value = 512 * 2.50 * 1_460
     assert float(bills[0].contract.commitment[0]) == pytest.approx(term_value + 512 * 2.50 * (wall + 720 - 1_460))
     assert float(bills[1].contract.commitment[0]) == pytest.approx(term_value)
+
+
+def test_the_bid_page_says_where_the_slip_comes_from_and_how_often_termination_is_reached():
+    """Past slips of 0, 20, 40 and 60 days and a right to terminate after 30 days late: reached by
+    2 of the 4 (50%). Nothing stated: ClusterBid's default, late in half the draws by 30 days on
+    average, reaches 30 days in 0.5 x e^-1 = 18% of them, and says it is a default."""
+    history = {**PHASED, "past_slip_days": [0, 20, 40, 60], "terminate_after_days_late": 30,
+               "liquidated_damages_per_day": "400"}
+    rows = dict(delivery_rows(_evaluation(history).bids[0], 512))
+    assert rows["Delivery"] == "256 GPUs on 2027-01-04; 256 GPUs on 2027-02-01: the job's 512-GPU block is complete on 2027-02-01"
+    assert rows["Slip"].startswith("drawn from the provider's 4 past deliveries (3 late), stated by provider")
+    assert "terminate after 30 days late (reached in 50% of the slips drawn)" in rows["Late delivery"]
+    assert "no cap stated, counted up to 10% (ClusterBid default)" in rows["Late delivery"]
+    assert "not stated when billing starts" in rows["Late delivery"]
+    blank = dict(delivery_rows(_evaluation({**PHASED, "terminate_after_days_late": 30}).bids[0], 512))
+    assert blank["Slip"].startswith("not stated:") and "ClusterBid default" in blank["Slip"]
+    assert f"(reached in {0.5 * math.exp(-1):.0%} of the slips drawn)" in blank["Late delivery"]

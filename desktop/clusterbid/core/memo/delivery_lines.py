@@ -8,6 +8,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.delivery import DEFAULT_REMEDY_CAP_PERCENT, slip_words
 from clusterbid.core.money import format_money
 from clusterbid.core.provider_rating import ProviderRating
+from clusterbid.core.uncertainty.delivery_slips import slip_spread
 
 Row = tuple[str, str]
 
@@ -34,7 +35,10 @@ def delivery_rows(bid: Bid, job_gpus: int) -> list[Row]:
     else:
         remedy_text = "no late-delivery remedy stated"
     if schedule.terminate_after_days_late is not None:
-        remedy_text += f"; the buyer may terminate after {schedule.terminate_after_days_late} days late"
+        spread = slip_spread(bid)
+        reached = spread.late_share_beyond(schedule.terminate_after_days_late) if spread else 0.0
+        remedy_text += (f"; the buyer may terminate after {schedule.terminate_after_days_late} days late "
+                        f"(reached in {reached:.0%} of the slips drawn)")
     billing = {True: "billing starts at acceptance (stated)", False: "billing starts on the stated date (stated)",
                None: "not stated when billing starts: priced as from the stated date"}[schedule.billing_starts_at_acceptance]
     return [("Delivery", f"{phases}: {start}"), ("Slip", slip_words(schedule)),
