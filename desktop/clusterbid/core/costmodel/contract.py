@@ -141,7 +141,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     # Issue 39: the job's block handed over late finishes late, and a term billed from the stated
     # date bills through the slip (delivery_cost.py); 0 slip leaves both as they were.
     finish_hours = wall_hours + b.slip_hours
-    wall_hours = held_hours(b, wall_hours, (kind != BILLING_CODES["on-demand"]))
+    wall_hours = held_hours(b, wall_hours, (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"]))
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)

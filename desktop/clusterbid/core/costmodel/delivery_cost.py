@@ -3,9 +3,10 @@
 The point estimate takes the provider's dates (slip 0); the Monte Carlo draws a slip per bid
 (uncertainty/delivery_slips.py) into the `slip_hours` column. A slip
 - moves the finish: the job starts when its block is accepted, so the deadline sees run + slip;
-- is paid for when billing does not start at acceptance (stated so, or not stated): a term billed
-  from the stated date holds the GPUs through the slip, so the contract sees run + slip hours
-  (a job that no longer fits the term is extended, as contract.py prices any overrun);
+- is paid for when billing does not start at acceptance (stated so, or not stated): a reserved
+  term or block billed from the stated date holds the GPUs through the slip, so the contract sees
+  run + slip hours (a job that no longer fits the term is extended, as contract.py prices any
+  overrun); usage and committed deals bill what is used, so the slip bills nothing there;
 - earns the remedies the bid states: a credit per full week late (share of the commitment) and
   liquidated damages per day, together at most the cap (not stated: DEFAULT_REMEDY_CAP_PERCENT).
 """

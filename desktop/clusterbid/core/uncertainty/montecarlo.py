@@ -95,14 +95,18 @@ def run_monte_carlo(
     cost = np.empty((count, samples), dtype=np.float32)
     hours = np.empty((count, samples), dtype=np.float32)
     commitment = np.empty((count, samples), dtype=np.float32)
-    finish_hours = np.empty((count, samples), dtype=np.float32)
+    # Issue 39: kept only when some bid's handover is drawn late; otherwise it is the hours (and a
+    # thousand bids at the sample cap stay inside their memory budget).
+    late = any(block.slips for block in drawn.blocks)
+    finish_hours = np.empty((count, samples), dtype=np.float32) if late else hours
     tally = _Tally(count, drawn)
     taken = 0
     for start, n, _, done in chunks(drawn, samples):
         cost[:, start : start + n] = done.cost
         hours[:, start : start + n] = done.wall_hours
         commitment[:, start : start + n] = done.commitment
-        finish_hours[:, start : start + n] = done.finish_hours
+        if late:
+            finish_hours[:, start : start + n] = done.finish_hours
         tally.add(done, ids.index(drawn.leader))
         taken = start + n
         if precision is not None and win_known_within(tally.wins, taken, precision):
@@ -111,7 +115,7 @@ def run_monte_carlo(
     cost_q = percentiles(cost[:, :taken])
     hours_q = percentiles(hours[:, :taken])
     commitment_q = percentiles(commitment[:, :taken])
-    finish_q = percentiles(finish_hours[:, :taken])
+    finish_q = percentiles(finish_hours[:, :taken]) if late else hours_q
     budget = tally.budget
     results = {}
     for i, bid_id in enumerate(ids):
