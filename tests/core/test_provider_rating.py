@@ -66,3 +66,4 @@ def test_ratings_stay_apart_from_the_bid_and_are_kept_one_per_provider():
                              .provider_ratings[0])
     assert text.startswith("Bronze (SemiAnalysis ClusterMAX 2.0, 2025-11-01); Networking Silver")
     assert "third-party evidence" in text
+
