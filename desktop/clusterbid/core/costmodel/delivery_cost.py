@@ -20,6 +20,9 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.delivery import DEFAULT_REMEDY_CAP_PERCENT
 
+# BidArrays columns: hours the job's block is late; 1 where billing starts at the stated date, not
+# at acceptance; credit per full week late (share of the commitment); liquidated damages per hour
+# late (evaluation currency); the remedies' cap (share of the commitment).
 COLUMNS = ("slip_hours", "billed_through_slip", "late_credit_per_week", "late_damages_per_hour", "late_remedy_cap")
 
 

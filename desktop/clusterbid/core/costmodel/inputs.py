@@ -81,16 +81,16 @@ class BidArrays:
     # Wall-clock hours from the bid's start to the end of the deadline day (inf: no deadline or no
     # start known): the hours beyond it cost the plan's delay cost (issue 31).
     hours_to_deadline: np.ndarray
-    # Issue 39: the job's block handed over late (0 in the point estimate; drawn in the Monte
-    # Carlo) and what that costs and earns (delivery_cost.py); the SLA's payout (sla_credit.py).
+    # Issue 39: a late block (slip 0 at the point, drawn in the Monte Carlo) and its remedies
+    # (delivery_cost.py); what the SLA pays out (sla_credit.py). Their meanings are there.
     slip_hours: np.ndarray
-    billed_through_slip: np.ndarray  # 1: billing starts at the stated date, not at acceptance
-    late_credit_per_week: np.ndarray  # share of the commitment per full week late
-    late_damages_per_hour: np.ndarray  # liquidated damages, evaluation currency per hour late
-    late_remedy_cap: np.ndarray  # share of the commitment
-    sla_allowance_hours: np.ndarray  # downtime a node-month may have within the stated uptime
-    sla_claimable_share: np.ndarray  # covered x claimed x capped credit
-    sla_headline_share: np.ndarray  # the stated credit at face value
+    billed_through_slip: np.ndarray
+    late_credit_per_week: np.ndarray
+    late_damages_per_hour: np.ndarray
+    late_remedy_cap: np.ndarray
+    sla_allowance_hours: np.ndarray
+    sla_claimable_share: np.ndarray
+    sla_headline_share: np.ndarray
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -24,6 +24,8 @@ from clusterbid.core.provenance import effective_reliability
 
 HOURS_PER_MONTH = 730.0  # as contract.py: an SLA month
 MAX_FAILURES_COUNTED = 400  # beyond this many failures a month the breach is certain to float precision
+# BidArrays columns: downtime a node-month may have within the stated uptime; covered x claimed x
+# capped credit; the stated credit at face value.
 COLUMNS = ("sla_allowance_hours", "sla_claimable_share", "sla_headline_share")
 
 
