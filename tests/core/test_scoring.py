@@ -69,7 +69,8 @@ def test_weights_move_the_ranking():
     dear_premium = bid_dict(
         "premium",
         terms={"price_per_gpu_hour": "2.50", "support_tier": "enterprise", "exit_clause": True, "next_gen_migration": True},
-        reliability={"sla_credit_percent": 25},  # same uptime: the cost differs by price alone
+        reliability={"sla_credit_percent": 25},  # same uptime: the cost differs by price alone,
+        sla_claims={"covered_percent": 0},  # as the SLA here counts no failure as downtime (issue 39)
         facility={"datacenter_tier": 4, "certifications": ["SOC2", "ISO27001"]},
     )
     cost_only = {"weights": {"cost_to_finish": 1, "sla": 0, "datacenter_tier": 0, "certifications": 0, "support": 0, "contract_terms": 0, "evidence": 0}}

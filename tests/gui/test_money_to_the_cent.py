@@ -4,6 +4,8 @@ contract figures and the band's tooltip; a bid set aside shows why, never a cost
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import Qt
 
 from clusterbid.gui.comparison.scorecard_table_model import COMMITMENT, COST, FINDINGS, PROVIDER
@@ -20,9 +22,13 @@ def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
     row = _row(window, "Northwind AI Cloud")
     # The demo's Northwind term: 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648.00; the
     # buyer's plan values the idle half, so its net cost is half of it, $1,597,824.00, plus the cost of
-    # paying on invoice (no terms stated) 30 days before the buyer's net 30 at 8% a year: $21,012.48.
+    # paying on invoice (no terms stated) 30 days before the buyer's net 30 at 8% a year: $21,012.48,
+    # less the SLA credit it can expect to claim (issue 39, methodology section 9): its 8-GPU nodes
+    # fail 0.5 / 1,000 / 24 x 8 x 730 times a month, any failure breaches 99.9%, and with the claim
+    # terms not stated 50% is counted, 30% claimed (10-day window), the 10% credit capped at 10%.
     commitment = 512 * 3 * 730 * 2.85
-    net = commitment / 2 + commitment * 0.08 * 30 / 365
+    credit = commitment * (1 - math.exp(-0.5 / 1000 / 24 * 8 * 730)) * 0.5 * 0.3 * 0.10
+    net = commitment / 2 + commitment * 0.08 * 30 / 365 - credit
     assert window.model.index(row, COMMITMENT).data() == f"${commitment:,.2f}"
     assert window.model.index(row, COST).data() == f"${net:,.2f}"
     window.comparison.select_bid(window.model.score_at(row).bid.id)

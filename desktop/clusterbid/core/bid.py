@@ -10,9 +10,11 @@ from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, field_val
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.delivery import DeliverySchedule
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.provenance import Source, completed_bid_provenance
 from clusterbid.core.provenance.resolve import billed_spare_gpus
+from clusterbid.core.sla_terms import SlaClaimTerms
 from clusterbid.core.terms import Terms
 from clusterbid.core.text_rules import already_checked, check_model_text
 
@@ -155,6 +157,11 @@ class Bid(FrozenModel):
     reliability: Reliability
     terms: Terms
     facility: Facility = Facility()
+    # Issue 39: the phased handover and how the SLA pays out; empty = not stated.
+    delivery: DeliverySchedule | None = Field(
+        None, description="Phased handover, slips and late-delivery remedies; empty = the single "
+        "capacity.available_from date")
+    sla_claims: SlaClaimTerms = SlaClaimTerms()
     evidence: tuple[Evidence, ...] = ()
     provenance: dict[str, Source] = Field(
         default_factory=dict, description="Where each figure came from, keyed by dotted path"
@@ -175,6 +182,11 @@ class Bid(FrozenModel):
                 f"terms.reserved_gpus ({self.terms.reserved_gpus:,}) cannot exceed "
                 f"capacity.gpus_offered ({self.capacity.gpus_offered:,})"
             )
+        if self.delivery is not None:
+            phased = sum(p.gpus for p in self.delivery.phases)
+            if phased != self.capacity.gpus_offered:
+                raise ValueError(f"delivery.phases hand over {phased:,} GPUs but capacity.gpus_offered is "
+                                 f"{self.capacity.gpus_offered:,}: the phases must add up to the offer")
         # Provenance of every tracked figure (migrates documents written before it existed).
         object.__setattr__(self, "provenance", completed_bid_provenance(self))
         return self

@@ -93,6 +93,13 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
     # Issue 31: the payment terms' cost of cash is in the net cost; said where it is (payment_terms.py).
     cash = (f"; {money(e.cash_cost)} of it the cost of cash of the payment terms" if e.cash_cost >= 0.5 else
             f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms" if e.cash_cost <= -0.5 else "")
+    # Issue 39: the SLA credit counted is what can be claimed, never the headline; remedies for a
+    # late handover (0 at the stated dates) likewise lower the net cost.
+    if e.sla_headline_credit >= 0.5:
+        unstated = ", claim terms not stated" if e.bid.sla_claims.not_stated() else ""
+        cash += f"; less {money(e.sla_credit)} SLA credit claimable (headline {money(e.sla_headline_credit)}{unstated})"
+    if e.late_remedy >= 0.5:
+        cash += f"; less {money(e.late_remedy)} owed for the late handover"
     rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids{cash})"))
     if e.jobs_in_commitment >= 1.05:
         rows.append(("Jobs the commitment can finish", f"{e.jobs_in_commitment:,.2f}, {money(e.commitment / e.jobs_in_commitment)} each"))

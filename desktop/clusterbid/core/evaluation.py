@@ -10,6 +10,7 @@ from pydantic import Field, ValidationInfo, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
+from clusterbid.core.provider_rating import ProviderRating
 from clusterbid.core.text_rules import DIRECTION_MARKS, already_checked, check_model_text, look_alike
 from clusterbid.core.workloads import AnyWorkload
 
@@ -33,6 +34,7 @@ class CriteriaWeights(FrozenModel):
     support: Weight = 3
     contract_terms: Weight = 4
     evidence: Weight = 5
+    provider_rating: Weight = 0  # issue 39: a third party's dated rating (provider_rating.py)
 
     @model_validator(mode="after")
     def _not_all_zero(self) -> CriteriaWeights:
@@ -96,6 +98,9 @@ class Evaluation(FrozenModel):
     workload: AnyWorkload
     bids: tuple[Bid, ...] = ()
     policy: ScoringPolicy = ScoringPolicy()
+    # Issue 39: third-party ratings of the providers, kept apart from what their bids claim.
+    provider_ratings: tuple[ProviderRating, ...] = Field(
+        (), description="Dated third-party ratings (e.g. ClusterMAX), one per provider")
 
     @model_validator(mode="after")
     def _check(self, info: ValidationInfo) -> Evaluation:
@@ -120,6 +125,11 @@ class Evaluation(FrozenModel):
                     f"bids[{index}] ({bid.id}) is priced in {currency} but the evaluation is in {self.currency}: "
                     f"add policy.exchange_rates.{currency}"
                 )
+        rated = [r.provider for r in self.provider_ratings]
+        twice = sorted({name for name in rated if rated.count(name) > 1})
+        if twice:
+            raise ValueError(f"provider_ratings rates {', '.join(twice)} more than once: keep one rating per "
+                             "provider (the latest)")
         unknown = sorted(set(self.policy.exchange_rate_sources) - set(self.policy.exchange_rates))
         if unknown:
             raise ValueError(f"policy.exchange_rate_sources names {', '.join(unknown)}, which has no rate in "

@@ -26,6 +26,10 @@ def contract_json(e, currency: str) -> dict:
         "net_plan_cost": amount(e.plan_cost),
         "delay_cost_in_net_cost": amount(e.delay_cost),  # the plan's cost of finishing late (issue 31)
         "payment_terms_cost_in_net_cost": amount(e.cash_cost),  # cost of cash against the buyer's terms
+        # Issue 39: the SLA credit subtracted is what can be claimed; the headline is never counted.
+        "sla_credit_claimable_in_net_cost": amount(e.sla_credit),
+        "sla_credit_headline_not_counted": amount(e.sla_headline_credit),
+        "late_delivery_remedy_in_net_cost": amount(e.late_remedy),
         # Issue 31: what the commitment risks if the plan for idle time does not happen.
         "commitment_at_risk": {
             "idle_share": round(e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9), 4),

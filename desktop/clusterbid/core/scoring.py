@@ -14,6 +14,7 @@ from clusterbid.core.deadline_gate import judged_on_draws
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.provider_rating import ProviderRating, rating_score, ratings_by_provider
 from clusterbid.core.ranking import BidScore, rank_bids  # BidScore: imported from here too
 
 SUPPORT_SCORES = {"basic": 0.0, "business": 0.5, "enterprise": 1.0}
@@ -75,7 +76,10 @@ def evidence_score(bid: Bid) -> float:
     return total / len(EXPECTED_EVIDENCE)
 
 
-def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dict[str, float]:
+def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...],
+                      ratings: Mapping[str, ProviderRating] | None = None) -> dict[str, float]:
+    """Each non-cost criterion in 0-1. `ratings` (provider -> third-party rating) scores the
+    provider's rating apart from anything its bid claims (issue 39)."""
     tier = bid.facility.datacenter_tier
     held = set(bid.facility.certifications)
     required = set(required_certifications)
@@ -86,6 +90,7 @@ def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...]) -> dic
         "support": SUPPORT_SCORES[bid.terms.support_tier],
         "contract_terms": 0.5 * bid.terms.exit_clause + 0.5 * bid.terms.next_gen_migration,
         "evidence": evidence_score(bid),
+        "provider_rating": rating_score((ratings or {}).get(bid.quote.provider)),
     }
 
 
@@ -115,7 +120,8 @@ def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float]
     def cost(e: BidEstimate) -> float:
         return costs.get(e.bid.id, e.plan_cost)
 
+    ratings = ratings_by_provider(evaluation.provider_ratings)
     scores = rank_bids(
         estimates, cost=cost, cost_criterion="cost_to_finish", weights=weights,
-        criteria=lambda e: non_cost_criteria(e.bid, evaluation.policy.required_certifications))
+        criteria=lambda e: non_cost_criteria(e.bid, evaluation.policy.required_certifications, ratings))
     return Scorecard(evaluation, weights, scores, basis if costs else "point", costs)

@@ -12,6 +12,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
 from clusterbid.core.ranking import BidScore, rank_bids
+from clusterbid.core.provider_rating import ratings_by_provider
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand, ServingUncertainty, serving_uncertainty
 from clusterbid.core.workloads import is_serving
@@ -62,7 +63,8 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
 
     def criteria(estimate: ServingEstimate) -> dict[str, float]:
-        values = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications)
+        values = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications,
+                                   ratings_by_provider(evaluation.provider_ratings))
         values["evidence"] = serving_evidence_score(estimate.bid)
         return values
 

@@ -102,7 +102,9 @@ class DetailsPanel(QTextBrowser):
             if source.kind in ("default", "not_stated") and default is not None:
                 words += f" (range {default.low:g}-{default.high:g}; {default.source})"
             effect = effects.get(path)
-            moves = effect_words(effect, currency) if effect else "does not enter the cost to finish"
+            moves = (effect_words(effect, currency) if effect
+                     else "enters the net cost only as the credit expected to be claimed"
+                     if path == "reliability.sla_credit_percent" else "does not enter the cost to finish")
             html.append(f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
                         f"{figure_value(bid, path):g} — {escape(words)}<br>"
                         f"<small style='color:{muted}'>{escape(moves)}</small></p>")

@@ -33,7 +33,7 @@ def _figures(bids) -> list[dict]:
 
 
 def _flat(bid: Bid) -> dict[str, object]:
-    data = bid.model_dump(exclude={"evidence", "provenance"})
+    data = bid.model_dump(exclude={"evidence", "provenance", "delivery"})  # delivery: JSON and wizard only
     flat = {"id": data.pop("id")}
     for section, fields in data.items():
         for name, value in fields.items():

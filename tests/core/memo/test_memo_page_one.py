@@ -139,6 +139,9 @@ def test_a_eur_contract_is_printed_in_euros_with_the_rate_and_a_lapsed_quote_is_
     # Invoices due net 30, the buyer's own terms: no cost of cash, and nothing drawn for them (left
     # out, they are priced due on invoice at the point and drawn below it: the point leaves the floor).
     northwind["terms"] |= {"currency": "EUR", "price_per_gpu_hour": "2.64", "payment_terms_days": 30}
+    # No SLA credit either: the credit it could claim moves with the drawn failure rate (issue 39),
+    # and this case is about the term's floor, one figure in every sample.
+    northwind["reliability"]["sla_credit_percent"] = 0
     data["policy"]["exchange_rates"] = {"EUR": "1.08"}
     pdf = make_memo(_evaluation(data), approvers=APPROVERS, samples=SAMPLES, decision_date=dt.date(2027, 1, 4))
     page = _page_one(pdf)

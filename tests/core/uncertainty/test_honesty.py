@@ -99,7 +99,7 @@ def test_leaving_a_figure_out_is_never_better_than_stating_the_typical_one(name)
     scores = {s.bid.id: s for s in score_evaluation(ev).scores}
     cost = {bid_id: s.estimate.plan_cost for bid_id, s in scores.items()}
     bands = run_monte_carlo(ev, 4_000).bids
-    if name == "sla_credit_percent":  # credits do not enter the cost; the default is no credit
+    if name == "sla_credit_percent":  # the default and the typical credit are both none: nothing to claim
         assert cost["blank"] == pytest.approx(cost["stated"], rel=1e-12)
     else:
         assert cost["blank"] > cost["stated"]

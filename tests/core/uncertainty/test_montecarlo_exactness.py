@@ -149,6 +149,9 @@ def _arrays(contracts: list[dict]) -> SimpleNamespace:
         committed_gpu_hours=column("gpu_hours"), exit_allowed=np.array([[bool(c.get("exit"))] for c in contracts]),
         exit_fee_share=column("fee"), one_off_fee_share=column("one_off_share"),
         recurring_fee_share=column("monthly_share"), payment_days=column("days", 30.0),
+        # Issue 39: handed over on the stated date and no SLA credit stated: neither moves the bill.
+        slip_hours=column("slip"), billed_through_slip=column("billed_through"), late_credit_per_week=column("late"),
+        late_damages_per_hour=column("damages"), late_remedy_cap=column("cap"), sla_headline_share=column("sla"),
     )
 
 

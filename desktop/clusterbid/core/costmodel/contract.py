@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clusterbid.core.costmodel.delivery_cost import held_hours, late_remedy
 from clusterbid.core.costmodel.payment_terms import cash_cost_share
+from clusterbid.core.costmodel.sla_credit import sla_credits
 
 HOURS_PER_MONTH = 730.0
 HOURS_PER_YEAR = 8760.0
@@ -41,6 +43,11 @@ class ContractBill:
     delay_cost: np.ndarray  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
     cash_cost: np.ndarray  # the cost of cash of the bid's payment terms, in the net cost (payment_terms.py)
     cash_share: np.ndarray  # that cost per unit paid (negative: paid later than the buyer's terms)
+    # Issue 39: remedies for a late block and the SLA credit the buyer can expect to collect, both
+    # taken off the net cost; the headline credit (at face value) is reported, never counted.
+    late_remedy: np.ndarray
+    sla_credit: np.ndarray
+    sla_headline_credit: np.ndarray
 
     # Figures the point estimate reports and the Monte Carlo does not need: derived on request.
     @property
@@ -58,7 +65,8 @@ class ContractBill:
 
     @property
     def cost_if_plan_fails(self) -> np.ndarray:
-        """The net cost if idle time turns out worth nothing (issue 31)."""
+        """The net cost if idle time turns out worth nothing (issue 31); cautious, it counts no SLA
+        credit or late-delivery remedy (issue 39), which the net cost does."""
         return np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
 
 
@@ -130,6 +138,10 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     them for `wall_hours` (burn-in included)."""
     n = np.asarray(job_gpus, dtype=float)
     kind = b.billing_kind
+    # Issue 39: the job's block handed over late finishes late, and a term billed from the stated
+    # date bills through the slip (delivery_cost.py); 0 slip leaves both as they were.
+    finish_hours = wall_hours + b.slip_hours
+    wall_hours = held_hours(b, wall_hours, (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"]))
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)
@@ -209,7 +221,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);
     # hours_to_deadline is inf without a deadline, so nothing is late.
     if plan.delay_cost_per_hour:
-        delay = plan.delay_cost_per_hour * np.maximum(wall_hours - b.hours_to_deadline, 0.0)
+        delay = plan.delay_cost_per_hour * np.maximum(finish_hours - b.hours_to_deadline, 0.0)
     else:
         delay = np.zeros(np.shape(kept))
     # Paying sooner than the buyer's usual terms costs its cost of capital on what is paid: the
@@ -217,6 +229,8 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     paid = where(exit_cost < kept, exit_cost, commitment)
     cash_share = cash_cost_share(b.payment_days, plan.baseline_payment_days, plan.capital_rate)
     cash = cash_share * paid
+    remedy = late_remedy(b, commitment)
+    credit, headline = sla_credits(b, paid)
     return ContractBill(
         usage_hours=np.broadcast_to(hours, np.shape(commitment)),
         job_cost=job_cost,
@@ -225,9 +239,12 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         used_gpu_hours=np.broadcast_to(used, np.shape(commitment)),
         idle_value=idle_value,
         exit_cost=exit_cost,
-        plan_cost=np.minimum(kept, exit_cost) + delay + cash,
+        plan_cost=np.minimum(kept, exit_cost) + delay + cash - remedy - credit,
         delay_cost=np.broadcast_to(delay, np.shape(commitment)),
         cash_cost=np.broadcast_to(cash, np.shape(commitment)),
         cash_share=np.broadcast_to(cash_share, np.shape(commitment)),
         outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
+        late_remedy=np.broadcast_to(remedy, np.shape(commitment)),
+        sla_credit=np.broadcast_to(credit, np.shape(commitment)),
+        sla_headline_credit=np.broadcast_to(headline, np.shape(commitment)),
     )

@@ -22,12 +22,16 @@ class ScheduleDates:
     basis: str  # where the start date comes from, in words
 
 
-def schedule(plan: ComputePlan, bid: Bid, wall_hours: float) -> ScheduleDates:
+def schedule(plan: ComputePlan, bid: Bid, wall_hours: float, job_gpus: int | None = None) -> ScheduleDates:
     """The job starts at the later of the buyer's start date and the bid's handover (its stated
-    date, or the start date plus the provisioning lead time), and runs `wall_hours`."""
+    date, or the start date plus the provisioning lead time), and runs `wall_hours`. A phased
+    delivery (issue 39) hands the job over when its contiguous phases reach `job_gpus`."""
     lead = bid.terms.provisioning_lead_days
     handover = bid.capacity.available_from
     basis = "the bid's handover date"
+    if bid.delivery is not None and job_gpus is not None:
+        handover = bid.delivery.block_handover(job_gpus) or bid.delivery.phases[-1].handover
+        basis = "the handover of the phase that completes the job's contiguous block"
     if handover is None and plan.start_date is not None:
         handover = plan.start_date + dt.timedelta(days=lead)
         basis = f"the plan's start date + {lead} days' provisioning" if lead else "the plan's start date"
@@ -48,6 +52,10 @@ def contract_findings(
     warnings: list[Finding] = []
     terms, plan, n = bid.terms, workload.plan, workload.job_gpus
     days = figures["wall_hours"] / 24.0
+    if bid.delivery is not None and bid.delivery.block_handover(n) is None:
+        warnings.append(Finding("delivery_block_short", (
+            f"the delivery's contiguous phases never add up to the job's {n:,} GPUs: the job is taken to start "
+            "at the last phase's handover; ask the provider when one block of that size is handed over")))
     if terms.billing is None:
         warnings.append(Finding(
             "billing_not_stated",

@@ -75,6 +75,9 @@ class BidEstimate:
     cost_if_plan_fails: float  # net cost if idle reserved time is worth nothing (issue 31)
     delay_cost: float  # the buyer's cost of finishing past the deadline, in plan_cost (issue 31)
     cash_cost: float  # the cost of cash of the payment terms, in plan_cost (payment_terms.py)
+    late_remedy: float  # issue 39: owed for a late block, off plan_cost (0 at the stated dates)
+    sla_credit: float  # issue 39: the SLA credit expected to be collected, off plan_cost
+    sla_headline_credit: float  # the same breaches paid at the stated credit: shown, not counted
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
     dates: ScheduleDates
@@ -118,7 +121,7 @@ def estimate_training(
     results = []
     for i, bid in enumerate(bids):
         figures = {name: values[i] for name, values in columns.items()}
-        dates = schedule(workload.plan, bid, figures["wall_hours"])
+        dates = schedule(workload.plan, bid, figures["wall_hours"], workload.job_gpus)
         contract_gates, contract_warnings = contract_findings(workload, bid, figures, dates)
         gates[i].extend(contract_gates)
         warnings[i].extend(contract_warnings)
@@ -140,7 +143,7 @@ def estimate_training(
 CONTRACT_FIGURES = (
     "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
     "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
-    "cost_if_plan_fails", "delay_cost", "cash_cost",
+    "cost_if_plan_fails", "delay_cost", "cash_cost", "late_remedy", "sla_credit", "sla_headline_credit",
 )
 
 

@@ -11,7 +11,9 @@ from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES, IdlePlan
 from clusterbid.core.costmodel.contract_findings import schedule
+from clusterbid.core.costmodel.delivery_cost import delivery_row
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
+from clusterbid.core.costmodel.sla_credit import sla_row
 from clusterbid.core.flops import activation_gb_per_gpu, attention_factor, hardware_flops_ratio, width_factor
 from clusterbid.core.provenance import effective_reliability, effective_terms, unstated_fee_shares
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
@@ -79,6 +81,16 @@ class BidArrays:
     # Wall-clock hours from the bid's start to the end of the deadline day (inf: no deadline or no
     # start known): the hours beyond it cost the plan's delay cost (issue 31).
     hours_to_deadline: np.ndarray
+    # Issue 39: a late block (slip 0 at the point, drawn in the Monte Carlo) and its remedies
+    # (delivery_cost.py); what the SLA pays out (sla_credit.py). Their meanings are there.
+    slip_hours: np.ndarray
+    billed_through_slip: np.ndarray
+    late_credit_per_week: np.ndarray
+    late_damages_per_hour: np.ndarray
+    late_remedy_cap: np.ndarray
+    sla_allowance_hours: np.ndarray
+    sla_claimable_share: np.ndarray
+    sla_headline_share: np.ndarray
 
     def replace(self, **changes: np.ndarray) -> BidArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -263,7 +275,9 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             **_contract_row(bid, rate),
             "baseline_mfu": baseline_model_mfu(workload) * gpu.mfu_factor(workload.precision),
             "busbw_spans_leaves": False,
-            "hours_to_deadline": deadline_hours(workload.plan, bid),
+            "hours_to_deadline": deadline_hours(workload.plan, bid, workload.job_gpus),
+            **delivery_row(bid, rate),
+            **sla_row(bid),
         }
         for name, value in row.items():
             columns[name].append(value)
@@ -274,10 +288,10 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
     return BidArrays(**arrays)
 
 
-def deadline_hours(plan, bid: Bid) -> float:
+def deadline_hours(plan, bid: Bid, job_gpus: int | None = None) -> float:
     """Hours from the bid's start to the end of the plan's deadline day (inf without either): the
     job is on time when it ends before the day after the deadline."""
-    start = schedule(plan, bid, 0.0).start
+    start = schedule(plan, bid, 0.0, job_gpus).start
     if plan.deadline is None or start is None:
         return float("inf")
     return ((plan.deadline - start).days + 1) * 24.0

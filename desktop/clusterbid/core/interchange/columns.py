@@ -21,7 +21,8 @@ from clusterbid.core.provenance.defaults import FEE_DEFAULTS, TERMS_DEFAULTS
 # Evidence items carry artefacts and grades of their own; they are attached separately, not typed
 # into a provider's bid sheet.
 # Provenance has columns of its own ("source.<field>", interchange.sources), not the model's mapping.
-EXCLUDED_KEYS = frozenset({"evidence", "provenance"})
+# A phased delivery (issue 39) is a list of phases, entered in the bid's JSON or the wizard.
+EXCLUDED_KEYS = frozenset({"evidence", "provenance", "delivery"})
 
 # Fields whose allowed values live in the catalog (their validators look them up there), not in
 # the type; listed here because a validator's lookup cannot be read off the model.
@@ -117,6 +118,8 @@ def _num(value: float) -> str:
 def _show_default(column: Column) -> str:
     if column.key in UNSTATED_TERMS:  # issue 31: a blank term is not stated, never 0 or "none"
         return "not stated, priced at its cautious default"
+    if column.key.startswith("sla_claims."):  # issue 39: the cautious terms of published SLAs
+        return "not stated, taken at the cautious end of published SLA terms"
     if column.default is None or column.default == ():
         return "none"
     if column.default == "":

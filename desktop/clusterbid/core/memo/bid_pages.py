@@ -15,6 +15,8 @@ from clusterbid.core.costmodel.payment_terms import payment_line
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.unstated_criteria import unstated_criteria, unstated_lines
+from clusterbid.core.memo.delivery_lines import delivery_rows, rating_row
+from clusterbid.core.provider_rating import ratings_by_provider
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -69,6 +71,10 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
                         f"{r.node_replacement_hours:g} h (sources: What was not verified)"),
         ("Facility", f"tier {bid.facility.datacenter_tier or 'not stated'}; certifications: {', '.join(bid.facility.certifications) or 'none stated'}"),
     )
+    # Issue 39: the delivery schedule and the provider's third-party rating (the SLA credit
+    # claimable against its headline is in the net cost's line, contract_summary.py).
+    rating = ratings_by_provider(evaluation.provider_ratings).get(bid.quote.provider)
+    offer += tuple(row for row in (*delivery_rows(bid, workload.job_gpus), rating_row(rating)) if row is not None)
     fabric = (
         ("Fabric", f"{f.technology}: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s per node "
                    f"({f.aggregate_gb_s:g} GB/s aggregate); GPUDirect RDMA {'yes' if f.gpudirect_rdma else 'no'}; SHARP {'yes' if f.sharp else 'no'}"),

@@ -190,14 +190,16 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
 CRITERIA_WORDS = {
     "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
     "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
-    "evidence": "Evidence",
+    "evidence": "Evidence", "provider_rating": "Provider rating (third party)",
 }
 
 
 def criteria_rows(scorecard: Scorecard) -> Rows:
     """The bid-by-criterion matrix: each criterion scored 0 to 1 (1 best), its weight in the
     header, and the weighted total that ranks (methodology section 6)."""
-    names = list(CRITERIA_WORDS)
+    # Issue 39: the third-party rating shows once the policy weighs it or a rating is recorded.
+    names = [n for n in CRITERIA_WORDS if n != "provider_rating" or scorecard.weights.get(n)
+             or scorecard.evaluation.provider_ratings]
     header = ("#", "Bid", *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names), "Score")
     rows = [header]
     for score in scorecard.ranked:

@@ -84,10 +84,10 @@ def not_verified_lines(bid, effects: list[DefaultEffect], currency: str, who: st
         why = ("none moving its cost rank across +/-15%" if effects[0].cost_rank_low is not None
                else "the bid is excluded, so none moves the decision")
         lines.append(f"{who}: stated by the provider and not measured, {why}: {', '.join(steady)}.")
-    for row in unverified.values():  # figures the cost to finish does not read (SLA credit)
+    for row in unverified.values():  # figures not moved across a range here (SLA credit)
         span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
         lines.append(f"{who}: {field_words(row['field'])} = {row['value']:g} is {row['label']}{span}; "
-                     f"source: {row['source']}; it does not enter the cost to finish.")
+                     f"source: {row['source']}; it enters the net cost only as the credit expected to be claimed.")
     return lines
 
 

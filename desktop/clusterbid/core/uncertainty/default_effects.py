@@ -24,7 +24,9 @@ COLUMNS = {
     "reliability.uptime_sla_percent": ("uptime", 0.01),
     "reliability.storage_write_gb_s": ("storage_write_gb_s", 1.0),
     "reliability.burn_in_hours": ("burn_in_hours", 1.0),
-    "reliability.sla_credit_percent": (None, 1.0),  # credits do not enter the cost to finish
+    # The credit enters the net cost only as the claimable credit (costmodel/sla_credit.py), not
+    # moved across a range here.
+    "reliability.sla_credit_percent": (None, 1.0),
     "capacity.spare_pool_gpus": ("spare_pool_gpus", 1.0),
     "terms.early_exit_fee_percent": ("exit_fee_share", 0.01),
     "terms.price_escalation_percent_per_year": ("escalation_per_year", 0.01),

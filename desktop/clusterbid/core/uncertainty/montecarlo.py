@@ -53,6 +53,10 @@ class BidUncertainty:
     on_time_probability: float = float("nan")
     # Issue 31: the commercial terms nobody put in writing, drawn across their ranges.
     term_ranges: tuple[TermRange, ...] = ()
+    # Issue 39: hours from the stated start to the job's end, a late handover of its block included
+    # (equal to the wall-clock hours for a bid without a delivery schedule).
+    finish_hours_p50: float = float("nan")
+    finish_hours_p90: float = float("nan")
 
     def decision_cost(self, basis: str) -> float:
         """The figure the decision rule ranks on: the mean ('expected') or the median ('p50')."""
@@ -91,12 +95,18 @@ def run_monte_carlo(
     cost = np.empty((count, samples), dtype=np.float32)
     hours = np.empty((count, samples), dtype=np.float32)
     commitment = np.empty((count, samples), dtype=np.float32)
+    # Issue 39: kept only when some bid's handover is drawn late; otherwise it is the hours (and a
+    # thousand bids at the sample cap stay inside their memory budget).
+    late = any(block.slips for block in drawn.blocks)
+    finish_hours = np.empty((count, samples), dtype=np.float32) if late else hours
     tally = _Tally(count, drawn)
     taken = 0
     for start, n, _, done in chunks(drawn, samples):
         cost[:, start : start + n] = done.cost
         hours[:, start : start + n] = done.wall_hours
         commitment[:, start : start + n] = done.commitment
+        if late:
+            finish_hours[:, start : start + n] = done.finish_hours
         tally.add(done, ids.index(drawn.leader))
         taken = start + n
         if precision is not None and win_known_within(tally.wins, taken, precision):
@@ -105,6 +115,7 @@ def run_monte_carlo(
     cost_q = percentiles(cost[:, :taken])
     hours_q = percentiles(hours[:, :taken])
     commitment_q = percentiles(commitment[:, :taken])
+    finish_q = percentiles(finish_hours[:, :taken]) if late else hours_q
     budget = tally.budget
     results = {}
     for i, bid_id in enumerate(ids):
@@ -122,6 +133,8 @@ def run_monte_carlo(
             point_percentile=float(tally.at_or_below_point[i] / taken),
             on_time_probability=(float(tally.on_time[i] / taken) if np.isfinite(budget[i, 0]) else float("nan")),
             term_ranges=drawn.terms[i],
+            finish_hours_p50=float(finish_q[1, i]),
+            finish_hours_p90=float(finish_q[2, i]),
         )
     return UncertaintyResult(seed, taken, results)
 
@@ -153,7 +166,7 @@ class _Tally:
         self.beats += np.count_nonzero(c < c[leader], axis=1)
         self.total += c.sum(axis=1, dtype=np.float64)
         self.at_or_below_point += np.count_nonzero(c <= self.point, axis=1)
-        self.on_time += np.count_nonzero(done.wall_hours < self.budget, axis=1)
+        self.on_time += np.count_nonzero(done.finish_hours < self.budget, axis=1)
 
 
 def win_known_within(wins: np.ndarray, samples: int, precision: float) -> bool:

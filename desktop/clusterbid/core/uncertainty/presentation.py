@@ -5,6 +5,8 @@ core/report.py calls these when the CLI asks for them; the money formatting is r
 
 from __future__ import annotations
 
+import math
+
 from clusterbid.core.evidence.model import evidence_json
 from clusterbid.core.money import format_money, money
 from clusterbid.core.scoring import Scorecard
@@ -51,6 +53,9 @@ def bid_uncertainty_json(b: BidUncertainty, currency: str) -> dict:
         "hours_p10": round(b.hours_p10, 2),
         "hours_p50": round(b.hours_p50, 2),
         "hours_p90": round(b.hours_p90, 2),
+        # Issue 39: from the stated start to the job's end, a late handover included.
+        "finish_hours_p50": None if math.isnan(b.finish_hours_p50) else round(b.finish_hours_p50, 2),
+        "finish_hours_p90": None if math.isnan(b.finish_hours_p90) else round(b.finish_hours_p90, 2),
         "win_probability": round(b.win_probability, 6),
         "rank_stability": round(b.rank_stability, 6),
         "inputs": [_input_json(item) for item in b.inputs],

@@ -13,6 +13,7 @@ from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadlin
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard
+from clusterbid.core.uncertainty.delivery_slips import STREAM as SLIP_STREAM, SlipSpread, draw_slip_hours, slip_spread
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import stream
@@ -46,6 +47,7 @@ class Block:
     sigma: dict[str, np.ndarray]
     shared_use: dict[str, list[tuple[int, str, float]]]  # (row in the block, owner, sigma)
     terms: list[tuple[int, TermRange, np.random.Generator]]  # (row in the block, term, its stream)
+    slips: list[tuple[int, SlipSpread, np.random.Generator]]  # issue 39: (row in the block, spread, stream)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +57,7 @@ class Outcomes:
     cost: np.ndarray  # net plan cost, evaluation currency
     wall_hours: np.ndarray
     commitment: np.ndarray
+    finish_hours: np.ndarray  # issue 39: from the stated start to the job's end, the handover's slip included
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,7 @@ class Setup:
 
 def hours_to_deadline(evaluation: Evaluation, estimate) -> float:
     """Wall-clock hours from the bid's start to the end of the deadline day (inf without either)."""
-    return deadline_hours(evaluation.workload.plan, estimate.bid)
+    return deadline_hours(evaluation.workload.plan, estimate.bid, evaluation.workload.job_gpus)
 
 
 def checked(evaluation: Evaluation, samples: object, seed: object) -> int:
@@ -109,6 +112,8 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
     gens = {n: [stream(seed, bid_id, n) for bid_id in ids] for n in names}
     terms = [term_ranges(s.bid, spreads.term_ranges) for s in passing]
     term_gens = [[(t, stream(seed, bid_id, t.stream_name)) for t in drawn] for bid_id, drawn in zip(ids, terms)]
+    spreads_late = [slip_spread(s.bid) for s in passing]
+    slip_gens = [None if sp is None else (sp, stream(seed, bid_id, SLIP_STREAM)) for bid_id, sp in zip(ids, spreads_late)]
     shared_use = {n: [(row, owner, sg) for row, d in enumerate(described) for owner, sg in d[k].shared_streams]
                   for k, n in enumerate(names)}
     return Setup(
@@ -119,8 +124,8 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
         described=described,
         terms=terms,
         workload=inputs.workload,
-        blocks=[_block(rows, base, described, gens, shared_use, term_gens)
-                for rows in _block_rows(base, [bool(t) for t in terms])],
+        blocks=[_block(rows, base, described, gens, shared_use, term_gens, slip_gens)
+                for rows in _block_rows(base, [bool(t) or g is not None for t, g in zip(terms, slip_gens)])],
         shared_gens={(n, owner): stream(seed, owner, n) for n, uses in shared_use.items() for _, owner, _ in uses},
     )
 
@@ -137,7 +142,7 @@ def _block_rows(base: BidArrays, draws_terms: list[bool]) -> list[np.ndarray]:
     return blocks
 
 
-def _block(rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_gens) -> Block:
+def _block(rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_gens, slip_gens) -> Block:
     names = list(COLUMNS)
     arrays = select(base, rows.tolist())
     column = lambda k, attr: np.array([[getattr(described[r][k], attr)] for r in rows], dtype=np.float32)  # noqa: E731
@@ -151,6 +156,7 @@ def _block(rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_
         shared_use={n: [(local[row], owner, sg) for row, owner, sg in uses if row in local]
                     for n, uses in shared_use.items()},
         terms=[(i, term, gen) for i, r in enumerate(rows) for term, gen in term_gens[r]],
+        slips=[(i, *slip_gens[r]) for i, r in enumerate(rows) if slip_gens[r] is not None],
     )
 
 
@@ -163,12 +169,14 @@ def chunks(s: Setup, samples: int, keep_factors: bool = False
         n = min(CHUNK, samples - start)
         common = {(name, owner): gen.standard_normal(n, dtype=np.float32) for (name, owner), gen in s.shared_gens.items()}
         kept = {name: np.empty((count, n), dtype=np.float32) for name in COLUMNS} if keep_factors else {}
-        out = Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(3)))
+        out = Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(4)))
         for block in s.blocks:
             factors = _factors(block, n, common)
-            done = outcomes(s.workload, _drawn_arrays(block, factors, n))
+            arrays = _drawn_arrays(block, factors, n)
+            done = outcomes(s.workload, arrays)
             out.cost[block.rows] = done.cost
             out.wall_hours[block.rows] = done.wall_hours
+            out.finish_hours[block.rows] = done.wall_hours + arrays.slip_hours
             out.commitment[block.rows] = done.contract.commitment
             for name, f in kept.items():
                 f[block.rows] = factors[name]
@@ -221,6 +229,10 @@ def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidAr
         low, likely, high, units = (np.array([[getattr(t, k)] for _, t, _ in terms], dtype=float)
                                     for k in ("low", "likely", "high", "units"))
         drawn[column][rows] = draw_many(np.stack([gen.random(n) for _, _, gen in terms]), low, likely, high, units)
+    if block.slips:  # issue 39: the job's block handed over late (bids without a schedule: 0)
+        drawn["slip_hours"] = np.repeat(base.slip_hours, n, axis=1)
+        for row, spread, gen in block.slips:
+            drawn["slip_hours"][row] = draw_slip_hours(gen, spread, n)
     drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
     drawn["uptime"] = np.clip(1.0 - (1.0 - base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
     return base.replace(**drawn)

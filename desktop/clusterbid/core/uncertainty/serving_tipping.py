@@ -18,7 +18,9 @@ def serving_tipping_points(scorecard: ServingScorecard) -> dict[str, TippingPoin
     raw = scorecard.evaluation.policy.weights.model_dump()
     raw = {COST_CRITERION if name == "cost_to_finish" else name: value for name, value in raw.items()}
     weights = SimpleNamespace(model_dump=lambda: dict(raw))
-    view = SimpleNamespace(evaluation=SimpleNamespace(policy=SimpleNamespace(weights=weights)), ranked=scorecard.ranked)
+    view = SimpleNamespace(evaluation=SimpleNamespace(policy=SimpleNamespace(weights=weights),
+                                                      provider_ratings=scorecard.evaluation.provider_ratings),
+                           ranked=scorecard.ranked)
     return tipping_points(view)
 
 

@@ -45,6 +45,8 @@ def tipping_points(scorecard: Scorecard) -> dict[str, TippingPoint]:
     ranked = scorecard.ranked
     points = {}
     for name, current in raw.items():
+        if name == "provider_rating" and not current and not scorecard.evaluation.provider_ratings:
+            continue  # issue 39: nobody rated, nothing weighed: no bid can tip on it
         lower = upper = below = above = None
         if len(ranked) >= 2:
             winner = ranked[0]
@@ -79,6 +81,7 @@ WEIGHT_WORDS = {
     "cost_to_finish": "Net plan cost", "cost_per_million_tokens": "Cost per million output tokens",
     "sla": "SLA", "datacenter_tier": "Data-centre tier", "certifications": "Certifications",
     "support": "Support", "contract_terms": "Contract terms", "evidence": "Evidence",
+    "provider_rating": "Provider rating (third party)",
 }
 
 

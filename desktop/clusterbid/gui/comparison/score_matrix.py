@@ -14,7 +14,8 @@ from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 CRITERIA = tuple(CRITERION_WORDS)
 # Column headings short enough for a laptop; the full name is the heading's tooltip.
 SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
-         "support": "Support", "contract_terms": "Terms", "evidence": "Evidence"}
+         "support": "Support", "contract_terms": "Terms", "evidence": "Evidence",
+         "provider_rating": "Rating"}
 NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
 ROW_PADDING = 6  # pixels above and below a line of text
 

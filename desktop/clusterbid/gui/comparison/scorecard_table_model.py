@@ -18,7 +18,7 @@ from clusterbid.gui.comparison.sort_places import order_places
 CRITERION_WORDS = {
     "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
     "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
-    "evidence": "Evidence",
+    "evidence": "Evidence", "provider_rating": "Provider rating (third party)",
 }
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -18,6 +18,7 @@ LABELS = {
     "support": "Su&pport",
     "contract_terms": "Contract te&rms",
     "evidence": "E&vidence",
+    "provider_rating": "Provider ratin&g (third party)",
 }
 
 PENDING = "tipping point: computing…"
@@ -91,6 +92,9 @@ class WeightsPanel(QWidget):
         points = getattr(sensitivity, "tipping_points", None) or {}
         for name, label in self.tipping_labels.items():
             point = points.get(name)
+            if point is None and sensitivity is not None:  # issue 39: the rating, when nobody is rated
+                label.setText("no third-party rating recorded: nothing to weigh yet")
+                continue
             label.setText(PENDING if point is None else describe_tipping_point(point, names))
 
     def current_weights(self) -> dict[str, float]:

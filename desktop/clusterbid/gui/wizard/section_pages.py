@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QLabel
 from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Terms, Topology
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.terms import BILLING_WORDS
+from clusterbid.core.sla_terms import SlaClaimTerms
 from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding
 from clusterbid.gui.wizard.reliability_page import TermsPage  # noqa: F401 (one of the section pages)
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
@@ -163,8 +164,16 @@ class ContractPage(SectionPage):
             FieldSpec(Terms, ("terms", "support_tier"), "S&upport tier", choices=SUPPORT),
             FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
         ]),
+        # Issue 39: what it takes to collect the SLA credit; blank = not stated (cautious defaults).
+        ("How the SLA credit is paid", [
+            FieldSpec(SlaClaimTerms, ("sla_claims", "covered_percent"), "Failures the SLA counts (%)"),
+            FieldSpec(SlaClaimTerms, ("sla_claims", "automatic"), "Credited without a claim",
+                      choices=[("Yes: credited automatically", True), ("No: the buyer files a claim", False)]),
+            FieldSpec(SlaClaimTerms, ("sla_claims", "claim_window_days"), "Claim window (days)"),
+            FieldSpec(SlaClaimTerms, ("sla_claims", "cap_percent"), "Credit cap (% of the month)"),
+        ]),
     ]
-    OWNS = (("terms",),)
+    OWNS = (("terms",), ("sla_claims",))
 
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         if spec.path == ("terms", "currency"):
