@@ -101,7 +101,6 @@ def _missing(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) ->
 
 
 async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) -> SealedMemo:
-    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.pdf_utils.reader import PdfFileReader
     from pyhanko.sign.fields import enumerate_sig_fields
     from pyhanko.sign.signers.pdf_signer import PdfTimeStamper, TimestampDSSContentSettings
@@ -109,6 +108,9 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     from pyhanko.sign.validation.dss import DocumentSecurityStore, collect_validation_info
     from pyhanko_certvalidator import ValidationContext
     from pyhanko_certvalidator.fetchers.aiohttp_fetchers import AIOHttpFetcherBackend
+
+    # keeps a PDF/A memo's XMP equal to /Info through both updates (archival.py)
+    from clusterbid.core.memo.archival import ArchivalWriter as IncrementalPdfFileWriter
 
     reader = PdfFileReader(BytesIO(pdf), strict=False)
     signatures = list(reader.embedded_regular_signatures)
