@@ -15,7 +15,7 @@ import logging
 from io import BytesIO
 from typing import Any
 
-from pyhanko.pdf_utils.font.opentype import GlyphAccumulator, GlyphAccumulatorFactory
+from pyhanko.pdf_utils.font.api import FontEngine, FontEngineFactory
 
 from clusterbid.resources import resource_path
 
@@ -44,14 +44,20 @@ def _scaled_font() -> bytes:
     return out.getvalue()
 
 
-class StampFontFactory(GlyphAccumulatorFactory):
-    """pyHanko's factory, reading the scaled copy from memory instead of a file."""
+class StampFontFactory(FontEngineFactory):
+    """pyHanko's OpenType engine on the scaled copy, read from memory. Imported when a stamp is
+    drawn: fontTools' subsetter costs a second to import, and verify (which imports signing.py
+    for its names) draws none."""
 
-    def create_font_engine(self, writer: Any, obj_stream: Any = None) -> GlyphAccumulator:
+    font_size = 10
+
+    def create_font_engine(self, writer: Any, obj_stream: Any = None) -> FontEngine:
+        from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
+
+        # obj_stream stays as given: the memo's updates are written without object streams
         return GlyphAccumulator(writer=writer, font_handle=BytesIO(_scaled_font()),
                                 font_size=self.font_size, obj_stream=obj_stream)
 
 
 def stamp_font() -> StampFontFactory:
-    return StampFontFactory(font_file="DejaVuSans.ttf, scaled (stamp_font.py)",
-                            create_objstream_if_needed=False)
+    return StampFontFactory()
