@@ -131,10 +131,11 @@ def add_metadata(writer: IncrementalPdfFileWriter) -> None:
 
 def claims_pdfa(root: Any) -> bool:
     """True when the catalogue's XMP packet claims PDF/A (ours, or one ArchivalWriter will fill)."""
-    if "/Metadata" not in root:
+    try:
+        data = root["/Metadata"].get_object().data if "/Metadata" in root else None
+    except Exception:  # noqa: BLE001 (a packet that cannot be read is no claim: pyHanko writes it)
         return False
-    data = root["/Metadata"].get_object().data
-    return not data or PDFA_NAMESPACE.encode() in data
+    return data is not None and (not data or PDFA_NAMESPACE.encode() in data)
 
 
 class ArchivalWriter(IncrementalPdfFileWriter):
