@@ -87,9 +87,14 @@ def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
     from clusterbid.operations.verifying import verify_memo_file
 
+    at = None
+    if args.at is not None:  # a bad date is refused before the memo is read
+        from clusterbid.core.memo.validation_date import parse_validation_date
+
+        at = parse_validation_date(args.at)
     verified = verify_memo_file(args.memo, no_progress, NEVER_CANCELLED, trust=args.trust or [],
                                 evaluation_path=args.evaluation, registry=args.registry,
-                                ordered=not args.any_order)
+                                ordered=not args.any_order, at=at)
     if args.json:
         print(json.dumps(_as_json(verified.result), indent=2, ensure_ascii=False))
     else:
@@ -136,4 +141,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "which check covers it")
     verify.add_argument("--any-order", action="store_true",
                         help="accept the approvers signing in any order (default: the order the memo lists them)")
+    verify.add_argument("--at", metavar="DATE",
+                        help="validate the signatures as at DATE, past or future (YYYY-MM-DD, the end "
+                             "of that day UTC, or an ISO time with offset), from the validation data "
+                             "the file holds, with no network; the result joins the verdict")
     verify.set_defaults(func=run_verify)

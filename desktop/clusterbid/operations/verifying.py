@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,11 +64,13 @@ class VerifiedMemo:
 def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken, *,
                      trust: Sequence[Path | str] = (), evaluation_path: Path | None = None,
                      evaluation: Evaluation | None = None, registry: Path | None = None,
-                     ordered: bool = True) -> VerifiedMemo:
+                     ordered: bool = True, at: datetime | None = None) -> VerifiedMemo:
     """Every check on the memo at `memo`. `evaluation_path` names the evaluation (a .clusterbid
     document also lends its trust anchors and registry as at the memo's row, and its history);
     `evaluation`, when given, is that evaluation already read (the app's open document), else it
-    is read from the file, read-only."""
+    is read from the file, read-only. `at`: validate the signatures as at that moment from the
+    file's own validation data, their long-term indication then joining the verdict
+    (core/memo/validation_date.py); the app verifies at now."""
     pdf = read_memo_bytes(Path(memo))  # a file that is no memo is refused before the imports
     from clusterbid.core.memo.signoff import quiet_pyhanko_logs
     from clusterbid.core.memo.signoff_trust import signoff_trust
@@ -83,7 +86,13 @@ def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken
     checkpoint(cancel)
     progress(0.2, "verifying")
     try:
-        result = verify_memo(pdf, [], evaluation, ordered=ordered, signoff=signoff)
+        result = verify_memo(pdf, [], evaluation, ordered=ordered, signoff=signoff,
+                             validation_time=at)
+        if at is not None:
+            from clusterbid.core.memo.validation_date import refuse_before_signing, with_long_term_verdict
+
+            refuse_before_signing(result, at)
+            result = with_long_term_verdict(result, at)
     except InputError as exc:
         raise InputError(f"{memo}: {exc}") from None
     from clusterbid.core.memo.anchor_check import with_document_anchor

@@ -107,6 +107,20 @@ class _Quiet(WSGIRequestHandler):
         pass
 
 
+def _serving(app, down: set[str], asked: list[str]):
+    """The Animator, except the services named in `down` ("ocsp", "crls"), which answer 503 as a
+    revocation server that is out of service does: the tests switch them off and on. Each
+    request's service ("tsa", "ocsp", "crls", "certs") is noted in `asked`."""
+    def serve(environ, start_response):
+        parts = environ.get("PATH_INFO", "").strip("/").split("/")
+        asked.append(parts[1] if len(parts) > 1 else "")
+        if len(parts) > 1 and parts[1] in down:
+            start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
+            return [b"out of service"]
+        return app[0](environ, start_response)
+    return serve
+
+
 @dataclass
 class LoopbackPki:
     """The PKI served on loopback: its URLs, the root to trust, the approvers' PKCS#12 files."""
@@ -118,6 +132,8 @@ class LoopbackPki:
     passphrase: str
     server: WSGIServer
     thread: threading.Thread
+    down: set[str]  # services answering 503: "ocsp", "crls" (empty: everything answers)
+    asked: list[str]  # the service of every request served or refused, in order
 
     @property
     def tsa_url(self) -> str:
@@ -141,10 +157,13 @@ def start(folder: Path, passphrase: str = "test-passphrase") -> LoopbackPki:
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         (keys / f"{label}.key.der").write_bytes(
             key.private_bytes(Encoding.DER, PrivateFormat.PKCS8, NoEncryption()))
-    server = make_server("127.0.0.1", 0, lambda e, s: app(e, s), handler_class=_Quiet)
+    app: list = []  # the Animator, made once the port (in its URLs) is known
+    down: set[str] = set()
+    asked: list[str] = []
+    server = make_server("127.0.0.1", 0, _serving(app, down, asked), handler_class=_Quiet)
     url = f"http://127.0.0.1:{server.server_port}"
     arch = CertomancerConfig(cfg, key_search_dir=str(keys), external_url_prefix=url).get_pki_arch(ARCH)
-    app = Animator(AnimatorArchStore({arch.arch_label: arch}), with_web_ui=False)
+    app.append(Animator(AnimatorArchStore({arch.arch_label: arch}), with_web_ui=False))
     thread = threading.Thread(target=server.serve_forever, name="loopback-pki", daemon=True)
     thread.start()
 
@@ -160,4 +179,4 @@ def start(folder: Path, passphrase: str = "test-passphrase") -> LoopbackPki:
         p12[label].write_bytes(pkcs12.serialize_key_and_certificates(
             name.encode(), key, certificate(label), [certificate("interm"), certificate("root")],
             BestAvailableEncryption(passphrase.encode())))
-    return LoopbackPki(url, folder, root_pem, p12, passphrase, server, thread)
+    return LoopbackPki(url, folder, root_pem, p12, passphrase, server, thread, down, asked)

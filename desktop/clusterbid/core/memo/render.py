@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from pyhanko.pdf_utils import generic
 from reportlab import rl_config
 from pyhanko.pdf_utils.embed import EmbeddedFileObject, EmbeddedFileParams, FileSpec, embed_file
-from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 
+from clusterbid.core.memo import archival
 from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo.charts_section import chart_images
 from clusterbid.core.memo.content import MemoContent
@@ -37,19 +37,21 @@ from clusterbid.resources import resource_path
 rl_config.useA85 = 0
 
 
-class _DeterministicWriter(IncrementalPdfFileWriter):
+class _DeterministicWriter(archival.ArchivalWriter):
     """pyHanko draws the second /ID half from os.urandom and stamps /ModDate with the clock;
-    both are replaced with values derived from the inputs so the same inputs give the same bytes."""
+    both are replaced with values derived from the inputs so the same inputs give the same bytes
+    (the XMP packet is then written from these, archival.py)."""
 
     def __init__(self, stream, *, second_id: bytes, modified: dt.datetime):
         super().__init__(stream)
         self._document_id = generic.ArrayObject([self._document_id[0], generic.ByteStringObject(second_id)])
         self._fixed_modified = modified
 
-    def _update_meta(self):
-        super()._update_meta()
+    def _info_written(self) -> None:
         if self._info is not None:
-            self._info.get_object()[generic.pdf_name("/ModDate")] = generic.pdf_date(self._fixed_modified)
+            info = self._info.get_object()
+            info[generic.pdf_name("/ModDate")] = generic.pdf_date(self._fixed_modified)
+            info.pop("/Trapped", None)  # reportlab's; no XMP property of PDF/A's predefined ones mirrors it
 
 
 def _story_pdf(content: MemoContent, images, sink: SignatureBoxes) -> bytes:
@@ -81,6 +83,11 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
         description="How ClusterBid scores a bid: the full methodology of the version that made this memo",
     ))
     add_approver_fields(writer, sink.boxes)  # locked: nothing but the next approver may sign after each
+    # PDF/A-3b: the inputs and methodology as associated files, the sRGB output intent, XMP
+    archival.associate(writer, INPUTS_ATTACHMENT_NAME, archival.SOURCE)
+    archival.associate(writer, METHODOLOGY_ATTACHMENT, archival.SUPPLEMENT)
+    archival.add_output_intent(writer)
+    archival.add_metadata(writer)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

@@ -66,7 +66,17 @@ def _path_roots(embedded: list[Any], given: list[asn1_x509.Certificate]) -> list
     return roots
 
 
-def _missing(exc: BaseException, tsa_url: str) -> str:
+def revocation_addresses(certificates: Sequence[asn1_x509.Certificate]) -> list[str]:
+    """The OCSP and CRL addresses the certificates name, each once, in the order found: what the
+    seal asks for the revocation status, so what an officer must reach when it cannot be had."""
+    found: list[str] = []
+    for cert in certificates:
+        points = cert.crl_distribution_points or []
+        found += [str(url) for url in cert.ocsp_urls] + [str(p.url) for p in points if p.url]
+    return list(dict.fromkeys(found))
+
+
+def _missing(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) -> str:
     """What could not be had, in words, from the exception pyHanko or the network raised."""
     from pyhanko.sign.timestamps.common_utils import TimestampRequestError
     from pyhanko_certvalidator import errors
@@ -79,18 +89,18 @@ def _missing(exc: BaseException, tsa_url: str) -> str:
     if isinstance(exc, errors.RevokedError):
         return f"a certificate is revoked, so the memo cannot be sealed as valid ({text})"
     if isinstance(exc, (errors.InsufficientRevinfoError, errors.OCSPFetchError, errors.CRLFetchError)):
-        return ("no revocation status (OCSP response or CRL) for a signer's or the timestamp "
-                f"authority's certificate from the addresses the certificate names ({text})")
+        asked = f"; the certificates name {', '.join(addresses)}" if addresses else ""
+        return ("no revocation status (OCSP response or CRL) could be had for a certificate the "
+                f"signatures or the timestamp need ({text}){asked}")
     if isinstance(exc, (errors.PathBuildingError, errors.PathValidationError)):
         return ("a certificate chain could not be completed or checked: give the CA certificate "
                 f"with --trust, or reach the addresses the certificates name ({text})")
     if isinstance(exc, OSError) or type(exc).__module__.startswith("aiohttp"):
-        return f"the network: {text}"
+        return f"the network could not be reached ({text})"
     return f"{type(exc).__name__}: {text}"
 
 
 async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) -> SealedMemo:
-    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
     from pyhanko.pdf_utils.reader import PdfFileReader
     from pyhanko.sign.fields import enumerate_sig_fields
     from pyhanko.sign.signers.pdf_signer import PdfTimeStamper, TimestampDSSContentSettings
@@ -98,6 +108,9 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     from pyhanko.sign.validation.dss import DocumentSecurityStore, collect_validation_info
     from pyhanko_certvalidator import ValidationContext
     from pyhanko_certvalidator.fetchers.aiohttp_fetchers import AIOHttpFetcherBackend
+
+    # keeps a PDF/A memo's XMP equal to /Info through both updates (archival.py)
+    from clusterbid.core.memo.archival import ArchivalWriter as IncrementalPdfFileWriter
 
     reader = PdfFileReader(BytesIO(pdf), strict=False)
     signatures = list(reader.embedded_regular_signatures)
@@ -112,6 +125,8 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     # The TSA's own roots are needed to build its path; they come with its answer to a first request.
     probe = await timestamper.async_dummy_response("sha256")
     tsa_certs = [c.chosen for c in probe["content"]["certificates"]]
+    carried = [c.chosen for sig in signatures + timestamps for c in sig.signed_data["certificates"] or ()]
+    addresses = revocation_addresses(carried + tsa_certs)
     backend = AIOHttpFetcherBackend(per_request_timeout=NETWORK_TIMEOUT)
     context = ValidationContext(
         trust_roots=_path_roots(signatures + timestamps, roots) + _self_signed(tsa_certs),
@@ -128,6 +143,8 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
         sealed = await stamper.async_timestamp_pdf(
             IncrementalPdfFileWriter(with_dss, strict=False), "sha256", validation_context=context,
             output=BytesIO(), dss_settings=TimestampDSSContentSettings(update_before_ts=True, include_vri=False))
+    except Exception as exc:  # noqa: BLE001 (said in words with the addresses asked; nothing written)
+        raise SealError(_not_sealed(exc, tsa_url, addresses)) from None
     finally:
         await backend.close()  # type: ignore[no-untyped-call]
     data = sealed.getvalue()
@@ -154,6 +171,10 @@ def seal_memo(pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certific
     except SealError:
         raise
     except Exception as exc:  # noqa: BLE001 (every failure is said in words; nothing is written)
-        raise SealError(f"not sealed, the file is unchanged: missing {_missing(exc, tsa_url)}. "
-                        "Seal again where the timestamp authority and the certificates' OCSP and "
-                        "CRL addresses can be reached") from None
+        raise SealError(_not_sealed(exc, tsa_url)) from None
+
+
+def _not_sealed(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) -> str:
+    return (f"not sealed, the file is unchanged: {_missing(exc, tsa_url, addresses)}. Seal again "
+            "where the timestamp authority and the certificates' OCSP and CRL addresses can be "
+            "reached")

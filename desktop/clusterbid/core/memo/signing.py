@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
 
-from pyhanko.pdf_utils.font.basic import COURIER_META, SimpleFontEngine, SimpleFontEngineFactory
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.pdf_utils.layout import AxisAlignment, InnerScaling, Margins, SimpleBoxLayoutRule
 from pyhanko.pdf_utils.misc import PdfError
@@ -23,37 +22,24 @@ from pyhanko.stamp import TextStampStyle
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.archival import ArchivalWriter
 from clusterbid.core.memo.approval_statement import approval_statement, claimed_statement_attribute, reason_text
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.credentials import SigningCredentials
 from clusterbid.core.memo.field_name import FIELD_PREFIX
 from clusterbid.core.memo.form_lock import certification_level
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
+from clusterbid.core.memo.stamp_font import stamp_font
 
 RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
 TIMESTAMP_RESERVE = 16384  # an RFC 3161 token with its authority's certificates, written as hex
 STAMP_LINE = 52
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's
 # computer says, and the stamp says so in plain words (the memo's sign-off page says the same).
-class _ReferencedCourier(SimpleFontEngine):
-    """pyHanko's stamp font (standard Courier), its font dictionary written as an object of its own.
-    pyHanko puts the dictionary straight into the stamp's resources; poppler then gives the font a
-    made-up object number and `pdffonts` stopped on every signed memo with "Internal Error: xref
-    num ... not found". A referenced font dictionary is what PDF readers expect."""
-
-    def as_resource(self):
-        return self.writer.add_object(super().as_resource())
-
-
-class _ReferencedCourierFactory(SimpleFontEngineFactory):
-    def create_font_engine(self, writer, obj_stream=None):
-        return _ReferencedCourier(writer, self.name, self.avg_width, self.meta)
-
-
 STAMP_STYLE = TextStampStyle(
     stamp_text="Signed by %(signer_name)s\nsigned %(ts)s (signer's clock)\n%(approval)s",
     timestamp_format="%Y-%m-%d %H:%M:%S %Z",
-    text_box_style=TextBoxStyle(font=_ReferencedCourierFactory("Courier", 0.6, COURIER_META)),
+    text_box_style=TextBoxStyle(font=stamp_font()),  # embedded, as PDF/A asks
     # Clear of the field's own label, which the layout prints in the box's bottom-left corner.
     inner_content_layout=SimpleBoxLayoutRule(
         x_align=AxisAlignment.ALIGN_MID, y_align=AxisAlignment.ALIGN_MAX,
@@ -91,7 +77,8 @@ def _open_for_update(pdf: bytes, source: str) -> IncrementalPdfFileWriter:
     if not pdf.lstrip()[:5] == b"%PDF-":
         raise InputError(f"{source}: not a PDF file; give the memo exported by ClusterBid")
     try:
-        return IncrementalPdfFileWriter(BytesIO(pdf), strict=False)
+        # keeps a PDF/A memo's XMP equal to /Info, so its claim of conformance stays true
+        return ArchivalWriter(BytesIO(pdf), strict=False)
     except (PdfError, ValueError, KeyError, TypeError) as exc:
         raise InputError(f"{source}: damaged PDF that cannot be signed ({exc})") from None
 

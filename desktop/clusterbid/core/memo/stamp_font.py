@@ -1,0 +1,63 @@
+"""The font each signature's stamp is drawn in: the memo's DejaVu Sans, embedded (PDF/A asks
+every font drawn to be embedded; pyHanko's default stamp font, standard Courier, is not).
+
+pyHanko's OpenType engine writes glyph widths and kerning in the font's own units as if there
+were 1,000 to the em (it reads the font's units only for HarfBuzz's advances); DejaVu has 2,048,
+so its stamp printed every letter twice as far apart as it should, clipped at the box's edge.
+A copy scaled to 1,000 units (fontTools' scale_upem) is handed to it instead, cut first to the
+scripts DejaVu covers that a name or amount is written in, which makes the scaling take a second
+of CPU, once per process, instead of two."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from io import BytesIO
+from typing import Any
+
+from pyhanko.pdf_utils.font.api import FontEngine, FontEngineFactory
+
+from clusterbid.resources import resource_path
+
+PDF_UNITS_PER_EM = 1000
+# Latin with its extensions and IPA, Greek, Cyrillic, general punctuation, currency, letterlike
+KEPT = ((0x20, 0x2AF), (0x370, 0x52F), (0x2000, 0x20CF), (0x2100, 0x214F))
+
+
+@functools.lru_cache(maxsize=1)
+def _scaled_font() -> bytes:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+    from fontTools.ttLib.scaleUpem import scale_upem
+
+    # fontTools says on the terminal which tables a subset leaves out; none is needed here
+    logging.getLogger("fontTools.subset").setLevel(logging.ERROR)
+    font = TTFont(str(resource_path("fonts/DejaVuSans.ttf")))
+    options = subset.Options()
+    options.layout_features, options.name_IDs, options.notdef_outline = ["*"], ["*"], True
+    cutter = subset.Subsetter(options)
+    cutter.populate(unicodes=[code for start, end in KEPT for code in range(start, end + 1)])
+    cutter.subset(font)
+    scale_upem(font, PDF_UNITS_PER_EM)
+    out = BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+class StampFontFactory(FontEngineFactory):
+    """pyHanko's OpenType engine on the scaled copy, read from memory. Imported when a stamp is
+    drawn: fontTools' subsetter costs a second to import, and verify (which imports signing.py
+    for its names) draws none."""
+
+    font_size = 10
+
+    def create_font_engine(self, writer: Any, obj_stream: Any = None) -> FontEngine:
+        from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
+
+        # obj_stream stays as given: the memo's updates are written without object streams
+        return GlyphAccumulator(writer=writer, font_handle=BytesIO(_scaled_font()),
+                                font_size=self.font_size, obj_stream=obj_stream)
+
+
+def stamp_font() -> StampFontFactory:
+    return StampFontFactory()
