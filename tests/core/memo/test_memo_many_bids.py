@@ -128,5 +128,5 @@ def test_a_50_bid_serving_memo_lists_every_bid_in_its_comparison(tmp_path):
     assert main(["memo", str(source), "-o", str(output), "--approver", "Ada Lovelace, CFO"]) == 0
     done = subprocess.run(["pdftotext", "-raw", str(output), "-"], capture_output=True, check=True)
     text = " ".join(done.stdout.decode("utf-8").split())
-    comparison = _section(text, "3. Ranked comparison", "4. What was not verified")
+    comparison = _section(text, "3. Ranked comparison", "4. The frontier")
     assert all(bid["id"] in comparison for bid in bids)
