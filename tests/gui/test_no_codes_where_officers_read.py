@@ -27,6 +27,8 @@ CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b|\b
 # Names that are not ours to reword, each as printed: nccl-tests' collective (all_reduce_perf
 # prints "all_reduce"), and a file cited as a figure's source by its name (x.toml, x.py, x.sh).
 ALLOWED = re.compile(r"\ball_reduce\b|\b[a-z0-9_]+\.(?:toml|py|sh)\b")
+# A command-line hint where the app speaks: an option ("--trust") or a verb ("clusterbid trust").
+COMMAND_HINT = re.compile(r"(?<![\w-])--[a-z][a-z-]*|(?<![.\w-])clusterbid [a-z-]+\b(?![.\w-])")
 TEXT_GETTERS = ("text", "title", "subTitle", "toolTip", "windowTitle", "placeholderText", "statusTip")
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
 
