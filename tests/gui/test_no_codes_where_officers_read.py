@@ -143,6 +143,10 @@ def test_no_code_in_the_memo_its_tipping_points_or_its_verify_report(tmp_path, c
         sensitivity = text[text.index("the nearest tipping point"):text.index("(each weight's range")]
         assert "Northwind AI Cloud" in sensitivity
     assert [bid_id for bid_id in ids if bid_id in sensitivity] == []
+    # Nor anywhere else: every place the memo shows a bid names it in the officer's words (issue 38).
+    shown_ids = [f"page {n}: {bid_id}" for n, (_, page) in enumerate(pages, start=1) for bid_id in ids
+                 if re.search(rf"(?<![\w-]){re.escape(bid_id)}(?![\w-])", page.replace("\r\n", " "))]
+    assert shown_ids == []
     # Verify's report names the approvers' fields in words ("not yet signed: approver 1").
     capsys.readouterr()
     main(["verify", str(memo)])
@@ -159,3 +163,28 @@ def test_no_code_in_the_command_line_table(capsys, example):
     out = capsys.readouterr().out
     assert "excluded: " in out or "cannot serve: " in out
     assert _codes([("score", out)]) == []
+
+
+def test_the_details_pane_names_bids_and_evidence_in_words(qtbot):
+    """Issue 38: the Details pane's heading and evidence lines name a bid as the table does
+    (provider, GPU model) and the evidence it lacks in words, never by id or internal kind."""
+    from clusterbid.core.scoring import score_evaluation
+    from clusterbid.gui.details_panel import DetailsPanel
+
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    scorecard = score_evaluation(evaluation)
+    pane = DetailsPanel()
+    qtbot.addWidget(pane)
+    ids = [bid.id for bid in evaluation.bids]
+    kinds = ["allreduce busbw", "training mfu"]  # the evidence kinds' ids with spaces, as it said before
+    texts, said = [], []
+    for score in scorecard.scores:
+        pane.show_bid(scorecard, score)
+        text = pane.toPlainText()
+        texts.append((f"details of {score.bid.quote.provider}", text))
+        said += [f"{score.bid.quote.provider}: {word!r}" for word in ids + kinds
+                 if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+        assert text.startswith(f"{score.bid.quote.provider} ({score.bid.capacity.gpu_model})")
+    assert "Missing evidence: all-reduce bus bandwidth (nccl-tests); training MFU or training step time" in (
+        texts[0][1])  # the demo's first bid has no measurement attached
+    assert said == [] and _codes(texts) == []

@@ -1,5 +1,5 @@
-"""The memo names a bid by its provider; a provider's second bid by its GPU model too, and the id
-only when even that is shared (core/memo/bid_words.py)."""
+"""The memo names a bid by its provider; a provider's second bid by its GPU model too, and by its
+order when even that is shared, never by the evaluation's id (core/memo/bid_words.py)."""
 
 from __future__ import annotations
 
@@ -21,5 +21,5 @@ def test_a_bid_is_named_by_its_provider_and_told_apart_only_when_needed():
     assert bid_names(scores) == {
         "helio-h200": "Helio",
         "quarry-h100": "Quarry GPU, H100-SXM", "quarry-h200": "Quarry GPU, H200-SXM",
-        "ridge-a": "Ridge, H200-SXM (ridge-a)", "ridge-b": "Ridge, H200-SXM (ridge-b)",
+        "ridge-a": "Ridge, H200-SXM, offer 1", "ridge-b": "Ridge, H200-SXM, offer 2",
     }

@@ -21,6 +21,7 @@ from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo.approval_statement import approval_terms
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
@@ -75,7 +76,7 @@ def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
 
 
 def _name(score: BidScore) -> str:
-    return f"{score.bid.id} ({score.bid.quote.provider})"
+    return bid_label(score.bid)  # the officer's words, never the evaluation's id (issue 38)
 
 
 def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride | None) -> tuple[list, str]:
@@ -153,7 +154,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
         serves = e.passes_gates
         rows.append((
             "-" if score.rank is None else str(score.rank),
-            f"{e.bid.id}\n{e.bid.quote.provider}",
+            e.bid.quote.provider,  # the GPU model, beside it, tells one provider's bids apart
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
             format_money(e.cost_per_million_tokens, currency, cents=True)
@@ -221,7 +222,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
                  "the latency targets at peak traffic is not costed.", "small"),
               grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
               *price_reasonableness(price_reasonableness_rows(
-                  [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                  [(s.bid.quote.provider, s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour)
+                   for s in scorecard.scores],
                   scorecard.evaluation.currency))]
     checks = unverified(scorecard, override.bid_id if override else None)
     bullets = [para(text, "bullet") for text in checks]
