@@ -37,7 +37,15 @@ class ServingBidEdits:
         self.edit_bid_action = menu.addAction("&Edit Bid…", QKeySequence("Ctrl+Return"), self.bids.edit_bid)
         self.duplicate_bid_action = menu.addAction("Dupli&cate Bid", QKeySequence("Ctrl+D"), self.bids.duplicate_bid)
         self.delete_bid_action = menu.addAction("&Delete Bid", QKeySequence("Del"), self.bids.delete_bid)
+        menu.addSeparator()
+        # the same operation as `clusterbid serving-evidence attach` (gui/serving_benchmark.py)
+        self.attach_benchmark_action = menu.addAction("Attach Serving &Benchmark…", self._attach_benchmark)
         self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
+
+    def _attach_benchmark(self) -> None:
+        from clusterbid.gui.serving_benchmark import attach_serving_benchmark
+
+        attach_serving_benchmark(self)  # type: ignore[arg-type]  # mixed into ServingWindow
 
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()
