@@ -101,6 +101,11 @@ def test_no_code_in_the_main_window_its_docks_or_the_wizard(qtbot, window, tmp_p
     texts += _widget_texts(export) + _widget_texts(trust)
     assert len(texts) > 500  # the walk reached the window's tables, panes and pages
     assert _codes(texts) == []
+    # No bid by its id where the window speaks (the outline's tooltips named "bid id northwind-ib").
+    ids = [bid.id for bid in evaluation.bids]
+    found = [f"{where}: {text[:80]!r}" for where, text in _widget_texts(window) for bid_id in ids
+             if re.search(rf"(?<![\w-]){re.escape(bid_id)}(?![\w-])", text)]
+    assert found == [], "\n".join(found)
 
 
 def _wizard_texts(qtbot, tmp_path, evaluation) -> list[tuple[str, str]]:
