@@ -23,3 +23,12 @@ def test_a_bid_is_named_by_its_provider_and_told_apart_only_when_needed():
         "quarry-h100": "Quarry GPU, H100-SXM", "quarry-h200": "Quarry GPU, H200-SXM",
         "ridge-a": "Ridge, H200-SXM, offer 1", "ridge-b": "Ridge, H200-SXM, offer 2",
     }
+
+
+def test_copies_of_one_offer_are_told_apart_by_their_order_in_words():
+    from clusterbid.core.memo.bid_words import bid_labels
+
+    scores = [_score("helio-a", "Helio", "H200-SXM"), _score("helio-b", "Helio", "H200-SXM"),
+              _score("quarry", "Quarry GPU", "H100-SXM")]
+    assert bid_labels(scores) == {"helio-a": "Helio, H200-SXM, offer 1", "helio-b": "Helio, H200-SXM, offer 2",
+                                  "quarry": "Quarry GPU, H100-SXM"}

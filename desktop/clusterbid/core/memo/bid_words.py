@@ -20,6 +20,19 @@ def label_of(provider: str, gpu_model: str) -> str:
     return f"{provider}, {gpu_model}" if gpu_model else provider
 
 
+def bid_labels(scores: Iterable[Any]) -> dict[str, str]:
+    """Bid id -> bid_label, with ", offer N" (N in the evaluation's order) where two bids share it."""
+    bids = [score.bid for score in scores]
+    shared = Counter(bid_label(bid) for bid in bids)
+    seen: Counter[str] = Counter()
+    labels = {}
+    for bid in bids:
+        label = bid_label(bid)
+        seen[label] += 1
+        labels[bid.id] = f"{label}, offer {seen[label]}" if shared[label] > 1 else label
+    return labels
+
+
 def bid_names(scores: Iterable[Any]) -> dict[str, str]:
     """Bid id -> the name to print: the provider; "provider, GPU model" when the provider made more
     than one bid; "provider, GPU model, offer N" (N in the evaluation's order) when that too is shared."""

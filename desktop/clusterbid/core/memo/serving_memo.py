@@ -21,7 +21,7 @@ from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo.approval_statement import approval_terms
-from clusterbid.core.memo.bid_words import bid_label
+from clusterbid.core.memo.bid_words import bid_label, bid_labels
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
@@ -148,13 +148,14 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
 def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     currency = scorecard.evaluation.currency
     rows = [("#", "Bid / provider", "GPU", "Price per GPU-h", "Per M output tokens", "Per month", "GPUs", "Gates and flags")]
+    names = bid_names(scorecard.scores)  # a provider's second bid by its GPU model, then its order
     for score in scorecard.scores:
         e = score.estimate
         findings = [f"CANNOT SERVE: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
         serves = e.passes_gates
         rows.append((
             "-" if score.rank is None else str(score.rank),
-            e.bid.quote.provider,  # the GPU model, beside it, tells one provider's bids apart
+            names[e.bid.id],  # the provider; with the GPU model beside it, as the table shows it
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
             format_money(e.cost_per_million_tokens, currency, cents=True)
@@ -199,7 +200,8 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
     last: how its throughput, the figure the cost per token rests on, was established."""
     order = sorted(scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0))
     assumed = scorecard.evaluation.workload.hbm_efficiency
-    return [f"{_name(score)}: {_throughput_trust(score.estimate, assumed)}" for score in order]
+    labels = bid_labels(scorecard.scores)  # copies of one offer told apart by their order, in words
+    return [f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, assumed)}" for score in order]
 
 
 def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
