@@ -12,7 +12,6 @@ from pathlib import Path
 from clusterbid.core.errors import InputError
 
 EXIT_OK, EXIT_INPUT = 0, 2
-MAX_BYTES = 32 * 1024 * 1024
 
 
 def _fail(message: str) -> int:
@@ -20,44 +19,32 @@ def _fail(message: str) -> int:
     return EXIT_INPUT
 
 
-def _read(path: Path, args: argparse.Namespace):
-    """(raw bytes, the run, the evidence it yields), or InputError naming the file and problem."""
-    from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
-    from clusterbid.core.evidence.serving_run import RunContext
+def _options(args: argparse.Namespace):
+    """The run as the options describe it; InputError for a GPU the catalog does not know."""
+    from clusterbid.operations.serving_evidence import ServingRunOptions
 
-    try:
-        from clusterbid.core.safe_read import read_regular
-
-        data = read_regular(path, MAX_BYTES)  # devices and FIFOs refused before any read
-        if len(data) > MAX_BYTES:
-            raise InputError(f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text; give the benchmark's JSON or its printed report") from None
-    run = read_serving_benchmark(text, str(path))
     if args.gpu_model is not None:
         from clusterbid.core.catalog import default_catalog
 
         known = default_catalog().gpus
         if args.gpu_model not in known:
             raise InputError(f"--gpu-model {args.gpu_model[:40]!r} is not in the catalog; give one of: {', '.join(known)}")
-    context = RunContext(
-        gpu_model=args.gpu_model, precision=args.precision, kv_cache_precision=args.kv_cache_precision,
-        pipeline_parallel=args.pipeline_parallel, expert_parallel=args.expert_parallel,
-        engine_version=args.engine_version, prompt_tokens=args.prompt_tokens, batch=args.batch,
-        system_gpus=args.system_gpus,
+    return ServingRunOptions(
+        gpus=args.gpus, measured_by=args.measured_by, gpu_model=args.gpu_model, precision=args.precision,
+        kv_cache_precision=args.kv_cache_precision, pipeline_parallel=args.pipeline_parallel,
+        expert_parallel=args.expert_parallel, engine_version=args.engine_version,
+        prompt_tokens=args.prompt_tokens, batch=args.batch, system_gpus=args.system_gpus,
     )
-    return data, run, serving_evidence(run, args.gpus, args.measured_by, path.name, data, context)
 
 
 def run_parse(args: argparse.Namespace) -> int:
+    from clusterbid.operations.serving_evidence import read_serving_file
+
     try:
-        _, run, evidence = _read(Path(args.file), args)
+        reading = read_serving_file(Path(args.file), _options(args))
     except InputError as exc:
         return _fail(str(exc))
+    run, evidence = reading.run, reading.evidence
     if args.json:
         print(json.dumps(evidence.model_dump(mode="json"), indent=2, ensure_ascii=False))
         return EXIT_OK
@@ -68,48 +55,28 @@ def run_parse(args: argparse.Namespace) -> int:
 
 
 def run_attach(args: argparse.Namespace) -> int:
-    """Parse first; a file that reads cleanly is stored with the bid's new evidence in one transaction."""
-    from clusterbid.core.evidence.serving_readers import run_findings
+    """Parse first; a file that reads cleanly is stored with the bid's new evidence in one
+    transaction (operations/serving_evidence.py, as the serving window attaches it)."""
     from clusterbid.core.store import EvaluationDocument
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.operations.serving_evidence import attach_serving_evidence
 
     path = Path(args.file)
     try:
-        data, run, evidence = _read(path, args)
+        options = _options(args)
         with EvaluationDocument.open(args.document, user=args.user) as document:
-            evidence, flag = _flagged(document.evaluation, args.bid_id, evidence, args.use_above_model)
-            media_type = "application/json" if data.lstrip().startswith(b"{") else "text/plain"
-            evaluation = document.attach_evidence(args.bid_id, path.name, data, [evidence], media_type=media_type)
+            attached = attach_serving_evidence(document, args.bid_id, path, options,
+                                               use_above_model=args.use_above_model)
     except InputError as exc:
         return _fail(str(exc))
+    evidence = attached.evidence
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {evidence.description}")
-    if flag:
+    if attached.flag:
         decided = (f"used, for the reason recorded: {evidence.suspect_override}" if evidence.suspect_override
                    else "not used until you record a reason (--use-above-model REASON)")
-        print(f"Flagged: {flag}. Decision: {decided}")
-    if is_serving(evaluation):
-        w = evaluation.workload
-        for note in run_findings(run, w.prompt_tokens, w.output_tokens, w.tpot_target_ms):
-            print(f"Note: {note}")
+        print(f"Flagged: {attached.flag}. Decision: {decided}")
+    for note in attached.notes:
+        print(f"Note: {note}")
     return EXIT_OK
-
-
-def _flagged(evaluation, bid_id: str, evidence, reason: str | None):
-    """(the evidence, with its flag and the officer's reason where it reads above the model's
-    ceiling for this bid and workload; the flag in words or None). Issue 37: never refused."""
-    from clusterbid.core.catalog import default_catalog
-    from clusterbid.core.costmodel.serving_flagged import ceiling_flag
-    from clusterbid.core.evidence.model import Evidence
-    from clusterbid.core.workloads import is_serving
-
-    bid = next((b for b in evaluation.bids if b.id == bid_id), None)
-    if bid is None or not is_serving(evaluation):
-        return evidence, None  # the store names a missing bid; training documents have no ceiling here
-    flag = ceiling_flag(evaluation.workload, bid, evidence, default_catalog())
-    if flag is None:
-        return evidence, None
-    changes = {"suspect": flag[:1000], "suspect_override": reason[:500] if reason else None}
-    return Evidence.model_validate(evidence.model_dump() | changes), flag
 
 
 def _positive_int(text: str) -> int:
@@ -118,7 +85,7 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
-def _options(parser: argparse.ArgumentParser) -> None:
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gpus", type=_positive_int, required=True, metavar="N",
                         help="GPUs of the one replica the benchmark ran on (its tensor-parallel size)")
     parser.add_argument("--measured-by", choices=("buyer", "third_party", "provider"), default="provider",
@@ -145,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              description="Exit 2 with the file, line and problem when it cannot be read.")
     parse.add_argument("file", metavar="FILE")
     parse.add_argument("--json", action="store_true", help="print the evidence as JSON")
-    _options(parse)
+    _add_run_options(parse)
     parse.set_defaults(func=run_parse)
     attach = verbs.add_parser("attach", help="attach a serving benchmark, with its evidence, to a bid",
                               description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence "
@@ -157,5 +124,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     attach.add_argument("--use-above-model", metavar="REASON", default=None,
                         help="use a figure that reads above the model's ceiling for this bid, for the reason given "
                         "(recorded with the evidence)")
-    _options(attach)
+    _add_run_options(attach)
     attach.set_defaults(func=run_attach)

@@ -70,6 +70,22 @@ def run_sign(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _step_words() -> dict:
+    """Each step a verify finding calls for (core/memo/next_steps.py) as this door says it: the
+    option or command that takes it. The app words the same steps as its own menu items."""
+    from clusterbid.core.memo.next_steps import Step
+
+    return {
+        Step.TRUST_GIVEN: "--trust {subject}",
+        Step.KEEP_CERTIFICATES: "keep the organisation's CA or the approvers' certificates in the "
+                                "document: `clusterbid trust DOC.clusterbid --add CERT.pem`, then "
+                                "verify with --evaluation DOC.clusterbid; or give --trust",
+        Step.REGISTER_APPROVERS: "register approvers before a memo is made: `clusterbid approvers "
+                                 "{subject} --add`",
+        Step.ANY_ORDER: "give --any-order if the order does not matter",
+    }
+
+
 def _as_json(result) -> dict:
     from clusterbid.core.memo.signoff import verdict_headline
 
@@ -87,14 +103,20 @@ def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
     from clusterbid.operations.verifying import verify_memo_file
 
+    from clusterbid.core.memo.next_steps import render
+
     at = None
     if args.at is not None:  # a bad date is refused before the memo is read
         from clusterbid.core.memo.validation_date import parse_validation_date
 
         at = parse_validation_date(args.at)
-    verified = verify_memo_file(args.memo, no_progress, NEVER_CANCELLED, trust=args.trust or [],
-                                evaluation_path=args.evaluation, registry=args.registry,
-                                ordered=not args.any_order, at=at)
+    words = _step_words()
+    try:
+        verified = verify_memo_file(args.memo, no_progress, NEVER_CANCELLED, trust=args.trust or [],
+                                    evaluation_path=args.evaluation, registry=args.registry,
+                                    ordered=not args.any_order, at=at).in_words(words)
+    except InputError as exc:  # a --trust file that cannot be read names the option
+        raise InputError(render(str(exc), words)) from None
     if args.json:
         print(json.dumps(_as_json(verified.result), indent=2, ensure_ascii=False))
     else:

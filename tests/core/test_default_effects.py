@@ -89,8 +89,8 @@ def test_the_memo_lists_the_deciding_default_first_and_the_recommended_bids_risk
     # Against the $2.50 rival the same default decides the order, and is listed first for the bid.
     scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict(
         [_unsure(**not_stated), bid_dict("rival", reliability=SLOW_SWAP)])))
-    own = [i for i in unverified_items(scorecard) if i.startswith("unsure") and " = " in i]
-    assert own[0].startswith("unsure (Provider unsure): spare GPUs = 0 is not stated (default used) "
+    own = [i for i in unverified_items(scorecard) if i.startswith("Provider unsure") and " = " in i]
+    assert own[0].startswith("Provider unsure, H100-SXM: spare GPUs = 0 is not stated (default used) "
                              "(plausible 0-16)")
     assert own[0].endswith("its cost rank goes from 2 to 1, so the ranking depends on it.")
     assert not any("spare GPUs = 0 is stated by the provider" in i for i in own)

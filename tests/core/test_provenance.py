@@ -90,10 +90,11 @@ def test_the_memo_lists_not_stated_figures_and_never_calls_them_the_providers():
     assert any("node replacement (hours) = 72 is not stated (default used) (plausible 4-72)" in i for i in unstated)
     # Only the spare pool (given in its capacity) is the provider's; no reliability figure is.
     stated = [i for i in unstated if "stated by the provider" in i]
-    assert stated == ["unstated (Provider unstated): stated by the provider and not measured, none moving "
+    # each bid named as the officer knows it: provider, GPU model (issue 38: never its id)
+    assert stated == ["Provider unstated, H100-SXM: stated by the provider and not measured, none moving "
                       "its cost rank across +/-15%: spare GPUs 16."]
     # The other bid's statements, none of which moves its rank, share one line.
-    assert any(i.startswith("stated (Provider stated): stated by the provider and not measured")
+    assert any(i.startswith("Provider stated, H100-SXM: stated by the provider and not measured")
                and "failures per 1,000 GPU-days 0.5" in i for i in items)
 
 

@@ -382,7 +382,7 @@ def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialo
     qtbot.addWidget(dialog)
     dialog.table.item(0, 0).setText("Ada Lovelace")
     dialog.table.item(0, 1).setText("CFO")
-    with pytest.raises(InputError, match="prime-efa costs more than .*: give the trade-off rationale"):
+    with pytest.raises(InputError, match="Hyperscale Prime, H100-SXM costs more than .*: give the trade-off rationale"):
         dialog.build_request()
     qtbot.keyClicks(dialog.rationale, "Uptime is what the programme is judged on.")
     request = dialog.build_request()

@@ -27,6 +27,8 @@ CODE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\bgpus\b|\bgpu-hours?\b|\b
 # Names that are not ours to reword, each as printed: nccl-tests' collective (all_reduce_perf
 # prints "all_reduce"), and a file cited as a figure's source by its name (x.toml, x.py, x.sh).
 ALLOWED = re.compile(r"\ball_reduce\b|\b[a-z0-9_]+\.(?:toml|py|sh)\b")
+# A command-line hint where the app speaks: an option ("--trust") or a verb ("clusterbid trust").
+COMMAND_HINT = re.compile(r"(?<![\w-])--[a-z][a-z-]*|(?<![.\w-])clusterbid [a-z-]+\b(?![.\w-])")
 TEXT_GETTERS = ("text", "title", "subTitle", "toolTip", "windowTitle", "placeholderText", "statusTip")
 ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
 
@@ -99,6 +101,11 @@ def test_no_code_in_the_main_window_its_docks_or_the_wizard(qtbot, window, tmp_p
     texts += _widget_texts(export) + _widget_texts(trust)
     assert len(texts) > 500  # the walk reached the window's tables, panes and pages
     assert _codes(texts) == []
+    # No bid by its id where the window speaks (the outline's tooltips named "bid id northwind-ib").
+    ids = [bid.id for bid in evaluation.bids]
+    found = [f"{where}: {text[:80]!r}" for where, text in _widget_texts(window) for bid_id in ids
+             if re.search(rf"(?<![\w-]){re.escape(bid_id)}(?![\w-])", text)]
+    assert found == [], "\n".join(found)
 
 
 def _wizard_texts(qtbot, tmp_path, evaluation) -> list[tuple[str, str]]:
@@ -141,6 +148,10 @@ def test_no_code_in_the_memo_its_tipping_points_or_its_verify_report(tmp_path, c
         sensitivity = text[text.index("the nearest tipping point"):text.index("(each weight's range")]
         assert "Northwind AI Cloud" in sensitivity
     assert [bid_id for bid_id in ids if bid_id in sensitivity] == []
+    # Nor anywhere else: every place the memo shows a bid names it in the officer's words (issue 38).
+    shown_ids = [f"page {n}: {bid_id}" for n, (_, page) in enumerate(pages, start=1) for bid_id in ids
+                 if re.search(rf"(?<![\w-]){re.escape(bid_id)}(?![\w-])", page.replace("\r\n", " "))]
+    assert shown_ids == []
     # Verify's report names the approvers' fields in words ("not yet signed: approver 1").
     capsys.readouterr()
     main(["verify", str(memo)])
@@ -157,3 +168,28 @@ def test_no_code_in_the_command_line_table(capsys, example):
     out = capsys.readouterr().out
     assert "excluded: " in out or "cannot serve: " in out
     assert _codes([("score", out)]) == []
+
+
+def test_the_details_pane_names_bids_and_evidence_in_words(qtbot):
+    """Issue 38: the Details pane's heading and evidence lines name a bid as the table does
+    (provider, GPU model) and the evidence it lacks in words, never by id or internal kind."""
+    from clusterbid.core.scoring import score_evaluation
+    from clusterbid.gui.details_panel import DetailsPanel
+
+    evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
+    scorecard = score_evaluation(evaluation)
+    pane = DetailsPanel()
+    qtbot.addWidget(pane)
+    ids = [bid.id for bid in evaluation.bids]
+    kinds = ["allreduce busbw", "training mfu"]  # the evidence kinds' ids with spaces, as it said before
+    texts, said = [], []
+    for score in scorecard.scores:
+        pane.show_bid(scorecard, score)
+        text = pane.toPlainText()
+        texts.append((f"details of {score.bid.quote.provider}", text))
+        said += [f"{score.bid.quote.provider}: {word!r}" for word in ids + kinds
+                 if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text)]
+        assert text.startswith(f"{score.bid.quote.provider} ({score.bid.capacity.gpu_model})")
+    assert "Missing evidence: all-reduce bus bandwidth (nccl-tests); training MFU or training step time" in (
+        texts[0][1])  # the demo's first bid has no measurement attached
+    assert said == [] and _codes(texts) == []

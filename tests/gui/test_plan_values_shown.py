@@ -49,7 +49,7 @@ def test_the_plan_figures_show_beneath_details_from_the_worker(computed_on, qtbo
 
 def computed_lines(scorecard) -> list[str]:
     """The sentences from the valuation itself (not through the patched function)."""
-    names = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
+    names = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores}
     return plan_value.plan_value_sentences(plan_value.plan_assumption_values(scorecard),
                                            scorecard.evaluation.currency, names)
 

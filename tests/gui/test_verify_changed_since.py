@@ -12,6 +12,7 @@ from clusterbid.cli import main as cli_main
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.signoff import VERDICT_COLOURS
 from clusterbid.gui.memo.verify_dialog import CHANGED_SINCE_COLOUR, VerifyReportDialog
+from tests.gui.test_no_codes_where_officers_read import COMMAND_HINT
 from tests.gui.waiting import HANG_GUARD_MS
 
 
@@ -57,7 +58,13 @@ def test_an_evaluation_edited_after_the_memo_is_not_an_altered_memo(qtbot, windo
     layout = dialog.layout()
     assert [layout.itemAt(i).widget() for i in range(3)] == [dialog.verdict, dialog.changed_since,
                                                             dialog.reasons]
+    # No approver is registered in the document: the report says to register them in the app's
+    # own dialog, never with the command line's `clusterbid approvers`.
+    report = dialog.report.toPlainText()
+    assert "register approvers before a memo is made: Add approver in Approvers and Trusted" in report
+    assert COMMAND_HINT.findall(report) == []
     assert not dialog.certificates_button.isVisibleTo(dialog)  # no signature, no trust to check
+    assert not dialog.any_order_button.isVisibleTo(dialog)
     dialog.close()
 
     # The same memo stating another SHA-256 for its inputs is altered: red, with the finding.

@@ -6,6 +6,7 @@ from enum import Enum
 
 from PySide6.QtGui import QColor, QPalette
 
+from clusterbid.core.evidence.model import EvidenceKind
 from clusterbid.core.scoring import EXPECTED_EVIDENCE, BidScore
 
 
@@ -34,9 +35,20 @@ def bid_status(score: BidScore) -> BidStatus:
     return BidStatus.COMPLETE
 
 
+# Each kind of evidence in an officer's words (the wizard's Kind list says the same).
+EVIDENCE_WORDS = {
+    EvidenceKind.ALLREDUCE_BUSBW: "all-reduce bus bandwidth (nccl-tests)",
+    EvidenceKind.TRAINING_MFU: "training MFU",
+    EvidenceKind.TRAINING_STEP_TIME: "training step time",
+    EvidenceKind.SERVING_DECODE_THROUGHPUT: "serving decode throughput",
+    EvidenceKind.OTHER: "other evidence",
+}
+
+
 def missing_evidence(score: BidScore) -> list[str]:
+    """The evidence a bid lacks, in words: one line per expected group it has nothing from."""
     kinds = {evidence.kind for evidence in score.bid.evidence}
-    return [" or ".join(k.value.replace("_", " ") for k in group) for group in EXPECTED_EVIDENCE
+    return [" or ".join(EVIDENCE_WORDS[k] for k in group) for group in EXPECTED_EVIDENCE
             if not kinds.intersection(group)]
 
 

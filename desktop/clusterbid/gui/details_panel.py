@@ -50,7 +50,8 @@ class DetailsPanel(QTextBrowser):
         muted = _muted(palette)
         estimate = score.estimate
         bid = score.bid
-        parts = [f"<h3>{escape(bid.quote.provider)} <small>({escape(bid.id)})</small></h3>"]
+        # the bid as the table shows it, provider and GPU model, never the evaluation's id
+        parts = [f"<h3>{escape(bid.quote.provider)} <small>({escape(bid.capacity.gpu_model)})</small></h3>"]
         if estimate.gates:
             colour = status_colour(BidStatus.FAILED_GATE, palette).name()
             items = "".join(f"<li>{escape(g.message)}</li>" for g in estimate.gates)

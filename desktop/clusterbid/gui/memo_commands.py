@@ -210,35 +210,51 @@ class MemoCommands:
         if not path:
             return
         dialog = VerifyReportDialog(Path(path).name, self.window)
+        asked = {"trust": [], "ordered": True}  # the officer's choices so far, kept on a re-run
         dialog.trust_requested.connect(
-            lambda paths: self._run_verification(Path(path), dialog, paths)
+            lambda paths: self._run_verification(Path(path), dialog, asked, trust=paths)
         )
-        info = getattr(self.window, "info", None)  # the serving window keeps no certificates
-        if info is not None:
-            dialog.certificates_requested.connect(info.show_trusted_certificates)
-        dialog.offers_certificates = info is not None
-        self._run_verification(Path(path), dialog, [])
+        dialog.any_order_requested.connect(
+            lambda: self._run_verification(Path(path), dialog, asked, ordered=False)
+        )
+        info = getattr(self.window, "info", None)  # the training window's own, else one here
+        dialog.certificates_requested.connect(
+            info.show_trusted_certificates if info is not None else self._show_trusted_certificates
+        )
+        self._run_verification(Path(path), dialog, asked)
         self.verify_dialog = dialog
         dialog.open()
 
-    def _run_verification(self, path: Path, dialog, trust_paths: list[str]) -> None:
+    def _show_trusted_certificates(self) -> None:
+        """The serving window has no records menu: its Verify opens the same dialog over its document."""
+        from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
+
+        self.trust_dialog = TrustedCertificatesDialog(self._document(), self.window)
+        self.trust_dialog.open()
+
+    def _run_verification(self, path: Path, dialog, asked: dict, **choice: Any) -> None:
+        from clusterbid.core.memo.next_steps import render
+        from clusterbid.gui.memo.verify_dialog import STEP_WORDS
+
+        asked.update(choice)
         document = self._document()
         evaluation, document_path = document.evaluation, document.path
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            verified = verifying.verify_memo_file(path, progress, progress, trust=trust_paths,
-                                                  evaluation_path=document_path, evaluation=evaluation)
+            found = verifying.verify_memo_file(path, progress, progress, trust=asked["trust"],
+                                               evaluation_path=document_path, evaluation=evaluation,
+                                               ordered=asked["ordered"])
+            # the findings' steps are offered as buttons, and said as the app's own actions
+            steps, verified = found.steps, found.in_words(STEP_WORDS)
             report = verified.report(path.name, document_path.name, explain=True)
-            details = {"changed_since": verified.result.changed_since,
+            details = {"changed_since": verified.result.changed_since, "steps": steps,
                        "reasons": verified.reasons(), "trust_failed": verified.trust_failed}
             return verified.verdict, verified.headline(), report, details
 
-        self.tasks.run(
-            "memo verify",
-            verify,
-            lambda done: dialog.show_result(*done[:3], **done[3]),
-            lambda exc: dialog.show_result(
-                "INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({exc})", str(exc)
-            ),
-        )
+        def failed(exc: Exception) -> None:
+            said = render(str(exc), STEP_WORDS)  # a CA file that cannot be read, in the app's words
+            dialog.show_result("INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({said})",
+                               said)
+
+        self.tasks.run("memo verify", verify, lambda done: dialog.show_result(*done[:3], **done[3]), failed)

@@ -42,7 +42,8 @@ class OutlineTree(QTreeWidget):
             reasons = [g.message for g in score.estimate.gates] or [
                 f"missing: {what}" for what in missing_evidence(score)]
             rows.append((score.bid.id, score.bid.quote.provider, status,
-                         "\n".join(reasons) or "gates passed and the expected evidence is on file"))
+                         "\n".join(reasons) or "gates passed and the expected evidence is on file",
+                         f"{score.bid.quote.provider}, {score.bid.capacity.gpu_model}"))
         shown = (w.name, w.job_gpus, tuple(rows), is_dark(self.palette()))  # badge colours follow the theme
         if shown == self._shown:  # most edits (weights, a price) change no name or status: keep the tree
             if selected_bid is not None:
@@ -62,12 +63,12 @@ class OutlineTree(QTreeWidget):
         bids.setFlags(bids.flags() & ~Qt.ItemFlag.ItemIsSelectable)
         self.addTopLevelItems([workload, bids])
         palette = self.palette()
-        for bid_id, provider, status, reasons in rows:
+        for bid_id, provider, status, reasons, words in rows:
             item = QTreeWidgetItem([provider, BADGES[status]])
             item.setData(0, BID_ID_ROLE, bid_id)
             item.setForeground(1, status_colour(status, palette))
             item.setToolTip(1, reasons)
-            item.setToolTip(0, f"bid id {bid_id}")
+            item.setToolTip(0, words)  # the bid as the table shows it, never its id (issue 38)
             bids.addChild(item)
             if bid_id == selected_bid:
                 self.setCurrentItem(item)

@@ -40,12 +40,19 @@ class ServingBidEdits:
         menu.addSeparator()
         # Issue 31: the buyer's cost of capital and usual payment terms price every bid's terms.
         self.plan_inputs_action = menu.addAction("&Plan Inputs…", self._edit_plan_inputs)
+        # the same operation as `clusterbid serving-evidence attach` (gui/serving_benchmark.py)
+        self.attach_benchmark_action = menu.addAction("Attach Serving &Benchmark…", self._attach_benchmark)
         self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
 
     def _edit_plan_inputs(self) -> None:
         from clusterbid.gui.plan_dialog import edit_plan_inputs  # a dialog seldom opened: loaded when it is
 
         edit_plan_inputs(self)
+
+    def _attach_benchmark(self) -> None:
+        from clusterbid.gui.serving_benchmark import attach_serving_benchmark
+
+        attach_serving_benchmark(self)  # type: ignore[arg-type]  # mixed into ServingWindow
 
     def selected_bid_id(self) -> str | None:
         row = self.table.currentRow()

@@ -7,14 +7,15 @@ holds it (the app), and nothing is recorded in its trail.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.field_name import fields_in_words
+from clusterbid.core.memo.next_steps import Step, render, steps_in
 from clusterbid.core.memo.signoff import read_memo_bytes
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
@@ -46,6 +47,25 @@ class VerifiedMemo:
         unproven = self.result.unproven[: limit - len(problems)]
         groups = (("Proven wrong", problems), ("Not proven here", unproven))
         return tuple((heading, tuple(fields_in_words(line) for line in lines)) for heading, lines in groups if lines)
+
+    @property
+    def steps(self) -> frozenset[Step]:
+        """The steps the findings call for (next_steps.py): what the app offers as buttons."""
+        result = self.result
+        return steps_in((*result.problems, *result.unproven, *result.signer_chains))
+
+    def in_words(self, words: Mapping[Step, str]) -> VerifiedMemo:
+        """This verification with every step in its findings in one door's words: the CLI's
+        options and commands, or the app's menu items and buttons. The checks are not re-run."""
+        said = self.result
+
+        def each(lines: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(render(line, words) for line in lines)
+
+        changed = None if said.changed_since is None else render(said.changed_since, words)
+        return replace(self, result=replace(
+            said, problems=each(said.problems), unproven=each(said.unproven),
+            signer_chains=each(said.signer_chains), changed_since=changed))
 
     @property
     def trust_failed(self) -> bool:

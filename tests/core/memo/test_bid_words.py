@@ -1,5 +1,5 @@
-"""The memo names a bid by its provider; a provider's second bid by its GPU model too, and the id
-only when even that is shared (core/memo/bid_words.py)."""
+"""The memo names a bid by its provider; a provider's second bid by its GPU model too, and by its
+order when even that is shared, never by the evaluation's id (core/memo/bid_words.py)."""
 
 from __future__ import annotations
 
@@ -21,5 +21,14 @@ def test_a_bid_is_named_by_its_provider_and_told_apart_only_when_needed():
     assert bid_names(scores) == {
         "helio-h200": "Helio",
         "quarry-h100": "Quarry GPU, H100-SXM", "quarry-h200": "Quarry GPU, H200-SXM",
-        "ridge-a": "Ridge, H200-SXM (ridge-a)", "ridge-b": "Ridge, H200-SXM (ridge-b)",
+        "ridge-a": "Ridge, H200-SXM, offer 1", "ridge-b": "Ridge, H200-SXM, offer 2",
     }
+
+
+def test_copies_of_one_offer_are_told_apart_by_their_order_in_words():
+    from clusterbid.core.memo.bid_words import bid_labels
+
+    scores = [_score("helio-a", "Helio", "H200-SXM"), _score("helio-b", "Helio", "H200-SXM"),
+              _score("quarry", "Quarry GPU", "H100-SXM")]
+    assert bid_labels(scores) == {"helio-a": "Helio, H200-SXM, offer 1", "helio-b": "Helio, H200-SXM, offer 2",
+                                  "quarry": "Quarry GPU, H100-SXM"}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from clusterbid.cli import main
-from tests.core.memo.many_bids import copy_id, demo_copies, price_factor
+from tests.core.memo.many_bids import demo_copies, price_factor
 from tests.core.memo.test_render import needs_poppler
 
 pytestmark = needs_poppler
@@ -42,12 +42,18 @@ def _section(text: str, start: str, end: str) -> str:
     return text[text.index(start): text.index(end, text.index(start))]
 
 
-def _label(index: int) -> str:
-    demo = DEMO_IDS[index % 6]
+def _provider(index: int) -> str:
+    """The copy's provider as many_bids.py names it: the demo bid's provider and the copy's number."""
     provider = {"northwind-ib": "Northwind AI Cloud", "cumulus-roce": "Cumulus Compute",
                 "budget-tcp": "BudgetGPU", "fragment-ib": "Fragment Cloud",
-                "prime-efa": "Hyperscale Prime", "legacy-a100": "Legacy Compute"}[demo]
-    return f"{copy_id(demo, index)} ({provider} {index:04d})"
+                "prime-efa": "Hyperscale Prime", "legacy-a100": "Legacy Compute"}[DEMO_IDS[index % 6]]
+    return f"{provider} {index:04d}"
+
+
+def _label(index: int) -> str:
+    """The copy as the memo names it (issue 38: the officer's words, never the id): provider, GPU."""
+    gpu = "A100-80GB-SXM" if DEMO_IDS[index % 6] == "legacy-a100" else "H100-SXM"
+    return f"{_provider(index)}, {gpu}"
 
 
 @pytest.fixture(scope="module")
@@ -79,15 +85,15 @@ def test_a_50_bid_memo_ranks_cheaper_copies_of_one_offer_first_and_excludes_the_
     for demo in ("northwind-ib", "cumulus-roce", "prime-efa", "legacy-a100"):
         copies = [i for i in range(50) if DEMO_IDS[i % 6] == demo]
         by_price = sorted(copies, key=price_factor)  # same offer: the cheaper costs less to finish
-        printed = sorted(copies, key=lambda i: table.index(copy_id(demo, i) + " "))
+        printed = sorted(copies, key=lambda i: table.index(_provider(i) + " "))
         assert printed == by_price, demo
     gated = _section(text, "Bids excluded by a gate", "5. Sensitivity")
-    assert all(copy_id(DEMO_IDS[i % 6], i) in gated for i in excluded)
+    assert all(_label(i) in gated for i in excluded)
     # Each ranked bid has its own section, numbered out of the ranked bids; no excluded one has.
-    headings = re.findall(r"Bid ([a-z0-9-]+): .{0,60}?\(rank (\d+) of (\d+)\)", text)
+    headings = re.findall(r"([A-Za-z ]+ \d{4}), [A-Z0-9-]+ \(rank (\d+) of (\d+)\)", text)
     assert sorted(int(rank) for _, rank, _ in headings) == list(range(1, ranked + 1))
     assert {int(of) for _, _, of in headings} == {ranked}
-    assert not {bid for bid, _, _ in headings} & {copy_id(DEMO_IDS[i % 6], i) for i in excluded}
+    assert not {bid.strip() for bid, _, _ in headings} & {_provider(i) for i in excluded}
 
 
 def test_column_headings_are_never_cut_inside_a_word(fifty):
@@ -109,7 +115,7 @@ def test_a_500_bid_memo_is_made_and_lists_every_bid(tmp_path):
     ranking = _section(text, "Ranked by the weighted score", "Price reasonableness")
     for index in range(500):
         assert _label(index) in box, index
-        assert copy_id(DEMO_IDS[index % 6], index) + " " in ranking, index
+        assert _provider(index) + " " in ranking, index
     assert "page 1 of " in pages[0] and f"page {len(pages)} of {len(pages)}" in pages[-1]
 
 
@@ -129,4 +135,8 @@ def test_a_50_bid_serving_memo_lists_every_bid_in_its_comparison(tmp_path):
     done = subprocess.run(["pdftotext", "-raw", str(output), "-"], capture_output=True, check=True)
     text = " ".join(done.stdout.decode("utf-8").split())
     comparison = _section(text, "3. Ranked comparison", "4. The frontier")
-    assert all(bid["id"] in comparison for bid in bids)
+    # Ten copies of each demo bid (same provider and GPU) are told apart by their order, in words
+    # (core/memo/bid_words.py), never by their ids.
+    for index, bid in enumerate(bids):
+        name = f"{bid['quote']['provider']}, {bid['capacity']['gpu_model']}, offer {index // 5 + 1}"
+        assert name in comparison and bid["id"] not in comparison, name

@@ -67,8 +67,9 @@ def test_an_override_memo_counts_the_rivals_against_the_bid_it_recommends(overri
     # same draws; continuous costs never tie): about 98.6%, where the old line printed 0%.
     _, drawn = decide(_evaluation(DEMO), SAMPLES)
     prime_beats_northwind = drawn.bids["prime-efa"].beats_leader
-    found = re.search(r"northwind-ib \(Northwind AI Cloud\) \(next by score and the likeliest to cost less\): "
-                      r"net \$[\d,]+, commits \$([\d,]+), [\d.]+ days, costs less than prime-efa in ([\d.]+)% of", page)
+    found = re.search(r"Northwind AI Cloud, H100-SXM \(next by score and the likeliest to cost less\): net "
+                      r"\$[\d,]+, commits \$([\d,]+), [\d.]+ days, costs less than Hyperscale Prime, H100-SXM in "
+                      r"([\d.]+)% of", page)
     assert found, page
     assert float(found.group(2)) == pytest.approx(100 * (1 - prime_beats_northwind), abs=0.051)
     # Its commitment by hand: 512 GPUs x 3 months x 730 h x $2.85 = $3,195,648 (demo-evaluation.json).
@@ -83,7 +84,7 @@ def test_the_trade_off_says_what_the_premium_buys_and_prints_the_rationale_once(
     # The premium is on the decision basis (expected net cost), from the model's own Monte Carlo.
     scorecard, _ = decide(_evaluation(DEMO), SAMPLES)
     cost = {s.bid.id: scorecard.decision_cost(s) for s in scorecard.ranked}
-    found = re.search(r"Against northwind-ib \(Northwind AI Cloud\): \$([\d,]+) more buys (.*?)\. Against", section)
+    found = re.search(r"Against Northwind AI Cloud, H100-SXM: \$([\d,]+) more buys (.*?)\. Against", section)
     assert found, section
     assert float(found.group(1).replace(",", "")) == pytest.approx(cost["prime-efa"] - cost["northwind-ib"], abs=1)
     # The criteria in words, from the bids as entered: SLA 99.99% vs 99.9%, credits 25% vs 10%,
@@ -95,7 +96,7 @@ def test_the_trade_off_says_what_the_premium_buys_and_prints_the_rationale_once(
     # Against Legacy (on demand, so no exit right is claimed over it): ISO27001, which the policy
     # requires and Legacy lacks, enterprise support against business, and finishing sooner.
     assert "ISO27001" not in legacy["facility"]["certifications"]
-    legacy_line = section[section.index("Against legacy-a100"):section.index("Officer's rationale")]
+    legacy_line = section[section.index("Against Legacy Compute"):section.index("Officer's rationale")]
     assert "holds ISO27001, which the policy requires and the other lacks" in legacy_line
     assert "enterprise support against business" in legacy_line and "early-exit" not in legacy_line
     # Each bid's hours as page 2's ranking prints them: (2,475.8 - 1,071.5) / 24 = 58.5 days.
@@ -110,8 +111,8 @@ def test_the_job_box_stays_on_page_one_with_an_override_and_notes(override_pdf):
     words = _page_of_words(override_pdf)
     # The box's heading and the first bids of its bandwidth list are on page 1 with the decision,
     # rivals and trade-off; the notes follow the box.
-    assert words["Trade-off:"] == {1} and words["Planned"] >= {1} and 1 in words["northwind-ib"]
-    assert 1 in words["705.0"] and 1 in words["fragment-ib"]  # the list from its first bid to its last
+    assert words["Trade-off:"] == {1} and words["Planned"] >= {1} and 1 in words["Northwind"]
+    assert 1 in words["705.0"] and 1 in words["Fragment"]  # the list from its first bid to its last
 
 
 def test_a_premium_without_an_override_needs_the_officers_rationale():
@@ -156,11 +157,11 @@ def test_a_eur_contract_is_printed_in_euros_with_the_rate_and_a_lapsed_quote_is_
     assert ("the contract is in EUR: €2,960,179.20, which is $3,196,993.54 at 1 EUR = 1.08 USD, the rate in the "
             "evaluation's policy") in page
     # Every demo quote is valid until 2026-12-31 (demo-evaluation.json); the meeting is on 2027-01-04.
-    assert ("EXPIRED QUOTE: northwind-ib (Northwind AI Cloud)'s quote expired on 2026-12-31, before the decision "
+    assert ("EXPIRED QUOTE: the quote of Northwind AI Cloud, H100-SXM expired on 2026-12-31, before the decision "
             "date 2027-01-04: request a written extension") in page
-    assert "Quotes expired before the decision date 2027-01-04: prime-efa on 2026-12-31" in page
+    assert "Quotes expired before the decision date 2027-01-04: Hyperscale Prime, H100-SXM on 2026-12-31" in page
     words = _page_of_words(pdf)
-    assert 1 in words["fragment-ib"]  # the whole job box, to the last bid of its list, on page 1
+    assert 1 in words["Fragment"]  # the whole job box, to the last bid of its list, on page 1
 
 
 def test_page_one_names_the_decision_basis_and_where_the_point_sits(override_pdf):

@@ -106,12 +106,12 @@ def test_the_six_bid_demo_memo_is_about_ten_pages_and_none_is_blank(demo):
     _no_blank_page(pages, images)
     # Two ranked bids share a page where they fit: the four ranked bid headings fall on at most
     # three pages, in a row; the two excluded bids are rows of one table, not pages.
-    with_bids = [n for n, text in enumerate(pages) if re.search(r"Bid [a-z0-9-]+: .* \(rank \d of \d\)", text)]
+    with_bids = [n for n, text in enumerate(pages) if re.search(r"\(rank \d of \d\) Offer", text)]
     assert len(with_bids) <= 3 and with_bids == list(range(with_bids[0], with_bids[0] + len(with_bids)))
     text = " ".join(pages)
     assert "(EXCLUDED)" not in text and "Bids excluded by a gate" in text
     excluded = text[text.index("Bids excluded by a gate"):text.index("5. Sensitivity")]
-    assert "budget-tcp (BudgetGPU)" in excluded and "fragment-ib (Fragment Cloud)" in excluded
+    assert "BudgetGPU, H100-SXM" in excluded and "Fragment Cloud, H100-SXM" in excluded
 
 
 def test_demo_page_one_is_the_decision_a_director_signs(demo):
@@ -133,14 +133,14 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # on demand, so it commits its job cost; Prime's committed spend is used up by the job.
     # By hand from demo-evaluation.json: Legacy 512 GPUs x 2,475.8 h x $1.35 = $1,711,174 (hours as
     # printed, to 0.1 h); Prime 512 x 1,071.5 h x $3.90 = $2,139,571, above its $2,000,000 spend.
-    for rival, role, price, failures in (("legacy-a100 (Legacy Compute)", "likeliest to cost less", 1.35, 0.9),
-                                         ("prime-efa (Hyperscale Prime)", "next by score", 3.90, 0.5)):
+    for rival, role, price, failures in (("Legacy Compute, A100-80GB-SXM", "likeliest to cost less", 1.35, 0.9),
+                                         ("Hyperscale Prime, H100-SXM", "next by score", 3.90, 0.5)):
         found = re.search(re.escape(f"{rival} ({role}): net ") + r"\$([\d,]+), commits \$([\d,]+), ([\d.]+) days", page)
         net, commits, days = (float(x.replace(",", "")) for x in found.groups())
         # Its cost of cash on top, its claimable SLA credit off (commits is printed to the dollar).
         assert net == pytest.approx(commits * (1 + CASH) - _claimable(commits, failures), abs=2.0)
         assert commits == pytest.approx(512 * days * 24 * price, rel=0.002)
-    assert "cumulus-roce" not in page.split("Rivals")[1].split("Time to finish")[0]
+    assert "Cumulus" not in page.split("Rivals")[1].split("Time to finish")[0]
     # Issue 32: the Monte Carlo stops at the first pass of 4,096 samples that knows every chance
     # of being cheapest to +/-1 point, within the 20,000 cap; the memo prints the count drawn.
     drawn = int(re.search(r"of ([\d,]+) simulated outcomes", page).group(1).replace(",", ""))
@@ -177,7 +177,7 @@ def test_the_serving_memo_is_short_and_page_one_holds_decision_service_and_compa
     # `clusterbid score` on the serving demo, ranked on the bands with fleets sized for a 20%
     # forecast margin and N+1 (issue 31): helio-h200 first at a mean $1.52 per million output
     # tokens, quarry-h100 second at $1.53.
-    assert "Recommended bid helio-h200" in page
+    assert "Recommended bid Helio Inference Cloud, H200-SXM" in page
     assert "2. The service behind every figure" in page
     # Issue 34 adds the training memo's rows (decision basis, rivals with commitments, not verified)
     # to the decision: the comparison now opens page 2, its heading with its table, never alone.
@@ -203,8 +203,9 @@ def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
 def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
     text = " ".join(serving[2:])
     section = text[text.index("5. What was not verified"):text.index("Sign-off")]
-    bids = ["helio-h200", "quarry-h100", "ridge-h200-ib", "northwind-ib", "lumen-l40s"]  # rank order
-    positions = [section.index(f"{bid} (") for bid in bids]
+    bids = ["Helio Inference Cloud, H200-SXM", "Quarry GPU, H100-SXM", "Ridge Compute, H200-SXM",
+            "Northwind AI Cloud, H100-SXM", "Lumen Edge, L40S"]  # rank order, as the officer names them
+    positions = [section.index(f"{bid}: ") for bid in bids]
     assert positions[0] == min(positions)  # the recommended bid first
     assert positions[-1] == max(positions)  # the excluded L40S bid last
     # helio-h200's only throughput figure is its own benchmark claim, no raw log
@@ -229,7 +230,7 @@ def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the
     assert finish < dt.date(2027, 5, 31)
     assert f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31" in page
     # budget-tcp's 512-GPU run over 25 GB/s TCP would end after the deadline: excluded, and named.
-    assert "excluded for missing it: budget-tcp" in page
+    assert "excluded for missing it: BudgetGPU, H100-SXM" in page
 
 
 def test_without_a_meeting_date_the_page_says_none_was_given_and_no_deadline_is_flagged(seed):
@@ -246,9 +247,9 @@ def test_each_bid_price_is_set_against_the_dated_public_list_prices_of_its_gpu(d
     section = text[text.index("Price reasonableness"):text.index("4. Charts")]
     # legacy-a100 asks $1.35 for an A100 80GB; Lambda lists $2.79 (lambda.ai/instances, 2026-09-20):
     # 1 - 1.35 / 2.79 = 51.6%, below half the lowest list price, so flagged.
-    assert "legacy-a100 (Legacy Compute) A100-80GB-SXM $1.35 FLAG: 52% below the lowest public list price" in section
+    assert "Legacy Compute A100-80GB-SXM $1.35 FLAG: 52% below the lowest public list price" in section
     # northwind-ib's $2.85 against Lambda's H100 SXM $3.99: 1 - 2.85 / 3.99 = 28.6%, not flagged.
-    assert "northwind-ib (Northwind AI Cloud) H100-SXM $2.85 29% below the lowest public on-demand price" in section
+    assert "Northwind AI Cloud H100-SXM $2.85 29% below the lowest public on-demand price" in section
     for reference in ("$3.99 Lambda on-demand, 8x NVIDIA H100 SXM, as of 2026-09-20",
                       "$6.88 AWS EC2 on-demand, p5.48xlarge (8 x H100 SXM 80GB), us-east-1, as of 2026-11-09"):
         assert reference in section

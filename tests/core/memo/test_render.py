@@ -98,7 +98,7 @@ def test_an_override_prints_its_justification():
     pdf = render_memo(scorecard, approvers=APPROVERS,
                       override=RecommendationOverride("prime-efa", "Data must stay in the EU region."))
     text = page_text(pdf, 1)
-    assert "Recommended bid" in text and "prime-efa (Hyperscale Prime)" in text
+    assert "Recommended bid" in text and "Hyperscale Prime, H100-SXM" in text
     assert "Data must stay in the EU region." in text
 
 

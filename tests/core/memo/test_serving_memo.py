@@ -76,7 +76,7 @@ def test_page_one_shows_the_decision_the_service_and_the_fabric_flag(scorecard, 
     needed, billed, bill = band.fleet_at_percentile
     assert billed == math.ceil(needed / 8) * 8 and bill == pytest.approx(billed * 730 * 2.85)
     requested = money(bill) * Decimal(months)
-    assert "Recommended bid helio-h200 (Helio Inference Cloud)" in text
+    assert "Recommended bid Helio Inference Cloud, H200-SXM" in text
     assert f"${requested:,.2f} (USD), {months} months reserved" in text
     assert f"P80 of the draws: {needed:,} GPUs needed, {billed:,} billed (whole nodes)" in text
     assert "first token within 1000 ms for 90% of requests at peak; 30 ms per output token" in text

@@ -15,7 +15,7 @@ from pyhanko.sign import signers
 from pyhanko.sign.fields import SigSeedSubFilter
 
 from clusterbid.core.memo import signing
-from clusterbid.core.memo.approval_statement import signed_statements
+from clusterbid.core.memo.approval_statement import approval_statement, signed_statements
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
@@ -32,7 +32,7 @@ def _expected(number: int) -> str:
     sha = demo_inputs().sha256
     return (
         f"Approver {number} approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, "
-        f"bid northwind-ib; memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}"
+        f"H100-SXM; memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}"
     )
 
 
@@ -92,6 +92,19 @@ def _problems(pki, pdf: bytes) -> str:
     result = verify_memo(pdf, load_trust_roots([pki.ca_pem]))
     assert not result.ok
     return " | ".join(result.problems)
+
+
+def test_a_signature_stating_the_bid_by_its_id_as_before_still_holds(pki, signed_once, monkeypatch):
+    """Memos signed before bids were named in words state "to Northwind AI Cloud, bid
+    northwind-ib": the same approval, still accepted; any other statement still fails (above)."""
+    grace = load_credentials(pki.grace_p12, GRACE[1])
+    monkeypatch.setattr(signing, "approval_statement",
+                        lambda data, sha, n: approval_statement(data, sha, n, legacy=True))
+    memo = sign_memo(signed_once, "approver-2", grace).pdf
+    (sig,) = [s for s in PdfFileReader(BytesIO(memo)).embedded_signatures if s.field_name == "approver-2"]
+    assert ", bid northwind-ib; memo CB-" in str(sig.sig_object["/Reason"])
+    result = verify_memo(memo, load_trust_roots([pki.ca_pem]))
+    assert result.ok, result.problems
 
 
 def test_a_signature_stating_another_amount_fails_naming_both(pki, corpus):

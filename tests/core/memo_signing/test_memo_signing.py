@@ -54,7 +54,7 @@ def test_signature_carries_pades_subfilter_reason_and_signer_name(signed_once):
     # What approver 1 approves: the demo's Northwind term (README: $3,195,648 committed), by hand.
     sha = demo_inputs().sha256
     assert sig.sig_object["/Reason"] == (
-        "Approver 1 approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, bid northwind-ib; "
+        "Approver 1 approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, H100-SXM; "
         f"memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}")
     assert sig.signer_cert.subject.native["common_name"] == ADA[0]
 

@@ -31,8 +31,10 @@ def test_attachment_swapped_for_another_evaluation_before_signing_fails(pki, uns
     assert not result.ok
     problems = " ".join(result.problems)
     assert f"the attached inputs hash to {other.sha256}" in problems
-    # The rival is named by provider and id; the bid page 1 shows is not among the swapped inputs' bids.
-    assert "page 1 recommends northwind-ib, the attached inputs Hyperscale Prime (prime-efa)" in problems
+    # Each bid in the officer's words (issue 38: no bid ids); the bid page 1 shows is not among the
+    # swapped inputs' bids, so its printed words are quoted.
+    assert ('page 1 recommends "Northwind AI Cloud, H100-SXM" (no bid of the attached inputs), '
+            "the attached inputs Hyperscale Prime, H100-SXM") in problems
 
 
 def test_the_genuine_memo_names_the_page_checks_that_held(pki, signed_twice):
@@ -40,5 +42,5 @@ def test_the_genuine_memo_names_the_page_checks_that_held(pki, signed_twice):
     assert result.ok, result.problems
     assert result.page_check.startswith("re-rendered from the attached inputs: identical")
     # The demo's decision as printed on page 1 (the README's demo figures): Northwind, $3,195,648.00.
-    assert "page 1 recommends Northwind AI Cloud (northwind-ib), as the attached inputs do" in result.page_checked
+    assert "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do" in result.page_checked
     assert "page 1 prints the total commitment $3,195,648.00" in result.page_checked

@@ -4,6 +4,8 @@ the inputs again, the bytes differ, and the page images or text name what differ
 
 from __future__ import annotations
 
+import re
+
 import datetime as dt
 from contextlib import contextmanager
 
@@ -70,7 +72,7 @@ def test_a_later_page_doctored_with_the_version_record_changed_is_invalid_and_na
     result = _verify(pki, doctored)
     assert result.verdict == INVALID
     assert "drawn with other library versions (reportlab 4.2.5 there" in result.page_check
-    assert "page 1 recommends Northwind AI Cloud (northwind-ib), as the attached inputs do" in result.page_checked
+    assert "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do" in result.page_checked
     named = [p for p in result.problems if p.startswith("page 5: '")]
     assert named and named[0].startswith(
         "page 5: '$1.85' where the inputs render '$2.85', on screen and in print at x "
@@ -123,8 +125,10 @@ def test_a_print_only_layer_is_invalid_and_said_to_show_in_print(pki, honest):
     result = _verify(pki, doctoring.print_only_layer(honest, "APPROVED BUDGET 9,999,999", page=1))
     assert result.verdict == INVALID
     named = [p for p in result.problems if p.startswith("page 2: '")]
+    # The layer's words are named, alone or on the table line they were printed over (where the
+    # page's rows fall depends on how long the bids' names are).
     assert named and all(
-        p.startswith("page 2: 'APPROVED BUDGET 9,999,999' where the inputs render")
+        re.match(r"page 2: '(?:[^']* )?APPROVED BUDGET 9,999,999' where the inputs render", p)
         and ", in print at x" in p
         for p in named
     ), result.problems

@@ -42,7 +42,7 @@ def test_a_later_page_changed_before_signing_is_caught(pki, exported):
     The page-1 text check cannot see it; rendering the inputs again and comparing the pages does."""
     tampered = append_page_content(exported, "Cumulus Compute: cheapest in 100% of samples", page=3)
     result = verify_memo(_signed(pki, tampered), load_trust_roots([pki.ca_pem]))
-    assert "page 1 recommends Northwind AI Cloud (northwind-ib), as the attached inputs do" in result.page_checked
+    assert "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do" in result.page_checked
     assert all(report.intact for report in result.signatures)
     assert result.page_check.endswith(": DIFFERENT") and result.verdict == "INVALID"
     assert any(p.startswith("page 4: its text reads ") and "Cumulus Compute: cheapest in 100% of samples" in p

@@ -81,7 +81,7 @@ def test_invite_judge_merge_status_and_consensus(tmp_path, capsys):
     assert main(["panel", "status", str(lead), "--samples", "300"]) == 0
     out = capsys.readouterr().out
     assert "Ben Okafor dissents on the weight of Net plan cost: cost is what we buy" in out
-    assert "Questions on prime-efa (Hyperscale Prime):\n  Ana Ruiz: Is the EFA fabric shared" in out
+    assert "Questions on Hyperscale Prime, H100-SXM:\n  Ana Ruiz: Is the EFA fabric shared" in out
     assert main(["audit", str(lead)]) == 0
     trail = capsys.readouterr().out
     assert "panel_consensus weight of Net plan cost\n" in trail  # the row's target, in words

@@ -80,7 +80,7 @@ def test_questions_are_grouped_by_bid(merged):
     _, _, view = merged
     assert view.summary["questions"] == [
         [
-            "legacy-a100 (Legacy Compute)",
+            "Legacy Compute, A100-80GB-SXM",
             [
                 f"{name}: Will the A100s be replaced within the term?"
                 for name in ("Ana Ruiz", "Ben Okafor", "Chen Li")
@@ -132,6 +132,6 @@ def test_chens_tipping_points_by_hand(merged):
     )  # prime 1 and cumulus .5 held
     assert "Technical approach" not in chen  # his only weight: nothing to trade it against
     assert (
-        "Chen Li ranks cumulus-roce (Cumulus Compute) first; prime-efa (Hyperscale Prime) would rank first "
+        "Chen Li ranks Cumulus Compute, H100-SXM first; Hyperscale Prime, H100-SXM would rank first "
         "were"
     ) in view.text()

@@ -37,8 +37,10 @@ def test_page_one_names_the_rival_likeliest_to_cost_less_than_the_recommended_bi
     shares = {s.bid.id: scorecard.uncertainty.chance_cheaper(s.bid.id, chosen.bid.id) for s in others}
     likeliest = max(others, key=lambda s: shares[s.bid.id])
     row = rivals_row(scorecard, chosen)
-    assert row.startswith(f"{likeliest.bid.id} ({likeliest.bid.quote.provider})")
-    assert f"costs less than {chosen.bid.id} ({chosen.bid.quote.provider}) in {shares[likeliest.bid.id]:.1%}" in row
+    # each bid as the officer knows it: provider, GPU model (issue 38: never its id)
+    words = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in (likeliest, chosen)}
+    assert row.startswith(words[likeliest.bid.id])
+    assert f"costs less than {words[chosen.bid.id]} in {shares[likeliest.bid.id]:.1%}" in row
     # Every pair's two shares and the draws where neither serves add up to every draw.
     for s in others:
         both = shares[s.bid.id] + scorecard.uncertainty.chance_cheaper(chosen.bid.id, s.bid.id)

@@ -48,8 +48,8 @@ def test_the_value_of_knowing_how_many_runs_will_fill_the_term_by_hand():
     assert runs.choice_after == pytest.approx({"on-demand": 3 / 9, "reserved": 6 / 9})
     line = plan_value_lines(card, lambda v: f"${v:,.0f}")[2]
     assert line == (f"  Further runs in reserved time: 1 now, moved across 0 to 2; knowing it better is worth "
-                    f"${expected:,.0f}: the cheapest choice changes over 33% of the range (Provider reserved "
-                    "(reserved) over 67%, Provider on-demand (on-demand) over 33%)")
+                    f"${expected:,.0f}: the cheapest choice changes over 33% of the range (Provider reserved, "
+                    "H100-SXM over 67%; Provider on-demand, H100-SXM over 33%)")  # words, never ids (issue 38)
 
 
 def test_a_stated_alternative_price_and_its_decline_are_valued_too():

@@ -19,6 +19,8 @@ from typing import Any
 import pyhanko.sign.ades.cades_asn1  # noqa: F401  registers signer-attributes-v2 with asn1crypto
 from asn1crypto import cms, core
 
+from clusterbid.core.memo.bid_words import label_of
+
 DESCRIPTION_OID = "2.5.4.13"  # X.520 description: a DirectoryString
 REMARK_SEPARATOR = "; remark: "
 MAX_REMARK = 200
@@ -57,9 +59,20 @@ def _provider(data: dict[str, Any], bid_id: str) -> str:
     return "provider not stated"
 
 
-def approval_terms(data: dict[str, Any], inputs_sha256: str) -> str:
+def _bid_label(data: dict[str, Any], bid_id: str) -> str:
+    """The bid as the memo names it (bid_words.bid_label: provider, GPU model), from the inputs."""
+    for bid in _part(data, "evaluation").get("bids") or ():
+        if isinstance(bid, dict) and bid.get("id") == bid_id:
+            gpu = (bid.get("capacity") or {}).get("gpu_model") if isinstance(bid.get("capacity"), dict) else None
+            return label_of(_provider(data, bid_id), gpu if isinstance(gpu, str) else "")
+    return "provider not stated"
+
+
+def approval_terms(data: dict[str, Any], inputs_sha256: str, *, legacy: bool = False) -> str:
     """What signing approves, the same at export, signing and verification: for a training memo
-    the total commitment, for a serving memo the monthly cost, to the cent with the currency code."""
+    the total commitment, for a serving memo the monthly cost, to the cent with the currency code;
+    the bid in the officer's words. `legacy`: as memos signed before bids were named in words
+    stated it ("to Northwind AI Cloud, bid northwind-ib"), which verify still accepts."""
     currency = str(_part(data, "evaluation").get("currency") or "USD")
     bid_id = _chosen_bid(data)
     if bid_id is None:
@@ -77,13 +90,15 @@ def approval_terms(data: dict[str, Any], inputs_sha256: str) -> str:
             if monthly
             else "an amount not stated"
         )
-        what = f"{amount} to {_provider(data, bid_id)}, bid {bid_id}"
+        what = (f"{amount} to {_provider(data, bid_id)}, bid {bid_id}" if legacy
+                else f"{amount} to {_bid_label(data, bid_id)}")
     return f"{what}; memo {memo_id(inputs_sha256)}, inputs SHA-256 {inputs_sha256}"
 
 
-def approval_statement(data: dict[str, Any], inputs_sha256: str, field_number: int) -> str:
-    """The one line approver N's signature carries."""
-    return f"Approver {field_number} approves {approval_terms(data, inputs_sha256)}"
+def approval_statement(data: dict[str, Any], inputs_sha256: str, field_number: int, *,
+                       legacy: bool = False) -> str:
+    """The one line approver N's signature carries (`legacy`: as approval_terms)."""
+    return f"Approver {field_number} approves {approval_terms(data, inputs_sha256, legacy=legacy)}"
 
 
 def reason_text(statement: str, remark: str = "") -> str:
@@ -129,8 +144,10 @@ def statement_problems(
         if not number.isdigit():
             continue
         expected = approval_statement(data, inputs_sha256, int(number))
+        # a memo signed before bids were named in words states the bid by its id: still what it approved
+        accepted = (expected, approval_statement(data, inputs_sha256, int(number), legacy=True))
         reason = str(sig.sig_object.get("/Reason", ""))
-        if reason != expected and not reason.startswith(expected + REMARK_SEPARATOR):
+        if not any(reason == said or reason.startswith(said + REMARK_SEPARATOR) for said in accepted):
             problems.append(
                 f"{field}: the signature's reason says {reason!r}, but the attached inputs "
                 f"approve {expected!r}"
@@ -139,7 +156,7 @@ def statement_problems(
             claimed = signed_statements(sig.signer_info)
         except (KeyError, ValueError, TypeError):
             claimed = []
-        if claimed != [expected]:
+        if claimed not in ([said] for said in accepted):
             said = "; ".join(claimed) or "nothing (no signer-attributes-v2 description)"
             problems.append(
                 f"{field}: the statement signed in the signature's attributes is {said!r}, "

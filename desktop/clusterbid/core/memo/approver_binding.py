@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from clusterbid.core.memo.four_eyes import same_person_signed_twice
 from clusterbid.core.memo.field_name import FIELD_PREFIX
+from clusterbid.core.memo.next_steps import Step, mark
 
 
 @dataclass(frozen=True)
@@ -93,5 +94,5 @@ def check_approvers(approvers: list, signed: list[SignerIdentity], all_fields: l
         if indices != sorted(indices):
             order = ", ".join(who.field for who in signed if who.field in expected)
             problems.append(f"the approvers signed in the order {order}, not in the order the memo lists them "
-                            "(give --any-order if the order does not matter)")
+                            f"({mark(Step.ANY_ORDER)})")
     return problems

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.memo.provenance_lines import not_verified_lines, risk_lines, workload_lines
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, effective_reliability
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
@@ -24,7 +25,7 @@ Rows = tuple[tuple[str, ...], ...]
 @dataclass(frozen=True, slots=True)
 class BidPage:
     bid_id: str
-    provider: str
+    provider: str  # the bid as officers name it: provider, GPU model (bid_words.bid_label)
     status: str  # "Rank 2 of 4" or "Excluded"
     offer_rows: Rows
     fabric_rows: Rows
@@ -116,7 +117,7 @@ def bid_page(score: BidScore, scorecard: Scorecard, uncertainty: Any,
     risks += list(e.calibration_notes)
     risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
     risks += unstated_lines(unstated_criteria(scorecard).get(bid.id, []))  # issue 38: blank criteria
-    return BidPage(bid.id, bid.quote.provider, status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
+    return BidPage(bid.id, bid_label(bid), status, offer, fabric, block, fits, tuple(cost), tuple(evidence), tuple(risks))
 
 
 def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple[str, ...]:
@@ -126,7 +127,7 @@ def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple
     items = workload_lines(scorecard.evaluation.workload)  # issue 14: the buyer's inputs by source
     for score in scorecard.scores:
         bid, e = score.bid, score.estimate
-        who = f"{bid.id} ({bid.quote.provider})"
+        who = bid_label(bid)  # as the bid's page and the comparison table name it, never its id
         if e.busbw_evidence is None:
             items.append(f"{who}: no all-reduce measurement; its network speed ({e.node_busbw_gb_s:.1f} GB/s) "
                          "is worked out from the spec sheet and a typical efficiency.")

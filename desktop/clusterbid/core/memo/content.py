@@ -11,7 +11,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
-from clusterbid.core.memo.bid_words import bid_names
+from clusterbid.core.memo.bid_words import bid_label, bid_names
 from clusterbid.core.memo.commitment_chart import commitment_rows
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
@@ -88,7 +88,8 @@ class MemoContent:
             comparison_rows=comparison_rows(scorecard, uncertainty),
             criteria_rows=criteria_rows(scorecard),
             price_rows=price_reasonableness_rows(
-                [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                [(s.bid.quote.provider, s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour)
+                 for s in scorecard.scores],  # the GPU model, beside it, tells one provider's bids apart
                 evaluation.currency),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty, effects) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, scorecard),
@@ -125,7 +126,7 @@ def inputs_date(scorecard: Scorecard) -> dt.date:
 
 
 def _name(score: BidScore) -> str:
-    return f"{score.bid.id} ({score.bid.quote.provider})"
+    return bid_label(score.bid)  # the officer's words, never the evaluation's id (issue 38)
 
 
 def job_rows(scorecard: Scorecard) -> Rows:
@@ -166,11 +167,12 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     currency = scorecard.evaluation.currency
     rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Goodput", "Hours",
              f"Net plan cost ({currency})", "Score", "Gates and flags")]
+    bids = bid_names(scorecard.scores)
     for score in scorecard.scores:
         e = score.estimate
         price = format_money(e.price_per_gpu_hour, currency, cents=True)
         flags = "; ".join(f.message for f in e.warnings)
-        label = f"{score.bid.id}\n{score.bid.quote.provider}"
+        label = bids[score.bid.id]  # the provider; its GPU model only when it made two bids
         if not e.passes_gates:
             # The first failed gate says why; every gate and flag is listed on the bid's own page.
             more = len(e.gates) - 1
@@ -202,8 +204,9 @@ def criteria_rows(scorecard: Scorecard) -> Rows:
              or scorecard.evaluation.provider_ratings]
     header = ("#", "Bid", *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names), "Score")
     rows = [header]
+    bids = bid_names(scorecard.scores)  # the provider; its GPU model only when it made two bids
     for score in scorecard.ranked:
-        rows.append((str(score.rank), _name(score), *(f"{score.criteria[n]:.2f}" for n in names),
+        rows.append((str(score.rank), bids[score.bid.id], *(f"{score.criteria[n]:.2f}" for n in names),
                      f"{score.weighted_score:.3f}"))
     return tuple(rows)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.reference_prices import check_price
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
@@ -19,9 +20,9 @@ def schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
     cannot be checked, or the plan has no deadline: each said in words, the last two flagged."""
     deadline = scorecard.evaluation.workload.plan.deadline
     finish = chosen.estimate.dates.finish
-    missed = [s.bid.id for s in scorecard.scores
+    missed = [bid_label(s.bid) for s in scorecard.scores
               if any(g.code in ("misses_deadline", "deadline_unlikely") for g in s.estimate.gates)]
-    excluded = f"; excluded for missing it: {', '.join(missed)}" if missed else ""
+    excluded = f"; excluded for missing it: {'; '.join(missed)}" if missed else ""
     if deadline is None:
         return {"schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
                             + (f"; finishes about {finish.isoformat()}" if finish else ""), "schedule_ok": False}

@@ -128,14 +128,14 @@ def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, 
 
 def _has_rationale(scorecard: Any, override: RecommendationOverride | None, rationale: str) -> None:
     """Issue 34: paying more than a cheaper passing bid needs the officer's reason in writing."""
-    from clusterbid.core.memo.page_one import cheaper_bids
+    from clusterbid.core.memo.page_one import cheaper_bids, name
 
     if override is not None or rationale.strip() or not scorecard.ranked:
         return
     cheaper = cheaper_bids(scorecard, scorecard.ranked[0])
     if cheaper:
         raise InputError(
-            f"{scorecard.ranked[0].bid.id} ranks first but costs more than {cheaper[0].bid.id} on the "
+            f"{name(scorecard.ranked[0])} ranks first but costs more than {name(cheaper[0])} on the "
             f"{scorecard.decision_words}: give the officer's reason for the premium with --tradeoff-rationale "
             "TEXT (in the app: the trade-off rationale field of the export dialog); the memo prints it")
 

@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 from clusterbid.core.evaluation import DECISION_WORDS
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.scoring import BidScore, Scorecard, evidence_score
@@ -18,7 +19,7 @@ SHORT_BASIS = {"expected": "expected net cost (the mean of the samples)", "p50":
 
 
 def name(score: BidScore) -> str:
-    return f"{score.bid.id} ({score.bid.quote.provider})"
+    return bid_label(score.bid)  # the officer's words, never the evaluation's id (issue 38)
 
 
 def basis_words(scorecard: Scorecard, chosen: BidScore, stats: Any, currency: str) -> str:
@@ -51,12 +52,13 @@ def rivals(chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_agai
         text = (f"{name(other)} ({role}): net {money(e.plan_cost)}, commits {money(e.commitment)}, "
                 f"{e.wall_hours / 24:,.1f} days")
         if odds_known:
-            text += f", costs less than {chosen.bid.id} in {stats[other.bid.id].beats_leader:.1%} of samples"
+            text += f", costs less than {name(chosen)} in {stats[other.bid.id].beats_leader:.1%} of samples"
         return text
 
     if likeliest is None:
+        against = next((name(o) for o in others if o.bid.id == odds_against), "another bid")
         why = ("no Monte Carlo was run" if not stats else
-               f"the samples compare each bid with {odds_against}, not with the bid recommended")
+               f"the samples compare each bid with {against}, not with the bid recommended")
         return line(by_score, "next by score") + f"; chance of costing less not computed ({why})"
     if likeliest is by_score:
         return line(by_score, "next by score and the likeliest to cost less")
@@ -175,14 +177,14 @@ def expired_quotes(scorecard: Scorecard, chosen: BidScore | None, decision_date:
     if not decision_date:
         until = chosen.bid.quote.valid_until if chosen is not None else None
         return [] if until is None else [(
-            f"Quote validity: {name(chosen)}'s quote is valid until {until.isoformat()} (no decision date was given to check it "
+            f"Quote validity: the quote of {name(chosen)} is valid until {until.isoformat()} (no decision date was given to check it "
             "against): sign by then or request a written extension", False)]
     day = dt.date.fromisoformat(decision_date)
     lapsed = [s for s in scorecard.ranked if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day]
-    out = [(f"EXPIRED QUOTE: {name(s)}'s quote expired on {s.bid.quote.valid_until}, before the decision date {day}: request a "
+    out = [(f"EXPIRED QUOTE: the quote of {name(s)} expired on {s.bid.quote.valid_until}, before the decision date {day}: request a "
             "written extension of its price and terms before signing", True) for s in lapsed if s is chosen]
     others = [s for s in lapsed if s is not chosen]
     if others:  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
         out.append(("Quotes expired before the decision date " + str(day) + ": " + "; ".join(
-            f"{s.bid.id} on {s.bid.quote.valid_until}" for s in others) + " (ask for written extensions)", False))
+            f"{name(s)} on {s.bid.quote.valid_until}" for s in others) + " (ask for written extensions)", False))
     return out

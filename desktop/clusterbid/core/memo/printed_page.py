@@ -19,9 +19,11 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from clusterbid.core.memo.bid_words import label_of
+
 PDFTOTEXT_SECONDS = 30
 PRINTED_SHA = re.compile(r"Inputs SHA-256:\s*([0-9a-f]{64})")
-RECOMMENDED = re.compile(r"Recommended bid\s+(\S+)")
+RECOMMENDED = re.compile(r"Recommended bid\s+")
 
 
 @dataclass(frozen=True)
@@ -92,16 +94,52 @@ def _expected(data: dict) -> tuple[str | None, dict]:
     return bid, figures if isinstance(figures, dict) else {}
 
 
-def _bid_words(data: dict, bid_id: str | None) -> str:
-    """A bid as the approver knows it: its provider, with the id page 1 prints ("Northwind AI
-    Cloud (northwind-ib)"); the id alone when the inputs do not name the provider."""
+def _labels(data: dict) -> dict[str, str]:
+    """Bid id -> the bid as page 1 names it (bid_words.bid_label: provider, GPU model), from the
+    attached inputs alone."""
     evaluation = data.get("evaluation") if isinstance(data.get("evaluation"), dict) else {}
+    labels = {}
     for bid in evaluation.get("bids") or ():
-        if isinstance(bid, dict) and bid.get("id") == bid_id:
-            provider = (bid.get("quote") or {}).get("provider") if isinstance(bid.get("quote"), dict) else None
-            if isinstance(provider, str) and provider:
-                return f"{provider} ({bid_id})"
-    return str(bid_id)
+        if not isinstance(bid, dict) or not isinstance(bid.get("id"), str):
+            continue
+        quote = bid.get("quote") if isinstance(bid.get("quote"), dict) else {}
+        capacity = bid.get("capacity") if isinstance(bid.get("capacity"), dict) else {}
+        provider, gpu = quote.get("provider"), capacity.get("gpu_model")
+        if isinstance(provider, str) and provider:
+            labels[bid["id"]] = label_of(provider, gpu if isinstance(gpu, str) else "")
+    return labels
+
+
+def _bid_words(labels: dict[str, str], bid_id: str | None) -> str:
+    """A bid as the approver knows it: as page 1 names it; "a bid the inputs do not name" else."""
+    return labels.get(str(bid_id), "a bid the attached inputs do not name")
+
+
+def _shown_bid(text: str, labels: dict[str, str]) -> str | None:
+    """The id of the bid page 1 recommends, read by its printed name (the longest that fits, so
+    "Northwind AI Cloud, H200-SXM" is not taken for a shorter name). A memo made before bids were
+    named in words printed the id first, so that is read too. Spaces are ignored: a name may wrap."""
+    found = RECOMMENDED.search(text)
+    if found is None:
+        return None
+    after = text[found.end():].replace(" ", "")
+    for bid_id, label in sorted(labels.items(), key=lambda item: -len(item[1])):
+        if after.startswith(label.replace(" ", "")):
+            return bid_id
+    return next((bid_id for bid_id in sorted(labels, key=len, reverse=True)
+                 if after.startswith(bid_id.replace(" ", ""))), None)
+
+
+def _words_after(text: str) -> str:
+    """What page 1 prints as the recommended bid when it names no bid of the inputs: its first words."""
+    found = RECOMMENDED.search(text)
+    if found is None:
+        return "no bid"
+    after = text[found.end():]
+    # up to the row that follows on page 1 (training, serving), else its first five words
+    ends = [at for at in (after.find(" Net cost of the plan"), after.find(" Cost per million")) if at > 0]
+    shown = after[:min(ends)] if ends else " ".join(after.split()[:5])
+    return f"\"{shown}\" (no bid of the attached inputs)"
 
 
 def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) -> PageBinding:
@@ -122,12 +160,13 @@ def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) 
     if data is None:
         return PageBinding(method, tuple(checked), tuple(problems))
     bid, figures = _expected(data)
-    shown = RECOMMENDED.findall(text)
-    if bid is None or shown[:1] != [bid]:
-        problems.append(f"page 1 recommends {_bid_words(data, shown[0]) if shown else 'no bid'}, "
-                        f"the attached inputs {_bid_words(data, bid)}")
+    labels = _labels(data)
+    shown = _shown_bid(text, labels)
+    if bid is None or shown != bid:
+        printed = _bid_words(labels, shown) if shown else _words_after(text)
+        problems.append(f"page 1 recommends {printed}, the attached inputs {_bid_words(labels, bid)}")
     else:
-        checked.append(f"page 1 recommends {_bid_words(data, bid)}, as the attached inputs do")
+        checked.append(f"page 1 recommends {_bid_words(labels, bid)}, as the attached inputs do")
     wanted = {"total commitment": _dollars(figures.get("total_commitment"), 2),
               "net cost of the plan": _dollars(figures.get("net_plan_cost"), 0),
               "time to finish": _hours(figures.get("wall_hours"))}

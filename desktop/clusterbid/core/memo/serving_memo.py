@@ -22,6 +22,7 @@ from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo.approval_statement import approval_terms
+from clusterbid.core.memo.bid_words import bid_label, bid_labels
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.content import CONFIDENTIALITY, anchor_words, inputs_date, memo_number
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
@@ -78,7 +79,7 @@ def _nearest_tipping(scorecard: ServingScorecard) -> str | None:
 
 
 def _name(score: BidScore) -> str:
-    return f"{score.bid.id} ({score.bid.quote.provider})"
+    return bid_label(score.bid)  # the officer's words, never the evaluation's id (issue 38)
 
 
 def decision_rows(scorecard: ServingScorecard, override: RecommendationOverride | None) -> tuple[list, str]:
@@ -158,13 +159,14 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
 def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     currency = scorecard.evaluation.currency
     rows = [("#", "Bid / provider", "GPU", "Price per GPU-h", "Per M output tokens", "Per month", "GPUs", "Gates and flags")]
+    names = bid_names(scorecard.scores)  # a provider's second bid by its GPU model, then its order
     for score in scorecard.scores:
         e = score.estimate
         findings = [f"CANNOT SERVE: {g.message}" for g in e.gates] + [f"Flag: {w.message}" for w in e.warnings]
         serves = e.passes_gates
         rows.append((
             "-" if score.rank is None else str(score.rank),
-            f"{e.bid.id}\n{e.bid.quote.provider}",
+            names[e.bid.id],  # the provider; with the GPU model beside it, as the table shows it
             e.bid.capacity.gpu_model,
             format_money(e.price_per_gpu_hour, currency, cents=True),
             format_money(e.cost_per_million_tokens, currency, cents=True)
@@ -209,7 +211,8 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
     last: how its throughput, the figure the cost per token rests on, was established."""
     order = sorted(scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0))
     assumed = scorecard.evaluation.workload.hbm_efficiency
-    return [f"{_name(score)}: {_throughput_trust(score.estimate, assumed)}" for score in order]
+    labels = bid_labels(scorecard.scores)  # copies of one offer told apart by their order, in words
+    return [f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, assumed)}" for score in order]
 
 
 def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str,
@@ -232,7 +235,8 @@ def serving_story(scorecard: ServingScorecard, head: ServingMemoHead, notes: str
                  "the latency targets at peak traffic is not costed.", "small"),
               grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
               *price_reasonableness(price_reasonableness_rows(
-                  [(_name(s), s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour) for s in scorecard.scores],
+                  [(s.bid.quote.provider, s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour)
+                   for s in scorecard.scores],
                   scorecard.evaluation.currency))]
     checks = unverified(scorecard, override.bid_id if override else None)
     bullets = [para(text, "bullet") for text in checks]

@@ -5,6 +5,7 @@ what nobody verified. Words only; serving_memo.py lays them out."""
 from __future__ import annotations
 
 from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.memo.serving_printed import approval_monthly
 from clusterbid.core.money import format_money
 from clusterbid.core.ranking import BidScore
@@ -16,7 +17,7 @@ SHORT_BASIS = {"expected": "expected cost per million output tokens (the mean)",
 
 
 def _name(score: BidScore) -> str:
-    return f"{score.bid.id} ({score.bid.quote.provider})"
+    return bid_label(score.bid)  # the officer's words, never the evaluation's id (issue 38)
 
 
 def commitment(scorecard: ServingScorecard, score: BidScore) -> float:
@@ -90,5 +91,5 @@ def not_verified_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
     if chosen in unmeasured:
         ask = ("ask for measured output tokens per second at the proposed batch and latency"
                if chosen.estimate.throughput_evidence is None else "ask for the benchmark's raw log and settings")
-        text += f". Most worth asking {chosen.bid.id}: {ask} (section 4)"
+        text += f". Most worth asking {_name(chosen)}: {ask} (section 4)"
     return text

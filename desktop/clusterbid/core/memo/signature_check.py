@@ -130,8 +130,8 @@ def check_signature(embedded: EmbeddedPdfSignature, trust_roots: list[asn1_x509.
     if trust_roots:
         trusted = bool(status.trusted)
         if not trusted:
-            problems.append(f"{field}: {signer}'s certificate is not trusted: it does not chain to a --trust "
-                            "certificate, or is expired, revoked or lacks the non-repudiation usage")
+            problems.append(f"{field}: {signer}'s certificate is not trusted: it does not chain to a certificate "
+                            "trusted for this check, or is expired, revoked or lacks the non-repudiation usage")
     if status.coverage == SignatureCoverageLevel.ENTIRE_FILE:
         changes = "nothing (the signature covers the whole file)"
     else:

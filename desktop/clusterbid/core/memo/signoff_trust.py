@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.serialization import Encoding
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.anchor_check import memo_anchor
+from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.registered_approver import RegisteredApprover
 from clusterbid.core.memo.trust_store import read_certificate_file, row_words
 
@@ -140,8 +141,7 @@ def _from_document(
     if registry is None:
         notes.append(
             f"signers were held to the names on the memo and the certificates {path.name} trusted "
-            "when it was made (register approvers before a memo is made: `clusterbid approvers "
-            f"{path.name} --add`)"
+            f"when it was made ({mark(Step.REGISTER_APPROVERS, path.name)})"
         )
     return anchors, registry, made.at[:10] if made else None, notes
 
@@ -186,9 +186,10 @@ def signoff_trust(
     anchors = []
     for path in map(Path, trust_files):
         try:
-            anchors += [Anchor(c, f"--trust {path.name}") for c in read_certificate_file(path)]
+            given = mark(Step.TRUST_GIVEN, path.name)  # "--trust ca.pem" or the app's words
+            anchors += [Anchor(c, given) for c in read_certificate_file(path)]
         except InputError as exc:
-            raise InputError(f"--trust {exc}") from None
+            raise InputError(f"{mark(Step.TRUST_GIVEN)} {exc}") from None
     registries, notes, made = [], [], None
     if registry_file is not None:
         file_anchors, registry = _from_file(Path(registry_file))

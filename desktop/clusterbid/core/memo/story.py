@@ -133,7 +133,7 @@ def bid_section(page: BidPage) -> list[Flowable]:
                                  ("RIGHTPADDING", (0, 0), (-1, -1), 3 * mm), ("TOPPADDING", (0, 0), (-1, -1), 0),
                                  ("BOTTOMPADDING", (0, 0), (-1, -1), 0)]))
     status = page.status.lower() if page.status != "Excluded" else '<font color="#9a3412">EXCLUDED</font>'
-    head = [Paragraph(f"Bid {styles.markup(page.bid_id)}: {styles.markup(page.provider)} ({status})",
+    head = [Paragraph(f"{styles.markup(page.provider)} ({status})",
                       styles.paragraph_styles()["bid_head"]), columns]
     # The heading and both columns move as one block of about half a page; measured evidence,
     # a six-column table, runs full width under it.
@@ -155,7 +155,7 @@ def excluded_section(pages: list[BidPage]) -> list[Flowable]:
         offer = dict(page.offer_rows)
         offered = "; ".join(offer[k] for k in ("Capacity", "Price") if k in offer)
         reasons = [r.removeprefix("Gate failed: ") for r in page.risks if r.startswith("Gate failed: ")]
-        rows.append((f"{page.bid_id} ({page.provider})", offered, " ".join(reasons)))
+        rows.append((page.provider, offered, " ".join(reasons)))
     return [CondPageBreak(40 * mm), *keep_together_if_it_fits([para("Bids excluded by a gate", "bid_head"),
                                                           grid(rows, [0.22, 0.33, 0.45])], room=TABLE_START)]
 
@@ -172,7 +172,7 @@ def sensitivity_section(c: MemoContent) -> list[Flowable]:
 
 
 def _by_bid(items: tuple[str, ...], bids: list[str]) -> list[tuple[str, list[str]]]:
-    """Items that start "bid (provider): ..." grouped under their bid, in the order given; an item
+    """Items that start "provider, GPU model: ..." grouped under their bid, in the order given; an item
     naming no bid keeps a row of its own."""
     order = {bid: index for index, bid in reversed(list(enumerate(bids)))}
     groups: list[tuple[str, list[str]]] = []
@@ -199,7 +199,7 @@ def _positions(text: str, part: str) -> list[int]:
 
 def not_verified_section(c: MemoContent) -> list[Flowable]:
     """One row per bid with its items as bullets: the bid's name is said once, not on every line."""
-    bids = [f"{page.bid_id} ({page.provider})" for page in c.bid_pages] + ["Workload"]
+    bids = [page.provider for page in c.bid_pages] + ["Workload"]
     rows = [[para("Bid", "head"), para("Taken on trust: ask the provider before signing", "head")]]
     for who, texts in _by_bid(c.unverified, bids):
         bullets = [para(text[:1].upper() + text[1:], "fine_bullet") for text in texts]

@@ -20,6 +20,7 @@ from clusterbid.core.memo.long_term import LongTermReport, long_term_reports
 from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.metadata_check import metadata_changes
+from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.page_proof import prove_pages
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
@@ -215,10 +216,7 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
         # Anyone can make a certificate bearing an approver's name: without a trusted CA or
         # approver certificate nothing shows the signatures were made by the people named.
         unproven.append("signers not trusted: no trusted certificate was given, so nothing shows "
-                        "these certificates belong to the approvers named (keep the organisation's "
-                        "CA or the approvers' certificates in the document: `clusterbid trust "
-                        "DOC.clusterbid --add CERT.pem`, then verify with --evaluation "
-                        "DOC.clusterbid; or give --trust)")
+                        f"these certificates belong to the approvers named ({mark(Step.KEEP_CERTIFICATES)})")
     if unsigned:
         unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
                         "every approver has signed)")

@@ -103,7 +103,7 @@ def plan_value_sentences(values: tuple[PlanAssumptionValue, ...], currency: str,
                          names: dict[str, str]) -> list[str]:
     """Each plan figure in an officer's words (the command line, the memo and the app say the
     same): what it is now, the range it was moved across, and what knowing it better is worth.
-    `names`: bid id -> how the bid is named ('Northwind AI Cloud (northwind-ib)')."""
+    `names`: bid id -> how the bid is named ('Northwind AI Cloud, H100-SXM')."""
     def figure(v: PlanAssumptionValue, x: float) -> str:
         return format_money(x, currency) if v.name in MONEY_FIELDS else f"{x:g}"
 
@@ -114,7 +114,7 @@ def plan_value_sentences(values: tuple[PlanAssumptionValue, ...], currency: str,
         if v.change_share <= 0:
             sentences.append(f"{head}; the cheapest choice holds across the range (worth nothing to know better)")
             continue
-        others = ", ".join(f"{names.get(b, b)} over {share:.0%}" for b, share in v.choice_after.items())
+        others = "; ".join(f"{names.get(b, b)} over {share:.0%}" for b, share in v.choice_after.items())
         sentences.append(f"{head}; knowing it better is worth {format_money(v.value, currency)}: the cheapest "
                          f"choice changes over {v.change_share:.0%} of the range ({others})")
     return sentences
@@ -122,5 +122,6 @@ def plan_value_sentences(values: tuple[PlanAssumptionValue, ...], currency: str,
 
 def plan_value_lines(scorecard: Scorecard) -> list[str]:
     """The scorecard's plan figures valued and worded: one sentence each, largest value first."""
-    names = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
+    # the officer's words, as the memo and the table name a bid, never the evaluation's id
+    names = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores}
     return plan_value_sentences(plan_assumption_values(scorecard), scorecard.evaluation.currency, names)

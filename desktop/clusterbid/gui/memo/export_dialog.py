@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
 )
 
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
@@ -117,10 +118,9 @@ class MemoExportDialog(QDialog):
         ranked = [s for s in self._scorecard.ranked]
         if ranked:
             first = ranked[0].bid
-            self.recommend.addItem(f"The model's first: {first.quote.provider} ({first.id})", None)
+            self.recommend.addItem(f"The model's first: {bid_label(first)}", None)  # words, never its id
         for score in ranked[1:]:
-            self.recommend.addItem(f"Override: {score.bid.quote.provider} ({score.bid.id}), ranked {score.rank}",
-                                   score.bid.id)
+            self.recommend.addItem(f"Override: {bid_label(score.bid)}, ranked {score.rank}", score.bid.id)
         self.justification = QPlainTextEdit()
         self.justification.setObjectName("memo_justification")
         self.justification.setPlaceholderText("Required with an override; the memo prints it beside the decision")
@@ -179,7 +179,8 @@ class MemoExportDialog(QDialog):
         if override is None and not rationale and isinstance(self._scorecard, Scorecard):
             cheaper = cheaper_bids(self._scorecard, self._scorecard.ranked[0]) if self._scorecard.ranked else []
             if cheaper:
-                raise InputError(f"{self._scorecard.ranked[0].bid.id} costs more than {cheaper[0].bid.id}: "
+                raise InputError(f"{bid_label(self._scorecard.ranked[0].bid)} costs more than "
+                                 f"{bid_label(cheaper[0].bid)}: "
                                  "give the trade-off rationale (what the premium buys); the memo prints it")
         chosen = self.decision_date.date()
         return MemoRequest(approvers, self.notes.toPlainText().strip(), override,

@@ -1,9 +1,11 @@
-"""Memo > Verify: the verdict first, the reasons for it just below, then the same report
-`clusterbid verify` prints, with a way to add trusted CAs.
+"""Memo > Verify: the verdict first, the reasons for it just below, then the report
+`clusterbid verify` prints, with each step its findings call for in the app's own words and
+offered as a button (the command line words the same steps as its options).
 
 Without a trusted certificate the report can say a signature is intact but not whose it really
 is; one button lets the officer check against a CA file and re-runs the check, another opens the
-evaluation's own Trusted Approver Certificates, where such certificates are kept for good.
+evaluation's own Approvers and Trusted Certificates, where such certificates are kept for good;
+a third verifies again without holding the approvers to the memo's signing order.
 """
 
 from __future__ import annotations
@@ -16,13 +18,30 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QPlainTextEdit, QVBoxLayout
 
+from clusterbid.core.memo.next_steps import Step
+
 CA_FILES = "CA certificates (*.pem *.crt *.cer *.der)"
 CHANGED_SINCE_COLOUR = "#1f4e8c"  # a plain statement, neither a pass nor a failure
+CERTIFICATES_BUTTON = "Approvers and Trusted Certificates…"  # as the File menu names the dialog
+CA_FILE_BUTTON = "Check against CA certificate…"
+ANY_ORDER_BUTTON = "Verify again in any signing order"
+# Each step a verify finding calls for (core/memo/next_steps.py) in the app's words: the button
+# below the report that takes it, never the command line's options (the CLI words them so).
+STEP_WORDS = {
+    Step.TRUST_GIVEN: "CA certificate {subject}",
+    Step.KEEP_CERTIFICATES: "keep the organisation's CA or the approvers' certificates in this "
+                            f"evaluation with {CERTIFICATES_BUTTON} below, then verify again; or "
+                            f"choose a CA certificate file with {CA_FILE_BUTTON}",
+    Step.REGISTER_APPROVERS: "register approvers before a memo is made: Add approver in "
+                             f"{CERTIFICATES_BUTTON}",
+    Step.ANY_ORDER: f"if the order does not matter, choose {ANY_ORDER_BUTTON} below",
+}
 
 
 class VerifyReportDialog(QDialog):
     trust_requested = Signal(list)  # paths of CA certificates to verify against
     certificates_requested = Signal()  # open the evaluation's Trusted Approver Certificates
+    any_order_requested = Signal()  # verify again, the approvers' signing order not held
 
     def __init__(self, memo_name: str, parent=None) -> None:
         super().__init__(parent)
@@ -43,13 +62,15 @@ class VerifyReportDialog(QDialog):
         self.report.setReadOnly(True)
         self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.trust_button = buttons.addButton("Check against CA certificate…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.trust_button = buttons.addButton(CA_FILE_BUTTON, QDialogButtonBox.ButtonRole.ActionRole)
         self.trust_button.clicked.connect(self._choose_trust)
-        self.certificates_button = buttons.addButton("Trusted Approver Certificates…",
+        self.certificates_button = buttons.addButton(CERTIFICATES_BUTTON,
                                                      QDialogButtonBox.ButtonRole.ActionRole)
         self.certificates_button.clicked.connect(self.certificates_requested)
         self.certificates_button.hide()  # offered only when the trust check failed
-        self.offers_certificates = True  # False where no evaluation keeps certificates
+        self.any_order_button = buttons.addButton(ANY_ORDER_BUTTON, QDialogButtonBox.ButtonRole.ActionRole)
+        self.any_order_button.clicked.connect(self.any_order_requested)
+        self.any_order_button.hide()  # offered only when the approvers signed out of order
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(self.verdict)
@@ -61,10 +82,11 @@ class VerifyReportDialog(QDialog):
     def show_result(self, verdict: str, headline: str, report: str, *,
                     changed_since: str | None = None,
                     reasons: Sequence[tuple[str, Sequence[str]]] = (),
-                    trust_failed: bool = False) -> None:
+                    trust_failed: bool = False, steps: frozenset[Step] = frozenset()) -> None:
         """`verdict` VALID, INDETERMINATE or INVALID and its words, as core words them
         (core/memo/signoff.py: the CLI prints the same); `changed_since` the evaluation's edits
-        after the memo, `reasons` what decides the verdict under its headings (operations/verifying.py)."""
+        after the memo, `reasons` what decides the verdict under its headings (operations/verifying.py);
+        `steps` those the findings call for, each offered as its button."""
         from clusterbid.core.memo.signoff import VERDICT_COLOURS
 
         colour = VERDICT_COLOURS.get(verdict, VERDICT_COLOURS["INVALID"])
@@ -80,7 +102,10 @@ class VerifyReportDialog(QDialog):
             for heading, lines in reasons
         ))
         self.reasons.setVisible(bool(reasons))
-        self.certificates_button.setVisible(trust_failed and self.offers_certificates)
+        # offered when the signers could not be trusted; a registry suggestion alone names the
+        # dialog (File menu) without a button, so a memo that verifies shows no call to act
+        self.certificates_button.setVisible(trust_failed or Step.KEEP_CERTIFICATES in steps)
+        self.any_order_button.setVisible(Step.ANY_ORDER in steps)
         self.report.setPlainText(report)
 
     def show_busy(self, what: str) -> None:

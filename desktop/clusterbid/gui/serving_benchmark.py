@@ -1,0 +1,108 @@
+"""Edit > Attach Serving Benchmark… in the serving window: a benchmark file (vLLM, GenAI-Perf,
+trtllm-bench, MLPerf, SGLang) kept with the selected bid and its throughput used as evidence.
+
+The same operation as `clusterbid serving-evidence attach` (operations/serving_evidence.py): the
+file is parsed before anything is written, and a refusal leaves the document as it was. The
+result is said in words (the bid by its provider and GPU model), and the attach is one undo step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import (
+    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+)
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.memo.bid_words import bid_label
+from clusterbid.gui import dialogs
+
+if TYPE_CHECKING:
+    from clusterbid.gui.serving_window import ServingWindow
+    from clusterbid.operations.serving_evidence import AttachedServingEvidence
+
+BENCHMARK_FILES = "Serving benchmarks (*.json *.txt *.log);;All files (*)"
+MEASURED_BY = (("The provider", "provider"), ("The buyer", "buyer"), ("A third party", "third_party"))
+DEFAULT_REPLICA_GPUS = 8  # one HGX node, the common replica; the officer reads it off the run
+
+
+class ServingRunDialog(QDialog):
+    """What the file may not say: the GPUs of the one replica it ran on, who ran it, and a reason
+    to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused)."""
+
+    def __init__(self, bid_words: str, file_name: str, replica_gpus: int | None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(f"Attach {file_name}")
+        intro = QLabel(f"Attach the serving benchmark {file_name} to the bid of {bid_words}.")
+        intro.setWordWrap(True)
+        self.gpus = QSpinBox()
+        self.gpus.setRange(1, 4096)
+        self.gpus.setValue(replica_gpus or DEFAULT_REPLICA_GPUS)
+        self.measured_by = QComboBox()
+        for words, value in MEASURED_BY:
+            self.measured_by.addItem(words, value)
+        self.reason = QLineEdit()
+        self.reason.setPlaceholderText("Only if the run reads above what the model allows")
+        form = QFormLayout(self)
+        form.addRow(intro)
+        form.addRow("&GPUs of the replica it ran on:", self.gpus)
+        form.addRow("&Measured by:", self.measured_by)
+        form.addRow("&Reason to use a figure above the model:", self.reason)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Attach")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+
+def attach_serving_benchmark(window: ServingWindow) -> None:
+    """Ask for the file and the run, attach it through the operation, and say what happened."""
+    from clusterbid.gui.commands import ReplaceSnapshotCommand
+    from clusterbid.operations.serving_evidence import ServingRunOptions, attach_serving_evidence
+
+    session = window.session
+    bid_id = window.selected_bid_id()
+    bid = next((b for b in session.evaluation.bids if b.id == bid_id), None)
+    if bid is None:
+        window.statusBar().showMessage("Select a bid first, then attach its benchmark.", 5000)
+        return
+    words = bid_label(bid)
+    path = dialogs.open_file(window, f"Attach a serving benchmark to {words}", BENCHMARK_FILES)
+    if not path:
+        return
+    replica = getattr(session.evaluation.workload, "tensor_parallel", None)
+    dialog = ServingRunDialog(words, Path(path).name, replica, window)
+    if dialog.exec() != QDialog.DialogCode.Accepted:
+        return
+    options = ServingRunOptions(gpus=dialog.gpus.value(), measured_by=str(dialog.measured_by.currentData()),
+                                gpu_model=bid.capacity.gpu_model)
+    before = session.evaluation
+    try:
+        attached = attach_serving_evidence(session.document, bid.id, Path(path), options,
+                                           use_above_model=dialog.reason.text().strip() or None)
+    except InputError as exc:
+        dialogs.show_problem(window, "The benchmark was not attached", str(exc).replace(bid.id, words))
+        return
+    text = f"Attach {attached.name} to {words}"
+    session.undo_stack.push(ReplaceSnapshotCommand(session, before, session.evaluation, text))
+    session.evaluation_changed.emit(session.evaluation)
+    said = attached_words(attached, words)
+    window.statusBar().showMessage(said[0], 15_000)
+    if len(said) > 1:  # a flag or notes: the officer reads them, they do not scroll away
+        dialogs.show_info(window, "Benchmark attached", "\n\n".join(said))
+
+
+def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
+    """What happened, in the app's words: the file, the bid, the figure; then a flag and its
+    decision, then what the run says about the service."""
+    evidence = attached.evidence
+    lines = [f"Attached {attached.name} to {words}: {evidence.description}"]
+    if attached.flag:
+        decided = (f"used, for the reason recorded: {evidence.suspect_override}" if evidence.suspect_override
+                   else "not used, as no reason to use it was recorded")
+        lines.append(f"Flagged: {attached.flag}. Decision: {decided}")
+    lines += [f"Note: {note}" for note in attached.notes]
+    return lines

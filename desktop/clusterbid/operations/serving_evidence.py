@@ -1,0 +1,125 @@
+"""Attach a serving benchmark file to a serving bid: the one operation behind `clusterbid
+serving-evidence attach` and the serving window's Attach Serving Benchmark.
+
+The file is read and parsed first, then flagged where it reads above the model's ceiling for this
+bid and workload (issue 37: flagged, never refused), and only a file that reads cleanly is kept
+with the bid's new evidence, in one transaction of the open document (an audit row for the file
+and one for the bid). What happened is returned in words for either door to show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from clusterbid.core.errors import InputError
+
+if TYPE_CHECKING:
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.evidence.model import Evidence
+    from clusterbid.core.store import EvaluationDocument
+
+MAX_BYTES = 32 * 1024 * 1024  # one run's JSON or printed report is far smaller
+
+
+@dataclass(frozen=True)
+class ServingRunOptions:
+    """What the run was, where the file does not say (the CLI's options, the app's dialog)."""
+
+    gpus: int  # GPUs of the one replica the benchmark ran on
+    measured_by: str = "provider"  # provider, buyer or third_party
+    gpu_model: str | None = None
+    precision: str | None = None
+    kv_cache_precision: str | None = None
+    pipeline_parallel: int | None = None
+    expert_parallel: int | None = None
+    engine_version: str | None = None
+    prompt_tokens: int | None = None
+    batch: int | None = None
+    system_gpus: int | None = None
+
+
+@dataclass(frozen=True)
+class ServingReading:
+    data: bytes
+    run: Any  # the parsed run (core/evidence/serving_run.py)
+    evidence: Evidence
+
+
+@dataclass(frozen=True)
+class AttachedServingEvidence:
+    name: str  # the file's name, as kept in the document
+    evidence: Evidence
+    flag: str | None  # reads above the model's ceiling, in words; None when it does not
+    notes: tuple[str, ...]  # what the run says about the workload's prompt, output and latency
+    evaluation: Evaluation  # the document's evaluation after the attach
+
+
+def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
+    """The file's bytes, its run and the evidence it yields; InputError naming the file and the
+    problem (nothing is written)."""
+    from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
+    from clusterbid.core.evidence.serving_run import RunContext
+    from clusterbid.core.safe_read import read_regular
+
+    try:
+        data = read_regular(path, MAX_BYTES)  # devices and FIFOs refused before any read
+        if len(data) > MAX_BYTES:
+            raise InputError(f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text; give the benchmark's JSON or its printed report") from None
+    run = read_serving_benchmark(text, str(path))
+    context = RunContext(
+        gpu_model=options.gpu_model, precision=options.precision,
+        kv_cache_precision=options.kv_cache_precision, pipeline_parallel=options.pipeline_parallel,
+        expert_parallel=options.expert_parallel, engine_version=options.engine_version,
+        prompt_tokens=options.prompt_tokens, batch=options.batch, system_gpus=options.system_gpus,
+    )
+    evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
+    return ServingReading(data, run, evidence)
+
+
+def flag_above_model(evaluation: Evaluation, bid_id: str, evidence: Evidence,
+                     reason: str | None) -> tuple[Evidence, str | None]:
+    """(the evidence, with its flag and the officer's reason where it reads above the model's
+    ceiling for this bid and workload; the flag in words or None). Issue 37: never refused."""
+    from clusterbid.core.catalog import default_catalog
+    from clusterbid.core.costmodel.serving_flagged import ceiling_flag
+    from clusterbid.core.evidence.model import Evidence
+    from clusterbid.core.serving_workload import InferenceWorkload
+
+    bid = next((b for b in evaluation.bids if b.id == bid_id), None)
+    if bid is None or not isinstance(evaluation.workload, InferenceWorkload):
+        return evidence, None  # the store names a missing bid; training documents have no ceiling here
+    flag = ceiling_flag(evaluation.workload, bid, evidence, default_catalog())
+    if flag is None:
+        return evidence, None
+    changes = {"suspect": flag[:1000], "suspect_override": reason[:500] if reason else None}
+    return Evidence.model_validate(evidence.model_dump() | changes), flag
+
+
+def attach_serving_evidence(document: EvaluationDocument, bid_id: str, path: Path,
+                            options: ServingRunOptions, *,
+                            use_above_model: str | None = None) -> AttachedServingEvidence:
+    """Parse `path`, then keep it with bid `bid_id`'s new evidence in `document` (open, as the CLI
+    opens it or as the window holds it). InputError, with nothing written, when the file cannot
+    be read as a serving benchmark or the document refuses it (an unknown bid, a file already
+    attached)."""
+    from clusterbid.core.evidence.serving_readers import run_findings
+    from clusterbid.core.serving_workload import InferenceWorkload
+
+    path = Path(path)
+    reading = read_serving_file(path, options)
+    evidence, flag = flag_above_model(document.evaluation, bid_id, reading.evidence, use_above_model)
+    media_type = "application/json" if reading.data.lstrip().startswith(b"{") else "text/plain"
+    evaluation = document.attach_evidence(bid_id, path.name, reading.data, [evidence], media_type=media_type)
+    notes: tuple[str, ...] = ()
+    w = evaluation.workload
+    if isinstance(w, InferenceWorkload):
+        notes = tuple(run_findings(reading.run, w.prompt_tokens, w.output_tokens, w.tpot_target_ms))
+    return AttachedServingEvidence(path.name, evidence, flag, notes, evaluation)
