@@ -22,3 +22,21 @@ def test_the_weights_panel_says_when_nobody_is_rated(qtbot):
     rated = Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=RATINGS))
     panel.show_sensitivity(analyse_sensitivity(rated), {"a": "Provider a", "b": "Provider b"})
     assert "Provider b" in panel.tipping_labels["provider_rating"].text()
+
+
+def test_the_score_matrix_shows_the_rating_column_only_once_it_can_mean_something(qtbot):
+    """Unweighted and unrated, a Rating column would show every provider at 0.00 in red, as if all
+    had been rated poorly: it appears once a rating is recorded (or the policy weighs it), as in the
+    memo's matrix."""
+    from clusterbid.core.scoring import score_evaluation
+    from clusterbid.gui.comparison.score_matrix import ScoreMatrix
+
+    matrix = ScoreMatrix()
+    qtbot.addWidget(matrix)
+    headings = lambda: [matrix.horizontalHeaderItem(c).text().split("\n")[0]  # noqa: E731
+                        for c in range(matrix.columnCount())]
+    matrix.show_scorecard(score_evaluation(Evaluation.model_validate(evaluation_dict([A, B]))))
+    assert "Rating" not in headings() and headings()[-1] == "Score" and "Evidence" in headings()
+    rated = score_evaluation(Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=RATINGS)))
+    matrix.show_scorecard(rated)
+    assert headings()[-2:] == ["Rating", "Score"]

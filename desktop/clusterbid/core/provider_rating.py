@@ -11,6 +11,7 @@ shown, not scored. A provider nobody rated scores 0, as an unstated data-centre 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -51,3 +52,11 @@ def ratings_by_provider(ratings: tuple[ProviderRating, ...]) -> dict[str, Provid
 def rating_score(rating: ProviderRating | None) -> float:
     """The criterion's score: the tier's, or 0 for a provider nobody rated."""
     return 0.0 if rating is None else TIER_SCORES[rating.tier]
+
+
+def criteria_in_view(criteria: Iterable[str], weights: Mapping[str, float],
+                     ratings: tuple[ProviderRating, ...]) -> list[str]:
+    """The criteria shown to a reader (the memo's matrix, the app's): all but the third-party
+    rating, which shows once the policy weighs it or a rating is recorded. Unweighted and unrated,
+    its column would read as every provider scoring 0 on quality."""
+    return [name for name in criteria if name != "provider_rating" or weights.get(name) or ratings]

@@ -18,6 +18,7 @@ from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOver
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.summary import DecisionSummary, decision_summary
 from clusterbid.core.memo.waterfall_table import memo_waterfall_rows
+from clusterbid.core.provider_rating import criteria_in_view
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.resources import resource_path
@@ -200,8 +201,7 @@ def criteria_rows(scorecard: Scorecard) -> Rows:
     """The bid-by-criterion matrix: each criterion scored 0 to 1 (1 best), its weight in the
     header, and the weighted total that ranks (methodology section 6)."""
     # Issue 39: the third-party rating shows once the policy weighs it or a rating is recorded.
-    names = [n for n in CRITERIA_WORDS if n != "provider_rating" or scorecard.weights.get(n)
-             or scorecard.evaluation.provider_ratings]
+    names = criteria_in_view(CRITERIA_WORDS, scorecard.weights, scorecard.evaluation.provider_ratings)
     header = ("#", "Bid", *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names), "Score")
     rows = [header]
     bids = bid_names(scorecard.scores)  # the provider; its GPU model only when it made two bids

@@ -10,6 +10,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
+from clusterbid.core.provider_rating import criteria_in_view
+
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 Index = QModelIndex | QPersistentModelIndex
 
@@ -39,7 +41,8 @@ class ScoreMatrixModel(QAbstractTableModel):
 
     def __init__(self, criteria: tuple[str, ...], words: dict[str, str], short: dict[str, str]) -> None:
         super().__init__()
-        self.criteria, self.words, self.short = criteria, words, short
+        self.all_criteria, self.words, self.short = criteria, words, short
+        self.criteria: tuple[str, ...] = criteria  # those in view (core/provider_rating.py decides)
         self._ranked: list[Any] = []  # BidScore or ServingScore: both have these fields
         self._weights: dict[str, float] = {}
         self._shades: dict[int, QColor] = {}  # one colour per hue, made once
@@ -50,6 +53,8 @@ class ScoreMatrixModel(QAbstractTableModel):
     def show(self, scorecard: Any, font: QFont) -> None:
         self.beginResetModel()
         self._ranked, self._weights = list(scorecard.ranked), dict(scorecard.weights)
+        ratings = getattr(scorecard.evaluation, "provider_ratings", ())
+        self.criteria = tuple(criteria_in_view(self.all_criteria, self._weights, ratings))
         self.bold = QFont(font)
         self.bold.setBold(True)
         self.endResetModel()
