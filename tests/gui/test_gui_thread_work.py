@@ -74,7 +74,8 @@ def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread
                     and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
     for bid_id in ("unsure", "rival"):  # the Details pane of each bid, as a click shows it
         win.comparison.select_bid(bid_id)
-        qtbot.waitUntil(lambda b=bid_id: f"({b})" in win.details.toPlainText(), timeout=HANG_GUARD_MS)
+        # the pane names the bid as an officer does, by its provider (bid_dict's "Provider <id>")
+        qtbot.waitUntil(lambda b=bid_id: f"Provider {b}" in win.details.toPlainText(), timeout=HANG_GUARD_MS)
     unsure_details = (win.comparison.select_bid("unsure"), win.details.toPlainText())[1]
     calls = (list(scored), list(derived))  # before the test's own reference computation below
 

@@ -31,11 +31,11 @@ def test_the_three_month_term_is_approved_over_the_24_month_one_and_page_one_say
     Idle share of the 3 months: (2,190 - 100) / 2,190 = 95%."""
     page = _page_one(_two_terms({"idle_use": "more-runs", "further_runs": 2}))
     assert "Approve a total commitment of $3,924,480.00 (USD) to Provider A (suitable networking)" in page
-    assert "Recommended bid three-months" in page
+    assert "Recommended bid Provider A (suitable networking), H100-SXM" in page  # bids in words (issue 38)
     assert "(the mean of the samples): $1,308,160" in page
     assert ("Commitment at risk 95% of the $3,924,480 commitment buys idle time, worth $2,616,320 under the "
             "plan; if the plan fails the net cost is $3,924,480, not $1,308,160") in page
-    assert "twenty-four-months (Long Term Cloud) (next by score and the likeliest to cost less): net " \
+    assert "Long Term Cloud, H100-SXM (next by score and the likeliest to cost less): net " \
            "$10,465,280, commits $31,395,840" in page
 
 
@@ -51,10 +51,10 @@ def test_a_fee_less_exit_clause_loses_to_a_stated_one_on_page_one():
     stated["terms"]["early_exit_fee_percent"] = 50
     data["bids"] = [silent, stated]
     page = _page_one(Evaluation.model_validate(data))
-    assert "Recommended bid fee-stated (Stated Exit Cloud)" in page
+    assert "Recommended bid Stated Exit Cloud, H100-SXM" in page
     assert "early exit allowed at 50% of the remaining term" in page
     assert "the point estimate $743,680" in page
-    assert "fee-not-stated (Provider A (suitable networking)) (next by score and the likeliest to cost less): " \
+    assert "Provider A (suitable networking), H100-SXM (next by score and the likeliest to cost less): " \
            "net $1,308,160, commits $1,308,160" in page
     # Idle time worth nothing under the plan: page 1 says so once, not "$743,680, not $743,680".
     assert "the net cost already counts it as lost, so a failed plan adds nothing" in page
