@@ -286,7 +286,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return handler(args)
     except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        from clusterbid.cli_signoff import _step_words
+        from clusterbid.core.memo.next_steps import render
+
+        # a memo refusal names its step as a mark (next_steps.py): said here as our options
+        print(f"error: {render(str(exc), _step_words())}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

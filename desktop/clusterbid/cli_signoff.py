@@ -71,9 +71,11 @@ def run_sign(args: argparse.Namespace) -> int:
 
 
 def _step_words() -> dict:
-    """Each step a verify finding calls for (core/memo/next_steps.py) as this door says it: the
-    option or command that takes it. The app words the same steps as its own menu items."""
+    """Each step a memo finding or refusal calls for (core/memo/next_steps.py) as this door says
+    it: the option or command that takes it. The app words the same steps as its own menu items,
+    buttons and fields (gui/memo/step_words.py)."""
     from clusterbid.core.memo.next_steps import Step
+    from clusterbid.operations.sealing import TSA_ENV
 
     return {
         Step.TRUST_GIVEN: "--trust {subject}",
@@ -83,6 +85,10 @@ def _step_words() -> dict:
         Step.REGISTER_APPROVERS: "register approvers before a memo is made: `clusterbid approvers "
                                  "{subject} --add`",
         Step.ANY_ORDER: "give --any-order if the order does not matter",
+        Step.TSA_GIVEN: "--tsa {subject}",
+        Step.GIVE_TSA: f"give --tsa URL (your organisation's RFC 3161 service) or set {TSA_ENV}",
+        Step.GIVE_CA: "give the CA certificate with --trust",
+        Step.SIGN_WITHOUT_TSA: "sign without --tsa and seal the memo later",
     }
 
 

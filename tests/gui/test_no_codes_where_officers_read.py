@@ -13,13 +13,16 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QWidget
 
 from clusterbid.cli import main
+from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.documents import read_evaluation
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.trust_dialog import TrustedCertificatesDialog
 from clusterbid.gui.wizard.bid_wizard import BidWizard
 from clusterbid.gui.wizard.draft_store import DraftStore
+from clusterbid.gui.wizard.evidence_page import EvidencePage
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
 
@@ -193,3 +196,37 @@ def test_the_details_pane_names_bids_and_evidence_in_words(qtbot):
     assert "Missing evidence: all-reduce bus bandwidth (nccl-tests); training MFU or training step time" in (
         texts[0][1])  # the demo's first bid has no measurement attached
     assert said == [] and _codes(texts) == []
+
+
+# The evidence kinds' ids, with "_" or " " between their words ("allreduce busbw" as it said before).
+KIND_IDS = re.compile("|".join(rf"\b{kind.value.replace('_', '[ _]')}\b" for kind in EvidenceKind
+                               if kind is not EvidenceKind.OTHER))
+
+
+def _kind_ids(texts: list[tuple[str, str]]) -> list[str]:
+    return [f"{where}: {text!r}" for where, text in texts if KIND_IDS.search(text)] + _codes(texts)
+
+
+def test_the_wizard_evidence_table_names_kinds_flags_and_measurers_in_words(qtbot, tmp_path):
+    """Issue 38: each row of the wizard's evidence table in the words the Details pane uses."""
+    # What the table showed before: the kind's id with spaces, and the flags' codes.
+    old = [("cell", "allreduce busbw: 410 GB/s"), ("cell", "training mfu: 41.00%"),
+           ("cell", "ranks_unknown, mixed_types")]
+    assert len(_kind_ids(old)) == 4
+    evaluation = demo_evaluation()
+    wizard = BidWizard(evaluation, evaluation.bids[0], draft_store=DraftStore(tmp_path / "draft.json"))
+    qtbot.addWidget(wizard)
+    page = next(wizard.page(p) for p in wizard.pageIds() if isinstance(wizard.page(p), EvidencePage))
+    flag = ("ranks_unknown", "no '#  Rank N ... on HOST' lines: GPU count unknown")
+    page.add(Evidence(kind=EvidenceKind.ALLREDUCE_BUSBW, value=410, unit="GB/s", scale_gpus=16,
+                      measured_by="third_party", grade=EvidenceGrade.MEASURED_INDEPENDENT,
+                      artefact_name="nccl.log", artefact_sha256="ab" * 32), (flag,))
+    page.add(Evidence(kind=EvidenceKind.TRAINING_MFU, value=0.41, unit="fraction", scale_gpus=512,
+                      grade=EvidenceGrade.PROVIDER_CLAIM), ())
+    rows = [[page.table.item(r, c).text() for c in range(page.table.columnCount())]
+            for r in range(page.table.rowCount())]
+    assert rows[0][0] == "all-reduce bus bandwidth (nccl-tests): 410 GB/s"  # as the Details pane says
+    assert rows[1][0] == "training MFU: 41.00%" and rows[0][3] == "A third party"
+    assert rows[0][5] == flag[1] and rows[1][5] == "none"
+    assert _kind_ids([(f"evidence table {r}", text) for r, row in enumerate(rows) for text in row]) == []
+    assert _kind_ids(_widget_texts(page)) == []

@@ -65,3 +65,25 @@ def test_the_dialog_refuses_an_address_that_is_no_url(qtbot, tmp_path):
     dialog.url.setText("timestamp server")
     next(b for b in dialog.findChild(QDialogButtonBox).buttons() if b.text() == "Seal").click()
     assert dialog.tsa is None and "http://" in dialog.problem.text()
+
+
+def test_the_ca_certificate_field_reaches_the_seal(qtbot, window, dialog_log, monkeypatch, tmp_path,
+                                                   signed_memo):  # noqa: F811
+    """The field a chain refusal points to is the one the seal reads: a file that is not there is
+    refused by name before any network is asked, and the memo is kept."""
+    memo = tmp_path / "signed.pdf"
+    memo.write_bytes(signed_memo)
+    answer = _answer_with("http://127.0.0.1:9/tsa")
+
+    def with_ca(dialog: SealMemoDialog) -> int:
+        dialog.ca_file.setText(str(tmp_path / "gone.pem"))
+        return answer(dialog)
+
+    monkeypatch.setattr(SealMemoDialog, "exec", with_ca)
+    dialog_log.answers.append(str(memo))
+    window.actions_.seal_memo.trigger()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    [(kind, title, text)] = dialog_log.shown
+    assert (kind, title) == ("problem", "The memo was not sealed")
+    assert text.rstrip("\n") == f"{tmp_path / 'gone.pem'}: no such file"  # the log adds a line
+    assert memo.read_bytes() == signed_memo

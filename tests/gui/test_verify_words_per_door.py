@@ -1,17 +1,18 @@
-"""Issue 38: the app's Verify points to the app's own actions, the command line to its options.
-One verification result, two renderings (core/memo/next_steps.py): every verdict the app's dialog
-can show is scanned for internal ids, snake_case and command-line hints, and the same findings
-printed by `clusterbid verify` still carry the commands."""
+"""Issue 38: the app's Verify, Sign and Seal point to the app's own actions, the command line to
+its options. One result, two renderings (core/memo/next_steps.py): every verdict the app's Verify
+can show, and the refusals its Sign and Seal can show, are scanned for internal ids, snake_case
+and command-line hints, and the same texts printed by `clusterbid` still carry the options."""
 
 from __future__ import annotations
 
 from clusterbid.cli import main as cli_main
 from clusterbid.cli_signoff import _step_words
+from clusterbid.core.errors import InputError
 from clusterbid.core.memo.approver_binding import SignerIdentity, check_approvers
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.next_steps import Step, has_marks, mark, render, steps_in
 from clusterbid.core.memo.signing import sign_memo
-from clusterbid.gui.memo.verify_dialog import ANY_ORDER_BUTTON, STEP_WORDS
+from clusterbid.gui.memo.step_words import ANY_ORDER_BUTTON, SEAL_CA_FIELD, SEAL_TSA_FIELD, STEP_WORDS
 from clusterbid.operations import verifying
 from tests.core.memo_signing.pki import Authority
 from tests.gui.test_no_codes_where_officers_read import COMMAND_HINT, _codes, _widget_texts
@@ -141,3 +142,107 @@ def test_the_any_order_button_verifies_again_without_the_order(qtbot, window, di
     dialog.trust_requested.emit([str(authority.write_pem(tmp_path / "ca.pem"))])  # the choice is kept
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert asked == [True, False, False] and '">VALID: ' in dialog.verdict.text()
+
+
+# What the Sign and Seal refusals said before, in every door (the command line's words, kept there).
+OLD_SEAL_AND_SIGN = {
+    "chain": "a certificate chain could not be completed or checked: give the CA certificate with "
+             "--trust, or reach the addresses the certificates name (no path to a trust root)",
+    "address": "--tsa 'tsa.example': give the timestamp authority's http:// or https:// address",
+    "no authority": "no timestamp authority: give --tsa URL (your organisation's RFC 3161 service) "
+                    "or set CLUSTERBID_TSA; nothing was written",
+    "sign timestamp": "nothing was written: sign without --tsa and seal the memo later",
+    "CA file": "--trust gone.pem: no such file",
+}
+
+
+def test_the_hint_scan_catches_the_old_seal_and_sign_texts():
+    assert len(_hints(list(OLD_SEAL_AND_SIGN.items()))) == 5  # one option in each
+
+
+def _seal_and_sign_refusals(window, tmp_path, monkeypatch) -> dict[str, Exception]:
+    """Each refusal as the core raises it, from the real call that refuses."""
+    import socket
+
+    import pytest
+    from pyhanko_certvalidator import errors
+
+    from clusterbid.core.memo import sealing as core_sealing
+    from clusterbid.core.memo.credentials import load_trust_roots
+    from clusterbid.operations.sealing import timestamp_authority
+
+    refused: dict[str, Exception] = {}
+
+    async def no_chain(*_args):
+        raise errors.PathBuildingError("no path to a trust root")
+
+    with monkeypatch.context() as patched:  # the chain pyHanko could not build: its own error
+        patched.setattr(core_sealing, "_seal", no_chain)
+        with pytest.raises(core_sealing.SealError) as chain:
+            core_sealing.seal_memo(b"%PDF-1.7", "http://127.0.0.1:9/tsa")
+    refused["chain"] = chain.value
+    with pytest.raises(core_sealing.SealError) as address:
+        core_sealing.seal_memo(b"%PDF-1.7", "tsa.example")
+    refused["address"] = address.value
+    monkeypatch.delenv("CLUSTERBID_TSA", raising=False)
+    with pytest.raises(InputError) as no_authority:
+        timestamp_authority(None)
+    refused["no authority"] = no_authority.value
+    with socket.socket() as probe:  # a port nobody listens on: refused at once, no network needed
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}/tsa"
+    authority = Authority.create()
+    _, unsigned, _ = _memo_signed_by_both(window, tmp_path, authority)
+    with pytest.raises(InputError) as sign_timestamp:
+        sign_memo(unsigned, "approver-1", load_credentials(authority.write_p12(tmp_path, *ADA), ADA[1]),
+                  tsa_url=closed)
+    refused["sign timestamp"] = sign_timestamp.value
+    with pytest.raises(InputError) as ca_file:
+        load_trust_roots([tmp_path / "gone.pem"])
+    refused["CA file"] = ca_file.value
+    return refused
+
+
+def test_seal_and_sign_refusals_in_each_doors_words(qtbot, window, dialog_log, tmp_path, monkeypatch):
+    """The command line prints each refusal exactly as before; the app shows the same refusal with
+    its own field or menu item, where its errors are shown, and no option or mark."""
+    from clusterbid.gui import dialogs
+    from clusterbid.gui.memo.seal_dialog import SealMemoDialog
+
+    refused = _seal_and_sign_refusals(window, tmp_path, monkeypatch)
+    for name, exc in refused.items():
+        assert OLD_SEAL_AND_SIGN[name] in render(str(exc), _step_words()).replace(str(tmp_path / "gone.pem"), "gone.pem")
+        dialogs.show_task_error(window, name, exc)
+    shown = [(title, text.replace(str(tmp_path), "folder")) for _, title, text in dialog_log.shown]
+    assert [title for title, _ in shown] == list(OLD_SEAL_AND_SIGN)
+    assert _hints(shown) == [] and _codes(shown) == []
+    said = dict(shown)
+    seal = SealMemoDialog(tmp_path / "memo.pdf")
+    qtbot.addWidget(seal)
+    fields = [text for _, text in _widget_texts(seal)]
+    assert SEAL_TSA_FIELD in fields and SEAL_CA_FIELD in fields  # the words name the dialog's fields
+    assert f"choose the organisation's CA certificate in {SEAL_CA_FIELD} when sealing" in said["chain"]
+    assert said["address"].startswith(f"{SEAL_TSA_FIELD} 'tsa.example': give")
+    assert f"fill in {SEAL_TSA_FIELD}" in said["no authority"]
+    assert said["CA file"].startswith("CA certificate folder/gone.pem: no such file")
+
+
+def test_the_sign_and_seal_dialogs_refusals_carry_no_option(qtbot, tmp_path):
+    """What the Sign and Seal dialogs themselves say when they refuse, scanned as the Verify's."""
+    from PySide6.QtWidgets import QDialogButtonBox
+
+    from clusterbid.core.memo.inputs import Approver
+    from clusterbid.gui.memo.seal_dialog import SealMemoDialog
+    from clusterbid.gui.memo.sign_dialog import SignMemoDialog
+
+    sign = SignMemoDialog(tmp_path / "memo.pdf", [Approver(name="Ada Lovelace", role="CFO")], [1])
+    qtbot.addWidget(sign)
+    sign.p12.setText(str(tmp_path / "gone.p12"))
+    sign.accept()
+    seal = SealMemoDialog(tmp_path / "memo.pdf")
+    qtbot.addWidget(seal)
+    seal.url.setText("timestamp server")
+    next(b for b in seal.findChild(QDialogButtonBox).buttons() if b.text() == "Seal").click()
+    assert "no such file" in sign.problem.text() and "http://" in seal.problem.text()
+    texts = [(w, t.replace(str(tmp_path), "folder")) for w, t in _widget_texts(sign) + _widget_texts(seal)]
+    assert _hints(texts) == [] and _codes(texts) == []

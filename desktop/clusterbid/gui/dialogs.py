@@ -23,9 +23,11 @@ def show_task_error(parent: QWidget, title: str, exc: Exception) -> None:
     """What went wrong in background work, in words: the officer's problem as the core says it,
     anything else as an internal error to report (never a traceback)."""
     from clusterbid.core.errors import InputError
+    from clusterbid.core.memo.next_steps import render
+    from clusterbid.gui.memo.step_words import STEP_WORDS
 
-    if isinstance(exc, (InputError, OSError)):
-        show_problem(parent, title, str(exc))
+    if isinstance(exc, (InputError, OSError)):  # a step it names, as the app's own field or menu
+        show_problem(parent, title, render(str(exc), STEP_WORDS))
     else:
         show_problem(parent, title, f"Internal error ({type(exc).__name__}: {exc}); please report it.")
 

@@ -200,7 +200,7 @@ class MemoCommands:
             return
         self._status(f"Sealing {Path(path).name}: asking {dialog.tsa}…")
         seal_in_background(self.window, self.tasks, Path(path), dialog.tsa, self._status,
-                           self._failed("The memo was not sealed"))
+                           self._failed("The memo was not sealed"), trust=dialog.trust)
 
     # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
@@ -234,7 +234,7 @@ class MemoCommands:
 
     def _run_verification(self, path: Path, dialog, asked: dict, **choice: Any) -> None:
         from clusterbid.core.memo.next_steps import render
-        from clusterbid.gui.memo.verify_dialog import STEP_WORDS
+        from clusterbid.gui.memo.step_words import STEP_WORDS
 
         asked.update(choice)
         document = self._document()

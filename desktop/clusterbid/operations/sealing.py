@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.signoff import read_memo_bytes, write_atomically
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
@@ -42,8 +43,7 @@ def timestamp_authority(given: str | None) -> str:
     """The TSA address: --tsa, else $CLUSTERBID_TSA; InputError naming both when neither is set."""
     url = given or os.environ.get(TSA_ENV, "")
     if not url.strip():
-        raise InputError(f"no timestamp authority: give --tsa URL (your organisation's RFC 3161 "
-                         f"service) or set {TSA_ENV}; nothing was written")
+        raise InputError(f"no timestamp authority: {mark(Step.GIVE_TSA)}; nothing was written")
     return url.strip()
 
 

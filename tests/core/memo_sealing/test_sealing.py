@@ -10,6 +10,8 @@ from asn1crypto import ocsp as asn1_ocsp
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation.dss import DocumentSecurityStore
 
+from clusterbid.cli_signoff import _step_words
+from clusterbid.core.memo.next_steps import render
 from clusterbid.core.memo.sealing import SealError, seal_memo
 
 pytestmark = pytest.mark.timeout(300)
@@ -91,8 +93,11 @@ def test_an_unsigned_memo_is_refused_before_any_request():
 
 
 def test_a_tsa_address_that_is_no_url_is_refused(signed_memo):
-    with pytest.raises(SealError, match="--tsa 'tsa.example': give the timestamp authority's http"):
+    """The refusal names the address given as a step each door words (next_steps.py)."""
+    with pytest.raises(SealError) as refused:
         seal_memo(signed_memo, "tsa.example")
+    assert render(str(refused.value), _step_words()) == (
+        "--tsa 'tsa.example': give the timestamp authority's http:// or https:// address")
 
 
 def test_a_memo_an_approver_has_not_signed_is_not_sealed(loopback, signed_memo):

@@ -14,6 +14,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption,
 from cryptography.x509.oid import NameOID
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.signing_time_check import purpose_problem
 from clusterbid.core.safe_read import read_regular
 
@@ -124,20 +125,21 @@ def load_credentials(path: Path | str, passphrase: str, now: datetime | None = N
 
 
 def load_trust_roots(paths: list[Path | str]) -> list[asn1_x509.Certificate]:
-    """CA certificates a verifier trusts, from PEM (one or more per file) or DER files."""
+    """CA certificates a verifier trusts, from PEM (one or more per file) or DER files. A file that
+    cannot be read is named with a mark (next_steps.py) its caller renders in its own words."""
     roots = []
     for path in map(Path, paths):
         try:
             raw = read_regular(path, MAX_P12_BYTES)  # a certificate file is far smaller than a .p12 cap
             if len(raw) > MAX_P12_BYTES:
-                raise InputError(f"--trust {path}: larger than {MAX_P12_BYTES:,} bytes; not a certificate file")
+                raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: larger than {MAX_P12_BYTES:,} bytes; not a certificate file")
         except FileNotFoundError:
-            raise InputError(f"--trust {path}: no such file") from None
+            raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: no such file") from None
         except OSError as exc:
-            raise InputError(f"--trust {path}: cannot be read ({exc.strerror})") from None
+            raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: cannot be read ({exc.strerror})") from None
         try:
             certs = x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]
         except ValueError:
-            raise InputError(f"--trust {path}: not a certificate (PEM or DER); give the CA certificate file") from None
+            raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: not a certificate (PEM or DER); give the CA certificate file") from None
         roots += [_to_asn1(c) for c in certs]
     return roots

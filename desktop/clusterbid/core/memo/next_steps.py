@@ -1,10 +1,11 @@
-"""What the officer can do about a verify finding: decided once here, worded by each door.
+"""What the officer can do about a memo finding: decided once here, worded by each door.
 
-A finding that calls for a step (trust the organisation's CA, register the approvers, accept any
-signing order) carries that step as a mark in its text, never a command line. `clusterbid
-verify` renders each mark as its option or command; the app's Verify dialog as its own menu item
-or button, which it then offers. One verification result, two renderings: the checks are
-written once, and neither door can drift into the other's words.
+A verify finding, or a sign or seal refusal, that calls for a step (trust the organisation's CA,
+register the approvers, accept any signing order, name a timestamp authority) carries that step
+as a mark in its text, never a command line. `clusterbid` renders each mark as its option or
+command; the app's Verify, Sign and Seal dialogs as their own menu item, button or field
+(gui/memo/step_words.py). One result, two renderings: the checks are written once, and neither
+door can drift into the other's words.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ class Step(str, Enum):
     REGISTER_APPROVERS = "register-approvers"
     # the approvers signed out of the memo's order, which may not matter
     ANY_ORDER = "any-order"
+    # the timestamp authority's address the officer gave (subject: the address as given)
+    TSA_GIVEN = "tsa-given"
+    # no timestamp authority was given: name one
+    GIVE_TSA = "give-tsa"
+    # a certificate chain could not be built: give the organisation's CA certificate
+    GIVE_CA = "give-ca"
+    # the signature timestamp could not be had: sign without one, seal later
+    SIGN_WITHOUT_TSA = "sign-without-tsa"
 
 
 # Private-use characters: no text a provider or officer types carries them, and a mark that a

@@ -33,6 +33,7 @@ from typing import Any
 from asn1crypto import x509 as asn1_x509
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.next_steps import Step, mark
 
 NETWORK_TIMEOUT = 10  # seconds per request: a seal never hangs on a server that does not answer
 OVERALL_TIMEOUT = 120  # seconds for the whole seal, whatever the number of requests
@@ -93,8 +94,8 @@ def _missing(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) ->
         return ("no revocation status (OCSP response or CRL) could be had for a certificate the "
                 f"signatures or the timestamp need ({text}){asked}")
     if isinstance(exc, (errors.PathBuildingError, errors.PathValidationError)):
-        return ("a certificate chain could not be completed or checked: give the CA certificate "
-                f"with --trust, or reach the addresses the certificates name ({text})")
+        return (f"a certificate chain could not be completed or checked: {mark(Step.GIVE_CA)}, "
+                f"or reach the addresses the certificates name ({text})")
     if isinstance(exc, OSError) or type(exc).__module__.startswith("aiohttp"):
         return f"the network could not be reached ({text})"
     return f"{type(exc).__name__}: {text}"
@@ -159,7 +160,8 @@ def seal_memo(pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certific
     """Add validation data and a document timestamp to a signed memo (see the module's doc).
     SealError when anything needed cannot be had: the memo as given is then all there is."""
     if not tsa_url.startswith(("http://", "https://")):
-        raise SealError(f"--tsa {tsa_url!r}: give the timestamp authority's http:// or https:// address")
+        raise SealError(f"{mark(Step.TSA_GIVEN, repr(tsa_url))}: give the timestamp authority's "
+                        "http:// or https:// address")
     if not pdf.lstrip()[:5] == b"%PDF-":
         raise SealError("not a PDF file; give the signed memo exported by ClusterBid")
 

@@ -29,6 +29,7 @@ from clusterbid.core.memo.credentials import SigningCredentials
 from clusterbid.core.memo.field_name import FIELD_PREFIX
 from clusterbid.core.memo.form_lock import certification_level
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
+from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.stamp_font import stamp_font
 
 RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
@@ -181,7 +182,7 @@ def sign_memo(
         if not tsa_url:
             raise
         raise InputError(f"{source}: no signature timestamp from {tsa_url} ({type(exc).__name__}: "
-                         f"{exc}); nothing was written: sign without --tsa and seal the memo later") from None
+                         f"{exc}); nothing was written: {mark(Step.SIGN_WITHOUT_TSA)}") from None
     signed = output.getvalue()
     # Read back what was written: the claimed signing time, and proof that the output parses.
     signing_time = PdfFileReader(BytesIO(signed)).embedded_signatures[-1].self_reported_timestamp

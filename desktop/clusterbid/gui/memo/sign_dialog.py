@@ -16,6 +16,8 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.inputs import Approver
+from clusterbid.core.memo.next_steps import render
+from clusterbid.gui.memo.step_words import STEP_WORDS
 
 CERTIFICATE_FILES = "Certificates with key (*.p12 *.pfx)"
 DEFAULT_REASON = ""  # the signature states what it approves; this is the approver's own remark
@@ -90,7 +92,7 @@ class SignMemoDialog(QDialog):
         try:
             self.credentials = load_credentials(Path(path), self.passphrase.text())
         except InputError as exc:
-            self.problem.setText(str(exc))
+            self.problem.setText(render(str(exc), STEP_WORDS))  # a step as the app's own words
             return
         finally:
             self.passphrase.clear()  # typed again on a retry; never kept longer than this call

@@ -19,23 +19,10 @@ from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QPlainTextEdit, QVBoxLayout
 
 from clusterbid.core.memo.next_steps import Step
+from clusterbid.gui.memo.step_words import ANY_ORDER_BUTTON, CA_FILE_BUTTON, CERTIFICATES_BUTTON
 
 CA_FILES = "CA certificates (*.pem *.crt *.cer *.der)"
 CHANGED_SINCE_COLOUR = "#1f4e8c"  # a plain statement, neither a pass nor a failure
-CERTIFICATES_BUTTON = "Approvers and Trusted Certificates…"  # as the File menu names the dialog
-CA_FILE_BUTTON = "Check against CA certificate…"
-ANY_ORDER_BUTTON = "Verify again in any signing order"
-# Each step a verify finding calls for (core/memo/next_steps.py) in the app's words: the button
-# below the report that takes it, never the command line's options (the CLI words them so).
-STEP_WORDS = {
-    Step.TRUST_GIVEN: "CA certificate {subject}",
-    Step.KEEP_CERTIFICATES: "keep the organisation's CA or the approvers' certificates in this "
-                            f"evaluation with {CERTIFICATES_BUTTON} below, then verify again; or "
-                            f"choose a CA certificate file with {CA_FILE_BUTTON}",
-    Step.REGISTER_APPROVERS: "register approvers before a memo is made: Add approver in "
-                             f"{CERTIFICATES_BUTTON}",
-    Step.ANY_ORDER: f"if the order does not matter, choose {ANY_ORDER_BUTTON} below",
-}
 
 
 class VerifyReportDialog(QDialog):

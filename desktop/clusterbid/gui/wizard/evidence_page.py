@@ -18,6 +18,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.reading import FabricClaim, fabric_claim_of
 from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.bid_status import EVIDENCE_WORDS
 from clusterbid.gui.wizard.evidence_worker import ParsedLog, UnreadableLog, parse_file
 from clusterbid.gui.wizard.figure_form import MEASURED_BY_WORDS, FigureForm
 from clusterbid.gui.wizard.officer_words import GRADE_WORDS, readable
@@ -26,6 +27,7 @@ from clusterbid.gui.wizard.problems import Problem
 if TYPE_CHECKING:
     from clusterbid.gui.wizard.bid_wizard import BidWizard
 
+MEASURED_BY = {value: words for words, value in MEASURED_BY_WORDS}  # "third_party": "A third party"
 COLUMNS = ("Figure", "Scale", "Grade", "Measured by", "Source", "Red flags")
 
 
@@ -154,12 +156,13 @@ class EvidencePage(QWizardPage):
         self.table.setRowCount(len(self.items))
         for row, (e, flags) in enumerate(self.items):
             cells = (
-                f"{e.kind.value.replace('_', ' ')}: " + (f"{e.value:.2%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"),
+                # the kind as the Details pane and the Kind list say it, never its id
+                f"{EVIDENCE_WORDS[e.kind]}: " + (f"{e.value:.2%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"),
                 f"{e.scale_gpus:,} GPUs",
                 GRADE_WORDS[e.grade],
-                e.measured_by.replace("_", " "),
+                MEASURED_BY.get(e.measured_by, e.measured_by),
                 e.artefact_name or "typed",
-                ", ".join(code for code, _ in flags) or "none",
+                "; ".join(message for _, message in flags) or "none",  # the flags' codes are ours
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
