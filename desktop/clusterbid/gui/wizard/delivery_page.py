@@ -194,6 +194,10 @@ class DeliveryPage(SectionPage):
             row.contiguous.write(phase.get("contiguous", True))
             for binding in row.fields:
                 binding.touched = True
+        for row in self.rows[len(phases):]:  # a restored draft with fewer phases: the rest blank
+            row.gpus.write(None)
+            row.handover.write(None)
+            row.contiguous.write(True)
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The phases as the Review page lists them."""
