@@ -58,7 +58,10 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     type_into(qtbot, field(wizard, "terms", "price_per_gpu_hour").widget, "2.5")
     choose(qtbot, field(wizard, "terms", "billing").widget, "on-demand")
     click_next(qtbot, wizard)
-    # Page 7: facility and security, both scored; blank is flagged until stated (issue 38)
+    # Page 7: the delivery schedule, left blank: no schedule stated (issue 39)
+    assert wizard.currentPage().title() == "Delivery schedule" and next_enabled(wizard)
+    click_next(qtbot, wizard)
+    # Page 8: facility and security, both scored; blank is flagged until stated (issue 38)
     flag = wizard.currentPage().flag
     assert flag.text() == ("Flagged: the tier is not stated: scored as tier I; no certification is stated: "
                            "SOC2, ISO27001 (required) scored as not held.")
@@ -68,7 +71,7 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     qtbot.keyClick(soc2, Qt.Key.Key_Space)
     assert flag.text() == "" and flag.isHidden()
     click_next(qtbot, wizard)
-    # Page 8: evidence is optional
+    # Page 9: evidence is optional
     click_next(qtbot, wizard)
 
 

@@ -9,8 +9,10 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QWidget, QWizard
 
 from clusterbid.core.bid import Bid, Capacity, Fabric, Facility, Quote, Reliability, Terms, Topology
+from clusterbid.core.delivery import DeliverySchedule
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui import dialogs
+from clusterbid.gui.wizard.delivery_page import DeliveryPage
 from clusterbid.gui.wizard.draft_store import DraftStore
 from clusterbid.gui.wizard.evidence_page import EvidencePage
 from clusterbid.gui.wizard.facility_page import FacilityPage
@@ -22,7 +24,7 @@ from clusterbid.gui.wizard.section_pages import (
 )
 
 SECTION_MODELS = {"quote": Quote, "capacity": Capacity, "fabric": Fabric, "topology": Topology,
-                  "reliability": Reliability, "terms": Terms, "facility": Facility}
+                  "reliability": Reliability, "terms": Terms, "facility": Facility, "delivery": DeliverySchedule}
 DRAFT_DELAY_MS = 400
 ID_LIMIT = 64
 
@@ -61,7 +63,7 @@ class BidWizard(QWizard):
         self.resize(980, 720)
         self.quote_page = QuotePage(self)
         self.pages_in_order: list[Any] = [self.quote_page, CapacityPage(self), FabricPage(self), TopologyPage(self),
-                                          TermsPage(self), ContractPage(self), FacilityPage(self)]
+                                          TermsPage(self), ContractPage(self), DeliveryPage(self), FacilityPage(self)]
         self.evidence_page = EvidencePage(self)
         self.review_page = ReviewPage(self)
         self.pages_in_order += [self.evidence_page, self.review_page]
@@ -99,6 +101,7 @@ class BidWizard(QWizard):
                 if len(b.path) > 1:  # "id" is also an ordinary word in messages: never replaced
                     titles[".".join(b.path)] = b.title
                     titles[b.path[-1]] = b.title
+            titles.update(getattr(page, "EXTRA_TITLES", {}))
         return titles
 
     def raw_bid(self) -> dict:
@@ -151,7 +154,8 @@ class BidWizard(QWizard):
         """(page id, page title, field title) of the page that fixes a problem at `path`."""
         for page_id, page in zip(self.page_ids, self.pages_in_order):
             if page.owns(path):
-                titles = {b.path: b.title for b in getattr(page, "bindings", [])}
+                titles = page.field_titles() if isinstance(page, SectionPage) else \
+                    {b.path: b.title for b in getattr(page, "bindings", [])}
                 return page_id, page.title(), titles.get(path, "this section")
         return self.page_ids[-1], "Review", "Bid"
 

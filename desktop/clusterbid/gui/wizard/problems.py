@@ -12,7 +12,7 @@ from clusterbid.gui.wizard.officer_words import first_mentioned, officer_message
 
 ASSUMPTION_OWNER = ("Say who assumes this figure: type 'who: why' beside it, "
                     "e.g. 'J. Ruiz: the provider said so on the call'.")
-SECTIONS = ("quote", "capacity", "fabric", "topology", "reliability", "terms", "facility")
+SECTIONS = ("quote", "capacity", "fabric", "topology", "reliability", "terms", "facility", "delivery")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
         return tuple(str(loc[1]).split("."))
     if head == "evidence":
         return ("evidence",)
+    if head == "delivery" and len(loc) > 3 and loc[1] == "phases":  # one phase's field, by its index
+        return ("delivery", "phases", str(loc[2]), str(loc[3]))
     if len(loc) == 1 and head in SECTIONS:
         hit = first_mentioned(message, field_names.get(head, []))
         return (head, hit) if hit else (head,)

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 # Money the officer typed, shown with its currency and cents (the spin box keeps the model's 4
 # decimals for a price per GPU-hour, which read as a code on the summary).
 MONEY_FIELDS = {("terms", "price_per_gpu_hour"), ("terms", "one_off_fees"), ("terms", "recurring_fees_per_month"),
-                ("terms", "committed_spend")}
+                ("terms", "committed_spend"), ("delivery", "liquidated_damages_per_day")}
 
 
 def summary_value(binding, currency: str) -> str:

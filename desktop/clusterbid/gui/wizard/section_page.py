@@ -150,7 +150,7 @@ class SectionPage(QWizardPage):
 
     def summary_text(self, problems: tuple[Problem, ...]) -> str:
         """How many problems this page shows and which fields they are in; what other pages hold."""
-        titles = {b.path: b.title for b in self.bindings}
+        titles = self.field_titles()
         here = [p for p in problems if self.owns(p.path) and (self.shown(p) or p.path in self.OWNS)]
         elsewhere: dict[str, int] = {}
         for p in problems:
@@ -164,6 +164,10 @@ class SectionPage(QWizardPage):
         if elsewhere:
             lines.append("Also to fix: " + ", ".join(f"{page} ({n})" for page, n in elsewhere.items()) + ".")
         return " ".join(lines)
+
+    def field_titles(self) -> dict[tuple[str, ...], str]:
+        """Hook: each field's title by path (a page with fields outside its form adds theirs)."""
+        return {b.path: b.title for b in self.bindings}
 
     def after_refresh(self) -> None:
         """Hook: update hints that depend on the values (capacity warning, fabric aggregate)."""
