@@ -24,3 +24,14 @@ def test_the_lint_configuration_catches_an_unused_import(tmp_path):
     (tmp_path / "bad.py").write_text("import os\n\nundefined_name\n")
     done = _ruff("bad.py", cwd=tmp_path)
     assert done.returncode == 1 and "F401" in done.stdout and "F821" in done.stdout
+
+
+def test_no_two_test_files_share_a_name():
+    # The tests folders are not packages, so pytest imports each test file by its bare name: two
+    # files of one name stop the whole run at collection ("import file mismatch"), which a run of
+    # one folder never shows. Caught here, in the checks every change runs.
+    seen: dict[str, list[str]] = {}
+    for path in (REPO / "tests").rglob("test_*.py"):
+        seen.setdefault(path.name, []).append(str(path.relative_to(REPO)))
+    shared = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not shared, f"test files sharing a name (rename one): {shared}"
