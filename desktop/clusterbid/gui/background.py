@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
@@ -44,9 +45,18 @@ class _Runnable(QRunnable):
         except Cancelled:
             return
         except Exception as exc:  # noqa: BLE001 (handed to the GUI thread, which shows it)
-            self._relay.failed.emit(self._generation, exc)
+            self._tell(self._relay.failed, exc)
             return
-        self._relay.done.emit(self._generation, result)
+        self._tell(self._relay.done, result)
+
+    def _tell(self, signal: Any, value: object) -> None:
+        # A window closed while its task ran (or the app quit) has deleted the relay: nobody is
+        # left to tell, and an exception escaping here would reach Qt's thread pool, which aborts
+        # on it ("exceptions thrown in worker threads must be caught").
+        try:
+            signal.emit(self._generation, value)
+        except RuntimeError:
+            pass
 
 
 class BackgroundTasks(QObject):
