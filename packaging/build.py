@@ -18,13 +18,28 @@ SPEC = ROOT / "packaging" / "pyinstaller" / "clusterbid.spec"
 
 def folder_size_mb(folder: Path) -> float:
     # lstat and skip links: Qt's versioned .so links would otherwise count twice.
-    return sum(p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink()) / 1e6
+    return (
+        sum(p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+        / 1e6
+    )
 
 
 def build(dist: Path = ROOT / "dist", work: Path = ROOT / "build") -> Path:
     subprocess.run(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--clean", "--log-level", "WARN",
-         "--distpath", str(dist), "--workpath", str(work), str(SPEC)],
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--clean",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(dist),
+            "--workpath",
+            str(work),
+            str(SPEC),
+        ],
         check=True,
     )
     bundle = dist / "ClusterBid"
@@ -34,7 +49,14 @@ def build(dist: Path = ROOT / "dist", work: Path = ROOT / "build") -> Path:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dist", type=Path, default=ROOT / "dist", help="where ClusterBid/ goes (default: dist/)")
-    parser.add_argument("--work", type=Path, default=ROOT / "build", help="PyInstaller's work folder (default: build/)")
+    parser.add_argument(
+        "--dist", type=Path, default=ROOT / "dist", help="where ClusterBid/ goes (default: dist/)"
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=ROOT / "build",
+        help="PyInstaller's work folder (default: build/)",
+    )
     args = parser.parse_args()
     build(args.dist, args.work)

@@ -54,9 +54,13 @@ def main(source: str, target: str) -> None:
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(code_points()))
     subsetter.subset(font)
-    font["head"].modified = font["head"].created  # no build time in the file: same source, same bytes
+    font["head"].modified = font[
+        "head"
+    ].created  # no build time in the file: same source, same bytes
     subset.save_font(font, target, options)
-    print(f"{target}: {len(font.getBestCmap()):,} characters, {Path(target).stat().st_size:,} bytes")
+    print(
+        f"{target}: {len(font.getBestCmap()):,} characters, {Path(target).stat().st_size:,} bytes"
+    )
 
 
 if __name__ == "__main__":

@@ -5,9 +5,10 @@
 
 Shots: `main` (the window maximised), `charts` (the Charts tab), `zoom150` (presentation zoom
 150%), `matrix` (the score matrix alone), `error` (a rule broken in the workload editor),
-`wizard5` and `wizard7` (the bid wizard on Northwind's reliability page and its review). Each opens a fresh copy of the demo with a throw-away
-profile, waits until the Monte Carlo bands are in, and captures the screen with ImageMagick's
-`import`, as a person would: what Qt drew on the X server, not a rendering of our own.
+`wizard5` and `wizard7` (the bid wizard on Northwind's reliability page and its review). Each
+opens a fresh copy of the demo with a throw-away profile, waits until the Monte Carlo bands are
+in, and captures the screen with ImageMagick's `import`, as a person would: what Qt drew on the
+X server, not a rendering of our own.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ def take(shot: str, out: Path) -> None:
         from clusterbid.gui.wizard.draft_store import DraftStore
 
         bid = window.session.evaluation.bids[0]
-        widget = BidWizard(window.session.evaluation, bid, draft_store=DraftStore(folder / "draft.json"))
+        widget = BidWizard(
+            window.session.evaluation, bid, draft_store=DraftStore(folder / "draft.json")
+        )
         widget.show()
         _pump(app, 0.5)
         target = widget.page_ids[4] if shot == "wizard5" else widget.pageIds()[-1]
@@ -73,7 +76,11 @@ def take(shot: str, out: Path) -> None:
     if widget is not None:
         frame = widget.frameGeometry() if widget.isWindow() else widget.rect()
         corner = frame.topLeft() if widget.isWindow() else widget.mapToGlobal(frame.topLeft())
-        command += ["-crop", f"{frame.width()}x{frame.height()}+{corner.x()}+{corner.y()}", "+repage"]
+        command += [
+            "-crop",
+            f"{frame.width()}x{frame.height()}+{corner.x()}+{corner.y()}",
+            "+repage",
+        ]
     subprocess.run([*command, str(out)], check=True)
     window.close()
     print(f"{shot}: wrote {out}")

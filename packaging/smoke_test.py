@@ -30,17 +30,23 @@ SOURCE_ENV = {"PYTHONPATH": str(ROOT / "desktop")}
 PAINT_ENV = {"QT_QPA_PLATFORM": "offscreen", "CLUSTERBID_QUIT_AFTER_FIRST_PAINT": "1"}
 
 
-def run(command: list[str], env: dict[str, str] | None = None, offline: bool = False) -> subprocess.CompletedProcess:
+def run(
+    command: list[str], env: dict[str, str] | None = None, offline: bool = False
+) -> subprocess.CompletedProcess:
     if offline:
         command = ["unshare", "-rn", *command]
-    return subprocess.run(command, capture_output=True, env={**os.environ, **(env or {})}, timeout=300)
+    return subprocess.run(
+        command, capture_output=True, env={**os.environ, **(env or {})}, timeout=300
+    )
 
 
 def can_go_offline() -> bool:
     return shutil.which("unshare") is not None and run(["true"], offline=True).returncode == 0
 
 
-def first_paint_seconds(command: list[str], env: dict[str, str] | None = None, repeats: int = 5) -> float:
+def first_paint_seconds(
+    command: list[str], env: dict[str, str] | None = None, repeats: int = 5
+) -> float:
     """Wall time from process start to exit, the app quitting right after its first paint."""
     paint_env = {**(env or {}), **PAINT_ENV}
     times = []
@@ -62,16 +68,35 @@ def sign_and_verify(frozen: list[str], memo: Path, work: Path) -> tuple[bool, st
     root = authority.write_pem(work / "root.pem")
     signed = work / "signed.pdf"
     signs = []
-    for field, (name, source) in enumerate([("Ada Lovelace", memo), ("Alan Turing", signed)], start=1):
+    for field, (name, source) in enumerate(
+        [("Ada Lovelace", memo), ("Alan Turing", signed)], start=1
+    ):
         p12 = authority.write_p12(work, name, "smoke-test")
-        signs.append(run([*frozen, "sign", str(source), "--field", str(field), "--p12", str(p12), "-o", str(signed)],
-                         {"CLUSTERBID_P12_PASSPHRASE": "smoke-test"}))
+        signs.append(
+            run(
+                [
+                    *frozen,
+                    "sign",
+                    str(source),
+                    "--field",
+                    str(field),
+                    "--p12",
+                    str(p12),
+                    "-o",
+                    str(signed),
+                ],
+                {"CLUSTERBID_P12_PASSPHRASE": "smoke-test"},
+            )
+        )
     verify = run([*frozen, "verify", str(signed), "--trust", str(root), "--evaluation", str(DEMO)])
     report = verify.stdout.decode().strip().splitlines()
     ok = all(done.returncode == 0 for done in signs) and verify.returncode == 0
     errors = " ".join(done.stderr.decode().strip()[-200:] for done in signs if done.returncode)
-    return ok, (f"sign exits {[done.returncode for done in signs]} {errors}, verify exit {verify.returncode}: "
-                f"{report[-1] if report else verify.stderr.decode()[-300:]}")
+    return ok, (
+        f"sign exits {[done.returncode for done in signs]} {errors}, verify exit "
+        f"{verify.returncode}: "
+        f"{report[-1] if report else verify.stderr.decode()[-300:]}"
+    )
 
 
 def check(name: str, ok: bool, detail: str, failures: list[str]) -> None:
@@ -88,19 +113,39 @@ def smoke(bundle: Path) -> int:
     work = Path(tempfile.mkdtemp(prefix="clusterbid-smoke-"))
     score_frozen = run([*frozen, "score", str(DEMO), "--json"])
     score_source = run([*SOURCE_CLI, "score", str(DEMO), "--json"], SOURCE_ENV)
-    check("score", score_frozen.returncode == 0 and score_frozen.stdout == score_source.stdout,
-          f"frozen exit {score_frozen.returncode}, {len(score_frozen.stdout)} bytes of JSON, "
-          f"{'identical to' if score_frozen.stdout == score_source.stdout else 'DIFFERENT from'} the source checkout",
-          failures)
+    check(
+        "score",
+        score_frozen.returncode == 0 and score_frozen.stdout == score_source.stdout,
+        f"frozen exit {score_frozen.returncode}, {len(score_frozen.stdout)} bytes of JSON, "
+        f"{'identical to' if score_frozen.stdout == score_source.stdout else 'DIFFERENT from'} the "
+        "source checkout",
+        failures,
+    )
 
-    memo_args = ["memo", str(DEMO), "--approver", "Ada Lovelace, CFO", "--approver", "Alan Turing, Head of ML"]
+    memo_args = [
+        "memo",
+        str(DEMO),
+        "--approver",
+        "Ada Lovelace, CFO",
+        "--approver",
+        "Alan Turing, Head of ML",
+    ]
     memo_frozen, memo_source = work / "frozen.pdf", work / "source.pdf"
     made_frozen = run([*frozen, *memo_args, "-o", str(memo_frozen)])
     made_source = run([*SOURCE_CLI, *memo_args, "-o", str(memo_source)], SOURCE_ENV)
-    same = memo_frozen.exists() and memo_source.exists() and memo_frozen.read_bytes() == memo_source.read_bytes()
-    check("memo", made_frozen.returncode == 0 and same,
-          f"frozen exit {made_frozen.returncode} ({made_frozen.stderr.decode().strip()[-300:]}), source exit "
-          f"{made_source.returncode}, PDFs {'byte-identical' if same else 'DIFFER'}", failures)
+    same = (
+        memo_frozen.exists()
+        and memo_source.exists()
+        and memo_frozen.read_bytes() == memo_source.read_bytes()
+    )
+    check(
+        "memo",
+        made_frozen.returncode == 0 and same,
+        f"frozen exit {made_frozen.returncode} ({made_frozen.stderr.decode().strip()[-300:]}), "
+        "source exit "
+        f"{made_source.returncode}, PDFs {'byte-identical' if same else 'DIFFER'}",
+        failures,
+    )
 
     if memo_frozen.exists():
         ok, detail = sign_and_verify(frozen, memo_frozen, work)
@@ -112,18 +157,27 @@ def smoke(bundle: Path) -> int:
         memo_offline = run([*frozen, *memo_args, "-o", str(offline_pdf)], offline=True)
         app_offline = run([*frozen, "app", str(DEMO)], PAINT_ENV, offline=True)
         same_offline = offline_pdf.exists() and offline_pdf.read_bytes() == memo_source.read_bytes()
-        check("offline", all(done.returncode == 0 for done in (score_offline, memo_offline, app_offline))
-              and same_offline,
-              f"no network namespace, memo {'byte-identical' if same_offline else 'DIFFERENT'}: score exit {score_offline.returncode}, memo exit {memo_offline.returncode}, "
-              f"app to first paint exit {app_offline.returncode}", failures)
+        check(
+            "offline",
+            all(done.returncode == 0 for done in (score_offline, memo_offline, app_offline))
+            and same_offline,
+            f"no network namespace, memo {'byte-identical' if same_offline else 'DIFFERENT'}: "
+            f"score exit {score_offline.returncode}, memo exit {memo_offline.returncode}, "
+            f"app to first paint exit {app_offline.returncode}",
+            failures,
+        )
     else:
         print("[skip] offline: this machine does not allow `unshare -rn`")
 
     frozen_start = first_paint_seconds(frozen)
     source_start = first_paint_seconds(SOURCE_CLI, SOURCE_ENV)
-    check("cold start", frozen_start < 1.5,
-          f"first painted window {frozen_start:.2f} s frozen, {source_start:.2f} s from source (median of 5)",
-          failures)
+    check(
+        "cold start",
+        frozen_start < 1.5,
+        f"first painted window {frozen_start:.2f} s frozen, {source_start:.2f} s from source "
+        "(median of 5)",
+        failures,
+    )
     print(f"bundle size: {folder_size_mb(bundle):.0f} MB ({bundle})")
     shutil.rmtree(work, ignore_errors=True)
     return 1 if failures else 0

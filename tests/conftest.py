@@ -26,8 +26,11 @@ EXAMPLES = REPO / "resources" / "examples"
 
 # Qt's offscreen screen is 800x800 unless told otherwise; the windows size themselves to the screen
 # (gui/screen_fit.py), so the suite gives them a desktop's: 1920x1080 at 96 dpi, as before.
-OFFSCREEN_SCREEN = {"screens": [{"name": "desktop", "x": 0, "y": 0, "width": 1920, "height": 1080,
-                                 "logicalDpi": 96}]}
+OFFSCREEN_SCREEN = {
+    "screens": [
+        {"name": "desktop", "x": 0, "y": 0, "width": 1920, "height": 1080, "logicalDpi": 96}
+    ]
+}
 
 
 def offscreen_screen(folder: Path, width: int, height: int) -> str:
@@ -45,7 +48,11 @@ def qapp_args(tmp_path_factory) -> list[str]:
     """pytest-qt's QApplication arguments: on the offscreen platform, a desktop-sized screen."""
     if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
         return ["clusterbid-tests"]
-    return ["clusterbid-tests", "-platform", offscreen_screen(tmp_path_factory.mktemp("qt"), 1920, 1080)]
+    return [
+        "clusterbid-tests",
+        "-platform",
+        offscreen_screen(tmp_path_factory.mktemp("qt"), 1920, 1080),
+    ]
 
 
 def workload_dict(**overrides) -> dict:
@@ -87,8 +94,18 @@ def bid_dict(bid_id: str = "b1", **sections) -> dict:
             "largest_contiguous_block_gpus": 512,
             "spare_pool_gpus": 16,
         },
-        "fabric": {"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True},
-        "topology": {"kind": "rail-optimised", "oversubscription_ratio": 1, "leaf_domain_gpus": 512, "nvlink_domain_gpus": 8},
+        "fabric": {
+            "technology": "IB-NDR400",
+            "nics_per_node": 8,
+            "nic_line_rate_gbit_s": 400,
+            "gpudirect_rdma": True,
+        },
+        "topology": {
+            "kind": "rail-optimised",
+            "oversubscription_ratio": 1,
+            "leaf_domain_gpus": 512,
+            "nvlink_domain_gpus": 8,
+        },
         "reliability": {
             "uptime_sla_percent": 99.9,
             "failures_per_1000_gpu_days": 0.5,
@@ -98,8 +115,15 @@ def bid_dict(bid_id: str = "b1", **sections) -> dict:
         },
         # Fees and billing steps stated as none, invoices due net 30 (the buyer's own terms by
         # default: no cost of cash); left out, each would be "not stated" and priced (issue 31).
-        "terms": {"price_per_gpu_hour": "2.50", "currency": "USD", "one_off_fees": "0", "recurring_fees_per_month": "0",
-                  "billing_increment_hours": 0, "minimum_billed_hours": 0, "payment_terms_days": 30},
+        "terms": {
+            "price_per_gpu_hour": "2.50",
+            "currency": "USD",
+            "one_off_fees": "0",
+            "recurring_fees_per_month": "0",
+            "billing_increment_hours": 0,
+            "minimum_billed_hours": 0,
+            "payment_terms_days": 30,
+        },
     }
     for section, changes in sections.items():
         if isinstance(changes, dict) and isinstance(data.get(section), dict):
@@ -110,7 +134,12 @@ def bid_dict(bid_id: str = "b1", **sections) -> dict:
 
 
 def evaluation_dict(bids: list[dict] | None = None, **overrides) -> dict:
-    data = {"title": "test evaluation", "currency": "USD", "workload": workload_dict(), "bids": bids or [bid_dict()]}
+    data = {
+        "title": "test evaluation",
+        "currency": "USD",
+        "workload": workload_dict(),
+        "bids": bids or [bid_dict()],
+    }
     data.update(overrides)
     return data
 
@@ -128,6 +157,10 @@ def _memo_charts_kept_in_a_temporary_folder(tmp_path_factory):
     os.environ.setdefault("CLUSTERBID_CHART_CACHE", str(tmp_path_factory.mktemp("memo-charts")))
     # Memos, signatures and decisions the tests record are anchored in a log of the run's own,
     # never in the user's (core/store/anchor_log.py).
-    os.environ.setdefault("CLUSTERBID_ANCHOR_LOG", str(tmp_path_factory.mktemp("anchors") / "anchors.jsonl"))
+    os.environ.setdefault(
+        "CLUSTERBID_ANCHOR_LOG", str(tmp_path_factory.mktemp("anchors") / "anchors.jsonl")
+    )
     # The key that seals the first-paint table (core/display_seal.py) is the run's own too.
-    os.environ.setdefault("CLUSTERBID_DISPLAY_KEY", str(tmp_path_factory.mktemp("display-key") / "seal.key"))
+    os.environ.setdefault(
+        "CLUSTERBID_DISPLAY_KEY", str(tmp_path_factory.mktemp("display-key") / "seal.key")
+    )

@@ -21,7 +21,12 @@ LDD = """\
 
 def test_not_found_lines_become_sonames_once_each():
     assert missing_sonames(LDD) == [
-        "libxcb-cursor.so.0", "libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libxkbcommon-x11.so.0", "libEGL.so.1"]
+        "libxcb-cursor.so.0",
+        "libxcb-icccm.so.4",
+        "libxcb-keysyms.so.1",
+        "libxkbcommon-x11.so.0",
+        "libEGL.so.1",
+    ]
 
 
 def test_sonames_map_to_debian_package_names():
@@ -34,4 +39,6 @@ def test_sonames_map_to_debian_package_names():
     assert debian_package("libdbus-1.so.3") == "libdbus-1-3"
     assert debian_package("libX11-xcb.so.1") == "libx11-xcb1"
     assert install_hint(missing_sonames(LDD)) == (
-        "On Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1")
+        "On Debian/Ubuntu: sudo apt install libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 "
+        "libxkbcommon-x11-0 libegl1"
+    )

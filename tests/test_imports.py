@@ -24,22 +24,29 @@ CORE = REPO / "desktop" / "clusterbid" / "core"
 
 def _core_parts() -> set[str]:
     """The packages and modules directly inside clusterbid.core, as the layers name them."""
-    return {path.name if path.is_dir() else path.stem for path in CORE.iterdir()
-            if (path.is_dir() and (path / "__init__.py").exists())
-            or (path.suffix == ".py" and path.stem != "__init__")}
+    return {
+        path.name if path.is_dir() else path.stem
+        for path in CORE.iterdir()
+        if (path.is_dir() and (path / "__init__.py").exists())
+        or (path.suffix == ".py" and path.stem != "__init__")
+    }
 
 
 def _layered_parts() -> set[str]:
     config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
-    layers = next(c for c in contracts if c["type"] == "layers" and c.get("containers") == ["clusterbid.core"])
+    layers = next(
+        c for c in contracts if c["type"] == "layers" and c.get("containers") == ["clusterbid.core"]
+    )
     return {name.strip() for layer in layers["layers"] for name in re.split(r"[|:]", layer)}
 
 
 def test_every_core_package_and_module_sits_in_a_layer():
     outside = sorted(_core_parts() - _layered_parts())
-    assert not outside, (f"core parts outside the layers contract: {outside}; add each to the layer "
-                         "of pyproject.toml's [[tool.importlinter.contracts]] 'core's layers' it belongs to")
+    assert not outside, (
+        f"core parts outside the layers contract: {outside}; add each to the layer "
+        "of pyproject.toml's [[tool.importlinter.contracts]] 'core's layers' it belongs to"
+    )
     stale = sorted(_layered_parts() - _core_parts())
     assert not stale, f"the layers contract names parts core no longer has: {stale}"
 
@@ -72,8 +79,10 @@ def _named(node: ast.Import | ast.ImportFrom, module: str, modules: dict[str, Pa
 
 def _is_type_checking(node: ast.AST) -> bool:
     test = getattr(node, "test", None)
-    return isinstance(node, ast.If) and (getattr(test, "id", None) == "TYPE_CHECKING"
-                                         or getattr(test, "attr", None) == "TYPE_CHECKING")
+    return isinstance(node, ast.If) and (
+        getattr(test, "id", None) == "TYPE_CHECKING"
+        or getattr(test, "attr", None) == "TYPE_CHECKING"
+    )
 
 
 def import_graph(root: Path, package: str):
@@ -129,15 +138,19 @@ def dodged_circles(root: Path, package: str) -> list[str]:
     for module, line, named in deferred:
         chain = None if named == module else _chain(top, named, module)
         if chain:
-            found.append(f"{module} line {line} imports {named} inside a function, and "
-                         f"{' -> '.join(chain)} imports it back")
+            found.append(
+                f"{module} line {line} imports {named} inside a function, and "
+                f"{' -> '.join(chain)} imports it back"
+            )
     return found
 
 
 def test_no_import_inside_a_function_hides_an_import_circle():
     found = dodged_circles(REPO / "desktop", "clusterbid")
-    assert not found, ("imports that hide a circle (move what both modules need to a lower module, "
-                       "then import it at the top):\n" + "\n".join(found))
+    assert not found, (
+        "imports that hide a circle (move what both modules need to a lower module, "
+        "then import it at the top):\n" + "\n".join(found)
+    )
 
 
 def test_the_circle_check_can_fail_and_allows_lazy_heavy_libraries(tmp_path):
@@ -145,13 +158,18 @@ def test_the_circle_check_can_fail_and_allows_lazy_heavy_libraries(tmp_path):
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "low.py").write_text("import json\n")
-    (package / "high.py").write_text("from app import low\n\n\ndef later():\n    from app import middle\n")
+    (package / "high.py").write_text(
+        "from app import low\n\n\ndef later():\n    from app import middle\n"
+    )
     (package / "middle.py").write_text("from app.high import later\n")
     (package / "charts.py").write_text(
         "from app import low\n\n\ndef draw():\n"
         "    import matplotlib  # heavy: loaded when a chart is drawn, not at start-up\n"
         "    from app import low as again  # first-party, no circle\n"
-        "    if False:\n        from app import high  # high -> low only: no circle either\n")
+        "    if False:\n        from app import high  # high -> low only: no circle either\n"
+    )
     found = dodged_circles(tmp_path, "app")
-    assert found == ["app.high line 5 imports app.middle inside a function, and app.middle -> app.high "
-                     "imports it back"]
+    assert found == [
+        "app.high line 5 imports app.middle inside a function, and app.middle -> app.high "
+        "imports it back"
+    ]

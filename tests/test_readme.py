@@ -15,9 +15,14 @@ MOVED_TO_DOCS = ("command-line.md", "architecture.md", "benchmarks.md", "validat
 def test_the_readme_is_short_and_speaks_to_officers_first():
     text = (REPO / "README.md").read_text(encoding="utf-8")
     words = len(text.split())  # as `wc -w` counts them: 5,264 when issue 38 was filed
-    assert words <= 1_200, f"README.md has {words:,} words; move reference material to resources/docs/"
+    assert words <= 1_200, (
+        f"README.md has {words:,} words; move reference material to resources/docs/"
+    )
     headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
-    assert headings[:2] == ["Quick start", "What the demo shows"] and headings[-1] == "Where to read more"
+    assert (
+        headings[:2] == ["Quick start", "What the demo shows"]
+        and headings[-1] == "Where to read more"
+    )
     assert "Help > Documentation" in text  # the pages open in the app, offline
     for page in MOVED_TO_DOCS:
         assert f"](resources/docs/{page})" in text, page

@@ -26,9 +26,13 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
         # Built beside the old file and renamed over it: with --force on a full disk the existing
         # evaluation stays, instead of being deleted before the new one could be written.
-        replace_atomically(path, lambda temp: KeptTableDocument.create(temp, demo_evaluation()).close())
+        replace_atomically(
+            path, lambda temp: KeptTableDocument.create(temp, demo_evaluation()).close()
+        )
     else:
-        write_bytes_atomically(path, (demo_evaluation().model_dump_json(indent=2) + "\n").encode("utf-8"))
+        write_bytes_atomically(
+            path, (demo_evaluation().model_dump_json(indent=2) + "\n").encode("utf-8")
+        )
     print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")
     return 0
 
@@ -43,21 +47,23 @@ def _load_evaluation(path: str):
     return read_evaluation(Path(path), warn=warn)
 
 
-
-
 def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
     from clusterbid.operations.scoring import score
 
     result = score(evaluation, no_progress, NEVER_CANCELLED, samples)
-    print(json.dumps(result.as_json(), indent=2, ensure_ascii=False) if as_json else result.as_table())
+    print(
+        json.dumps(result.as_json(), indent=2, ensure_ascii=False) if as_json else result.as_table()
+    )
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from clusterbid.core.errors import InputError
 
     if args.samples < 1:
-        raise InputError(f"--samples must be at least 1 (got {args.samples}); the default is {DEFAULT_SAMPLES:,}")
+        raise InputError(
+            f"--samples must be at least 1 (got {args.samples}); the default is {DEFAULT_SAMPLES:,}"
+        )
     _print_scorecard(_load_evaluation(args.path), args.json, args.samples)
     return 0
 
@@ -75,9 +81,13 @@ def _cmd_estimate(args: argparse.Namespace) -> int:
     bid = read_model(Bid, Path(args.bid))
     title = f"{bid.quote.provider} for {workload.name}"
     try:
-        evaluation = Evaluation(title=title[:200], currency=bid.terms.currency, workload=workload, bids=(bid,))
+        evaluation = Evaluation(
+            title=title[:200], currency=bid.terms.currency, workload=workload, bids=(bid,)
+        )
     except ValidationError as exc:
-        raise InputError(describe_validation_error(exc, f"{args.workload} with {args.bid}")) from None
+        raise InputError(
+            describe_validation_error(exc, f"{args.workload} with {args.bid}")
+        ) from None
     _print_scorecard(evaluation, args.json)
     return 0
 
@@ -115,14 +125,18 @@ def _cmd_schema(args: argparse.Namespace) -> int:
             write_bytes_atomically(target, text.encode("utf-8"))
             print(f"wrote {target}")
     if stale:
-        print(f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr)
+        print(
+            f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr
+        )
         return 1
     return 0
 
 
 def _cmd_app(args: argparse.Namespace) -> int:
     """The desktop app where a display exists; otherwise the headless ranking of the demo."""
-    headless = sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    headless = sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    )
     if headless and os.environ.get("QT_QPA_PLATFORM") not in ("offscreen", "minimal"):
         print("No display found: showing the ranking instead of the window.\n")
         _print_scorecard(_demo() if args.path is None else _load_evaluation(args.path), False)
@@ -157,48 +171,105 @@ def _demo():
 VERBS: tuple[tuple[str, str, str], ...] = (
     ("app", "clusterbid.cli", "open the desktop app (the demo when no PATH is given)"),
     ("demo", "clusterbid.cli", "write the bundled demo evaluation to PATH (.clusterbid or .json)"),
-    ("score", "clusterbid.cli",
-     "rank the bids by cost to finish (training) or cost per million output tokens (inference)"),
+    (
+        "score",
+        "clusterbid.cli",
+        "rank the bids by cost to finish (training) or cost per million output tokens (inference)",
+    ),
     ("estimate", "clusterbid.cli", "score one bid for one workload (JSON files)"),
     ("schema", "clusterbid.cli", "write (or --check) the JSON Schemas in resources/schema/"),
-    ("export-template", "clusterbid.cli_interchange",
-     "write a blank bid template to send to providers (.xlsx or .csv)"),
-    ("import-bids", "clusterbid.cli_interchange",
-     "validate a filled bid template (.xlsx, .csv or .json)"),
+    (
+        "export-template",
+        "clusterbid.cli_interchange",
+        "write a blank bid template to send to providers (.xlsx or .csv)",
+    ),
+    (
+        "import-bids",
+        "clusterbid.cli_interchange",
+        "validate a filled bid template (.xlsx, .csv or .json)",
+    ),
     ("new", "clusterbid.cli_store", "create an evaluation file (.clusterbid)"),
-    ("audit", "clusterbid.cli_store",
-     "print an evaluation's audit trail and verify its hash chain"),
+    (
+        "audit",
+        "clusterbid.cli_store",
+        "print an evaluation's audit trail and verify its hash chain",
+    ),
     ("copy", "clusterbid.cli_store", "copy a .clusterbid file safely (also right after a crash)"),
-    ("import", "clusterbid.cli_store",
-     "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"),
+    (
+        "import",
+        "clusterbid.cli_store",
+        "import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file",
+    ),
     ("export", "clusterbid.cli_store", "export the scored comparison to .xlsx or .csv"),
-    ("evidence", "clusterbid.cli_evidence",
-     "read benchmark evidence (nccl-tests, training throughput, scaling)"),
-    ("serving-evidence", "clusterbid.cli_serving_evidence",
-     "read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)"),
+    (
+        "evidence",
+        "clusterbid.cli_evidence",
+        "read benchmark evidence (nccl-tests, training throughput, scaling)",
+    ),
+    (
+        "serving-evidence",
+        "clusterbid.cli_serving_evidence",
+        "read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)",
+    ),
     ("memo", "clusterbid.cli_memo", "export the approval memo PDF of an evaluation"),
-    ("sign", "clusterbid.cli_signoff",
-     "sign your approver field of a memo with your PKCS#12 certificate"),
-    ("verify", "clusterbid.cli_signoff",
-     "prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID"),
-    ("seal", "clusterbid.cli_seal",
-     "seal a signed memo for the archive: validation data and a document timestamp"),
-    ("trust", "clusterbid.cli_trust",
-     "list, or --add, the approver certificates (or CA) a .clusterbid document trusts"),
-    ("approvers", "clusterbid.cli_approvers",
-     "list, --add, --new-key or --retire the approvers (person, role, key) a .clusterbid document registers"),
-    ("countersign", "clusterbid.cli_trust",
-     "sign a .clusterbid document's history up to now with your own key (PKCS#12)"),
-    ("request-evidence", "clusterbid.cli_request",
-     "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states"),
-    ("plan", "clusterbid.cli_plan",
-     "show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, idle time)"),
-    ("acceptance-plan", "clusterbid.cli_acceptance",
-     "write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)"),
-    ("acceptance-status", "clusterbid.cli_acceptance",
-     "attach files returned after handover and show pass, fail or missing per test"),
-    ("panel", "clusterbid.cli_panel",
-     "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, agree"),
+    (
+        "sign",
+        "clusterbid.cli_signoff",
+        "sign your approver field of a memo with your PKCS#12 certificate",
+    ),
+    (
+        "verify",
+        "clusterbid.cli_signoff",
+        "prove a memo's pages, signatures, approvers and figures: VALID, INDETERMINATE or INVALID",
+    ),
+    (
+        "seal",
+        "clusterbid.cli_seal",
+        "seal a signed memo for the archive: validation data and a document timestamp",
+    ),
+    (
+        "trust",
+        "clusterbid.cli_trust",
+        "list, or --add, the approver certificates (or CA) a .clusterbid document trusts",
+    ),
+    (
+        "approvers",
+        "clusterbid.cli_approvers",
+        "list, --add, --new-key or --retire the approvers (person, role, key) a .clusterbid "
+        "document registers",
+    ),
+    (
+        "countersign",
+        "clusterbid.cli_trust",
+        "sign a .clusterbid document's history up to now with your own key (PKCS#12)",
+    ),
+    (
+        "request-evidence",
+        "clusterbid.cli_request",
+        "write a bid's request-for-evidence pack (Markdown + JSON), or show the requests' states",
+    ),
+    (
+        "plan",
+        "clusterbid.cli_plan",
+        "show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, idle "
+        "time)",
+    ),
+    (
+        "acceptance-plan",
+        "clusterbid.cli_acceptance",
+        "write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)",
+    ),
+    (
+        "acceptance-status",
+        "clusterbid.cli_acceptance",
+        "attach files returned after handover and show pass, fail or missing per test",
+    ),
+    (
+        "panel",
+        "clusterbid.cli_panel",
+        "an evaluation panel, offline: invite evaluators, merge their copies, see where they "
+        "disagree, agree",
+    ),
 )
 ALL_VERBS = "*"
 
@@ -222,17 +293,31 @@ def register(verbs) -> None:
     app.add_argument("path", nargs="?", help="an evaluation file")
     app.set_defaults(handler=_cmd_app)
 
-    demo = verbs.add_parser("demo", help="write the bundled demo evaluation to PATH (.clusterbid or .json)")
+    demo = verbs.add_parser(
+        "demo", help="write the bundled demo evaluation to PATH (.clusterbid or .json)"
+    )
     demo.add_argument("path")
     demo.add_argument("--force", action="store_true", help="overwrite an existing file")
     demo.set_defaults(handler=_cmd_demo)
 
-    score = verbs.add_parser("score", help="rank the bids by cost to finish (training) or cost per million output tokens (inference)")
+    score = verbs.add_parser(
+        "score",
+        help=(
+            "rank the bids by cost to finish (training) or cost per million output tokens "
+            "(inference)"
+        ),
+    )
     score.add_argument("path")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
     score.add_argument(
-        "--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
-        help=f"Monte Carlo samples for the P10-P90 bands and win probabilities (default {DEFAULT_SAMPLES:,})",
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        metavar="N",
+        help=(
+            "Monte Carlo samples for the P10-P90 bands and win probabilities (default "
+            f"{DEFAULT_SAMPLES:,})"
+        ),
     )
     score.set_defaults(handler=_cmd_score)
 
@@ -242,8 +327,12 @@ def register(verbs) -> None:
     estimate.add_argument("--json", action="store_true")
     estimate.set_defaults(handler=_cmd_estimate)
 
-    schema = verbs.add_parser("schema", help="write (or --check) the JSON Schemas in resources/schema/")
-    schema.add_argument("--check", action="store_true", help="exit 1 if the files differ from the models")
+    schema = verbs.add_parser(
+        "schema", help="write (or --check) the JSON Schemas in resources/schema/"
+    )
+    schema.add_argument(
+        "--check", action="store_true", help="exit 1 if the files differ from the models"
+    )
     schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
     schema.set_defaults(handler=_cmd_schema)
 
@@ -295,7 +384,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug of ours: say so plainly instead of dumping a traceback
-        print(f"internal error ({type(exc).__name__}: {exc}); please report it with the command you ran", file=sys.stderr)
+        print(
+            f"internal error ({type(exc).__name__}: {exc}); please report it with the command you "
+            "ran",
+            file=sys.stderr,
+        )
         return 70
 
 

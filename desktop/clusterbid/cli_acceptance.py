@@ -29,11 +29,24 @@ def _plan(args: argparse.Namespace) -> int:
         from clusterbid.core.store import EvaluationDocument
 
         with EvaluationDocument.open(path, user=args.user) as document:
-            written = write_acceptance_plan(document.evaluation, args.bid, Path(args.output), no_progress,
-                                            NEVER_CANCELLED, issued=issued, document=document)
+            written = write_acceptance_plan(
+                document.evaluation,
+                args.bid,
+                Path(args.output),
+                no_progress,
+                NEVER_CANCELLED,
+                issued=issued,
+                document=document,
+            )
     else:
-        written = write_acceptance_plan(read_evaluation(path), args.bid, Path(args.output), no_progress,
-                                        NEVER_CANCELLED, issued=issued)
+        written = write_acceptance_plan(
+            read_evaluation(path),
+            args.bid,
+            Path(args.output),
+            no_progress,
+            NEVER_CANCELLED,
+            issued=issued,
+        )
     print(written.written_words())
     for test in written.plan.tests:
         from clusterbid.core.acceptance.render import threshold_words
@@ -46,32 +59,56 @@ def _status(args: argparse.Namespace) -> int:
     from clusterbid.core.acceptance.results import RecordedOutcome, record_outcome
     from clusterbid.core.acceptance.status import STATE_WORDS
     from clusterbid.core.store import EvaluationDocument
-    from clusterbid.operations.acceptance import acceptance_status, attach_acceptance_files, awarded_plan
+    from clusterbid.operations.acceptance import (
+        acceptance_status,
+        attach_acceptance_files,
+        awarded_plan,
+    )
 
     path = Path(args.path)
     if path.suffix != ".clusterbid":
-        raise InputError(f"{path}: acceptance results live in a .clusterbid document, not in {path.suffix or 'this file'}")
+        raise InputError(
+            f"{path}: acceptance results live in a .clusterbid document, not in "
+            f"{path.suffix or 'this file'}"
+        )
     with EvaluationDocument.open(path, user=args.user) as document:
-        for line in attach_acceptance_files(document, args.bid, [Path(p) for p in args.attach or []]):
+        for line in attach_acceptance_files(
+            document, args.bid, [Path(p) for p in args.attach or []]
+        ):
             print(f"Attached {line}")
         if args.record:
             if args.outcome is None or not (args.note or "").strip():
-                raise InputError("--record needs --outcome pass|fail and --note (what was seen, by whom)")
+                raise InputError(
+                    "--record needs --outcome pass|fail and --note (what was seen, by whom)"
+                )
             plan, issued = awarded_plan(document, args.bid)
             if not issued:
-                raise InputError(f"no acceptance plan of {plan.bid_id} is kept: write it first (acceptance-plan)")
-            outcome = RecordedOutcome(passed=args.outcome == "pass", measured=args.measured, note=args.note.strip())
+                raise InputError(
+                    f"no acceptance plan of {plan.bid_id} is kept: write it first (acceptance-plan)"
+                )
+            outcome = RecordedOutcome(
+                passed=args.outcome == "pass", measured=args.measured, note=args.note.strip()
+            )
             record_outcome(document, plan, args.record, outcome)
         status = acceptance_status(document, args.bid, with_what_if=args.what_if, today=args.today)
         currency = document.evaluation.currency
     plan = status.plan
-    print(f"Acceptance of {plan.provider} (bid {plan.bid_id})" + ("" if status.issued else
-          ": no plan was issued; judged against one built now from the current figures"))
+    print(
+        f"Acceptance of {plan.provider} (bid {plan.bid_id})"
+        + (
+            ""
+            if status.issued
+            else ": no plan was issued; judged against one built now from the current figures"
+        )
+    )
     from clusterbid.core.acceptance.render import threshold_words
 
     for r in status.results:
         seen = "" if r.measured is None else f", measured {r.measured:,.6g} {r.test.unit}".rstrip()
-        print(f"{r.test.test_id} {r.test.title}: {STATE_WORDS[r.state]}{seen} (pass {threshold_words(r.test)})")
+        print(
+            f"{r.test.test_id} {r.test.title}: {STATE_WORDS[r.state]}{seen} (pass "
+            f"{threshold_words(r.test)})"
+        )
         for name in r.files:
             print(f"    returned: {name}")
         for note in r.notes:
@@ -79,8 +116,10 @@ def _status(args: argparse.Namespace) -> int:
         if r.remedy_owed:
             print(f"    remedy owed: {r.remedy_owed}")
     if status.what_if is not None:
-        print(status.what_if.words(currency) + (" Recorded in the audit trail as a what-if."
-                                                if status.what_if.figures_used else ""))
+        print(
+            status.what_if.words(currency)
+            + (" Recorded in the audit trail as a what-if." if status.what_if.figures_used else "")
+        )
     return 0
 
 
@@ -91,35 +130,58 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         except InputError as exc:
             print(f"clusterbid: error: {exc}", file=sys.stderr)
             return 2
+
     return run
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
-        "acceptance-plan", help="write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)",
+        "acceptance-plan",
+        help="write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)",
         description="One test per claim the evaluation relied on, each with a pass threshold derived from the "
-        "figure scored, the soak length and the remedy. From a .clusterbid document the plan is kept, so "
-        "files returned after handover are judged against it ('acceptance-status').")
+        "figure scored, the soak length and the remedy. From a .clusterbid document the plan is "
+        "kept, so "
+        "files returned after handover are judged against it ('acceptance-status').",
+    )
     p.add_argument("path", metavar="PATH", help="a .clusterbid document or an evaluation JSON")
     p.add_argument("--bid", metavar="ID", required=True, help="the bid awarded (or about to be)")
-    p.add_argument("-o", "--output", metavar="DIR", required=True, help="folder to write the annex to")
-    p.add_argument("--issued-on", type=_date, metavar="YYYY-MM-DD", help="day of issue (default: today)")
-    p.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    p.add_argument(
+        "-o", "--output", metavar="DIR", required=True, help="folder to write the annex to"
+    )
+    p.add_argument(
+        "--issued-on", type=_date, metavar="YYYY-MM-DD", help="day of issue (default: today)"
+    )
+    p.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     p.set_defaults(func=_guarded(_plan))
 
     s = subparsers.add_parser(
-        "acceptance-status", help="attach files returned after handover and show pass, fail or missing per test",
+        "acceptance-status",
+        help="attach files returned after handover and show pass, fail or missing per test",
         description="Files whose names begin with a test id (ACC-...) are read with the evidence readers and "
-        "kept with the awarded bid as acceptance evidence; the bid's own claims are never changed.")
+        "kept with the awarded bid as acceptance evidence; the bid's own claims are never changed.",
+    )
     s.add_argument("path", metavar="PATH", help="a .clusterbid document")
-    s.add_argument("--bid", metavar="ID", help="the awarded bid (default: the one bid with an acceptance plan)")
+    s.add_argument(
+        "--bid", metavar="ID", help="the awarded bid (default: the one bid with an acceptance plan)"
+    )
     s.add_argument("--attach", nargs="+", metavar="FILE", help="returned files to keep and judge")
-    s.add_argument("--record", metavar="TEST_ID", help="record the outcome of a test the app reads no file for")
+    s.add_argument(
+        "--record", metavar="TEST_ID", help="record the outcome of a test the app reads no file for"
+    )
     s.add_argument("--outcome", choices=("pass", "fail"), help="with --record")
-    s.add_argument("--measured", type=float, help="with --record: the figure seen, in the test's unit")
+    s.add_argument(
+        "--measured", type=float, help="with --record: the figure seen, in the test's unit"
+    )
     s.add_argument("--note", help="with --record: what was seen, and by whom")
-    s.add_argument("--what-if", action="store_true",
-                   help="re-score the award with the measured figures (recorded as a what-if)")
+    s.add_argument(
+        "--what-if",
+        action="store_true",
+        help="re-score the award with the measured figures (recorded as a what-if)",
+    )
     s.add_argument("--today", type=_date, metavar="YYYY-MM-DD", help=argparse.SUPPRESS)
-    s.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    s.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     s.set_defaults(func=_guarded(_status))

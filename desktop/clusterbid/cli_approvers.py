@@ -45,7 +45,7 @@ def run_approvers(args: argparse.Namespace) -> int:
         lines = approver_registry.registry_lines(document)
     print(
         f"{args.document}: {len(lines)} approver(s) registered"
-        + (":" if lines else "; add each with --add \"Name, Role\" --email E --cert CERT.pem")
+        + (":" if lines else '; add each with --add "Name, Role" --email E --cert CERT.pem')
     )
     for line in lines:
         print(f"  {line}")

@@ -27,8 +27,12 @@ def _fail(message: str) -> int:
 _size = size_text
 
 
-def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = None,
-          data: bytes | None = None) -> EvidenceReading:
+def _read(
+    path: Path,
+    args: argparse.Namespace,
+    fabric: FabricClaim | None = None,
+    data: bytes | None = None,
+) -> EvidenceReading:
     from clusterbid.operations.evidence_attach import read_evidence_file
 
     return read_evidence_file(path, _options(args), fabric, data)
@@ -37,8 +41,16 @@ def _read(path: Path, args: argparse.Namespace, fabric: FabricClaim | None = Non
 def _options(args: argparse.Namespace):
     from clusterbid.operations.evidence_attach import ReadingOptions
 
-    return ReadingOptions(args.format, args.measured_by, args.measured_on, args.nic_aggregate_gb_s,
-                          args.fabric, args.claims_gdr, args.nodes, args.run)
+    return ReadingOptions(
+        args.format,
+        args.measured_by,
+        args.measured_on,
+        args.nic_aggregate_gb_s,
+        args.fabric,
+        args.claims_gdr,
+        args.nodes,
+        args.run,
+    )
 
 
 def _nccl_lines(reading: EvidenceReading) -> list[str]:
@@ -52,28 +64,47 @@ def _nccl_lines(reading: EvidenceReading) -> list[str]:
             f"{len(run.hosts)} hosts ({', '.join(run.hosts)})" if run.hosts else None,
             run.gpu_model,
         ]))  # fmt: skip
-        sizes = f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}" if run.rows else ""
+        sizes = (
+            f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}"
+            if run.rows
+            else ""
+        )
         lines.append(f"Run {index}{where}: {setup}; {len(run.rows)} size rows{sizes}")
         if run.plateau is not None:
-            lines.append(f"  busbw {'plateau' if run.plateau.saturated else 'lower bound'}: {run.plateau.describe()}")
+            lines.append(
+                f"  busbw {'plateau' if run.plateau.saturated else 'lower bound'}: "
+                f"{run.plateau.describe()}"
+            )
         else:
             lines.append("  busbw plateau: none (no size row with busbw above 0)")
         if run.topology is not None:
-            lines.append(f"  NCCL INFO ({run.topology.info_lines} lines): {run.topology.describe()}")
+            lines.append(
+                f"  NCCL INFO ({run.topology.info_lines} lines): {run.topology.describe()}"
+            )
         lines += _curve_lines(run)
         if run.avg_busbw_line_gb_s is not None:
-            lines.append(f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it averages every size)")
+            lines.append(
+                f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it "
+                "averages every size)"
+            )
     return lines
 
 
 def _curve_lines(run) -> list[str]:
     """The per-size curve, always: a sweep that never saturates is judged by its shape."""
     titles = ("oop time us", "algbw", "busbw", "ip time us", "algbw", "busbw")
-    lines = ["    " + f"{'size':>9}" + "".join(f" {t:>12}" if "time" in t else f" {t:>8}" for t in titles)]
+    lines = [
+        "    "
+        + f"{'size':>9}"
+        + "".join(f" {t:>12}" if "time" in t else f" {t:>8}" for t in titles)
+    ]
     for row in run.rows:
         o, i = row.out_of_place, row.in_place
-        lines.append(f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} {o.busbw_gb_s:>8g} "
-                     f"{i.time_us:>12g} {i.algbw_gb_s:>8g} {i.busbw_gb_s:>8g}")
+        lines.append(
+            f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} "
+            f"{o.busbw_gb_s:>8g} "
+            f"{i.time_us:>12g} {i.algbw_gb_s:>8g} {i.busbw_gb_s:>8g}"
+        )
     return lines
 
 
@@ -85,8 +116,10 @@ def _throughput_lines(reading: EvidenceReading) -> list[str]:
         where = f"line {row.line}" if row.line else "row"
         tokens = f"{r.tokens_per_second:,.0f} tokens/s, " if r.tokens_per_second else ""
         lines.append(
-            f"  {where}: {row.model} ({row.active_params_b:g}B active, {row.precision}, seq {row.sequence_length}), "
-            f"TP{row.tp} PP{row.pp}{f' CP{row.cp}' if row.cp > 1 else ''} DP{row.dp} on {row.gpus} {row.gpu_model}: "
+            f"  {where}: {row.model} ({row.active_params_b:g}B active, {row.precision}, seq "
+            f"{row.sequence_length}), "
+            f"TP{row.tp} PP{row.pp}{f' CP{row.cp}' if row.cp > 1 else ''} DP{row.dp} on {row.gpus} "
+            f"{row.gpu_model}: "
             f"{tokens}MFU {r.mfu:.2%} [{r.mfu_method}]"
         )
     return lines
@@ -96,16 +129,28 @@ def _scaling_lines(reading: EvidenceReading, job_gpus: int | None) -> list[str]:
     table = reading.scaling
     assert table is not None
     s, fit = table.setup, table.fit
-    lines = [f"{s.model} ({s.active_params_b:g}B active, {s.precision}) on {s.gpu_model}, {fit.points} sizes:",
-             f"  {'GPUs':>8} {'tokens/s':>14} {'MFU':>7} {'efficiency':>11} {'fitted':>7}"]
+    lines = [
+        f"{s.model} ({s.active_params_b:g}B active, {s.precision}) on {s.gpu_model}, {fit.points} "
+        "sizes:",
+        f"  {'GPUs':>8} {'tokens/s':>14} {'MFU':>7} {'efficiency':>11} {'fitted':>7}",
+    ]
     for p in table.points:
-        lines.append(f"  {p.gpus:>8,} {p.tokens_per_second:>14,.0f} {p.mfu:>7.2%} {p.efficiency:>11.1%} {p.fitted_efficiency:>7.1%}")
-    lines.append(f"Fit: tokens/s = {fit.coefficient:.4g} x N^{fit.exponent:.4f}; RMS relative residual {fit.rms_relative_error:.2%} "
-                 f"(efficiency relative to {fit.base_gpus} GPUs)")
+        lines.append(
+            f"  {p.gpus:>8,} {p.tokens_per_second:>14,.0f} {p.mfu:>7.2%} {p.efficiency:>11.1%} "
+            f"{p.fitted_efficiency:>7.1%}"
+        )
+    lines.append(
+        f"Fit: tokens/s = {fit.coefficient:.4g} x N^{fit.exponent:.4f}; RMS relative residual "
+        f"{fit.rms_relative_error:.2%} "
+        f"(efficiency relative to {fit.base_gpus} GPUs)"
+    )
     if job_gpus is not None:
         ex = table.extrapolate(job_gpus)
-        lines.append(f"At the job size, {job_gpus:,} GPUs: {ex.tokens_per_second:,.0f} tokens/s, efficiency {ex.efficiency:.1%}, "
-                     f"MFU {table.mfu_at(job_gpus):.2%}")
+        lines.append(
+            f"At the job size, {job_gpus:,} GPUs: {ex.tokens_per_second:,.0f} tokens/s, efficiency "
+            f"{ex.efficiency:.1%}, "
+            f"MFU {table.mfu_at(job_gpus):.2%}"
+        )
         if ex.warning:
             lines.append(f"  WARNING: {ex.warning}")
     return lines
@@ -115,8 +160,11 @@ def _evidence_lines(reading: EvidenceReading) -> list[str]:
     lines = ["Evidence (the file is the raw artefact, sha256 " + reading.sha256[:16] + "...):"]
     for item in reading.evidence:
         date = item.measured_on.isoformat() if item.measured_on else "date not given"
-        lines.append(f"  {item.kind.value} {item.value:g} {item.unit} at {item.scale_gpus:,} GPUs: grade {item.grade.value} "
-                     f"(measured by {item.measured_by}, {date})")
+        lines.append(
+            f"  {item.kind.value} {item.value:g} {item.unit} at {item.scale_gpus:,} GPUs: grade "
+            f"{item.grade.value} "
+            f"(measured by {item.measured_by}, {date})"
+        )
     if not reading.evidence:
         lines.append("  none usable by the cost model")
     return lines
@@ -158,26 +206,43 @@ def run_attach(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     try:
-        attached = attach_evidence(args.document, args.bid_id, path, _options(args), no_progress,
-                                   NEVER_CANCELLED, use_flagged=args.use_flagged, user=args.user)
+        attached = attach_evidence(
+            args.document,
+            args.bid_id,
+            path,
+            _options(args),
+            no_progress,
+            NEVER_CANCELLED,
+            use_flagged=args.use_flagged,
+            user=args.user,
+        )
     except InputError as exc:
         return _fail(str(exc))
     except OSError as exc:
         return _fail(f"{path}: cannot be read ({exc.strerror or exc})")
     reading, items, matched = attached.reading, attached.items, attached.matched
-    print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} evidence item(s)")
+    print(
+        f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} "
+        "evidence item(s)"
+    )
     print("\n".join(_evidence_lines(reading)[1:]))
     if matched:
         print(matched)
     suspect = [e for e in items if e.suspect and not e.suspect_override]
     if suspect:
-        print(f"{len(suspect)} figure(s) flagged as suspect are kept out of the cost model (spec figures used); "
-              "to use such a figure, attach the file with --use-flagged REASON (the reason is recorded with it)")
+        print(
+            f"{len(suspect)} figure(s) flagged as suspect are kept out of the cost model (spec "
+            "figures used); "
+            "to use such a figure, attach the file with --use-flagged REASON (the reason is "
+            "recorded with it)"
+        )
     flags = reading.flags()
     if flags:
         print(f"{len(flags)} flag(s) to review: run 'clusterbid evidence parse {path}' to see them")
         fabric = [f for f in flags if f.code in ("ran_over_sockets", "gdr_off")]
-        print("\n".join(f"  [{f.code}] {f.message}" for f in fabric))  # the bid's own claim is contradicted
+        print(
+            "\n".join(f"  [{f.code}] {f.message}" for f in fabric)
+        )  # the bid's own claim is contradicted
     return EXIT_OK
 
 
@@ -195,46 +260,108 @@ def _positive_int(text: str) -> int:
 
 
 def _reading_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=FORMATS, default="auto", help="file format (default: detected from the content)")
-    parser.add_argument("--measured-by", choices=MEASURERS, default=None,
-                        help="who ran an nccl-tests log (default: provider); throughput files name it themselves")
-    parser.add_argument("--measured-on", type=_date, default=None, metavar="YYYY-MM-DD", help="date of an nccl-tests run")
-    parser.add_argument("--nic-aggregate-gb-s", type=float, default=None, metavar="X",
-                        help="NIC bandwidth per node in GB/s, to flag 2-node busbw above it (Tree/NVLS inflation)")
-    parser.add_argument("--nodes", type=_positive_int, default=None, metavar="N",
-                        help="nodes the run spanned, when the log's rank list and launcher line are silent: for the NIC "
-                        "check, and (attach) with the bid's GPUs per node as the GPU count of a log without rank lines, "
-                        "flagged as such")
-    parser.add_argument("--fabric", default=None, metavar="FABRIC_ID",
-                        help="catalog fabric the bid offers (e.g. IB-NDR400), to flag a log that ran over TCP sockets "
-                        "(attach: default the bid's own fabric)")
-    parser.add_argument("--claims-gdr", action="store_true",
-                        help="with --fabric: the bid claims GPUDirect RDMA, so a log with it disabled is flagged")
-    parser.add_argument("--run", type=_positive_int, default=None, metavar="N",
-                        help="use only run N of a file holding several (numbered as 'evidence parse' lists them)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="auto",
+        help="file format (default: detected from the content)",
+    )
+    parser.add_argument(
+        "--measured-by",
+        choices=MEASURERS,
+        default=None,
+        help="who ran an nccl-tests log (default: provider); throughput files name it themselves",
+    )
+    parser.add_argument(
+        "--measured-on",
+        type=_date,
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="date of an nccl-tests run",
+    )
+    parser.add_argument(
+        "--nic-aggregate-gb-s",
+        type=float,
+        default=None,
+        metavar="X",
+        help="NIC bandwidth per node in GB/s, to flag 2-node busbw above it (Tree/NVLS inflation)",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="nodes the run spanned, when the log's rank list and launcher line are silent: for the NIC "
+        "check, and (attach) with the bid's GPUs per node as the GPU count of a log without rank "
+        "lines, "
+        "flagged as such",
+    )
+    parser.add_argument(
+        "--fabric",
+        default=None,
+        metavar="FABRIC_ID",
+        help="catalog fabric the bid offers (e.g. IB-NDR400), to flag a log that ran over TCP sockets "
+        "(attach: default the bid's own fabric)",
+    )
+    parser.add_argument(
+        "--claims-gdr",
+        action="store_true",
+        help="with --fabric: the bid claims GPUDirect RDMA, so a log with it disabled is flagged",
+    )
+    parser.add_argument(
+        "--run",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="use only run N of a file holding several (numbered as 'evidence parse' lists them)",
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `evidence parse` and `evidence attach`; each sets `func(args) -> int exit code`."""
-    evidence = subparsers.add_parser("evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)")
+    evidence = subparsers.add_parser(
+        "evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)"
+    )
     verbs = evidence.add_subparsers(dest="evidence_verb", metavar="ACTION", required=True)
-    parse = verbs.add_parser("parse", help="print what an evidence file holds, its flags and grade",
-                             description="Parse an evidence file; exit 2 with file, line and problem when it cannot be read.")
+    parse = verbs.add_parser(
+        "parse",
+        help="print what an evidence file holds, its flags and grade",
+        description=(
+            "Parse an evidence file; exit 2 with file, line and problem when it cannot be read."
+        ),
+    )
     parse.add_argument("file", metavar="FILE")
     parse.add_argument("--json", action="store_true", help="print JSON instead of text")
-    parse.add_argument("--job-gpus", type=_positive_int, default=None, metavar="N",
-                       help="extrapolate a scaling table's fit to this job size")
+    parse.add_argument(
+        "--job-gpus",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="extrapolate a scaling table's fit to this job size",
+    )
     _reading_options(parse)
     parse.set_defaults(func=run_parse)
 
-    attach = verbs.add_parser("attach", help="parse an evidence file and attach it, with its figures, to a bid",
-                              description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence to "
-                              "BID_ID in one transaction. A file that fails to parse changes nothing.")
+    attach = verbs.add_parser(
+        "attach",
+        help="parse an evidence file and attach it, with its figures, to a bid",
+        description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence to "
+        "BID_ID in one transaction. A file that fails to parse changes nothing.",
+    )
     attach.add_argument("document", type=Path, metavar="DOCUMENT", help="a .clusterbid document")
     attach.add_argument("bid_id", metavar="BID_ID")
     attach.add_argument("file", metavar="FILE")
-    attach.add_argument("--use-flagged", default=None, metavar="REASON",
-                        help="use figures a check flagged as suspect (e.g. above the NIC aggregate); REASON is recorded")
-    attach.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    attach.add_argument(
+        "--use-flagged",
+        default=None,
+        metavar="REASON",
+        help=(
+            "use figures a check flagged as suspect (e.g. above the NIC aggregate); REASON is "
+            "recorded"
+        ),
+    )
+    attach.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     _reading_options(attach)
     attach.set_defaults(func=run_attach)

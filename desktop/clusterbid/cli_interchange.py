@@ -14,13 +14,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     export = subparsers.add_parser(
         "export-template", help="write a blank bid template to send to providers (.xlsx or .csv)"
     )
-    export.add_argument("file", help="output file; .xlsx gets validation lists and an Instructions sheet")
+    export.add_argument(
+        "file", help="output file; .xlsx gets validation lists and an Instructions sheet"
+    )
     export.set_defaults(func=export_template_command)
 
-    check = subparsers.add_parser("import-bids", help="validate a filled bid template (.xlsx, .csv or .json)")
+    check = subparsers.add_parser(
+        "import-bids", help="validate a filled bid template (.xlsx, .csv or .json)"
+    )
     check.add_argument("file", help="the filled template")
-    check.add_argument("--valid-rows-only", action="store_true", help="accept the valid rows, list the rest")
-    check.add_argument("--json", action="store_true", help="print the report (and accepted bids) as JSON")
+    check.add_argument(
+        "--valid-rows-only", action="store_true", help="accept the valid rows, list the rest"
+    )
+    check.add_argument(
+        "--json", action="store_true", help="print the report (and accepted bids) as JSON"
+    )
     check.set_defaults(func=import_bids_command)
 
 
@@ -43,7 +51,9 @@ def import_bids_command(args: argparse.Namespace) -> int:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        report = read_bid_sheet(args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only)
+        report = read_bid_sheet(
+            args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only
+        )
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -38,8 +38,14 @@ def run_memo(args: argparse.Namespace) -> int:
         if refusal:
             raise InputError(refusal)
         notes, made_from = _document_source(source, evaluation, args.accept_failed_audit, notes)
-    choices = memo_export.MemoChoices(approvers, notes, override, decision_date, args.samples,
-                                      rationale=args.tradeoff_rationale or "")
+    choices = memo_export.MemoChoices(
+        approvers,
+        notes,
+        override,
+        decision_date,
+        args.samples,
+        rationale=args.tradeoff_rationale or "",
+    )
     try:
         exported = memo_export.export_memo(made_from, choices, output, no_progress, NEVER_CANCELLED)
     except InputError as exc:
@@ -52,9 +58,11 @@ def run_memo(args: argparse.Namespace) -> int:
             with EvaluationDocument.open(source) as document:
                 problems = memo_export.write_export_row(document, exported)
         except InputError as exc:  # the memo exists and is whole: say so, and what is missing
-            raise InputError(f"wrote the approval memo to {output} (SHA-256 {sha256}), but its export could not "
-                             f"be recorded in {source.name}'s audit trail ({exc}); the memo is complete, the "
-                             "trail does not list it: export again once the document can be written") from None
+            raise InputError(
+                f"wrote the approval memo to {output} (SHA-256 {sha256}), but its export could not "
+                f"be recorded in {source.name}'s audit trail ({exc}); the memo is complete, the "
+                "trail does not list it: export again once the document can be written"
+            ) from None
         print(f"recorded the export in the audit trail of {source}")
         for problem in problems:
             print(f"clusterbid: note: {problem}", file=sys.stderr)
@@ -71,8 +79,10 @@ def _decision_date(text: str | None):
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise InputError(f"--decision-date {text!r}: give the approval meeting's date as YYYY-MM-DD, "
-                         "e.g. 2026-12-01") from None
+        raise InputError(
+            f"--decision-date {text!r}: give the approval meeting's date as YYYY-MM-DD, "
+            "e.g. 2026-12-01"
+        ) from None
 
 
 def _document_source(source: Path, evaluation, reason: str | None, notes: str):
@@ -85,40 +95,69 @@ def _document_source(source: Path, evaluation, reason: str | None, notes: str):
     with EvaluationDocument.open(source) as document:
         report = document.audit_report
         if report.ok and reason:
-            raise InputError(f"--accept-failed-audit: {source.name} passes its audit; there is nothing to accept")
+            raise InputError(
+                f"--accept-failed-audit: {source.name} passes its audit; there is nothing to accept"
+            )
         if not report.ok:
             if not reason or not reason.strip():
-                raise InputError(audit_warning(report) + " No memo was made: to make one anyway, give "
-                                 "--accept-failed-audit REASON (recorded in the trail and printed on the memo).")
+                raise InputError(
+                    audit_warning(report) + " No memo was made: to make one anyway, give "
+                    "--accept-failed-audit REASON (recorded in the trail and printed on the memo)."
+                )
             note = memo_export.accept_failed_audit(document, reason)
-            print(f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}", file=sys.stderr)
+            print(
+                f"clusterbid: {audit_warning(report)} Accepted and recorded: {reason.strip()}",
+                file=sys.stderr,
+            )
             notes = f"{notes}\n\n{note}" if notes.strip() else note
         return notes, memo_export.memo_source(document, evaluation)
 
 
 def register(verbs: argparse._SubParsersAction) -> None:
     memo = verbs.add_parser(
-        "memo", help="export the approval memo PDF of an evaluation",
+        "memo",
+        help="export the approval memo PDF of an evaluation",
         description="Export the approval memo: decision, planned job and network assumptions, comparison, one page "
-                    "per bid, what was not verified, methodology, and one empty signature field per approver.",
+        "per bid, what was not verified, methodology, and one empty signature field per approver.",
     )
     memo.add_argument("path", metavar="PATH", help="a .clusterbid document or evaluation JSON")
     memo.add_argument("-o", "--output", required=True, metavar="MEMO.pdf", help="the PDF to write")
-    memo.add_argument("--approver", action="append", default=[], metavar='"Name, Role"',
-                      help="an approver who will sign (repeat for each, in signing order)")
+    memo.add_argument(
+        "--approver",
+        action="append",
+        default=[],
+        metavar='"Name, Role"',
+        help="an approver who will sign (repeat for each, in signing order)",
+    )
     memo.add_argument("--notes", default="", help="the officer's notes, printed under the decision")
-    memo.add_argument("--override", metavar="BID_ID", help="recommend this bid instead of the model's first")
-    memo.add_argument("--justification", metavar="TEXT", help="why the override (required with --override)")
-    memo.add_argument("--tradeoff-rationale", metavar="TEXT",
-                      help="why the recommendation is worth more than a cheaper passing bid (required when it "
-                           "costs more; printed in page 1's trade-off)")
-    memo.add_argument("--accept-failed-audit", metavar="REASON",
-                      help="make the memo of a document that fails its audit; the reason is recorded and printed")
-    memo.add_argument("--decision-date", metavar="YYYY-MM-DD",
-                      help="the date of the approval meeting, printed on page 1 apart from the quote dates "
-                           "(kept in the attached inputs; without it page 1 says none was given)")
-    memo.add_argument("--samples", type=int, default=DEFAULT_SAMPLES,
-                      help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
-                           f"default {DEFAULT_SAMPLES:,})")
+    memo.add_argument(
+        "--override", metavar="BID_ID", help="recommend this bid instead of the model's first"
+    )
+    memo.add_argument(
+        "--justification", metavar="TEXT", help="why the override (required with --override)"
+    )
+    memo.add_argument(
+        "--tradeoff-rationale",
+        metavar="TEXT",
+        help="why the recommendation is worth more than a cheaper passing bid (required when it "
+        "costs more; printed in page 1's trade-off)",
+    )
+    memo.add_argument(
+        "--accept-failed-audit",
+        metavar="REASON",
+        help="make the memo of a document that fails its audit; the reason is recorded and printed",
+    )
+    memo.add_argument(
+        "--decision-date",
+        metavar="YYYY-MM-DD",
+        help="the date of the approval meeting, printed on page 1 apart from the quote dates "
+        "(kept in the attached inputs; without it page 1 says none was given)",
+    )
+    memo.add_argument(
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
+        f"default {DEFAULT_SAMPLES:,})",
+    )
     memo.set_defaults(func=run_memo)
-

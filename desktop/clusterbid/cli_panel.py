@@ -9,7 +9,10 @@ from pathlib import Path
 from clusterbid.core.errors import InputError
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
-HELP = "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, agree"
+HELP = (
+    "an evaluation panel, offline: invite evaluators, merge their copies, see where they disagree, "
+    "agree"
+)
 
 
 def run_invite(args: argparse.Namespace) -> int:

@@ -22,7 +22,9 @@ def _pairs(items: list[str]) -> dict[str, str]:
     for item in items:
         name, equals, value = item.partition("=")
         if not equals or not name.strip():
-            raise InputError(f"--set {item!r}: give NAME=VALUE (an empty VALUE clears the input to its default)")
+            raise InputError(
+                f"--set {item!r}: give NAME=VALUE (an empty VALUE clears the input to its default)"
+            )
         texts[name.strip()] = value
     return texts
 
@@ -32,7 +34,10 @@ def _listing(evaluation: Evaluation) -> str:
 
     texts = current_texts(evaluation)
     width = max(len(i.name) for i in plan_inputs(evaluation))
-    return "\n".join(f"  {i.name:<{width}}  {texts[i.name] or '(empty)':<12}  {i.label}" for i in plan_inputs(evaluation))
+    return "\n".join(
+        f"  {i.name:<{width}}  {texts[i.name] or '(empty)':<12}  {i.label}"
+        for i in plan_inputs(evaluation)
+    )
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -62,11 +67,23 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     plan = subparsers.add_parser(
-        "plan", help="show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, idle time)",
+        "plan",
+        help=(
+            "show, or --set, the buyer's plan inputs (cost of capital, payment terms, deadline, "
+            "idle time)"
+        ),
         description="Show the plan inputs of a .clusterbid document, or change them with --set NAME=VALUE "
-                    "(repeat it; an empty VALUE clears the input to its default). Every field is checked "
-                    "before anything is written; the change is one audited edit.")
+        "(repeat it; an empty VALUE clears the input to its default). Every field is checked "
+        "before anything is written; the change is one audited edit.",
+    )
     plan.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")
-    plan.add_argument("--set", action="append", metavar="NAME=VALUE", help="an input to change, by the name listed")
-    plan.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    plan.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=VALUE",
+        help="an input to change, by the name listed",
+    )
+    plan.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     plan.set_defaults(func=run_plan)

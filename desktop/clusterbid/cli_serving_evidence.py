@@ -28,12 +28,22 @@ def _options(args: argparse.Namespace):
 
         known = default_catalog().gpus
         if args.gpu_model not in known:
-            raise InputError(f"--gpu-model {args.gpu_model[:40]!r} is not in the catalog; give one of: {', '.join(known)}")
+            raise InputError(
+                f"--gpu-model {args.gpu_model[:40]!r} is not in the catalog; give one of: "
+                f"{', '.join(known)}"
+            )
     return ServingRunOptions(
-        gpus=args.gpus, measured_by=args.measured_by, gpu_model=args.gpu_model, precision=args.precision,
-        kv_cache_precision=args.kv_cache_precision, pipeline_parallel=args.pipeline_parallel,
-        expert_parallel=args.expert_parallel, engine_version=args.engine_version,
-        prompt_tokens=args.prompt_tokens, batch=args.batch, system_gpus=args.system_gpus,
+        gpus=args.gpus,
+        measured_by=args.measured_by,
+        gpu_model=args.gpu_model,
+        precision=args.precision,
+        kv_cache_precision=args.kv_cache_precision,
+        pipeline_parallel=args.pipeline_parallel,
+        expert_parallel=args.expert_parallel,
+        engine_version=args.engine_version,
+        prompt_tokens=args.prompt_tokens,
+        batch=args.batch,
+        system_gpus=args.system_gpus,
     )
 
 
@@ -64,15 +74,19 @@ def run_attach(args: argparse.Namespace) -> int:
     try:
         options = _options(args)
         with EvaluationDocument.open(args.document, user=args.user) as document:
-            attached = attach_serving_evidence(document, args.bid_id, path, options,
-                                               use_above_model=args.use_above_model)
+            attached = attach_serving_evidence(
+                document, args.bid_id, path, options, use_above_model=args.use_above_model
+            )
     except InputError as exc:
         return _fail(str(exc))
     evidence = attached.evidence
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {evidence.description}")
     if attached.flag:
-        decided = (f"used, for the reason recorded: {evidence.suspect_override}" if evidence.suspect_override
-                   else "not used until you record a reason (--use-above-model REASON)")
+        decided = (
+            f"used, for the reason recorded: {evidence.suspect_override}"
+            if evidence.suspect_override
+            else "not used until you record a reason (--use-above-model REASON)"
+        )
         print(f"Flagged: {attached.flag}. Decision: {decided}")
     for note in attached.notes:
         print(f"Note: {note}")
@@ -86,43 +100,90 @@ def _positive_int(text: str) -> int:
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--gpus", type=_positive_int, required=True, metavar="N",
-                        help="GPUs of the one replica the benchmark ran on (its tensor-parallel size)")
-    parser.add_argument("--measured-by", choices=("buyer", "third_party", "provider"), default="provider",
-                        help="who ran the benchmark (default: provider)")
+    parser.add_argument(
+        "--gpus",
+        type=_positive_int,
+        required=True,
+        metavar="N",
+        help="GPUs of the one replica the benchmark ran on (its tensor-parallel size)",
+    )
+    parser.add_argument(
+        "--measured-by",
+        choices=("buyer", "third_party", "provider"),
+        default="provider",
+        help="who ran the benchmark (default: provider)",
+    )
     # Issue 37: what the run was, where the file does not say; the calibration solves at this shape.
     run = parser.add_argument_group("the run, where the file does not say")
-    run.add_argument("--gpu-model", metavar="GPU", help="catalog id of the GPU the run used (e.g. H100-SXM)")
-    run.add_argument("--precision", choices=("bf16", "fp8"), help="weight and matmul precision of the run")
-    run.add_argument("--kv-cache-precision", choices=("bf16", "fp8"), help="KV cache precision of the run")
-    run.add_argument("--pipeline-parallel", type=_positive_int, metavar="N", help="pipeline stages of the replica")
-    run.add_argument("--expert-parallel", type=_positive_int, metavar="N", help="expert parallelism of the run")
+    run.add_argument(
+        "--gpu-model", metavar="GPU", help="catalog id of the GPU the run used (e.g. H100-SXM)"
+    )
+    run.add_argument(
+        "--precision", choices=("bf16", "fp8"), help="weight and matmul precision of the run"
+    )
+    run.add_argument(
+        "--kv-cache-precision", choices=("bf16", "fp8"), help="KV cache precision of the run"
+    )
+    run.add_argument(
+        "--pipeline-parallel",
+        type=_positive_int,
+        metavar="N",
+        help="pipeline stages of the replica",
+    )
+    run.add_argument(
+        "--expert-parallel", type=_positive_int, metavar="N", help="expert parallelism of the run"
+    )
     run.add_argument("--engine-version", metavar="VERSION", help="the serving engine's version")
-    run.add_argument("--prompt-tokens", type=_positive_int, metavar="N", help="mean prompt tokens of the run")
-    run.add_argument("--batch", type=_positive_int, metavar="N",
-                     help="sequences one replica ran at once (needed when the file gives no time per token)")
-    run.add_argument("--system-gpus", type=_positive_int, metavar="N",
-                     help="GPUs a whole-system figure was measured on (MLPerf summaries)")
+    run.add_argument(
+        "--prompt-tokens", type=_positive_int, metavar="N", help="mean prompt tokens of the run"
+    )
+    run.add_argument(
+        "--batch",
+        type=_positive_int,
+        metavar="N",
+        help="sequences one replica ran at once (needed when the file gives no time per token)",
+    )
+    run.add_argument(
+        "--system-gpus",
+        type=_positive_int,
+        metavar="N",
+        help="GPUs a whole-system figure was measured on (MLPerf summaries)",
+    )
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    serving = subparsers.add_parser("serving-evidence", help="read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)")
+    serving = subparsers.add_parser(
+        "serving-evidence",
+        help="read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)",
+    )
     verbs = serving.add_subparsers(dest="serving_evidence_verb", metavar="ACTION", required=True)
-    parse = verbs.add_parser("parse", help="print the serving evidence a benchmark file yields",
-                             description="Exit 2 with the file, line and problem when it cannot be read.")
+    parse = verbs.add_parser(
+        "parse",
+        help="print the serving evidence a benchmark file yields",
+        description="Exit 2 with the file, line and problem when it cannot be read.",
+    )
     parse.add_argument("file", metavar="FILE")
     parse.add_argument("--json", action="store_true", help="print the evidence as JSON")
     _add_run_options(parse)
     parse.set_defaults(func=run_parse)
-    attach = verbs.add_parser("attach", help="attach a serving benchmark, with its evidence, to a bid",
-                              description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence "
-                              "to BID_ID in one transaction. A file that fails to parse changes nothing.")
+    attach = verbs.add_parser(
+        "attach",
+        help="attach a serving benchmark, with its evidence, to a bid",
+        description="Parse FILE; if it reads cleanly, store it in DOCUMENT and add its evidence "
+        "to BID_ID in one transaction. A file that fails to parse changes nothing.",
+    )
     attach.add_argument("document", type=Path, metavar="DOCUMENT", help="a .clusterbid document")
     attach.add_argument("bid_id", metavar="BID_ID")
     attach.add_argument("file", metavar="FILE")
-    attach.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
-    attach.add_argument("--use-above-model", metavar="REASON", default=None,
-                        help="use a figure that reads above the model's ceiling for this bid, for the reason given "
-                        "(recorded with the evidence)")
+    attach.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
+    attach.add_argument(
+        "--use-above-model",
+        metavar="REASON",
+        default=None,
+        help="use a figure that reads above the model's ceiling for this bid, for the reason given "
+        "(recorded with the evidence)",
+    )
     _add_run_options(attach)
     attach.set_defaults(func=run_attach)

@@ -37,7 +37,10 @@ def run_new(args: argparse.Namespace) -> int:
             bids = len(document.evaluation.bids)
     except InputError as exc:
         return _fail(str(exc))
-    print(f"Created {args.path} ({evaluation.title!r}, {bids} bids). Every edit is saved as it is made.")
+    print(
+        f"Created {args.path} ({evaluation.title!r}, {bids} bids). Every edit is saved as it is "
+        "made."
+    )
     return EXIT_OK
 
 
@@ -55,14 +58,19 @@ def run_audit(args: argparse.Namespace) -> int:
             from clusterbid.core.store.anchor_check_log import check_against_log, read_anchor_log
 
             log = Path(args.against)
-            problems, facts = check_against_log(report.rows, read_anchor_log(log), log.name, args.path.name)
+            problems, facts = check_against_log(
+                report.rows, read_anchor_log(log), log.name, args.path.name
+            )
     except InputError as exc:
         return _fail(str(exc))
     print(format_audit(report))
     if args.against is not None:
         print(f"\nAgainst the anchor log {args.against}:")
         print("\n".join(f"  {line}" for line in facts))
-        print("\n".join(f"  NOT AS LOGGED: {line}" for line in problems) or "  every logged row is in the trail as logged")
+        print(
+            "\n".join(f"  NOT AS LOGGED: {line}" for line in problems)
+            or "  every logged row is in the trail as logged"
+        )
     return EXIT_OK if report.ok and not problems else EXIT_BROKEN
 
 
@@ -84,17 +92,25 @@ def run_import(args: argparse.Namespace) -> int:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        report = read_bid_sheet(args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only)
+        report = read_bid_sheet(
+            args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only
+        )
         if report.problems and not args.valid_rows_only:
             print(report.as_text())
-            print(f"Nothing was imported into {args.path}: fix the rows above, or pass --valid-rows-only.", file=sys.stderr)
+            print(
+                f"Nothing was imported into {args.path}: fix the rows above, or pass "
+                "--valid-rows-only.",
+                file=sys.stderr,
+            )
             return EXIT_INPUT
         with KeptTableDocument.open(args.path, user=args.user) as document:
             # One import is one user action: one transaction and one audit row for the whole sheet.
             imported = import_into_document(document, report)
     except InputError as exc:
         return _fail(f"nothing was imported into {args.path}: {exc}")
-    print(report.as_text())  # what was read, printed once it is saved: never success before a failure
+    print(
+        report.as_text()
+    )  # what was read, printed once it is saved: never success before a failure
     print(f"Imported {imported.added} bid(s) into {args.path}; it now holds {imported.total}.")
     return EXIT_OK
 
@@ -106,8 +122,12 @@ def run_export(args: argparse.Namespace) -> int:
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
     try:
-        evaluation = read_evaluation(args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr))
-        exported = export_comparison(score_for_comparison(evaluation), args.file, no_progress, NEVER_CANCELLED)
+        evaluation = read_evaluation(
+            args.path, warn=lambda text: print(f"clusterbid: {text}", file=sys.stderr)
+        )
+        exported = export_comparison(
+            score_for_comparison(evaluation), args.file, no_progress, NEVER_CANCELLED
+        )
     except InputError as exc:
         return _fail(str(exc))
     print(f"wrote the comparison of {exported.bids} bid(s) to {exported.path}")
@@ -116,38 +136,70 @@ def run_export(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `new` and `audit`; each sets `func(args) -> int exit code` as its default."""
-    new = subparsers.add_parser("new", help="create an evaluation file (.clusterbid)",
-                                description="Create an evaluation file from the bundled demo or an evaluation JSON.")
-    new.add_argument("path", type=Path, metavar="PATH", help="the new file; must end in .clusterbid")
-    new.add_argument("--from", dest="from_file", type=Path, metavar="FILE",
-                     help="evaluation JSON to start from (default: the bundled demo)")
-    new.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    new = subparsers.add_parser(
+        "new",
+        help="create an evaluation file (.clusterbid)",
+        description="Create an evaluation file from the bundled demo or an evaluation JSON.",
+    )
+    new.add_argument(
+        "path", type=Path, metavar="PATH", help="the new file; must end in .clusterbid"
+    )
+    new.add_argument(
+        "--from",
+        dest="from_file",
+        type=Path,
+        metavar="FILE",
+        help="evaluation JSON to start from (default: the bundled demo)",
+    )
+    new.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     new.set_defaults(func=run_new)
 
-    audit = subparsers.add_parser("audit", help="print an evaluation's audit trail and verify its hash chain",
-                                  description="Print the audit trail; exit 1 if the hash chain is broken.")
+    audit = subparsers.add_parser(
+        "audit",
+        help="print an evaluation's audit trail and verify its hash chain",
+        description="Print the audit trail; exit 1 if the hash chain is broken.",
+    )
     audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
-    audit.add_argument("--against", nargs="?", const="", default=None, metavar="LOG",
-                       help="also hold the trail against an anchor log kept outside the document (default: "
-                            "your own, where memos, signatures and decisions you record are logged); put it "
-                            "after PATH when you give no LOG")
+    audit.add_argument(
+        "--against",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="LOG",
+        help="also hold the trail against an anchor log kept outside the document (default: "
+        "your own, where memos, signatures and decisions you record are logged); put it "
+        "after PATH when you give no LOG",
+    )
     audit.set_defaults(func=run_audit)
 
-    copy = subparsers.add_parser("copy", help="copy a .clusterbid file safely (also right after a crash)",
-                                 description="Copy an evaluation with SQLite's backup API: a consistent, whole copy "
-                                             "even when the file has an unfinished change from a crash.")
+    copy = subparsers.add_parser(
+        "copy",
+        help="copy a .clusterbid file safely (also right after a crash)",
+        description="Copy an evaluation with SQLite's backup API: a consistent, whole copy "
+        "even when the file has an unfinished change from a crash.",
+    )
     copy.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")
     copy.add_argument("dest", type=Path, metavar="COPY", help="the copy; must end in .clusterbid")
     copy.set_defaults(func=run_copy)
 
-    into = subparsers.add_parser("import", help="import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file")
+    into = subparsers.add_parser(
+        "import", help="import a filled bid template (.xlsx, .csv, .json) into a .clusterbid file"
+    )
     into.add_argument("path", type=Path, metavar="PATH", help="the .clusterbid document")
     into.add_argument("file", metavar="FILE", help="the filled template")
-    into.add_argument("--valid-rows-only", action="store_true", help="import the valid rows and list the rest")
-    into.add_argument("--user", default=None, help="name recorded in the audit trail (default: your login name)")
+    into.add_argument(
+        "--valid-rows-only", action="store_true", help="import the valid rows and list the rest"
+    )
+    into.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
     into.set_defaults(func=run_import)
 
     export = subparsers.add_parser("export", help="export the scored comparison to .xlsx or .csv")
-    export.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid document or evaluation JSON")
+    export.add_argument(
+        "path", type=Path, metavar="PATH", help="a .clusterbid document or evaluation JSON"
+    )
     export.add_argument("file", metavar="FILE", help="the spreadsheet to write (.xlsx or .csv)")
     export.set_defaults(func=run_export)

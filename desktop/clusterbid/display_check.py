@@ -34,13 +34,23 @@ def _xcb_plugin_files() -> list[Path]:
     if spec is None or not spec.submodule_search_locations:
         return []
     qt = Path(next(iter(spec.submodule_search_locations))) / "Qt"
-    return [p for p in (qt / "plugins" / "platforms" / "libqxcb.so", *sorted((qt / "lib").glob("libQt6XcbQpa.so*")))
-            if p.exists()][:2]
+    return [
+        p
+        for p in (
+            qt / "plugins" / "platforms" / "libqxcb.so",
+            *sorted((qt / "lib").glob("libQt6XcbQpa.so*")),
+        )
+        if p.exists()
+    ][:2]
 
 
 def missing_x11_libraries() -> list[str]:
     """Sonames the xcb plugin needs and this machine lacks ([] off Linux/X11, or when it cannot tell)."""
-    if not sys.platform.startswith("linux") or os.environ.get("QT_QPA_PLATFORM") or not os.environ.get("DISPLAY"):
+    if (
+        not sys.platform.startswith("linux")
+        or os.environ.get("QT_QPA_PLATFORM")
+        or not os.environ.get("DISPLAY")
+    ):
         return []
     ldd = shutil.which("ldd")
     if ldd is None:

@@ -20,7 +20,11 @@ def user_cache_root() -> Path:
     if sys.platform == "darwin":
         return home / "Library" / "Caches" / "ClusterBid"
     if sys.platform == "win32":
-        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "ClusterBid" / "Cache"
+        return (
+            Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local"))
+            / "ClusterBid"
+            / "Cache"
+        )
     return Path(os.environ.get("XDG_CACHE_HOME") or home / ".cache") / "clusterbid"
 
 

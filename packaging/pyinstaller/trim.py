@@ -40,8 +40,9 @@ def linked_names(path: str) -> set[str]:
     return {PurePosixPath(name.replace("\\", "/")).name for name, _ in get_imports(path)}
 
 
-def _closure(roots: Iterable[Entry], by_name: dict[str, list[Entry]],
-             links: Callable[[str], set[str]]) -> set[str]:
+def _closure(
+    roots: Iterable[Entry], by_name: dict[str, list[Entry]], links: Callable[[str], set[str]]
+) -> set[str]:
     """Bundle names of every library reachable from `roots` through link-time dependencies."""
     seen: set[str] = set()
     stack = list(roots)
@@ -55,8 +56,9 @@ def _closure(roots: Iterable[Entry], by_name: dict[str, list[Entry]],
     return seen
 
 
-def trim(binaries: list[Entry], datas: list[Entry],
-         links: Callable[[str], set[str]] = linked_names) -> tuple[list[Entry], list[Entry], list[str]]:
+def trim(
+    binaries: list[Entry], datas: list[Entry], links: Callable[[str], set[str]] = linked_names
+) -> tuple[list[Entry], list[Entry], list[str]]:
     """The binaries and datas without the unused Qt files and libraries only they link to."""
     files = [entry for entry in binaries if entry[2] != "SYMLINK"]
     by_name: dict[str, list[Entry]] = {}
@@ -67,8 +69,11 @@ def trim(binaries: list[Entry], datas: list[Entry],
     roots = [entry for entry in files if not is_unused(entry[0]) and entry[0] not in candidates]
     needed = _closure(roots, by_name, links)
     removed = {entry[0] for entry in dropped} | (candidates - needed)
-    kept_binaries = [entry for entry in binaries if entry[0] not in removed
-                     and not (entry[2] == "SYMLINK" and entry[1] in removed)]
+    kept_binaries = [
+        entry
+        for entry in binaries
+        if entry[0] not in removed and not (entry[2] == "SYMLINK" and entry[1] in removed)
+    ]
     kept_datas = [entry for entry in datas if not is_unused(entry[0])]
     removed_names = sorted(removed) + sorted(entry[0] for entry in datas if is_unused(entry[0]))
     return kept_binaries, kept_datas, removed_names

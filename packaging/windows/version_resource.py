@@ -7,21 +7,36 @@ from pathlib import Path
 
 def write_version_resource(path: Path, version: str) -> str:
     from PyInstaller.utils.win32.versioninfo import (
-        FixedFileInfo, StringFileInfo, StringStruct, StringTable, VarFileInfo, VarStruct, VSVersionInfo,
+        FixedFileInfo,
+        StringFileInfo,
+        StringStruct,
+        StringTable,
+        VarFileInfo,
+        VarStruct,
+        VSVersionInfo,
     )
 
     numbers = tuple(int(part) for part in (version.split(".") + ["0"] * 4)[:4])
     info = VSVersionInfo(
         ffi=FixedFileInfo(filevers=numbers, prodvers=numbers),
         kids=[
-            StringFileInfo([StringTable("040904B0", [
-                StringStruct("CompanyName", "ClusterBid"),
-                StringStruct("FileDescription", "ClusterBid: GPU-cluster bid evaluation"),
-                StringStruct("FileVersion", version),
-                StringStruct("ProductName", "ClusterBid"),
-                StringStruct("ProductVersion", version),
-                StringStruct("OriginalFilename", "clusterbid.exe"),
-            ])]),
+            StringFileInfo(
+                [
+                    StringTable(
+                        "040904B0",
+                        [
+                            StringStruct("CompanyName", "ClusterBid"),
+                            StringStruct(
+                                "FileDescription", "ClusterBid: GPU-cluster bid evaluation"
+                            ),
+                            StringStruct("FileVersion", version),
+                            StringStruct("ProductName", "ClusterBid"),
+                            StringStruct("ProductVersion", version),
+                            StringStruct("OriginalFilename", "clusterbid.exe"),
+                        ],
+                    )
+                ]
+            ),
             VarFileInfo([VarStruct("Translation", [0x0409, 1200])]),
         ],
     )

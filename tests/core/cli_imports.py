@@ -27,7 +27,12 @@ HEAVY = ("matplotlib", "PySide6", "shiboken6", "reportlab")
 def imported_by(argv: list[str]) -> tuple[int, set[str]]:
     """(exit code, top-level packages in sys.modules) after `clusterbid ARGV` in a new process."""
     env = {**os.environ, "PYTHONPATH": str(REPO / "desktop")}
-    done = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(argv)], capture_output=True,
-                          text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, json.dumps(argv)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     report = json.loads(done.stdout.strip().splitlines()[-1])
     return report["code"], set(report["packages"])

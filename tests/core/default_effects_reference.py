@@ -19,7 +19,9 @@ def _rank(cost: float, others: list[float]) -> int:
 def per_bid_default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEffect]]:
     ranked = [s.bid.id for s in inputs.scorecard.ranked]
     rows = [inputs.ids.index(bid_id) for bid_id in ranked]
-    point = np.broadcast_to(cost_and_hours(inputs.workload, select(inputs.arrays, rows))[0], (len(rows),))
+    point = np.broadcast_to(
+        cost_and_hours(inputs.workload, select(inputs.arrays, rows))[0], (len(rows),)
+    )
     point_cost = dict(zip(ranked, (float(c) for c in point)))
     result: dict[str, list[DefaultEffect]] = {}
     for bid in evaluation.bids:
@@ -33,9 +35,26 @@ def per_bid_default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[D
             value = float(getattr(one, column)[0]) / scale
             low, high, range_from = _ends(path, source.kind, value)
             pair = select(one, [0, 0]).replace(**{column: np.array([low * scale, high * scale])})
-            cost_low, cost_high = (float(c) for c in np.broadcast_to(cost_and_hours(inputs.workload, pair)[0], (2,)))
-            ranks = (_rank(cost_low, others), _rank(cost_high, others)) if bid.id in point_cost else (None, None)
-            effects.append(DefaultEffect(path, source.kind, source.label, low, high, range_from,
-                                         cost_low, cost_high, *ranks))
+            cost_low, cost_high = (
+                float(c) for c in np.broadcast_to(cost_and_hours(inputs.workload, pair)[0], (2,))
+            )
+            ranks = (
+                (_rank(cost_low, others), _rank(cost_high, others))
+                if bid.id in point_cost
+                else (None, None)
+            )
+            effects.append(
+                DefaultEffect(
+                    path,
+                    source.kind,
+                    source.label,
+                    low,
+                    high,
+                    range_from,
+                    cost_low,
+                    cost_high,
+                    *ranks,
+                )
+            )
         result[bid.id] = sorted(effects, key=lambda e: (not e.moves_rank, -e.swing, e.field))
     return result

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict, workload_dict
 
 from clusterbid.cli import main
-from tests.conftest import bid_dict, evaluation_dict, workload_dict
 
 
 def _score(tmp_path, document, capsys) -> tuple[int, str]:
     path = tmp_path / "evaluation.json"
-    path.write_text(document if isinstance(document, str) else json.dumps(document), encoding="utf-8")
+    path.write_text(
+        document if isinstance(document, str) else json.dumps(document), encoding="utf-8"
+    )
     code = main(["score", str(path)])
     captured = capsys.readouterr()
     assert "Traceback" not in captured.err
@@ -20,27 +22,64 @@ def _score(tmp_path, document, capsys) -> tuple[int, str]:
 
 
 CASES = [
-    ("negative price", evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "-3"})]),
-     ["bids[0].terms.price_per_gpu_hour", "greater than 0"]),
-    ("zero GPUs", evaluation_dict([bid_dict(capacity={"gpus_offered": 0})]),
-     ["bids[0].capacity.gpus_offered", "greater than or equal to 1"]),
-    ("block above offered", evaluation_dict([bid_dict(capacity={"largest_contiguous_block_gpus": 1024})]),
-     ["bids[0].capacity", "largest_contiguous_block_gpus (1024) cannot exceed gpus_offered (512)"]),
-    ("unknown GPU", evaluation_dict([bid_dict(capacity={"gpu_model": "H900"})]),
-     ["bids[0].capacity.gpu_model", "unknown GPU model 'H900'", "H100-SXM"]),
-    ("unknown fabric", evaluation_dict([bid_dict(fabric={"technology": "Carrier pigeon"})]),
-     ["bids[0].fabric.technology", "unknown fabric"]),
-    ("DP does not divide", evaluation_dict(workload=workload_dict(job_gpus=500)),
-     ["workload", "job_gpus (500) must be a multiple of TP x PP x CP", "= 32"]),
-    ("batch does not divide", evaluation_dict(workload=workload_dict(global_batch_tokens=1000 * 4096)),
-     ["workload", "global batch (1000 sequences)"]),
-    ("duplicate ids", evaluation_dict([bid_dict("same"), bid_dict("same")]), ["bid id 'same' is used twice"]),
-    ("currency without rate", evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "2", "currency": "EUR"})]),
-     ["priced in EUR", "policy.exchange_rates.EUR"]),
-    ("unknown field", evaluation_dict([bid_dict(capacity={"gpus_offerd": 5})]),
-     ["bids[0].capacity.gpus_offerd", "Extra inputs are not permitted"]),
-    ("missing field", evaluation_dict(workload={k: v for k, v in workload_dict().items() if k != "job_gpus"}),
-     ["workload.job_gpus", "Field required"]),
+    (
+        "negative price",
+        evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "-3"})]),
+        ["bids[0].terms.price_per_gpu_hour", "greater than 0"],
+    ),
+    (
+        "zero GPUs",
+        evaluation_dict([bid_dict(capacity={"gpus_offered": 0})]),
+        ["bids[0].capacity.gpus_offered", "greater than or equal to 1"],
+    ),
+    (
+        "block above offered",
+        evaluation_dict([bid_dict(capacity={"largest_contiguous_block_gpus": 1024})]),
+        [
+            "bids[0].capacity",
+            "largest_contiguous_block_gpus (1024) cannot exceed gpus_offered (512)",
+        ],
+    ),
+    (
+        "unknown GPU",
+        evaluation_dict([bid_dict(capacity={"gpu_model": "H900"})]),
+        ["bids[0].capacity.gpu_model", "unknown GPU model 'H900'", "H100-SXM"],
+    ),
+    (
+        "unknown fabric",
+        evaluation_dict([bid_dict(fabric={"technology": "Carrier pigeon"})]),
+        ["bids[0].fabric.technology", "unknown fabric"],
+    ),
+    (
+        "DP does not divide",
+        evaluation_dict(workload=workload_dict(job_gpus=500)),
+        ["workload", "job_gpus (500) must be a multiple of TP x PP x CP", "= 32"],
+    ),
+    (
+        "batch does not divide",
+        evaluation_dict(workload=workload_dict(global_batch_tokens=1000 * 4096)),
+        ["workload", "global batch (1000 sequences)"],
+    ),
+    (
+        "duplicate ids",
+        evaluation_dict([bid_dict("same"), bid_dict("same")]),
+        ["bid id 'same' is used twice"],
+    ),
+    (
+        "currency without rate",
+        evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "2", "currency": "EUR"})]),
+        ["priced in EUR", "policy.exchange_rates.EUR"],
+    ),
+    (
+        "unknown field",
+        evaluation_dict([bid_dict(capacity={"gpus_offerd": 5})]),
+        ["bids[0].capacity.gpus_offerd", "Extra inputs are not permitted"],
+    ),
+    (
+        "missing field",
+        evaluation_dict(workload={k: v for k, v in workload_dict().items() if k != "job_gpus"}),
+        ["workload.job_gpus", "Field required"],
+    ),
 ]
 
 
@@ -62,7 +101,9 @@ def test_nan_and_infinity_are_refused(tmp_path, capsys, token):
 
 
 def test_nan_price_string_is_refused(tmp_path, capsys):
-    code, err = _score(tmp_path, evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "NaN"})]), capsys)
+    code, err = _score(
+        tmp_path, evaluation_dict([bid_dict(terms={"price_per_gpu_hour": "NaN"})]), capsys
+    )
     assert code == 2 and "bids[0].terms.price_per_gpu_hour" in err
 
 
@@ -82,7 +123,13 @@ def test_missing_file_and_binary_file(tmp_path, capsys):
 
 
 def test_mfu_evidence_above_one_is_explained(tmp_path, capsys):
-    evidence = {"kind": "training_mfu", "scale_gpus": 64, "value": 42, "unit": "fraction", "grade": "provider_claim"}
+    evidence = {
+        "kind": "training_mfu",
+        "scale_gpus": 64,
+        "value": 42,
+        "unit": "fraction",
+        "grade": "provider_claim",
+    }
     code, err = _score(tmp_path, evaluation_dict([bid_dict(evidence=[evidence])]), capsys)
     assert code == 2 and "enter 0.42 for 42%" in err
 

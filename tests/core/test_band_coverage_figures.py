@@ -13,13 +13,23 @@ METHODOLOGY = " ".join((REPO / "resources" / "methodology.md").read_text(encodin
 
 
 def test_section_10_coverage_figures_are_the_scripts():
-    found = re.search(r"Today: A100 BF16 (\d+)% inside over (\d+) rows \(point error ([\d.]+)%\), H100 BF16 (\d+)% "
-                      r"over (\d+) \(([\d.]+)%\), H100 FP8 (\d+)% over (\d+) \(([\d.]+)%\); all rows (\d+)% over (\d+) "
-                      r"\(([\d.]+)%\)", METHODOLOGY)
+    found = re.search(
+        r"Today: A100 BF16 (\d+)% inside over (\d+) rows \(point error ([\d.]+)%\), H100 BF16 "
+        r"(\d+)% "
+        r"over (\d+) \(([\d.]+)%\), H100 FP8 (\d+)% over (\d+) \(([\d.]+)%\); all rows (\d+)% over "
+        r"(\d+) "
+        r"\(([\d.]+)%\)",
+        METHODOLOGY,
+    )
     assert found, "methodology section 10 no longer states the band coverage"
-    stated = [found.groups()[i:i + 3] for i in range(0, 12, 3)]
+    stated = [found.groups()[i : i + 3] for i in range(0, 12, 3)]
     computed = coverage()
-    for (share, rows, point), name in zip(stated, ("A100-80GB-SXM bf16", "H100-SXM bf16", "H100-SXM fp8", "all rows"),
-                                          strict=True):
+    for (share, rows, point), name in zip(
+        stated, ("A100-80GB-SXM bf16", "H100-SXM bf16", "H100-SXM fp8", "all rows"), strict=True
+    ):
         inside, total, error = computed[name]
-        assert (round(100 * inside / total), total, round(100 * error, 1)) == (int(share), int(rows), float(point))
+        assert (round(100 * inside / total), total, round(100 * error, 1)) == (
+            int(share),
+            int(rows),
+            float(point),
+        )

@@ -5,15 +5,21 @@ from __future__ import annotations
 import csv
 import json
 
+from tests.conftest import bid_dict
+
 from clusterbid.cli import main
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import export_template
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
-from tests.conftest import bid_dict
 
 
 def _new_bids(*ids: str) -> list[Bid]:
-    return [Bid.model_validate(bid_dict(i, capacity={"gpus_offered": 576, "largest_contiguous_block_gpus": 576})) for i in ids]
+    return [
+        Bid.model_validate(
+            bid_dict(i, capacity={"gpus_offered": 576, "largest_contiguous_block_gpus": 576})
+        )
+        for i in ids
+    ]
 
 
 def test_import_filled_template_then_score_and_export(tmp_path, capsys):
@@ -27,7 +33,10 @@ def test_import_filled_template_then_score_and_export(tmp_path, capsys):
     report = verify_audit_chain(document)
     # One import, one audit row holding both bids.
     assert report.ok and report.rows[-1].action == "edit" and report.rows[-2].action == "create"
-    assert [s["target"] for s in json.loads(report.rows[-1].new_json)["steps"]] == ["new-a", "new-b"]
+    assert [s["target"] for s in json.loads(report.rows[-1].new_json)["steps"]] == [
+        "new-a",
+        "new-b",
+    ]
     assert report.rows[-1].who == "officer"
 
     capsys.readouterr()

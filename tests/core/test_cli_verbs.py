@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import importlib
 
-from clusterbid.cli import VERBS, build_parser
 from tests.core.cli_imports import HEAVY, imported_by
+
+from clusterbid.cli import VERBS, build_parser
 
 
 def _listed(parser) -> list[tuple[str, str]]:

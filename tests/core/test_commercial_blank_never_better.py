@@ -8,11 +8,11 @@ reservation of the 256 GPUs commits 256 x 730 x 7 = $1,308,160."""
 from __future__ import annotations
 
 import pytest
+from tests.core.test_contract_economics import RESERVED, _estimate, _seed
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.provenance.defaults import DOCUMENTED_DEFAULTS
 from clusterbid.core.uncertainty.term_ranges import term_ranges
-from tests.core.test_contract_economics import RESERVED, _estimate, _seed
 
 ON_DEMAND = {"billing": "on-demand"}
 TWO_YEARS = {"billing": "reserved", "term_months": 24, "reserved_gpus": 256}
@@ -24,7 +24,12 @@ CASES = {
     "early_exit_fee_percent": ({**RESERVED, "exit_clause": True}, 50.0, 743_680.0, 1_308_160.0),
     # 24 months, the second year at +3% (typical) or +10% (left out): 256 x 8,760 x 7 x (1 + 1.03)
     # = $31,866,778 against 256 x 8,760 x 7 x 2.10 = $32,965,632.
-    "price_escalation_percent_per_year": (TWO_YEARS, 3.0, 256 * 8760 * 7 * 2.03, 256 * 8760 * 7 * 2.10),
+    "price_escalation_percent_per_year": (
+        TWO_YEARS,
+        3.0,
+        256 * 8760 * 7 * 2.03,
+        256 * 8760 * 7 * 2.10,
+    ),
     # Typical: none; left out: 2% of the GPU bill, 179,200 x 1.02 = $182,784.
     "one_off_fees": (ON_DEMAND, "0", 179_200.0, 182_784.0),
     # Typical: 3% of a month's bill (256 x 730 x 7 x 0.03 = $39,244.80 a month, for 100/730 of a
@@ -38,14 +43,22 @@ CASES = {
     "payment_terms_days": (ON_DEMAND, 30, 179_200.0, 180_378.30),
 }
 # The other fees, steps and terms stated as none where a case does not set them.
-STATED = {"one_off_fees": "0", "recurring_fees_per_month": "0", "billing_increment_hours": 0,
-          "minimum_billed_hours": 0, "payment_terms_days": 30, "price_escalation_percent_per_year": 0}
+STATED = {
+    "one_off_fees": "0",
+    "recurring_fees_per_month": "0",
+    "billing_increment_hours": 0,
+    "minimum_billed_hours": 0,
+    "payment_terms_days": 30,
+    "price_escalation_percent_per_year": 0,
+}
 
 
 @pytest.mark.parametrize("term", sorted(CASES))
 def test_leaving_a_term_out_never_beats_stating_the_typical_figure(term):
     contract, typical, stated_cost, blank_cost = CASES[term]
-    if term != "recurring_fees_per_month":  # (stated as a sum: 3% of the month's bill, worked above)
+    if (
+        term != "recurring_fees_per_month"
+    ):  # (stated as a sum: 3% of the month's bill, worked above)
         assert float(typical) == pytest.approx(DOCUMENTED_DEFAULTS[f"terms.{term}"].typical)
     stated = _estimate(**{**STATED, **contract, term: typical})
     blank = _estimate(**{**STATED, **contract, term: None})

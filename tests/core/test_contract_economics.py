@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.conftest import EXAMPLES
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
-from tests.conftest import EXAMPLES
 
 JOB_GPUS, HOURS, PRICE = 256, 100.0, 7.0
 MONTH = 730.0  # hours per billing month (8,760 / 12)
@@ -64,7 +64,9 @@ def test_a_reserved_term_longer_than_the_job_commits_the_whole_term():
     assert e.commitment == pytest.approx(1_308_160, abs=0.01)
     assert e.job_cost == pytest.approx(179_200, abs=0.01)
     assert e.idle_gpu_hours == pytest.approx(256 * 630)  # 161,280 GPU-hours the job leaves idle
-    assert e.plan_cost == pytest.approx(1_308_160, abs=0.01)  # the default plan: idle time is worth nothing
+    assert e.plan_cost == pytest.approx(
+        1_308_160, abs=0.01
+    )  # the default plan: idle time is worth nothing
     assert e.jobs_in_commitment == pytest.approx(7.3)
 
 
@@ -93,12 +95,16 @@ def test_an_early_exit_is_taken_when_it_costs_less_than_the_idle_term():
     # Until exit 256 x 100 x 7 = $179,200, then half of the rest: 0.5 x 256 x 630 x 7 = $564,480.
     assert e.exit_cost == pytest.approx(743_680, abs=0.01)
     assert e.leaves_early and e.plan_cost == pytest.approx(743_680, abs=0.01)
-    assert e.commitment == pytest.approx(1_308_160, abs=0.01)  # the contract signed is still the term
+    assert e.commitment == pytest.approx(
+        1_308_160, abs=0.01
+    )  # the contract signed is still the term
 
 
 def test_spares_are_billed_unless_free_in_writing_and_unstated_reserved_gpus_bill_every_offered_gpu():
     data = _seed(**RESERVED)
-    data["bids"][0]["capacity"].update(gpus_offered=512, largest_contiguous_block_gpus=512, spare_pool_gpus=16)
+    data["bids"][0]["capacity"].update(
+        gpus_offered=512, largest_contiguous_block_gpus=512, spare_pool_gpus=16
+    )
     data["bids"][0]["topology"]["leaf_domain_gpus"] = 512
     e = score_evaluation(Evaluation.model_validate(data)).scores[0].estimate
     assert e.commitment == pytest.approx((256 + 16) * 730 * 7, abs=0.01)  # $1,389,920
@@ -111,19 +117,33 @@ def test_spares_are_billed_unless_free_in_writing_and_unstated_reserved_gpus_bil
 
 
 def test_price_escalation_applies_from_each_anniversary():
-    e = _estimate(billing="reserved", term_months=24, reserved_gpus=256, price_escalation_percent_per_year=10)
+    e = _estimate(
+        billing="reserved", term_months=24, reserved_gpus=256, price_escalation_percent_per_year=10
+    )
     # 24 x 730 = 17,520 h: 8,760 h at $7 and 8,760 h at $7.70 -> 256 x (61,320 + 67,452) = $32,965,632.
-    assert e.commitment == pytest.approx(256 * (8760 * 7 + 8760 * 7.7), abs=0.01) == pytest.approx(32_965_632)
+    assert (
+        e.commitment
+        == pytest.approx(256 * (8760 * 7 + 8760 * 7.7), abs=0.01)
+        == pytest.approx(32_965_632)
+    )
 
 
 def test_committed_spend_under_and_over_used():
     under = _estimate(billing="committed-spend", term_months=1, committed_spend="250000")
     assert under.commitment == pytest.approx(250_000, abs=0.01)  # the minimum is owed
-    assert under.idle_gpu_hours == pytest.approx((250_000 - 179_200) / 7)  # 10,114.3 GPU-hours unused
+    assert under.idle_gpu_hours == pytest.approx(
+        (250_000 - 179_200) / 7
+    )  # 10,114.3 GPU-hours unused
     assert under.plan_cost == pytest.approx(250_000, abs=0.01)
-    valued = _estimate({"idle_use": "other-work", "idle_value_per_gpu_hour": "5"},
-                       billing="committed-spend", term_months=1, committed_spend="250000")
-    assert valued.plan_cost == pytest.approx(250_000 - (250_000 - 179_200) / 7 * 5, abs=0.01)  # $199,428.57
+    valued = _estimate(
+        {"idle_use": "other-work", "idle_value_per_gpu_hour": "5"},
+        billing="committed-spend",
+        term_months=1,
+        committed_spend="250000",
+    )
+    assert valued.plan_cost == pytest.approx(
+        250_000 - (250_000 - 179_200) / 7 * 5, abs=0.01
+    )  # $199,428.57
     over = _estimate(billing="committed-spend", term_months=1, committed_spend="100000")
     assert over.commitment == pytest.approx(179_200, abs=0.01)  # usage above the minimum is billed
     assert over.idle_gpu_hours == pytest.approx(0)
@@ -151,7 +171,9 @@ def test_a_missed_deadline_fails_a_gate_with_the_date_it_would_finish():
     on_time = _estimate({"start_date": "2027-01-01", "deadline": "2027-01-05"})
     assert on_time.passes_gates and on_time.dates.finish.isoformat() == "2027-01-05"
     # A provisioning lead time moves the start: 10 days later, it finishes 2027-01-15.
-    lead = _estimate({"start_date": "2027-01-01", "deadline": "2027-01-14"}, provisioning_lead_days=10)
+    lead = _estimate(
+        {"start_date": "2027-01-01", "deadline": "2027-01-14"}, provisioning_lead_days=10
+    )
     assert lead.dates.finish.isoformat() == "2027-01-15" and not lead.passes_gates
 
 
@@ -160,12 +182,26 @@ def test_the_ranking_follows_the_buyers_plan_for_idle_time():
     reserved = json.loads(json.dumps(data["bids"][0]))
     reserved["id"] = "reserved"
     reserved["terms"].update(RESERVED)
-    data["bids"][0]["terms"]["price_per_gpu_hour"] = "9"  # on demand at $9: 256 x 100 x 9 = $230,400
+    data["bids"][0]["terms"]["price_per_gpu_hour"] = (
+        "9"  # on demand at $9: 256 x 100 x 9 = $230,400
+    )
     data["bids"].append(reserved)
-    order = lambda plan: [s.bid.id for s in score_evaluation(Evaluation.model_validate(  # noqa: E731
-        {**data, "workload": {**data["workload"], "plan": plan}})).ranked]
-    assert order({"idle_use": "nothing"}) == ["suitable-network", "reserved"]  # $230,400 vs $1,308,160
-    assert order({"idle_use": "more-runs", "further_runs": 6.3}) == ["reserved", "suitable-network"]  # $179,200 vs $230,400
+    order = lambda plan: [
+        s.bid.id
+        for s in score_evaluation(
+            Evaluation.model_validate(  # noqa: E731
+                {**data, "workload": {**data["workload"], "plan": plan}}
+            )
+        ).ranked
+    ]
+    assert order({"idle_use": "nothing"}) == [
+        "suitable-network",
+        "reserved",
+    ]  # $230,400 vs $1,308,160
+    assert order({"idle_use": "more-runs", "further_runs": 6.3}) == [
+        "reserved",
+        "suitable-network",
+    ]  # $179,200 vs $230,400
 
 
 def test_terms_that_contradict_their_billing_kind_are_refused_by_name():
@@ -176,7 +212,10 @@ def test_terms_that_contradict_their_billing_kind_are_refused_by_name():
         ({"billing": "on-demand", "term_months": 12}, "has no term"),
         ({"billing": "block"}, "block_days"),
         ({"billing": "committed-spend", "term_months": 6}, "committed_spend above 0"),
-        ({"billing": "on-demand", "reserved_gpus": 8}, "reserved_gpus applies to reserved and block"),
+        (
+            {"billing": "on-demand", "reserved_gpus": 8},
+            "reserved_gpus applies to reserved and block",
+        ),
     ):
         with pytest.raises(ValidationError, match=words):
             Evaluation.model_validate(_seed(**terms))

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.training import pipeline_bubble
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 
 def _estimate(workload: dict, bid: dict):
@@ -43,8 +43,12 @@ def test_step_time_terms_for_the_reference_bid():
 
 
 def test_oversubscription_slows_only_the_cross_leaf_phase():
-    inside = _estimate(workload_dict(), bid_dict(topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 512}))
-    beyond = _estimate(workload_dict(), bid_dict(topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 128}))
+    inside = _estimate(
+        workload_dict(), bid_dict(topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 512})
+    )
+    beyond = _estimate(
+        workload_dict(), bid_dict(topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 128})
+    )
     assert inside.dp_busbw_gb_s == pytest.approx(47.0)
     # 512 GPUs over 128-GPU leaves: 4 leaves; DP 16 puts 4 ranks in each leaf. Hierarchical
     # all-reduce in units of S/47 GB/s: reduce-scatter + all-gather inside the leaf 2*3/4 = 1.5,
@@ -55,11 +59,22 @@ def test_oversubscription_slows_only_the_cross_leaf_phase():
 
 def test_a_cross_leaf_busbw_measurement_is_not_divided_again():
     # The case: 200 GB/s measured on 256 GPUs, beyond a 128-GPU leaf at 3:1, became 66.7.
-    evidence = [{"kind": "allreduce_busbw", "value": 200, "unit": "GB/s", "scale_gpus": 256,
-                 "grade": "measured_independent", "measured_by": "buyer",
-                 "description": "nccl-tests all_reduce_perf, 8 GiB, Ring, 32 nodes",
-                 "artefact_name": "nccl.log", "artefact_sha256": "0" * 64}]
-    bid = bid_dict(topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 128}, evidence=evidence)
+    evidence = [
+        {
+            "kind": "allreduce_busbw",
+            "value": 200,
+            "unit": "GB/s",
+            "scale_gpus": 256,
+            "grade": "measured_independent",
+            "measured_by": "buyer",
+            "description": "nccl-tests all_reduce_perf, 8 GiB, Ring, 32 nodes",
+            "artefact_name": "nccl.log",
+            "artefact_sha256": "0" * 64,
+        }
+    ]
+    bid = bid_dict(
+        topology={"oversubscription_ratio": 3, "leaf_domain_gpus": 128}, evidence=evidence
+    )
     e = _estimate(workload_dict(), bid)
     assert e.node_busbw_gb_s == pytest.approx(200.0)
     assert e.dp_busbw_gb_s == pytest.approx(200.0 / 8)  # 8 TP ranks share the node, no /3
@@ -67,12 +82,23 @@ def test_a_cross_leaf_busbw_measurement_is_not_divided_again():
 
 def test_goodput_and_cost_by_hand():
     e = _estimate(
-        workload_dict(checkpoint_interval_minutes=60, restart_minutes=30, checkpoint_blocking_share=1.0),
+        workload_dict(
+            checkpoint_interval_minutes=60, restart_minutes=30, checkpoint_blocking_share=1.0
+        ),
         bid_dict(
-            reliability={"uptime_sla_percent": 99.5, "failures_per_1000_gpu_days": 2.4, "node_replacement_hours": 6,
-                         "storage_write_gb_s": 98, "burn_in_hours": 10},
+            reliability={
+                "uptime_sla_percent": 99.5,
+                "failures_per_1000_gpu_days": 2.4,
+                "node_replacement_hours": 6,
+                "storage_write_gb_s": 98,
+                "burn_in_hours": 10,
+            },
             capacity={"spare_pool_gpus": 0},
-            terms={"price_per_gpu_hour": "2.00", "one_off_fees": "5000", "recurring_fees_per_month": "730"},
+            terms={
+                "price_per_gpu_hour": "2.00",
+                "one_off_fees": "5000",
+                "recurring_fees_per_month": "730",
+            },
         ),
     )
     # 2.4 per 1,000 GPU-days = 1e-4 per GPU-hour; x 512 GPUs = 0.0512 failures per hour.
@@ -108,35 +134,50 @@ def test_goodput_and_cost_by_hand():
 def test_commitment_sets_a_floor_on_billed_hours():
     terms = {"price_per_gpu_hour": "1.00", "committed_gpu_hours": 1e9, "term_months": 12}
     e = _estimate(workload_dict(), bid_dict(terms=terms))
-    assert e.bid.terms.billing_kind == "committed-gpu-hours"  # inferred for a document without a billing kind
+    assert (
+        e.bid.terms.billing_kind == "committed-gpu-hours"
+    )  # inferred for a document without a billing kind
     assert e.commitment == pytest.approx(1e9)  # 1e9 GPU-hours x $1.00, whatever the job uses
 
 
 def test_spare_pool_removes_replacement_wait():
-    with_spares = _estimate(workload_dict(), bid_dict(capacity={"spare_pool_gpus": 8}, reliability={"node_replacement_hours": 48}))
+    with_spares = _estimate(
+        workload_dict(),
+        bid_dict(capacity={"spare_pool_gpus": 8}, reliability={"node_replacement_hours": 48}),
+    )
     assert with_spares.spare_on_hand
     # restart 15 min + reading the 980 GB checkpoint at the reference bid's 200 GB/s (4.9 s) + half
     # of the bid's checkpoint interval (by hand in the goodput test), no replacement wait
     restart = 0.25 + 70e9 * 14 / 200e9 / 3600
-    assert with_spares.hours_lost_per_failure == pytest.approx(restart + with_spares.checkpoint_interval_s / 7200)
+    assert with_spares.hours_lost_per_failure == pytest.approx(
+        restart + with_spares.checkpoint_interval_s / 7200
+    )
     assert with_spares.replacement_wait_hours == 0
 
 
 def test_job_inside_one_nvlink_domain_reduces_over_nvlink():
     e = _estimate(
-        workload_dict(job_gpus=8, tensor_parallel=1, pipeline_parallel=1, global_batch_tokens=64 * 4096),
-        bid_dict(capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8}, topology={"leaf_domain_gpus": 8}),
+        workload_dict(
+            job_gpus=8, tensor_parallel=1, pipeline_parallel=1, global_batch_tokens=64 * 4096
+        ),
+        bid_dict(
+            capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8},
+            topology={"leaf_domain_gpus": 8},
+        ),
     )
     # H100 NVLink 900 GB/s both ways -> 450 one way x 0.8 ring efficiency = 360 GB/s.
     assert e.dp_busbw_gb_s == pytest.approx(360.0)
 
 
 def test_exchange_rate_converts_price():
-    from clusterbid.core.evaluation import Evaluation
-    from clusterbid.core.scoring import score_evaluation
     from tests.conftest import evaluation_dict
 
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.scoring import score_evaluation
+
     eur = bid_dict("eur", terms={"price_per_gpu_hour": "2.00", "currency": "EUR"})
-    evaluation = Evaluation.model_validate(evaluation_dict([eur], policy={"exchange_rates": {"EUR": "1.10"}}))
+    evaluation = Evaluation.model_validate(
+        evaluation_dict([eur], policy={"exchange_rates": {"EUR": "1.10"}})
+    )
     estimate = score_evaluation(evaluation).scores[0].estimate
     assert estimate.price_per_gpu_hour == pytest.approx(2.20)

@@ -3,27 +3,38 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.report import scorecard_to_json
 from clusterbid.core.scoring import score_evaluation
-from tests.conftest import bid_dict, evaluation_dict
 
 # The job uses all 512 GPUs offered, so a failed node waits for replacement (72 h) unless a
 # spare node (8 GPUs) is on hand: spares decide the goodput.
-EXACT_FIT = {"gpu_model": "H100-SXM", "gpus_offered": 512, "gpus_per_node": 8,
-             "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
+EXACT_FIT = {
+    "gpu_model": "H100-SXM",
+    "gpus_offered": 512,
+    "gpus_per_node": 8,
+    "largest_contiguous_block_gpus": 512,
+    "spare_pool_gpus": 0,
+}
 SLOW_SWAP = {"node_replacement_hours": 72}
 CHEAPER = {"price_per_gpu_hour": "2.40", "currency": "USD"}
 
 
 def _unsure(**provenance):
-    return bid_dict("unsure", capacity=EXACT_FIT, reliability=SLOW_SWAP, terms=CHEAPER, provenance=provenance)
+    return bid_dict(
+        "unsure", capacity=EXACT_FIT, reliability=SLOW_SWAP, terms=CHEAPER, provenance=provenance
+    )
 
 
 def _report(*bids):
-    return {b["bid_id"]: b for b in scorecard_to_json(score_evaluation(
-        Evaluation.model_validate(evaluation_dict(list(bids)))))["bids"]}
+    return {
+        b["bid_id"]: b
+        for b in scorecard_to_json(
+            score_evaluation(Evaluation.model_validate(evaluation_dict(list(bids))))
+        )["bids"]
+    }
 
 
 def _cost(row) -> float:
@@ -68,8 +79,12 @@ def test_a_figure_marked_not_stated_that_holds_a_value_is_refused_with_the_field
 
     from clusterbid.core.bid import Bid
 
-    data = bid_dict("odd", provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})  # holds 16
-    with pytest.raises(ValidationError, match="capacity.spare_pool_gpus is marked not stated but holds 16"):
+    data = bid_dict(
+        "odd", provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}}
+    )  # holds 16
+    with pytest.raises(
+        ValidationError, match="capacity.spare_pool_gpus is marked not stated but holds 16"
+    ):
         Bid.model_validate(data)
 
 
@@ -79,19 +94,30 @@ def test_the_memo_lists_the_deciding_default_first_and_the_recommended_bids_risk
     not_stated = {"capacity.spare_pool_gpus": {"kind": "not_stated"}}
     # At $4.00 the rival costs 4.00 / 2.40 = 1.67x the unsure bid with a spare node on hand: the
     # unsure bid wins at either end of its spares range, and its risks still name the default.
-    dear_rival = bid_dict("rival", reliability=SLOW_SWAP, terms={"price_per_gpu_hour": "4.00", "currency": "USD"})
-    scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict([_unsure(**not_stated), dear_rival])))
+    dear_rival = bid_dict(
+        "rival", reliability=SLOW_SWAP, terms={"price_per_gpu_hour": "4.00", "currency": "USD"}
+    )
+    scorecard = score_evaluation(
+        Evaluation.model_validate(evaluation_dict([_unsure(**not_stated), dear_rival]))
+    )
     winner = next(s for s in scorecard.scores if s.rank == 1)
     assert winner.bid.id == "unsure"
     risks = bid_page(winner, scorecard, None).risks
-    assert any(r.startswith("Rests on a figure that is not stated (default used): spare GPUs; across 0-16")
-               and r.endswith("its cost rank stays 1.") for r in risks)
+    assert any(
+        r.startswith("Rests on a figure that is not stated (default used): spare GPUs; across 0-16")
+        and r.endswith("its cost rank stays 1.")
+        for r in risks
+    )
     # Against the $2.50 rival the same default decides the order, and is listed first for the bid.
-    scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict(
-        [_unsure(**not_stated), bid_dict("rival", reliability=SLOW_SWAP)])))
+    scorecard = score_evaluation(
+        Evaluation.model_validate(
+            evaluation_dict([_unsure(**not_stated), bid_dict("rival", reliability=SLOW_SWAP)])
+        )
+    )
     own = [i for i in unverified_items(scorecard) if i.startswith("Provider unsure") and " = " in i]
-    assert own[0].startswith("Provider unsure, H100-SXM: spare GPUs = 0 is not stated (default used) "
-                             "(plausible 0-16)")
+    assert own[0].startswith(
+        "Provider unsure, H100-SXM: spare GPUs = 0 is not stated (default used) (plausible 0-16)"
+    )
     assert own[0].endswith("its cost rank goes from 2 to 1, so the ranking depends on it.")
     assert not any("spare GPUs = 0 is stated by the provider" in i for i in own)
 
@@ -101,7 +127,9 @@ def test_an_assumed_spare_pool_is_tried_across_the_documented_range_like_a_defau
     never move it, so it is tried over the documented 0-16 range and found to decide the rank."""
     rival = bid_dict("rival", reliability=SLOW_SWAP)
     assumed = {"kind": "assumption", "who": "J. Ruiz", "why": "none mentioned on the call"}
-    spares = _report(_unsure(**{"capacity.spare_pool_gpus": assumed}), rival)["unsure"]["rank_depends_on"][0]
+    spares = _report(_unsure(**{"capacity.spare_pool_gpus": assumed}), rival)["unsure"][
+        "rank_depends_on"
+    ][0]
     assert (spares["field"], spares["kind"]) == ("capacity.spare_pool_gpus", "assumption")
     assert (spares["low"], spares["high"], spares["range_from"]) == (0, 16, "documented range")
     assert (spares["cost_rank_low"], spares["cost_rank_high"]) == (2, 1)

@@ -21,7 +21,9 @@ def test_each_kind_is_its_own_share_and_data_parallel_is_within_the_all_reduce(d
     for e in estimates:
         kinds = exposed_by_kind(e, workload)
         # By hand from the printed parts: TP less its overlap share; pipeline and experts whole.
-        assert kinds["tensor-parallel"] == pytest.approx(e.tp_comm_s * (1 - workload.tp_comm_overlap))
+        assert kinds["tensor-parallel"] == pytest.approx(
+            e.tp_comm_s * (1 - workload.tp_comm_overlap)
+        )
         assert kinds["pipeline"] == pytest.approx(e.pp_comm_s)
         assert kinds["expert all-to-all"] == pytest.approx(e.moe_comm_s)
         assert sum(kinds.values()) == pytest.approx(e.exposed_comm_s)
@@ -35,10 +37,15 @@ def test_the_data_parallel_line_prints_its_own_exposure_and_a_line_splits_the_re
     e = next(x for x in estimates if x.tp_comm_s > 0)
     lines = {a.name: a for a in bid_assumptions(e, evaluation.workload)}
     dp_exposed = exposed_by_kind(e, evaluation.workload)["data-parallel"]
-    assert lines["Data-parallel all-reduce per step"].value == f"{e.dp_comm_s:.3f} s, {dp_exposed:.3f} s exposed"
+    assert (
+        lines["Data-parallel all-reduce per step"].value
+        == f"{e.dp_comm_s:.3f} s, {dp_exposed:.3f} s exposed"
+    )
     split = lines["Exposed communication per step"].value
     assert split.startswith(f"{e.exposed_comm_s:.3f} s in all: ")
-    assert f"tensor-parallel {e.tp_comm_s * (1 - evaluation.workload.tp_comm_overlap):.3f} s" in split
+    assert (
+        f"tensor-parallel {e.tp_comm_s * (1 - evaluation.workload.tp_comm_overlap):.3f} s" in split
+    )
 
 
 def test_sharp_on_roce_is_warned_and_not_credited(demo) -> None:
@@ -47,10 +54,18 @@ def test_sharp_on_roce_is_warned_and_not_credited(demo) -> None:
     assert not roce.fabric.sharp
     claimed = roce.model_copy(update={"fabric": roce.fabric.model_copy(update={"sharp": True})})
     plain, with_claim = estimate_training(evaluation.workload, [roce, claimed]).bids
-    assert with_claim.node_busbw_gb_s == plain.node_busbw_gb_s  # SHARP is an InfiniBand switch feature
-    source = next(a.source for a in bid_assumptions(with_claim, evaluation.workload)
-                  if a.name == "Scale-out busbw per node")
+    assert (
+        with_claim.node_busbw_gb_s == plain.node_busbw_gb_s
+    )  # SHARP is an InfiniBand switch feature
+    source = next(
+        a.source
+        for a in bid_assumptions(with_claim, evaluation.workload)
+        if a.name == "Scale-out busbw per node"
+    )
     assert "WARNING: the bid states SHARP" in source and "not InfiniBand: no credit given" in source
-    plain_source = next(a.source for a in bid_assumptions(plain, evaluation.workload)
-                        if a.name == "Scale-out busbw per node")
+    plain_source = next(
+        a.source
+        for a in bid_assumptions(plain, evaluation.workload)
+        if a.name == "Scale-out busbw per node"
+    )
     assert "SHARP" not in plain_source

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.core.memo_signing.memo_factory import demo_inputs
 
 from clusterbid.cli import main
 from clusterbid.core.errors import InputError
@@ -25,15 +26,17 @@ from clusterbid.core.evidence.serving_readers import read_serving_benchmark
 from clusterbid.core.memo.inputs import parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.trust_store import read_certificate_file
 from clusterbid.core.store.anchor_check_log import read_anchor_log
-from tests.core.memo_signing.memo_factory import demo_inputs
 
 SCALE = int(os.environ.get("CLUSTERBID_FUZZ_SCALE", "1"))
 INTERNAL_ERROR = 70
 
 
 def budget(examples: int) -> settings:
-    return settings(max_examples=examples * SCALE, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
 
 
 def _mutate(text: str, rng: random.Random, edits: int) -> str:
@@ -53,10 +56,21 @@ def _mutate(text: str, rng: random.Random, edits: int) -> str:
     return "".join(chars)
 
 
-VLLM_RUN = json.dumps({"backend": "vllm", "model_id": "meta-llama/Llama-3.1-70B-Instruct", "completed": 1000,
-                       "total_input_tokens": 1_024_000, "total_output_tokens": 128_000, "duration": 60.5,
-                       "output_throughput": 2115.7, "mean_ttft_ms": 310.0, "p99_ttft_ms": 920.0,
-                       "mean_tpot_ms": 24.1, "max_concurrency": 64})
+VLLM_RUN = json.dumps(
+    {
+        "backend": "vllm",
+        "model_id": "meta-llama/Llama-3.1-70B-Instruct",
+        "completed": 1000,
+        "total_input_tokens": 1_024_000,
+        "total_output_tokens": 128_000,
+        "duration": 60.5,
+        "output_throughput": 2115.7,
+        "mean_ttft_ms": 310.0,
+        "p99_ttft_ms": 920.0,
+        "mean_tpot_ms": 24.1,
+        "max_concurrency": 64,
+    }
+)
 
 
 @budget(80)
@@ -92,7 +106,10 @@ def test_a_memos_attached_inputs_parse_and_rescore_or_give_a_message(seed, edits
 
 
 @budget(60)
-@given(st.binary(max_size=400) | st.text(max_size=400).map(lambda t: ("-----BEGIN CERTIFICATE-----\n" + t).encode()))
+@given(
+    st.binary(max_size=400)
+    | st.text(max_size=400).map(lambda t: ("-----BEGIN CERTIFICATE-----\n" + t).encode())
+)
 def test_certificate_files_are_certificates_or_a_message(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("cert") / "ca.pem"
     path.write_bytes(data)
@@ -102,16 +119,27 @@ def test_certificate_files_are_certificates_or_a_message(tmp_path_factory, data)
         assert "ca.pem" in str(exc)
 
 
-ANCHOR = json.dumps({"document": "a" * 64, "file": "d.clusterbid", "seq": 3, "hash": "b" * 64,
-                     "action": "record_memo_exported", "who": "ann", "at": "2026-11-26T00:00:00+00:00",
-                     "memo_sha256": None})
+ANCHOR = json.dumps(
+    {
+        "document": "a" * 64,
+        "file": "d.clusterbid",
+        "seq": 3,
+        "hash": "b" * 64,
+        "action": "record_memo_exported",
+        "who": "ann",
+        "at": "2026-11-26T00:00:00+00:00",
+        "memo_sha256": None,
+    }
+)
 
 
 @budget(60)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 5))
 def test_anchor_logs_are_anchors_or_a_message_naming_the_line(tmp_path_factory, seed, edits):
     path = tmp_path_factory.mktemp("log") / "anchors.jsonl"
-    path.write_text(ANCHOR + "\n" + _mutate(ANCHOR, random.Random(seed), edits) + "\n", encoding="utf-8")
+    path.write_text(
+        ANCHOR + "\n" + _mutate(ANCHOR, random.Random(seed), edits) + "\n", encoding="utf-8"
+    )
     try:
         read_anchor_log(path)
     except InputError as exc:
@@ -128,7 +156,8 @@ def demo_document(tmp_path_factory) -> Path:
 @budget(20)
 @given(st.integers(0, 2**32 - 1))
 def test_a_document_with_flipped_bytes_is_scored_audited_or_refused_never_a_crash(
-        demo_document, tmp_path_factory, capsys, seed):
+    demo_document, tmp_path_factory, capsys, seed
+):
     rng = random.Random(seed)
     data = bytearray(demo_document.read_bytes())
     for _ in range(rng.randint(1, 4)):
@@ -141,17 +170,62 @@ def test_a_document_with_flipped_bytes_is_scored_audited_or_refused_never_a_cras
         assert "internal error" not in capsys.readouterr().err
 
 
-VERBS = ["demo", "score", "estimate", "schema", "export-template", "import-bids", "new", "audit", "copy",
-         "import", "export", "evidence", "serving-evidence", "memo", "sign", "verify", "trust",
-         "request-evidence"]
-TOKENS = ["--json", "--samples", "-5", "0", "1e9", "--field", "x", "--p12", "--trust", "--evaluation",
-          "--bid", "-o", "out.pdf", "nope.clusterbid", "nope.json", "--approver", ",", "--decision-date",
-          "2026-02-30", "parse", "attach", "--gpus", "--run", "--against", "", "\x1b[31m", "é" * 3]
+VERBS = [
+    "demo",
+    "score",
+    "estimate",
+    "schema",
+    "export-template",
+    "import-bids",
+    "new",
+    "audit",
+    "copy",
+    "import",
+    "export",
+    "evidence",
+    "serving-evidence",
+    "memo",
+    "sign",
+    "verify",
+    "trust",
+    "request-evidence",
+]
+TOKENS = [
+    "--json",
+    "--samples",
+    "-5",
+    "0",
+    "1e9",
+    "--field",
+    "x",
+    "--p12",
+    "--trust",
+    "--evaluation",
+    "--bid",
+    "-o",
+    "out.pdf",
+    "nope.clusterbid",
+    "nope.json",
+    "--approver",
+    ",",
+    "--decision-date",
+    "2026-02-30",
+    "parse",
+    "attach",
+    "--gpus",
+    "--run",
+    "--against",
+    "",
+    "\x1b[31m",
+    "é" * 3,
+]
 
 
 @budget(60)
 @given(st.sampled_from(VERBS), st.lists(st.sampled_from(TOKENS), max_size=6))
-def test_command_lines_of_any_shape_end_in_a_result_or_a_message(tmp_path_factory, monkeypatch, capsys, verb, rest):
+def test_command_lines_of_any_shape_end_in_a_result_or_a_message(
+    tmp_path_factory, monkeypatch, capsys, verb, rest
+):
     monkeypatch.chdir(tmp_path_factory.mktemp("cwd"))
     monkeypatch.delenv("CLUSTERBID_P12_PASSPHRASE", raising=False)
     try:
@@ -159,5 +233,8 @@ def test_command_lines_of_any_shape_end_in_a_result_or_a_message(tmp_path_factor
     except SystemExit as exc:  # argparse's usage errors: exit 2 with the usage line
         code = exc.code
     err = capsys.readouterr().err
-    assert code != INTERNAL_ERROR and "internal error" not in err and "Traceback" not in err, (verb, rest, err)
-
+    assert code != INTERNAL_ERROR and "internal error" not in err and "Traceback" not in err, (
+        verb,
+        rest,
+        err,
+    )

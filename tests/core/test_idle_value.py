@@ -9,18 +9,22 @@ import json
 import math
 
 import pytest
+from tests.core.test_contract_economics import _seed
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.report import scorecard_to_json
 from clusterbid.core.scoring import score_evaluation
-from tests.core.test_contract_economics import _seed
 
 RUNS = 2  # the buyer states two further runs of the same kind
 
 
 def _terms(bid_id: str, months: int) -> dict:
-    return {"billing": "reserved", "term_months": months, "reserved_gpus": 256,
-            "price_escalation_percent_per_year": 0}
+    return {
+        "billing": "reserved",
+        "term_months": months,
+        "reserved_gpus": 256,
+        "price_escalation_percent_per_year": 0,
+    }
 
 
 def _two_terms(plan: dict) -> Evaluation:
@@ -45,7 +49,11 @@ def test_a_24_month_term_no_longer_ranks_as_the_cost_of_one_job():
     e = {s.bid.id: s.estimate for s in card.scores}
     assert e["three-months"].commitment == pytest.approx(256 * 2190 * 7, abs=0.01)
     assert e["twenty-four-months"].commitment == pytest.approx(256 * 17_520 * 7, abs=0.01)
-    assert e["three-months"].plan_cost == pytest.approx(3_924_480 / 3, abs=0.01) == pytest.approx(1_308_160)
+    assert (
+        e["three-months"].plan_cost
+        == pytest.approx(3_924_480 / 3, abs=0.01)
+        == pytest.approx(1_308_160)
+    )
     assert e["twenty-four-months"].plan_cost == pytest.approx(31_395_840 / 3, abs=0.01)
     assert e["three-months"].idle_value == pytest.approx(3_924_480 * 2 / 3, abs=0.01)
     assert [s.bid.id for s in card.ranked] == ["three-months", "twenty-four-months"]
@@ -59,8 +67,11 @@ def test_a_24_month_term_no_longer_ranks_as_the_cost_of_one_job():
 def test_idle_hours_are_worth_at_most_the_buyers_alternative_price():
     """At $3 elsewhere the two further runs are worth at most 2 x 25,600 x $3 = $153,600 (less than
     their $2,616,320 share of the term): the job nets $3,924,480 - $153,600 = $3,770,880."""
-    card = score_evaluation(_two_terms({"idle_use": "more-runs", "further_runs": RUNS,
-                                        "alternative_price_per_gpu_hour": "3"}))
+    card = score_evaluation(
+        _two_terms(
+            {"idle_use": "more-runs", "further_runs": RUNS, "alternative_price_per_gpu_hour": "3"}
+        )
+    )
     e = {s.bid.id: s.estimate for s in card.scores}
     assert e["three-months"].idle_value == pytest.approx(153_600, abs=0.01)
     assert e["three-months"].plan_cost == pytest.approx(3_770_880, abs=0.01)
@@ -69,9 +80,16 @@ def test_idle_hours_are_worth_at_most_the_buyers_alternative_price():
 def test_a_falling_market_price_is_averaged_over_the_idle_span():
     """$3 falling 50% a year, averaged over the 3-month term's idle span, hours 100 to 2,190:
     3 x (e^(-k 100) - e^(-k 2,190)) / (k x 2,090) with k = ln 2 / 8,760 per hour."""
-    card = score_evaluation(_two_terms({"idle_use": "more-runs", "further_runs": RUNS,
-                                        "alternative_price_per_gpu_hour": "3",
-                                        "alternative_price_decline_percent_per_year": 50}))
+    card = score_evaluation(
+        _two_terms(
+            {
+                "idle_use": "more-runs",
+                "further_runs": RUNS,
+                "alternative_price_per_gpu_hour": "3",
+                "alternative_price_decline_percent_per_year": 50,
+            }
+        )
+    )
     k = math.log(2) / 8760
     mean = 3 * (math.exp(-k * 100) - math.exp(-k * 2190)) / (k * 2090)
     e = {s.bid.id: s.estimate for s in card.scores}
@@ -79,8 +97,9 @@ def test_a_falling_market_price_is_averaged_over_the_idle_span():
 
 
 def test_a_commitment_ceiling_is_a_gate():
-    card = score_evaluation(_two_terms({"idle_use": "more-runs", "further_runs": RUNS,
-                                        "commitment_ceiling": "5000000"}))
+    card = score_evaluation(
+        _two_terms({"idle_use": "more-runs", "further_runs": RUNS, "commitment_ceiling": "5000000"})
+    )
     gated = {s.bid.id: [g.code for g in s.estimate.gates] for s in card.scores if s.rank is None}
     assert gated == {"twenty-four-months": ["commitment_above_ceiling"]}
     assert [s.bid.id for s in card.ranked] == ["three-months"]

@@ -32,7 +32,9 @@ def test_a_400_digit_gpu_count_in_a_scaling_table_is_refused_with_its_line(tmp_p
 
 def test_serving_evidence_with_a_5000_digit_integer_is_refused(tmp_path, capsys):
     run = tmp_path / "run.json"
-    run.write_text('{"output_throughput": 1200.5, "completed": ' + "9" * 5000 + "}", encoding="utf-8")
+    run.write_text(
+        '{"output_throughput": 1200.5, "completed": ' + "9" * 5000 + "}", encoding="utf-8"
+    )
     code, out = _run(capsys, "serving-evidence", "parse", "--gpus", "8", run)
     assert code == 2 and "internal error" not in out
     assert "run.json: holds a number that is too long" in out
@@ -42,14 +44,18 @@ def test_serving_evidence_with_a_figure_beyond_a_float_is_refused_naming_it(tmp_
     run = tmp_path / "run.json"
     run.write_text('{"output_throughput": ' + "9" * 400 + ', "completed": 10}', encoding="utf-8")
     code, out = _run(capsys, "serving-evidence", "parse", "--gpus", "8", run)
-    assert code == 2 and "output_throughput must be a positive number, found a 400-digit number" in out
+    assert (
+        code == 2 and "output_throughput must be a positive number, found a 400-digit number" in out
+    )
 
 
 def test_a_5000_digit_row_number_in_the_recorded_head_fails_the_audit_in_words(tmp_path, capsys):
     document = tmp_path / "doc.clusterbid"
     assert main(["demo", str(document)]) == 0
     conn = sqlite3.connect(document, isolation_level=None)
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'audit_head'", ("9" * 5000 + " " + "0" * 64,))
+    conn.execute(
+        "UPDATE meta SET value = ? WHERE key = 'audit_head'", ("9" * 5000 + " " + "0" * 64,)
+    )
     conn.close()
     capsys.readouterr()
     code, out = _run(capsys, "audit", document)
@@ -60,8 +66,10 @@ def test_a_5000_digit_row_number_in_the_recorded_head_fails_the_audit_in_words(t
 def test_evidence_json_with_a_5000_digit_integer_says_the_number_is_too_long(tmp_path, capsys):
     # Both JSON evidence readers (nccl-tests -J and the throughput table) said only "ValueError".
     throughput = tmp_path / "throughput.json"
-    throughput.write_text('{"format": "clusterbid-throughput/1", "rows": [{"gpus": ' + "9" * 5000 + "}]}",
-                          encoding="utf-8")
+    throughput.write_text(
+        '{"format": "clusterbid-throughput/1", "rows": [{"gpus": ' + "9" * 5000 + "}]}",
+        encoding="utf-8",
+    )
     nccl = tmp_path / "nccl.json"
     nccl.write_text('{"results": [{"size": ' + "9" * 5000 + "}]}", encoding="utf-8")
     for path, format_name in ((throughput, "throughput-json"), (nccl, "nccl-json")):

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
+from tests.conftest import EXAMPLES
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.serving_scoring import score_serving_evaluation
-from tests.conftest import EXAMPLES
 
 
 def _demo(must_haves: dict, facilities: dict | None = None) -> Evaluation:
@@ -37,20 +37,32 @@ def test_a_required_certification_excludes_the_bids_that_lack_it_by_name():
     assert {s.bid.id for s in scorecard.ranked} == {"northwind-ib", "prime-efa"}
     gates = _gates(scorecard)
     for bid_id in ("legacy-a100", "cumulus-roce"):
-        assert any(m.startswith("lacks ISO27001, which the policy requires of every bid") for m in gates[bid_id])
+        assert any(
+            m.startswith("lacks ISO27001, which the policy requires of every bid")
+            for m in gates[bid_id]
+        )
     assert any("lacks SOC2, ISO27001" in m for m in gates["budget-tcp"])
     assert not any("policy requires" in m for m in gates["northwind-ib"])
 
 
 def test_residency_and_tenancy_gate_a_bid_that_says_otherwise_or_nothing():
-    scorecard = score_evaluation(_demo(
-        {"data_residency": ["EU"], "tenancy": "dedicated"},
-        {"northwind-ib": {"data_residency": "eu", "tenancy": "dedicated"},
-         "prime-efa": {"data_residency": "US", "tenancy": "shared"}}))
+    scorecard = score_evaluation(
+        _demo(
+            {"data_residency": ["EU"], "tenancy": "dedicated"},
+            {
+                "northwind-ib": {"data_residency": "eu", "tenancy": "dedicated"},
+                "prime-efa": {"data_residency": "US", "tenancy": "shared"},
+            },
+        )
+    )
     assert [s.bid.id for s in scorecard.ranked] == ["northwind-ib"]  # the only one stating both
     gates = _gates(scorecard)
-    assert "holds the data in US; the policy requires the data to stay in EU" in " ".join(gates["prime-efa"])
-    assert "offers shared hosts or fabric; the policy requires dedicated tenancy" in " ".join(gates["prime-efa"])
+    assert "holds the data in US; the policy requires the data to stay in EU" in " ".join(
+        gates["prime-efa"]
+    )
+    assert "offers shared hosts or fabric; the policy requires dedicated tenancy" in " ".join(
+        gates["prime-efa"]
+    )
     assert "does not say where the data is held" in " ".join(gates["legacy-a100"])
     assert "does not say whether hosts and fabric are shared" in " ".join(gates["legacy-a100"])
 

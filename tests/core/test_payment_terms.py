@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from tests.core.test_contract_economics import RESERVED, _estimate, _seed
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.bid_pages import bid_page
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.uncertainty.term_ranges import draw, term_ranges
-from tests.core.test_contract_economics import RESERVED, _estimate, _seed
 
 BILL = 256 * 100 * 7  # $179,200
 ON_DEMAND = {"billing": "on-demand"}
@@ -26,7 +26,9 @@ def test_paying_on_the_buyers_own_terms_costs_nothing_sooner_costs_later_saves()
     same = _estimate(**ON_DEMAND, payment_terms_days=30)
     sooner = _estimate(**ON_DEMAND, payment_terms_days=0)
     later = _estimate(**ON_DEMAND, payment_terms_days=60)
-    assert same.plan_cost == pytest.approx(BILL, abs=0.01) and same.cash_cost == pytest.approx(0, abs=1e-9)
+    assert same.plan_cost == pytest.approx(BILL, abs=0.01) and same.cash_cost == pytest.approx(
+        0, abs=1e-9
+    )
     assert sooner.cash_cost == pytest.approx(1_178.30, abs=0.01)
     assert sooner.plan_cost == pytest.approx(180_378.30, abs=0.01)
     assert later.plan_cost == pytest.approx(178_021.70, abs=0.01)
@@ -70,7 +72,9 @@ def test_the_monte_carlo_draws_unstated_terms_between_due_on_invoice_and_net_30(
     assert (term.low, term.likely, term.high) == (0.0, 0.0, 30.0)
     days = draw(np.random.default_rng(7), term, 200_000)
     assert days.min() >= 0.0 and days.max() <= 30.0
-    assert days.mean() == pytest.approx(10.0, abs=0.1)  # standard error 7.07 / sqrt(200,000) = 0.016
+    assert days.mean() == pytest.approx(
+        10.0, abs=0.1
+    )  # standard error 7.07 / sqrt(200,000) = 0.016
     assert not [t for t in term_ranges(stated) if t.path == "terms.payment_terms_days"]
 
 

@@ -10,19 +10,29 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
+from tests.conftest import bid_dict, evaluation_dict
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.delivery_lines import rating_row
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.tipping import tipping_points
-from tests.conftest import bid_dict, evaluation_dict
 
 A = bid_dict("a", terms={"price_per_gpu_hour": "2.40"})
 B = bid_dict("b")
 RATINGS = [
-    {"provider": "Provider a", "tier": "bronze", "rated_on": "2025-11-01", "source": "SemiAnalysis ClusterMAX 2.0",
-     "categories": {"Networking": "Silver"}},
-    {"provider": "Provider b", "tier": "platinum", "rated_on": "2025-11-01", "source": "SemiAnalysis ClusterMAX 2.0"},
+    {
+        "provider": "Provider a",
+        "tier": "bronze",
+        "rated_on": "2025-11-01",
+        "source": "SemiAnalysis ClusterMAX 2.0",
+        "categories": {"Networking": "Silver"},
+    },
+    {
+        "provider": "Provider b",
+        "tier": "platinum",
+        "rated_on": "2025-11-01",
+        "source": "SemiAnalysis ClusterMAX 2.0",
+    },
 ]
 
 
@@ -44,7 +54,9 @@ def test_at_the_default_weight_0_a_rating_changes_nothing():
 @pytest.mark.parametrize("weight, first", [(3, "a"), (5, "b"), (20, "b")])
 def test_a_weight_moves_the_ranking_as_computed_by_hand(weight, first):
     scores = _scores(weight)
-    cost_gap = 70 * (1.0 - 0.96)  # raw weight x criterion gap; the other criteria are equal and cancel
+    cost_gap = 70 * (
+        1.0 - 0.96
+    )  # raw weight x criterion gap; the other criteria are equal and cancel
     gap = (cost_gap + weight * (0.25 - 1.0)) / (100 + weight)
     assert scores["a"] - scores["b"] == pytest.approx(gap, abs=1e-12)
     assert scores["first"] == first
@@ -58,12 +70,20 @@ def test_the_tipping_point_is_where_the_hand_figure_says():
 
 
 def test_ratings_stay_apart_from_the_bid_and_are_kept_one_per_provider():
-    with pytest.raises(ValidationError, match="provider_rating"):  # a bid cannot carry a rating of itself
-        Evaluation.model_validate(evaluation_dict([bid_dict("a", provider_rating={"tier": "platinum"})]))
+    with pytest.raises(
+        ValidationError, match="provider_rating"
+    ):  # a bid cannot carry a rating of itself
+        Evaluation.model_validate(
+            evaluation_dict([bid_dict("a", provider_rating={"tier": "platinum"})])
+        )
     with pytest.raises(ValidationError, match="rates Provider a more than once"):
-        Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=[RATINGS[0], RATINGS[0]]))
-    label, text = rating_row(Evaluation.model_validate(evaluation_dict([A], provider_ratings=RATINGS))
-                             .provider_ratings[0])
+        Evaluation.model_validate(
+            evaluation_dict([A, B], provider_ratings=[RATINGS[0], RATINGS[0]])
+        )
+    label, text = rating_row(
+        Evaluation.model_validate(evaluation_dict([A], provider_ratings=RATINGS)).provider_ratings[
+            0
+        ]
+    )
     assert text.startswith("Bronze (SemiAnalysis ClusterMAX 2.0, 2025-11-01); Networking Silver")
     assert "third-party evidence" in text
-

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import EXAMPLES, bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.communication import ring_allreduce_seconds
@@ -11,7 +12,6 @@ from clusterbid.core.documents import read_model
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.workload import Workload
-from tests.conftest import EXAMPLES, bid_dict, workload_dict
 
 
 def test_seed_001_network_example_costs():
@@ -27,16 +27,30 @@ def test_seed_001_network_example_costs():
     cash = 0.08 * 30 / 365
     assert suitable.plan_cost == pytest.approx(179_200 * (1 + cash), abs=0.01)
     assert bottlenecked.plan_cost == pytest.approx(232_960 * (1 + cash), abs=0.01)
-    assert bottlenecked.plan_cost - suitable.plan_cost == pytest.approx(53_760 * (1 + cash), abs=0.01)
+    assert bottlenecked.plan_cost - suitable.plan_cost == pytest.approx(
+        53_760 * (1 + cash), abs=0.01
+    )
 
 
 def _single_node_estimate(baseline_mfu: float):
     # One HGX node with no pipeline and fully hidden gradient exchange: MFU is the only lever.
-    workload = Workload.model_validate(workload_dict(
-        job_gpus=8, tensor_parallel=8, pipeline_parallel=1, baseline_mfu=baseline_mfu,
-        dp_comm_overlap=1.0, total_params_billions=70, active_params_billions=70,
-    ))
-    bid = Bid.model_validate(bid_dict(capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8}, topology={"leaf_domain_gpus": 8}))
+    workload = Workload.model_validate(
+        workload_dict(
+            job_gpus=8,
+            tensor_parallel=8,
+            pipeline_parallel=1,
+            baseline_mfu=baseline_mfu,
+            dp_comm_overlap=1.0,
+            total_params_billions=70,
+            active_params_billions=70,
+        )
+    )
+    bid = Bid.model_validate(
+        bid_dict(
+            capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8},
+            topology={"leaf_domain_gpus": 8},
+        )
+    )
     return estimate_training(workload, [bid]).bids[0]
 
 
@@ -78,17 +92,30 @@ MEGATRON_TABLE_1 = [
 
 def test_megatron_weak_scaling_does_not_collapse():
     a100_hdr = bid_dict(
-        capacity={"gpu_model": "A100-80GB-SXM", "gpus_offered": 3072, "largest_contiguous_block_gpus": 3072, "spare_pool_gpus": 0},
+        capacity={
+            "gpu_model": "A100-80GB-SXM",
+            "gpus_offered": 3072,
+            "largest_contiguous_block_gpus": 3072,
+            "spare_pool_gpus": 0,
+        },
         fabric={"technology": "IB-HDR200", "nics_per_node": 8, "nic_line_rate_gbit_s": 200},
         topology={"leaf_domain_gpus": 3072},
     )
     predicted = []
     for params, tp, pp, gpus, batch, reported in MEGATRON_TABLE_1:
-        workload = Workload.model_validate(workload_dict(
-            total_params_billions=params, active_params_billions=params, job_gpus=gpus,
-            tensor_parallel=tp, pipeline_parallel=pp, global_batch_tokens=batch * 2048,
-            sequence_length=2048, baseline_mfu=137 / 312, dp_comm_overlap=0.0,
-        ))
+        workload = Workload.model_validate(
+            workload_dict(
+                total_params_billions=params,
+                active_params_billions=params,
+                job_gpus=gpus,
+                tensor_parallel=tp,
+                pipeline_parallel=pp,
+                global_batch_tokens=batch * 2048,
+                sequence_length=2048,
+                baseline_mfu=137 / 312,
+                dp_comm_overlap=0.0,
+            )
+        )
         estimate = estimate_training(workload, [Bid.model_validate(a100_hdr)]).bids[0]
         predicted.append(estimate.effective_mfu * 312)
         # The paper measured 135-163 TFLOP/s at every size (no loss as GPUs grow 96-fold). The model
@@ -107,11 +134,24 @@ def test_mosaicml_h100_mfu_stays_flat_from_8_to_64_gpus():
     # 8, 16, 32, 64 H100 (data parallel, 3,200 Gb/s InfiniBand per node).
     mfus = []
     for gpus in (8, 16, 32, 64):
-        workload = Workload.model_validate(workload_dict(
-            total_params_billions=7, active_params_billions=7, job_gpus=gpus, tensor_parallel=1,
-            pipeline_parallel=1, global_batch_tokens=512 * 2048, sequence_length=2048,
-            baseline_mfu=0.398, dp_comm_overlap=0.9,
-        ))
-        bid = Bid.model_validate(bid_dict(capacity={"gpus_offered": 64, "largest_contiguous_block_gpus": 64}, topology={"leaf_domain_gpus": 64}))
+        workload = Workload.model_validate(
+            workload_dict(
+                total_params_billions=7,
+                active_params_billions=7,
+                job_gpus=gpus,
+                tensor_parallel=1,
+                pipeline_parallel=1,
+                global_batch_tokens=512 * 2048,
+                sequence_length=2048,
+                baseline_mfu=0.398,
+                dp_comm_overlap=0.9,
+            )
+        )
+        bid = Bid.model_validate(
+            bid_dict(
+                capacity={"gpus_offered": 64, "largest_contiguous_block_gpus": 64},
+                topology={"leaf_domain_gpus": 64},
+            )
+        )
         mfus.append(estimate_training(workload, [bid]).bids[0].effective_mfu)
     assert max(mfus) - min(mfus) < 0.01  # within one percentage point, as measured

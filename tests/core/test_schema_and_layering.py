@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from importlinter.cli import EXIT_STATUS_ERROR, EXIT_STATUS_SUCCESS, lint_imports
+from tests.conftest import REPO, bid_dict
 
 from clusterbid.core.schema import schema_texts
-from tests.conftest import REPO, bid_dict
 
 
 def test_checked_in_schemas_match_the_models():
@@ -21,14 +21,19 @@ def test_schema_carries_constraints_and_units():
     capacity = schema["$defs"]["Capacity"]["properties"]
     assert capacity["gpus_offered"]["minimum"] == 1
     assert "non-blocking" in capacity["largest_contiguous_block_gpus"]["description"]
-    assert "Gbit/s" in schema["$defs"]["Fabric"]["properties"]["nic_line_rate_gbit_s"]["description"]
+    assert (
+        "Gbit/s" in schema["$defs"]["Fabric"]["properties"]["nic_line_rate_gbit_s"]["description"]
+    )
     assert schema["additionalProperties"] is False
     assert set(bid_dict()) <= set(schema["properties"])
 
 
 def test_core_never_imports_qt_or_gui(monkeypatch):
     monkeypatch.chdir(REPO)
-    assert lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True) == EXIT_STATUS_SUCCESS
+    assert (
+        lint_imports(config_filename=str(REPO / "pyproject.toml"), no_cache=True, no_logo=True)
+        == EXIT_STATUS_SUCCESS
+    )
 
 
 def test_the_contract_would_catch_a_core_module_importing_qt(tmp_path, monkeypatch):
@@ -47,4 +52,6 @@ def test_the_contract_would_catch_a_core_module_importing_qt(tmp_path, monkeypat
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(tmp_path)
-    assert lint_imports(config_filename=str(config), no_cache=True, no_logo=True) == EXIT_STATUS_ERROR
+    assert (
+        lint_imports(config_filename=str(config), no_cache=True, no_logo=True) == EXIT_STATUS_ERROR
+    )

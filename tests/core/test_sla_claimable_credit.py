@@ -9,20 +9,27 @@ from __future__ import annotations
 import math
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict
 
-from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.contract_summary import contract_lines
+from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.money import format_money
 from clusterbid.core.scoring import score_evaluation
-from tests.conftest import bid_dict, evaluation_dict
 
 LAM = 2.0 / 1000 / 24 * 8 * 730
 
 
 def _estimate(credit: float, replacement_hours: float, **claims):
-    bid = bid_dict("b1", reliability={"uptime_sla_percent": 99.5, "failures_per_1000_gpu_days": 2.0,
-                                      "sla_credit_percent": credit, "node_replacement_hours": replacement_hours},
-                   sla_claims=claims)
+    bid = bid_dict(
+        "b1",
+        reliability={
+            "uptime_sla_percent": 99.5,
+            "failures_per_1000_gpu_days": 2.0,
+            "sla_credit_percent": credit,
+            "node_replacement_hours": replacement_hours,
+        },
+        sla_claims=claims,
+    )
     return score_evaluation(Evaluation.model_validate(evaluation_dict([bid]))).scores[0].estimate
 
 
@@ -60,7 +67,11 @@ def test_the_net_cost_line_shows_claimable_against_headline_and_says_when_terms_
     e = _estimate(25, 4, claim_window_days=20)
     line = dict(contract_lines(e, "USD"))["Net cost of the plan"]
     assert f"less {format_money(e.sla_credit, 'USD')} SLA credit claimable" in line
-    assert f"(headline {format_money(e.sla_headline_credit, 'USD')}, claim terms not stated)" in line
-    stated = _estimate(25, 4, claim_window_days=20, automatic=False, cap_percent=10, covered_percent=50)
+    assert (
+        f"(headline {format_money(e.sla_headline_credit, 'USD')}, claim terms not stated)" in line
+    )
+    stated = _estimate(
+        25, 4, claim_window_days=20, automatic=False, cap_percent=10, covered_percent=50
+    )
     assert "not stated" not in dict(contract_lines(stated, "USD"))["Net cost of the plan"]
     assert "SLA credit" not in dict(contract_lines(_estimate(0, 4), "USD"))["Net cost of the plan"]

@@ -17,14 +17,16 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from clusterbid.cli import main
 from tests.conftest import EXAMPLES
 from tests.core.interchange.hostile_files import Run, run_cli
 from tests.core.memo_signing.pki import Authority
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
-                                reason="needs POSIX FIFOs and /dev/zero")
+from clusterbid.cli import main
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
+    reason="needs POSIX FIFOs and /dev/zero",
+)
 
 MAX_EXTRA_CPU_S, MAX_EXTRA_MB = 1.0, 100.0
 HANG_GUARD_S = 120.0  # a blocked open() would wait here and fail: a hang, never a speed check
@@ -45,7 +47,14 @@ VERBS = {
     # every other verb and option that reads a file the user names (issue 35, second pass)
     "trust (document)": ["trust", "{F}.clusterbid"],
     "approvers (document)": ["approvers", "{F}.clusterbid", "--list"],
-    "approvers --cert": ["approvers", "{D}/doc.clusterbid", "--add", "Bo Chan, CTO", "--cert", "{F}.pem"],
+    "approvers --cert": [
+        "approvers",
+        "{D}/doc.clusterbid",
+        "--add",
+        "Bo Chan, CTO",
+        "--cert",
+        "{F}.pem",
+    ],
     "audit": ["audit", "{F}.clusterbid"],
     "audit --against": ["audit", "{D}/doc.clusterbid", "--against", "{F}.log"],
     "copy": ["copy", "{F}.clusterbid", "{D}/copy.clusterbid"],
@@ -55,8 +64,15 @@ VERBS = {
     "memo": ["memo", "{F}.clusterbid", "-o", "{D}/made.pdf"],
     "estimate --workload": ["estimate", "--workload", "{F}.json", "--bid", "{D}/bid.json"],
     "evidence attach": ["evidence", "attach", "{D}/doc.clusterbid", "northwind-ib", "{F}.csv"],
-    "serving-evidence attach": ["serving-evidence", "attach", "--gpus", "8", "{D}/doc.clusterbid",
-                                "northwind-ib", "{F}.json"],
+    "serving-evidence attach": [
+        "serving-evidence",
+        "attach",
+        "--gpus",
+        "8",
+        "{D}/doc.clusterbid",
+        "northwind-ib",
+        "{F}.json",
+    ],
     "countersign": ["countersign", "{F}.clusterbid", "--p12", "{D}/key.p12"],
     "verify --evaluation": ["verify", "{D}/memo.pdf", "--evaluation", "{F}.clusterbid"],
     "verify --registry": ["verify", "{D}/memo.pdf", "--registry", "{F}.json"],
@@ -64,8 +80,11 @@ VERBS = {
     "schema --check": ["schema", "--check", "--dir", "{F}"],
 }
 SPECIALS = ["symlink to /dev/zero", "FIFO with no writer", "FIFO fed forever"]
-WHAT_IT_IS = {"symlink to /dev/zero": "is a device", "FIFO with no writer": "named pipe (FIFO)",
-              "FIFO fed forever": "named pipe (FIFO)"}
+WHAT_IT_IS = {
+    "symlink to /dev/zero": "is a device",
+    "FIFO with no writer": "named pipe (FIFO)",
+    "FIFO fed forever": "named pipe (FIFO)",
+}
 
 
 # verbs that read files inside a folder the user names: the special file takes this name there
@@ -82,8 +101,9 @@ def workplace(tmp_path_factory) -> Path:
     (folder / "memo.pdf").write_bytes(b"%PDF-1.7\n%%EOF\n")
     evaluation = json.loads((EXAMPLES / "demo-evaluation.json").read_text(encoding="utf-8"))
     (folder / "bid.json").write_text(json.dumps(evaluation["bids"][0]), encoding="utf-8")
-    (folder / "bids.json").write_text(json.dumps([evaluation["bids"][0] | {"id": "extra-1"}]),
-                                      encoding="utf-8")
+    (folder / "bids.json").write_text(
+        json.dumps([evaluation["bids"][0] | {"id": "extra-1"}]), encoding="utf-8"
+    )
     Authority.create().write_p12(folder, "key", PASSPHRASE)
     return folder
 
@@ -107,15 +127,17 @@ def _make(kind: str, path: Path) -> subprocess.Popen | None:
     if kind == "FIFO with no writer":
         return None
     # Opens the FIFO for writing (waiting for a reader) and writes zeros until killed.
-    return subprocess.Popen([sys.executable, "-c",
-                             f"f = open({str(path)!r}, 'wb')\nwhile True: f.write(bytes(65536))"],
-                            stderr=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-c", f"f = open({str(path)!r}, 'wb')\nwhile True: f.write(bytes(65536))"],
+        stderr=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.parametrize("kind", SPECIALS)
 @pytest.mark.parametrize("verb", list(VERBS))
-def test_a_special_file_is_refused_by_name_before_it_is_read(tmp_path, workplace, baselines, monkeypatch,
-                                                             verb, kind):
+def test_a_special_file_is_refused_by_name_before_it_is_read(
+    tmp_path, workplace, baselines, monkeypatch, verb, kind
+):
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", PASSPHRASE)
     stem = tmp_path / "input"
     template = next(a for a in VERBS[verb] if "{F}" in a)
@@ -138,7 +160,9 @@ def test_a_special_file_is_refused_by_name_before_it_is_read(tmp_path, workplace
     assert run.exit_code == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert hostile.name in run.stderr and WHAT_IT_IS[kind] in run.stderr, run.stderr
-    assert run.cpu_seconds < baseline.cpu_seconds + MAX_EXTRA_CPU_S, \
+    assert run.cpu_seconds < baseline.cpu_seconds + MAX_EXTRA_CPU_S, (
         f"{run.cpu_seconds:.2f} CPU s, refusing a missing file {baseline.cpu_seconds:.2f} CPU s"
-    assert run.peak_rss_mb < baseline.peak_rss_mb + MAX_EXTRA_MB, \
+    )
+    assert run.peak_rss_mb < baseline.peak_rss_mb + MAX_EXTRA_MB, (
         f"{run.peak_rss_mb:.0f} MB, refusing a missing file {baseline.peak_rss_mb:.0f} MB"
+    )

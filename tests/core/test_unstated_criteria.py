@@ -25,32 +25,48 @@ def _prime(scorecard):
 
 
 BLANK = {"datacenter_tier": None, "certifications": []}
-BEST = {"datacenter_tier": 4, "certifications": ["SOC2", "ISO27001"]}  # the demo policy requires these two
+BEST = {
+    "datacenter_tier": 4,
+    "certifications": ["SOC2", "ISO27001"],
+}  # the demo policy requires these two
 
 
 def test_the_blank_facility_costs_exactly_its_two_weights():
-    blank, best = score_evaluation(_with_prime_facility(BLANK)), score_evaluation(_with_prime_facility(BEST))
+    blank, best = (
+        score_evaluation(_with_prime_facility(BLANK)),
+        score_evaluation(_with_prime_facility(BEST)),
+    )
     # Demo weights 70+8+5+5+3+4+5 = 100: tier 5/100 and certifications 5/100, each scored 0 when blank
     # and 1 at tier IV with both required certifications.
     assert abs((_prime(best).weighted_score - _prime(blank).weighted_score) - 0.10) < 1e-12
 
 
 def test_the_rank_it_would_reach_is_the_rank_a_full_rescore_gives():
-    blank, best = score_evaluation(_with_prime_facility(BLANK)), score_evaluation(_with_prime_facility(BEST))
+    blank, best = (
+        score_evaluation(_with_prime_facility(BLANK)),
+        score_evaluation(_with_prime_facility(BEST)),
+    )
     found = unstated_criteria(blank)["prime-efa"]
     assert [item.criterion for item in found] == ["datacenter_tier", "certifications"]
     assert {item.rank for item in found} == {_prime(blank).rank}
     assert {item.rank_if_stated for item in found} == {_prime(best).rank}
     assert _prime(blank).rank == 3 and _prime(best).rank == 2
-    assert rank_resting_on(blank)["prime-efa"] == ["data-centre tier (not stated)", "certifications (none stated)"]
+    assert rank_resting_on(blank)["prime-efa"] == [
+        "data-centre tier (not stated)",
+        "certifications (none stated)",
+    ]
 
 
 def test_the_memo_page_says_what_stating_it_would_do():
     blank = score_evaluation(_with_prime_facility(BLANK))
     page = bid_page(_prime(blank), blank, None, scorecard_default_effects(blank))
-    assert ("Not stated: the data-centre tier (scored as tier I) and its certifications (each required one "
-            "scored as not held); stated at their best the bid would rank 2, not 3: ask the provider before "
-            "deciding.") in page.risks
+    assert (
+        "Not stated: the data-centre tier (scored as tier I) and its certifications (each required "
+        "one "
+        "scored as not held); stated at their best the bid would rank 2, not 3: ask the provider "
+        "before "
+        "deciding."
+    ) in page.risks
 
 
 def test_a_stated_facility_is_not_flagged_and_an_excluded_bid_gets_no_rank_words():

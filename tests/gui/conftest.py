@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QApplication
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.settings import AppSettings
-from tests.gui.waiting import HANG_GUARD_MS
 
 
 @pytest.fixture
@@ -23,7 +23,9 @@ def no_modal_confirm(monkeypatch) -> list:
     """No GUI test may open a real question box (it would wait for a click forever, at teardown
     too: closing a wizard with typed data asks). Records each question and answers yes."""
     asked: list = []
-    monkeypatch.setattr(dialogs, "confirm", lambda _parent, title, text: asked.append((title, text)) or True)
+    monkeypatch.setattr(
+        dialogs, "confirm", lambda _parent, title, text: asked.append((title, text)) or True
+    )
     return asked
 
 
@@ -33,7 +35,9 @@ class DialogLog:
     def __init__(self) -> None:
         self.shown: list[tuple[str, str, str]] = []
         self.answers: list[str] = []
-        self.asked: list[tuple] = []  # each file dialog's arguments (title, filters, offered file ...)
+        self.asked: list[
+            tuple
+        ] = []  # each file dialog's arguments (title, filters, offered file ...)
 
     def problem(self, _parent, title, text, details="") -> None:
         self.shown.append(("problem", title, f"{text}\n{details}"))
@@ -79,12 +83,22 @@ def window(qtbot, tmp_path, app_settings, dialog_log):
 
 def wait_for_scoring(qtbot, win) -> None:
     """Until the table shows a scorecard of the session's current evaluation."""
-    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == win.session.evaluation and not win.tasks.is_busy(),
-                    timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: (
+            win.model.scorecard.evaluation == win.session.evaluation and not win.tasks.is_busy()
+        ),
+        timeout=HANG_GUARD_MS,
+    )
 
 
 def wait_for_serving_scores(qtbot, shown) -> None:
     """Until the serving window shows a scorecard of its session's current evaluation (it scores on
     the background runner)."""
-    qtbot.waitUntil(lambda: shown.scorecard is not None and shown.scorecard.evaluation == shown.session.evaluation
-                    and not shown.tasks.is_busy("score"), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: (
+            shown.scorecard is not None
+            and shown.scorecard.evaluation == shown.session.evaluation
+            and not shown.tasks.is_busy("score")
+        ),
+        timeout=HANG_GUARD_MS,
+    )

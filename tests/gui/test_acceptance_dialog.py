@@ -10,12 +10,19 @@ from pathlib import Path
 
 from tests.gui.test_no_codes_where_officers_read import ALLOWED, CODE, _widget_texts
 
-PUBLIC_LOG = Path(__file__).parents[1] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+PUBLIC_LOG = (
+    Path(__file__).parents[1] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
 
 
-def test_the_selected_bids_plan_is_written_and_a_returned_log_is_judged(qtbot, window, dialog_log, tmp_path):
+def test_the_selected_bids_plan_is_written_and_a_returned_log_is_judged(
+    qtbot, window, dialog_log, tmp_path
+):
     window.comparison.select_bid("northwind-ib")
-    assert window.actions_.acceptance_plan.isEnabled() and window.actions_.acceptance_status.isEnabled()
+    assert (
+        window.actions_.acceptance_plan.isEnabled()
+        and window.actions_.acceptance_status.isEnabled()
+    )
     paths = window.acceptance.write_plan(tmp_path / "annex")
     assert [p.suffix for p in paths] == [".md", ".json", ".pdf"] and all(p.exists() for p in paths)
     assert "Acceptance plan for Northwind AI Cloud (9 tests)" in window.statusBar().currentMessage()
@@ -29,14 +36,21 @@ def test_the_selected_bids_plan_is_written_and_a_returned_log_is_judged(qtbot, w
     shutil.copyfile(PUBLIC_LOG, log)
     assert dialog.attach([log])
     # 338.82 GB/s against 90% of 8 x 400 Gb/s x 0.94 = 338.4 GB/s: passed.
-    assert "2 nodes: passed, measured 338.82 GB/s (pass at least 338.4 GB/s)" in dialog.text.toPlainText()
+    assert (
+        "2 nodes: passed, measured 338.82 GB/s (pass at least 338.4 GB/s)"
+        in dialog.text.toPlainText()
+    )
     dialog.show_results(with_what_if=True)
     assert "What-if with the measured figures" in dialog.text.toPlainText()
     # Words, not codes: only the names of the files returned (the provider's, by the plan's rule)
     # and nccl-tests' own collective may look like identifiers.
     returned = re.compile(r"\bACC-[A-Za-z0-9_.-]+\.(?:log|csv|json)\b")
     texts = [*_widget_texts(dialog), ("results", dialog.text.toPlainText())]
-    codes = [(where, hit) for where, text in texts for hit in CODE.findall(ALLOWED.sub("", returned.sub("", text)))]
+    codes = [
+        (where, hit)
+        for where, text in texts
+        for hit in CODE.findall(ALLOWED.sub("", returned.sub("", text)))
+    ]
     assert not codes, codes
     assert CODE.findall("a busbw_evidence slip")  # the scan would catch one
 

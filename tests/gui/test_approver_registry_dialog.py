@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding
+from tests.core.memo_signing.pki import Authority
 
 from clusterbid.core.errors import InputError
 from clusterbid.gui.memo.approver_form import ApproverChange, ApproverForm
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
-from tests.core.memo_signing.pki import Authority
 
 
 def _pem(authority: Authority, name: str, path):

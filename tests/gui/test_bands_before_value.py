@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
@@ -13,8 +15,6 @@ from clusterbid.core.uncertainty.sampling import CHUNK
 from clusterbid.core.uncertainty.value_of_information import value_of_information
 from clusterbid.gui.uncertainty_source import analyse_bands, analyse_uncertainty, with_value
 from clusterbid.operations.progress import Cancelled
-from tests.gui.conftest import wait_for_scoring
-from tests.gui.waiting import HANG_GUARD_MS
 
 
 def test_the_bands_come_without_the_value_and_the_value_is_the_one_score_computes(monkeypatch):
@@ -23,13 +23,17 @@ def test_the_bands_come_without_the_value_and_the_value_is_the_one_score_compute
     evaluation = demo_evaluation()
     calls: list[int] = []
     valued = voi.value_of_information
-    monkeypatch.setattr(voi, "value_of_information", lambda *a, **k: calls.append(1) or valued(*a, **k))
+    monkeypatch.setattr(
+        voi, "value_of_information", lambda *a, **k: calls.append(1) or valued(*a, **k)
+    )
     bands = analyse_bands(evaluation)
     assert bands.value is None and bands.uncertainty is not None and calls == []
     whole = with_value(bands)
     assert len(calls) == 1
     # The same figures `clusterbid score` and the memo get: the policy's seed, the default samples.
-    assert whole.value == value_of_information(evaluation, DEFAULT_SAMPLES, evaluation.policy.random_seed)
+    assert whole.value == value_of_information(
+        evaluation, DEFAULT_SAMPLES, evaluation.policy.random_seed
+    )
     together = analyse_uncertainty(evaluation)
     assert together.value == whole.value and together.uncertainty == bands.uncertainty
 

@@ -5,23 +5,34 @@ from __future__ import annotations
 import json
 
 from PySide6.QtCore import QPoint, Qt
-
-from clusterbid.core.scoring import score_evaluation
-from clusterbid.gui.comparison.scorecard_table_model import (
-    BAND, COST, FABRIC, PRICE, PROVIDER, RANK, SCORE, WIN,
-)
 from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring
 from tests.gui.waiting import HANG_GUARD_MS
+
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.gui.comparison.scorecard_table_model import (
+    BAND,
+    COST,
+    FABRIC,
+    PRICE,
+    PROVIDER,
+    RANK,
+    SCORE,
+    WIN,
+)
 
 NAMES = {"northwind-ib": "Northwind AI Cloud", "prime-efa": "Hyperscale Prime"}
 
 
 def _click_header(qtbot, win, title: str) -> None:
     header = win.comparison.horizontalHeader()
-    column = [win.model.headerData(c, Qt.Orientation.Horizontal) for c in range(win.model.columnCount())].index(title)
+    column = [
+        win.model.headerData(c, Qt.Orientation.Horizontal) for c in range(win.model.columnCount())
+    ].index(title)
     x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
-    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    qtbot.mouseClick(
+        header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2)
+    )
 
 
 def test_a_laptop_width_hides_the_least_telling_columns_instead_of_scrolling(qtbot, window):
@@ -36,7 +47,9 @@ def test_a_laptop_width_hides_the_least_telling_columns_instead_of_scrolling(qtb
     assert header.isSectionHidden(FABRIC)  # the least telling column goes first
     assert view.horizontalScrollBar().maximum() == 0
     window.resize(2400, 1000)  # a wider window shows more of them again
-    qtbot.waitUntil(lambda: sum(not header.isSectionHidden(c) for c in range(header.count())) > len(shown))
+    qtbot.waitUntil(
+        lambda: sum(not header.isSectionHidden(c) for c in range(header.count())) > len(shown)
+    )
     assert view.horizontalScrollBar().maximum() == 0
 
 
@@ -114,7 +127,9 @@ def test_arrow_key_steps_on_one_slider_are_one_undo_step(qtbot, window):
         qtbot.keyClick(slider, Qt.Key.Key_Left)  # and back: nothing left to undo
     assert window.session.document.evaluation.policy.weights.sla == 8
     assert window.session.undo_stack.count() == before
-    qtbot.keyClick(window.weights.sliders["support"], Qt.Key.Key_Right)  # another slider: its own step
+    qtbot.keyClick(
+        window.weights.sliders["support"], Qt.Key.Key_Right
+    )  # another slider: its own step
     assert window.session.undo_stack.count() == before + 1
     wait_for_scoring(qtbot, window)
 
@@ -134,15 +149,25 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     model = window.model
     qtbot.waitUntil(lambda: model.index(0, BAND).data() != "—", timeout=HANG_GUARD_MS)
     evaluation = window.session.evaluation
-    expected = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed).bids["northwind-ib"]
+    expected = run_monte_carlo(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed).bids[
+        "northwind-ib"
+    ]
     row = model.row_of("northwind-ib")
     # Under a million in full dollars, above it in millions to the cent ($1.50M), exact in the tooltip.
     short = lambda v: f"${v / 1e6:,.2f}M"  # noqa: E731 (both ends in millions: P90 is above $1M)
-    assert model.index(row, BAND).data() == f"{short(expected.cost_p10)} – {short(expected.cost_p90)}"
-    assert format_money(expected.cost_p10, "USD") in model.index(row, BAND).data(Qt.ItemDataRole.ToolTipRole)
+    assert (
+        model.index(row, BAND).data() == f"{short(expected.cost_p10)} – {short(expected.cost_p90)}"
+    )
+    assert format_money(expected.cost_p10, "USD") in model.index(row, BAND).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
     assert model.index(row, WIN).data() == f"{expected.win_probability:.0%}"
     # Issue 31: Northwind's point (half its term: the job and one further run fit) is its own P10.
-    assert expected.cost_p10 <= score_evaluation(evaluation).ranked[0].estimate.plan_cost < expected.cost_p90
+    assert (
+        expected.cost_p10
+        <= score_evaluation(evaluation).ranked[0].estimate.plan_cost
+        < expected.cost_p90
+    )
     # The tipping points of the ranking the app shows, decided on the distribution as `clusterbid
     # score` decides it (issue 31): the demo's winner loses first place once SLA weighs more, and
     # the CLI table shows the same crossing.
@@ -156,7 +181,6 @@ def test_bands_win_chances_and_tipping_points_follow_the_first_figures(qtbot, wi
     assert window.weights.tipping_labels["sla"].text() == f"above {sla.upper:.1f}: {winner} first"
     excluded = model.row_of("budget-tcp")
     assert model.index(excluded, BAND).data() == "—"
-
 
 
 def test_the_score_matrix_shows_each_criterion_its_weight_and_the_total(qtbot, window):
@@ -186,7 +210,10 @@ def test_the_score_matrix_shows_each_criterion_its_weight_and_the_total(qtbot, w
 
 def test_the_score_matrix_shows_provider_names_whole(window):
     matrix = window.score_matrix
-    widest = max(matrix.fontMetrics().horizontalAdvance(matrix.item(r, 0).text()) for r in range(matrix.rowCount()))
+    widest = max(
+        matrix.fontMetrics().horizontalAdvance(matrix.item(r, 0).text())
+        for r in range(matrix.rowCount())
+    )
     assert matrix.horizontalHeader().sectionSize(0) >= widest
 
 
@@ -198,7 +225,11 @@ def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
     from clusterbid.gui.comparison.scorecard_table_model import BAND
 
     assert band_geometry(10, 108, 1.0e6, 2.0e6, (1.25e6, 1.5e6, 1.75e6)) == (39, 89, 64)
-    assert band_geometry(0, 108, 1.0e6, 2.0e6, (0.5e6, 3.0e6, 2.5e6)) == (4, 104, 104)  # clipped to the cell
+    assert band_geometry(0, 108, 1.0e6, 2.0e6, (0.5e6, 3.0e6, 2.5e6)) == (
+        4,
+        104,
+        104,
+    )  # clipped to the cell
     qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=HANG_GUARD_MS)
     model = window.model
     bands = [model.band_figures(r) for r in range(model.rowCount())]

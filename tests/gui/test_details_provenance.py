@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+from tests.conftest import bid_dict, evaluation_dict
+
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.gui.details_panel import DetailsPanel
-from tests.conftest import bid_dict, evaluation_dict
 
 EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
 
 
 def test_details_name_the_default_the_rank_depends_on_and_the_providers_page(qtbot):
-    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
-                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"},
-                                  "reliability.node_replacement_hours": {"kind": "provider", "reference": "p.4"}})
+    unsure = bid_dict(
+        "unsure",
+        capacity=EXACT_FIT,
+        reliability={"node_replacement_hours": 72},
+        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+        provenance={
+            "capacity.spare_pool_gpus": {"kind": "not_stated"},
+            "reliability.node_replacement_hours": {"kind": "provider", "reference": "p.4"},
+        },
+    )
     rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
     scorecard = score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival])))
     panel = DetailsPanel()
@@ -42,13 +49,24 @@ def test_the_comparison_says_which_bid_rank_rests_on_a_default(qtbot):
 
     from clusterbid.gui.comparison.scorecard_table_model import FINDINGS, ScorecardTableModel
 
-    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
-                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})
+    unsure = bid_dict(
+        "unsure",
+        capacity=EXACT_FIT,
+        reliability={"node_replacement_hours": 72},
+        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+        provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}},
+    )
     rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
-    model = ScorecardTableModel(score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival]))))
-    cells = {model.score_at(row).bid.id: model.index(row, FINDINGS) for row in range(model.rowCount())}
-    assert model.data(cells["unsure"], Qt.ItemDataRole.DisplayRole).endswith("rank rests on spare GPUs")
+    model = ScorecardTableModel(
+        score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival])))
+    )
+    cells = {
+        model.score_at(row).bid.id: model.index(row, FINDINGS) for row in range(model.rowCount())
+    }
+    assert model.data(cells["unsure"], Qt.ItemDataRole.DisplayRole).endswith(
+        "rank rests on spare GPUs"
+    )
     assert "Its cost rank changes across the range of: spare GPUs" in model.data(
-        cells["unsure"], Qt.ItemDataRole.ToolTipRole)
+        cells["unsure"], Qt.ItemDataRole.ToolTipRole
+    )
     assert "rests on" not in model.data(cells["rival"], Qt.ItemDataRole.DisplayRole)

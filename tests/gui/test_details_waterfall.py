@@ -3,10 +3,11 @@ worker that draws the bands has kept the waterfall on the decided scorecard."""
 
 from __future__ import annotations
 
+from tests.core.uncertainty.test_waterfall import _two_bids
+
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.waterfall import keep_waterfall
 from clusterbid.gui.details_panel import DetailsPanel
-from tests.core.uncertainty.test_waterfall import _two_bids
 
 
 def test_details_show_the_waterfall_on_the_two_first_bids_only_once_kept(qtbot):

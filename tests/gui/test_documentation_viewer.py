@@ -7,28 +7,34 @@ import tomllib
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
+from tests.conftest import REPO
 
 from clusterbid.gui.help_dialogs import DocumentationDialog
 from clusterbid.resources import resource_path
-from tests.conftest import REPO
 
 DOCS = REPO / "resources" / "docs"
 
 
 def _linked_pages(markdown: str) -> set[str]:
-    return {target.split("#")[0] for target in re.findall(r"\]\(([a-z-]+\.md(?:#[a-z-]+)?)\)", markdown)}
+    return {
+        target.split("#")[0] for target in re.findall(r"\]\(([a-z-]+\.md(?:#[a-z-]+)?)\)", markdown)
+    }
 
 
 def test_every_docs_page_is_reachable_from_the_contents_and_packaged():
     pages = {path.name for path in DOCS.glob("*.md")}
     linked = _linked_pages((DOCS / "index.md").read_text(encoding="utf-8"))
-    assert linked == pages - {"index.md"}, "a docs page the contents page does not list, or a dead link"
+    assert linked == pages - {"index.md"}, (
+        "a docs page the contents page does not list, or a dead link"
+    )
     for page in pages:  # every page's own links lead to a page that exists
         assert _linked_pages((DOCS / page).read_text(encoding="utf-8")) <= pages, page
     # The evidence formats page lives beside the methodology (the wizard's evidence page names it).
     assert "](../evidence-formats.md)" in (DOCS / "index.md").read_text(encoding="utf-8")
     assert (DOCS.parent / "evidence-formats.md").is_file()
-    package_data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    package_data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "package-data"
+    ]
     assert "docs/*.md" in package_data["clusterbid._resources"]  # so a wheel install has them
 
 

@@ -47,7 +47,9 @@ def test_the_matrix_asks_only_for_the_rows_in_view(qtbot, big_scorecard):
     asked: set[int] = set()
     model = matrix.matrix_model
     data = model.data
-    model.data = lambda index, role=Qt.ItemDataRole.DisplayRole: asked.add(index.row()) or data(index, role)
+    model.data = lambda index, role=Qt.ItemDataRole.DisplayRole: (
+        asked.add(index.row()) or data(index, role)
+    )
     matrix.show_scorecard(big_scorecard)
     matrix.repaint()
     ranked = len(big_scorecard.ranked)
@@ -62,20 +64,28 @@ def test_the_matrix_asks_only_for_the_rows_in_view(qtbot, big_scorecard):
 
 @pytest.mark.parametrize("order", [Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder])
 @pytest.mark.parametrize("column", [PRICE, PROVIDER])
-def test_a_sorted_column_orders_rows_as_its_keys_do_ties_kept_in_place(qtbot, big_scorecard, column, order):
+def test_a_sorted_column_orders_rows_as_its_keys_do_ties_kept_in_place(
+    qtbot, big_scorecard, column, order
+):
     model = ScorecardTableModel(big_scorecard)
     view = ComparisonView(model)
     qtbot.addWidget(view)
     view.sortByColumn(column, order)
-    shown = [view.proxy.mapToSource(view.proxy.index(r, 0)).row() for r in range(view.proxy.rowCount())]
+    shown = [
+        view.proxy.mapToSource(view.proxy.index(r, 0)).row() for r in range(view.proxy.rowCount())
+    ]
     keys = [model.sort_key(row, column) for row in range(model.rowCount())]
     # Python's stable sort: equal keys keep the scorecard's order, in either direction.
-    expected = sorted(range(len(keys)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder)
+    expected = sorted(
+        range(len(keys)), key=keys.__getitem__, reverse=order == Qt.SortOrder.DescendingOrder
+    )
     assert shown == expected
     assert len(set(keys)) < len(keys)  # the case that matters: ties exist
 
 
-def test_the_bands_scale_is_found_once_per_scorecard_not_per_cell_painted(big_scorecard, monkeypatch):
+def test_the_bands_scale_is_found_once_per_scorecard_not_per_cell_painted(
+    big_scorecard, monkeypatch
+):
     model = ScorecardTableModel(big_scorecard)
     asked: list[int] = []
     figures = model.band_figures

@@ -6,13 +6,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.gui.waiting import HANG_GUARD_MS
+
 from clusterbid.core.evidence.reading import read_evidence
 from clusterbid.core.evidence_request.summary import asks
 from clusterbid.core.uncertainty.value_of_information import value_of_information
 from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
-from tests.gui.waiting import HANG_GUARD_MS
 
-PUBLIC_LOG = Path(__file__).parents[1] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+PUBLIC_LOG = (
+    Path(__file__).parents[1] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
 
 
 def test_top_requests_show_then_a_returned_log_answers_the_exported_pack(qtbot, window, tmp_path):
@@ -20,7 +23,9 @@ def test_top_requests_show_then_a_returned_log_answers_the_exported_pack(qtbot, 
     window.comparison.select_bid("northwind-ib")
     qtbot.waitUntil(lambda: panel.voi is not None, timeout=HANG_GUARD_MS)
     evaluation = window.session.evaluation
-    expected = asks(evaluation, value_of_information(evaluation, MONTE_CARLO_SAMPLES), "northwind-ib")
+    expected = asks(
+        evaluation, value_of_information(evaluation, MONTE_CARLO_SAMPLES), "northwind-ib"
+    )
     assert expected, "on the demo a measurement of the cheapest bid can change the choice"
     text = panel.text.toPlainText()
     assert all(a.text in text for a in expected) and "Ask Northwind AI Cloud for" in text

@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.gui.conftest import wait_for_scoring
+from tests.gui.waiting import HANG_GUARD_MS
+
 from clusterbid.cli import main as cli_main
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.uncertainty_source import UncertaintyAnalysis
-from tests.gui.conftest import wait_for_scoring
-from tests.gui.waiting import HANG_GUARD_MS
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "demo-evaluation.json"
 
@@ -31,12 +32,19 @@ def test_bids_imported_from_the_command_line_show_and_edits_still_work(qtbot, wi
     shown: list[str] = []
     window.statusBar().messageChanged.connect(shown.append)
     for run in range(3):  # three imports of 4 bids each, as an officer's colleague would run them
-        assert cli_main(["import", str(path), str(_bids_file(tmp_path, 4, 4 * run)), "--user", "colleague"]) == 0
+        assert (
+            cli_main(
+                ["import", str(path), str(_bids_file(tmp_path, 4, 4 * run)), "--user", "colleague"]
+            )
+            == 0
+        )
     qtbot.waitUntil(lambda: len(window.session.evaluation.bids) == 6 + 12, timeout=HANG_GUARD_MS)
     wait_for_scoring(qtbot, window)
     assert window.model.rowCount() == 18
-    assert any(message.startswith(f"Updated from {path.name}: change") and "by colleague" in message
-               for message in shown), shown
+    assert any(
+        message.startswith(f"Updated from {path.name}: change") and "by colleague" in message
+        for message in shown
+    ), shown
     # The window's next edit is accepted (it was refused until the file was reopened).
     renamed = window.session.evaluation.model_copy(update={"title": "Renamed in the window"})
     assert window.session.apply(renamed, "Rename")
@@ -48,12 +56,19 @@ def test_two_windows_on_one_file_both_stay_current_and_both_can_edit(qtbot, wind
 
     second = MainWindow(EvaluationDocument.open(window.session.document.path), app_settings)
     qtbot.addWidget(second)
-    first_title = window.session.evaluation.model_copy(update={"title": "Edited in the first window"})
+    first_title = window.session.evaluation.model_copy(
+        update={"title": "Edited in the first window"}
+    )
     assert window.session.apply(first_title, "Rename")
-    qtbot.waitUntil(lambda: second.session.evaluation.title == "Edited in the first window", timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: second.session.evaluation.title == "Edited in the first window",
+        timeout=HANG_GUARD_MS,
+    )
     second_title = second.session.evaluation.model_copy(update={"title": "Then in the second"})
     assert second.session.apply(second_title, "Rename")
-    qtbot.waitUntil(lambda: window.session.evaluation.title == "Then in the second", timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: window.session.evaluation.title == "Then in the second", timeout=HANG_GUARD_MS
+    )
     assert second.tasks.wait_for_done(10_000)
     second.close()
 
@@ -72,13 +87,16 @@ def test_an_analysis_of_an_older_snapshot_is_dropped_not_applied(qtbot, window):
     assert window.requests.voi is before and window.requests.voi is not shown
 
 
-def test_the_window_ranks_on_the_decision_basis_once_the_bands_are_in(qtbot, tmp_path, app_settings):
+def test_the_window_ranks_on_the_decision_basis_once_the_bands_are_in(
+    qtbot, tmp_path, app_settings
+):
     """Issue 31: the app ranks as `clusterbid score` and the memo do. The point ranks the
     claimant first (3.10 / 0.60 < 2.50 / 0.42); drawn on the distribution the claim is centred on
     0.85 x 0.60 = 0.51 and the silent bid is cheaper in every sample (worked in
     tests/core/uncertainty/test_decision_rule.py), so the table's first row turns to it."""
-    from clusterbid.core.store import EvaluationDocument
     from tests.core.uncertainty.test_decision_rule import _claimant_and_silent
+
+    from clusterbid.core.store import EvaluationDocument
 
     document = EvaluationDocument.create(tmp_path / "claim.clusterbid", _claimant_and_silent())
     win = MainWindow(document, app_settings)

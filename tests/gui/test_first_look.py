@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import re
 
-from clusterbid.core.shown_scorecard import read_shown
-from clusterbid.gui.first_look import first_look
 from tests.gui.conftest import wait_for_scoring
 from tests.gui.waiting import HANG_GUARD_MS
+
+from clusterbid.core.shown_scorecard import read_shown
+from clusterbid.gui.first_look import first_look
 
 
 def test_the_shown_table_is_kept_and_the_first_look_paints_it(qtbot, window):
@@ -18,26 +19,38 @@ def test_the_shown_table_is_kept_and_the_first_look_paints_it(qtbot, window):
     # plus at most the cost of paying on invoice (its payment terms are not stated: drawn from due on
     # invoice to net 30, 3,195,648 x 0.08 x 30 / 365 = $21,012 at most): $1.60M to $1.62M.
     band = re.compile(r"\$1\.(60|61|62)M – ")  # the band's P10, "P10 – P90"
-    qtbot.waitUntil(lambda: read_shown(path) is not None and band.search(str(read_shown(path)["rows"])) is not None,
-                    timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: (
+            read_shown(path) is not None and band.search(str(read_shown(path)["rows"])) is not None
+        ),
+        timeout=HANG_GUARD_MS,
+    )
     shown = read_shown(path)
     model = window.model
     # Exactly what the table shows, cell for cell (every column, hidden ones too): the demo's
     # leader first, its band included.
-    assert shown["rows"][0] == [str(model.index(0, c).data() or "") for c in range(model.columnCount())]
+    assert shown["rows"][0] == [
+        str(model.index(0, c).data() or "") for c in range(model.columnCount())
+    ]
     assert shown["rows"][0][1] == "Northwind AI Cloud"
 
     look = first_look(path)
     qtbot.addWidget(look)
     table = look.centralWidget()
     assert table.item(0, 1).text() == "Northwind AI Cloud"
-    assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == shown["columns"]
+    assert [table.horizontalHeaderItem(c).text() for c in range(table.columnCount())] == shown[
+        "columns"
+    ]
     assert "Scores as last shown" in look.statusBar().currentMessage()
     assert look.windowTitle() == window.windowTitle()  # the kept title and the file's name
     look.close()
 
-    window.session.apply(window.session.evaluation.model_validate(
-        {**window.session.evaluation.model_dump(), "title": "Renamed"}), "rename")
+    window.session.apply(
+        window.session.evaluation.model_validate(
+            {**window.session.evaluation.model_dump(), "title": "Renamed"}
+        ),
+        "rename",
+    )
     assert first_look(path) is None  # stale until the window shows the new scores
 
 

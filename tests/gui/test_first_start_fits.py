@@ -11,9 +11,9 @@ import subprocess
 import sys
 
 from PySide6.QtCore import QRect, QSize
+from tests.conftest import REPO, offscreen_screen
 
 from clusterbid.gui.screen_fit import fitted_size
-from tests.conftest import REPO, offscreen_screen
 
 FIRST_START = """
 import json, sys
@@ -44,8 +44,19 @@ def _inside(outer: list[int], inner: list[int]) -> bool:
 
 def test_the_first_start_lies_within_a_1366x768_screen_status_bar_included(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO / "desktop"), "HOME": str(tmp_path)}
-    result = subprocess.run([sys.executable, "-c", FIRST_START, offscreen_screen(tmp_path, 1366, 768),
-                             str(tmp_path / "profile")], capture_output=True, text=True, env=env, check=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            FIRST_START,
+            offscreen_screen(tmp_path, 1366, 768),
+            str(tmp_path / "profile"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     shown = json.loads(result.stdout.strip().splitlines()[-1])
     assert shown["screen"] == [0, 0, 1366, 768]
     assert _inside(shown["screen"], shown["frame"]), shown

@@ -8,6 +8,9 @@ import sys
 import threading
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict
+from tests.core.default_effects_reference import per_bid_default_effects
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.provenance_lines import field_words
@@ -19,9 +22,6 @@ from clusterbid.gui.background import Cancelled
 from clusterbid.gui.comparison.scorecard_table_model import FINDINGS
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.rescoring import scored_and_derived
-from tests.conftest import bid_dict, evaluation_dict
-from tests.core.default_effects_reference import per_bid_default_effects
-from tests.gui.waiting import HANG_GUARD_MS
 
 EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
 
@@ -29,9 +29,13 @@ EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_p
 def _two_bids() -> Evaluation:
     """'unsure' is $2.40 but states no spares (0 by default: a failed node waits 72 h; 16 at the
     range's top: a spare on hand), 'rival' is $2.50 with 16 spares: the spares decide the cost rank."""
-    unsure = bid_dict("unsure", capacity=EXACT_FIT, reliability={"node_replacement_hours": 72},
-                      terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-                      provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}})
+    unsure = bid_dict(
+        "unsure",
+        capacity=EXACT_FIT,
+        reliability={"node_replacement_hours": 72},
+        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
+        provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}},
+    )
     rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
     return Evaluation.model_validate(evaluation_dict([unsure, rival]))
 
@@ -46,23 +50,33 @@ def _record_threads(monkeypatch, name: str, real) -> list[bool]:
         return real(*args, **kwargs)
 
     for module in list(sys.modules.values()):
-        if getattr(module, "__name__", "").startswith("clusterbid") and getattr(module, name, None) is real:
+        if (
+            getattr(module, "__name__", "").startswith("clusterbid")
+            and getattr(module, name, None) is real
+        ):
             monkeypatch.setattr(module, name, recorded)
     return on_main
 
 
 @pytest.fixture
 def two_bid_window(qtbot, tmp_path, app_settings, dialog_log):
-    win = MainWindow(EvaluationDocument.create(tmp_path / "two.clusterbid", _two_bids()), app_settings)
+    win = MainWindow(
+        EvaluationDocument.create(tmp_path / "two.clusterbid", _two_bids()), app_settings
+    )
     qtbot.addWidget(win)
     win.show()
-    qtbot.waitUntil(lambda: win.model.band_range() is not None and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: win.model.band_range() is not None and not win.tasks.is_busy(),
+        timeout=HANG_GUARD_MS,
+    )
     yield win
     assert win.tasks.wait_for_done(10_000)
     win.close()
 
 
-def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread(qtbot, monkeypatch, two_bid_window):
+def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread(
+    qtbot, monkeypatch, two_bid_window
+):
     win = two_bid_window
     scored = _record_threads(monkeypatch, "score_evaluation", score_evaluation)
     derived = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
@@ -70,12 +84,20 @@ def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread
     weights["sla"] = weights["sla"] + 10.0
     win.apply_weights(weights, ("test", 1))
     target = win.session.evaluation
-    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == target and win.model.band_range() is not None
-                    and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: (
+            win.model.scorecard.evaluation == target
+            and win.model.band_range() is not None
+            and not win.tasks.is_busy()
+        ),
+        timeout=HANG_GUARD_MS,
+    )
     for bid_id in ("unsure", "rival"):  # the Details pane of each bid, as a click shows it
         win.comparison.select_bid(bid_id)
         # the pane names the bid as an officer does, by its provider (bid_dict's "Provider <id>")
-        qtbot.waitUntil(lambda b=bid_id: f"Provider {b}" in win.details.toPlainText(), timeout=HANG_GUARD_MS)
+        qtbot.waitUntil(
+            lambda b=bid_id: f"Provider {b}" in win.details.toPlainText(), timeout=HANG_GUARD_MS
+        )
     unsure_details = (win.comparison.select_bid("unsure"), win.details.toPlainText())[1]
     calls = (list(scored), list(derived))  # before the test's own reference computation below
 
@@ -106,7 +128,9 @@ def test_a_superseded_scoring_stops_before_its_default_effects(monkeypatch):
     assert derived == []
     scorecard = scored_and_derived(_two_bids(), lambda _fraction, _message="": None)
     assert len(derived) == 1  # run once, and kept on the scorecard:
-    assert scorecard.derived["rank_resting_on"] == {"unsure": [field_words("capacity.spare_pool_gpus")]}
+    assert scorecard.derived["rank_resting_on"] == {
+        "unsure": [field_words("capacity.spare_pool_gpus")]
+    }
 
 
 def test_an_edit_leaves_cell_texts_and_bid_checks_to_the_worker(qtbot, monkeypatch, two_bid_window):
@@ -117,18 +141,33 @@ def test_an_edit_leaves_cell_texts_and_bid_checks_to_the_worker(qtbot, monkeypat
 
     win = two_bid_window
     formatted = _record_threads(monkeypatch, "cell_text", comparison_table.cell_text)
-    bid_checks: list[str] = []  # the bids whose rules ran again (a bid's text check is the first of them)
+    bid_checks: list[
+        str
+    ] = []  # the bids whose rules ran again (a bid's text check is the first of them)
     real_check = bid_module.check_model_text
-    monkeypatch.setattr(bid_module, "check_model_text", lambda model, *a, **k: (
-        bid_checks.append(model.id), real_check(model, *a, **k))[1])
+    monkeypatch.setattr(
+        bid_module,
+        "check_model_text",
+        lambda model, *a, **k: (bid_checks.append(model.id), real_check(model, *a, **k))[1],
+    )
     weights = win.weights.current_weights()
     weights["support"] = weights["support"] + 10.0
     win.apply_weights(weights, ("test", 2))
     target = win.session.evaluation
-    qtbot.waitUntil(lambda: win.model.scorecard.evaluation == target and win.model.band_range() is not None
-                    and not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: (
+            win.model.scorecard.evaluation == target
+            and win.model.band_range() is not None
+            and not win.tasks.is_busy()
+        ),
+        timeout=HANG_GUARD_MS,
+    )
     qtbot.wait(50)  # the repaint after the bands
-    shown = [win.model.index(row, column).data() for row in range(2) for column in range(len(comparison_table.COLUMNS))]
+    shown = [
+        win.model.index(row, column).data()
+        for row in range(2)
+        for column in range(len(comparison_table.COLUMNS))
+    ]
     assert all(text is not None for text in shown)
     # 2 bids x 16 columns, once without the bands and once with them, all on workers.
     assert len(formatted) == 2 * 2 * len(comparison_table.COLUMNS) and not any(formatted), formatted

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from tests.gui.conftest import wait_for_scoring
 
 from clusterbid.gui.comparison.scorecard_table_model import BAND, COST, PROVIDER, RANK, SCORE, WIN
-from tests.gui.conftest import wait_for_scoring
 
 DECIDING = (RANK, SCORE, COST, BAND, WIN)
 SORT_ARROW = 16  # px the header keeps for the sort indicator beside its text
@@ -39,13 +39,19 @@ def test_what_decides_is_whole_and_in_view_at_every_zoom(qtbot, window, screen):
             text = str(window.model.headerData(column, Qt.Orientation.Horizontal))
             assert not header.isSectionHidden(column), (where, text)
             assert _inside(header, column, width), (where, text)
-            assert header.fontMetrics().horizontalAdvance(text) + SORT_ARROW <= header.sectionSize(column), \
-                (where, text)
+            assert header.fontMetrics().horizontalAdvance(text) + SORT_ARROW <= header.sectionSize(
+                column
+            ), (where, text)
         last = header.count() - 1
         assert _inside(header, last, width), where
         # The gates column keeps room for its verdict ("passed, 1 note"; the reason is its tooltip).
-        assert header.sectionSize(last) >= view.fontMetrics().horizontalAdvance("passed, 1 note"), where
-        assert window.model.index(0, PROVIDER).data(Qt.ItemDataRole.ToolTipRole) == "Northwind AI Cloud"
+        assert header.sectionSize(last) >= view.fontMetrics().horizontalAdvance("passed, 1 note"), (
+            where
+        )
+        assert (
+            window.model.index(0, PROVIDER).data(Qt.ItemDataRole.ToolTipRole)
+            == "Northwind AI Cloud"
+        )
         score_column = matrix.columnCount() - 1
         assert matrix.horizontalScrollBar().maximum() == 0, where
         assert _inside(matrix.horizontalHeader(), score_column, matrix.viewport().width()), where
@@ -58,15 +64,21 @@ def test_the_workload_pane_shows_each_label_with_its_value_at_its_default_width(
     qtbot.wait(50)
     editor = window.workload_editor
     scroll = window.workload_dock.widget()
-    assert scroll.horizontalScrollBar().maximum() == 0  # was: the values beyond the pane's right edge
+    assert (
+        scroll.horizontalScrollBar().maximum() == 0
+    )  # was: the values beyond the pane's right edge
     width = scroll.viewport().width()
     for name, field in editor.editors.items():
         left = field.mapTo(editor, field.rect().topLeft()).x()
-        assert 0 <= left and left + field.width() <= width, name
+        assert left >= 0 and left + field.width() <= width, name
         assert field.width() >= field.minimumSizeHint().width(), name
-    labels = [w for w in editor.findChildren(type(editor.derived)) if w.buddy() in editor.editors.values()]
+    labels = [
+        w for w in editor.findChildren(type(editor.derived)) if w.buddy() in editor.editors.values()
+    ]
     assert len(labels) == len(editor.editors)
     for label in labels:
         text_width = label.mapTo(editor, label.rect().topRight()).x()
         assert text_width <= width, label.text()
-        assert label.height() >= label.heightForWidth(label.width()) or not label.wordWrap(), label.text()
+        assert label.height() >= label.heightForWidth(label.width()) or not label.wordWrap(), (
+            label.text()
+        )

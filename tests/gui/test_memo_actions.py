@@ -13,10 +13,12 @@ import json
 import stat
 
 import pytest
-
 from pyhanko.pdf_utils.reader import PdfFileReader
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from tests.core.memo_signing.pki import Authority
+from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.cli import main as cli_main
 from clusterbid.core.memo.attachment import read_attached_inputs
@@ -26,9 +28,6 @@ from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from clusterbid.operations import memo_export
 from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
-from tests.core.memo_signing.pki import Authority
-from tests.gui.conftest import wait_for_serving_scores
-from tests.gui.waiting import HANG_GUARD_MS
 
 JUSTIFICATION = "Prime's team already runs our stack; the panel accepts the premium."
 
@@ -43,8 +42,21 @@ def _memo_for_ada(window, tmp_path):
     """The open evaluation's memo with one approver, a throw-away CA and Ada's PKCS#12 file."""
     memo = tmp_path / "memo.pdf"
     window.session.document.save_copy(tmp_path / "copy.clusterbid")
-    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(memo),
-                     "--approver", "Ada Lovelace, CFO", "--samples", "200"]) == 0
+    assert (
+        cli_main(
+            [
+                "memo",
+                str(tmp_path / "copy.clusterbid"),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                "200",
+            ]
+        )
+        == 0
+    )
     authority = Authority.create()
     return memo, authority, authority.write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
 
@@ -65,8 +77,13 @@ def _fill_export_dialog(qtbot, seen: list):
         qtbot.keyClicks(dialog.notes, "Reviewed in the Q1 bid meeting.")
         dialog.recommend.setCurrentIndex(1)  # override to the model's second bid
         _press(dialog, "Export…")
-        seen.append(dialog.problem.text())  # refused: no justification yet, and nothing typed was lost
-        assert dialog.table.rowCount() == 2 and dialog.notes.toPlainText() == "Reviewed in the Q1 bid meeting."
+        seen.append(
+            dialog.problem.text()
+        )  # refused: no justification yet, and nothing typed was lost
+        assert (
+            dialog.table.rowCount() == 2
+            and dialog.notes.toPlainText() == "Reviewed in the Q1 bid meeting."
+        )
         qtbot.keyClicks(dialog.justification, JUSTIFICATION)
         _press(dialog, "Export…")
         return dialog.result()
@@ -75,7 +92,8 @@ def _fill_export_dialog(qtbot, seen: list):
 
 
 def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
-        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     seen: list[str] = []
     monkeypatch.setattr(MemoExportDialog, "exec", _fill_export_dialog(qtbot, seen))
     target = tmp_path / "memo.pdf"
@@ -87,23 +105,50 @@ def test_export_memo_refuses_an_unjustified_override_then_writes_the_cli_memo(
     assert "needs a written justification" in seen[0]
     assert not dialog_log.shown, dialog_log.shown
     pdf = target.read_bytes()
-    assert stat.S_IMODE(target.stat().st_mode) == 0o644  # a document to share, not a private temp file
+    assert (
+        stat.S_IMODE(target.stat().st_mode) == 0o644
+    )  # a document to share, not a private temp file
 
     # The same memo from the command line, given the same choices and history, is the same bytes.
     cli_memo = tmp_path / "cli.pdf"
-    assert cli_main(["memo", str(tmp_path / "copy.clusterbid"), "-o", str(cli_memo),
-                     "--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML infrastructure",
-                     "--notes", "Reviewed in the Q1 bid meeting.", "--override", "prime-efa",  # the second bid (issue 31: Prime, Cumulus is last)
-                     "--justification", JUSTIFICATION,
-                     # The Export dialog's decision date, left at its default: today (issue 38).
-                     "--decision-date", dt.date.today().isoformat()]) == 0
+    assert (
+        cli_main(
+            [
+                "memo",
+                str(tmp_path / "copy.clusterbid"),
+                "-o",
+                str(cli_memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--approver",
+                "Grace Hopper, Head of ML infrastructure",
+                "--notes",
+                "Reviewed in the Q1 bid meeting.",
+                "--override",
+                "prime-efa",  # the second bid (issue 31: Prime, Cumulus is last)
+                "--justification",
+                JUSTIFICATION,
+                # The Export dialog's decision date, left at its default: today (issue 38).
+                "--decision-date",
+                dt.date.today().isoformat(),
+            ]
+        )
+        == 0
+    )
     assert cli_memo.read_bytes() == pdf
 
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
-    assert inputs["override"]["bid_id"] == "prime-efa" and inputs["override"]["justification"] == JUSTIFICATION
+    assert (
+        inputs["override"]["bid_id"] == "prime-efa"
+        and inputs["override"]["justification"] == JUSTIFICATION
+    )
     assert inputs["decision_date"] == dt.date.today().isoformat()
-    exported = [row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"]
-    assert exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
+    exported = [
+        row for row in window.session.document.audit_rows() if row.action == "record_memo_exported"
+    ]
+    assert (
+        exported and json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(pdf).hexdigest()
+    )
     # The memo is anchored at the row before its own export row, and File > Audit Trail lists it.
     before = exported[-1].seq - 1
     assert inputs["audit_anchor"]["seq"] == before
@@ -134,9 +179,14 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
 
     _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
     assert "wrong passphrase" in problems[0]
-    signatures = [row for row in window.session.document.audit_rows() if row.action == "record_signature"]
+    signatures = [
+        row for row in window.session.document.audit_rows() if row.action == "record_signature"
+    ]
     assert signatures and json.loads(signatures[-1].new_json) == {
-        "signer": "Ada Lovelace", "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(), "role": "CFO"}
+        "signer": "Ada Lovelace",
+        "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
+        "role": "CFO",
+    }
 
     dialog_log.answers.append(str(memo))
     window.actions_.verify_memo.trigger()
@@ -145,10 +195,15 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     report = dialog.report.toPlainText()
     assert "approver 1: signed by Ada Lovelace" in report and "trusted: NOT TRUSTED" in report
     # Without a trusted certificate nothing shows who signed: INDETERMINATE, in amber, never VALID.
-    assert dialog.verdict.text().startswith('<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong')
+    assert dialog.verdict.text().startswith(
+        '<b style="color:#8a5a00">INDETERMINATE: nothing was found wrong'
+    )
     assert "signers not trusted" in report
     # Issue 38: the failed trust check offers the evaluation's own Trusted Approver Certificates.
-    assert dialog.certificates_button.isVisibleTo(dialog) and "signers not trusted" in dialog.reasons.text()
+    assert (
+        dialog.certificates_button.isVisibleTo(dialog)
+        and "signers not trusted" in dialog.reasons.text()
+    )
     dialog.trust_requested.emit([str(ca)])
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
     assert "trusted: yes" in dialog.report.toPlainText()
@@ -160,7 +215,10 @@ def test_sign_then_verify_from_the_app(qtbot, window, dialog_log, tmp_path, monk
     # own log capture hides stderr tracebacks here, so the routing itself is what is checked).
     import logging
 
-    assert not logging.getLogger("pyhanko").propagate and not logging.getLogger("pyhanko_certvalidator").propagate
+    assert (
+        not logging.getLogger("pyhanko").propagate
+        and not logging.getLogger("pyhanko_certvalidator").propagate
+    )
     dialog.close()
 
     memo.write_bytes(memo.read_bytes().replace(b"Ada Lovelace", b"Eve Intruder", 1))
@@ -179,8 +237,21 @@ def test_a_memo_of_another_evaluation_is_signed_but_not_recorded_in_this_one(
     other = tmp_path / "other.clusterbid"
     EvaluationDocument.create(other, window.session.document.evaluation).close()
     memo = tmp_path / "other-memo.pdf"
-    assert cli_main(["memo", str(other), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
-                     "--samples", "200"]) == 0
+    assert (
+        cli_main(
+            [
+                "memo",
+                str(other),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                "200",
+            ]
+        )
+        == 0
+    )
     p12 = Authority.create().write_p12(tmp_path, "Ada Lovelace", "ada-passphrase")
     rows_before = window.session.document.audit_rows()
 
@@ -196,11 +267,14 @@ def test_a_memo_of_another_evaluation_is_signed_but_not_recorded_in_this_one(
     assert "not recorded" in window.statusBar().currentMessage()
 
 
-def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tmp_path, monkeypatch):
+def test_a_serving_evaluation_exports_its_own_memo(
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
+    from tests.conftest import EXAMPLES
+
     from clusterbid.core.documents import read_evaluation
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.serving_scoring import score_serving_evaluation
-    from tests.conftest import EXAMPLES
 
     serving = EXAMPLES / "demo-serving-evaluation.json"
     assert window.evaluations.open_evaluation(serving)
@@ -222,9 +296,13 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
     # head before the export row), which is what `clusterbid memo` writes.
     exported = [row for row in shown.document.audit_rows() if row.action == "record_memo_exported"]
     before = next(row for row in shown.document.audit_rows() if row.seq == exported[-1].seq - 1)
-    expected = render_memo(score_serving_evaluation(read_evaluation(serving)), approvers=[("Ada Lovelace", "CFO")],
-                           audit_anchor={"seq": before.seq, "hash": before.hash}, samples=0,
-                           decision_date=dt.date.today())  # the Export dialog's default (issue 38)
+    expected = render_memo(
+        score_serving_evaluation(read_evaluation(serving)),
+        approvers=[("Ada Lovelace", "CFO")],
+        audit_anchor={"seq": before.seq, "hash": before.hash},
+        samples=0,
+        decision_date=dt.date.today(),
+    )  # the Export dialog's default (issue 38)
     assert target.read_bytes() == expected
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
     # Verify from the serving window too: the same handlers as the training window's.
@@ -239,9 +317,11 @@ def test_a_serving_evaluation_exports_its_own_memo(qtbot, window, dialog_log, tm
 
 
 def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_own(
-        qtbot, window, dialog_log, tmp_path, monkeypatch):
-    from clusterbid.core.store import EvaluationDocument
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     from tests.conftest import EXAMPLES
+
+    from clusterbid.core.store import EvaluationDocument
 
     def fake_exec(dialog: MemoExportDialog) -> int:
         dialog.table.item(0, 0).setText("Ada Lovelace")
@@ -253,23 +333,30 @@ def test_an_export_finishing_after_another_evaluation_opened_is_recorded_in_its_
     demo_path = window.session.document.path
     dialog_log.answers.append(str(tmp_path / "a-memo.pdf"))
     window.actions_.export_memo.trigger()
-    assert window.evaluations.open_evaluation(EXAMPLES / "seed-network-example.json")  # while the memo is being drawn
+    assert window.evaluations.open_evaluation(
+        EXAMPLES / "seed-network-example.json"
+    )  # while the memo is being drawn
     qtbot.waitUntil(lambda: not window.tasks.is_busy("memo export"), timeout=HANG_GUARD_MS)
     qtbot.waitUntil(lambda: (tmp_path / "a-memo.pdf").exists(), timeout=HANG_GUARD_MS)
-    assert not [r for r in window.session.document.audit_rows() if r.action == "record_memo_exported"]
+    assert not [
+        r for r in window.session.document.audit_rows() if r.action == "record_memo_exported"
+    ]
     with EvaluationDocument.open(demo_path) as demo:
         rows = [r for r in demo.audit_rows() if r.action == "record_memo_exported"]
     assert rows and json.loads(rows[-1].new_json)["file_name"] == "a-memo.pdf"
 
 
-def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot, window, dialog_log, tmp_path,
-                                                                            monkeypatch):
+def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     memo, authority, p12 = _memo_for_ada(window, tmp_path)
 
     def fake_exec(dialog: SignMemoDialog) -> int:
         dialog.p12.setText(str(p12))
         qtbot.keyClicks(dialog.passphrase, "ada-passphrase")
-        memo.write_bytes(memo.read_bytes() + b"\n% a colleague's incremental update\n")  # meanwhile, on the share
+        memo.write_bytes(
+            memo.read_bytes() + b"\n% a colleague's incremental update\n"
+        )  # meanwhile, on the share
         _press(dialog, "Sign")
         return dialog.result()
 
@@ -279,7 +366,8 @@ def test_a_memo_changed_while_the_sign_dialog_was_open_is_not_overwritten(qtbot,
 
 
 def test_a_document_that_fails_its_audit_is_flagged_and_its_memo_needs_a_recorded_reason(
-        qtbot, app_settings, dialog_log, tmp_path, monkeypatch):
+    qtbot, app_settings, dialog_log, tmp_path, monkeypatch
+):
     import sqlite3
 
     from clusterbid.core.demo import demo_evaluation
@@ -290,7 +378,10 @@ def test_a_document_that_fails_its_audit_is_flagged_and_its_memo_needs_a_recorde
     path = tmp_path / "tampered.clusterbid"
     EvaluationDocument.create(path, demo_evaluation()).close()
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("UPDATE bid SET bid_json = replace(bid_json, '\"Northwind', '\"Nothwind') WHERE position = 1")
+    conn.execute(
+        "UPDATE bid SET bid_json = replace(bid_json, '\"Northwind', '\"Nothwind') WHERE position = "
+        "1"
+    )
     conn.close()
     win = MainWindow(EvaluationDocument.open(path), app_settings)
     qtbot.addWidget(win)
@@ -331,40 +422,56 @@ def test_an_approvers_email_typed_in_the_table_goes_into_the_memo_request(qtbot,
     for column, text in enumerate(("Ada Lovelace", "CFO", "ada@example.org")):
         dialog.table.item(0, column).setText(text)
     approver = dialog.build_request().approvers[0]
-    assert (approver.name, approver.role, approver.email) == ("Ada Lovelace", "CFO", "ada@example.org")
+    assert (approver.name, approver.role, approver.email) == (
+        "Ada Lovelace",
+        "CFO",
+        "ada@example.org",
+    )
     dialog.table.item(0, 2).setText("ada at example")
     with pytest.raises(InputError, match="approver 1: 'ada at example' is not an e-mail address"):
         dialog.build_request()
 
 
-def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document(qtbot, window, tmp_path):
+def test_trusted_certificates_are_added_once_in_the_app_and_kept_in_the_document(
+    qtbot, window, tmp_path
+):
     """Issue 22, item 4 in the app: File > Approvers and Trusted Certificates keeps the CA in the
     document (an audit row), refuses a private key by name, and lists what is trusted."""
     from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+    from tests.core.memo_signing.pki import Authority
 
     from clusterbid.core.memo.trust_store import trusted_certificates
-    from tests.core.memo_signing.pki import Authority
 
     authority = Authority.create("Example Corp Approvers CA")
     window.actions_.trusted_certificates.trigger()
     dialog = window.info.trust_dialog
     assert dialog.listing.item(0).text().startswith("None yet")
     dialog.add_from(str(authority.write_pem(tmp_path / "ca.pem")))
-    assert dialog.listing.item(0).text().startswith("Example Corp Approvers CA (CA; issued by Example Corp")
-    assert [c.subject for c in trusted_certificates(window.session.document)] == ["Example Corp Approvers CA"]
+    assert (
+        dialog.listing.item(0)
+        .text()
+        .startswith("Example Corp Approvers CA (CA; issued by Example Corp")
+    )
+    assert [c.subject for c in trusted_certificates(window.session.document)] == [
+        "Example Corp Approvers CA"
+    ]
     rows = [r for r in window.session.document.audit_rows() if r.action == "attach_artefact"]
     assert len(rows) == 1 and "application/pkix-cert" in rows[0].new_json
     key, _ = authority.issue("Mallory")
     secret = tmp_path / "mallory.key"
     secret.write_bytes(key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption()))
     dialog.add_from(str(secret))
-    assert dialog.status.text().startswith("Not added: ") and "holds a private key" in dialog.status.text()
+    assert (
+        dialog.status.text().startswith("Not added: ")
+        and "holds a private key" in dialog.status.text()
+    )
     assert dialog.listing.count() == 1
     dialog.close()
 
 
-def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialog(qtbot, window, monkeypatch,
-                                                                                   tmp_path):
+def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialog(
+    qtbot, window, monkeypatch, tmp_path
+):
     """Issue 34: when the bid ranked first costs more than a cheaper passing one, the export dialog
     asks for the officer's reason before the memo's Monte Carlo runs, and passes it to the memo."""
     from clusterbid.core.errors import InputError
@@ -373,24 +480,51 @@ def test_a_premium_over_a_cheaper_bid_needs_the_trade_off_rationale_in_the_dialo
 
     evaluation = window.model.scorecard.evaluation
     # Service first (SLA and tier 90 of 100): Prime (99.99%, Tier 4) ranks above the cheaper Northwind.
-    weights = {"cost_to_finish": 10, "sla": 60, "datacenter_tier": 30, "certifications": 0, "support": 0,
-               "contract_terms": 0, "evidence": 0}
-    scorecard = score_evaluation(evaluation.model_copy(update={"policy": evaluation.policy.model_copy(
-        update={"weights": evaluation.policy.weights.model_copy(update=weights)})}))
+    weights = {
+        "cost_to_finish": 10,
+        "sla": 60,
+        "datacenter_tier": 30,
+        "certifications": 0,
+        "support": 0,
+        "contract_terms": 0,
+        "evidence": 0,
+    }
+    scorecard = score_evaluation(
+        evaluation.model_copy(
+            update={
+                "policy": evaluation.policy.model_copy(
+                    update={"weights": evaluation.policy.weights.model_copy(update=weights)}
+                )
+            }
+        )
+    )
     assert scorecard.ranked[0].bid.id == "prime-efa"
     dialog = MemoExportDialog(scorecard, window)
     qtbot.addWidget(dialog)
     dialog.table.item(0, 0).setText("Ada Lovelace")
     dialog.table.item(0, 1).setText("CFO")
-    with pytest.raises(InputError, match="Hyperscale Prime, H100-SXM costs more than .*: give the trade-off rationale"):
+    with pytest.raises(
+        InputError,
+        match="Hyperscale Prime, H100-SXM costs more than .*: give the trade-off rationale",
+    ):
         dialog.build_request()
     qtbot.keyClicks(dialog.rationale, "Uptime is what the programme is judged on.")
     request = dialog.build_request()
-    assert request.rationale == "Uptime is what the programme is judged on." and request.override is None
+    assert (
+        request.rationale == "Uptime is what the programme is judged on."
+        and request.override is None
+    )
 
     seen = {}
-    monkeypatch.setattr("clusterbid.core.memo.making.make_memo", lambda *_a, **kw: seen.update(kw) or b"%PDF-")
+    monkeypatch.setattr(
+        "clusterbid.core.memo.making.make_memo", lambda *_a, **kw: seen.update(kw) or b"%PDF-"
+    )
     monkeypatch.setattr("clusterbid.core.safe_files.write_bytes_atomically", lambda *_a: None)
-    memo_export.export_memo(memo_export.MemoSource(scorecard.evaluation), memo_commands.memo_choices(request),
-                            tmp_path / "m.pdf", no_progress, NEVER_CANCELLED)
+    memo_export.export_memo(
+        memo_export.MemoSource(scorecard.evaluation),
+        memo_commands.memo_choices(request),
+        tmp_path / "m.pdf",
+        no_progress,
+        NEVER_CANCELLED,
+    )
     assert seen["rationale"] == "Uptime is what the programme is judged on."

@@ -6,7 +6,11 @@ from PySide6.QtGui import QAction, QKeySequence
 
 
 def _accelerators(menu) -> list[str]:
-    return [a.text().split("&")[1][0].lower() for a in menu.actions() if "&" in a.text() and not a.isSeparator()]
+    return [
+        a.text().split("&")[1][0].lower()
+        for a in menu.actions()
+        if "&" in a.text() and not a.isSeparator()
+    ]
 
 
 def test_no_menu_uses_an_accelerator_letter_twice(window):
@@ -27,7 +31,11 @@ def test_no_two_actions_share_a_shortcut(window):
     for action in window.findChildren(QAction):
         for key in action.shortcuts():
             text = key.toString()
-            assert text not in owners or owners[text] == action.text(), (text, owners.get(text), action.text())
+            assert text not in owners or owners[text] == action.text(), (
+                text,
+                owners.get(text),
+                action.text(),
+            )
             owners[text] = action.text()
     assert owners[QKeySequence("Ctrl+D").toString()] == window.actions_.duplicate_bid.text()
     assert owners[QKeySequence("Del").toString()] == window.actions_.delete_bid.text()

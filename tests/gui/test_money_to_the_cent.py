@@ -7,9 +7,9 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import Qt
+from tests.gui.conftest import wait_for_scoring
 
 from clusterbid.gui.comparison.scorecard_table_model import COMMITMENT, COST, FINDINGS, PROVIDER
-from tests.gui.conftest import wait_for_scoring
 
 
 def _row(window, provider: str) -> int:

@@ -9,6 +9,9 @@ import hashlib
 import json
 
 from PySide6.QtCore import Qt
+from tests.conftest import EXAMPLES, bid_dict
+from tests.gui.test_memo_actions import _memo_for_ada, _press, _sign_through_the_app
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.cli import main as cli_main
 from clusterbid.core.bid import Bid
@@ -16,15 +19,13 @@ from clusterbid.core.interchange import write_template_csv
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.memo.export_dialog import MemoExportDialog
 from clusterbid.gui.memo.sign_dialog import SignMemoDialog
-from tests.conftest import EXAMPLES, bid_dict
-from tests.gui.test_memo_actions import _memo_for_ada, _press, _sign_through_the_app
-from tests.gui.waiting import HANG_GUARD_MS
 
 DOCUMENTED_SAMPLES = 20_000  # the count core/sample_counts.py and `clusterbid memo --help` state
 
 
 def test_a_signature_made_after_another_evaluation_opened_goes_into_the_memos_own_trail(
-        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     """Was: the app picked the window's document when the signing finished, so opening another
     evaluation while the Sign dialog was open put the row into that one's trail."""
     memo, _authority, p12 = _memo_for_ada(window, tmp_path)
@@ -43,11 +44,15 @@ def test_a_signature_made_after_another_evaluation_opened_goes_into_the_memos_ow
     with EvaluationDocument.open(memo_document) as document:
         rows = [r for r in document.audit_rows() if r.action == "record_signature"]
     assert rows and json.loads(rows[-1].new_json) == {
-        "signer": "Ada Lovelace", "role": "CFO", "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest()}
+        "signer": "Ada Lovelace",
+        "role": "CFO",
+        "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
+    }
 
 
 def test_both_doors_make_the_memo_with_the_documented_sample_count(
-        qtbot, window, dialog_log, tmp_path, monkeypatch):
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     asked: list[int] = []
 
     def counting_make_memo(evaluation, **choices) -> bytes:
@@ -70,13 +75,25 @@ def test_both_doors_make_the_memo_with_the_documented_sample_count(
 
     source = tmp_path / "copy.clusterbid"
     window.session.document.save_copy(source)
-    assert cli_main(["memo", str(source), "-o", str(tmp_path / "cli-memo.pdf"),
-                     "--approver", "Ada Lovelace, CFO"]) == 0
+    assert (
+        cli_main(
+            [
+                "memo",
+                str(source),
+                "-o",
+                str(tmp_path / "cli-memo.pdf"),
+                "--approver",
+                "Ada Lovelace, CFO",
+            ]
+        )
+        == 0
+    )
     assert asked == [DOCUMENTED_SAMPLES, DOCUMENTED_SAMPLES]
 
 
 def test_an_imported_sheet_is_recorded_in_the_same_words_from_either_door(
-        qtbot, window, dialog_log, tmp_path):
+    qtbot, window, dialog_log, tmp_path
+):
     """The import's audit row is worded by the operation (was: "Import bids.csv" from the command
     line, "Import 2 bid(s)" from the app)."""
     bids = [Bid.model_validate(bid_dict("x1")), Bid.model_validate(bid_dict("x2"))]

@@ -4,10 +4,11 @@ words) shows under the tabs, and the window takes in the rows the dialog wrote."
 
 from __future__ import annotations
 
+from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
+
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.gui.panel_dialog import PanelDialog
 from clusterbid.gui.session import Session
-from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
 
 
 def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_path):
@@ -60,8 +61,8 @@ def test_invite_judge_merge_and_consensus_through_the_dialog(qtbot, window, tmp_
     qtbot.waitUntil(dialog.status_button.isEnabled, timeout=60_000)
     # Ana kept the demo policy's other weights (70+8+5+5+4+5 = 97) and gave support 40: 40/137 = 29.2%.
     assert (
-        "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); agreed: 20.0%"
-        in (dialog.result.toPlainText())
+        "Weight of Support: Ana Ruiz 29.2%; Ben Okafor 0.0% (spread 29.2 percentage points); "
+        "agreed: 20.0%" in (dialog.result.toPlainText())
     )
     # the dialog, its tabs and the status it shows speak in words, not codes (the folder typed
     # in is the test's own path, not the dialog's words)

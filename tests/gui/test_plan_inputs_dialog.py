@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
+from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
+from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
 
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.gui.plan_dialog import PlanInputsDialog
 from clusterbid.gui.serving_window import ServingWindow
-from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
-from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
 
 OK = QDialogButtonBox.StandardButton.Ok
 
@@ -32,7 +32,10 @@ def test_each_refused_field_says_why_beneath_it_and_ok_waits(qtbot, window):
     dialog.editors["cost_of_capital_percent_per_year"].setText("eight")
     errors = _visible_errors(dialog)
     assert set(errors) == {"baseline_payment_days", "cost_of_capital_percent_per_year"}
-    assert "365" in errors["baseline_payment_days"] and "number" in errors["cost_of_capital_percent_per_year"]
+    assert (
+        "365" in errors["baseline_payment_days"]
+        and "number" in errors["cost_of_capital_percent_per_year"]
+    )
     assert not dialog.buttons.button(OK).isEnabled()
     # A rule tying two fields together names both, in the form's words.
     dialog.editors["baseline_payment_days"].setText("45")
@@ -40,8 +43,10 @@ def test_each_refused_field_says_why_beneath_it_and_ok_waits(qtbot, window):
     combo = dialog.editors["idle_use"]
     combo.setCurrentIndex(combo.findData("other-work"))
     assert dialog.general_error.isVisibleTo(dialog)
-    assert dialog.general_error.text() == ("'What idle reserved time does' 'other work, worth a stated amount' "
-                                           "needs 'Worth of an idle GPU-hour' (what an idle GPU-hour is worth)")
+    assert dialog.general_error.text() == (
+        "'What idle reserved time does' 'other work, worth a stated amount' "
+        "needs 'Worth of an idle GPU-hour' (what an idle GPU-hour is worth)"
+    )
     assert not dialog.buttons.button(OK).isEnabled()
     combo.setCurrentIndex(combo.findData("more-runs"))
     assert dialog.buttons.button(OK).isEnabled() and not dialog.general_error.isVisibleTo(dialog)
@@ -76,8 +81,9 @@ def test_ok_records_one_audited_edit_that_undo_takes_back(qtbot, window, monkeyp
 
 @pytest.fixture
 def serving(qtbot, tmp_path):
-    document = EvaluationDocument.create(tmp_path / "serving.clusterbid",
-                                         read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    document = EvaluationDocument.create(
+        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    )
     shown = ServingWindow(document)
     qtbot.addWidget(shown)
     shown.show()
@@ -87,7 +93,9 @@ def serving(qtbot, tmp_path):
     shown.close()
 
 
-def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(qtbot, serving, monkeypatch):
+def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
+    qtbot, serving, monkeypatch
+):
     """At 0% a year no payment terms cost anything: the cost per million tokens falls back to the
     monthly bill over the tokens, which the cost of capital never moves."""
     first = serving.scorecard.ranked[0].estimate

@@ -8,11 +8,11 @@ from __future__ import annotations
 import threading
 
 import pytest
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.uncertainty import plan_value
 from clusterbid.core.uncertainty.decision import decide
 from clusterbid.gui.uncertainty_source import MONTE_CARLO_SAMPLES
-from tests.gui.waiting import HANG_GUARD_MS
 
 
 @pytest.fixture
@@ -32,7 +32,9 @@ def computed_on(monkeypatch) -> list[threading.Thread]:
 def test_the_plan_figures_show_beneath_details_from_the_worker(computed_on, qtbot, window):
     panel = window.requests
     window.comparison.select_bid("northwind-ib")
-    qtbot.waitUntil(lambda: panel.voi is not None and bool(panel.plan_values), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: panel.voi is not None and bool(panel.plan_values), timeout=HANG_GUARD_MS
+    )
     assert computed_on and all(t is not threading.main_thread() for t in computed_on)
     evaluation = window.session.evaluation
     decided, _ = decide(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
@@ -49,9 +51,12 @@ def test_the_plan_figures_show_beneath_details_from_the_worker(computed_on, qtbo
 
 def computed_lines(scorecard) -> list[str]:
     """The sentences from the valuation itself (not through the patched function)."""
-    names = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores}
-    return plan_value.plan_value_sentences(plan_value.plan_assumption_values(scorecard),
-                                           scorecard.evaluation.currency, names)
+    names = {
+        s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores
+    }
+    return plan_value.plan_value_sentences(
+        plan_value.plan_assumption_values(scorecard), scorecard.evaluation.currency, names
+    )
 
 
 def test_details_say_what_the_payment_terms_cost_and_on_what_basis(qtbot, window):
@@ -60,6 +65,12 @@ def test_details_say_what_the_payment_terms_cost_and_on_what_basis(qtbot, window
     $2.85): 3,195,648 x 0.08 x 30 / 365 = $21,012 in its net cost."""
     window.comparison.select_bid("northwind-ib")
     text = " ".join(window.details.toPlainText().split())
-    assert f"${512 * 3 * 730 * 2.85 * 0.08 * 30 / 365:,.2f} of it the cost of cash of the payment terms" in text
-    assert ("Payment terms priced at the cost of cash at 8% a year (ClusterBid default) for each day an invoice "
-            "is paid before your usual 30 days (ClusterBid default)") in text
+    assert (
+        f"${512 * 3 * 730 * 2.85 * 0.08 * 30 / 365:,.2f} of it the cost of cash of the payment "
+        "terms" in text
+    )
+    assert (
+        "Payment terms priced at the cost of cash at 8% a year (ClusterBid default) for each day "
+        "an invoice "
+        "is paid before your usual 30 days (ClusterBid default)"
+    ) in text

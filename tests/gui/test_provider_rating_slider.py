@@ -3,11 +3,12 @@ works the criterion by hand)."""
 
 from __future__ import annotations
 
+from tests.conftest import evaluation_dict
+from tests.core.test_provider_rating import RATINGS, A, B
+
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.uncertainty.sensitivity import analyse_sensitivity
 from clusterbid.gui.comparison.weights_panel import PENDING, WeightsPanel
-from tests.conftest import evaluation_dict
-from tests.core.test_provider_rating import A, B, RATINGS
 
 
 def test_the_weights_panel_says_when_nobody_is_rated(qtbot):
@@ -18,7 +19,10 @@ def test_the_weights_panel_says_when_nobody_is_rated(qtbot):
     assert panel.tipping_labels["provider_rating"].text() in ("", PENDING)
     unrated = Evaluation.model_validate(evaluation_dict([A, B]))
     panel.show_sensitivity(analyse_sensitivity(unrated))
-    assert panel.tipping_labels["provider_rating"].text() == "no third-party rating recorded: nothing to weigh yet"
+    assert (
+        panel.tipping_labels["provider_rating"].text()
+        == "no third-party rating recorded: nothing to weigh yet"
+    )
     rated = Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=RATINGS))
     panel.show_sensitivity(analyse_sensitivity(rated), {"a": "Provider a", "b": "Provider b"})
     assert "Provider b" in panel.tipping_labels["provider_rating"].text()
@@ -33,10 +37,14 @@ def test_the_score_matrix_shows_the_rating_column_only_once_it_can_mean_somethin
 
     matrix = ScoreMatrix()
     qtbot.addWidget(matrix)
-    headings = lambda: [matrix.horizontalHeaderItem(c).text().split("\n")[0]  # noqa: E731
-                        for c in range(matrix.columnCount())]
+    headings = lambda: [
+        matrix.horizontalHeaderItem(c).text().split("\n")[0]  # noqa: E731
+        for c in range(matrix.columnCount())
+    ]
     matrix.show_scorecard(score_evaluation(Evaluation.model_validate(evaluation_dict([A, B]))))
     assert "Rating" not in headings() and headings()[-1] == "Score" and "Evidence" in headings()
-    rated = score_evaluation(Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=RATINGS)))
+    rated = score_evaluation(
+        Evaluation.model_validate(evaluation_dict([A, B], provider_ratings=RATINGS))
+    )
     matrix.show_scorecard(rated)
     assert headings()[-2:] == ["Rating", "Score"]

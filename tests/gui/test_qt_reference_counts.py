@@ -13,8 +13,10 @@ import sys
 import pytest
 from PySide6.QtWidgets import QComboBox
 
-pytestmark = pytest.mark.skipif(sys.version_info >= (3, 12),
-                                reason="None is immortal from Python 3.12 (PEP 683): no count to lose")
+pytestmark = pytest.mark.skipif(
+    sys.version_info >= (3, 12),
+    reason="None is immortal from Python 3.12 (PEP 683): no count to lose",
+)
 
 
 def test_void_qt_calls_leave_nones_reference_count_alone(qtbot):

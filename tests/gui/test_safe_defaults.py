@@ -11,7 +11,9 @@ from clusterbid.gui.charts.charts_panel import ChartsPanel
 
 
 def test_enter_on_the_discard_question_answers_no(qtbot):
-    box = dialogs.confirm_box(None, "Discard this bid?", "You have typed values into this bid. Discard?")
+    box = dialogs.confirm_box(
+        None, "Discard this bid?", "You have typed values into this bid. Discard?"
+    )
     qtbot.addWidget(box)
     assert box.defaultButton() is box.button(QMessageBox.StandardButton.No)
     box.open()

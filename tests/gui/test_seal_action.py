@@ -9,10 +9,10 @@ from io import BytesIO
 import pytest
 from pyhanko.pdf_utils.reader import PdfFileReader
 from PySide6.QtWidgets import QDialogButtonBox
-
-from clusterbid.gui.memo.seal_dialog import SealMemoDialog
 from tests.core.memo_sealing.conftest import loopback, signed_memo  # noqa: F401 (fixtures)
 from tests.gui.waiting import HANG_GUARD_MS
+
+from clusterbid.gui.memo.seal_dialog import SealMemoDialog
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -23,6 +23,7 @@ def _answer_with(url: str):
         box = dialog.findChild(QDialogButtonBox)
         next(b for b in box.buttons() if b.text() == "Seal").click()
         return dialog.result()
+
     return fake_exec
 
 
@@ -33,8 +34,15 @@ def _seal_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, url) -> 
     qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
 
 
-def test_the_app_seals_the_memo_in_the_background(qtbot, window, dialog_log, monkeypatch, tmp_path,
-                                                  loopback, signed_memo):  # noqa: F811
+def test_the_app_seals_the_memo_in_the_background(
+    qtbot,
+    window,
+    dialog_log,
+    monkeypatch,
+    tmp_path,
+    loopback,  # noqa: F811
+    signed_memo,  # noqa: F811
+):
     memo = tmp_path / "signed.pdf"
     memo.write_bytes(signed_memo)
     _seal_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, loopback.tsa_url)
@@ -45,8 +53,14 @@ def test_the_app_seals_the_memo_in_the_background(qtbot, window, dialog_log, mon
     assert dialog_log.shown == []
 
 
-def test_a_seal_without_network_is_shown_in_words_and_keeps_the_file(qtbot, window, dialog_log, monkeypatch,
-                                                                    tmp_path, signed_memo):  # noqa: F811
+def test_a_seal_without_network_is_shown_in_words_and_keeps_the_file(
+    qtbot,
+    window,
+    dialog_log,
+    monkeypatch,
+    tmp_path,
+    signed_memo,  # noqa: F811
+):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         url = f"http://127.0.0.1:{probe.getsockname()[1]}/tsa"
@@ -67,8 +81,14 @@ def test_the_dialog_refuses_an_address_that_is_no_url(qtbot, tmp_path):
     assert dialog.tsa is None and "http://" in dialog.problem.text()
 
 
-def test_the_ca_certificate_field_reaches_the_seal(qtbot, window, dialog_log, monkeypatch, tmp_path,
-                                                   signed_memo):  # noqa: F811
+def test_the_ca_certificate_field_reaches_the_seal(
+    qtbot,
+    window,
+    dialog_log,
+    monkeypatch,
+    tmp_path,
+    signed_memo,  # noqa: F811
+):
     """The field a chain refusal points to is the one the seal reads: a file that is not there is
     refused by name before any network is asked, and the memo is kept."""
     memo = tmp_path / "signed.pdf"

@@ -11,23 +11,27 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtWidgets import QDialog
+from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.test_no_codes_where_officers_read import COMMAND_HINT, _codes
 
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
 from clusterbid.gui import serving_benchmark
 from clusterbid.gui.serving_window import ServingWindow
-from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_serving_scores
-from tests.gui.test_no_codes_where_officers_read import COMMAND_HINT, _codes
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "core" / "serving"))  # as its own tests import it
+sys.path.insert(
+    0, str(Path(__file__).parents[1] / "core" / "serving")
+)  # as its own tests import it
 from test_serving_readers import VLLM_JSON  # noqa: E402  (a real vLLM result, shared)
 
 
 @pytest.fixture
 def serving(qtbot, tmp_path):
     path = tmp_path / "serving.clusterbid"
-    EvaluationDocument.create(path, read_evaluation(EXAMPLES / "demo-serving-evaluation.json"), user="test").close()
+    EvaluationDocument.create(
+        path, read_evaluation(EXAMPLES / "demo-serving-evaluation.json"), user="test"
+    ).close()
     shown = ServingWindow(EvaluationDocument.open(path))
     qtbot.addWidget(shown)
     wait_for_serving_scores(qtbot, shown)
@@ -48,8 +52,9 @@ def _answer_the_run(monkeypatch, gpus: int, measured_by: str, asked: list) -> No
     monkeypatch.setattr(serving_benchmark.ServingRunDialog, "exec", fake_exec)
 
 
-def test_a_benchmark_is_attached_to_the_selected_bid_and_said_in_words(qtbot, serving, dialog_log,
-                                                                        monkeypatch, tmp_path):
+def test_a_benchmark_is_attached_to_the_selected_bid_and_said_in_words(
+    qtbot, serving, dialog_log, monkeypatch, tmp_path
+):
     run = tmp_path / "vllm.json"
     run.write_text(VLLM_JSON, encoding="utf-8")
     asked: list = []
@@ -71,7 +76,10 @@ def test_a_benchmark_is_attached_to_the_selected_bid_and_said_in_words(qtbot, se
     assert "quarry-h100" not in said + text and _codes([("attach", said + text)]) == []
     assert COMMAND_HINT.findall(said + text) == []
     path = serving.document.path
-    assert [r.action for r in serving.document.audit_rows()][-2:] == ["attach_artefact", "replace_bid"]
+    assert [r.action for r in serving.document.audit_rows()][-2:] == [
+        "attach_artefact",
+        "replace_bid",
+    ]
     assert verify_audit_chain(path).ok
     wait_for_serving_scores(qtbot, serving)  # scored again with the measured throughput
     # One undo step takes the evidence off the bid again.
@@ -79,8 +87,9 @@ def test_a_benchmark_is_attached_to_the_selected_bid_and_said_in_words(qtbot, se
     assert next(b for b in serving.session.evaluation.bids if b.id == "quarry-h100").evidence == ()
 
 
-def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(serving, dialog_log,
-                                                                             monkeypatch, tmp_path):
+def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(
+    serving, dialog_log, monkeypatch, tmp_path
+):
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"output_throughput": "fast"}), encoding="utf-8")
     _answer_the_run(monkeypatch, 4, "provider", [])
@@ -99,7 +108,9 @@ def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(ser
         dialog_log.answers.append(str(run))
         serving.attach_benchmark_action.trigger()
     kind, title, text = dialog_log.shown[-1]
-    assert kind == "problem" and "Helio Inference Cloud, H200-SXM" in text and "helio-h200" not in text
+    assert (
+        kind == "problem" and "Helio Inference Cloud, H200-SXM" in text and "helio-h200" not in text
+    )
 
 
 def test_nothing_is_asked_without_a_selected_bid(serving, dialog_log):

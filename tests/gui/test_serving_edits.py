@@ -8,6 +8,9 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWizard
+from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.wizard.conftest import field, type_into
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.documents import read_evaluation
@@ -15,9 +18,6 @@ from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import bid_commands
 from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.wizard import BidWizard
-from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_serving_scores
-from tests.gui.wizard.conftest import field, type_into
 
 SERVING = EXAMPLES / "demo-serving-evaluation.json"
 
@@ -39,10 +39,14 @@ def _row(window, bid_id: str) -> int:
 
 
 def _cost(window, bid_id: str) -> float:
-    return next(s for s in window.scorecard.scores if s.bid.id == bid_id).estimate.cost_per_million_tokens
+    return next(
+        s for s in window.scorecard.scores if s.bid.id == bid_id
+    ).estimate.cost_per_million_tokens
 
 
-def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restores_it(qtbot, shown, monkeypatch):
+def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restores_it(
+    qtbot, shown, monkeypatch
+):
     before = _cost(shown, "helio-h200")
     assert shown.rows[0]["bid id"] == "helio-h200"  # the serving demo's winner
 
@@ -55,7 +59,9 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
         type_into(qtbot, price.widget, "4.00")
         while wizard.currentId() != wizard.page_ids[-1]:
             wizard.next()
-        qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(
+            wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton
+        )
         return wizard.result()
 
     monkeypatch.setattr(BidWizard, "exec", walk)
@@ -70,14 +76,19 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
     ranked_on = shown.scorecard.decision_costs
     others = [ranked_on[s.bid.id] for s in shown.scorecard.ranked if s.bid.id != "helio-h200"]
     mine = next(s for s in shown.scorecard.scores if s.bid.id == "helio-h200")
-    assert mine.cost_rank == 1 + sum(cost < ranked_on["helio-h200"] for cost in others)  # counted here
+    assert mine.cost_rank == 1 + sum(
+        cost < ranked_on["helio-h200"] for cost in others
+    )  # counted here
     assert shown.rows[0]["bid id"] != "helio-h200"  # no longer first: cost weighs 70%
     assert shown.session.undo_stack.undoText() == "Edit bid helio-h200"
     rows = [r for r in shown.document.audit_rows() if r.target == "helio-h200"]
     assert rows and float(json.loads(rows[-1].new_json)["terms"]["price_per_gpu_hour"]) == 4.00
     shown.session.undo_stack.undo()
     wait_for_serving_scores(qtbot, shown)
-    assert _cost(shown, "helio-h200") == pytest.approx(before) and shown.rows[0]["bid id"] == "helio-h200"
+    assert (
+        _cost(shown, "helio-h200") == pytest.approx(before)
+        and shown.rows[0]["bid id"] == "helio-h200"
+    )
 
 
 def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
@@ -106,16 +117,18 @@ def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
     shown.session.undo_stack.undo()
     wait_for_serving_scores(qtbot, shown)
     assert "new-h200" in [r["bid id"] for r in shown.rows]
-    assert [b.id for b in EvaluationDocument.open(shown.document.path).evaluation.bids] == \
-        [b.id for b in shown.session.evaluation.bids]
+    assert [b.id for b in EvaluationDocument.open(shown.document.path).evaluation.bids] == [
+        b.id for b in shown.session.evaluation.bids
+    ]
 
 
 def test_a_serving_throughput_figure_is_typed_in_the_wizard_with_its_concurrency(qtbot):
     """The typed-figure form offers serving decode throughput and asks for the concurrent sequences
     it was measured at (the model needs them to compare a replica's tokens/s at another batch)."""
+    from tests.gui.wizard.conftest import choose
+
     from clusterbid.core.evidence.model import EvidenceKind
     from clusterbid.gui.wizard.figure_form import FigureForm
-    from tests.gui.wizard.conftest import choose
 
     form = FigureForm()
     qtbot.addWidget(form)
@@ -129,4 +142,7 @@ def test_a_serving_throughput_figure_is_typed_in_the_wizard_with_its_concurrency
     type_into(qtbot, form.bindings["batch_size"].widget, "32")
     assert form.evidence is not None
     assert (form.evidence.kind, form.evidence.value, form.evidence.batch_size) == (
-        EvidenceKind.SERVING_DECODE_THROUGHPUT, 1200, 32)
+        EvidenceKind.SERVING_DECODE_THROUGHPUT,
+        1200,
+        32,
+    )

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import EXAMPLES
+
 from clusterbid.cli import main
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.memo.serving_memo import decision_rows
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.gui.serving_details import bid_details_html
-from tests.conftest import EXAMPLES
 
 
 def test_the_window_the_json_and_the_memo_show_the_same_chance(capsys):

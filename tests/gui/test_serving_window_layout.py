@@ -9,15 +9,15 @@ import threading
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
+from tests.conftest import EXAMPLES
+from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.serving_ranking import BAND, CHEAPEST, COST, GATES, PROVIDER, RANK, SCORE
 from clusterbid.gui.serving_window import SIDE_MINIMUM, ServingWindow
 from clusterbid.gui.zoom import PresentationZoom
-from tests.conftest import EXAMPLES
-from tests.gui.conftest import wait_for_serving_scores
-from tests.gui.waiting import HANG_GUARD_MS
 
 DECIDING = (RANK, SCORE, COST, BAND, CHEAPEST, GATES)
 SCREENS = ((1366, 740), (1920, 1050))  # the screen less the panel a desktop keeps
@@ -27,8 +27,9 @@ PADDING = 8  # px a cell keeps around its text at the least (the style's margins
 
 @pytest.fixture
 def shown(qtbot, tmp_path):
-    document = EvaluationDocument.create(tmp_path / "serving.clusterbid",
-                                         read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
+    document = EvaluationDocument.create(
+        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    )
     window = ServingWindow(document)
     qtbot.addWidget(window)
     window.show()
@@ -78,13 +79,18 @@ def test_what_decides_is_whole_and_in_view_at_every_size_and_zoom(qtbot, shown, 
                 assert widest_line <= header.sectionSize(column), (where, heading)
                 for row in range(len(shown.scorecard.ranked)):  # a ranked bid's figure is never cut
                     text = table.item(row, column).text()
-                    assert metrics.horizontalAdvance(text) + PADDING <= header.sectionSize(column), (where, text)
+                    assert metrics.horizontalAdvance(text) + PADDING <= header.sectionSize(
+                        column
+                    ), (where, text)
             # The provider gives way (elided, whole in the tooltip), never the figures.
             assert "Helio Inference Cloud" in table.item(0, PROVIDER).toolTip()
             score_column = matrix.columnCount() - 1
             assert matrix.horizontalScrollBar().maximum() == 0, where
             left = matrix.horizontalHeader().sectionViewportPosition(score_column)
-            assert left + matrix.horizontalHeader().sectionSize(score_column) <= matrix.viewport().width(), where
+            assert (
+                left + matrix.horizontalHeader().sectionSize(score_column)
+                <= matrix.viewport().width()
+            ), where
     finally:
         zoom.set(1.0)
 
@@ -93,14 +99,18 @@ def test_the_score_matrix_adds_up_to_the_score_that_ranks(shown):
     """Each bid's criteria (0-1) times the weights in the headings add up to the Score column of
     the ranking, to the rounding of two-decimal cells: the matrix explains the rank."""
     matrix, table = shown.score_matrix, shown.table
-    weights = [float(matrix.horizontalHeaderItem(c).text().split("\n")[1].rstrip("%")) / 100
-               for c in range(1, matrix.columnCount() - 1)]
+    weights = [
+        float(matrix.horizontalHeaderItem(c).text().split("\n")[1].rstrip("%")) / 100
+        for c in range(1, matrix.columnCount() - 1)
+    ]
     assert sum(weights) == pytest.approx(1.0)  # the demo's 70/8/5/5/3/4/5 of 100
     assert matrix.rowCount() == len(shown.scorecard.ranked) == 4  # Lumen Edge cannot serve
     for row in range(matrix.rowCount()):
         cells = [float(matrix.item(row, c).text()) for c in range(1, matrix.columnCount() - 1)]
         total = sum(value * weight for value, weight in zip(cells, weights))
-        assert total == pytest.approx(float(matrix.item(row, matrix.columnCount() - 1).text()), abs=0.005)
+        assert total == pytest.approx(
+            float(matrix.item(row, matrix.columnCount() - 1).text()), abs=0.005
+        )
         assert matrix.item(row, matrix.columnCount() - 1).text() == table.item(row, SCORE).text()
     # By hand for the winner, Helio: cost 1 x 0.70 + SLA 0.475 x 0.08 + tier 2/3 x 0.05 + certs
     # 1 x 0.05 + support 0.5 x 0.03 + terms 0 + evidence 0.25 x 0.05 = 0.849.
@@ -112,7 +122,9 @@ def test_a_bid_that_cannot_serve_shows_its_reason_not_a_cost(shown):
     # Lumen Edge's 64 L40S cannot carry the peak (it needs 1,064 GPUs): its row says so.
     assert shown.table.item(last, RANK).text() == "—"
     assert shown.table.item(last, COST).text() == "Cannot serve: not enough GPUs"
-    assert shown.table.columnSpan(last, COST) == 3  # over the band and the chance, which it has none of
+    assert (
+        shown.table.columnSpan(last, COST) == 3
+    )  # over the band and the chance, which it has none of
     assert "needs 1,064 GPUs" in shown.table.item(last, COST).toolTip()
     shown.table.selectRow(last)
     details = shown.details.toPlainText()
@@ -133,8 +145,12 @@ def test_the_serving_window_scores_off_its_thread(qtbot, shown, monkeypatch):
     monkeypatch.setattr(module, "score_serving_evaluation", recorded)
     bids = shown.session.evaluation.bids
     evaluation = shown.session.evaluation
-    shown.session.apply(type(evaluation).model_validate({**evaluation.model_dump(), "bids": [
-        b.model_dump() for b in bids[1:]]}), "drop the first bid")
+    shown.session.apply(
+        type(evaluation).model_validate(
+            {**evaluation.model_dump(), "bids": [b.model_dump() for b in bids[1:]]}
+        ),
+        "drop the first bid",
+    )
     assert not shown.export_memo_action.isEnabled()  # figures of the old state are not exported
     wait_for_serving_scores(qtbot, shown)
     assert on_main == [False]
@@ -153,13 +169,18 @@ def test_the_serving_window_has_its_own_presentation_zoom(qtbot, shown):
             shown.zoom_by(+1)
         # The window lays out again once the font change reaches it (an event, later on a busy machine).
         qtbot.waitUntil(lambda: _laid_out(shown), timeout=HANG_GUARD_MS)
-        assert shown.zoom.factor == 1.75 and shown.statusBar().currentMessage() == "Presentation zoom 175%"
+        assert (
+            shown.zoom.factor == 1.75
+            and shown.statusBar().currentMessage() == "Presentation zoom 175%"
+        )
         assert QApplication.font().pointSizeF() == pytest.approx(base * 1.75)
         header, width = shown.table.horizontalHeader(), shown.table.viewport().width()
         assert shown.table.horizontalScrollBar().maximum() == 0
         assert header.sectionViewportPosition(GATES) + header.sectionSize(GATES) <= width
         verdict = shown.table.item(2, GATES).text()  # Ridge Compute: "Can serve, 1 flag"
-        assert shown.table.fontMetrics().horizontalAdvance(verdict) + PADDING <= header.sectionSize(GATES), verdict
+        assert shown.table.fontMetrics().horizontalAdvance(verdict) + PADDING <= header.sectionSize(
+            GATES
+        ), verdict
     finally:
         shown.zoom_by(0)
     assert QApplication.font().pointSizeF() == pytest.approx(base)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import io
 
 from pyhanko.pdf_utils.reader import PdfFileReader
-
-from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 from tests.gui.test_memo_actions import _memo_for_ada, _press, _sign_through_the_app
 
+from clusterbid.gui.memo.sign_dialog import SignMemoDialog
 
-def test_a_certificate_issued_to_someone_else_is_refused_in_the_dialog(qtbot, window, dialog_log, tmp_path,
-                                                                     monkeypatch):
+
+def test_a_certificate_issued_to_someone_else_is_refused_in_the_dialog(
+    qtbot, window, dialog_log, tmp_path, monkeypatch
+):
     memo, authority, ada_p12 = _memo_for_ada(window, tmp_path)
     mallory_p12 = authority.write_p12(tmp_path, "Mallory Mallet", "mallory-passphrase")
     unsigned = memo.read_bytes()
@@ -31,8 +32,10 @@ def test_a_certificate_issued_to_someone_else_is_refused_in_the_dialog(qtbot, wi
         return dialog.result()
 
     _sign_through_the_app(qtbot, window, dialog_log, monkeypatch, memo, fake_exec)
-    assert seen[0].startswith("Not signed: this certificate is issued to Mallory Mallet, but the memo names "
-                              "Ada Lovelace (CFO) for approver field 1")
+    assert seen[0].startswith(
+        "Not signed: this certificate is issued to Mallory Mallet, but the memo names "
+        "Ada Lovelace (CFO) for approver field 1"
+    )
     assert seen[1] == "open"
     assert unsigned != memo.read_bytes()
     signatures = PdfFileReader(io.BytesIO(memo.read_bytes())).embedded_signatures

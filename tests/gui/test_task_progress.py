@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 from PySide6.QtCore import Qt
-
 from tests.gui.conftest import wait_for_scoring
 from tests.gui.waiting import HANG_GUARD_MS
 
@@ -14,8 +13,10 @@ def test_cancel_stops_long_work_and_its_result_is_dropped(qtbot, window):
     wait_for_scoring(qtbot, window)
     # The bands follow the scores as a task of their own: once they are in, nothing else reports
     # progress, so the bar is this test's task's alone (on a busy machine they came later).
-    qtbot.waitUntil(lambda: window.model.band_range() is not None and not window.tasks.is_busy(),
-                    timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: window.model.band_range() is not None and not window.tasks.is_busy(),
+        timeout=HANG_GUARD_MS,
+    )
     progress = window.task_progress
     assert not progress.bar.isVisibleTo(window)  # scoring ran: no bar for it
     release, results = threading.Event(), []

@@ -8,6 +8,9 @@ import openpyxl
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QToolButton
+from tests.conftest import REPO, bid_dict
+from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
+from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import write_template_csv
@@ -15,11 +18,11 @@ from clusterbid.gui import dialogs
 from clusterbid.gui.app import open_main_window
 from clusterbid.gui.file_commands import dropped_paths
 from clusterbid.gui.help_dialogs import MethodologyDialog
-from tests.conftest import REPO, bid_dict
-from tests.gui.conftest import wait_for_serving_scores, wait_for_scoring
-from tests.gui.waiting import HANG_GUARD_MS
 
-REAL_OPEN_FILE, REAL_SAVE_FILE = dialogs.open_file, dialogs.save_file  # before any fixture replaces them
+REAL_OPEN_FILE, REAL_SAVE_FILE = (
+    dialogs.open_file,
+    dialogs.save_file,
+)  # before any fixture replaces them
 
 PUBLIC_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
 
@@ -74,12 +77,22 @@ def _drop(window, path: Path) -> None:
     # called with the events a file manager's drag would deliver.
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
-    enter = QDragEnterEvent(QPoint(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                            Qt.KeyboardModifier.NoModifier)
+    enter = QDragEnterEvent(
+        QPoint(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.dragEnterEvent(enter)
     assert enter.isAccepted()
-    drop = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                      Qt.KeyboardModifier.NoModifier)
+    drop = QDropEvent(
+        QPointF(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.dropEvent(drop)
     assert drop.isAccepted()
 
@@ -87,7 +100,9 @@ def _drop(window, path: Path) -> None:
 def test_dropping_a_bid_sheet_imports_it(qtbot, window, tmp_path):
     sheet = write_template_csv(tmp_path / "dropped.csv", [Bid.model_validate(bid_dict("dropped"))])
     _drop(window, sheet)
-    qtbot.waitUntil(lambda: "Provider dropped" in window.comparison.provider_order(), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: "Provider dropped" in window.comparison.provider_order(), timeout=HANG_GUARD_MS
+    )
 
 
 def test_dropping_an_nccl_log_shows_what_was_read(qtbot, window, dialog_log):
@@ -105,7 +120,10 @@ def test_dropping_a_broken_log_says_which_line(qtbot, window, dialog_log, tmp_pa
     log.write_text("hello\nthis is not nccl output\n")
     _drop(window, log)
     qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=HANG_GUARD_MS)
-    assert dialog_log.shown[-1][0] == "problem" and "no nccl-tests result rows" in dialog_log.shown[-1][2]
+    assert (
+        dialog_log.shown[-1][0] == "problem"
+        and "no nccl-tests result rows" in dialog_log.shown[-1][2]
+    )
 
 
 def test_drag_enter_accepts_only_files_it_can_read(window, tmp_path):
@@ -127,7 +145,6 @@ def test_export_comparison_writes_the_ranking(qtbot, window, dialog_log, tmp_pat
     header = [c.value for c in sheet[3]]
     first = dict(zip(header, [c.value for c in sheet[4]]))
     assert first["provider"] == "Northwind AI Cloud" and first["rank"] == 1
-
 
 
 def test_methodology_renders_the_shared_markdown(qtbot):
@@ -161,8 +178,12 @@ def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot,
     first = open_main_window(None, app_settings)
     qtbot.addWidget(first)
     assert first.session.document.path == app_settings.demo_path()
-    first.session.apply(first.session.evaluation.model_validate(
-        {**first.session.evaluation.model_dump(), "title": "Kept title"}), "rename")
+    first.session.apply(
+        first.session.evaluation.model_validate(
+            {**first.session.evaluation.model_dump(), "title": "Kept title"}
+        ),
+        "rename",
+    )
     first.resize(700, 500)
     first.close()
     again = open_main_window(None, app_settings)
@@ -173,7 +194,9 @@ def test_first_run_opens_a_kept_copy_of_the_demo_then_the_last_evaluation(qtbot,
     again.close()
 
 
-def test_a_bad_file_at_start_up_opens_the_last_evaluation_and_says_why(qtbot, app_settings, tmp_path):
+def test_a_bad_file_at_start_up_opens_the_last_evaluation_and_says_why(
+    qtbot, app_settings, tmp_path
+):
     result = open_main_window(tmp_path / "gone.clusterbid", app_settings)
     qtbot.addWidget(result)
     assert result.session.document.path == app_settings.demo_path()  # first run: the demo's copy
@@ -201,7 +224,9 @@ def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, win
     assert window.session.document.path == before  # the training evaluation stays open beside it
     wait_for_serving_scores(qtbot, shown)
     table = shown.table
-    headers = [table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(table.columnCount())]
+    headers = [
+        table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(table.columnCount())
+    ]
     per_million = headers.index("Cost per million tokens")
     expected = score_serving_evaluation(read_evaluation(serving))
     first = expected.ranked[0]
@@ -220,14 +245,22 @@ def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, win
     assert f"Cost per month: ${first.estimate.monthly_cost:,.2f}" in details
     assert f"Price per GPU-hour: ${first.estimate.price_per_gpu_hour:,.2f}" in details
     last = table.rowCount() - 1
-    assert table.item(last, 0).text() == "—" and table.item(last, headers.index("Gates")).text() == "Cannot serve"
+    assert (
+        table.item(last, 0).text() == "—"
+        and table.item(last, headers.index("Gates")).text() == "Cannot serve"
+    )
     assert "peak traffic" in table.item(last, headers.index("Gates")).toolTip()
     # northwind-ib itemises $0.55 of its $2.90 for the fabric: 0.55 / 2.90 = 19% paid for a fabric serving never uses.
-    assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in shown.findings.toPlainText()
+    assert (
+        "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric"
+        in shown.findings.toPlainText()
+    )
     shown.close()
 
 
-def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, window, dialog_log, tmp_path):
+def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(
+    qtbot, window, dialog_log, tmp_path
+):
     job = window.session.evaluation.workload
     dialog_log.answers.append(str(tmp_path / "round-2"))
     window.actions_.new.trigger()
@@ -240,22 +273,38 @@ def test_a_new_evaluation_starts_empty_with_the_current_job_and_scores(qtbot, wi
     # The empty table says what to do next, with buttons for it; the first bid takes its place.
     hint = window.comparison.empty_hint
     assert hint.isVisible() and "No bids yet" in hint.text.text()
-    assert "Add Bid (Ctrl+Shift+N)" in hint.text.text() and "Import Bids (Ctrl+I)" in hint.text.text()
+    assert (
+        "Add Bid (Ctrl+Shift+N)" in hint.text.text() and "Import Bids (Ctrl+I)" in hint.text.text()
+    )
     buttons = {b.defaultAction() for b in hint.findChildren(QToolButton)}
-    assert buttons == {window.actions_.edit_workload, window.actions_.add_bid, window.actions_.import_bids}
-    window.session.apply(window.session.evaluation.model_validate(
-        {**window.session.evaluation.model_dump(), "bids": [bid_dict()]}), "add a bid")
+    assert buttons == {
+        window.actions_.edit_workload,
+        window.actions_.add_bid,
+        window.actions_.import_bids,
+    }
+    window.session.apply(
+        window.session.evaluation.model_validate(
+            {**window.session.evaluation.model_dump(), "bids": [bid_dict()]}
+        ),
+        "add a bid",
+    )
     wait_for_scoring(qtbot, window)
     assert window.model.rowCount() == 1 and not hint.isVisible()
 
 
-def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(qtbot, window, app_settings):
+def test_two_serving_windows_stay_open_and_neither_becomes_the_last_evaluation(
+    qtbot, window, app_settings
+):
     serving = REPO / "resources" / "examples" / "demo-serving-evaluation.json"
     last = app_settings.last_evaluation()
-    assert window.evaluations.open_evaluation(serving) and window.evaluations.open_evaluation(serving)
+    assert window.evaluations.open_evaluation(serving) and window.evaluations.open_evaluation(
+        serving
+    )
     first, second = window.evaluations.serving_windows
     assert first.isVisible() and second.isVisible() and first.document is not second.document
-    assert app_settings.last_evaluation() == last  # a plain relaunch still opens the training window
+    assert (
+        app_settings.last_evaluation() == last
+    )  # a plain relaunch still opens the training window
     first_document = first.document
     first.close()
     qtbot.waitUntil(lambda: window.evaluations.serving_windows == [second], timeout=HANG_GUARD_MS)
@@ -269,8 +318,10 @@ def test_workload_inputs_keep_their_source_and_an_edited_one_becomes_the_buyers(
 
     data = window.session.evaluation.workload.model_dump(mode="json", exclude={"provenance"})
     del data["restart_minutes"]  # left to ClusterBid's default (15 minutes)
-    window.session.apply(window.session.evaluation.model_copy(update={"workload": Workload.model_validate(data)}),
-                         "Workload without a restart time")
+    window.session.apply(
+        window.session.evaluation.model_copy(update={"workload": Workload.model_validate(data)}),
+        "Workload without a restart time",
+    )
     assert window.session.evaluation.workload.provenance["restart_minutes"].kind == "default"
     window.show_workload_editor()
     editor = window.workload_editor
@@ -283,7 +334,9 @@ def test_workload_inputs_keep_their_source_and_an_edited_one_becomes_the_buyers(
     assert workload.provenance["restart_minutes"].kind == "default"
 
 
-def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(qtbot, window, tmp_path, monkeypatch):
+def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(
+    qtbot, window, tmp_path, monkeypatch
+):
     from PySide6.QtWidgets import QFileDialog
 
     from clusterbid.gui.settings import AppSettings
@@ -292,7 +345,9 @@ def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(qtbot, 
     (tmp_path / "bids").mkdir()
     (tmp_path / "exports").mkdir()
     started = []
-    answers = iter([str(tmp_path / "bids" / "northwind.xlsx"), str(tmp_path / "exports" / "cmp.xlsx"), "", ""])
+    answers = iter(
+        [str(tmp_path / "bids" / "northwind.xlsx"), str(tmp_path / "exports" / "cmp.xlsx"), "", ""]
+    )
 
     def fake(_parent, _title, start, _filters):
         started.append(start)
@@ -304,7 +359,14 @@ def test_file_dialogs_open_in_the_folder_last_used_for_that_kind_of_file(qtbot, 
     REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
     REAL_OPEN_FILE(window, "Import bids", dialogs.BID_FILES)  # cancelled: remembers nothing new
     REAL_SAVE_FILE(window, "Export", "comparison.xlsx", "Tables (*.xlsx *.csv)")
-    assert started == ["", "comparison.xlsx", str(tmp_path / "bids"), str(tmp_path / "exports" / "comparison.xlsx")]
+    assert started == [
+        "",
+        "comparison.xlsx",
+        str(tmp_path / "bids"),
+        str(tmp_path / "exports" / "comparison.xlsx"),
+    ]
     window.settings.sync()
-    again = AppSettings.in_folder(tmp_path / "profile")  # the fixture's profile, as a restarted app reads it
+    again = AppSettings.in_folder(
+        tmp_path / "profile"
+    )  # the fixture's profile, as a restarted app reads it
     assert again.last_folder(dialogs.BID_FILES) == tmp_path / "bids"

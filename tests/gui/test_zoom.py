@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
+from tests.gui.conftest import wait_for_scoring
 
 from clusterbid.gui.comparison.scorecard_table_model import BAND, COST, PROVIDER
-from tests.gui.conftest import wait_for_scoring
 
 
 def layout_of(win) -> dict:
@@ -17,8 +17,12 @@ def layout_of(win) -> dict:
         "app font": QApplication.font().pointSizeF(),
         "table font": view.font().pointSizeF(),
         "row height": view.verticalHeader().defaultSectionSize(),
-        "columns": [(header.isSectionHidden(c), header.sectionSize(c)) for c in range(header.count())],
-        "matrix columns": [matrix.horizontalHeader().sectionSize(c) for c in range(matrix.columnCount())],
+        "columns": [
+            (header.isSectionHidden(c), header.sectionSize(c)) for c in range(header.count())
+        ],
+        "matrix columns": [
+            matrix.horizontalHeader().sectionSize(c) for c in range(matrix.columnCount())
+        ],
         "matrix rows": [matrix.rowHeight(r) for r in range(matrix.rowCount())],
         "dock width": win.outline_dock.width(),
         "splitters": (win.main_splitter.sizes(), win.table_splitter.sizes()),
@@ -31,9 +35,13 @@ def layout_of(win) -> dict:
 def elided_cells(view) -> set[tuple[int, int]]:
     """(row, column) of shown cells whose text needs more width than its column has."""
     header, model = view.horizontalHeader(), view.model()
-    return {(r, c) for r in range(model.rowCount()) for c in range(model.columnCount())
-            if not header.isSectionHidden(c)
-            and view.sizeHintForIndex(model.index(r, c)).width() > header.sectionSize(c)}
+    return {
+        (r, c)
+        for r in range(model.rowCount())
+        for c in range(model.columnCount())
+        if not header.isSectionHidden(c)
+        and view.sizeHintForIndex(model.index(r, c)).width() > header.sectionSize(c)
+    }
 
 
 def test_zoom_to_175_percent_cuts_no_figure_and_ctrl_0_restores_the_layout_exactly(qtbot, window):
@@ -55,7 +63,9 @@ def test_zoom_to_175_percent_cuts_no_figure_and_ctrl_0_restores_the_layout_exact
         # names may be shortened: each is whole in its tooltip.
         assert not header.isSectionHidden(PROVIDER) and not header.isSectionHidden(COST)
         last = header.count() - 1
-        assert {cell for cell in elided_cells(view) if cell[1] not in (last, PROVIDER)} <= elided_at_start
+        assert {
+            cell for cell in elided_cells(view) if cell[1] not in (last, PROVIDER)
+        } <= elided_at_start
         for row, column in elided_cells(view):
             if column == PROVIDER:
                 index = view.model().index(row, PROVIDER)
@@ -63,8 +73,9 @@ def test_zoom_to_175_percent_cuts_no_figure_and_ctrl_0_restores_the_layout_exact
         assert view.verticalHeader().defaultSectionSize() >= view.fontMetrics().height()
         matrix = window.score_matrix
         for row in range(matrix.rowCount()):
-            assert matrix.horizontalHeader().sectionSize(0) >= matrix.fontMetrics().horizontalAdvance(
-                matrix.item(row, 0).text())
+            assert matrix.horizontalHeader().sectionSize(
+                0
+            ) >= matrix.fontMetrics().horizontalAdvance(matrix.item(row, 0).text())
             assert matrix.rowHeight(row) >= matrix.fontMetrics().height()
     assert window.zoom.factor == 1.75
     zoomed = layout_of(window)

@@ -38,18 +38,24 @@ DATAS = [
 
 
 def test_gtk_theme_goes_with_cairo_and_pixman_but_glib_stays_for_qtgui():
-    binaries, datas, removed = trim_module.trim(BINARIES, DATAS, links=lambda path: LINKS.get(path, set()))
+    binaries, datas, removed = trim_module.trim(
+        BINARIES, DATAS, links=lambda path: LINKS.get(path, set())
+    )
     kept = {entry[0] for entry in binaries}
     # libqgtk3 -> cairo -> pixman only reach through the GTK theme; QtGui still needs glib.
     assert kept == {XCB, "PySide6/Qt/lib/libQt6Gui.so.6", "libglib-2.0.so.0"}
     assert [entry[0] for entry in datas] == ["resources/catalog/gpus.toml"]
-    assert removed == sorted([GTK, "libcairo.so.2", "libpixman-1.so.0"]) + ["PySide6/Qt/translations/qtbase_de.qm"]
+    assert removed == sorted([GTK, "libcairo.so.2", "libpixman-1.so.0"]) + [
+        "PySide6/Qt/translations/qtbase_de.qm"
+    ]
 
 
 def test_a_library_a_kept_python_extension_links_to_is_kept():
     extension = ("PIL/_imaging.so", "src/_imaging.so", "EXTENSION")
     links = {**LINKS, "src/_imaging.so": {"libpixman-1.so.0"}}
-    binaries, _, _ = trim_module.trim([*BINARIES, extension], DATAS, links=lambda path: links.get(path, set()))
+    binaries, _, _ = trim_module.trim(
+        [*BINARIES, extension], DATAS, links=lambda path: links.get(path, set())
+    )
     kept = {entry[0] for entry in binaries}
     assert "libpixman-1.so.0" in kept and "libcairo.so.2" not in kept
 

@@ -59,7 +59,9 @@ def bare_window(runs: int = 5) -> float:
     figures = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", BARE_WINDOW], env=ENV, check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-c", BARE_WINDOW], env=ENV, check=True, capture_output=True
+        )
         figures.append(time.perf_counter() - start)
     return statistics.median(figures)
 
@@ -68,8 +70,13 @@ def cold_start(runs: int = 5) -> list[float]:
     figures = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as folder:
-            out = subprocess.run([sys.executable, "-c", COLD_START, folder], capture_output=True, text=True,
-                                 env=ENV, check=True)
+            out = subprocess.run(
+                [sys.executable, "-c", COLD_START, folder],
+                capture_output=True,
+                text=True,
+                env=ENV,
+                check=True,
+            )
             seconds, heavy = out.stdout.split()
             if heavy != "-":
                 print(f"  warning: heavy modules imported at start: {heavy}")
@@ -119,7 +126,9 @@ def _pause(ms: int) -> None:
     pause.exec()
 
 
-def edit_latency(n_bids: int, edits: int, bands: bool) -> tuple[list[float], list[float], float, list[float]]:
+def edit_latency(
+    n_bids: int, edits: int, bands: bool
+) -> tuple[list[float], list[float], float, list[float]]:
     """(edit -> re-scored table seconds, edit -> bands seconds, longest GUI stall, CPU seconds the
     window's thread spent from each edit to its re-scored table) over `edits` edits. The CPU
     seconds of the window's own thread hold when other users load the machine; the wall times do not."""
@@ -151,30 +160,33 @@ def edit_latency(n_bids: int, edits: int, bands: bool) -> tuple[list[float], lis
         start, cpu = time.perf_counter(), time.thread_time()
         window.apply_weights(weights, ("bench", i))
         target = window.session.evaluation
-        _wait(lambda: window.model.scorecard.evaluation == target, window.model.modelReset)
+        _wait(lambda t=target: window.model.scorecard.evaluation == t, window.model.modelReset)
         tables.append(time.perf_counter() - start)
         gui_cpu.append(time.thread_time() - cpu)
         if bands:  # every edit waits for its bands: each one is measured, none superseded
-            _wait(lambda: target in analysed, window.rescorer.analysed)
+            _wait(lambda t=target: t in analysed, window.rescorer.analysed)
             band_times.append(time.perf_counter() - start)
             # The value of information follows the bands (issue 32 item 3): shown in the evidence pane.
-            _wait(lambda: target in valued, window.rescorer.valued)
+            _wait(lambda t=target: t in valued, window.rescorer.valued)
             value_times.append(time.perf_counter() - start)
     longest = watch.longest
     window.close()
     document.close()
     if value_times:
-        print(f"  edit -> value of information after the bands, {n_bids} bids: median "
-              f"{statistics.median(value_times) * 1000:.0f} ms")
+        print(
+            f"  edit -> value of information after the bands, {n_bids} bids: median "
+            f"{statistics.median(value_times) * 1000:.0f} ms"
+        )
     return tables, band_times, longest, gui_cpu
 
 
 def default_effects_pass(n_bids: int, repeats: int = 3) -> tuple[float, float]:
     """Median CPU seconds of the per-bid pass and of the vectorised pass on one scorecard."""
+    from tests.core.default_effects_reference import per_bid_default_effects
+
     from clusterbid.core.scoring import score_evaluation
     from clusterbid.core.uncertainty.default_effects import default_effects
     from clusterbid.core.uncertainty.model_inputs import model_inputs
-    from tests.core.default_effects_reference import per_bid_default_effects
 
     evaluation = evaluation_with(n_bids)
     inputs = model_inputs(evaluation, score_evaluation(evaluation))
@@ -198,31 +210,56 @@ def main() -> None:
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load {load}")
     bare = bare_window()
-    print(f"anchor: bare PySide6 window, whole process: median {bare * 1000:.0f} ms (measured again at the end)")
+    print(
+        f"anchor: bare PySide6 window, whole process: median {bare * 1000:.0f} ms (measured again "
+        "at the end)"
+    )
     for n_bids in SIZES:
         before, after = default_effects_pass(n_bids, 3 if n_bids <= 50 else 1)
-        print(f"default effects, {n_bids} bids, CPU: per bid {before * 1000:.1f} ms, vectorised "
-              f"{after * 1000:.1f} ms ({before / after:.0f}x less)")
+        print(
+            f"default effects, {n_bids} bids, CPU: per bid {before * 1000:.1f} ms, vectorised "
+            f"{after * 1000:.1f} ms ({before / after:.0f}x less)"
+        )
     starts = cold_start()
-    print(f"cold start to first painted window (demo): median {statistics.median(starts) * 1000:.0f} ms "
-          f"({statistics.median(starts) / bare:.2f}x the bare window)")
+    print(
+        f"cold start to first painted window (demo): median {statistics.median(starts) * 1000:.0f} "
+        "ms "
+        f"({statistics.median(starts) / bare:.2f}x the bare window)"
+    )
     for n_bids in SIZES:
-        tables, bands, longest, gui_cpu = edit_latency(n_bids, EDITS if n_bids <= 50 else max(EDITS // 4, 3),
-                                              bands=n_bids <= 50)
+        tables, bands, longest, gui_cpu = edit_latency(
+            n_bids, EDITS if n_bids <= 50 else max(EDITS // 4, 3), bands=n_bids <= 50
+        )
         goal = GOALS.get(n_bids)
-        verdict = "" if goal is None else f"; goal P95 <= {goal * 1000:.0f} ms {'met' if p95(tables) <= goal else 'MISSED'}"
-        print(f"edit -> re-scored table, {n_bids} bids: median {statistics.median(tables) * 1000:.0f} ms, "
-              f"P95 {p95(tables) * 1000:.0f} ms over {len(tables)} edits ({p95(tables) / bare:.2f}x the bare "
-              f"window; includes the SQLite commit{verdict})")
+        verdict = (
+            ""
+            if goal is None
+            else f"; goal P95 <= {goal * 1000:.0f} ms {'met' if p95(tables) <= goal else 'MISSED'}"
+        )
+        print(
+            f"edit -> re-scored table, {n_bids} bids: median "
+            f"{statistics.median(tables) * 1000:.0f} ms, "
+            f"P95 {p95(tables) * 1000:.0f} ms over {len(tables)} edits ({p95(tables) / bare:.2f}x "
+            "the bare "
+            f"window; includes the SQLite commit{verdict})"
+        )
         if bands:
-            print(f"edit -> bands, {n_bids} bids: median {statistics.median(bands) * 1000:.0f} ms, P95 "
-                  f"{p95(bands) * 1000:.0f} ms ({p95(bands) / bare:.2f}x the bare window; goal <= "
-                  f"{BANDS_GOAL * 1000:.0f} ms {'met' if p95(bands) <= BANDS_GOAL else 'MISSED'})")
-        print(f"  window's thread CPU per edit, to the re-scored table: median "
-              f"{statistics.median(gui_cpu) * 1000:.0f} ms, P95 {p95(gui_cpu) * 1000:.0f} ms; longest stall of "
-              f"the window's thread over those edits: {longest * 1000:.0f} ms")
-    print(f"anchor again: bare PySide6 window {bare_window() * 1000:.0f} ms, load "
-          f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}")
+            print(
+                f"edit -> bands, {n_bids} bids: median {statistics.median(bands) * 1000:.0f} ms, "
+                "P95 "
+                f"{p95(bands) * 1000:.0f} ms ({p95(bands) / bare:.2f}x the bare window; goal <= "
+                f"{BANDS_GOAL * 1000:.0f} ms {'met' if p95(bands) <= BANDS_GOAL else 'MISSED'})"
+            )
+        print(
+            f"  window's thread CPU per edit, to the re-scored table: median "
+            f"{statistics.median(gui_cpu) * 1000:.0f} ms, P95 {p95(gui_cpu) * 1000:.0f} ms; "
+            "longest stall of "
+            f"the window's thread over those edits: {longest * 1000:.0f} ms"
+        )
+    print(
+        f"anchor again: bare PySide6 window {bare_window() * 1000:.0f} ms, load "
+        f"{', '.join(f'{v:.1f}' for v in os.getloadavg())}"
+    )
 
 
 if __name__ == "__main__":

@@ -62,8 +62,14 @@ window.close()
 sys.exit(0 if read_shown(sys.argv[1]) else 1)
 """
 # (label, target seconds or None, target ratio to the bare window or None)
-TARGETS = {"app first paint": (None, 1.5), "score": (0.6, None), "memo, charts drawn": (1.5, None),
-           "memo, charts kept": (1.5, None), "sign": (0.8, None), "verify": (0.8, None)}
+TARGETS = {
+    "app first paint": (None, 1.5),
+    "score": (0.6, None),
+    "memo, charts drawn": (1.5, None),
+    "memo, charts kept": (1.5, None),
+    "sign": (0.8, None),
+    "verify": (0.8, None),
+}
 
 
 def _prepare(work: Path, cli: list[str], env: dict[str, str]) -> dict[str, list[str]]:
@@ -71,19 +77,33 @@ def _prepare(work: Path, cli: list[str], env: dict[str, str]) -> dict[str, list[
     demo_doc, demo_json = work / "demo.clusterbid", work / "demo.json"
     fresh_doc = work / "fresh.clusterbid"  # never opened in the app: no table kept
     for target in (demo_doc, demo_json, fresh_doc):
-        subprocess.run([*cli, "demo", str(target), "--force"], env=env, check=True,
-                       capture_output=True)
-    subprocess.run([sys.executable, "-c", PRIME, str(demo_doc), str(work / "prime")], env=env, check=True,
-                   capture_output=True, timeout=300)
+        subprocess.run(
+            [*cli, "demo", str(target), "--force"], env=env, check=True, capture_output=True
+        )
+    subprocess.run(
+        [sys.executable, "-c", PRIME, str(demo_doc), str(work / "prime")],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     authority = Authority.create()
     ca = authority.write_pem(work / "ca.pem")
     p12 = authority.write_p12(work, "Ada Lovelace", PASSPHRASE)
     memo = work / "memo.pdf"
-    subprocess.run([*cli, "memo", str(demo_json), "-o", str(memo), "--approver",
-                    "Ada Lovelace, CFO"], env=env, check=True, capture_output=True)
+    subprocess.run(
+        [*cli, "memo", str(demo_json), "-o", str(memo), "--approver", "Ada Lovelace, CFO"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     signed = work / "signed.pdf"
-    subprocess.run([*cli, "sign", str(memo), "--field", "1", "--p12", str(p12), "-o", str(signed)],
-                   env=env, check=True, capture_output=True)
+    subprocess.run(
+        [*cli, "sign", str(memo), "--field", "1", "--p12", str(p12), "-o", str(signed)],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     python = [sys.executable]
     return {
         "python -c pass": [*python, "-c", "pass"],
@@ -93,12 +113,35 @@ def _prepare(work: Path, cli: list[str], env: dict[str, str]) -> dict[str, list[
         "app, nothing kept": [*cli, "app", str(fresh_doc)],  # the full window is the first paint
         "--help": [*cli, "--help"],
         "score": [*cli, "score", str(demo_doc)],
-        "memo, charts drawn": [*cli, "memo", str(demo_json), "-o", str(work / "drawn.pdf"),
-                               "--approver", "Ada Lovelace, CFO"],
-        "memo, charts kept": [*cli, "memo", str(demo_json), "-o", str(work / "kept.pdf"),
-                              "--approver", "Ada Lovelace, CFO"],
-        "sign": [*cli, "sign", str(memo), "--field", "1", "--p12", str(p12),
-                 "-o", str(work / "resigned.pdf")],
+        "memo, charts drawn": [
+            *cli,
+            "memo",
+            str(demo_json),
+            "-o",
+            str(work / "drawn.pdf"),
+            "--approver",
+            "Ada Lovelace, CFO",
+        ],
+        "memo, charts kept": [
+            *cli,
+            "memo",
+            str(demo_json),
+            "-o",
+            str(work / "kept.pdf"),
+            "--approver",
+            "Ada Lovelace, CFO",
+        ],
+        "sign": [
+            *cli,
+            "sign",
+            str(memo),
+            "--field",
+            "1",
+            "--p12",
+            str(p12),
+            "-o",
+            str(work / "resigned.pdf"),
+        ],
         "verify": [*cli, "verify", str(signed), "--trust", str(ca), "--evaluation", str(demo_json)],
     }
 
@@ -122,10 +165,18 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="bench-latency-"))
     dropped = ("PYTHONDONTWRITEBYTECODE", "DISPLAY", "WAYLAND_DISPLAY")
     env = {k: v for k, v in os.environ.items() if k not in dropped}
-    env.update({"PYTHONPATH": str(REPO / "desktop"), "QT_QPA_PLATFORM": "offscreen",
-                "CLUSTERBID_QUIT_AFTER_FIRST_PAINT": "1", "CLUSTERBID_P12_PASSPHRASE": PASSPHRASE,
-                "HOME": str(work / "home"), "XDG_CONFIG_HOME": str(work / "config"),
-                "XDG_DATA_HOME": str(work / "data"), "XDG_CACHE_HOME": str(work / "cache")})
+    env.update(
+        {
+            "PYTHONPATH": str(REPO / "desktop"),
+            "QT_QPA_PLATFORM": "offscreen",
+            "CLUSTERBID_QUIT_AFTER_FIRST_PAINT": "1",
+            "CLUSTERBID_P12_PASSPHRASE": PASSPHRASE,
+            "HOME": str(work / "home"),
+            "XDG_CONFIG_HOME": str(work / "config"),
+            "XDG_DATA_HOME": str(work / "data"),
+            "XDG_CACHE_HOME": str(work / "cache"),
+        }
+    )
     cli = [sys.executable, "-m", "clusterbid"]
     commands = _prepare(work, cli, env)
     for label, command in commands.items():  # untimed: bytecode written, the kept charts made
@@ -138,10 +189,14 @@ def main() -> int:
     bare, qt = median["bare PySide6 window"], median["import PySide6.QtWidgets"]
     bare_python = median["python -c pass"]
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())  # other users' load moves every figure
-    print(f"whole-process wall time, median of {RUNS} interleaved runs "
-          f"({os.cpu_count()} CPUs, load {load})")
-    print(f"{'command':26s} {'median s':>9s} {'/ pass':>7s} {'/ Qt import':>11s} "
-          f"{'/ bare window':>13s}  target")
+    print(
+        f"whole-process wall time, median of {RUNS} interleaved runs "
+        f"({os.cpu_count()} CPUs, load {load})"
+    )
+    print(
+        f"{'command':26s} {'median s':>9s} {'/ pass':>7s} {'/ Qt import':>11s} "
+        f"{'/ bare window':>13s}  target"
+    )
     missed = []
     for label, seconds in median.items():
         limit, ratio_limit = TARGETS.get(label, (None, None))
@@ -153,8 +208,10 @@ def main() -> int:
         if target and not ok:
             missed.append(label)
         verdict = "" if not target else ("met" if ok else "MISSED")
-        print(f"{label:26s} {seconds:9.3f} {seconds / bare_python:6.1f}x {seconds / qt:10.2f}x "
-              f"{seconds / bare:12.2f}x  {target} {verdict}")
+        print(
+            f"{label:26s} {seconds:9.3f} {seconds / bare_python:6.1f}x {seconds / qt:10.2f}x "
+            f"{seconds / bare:12.2f}x  {target} {verdict}"
+        )
     print(f"app first paint / bare window: {median['app first paint'] / bare:.2f}x")
     return 1 if missed else 0
 

@@ -24,14 +24,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desktop"))
 
+import numpy as np  # noqa: E402
+
 from clusterbid.core.demo import demo_evaluation  # noqa: E402
 from clusterbid.core.evaluation import Evaluation  # noqa: E402
-from clusterbid.core.uncertainty import Spreads, run_monte_carlo  # noqa: E402
 from clusterbid.core.scoring import score_evaluation  # noqa: E402
+from clusterbid.core.uncertainty import Spreads, run_monte_carlo  # noqa: E402
 from clusterbid.core.uncertainty.sampling import setup  # noqa: E402
 from clusterbid.core.uncertainty.streams import stream  # noqa: E402
-
-import numpy as np  # noqa: E402
 
 BIDS = 50
 SAMPLES = 100_000
@@ -45,12 +45,16 @@ def evaluation_with(n_bids: int) -> Evaluation:
     """The demo's passing bids repeated under fresh ids with slightly varied prices (all pass the
     gates, so all are sampled)."""
     demo = demo_evaluation()
-    templates = [b for b in demo.bids if b.id in ("northwind-ib", "cumulus-roce", "prime-efa", "legacy-a100")]
+    templates = [
+        b for b in demo.bids if b.id in ("northwind-ib", "cumulus-roce", "prime-efa", "legacy-a100")
+    ]
     bids = []
     for i in range(n_bids):
         template = templates[i % len(templates)].model_dump()
         template["id"] = f"bid-{i:04d}"
-        template["terms"]["price_per_gpu_hour"] = template["terms"]["price_per_gpu_hour"] + Decimal(i % 7) / 100
+        template["terms"]["price_per_gpu_hour"] = (
+            template["terms"]["price_per_gpu_hour"] + Decimal(i % 7) / 100
+        )
         bids.append(template)
     return Evaluation.model_validate({**demo.model_dump(), "bids": bids})
 
@@ -60,7 +64,12 @@ def stream_keys(evaluation: Evaluation) -> list[tuple[str, str]]:
     and one per shared owner (the market, a GPU type, a fabric kind) and input."""
     drawn = setup(evaluation, evaluation.policy.random_seed, Spreads(), None)
     assert drawn is not None
-    keys = [(drawn.ids[row], name) for block in drawn.blocks for name in block.gens for row in block.rows]
+    keys = [
+        (drawn.ids[row], name)
+        for block in drawn.blocks
+        for name in block.gens
+        for row in block.rows
+    ]
     return keys + [(owner, name) for name, owner in drawn.shared_gens]
 
 
@@ -88,33 +97,52 @@ def main() -> None:
     evaluation = evaluation_with(BIDS)
     scorecard = score_evaluation(evaluation)  # every door scores first and passes it (decide)
     keys, seed = stream_keys(evaluation), evaluation.policy.random_seed
-    run_monte_carlo(evaluation, 20_000, precision=None, scorecard=scorecard)  # warm up imports and caches
+    run_monte_carlo(
+        evaluation, 20_000, precision=None, scorecard=scorecard
+    )  # warm up imports and caches
     pairs = []
     for _ in range(3 if quick else PAIRS):
         anchor = timed(lambda: raw_normals(seed, keys, SAMPLES))
-        model = timed(lambda: run_monte_carlo(evaluation, SAMPLES, precision=None, scorecard=scorecard))
+        model = timed(
+            lambda: run_monte_carlo(evaluation, SAMPLES, precision=None, scorecard=scorecard)
+        )
         pairs.append((anchor, model))
     wall = statistics.median(m[0] for _, m in pairs)
     ratio = statistics.median(m[0] / a[0] for a, m in pairs)
     cpu_ratio = statistics.median(m[1] / a[1] for a, m in pairs)
     anchor_wall = statistics.median(a[0] for a, _ in pairs)
-    print(f"monte carlo {BIDS} bids x {SAMPLES:,} samples: median {wall:.3f} s wall; raw numpy, same normals "
-          f"from the same streams: {anchor_wall:.3f} s; ratio {ratio:.2f}x wall, {cpu_ratio:.2f}x CPU "
-          f"({len(pairs)} pairs)")
+    print(
+        f"monte carlo {BIDS} bids x {SAMPLES:,} samples: median {wall:.3f} s wall; raw numpy, same "
+        "normals "
+        f"from the same streams: {anchor_wall:.3f} s; ratio {ratio:.2f}x wall, {cpu_ratio:.2f}x "
+        "CPU "
+        f"({len(pairs)} pairs)"
+    )
     default = run_monte_carlo(evaluation, scorecard=scorecard)
     default_wall, default_cpu = timed(lambda: run_monte_carlo(evaluation, scorecard=scorecard))
-    print(f"default run ({BIDS} bids, at most 20,000 samples, +/-1 point): {default.samples:,} samples, "
-          f"{default_wall:.3f} s wall, {default_cpu:.3f} s CPU")
+    print(
+        f"default run ({BIDS} bids, at most 20,000 samples, +/-1 point): {default.samples:,} "
+        "samples, "
+        f"{default_wall:.3f} s wall, {default_cpu:.3f} s CPU"
+    )
     ok = wall <= TARGET_S and ratio <= TARGET_RATIO
     if not quick:
         thousand = evaluation_with(1000)
         big_card = score_evaluation(thousand)
-        big_wall, big_cpu = timed(lambda: run_monte_carlo(thousand, 20_000, precision=None, scorecard=big_card))
+        big_wall, big_cpu = timed(
+            lambda: run_monte_carlo(thousand, 20_000, precision=None, scorecard=big_card)
+        )
         peak = peak_mb()
-        print(f"1,000 bids x 20,000 samples: {big_wall:.2f} s wall, {big_cpu:.2f} s CPU; "
-              f"process peak RSS {peak:.0f} MB")
+        print(
+            f"1,000 bids x 20,000 samples: {big_wall:.2f} s wall, {big_cpu:.2f} s CPU; "
+            f"process peak RSS {peak:.0f} MB"
+        )
         ok = ok and peak <= TARGET_MB
-    print("within targets" if ok else f"OVER TARGET (<= {TARGET_S} s, <= {TARGET_RATIO}x, <= {TARGET_MB} MB)")
+    print(
+        "within targets"
+        if ok
+        else f"OVER TARGET (<= {TARGET_S} s, <= {TARGET_RATIO}x, <= {TARGET_MB} MB)"
+    )
 
 
 if __name__ == "__main__":

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import statistics
-from decimal import Decimal
 import sys
 import time
+from decimal import Decimal
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -22,7 +22,9 @@ def evaluation_with(n_bids: int) -> Evaluation:
     for i in range(n_bids):
         template = demo.bids[i % len(demo.bids)].model_dump()
         template["id"] = f"bid-{i:04d}"
-        template["terms"]["price_per_gpu_hour"] = template["terms"]["price_per_gpu_hour"] + Decimal(i % 7) / 100
+        template["terms"]["price_per_gpu_hour"] = (
+            template["terms"]["price_per_gpu_hour"] + Decimal(i % 7) / 100
+        )
         bids.append(template)
     return Evaluation.model_validate({**demo.model_dump(), "bids": bids})
 

@@ -39,13 +39,25 @@ def main() -> None:
     many = json.loads(json.dumps(data))
     many["bids"] = [dict(bid, id=f"{bid['id']}-{n}") for n in range(10) for bid in data["bids"]]
     fifty = Evaluation.model_validate(many)
-    print(f"point estimate, demo (5 bids):      {_timed(lambda: estimate_serving(demo.workload, demo.bids)):.3f} s")
-    print(f"score + bands + JSON, demo:         {_timed(lambda: serving_scorecard_to_json(score_serving_evaluation(demo))):.3f} s")
-    print(f"score + bands + JSON, 50 bids:      {_timed(lambda: score_serving_evaluation(fifty), repeats=3):.3f} s")
+    print(
+        "point estimate, demo (5 bids):      "
+        f"{_timed(lambda: estimate_serving(demo.workload, demo.bids)):.3f} s"
+    )
+    print(
+        "score + bands + JSON, demo:         "
+        f"{_timed(lambda: serving_scorecard_to_json(score_serving_evaluation(demo))):.3f} s"
+    )
+    print(
+        "score + bands + JSON, 50 bids:      "
+        f"{_timed(lambda: score_serving_evaluation(fifty), repeats=3):.3f} s"
+    )
     estimates = estimate_serving(demo.workload, demo.bids)
     start = time.process_time()
     bands = serving_uncertainty(estimates)
-    print(f"Monte Carlo alone, demo:            {time.process_time() - start:.2f} CPU s for {bands.samples:,} samples")
+    print(
+        f"Monte Carlo alone, demo:            {time.process_time() - start:.2f} CPU s for "
+        f"{bands.samples:,} samples"
+    )
 
 
 if __name__ == "__main__":

@@ -38,9 +38,12 @@ print(json.dumps([time.process_time() - start, result.samples]))
 
 
 def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, int]:
-    code = CHILD.format(desktop=str(tree / "desktop"), demo=str(REPO / "resources" / "examples"
-                                                                / "demo-serving-evaluation.json"),
-                        samples=samples, burst=burst)
+    code = CHILD.format(
+        desktop=str(tree / "desktop"),
+        demo=str(REPO / "resources" / "examples" / "demo-serving-evaluation.json"),
+        samples=samples,
+        burst=burst,
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     seconds, drawn = json.loads(done.stdout.strip().splitlines()[-1])
     return seconds, drawn
@@ -50,8 +53,12 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tree", action="append", type=Path)
-    parser.add_argument("--burst", action="store_true", help="also time the demo with a traffic profile and burst "
-                        "prices (trees from issue 37's traffic profile on)")
+    parser.add_argument(
+        "--burst",
+        action="store_true",
+        help="also time the demo with a traffic profile and burst "
+        "prices (trees from issue 37's traffic profile on)",
+    )
     args = parser.parse_args()
     trees = args.tree or [REPO]
     times: dict[tuple[str, str], list[float]] = {}
@@ -59,13 +66,17 @@ def main() -> None:
     for _ in range(args.rounds):
         for tree in trees:
             runs = [("default run", None, False), ("20,000 draws", 20_000, False)]
-            for label, samples, burst in runs + ([("burst, default", None, True)] if args.burst else []):
+            for label, samples, burst in runs + (
+                [("burst, default", None, True)] if args.burst else []
+            ):
                 seconds, n = _one(tree.resolve(), samples, burst)
                 times.setdefault((str(tree), label), []).append(seconds)
                 drawn[(str(tree), label)] = n
     for (tree, label), values in times.items():
-        print(f"{tree}: {label:<14} {statistics.median(values):5.2f} CPU s median of {len(values)} "
-              f"(min {min(values):.2f}, max {max(values):.2f}), {drawn[(tree, label)]:,} samples")
+        print(
+            f"{tree}: {label:<14} {statistics.median(values):5.2f} CPU s median of {len(values)} "
+            f"(min {min(values):.2f}, max {max(values):.2f}), {drawn[(tree, label)]:,} samples"
+        )
 
 
 if __name__ == "__main__":

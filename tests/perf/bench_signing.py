@@ -27,17 +27,22 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "desktop"), str(REPO)]
 
-from clusterbid.core.memo.credentials import load_trust_roots  # noqa: E402
-from clusterbid.core.memo.credentials import load_credentials  # noqa: E402
-from clusterbid.core.memo.signing import sign_memo  # noqa: E402
-from clusterbid.core.memo.verification import verify_memo  # noqa: E402
 from tests.core.memo_signing.memo_factory import demo_memo  # noqa: E402
 from tests.core.memo_signing.pki import Authority  # noqa: E402
+
+from clusterbid.core.memo.credentials import load_credentials, load_trust_roots  # noqa: E402
+from clusterbid.core.memo.signing import sign_memo  # noqa: E402
+from clusterbid.core.memo.verification import verify_memo  # noqa: E402
 
 BUDGET_SIGN_S, RUNS = 0.5, 7
 DEMO = REPO / "resources" / "examples" / "demo-evaluation.json"
 APPROVERS = ["--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, Head of ML platform"]
-GOALS = {"sign": 0.5, "verify, charts kept": 0.8, "verify, charts drawn": 0.8, "memo, first export": 1.5}
+GOALS = {
+    "sign": 0.5,
+    "verify, charts kept": 0.8,
+    "verify, charts drawn": 0.8,
+    "memo, first export": 1.5,
+}
 
 
 def _run(command: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -60,22 +65,40 @@ def _commands(work: Path, env: dict[str, str]) -> dict[str, tuple[list[str], dic
     p12 = [authority.write_p12(work, name, "pw") for name in ("Ada Lovelace", "Grace Hopper")]
     kept = {**env, "CLUSTERBID_CHART_CACHE": str(work / "charts")}
     memo, once, twice = work / "memo.pdf", work / "once.pdf", work / "twice.pdf"
-    for step in (["memo", str(DEMO), "-o", str(memo), *APPROVERS],
-                 ["sign", str(memo), "--field", "1", "--p12", str(p12[0]), "-o", str(once)],
-                 ["sign", str(once), "--field", "2", "--p12", str(p12[1]), "-o", str(twice)]):
+    for step in (
+        ["memo", str(DEMO), "-o", str(memo), *APPROVERS],
+        ["sign", str(memo), "--field", "1", "--p12", str(p12[0]), "-o", str(once)],
+        ["sign", str(once), "--field", "2", "--p12", str(p12[1]), "-o", str(twice)],
+    ):
         _run([*cli, *step], kept)
     verify = [*cli, "verify", str(twice), "--trust", str(ca)]
     drawn = {**env, "CLUSTERBID_CHART_CACHE": "off"}
     return {
         'python -c "import numpy"': ([sys.executable, "-c", "import numpy"], env),
-        "sign": ([*cli, "sign", str(memo), "--field", "1", "--p12", str(p12[0]), "-o",
-                  str(work / "resigned.pdf")], env),
+        "sign": (
+            [
+                *cli,
+                "sign",
+                str(memo),
+                "--field",
+                "1",
+                "--p12",
+                str(p12[0]),
+                "-o",
+                str(work / "resigned.pdf"),
+            ],
+            env,
+        ),
         "verify, charts kept": (verify, kept),
         "verify, charts drawn": (verify, drawn),
-        "memo, first export": ([*cli, "memo", str(DEMO), "-o", str(work / "first.pdf"), *APPROVERS],
-                               drawn),
-        "memo, re-export": ([*cli, "memo", str(DEMO), "-o", str(work / "again.pdf"), *APPROVERS],
-                            kept),
+        "memo, first export": (
+            [*cli, "memo", str(DEMO), "-o", str(work / "first.pdf"), *APPROVERS],
+            drawn,
+        ),
+        "memo, re-export": (
+            [*cli, "memo", str(DEMO), "-o", str(work / "again.pdf"), *APPROVERS],
+            kept,
+        ),
     }
 
 
@@ -83,8 +106,13 @@ def command_line(runs: int) -> bool:
     """Print the command-line table; True when every goal is met (medians)."""
     work = Path(tempfile.mkdtemp(prefix="bench-signing-cli-"))
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update({"PYTHONPATH": str(REPO / "desktop"), "CLUSTERBID_P12_PASSPHRASE": "pw",
-                "XDG_CACHE_HOME": str(work / "cache")})
+    env.update(
+        {
+            "PYTHONPATH": str(REPO / "desktop"),
+            "CLUSTERBID_P12_PASSPHRASE": "pw",
+            "XDG_CACHE_HOME": str(work / "cache"),
+        }
+    )
     commands = _commands(work, env)
     for command, command_env in commands.values():  # untimed: bytecode written, charts kept
         _run(command, command_env)
@@ -97,16 +125,22 @@ def command_line(runs: int) -> bool:
     wall = {label: statistics.median(w for w, _ in runs_) for label, runs_ in figures.items()}
     cpu = {label: statistics.median(c for _, c in runs_) for label, runs_ in figures.items()}
     anchor = 'python -c "import numpy"'
-    print(f"command line, medians of {runs} interleaved rounds ({os.cpu_count()} CPUs, load average "
-          f"{min(loads):.1f}-{max(loads):.1f})")
+    print(
+        f"command line, medians of {runs} interleaved rounds ({os.cpu_count()} CPUs, load average "
+        f"{min(loads):.1f}-{max(loads):.1f})"
+    )
     print(f"{'command':26s} {'wall s':>7s} {'/anchor':>8s} {'CPU s':>7s} {'/anchor':>8s}  goal")
     met = True
     for label in commands:
         goal = GOALS.get(label)
-        verdict = "" if goal is None else f"<= {goal} s {'met' if wall[label] <= goal else 'MISSED'}"
+        verdict = (
+            "" if goal is None else f"<= {goal} s {'met' if wall[label] <= goal else 'MISSED'}"
+        )
         met = met and (goal is None or wall[label] <= goal)
-        print(f"{label:26s} {wall[label]:7.3f} {wall[label] / wall[anchor]:7.1f}x "
-              f"{cpu[label]:7.3f} {cpu[label] / cpu[anchor]:7.1f}x  {verdict}")
+        print(
+            f"{label:26s} {wall[label]:7.3f} {wall[label] / wall[anchor]:7.1f}x "
+            f"{cpu[label]:7.3f} {cpu[label] / cpu[anchor]:7.1f}x  {verdict}"
+        )
     return met
 
 
@@ -166,11 +200,20 @@ def main() -> int:
         verify_times.append(time.perf_counter() - start)
         assert result.ok, result.problems
     raster_times = _page_image_verifications(p12, roots)
-    print(f"memo: {len(memo):,} bytes unsigned, {len(twice):,} bytes with two signatures (RSA-2048, SHA-256)")
-    for label, times in (("first signature", sign_times), ("second signature", second_times),
-                         ("verify, bytes identical", verify_times),
-                         ("verify, pages as images", raster_times)):
-        print(f"{label:34s} median {statistics.median(times):.3f} s  max {max(times):.3f} s  over {len(times)} runs")
+    print(
+        f"memo: {len(memo):,} bytes unsigned, {len(twice):,} bytes with two signatures (RSA-2048, "
+        "SHA-256)"
+    )
+    for label, times in (
+        ("first signature", sign_times),
+        ("second signature", second_times),
+        ("verify, bytes identical", verify_times),
+        ("verify, pages as images", raster_times),
+    ):
+        print(
+            f"{label:34s} median {statistics.median(times):.3f} s  max {max(times):.3f} s  over "
+            f"{len(times)} runs"
+        )
     worst = max(statistics.median(sign_times), statistics.median(second_times))
     verdict = "within" if worst < BUDGET_SIGN_S else "OVER"
     print(f"signing median {worst:.3f} s: {verdict} the {BUDGET_SIGN_S} s budget")

@@ -18,9 +18,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desktop"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.perf.bench_montecarlo import evaluation_with  # noqa: E402
+
 from clusterbid.core.demo import demo_evaluation  # noqa: E402
 from clusterbid.core.uncertainty.value_of_information import value_of_information  # noqa: E402
-from tests.perf.bench_montecarlo import evaluation_with  # noqa: E402
 
 SAMPLES = 20_000
 RUNS = 5
@@ -41,8 +42,12 @@ def measure(evaluation, label: str, bids: int) -> bool:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     median = statistics.median(times)
-    print(f"value of information, {label}: {bids} bids x 3 inputs x {SAMPLES:,} samples: median {median:.3f} s "
-          f"(min {min(times):.3f}, max {max(times):.3f}) over {RUNS} runs; peak allocations {peak / 1e6:.0f} MB")
+    print(
+        f"value of information, {label}: {bids} bids x 3 inputs x {SAMPLES:,} samples: median "
+        f"{median:.3f} s "
+        f"(min {min(times):.3f}, max {max(times):.3f}) over {RUNS} runs; peak allocations "
+        f"{peak / 1e6:.0f} MB"
+    )
     return median < TARGET_S and peak / 1e6 < TARGET_MB
 
 

@@ -46,7 +46,10 @@ class Child:
                 self.process.kill()
                 self.process.wait()
                 err = self.process.stderr.read().decode(errors="replace")[-2000:]
-                raise AssertionError(f"child on {self.path.name} did not commit in time: {bytes(self.output)!r} {err}")
+                raise AssertionError(
+                    f"child on {self.path.name} did not commit in time: {bytes(self.output)!r} "
+                    f"{err}"
+                )
 
     def kill_and_collect(self) -> tuple[list[list[str]], bool]:
         """SIGKILL; return the complete `ack ...` lines and whether a hot journal was left."""
@@ -57,14 +60,20 @@ class Child:
         self.process.stdout.close()
         self.process.stderr.close()
         mid_transaction = self.path.with_name(self.path.name + "-journal").exists()
-        lines = bytes(self.output).decode().split("\n")[:-1]  # a line cut by the kill was never acknowledged
+        lines = (
+            bytes(self.output).decode().split("\n")[:-1]
+        )  # a line cut by the kill was never acknowledged
         return [line.split()[1:] for line in lines if line.startswith("ack ")], mid_transaction
 
 
 def start(script: Path, path: Path, run: int) -> Child:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(DESKTOP), str(BUILDERS)])}
-    process = subprocess.Popen([sys.executable, str(script), str(path), str(run)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=env)
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(path), str(run)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     return Child(path, process)
 
 
@@ -76,8 +85,14 @@ class KillRun:
     seconds: float
 
 
-def kill_repeatedly(script: Path, paths: list[Path], kills: int, max_delay_s: float, seed: int,
-                    after_kill: Callable[[Path], None] | None = None) -> KillRun:
+def kill_repeatedly(
+    script: Path,
+    paths: list[Path],
+    kills: int,
+    max_delay_s: float,
+    seed: int,
+    after_kill: Callable[[Path], None] | None = None,
+) -> KillRun:
     """Rounds of one child per file until `kills` children were killed: each commits once, then
     is killed after a random delay; `after_kill(path)` inspects the file as the next user would."""
     rng = random.Random(seed)
@@ -88,7 +103,9 @@ def kill_repeatedly(script: Path, paths: list[Path], kills: int, max_delay_s: fl
         children = [start(script, path, done + i) for i, path in enumerate(paths[: kills - done])]
         deadline = time.monotonic() + START_TIMEOUT_S
         for child in children:
-            child.wait_for_acks(1, deadline)  # every run has something to lose, however slow the disk
+            child.wait_for_acks(
+                1, deadline
+            )  # every run has something to lose, however slow the disk
         for child in rng.sample(children, len(children)):
             time.sleep(rng.uniform(0, max_delay_s))
             child_acks, hot = child.kill_and_collect()

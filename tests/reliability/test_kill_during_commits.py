@@ -10,17 +10,20 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.reliability.killing import kill_repeatedly
 
 from clusterbid.core.store import EvaluationDocument, replay_audit, verify_audit_chain
-from tests.reliability.killing import kill_repeatedly
 
 KILLS = 100  # exactly this many, however busy the machine (about 40 s on 2 quiet cores)
 LOADED_MACHINE_TIMEOUT_S = 900  # a hang guard: ten times the quiet run, for a machine under load
 FILES = 4  # one committing child per file at a time; files are reused across kills
 MAX_DELAY_S = 0.03
 
-pytestmark = [pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
-              pytest.mark.reliability, pytest.mark.timeout(LOADED_MACHINE_TIMEOUT_S)]
+pytestmark = [
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
+    pytest.mark.reliability,
+    pytest.mark.timeout(LOADED_MACHINE_TIMEOUT_S),
+]
 
 CHILD = textwrap.dedent(
     """
@@ -78,11 +81,16 @@ def test_kill_during_commits_loses_and_corrupts_nothing(tmp_path):
         EvaluationDocument.open(path).close()
     corrupt, lost = _check_files(paths, run.acks)
     total_acks = sum(len(acks) for acks in run.acks.values())
-    print(f"\nkill test: {run.kills} kills over {FILES} files, {total_acks} acknowledged edits, "
-          f"{run.mid_transaction} kills inside a transaction (hot journal left), "
-          f"{corrupt} corrupt, {lost} lost, {run.seconds:.1f} s wall (seed {seed})", file=sys.stderr)
+    print(
+        f"\nkill test: {run.kills} kills over {FILES} files, {total_acks} acknowledged edits, "
+        f"{run.mid_transaction} kills inside a transaction (hot journal left), "
+        f"{corrupt} corrupt, {lost} lost, {run.seconds:.1f} s wall (seed {seed})",
+        file=sys.stderr,
+    )
     assert run.kills == KILLS, f"seed {seed}: {run.kills} kills, {KILLS} asked for"
     # The test only means something if kills land inside transactions, not only between them.
-    assert run.mid_transaction >= run.kills // 10, f"seed {seed}: too few kills landed inside a transaction"
+    assert run.mid_transaction >= run.kills // 10, (
+        f"seed {seed}: too few kills landed inside a transaction"
+    )
     assert total_acks >= run.kills, "every run acknowledges at least one edit before its kill"
     assert corrupt == 0 and lost == 0, f"seed {seed}"

@@ -12,7 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from clusterbid.core.store import CURRENT_VERSION, EvaluationDocument, audit, schema, snapshot, verify_audit_chain
+from clusterbid.core.store import (
+    CURRENT_VERSION,
+    EvaluationDocument,
+    audit,
+    schema,
+    snapshot,
+    verify_audit_chain,
+)
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL")
 
@@ -50,8 +57,15 @@ def test_kill_during_migration_leaves_the_old_file_intact(tmp_path):
     conn.execute("BEGIN")
     schema.build_schema(conn, 1)
     snapshot.write_evaluation(conn, evaluation)
-    audit.append(conn, (0, audit.GENESIS_HASH), who="old-app", action=audit.CREATE, target=None, old_json=None,
-                 new_json=snapshot.to_json(evaluation))
+    audit.append(
+        conn,
+        (0, audit.GENESIS_HASH),
+        who="old-app",
+        action=audit.CREATE,
+        target=None,
+        old_json=None,
+        new_json=snapshot.to_json(evaluation),
+    )
     conn.execute("COMMIT")
     conn.close()
     before = path.read_bytes()
@@ -59,10 +73,14 @@ def test_kill_during_migration_leaves_the_old_file_intact(tmp_path):
     script = tmp_path / "migrate.py"
     script.write_text(CHILD)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(DESKTOP), str(BUILDERS)])}
-    child = subprocess.Popen([sys.executable, str(script), str(path)], stdout=subprocess.PIPE, env=env)
+    child = subprocess.Popen(
+        [sys.executable, str(script), str(path)], stdout=subprocess.PIPE, env=env
+    )
     try:
         assert child.stdout.readline() == b"migrating\n"
-        assert path.with_name(path.name + "-journal").exists(), "the upgrade should be inside a transaction"
+        assert path.with_name(path.name + "-journal").exists(), (
+            "the upgrade should be inside a transaction"
+        )
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()

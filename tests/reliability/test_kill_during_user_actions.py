@@ -13,17 +13,20 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from tests.reliability.killing import BUILDERS, kill_repeatedly
 
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
-from tests.reliability.killing import BUILDERS, kill_repeatedly
 
 KILLS = 40  # exactly this many, however busy the machine (about 20 s on 2 quiet cores)
 LOADED_MACHINE_TIMEOUT_S = 600  # a hang guard sized for a loaded machine, not a speed check
 FILES = 2
 MAX_DELAY_S = 0.05
 
-pytestmark = [pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
-              pytest.mark.reliability, pytest.mark.timeout(LOADED_MACHINE_TIMEOUT_S)]
+pytestmark = [
+    pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs POSIX SIGKILL"),
+    pytest.mark.reliability,
+    pytest.mark.timeout(LOADED_MACHINE_TIMEOUT_S),
+]
 
 STATES = textwrap.dedent(
     """
@@ -71,12 +74,20 @@ def test_a_killed_user_action_leaves_the_state_before_or_after_it(tmp_path):
 
     def inspect(path: Path) -> None:
         with EvaluationDocument.open(path) as doc:
-            found.append("before" if doc.evaluation == before else "after" if doc.evaluation == after else "between")
+            found.append(
+                "before"
+                if doc.evaluation == before
+                else "after"
+                if doc.evaluation == after
+                else "between"
+            )
         report = verify_audit_chain(path)
         assert report.ok, report.reason
 
     paths = [tmp_path / f"act-{i}.clusterbid" for i in range(FILES)]
-    run = kill_repeatedly(script, paths, KILLS, MAX_DELAY_S, random.randrange(2**32), after_kill=inspect)
+    run = kill_repeatedly(
+        script, paths, KILLS, MAX_DELAY_S, random.randrange(2**32), after_kill=inspect
+    )
     assert run.kills == KILLS and len(found) == KILLS
     assert found.count("between") == 0
     assert run.mid_transaction >= run.kills // 10, "too few kills landed inside a transaction"

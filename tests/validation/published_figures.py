@@ -27,11 +27,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "desktop"))
 
+from tests.conftest import bid_dict, workload_dict  # noqa: E402
+
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.estimate import estimate_training  # noqa: E402
 from clusterbid.core.workload import Workload  # noqa: E402
-from tests.conftest import bid_dict, workload_dict  # noqa: E402
 
 REFERENCE_MFU = 0.4257  # llm-foundry H100 80GB BF16, MPT-70B, seq 2048, 64 GPUs (MFU; HFU 56.76)
 REFERENCE_WIDTH = 8192  # MPT-70B d_model
@@ -57,7 +58,9 @@ class Row:
     mbs: int = 1
     virtual: int = 1
     grad_bytes: int = 4
-    dp_overlap: float = 0.5  # the workload default; 0 where the gradients are reduced after backward
+    dp_overlap: float = (
+        0.5  # the workload default; 0 where the gradients are reduced after backward
+    )
 
     def params(self) -> float:  # Narayanan et al. 2021, eq. for P
         l, h = self.layers, self.hidden
@@ -65,7 +68,16 @@ class Row:
 
     def published_flops_per_step(self) -> float:  # 24 x passes x B s l h^2 (1 + s/6h + V/16lh)
         l, h, s = self.layers, self.hidden, self.seq
-        return 24 * self.passes * self.batch * s * l * h * h * (1 + s / (6 * h) + self.vocab / (16 * l * h))
+        return (
+            24
+            * self.passes
+            * self.batch
+            * s
+            * l
+            * h
+            * h
+            * (1 + s / (6 * h) + self.vocab / (16 * l * h))
+        )
 
     def published_step_s(self) -> float:
         return self.published_flops_per_step() / (self.gpus * self.published_tflops * 1e12)
@@ -84,62 +96,326 @@ HDR200, NDR400 = ("IB-HDR200", 8, 200.0), ("IB-NDR400", 8, 400.0)
 # DDP=local, Megatron's wrapper, which all-reduces the gradient buffer after backward (nothing
 # hidden; megatron/model/distributed.py); the smaller models use PyTorch DDP (overlapped).
 MEGATRON = [
-    Row("Megatron-LM Table 1", "1.7B/32", A100, HDR200, 24, 2304, 51200, 2048, 1, 1, 32, 512, "bf16", 137, 4, mbs=16),
-    Row("Megatron-LM Table 1", "3.6B/64", A100, HDR200, 30, 3072, 51200, 2048, 2, 1, 64, 512, "bf16", 138, 4, mbs=16),
-    Row("Megatron-LM Table 1", "7.5B/128", A100, HDR200, 36, 4096, 51200, 2048, 4, 1, 128, 512, "bf16", 142, 4, mbs=16),
-    Row("Megatron-LM Table 1", "18.4B/256", A100, HDR200, 40, 6144, 51200, 2048, 8, 1, 256, 1024, "bf16", 135, 4, mbs=8),
-    Row("Megatron-LM Table 1", "39.1B/512", A100, HDR200, 48, 8192, 51200, 2048, 8, 2, 512, 1536, "bf16", 138, 4, mbs=4, dp_overlap=0.0),
-    Row("Megatron-LM Table 1", "76.1B/1024", A100, HDR200, 60, 10240, 51200, 2048, 8, 4, 1024, 1792, "bf16", 140, 4, mbs=2, virtual=3, dp_overlap=0.0),
-    Row("Megatron-LM Table 1", "145.6B/1536", A100, HDR200, 80, 12288, 51200, 2048, 8, 8, 1536, 2304, "bf16", 148, 4, mbs=2, virtual=2, dp_overlap=0.0),
-    Row("Megatron-LM Table 1", "310.1B/1920", A100, HDR200, 96, 16384, 51200, 2048, 8, 16, 1920, 2160, "bf16", 155, 4, mbs=1, virtual=2, dp_overlap=0.0),
-    Row("Megatron-LM Table 1", "529.6B/2520", A100, HDR200, 105, 20480, 51200, 2048, 8, 35, 2520, 2520, "bf16", 163, 4, mbs=1, virtual=3, dp_overlap=0.0),
-    Row("Megatron-LM Table 1", "1008B/3072", A100, HDR200, 128, 25600, 51200, 2048, 8, 64, 3072, 3072, "bf16", 163, 4, mbs=1, dp_overlap=0.0),
+    Row(
+        "Megatron-LM Table 1",
+        "1.7B/32",
+        A100,
+        HDR200,
+        24,
+        2304,
+        51200,
+        2048,
+        1,
+        1,
+        32,
+        512,
+        "bf16",
+        137,
+        4,
+        mbs=16,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "3.6B/64",
+        A100,
+        HDR200,
+        30,
+        3072,
+        51200,
+        2048,
+        2,
+        1,
+        64,
+        512,
+        "bf16",
+        138,
+        4,
+        mbs=16,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "7.5B/128",
+        A100,
+        HDR200,
+        36,
+        4096,
+        51200,
+        2048,
+        4,
+        1,
+        128,
+        512,
+        "bf16",
+        142,
+        4,
+        mbs=16,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "18.4B/256",
+        A100,
+        HDR200,
+        40,
+        6144,
+        51200,
+        2048,
+        8,
+        1,
+        256,
+        1024,
+        "bf16",
+        135,
+        4,
+        mbs=8,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "39.1B/512",
+        A100,
+        HDR200,
+        48,
+        8192,
+        51200,
+        2048,
+        8,
+        2,
+        512,
+        1536,
+        "bf16",
+        138,
+        4,
+        mbs=4,
+        dp_overlap=0.0,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "76.1B/1024",
+        A100,
+        HDR200,
+        60,
+        10240,
+        51200,
+        2048,
+        8,
+        4,
+        1024,
+        1792,
+        "bf16",
+        140,
+        4,
+        mbs=2,
+        virtual=3,
+        dp_overlap=0.0,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "145.6B/1536",
+        A100,
+        HDR200,
+        80,
+        12288,
+        51200,
+        2048,
+        8,
+        8,
+        1536,
+        2304,
+        "bf16",
+        148,
+        4,
+        mbs=2,
+        virtual=2,
+        dp_overlap=0.0,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "310.1B/1920",
+        A100,
+        HDR200,
+        96,
+        16384,
+        51200,
+        2048,
+        8,
+        16,
+        1920,
+        2160,
+        "bf16",
+        155,
+        4,
+        mbs=1,
+        virtual=2,
+        dp_overlap=0.0,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "529.6B/2520",
+        A100,
+        HDR200,
+        105,
+        20480,
+        51200,
+        2048,
+        8,
+        35,
+        2520,
+        2520,
+        "bf16",
+        163,
+        4,
+        mbs=1,
+        virtual=3,
+        dp_overlap=0.0,
+    ),
+    Row(
+        "Megatron-LM Table 1",
+        "1008B/3072",
+        A100,
+        HDR200,
+        128,
+        25600,
+        51200,
+        2048,
+        8,
+        64,
+        3072,
+        3072,
+        "bf16",
+        163,
+        4,
+        mbs=1,
+        dp_overlap=0.0,
+    ),
 ]
 # Smith et al., "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B", 2022, section
 # 2.4: batch 1,920 on 280/350/420 DGX A100 (8 HDR200 each), TP8 x PP35: 126/121/113 TFLOP/s per GPU
 # (strong scaling). A100 40GB there; the catalog's 80GB entry has the same compute.
 MT_NLG = [
-    Row("MT-NLG 530B strong scaling", f"{n}", A100, HDR200, 105, 20480, 50272, 2048, 8, 35, n, 1920, "bf16", t, 4)
+    Row(
+        "MT-NLG 530B strong scaling",
+        f"{n}",
+        A100,
+        HDR200,
+        105,
+        20480,
+        50272,
+        2048,
+        8,
+        35,
+        n,
+        1920,
+        "bf16",
+        t,
+        4,
+    )
     for n, t in ((2240, 126), (2800, 121), (3360, 113))
 ]
 # llm-foundry scripts/train/benchmarking/README.md, table "H100 80GB BF16": MPT-13B (40 layers,
 # d_model 5120), seq 2048, micro-batch 2, no activation checkpointing, 8-64 GPUs; MFU counts
 # attention (3 passes). The cluster's fabric is not stated; 8 x NDR400 per node assumed.
 FOUNDRY = [
-    Row("llm-foundry MPT-13B H100", f"{n}", H100, NDR400, 40, 5120, 50368, 2048, 1, 1, n, 2 * n, "bf16",
-        mfu * 989, 3, mbs=2)
+    Row(
+        "llm-foundry MPT-13B H100",
+        f"{n}",
+        H100,
+        NDR400,
+        40,
+        5120,
+        50368,
+        2048,
+        1,
+        1,
+        n,
+        2 * n,
+        "bf16",
+        mfu * 989,
+        3,
+        mbs=2,
+    )
     for n, mfu in ((8, 0.3979), (16, 0.3958), (32, 0.3995), (64, 0.3986))
 ]
 # NVIDIA NeMo docs/source/performance/performance_summary.md (NeMo 24.07, DGX H100, FP8): GPT3-175B
 # (96 layers, hidden 12,288), seq 2,048, TP4 PP8 VP6: 802 model TFLOP/s per GPU on 128 GPUs (GBS
 # 256) and 895 on 512 (GBS 2,048, linked to NVIDIA's MLPerf Training GPT-3 submission).
 NEMO = [
-    Row("NeMo GPT3-175B FP8 (MLPerf-linked)", "128", H100, NDR400, 96, 12288, 51200, 2048, 4, 8, 128, 256, "fp8",
-        802, 3, virtual=6),
-    Row("NeMo GPT3-175B FP8 (MLPerf-linked)", "512", H100, NDR400, 96, 12288, 51200, 2048, 4, 8, 512, 2048, "fp8",
-        895, 3, mbs=2, virtual=6),
+    Row(
+        "NeMo GPT3-175B FP8 (MLPerf-linked)",
+        "128",
+        H100,
+        NDR400,
+        96,
+        12288,
+        51200,
+        2048,
+        4,
+        8,
+        128,
+        256,
+        "fp8",
+        802,
+        3,
+        virtual=6,
+    ),
+    Row(
+        "NeMo GPT3-175B FP8 (MLPerf-linked)",
+        "512",
+        H100,
+        NDR400,
+        96,
+        12288,
+        51200,
+        2048,
+        4,
+        8,
+        512,
+        2048,
+        "fp8",
+        895,
+        3,
+        mbs=2,
+        virtual=6,
+    ),
 ]
 
 
 def _workload(row: Row, mfu: float, measured_on_width: int) -> Workload:
-    return Workload.model_validate(workload_dict(
-        total_params_billions=row.params() / 1e9, active_params_billions=row.params() / 1e9,
-        job_gpus=row.gpus, precision=row.precision, tensor_parallel=row.tp, pipeline_parallel=row.pp,
-        virtual_pipeline_stages=row.virtual, micro_batch_size=row.mbs, sequence_length=row.seq,
-        global_batch_tokens=row.batch * row.seq, grad_bytes_per_param=row.grad_bytes,
-        num_layers=row.layers, hidden_size=row.hidden, baseline_mfu=min(mfu, 0.85),
-        baseline_hidden_size=measured_on_width,
-        activation_recomputation="full" if row.counts_hardware_flops() else "none", dp_comm_overlap=row.dp_overlap,
-    ))
+    return Workload.model_validate(
+        workload_dict(
+            total_params_billions=row.params() / 1e9,
+            active_params_billions=row.params() / 1e9,
+            job_gpus=row.gpus,
+            precision=row.precision,
+            tensor_parallel=row.tp,
+            pipeline_parallel=row.pp,
+            virtual_pipeline_stages=row.virtual,
+            micro_batch_size=row.mbs,
+            sequence_length=row.seq,
+            global_batch_tokens=row.batch * row.seq,
+            grad_bytes_per_param=row.grad_bytes,
+            num_layers=row.layers,
+            hidden_size=row.hidden,
+            baseline_mfu=min(mfu, 0.85),
+            baseline_hidden_size=measured_on_width,
+            activation_recomputation="full" if row.counts_hardware_flops() else "none",
+            dp_comm_overlap=row.dp_overlap,
+        )
+    )
 
 
 def _bid(row: Row, evidence: list[dict]) -> Bid:
     tech, nics, rate = row.fabric
-    return Bid.model_validate(bid_dict(
-        capacity={"gpu_model": row.gpu, "gpus_offered": row.gpus, "largest_contiguous_block_gpus": row.gpus},
-        fabric={"technology": tech, "nics_per_node": nics, "nic_line_rate_gbit_s": rate},
-        topology={"leaf_domain_gpus": row.gpus}, evidence=evidence,
-    ))
+    return Bid.model_validate(
+        bid_dict(
+            capacity={
+                "gpu_model": row.gpu,
+                "gpus_offered": row.gpus,
+                "largest_contiguous_block_gpus": row.gpus,
+            },
+            fabric={"technology": tech, "nics_per_node": nics, "nic_line_rate_gbit_s": rate},
+            topology={"leaf_domain_gpus": row.gpus},
+            evidence=evidence,
+        )
+    )
 
 
 def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
@@ -148,16 +424,28 @@ def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
     mfu, width = REFERENCE_MFU, REFERENCE_WIDTH
     evidence = []
     if evidence_row is not None:
-        evidence = [{"kind": "training_step_time", "value": evidence_row.published_step_s(), "unit": "s",
-                     "scale_gpus": evidence_row.gpus, "grade": "provider_claim",
-                     "description": f"{evidence_row.series}, {evidence_row.label}"}]
-    same_workload = evidence_row is not None and (evidence_row.params(), evidence_row.batch) == (row.params(), row.batch)
+        evidence = [
+            {
+                "kind": "training_step_time",
+                "value": evidence_row.published_step_s(),
+                "unit": "s",
+                "scale_gpus": evidence_row.gpus,
+                "grade": "provider_claim",
+                "description": f"{evidence_row.series}, {evidence_row.label}",
+            }
+        ]
+    same_workload = evidence_row is not None and (evidence_row.params(), evidence_row.batch) == (
+        row.params(),
+        row.batch,
+    )
     if evidence_row is not None and not same_workload:
         # Weak scaling changes the model or the batch with the scale: calibrate on the evidence
         # row's own workload, then carry the calibrated MFU to this row (the width term moves it
         # from the evidence model's width to this one's). The catalog factor is undone so that the
         # workload carries the stack's BF16-on-H100 figure, as a buyer would state it.
-        calibrated = estimate_training(_workload(evidence_row, mfu, width), [_bid(evidence_row, evidence)]).bids[0]
+        calibrated = estimate_training(
+            _workload(evidence_row, mfu, width), [_bid(evidence_row, evidence)]
+        ).bids[0]
         mfu, width = calibrated.baseline_mfu / gpu.mfu_factor(row.precision), evidence_row.hidden
         evidence = []
     e = estimate_training(_workload(row, mfu, width), [_bid(row, evidence)]).bids[0]
@@ -167,18 +455,24 @@ def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
 def spec_only_band(row: Row, samples: int = 4000) -> tuple[float, float] | None:
     """The spec-only prediction's P10-P90 in the publication's TFLOP/s: the Monte Carlo's run-hours
     percentiles over its point figure, applied to the rate (a longer run is a lower rate)."""
+    from tests.conftest import evaluation_dict
+
     from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.uncertainty.montecarlo import run_monte_carlo
-    from tests.conftest import evaluation_dict
 
     # The Monte Carlo draws only bids that pass the memory gates: llm-foundry shards parameters
     # (FSDP) and NeMo the optimizer state (the distributed optimizer), which the point table leaves out.
     sharding = {"shard_parameters": True} if row in FOUNDRY else {"distributed_optimizer": True}
-    workload = {**_workload(row, REFERENCE_MFU, REFERENCE_WIDTH).model_dump(mode="json"), **sharding}
+    workload = {
+        **_workload(row, REFERENCE_MFU, REFERENCE_WIDTH).model_dump(mode="json"),
+        **sharding,
+    }
     bid = _bid(row, []).model_dump(mode="json")
     evaluation = Evaluation.model_validate(evaluation_dict([bid], workload=workload))
     point_hours = estimate_training(evaluation.workload, evaluation.bids).bids[0].wall_hours
-    band = run_monte_carlo(evaluation, samples, seed=1, precision=None).bids.get(evaluation.bids[0].id)
+    band = run_monte_carlo(evaluation, samples, seed=1, precision=None).bids.get(
+        evaluation.bids[0].id
+    )
     if band is None:  # the bid did not pass a gate, so it has no band
         return None
     rate = predicted_rate(row, None)
@@ -198,11 +492,20 @@ def coverage() -> dict[str, tuple[int, int, float]]:
         inside = low <= row.published_tflops <= high
         error = abs(math.log(predicted_rate(row, None) / row.published_tflops))
         by_gpu.setdefault(f"{row.gpu} {row.precision}", []).append((inside, error))
-        print(f"  {row.series:36s} {row.label:>12s} {row.published_tflops:8.1f} in {low:7.1f}-{high:7.1f}: "
-              f"{'inside' if inside else 'OUTSIDE'}")
+        print(
+            f"  {row.series:36s} {row.label:>12s} {row.published_tflops:8.1f} in "
+            f"{low:7.1f}-{high:7.1f}: "
+            f"{'inside' if inside else 'OUTSIDE'}"
+        )
     by_gpu["all rows"] = [x for rows in by_gpu.values() for x in rows]
-    return {name: (sum(inside for inside, _ in rows), len(rows), math.exp(sum(e for _, e in rows) / len(rows)) - 1)
-            for name, rows in by_gpu.items()}
+    return {
+        name: (
+            sum(inside for inside, _ in rows),
+            len(rows),
+            math.exp(sum(e for _, e in rows) / len(rows)) - 1,
+        )
+        for name, rows in by_gpu.items()
+    }
 
 
 def band_coverage() -> None:
@@ -210,7 +513,10 @@ def band_coverage() -> None:
     with the point error beside it (goals: at least 80% inside, point error 15% or better)."""
     print("\nspec-only band coverage (published figure inside the model's P10-P90):")
     for name, (inside, rows, point) in coverage().items():
-        print(f"  {name:24s} {inside / rows:5.0%} inside over {rows:2d} rows; point error {point:.1%} (geometric mean)")
+        print(
+            f"  {name:24s} {inside / rows:5.0%} inside over {rows:2d} rows; point error "
+            f"{point:.1%} (geometric mean)"
+        )
 
 
 def predicted_rate(row: Row, evidence_row: Row | None) -> float:
@@ -219,7 +525,10 @@ def predicted_rate(row: Row, evidence_row: Row | None) -> float:
 
 
 def main() -> None:
-    print(f"{'series':36s} {'point':>12s} {'published':>10s} {'spec-only':>10s} {'err':>7s} {'evidence':>10s} {'err':>7s}")
+    print(
+        f"{'series':36s} {'point':>12s} {'published':>10s} {'spec-only':>10s} {'err':>7s} "
+        f"{'evidence':>10s} {'err':>7s}"
+    )
     spec_errors, evidence_errors, by_series = [], [], []
     signed: list[tuple[str, float]] = []  # (series, ln(spec-only / published))
     for series in (MEGATRON, MT_NLG, FOUNDRY, NEMO):
@@ -231,7 +540,9 @@ def main() -> None:
             spec_errors.append(abs(math.log(spec / published)))
             signed.append((row.series, math.log(spec / published)))
             by_series.append((row.series, ("spec", spec_errors[-1])))
-            line = f"{row.series:36s} {row.label:>12s} {published:10.1f} {spec:10.1f} {spec_err:+7.1%}"
+            line = (
+                f"{row.series:36s} {row.label:>12s} {published:10.1f} {spec:10.1f} {spec_err:+7.1%}"
+            )
             if row is not first:
                 with_evidence = predicted_rate(row, first)
                 evidence_errors.append(abs(math.log(with_evidence / published)))
@@ -244,9 +555,13 @@ def main() -> None:
     # in place, 8 GB: 478.87 GB/s busbw (samuel-bohman/AI-benchmarking-guide, Azure_Results/
     # ND_H100_v5_results.md). It used NCCL's NVLS algorithm (NVLink SHARP), not Ring.
     from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
+
     nvlink = float(nvlink_busbw_gb_s(default_catalog().gpu(H100).nvlink_bandwidth_gb_s))
-    print(f"{'nccl-tests all_reduce, 8 H100 (NVLS)':36s} {'8 GB':>12s} {478.87:10.1f} {nvlink:10.1f} {nvlink / 478.87 - 1:+7.1%}"
-          "   (busbw GB/s; ring model, not in the means)")
+    print(
+        f"{'nccl-tests all_reduce, 8 H100 (NVLS)':36s} {'8 GB':>12s} {478.87:10.1f} {nvlink:10.1f} "
+        f"{nvlink / 478.87 - 1:+7.1%}"
+        "   (busbw GB/s; ring model, not in the means)"
+    )
 
     def geomean(errors):
         return math.exp(sum(errors) / len(errors)) - 1
@@ -255,17 +570,25 @@ def main() -> None:
     for name in dict.fromkeys(series_name for series_name, _ in by_series):
         spec = [e for n, e in by_series if n == name and e[0] == "spec"]
         evid = [e for n, e in by_series if n == name and e[0] == "evidence"]
-        print(f"  {name:36s} {geomean([x for _, x in spec]):6.1%} over {len(spec):2d}; "
-              f"{geomean([x for _, x in evid]) if evid else float('nan'):6.1%} over {len(evid)}")
-    print(f"\ngeometric-mean error, throughput rows: spec-only {geomean(spec_errors):.1%} over {len(spec_errors)} points; "
-          f"with one-scale evidence {geomean(evidence_errors):.1%} over {len(evidence_errors)} points")
+        print(
+            f"  {name:36s} {geomean([x for _, x in spec]):6.1%} over {len(spec):2d}; "
+            f"{geomean([x for _, x in evid]) if evid else float('nan'):6.1%} over {len(evid)}"
+        )
+    print(
+        f"\ngeometric-mean error, throughput rows: spec-only {geomean(spec_errors):.1%} over "
+        f"{len(spec_errors)} points; "
+        f"with one-scale evidence {geomean(evidence_errors):.1%} over {len(evidence_errors)} points"
+    )
     # The evidence of a weak-scaling series is a run of a smaller model: carried to another model,
     # which the evidence-fit rule (section 5) down-grades in a real bid. The other series measure
     # the same model at another scale, the case a provider's one-scale run is.
     same = [e for n, (kind, e) in by_series if kind == "evidence" and n != MEGATRON[0].series]
     other = [e for n, (kind, e) in by_series if kind == "evidence" and n == MEGATRON[0].series]
-    print(f"  with evidence of the same model at another scale: {geomean(same):.1%} over {len(same)} points; "
-          f"carried from a smaller model (weak scaling): {geomean(other):.1%} over {len(other)}")
+    print(
+        f"  with evidence of the same model at another scale: {geomean(same):.1%} over {len(same)} "
+        "points; "
+        f"carried from a smaller model (weak scaling): {geomean(other):.1%} over {len(other)}"
+    )
     _spec_only_floor(signed, geomean)
     band_coverage()
 
@@ -276,13 +599,21 @@ def _spec_only_floor(signed: list[tuple[str, float]], geomean) -> None:
     is left is the publications' own software (each series' scale differs), which only evidence
     measured on the buyer's or provider's stack can bring."""
     errors = sorted(e for _, e in signed)
-    median = errors[len(errors) // 2] if len(errors) % 2 else sum(errors[len(errors) // 2 - 1:][:2]) / 2
+    median = (
+        errors[len(errors) // 2] if len(errors) % 2 else sum(errors[len(errors) // 2 - 1 :][:2]) / 2
+    )
     floor = geomean([abs(e - median) for e in errors])
-    print(f"\nspec-only floor: scaling every prediction by the best single constant ({math.exp(-median):.3f}x) "
-          f"still leaves {floor:.1%}; each publication's stack against the buyer's baseline:")
+    print(
+        "\nspec-only floor: scaling every prediction by the best single constant "
+        f"({math.exp(-median):.3f}x) "
+        f"still leaves {floor:.1%}; each publication's stack against the buyer's baseline:"
+    )
     for name in dict.fromkeys(n for n, _ in signed):
         own = sorted(e for n, e in signed if n == name)
-        print(f"  {name:36s} predicted / published x{math.exp(own[len(own) // 2]):.2f} (median of {len(own)})")
+        print(
+            f"  {name:36s} predicted / published x{math.exp(own[len(own) // 2]):.2f} (median of "
+            f"{len(own)})"
+        )
 
 
 if __name__ == "__main__":

@@ -44,11 +44,16 @@ def demo_memo() -> bytes:
     from clusterbid.core.demo import demo_evaluation
     from clusterbid.core.memo.making import make_memo
 
-    return make_memo(demo_evaluation(), approvers=(("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO")),
-                     decision_date=dt.date(2026, 11, 20))
+    return make_memo(
+        demo_evaluation(),
+        approvers=(("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO")),
+        decision_date=dt.date(2026, 11, 20),
+    )
 
 
-def _regions(exported: bytes, rendered: bytes, dpi: int, threshold: int) -> list[tuple[int, str, int]]:
+def _regions(
+    exported: bytes, rendered: bytes, dpi: int, threshold: int
+) -> list[tuple[int, str, int]]:
     """(page, state, pixels) of every region where the two PDFs differ by more than threshold."""
     import pypdfium2
 
@@ -61,25 +66,34 @@ def _regions(exported: bytes, rendered: bytes, dpi: int, threshold: int) -> list
     for index in range(min(len(a_doc), len(b_doc))):
         for state, mode in page_images.STATES:
             scale = dpi / page_images.POINTS_PER_INCH
-            a, b = (doc[index].render(scale=scale, grayscale=True, optimize_mode=mode).to_numpy()
-                    .astype("int16") for doc in (a_doc, b_doc))
+            a, b = (
+                doc[index]
+                .render(scale=scale, grayscale=True, optimize_mode=mode)
+                .to_numpy()
+                .astype("int16")
+                for doc in (a_doc, b_doc)
+            )
             if a.shape != b.shape:
                 found.append((index + 1, state, a.size))
                 continue
-            page_regions.PIXEL_THRESHOLD = threshold  # the comparison verify makes, at this threshold
+            page_regions.PIXEL_THRESHOLD = (
+                threshold  # the comparison verify makes, at this threshold
+            )
             for *_, pixels in page_regions.regions(page_regions.beyond_shift(a, b)):
                 found.append((index + 1, state, pixels))
     return found
 
 
 def compare(paths: list[str]) -> None:
+    from io import BytesIO
+
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from tests.core.memo_signing.doctoring import lying_digits, text_replaced
+
     from clusterbid.core.memo.attachment import read_attached_inputs
     from clusterbid.core.memo.inputs import parse_memo_inputs
     from clusterbid.core.memo.render import rendering_libraries
     from clusterbid.core.memo.rerender import rerender_memo
-    from pyhanko.pdf_utils.reader import PdfFileReader
-    from io import BytesIO
-    from tests.core.memo_signing.doctoring import lying_digits, text_replaced
 
     print(f"here: {rendering_libraries()}")
     pairs = []
@@ -87,7 +101,9 @@ def compare(paths: list[str]) -> None:
         memo = Path(path).read_bytes()
         data = parse_memo_inputs(read_attached_inputs(PdfFileReader(BytesIO(memo))).raw)
         again = rerender_memo(data)
-        print(f"{path}: made with {data['rendering']['libraries']}; bytes identical: {again == memo}")
+        print(
+            f"{path}: made with {data['rendering']['libraries']}; bytes identical: {again == memo}"
+        )
         pairs.append((f"upgrade {Path(path).stem}", memo, again))
     honest = demo_memo()
     with text_replaced("$2.85", "$1.85", from_page=5):
@@ -115,10 +131,14 @@ def compare(paths: list[str]) -> None:
                 if label.startswith(("upgrade", "upgrade-like")):
                     line.append(f"{label}: largest {max(sizes, default=0)} ({len(sizes)} regions)")
                 else:
-                    line.append(f"{label}: smallest {min(sizes, default=0)} largest "
-                                f"{max(sizes, default=0)} ({len(sizes)} regions)")
+                    line.append(
+                        f"{label}: smallest {min(sizes, default=0)} largest "
+                        f"{max(sizes, default=0)} ({len(sizes)} regions)"
+                    )
             took = (time.perf_counter() - start) / len(pairs)
-            print(f"{dpi} dpi, threshold {threshold}: " + "; ".join(line) + f" [{took:.2f} s a pair]")
+            print(
+                f"{dpi} dpi, threshold {threshold}: " + "; ".join(line) + f" [{took:.2f} s a pair]"
+            )
 
 
 if __name__ == "__main__":

@@ -30,13 +30,14 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root, for tests.*
 
+from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
+
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.serving import replica_grid  # noqa: E402
 from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa: E402
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays  # noqa: E402
 from clusterbid.core.serving_workload import DEFAULT_HBM_EFFICIENCY, InferenceWorkload  # noqa: E402
-from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
 
 NO_LIMIT_TTFT_MS, NO_LIMIT_TPOT_MS = 600_000.0, 60_000.0  # the largest each field accepts
 MODELS = {
@@ -76,9 +77,11 @@ TRT = "TensorRT-LLM perf overview"
 LAMBDA6 = "Lambda vLLM 0.6.0 (5,000 prompts, rps inf)"
 LAMBDA5 = "Lambda vLLM 0.5.4 (320 prompts at once)"
 SHAREGPT = dict(prompt=(205,), output=197, cv=1.0, cap=256)
-BURST = ("a 320-request burst (tokens/s = tokens / burst duration, fill and drain included); the "
-         "source reports v0.5.4 CPU-bound (about 60% GPU power, v0.6.0 doubled it); its latency "
-         "column is not said to be TPOT")
+BURST = (
+    "a 320-request burst (tokens/s = tokens / burst duration, fill and drain included); the "
+    "source reports v0.5.4 CPU-bound (about 60% GPU power, v0.6.0 doubled it); its latency "
+    "column is not said to be TPOT"
+)
 ROWS = [
     # MLPerf Inference v4.1 datacenter, closed division, NVIDIA, llama2-70b-99 / -99.9 Server
     # (mlcommons/inference_results_v4.1, closed/NVIDIA/results/<system>/.../Server/performance/
@@ -88,23 +91,81 @@ ROWS = [
     # --kv_cache_dtype=fp8 in NVIDIA's llama2-70b README). Output tokens per request are the
     # result's own tokens/s over samples/s (290 and 291); the OpenOrca set caps prompts at
     # 1,024 tokens and its mean is not in these files, so 256, 512 and 1,024 are run (512 rated).
-    Row("MLPerf", "latency", f"{MLPERF}: DGX-H100 8x H100-SXM-80GB, llama2-70b-99.9, 21,605.79 tok/s",
-        "H100-SXM", 2, 8, (512, 256, 1024), 290, "llama2-70b", "fp8", "fp8", 1024, 21605.79, cv=0.5,
-        tpot_limit_ms=200, ttft_limit_ms=2000),
-    Row("MLPerf", "latency", f"{MLPERF}: H200-SXM-141GBx8, llama2-70b-99, 29,228.22 tok/s",
-        "H200-SXM", 1, 8, (512, 256, 1024), 291, "llama2-70b", "fp8", "fp8", 896, 29228.22, cv=0.5,
-        tpot_limit_ms=200, ttft_limit_ms=2000),
+    Row(
+        "MLPerf",
+        "latency",
+        f"{MLPERF}: DGX-H100 8x H100-SXM-80GB, llama2-70b-99.9, 21,605.79 tok/s",
+        "H100-SXM",
+        2,
+        8,
+        (512, 256, 1024),
+        290,
+        "llama2-70b",
+        "fp8",
+        "fp8",
+        1024,
+        21605.79,
+        cv=0.5,
+        tpot_limit_ms=200,
+        ttft_limit_ms=2000,
+    ),
+    Row(
+        "MLPerf",
+        "latency",
+        f"{MLPERF}: H200-SXM-141GBx8, llama2-70b-99, 29,228.22 tok/s",
+        "H200-SXM",
+        1,
+        8,
+        (512, 256, 1024),
+        291,
+        "llama2-70b",
+        "fp8",
+        "fp8",
+        896,
+        29228.22,
+        cv=0.5,
+        tpot_limit_ms=200,
+        ttft_limit_ms=2000,
+    ),
     # Issue 37: the same submissions' Offline results (run_1/mlperf_log_summary.txt under
     # .../Offline/performance): all samples queued at once, no latency limit, so "saturated" with
     # the batch capped at the Server configs' (TP2 batch 1,024 on H100 is NVIDIA's Server figure;
     # the issue's 896 per TP2 replica is the Offline config, used here). Output tokens per request
     # are tokens/s over samples/s (24,524.9 / 84.4792 = 290; 31,302.7 / 107.477 = 291).
-    Row("MLPerf Offline", "saturated", "MLPerf Inference v4.1 Offline (NVIDIA, closed): DGX-H100 8x H100, "
-        "llama2-70b-99.9, 24,524.9 tok/s", "H100-SXM", 2, 8, (512, 256, 1024), 290, "llama2-70b", "fp8", "fp8",
-        896, 24524.9, cv=0.5),
-    Row("MLPerf Offline", "saturated", "MLPerf Inference v4.1 Offline (NVIDIA, closed): H200-SXM-141GBx8, "
-        "llama2-70b-99, 31,302.7 tok/s", "H200-SXM", 1, 8, (512, 256, 1024), 291, "llama2-70b", "fp8", "fp8",
-        896, 31302.7, cv=0.5),
+    Row(
+        "MLPerf Offline",
+        "saturated",
+        "MLPerf Inference v4.1 Offline (NVIDIA, closed): DGX-H100 8x H100, "
+        "llama2-70b-99.9, 24,524.9 tok/s",
+        "H100-SXM",
+        2,
+        8,
+        (512, 256, 1024),
+        290,
+        "llama2-70b",
+        "fp8",
+        "fp8",
+        896,
+        24524.9,
+        cv=0.5,
+    ),
+    Row(
+        "MLPerf Offline",
+        "saturated",
+        "MLPerf Inference v4.1 Offline (NVIDIA, closed): H200-SXM-141GBx8, "
+        "llama2-70b-99, 31,302.7 tok/s",
+        "H200-SXM",
+        1,
+        8,
+        (512, 256, 1024),
+        291,
+        "llama2-70b",
+        "fp8",
+        "fp8",
+        896,
+        31302.7,
+        cv=0.5,
+    ),
     # NVIDIA/TensorRT-LLM docs/source/performance/perf-overview.md (commit 00f37686, v1.0-era
     # PyTorch backend, trtllm-bench throughput: requests fed with no delay, fixed lengths),
     # nvidia/Llama-3.3-70B-Instruct-FP8. KV cache FP8: trtllm-bench keeps the checkpoint's KV
@@ -113,45 +174,121 @@ ROWS = [
     # H200's 141 GB less the 70.6 GB of weights holds 107 sequences of mean 2,000 tokens at 16
     # bits, at most 107 / ((70.6 + 70.4) GB / 4.8 TB/s) = 3,643 tok/s at 100% of peak HBM
     # bandwidth, so 2,994 would need 82% of peak with no HBM left for activations or runtime.
-    *(Row("TRT-LLM", "saturated", f"{TRT}: {gpu} TP{tp}, {p}/{o}", gpu, tp, tp, (p,), o, "llama3-70b",
-          "fp8", "fp8", 1024, rate)
-      for gpu, tp, p, o, rate in [
-          ("H200-SXM", 1, 1000, 1000, 2909.0), ("H100-SXM", 2, 1000, 1000, 4205.0),
-          ("H200-SXM", 1, 1000, 2000, 2994.0), ("H100-SXM", 2, 1000, 2000, 4146.0),
-          ("H100-SXM", 2, 128, 2048, 6651.0)]),
+    *(
+        Row(
+            "TRT-LLM",
+            "saturated",
+            f"{TRT}: {gpu} TP{tp}, {p}/{o}",
+            gpu,
+            tp,
+            tp,
+            (p,),
+            o,
+            "llama3-70b",
+            "fp8",
+            "fp8",
+            1024,
+            rate,
+        )
+        for gpu, tp, p, o, rate in [
+            ("H200-SXM", 1, 1000, 1000, 2909.0),
+            ("H100-SXM", 2, 1000, 1000, 4205.0),
+            ("H200-SXM", 1, 1000, 2000, 2994.0),
+            ("H100-SXM", 2, 1000, 2000, 4146.0),
+            ("H100-SXM", 2, 128, 2048, 6651.0),
+        ]
+    ),
     # LambdaLabsML/vllm-benchmark benchmark_v0.md, "vLLM v0.5.4 v.s. v0.6.0": rps inf, 5,000
     # ShareGPT prompts, max-num-seqs 256, num-scheduler-steps 10, chunked prefill off; median
     # TPOT. ShareGPT means 205 in / 197 out (their 4xH100 result JSON: 65,578 and 62,996 tokens
     # over 320 prompts). "Llama 3.1 70B" is taken as BF16 (the 405B row says FP8, this one not).
-    Row("vLLM", "saturated", f"{LAMBDA6}: Llama 3.1 70B, 4x H100 TP4", "H100-SXM", 4, 4,
-        model="llama3-70b", precision="bf16", kv="bf16", published_tokens_s=3542.88,
-        published_tpot_ms=61.10, **SHAREGPT),
-    Row("vLLM", "saturated", f"{LAMBDA6}: Llama 3.1 8B, 1x H100", "H100-SXM", 1, 1,
-        model="llama3-8b", precision="bf16", kv="bf16", published_tokens_s=8088.35,
-        published_tpot_ms=25.57, **SHAREGPT),
+    Row(
+        "vLLM",
+        "saturated",
+        f"{LAMBDA6}: Llama 3.1 70B, 4x H100 TP4",
+        "H100-SXM",
+        4,
+        4,
+        model="llama3-70b",
+        precision="bf16",
+        kv="bf16",
+        published_tokens_s=3542.88,
+        published_tpot_ms=61.10,
+        **SHAREGPT,
+    ),
+    Row(
+        "vLLM",
+        "saturated",
+        f"{LAMBDA6}: Llama 3.1 8B, 1x H100",
+        "H100-SXM",
+        1,
+        1,
+        model="llama3-8b",
+        precision="bf16",
+        kv="bf16",
+        published_tokens_s=8088.35,
+        published_tpot_ms=25.57,
+        **SHAREGPT,
+    ),
     # The same page's "throughput/latency" table (vLLM 0.5.4, --num-prompts 320 sent at once),
     # Meta-Llama-3.1-70B-Instruct-FP8.
-    *(Row("vLLM", "dropped", f"{LAMBDA5}: 70B FP8, {n}x H100", "H100-SXM", n, n, model="llama3-70b",
-          precision="fp8", kv="bf16", published_tokens_s=rate, published_tpot_ms=ms, reason=BURST,
-          **SHAREGPT)
-      for n, rate, ms in [(1, 418.92, 35.84), (2, 1727.69, 49.33), (4, 2242.99, 38.26),
-                          (8, 2572.8, 33.71)]),
+    *(
+        Row(
+            "vLLM",
+            "dropped",
+            f"{LAMBDA5}: 70B FP8, {n}x H100",
+            "H100-SXM",
+            n,
+            n,
+            model="llama3-70b",
+            precision="fp8",
+            kv="bf16",
+            published_tokens_s=rate,
+            published_tpot_ms=ms,
+            reason=BURST,
+            **SHAREGPT,
+        )
+        for n, rate, ms in [
+            (1, 418.92, 35.84),
+            (2, 1727.69, 49.33),
+            (4, 2242.99, 38.26),
+            (8, 2572.8, 33.71),
+        ]
+    ),
 ]
 
 
 def _workload(row: Row, prompt: int, efficiencies: tuple[float, float] | None) -> InferenceWorkload:
-    hbm_compute = {} if efficiencies is None else dict(zip(("hbm_efficiency", "compute_efficiency"), efficiencies))
-    return InferenceWorkload.model_validate({
-        "kind": "inference", "name": row.model, **MODELS[row.model], "precision": row.precision,
-        "kv_heads": 8, "head_dim": 128, "kv_cache_precision": row.kv, "prompt_tokens": prompt,
-        "output_tokens": row.output, "context_cv": row.cv,
-        "ttft_target_ms": row.ttft_limit_ms or NO_LIMIT_TTFT_MS,
-        "tpot_target_ms": row.tpot_limit_ms or NO_LIMIT_TPOT_MS,
-        "peak_requests_per_s": 1, "average_requests_per_s": 1, "tensor_parallel": row.tp, **hbm_compute,
-    })
+    hbm_compute = (
+        {}
+        if efficiencies is None
+        else dict(zip(("hbm_efficiency", "compute_efficiency"), efficiencies))
+    )
+    return InferenceWorkload.model_validate(
+        {
+            "kind": "inference",
+            "name": row.model,
+            **MODELS[row.model],
+            "precision": row.precision,
+            "kv_heads": 8,
+            "head_dim": 128,
+            "kv_cache_precision": row.kv,
+            "prompt_tokens": prompt,
+            "output_tokens": row.output,
+            "context_cv": row.cv,
+            "ttft_target_ms": row.ttft_limit_ms or NO_LIMIT_TTFT_MS,
+            "tpot_target_ms": row.tpot_limit_ms or NO_LIMIT_TPOT_MS,
+            "peak_requests_per_s": 1,
+            "average_requests_per_s": 1,
+            "tensor_parallel": row.tp,
+            **hbm_compute,
+        }
+    )
 
 
-def replica_at(row: Row, prompt: int, efficiencies: tuple[float, float] | None = None) -> tuple[float, float, float, int]:
+def replica_at(
+    row: Row, prompt: int, efficiencies: tuple[float, float] | None = None
+) -> tuple[float, float, float, int]:
     """(largest output tokens/s per GPU of one replica, its time per output token in ms, the
     time per output token in ms at the engine's full batch, or the largest that fits HBM, and
     the batch of the first), at the workload's default efficiencies or the (HBM, compute) given."""
@@ -159,8 +296,13 @@ def replica_at(row: Row, prompt: int, efficiencies: tuple[float, float] | None =
     bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu))
     w = ServingScalars.from_workload(workload)
     arrays = build_serving_arrays(workload, [bid], default_catalog(), [1.0])
-    if efficiencies is not None:  # set on the columns: a figure the officer used may exceed 1 (issue 37)
-        arrays = arrays.replace(hbm_efficiency=np.array([efficiencies[0]]), compute_efficiency=np.array([efficiencies[1]]))
+    if (
+        efficiencies is not None
+    ):  # set on the columns: a figure the officer used may exceed 1 (issue 37)
+        arrays = arrays.replace(
+            hbm_efficiency=np.array([efficiencies[0]]),
+            compute_efficiency=np.array([efficiencies[1]]),
+        )
     grid = replica_grid(w, arrays)
     rate = np.where(grid.feasible[0, 0, : row.cap], grid.tokens_per_s[0, 0, : row.cap], 0.0)
     # Past the point where the matmuls bind, the rate is flat in the batch; the engine fills
@@ -180,17 +322,29 @@ def calibrated_on(row: Row, target: Row | None = None) -> tuple[float, float]:
     ceiling is used as an officer would after reading its flag (suspect_override)."""
     target = target or row
     *_, batch = replica_at(row, row.prompt[0])
-    evidence = {"kind": "serving_decode_throughput", "scale_gpus": row.tp, "batch_size": batch,
-                "value": row.published_tokens_s / row.gpus * row.tp, "unit": "tokens/s",
-                "grade": "provider_claim", "description": row.label, "gpu_model": row.gpu,
-                "precision": row.precision, "kv_cache_precision": row.kv, "output_tokens": row.output,
-                "prompt_tokens": row.prompt[0] if len(row.prompt) == 1 else None,
-                "model_active_params_billions": MODELS[row.model]["total_params_billions"]}
+    evidence = {
+        "kind": "serving_decode_throughput",
+        "scale_gpus": row.tp,
+        "batch_size": batch,
+        "value": row.published_tokens_s / row.gpus * row.tp,
+        "unit": "tokens/s",
+        "grade": "provider_claim",
+        "description": row.label,
+        "gpu_model": row.gpu,
+        "precision": row.precision,
+        "kv_cache_precision": row.kv,
+        "output_tokens": row.output,
+        "prompt_tokens": row.prompt[0] if len(row.prompt) == 1 else None,
+        "model_active_params_billions": MODELS[row.model]["total_params_billions"],
+    }
     workload = _workload(target, target.prompt[0], None)
     bid = Bid.model_validate(serving_bid_dict(gpu=target.gpu, evidence=[evidence]))
     e = estimate_serving(workload, [bid]).bids[0]
     if e.throughput_evidence is None:  # flagged above the ceiling: the officer's decision to use it
-        evidence = evidence | {"suspect": "above the model's ceiling", "suspect_override": "validation"}
+        evidence = evidence | {
+            "suspect": "above the model's ceiling",
+            "suspect_override": "validation",
+        }
         bid = Bid.model_validate(serving_bid_dict(gpu=target.gpu, evidence=[evidence]))
         e = estimate_serving(workload, [bid]).bids[0]
     return e.hbm_efficiency, e.compute_efficiency
@@ -203,19 +357,26 @@ def geometric_error(ratios: list[float]) -> tuple[float, float]:
 
 
 def main() -> None:
-    print("| group | kind | source and setting | in/out | limits | published tok/s/GPU | predicted "
-          "| ratio | ms/token published / predicted |")
+    print(
+        "| group | kind | source and setting | in/out | limits | published tok/s/GPU | predicted "
+        "| ratio | ms/token published / predicted |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     ratios: dict[str, list[float]] = {}
     for row in ROWS:
         published = row.published_tokens_s / row.gpus
-        limits = (f"TPOT {row.tpot_limit_ms:g} ms, TTFT {row.ttft_limit_ms:g} ms"
-                  if row.tpot_limit_ms else f"none, batch <= {row.cap}")
+        limits = (
+            f"TPOT {row.tpot_limit_ms:g} ms, TTFT {row.ttft_limit_ms:g} ms"
+            if row.tpot_limit_ms
+            else f"none, batch <= {row.cap}"
+        )
         lengths = f"{row.prompt[0]}/{row.output}"
         tpot_pub = f"{row.published_tpot_ms:g}" if row.published_tpot_ms else "-"
         if row.kind == "dropped":
-            print(f"| {row.group} | dropped | {row.label} | {lengths} | - | {published:,.0f} | - | - "
-                  f"| {tpot_pub} / - (dropped: {row.reason}) |")
+            print(
+                f"| {row.group} | dropped | {row.label} | {lengths} | - | {published:,.0f} | - | - "
+                f"| {tpot_pub} / - (dropped: {row.reason}) |"
+            )
             continue
         predicted, tpot, tpot_full, _ = replica_at(row, row.prompt[0])
         ratio = predicted / published
@@ -229,10 +390,14 @@ def main() -> None:
         span = ""
         if len(row.prompt) > 1:
             others = [replica_at(row, p)[0] for p in row.prompt[1:]]
-            span = " (" + ", ".join(f"{p} in: {x:,.0f}" for p, x in zip(row.prompt[1:], others)) + ")"
+            span = (
+                " (" + ", ".join(f"{p} in: {x:,.0f}" for p, x in zip(row.prompt[1:], others)) + ")"
+            )
             lengths = "/".join(map(str, row.prompt)) + f" in, {row.output} out"
-        print(f"| {row.group} | {row.kind} | {row.label} | {lengths} | {limits} | {published:,.0f} "
-              f"| {predicted:,.0f}{span} | {ratio:.2f} | {latency} |")
+        print(
+            f"| {row.group} | {row.kind} | {row.label} | {lengths} | {limits} | {published:,.0f} "
+            f"| {predicted:,.0f}{span} | {ratio:.2f} | {latency} |"
+        )
     print()
     print("| group | rows | geometric mean predicted/published | geometric mean error |")
     print("|---|---|---|---|")
@@ -244,9 +409,13 @@ def main() -> None:
     # groups furthest apart sit equally far off (the best a single constant can do for both).
     means = [geometric_error(v)[0] for g, v in ratios.items() if g.endswith("tokens/s per GPU")]
     scale = math.sqrt(min(means) * max(means))
-    print(f"\nOne efficiency for every engine: the best single scale (x{1 / scale:.2f} on every prediction) "
-          f"still leaves the engines furthest apart {math.sqrt(max(means) / min(means)) - 1:.0%} off each, "
-          "so 'within 20%' needs the engine's own efficiency (the bid's measured throughput).")
+    print(
+        f"\nOne efficiency for every engine: the best single scale (x{1 / scale:.2f} on every "
+        "prediction) "
+        f"still leaves the engines furthest apart {math.sqrt(max(means) / min(means)) - 1:.0%} off "
+        "each, "
+        "so 'within 20%' needs the engine's own efficiency (the bid's measured throughput)."
+    )
 
 
 def _with_evidence() -> None:
@@ -255,8 +424,10 @@ def _with_evidence() -> None:
     GPU (a provider's benchmark on the GPU it offers, other lengths), else the group's first row
     (carried to another GPU or model)."""
     print("\nWith one published point of the same engine as evidence:\n")
-    print("| group | evidence | predicted row | carried to | engine factor (HBM, compute efficiency) "
-          "| published tok/s/GPU | predicted | ratio |")
+    print(
+        "| group | evidence | predicted row | carried to | engine factor (HBM, compute efficiency) "
+        "| published tok/s/GPU | predicted | ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     ratios: dict[str, list[float]] = {}
     for group in dict.fromkeys(r.group for r in ROWS):
@@ -264,19 +435,34 @@ def _with_evidence() -> None:
         for n, row in enumerate(rows[1:], start=1):
             source = next((r for r in rows[:n] if r.gpu == row.gpu), rows[0])
             hbm, compute = calibrated_on(source, row)
-            carried = ("other lengths, same GPU" if source.model == row.model and source.gpu == row.gpu
-                       else "another model" if source.model != row.model else "another GPU")
+            carried = (
+                "other lengths, same GPU"
+                if source.model == row.model and source.gpu == row.gpu
+                else "another model"
+                if source.model != row.model
+                else "another GPU"
+            )
             predicted = replica_at(row, row.prompt[0], (hbm, compute))[0]
             published = row.published_tokens_s / row.gpus
             ratios.setdefault(carried, []).append(predicted / published)
-            print(f"| {group} | {source.label.split(': ', 1)[1]} | {row.label.split(': ', 1)[1]} | {carried} "
-                  f"| x{hbm / DEFAULT_HBM_EFFICIENCY:.2f} ({hbm:.2f}, {compute:.2f}) | {published:,.0f} | {predicted:,.0f} "
-                  f"| {predicted / published:.2f} |")
+            print(
+                f"| {group} | {source.label.split(': ', 1)[1]} | {row.label.split(': ', 1)[1]} | "
+                f"{carried} "
+                f"| x{hbm / DEFAULT_HBM_EFFICIENCY:.2f} ({hbm:.2f}, {compute:.2f}) | "
+                f"{published:,.0f} | {predicted:,.0f} "
+                f"| {predicted / published:.2f} |"
+            )
     every = [r for values in ratios.values() for r in values]
     mean, error = geometric_error(every)
-    print(f"\nWith evidence: geometric mean predicted/published {mean:.2f}, geometric-mean error {error:.0%} "
-          f"over {len(every)} rows, every row within {max(max(r, 1 / r) for r in every) - 1:.0%}; "
-          + "; ".join(f"{kind} {geometric_error(v)[1]:.0%} over {len(v)}" for kind, v in ratios.items()) + ".")
+    print(
+        f"\nWith evidence: geometric mean predicted/published {mean:.2f}, geometric-mean error "
+        f"{error:.0%} "
+        f"over {len(every)} rows, every row within {max(max(r, 1 / r) for r in every) - 1:.0%}; "
+        + "; ".join(
+            f"{kind} {geometric_error(v)[1]:.0%} over {len(v)}" for kind, v in ratios.items()
+        )
+        + "."
+    )
 
 
 if __name__ == "__main__":

@@ -18,5 +18,7 @@ class FrozenModel(BaseModel):
 
 # Money stays Decimal in the models (floats only inside the numpy cost model).
 MoneyAmount = Annotated[Decimal, Field(ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False)]
-PositiveMoney = Annotated[Decimal, Field(gt=0, max_digits=16, decimal_places=4, allow_inf_nan=False)]
+PositiveMoney = Annotated[
+    Decimal, Field(gt=0, max_digits=16, decimal_places=4, allow_inf_nan=False)
+]
 CurrencyCode = Annotated[str, Field(pattern=r"^[A-Z]{3}$", description="ISO 4217 code, e.g. USD")]

@@ -6,7 +6,13 @@ import datetime as dt
 import weakref
 from typing import Any, Literal
 
-from pydantic import Field, ModelWrapValidatorHandler, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    Field,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
@@ -29,7 +35,9 @@ CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP"
 
 
 class Quote(FrozenModel):
-    provider: str = Field(min_length=1, max_length=200, description="Provider's legal or trading name")
+    provider: str = Field(
+        min_length=1, max_length=200, description="Provider's legal or trading name"
+    )
     reference: str = Field("", max_length=100, description="The provider's quote reference")
     quoted_on: dt.date | None = Field(None, description="Date of the quote")
     valid_until: dt.date | None = Field(None, description="Last day the quote can be accepted")
@@ -46,9 +54,13 @@ class Capacity(FrozenModel):
     gpus_offered: int = Field(ge=1, le=1_000_000, description="GPUs in the offer")
     gpus_per_node: int = Field(ge=1, le=72, description="GPUs per server node")
     largest_contiguous_block_gpus: int = Field(
-        ge=1, le=1_000_000, description="Largest block of GPUs on one non-blocking fabric, available at once"
+        ge=1,
+        le=1_000_000,
+        description="Largest block of GPUs on one non-blocking fabric, available at once",
     )
-    spare_pool_gpus: int = Field(0, ge=0, le=1_000_000, description="Hot-spare GPUs held for replacements")
+    spare_pool_gpus: int = Field(
+        0, ge=0, le=1_000_000, description="Hot-spare GPUs held for replacements"
+    )
     available_from: dt.date | None = Field(None, description="Date the capacity is handed over")
 
     @field_validator("gpu_model")
@@ -66,15 +78,22 @@ class Capacity(FrozenModel):
             )
         for name in ("gpus_offered", "largest_contiguous_block_gpus"):
             if getattr(self, name) % self.gpus_per_node:
-                raise ValueError(f"{name} ({getattr(self, name)}) must be whole nodes of {self.gpus_per_node} GPUs")
+                raise ValueError(
+                    f"{name} ({getattr(self, name)}) must be whole nodes of {self.gpus_per_node} "
+                    "GPUs"
+                )
         return self
 
 
 class Fabric(FrozenModel):
-    technology: str = Field(description="Fabric id from the catalog, e.g. IB-NDR400, RoCEv2-400G, TCP-Ethernet")
+    technology: str = Field(
+        description="Fabric id from the catalog, e.g. IB-NDR400, RoCEv2-400G, TCP-Ethernet"
+    )
     # Up to two NICs per GPU on the largest node the bid accepts (72 GPUs: a GB200 NVL72 rack entered
     # as one node has 72 ConnectX NICs, four per compute tray).
-    nics_per_node: int = Field(ge=1, le=144, description="Scale-out NICs per node used for GPU traffic")
+    nics_per_node: int = Field(
+        ge=1, le=144, description="Scale-out NICs per node used for GPU traffic"
+    )
     nic_line_rate_gbit_s: float = Field(gt=0, le=3200, description="Line rate per NIC, Gbit/s")
     gpudirect_rdma: bool = Field(description="GPUs reach the NICs without host copies")
     sharp: bool = Field(False, description="In-network reductions (InfiniBand SHARP)")
@@ -100,31 +119,52 @@ class Fabric(FrozenModel):
 class Topology(FrozenModel):
     kind: Literal["fat-tree", "rail-optimised", "dragonfly", "other"] = "fat-tree"
     oversubscription_ratio: float = Field(
-        1.0, ge=1, le=64, description="Downlink:uplink ratio beyond one leaf domain (1 = non-blocking)"
+        1.0,
+        ge=1,
+        le=64,
+        description="Downlink:uplink ratio beyond one leaf domain (1 = non-blocking)",
     )
-    leaf_domain_gpus: int = Field(ge=1, le=1_000_000, description="GPUs under one non-blocking leaf or pod")
-    nvlink_domain_gpus: int = Field(ge=1, le=576, description="GPUs sharing one NVLink domain (8 for HGX)")
+    leaf_domain_gpus: int = Field(
+        ge=1, le=1_000_000, description="GPUs under one non-blocking leaf or pod"
+    )
+    nvlink_domain_gpus: int = Field(
+        ge=1, le=576, description="GPUs sharing one NVLink domain (8 for HGX)"
+    )
 
 
 class Reliability(FrozenModel):
     """None = the provider did not state it: core.provenance resolves its documented default, the
     cautious end of its range (a figure left out never helps a bid); the defaults here are those."""
 
-    uptime_sla_percent: float | None = Field(95.0, ge=90, le=100, description="Contracted uptime, percent")
+    uptime_sla_percent: float | None = Field(
+        95.0, ge=90, le=100, description="Contracted uptime, percent"
+    )
     sla_credit_percent: float | None = Field(
         0, ge=0, le=100, description="Credit at the first SLA breach tier, percent"
     )
     failures_per_1000_gpu_days: float | None = Field(
-        ge=0, le=1000, description="Job-interrupting failures per 1,000 GPU-days across the fleet (jobs up to 1,024 GPUs; larger jobs see fewer per GPU, methodology section 3; empty: 2.6, the cautious default)"
+        ge=0,
+        le=1000,
+        description=(
+            "Job-interrupting failures per 1,000 GPU-days across the fleet (jobs up to 1,024 GPUs; "
+            "larger jobs see fewer per GPU, methodology section 3; empty: 2.6, the cautious "
+            "default)"
+        ),
     )
     node_replacement_hours: float | None = Field(
         72, ge=0, le=10_000, description="Hours to replace a failed node"
     )
     pool_swap_hours: float | None = Field(
-        None, ge=0, le=10_000, description="Hours to continue on a node from the provider's own pool when the "
-        "reservation holds no spare (empty: the bid does not offer it, the job waits for the repair)"
+        None,
+        ge=0,
+        le=10_000,
+        description="Hours to continue on a node from the provider's own pool when the "
+        "reservation holds no spare (empty: the bid does not offer it, the job waits for the "
+        "repair)",
     )
-    burn_in_hours: float | None = Field(72, ge=0, le=10_000, description="Billed setup/burn-in before the job runs")
+    burn_in_hours: float | None = Field(
+        72, ge=0, le=10_000, description="Billed setup/burn-in before the job runs"
+    )
     storage_write_gb_s: float | None = Field(
         gt=0, le=100_000, description="Aggregate checkpoint write throughput, GB/s"
     )
@@ -132,12 +172,22 @@ class Reliability(FrozenModel):
 
 class Facility(FrozenModel):
     datacenter_tier: int | None = Field(None, ge=1, le=4, description="Uptime Institute tier")
-    certifications: tuple[Literal[CERTIFICATIONS], ...] = Field((), description="Security certifications held")
+    certifications: tuple[Literal[CERTIFICATIONS], ...] = Field(
+        (), description="Security certifications held"
+    )
     # Issue 34: what a policy's must-haves gate on (empty: not stated, which fails a must-have).
-    data_residency: str | None = Field(None, min_length=2, max_length=40,
-                                       description="Where the data is held, e.g. 'EU' or 'US'; empty: not stated")
+    data_residency: str | None = Field(
+        None,
+        min_length=2,
+        max_length=40,
+        description="Where the data is held, e.g. 'EU' or 'US'; empty: not stated",
+    )
     tenancy: Literal["dedicated", "shared"] | None = Field(
-        None, description="'dedicated' (no other customer on the hosts and fabric) or 'shared'; empty: not stated")
+        None,
+        description=(
+            "'dedicated' (no other customer on the hosts and fabric) or 'shared'; empty: not stated"
+        ),
+    )
 
     @field_validator("data_residency", mode="before")
     @classmethod
@@ -149,7 +199,9 @@ class Facility(FrozenModel):
 class Bid(FrozenModel):
     """One provider's offer as the officer entered it."""
 
-    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", description="Unique id within the evaluation")
+    id: str = Field(
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$", description="Unique id within the evaluation"
+    )
     quote: Quote
     capacity: Capacity
     fabric: Fabric
@@ -159,8 +211,10 @@ class Bid(FrozenModel):
     facility: Facility = Facility()
     # Issue 39: the phased handover and how the SLA pays out; empty = not stated.
     delivery: DeliverySchedule | None = Field(
-        None, description="Phased handover, slips and late-delivery remedies; empty = the single "
-        "capacity.available_from date")
+        None,
+        description="Phased handover, slips and late-delivery remedies; empty = the single "
+        "capacity.available_from date",
+    )
     sla_claims: SlaClaimTerms = SlaClaimTerms()
     evidence: tuple[Evidence, ...] = ()
     provenance: dict[str, Source] = Field(
@@ -177,7 +231,10 @@ class Bid(FrozenModel):
             )
         if self.topology.leaf_domain_gpus > self.capacity.gpus_offered:
             raise ValueError("topology.leaf_domain_gpus cannot exceed capacity.gpus_offered")
-        if self.terms.reserved_gpus is not None and self.terms.reserved_gpus > self.capacity.gpus_offered:
+        if (
+            self.terms.reserved_gpus is not None
+            and self.terms.reserved_gpus > self.capacity.gpus_offered
+        ):
             raise ValueError(
                 f"terms.reserved_gpus ({self.terms.reserved_gpus:,}) cannot exceed "
                 f"capacity.gpus_offered ({self.capacity.gpus_offered:,})"
@@ -185,8 +242,10 @@ class Bid(FrozenModel):
         if self.delivery is not None:
             phased = sum(p.gpus for p in self.delivery.phases)
             if phased != self.capacity.gpus_offered:
-                raise ValueError(f"delivery.phases hand over {phased:,} GPUs but capacity.gpus_offered is "
-                                 f"{self.capacity.gpus_offered:,}: the phases must add up to the offer")
+                raise ValueError(
+                    f"delivery.phases hand over {phased:,} GPUs but capacity.gpus_offered is "
+                    f"{self.capacity.gpus_offered:,}: the phases must add up to the offer"
+                )
         # Provenance of every tracked figure (migrates documents written before it existed).
         object.__setattr__(self, "provenance", completed_bid_provenance(self))
         return self
@@ -194,7 +253,9 @@ class Bid(FrozenModel):
     def __hash__(self) -> int:
         # The provenance mapping is a dict (unhashable); hash it as sorted pairs so bids stay usable
         # as keys. Equal bids still hash equal: every field that eq compares feeds in or is implied.
-        others = tuple(getattr(self, name) for name in type(self).model_fields if name != "provenance")
+        others = tuple(
+            getattr(self, name) for name in type(self).model_fields if name != "provenance"
+        )
         return hash((others, tuple(sorted(self.provenance.items()))))
 
     @property

@@ -24,12 +24,16 @@ class GpuSpec(BaseModel):
     id: str = Field(min_length=1)
     name: str
     vendor: str
-    peak_basis: Literal["dense"] = Field(description="Peaks must be dense; sparse figures are refused")
+    peak_basis: Literal["dense"] = Field(
+        description="Peaks must be dense; sparse figures are refused"
+    )
     dense_bf16_tflops: float = Field(gt=0, description="Dense BF16 tensor peak, TFLOP/s")
     dense_fp8_tflops: float | None = Field(None, gt=0, description="Dense FP8 tensor peak, TFLOP/s")
     hbm_gb: float = Field(gt=0, description="Device memory, GB (1e9 bytes)")
     hbm_bandwidth_tb_s: float = Field(gt=0, description="Device memory bandwidth, TB/s")
-    nvlink_bandwidth_gb_s: float = Field(gt=0, description="GPU-to-GPU bandwidth per GPU, both directions, GB/s")
+    nvlink_bandwidth_gb_s: float = Field(
+        gt=0, description="GPU-to-GPU bandwidth per GPU, both directions, GB/s"
+    )
     nvlink_domain_gpus: int = Field(ge=1, description="GPUs sharing one NVLink domain")
     source: str = Field(min_length=10)
     # The same software reaches a different share of the peak on each GPU and precision.
@@ -37,7 +41,10 @@ class GpuSpec(BaseModel):
         1.0, gt=0, le=3, description="BF16 MFU on this GPU / BF16 MFU on H100 SXM, same software"
     )
     fp8_speedup_over_bf16: float = Field(
-        1.3, gt=0, le=2, description="Measured FP8 throughput / BF16 throughput (not the peak ratio)"
+        1.3,
+        gt=0,
+        le=2,
+        description="Measured FP8 throughput / BF16 throughput (not the peak ratio)",
     )
     efficiency_source: str = Field(
         "no same-software comparison published: the workload's baseline MFU applies as stated "
@@ -67,7 +74,9 @@ class FabricSpec(BaseModel):
     id: str = Field(min_length=1)
     name: str
     line_rate_gbit_s: float = Field(gt=0, description="Per-NIC line rate, Gbit/s")
-    typical_efficiency: float = Field(gt=0, le=1, description="Ring all_reduce busbw / NIC aggregate")
+    typical_efficiency: float = Field(
+        gt=0, le=1, description="Ring all_reduce busbw / NIC aggregate"
+    )
     ring_step_latency_us: float = Field(ge=0, description="Latency per ring step, microseconds")
     rdma: bool
     multi_node_training: bool
@@ -86,7 +95,9 @@ class Catalog(BaseModel):
         try:
             return self.gpus[gpu_id]
         except KeyError:
-            raise InputError(f"unknown GPU model {gpu_id!r}; the catalog has: {', '.join(self.gpus)}") from None
+            raise InputError(
+                f"unknown GPU model {gpu_id!r}; the catalog has: {', '.join(self.gpus)}"
+            ) from None
 
     def fabric(self, fabric_id: str) -> FabricSpec:
         try:
@@ -108,8 +119,10 @@ def _load_entries(path: Path, table: str, model: type[BaseModel]) -> dict:
         sparse_keys = [key for key in raw if key.startswith("sparse_")]
         if sparse_keys or raw.get("peak_basis") == "sparse":
             raise InputError(
-                f"{label}: sparse peak figures are refused ({', '.join(sparse_keys) or 'peak_basis = sparse'}); "
-                "give the dense peak (half the 2:4-sparsity figure) as dense_bf16_tflops / dense_fp8_tflops"
+                f"{label}: sparse peak figures are refused "
+                f"({', '.join(sparse_keys) or 'peak_basis = sparse'}); "
+                "give the dense peak (half the 2:4-sparsity figure) as dense_bf16_tflops / "
+                "dense_fp8_tflops"
             )
         try:
             entry = model.model_validate(raw)
@@ -134,4 +147,6 @@ def load_catalog(gpus_file: Path, fabrics_file: Path) -> Catalog:
 @lru_cache(maxsize=1)
 def default_catalog() -> Catalog:
     """The bundled catalog, read once per process."""
-    return load_catalog(resource_path("catalog", "gpus.toml"), resource_path("catalog", "fabrics.toml"))
+    return load_catalog(
+        resource_path("catalog", "gpus.toml"), resource_path("catalog", "fabrics.toml")
+    )

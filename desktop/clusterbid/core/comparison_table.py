@@ -22,12 +22,41 @@ DASH = "—"
 # Why the order is what it is first (the weighted score and the net cost of the buyer's plan, which
 # dominates it), then what the signature commits to, then the physics behind the cost.
 COLUMNS = (
-    "Rank", "Provider", "Score", "Net plan cost", "P10–P90", "Cheapest", "Commitment",
-    "Time to finish", "Price / GPU-h", "Per useful GPU-h", "Effective MFU", "Goodput", "Block vs job", "GPU",
-    "Fabric", "Gates & flags",
+    "Rank",
+    "Provider",
+    "Score",
+    "Net plan cost",
+    "P10–P90",
+    "Cheapest",
+    "Commitment",
+    "Time to finish",
+    "Price / GPU-h",
+    "Per useful GPU-h",
+    "Effective MFU",
+    "Goodput",
+    "Block vs job",
+    "GPU",
+    "Fabric",
+    "Gates & flags",
 )
-(RANK, PROVIDER, SCORE, COST, BAND, WIN, COMMITMENT, TIME, PRICE, USEFUL_PRICE, MFU, GOODPUT, BLOCK, GPU, FABRIC,
- FINDINGS) = range(len(COLUMNS))
+(
+    RANK,
+    PROVIDER,
+    SCORE,
+    COST,
+    BAND,
+    WIN,
+    COMMITMENT,
+    TIME,
+    PRICE,
+    USEFUL_PRICE,
+    MFU,
+    GOODPUT,
+    BLOCK,
+    GPU,
+    FABRIC,
+    FINDINGS,
+) = range(len(COLUMNS))
 # Short words for the findings column; the full sentence is the tooltip and in the Details pane.
 FINDING_WORDS = {
     "contiguous_block_too_small": "block smaller than the job",
@@ -47,7 +76,9 @@ def short_money(amount: float, currency: str, millions: bool) -> str:
     if not millions:
         return format_money(amount, currency)
     text = format_money(amount / 1e6, currency, cents=True)
-    return f"{text}M" if not text.endswith(currency) else text.replace(f" {currency}", f"M {currency}")
+    return (
+        f"{text}M" if not text.endswith(currency) else text.replace(f" {currency}", f"M {currency}")
+    )
 
 
 def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
@@ -57,13 +88,16 @@ def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
     from clusterbid.core.memo.provenance_lines import field_words
     from clusterbid.core.provenance.model import UNVERIFIED_KINDS
     from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
-
     from clusterbid.core.unstated_criteria import unstated_criteria
 
     derived = getattr(scorecard, "derived", {})  # {}: a stand-in scorecard keeps nothing
     if "rank_resting_on" not in derived:
-        resting = {bid_id: [field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS]
-                   for bid_id, effects in scorecard_default_effects(scorecard).items()}
+        resting = {
+            bid_id: [
+                field_words(e.field) for e in effects if e.moves_rank and e.kind in UNVERIFIED_KINDS
+            ]
+            for bid_id, effects in scorecard_default_effects(scorecard).items()
+        }
         # Issue 38: a blank tier or certification list, scored 0, that could move the rank once stated.
         for bid_id, found in unstated_criteria(scorecard).items():
             resting.setdefault(bid_id, []).extend(item.words for item in found if item.moves_rank)
@@ -75,8 +109,13 @@ def bid_uncertainty(uncertainty: object | None, score: BidScore) -> Any:
     return (getattr(uncertainty, "bids", None) or {}).get(score.bid.id)
 
 
-def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: object | None,
-              resting: dict[str, list[str]]) -> str:
+def cell_text(
+    scorecard: Scorecard,
+    score: BidScore,
+    column: int,
+    uncertainty: object | None,
+    resting: dict[str, list[str]],
+) -> str:
     """One cell of the comparison as shown; `resting` is rank_resting_on(scorecard)."""
     e, bid = score.estimate, score.bid
     currency = scorecard.evaluation.currency
@@ -93,10 +132,15 @@ def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: o
     if column == BLOCK:
         return f"{block:,} {'≥' if block >= job else '<'} {job:,}"
     if column == FABRIC:
-        return f"{bid.fabric.technology} {bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
+        return (
+            f"{bid.fabric.technology} "
+            f"{bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
+        )
     if column == FINDINGS:
         if e.gates:
-            return "excluded: " + "; ".join(FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates)
+            return "excluded: " + "; ".join(
+                FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates
+            )
         count = len(e.warnings)
         passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
         rests = resting.get(bid.id)
@@ -107,7 +151,10 @@ def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: o
         if u is None or score.rank is None:
             return DASH
         millions = u.cost_p90 >= 1e6  # both ends in one unit
-        return f"{short_money(u.cost_p10, currency, millions)} – {short_money(u.cost_p90, currency, millions)}"
+        return (
+            f"{short_money(u.cost_p10, currency, millions)} – "
+            f"{short_money(u.cost_p90, currency, millions)}"
+        )
     if column == WIN:
         return DASH if u is None or score.rank is None else f"{u.win_probability:.0%}"
     if score.rank is None:
@@ -117,26 +164,38 @@ def cell_text(scorecard: Scorecard, score: BidScore, column: int, uncertainty: o
         MFU: f"{e.effective_mfu:.1%}",
         GOODPUT: f"{e.goodput:.1%}",
         TIME: f"{e.wall_hours / 24:,.1f} days",
-        COST: format_money(e.plan_cost, currency, cents=True),  # as the approvers sign for it, to the cent
+        COST: format_money(
+            e.plan_cost, currency, cents=True
+        ),  # as the approvers sign for it, to the cent
         COMMITMENT: format_money(e.commitment, currency, cents=True),
         USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
     }[column]
 
 
-def shown_rows(scorecard: Scorecard, uncertainty: object | None = None,
-               resting: dict[str, list[str]] | None = None) -> list[list[str]]:
+def shown_rows(
+    scorecard: Scorecard,
+    uncertainty: object | None = None,
+    resting: dict[str, list[str]] | None = None,
+) -> list[list[str]]:
     """Every bid's row, in the scorecard's order (ranked, then excluded), every column. Kept on
     the scorecard with the bands it was written with: the worker that scores writes it, and the
     window's table and the kept first-paint table read it (issue 32: 25 cells a bid formatted on
     the window's thread at every edit before)."""
     derived = getattr(scorecard, "derived", None)
-    own_resting = derived is not None and (resting is None or resting is derived.get("rank_resting_on"))
+    own_resting = derived is not None and (
+        resting is None or resting is derived.get("rank_resting_on")
+    )
     kept = derived.get("shown_rows") if own_resting and derived is not None else None
     if kept is not None and kept[0] is uncertainty:
         return cast("list[list[str]]", kept[1])
     resting = rank_resting_on(scorecard) if resting is None else resting
-    rows = [[cell_text(scorecard, score, column, uncertainty, resting) for column in range(len(COLUMNS))]
-            for score in scorecard.scores]
+    rows = [
+        [
+            cell_text(scorecard, score, column, uncertainty, resting)
+            for column in range(len(COLUMNS))
+        ]
+        for score in scorecard.scores
+    ]
     if own_resting and derived is not None:
         derived["shown_rows"] = (uncertainty, rows)
     return rows
@@ -149,8 +208,12 @@ def kept_title(document: EvaluationDocument) -> str:
     return f"{failed}{document.evaluation.title}"
 
 
-def keep_shown_table(document: EvaluationDocument, scorecard: Scorecard | None = None,
-                     uncertainty: object | None = None, resting: dict[str, list[str]] | None = None) -> bool:
+def keep_shown_table(
+    document: EvaluationDocument,
+    scorecard: Scorecard | None = None,
+    uncertainty: object | None = None,
+    resting: dict[str, list[str]] | None = None,
+) -> bool:
     """Keep the comparison of the document's current evaluation for the next start's first
     paint; scored here when no scorecard is given. A serving evaluation keeps none (its window
     opens from a few milliseconds of scoring). False when nothing was kept."""
@@ -165,8 +228,9 @@ def keep_shown_table(document: EvaluationDocument, scorecard: Scorecard | None =
         scorecard = score_evaluation(evaluation)
     if scorecard.evaluation != evaluation:
         return False  # scores of an older state: the next rescoring keeps the right ones
-    return document.remember_shown(kept_title(document), list(COLUMNS),
-                                   shown_rows(scorecard, uncertainty, resting))
+    return document.remember_shown(
+        kept_title(document), list(COLUMNS), shown_rows(scorecard, uncertainty, resting)
+    )
 
 
 class KeptTableDocument(EvaluationDocument):

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
-from clusterbid.core.plan import ComputePlan
 from clusterbid.core.money import format_money
+from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, effective_terms
 
-IDLE_PLAN_SHORT = {"nothing": "worth nothing", "more-runs": "runs more jobs", "other-work": "does other work"}
+IDLE_PLAN_SHORT = {
+    "nothing": "worth nothing",
+    "more-runs": "runs more jobs",
+    "other-work": "does other work",
+}
 
 
 def billing_words(bid: Bid, currency: str | None = None) -> str:
@@ -18,46 +22,76 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
     fees, billing steps and minimums. Money is in the contract's own currency whatever `currency`
     (the evaluation's) is: the memo prints the evaluation-currency figures beside it (issue 34)."""
     t = effective_terms(bid)
-    unstated = {path.split(".")[1] for path, source in bid.provenance.items()
-                if path.startswith("terms.") and not source.verified and source.kind != "assumption"}
+    unstated = {
+        path.split(".")[1]
+        for path, source in bid.provenance.items()
+        if path.startswith("terms.") and not source.verified and source.kind != "assumption"
+    }
     # The price as the contract states it, in its own currency (a EUR quote printed as "$2.64"
     # would misstate it); the evaluation-currency figures are beside it where they are used.
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     if t.billing_kind == "on-demand":
-        rounding = f", billed in {t.billing_increment_hours:g}-hour steps" if t.billing_increment_hours else ", billed by the second"
-        minimum = f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""
+        rounding = (
+            f", billed in {t.billing_increment_hours:g}-hour steps"
+            if t.billing_increment_hours
+            else ", billed by the second"
+        )
+        minimum = (
+            f", minimum {t.minimum_billed_hours:g} h per GPU" if t.minimum_billed_hours else ""
+        )
         if "billing_increment_hours" in unstated:
             rounding += " (step not stated: priced hourly)"
         if "minimum_billed_hours" in unstated:
             minimum += " (minimum not stated: priced at 1 h)"
         text = f"on demand at {price} per GPU-hour{rounding}{minimum}"
     elif t.billing_kind in ("reserved", "block"):
-        span = f"{t.term_months} months" if t.billing_kind == "reserved" else f"a {t.block_days}-day block"
+        span = (
+            f"{t.term_months} months"
+            if t.billing_kind == "reserved"
+            else f"a {t.block_days}-day block"
+        )
         gpus = f"{bid.billed_gpus:,} GPUs"
         if t.reserved_gpus is None:
             gpus += " (every offered GPU: the bid does not say how many are reserved)"
         kind = "a reserved term" if t.billing_kind == "reserved" else "a block booking"
         text = f"{kind} of {gpus} x {span} at {price} per GPU-hour"
         if t.billing_kind == "reserved":
-            fee = (f"{t.early_exit_fee_percent:g}% of the remaining term"
-                   + (" (fee not stated: priced as no exit until it is in writing)"
-                      if "early_exit_fee_percent" in unstated else ""))
+            fee = f"{t.early_exit_fee_percent:g}% of the remaining term" + (
+                " (fee not stated: priced as no exit until it is in writing)"
+                if "early_exit_fee_percent" in unstated
+                else ""
+            )
             text += f"; early exit allowed at {fee}" if t.exit_clause else "; no early exit"
     elif t.billing_kind == "committed-spend":
         spend = format_money(float(t.committed_spend), t.currency)
         text = f"committed spend of {spend} over {t.term_months} months at {price} per GPU-hour"
     else:
-        text = f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at {price} per GPU-hour"
+        text = (
+            f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at "
+            f"{price} per GPU-hour"
+        )
     if t.billing is None:
         text += " (billing kind not stated: inferred)"
-    if "price_escalation_percent_per_year" in unstated and t.term_months > 12:  # it bites from year 2
-        text += f", escalation not stated (priced at {t.price_escalation_percent_per_year:g}% a year from the first anniversary)"
-    elif "price_escalation_percent_per_year" not in unstated and t.price_escalation_percent_per_year:
+    if (
+        "price_escalation_percent_per_year" in unstated and t.term_months > 12
+    ):  # it bites from year 2
+        text += (
+            f", escalation not stated (priced at {t.price_escalation_percent_per_year:g}% a year "
+            "from the first anniversary)"
+        )
+    elif (
+        "price_escalation_percent_per_year" not in unstated and t.price_escalation_percent_per_year
+    ):
         text += f", rising {t.price_escalation_percent_per_year:g}% a year"
-    fees = [(name, words) for name, words in (("one_off_fees", "one-off"), ("recurring_fees_per_month", "recurring"))
-            if name in unstated]
+    fees = [
+        (name, words)
+        for name, words in (("one_off_fees", "one-off"), ("recurring_fees_per_month", "recurring"))
+        if name in unstated
+    ]
     if fees:
-        shares = " and ".join(f"{DOCUMENTED_DEFAULTS['terms.' + name].value:g}% {words}" for name, words in fees)
+        shares = " and ".join(
+            f"{DOCUMENTED_DEFAULTS['terms.' + name].value:g}% {words}" for name, words in fees
+        )
         text += f", fees not stated (priced at {shares} of the GPU bill)"
     return text
 
@@ -67,7 +101,8 @@ def plan_words(plan: ComputePlan, currency: str) -> str:
         "nothing": "idle reserved time is worth nothing to the buyer",
         "more-runs": "idle reserved time runs more jobs of the same kind",
         "other-work": "idle reserved time does other work worth "
-        f"{format_money(float(plan.idle_value_per_gpu_hour or 0), currency, cents=True)} per GPU-hour",
+        f"{format_money(float(plan.idle_value_per_gpu_hour or 0), currency, cents=True)} per "
+        "GPU-hour",
     }[plan.idle_use]
     if plan.deadline:
         text += f"; the job must finish by {plan.deadline.isoformat()}"
@@ -81,29 +116,66 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
     rows = [
         ("Contract", billing_words(e.bid, currency)),
         ("Total commitment", f"{money(e.commitment)} (what the signature approves)"),
-        ("Cost of the planned job", f"{money(e.job_cost)} ({e.used_gpu_hours:,.0f} GPU-hours used)"),
-        ("Commitment at risk", (
-            f"{e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9):.0%} of it idle, worth "
-            f"{money(e.idle_value)} under the plan; {money(e.cost_if_plan_fails)} net if the plan fails")),
+        (
+            "Cost of the planned job",
+            f"{money(e.job_cost)} ({e.used_gpu_hours:,.0f} GPU-hours used)",
+        ),
+        (
+            "Commitment at risk",
+            (
+                f"{e.idle_gpu_hours / max(e.idle_gpu_hours + e.used_gpu_hours, 1e-9):.0%} of it "
+                "idle, worth "
+                f"{money(e.idle_value)} under the plan; {money(e.cost_if_plan_fails)} net if the "
+                "plan fails"
+            ),
+        ),
     ]
     if e.idle_gpu_hours >= 0.5:
-        rows.append(("Idle GPU-hours bought", f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan"))
+        rows.append(
+            (
+                "Idle GPU-hours bought",
+                f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan",
+            )
+        )
     if e.leaves_early:
-        rows.append(("Early exit", f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term"))
+        rows.append(
+            (
+                "Early exit",
+                f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term",
+            )
+        )
     # Issue 31: the payment terms' cost of cash is in the net cost; said where it is (payment_terms.py).
-    cash = (f"; {money(e.cash_cost)} of it the cost of cash of the payment terms" if e.cash_cost >= 0.5 else
-            f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms" if e.cash_cost <= -0.5 else "")
+    cash = (
+        f"; {money(e.cash_cost)} of it the cost of cash of the payment terms"
+        if e.cash_cost >= 0.5
+        else f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms"
+        if e.cash_cost <= -0.5
+        else ""
+    )
     # Issue 39: the SLA credit counted is what can be claimed, never the headline; remedies for a
     # late handover (0 at the stated dates) likewise lower the net cost.
     if e.sla_headline_credit >= 0.5:
         unstated = ", claim terms not stated" if e.bid.sla_claims.not_stated() else ""
-        cash += f"; less {money(e.sla_credit)} SLA credit claimable (headline {money(e.sla_headline_credit)}{unstated})"
+        cash += (
+            f"; less {money(e.sla_credit)} SLA credit claimable (headline "
+            f"{money(e.sla_headline_credit)}{unstated})"
+        )
     if e.late_remedy >= 0.5:
         cash += f"; less {money(e.late_remedy)} owed for the late handover"
     rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids{cash})"))
     if e.jobs_in_commitment >= 1.05:
-        rows.append(("Jobs the commitment can finish", f"{e.jobs_in_commitment:,.2f}, {money(e.commitment / e.jobs_in_commitment)} each"))
+        rows.append(
+            (
+                "Jobs the commitment can finish",
+                f"{e.jobs_in_commitment:,.2f}, {money(e.commitment / e.jobs_in_commitment)} each",
+            )
+        )
     finish = e.dates.finish.isoformat() if e.dates.finish else f"unknown ({e.dates.basis})"
     rows.append(("Finish date", finish))
-    rows.append(("Per useful GPU-hour", format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True)))
+    rows.append(
+        (
+            "Per useful GPU-hour",
+            format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
+        )
+    )
     return rows

@@ -32,34 +32,68 @@ class DeliveryPhase(FrozenModel):
     gpus: int = Field(ge=1, le=1_000_000, description="GPUs handed over in this phase")
     handover: dt.date = Field(description="Date the provider states this phase is handed over")
     contiguous: bool = Field(
-        True, description="The phase joins the same non-blocking block as the earlier contiguous phases "
-        "(false: it is capacity elsewhere, which the job's block cannot use)")
+        True,
+        description="The phase joins the same non-blocking block as the earlier contiguous phases "
+        "(false: it is capacity elsewhere, which the job's block cannot use)",
+    )
 
 
 class DeliverySchedule(FrozenModel):
     phases: tuple[DeliveryPhase, ...] = Field(
-        min_length=1, max_length=52, description="Handover phases in date order; their GPUs add up to the offer")
+        min_length=1,
+        max_length=52,
+        description="Handover phases in date order; their GPUs add up to the offer",
+    )
     on_time_percent: float | None = Field(
-        None, ge=0, le=100, description="The provider's stated chance of handing each phase over on its date; "
-        "empty = not stated")
+        None,
+        ge=0,
+        le=100,
+        description="The provider's stated chance of handing each phase over on its date; "
+        "empty = not stated",
+    )
     past_slip_days: tuple[int, ...] = Field(
-        (), max_length=200, description="Days late of the provider's recent deliveries (0 = on time); a "
-        "delivery slip is drawn from these when given")
+        (),
+        max_length=200,
+        description="Days late of the provider's recent deliveries (0 = on time); a "
+        "delivery slip is drawn from these when given",
+    )
     late_credit_percent_per_week: float | None = Field(
-        None, ge=0, le=100, description="Credit per full week the job's block is late, percent of the "
-        "commitment; empty = none stated")
+        None,
+        ge=0,
+        le=100,
+        description="Credit per full week the job's block is late, percent of the "
+        "commitment; empty = none stated",
+    )
     liquidated_damages_per_day: Decimal | None = Field(
-        None, ge=0, max_digits=16, decimal_places=4, allow_inf_nan=False,
-        description="Liquidated damages per day the job's block is late, in the bid's currency; empty = none")
+        None,
+        ge=0,
+        max_digits=16,
+        decimal_places=4,
+        allow_inf_nan=False,
+        description=(
+            "Liquidated damages per day the job's block is late, in the bid's currency; empty = "
+            "none"
+        ),
+    )
     remedy_cap_percent: float | None = Field(
-        None, ge=0, le=100, description="Most the late-delivery remedies pay, percent of the commitment; empty "
-        f"= not stated (counted up to {DEFAULT_REMEDY_CAP_PERCENT:g}%)")
+        None,
+        ge=0,
+        le=100,
+        description="Most the late-delivery remedies pay, percent of the commitment; empty "
+        f"= not stated (counted up to {DEFAULT_REMEDY_CAP_PERCENT:g}%)",
+    )
     terminate_after_days_late: int | None = Field(
-        None, ge=0, le=3_650, description="The buyer may end the contract once the job's block is this many days "
-        "late; empty = no such right stated")
+        None,
+        ge=0,
+        le=3_650,
+        description="The buyer may end the contract once the job's block is this many days "
+        "late; empty = no such right stated",
+    )
     billing_starts_at_acceptance: bool | None = Field(
-        None, description="Billing starts only when the buyer accepts the capacity; empty = not stated (billed "
-        "from the stated date, so a late handover is paid for)")
+        None,
+        description="Billing starts only when the buyer accepts the capacity; empty = not stated (billed "
+        "from the stated date, so a late handover is paid for)",
+    )
 
     @model_validator(mode="after")
     def _ordered(self) -> DeliverySchedule:
@@ -90,10 +124,17 @@ def slip_words(schedule: DeliverySchedule) -> str:
     """Where a drawn slip comes from, in the officer's words (never a default as the provider's)."""
     if schedule.past_slip_days:
         late = sum(1 for d in schedule.past_slip_days if d > 0)
-        return (f"drawn from the provider's {len(schedule.past_slip_days)} past deliveries ({late} late), "
-                "stated by provider")
+        return (
+            f"drawn from the provider's {len(schedule.past_slip_days)} past deliveries ({late} "
+            "late), "
+            "stated by provider"
+        )
     if schedule.on_time_percent is not None:
-        return (f"on time in {schedule.on_time_percent:g}% of draws, stated by provider; when late, by "
-                f"{DEFAULT_MEAN_SLIP_DAYS:g} days on average (ClusterBid default)")
-    return (f"not stated: on time in {DEFAULT_ON_TIME_SHARE:.0%} of draws, otherwise late by "
-            f"{DEFAULT_MEAN_SLIP_DAYS:g} days on average (ClusterBid default, a judgement)")
+        return (
+            f"on time in {schedule.on_time_percent:g}% of draws, stated by provider; when late, by "
+            f"{DEFAULT_MEAN_SLIP_DAYS:g} days on average (ClusterBid default)"
+        )
+    return (
+        f"not stated: on time in {DEFAULT_ON_TIME_SHARE:.0%} of draws, otherwise late by "
+        f"{DEFAULT_MEAN_SLIP_DAYS:g} days on average (ClusterBid default, a judgement)"
+    )

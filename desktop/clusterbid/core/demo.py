@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from clusterbid.core.model_parsing import read_model
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.model_parsing import read_model
 from clusterbid.resources import resource_path
 
 DEMO_FILE = ("examples", "demo-evaluation.json")

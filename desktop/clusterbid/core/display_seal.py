@@ -70,5 +70,8 @@ def seal(key: bytes, document_id: str, payload: bytes) -> str:
 
 def sealed_by(key: bytes | None, document_id: str, payload: bytes, claimed: object) -> bool:
     """True only when this user's key makes `claimed` from the same document and payload."""
-    return (key is not None and isinstance(claimed, str)
-            and hmac.compare_digest(seal(key, document_id, payload), claimed))
+    return (
+        key is not None
+        and isinstance(claimed, str)
+        and hmac.compare_digest(seal(key, document_id, payload), claimed)
+    )

@@ -70,8 +70,19 @@ def width_factor(hidden, measured_on_hidden):
     return float(width_efficiency(hidden) / width_efficiency(measured_on_hidden))
 
 
-def activation_gb_per_gpu(*, layers, hidden, seq_len, micro_batch, tp, cp, pp, virtual_stages,
-                          micro_batches, recomputation) -> float | None:
+def activation_gb_per_gpu(
+    *,
+    layers,
+    hidden,
+    seq_len,
+    micro_batch,
+    tp,
+    cp,
+    pp,
+    virtual_stages,
+    micro_batches,
+    recomputation,
+) -> float | None:
     """Activations the busiest GPU (the first pipeline stage) holds at the peak of a step, GB.
 
     Under 1F1B the first stage holds min(pp, m) micro-batches in flight, each of l/pp layers:

@@ -24,7 +24,10 @@ def read_json_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
         with open_regular(path) as stream:  # devices and FIFOs are refused before any read
             size = os.fstat(stream.fileno()).st_size
             if size > limit:
-                raise InputError(f"{path}: {size:,} bytes is larger than the {limit:,}-byte limit for a JSON file")
+                raise InputError(
+                    f"{path}: {size:,} bytes is larger than the {limit:,}-byte limit for a JSON "
+                    "file"
+                )
             raw = stream.read(limit + 1)  # a file that grows while read is still bounded
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -42,21 +45,30 @@ def read_json_text(path: Path, limit: int = MAX_JSON_BYTES) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}, line {line}); "
-                         "save the file as UTF-8 JSON") from None
+        raise InputError(
+            f"{path}: not UTF-8 text (byte {exc.start}, line {line}); save the file as UTF-8 JSON"
+        ) from None
 
 
 def loads(text: str, source: str) -> object:
     """Parse JSON text; every way it can fail is an InputError naming `source`."""
     separators = text.count(",") + text.count(":")
     if separators > MAX_JSON_SEPARATORS:
-        raise InputError(f"{source}: holds about {separators:,} values; the limit is {MAX_JSON_SEPARATORS:,} "
-                         "(a bid has about 60)")
+        raise InputError(
+            f"{source}: holds about {separators:,} values; the limit is {MAX_JSON_SEPARATORS:,} "
+            "(a bid has about 60)"
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})") from None
+        raise InputError(
+            f"{source}: not valid JSON (line {exc.lineno} column {exc.colno}: {exc.msg})"
+        ) from None
     except RecursionError:
-        raise InputError(f"{source}: JSON nested too deeply (an evaluation is a few levels deep)") from None
+        raise InputError(
+            f"{source}: JSON nested too deeply (an evaluation is a few levels deep)"
+        ) from None
     except ValueError as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
-        raise InputError(f"{source}: JSON holds a number that is too long ({str(exc).split(';')[0]})") from None
+        raise InputError(
+            f"{source}: JSON holds a number that is too long ({str(exc).split(';')[0]})"
+        ) from None

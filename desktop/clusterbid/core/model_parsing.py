@@ -28,8 +28,11 @@ def describe_location(loc: tuple[str | int, ...]) -> str:
 
 def one_line_problems(exc: ValidationError, whole: str = "(document)") -> str:
     """Every problem on one line, `field: rule; field: rule` (a refused edit, a catalog entry)."""
-    return "; ".join(f"{describe_location(e['loc']) if e['loc'] else whole}: {e['msg'].removeprefix('Value error, ')}"
-                     for e in exc.errors())
+    return "; ".join(
+        f"{describe_location(e['loc']) if e['loc'] else whole}: "
+        f"{e['msg'].removeprefix('Value error, ')}"
+        for e in exc.errors()
+    )
 
 
 def describe_validation_error(exc: ValidationError, source: str) -> str:

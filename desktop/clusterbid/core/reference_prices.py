@@ -46,10 +46,15 @@ def load_reference_prices(path: Path | None = None) -> tuple[ReferencePrice, ...
         try:
             price = ReferencePrice.model_validate(entry)
         except ValidationError as exc:
-            problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+            problems = "; ".join(
+                f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()
+            )
             raise InputError(f"{label}: {problems}") from None
         if price.gpu not in catalog.gpus:
-            raise InputError(f"{label}: gpu {price.gpu!r} is not in the catalog; use one of {', '.join(catalog.gpus)}")
+            raise InputError(
+                f"{label}: gpu {price.gpu!r} is not in the catalog; use one of "
+                f"{', '.join(catalog.gpus)}"
+            )
         prices.append(price)
     return tuple(prices)
 
@@ -64,19 +69,37 @@ class PriceCheck:
 def check_price(gpu: str, price_usd: float | None) -> PriceCheck:
     """A bid's price per GPU-hour (USD; None when the bid is in another currency) against the
     public list prices kept for its GPU."""
-    references = tuple(sorted((p for p in load_reference_prices() if p.gpu == gpu), key=lambda p: p.usd_per_gpu_hour))
+    references = tuple(
+        sorted(
+            (p for p in load_reference_prices() if p.gpu == gpu), key=lambda p: p.usd_per_gpu_hour
+        )
+    )
     if not references:
         return PriceCheck((), f"no reference price is kept for {gpu}: not checked", True)
     if price_usd is None:
-        return PriceCheck(references, "the bid is not priced in USD, the references' currency: not compared", True)
+        return PriceCheck(
+            references, "the bid is not priced in USD, the references' currency: not compared", True
+        )
     low, high = references[0].usd_per_gpu_hour, references[-1].usd_per_gpu_hour
     if price_usd > high:
-        return PriceCheck(references, f"{price_usd / high - 1:.0%} above the highest public list price: "
-                                      "ask the provider what justifies it", True)
+        return PriceCheck(
+            references,
+            f"{price_usd / high - 1:.0%} above the highest public list price: "
+            "ask the provider what justifies it",
+            True,
+        )
     if price_usd < FAR_BELOW * low:
-        return PriceCheck(references, f"{1 - price_usd / low:.0%} below the lowest public list price: "
-                                      "ask what the price leaves out", True)
+        return PriceCheck(
+            references,
+            f"{1 - price_usd / low:.0%} below the lowest public list price: "
+            "ask what the price leaves out",
+            True,
+        )
     if price_usd < low:
-        return PriceCheck(references, f"{1 - price_usd / low:.0%} below the lowest public on-demand price "
-                                      "(usual for a committed term)", False)
+        return PriceCheck(
+            references,
+            f"{1 - price_usd / low:.0%} below the lowest public on-demand price "
+            "(usual for a committed term)",
+            False,
+        )
     return PriceCheck(references, "within the range of public on-demand list prices", False)

@@ -29,8 +29,10 @@ class OutputWriteError(InputError):
 
     def __init__(self, path: Path, reason: str) -> None:
         self.path = Path(path)
-        super().__init__(f"{self.path.name}: could not be written ({reason}); nothing was written and any "
-                         "previous file of that name is unchanged")
+        super().__init__(
+            f"{self.path.name}: could not be written ({reason}); nothing was written and any "
+            "previous file of that name is unchanged"
+        )
 
 
 def _reason(exc: OSError) -> str:
@@ -60,7 +62,9 @@ def atomic_output(path: Path | str, mode: str = "wb", **open_args: Any) -> Itera
     folder = path.resolve().parent
     keep_mode = path.stat().st_mode & 0o777 if path.is_file() else SHARED_FILE_MODE
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=folder)
+        handle, temp_name = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=folder
+        )
     except OSError as exc:
         raise OutputWriteError(path, _reason(exc)) from None
     with _removed_on_failure(temp_name, path):
@@ -105,12 +109,17 @@ def replace_atomically(path: Path | str, build: Callable[[Path], None]) -> Path:
     journal = path.with_name(path.name + "-journal")
     if journal.exists():
         # SQLite would play that journal back into the new file on its first open and ruin it.
-        raise OutputWriteError(path, f"a crash left {journal.name} beside it, an unfinished change that belongs to "
-                                     "the old file; open the old file once (or copy it with `clusterbid copy`) "
-                                     "so that the change is undone, then try again")
+        raise OutputWriteError(
+            path,
+            f"a crash left {journal.name} beside it, an unfinished change that belongs to "
+            "the old file; open the old file once (or copy it with `clusterbid copy`) "
+            "so that the change is undone, then try again",
+        )
     try:
         # The suffix is kept (".x.clusterbid" -> ".x.<random>.partial.clusterbid"): builders check it.
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=TEMP_SUFFIX + path.suffix, dir=folder)
+        handle, temp_name = tempfile.mkstemp(
+            prefix=f".{path.stem}.", suffix=TEMP_SUFFIX + path.suffix, dir=folder
+        )
         os.close(handle)
         os.unlink(temp_name)  # the builder creates it (SQLite refuses to build over a foreign file)
     except OSError as exc:

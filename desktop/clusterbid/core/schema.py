@@ -12,7 +12,9 @@ from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
 
 SCHEMAS: dict[str, type[BaseModel]] = {
-    "bid.schema.json": Bid, "evaluation.schema.json": Evaluation, "workload.schema.json": Workload,
+    "bid.schema.json": Bid,
+    "evaluation.schema.json": Evaluation,
+    "workload.schema.json": Workload,
     "inference-workload.schema.json": InferenceWorkload,
 }
 

@@ -6,14 +6,14 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.bid import Bid
-from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
 from clusterbid.core.deadline_gate import judged_on_draws
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.must_haves import gated_by_must_haves
+from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.provider_rating import ProviderRating, rating_score, ratings_by_provider
 from clusterbid.core.ranking import BidScore, rank_bids  # BidScore: imported from here too
 
@@ -76,8 +76,11 @@ def evidence_score(bid: Bid) -> float:
     return total / len(EXPECTED_EVIDENCE)
 
 
-def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...],
-                      ratings: Mapping[str, ProviderRating] | None = None) -> dict[str, float]:
+def non_cost_criteria(
+    bid: Bid,
+    required_certifications: tuple[str, ...],
+    ratings: Mapping[str, ProviderRating] | None = None,
+) -> dict[str, float]:
     """Each non-cost criterion in 0-1. `ratings` (provider -> third-party rating) scores the
     provider's rating apart from anything its bid claims (issue 39)."""
     tier = bid.facility.datacenter_tier
@@ -94,8 +97,12 @@ def non_cost_criteria(bid: Bid, required_certifications: tuple[str, ...],
     }
 
 
-def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float] | None = None,
-                     basis: str = "point", on_time: Mapping[str, float | None] | None = None) -> Scorecard:
+def score_evaluation(
+    evaluation: Evaluation,
+    decision_costs: Mapping[str, float] | None = None,
+    basis: str = "point",
+    on_time: Mapping[str, float | None] | None = None,
+) -> Scorecard:
     """Run the shared model, drop gated bids, and rank the rest by the weighted score. The cost
     criterion is each bid's net plan cost on `basis`: `decision_costs` (from the Monte Carlo,
     uncertainty/decision.py) where given, the point estimate otherwise. `on_time` (bid id -> the
@@ -103,15 +110,23 @@ def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float]
     for the bids it names."""
     if evaluation.workload.kind != "training":
         raise InputError(
-            "this evaluation buys an inference service, not a training run, so it has no cost to finish: "
-            "rank its bids by cost per million output tokens with `clusterbid score` (score_serving_evaluation)"
+            "this evaluation buys an inference service, not a training run, so it has no cost to "
+            "finish: "
+            "rank its bids by cost per million output tokens with `clusterbid score` "
+            "(score_serving_evaluation)"
         )
-    rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
+    rates = [
+        float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids
+    ]
     estimates = estimate_training(evaluation.workload, evaluation.bids, rates).bids
     if on_time is not None:
         plan = evaluation.workload.plan
-        estimates = tuple(judged_on_draws(e, plan, on_time[e.bid.id], evaluation.currency)
-                          if e.bid.id in on_time else e for e in estimates)
+        estimates = tuple(
+            judged_on_draws(e, plan, on_time[e.bid.id], evaluation.currency)
+            if e.bid.id in on_time
+            else e
+            for e in estimates
+        )
     # Issue 34: the policy's must-haves exclude a bid, as the cost model's gates do.
     estimates = tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in estimates)
     weights = evaluation.policy.weights.normalised()
@@ -122,6 +137,12 @@ def score_evaluation(evaluation: Evaluation, decision_costs: Mapping[str, float]
 
     ratings = ratings_by_provider(evaluation.provider_ratings)
     scores = rank_bids(
-        estimates, cost=cost, cost_criterion="cost_to_finish", weights=weights,
-        criteria=lambda e: non_cost_criteria(e.bid, evaluation.policy.required_certifications, ratings))
+        estimates,
+        cost=cost,
+        cost_criterion="cost_to_finish",
+        weights=weights,
+        criteria=lambda e: non_cost_criteria(
+            e.bid, evaluation.policy.required_certifications, ratings
+        ),
+    )
     return Scorecard(evaluation, weights, scores, basis if costs else "point", costs)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
-from clusterbid.core.report import format_money, money
 from clusterbid.core.ranking import BidScore
+from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
-from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json, tipping_lines
+from clusterbid.core.uncertainty.serving_tipping import (
+    serving_tipping_points,
+    tipping_json,
+    tipping_lines,
+)
 
 
 def _amount(value: float, currency: str) -> dict:
@@ -24,16 +28,25 @@ def band_json(band: ServingBand | None, currency: str) -> dict | None:
     m10, m50, m90 = band.monthly_cost
     return {
         "cost_per_million_output_tokens": {
-            "p10": _amount(p10, currency), "p50": _amount(p50, currency), "p90": _amount(p90, currency)
+            "p10": _amount(p10, currency),
+            "p50": _amount(p50, currency),
+            "p90": _amount(p90, currency),
         },
-        "monthly_cost": {"p10": _amount(m10, currency), "p50": _amount(m50, currency), "p90": _amount(m90, currency)},
+        "monthly_cost": {
+            "p10": _amount(m10, currency),
+            "p50": _amount(m50, currency),
+            "p90": _amount(m90, currency),
+        },
         "chance_cheapest": round(band.chance_cheapest, 4),
         "chance_meets_targets": round(band.chance_servable, 4),
         "mean_cost_per_million_output_tokens": _amount(band.mean_cost_per_million, currency),
-        "point_percentile": round(band.point_percentile, 4),  # share of serving samples at or below the point figure
+        "point_percentile": round(
+            band.point_percentile, 4
+        ),  # share of serving samples at or below the point figure
         "fleet_for_approval": fleet_json(band, currency),
         # Issue 37: the fleet as costed, its batch retuned to each draw, meets both targets at the stated peak.
-        "chance_meets_slo_at_peak": None if band.chance_meets_slo_at_peak != band.chance_meets_slo_at_peak
+        "chance_meets_slo_at_peak": None
+        if band.chance_meets_slo_at_peak != band.chance_meets_slo_at_peak
         else round(band.chance_meets_slo_at_peak, 4),
     }
 
@@ -43,8 +56,12 @@ def fleet_json(band: ServingBand, currency: str) -> dict | None:
     if band.fleet_at_percentile is None:
         return None
     needed, billed, bill = band.fleet_at_percentile
-    return {"percentile": band.fleet_percentile, "gpus_needed": needed, "gpus_billed": billed,
-            "monthly_cost": _amount(bill, currency)}
+    return {
+        "percentile": band.fleet_percentile,
+        "gpus_needed": needed,
+        "gpus_billed": billed,
+        "monthly_cost": _amount(bill, currency),
+    }
 
 
 def slo_text(band: ServingBand | None, estimate) -> str | None:
@@ -52,26 +69,41 @@ def slo_text(band: ServingBand | None, estimate) -> str | None:
     chance = None if band is None else band.chance_meets_slo_at_peak
     if chance is None or chance != chance or not estimate.replicas:
         return None
-    return (f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} replicas of "
-            f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}) meets the first-token and per-token targets at the stated peak, "
-            "its batch retuned to each draw's efficiencies")
+    return (
+        f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} "
+        "replicas of "
+        f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}) meets the "
+        "first-token and per-token targets at the stated peak, "
+        "its batch retuned to each draw's efficiencies"
+    )
 
 
 def fleet_text(band: ServingBand, currency: str, w) -> str:
     """The approval's fleet in words: GPUs needed against billed, and what sized it."""
     needed, billed, bill = band.fleet_at_percentile or (0, 0, float("nan"))
-    return (f"P{band.fleet_percentile} of the draws: {needed:,} GPUs needed, {billed:,} billed (whole nodes), "
-            f"{format_money(bill, currency)} a month; sized for the stated peak +{w.forecast_margin_percent:g}% "
-            f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})")
+    return (
+        f"P{band.fleet_percentile} of the draws: {needed:,} GPUs needed, {billed:,} billed (whole "
+        "nodes), "
+        f"{format_money(bill, currency)} a month; sized for the stated peak "
+        f"+{w.forecast_margin_percent:g}% "
+        f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})"
+    )
 
 
 def billing_basis(w) -> str:
     """How the fleets are billed, in words (issue 37: a reserved base plus burst over the profile)."""
     if profile_words(w) is None:
-        return "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the average load"
-    return ("a reserved base billed all month plus on-demand GPU-hours above it where the bid offers burst, "
-            "over the stated traffic profile (otherwise the peak fleet reserved all month), in whole nodes; "
-            "cost per token at the average load")
+        return (
+            "GPUs billed at peak provisioning, in whole nodes, all month; cost per token at the "
+            "average load"
+        )
+    return (
+        "a reserved base billed all month plus on-demand GPU-hours above it where the bid offers "
+        "burst, "
+        "over the stated traffic profile (otherwise the peak fleet reserved all month), in whole "
+        "nodes; "
+        "cost per token at the average load"
+    )
 
 
 def blended(per_million_output: float, w) -> float:
@@ -93,7 +125,9 @@ def cash_json(e, currency: str, w) -> dict:
     }
 
 
-def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None = None, w=None) -> dict:
+def serving_bid_to_json(
+    score: BidScore, currency: str, band: ServingBand | None = None, w=None
+) -> dict:
     e = score.estimate
     figures = None
     if e.passes_gates:
@@ -117,13 +151,18 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
             "gpus_billed": e.gpus_billed,
             "monthly_cost": _amount(e.monthly_cost, currency),
             "cost_per_million_output_tokens": _amount(e.cost_per_million_tokens, currency),
-            "cost_per_million_tokens_input_and_output": None if w is None
+            "cost_per_million_tokens_input_and_output": None
+            if w is None
             else _amount(blended(e.cost_per_million_tokens, w), currency),
-            "fabric_cost_per_month": None if e.fabric_cost_per_month is None else _amount(e.fabric_cost_per_month, currency),
+            "fabric_cost_per_month": None
+            if e.fabric_cost_per_month is None
+            else _amount(e.fabric_cost_per_month, currency),
             "cost_of_cash": cash_json(e, currency, w),
             # Issue 37: the reserved base and the on-demand GPU-hours a month above it.
             "reserved_gpus": e.reserved_gpus,
-            "burst_gpu_hours_per_month": None if e.burst_gpu_hours is None else round(e.burst_gpu_hours, 3),
+            "burst_gpu_hours_per_month": None
+            if e.burst_gpu_hours is None
+            else round(e.burst_gpu_hours, 3),
         }
     return {
         "rank": score.rank,
@@ -131,7 +170,10 @@ def serving_bid_to_json(score: BidScore, currency: str, band: ServingBand | None
         "bid_id": e.bid.id,
         "provider": e.bid.quote.provider,
         "gpu_model": e.bid.capacity.gpu_model,
-        "gates": {"passed": e.passes_gates, "failed": [{"code": g.code, "reason": g.message} for g in e.gates]},
+        "gates": {
+            "passed": e.passes_gates,
+            "failed": [{"code": g.code, "reason": g.message} for g in e.gates],
+        },
         "warnings": [{"code": w.code, "message": w.message} for w in e.warnings],
         "hbm_efficiency": round(e.hbm_efficiency, 6),
         "compute_efficiency": round(e.compute_efficiency, 6),
@@ -166,16 +208,21 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict:
         "traffic_profile": profile_words(w),
         "weights": {name: round(value, 6) for name, value in scorecard.weights.items()},
         "decision": {"basis": scorecard.decision_basis, "words": scorecard.decision_words},
-        "uncertainty": None if scorecard.uncertainty is None else {
+        "uncertainty": None
+        if scorecard.uncertainty is None
+        else {
             "samples": scorecard.uncertainty.samples,
             "seed": scorecard.uncertainty.seed,
             "inputs": "HBM efficiency (MBU) with a shared shock and compute efficiency shared by every bid "
-            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its evidence grade; "
-            "payment terms not stated, due on invoice to net 30 (resources/methodology.md section 8)",
+            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its "
+            "evidence grade; "
+            "payment terms not stated, due on invoice to net 30 (resources/methodology.md section "
+            "8)",
         },
         "tipping_points": tipping_json(serving_tipping_points(scorecard)),
         "bids": [
-            serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id), w) for score in scorecard.scores
+            serving_bid_to_json(score, evaluation.currency, scorecard.band(score.bid.id), w)
+            for score in scorecard.scores
         ],
     }
 
@@ -184,10 +231,13 @@ def band_text(band: ServingBand, currency: str) -> str:
     p10, _, p90 = band.cost_per_million
     m10, _, m90 = band.monthly_cost
     text = (
-        f"P10-P90 {format_money(p10, currency, cents=True)}-{format_money(p90, currency, cents=True)} per M tokens, "
+        "P10-P90 "
+        f"{format_money(p10, currency, cents=True)}-{format_money(p90, currency, cents=True)} per "
+        "M tokens, "
         f"{format_money(m10, currency)}-{format_money(m90, currency)} a month; "
         f"cheapest in {band.chance_cheapest:.0%} of samples; mean "
-        f"{format_money(band.mean_cost_per_million, currency, cents=True)}, the point figure at its "
+        f"{format_money(band.mean_cost_per_million, currency, cents=True)}, the point figure at "
+        "its "
         f"P{100 * band.point_percentile:.0f}"
     )
     if band.chance_servable < 1:
@@ -203,13 +253,16 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
     lines = [
         evaluation.title,
         f"Service: {w.name}; {w.weight_bytes / 1e9:,.0f} GB of {w.precision.upper()} weights, "
-        f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT {w.ttft_target_ms:g} ms "
-        f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average {w.average_requests_per_s:g} req/s",
+        f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens, targets TTFT "
+        f"{w.ttft_target_ms:g} ms "
+        f"and {w.tpot_target_ms:g} ms per token, peak {w.peak_requests_per_s:g} req/s, average "
+        f"{w.average_requests_per_s:g} req/s",
         billing_basis(w)[0].upper() + billing_basis(w)[1:] + ".",
         *([f"Traffic profile: {profile_words(w)}."] if profile_words(w) else []),
         f"Ranked on the {scorecard.decision_words}.",
         "",
-        f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} {'tok/s/GPU':>9} "
+        f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} "
+        f"{'tok/s/GPU':>9} "
         f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'per M in+out':>12} {'score':>6}",
     ]
     for score in scorecard.scores:
@@ -218,10 +271,12 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         head = f"{e.bid.id:<16.16} {e.bid.capacity.gpu_model:<9.9} {price:>11}"
         if e.passes_gates:
             lines.append(
-                f"{score.rank:>4}  {head} {e.tensor_parallel:>3} {e.batch:>5} {e.tokens_per_s_per_gpu:>9,.0f} "
+                f"{score.rank:>4}  {head} {e.tensor_parallel:>3} {e.batch:>5} "
+                f"{e.tokens_per_s_per_gpu:>9,.0f} "
                 f"{e.gpus_billed:>5,} {format_money(e.monthly_cost, currency):>11} "
                 f"{format_money(e.cost_per_million_tokens, currency, cents=True):>12} "
-                f"{format_money(blended(e.cost_per_million_tokens, w), currency, cents=True):>12} {score.weighted_score:>6.3f}"
+                f"{format_money(blended(e.cost_per_million_tokens, w), currency, cents=True):>12} "
+                f"{score.weighted_score:>6.3f}"
             )
         else:
             lines.append(f"{'--':>4}  {head}  CANNOT SERVE")
@@ -234,14 +289,25 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                 f"note {e.bid.id}: batch {e.batch} limited by {e.batch_limit}; {bound} decode step "
                 f"{e.decode_step_ms:.1f} ms ({e.tp_allreduce_ms:.1f} ms of it TP all-reduce), "
                 f"{e.tpot_ms:.1f} ms per token, "
-                f"first token {e.ttft_ms:,.0f} ms + P{w.ttft_percentile:g} queueing {e.queue_wait_ms:,.0f} ms"
-                + (f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per step" if e.tp_fabric_latency_ms else "")
+                f"first token {e.ttft_ms:,.0f} ms + P{w.ttft_percentile:g} queueing "
+                f"{e.queue_wait_ms:,.0f} ms"
+                + (
+                    f", TP across nodes adds {e.tp_fabric_latency_ms:.2f} ms per step"
+                    if e.tp_fabric_latency_ms
+                    else ""
+                )
                 + f"; {e.replicas} replicas ({e.replicas_for_mean} carry the stated peak's mean rate; the rest "
                 f"are queueing headroom, the {w.forecast_margin_percent:g}% forecast margin and "
-                f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the stated peak; "
+                f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the "
+                "stated peak; "
                 f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed"
-                + (f" at peak: {e.reserved_gpus:,} reserved all month plus {e.burst_gpu_hours:,.0f} GPU-hours "
-                   "a month on demand above them" if e.bursts else "")
+                + (
+                    f" at peak: {e.reserved_gpus:,} reserved all month plus "
+                    f"{e.burst_gpu_hours:,.0f} GPU-hours "
+                    "a month on demand above them"
+                    if e.bursts
+                    else ""
+                )
             )
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:
@@ -263,27 +329,38 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
     for score in scorecard.scores:
         e, bid = score.estimate, score.bid
         serves = e.passes_gates
-        rows.append({
-            "rank": score.rank,
-            "bid id": bid.id,
-            "provider": bid.quote.provider,
-            "GPU model": bid.capacity.gpu_model,
-            f"price per GPU-hour [{currency}]": money(e.price_per_gpu_hour),
-            "gates": "can serve" if serves else "; ".join(g.message for g in e.gates),
-            "tensor parallel": e.tensor_parallel if serves else None,
-            "batch per replica": e.batch if serves else None,
-            "output tokens/s per GPU": round(e.tokens_per_s_per_gpu, 1) if serves else None,
-            "GPUs needed": e.gpus_needed if serves else None,
-            "GPUs billed": e.gpus_billed if serves else None,
-            f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
-            f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens) if serves else None,
-            f"cost per million tokens, input and output [{currency}]":
-                money(blended(e.cost_per_million_tokens, scorecard.evaluation.workload)) if serves else None,
-            f"cost per million P10-P90 [{currency}]": _band_range(scorecard.band(bid.id)) if serves else None,
-            "chance cheapest [%]": _chance(scorecard.band(bid.id)) if serves else None,
-            "weighted score": None if score.weighted_score is None else round(score.weighted_score, 4),
-            "flags": "; ".join(w.message for w in e.warnings),
-        })
+        rows.append(
+            {
+                "rank": score.rank,
+                "bid id": bid.id,
+                "provider": bid.quote.provider,
+                "GPU model": bid.capacity.gpu_model,
+                f"price per GPU-hour [{currency}]": money(e.price_per_gpu_hour),
+                "gates": "can serve" if serves else "; ".join(g.message for g in e.gates),
+                "tensor parallel": e.tensor_parallel if serves else None,
+                "batch per replica": e.batch if serves else None,
+                "output tokens/s per GPU": round(e.tokens_per_s_per_gpu, 1) if serves else None,
+                "GPUs needed": e.gpus_needed if serves else None,
+                "GPUs billed": e.gpus_billed if serves else None,
+                f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
+                f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens)
+                if serves
+                else None,
+                f"cost per million tokens, input and output [{currency}]": money(
+                    blended(e.cost_per_million_tokens, scorecard.evaluation.workload)
+                )
+                if serves
+                else None,
+                f"cost per million P10-P90 [{currency}]": _band_range(scorecard.band(bid.id))
+                if serves
+                else None,
+                "chance cheapest [%]": _chance(scorecard.band(bid.id)) if serves else None,
+                "weighted score": None
+                if score.weighted_score is None
+                else round(score.weighted_score, 4),
+                "flags": "; ".join(w.message for w in e.warnings),
+            }
+        )
     return rows
 
 

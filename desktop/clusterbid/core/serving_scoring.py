@@ -5,16 +5,20 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
-from clusterbid.core.ranking import BidScore, rank_bids
+from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.provider_rating import ratings_by_provider
+from clusterbid.core.ranking import BidScore, rank_bids
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
-from clusterbid.core.uncertainty.serving_montecarlo import ServingBand, ServingUncertainty, serving_uncertainty
+from clusterbid.core.uncertainty.serving_montecarlo import (
+    ServingBand,
+    ServingUncertainty,
+    serving_uncertainty,
+)
 from clusterbid.core.workloads import is_serving
 
 # The policy's cost weight (named for training's cost to finish) weighs the serving cost.
@@ -29,11 +33,15 @@ class ServingScorecard:
     scores: tuple[BidScore[ServingEstimate], ...]
     uncertainty: ServingUncertainty | None = None  # P10-P90 bands and chance of being cheapest
     decision_basis: str = "point"  # issue 31: "expected" or "p50" once ranked on the bands
-    decision_costs: dict[str, float] = field(default_factory=dict)  # bid id -> cost per million ranked
+    decision_costs: dict[str, float] = field(
+        default_factory=dict
+    )  # bid id -> cost per million ranked
 
     @property
     def decision_words(self) -> str:
-        return DECISION_WORDS[self.decision_basis].replace("net cost", "cost per million output tokens")
+        return DECISION_WORDS[self.decision_basis].replace(
+            "net cost", "cost per million output tokens"
+        )
 
     def band(self, bid_id: str) -> ServingBand | None:
         if self.uncertainty is None:
@@ -47,7 +55,11 @@ class ServingScorecard:
 
 def serving_evidence_score(bid: Bid) -> float:
     """Best grade of measured decode throughput on file (none: 0)."""
-    grades = [GRADE_SCORES[e.grade] for e in bid.evidence if e.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT]
+    grades = [
+        GRADE_SCORES[e.grade]
+        for e in bid.evidence
+        if e.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
+    ]
     return max(grades, default=0.0)
 
 
@@ -55,28 +67,44 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
     """Run the serving model, set aside bids that cannot serve, and rank the rest."""
     if not is_serving(evaluation):
         raise InputError("this evaluation buys a training run: score it with score_evaluation")
-    rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids]
-    run = estimate_serving(evaluation.workload, evaluation.bids, rates, currency=evaluation.currency)
+    rates = [
+        float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids
+    ]
+    run = estimate_serving(
+        evaluation.workload, evaluation.bids, rates, currency=evaluation.currency
+    )
     # Issue 34: the policy's must-haves exclude a bid, as the fleet's own gates do.
     estimates = tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in run.bids)
     normalised = evaluation.policy.weights.normalised()
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
 
     def criteria(estimate: ServingEstimate) -> dict[str, float]:
-        values = non_cost_criteria(estimate.bid, evaluation.policy.required_certifications,
-                                   ratings_by_provider(evaluation.provider_ratings))
+        values = non_cost_criteria(
+            estimate.bid,
+            evaluation.policy.required_certifications,
+            ratings_by_provider(evaluation.provider_ratings),
+        )
         values["evidence"] = serving_evidence_score(estimate.bid)
         return values
 
     # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),
     # not on the point estimate, which sizes each fleet at its assumed efficiencies.
-    uncertainty = serving_uncertainty(run, seed=evaluation.policy.random_seed)  # common numbers, as training
+    uncertainty = serving_uncertainty(
+        run, seed=evaluation.policy.random_seed
+    )  # common numbers, as training
     basis = evaluation.policy.decision_basis
-    costs = {b.bid_id: b.decision_cost(basis) for b in uncertainty.bands
-             if math.isfinite(b.decision_cost(basis))}
+    costs = {
+        b.bid_id: b.decision_cost(basis)
+        for b in uncertainty.bands
+        if math.isfinite(b.decision_cost(basis))
+    }
 
     def cost(e: ServingEstimate) -> float:
         return costs.get(e.bid.id, e.cost_per_million_tokens)
 
-    scores = rank_bids(estimates, cost=cost, cost_criterion=COST_CRITERION, weights=weights, criteria=criteria)
-    return ServingScorecard(evaluation, weights, scores, uncertainty, basis if costs else "point", costs)
+    scores = rank_bids(
+        estimates, cost=cost, cost_criterion=COST_CRITERION, weights=weights, criteria=criteria
+    )
+    return ServingScorecard(
+        evaluation, weights, scores, uncertainty, basis if costs else "point", costs
+    )

@@ -32,32 +32,44 @@ def check_traffic_profile(w: StatesTraffic) -> None:
     """Raise ValueError in words when the profile contradicts itself or the stated rates."""
     peak, average = w.peak_requests_per_s, w.average_requests_per_s
     if w.peak_hours_per_day is not None and w.hourly_share_of_peak is not None:
-        raise ValueError("give either peak_hours_per_day or hourly_share_of_peak (the traffic profile), not both")
+        raise ValueError(
+            "give either peak_hours_per_day or hourly_share_of_peak (the traffic profile), not both"
+        )
     if w.peak_hours_per_day is not None:
         hours = w.peak_hours_per_day
         if hours * peak > HOURS_PER_DAY * average * (1 + 1e-9):
             needed = hours * peak / HOURS_PER_DAY
             raise ValueError(
-                f"peak_hours_per_day {hours:g} at {peak:g} requests/s already averages {needed:.4g} requests/s over "
-                f"the day, more than average_requests_per_s ({average:g}): shorten the peak or raise the average"
+                f"peak_hours_per_day {hours:g} at {peak:g} requests/s already averages "
+                f"{needed:.4g} requests/s over "
+                f"the day, more than average_requests_per_s ({average:g}): shorten the peak or "
+                "raise the average"
             )
     shares = w.hourly_share_of_peak
     if shares is None:
         return
     if len(shares) != HOURS_PER_DAY:
-        raise ValueError(f"hourly_share_of_peak needs 24 values (one per hour of the day), not {len(shares)}")
+        raise ValueError(
+            f"hourly_share_of_peak needs 24 values (one per hour of the day), not {len(shares)}"
+        )
     bad = [(hour, s) for hour, s in enumerate(shares) if not 0 <= s <= 1]
     if bad:
         hour, share = bad[0]
-        raise ValueError(f"hourly_share_of_peak hour {hour} is {share:g}: each hour is a share of the peak, 0 to 1")
+        raise ValueError(
+            f"hourly_share_of_peak hour {hour} is {share:g}: each hour is a share of the peak, 0 "
+            "to 1"
+        )
     if max(shares) < 1 - 1e-9:
-        raise ValueError(f"hourly_share_of_peak reaches only {max(shares):g}: the busiest hour is the peak, "
-                         "so the largest value must be 1")
+        raise ValueError(
+            f"hourly_share_of_peak reaches only {max(shares):g}: the busiest hour is the peak, "
+            "so the largest value must be 1"
+        )
     implied = sum(shares) / HOURS_PER_DAY * peak
     if abs(implied - average) > AVERAGE_AGREEMENT * average:
         raise ValueError(
             f"hourly_share_of_peak averages {implied:.4g} requests/s at a peak of {peak:g}, but "
-            f"average_requests_per_s is {average:g}: set the average to {implied:.4g} or correct the hours"
+            f"average_requests_per_s is {average:g}: set the average to {implied:.4g} or correct "
+            "the hours"
         )
 
 
@@ -68,7 +80,9 @@ def traffic_levels(w: StatesTraffic) -> tuple[tuple[float, float], ...]:
         hours = w.peak_hours_per_day
         if hours >= HOURS_PER_DAY:
             return ((1.0, 1.0),)
-        base = (HOURS_PER_DAY * w.average_requests_per_s - hours * w.peak_requests_per_s) / (HOURS_PER_DAY - hours)
+        base = (HOURS_PER_DAY * w.average_requests_per_s - hours * w.peak_requests_per_s) / (
+            HOURS_PER_DAY - hours
+        )
         levels = {max(base, 0.0) / w.peak_requests_per_s: (HOURS_PER_DAY - hours) / HOURS_PER_DAY}
         levels[1.0] = levels.get(1.0, 0.0) + hours / HOURS_PER_DAY
         return tuple(sorted(levels.items()))
@@ -85,11 +99,17 @@ def profile_words(w: StatesTraffic) -> str | None:
     if w.peak_hours_per_day is not None:
         levels = traffic_levels(w)
         base = levels[0][0] * w.peak_requests_per_s
-        return (f"{w.peak_hours_per_day:g} hours a day at the peak of {w.peak_requests_per_s:g} requests/s, "
-                f"the rest at {base:.3g} (stated by the buyer)")
+        return (
+            f"{w.peak_hours_per_day:g} hours a day at the peak of {w.peak_requests_per_s:g} "
+            "requests/s, "
+            f"the rest at {base:.3g} (stated by the buyer)"
+        )
     if w.hourly_share_of_peak is not None:
         low = min(w.hourly_share_of_peak) * w.peak_requests_per_s
         busy = sum(1 for s in w.hourly_share_of_peak if s >= 1 - 1e-9)
-        return (f"an hourly shape from {low:.3g} to {w.peak_requests_per_s:g} requests/s, {busy} hour(s) a day at "
-                "the peak (stated by the buyer)")
+        return (
+            f"an hourly shape from {low:.3g} to {w.peak_requests_per_s:g} requests/s, {busy} "
+            "hour(s) a day at "
+            "the peak (stated by the buyer)"
+        )
     return None

@@ -21,12 +21,22 @@ from pydantic import BaseModel
 
 CONTROL_AND_BIDI = "\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069"
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt) less U+200E/U+200F (above).
-INVISIBLE = ("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d"
-             "\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
-             "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff")
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200d"
+    "\u2060-\u2064\u206a-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
 FORBIDDEN = re.compile(f"[{CONTROL_AND_BIDI}{INVISIBLE}]")
-NAMES = {"\x00": "NUL", "\x07": "BEL", "\x08": "BS", "\x1b": "ESC", "\x7f": "DEL", "\x9b": "CSI",
-         "\u202e": "RIGHT-TO-LEFT OVERRIDE", "\u202d": "LEFT-TO-RIGHT OVERRIDE"}
+NAMES = {
+    "\x00": "NUL",
+    "\x07": "BEL",
+    "\x08": "BS",
+    "\x1b": "ESC",
+    "\x7f": "DEL",
+    "\x9b": "CSI",
+    "\u202e": "RIGHT-TO-LEFT OVERRIDE",
+    "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+}
 
 
 # The bidi marks are allowed for right-to-left names, but they draw nothing either: two names that
@@ -56,12 +66,20 @@ def text_problem(value: str, where: str) -> str | None:
     found = FORBIDDEN.search(value)
     if found is None:
         return None
-    kind = ("an invisible character" if re.match(f"[{INVISIBLE}]", found.group())
-            else "control and text-direction override characters")
-    rule = ("it draws nothing, so two names that differ by it look the same"
-            if kind == "an invisible character" else "they are not allowed")
-    return (f"{where} holds the character {describe(found.group())} at position {found.start() + 1}; "
-            f"{kind}: {rule}; retype the text without it")
+    kind = (
+        "an invisible character"
+        if re.match(f"[{INVISIBLE}]", found.group())
+        else "control and text-direction override characters"
+    )
+    rule = (
+        "it draws nothing, so two names that differ by it look the same"
+        if kind == "an invisible character"
+        else "they are not allowed"
+    )
+    return (
+        f"{where} holds the character {describe(found.group())} at position {found.start() + 1}; "
+        f"{kind}: {rule}; retype the text without it"
+    )
 
 
 # Validation context set by a reader that already scanned the whole JSON text once (the store,

@@ -67,13 +67,23 @@ def unstated_criteria(scorecard: Scorecard) -> dict[str, list[UnstatedCriterion]
         rank_if_stated = None
         if score.rank is not None and score.weighted_score is not None:
             best = score.weighted_score + sum(
-                scorecard.weights.get(name, 0.0) * (1.0 - score.criteria.get(name, 0.0)) for name in names)
+                scorecard.weights.get(name, 0.0) * (1.0 - score.criteria.get(name, 0.0))
+                for name in names
+            )
             cost = scorecard.decision_cost(score)
             rank_if_stated = 1 + sum(
-                1 for other in ranked if other is not score and other.weighted_score is not None
-                and (other.weighted_score > best
-                     or (other.weighted_score == best and scorecard.decision_cost(other) < cost)))
-        result[score.bid.id] = [UnstatedCriterion(name, score.rank, rank_if_stated) for name in names]
+                1
+                for other in ranked
+                if other is not score
+                and other.weighted_score is not None
+                and (
+                    other.weighted_score > best
+                    or (other.weighted_score == best and scorecard.decision_cost(other) < cost)
+                )
+            )
+        result[score.bid.id] = [
+            UnstatedCriterion(name, score.rank, rank_if_stated) for name in names
+        ]
     return result
 
 
@@ -83,11 +93,18 @@ def unstated_lines(found: list[UnstatedCriterion]) -> list[str]:
         return []  # excluded by a gate: the facility line already says what is blank
     blank = {item.criterion for item in found}
     what = " and ".join(
-        words for name, words in (("datacenter_tier", "the data-centre tier (scored as tier I)"),
-                                  ("certifications", "its certifications (each required one scored as not held)"))
-        if name in blank)
+        words
+        for name, words in (
+            ("datacenter_tier", "the data-centre tier (scored as tier I)"),
+            ("certifications", "its certifications (each required one scored as not held)"),
+        )
+        if name in blank
+    )
     item = found[0]
-    outcome = (f"stated at their best the bid would rank {item.rank_if_stated}, not {item.rank}: ask the "
-               "provider before deciding" if item.moves_rank
-               else f"stated at their best the bid would still rank {item.rank}")
+    outcome = (
+        f"stated at their best the bid would rank {item.rank_if_stated}, not {item.rank}: ask the "
+        "provider before deciding"
+        if item.moves_rank
+        else f"stated at their best the bid would still rank {item.rank}"
+    )
     return [f"Not stated: {what}; {outcome}."]

@@ -7,8 +7,8 @@ from typing import Annotated
 
 from pydantic import Discriminator, Tag
 
-from clusterbid.core.model_parsing import parse_model
 from clusterbid.core.errors import InputError
+from clusterbid.core.model_parsing import parse_model
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
 
@@ -44,5 +44,7 @@ def read_workload(path: Path) -> Workload | InferenceWorkload:
     text = read_json_text(path)  # size checked before anything is read
     kind = workload_kind(loads(text, str(path)))
     if kind not in WORKLOAD_KINDS:
-        raise InputError(f"{path}: kind is {kind!r}; a workload's kind is 'training' or 'inference'")
+        raise InputError(
+            f"{path}: kind is {kind!r}; a workload's kind is 'training' or 'inference'"
+        )
     return parse_model(WORKLOAD_KINDS[kind], text, str(path))

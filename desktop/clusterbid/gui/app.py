@@ -19,7 +19,12 @@ def run_app(path: str | None = None) -> int:
     app.setApplicationName(APPLICATION)
     app.setOrganizationName(ORGANISATION)
     settings = AppSettings.for_user()
-    from clusterbid.gui.first_look import document_to_open, first_look, import_main_window, load_while_responsive
+    from clusterbid.gui.first_look import (
+        document_to_open,
+        first_look,
+        import_main_window,
+        load_while_responsive,
+    )
 
     # Issue 24: the table as last shown, painted before the models and the cost model load.
     look = first_look(document_to_open(path, settings), settings.window_state("geometry"))
@@ -62,10 +67,9 @@ def _paint_now(app, window, wait_s: float = 1.0) -> None:
 def open_main_window(path, settings):
     """The main window on `path`, the last evaluation or the demo; an InputError to show otherwise."""
     from clusterbid.core.errors import InputError
+    from clusterbid.core.workloads import is_serving
     from clusterbid.gui.main_window import MainWindow
     from clusterbid.gui.opening import startup_document
-
-    from clusterbid.core.workloads import is_serving
 
     try:
         document, note = startup_document(path, settings)
@@ -73,7 +77,6 @@ def open_main_window(path, settings):
         return exc
     if is_serving(document.evaluation):
         from clusterbid.gui.serving_window import ServingWindow
-
         from clusterbid.gui.zoom import PresentationZoom
 
         zoom = PresentationZoom(settings.zoom())  # the zoom the officer last presented at

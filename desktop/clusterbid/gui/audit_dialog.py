@@ -15,14 +15,19 @@ class AuditTrailDialog(QDialog):
         report = document.audit_now()
         self.setWindowTitle(f"Audit trail of {document.path.name}")
         self.resize(900, 600)
-        verdict = QLabel("The chain holds: every recorded change is intact and accounts for the evaluation."
-                         if report.ok else f"The chain is broken: {report.reason}")
+        verdict = QLabel(
+            "The chain holds: every recorded change is intact and accounts for the evaluation."
+            if report.ok
+            else f"The chain is broken: {report.reason}"
+        )
         verdict.setWordWrap(True)
         verdict.setStyleSheet("" if report.ok else "color: #b00020; font-weight: bold")
         self.text = QPlainTextEdit(format_audit(report))
         self.text.setReadOnly(True)
         self.text.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.text.moveCursor(self.text.textCursor().MoveOperation.End)  # the head and anchors are at the end
+        self.text.moveCursor(
+            self.text.textCursor().MoveOperation.End
+        )  # the head and anchors are at the end
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)

@@ -35,9 +35,16 @@ class _Relay(QObject):
 
 
 class _Runnable(QRunnable):
-    def __init__(self, work: Callable[[Progress], object], progress: Progress, relay: _Relay, generation: int) -> None:
+    def __init__(
+        self, work: Callable[[Progress], object], progress: Progress, relay: _Relay, generation: int
+    ) -> None:
         super().__init__()
-        self._work, self._progress, self._relay, self._generation = work, progress, relay, generation
+        self._work, self._progress, self._relay, self._generation = (
+            work,
+            progress,
+            relay,
+            generation,
+        )
 
     def run(self) -> None:
         try:
@@ -76,8 +83,13 @@ class BackgroundTasks(QObject):
         self._generations = itertools.count(1)
         self._current: dict[str, tuple[int, Progress, Callable, Callable | None]] = {}
 
-    def run(self, name: str, work: Callable[[Progress], object], on_done: Callable[[object], None],
-            on_error: Callable[[Exception], None] | None = None) -> int:
+    def run(
+        self,
+        name: str,
+        work: Callable[[Progress], object],
+        on_done: Callable[[object], None],
+        on_error: Callable[[Exception], None] | None = None,
+    ) -> int:
         self.cancel(name)
         generation = next(self._generations)
         progress = Progress(self._relay, generation)

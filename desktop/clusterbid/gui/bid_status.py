@@ -16,8 +16,11 @@ class BidStatus(Enum):
     FAILED_GATE = "failed gate"
 
 
-BADGES = {BidStatus.COMPLETE: "✓ complete", BidStatus.MISSING_EVIDENCE: "! missing evidence",
-          BidStatus.FAILED_GATE: "✗ failed gate"}
+BADGES = {
+    BidStatus.COMPLETE: "✓ complete",
+    BidStatus.MISSING_EVIDENCE: "! missing evidence",
+    BidStatus.FAILED_GATE: "✗ failed gate",
+}
 # Two shades per status: the dark ones read on a light window, the light ones on a dark window.
 _COLOURS = {
     BidStatus.COMPLETE: ("#1b6e2a", "#7ddc8f"),
@@ -48,8 +51,11 @@ EVIDENCE_WORDS = {
 def missing_evidence(score: BidScore) -> list[str]:
     """The evidence a bid lacks, in words: one line per expected group it has nothing from."""
     kinds = {evidence.kind for evidence in score.bid.evidence}
-    return [" or ".join(EVIDENCE_WORDS[k] for k in group) for group in EXPECTED_EVIDENCE
-            if not kinds.intersection(group)]
+    return [
+        " or ".join(EVIDENCE_WORDS[k] for k in group)
+        for group in EXPECTED_EVIDENCE
+        if not kinds.intersection(group)
+    ]
 
 
 def is_dark(palette: QPalette) -> bool:

@@ -19,7 +19,14 @@ class ReplaceSnapshotCommand(QUndoCommand):
     """Already applied when pushed (the session commits first, so a refused edit never enters
     the stack); redo after an undo applies `new` again."""
 
-    def __init__(self, session: Session, old: Evaluation, new: Evaluation, text: str, merge_key: object = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        old: Evaluation,
+        new: Evaluation,
+        text: str,
+        merge_key: object = None,
+    ) -> None:
         super().__init__(text)
         self._session = session
         self.old = old

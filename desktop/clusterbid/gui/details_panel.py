@@ -44,37 +44,55 @@ class DetailsPanel(QTextBrowser):
 
     def show_bid(self, scorecard: Scorecard, score: BidScore | None) -> None:
         if score is None:
-            self._set_page("<p>Select a bid to see its figures and the assumptions behind them.</p>")
+            self._set_page(
+                "<p>Select a bid to see its figures and the assumptions behind them.</p>"
+            )
             return
         palette = self.palette()
         muted = _muted(palette)
         estimate = score.estimate
         bid = score.bid
         # the bid as the table shows it, provider and GPU model, never the evaluation's id
-        parts = [f"<h3>{escape(bid.quote.provider)} <small>({escape(bid.capacity.gpu_model)})</small></h3>"]
+        parts = [
+            f"<h3>{escape(bid.quote.provider)} "
+            f"<small>({escape(bid.capacity.gpu_model)})</small></h3>"
+        ]
         if estimate.gates:
             colour = status_colour(BidStatus.FAILED_GATE, palette).name()
             items = "".join(f"<li>{escape(g.message)}</li>" for g in estimate.gates)
-            parts.append(f"<p style='color:{colour}'><b>Excluded from the ranking:</b></p><ul>{items}</ul>")
+            parts.append(
+                f"<p style='color:{colour}'><b>Excluded from the ranking:</b></p><ul>{items}</ul>"
+            )
         gaps = missing_evidence(score)
         if gaps:
             colour = status_colour(BidStatus.MISSING_EVIDENCE, palette).name()
-            parts.append(f"<p style='color:{colour}'><b>Missing evidence:</b> {escape('; '.join(gaps))}</p>")
+            parts.append(
+                f"<p style='color:{colour}'><b>Missing evidence:</b> {escape('; '.join(gaps))}</p>"
+            )
         if estimate.warnings:
             items = "".join(f"<li>{escape(w.message)}</li>" for w in estimate.warnings)
             parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
         currency = scorecard.evaluation.currency
-        money_rows = contract_lines(estimate, currency, cents=True) if estimate.passes_gates else [
-            ("Contract", billing_words(bid, currency))]
-        contract = "".join(f"<p style='margin:4px 0'><b>{escape(k)}:</b> {escape(v)}</p>" for k, v in money_rows)
+        money_rows = (
+            contract_lines(estimate, currency, cents=True)
+            if estimate.passes_gates
+            else [("Contract", billing_words(bid, currency))]
+        )
+        contract = "".join(
+            f"<p style='margin:4px 0'><b>{escape(k)}:</b> {escape(v)}</p>" for k, v in money_rows
+        )
         parts.append(f"<h4>What the contract commits to</h4>{contract}")
-        parts.append(f"<p><small style='color:{muted}'>Payment terms priced at the "
-                     f"{escape(cash_words(scorecard.evaluation.workload.plan))}</small></p>")
+        parts.append(
+            f"<p><small style='color:{muted}'>Payment terms priced at the "
+            f"{escape(cash_words(scorecard.evaluation.workload.plan))}</small></p>"
+        )
         # Name and value on one line, the source small beneath: readable in a narrow pane.
         rows = "".join(
             f"<p style='margin:4px 0'><b>{escape(a.name)}:</b> {escape(a.value)}<br>"
             f"<small style='color:{muted}'>{escape(a.source)}</small></p>"
-            for a in bid_assumptions(estimate, scorecard.evaluation.workload, scorecard.evaluation.currency)
+            for a in bid_assumptions(
+                estimate, scorecard.evaluation.workload, scorecard.evaluation.currency
+            )
         )
         parts.append(f"<h4>Assumptions behind the figures</h4>{rows}")
         parts.append(waterfall_html(scorecard, score, muted))
@@ -88,13 +106,19 @@ class DetailsPanel(QTextBrowser):
         from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
         # Derived on the worker that scored (gui/rescoring.py) and kept on the scorecard: a lookup here.
-        effects = {effect.field: effect for effect in scorecard_default_effects(scorecard).get(bid.id, [])}
+        effects = {
+            effect.field: effect for effect in scorecard_default_effects(scorecard).get(bid.id, [])
+        }
         currency = scorecard.evaluation.currency
-        deciding = [field_words(e.field) for e in effects.values() if e.moves_rank and e.kind != "measured"]
+        deciding = [
+            field_words(e.field) for e in effects.values() if e.moves_rank and e.kind != "measured"
+        ]
         html = ["<h4>Where the figures come from</h4>"]
         if deciding:
-            html.append(f"<p><b>This bid's cost rank depends on figures nobody verified:</b> "
-                        f"{escape(', '.join(deciding))}.</p>")
+            html.append(
+                f"<p><b>This bid's cost rank depends on figures nobody verified:</b> "
+                f"{escape(', '.join(deciding))}.</p>"
+            )
         ordered = [*effects] + sorted(path for path in bid.provenance if path not in effects)
         for path in ordered:
             source = bid.provenance[path]
@@ -103,16 +127,24 @@ class DetailsPanel(QTextBrowser):
             if source.kind in ("default", "not_stated") and default is not None:
                 words += f" (range {default.low:g}-{default.high:g}; {default.source})"
             effect = effects.get(path)
-            moves = (effect_words(effect, currency) if effect
-                     else "enters the net cost only as the credit expected to be claimed"
-                     if path == "reliability.sla_credit_percent" else "does not enter the cost to finish")
-            html.append(f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
-                        f"{figure_value(bid, path):g} — {escape(words)}<br>"
-                        f"<small style='color:{muted}'>{escape(moves)}</small></p>")
+            moves = (
+                effect_words(effect, currency)
+                if effect
+                else "enters the net cost only as the credit expected to be claimed"
+                if path == "reliability.sla_credit_percent"
+                else "does not enter the cost to finish"
+            )
+            html.append(
+                f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
+                f"{figure_value(bid, path):g} — {escape(words)}<br>"
+                f"<small style='color:{muted}'>{escape(moves)}</small></p>"
+            )
         workload = scorecard.evaluation.workload
         html.append("<p><b>Workload inputs (every bid):</b></p>")
         for name, source in sorted(workload.provenance.items()):
             who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
-            html.append(f"<p style='margin:2px 0'>{escape(_first_upper(field_words(name)))}: "
-                        f"{getattr(workload, name):g} — {escape(source.label + who)}</p>")
+            html.append(
+                f"<p style='margin:2px 0'>{escape(_first_upper(field_words(name)))}: "
+                f"{getattr(workload, name):g} — {escape(source.label + who)}</p>"
+            )
         return "".join(html)

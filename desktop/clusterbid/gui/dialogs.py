@@ -29,7 +29,9 @@ def show_task_error(parent: QWidget, title: str, exc: Exception) -> None:
     if isinstance(exc, (InputError, OSError)):  # a step it names, as the app's own field or menu
         show_problem(parent, title, render(str(exc), STEP_WORDS))
     else:
-        show_problem(parent, title, f"Internal error ({type(exc).__name__}: {exc}); please report it.")
+        show_problem(
+            parent, title, f"Internal error ({type(exc).__name__}: {exc}); please report it."
+        )
 
 
 def show_info(parent: QWidget, title: str, text: str) -> None:
@@ -39,8 +41,13 @@ def show_info(parent: QWidget, title: str, text: str) -> None:
 def confirm_box(parent: QWidget, title: str, text: str) -> QMessageBox:
     """A Yes/No question about something that cannot be undone: No is the default, so Enter
     (or Escape) keeps what the officer has; only a deliberate Yes goes ahead."""
-    box = QMessageBox(QMessageBox.Icon.Question, title, text,
-                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Question,
+        title,
+        text,
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        parent,
+    )
     box.setDefaultButton(QMessageBox.StandardButton.No)
     box.setEscapeButton(QMessageBox.StandardButton.No)
     return box

@@ -32,7 +32,9 @@ def with_workload(evaluation: Evaluation, workload: Workload) -> Evaluation:
     return rebuilt(evaluation, "the edited workload", workload=workload)
 
 
-def with_bids_added(evaluation: Evaluation, bids: list[Bid] | tuple[Bid, ...], what: str) -> Evaluation:
+def with_bids_added(
+    evaluation: Evaluation, bids: list[Bid] | tuple[Bid, ...], what: str
+) -> Evaluation:
     return rebuilt(evaluation, what, bids=(*evaluation.bids, *bids))
 
 
@@ -42,7 +44,9 @@ def with_bid_replaced(evaluation: Evaluation, bid_id: str, bid: Bid) -> Evaluati
 
 
 def without_bid(evaluation: Evaluation, bid_id: str) -> Evaluation:
-    return rebuilt(evaluation, f"removing {bid_id}", bids=tuple(b for b in evaluation.bids if b.id != bid_id))
+    return rebuilt(
+        evaluation, f"removing {bid_id}", bids=tuple(b for b in evaluation.bids if b.id != bid_id)
+    )
 
 
 def copy_id(bid_id: str, taken: set[str]) -> str:

@@ -72,8 +72,11 @@ class EvaluationFiles:
 
         # One presentation zoom for the app: zooming there lays this window out too, and back.
         zoom_layout = getattr(self.window, "zoom_layout", None)
-        shown = ServingWindow(document, zoom=getattr(self.window, "zoom", None),
-                              zoom_to=None if zoom_layout is None else zoom_layout.set)
+        shown = ServingWindow(
+            document,
+            zoom=getattr(self.window, "zoom", None),
+            zoom_to=None if zoom_layout is None else zoom_layout.set,
+        )
         shown.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         # Held here so a second serving window does not drop (and silently delete) the first.
         self.serving_windows.append(shown)

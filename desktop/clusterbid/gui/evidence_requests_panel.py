@@ -32,8 +32,10 @@ class EvidenceRequestsPanel(QWidget):
         self.text = QTextBrowser()
         self.text.setAccessibleName("Evidence worth asking for")
         self.export_button = QPushButton("Write request for evidence…")
-        self.export_button.setToolTip("Markdown and JSON a provider can follow; kept in the document "
-                                      "so that returned files are matched to it")
+        self.export_button.setToolTip(
+            "Markdown and JSON a provider can follow; kept in the document "
+            "so that returned files are matched to it"
+        )
         self.export_button.clicked.connect(self._export)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -45,8 +47,15 @@ class EvidenceRequestsPanel(QWidget):
         self.bid_id: str | None = None
         self._show()
 
-    def show_bid(self, document: EvaluationDocument, bid_id: str | None, voi=None, *, keep_value: bool = True,
-                 plan_values: tuple[str, ...] = ()) -> None:
+    def show_bid(
+        self,
+        document: EvaluationDocument,
+        bid_id: str | None,
+        voi=None,
+        *,
+        keep_value: bool = True,
+        plan_values: tuple[str, ...] = (),
+    ) -> None:
         """`voi`: the value of information of the current snapshot (None while it is computed);
         `plan_values`: the buyer's own plan figures valued with it, in words (issue 31)."""
         self.document, self.bid_id = document, bid_id
@@ -59,7 +68,9 @@ class EvidenceRequestsPanel(QWidget):
         if self.document is None or self.document.is_closed or self.bid_id is None:
             # A late analysis may arrive after the window closed (or switched) its document.
             self.export_button.setEnabled(False)
-            self.text.setHtml("<p>Select a bid to see which evidence is worth asking its provider for.</p>")
+            self.text.setHtml(
+                "<p>Select a bid to see which evidence is worth asking its provider for.</p>"
+            )
             return
         evaluation = self.document.evaluation
         parts = ["<h4>Evidence worth asking for</h4>"]
@@ -68,18 +79,36 @@ class EvidenceRequestsPanel(QWidget):
         else:
             found = asks(evaluation, self.voi, self.bid_id)
             items = "".join(f"<li>{escape(a.text)}</li>" for a in found)
-            parts.append(f"<ul>{items}</ul>" if found else "<p>No single measurement of this bid can change the "
-                         "choice on the current figures.</p>")
-            parts.append(f"<p><small>Value of information over {self.voi.samples:,} Monte Carlo samples, seed "
-                         f"{self.voi.seed} (methodology section 11).</small></p>")
-            if self.plan_values:  # every bid's: the buyer's own figures, which no provider can answer
+            parts.append(
+                f"<ul>{items}</ul>"
+                if found
+                else "<p>No single measurement of this bid can change the "
+                "choice on the current figures.</p>"
+            )
+            parts.append(
+                f"<p><small>Value of information over {self.voi.samples:,} Monte Carlo samples, "
+                "seed "
+                f"{self.voi.seed} (methodology section 11).</small></p>"
+            )
+            if (
+                self.plan_values
+            ):  # every bid's: the buyer's own figures, which no provider can answer
                 items = "".join(f"<li>{escape(line)}</li>" for line in self.plan_values)
-                parts.append(f"<h4>Your own plan's figures: which matters most</h4><ul>{items}</ul>")
-        statuses = [s for s in request_statuses(self.document, dt.date.today()) if s.request.bid_id == self.bid_id]
+                parts.append(
+                    f"<h4>Your own plan's figures: which matters most</h4><ul>{items}</ul>"
+                )
+        statuses = [
+            s
+            for s in request_statuses(self.document, dt.date.today())
+            if s.request.bid_id == self.bid_id
+        ]
         if statuses:
-            rows = "".join(f"<li><b>{escape(s.request.request_id)}</b> {escape(s.request.title)}: "
-                           f"{escape(STATE_WORDS[s.state])}, due {s.deadline.isoformat()}"
-                           f"{escape(' — ' + s.note) if s.note else ''}</li>" for s in statuses)
+            rows = "".join(
+                f"<li><b>{escape(s.request.request_id)}</b> {escape(s.request.title)}: "
+                f"{escape(STATE_WORDS[s.state])}, due {s.deadline.isoformat()}"
+                f"{escape(' — ' + s.note) if s.note else ''}</li>"
+                for s in statuses
+            )
             parts.append(f"<h4>Requests issued</h4><ul>{rows}</ul>")
         self.text.setHtml("".join(parts))
 
@@ -93,9 +122,16 @@ class EvidenceRequestsPanel(QWidget):
     def export_to(self, folder: Path) -> list[Path]:
         try:
             # quick (two small files and one row), and the document lives on this thread
-            written = request_evidence(self.document.evaluation, self.bid_id, self.voi, folder,
-                                     no_progress, NEVER_CANCELLED, issued=dt.date.today(),
-                                     document=self.document)
+            written = request_evidence(
+                self.document.evaluation,
+                self.bid_id,
+                self.voi,
+                folder,
+                no_progress,
+                NEVER_CANCELLED,
+                issued=dt.date.today(),
+                document=self.document,
+            )
         except InputError as exc:
             dialogs.show_problem(self, "The request for evidence was not written", str(exc))
             return []

@@ -17,8 +17,12 @@ _PLAIN = {
     "string_too_short": "cannot be empty",
     "finite_number": "enter an ordinary number (not infinity)",
 }
-_BOUNDS = {"greater_than": "must be more than {gt:g}", "greater_than_equal": "must be at least {ge:g}",
-           "less_than": "must be less than {lt:g}", "less_than_equal": "must be at most {le:g}"}
+_BOUNDS = {
+    "greater_than": "must be more than {gt:g}",
+    "greater_than_equal": "must be at least {ge:g}",
+    "less_than": "must be less than {lt:g}",
+    "less_than_equal": "must be at most {le:g}",
+}
 
 
 def plain_message(error: dict) -> str:
@@ -60,14 +64,15 @@ def _field_at(loc: tuple, fields: list[str]) -> str | None:
 def _first_named(message: str, fields: list[str]) -> str | None:
     """The field a cross-field message names first (a nested field by its own name)."""
     found = [
-        (m.start(), name) for name in fields
+        (m.start(), name)
+        for name in fields
         if (m := re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", message))
     ]
     return min(found)[1] if found else None
 
 
 def field_bounds(field: FieldInfo) -> str:
-    """"between 1 and 1,000,000" from the field's ge/gt/le/lt constraints, for tooltips."""
+    """ "between 1 and 1,000,000" from the field's ge/gt/le/lt constraints, for tooltips."""
     low = high = None
     for item in field.metadata:
         for attr, sign in (("ge", "≥"), ("gt", ">")):

@@ -140,6 +140,8 @@ def export_comparison_in_background(window, tasks: BackgroundTasks, scorecard, p
     tasks.run(
         "comparison export",
         lambda progress: export_comparison(scorecard, Path(path), progress, progress),
-        lambda _exported: window.statusBar().showMessage(f"Exported the comparison to {path}", 8000),
+        lambda _exported: window.statusBar().showMessage(
+            f"Exported the comparison to {path}", 8000
+        ),
         lambda exc: dialogs.show_task_error(window, "Could not export the comparison", exc),
     )

@@ -22,7 +22,9 @@ POLL_MS = 3_000  # for file systems whose changes the watcher never hears about
 class FileFollower(QObject):
     """Keeps `session` current with its file; `tell(text)` shows what changed (the status bar)."""
 
-    def __init__(self, session: Session, tell: Callable[[str], None], parent: QObject | None = None) -> None:
+    def __init__(
+        self, session: Session, tell: Callable[[str], None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self.session, self.tell = session, tell
         self.watcher = QFileSystemWatcher(self)

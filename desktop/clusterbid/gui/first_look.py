@@ -44,7 +44,9 @@ def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
             table.setItem(r, c, QTableWidgetItem(text))
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     window.setCentralWidget(table)
-    window.statusBar().showMessage("Scores as last shown for this evaluation; opening it and recomputing…")
+    window.statusBar().showMessage(
+        "Scores as last shown for this evaluation; opening it and recomputing…"
+    )
     if geometry is not None:
         window.restoreGeometry(geometry)
     else:
@@ -53,8 +55,9 @@ def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
     return window
 
 
-def load_while_responsive(app: QApplication, look: QMainWindow, load: Callable[[], object],
-                          slice_ms: int = 20) -> bool:
+def load_while_responsive(
+    app: QApplication, look: QMainWindow, load: Callable[[], object], slice_ms: int = 20
+) -> bool:
     """Run `load` (the imports the real window needs: most of a start) on a second thread while
     the first look handles its events: it repaints, moves and closes like any window. False when
     the officer closed it meanwhile (nothing more is opened), True once `load` is done."""

@@ -7,26 +7,35 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSize, Qt, QTimer
 from PySide6.QtWidgets import (
-    QDockWidget, QLabel, QMainWindow, QScrollArea, QSplitter, QTabWidget,
-    QVBoxLayout, QWidget,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QScrollArea,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.flops import flops_text
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
+from clusterbid.gui.acceptance_dialog import AcceptanceCommands
 from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
 from clusterbid.gui.comparison.empty_hint import EmptyHint
+from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.comparison.scorecard_table_model import BAND, WIN, ScorecardTableModel
 from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
-from clusterbid.gui.acceptance_dialog import AcceptanceCommands
-from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
 from clusterbid.gui.evaluation_files import EvaluationFiles
+from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
 from clusterbid.gui.file_commands import FileCommands, dropped_paths
+from clusterbid.gui.file_follower import FileFollower
 from clusterbid.gui.info_dialogs import InfoDialogs
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
@@ -36,30 +45,34 @@ from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
 from clusterbid.gui.task_progress import TaskProgress
 from clusterbid.gui.window_actions import WindowActions
-from clusterbid.gui.comparison.score_matrix import ScoreMatrix
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 from clusterbid.gui.zoom_layout import ZoomLayout
-from clusterbid.gui.file_follower import FileFollower
-from clusterbid.core.flops import flops_text
 
 
 def audit_banner(report) -> str:
     """The line under the summary for a document that fails its audit; it stays while it is open."""
-    return ("<br><span style='color:#b00020'><b>This document fails its audit:</b> "
-            f"{html.escape(report.reason or '')}. Edits are refused; a memo needs a reason, which is recorded."
-            "</span>")
+    return (
+        "<br><span style='color:#b00020'><b>This document fails its audit:</b> "
+        f"{html.escape(report.reason or '')}. Edits are refused; a memo needs a reason, which is "
+        "recorded."
+        "</span>"
+    )
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, document: EvaluationDocument, settings: AppSettings, note: str | None = None) -> None:
+    def __init__(
+        self, document: EvaluationDocument, settings: AppSettings, note: str | None = None
+    ) -> None:
         super().__init__()
         self.setObjectName("main_window")
         self.settings = settings
         self.session = Session(document, self)
         self.tasks = BackgroundTasks(self)
         self.rescorer = Rescorer(self.tasks, self)
-        self.follower = FileFollower(self.session, lambda text: self.statusBar().showMessage(text, 15_000), self)
+        self.follower = FileFollower(
+            self.session, lambda text: self.statusBar().showMessage(text, 15_000), self
+        )
         self.zoom = PresentationZoom(settings.zoom())
         self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
@@ -80,21 +93,37 @@ class MainWindow(QMainWindow):
         self.outline = OutlineTree()
         self.workload_editor = WorkloadEditor()
         self._build_layout()
-        self.memos = MemoCommands(self, self.tasks, lambda: self.session.document,
-                                  lambda: self.model.scorecard)
-        self.bids = BidEditor(self, self.session, self.comparison.selected_bid_id,
-                              draft_store=self._wizard_draft, after_edit=self._select_after_edit)
-        self.evaluations = EvaluationFiles(self, self.session, settings, switch_to=self.switch_document,
-                                           created=self.show_workload_editor)
+        self.memos = MemoCommands(
+            self, self.tasks, lambda: self.session.document, lambda: self.model.scorecard
+        )
+        self.bids = BidEditor(
+            self,
+            self.session,
+            self.comparison.selected_bid_id,
+            draft_store=self._wizard_draft,
+            after_edit=self._select_after_edit,
+        )
+        self.evaluations = EvaluationFiles(
+            self,
+            self.session,
+            settings,
+            switch_to=self.switch_document,
+            created=self.show_workload_editor,
+        )
         self.info = InfoDialogs(self, self.session)
         self.acceptance = AcceptanceCommands(self, self.session, self.comparison.selected_bid_id)
-        self.interchange = FileCommands(self, self.session, self.tasks,
-                                        scorecard=lambda: self.model.scorecard,
-                                        show_nccl_runs=self.show_nccl_runs)
+        self.interchange = FileCommands(
+            self,
+            self.session,
+            self.tasks,
+            scorecard=lambda: self.model.scorecard,
+            show_nccl_runs=self.show_nccl_runs,
+        )
         self.actions_ = WindowActions(self)
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
-        self.comparison.set_empty_hint(EmptyHint(self.actions_.edit_workload, self.actions_.add_bid,
-                                                 self.actions_.import_bids))
+        self.comparison.set_empty_hint(
+            EmptyHint(self.actions_.edit_workload, self.actions_.add_bid, self.actions_.import_bids)
+        )
         self.task_progress = TaskProgress(self, self.tasks)
         self._connect()
         self._restore_state()
@@ -125,7 +154,9 @@ class MainWindow(QMainWindow):
         self.table_splitter.setSizes([230, 170, 260])
         left_layout.addWidget(self.table_splitter, 1)
         self.side_tabs = QTabWidget()
-        details_split = QSplitter(Qt.Orientation.Vertical)  # the bid, then the evidence worth asking for
+        details_split = QSplitter(
+            Qt.Orientation.Vertical
+        )  # the bid, then the evidence worth asking for
         details_split.addWidget(self.details)
         details_split.addWidget(self.requests)
         details_split.setSizes([520, 200])
@@ -159,7 +190,9 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.session.evaluation_changed.connect(self._on_evaluation_changed)
-        self.session.edit_refused.connect(lambda text: dialogs.show_problem(self, "This change was not made", text))
+        self.session.edit_refused.connect(
+            lambda text: dialogs.show_problem(self, "This change was not made", text)
+        )
         self.rescorer.scored.connect(self._show_scorecard)
         self.rescorer.analysed.connect(self._show_analysis)
         self.rescorer.valued.connect(self._show_value)
@@ -180,15 +213,21 @@ class MainWindow(QMainWindow):
         w = evaluation.workload
         report = self.session.document.audit_report
         failed = "" if report.ok else "AUDIT FAILED — "
-        self.setWindowTitle(f"{failed}{evaluation.title} — {self.session.document.path.name} — ClusterBid")
+        self.setWindowTitle(
+            f"{failed}{evaluation.title} — {self.session.document.path.name} — ClusterBid"
+        )
         self.summary.setText(
             f"<b>{evaluation.title}</b> &nbsp; Planned job: {w.name}, <b>{w.job_gpus:,} GPUs</b>, "
-            f"{flops_text(w.total_training_flops)}, TP{w.tensor_parallel} × PP{w.pipeline_parallel} × "
+            f"{flops_text(w.total_training_flops)}, TP{w.tensor_parallel} × "
+            f"PP{w.pipeline_parallel} × "
             f"CP{w.context_parallel} × DP{w.data_parallel}, baseline MFU {w.baseline_mfu:.0%}"
             + ("" if report.ok else audit_banner(report))
         )
         self.weights.show_weights(evaluation.policy.weights)
-        if not self.workload_editor.isVisible() or self.workload_editor.validated() != evaluation.workload:
+        if (
+            not self.workload_editor.isVisible()
+            or self.workload_editor.validated() != evaluation.workload
+        ):
             self.workload_editor.show_workload(evaluation.workload)
 
     def _show_scorecard(self, scorecard) -> None:
@@ -200,12 +239,19 @@ class MainWindow(QMainWindow):
         self.score_matrix.show_scorecard(scorecard)
         self.comparison.select_bid(keep)
         self.outline.show_scorecard(scorecard, self.comparison.selected_bid_id())
-        self.requests.show_bid(self.session.document, None, keep_value=False)  # the last value is stale now
+        self.requests.show_bid(
+            self.session.document, None, keep_value=False
+        )  # the last value is stale now
         self._on_bid_selected(self.comparison.selected_bid_id())
         self.charts.set_inputs(scorecard=scorecard, uncertainty=None, sensitivity=None)
         has_bid = self.comparison.selected_bid_id() is not None
-        for action in (self.actions_.edit_bid, self.actions_.duplicate_bid, self.actions_.delete_bid,
-                       self.actions_.acceptance_plan, self.actions_.acceptance_status):
+        for action in (
+            self.actions_.edit_bid,
+            self.actions_.duplicate_bid,
+            self.actions_.delete_bid,
+            self.actions_.acceptance_plan,
+            self.actions_.acceptance_status,
+        ):
             action.setEnabled(has_bid)
         self._remember_shown()  # before the bands: a window closed before they come opens fast too
 
@@ -214,25 +260,38 @@ class MainWindow(QMainWindow):
             return  # figures of an older snapshot (bids since removed): the newer ones are on their way
         if analysis.scorecard is not None:  # ranked on the decision basis, as the CLI and memo rank
             keep = self.comparison.selected_bid_id()
-            self.model.set_scorecard(analysis.scorecard, analysis.uncertainty)  # texts the worker made
+            self.model.set_scorecard(
+                analysis.scorecard, analysis.uncertainty
+            )  # texts the worker made
             self.score_matrix.show_scorecard(analysis.scorecard)
             self.comparison.select_bid(keep)
             self.outline.show_scorecard(analysis.scorecard, self.comparison.selected_bid_id())
             self.charts.set_inputs(scorecard=analysis.scorecard)
         self.model.set_uncertainty(analysis.uncertainty)
-        self.comparison.measure_columns((BAND, WIN))  # sized for "—" until now: the bands need their width
-        self.weights.show_sensitivity(analysis.sensitivity,
-                                      {b.id: b.quote.provider for b in self.session.evaluation.bids})
+        self.comparison.measure_columns(
+            (BAND, WIN)
+        )  # sized for "—" until now: the bands need their width
+        self.weights.show_sensitivity(
+            analysis.sensitivity, {b.id: b.quote.provider for b in self.session.evaluation.bids}
+        )
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
-        self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value,
-                               plan_values=analysis.plan_values)
+        self.requests.show_bid(
+            self.session.document,
+            self.comparison.selected_bid_id(),
+            analysis.value,
+            plan_values=analysis.plan_values,
+        )
         self._remember_shown(analysis.uncertainty)
 
     def _show_value(self, analysis) -> None:
         """The evidence worth asking for, once valued after the bands (gui/rescoring.py)."""
         if analysis.evaluation == self.session.evaluation:
-            self.requests.show_bid(self.session.document, self.comparison.selected_bid_id(), analysis.value,
-                                   plan_values=analysis.plan_values)
+            self.requests.show_bid(
+                self.session.document,
+                self.comparison.selected_bid_id(),
+                analysis.value,
+                plan_values=analysis.plan_values,
+            )
 
     def _remember_shown(self, uncertainty=None) -> None:
         """The table as shown now kept for the next start's first paint (issue 24): once the new
@@ -247,7 +306,9 @@ class MainWindow(QMainWindow):
 
     def _on_bid_selected(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.model.row_of(bid_id)
-        self.details.show_bid(self.model.scorecard, None if row is None else self.model.score_at(row))
+        self.details.show_bid(
+            self.model.scorecard, None if row is None else self.model.score_at(row)
+        )
         self.requests.show_bid(self.session.document, bid_id)
         if bid_id:
             self.outline.select_bid(bid_id)
@@ -287,7 +348,11 @@ class MainWindow(QMainWindow):
 
         self.nccl_runs = runs
         self.charts.set_inputs(nccl_result=chart_run(runs))
-        dialogs.show_info(self, f"nccl-tests log: {path.name}", f"Read {len(runs)} run(s) from {path.name}:\n\n{summary}")
+        dialogs.show_info(
+            self,
+            f"nccl-tests log: {path.name}",
+            f"Read {len(runs)} run(s) from {path.name}:\n\n{summary}",
+        )
 
     # -- view and help -------------------------------------------------------------------------------
     def show_workload_editor(self) -> None:
@@ -298,7 +363,9 @@ class MainWindow(QMainWindow):
         first.setFocus()
 
     def show_plan_inputs(self) -> None:
-        from clusterbid.gui.plan_dialog import edit_plan_inputs  # a dialog seldom opened: loaded when it is
+        from clusterbid.gui.plan_dialog import (
+            edit_plan_inputs,  # a dialog seldom opened: loaded when it is
+        )
 
         edit_plan_inputs(self)
 
@@ -312,7 +379,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().showEvent(event)
-        if not getattr(self, "_kept_on_screen", False):  # once the frame is known: all of it on screen
+        if not getattr(
+            self, "_kept_on_screen", False
+        ):  # once the frame is known: all of it on screen
             self._kept_on_screen = True
             QTimer.singleShot(0, lambda: keep_on_screen(self))
         # A zoom kept from the last session: the panes are laid out for it once the window has its
@@ -328,7 +397,9 @@ class MainWindow(QMainWindow):
         for number, path in enumerate(recent, start=1):
             action = menu.addAction(f"&{number} {path.name}")
             action.setToolTip(str(path))
-            action.triggered.connect(lambda _checked=False, p=path: self.evaluations.open_evaluation(p))
+            action.triggered.connect(
+                lambda _checked=False, p=path: self.evaluations.open_evaluation(p)
+            )
         if not recent:
             menu.addAction("No recent evaluations").setEnabled(False)
 
@@ -354,10 +425,14 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:  # noqa: N802
         self.save_state()
-        for shown in list(self.evaluations.serving_windows):  # one app: its serving windows close with it
+        for shown in list(
+            self.evaluations.serving_windows
+        ):  # one app: its serving windows close with it
             shown.close()
         for name in self.tasks.running():
-            if not name.startswith("memo"):  # a memo being written or signed is finished and recorded
+            if not name.startswith(
+                "memo"
+            ):  # a memo being written or signed is finished and recorded
                 self.tasks.cancel(name)
         self.tasks.wait_for_done(30_000)
         QCoreApplication.sendPostedEvents()  # deliver finished memo work before the document closes

@@ -29,8 +29,13 @@ MEMO_FILES = "Approval memos (*.pdf)"
 
 def memo_choices(request) -> memo_export.MemoChoices:
     """The Export dialog's answers as the operation takes them (the samples are its default)."""
-    return memo_export.MemoChoices(request.approvers, request.notes, request.override,
-                                   request.decision_date, rationale=request.rationale)
+    return memo_export.MemoChoices(
+        request.approvers,
+        request.notes,
+        request.override,
+        request.decision_date,
+        rationale=request.rationale,
+    )
 
 
 class MemoCommands:
@@ -128,14 +133,20 @@ class MemoCommands:
             dialogs.show_problem(self.window, "No memo was made", str(exc))
             return None
 
-    def _on_memo_exported(self, document: EvaluationDocument, exported: memo_export.ExportedMemo) -> None:
+    def _on_memo_exported(
+        self, document: EvaluationDocument, exported: memo_export.ExportedMemo
+    ) -> None:
         path = exported.path
         trouble = memo_export.record_export(document, exported)
         self.last_memo = path
         if trouble:  # the memo is whole; say what is missing rather than print a traceback
-            dialogs.show_problem(self.window, "The memo was exported", f"{path} is complete; {trouble}")
-        self._status(f"Exported the approval memo to {path}"
-                     + ("" if trouble else " (recorded in the audit trail)"))
+            dialogs.show_problem(
+                self.window, "The memo was exported", f"{path} is complete; {trouble}"
+            )
+        self._status(
+            f"Exported the approval memo to {path}"
+            + ("" if trouble else " (recorded in the audit trail)")
+        )
 
     # -- sign ------------------------------------------------------------------------------------
     def sign_memo_dialog(self) -> None:
@@ -174,8 +185,13 @@ class MemoCommands:
         self.tasks.run(
             "memo sign",
             lambda progress: signing.sign_memo_file(
-                memo, number, lambda: credentials, progress, progress,
-                remark=reason, location=location or None,
+                memo,
+                number,
+                lambda: credentials,
+                progress,
+                progress,
+                remark=reason,
+                location=location or None,
             ),
             lambda signed: self._on_signed(signed, document),
             self._failed(f"Could not sign {path.name}"),
@@ -191,16 +207,24 @@ class MemoCommands:
     def seal_memo_dialog(self) -> None:
         from clusterbid.gui.memo.seal_dialog import SealMemoDialog, seal_in_background
 
-        path = dialogs.open_file(self.window, "Seal an approval memo for the archive", MEMO_FILES,
-                                 self.last_memo)
+        path = dialogs.open_file(
+            self.window, "Seal an approval memo for the archive", MEMO_FILES, self.last_memo
+        )
         if not path:
             return
         dialog = SealMemoDialog(Path(path), self.window)
         if dialog.exec() != dialog.DialogCode.Accepted or dialog.tsa is None:
             return
         self._status(f"Sealing {Path(path).name}: asking {dialog.tsa}…")
-        seal_in_background(self.window, self.tasks, Path(path), dialog.tsa, self._status,
-                           self._failed("The memo was not sealed"), trust=dialog.trust)
+        seal_in_background(
+            self.window,
+            self.tasks,
+            Path(path),
+            dialog.tsa,
+            self._status,
+            self._failed("The memo was not sealed"),
+            trust=dialog.trust,
+        )
 
     # -- verify ----------------------------------------------------------------------------------
     def verify_memo_dialog(self) -> None:
@@ -242,19 +266,32 @@ class MemoCommands:
         dialog.show_busy("Checking signatures, attached inputs and figures…")
 
         def verify(progress):
-            found = verifying.verify_memo_file(path, progress, progress, trust=asked["trust"],
-                                               evaluation_path=document_path, evaluation=evaluation,
-                                               ordered=asked["ordered"])
+            found = verifying.verify_memo_file(
+                path,
+                progress,
+                progress,
+                trust=asked["trust"],
+                evaluation_path=document_path,
+                evaluation=evaluation,
+                ordered=asked["ordered"],
+            )
             # the findings' steps are offered as buttons, and said as the app's own actions
             steps, verified = found.steps, found.in_words(STEP_WORDS)
             report = verified.report(path.name, document_path.name, explain=True)
-            details = {"changed_since": verified.result.changed_since, "steps": steps,
-                       "reasons": verified.reasons(), "trust_failed": verified.trust_failed}
+            details = {
+                "changed_since": verified.result.changed_since,
+                "steps": steps,
+                "reasons": verified.reasons(),
+                "trust_failed": verified.trust_failed,
+            }
             return verified.verdict, verified.headline(), report, details
 
         def failed(exc: Exception) -> None:
             said = render(str(exc), STEP_WORDS)  # a CA file that cannot be read, in the app's words
-            dialog.show_result("INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({said})",
-                               said)
+            dialog.show_result(
+                "INDETERMINATE", f"INDETERMINATE: the memo could not be verified ({said})", said
+            )
 
-        self.tasks.run("memo verify", verify, lambda done: dialog.show_result(*done[:3], **done[3]), failed)
+        self.tasks.run(
+            "memo verify", verify, lambda done: dialog.show_result(*done[:3], **done[3]), failed
+        )

@@ -8,7 +8,11 @@ from clusterbid.core.errors import InputError
 
 
 def read_log(path: Path) -> list:
-    from clusterbid.core.evidence import EvidenceParseError, load_evidence_bytes, parse_nccl_tests_text
+    from clusterbid.core.evidence import (
+        EvidenceParseError,
+        load_evidence_bytes,
+        parse_nccl_tests_text,
+    )
 
     # The same reader and size limit as `clusterbid evidence` and the wizard's evidence page.
     text = load_evidence_bytes(path, path.name).decode("utf-8", errors="replace")

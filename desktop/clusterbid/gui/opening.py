@@ -45,7 +45,9 @@ def demo_document(settings: AppSettings) -> EvaluationDocument:
     return EvaluationDocument.create(path, demo_evaluation())
 
 
-def startup_document(path: str | Path | None, settings: AppSettings) -> tuple[EvaluationDocument, str | None]:
+def startup_document(
+    path: str | Path | None, settings: AppSettings
+) -> tuple[EvaluationDocument, str | None]:
     """(document, a note for the status bar when the file asked for, or the last evaluation, could
     not be opened: the app then opens what it can and says why, rather than closing)."""
     if path is not None:
@@ -53,11 +55,16 @@ def startup_document(path: str | Path | None, settings: AppSettings) -> tuple[Ev
             return open_document(Path(path), settings), None
         except InputError as exc:
             document, _ = startup_document(None, settings)
-            return document, f"Could not open {Path(path).name}: {exc} Showing {document.path.name} instead."
+            return (
+                document,
+                f"Could not open {Path(path).name}: {exc} Showing {document.path.name} instead.",
+            )
     last = settings.last_evaluation()
     if last is not None and last.exists():
         try:
             return open_document(last, settings), None
         except InputError as exc:
-            return demo_document(settings), f"Could not reopen the last evaluation ({exc}); showing the demo."
+            return demo_document(
+                settings
+            ), f"Could not reopen the last evaluation ({exc}); showing the demo."
     return demo_document(settings), None

@@ -40,12 +40,26 @@ class OutlineTree(QTreeWidget):
         for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
             status = bid_status(score)
             reasons = [g.message for g in score.estimate.gates] or [
-                f"missing: {what}" for what in missing_evidence(score)]
-            rows.append((score.bid.id, score.bid.quote.provider, status,
-                         "\n".join(reasons) or "gates passed and the expected evidence is on file",
-                         f"{score.bid.quote.provider}, {score.bid.capacity.gpu_model}"))
-        shown = (w.name, w.job_gpus, tuple(rows), is_dark(self.palette()))  # badge colours follow the theme
-        if shown == self._shown:  # most edits (weights, a price) change no name or status: keep the tree
+                f"missing: {what}" for what in missing_evidence(score)
+            ]
+            rows.append(
+                (
+                    score.bid.id,
+                    score.bid.quote.provider,
+                    status,
+                    "\n".join(reasons) or "gates passed and the expected evidence is on file",
+                    f"{score.bid.quote.provider}, {score.bid.capacity.gpu_model}",
+                )
+            )
+        shown = (
+            w.name,
+            w.job_gpus,
+            tuple(rows),
+            is_dark(self.palette()),
+        )  # badge colours follow the theme
+        if (
+            shown == self._shown
+        ):  # most edits (weights, a price) change no name or status: keep the tree
             if selected_bid is not None:
                 self.select_bid(selected_bid)
             return
@@ -78,7 +92,9 @@ class OutlineTree(QTreeWidget):
     def select_bid(self, bid_id: str) -> None:
         bids = self.topLevelItem(1)
         for i in range(bids.childCount() if bids else 0):
-            if bids.child(i).data(0, BID_ID_ROLE) == bid_id and self.currentItem() is not bids.child(i):
+            if bids.child(i).data(
+                0, BID_ID_ROLE
+            ) == bid_id and self.currentItem() is not bids.child(i):
                 self._filling = True
                 self.setCurrentItem(bids.child(i))
                 self._filling = False

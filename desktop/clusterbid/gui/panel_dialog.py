@@ -190,8 +190,12 @@ class PanelDialog(QDialog):
         self.status_button.setEnabled(False)
         self.result.setPlainText("Working out where the panel agrees and disagrees...")
         path = self.path
-        self.tasks.run("panel status", lambda _progress: panel.status(path).text(),
-                       self._status_shown, self._status_refused)
+        self.tasks.run(
+            "panel status",
+            lambda _progress: panel.status(path).text(),
+            self._status_shown,
+            self._status_refused,
+        )
 
     def _status_shown(self, text: object) -> None:
         self.status_button.setEnabled(True)
@@ -213,7 +217,10 @@ class PanelDialog(QDialog):
                 self.rationale.toPlainText(),
                 _lines(self.dissent),
             )
-            return f"Recorded: agreed value {agreed['value']:g}, with {len(agreed['dissent'])} dissent."
+            return (
+                f"Recorded: agreed value {agreed['value']:g}, with {len(agreed['dissent'])} "
+                "dissent."
+            )
 
         self._run("The consensus was", work)
 
@@ -222,7 +229,8 @@ class PanelDialog(QDialog):
         tab, form = QWidget(), QFormLayout()
         form.addRow(
             QLabel(
-                "This is your evaluator copy: the bids, workload and policy are locked. Record your "
+                "This is your evaluator copy: the bids, workload and policy are locked. Record "
+                "your "
                 "weights, scores, notes and questions, then return the file to the panel lead."
             )
         )

@@ -10,14 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
 )
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.operations.plan_inputs import (
-    EDIT_LABEL, PlanEdit, PlanInputError, current_texts, plan_inputs, with_plan_inputs,
+    EDIT_LABEL,
+    PlanEdit,
+    PlanInputError,
+    current_texts,
+    plan_inputs,
+    with_plan_inputs,
 )
 
 
@@ -55,12 +67,16 @@ class PlanInputsDialog(QDialog):
             form.addRow(error)
             self.editors[item.name], self.errors[item.name] = editor, error
         self.general_error = ErrorLine("plan_error_general")
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        note = QLabel("What your own plan is worth decides what idle time, payment terms and a late finish "
-                      "cost. Empty fields take ClusterBid's documented defaults.")
+        note = QLabel(
+            "What your own plan is worth decides what idle time, payment terms and a late finish "
+            "cost. Empty fields take ClusterBid's documented defaults."
+        )
         note.setWordWrap(True)
         layout.addWidget(note)
         layout.addLayout(form)
@@ -69,7 +85,10 @@ class PlanInputsDialog(QDialog):
         self._check()
 
     def texts(self) -> dict[str, str]:
-        return {name: (e.currentData() if isinstance(e, QComboBox) else e.text()) for name, e in self.editors.items()}
+        return {
+            name: (e.currentData() if isinstance(e, QComboBox) else e.text())
+            for name, e in self.editors.items()
+        }
 
     def _check(self, *_args: object) -> PlanEdit | None:
         """Validate the form as it stands; show each problem beneath its field."""
@@ -109,6 +128,10 @@ def edit_plan_inputs(window: Any) -> bool:
     """Open the dialog over the window's evaluation and apply what OK gives, as one edit. `window`:
     the training or the serving window (each has a `session`)."""
     dialog = PlanInputsDialog(window.session.evaluation, window)
-    if dialog.exec() != QDialog.DialogCode.Accepted or dialog.edit is None or not dialog.edit.changed:
+    if (
+        dialog.exec() != QDialog.DialogCode.Accepted
+        or dialog.edit is None
+        or not dialog.edit.changed
+    ):
         return False
     return bool(window.session.apply(dialog.edit.evaluation, EDIT_LABEL))

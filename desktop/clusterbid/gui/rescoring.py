@@ -70,8 +70,12 @@ class Rescorer(QObject):
         self._to_analyse = None
         self._tasks.cancel("uncertainty")
         self._tasks.cancel("value of information")
-        self._tasks.run("score", lambda progress: scored_and_derived(evaluation, progress), self._on_scored,
-                        self._on_error)
+        self._tasks.run(
+            "score",
+            lambda progress: scored_and_derived(evaluation, progress),
+            self._on_scored,
+            self._on_error,
+        )
 
     def _on_scored(self, scorecard) -> None:
         self.scored.emit(scorecard)
@@ -86,13 +90,21 @@ class Rescorer(QObject):
         evaluation, self._to_analyse = self._to_analyse, None
         if evaluation is None:
             return
-        self._tasks.run("uncertainty", lambda progress: analyse_bands(evaluation, progress),
-                        self._on_bands, lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"))
+        self._tasks.run(
+            "uncertainty",
+            lambda progress: analyse_bands(evaluation, progress),
+            self._on_bands,
+            lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"),
+        )
 
     def _on_bands(self, analysis) -> None:
         self.analysed.emit(analysis)
-        self._tasks.run("value of information", lambda progress: with_value(analysis, progress), self.valued.emit,
-                        lambda exc: self.failed.emit(f"Value of information failed: {exc}"))
+        self._tasks.run(
+            "value of information",
+            lambda progress: with_value(analysis, progress),
+            self.valued.emit,
+            lambda exc: self.failed.emit(f"Value of information failed: {exc}"),
+        )
 
     def _on_error(self, error: Exception) -> None:
         self.failed.emit(f"Scoring failed: {error}")

@@ -16,8 +16,10 @@ FRAME_ALLOWANCE = QSize(16, 40)
 
 def fitted_size(wanted: QSize, available: QRect, frame: QSize = FRAME_ALLOWANCE) -> QSize:
     """`wanted`, made no larger than the screen's available area less the frame."""
-    return QSize(min(wanted.width(), available.width() - frame.width()),
-                 min(wanted.height(), available.height() - frame.height()))
+    return QSize(
+        min(wanted.width(), available.width() - frame.width()),
+        min(wanted.height(), available.height() - frame.height()),
+    )
 
 
 def _available(window: QWidget) -> QRect | None:

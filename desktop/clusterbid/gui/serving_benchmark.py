@@ -12,7 +12,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
 )
 
 from clusterbid.core.errors import InputError
@@ -24,7 +31,11 @@ if TYPE_CHECKING:
     from clusterbid.operations.serving_evidence import AttachedServingEvidence
 
 BENCHMARK_FILES = "Serving benchmarks (*.json *.txt *.log);;All files (*)"
-MEASURED_BY = (("The provider", "provider"), ("The buyer", "buyer"), ("A third party", "third_party"))
+MEASURED_BY = (
+    ("The provider", "provider"),
+    ("The buyer", "buyer"),
+    ("A third party", "third_party"),
+)
 DEFAULT_REPLICA_GPUS = 8  # one HGX node, the common replica; the officer reads it off the run
 
 
@@ -32,8 +43,13 @@ class ServingRunDialog(QDialog):
     """What the file may not say: the GPUs of the one replica it ran on, who ran it, and a reason
     to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused)."""
 
-    def __init__(self, bid_words: str, file_name: str, replica_gpus: int | None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        bid_words: str,
+        file_name: str,
+        replica_gpus: int | None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Attach {file_name}")
         intro = QLabel(f"Attach the serving benchmark {file_name} to the bid of {bid_words}.")
@@ -51,7 +67,9 @@ class ServingRunDialog(QDialog):
         form.addRow("&GPUs of the replica it ran on:", self.gpus)
         form.addRow("&Measured by:", self.measured_by)
         form.addRow("&Reason to use a figure above the model:", self.reason)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Attach")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
@@ -77,14 +95,24 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
     dialog = ServingRunDialog(words, Path(path).name, replica, window)
     if dialog.exec() != QDialog.DialogCode.Accepted:
         return
-    options = ServingRunOptions(gpus=dialog.gpus.value(), measured_by=str(dialog.measured_by.currentData()),
-                                gpu_model=bid.capacity.gpu_model)
+    options = ServingRunOptions(
+        gpus=dialog.gpus.value(),
+        measured_by=str(dialog.measured_by.currentData()),
+        gpu_model=bid.capacity.gpu_model,
+    )
     before = session.evaluation
     try:
-        attached = attach_serving_evidence(session.document, bid.id, Path(path), options,
-                                           use_above_model=dialog.reason.text().strip() or None)
+        attached = attach_serving_evidence(
+            session.document,
+            bid.id,
+            Path(path),
+            options,
+            use_above_model=dialog.reason.text().strip() or None,
+        )
     except InputError as exc:
-        dialogs.show_problem(window, "The benchmark was not attached", str(exc).replace(bid.id, words))
+        dialogs.show_problem(
+            window, "The benchmark was not attached", str(exc).replace(bid.id, words)
+        )
         return
     text = f"Attach {attached.name} to {words}"
     session.undo_stack.push(ReplaceSnapshotCommand(session, before, session.evaluation, text))
@@ -101,8 +129,11 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
     evidence = attached.evidence
     lines = [f"Attached {attached.name} to {words}: {evidence.description}"]
     if attached.flag:
-        decided = (f"used, for the reason recorded: {evidence.suspect_override}" if evidence.suspect_override
-                   else "not used, as no reason to use it was recorded")
+        decided = (
+            f"used, for the reason recorded: {evidence.suspect_override}"
+            if evidence.suspect_override
+            else "not used, as no reason to use it was recorded"
+        )
         lines.append(f"Flagged: {attached.flag}. Decision: {decided}")
     lines += [f"Note: {note}" for note in attached.notes]
     return lines

@@ -21,21 +21,38 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
     if score is None:
         return "<p>Select a bid to see its figures and why it ranks where it does.</p>"
     e, bid, currency = score.estimate, score.bid, scorecard.evaluation.currency
-    parts = [f"<h3>{escape(bid.quote.provider)}</h3>",
-             _line("GPU", bid.capacity.gpu_model),
-             _line("Price per GPU-hour", format_money(e.price_per_gpu_hour, currency, cents=True)
-                   + " (stated by the provider)")]
+    parts = [
+        f"<h3>{escape(bid.quote.provider)}</h3>",
+        _line("GPU", bid.capacity.gpu_model),
+        _line(
+            "Price per GPU-hour",
+            format_money(e.price_per_gpu_hour, currency, cents=True) + " (stated by the provider)",
+        ),
+    ]
     if score.rank is None:
-        parts.append("<p style='color:#b3261e'><b>Cannot serve this workload, so it is not ranked:</b></p>")
+        parts.append(
+            "<p style='color:#b3261e'><b>Cannot serve this workload, so it is not ranked:</b></p>"
+        )
         parts.append("<ul>" + "".join(f"<li>{escape(g.message)}</li>" for g in e.gates) + "</ul>")
         return "".join(parts)
     parts += [
-        _line("Rank", f"{score.rank} of {len(scorecard.ranked)}, weighted score {score.weighted_score:.3f}"),
-        _line("Cost per million output tokens", format_money(e.cost_per_million_tokens, currency, cents=True)
-              + ", " + per_million_cash_words(bid, e.cash_cost_per_million_tokens or 0.0, currency,
-                                             scorecard.evaluation.workload)),
-        _line("Cost per month", format_money(e.monthly_cost, currency, cents=True)
-              + " (the provider's bill; the cost of cash is not in it)"),
+        _line(
+            "Rank",
+            f"{score.rank} of {len(scorecard.ranked)}, weighted score {score.weighted_score:.3f}",
+        ),
+        _line(
+            "Cost per million output tokens",
+            format_money(e.cost_per_million_tokens, currency, cents=True)
+            + ", "
+            + per_million_cash_words(
+                bid, e.cash_cost_per_million_tokens or 0.0, currency, scorecard.evaluation.workload
+            ),
+        ),
+        _line(
+            "Cost per month",
+            format_money(e.monthly_cost, currency, cents=True)
+            + " (the provider's bill; the cost of cash is not in it)",
+        ),
         _line("GPUs", f"{e.gpus_needed:,} needed, {e.gpus_billed:,} billed (whole nodes)"),
         _line("Output tokens per second per GPU", f"{e.tokens_per_s_per_gpu:,.1f}"),
         _line("Replica", f"tensor parallel {e.tensor_parallel}, batch {e.batch}"),
@@ -46,8 +63,11 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
     if slo_text(band, e):
         parts.append(_line("Chance of meeting the targets at peak", slo_text(band, e) or ""))
     if e.warnings:
-        parts.append("<p><b>Flags:</b></p><ul>"
-                     + "".join(f"<li>{escape(w.message)}</li>" for w in e.warnings) + "</ul>")
+        parts.append(
+            "<p><b>Flags:</b></p><ul>"
+            + "".join(f"<li>{escape(w.message)}</li>" for w in e.warnings)
+            + "</ul>"
+        )
     return "".join(parts)
 
 
@@ -63,5 +83,7 @@ def findings_html(scorecard: ServingScorecard) -> str:
         if e.passes_gates and band is not None and band.chance_servable > 0:
             lines.append(escape(band_text(band, scorecard.evaluation.currency)))
         if lines:
-            parts.append(f"<p><b>{escape(e.bid.quote.provider)}</b><br>" + "<br>".join(lines) + "</p>")
+            parts.append(
+                f"<p><b>{escape(e.bid.quote.provider)}</b><br>" + "<br>".join(lines) + "</p>"
+            )
     return "".join(parts)

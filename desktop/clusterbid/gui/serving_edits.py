@@ -11,8 +11,8 @@ from PySide6.QtGui import QKeySequence
 
 from clusterbid.gui import dialogs
 from clusterbid.gui.bid_commands import BidEditor
-from clusterbid.gui.session import Session
 from clusterbid.gui.file_follower import FileFollower
+from clusterbid.gui.session import Session
 
 
 class ServingBidEdits:
@@ -22,10 +22,13 @@ class ServingBidEdits:
     def _build_edit_menu(self) -> None:
         self.session = Session(self.document, self)
         self.session.evaluation_changed.connect(lambda _evaluation: self._rescore())
-        self.session.edit_refused.connect(lambda message: dialogs.show_problem(self, "This change was not made",
-                                                                               message))
+        self.session.edit_refused.connect(
+            lambda message: dialogs.show_problem(self, "This change was not made", message)
+        )
         self.bids = BidEditor(self, self.session, self.selected_bid_id)
-        self.follower = FileFollower(self.session, lambda text: self.statusBar().showMessage(text, 15_000), self)
+        self.follower = FileFollower(
+            self.session, lambda text: self.statusBar().showMessage(text, 15_000), self
+        )
         menu = self.menuBar().addMenu("&Edit")
         undo = self.session.undo_stack.createUndoAction(self, "&Undo")
         undo.setShortcuts(QKeySequence.StandardKey.Undo)
@@ -33,19 +36,31 @@ class ServingBidEdits:
         redo.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
         menu.addActions([undo, redo])
         menu.addSeparator()
-        self.add_bid_action = menu.addAction("&Add Bid…", QKeySequence("Ctrl+Shift+N"), self.bids.add_bid)
-        self.edit_bid_action = menu.addAction("&Edit Bid…", QKeySequence("Ctrl+Return"), self.bids.edit_bid)
-        self.duplicate_bid_action = menu.addAction("Dupli&cate Bid", QKeySequence("Ctrl+D"), self.bids.duplicate_bid)
-        self.delete_bid_action = menu.addAction("&Delete Bid", QKeySequence("Del"), self.bids.delete_bid)
+        self.add_bid_action = menu.addAction(
+            "&Add Bid…", QKeySequence("Ctrl+Shift+N"), self.bids.add_bid
+        )
+        self.edit_bid_action = menu.addAction(
+            "&Edit Bid…", QKeySequence("Ctrl+Return"), self.bids.edit_bid
+        )
+        self.duplicate_bid_action = menu.addAction(
+            "Dupli&cate Bid", QKeySequence("Ctrl+D"), self.bids.duplicate_bid
+        )
+        self.delete_bid_action = menu.addAction(
+            "&Delete Bid", QKeySequence("Del"), self.bids.delete_bid
+        )
         menu.addSeparator()
         # Issue 31: the buyer's cost of capital and usual payment terms price every bid's terms.
         self.plan_inputs_action = menu.addAction("&Plan Inputs…", self._edit_plan_inputs)
         # the same operation as `clusterbid serving-evidence attach` (gui/serving_benchmark.py)
-        self.attach_benchmark_action = menu.addAction("Attach Serving &Benchmark…", self._attach_benchmark)
+        self.attach_benchmark_action = menu.addAction(
+            "Attach Serving &Benchmark…", self._attach_benchmark
+        )
         self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
 
     def _edit_plan_inputs(self) -> None:
-        from clusterbid.gui.plan_dialog import edit_plan_inputs  # a dialog seldom opened: loaded when it is
+        from clusterbid.gui.plan_dialog import (
+            edit_plan_inputs,  # a dialog seldom opened: loaded when it is
+        )
 
         edit_plan_inputs(self)
 

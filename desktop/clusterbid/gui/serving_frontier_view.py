@@ -14,9 +14,13 @@ class FrontierView(QDialog):
         self.setWindowTitle("Serving frontier: throughput per GPU against speed per user")
         self.resize(900, 620)
         layout = QVBoxLayout(self)
-        note = QLabel("Each curve is one bid at the tensor-parallel degree it was costed at, over every batch that "
-                      "fits its GPUs' memory; the dot is the batch its fleet is sized at. The cost ranked is read "
-                      "where a curve meets your time-per-token target.")
+        note = QLabel(
+            "Each curve is one bid at the tensor-parallel degree it was costed at, over every "
+            "batch that "
+            "fits its GPUs' memory; the dot is the batch its fleet is sized at. The cost ranked is "
+            "read "
+            "where a curve meets your time-per-token target."
+        )
         note.setWordWrap(True)
         layout.addWidget(note)
         self.canvas = None

@@ -16,8 +16,15 @@ from clusterbid.core.money import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
 
 RANK, PROVIDER, SCORE, COST, BAND, CHEAPEST, GATES = range(7)
-HEADINGS = ("Rank", "Provider", "Score", "Cost per\nmillion tokens", "Likely range\n(P10 – P90)",
-            "Cheapest", "Gates")
+HEADINGS = (
+    "Rank",
+    "Provider",
+    "Score",
+    "Cost per\nmillion tokens",
+    "Likely range\n(P10 – P90)",
+    "Cheapest",
+    "Gates",
+)
 HEADING_TIPS = (
     "Place by weighted score (1 = recommended)",
     "The provider who made the bid",
@@ -55,16 +62,29 @@ def cells(scorecard: ServingScorecard, score) -> list[str]:
     e, currency = score.estimate, scorecard.evaluation.currency
     band = scorecard.band(score.bid.id)
     if score.rank is None:
-        return [DASH, score.bid.quote.provider, DASH, f"Cannot serve: {gate_words(score)}", DASH, DASH,
-                "Cannot serve"]
+        return [
+            DASH,
+            score.bid.quote.provider,
+            DASH,
+            f"Cannot serve: {gate_words(score)}",
+            DASH,
+            DASH,
+            "Cannot serve",
+        ]
     flags = len(e.warnings)
     verdict = f"Can serve, {flags} flag{'s' if flags > 1 else ''}" if flags else "Can serve"
     has_band = band is not None and band.chance_servable > 0
     return [
-        str(score.rank), score.bid.quote.provider, f"{score.weighted_score:.3f}",
+        str(score.rank),
+        score.bid.quote.provider,
+        f"{score.weighted_score:.3f}",
         format_money(e.cost_per_million_tokens, currency, cents=True),
-        (f"{format_money(band.cost_per_million[0], currency, cents=True)} – "
-         f"{format_money(band.cost_per_million[2], currency, cents=True)}") if has_band else DASH,
+        (
+            f"{format_money(band.cost_per_million[0], currency, cents=True)} – "
+            f"{format_money(band.cost_per_million[2], currency, cents=True)}"
+        )
+        if has_band
+        else DASH,
         f"{band.chance_cheapest:.0%}" if band is not None else DASH,
         verdict,
     ]
@@ -73,13 +93,17 @@ def cells(scorecard: ServingScorecard, score) -> list[str]:
 def row_tip(scorecard: ServingScorecard, score) -> str:
     """What the table leaves out for want of room, for the whole row's tooltip."""
     e, bid, currency = score.estimate, score.bid, scorecard.evaluation.currency
-    lines = [f"{bid.quote.provider}: {bid.capacity.gpu_model}, "
-             f"{format_money(e.price_per_gpu_hour, currency, cents=True)} per GPU-hour"]
+    lines = [
+        f"{bid.quote.provider}: {bid.capacity.gpu_model}, "
+        f"{format_money(e.price_per_gpu_hour, currency, cents=True)} per GPU-hour"
+    ]
     if score.rank is None:
         lines += [f"Cannot serve: {g.message}" for g in e.gates]
     else:
-        lines.append(f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed; "
-                     f"{format_money(e.monthly_cost, currency, cents=True)} a month")
+        lines.append(
+            f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed; "
+            f"{format_money(e.monthly_cost, currency, cents=True)} a month"
+        )
         lines += [f"Flag: {w.message}" for w in e.warnings]
     return "\n".join(lines)
 
@@ -115,7 +139,9 @@ class ServingRanking(QTableWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(tip)
                 if column not in (PROVIDER, GATES) and not text.startswith("Cannot"):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if score.rank is None:
                     item.setForeground(QBrush(CANNOT_SERVE))
                 self.setItem(row, column, item)
@@ -134,13 +160,17 @@ class ServingRanking(QTableWidget):
             for column in range(self.columnCount()):
                 item = self.item(row, column)
                 if item is not None:
-                    needed[column] = max(needed[column], metrics.horizontalAdvance(item.text()) + CELL_PADDING)
+                    needed[column] = max(
+                        needed[column], metrics.horizontalAdvance(item.text()) + CELL_PADDING
+                    )
         return needed
 
     def _floors(self) -> dict[int, int]:
         metrics = self.fontMetrics()
-        return {PROVIDER: metrics.averageCharWidth() * PROVIDER_FLOOR_CHARS,
-                GATES: metrics.horizontalAdvance(GATES_FLOOR_TEXT) + CELL_PADDING}
+        return {
+            PROVIDER: metrics.averageCharWidth() * PROVIDER_FLOOR_CHARS,
+            GATES: metrics.horizontalAdvance(GATES_FLOOR_TEXT) + CELL_PADDING,
+        }
 
     def fit_columns(self) -> None:
         """The deciding figures at their measured width; the provider and gates share what is left,
@@ -175,7 +205,9 @@ class ServingRanking(QTableWidget):
     def needed_width(self) -> int:
         """The table's width with every deciding column whole and the provider and gates at their floors."""
         floors = self._floors()
-        columns = sum(w for c, w in enumerate(self._needed()) if c not in floors) + sum(floors.values())
+        columns = sum(w for c, w in enumerate(self._needed()) if c not in floors) + sum(
+            floors.values()
+        )
         return columns + self.verticalScrollBar().sizeHint().width() + 2 * self.frameWidth() + 8
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)

@@ -15,10 +15,22 @@ from html import escape
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QSplitter, QTabWidget, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QSplitter,
+    QTabWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
 
 from clusterbid.core.serving_report import serving_comparison_rows
-from clusterbid.core.serving_scoring import COST_CRITERION, ServingScorecard, score_serving_evaluation
+from clusterbid.core.serving_scoring import (
+    COST_CRITERION,
+    ServingScorecard,
+    score_serving_evaluation,
+)
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.background import BackgroundTasks
@@ -39,8 +51,13 @@ SIDE_MINIMUM = 260  # px: the tabs on the right still read as a column of words
 
 
 class ServingWindow(ServingBidEdits, QMainWindow):
-    def __init__(self, document: EvaluationDocument, parent=None, zoom: PresentationZoom | None = None,
-                 zoom_to: Callable[[float], float] | None = None) -> None:
+    def __init__(
+        self,
+        document: EvaluationDocument,
+        parent=None,
+        zoom: PresentationZoom | None = None,
+        zoom_to: Callable[[float], float] | None = None,
+    ) -> None:
         """`zoom` is the app's presentation zoom (the main window's, when it opened this one) and
         `zoom_to` sets it, laying out every window that needs it (default: the font alone)."""
         super().__init__(parent)
@@ -56,20 +73,28 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         # The training window's memo handlers, on this window's document and serving scorecard.
         self.memos = MemoCommands(self, self.tasks, lambda: self.document, lambda: self.scorecard)
         menu = self.menuBar().addMenu("&File")
-        self.export_comparison_action = menu.addAction("Export Co&mparison…", QKeySequence("Ctrl+E"),
-                                                       self.export_comparison)
-        self.export_memo_action = menu.addAction("Export Approval &Memo…", QKeySequence("Ctrl+M"),
-                                                 self.memos.export_memo_dialog)
+        self.export_comparison_action = menu.addAction(
+            "Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison
+        )
+        self.export_memo_action = menu.addAction(
+            "Export Approval &Memo…", QKeySequence("Ctrl+M"), self.memos.export_memo_dialog
+        )
         self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
         self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
         menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
         self.rows: list[dict] = []
         self._build_edit_menu()
         view_menu = self.menuBar().addMenu("&View")
-        self.frontier_action = view_menu.addAction("Serving &Frontier…", self._show_frontier)  # issue 37
+        self.frontier_action = view_menu.addAction(
+            "Serving &Frontier…", self._show_frontier
+        )  # issue 37
         view = view_menu.addMenu("&Presentation Zoom")
-        view.addAction("Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1))
-        view.addAction("Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1))
+        view.addAction(
+            "Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1)
+        )
+        view.addAction(
+            "Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1)
+        )
         view.addAction("&Actual Size", QKeySequence("Ctrl+0"), lambda: self.zoom_by(0))
         self.table.itemSelectionChanged.connect(self._show_selected)
         self._rescore()
@@ -113,11 +138,19 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         a run still going, whose result is dropped."""
         evaluation = self.session.evaluation
         self._show_summary(evaluation)
-        for action in (self.export_memo_action, self.export_comparison_action, self.frontier_action):
+        for action in (
+            self.export_memo_action,
+            self.export_comparison_action,
+            self.frontier_action,
+        ):
             action.setEnabled(False)  # until the figures shown are this evaluation's
         self.statusBar().showMessage("Scoring the bids…", 0)
-        self.tasks.run("score", lambda _progress: score_serving_evaluation(evaluation), self._on_scored,
-                       self._on_score_failed)
+        self.tasks.run(
+            "score",
+            lambda _progress: score_serving_evaluation(evaluation),
+            self._on_scored,
+            self._on_score_failed,
+        )
 
     def _on_scored(self, scorecard: ServingScorecard) -> None:
         if scorecard.evaluation != self.session.evaluation:
@@ -129,25 +162,39 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.score_matrix.show_scorecard(scorecard)
         self.findings.setHtml(findings_html(scorecard))
         if selected in self.table.bid_ids or self.table.bid_ids:  # the first opens on the winner
-            self.table.selectRow(self.table.bid_ids.index(selected) if selected in self.table.bid_ids else 0)
+            self.table.selectRow(
+                self.table.bid_ids.index(selected) if selected in self.table.bid_ids else 0
+            )
         self._show_selected()
-        for action in (self.export_memo_action, self.export_comparison_action, self.frontier_action):
+        for action in (
+            self.export_memo_action,
+            self.export_comparison_action,
+            self.frontier_action,
+        ):
             action.setEnabled(True)
         self.fit_to_width()
-        self.statusBar().showMessage("Edit > Add Bid… or double-click a bid to change it; every change is "
-                                     "audited and can be undone.", 0)
+        self.statusBar().showMessage(
+            "Edit > Add Bid… or double-click a bid to change it; every change is "
+            "audited and can be undone.",
+            0,
+        )
 
     def _on_score_failed(self, error: Exception) -> None:
         self.statusBar().showMessage(f"The bids could not be scored: {error}", 0)
 
     def _show_summary(self, evaluation) -> None:
         w = evaluation.workload
-        self.setWindowTitle(f"{evaluation.title} — {self.document.path.name} — ClusterBid (serving)")
+        self.setWindowTitle(
+            f"{evaluation.title} — {self.document.path.name} — ClusterBid (serving)"
+        )
         self.summary.setText(
-            f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets time to first "
+            f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets time to "
+            "first "
             f"token {w.ttft_target_ms:g} ms and {w.tpot_target_ms:g} ms per output token; peak "
-            f"{w.peak_requests_per_s:g} requests/s, average {w.average_requests_per_s:g} requests/s. GPUs are "
-            "billed at peak provisioning; cost per token at the average load.")
+            f"{w.peak_requests_per_s:g} requests/s, average {w.average_requests_per_s:g} "
+            "requests/s. GPUs are "
+            "billed at peak provisioning; cost per token at the average load."
+        )
 
     def _show_selected(self) -> None:
         if self.scorecard is not None:
@@ -201,7 +248,9 @@ class ServingWindow(ServingBidEdits, QMainWindow):
     def export_comparison(self) -> None:
         from clusterbid.gui.file_commands import export_comparison_in_background
 
-        path = dialogs.save_file(self, "Export the comparison", "serving-comparison.xlsx", "Tables (*.xlsx *.csv)")
+        path = dialogs.save_file(
+            self, "Export the comparison", "serving-comparison.xlsx", "Tables (*.xlsx *.csv)"
+        )
         if path:
             export_comparison_in_background(self, self.tasks, self.scorecard, path)
 

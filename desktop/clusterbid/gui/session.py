@@ -15,7 +15,7 @@ from clusterbid.gui.snapshot_edits import apply_snapshot
 
 
 def describe_outside_rows(name: str, rows) -> str:
-    """"Updated from doc.clusterbid: changes #7-#9 by alice (import bids)"."""
+    """ "Updated from doc.clusterbid: changes #7-#9 by alice (import bids)"."""
     span = f"#{rows[0].seq}" if len(rows) == 1 else f"#{rows[0].seq}-#{rows[-1].seq}"
     who = ", ".join(dict.fromkeys(row.who for row in rows))
     actions = ", ".join(dict.fromkeys(row.action.replace("_", " ") for row in rows))
@@ -65,17 +65,25 @@ class Session(QObject):
         """Take in what was committed to the file from elsewhere; True when something was."""
         try:
             rows = self.document.catch_up()
-        except (sqlite3.Error, ValueError) as exc:  # damaged from outside: say so, keep what is shown
-            self.file_changed.emit(f"{self.document.path.name} changed on disk and cannot be read ({exc})")
+        except (
+            sqlite3.Error,
+            ValueError,
+        ) as exc:  # damaged from outside: say so, keep what is shown
+            self.file_changed.emit(
+                f"{self.document.path.name} changed on disk and cannot be read ({exc})"
+            )
             return False
         if rows is None:
             return False
         # Undoing now would put back a snapshot over another window's edits: the history ends here.
         self.undo_stack.clear()
         name = self.document.path.name
-        self.file_changed.emit(describe_outside_rows(name, rows) if rows else
-                               f"{name} changed on disk without new changes in its trail (an older copy "
-                               "put back?); shown as it is now, audited")
+        self.file_changed.emit(
+            describe_outside_rows(name, rows)
+            if rows
+            else f"{name} changed on disk without new changes in its trail (an older copy "
+            "put back?); shown as it is now, audited"
+        )
         self.evaluation_changed.emit(self.evaluation)
         return True
 

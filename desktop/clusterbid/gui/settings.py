@@ -14,7 +14,9 @@ DEMO_FILE_NAME = "demo.clusterbid"
 
 def _key(kind: str) -> str:
     """A QSettings key from a file-dialog filter such as 'Evaluations (*.clusterbid *.json)'."""
-    return "".join(ch if ch.isalnum() else "_" for ch in kind.split("(")[0].strip().lower()) or "files"
+    return (
+        "".join(ch if ch.isalnum() else "_" for ch in kind.split("(")[0].strip().lower()) or "files"
+    )
 
 
 class AppSettings:
@@ -33,7 +35,9 @@ class AppSettings:
     def in_folder(cls, folder: Path) -> AppSettings:
         """Settings in `folder`/settings.ini and data in `folder`/data (tests, portable use)."""
         folder = Path(folder)
-        return cls(QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat), folder / "data")
+        return cls(
+            QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat), folder / "data"
+        )
 
     # -- files ---------------------------------------------------------------------------------
     def demo_path(self) -> Path:

@@ -6,7 +6,9 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
 
 
-def apply_snapshot(document: EvaluationDocument, target: Evaluation, label: str, files=()) -> Evaluation:
+def apply_snapshot(
+    document: EvaluationDocument, target: Evaluation, label: str, files=()
+) -> Evaluation:
     """One transaction and one audit row, however many bids the action touches (an undone import,
     a wizard edit that renamed a bid): a crash leaves the state before or after, never between.
     `files` (NewArtefact): the raw evidence files the edit's figures come from, kept with it."""

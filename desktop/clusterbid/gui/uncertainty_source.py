@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.operations.progress import Cancelled
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+from clusterbid.operations.progress import Cancelled
 
 # The same count and seed as `clusterbid score` and the memo: one band everywhere.
 MONTE_CARLO_SAMPLES = DEFAULT_SAMPLES
@@ -70,7 +70,9 @@ def with_value(analysis: UncertaintyAnalysis, progress=None) -> UncertaintyAnaly
     if progress is not None:
         progress(0.4, "value of information")
     step = None if progress is None else _Throttled(progress)
-    value = value_of_information(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed, step=step)
+    value = value_of_information(
+        evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed, step=step
+    )
     return replace(analysis, value=value)
 
 

@@ -21,12 +21,18 @@ class WindowActions:
         self.save_copy = self._make("Save a &Copy…", w.evaluations.save_copy, Key.SaveAs)
         self.import_bids = self._make("&Import Bids…", w.interchange.import_bids_dialog, "Ctrl+I")
         self.export_template = self._make("Export Bid &Template…", w.interchange.export_template)
-        self.export_comparison = self._make("E&xport Comparison…", w.interchange.export_comparison, "Ctrl+E")
-        self.export_memo = self._make("Export Approval &Memo…", w.memos.export_memo_dialog, "Ctrl+M")
+        self.export_comparison = self._make(
+            "E&xport Comparison…", w.interchange.export_comparison, "Ctrl+E"
+        )
+        self.export_memo = self._make(
+            "Export Approval &Memo…", w.memos.export_memo_dialog, "Ctrl+M"
+        )
         self.sign_memo = self._make("&Sign a Memo…", w.memos.sign_memo_dialog)
         self.verify_memo = self._make("&Verify a Memo…", w.memos.verify_memo_dialog)
         self.seal_memo = self._make("Seal for the Arc&hive…", w.memos.seal_memo_dialog)
-        self.trusted_certificates = self._make("Approvers and Trusted C&ertificates…", w.info.show_trusted_certificates)
+        self.trusted_certificates = self._make(
+            "Approvers and Trusted C&ertificates…", w.info.show_trusted_certificates
+        )
         self.audit_trail = self._make("&Audit Trail…", w.info.show_audit_trail)
         self.panel = self._make("Evaluation &Panel…", w.info.show_panel)
         self.quit = self._make("&Quit", w.close, Key.Quit)
@@ -34,8 +40,17 @@ class WindowActions:
         self.undo.setShortcuts(Key.Undo)
         self.redo = w.session.undo_stack.createRedoAction(w, "&Redo")
         # Ctrl+Y and Ctrl+Shift+Z both redo everywhere (Qt's standard binding gives one per platform).
-        self.redo.setShortcuts(list(dict.fromkeys([*QKeySequence.keyBindings(Key.Redo),
-                                                   QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])))
+        self.redo.setShortcuts(
+            list(
+                dict.fromkeys(
+                    [
+                        *QKeySequence.keyBindings(Key.Redo),
+                        QKeySequence("Ctrl+Y"),
+                        QKeySequence("Ctrl+Shift+Z"),
+                    ]
+                )
+            )
+        )
         self.add_bid = self._make("&Add Bid…", w.bids.add_bid, "Ctrl+Shift+N")
         self.edit_bid = self._make("&Edit Bid…", w.bids.edit_bid, "Ctrl+Return")
         self.duplicate_bid = self._make("Dupli&cate Bid", w.bids.duplicate_bid, "Ctrl+D")
@@ -72,9 +87,17 @@ class WindowActions:
         file_menu.addSeparator()
         file_menu.addActions([self.import_bids, self.export_template, self.export_comparison])
         file_menu.addSeparator()
-        file_menu.addActions([self.export_memo, self.sign_memo, self.verify_memo, self.seal_memo,
-                              self.trusted_certificates,
-                              self.audit_trail, self.panel])
+        file_menu.addActions(
+            [
+                self.export_memo,
+                self.sign_memo,
+                self.verify_memo,
+                self.seal_memo,
+                self.trusted_certificates,
+                self.audit_trail,
+                self.panel,
+            ]
+        )
         file_menu.addSeparator()
         file_menu.addAction(self.quit)
         edit_menu = bar.addMenu("&Edit")

@@ -9,20 +9,32 @@ import typing
 from pydantic import ValidationError
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
 )
 
+from clusterbid.core.flops import flops_text
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.field_errors import field_bounds, route_errors
-from clusterbid.core.flops import flops_text
 from clusterbid.operations.plan_inputs import TRAINING_INPUTS
 
 # The compute plan's fields sit in the same form as "plan.<field>" (a nested section of the model).
 FIELD_INFO = {
-    **{name: info for name, info in Workload.model_fields.items() if name not in ("kind", "plan", "provenance")},
+    **{
+        name: info
+        for name, info in Workload.model_fields.items()
+        if name not in ("kind", "plan", "provenance")
+    },
     **{f"plan.{name}": info for name, info in ComputePlan.model_fields.items()},
 }
 FIELDS = list(FIELD_INFO)
@@ -56,8 +68,13 @@ LABELS = {
     "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
 # The rest of the plan in the words of Edit > Plan Inputs (issue 31), not "Plan.further runs".
-LABELS.update({f"plan.{i.name}": "Plan: " + i.label[0].lower() + i.label[1:]
-               for i in TRAINING_INPUTS if f"plan.{i.name}" not in LABELS})
+LABELS.update(
+    {
+        f"plan.{i.name}": "Plan: " + i.label[0].lower() + i.label[1:]
+        for i in TRAINING_INPUTS
+        if f"plan.{i.name}" not in LABELS
+    }
+)
 
 
 def _label(name: str) -> str:
@@ -109,7 +126,9 @@ class WorkloadEditor(QWidget):
             label.setWordWrap(True)  # a long label wraps within the pane rather than widening it
             label.setBuddy(editor)
             form.addRow(label, editor)
-            form.addRow(error)  # the whole width under its field: the editor column is narrow in the dock
+            form.addRow(
+                error
+            )  # the whole width under its field: the editor column is narrow in the dock
             self.editors[name], self.errors[name] = editor, error
         self.general_error = QLabel()
         self.general_error.setWordWrap(True)
@@ -179,12 +198,20 @@ class WorkloadEditor(QWidget):
                 text = editor.text().strip()
                 # Thousands separators are welcome in numbers ("4,194,304"), kept in text fields.
                 values[name] = text if name in TEXT_FIELDS else text.replace(",", "")
-        plan = {key.removeprefix("plan."): values.pop(key) for key in list(values) if key.startswith("plan.")}
+        plan = {
+            key.removeprefix("plan."): values.pop(key)
+            for key in list(values)
+            if key.startswith("plan.")
+        }
         values["plan"] = plan
-        if self._shown is not None:  # issue 14: an input left as shown keeps its source (default stays default)
+        if (
+            self._shown is not None
+        ):  # issue 14: an input left as shown keeps its source (default stays default)
             values["provenance"] = {
-                name: source.model_dump() for name, source in self._shown.provenance.items()
-                if str(values.get(name, "")).replace(",", "") == _text(getattr(self._shown, name)).replace(",", "")
+                name: source.model_dump()
+                for name, source in self._shown.provenance.items()
+                if str(values.get(name, "")).replace(",", "")
+                == _text(getattr(self._shown, name)).replace(",", "")
             }
         return values
 

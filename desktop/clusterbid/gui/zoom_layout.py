@@ -43,7 +43,9 @@ class ZoomLayout:
         """Zoom to `factor` (clamped to the zoom steps) and lay the window out again."""
         w = self.window
         if abs(w.zoom.factor - 1.0) < 1e-6 and abs(factor - 1.0) > 1e-6:
-            self.actual = ActualSizeLayout(w.size(), w.saveState(), tuple(s.saveState() for s in self._splitters()))
+            self.actual = ActualSizeLayout(
+                w.size(), w.saveState(), tuple(s.saveState() for s in self._splitters())
+            )
         factor = w.zoom.set(factor)
         QCoreApplication.sendPostedEvents()  # the font changes reach every widget before measuring
         self.relayout()
@@ -96,8 +98,12 @@ class ZoomLayout:
             elif dock.width() - floor + slack >= deficit:
                 w.resizeDocks([dock], [floor], Qt.Orientation.Horizontal)
             else:  # the outline and the workload share the left area (tabs): both close
-                for shared in (d for d in w.findChildren(QDockWidget) if not d.isFloating()
-                               and w.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea):
+                for shared in (
+                    d
+                    for d in w.findChildren(QDockWidget)
+                    if not d.isFloating()
+                    and w.dockWidgetArea(d) == Qt.DockWidgetArea.LeftDockWidgetArea
+                ):
                     shared.hide()
             QCoreApplication.sendPostedEvents()
             sizes = w.main_splitter.sizes()
@@ -111,8 +117,13 @@ class ZoomLayout:
         w = self.window
         tree = w.outline
         tree.resizeColumnToContents(1)
-        needed = (tree.sizeHintForColumn(0) + tree.header().sectionSize(1)
-                  + tree.verticalScrollBar().sizeHint().width() + 2 * tree.frameWidth() + 8)
+        needed = (
+            tree.sizeHintForColumn(0)
+            + tree.header().sectionSize(1)
+            + tree.verticalScrollBar().sizeHint().width()
+            + 2 * tree.frameWidth()
+            + 8
+        )
         width = min(needed, int(w.width() * DOCK_SHARE))
         if width > w.outline_dock.width():
             w.resizeDocks([w.outline_dock], [width], Qt.Orientation.Horizontal)

@@ -25,8 +25,13 @@ class AcceptancePlanResult:
 
     def written_words(self) -> str:
         where = ", ".join(str(p) for p in self.paths)
-        kept = "; kept in the evaluation, so returned files are judged against it" if self.kept else ""
-        return f"Acceptance plan for {self.plan.provider} ({len(self.plan.tests)} tests) written to {where}{kept}"
+        kept = (
+            "; kept in the evaluation, so returned files are judged against it" if self.kept else ""
+        )
+        return (
+            f"Acceptance plan for {self.plan.provider} ({len(self.plan.tests)} tests) written to "
+            f"{where}{kept}"
+        )
 
 
 @dataclass(frozen=True)
@@ -37,9 +42,16 @@ class AcceptanceStatus:
     what_if: Any = None  # AcceptanceWhatIf when asked for
 
 
-def write_acceptance_plan(evaluation: Evaluation, bid_id: str, folder: Path, progress: ProgressCallback,
-                          cancel: CancelToken, *, issued: dt.date,
-                          document: EvaluationDocument | None = None) -> AcceptancePlanResult:
+def write_acceptance_plan(
+    evaluation: Evaluation,
+    bid_id: str,
+    folder: Path,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    issued: dt.date,
+    document: EvaluationDocument | None = None,
+) -> AcceptancePlanResult:
     from clusterbid.core.acceptance.export import export_plan
 
     checkpoint(cancel)
@@ -55,11 +67,18 @@ def awarded_plan(document: EvaluationDocument, bid_id: str | None) -> tuple[Any,
     from clusterbid.core.acceptance.export import PLAN_PREFIX, kept_plan
 
     if bid_id is None:
-        with_plan = sorted({i.bid_id for i in document.artefacts()
-                            if i.name.startswith(PLAN_PREFIX) and i.bid_id is not None})
+        with_plan = sorted(
+            {
+                i.bid_id
+                for i in document.artefacts()
+                if i.name.startswith(PLAN_PREFIX) and i.bid_id is not None
+            }
+        )
         if len(with_plan) != 1:
             which = ", ".join(with_plan) if with_plan else "none has one yet"
-            raise InputError(f"--bid: say which bid was awarded (bids with an acceptance plan: {which})")
+            raise InputError(
+                f"--bid: say which bid was awarded (bids with an acceptance plan: {which})"
+            )
         bid_id = with_plan[0]
     plan = kept_plan(document, bid_id)
     if plan is not None:
@@ -67,30 +86,41 @@ def awarded_plan(document: EvaluationDocument, bid_id: str | None) -> tuple[Any,
     return build_plan(document.evaluation, bid_id, dt.date.today()), False
 
 
-def attach_acceptance_files(document: EvaluationDocument, bid_id: str | None, paths: list[Path]) -> list[str]:
+def attach_acceptance_files(
+    document: EvaluationDocument, bid_id: str | None, paths: list[Path]
+) -> list[str]:
     """Every file read and matched before any is kept: one bad file attaches none."""
     from clusterbid.core.acceptance.results import attach_result, read_result, test_of_name
     from clusterbid.core.evidence.reading import load_evidence_bytes
 
     plan, issued = awarded_plan(document, bid_id)
     if not issued:
-        raise InputError(f"no acceptance plan of {plan.bid_id} is kept in {document.path.name}: write it "
-                         "first (acceptance-plan), so the files are judged against what was signed")
+        raise InputError(
+            f"no acceptance plan of {plan.bid_id} is kept in {document.path.name}: write it "
+            "first (acceptance-plan), so the files are judged against what was signed"
+        )
     loaded = []
     for path in paths:
         data = load_evidence_bytes(path)
         test = test_of_name(plan, path.name)
         if test is None:
             ids = ", ".join(t.test_id for t in plan.tests if t.reads)
-            raise InputError(f"{path.name}: the name does not begin with a test id of the acceptance plan "
-                             f"of {plan.bid_id} (rename it to begin with one of {ids}); nothing was attached")
+            raise InputError(
+                f"{path.name}: the name does not begin with a test id of the acceptance plan "
+                f"of {plan.bid_id} (rename it to begin with one of {ids}); nothing was attached"
+            )
         read_result(test, path.name, data)  # refuses a wrong format before anything is kept
         loaded.append((path.name, data))
     return [f"{name}: {attach_result(document, plan, name, data).test_id}" for name, data in loaded]
 
 
-def acceptance_status(document: EvaluationDocument, bid_id: str | None, *, with_what_if: bool = False,
-                      today: dt.date | None = None) -> AcceptanceStatus:
+def acceptance_status(
+    document: EvaluationDocument,
+    bid_id: str | None,
+    *,
+    with_what_if: bool = False,
+    today: dt.date | None = None,
+) -> AcceptanceStatus:
     """The tests' states; with `with_what_if` the award re-scored on the measured figures,
     recorded as a what-if in the audit trail."""
     from clusterbid.core.acceptance.handover import judge_handover

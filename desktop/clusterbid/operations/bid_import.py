@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
-from clusterbid.core.model_parsing import describe_validation_error
 from clusterbid.core.errors import InputError
+from clusterbid.core.model_parsing import describe_validation_error
 from clusterbid.core.store import snapshot
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
@@ -25,8 +25,13 @@ class ImportedBids:
     total: int  # the bids the evaluation holds after the import
 
 
-def read_bid_sheet(path: Path | str, progress: ProgressCallback, cancel: CancelToken, *,
-                   valid_rows_only: bool = False) -> Any:
+def read_bid_sheet(
+    path: Path | str,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    valid_rows_only: bool = False,
+) -> Any:
     """The sheet's ImportReport: the bids accepted and every problem, by row and cell. All or
     nothing unless `valid_rows_only`; InputError (or OSError) when the file itself is refused."""
     from clusterbid.core.interchange import import_bids

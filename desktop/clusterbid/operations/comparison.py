@@ -29,8 +29,9 @@ def score_for_comparison(evaluation: Any) -> Any:
     return score_evaluation(evaluation)
 
 
-def export_comparison(scorecard: Any, path: Path | str, progress: ProgressCallback,
-                      cancel: CancelToken) -> ExportedComparison:
+def export_comparison(
+    scorecard: Any, path: Path | str, progress: ProgressCallback, cancel: CancelToken
+) -> ExportedComparison:
     """Write `scorecard`'s comparison table to `path` (.xlsx or .csv, whole or not at all)."""
     from clusterbid.core.interchange import export_table
     from clusterbid.core.workloads import is_serving

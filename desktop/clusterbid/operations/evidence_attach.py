@@ -39,14 +39,23 @@ class AttachedEvidence:
     matched: str | None  # the evidence request the file answers, in words
 
 
-def read_evidence_file(path: Path, options: ReadingOptions, fabric: Any = None,
-                       data: bytes | None = None, capacity: Any = None) -> Any:
+def read_evidence_file(
+    path: Path,
+    options: ReadingOptions,
+    fabric: Any = None,
+    data: bytes | None = None,
+    capacity: Any = None,
+) -> Any:
     """What an evidence file holds (EvidenceReading), read as `options` say; `capacity` is the
     bid's (attach), whose GPUs per node turn the officer's --nodes into a GPU count and whose
     node count stands in for the NIC check when neither the log nor the officer gives one."""
     from clusterbid.core.evidence.nccl_checks import NodeCount
     from clusterbid.core.evidence.reading import (
-        fabric_claim_of, load_evidence_bytes, read_evidence, select_run)
+        fabric_claim_of,
+        load_evidence_bytes,
+        read_evidence,
+        select_run,
+    )
 
     data = load_evidence_bytes(path) if data is None else data
     if fabric is None and options.fabric is not None:
@@ -57,17 +66,35 @@ def read_evidence_file(path: Path, options: ReadingOptions, fabric: Any = None,
         nodes = NodeCount(options.nodes, "--nodes on the clusterbid command line", per_node)
     elif capacity is not None:
         offered = capacity.gpus_offered // capacity.gpus_per_node
-        nodes = NodeCount(offered, f"the bid's node count ({offered} nodes offered; give --nodes if the "
-                          "test ran on fewer)")
-    reading = read_evidence(data, str(path), fmt=options.fmt, measured_by=options.measured_by,
-                            measured_on=options.measured_on, fabric=fabric, nodes=nodes,
-                            nic_aggregate_gb_s=options.nic_aggregate_gb_s)
+        nodes = NodeCount(
+            offered,
+            f"the bid's node count ({offered} nodes offered; give --nodes if the "
+            "test ran on fewer)",
+        )
+    reading = read_evidence(
+        data,
+        str(path),
+        fmt=options.fmt,
+        measured_by=options.measured_by,
+        measured_on=options.measured_on,
+        fabric=fabric,
+        nodes=nodes,
+        nic_aggregate_gb_s=options.nic_aggregate_gb_s,
+    )
     return select_run(reading, options.run) if options.run is not None else reading
 
 
-def attach_evidence(document: Path, bid_id: str, path: Path, options: ReadingOptions,
-                    progress: ProgressCallback, cancel: CancelToken, *,
-                    use_flagged: str | None = None, user: str | None = None) -> AttachedEvidence:
+def attach_evidence(
+    document: Path,
+    bid_id: str,
+    path: Path,
+    options: ReadingOptions,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    use_flagged: str | None = None,
+    user: str | None = None,
+) -> AttachedEvidence:
     """Parse `path` against the bid's own fabric and attach it; InputError (nothing attached)
     when the file holds no figure the cost model uses."""
     from clusterbid.core.comparison_table import KeptTableDocument
@@ -83,15 +110,20 @@ def attach_evidence(document: Path, bid_id: str, path: Path, options: ReadingOpt
         claim = fabric_claim_of(bid.fabric.technology, bid.fabric.gpudirect_rdma)
     data = load_evidence_bytes(path)  # read once: the bytes kept are the bytes parsed
     progress(0.3, f"reading {path.name}")
-    reading = read_evidence_file(path, options, claim, data, bid.capacity if bid is not None else None)
+    reading = read_evidence_file(
+        path, options, claim, data, bid.capacity if bid is not None else None
+    )
     if not reading.evidence:
-        raise InputError(f"{path}: holds no figure the cost model uses "
-                         f"({'; '.join(reading.notes) or 'nothing usable'}); nothing was attached")
+        raise InputError(
+            f"{path}: holds no figure the cost model uses "
+            f"({'; '.join(reading.notes) or 'nothing usable'}); nothing was attached"
+        )
     items = tuple(_overridden(e, use_flagged) for e in reading.evidence)
     checkpoint(cancel)
     with KeptTableDocument.open(document, user=user) as kept:
-        kept.attach_evidence(bid_id, path.name, data, list(items),
-                             media_type=MEDIA_TYPES[reading.format])
+        kept.attach_evidence(
+            bid_id, path.name, data, list(items), media_type=MEDIA_TYPES[reading.format]
+        )
         matched = match_file(kept, bid_id, path.name)  # a file named after a request answers it
     return AttachedEvidence(reading, items, matched)
 

@@ -29,14 +29,25 @@ class RequestPackResult:
         document keeps a copy (the app's status bar; the command line prints the same paths)."""
         asked = len(self.pack.requests)
         where = " and ".join(str(path) for path in self.paths)
-        kept = ("; kept in the evaluation, so files the provider returns are matched to it"
-                if self.kept else "")
-        return (f"Request for evidence to {self.pack.provider} ({asked} measurement(s), due "
-                f"{self.pack.deadline.isoformat()}) written to {where}{kept}")
+        kept = (
+            "; kept in the evaluation, so files the provider returns are matched to it"
+            if self.kept
+            else ""
+        )
+        return (
+            f"Request for evidence to {self.pack.provider} ({asked} measurement(s), due "
+            f"{self.pack.deadline.isoformat()}) written to {where}{kept}"
+        )
 
 
-def value_requests(evaluation: Evaluation, bid_id: str, progress: ProgressCallback,
-                   cancel: CancelToken, samples: int = DEFAULT_SAMPLES, source: str = "") -> Any:
+def value_requests(
+    evaluation: Evaluation,
+    bid_id: str,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    samples: int = DEFAULT_SAMPLES,
+    source: str = "",
+) -> Any:
     """The value of information that ranks the requests; an unknown bid is refused (naming
     `source`, the file) before the Monte Carlo runs."""
     from clusterbid.core.uncertainty.value_of_information import value_of_information
@@ -50,10 +61,18 @@ def value_requests(evaluation: Evaluation, bid_id: str, progress: ProgressCallba
     return value_of_information(evaluation, samples)
 
 
-def request_evidence(evaluation: Evaluation, bid_id: str, value: Any, folder: Path,
-                     progress: ProgressCallback, cancel: CancelToken, *, issued: dt.date,
-                     deadline: dt.date | None = None,
-                     document: EvaluationDocument | None = None) -> RequestPackResult:
+def request_evidence(
+    evaluation: Evaluation,
+    bid_id: str,
+    value: Any,
+    folder: Path,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    issued: dt.date,
+    deadline: dt.date | None = None,
+    document: EvaluationDocument | None = None,
+) -> RequestPackResult:
     """Write the pack; with `document`, keep it there as well (one audited row)."""
     from clusterbid.core.evidence_request.export import export_pack
 

@@ -46,7 +46,9 @@ class MemoSource:
     document: Path | None = None  # the only document that may record the export
     anchor: dict[str, object] | None = None
     request_statuses: tuple[Any, ...] = ()
-    panel: Any = None  # the document's evaluation panel (core/panel/view.py PanelRecord), if it has one
+    panel: Any = (
+        None  # the document's evaluation panel (core/panel/view.py PanelRecord), if it has one
+    )
 
 
 @dataclass(frozen=True)
@@ -64,9 +66,13 @@ def memo_source(document: EvaluationDocument, evaluation: Evaluation | None = No
     from clusterbid.core.panel.view import panel_record
     from clusterbid.core.store.anchor import AuditAnchor
 
-    return MemoSource(evaluation if evaluation is not None else document.evaluation, document.path,
-                      AuditAnchor.from_head(document.head).as_json(),
-                      tuple(request_statuses(document, dt.date.today())), panel_record(document))
+    return MemoSource(
+        evaluation if evaluation is not None else document.evaluation,
+        document.path,
+        AuditAnchor.from_head(document.head).as_json(),
+        tuple(request_statuses(document, dt.date.today())),
+        panel_record(document),
+    )
 
 
 def accept_failed_audit(document: EvaluationDocument, reason: str) -> str:
@@ -79,8 +85,13 @@ def accept_failed_audit(document: EvaluationDocument, reason: str) -> str:
     return override_note(report, document.user, reason)
 
 
-def export_memo(source: MemoSource, choices: MemoChoices, output: Path, progress: ProgressCallback,
-                cancel: CancelToken) -> ExportedMemo:
+def export_memo(
+    source: MemoSource,
+    choices: MemoChoices,
+    output: Path,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+) -> ExportedMemo:
     """Make the memo and write it whole or not at all (a full disk leaves neither a half memo nor a
     stray temporary file); a cancel before the write leaves nothing."""
     from clusterbid.core.memo.making import make_memo
@@ -90,11 +101,19 @@ def export_memo(source: MemoSource, choices: MemoChoices, output: Path, progress
         checkpoint(cancel)
         progress(fraction, message)
 
-    pdf = make_memo(source.evaluation, approvers=choices.approvers, notes=choices.notes,
-                    override=choices.override, decision_date=choices.decision_date,
-                    rationale=choices.rationale,
-                    audit_anchor=source.anchor, request_statuses=source.request_statuses,
-                    samples=max(choices.samples, 0), progress=reported, panel=source.panel)
+    pdf = make_memo(
+        source.evaluation,
+        approvers=choices.approvers,
+        notes=choices.notes,
+        override=choices.override,
+        decision_date=choices.decision_date,
+        rationale=choices.rationale,
+        audit_anchor=source.anchor,
+        request_statuses=source.request_statuses,
+        samples=max(choices.samples, 0),
+        progress=reported,
+        panel=source.panel,
+    )
     reported(0.95, "writing")  # the last point a cancel stops it: nothing is written after it
     write_bytes_atomically(output, pdf)
     sha256 = hashlib.sha256(pdf).hexdigest()

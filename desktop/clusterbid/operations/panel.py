@@ -57,7 +57,8 @@ def invite(
     user: str | None = None,
 ) -> list[Path]:
     """One evaluator copy per "Name, Role" in `folder`; returns the copies written."""
-    from clusterbid.core.panel.copies import invite as invite_panel, parse_evaluator
+    from clusterbid.core.panel.copies import invite as invite_panel
+    from clusterbid.core.panel.copies import parse_evaluator
     from clusterbid.core.store import EvaluationDocument
 
     people = [parse_evaluator(text) for text in evaluators]

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
-from clusterbid.core.model_parsing import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.model_parsing import describe_validation_error
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.store.snapshot import rebuild
 
@@ -39,7 +39,9 @@ class PlanInput:
 
 
 CASH_INPUTS = (
-    PlanInput("cost_of_capital_percent_per_year", "Cost of capital (% a year; empty: 8%, a default)"),
+    PlanInput(
+        "cost_of_capital_percent_per_year", "Cost of capital (% a year; empty: 8%, a default)"
+    ),
     PlanInput("baseline_payment_days", "Your usual payment terms (days after invoice; empty: 30)"),
 )
 TRAINING_INPUTS = (
@@ -47,14 +49,21 @@ TRAINING_INPUTS = (
     PlanInput("deadline", "Finish by (YYYY-MM-DD; empty: no deadline)"),
     PlanInput("deadline_confidence", "Chance of finishing by the deadline you require (0 to 1)"),
     PlanInput("delay_cost_per_day", "Cost of each day past the deadline (empty: none counted)"),
-    PlanInput("idle_use", "What idle reserved time does", (
-        ("nothing", "nothing: it is worth nothing"),
-        ("more-runs", "more runs of the same kind"),
-        ("other-work", "other work, worth a stated amount"),
-    )),
+    PlanInput(
+        "idle_use",
+        "What idle reserved time does",
+        (
+            ("nothing", "nothing: it is worth nothing"),
+            ("more-runs", "more runs of the same kind"),
+            ("other-work", "other work, worth a stated amount"),
+        ),
+    ),
     PlanInput("idle_value_per_gpu_hour", "Worth of an idle GPU-hour (other work only)"),
     PlanInput("further_runs", "Further runs you will run in reserved time (more runs only)"),
-    PlanInput("alternative_price_per_gpu_hour", "Market price of a GPU-hour elsewhere (empty: the contract's)"),
+    PlanInput(
+        "alternative_price_per_gpu_hour",
+        "Market price of a GPU-hour elsewhere (empty: the contract's)",
+    ),
     PlanInput("alternative_price_decline_percent_per_year", "Fall of that market price (% a year)"),
     *CASH_INPUTS,
     PlanInput("commitment_ceiling", "Largest commitment you may sign (empty: no ceiling)"),
@@ -65,10 +74,14 @@ class PlanInputError(InputError):
     """Plan inputs that do not validate: each message by the field it names (`by_field`), and the
     rules that tie fields together (`general`), all in words."""
 
-    def __init__(self, by_field: dict[str, str], general: list[str], labels: Mapping[str, str]) -> None:
+    def __init__(
+        self, by_field: dict[str, str], general: list[str], labels: Mapping[str, str]
+    ) -> None:
         self.by_field = by_field
         self.general = general
-        lines = [f"{_short(labels[name])}: {message}" for name, message in by_field.items()] + general
+        lines = [
+            f"{_short(labels[name])}: {message}" for name, message in by_field.items()
+        ] + general
         super().__init__("the plan inputs were not changed: " + "; ".join(lines))
 
 
@@ -125,8 +138,10 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
     labels = {i.name: i.label for i in inputs}
     unknown = sorted(set(texts) - set(labels))
     if unknown:
-        raise InputError(f"{', '.join(unknown)}: not a plan input of this evaluation; the inputs are "
-                         + ", ".join(labels))
+        raise InputError(
+            f"{', '.join(unknown)}: not a plan input of this evaluation; the inputs are "
+            + ", ".join(labels)
+        )
     holder = _holder(evaluation)
     values = {name: getattr(holder, name) for name in type(holder).model_fields}
     for name, text in texts.items():
@@ -145,10 +160,14 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
             else:
                 general.append(message)
         raise PlanInputError(by_field, general, labels) from None
-    changed = tuple(_short(i.label) for i in inputs if getattr(new_holder, i.name) != getattr(holder, i.name))
+    changed = tuple(
+        _short(i.label) for i in inputs if getattr(new_holder, i.name) != getattr(holder, i.name)
+    )
     workload = evaluation.workload
     parts = {name: getattr(workload, name) for name in type(workload).model_fields}
-    new_workload = new_holder if isinstance(workload, InferenceWorkload) else {**parts, "plan": new_holder}
+    new_workload = (
+        new_holder if isinstance(workload, InferenceWorkload) else {**parts, "plan": new_holder}
+    )
     try:
         return PlanEdit(rebuild(evaluation, workload=new_workload), changed)
     except ValidationError as exc:

@@ -26,8 +26,9 @@ def same_file(first: Path, second: Path) -> bool:
         return False
 
 
-def record_in(document: EvaluationDocument,
-              record: Callable[[EvaluationDocument], object]) -> str | None:
+def record_in(
+    document: EvaluationDocument, record: Callable[[EvaluationDocument], object]
+) -> str | None:
     """Run `record(doc)` on `document`, reopened from its file when the window has since closed it
     (another evaluation was opened while the work ran): the row is never lost. Returns why it
     could not be recorded (a read-only file, a change from elsewhere), in words, with what the

@@ -50,8 +50,12 @@ class ScoreResult:
         return format_ranking_table(self.scorecard, self.uncertainty, self.sensitivity)
 
 
-def score(evaluation: Evaluation, progress: ProgressCallback, cancel: CancelToken,
-          samples: int = DEFAULT_SAMPLES) -> ScoreResult:
+def score(
+    evaluation: Evaluation,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    samples: int = DEFAULT_SAMPLES,
+) -> ScoreResult:
     """Score `evaluation` with `samples` Monte Carlo draws (the policy's seed: the same figures
     every time, from every door)."""
     from clusterbid.core.workloads import is_serving

@@ -31,12 +31,17 @@ class SealedMemoFile:
     sha256: str
 
     def words(self) -> str:
-        again = (f"; it already carried {self.earlier_timestamps} document timestamp(s), now one more"
-                 if self.earlier_timestamps else "")
-        return (f"sealed {self.path}: validation data for {self.signatures} signature(s) and a "
-                f"document timestamp by {self.tsa} at {self.timestamp_time:%Y-%m-%d %H:%M:%S %Z} "
-                f"(the timestamp authority's clock){again}. Seal it again before the timestamp "
-                "authority's certificate expires")
+        again = (
+            f"; it already carried {self.earlier_timestamps} document timestamp(s), now one more"
+            if self.earlier_timestamps
+            else ""
+        )
+        return (
+            f"sealed {self.path}: validation data for {self.signatures} signature(s) and a "
+            f"document timestamp by {self.tsa} at {self.timestamp_time:%Y-%m-%d %H:%M:%S %Z} "
+            f"(the timestamp authority's clock){again}. Seal it again before the timestamp "
+            "authority's certificate expires"
+        )
 
 
 def timestamp_authority(given: str | None) -> str:
@@ -47,8 +52,15 @@ def timestamp_authority(given: str | None) -> str:
     return url.strip()
 
 
-def seal_memo_file(memo: Path, tsa: str | None, progress: ProgressCallback, cancel: CancelToken, *,
-                   trust: Sequence[Path | str] = (), output: Path | None = None) -> SealedMemoFile:
+def seal_memo_file(
+    memo: Path,
+    tsa: str | None,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    trust: Sequence[Path | str] = (),
+    output: Path | None = None,
+) -> SealedMemoFile:
     """Seal the memo at `memo` (to `output`, else in place). The file must still hold the bytes
     read when the seal is written: one signed meanwhile is left as it is."""
     url = timestamp_authority(tsa)
@@ -61,8 +73,11 @@ def seal_memo_file(memo: Path, tsa: str | None, progress: ProgressCallback, canc
     from clusterbid.core.memo.trust_store import read_certificate_file
 
     quiet_pyhanko_logs()
-    roots = [asn1_x509.Certificate.load(c.public_bytes(Encoding.DER))
-             for path in trust for c in read_certificate_file(path)]
+    roots = [
+        asn1_x509.Certificate.load(c.public_bytes(Encoding.DER))
+        for path in trust
+        for c in read_certificate_file(path)
+    ]
     checkpoint(cancel)
     progress(0.1, "fetching validation data and a timestamp")
     try:
@@ -72,10 +87,17 @@ def seal_memo_file(memo: Path, tsa: str | None, progress: ProgressCallback, canc
     progress(0.9, "writing")
     checkpoint(cancel)  # the last point a cancel stops it: nothing is written after it
     if read_memo_bytes(Path(memo)) != pdf:
-        raise InputError(f"{Path(memo).name} changed while it was being sealed (an approver may have "
-                         "signed it); nothing was written: seal it again")
+        raise InputError(
+            f"{Path(memo).name} changed while it was being sealed (an approver may have "
+            "signed it); nothing was written: seal it again"
+        )
     target = Path(output or memo)
     write_atomically(target, sealed.pdf)
-    return SealedMemoFile(target, sealed.timestamp_time, sealed.tsa, sealed.signatures,
-                          sealed.earlier_timestamps, sealed.sha256)
-
+    return SealedMemoFile(
+        target,
+        sealed.timestamp_time,
+        sealed.tsa,
+        sealed.signatures,
+        sealed.earlier_timestamps,
+        sealed.sha256,
+    )

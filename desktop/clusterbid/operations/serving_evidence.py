@@ -66,26 +66,36 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
     try:
         data = read_regular(path, MAX_BYTES)  # devices and FIFOs refused before any read
         if len(data) > MAX_BYTES:
-            raise InputError(f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run")
+            raise InputError(
+                f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run"
+            )
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text; give the benchmark's JSON or its printed report") from None
+        raise InputError(
+            f"{path}: not UTF-8 text; give the benchmark's JSON or its printed report"
+        ) from None
     run = read_serving_benchmark(text, str(path))
     context = RunContext(
-        gpu_model=options.gpu_model, precision=options.precision,
-        kv_cache_precision=options.kv_cache_precision, pipeline_parallel=options.pipeline_parallel,
-        expert_parallel=options.expert_parallel, engine_version=options.engine_version,
-        prompt_tokens=options.prompt_tokens, batch=options.batch, system_gpus=options.system_gpus,
+        gpu_model=options.gpu_model,
+        precision=options.precision,
+        kv_cache_precision=options.kv_cache_precision,
+        pipeline_parallel=options.pipeline_parallel,
+        expert_parallel=options.expert_parallel,
+        engine_version=options.engine_version,
+        prompt_tokens=options.prompt_tokens,
+        batch=options.batch,
+        system_gpus=options.system_gpus,
     )
     evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
     return ServingReading(data, run, evidence)
 
 
-def flag_above_model(evaluation: Evaluation, bid_id: str, evidence: Evidence,
-                     reason: str | None) -> tuple[Evidence, str | None]:
+def flag_above_model(
+    evaluation: Evaluation, bid_id: str, evidence: Evidence, reason: str | None
+) -> tuple[Evidence, str | None]:
     """(the evidence, with its flag and the officer's reason where it reads above the model's
     ceiling for this bid and workload; the flag in words or None). Issue 37: never refused."""
     from clusterbid.core.catalog import default_catalog
@@ -95,7 +105,10 @@ def flag_above_model(evaluation: Evaluation, bid_id: str, evidence: Evidence,
 
     bid = next((b for b in evaluation.bids if b.id == bid_id), None)
     if bid is None or not isinstance(evaluation.workload, InferenceWorkload):
-        return evidence, None  # the store names a missing bid; training documents have no ceiling here
+        return (
+            evidence,
+            None,
+        )  # the store names a missing bid; training documents have no ceiling here
     flag = ceiling_flag(evaluation.workload, bid, evidence, default_catalog())
     if flag is None:
         return evidence, None
@@ -103,9 +116,14 @@ def flag_above_model(evaluation: Evaluation, bid_id: str, evidence: Evidence,
     return Evidence.model_validate(evidence.model_dump() | changes), flag
 
 
-def attach_serving_evidence(document: EvaluationDocument, bid_id: str, path: Path,
-                            options: ServingRunOptions, *,
-                            use_above_model: str | None = None) -> AttachedServingEvidence:
+def attach_serving_evidence(
+    document: EvaluationDocument,
+    bid_id: str,
+    path: Path,
+    options: ServingRunOptions,
+    *,
+    use_above_model: str | None = None,
+) -> AttachedServingEvidence:
     """Parse `path`, then keep it with bid `bid_id`'s new evidence in `document` (open, as the CLI
     opens it or as the window holds it). InputError, with nothing written, when the file cannot
     be read as a serving benchmark or the document refuses it (an unknown bid, a file already
@@ -115,9 +133,13 @@ def attach_serving_evidence(document: EvaluationDocument, bid_id: str, path: Pat
 
     path = Path(path)
     reading = read_serving_file(path, options)
-    evidence, flag = flag_above_model(document.evaluation, bid_id, reading.evidence, use_above_model)
+    evidence, flag = flag_above_model(
+        document.evaluation, bid_id, reading.evidence, use_above_model
+    )
     media_type = "application/json" if reading.data.lstrip().startswith(b"{") else "text/plain"
-    evaluation = document.attach_evidence(bid_id, path.name, reading.data, [evidence], media_type=media_type)
+    evaluation = document.attach_evidence(
+        bid_id, path.name, reading.data, [evidence], media_type=media_type
+    )
     notes: tuple[str, ...] = ()
     w = evaluation.workload
     if isinstance(w, InferenceWorkload):

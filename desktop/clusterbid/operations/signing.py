@@ -101,14 +101,25 @@ def refuse_foreign_record(memo: MemoToSign, document: Path) -> None:
     """For a door that asked for the row: refuse, before signing, a memo the document cannot
     record."""
     if memo.refusal is not None:
-        raise InputError(f"--evaluation {document}: {memo.refusal}; nothing was signed "
-                         "(sign without --evaluation, or name the memo's own document)")
+        raise InputError(
+            f"--evaluation {document}: {memo.refusal}; nothing was signed "
+            "(sign without --evaluation, or name the memo's own document)"
+        )
 
 
-def sign_memo_file(memo: MemoToSign, number: int, credentials: Callable[[], SigningCredentials],
-                   progress: ProgressCallback, cancel: CancelToken, *, remark: str = "",
-                   location: str | None = None, output: Path | None = None,
-                   source: str | None = None, tsa: str | None = None) -> SignedMemoResult:
+def sign_memo_file(
+    memo: MemoToSign,
+    number: int,
+    credentials: Callable[[], SigningCredentials],
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    remark: str = "",
+    location: str | None = None,
+    output: Path | None = None,
+    source: str | None = None,
+    tsa: str | None = None,
+) -> SignedMemoResult:
     """Fill approver field `number` and write the memo (to `output`, else in place). The file must
     still hold the bytes read: one another approver signed meanwhile is left as it is.
     `credentials` is called after the checks, so a refused memo never asks for a passphrase."""
@@ -128,21 +139,38 @@ def sign_memo_file(memo: MemoToSign, number: int, credentials: Callable[[], Sign
     # one that already signed another field, is refused here, before anything is written.
     refuse_wrong_signer(memo.pdf, memo_approvers(memo.pdf), field, signer, source or memo.path.name)
     if read_memo_bytes(memo.path) != memo.pdf:
-        raise InputError(f"{memo.path.name} changed since it was opened (another approver may "
-                         "have signed it); nothing was signed: sign it again to sign the "
-                         "current file")
+        raise InputError(
+            f"{memo.path.name} changed since it was opened (another approver may "
+            "have signed it); nothing was signed: sign it again to sign the "
+            "current file"
+        )
     progress(0.2, "signing")
-    signed = sign_memo(memo.pdf, field, signer, remark=remark, location=location,
-                       source=source or memo.path.name, tsa_url=tsa)
+    signed = sign_memo(
+        memo.pdf,
+        field,
+        signer,
+        remark=remark,
+        location=location,
+        source=source or memo.path.name,
+        tsa_url=tsa,
+    )
     progress(0.9, "writing")
     checkpoint(cancel)  # the last point a cancel stops it: nothing is written after it
     write_atomically(output or memo.path, signed.pdf)
     role = ""  # the role the memo lists for the field, for the audit row only
     if memo.record_into is not None:
         role = approver_role(memo.pdf, number)
-    return SignedMemoResult(output or memo.path, number, field, signed.signer, signed.signing_time,
-                            signed.sha256, role, memo.record_into,
-                            None if memo.record_into is not None else (memo.refusal or NOT_OURS))
+    return SignedMemoResult(
+        output or memo.path,
+        number,
+        field,
+        signed.signer,
+        signed.signing_time,
+        signed.sha256,
+        role,
+        memo.record_into,
+        None if memo.record_into is not None else (memo.refusal or NOT_OURS),
+    )
 
 
 def write_signature_row(document: EvaluationDocument, signed: SignedMemoResult) -> tuple[str, ...]:
@@ -152,9 +180,11 @@ def write_signature_row(document: EvaluationDocument, signed: SignedMemoResult) 
     if signed.record_into is None:
         raise InputError(signed.not_recorded or NOT_OURS)
     if not same_file(document.path, signed.record_into):
-        raise InputError(f"{document.path.name} is not the evaluation this memo was made from "
-                         f"({signed.record_into.name}); its audit trail records only signatures "
-                         "of its own memos")
+        raise InputError(
+            f"{document.path.name} is not the evaluation this memo was made from "
+            f"({signed.record_into.name}); its audit trail records only signatures "
+            "of its own memos"
+        )
     document.record_signature(signed.signer, signed.sha256, role=signed.role)
     return tuple(document.anchor_problems)
 

@@ -25,12 +25,20 @@ def require_document(path: Path) -> None:
     """Trust lives in a .clusterbid document only; refused by name before anything is opened.
     A missing file, FIFO or device is left to the document's own open, which says which it is."""
     if Path(path).suffix != ".clusterbid":
-        raise InputError(f"{path}: give an evaluation document (.clusterbid); trust is kept in it, "
-                         "audited, so every memo verified against it uses the same certificates")
+        raise InputError(
+            f"{path}: give an evaluation document (.clusterbid); trust is kept in it, "
+            "audited, so every memo verified against it uses the same certificates"
+        )
 
 
-def trust(document: EvaluationDocument, files: Sequence[Path | str], progress: ProgressCallback,
-          cancel: CancelToken, *, on_added: Callable[[Any], None] | None = None) -> TrustResult:
+def trust(
+    document: EvaluationDocument,
+    files: Sequence[Path | str],
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    on_added: Callable[[Any], None] | None = None,
+) -> TrustResult:
     """Keep the certificates of each file (a file is added whole or not at all; one already
     trusted is refused by name). `on_added` hears of each as it is kept, so a refusal of a later
     file still lets the caller say what went in before it."""

@@ -46,7 +46,11 @@ class VerifiedMemo:
         problems = self.result.problems[:limit]
         unproven = self.result.unproven[: limit - len(problems)]
         groups = (("Proven wrong", problems), ("Not proven here", unproven))
-        return tuple((heading, tuple(fields_in_words(line) for line in lines)) for heading, lines in groups if lines)
+        return tuple(
+            (heading, tuple(fields_in_words(line) for line in lines))
+            for heading, lines in groups
+            if lines
+        )
 
     @property
     def steps(self) -> frozenset[Step]:
@@ -63,9 +67,16 @@ class VerifiedMemo:
             return tuple(render(line, words) for line in lines)
 
         changed = None if said.changed_since is None else render(said.changed_since, words)
-        return replace(self, result=replace(
-            said, problems=each(said.problems), unproven=each(said.unproven),
-            signer_chains=each(said.signer_chains), changed_since=changed))
+        return replace(
+            self,
+            result=replace(
+                said,
+                problems=each(said.problems),
+                unproven=each(said.unproven),
+                signer_chains=each(said.signer_chains),
+                changed_since=changed,
+            ),
+        )
 
     @property
     def trust_failed(self) -> bool:
@@ -78,13 +89,23 @@ class VerifiedMemo:
         from clusterbid.core.memo.signoff import format_verification
 
         # The checks name signature fields by their ids; both doors print them as words.
-        return fields_in_words(format_verification(name, self.result, evaluation_name, explain=explain))
+        return fields_in_words(
+            format_verification(name, self.result, evaluation_name, explain=explain)
+        )
 
 
-def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken, *,
-                     trust: Sequence[Path | str] = (), evaluation_path: Path | None = None,
-                     evaluation: Evaluation | None = None, registry: Path | None = None,
-                     ordered: bool = True, at: datetime | None = None) -> VerifiedMemo:
+def verify_memo_file(
+    memo: Path,
+    progress: ProgressCallback,
+    cancel: CancelToken,
+    *,
+    trust: Sequence[Path | str] = (),
+    evaluation_path: Path | None = None,
+    evaluation: Evaluation | None = None,
+    registry: Path | None = None,
+    ordered: bool = True,
+    at: datetime | None = None,
+) -> VerifiedMemo:
     """Every check on the memo at `memo`. `evaluation_path` names the evaluation (a .clusterbid
     document also lends its trust anchors and registry as at the memo's row, and its history);
     `evaluation`, when given, is that evaluation already read (the app's open document), else it
@@ -106,10 +127,14 @@ def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken
     checkpoint(cancel)
     progress(0.2, "verifying")
     try:
-        result = verify_memo(pdf, [], evaluation, ordered=ordered, signoff=signoff,
-                             validation_time=at)
+        result = verify_memo(
+            pdf, [], evaluation, ordered=ordered, signoff=signoff, validation_time=at
+        )
         if at is not None:
-            from clusterbid.core.memo.validation_date import refuse_before_signing, with_long_term_verdict
+            from clusterbid.core.memo.validation_date import (
+                refuse_before_signing,
+                with_long_term_verdict,
+            )
 
             refuse_before_signing(result, at)
             result = with_long_term_verdict(result, at)
@@ -119,6 +144,7 @@ def verify_memo_file(memo: Path, progress: ProgressCallback, cancel: CancelToken
     from clusterbid.core.memo.verification_since import with_changes_since
 
     # the document's history still holds the memo's row; edits after it are not an alteration
-    result = with_changes_since(with_document_anchor(result, pdf, evaluation_path), pdf,
-                                evaluation_path)
+    result = with_changes_since(
+        with_document_anchor(result, pdf, evaluation_path), pdf, evaluation_path
+    )
     return VerifiedMemo(Path(memo), result, evaluation_path)

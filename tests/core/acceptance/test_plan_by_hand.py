@@ -21,12 +21,16 @@ ISSUED = dt.date(2026, 11, 20)
 
 
 def _demo_bid(bid_id: str) -> dict:
-    data = json.loads((ROOT / "resources" / "examples" / "demo-evaluation.json").read_text(encoding="utf-8"))
+    data = json.loads(
+        (ROOT / "resources" / "examples" / "demo-evaluation.json").read_text(encoding="utf-8")
+    )
     return next(b for b in data["bids"] if b["id"] == bid_id)
 
 
 def _efficiency(fabric: str) -> float:
-    catalog = tomllib.loads((ROOT / "resources" / "catalog" / "fabrics.toml").read_text(encoding="utf-8"))
+    catalog = tomllib.loads(
+        (ROOT / "resources" / "catalog" / "fabrics.toml").read_text(encoding="utf-8")
+    )
     return next(f["typical_efficiency"] for f in catalog["fabric"] if f["id"] == fabric)
 
 
@@ -36,7 +40,12 @@ def test_the_demo_winner_is_northwind_and_its_busbw_thresholds_are_ninety_percen
     bid = _demo_bid("northwind-ib")
     fabric = bid["fabric"]
     # 8 NICs x 400 Gb/s = 400 GB/s per node, at NDR400's typical 0.94: 376 GB/s (no bid evidence).
-    spec = fabric["nics_per_node"] * fabric["nic_line_rate_gbit_s"] / 8 * _efficiency(fabric["technology"])
+    spec = (
+        fabric["nics_per_node"]
+        * fabric["nic_line_rate_gbit_s"]
+        / 8
+        * _efficiency(fabric["technology"])
+    )
     assert math.isclose(spec, 376.0)
     # SHARP on IB: the data-parallel group spans 512 / (TP 8 x PP 4) = 16 nodes, 2 x 15 / 16 = 1.875.
     assert fabric["sharp"] is True
@@ -69,7 +78,9 @@ def test_the_demo_winner_soak_replacement_and_step_time_thresholds_by_hand():
     assert plan["ACC-replacement"].threshold == reliability["node_replacement_hours"] == 4
     assert "stated by the provider" in plan["ACC-replacement"].scored_source
     # Step time: the scored figure over 0.9 (throughput held to 90% of what was scored).
-    scored = next(s.estimate.step_s for s in score_evaluation(evaluation).scores if s.bid.id == "northwind-ib")
+    scored = next(
+        s.estimate.step_s for s in score_evaluation(evaluation).scores if s.bid.id == "northwind-ib"
+    )
     assert math.isclose(plan["ACC-step-time"].threshold, round(scored / 0.9, 4))
     assert plan["ACC-step-time"].comparison == "at most"
     assert plan["ACC-contiguous-block"].threshold == evaluation.workload.job_gpus == 512
@@ -90,8 +101,21 @@ def test_the_annex_is_written_as_markdown_json_and_pdf_and_kept_in_the_document(
     document = tmp_path / "demo.clusterbid"
     assert main(["demo", str(document)]) == 0
     out_dir = tmp_path / "annex"
-    assert main(["acceptance-plan", str(document), "--bid", "northwind-ib", "-o", str(out_dir),
-                 "--issued-on", ISSUED.isoformat()]) == 0
+    assert (
+        main(
+            [
+                "acceptance-plan",
+                str(document),
+                "--bid",
+                "northwind-ib",
+                "-o",
+                str(out_dir),
+                "--issued-on",
+                ISSUED.isoformat(),
+            ]
+        )
+        == 0
+    )
     stem = out_dir / "northwind-ib-acceptance-plan-2026-11-20"
     markdown = stem.with_suffix(".md").read_text(encoding="utf-8")
     assert "ACC-busbw-2nodes" in markdown and "at least 338.4 GB/s" in markdown
@@ -106,7 +130,10 @@ def test_the_annex_is_written_as_markdown_json_and_pdf_and_kept_in_the_document(
 def test_an_unknown_bid_is_refused_by_name_and_nothing_is_written(tmp_path, capsys):
     document = tmp_path / "demo.clusterbid"
     assert main(["demo", str(document)]) == 0
-    assert main(["acceptance-plan", str(document), "--bid", "nobody", "-o", str(tmp_path / "annex")]) == 2
+    assert (
+        main(["acceptance-plan", str(document), "--bid", "nobody", "-o", str(tmp_path / "annex")])
+        == 2
+    )
     err = capsys.readouterr().err
     assert "--bid 'nobody': no such bid" in err and "northwind-ib" in err
     assert not (tmp_path / "annex").exists()

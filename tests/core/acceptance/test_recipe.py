@@ -21,8 +21,13 @@ def _option(arguments: list[str], name: str) -> str:
 def test_the_training_request_is_a_runnable_recipe_on_a_scale_ladder():
     evaluation = demo_evaluation()
     w = evaluation.workload
-    pack = build_pack(evaluation, "northwind-ib", value_of_information(evaluation, 500), ISSUED,
-                      ISSUED + dt.timedelta(days=14))
+    pack = build_pack(
+        evaluation,
+        "northwind-ib",
+        value_of_information(evaluation, 500),
+        ISSUED,
+        ISSUED + dt.timedelta(days=14),
+    )
     training = next(r for r in pack.requests if r.input == "baseline_mfu")
     # TP 8 x PP 4 = 32 GPUs a replica: the 8-GPU rung rises to 32, then 64, then the job's 512.
     assert [run.gpus for run in training.runs] == [32, 64, 512]
@@ -30,9 +35,16 @@ def test_the_training_request_is_a_runnable_recipe_on_a_scale_ladder():
     args = training.runs[-1].arguments
     assert training.runs[-1].program == "pretrain_gpt.py" and "--mock-data" in args
     # 4,194,304 tokens / 4,096 per sequence = 1,024 sequences; 80 layers / (PP 4 x 5 stages) = 4.
-    expected = {"--tensor-model-parallel-size": "8", "--pipeline-model-parallel-size": "4",
-                "--global-batch-size": "1024", "--seq-length": "4096", "--num-layers": "80",
-                "--hidden-size": "8192", "--num-layers-per-virtual-pipeline-stage": "4", "--micro-batch-size": "1"}
+    expected = {
+        "--tensor-model-parallel-size": "8",
+        "--pipeline-model-parallel-size": "4",
+        "--global-batch-size": "1024",
+        "--seq-length": "4096",
+        "--num-layers": "80",
+        "--hidden-size": "8192",
+        "--num-layers-per-virtual-pipeline-stage": "4",
+        "--micro-batch-size": "1",
+    }
     assert {name: _option(args, name) for name in expected} == expected
     assert w.distributed_optimizer and "--use-distributed-optimizer" in args
     # One CSV answers the request: every rung is a row of it.
@@ -43,8 +55,13 @@ def test_the_training_request_is_a_runnable_recipe_on_a_scale_ladder():
 
 def test_the_acceptance_step_time_test_runs_the_requests_command_at_the_jobs_size():
     evaluation = demo_evaluation()
-    pack = build_pack(evaluation, "northwind-ib", value_of_information(evaluation, 500), ISSUED,
-                      ISSUED + dt.timedelta(days=14))
+    pack = build_pack(
+        evaluation,
+        "northwind-ib",
+        value_of_information(evaluation, 500),
+        ISSUED,
+        ISSUED + dt.timedelta(days=14),
+    )
     request_run = next(r for r in pack.requests if r.input == "baseline_mfu").runs[-1]
     plan = build_plan(evaluation, "northwind-ib", ISSUED)
     (acceptance_run,) = plan.test("ACC-step-time").runs

@@ -55,8 +55,14 @@ def visible_texts(fig):
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             low, high = sorted(axis.get_view_interval())
-            beyond_view |= {id(label) for tick in axis.get_major_ticks() + axis.get_minor_ticks()
-                            if not low <= tick.get_loc() <= high
-                            for label in (tick.label1, tick.label2)}
-    return [t for t in fig.findobj(Text)
-            if id(t) not in beyond_view and t.get_visible() and t.get_text().strip()]
+            beyond_view |= {
+                id(label)
+                for tick in axis.get_major_ticks() + axis.get_minor_ticks()
+                if not low <= tick.get_loc() <= high
+                for label in (tick.label1, tick.label2)
+            }
+    return [
+        t
+        for t in fig.findobj(Text)
+        if id(t) not in beyond_view and t.get_visible() and t.get_text().strip()
+    ]

@@ -9,6 +9,14 @@ import sys
 
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from tests.conftest import REPO
+from tests.core.charts.conftest import (
+    BidUncertainty,
+    Sensitivity,
+    TornadoBar,
+    UncertaintyResult,
+    visible_texts,
+)
 
 from clusterbid.core.charts import (
     PRINT_STYLE,
@@ -23,8 +31,6 @@ from clusterbid.core.charts import (
     sticker_vs_effective_price,
 )
 from clusterbid.core.evidence import parse_nccl_tests_text
-from tests.conftest import REPO
-from tests.core.charts.conftest import BidUncertainty, Sensitivity, TornadoBar, UncertaintyResult, visible_texts
 
 REAL_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
 
@@ -33,9 +39,15 @@ def every_chart(scorecard, style):
     """Each chart on the demo, with hand-made uncertainty and tornado inputs."""
     winner = scorecard.ranked[0]
     base = winner.estimate.plan_cost
-    bands = UncertaintyResult({s.bid.id: BidUncertainty(1.0e6, 1.2e6, 1.5e6) for s in scorecard.ranked})
-    tornado = Sensitivity([TornadoBar("baseline MFU", winner.bid.id, base + 1e5, base - 8e4),
-                           TornadoBar("busbw", winner.bid.id, base + 3e4, base - 1e4)])
+    bands = UncertaintyResult(
+        {s.bid.id: BidUncertainty(1.0e6, 1.2e6, 1.5e6) for s in scorecard.ranked}
+    )
+    tornado = Sensitivity(
+        [
+            TornadoBar("baseline MFU", winner.bid.id, base + 1e5, base - 8e4),
+            TornadoBar("busbw", winner.bid.id, base + 3e4, base - 1e4),
+        ]
+    )
     runs = parse_nccl_tests_text(REAL_LOG.read_text(encoding="utf-8"), source=REAL_LOG.name)
     return {
         "sticker": sticker_vs_effective_price(scorecard, style=style),
@@ -70,11 +82,18 @@ def test_a_fresh_process_renders_the_same_bytes(demo_scorecard):
     # SVG ids are salted with a random UUID by default, fresh in every process: this is where a
     # missing fixed salt or a timestamp would show.
     fig = scaling_curves(demo_scorecard, style=PRINT_STYLE)
-    here = [hashlib.sha256(d).hexdigest() for d in
-            (figure_to_png_bytes(fig, 100), figure_to_svg(fig).encode(), figure_to_pdf(fig))]
+    here = [
+        hashlib.sha256(d).hexdigest()
+        for d in (figure_to_png_bytes(fig, 100), figure_to_svg(fig).encode(), figure_to_pdf(fig))
+    ]
     env = {**os.environ, "PYTHONPATH": str(REPO / "desktop")}
-    there = subprocess.run([sys.executable, "-c", RENDER_IN_A_NEW_PROCESS], capture_output=True, text=True,
-                           env=env, check=True).stdout.split()
+    there = subprocess.run(
+        [sys.executable, "-c", RENDER_IN_A_NEW_PROCESS],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.split()
     assert there == here
 
 
@@ -89,14 +108,22 @@ def test_outputs_carry_no_dates_or_tool_stamps(demo_scorecard):
 
 
 def test_importing_the_charts_loads_neither_qt_nor_matplotlib():
-    code = "import sys, clusterbid.core.charts; print(sorted(m for m in ('PySide6', 'matplotlib') if m in sys.modules))"
+    code = (
+        "import sys, clusterbid.core.charts; print(sorted(m for m in ('PySide6', 'matplotlib') if "
+        "m in sys.modules))"
+    )
     env = {**os.environ, "PYTHONPATH": str(REPO / "desktop")}
-    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     assert loaded.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("style", [ChartStyle(), ChartStyle(dark=True, font_scale=1.6), PRINT_STYLE],
-                         ids=["light", "dark-zoomed", "print"])
+@pytest.mark.parametrize(
+    "style",
+    [ChartStyle(), ChartStyle(dark=True, font_scale=1.6), PRINT_STYLE],
+    ids=["light", "dark-zoomed", "print"],
+)
 def test_nothing_is_clipped_and_legends_stay_off_the_data(demo_scorecard, style):
     for name, fig in every_chart(demo_scorecard, style).items():
         canvas = FigureCanvasAgg(fig)  # the memo's raster path; positions are final after a draw
@@ -105,15 +132,30 @@ def test_nothing_is_clipped_and_legends_stay_off_the_data(demo_scorecard, style)
         page = fig.bbox
         for text in visible_texts(fig):
             box = text.get_window_extent(renderer)
-            inside = box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 and box.y0 >= page.y0 - 1 and box.y1 <= page.y1 + 1
+            inside = (
+                box.x0 >= page.x0 - 1
+                and box.x1 <= page.x1 + 1
+                and box.y0 >= page.y0 - 1
+                and box.y1 <= page.y1 + 1
+            )
             assert inside, f"{name}: {text.get_text()!r} is cut off at {box} (figure {page})"
         ax = fig.axes[0]
-        ticks = [t.label1.get_window_extent(renderer) for t in ax.yaxis.get_major_ticks() if t.label1.get_text()]
-        if name != "busbw" and name != "scaling":  # category labels; numeric ticks are spaced by matplotlib
-            assert not any(a.overlaps(b) for a, b in zip(ticks, ticks[1:])), f"{name}: y tick labels overlap"
+        ticks = [
+            t.label1.get_window_extent(renderer)
+            for t in ax.yaxis.get_major_ticks()
+            if t.label1.get_text()
+        ]
+        if (
+            name != "busbw" and name != "scaling"
+        ):  # category labels; numeric ticks are spaced by matplotlib
+            assert not any(a.overlaps(b) for a, b in zip(ticks, ticks[1:])), (
+                f"{name}: y tick labels overlap"
+            )
         assert ax.get_legend() is None and len(fig.legends) == 1, name
         legend_box = fig.legends[0].get_window_extent(renderer)
-        assert not legend_box.overlaps(ax.get_window_extent(renderer)), f"{name}: the legend covers the plot"
+        assert not legend_box.overlaps(ax.get_window_extent(renderer)), (
+            f"{name}: the legend covers the plot"
+        )
 
 
 def test_dark_style_paints_a_dark_background_with_light_text(demo_scorecard):

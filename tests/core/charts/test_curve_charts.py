@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import REPO, evaluation_dict
 
 from clusterbid.core.charts import busbw_curve, scaling_curves
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence import parse_nccl_tests_text
 from clusterbid.core.scoring import Scorecard
-from tests.conftest import REPO, evaluation_dict
 
 REAL_LOG = REPO / "tests" / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
 
@@ -23,7 +23,9 @@ def test_one_scaling_curve_per_bid_up_to_its_contiguous_block(demo_scorecard):
     for score in demo_scorecard.scores:
         plotted = line(ax, score.bid.id)
         assert list(plotted.get_xdata()) == list(score.estimate.scaling.gpus)
-        assert list(plotted.get_ydata()) == pytest.approx([m * 100 for m in score.estimate.scaling.effective_mfu])
+        assert list(plotted.get_ydata()) == pytest.approx(
+            [m * 100 for m in score.estimate.scaling.effective_mfu]
+        )
         assert max(plotted.get_xdata()) <= score.bid.capacity.largest_contiguous_block_gpus
         assert (plotted.get_linestyle() == "--") == (not score.estimate.passes_gates)
     # The demo's Fragment Cloud offers a 256-GPU block: its curve stops short of the 512-GPU job.
@@ -57,14 +59,20 @@ def real_run():
 def test_busbw_curve_plots_each_size_and_marks_the_plateau(real_run):
     ax = busbw_curve([real_run]).axes[0]
     plotted = line(ax, "run-0")
-    assert list(plotted.get_xdata()) == [row.size_bytes for row in real_run.rows if row.size_bytes > 0]
-    assert list(plotted.get_ydata()) == [row.best_busbw()[0] for row in real_run.rows if row.size_bytes > 0]
+    assert list(plotted.get_xdata()) == [
+        row.size_bytes for row in real_run.rows if row.size_bytes > 0
+    ]
+    assert list(plotted.get_ydata()) == [
+        row.best_busbw()[0] for row in real_run.rows if row.size_bytes > 0
+    ]
     # The log's largest row, 8589934592 bytes (8 GiB), reads 338.82 GB/s out-of-place: the plateau.
     star = line(ax, "plateau-0")
     assert (list(star.get_xdata()), list(star.get_ydata())) == ([8589934592], [338.82])
     assert any(t.get_text() == "plateau 338.82 GB/s" for t in ax.texts)
     assert ax.get_xscale() == "log" and ax.xaxis.get_transform().base == 2
-    assert "1 GiB" in [t.get_text() for t in ax.get_xticklabels()] + [t.get_text() for t in ax.texts]
+    assert "1 GiB" in [t.get_text() for t in ax.get_xticklabels()] + [
+        t.get_text() for t in ax.texts
+    ]
     assert not [candidate for candidate in ax.lines if candidate.get_gid() == "nic-aggregate"]
 
 
@@ -77,7 +85,12 @@ def test_busbw_curve_draws_the_nic_aggregate_when_given(real_run):
 
 def test_busbw_curve_one_line_per_run(real_run):
     ax = busbw_curve([real_run, real_run.model_copy(update={"source": "second.log"})]).axes[0]
-    assert {candidate.get_gid() for candidate in ax.lines} >= {"run-0", "run-1", "plateau-0", "plateau-1"}
+    assert {candidate.get_gid() for candidate in ax.lines} >= {
+        "run-0",
+        "run-1",
+        "plateau-0",
+        "plateau-1",
+    }
 
 
 def test_busbw_without_evidence_gives_a_message(real_run):

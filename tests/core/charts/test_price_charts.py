@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict
+from tests.core.charts.conftest import BidUncertainty, Sensitivity, TornadoBar, UncertaintyResult
 
 from clusterbid.core.charts import (
     ChartStyle,
@@ -14,8 +16,6 @@ from clusterbid.core.charts import (
 )
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
-from tests.conftest import bid_dict, evaluation_dict
-from tests.core.charts.conftest import BidUncertainty, Sensitivity, TornadoBar, UncertaintyResult
 
 
 def bars(ax, label):
@@ -39,7 +39,9 @@ def test_sticker_and_effective_price_per_passing_bid_sorted_by_effective_price(d
     sticker = bars(ax, "Sticker price per GPU-hour")
     effective = bars(ax, "Effective price per useful GPU-hour")
     assert widths(sticker) == [s.estimate.price_per_gpu_hour for s in by_effective]
-    assert widths(effective) == [s.estimate.effective_price_per_useful_gpu_hour for s in by_effective]
+    assert widths(effective) == [
+        s.estimate.effective_price_per_useful_gpu_hour for s in by_effective
+    ]
     # The demo's two gated bids (BudgetGPU on TCP, Fragment Cloud's 256-GPU block) are not drawn.
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     assert len(ticks) == 4 and not any("BudgetGPU" in t or "Fragment" in t for t in ticks)
@@ -87,10 +89,16 @@ def test_effective_price_bar_matches_the_methodology_by_hand(demo_scorecard):
     breach = 1 - math.exp(-0.5 / 1000 / 24 * 8 * 730)
     claimable = committed * breach * 0.5 * (0.9 * 10 / 30) * 0.10
     assert claimable == pytest.approx(5491, abs=1)
-    by_hand = (committed / 2 + committed * 0.08 * 30 / 365 - claimable) / northwind.used_gpu_hours / useful
+    by_hand = (
+        (committed / 2 + committed * 0.08 * 30 / 365 - claimable)
+        / northwind.used_gpu_hours
+        / useful
+    )
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     row = next(i for i, t in enumerate(ticks) if t.startswith("Northwind AI Cloud"))
-    assert widths(bars(ax, "Effective price per useful GPU-hour"))[row] == pytest.approx(by_hand, rel=1e-12)
+    assert widths(bars(ax, "Effective price per useful GPU-hour"))[row] == pytest.approx(
+        by_hand, rel=1e-12
+    )
     labels = {t.get_text() for t in ax.texts}
     assert {"$2.85", f"${by_hand:.2f}"} <= labels and f"{by_hand:.2f}" == "3.72"
 
@@ -99,8 +107,12 @@ def test_cost_to_finish_in_rank_order_without_band_when_no_uncertainty(demo_scor
     fig = cost_to_finish_bands(demo_scorecard)
     ax = fig.axes[0]
     ranked = demo_scorecard.ranked
-    assert widths(bars(ax, "Net plan cost (model estimate)")) == [s.estimate.plan_cost for s in ranked]
-    assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()][0] == f"1. {ranked[0].bid.quote.provider}"
+    assert widths(bars(ax, "Net plan cost (model estimate)")) == [
+        s.estimate.plan_cost for s in ranked
+    ]
+    assert [t.get_text().split("\n")[0] for t in ax.get_yticklabels()][
+        0
+    ] == f"1. {ranked[0].bid.quote.provider}"
     assert not [c for c in ax.containers if c.get_label() == "P50 with P10-P90 band"]
     assert "no uncertainty run yet" in ax.get_title(loc="left")
 
@@ -110,7 +122,9 @@ def test_cost_to_finish_band_spans_p10_to_p90_only_for_bids_that_have_one(demo_s
     # Hand-made bands for all but the last ranked bid: P10 = 90%, P50 = 100%, P90 = 125% of a
     # round figure, so the whisker ends are easy to check.
     bands = {
-        s.bid.id: BidUncertainty(cost_p10=900_000.0 + i, cost_p50=1_000_000.0 + i, cost_p90=1_250_000.0 + i)
+        s.bid.id: BidUncertainty(
+            cost_p10=900_000.0 + i, cost_p50=1_000_000.0 + i, cost_p90=1_250_000.0 + i
+        )
         for i, s in enumerate(ranked[:-1])
     }
     fig = cost_to_finish_bands(demo_scorecard, UncertaintyResult(bands))
@@ -119,13 +133,19 @@ def test_cost_to_finish_band_spans_p10_to_p90_only_for_bids_that_have_one(demo_s
     data_line, _caps, (whiskers,) = band.lines
     segments = [tuple(map(tuple, segment)) for segment in whiskers.get_segments()]
     rows = row_centres(bars(ax, "Net plan cost (model estimate)"))
-    assert segments == [((900_000.0 + i, rows[i]), (1_250_000.0 + i, rows[i])) for i in range(len(ranked) - 1)]
+    assert segments == [
+        ((900_000.0 + i, rows[i]), (1_250_000.0 + i, rows[i])) for i in range(len(ranked) - 1)
+    ]
     assert list(data_line.get_xdata()) == [1_000_000.0 + i for i in range(len(ranked) - 1)]
 
 
 def one_bid_evaluation(provider: str, currency: str = "USD", **bid_sections) -> Evaluation:
-    bid = bid_dict("only", quote={"provider": provider}, terms={"price_per_gpu_hour": "2.50", "currency": currency},
-                   **bid_sections)
+    bid = bid_dict(
+        "only",
+        quote={"provider": provider},
+        terms={"price_per_gpu_hour": "2.50", "currency": currency},
+        **bid_sections,
+    )
     return Evaluation.model_validate(evaluation_dict([bid], currency=currency))
 
 
@@ -138,7 +158,11 @@ def test_money_axis_uses_the_evaluation_currency_and_long_names_are_shortened():
         ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
         assert ticks and all(t.startswith("€") for t in ticks), ticks
         provider_line = ax.get_yticklabels()[0].get_text().split("\n")[0]
-        assert provider_line.endswith("\u2026") and name not in provider_line and len(provider_line) <= 25
+        assert (
+            provider_line.endswith("\u2026")
+            and name not in provider_line
+            and len(provider_line) <= 25
+        )
         assert any(t.get_text().startswith("€") for t in ax.texts)
 
 
@@ -158,11 +182,15 @@ def test_no_passing_bid_gives_a_message_instead_of_empty_axes():
 def test_tornado_is_centred_on_the_base_cost_widest_bar_on_top(demo_scorecard):
     winner = demo_scorecard.ranked[0]
     base = winner.estimate.plan_cost
-    sensitivity = Sensitivity([
-        TornadoBar("failure rate", winner.bid.id, base - 5_000, base + 10_000),  # spread 15k
-        TornadoBar("baseline MFU", winner.bid.id, base + 150_000, base - 100_000),  # spread 250k
-        TornadoBar("busbw", winner.bid.id, base + 60_000, base - 20_000),  # spread 80k
-    ])
+    sensitivity = Sensitivity(
+        [
+            TornadoBar("failure rate", winner.bid.id, base - 5_000, base + 10_000),  # spread 15k
+            TornadoBar(
+                "baseline MFU", winner.bid.id, base + 150_000, base - 100_000
+            ),  # spread 250k
+            TornadoBar("busbw", winner.bid.id, base + 60_000, base - 20_000),  # spread 80k
+        ]
+    )
     ax = sensitivity_tornado(sensitivity, demo_scorecard).axes[0]
     low, high = bars(ax, "Low case"), bars(ax, "High case")
     assert [t.get_text() for t in ax.get_yticklabels()] == ["baseline MFU", "busbw", "failure rate"]
@@ -177,10 +205,19 @@ def test_tornado_is_centred_on_the_base_cost_widest_bar_on_top(demo_scorecard):
 
 def test_tornado_over_several_bids_shows_the_change_from_each_base(demo_scorecard):
     first, second = demo_scorecard.ranked[:2]
-    sensitivity = Sensitivity([
-        TornadoBar("busbw", first.bid.id, first.estimate.plan_cost + 1_000, first.estimate.plan_cost - 500),
-        TornadoBar("busbw", second.bid.id, second.estimate.plan_cost + 3_000, second.estimate.plan_cost),
-    ])
+    sensitivity = Sensitivity(
+        [
+            TornadoBar(
+                "busbw",
+                first.bid.id,
+                first.estimate.plan_cost + 1_000,
+                first.estimate.plan_cost - 500,
+            ),
+            TornadoBar(
+                "busbw", second.bid.id, second.estimate.plan_cost + 3_000, second.estimate.plan_cost
+            ),
+        ]
+    )
     ax = sensitivity_tornado(sensitivity, demo_scorecard).axes[0]
     assert widths(bars(ax, "Low case")) == pytest.approx([3_000, 1_000])
     assert [p.get_x() for p in bars(ax, "Low case").patches] == [0.0, 0.0]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.communication import overlap_window_share
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 # llm-foundry, scripts/train/benchmarking/README.md (MosaicML), tables "H100 80GB BF16",
 # "H100 80GB FP8" and "A100 80GB with 1600 Gbps node-node interconnect":
@@ -41,7 +41,9 @@ def test_fp8_gains_the_measured_speed_up_not_the_doubled_peak():
 def test_every_catalog_gpu_names_the_source_of_its_efficiency():
     for gpu in default_catalog().gpus.values():
         assert len(gpu.efficiency_source) >= 10, gpu.id
-        assert 1.0 <= gpu.fp8_speedup_over_bf16 < 2.0  # never the peak ratio: real runs gain 1.2-1.4x
+        assert (
+            1.0 <= gpu.fp8_speedup_over_bf16 < 2.0
+        )  # never the peak ratio: real runs gain 1.2-1.4x
 
 
 def test_overlap_window_is_the_last_micro_batch_backward():

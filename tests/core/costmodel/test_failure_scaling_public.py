@@ -12,13 +12,13 @@ and 8 hours, were rounded from these).
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.failure_model import job_failures_per_hour
 from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 PUBLISHED_MTBF_HOURS = [
     (8, 47.7 * 24, "research clusters, 8-GPU jobs"),
@@ -45,9 +45,16 @@ def test_the_cautious_default_is_the_research_clusters_single_node_rate():
     measured = 1000 / (47.7 * 8)
     assert DEFAULT_RATE.value == round(measured, 1) == DEFAULT_RATE.high
     llama3_at_16k = 419 / (54 * 16_384) * 1000
-    fleet = llama3_at_16k * float(job_failures_per_hour(1.0, 1024)) / 1024 / (
-        float(job_failures_per_hour(1.0, 16_384)) / 16_384)
-    assert DEFAULT_RATE.typical == pytest.approx(fleet, abs=0.05) and DEFAULT_RATE.typical < DEFAULT_RATE.value
+    fleet = (
+        llama3_at_16k
+        * float(job_failures_per_hour(1.0, 1024))
+        / 1024
+        / (float(job_failures_per_hour(1.0, 16_384)) / 16_384)
+    )
+    assert (
+        DEFAULT_RATE.typical == pytest.approx(fleet, abs=0.05)
+        and DEFAULT_RATE.typical < DEFAULT_RATE.value
+    )
     assert 2.0 in DEFAULT_RATE.earlier  # older documents that hold it still open
 
 
@@ -61,12 +68,20 @@ def test_a_rate_linear_in_gpus_could_not_be():
     # The model: flat to 1,024 GPUs, then the job's rate grows 7.9/1.8 times for 16 times the GPUs.
     flat = float(job_failures_per_hour(1.0, 1024)) / 1024
     assert flat == pytest.approx(float(job_failures_per_hour(1.0, 8)) / 8)
-    assert float(job_failures_per_hour(1.0, 16_384)) / float(job_failures_per_hour(1.0, 1024)) == pytest.approx(7.9 / 1.8)
+    assert float(job_failures_per_hour(1.0, 16_384)) / float(
+        job_failures_per_hour(1.0, 1024)
+    ) == pytest.approx(7.9 / 1.8)
 
 
 def _estimate(bid_changes: dict, **workload):
-    w = Workload.model_validate(workload_dict(checkpoint_interval_minutes=60, checkpoint_blocking_share=1.0,
-                                              restart_minutes=15, **workload))
+    w = Workload.model_validate(
+        workload_dict(
+            checkpoint_interval_minutes=60,
+            checkpoint_blocking_share=1.0,
+            restart_minutes=15,
+            **workload,
+        )
+    )
     return estimate_training(w, [Bid.model_validate(bid_dict(**bid_changes))]).bids[0]
 
 
@@ -74,23 +89,49 @@ def test_uptime_sla_is_not_counted_on_top_of_the_failures_it_covers():
     """512 GPUs, 2.4 per 1,000 GPU-days = 0.0512 failures an hour, no spare, 6 h repairs: the job
     is down 0.0512 x (restart + 0.766 x 6 h) / (1 + 0.0512 x lost) of the time, about 21%. A 95%
     SLA (5% down allowed) adds nothing; a perfect record of failures (rate 0) leaves the SLA's 95%."""
-    reliability = {"failures_per_1000_gpu_days": 2.4, "node_replacement_hours": 6, "storage_write_gb_s": 98}
-    failing = _estimate({"capacity": {"spare_pool_gpus": 0},
-                         "reliability": {**reliability, "uptime_sla_percent": 95}})
-    perfect = _estimate({"capacity": {"spare_pool_gpus": 0},
-                         "reliability": {**reliability, "uptime_sla_percent": 100}})
+    reliability = {
+        "failures_per_1000_gpu_days": 2.4,
+        "node_replacement_hours": 6,
+        "storage_write_gb_s": 98,
+    }
+    failing = _estimate(
+        {
+            "capacity": {"spare_pool_gpus": 0},
+            "reliability": {**reliability, "uptime_sla_percent": 95},
+        }
+    )
+    perfect = _estimate(
+        {
+            "capacity": {"spare_pool_gpus": 0},
+            "reliability": {**reliability, "uptime_sla_percent": 100},
+        }
+    )
     assert failing.goodput == pytest.approx(perfect.goodput, rel=1e-12)
-    never = _estimate({"capacity": {"spare_pool_gpus": 0},
-                       "reliability": {**reliability, "failures_per_1000_gpu_days": 0, "uptime_sla_percent": 95}})
+    never = _estimate(
+        {
+            "capacity": {"spare_pool_gpus": 0},
+            "reliability": {
+                **reliability,
+                "failures_per_1000_gpu_days": 0,
+                "uptime_sla_percent": 95,
+            },
+        }
+    )
     write = 70e9 * 14 / 98e9  # 10 s; the longest interval, 3,600 s, when nothing fails
     assert never.goodput == pytest.approx(0.95 * 3600 / (3600 + write), rel=1e-12)
 
 
 def test_without_a_spare_the_bid_states_a_pool_swap_or_the_job_waits_and_the_wait_is_priced():
-    reliability = {"failures_per_1000_gpu_days": 2.4, "node_replacement_hours": 72, "storage_write_gb_s": 98,
-                   "uptime_sla_percent": 100}
+    reliability = {
+        "failures_per_1000_gpu_days": 2.4,
+        "node_replacement_hours": 72,
+        "storage_write_gb_s": 98,
+        "uptime_sla_percent": 100,
+    }
     waits = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": reliability})
-    pool = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": {**reliability, "pool_swap_hours": 2}})
+    pool = _estimate(
+        {"capacity": {"spare_pool_gpus": 0}, "reliability": {**reliability, "pool_swap_hours": 2}}
+    )
     rate = 2.4 / 1000 / 24 * 512
     restart = 0.25 + 10 / 3600  # 15 min and the 980 GB checkpoint read at 98 GB/s
     for e, node_wait in ((waits, 72.0), (pool, 2.0)):
@@ -115,15 +156,30 @@ def test_restart_reads_the_checkpoint_at_the_stated_storage_bandwidth():
 def test_the_wait_and_its_cost_are_shown_in_words_where_no_spare_is_on_hand():
     from clusterbid.core.assumptions import bid_assumptions
 
-    reliability = {"failures_per_1000_gpu_days": 2.4, "node_replacement_hours": 72, "storage_write_gb_s": 98}
-    workload = Workload.model_validate(workload_dict(checkpoint_interval_minutes=60, restart_minutes=15))
+    reliability = {
+        "failures_per_1000_gpu_days": 2.4,
+        "node_replacement_hours": 72,
+        "storage_write_gb_s": 98,
+    }
+    workload = Workload.model_validate(
+        workload_dict(checkpoint_interval_minutes=60, restart_minutes=15)
+    )
     waits = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": reliability})
     shown = {a.name: a for a in bid_assumptions(waits, workload)}
     wait = shown["Waiting for failed nodes"]
-    assert wait.value == f"{waits.replacement_wait_hours:,.0f} h of the run, ${waits.replacement_wait_cost:,.0f} of GPU time"
-    assert "waiting for the repair" in shown["Failures"].source and "_" not in shown["Failures"].source
-    pool = _estimate({"capacity": {"spare_pool_gpus": 0}, "reliability": {**reliability, "pool_swap_hours": 2}})
-    assert "2 h to continue on a node from the provider's pool" in {
-        a.name: a for a in bid_assumptions(pool, workload)}["Failures"].source
+    assert (
+        wait.value
+        == f"{waits.replacement_wait_hours:,.0f} h of the run, ${waits.replacement_wait_cost:,.0f} of GPU time"
+    )
+    assert (
+        "waiting for the repair" in shown["Failures"].source and "_" not in shown["Failures"].source
+    )
+    pool = _estimate(
+        {"capacity": {"spare_pool_gpus": 0}, "reliability": {**reliability, "pool_swap_hours": 2}}
+    )
+    assert (
+        "2 h to continue on a node from the provider's pool"
+        in {a.name: a for a in bid_assumptions(pool, workload)}["Failures"].source
+    )
     spare = _estimate({"capacity": {"spare_pool_gpus": 8}, "reliability": reliability})
     assert "Waiting for failed nodes" not in {a.name for a in bid_assumptions(spare, workload)}

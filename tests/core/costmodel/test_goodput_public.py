@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.training import checkpoint_interval_s
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 # Llama 3 (Dubey et al., "The Llama 3 Herd of Models", 2024, section 3.3.4): 419 unexpected
 # interruptions in a 54-day snapshot of pre-training on 16,384 H100s, and higher than 90%
@@ -29,15 +29,30 @@ def test_llama3_scale_failures_at_the_fleet_default_rate_leave_about_90_percent_
     (1,024 / 16,384)^0.47 of it per GPU (failure_model), one failure every 2.7 hours, within 2x of
     Llama 3's one every 54 x 24 / 419 = 3.1 hours."""
     workload = workload_dict(
-        total_params_billions=405, active_params_billions=405, job_gpus=LLAMA3_GPUS, tensor_parallel=8,
-        pipeline_parallel=16, global_batch_tokens=16_384 * 8192, sequence_length=8192,
-        checkpoint_interval_minutes=60, checkpoint_blocking_share=1.0, restart_minutes=15,
+        total_params_billions=405,
+        active_params_billions=405,
+        job_gpus=LLAMA3_GPUS,
+        tensor_parallel=8,
+        pipeline_parallel=16,
+        global_batch_tokens=16_384 * 8192,
+        sequence_length=8192,
+        checkpoint_interval_minutes=60,
+        checkpoint_blocking_share=1.0,
+        restart_minutes=15,
     )
     bid = bid_dict(
-        capacity={"gpus_offered": LLAMA3_GPUS, "largest_contiguous_block_gpus": LLAMA3_GPUS, "spare_pool_gpus": 512},
+        capacity={
+            "gpus_offered": LLAMA3_GPUS,
+            "largest_contiguous_block_gpus": LLAMA3_GPUS,
+            "spare_pool_gpus": 512,
+        },
         topology={"leaf_domain_gpus": 3072},
-        reliability={"uptime_sla_percent": 100, "failures_per_1000_gpu_days": 2.0,
-                     "storage_write_gb_s": 2000, "node_replacement_hours": 24},
+        reliability={
+            "uptime_sla_percent": 100,
+            "failures_per_1000_gpu_days": 2.0,
+            "storage_write_gb_s": 2000,
+            "node_replacement_hours": 24,
+        },
     )
     e = estimate_training(Workload.model_validate(workload), [Bid.model_validate(bid)]).bids[0]
     # 7.9 h at 1,024 GPUs to 1.8 h at 16,384 (Kokolis et al. 2024): 16 times the GPUs of the flat

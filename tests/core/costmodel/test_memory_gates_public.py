@@ -11,24 +11,36 @@ Transformer Models" (2022), 34 s b h / t bytes with sequence parallelism.
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 LLAMA3_8K = {
-    "total_params_billions": 405, "active_params_billions": 405, "num_layers": 126, "hidden_size": 16384,
-    "sequence_length": 8192, "job_gpus": 16384, "tensor_parallel": 8, "pipeline_parallel": 16,
-    "context_parallel": 1, "global_batch_tokens": 2048 * 8192, "micro_batch_size": 1,
+    "total_params_billions": 405,
+    "active_params_billions": 405,
+    "num_layers": 126,
+    "hidden_size": 16384,
+    "sequence_length": 8192,
+    "job_gpus": 16384,
+    "tensor_parallel": 8,
+    "pipeline_parallel": 16,
+    "context_parallel": 1,
+    "global_batch_tokens": 2048 * 8192,
+    "micro_batch_size": 1,
     "activation_recomputation": "selective",
 }
-BIG_BID = bid_dict(capacity={"gpus_offered": 16384, "largest_contiguous_block_gpus": 16384},
-                   topology={"leaf_domain_gpus": 16384})
+BIG_BID = bid_dict(
+    capacity={"gpus_offered": 16384, "largest_contiguous_block_gpus": 16384},
+    topology={"leaf_domain_gpus": 16384},
+)
 
 
 def _estimate(workload: dict, bid: dict = BIG_BID):
-    return estimate_training(Workload.model_validate(workload_dict(**workload)), [Bid.model_validate(bid)]).bids[0]
+    return estimate_training(
+        Workload.model_validate(workload_dict(**workload)), [Bid.model_validate(bid)]
+    ).bids[0]
 
 
 # Activations on the first pipeline stage: 2,048 sequences / DP 128 = 16 micro-batches of one, all
@@ -41,7 +53,9 @@ def test_llama3_405b_published_8k_layout_with_its_fsdp_passes_the_gate():
     # FSDP: 405e9 / (8 x 16) parameters per stage shard, all 18 bytes of them split over DP 128:
     # 0.445 GB, beside 71.87 GB of activations: 72.3 GB of 80.
     state = 405e9 / 128 * 18 / 128 / 1e9
-    assert not [g for g in e.gates if g.code in ("activations_exceed_hbm", "model_state_exceeds_hbm")]
+    assert not [
+        g for g in e.gates if g.code in ("activations_exceed_hbm", "model_state_exceeds_hbm")
+    ]
     headroom = next(w for w in e.warnings if w.code == "little_hbm_headroom")
     assert f"{(state + ACTIVATIONS_GB) / 80:.0%}" in headroom.message
 
@@ -59,13 +73,23 @@ def test_without_fsdp_the_layout_is_refused_until_measured_to_fit():
     assert "measured to fit on 80 GB GPUs (Llama 3 paper, Table 4" in words
     # Measured on 141 GB H200s, it says nothing about an 80 GB H100: the gate stays.
     on_h200 = {"hbm_gb": 141, "reference": "a run on H200"}
-    assert any(g.code == "activations_exceed_hbm"
-               for g in _estimate({**LLAMA3_8K, "memory_measured_to_fit": on_h200}).gates)
+    assert any(
+        g.code == "activations_exceed_hbm"
+        for g in _estimate({**LLAMA3_8K, "memory_measured_to_fit": on_h200}).gates
+    )
 
 
-MIXTRAL = {"total_params_billions": 46.7, "active_params_billions": 12.9, "num_experts": 8, "experts_per_token": 2,
-           "job_gpus": 64, "tensor_parallel": 2, "pipeline_parallel": 1, "global_batch_tokens": 256 * 4096,
-           "sequence_length": 4096}
+MIXTRAL = {
+    "total_params_billions": 46.7,
+    "active_params_billions": 12.9,
+    "num_experts": 8,
+    "experts_per_token": 2,
+    "job_gpus": 64,
+    "tensor_parallel": 2,
+    "pipeline_parallel": 1,
+    "global_batch_tokens": 256 * 4096,
+    "sequence_length": 4096,
+}
 
 
 @pytest.mark.parametrize("ep", [1, 2, 4, 8])
@@ -76,7 +100,7 @@ def test_moe_model_state_shards_the_experts_by_ep(ep):
     # half split over EP with their optimizer over DP / EP ranks (= 12 bytes / 32 either way).
     experts = (46.7 - 12.9) * 8 / 6
     dense = 46.7 - experts
-    by_hand = (dense / 2 * (6 + 12 / 32) + experts / 2 / ep * (6 + 12 / (32 / ep)))
+    by_hand = dense / 2 * (6 + 12 / 32) + experts / 2 / ep * (6 + 12 / (32 / ep))
     assert w.model_state_gb_per_gpu() == pytest.approx(by_hand)
 
 
@@ -89,7 +113,9 @@ def test_moe_gate_passes_at_ep8_where_ep1_cannot_hold_the_experts():
 
 def test_without_the_expert_count_only_the_inactive_parameters_are_split():
     stated = Workload.model_validate(workload_dict(**MIXTRAL, expert_parallel=8))
-    unstated = Workload.model_validate(workload_dict(**{**MIXTRAL, "num_experts": None}, expert_parallel=8))
+    unstated = Workload.model_validate(
+        workload_dict(**{**MIXTRAL, "num_experts": None}, expert_parallel=8)
+    )
     # 33.8B split over EP, 12.9B whole: more per GPU than with the 8 experts stated (cautious).
     by_hand = 12.9 / 2 * (6 + 12 / 32) + 33.8 / 2 / 8 * (6 + 12 / 4)
     assert unstated.model_state_gb_per_gpu() == pytest.approx(by_hand)

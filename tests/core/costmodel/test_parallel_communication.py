@@ -5,18 +5,20 @@ from __future__ import annotations
 
 import pytest
 from pydantic import ValidationError
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 NVLINK_H100 = 900 / 2 * 0.8  # GB/s: 450 one way x 0.8 ring efficiency (communication.py)
 NIC_SHARE_NDR400 = 8 * 400 / 8 * 0.94 / 8  # GB/s per GPU: 8 x 400 Gb/s x 0.94 over 8 GPUs = 47
 
 
 def _estimate(workload: dict, bid: dict | None = None):
-    return estimate_training(Workload.model_validate(workload), [Bid.model_validate(bid or bid_dict())]).bids[0]
+    return estimate_training(
+        Workload.model_validate(workload), [Bid.model_validate(bid or bid_dict())]
+    ).bids[0]
 
 
 # Llama 2 70B (Touvron et al. 2023): 80 layers, hidden 8,192; trained at 4,096 tokens.
@@ -51,7 +53,9 @@ def test_pipeline_transfers_cross_nodes_on_the_nic_share():
     per = 4096 * 8192 * 2 / 8 / (NIC_SHARE_NDR400 * 1e9) + 10e-6
     assert e.pp_comm_s == pytest.approx(2 * 64 * per, rel=1e-9)
     interleaved = _estimate(workload_dict(**LLAMA2_70B, virtual_pipeline_stages=5))
-    assert interleaved.pp_comm_s == pytest.approx(5 * e.pp_comm_s, rel=1e-9)  # one per virtual stage
+    assert interleaved.pp_comm_s == pytest.approx(
+        5 * e.pp_comm_s, rel=1e-9
+    )  # one per virtual stage
 
 
 def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume():
@@ -71,9 +75,18 @@ def test_zero3_moves_one_and_a_half_times_the_data_parallel_volume():
 
 # Mixtral 8x7B (Jiang et al. 2024, "Mixtral of Experts"): 32 layers, hidden 4,096, 8 experts,
 # top-2 routing, 46.7B parameters of which 12.9B active per token.
-MIXTRAL = {"total_params_billions": 46.7, "active_params_billions": 12.9, "num_layers": 32, "hidden_size": 4096,
-           "sequence_length": 4096, "tensor_parallel": 1, "pipeline_parallel": 1, "job_gpus": 512,
-           "global_batch_tokens": 1024 * 4096, "experts_per_token": 2}
+MIXTRAL = {
+    "total_params_billions": 46.7,
+    "active_params_billions": 12.9,
+    "num_layers": 32,
+    "hidden_size": 4096,
+    "sequence_length": 4096,
+    "tensor_parallel": 1,
+    "pipeline_parallel": 1,
+    "job_gpus": 512,
+    "global_batch_tokens": 1024 * 4096,
+    "experts_per_token": 2,
+}
 
 
 def test_expert_all_to_all_inside_the_nvlink_domain_and_across_it():
@@ -82,25 +95,41 @@ def test_expert_all_to_all_inside_the_nvlink_domain_and_across_it():
     # copies, 4096 x 4096 x 2 bytes x 2 x 7/8, four times per layer (dispatch and combine, forward
     # and backward) on 32 layers: over NVLink at 360 GB/s + 20 us per call.
     size = 4096 * 4096 * 2 * 2 * 7 / 8
-    assert inside.moe_comm_s == pytest.approx(2 * 32 * 4 * (size / (NVLINK_H100 * 1e9) + 20e-6), rel=1e-9)
+    assert inside.moe_comm_s == pytest.approx(
+        2 * 32 * 4 * (size / (NVLINK_H100 * 1e9) + 20e-6), rel=1e-9
+    )
     across = _estimate(workload_dict(**MIXTRAL, expert_parallel=16))
     size16 = 4096 * 4096 * 2 * 2 * 15 / 16
-    assert across.moe_comm_s == pytest.approx(2 * 32 * 4 * (size16 / (NIC_SHARE_NDR400 * 1e9) + 10e-6), rel=1e-9)
+    assert across.moe_comm_s == pytest.approx(
+        2 * 32 * 4 * (size16 / (NIC_SHARE_NDR400 * 1e9) + 10e-6), rel=1e-9
+    )
     assert across.step_s > inside.step_s
 
 
 def test_expert_parallelism_is_refused_for_a_dense_model_or_an_uneven_split():
     with pytest.raises(ValidationError, match="mixture-of-experts"):
         Workload.model_validate(workload_dict(expert_parallel=8))
-    with pytest.raises(ValidationError, match=r"expert_parallel \(3\) must divide the data-parallel degree \(512\)"):
+    with pytest.raises(
+        ValidationError, match=r"expert_parallel \(3\) must divide the data-parallel degree \(512\)"
+    ):
         Workload.model_validate(workload_dict(**{**MIXTRAL, "expert_parallel": 3}))
 
 
 def test_calibration_solves_through_the_communication_terms():
     # A measured step time at the job's scale is reproduced exactly, whatever the new terms add.
     probe = _estimate(workload_dict(**LLAMA2_70B, baseline_mfu=0.5))
-    evidence = [{"kind": "training_step_time", "value": probe.step_s, "unit": "s", "scale_gpus": 512,
-                 "grade": "provider_claim", "description": "step time of the same job"}]
-    calibrated = _estimate(workload_dict(**LLAMA2_70B, baseline_mfu=0.3), bid_dict(evidence=evidence))
+    evidence = [
+        {
+            "kind": "training_step_time",
+            "value": probe.step_s,
+            "unit": "s",
+            "scale_gpus": 512,
+            "grade": "provider_claim",
+            "description": "step time of the same job",
+        }
+    ]
+    calibrated = _estimate(
+        workload_dict(**LLAMA2_70B, baseline_mfu=0.3), bid_dict(evidence=evidence)
+    )
     assert calibrated.baseline_mfu == pytest.approx(0.5, rel=1e-9)
     assert calibrated.step_s == pytest.approx(probe.step_s, rel=1e-9)

@@ -4,6 +4,7 @@ in part): before, a workload without virtual_pipeline_stages silently ran v = 1.
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.bid import Bid
@@ -11,7 +12,6 @@ from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.schedule_range import feasible_interleaves, schedule_range
 from clusterbid.core.costmodel.training import pipeline_bubble
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
 
 def _unstated(**changes) -> Workload:
@@ -33,7 +33,9 @@ def test_the_range_is_the_model_s_step_time_at_each_depth():
     assert not found.stated and found.assumed == 1
     # Check two depths against a full estimate of the stated workload at that depth.
     for v in (1, 5):
-        stated = Workload.model_validate(workload_dict(num_layers=80, hidden_size=8192, virtual_pipeline_stages=v))
+        stated = Workload.model_validate(
+            workload_dict(num_layers=80, hidden_size=8192, virtual_pipeline_stages=v)
+        )
         e = estimate_training(stated, [bid]).bids[0]
         assert found.step_s_by_interleave[v] == pytest.approx(e.step_s, rel=1e-12)
         # m = 64 micro-batches, pp 4: the bubble the step carries is 3 / (64 v + 3).
@@ -48,6 +50,8 @@ def test_the_officer_reads_the_assumed_depth_and_its_range():
     row = next(a for a in bid_assumptions(e, workload) if a.name == "Pipeline schedule")
     assert row.value == "interleave 1 (assumed: the workload does not state it)"
     assert "the layout allows 1, 2, 4, 5, 10, 20" in row.source
-    stated = Workload.model_validate(workload_dict(num_layers=80, hidden_size=8192, virtual_pipeline_stages=5))
+    stated = Workload.model_validate(
+        workload_dict(num_layers=80, hidden_size=8192, virtual_pipeline_stages=5)
+    )
     e = estimate_training(stated, [bid]).bids[0]
     assert "Pipeline schedule" not in {a.name for a in bid_assumptions(e, stated)}

@@ -21,17 +21,32 @@ def test_parse_real_log_text(capsys) -> None:
     assert main(["evidence", "parse", str(REAL_LOG)]) == 0
     out = capsys.readouterr().out
     assert "nccl-tests text output" in out
-    assert "all_reduce, float sum, 16 ranks, 2 hosts (ztan-mig-235z, ztan-mig-gq73), NVIDIA H100 80GB HBM3" in out
+    assert (
+        "all_reduce, float sum, 16 ranks, 2 hosts (ztan-mig-235z, ztan-mig-gq73), NVIDIA H100 80GB "
+        "HBM3" in out
+    )
     assert "31 size rows from 8 B to 8 GiB" in out
     assert "busbw plateau: 338.82 GB/s at 8 GiB (out-of-place)" in out
     assert "70.742 GB/s (a note only" in out
     assert "Flags: none" in out
-    assert "allreduce_busbw 338.82 GB/s at 16 GPUs: grade measured_provider (measured by provider" in out
+    assert (
+        "allreduce_busbw 338.82 GB/s at 16 GPUs: grade measured_provider (measured by provider"
+        in out
+    )
 
 
 def test_parse_real_log_json_with_nic_aggregate_and_buyer(capsys) -> None:
     # A3 Mega: 8 NICs x 200 Gb/s = 200 GB/s per node; 338.82 GB/s on 2 nodes is above it.
-    argv = ["evidence", "parse", str(REAL_LOG), "--json", "--nic-aggregate-gb-s", "200", "--measured-by", "buyer"]
+    argv = [
+        "evidence",
+        "parse",
+        str(REAL_LOG),
+        "--json",
+        "--nic-aggregate-gb-s",
+        "200",
+        "--measured-by",
+        "buyer",
+    ]
     assert main(argv) == 0
     out = json.loads(capsys.readouterr().out)
     run = out["nccl_runs"][0]
@@ -39,12 +54,17 @@ def test_parse_real_log_json_with_nic_aggregate_and_buyer(capsys) -> None:
     assert run["plateau"]["busbw_gb_s"] == 338.82 and run["plateau"]["size_bytes"] == 8 * 2**30
     assert [f["code"] for f in out["flags"]] == ["busbw_above_nic_aggregate"]
     (item,) = out["evidence"]
-    assert item["grade"] == EvidenceGrade.MEASURED_INDEPENDENT.value and item["measured_by"] == "buyer"
+    assert (
+        item["grade"] == EvidenceGrade.MEASURED_INDEPENDENT.value and item["measured_by"] == "buyer"
+    )
     assert item["artefact_sha256"] == hashlib.sha256(REAL_LOG.read_bytes()).hexdigest()
 
 
 def test_parse_scaling_table_extrapolates_with_warning(capsys) -> None:
-    assert main(["evidence", "parse", str(DATA / "throughput" / "scaling.csv"), "--job-gpus", "4096"]) == 0
+    assert (
+        main(["evidence", "parse", str(DATA / "throughput" / "scaling.csv"), "--job-gpus", "4096"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "scaling table (CSV)" in out and "5 sizes" in out
     assert "RMS relative residual" in out
@@ -54,7 +74,12 @@ def test_parse_scaling_table_extrapolates_with_warning(capsys) -> None:
 def test_parse_throughput_shows_flags_and_grades(capsys) -> None:
     assert main(["evidence", "parse", str(DATA / "throughput" / "flags.csv")]) == 0
     out = capsys.readouterr().out
-    for code in ("mfu_sparse_denominator", "mfu_denominator_unstated", "parallelism_mismatch", "mfu_implausible"):
+    for code in (
+        "mfu_sparse_denominator",
+        "mfu_denominator_unstated",
+        "parallelism_mismatch",
+        "mfu_implausible",
+    ):
         assert f"[{code}]" in out
     assert "grade provider_claim" in out  # a typed table is a claim whoever measured (issue 31)
 
@@ -87,14 +112,24 @@ def _document(tmp_path: Path) -> Path:
 
 def test_attach_adds_evidence_and_artefact_in_one_audited_step(tmp_path: Path, capsys) -> None:
     path = _document(tmp_path)
-    assert main(["evidence", "attach", str(path), "northwind-ib", str(REAL_LOG), "--user", "test"]) == 0
+    assert (
+        main(["evidence", "attach", str(path), "northwind-ib", str(REAL_LOG), "--user", "test"])
+        == 0
+    )
     with EvaluationDocument.open(path) as document:
         bid = next(b for b in document.evaluation.bids if b.id == "northwind-ib")
         (item,) = bid.evidence
         assert item.value == 338.82 and item.scale_gpus == 16
         (artefact,) = document.artefacts()
-        assert artefact.sha256 == item.artefact_sha256 == hashlib.sha256(REAL_LOG.read_bytes()).hexdigest()
-        assert [row.action for row in document.audit_rows()][-2:] == ["attach_artefact", "replace_bid"]
+        assert (
+            artefact.sha256
+            == item.artefact_sha256
+            == hashlib.sha256(REAL_LOG.read_bytes()).hexdigest()
+        )
+        assert [row.action for row in document.audit_rows()][-2:] == [
+            "attach_artefact",
+            "replace_bid",
+        ]
     assert verify_audit_chain(path).ok
     # The same file twice would count the same measurement twice.
     assert main(["evidence", "attach", str(path), "northwind-ib", str(REAL_LOG)]) == 2
@@ -106,7 +141,10 @@ def test_attach_adds_evidence_and_artefact_in_one_audited_step(tmp_path: Path, c
     [
         ("northwind-ib", DATA / "nccl-tests" / "truncated.log"),  # parse fails
         ("northwind-ib", DATA / "throughput" / "per_gpu_tokens.csv"),  # MFU above 100%
-        ("northwind-ib", DATA / "nccl-tests" / "all_gather.log"),  # parses, but no all_reduce figure
+        (
+            "northwind-ib",
+            DATA / "nccl-tests" / "all_gather.log",
+        ),  # parses, but no all_reduce figure
         ("no-such-bid", REAL_LOG),  # parses, but the bid is unknown
     ],
 )
@@ -124,19 +162,36 @@ def test_failed_attach_changes_nothing(tmp_path: Path, bid_id: str, file: Path, 
 
 def test_score_reports_the_grade_of_the_evidence_it_used(tmp_path: Path, capsys) -> None:
     path = _document(tmp_path)
-    assert main(["evidence", "attach", str(path), "northwind-ib", str(DATA / "throughput" / "scaling.csv")]) == 0
+    assert (
+        main(
+            [
+                "evidence",
+                "attach",
+                str(path),
+                "northwind-ib",
+                str(DATA / "throughput" / "scaling.csv"),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["score", str(path), "--json"]) == 0
-    bid = next(b for b in json.loads(capsys.readouterr().out)["bids"] if b["bid_id"] == "northwind-ib")
+    bid = next(
+        b for b in json.loads(capsys.readouterr().out)["bids"] if b["bid_id"] == "northwind-ib"
+    )
     mfu = next(a for a in bid["assumptions"] if a["name"] == "Baseline MFU")
     # The demo job runs on 512 GPUs: the table's 512-GPU row (scaling.csv line 13) is the nearest.
     # A typed scaling table is a claim even from the buyer (issue 31: grades follow artefacts).
-    assert mfu["source"].startswith("claimed: training_mfu at 512 GPUs, grade provider_claim, by buyer on 2025-03-01")
+    assert mfu["source"].startswith(
+        "claimed: training_mfu at 512 GPUs, grade provider_claim, by buyer on 2025-03-01"
+    )
     sha = hashlib.sha256((DATA / "throughput" / "scaling.csv").read_bytes()).hexdigest()
     assert f"artefact sha256 {sha[:12]}..." in mfu["source"]
     # The table gives no sequence, layout or batch lines: said beside the figure (issue 36).
-    assert mfu["source"].endswith("the run does not record its sequence length, layout (TP and PP), global batch: "
-                                  "graded lower and drawn wider")
+    assert mfu["source"].endswith(
+        "the run does not record its sequence length, layout (TP and PP), global batch: "
+        "graded lower and drawn wider"
+    )
 
 
 def test_measured_on_is_recorded_and_a_future_date_refused(capsys) -> None:
@@ -146,14 +201,27 @@ def test_measured_on_is_recorded_and_a_future_date_refused(capsys) -> None:
     assert "measured_on 2999-01-01 is in the future" in capsys.readouterr().err
 
 
-def test_attach_of_a_flagged_figure_records_the_override_only_when_given(tmp_path: Path, capsys) -> None:
+def test_attach_of_a_flagged_figure_records_the_override_only_when_given(
+    tmp_path: Path, capsys
+) -> None:
     # The real 2-node log peaks at 338.82 GB/s: above a 300 GB/s NIC aggregate, so it is suspect.
-    for folder, extra, override in (("plain", [], None),
-                                    ("override", ["--use-flagged", "SHARP switches, checked"], "SHARP switches, checked")):
+    for folder, extra, override in (
+        ("plain", [], None),
+        ("override", ["--use-flagged", "SHARP switches, checked"], "SHARP switches, checked"),
+    ):
         path = _document(tmp_path / folder)
         with EvaluationDocument.open(path) as document:
             target = document.evaluation.bids[0].id
-        args = ["evidence", "attach", str(path), target, str(REAL_LOG), "--nic-aggregate-gb-s", "300", *extra]
+        args = [
+            "evidence",
+            "attach",
+            str(path),
+            target,
+            str(REAL_LOG),
+            "--nic-aggregate-gb-s",
+            "300",
+            *extra,
+        ]
         assert main(args) == 0
         out = capsys.readouterr().out
         assert ("kept out of the cost model" in out) is (override is None)
@@ -173,4 +241,8 @@ def test_attach_holds_the_log_against_the_bid_fabric(tmp_path: Path, capsys) -> 
     log = DATA / "nccl-tests" / "socket_2x8.log"
     assert main(["evidence", "attach", str(path), "northwind-ib", str(log), "--user", "test"]) == 0
     out = capsys.readouterr().out
-    assert "[ran_over_sockets] NCCL used TCP sockets (NET/Socket), yet the bid offers " + bid.fabric.technology in out
+    assert (
+        "[ran_over_sockets] NCCL used TCP sockets (NET/Socket), yet the bid offers "
+        + bid.fabric.technology
+        in out
+    )

@@ -54,7 +54,10 @@ def test_random_bytes(data: bytes, fmt: str) -> None:
 
 def _mutations(name: str):
     text = (DATA / "throughput" / name).read_text(encoding="utf-8")
-    alphabet = st.sampled_from(list("0123456789.,-e#:\n \"{}[]") + ["nan", "inf", "1e308", "-1", "0", "H100-SXM", "sparse_peak"])
+    alphabet = st.sampled_from(
+        list('0123456789.,-e#:\n "{}[]')
+        + ["nan", "inf", "1e308", "-1", "0", "H100-SXM", "sparse_peak"]
+    )
 
     @st.composite
     def mutate(draw):
@@ -78,7 +81,10 @@ def _mutations(name: str):
 @pytest.mark.parametrize("name", ["good.csv", "good.json", "scaling.csv", "flags.csv"])
 def test_mutated_fixtures(name: str) -> None:
     @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(_mutations(name), st.sampled_from(["auto", "throughput-csv", "throughput-json", "scaling-csv"]))
+    @given(
+        _mutations(name),
+        st.sampled_from(["auto", "throughput-csv", "throughput-json", "scaling-csv"]),
+    )
     def check(text: str, fmt: str) -> None:
         _only_parse_errors(text.encode("utf-8"), fmt)
 

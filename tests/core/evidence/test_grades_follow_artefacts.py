@@ -15,11 +15,15 @@ from clusterbid.core.uncertainty.decision import decide
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 REAL_LOG = DATA / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
-HEADER = ("model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,tokens_per_second,step_time_s,mfu,"
-          "global_batch_tokens,mfu_denominator,gpu_model,measured_by,measured_on")
+HEADER = (
+    "model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,tokens_per_second,step_time_s,mfu,"
+    "global_batch_tokens,mfu_denominator,gpu_model,measured_by,measured_on"
+)
 # One row a provider typed: 70B on 512 H100s at 600,000 tokens/s. By hand, 6 x 70e9 x 600,000 /
 # (512 x 989e12) = 49.8% MFU (6N), well above the workload's 42%.
-ONE_ROW = HEADER + "\nllama-70b,70,bf16,4096,8,4,16,512,600000,,,4194304,,H100-SXM,provider,2026-11-01\n"
+ONE_ROW = (
+    HEADER + "\nllama-70b,70,bf16,4096,8,4,16,512,600000,,,4194304,,H100-SXM,provider,2026-11-01\n"
+)
 
 
 def test_a_typed_row_is_a_claim_and_the_raw_log_a_measurement(tmp_path):

@@ -40,21 +40,67 @@ class Variant:
 
 VARIANTS = [
     # 128 MiB row: out-of-place algbw 96.00 on 16 ranks.
-    Variant("sweep_128m_2x8.log", "all_reduce", all_reduce(96.00, 16), 128 * MIB, False,
-            frozenset({"sweep_below_1gib"}), 1),
+    Variant(
+        "sweep_128m_2x8.log",
+        "all_reduce",
+        all_reduce(96.00, 16),
+        128 * MIB,
+        False,
+        frozenset({"sweep_below_1gib"}),
+        1,
+    ),
     # Wiki page: 512 MiB row, out-of-place algbw 160.00 on 16 ranks; prose "1. ..." ignored.
-    Variant("wiki_512m_ib_info.md", "all_reduce", all_reduce(160.00, 16), 512 * MIB, False,
-            frozenset({"sweep_below_1gib"}), 1),
+    Variant(
+        "wiki_512m_ib_info.md",
+        "all_reduce",
+        all_reduce(160.00, 16),
+        512 * MIB,
+        False,
+        frozenset({"sweep_below_1gib"}),
+        1,
+    ),
     # rccl-tests all_gather, 8 ranks: 16 GiB out-of-place algbw 336.00.
-    Variant("rccl_all_gather_mi300x.log", "all_gather", gather(336.00, 8), 16 * GIB, True, frozenset(), 0),
+    Variant(
+        "rccl_all_gather_mi300x.log",
+        "all_gather",
+        gather(336.00, 8),
+        16 * GIB,
+        True,
+        frozenset(),
+        0,
+    ),
     # rccl-tests reduce_scatter pasted with single spaces: 4 GiB out-of-place algbw 310.40.
-    Variant("rccl_reduce_scatter_wiki.md", "reduce_scatter", gather(310.40, 8), 4 * GIB, True, frozenset(), 0),
+    Variant(
+        "rccl_reduce_scatter_wiki.md",
+        "reduce_scatter",
+        gather(310.40, 8),
+        4 * GIB,
+        True,
+        frozenset(),
+        0,
+    ),
     # Over TCP sockets while the bid offers NDR400 InfiniBand: 8 GiB algbw 13.60 on 16 ranks.
-    Variant("socket_2x8.log", "all_reduce", all_reduce(13.60, 16), 8 * GIB, True,
-            frozenset({"ran_over_sockets"}), 1, (("fabric", "IB-NDR400"),)),
+    Variant(
+        "socket_2x8.log",
+        "all_reduce",
+        all_reduce(13.60, 16),
+        8 * GIB,
+        True,
+        frozenset({"ran_over_sockets"}),
+        1,
+        (("fabric", "IB-NDR400"),),
+    ),
     # No rank list and no launcher line: the bid's node count (2) drives the NIC check.
-    Variant("nvls_2x8_no_ranks.log", "all_reduce", all_reduce(250.40, 16), 8 * GIB, True,
-            frozenset({"ranks_unknown", "busbw_above_nic_aggregate"}), 0, (("nodes", 2), ("nic", 400.0))),
+    Variant(
+        "nvls_2x8_no_ranks.log",
+        "all_reduce",
+        all_reduce(250.40, 16),
+        8 * GIB,
+        True,
+        frozenset({"ranks_unknown", "busbw_above_nic_aggregate"}),
+        0,
+        (("nodes", 2), ("nic", 400.0)),
+    ),
 ]
 
 
@@ -74,7 +120,10 @@ def test_variant_reads_to_the_hand_computed_figure(variant: Variant) -> None:
     (run,) = reading.nccl_runs
     assert run.collective == variant.collective
     assert (run.plateau.busbw_gb_s, run.plateau.size_bytes, run.plateau.saturated) == (
-        variant.busbw, variant.size, variant.saturated)
+        variant.busbw,
+        variant.size,
+        variant.saturated,
+    )
     assert set(run.flag_codes()) == variant.flags
     assert len(reading.evidence) == variant.evidence
     if variant.evidence:
@@ -93,7 +142,12 @@ def test_windows_line_endings_and_bom_read_the_same(variant: Variant) -> None:
 def test_nccl_info_topology_of_the_wiki_page() -> None:
     (run,) = _read(VARIANTS[1]).nccl_runs
     topo = run.topology
-    assert (topo.network, topo.gpudirect_rdma, topo.coll_channels, topo.nvls) == ("IB", True, 32, True)
+    assert (topo.network, topo.gpudirect_rdma, topo.coll_channels, topo.nvls) == (
+        "IB",
+        True,
+        32,
+        True,
+    )
 
 
 def test_sockets_flag_names_the_bid_fabric_and_gdr_off_is_flagged() -> None:
@@ -102,14 +156,18 @@ def test_sockets_flag_names_the_bid_fabric_and_gdr_off_is_flagged() -> None:
     (flag,) = run.flags
     assert "TCP sockets (NET/Socket)" in flag.message and "IB-NDR400" in flag.message
     text = (FIXTURES / "wiki_512m_ib_info.md").read_text(encoding="utf-8")
-    no_gdr = text.replace("GPU Direct RDMA Enabled", "GPU Direct RDMA Disabled").replace("/GDRDMA", "")
+    no_gdr = text.replace("GPU Direct RDMA Enabled", "GPU Direct RDMA Disabled").replace(
+        "/GDRDMA", ""
+    )
     reading = read_evidence(no_gdr.encode(), "no-gdr.md", fabric=fabric_claim_of("IB-NDR400", True))
     assert reading.nccl_runs[0].topology.gpudirect_rdma is False
     assert "gdr_off" in reading.nccl_runs[0].flag_codes()
 
 
 def test_nic_check_says_when_no_node_count_is_known() -> None:
-    reading = read_evidence((FIXTURES / "nvls_2x8_no_ranks.log").read_bytes(), "x.log", nic_aggregate_gb_s=400.0)
+    reading = read_evidence(
+        (FIXTURES / "nvls_2x8_no_ranks.log").read_bytes(), "x.log", nic_aggregate_gb_s=400.0
+    )
     codes = reading.nccl_runs[0].flag_codes()
     assert "nic_check_skipped" in codes and "busbw_above_nic_aggregate" not in codes
     flagged = _read(VARIANTS[5]).nccl_runs[0]
@@ -137,7 +195,9 @@ def test_several_runs_in_one_file_are_each_addressable(capsys) -> None:
     assert second.nccl_runs == (reading.nccl_runs[1],) and second.evidence == ()
     assert abs(second.nccl_runs[0].plateau.busbw_gb_s - 187.08 * 15 / 16) < 0.01
     first = select_run(reading, 1)
-    assert first.evidence == reading.evidence[:1] and first.evidence[0].value == 664.62  # 354.46 x 30/16 = 664.61
+    assert (
+        first.evidence == reading.evidence[:1] and first.evidence[0].value == 664.62
+    )  # 354.46 x 30/16 = 664.61
     assert main(["evidence", "parse", str(multi), "--run", "2"]) == 0
     out = capsys.readouterr().out
     assert "Run 2 (line 35): all_gather" in out and "Run 1" not in out
@@ -147,7 +207,10 @@ def test_several_runs_in_one_file_are_each_addressable(capsys) -> None:
 
 def test_topology_reaches_the_evidence_description() -> None:
     (item,) = _read(VARIANTS[1]).evidence
-    assert "NCCL INFO: network IB, GPUDirect RDMA on, 32 coll channels, NVLS available" in item.description
+    assert (
+        "NCCL INFO: network IB, GPUDirect RDMA on, 32 coll channels, NVLS available"
+        in item.description
+    )
 
 
 def test_a_log_without_nccl_info_lines_says_it_cannot_confirm_the_bids_fabric() -> None:
@@ -165,11 +228,17 @@ def test_a_log_without_nccl_info_lines_says_it_cannot_confirm_the_bids_fabric() 
 
 def test_a_run_over_gpudirect_tcpx_did_not_measure_an_infiniband_bid() -> None:
     text = (FIXTURES / "wiki_512m_ib_info.md").read_text(encoding="utf-8")
-    tcpx = text.replace("Using network IB", "Using network GPUDirectTCPX").replace("NET/IB", "NET/GPUDirectTCPX")
-    (run,) = read_evidence(tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("IB-NDR400", True)).nccl_runs
+    tcpx = text.replace("Using network IB", "Using network GPUDirectTCPX").replace(
+        "NET/IB", "NET/GPUDirectTCPX"
+    )
+    (run,) = read_evidence(
+        tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("IB-NDR400", True)
+    ).nccl_runs
     assert run.topology.network == "GPUDirectTCPX"
     (flag,) = [f for f in run.flags if f.code == "other_fabric"]
     assert "runs over TCP-Ethernet" in flag.message and "IB-NDR400" in flag.message
     # The same run held against an Ethernet bid is what it says it is: no fabric flag.
-    (ethernet,) = read_evidence(tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("TCP-Ethernet", False)).nccl_runs
+    (ethernet,) = read_evidence(
+        tcpx.encode(), "tcpx.md", fabric=fabric_claim_of("TCP-Ethernet", False)
+    ).nccl_runs
     assert not {"other_fabric", "fabric_unconfirmed"} & set(ethernet.flag_codes())

@@ -26,13 +26,23 @@ from clusterbid.core.evidence import (
 from clusterbid.core.evidence.reading import MAX_EVIDENCE_BYTES
 from clusterbid.core.store.artefacts import MAX_ARTEFACT_BYTES
 
-HEADER = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+HEADER = (
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time "
+    "  algbw   busbw #wrong"
+)
 # One row in nccl-tests' layout: 1 GiB of floats is 2**30 / 4 = 268435456 elements.
-ROW = "  1073741824     268435456     float     sum      -1   6759.0  158.86  297.86      0   6759.0  158.86  297.86      0"
+ROW = (
+    "  1073741824     268435456     float     sum      -1   6759.0  158.86  297.86      0   6759.0 "
+    " 158.86  297.86      0"
+)
 # Characters for which str.isdigit() is True but int() refuses (superscripts, circled digits).
-NOT_INT_DIGITS = [chr(c) for c in range(0x80, 0x3000) if chr(c).isdigit() and not chr(c).isdecimal()]
+NOT_INT_DIGITS = [
+    chr(c) for c in range(0x80, 0x3000) if chr(c).isdigit() and not chr(c).isdecimal()
+]
 
-PUBLIC_LOG = Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+PUBLIC_LOG = (
+    Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
 
 
 # `clusterbid evidence parse FILE` in a fresh interpreter, reporting its own CPU seconds and its own
@@ -54,8 +64,13 @@ print(code, usage.ru_utime + usage.ru_stime, peak, file=sys.stderr)
 def _cli_parse(path: Path) -> tuple[int, str, float, float]:
     """(exit code, stderr, CPU seconds, peak MiB) of the probe: CPU time and memory, not the
     clock, so the load of a shared machine changes them little."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True,
-                          timeout=300, env=os.environ | {"QT_QPA_PLATFORM": "offscreen"})
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
+    )
     *message, probe = done.stderr.strip().splitlines()
     code, cpu, peak_kib = probe.split()
     return int(code), "\n".join(message), float(cpu), int(peak_kib) / 1024
@@ -83,7 +98,10 @@ def test_superscript_as_root_is_a_clear_refusal() -> None:
 
 
 def test_superscript_prose_line_is_ignored_as_non_row_text() -> None:
-    text = f"{HEADER}\n{ROW}\n\u00b2 see the footnote: bandwidth in GB/s\n# Out of bounds values : 0 OK\n"
+    text = (
+        f"{HEADER}\n{ROW}\n\u00b2 see the footnote: bandwidth in GB/s\n# Out of bounds values : 0 "
+        "OK\n"
+    )
     (run,) = parse_nccl_tests_text(text, "footnote.log")
     assert [row.size_bytes for row in run.rows] == [2**30]
     assert run.rows[0].out_of_place.busbw_gb_s == 297.86
@@ -91,7 +109,9 @@ def test_superscript_prose_line_is_ignored_as_non_row_text() -> None:
 
 def test_superscript_count_after_out_of_bounds_is_refused() -> None:
     text = f"{HEADER}\n{ROW}\n# Out of bounds values : \u00b2 OK\n"
-    with pytest.raises(EvidenceParseError, match="line 3: '# Out of bounds values' is not followed by a count"):
+    with pytest.raises(
+        EvidenceParseError, match="line 3: '# Out of bounds values' is not followed by a count"
+    ):
         parse_nccl_tests_text(text, "oob.log")
 
 
@@ -101,15 +121,21 @@ def test_superscript_size_in_json_is_refused() -> None:
         parse_nccl_tests_json(json.dumps(doc), "sup.json")
 
 
-@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=600, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
-def test_unicode_digits_in_real_log_only_raise_parse_error(real_log_bytes: bytes, data: st.DataObject) -> None:
+def test_unicode_digits_in_real_log_only_raise_parse_error(
+    real_log_bytes: bytes, data: st.DataObject
+) -> None:
     lines = real_log_bytes.decode("utf-8").split("\n")
     for _ in range(data.draw(st.integers(1, 3))):
         index = data.draw(st.integers(0, len(lines) - 1))
         tokens = lines[index].split(" ")
         at = data.draw(st.integers(0, len(tokens) - 1))
-        digit = data.draw(st.sampled_from(NOT_INT_DIGITS + ["\u0662", "\uff11"]))  # also Arabic-Indic, fullwidth
+        digit = data.draw(
+            st.sampled_from(NOT_INT_DIGITS + ["\u0662", "\uff11"])
+        )  # also Arabic-Indic, fullwidth
         where = data.draw(st.integers(0, len(tokens[at])))
         tokens[at] = tokens[at][:where] + digit + tokens[at][where:]
         lines[index] = " ".join(tokens)
@@ -120,11 +146,38 @@ def test_unicode_digits_in_real_log_only_raise_parse_error(real_log_bytes: bytes
 
 
 _JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
     | st.sampled_from(NOT_INT_DIGITS[:20] + ["  -1", "1e400", "N/A"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["results", "size", "count", "type", "redop", "root", "time", "algBw", "busBw",
-                         "wrong", "name", "nranks", "inPlace", "outOfPlace", "config"]), inner, max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "results",
+                    "size",
+                    "count",
+                    "type",
+                    "redop",
+                    "root",
+                    "time",
+                    "algBw",
+                    "busBw",
+                    "wrong",
+                    "name",
+                    "nranks",
+                    "inPlace",
+                    "outOfPlace",
+                    "config",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=30,
 )
 
@@ -152,7 +205,9 @@ def test_one_limit_for_every_reader_below_the_artefact_limit(tmp_path: Path) -> 
 
     assert MAX_EVIDENCE_BYTES == 16 * 2**20 < MAX_ARTEFACT_BYTES
     over = _sparse(tmp_path / "over.log", MAX_EVIDENCE_BYTES + 1)
-    with pytest.raises(EvidenceParseError, match="over.log: 16 MiB is larger than the 16 MiB limit"):
+    with pytest.raises(
+        EvidenceParseError, match="over.log: 16 MiB is larger than the 16 MiB limit"
+    ):
         load_evidence_bytes(over)
     with pytest.raises(InputError, match="over.log: .*16 MiB limit for an evidence file"):
         drop_read_log(over)
@@ -182,27 +237,43 @@ def _write(path: Path, head: str, unit: str, size: int, tail: str = "") -> Path:
 
 
 # What a 1,000-GPU run with NCCL_DEBUG=INFO prints most: a channel's connection over the network.
-INFO = "node0017:81234:81301 [3] NCCL INFO Channel 07/0 : 131[3] -> 139[3] [send] via NET/IB/3/GDRDMA\n"
+INFO = (
+    "node0017:81234:81301 [3] NCCL INFO Channel 07/0 : 131[3] -> 139[3] [send] via "
+    "NET/IB/3/GDRDMA\n"
+)
 
 
 def test_an_info_log_at_the_limit_is_read_in_under_a_second_and_100_mb(tmp_path: Path) -> None:
     """Issue 32: a 48 MiB log took 50 s and 1.8 GB; the largest file accepted now is bounded."""
-    log = _write(tmp_path / "info.log", "# nccl-tests version 2.13.8\n", INFO, MAX_EVIDENCE_BYTES,
-                 f"{HEADER}\n{ROW}\n# Avg bus bandwidth    : 297.86\n")
-    assert MAX_EVIDENCE_BYTES - len(INFO) < log.stat().st_size <= MAX_EVIDENCE_BYTES  # within a line of it
+    log = _write(
+        tmp_path / "info.log",
+        "# nccl-tests version 2.13.8\n",
+        INFO,
+        MAX_EVIDENCE_BYTES,
+        f"{HEADER}\n{ROW}\n# Avg bus bandwidth    : 297.86\n",
+    )
+    assert (
+        MAX_EVIDENCE_BYTES - len(INFO) < log.stat().st_size <= MAX_EVIDENCE_BYTES
+    )  # within a line of it
     code, stderr, cpu, peak_mib = _parse_cost(log)
     assert code == 0, stderr
     assert cpu < 1.0 and peak_mib < 100, (cpu, peak_mib)
 
 
 @pytest.mark.parametrize("kind", ["rows", "empty lines"])
-def test_a_file_of_endless_rows_or_lines_is_refused_at_the_bound_naming_the_line(tmp_path: Path, kind: str) -> None:
+def test_a_file_of_endless_rows_or_lines_is_refused_at_the_bound_naming_the_line(
+    tmp_path: Path, kind: str
+) -> None:
     if kind == "rows":  # each a validated model: the bound on result rows
-        log, expected = _write(tmp_path / "rows.log", HEADER + "\n", ROW + "\n", MAX_EVIDENCE_BYTES), (
-            "rows.log line 4098: more than 4,096 result rows in one file")
+        log, expected = (
+            _write(tmp_path / "rows.log", HEADER + "\n", ROW + "\n", MAX_EVIDENCE_BYTES),
+            ("rows.log line 4098: more than 4,096 result rows in one file"),
+        )
     else:  # the cheapest way to make millions of lines: the bound on lines
-        log, expected = _write(tmp_path / "empty.log", "", "\n", MAX_EVIDENCE_BYTES), (
-            "empty.log line 400001: more than 400,000 lines")
+        log, expected = (
+            _write(tmp_path / "empty.log", "", "\n", MAX_EVIDENCE_BYTES),
+            ("empty.log line 400001: more than 400,000 lines"),
+        )
     code, stderr, cpu, peak_mib = _parse_cost(log)
     assert code == 2 and expected in stderr, stderr
     assert cpu < 1.0 and peak_mib < 100, (cpu, peak_mib)
@@ -213,5 +284,8 @@ def test_a_table_over_2_mib_is_refused_before_it_is_parsed(tmp_path: Path) -> No
     table = tmp_path / "results.json"
     table.write_text('{"results": [' + rows + "]}", encoding="utf-8")
     code, stderr, cpu, peak_mib = _parse_cost(table)
-    assert code == 2 and "results.json: 2.7 MiB is larger than the 2 MiB limit for a nccl-json file" in stderr
+    assert (
+        code == 2
+        and "results.json: 2.7 MiB is larger than the 2 MiB limit for a nccl-json file" in stderr
+    )
     assert cpu < 1.0 and peak_mib < 100

@@ -72,8 +72,14 @@ def test_prose_right_after_rows_without_footer_ends_the_table(log_lines: list[st
 
 
 def test_log_in_an_issue_page_indented_and_fenced(log_lines: list[str]) -> None:
-    page = ["# all_reduce slower than expected on the new racks", "",
-            "# size of the problem", "We see the numbers below:", "", "```"]
+    page = [
+        "# all_reduce slower than expected on the new racks",
+        "",
+        "# size of the problem",
+        "We see the numbers below:",
+        "",
+        "```",
+    ]
     page += ["    " + line for line in log_lines] + ["```", "", "> 1. is this expected?"]
     (run,), skipped = _plateau("\n".join(page))
     assert run.ranks == 16 and run.hosts == ("ztan-mig-235z", "ztan-mig-gq73")
@@ -101,7 +107,9 @@ def test_no_usable_table_is_refused_with_the_first_problem(log_lines: list[str])
     damaged = list(log_lines)
     cut = _row_lines(damaged)[19]
     damaged[cut] = " ".join(damaged[cut].split()[:7])
-    with pytest.raises(EvidenceParseError, match=rf"line {cut + 1}: expected 13 columns .*1 more table"):
+    with pytest.raises(
+        EvidenceParseError, match=rf"line {cut + 1}: expected 13 columns .*1 more table"
+    ):
         _plateau("\n".join(damaged + damaged))
 
 
@@ -121,7 +129,9 @@ def _without_ranks(lines: list[str]) -> bytes:
 def test_log_without_ranks_is_scaled_by_the_officers_nodes(tmp_path, log_lines: list[str]) -> None:
     path = tmp_path / "no_ranks.log"
     path.write_bytes(_without_ranks(log_lines))
-    capacity = Capacity(gpu_model="H100-SXM", gpus_offered=64, gpus_per_node=8, largest_contiguous_block_gpus=64)
+    capacity = Capacity(
+        gpu_model="H100-SXM", gpus_offered=64, gpus_per_node=8, largest_contiguous_block_gpus=64
+    )
     reading = read_evidence_file(path, ReadingOptions(nodes=2), capacity=capacity)
     (item,) = reading.evidence
     assert (item.value, item.scale_gpus) == (PEAK, 2 * 8)
@@ -132,25 +142,35 @@ def test_log_without_ranks_is_scaled_by_the_officers_nodes(tmp_path, log_lines: 
     assert read_evidence_file(path, ReadingOptions(), capacity=capacity).evidence == ()
 
 
-def test_nic_check_from_the_bids_node_count_when_the_log_is_silent(tmp_path, log_lines: list[str]) -> None:
+def test_nic_check_from_the_bids_node_count_when_the_log_is_silent(
+    tmp_path, log_lines: list[str]
+) -> None:
     path = tmp_path / "no_ranks.log"
     path.write_bytes(_without_ranks(log_lines))
-    two_nodes = Capacity(gpu_model="H100-SXM", gpus_offered=16, gpus_per_node=8, largest_contiguous_block_gpus=16)
+    two_nodes = Capacity(
+        gpu_model="H100-SXM", gpus_offered=16, gpus_per_node=8, largest_contiguous_block_gpus=16
+    )
     options = ReadingOptions(nic_aggregate_gb_s=A3_MEGA_NIC_GB_S)
     (run,) = read_evidence_file(path, options, capacity=two_nodes).nccl_runs
     (flag,) = [f for f in run.flags if f.code == "busbw_above_nic_aggregate"]
     assert "338.82 GB/s" in flag.message and "the bid's node count (2 nodes" in flag.message
     # With neither the log's nor the bid's node count, the check says it could not run.
-    (alone,) = read_evidence(path.read_bytes(), "no_ranks.log", nic_aggregate_gb_s=A3_MEGA_NIC_GB_S).nccl_runs
+    (alone,) = read_evidence(
+        path.read_bytes(), "no_ranks.log", nic_aggregate_gb_s=A3_MEGA_NIC_GB_S
+    ).nccl_runs
     assert "nic_check_skipped" in alone.flag_codes()
 
 
 def test_given_node_count_without_per_node_gpus_gives_no_figure(log_lines: list[str]) -> None:
-    reading = read_evidence(_without_ranks(log_lines), "no_ranks.log", nodes=NodeCount(2, "the officer"))
+    reading = read_evidence(
+        _without_ranks(log_lines), "no_ranks.log", nodes=NodeCount(2, "the officer")
+    )
     assert reading.evidence == () and any("rank count unknown" in note for note in reading.notes)
 
 
-def test_a_file_of_tables_set_aside_stays_within_a_second_and_100_mb(tmp_path, real_log_bytes: bytes) -> None:
+def test_a_file_of_tables_set_aside_stays_within_a_second_and_100_mb(
+    tmp_path, real_log_bytes: bytes
+) -> None:
     """Each table set aside costs a note: 4,000 broken tables (under the 4,096-row limit, which
     counts their rows too) and 100,000 headings that read like no header (most of the lines of the
     largest NCCL_DEBUG=INFO log of test_nccl_hostile), then the real log, are read in under a CPU
@@ -168,4 +188,7 @@ def test_a_file_of_tables_set_aside_stays_within_a_second_and_100_mb(tmp_path, r
     reading = read_evidence(path.read_bytes(), "broken_tables.log")
     assert [e.value for e in reading.evidence] == [PEAK]
     set_aside = [n for n in reading.notes if "set aside" in n]
-    assert len(set_aside) == 21 and set_aside[-1] == f"and {4_000 + headings - 20:,} more line(s) set aside"
+    assert (
+        len(set_aside) == 21
+        and set_aside[-1] == f"and {4_000 + headings - 20:,} more line(s) set aside"
+    )

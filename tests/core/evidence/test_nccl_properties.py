@@ -10,7 +10,10 @@ from hypothesis import strategies as st
 
 from clusterbid.core.evidence import EvidenceParseError, parse_nccl_tests_text
 
-HEADER = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+HEADER = (
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time "
+    "  algbw   busbw #wrong"
+)
 
 
 def printed(value: float, width: int) -> str:
@@ -36,15 +39,27 @@ def test_busbw_follows_all_reduce_formula(ranks: int, exponent: int, algbw: floa
     busbw = algbw * 2 * (ranks - 1) / ranks
     time_us = size / (algbw * 1e3)
     half = f"  {printed(time_us, 7)}  {printed(algbw, 6)}  {printed(busbw, 6)}       0"
-    rank_lines = "\n".join(f"#  Rank {r:2d} Group  0 Pid {100 + r:6d} on node{r // 8} device {r % 8:2d} [0x07] GPU" for r in range(ranks))
-    text = f"{rank_lines}\n{HEADER}\n{size:12d}  {size // 4:12d}     float     sum      -1{half}{half}\n# Out of bounds values : 0 OK\n"
+    rank_lines = "\n".join(
+        f"#  Rank {r:2d} Group  0 Pid {100 + r:6d} on node{r // 8} device {r % 8:2d} [0x07] GPU"
+        for r in range(ranks)
+    )
+    text = (
+        f"{rank_lines}\n{HEADER}\n{size:12d}  {size // 4:12d}     float     sum      "
+        f"-1{half}{half}\n# Out of bounds values : 0 OK\n"
+    )
     (run,) = parse_nccl_tests_text(text, "gen.log", collective_hint="all_reduce")
     row = run.rows[0].out_of_place
+
     # Rounding to the printed digits moves each figure by at most half its last digit.
     def half_digit(token: str) -> float:
         mantissa, _, exp = token.strip().partition("e")
         return 0.5 * 10.0 ** ((int(exp) if exp else 0) - len(mantissa.partition(".")[2]))
-    tolerance = half_digit(printed(busbw, 6)) + 2 * (ranks - 1) / ranks * half_digit(printed(algbw, 6)) + 1e-9 * busbw
+
+    tolerance = (
+        half_digit(printed(busbw, 6))
+        + 2 * (ranks - 1) / ranks * half_digit(printed(algbw, 6))
+        + 1e-9 * busbw
+    )
     assert abs(row.busbw_gb_s - row.algbw_gb_s * 2 * (ranks - 1) / ranks) <= tolerance
     assert "busbw_formula_mismatch" not in run.flag_codes()
 
@@ -62,21 +77,49 @@ def test_random_text_only_raises_parse_error(text: str) -> None:
     _parse_or_clean_error(text)
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
-def test_mutated_real_log_lines_only_raise_parse_error(real_log_bytes: bytes, data: st.DataObject) -> None:
+def test_mutated_real_log_lines_only_raise_parse_error(
+    real_log_bytes: bytes, data: st.DataObject
+) -> None:
     lines = real_log_bytes.decode("utf-8").split("\n")
     for _ in range(data.draw(st.integers(1, 4))):
         index = data.draw(st.integers(0, len(lines) - 1))
         tokens = lines[index].split(" ")
         at = data.draw(st.integers(0, len(tokens) - 1))
-        tokens[at] = data.draw(st.sampled_from(["", "N/A", "-1", "1e+400", "nan", "inf", "-3.5", "0x10", "float", "#wrong",
-                                                  "9" * 30, "1.2.3", "\x00", "#", ">", "size", "Rank", "_perf"]))
+        tokens[at] = data.draw(
+            st.sampled_from(
+                [
+                    "",
+                    "N/A",
+                    "-1",
+                    "1e+400",
+                    "nan",
+                    "inf",
+                    "-3.5",
+                    "0x10",
+                    "float",
+                    "#wrong",
+                    "9" * 30,
+                    "1.2.3",
+                    "\x00",
+                    "#",
+                    ">",
+                    "size",
+                    "Rank",
+                    "_perf",
+                ]
+            )
+        )
         lines[index] = " ".join(tokens)
     _parse_or_clean_error("\n".join(lines))
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(cut=st.integers(min_value=0, max_value=10_000))
 def test_truncated_prefixes_of_real_log(real_log_bytes: bytes, cut: int) -> None:
     text = real_log_bytes.decode("utf-8")
@@ -141,7 +184,9 @@ def test_a_short_sweep_scores_its_largest_size_as_a_lower_bound(
     for size, centi in zip(sizes, busbws, strict=True):
         oop, ip = centi / 100, (centi + 7) / 100  # in-place 0.07 GB/s better, as printed
         half = lambda v: f"  {1000.0:7.1f}  {v:6.2f}  {v:6.2f}       0"  # noqa: E731 (busbw = algbw: sendrecv)
-        rows.append(f"{indent}{size:12d}  {size // 4:12d}     float     sum      -1{half(oop)}{half(ip)}")
+        rows.append(
+            f"{indent}{size:12d}  {size // 4:12d}     float     sum      -1{half(oop)}{half(ip)}"
+        )
     text = newline.join([f"{indent}{HEADER}", *rows, f"{indent}# Out of bounds values : 0 OK", ""])
     (run,) = parse_nccl_tests_text(text, "short.log", collective_hint="sendrecv")
     assert run.plateau.saturated is False and run.plateau.size_bytes == sizes[-1]

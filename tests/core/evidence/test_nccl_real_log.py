@@ -21,14 +21,18 @@ A3_MEGA_NIC_GB_S = 8 * 200 / 8
 
 
 def _run(real_log_bytes: bytes, **kwargs: object):
-    runs = parse_nccl_tests_text(real_log_bytes.decode("utf-8"), "all_reduce_2x8xH100_tcpxo.log", **kwargs)
+    runs = parse_nccl_tests_text(
+        real_log_bytes.decode("utf-8"), "all_reduce_2x8xH100_tcpxo.log", **kwargs
+    )
     assert len(runs) == 1
     return runs[0]
 
 
 def test_setup_from_rank_lines(real_log_bytes: bytes) -> None:
     run = _run(real_log_bytes)
-    assert run.collective == "all_reduce" and run.collective_from == "command"  # "> ... all_reduce_perf"
+    assert (
+        run.collective == "all_reduce" and run.collective_from == "command"
+    )  # "> ... all_reduce_perf"
     assert run.ranks == 16  # "#  Rank  0" .. "#  Rank 15"
     assert run.hosts == ("ztan-mig-235z", "ztan-mig-gq73")
     assert run.gpu_model == "NVIDIA H100 80GB HBM3"
@@ -39,7 +43,11 @@ def test_rows_and_plateau(real_log_bytes: bytes) -> None:
     run = _run(real_log_bytes)
     assert len(run.rows) == 31  # 8 B .. 8 GiB doubling: 2**3 .. 2**33
     first, last = run.rows[0], run.rows[-1]
-    assert (first.size_bytes, first.count, first.root) == (8, 2, None)  # row 1: "8  2  float  sum  -1"
+    assert (first.size_bytes, first.count, first.root) == (
+        8,
+        2,
+        None,
+    )  # row 1: "8  2  float  sum  -1"
     # row 31 of the log: 8589934592 ... 47535  180.71  338.82  0  47743  179.92  337.35  0
     assert last.size_bytes == 8589934592
     assert last.out_of_place.time_us == 47535 and last.out_of_place.algbw_gb_s == 180.71
@@ -65,7 +73,9 @@ def test_busbw_above_nic_aggregate_on_two_nodes(real_log_bytes: bytes) -> None:
     run = _run(real_log_bytes, nic_aggregate_gb_s=A3_MEGA_NIC_GB_S)
     assert run.flag_codes() == ("busbw_above_nic_aggregate",)
     assert "NCCL_ALGO=Ring" in run.flags[0].message
-    assert "busbw_above_nic_aggregate" not in _run(real_log_bytes, nic_aggregate_gb_s=400).flag_codes()
+    assert (
+        "busbw_above_nic_aggregate" not in _run(real_log_bytes, nic_aggregate_gb_s=400).flag_codes()
+    )
 
 
 def test_to_evidence(real_log_bytes: bytes) -> None:

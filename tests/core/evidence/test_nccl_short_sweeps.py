@@ -10,6 +10,8 @@ import json
 import math
 
 from nccl_fixture_files import FIXTURES, fixture_text
+from tests.conftest import bid_dict
+from tests.core.uncertainty.helpers import evaluation, evidence
 
 from clusterbid.cli import main
 from clusterbid.core.evidence import parse_nccl_tests_text
@@ -17,8 +19,6 @@ from clusterbid.core.evidence.reading import read_evidence
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty import run_monte_carlo
 from clusterbid.core.uncertainty.spreads import Spreads, bid_inputs
-from tests.conftest import bid_dict
-from tests.core.uncertainty.helpers import evaluation, evidence
 
 SHORT = FIXTURES / "sweep_128m_2x8.log"
 MIB = 2**20
@@ -27,7 +27,11 @@ MIB = 2**20
 def test_a_128_mib_sweep_is_scored_at_its_largest_size_as_a_lower_bound() -> None:
     (run,) = parse_nccl_tests_text(fixture_text("sweep_128m_2x8.log"), "short.log")
     # 128 MiB row: out-of-place algbw 96.00 -> 96.00 x 1.875 = 180.00; in-place 95.20 -> 178.50.
-    assert (run.plateau.busbw_gb_s, run.plateau.size_bytes, run.plateau.placement) == (180.00, 128 * MIB, "out_of_place")
+    assert (run.plateau.busbw_gb_s, run.plateau.size_bytes, run.plateau.placement) == (
+        180.00,
+        128 * MIB,
+        "out_of_place",
+    )
     assert run.plateau.saturated is False
     (flag,) = [f for f in run.flags if f.code == "sweep_below_1gib"]
     assert flag.message.startswith("sweep stops at 128 MiB: bandwidth not saturated, a lower bound")
@@ -49,7 +53,11 @@ def test_json_output_carries_the_per_size_curve(capsys) -> None:
     assert [p["bytes"] for p in run["curve"]] == [8 * MIB, 16 * MIB, 32 * MIB, 64 * MIB, 128 * MIB]
     first = run["curve"][0]
     # 8 MiB row as written: oop 582.5 us, algbw 14.40 -> busbw 27.00; in-place 14.56 -> 27.30.
-    assert first["out_of_place"] == {"time_us": 582.5, "algbw_gb_s": 14.40, "busbw_gb_s": 14.40 * 1.875}
+    assert first["out_of_place"] == {
+        "time_us": 582.5,
+        "algbw_gb_s": 14.40,
+        "busbw_gb_s": 14.40 * 1.875,
+    }
     assert first["in_place"]["busbw_gb_s"] == 27.30
 
 
@@ -70,7 +78,9 @@ def _busbw_sigma(item: dict) -> float:
 
 def test_a_lower_bound_widens_the_busbw_draw_of_the_monte_carlo() -> None:
     plateau = evidence("allreduce_busbw", 150.0, 64)
-    bound = plateau | {"lower_bound": "sweep stops at 128 MiB: bandwidth not saturated, a lower bound"}
+    bound = plateau | {
+        "lower_bound": "sweep stops at 128 MiB: bandwidth not saturated, a lower bound"
+    }
     # The lower-bound sigma adds 0.20 in quadrature to whatever grade and scale gave.
     assert math.isclose(_busbw_sigma(bound), math.hypot(_busbw_sigma(plateau), 0.20))
     ev = evaluation([bid_dict(evidence=[bound])])

@@ -10,7 +10,10 @@ import pytest
 
 from clusterbid.core.evidence import parse_nccl_tests_text
 
-HEADER = "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong"
+HEADER = (
+    "#       size         count      type   redop    root     time   algbw   busbw #wrong     time "
+    "  algbw   busbw #wrong"
+)
 
 
 def _rows() -> str:
@@ -24,22 +27,30 @@ def _rows() -> str:
 
 
 def _log(command: str) -> str:
-    return f"{command}\n# nThread 1 nGpus 1 minBytes 1073741824 maxBytes 8589934592\n{HEADER}\n{_rows()}\n" \
-           "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 470.01\n"
+    return (
+        f"{command}\n# nThread 1 nGpus 1 minBytes 1073741824 maxBytes "
+        f"8589934592\n{HEADER}\n{_rows()}\n"
+        "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 470.01\n"
+    )
 
 
-def test_header_without_trailing_wrong_title_reads_like_the_full_header(real_log_bytes: bytes) -> None:
+def test_header_without_trailing_wrong_title_reads_like_the_full_header(
+    real_log_bytes: bytes,
+) -> None:
     text = real_log_bytes.decode("utf-8")
     full = "busbw #wrong     time   algbw   busbw #wrong"
     assert full in text
-    (run,) = parse_nccl_tests_text(text.replace(full, full.removesuffix(" #wrong")), "old-build.log")
+    (run,) = parse_nccl_tests_text(
+        text.replace(full, full.removesuffix(" #wrong")), "old-build.log"
+    )
     assert (run.plateau.busbw_gb_s, run.plateau.size_bytes) == (338.82, 8 * 2**30)
     assert all(row.in_place.wrong == 0 for row in run.rows)
 
 
 @pytest.mark.parametrize("command", [
     "$ srun --nodes=2 --ntasks-per-node=8 ./build/all_reduce_perf -b 1G -e 8G -f 2 -g 1",
-    "> mpirun --hostfile hosts \\\n>    -np 16 \\\n>    -npernode 8 \\\n>    ./build/all_reduce_perf -b 1G -e 8G -f 2",
+    "> mpirun --hostfile hosts \\\n>    -np 16 \\\n>    -npernode 8 \\\n>    "
+    "./build/all_reduce_perf -b 1G -e 8G -f 2",
     "torchrun --nnodes 2 --nproc-per-node 8 all_reduce_perf -b 1G -e 8G",
 ])  # fmt: skip
 def test_two_nodes_from_the_command_line_flag_busbw_above_the_nic_aggregate(command: str) -> None:
@@ -49,16 +60,21 @@ def test_two_nodes_from_the_command_line_flag_busbw_above_the_nic_aggregate(comm
     assert "470.01 GB/s" in flag.message and "from the log's command line" in flag.message
 
 
-@pytest.mark.parametrize("command", [
-    "$ ./build/all_reduce_perf -b 1G -e 8G -f 2 -g 8",  # one node, or unknown: no 2-node claim
-    "$ mpirun -np 24 -npernode 8 ./build/all_reduce_perf -b 1G -e 8G",  # 3 nodes
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$ ./build/all_reduce_perf -b 1G -e 8G -f 2 -g 8",  # one node, or unknown: no 2-node claim
+        "$ mpirun -np 24 -npernode 8 ./build/all_reduce_perf -b 1G -e 8G",  # 3 nodes
+    ],
+)
 def test_no_nic_flag_without_a_two_node_count(command: str) -> None:
     (run,) = parse_nccl_tests_text(_log(command), "h100.log", nic_aggregate_gb_s=400)
     assert "busbw_above_nic_aggregate" not in {f.code for f in run.flags}
 
 
 def test_rank_list_wins_and_is_named(real_log_bytes: bytes) -> None:
-    (run,) = parse_nccl_tests_text(real_log_bytes.decode("utf-8"), "real.log", nic_aggregate_gb_s=300)
+    (run,) = parse_nccl_tests_text(
+        real_log_bytes.decode("utf-8"), "real.log", nic_aggregate_gb_s=300
+    )
     (flag,) = [f for f in run.flags if f.code == "busbw_above_nic_aggregate"]
     assert "338.82 GB/s" in flag.message and "from the log's rank list" in flag.message

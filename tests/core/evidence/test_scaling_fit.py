@@ -85,7 +85,10 @@ def test_two_sizes_fit_exactly_and_say_so() -> None:
 def test_poor_fit_and_superlinear_scaling_are_reported() -> None:
     collapse = fit_power_law(np.array([8.0, 16, 32, 64]), np.array([1000.0, 2000, 4000, 2000]))
     assert "do not trust" in (extrapolate(collapse, 64).warning or "")
-    head = "# model: m\n# active_params_b: 7\n# precision: bf16\n# gpu_model: H100-SXM\n# measured_by: provider\n"
+    head = (
+        "# model: m\n# active_params_b: 7\n# precision: bf16\n# gpu_model: H100-SXM\n# "
+        "measured_by: provider\n"
+    )
     # 7B on 8 H100s at 40,000 tokens/s is 6*7e9*40000/(8*989e12) = 21% MFU; at 64 GPUs 480,000 is N^1.09.
     table = parse_scaling_csv(head + "gpus,tokens_per_second\n8,40000\n64,480000\n", "s.csv")
     assert [f.code for f in table.flags] == ["superlinear_scaling"]
@@ -117,6 +120,8 @@ def test_one_evidence_item_per_size_and_calibration_takes_the_nearest() -> None:
     bid = evaluation.bids[0]
     without_512 = tuple(e for e in reading.evidence if e.scale_gpus != 512)
     for items, nearest in ((reading.evidence, 512), (without_512, 256)):
-        calibrated = bid.model_validate({**bid.model_dump(), "evidence": [e.model_dump() for e in items]})
+        calibrated = bid.model_validate(
+            {**bid.model_dump(), "evidence": [e.model_dump() for e in items]}
+        )
         used = estimate_training(evaluation.workload, [calibrated]).bids[0].efficiency_evidence
         assert used is not None and used.scale_gpus == nearest

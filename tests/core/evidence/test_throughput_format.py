@@ -14,7 +14,9 @@ from clusterbid.core.evidence.reading import read_evidence
 from clusterbid.core.evidence.throughput_readers import parse_throughput_csv, parse_throughput_json
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "throughput"
-H100_DENSE_BF16 = 989e12  # NVIDIA H100 SXM datasheet: 1,979 TFLOPS BF16 "with sparsity", dense is half
+H100_DENSE_BF16 = (
+    989e12  # NVIDIA H100 SXM datasheet: 1,979 TFLOPS BF16 "with sparsity", dense is half
+)
 
 
 def _read(name: str, **kwargs: object):
@@ -26,7 +28,9 @@ def test_mfu_from_tokens_per_second_by_hand() -> None:
     first = table.results[0]
     # good.csv line 3: 70B active, 480,000 tokens/s on 512 H100s.
     assert first.row.line == 3
-    assert first.mfu == pytest.approx(6 * 70e9 * 480_000 / (512 * H100_DENSE_BF16), rel=1e-12)  # = 0.3981
+    assert first.mfu == pytest.approx(
+        6 * 70e9 * 480_000 / (512 * H100_DENSE_BF16), rel=1e-12
+    )  # = 0.3981
     assert first.mfu == pytest.approx(0.3981, abs=1e-4)
     assert first.flags == ()
 
@@ -35,7 +39,9 @@ def test_step_time_becomes_tokens_per_second_then_mfu() -> None:
     second = parse_throughput_csv((DATA / "good.csv").read_text(), "good.csv").results[1]
     tokens = 2_097_152 / 35.2  # global batch tokens / step time = 59,578 tokens/s
     assert second.tokens_per_second == pytest.approx(tokens)
-    assert second.mfu == pytest.approx(6 * 70e9 * tokens / (64 * H100_DENSE_BF16), rel=1e-12)  # = 0.3953
+    assert second.mfu == pytest.approx(
+        6 * 70e9 * tokens / (64 * H100_DENSE_BF16), rel=1e-12
+    )  # = 0.3953
 
 
 def test_stated_dense_mfu_is_kept() -> None:
@@ -56,7 +62,11 @@ def test_evidence_items_carry_provenance_and_the_file_hash() -> None:
     assert reading.format == "throughput-csv"
     first, second, third = reading.evidence
     assert {item.artefact_sha256 for item in reading.evidence} == {hashlib.sha256(data).hexdigest()}
-    assert first.kind is EvidenceKind.TRAINING_MFU and first.unit == "fraction" and first.scale_gpus == 512
+    assert (
+        first.kind is EvidenceKind.TRAINING_MFU
+        and first.unit == "fraction"
+        and first.scale_gpus == 512
+    )
     assert (first.measured_by, first.measured_on) == ("third_party", dt.date(2025, 2, 14))
     # Issue 31: a typed summary row is a claim, whoever measured it and with the file kept.
     assert first.grade is EvidenceGrade.PROVIDER_CLAIM and first.measured_by == "third_party"
@@ -66,7 +76,10 @@ def test_evidence_items_carry_provenance_and_the_file_hash() -> None:
 
 
 def _flags_by_model(name: str = "flags.csv") -> dict[str, tuple[str, ...]]:
-    return {r.row.model: r.flag_codes() for r in parse_throughput_csv((DATA / name).read_text(), name).results}
+    return {
+        r.row.model: r.flag_codes()
+        for r in parse_throughput_csv((DATA / name).read_text(), name).results
+    }
 
 
 def test_flags() -> None:
@@ -74,13 +87,20 @@ def test_flags() -> None:
     assert flags["sparse-only"] == ("mfu_sparse_denominator",)
     assert flags["unstated-only"] == ("mfu_denominator_unstated",)
     assert flags["layout-off"] == ("parallelism_mismatch",)  # 8 x 4 x 8 = 256, not 512
-    assert flags["too-good"] == ("mfu_implausible",)  # 6 * 70e9 * 17000 / (8 * 989e12) = 0.902 > 0.85
+    assert flags["too-good"] == (
+        "mfu_implausible",
+    )  # 6 * 70e9 * 17000 / (8 * 989e12) = 0.902 > 0.85
     assert flags["half-stated"] == ("mfu_mismatch",)  # stated 0.199 vs 0.398 recomputed: half
-    assert flags["basis-unstated"] == ("mfu_flops_basis_unstated",)  # used as stated, count not said
+    assert flags["basis-unstated"] == (
+        "mfu_flops_basis_unstated",
+    )  # used as stated, count not said
 
 
 def test_sparse_denominator_doubles_and_tokens_override_stated_mfu() -> None:
-    results = {r.row.model: r for r in parse_throughput_csv((DATA / "flags.csv").read_text(), "flags.csv").results}
+    results = {
+        r.row.model: r
+        for r in parse_throughput_csv((DATA / "flags.csv").read_text(), "flags.csv").results
+    }
     # 0.21 of the 1,978 TFLOP/s sparse peak is 0.21 * 1978 / 989 = 0.42 of the dense peak.
     assert results["sparse-only"].mfu == pytest.approx(0.21 * 1978 / 989)
     assert results["unstated-only"].mfu == 0.45
@@ -102,7 +122,9 @@ def test_sparse_denominator_doubles_and_tokens_override_stated_mfu() -> None:
         ("bad_field.json", None, "rows[1].gpus"),
     ],
 )
-def test_malformed_files_name_file_line_and_problem(name: str, line: int | None, fragment: str) -> None:
+def test_malformed_files_name_file_line_and_problem(
+    name: str, line: int | None, fragment: str
+) -> None:
     with pytest.raises(EvidenceParseError) as caught:
         _read(name)
     assert caught.value.source == name and caught.value.line == line
@@ -111,22 +133,36 @@ def test_malformed_files_name_file_line_and_problem(name: str, line: int | None,
 
 
 def test_a100_has_no_fp8_peak() -> None:
-    text = ("model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,tokens_per_second,gpu_model,measured_by\n"
-            "m,7,fp8,4096,1,1,8,8,20000,A100-80GB-SXM,buyer\n")
+    text = (
+        "model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,tokens_per_second,gpu_model,measured_by\n"
+        "m,7,fp8,4096,1,1,8,8,20000,A100-80GB-SXM,buyer\n"
+    )
     with pytest.raises(EvidenceParseError, match="line 2: precision: A100-80GB-SXM has no fp8"):
         parse_throughput_csv(text, "a100.csv")
 
 
 def test_future_date_and_unknown_measurer_are_refused() -> None:
-    header = "model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,mfu,mfu_denominator,gpu_model,measured_by,measured_on\n"
+    header = (
+        "model,active_params_b,precision,sequence_length,tp,pp,dp,gpus,mfu,mfu_denominator,"
+        "gpu_model,measured_by,measured_on\n"
+    )
     with pytest.raises(EvidenceParseError, match="line 2: measured_on 2999-01-01 is in the future"):
-        parse_throughput_csv(header + "m,7,bf16,4096,1,1,8,8,0.4,dense_peak,H100-SXM,buyer,2999-01-01\n", "f.csv")
-    with pytest.raises(EvidenceParseError, match="line 2: measured_by must be one of buyer, third_party, provider"):
-        parse_throughput_csv(header + "m,7,bf16,4096,1,1,8,8,0.4,dense_peak,H100-SXM,vendor,\n", "f.csv")
+        parse_throughput_csv(
+            header + "m,7,bf16,4096,1,1,8,8,0.4,dense_peak,H100-SXM,buyer,2999-01-01\n", "f.csv"
+        )
+    with pytest.raises(
+        EvidenceParseError, match="line 2: measured_by must be one of buyer, third_party, provider"
+    ):
+        parse_throughput_csv(
+            header + "m,7,bf16,4096,1,1,8,8,0.4,dense_peak,H100-SXM,vendor,\n", "f.csv"
+        )
 
 
 def test_conflicting_measured_by_option_is_refused() -> None:
-    with pytest.raises(EvidenceParseError, match="line 3: the file says measured_by third_party, but buyer was given"):
+    with pytest.raises(
+        EvidenceParseError,
+        match="line 3: the file says measured_by third_party, but buyer was given",
+    ):
         _read("good.csv", measured_by="buyer")
 
 
@@ -147,7 +183,9 @@ def test_grade_rule(measured_by: str, sha: str | None, grade: EvidenceGrade) -> 
 RESOURCES = Path(__file__).resolve().parents[3] / "resources"
 
 
-@pytest.mark.parametrize("name", ["training-throughput.csv", "training-throughput.json", "scaling-table.csv"])
+@pytest.mark.parametrize(
+    "name", ["training-throughput.csv", "training-throughput.json", "scaling-table.csv"]
+)
 def test_documented_examples_read_cleanly(name: str) -> None:
     reading = read_evidence((RESOURCES / "examples" / "evidence" / name).read_bytes(), name)
     assert reading.flags() == () and reading.evidence

@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from tests.core.evidence.test_grades_follow_artefacts import HEADER
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.evidence.reading import read_evidence
 from clusterbid.core.uncertainty.decision import decide
-from tests.core.evidence.test_grades_follow_artefacts import HEADER
 
 # 70B on 512 H100s at 600,000 tokens/s: 6 x 70e9 x 600,000 / (512 x 989e12) = 49.8% MFU, above
 # the workload's 42%: a figure that, taken as measured, makes the slow RoCE bid look fast.
@@ -22,8 +22,24 @@ MFU = 6 * 70e9 * 600_000 / (512 * 989e12)
 
 
 def _row(measured_by: str) -> dict:
-    values = ["llama-70b", "70", "bf16", "4096", "8", "4", "16", "512", "600000", "", "", "4194304", "",
-              "H100-SXM", measured_by, "2026-11-01"]
+    values = [
+        "llama-70b",
+        "70",
+        "bf16",
+        "4096",
+        "8",
+        "4",
+        "16",
+        "512",
+        "600000",
+        "",
+        "",
+        "4194304",
+        "",
+        "H100-SXM",
+        measured_by,
+        "2026-11-01",
+    ]
     return dict(zip(HEADER.split(","), values, strict=True))
 
 
@@ -31,8 +47,9 @@ def _row(measured_by: str) -> dict:
 def test_a_typed_row_is_a_claim_in_csv_and_in_json_whoever_measured(measured_by):
     row = _row(measured_by)
     csv_text = HEADER + "\n" + ",".join(row.values()) + "\n"
-    json_text = json.dumps({"format": "clusterbid-throughput/1",
-                            "rows": [{k: v for k, v in row.items() if v != ""}]})
+    json_text = json.dumps(
+        {"format": "clusterbid-throughput/1", "rows": [{k: v for k, v in row.items() if v != ""}]}
+    )
     for text, name in ((csv_text, "typed.csv"), (json_text, "typed.json")):
         (item,) = read_evidence(text.encode(), name).evidence
         assert item.value == pytest.approx(MFU, rel=1e-9)

@@ -13,15 +13,34 @@ from clusterbid.cli import main
 from clusterbid.core.evidence_request.status import request_statuses
 from clusterbid.core.store import EvaluationDocument
 
-PUBLIC_LOG = Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
-TODAY = dt.datetime.now(dt.timezone.utc).date()  # the audit trail dates attachments in UTC
+PUBLIC_LOG = (
+    Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
+TODAY = dt.datetime.now(dt.UTC).date()  # the audit trail dates attachments in UTC
 
 
 def _issue(tmp_path: Path, capsys, issued: dt.date, deadline: dt.date) -> tuple[Path, dict]:
     document = tmp_path / "demo.clusterbid"
     assert main(["demo", str(document)]) == 0
-    assert main(["request-evidence", str(document), "--bid", "cumulus-roce", "-o", str(tmp_path / "pack"),
-                 "--issued-on", issued.isoformat(), "--deadline", deadline.isoformat(), "--samples", "2000"]) == 0
+    assert (
+        main(
+            [
+                "request-evidence",
+                str(document),
+                "--bid",
+                "cumulus-roce",
+                "-o",
+                str(tmp_path / "pack"),
+                "--issued-on",
+                issued.isoformat(),
+                "--deadline",
+                deadline.isoformat(),
+                "--samples",
+                "2000",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     pack = json.loads(next((tmp_path / "pack").glob("*.json")).read_text(encoding="utf-8"))
     return document, {r["input"]: r for r in pack["requests"]}
@@ -55,12 +74,26 @@ def test_a_request_is_answered_only_when_every_run_it_asked_for_is_on_file(tmp_p
     status = capsys.readouterr().out
     assert f"1 of {len(runs)} runs on file; still to come: {', '.join(runs[1:])}" in status
     for name in runs[1:]:
-        assert main(["evidence", "attach", str(document), "cumulus-roce", str(_returned(tmp_path, name))]) == 0
+        assert (
+            main(
+                [
+                    "evidence",
+                    "attach",
+                    str(document),
+                    "cumulus-roce",
+                    str(_returned(tmp_path, name)),
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     assert _states(document) == {"busbw": "answered", "baseline_mfu": "open"}
     assert main(["request-evidence", str(document), "--status"]) == 0
     status = capsys.readouterr().out
-    assert f"{requests['busbw']['request_id']} cumulus-roce" in status and f"answered on {TODAY.isoformat()}" in status
+    assert (
+        f"{requests['busbw']['request_id']} cumulus-roce" in status
+        and f"answered on {TODAY.isoformat()}" in status
+    )
     assert all(f"returned: {name}" in status for name in runs)
 
 
@@ -87,11 +120,28 @@ def test_a_refusal_is_recorded(tmp_path, capsys):
     rid = requests["baseline_mfu"]["request_id"]
     assert main(["request-evidence", str(document), "--refused", rid, "--reason", "  "]) == 2
     assert "--reason" in capsys.readouterr().err
-    assert main(["request-evidence", str(document), "--refused", rid, "--reason", "no 512-GPU slot before March"]) == 0
+    assert (
+        main(
+            [
+                "request-evidence",
+                str(document),
+                "--refused",
+                rid,
+                "--reason",
+                "no 512-GPU slot before March",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
-    assert f"{rid} cumulus-roce" in out and "refused" in out and "no 512-GPU slot before March" in out
+    assert (
+        f"{rid} cumulus-roce" in out and "refused" in out and "no 512-GPU slot before March" in out
+    )
     assert _states(document) == {"busbw": "open", "baseline_mfu": "refused"}
-    assert main(["request-evidence", str(document), "--refused", "CBR-0000000000", "--reason", "x"]) == 2
+    assert (
+        main(["request-evidence", str(document), "--refused", "CBR-0000000000", "--reason", "x"])
+        == 2
+    )
 
 
 def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
@@ -105,9 +155,21 @@ def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
     reading = read_evidence(PUBLIC_LOG.read_bytes(), name)
     with EvaluationDocument.open(document) as doc:
         old = next(b for b in doc.evaluation.bids if b.id == "cumulus-roce")
-        doc.replace_bid("cumulus-roce", Bid.model_validate({**old.model_dump(), "evidence": [
-            *old.model_dump()["evidence"], *(e.model_dump() for e in reading.evidence)]}))
-        assert not [i for i in doc.artefacts() if i.name == name]  # no stored file, only the evidence
+        doc.replace_bid(
+            "cumulus-roce",
+            Bid.model_validate(
+                {
+                    **old.model_dump(),
+                    "evidence": [
+                        *old.model_dump()["evidence"],
+                        *(e.model_dump() for e in reading.evidence),
+                    ],
+                }
+            ),
+        )
+        assert not [
+            i for i in doc.artefacts() if i.name == name
+        ]  # no stored file, only the evidence
         status = next(s for s in request_statuses(doc, TODAY) if s.request.input == "busbw")
     # one run of several returned: the figure is on file, the request only partly answered
     assert (status.state, status.files, status.returned_on) == ("partly answered", (name,), TODAY)
@@ -115,13 +177,35 @@ def test_evidence_added_through_the_wizard_answers_too(tmp_path, capsys):
 
 def test_re_exporting_keeps_one_copy_and_a_new_deadline_supersedes(tmp_path, capsys):
     document, requests = _issue(tmp_path, capsys, TODAY, TODAY + dt.timedelta(days=14))
-    for deadline in (14, 14, 21):  # the same pack twice, then the same requests with a later deadline
-        assert main(["request-evidence", str(document), "--bid", "cumulus-roce", "-o", str(tmp_path / "pack"),
-                     "--issued-on", TODAY.isoformat(), "--deadline", (TODAY + dt.timedelta(days=deadline)).isoformat(),
-                     "--samples", "2000"]) == 0
+    for deadline in (
+        14,
+        14,
+        21,
+    ):  # the same pack twice, then the same requests with a later deadline
+        assert (
+            main(
+                [
+                    "request-evidence",
+                    str(document),
+                    "--bid",
+                    "cumulus-roce",
+                    "-o",
+                    str(tmp_path / "pack"),
+                    "--issued-on",
+                    TODAY.isoformat(),
+                    "--deadline",
+                    (TODAY + dt.timedelta(days=deadline)).isoformat(),
+                    "--samples",
+                    "2000",
+                ]
+            )
+            == 0
+        )
     with EvaluationDocument.open(document) as doc:
         kept = [i.name for i in doc.artefacts() if i.name.startswith("evidence-request-")]
         statuses = request_statuses(doc, TODAY)
     assert len(kept) == 2  # the first export and the one with the new deadline
-    assert sorted(s.request.request_id for s in statuses) == sorted(r["request_id"] for r in requests.values())
+    assert sorted(s.request.request_id for s in statuses) == sorted(
+        r["request_id"] for r in requests.values()
+    )
     assert {s.deadline for s in statuses} == {TODAY + dt.timedelta(days=21)}

@@ -80,10 +80,18 @@ def bids() -> list[Bid]:
         {
             "id": "beta.2",
             "quote": {"provider": "Béta Compute GmbH"},
-            "capacity": {"gpu_model": "B200", "gpus_offered": 1024, "gpus_per_node": 8,
-                         "largest_contiguous_block_gpus": 1024},
-            "fabric": {"technology": "RoCEv2-400G", "nics_per_node": 8, "nic_line_rate_gbit_s": 400,
-                       "gpudirect_rdma": True},
+            "capacity": {
+                "gpu_model": "B200",
+                "gpus_offered": 1024,
+                "gpus_per_node": 8,
+                "largest_contiguous_block_gpus": 1024,
+            },
+            "fabric": {
+                "technology": "RoCEv2-400G",
+                "nics_per_node": 8,
+                "nic_line_rate_gbit_s": 400,
+                "gpudirect_rdma": True,
+            },
             "topology": {"leaf_domain_gpus": 512, "nvlink_domain_gpus": 8},
             "reliability": {"failures_per_1000_gpu_days": 1.2, "storage_write_gb_s": 60},
             "terms": {"price_per_gpu_hour": Decimal("3.1"), "currency": "EUR"},

@@ -22,7 +22,9 @@ DESKTOP = Path(__file__).resolve().parents[3] / "desktop"
 class Run:
     exit_code: int
     stderr: str
-    cpu_seconds: float  # user + system time of the child: the same on a busy machine, unlike wall time
+    cpu_seconds: (
+        float  # user + system time of the child: the same on a busy machine, unlike wall time
+    )
     peak_rss_mb: float
 
 
@@ -31,8 +33,13 @@ def run_cli(args: list[str], cwd: Path, timeout_s: float = 300.0) -> Run:
     wait4's rusage. `timeout_s` only catches a hang (sized for a loaded machine)."""
     env = {**os.environ, "PYTHONPATH": str(DESKTOP), "QT_QPA_PLATFORM": "offscreen"}
     start = time.monotonic()
-    process = subprocess.Popen([sys.executable, "-m", "clusterbid", *args], cwd=cwd, env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clusterbid", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = start + timeout_s
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -46,7 +53,9 @@ def run_cli(args: list[str], cwd: Path, timeout_s: float = 300.0) -> Run:
     stderr = process.stderr.read().decode(errors="replace")
     process.stderr.close()
     cpu_seconds = usage.ru_utime + usage.ru_stime
-    return Run(os.waitstatus_to_exitcode(status), stderr, cpu_seconds, usage.ru_maxrss / 1024)  # KiB on Linux
+    return Run(
+        os.waitstatus_to_exitcode(status), stderr, cpu_seconds, usage.ru_maxrss / 1024
+    )  # KiB on Linux
 
 
 def write_repeated(path: Path, head: str, unit: str, count: int, tail: str) -> Path:
@@ -60,21 +69,36 @@ def write_repeated(path: Path, head: str, unit: str, count: int, tail: str) -> P
     return path
 
 
-CONTENT_TYPES = ('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/'
-                 'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
-                 'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName='
-                 '"/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.'
-                 'main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
-                 'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>')
-ROOT_RELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/'
-             '2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/'
-             '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-WORKBOOK = ('<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
-            '2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
-            '<sheet name="Bids" sheetId="1" r:id="rId1"/></sheets></workbook>')
-WORKBOOK_RELS = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
-                 'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
-                 'officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>')
+CONTENT_TYPES = (
+    '<?xml version="1.0" encoding="UTF-8"?><Types '
+    'xmlns="http://schemas.openxmlformats.org/package/2006/'
+    'content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+    'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override '
+    "PartName="
+    '"/xl/workbook.xml" '
+    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.'
+    'main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.'
+    'openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>'
+)
+ROOT_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships '
+    'xmlns="http://schemas.openxmlformats.org/package/'
+    '2006/relationships"><Relationship Id="rId1" '
+    'Type="http://schemas.openxmlformats.org/officeDocument/'
+    '2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+)
+WORKBOOK = (
+    '<?xml version="1.0" encoding="UTF-8"?><workbook '
+    'xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
+    '2006/main" '
+    'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>'
+    '<sheet name="Bids" sheetId="1" r:id="rId1"/></sheets></workbook>'
+)
+WORKBOOK_RELS = (
+    '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+    'package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/'
+    'officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'
+)
 
 
 def write_xlsx(path: Path, rows: int, columns: int, cell_chars: int, seed: int = 18) -> Path:
@@ -85,12 +109,19 @@ def write_xlsx(path: Path, rows: int, columns: int, cell_chars: int, seed: int =
     # One random block, reused: deflate's 32 KiB window cannot see a 1 MiB repeat.
     block = "".join(rng.choices("ab", weights=(49, 1), k=1 << 20))
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in (("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", ROOT_RELS),
-                           ("xl/workbook.xml", WORKBOOK), ("xl/_rels/workbook.xml.rels", WORKBOOK_RELS)):
+        for name, text in (
+            ("[Content_Types].xml", CONTENT_TYPES),
+            ("_rels/.rels", ROOT_RELS),
+            ("xl/workbook.xml", WORKBOOK),
+            ("xl/_rels/workbook.xml.rels", WORKBOOK_RELS),
+        ):
             archive.writestr(name, text)
         with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as sheet:
-            sheet.write(b'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/'
-                        b'spreadsheetml/2006/main"><sheetData>')
+            sheet.write(
+                b'<?xml version="1.0" encoding="UTF-8"?><worksheet '
+                b'xmlns="http://schemas.openxmlformats.org/'
+                b'spreadsheetml/2006/main"><sheetData>'
+            )
             for row in range(1, rows + 1):
                 sheet.write(f'<row r="{row}">'.encode())
                 for column in range(columns):
@@ -100,7 +131,11 @@ def write_xlsx(path: Path, rows: int, columns: int, cell_chars: int, seed: int =
                     while left:
                         piece = min(left, 1 << 20)
                         start = rng.randrange(0, 1 << 19)
-                        sheet.write(block[start:start + piece].encode() if piece <= 1 << 19 else block[:piece].encode())
+                        sheet.write(
+                            block[start : start + piece].encode()
+                            if piece <= 1 << 19
+                            else block[:piece].encode()
+                        )
                         left -= piece
                     sheet.write(b"</t></is></c>")
                 sheet.write(b"</row>")

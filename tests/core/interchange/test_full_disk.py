@@ -45,12 +45,16 @@ def _files(folder: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["comparison.xlsx", "comparison.csv", "memo.pdf"])
-def test_an_output_on_a_full_disk_leaves_the_previous_file(demo, tmp_path, monkeypatch, capfd, name):
+def test_an_output_on_a_full_disk_leaves_the_previous_file(
+    demo, tmp_path, monkeypatch, capfd, name
+):
     target = tmp_path / name
     target.write_bytes(b"the previous file")
-    command = ["memo", str(demo), "-o", str(target), "--approver", "Ada Lovelace, CFO", "--samples", "0"] \
-        if name.endswith(".pdf") else \
-        ["export", str(demo), str(target)]
+    command = (
+        ["memo", str(demo), "-o", str(target), "--approver", "Ada Lovelace, CFO", "--samples", "0"]
+        if name.endswith(".pdf")
+        else ["export", str(demo), str(target)]
+    )
     _full_disk(monkeypatch)
     assert main(command) == 2
     err = capfd.readouterr().err
@@ -60,7 +64,9 @@ def test_an_output_on_a_full_disk_leaves_the_previous_file(demo, tmp_path, monke
     assert _files(tmp_path) == sorted(["demo.clusterbid", name])
 
 
-def test_demo_force_on_a_full_disk_keeps_the_existing_evaluation(demo, tmp_path, monkeypatch, capsys):
+def test_demo_force_on_a_full_disk_keeps_the_existing_evaluation(
+    demo, tmp_path, monkeypatch, capsys
+):
     with EvaluationDocument.open(demo) as doc:
         doc.remove_bid(doc.evaluation.bids[0].id)
         kept = doc.evaluation
@@ -87,13 +93,21 @@ def _limited(limit_bytes: int):
     def apply() -> None:
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a refused write, not a killed process
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+
     return apply
 
 
 def _cli(args: list[str], cwd: Path, limit_bytes: int) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(DESKTOP)}
-    return subprocess.run([sys.executable, "-m", "clusterbid", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=120, preexec_fn=_limited(limit_bytes))
+    return subprocess.run(
+        [sys.executable, "-m", "clusterbid", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limited(limit_bytes),
+    )
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="needs POSIX file-size limits")
@@ -101,10 +115,25 @@ def test_a_write_refused_by_the_kernel_in_a_real_process(demo, tmp_path):
     # The demo memo is about 300 KB and its document about 50 KB: a 150 KB limit lets the
     # document be read and recorded in, and refuses the memo half way through.
     (tmp_path / "memo.pdf").write_bytes(b"the previous memo")
-    memo = _cli(["memo", "demo.clusterbid", "-o", "memo.pdf", "--approver", "Ada Lovelace, CFO", "--samples", "0"],
-                tmp_path, 150_000)
+    memo = _cli(
+        [
+            "memo",
+            "demo.clusterbid",
+            "-o",
+            "memo.pdf",
+            "--approver",
+            "Ada Lovelace, CFO",
+            "--samples",
+            "0",
+        ],
+        tmp_path,
+        150_000,
+    )
     assert memo.returncode == 2, memo.stderr
-    assert "memo.pdf: could not be written (File too large)" in memo.stderr and "Traceback" not in memo.stderr
+    assert (
+        "memo.pdf: could not be written (File too large)" in memo.stderr
+        and "Traceback" not in memo.stderr
+    )
     assert (tmp_path / "memo.pdf").read_bytes() == b"the previous memo"
     # The demo document (about 50 KB) cannot be rebuilt under a 20 KB limit: the old one stays.
     force = _cli(["demo", "demo.clusterbid", "--force"], tmp_path, 20_000)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import bid_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.documents import parse_model
@@ -19,7 +20,6 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.interchange import import_bids, write_template_csv, write_template_xlsx
 from clusterbid.core.json_input import loads
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -30,7 +30,9 @@ with tempfile.TemporaryDirectory() as _folder:
 
 JSON_TEXT = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
     max_leaves=30,
 ).map(lambda value: __import__("json").dumps(value))
 
@@ -53,15 +55,17 @@ def _mutated(data: bytes, draw_edits) -> bytes:
     for position, byte, kind in draw_edits:
         position %= max(len(out), 1)
         if kind == 0:
-            out[position:position + 1] = bytes([byte])
+            out[position : position + 1] = bytes([byte])
         elif kind == 1:
             out[position:position] = bytes([byte])
         else:
-            del out[position:position + 1]
+            del out[position : position + 1]
     return bytes(out)
 
 
-EDITS = st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.integers(0, 2)), min_size=1, max_size=8)
+EDITS = st.lists(
+    st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.integers(0, 2)), min_size=1, max_size=8
+)
 
 
 @FUZZ
@@ -83,14 +87,21 @@ def test_a_damaged_xlsx_is_a_report_or_a_message(edits):
 
 
 @FUZZ
-@given(edits=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.integers(0, 2)), max_size=3))
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, 10**6), st.integers(0, 255), st.integers(0, 2)), max_size=3
+    )
+)
 def test_a_damaged_sheet_inside_an_intact_zip_is_a_report_or_a_message(edits):
     source = zipfile.ZipFile(io.BytesIO(VALID_XLSX))
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for item in source.infolist():
             data = source.read(item)
-            target.writestr(item.filename, _mutated(data, edits) if item.filename.endswith("sheet1.xml") else data)
+            target.writestr(
+                item.filename,
+                _mutated(data, edits) if item.filename.endswith("sheet1.xml") else data,
+            )
     _import(out.getvalue(), ".xlsx")
 
 
@@ -109,8 +120,15 @@ def test_json_text_is_a_value_or_a_message(text):
 
 
 @FUZZ
-@given(bid=st.fixed_dictionaries({"provider": st.text(max_size=40), "reference": st.text(max_size=20),
-                                  "gpus": st.integers(-5, 10**6)}))
+@given(
+    bid=st.fixed_dictionaries(
+        {
+            "provider": st.text(max_size=40),
+            "reference": st.text(max_size=20),
+            "gpus": st.integers(-5, 10**6),
+        }
+    )
+)
 def test_a_bid_json_with_any_provider_text_is_a_bid_or_a_message(bid):
     import json
 
@@ -119,4 +137,6 @@ def test_a_bid_json_with_any_provider_text_is_a_bid_or_a_message(bid):
     report = _import(json.dumps([data]).encode("utf-8", "surrogatepass"), ".json")
     if report is not None and report.bids:
         provider = report.bids[0].quote.provider
-        assert not any(ord(c) < 32 and c not in "\t\n\r" for c in provider)  # no control character got in
+        assert not any(
+            ord(c) < 32 and c not in "\t\n\r" for c in provider
+        )  # no control character got in

@@ -20,7 +20,9 @@ def filled(tmp_path, bids, positions_of):
     sheet = workbook["Bids"]
 
     def edit(row: int, key: str, value) -> str:
-        sheet.cell(row=row, column=positions[key]).value = value  # cell(value=None) would not clear it
+        sheet.cell(
+            row=row, column=positions[key]
+        ).value = value  # cell(value=None) would not clear it
         return f"{column_letter(positions[key] - 1)}{row}"
 
     def save():
@@ -67,12 +69,18 @@ def test_cell_problem_is_located_and_explained(filled, key, value, words):
 def test_cross_field_rule_is_blamed_on_the_named_column(filled):
     cell = filled(2, "capacity.largest_contiguous_block_gpus", 640)  # the bid offers 512
     problem = only_problem(import_bids(filled.save()))
-    assert (problem.row, problem.column, problem.cell) == (2, "capacity.largest_contiguous_block_gpus", cell)
+    assert (problem.row, problem.column, problem.cell) == (
+        2,
+        "capacity.largest_contiguous_block_gpus",
+        cell,
+    )
     assert "640" in problem.rule and "512" in problem.rule
 
 
 def test_cross_section_rule_is_blamed_on_the_named_column(filled):
-    cell = filled(2, "topology.nvlink_domain_gpus", 16)  # H100 HGX boards have 8 GPUs per NVLink domain
+    cell = filled(
+        2, "topology.nvlink_domain_gpus", 16
+    )  # H100 HGX boards have 8 GPUs per NVLink domain
     problem = only_problem(import_bids(filled.save()))
     assert (problem.column, problem.cell) == ("topology.nvlink_domain_gpus", cell)
 
@@ -128,7 +136,9 @@ def test_value_under_no_header_is_a_problem(filled):
 def test_header_problems_stop_the_import_even_with_valid_rows_only(filled, positions_of):
     sheet = filled.sheet
     price_col = positions_of(filled.save())["terms.price_per_gpu_hour"]
-    sheet.cell(row=1, column=price_col, value="price")  # unknown header, so the required column is gone
+    sheet.cell(
+        row=1, column=price_col, value="price"
+    )  # unknown header, so the required column is gone
     sheet.cell(row=1, column=sheet.max_column + 1, value="fabric.sharp")  # appears twice now
     report = import_bids(filled.save(), valid_rows_only=True)
     assert report.bids == ()
@@ -167,6 +177,11 @@ def test_json_problems_name_the_bid_and_field(tmp_path, bids):
     path = tmp_path / "bids.json"
     path.write_text(json.dumps(items))
     report = import_bids(path)
-    assert [(p.row, p.column) for p in report.problems] == [(2, "capacity.gpus_per_node"), (3, "id")]
-    assert str(report.problems[0]).startswith("bid 2 (capacity.gpus_per_node): 100 is above the maximum 72")
+    assert [(p.row, p.column) for p in report.problems] == [
+        (2, "capacity.gpus_per_node"),
+        (3, "id"),
+    ]
+    assert str(report.problems[0]).startswith(
+        "bid 2 (capacity.gpus_per_node): 100 is above the maximum 72"
+    )
     assert report.bids == ()

@@ -14,7 +14,6 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.interchange import import_bids, write_template_csv, write_template_xlsx
 
 
-
 def _typed_by_provider(value):
     """What a person typing into Excel stores: numbers as numbers, yes/no text, lists joined by ';'."""
     if isinstance(value, bool):
@@ -33,7 +32,9 @@ def _figures(bids) -> list[dict]:
 
 
 def _flat(bid: Bid) -> dict[str, object]:
-    data = bid.model_dump(exclude={"evidence", "provenance", "delivery"})  # delivery: JSON and wizard only
+    data = bid.model_dump(
+        exclude={"evidence", "provenance", "delivery"}
+    )  # delivery: JSON and wizard only
     flat = {"id": data.pop("id")}
     for section, fields in data.items():
         for name, value in fields.items():
@@ -82,7 +83,9 @@ def test_csv_template_round_trips(tmp_path, bids):
     assert _figures(report.bids) == _figures(bids)
 
 
-@pytest.mark.parametrize(("delimiter", "encoding"), [(";", "utf-8-sig"), (",", "utf-8"), (";", "utf-8")])
+@pytest.mark.parametrize(
+    ("delimiter", "encoding"), [(";", "utf-8-sig"), (",", "utf-8"), (";", "utf-8")]
+)
 def test_csv_with_or_without_bom_and_either_delimiter(tmp_path, bids, delimiter, encoding):
     keys = list(_flat(bids[0]))
     path = tmp_path / "filled.csv"
@@ -109,7 +112,9 @@ def test_json_list_and_evaluation_bids(tmp_path, bids):
     as_list = tmp_path / "bids.json"
     as_list.write_text(json.dumps([bid.model_dump(mode="json") for bid in bids]), encoding="utf-8")
     evaluation = tmp_path / "evaluation.json"
-    evaluation.write_text(json.dumps({"title": "Round 1", "bids": [b.model_dump(mode="json") for b in bids]}))
+    evaluation.write_text(
+        json.dumps({"title": "Round 1", "bids": [b.model_dump(mode="json") for b in bids]})
+    )
     assert list(import_bids(as_list).bids) == bids
     assert list(import_bids(evaluation).bids) == bids
 
@@ -132,10 +137,16 @@ def test_template_has_validation_lists_instructions_and_frozen_header(tmp_path, 
     listed = [c.value for row in lists[cells.replace("$", "")] for c in row]
     assert sheet_name == "Lists" and listed == list(default_catalog().gpus)
     fabric_rule = rules[positions["fabric.technology"]]
-    listed = [c.value for row in lists[fabric_rule.formula1.partition("!")[2].replace("$", "")] for c in row]
+    listed = [
+        c.value
+        for row in lists[fabric_rule.formula1.partition("!")[2].replace("$", "")]
+        for c in row
+    ]
     assert listed == list(default_catalog().fabrics)
     kind_rule = rules[positions["topology.kind"]]
-    listed = [c.value for row in lists[kind_rule.formula1.partition("!")[2].replace("$", "")] for c in row]
+    listed = [
+        c.value for row in lists[kind_rule.formula1.partition("!")[2].replace("$", "")] for c in row
+    ]
     assert listed == ["fat-tree", "rail-optimised", "dragonfly", "other"]
     assert rules[positions["fabric.sharp"]].formula1 == '"yes,no"'
     per_node = rules[positions["capacity.gpus_per_node"]]

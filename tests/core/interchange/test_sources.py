@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import csv
 
+from tests.conftest import bid_dict
+
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import import_bids
 from clusterbid.core.interchange.columns import parse_header
 from clusterbid.core.interchange.template import write_template_csv
 from clusterbid.core.provenance import effective_reliability
-from tests.conftest import bid_dict
 
 
 def _sheet(tmp_path, changes: dict[str, str]):
@@ -26,24 +27,38 @@ def _sheet(tmp_path, changes: dict[str, str]):
 
 
 def test_empty_cells_are_not_stated_and_source_cells_are_read(tmp_path):
-    path = _sheet(tmp_path, {
-        "reliability.node_replacement_hours": "", "source.reliability.node_replacement_hours": "",
-        "capacity.spare_pool_gpus": "", "source.capacity.spare_pool_gpus": "",
-        "source.reliability.failures_per_1000_gpu_days": "provider: p.4",
-        "source.reliability.storage_write_gb_s": "assumption: J. Diaz; our own storage tests of this tier",
-        "source.reliability.uptime_sla_percent": "",  # given figure, no source: the provider's
-    })
+    path = _sheet(
+        tmp_path,
+        {
+            "reliability.node_replacement_hours": "",
+            "source.reliability.node_replacement_hours": "",
+            "capacity.spare_pool_gpus": "",
+            "source.capacity.spare_pool_gpus": "",
+            "source.reliability.failures_per_1000_gpu_days": "provider: p.4",
+            "source.reliability.storage_write_gb_s": "assumption: J. Diaz; our own storage tests of this tier",
+            "source.reliability.uptime_sla_percent": "",  # given figure, no source: the provider's
+        },
+    )
     report = import_bids(path)
     assert report.problems == ()
     bid = report.bids[0]
     assert bid.reliability.node_replacement_hours is None
     assert bid.provenance["reliability.node_replacement_hours"].kind == "not_stated"
-    assert effective_reliability(bid).node_replacement_hours == 72  # the cautious default (issue 31), not 0
-    assert bid.capacity.spare_pool_gpus == 0 and bid.provenance["capacity.spare_pool_gpus"].kind == "not_stated"
+    assert (
+        effective_reliability(bid).node_replacement_hours == 72
+    )  # the cautious default (issue 31), not 0
+    assert (
+        bid.capacity.spare_pool_gpus == 0
+        and bid.provenance["capacity.spare_pool_gpus"].kind == "not_stated"
+    )
     failures = bid.provenance["reliability.failures_per_1000_gpu_days"]
     assert (failures.kind, failures.reference) == ("provider", "p.4")
     storage = bid.provenance["reliability.storage_write_gb_s"]
-    assert (storage.kind, storage.who, storage.why) == ("assumption", "J. Diaz", "our own storage tests of this tier")
+    assert (storage.kind, storage.who, storage.why) == (
+        "assumption",
+        "J. Diaz",
+        "our own storage tests of this tier",
+    )
     assert bid.provenance["reliability.uptime_sla_percent"].kind == "provider"
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tests.core.cli_imports import imported_by
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.memo import chart_cache
-from tests.core.cli_imports import imported_by
 
 
 @pytest.fixture(autouse=True)
@@ -21,7 +21,17 @@ def _memo(tmp_path, name: str, *extra: str) -> bytes:
     if not source.exists():
         source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
     target = tmp_path / name
-    command = ["memo", str(source), "-o", str(target), "--approver", "Ada Lovelace, CFO", "--samples", "300", *extra]
+    command = [
+        "memo",
+        str(source),
+        "-o",
+        str(target),
+        "--approver",
+        "Ada Lovelace, CFO",
+        "--samples",
+        "300",
+        *extra,
+    ]
     code, packages = imported_by(command)
     assert code == 0
     return target.read_bytes(), packages

@@ -72,7 +72,7 @@ def drawn_from():
         "import sys; sys.stdin.buffer.read(); sys.stdout.write('no charts here')",  # garbage
         # the right header and too few pixels: a child killed halfway through writing
         "import sys; sys.stdin.buffer.read(); sys.stdout.write("
-        "'{\"index\": 0, \"width\": 10, \"height\": 10, \"inches\": [1, 1]}\\n' + 'x' * 7)",
+        '\'{"index": 0, "width": 10, "height": 10, "inches": [1, 1]}\\n\' + \'x\' * 7)',
     ],
 )
 def test_a_worker_that_fails_leaves_the_charts_to_be_drawn_here(drawn_from, child, monkeypatch):

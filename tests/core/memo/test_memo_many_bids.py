@@ -12,10 +12,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from clusterbid.cli import main
 from tests.core.memo.many_bids import demo_copies, price_factor
 from tests.core.memo.test_render import needs_poppler
+
+from clusterbid.cli import main
 
 pytestmark = needs_poppler
 
@@ -30,23 +30,40 @@ def _memo_pages(tmp_path: Path, count: int, samples: int) -> list[str]:
     source = tmp_path / f"bids-{count}.json"
     source.write_text(demo_copies(count).model_dump_json(), encoding="utf-8")
     output = tmp_path / f"memo-{count}.pdf"
-    code = main(["memo", str(source), "-o", str(output), "--approver", "Ada Lovelace, CFO",
-                 "--samples", str(samples)])
+    code = main(
+        [
+            "memo",
+            str(source),
+            "-o",
+            str(output),
+            "--approver",
+            "Ada Lovelace, CFO",
+            "--samples",
+            str(samples),
+        ]
+    )
     assert code == 0  # it was 70 (an internal error) from 40 bids on
     done = subprocess.run(["pdftotext", "-raw", str(output), "-"], capture_output=True, check=True)
-    return [" ".join(page.split()) for page in done.stdout.decode("utf-8").split("\f") if page.strip()]
+    return [
+        " ".join(page.split()) for page in done.stdout.decode("utf-8").split("\f") if page.strip()
+    ]
 
 
 def _section(text: str, start: str, end: str) -> str:
     assert start in text and end in text, (start, end)
-    return text[text.index(start): text.index(end, text.index(start))]
+    return text[text.index(start) : text.index(end, text.index(start))]
 
 
 def _provider(index: int) -> str:
     """The copy's provider as many_bids.py names it: the demo bid's provider and the copy's number."""
-    provider = {"northwind-ib": "Northwind AI Cloud", "cumulus-roce": "Cumulus Compute",
-                "budget-tcp": "BudgetGPU", "fragment-ib": "Fragment Cloud",
-                "prime-efa": "Hyperscale Prime", "legacy-a100": "Legacy Compute"}[DEMO_IDS[index % 6]]
+    provider = {
+        "northwind-ib": "Northwind AI Cloud",
+        "cumulus-roce": "Cumulus Compute",
+        "budget-tcp": "BudgetGPU",
+        "fragment-ib": "Fragment Cloud",
+        "prime-efa": "Hyperscale Prime",
+        "legacy-a100": "Legacy Compute",
+    }[DEMO_IDS[index % 6]]
     return f"{provider} {index:04d}"
 
 
@@ -71,10 +88,12 @@ def test_a_50_bid_memo_lists_every_bid_in_the_assumptions_box_and_what_was_not_v
     # The box runs over more than one page and says what each line is on every page it takes.
     first = next(n for n, page in enumerate(fifty) if "2. Planned job" in page)
     last = next(n for n, page in enumerate(fifty) if "3. Ranked comparison" in page)
-    pages_with_box = [page.split("3. Ranked comparison")[0] for page in fifty[first:last + 1]]
+    pages_with_box = [page.split("3. Ranked comparison")[0] for page in fifty[first : last + 1]]
     pages_with_box = [page for page in pages_with_box if any(_label(i) in page for i in range(50))]
     assert len(pages_with_box) >= 2
-    assert all("Bid (provider) busbw per node Where it came from" in page for page in pages_with_box)
+    assert all(
+        "Bid (provider) busbw per node Where it came from" in page for page in pages_with_box
+    )
 
 
 def test_a_50_bid_memo_ranks_cheaper_copies_of_one_offer_first_and_excludes_the_gated_ones(fifty):
@@ -97,7 +116,9 @@ def test_a_50_bid_memo_ranks_cheaper_copies_of_one_offer_first_and_excludes_the_
 
 
 def test_column_headings_are_never_cut_inside_a_word(fifty):
-    criteria = _section(" ".join(fifty), "How the score was reached", "Ranked by the weighted score")
+    criteria = _section(
+        " ".join(fifty), "How the score was reached", "Ranked by the weighted score"
+    )
     for word in ("Certifications", "Support", "Contract", "Evidence", "Data-centre"):
         assert word in criteria, word
     assert "Suppor t" not in criteria and "Certifi-cat" not in criteria
@@ -120,8 +141,9 @@ def test_a_500_bid_memo_is_made_and_lists_every_bid(tmp_path):
 
 
 def test_a_50_bid_serving_memo_lists_every_bid_in_its_comparison(tmp_path):
-    from clusterbid.core.documents import read_evaluation
     from tests.conftest import EXAMPLES
+
+    from clusterbid.core.documents import read_evaluation
 
     demo = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
     bids = []

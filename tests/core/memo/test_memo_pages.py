@@ -11,16 +11,20 @@ import subprocess
 
 import pytest
 from pyhanko.pdf_utils.reader import PdfFileReader
+from tests.conftest import EXAMPLES
+from tests.core.memo.test_render import needs_poppler
 
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.memo.render import render_memo
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.core.uncertainty import analyse_sensitivity, run_monte_carlo
-from tests.conftest import EXAMPLES
-from tests.core.memo.test_render import needs_poppler
 
-APPROVERS = [("Ada Lovelace", "CFO"), ("Grace Hopper", "Head of ML platform"), ("Alan Turing", "CTO")]
+APPROVERS = [
+    ("Ada Lovelace", "CFO"),
+    ("Grace Hopper", "Head of ML platform"),
+    ("Alan Turing", "CTO"),
+]
 # The demo bids state no payment terms: priced as due on invoice, 30 days before the buyer's default
 # net 30, at its default cost of capital, 8% a year (methodology section 9): a share of what is paid.
 CASH = 0.08 * 30 / 365
@@ -43,7 +47,9 @@ pytestmark = needs_poppler
 
 def _pages(pdf: bytes) -> list[str]:
     """Each page's text, whitespace collapsed (pdftotext separates pages with a form feed)."""
-    done = subprocess.run(["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True)
+    done = subprocess.run(
+        ["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True
+    )
     pages = done.stdout.decode("utf-8").split("\f")
     return [" ".join(page.split()) for page in pages if page.strip()] if pages else []
 
@@ -54,14 +60,21 @@ def _page_count(pdf: bytes) -> int:
 
 def _analyses(evaluation):
     """At most 20,000 samples at the evaluation's seed, as `clusterbid memo` and `score` use."""
-    return run_monte_carlo(evaluation, 20_000, evaluation.policy.random_seed), analyse_sensitivity(evaluation)
+    return run_monte_carlo(evaluation, 20_000, evaluation.policy.random_seed), analyse_sensitivity(
+        evaluation
+    )
 
 
 @pytest.fixture(scope="module")
 def demo() -> list[str]:
     evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
     uncertainty, sensitivity = _analyses(evaluation)
-    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS, uncertainty=uncertainty, sensitivity=sensitivity)
+    pdf = render_memo(
+        score_evaluation(evaluation),
+        approvers=APPROVERS,
+        uncertainty=uncertainty,
+        sensitivity=sensitivity,
+    )
     return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
 
 
@@ -69,7 +82,12 @@ def demo() -> list[str]:
 def seed() -> list[str]:
     evaluation = read_evaluation(EXAMPLES / "seed-network-example.json")
     uncertainty, sensitivity = _analyses(evaluation)
-    pdf = render_memo(score_evaluation(evaluation), approvers=APPROVERS[:2], uncertainty=uncertainty, sensitivity=sensitivity)
+    pdf = render_memo(
+        score_evaluation(evaluation),
+        approvers=APPROVERS[:2],
+        uncertainty=uncertainty,
+        sensitivity=sensitivity,
+    )
     return [_page_count(pdf), _images_per_page(pdf), *_pages(pdf)]
 
 
@@ -81,7 +99,16 @@ def serving() -> list[str]:
 
 
 def _images_per_page(pdf: bytes) -> dict[int, int]:
-    done = subprocess.run(["pdfimages", "-list", "-", ], input=pdf, capture_output=True, check=True)
+    done = subprocess.run(
+        [
+            "pdfimages",
+            "-list",
+            "-",
+        ],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    )
     counts: dict[int, int] = {}
     for line in done.stdout.decode().splitlines()[2:]:
         page = int(line.split()[0])
@@ -92,7 +119,9 @@ def _images_per_page(pdf: bytes) -> dict[int, int]:
 def _no_blank_page(pages: list[str], images: dict[int, int]) -> None:
     # A page of only the running header and footer (about 25 words) and no chart is a layout fault.
     for number, text in enumerate(pages, start=1):
-        assert len(text.split()) > 40 or images.get(number, 0) >= 1, f"page {number} is blank: {text[:200]}"
+        assert len(text.split()) > 40 or images.get(number, 0) >= 1, (
+            f"page {number} is blank: {text[:200]}"
+        )
 
 
 def test_the_six_bid_demo_memo_is_about_ten_pages_and_none_is_blank(demo):
@@ -107,17 +136,19 @@ def test_the_six_bid_demo_memo_is_about_ten_pages_and_none_is_blank(demo):
     # Two ranked bids share a page where they fit: the four ranked bid headings fall on at most
     # three pages, in a row; the two excluded bids are rows of one table, not pages.
     with_bids = [n for n, text in enumerate(pages) if re.search(r"\(rank \d of \d\) Offer", text)]
-    assert len(with_bids) <= 3 and with_bids == list(range(with_bids[0], with_bids[0] + len(with_bids)))
+    assert len(with_bids) <= 3 and with_bids == list(
+        range(with_bids[0], with_bids[0] + len(with_bids))
+    )
     text = " ".join(pages)
     assert "(EXCLUDED)" not in text and "Bids excluded by a gate" in text
-    excluded = text[text.index("Bids excluded by a gate"):text.index("5. Sensitivity")]
+    excluded = text[text.index("Bids excluded by a gate") : text.index("5. Sensitivity")]
     assert "BudgetGPU, H100-SXM" in excluded and "Fragment Cloud, H100-SXM" in excluded
 
 
 def test_demo_page_one_is_the_decision_a_director_signs(demo):
     page = demo[2]
     # 512 reserved GPUs x 3 months x 730 h x $2.85 = $3,195,648 (resources/examples/demo-evaluation.json).
-    assert 512 * 3 * 730 * 2.85 == pytest.approx(3_195_648)
+    assert pytest.approx(3_195_648) == 512 * 3 * 730 * 2.85
     assert "Approve a total commitment of $3,195,648.00 (USD) to Northwind AI Cloud" in page
     # Both rivals by name, each with its chance. Issue 31: the demo buyer states one further run, and
     # both fit in each term, so the job carries half of it: Northwind $3,195,648 / 2 = $1,597,824,
@@ -127,15 +158,23 @@ def test_demo_page_one_is_the_decision_a_director_signs(demo):
     # the default 8% a year on what it commits (methodology section 9): Northwind 1,597,824 +
     # 3,195,648 x 0.08 x 30 / 365 = $1,618,836, less the SLA credit it can expect to claim (issue 39,
     # NORTHWIND_SLA_CREDIT below) = $1,613,345.
-    assert f"${3_195_648 / 2 + CASH * 3_195_648 - NORTHWIND_SLA_CREDIT:,.0f}" == "$1,613,345" and "$1,613,345" in page
+    assert (
+        f"${3_195_648 / 2 + CASH * 3_195_648 - NORTHWIND_SLA_CREDIT:,.0f}" == "$1,613,345"
+        and "$1,613,345" in page
+    )
     # Issue 34: the rivals are the bid likeliest to cost less than the recommended one (Legacy, cheaper
     # in about 42% of samples) and the next by score (Prime), each with its commitment: Legacy bills
     # on demand, so it commits its job cost; Prime's committed spend is used up by the job.
     # By hand from demo-evaluation.json: Legacy 512 GPUs x 2,475.8 h x $1.35 = $1,711,174 (hours as
     # printed, to 0.1 h); Prime 512 x 1,071.5 h x $3.90 = $2,139,571, above its $2,000,000 spend.
-    for rival, role, price, failures in (("Legacy Compute, A100-80GB-SXM", "likeliest to cost less", 1.35, 0.9),
-                                         ("Hyperscale Prime, H100-SXM", "next by score", 3.90, 0.5)):
-        found = re.search(re.escape(f"{rival} ({role}): net ") + r"\$([\d,]+), commits \$([\d,]+), ([\d.]+) days", page)
+    for rival, role, price, failures in (
+        ("Legacy Compute, A100-80GB-SXM", "likeliest to cost less", 1.35, 0.9),
+        ("Hyperscale Prime, H100-SXM", "next by score", 3.90, 0.5),
+    ):
+        found = re.search(
+            re.escape(f"{rival} ({role}): net ") + r"\$([\d,]+), commits \$([\d,]+), ([\d.]+) days",
+            page,
+        )
         net, commits, days = (float(x.replace(",", "")) for x in found.groups())
         # Its cost of cash on top, its claimable SLA credit off (commits is printed to the dollar).
         assert net == pytest.approx(commits * (1 + CASH) - _claimable(commits, failures), abs=2.0)
@@ -189,22 +228,36 @@ def test_the_serving_memo_is_short_and_page_one_holds_decision_service_and_compa
 def test_each_memo_carries_only_its_own_methodology(demo, seed, serving):
     training_text = " ".join(demo[2:])
     serving_text = " ".join(serving[2:])
-    assert "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
+    assert (
+        "8. Serving (inference workloads)" not in training_text and "2. Step time" in training_text
+    )
     assert "8. Serving (inference workloads)" in serving_text and "2. Step time" not in serving_text
     # Both keep a glossary (plain words first), each its own (issue 34), and the provenance section.
     for text in (training_text, serving_text):
         assert "Where each figure came from" in text
-    assert "model FLOPs utilisation (MFU)" in training_text and "time to first token (TTFT)" not in training_text
+    assert (
+        "model FLOPs utilisation (MFU)" in training_text
+        and "time to first token (TTFT)" not in training_text
+    )
     assert "model FLOPs utilisation (MFU)" not in serving_text
-    for word in ("time to first token (TTFT)", "time per output token (TPOT)", "KV cache The keys and values"):
+    for word in (
+        "time to first token (TTFT)",
+        "time per output token (TPOT)",
+        "KV cache The keys and values",
+    ):
         assert word.lower() in serving_text.lower()
 
 
 def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
     text = " ".join(serving[2:])
-    section = text[text.index("5. What was not verified"):text.index("Sign-off")]
-    bids = ["Helio Inference Cloud, H200-SXM", "Quarry GPU, H100-SXM", "Ridge Compute, H200-SXM",
-            "Northwind AI Cloud, H100-SXM", "Lumen Edge, L40S"]  # rank order, as the officer names them
+    section = text[text.index("5. What was not verified") : text.index("Sign-off")]
+    bids = [
+        "Helio Inference Cloud, H200-SXM",
+        "Quarry GPU, H100-SXM",
+        "Ridge Compute, H200-SXM",
+        "Northwind AI Cloud, H100-SXM",
+        "Lumen Edge, L40S",
+    ]  # rank order, as the officer names them
     positions = [section.index(f"{bid}: ") for bid in bids]
     assert positions[0] == min(positions)  # the recommended bid first
     assert positions[-1] == max(positions)  # the excluded L40S bid last
@@ -221,14 +274,21 @@ def test_serving_what_was_not_verified_covers_every_bid_winner_first(serving):
 def test_page_one_separates_the_decision_date_from_the_quote_date_and_checks_the_deadline():
     evaluation = read_evaluation(EXAMPLES / "demo-evaluation.json")
     scorecard = score_evaluation(evaluation)
-    page = _pages(render_memo(scorecard, approvers=APPROVERS[:1], decision_date=dt.date(2026, 12, 1)))[0]
+    page = _pages(
+        render_memo(scorecard, approvers=APPROVERS[:1], decision_date=dt.date(2026, 12, 1))
+    )[0]
     # The meeting date as given; the demo's latest quote is dated 2026-11-02 (demo-evaluation.json).
     assert "Decision date 2026-12-01 (the approval meeting). Figures as of 2026-11-02" in page
     # The plan's deadline is 2027-05-31 (demo-evaluation.json); the days to spare are counted here
     # from the finish date the page prints.
-    finish = dt.date.fromisoformat(re.search(r"Schedule fit: finishes about (\d{4}-\d\d-\d\d)", page).group(1))
+    finish = dt.date.fromisoformat(
+        re.search(r"Schedule fit: finishes about (\d{4}-\d\d-\d\d)", page).group(1)
+    )
     assert finish < dt.date(2027, 5, 31)
-    assert f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31" in page
+    assert (
+        f"{(dt.date(2027, 5, 31) - finish).days} days before the plan's deadline of 2027-05-31"
+        in page
+    )
     # budget-tcp's 512-GPU run over 25 GB/s TCP would end after the deadline: excluded, and named.
     assert "excluded for missing it: BudgetGPU, H100-SXM" in page
 
@@ -244,35 +304,53 @@ def test_without_a_meeting_date_the_page_says_none_was_given_and_no_deadline_is_
 
 def test_each_bid_price_is_set_against_the_dated_public_list_prices_of_its_gpu(demo):
     text = " ".join(demo[2:])
-    section = text[text.index("Price reasonableness"):text.index("4. Charts")]
+    section = text[text.index("Price reasonableness") : text.index("4. Charts")]
     # legacy-a100 asks $1.35 for an A100 80GB; Lambda lists $2.79 (lambda.ai/instances, 2026-09-20):
     # 1 - 1.35 / 2.79 = 51.6%, below half the lowest list price, so flagged.
-    assert "Legacy Compute A100-80GB-SXM $1.35 FLAG: 52% below the lowest public list price" in section
+    assert (
+        "Legacy Compute A100-80GB-SXM $1.35 FLAG: 52% below the lowest public list price" in section
+    )
     # northwind-ib's $2.85 against Lambda's H100 SXM $3.99: 1 - 2.85 / 3.99 = 28.6%, not flagged.
-    assert "Northwind AI Cloud H100-SXM $2.85 29% below the lowest public on-demand price" in section
-    for reference in ("$3.99 Lambda on-demand, 8x NVIDIA H100 SXM, as of 2026-09-20",
-                      "$6.88 AWS EC2 on-demand, p5.48xlarge (8 x H100 SXM 80GB), us-east-1, as of 2026-11-09"):
+    assert (
+        "Northwind AI Cloud H100-SXM $2.85 29% below the lowest public on-demand price" in section
+    )
+    for reference in (
+        "$3.99 Lambda on-demand, 8x NVIDIA H100 SXM, as of 2026-09-20",
+        "$6.88 AWS EC2 on-demand, p5.48xlarge (8 x H100 SXM 80GB), us-east-1, as of 2026-11-09",
+    ):
         assert reference in section
 
 
 def test_the_appendix_prints_each_sections_opening_and_points_to_the_attached_text():
     from clusterbid.core.memo.methodology import methodology_for
 
-    markdown = ("# How ClusterBid scores a bid\n\nIntro.\n\n| term | meaning |\n|---|---|\n| MFU | share |\n\n"
-                "## 1. Gates\n\nA bid is excluded when:\n\n- its block is small;\n- its fabric is TCP. It spans\n"
-                "  nodes, i.e. more. Second sentence.\n\nLater paragraph.\n\n"
-                "## 2. Step time\n\n- Compute: a formula.\n\n"
-                "## 7. Uncertainty\n\nFive inputs are drawn:\n\n| input | sigma |\n|---|---|\n| busbw | 0.15 |\n\n"
-                "## 8. Serving (inference workloads)\n\nServing words.\n\n"
-                "## 13. What a verified memo proves\n\nFirst.\n\nSecond paragraph, kept.\n")
+    markdown = (
+        "# How ClusterBid scores a bid\n\nIntro.\n\n| term | meaning |\n|---|---|\n| MFU | share "
+        "|\n\n"
+        "## 1. Gates\n\nA bid is excluded when:\n\n- its block is small;\n- its fabric is TCP. It "
+        "spans\n"
+        "  nodes, i.e. more. Second sentence.\n\nLater paragraph.\n\n"
+        "## 2. Step time\n\n- Compute: a formula.\n\n"
+        "## 7. Uncertainty\n\nFive inputs are drawn:\n\n| input | sigma |\n|---|---|\n| busbw | "
+        "0.15 |\n\n"
+        "## 8. Serving (inference workloads)\n\nServing words.\n\n"
+        "## 13. What a verified memo proves\n\nFirst.\n\nSecond paragraph, kept.\n"
+    )
     text = methodology_for(markdown, serving=False)
-    pointer = "(Formulas, tables and checks: in the full text, attached to this PDF as clusterbid-methodology.md.)"
+    pointer = (
+        "(Formulas, tables and checks: in the full text, attached to this PDF as "
+        "clusterbid-methodology.md.)"
+    )
     assert "| MFU | share |" in text  # the introduction and its glossary, whole
     # Gates: the opening, the list it introduces cut to each item's first sentence ("i.e." is not one).
     assert "A bid is excluded when:\n- its block is small;\n- its fabric is TCP.\n" in text
     assert "Second sentence" not in text and "Later paragraph" not in text
-    assert "2. Step time\n\n(In the full text, attached to this PDF" in text  # the reviewers' section
-    assert "Five inputs are drawn." in text and "busbw" not in text  # a table is left for the full text
+    assert (
+        "2. Step time\n\n(In the full text, attached to this PDF" in text
+    )  # the reviewers' section
+    assert (
+        "Five inputs are drawn." in text and "busbw" not in text
+    )  # a table is left for the full text
     assert "Serving words" not in text  # the serving model is not in a training memo
     assert "Second paragraph, kept." in text  # what the approvers sign for, whole
     assert text.count(pointer) == 2
@@ -286,14 +364,20 @@ def test_the_full_methodology_travels_with_the_memo_and_the_appendix_points_to_i
     evaluation = read_evaluation(EXAMPLES / "seed-network-example.json")
     pdf = tmp_path / "memo.pdf"
     pdf.write_bytes(render_memo(score_evaluation(evaluation), approvers=APPROVERS[:1]))
-    listed = subprocess.run(["pdfdetach", "-list", str(pdf)], capture_output=True, check=True, text=True).stdout
+    listed = subprocess.run(
+        ["pdfdetach", "-list", str(pdf)], capture_output=True, check=True, text=True
+    ).stdout
     assert "clusterbid-inputs.json" in listed and "clusterbid-methodology.md" in listed
-    index = next(line.split(":")[0] for line in listed.splitlines() if "clusterbid-methodology.md" in line)
+    index = next(
+        line.split(":")[0] for line in listed.splitlines() if "clusterbid-methodology.md" in line
+    )
     saved = tmp_path / "methodology.md"
     subprocess.run(["pdfdetach", "-save", index, "-o", str(saved), str(pdf)], check=True)
     assert saved.read_bytes() == resource_path("methodology.md").read_bytes()
     text = " ".join(demo[2:])
-    assert "2. Step time (In the full text, attached to this PDF as clusterbid-methodology.md" in text
+    assert (
+        "2. Step time (In the full text, attached to this PDF as clusterbid-methodology.md" in text
+    )
     assert "1. Gates A bid is excluded from the ranking" in text  # printed in full
 
 
@@ -305,13 +389,21 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     Each pays on invoice (payment terms not stated): the cost of cash of 30 days at 8% a year on
     what is paid, CASH = 0.08 x 30 / 365, is on top of both figures."""
     text = " ".join(demo[2:])
-    section = text[text.index("Commitment at risk Pale bar"):text.index("6. What was not verified")]
+    section = text[
+        text.index("Commitment at risk Pale bar") : text.index("6. What was not verified")
+    ]
     assert "$1,529,591 of it" in demo[2]
     northwind_fails = (1_529_591 + 0.5 * (512 * 3 * 730 * 2.85 - 1_529_591)) * (1 + CASH)
-    assert f"Northwind AI Cloud net $1,613,345; if the plan fails ${northwind_fails:,.0f}; commits $3,195,648" in section
+    assert (
+        f"Northwind AI Cloud net $1,613,345; if the plan fails ${northwind_fails:,.0f}; commits "
+        "$3,195,648" in section
+    )
     cumulus = 512 * 12 * 730 * 2.49
-    assert (f"Cumulus Compute net ${cumulus / 2 + CASH * cumulus - _claimable(cumulus, 0.8):,.0f}; if the plan fails ${cumulus * (1 + CASH):,.0f}; "
-            f"commits ${cumulus:,.0f}") in section
+    assert (
+        f"Cumulus Compute net ${cumulus / 2 + CASH * cumulus - _claimable(cumulus, 0.8):,.0f}; if "
+        f"the plan fails ${cumulus * (1 + CASH):,.0f}; "
+        f"commits ${cumulus:,.0f}"
+    ) in section
 
 
 def test_the_serving_memo_prints_the_frontier_the_app_shows(serving):
@@ -320,7 +412,11 @@ def test_the_serving_memo_prints_the_frontier_the_app_shows(serving):
     from clusterbid.core.charts.serving_frontier import serving_frontier_figure
 
     images, pages = serving[1], serving[2:]
-    at = next(n for n, page in enumerate(pages, 1) if "4. The frontier: cost against speed per user" in page)
+    at = next(
+        n
+        for n, page in enumerate(pages, 1)
+        if "4. The frontier: cost against speed per user" in page
+    )
     assert images.get(at, 0) >= 1
     text = " ".join(pages)
     assert text.index("4. The frontier") < text.index("5. What was not verified")

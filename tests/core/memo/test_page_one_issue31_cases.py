@@ -8,20 +8,27 @@ import datetime as dt
 import json
 import subprocess
 
-from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.memo.making import make_memo
 from tests.core.memo.test_render import needs_poppler
 from tests.core.test_contract_economics import RESERVED, _seed
 from tests.core.test_idle_value import _two_terms
+
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.making import make_memo
 
 pytestmark = needs_poppler
 APPROVERS = [("Ada Lovelace", "CFO")]
 
 
 def _page_one(evaluation: Evaluation) -> str:
-    pdf = make_memo(evaluation, approvers=APPROVERS, samples=2_000, decision_date=dt.date(2026, 12, 1))
-    done = subprocess.run(["pdftotext", "-raw", "-f", "1", "-l", "1", "-", "-"], input=pdf,
-                          capture_output=True, check=True)
+    pdf = make_memo(
+        evaluation, approvers=APPROVERS, samples=2_000, decision_date=dt.date(2026, 12, 1)
+    )
+    done = subprocess.run(
+        ["pdftotext", "-raw", "-f", "1", "-l", "1", "-", "-"],
+        input=pdf,
+        capture_output=True,
+        check=True,
+    )
     return " ".join(done.stdout.decode("utf-8").split())
 
 
@@ -30,13 +37,23 @@ def test_the_three_month_term_is_approved_over_the_24_month_one_and_page_one_say
     the two further runs'; 24 months: 256 x 17,520 h x $7 = $31,395,840, a third $10,465,280.
     Idle share of the 3 months: (2,190 - 100) / 2,190 = 95%."""
     page = _page_one(_two_terms({"idle_use": "more-runs", "further_runs": 2}))
-    assert "Approve a total commitment of $3,924,480.00 (USD) to Provider A (suitable networking)" in page
-    assert "Recommended bid Provider A (suitable networking), H100-SXM" in page  # bids in words (issue 38)
+    assert (
+        "Approve a total commitment of $3,924,480.00 (USD) to Provider A (suitable networking)"
+        in page
+    )
+    assert (
+        "Recommended bid Provider A (suitable networking), H100-SXM" in page
+    )  # bids in words (issue 38)
     assert "(the mean of the samples): $1,308,160" in page
-    assert ("Commitment at risk 95% of the $3,924,480 commitment buys idle time, worth $2,616,320 under the "
-            "plan; if the plan fails the net cost is $3,924,480, not $1,308,160") in page
-    assert "Long Term Cloud, H100-SXM (next by score and the likeliest to cost less): net " \
-           "$10,465,280, commits $31,395,840" in page
+    assert (
+        "Commitment at risk 95% of the $3,924,480 commitment buys idle time, worth $2,616,320 "
+        "under the "
+        "plan; if the plan fails the net cost is $3,924,480, not $1,308,160"
+    ) in page
+    assert (
+        "Long Term Cloud, H100-SXM (next by score and the likeliest to cost less): net "
+        "$10,465,280, commits $31,395,840" in page
+    )
 
 
 def test_a_fee_less_exit_clause_loses_to_a_stated_one_on_page_one():
@@ -54,8 +71,11 @@ def test_a_fee_less_exit_clause_loses_to_a_stated_one_on_page_one():
     assert "Recommended bid Stated Exit Cloud, H100-SXM" in page
     assert "early exit allowed at 50% of the remaining term" in page
     assert "the point estimate $743,680" in page
-    assert "Provider A (suitable networking), H100-SXM (next by score and the likeliest to cost less): " \
-           "net $1,308,160, commits $1,308,160" in page
+    assert (
+        "Provider A (suitable networking), H100-SXM (next by score and the likeliest to cost "
+        "less): "
+        "net $1,308,160, commits $1,308,160" in page
+    )
     # Idle time worth nothing under the plan: page 1 says so once, not "$743,680, not $743,680".
     assert "the net cost already counts it as lost, so a failed plan adds nothing" in page
     assert "not $743,680" not in page

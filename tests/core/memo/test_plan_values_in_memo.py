@@ -17,19 +17,40 @@ from clusterbid.core.uncertainty.plan_value import plan_value_lines
 SAMPLES = 4096
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+@pytest.mark.skipif(
+    shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed"
+)
 def test_the_memo_says_which_of_the_buyers_own_figures_matters_most(tmp_path, capsys):
     document = tmp_path / "demo.clusterbid"
     assert main(["demo", str(document)]) == 0
     memo = tmp_path / "memo.pdf"
-    assert main(["memo", str(document), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
-                 "--samples", str(SAMPLES)]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(document),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                str(SAMPLES),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
-    text = " ".join(subprocess.run(["pdftotext", str(memo), "-"], capture_output=True, check=True).stdout.decode().split())
+    text = " ".join(
+        subprocess.run(["pdftotext", str(memo), "-"], capture_output=True, check=True)
+        .stdout.decode()
+        .split()
+    )
     evaluation = demo_evaluation()
     decided, _ = decide(evaluation, SAMPLES, evaluation.policy.random_seed)
     sentences = plan_value_lines(decided)
-    assert len(sentences) == 2  # the demo states one further run; the cost of capital is the default
+    assert (
+        len(sentences) == 2
+    )  # the demo states one further run; the cost of capital is the default
     for sentence in sentences:
         said = f"Your own plan's {sentence[:1].lower()}{sentence[1:]}."
         assert " ".join(said.split()) in text, said

@@ -3,15 +3,17 @@ flags printed, inputs attached and re-scored by `verify`, signable like the trai
 
 from __future__ import annotations
 
-import math
-
 import io
 import json
+import math
 import subprocess
 from decimal import Decimal
 
 import pytest
 from pyhanko.pdf_utils.reader import PdfFileReader
+from tests.conftest import EXAMPLES
+from tests.core.memo.test_render import needs_poppler
+from tests.core.memo_signing.pki import Authority
 
 from clusterbid.cli import main
 from clusterbid.core.documents import read_evaluation
@@ -24,9 +26,6 @@ from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
 from clusterbid.core.report import money
 from clusterbid.core.serving_scoring import score_serving_evaluation
-from tests.conftest import EXAMPLES
-from tests.core.memo.test_render import needs_poppler
-from tests.core.memo_signing.pki import Authority
 
 SERVING = EXAMPLES / "demo-serving-evaluation.json"
 APPROVERS = [("Ada Lovelace", "CFO"), ("Alan Turing", "Head of Platform")]
@@ -44,7 +43,9 @@ def serving_pdf(scorecard) -> bytes:
 
 def _text(pdf: bytes) -> str:
     # -raw keeps each table cell's text together (-layout interleaves the columns of wrapped cells).
-    done = subprocess.run(["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True)
+    done = subprocess.run(
+        ["pdftotext", "-raw", "-", "-"], input=pdf, capture_output=True, check=True
+    )
     return " ".join(done.stdout.decode("utf-8").split())
 
 
@@ -54,13 +55,20 @@ def test_the_same_inputs_give_the_same_bytes(scorecard, serving_pdf):
 
 def test_attached_inputs_name_the_serving_model_and_verify_re_scores_them(serving_pdf):
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(serving_pdf))).raw)
-    assert inputs["model_version"] == "serving-1" and inputs["evaluation"]["workload"]["kind"] == "inference"
+    assert (
+        inputs["model_version"] == "serving-1"
+        and inputs["evaluation"]["workload"]["kind"] == "inference"
+    )
     # helio-h200 ranks first: both H200 fleets need 40 GPUs (TP1, batch 56; the attention
     # kernel's KV read adds to the compute-bound matmuls), and helio's $2.85 beats ridge's $3.30.
-    assert inputs["results"]["ranking"][0] == "helio-h200" and inputs["results"]["excluded"] == ["lumen-l40s"]
+    assert inputs["results"]["ranking"][0] == "helio-h200" and inputs["results"]["excluded"] == [
+        "lumen-l40s"
+    ]
     result = verify_memo(serving_pdf)
     assert result.rescore_matches is True and result.inputs_match_printed
-    assert {p for p in result.problems if not p.startswith(("not yet signed", "the memo carries no"))} == set()
+    assert {
+        p for p in result.problems if not p.startswith(("not yet signed", "the memo carries no"))
+    } == set()
 
 
 @needs_poppler
@@ -89,25 +97,59 @@ def test_page_one_shows_the_decision_the_service_and_the_fabric_flag(scorecard, 
 
 def test_an_override_needs_its_justification_and_is_printed(scorecard):
     with pytest.raises(InputError, match="needs a written justification"):
-        render_memo(scorecard, approvers=APPROVERS, override=RecommendationOverride("quarry-h100", " "))
-    pdf = render_memo(scorecard, approvers=APPROVERS,
-                      override=RecommendationOverride("quarry-h100", "Quarry already hosts our other services."))
+        render_memo(
+            scorecard, approvers=APPROVERS, override=RecommendationOverride("quarry-h100", " ")
+        )
+    pdf = render_memo(
+        scorecard,
+        approvers=APPROVERS,
+        override=RecommendationOverride("quarry-h100", "Quarry already hosts our other services."),
+    )
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf))).raw)
-    assert inputs["override"] == {"bid_id": "quarry-h100", "justification": "Quarry already hosts our other services."}
+    assert inputs["override"] == {
+        "bid_id": "quarry-h100",
+        "justification": "Quarry already hosts our other services.",
+    }
 
 
 def test_two_approvers_sign_the_serving_memo_and_the_cli_verifies_it(tmp_path, capsys):
     memo = tmp_path / "serving.pdf"
-    assert main(["memo", str(SERVING), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
-                 "--approver", "Alan Turing, Head of Platform"]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(SERVING),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--approver",
+                "Alan Turing, Head of Platform",
+            ]
+        )
+        == 0
+    )
     authority = Authority.create()
     pdf = memo.read_bytes()
-    for field, (name, passphrase) in enumerate([("Ada Lovelace", "a-pass"), ("Alan Turing", "b-pass")], start=1):
+    for field, (name, passphrase) in enumerate(
+        [("Ada Lovelace", "a-pass"), ("Alan Turing", "b-pass")], start=1
+    ):
         p12 = authority.write_p12(tmp_path, name, passphrase)
         pdf = sign_memo(pdf, f"approver-{field}", load_credentials(p12, passphrase)).pdf
     memo.write_bytes(pdf)
     capsys.readouterr()
-    assert main(["verify", str(memo), "--trust", str(authority.write_pem(tmp_path / "ca.pem")), "--json"]) == 0
+    assert (
+        main(
+            [
+                "verify",
+                str(memo),
+                "--trust",
+                str(authority.write_pem(tmp_path / "ca.pem")),
+                "--json",
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert [s["signer"] for s in report["signatures"]] == ["Ada Lovelace", "Alan Turing"]
     assert report["rescore_matches"] is True

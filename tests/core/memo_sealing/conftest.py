@@ -4,11 +4,11 @@ signed by both approvers with its certificates, and that memo sealed."""
 from __future__ import annotations
 
 import pytest
+from tests.core.memo_sealing import loopback_pki
+from tests.core.memo_signing.memo_factory import demo_memo
 
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import sign_memo
-from tests.core.memo_sealing import loopback_pki
-from tests.core.memo_signing.memo_factory import demo_memo
 
 
 @pytest.fixture(scope="session")
@@ -20,9 +20,12 @@ def loopback(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def signed_memo(loopback) -> bytes:
-    first = sign_memo(demo_memo(), "approver-1", load_credentials(loopback.p12["ada"], loopback.passphrase))
-    return sign_memo(first.pdf, "approver-2",
-                     load_credentials(loopback.p12["grace"], loopback.passphrase)).pdf
+    first = sign_memo(
+        demo_memo(), "approver-1", load_credentials(loopback.p12["ada"], loopback.passphrase)
+    )
+    return sign_memo(
+        first.pdf, "approver-2", load_credentials(loopback.p12["grace"], loopback.passphrase)
+    ).pdf
 
 
 @pytest.fixture(scope="session")

@@ -11,19 +11,24 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
+from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import (
-    BestAvailableEncryption, Encoding, NoEncryption, PrivateFormat, load_der_private_key, pkcs12,
+    BestAvailableEncryption,
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    load_der_private_key,
+    pkcs12,
 )
-from cryptography import x509
 
 ARCH = "clusterbid-test"
 APPROVERS = {"ada": "Ada Lovelace", "grace": "Grace Hopper"}
-NOW = datetime.now(timezone.utc).replace(microsecond=0)
+NOW = datetime.now(UTC).replace(microsecond=0)
 
 
 def _when(days: int) -> str:
@@ -35,70 +40,138 @@ def _validity(start: int, end: int) -> dict:
 
 
 def _usage(*names: str) -> dict:
-    return {"id": "key_usage", "critical": True, "smart-value": {"schema": "key-usage", "params": list(names)}}
+    return {
+        "id": "key_usage",
+        "critical": True,
+        "smart-value": {"schema": "key-usage", "params": list(names)},
+    }
 
 
 def _crl_from(issuer: str) -> dict:
-    return {"id": "crl_distribution_points",
-            "smart-value": {"schema": "crl-dist-url", "params": {"crl-repo-names": [issuer]}}}
+    return {
+        "id": "crl_distribution_points",
+        "smart-value": {"schema": "crl-dist-url", "params": {"crl-repo-names": [issuer]}},
+    }
 
 
 def _aia(ocsp: str | None, issuer_repo: str, issuer_cert: str) -> dict:
-    link = ({"repo": issuer_repo} if issuer_cert == issuer_repo
-            else {"repo": issuer_repo, "cert-labels": [issuer_cert], "include-repo-authority": False})
+    link = (
+        {"repo": issuer_repo}
+        if issuer_cert == issuer_repo
+        else {"repo": issuer_repo, "cert-labels": [issuer_cert], "include-repo-authority": False}
+    )
     params: dict = {"ca-issuer-links": [link]}
     if ocsp:
         params["ocsp-responder-names"] = [ocsp]
-    return {"id": "authority_information_access", "smart-value": {"schema": "aia-urls", "params": params}}
+    return {
+        "id": "authority_information_access",
+        "smart-value": {"schema": "aia-urls", "params": params},
+    }
 
 
 def config(keys_folder: Path) -> dict:
     """certomancer's configuration: who issues what, and the services that answer for them."""
     labels = ["root", "interm", "tsa", "interm-ocsp", *APPROVERS]
-    ca = [{"id": "basic_constraints", "critical": True, "value": {"ca": True}},
-          _usage("digital_signature", "key_cert_sign", "crl_sign")]
-    approver = {"issuer": "interm", "validity": _validity(-30, 730),
-                "extensions": [_usage("digital_signature", "non_repudiation"), _crl_from("interm"),
-                               _aia("interm", "root", "interm")]}
+    ca = [
+        {"id": "basic_constraints", "critical": True, "value": {"ca": True}},
+        _usage("digital_signature", "key_cert_sign", "crl_sign"),
+    ]
+    approver = {
+        "issuer": "interm",
+        "validity": _validity(-30, 730),
+        "extensions": [
+            _usage("digital_signature", "non_repudiation"),
+            _crl_from("interm"),
+            _aia("interm", "root", "interm"),
+        ],
+    }
     return {
-        "keysets": {ARCH: {"path-prefix": str(keys_folder),
-                           "keys": {label: {"path": f"{label}.key.der"} for label in labels}}},
-        "pki-architectures": {ARCH: {
-            "keyset": ARCH,
-            "entity-defaults": {"country-name": "BE", "organization-name": "ClusterBid Test PKI"},
-            "entities": {"root": {"common-name": "Test Root CA"},
-                         "interm": {"common-name": "Test Intermediate CA"},
-                         "tsa": {"common-name": "Test Time-Stamping Authority"},
-                         "interm-ocsp": {"common-name": "Test OCSP Responder"},
-                         **{label: {"common-name": name} for label, name in APPROVERS.items()}},
-            "certs": {
-                "root": {"subject": "root", "issuer": "root", "validity": _validity(-60, 30 * 365),
-                         "extensions": ca},
-                "interm": {"issuer": "root", "validity": _validity(-60, 20 * 365),
-                           "extensions": [*ca, _crl_from("root"), _aia(None, "root", "root")]},
-                "tsa": {"issuer": "root", "validity": _validity(-60, 30 * 365),
-                        "extensions": [_usage("digital_signature", "non_repudiation"),
-                                       {"id": "extended_key_usage", "critical": True,
-                                        "value": ["time_stamping"]},
-                                       _crl_from("root"), _aia(None, "root", "root")]},
-                "interm-ocsp": {"issuer": "interm", "validity": _validity(-60, 20 * 365),
-                                "extensions": [_usage("digital_signature"),
-                                               {"id": "extended_key_usage", "critical": True,
-                                                "value": ["ocsp_signing"]},
-                                               {"id": "ocsp_no_check"}]},
-                **{label: {**approver, "subject": label} for label in APPROVERS},
-            },
-            "services": {
-                "ocsp": {"interm": {"for-issuer": "interm", "responder-cert": "interm-ocsp",
-                                    "signing-key": "interm-ocsp"}},
-                "crl-repo": {"root": {"for-issuer": "root", "signing-key": "root",
-                                      "simulated-update-schedule": "P90D"},
-                             "interm": {"for-issuer": "interm", "signing-key": "interm",
-                                        "simulated-update-schedule": "P30D"}},
-                "cert-repo": {"root": {"for-issuer": "root", "publish-issued-certs": True}},
-                "time-stamping": {"tsa": {"signing-key": "tsa", "signing-cert": "tsa"}},
-            },
-        }},
+        "keysets": {
+            ARCH: {
+                "path-prefix": str(keys_folder),
+                "keys": {label: {"path": f"{label}.key.der"} for label in labels},
+            }
+        },
+        "pki-architectures": {
+            ARCH: {
+                "keyset": ARCH,
+                "entity-defaults": {
+                    "country-name": "BE",
+                    "organization-name": "ClusterBid Test PKI",
+                },
+                "entities": {
+                    "root": {"common-name": "Test Root CA"},
+                    "interm": {"common-name": "Test Intermediate CA"},
+                    "tsa": {"common-name": "Test Time-Stamping Authority"},
+                    "interm-ocsp": {"common-name": "Test OCSP Responder"},
+                    **{label: {"common-name": name} for label, name in APPROVERS.items()},
+                },
+                "certs": {
+                    "root": {
+                        "subject": "root",
+                        "issuer": "root",
+                        "validity": _validity(-60, 30 * 365),
+                        "extensions": ca,
+                    },
+                    "interm": {
+                        "issuer": "root",
+                        "validity": _validity(-60, 20 * 365),
+                        "extensions": [*ca, _crl_from("root"), _aia(None, "root", "root")],
+                    },
+                    "tsa": {
+                        "issuer": "root",
+                        "validity": _validity(-60, 30 * 365),
+                        "extensions": [
+                            _usage("digital_signature", "non_repudiation"),
+                            {
+                                "id": "extended_key_usage",
+                                "critical": True,
+                                "value": ["time_stamping"],
+                            },
+                            _crl_from("root"),
+                            _aia(None, "root", "root"),
+                        ],
+                    },
+                    "interm-ocsp": {
+                        "issuer": "interm",
+                        "validity": _validity(-60, 20 * 365),
+                        "extensions": [
+                            _usage("digital_signature"),
+                            {
+                                "id": "extended_key_usage",
+                                "critical": True,
+                                "value": ["ocsp_signing"],
+                            },
+                            {"id": "ocsp_no_check"},
+                        ],
+                    },
+                    **{label: {**approver, "subject": label} for label in APPROVERS},
+                },
+                "services": {
+                    "ocsp": {
+                        "interm": {
+                            "for-issuer": "interm",
+                            "responder-cert": "interm-ocsp",
+                            "signing-key": "interm-ocsp",
+                        }
+                    },
+                    "crl-repo": {
+                        "root": {
+                            "for-issuer": "root",
+                            "signing-key": "root",
+                            "simulated-update-schedule": "P90D",
+                        },
+                        "interm": {
+                            "for-issuer": "interm",
+                            "signing-key": "interm",
+                            "simulated-update-schedule": "P30D",
+                        },
+                    },
+                    "cert-repo": {"root": {"for-issuer": "root", "publish-issued-certs": True}},
+                    "time-stamping": {"tsa": {"signing-key": "tsa", "signing-cert": "tsa"}},
+                },
+            }
+        },
     }
 
 
@@ -111,6 +184,7 @@ def _serving(app, down: set[str], asked: list[str]):
     """The Animator, except the services named in `down` ("ocsp", "crls"), which answer 503 as a
     revocation server that is out of service does: the tests switch them off and on. Each
     request's service ("tsa", "ocsp", "crls", "certs") is noted in `asked`."""
+
     def serve(environ, start_response):
         parts = environ.get("PATH_INFO", "").strip("/").split("/")
         asked.append(parts[1] if len(parts) > 1 else "")
@@ -118,6 +192,7 @@ def _serving(app, down: set[str], asked: list[str]):
             start_response("503 Service Unavailable", [("Content-Type", "text/plain")])
             return [b"out of service"]
         return app[0](environ, start_response)
+
     return serve
 
 
@@ -156,13 +231,16 @@ def start(folder: Path, passphrase: str = "test-passphrase") -> LoopbackPki:
     for label in cfg["keysets"][ARCH]["keys"]:
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         (keys / f"{label}.key.der").write_bytes(
-            key.private_bytes(Encoding.DER, PrivateFormat.PKCS8, NoEncryption()))
+            key.private_bytes(Encoding.DER, PrivateFormat.PKCS8, NoEncryption())
+        )
     app: list = []  # the Animator, made once the port (in its URLs) is known
     down: set[str] = set()
     asked: list[str] = []
     server = make_server("127.0.0.1", 0, _serving(app, down, asked), handler_class=_Quiet)
     url = f"http://127.0.0.1:{server.server_port}"
-    arch = CertomancerConfig(cfg, key_search_dir=str(keys), external_url_prefix=url).get_pki_arch(ARCH)
+    arch = CertomancerConfig(cfg, key_search_dir=str(keys), external_url_prefix=url).get_pki_arch(
+        ARCH
+    )
     app.append(Animator(AnimatorArchStore({arch.arch_label: arch}), with_web_ui=False))
     thread = threading.Thread(target=server.serve_forever, name="loopback-pki", daemon=True)
     thread.start()
@@ -176,7 +254,13 @@ def start(folder: Path, passphrase: str = "test-passphrase") -> LoopbackPki:
     for label, name in APPROVERS.items():
         key = load_der_private_key((keys / f"{label}.key.der").read_bytes(), None)
         p12[label] = folder / f"{label}.p12"
-        p12[label].write_bytes(pkcs12.serialize_key_and_certificates(
-            name.encode(), key, certificate(label), [certificate("interm"), certificate("root")],
-            BestAvailableEncryption(passphrase.encode())))
+        p12[label].write_bytes(
+            pkcs12.serialize_key_and_certificates(
+                name.encode(),
+                key,
+                certificate(label),
+                [certificate("interm"), certificate("root")],
+                BestAvailableEncryption(passphrase.encode()),
+            )
+        )
     return LoopbackPki(url, folder, root_pem, p12, passphrase, server, thread, down, asked)

@@ -17,15 +17,19 @@ import pytest
 from defusedxml import ElementTree
 from pyhanko.pdf_utils import generic
 from pyhanko.pdf_utils.reader import PdfFileReader
+from tests.core.memo_signing.memo_factory import demo_memo
 
 from clusterbid.core.memo.archival import xmp_packet
 from clusterbid.resources import resource_path
-from tests.core.memo_signing.memo_factory import demo_memo
 
 pytestmark = pytest.mark.timeout(300)
 RDF = "{http://www.w3.org/1999/02/22-rdf-syntax-ns#}"
-NS = {"dc": "http://purl.org/dc/elements/1.1/", "pdf": "http://ns.adobe.com/pdf/1.3/",
-      "xmp": "http://ns.adobe.com/xap/1.0/", "pdfaid": "http://www.aiim.org/pdfa/ns/id/"}
+NS = {
+    "dc": "http://purl.org/dc/elements/1.1/",
+    "pdf": "http://ns.adobe.com/pdf/1.3/",
+    "xmp": "http://ns.adobe.com/xap/1.0/",
+    "pdfaid": "http://www.aiim.org/pdfa/ns/id/",
+}
 PRINT, HIDDEN, INVISIBLE, NO_VIEW = 4, 2, 1, 32  # annotation flags, ISO 32000-1 table 165
 
 
@@ -82,7 +86,8 @@ def _embedded(font) -> bool:
     descriptors += [_get(d, "/FontDescriptor") for d in _get(font, "/DescendantFonts", [])]
     descriptors = [d for d in descriptors if d is not None]
     return bool(descriptors) and all(
-        any(key in d for key in ("/FontFile", "/FontFile2", "/FontFile3")) for d in descriptors)
+        any(key in d for key in ("/FontFile", "/FontFile2", "/FontFile3")) for d in descriptors
+    )
 
 
 def _check_pdfa(pdf: bytes) -> None:
@@ -93,22 +98,34 @@ def _check_pdfa(pdf: bytes) -> None:
     trailer = reader.trailer_view
     assert "/Encrypt" not in trailer and len(trailer["/ID"]) == 2
     root = reader.root
-    assert str(root.get("/Version", "/1.7")) in {"/1.4", "/1.5", "/1.6", "/1.7"}  # PDF/A-3 is PDF 1.7
+    assert str(root.get("/Version", "/1.7")) in {
+        "/1.4",
+        "/1.5",
+        "/1.6",
+        "/1.7",
+    }  # PDF/A-3 is PDF 1.7
     assert "/JavaScript" not in root["/Names"] and "/OpenAction" not in root
 
     xmp, info = _xmp(reader), trailer["/Info"].get_object()
     assert xmp["pdfaid:part"] == "3" and xmp["pdfaid:conformance"] == "B"
     # every entry of /Info with an XMP counterpart says the same there (ISO 19005-3, 6.6.2.3)
-    for key, prop in (("/Title", "dc:title"), ("/Author", "dc:creator"), ("/Subject", "dc:description"),
-                      ("/Keywords", "pdf:Keywords"), ("/Producer", "pdf:Producer"),
-                      ("/Creator", "xmp:CreatorTool")):
+    for key, prop in (
+        ("/Title", "dc:title"),
+        ("/Author", "dc:creator"),
+        ("/Subject", "dc:description"),
+        ("/Keywords", "pdf:Keywords"),
+        ("/Producer", "pdf:Producer"),
+        ("/Creator", "xmp:CreatorTool"),
+    ):
         assert xmp[prop] == str(info[key]), key
     for key, prop in (("/CreationDate", "xmp:CreateDate"), ("/ModDate", "xmp:ModifyDate")):
         assert datetime.fromisoformat(xmp[prop]) == _pdf_date(str(info[key])), key
     assert "/Trapped" not in info  # no predefined XMP property mirrors it
 
     [intent] = [i.get_object() for i in root["/OutputIntents"]]
-    assert intent["/S"] == "/GTS_PDFA1" and intent["/OutputConditionIdentifier"] == "sRGB IEC61966-2.1"
+    assert (
+        intent["/S"] == "/GTS_PDFA1" and intent["/OutputConditionIdentifier"] == "sRGB IEC61966-2.1"
+    )
     profile = intent["/DestOutputProfile"].get_object()
     icc = profile.data
     assert profile["/N"] == 3 and icc[36:40] == b"acsp" and icc[16:20] == b"RGB "
@@ -122,7 +139,10 @@ def _check_pdfa(pdf: bytes) -> None:
         assert str(spec["/F"]) == str(spec["/UF"]) and "/Subtype" in stream
         assert "/ModDate" in stream["/Params"]
         relations[str(spec["/UF"])] = str(spec["/AFRelationship"])
-    assert relations == {"clusterbid-inputs.json": "/Source", "clusterbid-methodology.md": "/Supplement"}
+    assert relations == {
+        "clusterbid-inputs.json": "/Source",
+        "clusterbid-methodology.md": "/Supplement",
+    }
 
     seen: set = set()
     checked = 0
@@ -147,7 +167,9 @@ def test_the_exported_memo_has_what_pdf_a_3b_asks():
 def test_the_signed_memo_still_does_and_its_xmp_follows_the_signature(signed_memo):
     _check_pdfa(signed_memo)
     info = _reader(signed_memo).trailer_view["/Info"].get_object()
-    assert _pdf_date(str(info["/ModDate"])) > _pdf_date(str(info["/CreationDate"]))  # signing stamped it
+    assert _pdf_date(str(info["/ModDate"])) > _pdf_date(
+        str(info["/CreationDate"])
+    )  # signing stamped it
 
 
 def test_the_sealed_memo_still_does(sealed_memo):
@@ -156,16 +178,20 @@ def test_the_sealed_memo_still_does(sealed_memo):
 
 def test_the_signature_appearances_draw_with_an_embedded_font(signed_memo):
     reader = _reader(signed_memo)
-    appearances = [sig.sig_field["/AP"]["/N"].get_object() for sig in reader.embedded_regular_signatures]
+    appearances = [
+        sig.sig_field["/AP"]["/N"].get_object() for sig in reader.embedded_regular_signatures
+    ]
     fonts = [font for stream in appearances for font in _fonts(_get(stream, "/Resources"), set())]
     assert len(fonts) >= 2 and all(_embedded(font) for font in fonts)
 
 
 def test_xmp_of_a_title_with_markup_characters_is_well_formed():
-    info = generic.DictionaryObject({
-        generic.pdf_name("/Title"): generic.TextStringObject("R&D <cluster> \"A\" \x07bell"),
-        generic.pdf_name("/ModDate"): generic.TextStringObject("D:20360102030405+02'00'"),
-    })
+    info = generic.DictionaryObject(
+        {
+            generic.pdf_name("/Title"): generic.TextStringObject('R&D <cluster> "A" \x07bell'),
+            generic.pdf_name("/ModDate"): generic.TextStringObject("D:20360102030405+02'00'"),
+        }
+    )
     tree = ElementTree.fromstring(xmp_packet(info))
     titles = [li.text for li in tree.iter(f"{RDF}li")]
     assert titles == ['R&D <cluster> "A" bell']

@@ -5,11 +5,12 @@ with no network at all."""
 from __future__ import annotations
 
 import socket
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from io import BytesIO
 
 import pytest
-from asn1crypto import pem, x509 as asn1_x509
+from asn1crypto import pem
+from asn1crypto import x509 as asn1_x509
 from pyhanko.pdf_utils.reader import PdfFileReader
 
 from clusterbid.core.memo.long_term import long_term_reports
@@ -35,13 +36,17 @@ def _gen_time(signed_data) -> datetime:
 @pytest.fixture
 def no_network(monkeypatch):
     """Any attempt to open a connection fails the test: the validation must use the file alone."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("the long-term validation tried to reach the network")
+
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
 
 
-def test_a_memo_signed_offline_is_b_b_dated_by_the_signer_s_clock_only(loopback, signed_memo, no_network):
+def test_a_memo_signed_offline_is_b_b_dated_by_the_signer_s_clock_only(
+    loopback, signed_memo, no_network
+):
     _, reports = _reports(signed_memo, [_root(loopback)])
     assert [r.level for r in reports] == ["B-B", "B-B"]
     assert all(r.proven_at is None for r in reports)
@@ -53,17 +58,23 @@ def test_the_sealed_memo_is_b_lta_proven_at_the_seal_s_timestamp(loopback, seale
     reader, reports = _reports(sealed_memo, [_root(loopback)])
     stamp = _gen_time(reader.embedded_timestamp_signatures[0].signed_data)
     assert [(r.field, r.level, r.indication, r.sub_indication) for r in reports] == [
-        ("approver-1", "B-LTA", "TOTAL-PASSED", ""), ("approver-2", "B-LTA", "TOTAL-PASSED", "")]
+        ("approver-1", "B-LTA", "TOTAL-PASSED", ""),
+        ("approver-2", "B-LTA", "TOTAL-PASSED", ""),
+    ]
     assert all(r.proven_at == stamp for r in reports)
     for sig in reader.embedded_regular_signatures:  # proven after it was signed, by the TSA's clock
         assert sig.self_reported_timestamp - timedelta(minutes=5) <= stamp
 
 
-def test_ten_years_ahead_with_no_network_the_sealed_memo_still_passes(loopback, sealed_memo, no_network):
+def test_ten_years_ahead_with_no_network_the_sealed_memo_still_passes(
+    loopback, sealed_memo, no_network
+):
     reader, _ = _reports(sealed_memo, [])
     tsa = reader.embedded_timestamp_signatures[0].signer_cert
-    later = datetime.now(timezone.utc) + TEN_YEARS
-    for sig in reader.embedded_regular_signatures:  # the approvers' certificates have expired by then
+    later = datetime.now(UTC) + TEN_YEARS
+    for (
+        sig
+    ) in reader.embedded_regular_signatures:  # the approvers' certificates have expired by then
         assert sig.signer_cert["tbs_certificate"]["validity"]["not_after"].native < later
     # the organisation trusts its timestamp authority directly, as trusted lists do
     _, reports = _reports(sealed_memo, [_root(loopback), tsa], later)
@@ -73,34 +84,45 @@ def test_ten_years_ahead_with_no_network_the_sealed_memo_still_passes(loopback, 
 
 def test_ten_years_ahead_the_unsealed_memo_does_not_pass(loopback, signed_memo, no_network):
     reader, _ = _reports(signed_memo, [])
-    later = datetime.now(timezone.utc) + TEN_YEARS
+    later = datetime.now(UTC) + TEN_YEARS
     _, reports = _reports(signed_memo, [_root(loopback)], later)
     assert all(r.indication != "TOTAL-PASSED" for r in reports)
 
 
-def test_without_trusting_the_tsa_ten_years_ahead_the_seal_needs_renewing(loopback, sealed_memo, no_network):
+def test_without_trusting_the_tsa_ten_years_ahead_the_seal_needs_renewing(
+    loopback, sealed_memo, no_network
+):
     # the TSA's revocation status in the file is a CRL valid 90 days: by then it says nothing
-    _, reports = _reports(sealed_memo, [_root(loopback)], datetime.now(timezone.utc) + TEN_YEARS)
-    assert [(r.indication, r.sub_indication) for r in reports] == [("INDETERMINATE", "TRY_LATER")] * 2
+    _, reports = _reports(sealed_memo, [_root(loopback)], datetime.now(UTC) + TEN_YEARS)
+    assert [(r.indication, r.sub_indication) for r in reports] == [
+        ("INDETERMINATE", "TRY_LATER")
+    ] * 2
 
 
 def test_a_signature_timestamped_at_signing_is_b_t_then_b_lta_once_sealed(loopback):
+    from tests.core.memo_signing.memo_factory import demo_memo
+
     from clusterbid.core.memo.credentials import load_credentials
     from clusterbid.core.memo.sealing import seal_memo
     from clusterbid.core.memo.signing import sign_memo
-    from tests.core.memo_signing.memo_factory import demo_memo
 
     credentials = load_credentials(loopback.p12["ada"], loopback.passphrase)
     one = sign_memo(demo_memo(), "approver-1", credentials, tsa_url=loopback.tsa_url).pdf
-    two = sign_memo(one, "approver-2", load_credentials(loopback.p12["grace"], loopback.passphrase),
-                    tsa_url=loopback.tsa_url).pdf
+    two = sign_memo(
+        one,
+        "approver-2",
+        load_credentials(loopback.p12["grace"], loopback.passphrase),
+        tsa_url=loopback.tsa_url,
+    ).pdf
     reader, reports = _reports(two, [_root(loopback)])
-    token = reader.embedded_regular_signatures[0].signer_info["unsigned_attrs"][0]["values"][0]["content"]
+    token = reader.embedded_regular_signatures[0].signer_info["unsigned_attrs"][0]["values"][0][
+        "content"
+    ]
     assert reports[0].level == "B-T" and reports[0].proven_at == _gen_time(token)
     sealed = seal_memo(two, loopback.tsa_url).pdf
     reader, _ = _reports(sealed, [])
     tsa = reader.embedded_timestamp_signatures[0].signer_cert
-    _, reports = _reports(sealed, [_root(loopback), tsa], datetime.now(timezone.utc) + TEN_YEARS)
+    _, reports = _reports(sealed, [_root(loopback), tsa], datetime.now(UTC) + TEN_YEARS)
     # pyHanko's own ETSI past-signature validation, the signature timestamp proving existence
     assert [(r.level, r.indication) for r in reports] == [("B-LTA", "TOTAL-PASSED")] * 2
     assert reports[0].proven_at == _gen_time(token)
@@ -120,13 +142,19 @@ def test_a_change_after_the_seal_that_is_no_seal_is_refused(loopback, sealed_mem
 
     writer = IncrementalPdfFileWriter(BytesIO(sealed_memo), strict=False)
     page = writer.root["/Pages"]["/Kids"][0].get_object()
-    note = writer.add_object(generic.DictionaryObject({
-        generic.NameObject("/Type"): generic.NameObject("/Annot"),
-        generic.NameObject("/Subtype"): generic.NameObject("/FreeText"),
-        generic.NameObject("/Rect"): generic.ArrayObject([generic.FloatObject(v) for v in (50, 50, 300, 90)]),
-        generic.NameObject("/Contents"): generic.TextStringObject("approved amount: $1"),
-        generic.NameObject("/DA"): generic.TextStringObject("/Helv 12 Tf 0 g"),
-    }))
+    note = writer.add_object(
+        generic.DictionaryObject(
+            {
+                generic.NameObject("/Type"): generic.NameObject("/Annot"),
+                generic.NameObject("/Subtype"): generic.NameObject("/FreeText"),
+                generic.NameObject("/Rect"): generic.ArrayObject(
+                    [generic.FloatObject(v) for v in (50, 50, 300, 90)]
+                ),
+                generic.NameObject("/Contents"): generic.TextStringObject("approved amount: $1"),
+                generic.NameObject("/DA"): generic.TextStringObject("/Helv 12 Tf 0 g"),
+            }
+        )
+    )
     page.setdefault(generic.NameObject("/Annots"), generic.ArrayObject()).append(note)
     writer.update_container(page)
     out = BytesIO()

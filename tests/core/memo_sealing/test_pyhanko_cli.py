@@ -18,18 +18,37 @@ import pytest
 PYHANKO = shutil.which("pyhanko", path=str(Path(sys.executable).parent)) or shutil.which("pyhanko")
 pytestmark = [
     pytest.mark.timeout(300),
-    pytest.mark.skipif(PYHANKO is None, reason="pyHanko's command line is not installed "
-                                               "(pip install pyhanko-cli, among the test extras)"),
+    pytest.mark.skipif(
+        PYHANKO is None,
+        reason="pyHanko's command line is not installed "
+        "(pip install pyhanko-cli, among the test extras)",
+    ),
 ]
 
 
-def _validate(verb: str, pdf: bytes, root: Path, folder: Path, *extra: str) -> subprocess.CompletedProcess:
+def _validate(
+    verb: str, pdf: bytes, root: Path, folder: Path, *extra: str
+) -> subprocess.CompletedProcess:
     memo = folder / f"{verb}.pdf"
     memo.write_bytes(pdf)
     # run in an empty folder: pyHanko reads a pyhanko.yml configuration from the current folder
-    return subprocess.run([str(PYHANKO), "sign", verb, "--executive-summary", "--trust-replace",
-                           "--trust", str(root), *extra, str(memo)],
-                          capture_output=True, text=True, timeout=240, cwd=folder)
+    return subprocess.run(
+        [
+            str(PYHANKO),
+            "sign",
+            verb,
+            "--executive-summary",
+            "--trust-replace",
+            "--trust",
+            str(root),
+            *extra,
+            str(memo),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=folder,
+    )
 
 
 def _judgements(stdout: str) -> dict[str, str]:

@@ -10,11 +10,12 @@ up), the seal is complete, on CRLs, and verify says B-LTA from the file alone.""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from io import BytesIO
 
 import pytest
-from asn1crypto import pem, x509 as asn1_x509
+from asn1crypto import pem
+from asn1crypto import x509 as asn1_x509
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation.dss import DocumentSecurityStore
 
@@ -27,9 +28,11 @@ pytestmark = pytest.mark.timeout(300)
 @pytest.fixture
 def services_down(loopback):
     """Switch services of the loopback PKI off for one test; they are back on after it."""
+
     def switch(*names: str) -> None:
         loopback.down.update(names)
         loopback.asked.clear()
+
     yield switch
     loopback.down.clear()
 
@@ -41,7 +44,8 @@ def _memo(tmp_path, pdf: bytes):
 
 
 def test_tsa_up_revocation_down_names_what_is_missing_and_leaves_the_file(
-        loopback, signed_memo, services_down, tmp_path, capsys):
+    loopback, signed_memo, services_down, tmp_path, capsys
+):
     services_down("ocsp", "crls")
     memo = _memo(tmp_path, signed_memo)
     assert main(["seal", str(memo), "--tsa", loopback.tsa_url]) == 2
@@ -52,14 +56,17 @@ def test_tsa_up_revocation_down_names_what_is_missing_and_leaves_the_file(
     assert "no revocation status (OCSP response or CRL)" in err
     assert "Test Intermediate CA" in err  # the certificate without status, by name
     for address in ("/crls/root/latest.crl", "/ocsp/interm", "/crls/interm/latest.crl"):
-        assert f"{loopback.url}/clusterbid-test{address}" in err  # each address the certificates name
+        assert (
+            f"{loopback.url}/clusterbid-test{address}" in err
+        )  # each address the certificates name
     assert "no RFC 3161 timestamp" not in err and "Traceback" not in err
     assert memo.read_bytes() == signed_memo
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memo.pdf"]
 
 
 def test_crls_down_alone_is_refused_too_the_intermediate_ca_has_no_ocsp(
-        loopback, signed_memo, services_down, tmp_path, capsys):
+    loopback, signed_memo, services_down, tmp_path, capsys
+):
     # the intermediate CA's certificate names only its issuer's CRL (loopback_pki.config)
     services_down("crls")
     memo = _memo(tmp_path, signed_memo)
@@ -69,7 +76,9 @@ def test_crls_down_alone_is_refused_too_the_intermediate_ca_has_no_ocsp(
     assert memo.read_bytes() == signed_memo
 
 
-def test_ocsp_down_alone_seals_on_crls_and_verify_says_so(loopback, signed_memo, services_down, tmp_path):
+def test_ocsp_down_alone_seals_on_crls_and_verify_says_so(
+    loopback, signed_memo, services_down, tmp_path
+):
     services_down("ocsp")
     memo = _memo(tmp_path, signed_memo)
     assert main(["seal", str(memo), "--tsa", loopback.tsa_url]) == 0
@@ -81,6 +90,7 @@ def test_ocsp_down_alone_seals_on_crls_and_verify_says_so(loopback, signed_memo,
     # the approvers' intermediate CA's CRL and the root's: two, and no OCSP response at all
     assert len(dss.crls) == 2 and len(dss.ocsps) == 0
     root = asn1_x509.Certificate.load(pem.unarmor(loopback.root_pem.read_bytes())[2])
-    reports = long_term_reports(reader, list(reader.embedded_regular_signatures), [root],
-                                datetime.now(timezone.utc))
+    reports = long_term_reports(
+        reader, list(reader.embedded_regular_signatures), [root], datetime.now(UTC)
+    )
     assert [(r.level, r.indication) for r in reports] == [("B-LTA", "TOTAL-PASSED")] * 2

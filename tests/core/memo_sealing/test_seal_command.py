@@ -21,7 +21,9 @@ def _dead_url() -> str:
         return f"http://127.0.0.1:{probe.getsockname()[1]}/tsa"
 
 
-def test_seal_writes_the_memo_in_place_and_says_what_it_added(loopback, signed_memo, tmp_path, capsys):
+def test_seal_writes_the_memo_in_place_and_says_what_it_added(
+    loopback, signed_memo, tmp_path, capsys
+):
     memo = tmp_path / "memo.pdf"
     memo.write_bytes(signed_memo)
     assert main(["seal", str(memo), "--tsa", loopback.tsa_url]) == 0
@@ -32,7 +34,9 @@ def test_seal_writes_the_memo_in_place_and_says_what_it_added(loopback, signed_m
     assert sealed.startswith(signed_memo) and len(sealed) > len(signed_memo)
 
 
-def test_offline_seal_exits_2_names_what_is_missing_and_leaves_the_file(signed_memo, tmp_path, capsys):
+def test_offline_seal_exits_2_names_what_is_missing_and_leaves_the_file(
+    signed_memo, tmp_path, capsys
+):
     memo = tmp_path / "memo.pdf"
     memo.write_bytes(signed_memo)
     url = _dead_url()
@@ -44,7 +48,9 @@ def test_offline_seal_exits_2_names_what_is_missing_and_leaves_the_file(signed_m
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memo.pdf"]  # no temporary file left
 
 
-def test_seal_without_a_timestamp_authority_says_how_to_give_one(signed_memo, tmp_path, capsys, monkeypatch):
+def test_seal_without_a_timestamp_authority_says_how_to_give_one(
+    signed_memo, tmp_path, capsys, monkeypatch
+):
     monkeypatch.delenv("CLUSTERBID_TSA", raising=False)
     memo = tmp_path / "memo.pdf"
     memo.write_bytes(signed_memo)
@@ -57,7 +63,9 @@ def test_seal_without_a_timestamp_authority_says_how_to_give_one(signed_memo, tm
 def test_pdfsig_reads_both_signatures_valid_and_the_seal_s_timestamp(sealed_memo, tmp_path):
     memo = tmp_path / "sealed.pdf"
     memo.write_bytes(sealed_memo)
-    report = subprocess.run(["pdfsig", str(memo)], capture_output=True, text=True, timeout=60).stdout
+    report = subprocess.run(
+        ["pdfsig", str(memo)], capture_output=True, text=True, timeout=60
+    ).stdout
     blocks = report.split("Signature #")[1:]
     assert len(blocks) == 3  # two approvers and the seal's document timestamp
     for block, name in zip(blocks, ("approver-1", "approver-2")):

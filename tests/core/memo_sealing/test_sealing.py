@@ -23,7 +23,7 @@ def _reader(pdf: bytes) -> PdfFileReader:
 
 def test_seal_appends_only_and_leaves_every_signed_byte_as_it_was(signed_memo, sealed_memo):
     assert len(sealed_memo) > len(signed_memo)
-    assert sealed_memo[:len(signed_memo)] == signed_memo
+    assert sealed_memo[: len(signed_memo)] == signed_memo
     reader = _reader(sealed_memo)
     # two signatures, one document timestamp after both, in a later revision
     regular = reader.embedded_regular_signatures
@@ -33,13 +33,19 @@ def test_seal_appends_only_and_leaves_every_signed_byte_as_it_was(signed_memo, s
     assert stamps[0].signed_revision > max(s.signed_revision for s in regular)
 
 
-def test_seal_stores_the_revocation_status_of_each_signer_from_the_loopback_ocsp(loopback, sealed_memo):
+def test_seal_stores_the_revocation_status_of_each_signer_from_the_loopback_ocsp(
+    loopback, sealed_memo
+):
     reader = _reader(sealed_memo)
     dss = DocumentSecurityStore.read_dss(reader)
     certificates = {c.subject.native["common_name"] for c in dss.load_certs()}
     # the signers, their issuing CA and the timestamp authority: all a validator needs
-    assert {"Ada Lovelace", "Grace Hopper", "Test Intermediate CA",
-            "Test Time-Stamping Authority"} <= certificates
+    assert {
+        "Ada Lovelace",
+        "Grace Hopper",
+        "Test Intermediate CA",
+        "Test Time-Stamping Authority",
+    } <= certificates
     answered = set()
     for ref in dss.ocsps:
         response = asn1_ocsp.OCSPResponse.load(ref.get_object().data)
@@ -59,7 +65,7 @@ def test_the_document_timestamp_is_the_loopback_tsa_s_answer_over_the_file(loopb
     tst = stamp.signed_data["encap_content_info"]["content"].parsed
     imprint = tst["message_imprint"]
     start, length, second, length2 = stamp.byte_range
-    covered = sealed_memo[start:start + length] + sealed_memo[second:second + length2]
+    covered = sealed_memo[start : start + length] + sealed_memo[second : second + length2]
     # the TSA certified the SHA-256 of the bytes the timestamp covers, computed here
     assert imprint["hashed_message"].native == hashlib.sha256(covered).digest()
     assert stamp.signer_cert.subject.native["common_name"] == "Test Time-Stamping Authority"
@@ -67,7 +73,7 @@ def test_the_document_timestamp_is_the_loopback_tsa_s_answer_over_the_file(loopb
 
 def test_reseal_adds_a_new_document_timestamp_after_the_first(loopback, sealed_memo):
     again = seal_memo(sealed_memo, loopback.tsa_url)
-    assert again.pdf[:len(sealed_memo)] == sealed_memo
+    assert again.pdf[: len(sealed_memo)] == sealed_memo
     assert again.earlier_timestamps == 1
     assert len(_reader(again.pdf).embedded_timestamp_signatures) == 2
 
@@ -97,14 +103,20 @@ def test_a_tsa_address_that_is_no_url_is_refused(signed_memo):
     with pytest.raises(SealError) as refused:
         seal_memo(signed_memo, "tsa.example")
     assert render(str(refused.value), _step_words()) == (
-        "--tsa 'tsa.example': give the timestamp authority's http:// or https:// address")
+        "--tsa 'tsa.example': give the timestamp authority's http:// or https:// address"
+    )
 
 
 def test_a_memo_an_approver_has_not_signed_is_not_sealed(loopback, signed_memo):
-    from clusterbid.core.memo.credentials import load_credentials
-    from clusterbid.core.memo.signing import sign_memo
     from tests.core.memo_signing.memo_factory import demo_memo
 
-    half = sign_memo(demo_memo(), "approver-1", load_credentials(loopback.p12["ada"], loopback.passphrase)).pdf
-    with pytest.raises(SealError, match="approver-2 not signed yet: seal the memo once every approver"):
+    from clusterbid.core.memo.credentials import load_credentials
+    from clusterbid.core.memo.signing import sign_memo
+
+    half = sign_memo(
+        demo_memo(), "approver-1", load_credentials(loopback.p12["ada"], loopback.passphrase)
+    ).pdf
+    with pytest.raises(
+        SealError, match="approver-2 not signed yet: seal the memo once every approver"
+    ):
         seal_memo(half, loopback.tsa_url)

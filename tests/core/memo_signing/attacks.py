@@ -176,12 +176,15 @@ def edit_info_in_place(pdf: bytes, key: str, value: str) -> bytes:
 def xmp_packet(title: str, description: str) -> bytes:
     return (
         '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">'
-        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" '
-        'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">'
-        f'{title}</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li xml:lang="x-default">'
+        '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description '
+        'rdf:about="" '
+        'xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li '
+        'xml:lang="x-default">'
+        f"{title}</rdf:li></rdf:Alt></dc:title><dc:description><rdf:Alt><rdf:li "
+        'xml:lang="x-default">'
         f"{description}</rdf:li></rdf:Alt></dc:description></rdf:Description></rdf:RDF></x:xmpmeta>"
         '<?xpacket end="w"?>'
-    ).encode("utf-8")
+    ).encode()
 
 
 def set_xmp(pdf: bytes, packet: bytes) -> bytes:

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from tests.core.memo_signing.memo_factory import demo_memo
+from tests.core.memo_signing.pki import Authority
 
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import sign_memo
-from tests.core.memo_signing.memo_factory import demo_memo
-from tests.core.memo_signing.pki import Authority
 
 ADA, GRACE = ("Ada Lovelace", "ada-passphrase"), ("Grace Hopper", "grace-passphrase")
 
@@ -28,8 +28,13 @@ class Pki:
 def pki(tmp_path_factory) -> Pki:
     folder = tmp_path_factory.mktemp("pki")
     authority = Authority.create()
-    return Pki(authority, folder, authority.write_p12(folder, *ADA), authority.write_p12(folder, *GRACE),
-               authority.write_pem(folder / "ca.pem"))
+    return Pki(
+        authority,
+        folder,
+        authority.write_p12(folder, *ADA),
+        authority.write_p12(folder, *GRACE),
+        authority.write_pem(folder / "ca.pem"),
+    )
 
 
 @pytest.fixture(scope="session")
@@ -50,8 +55,10 @@ def signed_twice(pki, signed_once) -> bytes:
 @pytest.fixture
 def memo_file(tmp_path):
     """Write memo bytes to a file for the CLI."""
+
     def write(data: bytes, name: str = "memo.pdf") -> Path:
         path = tmp_path / name
         path.write_bytes(data)
         return path
+
     return write

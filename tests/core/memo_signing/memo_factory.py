@@ -24,8 +24,9 @@ def demo_inputs(evaluation=None):
     from clusterbid.core.memo.render import rendering_libraries
 
     rendering = {"samples": 0, "evidence_requests": [], "libraries": rendering_libraries()}
-    return build_memo_inputs(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS,
-                             rendering=rendering)
+    return build_memo_inputs(
+        score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS, rendering=rendering
+    )
 
 
 def render_real_memo(evaluation=None) -> bytes | None:
@@ -36,7 +37,9 @@ def render_real_memo(evaluation=None) -> bytes | None:
         return None
     # samples=0 (no Monte Carlo bands) records how the pages were drawn, so verify can render
     # them again and prove every page, as for a memo `clusterbid memo` made.
-    return render_memo(score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS, samples=0)
+    return render_memo(
+        score_evaluation(evaluation or demo_evaluation()), approvers=APPROVERS, samples=0
+    )
 
 
 def stand_in_memo(attachment: bytes, printed_sha256: str, approvers: int = 2) -> bytes:
@@ -51,13 +54,25 @@ def stand_in_memo(attachment: bytes, printed_sha256: str, approvers: int = 2) ->
     page.showPage()
     page.save()
     writer = IncrementalPdfFileWriter(BytesIO(buffer.getvalue()))
-    embed.embed_file(writer, embed.FileSpec(
-        file_spec_string=INPUTS_ATTACHMENT_NAME, file_name=INPUTS_ATTACHMENT_NAME,
-        embedded_data=embed.EmbeddedFileObject.from_file_data(writer, attachment, mime_type="application/json"),
-        description=f"Inputs of this memo, SHA-256 {printed_sha256}",
-        af_relationship=generic.NameObject("/Source")))
-    add_approver_fields(writer, [(f"approver-{index}", 1, (72, 700 - 90 * index, 372, 770 - 90 * index))
-                                 for index in range(1, approvers + 1)])
+    embed.embed_file(
+        writer,
+        embed.FileSpec(
+            file_spec_string=INPUTS_ATTACHMENT_NAME,
+            file_name=INPUTS_ATTACHMENT_NAME,
+            embedded_data=embed.EmbeddedFileObject.from_file_data(
+                writer, attachment, mime_type="application/json"
+            ),
+            description=f"Inputs of this memo, SHA-256 {printed_sha256}",
+            af_relationship=generic.NameObject("/Source"),
+        ),
+    )
+    add_approver_fields(
+        writer,
+        [
+            (f"approver-{index}", 1, (72, 700 - 90 * index, 372, 770 - 90 * index))
+            for index in range(1, approvers + 1)
+        ],
+    )
     out = BytesIO()
     writer.write(out)
     return out.getvalue()

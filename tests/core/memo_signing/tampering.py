@@ -14,7 +14,9 @@ from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME
 
 def signed_ranges(pdf: bytes) -> list[range]:
     """The byte ranges the last (widest) signature covers: everything but its own /Contents."""
-    start1, length1, start2, length2 = PdfFileReader(BytesIO(pdf)).embedded_signatures[-1].sig_object["/ByteRange"]
+    start1, length1, start2, length2 = (
+        PdfFileReader(BytesIO(pdf)).embedded_signatures[-1].sig_object["/ByteRange"]
+    )
     return [range(start1, start1 + length1), range(start2, start2 + length2)]
 
 
@@ -28,12 +30,23 @@ def append_page_content(pdf: bytes, text: str = "APPROVED: budget x10", page: in
     """An incremental update that draws new text on a page (page 1 by default), as someone editing
     a memo would."""
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
-    font = generic.DictionaryObject({generic.NameObject("/Type"): generic.NameObject("/Font"),
-                                     generic.NameObject("/Subtype"): generic.NameObject("/Type1"),
-                                     generic.NameObject("/BaseFont"): generic.NameObject("/Helvetica")})
-    resources = generic.DictionaryObject({generic.NameObject("/Font"): generic.DictionaryObject(
-        {generic.NameObject("/FTamper"): writer.add_object(font)})})
-    stream = generic.StreamObject(stream_data=f"BT /FTamper 24 Tf 72 420 Td ({text}) Tj ET".encode("latin-1"))
+    font = generic.DictionaryObject(
+        {
+            generic.NameObject("/Type"): generic.NameObject("/Font"),
+            generic.NameObject("/Subtype"): generic.NameObject("/Type1"),
+            generic.NameObject("/BaseFont"): generic.NameObject("/Helvetica"),
+        }
+    )
+    resources = generic.DictionaryObject(
+        {
+            generic.NameObject("/Font"): generic.DictionaryObject(
+                {generic.NameObject("/FTamper"): writer.add_object(font)}
+            )
+        }
+    )
+    stream = generic.StreamObject(
+        stream_data=f"BT /FTamper 24 Tf 72 420 Td ({text}) Tj ET".encode("latin-1")
+    )
     writer.add_stream_to_page(page, writer.add_object(stream), resources=resources)
     out = BytesIO()
     writer.write(out)
@@ -54,8 +67,12 @@ def replace_attached_inputs(pdf: bytes, edit) -> bytes:
     data = json.loads(spec["/EF"]["/F"].get_object().data)
     edit(data)
     raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-    new_file = writer.add_object(embed.EmbeddedFileObject.from_file_data(writer, raw, mime_type="application/json"))
-    spec["/EF"] = generic.DictionaryObject({generic.NameObject("/F"): new_file, generic.NameObject("/UF"): new_file})
+    new_file = writer.add_object(
+        embed.EmbeddedFileObject.from_file_data(writer, raw, mime_type="application/json")
+    )
+    spec["/EF"] = generic.DictionaryObject(
+        {generic.NameObject("/F"): new_file, generic.NameObject("/UF"): new_file}
+    )
     writer.mark_update(spec_ref)
     out = BytesIO()
     writer.write(out)
@@ -67,10 +84,18 @@ def swap_attachment_before_signing(pdf: bytes, raw: bytes, sha256: str) -> bytes
     hash (the attachment's description) agree with it; the printed page stays as exported."""
     writer = IncrementalPdfFileWriter(BytesIO(pdf))
     names = writer.root["/Names"]["/EmbeddedFiles"]["/Names"]
-    spec_ref = next(names.raw_get(i + 1) for i in range(0, len(names), 2) if str(names[i]) == INPUTS_ATTACHMENT_NAME)
+    spec_ref = next(
+        names.raw_get(i + 1)
+        for i in range(0, len(names), 2)
+        if str(names[i]) == INPUTS_ATTACHMENT_NAME
+    )
     spec = spec_ref.get_object()
-    new_file = writer.add_object(embed.EmbeddedFileObject.from_file_data(writer, raw, mime_type="application/json"))
-    spec["/EF"] = generic.DictionaryObject({generic.NameObject("/F"): new_file, generic.NameObject("/UF"): new_file})
+    new_file = writer.add_object(
+        embed.EmbeddedFileObject.from_file_data(writer, raw, mime_type="application/json")
+    )
+    spec["/EF"] = generic.DictionaryObject(
+        {generic.NameObject("/F"): new_file, generic.NameObject("/UF"): new_file}
+    )
     spec["/Desc"] = generic.TextStringObject(f"ClusterBid memo inputs, SHA-256 {sha256}")
     writer.mark_update(spec_ref)
     out = BytesIO()

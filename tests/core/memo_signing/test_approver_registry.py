@@ -11,13 +11,13 @@ import json
 
 from cryptography import x509
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.pki import certificate_pem, self_signed_p12
 
 from clusterbid.cli import main
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.store import EvaluationDocument
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.pki import certificate_pem, self_signed_p12
 
 TWO_APPROVERS = ("--approver", "Ada Lovelace, CFO", "--approver", "Grace Hopper, CTO")
 
@@ -113,7 +113,7 @@ def test_the_honest_two_approver_memo_passes_with_the_registry_and_says_who_sign
 
     # Retiring Grace later still applies (it can only take validity away): she signed on the day
     # she is retired from, so her signature no longer counts.
-    today = dt.datetime.now(dt.timezone.utc).date().isoformat()
+    today = dt.datetime.now(dt.UTC).date().isoformat()
     assert (
         _run(capsys, "approvers", document, "--retire", "Grace Hopper, CTO", "--on", today)[0] == 0
     )
@@ -121,8 +121,7 @@ def test_the_honest_two_approver_memo_passes_with_the_registry_and_says_who_sign
     assert code == 1
     assert (
         f"approver 2: signed on {today} (signer's clock), after Grace Hopper, CTO was retired from "
-        f"{today}"
-        in out
+        f"{today}" in out
     )
 
 
@@ -283,8 +282,7 @@ def test_a_registry_file_the_preparer_does_not_hold_decides_who_may_sign(
     assert code == 1
     assert (
         "approver 1: the registry (registry file org.json) names Bob Builder for CFO, not Ada "
-        "Lovelace"
-        in out
+        "Lovelace" in out
     )
     bad = tmp_path / "bad.json"
     bad.write_text(

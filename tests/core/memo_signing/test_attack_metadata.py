@@ -9,10 +9,6 @@ from io import BytesIO
 
 import pytest
 from pyhanko.pdf_utils.reader import PdfFileReader
-
-from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
-from clusterbid.core.memo.signing import sign_memo
-from clusterbid.core.memo.verification import verify_memo
 from tests.core.memo_signing.attacks import (
     edit_info_in_place,
     pdfsig,
@@ -21,6 +17,10 @@ from tests.core.memo_signing.attacks import (
     xmp_packet,
 )
 from tests.core.memo_signing.conftest import ADA, GRACE
+
+from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
+from clusterbid.core.memo.signing import sign_memo
+from clusterbid.core.memo.verification import verify_memo
 
 EDITED = "Edited after signing"
 TITLE, DESCRIPTION = "Approval memo CB-TEST", "Approve the Northwind term"

@@ -9,10 +9,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
-from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
-from clusterbid.core.memo.signing import sign_memo
-from clusterbid.core.memo.verification import verify_memo
 from tests.core.memo_signing.attacks import (
     HIDDEN,
     VISIBLE,
@@ -24,6 +20,10 @@ from tests.core.memo_signing.attacks import (
     point_page_at,
 )
 from tests.core.memo_signing.conftest import ADA, GRACE
+
+from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
+from clusterbid.core.memo.signing import sign_memo
+from clusterbid.core.memo.verification import verify_memo
 
 DOCTORED = "Approve USD 1,395,648.00"  # what the attacker's field shows after the signature
 PLANTED = {  # field as planted before signing -> the change made after a signature
@@ -49,7 +49,7 @@ def corpus(pki, unsigned_memo) -> dict[tuple[str, str], bytes]:
         once = sign_memo(start, "approver-1", ada).pdf
         for after in AFTER:
 
-            def attacked(pdf: bytes) -> bytes:
+            def attacked(pdf: bytes, planted=planted, change=change) -> bytes:
                 if planted is None:
                     return add_text_field(pdf, "shadow", value=DOCTORED, shown=DOCTORED)
                 return change_field(pdf, "shadow", **change)

@@ -9,6 +9,9 @@ from datetime import timedelta
 
 import pytest
 from cryptography.x509.oid import ExtendedKeyUsageOID, ObjectIdentifier
+from tests.core.memo_signing.attacks import moved_clock, pdfsig
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.pki import NOW
 
 from clusterbid.cli import main
 from clusterbid.core.demo import demo_evaluation
@@ -17,9 +20,6 @@ from clusterbid.core.memo import credentials as credentials_module
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.attacks import moved_clock, pdfsig
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.pki import NOW
 
 DOCUMENT_SIGNING = ObjectIdentifier("1.3.6.1.5.5.7.3.36")  # id-kp-documentSigning, RFC 9336
 
@@ -150,9 +150,10 @@ def test_approver_2_signing_before_approver_1_fails(pki, corpus):
 
 
 def test_a_signature_before_the_decision_date_fails(pki):
+    from tests.core.memo_signing.memo_factory import APPROVERS
+
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.scoring import score_evaluation
-    from tests.core.memo_signing.memo_factory import APPROVERS
 
     decision = (
         NOW + timedelta(days=3)
@@ -175,7 +176,8 @@ def test_a_signature_before_the_decision_date_fails(pki):
 def test_a_tls_server_only_certificate_fails_at_verify(pki, corpus):
     problems = _problems(pki, corpus["TLS-server-only certificate"])
     assert (
-        "approver-2: the signer's certificate is not for signing documents: its extended key usage allows only "
+        "approver-2: the signer's certificate is not for signing documents: its extended key usage "
+        "allows only "
         "TLS server, not document signing or e-mail protection"
     ) in problems
 

@@ -13,15 +13,15 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import signers
 from pyhanko.sign.fields import SigSeedSubFilter
+from tests.core.memo_signing.attacks import pdfsig
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.memo_factory import demo_inputs
 
 from clusterbid.core.memo import signing
 from clusterbid.core.memo.approval_statement import approval_statement, signed_statements
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.attacks import pdfsig
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.memo_factory import demo_inputs
 
 DOCTORED = "a total commitment of USD 1,395,648.00 to Northwind AI Cloud, bid northwind-ib"
 
@@ -98,10 +98,15 @@ def test_a_signature_stating_the_bid_by_its_id_as_before_still_holds(pki, signed
     """Memos signed before bids were named in words state "to Northwind AI Cloud, bid
     northwind-ib": the same approval, still accepted; any other statement still fails (above)."""
     grace = load_credentials(pki.grace_p12, GRACE[1])
-    monkeypatch.setattr(signing, "approval_statement",
-                        lambda data, sha, n: approval_statement(data, sha, n, legacy=True))
+    monkeypatch.setattr(
+        signing,
+        "approval_statement",
+        lambda data, sha, n: approval_statement(data, sha, n, legacy=True),
+    )
     memo = sign_memo(signed_once, "approver-2", grace).pdf
-    (sig,) = [s for s in PdfFileReader(BytesIO(memo)).embedded_signatures if s.field_name == "approver-2"]
+    (sig,) = [
+        s for s in PdfFileReader(BytesIO(memo)).embedded_signatures if s.field_name == "approver-2"
+    ]
     assert ", bid northwind-ib; memo CB-" in str(sig.sig_object["/Reason"])
     result = verify_memo(memo, load_trust_roots([pki.ca_pem]))
     assert result.ok, result.problems
@@ -110,12 +115,13 @@ def test_a_signature_stating_the_bid_by_its_id_as_before_still_holds(pki, signed
 def test_a_signature_stating_another_amount_fails_naming_both(pki, corpus):
     problems = _problems(pki, corpus["another amount stated"])
     assert (
-        f"approver-2: the signature's reason says 'Approver 2 approves {DOCTORED}', but the attached "
+        f"approver-2: the signature's reason says 'Approver 2 approves {DOCTORED}', but the "
+        "attached "
         f"inputs approve {_expected(2)!r}" in problems
     )
     assert (
-        f"approver-2: the statement signed in the signature's attributes is 'Approver 2 approves {DOCTORED}'"
-        in problems
+        "approver-2: the statement signed in the signature's attributes is 'Approver 2 approves "
+        f"{DOCTORED}'" in problems
     )
     assert "approver-1:" not in problems  # approver 1 stated the right amount
 

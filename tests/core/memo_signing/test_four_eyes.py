@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from tests.core.memo_signing.pki import write_p12
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.memo import inputs
@@ -14,7 +15,6 @@ from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
 from clusterbid.core.scoring import score_evaluation
-from tests.core.memo_signing.pki import write_p12
 
 
 def _signed(memo: bytes, *credentials) -> bytes:

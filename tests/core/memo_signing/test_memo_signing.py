@@ -17,20 +17,22 @@ from pyhanko.sign.diff_analysis import ModificationLevel
 from pyhanko.sign.validation import validate_pdf_signature
 from pyhanko.sign.validation.status import SignatureCoverageLevel
 from pyhanko_certvalidator import ValidationContext
+from tests.core.memo_signing.conftest import ADA
+from tests.core.memo_signing.memo_factory import demo_inputs
+from tests.core.memo_signing.pki import NOW, Authority
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import approver_field, sign_memo
-from tests.core.memo_signing.conftest import ADA
-from tests.core.memo_signing.memo_factory import demo_inputs
-from tests.core.memo_signing.pki import NOW, Authority
 
 
 def _statuses(pdf: bytes, authority: Authority):
     root = asn1_x509.Certificate.load(authority.certificate.public_bytes(Encoding.DER))
     reader = PdfFileReader(BytesIO(pdf))
-    return [(sig.field_name, validate_pdf_signature(sig, ValidationContext(trust_roots=[root])))
-            for sig in reader.embedded_signatures]
+    return [
+        (sig.field_name, validate_pdf_signature(sig, ValidationContext(trust_roots=[root])))
+        for sig in reader.embedded_signatures
+    ]
 
 
 def test_two_approvers_sign_and_pyhanko_validates_both_against_the_test_root(pki, signed_twice):
@@ -44,7 +46,9 @@ def test_two_approvers_sign_and_pyhanko_validates_both_against_the_test_root(pki
     assert first.modification_level == ModificationLevel.FORM_FILLING and first.docmdp_ok
 
 
-def test_each_signature_is_an_incremental_update_keeping_earlier_bytes(unsigned_memo, signed_once, signed_twice):
+def test_each_signature_is_an_incremental_update_keeping_earlier_bytes(
+    unsigned_memo, signed_once, signed_twice
+):
     assert signed_once.startswith(unsigned_memo) and signed_twice.startswith(signed_once)
 
 
@@ -54,22 +58,35 @@ def test_signature_carries_pades_subfilter_reason_and_signer_name(signed_once):
     # What approver 1 approves: the demo's Northwind term (README: $3,195,648 committed), by hand.
     sha = demo_inputs().sha256
     assert sig.sig_object["/Reason"] == (
-        "Approver 1 approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, H100-SXM; "
-        f"memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}")
+        "Approver 1 approves a total commitment of USD 3,195,648.00 to Northwind AI Cloud, "
+        "H100-SXM; "
+        f"memo CB-{sha[:8].upper()}, inputs SHA-256 {sha}"
+    )
     assert sig.signer_cert.subject.native["common_name"] == ADA[0]
 
 
 def test_location_is_recorded_when_given(pki, unsigned_memo):
-    signed = sign_memo(unsigned_memo, "approver-1", load_credentials(pki.ada_p12, ADA[1]), location="Zurich")
-    assert PdfFileReader(BytesIO(signed.pdf)).embedded_signatures[0].sig_object["/Location"] == "Zurich"
+    signed = sign_memo(
+        unsigned_memo, "approver-1", load_credentials(pki.ada_p12, ADA[1]), location="Zurich"
+    )
+    assert (
+        PdfFileReader(BytesIO(signed.pdf)).embedded_signatures[0].sig_object["/Location"]
+        == "Zurich"
+    )
     assert signed.sha256 == hashlib.sha256(signed.pdf).hexdigest()
 
 
-@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed")
+@pytest.mark.skipif(
+    shutil.which("pdftotext") is None, reason="poppler-utils (pdftotext) is not installed"
+)
 def test_the_stamp_says_the_time_is_the_signers_clock(tmp_path, signed_once):
     (tmp_path / "m.pdf").write_bytes(signed_once)
-    text = subprocess.run(["pdftotext", "-layout", str(tmp_path / "m.pdf"), "-"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(tmp_path / "m.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     claimed = PdfFileReader(BytesIO(signed_once)).embedded_signatures[0].self_reported_timestamp
     # The stamp shows the signer's local time with its zone; the signature stores the same instant.
     local = claimed.astimezone(tzlocal.get_localzone())
@@ -83,14 +100,21 @@ def test_wrong_passphrase_is_named(pki):
 
 
 def test_expired_certificate_is_refused(pki, tmp_path):
-    p12 = pki.authority.write_p12(tmp_path, "Old Signer", "pw", valid_from=NOW - timedelta(days=400),
-                                  valid_until=NOW - timedelta(days=35))
+    p12 = pki.authority.write_p12(
+        tmp_path,
+        "Old Signer",
+        "pw",
+        valid_from=NOW - timedelta(days=400),
+        valid_until=NOW - timedelta(days=35),
+    )
     with pytest.raises(InputError, match="expired on .*new one"):
         load_credentials(p12, "pw")
 
 
 def test_not_yet_valid_certificate_is_refused(pki, tmp_path):
-    p12 = pki.authority.write_p12(tmp_path, "Future Signer", "pw", valid_from=NOW + timedelta(days=2))
+    p12 = pki.authority.write_p12(
+        tmp_path, "Future Signer", "pw", valid_from=NOW + timedelta(days=2)
+    )
     with pytest.raises(InputError, match="not valid until"):
         load_credentials(p12, "pw")
 

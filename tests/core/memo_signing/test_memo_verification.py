@@ -9,6 +9,19 @@ import shutil
 import subprocess
 
 import pytest
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.memo_factory import (
+    APPROVERS,
+    demo_inputs,
+    memo_with_swapped_inputs,
+    stand_in_memo,
+)
+from tests.core.memo_signing.tampering import (
+    append_page_content,
+    flip_byte,
+    replace_attached_inputs,
+    signed_ranges,
+)
 
 from clusterbid.cli import main
 from clusterbid.core.demo import demo_evaluation
@@ -16,9 +29,6 @@ from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
 from clusterbid.core.store import EvaluationDocument
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.memo_factory import APPROVERS, demo_inputs, memo_with_swapped_inputs, stand_in_memo
-from tests.core.memo_signing.tampering import append_page_content, flip_byte, replace_attached_inputs, signed_ranges
 
 FLIP_SAMPLES, FLIP_SEED = 200, 20261122
 
@@ -38,10 +48,16 @@ def test_a_memo_signed_by_both_approvers_verifies(capsys, pki, signed_twice, mem
     code, out = _verify(capsys, memo_file(signed_twice), "--trust", pki.ca_pem)
     assert code == 0, out
     assert out.count("intact: yes") == 2 and out.count("trusted: yes") == 2
-    assert "approver 1: signed by Ada Lovelace" in out and "approver 2: signed by Grace Hopper" in out
+    assert (
+        "approver 1: signed by Ada Lovelace" in out and "approver 2: signed by Grace Hopper" in out
+    )
     assert "followed only by later signatures" in out and "covers the whole document" in out
-    assert "Re-scored with this version's model: holds" in out and out.startswith("VALID: every page is proven")
-    inputs_sha = demo_inputs().sha256  # hashed here from the canonical inputs, not read back from the memo
+    assert "Re-scored with this version's model: holds" in out and out.startswith(
+        "VALID: every page is proven"
+    )
+    inputs_sha = (
+        demo_inputs().sha256
+    )  # hashed here from the canonical inputs, not read back from the memo
     assert f"Attached inputs SHA-256 {inputs_sha}: matches the SHA-256 the memo states" in out
 
 
@@ -56,7 +72,9 @@ def test_core_result_reports_the_same(pki, signed_twice):
         verify_memo(b"hello", [])
 
 
-def test_signatures_from_another_ca_are_reported_untrusted(capsys, tmp_path, signed_twice, memo_file):
+def test_signatures_from_another_ca_are_reported_untrusted(
+    capsys, tmp_path, signed_twice, memo_file
+):
     from tests.core.memo_signing.pki import Authority
 
     other = Authority.create("Some Other CA").write_pem(tmp_path / "other.pem")
@@ -74,9 +92,19 @@ def test_half_signed_memo_names_the_missing_field(capsys, pki, signed_once, memo
 def test_flipping_any_signed_byte_fails_verification(capsys, pki, signed_twice, memo_file):
     positions = [p for r in signed_ranges(signed_twice) for p in r]
     sample = random.Random(FLIP_SEED).sample(positions, FLIP_SAMPLES)
-    named = ("signed bytes were changed", "damaged", "could not be checked", "carries no signatures",
-             "swapped", "does not cover", "not signatures", "not yet signed", "no inputs", "cannot be re-scored",
-             "not trusted")
+    named = (
+        "signed bytes were changed",
+        "damaged",
+        "could not be checked",
+        "carries no signatures",
+        "swapped",
+        "does not cover",
+        "not signatures",
+        "not yet signed",
+        "no inputs",
+        "cannot be re-scored",
+        "not trusted",
+    )
     path = memo_file(b"")
     outcomes: dict[str, int] = {}
     for position in sample:
@@ -90,7 +118,9 @@ def test_flipping_any_signed_byte_fails_verification(capsys, pki, signed_twice, 
     print("flip outcomes:", outcomes)
 
 
-def test_an_incremental_update_changing_page_content_is_reported(capsys, pki, signed_twice, memo_file):
+def test_an_incremental_update_changing_page_content_is_reported(
+    capsys, pki, signed_twice, memo_file
+):
     code, out = _verify(capsys, memo_file(append_page_content(signed_twice)), "--trust", pki.ca_pem)
     assert code == 1
     # Both signatures are still intact (their bytes are untouched); what they sign is no longer what is shown.
@@ -102,12 +132,20 @@ def test_inputs_swapped_after_signing_are_reported(capsys, pki, signed_twice, me
     def cheaper(data):
         data["evaluation"]["bids"][0]["quote"]["provider"] += " (edited)"
 
-    code, out = _verify(capsys, memo_file(replace_attached_inputs(signed_twice, cheaper)), "--trust", pki.ca_pem)
-    assert code == 1 and "attached inputs were swapped" in out and "followed by changes that are not signatures" in out
+    code, out = _verify(
+        capsys, memo_file(replace_attached_inputs(signed_twice, cheaper)), "--trust", pki.ca_pem
+    )
+    assert (
+        code == 1
+        and "attached inputs were swapped" in out
+        and "followed by changes that are not signatures" in out
+    )
 
 
 def test_inputs_swapped_before_signing_are_reported(capsys, pki, memo_file):
-    code, out = _verify(capsys, memo_file(_sign_both(pki, memo_with_swapped_inputs())), "--trust", pki.ca_pem)
+    code, out = _verify(
+        capsys, memo_file(_sign_both(pki, memo_with_swapped_inputs())), "--trust", pki.ca_pem
+    )
     assert code == 1 and "attached inputs were swapped" in out and out.count("intact: yes") == 2
 
 
@@ -115,11 +153,19 @@ def test_printed_figures_that_the_model_does_not_reproduce_are_reported(capsys, 
     inputs = demo_inputs()
     data = json.loads(inputs.canonical_bytes())
     ranking = data["results"]["ranking"]
-    data["results"]["ranking"] = [ranking[1], ranking[0], *ranking[2:]]  # the memo claims the runner-up won
+    data["results"]["ranking"] = [
+        ranking[1],
+        ranking[0],
+        *ranking[2:],
+    ]  # the memo claims the runner-up won
     raw = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
     memo = _sign_both(pki, stand_in_memo(raw, hashlib.sha256(raw).hexdigest()))
     code, out = _verify(capsys, memo_file(memo), "--trust", pki.ca_pem)
-    assert code == 1 and "DIFFERENT from the memo" in out and f"ranking: printed {data['results']['ranking']}" in out
+    assert (
+        code == 1
+        and "DIFFERENT from the memo" in out
+        and f"ranking: printed {data['results']['ranking']}" in out
+    )
 
 
 def test_evaluation_given_is_compared_with_the_memo(capsys, pki, tmp_path, signed_twice, memo_file):
@@ -148,18 +194,34 @@ def _document_and_its_memo(tmp_path, name: str):
 def test_sign_verb_records_the_signature_in_the_audit_trail(capsys, monkeypatch, pki, tmp_path):
     document, memo = _document_and_its_memo(tmp_path, "round")
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
-    code = main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "--evaluation", str(document)])
+    code = main(
+        [
+            "sign",
+            str(memo),
+            "--field",
+            "1",
+            "--p12",
+            str(pki.ada_p12),
+            "--evaluation",
+            str(document),
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     with EvaluationDocument.open(document) as doc:
         row = doc.audit_rows()[-1]
     assert row.action == "record_signature"
     payload = json.loads(row.new_json)
-    assert payload == {"signer": ADA[0], "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
-                       "role": APPROVERS[0][1]}
+    assert payload == {
+        "signer": ADA[0],
+        "memo_sha256": hashlib.sha256(memo.read_bytes()).hexdigest(),
+        "role": APPROVERS[0][1],
+    }
 
 
-def test_a_memo_of_another_evaluation_is_neither_signed_nor_recorded(capsys, monkeypatch, pki, tmp_path):
+def test_a_memo_of_another_evaluation_is_neither_signed_nor_recorded(
+    capsys, monkeypatch, pki, tmp_path
+):
     """Issue 33: `sign --evaluation B` on a memo made from A wrote a signature row into B's
     append-only trail. Two documents with the same demo evaluation: only the history tells them
     apart, and the memo's audit anchor names A's."""
@@ -170,16 +232,23 @@ def test_a_memo_of_another_evaluation_is_neither_signed_nor_recorded(capsys, mon
         rows_before = doc.audit_rows()
     unsigned = memo.read_bytes()
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
-    code = main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "--evaluation", str(other)])
+    code = main(
+        ["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "--evaluation", str(other)]
+    )
     err = capsys.readouterr().err
     assert code == 2
-    assert "b.clusterbid is not the evaluation this memo was made from" in err and "nothing was signed" in err
+    assert (
+        "b.clusterbid is not the evaluation this memo was made from" in err
+        and "nothing was signed" in err
+    )
     assert memo.read_bytes() == unsigned
     with EvaluationDocument.open(other) as doc:
         assert doc.audit_rows() == rows_before
 
 
-def test_sign_verb_refusals_exit_2_with_the_message(capsys, monkeypatch, pki, unsigned_memo, memo_file):
+def test_sign_verb_refusals_exit_2_with_the_message(
+    capsys, monkeypatch, pki, unsigned_memo, memo_file
+):
     memo = memo_file(unsigned_memo)
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", "wrong")
     assert main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12)]) == 2
@@ -193,7 +262,9 @@ def test_sign_verb_refusals_exit_2_with_the_message(capsys, monkeypatch, pki, un
     assert "not a PDF" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(shutil.which("pdfsig") is None, reason="poppler-utils (pdfsig) is not installed")
+@pytest.mark.skipif(
+    shutil.which("pdfsig") is None, reason="poppler-utils (pdfsig) is not installed"
+)
 def test_poppler_pdfsig_finds_both_signatures_valid(tmp_path, signed_twice):
     path = tmp_path / "signed.pdf"
     path.write_bytes(signed_twice)
@@ -201,11 +272,16 @@ def test_poppler_pdfsig_finds_both_signatures_valid(tmp_path, signed_twice):
     # pdfsig checks the signature cryptographically; our throw-away CA is not in its NSS store, so its
     # "Certificate Validation" line says the issuer is untrusted: that line is not asserted.
     assert out.count("Signature Validation: Signature is Valid.") == 2
-    assert "Signer Certificate Common Name: Ada Lovelace" in out and "Signer Certificate Common Name: Grace Hopper" in out
+    assert (
+        "Signer Certificate Common Name: Ada Lovelace" in out
+        and "Signer Certificate Common Name: Grace Hopper" in out
+    )
     assert "Total document signed" in out
 
 
-def test_sign_in_place_on_a_full_disk_keeps_the_unsigned_memo(capsys, monkeypatch, pki, unsigned_memo, memo_file):
+def test_sign_in_place_on_a_full_disk_keeps_the_unsigned_memo(
+    capsys, monkeypatch, pki, unsigned_memo, memo_file
+):
     import errno
     import os
 
@@ -218,4 +294,6 @@ def test_sign_in_place_on_a_full_disk_keeps_the_unsigned_memo(capsys, monkeypatc
     monkeypatch.setattr(os, "fsync", no_space)
     assert main(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12)]) == 2
     assert "memo.pdf: could not be written (No space left on device)" in capsys.readouterr().err
-    assert memo.read_bytes() == unsigned_memo and [p.name for p in memo.parent.iterdir()] == ["memo.pdf"]
+    assert memo.read_bytes() == unsigned_memo and [p.name for p in memo.parent.iterdir()] == [
+        "memo.pdf"
+    ]

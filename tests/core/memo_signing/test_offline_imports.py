@@ -39,9 +39,17 @@ print(json.dumps({
 
 def test_network_clients_load_only_when_used_and_are_pyhankos_own():
     env = {"PYTHONPATH": str(REPO / "desktop"), "PATH": ""}
-    done = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
-    assert found == {"verify loads signers": False, "package names": True, "offline": False, "after": True, "stamper": True, "backend": True,
-                     "real modules": "module"}
+    assert found == {
+        "verify loads signers": False,
+        "package names": True,
+        "offline": False,
+        "after": True,
+        "stamper": True,
+        "backend": True,
+        "real modules": "module",
+    }

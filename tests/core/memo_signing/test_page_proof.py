@@ -4,13 +4,14 @@ the inputs again, the bytes differ, and the page images or text name what differ
 
 from __future__ import annotations
 
-import re
-
 import datetime as dt
+import re
 from contextlib import contextmanager
 
 import pypdfium2
 import pytest
+from tests.core.memo_signing import doctoring
+from tests.core.memo_signing.conftest import ADA, GRACE
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.memo import render
@@ -19,8 +20,6 @@ from clusterbid.core.memo.making import make_memo
 from clusterbid.core.memo.page_images import compare_pages
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import INVALID, VALID, verify_memo
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing import doctoring
 
 APPROVERS = (("Ada Lovelace", "CFO"), ("Grace Hopper", "CTO"))
 
@@ -72,7 +71,10 @@ def test_a_later_page_doctored_with_the_version_record_changed_is_invalid_and_na
     result = _verify(pki, doctored)
     assert result.verdict == INVALID
     assert "drawn with other library versions (reportlab 4.2.5 there" in result.page_check
-    assert "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do" in result.page_checked
+    assert (
+        "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do"
+        in result.page_checked
+    )
     named = [p for p in result.problems if p.startswith("page 5: '")]
     assert named and named[0].startswith(
         "page 5: '$1.85' where the inputs render '$2.85', on screen and in print at x "
@@ -176,7 +178,9 @@ def test_a_page_added_before_signing_is_invalid(pki, honest):
     ) in result.problems
 
 
-def test_a_difference_at_a_chart_drawn_by_another_matplotlib_is_indeterminate_elsewhere_invalid(pki):
+def test_a_difference_at_a_chart_drawn_by_another_matplotlib_is_indeterminate_elsewhere_invalid(
+    pki,
+):
     """matplotlib 3.8.4 draws the demo's charts to another size than 3.11.2 (methodology section
     14), so below a chart no tolerance can tell an upgrade from doctoring: not provable here, with
     the version to install. The same mark with matplotlib recorded as here is INVALID."""
@@ -185,7 +189,9 @@ def test_a_difference_at_a_chart_drawn_by_another_matplotlib_is_indeterminate_el
         other = doctoring.overlay_under(_memo(), page=3, box=box)
     result = _verify(pki, other)
     assert result.verdict == "INDETERMINATE" and result.problems == (), result.problems
-    assert any(u.startswith("page 4: ") and "inside or below a chart drawn by matplotlib==3.8.4" in u
-               for u in result.unproven), result.unproven
+    assert any(
+        u.startswith("page 4: ") and "inside or below a chart drawn by matplotlib==3.8.4" in u
+        for u in result.unproven
+    ), result.unproven
     same = _verify(pki, doctoring.overlay_under(_memo(), page=3, box=box))
     assert same.verdict == INVALID and any(p.startswith("page 4: ") for p in same.problems)

@@ -5,13 +5,13 @@ signing is caught on any version."""
 from __future__ import annotations
 
 import pytest
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.tampering import append_page_content
 
 from clusterbid.cli import main
 from clusterbid.core.memo.credentials import load_credentials, load_trust_roots
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.tampering import append_page_content
 
 
 @pytest.fixture(scope="module")
@@ -20,8 +20,23 @@ def exported(tmp_path_factory) -> bytes:
     folder = tmp_path_factory.mktemp("rerender")
     document, memo = folder / "demo.clusterbid", folder / "memo.pdf"
     assert main(["demo", str(document)]) == 0
-    assert main(["memo", str(document), "-o", str(memo), "--approver", "Ada Lovelace, CFO",
-                 "--approver", "Grace Hopper, CTO", "--decision-date", "2026-11-20"]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(document),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--approver",
+                "Grace Hopper, CTO",
+                "--decision-date",
+                "2026-11-20",
+            ]
+        )
+        == 0
+    )
     return memo.read_bytes()
 
 
@@ -32,8 +47,10 @@ def _signed(pki, pdf: bytes) -> bytes:
 
 def test_the_genuine_memo_renders_again_to_the_same_bytes(pki, exported):
     result = verify_memo(_signed(pki, exported), load_trust_roots([pki.ca_pem]))
-    assert result.page_check.startswith("re-rendered from the attached inputs: identical to the memo as "
-                                        f"exported, byte for byte ({len(exported):,} bytes")
+    assert result.page_check.startswith(
+        "re-rendered from the attached inputs: identical to the memo as "
+        f"exported, byte for byte ({len(exported):,} bytes"
+    )
     assert result.ok, result.problems
 
 
@@ -42,27 +59,38 @@ def test_a_later_page_changed_before_signing_is_caught(pki, exported):
     The page-1 text check cannot see it; rendering the inputs again and comparing the pages does."""
     tampered = append_page_content(exported, "Cumulus Compute: cheapest in 100% of samples", page=3)
     result = verify_memo(_signed(pki, tampered), load_trust_roots([pki.ca_pem]))
-    assert "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do" in result.page_checked
+    assert (
+        "page 1 recommends Northwind AI Cloud, H100-SXM, as the attached inputs do"
+        in result.page_checked
+    )
     assert all(report.intact for report in result.signatures)
     assert result.page_check.endswith(": DIFFERENT") and result.verdict == "INVALID"
-    assert any(p.startswith("page 4: its text reads ") and "Cumulus Compute: cheapest in 100% of samples" in p
-               for p in result.problems), result.problems
-    assert any(p.startswith("page 4: '") and ", on screen and in print at x " in p for p in result.problems)
+    assert any(
+        p.startswith("page 4: its text reads ")
+        and "Cumulus Compute: cheapest in 100% of samples" in p
+        for p in result.problems
+    ), result.problems
+    assert any(
+        p.startswith("page 4: '") and ", on screen and in print at x " in p for p in result.problems
+    )
 
 
 def test_inputs_without_the_rendering_record_cannot_prove_the_pages_and_say_so(pki):
     """A memo rendered without the record of its sample count (as memos made before it existed):
     nothing is wrong, but no page can be proven, so the verdict is INDETERMINATE, never VALID."""
+    from tests.core.memo_signing.memo_factory import APPROVERS
+
     from clusterbid.core.demo import demo_evaluation
     from clusterbid.core.memo.render import render_memo
     from clusterbid.core.scoring import score_evaluation
-    from tests.core.memo_signing.memo_factory import APPROVERS
 
     older = render_memo(score_evaluation(demo_evaluation()), approvers=APPROVERS)
     result = verify_memo(_signed(pki, older), load_trust_roots([pki.ca_pem]))
     assert result.problems == () and result.verdict == "INDETERMINATE"
-    assert result.unproven == ("the pages cannot be proven: the attached inputs predate the record of the "
-                               "sample count and evidence lines",)
+    assert result.unproven == (
+        "the pages cannot be proven: the attached inputs predate the record of the "
+        "sample count and evidence lines",
+    )
 
 
 def test_other_library_versions_are_named_and_never_stop_the_render_again():
@@ -76,5 +104,6 @@ def test_other_library_versions_are_named_and_never_stop_the_render_again():
     assert why_not_rerendered(same) is None and version_notes(same) == []
     older = {**same, "rendering": {"samples": 10, "libraries": {**here, "matplotlib": "3.0.0"}}}
     assert why_not_rerendered(older) is None
-    assert version_notes(older) == [f"drawn with other library versions (matplotlib 3.0.0 there, "
-                                    f"{here['matplotlib']} here)"]
+    assert version_notes(older) == [
+        f"drawn with other library versions (matplotlib 3.0.0 there, {here['matplotlib']} here)"
+    ]

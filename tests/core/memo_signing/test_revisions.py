@@ -7,11 +7,11 @@ from io import BytesIO
 import pytest
 from pyhanko.pdf_utils import generic
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+from tests.core.memo_signing.tampering import append_page_content
 
 from clusterbid.core.memo.credentials import load_trust_roots
 from clusterbid.core.memo.signoff import format_verification
 from clusterbid.core.memo.verification import verify_memo
-from tests.core.memo_signing.tampering import append_page_content
 
 
 def _edit_info(pdf: bytes, key: str, value: str) -> bytes:
@@ -27,10 +27,15 @@ def _edit_info(pdf: bytes, key: str, value: str) -> bytes:
 
 @pytest.mark.parametrize("key", ["/Title", "/Author"])
 def test_metadata_edited_after_signing_fails(pki, signed_twice, key):
-    result = verify_memo(_edit_info(signed_twice, key, "Edited after signing"), load_trust_roots([pki.ca_pem]))
+    result = verify_memo(
+        _edit_info(signed_twice, key, "Edited after signing"), load_trust_roots([pki.ca_pem])
+    )
     assert not result.ok
-    assert any(p.startswith(f"document information {key} changed after the first signature")
-               and "became 'Edited after signing'" in p for p in result.problems), result.problems
+    assert any(
+        p.startswith(f"document information {key} changed after the first signature")
+        and "became 'Edited after signing'" in p
+        for p in result.problems
+    ), result.problems
 
 
 def test_each_signature_says_what_was_written_after_it(pki, signed_twice):
@@ -48,4 +53,5 @@ def test_page_content_drawn_in_an_incremental_update_is_named_and_refused(pki, s
     result = verify_memo(append_page_content(signed_twice), load_trust_roots([pki.ca_pem]))
     assert not result.ok
     assert [s.changes_after for s in result.signatures] == [
-        "content, attachments, fields or structure changed (refused)"] * 2
+        "content, attachments, fields or structure changed (refused)"
+    ] * 2

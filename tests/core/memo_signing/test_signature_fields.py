@@ -12,8 +12,10 @@ from clusterbid.core.memo.signoff import SignatureFields, signature_fields
 @pytest.fixture
 def no_page_proof(monkeypatch):
     """Listing fields must not re-render or compare pages: either would fail the test."""
+
     def refuse(*_args, **_kwargs):
         raise AssertionError("the field listing ran the page proof")
+
     monkeypatch.setattr(page_proof, "prove_pages", refuse)
     monkeypatch.setattr(rerender, "rerender_memo", refuse)
 

@@ -9,8 +9,10 @@ import subprocess
 
 import pytest
 
-needs_pdffonts = pytest.mark.skipif(shutil.which("pdffonts") is None,
-                                    reason="poppler-utils (pdffonts) is not installed; apt install poppler-utils")
+needs_pdffonts = pytest.mark.skipif(
+    shutil.which("pdffonts") is None,
+    reason="poppler-utils (pdffonts) is not installed; apt install poppler-utils",
+)
 
 
 def _pdffonts(pdf: bytes) -> subprocess.CompletedProcess:

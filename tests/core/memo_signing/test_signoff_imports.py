@@ -5,16 +5,24 @@ which pyHanko's timestamp client and certificate fetchers import: core/memo/offl
 from __future__ import annotations
 
 from tests.conftest import EXAMPLES
-from tests.core.memo_signing.conftest import ADA
 from tests.core.cli_imports import HEAVY, imported_by
+from tests.core.memo_signing.conftest import ADA
 
 
 def test_verify_loads_the_renderer_only_to_render_the_pages_again(pki, signed_twice, memo_file):
     """A memo recording how it was drawn is rendered again (reportlab, in this process; its charts
     are kept or drawn in the chart worker); never Qt."""
     memo = memo_file(signed_twice)
-    code, packages = imported_by(["verify", str(memo), "--trust", str(pki.ca_pem),
-                                  "--evaluation", str(EXAMPLES / "demo-evaluation.json")])
+    code, packages = imported_by(
+        [
+            "verify",
+            str(memo),
+            "--trust",
+            str(pki.ca_pem),
+            "--evaluation",
+            str(EXAMPLES / "demo-evaluation.json"),
+        ]
+    )
     assert code == 0  # VALID: every check held, so the whole verification path ran
     assert {"pyhanko", "reportlab", "pypdfium2"} <= packages
     loaded = packages & {"PySide6", "shiboken6", "aiohttp"}
@@ -24,12 +32,13 @@ def test_verify_loads_the_renderer_only_to_render_the_pages_again(pki, signed_tw
 def test_verify_of_a_memo_that_cannot_be_rendered_again_loads_no_renderer(pki, memo_file):
     """Inputs without the record of how the pages were drawn cannot be rendered again: no
     renderer, chart library or Qt is loaded (and the pages are reported not proven)."""
-    from clusterbid.core.memo.credentials import load_credentials
-    from clusterbid.core.memo.signing import sign_memo
-    from clusterbid.core.demo import demo_evaluation
-    from clusterbid.core.memo.inputs import build_memo_inputs
-    from clusterbid.core.scoring import score_evaluation
     from tests.core.memo_signing.memo_factory import APPROVERS, stand_in_memo
+
+    from clusterbid.core.demo import demo_evaluation
+    from clusterbid.core.memo.credentials import load_credentials
+    from clusterbid.core.memo.inputs import build_memo_inputs
+    from clusterbid.core.memo.signing import sign_memo
+    from clusterbid.core.scoring import score_evaluation
 
     # No record of how the pages were drawn (as memos made before it): nothing can be rendered.
     inputs = build_memo_inputs(score_evaluation(demo_evaluation()), approvers=APPROVERS)
@@ -41,12 +50,23 @@ def test_verify_of_a_memo_that_cannot_be_rendered_again_loads_no_renderer(pki, m
     assert not loaded, f"`clusterbid verify` imported {sorted(loaded)}"
 
 
-def test_sign_imports_neither_the_models_nor_the_cost_model(pki, unsigned_memo, memo_file,
-                                                            monkeypatch):
+def test_sign_imports_neither_the_models_nor_the_cost_model(
+    pki, unsigned_memo, memo_file, monkeypatch
+):
     memo = memo_file(unsigned_memo)
     monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
-    code, packages = imported_by(["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12),
-                                  "-o", str(memo.with_name("signed.pdf"))])
+    code, packages = imported_by(
+        [
+            "sign",
+            str(memo),
+            "--field",
+            "1",
+            "--p12",
+            str(pki.ada_p12),
+            "-o",
+            str(memo.with_name("signed.pdf")),
+        ]
+    )
     assert code == 0 and memo.with_name("signed.pdf").stat().st_size > len(unsigned_memo)
     loaded = packages & {*HEAVY, "numpy", "pydantic", "pypdfium2", "aiohttp"}
     assert not loaded, f"`clusterbid sign` imported {sorted(loaded)}"

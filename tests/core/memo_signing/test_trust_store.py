@@ -7,6 +7,8 @@ from datetime import timedelta
 
 import pytest
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+from tests.core.memo_signing.conftest import ADA, GRACE
+from tests.core.memo_signing.pki import NOW, Authority
 
 from clusterbid.cli import main
 from clusterbid.core.memo import credentials
@@ -14,8 +16,6 @@ from clusterbid.core.memo.credentials import load_credentials
 from clusterbid.core.memo.signing import sign_memo
 from clusterbid.core.memo.verification import verify_memo
 from clusterbid.core.store import EvaluationDocument
-from tests.core.memo_signing.conftest import ADA, GRACE
-from tests.core.memo_signing.pki import NOW, Authority
 
 
 def _run(capsys, *argv) -> tuple[int, str]:
@@ -25,8 +25,17 @@ def _run(capsys, *argv) -> tuple[int, str]:
 
 
 def _signed_memo(capsys, document, memo, pki) -> None:
-    code, out = _run(capsys, "memo", document, "-o", memo, "--approver", "Ada Lovelace, CFO",
-                     "--approver", "Grace Hopper, CTO")
+    code, out = _run(
+        capsys,
+        "memo",
+        document,
+        "-o",
+        memo,
+        "--approver",
+        "Ada Lovelace, CFO",
+        "--approver",
+        "Grace Hopper, CTO",
+    )
     assert code == 0, out
     once = sign_memo(memo.read_bytes(), "approver-1", load_credentials(pki.ada_p12, ADA[1])).pdf
     memo.write_bytes(sign_memo(once, "approver-2", load_credentials(pki.grace_p12, GRACE[1])).pdf)
@@ -91,21 +100,32 @@ def _sign_with(unsigned: bytes, authority: Authority, tmp_path, monkeypatch, **i
     return sign_memo(unsigned, "approver-1", load_credentials(path, "pw")).pdf
 
 
-@pytest.mark.parametrize("issue, words", [
-    ({"valid_from": NOW - timedelta(days=400), "valid_until": NOW - timedelta(days=2)},
-     "certificate had expired when the signature says it was made"),
-    ({"valid_from": NOW + timedelta(days=10), "valid_until": NOW + timedelta(days=400)},
-     "certificate was not yet valid when the signature says it was made"),
-    ({"signing": False, "commitment": False},
-     "certificate is not a signing certificate (its key usage is not stated"),
-])
+@pytest.mark.parametrize(
+    "issue, words",
+    [
+        (
+            {"valid_from": NOW - timedelta(days=400), "valid_until": NOW - timedelta(days=2)},
+            "certificate had expired when the signature says it was made",
+        ),
+        (
+            {"valid_from": NOW + timedelta(days=10), "valid_until": NOW + timedelta(days=400)},
+            "certificate was not yet valid when the signature says it was made",
+        ),
+        (
+            {"signing": False, "commitment": False},
+            "certificate is not a signing certificate (its key usage is not stated",
+        ),
+    ],
+)
 def test_a_certificate_outside_its_dates_or_not_for_signing_fails_even_when_trusted(
-        tmp_path, monkeypatch, pki, unsigned_memo, issue, words):
+    tmp_path, monkeypatch, pki, unsigned_memo, issue, words
+):
     signed = _sign_with(unsigned_memo, pki.authority, tmp_path, monkeypatch, **issue)
     result = verify_memo(signed, [credentials.load_trust_roots([pki.ca_pem])[0]])
     report = next(r for r in result.signatures if r.field == "approver-1")
-    assert any(words in problem and "approver-1: Ada Lovelace's" in problem for problem in report.problems), \
-        report.problems
+    assert any(
+        words in problem and "approver-1: Ada Lovelace's" in problem for problem in report.problems
+    ), report.problems
     assert not result.ok
 
 
@@ -119,12 +139,16 @@ def test_an_approvers_email_given_on_the_memo_binds_the_certificate_to_it(tmp_pa
 
     ada = Approver.parse("Ada Lovelace, CFO <ada@example.org>")
     assert (ada.name, ada.role, ada.email) == ("Ada Lovelace", "CFO", "ada@example.org")
-    memo = render_memo(score_evaluation(demo_evaluation()), approvers=[ada, Approver.parse("Grace Hopper, CTO")])
+    memo = render_memo(
+        score_evaluation(demo_evaluation()), approvers=[ada, Approver.parse("Grace Hopper, CTO")]
+    )
     roots = credentials.load_trust_roots([pki.ca_pem])
-    for options, address, holds in (({"email": "mallory@example.org"}, "mallory@example.org", False),
-                                    ({"email": "ada@example.org"}, "ada@example.org", True),
-                                    ({"alt_email": "ada@example.org"}, "ada@example.org", True),
-                                    ({"alt_email": "eve@example.org"}, "eve@example.org", False)):
+    for options, address, holds in (
+        ({"email": "mallory@example.org"}, "mallory@example.org", False),
+        ({"email": "ada@example.org"}, "ada@example.org", True),
+        ({"alt_email": "ada@example.org"}, "ada@example.org", True),
+        ({"alt_email": "eve@example.org"}, "eve@example.org", False),
+    ):
         path = pki.authority.write_p12(tmp_path, "Ada Lovelace", "pw", **options)
         signed = sign_memo(memo, "approver-1", load_credentials(path, "pw")).pdf
         problems = verify_memo(signed, roots).problems
@@ -132,8 +156,10 @@ def test_an_approvers_email_given_on_the_memo_binds_the_certificate_to_it(tmp_pa
         if holds:
             assert not wrong, problems
         else:
-            assert wrong == [f"approver-1: the certificate's e-mail is {address}, the memo names "
-                             "ada@example.org for Ada Lovelace"], problems
+            assert wrong == [
+                f"approver-1: the certificate's e-mail is {address}, the memo names "
+                "ada@example.org for Ada Lovelace"
+            ], problems
 
 
 def test_an_approver_email_must_be_an_address_in_angle_brackets():
@@ -142,7 +168,10 @@ def test_an_approver_email_must_be_an_address_in_angle_brackets():
 
     with pytest.raises(InputError, match="give the e-mail as <name@example.org> at the end"):
         Approver.parse("Ada Lovelace, CFO <ada at example>")
-    assert Approver.parse("Ada Lovelace, Chief Financial Officer, EMEA").role == "Chief Financial Officer, EMEA"
+    assert (
+        Approver.parse("Ada Lovelace, Chief Financial Officer, EMEA").role
+        == "Chief Financial Officer, EMEA"
+    )
 
 
 def test_a_bundle_holding_a_certificate_already_trusted_adds_nothing(capsys, tmp_path, pki):

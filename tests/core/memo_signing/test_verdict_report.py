@@ -8,9 +8,9 @@ from io import BytesIO
 
 import pypdfium2
 from reportlab.pdfgen import canvas
+from tests.core.memo_signing import doctoring
 
 from clusterbid.cli import main
-from tests.core.memo_signing import doctoring
 
 
 def _blank_page() -> bytes:

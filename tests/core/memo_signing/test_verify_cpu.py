@@ -25,8 +25,9 @@ BOUND_TIMES_ANCHOR = 20.0
 
 
 def _child_cpu(args: list[str], env: dict[str, str]) -> float:
-    process = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     _pid, status, usage = os.wait4(process.pid, 0)
     stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
     if process.stderr:
@@ -35,8 +36,9 @@ def _child_cpu(args: list[str], env: dict[str, str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def test_verify_cpu_seconds_stay_within_twenty_times_the_numpy_import(pki, signed_twice, memo_file,
-                                                                      tmp_path):
+def test_verify_cpu_seconds_stay_within_twenty_times_the_numpy_import(
+    pki, signed_twice, memo_file, tmp_path
+):
     memo = memo_file(signed_twice)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env.update({"PYTHONPATH": str(REPO / "desktop"), "PYTHONPYCACHEPREFIX": str(tmp_path / "pyc")})
@@ -48,5 +50,6 @@ def test_verify_cpu_seconds_stay_within_twenty_times_the_numpy_import(pki, signe
     verified = min(_child_cpu(verify, env) for _ in range(2))
     assert verified <= BOUND_TIMES_ANCHOR * anchor, (
         f"verify used {verified:.2f} CPU s = {verified / anchor:.1f}x the numpy import "
-        f"({anchor:.3f} CPU s); the bound is {BOUND_TIMES_ANCHOR:.0f}x")
+        f"({anchor:.3f} CPU s); the bound is {BOUND_TIMES_ANCHOR:.0f}x"
+    )
     print(f"verify {verified:.2f} CPU s = {verified / anchor:.1f}x the anchor ({anchor:.3f} CPU s)")

@@ -5,13 +5,13 @@ words, exit 2, nothing written), the change one audited edit, and the figures fo
 from __future__ import annotations
 
 import pytest
+from tests.conftest import EXAMPLES
 
 from clusterbid.cli import main
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.operations.plan_inputs import PlanInputError, with_plan_inputs
-from tests.conftest import EXAMPLES
 
 
 def _rows(path) -> list:
@@ -19,12 +19,27 @@ def _rows(path) -> list:
         return list(document.audit_rows())
 
 
-def test_set_writes_one_audited_edit_and_prices_payment_terms_with_the_buyers_figures(tmp_path, capsys):
+def test_set_writes_one_audited_edit_and_prices_payment_terms_with_the_buyers_figures(
+    tmp_path, capsys
+):
     path = tmp_path / "demo.clusterbid"
     assert main(["demo", str(path)]) == 0
     before = _rows(path)
-    assert main(["plan", str(path), "--set", "cost_of_capital_percent_per_year=12",
-                 "--set", "baseline_payment_days=45", "--user", "officer"]) == 0
+    assert (
+        main(
+            [
+                "plan",
+                str(path),
+                "--set",
+                "cost_of_capital_percent_per_year=12",
+                "--set",
+                "baseline_payment_days=45",
+                "--user",
+                "officer",
+            ]
+        )
+        == 0
+    )
     assert "Changed Cost of capital, Your usual payment terms" in capsys.readouterr().out
     after = _rows(path)
     assert len(after) == len(before) + 1 and after[-1].action == audit.SET_WORKLOAD
@@ -72,6 +87,8 @@ def test_an_empty_value_clears_the_input_to_its_default_and_a_serving_evaluation
     assert edited.workload.baseline_payment_days == 60
     with pytest.raises(PlanInputError) as refused:
         with_plan_inputs(serving, {"cost_of_capital_percent_per_year": "-1"})
-    assert refused.value.by_field == {"cost_of_capital_percent_per_year": "Input should be greater than or equal to 0"}
+    assert refused.value.by_field == {
+        "cost_of_capital_percent_per_year": "Input should be greater than or equal to 0"
+    }
     with pytest.raises(Exception, match="not a plan input of this evaluation"):
         with_plan_inputs(serving, {"deadline": "2027-01-01"})  # a serving workload has no deadline

@@ -11,8 +11,9 @@ from clusterbid.operations.progress import NEVER_CANCELLED, CancelFlag, Cancelle
 
 def test_a_cancel_during_the_draws_skips_the_tipping_points(monkeypatch):
     token, heard, analysed = CancelFlag(), [], []
-    monkeypatch.setattr("clusterbid.core.uncertainty.analyse_sensitivity",
-                        lambda *args: analysed.append(args))
+    monkeypatch.setattr(
+        "clusterbid.core.uncertainty.analyse_sensitivity", lambda *args: analysed.append(args)
+    )
 
     def progress(fraction: float, message: str = "") -> None:
         heard.append(message)

@@ -86,7 +86,10 @@ def test_invite_judge_merge_status_and_consensus(tmp_path, capsys):
     trail = capsys.readouterr().out
     assert "panel_consensus weight of Net plan cost\n" in trail  # the row's target, in words
     # Ana 40 of 40+8+5+5+3+4+5 = 57.14%, Ben 80 of 110 = 72.73%; the median of two is their mean.
-    assert "consensus on the weight of Net plan cost, 64.9% of the total (the median accepted); 1 dissent" in trail
+    assert (
+        "consensus on the weight of Net plan cost, 64.9% of the total (the median accepted); 1 "
+        "dissent" in trail
+    )
     # Every policy weight is judged, the third-party provider rating's (issue 39) among them: 9.
     assert "merged Ana Ruiz's judgement (9 weights, 0 scores, 0 notes, 1 questions)" in trail
     assert main(["panel", "merge", str(lead), str(lead)]) == 2

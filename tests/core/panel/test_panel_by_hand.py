@@ -14,9 +14,10 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from tests.core.panel.builders import BIDS, SAMPLES
+from tests.core.panel.builders import make_panel as _make_panel
 
 from clusterbid.operations import panel
-from tests.core.panel.builders import BIDS, SAMPLES, make_panel as _make_panel
 
 
 @pytest.fixture(scope="module")
@@ -132,6 +133,7 @@ def test_chens_tipping_points_by_hand(merged):
     )  # prime 1 and cumulus .5 held
     assert "Technical approach" not in chen  # his only weight: nothing to trade it against
     assert (
-        "Chen Li ranks Cumulus Compute, H100-SXM first; Hyperscale Prime, H100-SXM would rank first "
+        "Chen Li ranks Cumulus Compute, H100-SXM first; Hyperscale Prime, H100-SXM would rank "
+        "first "
         "were"
     ) in view.text()

@@ -8,14 +8,14 @@ import json
 
 import pypdfium2 as pdfium
 from pyhanko.pdf_utils.reader import PdfFileReader
+from tests.core.panel.builders import make_panel
+from tests.gui.test_no_codes_where_officers_read import _codes
 
 from clusterbid.cli import main
 from clusterbid.core.comparison_table import KeptTableDocument
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.operations import panel
-from tests.core.panel.builders import make_panel
-from tests.gui.test_no_codes_where_officers_read import _codes
 
 SAMPLES = "300"
 
@@ -71,14 +71,15 @@ def test_the_panel_page_says_who_agreed_and_how_disputes_were_settled(tmp_path, 
     assert "Technical approach score of northwind-ib" in text
     assert "agreed: 6.0 of 10. Scored again in the meeting" in text
     assert (
-        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9"
-        in text
+        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review "
+        "supports 9" in text
     )
     page = text[text.index("Evaluation panel") :]
     assert _codes([("panel page", page), ("panel status", panel.status(lead, 300).text())]) == []
     inputs = _inputs(memo)
     assert inputs["rendering"]["panel"]["dissent"] == [
-        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review supports 9"
+        "Ana Ruiz dissents on the Technical approach score of northwind-ib: the design review "
+        "supports 9"
     ]
     capsys.readouterr()
     main(["verify", str(memo)])  # unsigned: not VALID, but its pages are proven against a re-render

@@ -176,8 +176,9 @@ def test_a_judgement_rewritten_in_the_file_is_refused(invited):
 
 def test_a_countersigned_judgement_is_merged_as_signed(invited, tmp_path, monkeypatch, capsys):
     """Each copy keeps its own trail; an evaluator with a key signs their judgement in it."""
-    from clusterbid.cli import main
     from tests.core.memo_signing.pki import Authority
+
+    from clusterbid.cli import main
 
     lead, copies = invited
     panel.judge(copies[0], weights=["Net plan cost=55"])

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from tests.conftest import bid_dict
+
 from clusterbid.core.bid import Bid
 from clusterbid.core.serving_workload import InferenceWorkload
-from tests.conftest import bid_dict
 
 # Llama-3-70B shape: 80 layers, 8 KV heads of dimension 128; bf16 KV cache ->
 # 2 (K and V) x 80 x 8 x 128 x 2 bytes = 327,680 bytes per token.
@@ -37,17 +38,36 @@ def serving_workload(**overrides) -> InferenceWorkload:
     return InferenceWorkload.model_validate(serving_dict(**overrides))
 
 
-def serving_bid_dict(bid_id: str = "s1", gpu: str = "H100-SXM", price: str = "3.00", **sections) -> dict:
+def serving_bid_dict(
+    bid_id: str = "s1", gpu: str = "H100-SXM", price: str = "3.00", **sections
+) -> dict:
     """Serving-grade nodes: one 100G TCP NIC per 8-GPU node, a one-node contiguous block."""
     data = bid_dict(
         bid_id,
-        capacity={"gpu_model": gpu, "gpus_offered": 512, "gpus_per_node": 8, "largest_contiguous_block_gpus": 8},
-        fabric={"technology": "TCP-Ethernet", "nics_per_node": 1, "nic_line_rate_gbit_s": 100, "gpudirect_rdma": False},
-        topology={"kind": "fat-tree", "oversubscription_ratio": 1, "leaf_domain_gpus": 8, "nvlink_domain_gpus": 8},
+        capacity={
+            "gpu_model": gpu,
+            "gpus_offered": 512,
+            "gpus_per_node": 8,
+            "largest_contiguous_block_gpus": 8,
+        },
+        fabric={
+            "technology": "TCP-Ethernet",
+            "nics_per_node": 1,
+            "nic_line_rate_gbit_s": 100,
+            "gpudirect_rdma": False,
+        },
+        topology={
+            "kind": "fat-tree",
+            "oversubscription_ratio": 1,
+            "leaf_domain_gpus": 8,
+            "nvlink_domain_gpus": 8,
+        },
         terms={"price_per_gpu_hour": price, "currency": "USD"},
     )
     for section, changes in sections.items():
-        data[section] = {**data.get(section, {}), **changes} if isinstance(changes, dict) else changes
+        data[section] = (
+            {**data.get(section, {}), **changes} if isinstance(changes, dict) else changes
+        )
     return data
 
 

@@ -9,12 +9,12 @@ import json
 import math
 
 import pytest
+from tests.conftest import EXAMPLES
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.serving_scoring import score_serving_evaluation
-from tests.conftest import EXAMPLES
 
 PEAK_REQUESTS, OUTPUT_TOKENS, PERCENTILE, TARGET_S = 120.0, 600, 0.90, 1.0
 
@@ -37,7 +37,11 @@ def _wait_s(servers: int, rate: float, service_s: float) -> float:
     """Wait that 90% of arrivals stay within: P(W > t) = C exp(-(c - a) t / S)."""
     load = rate * service_s
     chance = _erlang_c(servers, load)
-    return 0.0 if chance <= 1 - PERCENTILE else service_s / (servers - load) * math.log(chance / (1 - PERCENTILE))
+    return (
+        0.0
+        if chance <= 1 - PERCENTILE
+        else service_s / (servers - load) * math.log(chance / (1 - PERCENTILE))
+    )
 
 
 def _served(card):
@@ -47,28 +51,44 @@ def _served(card):
 def test_the_fleet_carries_the_margined_peak_with_one_replica_down_by_hand():
     card = score_serving_evaluation(_demo())  # defaults: +20% forecast margin, N+1
     for e in _served(card):
-        service = (e.ttft_ms - e.tpot_ms) / 1000 + OUTPUT_TOKENS * e.tpot_ms / 1000  # prefill + every token
-        assert e.replicas_for_mean == math.ceil(PEAK_REQUESTS * OUTPUT_TOKENS / e.replica_tokens_per_s)
-        assert e.replicas - 1 >= math.ceil(1.2 * PEAK_REQUESTS * OUTPUT_TOKENS / e.replica_tokens_per_s)
+        service = (
+            e.ttft_ms - e.tpot_ms
+        ) / 1000 + OUTPUT_TOKENS * e.tpot_ms / 1000  # prefill + every token
+        assert e.replicas_for_mean == math.ceil(
+            PEAK_REQUESTS * OUTPUT_TOKENS / e.replica_tokens_per_s
+        )
+        assert e.replicas - 1 >= math.ceil(
+            1.2 * PEAK_REQUESTS * OUTPUT_TOKENS / e.replica_tokens_per_s
+        )
         # With the spare replica down, the margined peak (144 req/s) meets the P90 first-token target.
         wait = _wait_s((e.replicas - 1) * e.batch, 1.2 * PEAK_REQUESTS, service)
         assert e.ttft_ms / 1000 + wait <= TARGET_S * 1.01
         assert e.queue_wait_ms / 1000 == pytest.approx(wait, rel=0.05, abs=0.002)
-        assert e.slot_utilisation == pytest.approx(PEAK_REQUESTS * service / (e.replicas * e.batch), rel=1e-6)
+        assert e.slot_utilisation == pytest.approx(
+            PEAK_REQUESTS * service / (e.replicas * e.batch), rel=1e-6
+        )
         assert e.gpus_needed == e.replicas * e.tensor_parallel
         assert e.gpus_billed == math.ceil(e.gpus_needed / 8) * 8
-        assert e.monthly_cost == pytest.approx(e.gpus_billed * 730 * e.price_per_gpu_hour, rel=1e-12)
+        assert e.monthly_cost == pytest.approx(
+            e.gpus_billed * 730 * e.price_per_gpu_hour, rel=1e-12
+        )
         assert e.slot_utilisation < 0.85  # the issue's 97-98% busy fleets are gone
 
 
 def test_n_plus_one_adds_exactly_one_replica_and_no_margin_brings_back_the_busy_fleet():
-    bare = {s.bid.id: s.estimate for s in score_serving_evaluation(
-        _demo(forecast_margin_percent=0, spare_replicas=0)).ranked}
-    spare = {s.bid.id: s.estimate for s in score_serving_evaluation(
-        _demo(forecast_margin_percent=0, spare_replicas=1)).ranked}
+    bare = {
+        s.bid.id: s.estimate
+        for s in score_serving_evaluation(_demo(forecast_margin_percent=0, spare_replicas=0)).ranked
+    }
+    spare = {
+        s.bid.id: s.estimate
+        for s in score_serving_evaluation(_demo(forecast_margin_percent=0, spare_replicas=1)).ranked
+    }
     for bid_id, e in bare.items():
         assert spare[bid_id].replicas == e.replicas + 1
-        assert spare[bid_id].queue_wait_ms == pytest.approx(e.queue_wait_ms, rel=1e-9)  # the spare is not counted
+        assert spare[bid_id].queue_wait_ms == pytest.approx(
+            e.queue_wait_ms, rel=1e-9
+        )  # the spare is not counted
         assert e.slot_utilisation > 0.95  # sized to the stated peak alone: almost every slot busy
 
 
@@ -86,6 +106,10 @@ def test_the_approval_is_the_fleet_at_the_buyers_percentile(percentile):
     printed = printed_serving_results(card)["bids"][chosen.bid.id]
     approved = max(bill, chosen.monthly_cost)
     assert float(printed["approval_monthly_cost"]) == pytest.approx(approved, abs=0.005)
-    data = {"evaluation": card.evaluation.model_dump(mode="json"),
-            "results": printed_serving_results(card)}
-    assert f"USD {float(printed['approval_monthly_cost']):,.2f} a month" in approval_terms(data, "0" * 64)
+    data = {
+        "evaluation": card.evaluation.model_dump(mode="json"),
+        "results": printed_serving_results(card),
+    }
+    assert f"USD {float(printed['approval_monthly_cost']):,.2f} a month" in approval_terms(
+        data, "0" * 64
+    )

@@ -13,7 +13,9 @@ from clusterbid.core.serving_scoring import score_serving_evaluation
 
 def _scorecard(workload: dict, *bids: dict):
     return score_serving_evaluation(
-        Evaluation.model_validate({"title": "t", "workload": workload, "bids": list(bids) or [serving_bid_dict()]})
+        Evaluation.model_validate(
+            {"title": "t", "workload": workload, "bids": list(bids) or [serving_bid_dict()]}
+        )
     )
 
 
@@ -25,7 +27,10 @@ def test_a_kv_cache_larger_than_hbm_at_batch_one_is_named_and_the_bid_is_not_sco
     assert score.rank is None and score.weighted_score is None
     [gate] = score.estimate.gates
     assert gate.code == "kv_cache_exceeds_hbm"
-    assert "100,600 tokens needs 33.0 GB" in gate.message and "2.0 GB of usable HBM remain" in gate.message
+    assert (
+        "100,600 tokens needs 33.0 GB" in gate.message
+        and "2.0 GB of usable HBM remain" in gate.message
+    )
     bid_json = serving_scorecard_to_json(card)["bids"][0]
     assert bid_json["figures"] is None and bid_json["gates"]["passed"] is False
     assert "CANNOT SERVE" in format_serving_table(card)
@@ -42,7 +47,9 @@ def test_latency_targets_no_gpu_can_meet_are_named_with_the_best_it_can_do():
 
 
 def test_a_bid_too_small_for_the_peak_is_shown_unable_to_serve():
-    small = serving_bid_dict("small", capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8})
+    small = serving_bid_dict(
+        "small", capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8}
+    )
     card = _scorecard(serving_dict(peak_requests_per_s=500, average_requests_per_s=100), small)
     [gate] = card.scores[0].estimate.gates
     assert gate.code == "not_enough_gpus" and "the offer holds 8" in gate.message
@@ -56,13 +63,18 @@ def test_fp8_on_a_gpu_without_fp8_tensor_cores_is_gated():
 @pytest.mark.parametrize(
     ("overrides", "words"),
     [
-        ({"average_requests_per_s": 20}, "average_requests_per_s (20) cannot exceed peak_requests_per_s (10)"),
+        (
+            {"average_requests_per_s": 20},
+            "average_requests_per_s (20) cannot exceed peak_requests_per_s (10)",
+        ),
         ({"kv_cache_bytes_per_token": 1000}, "not both"),
         ({"kv_heads": None}, "give kv_heads and head_dim"),
         ({"tensor_parallel": 3}, "tensor_parallel must be one of 1, 2, 4, 8"),
         # 405B in BF16 = 810 GB; the largest GPU (GB200, 186 GB x 0.9 = 167.4 GB) needs TP8.
-        ({"total_params_billions": 405, "precision": "bf16", "tensor_parallel": 2},
-         "raise tensor_parallel to at least 8"),
+        (
+            {"total_params_billions": 405, "precision": "bf16", "tensor_parallel": 2},
+            "raise tensor_parallel to at least 8",
+        ),
     ],
 )
 def test_inconsistent_workloads_are_refused_with_the_rule(overrides, words):

@@ -61,16 +61,24 @@ def test_the_reserved_base_and_burst_hours_are_the_cheapest_plan_by_hand():
     at_base, at_peak = _gpus_at(e, base_rate), _gpus_at(e, PEAK)
     assert at_peak == e.gpus_billed and at_base < at_peak  # the profile leaves room to burst
     off_hours, peak_hours = HOURS * 20 / 24, HOURS * 4 / 24
-    bills = {r: PRICE * r * HOURS + BURST * (off_hours * max(0, at_base - r) + peak_hours * max(0, at_peak - r))
-             for r in (0, at_base, at_peak)}
+    bills = {
+        r: PRICE * r * HOURS
+        + BURST * (off_hours * max(0, at_base - r) + peak_hours * max(0, at_peak - r))
+        for r in (0, at_base, at_peak)
+    }
     reserved = min(bills, key=lambda r: (bills[r], -r))
     assert reserved == at_base  # 4 h at peak on demand beats reserving the peak all month
     assert e.reserved_gpus == reserved
     assert e.burst_gpu_hours == pytest.approx(peak_hours * (at_peak - at_base), rel=1e-12)
     assert e.monthly_cost == pytest.approx(bills[reserved], rel=1e-12)
-    assert e.cost_per_million_tokens == pytest.approx(bills[reserved] / (AVERAGE * OUTPUT * HOURS * 3600) * 1e6)
+    assert e.cost_per_million_tokens == pytest.approx(
+        bills[reserved] / (AVERAGE * OUTPUT * HOURS * 3600) * 1e6
+    )
     flat = _estimate(burst=None, peak_hours_per_day=PEAK_HOURS).bids[0]
-    assert flat.monthly_cost == pytest.approx(PRICE * at_peak * HOURS) and flat.reserved_gpus == at_peak
+    assert (
+        flat.monthly_cost == pytest.approx(PRICE * at_peak * HOURS)
+        and flat.reserved_gpus == at_peak
+    )
 
 
 def test_a_dear_burst_price_reserves_the_peak_and_without_a_profile_nothing_bursts():
@@ -83,41 +91,70 @@ def test_a_dear_burst_price_reserves_the_peak_and_without_a_profile_nothing_burs
 
 def test_a_commitment_floors_the_reserved_hours():
     # 20,000 GPU-hours a month committed over 12 months: the reserved base bills at least that.
-    w = serving_workload(peak_requests_per_s=PEAK, average_requests_per_s=AVERAGE, peak_hours_per_day=PEAK_HOURS)
-    terms = dict(NO_FEES, burst_price_per_gpu_hour=f"{BURST:.2f}", committed_gpu_hours=240_000,
-                 billing="committed-gpu-hours", term_months=12)
+    w = serving_workload(
+        peak_requests_per_s=PEAK, average_requests_per_s=AVERAGE, peak_hours_per_day=PEAK_HOURS
+    )
+    terms = dict(
+        NO_FEES,
+        burst_price_per_gpu_hour=f"{BURST:.2f}",
+        committed_gpu_hours=240_000,
+        billing="committed-gpu-hours",
+        term_months=12,
+    )
     e = estimate_serving(w, [serving_bid("s1", price=f"{PRICE:.2f}", terms=terms)]).bids[0]
     assert e.monthly_cost >= PRICE * 20_000 - 1e-6
-    assert e.monthly_cost == pytest.approx(PRICE * max(e.reserved_gpus * HOURS, 20_000) + BURST * e.burst_gpu_hours)
+    assert e.monthly_cost == pytest.approx(
+        PRICE * max(e.reserved_gpus * HOURS, 20_000) + BURST * e.burst_gpu_hours
+    )
 
 
 def test_an_hourly_shape_prices_each_hour():
     # 20 req/s for 2 hours, 12 for 6, 3.2 for 16: mean (40 + 72 + 51.2) / 24 = 6.8.
     shape = [1.0] * 2 + [0.6] * 6 + [0.16] * 16
-    w_levels = traffic_levels(serving_workload(peak_requests_per_s=PEAK, average_requests_per_s=6.8,
-                                               hourly_share_of_peak=shape))
+    w_levels = traffic_levels(
+        serving_workload(
+            peak_requests_per_s=PEAK, average_requests_per_s=6.8, hourly_share_of_peak=shape
+        )
+    )
     assert [s for s, _ in w_levels] == [0.16, 0.6, 1.0]
     assert [h for _, h in w_levels] == pytest.approx([16 / 24, 6 / 24, 2 / 24])
     est = estimate_serving(
-        serving_workload(peak_requests_per_s=PEAK, average_requests_per_s=6.8, hourly_share_of_peak=shape),
-        [serving_bid("s1", price=f"{PRICE:.2f}", terms=dict(NO_FEES, burst_price_per_gpu_hour=f"{BURST:.2f}"))])
+        serving_workload(
+            peak_requests_per_s=PEAK, average_requests_per_s=6.8, hourly_share_of_peak=shape
+        ),
+        [
+            serving_bid(
+                "s1",
+                price=f"{PRICE:.2f}",
+                terms=dict(NO_FEES, burst_price_per_gpu_hour=f"{BURST:.2f}"),
+            )
+        ],
+    )
     e = est.bids[0]
     needs = {share: _gpus_at(e, share * PEAK) for share in (0.16, 0.6, 1.0)}
     hours = {0.16: HOURS * 16 / 24, 0.6: HOURS * 6 / 24, 1.0: HOURS * 2 / 24}
-    bills = {r: PRICE * r * HOURS + BURST * sum(h * max(0, needs[s] - r) for s, h in hours.items())
-             for r in (0, *needs.values())}
+    bills = {
+        r: PRICE * r * HOURS + BURST * sum(h * max(0, needs[s] - r) for s, h in hours.items())
+        for r in (0, *needs.values())
+    }
     reserved = min(bills, key=lambda r: (bills[r], -r))
-    assert (e.reserved_gpus, e.monthly_cost) == (reserved, pytest.approx(bills[reserved], rel=1e-12))
+    assert (e.reserved_gpus, e.monthly_cost) == (
+        reserved,
+        pytest.approx(bills[reserved], rel=1e-12),
+    )
 
 
-@pytest.mark.parametrize("profile, words", [
-    ({"peak_hours_per_day": 10}, "already averages"),
-    ({"hourly_share_of_peak": [1.0] * 23}, "needs 24 values"),
-    ({"hourly_share_of_peak": [0.5] * 24}, "largest value must be 1"),
-    ({"hourly_share_of_peak": [1.0] + [1.5] + [0.2] * 22}, "hour 1 is 1.5"),
-    ({"hourly_share_of_peak": [1.0] * 24}, "set the average to 20"),
-    ({"hourly_share_of_peak": [1.0] * 24, "peak_hours_per_day": 3}, "not both"),
-])
+@pytest.mark.parametrize(
+    "profile, words",
+    [
+        ({"peak_hours_per_day": 10}, "already averages"),
+        ({"hourly_share_of_peak": [1.0] * 23}, "needs 24 values"),
+        ({"hourly_share_of_peak": [0.5] * 24}, "largest value must be 1"),
+        ({"hourly_share_of_peak": [1.0] + [1.5] + [0.2] * 22}, "hour 1 is 1.5"),
+        ({"hourly_share_of_peak": [1.0] * 24}, "set the average to 20"),
+        ({"hourly_share_of_peak": [1.0] * 24, "peak_hours_per_day": 3}, "not both"),
+    ],
+)
 def test_a_profile_that_contradicts_the_rates_is_refused_in_words(profile, words):
     with pytest.raises(ValueError, match=words):
         serving_workload(peak_requests_per_s=PEAK, average_requests_per_s=AVERAGE, **profile)
@@ -135,5 +172,7 @@ def test_the_monte_carlo_bills_each_draw_over_the_profile(monkeypatch):
     # And with spread, a dearer draw still bills the base plus burst, below the all-reserved bill.
     monkeypatch.undo()
     bursting = mc.serving_uncertainty(estimates, samples=400).bands[0]
-    reserved = mc.serving_uncertainty(_estimate(burst=None, peak_hours_per_day=PEAK_HOURS), samples=400).bands[0]
+    reserved = mc.serving_uncertainty(
+        _estimate(burst=None, peak_hours_per_day=PEAK_HOURS), samples=400
+    ).bands[0]
     assert all(b < r for b, r in zip(bursting.monthly_cost, reserved.monthly_cost))

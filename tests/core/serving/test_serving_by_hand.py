@@ -33,7 +33,9 @@ def test_batch_one_decode_is_effective_hbm_bandwidth_over_weight_bytes():
     # 70e9 params x 1 byte (FP8) read once per token; a 1-byte-per-token KV cache is negligible.
     # tokens/s = 3.35e12 x 0.7 / 70e9 = 33.5; compute at batch 1 needs only
     # 2 x 70e9 / (1,979e12 x 0.5) = 0.14 ms, so the step is memory-bound.
-    workload = serving_workload(tensor_parallel=1, kv_heads=None, head_dim=None, kv_cache_bytes_per_token=1)
+    workload = serving_workload(
+        tensor_parallel=1, kv_heads=None, head_dim=None, kv_cache_bytes_per_token=1
+    )
     _, grid = _grid(workload, serving_bid())
     decode_step = grid.step_s[0, 0, 0]
     assert 1.0 / decode_step == pytest.approx(H100_EFFECTIVE_BW / 70e9, rel=1e-6)
@@ -52,13 +54,21 @@ def test_larger_batches_raise_throughput_until_compute_binds():
     # and the rate the ceiling 1 / 201.82 us = 4,954.9 output tokens/s (not the 5,151 of
     # compute alone).
     workload = serving_workload(
-        total_params_billions=8, precision="bf16", tensor_parallel=1, kv_heads=None, head_dim=None,
-        kv_cache_bytes_per_token=16_384, prompt_tokens=1000, output_tokens=200,
+        total_params_billions=8,
+        precision="bf16",
+        tensor_parallel=1,
+        kv_heads=None,
+        head_dim=None,
+        kv_cache_bytes_per_token=16_384,
+        prompt_tokens=1000,
+        output_tokens=200,
     )
     _, grid = _grid(workload, serving_bid())
     decode_rate = grid.batch[0, 0, :] / grid.step_s[0, 0, :]
     weight_read_bound = grid.weights_read_s[0, 0, :] >= grid.compute_s[0, 0, :]
-    assert weight_read_bound[:35].all() and not weight_read_bound[35:].any()  # batches 1..35, then 36..
+    assert (
+        weight_read_bound[:35].all() and not weight_read_bound[35:].any()
+    )  # batches 1..35, then 36..
     assert np.all(np.diff(decode_rate[:35]) > 0)
     kv_read = 16_384 * 1_100 / H100_EFFECTIVE_BW
     ceiling = 1 / (2 * 8e9 * 6 / (989e12 * 0.5) + kv_read)
@@ -116,7 +126,9 @@ def test_a_model_that_does_not_fit_one_gpu_forces_tensor_parallelism_and_the_cos
     e = estimate_serving(workload, [serving_bid()]).bids[0]
     assert e.passes_gates and e.tensor_parallel >= 2
     assert e.gpus_needed == e.replicas * e.tensor_parallel
-    forced = estimate_serving(serving_workload(precision="bf16", tensor_parallel=1), [serving_bid()]).bids[0]
+    forced = estimate_serving(
+        serving_workload(precision="bf16", tensor_parallel=1), [serving_bid()]
+    ).bids[0]
     assert not forced.passes_gates and forced.cost_per_million_tokens is None
     [gate] = forced.gates
     assert gate.code == "weights_exceed_hbm"
@@ -131,7 +143,9 @@ def test_tensor_parallelism_inside_nvlink_costs_latency_and_bandwidth_per_layer(
     workload = serving_workload(tensor_parallel=8)
     _, grid = _grid(workload, serving_bid())
     message = (1 + 1000 / 600) * (70e9 / 960) ** 0.5 * 2
-    assert grid.comm_s[0, 0, 0] == pytest.approx(160 * (20e-6 + 2 * 7 / 8 * message / 360e9), rel=1e-9)
+    assert grid.comm_s[0, 0, 0] == pytest.approx(
+        160 * (20e-6 + 2 * 7 / 8 * message / 360e9), rel=1e-9
+    )
     assert grid.comm_s[0, 0, 0] == pytest.approx(3.2354e-3, rel=1e-4)
     assert grid.fabric_comm_s[0, 0, 0] == 0.0
 
@@ -144,12 +158,19 @@ def test_tensor_parallelism_across_nodes_pays_fabric_latency_per_pass():
     workload = serving_workload(tensor_parallel=16, tpot_target_ms=100)
     ib = serving_bid(
         capacity={"largest_contiguous_block_gpus": 512},
-        fabric={"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True},
+        fabric={
+            "technology": "IB-NDR400",
+            "nics_per_node": 8,
+            "nic_line_rate_gbit_s": 400,
+            "gpudirect_rdma": True,
+        },
         topology={"leaf_domain_gpus": 512},
     )
     _, grid = _grid(workload, ib)
     message = (1 + 1000 / 600) * (70e9 / 960) ** 0.5 * 2
-    assert grid.fabric_comm_s[0, 0, 0] == pytest.approx(160 * (20e-6 + message / 8 / 47e9), rel=1e-9)
+    assert grid.fabric_comm_s[0, 0, 0] == pytest.approx(
+        160 * (20e-6 + message / 8 / 47e9), rel=1e-9
+    )
     assert grid.fabric_comm_s[0, 0, 0] == pytest.approx(3.219e-3, rel=1e-3)
     assert estimate_serving(workload, [ib]).bids[0].tp_fabric_latency_ms > 3.2
     # The serving-grade bid has a one-node block: a 16-GPU replica cannot be placed.

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from serving_builders import serving_bid_dict, serving_dict
+from tests.conftest import EXAMPLES, evaluation_dict
 
 from clusterbid.cli import main
 from clusterbid.core.documents import parse_model, read_model
@@ -15,7 +16,6 @@ from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.workload import Workload
 from clusterbid.core.workloads import is_serving
-from tests.conftest import EXAMPLES, evaluation_dict
 
 DEMO = EXAMPLES / "demo-serving-evaluation.json"
 
@@ -29,14 +29,20 @@ def test_training_json_without_kind_still_loads_as_a_training_run():
 
 def test_an_unknown_workload_kind_and_a_bad_field_are_named_without_the_tag():
     with pytest.raises(InputError, match="workload kind must be 'training' or 'inference'"):
-        parse_model(Evaluation, json.dumps(evaluation_dict(workload={**serving_dict(), "kind": "batch"})), "e.json")
+        parse_model(
+            Evaluation,
+            json.dumps(evaluation_dict(workload={**serving_dict(), "kind": "batch"})),
+            "e.json",
+        )
     missing_layers = {k: v for k, v in serving_dict().items() if k != "num_layers"}
     with pytest.raises(InputError, match=r"  - workload\.num_layers: Field required"):
         parse_model(Evaluation, json.dumps(evaluation_dict(workload=missing_layers)), "e.json")
 
 
 def test_the_training_scorer_refuses_a_serving_evaluation_with_words():
-    evaluation = Evaluation.model_validate(evaluation_dict(workload=serving_dict(), bids=[serving_bid_dict()]))
+    evaluation = Evaluation.model_validate(
+        evaluation_dict(workload=serving_dict(), bids=[serving_bid_dict()])
+    )
     assert is_serving(evaluation)
     with pytest.raises(InputError, match="cost per million output tokens"):
         score_evaluation(evaluation)
@@ -52,11 +58,17 @@ def test_the_demo_h200_beats_the_cheaper_h100_and_the_ib_cluster_is_flagged(caps
     # ... dearer per token on the decision's basis (issue 31: the mean over the bands, $1.55 against
     # $1.57 once both fleets carry a 20% forecast margin and N+1; at the point helio's extra node
     # makes it the dearer, $1.49 against $1.46).
-    mean = {k: float(b["uncertainty"]["mean_cost_per_million_output_tokens"]["amount"])
-            for k, b in bids.items() if b["figures"]}
+    mean = {
+        k: float(b["uncertainty"]["mean_cost_per_million_output_tokens"]["amount"])
+        for k, b in bids.items()
+        if b["figures"]
+    }
     assert mean["helio-h200"] < mean["quarry-h100"]
     assert [b["bid_id"] for b in bids.values() if b["rank"] == 1] == ["helio-h200"]
-    assert h200["figures"]["output_tokens_per_s_per_gpu"] > h100["figures"]["output_tokens_per_s_per_gpu"]
+    assert (
+        h200["figures"]["output_tokens_per_s_per_gpu"]
+        > h100["figures"]["output_tokens_per_s_per_gpu"]
+    )
     assert [w["code"] for w in bids["northwind-ib"]["warnings"]] == ["unused_training_fabric"]
     assert "pays for a training-grade fabric" in bids["northwind-ib"]["warnings"][0]["message"]
     assert bids["lumen-l40s"]["gates"]["passed"] is False
@@ -90,8 +102,9 @@ def test_the_demo_round_trips_through_the_model():
 def test_export_writes_the_serving_comparison(tmp_path):
     import csv
 
-    from clusterbid.cli import main
     from tests.conftest import EXAMPLES
+
+    from clusterbid.cli import main
 
     out = tmp_path / "serving.csv"
     assert main(["export", str(EXAMPLES / "demo-serving-evaluation.json"), str(out)]) == 0

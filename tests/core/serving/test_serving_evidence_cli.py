@@ -12,7 +12,9 @@ from clusterbid.cli import main
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
 
-DEMO = Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+DEMO = (
+    Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+)
 
 
 def _document(tmp_path: Path) -> Path:
@@ -27,7 +29,11 @@ def test_parse_prints_the_evidence_and_exits_2_on_a_bad_file(tmp_path: Path, cap
     run.write_text(VLLM_JSON, encoding="utf-8")
     assert main(["serving-evidence", "parse", str(run), "--gpus", "4", "--json"]) == 0
     evidence = json.loads(capsys.readouterr().out)
-    assert (evidence["batch_size"], evidence["scale_gpus"], evidence["grade"]) == (256, 4, "measured_provider")
+    assert (evidence["batch_size"], evidence["scale_gpus"], evidence["grade"]) == (
+        256,
+        4,
+        "measured_provider",
+    )
     bad = tmp_path / "bad.json"
     bad.write_text('{"output_throughput": "fast"}', encoding="utf-8")
     assert main(["serving-evidence", "parse", str(bad), "--gpus", "4"]) == 2
@@ -38,7 +44,17 @@ def test_attach_stores_the_file_and_the_evidence_in_one_step(tmp_path: Path, cap
     path = _document(tmp_path)
     run = tmp_path / "vllm.json"
     run.write_text(VLLM_JSON, encoding="utf-8")
-    args = ["serving-evidence", "attach", str(path), "quarry-h100", str(run), "--gpus", "4", "--measured-by", "buyer"]
+    args = [
+        "serving-evidence",
+        "attach",
+        str(path),
+        "quarry-h100",
+        str(run),
+        "--gpus",
+        "4",
+        "--measured-by",
+        "buyer",
+    ]
     assert main([*args, "--user", "test"]) == 0
     out = capsys.readouterr().out
     # The run's 205/197-token requests and 76 ms per token differ from the 1,000/600 service at 30 ms.

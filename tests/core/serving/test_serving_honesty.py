@@ -19,18 +19,31 @@ TP, BATCH = 8, 32
 def _predicted_tokens_per_s(workload, bid) -> float:
     """What the model itself predicts for the bid at TP 8 and batch 32: batch / decode step."""
     arrays = build_serving_arrays(workload, [bid], default_catalog(), [1.0])
-    step = decode_step(ServingScalars.from_workload(workload), arrays, np.asarray(float(TP)), np.asarray(float(BATCH)))
+    step = decode_step(
+        ServingScalars.from_workload(workload),
+        arrays,
+        np.asarray(float(TP)),
+        np.asarray(float(BATCH)),
+    )
     return BATCH / float(np.asarray(step.engine_s + step.comm_s).ravel()[0])
 
 
 def _claim(value: float) -> dict:
-    return {"kind": "serving_decode_throughput", "scale_gpus": TP, "value": value, "unit": "tokens/s",
-            "grade": "provider_claim", "batch_size": BATCH}
+    return {
+        "kind": "serving_decode_throughput",
+        "scale_gpus": TP,
+        "value": value,
+        "unit": "tokens/s",
+        "grade": "provider_claim",
+        "batch_size": BATCH,
+    }
 
 
 def _bands(workload, claimed: float | None):
     honest = serving_bid("honest", price="2.90", evidence=[_claim(claimed)] if claimed else [])
-    estimates = estimate_serving(workload, [honest, serving_bid("rival", gpu="H200-SXM", price="3.60")])
+    estimates = estimate_serving(
+        workload, [honest, serving_bid("rival", gpu="H200-SXM", price="3.60")]
+    )
     return estimates, mc.serving_uncertainty(estimates, samples=48)
 
 
@@ -56,4 +69,6 @@ def test_a_claim_above_the_prediction_is_taken_back_only_to_the_prediction():
     predicted = _predicted_tokens_per_s(workload, serving_bid("honest", price="2.90"))
     _, near = _bands(workload, 1.05 * predicted)
     _, silent = _bands(workload, None)
-    assert near.bands[0].cost_per_million == pytest.approx(silent.bands[0].cost_per_million, rel=1e-6)
+    assert near.bands[0].cost_per_million == pytest.approx(
+        silent.bands[0].cost_per_million, rel=1e-6
+    )

@@ -22,8 +22,13 @@ from clusterbid.cli import main
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
 
-FIXTURE = (Path(__file__).resolve().parents[2] / "data" / "serving" / "llmperf"
-           / "meta-llama-Meta-Llama-3-70B-Instruct_550_256_summary.json")
+FIXTURE = (
+    Path(__file__).resolve().parents[2]
+    / "data"
+    / "serving"
+    / "llmperf"
+    / "meta-llama-Meta-Llama-3-70B-Instruct_550_256_summary.json"
+)
 
 
 def test_the_summary_reads_as_a_run_at_its_own_lengths_by_hand():
@@ -34,7 +39,10 @@ def test_the_summary_reads_as_a_run_at_its_own_lengths_by_hand():
     # LLMPerf's inter-token latency counts the first token in: (10.230 - 0.270) s / 255 tokens.
     assert run.tpot_ms == pytest.approx(9.960 / 255 * 1000)  # 39.06 ms
     assert run.ttft_ms == pytest.approx(270.0)
-    assert (run.prompt_tokens, run.output_tokens) == (548.3, 256.0)  # measured, not the requested 550
+    assert (run.prompt_tokens, run.output_tokens) == (
+        548.3,
+        256.0,
+    )  # measured, not the requested 550
     assert run.context_cv == pytest.approx(math.hypot(149.1, 4.9) / (548.3 + 128.0))  # 0.2206
     # Little's law: 200.2 tokens/s x 39.06 ms = 7.8 sequences, the run's concurrency of 8.
     assert run.concurrent_sequences == 8 == json.loads(text)["num_concurrent_requests"]
@@ -49,13 +57,19 @@ def test_the_cli_parses_an_llmperf_summary(capsys):
     assert (evidence["batch_size"], evidence["engine"], evidence["value"]) == (8, "LLMPerf", 200.2)
 
 
-@pytest.mark.parametrize("change, words", [
-    ({"results_num_completed_requests": 0}, "results_num_completed_requests must be a positive number"),
-    ({"results_end_to_end_latency_s_mean": 0.2}, "spent no time decoding"),
-    ({"results_number_output_tokens_mean": 1}, "two tokens or more"),
-    ({"results_ttft_s_mean": None}, "results_ttft_s_mean must be a positive number"),
-    ({"results_mean_output_throughput_token_per_s": "fast"}, "must be a positive number"),
-])
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (
+            {"results_num_completed_requests": 0},
+            "results_num_completed_requests must be a positive number",
+        ),
+        ({"results_end_to_end_latency_s_mean": 0.2}, "spent no time decoding"),
+        ({"results_number_output_tokens_mean": 1}, "two tokens or more"),
+        ({"results_ttft_s_mean": None}, "results_ttft_s_mean must be a positive number"),
+        ({"results_mean_output_throughput_token_per_s": "fast"}, "must be a positive number"),
+    ],
+)
 def test_a_summary_that_measured_nothing_is_refused_naming_the_field(change, words):
     data = json.loads(FIXTURE.read_text(encoding="utf-8"))
     data.update(change)
@@ -66,6 +80,7 @@ def test_a_summary_that_measured_nothing_is_refused_naming_the_field(change, wor
 
 def test_a_stddev_pandas_wrote_as_nan_leaves_the_spread_unstated():
     data = json.loads(FIXTURE.read_text(encoding="utf-8"))
-    text = json.dumps(data).replace('"results_number_input_tokens_stddev": 149.1',
-                                    '"results_number_input_tokens_stddev": NaN')
+    text = json.dumps(data).replace(
+        '"results_number_input_tokens_stddev": 149.1', '"results_number_input_tokens_stddev": NaN'
+    )
     assert read_serving_benchmark(text, "one_request_summary.json").context_cv is None

@@ -17,14 +17,20 @@ from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.uncertainty import serving_montecarlo as mc
 from clusterbid.core.uncertainty.serving_search import SEARCHED_BATCHES, search
 
-DEMO = Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+DEMO = (
+    Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+)
 
 
 def test_each_bid_searches_its_choice_with_the_half_and_double_degree():
-    estimates = estimate_serving(serving_workload(), [serving_bid("a", gpu="H200-SXM"), serving_bid("b")])
+    estimates = estimate_serving(
+        serving_workload(), [serving_bid("a", gpu="H200-SXM"), serving_bid("b")]
+    )
     chosen = [(e.tensor_parallel, e.batch) for e in estimates.bids]
     w, batches, allowed = search(ServingScalars.from_workload(estimates.workload), estimates)
-    assert len(batches) <= SEARCHED_BATCHES + len(chosen) and batches[0] == 1 and batches[-1] == 1024
+    assert (
+        len(batches) <= SEARCHED_BATCHES + len(chosen) and batches[0] == 1 and batches[-1] == 1024
+    )
     for i, (tp, batch) in enumerate(chosen):
         degrees = {t for t, on in zip(w.tp_choices, allowed[i].any(axis=1)) if on}
         assert degrees == {t for t in (tp // 2, tp, 2 * tp) if t in (1, 2, 4, 8, 16, 32, 64)}
@@ -38,7 +44,9 @@ def test_the_default_run_stops_like_trainings_once_the_chances_are_known():
     assert mc.SAMPLES == DEFAULT_SAMPLES == 20_000
     # A share of 0.5 over 4,096 samples is known to 1.96 x sqrt(0.25 / 4,096) = 1.53 points, not 1.
     even = np.arange(4096) % 2 == 0
-    halves = np.array([np.where(even, 1.0, 2.0), np.where(even, 2.0, 1.0)])  # each bid cheapest in half
+    halves = np.array(
+        [np.where(even, 1.0, 2.0), np.where(even, 2.0, 1.0)]
+    )  # each bid cheapest in half
     assert not mc.chances_known(halves)
     assert mc.chances_known(np.tile(halves, 3))  # 12,288: 1.96 x sqrt(0.25 / 12,288) = 0.88 points
 
@@ -54,7 +62,8 @@ def test_the_demo_at_20000_samples_stays_within_a_cpu_budget():
         "from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty\n"
         f"d = Evaluation.model_validate(json.loads(Path({str(DEMO)!r}).read_text()))\n"
         "e = estimate_serving(d.workload, d.bids); t = time.process_time()\n"
-        "r = serving_uncertainty(e, samples=20_000); print(json.dumps([time.process_time() - t, r.samples]))\n"
+        "r = serving_uncertainty(e, samples=20_000); print(json.dumps([time.process_time() - t, "
+        "r.samples]))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     cpu, samples = json.loads(done.stdout.strip().splitlines()[-1])

@@ -32,7 +32,7 @@ def test_the_cost_of_cash_is_in_the_cost_per_token_and_not_in_the_bill():
     invoice): 17,520 x 0.08 x 30 / 365 = $115.20 a month, 115.20 / 6,307.2 = $0.018265 per million,
     $2.796043 in all. Net 60: the same $115.20 saved."""
     same, silent, later = _one(30), _one(None), _one(60)
-    assert MILLIONS_A_MONTH == pytest.approx(6_307.2)
+    assert pytest.approx(6_307.2) == MILLIONS_A_MONTH
     for e in (same, silent, later):
         assert e.gpus_billed == 8
         assert e.monthly_cost == pytest.approx(BILL)  # the provider's bill, whatever the terms
@@ -56,9 +56,13 @@ def test_the_buyers_own_cost_of_capital_and_terms_set_the_price():
 
 def _bands(capital: float, payment_days: int | None, samples: int = 2000):
     workload = serving_workload(cost_of_capital_percent_per_year=capital)
-    bids = [serving_bid("silent", terms={"payment_terms_days": payment_days}),
-            serving_bid("rival", gpu="H200-SXM", price="3.60")]
-    return mc.serving_uncertainty(estimate_serving(workload, bids), samples=samples, seed=7).bands[0]
+    bids = [
+        serving_bid("silent", terms={"payment_terms_days": payment_days}),
+        serving_bid("rival", gpu="H200-SXM", price="3.60"),
+    ]
+    return mc.serving_uncertainty(estimate_serving(workload, bids), samples=samples, seed=7).bands[
+        0
+    ]
 
 
 def test_the_draws_price_unstated_terms_between_due_on_invoice_and_net_30_and_leave_the_bill_alone():
@@ -69,18 +73,24 @@ def test_the_draws_price_unstated_terms_between_due_on_invoice_and_net_30_and_le
     free = _bands(0.0, None)
     silent = _bands(12.0, None)
     stated = _bands(12.0, 30)
-    assert silent.monthly_cost == free.monthly_cost and silent.fleet_at_percentile == free.fleet_at_percentile
+    assert (
+        silent.monthly_cost == free.monthly_cost
+        and silent.fleet_at_percentile == free.fleet_at_percentile
+    )
     assert stated.cost_per_million == pytest.approx(free.cost_per_million, rel=1e-12)
     for low, high in zip(free.cost_per_million, silent.cost_per_million, strict=True):
         assert low <= high <= low * (1 + 0.12 * 30 / 365) + 1e-12
-    assert silent.mean_cost_per_million / free.mean_cost_per_million == pytest.approx(1 + 0.12 * 20 / 365, abs=2e-4)
+    assert silent.mean_cost_per_million / free.mean_cost_per_million == pytest.approx(
+        1 + 0.12 * 20 / 365, abs=2e-4
+    )
 
 
 def _demo_scorecard():
     from clusterbid.resources import resource_path
 
     evaluation = Evaluation.model_validate_json(
-        resource_path("examples/demo-serving-evaluation.json").read_text(encoding="utf-8"))
+        resource_path("examples/demo-serving-evaluation.json").read_text(encoding="utf-8")
+    )
     return score_serving_evaluation(evaluation)
 
 
@@ -90,10 +100,14 @@ def test_the_share_is_shown_in_words_where_the_cost_per_token_is_broken_down():
     e = first.estimate
     assert e.bid.terms.payment_terms_days is None  # the demo states none
     # Its bill / (50 req/s x 600 tokens x 2,628,000 s = 78,840 million) x 0.08 x 30 / 365.
-    assert e.cash_cost_per_million_tokens == pytest.approx(e.monthly_cost / 78_840 * 0.08 * 30 / 365, rel=1e-9)
+    assert e.cash_cost_per_million_tokens == pytest.approx(
+        e.monthly_cost / 78_840 * 0.08 * 30 / 365, rel=1e-9
+    )
     data = serving_scorecard_to_json(scorecard)["bids"][0]["figures"]
     assert data["cost_of_cash"]["in_monthly_cost"] is False
-    assert float(data["cost_of_cash"]["per_month"]["amount"]) == pytest.approx(e.monthly_cost * 0.08 * 30 / 365, abs=0.005)
+    assert float(data["cost_of_cash"]["per_month"]["amount"]) == pytest.approx(
+        e.monthly_cost * 0.08 * 30 / 365, abs=0.005
+    )
     words = data["cost_of_cash"]["words"]
     assert "payment terms not stated, priced as due on invoice" in words
     assert "8% a year (ClusterBid default)" in words and "your usual 30 days" in words
@@ -101,6 +115,9 @@ def test_the_share_is_shown_in_words_where_the_cost_per_token_is_broken_down():
     per_million = f"{e.cost_per_million_tokens:.2f}"
     # helio-h200's $116,508 a month x 0.08 x 30 / 365 / 78,840 million = $0.0097, $0.01 to the cent.
     assert e.monthly_cost == pytest.approx(116_508, abs=0.5)
-    assert f"Cost per million output tokens:</b> ${per_million}, of which $0.01 is the cost of cash" in html
+    assert (
+        f"Cost per million output tokens:</b> ${per_million}, of which $0.01 is the cost of cash"
+        in html
+    )
     assert "not stated, priced as due on invoice" in html
     assert "the cost of cash is not in it" in html

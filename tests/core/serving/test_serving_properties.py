@@ -19,23 +19,27 @@ BIDS = [
     serving_bid("mi300x", "MI300X", "2.80"),
 ]
 
-workloads = st.fixed_dictionaries({
-    "total_params_billions": st.floats(1, 400),
-    "precision": st.sampled_from(["bf16", "fp8"]),
-    "kv_cache_precision": st.sampled_from(["bf16", "fp8"]),
-    "prompt_tokens": st.integers(16, 32_000),
-    "output_tokens": st.integers(16, 4_000),
-    "ttft_target_ms": st.floats(50, 10_000),
-    "tpot_target_ms": st.floats(5, 200),
-    "peak_requests_per_s": st.floats(0.1, 500),
-    "average_share": st.floats(0.05, 1),
-})
+workloads = st.fixed_dictionaries(
+    {
+        "total_params_billions": st.floats(1, 400),
+        "precision": st.sampled_from(["bf16", "fp8"]),
+        "kv_cache_precision": st.sampled_from(["bf16", "fp8"]),
+        "prompt_tokens": st.integers(16, 32_000),
+        "output_tokens": st.integers(16, 4_000),
+        "ttft_target_ms": st.floats(50, 10_000),
+        "tpot_target_ms": st.floats(5, 200),
+        "peak_requests_per_s": st.floats(0.1, 500),
+        "average_share": st.floats(0.05, 1),
+    }
+)
 
 
 def _cost(params: dict, bandwidth_factor: float = 1.0) -> np.ndarray:
     params = dict(params)
     share = params.pop("average_share")
-    workload = serving_workload(**params, average_requests_per_s=params["peak_requests_per_s"] * share)
+    workload = serving_workload(
+        **params, average_requests_per_s=params["peak_requests_per_s"] * share
+    )
     w = ServingScalars.from_workload(workload)
     arrays = build_serving_arrays(workload, BIDS, default_catalog(), [1.0] * len(BIDS))
     arrays = arrays.replace(hbm_bandwidth_bytes_s=arrays.hbm_bandwidth_bytes_s * bandwidth_factor)
@@ -53,6 +57,9 @@ def test_more_hbm_bandwidth_never_raises_the_cost_per_million_tokens(params, fac
 @settings(max_examples=60, deadline=None)
 @given(workloads, st.floats(0.1, 1.0), st.floats(0.1, 1.0))
 def test_a_tighter_latency_target_never_lowers_the_cost(params, tpot_share, ttft_share):
-    tighter = {**params, "tpot_target_ms": params["tpot_target_ms"] * tpot_share,
-               "ttft_target_ms": params["ttft_target_ms"] * ttft_share}
+    tighter = {
+        **params,
+        "tpot_target_ms": params["tpot_target_ms"] * tpot_share,
+        "ttft_target_ms": params["ttft_target_ms"] * ttft_share,
+    }
     assert np.all(_cost(tighter) >= _cost(params) * (1 - 1e-12))

@@ -23,13 +23,27 @@ PUBLISHED_TOKENS_S = 2_994.0
 
 
 def _trtllm_h200_row():
-    workload = InferenceWorkload.model_validate({
-        "kind": "inference", "name": "Llama-3.3-70B FP8", "total_params_billions": 70.6,
-        "precision": "fp8", "num_layers": 80, "hidden_size": 8192, "kv_heads": 8, "head_dim": 128,
-        "kv_cache_precision": "fp8", "prompt_tokens": 1000, "output_tokens": 2000, "context_cv": 0,
-        "ttft_target_ms": 600_000, "tpot_target_ms": 60_000,
-        "peak_requests_per_s": 1, "average_requests_per_s": 1, "tensor_parallel": 1,
-    })
+    workload = InferenceWorkload.model_validate(
+        {
+            "kind": "inference",
+            "name": "Llama-3.3-70B FP8",
+            "total_params_billions": 70.6,
+            "precision": "fp8",
+            "num_layers": 80,
+            "hidden_size": 8192,
+            "kv_heads": 8,
+            "head_dim": 128,
+            "kv_cache_precision": "fp8",
+            "prompt_tokens": 1000,
+            "output_tokens": 2000,
+            "context_cv": 0,
+            "ttft_target_ms": 600_000,
+            "tpot_target_ms": 60_000,
+            "peak_requests_per_s": 1,
+            "average_requests_per_s": 1,
+            "tensor_parallel": 1,
+        }
+    )
     w = ServingScalars.from_workload(workload)
     arrays = build_serving_arrays(workload, [serving_bid(gpu="H200-SXM")], default_catalog(), [1.0])
     return replica_grid(w, arrays)

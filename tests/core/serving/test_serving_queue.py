@@ -7,7 +7,11 @@ import math
 import numpy as np
 import pytest
 
-from clusterbid.core.costmodel.serving_queue import erlang_c, replicas_with_headroom, wait_at_percentile_s
+from clusterbid.core.costmodel.serving_queue import (
+    erlang_c,
+    replicas_with_headroom,
+    wait_at_percentile_s,
+)
 
 
 def _erlang_c_by_the_sum(c: int, a: float) -> float:
@@ -24,7 +28,9 @@ def test_erlang_c_matches_the_textbook():
     # (1/2 x 2) / (1 + 1 + 1) = 1/3.
     assert erlang_c(np.array([1.0]), np.array([0.6]))[0] == pytest.approx(0.6)
     assert erlang_c(np.array([2.0]), np.array([1.0]))[0] == pytest.approx(1 / 3)
-    assert erlang_c(np.array([50.0]), np.array([45.0]))[0] == pytest.approx(_erlang_c_by_the_sum(50, 45.0), rel=1e-9)
+    assert erlang_c(np.array([50.0]), np.array([45.0]))[0] == pytest.approx(
+        _erlang_c_by_the_sum(50, 45.0), rel=1e-9
+    )
 
 
 def test_the_large_pool_approximation_stays_close_to_the_exact_sum():
@@ -40,7 +46,9 @@ def test_an_overloaded_pool_always_waits_and_never_meets_a_percentile():
 def test_the_wait_at_a_percentile_follows_the_exponential_tail():
     # 2 servers, 1 Erlang, service 1 s: C = 1/3; P(W > t) = 1/3 exp(-(2 - 1) t), so the P90
     # wait solves 1/3 exp(-t) = 0.1: t = ln(10/3) = 1.204 s.
-    assert wait_at_percentile_s(np.array([2.0]), np.array([1.0]), 1.0, 0.9)[0] == pytest.approx(math.log(10 / 3))
+    assert wait_at_percentile_s(np.array([2.0]), np.array([1.0]), 1.0, 0.9)[0] == pytest.approx(
+        math.log(10 / 3)
+    )
     # At P60 fewer than 40% wait at all: no wait.
     assert wait_at_percentile_s(np.array([2.0]), np.array([1.0]), 1.0, 0.6)[0] == 0.0
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import EXAMPLES
+
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.serving_page_one import rivals_row
 from clusterbid.core.serving_scoring import score_serving_evaluation
-from tests.conftest import EXAMPLES
 
 
 def _demo(keep: int | None = None) -> Evaluation:
@@ -34,11 +35,15 @@ def test_page_one_names_the_rival_likeliest_to_cost_less_than_the_recommended_bi
     scorecard = score_serving_evaluation(_demo())
     chosen = scorecard.ranked[0]
     others = [s for s in scorecard.ranked[1:]]
-    shares = {s.bid.id: scorecard.uncertainty.chance_cheaper(s.bid.id, chosen.bid.id) for s in others}
+    shares = {
+        s.bid.id: scorecard.uncertainty.chance_cheaper(s.bid.id, chosen.bid.id) for s in others
+    }
     likeliest = max(others, key=lambda s: shares[s.bid.id])
     row = rivals_row(scorecard, chosen)
     # each bid as the officer knows it: provider, GPU model (issue 38: never its id)
-    words = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in (likeliest, chosen)}
+    words = {
+        s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in (likeliest, chosen)
+    }
     assert row.startswith(words[likeliest.bid.id])
     assert f"costs less than {words[chosen.bid.id]} in {shares[likeliest.bid.id]:.1%}" in row
     # Every pair's two shares and the draws where neither serves add up to every draw.

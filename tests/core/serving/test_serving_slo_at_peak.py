@@ -48,9 +48,11 @@ def _by_hand(estimates, workload) -> list[float]:
     for i, e in enumerate(estimates.bids):
         met = 0
         for d in range(DRAWS):
-            one = base.replace(**{name: getattr(base, name)[i:i + 1] for name in base.__slots__})
-            one = one.replace(hbm_efficiency=np.minimum(one.hbm_efficiency * mbu[i, d], 1.0),
-                              compute_efficiency=np.minimum(one.compute_efficiency * compute[i, d], 1.0))
+            one = base.replace(**{name: getattr(base, name)[i : i + 1] for name in base.__slots__})
+            one = one.replace(
+                hbm_efficiency=np.minimum(one.hbm_efficiency * mbu[i, d], 1.0),
+                compute_efficiency=np.minimum(one.compute_efficiency * compute[i, d], 1.0),
+            )
             grid = replica_grid(searched, one, batches)
             t = searched.tp_choices.index(e.tensor_parallel)
             for k, batch in enumerate(batches):
@@ -58,7 +60,11 @@ def _by_hand(estimates, workload) -> list[float]:
                 if not (grid.fits_hbm[0, t, k] and tpot <= 0.030 and ttft <= 1.0):
                     continue
                 service = float(grid.prefill_s[0, t, 0]) + 600 * tpot
-                if ttft + _p90_wait_s(int(e.replicas * batch), workload.peak_requests_per_s, service) <= 1.0:
+                if (
+                    ttft
+                    + _p90_wait_s(int(e.replicas * batch), workload.peak_requests_per_s, service)
+                    <= 1.0
+                ):
                     met += 1
                     break
         chances.append(met / DRAWS)
@@ -67,7 +73,9 @@ def _by_hand(estimates, workload) -> list[float]:
 
 def test_the_chance_of_meeting_the_targets_at_peak_matches_a_draw_by_draw_recount():
     workload = serving_workload(peak_requests_per_s=2, average_requests_per_s=1)
-    estimates = estimate_serving(workload, [serving_bid("h100", price="3.00"), serving_bid("h200", "H200-SXM")])
+    estimates = estimate_serving(
+        workload, [serving_bid("h100", price="3.00"), serving_bid("h200", "H200-SXM")]
+    )
     bands = mc.serving_uncertainty(estimates, samples=DRAWS).bands
     chances = [b.chance_meets_slo_at_peak for b in bands]
     # Above 64 slots the model's queue is the Halfin-Whitt approximation: one draw in 40 may differ.
@@ -79,16 +87,24 @@ def test_without_spread_the_costed_fleet_always_meets_the_targets(monkeypatch):
     monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
     monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
-    estimates = estimate_serving(serving_workload(), [serving_bid("a"), serving_bid("b", "H200-SXM")])
-    assert [b.chance_meets_slo_at_peak for b in mc.serving_uncertainty(estimates, samples=20).bands] == [1.0, 1.0]
+    estimates = estimate_serving(
+        serving_workload(), [serving_bid("a"), serving_bid("b", "H200-SXM")]
+    )
+    assert [
+        b.chance_meets_slo_at_peak for b in mc.serving_uncertainty(estimates, samples=20).bands
+    ] == [1.0, 1.0]
 
 
 def test_more_spare_replicas_never_lower_the_chance_and_it_is_printed():
     def chance(spares: int) -> float:
         estimates = estimate_serving(serving_workload(spare_replicas=spares), [serving_bid("a")])
         band = mc.serving_uncertainty(estimates, samples=200).bands[0]
-        assert band_json(band, "USD")["chance_meets_slo_at_peak"] == round(band.chance_meets_slo_at_peak, 4)
-        assert f"{band.chance_meets_slo_at_peak:.0%} of the Monte Carlo draws" in slo_text(band, estimates.bids[0])
+        assert band_json(band, "USD")["chance_meets_slo_at_peak"] == round(
+            band.chance_meets_slo_at_peak, 4
+        )
+        assert f"{band.chance_meets_slo_at_peak:.0%} of the Monte Carlo draws" in slo_text(
+            band, estimates.bids[0]
+        )
         return band.chance_meets_slo_at_peak
 
     assert chance(0) <= chance(1) <= chance(3)
@@ -96,8 +112,10 @@ def test_more_spare_replicas_never_lower_the_chance_and_it_is_printed():
 
 
 def test_a_bid_that_cannot_serve_has_no_chance_printed():
-    estimates = estimate_serving(serving_workload(peak_requests_per_s=40),
-                                [serving_bid("a"), serving_bid("small", capacity={"gpus_offered": 8})])
+    estimates = estimate_serving(
+        serving_workload(peak_requests_per_s=40),
+        [serving_bid("a"), serving_bid("small", capacity={"gpus_offered": 8})],
+    )
     assert not estimates.bids[1].passes_gates
     band = mc.serving_uncertainty(estimates, samples=20).bands[1]
     assert math.isnan(band.chance_meets_slo_at_peak) and slo_text(band, estimates.bids[1]) is None

@@ -15,7 +15,9 @@ from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_report import serving_scorecard_to_json
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
-DEMO = Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+DEMO = (
+    Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
+)
 
 
 def _no_spread(monkeypatch):
@@ -41,10 +43,15 @@ def test_without_spread_every_band_collapses_onto_the_point_estimate(monkeypatch
 
 def test_a_bids_band_does_not_move_when_another_bid_is_added():
     first = estimate_serving(serving_workload(), [serving_bid("a", gpu="H200-SXM")])
-    second = estimate_serving(serving_workload(), [serving_bid("a", gpu="H200-SXM"), serving_bid("b")])
+    second = estimate_serving(
+        serving_workload(), [serving_bid("a", gpu="H200-SXM"), serving_bid("b")]
+    )
     alone = mc.serving_uncertainty(first, samples=48).bands[0]
     beside = mc.serving_uncertainty(second, samples=48).bands[0]
-    assert alone.cost_per_million == beside.cost_per_million and alone.monthly_cost == beside.monthly_cost
+    assert (
+        alone.cost_per_million == beside.cost_per_million
+        and alone.monthly_cost == beside.monthly_cost
+    )
 
 
 def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monkeypatch):
@@ -55,20 +62,40 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     monkeypatch.setattr(mc, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.MEASURED_PROVIDER: 0.0})
     monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.4)
     monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.4)
-    evidence = {"kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
-                "grade": "measured_provider", "batch_size": 32, "measured_by": "provider",
-                "artefact_sha256": "ab" * 32, "prompt_tokens": 1000, "output_tokens": 600, "gpu_model": "H200-SXM",
-                "precision": "fp8", "kv_cache_precision": "bf16"}  # its whole shape stated: nothing widens it
-    bids = [serving_bid("measured", gpu="H200-SXM", evidence=[evidence]), serving_bid("spec", gpu="H200-SXM")]
+    evidence = {
+        "kind": "serving_decode_throughput",
+        "scale_gpus": 1,
+        "value": 1200,
+        "unit": "tokens/s",
+        "grade": "measured_provider",
+        "batch_size": 32,
+        "measured_by": "provider",
+        "artefact_sha256": "ab" * 32,
+        "prompt_tokens": 1000,
+        "output_tokens": 600,
+        "gpu_model": "H200-SXM",
+        "precision": "fp8",
+        "kv_cache_precision": "bf16",
+    }  # its whole shape stated: nothing widens it
+    bids = [
+        serving_bid("measured", gpu="H200-SXM", evidence=[evidence]),
+        serving_bid("spec", gpu="H200-SXM"),
+    ]
     # A peak of 120 requests/s needs several nodes, so efficiency draws move whole nodes.
-    estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)
+    estimates = estimate_serving(
+        serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids
+    )
     measured, spec = mc.serving_uncertainty(estimates, samples=40).bands
-    assert measured.cost_per_million == pytest.approx((estimates.bids[0].cost_per_million_tokens,) * 3, rel=1e-12)
+    assert measured.cost_per_million == pytest.approx(
+        (estimates.bids[0].cost_per_million_tokens,) * 3, rel=1e-12
+    )
     assert spec.cost_per_million[0] < spec.cost_per_million[2]
     # Issue 37: the same run without its lengths is drawn wider (0.12 and 0.09 in quadrature).
     unstated = {k: v for k, v in evidence.items() if k not in ("prompt_tokens", "output_tokens")}
     bids[0] = serving_bid("measured", gpu="H200-SXM", evidence=[unstated])
-    estimates = estimate_serving(serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids)
+    estimates = estimate_serving(
+        serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids
+    )
     widened = mc.serving_uncertainty(estimates, samples=40).bands[0]
     assert widened.cost_per_million[0] < widened.cost_per_million[2]
 
@@ -82,7 +109,10 @@ def test_the_bands_spread_and_the_chances_add_up_on_the_demo():
     chances = [b["chance_cheapest"] for b in bands.values() if b]
     assert sum(chances) == pytest.approx(1.0, abs=1e-9)
     for band in (b for b in bands.values() if b):
-        p10, p50, p90 = (float(band["cost_per_million_output_tokens"][k]["amount"]) for k in ("p10", "p50", "p90"))
+        p10, p50, p90 = (
+            float(band["cost_per_million_output_tokens"][k]["amount"])
+            for k in ("p10", "p50", "p90")
+        )
         assert p10 <= p50 <= p90 and p10 < p90  # +/-15% efficiencies move whole nodes
 
 
@@ -98,10 +128,12 @@ def test_each_tipping_point_is_where_re_scoring_changes_the_winner():
         for edge, winner in ((t.lower, t.winner_below), (t.upper, t.winner_above)):
             if edge is None:
                 continue
-            for moved, expected in ((edge - 0.05, None), (edge + 0.05, None)):
+            for moved in (edge - 0.05, edge + 0.05):
                 changed = json.loads(json.dumps(data))
                 changed["policy"]["weights"][policy_name] = moved
-                first = score_serving_evaluation(Evaluation.model_validate(changed)).ranked[0].bid.id
+                first = (
+                    score_serving_evaluation(Evaluation.model_validate(changed)).ranked[0].bid.id
+                )
                 beyond = moved < edge if edge == t.lower else moved > edge
                 assert (first == winner) if beyond else (first == scorecard.ranked[0].bid.id)
             checked += 1

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import pytest
 from serving_builders import serving_bid, serving_workload
+from tests.conftest import bid_dict, workload_dict
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.workload import Workload
-from tests.conftest import bid_dict, workload_dict
 
-IB_TRAINING_CLUSTER = {"technology": "IB-NDR400", "nics_per_node": 8, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True}
+IB_TRAINING_CLUSTER = {
+    "technology": "IB-NDR400",
+    "nics_per_node": 8,
+    "nic_line_rate_gbit_s": 400,
+    "gpudirect_rdma": True,
+}
 
 
 def _ib_bid(**terms) -> Bid:
@@ -40,7 +45,9 @@ def test_serving_grade_nodes_raise_no_fabric_flag_for_a_service():
 
 def test_a_training_run_on_serving_grade_nodes_is_flagged():
     workload = Workload.model_validate(workload_dict())  # 512 GPUs across 64 nodes
-    serving_grade = serving_bid(capacity={"largest_contiguous_block_gpus": 512, "gpus_offered": 512})
+    serving_grade = serving_bid(
+        capacity={"largest_contiguous_block_gpus": 512, "gpus_offered": 512}
+    )
     [estimate] = estimate_training(workload, [serving_grade]).bids
     fit = [w for w in estimate.warnings if w.code == "serving_grade_bid"]
     assert fit and "no RDMA fabric" in fit[0].message
@@ -49,11 +56,18 @@ def test_a_training_run_on_serving_grade_nodes_is_flagged():
     assert [g.code for g in estimate.gates] == ["tcp_only_multi_node"]
     assert "has no RDMA" in estimate.gates[0].message
     [as_offered] = estimate_training(workload, [serving_bid()]).bids
-    assert {g.code for g in as_offered.gates} == {"contiguous_block_too_small", "tcp_only_multi_node"}
+    assert {g.code for g in as_offered.gates} == {
+        "contiguous_block_too_small",
+        "tcp_only_multi_node",
+    }
     assert any("smaller than the planned job of 512 GPUs" in g.message for g in as_offered.gates)
-    small_block = Bid.model_validate(bid_dict("small", capacity={"largest_contiguous_block_gpus": 16}))
+    small_block = Bid.model_validate(
+        bid_dict("small", capacity={"largest_contiguous_block_gpus": 16})
+    )
     [estimate] = estimate_training(workload, [small_block]).bids
-    assert any("contiguous block of only 16 GPUs (2 node(s))" in w.message for w in estimate.warnings)
+    assert any(
+        "contiguous block of only 16 GPUs (2 node(s))" in w.message for w in estimate.warnings
+    )
     [estimate] = estimate_training(workload, [_ib_bid()]).bids
     assert not any(w.code == "serving_grade_bid" for w in estimate.warnings)
 
@@ -66,8 +80,12 @@ def test_measured_decode_throughput_sets_the_engine_factor_of_both_efficiencies(
     # engine runs k = 24.890 / 26.667 = 0.93339 times as fast as assumed: HBM 0.65337, compute
     # 0.46669.
     evidence = {
-        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 1200, "unit": "tokens/s",
-        "grade": "provider_claim", "batch_size": 32,
+        "kind": "serving_decode_throughput",
+        "scale_gpus": 1,
+        "value": 1200,
+        "unit": "tokens/s",
+        "grade": "provider_claim",
+        "batch_size": 32,
     }
     bid = serving_bid(gpu="H200-SXM", evidence=[evidence])
     e = estimate_serving(serving_workload(), [bid]).bids[0]
@@ -82,10 +100,16 @@ def test_measured_decode_throughput_sets_the_engine_factor_of_both_efficiencies(
 def test_a_claim_faster_than_the_hbm_peak_is_refused_with_a_note():
     # 32 / 0.01 s = 3,200 tokens/s would need 83.6e9 B in 10 ms = 8.4 TB/s on a 4.8 TB/s H200.
     evidence = {
-        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 3200, "unit": "tokens/s",
-        "grade": "provider_claim", "batch_size": 32,
+        "kind": "serving_decode_throughput",
+        "scale_gpus": 1,
+        "value": 3200,
+        "unit": "tokens/s",
+        "grade": "provider_claim",
+        "batch_size": 32,
     }
-    e = estimate_serving(serving_workload(), [serving_bid(gpu="H200-SXM", evidence=[evidence])]).bids[0]
+    e = estimate_serving(
+        serving_workload(), [serving_bid(gpu="H200-SXM", evidence=[evidence])]
+    ).bids[0]
     assert e.hbm_efficiency == 0.7 and e.throughput_evidence is None
     assert "peak HBM bandwidth" in e.calibration_notes[0]
 
@@ -98,28 +122,44 @@ def test_a_measurement_where_the_matmuls_bind_scales_both_efficiencies_alike():
     # (1,000 + 100) = 4.6137e9 B, adds 4.6137e9 / (3.35e12 x 0.7) = 1.967 ms: 51.666 ms.
     # Measured 4,500 tokens/s -> a 256 / 4,500 = 56.889 ms step: k = 51.666 / 56.889 = 0.90819.
     evidence = {
-        "kind": "serving_decode_throughput", "scale_gpus": 1, "value": 4_500, "unit": "tokens/s",
-        "grade": "provider_claim", "batch_size": 256,
+        "kind": "serving_decode_throughput",
+        "scale_gpus": 1,
+        "value": 4_500,
+        "unit": "tokens/s",
+        "grade": "provider_claim",
+        "batch_size": 256,
     }
     workload = serving_workload(
-        total_params_billions=8, precision="bf16", tensor_parallel=1, kv_heads=None, head_dim=None,
-        kv_cache_bytes_per_token=16_384, prompt_tokens=1000, output_tokens=200,
+        total_params_billions=8,
+        precision="bf16",
+        tensor_parallel=1,
+        kv_heads=None,
+        head_dim=None,
+        kv_cache_bytes_per_token=16_384,
+        prompt_tokens=1000,
+        output_tokens=200,
     )
     e = estimate_serving(workload, [serving_bid(evidence=[evidence])]).bids[0]
     model_step = 2 * 8e9 * 1536 / (989e12 * 0.5) + 256 * 16_384 * 1_100 / (3.35e12 * 0.7)
     k = model_step / (256 / 4_500)
     assert k == pytest.approx(0.90819, abs=1e-5)
-    assert (e.hbm_efficiency, e.compute_efficiency) == (pytest.approx(0.7 * k, rel=1e-9), pytest.approx(0.5 * k, rel=1e-9))
+    assert (e.hbm_efficiency, e.compute_efficiency) == (
+        pytest.approx(0.7 * k, rel=1e-9),
+        pytest.approx(0.5 * k, rel=1e-9),
+    )
     assert e.throughput_evidence is not None
     assert e.calibration_notes[0] == (
-        "Costed with its serving benchmark (provider's claim, no raw data): 4,500 tokens/s at batch 256 on 1 GPU puts the "
+        "Costed with its serving benchmark (provider's claim, no raw data): 4,500 tokens/s at "
+        "batch 256 on 1 GPU puts the "
         "engine at 0.91x the assumed efficiencies (HBM 64%, compute 45%)"
     )
     # Issue 37: a figure that states none of its run's shape says so; a measured one's draw is
     # widened by 0.12, 0.09, 0.05, 0.05 and 0.03 in quadrature: sqrt(0.0284) = 0.1685, "17%" (a
     # claim's is not: it is drawn like a bid without evidence).
-    assert e.calibration_notes[1].startswith("The run does not state its prompt length, output length, GPU model, "
-                                             "weight precision, KV-cache precision: solved with the workload's")
+    assert e.calibration_notes[1].startswith(
+        "The run does not state its prompt length, output length, GPU model, "
+        "weight precision, KV-cache precision: solved with the workload's"
+    )
     assert "widened" not in e.calibration_notes[1]
     measured = {**evidence, "grade": "measured_provider", "artefact_sha256": "0" * 64}
     e = estimate_serving(workload, [serving_bid(evidence=[measured])]).bids[0]

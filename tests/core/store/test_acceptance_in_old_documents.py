@@ -15,7 +15,9 @@ from clusterbid.core.acceptance.status import judge_tests
 from clusterbid.core.store import CURRENT_VERSION, EvaluationDocument, verify_audit_chain
 from clusterbid.operations.acceptance import attach_acceptance_files
 
-PUBLIC_LOG = Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+PUBLIC_LOG = (
+    Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
 
 
 def test_a_format_1_document_takes_an_acceptance_plan_and_a_returned_log(tmp_path):
@@ -23,7 +25,9 @@ def test_a_format_1_document_takes_an_acceptance_plan_and_a_returned_log(tmp_pat
     evaluation = make_old_document(path, 1)
     bid_id = evaluation.bids[0].id
     with EvaluationDocument.open(path, user="new-app") as doc:
-        plan, _ = export_plan(doc.evaluation, bid_id, tmp_path / "annex", dt.date(2026, 11, 20), doc)
+        plan, _ = export_plan(
+            doc.evaluation, bid_id, tmp_path / "annex", dt.date(2026, 11, 20), doc
+        )
         log = tmp_path / "ACC-busbw-2nodes_allreduce_default.log"
         shutil.copyfile(PUBLIC_LOG, log)
         assert attach_acceptance_files(doc, bid_id, [log]) == [f"{log.name}: ACC-busbw-2nodes"]
@@ -33,4 +37,9 @@ def test_a_format_1_document_takes_an_acceptance_plan_and_a_returned_log(tmp_pat
         assert doc.evaluation == evaluation  # the bid's claims and evidence are untouched
     assert user_version(path) == CURRENT_VERSION
     report = verify_audit_chain(path)
-    assert report.ok and [r.who for r in report.rows] == ["old-app", "old-app", "new-app", "new-app"]
+    assert report.ok and [r.who for r in report.rows] == [
+        "old-app",
+        "old-app",
+        "new-app",
+        "new-app",
+    ]

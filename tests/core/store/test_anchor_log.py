@@ -10,11 +10,11 @@ import shutil
 
 import pytest
 from builders import make_bid
+from tests.core.store.test_audit_anchor import _rewrite_first_row
 
 from clusterbid.cli import main
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.core.store.audit import default_user
-from tests.core.store.test_audit_anchor import _rewrite_first_row
 
 
 @pytest.fixture
@@ -34,7 +34,21 @@ def document(tmp_path, evaluation):
 
 def _memo(document, folder, name="m.pdf"):
     out = folder / name
-    assert main(["memo", str(document), "-o", str(out), "--approver", "Ada Lovelace, CFO", "--samples", "0"]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(document),
+                "-o",
+                str(out),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                "0",
+            ]
+        )
+        == 0
+    )
     return out
 
 
@@ -51,7 +65,11 @@ def test_a_memo_export_is_logged_with_the_document_row_and_the_memo_hash(documen
     (line,) = log.read_text(encoding="utf-8").splitlines()
     anchor = json.loads(line)
     assert anchor["document"] == rows[0].hash and anchor["file"] == "e.clusterbid"
-    assert (anchor["seq"], anchor["hash"], anchor["action"]) == (rows[-1].seq, rows[-1].hash, "record_memo_exported")
+    assert (anchor["seq"], anchor["hash"], anchor["action"]) == (
+        rows[-1].seq,
+        rows[-1].hash,
+        "record_memo_exported",
+    )
     assert anchor["memo_sha256"] == hashlib.sha256(memo.read_bytes()).hexdigest()
 
 
@@ -78,11 +96,15 @@ def test_a_rewrite_from_the_first_row_is_found(document, log, tmp_path, capsys):
     _rewrite_first_row(document, "mallory")
     assert main(["audit", str(document)]) == 0  # the file alone cannot show it
     code, out = _audit(capsys, document, log)
-    assert code == 1 and "other document(s) named e.clusterbid whose first row is not this one's" in out
+    assert (
+        code == 1
+        and "other document(s) named e.clusterbid whose first row is not this one's" in out
+    )
 
 
-def test_a_decision_under_the_officers_name_that_her_log_lacks_is_found(document, log, tmp_path, capsys,
-                                                                        monkeypatch):
+def test_a_decision_under_the_officers_name_that_her_log_lacks_is_found(
+    document, log, tmp_path, capsys, monkeypatch
+):
     officer = default_user()  # who `clusterbid memo` records; her log now holds her memo
     _memo(document, tmp_path)
     monkeypatch.setenv("CLUSTERBID_ANCHOR_LOG", str(tmp_path / "mallory-anchors.jsonl"))
@@ -90,18 +112,27 @@ def test_a_decision_under_the_officers_name_that_her_log_lacks_is_found(document
         row = doc.record_decision("bid-9", "forged award")
     code, out = _audit(capsys, document, log)
     assert code == 1
-    assert (f"row #{row.seq} records a record decision by {officer}, whose anchor log ann-anchors.jsonl does "
-            "not hold it") in out
+    assert (
+        f"row #{row.seq} records a record decision by {officer}, whose anchor log "
+        "ann-anchors.jsonl does "
+        "not hold it"
+    ) in out
 
 
-def test_a_log_that_cannot_be_written_does_not_stop_the_memo_and_is_said(document, tmp_path, capsys, monkeypatch):
+def test_a_log_that_cannot_be_written_does_not_stop_the_memo_and_is_said(
+    document, tmp_path, capsys, monkeypatch
+):
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the log's folder should be", encoding="utf-8")
     monkeypatch.setenv("CLUSTERBID_ANCHOR_LOG", str(blocker / "anchors.jsonl"))
     capsys.readouterr()
     memo = _memo(document, tmp_path)
     err = capsys.readouterr().err
-    assert memo.exists() and "could not be added to the anchor log" in err and "the document keeps it" in err
+    assert (
+        memo.exists()
+        and "could not be added to the anchor log" in err
+        and "the document keeps it" in err
+    )
 
 
 def test_a_damaged_log_is_refused_naming_the_line(document, log, capsys):

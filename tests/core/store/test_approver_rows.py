@@ -72,10 +72,12 @@ def test_a_registry_row_written_outside_clusterbid_is_a_corrupt_document_not_a_c
     )
     conn.execute("COMMIT")
     conn.close()
-    with EvaluationDocument.open(doc_path) as opened:
-        with pytest.raises(
+    with (
+        EvaluationDocument.open(doc_path) as opened,
+        pytest.raises(
             CorruptDocumentError, match=r"registry row #2 \(approver_add\) cannot be read"
-        ):
-            opened.approver_registry()
+        ),
+    ):
+        opened.approver_registry()
     assert main(["approvers", str(doc_path), "--list"]) == 2
     assert "holds an approver registry that cannot be read" in capsys.readouterr().err

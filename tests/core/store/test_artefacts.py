@@ -10,13 +10,26 @@ import sqlite3
 import pytest
 
 from clusterbid.core.errors import InputError
-from clusterbid.core.store import MAX_ARTEFACT_BYTES, ArtefactError, EditRejectedError, EvaluationDocument
+from clusterbid.core.store import (
+    MAX_ARTEFACT_BYTES,
+    ArtefactError,
+    EditRejectedError,
+    EvaluationDocument,
+)
 
 
 def test_artefact_round_trips_byte_for_byte(document, doc_path, tmp_path):
-    data = os.urandom(3 * 1024 * 1024) + b"\x00\r\n\xff"  # binary, not text: no newline translation allowed
-    info = document.attach_artefact("all_reduce_perf.log", data, bid_id="bid-0", media_type="text/plain")
-    assert (info.sha256, info.size, info.bid_id) == (hashlib.sha256(data).hexdigest(), len(data), "bid-0")
+    data = (
+        os.urandom(3 * 1024 * 1024) + b"\x00\r\n\xff"
+    )  # binary, not text: no newline translation allowed
+    info = document.attach_artefact(
+        "all_reduce_perf.log", data, bid_id="bid-0", media_type="text/plain"
+    )
+    assert (info.sha256, info.size, info.bid_id) == (
+        hashlib.sha256(data).hexdigest(),
+        len(data),
+        "bid-0",
+    )
     document.close()
     with EvaluationDocument.open(doc_path) as reopened:
         assert reopened.artefacts() == (info,)
@@ -24,8 +37,13 @@ def test_artefact_round_trips_byte_for_byte(document, doc_path, tmp_path):
         assert out.read_bytes() == data
         row = reopened.audit_rows()[-1]
         assert row.action == "attach_artefact" and row.target == "bid-0"
-        assert json.loads(row.new_json) == {"bid_id": "bid-0", "media_type": "text/plain",
-                                            "name": "all_reduce_perf.log", "sha256": info.sha256, "size": len(data)}
+        assert json.loads(row.new_json) == {
+            "bid_id": "bid-0",
+            "media_type": "text/plain",
+            "name": "all_reduce_perf.log",
+            "sha256": info.sha256,
+            "size": len(data),
+        }
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exported.log", "round.clusterbid"]
 
 

@@ -17,8 +17,8 @@ from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.inputs import parse_memo_inputs
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
 from clusterbid.core.store.anchor import AuditAnchor
-from clusterbid.core.store.console import recent_anchors
 from clusterbid.core.store.audit import row_hash
+from clusterbid.core.store.console import recent_anchors
 from clusterbid.core.store.schema import GUARD_TRIGGERS
 
 
@@ -31,7 +31,21 @@ def _last_row(path) -> tuple[int, str]:
 
 
 def _memo(path, pdf_path) -> bytes:
-    assert main(["memo", str(path), "-o", str(pdf_path), "--approver", "Ada Lovelace, CFO", "--samples", "0"]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(path),
+                "-o",
+                str(pdf_path),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                "0",
+            ]
+        )
+        == 0
+    )
     return pdf_path.read_bytes()
 
 
@@ -47,7 +61,9 @@ def edited(tmp_path, evaluation):
 def test_the_memo_carries_the_head_it_was_made_from_and_the_export_row_names_it(edited, tmp_path):
     head_before_export = _last_row(edited)
     pdf = _memo(edited, tmp_path / "m.pdf")
-    attached = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf), strict=False)).raw)
+    attached = parse_memo_inputs(
+        read_attached_inputs(PdfFileReader(io.BytesIO(pdf), strict=False)).raw
+    )
     assert attached["audit_anchor"] == {"seq": head_before_export[0], "hash": head_before_export[1]}
     assert memo_anchor(pdf) == AuditAnchor(*head_before_export)
     assert anchor_problems(pdf, edited) == []
@@ -55,21 +71,33 @@ def test_the_memo_carries_the_head_it_was_made_from_and_the_export_row_names_it(
         rows = doc.audit_rows()
     assert rows[-1].action == "record_memo_exported" and rows[-1].seq == head_before_export[0] + 1
     listed = recent_anchors(rows)
-    assert len(listed) == 1 and listed[0].startswith(f"m.pdf: anchored at row #{head_before_export[0]} ")
+    assert len(listed) == 1 and listed[0].startswith(
+        f"m.pdf: anchored at row #{head_before_export[0]} "
+    )
 
 
 def _rewrite_first_row(path, who: str) -> None:
     """What an attacker with the file does: drop the guard, edit row 1, recompute every hash and the head."""
     conn = sqlite3.connect(path, isolation_level=None)
-    triggers = dict(conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall())
+    triggers = dict(
+        conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    )
     for name in GUARD_TRIGGERS:
         conn.execute(f"DROP TRIGGER {name}")
     conn.execute("UPDATE audit SET who = ? WHERE seq = 1", (who,))
     previous = "0" * 64
     for seq, at, who_, action, target, old, new in conn.execute(
-            "SELECT seq, at, who, action, target, old_json, new_json FROM audit ORDER BY seq").fetchall():
-        content = {"seq": seq, "at": at, "who": who_, "action": action, "target": target, "old_json": old,
-                   "new_json": new}
+        "SELECT seq, at, who, action, target, old_json, new_json FROM audit ORDER BY seq"
+    ).fetchall():
+        content = {
+            "seq": seq,
+            "at": at,
+            "who": who_,
+            "action": action,
+            "target": target,
+            "old_json": old,
+            "new_json": new,
+        }
         previous = row_hash(previous, content)
         conn.execute("UPDATE audit SET hash = ? WHERE seq = ?", (previous, seq))
         last = seq
@@ -115,14 +143,23 @@ def test_a_memo_made_from_json_cannot_be_tied_to_a_document(evaluation, edited, 
     source = tmp_path / "e.json"
     source.write_text(evaluation.model_dump_json(), encoding="utf-8")
     pdf = _memo(source, tmp_path / "m.pdf")
-    attached = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(pdf), strict=False)).raw)
+    attached = parse_memo_inputs(
+        read_attached_inputs(PdfFileReader(io.BytesIO(pdf), strict=False)).raw
+    )
     assert "audit_anchor" not in attached  # a JSON evaluation has no history to anchor
     problems = anchor_problems(pdf, edited)
     assert len(problems) == 1 and "records no audit anchor" in problems[0]
 
 
-@pytest.mark.parametrize("value", [{"seq": 0, "hash": "a" * 64}, {"seq": 2, "hash": "A" * 64},
-                                   {"seq": "2", "hash": "a" * 64}, [2, "a" * 64]])
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"seq": 0, "hash": "a" * 64},
+        {"seq": 2, "hash": "A" * 64},
+        {"seq": "2", "hash": "a" * 64},
+        [2, "a" * 64],
+    ],
+)
 def test_a_malformed_anchor_is_refused(value):
     with pytest.raises(ValueError, match="malformed"):
         AuditAnchor.from_json(value)

@@ -18,7 +18,9 @@ from clusterbid.core.store.schema import MIGRATIONS
 
 GUARD_SQL = [sql for sql in MIGRATIONS[0].statements if sql.startswith("CREATE TRIGGER")]
 AUDIT_COLUMNS = ("seq", "at", "who", "action", "target", "old_json", "new_json", "hash")
-PROPERTY_SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def apply_random_edits(data, doc: EvaluationDocument) -> Evaluation:
@@ -27,16 +29,20 @@ def apply_random_edits(data, doc: EvaluationDocument) -> Evaluation:
     bids = list(doc.evaluation.bids)
     for step in range(data.draw(st.integers(0, 12), label="edits")):
         ids = [bid.id for bid in bids]
-        kinds = ["add", "policy", "workload", "artefact"] + (["replace", "remove", "decision"] if bids else [])
+        kinds = ["add", "policy", "workload", "artefact"] + (
+            ["replace", "remove", "decision"] if bids else []
+        )
         kind = data.draw(st.sampled_from(kinds), label="kind")
         if kind == "add":
-            bid = make_bid(f"b{step}", price=f"{data.draw(st.integers(100, 900))/100:.2f}")
+            bid = make_bid(f"b{step}", price=f"{data.draw(st.integers(100, 900)) / 100:.2f}")
             doc.add_bid(bid)
             bids.append(bid)
         elif kind == "replace":
             index = data.draw(st.integers(0, len(bids) - 1))
             new_id = data.draw(st.sampled_from([ids[index], f"renamed{step}"]))
-            bid = make_bid(new_id, price=f"{data.draw(st.integers(100, 900))/100:.2f}", provider=f"P{step}")
+            bid = make_bid(
+                new_id, price=f"{data.draw(st.integers(100, 900)) / 100:.2f}", provider=f"P{step}"
+            )
             doc.replace_bid(ids[index], bid)
             bids[index] = bid
         elif kind == "remove":
@@ -47,7 +53,9 @@ def apply_random_edits(data, doc: EvaluationDocument) -> Evaluation:
             policy = make_policy(data.draw(st.floats(1, 100, allow_nan=False)))
             doc.set_policy(policy)
         elif kind == "workload":
-            workload = make_workload(f"w{step}", job_gpus=data.draw(st.sampled_from([512, 1024, 2048])))
+            workload = make_workload(
+                f"w{step}", job_gpus=data.draw(st.sampled_from([512, 1024, 2048]))
+            )
             doc.set_workload(workload)
         elif kind == "artefact":
             doc.attach_artefact(f"log{step}.txt", data.draw(st.binary(max_size=64)), bid_id=None)
@@ -61,7 +69,9 @@ def apply_random_edits(data, doc: EvaluationDocument) -> Evaluation:
 def test_replaying_the_trail_from_the_empty_document_gives_the_current_evaluation(data):
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "p.clusterbid"
-        with EvaluationDocument.create(path, make_evaluation(data.draw(st.integers(0, 3))), user="p") as doc:
+        with EvaluationDocument.create(
+            path, make_evaluation(data.draw(st.integers(0, 3))), user="p"
+        ) as doc:
             expected = apply_random_edits(data, doc)
             assert doc.evaluation == expected
         with EvaluationDocument.open(path) as reopened:
@@ -77,7 +87,11 @@ def tampered_value(column: str, value, data):
         return hashlib.sha256(b"forged").hexdigest()
     if value is None:
         return "{}"
-    return data.draw(st.sampled_from([value + " ", value[:-1], "x" + value[1:] if value[0] != "x" else "y" + value[1:]]))
+    return data.draw(
+        st.sampled_from(
+            [value + " ", value[:-1], "x" + value[1:] if value[0] != "x" else "y" + value[1:]]
+        )
+    )
 
 
 @PROPERTY_SETTINGS
@@ -143,7 +157,10 @@ def test_removed_guard_is_reported(document, doc_path):
     conn.execute("DROP TRIGGER audit_append_only_update")
     conn.close()
     report = verify_audit_chain(doc_path)
-    assert not report.ok and "append-only guard was removed (audit_append_only_update)" in report.reason
+    assert (
+        not report.ok
+        and "append-only guard was removed (audit_append_only_update)" in report.reason
+    )
 
 
 def test_format_audit_shows_each_change_and_the_verdict(document, doc_path):
@@ -155,6 +172,10 @@ def test_format_audit_shows_each_change_and_the_verdict(document, doc_path):
     assert any(line.startswith("#1 ") and "alice  create" in line for line in lines)
     assert "         terms.price_per_gpu_hour: 2.00 -> 1.75" in lines
     assert "         rationale: cheapest" in lines
-    assert "Chain verified: all 3 rows intact; the trail accounts for the current evaluation." in lines
+    assert (
+        "Chain verified: all 3 rows intact; the trail accounts for the current evaluation." in lines
+    )
     head = verify_audit_chain(doc_path).rows[-1]
-    assert lines[-1].startswith(f"Head: row #3, hash {head.hash}. A memo made now records this head")
+    assert lines[-1].startswith(
+        f"Head: row #3, hash {head.hash}. A memo made now records this head"
+    )

@@ -33,8 +33,10 @@ def _lower_price(bid_text: str) -> str:
     return checkpoint.canonical(json.dumps(bid))
 
 
-GUARD = ("CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
-         " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END")
+GUARD = (
+    "CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
+    " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END"
+)
 
 
 def _checkpoint_seqs(path) -> list[int]:
@@ -78,7 +80,9 @@ def test_a_checkpoint_row_changed_in_place_breaks_the_chain_at_open(tmp_path):
     path = _document(tmp_path / "e.clusterbid", 12)
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("DROP TRIGGER audit_append_only_update")
-    conn.execute("UPDATE audit SET new_json = replace(new_json, '\"bids\": 3', '\"bids\": 4') WHERE seq = 12")
+    conn.execute(
+        "UPDATE audit SET new_json = replace(new_json, '\"bids\": 3', '\"bids\": 4') WHERE seq = 12"
+    )
     conn.execute(GUARD)
     conn.close()
     with EvaluationDocument.open(path, user="ann") as doc:
@@ -88,14 +92,20 @@ def test_a_checkpoint_row_changed_in_place_breaks_the_chain_at_open(tmp_path):
 
 def _rehash_from(conn, seq: int) -> None:
     """What a forger with the file does: recompute every hash from `seq` on and the head."""
-    rows = [audit.AuditRow(*r) for r in conn.execute(
-        "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit ORDER BY seq")]
+    rows = [
+        audit.AuditRow(*r)
+        for r in conn.execute(
+            "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit ORDER BY seq"
+        )
+    ]
     previous = rows[seq - 2].hash
-    for row in rows[seq - 1:]:
+    for row in rows[seq - 1 :]:
         new_hash = audit.row_hash(previous, row.content())
         conn.execute("UPDATE audit SET hash = ? WHERE seq = ?", (new_hash, row.seq))
         previous = new_hash
-    conn.execute("UPDATE meta SET value = ? WHERE key = ?", (f"{rows[-1].seq} {previous}", audit.HEAD_KEY))
+    conn.execute(
+        "UPDATE meta SET value = ? WHERE key = ?", (f"{rows[-1].seq} {previous}", audit.HEAD_KEY)
+    )
 
 
 def test_a_forged_checkpoint_with_a_recomputed_chain_is_caught_by_the_full_audit(tmp_path):
@@ -104,12 +114,17 @@ def test_a_forged_checkpoint_with_a_recomputed_chain_is_caught_by_the_full_audit
     conn.execute("DROP TRIGGER audit_append_only_update")
     # The forger lowers bid-0's price in the kept state and the checkpoint row's digest, then
     # recomputes every later hash and the head, so the file is consistent from the checkpoint on.
-    header, bids, ids = conn.execute("SELECT header_json, bids_json, ids_json FROM checkpoint").fetchone()
+    header, bids, ids = conn.execute(
+        "SELECT header_json, bids_json, ids_json FROM checkpoint"
+    ).fetchone()
     bids = json.loads(bids)
     bids[0] = _lower_price(bids[0])
     digest = checkpoint.state_sha256(header, bids, json.loads(ids), already_canonical=True)
     conn.execute("UPDATE checkpoint SET bids_json = ?", (json.dumps(bids),))
-    conn.execute("UPDATE audit SET new_json = ? WHERE seq = 12", (json.dumps({"bids": 3, "state_sha256": digest}),))
+    conn.execute(
+        "UPDATE audit SET new_json = ? WHERE seq = 12",
+        (json.dumps({"bids": 3, "state_sha256": digest}),),
+    )
     _rehash_from(conn, 12)
     conn.execute(GUARD)
     conn.close()
@@ -126,11 +141,15 @@ def test_a_forged_checkpoint_with_a_recomputed_chain_is_caught_by_the_full_audit
 def test_no_checkpoint_is_written_over_a_failed_audit(tmp_path):
     path = _document(tmp_path / "e.clusterbid", 2)  # rows 1-3
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("UPDATE bid SET bid_json = replace(bid_json, '\"3.00\"', '\"0.10\"') WHERE bid_id = 'bid-0'")
+    conn.execute(
+        "UPDATE bid SET bid_json = replace(bid_json, '\"3.00\"', '\"0.10\"') WHERE bid_id = 'bid-0'"
+    )
     conn.close()
     with EvaluationDocument.open(path, user="ann") as doc:
         assert not doc.audit_report.ok
-        for n in range(3):  # records still allowed after a failed audit: rows 4-6, past the interval
+        for n in range(
+            3
+        ):  # records still allowed after a failed audit: rows 4-6, past the interval
             doc.accept_failed_audit(f"reason {n}")
     assert _checkpoint_seqs(path) == []
 
@@ -145,18 +164,38 @@ def test_an_older_document_without_checkpoints_opens_and_gains_one_at_its_next_c
     schema.build_schema(conn, 3)  # the format before checkpoints
     snapshot.write_evaluation(conn, evaluation)
     head = (0, audit.GENESIS_HASH)
-    row = audit.append(conn, head, who="old-app", action=audit.CREATE, target=None, old_json=None,
-                       new_json=snapshot.to_json(evaluation))
+    row = audit.append(
+        conn,
+        head,
+        who="old-app",
+        action=audit.CREATE,
+        target=None,
+        old_json=None,
+        new_json=snapshot.to_json(evaluation),
+    )
     for k in range(8):  # rows 2-9: more than one interval of history, and no checkpoint
         bid_json = snapshot.to_json(make_bid("bid-1", price=f"{4 + k / 100:.2f}"))
         conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = 'bid-1'", (bid_json,))
-        row = audit.append(conn, (row.seq, row.hash), who="old-app", action=audit.REPLACE_BID, target="bid-1",
-                           old_json=None, new_json=bid_json)
+        row = audit.append(
+            conn,
+            (row.seq, row.hash),
+            who="old-app",
+            action=audit.REPLACE_BID,
+            target="bid-1",
+            old_json=None,
+            new_json=bid_json,
+        )
     conn.execute("COMMIT")
     conn.close()
     with EvaluationDocument.open(path, user="ann") as doc:  # upgraded, replayed from the first row
-        assert doc.audit_report.ok and doc.audit_report.checked_from == 1 and doc.audit_report.replayed == 9
-        doc.replace_bid("bid-2", make_bid("bid-2", price="1.00"))  # row 10; nine rows since none -> #11
+        assert (
+            doc.audit_report.ok
+            and doc.audit_report.checked_from == 1
+            and doc.audit_report.replayed == 9
+        )
+        doc.replace_bid(
+            "bid-2", make_bid("bid-2", price="1.00")
+        )  # row 10; nine rows since none -> #11
     assert _checkpoint_seqs(path) == [11]
     with EvaluationDocument.open(path) as doc:
         assert doc.audit_report.checked_from == 11 and doc.audit_report.replayed == 0
@@ -172,4 +211,7 @@ def test_catching_up_past_a_checkpoint_returns_every_new_row(tmp_path):
         assert [row.seq for row in new] == [3, 4, 5, 6, 7, 8, 9]
         assert new[3].action == audit.CHECKPOINT
         assert watching.audit_report.ok and watching.audit_report.checked_from == 6
-        assert watching.evaluation.bids[1].terms.price_per_gpu_hour == make_bid("bid-1", price="5.05").terms.price_per_gpu_hour
+        assert (
+            watching.evaluation.bids[1].terms.price_per_gpu_hour
+            == make_bid("bid-1", price="5.05").terms.price_per_gpu_hour
+        )

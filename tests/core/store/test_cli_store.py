@@ -48,7 +48,10 @@ def test_new_refuses_bad_input_with_a_message(tmp_path, capsys):
     assert run("new", str(tmp_path / "x.clusterbid"), "--from", str(bad)) == 2
     err = capsys.readouterr().err
     assert err.startswith("clusterbid: error: ") and "bad.json" in err and "Traceback" not in err
-    assert "title: String should have at least 1 character" in err and "workload: Field required" in err
+    assert (
+        "title: String should have at least 1 character" in err
+        and "workload: Field required" in err
+    )
     assert not (tmp_path / "x.clusterbid").exists()
     assert run("new", str(tmp_path / "x.clusterbid"), "--from", str(tmp_path / "missing.json")) == 2
     assert "missing.json: no such file" in capsys.readouterr().err
@@ -73,4 +76,7 @@ def test_audit_of_a_file_that_is_not_a_document(tmp_path, capsys, content):
     path.write_bytes(content)
     assert run("audit", str(path)) == 2
     err = capsys.readouterr().err
-    assert err == "clusterbid: error: junk.clusterbid: is not a ClusterBid document (it is not an SQLite database)\n"
+    assert (
+        err
+        == "clusterbid: error: junk.clusterbid: is not a ClusterBid document (it is not an SQLite database)\n"
+    )

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 
 import pytest
 from builders import make_bid
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import padding
+from tests.core.memo_signing.pki import Authority
+from tests.core.store.test_audit_anchor import _rewrite_first_row
 
 from clusterbid.cli import main
 from clusterbid.core.store import EvaluationDocument, verify_audit_chain
-from tests.core.memo_signing.pki import Authority
-from tests.core.store.test_audit_anchor import _rewrite_first_row
 
 
 @pytest.fixture
@@ -40,12 +41,15 @@ def test_the_countersignature_is_a_signature_over_the_row_by_the_users_key(count
     # Checked here with the certificate's key alone, as any auditor could: the message names the
     # document (its first row's hash), the row and its hash.
     message = f"clusterbid-countersign:{rows[0].hash}:2:{rows[1].hash}".encode()
-    certificate.public_key().verify(base64.b64decode(payload["signature"]), message, padding.PKCS1v15(),
-                                    hashes.SHA256())
+    certificate.public_key().verify(
+        base64.b64decode(payload["signature"]), message, padding.PKCS1v15(), hashes.SHA256()
+    )
 
 
 def test_a_rewrite_before_a_countersigned_row_fails_the_audit(countersigned, capsys):
-    _rewrite_first_row(countersigned, "mallory")  # the chain and head recomputed, as an attacker would
+    _rewrite_first_row(
+        countersigned, "mallory"
+    )  # the chain and head recomputed, as an attacker would
     report = verify_audit_chain(countersigned)
     assert not report.ok
     assert "Ann Officer's countersignature of row #2 does not match it" in report.reason
@@ -70,10 +74,15 @@ def test_a_countersignature_is_logged_outside_the_file_so_its_removal_shows(coun
 
     with EvaluationDocument.open(countersigned) as doc:
         row = doc.audit_rows()[-1]
-    lines = [json.loads(line) for line in
-             open(os.environ["CLUSTERBID_ANCHOR_LOG"], encoding="utf-8").read().splitlines()]
-    assert {"seq": row.seq, "hash": row.hash, "action": "countersign"}.items() <= \
-        next(a for a in lines if a["hash"] == row.hash).items()
+    lines = [
+        json.loads(line)
+        for line in Path(os.environ["CLUSTERBID_ANCHOR_LOG"])
+        .read_text(encoding="utf-8")
+        .splitlines()
+    ]
+    assert {"seq": row.seq, "hash": row.hash, "action": "countersign"}.items() <= next(
+        a for a in lines if a["hash"] == row.hash
+    ).items()
 
 
 def test_the_name_printed_is_the_certificates_not_the_rows_claim(countersigned):

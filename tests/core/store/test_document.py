@@ -35,7 +35,10 @@ def test_create_writes_identity_version_and_the_evaluation(doc_path, evaluation)
     assert raw(doc_path, "PRAGMA application_id") == [(0x43424944,)] == [(APPLICATION_ID,)]
     assert raw(doc_path, "PRAGMA user_version") == [(CURRENT_VERSION,)]
     assert raw(doc_path, "PRAGMA journal_mode") == [("delete",)]
-    assert [row[0] for row in raw(doc_path, "SELECT bid_id FROM bid ORDER BY position")] == ["bid-0", "bid-1"]
+    assert [row[0] for row in raw(doc_path, "SELECT bid_id FROM bid ORDER BY position")] == [
+        "bid-0",
+        "bid-1",
+    ]
     with EvaluationDocument.open(doc_path) as reopened:
         assert reopened.evaluation == evaluation
 
@@ -73,9 +76,14 @@ def test_each_edit_records_who_what_old_and_new(document):
     document.remove_bid("bid-1")
     rows = document.audit_rows()
     assert [(r.seq, r.action, r.target, r.who) for r in rows] == [
-        (1, "create", None, "alice"), (2, "replace_bid", "bid-0", "alice"), (3, "remove_bid", "bid-1", "alice")]
+        (1, "create", None, "alice"),
+        (2, "replace_bid", "bid-0", "alice"),
+        (3, "remove_bid", "bid-1", "alice"),
+    ]
     # The original value and the correction stay as separate records.
-    assert json.loads(rows[1].old_json)["terms"]["price_per_gpu_hour"] == str(original.terms.price_per_gpu_hour)
+    assert json.loads(rows[1].old_json)["terms"]["price_per_gpu_hour"] == str(
+        original.terms.price_per_gpu_hour
+    )
     assert json.loads(rows[1].new_json)["terms"]["price_per_gpu_hour"] == "1.95"
     assert json.loads(rows[2].old_json)["id"] == "bid-1" and rows[2].new_json is None
     assert Evaluation.model_validate_json(rows[0].new_json) == make_evaluation(2)
@@ -88,8 +96,15 @@ def test_records_of_decision_memo_and_signature(document):
     document.record_memo_exported("memo-2026-03.pdf", digest)
     document.record_signature("Bea Officer", digest, role="Head of procurement")
     rows = document.audit_rows()[1:]
-    assert [r.action for r in rows] == ["record_decision", "record_memo_exported", "record_signature"]
-    assert json.loads(rows[0].new_json) == {"bid_id": "bid-1", "rationale": "lowest cost to finish with SOC2"}
+    assert [r.action for r in rows] == [
+        "record_decision",
+        "record_memo_exported",
+        "record_signature",
+    ]
+    assert json.loads(rows[0].new_json) == {
+        "bid_id": "bid-1",
+        "rationale": "lowest cost to finish with SOC2",
+    }
     assert json.loads(rows[1].new_json) == {"file_name": "memo-2026-03.pdf", "sha256": digest}
     assert json.loads(rows[2].new_json)["signer"] == "Bea Officer"
     with pytest.raises(EditRejectedError, match="no bid 'nope'"):
@@ -113,7 +128,9 @@ def test_invalid_edits_are_refused_and_change_nothing(document, doc_path, edit, 
     before = document.evaluation
     with pytest.raises(EditRejectedError, match=message) as caught:
         edit(document)
-    assert isinstance(caught.value, InputError) and str(caught.value).startswith("round.clusterbid: ")
+    assert isinstance(caught.value, InputError) and str(caught.value).startswith(
+        "round.clusterbid: "
+    )
     assert document.evaluation == before
     with EvaluationDocument.open(doc_path) as reopened:
         assert reopened.evaluation == before and len(reopened.audit_rows()) == 1
@@ -145,14 +162,19 @@ def test_edit_made_through_another_window_is_not_overwritten(document, doc_path)
         assert [r.who for r in reopened.audit_rows()] == ["alice", "bob"]
 
 
-def test_write_failure_gives_a_clear_message_and_keeps_the_document(document, doc_path, monkeypatch):
+def test_write_failure_gives_a_clear_message_and_keeps_the_document(
+    document, doc_path, monkeypatch
+):
     before = document.evaluation
 
     def full_disk(*args, **kwargs):
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr("clusterbid.core.store.audit.append", full_disk)
-    with pytest.raises(DocumentWriteError, match=r"could not save add bid \(database or disk is full\); the document"):
+    with pytest.raises(
+        DocumentWriteError,
+        match=r"could not save add bid \(database or disk is full\); the document",
+    ):
         document.add_bid(make_bid("late-1"))
     monkeypatch.undo()
     assert document.evaluation == before

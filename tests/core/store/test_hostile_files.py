@@ -64,7 +64,9 @@ def test_sqlite_magic_followed_by_garbage(tmp_path):
 def test_truncated_document(genuine, fraction):
     data = genuine.read_bytes()
     genuine.write_bytes(data[: int(len(data) * fraction)])
-    refused(genuine, CorruptDocumentError, "damaged .*could not be read|failed SQLite's integrity check")
+    refused(
+        genuine, CorruptDocumentError, "damaged .*could not be read|failed SQLite's integrity check"
+    )
 
 
 def test_document_from_a_newer_version(genuine):
@@ -93,14 +95,19 @@ def test_document_with_a_malicious_trigger_is_refused_before_it_can_fire(genuine
 
 
 def test_document_with_our_trigger_replaced_is_refused(genuine):
-    tamper(genuine, "DROP TRIGGER audit_append_only_update",
-           "CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit BEGIN SELECT 1; END")
+    tamper(
+        genuine,
+        "DROP TRIGGER audit_append_only_update",
+        "CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit BEGIN SELECT 1; END",
+    )
     refused(genuine, UnsafeDocumentError, "altered trigger 'audit_append_only_update'")
 
 
 def test_document_with_the_guard_removed_is_refused(genuine):
     tamper(genuine, "DROP TRIGGER audit_append_only_delete")
-    refused(genuine, UnsafeDocumentError, "audit-trail guard removed \\(audit_append_only_delete\\)")
+    refused(
+        genuine, UnsafeDocumentError, "audit-trail guard removed \\(audit_append_only_delete\\)"
+    )
 
 
 def test_document_with_a_view_is_refused(genuine):
@@ -119,7 +126,7 @@ def test_document_with_a_missing_table_is_refused(genuine):
 
 
 def test_document_whose_data_no_longer_validates(genuine):
-    tamper(genuine, "UPDATE bid SET bid_json = '{\"id\": \"x\"}' WHERE position = 1")
+    tamper(genuine, 'UPDATE bid SET bid_json = \'{"id": "x"}\' WHERE position = 1')
     refused(genuine, CorruptDocumentError, "does not validate")
 
 
@@ -139,18 +146,25 @@ def test_missing_file_and_folder(tmp_path):
 def test_document_with_a_damaged_page_in_the_middle(genuine):
     data = bytearray(genuine.read_bytes())
     page = 4096
-    data[3 * page: 4 * page] = os.urandom(page)
+    data[3 * page : 4 * page] = os.urandom(page)
     genuine.write_bytes(bytes(data))
-    refused(genuine, CorruptDocumentError, "damaged .*could not be read|failed SQLite's integrity check")
+    refused(
+        genuine, CorruptDocumentError, "damaged .*could not be read|failed SQLite's integrity check"
+    )
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE bid SET bid_json = CAST(bid_json AS BLOB) WHERE position = 2",
-    "UPDATE evaluation SET header_json = CAST(header_json AS BLOB)",
-    "UPDATE bid SET bid_json = X'7B7D' WHERE position = 1",  # '{}' as two raw bytes
-])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE bid SET bid_json = CAST(bid_json AS BLOB) WHERE position = 2",
+        "UPDATE evaluation SET header_json = CAST(header_json AS BLOB)",
+        "UPDATE bid SET bid_json = X'7B7D' WHERE position = 1",  # '{}' as two raw bytes
+    ],
+)
 def test_document_whose_stored_text_became_another_type(genuine, statement):
     # One flipped bit in a record header turns a text column into a blob (found by the fuzz test
     # of flipped bytes): SQLite hands it back as bytes, which must be refused, never crash on.
     tamper(genuine, statement)
-    refused(genuine, CorruptDocumentError, "row is not text; the file was altered outside ClusterBid")
+    refused(
+        genuine, CorruptDocumentError, "row is not text; the file was altered outside ClusterBid"
+    )

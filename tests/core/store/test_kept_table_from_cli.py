@@ -6,17 +6,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.conftest import bid_dict
+
 from clusterbid.cli import main
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import export_template
 from clusterbid.core.shown_scorecard import read_shown
 from clusterbid.core.store import EvaluationDocument
-from tests.conftest import bid_dict
 
-PUBLIC_LOG = Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+PUBLIC_LOG = (
+    Path(__file__).parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+)
 # The README's demo table: Northwind leads; BudgetGPU and Fragment Cloud fail a gate.
-DEMO_PROVIDERS = {"Northwind AI Cloud", "Cumulus Compute", "BudgetGPU", "Fragment Cloud", "Hyperscale Prime",
-                  "Legacy Compute"}
+DEMO_PROVIDERS = {
+    "Northwind AI Cloud",
+    "Cumulus Compute",
+    "BudgetGPU",
+    "Fragment Cloud",
+    "Hyperscale Prime",
+    "Legacy Compute",
+}
 
 
 def _kept(path: Path) -> dict:
@@ -26,23 +35,37 @@ def _kept(path: Path) -> dict:
         evaluation = document.evaluation
     by_column = [dict(zip(shown["columns"], row)) for row in shown["rows"]]
     # Its current state: one row per bid it holds now, under the evaluation's title.
-    assert sorted(row["Provider"] for row in by_column) == sorted(b.quote.provider for b in evaluation.bids)
+    assert sorted(row["Provider"] for row in by_column) == sorted(
+        b.quote.provider for b in evaluation.bids
+    )
     assert shown["title"] == evaluation.title
     return {"rows": by_column}
 
 
-def test_a_document_made_and_edited_from_the_command_line_opens_on_its_current_table(tmp_path, capsys):
+def test_a_document_made_and_edited_from_the_command_line_opens_on_its_current_table(
+    tmp_path, capsys
+):
     path = tmp_path / "cli-only.clusterbid"
     assert main(["new", str(path)]) == 0
     rows = _kept(path)["rows"]
     assert {row["Provider"] for row in rows} == DEMO_PROVIDERS
     assert rows[0]["Rank"] == "1" and rows[0]["Provider"] == "Northwind AI Cloud"
-    assert {row["Provider"] for row in rows if row["Rank"] == "—"} == {"BudgetGPU", "Fragment Cloud"}
-    assert all(row["P10–P90"] == "—" for row in rows)  # no Monte Carlo at a commit: "—" as the app before bands
+    assert {row["Provider"] for row in rows if row["Rank"] == "—"} == {
+        "BudgetGPU",
+        "Fragment Cloud",
+    }
+    assert all(
+        row["P10–P90"] == "—" for row in rows
+    )  # no Monte Carlo at a commit: "—" as the app before bands
 
     # An import: the new bid (a cheap copy of the demo's fabric and block) is in the kept table.
-    cheap = Bid.model_validate(bid_dict("cheap-one", quote={"provider": "Cheap One Cloud"},
-                                        capacity={"gpus_offered": 576, "largest_contiguous_block_gpus": 576}))
+    cheap = Bid.model_validate(
+        bid_dict(
+            "cheap-one",
+            quote={"provider": "Cheap One Cloud"},
+            capacity={"gpus_offered": 576, "largest_contiguous_block_gpus": 576},
+        )
+    )
     sheet = export_template(tmp_path / "filled.xlsx", [cheap])
     assert main(["import", str(path), str(sheet)]) == 0
     assert "Cheap One Cloud" in {row["Provider"] for row in _kept(path)["rows"]}
@@ -55,8 +78,23 @@ def test_a_document_made_and_edited_from_the_command_line_opens_on_its_current_t
 
     # A memo exported is only a record: the audit head moves, the same table is kept at it.
     memo = tmp_path / "memo.pdf"
-    assert main(["memo", str(path), "-o", str(memo), "--approver", "Ada Lovelace, CFO", "--samples", "0",
-                 "--tradeoff-rationale", "The cheaper bid came in after the scoring weights were agreed."]) == 0
+    assert (
+        main(
+            [
+                "memo",
+                str(path),
+                "-o",
+                str(memo),
+                "--approver",
+                "Ada Lovelace, CFO",
+                "--samples",
+                "0",
+                "--tradeoff-rationale",
+                "The cheaper bid came in after the scoring weights were agreed.",
+            ]
+        )
+        == 0
+    )
     assert next(r for r in _kept(path)["rows"] if r["Provider"] == "Cumulus Compute") == after
 
 

@@ -10,7 +10,12 @@ import pytest
 from builders import make_bid, make_evaluation
 
 from clusterbid.cli import main
-from clusterbid.core.store import LockedDocumentError, EvaluationDocument, fileformat, verify_audit_chain
+from clusterbid.core.store import (
+    EvaluationDocument,
+    LockedDocumentError,
+    fileformat,
+    verify_audit_chain,
+)
 
 
 def test_a_locked_document_says_it_is_locked_not_damaged(tmp_path, monkeypatch, capsys):
@@ -30,8 +35,10 @@ def test_a_locked_document_says_it_is_locked_not_damaged(tmp_path, monkeypatch, 
 
 
 def test_a_read_only_journal_is_named_as_such():
-    error = fileformat.describe_open_error(fileformat.Path("x.clusterbid"),
-                                           sqlite3.OperationalError("attempt to write a readonly database"))
+    error = fileformat.describe_open_error(
+        fileformat.Path("x.clusterbid"),
+        sqlite3.OperationalError("attempt to write a readonly database"),
+    )
     assert "x.clusterbid-journal" in str(error) and "folder is read-only" in str(error)
 
 
@@ -44,14 +51,20 @@ def test_copy_right_after_a_crash_is_whole(tmp_path, capsys):
     crashed = tmp_path / "crashed"
     crashed.mkdir()
     writer = sqlite3.connect(path, isolation_level=None)
-    writer.execute("PRAGMA cache_size = 1")  # a one-page cache spills the change into the file itself
+    writer.execute(
+        "PRAGMA cache_size = 1"
+    )  # a one-page cache spills the change into the file itself
     writer.execute("BEGIN")
     writer.execute("DELETE FROM bid")
-    writer.execute("INSERT INTO artefact (name, sha256, size, content) VALUES ('x', 'y', 1, zeroblob(200000))")
+    writer.execute(
+        "INSERT INTO artefact (name, sha256, size, content) VALUES ('x', 'y', 1, zeroblob(200000))"
+    )
     shutil.copy(path, crashed / "e.clusterbid")
     shutil.copy(path.with_name(path.name + "-journal"), crashed / "e.clusterbid-journal")
     conn = sqlite3.connect(f"file:{crashed / 'e.clusterbid'}?immutable=1", uri=True)
-    assert conn.execute("SELECT count(*) FROM bid").fetchone()[0] == 0  # the file alone is mid-change
+    assert (
+        conn.execute("SELECT count(*) FROM bid").fetchone()[0] == 0
+    )  # the file alone is mid-change
     conn.close()
     writer.execute("ROLLBACK")
     writer.close()

@@ -8,8 +8,15 @@ import sqlite3
 import pytest
 from builders import make_bid, make_evaluation
 
-from clusterbid.core.store import CURRENT_VERSION, DocumentWriteError, EvaluationDocument, schema, verify_audit_chain
-from clusterbid.core.store import audit, snapshot
+from clusterbid.core.store import (
+    CURRENT_VERSION,
+    DocumentWriteError,
+    EvaluationDocument,
+    audit,
+    schema,
+    snapshot,
+    verify_audit_chain,
+)
 
 
 def make_old_document(path, version):
@@ -19,15 +26,31 @@ def make_old_document(path, version):
     schema.build_schema(conn, version)
     evaluation = make_evaluation(3)
     snapshot.write_evaluation(conn, evaluation)
-    audit.append(conn, (0, audit.GENESIS_HASH), who="old-app", action=audit.CREATE, target=None, old_json=None,
-                 new_json=snapshot.to_json(evaluation))
+    audit.append(
+        conn,
+        (0, audit.GENESIS_HASH),
+        who="old-app",
+        action=audit.CREATE,
+        target=None,
+        old_json=None,
+        new_json=snapshot.to_json(evaluation),
+    )
     sha256 = "01d09d19c2139a46aebfb577780d123d7396e97201bc7ead210a2ebff8239dee"  # of b"old\n"
-    conn.execute("INSERT INTO artefact (bid_id, name, sha256, size, content) VALUES (?, ?, ?, ?, ?)",
-                 ("bid-1", "old.log", sha256, 4, b"old\n"))
+    conn.execute(
+        "INSERT INTO artefact (bid_id, name, sha256, size, content) VALUES (?, ?, ?, ?, ?)",
+        ("bid-1", "old.log", sha256, 4, b"old\n"),
+    )
     # Format 1 had no media types, so its attach rows did not record one.
     head = audit.read_head(conn)
-    audit.append(conn, head, who="old-app", action=audit.ATTACH_ARTEFACT, target="bid-1", old_json=None,
-                 new_json=json.dumps({"name": "old.log", "sha256": sha256, "size": 4, "bid_id": "bid-1"}))
+    audit.append(
+        conn,
+        head,
+        who="old-app",
+        action=audit.ATTACH_ARTEFACT,
+        target="bid-1",
+        old_json=None,
+        new_json=json.dumps({"name": "old.log", "sha256": sha256, "size": 4, "bid_id": "bid-1"}),
+    )
     conn.execute("COMMIT")
     conn.close()
     return evaluation
@@ -44,7 +67,9 @@ def columns(path, table):
 def indexes(path):
     conn = sqlite3.connect(path)
     try:
-        return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        return {
+            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+        }
     finally:
         conn.close()
 
@@ -78,13 +103,20 @@ def test_every_earlier_format_upgrades_to_the_current_one(tmp_path, version):
         info = doc.attach_artefact("new.csv", b"a,b\n", media_type="text/csv")
     assert user_version(path) == CURRENT_VERSION
     assert "media_type" in columns(path, "artefact")
-    assert "audit_by_action" in indexes(path)  # format 3: the registry and trust anchors read by action
+    assert "audit_by_action" in indexes(
+        path
+    )  # format 3: the registry and trust anchors read by action
     # The upgraded file is indistinguishable from one created by the current version.
     conn = sqlite3.connect(path)
     assert schema.read_schema(conn) == set(schema.expected_schema(CURRENT_VERSION))
     conn.close()
     report = verify_audit_chain(path)
-    assert report.ok and [r.who for r in report.rows] == ["old-app", "old-app", "new-app", "new-app"]
+    assert report.ok and [r.who for r in report.rows] == [
+        "old-app",
+        "old-app",
+        "new-app",
+        "new-app",
+    ]
     with EvaluationDocument.open(path) as doc:
         assert doc.artefacts()[-1] == info
 
@@ -93,11 +125,16 @@ def test_a_failed_upgrade_leaves_the_old_file_intact(tmp_path, monkeypatch):
     path = tmp_path / "v1.clusterbid"
     make_old_document(path, 1)
     before = path.read_bytes()
-    broken = schema.Migration(CURRENT_VERSION + 1, "fails half way",
-                              ("CREATE TABLE half_done (x)", "INSERT INTO no_such_table VALUES (1)"))
+    broken = schema.Migration(
+        CURRENT_VERSION + 1,
+        "fails half way",
+        ("CREATE TABLE half_done (x)", "INSERT INTO no_such_table VALUES (1)"),
+    )
     monkeypatch.setattr(schema, "MIGRATIONS", (*schema.MIGRATIONS, broken))
     monkeypatch.setattr(schema, "CURRENT_VERSION", CURRENT_VERSION + 1)
-    with pytest.raises(DocumentWriteError, match="could not be upgraded from format 1 .* the file is unchanged"):
+    with pytest.raises(
+        DocumentWriteError, match="could not be upgraded from format 1 .* the file is unchanged"
+    ):
         EvaluationDocument.open(path)
     monkeypatch.undo()
     assert user_version(path) == 1

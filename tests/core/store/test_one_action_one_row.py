@@ -11,12 +11,20 @@ from builders import make_bid, make_evaluation, make_policy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clusterbid.core.store import EditRejectedError, EvaluationDocument, format_audit, replay_audit, verify_audit_chain
+from clusterbid.core.store import (
+    EditRejectedError,
+    EvaluationDocument,
+    format_audit,
+    replay_audit,
+    verify_audit_chain,
+)
 
 
 def _renamed(evaluation, old_id: str, new_id: str, price: str):
-    bids = tuple(make_bid(new_id, price=price, provider=b.quote.provider) if b.id == old_id else b
-                 for b in evaluation.bids)
+    bids = tuple(
+        make_bid(new_id, price=price, provider=b.quote.provider) if b.id == old_id else b
+        for b in evaluation.bids
+    )
     return evaluation.model_copy(update={"bids": bids})
 
 
@@ -28,8 +36,11 @@ def test_a_wizard_edit_that_renames_a_bid_is_one_row_and_keeps_its_place(tmp_pat
         rows = doc.audit_rows()
     assert [r.action for r in rows] == ["create", "edit"]  # not remove_bid + add_bid
     steps = json.loads(rows[-1].new_json)["steps"]
-    assert [(s["action"], s["target"]) for s in steps] == [("remove_bid", "bid-1"), ("add_bid", "bid-1-rev"),
-                                                          ("reorder", None)]
+    assert [(s["action"], s["target"]) for s in steps] == [
+        ("remove_bid", "bid-1"),
+        ("add_bid", "bid-1-rev"),
+        ("reorder", None),
+    ]
     with EvaluationDocument.open(path) as reopened:
         assert [b.id for b in reopened.evaluation.bids] == ["bid-0", "bid-1-rev", "bid-2"]
         assert reopened.evaluation == target
@@ -69,8 +80,12 @@ def test_a_change_of_several_parts_is_refused_whole(tmp_path):
     with EvaluationDocument.create(path, make_evaluation(2)) as doc:
         before, head = doc.evaluation, doc.head
         # A valid policy change plus a bid in a currency with no exchange rate: nothing is applied.
-        target = before.model_copy(update={"policy": make_policy(0.5),
-                                           "bids": (*before.bids, make_bid("x", currency="GBP"))})
+        target = before.model_copy(
+            update={
+                "policy": make_policy(0.5),
+                "bids": (*before.bids, make_bid("x", currency="GBP")),
+            }
+        )
         with pytest.raises(EditRejectedError, match="GBP"):
             doc.apply(target, "Paste")
         assert doc.evaluation == before and doc.head == head
@@ -97,16 +112,22 @@ def test_a_new_title_is_one_row_and_replays(tmp_path):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_sequence_of_user_actions_is_one_row_each_and_replays(data):
-    with tempfile.TemporaryDirectory() as folder, \
-            EvaluationDocument.create(Path(folder) / "p.clusterbid", make_evaluation(3)) as doc:
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        EvaluationDocument.create(Path(folder) / "p.clusterbid", make_evaluation(3)) as doc,
+    ):
         actions = data.draw(st.integers(1, 6), label="actions")
         for step in range(actions):
             bids = list(doc.evaluation.bids)
-            keep = data.draw(st.lists(st.booleans(), min_size=len(bids), max_size=len(bids)), label="keep")
+            keep = data.draw(
+                st.lists(st.booleans(), min_size=len(bids), max_size=len(bids)), label="keep"
+            )
             kept = [b for b, k in zip(bids, keep) if k]
             if kept and data.draw(st.booleans(), label="rename"):
                 kept[0] = make_bid(f"{kept[0].id[:40]}-r{step}", price="1.23", provider="Renamed")
-            added = [make_bid(f"n{step}-{i}") for i in range(data.draw(st.integers(0, 3), label="added"))]
+            added = [
+                make_bid(f"n{step}-{i}") for i in range(data.draw(st.integers(0, 3), label="added"))
+            ]
             order = data.draw(st.permutations(kept + added), label="order")
             policy = make_policy(data.draw(st.sampled_from([0.3, 0.5, 0.7]), label="cost weight"))
             target = doc.evaluation.model_copy(update={"bids": tuple(order), "policy": policy})
@@ -114,6 +135,8 @@ def test_any_sequence_of_user_actions_is_one_row_each_and_replays(data):
             changed = target != doc.evaluation
             doc.apply(target, f"action {step}")
             assert doc.evaluation == target
-            assert len(doc.audit_rows()) == rows_before + changed  # one row per action, none for no change
+            assert (
+                len(doc.audit_rows()) == rows_before + changed
+            )  # one row per action, none for no change
         assert replay_audit(doc.audit_rows()) == doc.evaluation
         assert verify_audit_chain(doc.path).ok

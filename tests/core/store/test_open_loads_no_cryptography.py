@@ -22,8 +22,18 @@ print(document.audit_report.ok, "cryptography" in sys.modules)
 
 
 def test_opening_an_uncountersigned_document_loads_no_cryptography(tmp_path):
-    done = subprocess.run([sys.executable, "-c", OPEN_AND_LIST, str(tmp_path / "plain.clusterbid"),
-                           json.dumps(evaluation_dict())], capture_output=True, text=True, timeout=300,
-                          cwd=REPO)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            OPEN_AND_LIST,
+            str(tmp_path / "plain.clusterbid"),
+            json.dumps(evaluation_dict()),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "False"]  # audited and passed, without the library

@@ -60,17 +60,23 @@ def test_verify_names_a_stray_wal_and_leaves_both_files_as_they_were(tmp_path):
     document = _stray_wal(tmp_path)
     wal = document.with_name(document.name + "-wal")
     before, wal_before = _sha(document), _sha(wal)
-    trust = signoff_trust(b"%PDF-1.7\n%%EOF\n", [], evaluation=document)  # what verify --evaluation reads
+    trust = signoff_trust(
+        b"%PDF-1.7\n%%EOF\n", [], evaluation=document
+    )  # what verify --evaluation reads
     assert _sha(document) == before and _sha(wal) == wal_before
-    assert any(f"{wal.name} lies beside {document.name}" in note and "without it" in note
-               for note in trust.notes), trust.notes
+    assert any(
+        f"{wal.name} lies beside {document.name}" in note and "without it" in note
+        for note in trust.notes
+    ), trust.notes
 
 
 def test_a_header_value_that_is_not_utf8_is_a_damaged_file_in_words(tmp_path, capsys):
     document = tmp_path / "doc.clusterbid"
     assert main(["demo", str(document)]) == 0
     conn = sqlite3.connect(document, isolation_level=None)
-    conn.execute("UPDATE meta SET value = CAST(? AS TEXT) WHERE key = 'audit_head'", (b"1 \xd5\xff",))
+    conn.execute(
+        "UPDATE meta SET value = CAST(? AS TEXT) WHERE key = 'audit_head'", (b"1 \xd5\xff",)
+    )
     conn.close()
     capsys.readouterr()
     code = main(["audit", str(document)])
@@ -85,7 +91,7 @@ def test_a_schema_page_with_broken_text_is_a_damaged_file_for_score_and_audit(tm
     assert main(["demo", str(document)]) == 0
     data = bytearray(document.read_bytes())
     at = data.index(b"CREATE TABLE") + len(b"CREATE ")
-    data[at:at + 2] = b"\xd5\xff"  # not UTF-8; same length, so the page stays well-formed
+    data[at : at + 2] = b"\xd5\xff"  # not UTF-8; same length, so the page stays well-formed
     document.write_bytes(bytes(data))
     capsys.readouterr()
     for verb in ("score", "audit"):

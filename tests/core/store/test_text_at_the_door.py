@@ -51,9 +51,14 @@ def test_an_edit_checks_the_text_it_brings_in(tmp_path, walks):
             doc.add_bid(make_bid("bid-9", provider="Acme\u202eSI"))
 
 
-@pytest.mark.parametrize(("provider", "named"), [("Acme\x1b[31m", "ESC (U+001B)"),
-                                                  ("Acme\u202eSI", "RIGHT-TO-LEFT OVERRIDE"),
-                                                  ("Ac\u200bme", "ZERO WIDTH SPACE")])
+@pytest.mark.parametrize(
+    ("provider", "named"),
+    [
+        ("Acme\x1b[31m", "ESC (U+001B)"),
+        ("Acme\u202eSI", "RIGHT-TO-LEFT OVERRIDE"),
+        ("Ac\u200bme", "ZERO WIDTH SPACE"),
+    ],
+)
 def test_hostile_text_put_into_the_file_is_still_refused_on_open(tmp_path, provider, named):
     path = tmp_path / "e.clusterbid"
     EvaluationDocument.create(path, make_evaluation(2), user="ann").close()
@@ -61,23 +66,32 @@ def test_hostile_text_put_into_the_file_is_still_refused_on_open(tmp_path, provi
     bid = json.loads(conn.execute("SELECT bid_json FROM bid WHERE bid_id = 'bid-1'").fetchone()[0])
     bid["quote"]["provider"] = provider
     for ensure_ascii in (True, False):  # as a \\u escape and as the raw character
-        conn.execute("UPDATE bid SET bid_json = ? WHERE bid_id = 'bid-1'", (json.dumps(bid, ensure_ascii=ensure_ascii),))
+        conn.execute(
+            "UPDATE bid SET bid_json = ? WHERE bid_id = 'bid-1'",
+            (json.dumps(bid, ensure_ascii=ensure_ascii),),
+        )
         with pytest.raises(CorruptDocumentError, match=re.escape(named)) as refused:
             EvaluationDocument.open(path)
         assert "quote.provider" in str(refused.value)
     conn.close()
 
 
-@pytest.mark.parametrize(("text", "plain"), [
-    ('{"a":"two\\nlines\\tand a tab, caf\u00e9"}', True),
-    ('{"a":"\\u001b"}', False),  # ESC written as an escape
-    ('{"a":"\x1b[31m"}', False),  # ESC raw, in ASCII text
-    ('{"a":"caf\u00e9\x7f"}', False),  # DEL raw, in text that is not ASCII
-    ('{"a":"\\b"}', False),  # backspace
-    ('{"a":"\\f"}', False),  # form feed
-    ('{"a":"C:\\\\bin"}', False),  # an escaped backslash before b: a false alarm, checked field by field
-    ('{"a":"\u2066x"}', False),  # LEFT-TO-RIGHT ISOLATE, raw
-    ('{"a":"\u00ad"}', False),  # soft hyphen, raw
-])
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ('{"a":"two\\nlines\\tand a tab, caf\u00e9"}', True),
+        ('{"a":"\\u001b"}', False),  # ESC written as an escape
+        ('{"a":"\x1b[31m"}', False),  # ESC raw, in ASCII text
+        ('{"a":"caf\u00e9\x7f"}', False),  # DEL raw, in text that is not ASCII
+        ('{"a":"\\b"}', False),  # backspace
+        ('{"a":"\\f"}', False),  # form feed
+        (
+            '{"a":"C:\\\\bin"}',
+            False,
+        ),  # an escaped backslash before b: a false alarm, checked field by field
+        ('{"a":"\u2066x"}', False),  # LEFT-TO-RIGHT ISOLATE, raw
+        ('{"a":"\u00ad"}', False),  # soft hyphen, raw
+    ],
+)
 def test_the_one_scan_lets_through_only_text_that_cannot_hold_a_forbidden_character(text, plain):
     assert json_text_is_plain(text) is plain

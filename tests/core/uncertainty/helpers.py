@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 
-from clusterbid.core.evaluation import Evaluation
 from tests.conftest import EXAMPLES, bid_dict, evaluation_dict, workload_dict
+
+from clusterbid.core.evaluation import Evaluation
 
 ARTEFACT = hashlib.sha256(b"raw nccl-tests output").hexdigest()
 
@@ -14,8 +15,13 @@ ARTEFACT = hashlib.sha256(b"raw nccl-tests output").hexdigest()
 def one_node_workload() -> dict:
     """7B on one 8-GPU node, TP8 PP1: DP = 1, so no data-parallel communication, and PP = 1,
     so no bubble. The step is pure compute: cost to finish is proportional to 1 / baseline MFU."""
-    return workload_dict(total_params_billions=7, active_params_billions=7, job_gpus=8, tensor_parallel=8,
-                         pipeline_parallel=1)
+    return workload_dict(
+        total_params_billions=7,
+        active_params_billions=7,
+        job_gpus=8,
+        tensor_parallel=8,
+        pipeline_parallel=1,
+    )
 
 
 def no_failure_bid(bid_id: str = "b1", **sections) -> dict:
@@ -42,13 +48,22 @@ def evidence(kind: str, value: float, scale: int, grade: str = "measured_indepen
     }
 
 
-TRAINING_CONTEXT = {"gpu_model": "H100-SXM", "precision": "bf16", "model_active_params_billions": 70.0,
-                    "sequence_length": 4096, "tensor_parallel": 8, "pipeline_parallel": 4,
-                    "global_batch_sequences": 1024, "mfu_flops_basis": "model"}
+TRAINING_CONTEXT = {
+    "gpu_model": "H100-SXM",
+    "precision": "bf16",
+    "model_active_params_billions": 70.0,
+    "sequence_length": 4096,
+    "tensor_parallel": 8,
+    "pipeline_parallel": 4,
+    "global_batch_sequences": 1024,
+    "mfu_flops_basis": "model",
+}
 
 
 def evaluation(bids: list[dict], workload: dict | None = None, **overrides) -> Evaluation:
-    return Evaluation.model_validate(evaluation_dict(bids, workload=workload or workload_dict(), **overrides))
+    return Evaluation.model_validate(
+        evaluation_dict(bids, workload=workload or workload_dict(), **overrides)
+    )
 
 
 def seed_on_buyers_terms() -> dict:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 
+from tests.conftest import EXAMPLES
+
 from clusterbid.cli import main
 from clusterbid.core.demo import demo_evaluation
-from tests.conftest import EXAMPLES
 
 
 def test_score_text_has_bands_evidence_tipping_points_and_tornado(capsys):
@@ -20,26 +21,43 @@ def test_score_text_has_bands_evidence_tipping_points_and_tornado(capsys):
 
 
 def test_score_json_carries_the_same(capsys):
-    assert main(["score", str(EXAMPLES / "seed-network-example.json"), "--json", "--samples", "500"]) == 0
+    assert (
+        main(["score", str(EXAMPLES / "seed-network-example.json"), "--json", "--samples", "500"])
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["monte_carlo"]["samples"] == 500
     first = report["bids"][0]
     band = first["uncertainty"]
-    assert float(band["cost_p10"]["amount"]) <= float(band["cost_p50"]["amount"]) <= float(band["cost_p90"]["amount"])
+    assert (
+        float(band["cost_p10"]["amount"])
+        <= float(band["cost_p50"]["amount"])
+        <= float(band["cost_p90"]["amount"])
+    )
     assert 0 <= band["win_probability"] <= 1
     # The example's first bid carries a buyer-measured step time at 256 GPUs.
     efficiency = first["evidence_used"]["efficiency"]
     assert (efficiency["kind"], efficiency["grade"], efficiency["scale_gpus"]) == (
-        "training_step_time", "measured_independent", 256
+        "training_step_time",
+        "measured_independent",
+        256,
     )
     assert set(report["sensitivity"]["tipping_points"]) == {
-        "cost_to_finish", "sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"
+        "cost_to_finish",
+        "sla",
+        "datacenter_tier",
+        "certifications",
+        "support",
+        "contract_terms",
+        "evidence",
     }
     assert report["sensitivity"]["tornado"][0]["input"]
 
 
 def test_excluded_bids_have_no_band(capsys):
-    assert main(["score", str(EXAMPLES / "demo-evaluation.json"), "--json", "--samples", "200"]) == 0
+    assert (
+        main(["score", str(EXAMPLES / "demo-evaluation.json"), "--json", "--samples", "200"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     excluded = [b for b in report["bids"] if not b["gates"]["passed"]]
     assert excluded and all(b["uncertainty"] is None for b in excluded)

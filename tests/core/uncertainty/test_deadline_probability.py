@@ -12,11 +12,11 @@ import re
 
 import pytest
 from pydantic import ValidationError
+from tests.core.uncertainty.helpers import evaluation, no_failure_bid, one_node_workload
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.decision import decide
-from tests.core.uncertainty.helpers import evaluation, no_failure_bid, one_node_workload
 
 SAMPLES = 20_000
 SIGMA = math.hypot(0.15, 0.10)
@@ -30,13 +30,20 @@ def _phi(z: float) -> float:
 def _timed(days: int, **plan) -> Evaluation:
     """The one-node bid with a deadline `days` days after the start (days x 24 h to its end)."""
     data = evaluation([no_failure_bid("only")], one_node_workload()).model_dump(mode="json")
-    data["workload"]["plan"].update(start_date=START.isoformat(),
-                                    deadline=(START + dt.timedelta(days=days - 1)).isoformat(), **plan)
+    data["workload"]["plan"].update(
+        start_date=START.isoformat(),
+        deadline=(START + dt.timedelta(days=days - 1)).isoformat(),
+        **plan,
+    )
     return Evaluation.model_validate(data)
 
 
 def _point_hours() -> float:
-    return score_evaluation(evaluation([no_failure_bid("only")], one_node_workload())).scores[0].estimate.wall_hours
+    return (
+        score_evaluation(evaluation([no_failure_bid("only")], one_node_workload()))
+        .scores[0]
+        .estimate.wall_hours
+    )
 
 
 def _late_by_a_little() -> tuple[int, float]:
@@ -50,7 +57,9 @@ def test_a_late_point_with_enough_draws_in_time_is_ranked_and_flagged():
     days, chance = _late_by_a_little()
     assert 0.3 < chance < 0.5  # by hand: Phi(ln(B / H) / 0.1803)
     timed = _timed(days, deadline_confidence=0.3)
-    assert [g.code for g in score_evaluation(timed).scores[0].estimate.gates] == ["misses_deadline"]  # the point
+    assert [g.code for g in score_evaluation(timed).scores[0].estimate.gates] == [
+        "misses_deadline"
+    ]  # the point
     card, drawn = decide(timed, SAMPLES)
     assert [s.bid.id for s in card.ranked] == ["only"]
     assert drawn.bids["only"].on_time_probability == pytest.approx(chance, abs=0.01)
@@ -70,8 +79,10 @@ def test_the_cost_of_delay_enters_the_net_cost_per_late_day():
     net cost rises by $50,000 / 24 per expected late hour."""
     days, _ = _late_by_a_little()
     hours, budget = _point_hours(), days * 24.0
-    plain, costly = _timed(days, deadline_confidence=0.3), _timed(days, deadline_confidence=0.3,
-                                                                   delay_cost_per_day="50000")
+    plain, costly = (
+        _timed(days, deadline_confidence=0.3),
+        _timed(days, deadline_confidence=0.3, delay_cost_per_day="50000"),
+    )
     a, b = (score_evaluation(e).scores[0].estimate for e in (plain, costly))
     assert b.delay_cost == pytest.approx(50_000 * (hours - budget) / 24, rel=1e-9)
     assert b.plan_cost - a.plan_cost == pytest.approx(50_000 * (hours - budget) / 24, rel=1e-9)
@@ -101,5 +112,7 @@ def test_page_one_says_a_ranked_bid_late_at_the_point_is_a_deadline_risk():
     assert fit["schedule_ok"] is False
     assert fit["schedule"].startswith("a deadline risk: the point estimate finishes on ")
     deadline = (START + dt.timedelta(days=days - 1)).isoformat()
-    shown = re.search(rf"after the deadline of {deadline}, but ([0-9.]+)% of the draws", fit["schedule"])
+    shown = re.search(
+        rf"after the deadline of {deadline}, but ([0-9.]+)% of the draws", fit["schedule"]
+    )
     assert float(shown.group(1)) / 100 == pytest.approx(chance, abs=0.01)

@@ -9,11 +9,11 @@ import math
 import re
 
 import pytest
+from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
 
 from clusterbid.cli import main
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.decision import decide
-from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
 
 SAMPLES = 20_000
 
@@ -25,10 +25,14 @@ def _claimant_and_silent(basis: str = "expected"):
     Distribution (issue 31): the claim is centred on max(0.42, 0.85 x 0.60) = 0.51 and drawn on the
     same shared MFU streams as silence, so in every sample claimant / silent = (3.10 / 0.51) /
     (2.50 / 0.42) = 1.021: silent is cheaper in all of them, and ranks first."""
-    claimant = no_failure_bid("claimant", terms={"price_per_gpu_hour": "3.10"},
-                              evidence=[evidence("training_mfu", 0.60, 8, "provider_claim")])
-    return evaluation([claimant, no_failure_bid("silent")], one_node_workload(),
-                      policy={"decision_basis": basis})
+    claimant = no_failure_bid(
+        "claimant",
+        terms={"price_per_gpu_hour": "3.10"},
+        evidence=[evidence("training_mfu", 0.60, 8, "provider_claim")],
+    )
+    return evaluation(
+        [claimant, no_failure_bid("silent")], one_node_workload(), policy={"decision_basis": basis}
+    )
 
 
 @pytest.mark.parametrize("basis", ["expected", "p50"])
@@ -46,8 +50,12 @@ def test_a_claim_taken_at_face_value_no_longer_wins_the_ranking(basis):
     # Its point figure sits low in its own samples: P(drawn MFU >= 0.60) with the draw centred on
     # 0.51, sigma sqrt(0.15^2 + 0.10^2): 1 - Phi(ln(0.60 / 0.51) / 0.1803) = 0.184.
     z = math.log(0.60 / 0.51) / math.hypot(0.15, 0.10)
-    assert drawn.bids["claimant"].point_percentile == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)), abs=0.01)
-    assert drawn.bids["silent"].point_percentile == pytest.approx(0.5, abs=0.01)  # a point at its median
+    assert drawn.bids["claimant"].point_percentile == pytest.approx(
+        0.5 * math.erfc(z / math.sqrt(2)), abs=0.01
+    )
+    assert drawn.bids["silent"].point_percentile == pytest.approx(
+        0.5, abs=0.01
+    )  # a point at its median
 
 
 def test_the_score_command_says_what_ranked_and_where_the_point_sits(tmp_path, capsys):
@@ -82,25 +90,31 @@ def test_the_serving_ranking_follows_the_bands_not_the_point():
     With fleets sized for a 20% forecast margin and N+1, quarry-h100's point figure is the lowest
     ($1.46 against helio's $1.49: helio's point fleet needs 49 GPUs, one past six nodes), yet helio
     ranks first on the mean ($1.55 against $1.57)."""
+    from tests.conftest import EXAMPLES
+
     from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.serving_report import format_serving_table
     from clusterbid.core.serving_scoring import score_serving_evaluation
-    from tests.conftest import EXAMPLES
 
-    ev = Evaluation.model_validate(json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text()))
+    ev = Evaluation.model_validate(
+        json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text())
+    )
     card = score_serving_evaluation(ev)
     assert card.decision_basis == "expected"
     for s in card.ranked:
         band = card.band(s.bid.id)
         assert card.decision_costs[s.bid.id] == band.mean_cost_per_million
         assert s.criteria["cost_per_million_tokens"] == pytest.approx(
-            min(card.decision_costs.values()) / band.mean_cost_per_million)
+            min(card.decision_costs.values()) / band.mean_cost_per_million
+        )
     point = {s.bid.id: s.estimate.cost_per_million_tokens for s in card.ranked}
     assert min(point, key=point.get) == "quarry-h100"
     assert card.ranked[0].bid.id == "helio-h200"
     assert card.decision_costs["helio-h200"] < card.decision_costs["quarry-h100"]
     helio = card.band("helio-h200")
-    assert f"the point figure at its P{100 * helio.point_percentile:.0f}" in format_serving_table(card)
+    assert f"the point figure at its P{100 * helio.point_percentile:.0f}" in format_serving_table(
+        card
+    )
 
 
 def test_a_deadline_inside_the_band_below_the_threshold_fails_the_gate(tmp_path, capsys):
@@ -117,8 +131,9 @@ def test_a_deadline_inside_the_band_below_the_threshold_fails_the_gate(tmp_path,
     start = dt.date(2027, 1, 4)
     days = math.ceil(1.1 * hours / 24)  # the deadline day; the job may run to its end
     data = base.model_dump(mode="json")
-    data["workload"]["plan"].update(start_date=start.isoformat(),
-                                    deadline=(start + dt.timedelta(days=days - 1)).isoformat())
+    data["workload"]["plan"].update(
+        start_date=start.isoformat(), deadline=(start + dt.timedelta(days=days - 1)).isoformat()
+    )
     from clusterbid.core.evaluation import Evaluation
 
     timed = Evaluation.model_validate(data)

@@ -4,15 +4,15 @@ evidence, and a figure left out is never better than the typical figure stated."
 from __future__ import annotations
 
 import pytest
+from tests.conftest import bid_dict, evaluation_dict
+from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
+from tests.core.uncertainty.test_montecarlo import by_hand_one_node_cost
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.provenance import RELIABILITY_DEFAULTS
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty import run_monte_carlo
 from clusterbid.core.uncertainty.spreads import claim_centre
-from tests.conftest import bid_dict, evaluation_dict
-from tests.core.uncertainty.helpers import evaluation, evidence, no_failure_bid, one_node_workload
-from tests.core.uncertainty.test_montecarlo import by_hand_one_node_cost
 
 SAMPLES = 20_000
 
@@ -64,13 +64,21 @@ def test_a_claim_above_the_prediction_is_centred_above_silence():
 # node swap (24 h), the 99% SLA floor of public GPU clouds, no credit, a 24 h billed burn-in (the
 # shortest acceptance run buyers.md lists) and a 10 GB/s checkpoint tier.
 TYPICAL = {
-    "failures_per_1000_gpu_days": 0.47, "node_replacement_hours": 24.0, "uptime_sla_percent": 99.0,
-    "sla_credit_percent": 0.0, "burn_in_hours": 24.0, "storage_write_gb_s": 10.0,
+    "failures_per_1000_gpu_days": 0.47,
+    "node_replacement_hours": 24.0,
+    "uptime_sla_percent": 99.0,
+    "sla_credit_percent": 0.0,
+    "burn_in_hours": 24.0,
+    "storage_write_gb_s": 10.0,
 }
 # The cautious end of each documented range (methodology section 12), written out by hand.
 CAUTIOUS = {
-    "failures_per_1000_gpu_days": 2.6, "node_replacement_hours": 72.0, "uptime_sla_percent": 95.0,
-    "sla_credit_percent": 0.0, "burn_in_hours": 72.0, "storage_write_gb_s": 2.0,
+    "failures_per_1000_gpu_days": 2.6,
+    "node_replacement_hours": 72.0,
+    "uptime_sla_percent": 95.0,
+    "sla_credit_percent": 0.0,
+    "burn_in_hours": 72.0,
+    "storage_write_gb_s": 2.0,
 }
 
 
@@ -79,14 +87,21 @@ def test_every_default_sits_at_the_cautious_end_of_its_range():
         default = RELIABILITY_DEFAULTS[f"reliability.{name}"]
         assert default.value == value
         # The cautious end: the range's top for what costs, its bottom for what helps.
-        worse_high = name in ("failures_per_1000_gpu_days", "node_replacement_hours", "burn_in_hours")
+        worse_high = name in (
+            "failures_per_1000_gpu_days",
+            "node_replacement_hours",
+            "burn_in_hours",
+        )
         assert value == (default.high if worse_high else default.low)
 
 
 def _one_node_without_spares(bid_id: str, **reliability) -> dict:
     """An 8-GPU offer for the 8-GPU job, no spare node, so a failed node waits for its swap."""
-    bid = bid_dict(bid_id, capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8,
-                                     "spare_pool_gpus": 0}, topology={"leaf_domain_gpus": 8})
+    bid = bid_dict(
+        bid_id,
+        capacity={"gpus_offered": 8, "largest_contiguous_block_gpus": 8, "spare_pool_gpus": 0},
+        topology={"leaf_domain_gpus": 8},
+    )
     bid["reliability"].update(reliability)
     return bid
 
@@ -99,7 +114,9 @@ def test_leaving_a_figure_out_is_never_better_than_stating_the_typical_one(name)
     scores = {s.bid.id: s for s in score_evaluation(ev).scores}
     cost = {bid_id: s.estimate.plan_cost for bid_id, s in scores.items()}
     bands = run_monte_carlo(ev, 4_000).bids
-    if name == "sla_credit_percent":  # the default and the typical credit are both none: nothing to claim
+    if (
+        name == "sla_credit_percent"
+    ):  # the default and the typical credit are both none: nothing to claim
         assert cost["blank"] == pytest.approx(cost["stated"], rel=1e-12)
     else:
         assert cost["blank"] > cost["stated"]
@@ -111,11 +128,18 @@ def test_leaving_a_figure_out_is_never_better_than_stating_the_typical_one(name)
 def test_a_blank_burn_in_bills_72_hours_and_a_blank_uptime_95_percent_by_hand():
     """Burn-in: 8 GPUs x (72 - 24) h x $2.50 = $960 more. Uptime: the run's hours scale with
     1 / uptime, so the blank bid's run is 0.99 / 0.95 of the stated one's (burn-in aside)."""
-    burn = [_one_node_without_spares(i, burn_in_hours=h) for i, h in (("stated", 24.0), ("blank", None))]
+    burn = [
+        _one_node_without_spares(i, burn_in_hours=h) for i, h in (("stated", 24.0), ("blank", None))
+    ]
     ev = Evaluation.model_validate(evaluation_dict(burn, workload=one_node_workload()))
     est = {s.bid.id: s.estimate for s in score_evaluation(ev).scores}
-    assert est["blank"].plan_cost - est["stated"].plan_cost == pytest.approx(8 * 48 * 2.50, rel=1e-9)
-    up = [_one_node_without_spares(i, uptime_sla_percent=u) for i, u in (("stated", 99.0), ("blank", None))]
+    assert est["blank"].plan_cost - est["stated"].plan_cost == pytest.approx(
+        8 * 48 * 2.50, rel=1e-9
+    )
+    up = [
+        _one_node_without_spares(i, uptime_sla_percent=u)
+        for i, u in (("stated", 99.0), ("blank", None))
+    ]
     ev = Evaluation.model_validate(evaluation_dict(up, workload=one_node_workload()))
     est = {s.bid.id: s.estimate for s in score_evaluation(ev).scores}
     assert est["blank"].run_hours / est["stated"].run_hours == pytest.approx(0.99 / 0.95, rel=1e-9)

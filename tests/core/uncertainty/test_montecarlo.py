@@ -9,14 +9,20 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import bid_dict
+from tests.core.uncertainty.helpers import (
+    evaluation,
+    evidence,
+    no_failure_bid,
+    one_node_workload,
+    seed_on_buyers_terms,
+)
 
+from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.uncertainty import Spreads, run_monte_carlo
 from clusterbid.core.uncertainty.montecarlo import percentiles as _percentiles
-from tests.conftest import bid_dict
-from tests.core.uncertainty.helpers import evaluation, seed_on_buyers_terms, evidence, no_failure_bid, one_node_workload
 
 Z90 = 1.2815515655446004  # standard normal quantile at 0.90
 
@@ -36,7 +42,10 @@ def test_zero_spread_percentiles_equal_the_seed_001_costs():
     result = run_monte_carlo(seed_example, samples=1000, spreads=Spreads.zero())
     # Seed 001: 256 GPUs x $7 = $1,792 per hour; 100 hours cost $179,200, 130 hours $232,960.
     # Samples are stored as float32 (7 significant digits).
-    for bid_id, hours, cost in (("suitable-network", 100, 179_200), ("bottlenecked-network", 130, 232_960)):
+    for bid_id, hours, cost in (
+        ("suitable-network", 100, 179_200),
+        ("bottlenecked-network", 130, 232_960),
+    ):
         b = result.bids[bid_id]
         for value in (b.cost_p10, b.cost_p50, b.cost_p90):
             assert value == pytest.approx(cost, rel=1e-6)
@@ -49,17 +58,25 @@ def test_zero_spread_percentiles_equal_the_seed_001_costs():
 
 def test_zero_spread_two_bids_cheaper_wins_every_sample():
     bids = [no_failure_bid("cheap"), no_failure_bid("dear", terms={"price_per_gpu_hour": "3.00"})]
-    result = run_monte_carlo(evaluation(bids, one_node_workload()), samples=500, spreads=Spreads.zero())
+    result = run_monte_carlo(
+        evaluation(bids, one_node_workload()), samples=500, spreads=Spreads.zero()
+    )
     assert result.bids["cheap"].cost_p50 == pytest.approx(by_hand_one_node_cost(0.42), rel=1e-6)
-    assert result.bids["dear"].cost_p50 == pytest.approx(by_hand_one_node_cost(0.42, 3.00), rel=1e-6)
-    assert result.bids["cheap"].win_probability == 1.0 and result.bids["dear"].win_probability == 0.0
+    assert result.bids["dear"].cost_p50 == pytest.approx(
+        by_hand_one_node_cost(0.42, 3.00), rel=1e-6
+    )
+    assert (
+        result.bids["cheap"].win_probability == 1.0 and result.bids["dear"].win_probability == 0.0
+    )
     assert result.bids["cheap"].rank_stability == result.bids["dear"].rank_stability == 1.0
 
 
 def test_no_evidence_mfu_spread_matches_the_documented_sigmas():
     """Only the baseline MFU varies (no failures, no communication): cost ~ 1/MFU, so the cost
     band is the MFU's log-normal band mirrored: P90/P50 = exp(1.2816 x sqrt(0.15^2 + 0.10^2))."""
-    result = run_monte_carlo(evaluation([no_failure_bid()], one_node_workload()), samples=200_000, precision=None)
+    result = run_monte_carlo(
+        evaluation([no_failure_bid()], one_node_workload()), samples=200_000, precision=None
+    )
     b = result.bids["b1"]
     sigma = math.hypot(0.15, 0.10)  # the GPU type's draw and the market-wide draw
     assert b.cost_p50 == pytest.approx(by_hand_one_node_cost(0.42), rel=0.003)
@@ -73,7 +90,9 @@ def test_provider_claim_is_haircut_only_above_the_prior_and_drawn_as_silence():
     Monte Carlo centres it on max(prior 42%, 0.85 x 50% = 42.5%) = 42.5%, and draws it as the same
     bid without evidence (the GPU type's 0.15 and the market's 0.10, shared; none of its own)."""
     bid = no_failure_bid(evidence=[evidence("training_mfu", 0.50, 8, "provider_claim")])
-    result = run_monte_carlo(evaluation([bid], one_node_workload()), samples=200_000, precision=None)
+    result = run_monte_carlo(
+        evaluation([bid], one_node_workload()), samples=200_000, precision=None
+    )
     b = result.bids["b1"]
     sigma = math.hypot(0.15, 0.10)
     assert b.cost_p50 == pytest.approx(by_hand_one_node_cost(0.425), rel=0.003)
@@ -164,10 +183,14 @@ def test_identical_offers_share_their_uncertainty_so_the_cheaper_one_wins():
     loss) moves cost by well under 1%, far less than the 3% gap. Independent MFU draws of 0.15
     each (the old model) split such a pair about 56/44."""
     dear = bid_dict("dear")
-    cheap = bid_dict("cheap", terms={"price_per_gpu_hour": str(round(2.50 * 0.97, 4)), "currency": "USD"})
+    cheap = bid_dict(
+        "cheap", terms={"price_per_gpu_hour": str(round(2.50 * 0.97, 4)), "currency": "USD"}
+    )
     result = run_monte_carlo(evaluation([dear, cheap]), samples=20_000, precision=None)
     assert result.bids["cheap"].win_probability > 0.99
     (mfu,) = [i for i in result.bids["cheap"].inputs if i.name == "baseline_mfu"]
     assert mfu.sigma == 0.0 and mfu.shared_sigma == pytest.approx(math.hypot(0.15, 0.10))
     (busbw,) = [i for i in result.bids["cheap"].inputs if i.name == "busbw"]
-    assert math.hypot(busbw.sigma, busbw.shared_sigma) == pytest.approx(0.15)  # the documented total
+    assert math.hypot(busbw.sigma, busbw.shared_sigma) == pytest.approx(
+        0.15
+    )  # the documented total

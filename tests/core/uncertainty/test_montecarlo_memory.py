@@ -26,8 +26,13 @@ print(len(result.bids), result.samples, peak)
 
 
 def test_a_thousand_bids_at_the_sample_cap_stay_under_500_mb():
-    done = subprocess.run([sys.executable, "-c", _PROBE, str(REPO / "tests" / "perf")], capture_output=True,
-                          text=True, timeout=900, env=os.environ | {"QT_QPA_PLATFORM": "offscreen"})
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(REPO / "tests" / "perf")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
+    )
     assert done.returncode == 0, done.stderr
     bids, samples, peak_kib = (int(v) for v in done.stdout.split())
     assert (bids, samples) == (1000, 20_000)  # every bid passes the gates and is drawn in full

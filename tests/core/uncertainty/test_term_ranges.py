@@ -12,12 +12,12 @@ import math
 import numpy as np
 import pytest
 from pydantic import ValidationError
+from tests.core.test_contract_economics import RESERVED, _seed
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.provenance import Source
 from clusterbid.core.uncertainty import Spreads, run_monte_carlo
 from clusterbid.core.uncertainty.sampling import sample_plan_costs
-from tests.core.test_contract_economics import RESERVED, _seed
 
 UNTIL_EXIT, REST_OF_TERM, WHOLE_TERM = 179_200.0, 1_128_960.0, 1_308_160.0
 ONLY_TERMS = dataclasses.replace(Spreads.zero(), term_ranges=True)  # every other input at its point
@@ -38,12 +38,17 @@ def _triangular_quantile(q: float, low: float, likely: float, high: float) -> fl
     return high - math.sqrt((1 - q) * (high - low) * (high - likely))
 
 
-def _within_sampling_error(got: float, q: float, low: float, likely: float, high: float, samples: int) -> bool:
+def _within_sampling_error(
+    got: float, q: float, low: float, likely: float, high: float, samples: int
+) -> bool:
     """Whether a sampled P(q) of the cost is the fee's quantile give or take four standard errors
     of a sample quantile, sqrt(q (1 - q) / n) / density (the density of the triangle at it)."""
     fee = _triangular_quantile(q, low, likely, high)
-    density = 2 * ((fee - low) / ((high - low) * (likely - low)) if fee < likely
-                   else (high - fee) / ((high - low) * (high - likely)))
+    density = 2 * (
+        (fee - low) / ((high - low) * (likely - low))
+        if fee < likely
+        else (high - fee) / ((high - low) * (high - likely))
+    )
     error = 4 * math.sqrt(q * (1 - q) / samples) / density
     return abs(got - (UNTIL_EXIT + fee / 100 * REST_OF_TERM)) <= error / 100 * REST_OF_TERM
 
@@ -53,16 +58,31 @@ def test_a_fee_the_buyer_gives_as_a_range_is_drawn_across_it():
     the term (at 40%: $179,200 + $451,584 = $630,784 < $1,308,160), so the cost is $179,200 + fee x
     $1,128,960 with the fee triangular(20, 30, 40): P10 at 20 + sqrt(0.1 x 20 x 10) = 24.47%, P50
     at 30% ($517,888), P90 at 35.53%."""
-    ev = _exit_fee(30, {"kind": "assumption", "who": "J. Ruiz", "why": "said 20-40% on the call",
-                        "low": 20, "high": 40})
+    ev = _exit_fee(
+        30,
+        {
+            "kind": "assumption",
+            "who": "J. Ruiz",
+            "why": "said 20-40% on the call",
+            "low": 20,
+            "high": 40,
+        },
+    )
     result = run_monte_carlo(ev, 20_000, spreads=ONLY_TERMS, precision=None)
     b = result.bids["suitable-network"]
     assert UNTIL_EXIT + 0.30 * REST_OF_TERM == 517_888
     for got, q in ((b.cost_p10, 0.1), (b.cost_p50, 0.5), (b.cost_p90, 0.9)):
         assert _within_sampling_error(got, q, 20, 30, 40, 20_000)
-    assert b.cost_mean == pytest.approx(517_888, rel=0.003)  # the triangle's mean, (20 + 30 + 40) / 3
+    assert b.cost_mean == pytest.approx(
+        517_888, rel=0.003
+    )  # the triangle's mean, (20 + 30 + 40) / 3
     (term,) = b.term_ranges
-    assert (term.path, term.low, term.likely, term.high) == ("terms.early_exit_fee_percent", 20, 30, 40)
+    assert (term.path, term.low, term.likely, term.high) == (
+        "terms.early_exit_fee_percent",
+        20,
+        30,
+        40,
+    )
 
 
 def test_a_fee_nobody_stated_is_drawn_from_the_typical_statement_to_the_cautious_default():
@@ -82,7 +102,9 @@ def test_a_fee_in_writing_is_not_drawn():
     result = run_monte_carlo(_exit_fee(50), 2_000, spreads=ONLY_TERMS, precision=None)
     b = result.bids["suitable-network"]
     assert b.term_ranges == ()
-    assert b.cost_p10 == b.cost_p90 == pytest.approx(UNTIL_EXIT + 0.5 * REST_OF_TERM, rel=1e-6)  # $743,680
+    assert (
+        b.cost_p10 == b.cost_p90 == pytest.approx(UNTIL_EXIT + 0.5 * REST_OF_TERM, rel=1e-6)
+    )  # $743,680
 
 
 @pytest.mark.parametrize("term", ["exit fee", "escalation"])
@@ -109,5 +131,7 @@ def test_a_range_is_the_buyers_and_holds_its_figure():
         Source(kind="assumption", who="J. Ruiz", low=40, high=20)
     with pytest.raises(ValueError, match="gives both 'low' and 'high'"):
         Source(kind="assumption", who="J. Ruiz", low=40)
-    with pytest.raises(ValidationError, match="terms.early_exit_fee_percent is 50, outside the buyer's range 20-40"):
+    with pytest.raises(
+        ValidationError, match="terms.early_exit_fee_percent is 50, outside the buyer's range 20-40"
+    ):
         _exit_fee(50, {"kind": "assumption", "who": "J. Ruiz", "low": 20, "high": 40})

@@ -5,19 +5,21 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import bid_dict
+from tests.core.uncertainty.helpers import evaluation
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty import analyse_sensitivity
 from clusterbid.core.uncertainty.tipping import tipping_points
-from tests.conftest import bid_dict
-from tests.core.uncertainty.helpers import evaluation
 
 EPS = 1e-6
 
 
-def two_bids(price_b: str = "2.75", support_weight: float = 3.0, cost_weight: float = 70.0) -> Evaluation:
+def two_bids(
+    price_b: str = "2.75", support_weight: float = 3.0, cost_weight: float = 70.0
+) -> Evaluation:
     """Identical offers but for price and support: a at $2.50 with basic support (score 0), b
     dearer with enterprise support (score 1). Same hardware, so cost to finish ~ price."""
     bids = [
@@ -47,7 +49,11 @@ def test_two_bids_by_hand():
     assert support.lower is None and support.winner_above == support.winner_then == "b"
     # The other criteria score the two bids alike: no weight of theirs can change the winner.
     for name in ("sla", "datacenter_tier", "certifications", "contract_terms", "evidence"):
-        assert points[name].lower is None and points[name].upper is None and points[name].winner_then is None
+        assert (
+            points[name].lower is None
+            and points[name].upper is None
+            and points[name].winner_then is None
+        )
 
 
 def test_the_cost_weight_has_its_tipping_point_too():
@@ -82,8 +88,18 @@ def _check_by_rescoring(ev: Evaluation, name: str, point) -> None:
 def test_demo_tipping_points_hold_when_rescored():
     ev = demo_evaluation()
     points = analyse_sensitivity(ev).tipping_points
-    assert set(points) == {"cost_to_finish", "sla", "datacenter_tier", "certifications", "support", "contract_terms", "evidence"}
-    assert any(p.upper is not None for p in points.values())  # the demo has a winner that can be overtaken
+    assert set(points) == {
+        "cost_to_finish",
+        "sla",
+        "datacenter_tier",
+        "certifications",
+        "support",
+        "contract_terms",
+        "evidence",
+    }
+    assert any(
+        p.upper is not None for p in points.values()
+    )  # the demo has a winner that can be overtaken
     for name, point in points.items():
         _check_by_rescoring(ev, name, point)
 

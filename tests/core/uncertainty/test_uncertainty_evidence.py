@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from tests.conftest import bid_dict, workload_dict
+from tests.core.uncertainty.helpers import evaluation, evidence
 
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty import run_monte_carlo
-from tests.conftest import bid_dict, workload_dict
-from tests.core.uncertainty.helpers import evaluation, evidence
 
 SAMPLES = 50_000
 
@@ -29,14 +29,22 @@ def test_credible_evidence_of_a_slower_fabric_raises_the_cost_to_finish():
     slower = evaluation([bid_dict(evidence=[evidence("allreduce_busbw", 150.0, 64)])])
     assert score_evaluation(slower).scores[0].estimate.node_busbw_gb_s == 150.0
     assert _cost(slower) > _cost(spec)
-    assert run_monte_carlo(slower, SAMPLES, precision=None).bids["b1"].cost_p50 > run_monte_carlo(spec, SAMPLES, precision=None).bids["b1"].cost_p50
+    assert (
+        run_monte_carlo(slower, SAMPLES, precision=None).bids["b1"].cost_p50
+        > run_monte_carlo(spec, SAMPLES, precision=None).bids["b1"].cost_p50
+    )
 
 
 def test_removing_evidence_widens_the_band():
     """A fabric-bound bid (2 NICs per node, no overlap of the gradient all-reduce) so that both
     the busbw and the MFU matter: dropping either measurement widens the P10-P90 band."""
     workload = workload_dict(dp_comm_overlap=0)
-    thin = {"technology": "IB-NDR400", "nics_per_node": 2, "nic_line_rate_gbit_s": 400, "gpudirect_rdma": True}
+    thin = {
+        "technology": "IB-NDR400",
+        "nics_per_node": 2,
+        "nic_line_rate_gbit_s": 400,
+        "gpudirect_rdma": True,
+    }
     busbw, mfu = evidence("allreduce_busbw", 94.0, 512), evidence("training_mfu", 0.35, 512)
     band = {}
     for name, items in (("both", [busbw, mfu]), ("mfu", [mfu]), ("busbw", [busbw]), ("none", [])):
@@ -76,7 +84,9 @@ def test_busbw_claim_is_haircut_and_used_as_is_by_the_point_estimate():
     figure, drawn as the spec figure is (0.12 shared by the fabric kind, 0.09 of its own); a
     claim of 300, below the spec, is taken as stated."""
     for claimed, centre in ((400.0, 376.0), (300.0, 300.0)):
-        claim = evaluation([bid_dict(evidence=[evidence("allreduce_busbw", claimed, 64, "provider_claim")])])
+        claim = evaluation(
+            [bid_dict(evidence=[evidence("allreduce_busbw", claimed, 64, "provider_claim")])]
+        )
         (busbw,) = [i for i in run_monte_carlo(claim, 1000).bids["b1"].inputs if i.name == "busbw"]
         assert (busbw.point, busbw.source) == (claimed, "provider_claim")
         assert busbw.median_factor == pytest.approx(centre / claimed)

@@ -49,9 +49,16 @@ def _evpi_by_hand(plan, row: int, name: str) -> tuple[float, float]:
     now = int(np.argmin(means))
     groups = np.array_split(np.argsort(plan.factors[name][row]), GROUPS)
     moving = _moving_with(plan, row, name)
-    conditional = np.array([[cost[j, g].mean() if j in moving else means[j] for g in groups] for j in range(len(means))])
+    conditional = np.array(
+        [
+            [cost[j, g].mean() if j in moving else means[j] for g in groups]
+            for j in range(len(means))
+        ]
+    )
     weight = np.array([len(g) for g in groups]) / cost.shape[1]
-    return means[now] - np.sum(weight * conditional.min(axis=0)), weight[conditional.argmin(axis=0) != now].sum()
+    return means[now] - np.sum(weight * conditional.min(axis=0)), weight[
+        conditional.argmin(axis=0) != now
+    ].sum()
 
 
 def test_top_request_recomputed_from_the_samples(demo):
@@ -63,14 +70,21 @@ def test_top_request_recomputed_from_the_samples(demo):
     now = int(np.argmin(means))
     groups = np.array_split(np.argsort(plan.factors[top.input][row]), GROUPS)
     moving = _moving_with(plan, row, top.input)
-    conditional = np.array([[cost[j, g].mean() if j in moving else means[j] for g in groups] for j in range(len(means))])
+    conditional = np.array(
+        [
+            [cost[j, g].mean() if j in moving else means[j] for g in groups]
+            for j in range(len(means))
+        ]
+    )
     weight = np.array([len(g) for g in groups]) / cost.shape[1]
     best = conditional.argmin(axis=0)
     evpi = means[now] - np.sum(weight * conditional.min(axis=0))
     assert voi.choice == plan.ids[now]
     assert top.evpi == pytest.approx(evpi, rel=1e-9)
     assert top.change_probability == pytest.approx(weight[best != now].sum(), abs=1e-12)
-    assert top.evpi > 0 and 0 < top.change_probability < 1  # on the demo the top request can change the choice
+    assert (
+        top.evpi > 0 and 0 < top.change_probability < 1
+    )  # on the demo the top request can change the choice
     # No single input is worth more than knowing everything: E[min] <= min E, by sample.
     total = means[now] - cost.min(axis=0).mean()
     assert voi.total_evpi == pytest.approx(total, rel=1e-9)
@@ -87,14 +101,18 @@ def test_an_input_of_a_bid_that_cannot_win_is_worth_nothing(demo):
     groups = np.array_split(np.argsort(plan.factors["busbw"][row]), GROUPS)
     best_case = min(plan.cost[row, g].astype(np.float64).mean() for g in groups)
     assert best_case > plan.cost.astype(np.float64).mean(axis=1).min()  # even its best busbw loses
-    assert legacy.evpi == pytest.approx(0, abs=1e-6) and legacy.change_probability == 0  # float noise only
+    assert (
+        legacy.evpi == pytest.approx(0, abs=1e-6) and legacy.change_probability == 0
+    )  # float noise only
 
 
 def test_without_spread_nothing_is_worth_measuring():
     plan = sample_plan_costs(demo_evaluation(), 2_000, spreads=Spreads.zero())
     voi = value_from_samples(plan)
     assert voi.total_evpi == pytest.approx(0, abs=1e-6)
-    assert all(v.evpi == pytest.approx(0, abs=1e-6) and v.change_probability == 0 for v in voi.values)
+    assert all(
+        v.evpi == pytest.approx(0, abs=1e-6) and v.change_probability == 0 for v in voi.values
+    )
 
 
 def _twin_with_unstated_reliability(discount: float = 0.9):
@@ -111,7 +129,9 @@ def _twin_with_unstated_reliability(discount: float = 0.9):
     leader = data["bids"][0]
     twin = copy.deepcopy(leader)
     twin["id"], twin["quote"]["provider"] = "twin", "Twin Cloud"
-    twin["terms"]["price_per_gpu_hour"] = str(round(float(leader["terms"]["price_per_gpu_hour"]) * discount, 4))
+    twin["terms"]["price_per_gpu_hour"] = str(
+        round(float(leader["terms"]["price_per_gpu_hour"]) * discount, 4)
+    )
     twin["capacity"]["spare_pool_gpus"] = 0
     for field in ("node_replacement_hours", "uptime_sla_percent"):
         twin["reliability"][field] = None
@@ -141,16 +161,22 @@ def test_an_unstated_uptime_is_worth_getting_in_writing():
     top = voi.values[0]
     assert (top.bid_id, top.input) == ("twin", "uptime")
     evpi, change = _evpi_by_hand(plan, twin, "uptime")
-    assert top.evpi == pytest.approx(evpi, rel=1e-9) and top.change_probability == pytest.approx(change, abs=1e-12)
+    assert top.evpi == pytest.approx(evpi, rel=1e-9) and top.change_probability == pytest.approx(
+        change, abs=1e-12
+    )
     assert top.evpi > 0 and 0 < top.change_probability < 0.5
     text = asks(evaluation, voi)[0].text
     assert text.startswith("Ask Twin Cloud for an uptime SLA written into the contract")
     # The leader keeps 32 spare GPUs on hand: its replacement time does not move its cost (what
     # value the bins give it is their sampling noise, below the twin's uptime).
     leader = plan.ids.index("northwind-ib")
-    swap = next(v for v in voi.values if v.bid_id == "northwind-ib" and v.input == "replacement_hours")
+    swap = next(
+        v for v in voi.values if v.bid_id == "northwind-ib" and v.input == "replacement_hours"
+    )
     assert np.ptp(plan.cost[leader]) > 0 and swap.evpi < top.evpi
-    assert abs(np.corrcoef(plan.cost[leader], plan.factors["replacement_hours"][leader])[0, 1]) < 0.03
+    assert (
+        abs(np.corrcoef(plan.cost[leader], plan.factors["replacement_hours"][leader])[0, 1]) < 0.03
+    )
 
 
 def test_an_assumed_replacement_time_is_drawn_around_the_buyers_figure_not_the_default_range():
@@ -166,7 +192,10 @@ def test_an_assumed_replacement_time_is_drawn_around_the_buyers_figure_not_the_d
     assumed["id"], assumed["quote"]["provider"] = "assumed", "Assumed Cloud"
     assumed["reliability"]["node_replacement_hours"] = 8
     assumed["provenance"]["reliability.node_replacement_hours"] = {
-        "kind": "assumption", "who": "J. Ruiz", "why": "the account manager said so on the call"}
+        "kind": "assumption",
+        "who": "J. Ruiz",
+        "why": "the account manager said so on the call",
+    }
     data["bids"].append(assumed)
     plan = sample_plan_costs(Evaluation.model_validate(data), SAMPLES)
     for bid_id, centre, sigma in (("assumed", 8.0, np.log(72 / 4) / 2.5632), ("twin", 72.0, 0.30)):

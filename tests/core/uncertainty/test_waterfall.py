@@ -7,13 +7,13 @@ import copy
 import json
 
 import pytest
+from tests.conftest import EXAMPLES
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty.decision import decide
 from clusterbid.core.uncertainty.waterfall import GROUPS, HAIRCUT, waterfall
-from tests.conftest import EXAMPLES
 
 # Seed 001's job: 256 GPUs for exactly 100 hours (test_contract_economics.py holds it to that).
 JOB_GPUS, HOURS = 256, 100.0
@@ -29,8 +29,13 @@ def _two_bids() -> Evaluation:
     runner["terms"].update(price_per_gpu_hour="7", one_off_fees="1000", payment_terms_days=30)
     winner = copy.deepcopy(runner)
     winner["id"] = "block-5"
-    winner["terms"].update(price_per_gpu_hour="5", one_off_fees="500", billing="block", block_days=5,
-                           reserved_gpus=JOB_GPUS)
+    winner["terms"].update(
+        price_per_gpu_hour="5",
+        one_off_fees="500",
+        billing="block",
+        block_days=5,
+        reserved_gpus=JOB_GPUS,
+    )
     data["bids"] = [runner, winner]
     return Evaluation.model_validate(data)
 
@@ -76,7 +81,8 @@ def test_the_demo_parts_sum_to_the_difference_to_the_cent_and_carry_bands():
     assert swaps == pytest.approx(point_gap, abs=0.05)
     haircut = next(p.amount for p in found.parts if p.name == HAIRCUT)
     shift = (scorecard.decision_cost(winner) - winner.estimate.plan_cost) - (
-        scorecard.decision_cost(runner) - runner.estimate.plan_cost)
+        scorecard.decision_cost(runner) - runner.estimate.plan_cost
+    )
     assert haircut == pytest.approx(shift, abs=0.05)
     assert found.samples == drawn.samples
     # Each swap's band holds its point figure unless the draws move it; the haircut's band is
@@ -95,7 +101,9 @@ def test_no_waterfall_with_a_single_passing_bid():
 def test_score_json_carries_the_waterfall(capsys):
     from clusterbid.cli import main
 
-    assert main(["score", str(EXAMPLES / "demo-evaluation.json"), "--json", "--samples", "2000"]) == 0
+    assert (
+        main(["score", str(EXAMPLES / "demo-evaluation.json"), "--json", "--samples", "2000"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     found = report["waterfall"]
     first, second = (b for b in report["bids"] if b["rank"] in (1, 2))
@@ -107,6 +115,7 @@ def test_score_json_carries_the_waterfall(capsys):
     assert _cents(found["recommended_net_cost"]) == _cents(float(first["decision_cost"]["amount"]))
     assert _cents(found["runner_up_net_cost"]) == _cents(float(second["decision_cost"]["amount"]))
     assert sum(_cents(p["amount"]) for p in found["parts"]) == (
-        _cents(found["recommended_net_cost"]) - _cents(found["runner_up_net_cost"]))
+        _cents(found["recommended_net_cost"]) - _cents(found["runner_up_net_cost"])
+    )
     assert found["samples"] == report["monte_carlo"]["samples"]
     assert all(p["p10"] <= p["p90"] for p in found["parts"])

@@ -11,7 +11,13 @@ from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QWizard
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.gui.wizard import BidWizard, DraftStore
 
-REAL_LOG = Path(__file__).resolve().parents[2] / "data" / "nccl-tests" / "public" / "all_reduce_2x8xH100_tcpxo.log"
+REAL_LOG = (
+    Path(__file__).resolve().parents[2]
+    / "data"
+    / "nccl-tests"
+    / "public"
+    / "all_reduce_2x8xH100_tcpxo.log"
+)
 DATA = Path(__file__).resolve().parents[2] / "data" / "nccl-tests"
 
 
@@ -30,7 +36,9 @@ def open_wizard(qtbot, evaluation, draft_path):
     """Open a shown wizard (new bid unless `bid` is given); closed without hanging at teardown."""
 
     def open_(bid=None, duplicate=False, ev=None):
-        wizard = BidWizard(ev or evaluation, bid, duplicate=duplicate, draft_store=DraftStore(draft_path))
+        wizard = BidWizard(
+            ev or evaluation, bid, duplicate=duplicate, draft_store=DraftStore(draft_path)
+        )
         qtbot.addWidget(wizard)
         wizard.show()
         qtbot.waitExposed(wizard)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from tests.gui.wizard.conftest import field
 
 from clusterbid.gui.wizard.field_rules import BLANK, BLANK_TEXT
-from tests.gui.wizard.conftest import field
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -18,10 +18,17 @@ def _to_page(wizard, title: str):
     return wizard.currentPage()
 
 
-@pytest.mark.parametrize("path, typed, expected", [
-    (("capacity", "gpus_offered"), "512", 512),  # a required whole number
-    (("reliability", "failures_per_1000_gpu_days"), "0.47", 0.47),  # an optional figure, not stated
-])
+@pytest.mark.parametrize(
+    "path, typed, expected",
+    [
+        (("capacity", "gpus_offered"), "512", 512),  # a required whole number
+        (
+            ("reliability", "failures_per_1000_gpu_days"),
+            "0.47",
+            0.47,
+        ),  # an optional figure, not stated
+    ],
+)
 def test_digits_typed_after_a_click_replace_the_dash(qtbot, open_wizard, path, typed, expected):
     wizard = open_wizard()
     _to_page(wizard, "Capacity" if path[0] == "capacity" else "Reliability")

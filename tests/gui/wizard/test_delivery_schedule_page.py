@@ -9,12 +9,12 @@ from decimal import Decimal
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QPushButton, QScrollArea, QWizard
+from tests.gui.conftest import wait_for_scoring
+from tests.gui.wizard.conftest import choose, field, next_enabled, type_into
 
 from clusterbid.core.delivery import DeliveryPhase, DeliverySchedule
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.wizard import BidWizard
-from tests.gui.conftest import wait_for_scoring
-from tests.gui.wizard.conftest import choose, field, next_enabled, type_into
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -31,7 +31,8 @@ def _northwind_on_disk(window):
 
 
 def test_a_two_phase_schedule_typed_in_the_wizard_is_saved_and_a_wrong_total_is_refused(
-        qtbot, window, monkeypatch):
+    qtbot, window, monkeypatch
+):
     seen = {}
 
     def drive(wizard: BidWizard) -> int:
@@ -60,7 +61,9 @@ def test_a_two_phase_schedule_typed_in_the_wizard_is_saved_and_a_wrong_total_is_
             assert next_enabled(wizard), [p.message for p in wizard.checked.problems]
             wizard.next()
         seen["review"] = wizard.review_page.summary.toPlainText()
-        qtbot.mouseClick(wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(
+            wizard.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton
+        )
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(BidWizard, "exec", drive)
@@ -75,20 +78,34 @@ def test_a_two_phase_schedule_typed_in_the_wizard_is_saved_and_a_wrong_total_is_
     assert seen["next_enabled"] is False and seen["bid_while_wrong"] is None
     assert seen["disk_while_wrong"] is None
     assert seen["total"] == "The phases hand over 576 GPUs of the 576 offered."
-    for line in ("Phase 1", "256 GPUs on 2027-01-15, joins the job's block", "Phase 2",
-                 "320 GPUs on 2027-02-15", "On-time chance (%)", "Billed from acceptance"):
+    for line in (
+        "Phase 1",
+        "256 GPUs on 2027-01-15, joins the job's block",
+        "Phase 2",
+        "320 GPUs on 2027-02-15",
+        "On-time chance (%)",
+        "Billed from acceptance",
+    ):
         assert line.lower() in seen["review"].lower(), line
     want = DeliverySchedule(
-        phases=(DeliveryPhase(gpus=256, handover=dt.date(2027, 1, 15)),
-                DeliveryPhase(gpus=320, handover=dt.date(2027, 2, 15))),
-        on_time_percent=80, past_slip_days=(0, 21), late_credit_percent_per_week=2, remedy_cap_percent=15,
-        billing_starts_at_acceptance=True)
+        phases=(
+            DeliveryPhase(gpus=256, handover=dt.date(2027, 1, 15)),
+            DeliveryPhase(gpus=320, handover=dt.date(2027, 2, 15)),
+        ),
+        on_time_percent=80,
+        past_slip_days=(0, 21),
+        late_credit_percent_per_week=2,
+        remedy_cap_percent=15,
+        billing_starts_at_acceptance=True,
+    )
     assert _northwind_on_disk(window).delivery == want
     # Left blank, damages and the right to terminate stay not stated, never a typed 0.
     assert want.liquidated_damages_per_day is None and want.terminate_after_days_late is None
 
 
-def test_a_blank_page_is_no_schedule_and_remedies_without_phases_ask_for_one(qtbot, open_wizard, evaluation):
+def test_a_blank_page_is_no_schedule_and_remedies_without_phases_ask_for_one(
+    qtbot, open_wizard, evaluation
+):
     northwind = evaluation.bids[0]
     wizard = open_wizard(northwind)
     page = _to_delivery_page(wizard)
@@ -103,7 +120,9 @@ def test_a_blank_page_is_no_schedule_and_remedies_without_phases_ask_for_one(qtb
     assert schedule.phases == (DeliveryPhase(gpus=576, handover=dt.date(2027, 3, 1)),)
     assert schedule.liquidated_damages_per_day == Decimal(5000) and schedule.on_time_percent is None
     # The slip the Monte Carlo draws is said to be ClusterBid's default, not the provider's word.
-    assert "not stated" in page.slip_source.text() and "ClusterBid default" in page.slip_source.text()
+    assert (
+        "not stated" in page.slip_source.text() and "ClusterBid default" in page.slip_source.text()
+    )
 
 
 def test_a_phase_out_of_date_order_is_refused_beside_the_phases(qtbot, open_wizard, evaluation):
@@ -118,7 +137,9 @@ def test_a_phase_out_of_date_order_is_refused_beside_the_phases(qtbot, open_wiza
     assert page.rows[1].handover.error.text() == "Enter a date as YYYY-MM-DD, e.g. 2027-01-15."
 
 
-def test_the_delivery_page_fits_a_1366x768_laptop_even_with_many_phases(qtbot, open_wizard, evaluation):
+def test_the_delivery_page_fits_a_1366x768_laptop_even_with_many_phases(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard(evaluation.bids[0])
     page = _to_delivery_page(wizard)
     add = next(b for b in page.findChildren(QPushButton) if b.objectName() == "add_phase")
@@ -131,11 +152,16 @@ def test_the_delivery_page_fits_a_1366x768_laptop_even_with_many_phases(qtbot, o
     assert wizard.height() <= 720
     assert page.minimumSizeHint().height() <= 720 - 150  # room for the title, subtitle and buttons
     # No field is squeezed below its own height to make the rows fit.
-    qtbot.waitUntil(lambda: all(r.gpus.widget.height() >= r.gpus.widget.minimumSizeHint().height()
-                                for r in page.rows))
+    qtbot.waitUntil(
+        lambda: all(
+            r.gpus.widget.height() >= r.gpus.widget.minimumSizeHint().height() for r in page.rows
+        )
+    )
     # The buttons are reached by scrolling, never cut off: the scroll area shows them when asked.
     scroll = page.findChild(QScrollArea)
-    qtbot.waitUntil(lambda: scroll.verticalScrollBar().maximum() > 0)  # the phases overflow: it scrolls
+    qtbot.waitUntil(
+        lambda: scroll.verticalScrollBar().maximum() > 0
+    )  # the phases overflow: it scrolls
     scroll.ensureWidgetVisible(add)
     qtbot.waitUntil(lambda: not add.visibleRegion().isEmpty())
     corner = add.mapTo(wizard, add.rect().bottomRight())

@@ -12,8 +12,10 @@ import pytest
 
 from clusterbid.gui.wizard import DraftStore
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
-                                reason="needs POSIX FIFOs and /dev/zero")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "mkfifo") or not Path("/dev/zero").exists(),
+    reason="needs POSIX FIFOs and /dev/zero",
+)
 
 
 def test_a_draft_path_that_is_not_a_plain_file_loads_as_no_draft(tmp_path):
@@ -27,5 +29,7 @@ def test_a_draft_path_that_is_not_a_plain_file_loads_as_no_draft(tmp_path):
     os.mkfifo(store.path)  # no writer: a blocking open would wait here until the test times out
     assert store.load() is None
     store.path.unlink()
-    store.path.write_text(json.dumps({"version": 1, "values": {"notes": "x" * 2_000_000}}), encoding="utf-8")
+    store.path.write_text(
+        json.dumps({"version": 1, "values": {"notes": "x" * 2_000_000}}), encoding="utf-8"
+    )
     assert store.load() is None  # 2 MB: not a draft this wizard wrote

@@ -4,7 +4,6 @@ down, so the officer's next click lands on the field they aimed at."""
 from __future__ import annotations
 
 import pytest
-
 from tests.gui.wizard.conftest import error_text, field, type_into
 
 pytestmark = pytest.mark.timeout(60)
@@ -17,10 +16,15 @@ def _top_in_wizard(wizard, widget) -> int:
 def test_a_one_line_error_moves_no_field_below_it(qtbot, open_wizard, evaluation):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     provider = field(wizard, "quote", "provider")
-    below = [field(wizard, "id").widget, field(wizard, "quote", "quoted_on").widget,
-             field(wizard, "quote", "valid_until").widget]
+    below = [
+        field(wizard, "id").widget,
+        field(wizard, "quote", "quoted_on").widget,
+        field(wizard, "quote", "valid_until").widget,
+    ]
     # the provider is typed in first on the page; the fields after it are the ones that jumped
-    below = [w for w in below if _top_in_wizard(wizard, w) > _top_in_wizard(wizard, provider.widget)]
+    below = [
+        w for w in below if _top_in_wizard(wizard, w) > _top_in_wizard(wizard, provider.widget)
+    ]
     assert below, "some field sits below the provider's"
     qtbot.wait(10)
     before = [_top_in_wizard(wizard, w) for w in below]

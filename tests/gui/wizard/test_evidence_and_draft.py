@@ -6,15 +6,15 @@ import json
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QTimer, Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QPushButton
+from tests.conftest import REPO
+from tests.gui.waiting import HANG_GUARD_MS
+from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, next_enabled, type_into
 
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.gui import dialogs
 from clusterbid.gui.wizard import BidWizard, DraftStore, edit_bid_dialog
-from tests.conftest import REPO
-from tests.gui.wizard.conftest import DATA, REAL_LOG, choose, field, next_enabled, type_into
-from tests.gui.waiting import HANG_GUARD_MS
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,7 +25,9 @@ def _evidence_page(wizard):
     return wizard.evidence_page
 
 
-def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open_wizard, evaluation):
+def test_real_log_attached_in_the_background_shows_plateau_and_grade(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     page = _evidence_page(wizard)
     page.choose_files = lambda: [str(REAL_LOG)]
@@ -42,7 +44,10 @@ def test_real_log_attached_in_the_background_shows_plateau_and_grade(qtbot, open
     assert "NCCL_DEBUG=INFO" in tip and evaluation.bids[0].fabric.technology in tip
     assert "338.82 GB/s" in page.status.text()
     evidence = wizard.result_bid().evidence[-1]
-    assert evidence.grade is EvidenceGrade.MEASURED_PROVIDER and evidence.artefact_name == REAL_LOG.name
+    assert (
+        evidence.grade is EvidenceGrade.MEASURED_PROVIDER
+        and evidence.artefact_name == REAL_LOG.name
+    )
 
 
 def test_a_training_throughput_csv_attaches_each_row_graded_a_claim(qtbot, open_wizard, evaluation):
@@ -67,15 +72,22 @@ def test_flags_and_unusable_logs_are_shown(qtbot, open_wizard, evaluation):
     page.attach_files([DATA / "wrong_na.log"])  # rows print '#wrong' as N/A: checking was off
     qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=HANG_GUARD_MS)
     flags = page.table.item(0, 5).text()  # checking off, and no NCCL INFO lines: both in words
-    assert flags.startswith("results were not checked (#wrong is N/A); ") and "NCCL_DEBUG=INFO" in flags
+    assert (
+        flags.startswith("results were not checked (#wrong is N/A); ")
+        and "NCCL_DEBUG=INFO" in flags
+    )
     assert page.table.item(0, 5).toolTip().startswith("results were not checked (#wrong is N/A)")
-    page.attach_files([DATA / "truncated.log"])  # its last row stops after 7 of 13 columns (line 61)
+    page.attach_files(
+        [DATA / "truncated.log"]
+    )  # its last row stops after 7 of 13 columns (line 61)
     qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert page.status.text().startswith("Not attached: truncated.log line 61: expected 13 columns")
     page.attach_files([DATA / "all_gather.log"])
     qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
-    assert page.status.text() == ("Not attached: all_gather.log: no figure the cost model can use (run 1 (line 2): "
-                                  "all_gather is shown but not scored (the cost model uses all_reduce busbw))")
+    assert page.status.text() == (
+        "Not attached: all_gather.log: no figure the cost model can use (run 1 (line 2): "
+        "all_gather is shown but not scored (the cost model uses all_reduce busbw))"
+    )
     page.attach_files([DATA / "public" / "SOURCES.md"])
     qtbot.waitUntil(lambda: page.pending == 0, timeout=HANG_GUARD_MS)
     assert "no nccl-tests result rows found" in page.status.text()
@@ -94,8 +106,11 @@ def test_typed_figure_rules(qtbot, open_wizard, evaluation):
     type_into(qtbot, b["value"].widget, "0.42")
     assert form.add_button.isEnabled()
     choose(qtbot, b["grade"].widget, EvidenceGrade.MEASURED_PROVIDER)
-    assert b["grade"].error.text() == ("Grade 'measured by the provider' needs the raw artefact attached "
-                                       "(attach the log or report file); without it the figure is a 'provider's claim, no raw data'")
+    assert b["grade"].error.text() == (
+        "Grade 'measured by the provider' needs the raw artefact attached "
+        "(attach the log or report file); without it the figure is a 'provider's claim, no raw "
+        "data'"
+    )
     choose(qtbot, b["grade"].widget, EvidenceGrade.PROVIDER_CLAIM)
     qtbot.mouseClick(form.add_button, Qt.MouseButton.LeftButton)
     assert wizard.result_bid().evidence[-1].value == 0.42
@@ -115,20 +130,30 @@ def test_a_logs_grade_follows_who_ran_it(qtbot, open_wizard, evaluation):
     assert page.table.item(0, 2).text() == "measured independently"
 
 
-def test_draft_survives_a_wizard_destroyed_without_finishing(qtbot, open_wizard, evaluation, draft_path, monkeypatch):
+def test_draft_survives_a_wizard_destroyed_without_finishing(
+    qtbot, open_wizard, evaluation, draft_path, monkeypatch
+):
     monkeypatch.setattr(dialogs, "confirm", lambda *_args: True)  # "Discard this bid?" -> yes
-    first = BidWizard(evaluation, None, draft_store=DraftStore(draft_path))  # not owned by qtbot: we kill it
+    first = BidWizard(
+        evaluation, None, draft_store=DraftStore(draft_path)
+    )  # not owned by qtbot: we kill it
     first.show()
     type_into(qtbot, field(first, "quote", "provider").widget, "Crashy Cloud")
     type_into(qtbot, field(first, "quote", "reference").widget, "CR-7")
-    qtbot.waitUntil(lambda: draft_path.exists() and "CR-7" in draft_path.read_text(), timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(
+        lambda: draft_path.exists() and "CR-7" in draft_path.read_text(), timeout=HANG_GUARD_MS
+    )
     shiboken6.delete(first)  # no Finish, no Cancel: as if the app had died
     assert json.loads(draft_path.read_text())["values"]["quote"]["provider"] == "Crashy Cloud"
 
     second = open_wizard()
     assert second.draft_banner.isVisibleTo(second)
-    assert "Crashy Cloud" in second.draft_banner.findChild(type(second.quote_page.page_error)).text()
-    qtbot.mouseClick(second.draft_banner.findChild(QPushButton, "restore_draft"), Qt.MouseButton.LeftButton)
+    assert (
+        "Crashy Cloud" in second.draft_banner.findChild(type(second.quote_page.page_error)).text()
+    )
+    qtbot.mouseClick(
+        second.draft_banner.findChild(QPushButton, "restore_draft"), Qt.MouseButton.LeftButton
+    )
     assert field(second, "quote", "provider").read() == "Crashy Cloud"
     assert field(second, "quote", "reference").read() == "CR-7"
     second.reject()
@@ -142,7 +167,9 @@ def test_a_bid_id_already_used_is_caught_on_the_first_page(qtbot, open_wizard, e
     assert not next_enabled(wizard)
 
 
-def test_edit_bid_dialog_returns_none_on_cancel_and_the_bid_on_finish(qtbot, evaluation, draft_path):
+def test_edit_bid_dialog_returns_none_on_cancel_and_the_bid_on_finish(
+    qtbot, evaluation, draft_path
+):
     store = DraftStore(draft_path)
 
     def close_with(accept: bool) -> None:
@@ -155,11 +182,15 @@ def test_edit_bid_dialog_returns_none_on_cancel_and_the_bid_on_finish(qtbot, eva
     QTimer.singleShot(50, lambda: close_with(False))
     assert edit_bid_dialog(None, evaluation, evaluation.bids[1], draft_store=store) is None
     QTimer.singleShot(50, lambda: close_with(True))
-    assert edit_bid_dialog(None, evaluation, evaluation.bids[1], draft_store=store) == evaluation.bids[1]
+    assert (
+        edit_bid_dialog(None, evaluation, evaluation.bids[1], draft_store=store)
+        == evaluation.bids[1]
+    )
 
 
 def test_a_log_over_tcp_sockets_is_flagged_against_the_bids_infiniband_in_the_wizard_too(
-        qtbot, open_wizard, evaluation):
+    qtbot, open_wizard, evaluation
+):
     """Issue 17: the wizard reads logs with the same core reader as `clusterbid evidence`, the bid's
     fabric included. northwind-ib offers IB-NDR400 with GPUDirect RDMA; socket_2x8.log's NCCL INFO
     lines say NET/Socket (tests/data/nccl-tests/README.md), so it is flagged as on the command line.

@@ -43,7 +43,9 @@ def test_an_edited_bid_keeps_its_facility(open_wizard, evaluation):
 
 
 def test_review_shows_certifications_and_money_with_its_currency(open_wizard, evaluation):
-    wizard = open_wizard(evaluation.bids[0])  # Northwind: $2.85 per GPU-hour, SOC2 and ISO27001 (demo seed)
+    wizard = open_wizard(
+        evaluation.bids[0]
+    )  # Northwind: $2.85 per GPU-hour, SOC2 and ISO27001 (demo seed)
     _to_review(wizard)
     summary = wizard.review_page.summary.toPlainText()
     assert "Certifications held\nSOC2, ISO27001" in summary
@@ -52,17 +54,24 @@ def test_review_shows_certifications_and_money_with_its_currency(open_wizard, ev
     assert "Commitment" in comparison.toPlainText()
     assert _words_broken(comparison) == []  # was: "Commitmen" / "t"
     # The check can fail: the old table's header, squeezed as at 1366x768, is broken mid-word.
-    comparison.setHtml("<table cellpadding='3'><tr><th>Rank</th><th>Provider</th><th>Commitment</th></tr></table>")
+    comparison.setHtml(
+        "<table cellpadding='3'><tr><th>Rank</th><th>Provider</th><th>Commitment</th></tr></table>"
+    )
     comparison.document().setTextWidth(90)
     assert _words_broken(comparison) != []
 
 
 def test_an_excluded_bid_shows_its_reason_not_a_cost(open_wizard, evaluation):
-    budget = next(b for b in evaluation.bids if b.id == "budget-tcp")  # excluded: TCP only across nodes
+    budget = next(
+        b for b in evaluation.bids if b.id == "budget-tcp"
+    )  # excluded: TCP only across nodes
     wizard = open_wizard(budget)
     _to_review(wizard)
     preview = wizard.review_page.preview_cost.text()
-    assert "excluded</b> from the ranking, so it is not costed" in preview and "Net plan cost" not in preview
+    assert (
+        "excluded</b> from the ranking, so it is not costed" in preview
+        and "Net plan cost" not in preview
+    )
     cells = wizard.review_page.comparison.toPlainText().split("\n")  # one line per table cell
     # An excluded row: no rank (—), the provider, then the reason in the place of the four figures.
     excluded = {cells[i + 1]: cells[i + 2] for i, cell in enumerate(cells) if cell == "—"}
@@ -72,13 +81,17 @@ def test_an_excluded_bid_shows_its_reason_not_a_cost(open_wizard, evaluation):
     assert FINDING_WORDS["tcp_only_multi_node"] in excluded["BudgetGPU"]
 
 
-def test_the_facility_page_states_residency_and_tenancy_for_the_policy_s_must_haves(open_wizard, evaluation):
+def test_the_facility_page_states_residency_and_tenancy_for_the_policy_s_must_haves(
+    open_wizard, evaluation
+):
     """Issue 34: where the data is held and dedicated tenancy are the bid's statements the
     policy's must-haves gate on; blank stays "not said" (None), which fails such a must-have."""
     prime = next(b for b in evaluation.bids if b.id == "prime-efa")
     wizard = open_wizard(prime)
     page = next(p for p in wizard.section_pages() if p.title() == "Facility and security")
-    assert page.binding("facility", "data_residency").read() == ""  # blank: read by the model as not said
+    assert (
+        page.binding("facility", "data_residency").read() == ""
+    )  # blank: read by the model as not said
     assert page.binding("facility", "tenancy").read() is None
     assert wizard.result_bid().facility == prime.facility
     assert wizard.result_bid().facility.data_residency is None

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from tests.gui.wizard.conftest import error_text, field, type_into
 
 from clusterbid.gui import dialogs
-from tests.gui.wizard.conftest import error_text, field, type_into
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -17,7 +17,9 @@ def _to_page(wizard, index: int) -> None:
         wizard.next()
 
 
-def test_a_negative_price_is_refused_with_the_reason_beside_the_field(qtbot, open_wizard, evaluation):
+def test_a_negative_price_is_refused_with_the_reason_beside_the_field(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)
     _to_page(wizard, 5)  # contract and billing
     price = field(wizard, "terms", "price_per_gpu_hour")
@@ -46,8 +48,11 @@ def test_every_problem_of_a_page_shows_at_once_with_a_summary(qtbot, open_wizard
     assert summary.isVisibleTo(wizard)
     text = summary.text()
     assert text.startswith("3 problems to fix on this page:")
-    for title in (field(wizard, "quote", "provider").title, field(wizard, "id").title,
-                  field(wizard, "quote", "valid_until").title):
+    for title in (
+        field(wizard, "quote", "provider").title,
+        field(wizard, "id").title,
+        field(wizard, "quote", "valid_until").title,
+    ):
         assert title in text
 
 
@@ -64,10 +69,14 @@ def test_error_text_is_not_cut_off_in_a_short_wizard(qtbot, open_wizard, evaluat
         assert label.height() >= label.heightForWidth(label.width()), path
 
 
-def test_cancel_with_typed_values_asks_first_and_no_keeps_the_wizard(qtbot, open_wizard, monkeypatch):
+def test_cancel_with_typed_values_asks_first_and_no_keeps_the_wizard(
+    qtbot, open_wizard, monkeypatch
+):
     asked = []
     answer = {"yes": False}
-    monkeypatch.setattr(dialogs, "confirm", lambda _p, title, text: asked.append(title) or answer["yes"])
+    monkeypatch.setattr(
+        dialogs, "confirm", lambda _p, title, text: asked.append(title) or answer["yes"]
+    )
     untouched = open_wizard()
     untouched.reject()  # nothing typed: nothing to lose, no question
     assert asked == [] and not untouched.isVisible()

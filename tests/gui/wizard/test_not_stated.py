@@ -5,23 +5,32 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from tests.gui.wizard.conftest import choose, field, type_into
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.report import scorecard_to_json
 from clusterbid.core.scoring import score_evaluation
-from tests.gui.wizard.conftest import choose, field, type_into
 
 pytestmark = pytest.mark.timeout(60)
 
-RELIABILITY = ("uptime_sla_percent", "sla_credit_percent", "node_replacement_hours", "burn_in_hours",
-               "storage_write_gb_s")
+RELIABILITY = (
+    "uptime_sla_percent",
+    "sla_credit_percent",
+    "node_replacement_hours",
+    "burn_in_hours",
+    "storage_write_gb_s",
+)
 
 
 def _fill_all_but_reliability(qtbot, wizard) -> None:
     type_into(qtbot, field(wizard, "quote", "provider").widget, "Unsure Cloud")
     type_into(qtbot, field(wizard, "id").widget, "unsure")
     choose(qtbot, field(wizard, "capacity", "gpu_model").widget, "H100-SXM")
-    for name, text in (("gpus_offered", "512"), ("gpus_per_node", "8"), ("largest_contiguous_block_gpus", "512")):
+    for name, text in (
+        ("gpus_offered", "512"),
+        ("gpus_per_node", "8"),
+        ("largest_contiguous_block_gpus", "512"),
+    ):
         type_into(qtbot, field(wizard, "capacity", name).widget, text)
     choose(qtbot, field(wizard, "fabric", "technology").widget, "IB-NDR400")
     type_into(qtbot, field(wizard, "fabric", "nics_per_node").widget, "8")
@@ -32,7 +41,9 @@ def _fill_all_but_reliability(qtbot, wizard) -> None:
     choose(qtbot, field(wizard, "terms", "billing").widget, "on-demand")
 
 
-def test_a_bid_with_reliability_left_empty_is_not_stated_defaulted_and_flagged(qtbot, open_wizard, evaluation):
+def test_a_bid_with_reliability_left_empty_is_not_stated_defaulted_and_flagged(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard()
     _fill_all_but_reliability(qtbot, wizard)
     page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
@@ -59,20 +70,34 @@ def test_a_bid_with_reliability_left_empty_is_not_stated_defaulted_and_flagged(q
     assert "stated by the provider, p.4" in summary
     # The score JSON flags every figure left empty (six here) and none typed.
     others = [b for b in evaluation.bids if b.id != bid.id]
-    scored = Evaluation.model_validate({**evaluation.model_dump(mode="json"),
-                                        "bids": [b.model_dump(mode="json") for b in [*others, bid]]})
-    row = next(b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure")
+    scored = Evaluation.model_validate(
+        {
+            **evaluation.model_dump(mode="json"),
+            "bids": [b.model_dump(mode="json") for b in [*others, bid]],
+        }
+    )
+    row = next(
+        b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure"
+    )
     flagged = {r["field"] for r in row["unverified_inputs"]}
     # (The exit fee and escalation left empty are not stated too, but cannot apply to an on-demand
     # bid without an exit clause: not flagged, issue 31.)
     # Fees, the billing step and the minimum left empty on an on-demand bid are not stated and priced
     # (issue 31): flagged as well.
-    fees = {"terms.one_off_fees", "terms.recurring_fees_per_month", "terms.billing_increment_hours",
-            "terms.minimum_billed_hours"}
-    assert flagged == {f"reliability.{n}" for n in RELIABILITY} | {"capacity.spare_pool_gpus"} | fees
+    fees = {
+        "terms.one_off_fees",
+        "terms.recurring_fees_per_month",
+        "terms.billing_increment_hours",
+        "terms.minimum_billed_hours",
+    }
+    assert (
+        flagged == {f"reliability.{n}" for n in RELIABILITY} | {"capacity.spare_pool_gpus"} | fees
+    )
 
 
-def test_editing_a_bid_keeps_not_stated_empty_and_the_providers_page(qtbot, open_wizard, evaluation):
+def test_editing_a_bid_keeps_not_stated_empty_and_the_providers_page(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard()
     _fill_all_but_reliability(qtbot, wizard)
     page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
@@ -87,14 +112,18 @@ def test_editing_a_bid_keeps_not_stated_empty_and_the_providers_page(qtbot, open
     assert again.result_bid() == bid
 
 
-def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(qtbot, open_wizard, evaluation):
+def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard()
     _fill_all_but_reliability(qtbot, wizard)
     page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
     type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "8")
     spares = page.sources["capacity.spare_pool_gpus"]
     spares.kind.setFocus()
-    qtbot.keyClick(spares.kind, Qt.Key.Key_Down)  # from "Stated by the provider" to "Buyer's assumption"
+    qtbot.keyClick(
+        spares.kind, Qt.Key.Key_Down
+    )  # from "Stated by the provider" to "Buyer's assumption"
     # An assumption with nobody behind it is refused beside the figure, and Next stays shut.
     assert wizard.result_bid() is None
     problem = next(p for p in wizard.checked.problems if p.path == ("capacity", "spare_pool_gpus"))
@@ -105,16 +134,30 @@ def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(qtb
     assert bid is not None, [(p.path, p.message) for p in wizard.checked.problems]
     source = bid.provenance["capacity.spare_pool_gpus"]
     assert (source.kind, source.who, source.why) == (
-        "assumption", "J. Ruiz", "the account manager said 8 on the call")
-    assert "buyer's assumption (J. Ruiz" in page.source_text(field(wizard, "capacity", "spare_pool_gpus"))
+        "assumption",
+        "J. Ruiz",
+        "the account manager said 8 on the call",
+    )
+    assert "buyer's assumption (J. Ruiz" in page.source_text(
+        field(wizard, "capacity", "spare_pool_gpus")
+    )
     # Scored, the assumption is flagged as unverified with who set it, never as the provider's.
     others = [b for b in evaluation.bids if b.id != bid.id]
-    scored = Evaluation.model_validate({**evaluation.model_dump(mode="json"),
-                                        "bids": [b.model_dump(mode="json") for b in [*others, bid]]})
-    row = next(b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure")
+    scored = Evaluation.model_validate(
+        {
+            **evaluation.model_dump(mode="json"),
+            "bids": [b.model_dump(mode="json") for b in [*others, bid]],
+        }
+    )
+    row = next(
+        b for b in scorecard_to_json(score_evaluation(scored))["bids"] if b["bid_id"] == "unsure"
+    )
     flagged = {r["field"]: r for r in row["unverified_inputs"]}
     assert flagged["capacity.spare_pool_gpus"]["kind"] == "assumption"
-    assert flagged["capacity.spare_pool_gpus"]["source"] == "J. Ruiz: the account manager said 8 on the call"
+    assert (
+        flagged["capacity.spare_pool_gpus"]["source"]
+        == "J. Ruiz: the account manager said 8 on the call"
+    )
     # Cleared, the figure is not stated again and the chooser shows that; typed again, the pick is back.
     type_into(qtbot, field(wizard, "capacity", "spare_pool_gpus").widget, "")
     assert spares.current_kind() == "not_stated" and not spares.kind.isEnabled()
@@ -122,17 +165,27 @@ def test_a_figure_can_be_the_buyers_assumption_who_and_why_and_it_is_flagged(qtb
     assert spares.current_kind() == "assumption"
 
 
-def test_a_measured_figure_stays_measured_until_the_officer_changes_it(qtbot, open_wizard, evaluation):
+def test_a_measured_figure_stays_measured_until_the_officer_changes_it(
+    qtbot, open_wizard, evaluation
+):
     base = evaluation.bids[0]
     measured = {"kind": "measured", "reference": "burn-in log 2026-10", "grade": "buyer_run"}
-    bid = base.model_validate({**base.model_dump(mode="json"),
-                               "provenance": {**base.model_dump(mode="json")["provenance"],
-                                              "reliability.failures_per_1000_gpu_days": measured}})
+    bid = base.model_validate(
+        {
+            **base.model_dump(mode="json"),
+            "provenance": {
+                **base.model_dump(mode="json")["provenance"],
+                "reliability.failures_per_1000_gpu_days": measured,
+            },
+        }
+    )
     wizard = open_wizard(bid)
     page = next(p for p in wizard.section_pages() if p.title() == "Reliability")
     chooser = page.sources["reliability.failures_per_1000_gpu_days"]
     assert chooser.current_kind() == "measured"
-    assert wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"].kind == "measured"
+    assert (
+        wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"].kind == "measured"
+    )
     figure = field(wizard, "reliability", "failures_per_1000_gpu_days")
     type_into(qtbot, figure.widget, "0.9")
     changed = wizard.result_bid().provenance["reliability.failures_per_1000_gpu_days"]

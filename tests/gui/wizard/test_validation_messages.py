@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QWizard
-
 from tests.gui.wizard.conftest import choose, error_text, field, next_enabled, type_into
 
 pytestmark = pytest.mark.timeout(60)
@@ -25,15 +24,20 @@ def test_quote_page_messages(qtbot, open_wizard, evaluation):
     type_into(qtbot, provider, "Northwind again")
     type_into(qtbot, field(wizard, "id").widget, "has space")
     assert "letters, digits" in error_text(wizard, "id")
-    type_into(qtbot, field(wizard, "id").widget, "northwind-ib")  # the demo's first bid already has it
-    assert error_text(wizard, "id") == ("Another bid in this evaluation already has the id 'northwind-ib': "
-                                        "choose a different id")
+    type_into(
+        qtbot, field(wizard, "id").widget, "northwind-ib"
+    )  # the demo's first bid already has it
+    assert error_text(wizard, "id") == (
+        "Another bid in this evaluation already has the id 'northwind-ib': choose a different id"
+    )
     type_into(qtbot, field(wizard, "id").widget, "northwind-2")
     type_into(qtbot, field(wizard, "quote", "quoted_on").widget, "2026-12-01")
     type_into(qtbot, field(wizard, "quote", "valid_until").widget, "2026-11-30")
     assert error_text(wizard, "quote", "valid_until") == "Valid until is before Quoted on"
     type_into(qtbot, field(wizard, "quote", "valid_until").widget, "31/12/2026")
-    assert error_text(wizard, "quote", "valid_until") == "Enter a date as YYYY-MM-DD, e.g. 2027-01-15."
+    assert (
+        error_text(wizard, "quote", "valid_until") == "Enter a date as YYYY-MM-DD, e.g. 2027-01-15."
+    )
     assert not next_enabled(wizard)
     type_into(qtbot, field(wizard, "quote", "valid_until").widget, "2026-12-31")
     assert next_enabled(wizard)
@@ -46,12 +50,16 @@ def test_capacity_messages_and_block_warning(qtbot, open_wizard, evaluation):
     block = field(wizard, "capacity", "largest_contiguous_block_gpus").widget
     type_into(qtbot, block, "1024")
     assert error_text(wizard, "capacity", "largest_contiguous_block_gpus") == (
-        "Largest contiguous block (GPUs) (1024) cannot exceed GPUs offered (576)")
+        "Largest contiguous block (GPUs) (1024) cannot exceed GPUs offered (576)"
+    )
     assert not next_enabled(wizard)
     type_into(qtbot, block, "512")
     type_into(qtbot, field(wizard, "capacity", "gpus_offered").widget, "1020")
     # 1020 / 8 = 127.5 nodes
-    assert error_text(wizard, "capacity", "gpus_offered") == "GPUs offered (1020) must be whole nodes of 8 GPUs"
+    assert (
+        error_text(wizard, "capacity", "gpus_offered")
+        == "GPUs offered (1020) must be whole nodes of 8 GPUs"
+    )
     type_into(qtbot, field(wizard, "capacity", "gpus_offered").widget, "1024")
     assert next_enabled(wizard)
     assert not page.block_warning.isVisibleTo(wizard)
@@ -60,7 +68,10 @@ def test_capacity_messages_and_block_warning(qtbot, open_wizard, evaluation):
     assert "(256 GPUs) is smaller than the planned job (512 GPUs)" in page.block_warning.text()
     assert next_enabled(wizard)  # a warning, not an error: the bid is valid but will be gated
     type_into(qtbot, block, "")
-    assert error_text(wizard, "capacity", "largest_contiguous_block_gpus") == "Required: enter a value."
+    assert (
+        error_text(wizard, "capacity", "largest_contiguous_block_gpus")
+        == "Required: enter a value."
+    )
 
 
 def test_rdma_on_a_fabric_without_it(qtbot, open_wizard, evaluation):
@@ -68,7 +79,8 @@ def test_rdma_on_a_fabric_without_it(qtbot, open_wizard, evaluation):
     _to_page(wizard, 2)
     choose(qtbot, field(wizard, "fabric", "technology").widget, "TCP-Ethernet")
     assert error_text(wizard, "fabric", "gpudirect_rdma") == (
-        "TCP-Ethernet has no RDMA, so GPUDirect RDMA cannot be ticked")
+        "TCP-Ethernet has no RDMA, so GPUDirect RDMA cannot be ticked"
+    )
     assert not next_enabled(wizard)
     rdma = field(wizard, "fabric", "gpudirect_rdma").widget
     rdma.setFocus()
@@ -82,11 +94,15 @@ def test_topology_cross_section_rules(qtbot, open_wizard, evaluation):
     _to_page(wizard, 3)
     type_into(qtbot, field(wizard, "topology", "nvlink_domain_gpus").widget, "16")
     assert error_text(wizard, "topology", "nvlink_domain_gpus") == (
-        "NVLink domain (GPUs) (16) exceeds the 8-GPU NVLink domain of H100-SXM")
+        "NVLink domain (GPUs) (16) exceeds the 8-GPU NVLink domain of H100-SXM"
+    )
     assert not next_enabled(wizard)
     type_into(qtbot, field(wizard, "topology", "nvlink_domain_gpus").widget, "8")
     type_into(qtbot, field(wizard, "topology", "leaf_domain_gpus").widget, "1024")  # 576 offered
-    assert error_text(wizard, "topology", "leaf_domain_gpus") == "Leaf domain (GPUs) cannot exceed GPUs offered"
+    assert (
+        error_text(wizard, "topology", "leaf_domain_gpus")
+        == "Leaf domain (GPUs) cannot exceed GPUs offered"
+    )
     assert not next_enabled(wizard)
 
 
@@ -95,11 +111,15 @@ def test_terms_messages(qtbot, open_wizard, evaluation):
     _to_page(wizard, 5)  # contract and billing
     currency = field(wizard, "terms", "currency").widget
     type_into(qtbot, currency, "usd")
-    assert error_text(wizard, "terms", "currency") == "Use a three-letter ISO 4217 code in capitals, e.g. USD, EUR, GBP."
+    assert (
+        error_text(wizard, "terms", "currency")
+        == "Use a three-letter ISO 4217 code in capitals, e.g. USD, EUR, GBP."
+    )
     type_into(qtbot, currency, "EUR")  # the demo has no EUR exchange rate
     assert error_text(wizard, "terms", "currency") == (
         "This bid is priced in EUR but the evaluation is in USD and has no EUR exchange rate: "
-        "price the bid in USD, or add a EUR rate to the evaluation's scoring policy")
+        "price the bid in USD, or add a EUR rate to the evaluation's scoring policy"
+    )
     assert not next_enabled(wizard)
     type_into(qtbot, currency, "USD")
     type_into(qtbot, field(wizard, "terms", "price_per_gpu_hour").widget, "")
@@ -107,7 +127,9 @@ def test_terms_messages(qtbot, open_wizard, evaluation):
     assert not next_enabled(wizard)
 
 
-def test_billing_rules_name_the_billing_as_the_list_does_not_by_its_code(qtbot, open_wizard, evaluation):
+def test_billing_rules_name_the_billing_as_the_list_does_not_by_its_code(
+    qtbot, open_wizard, evaluation
+):
     wizard = open_wizard(evaluation.bids[0], duplicate=True)  # Northwind: reserved for 3 months
     _to_page(wizard, 5)  # contract and billing
     term = field(wizard, "terms", "term_months")
@@ -129,7 +151,9 @@ def test_review_lists_each_problem_with_a_button_to_its_page(qtbot, open_wizard,
     _force_to_review(wizard)
     buttons = [b for b in wizard.review_page.problem_buttons if hasattr(b, "click")]
     assert [b.text() for b in buttons] == [
-        "Topology — NVLink domain (GPUs): NVLink domain (GPUs) (16) exceeds the 8-GPU NVLink domain of H100-SXM"]
+        "Topology — NVLink domain (GPUs): NVLink domain (GPUs) (16) exceeds the 8-GPU NVLink "
+        "domain of H100-SXM"
+    ]
     assert not wizard.button(QWizard.WizardButton.FinishButton).isEnabled()
     assert "once every problem is fixed" in wizard.review_page.preview_cost.text()
     qtbot.mouseClick(buttons[0], Qt.MouseButton.LeftButton)

@@ -6,13 +6,13 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QDialog, QWizard
+from tests.conftest import bid_dict
+from tests.gui.wizard.conftest import choose, click_next, field, next_enabled, type_into
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import score_evaluation
-from tests.conftest import bid_dict
-from tests.gui.wizard.conftest import choose, click_next, field, next_enabled, type_into
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -32,7 +32,9 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     click_next(qtbot, wizard)
     # Page 3: fabric
     choose(qtbot, field(wizard, "fabric", "technology").widget, "IB-NDR400")
-    assert field(wizard, "fabric", "nic_line_rate_gbit_s").read() == 400  # suggested from the catalog
+    assert (
+        field(wizard, "fabric", "nic_line_rate_gbit_s").read() == 400
+    )  # suggested from the catalog
     type_into(qtbot, field(wizard, "fabric", "nics_per_node").widget, "8")
     rdma = field(wizard, "fabric", "gpudirect_rdma").widget
     rdma.setFocus()
@@ -63,8 +65,10 @@ def _fill_complete_bid(qtbot, wizard) -> None:
     click_next(qtbot, wizard)
     # Page 8: facility and security, both scored; blank is flagged until stated (issue 38)
     flag = wizard.currentPage().flag
-    assert flag.text() == ("Flagged: the tier is not stated: scored as tier I; no certification is stated: "
-                           "SOC2, ISO27001 (required) scored as not held.")
+    assert flag.text() == (
+        "Flagged: the tier is not stated: scored as tier I; no certification is stated: "
+        "SOC2, ISO27001 (required) scored as not held."
+    )
     choose(qtbot, field(wizard, "facility", "datacenter_tier").widget, 3)
     soc2 = wizard.currentPage().certificates["SOC2"]
     soc2.setFocus()
@@ -82,11 +86,19 @@ def _expected_bid() -> Bid:
     # Every reliability figure typed is the provider's; the SLA credit left empty is not stated
     # (issue 14), never a pre-filled 0 passed off as the provider's.
     data["reliability"]["sla_credit_percent"] = None
-    data["facility"] = {"datacenter_tier": 3, "certifications": ["SOC2"]}  # typed on the facility page
+    data["facility"] = {
+        "datacenter_tier": 3,
+        "certifications": ["SOC2"],
+    }  # typed on the facility page
     # Fees, the billing step, the minimum and the payment terms left empty are not stated too
     # (issue 31), never 0 or the buyer's own net 30.
-    data["terms"].update(one_off_fees=None, recurring_fees_per_month=None, billing_increment_hours=None,
-                         minimum_billed_hours=None, payment_terms_days=None)
+    data["terms"].update(
+        one_off_fees=None,
+        recurring_fees_per_month=None,
+        billing_increment_hours=None,
+        minimum_billed_hours=None,
+        payment_terms_days=None,
+    )
     return Bid.model_validate(data)
 
 
@@ -96,7 +108,9 @@ def test_a_complete_bid_typed_page_by_page_passes(qtbot, open_wizard, evaluation
     assert wizard.currentPage() is wizard.review_page
     assert wizard.checked.problems == ()
     got, want = wizard.result_bid().model_dump(), _expected_bid().model_dump()
-    assert {k: v for k, v in got.items() if v != want[k]} == {k: v for k, v in want.items() if v != got[k]}
+    assert {k: v for k, v in got.items() if v != want[k]} == {
+        k: v for k, v in want.items() if v != got[k]
+    }
     finish = wizard.button(QWizard.WizardButton.FinishButton)
     assert finish.isEnabled()
     qtbot.mouseClick(finish, Qt.MouseButton.LeftButton)
@@ -107,8 +121,12 @@ def test_review_preview_cost_equals_the_scorecards(qtbot, open_wizard, evaluatio
     wizard = open_wizard()
     _fill_complete_bid(qtbot, wizard)
     # The same bid added to the demo, scored by core outside the GUI.
-    added = Evaluation.model_validate({**evaluation.model_dump(), "bids": [*evaluation.model_dump()["bids"],
-                                                                           _expected_bid().model_dump()]})
+    added = Evaluation.model_validate(
+        {
+            **evaluation.model_dump(),
+            "bids": [*evaluation.model_dump()["bids"], _expected_bid().model_dump()],
+        }
+    )
     mine = next(s for s in score_evaluation(added).scores if s.bid.id == "walk")
     expected = format_money(mine.estimate.plan_cost, "USD")
     text = wizard.review_page.preview_cost.text()
@@ -122,7 +140,9 @@ def test_mnemonics_and_tab_order_follow_the_form(qtbot, open_wizard):
     wizard.activateWindow()
     qtbot.waitActive(wizard)
     provider = field(wizard, "quote", "provider")
-    assert provider.label.text().startswith("&Provider") and provider.label.buddy() is provider.widget
+    assert (
+        provider.label.text().startswith("&Provider") and provider.label.buddy() is provider.widget
+    )
     provider.widget.setFocus()
     qtbot.keyClick(provider.widget, Qt.Key.Key_Tab)
     assert wizard.focusWidget() is field(wizard, "id").widget
@@ -132,7 +152,9 @@ def test_mnemonics_and_tab_order_follow_the_form(qtbot, open_wizard):
     assert reference.label.buddy() is reference.widget
     # no label mnemonic on any page clashes with the wizard's &Back, &Next, &Finish
     for page in wizard.section_pages():
-        keys = [b.label.text().split("&")[1][0].lower() for b in page.bindings if "&" in b.label.text()]
+        keys = [
+            b.label.text().split("&")[1][0].lower() for b in page.bindings if "&" in b.label.text()
+        ]
         assert not {"b", "n", "f"} & set(keys), page.title()
         assert len(keys) == len(set(keys)), page.title()
 

@@ -30,7 +30,11 @@ def kept_plan(document: EvaluationDocument, bid_id: str) -> AcceptancePlan | Non
     """The latest plan kept for the bid (the one issued last wins), or None."""
     found = None
     for info in document.artefacts():
-        if info.bid_id == bid_id and info.name.startswith(PLAN_PREFIX) and info.media_type == "application/json":
+        if (
+            info.bid_id == bid_id
+            and info.name.startswith(PLAN_PREFIX)
+            and info.media_type == "application/json"
+        ):
             try:
                 found = AcceptancePlan.model_validate(json.loads(document.artefact_bytes(info.id)))
             except (ValueError, ValidationError):
@@ -38,8 +42,13 @@ def kept_plan(document: EvaluationDocument, bid_id: str) -> AcceptancePlan | Non
     return found
 
 
-def export_plan(evaluation: Evaluation, bid_id: str, folder: Path, issued: dt.date,
-                document: EvaluationDocument | None = None) -> tuple[AcceptancePlan, list[Path]]:
+def export_plan(
+    evaluation: Evaluation,
+    bid_id: str,
+    folder: Path,
+    issued: dt.date,
+    document: EvaluationDocument | None = None,
+) -> tuple[AcceptancePlan, list[Path]]:
     """All three files written, then the plan kept in `document`; on any failure the files this
     call wrote are removed again, so no annex exists that the document does not know."""
     plan = build_plan(evaluation, bid_id, issued)
@@ -49,8 +58,11 @@ def export_plan(evaluation: Evaluation, bid_id: str, folder: Path, issued: dt.da
         if refusal:
             raise InputError(refusal)
     stem = folder / f"{bid_id}-acceptance-plan-{issued.isoformat()}"
-    contents = [(stem.with_suffix(".md"), plan_markdown(plan).encode("utf-8")),
-                (stem.with_suffix(".json"), data.encode("utf-8")), (stem.with_suffix(".pdf"), plan_pdf(plan))]
+    contents = [
+        (stem.with_suffix(".md"), plan_markdown(plan).encode("utf-8")),
+        (stem.with_suffix(".json"), data.encode("utf-8")),
+        (stem.with_suffix(".pdf"), plan_pdf(plan)),
+    ]
     written: list[Path] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -63,10 +75,14 @@ def export_plan(evaluation: Evaluation, bid_id: str, folder: Path, issued: dt.da
             sha = hashlib.sha256(data.encode("utf-8")).hexdigest()
             name = plan_artefact_name(plan)
             if not any(i.name == name and i.sha256 == sha for i in document.artefacts()):
-                document.attach_artefact(name, data.encode("utf-8"), bid_id=bid_id, media_type="application/json")
+                document.attach_artefact(
+                    name, data.encode("utf-8"), bid_id=bid_id, media_type="application/json"
+                )
     except (OSError, InputError) as exc:
         for path in written:
             path.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise InputError(f"{folder}: the acceptance plan was not written ({reason}); no file of it was left") from None
+        raise InputError(
+            f"{folder}: the acceptance plan was not written ({reason}); no file of it was left"
+        ) from None
     return plan, [path for path, _ in contents]

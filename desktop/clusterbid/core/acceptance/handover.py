@@ -27,13 +27,19 @@ def _days_kept(document: EvaluationDocument, plan: AcceptancePlan) -> dict[str, 
         test_id = name[: -len(OUTCOME_SUFFIX)] if name.endswith(OUTCOME_SUFFIX) else None
         test = plan.test(test_id) if test_id else test_of_name(plan, name)
         if test is not None:
-            days[test.test_id] = max(days.get(test.test_id, dt.date.min), dt.datetime.fromisoformat(row.at).date())
+            days[test.test_id] = max(
+                days.get(test.test_id, dt.date.min), dt.datetime.fromisoformat(row.at).date()
+            )
     days.setdefault("ACC-contiguous-block", days.get("ACC-busbw-job-block", dt.date.min))
     return days
 
 
-def judge_handover(document: EvaluationDocument, plan: AcceptancePlan, results: list[AcceptanceResult],
-                   today: dt.date) -> list[AcceptanceResult]:
+def judge_handover(
+    document: EvaluationDocument,
+    plan: AcceptancePlan,
+    results: list[AcceptanceResult],
+    today: dt.date,
+) -> list[AcceptanceResult]:
     """`results` with the handover test judged, unless the officer recorded its outcome."""
     bid = next((b for b in document.evaluation.bids if b.id == plan.bid_id), None)
     handover = bid.capacity.available_from if bid is not None else None
@@ -45,12 +51,18 @@ def judge_handover(document: EvaluationDocument, plan: AcceptancePlan, results: 
     if open_tests:
         if today <= handover:
             return results
-        note = f"by {handover.isoformat()} {len(open_tests)} test(s) had not passed: {'; '.join(open_tests)}"
+        note = (
+            f"by {handover.isoformat()} {len(open_tests)} test(s) had not passed: "
+            f"{'; '.join(open_tests)}"
+        )
         judged = replace(results[at], state="fail", notes=(note,))
     else:
         days = _days_kept(document, plan)
         last = max(days.get(r.test.test_id, dt.date.min) for r in others)
         state = "pass" if last <= handover else "fail"
-        judged = replace(results[at], state=state,
-                         notes=(f"the last test passed on {last.isoformat()}; handover {handover.isoformat()}",))
-    return [*results[:at], judged, *results[at + 1:]]
+        judged = replace(
+            results[at],
+            state=state,
+            notes=(f"the last test passed on {last.isoformat()}; handover {handover.isoformat()}",),
+        )
+    return [*results[:at], judged, *results[at + 1 :]]

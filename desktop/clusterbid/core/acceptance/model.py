@@ -24,26 +24,42 @@ NOT_STATED = "not stated in the bid: negotiate it before signature"
 
 class AcceptanceTest(FrozenModel):
     test_id: str = Field(pattern=TEST_ID)
-    claim: str = Field(min_length=1, max_length=200, description="the claim the evaluation relied on")
+    claim: str = Field(
+        min_length=1, max_length=200, description="the claim the evaluation relied on"
+    )
     title: str = Field(min_length=1, max_length=300)
-    runs: list[CommandRun] = Field(default_factory=list, description="benchmark commands, as in requests")
-    steps: list[str] = Field(default_factory=list, description="what to do, for tests without a command")
+    runs: list[CommandRun] = Field(
+        default_factory=list, description="benchmark commands, as in requests"
+    )
+    steps: list[str] = Field(
+        default_factory=list, description="what to do, for tests without a command"
+    )
     # The figure the evaluation scored, its unit and source in words (measured / stated / default).
     scored: float | None = None
     unit: str = ""
     scored_source: str = Field(min_length=1, max_length=500)
     comparison: Literal["at least", "at most"] = "at least"
-    threshold: float | None = Field(None, description="None: judged by the officer, not by a figure")
-    threshold_basis: str = Field(min_length=1, max_length=500, description="where the threshold comes from")
+    threshold: float | None = Field(
+        None, description="None: judged by the officer, not by a figure"
+    )
+    threshold_basis: str = Field(
+        min_length=1, max_length=500, description="where the threshold comes from"
+    )
     soak_hours: float | None = Field(None, ge=0)
     remedy: str = Field(min_length=1, max_length=500)
     remedy_stated: bool = False
-    reads: list[str] = Field(default_factory=list, description="evidence formats the app reads back")
+    reads: list[str] = Field(
+        default_factory=list, description="evidence formats the app reads back"
+    )
 
     def passes(self, measured: float) -> bool:
         if self.threshold is None:
             raise ValueError(f"{self.test_id} has no numeric threshold")
-        return measured >= self.threshold if self.comparison == "at least" else measured <= self.threshold
+        return (
+            measured >= self.threshold
+            if self.comparison == "at least"
+            else measured <= self.threshold
+        )
 
 
 class AcceptancePlan(FrozenModel):

@@ -5,7 +5,12 @@ step time at the workload's layout, and the handover date."""
 from __future__ import annotations
 
 from clusterbid.core.acceptance.model import NOT_STATED, AcceptanceTest
-from clusterbid.core.acceptance.thresholds import MIN_SOAK_HOURS, allowed_failures, share_for, share_words
+from clusterbid.core.acceptance.thresholds import (
+    MIN_SOAK_HOURS,
+    allowed_failures,
+    share_for,
+    share_words,
+)
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import GRADE_WORDS
@@ -29,45 +34,74 @@ def _reliability_source(bid: Bid, name: str, unit: str) -> tuple[float, str, boo
 
 def dcgm_test() -> AcceptanceTest:
     return AcceptanceTest(
-        test_id="ACC-dcgm", claim="healthy GPUs", title=f"DCGM diagnostics at level {DCGM_LEVEL} on every node",
-        steps=[f"dcgmi diag -r {DCGM_LEVEL} on every node before the soak; return the output of each node.",
-               "Every NVLink and InfiniBand port reports its rated speed (ibstat, nvidia-smi nvlink -s)."],
+        test_id="ACC-dcgm",
+        claim="healthy GPUs",
+        title=f"DCGM diagnostics at level {DCGM_LEVEL} on every node",
+        steps=[
+            f"dcgmi diag -r {DCGM_LEVEL} on every node before the soak; return the output of each "
+            "node.",
+            "Every NVLink and InfiniBand port reports its rated speed (ibstat, nvidia-smi nvlink "
+            "-s).",
+        ],
         scored_source="every GPU offered is healthy (implied by the bid)",
         threshold_basis="every test of every node reports Pass: one failure fails the node",
-        remedy=NOT_STATED)
+        remedy=NOT_STATED,
+    )
 
 
 def soak_test(bid: Bid) -> AcceptanceTest:
-    rate, words, stated = _reliability_source(bid, "failures_per_1000_gpu_days", " per 1,000 GPU-days")
+    rate, words, stated = _reliability_source(
+        bid, "failures_per_1000_gpu_days", " per 1,000 GPU-days"
+    )
     burn_in = float(effective_reliability(bid).burn_in_hours)
     hours = max(MIN_SOAK_HOURS, burn_in)
     gpus = bid.capacity.gpus_offered
     expected = rate / 1000.0 * gpus * hours / 24.0
     allowed = allowed_failures(expected)
     return AcceptanceTest(
-        test_id="ACC-soak", claim="failure rate", title=f"Burn-in soak of {hours:g} hours on all {gpus:,} GPUs",
-        steps=["Run the whole-cluster nccl-tests command and a GPU stress load in turns for the soak.",
-               "Record every job-interrupting GPU or node failure, and the XID, ECC and link error counters "
-               "at the start and the end: they must not grow."],
-        scored=rate, unit=("failure" if allowed == 1 else "failures") + " in the soak", scored_source=words, soak_hours=hours,
-        comparison="at most", threshold=float(allowed),
-        threshold_basis=(f"at {rate:g} per 1,000 GPU-days, {gpus:,} GPUs for {hours:g} hours expect "
-                         f"{expected:.3f} failures; {allowed} or fewer happen 95 times in 100 at that rate"
-                         + ("" if stated else " (the rate is not the provider's statement: agree it first)")),
-        remedy=NOT_STATED)
+        test_id="ACC-soak",
+        claim="failure rate",
+        title=f"Burn-in soak of {hours:g} hours on all {gpus:,} GPUs",
+        steps=[
+            "Run the whole-cluster nccl-tests command and a GPU stress load in turns for the soak.",
+            "Record every job-interrupting GPU or node failure, and the XID, ECC and link error "
+            "counters "
+            "at the start and the end: they must not grow.",
+        ],
+        scored=rate,
+        unit=("failure" if allowed == 1 else "failures") + " in the soak",
+        scored_source=words,
+        soak_hours=hours,
+        comparison="at most",
+        threshold=float(allowed),
+        threshold_basis=(
+            f"at {rate:g} per 1,000 GPU-days, {gpus:,} GPUs for {hours:g} hours expect "
+            f"{expected:.3f} failures; {allowed} or fewer happen 95 times in 100 at that rate"
+            + ("" if stated else " (the rate is not the provider's statement: agree it first)")
+        ),
+        remedy=NOT_STATED,
+    )
 
 
 def replacement_test(bid: Bid) -> AcceptanceTest:
     hours, words, stated = _reliability_source(bid, "node_replacement_hours", " hours")
     return AcceptanceTest(
-        test_id="ACC-replacement", claim="node replacement time", unit="hours",
+        test_id="ACC-replacement",
+        claim="node replacement time",
+        unit="hours",
         title="A node taken out during the soak is replaced by a healthy one in the job",
-        steps=["Drain one node during the soak; time from the drain to a healthy replacement that "
-               "passes DCGM level 3 and rejoins the whole-cluster nccl-tests run."],
-        scored=hours, scored_source=words, comparison="at most", threshold=hours,
+        steps=[
+            "Drain one node during the soak; time from the drain to a healthy replacement that "
+            "passes DCGM level 3 and rejoins the whole-cluster nccl-tests run."
+        ],
+        scored=hours,
+        scored_source=words,
+        comparison="at most",
+        threshold=hours,
         threshold_basis="the hours the evaluation used, which become the contract's term: no margin"
         + ("" if stated else " (not the provider's statement: agree it first)"),
-        remedy=NOT_STATED)
+        remedy=NOT_STATED,
+    )
 
 
 def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> AcceptanceTest:
@@ -75,37 +109,74 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
     grade = chosen.grade if chosen is not None else None
     share = share_for(grade)
     if chosen is not None:
-        source = (f"{estimate.step_s:.3f} s per step, from {GRADE_WORDS[chosen.grade]} evidence on "
-                  f"{chosen.scale_gpus:,} GPUs carried to the job's size")
+        source = (
+            f"{estimate.step_s:.3f} s per step, from {GRADE_WORDS[chosen.grade]} evidence on "
+            f"{chosen.scale_gpus:,} GPUs carried to the job's size"
+        )
     else:
-        source = (f"{estimate.step_s:.3f} s per step, from the workload's baseline efficiency "
-                  f"({estimate.baseline_mfu:.1%} MFU, the buyer's assumption) on this bid's GPUs and fabric")
+        source = (
+            f"{estimate.step_s:.3f} s per step, from the workload's baseline efficiency "
+            f"({estimate.baseline_mfu:.1%} MFU, the buyer's assumption) on this bid's GPUs and "
+            "fabric"
+        )
     basis = f"{share:.0%} of the figure scored, which rests on the buyer's assumed efficiency"
-    layout = (f"TP {workload.tensor_parallel}, PP {workload.pipeline_parallel}, CP {workload.context_parallel}, "
-              f"virtual stages {workload.virtual_pipeline_stages}, micro-batch {workload.micro_batch_size}")
+    layout = (
+        f"TP {workload.tensor_parallel}, PP {workload.pipeline_parallel}, CP "
+        f"{workload.context_parallel}, "
+        f"virtual stages {workload.virtual_pipeline_stages}, micro-batch "
+        f"{workload.micro_batch_size}"
+    )
     return AcceptanceTest(
-        test_id="ACC-step-time", claim="step time at the workload's layout", unit="s",
+        test_id="ACC-step-time",
+        claim="step time at the workload's layout",
+        unit="s",
         title=f"Reference training step time on the job's {workload.job_gpus:,} GPUs at {layout}",
-        runs=[run for run in training_runs(workload, bid.capacity.gpus_per_node, workload.job_gpus,
-                                           "ACC-step-time_throughput.csv") if run.gpus == workload.job_gpus],
-        steps=[f"Train '{workload.name}' at {workload.precision}, sequence {workload.sequence_length:,}, "
-               f"global batch {workload.global_batch_tokens:,} tokens, {layout}, on {workload.job_gpus:,} GPUs; "
-               f"synthetic data allowed; at least 50 optimizer steps after warm-up ({RECIPE}: the "
-               "request for evidence's own command at the job's size, given above).",
-               "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput format "
-               "(evidence-formats.md, 'Training throughput'), step_time_s filled in."],
-        scored=round(estimate.step_s, 4), scored_source=source, comparison="at most",
+        runs=[
+            run
+            for run in training_runs(
+                workload,
+                bid.capacity.gpus_per_node,
+                workload.job_gpus,
+                "ACC-step-time_throughput.csv",
+            )
+            if run.gpus == workload.job_gpus
+        ],
+        steps=[
+            f"Train '{workload.name}' at {workload.precision}, sequence "
+            f"{workload.sequence_length:,}, "
+            f"global batch {workload.global_batch_tokens:,} tokens, {layout}, on "
+            f"{workload.job_gpus:,} GPUs; "
+            f"synthetic data allowed; at least 50 optimizer steps after warm-up ({RECIPE}: the "
+            "request for evidence's own command at the job's size, given above).",
+            "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput "
+            "format "
+            "(evidence-formats.md, 'Training throughput'), step_time_s filled in.",
+        ],
+        scored=round(estimate.step_s, 4),
+        scored_source=source,
+        comparison="at most",
         threshold=round(estimate.step_s / share, 4),
-        threshold_basis=(f"throughput at least {share_words(grade) if chosen is not None else basis}: "
-                         f"step time at most {estimate.step_s:.3f} s / {share:.2f}"),
-        remedy=NOT_STATED, reads=["throughput-csv", "throughput-json"])
+        threshold_basis=(
+            f"throughput at least {share_words(grade) if chosen is not None else basis}: "
+            f"step time at most {estimate.step_s:.3f} s / {share:.2f}"
+        ),
+        remedy=NOT_STATED,
+        reads=["throughput-csv", "throughput-json"],
+    )
 
 
 def handover_test(bid: Bid) -> AcceptanceTest:
     day = bid.capacity.available_from
     when = day.isoformat() if day else "not stated"
     return AcceptanceTest(
-        test_id="ACC-handover", claim="handover date", title="Every test above passed by the handover date",
+        test_id="ACC-handover",
+        claim="handover date",
+        title="Every test above passed by the handover date",
         steps=["The acceptance certificate is dated when the last test passes."],
-        scored_source=f"handover {when} ({'stated by the provider' if day else 'not stated: the plan start date was used'})",
-        threshold_basis=f"the certificate dated on or before {when}", remedy=NOT_STATED)
+        scored_source=(
+            f"handover {when} "
+            f"({'stated by the provider' if day else 'not stated: the plan start date was used'})"
+        ),
+        threshold_basis=f"the certificate dated on or before {when}",
+        remedy=NOT_STATED,
+    )

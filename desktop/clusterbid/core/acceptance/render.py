@@ -20,27 +20,43 @@ def threshold_words(test: AcceptanceTest) -> str:
 
 
 def _test_lines(test: AcceptanceTest) -> list[str]:
-    lines = [f"## {test.test_id}: {test.title}", "",
-             f"- Claim relied on: {test.claim}; figure scored: {test.scored_source}",
-             f"- Pass: {threshold_words(test)}"]
+    lines = [
+        f"## {test.test_id}: {test.title}",
+        "",
+        f"- Claim relied on: {test.claim}; figure scored: {test.scored_source}",
+        f"- Pass: {threshold_words(test)}",
+    ]
     if test.threshold is not None:
         lines.append(f"- Where the threshold comes from: {test.threshold_basis}")
     if test.soak_hours is not None:
         lines.append(f"- Soak length: {test.soak_hours:g} hours")
     lines.append(f"- Remedy on failure: {test.remedy}")
     if test.reads:
-        lines.append(f"- Return as: files whose names begin with {test.test_id} ({', '.join(test.reads)})")
+        lines.append(
+            f"- Return as: files whose names begin with {test.test_id} ({', '.join(test.reads)})"
+        )
     lines.append("")
     for run in test.runs:
-        lines += [f"{run.name}, return as `{run.return_as}`:", "", "```", run.command_line(), "```", ""]
+        lines += [
+            f"{run.name}, return as `{run.return_as}`:",
+            "",
+            "```",
+            run.command_line(),
+            "```",
+            "",
+        ]
     lines += [f"- {step}" for step in test.steps]
     return [*lines, ""] if test.steps else lines
 
 
 def plan_markdown(plan: AcceptancePlan) -> str:
-    lines = [f"# Acceptance plan: {plan.provider}", "",
-             f"Annex to the contract for bid {plan.bid_id} of the evaluation '{plan.evaluation}', "
-             f"issued {plan.issued_on.isoformat()}.", ""]
+    lines = [
+        f"# Acceptance plan: {plan.provider}",
+        "",
+        f"Annex to the contract for bid {plan.bid_id} of the evaluation '{plan.evaluation}', "
+        f"issued {plan.issued_on.isoformat()}.",
+        "",
+    ]
     lines += [f"- {note}" for note in plan.notes]
     lines.append("")
     for test in plan.tests:
@@ -74,6 +90,11 @@ def plan_pdf(plan: AcceptancePlan) -> bytes:
         else:
             story.append(Spacer(1, 4))
     out = io.BytesIO()
-    SimpleDocTemplate(out, pagesize=A4, title=f"Acceptance plan: {plan.provider}",
-                      author="ClusterBid", invariant=1).build(story)
+    SimpleDocTemplate(
+        out,
+        pagesize=A4,
+        title=f"Acceptance plan: {plan.provider}",
+        author="ClusterBid",
+        invariant=1,
+    ).build(story)
     return out.getvalue()

@@ -42,45 +42,61 @@ def read_result(test: AcceptanceTest, name: str, data: bytes) -> EvidenceReading
     """Read a returned file with the evidence readers; a file of a format the test does not read
     is refused with what it should have been."""
     if not test.reads:
-        raise InputError(f"{name}: test {test.test_id} has no file the app reads; record its outcome "
-                         "with --record instead")
+        raise InputError(
+            f"{name}: test {test.test_id} has no file the app reads; record its outcome "
+            "with --record instead"
+        )
     # An nccl-tests log does not say who ran it: acceptance is the buyer's run (or witnessed by
     # the buyer). A table says who measured, in its own column, and is read as it says.
     fmt = detect_format(data.decode("utf-8", "replace"))
     reading = read_evidence(data, name, measured_by="buyer" if fmt.startswith("nccl") else None)
     if reading.format not in test.reads:
-        raise InputError(f"{name}: read as {reading.format}, but test {test.test_id} reads "
-                         f"{', '.join(test.reads)}; nothing was attached")
+        raise InputError(
+            f"{name}: read as {reading.format}, but test {test.test_id} reads "
+            f"{', '.join(test.reads)}; nothing was attached"
+        )
     return reading
 
 
-def attach_result(document: EvaluationDocument, plan: AcceptancePlan, name: str, data: bytes) -> AcceptanceTest:
+def attach_result(
+    document: EvaluationDocument, plan: AcceptancePlan, name: str, data: bytes
+) -> AcceptanceTest:
     """Keep a returned file with the bid, matched to its test (one audited row); the bid's
     evidence and claims are not touched."""
     test = test_of_name(plan, name)
     if test is None:
         ids = ", ".join(t.test_id for t in plan.tests if t.reads)
-        raise InputError(f"{name}: the name does not begin with a test id of the acceptance plan of "
-                         f"{plan.bid_id} (rename it to begin with one of {ids})")
+        raise InputError(
+            f"{name}: the name does not begin with a test id of the acceptance plan of "
+            f"{plan.bid_id} (rename it to begin with one of {ids})"
+        )
     reading = read_result(test, name, data)
     document.attach_artefact(name, data, bid_id=plan.bid_id, media_type=MEDIA_TYPES[reading.format])
     return test
 
 
-def record_outcome(document: EvaluationDocument, plan: AcceptancePlan, test_id: str,
-                   outcome: RecordedOutcome) -> None:
+def record_outcome(
+    document: EvaluationDocument, plan: AcceptancePlan, test_id: str, outcome: RecordedOutcome
+) -> None:
     test = plan.test(test_id)
     if test is None:
-        raise InputError(f"--record {test_id!r}: no such test in the acceptance plan of {plan.bid_id} "
-                         f"(tests: {', '.join(t.test_id for t in plan.tests)})")
+        raise InputError(
+            f"--record {test_id!r}: no such test in the acceptance plan of {plan.bid_id} "
+            f"(tests: {', '.join(t.test_id for t in plan.tests)})"
+        )
     if test.reads:
-        raise InputError(f"--record {test_id}: this test is judged from its returned files; attach them")
+        raise InputError(
+            f"--record {test_id}: this test is judged from its returned files; attach them"
+        )
     data = json.dumps(outcome.model_dump(mode="json"), sort_keys=True).encode("utf-8")
-    document.attach_artefact(f"{test_id}{OUTCOME_SUFFIX}", data, bid_id=plan.bid_id,
-                             media_type="application/json")
+    document.attach_artefact(
+        f"{test_id}{OUTCOME_SUFFIX}", data, bid_id=plan.bid_id, media_type="application/json"
+    )
 
 
-def returned_files(document: EvaluationDocument, plan: AcceptancePlan) -> dict[str, list[tuple[str, bytes]]]:
+def returned_files(
+    document: EvaluationDocument, plan: AcceptancePlan
+) -> dict[str, list[tuple[str, bytes]]]:
     """test id -> (name, bytes) of every file kept for it, oldest first."""
     files: dict[str, list[tuple[str, bytes]]] = {}
     for info in document.artefacts():
@@ -90,14 +106,18 @@ def returned_files(document: EvaluationDocument, plan: AcceptancePlan) -> dict[s
     return files
 
 
-def recorded_outcomes(document: EvaluationDocument, plan: AcceptancePlan) -> dict[str, RecordedOutcome]:
+def recorded_outcomes(
+    document: EvaluationDocument, plan: AcceptancePlan
+) -> dict[str, RecordedOutcome]:
     """test id -> the latest outcome the officer recorded."""
     found: dict[str, RecordedOutcome] = {}
     for info in document.artefacts():
         if info.bid_id == plan.bid_id and info.name.endswith(OUTCOME_SUFFIX):
             test_id = info.name[: -len(OUTCOME_SUFFIX)]
             try:
-                found[test_id] = RecordedOutcome.model_validate_json(document.artefact_bytes(info.id))
+                found[test_id] = RecordedOutcome.model_validate_json(
+                    document.artefact_bytes(info.id)
+                )
             except ValidationError:
                 continue
     return found

@@ -30,7 +30,9 @@ class AcceptanceResult:
         return self.test.remedy if self.state == "fail" else None
 
 
-def _busbw(test: AcceptanceTest, files: list[tuple[str, bytes]]) -> tuple[float | None, list[str], list[Evidence]]:
+def _busbw(
+    test: AcceptanceTest, files: list[tuple[str, bytes]]
+) -> tuple[float | None, list[str], list[Evidence]]:
     """The highest plateau among the runs at the test's scale; other scales and flagged figures
     are named and left out (a flagged busbw is no more trusted after award than before)."""
     gpus = test.runs[0].gpus
@@ -40,7 +42,9 @@ def _busbw(test: AcceptanceTest, files: list[tuple[str, bytes]]) -> tuple[float 
             if item.kind is not EvidenceKind.ALLREDUCE_BUSBW:
                 continue
             if item.scale_gpus != gpus:
-                notes.append(f"{name}: ran on {item.scale_gpus:,} GPUs; the test asks {gpus:,}: not counted")
+                notes.append(
+                    f"{name}: ran on {item.scale_gpus:,} GPUs; the test asks {gpus:,}: not counted"
+                )
             elif item.suspect:
                 notes.append(f"{name}: {item.value:g} GB/s flagged ({item.suspect}): not counted")
             else:
@@ -50,15 +54,28 @@ def _busbw(test: AcceptanceTest, files: list[tuple[str, bytes]]) -> tuple[float 
 
 def _off_layout(row: ThroughputRow, w: Workload) -> str | None:
     """What of the workload's shape the row ran differently, in words (None: it ran the shape)."""
-    asked = {"GPUs": (row.gpus, w.job_gpus), "TP": (row.tp, w.tensor_parallel), "PP": (row.pp, w.pipeline_parallel),
-             "CP": (row.cp, w.context_parallel), "sequence length": (row.sequence_length, w.sequence_length),
-             "global batch tokens": (row.global_batch_tokens or w.global_batch_tokens, w.global_batch_tokens)}
-    off = [f"{name} {ran:,} (the test asks {want:,})" for name, (ran, want) in asked.items() if ran != want]
+    asked = {
+        "GPUs": (row.gpus, w.job_gpus),
+        "TP": (row.tp, w.tensor_parallel),
+        "PP": (row.pp, w.pipeline_parallel),
+        "CP": (row.cp, w.context_parallel),
+        "sequence length": (row.sequence_length, w.sequence_length),
+        "global batch tokens": (
+            row.global_batch_tokens or w.global_batch_tokens,
+            w.global_batch_tokens,
+        ),
+    }
+    off = [
+        f"{name} {ran:,} (the test asks {want:,})"
+        for name, (ran, want) in asked.items()
+        if ran != want
+    ]
     return "; ".join(off) or None
 
 
-def _step_time(test: AcceptanceTest, files: list[tuple[str, bytes]],
-               w: Workload) -> tuple[float | None, list[str], list[Evidence]]:
+def _step_time(
+    test: AcceptanceTest, files: list[tuple[str, bytes]], w: Workload
+) -> tuple[float | None, list[str], list[Evidence]]:
     notes, steps, kept = [], [], []
     for name, data in files:
         reading = read_result(test, name, data)
@@ -99,7 +116,10 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
             if block is not None and own:
                 _, notes, found = _busbw(block, own)
                 measured = float(max(e.scale_gpus for e in found)) if found else None
-                notes.append("check the hostfile against the provider's topology map: one spine or rail group")
+                notes.append(
+                    "check the hostfile against the provider's topology map: one spine or rail "
+                    "group"
+                )
         elif test.test_id == "ACC-step-time":
             measured, notes, evidence = _step_time(test, own, workload)
         outcome = outcomes.get(test.test_id)
@@ -109,9 +129,19 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
             state = "pass" if outcome.passed else "fail"
             measured = outcome.measured
             notes.append(f"recorded: {outcome.note}")
-            if measured is not None and test.threshold is not None and test.passes(measured) != outcome.passed:
-                notes.append("the recorded outcome disagrees with the figure recorded; the outcome stands")
+            if (
+                measured is not None
+                and test.threshold is not None
+                and test.passes(measured) != outcome.passed
+            ):
+                notes.append(
+                    "the recorded outcome disagrees with the figure recorded; the outcome stands"
+                )
         else:
             state = "missing"
-        results.append(AcceptanceResult(test, state, measured, tuple(n for n, _ in own), tuple(notes), tuple(evidence)))
+        results.append(
+            AcceptanceResult(
+                test, state, measured, tuple(n for n, _ in own), tuple(notes), tuple(evidence)
+            )
+        )
     return results

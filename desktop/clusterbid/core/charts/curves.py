@@ -41,7 +41,9 @@ def scaling_curves(scorecard: Scorecard, style: ChartStyle | None = None) -> Fig
     if not scorecard.scores:
         return empty_figure(title, "No bids yet.\nAdd a bid to see how it scales.", style)
     job_gpus = scorecard.evaluation.workload.job_gpus
-    fig, ax = new_figure(style, title, "A curve that stops left of the planned job cannot run it as one job")
+    fig, ax = new_figure(
+        style, title, "A curve that stops left of the planned job cannot run it as one job"
+    )
     # Colours follow the order of entry, so a bid keeps its colour when the ranking changes.
     index_of = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
     counts: set[int] = {job_gpus}
@@ -52,9 +54,15 @@ def scaling_curves(scorecard: Scorecard, style: ChartStyle | None = None) -> Fig
         excluded = not score.estimate.passes_gates
         label = shorten(score.bid.quote.provider) + (" (excluded)" if excluded else "")
         ax.plot(
-            curve.gpus, [m * 100 for m in curve.effective_mfu], label=label, color=style.series_colour(i),
+            curve.gpus,
+            [m * 100 for m in curve.effective_mfu],
+            label=label,
+            color=style.series_colour(i),
             linestyle="--" if excluded else LINE_STYLES[(i // 7) % len(LINE_STYLES)],
-            marker=MARKERS[i % len(MARKERS)], markersize=4 * style.font_scale ** 0.5, linewidth=1.8, gid=score.bid.id,
+            marker=MARKERS[i % len(MARKERS)],
+            markersize=4 * style.font_scale**0.5,
+            linewidth=1.8,
+            gid=score.bid.id,
             # Where curves coincide, the better-ranked bid is drawn on top, and the dashed excluded
             # bids above all, since a dashed line lets the one beneath show through.
             zorder=3 + len(scorecard.scores) + (1 if excluded else -score.rank),
@@ -62,9 +70,17 @@ def scaling_curves(scorecard: Scorecard, style: ChartStyle | None = None) -> Fig
         counts.update(curve.gpus)
         top = max(top, *curve.effective_mfu, 0.0)
     ax.axvline(job_gpus, color=style.foreground, linestyle=":", linewidth=1.4, gid="planned-job")
-    ax.annotate(f"planned job: {job_gpus:,} GPUs", (job_gpus, 1.0), xycoords=("data", "axes fraction"),
-                xytext=(-4, -4), textcoords="offset points", ha="right", va="top",
-                fontsize=style.font("note"), color=style.foreground)
+    ax.annotate(
+        f"planned job: {job_gpus:,} GPUs",
+        (job_gpus, 1.0),
+        xycoords=("data", "axes fraction"),
+        xytext=(-4, -4),
+        textcoords="offset points",
+        ha="right",
+        va="top",
+        fontsize=style.font("note"),
+        color=style.foreground,
+    )
     _log2_ticks(ax, sorted(counts), [f"{n:,}" for n in sorted(counts)])
     ax.set_ylim(0, max(top * 100 * 1.15, 1.0))
     ax.set_xlabel("GPUs in the job")
@@ -93,32 +109,76 @@ def busbw_curve(
     title = "Measured bus bandwidth (nccl-tests)"
     runs = [run for run in nccl_results if any(row.size_bytes > 0 for row in run.rows)]
     if not runs:
-        return empty_figure(title, "No nccl-tests evidence attached.\nAttach an all_reduce_perf log to a bid.", style)
-    fig, ax = new_figure(style, title, "The plateau (sizes of 1 GiB and more) is the figure the model uses")
+        return empty_figure(
+            title,
+            "No nccl-tests evidence attached.\nAttach an all_reduce_perf log to a bid.",
+            style,
+        )
+    fig, ax = new_figure(
+        style, title, "The plateau (sizes of 1 GiB and more) is the figure the model uses"
+    )
     sizes: set[int] = set()
     top = 0.0
     for i, run in enumerate(runs):
         rows = [row for row in run.rows if row.size_bytes > 0]
         colour = style.series_colour(i)
         scale = f", {run.ranks} ranks" if run.ranks else ""
-        ax.plot([r.size_bytes for r in rows], [r.best_busbw()[0] for r in rows], color=colour,
-                linestyle=LINE_STYLES[(i // 7) % len(LINE_STYLES)], marker=MARKERS[i % len(MARKERS)], markersize=3,
-                linewidth=1.6, label=f"{shorten(run.source, 32)} ({run.collective or 'unknown'}{scale})", gid=f"run-{i}")
+        ax.plot(
+            [r.size_bytes for r in rows],
+            [r.best_busbw()[0] for r in rows],
+            color=colour,
+            linestyle=LINE_STYLES[(i // 7) % len(LINE_STYLES)],
+            marker=MARKERS[i % len(MARKERS)],
+            markersize=3,
+            linewidth=1.6,
+            label=f"{shorten(run.source, 32)} ({run.collective or 'unknown'}{scale})",
+            gid=f"run-{i}",
+        )
         sizes.update(r.size_bytes for r in rows)
         top = max(top, *(r.best_busbw()[0] for r in rows))
         if run.plateau is not None:
-            ax.plot([run.plateau.size_bytes], [run.plateau.busbw_gb_s], marker="*", markersize=14, color=colour,
-                    markeredgecolor=style.foreground, linestyle="none", gid=f"plateau-{i}")
-            what = "plateau" if run.plateau.saturated else "lower bound"  # sweep stopped below 1 GiB
-            ax.annotate(f"{what} {run.plateau.busbw_gb_s:g} GB/s", (run.plateau.size_bytes, run.plateau.busbw_gb_s),
-                        xytext=(-8, 8), textcoords="offset points", ha="right", fontsize=style.font("note"),
-                        color=style.foreground)
+            ax.plot(
+                [run.plateau.size_bytes],
+                [run.plateau.busbw_gb_s],
+                marker="*",
+                markersize=14,
+                color=colour,
+                markeredgecolor=style.foreground,
+                linestyle="none",
+                gid=f"plateau-{i}",
+            )
+            what = (
+                "plateau" if run.plateau.saturated else "lower bound"
+            )  # sweep stopped below 1 GiB
+            ax.annotate(
+                f"{what} {run.plateau.busbw_gb_s:g} GB/s",
+                (run.plateau.size_bytes, run.plateau.busbw_gb_s),
+                xytext=(-8, 8),
+                textcoords="offset points",
+                ha="right",
+                fontsize=style.font("note"),
+                color=style.foreground,
+            )
     ax.axvline(ONE_GIB, color=style.muted, linestyle=":", linewidth=1.2)
-    ax.annotate("1 GiB", (ONE_GIB, 0), xytext=(3, 3), textcoords="offset points", ha="left", va="bottom",
-                fontsize=style.font("note"), color=style.foreground)
+    ax.annotate(
+        "1 GiB",
+        (ONE_GIB, 0),
+        xytext=(3, 3),
+        textcoords="offset points",
+        ha="left",
+        va="bottom",
+        fontsize=style.font("note"),
+        color=style.foreground,
+    )
     if nic_aggregate_gb_s is not None:
-        ax.axhline(nic_aggregate_gb_s, color=style.foreground, linestyle="--", linewidth=1.2,
-                   label=f"NIC aggregate per node ({nic_aggregate_gb_s:g} GB/s)", gid="nic-aggregate")
+        ax.axhline(
+            nic_aggregate_gb_s,
+            color=style.foreground,
+            linestyle="--",
+            linewidth=1.2,
+            label=f"NIC aggregate per node ({nic_aggregate_gb_s:g} GB/s)",
+            gid="nic-aggregate",
+        )
         top = max(top, nic_aggregate_gb_s)
     low, high = min(sizes), max(sizes)
     ticks = [2**k for k in range(0, 64, 4) if low <= 2**k <= high] or [low]

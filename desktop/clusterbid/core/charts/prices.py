@@ -15,8 +15,8 @@ from clusterbid.core.charts.style import (
     new_figure,
     shorten,
 )
-from clusterbid.core.report import format_money
 from clusterbid.core.flops import flops_text
+from clusterbid.core.report import format_money
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -24,7 +24,9 @@ if TYPE_CHECKING:
     from clusterbid.core.scoring import BidScore, Scorecard
 
 BAR = 0.38  # height of each bar of a pair; the pair fills 0.76 of a row
-NO_PASSING_BIDS = "No bid passes the gates yet, so there is nothing to compare.\nFix the gated bids or add one."
+NO_PASSING_BIDS = (
+    "No bid passes the gates yet, so there is nothing to compare.\nFix the gated bids or add one."
+)
 
 
 def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) -> str:
@@ -34,12 +36,22 @@ def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) 
     return f"{name}\n{score.bid.capacity.gpu_model}" if with_gpu else name
 
 
-def _end_labels(ax, ends: list[float], rows: list[float], texts: list[str], style: ChartStyle) -> None:
+def _end_labels(
+    ax, ends: list[float], rows: list[float], texts: list[str], style: ChartStyle
+) -> None:
     """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
     right = max(ends)
     pad = right * 0.015
     for end, row, text in zip(ends, rows, texts):
-        ax.text(end + pad, row, text, va="center", ha="left", fontsize=style.font("note"), color=style.foreground)
+        ax.text(
+            end + pad,
+            row,
+            text,
+            va="center",
+            ha="left",
+            fontsize=style.font("note"),
+            color=style.foreground,
+        )
     ax.set_xlim(0, right * 1.2)
 
 
@@ -56,19 +68,35 @@ def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = 
         return empty_figure(title, NO_PASSING_BIDS, style)
     currency = scorecard.evaluation.currency
     fig, ax = new_figure(
-        style, title,
-        "Per GPU-hour of each bid's own GPU model. Effective = price / (effective MFU / baseline MFU x goodput)",
+        style,
+        title,
+        "Per GPU-hour of each bid's own GPU model. Effective = price / (effective MFU / baseline "
+        "MFU x goodput)",
         label_rows=len(scores),
     )
     rows = list(range(len(scores)))
     sticker = [s.estimate.price_per_gpu_hour for s in scores]
     effective = [s.estimate.effective_price_per_useful_gpu_hour for s in scores]
-    ax.barh([r - BAR / 2 for r in rows], sticker, height=BAR, color=OKABE_ITO["sky_blue"], label="Sticker price per GPU-hour")
-    ax.barh([r + BAR / 2 for r in rows], effective, height=BAR, color=OKABE_ITO["vermillion"],
-            label="Effective price per useful GPU-hour")
+    ax.barh(
+        [r - BAR / 2 for r in rows],
+        sticker,
+        height=BAR,
+        color=OKABE_ITO["sky_blue"],
+        label="Sticker price per GPU-hour",
+    )
+    ax.barh(
+        [r + BAR / 2 for r in rows],
+        effective,
+        height=BAR,
+        color=OKABE_ITO["vermillion"],
+        label="Effective price per useful GPU-hour",
+    )
     _end_labels(
-        ax, sticker + effective, [r - BAR / 2 for r in rows] + [r + BAR / 2 for r in rows],
-        [format_money(v, currency, cents=True) for v in sticker + effective], style,
+        ax,
+        sticker + effective,
+        [r - BAR / 2 for r in rows] + [r + BAR / 2 for r in rows],
+        [format_money(v, currency, cents=True) for v in sticker + effective],
+        style,
     )
     ax.set_yticks(rows, [_bid_label(s) for s in scores])
     ax.invert_yaxis()
@@ -79,7 +107,9 @@ def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = 
     return fig
 
 
-def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: ChartStyle | None = None) -> Figure:
+def cost_to_finish_bands(
+    scorecard: Scorecard, uncertainty: Any = None, style: ChartStyle | None = None
+) -> Figure:
     """Cost to finish the job per ranked bid; with a Monte Carlo result, its P50 and P10-P90 band.
 
     `uncertainty` is an UncertaintyResult: `.bids[bid_id]` has cost_p10, cost_p50 and cost_p90.
@@ -93,23 +123,42 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     currency = evaluation.currency
     workload = evaluation.workload
     band_of = {} if uncertainty is None else uncertainty.bids
-    subtitle = f"{workload.job_gpus:,} GPUs, {flops_text(workload.total_training_flops)}; in rank order (weighted score)" + (
-        "; whiskers: Monte Carlo P10-P90" if band_of
-        else "; no uncertainty run yet"
+    subtitle = (
+        f"{workload.job_gpus:,} GPUs, {flops_text(workload.total_training_flops)}; in rank order "
+        "(weighted score)"
+        + ("; whiskers: Monte Carlo P10-P90" if band_of else "; no uncertainty run yet")
     )
     fig, ax = new_figure(style, title, subtitle, label_rows=len(scores))
     rows = list(range(len(scores)))
     costs = [s.estimate.plan_cost for s in scores]
-    ax.barh(rows, costs, height=0.6, color=style.series_colour(0), label="Net plan cost (model estimate)")
+    ax.barh(
+        rows,
+        costs,
+        height=0.6,
+        color=style.series_colour(0),
+        label="Net plan cost (model estimate)",
+    )
     banded = [(row, band_of[s.bid.id]) for row, s in zip(rows, scores) if s.bid.id in band_of]
     if banded:
         ax.errorbar(
-            [b.cost_p50 for _, b in banded], [row for row, _ in banded],
-            xerr=[[b.cost_p50 - b.cost_p10 for _, b in banded], [b.cost_p90 - b.cost_p50 for _, b in banded]],
-            fmt="o", color=style.foreground, ecolor=style.foreground, elinewidth=1.6, capsize=5,
-            markersize=5, label="P50 with P10-P90 band",
+            [b.cost_p50 for _, b in banded],
+            [row for row, _ in banded],
+            xerr=[
+                [b.cost_p50 - b.cost_p10 for _, b in banded],
+                [b.cost_p90 - b.cost_p50 for _, b in banded],
+            ],
+            fmt="o",
+            color=style.foreground,
+            ecolor=style.foreground,
+            elinewidth=1.6,
+            capsize=5,
+            markersize=5,
+            label="P50 with P10-P90 band",
         )
-    ends = [max(c, band_of[s.bid.id].cost_p90) if s.bid.id in band_of else c for c, s in zip(costs, scores)]
+    ends = [
+        max(c, band_of[s.bid.id].cost_p90) if s.bid.id in band_of else c
+        for c, s in zip(costs, scores)
+    ]
     _end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
     ax.set_yticks(rows, [_bid_label(s, with_rank=True) for s in scores])
     ax.invert_yaxis()
@@ -120,15 +169,21 @@ def cost_to_finish_bands(scorecard: Scorecard, uncertainty: Any = None, style: C
     return fig
 
 
-def _tornado_bases(sensitivity: Any, scorecard: Scorecard | None, base_cost: float | None) -> list[float]:
+def _tornado_bases(
+    sensitivity: Any, scorecard: Scorecard | None, base_cost: float | None
+) -> list[float]:
     """The cost each bar swings around: given, on the Sensitivity, on the bar, or the bid's estimate."""
     costs = {} if scorecard is None else {s.bid.id: s.estimate.plan_cost for s in scorecard.scores}
     bases = []
     for bar in sensitivity.tornado:
-        base = base_cost or getattr(bar, "base_cost", None) or getattr(sensitivity, "base_cost", None)
+        base = (
+            base_cost or getattr(bar, "base_cost", None) or getattr(sensitivity, "base_cost", None)
+        )
         base = base if base is not None else costs.get(bar.bid_id)
         if base is None:
-            raise ValueError(f"tornado bar {bar.label!r}: no base cost; pass the scorecard or base_cost")
+            raise ValueError(
+                f"tornado bar {bar.label!r}: no base cost; pass the scorecard or base_cost"
+            )
         bases.append(base)
     return bases
 
@@ -152,12 +207,22 @@ def sensitivity_tornado(
     title = "What moves the net cost most"
     bars = list(getattr(sensitivity, "tornado", None) or [])
     if not bars:
-        return empty_figure(title, "No sensitivity results yet.\nRun the uncertainty analysis to see what moves the cost.", style)
-    currency = scorecard.evaluation.currency if scorecard is not None else getattr(sensitivity, "currency", "USD")
+        return empty_figure(
+            title,
+            "No sensitivity results yet.\nRun the uncertainty analysis to see what moves the cost.",
+            style,
+        )
+    currency = (
+        scorecard.evaluation.currency
+        if scorecard is not None
+        else getattr(sensitivity, "currency", "USD")
+    )
     bases = _tornado_bases(sensitivity, scorecard, base_cost)
     one_base = len(set(bases)) == 1
     several_bids = len({bar.bid_id for bar in bars}) > 1
-    order = sorted(range(len(bars)), key=lambda i: (-abs(bars[i].high_cost - bars[i].low_cost), bars[i].label))
+    order = sorted(
+        range(len(bars)), key=lambda i: (-abs(bars[i].high_cost - bars[i].low_cost), bars[i].label)
+    )
     # A narrow pane (the app's side panel) gets the largest swings only, labelled above each bar:
     # beside the bars, long labels would leave the bars no room.
     narrow = style.width_in < NARROW_WIDTH_IN
@@ -168,23 +233,41 @@ def sensitivity_tornado(
     centre = [bases[i] if one_base else 0.0 for i in order]
     low = [bars[i].low_cost - bases[i] for i in order]
     high = [bars[i].high_cost - bases[i] for i in order]
-    subtitle = (f"Around the base cost of {format_money(bases[0], currency)}" if one_base
-                else "Change from each bid's own base cost")
+    subtitle = (
+        f"Around the base cost of {format_money(bases[0], currency)}"
+        if one_base
+        else "Change from each bid's own base cost"
+    )
     if hidden:
         subtitle += f"; the {len(order)} largest of {len(order) + hidden}"
     fig, ax = new_figure(style, title, subtitle, label_rows=(len(order) + 1) // 2)
     rows = list(range(len(order)))
     bar_height = 0.45 if narrow else 0.6
-    ax.barh(rows, low, left=centre, height=bar_height, color=style.series_colour(0), label="Low case")
-    ax.barh(rows, high, left=centre, height=bar_height, color=style.series_colour(1), label="High case")
+    ax.barh(
+        rows, low, left=centre, height=bar_height, color=style.series_colour(0), label="Low case"
+    )
+    ax.barh(
+        rows, high, left=centre, height=bar_height, color=style.series_colour(1), label="High case"
+    )
     ax.axvline(centre[0], color=style.foreground, linewidth=1.2)
-    labels = [shorten(f"{bars[i].bid_id}: {bars[i].label}" if several_bids else bars[i].label, 34) for i in order]
+    labels = [
+        shorten(f"{bars[i].bid_id}: {bars[i].label}" if several_bids else bars[i].label, 34)
+        for i in order
+    ]
     if narrow:
         ax.set_yticks(rows, [""] * len(rows))
         ax.tick_params(axis="y", length=0)
         for row, label in zip(rows, labels):  # y is inverted below: row - 0.26 sits over the bar
-            ax.text(0.0, row - 0.26, label, transform=ax.get_yaxis_transform(), ha="left", va="bottom",
-                    fontsize=style.font("note"), color=style.foreground)
+            ax.text(
+                0.0,
+                row - 0.26,
+                label,
+                transform=ax.get_yaxis_transform(),
+                ha="left",
+                va="bottom",
+                fontsize=style.font("note"),
+                color=style.foreground,
+            )
     else:
         ax.set_yticks(rows, labels)
     ax.invert_yaxis()
@@ -193,16 +276,24 @@ def sensitivity_tornado(
     for row, c, lo, hi in zip(rows, centre, low, high):
         for delta in (lo, hi):
             sign = "+" if delta >= 0 else "-"
-            ax.text(c + delta + (reach * 0.02 if delta >= 0 else -reach * 0.02), row,
-                    f"{sign}{compact_money(abs(delta), currency)}", va="center", ha="left" if delta >= 0 else "right",
-                    fontsize=style.font("note"), color=style.foreground)
+            ax.text(
+                c + delta + (reach * 0.02 if delta >= 0 else -reach * 0.02),
+                row,
+                f"{sign}{compact_money(abs(delta), currency)}",
+                va="center",
+                ha="left" if delta >= 0 else "right",
+                fontsize=style.font("note"),
+                color=style.foreground,
+            )
     money_axis(ax.xaxis, currency)
     if narrow:
         from matplotlib.ticker import MaxNLocator
 
         ax.set_ylim(len(rows) - 0.5, -0.9)  # room for the first label above its bar
         ax.xaxis.set_major_locator(MaxNLocator(3))  # fewer money ticks so they do not collide
-    ax.set_xlabel(f"Net cost of the plan [{currency}]" if one_base else f"Change in net cost [{currency}]")
+    ax.set_xlabel(
+        f"Net cost of the plan [{currency}]" if one_base else f"Change in net cost [{currency}]"
+    )
     finish_axes(ax, style)
     legend_below(ax, style)
     return fig

@@ -25,8 +25,24 @@ OKABE_ITO = {
     "vermillion": "#D55E00",
     "reddish_purple": "#CC79A7",
 }
-_LIGHT_SERIES = ("blue", "orange", "bluish_green", "vermillion", "reddish_purple", "sky_blue", "black")
-_DARK_SERIES = ("sky_blue", "orange", "bluish_green", "vermillion", "reddish_purple", "yellow", "blue")
+_LIGHT_SERIES = (
+    "blue",
+    "orange",
+    "bluish_green",
+    "vermillion",
+    "reddish_purple",
+    "sky_blue",
+    "black",
+)
+_DARK_SERIES = (
+    "sky_blue",
+    "orange",
+    "bluish_green",
+    "vermillion",
+    "reddish_purple",
+    "yellow",
+    "blue",
+)
 # Line styles repeat the distinction for readers who cannot rely on colour at all, and past
 # seven series.
 LINE_STYLES = ("-", "--", "-.", ":")
@@ -44,7 +60,9 @@ class ChartStyle:
 
     def __post_init__(self) -> None:
         if not 0.5 <= self.font_scale <= 4:
-            raise ValueError(f"ChartStyle.font_scale must be between 0.5 and 4, not {self.font_scale}")
+            raise ValueError(
+                f"ChartStyle.font_scale must be between 0.5 and 4, not {self.font_scale}"
+            )
         if not (1 <= self.width_in <= 40 and 1 <= self.height_in <= 40):
             raise ValueError("ChartStyle width_in and height_in must be between 1 and 40 inches")
 
@@ -74,7 +92,9 @@ class ChartStyle:
 PRINT_STYLE = ChartStyle(dark=False, font_scale=1.0, width_in=6.7, height_in=4.0)
 
 
-def new_figure(style: ChartStyle, title: str, subtitle: str = "", label_rows: int = 0) -> tuple[Figure, Axes]:
+def new_figure(
+    style: ChartStyle, title: str, subtitle: str = "", label_rows: int = 0
+) -> tuple[Figure, Axes]:
     """A themed Figure with one Axes; matplotlib is imported here so the app starts without it.
 
     `label_rows` two-line category labels stacked on the y axis make the figure taller than the
@@ -86,13 +106,23 @@ def new_figure(style: ChartStyle, title: str, subtitle: str = "", label_rows: in
     height = max(style.height_in, overhead_in + label_rows * row_in)
     fig = Figure(figsize=(style.width_in, height), layout="constrained", facecolor=style.background)
     # Titles wrap at the figure's edge rather than clip at a large zoom.
-    fig.suptitle(title, x=0.01, ha="left", wrap=True, fontsize=style.font("title"), fontweight="bold", color=style.foreground)
+    fig.suptitle(
+        title,
+        x=0.01,
+        ha="left",
+        wrap=True,
+        fontsize=style.font("title"),
+        fontweight="bold",
+        color=style.foreground,
+    )
     ax = fig.add_subplot()
     ax.set_facecolor(style.background)
     if subtitle:
         # wrap=True breaks the line at the figure's right edge, measured when drawn, whatever
         # width the tick labels take at this zoom.
-        ax.set_title(subtitle, loc="left", wrap=True, fontsize=style.font("subtitle"), color=style.foreground)
+        ax.set_title(
+            subtitle, loc="left", wrap=True, fontsize=style.font("subtitle"), color=style.foreground
+        )
     return fig, ax
 
 
@@ -101,7 +131,9 @@ def finish_axes(ax: Axes, style: ChartStyle, grid_axis: str = "x") -> None:
     for side, spine in ax.spines.items():
         spine.set_visible(side in ("left", "bottom"))
         spine.set_color(style.foreground)
-    ax.tick_params(colors=style.foreground, labelcolor=style.foreground, labelsize=style.font("tick"))
+    ax.tick_params(
+        colors=style.foreground, labelcolor=style.foreground, labelsize=style.font("tick")
+    )
     for label in (ax.xaxis.label, ax.yaxis.label):
         label.set_color(style.foreground)
         label.set_fontsize(style.font("label"))
@@ -119,8 +151,12 @@ def legend_below(ax: Axes, style: ChartStyle, columns: int = 2) -> None:
     entry_points = (0.55 * max(len(label) for label in labels) + 4) * style.font("note")
     fitting = int(style.width_in * 72 * 0.95 // entry_points)
     legend = ax.figure.legend(
-        handles, labels, loc="outside lower center", ncols=max(1, min(columns, len(handles), fitting)),
-        fontsize=style.font("note"), frameon=False,
+        handles,
+        labels,
+        loc="outside lower center",
+        ncols=max(1, min(columns, len(handles), fitting)),
+        fontsize=style.font("note"),
+        frameon=False,
     )
     for text in legend.get_texts():
         text.set_color(style.foreground)
@@ -131,8 +167,17 @@ def empty_figure(title: str, message: str, style: ChartStyle | None = None) -> F
     style = style or ChartStyle()
     fig, ax = new_figure(style, title)
     ax.set_axis_off()
-    ax.text(0.5, 0.5, message, ha="center", va="center", wrap=True, transform=ax.transAxes,
-            fontsize=style.font("label") * 1.1, color=style.foreground)
+    ax.text(
+        0.5,
+        0.5,
+        message,
+        ha="center",
+        va="center",
+        wrap=True,
+        transform=ax.transAxes,
+        fontsize=style.font("label") * 1.1,
+        color=style.foreground,
+    )
     return fig
 
 
@@ -169,4 +214,3 @@ def money_axis(axis, currency: str) -> None:
     from matplotlib.ticker import FuncFormatter
 
     axis.set_major_formatter(FuncFormatter(lambda value, _pos: compact_money(value, currency)))
-

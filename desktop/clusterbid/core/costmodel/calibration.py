@@ -15,7 +15,9 @@ from clusterbid.core.workload import Workload
 
 GRADE_ORDER = list(EvidenceGrade)
 MAX_CALIBRATED_MFU = 0.85
-UNREACHABLE_MFU = 10.0  # ten times the dense peak: a measurement faster than this is impossible here
+UNREACHABLE_MFU = (
+    10.0  # ten times the dense peak: a measurement faster than this is impossible here
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +33,18 @@ def _best(items: list[Evidence], job_gpus: int) -> Evidence | None:
     """Strongest grade first, then the measurement closest in scale to the job."""
     if not items:
         return None
-    return min(items, key=lambda e: (GRADE_ORDER.index(e.grade), abs(np.log(e.scale_gpus / job_gpus))))
+    return min(
+        items, key=lambda e: (GRADE_ORDER.index(e.grade), abs(np.log(e.scale_gpus / job_gpus)))
+    )
 
 
 def _usable(bid: Bid, kinds: tuple[EvidenceKind, ...]) -> list[Evidence]:
     return [e for e in bid.evidence if e.kind in kinds and e.grade is not EvidenceGrade.DERIVED]
 
 
-def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workload) -> tuple[BidArrays, Calibration]:
+def calibrate(
+    w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workload
+) -> tuple[BidArrays, Calibration]:
     """Measured busbw replaces the spec figure; a measured MFU or step time at N GPUs that fits
     the bid and workload (evidence_fit.py) sets the bid's baseline MFU so that the model
     reproduces the measurement at N, then carries it to the planned job size."""
@@ -48,7 +54,11 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workl
     notes: list[list[str]] = [[] for _ in bids]
     for i, bid in enumerate(bids):
         # Only a run that spans nodes measures the scale-out fabric.
-        spanning = [e for e in _usable(bid, (EvidenceKind.ALLREDUCE_BUSBW,)) if e.scale_gpus > b.gpus_per_node[i]]
+        spanning = [
+            e
+            for e in _usable(bid, (EvidenceKind.ALLREDUCE_BUSBW,))
+            if e.scale_gpus > b.gpus_per_node[i]
+        ]
         # A figure a check flagged (e.g. above the NIC aggregate) stays out unless overridden.
         notes[i] += [f"busbw {e.value:g} GB/s not used (flagged: {e.suspect}); spec figure kept" for e in spanning
                      if e.suspect and not e.suspect_override]  # fmt: skip
@@ -69,22 +79,35 @@ def calibrate(w: WorkloadScalars, b: BidArrays, bids: list[Bid], workload: Workl
             notes[i] += fit.notes
             fitting += [fit.evidence] if fit.evidence is not None else []
         efficiency_used.append(_best(fitting, w.job_gpus))
-    rows = [i for i, chosen in enumerate(efficiency_used) if chosen is not None and not np.isnan(b.peak_flops[i])]
+    rows = [
+        i
+        for i, chosen in enumerate(efficiency_used)
+        if chosen is not None and not np.isnan(b.peak_flops[i])
+    ]
     # Each measurement is solved through the layout, batch and sequence it ran (those it records),
     # not the workload's: an MFU measured at TP 1 had no tensor-parallel all-reduces to explain.
-    solved = [float(_solve_baseline_mfu(run_scalars(workload, efficiency_used[i]), b, [i],
-                                        [efficiency_used[i]])[0]) for i in rows]
+    solved = [
+        float(
+            _solve_baseline_mfu(
+                run_scalars(workload, efficiency_used[i]), b, [i], [efficiency_used[i]]
+            )[0]
+        )
+        for i in rows
+    ]
     for i, value in zip(rows, solved, strict=True):
         chosen = efficiency_used[i]
         if np.isnan(value):
             notes[i].append(
-                f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this bid's fabric "
+                f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this "
+                "bid's fabric "
                 "allows for the workload's communication: kept the workload's baseline MFU"
             )
             efficiency_used[i] = None
             continue
         if value > MAX_CALIBRATED_MFU:
-            notes[i].append(f"calibrated baseline MFU {value:.1%} capped at {MAX_CALIBRATED_MFU:.0%}")
+            notes[i].append(
+                f"calibrated baseline MFU {value:.1%} capped at {MAX_CALIBRATED_MFU:.0%}"
+            )
             value = MAX_CALIBRATED_MFU
         mfu[i] = value
     return b.replace(baseline_mfu=mfu), Calibration(busbw_used, efficiency_used, notes)
@@ -110,17 +133,25 @@ def run_scalars(workload: Workload, evidence: Evidence | None) -> WorkloadScalar
         changes["context_parallel"] = 1
     sequence = evidence.sequence_length or workload.sequence_length
     sequences = evidence.global_batch_sequences or workload.global_batch_sequences
-    changes.update(sequence_length=sequence, global_batch_tokens=sequences * sequence, job_gpus=evidence.scale_gpus)
+    changes.update(
+        sequence_length=sequence,
+        global_batch_tokens=sequences * sequence,
+        job_gpus=evidence.scale_gpus,
+    )
     run = workload.model_copy(update=changes)
     replica = run.tensor_parallel * run.pipeline_parallel * run.context_parallel
-    if evidence.scale_gpus % replica or sequences % (evidence.scale_gpus // replica * run.micro_batch_size):
+    if evidence.scale_gpus % replica or sequences % (
+        evidence.scale_gpus // replica * run.micro_batch_size
+    ):
         # The record does not make a whole layout at its scale (its CP is never recorded, for one):
         # solved through the workload's layout at the measured scale, as before.
         return WorkloadScalars.from_workload(workload)
     return WorkloadScalars.from_workload(run)
 
 
-def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, rows: list[int], evidence: list[Evidence]) -> np.ndarray:
+def _solve_baseline_mfu(
+    w: WorkloadScalars, b: BidArrays, rows: list[int], evidence: list[Evidence]
+) -> np.ndarray:
     """Per row, the baseline MFU at which the model's step time at the evidence's scale equals the
     measured one (nan when none can).
 
@@ -131,8 +162,12 @@ def _solve_baseline_mfu(w: WorkloadScalars, b: BidArrays, rows: list[int], evide
     sub = b.replace(**{name: getattr(b, name)[rows] for name in b.__slots__})
     n = np.array([float(e.scale_gpus) for e in evidence])
     c = w.model_flops_per_token * w.batch_tokens / (n * sub.peak_flops)
-    measured = np.array([c[k] / _model_basis_mfu(w, e) if e.kind is EvidenceKind.TRAINING_MFU else e.value
-                         for k, e in enumerate(evidence)])
+    measured = np.array(
+        [
+            c[k] / _model_basis_mfu(w, e) if e.kind is EvidenceKind.TRAINING_MFU else e.value
+            for k, e in enumerate(evidence)
+        ]
+    )
 
     def step_at(mfu: np.ndarray) -> np.ndarray:
         return np.broadcast_to(step_breakdown(w, sub.replace(baseline_mfu=mfu), n).step_s, n.shape)

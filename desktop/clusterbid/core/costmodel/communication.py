@@ -33,7 +33,9 @@ def ring_allreduce_seconds(message_bytes, ranks, busbw_gb_s, step_latency_s=0.0)
     """
     ranks = np.asarray(ranks, dtype=float)
     factor = 2.0 * (ranks - 1.0) / np.maximum(ranks, 1.0)
-    bandwidth_time = factor * np.asarray(message_bytes, dtype=float) / (np.asarray(busbw_gb_s) * 1e9)
+    bandwidth_time = (
+        factor * np.asarray(message_bytes, dtype=float) / (np.asarray(busbw_gb_s) * 1e9)
+    )
     latency_time = 2.0 * np.maximum(ranks - 1.0, 0.0) * step_latency_s
     return np.where(ranks > 1, bandwidth_time + latency_time, 0.0)
 
@@ -78,7 +80,9 @@ def dp_busbw_per_rank_gb_s(
     # and each drives its own GPU's share of the scale-out NICs for the part that leaves the
     # domain: on an 8-GPU HGX node that is node busbw / (TP x CP), on a 72-GPU NVL72 domain with
     # TP 8 it is nine GPUs' worth. A group wholly inside one domain never leaves it.
-    in_domain = np.maximum(nvlink_domain_gpus / np.asarray(model_parallel_per_node, dtype=float), 1.0)
+    in_domain = np.maximum(
+        nvlink_domain_gpus / np.asarray(model_parallel_per_node, dtype=float), 1.0
+    )
     fabric = np.minimum(node_busbw_gb_s / gpus_per_node * in_domain, nvlink_busbw)
     # The leaves one data-parallel group spans: a replica larger than a leaf puts each rank
     # of the group in its own leaf.

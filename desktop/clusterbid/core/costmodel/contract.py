@@ -21,7 +21,13 @@ from clusterbid.core.costmodel.sla_credit import sla_credits
 
 HOURS_PER_MONTH = 730.0
 HOURS_PER_YEAR = 8760.0
-BILLING_CODES = {"on-demand": 0, "reserved": 1, "block": 2, "committed-spend": 3, "committed-gpu-hours": 4}
+BILLING_CODES = {
+    "on-demand": 0,
+    "reserved": 1,
+    "block": 2,
+    "committed-spend": 3,
+    "committed-gpu-hours": 4,
+}
 IDLE_CODES = {"nothing": 0, "more-runs": 1, "other-work": 2}
 # Float noise must not bill an extra increment: 100.0000000001 h at 1-hour billing is 100 h.
 ROUNDING_SLACK = 1e-9
@@ -40,8 +46,12 @@ class ContractBill:
     exit_cost: np.ndarray  # leaving after the job where the contract allows it (inf: not allowed)
     plan_cost: np.ndarray
     outlasts_term: np.ndarray  # bool: the job runs past a reserved term (priced as an extension)
-    delay_cost: np.ndarray  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
-    cash_cost: np.ndarray  # the cost of cash of the bid's payment terms, in the net cost (payment_terms.py)
+    delay_cost: (
+        np.ndarray
+    )  # the buyer's cost of the hours past the deadline, in the net cost (issue 31)
+    cash_cost: (
+        np.ndarray
+    )  # the cost of cash of the bid's payment terms, in the net cost (payment_terms.py)
     cash_share: np.ndarray  # that cost per unit paid (negative: paid later than the buyer's terms)
     # Issue 39: remedies for a late block and the SLA credit the buyer can expect to collect, both
     # taken off the net cost; the headline credit (at face value) is reported, never counted.
@@ -67,7 +77,9 @@ class ContractBill:
     def cost_if_plan_fails(self) -> np.ndarray:
         """The net cost if idle time turns out worth nothing (issue 31); cautious, it counts no SLA
         credit or late-delivery remedy (issue 39), which the net cost does."""
-        return np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
+        return (
+            np.minimum(self.commitment, self.exit_cost) * (1.0 + self.cash_share) + self.delay_cost
+        )
 
 
 def where(condition, if_true, if_false):
@@ -115,7 +127,9 @@ class IdlePlan:
     use: int  # IDLE_CODES
     value_per_gpu_hour: float = 0.0  # other-work
     further_runs: float = 0.0  # more-runs: idle GPU-hours beyond this many jobs are worth nothing
-    alternative_price: float = float("inf")  # more-runs: a market reference caps an idle hour's worth
+    alternative_price: float = float(
+        "inf"
+    )  # more-runs: a market reference caps an idle hour's worth
     decline_per_year: float = 0.0  # that reference's fall over the term, a fraction a year
     delay_cost_per_hour: float = 0.0  # the buyer's cost of finishing past the deadline (issue 31)
     capital_rate: float = 0.0  # the buyer's cost of capital, a fraction a year (payment_terms.py)
@@ -141,7 +155,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     # Issue 39: the job's block handed over late finishes late, and a term billed from the stated
     # date bills through the slip (delivery_cost.py); 0 slip leaves both as they were.
     finish_hours = wall_hours + b.slip_hours
-    wall_hours = held_hours(b, wall_hours, (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"]))
+    wall_hours = held_hours(
+        b, wall_hours, (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"])
+    )
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)
@@ -171,17 +187,23 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         term_value = b.billed_gpus * price * escalated_hours(term, esc)
         term_capacity = b.billed_gpus * term
         if outlasts:
-            term_value = term_value + n * price * (escalated_hours(span, esc) - escalated_hours(term, esc))
+            term_value = term_value + n * price * (
+                escalated_hours(span, esc) - escalated_hours(term, esc)
+            )
             term_capacity = term_capacity + n * (span - term)
         value, capacity = where(is_term, term_value, value), where(is_term, term_capacity, capacity)
     if np.any(is_spend | is_hours):
-        job_rate = usage_cost / np.maximum(n * hours, 1e-12)  # price per GPU-hour the job was billed at
+        job_rate = usage_cost / np.maximum(
+            n * hours, 1e-12
+        )  # price per GPU-hour the job was billed at
         average_rate = price * escalated_hours(np.maximum(term, 1.0), esc) / np.maximum(term, 1.0)
         minimum = where(is_spend, b.committed_spend, b.committed_gpu_hours * average_rate)
         committed = np.maximum(minimum, usage_cost)
         value = where(is_spend | is_hours, committed, value)
         capacity = where(is_spend | is_hours, committed / job_rate, capacity)
-    fees = where(has_term, term_fees + fee_share * value, running_fees)  # unstated: a share of the bill
+    fees = where(
+        has_term, term_fees + fee_share * value, running_fees
+    )  # unstated: a share of the bill
     commitment = value + fees
     capacity = np.maximum(capacity, used)
     # More runs (issue 31): the commitment is shared by the job and the further runs the buyer
@@ -195,9 +217,14 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         plan_value = commitment * (1.0 - 1.0 / jobs)  # no alternative price given: no cap
     elif plan.use == IDLE_CODES["more-runs"]:
         span_end = np.maximum(capacity / np.maximum(n, 1e-12), wall_hours)
-        market = plan.alternative_price * mean_price_factor(wall_hours, span_end, plan.decline_per_year)
-        elsewhere = np.where(np.isfinite(market), (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
-                             np.inf)  # no alternative price given: no cap (and no inf x 0)
+        market = plan.alternative_price * mean_price_factor(
+            wall_hours, span_end, plan.decline_per_year
+        )
+        elsewhere = np.where(
+            np.isfinite(market),
+            (jobs - 1.0) * used * np.where(np.isfinite(market), market, 0.0),
+            np.inf,
+        )  # no alternative price given: no cap (and no inf x 0)
         plan_value = np.minimum(commitment * (1.0 - 1.0 / jobs), elsewhere)
     elif plan.use == IDLE_CODES["other-work"]:
         plan_value = (capacity - used) * np.minimum(plan.value_per_gpu_hour, commitment / capacity)
@@ -214,7 +241,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         run = escalated_hours(wall_hours, esc)
         until_exit = b.billed_gpus * price * run
         remainder = b.billed_gpus * price * (escalated_hours(term, esc) - run)
-        exit_fees = stated_running_fees + fee_share * until_exit  # unstated fees: on the GPUs billed till then
+        exit_fees = (
+            stated_running_fees + fee_share * until_exit
+        )  # unstated fees: on the GPUs billed till then
         exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + exit_fees, np.inf)
     else:
         exit_cost = np.full(np.shape(kept), np.inf)

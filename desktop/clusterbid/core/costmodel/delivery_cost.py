@@ -23,16 +23,31 @@ from clusterbid.core.delivery import DEFAULT_REMEDY_CAP_PERCENT
 # BidArrays columns: hours the job's block is late; 1 where billing starts at the stated date, not
 # at acceptance; credit per full week late (share of the commitment); liquidated damages per hour
 # late (evaluation currency); the remedies' cap (share of the commitment).
-COLUMNS = ("slip_hours", "billed_through_slip", "late_credit_per_week", "late_damages_per_hour", "late_remedy_cap")
+COLUMNS = (
+    "slip_hours",
+    "billed_through_slip",
+    "late_credit_per_week",
+    "late_damages_per_hour",
+    "late_remedy_cap",
+)
 
 
 def delivery_row(bid: Bid, rate: float) -> dict[str, float]:
     """The bid's delivery columns (BidArrays), money in the evaluation currency via `rate`."""
     schedule = bid.delivery
     if schedule is None:  # no schedule: the single stated date, nothing drawn, no remedies
-        return {"slip_hours": 0.0, "billed_through_slip": 0.0, "late_credit_per_week": 0.0,
-                "late_damages_per_hour": 0.0, "late_remedy_cap": 0.0}
-    cap = DEFAULT_REMEDY_CAP_PERCENT if schedule.remedy_cap_percent is None else schedule.remedy_cap_percent
+        return {
+            "slip_hours": 0.0,
+            "billed_through_slip": 0.0,
+            "late_credit_per_week": 0.0,
+            "late_damages_per_hour": 0.0,
+            "late_remedy_cap": 0.0,
+        }
+    cap = (
+        DEFAULT_REMEDY_CAP_PERCENT
+        if schedule.remedy_cap_percent is None
+        else schedule.remedy_cap_percent
+    )
     damages = float(schedule.liquidated_damages_per_day or 0) * rate / 24.0
     return {
         "slip_hours": 0.0,

@@ -102,7 +102,9 @@ def estimate_training(
     """Score every bid for the workload with the one shared model (vectorised over bids)."""
     catalog = catalog or default_catalog()
     bids = list(bids)
-    if not bids:  # a new evaluation before its first bid: nothing to estimate (numpy cannot reduce nothing)
+    if (
+        not bids
+    ):  # a new evaluation before its first bid: nothing to estimate (numpy cannot reduce nothing)
         return TrainingEstimates(workload, ())
     rates = rates or [1.0] * len(bids)
     w = WorkloadScalars.from_workload(workload)
@@ -125,25 +127,42 @@ def estimate_training(
         contract_gates, contract_warnings = contract_findings(workload, bid, figures, dates)
         gates[i].extend(contract_gates)
         warnings[i].extend(contract_warnings)
-        results.append(BidEstimate(
-            bid=bid,
-            gates=tuple(gates[i]),
-            warnings=tuple(warnings[i]),
-            calibration_notes=tuple(calibration.notes[i]),
-            busbw_evidence=calibration.busbw[i],
-            efficiency_evidence=calibration.efficiency[i],
-            exchange_rate=rates[i],
-            scaling=curves[i],
-            dates=dates,
-            **figures,
-        ))
+        results.append(
+            BidEstimate(
+                bid=bid,
+                gates=tuple(gates[i]),
+                warnings=tuple(warnings[i]),
+                calibration_notes=tuple(calibration.notes[i]),
+                busbw_evidence=calibration.busbw[i],
+                efficiency_evidence=calibration.efficiency[i],
+                exchange_rate=rates[i],
+                scaling=curves[i],
+                dates=dates,
+                **figures,
+            )
+        )
     return TrainingEstimates(workload, tuple(results))
 
 
 CONTRACT_FIGURES = (
-    "usage_hours", "job_cost", "commitment", "capacity_gpu_hours", "used_gpu_hours", "idle_gpu_hours",
-    "idle_value", "exit_cost", "leaves_early", "plan_cost", "jobs_in_commitment", "outlasts_term",
-    "cost_if_plan_fails", "delay_cost", "cash_cost", "late_remedy", "sla_credit", "sla_headline_credit",
+    "usage_hours",
+    "job_cost",
+    "commitment",
+    "capacity_gpu_hours",
+    "used_gpu_hours",
+    "idle_gpu_hours",
+    "idle_value",
+    "exit_cost",
+    "leaves_early",
+    "plan_cost",
+    "jobs_in_commitment",
+    "outlasts_term",
+    "cost_if_plan_fails",
+    "delay_cost",
+    "cash_cost",
+    "late_remedy",
+    "sla_credit",
+    "sla_headline_credit",
 )
 
 
@@ -175,7 +194,10 @@ def _columns(count: int, a: BidArrays, spec: BidArrays, step, good, done) -> dic
         "spare_on_hand": good.spare_on_hand,
         "restart_hours": good.restart_hours,
         "replacement_wait_hours": done.run_hours * good.wait_share,
-        "replacement_wait_cost": done.run_hours * good.wait_share * step.n_gpus * a.price_per_gpu_hour,
+        "replacement_wait_cost": done.run_hours
+        * good.wait_share
+        * step.n_gpus
+        * a.price_per_gpu_hour,
         "checkpoint_write_s": good.checkpoint_write_s,
         "checkpoint_interval_s": good.checkpoint_interval_s,
         "goodput": good.goodput,

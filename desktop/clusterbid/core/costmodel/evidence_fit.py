@@ -32,8 +32,10 @@ STEP_SIZE_TOLERANCE = 0.10
 
 # Missing context lowers a measurement one grade (a mismatch goes straight to a claim): the
 # artefact still shows the run happened, but not that it was this bid's and workload's run.
-ONE_GRADE_LOWER = {EvidenceGrade.MEASURED_INDEPENDENT: EvidenceGrade.MEASURED_PROVIDER,
-                   EvidenceGrade.MEASURED_PROVIDER: EvidenceGrade.PROVIDER_CLAIM}
+ONE_GRADE_LOWER = {
+    EvidenceGrade.MEASURED_INDEPENDENT: EvidenceGrade.MEASURED_PROVIDER,
+    EvidenceGrade.MEASURED_PROVIDER: EvidenceGrade.PROVIDER_CLAIM,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,44 +52,83 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
     """Refuse, down-grade or accept one TRAINING_MFU / TRAINING_STEP_TIME item for this bid."""
     what = f"{evidence.kind.value} {evidence.value:g} at {evidence.scale_gpus:,} GPUs"
     if evidence.gpu_model is not None and evidence.gpu_model != bid.capacity.gpu_model:
-        return Fit(None, (f"{what} was measured on {evidence.gpu_model}, the bid offers {bid.capacity.gpu_model}: "
-                          "not used (the catalog's per-GPU factor applies to the workload's baseline instead)",))
+        return Fit(
+            None,
+            (
+                f"{what} was measured on {evidence.gpu_model}, the bid offers "
+                f"{bid.capacity.gpu_model}: "
+                "not used (the catalog's per-GPU factor applies to the workload's baseline "
+                "instead)",
+            ),
+        )
     if evidence.precision is not None and evidence.precision != workload.precision:
-        return Fit(None, (f"{what} was measured at {evidence.precision}, the workload runs {workload.precision}: "
-                          "not used",))
+        return Fit(
+            None,
+            (
+                f"{what} was measured at {evidence.precision}, the workload runs "
+                f"{workload.precision}: "
+                "not used",
+            ),
+        )
     mismatches = _mismatches(evidence, workload)
     if evidence.kind is EvidenceKind.TRAINING_STEP_TIME and mismatches:
-        return Fit(None, (f"{what} is a step time of another run ({'; '.join(mismatches)}): a step time only "
-                          "calibrates the workload's own model, batch and layout; not used",))
+        return Fit(
+            None,
+            (
+                f"{what} is a step time of another run ({'; '.join(mismatches)}): a step time only "
+                "calibrates the workload's own model, batch and layout; not used",
+            ),
+        )
     notes = []
     missing = missing_context(evidence) + _attention_unknown(evidence, workload)
     if missing:
         was = evidence.grade
         lower = EvidenceGrade.PROVIDER_CLAIM if mismatches else ONE_GRADE_LOWER.get(was, was)
         evidence = evidence.model_copy(update={"grade": lower, "missing_context": missing})
-        notes.append(f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's, "
-                     + (f"down-graded from {was.value} to {lower.value}" if lower is not was else "kept a claim")
-                     + " and drawn wider; ask for them")
+        notes.append(
+            f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's, "
+            + (
+                f"down-graded from {was.value} to {lower.value}"
+                if lower is not was
+                else "kept a claim"
+            )
+            + " and drawn wider; ask for them"
+        )
         if mismatches:
             notes.append(f"{what} measured another run ({'; '.join(mismatches)})")
         return Fit(evidence, tuple(notes))
     if mismatches and evidence.grade is not EvidenceGrade.PROVIDER_CLAIM:
-        notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used, down-graded from "
-                     f"{evidence.grade.value} to provider_claim")
-        return Fit(evidence.model_copy(update={"grade": EvidenceGrade.PROVIDER_CLAIM}), tuple(notes))
+        notes.append(
+            f"{what} measured another run ({'; '.join(mismatches)}): used, down-graded from "
+            f"{evidence.grade.value} to provider_claim"
+        )
+        return Fit(
+            evidence.model_copy(update={"grade": EvidenceGrade.PROVIDER_CLAIM}), tuple(notes)
+        )
     if mismatches:
-        notes.append(f"{what} measured another run ({'; '.join(mismatches)}): used as the claim it is")
+        notes.append(
+            f"{what} measured another run ({'; '.join(mismatches)}): used as the claim it is"
+        )
     return Fit(evidence, tuple(notes))
 
 
 def missing_context(evidence: Evidence) -> tuple[str, ...]:
     """What a training run did not record, in the words the note prints."""
-    layout = None if evidence.tensor_parallel is None or evidence.pipeline_parallel is None else "recorded"
+    layout = (
+        None
+        if evidence.tensor_parallel is None or evidence.pipeline_parallel is None
+        else "recorded"
+    )
     basis = evidence.mfu_flops_basis if evidence.kind is EvidenceKind.TRAINING_MFU else "not needed"
-    recorded = [(evidence.gpu_model, "GPU"), (evidence.precision, "precision"),
-                (evidence.model_active_params_billions, "model size"), (evidence.sequence_length, "sequence length"),
-                (layout, "layout (TP and PP)"), (evidence.global_batch_sequences, "global batch"),
-                (basis, "FLOPs basis (6N, with attention, or hardware)")]
+    recorded = [
+        (evidence.gpu_model, "GPU"),
+        (evidence.precision, "precision"),
+        (evidence.model_active_params_billions, "model size"),
+        (evidence.sequence_length, "sequence length"),
+        (layout, "layout (TP and PP)"),
+        (evidence.global_batch_sequences, "global batch"),
+        (basis, "FLOPs basis (6N, with attention, or hardware)"),
+    ]
     missing = [label for value, label in recorded if value is None]
     return tuple(missing)
 
@@ -101,8 +142,11 @@ def _attention_unknown(evidence: Evidence, workload: Workload) -> tuple[str, ...
         return ()
     if workload.num_layers is not None and workload.hidden_size is not None:
         return ()
-    return (f"attention growth from sequence {seq:,} to {workload.sequence_length:,} (the workload gives no "
-            "layers and width)",)
+    return (
+        f"attention growth from sequence {seq:,} to {workload.sequence_length:,} (the workload "
+        "gives no "
+        "layers and width)",
+    )
 
 
 def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:
@@ -110,17 +154,31 @@ def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:
     found = []
     size = evidence.model_active_params_billions
     planned = workload.active_params_billions
-    if size is not None and (abs(size / planned - 1) > STEP_SIZE_TOLERANCE if step
-                             else _outside(size, planned, MFU_SIZE_FACTOR)):
+    if size is not None and (
+        abs(size / planned - 1) > STEP_SIZE_TOLERANCE
+        if step
+        else _outside(size, planned, MFU_SIZE_FACTOR)
+    ):
         found.append(f"{size:g}B active parameters against the workload's {planned:g}B")
     seq = evidence.sequence_length
-    if seq is not None and (seq != workload.sequence_length if step
-                            else _outside(seq, workload.sequence_length, MFU_SIZE_FACTOR)):
+    if seq is not None and (
+        seq != workload.sequence_length
+        if step
+        else _outside(seq, workload.sequence_length, MFU_SIZE_FACTOR)
+    ):
         found.append(f"sequence {seq:,} against {workload.sequence_length:,}")
-    layout = [(evidence.tensor_parallel, workload.tensor_parallel, "TP"),
-              (evidence.pipeline_parallel, workload.pipeline_parallel, "PP")]
-    found += [f"{name} {got} against {want}" for got, want, name in layout if got is not None and got != want]
+    layout = [
+        (evidence.tensor_parallel, workload.tensor_parallel, "TP"),
+        (evidence.pipeline_parallel, workload.pipeline_parallel, "PP"),
+    ]
+    found += [
+        f"{name} {got} against {want}"
+        for got, want, name in layout
+        if got is not None and got != want
+    ]
     batch = evidence.global_batch_sequences
     if step and batch is not None and batch != workload.global_batch_sequences:
-        found.append(f"global batch {batch:,} sequences against {workload.global_batch_sequences:,}")
+        found.append(
+            f"global batch {batch:,} sequences against {workload.global_batch_sequences:,}"
+        )
     return found

@@ -14,7 +14,12 @@ from clusterbid.core.costmodel.contract_findings import schedule
 from clusterbid.core.costmodel.delivery_cost import delivery_row
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.costmodel.sla_credit import sla_row
-from clusterbid.core.flops import activation_gb_per_gpu, attention_factor, hardware_flops_ratio, width_factor
+from clusterbid.core.flops import (
+    activation_gb_per_gpu,
+    attention_factor,
+    hardware_flops_ratio,
+    width_factor,
+)
 from clusterbid.core.provenance import effective_reliability, effective_terms, unstated_fee_shares
 from clusterbid.core.workload import CHECKPOINT_BYTES_PER_PARAM, Workload
 
@@ -104,11 +109,15 @@ class WorkloadScalars:
 
     active_params: float
     total_params: float
-    total_flops: float  # model FLOPs of the whole run, attention included when the architecture is given
+    total_flops: (
+        float  # model FLOPs of the whole run, attention included when the architecture is given
+    )
     model_flops_per_token: float  # 6N x the attention factor
     attention_factor: float  # model FLOPs / 6N
     hardware_flops_ratio: float  # executed FLOPs / model FLOPs (recomputation): HFU = MFU x this
-    width_factor: float  # efficiency at this model's width / at the width the baseline was measured on
+    width_factor: (
+        float  # efficiency at this model's width / at the width the baseline was measured on
+    )
     job_gpus: int
     tp: int
     pp: int
@@ -145,7 +154,9 @@ class WorkloadScalars:
         active = workload.active_params_billions * 1e9
         layers, hidden, seq = workload.num_layers, workload.hidden_size, workload.sequence_length
         attention = attention_factor(active, layers, hidden, seq)
-        hardware = hardware_flops_ratio(workload.activation_recomputation, active, layers, hidden, seq)
+        hardware = hardware_flops_ratio(
+            workload.activation_recomputation, active, layers, hidden, seq
+        )
         return cls(
             active_params=active,
             total_params=total_params,
@@ -172,9 +183,16 @@ class WorkloadScalars:
             baseline_mfu=baseline_model_mfu(workload),
             model_state_gb_per_gpu=workload.model_state_gb_per_gpu(),
             activation_gb_per_gpu=activation_gb_per_gpu(
-                layers=layers, hidden=hidden, seq_len=seq, micro_batch=workload.micro_batch_size,
-                tp=tp, cp=workload.context_parallel, pp=pp, virtual_stages=workload.virtual_pipeline_stages,
-                micro_batches=workload.micro_batches_per_step, recomputation=workload.activation_recomputation,
+                layers=layers,
+                hidden=hidden,
+                seq_len=seq,
+                micro_batch=workload.micro_batch_size,
+                tp=tp,
+                cp=workload.context_parallel,
+                pp=pp,
+                virtual_stages=workload.virtual_pipeline_stages,
+                micro_batches=workload.micro_batches_per_step,
+                recomputation=workload.activation_recomputation,
             ),
             recomputation=workload.activation_recomputation,
             num_layers=layers,
@@ -183,8 +201,11 @@ class WorkloadScalars:
             tp_comm_overlap=workload.tp_comm_overlap,
             expert_parallel=workload.expert_parallel,
             experts_per_token=workload.experts_per_token,
-            measured_fit_hbm_gb=None if workload.memory_measured_to_fit is None else workload.memory_measured_to_fit.hbm_gb,
-            measured_fit_reference=None if workload.memory_measured_to_fit is None
+            measured_fit_hbm_gb=None
+            if workload.memory_measured_to_fit is None
+            else workload.memory_measured_to_fit.hbm_gb,
+            measured_fit_reference=None
+            if workload.memory_measured_to_fit is None
             else workload.memory_measured_to_fit.reference,
             idle=idle_plan(workload),
         )
@@ -201,7 +222,8 @@ def idle_plan(workload: Workload) -> IdlePlan:
         alternative_price=float("inf") if alternative is None else float(alternative),
         decline_per_year=plan.alternative_price_decline_percent_per_year / 100.0,
         delay_cost_per_hour=float(plan.delay_cost_per_day or 0) / 24.0,
-        capital_rate=plan_rate(plan), baseline_payment_days=plan_baseline_days(plan),
+        capital_rate=plan_rate(plan),
+        baseline_payment_days=plan_baseline_days(plan),
     )
 
 
@@ -221,7 +243,11 @@ BOOLEAN_COLUMNS = ("multi_node_training_ok", "exit_allowed", "busbw_spans_leaves
 
 def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
     terms = effective_terms(bid)  # a term nobody stated: its cautious default (issue 31)
-    term_hours = terms.block_days * 24.0 if terms.billing_kind == "block" else terms.term_months * HOURS_PER_MONTH
+    term_hours = (
+        terms.block_days * 24.0
+        if terms.billing_kind == "block"
+        else terms.term_months * HOURS_PER_MONTH
+    )
     one_off_share, recurring_share = unstated_fee_shares(bid)
     return {
         "one_off_fees": float(terms.one_off_fees or 0) * rate,
@@ -241,7 +267,9 @@ def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
     }
 
 
-def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rates: list[float]) -> BidArrays:
+def build_bid_arrays(
+    workload: Workload, bids: list[Bid], catalog: Catalog, rates: list[float]
+) -> BidArrays:
     """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's."""
     columns: dict[str, list[float]] = {f.name: [] for f in fields(BidArrays)}
     for bid, rate in zip(bids, rates, strict=True):
@@ -266,7 +294,9 @@ def build_bid_arrays(workload: Workload, bids: list[Bid], catalog: Catalog, rate
             "multi_node_training_ok": fabric.multi_node_training,
             "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
             "node_replacement_hours": reliability.node_replacement_hours,
-            "pool_swap_hours": np.nan if bid.reliability.pool_swap_hours is None else bid.reliability.pool_swap_hours,
+            "pool_swap_hours": np.nan
+            if bid.reliability.pool_swap_hours is None
+            else bid.reliability.pool_swap_hours,
             "uptime": reliability.uptime_sla_percent / 100.0,
             "storage_write_gb_s": reliability.storage_write_gb_s,
             "burn_in_hours": reliability.burn_in_hours,
@@ -302,7 +332,9 @@ def _spec_nic_per_gpu(bid: Bid, fabric) -> float:
     fabric's typical efficiency, less without GPUDirect RDMA; SHARP reduces, it does not move
     point-to-point or all-to-all bytes faster."""
     rate = bid.fabric.aggregate_gb_s * fabric.typical_efficiency / bid.capacity.gpus_per_node
-    return rate * (NO_GPUDIRECT_BUSBW_FACTOR if fabric.rdma and not bid.fabric.gpudirect_rdma else 1.0)
+    return rate * (
+        NO_GPUDIRECT_BUSBW_FACTOR if fabric.rdma and not bid.fabric.gpudirect_rdma else 1.0
+    )
 
 
 def _spec_node_busbw(workload: Workload, bid: Bid, fabric) -> float:

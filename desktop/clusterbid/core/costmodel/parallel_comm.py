@@ -26,7 +26,10 @@ def tensor_parallel_seconds(w, nvlink_busbw_gb_s, micro_batches):
     if w.tp == 1 or w.num_layers is None:
         return np.zeros_like(np.asarray(micro_batches, dtype=float))
     size = w.micro_batch_size * w.sequence_length / w.cp * w.hidden_size * ACTIVATION_BYTES
-    per_call = 2.0 * (w.tp - 1.0) / w.tp * size / (np.asarray(nvlink_busbw_gb_s) * 1e9) + NVLINK_ALLREDUCE_LATENCY_S
+    per_call = (
+        2.0 * (w.tp - 1.0) / w.tp * size / (np.asarray(nvlink_busbw_gb_s) * 1e9)
+        + NVLINK_ALLREDUCE_LATENCY_S
+    )
     calls = micro_batches * w.num_layers / w.pp * (6.0 if w.recomputation == "full" else 4.0)
     return calls * per_call
 
@@ -57,7 +60,9 @@ def parameter_gather_seconds(w, data_parallel, dp_busbw_gb_s, step_latency_s, mi
         return np.zeros_like(np.asarray(micro_batches, dtype=float))
     d = np.maximum(np.asarray(data_parallel, dtype=float), 1.0)
     size = w.total_params / (w.tp * w.pp) * PARAMETER_BYTES
-    per_gather = (d - 1.0) / d * size / (np.asarray(dp_busbw_gb_s) * 1e9) + (d - 1.0) * step_latency_s
+    per_gather = (d - 1.0) / d * size / (np.asarray(dp_busbw_gb_s) * 1e9) + (
+        d - 1.0
+    ) * step_latency_s
     return np.where(d > 1, 2.0 * micro_batches * per_gather, 0.0)
 
 

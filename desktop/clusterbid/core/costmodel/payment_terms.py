@@ -36,6 +36,7 @@ class BuyersCashTerms(Protocol):
     @property
     def baseline_payment_days(self) -> int | None: ...
 
+
 DAYS_PER_YEAR = 365.0
 
 
@@ -53,16 +54,24 @@ class BuyerFigure:
 # average cost of capital (NYU Stern's yearly cost-of-capital tables by industry, A. Damodaran,
 # are where a treasury finds its own), moved across 4-12% a year. The treasury's figure replaces it.
 COST_OF_CAPITAL_DEFAULT = BuyerFigure(
-    8.0, 4.0, 12.0, "ClusterBid default, a judgement near a typical corporate cost of capital "
+    8.0,
+    4.0,
+    12.0,
+    "ClusterBid default, a judgement near a typical corporate cost of capital "
     "(4-12% a year); give your treasury's figure",
 )
 # The buyer's own payment terms when it gives none: net 30, the common business-to-business norm.
 BASELINE_PAYMENT_DAYS_DEFAULT = BuyerFigure(
-    30.0, 0.0, 60.0, "ClusterBid default: net 30, the common business-to-business payment term",
+    30.0,
+    0.0,
+    60.0,
+    "ClusterBid default: net 30, the common business-to-business payment term",
 )
 
 
-def cash_cost_share(payment_days: np.ndarray | float, baseline_days: float, rate_per_year: float) -> np.ndarray:
+def cash_cost_share(
+    payment_days: np.ndarray | float, baseline_days: float, rate_per_year: float
+) -> np.ndarray:
     """The share of an amount paid that paying it `payment_days` after invoice costs the buyer,
     against its baseline: positive when the bid is paid sooner, negative when later."""
     return rate_per_year * (baseline_days - np.asarray(payment_days, dtype=float)) / DAYS_PER_YEAR
@@ -84,17 +93,23 @@ def cash_words(plan: BuyersCashTerms) -> str:
     """How the cost of cash is priced, in words, with where each figure came from."""
     rate = plan_rate(plan) * 100.0
     days = plan_baseline_days(plan)
-    rate_from = ("your figure" if plan.cost_of_capital_percent_per_year is not None
-                 else "ClusterBid default")
+    rate_from = (
+        "your figure" if plan.cost_of_capital_percent_per_year is not None else "ClusterBid default"
+    )
     days_from = "your figure" if plan.baseline_payment_days is not None else "ClusterBid default"
-    return (f"cost of cash at {rate:g}% a year ({rate_from}) for each day an invoice is paid before "
-            f"your usual {days:g} days ({days_from})")
+    return (
+        f"cost of cash at {rate:g}% a year ({rate_from}) for each day an invoice is paid before "
+        f"your usual {days:g} days ({days_from})"
+    )
 
 
 def payment_line(payment_days: int | None, cash_cost: float, currency: str) -> str:
     """The payment terms as the memo's fee line says them, with what they cost in cash."""
-    stated = ("payment terms not stated (priced as due on invoice" if payment_days is None
-              else f"invoices due {payment_days} days after issue (")
+    stated = (
+        "payment terms not stated (priced as due on invoice"
+        if payment_days is None
+        else f"invoices due {payment_days} days after issue ("
+    )
     if cash_cost >= 0.5:
         return f"{stated}: {format_money(cash_cost, currency)} cost of cash)"
     if cash_cost <= -0.5:
@@ -102,7 +117,9 @@ def payment_line(payment_days: int | None, cash_cost: float, currency: str) -> s
     return stated + ")" if payment_days is None else stated.rstrip(" (")
 
 
-def per_million_cash_words(bid: Any, cash_per_million: float, currency: str, buyer: BuyersCashTerms) -> str:
+def per_million_cash_words(
+    bid: Any, cash_per_million: float, currency: str, buyer: BuyersCashTerms
+) -> str:
     """The serving cost per million tokens' cost-of-cash share in words (issue 31): how much of the
     figure it is, what the bid's terms are and where the buyer's figures came from. It is never
     part of the monthly bill: the provider is not paid it."""
@@ -111,11 +128,16 @@ def per_million_cash_words(bid: Any, cash_per_million: float, currency: str, buy
         terms = "payment terms not stated, priced as due on invoice"
     else:
         source = bid.provenance.get("terms.payment_terms_days")
-        terms = f"invoices due {days} days after issue ({source.label if source else 'stated by the provider'})"
+        terms = (
+            f"invoices due {days} days after issue "
+            f"({source.label if source else 'stated by the provider'})"
+        )
     how = f"{terms}; {cash_words(buyer)}"
     amount = format_money(abs(cash_per_million), currency, cents=True)
     if cash_per_million >= 0.005:
-        return f"of which {amount} is the cost of cash of paying sooner than your usual terms ({how})"
+        return (
+            f"of which {amount} is the cost of cash of paying sooner than your usual terms ({how})"
+        )
     if cash_per_million <= -0.005:
         return f"after {amount} saved in cost of cash by paying later than your usual terms ({how})"
     return f"no cost of cash to speak of ({how})"

@@ -37,10 +37,14 @@ def scaling_curves(w: WorkloadScalars, b: BidArrays) -> list[ScalingCurve]:
     grid = scaling_gpu_counts(w, largest)
     step = step_breakdown(w, b, grid[:, None])  # (counts, bids)
     mfu = np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))).T.tolist()
-    efficiency = (np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))) / b.baseline_mfu).T.tolist()
+    efficiency = (
+        np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))) / b.baseline_mfu
+    ).T.tolist()
     counts = grid.astype(int).tolist()
     curves = []
     for i, block in enumerate(b.contiguous_block_gpus.tolist()):
         keep = sum(1 for n in counts if n <= block)  # the grid is sorted
-        curves.append(ScalingCurve(tuple(counts[:keep]), tuple(mfu[i][:keep]), tuple(efficiency[i][:keep])))
+        curves.append(
+            ScalingCurve(tuple(counts[:keep]), tuple(mfu[i][:keep]), tuple(efficiency[i][:keep]))
+        )
     return curves

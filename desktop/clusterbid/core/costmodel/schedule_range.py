@@ -74,7 +74,9 @@ def schedule_words(workload: Workload, bid: Bid) -> tuple[str, str] | None:
     depths = ", ".join(str(v) for v in found.step_s_by_interleave)
     return (
         f"interleave {found.assumed} (assumed: the workload does not state it)",
-        f"the layout allows {depths}; over them this bid's step time moves {min(changes.values()):+.1%} to "
-        f"{max(changes.values()):+.1%} (fastest: {found.fastest}); state the framework's interleave to remove "
+        f"the layout allows {depths}; over them this bid's step time moves "
+        f"{min(changes.values()):+.1%} to "
+        f"{max(changes.values()):+.1%} (fastest: {found.fastest}); state the framework's "
+        "interleave to remove "
         "the doubt",
     )

@@ -56,18 +56,27 @@ def _tp_parts_s(
     segments = np.ceil(tp / domain)
     token_bytes = w.hidden_size * ACTIVATION_BYTES
     nvlink_fixed = np.where(tp > 1, NVLINK_ALLREDUCE_LATENCY_S, 0.0)
-    nvlink_per_token = 2.0 * (inside - 1.0) / inside * token_bytes / _per_bid(b.nvlink_busbw_bytes_s)
+    nvlink_per_token = (
+        2.0 * (inside - 1.0) / inside * token_bytes / _per_bid(b.nvlink_busbw_bytes_s)
+    )
     fabric_fixed = 2.0 * (segments - 1.0) * _per_bid(b.fabric_step_latency_s)
     fabric_per_token = (
-        2.0 * (segments - 1.0) / segments * (token_bytes / inside) / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
+        2.0
+        * (segments - 1.0)
+        / segments
+        * (token_bytes / inside)
+        / _per_bid(b.fabric_busbw_per_gpu_bytes_s)
     )
     calls = 2.0 * w.num_layers
     fabric = calls * (fabric_fixed + fabric_per_token * tokens)
-    return calls * (nvlink_fixed + fabric_fixed + (nvlink_per_token + fabric_per_token) * tokens), fabric
+    return calls * (
+        nvlink_fixed + fabric_fixed + (nvlink_per_token + fabric_per_token) * tokens
+    ), fabric
 
 
-def tp_communication_s(w: ServingScalars, b: ServingArrays, tp: np.ndarray,
-                       tokens: np.ndarray | float) -> np.ndarray:
+def tp_communication_s(
+    w: ServingScalars, b: ServingArrays, tp: np.ndarray, tokens: np.ndarray | float
+) -> np.ndarray:
     """All tensor-parallel all-reduce time of one forward pass of `tokens` tokens."""
     return _tp_parts_s(w, b, tp, tokens)[0]
 
@@ -77,7 +86,9 @@ def kv_tokens_held(w: ServingScalars, batch: np.ndarray) -> np.ndarray:
     uniform progress hold B x (prompt + output/2) on average, and with context lengths spread
     at `context_cv` their sum varies by sqrt(B) x cv x that mean (central limit)."""
     mean = w.mean_decode_context
-    return np.asarray(batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean, dtype=float)
+    return np.asarray(
+        batch * mean + KV_OVERFLOW_Z * np.sqrt(batch) * w.context_cv * mean, dtype=float
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +113,9 @@ class DecodeStep:
         return np.asarray(self.engine_s + self.comm_s)
 
 
-def decode_step(w: ServingScalars, b: ServingArrays, tp: np.ndarray, batch: np.ndarray) -> DecodeStep:
+def decode_step(
+    w: ServingScalars, b: ServingArrays, tp: np.ndarray, batch: np.ndarray
+) -> DecodeStep:
     """At batch B, B/output requests finish (and arrive) per step, so with chunked prefill a
     step carries B decode tokens and B x prompt/output prefill tokens. The matmuls read the
     weights while they compute, so one hides the other; attention is a kernel of its own that
@@ -115,7 +128,10 @@ def decode_step(w: ServingScalars, b: ServingArrays, tp: np.ndarray, batch: np.n
     return DecodeStep(
         weights_read_s=w.weight_bytes / tp / bandwidth,
         kv_read_s=batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards / bandwidth,
-        compute_s=2.0 * w.active_params * step_tokens / (tp * _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)),
+        compute_s=2.0
+        * w.active_params
+        * step_tokens
+        / (tp * _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)),
         comm_s=comm,
         fabric_comm_s=fabric,
     )
@@ -131,7 +147,9 @@ class ReplicaGrid:
     kv_per_sequence_per_gpu_bytes: np.ndarray  # one full-length sequence, (1, T, 1)
     usable_hbm_bytes: np.ndarray  # (bids, 1, 1)
     fits_hbm: np.ndarray
-    placeable: np.ndarray  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
+    placeable: (
+        np.ndarray
+    )  # the replica fits the offer (GPUs, and one fabric block when it spans nodes)
     kv_read_s: np.ndarray  # the batch's KV cache read once
     weights_read_s: np.ndarray  # the weights read once, which the matmuls' compute can hide
     compute_s: np.ndarray
@@ -159,7 +177,9 @@ def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATC
     that step. A request's own first token needs its whole prompt computed plus one step.
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
-    batch = np.asarray(batches, dtype=float)[None, None, :]  # the Monte Carlo searches fewer (issue 37)
+    batch = np.asarray(batches, dtype=float)[
+        None, None, :
+    ]  # the Monte Carlo searches fewer (issue 37)
     kv_shards = np.minimum(tp, w.kv_heads)  # GQA: ranks beyond the KV heads hold copies
     weights = w.weight_bytes / tp
     kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
@@ -167,20 +187,37 @@ def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATC
     kv_batch = w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards
     fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
     spans_nodes = tp > _per_bid(b.gpus_per_node)
-    placeable = (tp <= _per_bid(b.gpus_offered)) & (~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus)))
+    placeable = (tp <= _per_bid(b.gpus_offered)) & (
+        ~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus))
+    )
     step = decode_step(w, b, tp, batch)
     peak = _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)
-    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(w, b, tp, w.prompt_tokens)
+    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(
+        w, b, tp, w.prompt_tokens
+    )
     tpot = step.step_s
     ttft = prefill + tpot
     with np.errstate(invalid="ignore"):
         feasible = fits & placeable & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     return ReplicaGrid(
-        tp=tp, batch=batch, weights_per_gpu_bytes=weights, kv_per_sequence_per_gpu_bytes=kv_full,
-        usable_hbm_bytes=usable, fits_hbm=fits, placeable=placeable, kv_read_s=step.kv_read_s,
-        weights_read_s=np.broadcast_to(step.weights_read_s, tpot.shape), compute_s=step.compute_s,
-        comm_s=step.comm_s, fabric_comm_s=step.fabric_comm_s, step_s=tpot, prefill_s=prefill, tpot_s=tpot,
-        ttft_s=ttft, tokens_per_s=batch / tpot, feasible=feasible,
+        tp=tp,
+        batch=batch,
+        weights_per_gpu_bytes=weights,
+        kv_per_sequence_per_gpu_bytes=kv_full,
+        usable_hbm_bytes=usable,
+        fits_hbm=fits,
+        placeable=placeable,
+        kv_read_s=step.kv_read_s,
+        weights_read_s=np.broadcast_to(step.weights_read_s, tpot.shape),
+        compute_s=step.compute_s,
+        comm_s=step.comm_s,
+        fabric_comm_s=step.fabric_comm_s,
+        step_s=tpot,
+        prefill_s=prefill,
+        tpot_s=tpot,
+        ttft_s=ttft,
+        tokens_per_s=batch / tpot,
+        feasible=feasible,
     )
 
 
@@ -192,13 +229,19 @@ class Fleet:
     batch_index: np.ndarray  # int, -1: none
     replica_tokens_per_s: np.ndarray
     replicas: np.ndarray
-    replicas_for_mean: np.ndarray  # enough for the stated peak's mean rate: no headroom, margin or spare
-    queue_wait_s: np.ndarray  # queueing wait at the TTFT percentile, at the margined peak, spares down
+    replicas_for_mean: (
+        np.ndarray
+    )  # enough for the stated peak's mean rate: no headroom, margin or spare
+    queue_wait_s: (
+        np.ndarray
+    )  # queueing wait at the TTFT percentile, at the margined peak, spares down
     slot_utilisation: np.ndarray  # busy share of all the batch slots at the stated peak
     gpus_needed: np.ndarray
     gpus_billed: np.ndarray  # whole nodes
     servable: np.ndarray  # bool: some TP degree meets the targets within the GPUs offered
-    fewest_gpus_billed: np.ndarray  # at any TP degree meeting the targets, offer size aside (inf: none)
+    fewest_gpus_billed: (
+        np.ndarray
+    )  # at any TP degree meeting the targets, offer size aside (inf: none)
     monthly_cost: np.ndarray  # contract money: what the provider bills
     cost_per_million_tokens: np.ndarray  # the bill and the cost of cash of its payment terms
     fabric_cost_per_month: np.ndarray  # itemised fabric share of the GPU bill (nan: not itemised)
@@ -207,7 +250,9 @@ class Fleet:
     burst_gpu_hours: np.ndarray  # on-demand GPU-hours a month above the base (0 without burst)
 
 
-def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT) -> Fleet:
+def fleet(
+    w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: int = EXACT_SERVER_LIMIT
+) -> Fleet:
     """Every (TP, batch) within the targets is sized for the peak with queueing headroom
     (serving_queue) and billed at peak provisioning in whole nodes all month; per bid the one
     with the lowest cost per million output tokens at the average load wins (ties: the most
@@ -218,7 +263,9 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     at = np.nonzero(grid.feasible & (grid.tokens_per_s > 0))
     bid_of = at[0]
 
-    def cand(values: np.ndarray) -> np.ndarray:  # indexing only the axes an array has (no broadcast copy)
+    def cand(
+        values: np.ndarray,
+    ) -> np.ndarray:  # indexing only the axes an array has (no broadcast copy)
         picked = np.asarray(values)[tuple(a if n > 1 else 0 for a, n in zip(at, np.shape(values)))]
         return np.broadcast_to(picked, bid_of.shape)
 
@@ -228,21 +275,38 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     # the targets with one replica down.
     sized_peak = w.peak_output_tokens_s * (1.0 + w.forecast_margin)
     for_mean = np.ceil(w.peak_output_tokens_s / throughput)  # the stated peak's mean rate alone
-    service = cand(grid.prefill_s) + w.output_tokens * cand(grid.tpot_s)  # slot held from prefill to last token
+    service = cand(grid.prefill_s) + w.output_tokens * cand(
+        grid.tpot_s
+    )  # slot held from prefill to last token
     arrivals = sized_peak / w.output_tokens
     per_node = b.gpus_per_node[bid_of]
 
     def monthly_of(billed: np.ndarray, at: np.ndarray) -> np.ndarray:
         r = bid_of[at]
-        gpu_hours = np.maximum(billed * HOURS_PER_MONTH, b.committed_gpu_hours[r] / w.service_months)
-        return np.asarray(gpu_hours * b.price_per_gpu_hour[r] * (1.0 + b.fee_share[r])  # unstated fees (issue 31)
-                          + b.recurring_fees_per_month[r] + b.one_off_fees[r] / w.service_months)
+        gpu_hours = np.maximum(
+            billed * HOURS_PER_MONTH, b.committed_gpu_hours[r] / w.service_months
+        )
+        return np.asarray(
+            gpu_hours * b.price_per_gpu_hour[r] * (1.0 + b.fee_share[r])  # unstated fees (issue 31)
+            + b.recurring_fees_per_month[r]
+            + b.one_off_fees[r] / w.service_months
+        )
 
     # Issue 37: only the candidates that could be the cheapest are sized (serving_sizing), exactly.
     replicas = replicas_near_cheapest(
-        np.ceil(sized_peak / throughput), batch, arrivals, service, w.ttft_target_s - cand(grid.ttft_s),
-        w.ttft_percentile, exact_slots, spares=w.spare_replicas, tp=tp, per_node=per_node, row_of=bid_of,
-        rows=shape[0], monthly_of=monthly_of,
+        np.ceil(sized_peak / throughput),
+        batch,
+        arrivals,
+        service,
+        w.ttft_target_s - cand(grid.ttft_s),
+        w.ttft_percentile,
+        exact_slots,
+        spares=w.spare_replicas,
+        tp=tp,
+        per_node=per_node,
+        row_of=bid_of,
+        rows=shape[0],
+        monthly_of=monthly_of,
     )
     gpus = replicas * tp
     billed = np.ceil(gpus / per_node) * per_node
@@ -271,19 +335,38 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
     billed_chosen = pick(billed)
     chosen_replicas = pick(replicas)
     queue_wait = wait_at_percentile_s(  # at the margined peak with the spare replicas down
-        (chosen_replicas - w.spare_replicas) * pick(batch), arrivals * pick(service), pick(service),
-        w.ttft_percentile, exact_slots,
+        (chosen_replicas - w.spare_replicas) * pick(batch),
+        arrivals * pick(service),
+        pick(service),
+        w.ttft_percentile,
+        exact_slots,
     )
     # Issue 37: the bill over the day's traffic, a reserved base plus burst where the bid offers it.
-    bill = bill_over_profile(w, b, ChosenReplica(pick(throughput), pick(batch), pick(tp), pick(service),
-                                                 pick(cand(grid.ttft_s)), billed_chosen), exact_slots)
-    monthly_chosen = (bill.gpu_bill * (1.0 + b.fee_share) + b.recurring_fees_per_month
-                      + b.one_off_fees / w.service_months)
+    bill = bill_over_profile(
+        w,
+        b,
+        ChosenReplica(
+            pick(throughput),
+            pick(batch),
+            pick(tp),
+            pick(service),
+            pick(cand(grid.ttft_s)),
+            billed_chosen,
+        ),
+        exact_slots,
+    )
+    monthly_chosen = (
+        bill.gpu_bill * (1.0 + b.fee_share)
+        + b.recurring_fees_per_month
+        + b.one_off_fees / w.service_months
+    )
     # Issue 31: each month's invoices paid sooner than the buyer's usual terms cost its cost of
     # capital on them (payment_terms.py). Not money paid to the provider: in the cost per token,
     # never in the monthly bill or the approval. A share per bid, so it never changes which
     # candidate of a bid is cheapest.
-    cash_chosen = monthly_chosen * cash_cost_share(b.payment_days, w.baseline_payment_days, w.capital_rate)
+    cash_chosen = monthly_chosen * cash_cost_share(
+        b.payment_days, w.baseline_payment_days, w.capital_rate
+    )
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
@@ -293,14 +376,19 @@ def fleet(w: ServingScalars, b: ServingArrays, grid: ReplicaGrid, exact_slots: i
         replicas=chosen_replicas,
         replicas_for_mean=pick(for_mean),
         queue_wait_s=np.where(ok, queue_wait, np.nan),
-        slot_utilisation=pick(w.peak_output_tokens_s / w.output_tokens * service / (replicas * batch)),
+        slot_utilisation=pick(
+            w.peak_output_tokens_s / w.output_tokens * service / (replicas * batch)
+        ),
         gpus_needed=pick(gpus),
         gpus_billed=billed_chosen,
         servable=ok,
         fewest_gpus_billed=fewest,
         monthly_cost=np.where(ok, monthly_chosen, np.nan),
         cost_per_million_tokens=np.where(
-            ok, (monthly_chosen + cash_chosen) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6, np.nan),
+            ok,
+            (monthly_chosen + cash_chosen) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+            np.nan,
+        ),
         fabric_cost_per_month=(bill.reserved_gpus * HOURS_PER_MONTH + bill.burst_gpu_hours)
         * b.fabric_price_per_gpu_hour,
         cash_cost_per_month=np.where(ok, cash_chosen, np.nan),

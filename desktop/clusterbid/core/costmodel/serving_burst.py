@@ -51,11 +51,15 @@ def bursts(w: ServingScalars, b: ServingArrays) -> bool:
     return bool(w.traffic_levels) and bool(np.isfinite(b.burst_price_per_gpu_hour).any())
 
 
-def gpus_at_levels(w: ServingScalars, at: ChosenReplica, gpus_per_node: np.ndarray, exact_slots: int) -> np.ndarray:
+def gpus_at_levels(
+    w: ServingScalars, at: ChosenReplica, gpus_per_node: np.ndarray, exact_slots: int
+) -> np.ndarray:
     """GPUs billed at each level of the profile, (rows, levels): the peak's sizing rule at the
     level's rate (nan where the row does not serve)."""
     shares = np.asarray([share for share, _ in w.traffic_levels])[None, :]
-    sized = w.peak_output_tokens_s * (1.0 + w.forecast_margin) * shares  # output tokens/s at each level
+    sized = (
+        w.peak_output_tokens_s * (1.0 + w.forecast_margin) * shares
+    )  # output tokens/s at each level
     rows, levels = at.tokens_per_s.shape[0], shares.shape[1]
 
     def column(values: np.ndarray) -> np.ndarray:
@@ -65,10 +69,18 @@ def gpus_at_levels(w: ServingScalars, at: ChosenReplica, gpus_per_node: np.ndarr
     live = np.isfinite(throughput) & (throughput > 0)
     tokens = np.broadcast_to(sized, (rows, levels))
     replicas = np.full((rows, levels), np.nan)
-    replicas[live] = replicas_with_headroom(
-        np.ceil(tokens[live] / throughput[live]), batch[live], tokens[live] / w.output_tokens, service[live],
-        w.ttft_target_s - column(at.ttft_s)[live], w.ttft_percentile, exact_slots,
-    ) + w.spare_replicas
+    replicas[live] = (
+        replicas_with_headroom(
+            np.ceil(tokens[live] / throughput[live]),
+            batch[live],
+            tokens[live] / w.output_tokens,
+            service[live],
+            w.ttft_target_s - column(at.ttft_s)[live],
+            w.ttft_percentile,
+            exact_slots,
+        )
+        + w.spare_replicas
+    )
     per_node = column(gpus_per_node)
     billed = np.ceil(replicas * column(at.tp) / per_node) * per_node
     # The peak level is sized exactly as the fleet was; never bill more than that (an hour at a
@@ -76,13 +88,22 @@ def gpus_at_levels(w: ServingScalars, at: ChosenReplica, gpus_per_node: np.ndarr
     return np.asarray(np.minimum(billed, column(at.gpus_billed)), dtype=float)
 
 
-def cheapest_reserved(needs: np.ndarray, hours: np.ndarray, price: np.ndarray, burst_price: np.ndarray,
-                      floor_hours: np.ndarray) -> ProfileBill:
+def cheapest_reserved(
+    needs: np.ndarray,
+    hours: np.ndarray,
+    price: np.ndarray,
+    burst_price: np.ndarray,
+    floor_hours: np.ndarray,
+) -> ProfileBill:
     """The reserved base that makes each row's monthly GPU bill smallest. `needs`: GPUs per level
     (rows, levels); `hours`: each level's hours in the month (levels,); `floor_hours`: GPU-hours a
     commitment bills whatever is used."""
-    candidates = np.concatenate([np.zeros((needs.shape[0], 1)), needs], axis=1)  # (rows, candidates)
-    excess = np.maximum(needs[:, None, :] - candidates[:, :, None], 0.0)  # (rows, candidates, levels)
+    candidates = np.concatenate(
+        [np.zeros((needs.shape[0], 1)), needs], axis=1
+    )  # (rows, candidates)
+    excess = np.maximum(
+        needs[:, None, :] - candidates[:, :, None], 0.0
+    )  # (rows, candidates, levels)
     burst_hours = excess @ hours
     reserved_hours = np.maximum(candidates * HOURS_PER_MONTH, floor_hours[:, None])
     bill = reserved_hours * price[:, None] + burst_hours * burst_price[:, None]
@@ -94,20 +115,34 @@ def cheapest_reserved(needs: np.ndarray, hours: np.ndarray, price: np.ndarray, b
     return ProfileBill(candidates[rows, pick], burst_hours[rows, pick], bill[rows, pick])
 
 
-def bill_over_profile(w: ServingScalars, b: ServingArrays, at: ChosenReplica, exact_slots: int) -> ProfileBill:
+def bill_over_profile(
+    w: ServingScalars, b: ServingArrays, at: ChosenReplica, exact_slots: int
+) -> ProfileBill:
     """Each row's reserved base, burst GPU-hours and GPU bill: over the profile where the bid
     offers burst, else the whole peak fleet reserved all month."""
     floor = b.committed_gpu_hours / w.service_months
-    flat = ProfileBill(at.gpus_billed, np.zeros_like(at.gpus_billed),
-                       np.maximum(at.gpus_billed * HOURS_PER_MONTH, floor) * b.price_per_gpu_hour)
+    flat = ProfileBill(
+        at.gpus_billed,
+        np.zeros_like(at.gpus_billed),
+        np.maximum(at.gpus_billed * HOURS_PER_MONTH, floor) * b.price_per_gpu_hour,
+    )
     rows = np.flatnonzero(np.isfinite(b.burst_price_per_gpu_hour) & np.isfinite(at.gpus_billed))
     if not w.traffic_levels or rows.size == 0:
         return flat
-    subset = ChosenReplica(*(np.asarray(getattr(at, name))[rows] for name in ChosenReplica.__slots__))
+    subset = ChosenReplica(
+        *(np.asarray(getattr(at, name))[rows] for name in ChosenReplica.__slots__)
+    )
     needs = gpus_at_levels(w, subset, b.gpus_per_node[rows], exact_slots)
     hours = np.asarray([share for _, share in w.traffic_levels]) * HOURS_PER_MONTH
-    priced = cheapest_reserved(needs, hours, b.price_per_gpu_hour[rows], b.burst_price_per_gpu_hour[rows], floor[rows])
-    reserved, burst_hours, bill = (np.array(x, dtype=float) for x in (flat.reserved_gpus, flat.burst_gpu_hours,
-                                                                      flat.gpu_bill))
-    reserved[rows], burst_hours[rows], bill[rows] = priced.reserved_gpus, priced.burst_gpu_hours, priced.gpu_bill
+    priced = cheapest_reserved(
+        needs, hours, b.price_per_gpu_hour[rows], b.burst_price_per_gpu_hour[rows], floor[rows]
+    )
+    reserved, burst_hours, bill = (
+        np.array(x, dtype=float) for x in (flat.reserved_gpus, flat.burst_gpu_hours, flat.gpu_bill)
+    )
+    reserved[rows], burst_hours[rows], bill[rows] = (
+        priced.reserved_gpus,
+        priced.burst_gpu_hours,
+        priced.gpu_bill,
+    )
     return ProfileBill(reserved, burst_hours, bill)

@@ -21,7 +21,11 @@ from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.calibration import GRADE_ORDER
 from clusterbid.core.costmodel.serving import decode_step
 from clusterbid.core.costmodel.serving_evidence_shape import (
-    arrays_at_run, extra_spread, missing_context, scalars_at_run)
+    arrays_at_run,
+    extra_spread,
+    missing_context,
+    scalars_at_run,
+)
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.evidence.model import GRADE_WORDS, Evidence, EvidenceGrade, EvidenceKind
 
@@ -34,13 +38,18 @@ LARGE_BATCH = 256
 def _chosen(bid: Bid) -> Evidence | None:
     """The strongest serving figure; among equal grades the one whose run states the most."""
     usable = [
-        e for e in bid.evidence
+        e
+        for e in bid.evidence
         if e.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT and e.grade is not EvidenceGrade.DERIVED
     ]
-    return min(usable, key=lambda e: (GRADE_ORDER.index(e.grade), len(missing_context(e))), default=None)
+    return min(
+        usable, key=lambda e: (GRADE_ORDER.index(e.grade), len(missing_context(e))), default=None
+    )
 
 
-def engine_factor(w: ServingScalars, one: ServingArrays, tp: float, batch: float, tokens_per_s: float) -> float:
+def engine_factor(
+    w: ServingScalars, one: ServingArrays, tp: float, batch: float, tokens_per_s: float
+) -> float:
     """k such that the model's step at (tp, batch) on the one bid of `one`, its engine part
     divided by k plus the all-reduces, equals the measured batch / tokens_per_s; inf when the
     measured step is no longer than the all-reduces alone."""
@@ -55,28 +64,46 @@ def likely_cause(evidence: Evidence) -> str:
     """The most likely reason a real result reads faster than the GPU's peak, in words."""
     causes = []
     if evidence.prompt_tokens is None:
-        causes.append("the run's prompt length is not stated (shorter prompts put fewer prefill tokens in each step "
-                      "than the workload's)")
+        causes.append(
+            "the run's prompt length is not stated (shorter prompts put fewer prefill tokens in "
+            "each step "
+            "than the workload's)"
+        )
     if (evidence.batch_size or 0) >= LARGE_BATCH:
-        causes.append(f"at {evidence.batch_size} sequences per replica the model's terms for prompts riding in every "
-                      "step and for the KV-cache read may overstate what this engine does at large batches")
-    return "; ".join(causes) or "a term of the model that does not fit this engine (its kernels or scheduling)"
+        causes.append(
+            f"at {evidence.batch_size} sequences per replica the model's terms for prompts riding "
+            "in every "
+            "step and for the KV-cache read may overstate what this engine does at large batches"
+        )
+    return (
+        "; ".join(causes)
+        or "a term of the model that does not fit this engine (its kernels or scheduling)"
+    )
 
 
 def _refused(label: str, k: float, hbm: float, compute: float, evidence: Evidence) -> str:
     if not np.isfinite(k):
-        return (f"serving evidence ({label}) is faster than the tensor-parallel all-reduces alone allow: kept with "
-                "the bid but not used (no engine factor can reproduce it)")
+        return (
+            f"serving evidence ({label}) is faster than the tensor-parallel all-reduces alone "
+            "allow: kept with "
+            "the bid but not used (no engine factor can reproduce it)"
+        )
     return (
-        f"serving evidence ({label}) reads as more than the peak HBM bandwidth or compute the GPU has (the engine "
+        f"serving evidence ({label}) reads as more than the peak HBM bandwidth or compute the GPU "
+        "has (the engine "
         f"{k:.2f}x the assumed {hbm:.0%} HBM and {compute:.0%} compute efficiency). Likely cause: "
-        f"{likely_cause(evidence)}. Kept with the bid and flagged; costed without it until the officer records a "
+        f"{likely_cause(evidence)}. Kept with the bid and flagged; costed without it until the "
+        "officer records a "
         "reason to use it (serving-evidence attach --use-above-model REASON)"
     )
 
 
 def calibrate_serving(
-    w: ServingScalars, b: ServingArrays, bids: list[Bid], use_flagged: bool = False, catalog: Catalog | None = None,
+    w: ServingScalars,
+    b: ServingArrays,
+    bids: list[Bid],
+    use_flagged: bool = False,
+    catalog: Catalog | None = None,
 ) -> tuple[ServingArrays, list[Evidence | None], list[list[str]]]:
     """A replica of `scale_gpus` GPUs measured at `batch_size` sequences and `value` output
     tokens/s runs one step in batch/value seconds; the engine factor that makes the model's step,
@@ -98,33 +125,52 @@ def calibrate_serving(
         gpus = f"{evidence.scale_gpus} GPU" + ("" if evidence.scale_gpus == 1 else "s")
         label = f"{evidence.value:,.0f} tokens/s at batch {evidence.batch_size} on {gpus}"
         if np.isnan(one.peak_flops[0]):
-            notes[i].append(f"serving evidence ({label}) ran on a GPU without {at_run.precision.upper()} tensor cores: "
-                            "kept the assumed efficiencies")
+            notes[i].append(
+                f"serving evidence ({label}) ran on a GPU without {at_run.precision.upper()} "
+                "tensor cores: "
+                "kept the assumed efficiencies"
+            )
             used[-1] = None
             continue
-        k = engine_factor(at_run, one, float(evidence.scale_gpus), float(evidence.batch_size), evidence.value)
+        k = engine_factor(
+            at_run, one, float(evidence.scale_gpus), float(evidence.batch_size), evidence.value
+        )
         above = not np.isfinite(k) or hbm[i] * k > 1.0 or compute[i] * k > 1.0
         accepted = np.isfinite(k) and (use_flagged or evidence.suspect_override is not None)
         if above and not accepted:
             notes[i].append(_refused(label, k, hbm[i], compute[i], evidence))
             used[-1] = None
             continue
-        shape = (f" at its own {at_run.prompt_tokens:,.0f}-token prompts and {at_run.output_tokens:,.0f}-token outputs"
-                 if evidence.prompt_tokens is not None and evidence.output_tokens is not None else "")
-        reason = f" (above the model's ceiling, used for the officer's recorded reason: {evidence.suspect_override})" \
-            if above and evidence.suspect_override else ""
+        shape = (
+            f" at its own {at_run.prompt_tokens:,.0f}-token prompts and "
+            f"{at_run.output_tokens:,.0f}-token outputs"
+            if evidence.prompt_tokens is not None and evidence.output_tokens is not None
+            else ""
+        )
+        reason = (
+            " (above the model's ceiling, used for the officer's recorded reason: "
+            f"{evidence.suspect_override})"
+            if above and evidence.suspect_override
+            else ""
+        )
         notes[i].append(
-            f"Costed with its serving benchmark ({GRADE_WORDS[evidence.grade]}): {label}{shape} puts the "
-            f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute {compute[i] * k:.0%}){reason}"
+            f"Costed with its serving benchmark ({GRADE_WORDS[evidence.grade]}): {label}{shape} "
+            "puts the "
+            f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute "
+            f"{compute[i] * k:.0%}){reason}"
         )
         missing = missing_context(evidence)
         if missing:
             # A claim is drawn like a bid without evidence (serving_montecarlo); a measured run's
             # draw is widened for what it leaves out.
-            spread = ("" if evidence.grade is EvidenceGrade.PROVIDER_CLAIM
-                      else f" (its spread widened by {extra_spread(evidence):.0%} in the bands)")
+            spread = (
+                ""
+                if evidence.grade is EvidenceGrade.PROVIDER_CLAIM
+                else f" (its spread widened by {extra_spread(evidence):.0%} in the bands)"
+            )
             notes[i].append(
-                f"The run does not state its {', '.join(missing)}: solved with the workload's, so the figure counts "
+                f"The run does not state its {', '.join(missing)}: solved with the workload's, so "
+                "the figure counts "
                 f"for less{spread}"
             )
         hbm[i], compute[i] = hbm[i] * k, compute[i] * k

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog, default_catalog
-from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.costmodel.contract_findings import unstated_fee_findings
+from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.costmodel.serving import MAX_BATCH, SECONDS_PER_MONTH, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_flagged import both_ways_notes
@@ -64,8 +64,11 @@ class ServingEstimate:
 
     @property
     def bursts(self) -> bool:
-        return bool(self.burst_gpu_hours) or (self.reserved_gpus is not None and self.gpus_billed is not None
-                                              and self.reserved_gpus < self.gpus_billed)
+        return bool(self.burst_gpu_hours) or (
+            self.reserved_gpus is not None
+            and self.gpus_billed is not None
+            and self.reserved_gpus < self.gpus_billed
+        )
 
     @property
     def passes_gates(self) -> bool:
@@ -116,32 +119,54 @@ def estimate_serving(
         figures = _figures(grid, plan, w, i) if not gates[i] else {}
         tp = figures.get("tensor_parallel")
         spans = tp is not None and tp > arrays.fast_domain_gpus[i]
-        fit = unused_fabric_finding(bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i])
-        results.append(ServingEstimate(
-            bid=bid,
-            gates=tuple(gates[i]),
-            # A serving fleet bills whole months: of the unstated terms only fees move its cost.
-            warnings=((fit,) if fit else ()) + tuple(
-                f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated"),
-            calibration_notes=tuple(notes[i]),
-            throughput_evidence=evidence[i],
-            price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),
-            exchange_rate=rates[i],
-            hbm_bandwidth_tb_s=float(arrays.hbm_bandwidth_bytes_s[i]) / 1e12,
-            hbm_efficiency=float(arrays.hbm_efficiency[i]),
-            compute_efficiency=float(arrays.compute_efficiency[i]),
-            **{name: figures.get(name) for name in _FIGURES},
-        ))
+        fit = unused_fabric_finding(
+            bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i]
+        )
+        results.append(
+            ServingEstimate(
+                bid=bid,
+                gates=tuple(gates[i]),
+                # A serving fleet bills whole months: of the unstated terms only fees move its cost.
+                warnings=((fit,) if fit else ())
+                + tuple(f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated"),
+                calibration_notes=tuple(notes[i]),
+                throughput_evidence=evidence[i],
+                price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),
+                exchange_rate=rates[i],
+                hbm_bandwidth_tb_s=float(arrays.hbm_bandwidth_bytes_s[i]) / 1e12,
+                hbm_efficiency=float(arrays.hbm_efficiency[i]),
+                compute_efficiency=float(arrays.compute_efficiency[i]),
+                **{name: figures.get(name) for name in _FIGURES},
+            )
+        )
     return ServingEstimates(workload, tuple(results))
 
 
 _FIGURES = (
-    "tensor_parallel", "batch", "batch_limit", "memory_bound", "decode_step_ms", "tp_fabric_latency_ms",
-    "tpot_ms", "ttft_ms", "replica_tokens_per_s", "tokens_per_s_per_gpu", "replicas", "replicas_for_mean",
-    "queue_wait_ms", "slot_utilisation", "tp_allreduce_ms", "gpus_needed",
-    "gpus_billed", "monthly_cost", "cost_per_million_tokens", "fabric_cost_per_month",
-    "cash_cost_per_month", "cash_cost_per_million_tokens",
-    "reserved_gpus", "burst_gpu_hours",
+    "tensor_parallel",
+    "batch",
+    "batch_limit",
+    "memory_bound",
+    "decode_step_ms",
+    "tp_fabric_latency_ms",
+    "tpot_ms",
+    "ttft_ms",
+    "replica_tokens_per_s",
+    "tokens_per_s_per_gpu",
+    "replicas",
+    "replicas_for_mean",
+    "queue_wait_ms",
+    "slot_utilisation",
+    "tp_allreduce_ms",
+    "gpus_needed",
+    "gpus_billed",
+    "monthly_cost",
+    "cost_per_million_tokens",
+    "fabric_cost_per_month",
+    "cash_cost_per_month",
+    "cash_cost_per_million_tokens",
+    "reserved_gpus",
+    "burst_gpu_hours",
 )
 
 
@@ -178,8 +203,9 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "cost_per_million_tokens": float(plan.cost_per_million_tokens[i]),
         "fabric_cost_per_month": None if math.isnan(fabric) else fabric,
         "cash_cost_per_month": float(plan.cash_cost_per_month[i]),
-        "cash_cost_per_million_tokens": float(plan.cash_cost_per_month[i]) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+        "cash_cost_per_million_tokens": float(plan.cash_cost_per_month[i])
+        / (w.average_output_tokens_s * SECONDS_PER_MONTH)
+        * 1e6,
         "reserved_gpus": int(plan.reserved_gpus[i]),
         "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
     }
-

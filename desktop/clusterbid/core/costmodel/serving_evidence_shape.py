@@ -59,15 +59,22 @@ def extra_spread(evidence: Evidence) -> float:
 
 def scalars_at_run(w: ServingScalars, evidence: Evidence) -> ServingScalars:
     """The workload's scalars with the run's own lengths, spread and precisions where it states them."""
-    prompt = float(evidence.prompt_tokens) if evidence.prompt_tokens is not None else w.prompt_tokens
-    output = float(evidence.output_tokens) if evidence.output_tokens is not None else w.output_tokens
+    prompt = (
+        float(evidence.prompt_tokens) if evidence.prompt_tokens is not None else w.prompt_tokens
+    )
+    output = (
+        float(evidence.output_tokens) if evidence.output_tokens is not None else w.output_tokens
+    )
     precision = evidence.precision or w.precision
     kv = evidence.kv_cache_precision or w.kv_cache_precision
     # A run of another model size (a provider's 70B benchmark for an 8B service): its weights and
     # matmuls scale with its parameters; its KV cache per token stays the workload's (the layer
     # and head shape of the run's model is not recorded), a known approximation.
-    size = (evidence.model_active_params_billions * 1e9 / w.active_params
-            if evidence.model_active_params_billions is not None else 1.0)
+    size = (
+        evidence.model_active_params_billions * 1e9 / w.active_params
+        if evidence.model_active_params_billions is not None
+        else 1.0
+    )
     return replace(
         w,
         prompt_tokens=prompt,
@@ -75,16 +82,22 @@ def scalars_at_run(w: ServingScalars, evidence: Evidence) -> ServingScalars:
         context_tokens=prompt + output,
         mean_decode_context=prompt + output / 2.0,
         context_cv=evidence.context_cv if evidence.context_cv is not None else w.context_cv,
-        weight_bytes=w.weight_bytes * size * BYTES_PER_VALUE[precision] / BYTES_PER_VALUE[w.precision],
+        weight_bytes=w.weight_bytes
+        * size
+        * BYTES_PER_VALUE[precision]
+        / BYTES_PER_VALUE[w.precision],
         active_params=w.active_params * size,
-        kv_bytes_per_token=w.kv_bytes_per_token * BYTES_PER_VALUE[kv] / BYTES_PER_VALUE[w.kv_cache_precision],
+        kv_bytes_per_token=w.kv_bytes_per_token
+        * BYTES_PER_VALUE[kv]
+        / BYTES_PER_VALUE[w.kv_cache_precision],
         precision=precision,
         kv_cache_precision=kv,
     )
 
 
-def arrays_at_run(one: ServingArrays, evidence: Evidence, precision: str, catalog: Catalog,
-                  bid_gpu: str) -> ServingArrays:
+def arrays_at_run(
+    one: ServingArrays, evidence: Evidence, precision: str, catalog: Catalog, bid_gpu: str
+) -> ServingArrays:
     """One bid's columns on the run's GPU (the bid's own when the run names none or one the
     catalog lacks) at the run's precision: HBM, bandwidth and dense peak are that GPU's; the
     fabric and the prices stay the bid's."""

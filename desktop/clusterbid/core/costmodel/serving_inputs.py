@@ -42,7 +42,9 @@ class ServingArrays:
     recurring_fees_per_month: np.ndarray
     fee_share: np.ndarray  # fees the bid does not state, a fraction of its GPU bill (issue 31)
     payment_days: np.ndarray  # invoices due this many days after issue (not stated: due on invoice)
-    burst_price_per_gpu_hour: np.ndarray  # on demand above the reserved base (nan: no burst offered)
+    burst_price_per_gpu_hour: (
+        np.ndarray
+    )  # on demand above the reserved base (nan: no burst offered)
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -141,21 +143,30 @@ def build_serving_arrays(
             # NVLink figures in the catalog count both directions; an all-reduce's bus bandwidth
             # is bounded by one direction, of which NCCL reaches about NVLINK_BUSBW_EFFICIENCY.
             "nvlink_busbw_bytes_s": gpu.nvlink_bandwidth_gb_s / 2 * 1e9 * NVLINK_BUSBW_EFFICIENCY,
-            "fabric_busbw_per_gpu_bytes_s": bid.fabric.nics_per_node * bid.fabric.nic_line_rate_gbit_s / 8 * 1e9
-            * fabric.typical_efficiency / bid.capacity.gpus_per_node,
+            "fabric_busbw_per_gpu_bytes_s": bid.fabric.nics_per_node
+            * bid.fabric.nic_line_rate_gbit_s
+            / 8
+            * 1e9
+            * fabric.typical_efficiency
+            / bid.capacity.gpus_per_node,
             "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
             "gpus_offered": bid.capacity.gpus_offered,
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
-            "fabric_price_per_gpu_hour": np.nan if fabric_price is None else float(fabric_price) * rate,
+            "fabric_price_per_gpu_hour": np.nan
+            if fabric_price is None
+            else float(fabric_price) * rate,
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
             "one_off_fees": float(bid.terms.one_off_fees or 0) * rate,
             "recurring_fees_per_month": float(bid.terms.recurring_fees_per_month or 0) * rate,
             "fee_share": sum(unstated_fee_shares(bid)),
             # Not stated: due on invoice, the cautious end (provenance/defaults.py).
             "payment_days": effective_terms(bid).payment_terms_days,
-            "burst_price_per_gpu_hour": np.nan if bid.terms.burst_price_per_gpu_hour is None
+            "burst_price_per_gpu_hour": np.nan
+            if bid.terms.burst_price_per_gpu_hour is None
             else float(bid.terms.burst_price_per_gpu_hour) * rate,
         }
         for name, value in row.items():
             columns[name].append(value)
-    return ServingArrays(**{name: np.asarray(values, dtype=float) for name, values in columns.items()})
+    return ServingArrays(
+        **{name: np.asarray(values, dtype=float) for name, values in columns.items()}
+    )

@@ -30,7 +30,9 @@ def _erf_nonnegative(x: np.ndarray) -> np.ndarray:
     return np.asarray(1.0 - poly * np.exp(-x * x), dtype=float)
 
 
-def erlang_c(servers: np.ndarray, load: np.ndarray, exact_limit: int = EXACT_SERVER_LIMIT) -> np.ndarray:
+def erlang_c(
+    servers: np.ndarray, load: np.ndarray, exact_limit: int = EXACT_SERVER_LIMIT
+) -> np.ndarray:
     """Chance that an arrival waits, for `servers` slots offered `load` Erlangs (arrival rate x
     service time). 1 where the load reaches the servers (the queue never drains)."""
     c, a = np.broadcast_arrays(np.asarray(servers, dtype=float), np.asarray(load, dtype=float))
@@ -58,23 +60,35 @@ def erlang_c(servers: np.ndarray, load: np.ndarray, exact_limit: int = EXACT_SER
 
 
 def wait_at_percentile_s(
-    servers: np.ndarray, load: np.ndarray, service_s: np.ndarray, percentile: float,
+    servers: np.ndarray,
+    load: np.ndarray,
+    service_s: np.ndarray,
+    percentile: float,
     exact_limit: int = EXACT_SERVER_LIMIT,
 ) -> np.ndarray:
     """Queueing wait that `percentile` of requests stay within: P(W > t) = C exp(-(c - a) t / S),
     so t = S / (c - a) x ln(C / (1 - p)), nil when fewer than 1 - p requests wait at all."""
     c, a, service = np.broadcast_arrays(
-        np.asarray(servers, dtype=float), np.asarray(load, dtype=float), np.asarray(service_s, dtype=float)
+        np.asarray(servers, dtype=float),
+        np.asarray(load, dtype=float),
+        np.asarray(service_s, dtype=float),
     )
     chance = erlang_c(c, a, exact_limit)
     with np.errstate(divide="ignore", invalid="ignore"):
-        wait = np.where(a < c, service / (c - a) * np.log(np.maximum(chance / (1.0 - percentile), 1.0)), np.inf)
+        wait = np.where(
+            a < c, service / (c - a) * np.log(np.maximum(chance / (1.0 - percentile), 1.0)), np.inf
+        )
     return np.where(chance <= 1.0 - percentile, 0.0, wait)
 
 
 def replicas_with_headroom(
-    minimum: np.ndarray, batch: np.ndarray, arrivals_per_s: float | np.ndarray, service_s: np.ndarray,
-    slack_s: np.ndarray, percentile: float, exact_limit: int = EXACT_SERVER_LIMIT,
+    minimum: np.ndarray,
+    batch: np.ndarray,
+    arrivals_per_s: float | np.ndarray,
+    service_s: np.ndarray,
+    slack_s: np.ndarray,
+    percentile: float,
+    exact_limit: int = EXACT_SERVER_LIMIT,
 ) -> np.ndarray:
     """Fewest replicas, from `minimum` (enough for the mean), whose queueing wait at the
     percentile fits in `slack_s` (the target minus the replica's own first-token time).
@@ -98,7 +112,9 @@ def replicas_with_headroom(
 
     everywhere = np.arange(m.size)
     low = m.copy()
-    high = np.maximum(low, np.ceil((load + sv * math.log(1.0 / (1.0 - percentile)) / sl) / bt) + 1.0)
+    high = np.maximum(
+        low, np.ceil((load + sv * math.log(1.0 / (1.0 - percentile)) / sl) / bt) + 1.0
+    )
     done = meets(low, everywhere)
     result = np.where(done, low, high)
     pending = np.flatnonzero(~done & (high - low > 1.0))

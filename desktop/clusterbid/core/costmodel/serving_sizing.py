@@ -29,18 +29,40 @@ _NONE = np.iinfo(np.int64).max
 
 
 def replicas_near_cheapest(
-    minimum: np.ndarray, batch: np.ndarray, arrivals_per_s: float, service_s: np.ndarray, slack_s: np.ndarray,
-    percentile: float, exact_slots: int, *, spares: float, tp: np.ndarray, per_node: np.ndarray,
-    row_of: np.ndarray, rows: int, monthly_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
+    minimum: np.ndarray,
+    batch: np.ndarray,
+    arrivals_per_s: float,
+    service_s: np.ndarray,
+    slack_s: np.ndarray,
+    percentile: float,
+    exact_slots: int,
+    *,
+    spares: float,
+    tp: np.ndarray,
+    per_node: np.ndarray,
+    row_of: np.ndarray,
+    rows: int,
+    monthly_of: Callable[[np.ndarray, np.ndarray], np.ndarray],
 ) -> np.ndarray:
     """Replicas (headroom and spares included) of each candidate that could be its row's cheapest;
     inf for the others. `monthly_of(billed GPUs, candidate indices)`: the bill, rising with GPUs."""
+
     def billed(replicas: np.ndarray, at: np.ndarray) -> np.ndarray:
         return np.asarray(np.ceil(replicas * tp[at] / per_node[at]) * per_node[at], dtype=float)
 
     def size(at: np.ndarray) -> np.ndarray:
-        return replicas_with_headroom(minimum[at], batch[at], arrivals_per_s, service_s[at], slack_s[at],
-                                      percentile, exact_slots) + spares
+        return (
+            replicas_with_headroom(
+                minimum[at],
+                batch[at],
+                arrivals_per_s,
+                service_s[at],
+                slack_s[at],
+                percentile,
+                exact_slots,
+            )
+            + spares
+        )
 
     everywhere = np.arange(minimum.size)
     bound = monthly_of(billed(minimum + spares, everywhere), everywhere)

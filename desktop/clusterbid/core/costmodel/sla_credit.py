@@ -23,7 +23,9 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.provenance import effective_reliability
 
 HOURS_PER_MONTH = 730.0  # as contract.py: an SLA month
-MAX_FAILURES_COUNTED = 400  # beyond this many failures a month the breach is certain to float precision
+MAX_FAILURES_COUNTED = (
+    400  # beyond this many failures a month the breach is certain to float precision
+)
 # BidArrays columns: downtime a node-month may have within the stated uptime; covered x claimed x
 # capped credit; the stated credit at face value.
 COLUMNS = ("sla_allowance_hours", "sla_claimable_share", "sla_headline_share")
@@ -31,24 +33,32 @@ COLUMNS = ("sla_allowance_hours", "sla_claimable_share", "sla_headline_share")
 
 def sla_row(bid: Bid) -> dict[str, float]:
     """The bid's SLA columns (BidArrays): the month's allowed downtime and the credit as shares."""
-    reliability = effective_reliability(bid)  # an unstated uptime or credit takes its documented default
+    reliability = effective_reliability(
+        bid
+    )  # an unstated uptime or credit takes its documented default
     terms = bid.sla_claims
     credit = float(reliability.sla_credit_percent)
     return {
-        "sla_allowance_hours": (1.0 - float(reliability.uptime_sla_percent) / 100.0) * HOURS_PER_MONTH,
-        "sla_claimable_share": terms.covered_share() * terms.claimed_share() * terms.capped_credit_share(credit),
+        "sla_allowance_hours": (1.0 - float(reliability.uptime_sla_percent) / 100.0)
+        * HOURS_PER_MONTH,
+        "sla_claimable_share": terms.covered_share()
+        * terms.claimed_share()
+        * terms.capped_credit_share(credit),
         "sla_headline_share": credit / 100.0,
     }
 
 
-def breach_probability(failures_per_gpu_hour: Any, gpus_per_node: Any, down_hours: Any,
-                       allowance_hours: Any) -> np.ndarray:
+def breach_probability(
+    failures_per_gpu_hour: Any, gpus_per_node: Any, down_hours: Any, allowance_hours: Any
+) -> np.ndarray:
     """P(a node's month breaches the SLA), elementwise (see the module's formula)."""
     lam = np.asarray(failures_per_gpu_hour, dtype=float) * gpus_per_node * HOURS_PER_MONTH
     down = np.asarray(down_hours, dtype=float)
     allowance = np.asarray(allowance_hours, dtype=float)
     safe_down = np.where(down > 0, down, 1.0)
-    k = np.where(down > 0, np.floor(allowance / safe_down + 1e-9), np.inf)  # failures the month absorbs
+    k = np.where(
+        down > 0, np.floor(allowance / safe_down + 1e-9), np.inf
+    )  # failures the month absorbs
     finite = k[np.isfinite(k)]
     top = int(min(finite.max(initial=0.0), MAX_FAILURES_COUNTED))
     term = np.exp(-lam)  # P(N = 0)
@@ -65,7 +75,9 @@ def node_down_hours(b: Any) -> Any:
     swap = b.pool_swap_hours
     if not np.any(np.isfinite(swap)):
         return b.node_replacement_hours
-    return np.where(np.isfinite(swap), np.minimum(b.node_replacement_hours, swap), b.node_replacement_hours)
+    return np.where(
+        np.isfinite(swap), np.minimum(b.node_replacement_hours, swap), b.node_replacement_hours
+    )
 
 
 def sla_credits(b: Any, commitment: Any) -> tuple[Any, Any]:
@@ -73,6 +85,7 @@ def sla_credits(b: Any, commitment: Any) -> tuple[Any, Any]:
     if not np.any(b.sla_headline_share):
         zero = np.zeros(np.shape(commitment))
         return zero, zero
-    p = breach_probability(b.failures_per_gpu_hour, b.gpus_per_node, node_down_hours(b), b.sla_allowance_hours)
+    p = breach_probability(
+        b.failures_per_gpu_hour, b.gpus_per_node, node_down_hours(b), b.sla_allowance_hours
+    )
     return commitment * p * b.sla_claimable_share, commitment * p * b.sla_headline_share
-

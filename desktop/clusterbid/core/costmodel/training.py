@@ -12,7 +12,11 @@ from clusterbid.core.costmodel.communication import (
     ring_allreduce_seconds,
 )
 from clusterbid.core.costmodel.contract import ContractBill, bill, where
-from clusterbid.core.costmodel.failure_model import checkpoint_read_hours, job_failures_per_hour, sla_factor
+from clusterbid.core.costmodel.failure_model import (
+    checkpoint_read_hours,
+    job_failures_per_hour,
+    sla_factor,
+)
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.parallel_comm import (
     expert_all_to_all_seconds,

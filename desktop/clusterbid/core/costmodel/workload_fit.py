@@ -19,7 +19,12 @@ def _training_grade_fabric(bid: Bid, catalog: Catalog) -> bool:
 
 
 def unused_fabric_finding(
-    bid: Bid, catalog: Catalog, replica_spans_nodes: bool, gpus_billed: float | None, currency: str, rate: float
+    bid: Bid,
+    catalog: Catalog,
+    replica_spans_nodes: bool,
+    gpus_billed: float | None,
+    currency: str,
+    rate: float,
 ) -> Finding | None:
     """A serving fleet on a training-grade fabric: how much of the price pays for it, if itemised."""
     if replica_spans_nodes or not _training_grade_fabric(bid, catalog):
@@ -31,18 +36,24 @@ def unused_fabric_finding(
     if itemised is None:
         return Finding(
             "unused_training_fabric",
-            f"the price includes a training-grade fabric ({what}) that this service will not use: its replicas "
-            "stay inside one node; the bid does not itemise the fabric, so ask the provider for its share of the "
+            f"the price includes a training-grade fabric ({what}) that this service will not use: "
+            "its replicas "
+            "stay inside one node; the bid does not itemise the fabric, so ask the provider for "
+            "its share of the "
             "price or a quote for the same GPUs without it",
         )
     price = bid.terms.price_per_gpu_hour
     share = float(itemised / price)
     monthly = ""
     if gpus_billed is not None:
-        monthly = f"; about {float(itemised) * rate * gpus_billed * 730:,.0f} {currency} a month at the {gpus_billed:,.0f} GPUs billed"
+        monthly = (
+            f"; about {float(itemised) * rate * gpus_billed * 730:,.0f} {currency} a month at the "
+            f"{gpus_billed:,.0f} GPUs billed"
+        )
     return Finding(
         "unused_training_fabric",
-        f"{itemised} of the {price} {bid.terms.currency} per GPU-hour ({share:.0%}) pays for a training-grade fabric "
+        f"{itemised} of the {price} {bid.terms.currency} per GPU-hour ({share:.0%}) pays for a "
+        "training-grade fabric "
         f"({what}) that this service will not use: its replicas stay inside one node{monthly}",
     )
 
@@ -59,11 +70,15 @@ def serving_grade_finding(bid: Bid, catalog: Catalog, job_gpus: int) -> Finding 
         reasons.append("no GPUDirect RDMA")
     nodes = bid.capacity.largest_contiguous_block_gpus // bid.capacity.gpus_per_node
     if nodes < TRAINING_GRADE_BLOCK_NODES:
-        reasons.append(f"a contiguous block of only {bid.capacity.largest_contiguous_block_gpus:,} GPUs ({nodes} node(s))")
+        reasons.append(
+            f"a contiguous block of only {bid.capacity.largest_contiguous_block_gpus:,} GPUs "
+            f"({nodes} node(s))"
+        )
     if not reasons:
         return None
     return Finding(
         "serving_grade_bid",
-        f"this offer looks built for serving, not training: {' and '.join(reasons)}; a {job_gpus:,}-GPU training run "
+        f"this offer looks built for serving, not training: {' and '.join(reasons)}; a "
+        f"{job_gpus:,}-GPU training run "
         "needs RDMA between nodes and one contiguous block at least the job's size",
     )

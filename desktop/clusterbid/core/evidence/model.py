@@ -24,7 +24,9 @@ class EvidenceKind(StrEnum):
 class EvidenceGrade(StrEnum):
     """How much a figure is trusted, strongest first."""
 
-    MEASURED_INDEPENDENT = "measured_independent"  # buyer or third party measured, raw artefact kept
+    MEASURED_INDEPENDENT = (
+        "measured_independent"  # buyer or third party measured, raw artefact kept
+    )
     MEASURED_PROVIDER = "measured_provider"  # provider measured, raw artefact attached
     PROVIDER_CLAIM = "provider_claim"  # provider's statement without artefact
     DERIVED = "derived"  # computed from specs
@@ -47,13 +49,36 @@ UNITS = {
 }
 
 
-RUN_FIELDS = ("gpu_model", "precision", "model_active_params_billions", "sequence_length", "tensor_parallel",
-              "pipeline_parallel", "context_parallel", "global_batch_sequences")
+RUN_FIELDS = (
+    "gpu_model",
+    "precision",
+    "model_active_params_billions",
+    "sequence_length",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "context_parallel",
+    "global_batch_sequences",
+)
 # Issue 37: a serving benchmark is a run too: its GPU, precision and parallelism are recorded like
 # a training run's, and these fields, its own, say at what shape it measured.
-SHARED_RUN_FIELDS = ("gpu_model", "precision", "tensor_parallel", "pipeline_parallel", "model_active_params_billions")
-SERVING_RUN_FIELDS = ("prompt_tokens", "output_tokens", "context_cv", "kv_cache_precision", "expert_parallel",
-                      "engine", "engine_version", "tpot_ms", "ttft_ms")
+SHARED_RUN_FIELDS = (
+    "gpu_model",
+    "precision",
+    "tensor_parallel",
+    "pipeline_parallel",
+    "model_active_params_billions",
+)
+SERVING_RUN_FIELDS = (
+    "prompt_tokens",
+    "output_tokens",
+    "context_cv",
+    "kv_cache_precision",
+    "expert_parallel",
+    "engine",
+    "engine_version",
+    "tpot_ms",
+    "ttft_ms",
+)
 
 
 class Evidence(FrozenModel):
@@ -63,80 +88,142 @@ class Evidence(FrozenModel):
     description: str = Field("", max_length=2000, description="What was measured and how")
     scale_gpus: int = Field(ge=1, le=1_000_000, description="GPUs the measurement ran on")
     value: float = Field(gt=0, description="The figure, in `unit`")
-    unit: str = Field(min_length=1, max_length=32, description="GB/s for busbw, fraction for MFU, s for step time")
+    unit: str = Field(
+        min_length=1, max_length=32, description="GB/s for busbw, fraction for MFU, s for step time"
+    )
     grade: EvidenceGrade
     batch_size: int | None = Field(
-        None, ge=1, le=65_536, description="Concurrent sequences during a serving measurement (serving evidence only)"
+        None,
+        ge=1,
+        le=65_536,
+        description="Concurrent sequences during a serving measurement (serving evidence only)",
     )
     measured_by: str = Field("provider", pattern="^(buyer|third_party|provider)$")
     measured_on: dt.date | None = None
     artefact_name: str | None = Field(None, max_length=255)
-    artefact_sha256: str | None = Field(None, pattern="^[0-9a-f]{64}$", description="SHA-256 of the raw artefact")
+    artefact_sha256: str | None = Field(
+        None, pattern="^[0-9a-f]{64}$", description="SHA-256 of the raw artefact"
+    )
     suspect: str | None = Field(
-        None, max_length=1000, description="Why a check flagged the figure; not used by the cost model unless overridden"
+        None,
+        max_length=1000,
+        description="Why a check flagged the figure; not used by the cost model unless overridden",
     )
     lower_bound: str | None = Field(
-        None, max_length=500,
+        None,
+        max_length=500,
         description="Why the figure is only a lower bound (e.g. the sweep stopped below the busbw plateau); "
         "the Monte Carlo draws it with a wider spread",
     )
     suspect_override: str | None = Field(
-        None, min_length=1, max_length=500, description="The officer's recorded reason to use a suspect figure anyway"
+        None,
+        min_length=1,
+        max_length=500,
+        description="The officer's recorded reason to use a suspect figure anyway",
     )
     # What a training measurement ran (issue 16 item 7): a figure is used to calibrate a bid only
     # when it fits the bid and the workload (costmodel/evidence_fit.py). Empty: not recorded.
-    gpu_model: str | None = Field(None, min_length=1, max_length=64, description="Catalog id of the GPU measured")
-    precision: Literal["bf16", "fp8"] | None = Field(None, description="Matmul precision of the measured run")
-    model_active_params_billions: float | None = Field(None, gt=0, le=100_000, description="Active params measured")
-    sequence_length: int | None = Field(None, ge=1, le=10_000_000, description="Sequence length of the measured run")
+    gpu_model: str | None = Field(
+        None, min_length=1, max_length=64, description="Catalog id of the GPU measured"
+    )
+    precision: Literal["bf16", "fp8"] | None = Field(
+        None, description="Matmul precision of the measured run"
+    )
+    model_active_params_billions: float | None = Field(
+        None, gt=0, le=100_000, description="Active params measured"
+    )
+    sequence_length: int | None = Field(
+        None, ge=1, le=10_000_000, description="Sequence length of the measured run"
+    )
     tensor_parallel: int | None = Field(None, ge=1, le=1024, description="TP of the measured run")
     pipeline_parallel: int | None = Field(None, ge=1, le=1024, description="PP of the measured run")
     context_parallel: int | None = Field(
-        None, ge=1, le=1024, description="CP of the measured run (a run that records its TP and PP but not this: 1)"
+        None,
+        ge=1,
+        le=1024,
+        description="CP of the measured run (a run that records its TP and PP but not this: 1)",
     )
     global_batch_sequences: int | None = Field(
-        None, ge=1, le=100_000_000, description="Sequences per optimizer step of the measured run (a step time's batch)"
+        None,
+        ge=1,
+        le=100_000_000,
+        description="Sequences per optimizer step of the measured run (a step time's batch)",
     )
     mfu_flops_basis: Literal["6n", "model", "hardware"] | None = Field(
-        None, description="What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
+        None,
+        description=(
+            "What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
+        ),
     )
     missing_context: tuple[str, ...] = Field(
-        (), max_length=16, description="What the run did not record, set when it calibrates a bid: the figure "
+        (),
+        max_length=16,
+        description="What the run did not record, set when it calibrates a bid: the figure "
         "is graded a claim and drawn wider for each (filled by the cost model, not by hand)",
     )
     # What a serving benchmark ran (issue 37): the calibration solves the engine factor at this shape.
-    prompt_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean prompt tokens of the serving run")
-    output_tokens: float | None = Field(None, gt=0, le=10**7, description="Mean output tokens of the serving run")
-    context_cv: float | None = Field(
-        None, ge=0, le=10, description="Spread of the run's context lengths (standard deviation / mean), where given"
+    prompt_tokens: float | None = Field(
+        None, gt=0, le=10**7, description="Mean prompt tokens of the serving run"
     )
-    kv_cache_precision: Literal["bf16", "fp8"] | None = Field(None, description="KV cache precision of the run")
-    expert_parallel: int | None = Field(None, ge=1, le=1024, description="Expert parallelism of the run")
-    engine: str | None = Field(None, min_length=1, max_length=64, description="Serving engine (vLLM, TensorRT-LLM...)")
-    engine_version: str | None = Field(None, min_length=1, max_length=64, description="Its version, where stated")
-    tpot_ms: float | None = Field(None, gt=0, le=600_000, description="Mean time per output token the run reached")
-    ttft_ms: float | None = Field(None, gt=0, le=6_000_000, description="Mean time to first token the run reached")
+    output_tokens: float | None = Field(
+        None, gt=0, le=10**7, description="Mean output tokens of the serving run"
+    )
+    context_cv: float | None = Field(
+        None,
+        ge=0,
+        le=10,
+        description="Spread of the run's context lengths (standard deviation / mean), where given",
+    )
+    kv_cache_precision: Literal["bf16", "fp8"] | None = Field(
+        None, description="KV cache precision of the run"
+    )
+    expert_parallel: int | None = Field(
+        None, ge=1, le=1024, description="Expert parallelism of the run"
+    )
+    engine: str | None = Field(
+        None, min_length=1, max_length=64, description="Serving engine (vLLM, TensorRT-LLM...)"
+    )
+    engine_version: str | None = Field(
+        None, min_length=1, max_length=64, description="Its version, where stated"
+    )
+    tpot_ms: float | None = Field(
+        None, gt=0, le=600_000, description="Mean time per output token the run reached"
+    )
+    ttft_ms: float | None = Field(
+        None, gt=0, le=6_000_000, description="Mean time to first token the run reached"
+    )
 
     @model_validator(mode="after")
     def _check(self) -> Evidence:
         expected = UNITS.get(self.kind)
         if expected is not None and self.unit != expected:
-            raise ValueError(f"{self.kind.value} evidence is given in {expected}, not {self.unit!r}")
+            raise ValueError(
+                f"{self.kind.value} evidence is given in {expected}, not {self.unit!r}"
+            )
         if self.kind is EvidenceKind.TRAINING_MFU and self.value > 1:
             raise ValueError("MFU is a fraction of dense peak: enter 0.42 for 42%")
         serving = self.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
         if serving and self.batch_size is None:
-            raise ValueError("serving_decode_throughput evidence needs batch_size: the concurrent sequences measured")
+            raise ValueError(
+                "serving_decode_throughput evidence needs batch_size: the concurrent sequences "
+                "measured"
+            )
         if not serving and self.batch_size is not None:
             raise ValueError(f"batch_size belongs to serving evidence, not {self.kind.value}")
         training = self.kind in (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME)
         shared = SHARED_RUN_FIELDS if serving else ()
-        recorded = [name for name in RUN_FIELDS if getattr(self, name) is not None and name not in shared]
+        recorded = [
+            name for name in RUN_FIELDS if getattr(self, name) is not None and name not in shared
+        ]
         if recorded and not training:
-            raise ValueError(f"{', '.join(recorded)} describe a training run, not {self.kind.value} evidence")
+            raise ValueError(
+                f"{', '.join(recorded)} describe a training run, not {self.kind.value} evidence"
+            )
         served = [name for name in SERVING_RUN_FIELDS if getattr(self, name) is not None]
         if served and not serving:
-            raise ValueError(f"{', '.join(served)} describe a serving run, not {self.kind.value} evidence")
+            raise ValueError(
+                f"{', '.join(served)} describe a serving run, not {self.kind.value} evidence"
+            )
         if self.mfu_flops_basis is not None and self.kind is not EvidenceKind.TRAINING_MFU:
             raise ValueError("mfu_flops_basis belongs to training_mfu evidence")
         measured = (EvidenceGrade.MEASURED_INDEPENDENT, EvidenceGrade.MEASURED_PROVIDER)
@@ -146,7 +233,9 @@ class Evidence(FrozenModel):
                 "without it the figure is a provider_claim"
             )
         if self.suspect_override is not None and self.suspect is None:
-            raise ValueError("suspect_override is a reason to use a flagged figure; this figure is not flagged")
+            raise ValueError(
+                "suspect_override is a reason to use a flagged figure; this figure is not flagged"
+            )
         if self.grade is EvidenceGrade.MEASURED_INDEPENDENT and self.measured_by == "provider":
             raise ValueError("a figure the provider measured cannot be graded measured_independent")
         return self

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_topology import TopologyCollector
 from clusterbid.core.evidence.nccl_result import (
     COLLECTIVES,
     ONE_GIB,
@@ -19,6 +18,7 @@ from clusterbid.core.evidence.nccl_result import (
     busbw_factor,
     size_text,
 )
+from clusterbid.core.evidence.nccl_topology import TopologyCollector
 
 # Bytes per element of nccl-tests' type names, to tell collectives apart by count vs size.
 TYPE_BYTES: dict[str, int] = {
@@ -107,12 +107,19 @@ def _plateau(rows: list[NcclTestsRow]) -> BusbwPlateau | None:
         largest = max(rows, key=lambda r: r.size_bytes)
         busbw, placement = largest.best_busbw()
         if busbw > 0:
-            best = BusbwPlateau(busbw_gb_s=busbw, size_bytes=largest.size_bytes, placement=placement, saturated=False)
+            best = BusbwPlateau(
+                busbw_gb_s=busbw,
+                size_bytes=largest.size_bytes,
+                placement=placement,
+                saturated=False,
+            )
     return best
 
 
 def _where(rows: list[NcclTestsRow]) -> str:
-    shown = ", ".join(f"{r.size_bytes} B" + (f" (line {r.line})" if r.line else "") for r in rows[:5])
+    shown = ", ".join(
+        f"{r.size_bytes} B" + (f" (line {r.line})" if r.line else "") for r in rows[:5]
+    )
     return shown + (f" and {len(rows) - 5} more" if len(rows) > 5 else "")
 
 
@@ -131,23 +138,36 @@ def _formula_mismatches(raw: RawRun, collective: str, ranks: int) -> list[NcclTe
     return bad
 
 
-def finish_run(raw: RawRun, collective_hint: str | None, nic_aggregate_gb_s: float | None) -> NcclTestsRun:
+def finish_run(
+    raw: RawRun, collective_hint: str | None, nic_aggregate_gb_s: float | None
+) -> NcclTestsRun:
     """Validate the collected pieces and attach the plateau and flags."""
     flags: list[NcclFlag] = []
     ranks = len(raw.rank_hosts) or None
     hosts = _distinct([raw.rank_hosts[r] for r in sorted(raw.rank_hosts)])
     gpus = _distinct([raw.rank_gpus[r] for r in sorted(raw.rank_gpus)])
     if len(gpus) > 1:
-        flags.append(NcclFlag(code="mixed_gpu_models", message=f"ranks report different GPUs: {', '.join(gpus)}"))
+        flags.append(
+            NcclFlag(
+                code="mixed_gpu_models", message=f"ranks report different GPUs: {', '.join(gpus)}"
+            )
+        )
     if ranks is None:
-        flags.append(NcclFlag(code="ranks_unknown", message="no '#  Rank N ... on HOST' lines: GPU count "
-                              "and hosts are unknown; attach the full output including the device list"))
+        flags.append(
+            NcclFlag(
+                code="ranks_unknown",
+                message="no '#  Rank N ... on HOST' lines: GPU count "
+                "and hosts are unknown; attach the full output including the device list",
+            )
+        )
 
     collective, collective_from = _resolve_collective(raw, collective_hint, ranks, flags)
     types = _distinct([r.type for r in raw.rows])
     redops = _distinct([r.redop for r in raw.rows if r.redop is not None])
     if len(types) > 1:
-        flags.append(NcclFlag(code="mixed_types", message=f"rows mix data types: {', '.join(types)}"))
+        flags.append(
+            NcclFlag(code="mixed_types", message=f"rows mix data types: {', '.join(types)}")
+        )
 
     plateau = _plateau(raw.rows)
     _size_flags(raw, plateau, flags)
@@ -155,9 +175,17 @@ def finish_run(raw: RawRun, collective_hint: str | None, nic_aggregate_gb_s: flo
     if collective is not None and ranks is not None:
         bad = _formula_mismatches(raw, collective, ranks)
         if bad:
-            flags.append(NcclFlag(code="busbw_formula_mismatch", message=(
-                f"busbw is not algbw x {busbw_factor(collective, ranks):.4g} ({collective}, {ranks} ranks) "
-                f"within print rounding at {_where(bad)}: the log was edited or the rank count is wrong")))
+            flags.append(
+                NcclFlag(
+                    code="busbw_formula_mismatch",
+                    message=(
+                        f"busbw is not algbw x {busbw_factor(collective, ranks):.4g} "
+                        f"({collective}, {ranks} ranks) "
+                        f"within print rounding at {_where(bad)}: the log was edited or the rank "
+                        "count is wrong"
+                    ),
+                )
+            )
     if nic_aggregate_gb_s is not None:
         _nic_flag(raw, plateau, hosts, nic_aggregate_gb_s, flags)
 
@@ -173,17 +201,30 @@ def finish_run(raw: RawRun, collective_hint: str | None, nic_aggregate_gb_s: flo
             topology=raw.topology.result(),
         )  # fmt: skip
     except ValidationError as exc:
-        raise EvidenceParseError(raw.source, raw.first_line, f"run not usable: {exc.errors()[0]['msg']}") from None
+        raise EvidenceParseError(
+            raw.source, raw.first_line, f"run not usable: {exc.errors()[0]['msg']}"
+        ) from None
 
 
 def _resolve_collective(
     raw: RawRun, hint: str | None, ranks: int | None, flags: list[NcclFlag]
 ) -> tuple[str | None, str | None]:
     if hint is not None and hint not in COLLECTIVES:
-        raise EvidenceParseError(raw.source, None, f"unknown collective {hint!r}; expected one of {', '.join(COLLECTIVES)}")
+        raise EvidenceParseError(
+            raw.source,
+            None,
+            f"unknown collective {hint!r}; expected one of {', '.join(COLLECTIVES)}",
+        )
     if hint is not None and raw.program is not None and hint != raw.program:
-        flags.append(NcclFlag(code="collective_mismatch", message=(
-            f"the caller says {hint} but the command line ran {raw.program}_perf; using {hint}")))
+        flags.append(
+            NcclFlag(
+                code="collective_mismatch",
+                message=(
+                    f"the caller says {hint} but the command line ran {raw.program}_perf; using "
+                    f"{hint}"
+                ),
+            )
+        )
     if hint is not None:
         return hint, "hint"
     if raw.program is not None:
@@ -192,55 +233,115 @@ def _resolve_collective(
     if guessed is not None:
         return guessed, "columns"
     if raw.rows:
-        flags.append(NcclFlag(code="collective_unknown", message=(
-            "no *_perf command line and the columns fit several collectives (e.g. all_gather and "
-            "alltoall): say which test this is")))
+        flags.append(
+            NcclFlag(
+                code="collective_unknown",
+                message=(
+                    "no *_perf command line and the columns fit several collectives (e.g. "
+                    "all_gather and "
+                    "alltoall): say which test this is"
+                ),
+            )
+        )
     return None, None
 
 
 def _size_flags(raw: RawRun, plateau: BusbwPlateau | None, flags: list[NcclFlag]) -> None:
     if not raw.rows:
         if raw.avg_busbw is not None:
-            flags.append(NcclFlag(code="avg_line_only", message=(
-                "only the '# Avg bus bandwidth' summary, no per-size rows: that figure averages every "
-                "size of the sweep and cannot be scored; ask for the full output")))
+            flags.append(
+                NcclFlag(
+                    code="avg_line_only",
+                    message=(
+                        "only the '# Avg bus bandwidth' summary, no per-size rows: that figure "
+                        "averages every "
+                        "size of the sweep and cannot be scored; ask for the full output"
+                    ),
+                )
+            )
         return
     largest = max(r.size_bytes for r in raw.rows)
     if plateau is None or not plateau.saturated:
-        flags.append(NcclFlag(code="sweep_below_1gib", message=(
-            f"sweep stops at {size_text(largest)}: bandwidth not saturated, a lower bound "
-            f"(the plateau needs sizes of 1 GiB and more; scored with a wider uncertainty); "
-            "ask for a run with -e 8G or more")))
+        flags.append(
+            NcclFlag(
+                code="sweep_below_1gib",
+                message=(
+                    f"sweep stops at {size_text(largest)}: bandwidth not saturated, a lower bound "
+                    "(the plateau needs sizes of 1 GiB and more; scored with a wider "
+                    "uncertainty); "
+                    "ask for a run with -e 8G or more"
+                ),
+            )
+        )
     if raw.out_of_bounds is None:
-        flags.append(NcclFlag(code="missing_footer", message=(
-            "no '# Out of bounds values' line after the rows: the output may be truncated")))
+        flags.append(
+            NcclFlag(
+                code="missing_footer",
+                message=(
+                    "no '# Out of bounds values' line after the rows: the output may be truncated"
+                ),
+            )
+        )
 
 
 def _correctness_flags(raw: RawRun, flags: list[NcclFlag]) -> None:
     wrong = [r for r in raw.rows if (r.out_of_place.wrong or 0) > 0 or (r.in_place.wrong or 0) > 0]
     if wrong:
-        flags.append(NcclFlag(code="wrong_nonzero", message=f"wrong results (#wrong > 0) at {_where(wrong)}"))
+        flags.append(
+            NcclFlag(code="wrong_nonzero", message=f"wrong results (#wrong > 0) at {_where(wrong)}")
+        )
     off = [r for r in raw.rows if (r.out_of_place.max_error or 0) > MAX_ERROR_TOLERATED
            or (r.in_place.max_error or 0) > MAX_ERROR_TOLERATED]  # fmt: skip
     if off:
-        flags.append(NcclFlag(code="error_above_tolerance", message=(
-            f"max error above {MAX_ERROR_TOLERATED:g} at {_where(off)}: results are wrong, not just rounded")))
-    if raw.rows and all(r.out_of_place.wrong is None and r.out_of_place.max_error is None for r in raw.rows):
-        flags.append(NcclFlag(code="validation_off", message="results were not checked (#wrong is N/A)"))
+        flags.append(
+            NcclFlag(
+                code="error_above_tolerance",
+                message=(
+                    f"max error above {MAX_ERROR_TOLERATED:g} at {_where(off)}: results are wrong, "
+                    "not just rounded"
+                ),
+            )
+        )
+    if raw.rows and all(
+        r.out_of_place.wrong is None and r.out_of_place.max_error is None for r in raw.rows
+    ):
+        flags.append(
+            NcclFlag(code="validation_off", message="results were not checked (#wrong is N/A)")
+        )
     if raw.starred_lines:
         shown = ", ".join(str(n) for n in raw.starred_lines[:5])
-        flags.append(NcclFlag(code="error_starred", message=(
-            f"rccl-tests starred a check value as above its error threshold on line(s) {shown}: results are wrong")))
+        flags.append(
+            NcclFlag(
+                code="error_starred",
+                message=(
+                    "rccl-tests starred a check value as above its error threshold on line(s) "
+                    f"{shown}: results are wrong"
+                ),
+            )
+        )
     if raw.out_of_bounds:
-        flags.append(NcclFlag(code="out_of_bounds", message=(
-            f"nccl-tests reports {raw.out_of_bounds} out-of-bounds values: the run failed its checks")))
+        flags.append(
+            NcclFlag(
+                code="out_of_bounds",
+                message=(
+                    f"nccl-tests reports {raw.out_of_bounds} out-of-bounds values: the run failed "
+                    "its checks"
+                ),
+            )
+        )
 
 
 def _nic_flag(
-    raw: RawRun, plateau: BusbwPlateau | None, hosts: list[str], nic_gb_s: float, flags: list[NcclFlag]
+    raw: RawRun,
+    plateau: BusbwPlateau | None,
+    hosts: list[str],
+    nic_gb_s: float,
+    flags: list[NcclFlag],
 ) -> None:
     if not math.isfinite(nic_gb_s) or nic_gb_s <= 0:
-        raise EvidenceParseError(raw.source, None, f"NIC aggregate must be a positive number of GB/s, not {nic_gb_s!r}")
+        raise EvidenceParseError(
+            raw.source, None, f"NIC aggregate must be a positive number of GB/s, not {nic_gb_s!r}"
+        )
     # The log's own rank list first, then its launcher command line, then what the caller knows.
     if hosts:
         nodes, basis = len(hosts), "the log's rank list"
@@ -251,9 +352,16 @@ def _nic_flag(
     else:
         nodes, basis = None, ""
     if nodes is None and raw.rows:
-        flags.append(NcclFlag(code="nic_check_skipped", message=(
-            "the NIC-aggregate check needs the node count: the log has no rank list or launcher line; "
-            "give it (--nodes) or attach the log to a bid")))
+        flags.append(
+            NcclFlag(
+                code="nic_check_skipped",
+                message=(
+                    "the NIC-aggregate check needs the node count: the log has no rank list or "
+                    "launcher line; "
+                    "give it (--nodes) or attach the log to a bid"
+                ),
+            )
+        )
     if nodes != 2 or not raw.rows:
         return  # the Tree/NVLS inflation this catches is a 2-node effect
     if plateau is not None:
@@ -261,7 +369,15 @@ def _nic_flag(
     else:
         peak, size = max((r.best_busbw()[0], r.size_bytes) for r in raw.rows)
     if peak > nic_gb_s:
-        flags.append(NcclFlag(code="busbw_above_nic_aggregate", message=(
-            f"2-node busbw {peak:g} GB/s at {size_text(size)} exceeds the {nic_gb_s:g} GB/s NIC aggregate per "
-            f"node (2 nodes, from {basis}): Tree or NVLS algorithms inflate busbw on 2 nodes; "
-            "ask for a run with NCCL_ALGO=Ring")))
+        flags.append(
+            NcclFlag(
+                code="busbw_above_nic_aggregate",
+                message=(
+                    f"2-node busbw {peak:g} GB/s at {size_text(size)} exceeds the {nic_gb_s:g} "
+                    "GB/s NIC aggregate per "
+                    f"node (2 nodes, from {basis}): Tree or NVLS algorithms inflate busbw on 2 "
+                    "nodes; "
+                    "ask for a run with NCCL_ALGO=Ring"
+                ),
+            )
+        )

@@ -5,11 +5,50 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-_STANDARD = "size count type redop root time algbw busbw #wrong time algbw busbw #wrong".split()
-_OLD = "size count type redop time algbw busbw error time algbw busbw error".split()
+_STANDARD = [
+    "size",
+    "count",
+    "type",
+    "redop",
+    "root",
+    "time",
+    "algbw",
+    "busbw",
+    "#wrong",
+    "time",
+    "algbw",
+    "busbw",
+    "#wrong",
+]
+_OLD = [
+    "size",
+    "count",
+    "type",
+    "redop",
+    "time",
+    "algbw",
+    "busbw",
+    "error",
+    "time",
+    "algbw",
+    "busbw",
+    "error",
+]
 # Builds without the data check print no check column at all (the same rows with the #wrong
 # columns left out); their figures are read and flagged as not checked.
-_NO_CHECK = "size count type redop root time algbw busbw time algbw busbw".split()
+_NO_CHECK = [
+    "size",
+    "count",
+    "type",
+    "redop",
+    "root",
+    "time",
+    "algbw",
+    "busbw",
+    "time",
+    "algbw",
+    "busbw",
+]
 _CHECK_NAMES = ("#wrong", "error")
 
 

@@ -39,14 +39,21 @@ def to_evidence(
     Raises InputError when the run cannot back an all_reduce busbw figure.
     """
     if run.collective != "all_reduce":
-        raise InputError(f"{run.source}: busbw evidence needs an all_reduce run, this is {run.collective or 'unknown'}")
+        raise InputError(
+            f"{run.source}: busbw evidence needs an all_reduce run, this is "
+            f"{run.collective or 'unknown'}"
+        )
     if run.plateau is None:
-        raise InputError(f"{run.source}: no size row with a busbw above 0, so there is no busbw figure to use")
+        raise InputError(
+            f"{run.source}: no size row with a busbw above 0, so there is no busbw figure to use"
+        )
     if run.ranks is not None and scale_gpus is not None and scale_gpus != run.ranks:
         raise InputError(f"{run.source}: the log lists {run.ranks} ranks, not {scale_gpus} GPUs")
     gpus = run.ranks if run.ranks is not None else scale_gpus
     if gpus is None:
-        raise InputError(f"{run.source}: the log has no '#  Rank' lines; say how many GPUs it ran on")
+        raise InputError(
+            f"{run.source}: the log has no '#  Rank' lines; say how many GPUs it ran on"
+        )
     plateau = run.plateau
     hosts = f" on {len(run.hosts)} hosts" if run.hosts else ""
     flags = "; ".join(f"{flag.code}: {flag.message}" for flag in run.flags)
@@ -56,7 +63,11 @@ def to_evidence(
         f"nccl-tests all_reduce busbw {what} {plateau.describe()}, {gpus} GPUs{hosts}"
         + (f", {run.gpu_model}" if run.gpu_model else "")
         + (f". NCCL INFO: {run.topology.describe()}" if run.topology is not None else "")
-        + (f". Avg bus bandwidth line {run.avg_busbw_line_gb_s:g} GB/s (not used)" if run.avg_busbw_line_gb_s else "")
+        + (
+            f". Avg bus bandwidth line {run.avg_busbw_line_gb_s:g} GB/s (not used)"
+            if run.avg_busbw_line_gb_s
+            else ""
+        )
         + (f". Flags: {flags}" if flags else "")
     )
     try:

@@ -10,7 +10,12 @@ from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, NodeCount, RawRun, finish_run
-from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
+from clusterbid.core.evidence.nccl_result import (
+    PROGRAM_NAME,
+    NcclTestsResult,
+    NcclTestsRow,
+    NcclTestsRun,
+)
 
 # A -J file holds one run; with per-iteration timings a few MB. Refuse absurd inputs up front.
 MAX_JSON_CHARS = 256 * 1024 * 1024
@@ -46,7 +51,9 @@ class _Reader:
     def integer(self, value: Any, path: str) -> int:
         # root is written as a padded string ("    -1"), sizes as bare integers.
         digits = value.strip().lstrip("-") if isinstance(value, str) else ""
-        if digits.isascii() and digits.isdigit() and len(value) < 40:  # not U+00B2: int() refuses it
+        if (
+            digits.isascii() and digits.isdigit() and len(value) < 40
+        ):  # not U+00B2: int() refuses it
             return int(value.strip())
         if isinstance(value, int) and not isinstance(value, bool):
             return value
@@ -71,7 +78,10 @@ class _Reader:
     def row(self, record: dict[str, Any], path: str) -> NcclTestsRow:
         out_of_place = self.key(record, "out_of_place", path)
         if out_of_place is None:
-            raise self.fail(f"{path}.out_of_place", "no out-of-place result (trace replay output is not supported)")
+            raise self.fail(
+                f"{path}.out_of_place",
+                "no out-of-place result (trace replay output is not supported)",
+            )
         redop = self.key(record, "redop", path)
         kind = self.key(record, "type", path)
         if not isinstance(redop, str) or not isinstance(kind, str):
@@ -82,8 +92,11 @@ class _Reader:
                 size_bytes=self.integer(self.key(record, "size", path), f"{path}.size"),
                 count=self.integer(self.key(record, "count", path), f"{path}.count"),
                 type=kind, redop=redop, root=root if root >= 0 else None,
-                out_of_place=self.half(self.obj(out_of_place, f"{path}.out_of_place"), f"{path}.out_of_place"),
-                in_place=self.half(self.obj(self.key(record, "in_place", path), f"{path}.in_place"), f"{path}.in_place"),
+                out_of_place=self.half(
+                    self.obj(out_of_place, f"{path}.out_of_place"), f"{path}.out_of_place"),
+                in_place=self.half(
+                    self.obj(self.key(record, "in_place", path), f"{path}.in_place"),
+                    f"{path}.in_place"),
             )  # fmt: skip
         except ValidationError as exc:
             raise self.fail(path, f"not valid: {exc.errors()[0]['msg']}") from None
@@ -99,15 +112,23 @@ def parse_nccl_tests_json(
 ) -> list[NcclTestsRun]:
     """The run in a nccl-tests -J file (a one-item list, like the text parser); EvidenceParseError only."""
     if len(text) > MAX_JSON_CHARS:
-        raise EvidenceParseError(source, None, f"{len(text)} characters is too large for a nccl-tests JSON file")
+        raise EvidenceParseError(
+            source, None, f"{len(text)} characters is too large for a nccl-tests JSON file"
+        )
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise EvidenceParseError(source, exc.lineno, f"not valid JSON ({exc.msg}); a run that crashed leaves it unclosed") from None
+        raise EvidenceParseError(
+            source, exc.lineno, f"not valid JSON ({exc.msg}); a run that crashed leaves it unclosed"
+        ) from None
     except RecursionError:
-        raise EvidenceParseError(source, None, "JSON nested too deeply for an evidence file") from None
+        raise EvidenceParseError(
+            source, None, "JSON nested too deeply for an evidence file"
+        ) from None
     except ValueError as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
-        raise EvidenceParseError(source, None, f"holds a number that is too long ({str(exc).split(';')[0]})") from None
+        raise EvidenceParseError(
+            source, None, f"holds a number that is too long ({str(exc).split(';')[0]})"
+        ) from None
     reader = _Reader(source)
     top = reader.obj(document, "document")
     raw = RawRun(source=source, output_format="json")
@@ -123,7 +144,9 @@ def parse_nccl_tests_json(
         raise reader.fail("config.devices", "expected a list")
     for i, device in enumerate(devices):
         device = reader.obj(device, f"config.devices[{i}]")
-        rank = reader.integer(reader.key(device, "rank", f"config.devices[{i}]"), f"config.devices[{i}].rank")
+        rank = reader.integer(
+            reader.key(device, "rank", f"config.devices[{i}]"), f"config.devices[{i}].rank"
+        )
         host, info = device.get("hostname"), device.get("device_info")
         raw.rank_hosts[rank] = host if isinstance(host, str) else "?"
         raw.rank_gpus[rank] = info.strip() if isinstance(info, str) else "?"
@@ -131,19 +154,26 @@ def parse_nccl_tests_json(
     if not isinstance(results, list):
         raise reader.fail("results", "expected a list")
     if len(results) > MAX_RESULT_ROWS:
-        raise reader.fail("results", f"{len(results):,} result rows, more than the {MAX_RESULT_ROWS:,} a file may "
-                          "hold (a sweep is tens of sizes): attach each run's output on its own")
+        raise reader.fail(
+            "results",
+            f"{len(results):,} result rows, more than the {MAX_RESULT_ROWS:,} a file may "
+            "hold (a sweep is tens of sizes): attach each run's output on its own",
+        )
     for i, record in enumerate(results):
         raw.rows.append(reader.row(reader.obj(record, f"results[{i}]"), f"results[{i}]"))
         raw.resolutions.append((_JSON_RESOLUTION,) * 4)
     if "out_of_bounds" in top:
         bounds = reader.obj(top["out_of_bounds"], "out_of_bounds")
-        raw.out_of_bounds = reader.integer(reader.key(bounds, "count", "out_of_bounds"), "out_of_bounds.count")
+        raw.out_of_bounds = reader.integer(
+            reader.key(bounds, "count", "out_of_bounds"), "out_of_bounds.count"
+        )
     if "average_bus_bandwidth" in top:
         average = reader.obj(top["average_bus_bandwidth"], "average_bus_bandwidth")
         bandwidth = reader.key(average, "bandwidth", "average_bus_bandwidth")
         raw.avg_busbw = reader.number(bandwidth, "average_bus_bandwidth.bandwidth")
     if not raw.rows:
-        raise EvidenceParseError(source, None, "the JSON 'results' list is empty: no per-size rows to score")
+        raise EvidenceParseError(
+            source, None, "the JSON 'results' list is empty: no per-size rows to score"
+        )
     raw.given_nodes = nodes
     return [finish_run(raw, collective_hint, nic_aggregate_gb_s)]

@@ -12,7 +12,9 @@ _TAG_PREFIX = re.compile(r"\[\d+,\d+\]<std(?:out|err)>:|\d{1,6}: ")  # mpirun --
 _CONTINUED = re.compile(r"\\[ \t]*\r?\n[>\s]*")
 _LAUNCHER = re.compile(r"\b(?:mpirun|mpiexec|srun|torchrun)\b[^\n]*")
 _NP = re.compile(r"(?:^|\s)(?:-np|-n|--np|--ntasks)[= ](\d{1,6})\b")
-_PER_NODE = re.compile(r"(?:-npernode|--npernode|--ntasks-per-node|-ppn|--map-by ppr:)[= ]?(\d{1,6})\b")
+_PER_NODE = re.compile(
+    r"(?:-npernode|--npernode|--ntasks-per-node|-ppn|--map-by ppr:)[= ]?(\d{1,6})\b"
+)
 _NODES = re.compile(r"(?:--nodes|--nnodes)[= ](\d{1,6})\b")
 
 

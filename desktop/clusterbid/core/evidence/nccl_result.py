@@ -84,10 +84,16 @@ class BusbwPlateau(FrozenModel):
 
     def describe(self) -> str:
         """'338.82 GB/s at 8 GiB (out-of-place)', with the lower-bound caveat when unsaturated."""
-        text = f"{self.busbw_gb_s:g} GB/s at {size_text(self.size_bytes)} ({self.placement.replace('_', '-')})"
+        text = (
+            f"{self.busbw_gb_s:g} GB/s at {size_text(self.size_bytes)} "
+            f"({self.placement.replace('_', '-')})"
+        )
         if self.saturated:
             return text
-        return f"{text}: sweep stops at {size_text(self.size_bytes)}, bandwidth not saturated, a lower bound"
+        return (
+            f"{text}: sweep stops at {size_text(self.size_bytes)}, bandwidth not saturated, a "
+            "lower bound"
+        )
 
 
 def size_text(n: int) -> str:
@@ -117,7 +123,6 @@ class NcclTopology(FrozenModel):
         return ", ".join(p for p in parts if p) or "no topology facts"
 
 
-
 class NcclFlag(FrozenModel):
     """A red flag about a run; `code` is stable for the GUI and scoring, `message` is for people."""
 
@@ -129,7 +134,9 @@ class NcclTestsRun(FrozenModel):
     """One nccl-tests invocation: its setup, its rows and what the buyer should worry about."""
 
     source: str
-    first_line: int | None = Field(None, ge=1, description="Line where this run starts (text output)")
+    first_line: int | None = Field(
+        None, ge=1, description="Line where this run starts (text output)"
+    )
     output_format: Literal["text", "json"]
     collective: str | None = None
     collective_from: Literal["hint", "command", "columns"] | None = None
@@ -145,7 +152,9 @@ class NcclTestsRun(FrozenModel):
     avg_busbw_line_gb_s: float | None = Field(None, ge=0)
     out_of_bounds: int | None = Field(None, ge=0)
     flags: tuple[NcclFlag, ...] = ()
-    topology: NcclTopology | None = Field(None, description="Facts from NCCL_DEBUG=INFO lines, if the log has them")
+    topology: NcclTopology | None = Field(
+        None, description="Facts from NCCL_DEBUG=INFO lines, if the log has them"
+    )
 
     def flag_codes(self) -> tuple[str, ...]:
         return tuple(flag.code for flag in self.flags)

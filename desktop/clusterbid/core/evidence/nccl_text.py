@@ -8,7 +8,13 @@ import re
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, TYPE_BYTES, NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import (
+    MAX_RESULT_ROWS,
+    TYPE_BYTES,
+    NodeCount,
+    RawRun,
+    finish_run,
+)
 from clusterbid.core.evidence.nccl_columns import (
     BY_WIDTH,
     OLD,
@@ -20,8 +26,13 @@ from clusterbid.core.evidence.nccl_columns import (
     resolution,
 )
 from clusterbid.core.evidence.nccl_lines import launch_nodes, numbered_lines, unwrap
+from clusterbid.core.evidence.nccl_result import (
+    PROGRAM_NAME,
+    NcclTestsResult,
+    NcclTestsRow,
+    NcclTestsRun,
+)
 from clusterbid.core.evidence.nccl_topology import TopologyCollector
-from clusterbid.core.evidence.nccl_result import PROGRAM_NAME, NcclTestsResult, NcclTestsRow, NcclTestsRun
 
 # nccl-tests lines are under 300 characters; a far longer line is not a log we can read, and
 # refusing it up front keeps every later step (split, regex) cheap.
@@ -34,8 +45,12 @@ MAX_LINES = 400_000
 MAX_SKIPS_SHOWN = 20
 
 # Every regex below is anchored and free of nested quantifiers: linear on any line.
-_RANK = re.compile(r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)")
+_RANK = re.compile(
+    r"Rank\s+(\d{1,9})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s*(.*)"
+)
 _NCCL_LOG = re.compile(r"\bNCCL (?:INFO|WARN|TRACE|ERROR)\b")
+
+
 class _Scanner:
     """One pass over the lines; state is the run being filled and the column layout in force."""
 
@@ -80,7 +95,12 @@ class _Scanner:
         self.skips += 1
 
     def new_run(self, lineno: int) -> RawRun:
-        self.run = RawRun(source=self.source, output_format="text", first_line=lineno, program=self.pending_program)
+        self.run = RawRun(
+            source=self.source,
+            output_format="text",
+            first_line=lineno,
+            program=self.pending_program,
+        )
         self.pending_program = None
         self.run.topology, self.pending_topology = self.pending_topology, TopologyCollector()
         self.runs.append(self.run)
@@ -122,7 +142,9 @@ class _Scanner:
                 self.skips += 1  # one more line below a table set aside: counted, cheaply
                 return
             if columns is None:
-                self.skip_table(self.fail(lineno, f"column header not understood: {body[:200]!r}"), header=True)
+                self.skip_table(
+                    self.fail(lineno, f"column header not understood: {body[:200]!r}"), header=True
+                )
                 return
             run = self.current(lineno, fresh=True)
             if self.columns is not None:
@@ -136,14 +158,20 @@ class _Scanner:
             self.in_table = False  # the footer: what follows is not this table's rows
         elif body.startswith("Avg bus bandwidth"):
             value = body.partition(":")[2].split()[:1]
-            self.current(lineno).avg_busbw = self.number(lineno, value[0] if value else "", "Avg bus bandwidth")[0]
+            self.current(lineno).avg_busbw = self.number(
+                lineno, value[0] if value else "", "Avg bus bandwidth"
+            )[0]
             self.saw_avg_line, self.in_table = True, False
         elif body.startswith("Collective test concluded") and self.run is not None:
             self.program_mention(body, self.run)
 
     def nccl_info(self, body: str) -> None:
         """NCCL prints its set-up while the communicator starts: before the run's rows."""
-        (self.run.topology if self.run is not None and not self.run.rows else self.pending_topology).feed(body)
+        (
+            self.run.topology
+            if self.run is not None and not self.run.rows
+            else self.pending_topology
+        ).feed(body)
 
     def program_mention(self, text: str, run: RawRun | None) -> None:
         match = PROGRAM_NAME.search(text)
@@ -171,20 +199,30 @@ class _Scanner:
     def row(self, lineno: int, tokens: list[str], cut_off: bool) -> None:
         self.rows_read += 1
         if self.rows_read > MAX_RESULT_ROWS:
-            raise EvidenceParseError(self.source, lineno, f"more than {MAX_RESULT_ROWS:,} result rows in one file (a sweep is tens of "
-                            "sizes): attach each run's output on its own")
+            raise EvidenceParseError(
+                self.source,
+                lineno,
+                f"more than {MAX_RESULT_ROWS:,} result rows in one file (a sweep is tens of "
+                "sizes): attach each run's output on its own",
+            )
         if self.skipping:
             return
         if self.in_table and self.run is not None and self.run.rows and not _row_shaped(tokens):
             # Text after the rows (a footnote, a date) ends the table instead of spoiling it.
-            self.note(Skipped(lineno, f"line {lineno} is not a result row: read as text after the table"))
+            self.note(
+                Skipped(lineno, f"line {lineno} is not a result row: read as text after the table")
+            )
             self.in_table = False
             return
         run = self.current(lineno, fresh=not self.in_table)
         columns = self.columns or BY_WIDTH.get(len(tokens)) or STANDARD
         if len(tokens) != columns.width:
             hint = " (the file ends mid-line: truncated?)" if cut_off else ""
-            raise self.fail(lineno, f"expected {columns.width} columns ({' '.join(columns.names)}), found {len(tokens)}{hint}")
+            raise self.fail(
+                lineno,
+                f"expected {columns.width} columns ({' '.join(columns.names)}), found "
+                f"{len(tokens)}{hint}",
+            )
         self.in_table = True
         halves, resolutions = [], []
         for time_i, algbw_i, busbw_i, check_i, check_name in columns.halves:
@@ -205,7 +243,15 @@ class _Scanner:
             elif check != "N/A":
                 max_error = self.number(lineno, check, "error")[0]
             time_us = self.number(lineno, tokens[time_i], "time")[0]
-            halves.append(dict(time_us=time_us, algbw_gb_s=algbw, busbw_gb_s=busbw, wrong=wrong, max_error=max_error))
+            halves.append(
+                dict(
+                    time_us=time_us,
+                    algbw_gb_s=algbw,
+                    busbw_gb_s=busbw,
+                    wrong=wrong,
+                    max_error=max_error,
+                )
+            )
             resolutions += [algbw_res, busbw_res]
         root = None
         if columns.root is not None:
@@ -241,8 +287,13 @@ def parse_nccl_tests_text(
 ) -> list[NcclTestsRun]:
     """Every usable run in a nccl-tests text log, in file order; raises EvidenceParseError only
     (see `read_nccl_tests_text` for what was set aside)."""
-    return read_nccl_tests_text(text, source, collective_hint=collective_hint,
-                                nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)[0]
+    return read_nccl_tests_text(
+        text,
+        source,
+        collective_hint=collective_hint,
+        nic_aggregate_gb_s=nic_aggregate_gb_s,
+        nodes=nodes,
+    )[0]
 
 
 def read_nccl_tests_text(
@@ -265,10 +316,19 @@ def read_nccl_tests_text(
     ends_cut = not text.endswith("\n")
     for lineno, line, last in numbered_lines(text):
         if lineno > MAX_LINES:
-            raise EvidenceParseError(source, lineno, f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
-                               "lines per GPU with NCCL_DEBUG=INFO); attach the output of the run itself")
+            raise EvidenceParseError(
+                source,
+                lineno,
+                f"more than {MAX_LINES:,} lines: longer than any nccl-tests log (about 150 "
+                "lines per GPU with NCCL_DEBUG=INFO); attach the output of the run itself",
+            )
         if len(line) > MAX_LINE_CHARS:
-            raise EvidenceParseError(source, lineno, f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests output")
+            raise EvidenceParseError(
+                source,
+                lineno,
+                f"line is {len(line)} characters long (limit {MAX_LINE_CHARS}): not nccl-tests "
+                "output",
+            )
         body = unwrap(line)
         if not body:
             continue
@@ -284,14 +344,21 @@ def read_nccl_tests_text(
                 if scanner.in_table or (len(tokens) > 2 and tokens[2] in TYPE_BYTES):
                     scanner.row(lineno, tokens, cut_off=ends_cut and last)
             elif "_perf" in body and not _NCCL_LOG.search(body):
-                scanner.program_mention(body, scanner.run if scanner.run and scanner.run.is_empty() else None)
+                scanner.program_mention(
+                    body, scanner.run if scanner.run and scanner.run.is_empty() else None
+                )
         except TableProblem as problem:
             scanner.skip_table(problem)
     return _finish(scanner, text, collective_hint, nic_aggregate_gb_s, nodes)
 
 
-def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggregate_gb_s: float | None,
-            nodes: NodeCount | None) -> tuple[list[NcclTestsRun], list[Skipped]]:
+def _finish(
+    scanner: _Scanner,
+    text: str,
+    collective_hint: str | None,
+    nic_aggregate_gb_s: float | None,
+    nodes: NodeCount | None,
+) -> tuple[list[NcclTestsRun], list[Skipped]]:
     """Judge every table kept; refuse only when none is usable, naming the first problem met."""
     source = scanner.source
     runs = [raw for raw in scanner.runs if not raw.is_empty()]
@@ -301,16 +368,29 @@ def _finish(scanner: _Scanner, text: str, collective_hint: str | None, nic_aggre
             also = f" ({more} more table(s) set aside too)" if more else ""
             raise EvidenceParseError(source, first.lineno, first.problem + also)
         if scanner.saw_avg_line:
-            raise EvidenceParseError(source, None, "only the '# Avg bus bandwidth' summary, no per-size result rows: "
-                                     "that average depends on the size sweep and cannot be scored; attach the full output")
-        raise EvidenceParseError(source, None, "no nccl-tests result rows found (rows such as "
-                                 "'1073741824  268435456  float  sum  -1  6759.0  158.86  297.86  0 ...'): "
-                                 "is this nccl-tests output?")
+            raise EvidenceParseError(
+                source,
+                None,
+                "only the '# Avg bus bandwidth' summary, no per-size result rows: "
+                "that average depends on the size sweep and cannot be scored; attach the full "
+                "output",
+            )
+        raise EvidenceParseError(
+            source,
+            None,
+            "no nccl-tests result rows found (rows such as "
+            "'1073741824  268435456  float  sum  -1  6759.0  158.86  297.86  0 ...'): "
+            "is this nccl-tests output?",
+        )
     from_launcher = launch_nodes(text)
     for raw in runs:
         raw.launch_nodes = from_launcher
         raw.given_nodes = nodes
     skipped = scanner.skipped
     if scanner.skips > len(skipped):
-        skipped = skipped + [Skipped(skipped[-1].line, f"and {scanner.skips - len(skipped):,} more line(s) set aside")]
+        skipped = skipped + [
+            Skipped(
+                skipped[-1].line, f"and {scanner.skips - len(skipped):,} more line(s) set aside"
+            )
+        ]
     return [finish_run(raw, collective_hint, nic_aggregate_gb_s) for raw in runs], skipped

@@ -16,7 +16,9 @@ import re
 from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTopology
 
 # Each pattern is searched only on lines holding "NCCL INFO"; none has nested quantifiers.
-_NET_USING = re.compile(r"NET/(IB|Socket|OFI|AWS Libfabric|GPUDirectTCPX|FasTrak)\s*:\s*Using\s+(.{0,400})")
+_NET_USING = re.compile(
+    r"NET/(IB|Socket|OFI|AWS Libfabric|GPUDirectTCPX|FasTrak)\s*:\s*Using\s+(.{0,400})"
+)
 _USING_NETWORK = re.compile(r"Using network (IB|Socket|AWS Libfabric|GPUDirectTCPX|FasTrak|\w+)")
 _VIA = re.compile(r"via NET/(IB|Socket|AWS Libfabric|GPUDirectTCPX|FasTrak|\w+)/\d+(/GDRDMA)?")
 _GDR_LINE = re.compile(r"GPU Direct RDMA (Enabled|Disabled)")
@@ -27,8 +29,11 @@ _COLLNET = re.compile(r"CollNet (?:is )?(enabled|disabled|not supported)", re.IG
 
 # Transports that run over one catalog fabric only: a log over one of them did not measure an
 # InfiniBand or RoCE fabric (GPUDirect-TCPX/TCPXO and FasTrak ride on Ethernet, Libfabric on EFA).
-_ONLY_OVER = {"GPUDirectTCPX": ("TCP-Ethernet",), "FasTrak": ("TCP-Ethernet",),
-              "AWS Libfabric": ("EFA",)}
+_ONLY_OVER = {
+    "GPUDirectTCPX": ("TCP-Ethernet",),
+    "FasTrak": ("TCP-Ethernet",),
+    "AWS Libfabric": ("EFA",),
+}
 _RDMA_NETWORKS = {"IB", "RoCE", "OFI", "AWS Libfabric"}  # kernel-bypass transports
 
 
@@ -53,10 +58,14 @@ class TopologyCollector:
             # One channel without GDRDMA over IB means at least that path copies through the host.
             if m[1] != "Socket":
                 gdr = m[2] is not None
-                self.facts["gpudirect_rdma"] = gdr and self.facts.get("gpudirect_rdma", True) is not False
+                self.facts["gpudirect_rdma"] = (
+                    gdr and self.facts.get("gpudirect_rdma", True) is not False
+                )
         if "GPU Direct RDMA" in line and (m := _GDR_LINE.search(line)):
             enabled = m[1] == "Enabled"
-            self.facts["gpudirect_rdma"] = enabled and self.facts.get("gpudirect_rdma", True) is not False
+            self.facts["gpudirect_rdma"] = (
+                enabled and self.facts.get("gpudirect_rdma", True) is not False
+            )
         if "coll channels" in line and (m := _CHANNELS.search(line)):
             self.facts["coll_channels"] = max(int(m[1]), int(self.facts.get("coll_channels", 0)))
         if "NVLS multicast" in line and (m := _NVLS_SUPPORT.search(line)):
@@ -72,7 +81,9 @@ class TopologyCollector:
         return NcclTopology(info_lines=self.lines, **self.facts)  # type: ignore[arg-type]
 
 
-def topology_flags(topology: NcclTopology | None, fabric: str, rdma: bool, gpudirect: bool) -> list[NcclFlag]:
+def topology_flags(
+    topology: NcclTopology | None, fabric: str, rdma: bool, gpudirect: bool
+) -> list[NcclFlag]:
     """Where the log's own NCCL lines contradict the bid's fabric (`fabric` is its catalog id), or
     cannot confirm it: a log without NCCL_DEBUG=INFO lines may come from any cluster at all."""
     if topology is None:
@@ -81,22 +92,49 @@ def topology_flags(topology: NcclTopology | None, fabric: str, rdma: bool, gpudi
     if topology.network is None:
         flags.append(_unconfirmed(fabric, "has NCCL_DEBUG=INFO lines that name no network"))
     elif fabric not in _ONLY_OVER.get(topology.network, (fabric,)):
-        flags.append(NcclFlag(code="other_fabric", message=(
-            f"NCCL used {topology.network}, which runs over {' or '.join(_ONLY_OVER[topology.network])}, "
-            f"yet the bid offers {fabric}: this run did not measure that fabric; ask for a run on "
-            "the cluster bid")))
+        flags.append(
+            NcclFlag(
+                code="other_fabric",
+                message=(
+                    f"NCCL used {topology.network}, which runs over "
+                    f"{' or '.join(_ONLY_OVER[topology.network])}, "
+                    f"yet the bid offers {fabric}: this run did not measure that fabric; ask for a "
+                    "run on "
+                    "the cluster bid"
+                ),
+            )
+        )
     elif rdma and topology.network == "Socket":
-        flags.append(NcclFlag(code="ran_over_sockets", message=(
-            f"NCCL used TCP sockets (NET/Socket), yet the bid offers {fabric} with RDMA: this run did not "
-            "measure that fabric; ask for a run where NCCL reports NET/IB (InfiniBand/RoCE)")))
+        flags.append(
+            NcclFlag(
+                code="ran_over_sockets",
+                message=(
+                    f"NCCL used TCP sockets (NET/Socket), yet the bid offers {fabric} with RDMA: "
+                    "this run did not "
+                    "measure that fabric; ask for a run where NCCL reports NET/IB (InfiniBand/RoCE)"
+                ),
+            )
+        )
     elif gpudirect and topology.gpudirect_rdma is False:
-        flags.append(NcclFlag(code="gdr_off", message=(
-            f"NCCL reports GPUDirect RDMA disabled, yet the bid claims it on {fabric}: data went through "
-            "host memory; ask for a run with GPUDirect RDMA enabled (nvidia-peermem loaded)")))
+        flags.append(
+            NcclFlag(
+                code="gdr_off",
+                message=(
+                    f"NCCL reports GPUDirect RDMA disabled, yet the bid claims it on {fabric}: "
+                    "data went through "
+                    "host memory; ask for a run with GPUDirect RDMA enabled (nvidia-peermem loaded)"
+                ),
+            )
+        )
     return flags
 
 
 def _unconfirmed(fabric: str, missing: str) -> NcclFlag:
-    return NcclFlag(code="fabric_unconfirmed", message=(
-        f"the log {missing}, so nothing in it shows the run used the bid's {fabric}: it may have "
-        "been measured on another fabric; ask for the run again with NCCL_DEBUG=INFO"))
+    return NcclFlag(
+        code="fabric_unconfirmed",
+        message=(
+            f"the log {missing}, so nothing in it shows the run used the bid's {fabric}: it may "
+            "have "
+            "been measured on another fabric; ask for the run again with NCCL_DEBUG=INFO"
+        ),
+    )

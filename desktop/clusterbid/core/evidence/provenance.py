@@ -30,8 +30,10 @@ def grade_for(measured_by: str, artefact_sha256: str | None) -> EvidenceGrade:
 # benchmark's output is the run's own output: whoever holds it can re-read every line. A throughput
 # or scaling table (CSV, JSON) is a summary someone typed, one row per run: attaching it proves what
 # was typed, not what ran, so it is a claim whoever measured and whatever the file's format.
-TYPED_SUMMARY_NOTE = ("a typed summary (one row per run), not the run's own output: graded a claim; "
-                      "the run's log or per-step times make it a measurement")
+TYPED_SUMMARY_NOTE = (
+    "a typed summary (one row per run), not the run's own output: graded a claim; "
+    "the run's log or per-step times make it a measurement"
+)
 
 
 def typed_summary_grade(measured_by: str) -> EvidenceGrade:
@@ -47,11 +49,15 @@ def parse_measured_by(value: str, source: str, line: int | None, field: str = "m
     if text == "thirdparty":
         text = "third_party"
     if text not in MEASURERS:
-        raise EvidenceParseError(source, line, f"{field} must be one of {', '.join(MEASURERS)}, found {value[:40]!r}")
+        raise EvidenceParseError(
+            source, line, f"{field} must be one of {', '.join(MEASURERS)}, found {value[:40]!r}"
+        )
     return text
 
 
-def parse_measured_on(value: str, source: str, line: int | None, field: str = "measured_on") -> dt.date | None:
+def parse_measured_on(
+    value: str, source: str, line: int | None, field: str = "measured_on"
+) -> dt.date | None:
     """An ISO date (YYYY-MM-DD) or empty; a date in the future is refused as a typo."""
     text = value.strip()
     if not text:
@@ -59,7 +65,9 @@ def parse_measured_on(value: str, source: str, line: int | None, field: str = "m
     try:
         day = dt.date.fromisoformat(text)
     except ValueError:
-        raise EvidenceParseError(source, line, f"{field} must be a date as YYYY-MM-DD, found {text[:40]!r}") from None
+        raise EvidenceParseError(
+            source, line, f"{field} must be a date as YYYY-MM-DD, found {text[:40]!r}"
+        ) from None
     if day > dt.date.today():
         raise EvidenceParseError(source, line, f"{field} {day.isoformat()} is in the future")
     return day

@@ -5,22 +5,27 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from pathlib import Path
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Literal
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.nccl_columns import Skipped
 from clusterbid.core.evidence.nccl_evidence import sha256_hex, to_evidence
 from clusterbid.core.evidence.nccl_json import parse_nccl_tests_json
 from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTestsRun
-from clusterbid.core.evidence.nccl_columns import Skipped
 from clusterbid.core.evidence.nccl_text import NodeCount, read_nccl_tests_text
 from clusterbid.core.evidence.nccl_topology import topology_flags
 from clusterbid.core.evidence.provenance import MEASURERS, grade_for
 from clusterbid.core.evidence.scaling import HEADER as SCALING_HEADER
 from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
 from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.evidence.throughput_readers import (
+    ThroughputTable,
+    parse_throughput_csv,
+    parse_throughput_json,
+)
 from clusterbid.core.evidence.training_log import (
     TrainingLog,
     looks_like_training_log,
@@ -28,15 +33,19 @@ from clusterbid.core.evidence.training_log import (
     training_log_evidence,
 )
 from clusterbid.core.safe_read import open_regular
-from clusterbid.core.evidence.throughput_readers import (
-    ThroughputTable,
-    parse_throughput_csv,
-    parse_throughput_json,
-)
 
-EvidenceFormat = Literal["nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv", "training-log"]
-FORMATS: tuple[str, ...] = ("auto", "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv",
-                            "training-log")
+EvidenceFormat = Literal[
+    "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv", "training-log"
+]
+FORMATS: tuple[str, ...] = (
+    "auto",
+    "nccl-text",
+    "nccl-json",
+    "throughput-csv",
+    "throughput-json",
+    "scaling-csv",
+    "training-log",
+)
 # Evidence files are logs and small tables, matched to the real ones, and refused above it before
 # a byte is parsed: any file accepted is parsed in well under a second and 100 MB. An nccl-tests
 # log is tens of KB (tests/data/nccl-tests); with NCCL_DEBUG=INFO about 150 lines per GPU, some
@@ -91,8 +100,12 @@ def load_evidence_bytes(path: Path, source: str | None = None) -> bytes:
         with open_regular(path) as handle:  # devices and FIFOs refused before any read
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_EVIDENCE_BYTES:
-                raise EvidenceParseError(name, None, f"{size / 2**20:.0f} MiB is larger than {limit}; "
-                                         "attach the nccl-tests output of the run itself, not a collection")
+                raise EvidenceParseError(
+                    name,
+                    None,
+                    f"{size / 2**20:.0f} MiB is larger than {limit}; "
+                    "attach the nccl-tests output of the run itself, not a collection",
+                )
             data = handle.read(MAX_EVIDENCE_BYTES + 1)
     except OSError as exc:
         raise EvidenceParseError(name, None, f"cannot be read ({exc.strerror or exc})") from None
@@ -106,7 +119,9 @@ def _decode(data: bytes, source: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise EvidenceParseError(source, line, f"not UTF-8 text (byte {exc.start}): is this a binary file?") from None
+        raise EvidenceParseError(
+            source, line, f"not UTF-8 text (byte {exc.start}): is this a binary file?"
+        ) from None
 
 
 def _first_content_line(text: str) -> str:
@@ -123,7 +138,11 @@ def detect_format(text: str) -> EvidenceFormat:
     if head.startswith("{"):
         # nccl-tests -J files carry "results"; ours carry "rows". Checked on the raw text so a
         # broken JSON file still goes to the parser that can say where it breaks.
-        return "throughput-json" if '"rows"' in text[:100_000] and '"results"' not in text[:100_000] else "nccl-json"
+        return (
+            "throughput-json"
+            if '"rows"' in text[:100_000] and '"results"' not in text[:100_000]
+            else "nccl-json"
+        )
     first = _first_content_line(text)
     cells = tuple(cell.strip() for cell in first.split(","))
     if cells == SCALING_HEADER:
@@ -153,47 +172,80 @@ def read_evidence(
     scaling files, who measured is in the file, and a different `measured_by` is refused.
     """
     if fmt not in FORMATS:
-        raise EvidenceParseError(source, None, f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+        raise EvidenceParseError(
+            source, None, f"unknown format {fmt!r}; one of {', '.join(FORMATS)}"
+        )
     if measured_by is not None and measured_by not in MEASURERS:
-        raise EvidenceParseError(source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}")
+        raise EvidenceParseError(
+            source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}"
+        )
     if measured_on is not None and measured_on > dt.date.today():
-        raise EvidenceParseError(source, None, f"measured_on {measured_on.isoformat()} is in the future")
+        raise EvidenceParseError(
+            source, None, f"measured_on {measured_on.isoformat()} is in the future"
+        )
     if len(data) > MAX_EVIDENCE_BYTES:
-        raise EvidenceParseError(source, None, f"{len(data) / 2**20:.0f} MiB is larger than the "
-                                 f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file")
+        raise EvidenceParseError(
+            source,
+            None,
+            f"{len(data) / 2**20:.0f} MiB is larger than the "
+            f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file",
+        )
     text = _decode(data, source)
     chosen: EvidenceFormat = detect_format(text) if fmt == "auto" else fmt  # type: ignore[assignment]
     if chosen != "nccl-text" and len(data) > MAX_TABLE_BYTES:
-        raise EvidenceParseError(source, None, f"{len(data) / 2**20:.1f} MiB is larger than the "
-                                 f"{MAX_TABLE_BYTES // 2**20} MiB limit for a {chosen} file (real ones are a few KB): "
-                                 "attach the table of this measurement alone")
+        raise EvidenceParseError(
+            source,
+            None,
+            f"{len(data) / 2**20:.1f} MiB is larger than the "
+            f"{MAX_TABLE_BYTES // 2**20} MiB limit for a {chosen} file (real ones are a few KB): "
+            "attach the table of this measurement alone",
+        )
     sha = sha256_hex(data)
     name = artefact_name or source.replace("\\", "/").rsplit("/", 1)[-1][:255]
     if chosen in ("nccl-text", "nccl-json"):
         skipped: list[Skipped] = []
         if chosen == "nccl-text":
-            found, skipped = read_nccl_tests_text(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)
+            found, skipped = read_nccl_tests_text(
+                text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes
+            )
         else:
-            found = parse_nccl_tests_json(text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes)
+            found = parse_nccl_tests_json(
+                text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes
+            )
         runs = tuple(found)
         if fabric is not None:
             runs = tuple(_against_fabric(run, fabric) for run in runs)
-        reading = _nccl_reading(source, chosen, sha, name, runs, measured_by or "provider", measured_on, nodes)
+        reading = _nccl_reading(
+            source, chosen, sha, name, runs, measured_by or "provider", measured_on, nodes
+        )
         return replace(reading, notes=reading.notes + tuple(s.reason for s in skipped))
-    if chosen == "training-log":  # the run's own output: measured, by whoever ran it (default provider)
+    if (
+        chosen == "training-log"
+    ):  # the run's own output: measured, by whoever ran it (default provider)
         log = parse_training_log(text, source)
-        item = training_log_evidence(log, measured_by=measured_by or "provider", artefact_sha256=sha,
-                                     artefact_name=name, measured_on=measured_on)
+        item = training_log_evidence(
+            log,
+            measured_by=measured_by or "provider",
+            artefact_sha256=sha,
+            artefact_name=name,
+            measured_on=measured_on,
+        )
         return EvidenceReading(source, chosen, sha, training_log=log, evidence=(item,))
     if chosen == "scaling-csv":
         table = parse_scaling_csv(text, source)
         _same_measurer(source, table.setup.measured_by, measured_by)
         items = scaling_evidence(table, artefact_sha256=sha, artefact_name=name)
         return EvidenceReading(source, chosen, sha, scaling=table, evidence=tuple(items))
-    throughput = parse_throughput_csv(text, source) if chosen == "throughput-csv" else parse_throughput_json(text, source)
+    throughput = (
+        parse_throughput_csv(text, source)
+        if chosen == "throughput-csv"
+        else parse_throughput_json(text, source)
+    )
     for result in throughput.results:
         _same_measurer(source, result.row.measured_by, measured_by, result)
-    items = [throughput_evidence(r, artefact_sha256=sha, artefact_name=name) for r in throughput.results]
+    items = [
+        throughput_evidence(r, artefact_sha256=sha, artefact_name=name) for r in throughput.results
+    ]
     return EvidenceReading(source, chosen, sha, throughput=throughput, evidence=tuple(items))
 
 
@@ -219,39 +271,65 @@ def _against_fabric(run: NcclTestsRun, fabric: FabricClaim) -> NcclTestsRun:
     return run.model_copy(update={"flags": run.flags + tuple(extra)}) if extra else run
 
 
-def _same_measurer(source: str, in_file: str, given: str | None, result: ThroughputResult | None = None) -> None:
+def _same_measurer(
+    source: str, in_file: str, given: str | None, result: ThroughputResult | None = None
+) -> None:
     if given is not None and given != in_file:
         line = result.row.line if result is not None else None
-        raise EvidenceParseError(source, line, f"the file says measured_by {in_file}, but {given} was given: "
-                                 "correct the file (who measured is part of the evidence) or drop the option")
+        raise EvidenceParseError(
+            source,
+            line,
+            f"the file says measured_by {in_file}, but {given} was given: "
+            "correct the file (who measured is part of the evidence) or drop the option",
+        )
 
 
 def _not_scored(run: NcclTestsRun, nodes: NodeCount | None = None) -> str | None:
     """Why a run gives no busbw evidence, or None when it does."""
     if run.collective != "all_reduce":
-        return f"{run.collective or 'unknown collective'} is shown but not scored (the cost model uses all_reduce busbw)"
+        return (
+            f"{run.collective or 'unknown collective'} is shown but not scored (the cost model "
+            "uses all_reduce busbw)"
+        )
     if run.plateau is None:
         return "no busbw figure to score (no busbw above 0)"
     from_nodes = any(flag.code == "ranks_from_nodes" for flag in run.flags)  # scaled already
     if run.ranks is None and not from_nodes and (nodes is None or nodes.gpus_per_node is None):
-        return ("no busbw figure to score (rank count unknown: give the nodes it ran on, --nodes, "
-                "when attaching it to a bid, whose GPUs per node make the GPU count)")
+        return (
+            "no busbw figure to score (rank count unknown: give the nodes it ran on, --nodes, "
+            "when attaching it to a bid, whose GPUs per node make the GPU count)"
+        )
     return None
 
 
-def _scale_from_nodes(run: NcclTestsRun, nodes: NodeCount | None) -> tuple[NcclTestsRun, int | None]:
+def _scale_from_nodes(
+    run: NcclTestsRun, nodes: NodeCount | None
+) -> tuple[NcclTestsRun, int | None]:
     """A log without rank lines: its GPU count from the officer's node count, flagged as such."""
     if run.ranks is not None or nodes is None or nodes.gpus_per_node is None:
         return run, None
     gpus = nodes.nodes * nodes.gpus_per_node
-    flag = NcclFlag(code="ranks_from_nodes", message=(
-        f"GPU count {gpus} = {nodes.nodes} nodes ({nodes.basis}) x {nodes.gpus_per_node} GPUs per node "
-        "(the bid's): not read from the log, which lists no ranks"))
+    flag = NcclFlag(
+        code="ranks_from_nodes",
+        message=(
+            f"GPU count {gpus} = {nodes.nodes} nodes ({nodes.basis}) x {nodes.gpus_per_node} GPUs "
+            "per node "
+            "(the bid's): not read from the log, which lists no ranks"
+        ),
+    )
     return run.model_copy(update={"flags": run.flags + (flag,)}), gpus
 
 
-def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: tuple[NcclTestsRun, ...],
-                  measured_by: str, measured_on: dt.date | None, nodes: NodeCount | None = None) -> EvidenceReading:
+def _nccl_reading(
+    source: str,
+    fmt: EvidenceFormat,
+    sha: str,
+    name: str,
+    runs: tuple[NcclTestsRun, ...],
+    measured_by: str,
+    measured_on: dt.date | None,
+    nodes: NodeCount | None = None,
+) -> EvidenceReading:
     grade = grade_for(measured_by, sha)
     items, notes, kept = [], [], []
     for index, run in enumerate(runs, start=1):
@@ -261,10 +339,21 @@ def _nccl_reading(source: str, fmt: EvidenceFormat, sha: str, name: str, runs: t
             notes.append(f"{label}: {why_not}")
         else:
             run, gpus = _scale_from_nodes(run, nodes)
-            items.append(to_evidence(run, grade=grade, measured_by=measured_by, artefact_sha256=sha,
-                                     artefact_name=name, measured_on=measured_on, scale_gpus=gpus))
+            items.append(
+                to_evidence(
+                    run,
+                    grade=grade,
+                    measured_by=measured_by,
+                    artefact_sha256=sha,
+                    artefact_name=name,
+                    measured_on=measured_on,
+                    scale_gpus=gpus,
+                )
+            )
         kept.append(run)
-    return EvidenceReading(source, fmt, sha, nccl_runs=tuple(kept), evidence=tuple(items), notes=tuple(notes))
+    return EvidenceReading(
+        source, fmt, sha, nccl_runs=tuple(kept), evidence=tuple(items), notes=tuple(notes)
+    )
 
 
 def scored_runs(reading: EvidenceReading) -> list[NcclTestsRun]:
@@ -278,26 +367,43 @@ def select_run(reading: EvidenceReading, number: int) -> EvidenceReading:
     if not runs:
         raise EvidenceParseError(reading.source, None, "--run applies to nccl-tests logs only")
     if not 1 <= number <= len(runs):
-        raise EvidenceParseError(reading.source, None, f"run {number} asked for, the file holds {len(runs)} run(s)")
+        raise EvidenceParseError(
+            reading.source, None, f"run {number} asked for, the file holds {len(runs)} run(s)"
+        )
     # Evidence items follow the scorable runs in file order: find the chosen run's item, if any.
     scorable = [i for i, run in enumerate(runs) if _not_scored(run) is None]
     index = number - 1
     items = (reading.evidence[scorable.index(index)],) if index in scorable else ()
-    label = f"run {number}" + (f" (line {runs[index].first_line})" if runs[index].first_line else "")
+    label = f"run {number}" + (
+        f" (line {runs[index].first_line})" if runs[index].first_line else ""
+    )
     # The chosen run's own notes, and what the parser set aside (which concerns the whole file).
     notes = tuple(n for n in reading.notes if n.startswith(label + ":") or not n.startswith("run "))
-    return EvidenceReading(reading.source, reading.format, reading.sha256, nccl_runs=(runs[index],),
-                           evidence=items, notes=notes, first_run_number=number)
+    return EvidenceReading(
+        reading.source,
+        reading.format,
+        reading.sha256,
+        nccl_runs=(runs[index],),
+        evidence=items,
+        notes=notes,
+        first_run_number=number,
+    )
 
 
 def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
     """A plain JSON view for `clusterbid evidence parse --json` and scripts."""
-    out: dict[str, object] = {"source": reading.source, "format": reading.format, "sha256": reading.sha256}
+    out: dict[str, object] = {
+        "source": reading.source,
+        "format": reading.format,
+        "sha256": reading.sha256,
+    }
     if reading.nccl_runs:
         numbered = enumerate(reading.nccl_runs, start=reading.first_run_number)
         out["nccl_runs"] = [_run_json(index, run) for index, run in numbered]
     if reading.throughput is not None:
-        out["throughput_rows"] = [json.loads(result.model_dump_json()) for result in reading.throughput.results]
+        out["throughput_rows"] = [
+            json.loads(result.model_dump_json()) for result in reading.throughput.results
+        ]
     if reading.scaling is not None:
         table = reading.scaling
         out["scaling"] = {
@@ -308,8 +414,11 @@ def reading_to_json(reading: EvidenceReading) -> dict[str, object]:
         }  # fmt: skip
     if reading.training_log is not None:
         log = reading.training_log
-        out["training_log"] = {"arguments": {k: log.arguments[k] for k in sorted(log.arguments)},
-                               "step_times_s": list(log.step_times_s), "step_time_s": log.step_time_s}
+        out["training_log"] = {
+            "arguments": {k: log.arguments[k] for k in sorted(log.arguments)},
+            "step_times_s": list(log.step_times_s),
+            "step_time_s": log.step_time_s,
+        }
     out["flags"] = [flag.model_dump() for flag in reading.flags()]
     out["notes"] = list(reading.notes)
     out["evidence"] = [json.loads(item.model_dump_json()) for item in reading.evidence]
@@ -323,6 +432,10 @@ def _run_json(index: int, run: NcclTestsRun) -> dict[str, object]:
     for row in run.rows:
         point: dict[str, object] = {"bytes": row.size_bytes, "line": row.line}
         for name, half in (("out_of_place", row.out_of_place), ("in_place", row.in_place)):
-            point[name] = {"time_us": half.time_us, "algbw_gb_s": half.algbw_gb_s, "busbw_gb_s": half.busbw_gb_s}
+            point[name] = {
+                "time_us": half.time_us,
+                "algbw_gb_s": half.algbw_gb_s,
+                "busbw_gb_s": half.busbw_gb_s,
+            }
         curve.append(point)
     return {"run": index} | out | {"rows": len(run.rows), "curve": curve}

@@ -61,7 +61,9 @@ def fit_power_law(gpus: np.ndarray, tokens_per_second: np.ndarray) -> ScalingFit
     if n.shape != t.shape or n.ndim != 1:
         raise ValueError("gpus and tokens_per_second must be 1-D arrays of one length")
     if np.unique(n).size < 2 or np.any(n <= 0) or np.any(t <= 0) or not np.all(np.isfinite(t)):
-        raise ValueError("a scaling fit needs positive throughputs at two or more distinct GPU counts")
+        raise ValueError(
+            "a scaling fit needs positive throughputs at two or more distinct GPU counts"
+        )
     exponent, log_coefficient = np.polyfit(np.log(n), np.log(t), deg=1)
     fitted = np.exp(log_coefficient) * n**exponent
     rms = float(np.sqrt(np.mean((fitted / t - 1.0) ** 2)))
@@ -83,14 +85,21 @@ def extrapolate(fit: ScalingFit, job_gpus: int) -> Extrapolation:
     warnings = []
     if job_gpus > FAR_BEYOND_FACTOR * fit.largest_gpus:
         warnings.append(
-            f"the job's {job_gpus:,} GPUs are {job_gpus / fit.largest_gpus:.0f}x the largest measured size "
-            f"({fit.largest_gpus:,}): the fit has not seen the network tiers a job that large crosses; "
+            f"the job's {job_gpus:,} GPUs are {job_gpus / fit.largest_gpus:.0f}x the largest "
+            "measured size "
+            f"({fit.largest_gpus:,}): the fit has not seen the network tiers a job that large "
+            "crosses; "
             "ask for a measurement nearer the job size"
         )
     if fit.points == 2:
-        warnings.append("two sizes only: the fit passes through both exactly, so its residual says nothing")
+        warnings.append(
+            "two sizes only: the fit passes through both exactly, so its residual says nothing"
+        )
     elif fit.rms_relative_error > POOR_FIT_RMS:
-        warnings.append(f"the power law misses the measurements by {fit.rms_relative_error:.0%} RMS: do not trust the extrapolation")
+        warnings.append(
+            f"the power law misses the measurements by {fit.rms_relative_error:.0%} RMS: do not "
+            "trust the extrapolation"
+        )
     return Extrapolation(
         job_gpus=job_gpus, tokens_per_second=fit.tokens_per_second(job_gpus), efficiency=fit.efficiency(job_gpus),
         warning="; ".join(warnings) or None,

@@ -27,12 +27,22 @@ import re
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
-from clusterbid.core.evidence.serving_run import RunContext, ServingRun, positive_number as _number
-from clusterbid.core.evidence.serving_run_readers import LLMPERF_MARK, length_spread, llmperf_summary, other_format
+from clusterbid.core.evidence.serving_run import RunContext, ServingRun
+from clusterbid.core.evidence.serving_run import positive_number as _number
+from clusterbid.core.evidence.serving_run_readers import (
+    LLMPERF_MARK,
+    length_spread,
+    llmperf_summary,
+    other_format,
+)
 
 MAX_CHARS = 32 * 1024 * 1024  # vLLM result JSON carries per-request lists; a big run is a few MB
-FORMATS = ("vLLM or SGLang benchmark_serving result JSON (or JSON lines) or console summary, GenAI-Perf/AIPerf "
-           "profile JSON or CSV, LLMPerf summary JSON, trtllm-bench report, MLPerf Inference mlperf_log_summary.txt")
+FORMATS = (
+    "vLLM or SGLang benchmark_serving result JSON (or JSON lines) or console summary, "
+    "GenAI-Perf/AIPerf "
+    "profile JSON or CSV, LLMPerf summary JSON, trtllm-bench report, MLPerf Inference "
+    "mlperf_log_summary.txt"
+)
 
 
 def _vllm_json(data: dict, source: str) -> ServingRun:
@@ -43,8 +53,10 @@ def _vllm_json(data: dict, source: str) -> ServingRun:
         engine="SGLang" if backend.startswith("sglang") else "vLLM",
         output_tokens_per_s=_number(data.get("output_throughput"), "output_throughput", source),
         tpot_ms=_number(tpot, "mean_tpot_ms", source),
-        prompt_tokens=_number(data.get("total_input_tokens"), "total_input_tokens", source) / completed,
-        output_tokens=_number(data.get("total_output_tokens"), "total_output_tokens", source) / completed,
+        prompt_tokens=_number(data.get("total_input_tokens"), "total_input_tokens", source)
+        / completed,
+        output_tokens=_number(data.get("total_output_tokens"), "total_output_tokens", source)
+        / completed,
         ttft_ms=_number(data.get("mean_ttft_ms"), "mean_ttft_ms", source, required=False),
         tensor_parallel=None,
         context_cv=length_spread(data.get("input_lens"), data.get("output_lens")),
@@ -90,13 +102,20 @@ def _labelled(text: str, labels: dict[str, str], source: str) -> dict[str, tuple
 
 
 VLLM_TEXT = {
-    "throughput": "Output token throughput (tok/s)", "tpot": "Mean TPOT (ms)", "ttft": "Mean TTFT (ms)",
-    "input": "Total input tokens", "output": "Total generated tokens", "requests": "Successful requests",
+    "throughput": "Output token throughput (tok/s)",
+    "tpot": "Mean TPOT (ms)",
+    "ttft": "Mean TTFT (ms)",
+    "input": "Total input tokens",
+    "output": "Total generated tokens",
+    "requests": "Successful requests",
 }
 TRTLLM_TEXT = {
-    "throughput": "Total Output Throughput (tokens/sec)", "tpot": "Average time-per-output-token [TPOT] (ms)",
-    "ttft": "Average time-to-first-token [TTFT] (ms)", "input": "Average Input Length (tokens)",
-    "output": "Average Output Length (tokens)", "tp": "TP Size",
+    "throughput": "Total Output Throughput (tokens/sec)",
+    "tpot": "Average time-per-output-token [TPOT] (ms)",
+    "ttft": "Average time-to-first-token [TTFT] (ms)",
+    "input": "Average Input Length (tokens)",
+    "output": "Average Output Length (tokens)",
+    "tp": "TP Size",
 }
 
 
@@ -104,7 +123,11 @@ def _from_text(text: str, source: str) -> ServingRun:
     if "Total Output Throughput (tokens/sec)" in text:
         engine, labels, needed = "TensorRT-LLM", TRTLLM_TEXT, ("throughput", "tpot")
     elif "Output token throughput (tok/s)" in text:
-        engine, labels, needed = "vLLM", VLLM_TEXT, ("throughput", "tpot", "input", "output", "requests")
+        engine, labels, needed = (
+            "vLLM",
+            VLLM_TEXT,
+            ("throughput", "tpot", "input", "output", "requests"),
+        )
     else:
         raise EvidenceParseError(
             source, None, f"not a serving benchmark this version reads; expected one of: {FORMATS}"
@@ -120,7 +143,9 @@ def _from_text(text: str, source: str) -> ServingRun:
         output_tokens_per_s=figure["throughput"],
         tpot_ms=figure["tpot"],
         prompt_tokens=figure["input"] / figure["requests"] if per_request else figure.get("input"),
-        output_tokens=figure["output"] / figure["requests"] if per_request else figure.get("output"),
+        output_tokens=figure["output"] / figure["requests"]
+        if per_request
+        else figure.get("output"),
         ttft_ms=figure.get("ttft"),
         tensor_parallel=int(figure["tp"]) if "tp" in figure else None,
     )
@@ -130,7 +155,9 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
     """One run from any supported format; raises EvidenceParseError (never anything else)."""
     if len(text) > MAX_CHARS:
         raise EvidenceParseError(
-            source, None, f"file is {len(text):,} characters (limit {MAX_CHARS:,}): not one benchmark run"
+            source,
+            None,
+            f"file is {len(text):,} characters (limit {MAX_CHARS:,}): not one benchmark run",
         )
     stripped = text.lstrip("\ufeff").strip()
     other = other_format(stripped, source)
@@ -143,9 +170,15 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
         try:
             data = json.loads(stripped)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise EvidenceParseError(source, getattr(exc, "lineno", None), f"not valid JSON ({exc})") from None
-        except ValueError as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
-            raise EvidenceParseError(source, None, f"holds a number that is too long ({str(exc).split(';')[0]})") from None
+            raise EvidenceParseError(
+                source, getattr(exc, "lineno", None), f"not valid JSON ({exc})"
+            ) from None
+        except (
+            ValueError
+        ) as exc:  # an integer of more than 4,300 digits (Python's int_max_str_digits)
+            raise EvidenceParseError(
+                source, None, f"holds a number that is too long ({str(exc).split(';')[0]})"
+            ) from None
         if "output_throughput" in data:
             return _vllm_json(data, source)
         if "output_token_throughput" in data:
@@ -153,60 +186,97 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
         if LLMPERF_MARK in data:
             return llmperf_summary(data, source)
         raise EvidenceParseError(
-            source, None, "a JSON file without output_throughput (vLLM), output_token_throughput "
+            source,
+            None,
+            "a JSON file without output_throughput (vLLM), output_token_throughput "
             f"(GenAI-Perf/AIPerf) or {LLMPERF_MARK} (LLMPerf); expected one of: {FORMATS}",
         )
     return _from_text(stripped, source)
 
 
-def _replica_figures(run: ServingRun, scale_gpus: int, context: RunContext, name: str) -> tuple[float, int]:
+def _replica_figures(
+    run: ServingRun, scale_gpus: int, context: RunContext, name: str
+) -> tuple[float, int]:
     """(one replica's output tokens/s, the sequences it ran at once): Little's law where the run
     gives a time per output token, else the batch the officer read in the run's config."""
     tokens = run.output_tokens_per_s
     if run.whole_system:
         system = context.system_gpus
         if system is None or system % scale_gpus:
-            raise EvidenceParseError(name, None, f"{run.engine} states the tokens/s of the whole system: give the "
-                                     f"GPUs it ran on (--system-gpus), a multiple of the {scale_gpus} of one replica")
+            raise EvidenceParseError(
+                name,
+                None,
+                f"{run.engine} states the tokens/s of the whole system: give the "
+                f"GPUs it ran on (--system-gpus), a multiple of the {scale_gpus} of one replica",
+            )
         tokens = tokens * scale_gpus / system
     if context.batch is not None:
         return tokens, context.batch
     if run.tpot_ms is None:
-        raise EvidenceParseError(name, None, f"{run.engine} states no time per output token, so the batch cannot be "
-                                 "worked out: give the sequences one replica ran at once (--batch), from the run's config")
+        raise EvidenceParseError(
+            name,
+            None,
+            f"{run.engine} states no time per output token, so the batch cannot be "
+            "worked out: give the sequences one replica ran at once (--batch), from the run's "
+            "config",
+        )
     return tokens, run.concurrent_sequences
 
 
 def serving_evidence(
-    run: ServingRun, scale_gpus: int, measured_by: str, artefact_name: str, artefact: bytes,
+    run: ServingRun,
+    scale_gpus: int,
+    measured_by: str,
+    artefact_name: str,
+    artefact: bytes,
     context: RunContext | None = None,
 ) -> Evidence:
     """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it;
     the run's shape (lengths, precision, parallelism, engine, latency) travels with it."""
     context = context or RunContext()
     if run.tensor_parallel is not None and run.tensor_parallel != scale_gpus:
-        raise EvidenceParseError(artefact_name, None, f"the report says TP Size {run.tensor_parallel}, but the run was "
-                                                      f"given as {scale_gpus} GPUs: give the GPUs of one replica")
+        raise EvidenceParseError(
+            artefact_name,
+            None,
+            f"the report says TP Size {run.tensor_parallel}, but the run was "
+            f"given as {scale_gpus} GPUs: give the GPUs of one replica",
+        )
     if measured_by not in ("buyer", "third_party", "provider"):
         raise EvidenceParseError(
-            artefact_name, None, f"measured_by must be buyer, third_party or provider, not {measured_by[:40]!r}"
+            artefact_name,
+            None,
+            f"measured_by must be buyer, third_party or provider, not {measured_by[:40]!r}",
         )
     if not 1 <= scale_gpus <= 1_000_000:
         raise EvidenceParseError(
             artefact_name, None, f"the GPUs of one replica must be 1 to 1,000,000, not {scale_gpus}"
         )
-    grade = EvidenceGrade.MEASURED_PROVIDER if measured_by == "provider" else EvidenceGrade.MEASURED_INDEPENDENT
+    grade = (
+        EvidenceGrade.MEASURED_PROVIDER
+        if measured_by == "provider"
+        else EvidenceGrade.MEASURED_INDEPENDENT
+    )
     tokens_per_s, batch = _replica_figures(run, scale_gpus, context, artefact_name)
     stages = context.pipeline_parallel or 1
     if scale_gpus % stages:
-        raise EvidenceParseError(artefact_name, None, f"{scale_gpus} GPUs per replica do not split into "
-                                 f"{stages} pipeline stages: give the replica's GPUs (TP x PP)")
+        raise EvidenceParseError(
+            artefact_name,
+            None,
+            f"{scale_gpus} GPUs per replica do not split into "
+            f"{stages} pipeline stages: give the replica's GPUs (TP x PP)",
+        )
     prompt = run.prompt_tokens or context.prompt_tokens
     lengths = ""
     if prompt and run.output_tokens:
-        lengths = f", {prompt:,.0f}-token prompts and {run.output_tokens:,.0f}-token outputs on average"
+        lengths = (
+            f", {prompt:,.0f}-token prompts and {run.output_tokens:,.0f}-token outputs on average"
+        )
     latency = f" at {run.tpot_ms:.1f} ms per output token" if run.tpot_ms else ""
-    how = "by Little's law (tokens/s x TPOT)" if context.batch is None else "as given from the run's config"
+    how = (
+        "by Little's law (tokens/s x TPOT)"
+        if context.batch is None
+        else "as given from the run's config"
+    )
     try:
         return Evidence(
             kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
@@ -214,28 +284,53 @@ def serving_evidence(
                 f"{run.engine} benchmark ({artefact_name}): {tokens_per_s:,.0f} output tokens/s on "
                 f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
             )[:2000],
-            scale_gpus=scale_gpus, value=tokens_per_s, unit="tokens/s", grade=grade,
-            batch_size=min(batch, 65_536), measured_by=measured_by, artefact_name=artefact_name[:255],
+            scale_gpus=scale_gpus,
+            value=tokens_per_s,
+            unit="tokens/s",
+            grade=grade,
+            batch_size=min(batch, 65_536),
+            measured_by=measured_by,
+            artefact_name=artefact_name[:255],
             artefact_sha256=hashlib.sha256(artefact).hexdigest(),
-            gpu_model=context.gpu_model, precision=context.precision, tensor_parallel=scale_gpus // stages,
-            pipeline_parallel=context.pipeline_parallel, expert_parallel=context.expert_parallel,
-            kv_cache_precision=context.kv_cache_precision, prompt_tokens=prompt,
-            output_tokens=run.output_tokens, context_cv=run.context_cv, engine=run.engine[:64],
-            engine_version=(run.engine_version or context.engine_version), tpot_ms=run.tpot_ms, ttft_ms=run.ttft_ms,
+            gpu_model=context.gpu_model,
+            precision=context.precision,
+            tensor_parallel=scale_gpus // stages,
+            pipeline_parallel=context.pipeline_parallel,
+            expert_parallel=context.expert_parallel,
+            kv_cache_precision=context.kv_cache_precision,
+            prompt_tokens=prompt,
+            output_tokens=run.output_tokens,
+            context_cv=run.context_cv,
+            engine=run.engine[:64],
+            engine_version=(run.engine_version or context.engine_version),
+            tpot_ms=run.tpot_ms,
+            ttft_ms=run.ttft_ms,
         )
     except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
         raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
 
 
-def run_findings(run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_target_ms: float) -> list[str]:
+def run_findings(
+    run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_target_ms: float
+) -> list[str]:
     """Where the run differs from the service being bought, in words."""
     notes = []
-    pairs = (("prompts", run.prompt_tokens, prompt_tokens), ("outputs", run.output_tokens, output_tokens))
+    pairs = (
+        ("prompts", run.prompt_tokens, prompt_tokens),
+        ("outputs", run.output_tokens, output_tokens),
+    )
     for name, measured, wanted in pairs:
         if measured is not None and not 0.75 <= measured / wanted <= 4 / 3:
-            notes.append(f"the run's {name} average {measured:,.0f} tokens against the service's {wanted:,}: "
-                         "the KV cache read per step differs, so the fitted efficiency carries over only roughly")
+            notes.append(
+                f"the run's {name} average {measured:,.0f} tokens against the service's "
+                f"{wanted:,}: "
+                "the KV cache read per step differs, so the fitted efficiency carries over only "
+                "roughly"
+            )
     if run.tpot_ms is not None and run.tpot_ms > tpot_target_ms:
-        notes.append(f"the run reached {run.tpot_ms:.1f} ms per output token, above the {tpot_target_ms:g} ms target: "
-                     "at the target the replica runs a smaller batch and fewer tokens/s")
+        notes.append(
+            f"the run reached {run.tpot_ms:.1f} ms per output token, above the {tpot_target_ms:g} "
+            "ms target: "
+            "at the target the replica runs a smaller batch and fewer tokens/s"
+        )
     return notes

@@ -31,16 +31,24 @@ class ServingRun:
         return max(1, round(self.output_tokens_per_s * (self.tpot_ms or 0.0) / 1000.0))
 
 
-def positive_number(value: object, what: str, source: str, line: int | None = None, required: bool = True) -> float | None:
+def positive_number(
+    value: object, what: str, source: str, line: int | None = None, required: bool = True
+) -> float | None:
     if value is None and not required:
         return None
     # A number too large for a float (a 400-digit integer) is refused like any other bad figure.
     try:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+        number = (
+            float(value)
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+            else math.nan
+        )
     except OverflowError:
         number = math.inf
     if not math.isfinite(number) or number <= 0:
-        shown = f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
+        shown = (
+            f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
+        )
         raise EvidenceParseError(source, line, f"{what} must be a positive number, found {shown}")
     return number
 

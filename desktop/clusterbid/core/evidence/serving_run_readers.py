@@ -41,9 +41,15 @@ def length_spread(input_lens: object, output_lens: object) -> float | None:
     spread the serving model sizes the KV cache with; None when the file lists no lengths."""
     if not isinstance(input_lens, list) or not isinstance(output_lens, list):
         return None
-    pairs = [(i, o) for i, o in zip(input_lens, output_lens)
-             if isinstance(i, (int, float)) and isinstance(o, (int, float)) and not isinstance(i, bool)
-             and i >= 0 and o >= 0]
+    pairs = [
+        (i, o)
+        for i, o in zip(input_lens, output_lens)
+        if isinstance(i, (int, float))
+        and isinstance(o, (int, float))
+        and not isinstance(i, bool)
+        and i >= 0
+        and o >= 0
+    ]
     if len(pairs) < 2:
         return None
     contexts = [i + o / 2.0 for i, o in pairs]
@@ -54,30 +60,45 @@ def length_spread(input_lens: object, output_lens: object) -> float | None:
 def _mlperf_summary(text: str, source: str) -> ServingRun:
     found: dict[str, tuple[str, int]] = {}
     for lineno, line in enumerate(text.splitlines(), start=1):
-        match = re.match(r"\s*(Scenario|Tokens per second|Samples per second|Result is)\s*:\s*(\S+)", line)
+        match = re.match(
+            r"\s*(Scenario|Tokens per second|Samples per second|Result is)\s*:\s*(\S+)", line
+        )
         if match and match.group(1) not in found:
             found[match.group(1)] = (match.group(2), lineno)
     if "Tokens per second" not in found:
-        raise EvidenceParseError(source, None, "MLPerf summary without 'Tokens per second:': not an LLM result")
+        raise EvidenceParseError(
+            source, None, "MLPerf summary without 'Tokens per second:': not an LLM result"
+        )
     if found.get("Result is", ("VALID",))[0] != "VALID":
         value, lineno = found["Result is"]
-        raise EvidenceParseError(source, lineno, f"the MLPerf run is {value}, not VALID: a result MLPerf rejects "
-                                 "is not evidence")
+        raise EvidenceParseError(
+            source,
+            lineno,
+            f"the MLPerf run is {value}, not VALID: a result MLPerf rejects is not evidence",
+        )
 
     def figure(label: str) -> float:
         value, lineno = found[label]
         try:
             number = float(value)
         except ValueError:
-            raise EvidenceParseError(source, lineno, f"{label}: expected a number, found {value[:40]!r}") from None
+            raise EvidenceParseError(
+                source, lineno, f"{label}: expected a number, found {value[:40]!r}"
+            ) from None
         return cast(float, positive_number(number, label, source, lineno))
 
     tokens = figure("Tokens per second")
     per_request = tokens / figure("Samples per second") if "Samples per second" in found else None
     scenario = found.get("Scenario", ("",))[0]
     return ServingRun(
-        engine=f"MLPerf Inference {scenario}".strip(), output_tokens_per_s=tokens, tpot_ms=None,
-        prompt_tokens=None, output_tokens=per_request, ttft_ms=None, tensor_parallel=None, whole_system=True,
+        engine=f"MLPerf Inference {scenario}".strip(),
+        output_tokens_per_s=tokens,
+        tpot_ms=None,
+        prompt_tokens=None,
+        output_tokens=per_request,
+        ttft_ms=None,
+        tensor_parallel=None,
+        whole_system=True,
     )
 
 
@@ -91,7 +112,9 @@ def _genai_perf_csv(text: str, source: str) -> ServingRun:
         try:
             value = float(row[1].replace(",", ""))
         except ValueError:
-            raise EvidenceParseError(source, lineno, f"{row[0][:60]}: expected a number, found {row[1][:40]!r}") from None
+            raise EvidenceParseError(
+                source, lineno, f"{row[0][:60]}: expected a number, found {row[1][:40]!r}"
+            ) from None
         figures[label] = cast(float, positive_number(value, row[0][:60], source, lineno))
 
     def first(*prefixes: str, required: bool = True) -> float | None:
@@ -99,7 +122,9 @@ def _genai_perf_csv(text: str, source: str) -> ServingRun:
             if label.startswith(prefixes):
                 return value
         if required:
-            raise EvidenceParseError(source, None, f"GenAI-Perf CSV lacks a row starting {prefixes[0]!r}")
+            raise EvidenceParseError(
+                source, None, f"GenAI-Perf CSV lacks a row starting {prefixes[0]!r}"
+            )
         return None
 
     return ServingRun(
@@ -129,27 +154,43 @@ LLMPERF_MARK = "results_mean_output_throughput_token_per_s"
 def _optional(data: dict[str, object], key: str) -> float | None:
     """A figure the summary may leave out or write as NaN (pandas' stddev of one request)."""
     value = data.get(key)
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value) or value < 0:
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or not math.isfinite(value)
+        or value < 0
+    ):
         return None
     return float(value)
 
 
 def llmperf_summary(data: dict[str, object], source: str) -> ServingRun:
     """An LLMPerf summary JSON (see the module's notes for the fields read)."""
+
     def need(key: str) -> float:
         return cast(float, positive_number(data.get(key), key, source))
 
     need("results_num_completed_requests")  # a run where nothing completed measured nothing
     output = need("results_number_output_tokens_mean")
     if output <= 1:
-        raise EvidenceParseError(source, None, "results_number_output_tokens_mean is 1 or less: a time per output "
-                                 "token needs requests of two tokens or more")
+        raise EvidenceParseError(
+            source,
+            None,
+            "results_number_output_tokens_mean is 1 or less: a time per output "
+            "token needs requests of two tokens or more",
+        )
     ttft = need("results_ttft_s_mean")
     decode = need("results_end_to_end_latency_s_mean") - ttft
     if decode <= 0:
-        raise EvidenceParseError(source, None, "results_end_to_end_latency_s_mean is not above results_ttft_s_mean: "
-                                 "the requests spent no time decoding")
-    prompt = _optional(data, "results_number_input_tokens_mean") or _optional(data, "mean_input_tokens")
+        raise EvidenceParseError(
+            source,
+            None,
+            "results_end_to_end_latency_s_mean is not above results_ttft_s_mean: "
+            "the requests spent no time decoding",
+        )
+    prompt = _optional(data, "results_number_input_tokens_mean") or _optional(
+        data, "mean_input_tokens"
+    )
     spread_in = _optional(data, "results_number_input_tokens_stddev")
     spread_out = _optional(data, "results_number_output_tokens_stddev")
     cv = None
@@ -157,6 +198,12 @@ def llmperf_summary(data: dict[str, object], source: str) -> ServingRun:
         # Prompt and output lengths drawn independently (LLMPerf samples each from its own normal).
         cv = min(math.hypot(spread_in, spread_out / 2.0) / (prompt + output / 2.0), 10.0)
     return ServingRun(
-        engine="LLMPerf", output_tokens_per_s=need(LLMPERF_MARK), tpot_ms=decode / (output - 1) * 1000.0,
-        prompt_tokens=prompt, output_tokens=output, ttft_ms=ttft * 1000.0, tensor_parallel=None, context_cv=cv,
+        engine="LLMPerf",
+        output_tokens_per_s=need(LLMPERF_MARK),
+        tpot_ms=decode / (output - 1) * 1000.0,
+        prompt_tokens=prompt,
+        output_tokens=output,
+        ttft_ms=ttft * 1000.0,
+        tensor_parallel=None,
+        context_cv=cv,
     )

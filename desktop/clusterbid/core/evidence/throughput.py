@@ -29,8 +29,11 @@ MfuDenominator = Literal["dense_peak", "sparse_peak", "unstated"]
 # Which FLOPs a stated MFU counts (issue 36): 6N only, the model's with attention, or the
 # hardware's (recomputed forward passes included, so "HFU"). Unstated is flagged and left open.
 FlopsBasis = Literal["6n", "model", "hardware", "unstated"]
-BASIS_WORDS = {"6n": "6 x parameters per token", "model": "model FLOPs with attention",
-               "hardware": "hardware FLOPs, recomputation included"}
+BASIS_WORDS = {
+    "6n": "6 x parameters per token",
+    "model": "model FLOPs with attention",
+    "hardware": "hardware FLOPs, recomputation included",
+}
 
 
 class ThroughputRow(FrozenModel):
@@ -38,7 +41,9 @@ class ThroughputRow(FrozenModel):
 
     line: int | None = Field(None, ge=1, description="1-based line in a CSV file")
     model: str = Field(min_length=1, max_length=200)
-    active_params_b: float = Field(gt=0, le=100_000, description="Active parameters per token, billions")
+    active_params_b: float = Field(
+        gt=0, le=100_000, description="Active parameters per token, billions"
+    )
     precision: Literal["bf16", "fp8"]
     sequence_length: int = Field(ge=1, le=10_000_000)
     tp: int = Field(ge=1, le=1024)
@@ -51,7 +56,9 @@ class ThroughputRow(FrozenModel):
     mfu: float | None = Field(None, gt=0, le=1, description="As stated by whoever measured it")
     global_batch_tokens: int | None = Field(None, ge=1)
     mfu_denominator: MfuDenominator | None = None
-    mfu_flops_basis: FlopsBasis | None = Field(None, description="Which FLOPs the stated mfu counts")
+    mfu_flops_basis: FlopsBasis | None = Field(
+        None, description="Which FLOPs the stated mfu counts"
+    )
     gpu_model: str = Field(min_length=1, max_length=64, description="Catalog id, e.g. H100-SXM")
     measured_by: Literal["buyer", "third_party", "provider"]
     measured_on: dt.date | None = None
@@ -61,9 +68,13 @@ class ThroughputResult(FrozenModel):
     """A row with the MFU the cost model will use and what the buyer should worry about."""
 
     row: ThroughputRow
-    tokens_per_second: float | None = Field(description="From the tokens/s column, or global batch / step time")
+    tokens_per_second: float | None = Field(
+        description="From the tokens/s column, or global batch / step time"
+    )
     dense_peak_tflops: float
-    mfu: float = Field(gt=0, le=1, description="Fraction of the dense peak, recomputed where possible")
+    mfu: float = Field(
+        gt=0, le=1, description="Fraction of the dense peak, recomputed where possible"
+    )
     mfu_method: str
     flags: tuple[NcclFlag, ...] = ()
 
@@ -71,7 +82,9 @@ class ThroughputResult(FrozenModel):
         return tuple(flag.code for flag in self.flags)
 
 
-def mfu_from_tokens(active_params_b: float, tokens_per_second: float, gpus: int, dense_peak_tflops: float) -> float:
+def mfu_from_tokens(
+    active_params_b: float, tokens_per_second: float, gpus: int, dense_peak_tflops: float
+) -> float:
     """6 x active parameters x tokens/s over the job's dense peak: the cost model's own FLOP count."""
     return 6.0 * active_params_b * 1e9 * tokens_per_second / (gpus * dense_peak_tflops * 1e12)
 
@@ -83,7 +96,11 @@ def build_row(cells: dict[str, object], source: str, line: int | None, where: st
     except ValidationError as exc:
         error = exc.errors()[0]
         field = ".".join(str(part) for part in error["loc"]) or "row"
-        found = f", found {str(error['input'])[:40]!r}" if error["type"] != "missing" and error["loc"] else ""
+        found = (
+            f", found {str(error['input'])[:40]!r}"
+            if error["type"] != "missing" and error["loc"]
+            else ""
+        )
         raise EvidenceParseError(source, line, f"{where}{field}: {error['msg']}{found}") from None
 
 
@@ -94,22 +111,38 @@ def _dense_peak(row: ThroughputRow, source: str, where: str) -> float:
         raise EvidenceParseError(source, row.line, f"{where}gpu_model: {exc}") from None
     peak = gpu.dense_tflops(row.precision)
     if peak is None:
-        raise EvidenceParseError(source, row.line, f"{where}precision: {gpu.id} has no {row.precision} tensor cores")
+        raise EvidenceParseError(
+            source, row.line, f"{where}precision: {gpu.id} has no {row.precision} tensor cores"
+        )
     return peak
 
 
-def _tokens_per_second(row: ThroughputRow, source: str, where: str, flags: list[NcclFlag]) -> float | None:
+def _tokens_per_second(
+    row: ThroughputRow, source: str, where: str, flags: list[NcclFlag]
+) -> float | None:
     from_step = None
     if row.step_time_s is not None:
         if row.global_batch_tokens is None:
-            raise EvidenceParseError(source, row.line, f"{where}step_time_s needs global_batch_tokens "
-                                     "(tokens per optimizer step) to become a throughput")
+            raise EvidenceParseError(
+                source,
+                row.line,
+                f"{where}step_time_s needs global_batch_tokens "
+                "(tokens per optimizer step) to become a throughput",
+            )
         from_step = row.global_batch_tokens / row.step_time_s
     if row.tokens_per_second is not None and from_step is not None:
         if abs(from_step / row.tokens_per_second - 1) > AGREEMENT_TOLERANCE:
-            flags.append(NcclFlag(code="throughput_mismatch", message=(
-                f"tokens_per_second {row.tokens_per_second:g} disagrees with global_batch_tokens / step_time_s "
-                f"= {from_step:g}: they describe different runs; the tokens_per_second column is used")))
+            flags.append(
+                NcclFlag(
+                    code="throughput_mismatch",
+                    message=(
+                        f"tokens_per_second {row.tokens_per_second:g} disagrees with "
+                        "global_batch_tokens / step_time_s "
+                        f"= {from_step:g}: they describe different runs; the tokens_per_second "
+                        "column is used"
+                    ),
+                )
+            )
         return row.tokens_per_second
     return row.tokens_per_second if row.tokens_per_second is not None else from_step
 
@@ -118,16 +151,25 @@ def evaluate_row(row: ThroughputRow, source: str, where: str = "") -> Throughput
     """MFU against the catalog's dense peak, with the flags cost-model.md asks for."""
     flags: list[NcclFlag] = []
     if row.tokens_per_second is None and row.step_time_s is None and row.mfu is None:
-        raise EvidenceParseError(source, row.line, f"{where}give one of tokens_per_second, step_time_s "
-                                 "(with global_batch_tokens) or mfu")
+        raise EvidenceParseError(
+            source,
+            row.line,
+            f"{where}give one of tokens_per_second, step_time_s (with global_batch_tokens) or mfu",
+        )
     if row.mfu is not None and row.mfu_denominator is None:
-        raise EvidenceParseError(source, row.line, f"{where}mfu_denominator is required with mfu: "
-                                 "dense_peak, sparse_peak or unstated")
+        raise EvidenceParseError(
+            source,
+            row.line,
+            f"{where}mfu_denominator is required with mfu: dense_peak, sparse_peak or unstated",
+        )
     peak = _dense_peak(row, source, where)
     tokens = _tokens_per_second(row, source, where, flags)
     if tokens is not None:
         mfu = mfu_from_tokens(row.active_params_b, tokens, row.gpus, peak)
-        method = f"6 x {row.active_params_b:g}e9 active params x {tokens:,.0f} tokens/s / ({row.gpus} x {peak:g} TFLOP/s dense)"
+        method = (
+            f"6 x {row.active_params_b:g}e9 active params x {tokens:,.0f} tokens/s / ({row.gpus} x "
+            f"{peak:g} TFLOP/s dense)"
+        )
         if row.mfu is not None:
             _check_stated_mfu(row, mfu, flags)
     else:
@@ -135,53 +177,119 @@ def evaluate_row(row: ThroughputRow, source: str, where: str = "") -> Throughput
         mfu, method = _mfu_as_stated(row, peak, flags)
         _check_stated_basis(row, flags)
     if row.tp * row.pp * row.cp * row.dp != row.gpus:
-        flags.append(NcclFlag(code="parallelism_mismatch", message=(
-            f"tp x pp x cp x dp = {row.tp} x {row.pp} x {row.cp} x {row.dp} = {row.tp * row.pp * row.cp * row.dp}, "
-            f"not the {row.gpus} GPUs stated: the run used a different layout or GPU count")))
+        flags.append(
+            NcclFlag(
+                code="parallelism_mismatch",
+                message=(
+                    f"tp x pp x cp x dp = {row.tp} x {row.pp} x {row.cp} x {row.dp} = "
+                    f"{row.tp * row.pp * row.cp * row.dp}, "
+                    f"not the {row.gpus} GPUs stated: the run used a different layout or GPU count"
+                ),
+            )
+        )
     if mfu > 1:
-        raise EvidenceParseError(source, row.line, (
-            f"{where}MFU works out at {mfu:.0%} of the dense peak, which is impossible: check that "
-            "active_params_b is in billions and tokens_per_second is for the whole job, not per GPU"))
+        raise EvidenceParseError(
+            source,
+            row.line,
+            (
+                f"{where}MFU works out at {mfu:.0%} of the dense peak, which is impossible: check "
+                "that "
+                "active_params_b is in billions and tokens_per_second is for the whole job, not "
+                "per GPU"
+            ),
+        )
     if not mfu >= MIN_PLAUSIBLE_MFU:
-        raise EvidenceParseError(source, row.line, (
-            f"{where}MFU works out at {mfu:.2g} of the dense peak, far too low for a training run: check "
-            "that active_params_b is in billions and tokens_per_second is per second"))
+        raise EvidenceParseError(
+            source,
+            row.line,
+            (
+                f"{where}MFU works out at {mfu:.2g} of the dense peak, far too low for a training "
+                "run: check "
+                "that active_params_b is in billions and tokens_per_second is per second"
+            ),
+        )
     if mfu > IMPLAUSIBLE_MFU:
-        flags.append(NcclFlag(code="mfu_implausible", message=(
-            f"MFU {mfu:.1%} of dense peak is above {IMPLAUSIBLE_MFU:.0%}, beyond any published LLM training run: "
-            "ask for the training log")))
-    return ThroughputResult(row=row, tokens_per_second=tokens, dense_peak_tflops=peak, mfu=mfu,
-                            mfu_method=method, flags=tuple(flags))
+        flags.append(
+            NcclFlag(
+                code="mfu_implausible",
+                message=(
+                    f"MFU {mfu:.1%} of dense peak is above {IMPLAUSIBLE_MFU:.0%}, beyond any "
+                    "published LLM training run: "
+                    "ask for the training log"
+                ),
+            )
+        )
+    return ThroughputResult(
+        row=row,
+        tokens_per_second=tokens,
+        dense_peak_tflops=peak,
+        mfu=mfu,
+        mfu_method=method,
+        flags=tuple(flags),
+    )
 
 
 def _check_stated_mfu(row: ThroughputRow, computed: float, flags: list[NcclFlag]) -> None:
     stated = row.mfu or 0.0
     if row.mfu_denominator == "sparse_peak":
-        flags.append(NcclFlag(code="mfu_sparse_denominator", message=(
-            f"the stated MFU {stated:.1%} is against a sparse (2:4) peak; recomputed from tokens/s against "
-            f"the dense peak: {computed:.1%}")))
+        flags.append(
+            NcclFlag(
+                code="mfu_sparse_denominator",
+                message=(
+                    f"the stated MFU {stated:.1%} is against a sparse (2:4) peak; recomputed from "
+                    "tokens/s against "
+                    f"the dense peak: {computed:.1%}"
+                ),
+            )
+        )
         return
     if row.mfu_denominator == "unstated":
-        flags.append(NcclFlag(code="mfu_denominator_unstated", message=(
-            f"the stated MFU {stated:.1%} does not say which peak it divides by; recomputed from tokens/s "
-            f"against the dense peak: {computed:.1%}")))
+        flags.append(
+            NcclFlag(
+                code="mfu_denominator_unstated",
+                message=(
+                    f"the stated MFU {stated:.1%} does not say which peak it divides by; "
+                    "recomputed from tokens/s "
+                    f"against the dense peak: {computed:.1%}"
+                ),
+            )
+        )
     if row.mfu_flops_basis in ("model", "hardware"):
         return  # another count than 6N: not comparable without the architecture; 6N is used
     if abs(stated / computed - 1) > AGREEMENT_TOLERANCE:
-        hint = " (about half: a sparse-peak denominator?)" if abs(stated / computed - 0.5) <= AGREEMENT_TOLERANCE else ""
-        flags.append(NcclFlag(code="mfu_mismatch", message=(
-            f"the stated MFU {stated:.1%} disagrees with 6 x params x tokens/s over the dense peak, "
-            f"{computed:.1%}{hint}; the recomputed figure is used")))
+        hint = (
+            " (about half: a sparse-peak denominator?)"
+            if abs(stated / computed - 0.5) <= AGREEMENT_TOLERANCE
+            else ""
+        )
+        flags.append(
+            NcclFlag(
+                code="mfu_mismatch",
+                message=(
+                    f"the stated MFU {stated:.1%} disagrees with 6 x params x tokens/s over the "
+                    "dense peak, "
+                    f"{computed:.1%}{hint}; the recomputed figure is used"
+                ),
+            )
+        )
 
 
 def _check_stated_basis(row: ThroughputRow, flags: list[NcclFlag]) -> None:
     """A stated MFU used as is must say which FLOPs it counts: a hardware (HFU) figure read as
     model FLOPs overstates the run by the recomputed share (a third more with full recomputation)."""
     if row.mfu_flops_basis in (None, "unstated"):
-        flags.append(NcclFlag(code="mfu_flops_basis_unstated", message=(
-            f"the stated MFU {row.mfu or 0.0:.1%} does not say which FLOPs it counts (6 x parameters, model "
-            "FLOPs with attention, or hardware FLOPs with recomputation): taken as model FLOPs and drawn wider; "
-            "ask for tokens/s or the mfu_flops_basis")))
+        flags.append(
+            NcclFlag(
+                code="mfu_flops_basis_unstated",
+                message=(
+                    f"the stated MFU {row.mfu or 0.0:.1%} does not say which FLOPs it counts (6 x "
+                    "parameters, model "
+                    "FLOPs with attention, or hardware FLOPs with recomputation): taken as model "
+                    "FLOPs and drawn wider; "
+                    "ask for tokens/s or the mfu_flops_basis"
+                ),
+            )
+        )
 
 
 def _mfu_as_stated(row: ThroughputRow, peak: float, flags: list[NcclFlag]) -> tuple[float, str]:
@@ -190,17 +298,37 @@ def _mfu_as_stated(row: ThroughputRow, peak: float, flags: list[NcclFlag]) -> tu
         return stated, f"as stated, against the {peak:g} TFLOP/s dense peak"
     if row.mfu_denominator == "sparse_peak":
         # The sparse peak is twice the dense one, so the same FLOPs are twice the dense share.
-        flags.append(NcclFlag(code="mfu_sparse_denominator", message=(
-            f"the stated MFU {stated:.1%} divides by the sparse (2:4) peak, twice the dense one; "
-            f"rescaled to {2 * stated:.1%} of the dense peak. Ask for tokens/s to check it")))
-        return 2 * stated, f"stated {stated:.4g} of the sparse peak x 2 = share of the {peak:g} TFLOP/s dense peak"
-    flags.append(NcclFlag(code="mfu_denominator_unstated", message=(
-        f"the stated MFU {stated:.1%} does not say which peak it divides by; taken as dense, but if it was "
-        "the sparse peak the run was twice as efficient. Ask for tokens/s")))
+        flags.append(
+            NcclFlag(
+                code="mfu_sparse_denominator",
+                message=(
+                    f"the stated MFU {stated:.1%} divides by the sparse (2:4) peak, twice the "
+                    "dense one; "
+                    f"rescaled to {2 * stated:.1%} of the dense peak. Ask for tokens/s to check it"
+                ),
+            )
+        )
+        return (
+            2 * stated,
+            f"stated {stated:.4g} of the sparse peak x 2 = share of the {peak:g} TFLOP/s dense "
+            "peak",
+        )
+    flags.append(
+        NcclFlag(
+            code="mfu_denominator_unstated",
+            message=(
+                f"the stated MFU {stated:.1%} does not say which peak it divides by; taken as "
+                "dense, but if it was "
+                "the sparse peak the run was twice as efficient. Ask for tokens/s"
+            ),
+        )
+    )
     return stated, "as stated; denominator unstated, taken as the dense peak"
 
 
-def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None, artefact_name: str | None) -> Evidence:
+def throughput_evidence(
+    result: ThroughputResult, *, artefact_sha256: str | None, artefact_name: str | None
+) -> Evidence:
     """TRAINING_MFU at the row's scale, graded by who measured it and whether the file is kept.
 
     Step times become MFU too: the calibration's step-time path assumes the buyer's own model and
@@ -209,12 +337,19 @@ def throughput_evidence(result: ThroughputResult, *, artefact_sha256: str | None
     row = result.row
     flags = "; ".join(f"{flag.code}: {flag.message}" for flag in result.flags)
     description = (
-        f"{row.model}, {row.active_params_b:g}B active, {row.precision}, seq {row.sequence_length}, "
-        f"TP{row.tp} PP{row.pp}" + (f" CP{row.cp}" if row.cp > 1 else "") + f" DP{row.dp} on {row.gpus} {row.gpu_model}: "
+        f"{row.model}, {row.active_params_b:g}B active, {row.precision}, seq "
+        f"{row.sequence_length}, "
+        f"TP{row.tp} PP{row.pp}"
+        + (f" CP{row.cp}" if row.cp > 1 else "")
+        + f" DP{row.dp} on {row.gpus} {row.gpu_model}: "
         f"MFU {result.mfu:.2%} ({result.mfu_method}"
-        + (f"; counts {BASIS_WORDS[basis]}" if (basis := _basis(row.mfu_flops_basis)) and not result.tokens_per_second
-           else "")
-        + ")" + (f". Flags: {flags}" if flags else "")
+        + (
+            f"; counts {BASIS_WORDS[basis]}"
+            if (basis := _basis(row.mfu_flops_basis)) and not result.tokens_per_second
+            else ""
+        )
+        + ")"
+        + (f". Flags: {flags}" if flags else "")
         + f". {TYPED_SUMMARY_NOTE[0].upper()}{TYPED_SUMMARY_NOTE[1:]}"
     )
     return Evidence(

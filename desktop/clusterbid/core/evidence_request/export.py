@@ -19,11 +19,19 @@ from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
 DEFAULT_DAYS = 14  # two weeks: long enough to book a 2-node slot and a training run
 
 
-def export_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, folder: Path,
-                issued: dt.date, deadline: dt.date | None = None,
-                document: EvaluationDocument | None = None) -> tuple[RequestPack, list[Path]]:
+def export_pack(
+    evaluation: Evaluation,
+    bid_id: str,
+    voi: ValueOfInformation,
+    folder: Path,
+    issued: dt.date,
+    deadline: dt.date | None = None,
+    document: EvaluationDocument | None = None,
+) -> tuple[RequestPack, list[Path]]:
     """Both files written, then the pack kept in `document` (when given) for matching returns."""
-    pack = build_pack(evaluation, bid_id, voi, issued, deadline or issued + dt.timedelta(days=DEFAULT_DAYS))
+    pack = build_pack(
+        evaluation, bid_id, voi, issued, deadline or issued + dt.timedelta(days=DEFAULT_DAYS)
+    )
     data = pack_json(pack)
     stem = folder / f"{bid_id}-evidence-request-{issued.isoformat()}"
     paths = [stem.with_suffix(".md"), stem.with_suffix(".json")]
@@ -43,14 +51,17 @@ def export_pack(evaluation: Evaluation, bid_id: str, voi: ValueOfInformation, fo
         for path in written:
             path.unlink(missing_ok=True)
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise InputError(f"{folder}: cannot write the request pack there ({reason}); "
-                         "no pack file was left") from None
+        raise InputError(
+            f"{folder}: cannot write the request pack there ({reason}); no pack file was left"
+        ) from None
     if document is not None:
         try:
             record_pack(document, pack, data.encode("utf-8"))
         except InputError as exc:  # unmatched files would look issued: take them back, and say so
             for path in written:
                 path.unlink(missing_ok=True)
-            raise InputError(f"the request pack could not be kept in {document.path.name} ({exc}); its "
-                             "files were removed again, so nothing was issued") from None
+            raise InputError(
+                f"the request pack could not be kept in {document.path.name} ({exc}); its "
+                "files were removed again, so nothing was issued"
+            ) from None
     return pack, paths

@@ -26,10 +26,14 @@ class CommandRun(FrozenModel):
     nodes: int = Field(ge=1)
     gpus: int = Field(ge=1)
     environment: dict[str, str] = Field(default_factory=dict)
-    launcher: list[str] = Field(default_factory=list, description="mpirun and its options, before the program")
+    launcher: list[str] = Field(
+        default_factory=list, description="mpirun and its options, before the program"
+    )
     program: str = Field(min_length=1)
     arguments: list[str] = Field(default_factory=list, description="the program's own options")
-    return_as: str = Field(min_length=1, max_length=255, description="file name to return the output under")
+    return_as: str = Field(
+        min_length=1, max_length=255, description="file name to return the output under"
+    )
 
     def command_line(self) -> str:
         env = [f"{k}={v}" for k, v in self.environment.items()]
@@ -46,7 +50,9 @@ class EvidenceRequest(FrozenModel):
     # in the app and on the CLI's output.
     runs: list[CommandRun] = Field(default_factory=list)
     instructions: list[str] = Field(default_factory=list)
-    formats: list[str] = Field(min_length=1, description="formats `clusterbid evidence parse` reads back")
+    formats: list[str] = Field(
+        min_length=1, description="formats `clusterbid evidence parse` reads back"
+    )
 
 
 class RequestPack(FrozenModel):
@@ -57,5 +63,9 @@ class RequestPack(FrozenModel):
     issued_on: dt.date
     deadline: dt.date
     requests: list[EvidenceRequest]
-    witness: dict[str, str] = Field(description="evidence grade -> who must run or witness the measurement")
-    questions: list[str] = Field(default_factory=list, description="figures to state in writing (not measured)")
+    witness: dict[str, str] = Field(
+        description="evidence grade -> who must run or witness the measurement"
+    )
+    questions: list[str] = Field(
+        default_factory=list, description="figures to state in writing (not measured)"
+    )

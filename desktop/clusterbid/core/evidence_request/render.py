@@ -18,12 +18,16 @@ def pack_markdown(pack: RequestPack) -> str:
     lines = [
         f"# Request for evidence: {pack.provider}",
         "",
-        f"For the evaluation **{pack.evaluation}**, bid `{pack.bid_id}`. Issued {pack.issued_on.isoformat()}; "
+        f"For the evaluation **{pack.evaluation}**, bid `{pack.bid_id}`. Issued "
+        f"{pack.issued_on.isoformat()}; "
         f"please return the files by **{pack.deadline.isoformat()}**.",
         "",
-        "Each request has an id (`CBR-...`). Begin the name of every file you return with it, exactly as given "
-        "below: that is how the files are matched to this request. Files that arrive after the deadline are "
-        "still read, and are recorded as late. If you will not run a request, say so in writing, quoting its id.",
+        "Each request has an id (`CBR-...`). Begin the name of every file you return with it, "
+        "exactly as given "
+        "below: that is how the files are matched to this request. Files that arrive after the "
+        "deadline are "
+        "still read, and are recorded as late. If you will not run a request, say so in writing, "
+        "quoting its id.",
         "",
     ]
     for number, request in enumerate(pack.requests, start=1):
@@ -31,12 +35,25 @@ def pack_markdown(pack: RequestPack) -> str:
         lines += [f"- {text}" for text in request.instructions]
         lines.append("")
         for run in request.runs:
-            lines += [f"**{run.name}** ({run.nodes} nodes, {run.gpus} GPUs): return as `{run.return_as}`", "",
-                      "```sh", run.command_line(), "```", ""]
+            lines += [
+                f"**{run.name}** ({run.nodes} nodes, {run.gpus} GPUs): return as `{run.return_as}`",
+                "",
+                "```sh",
+                run.command_line(),
+                "```",
+                "",
+            ]
         lines += [f"Formats read back: {', '.join(f'`{f}`' for f in request.formats)}.", ""]
-    lines += ["## Who runs or witnesses it", "",
-              "The weight given to a result depends on who measured it and whether the raw output is attached:", ""]
-    lines += [f"- **{GRADE_NAMES.get(grade, grade)}**: {text}" for grade, text in pack.witness.items()]
+    lines += [
+        "## Who runs or witnesses it",
+        "",
+        "The weight given to a result depends on who measured it and whether the raw output is "
+        "attached:",
+        "",
+    ]
+    lines += [
+        f"- **{GRADE_NAMES.get(grade, grade)}**: {text}" for grade, text in pack.witness.items()
+    ]
     if pack.questions:
         lines += ["", "## Please also state in writing", ""]
         lines += [f"- {text}" for text in pack.questions]

@@ -60,7 +60,9 @@ def issued_packs(document: EvaluationDocument) -> list[RequestPack]:
     for info in document.artefacts():
         if info.name.startswith(PACK_PREFIX) and info.media_type == "application/json":
             try:
-                packs.append(RequestPack.model_validate(json.loads(document.artefact_bytes(info.id))))
+                packs.append(
+                    RequestPack.model_validate(json.loads(document.artefact_bytes(info.id)))
+                )
             except (ValueError, ValidationError):
                 continue  # an artefact that merely shares the prefix is not ours to judge
     later: set[str] = set()
@@ -76,10 +78,18 @@ def issued_packs(document: EvaluationDocument) -> list[RequestPack]:
 def record_refusal(document: EvaluationDocument, request_id: str, reason: str) -> RequestStatus:
     found = _find(document, request_id)
     if not reason.strip():
-        raise InputError("--reason: say why the provider refused (their words, or 'no answer given')")
-    document.attach_artefact(f"{request_id}.refused.txt", reason.strip().encode("utf-8"),
-                             bid_id=found.bid_id, media_type="text/plain")
-    return next(s for s in request_statuses(document, dt.date.today()) if s.request.request_id == request_id)
+        raise InputError(
+            "--reason: say why the provider refused (their words, or 'no answer given')"
+        )
+    document.attach_artefact(
+        f"{request_id}.refused.txt",
+        reason.strip().encode("utf-8"),
+        bid_id=found.bid_id,
+        media_type="text/plain",
+    )
+    return next(
+        s for s in request_statuses(document, dt.date.today()) if s.request.request_id == request_id
+    )
 
 
 def _find(document: EvaluationDocument, request_id: str) -> EvidenceRequest:
@@ -87,7 +97,9 @@ def _find(document: EvaluationDocument, request_id: str) -> EvidenceRequest:
         for request in pack.requests:
             if request.request_id == request_id:
                 return request
-    raise InputError(f"{request_id!r}: no request with this id was issued from {document.path.name}")
+    raise InputError(
+        f"{request_id!r}: no request with this id was issued from {document.path.name}"
+    )
 
 
 def _first_seen(document: EvaluationDocument) -> dict[str, dt.date]:
@@ -116,28 +128,51 @@ def request_statuses(document: EvaluationDocument, today: dt.date) -> list[Reque
             rid = request.request_id
             refusal = next((i for i in infos if i.name == f"{rid}.refused.txt"), None)
             bid = bids.get(request.bid_id)
-            named = [e for e in (bid.evidence if bid else ()) if e.artefact_name and _request_of(e.artefact_name) == rid]
-            stored = [i.name for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid]
-            files = list(dict.fromkeys([*stored, *(e.artefact_name for e in named if e.artefact_name)]))
-            returned = sorted(days[e.artefact_sha256] for e in named
-                              if e.kind.value == request.evidence_kind and e.artefact_sha256 in days)
+            named = [
+                e
+                for e in (bid.evidence if bid else ())
+                if e.artefact_name and _request_of(e.artefact_name) == rid
+            ]
+            stored = [
+                i.name for i in infos if i.bid_id == request.bid_id and _request_of(i.name) == rid
+            ]
+            files = list(
+                dict.fromkeys([*stored, *(e.artefact_name for e in named if e.artefact_name)])
+            )
+            returned = sorted(
+                days[e.artefact_sha256]
+                for e in named
+                if e.kind.value == request.evidence_kind and e.artefact_sha256 in days
+            )
             returned_on = returned[0] if returned else None
             missing = [run.return_as for run in request.runs if run.return_as not in files]
             if returned_on is not None and missing:
                 # one log of four runs cannot show how the fabric scales: not answered yet
                 state = PARTLY
-                note = (f"{len(request.runs) - len(missing)} of {len(request.runs)} runs on file; "
-                        f"still to come: {', '.join(missing)}")
+                note = (
+                    f"{len(request.runs) - len(missing)} of {len(request.runs)} runs on file; "
+                    f"still to come: {', '.join(missing)}"
+                )
             elif returned_on is not None:
                 state = "answered" if returned_on <= pack.deadline else "late"
                 note = ""
             elif refusal is not None:
-                state, note = "refused", document.artefact_bytes(refusal.id).decode("utf-8", "replace")
+                state, note = (
+                    "refused",
+                    document.artefact_bytes(refusal.id).decode("utf-8", "replace"),
+                )
             else:
                 state = "open" if today <= pack.deadline else "overdue"
-                note = (f"{len(files)} file(s) returned but none gave a {request.evidence_kind} figure"
-                        if files else "nothing returned yet")
-            statuses.append(RequestStatus(request, pack.provider, pack.deadline, state, tuple(files), returned_on, note))
+                note = (
+                    f"{len(files)} file(s) returned but none gave a {request.evidence_kind} figure"
+                    if files
+                    else "nothing returned yet"
+                )
+            statuses.append(
+                RequestStatus(
+                    request, pack.provider, pack.deadline, state, tuple(files), returned_on, note
+                )
+            )
     return statuses
 
 
@@ -151,9 +186,15 @@ def match_file(document: EvaluationDocument, bid_id: str, name: str) -> str | No
     rid = _request_of(name)
     if rid is None:
         return None
-    status = next((s for s in request_statuses(document, dt.date.today()) if s.request.request_id == rid), None)
+    status = next(
+        (s for s in request_statuses(document, dt.date.today()) if s.request.request_id == rid),
+        None,
+    )
     if status is None:
         return f"{name} names request {rid}, which was not issued from this document"
     if status.request.bid_id != bid_id:
-        return f"{name} names request {rid} of bid {status.request.bid_id}, not {bid_id}: it does not answer it"
+        return (
+            f"{name} names request {rid} of bid {status.request.bid_id}, not {bid_id}: it does not "
+            "answer it"
+        )
     return f"Request {rid} ({status.request.title}): {status.state}"

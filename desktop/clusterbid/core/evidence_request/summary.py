@@ -28,38 +28,64 @@ class Ask:
 MIN_WORTH = 0.5
 
 
-def asks(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None, limit: int = 3) -> list[Ask]:
+def asks(
+    evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None, limit: int = 3
+) -> list[Ask]:
     """The requests most worth making, largest first; one bid's only when bid_id is given. A value
     that prints as zero (float noise of the bin averages, under half a currency unit) is no request."""
     providers = {b.id: b.quote.provider for b in evaluation.bids}
-    chosen = [v for v in voi.values
-              if v.evpi >= MIN_WORTH and (bid_id is None or bid_id in (v.informs or (v.bid_id,)))][:limit]
-    return [Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency)) for v in chosen]
+    chosen = [
+        v
+        for v in voi.values
+        if v.evpi >= MIN_WORTH and (bid_id is None or bid_id in (v.informs or (v.bid_id,)))
+    ][:limit]
+    return [
+        Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency))
+        for v in chosen
+    ]
 
 
 def ask_text(provider: str, v: InputValue, currency: str) -> str:
-    shared = (f"; one measurement for {', '.join(v.informs)}, which share this figure"
-              if len(v.informs) > 1 else "")
-    return (f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}{shared}): {v.change_probability:.0%} chance it "
-            f"changes the choice, worth about {format_money(v.evpi, currency)}")
+    shared = (
+        f"; one measurement for {', '.join(v.informs)}, which share this figure"
+        if len(v.informs) > 1
+        else ""
+    )
+    return (
+        f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}{shared}): "
+        f"{v.change_probability:.0%} chance it "
+        f"changes the choice, worth about {format_money(v.evpi, currency)}"
+    )
 
 
-def voi_lines(evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None) -> list[str]:
+def voi_lines(
+    evaluation: Evaluation, voi: ValueOfInformation, bid_id: str | None = None
+) -> list[str]:
     """A short plain-text account: the choice, the total value, then the top requests."""
     if voi.choice is None:
         return ["Value of information: no bid passes the gates, so there is no choice to change."]
     fmt = lambda v: format_money(v, evaluation.currency)  # noqa: E731
     lines = [
-        f"Value of information ({voi.samples:,} Monte Carlo samples, seed {voi.seed}, {voi.bins} bins): "
+        f"Value of information ({voi.samples:,} Monte Carlo samples, seed {voi.seed}, {voi.bins} "
+        "bins): "
         f"lowest expected net plan cost now: {voi.choice} ({fmt(voi.expected_cost[voi.choice])}).",
-        f"Knowing every input of every bid exactly would be worth {fmt(voi.total_evpi)} in expectation.",
+        f"Knowing every input of every bid exactly would be worth {fmt(voi.total_evpi)} in "
+        "expectation.",
     ]
     if bid_id is not None and bid_id not in voi.expected_cost:
-        return [*lines, f"  {bid_id} fails a gate, so the Monte Carlo does not sample it: no value is computed for it."]
+        return [
+            *lines,
+            f"  {bid_id} fails a gate, so the Monte Carlo does not sample it: no value is computed "
+            "for it.",
+        ]
     found = asks(evaluation, voi, bid_id)
     lines += [f"  {a.text}" for a in found]
     if not found:
-        lines.append("  No single measurement" + (f" of {bid_id}" if bid_id else "") + " can change the choice.")
+        lines.append(
+            "  No single measurement"
+            + (f" of {bid_id}" if bid_id else "")
+            + " can change the choice."
+        )
     return lines
 
 
@@ -68,13 +94,18 @@ STATE_WORDS = {"answered": "answered", "late": "answered after the deadline", "r
                "open": "awaiting an answer", "overdue": "no answer by the deadline"}  # fmt: skip
 
 
-def memo_lines(evaluation: Evaluation, voi: ValueOfInformation | None, statuses=()) -> tuple[str, ...]:
+def memo_lines(
+    evaluation: Evaluation, voi: ValueOfInformation | None, statuses=()
+) -> tuple[str, ...]:
     """The memo's short section: the measurements most worth asking for, then each issued
     request's state (`statuses`: evidence_request.status.RequestStatus, from the document)."""
     lines = [] if voi is None else [a.text + "." for a in asks(evaluation, voi)]
     for s in statuses:
         when = f" on {s.returned_on.isoformat()}" if s.returned_on else ""
         reason = f" ({s.note})" if s.state in ("refused", "partly answered") and s.note else ""
-        lines.append(f"Request {s.request.request_id} to {s.provider}, {s.request.title}, due {s.deadline.isoformat()}: "
-                     f"{STATE_WORDS[s.state]}{when}{reason}.")
+        lines.append(
+            f"Request {s.request.request_id} to {s.provider}, {s.request.title}, due "
+            f"{s.deadline.isoformat()}: "
+            f"{STATE_WORDS[s.state]}{when}{reason}."
+        )
     return tuple(lines)

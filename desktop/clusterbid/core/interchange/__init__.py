@@ -12,7 +12,11 @@ from clusterbid.core.interchange.errors import (
 )
 from clusterbid.core.interchange.importer import import_bids
 from clusterbid.core.interchange.report import ImportReport, Problem
-from clusterbid.core.interchange.template import export_template, write_template_csv, write_template_xlsx
+from clusterbid.core.interchange.template import (
+    export_template,
+    write_template_csv,
+    write_template_xlsx,
+)
 
 __all__ = [
     "Column",

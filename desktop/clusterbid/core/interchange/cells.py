@@ -82,7 +82,11 @@ def from_cell(column: Column, value: object) -> object:
             return Decimal(repr(value))
         except InvalidOperation:
             return value
-    if column.kind in ("str", "choice") and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if (
+        column.kind in ("str", "choice")
+        and isinstance(value, (int, float))
+        and not isinstance(value, bool)
+    ):
         # Excel turns an id typed as 1001 into a number; the model wants the text.
         return str(int(value)) if float(value).is_integer() else str(value)
     return value

@@ -164,10 +164,19 @@ def _kind_and_choices(key: str, annotation: object) -> tuple[str, tuple[str, ...
         inner = typing.get_args(annotation)[0]
         literal = typing.get_origin(inner) is typing.Literal
         return "list", tuple(str(a) for a in typing.get_args(inner)) if literal else ()
-    simple = {bool: "bool", int: "int", float: "float", Decimal: "decimal", str: "str", dt.date: "date"}
+    simple = {
+        bool: "bool",
+        int: "int",
+        float: "float",
+        Decimal: "decimal",
+        str: "str",
+        dt.date: "date",
+    }
     if annotation in simple:
         return simple[annotation], ()
-    raise TypeError(f"{key}: no sheet representation for {annotation!r}; extend interchange.columns")
+    raise TypeError(
+        f"{key}: no sheet representation for {annotation!r}; extend interchange.columns"
+    )
 
 
 def _column(key: str, name: str, info: FieldInfo) -> Column:
@@ -219,10 +228,18 @@ def _walk(model: type[BaseModel], prefix: str) -> list[Column]:
 def _source_columns() -> list[Column]:
     from clusterbid.core.interchange.sources import RULE, source_keys
 
-    return [Column(key=key, kind="source", required=False, default=None, unit="",
-                   description=f"Where {key.split('.', 1)[1]} comes from: {RULE}; empty = the provider's if "
-                               "the figure is given, not stated if it is empty")
-            for key in source_keys()]
+    return [
+        Column(
+            key=key,
+            kind="source",
+            required=False,
+            default=None,
+            unit="",
+            description=f"Where {key.split('.', 1)[1]} comes from: {RULE}; empty = the provider's if "
+            "the figure is given, not stated if it is empty",
+        )
+        for key in source_keys()
+    ]
 
 
 @lru_cache(maxsize=1)

@@ -21,7 +21,9 @@ from clusterbid.core.interchange.writing import atomic_output, save_workbook
 _SHEET_NAME_FORBIDDEN = re.compile(r"[\[\]:*?/\\]")
 
 
-def table_columns(rows: Sequence[Mapping[str, object]], columns: Sequence[str] | None = None) -> list[str]:
+def table_columns(
+    rows: Sequence[Mapping[str, object]], columns: Sequence[str] | None = None
+) -> list[str]:
     """The given column order, or every key in order of first appearance across the rows."""
     if columns is not None:
         return list(columns)
@@ -48,7 +50,10 @@ def sheet_title(title: str) -> str:
 
 
 def export_table_xlsx(
-    path: str | Path, rows: Sequence[Mapping[str, object]], title: str, columns: Sequence[str] | None = None
+    path: str | Path,
+    rows: Sequence[Mapping[str, object]],
+    title: str,
+    columns: Sequence[str] | None = None,
 ) -> Path:
     """Title in A1, headers in row 3 (frozen), one row per dict; missing keys are blank cells."""
     path = Path(path)
@@ -71,7 +76,10 @@ def export_table_xlsx(
 
 
 def export_table_csv(
-    path: str | Path, rows: Sequence[Mapping[str, object]], title: str, columns: Sequence[str] | None = None
+    path: str | Path,
+    rows: Sequence[Mapping[str, object]],
+    title: str,
+    columns: Sequence[str] | None = None,
 ) -> Path:
     """Same layout as the XLSX (title line, blank line, header, rows); UTF-8 with BOM for Excel."""
     path = Path(path)
@@ -87,7 +95,10 @@ def export_table_csv(
 
 
 def export_table(
-    path: str | Path, rows: Sequence[Mapping[str, object]], title: str, columns: Sequence[str] | None = None
+    path: str | Path,
+    rows: Sequence[Mapping[str, object]],
+    title: str,
+    columns: Sequence[str] | None = None,
 ) -> Path:
     """XLSX or CSV by the file's extension."""
     path = Path(path)

@@ -17,12 +17,12 @@ from clusterbid.core.interchange.errors import (
     InterchangeError,
     UnsupportedFormatError,
 )
-from clusterbid.core.interchange.sources import text_to_source
-from clusterbid.core.provenance import TRACKED_BID_FIELDS
-from clusterbid.core.provenance.defaults import FEE_DEFAULTS
 from clusterbid.core.interchange.readers import Sheet, read_csv, read_text, read_xlsx
 from clusterbid.core.interchange.report import ImportReport, Problem, problems_from_validation
+from clusterbid.core.interchange.sources import text_to_source
 from clusterbid.core.json_input import MAX_JSON_BYTES, loads
+from clusterbid.core.provenance import TRACKED_BID_FIELDS
+from clusterbid.core.provenance.defaults import FEE_DEFAULTS
 from clusterbid.core.safe_read import open_regular
 from clusterbid.core.text_rules import DIRECTION_MARKS
 
@@ -67,16 +67,22 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
             continue
         key = parse_header(text)
         if key not in known:
-            problems.append(Problem(f"unknown column header {str(text)[:80]!r}", sheet.name, 1, None, cell))
+            problems.append(
+                Problem(f"unknown column header {str(text)[:80]!r}", sheet.name, 1, None, cell)
+            )
         elif key in seen:
             first = column_letter(seen[key])
-            problems.append(Problem(f"column appears twice (first in column {first})", sheet.name, 1, key, cell))
+            problems.append(
+                Problem(f"column appears twice (first in column {first})", sheet.name, 1, key, cell)
+            )
         else:
             seen[key] = index
             mapping[index] = known[key]
     for column in known.values():
         if column.required and column.key not in seen:
-            problems.append(Problem("required column is missing from the header row", sheet.name, 1, column.key))
+            problems.append(
+                Problem("required column is missing from the header row", sheet.name, 1, column.key)
+            )
     if not sheet.header:
         problems = [Problem("the sheet is empty: no header row", sheet.name)]
     return mapping, problems
@@ -85,8 +91,11 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
 def _nest(pairs: list[tuple[Column, object]]) -> dict:
     # Every section is present (maybe empty) so a blank required cell is reported as that field
     # missing, not as the whole section missing.
-    data: dict = {column.path[0]: {} for column in bid_columns()
-                  if len(column.path) > 1 and column.kind != "source"}
+    data: dict = {
+        column.path[0]: {}
+        for column in bid_columns()
+        if len(column.path) > 1 and column.kind != "source"
+    }
     for column, value in pairs:
         if column.kind == "source":
             path = column.key.split(".", 1)[1]
@@ -117,7 +126,9 @@ def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
 def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport:
     mapping, header_problems = _header_map(sheet)
     if header_problems:
-        return ImportReport(source=path.name, problems=tuple(header_problems), rows_read=len(sheet.rows))
+        return ImportReport(
+            source=path.name, problems=tuple(header_problems), rows_read=len(sheet.rows)
+        )
     letters = {column.key: column_letter(index) for index, column in mapping.items()}
     rows: list[tuple[int, object, Bid | None]] = []
     problems: list[Problem] = []
@@ -144,14 +155,24 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
             bid = Bid.model_validate(_not_stated_where_empty(_nest(pairs), set(letters)))
         except ValidationError as exc:
             row_problems += problems_from_validation(
-                exc, sheet.name, number, lambda key: f"{letters[key]}{number}" if key in letters else None
+                exc,
+                sheet.name,
+                number,
+                lambda key, row=number: f"{letters[key]}{row}" if key in letters else None,
             )
         has_id = id_index is not None and id_index < len(values)
         raw_id = from_cell(mapping[id_index], values[id_index]) if has_id else None
         rows.append((number, raw_id, None if row_problems else bid))
         problems += row_problems
-    return _finish(path, sheet.name, rows, problems, valid_rows_only, letters.get("id"),
-                   letters.get("quote.provider"))
+    return _finish(
+        path,
+        sheet.name,
+        rows,
+        problems,
+        valid_rows_only,
+        letters.get("id"),
+        letters.get("quote.provider"),
+    )
 
 
 def _finish(
@@ -166,7 +187,11 @@ def _finish(
     """Flag reused ids (every use after the first, valid row or not) and look-alike providers,
     then apply the import mode."""
     if not rows:
-        problems.append(Problem("no bids: nothing below the header row" if sheet else "no bids in the file", sheet))
+        problems.append(
+            Problem(
+                "no bids: nothing below the header row" if sheet else "no bids in the file", sheet
+            )
+        )
     first_row: dict[str, int] = {}
     duplicates: set[int] = set()
     for number, raw_id, _ in rows:
@@ -175,7 +200,9 @@ def _finish(
         if raw_id in first_row:
             duplicates.add(number)
             cell = f"{id_letter}{number}" if id_letter else None
-            rule = f"bid id {raw_id!r} is already used in row {first_row[raw_id]}; ids must be unique"
+            rule = (
+                f"bid id {raw_id!r} is already used in row {first_row[raw_id]}; ids must be unique"
+            )
             problems.append(Problem(rule, sheet, number, "id", cell))
         else:
             first_row[raw_id] = number
@@ -187,14 +214,15 @@ def _finish(
     return ImportReport(
         source=path.name,
         bids=kept if (valid_rows_only or not problems) else (),
-        problems=tuple(sorted(problems, key=lambda p: (p.row or 0))),
+        problems=tuple(sorted(problems, key=lambda p: p.row or 0)),
         rows_read=len(rows),
         rejected_rows=rejected,
     )
 
 
-def _look_alike_providers(rows: list[tuple[int, object, Bid | None]], sheet: str | None,
-                          letter: str | None) -> list[Problem]:
+def _look_alike_providers(
+    rows: list[tuple[int, object, Bid | None]], sheet: str | None, letter: str | None
+) -> list[Problem]:
     """Rows whose provider prints like an earlier row's but differs by a direction mark: refused
     here, by row and cell, as the evaluation would refuse them once added (checking a sheet alone
     finds it too, before the provider is sent back to fix it)."""
@@ -207,9 +235,16 @@ def _look_alike_providers(rows: list[tuple[int, object, Bid | None]], sheet: str
         shown = name.translate(DIRECTION_MARKS)
         earlier_row, earlier_name = first.setdefault(shown, (number, name))
         if earlier_name != name:
-            rule = (f"provider {shown!r} looks the same as row {earlier_row}'s but differs by an invisible "
-                    "direction mark (U+200E or U+200F); spell one provider one way")
-            found.append(Problem(rule, sheet, number, "quote.provider", f"{letter}{number}" if letter else None))
+            rule = (
+                f"provider {shown!r} looks the same as row {earlier_row}'s but differs by an "
+                "invisible "
+                "direction mark (U+200E or U+200F); spell one provider one way"
+            )
+            found.append(
+                Problem(
+                    rule, sheet, number, "quote.provider", f"{letter}{number}" if letter else None
+                )
+            )
     return found
 
 
@@ -217,7 +252,9 @@ def _from_json(path: Path, valid_rows_only: bool) -> ImportReport:
     """A JSON list of bids, or an object with a `bids` list (an evaluation file)."""
     size = path.stat().st_size if path.is_file() else 0
     if size > MAX_JSON_BYTES:  # before reading: parsed JSON costs several times its size
-        raise FileTooLargeError(path, f"{size:,} bytes is over the {MAX_JSON_BYTES:,}-byte limit for a JSON bid file")
+        raise FileTooLargeError(
+            path, f"{size:,} bytes is over the {MAX_JSON_BYTES:,}-byte limit for a JSON bid file"
+        )
     text = read_text(path)
     try:
         data = loads(text, path.name)

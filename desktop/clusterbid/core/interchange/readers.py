@@ -45,22 +45,33 @@ def _check_cells(path: Path, sheet: str, number: int, values: tuple[object, ...]
             )
 
 
-def _collect(path: Path, sheet: str, numbered_rows: Iterator[tuple[int, tuple[object, ...]]]) -> Sheet:
+def _collect(
+    path: Path, sheet: str, numbered_rows: Iterator[tuple[int, tuple[object, ...]]]
+) -> Sheet:
     """Header plus non-blank rows, stopping as soon as a limit is passed (so a huge file costs little)."""
     header: tuple[object, ...] | None = None
     rows: list[tuple[int, tuple[object, ...]]] = []
     chars = 0
     for number, values in numbered_rows:
         if number > limits.MAX_SHEET_ROWS:
-            raise FileTooLargeError(path, f"more than {limits.MAX_SHEET_ROWS:,} rows; split the file")
-        if len(values) > limits.MAX_COLUMNS and any(v not in (None, "") for v in values[limits.MAX_COLUMNS:]):
-            raise FileTooLargeError(path, f"row {number} has more than {limits.MAX_COLUMNS} columns")
+            raise FileTooLargeError(
+                path, f"more than {limits.MAX_SHEET_ROWS:,} rows; split the file"
+            )
+        if len(values) > limits.MAX_COLUMNS and any(
+            v not in (None, "") for v in values[limits.MAX_COLUMNS :]
+        ):
+            raise FileTooLargeError(
+                path, f"row {number} has more than {limits.MAX_COLUMNS} columns"
+            )
         values = tuple(values[: limits.MAX_COLUMNS])
         _check_cells(path, sheet, number, values)
         chars += sum(len(v) for v in values if isinstance(v, str))
         if chars > limits.MAX_SHEET_CHARS:  # many cells under the cell limit can still fill memory
-            raise FileTooLargeError(path, f"the cells up to row {number} hold over {limits.MAX_SHEET_CHARS:,} "
-                                          "characters, the limit for one sheet; split the file")
+            raise FileTooLargeError(
+                path,
+                f"the cells up to row {number} hold over {limits.MAX_SHEET_CHARS:,} "
+                "characters, the limit for one sheet; split the file",
+            )
         if all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
             continue
         if header is None:
@@ -68,7 +79,9 @@ def _collect(path: Path, sheet: str, numbered_rows: Iterator[tuple[int, tuple[ob
             continue
         rows.append((number, values))
         if len(rows) > limits.MAX_BIDS:
-            raise FileTooLargeError(path, f"more than {limits.MAX_BIDS:,} bid rows; the limit is {limits.MAX_BIDS:,}")
+            raise FileTooLargeError(
+                path, f"more than {limits.MAX_BIDS:,} bid rows; the limit is {limits.MAX_BIDS:,}"
+            )
     return Sheet(name=sheet, header=header or (), rows=tuple(rows))
 
 
@@ -81,7 +94,9 @@ def read_xlsx(path: Path) -> Sheet:
         workbook = openpyxl.load_workbook(path, read_only=True, data_only=True, keep_links=False)
     except InterchangeError:
         raise
-    except Exception as exc:  # openpyxl raises many types (KeyError, ParseError, ...) on broken files
+    except (
+        Exception
+    ) as exc:  # openpyxl raises many types (KeyError, ParseError, ...) on broken files
         raise _xlsx_error(path, exc) from None
     try:
         names = workbook.sheetnames
@@ -90,13 +105,17 @@ def read_xlsx(path: Path) -> Sheet:
         elif len(names) == 1:
             name = names[0]
         else:
-            raise CorruptFileError(path, f"no sheet named {BIDS_SHEET!r} (sheets: {', '.join(names)})")
+            raise CorruptFileError(
+                path, f"no sheet named {BIDS_SHEET!r} (sheets: {', '.join(names)})"
+            )
         worksheet = workbook[name]
         # Stored dimensions can lie (or claim XFD1048576); read what is there, width-capped.
         worksheet.reset_dimensions()
         rows = worksheet.iter_rows(max_col=limits.MAX_COLUMNS + 1, values_only=True)
         try:
-            return _collect(path, name, ((number, tuple(values)) for number, values in enumerate(rows, start=1)))
+            return _collect(
+                path, name, ((number, tuple(values)) for number, values in enumerate(rows, start=1))
+            )
         except InterchangeError:
             raise
         except Exception as exc:
@@ -110,11 +129,17 @@ def _xlsx_error(path: Path, exc: Exception) -> InterchangeError:
     cause: BaseException | None = exc
     while cause is not None:
         if type(cause).__module__.startswith("defusedxml"):
-            return UnsafeFileError(path, f"the workbook's XML uses forbidden constructs ({type(cause).__name__})")
+            return UnsafeFileError(
+                path, f"the workbook's XML uses forbidden constructs ({type(cause).__name__})"
+            )
         cause = cause.__cause__ or cause.__context__
     if isinstance(exc, (zipfile.BadZipFile, zlib.error, ParseError, KeyError, EOFError)):
-        return CorruptFileError(path, f"damaged or not an Excel workbook ({type(exc).__name__}: {exc})")
-    return CorruptFileError(path, f"cannot be read as an Excel workbook ({type(exc).__name__}: {exc})")
+        return CorruptFileError(
+            path, f"damaged or not an Excel workbook ({type(exc).__name__}: {exc})"
+        )
+    return CorruptFileError(
+        path, f"cannot be read as an Excel workbook ({type(exc).__name__}: {exc})"
+    )
 
 
 def read_text(path: Path) -> str:
@@ -123,7 +148,9 @@ def read_text(path: Path) -> str:
         with open_regular(path) as stream:  # devices and FIFOs refused before any read
             size = os.fstat(stream.fileno()).st_size
             if size > limits.MAX_FILE_BYTES:
-                raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
+                raise FileTooLargeError(
+                    path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit"
+                )
             data = stream.read(limits.MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise InterchangeError(path, f"cannot be read ({exc.strerror or exc})") from None
@@ -134,7 +161,9 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise EncodingError(
-            path, f"not UTF-8 text (byte {exc.start + 1}, line {line}); save it as 'CSV UTF-8' and try again"
+            path,
+            f"not UTF-8 text (byte {exc.start + 1}, line {line}); save it as 'CSV UTF-8' and try "
+            "again",
         ) from None
 
 
@@ -152,9 +181,12 @@ def _check_line_lengths(path: Path, text: str) -> None:
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         if end - start > limits.MAX_CSV_LINE_CHARS:
-            raise FileTooLargeError(path, f"line {number} is {end - start:,} characters long; a row of "
-                                          f"{limits.MAX_COLUMNS} columns of {limits.MAX_CELL_CHARS:,} characters "
-                                          f"is at most {limits.MAX_CSV_LINE_CHARS:,}")
+            raise FileTooLargeError(
+                path,
+                f"line {number} is {end - start:,} characters long; a row of "
+                f"{limits.MAX_COLUMNS} columns of {limits.MAX_CELL_CHARS:,} characters "
+                f"is at most {limits.MAX_CSV_LINE_CHARS:,}",
+            )
         start, number = end + 1, number + 1
 
 
@@ -174,7 +206,9 @@ def read_csv(path: Path) -> Sheet:
         except csv.Error as exc:
             if "field larger than field limit" in str(exc):
                 raise FileTooLargeError(
-                    path, f"a cell near line {reader.line_num} is over {limits.MAX_CELL_CHARS:,} characters"
+                    path,
+                    f"a cell near line {reader.line_num} is over {limits.MAX_CELL_CHARS:,} "
+                    "characters",
                 ) from None
             raise CorruptFileError(path, f"line {reader.line_num}: {exc}") from None
 

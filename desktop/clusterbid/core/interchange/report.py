@@ -72,7 +72,14 @@ class ImportReport:
             "bids": [bid.model_dump(mode="json") for bid in self.bids],
             "rejected_rows": list(self.rejected_rows),
             "problems": [
-                {"sheet": p.sheet, "row": p.row, "column": p.column, "cell": p.cell, "rule": p.rule, "text": str(p)}
+                {
+                    "sheet": p.sheet,
+                    "row": p.row,
+                    "column": p.column,
+                    "cell": p.cell,
+                    "rule": p.rule,
+                    "text": str(p),
+                }
                 for p in self.problems
             ],
         }
@@ -132,7 +139,7 @@ def _blamed_column(loc: tuple, message: str, known: dict[str, Column]) -> str | 
     candidates = [key for key in known if key.startswith(prefix)]
     best: tuple[int, str] | None = None
     for key in candidates:
-        for name in (key, key[len(prefix):], key.rsplit(".", 1)[-1]):
+        for name in (key, key[len(prefix) :], key.rsplit(".", 1)[-1]):
             hit = re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", message)
             if hit and (best is None or hit.start() < best[0]):
                 best = (hit.start(), key)

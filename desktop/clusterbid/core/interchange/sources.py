@@ -10,10 +10,18 @@ from __future__ import annotations
 from clusterbid.core.provenance import TRACKED_BID_FIELDS
 
 PREFIX = "source."
-WORDS = {"provider": "provider", "measured": "measured", "assumption": "assumption",
-         "default": "default", "not stated": "not_stated", "not_stated": "not_stated"}
-RULE = ("provider[: page or clause] | measured: evidence item[; grade G] | assumption: who; why | "
-        "default | not stated")
+WORDS = {
+    "provider": "provider",
+    "measured": "measured",
+    "assumption": "assumption",
+    "default": "default",
+    "not stated": "not_stated",
+    "not_stated": "not_stated",
+}
+RULE = (
+    "provider[: page or clause] | measured: evidence item[; grade G] | assumption: who; why | "
+    "default | not stated"
+)
 
 
 def source_keys() -> tuple[str, ...]:

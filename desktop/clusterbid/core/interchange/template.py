@@ -13,9 +13,9 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange import limits
 from clusterbid.core.interchange.cells import neutralise, to_cell, to_text
-from clusterbid.core.interchange.sources import source_to_text
 from clusterbid.core.interchange.columns import NO, YES, Column, bid_columns, column_letter
 from clusterbid.core.interchange.errors import UnsupportedFormatError
+from clusterbid.core.interchange.sources import source_to_text
 from clusterbid.core.interchange.writing import atomic_output, save_workbook
 
 BIDS_SHEET = "Bids"
@@ -44,16 +44,24 @@ def _validation(column: Column, lists_column: str | None) -> DataValidation | No
     common = dict(showErrorMessage=True, errorTitle=column.key, error=column.rule_text()[:255])
     if column.kind == "choice" and lists_column:
         formula = f"{LISTS_SHEET}!${lists_column}$2:${lists_column}${len(column.choices) + 1}"
-        return DataValidation(type="list", formula1=formula, allow_blank=not column.required, **common)
+        return DataValidation(
+            type="list", formula1=formula, allow_blank=not column.required, **common
+        )
     if column.kind == "bool":
-        return DataValidation(type="list", formula1=f'"{YES},{NO}"', allow_blank=not column.required, **common)
-    if column.kind in ("int", "float", "decimal") and (column.minimum is not None or column.above is not None):
+        return DataValidation(
+            type="list", formula1=f'"{YES},{NO}"', allow_blank=not column.required, **common
+        )
+    if column.kind in ("int", "float", "decimal") and (
+        column.minimum is not None or column.above is not None
+    ):
         low = column.minimum if column.minimum is not None else column.above
         high = column.maximum if column.maximum is not None else 1e15
         kind = "whole" if column.kind == "int" else "decimal"
         operator = "between" if column.minimum is not None else "greaterThan"
         formula2 = str(high) if operator == "between" else None
-        return DataValidation(type=kind, operator=operator, formula1=str(low), formula2=formula2, **common)
+        return DataValidation(
+            type=kind, operator=operator, formula1=str(low), formula2=formula2, **common
+        )
     if column.kind == "date":
         return DataValidation(type="date", operator="greaterThan", formula1="1", **common)
     return None
@@ -77,15 +85,29 @@ def _write_instructions(workbook: Workbook, columns: tuple[Column, ...]) -> None
     sheet = workbook.create_sheet(INSTRUCTIONS_SHEET)
     sheet.append(["How to fill in the Bids sheet"])
     sheet["A1"].font = Font(bold=True, size=14)
-    sheet.append(["One row per offer. Keep the first row as it is; the id must be unique. "
-                  "Yellow headers are required. Leave optional cells blank for the default."])
+    sheet.append(
+        [
+            "One row per offer. Keep the first row as it is; the id must be unique. "
+            "Yellow headers are required. Leave optional cells blank for the default."
+        ]
+    )
     sheet.append([])
     sheet.append(["Column", "Header", "Meaning", "Unit", "Rule"])
     for cell in sheet[4]:
         cell.font = Font(bold=True)
     for index, column in enumerate(columns):
-        sheet.append([neutralise(x) for x in (column_letter(index), column.header, column.description,
-                                                column.unit, column.rule_text())])
+        sheet.append(
+            [
+                neutralise(x)
+                for x in (
+                    column_letter(index),
+                    column.header,
+                    column.description,
+                    column.unit,
+                    column.rule_text(),
+                )
+            ]
+        )
     for letter, width in zip("ABCDE", (8, 48, 60, 18, 70)):
         sheet.column_dimensions[letter].width = width
 
@@ -104,7 +126,9 @@ def write_template_xlsx(path: str | Path, bids: Iterable[Bid] = ()) -> Path:
         cell.alignment = Alignment(wrap_text=True, vertical="top")
         if column.required:
             cell.fill = _REQUIRED_FILL
-        sheet.column_dimensions[column_letter(index)].width = max(14, min(len(column.header) + 2, 40))
+        sheet.column_dimensions[column_letter(index)].width = max(
+            14, min(len(column.header) + 2, 40)
+        )
     for bid in bids:
         sheet.append(bid_row(bid))
     for row in sheet.iter_rows(min_row=2):

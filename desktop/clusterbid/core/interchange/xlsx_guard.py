@@ -9,13 +9,13 @@ import zlib
 from pathlib import Path
 
 from clusterbid.core.interchange import limits
-from clusterbid.core.safe_read import open_regular
 from clusterbid.core.interchange.errors import (
     CorruptFileError,
     FileTooLargeError,
     InterchangeError,
     UnsafeFileError,
 )
+from clusterbid.core.safe_read import open_regular
 
 _SCAN_CHUNK = 1024 * 1024
 _DTD_MARKERS = (b"<!DOCTYPE", b"<!ENTITY")
@@ -55,32 +55,49 @@ def check_zip(path: Path) -> None:
     except OSError as exc:
         raise CorruptFileError(path, f"cannot be read ({exc.strerror or exc})") from None
     if size > limits.MAX_FILE_BYTES:
-        raise FileTooLargeError(path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit")
+        raise FileTooLargeError(
+            path, f"{size:,} bytes is over the {limits.MAX_FILE_BYTES:,}-byte limit"
+        )
     if not zipfile.is_zipfile(path):
-        raise CorruptFileError(path, "not an XLSX workbook (it is not a zip archive); save it from Excel as .xlsx")
+        raise CorruptFileError(
+            path, "not an XLSX workbook (it is not a zip archive); save it from Excel as .xlsx"
+        )
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, OSError, ValueError) as exc:
         raise CorruptFileError(path, f"damaged XLSX archive ({exc})") from None
     if len(members) > limits.MAX_XLSX_MEMBERS:
-        raise UnsafeFileError(path, f"the archive holds {len(members):,} parts; a workbook has a few dozen")
+        raise UnsafeFileError(
+            path, f"the archive holds {len(members):,} parts; a workbook has a few dozen"
+        )
     total = 0
     for member in members:
         total += member.file_size
         if member.file_size > limits.MAX_XLSX_MEMBER_BYTES:
-            raise UnsafeFileError(path, f"part {member.filename} unpacks to {member.file_size:,} bytes (zip bomb?)")
+            raise UnsafeFileError(
+                path, f"part {member.filename} unpacks to {member.file_size:,} bytes (zip bomb?)"
+            )
         if member.file_size >= limits.RATIO_CHECK_FROM_BYTES:
             ratio = member.file_size / max(member.compress_size, 1)
             if ratio > limits.MAX_COMPRESSION_RATIO:
                 raise UnsafeFileError(
-                    path, f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb"
+                    path,
+                    f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb",
                 )
-        if member.filename.endswith("sharedStrings.xml") and member.file_size > limits.MAX_SHARED_STRINGS_BYTES:
-            raise FileTooLargeError(path, f"the workbook's text ({member.file_size:,} bytes unpacked) is over the "
-                                          f"{limits.MAX_SHARED_STRINGS_BYTES:,}-byte limit for a bid sheet")
+        if (
+            member.filename.endswith("sharedStrings.xml")
+            and member.file_size > limits.MAX_SHARED_STRINGS_BYTES
+        ):
+            raise FileTooLargeError(
+                path,
+                f"the workbook's text ({member.file_size:,} bytes unpacked) is over the "
+                f"{limits.MAX_SHARED_STRINGS_BYTES:,}-byte limit for a bid sheet",
+            )
     if total > limits.MAX_XLSX_UNCOMPRESSED_BYTES:
-        raise UnsafeFileError(path, f"the workbook unpacks to {total:,} bytes, over the limit (zip bomb?)")
+        raise UnsafeFileError(
+            path, f"the workbook unpacks to {total:,} bytes, over the limit (zip bomb?)"
+        )
 
 
 def check_no_dtd(path: Path) -> None:
@@ -106,12 +123,15 @@ def check_no_dtd(path: Path) -> None:
                             text = _check_part_text(path, member.filename, chunk, text)
                         read += len(chunk)
                         if read > limits.MAX_XLSX_MEMBER_BYTES:
-                            raise UnsafeFileError(path, f"part {member.filename} unpacks beyond its declared size")
+                            raise UnsafeFileError(
+                                path, f"part {member.filename} unpacks beyond its declared size"
+                            )
                         window = tail + chunk
                         if any(marker in window for marker in _DTD_MARKERS):
                             raise UnsafeFileError(
                                 path,
-                                f"part {member.filename} declares XML entities or a DTD, which a workbook never has",
+                                f"part {member.filename} declares XML entities or a DTD, which a "
+                                "workbook never has",
                             )
                         tail = window[-16:]
     except InterchangeError:
@@ -122,7 +142,9 @@ def check_no_dtd(path: Path) -> None:
 
 
 def _holds_cells(name: str) -> bool:
-    return name.endswith("sharedStrings.xml") or (name.startswith("xl/worksheets/") and name.endswith(".xml"))
+    return name.endswith("sharedStrings.xml") or (
+        name.startswith("xl/worksheets/") and name.endswith(".xml")
+    )
 
 
 def _check_text_runs(path: Path, part: str, chunk: bytes, run: int) -> int:
@@ -131,12 +153,17 @@ def _check_text_runs(path: Path, part: str, chunk: bytes, run: int) -> int:
     pieces = chunk.split(b"<")
     longest = max(run + len(pieces[0]), max((len(p) for p in pieces[1:]), default=0))
     if longest > limits.MAX_CELL_XML_BYTES:
-        inside = len(pieces) > 1 and longest != run + len(pieces[0])  # the long text starts in this chunk
+        inside = len(pieces) > 1 and longest != run + len(
+            pieces[0]
+        )  # the long text starts in this chunk
         where = chunk.find(b"<" + max(pieces[1:], key=len)) if inside else 0
         refs = _CELL_REF.findall(chunk[:where])  # the r="B3" of the cell the long text belongs to
         cell = f"cell {refs[-1].decode()} in {part}" if refs else f"a cell in {part}"
-        raise FileTooLargeError(path, f"{cell} holds over {limits.MAX_CELL_CHARS:,} characters (the limit per "
-                                      "cell); shorten it")
+        raise FileTooLargeError(
+            path,
+            f"{cell} holds over {limits.MAX_CELL_CHARS:,} characters (the limit per "
+            "cell); shorten it",
+        )
     return run + len(chunk) if len(pieces) == 1 else len(pieces[-1])
 
 
@@ -145,8 +172,11 @@ def _check_part_text(path: Path, part: str, chunk: bytes, text: int) -> int:
     compressed: openpyxl would build every string first (seconds and hundreds of MB)."""
     text += len(_MARKUP.sub(b"", chunk).translate(None, _CONTINUATION))
     if text > limits.MAX_SHEET_CHARS:
-        raise FileTooLargeError(path, f"the cells of {part} hold over {limits.MAX_SHEET_CHARS:,} characters, "
-                                      "the limit for one sheet; split the file")
+        raise FileTooLargeError(
+            path,
+            f"the cells of {part} hold over {limits.MAX_SHEET_CHARS:,} characters, "
+            "the limit for one sheet; split the file",
+        )
     return text
 
 

@@ -51,11 +51,15 @@ def signature_record_refusal(pdf: bytes, document: Path) -> str | None:
     problems = anchor_problems(pdf, Path(document))
     if not problems:
         return None
-    return (f"{Path(document).name} is not the evaluation this memo was made from "
-            f"({problems[0]}); its audit trail records only signatures of its own memos")
+    return (
+        f"{Path(document).name} is not the evaluation this memo was made from "
+        f"({problems[0]}); its audit trail records only signatures of its own memos"
+    )
 
 
-def with_document_anchor(result: MemoVerification, pdf: bytes, evaluation_path: Path | None) -> MemoVerification:
+def with_document_anchor(
+    result: MemoVerification, pdf: bytes, evaluation_path: Path | None
+) -> MemoVerification:
     """`result` with the anchor check added when the memo is verified against a .clusterbid document."""
     if evaluation_path is None or Path(evaluation_path).suffix != DOCUMENT_SUFFIX:
         return result

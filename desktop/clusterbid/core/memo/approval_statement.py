@@ -63,7 +63,11 @@ def _bid_label(data: dict[str, Any], bid_id: str) -> str:
     """The bid as the memo names it (bid_words.bid_label: provider, GPU model), from the inputs."""
     for bid in _part(data, "evaluation").get("bids") or ():
         if isinstance(bid, dict) and bid.get("id") == bid_id:
-            gpu = (bid.get("capacity") or {}).get("gpu_model") if isinstance(bid.get("capacity"), dict) else None
+            gpu = (
+                (bid.get("capacity") or {}).get("gpu_model")
+                if isinstance(bid.get("capacity"), dict)
+                else None
+            )
             return label_of(_provider(data, bid_id), gpu if isinstance(gpu, str) else "")
     return "provider not stated"
 
@@ -90,13 +94,17 @@ def approval_terms(data: dict[str, Any], inputs_sha256: str, *, legacy: bool = F
             if monthly
             else "an amount not stated"
         )
-        what = (f"{amount} to {_provider(data, bid_id)}, bid {bid_id}" if legacy
-                else f"{amount} to {_bid_label(data, bid_id)}")
+        what = (
+            f"{amount} to {_provider(data, bid_id)}, bid {bid_id}"
+            if legacy
+            else f"{amount} to {_bid_label(data, bid_id)}"
+        )
     return f"{what}; memo {memo_id(inputs_sha256)}, inputs SHA-256 {inputs_sha256}"
 
 
-def approval_statement(data: dict[str, Any], inputs_sha256: str, field_number: int, *,
-                       legacy: bool = False) -> str:
+def approval_statement(
+    data: dict[str, Any], inputs_sha256: str, field_number: int, *, legacy: bool = False
+) -> str:
     """The one line approver N's signature carries (`legacy`: as approval_terms)."""
     return f"Approver {field_number} approves {approval_terms(data, inputs_sha256, legacy=legacy)}"
 
@@ -122,7 +130,7 @@ def signed_statements(signer_info: Any) -> list[str]:
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
-            for claimed in parsed["claimed_attributes"] if "claimed_attributes" in parsed else ():
+            for claimed in parsed.get("claimed_attributes", ()):
                 if claimed["type"].dotted == DESCRIPTION_OID:
                     found += [
                         core.UTF8String.load(item.dump()).native for item in claimed["values"]
@@ -147,7 +155,9 @@ def statement_problems(
         # a memo signed before bids were named in words states the bid by its id: still what it approved
         accepted = (expected, approval_statement(data, inputs_sha256, int(number), legacy=True))
         reason = str(sig.sig_object.get("/Reason", ""))
-        if not any(reason == said or reason.startswith(said + REMARK_SEPARATOR) for said in accepted):
+        if not any(
+            reason == said or reason.startswith(said + REMARK_SEPARATOR) for said in accepted
+        ):
             problems.append(
                 f"{field}: the signature's reason says {reason!r}, but the attached inputs "
                 f"approve {expected!r}"

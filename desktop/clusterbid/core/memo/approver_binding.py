@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from clusterbid.core.memo.four_eyes import same_person_signed_twice
 from clusterbid.core.memo.field_name import FIELD_PREFIX
+from clusterbid.core.memo.four_eyes import same_person_signed_twice
 from clusterbid.core.memo.next_steps import Step, mark
 
 
@@ -24,7 +24,9 @@ class SignerIdentity:
     common_name: str
     emails: tuple[str, ...]  # the subject's emailAddress and the subjectAltName rfc822Names
     fingerprint: str  # SHA-256 of the certificate
-    public_key_sha256: str = ""  # SHA-256 of its SubjectPublicKeyInfo: the same key in two certificates
+    public_key_sha256: str = (
+        ""  # SHA-256 of its SubjectPublicKeyInfo: the same key in two certificates
+    )
     certificate: bytes = b""  # DER, for the registry check (which anchor it chains to)
 
 
@@ -44,9 +46,14 @@ def identity_of(embedded) -> SignerIdentity:
     try:
         cert = embedded.signer_cert
         subject = cert.subject.native
-        return SignerIdentity(field, str(subject.get("common_name") or ""),
-                              certificate_emails(cert), cert.sha256.hex(),
-                              hashlib.sha256(cert.public_key.dump()).hexdigest(), cert.dump())
+        return SignerIdentity(
+            field,
+            str(subject.get("common_name") or ""),
+            certificate_emails(cert),
+            cert.sha256.hex(),
+            hashlib.sha256(cert.public_key.dump()).hexdigest(),
+            cert.dump(),
+        )
     except Exception:  # noqa: BLE001 (any damage to the certificate means: no identity)
         return SignerIdentity(field, "", (), "")
 
@@ -56,43 +63,62 @@ def _same(a: str, b: str) -> bool:
 
 
 def _field_index(field: str) -> int | None:
-    tail = field[len(FIELD_PREFIX):]
+    tail = field[len(FIELD_PREFIX) :]
     return int(tail) if field.startswith(FIELD_PREFIX) and tail.isdigit() else None
 
 
-def check_approvers(approvers: list, signed: list[SignerIdentity], all_fields: list[str],
-                    ordered: bool = True) -> list[str]:
+def check_approvers(
+    approvers: list, signed: list[SignerIdentity], all_fields: list[str], ordered: bool = True
+) -> list[str]:
     """Problems in words (empty when every signature belongs to its approver); `signed` in
     signing order (revision order), `all_fields` every signature field of the memo."""
     if not approvers:
         return ["the memo names no approver, so no signature can be tied to one"]
-    expected = {f"{FIELD_PREFIX}{i}": a for i, a in enumerate(approvers, start=1) if isinstance(a, dict)}
-    problems = [f"{name}: a signature field that is not one of the memo's approver fields "
-                f"({', '.join(expected)})" for name in dict.fromkeys(all_fields) if name not in expected]
-    problems += [f"{who.field}: a signature outside the approver fields" for who in signed
-                 if who.field not in expected and who.field not in all_fields]
+    expected = {
+        f"{FIELD_PREFIX}{i}": a for i, a in enumerate(approvers, start=1) if isinstance(a, dict)
+    }
+    problems = [
+        f"{name}: a signature field that is not one of the memo's approver fields "
+        f"({', '.join(expected)})"
+        for name in dict.fromkeys(all_fields)
+        if name not in expected
+    ]
+    problems += [
+        f"{who.field}: a signature outside the approver fields"
+        for who in signed
+        if who.field not in expected and who.field not in all_fields
+    ]
     for who in signed:
         approver = expected.get(who.field)
         if approver is None:
             continue
         name, email = str(approver.get("name", "")), str(approver.get("email") or "")
         if not _same(who.common_name, name):
-            problems.append(f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
-                            f"but the memo names {name} for this field")
+            problems.append(
+                f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
+                f"but the memo names {name} for this field"
+            )
         elif email and not any(_same(given, email) for given in who.emails):
-            problems.append(f"{who.field}: the certificate's e-mail is {' or '.join(who.emails) or 'not given'}, "
-                            f"the memo names {email} for {name}")
+            problems.append(
+                f"{who.field}: the certificate's e-mail is "
+                f"{' or '.join(who.emails) or 'not given'}, "
+                f"the memo names {email} for {name}"
+            )
     seen: dict[str, str] = {}
     for who in signed:
         if who.fingerprint and who.fingerprint in seen:
-            problems.append(f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
-                            "each approver signs with their own certificate")
+            problems.append(
+                f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
+                "each approver signs with their own certificate"
+            )
         seen.setdefault(who.fingerprint, who.field)
     problems += same_person_signed_twice([who for who in signed if who.field in expected])
     if ordered:
         indices = [_field_index(who.field) for who in signed if who.field in expected]
         if indices != sorted(indices):
             order = ", ".join(who.field for who in signed if who.field in expected)
-            problems.append(f"the approvers signed in the order {order}, not in the order the memo lists them "
-                            f"({mark(Step.ANY_ORDER)})")
+            problems.append(
+                f"the approvers signed in the order {order}, not in the order the memo lists them "
+                f"({mark(Step.ANY_ORDER)})"
+            )
     return problems

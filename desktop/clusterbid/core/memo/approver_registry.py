@@ -72,13 +72,13 @@ def parse_label(text: str) -> tuple[str, str, str]:
 
     person = Approver.parse(text)
     if "," in person.name:
-        raise InputError(f"approver {text!r}: the name cannot hold a comma (\"Name, Role\")")
+        raise InputError(f'approver {text!r}: the name cannot hold a comma ("Name, Role")')
     return person.name, person.role, person.email
 
 
 def _day(text: str | None, what: str) -> dt.date:
     if not text:
-        return dt.datetime.now(dt.timezone.utc).date()
+        return dt.datetime.now(dt.UTC).date()
     try:
         return dt.date.fromisoformat(text)
     except ValueError:

@@ -29,17 +29,18 @@ class Approver:
         role, email = role.strip(), ""
         found = _EMAIL_AT_END.search(role)
         if found:
-            role, email = role[:found.start()].strip(), found.group(1)
+            role, email = role[: found.start()].strip(), found.group(1)
         elif "<" in role or ">" in role:
             raise InputError(f"approver {text!r}: give the e-mail as <name@example.org> at the end")
         if not name.strip() or not role:
-            raise InputError(f"approver {text!r}: give it as \"Name, Role\", e.g. \"Ada Lovelace, CFO\" "
-                             "(an e-mail may follow: \"Ada Lovelace, CFO <ada@example.org>\")")
+            raise InputError(
+                f'approver {text!r}: give it as "Name, Role", e.g. "Ada Lovelace, CFO" '
+                '(an e-mail may follow: "Ada Lovelace, CFO <ada@example.org>")'
+            )
         return cls(name.strip(), role, email)
 
 
 _EMAIL_AT_END = re.compile(r"<([^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)>$")
-
 
 
 def parse_memo_inputs(raw: bytes) -> dict:

@@ -37,27 +37,38 @@ SOURCE, SUPPLEMENT = "/Source", "/Supplement"
 # document information -> (XMP property, kind); kinds: text, a language alternative, an ordered
 # list of one, a date. These are the entries PDF/A asks to be mirrored in XMP.
 MIRRORED = {
-    "/Title": ("dc:title", "alt"), "/Author": ("dc:creator", "seq"),
-    "/Subject": ("dc:description", "alt"), "/Keywords": ("pdf:Keywords", "text"),
-    "/Producer": ("pdf:Producer", "text"), "/Creator": ("xmp:CreatorTool", "text"),
-    "/CreationDate": ("xmp:CreateDate", "date"), "/ModDate": ("xmp:ModifyDate", "date"),
+    "/Title": ("dc:title", "alt"),
+    "/Author": ("dc:creator", "seq"),
+    "/Subject": ("dc:description", "alt"),
+    "/Keywords": ("pdf:Keywords", "text"),
+    "/Producer": ("pdf:Producer", "text"),
+    "/Creator": ("xmp:CreatorTool", "text"),
+    "/CreationDate": ("xmp:CreateDate", "date"),
+    "/ModDate": ("xmp:ModifyDate", "date"),
 }
 
 
 def add_output_intent(writer: IncrementalPdfFileWriter) -> None:
     """The catalogue's /OutputIntents: sRGB, with its ICC profile embedded."""
     components = generic.NumberObject(3)  # type: ignore[no-untyped-call]
-    profile = generic.StreamObject({generic.pdf_name("/N"): components},
-                                   stream_data=resource_path(ICC_PROFILE).read_bytes())
+    profile = generic.StreamObject(
+        {generic.pdf_name("/N"): components}, stream_data=resource_path(ICC_PROFILE).read_bytes()
+    )
     profile.compress()  # type: ignore[no-untyped-call]
-    intent = generic.DictionaryObject({  # type: ignore[no-untyped-call]
-        generic.pdf_name("/Type"): generic.pdf_name("/OutputIntent"),
-        generic.pdf_name("/S"): generic.pdf_name("/GTS_PDFA1"),
-        generic.pdf_name("/OutputConditionIdentifier"): generic.TextStringObject(OUTPUT_CONDITION),
-        generic.pdf_name("/Info"): generic.TextStringObject(OUTPUT_CONDITION),
-        generic.pdf_name("/DestOutputProfile"): writer.add_object(profile),
-    })
-    writer.root[generic.pdf_name("/OutputIntents")] = generic.ArrayObject([writer.add_object(intent)])
+    intent = generic.DictionaryObject(
+        {  # type: ignore[no-untyped-call]
+            generic.pdf_name("/Type"): generic.pdf_name("/OutputIntent"),
+            generic.pdf_name("/S"): generic.pdf_name("/GTS_PDFA1"),
+            generic.pdf_name("/OutputConditionIdentifier"): generic.TextStringObject(
+                OUTPUT_CONDITION
+            ),
+            generic.pdf_name("/Info"): generic.TextStringObject(OUTPUT_CONDITION),
+            generic.pdf_name("/DestOutputProfile"): writer.add_object(profile),
+        }
+    )
+    writer.root[generic.pdf_name("/OutputIntents")] = generic.ArrayObject(
+        [writer.add_object(intent)]
+    )
     writer.update_root()  # type: ignore[no-untyped-call]
 
 
@@ -95,8 +106,10 @@ def xmp_packet(info: Any) -> bytes:
         if kind == "date":
             lines.append(f"<{prop}>{_iso(value)}</{prop}>")
         elif kind == "alt":
-            lines.append(f'<{prop}><rdf:Alt><rdf:li xml:lang="x-default">{_xml_text(value)}'
-                         f"</rdf:li></rdf:Alt></{prop}>")
+            lines.append(
+                f'<{prop}><rdf:Alt><rdf:li xml:lang="x-default">{_xml_text(value)}'
+                f"</rdf:li></rdf:Alt></{prop}>"
+            )
         elif kind == "seq":
             lines.append(f"<{prop}><rdf:Seq><rdf:li>{_xml_text(value)}</rdf:li></rdf:Seq></{prop}>")
         else:
@@ -117,14 +130,18 @@ def xmp_packet(info: Any) -> bytes:
         f"   {body}\n"
         "  </rdf:Description>\n </rdf:RDF>\n</x:xmpmeta>\n"
         '<?xpacket end="w"?>'
-    ).encode("utf-8")
+    ).encode()
 
 
 def add_metadata(writer: IncrementalPdfFileWriter) -> None:
     """An (empty) XMP stream in the catalogue; ArchivalWriter fills it when the file is written."""
-    stream = generic.StreamObject({generic.pdf_name("/Type"): generic.pdf_name("/Metadata"),
-                                   generic.pdf_name("/Subtype"): generic.pdf_name("/XML")},
-                                  stream_data=b"")
+    stream = generic.StreamObject(
+        {
+            generic.pdf_name("/Type"): generic.pdf_name("/Metadata"),
+            generic.pdf_name("/Subtype"): generic.pdf_name("/XML"),
+        },
+        stream_data=b"",
+    )
     writer.root[generic.pdf_name("/Metadata")] = writer.add_object(stream)
     writer.update_root()  # type: ignore[no-untyped-call]
 

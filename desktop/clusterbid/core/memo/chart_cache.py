@@ -45,8 +45,9 @@ def _code_fingerprint() -> str | None:
 
     charts = Path(__file__).resolve().parents[1] / "charts"
     here = Path(__file__).parent
-    sources = sorted([*charts.glob("*.py"), *here.glob("chart_drawing.py"),
-                      *here.glob("charts_section.py")])
+    sources = sorted(
+        [*charts.glob("*.py"), *here.glob("chart_drawing.py"), *here.glob("charts_section.py")]
+    )
     digest = hashlib.sha256()
     try:
         for path in sources:

@@ -10,8 +10,14 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer
 
 from clusterbid.core.memo import chart_cache, styles
-from clusterbid.core.memo.chart_drawing import (MEMO_CHART_BIDS, MEMO_TORNADO_BARS, PRINT_DPI, Chart,
-                                                chart_specs, draw_chart)
+from clusterbid.core.memo.chart_drawing import (
+    MEMO_CHART_BIDS,
+    MEMO_TORNADO_BARS,
+    PRINT_DPI,
+    Chart,
+    chart_specs,
+    draw_chart,
+)
 
 if TYPE_CHECKING:
     from clusterbid.core.memo.chart_worker import ChartWorker
@@ -19,7 +25,12 @@ if TYPE_CHECKING:
 # A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
 # beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its
 # type stays near the other charts' size.
-CHART_HEIGHT, TALL_FROM_IN, PRINTED_PER_INCH, MAX_CHART_HEIGHT = 92 * mm, 4.6, 92 * mm / 4.0, 190 * mm
+CHART_HEIGHT, TALL_FROM_IN, PRINTED_PER_INCH, MAX_CHART_HEIGHT = (
+    92 * mm,
+    4.6,
+    92 * mm / 4.0,
+    190 * mm,
+)
 
 
 def printed_height(figure_height_in: float) -> float:
@@ -51,9 +62,13 @@ def needs_script_fallbacks(scorecard) -> bool:
     return other_scripts
 
 
-def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
-                 worker: ChartWorker | None = None, chart_index: str | None = None
-                 ) -> list[Flowable]:
+def chart_images(
+    scorecard,
+    uncertainty: Any = None,
+    sensitivity: Any = None,
+    worker: ChartWorker | None = None,
+    chart_index: str | None = None,
+) -> list[Flowable]:
     """One image flowable per chart (its caption kept as the image's alternative text): kept
     pixels where the same chart was drawn before, else those of the worker the charts were sent
     to (chart_worker.py), else drawn here. Each way gives the same pixels."""
@@ -62,8 +77,10 @@ def chart_images(scorecard, uncertainty: Any = None, sensitivity: Any = None,
     other_scripts = needs_script_fallbacks(scorecard)
     specs = chart_specs(scorecard, uncertainty, sensitivity)
     drawn_from = (charts.PRINT_STYLE, scorecard, uncertainty, sensitivity)
-    keys = [chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
-            for caption, _ in specs]
+    keys = [
+        chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
+        for caption, _ in specs
+    ]
     found: list[Chart | None] = [chart_cache.load(key) for key in keys]
     missing = [position for position, chart in enumerate(found) if chart is None]
     if worker is not None:
@@ -95,13 +112,19 @@ def charts_section(images: list[Flowable] | None, bids: int = 0) -> list[Flowabl
     s = styles.paragraph_styles()
     head: list[Flowable] = [Paragraph("4. Charts", s["h1"])]
     if bids > MEMO_CHART_BIDS:
-        head.append(Paragraph(
-            f"The charts draw the {MEMO_CHART_BIDS} leading bids by rank of the {bids:,} in this memo; "
-            "section 3 ranks every bid and sections 2 and 6 list each one.", s["small"]))
+        head.append(
+            Paragraph(
+                f"The charts draw the {MEMO_CHART_BIDS} leading bids by rank of the {bids:,} in "
+                "this memo; "
+                "section 3 ranks every bid and sections 2 and 6 list each one.",
+                s["small"],
+            )
+        )
     if images is None:
         note = "Charts: not available in this build (the charts module is not installed)."
         return [CondPageBreak(30 * mm), *head, Paragraph(note, s["warn"])]
     # The heading travels with the first chart so it is never stranded at a page foot. Flat: a
     # KeepTogether nested in another reports 16,777,215 points and never fits below anything.
     return [KeepTogether([*head, images[0], Spacer(1, 3 * mm)])] + [
-        f for image in images[1:] for f in (image, Spacer(1, 3 * mm))]
+        f for image in images[1:] for f in (image, Spacer(1, 3 * mm))
+    ]

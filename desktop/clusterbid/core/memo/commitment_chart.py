@@ -6,8 +6,8 @@ cheap net cost on a large commitment reads as what it is: a bet on the plan."""
 from __future__ import annotations
 
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Spacer
 
 from clusterbid.core.memo import styles
@@ -24,8 +24,15 @@ ROW_HEIGHT, LABEL_SHARE, TEXT_SIZE = 15.0, 0.18, 6.5
 def commitment_rows(scorecard: Scorecard) -> tuple[Row, ...]:
     """The ranked bids' figures, in rank order, ten at most."""
     names = bid_names(scorecard.scores)  # by provider, as approvers know the bids
-    return tuple((names[s.bid.id], s.estimate.plan_cost, s.estimate.cost_if_plan_fails, s.estimate.commitment)
-                 for s in scorecard.ranked[:MOST_BARS])
+    return tuple(
+        (
+            names[s.bid.id],
+            s.estimate.plan_cost,
+            s.estimate.cost_if_plan_fails,
+            s.estimate.commitment,
+        )
+        for s in scorecard.ranked[:MOST_BARS]
+    )
 
 
 def _label(name: str, width: float) -> str:
@@ -52,8 +59,11 @@ def commitment_chart(rows: tuple[Row, ...], currency: str) -> list[Flowable]:
     # The renderer's starting font would otherwise be Helvetica, set (and so listed in the PDF,
     # unembedded) even though no string uses it: every memo font is embedded.
     drawing.initialFontName, drawing.initialFontSize = styles.FONT, 7
-    texts = [f"net {_short(net, currency)}; if the plan fails {_short(fails, currency)}; "
-             f"commits {_short(commit, currency)}" for _, net, fails, commit in rows]
+    texts = [
+        f"net {_short(net, currency)}; if the plan fails {_short(fails, currency)}; "
+        f"commits {_short(commit, currency)}"
+        for _, net, fails, commit in rows
+    ]
     # The bars take what the longest figure line leaves, so no line runs into the margin.
     longest = max(stringWidth(text, styles.FONT, TEXT_SIZE) for text in texts)
     left = LABEL_SHARE * W
@@ -62,17 +72,45 @@ def commitment_chart(rows: tuple[Row, ...], currency: str) -> list[Flowable]:
     scale = width / top
     for index, ((bid, net, fails, commit), text) in enumerate(zip(rows, texts, strict=True)):
         y = height - ROW_HEIGHT * (index + 1)
-        drawing.add(String(0, y + 4, _label(bid, left - 4), fontName=styles.FONT, fontSize=7, fillColor=styles.INK))
+        drawing.add(
+            String(
+                0,
+                y + 4,
+                _label(bid, left - 4),
+                fontName=styles.FONT,
+                fontSize=7,
+                fillColor=styles.INK,
+            )
+        )
         drawing.add(Rect(left, y + 2, commit * scale, 9, fillColor=styles.RULE, strokeColor=None))
         drawing.add(Rect(left, y + 4, net * scale, 5, fillColor=styles.ACCENT, strokeColor=None))
         x = left + fails * scale
         drawing.add(Line(x, y + 0.5, x, y + 12.5, strokeColor=styles.WARN, strokeWidth=1.5))
-        drawing.add(String(left + width + 6, y + 4, text, fontName=styles.FONT, fontSize=TEXT_SIZE,
-                           fillColor=styles.INK))
-    return keep_together_if_it_fits([
-        para("Commitment at risk", "h2"),
-        para("Pale bar: what each contract commits (the amount signed for). Blue bar: net cost of the plan, "
-             "idle time valued as the buyer's plan says. Red tick: the net cost if the plan fails and idle "
-             "time is worth nothing (where the contract allows an early exit, leaving after the job is the "
-             "floor).", "small"),
-        Spacer(1, 1 * mm), drawing], room=40 * mm)
+        drawing.add(
+            String(
+                left + width + 6,
+                y + 4,
+                text,
+                fontName=styles.FONT,
+                fontSize=TEXT_SIZE,
+                fillColor=styles.INK,
+            )
+        )
+    return keep_together_if_it_fits(
+        [
+            para("Commitment at risk", "h2"),
+            para(
+                "Pale bar: what each contract commits (the amount signed for). Blue bar: net cost "
+                "of the plan, "
+                "idle time valued as the buyer's plan says. Red tick: the net cost if the plan "
+                "fails and idle "
+                "time is worth nothing (where the contract allows an early exit, leaving after the "
+                "job is the "
+                "floor).",
+                "small",
+            ),
+            Spacer(1, 1 * mm),
+            drawing,
+        ],
+        room=40 * mm,
+    )

@@ -9,7 +9,7 @@ from typing import Any
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
-from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+from clusterbid.core.flops import flops_text
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.bid_words import bid_label, bid_names
 from clusterbid.core.memo.commitment_chart import commitment_rows
@@ -21,11 +21,13 @@ from clusterbid.core.memo.waterfall_table import memo_waterfall_rows
 from clusterbid.core.provider_rating import criteria_in_view
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.resources import resource_path
-from clusterbid.core.flops import flops_text
 
 Rows = tuple[tuple[str, ...], ...]
-CONFIDENTIALITY = "Confidential: procurement in progress. Do not forward outside the approval group."
+CONFIDENTIALITY = (
+    "Confidential: procurement in progress. Do not forward outside the approval group."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +43,9 @@ class MemoContent:
     job_rows: Rows  # (name, value)
     busbw_rows: Rows  # (bid and provider, busbw used, where it came from)
     comparison_rows: Rows  # header first
-    criteria_rows: Rows  # header first: each ranked bid's normalised criteria, weights in the header
+    criteria_rows: (
+        Rows  # header first: each ranked bid's normalised criteria, weights in the header
+    )
     bid_pages: tuple[BidPage, ...]
     tipping_rows: Rows | None  # header first; None: sensitivity not computed
     unverified: tuple[str, ...]
@@ -49,14 +53,22 @@ class MemoContent:
     approvers: tuple[Approver, ...]
     methodology: str
     evidence_requests: tuple[str, ...] = ()  # evidence worth asking for, requests and their states
-    audit_anchor: str = ""  # the document's audit row this memo was made from, in words; "" from JSON
+    audit_anchor: str = (
+        ""  # the document's audit row this memo was made from, in words; "" from JSON
+    )
     decision_date: str = ""  # the approval meeting's date, or the export date said to be one
     price_rows: Rows = ()  # header first: each bid's price against public list prices
     approval_terms: str = ""  # what a signature approves (approval_statement.approval_terms)
-    commitment_rows: tuple[tuple[str, float, float, float], ...] = ()  # commitment_chart.commitment_rows
+    commitment_rows: tuple[
+        tuple[str, float, float, float], ...
+    ] = ()  # commitment_chart.commitment_rows
     not_verified_line: str = ""  # page 1's pointer to section 6 and the question most worth asking
-    expired: tuple[tuple[str, bool], ...] = ()  # quotes lapsed by the decision date (text, the winner's)
-    panel: dict[str, Any] | None = None  # the evaluation panel's page (core/panel/summary.py); None: no panel
+    expired: tuple[
+        tuple[str, bool], ...
+    ] = ()  # quotes lapsed by the decision date (text, the winner's)
+    panel: dict[str, Any] | None = (
+        None  # the evaluation panel's page (core/panel/summary.py); None: no panel
+    )
     waterfall_rows: Rows = ()  # waterfall_table.waterfall_rows: why the recommendation wins (issue 34)
 
     @classmethod
@@ -74,7 +86,9 @@ class MemoContent:
         odds_against: str | None = None,
     ) -> MemoContent:
         evaluation = scorecard.evaluation
-        effects = scorecard_default_effects(scorecard)  # issue 14: once for the bid pages and the list
+        effects = scorecard_default_effects(
+            scorecard
+        )  # issue 14: once for the bid pages and the list
         return cls(
             title=evaluation.title,
             memo_number=memo_number(inputs.sha256),
@@ -89,19 +103,29 @@ class MemoContent:
             comparison_rows=comparison_rows(scorecard, uncertainty),
             criteria_rows=criteria_rows(scorecard),
             price_rows=price_reasonableness_rows(
-                [(s.bid.quote.provider, s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour)
-                 for s in scorecard.scores],  # the GPU model, beside it, tells one provider's bids apart
-                evaluation.currency),
+                [
+                    (s.bid.quote.provider, s.bid.capacity.gpu_model, s.estimate.price_per_gpu_hour)
+                    for s in scorecard.scores
+                ],  # the GPU model, beside it, tells one provider's bids apart
+                evaluation.currency,
+            ),
             bid_pages=tuple(bid_page(s, scorecard, uncertainty, effects) for s in scorecard.scores),
             tipping_rows=tipping_rows(sensitivity, scorecard),
             unverified=unverified_items(scorecard, effects),
             notes=notes.strip(),
             approvers=tuple(approvers),
-            methodology=methodology_for(resource_path("methodology.md").read_text(encoding="utf-8"), serving=False),
+            methodology=methodology_for(
+                resource_path("methodology.md").read_text(encoding="utf-8"), serving=False
+            ),
             audit_anchor=anchor_words(inputs.data.get("audit_anchor")),
             commitment_rows=commitment_rows(scorecard),
-            waterfall_rows=memo_waterfall_rows(scorecard, uncertainty, next(
-                (s for s in scorecard.ranked if override and s.bid.id == override.bid_id), None)),
+            waterfall_rows=memo_waterfall_rows(
+                scorecard,
+                uncertainty,
+                next(
+                    (s for s in scorecard.ranked if override and s.bid.id == override.bid_id), None
+                ),
+            ),
         )
 
 
@@ -136,7 +160,11 @@ def job_rows(scorecard: Scorecard) -> Rows:
         ("Planned job size", f"{w.job_gpus:,} GPUs in one synchronous job"),
         ("Job", w.name),
         ("Total training compute", flops_text(w.total_training_flops)),
-        ("Parallelism", f"TP {w.tensor_parallel} x PP {w.pipeline_parallel} x CP {w.context_parallel} x DP {w.data_parallel}"),
+        (
+            "Parallelism",
+            f"TP {w.tensor_parallel} x PP {w.pipeline_parallel} x CP {w.context_parallel} x DP "
+            f"{w.data_parallel}",
+        ),
         ("Precision", w.precision.upper()),
         ("Baseline MFU", f"{w.baseline_mfu:.1%} (buyer's stack, one NVLink domain)"),
         ("Global batch", f"{w.global_batch_tokens:,} tokens; sequences of {w.sequence_length:,}"),
@@ -154,20 +182,37 @@ def busbw_rows(scorecard: Scorecard) -> Rows:
         evidence = e.busbw_evidence
         if evidence is None:
             efficiency = catalog.fabric(f.technology).typical_efficiency
-            source = (f"spec sheet: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s {f.technology} "
-                      f"x {efficiency:g}" + (" with SHARP in-network reduction" if f.sharp else "") + " (not measured)")
+            source = (
+                f"spec sheet: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s {f.technology} "
+                f"x {efficiency:g}"
+                + (" with SHARP in-network reduction" if f.sharp else "")
+                + " (not measured)"
+            )
         else:
             when = evidence.measured_on.isoformat() if evidence.measured_on else "undated"
-            source = (f"evidence: nccl-tests all_reduce at {evidence.scale_gpus:,} GPUs, "
-                      f"{GRADE_WORDS[evidence.grade]}, {when}")
+            source = (
+                f"evidence: nccl-tests all_reduce at {evidence.scale_gpus:,} GPUs, "
+                f"{GRADE_WORDS[evidence.grade]}, {when}"
+            )
         rows.append((_name(score), f"{e.node_busbw_gb_s:.1f} GB/s", source))
     return tuple(rows)
 
 
 def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     currency = scorecard.evaluation.currency
-    rows = [("#", "Bid / provider", "Price per GPU-h", "Eff. MFU", "Goodput", "Hours",
-             f"Net plan cost ({currency})", "Score", "Gates and flags")]
+    rows = [
+        (
+            "#",
+            "Bid / provider",
+            "Price per GPU-h",
+            "Eff. MFU",
+            "Goodput",
+            "Hours",
+            f"Net plan cost ({currency})",
+            "Score",
+            "Gates and flags",
+        )
+    ]
     bids = bid_names(scorecard.scores)
     for score in scorecard.scores:
         e = score.estimate
@@ -177,23 +222,61 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
         if not e.passes_gates:
             # The first failed gate says why; every gate and flag is listed on the bid's own page.
             more = len(e.gates) - 1
-            gates = "EXCLUDED: " + e.gates[0].message + (f" (+{more} more gate(s): see its page)" if more > 0 else "")
+            gates = (
+                "EXCLUDED: "
+                + e.gates[0].message
+                + (f" (+{more} more gate(s): see its page)" if more > 0 else "")
+            )
             flags = f"{len(e.warnings)} flag(s) on its page" if e.warnings else ""
-            rows.append(("-", label, price, "-", "-", "-", "-", "-", gates + (f"\nFlags: {flags}" if flags else "")))
+            rows.append(
+                (
+                    "-",
+                    label,
+                    price,
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                    gates + (f"\nFlags: {flags}" if flags else ""),
+                )
+            )
             continue
-        cost = format_money(e.plan_cost, currency) + f"\ncommits {format_money(e.commitment, currency)}"
+        cost = (
+            format_money(e.plan_cost, currency)
+            + f"\ncommits {format_money(e.commitment, currency)}"
+        )
         stats = None if uncertainty is None else uncertainty.bids.get(score.bid.id)
         if stats is not None:
-            cost += f"\nP10 {format_money(stats.cost_p10, currency)}\nP90 {format_money(stats.cost_p90, currency)}"
-        rows.append((str(score.rank), label, price, f"{e.effective_mfu:.1%}", f"{e.goodput:.1%}",
-                     f"{e.wall_hours:,.1f}", cost, f"{score.weighted_score:.3f}", "passed" + (f"; flags: {flags}" if flags else "")))
+            cost += (
+                f"\nP10 {format_money(stats.cost_p10, currency)}\nP90 "
+                f"{format_money(stats.cost_p90, currency)}"
+            )
+        rows.append(
+            (
+                str(score.rank),
+                label,
+                price,
+                f"{e.effective_mfu:.1%}",
+                f"{e.goodput:.1%}",
+                f"{e.wall_hours:,.1f}",
+                cost,
+                f"{score.weighted_score:.3f}",
+                "passed" + (f"; flags: {flags}" if flags else ""),
+            )
+        )
     return tuple(rows)
 
 
 CRITERIA_WORDS = {
-    "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
-    "evidence": "Evidence", "provider_rating": "Provider rating (third party)",
+    "cost_to_finish": "Net plan cost",
+    "sla": "SLA",
+    "datacenter_tier": "Data-centre tier",
+    "certifications": "Certifications",
+    "support": "Support",
+    "contract_terms": "Contract terms",
+    "evidence": "Evidence",
+    "provider_rating": "Provider rating (third party)",
 }
 
 
@@ -201,13 +284,26 @@ def criteria_rows(scorecard: Scorecard) -> Rows:
     """The bid-by-criterion matrix: each criterion scored 0 to 1 (1 best), its weight in the
     header, and the weighted total that ranks (methodology section 6)."""
     # Issue 39: the third-party rating shows once the policy weighs it or a rating is recorded.
-    names = criteria_in_view(CRITERIA_WORDS, scorecard.weights, scorecard.evaluation.provider_ratings)
-    header = ("#", "Bid", *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names), "Score")
+    names = criteria_in_view(
+        CRITERIA_WORDS, scorecard.weights, scorecard.evaluation.provider_ratings
+    )
+    header = (
+        "#",
+        "Bid",
+        *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names),
+        "Score",
+    )
     rows = [header]
     bids = bid_names(scorecard.scores)  # the provider; its GPU model only when it made two bids
     for score in scorecard.ranked:
-        rows.append((str(score.rank), bids[score.bid.id], *(f"{score.criteria[n]:.2f}" for n in names),
-                     f"{score.weighted_score:.3f}"))
+        rows.append(
+            (
+                str(score.rank),
+                bids[score.bid.id],
+                *(f"{score.criteria[n]:.2f}" for n in names),
+                f"{score.weighted_score:.3f}",
+            )
+        )
     return tuple(rows)
 
 
@@ -228,5 +324,13 @@ def tipping_rows(sensitivity: Any, scorecard: Scorecard) -> Rows | None:
         upper = "100 (holds)" if point.upper is None else _weight_text(point.upper)
         below = "-" if point.lower is None else bid_words.get(point.winner_below or "", "-")
         above = "-" if point.upper is None else bid_words.get(point.winner_above or "", "-")
-        rows.append((CRITERIA_WORDS.get(weight, weight), _weight_text(point.current), f"{lower} to {upper}", below if below == "-" else f"{below} wins", above if above == "-" else f"{above} wins"))
+        rows.append(
+            (
+                CRITERIA_WORDS.get(weight, weight),
+                _weight_text(point.current),
+                f"{lower} to {upper}",
+                below if below == "-" else f"{below} wins",
+                above if above == "-" else f"{above} wins",
+            )
+        )
     return tuple(rows)

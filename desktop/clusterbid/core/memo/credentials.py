@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from asn1crypto import keys as asn1_keys
 from asn1crypto import pkcs12 as asn1_pkcs12
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
-from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat, pkcs12
+from cryptography.hazmat.primitives.serialization import (
+    Encoding,
+    NoEncryption,
+    PrivateFormat,
+    PublicFormat,
+    pkcs12,
+)
 from cryptography.x509.oid import NameOID
 
 from clusterbid.core.errors import InputError
@@ -45,39 +51,52 @@ def _to_asn1(certificate: x509.Certificate) -> asn1_x509.Certificate:
 
 def _is_pkcs12(raw: bytes) -> bool:
     try:
-        asn1_pkcs12.Pfx.load(raw)["auth_safe"]["content_type"].native  # forces the outer parse
-        return True
+        content_type = asn1_pkcs12.Pfx.load(raw)["auth_safe"]["content_type"]
+        return content_type.native is not None  # reading .native forces the outer parse
     except (ValueError, TypeError, KeyError):
         return False
 
 
-def check_certificate(certificate: x509.Certificate, source: str, now: datetime | None = None) -> None:
+def check_certificate(
+    certificate: x509.Certificate, source: str, now: datetime | None = None
+) -> None:
     """Refuse a certificate that is outside its validity period or cannot make approval signatures."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     who = common_name(certificate)
     start, end = certificate.not_valid_before_utc, certificate.not_valid_after_utc
     if now < start:
-        raise InputError(f"{source}: the certificate of {who!r} is not valid until {start:%Y-%m-%d %H:%M} UTC "
-                         "(check this computer's clock, or ask your certificate issuer)")
+        raise InputError(
+            f"{source}: the certificate of {who!r} is not valid until {start:%Y-%m-%d %H:%M} UTC "
+            "(check this computer's clock, or ask your certificate issuer)"
+        )
     if now > end:
-        raise InputError(f"{source}: the certificate of {who!r} expired on {end:%Y-%m-%d %H:%M} UTC; "
-                         "ask your certificate issuer for a new one")
+        raise InputError(
+            f"{source}: the certificate of {who!r} expired on {end:%Y-%m-%d %H:%M} UTC; "
+            "ask your certificate issuer for a new one"
+        )
     try:
         usage = certificate.extensions.get_extension_for_class(x509.KeyUsage).value
     except x509.ExtensionNotFound:
         usage = None
     if usage is None or not usage.content_commitment:
-        raise InputError(f"{source}: the certificate of {who!r} lacks the non-repudiation (contentCommitment) key "
-                         "usage that approval signatures need; ask your issuer for a signing certificate")
+        raise InputError(
+            f"{source}: the certificate of {who!r} lacks the non-repudiation (contentCommitment) "
+            "key "
+            "usage that approval signatures need; ask your issuer for a signing certificate"
+        )
     try:
-        purposes = {oid.dotted_string for oid in
-                    certificate.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value}
+        purposes = {
+            oid.dotted_string
+            for oid in certificate.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value
+        }
     except x509.ExtensionNotFound:
         purposes = None
     wrong = purpose_problem(purposes)
     if wrong:
-        raise InputError(f"{source}: the certificate of {who!r} cannot sign an approval: {wrong}; ask your "
-                         "issuer for a document-signing certificate")
+        raise InputError(
+            f"{source}: the certificate of {who!r} cannot sign an approval: {wrong}; ask your "
+            "issuer for a document-signing certificate"
+        )
 
 
 def read_p12_file(path: Path | str) -> bytes:
@@ -87,32 +106,47 @@ def read_p12_file(path: Path | str) -> bytes:
     try:
         raw = read_regular(path, MAX_P12_BYTES)  # devices and FIFOs refused before any read
         if len(raw) > MAX_P12_BYTES:
-            raise InputError(f"{path}: larger than {MAX_P12_BYTES:,} bytes; not a PKCS#12 certificate file")
+            raise InputError(
+                f"{path}: larger than {MAX_P12_BYTES:,} bytes; not a PKCS#12 certificate file"
+            )
     except FileNotFoundError:
-        raise InputError(f"{path}: no such file; give the PKCS#12 (.p12/.pfx) file holding your certificate") from None
+        raise InputError(
+            f"{path}: no such file; give the PKCS#12 (.p12/.pfx) file holding your certificate"
+        ) from None
     except OSError as exc:  # a folder, a locked file, a device or FIFO
         raise InputError(f"{path}: cannot be read ({exc.strerror})") from None
     if not _is_pkcs12(raw):
-        raise InputError(f"{path}: not a PKCS#12 (.p12/.pfx) file; export your certificate with its private key as .p12")
+        raise InputError(
+            f"{path}: not a PKCS#12 (.p12/.pfx) file; export your certificate with its private key "
+            "as .p12"
+        )
     return raw
 
 
-def load_credentials(path: Path | str, passphrase: str, now: datetime | None = None,
-                     raw: bytes | None = None) -> SigningCredentials:
+def load_credentials(
+    path: Path | str, passphrase: str, now: datetime | None = None, raw: bytes | None = None
+) -> SigningCredentials:
     """Open a PKCS#12 (.p12/.pfx) file (or its bytes `raw`, read by read_p12_file); every failure
     is an InputError naming the file and what to do."""
     path = Path(path)
     raw = read_p12_file(path) if raw is None else raw
     try:
-        key, certificate, others = pkcs12.load_key_and_certificates(raw, passphrase.encode("utf-8") or None)
+        key, certificate, others = pkcs12.load_key_and_certificates(
+            raw, passphrase.encode("utf-8") or None
+        )
     except ValueError:
         # The file parsed as PKCS#12 above, so what failed is the decryption: the passphrase.
-        raise InputError(f"{path}: wrong passphrase (or the file is damaged); nothing was signed") from None
+        raise InputError(
+            f"{path}: wrong passphrase (or the file is damaged); nothing was signed"
+        ) from None
     if key is None or certificate is None:
-        raise InputError(f"{path}: holds no {'private key' if key is None else 'certificate'}; "
-                         "export the certificate together with its private key")
-    if key.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo) != \
-            certificate.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo):
+        raise InputError(
+            f"{path}: holds no {'private key' if key is None else 'certificate'}; "
+            "export the certificate together with its private key"
+        )
+    if key.public_key().public_bytes(
+        Encoding.DER, PublicFormat.SubjectPublicKeyInfo
+    ) != certificate.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo):
         raise InputError(f"{path}: the private key does not belong to the certificate")
     check_certificate(certificate, str(path), now)
     key_der = key.private_bytes(Encoding.DER, PrivateFormat.PKCS8, NoEncryption())
@@ -130,16 +164,30 @@ def load_trust_roots(paths: list[Path | str]) -> list[asn1_x509.Certificate]:
     roots = []
     for path in map(Path, paths):
         try:
-            raw = read_regular(path, MAX_P12_BYTES)  # a certificate file is far smaller than a .p12 cap
+            raw = read_regular(
+                path, MAX_P12_BYTES
+            )  # a certificate file is far smaller than a .p12 cap
             if len(raw) > MAX_P12_BYTES:
-                raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: larger than {MAX_P12_BYTES:,} bytes; not a certificate file")
+                raise InputError(
+                    f"{mark(Step.TRUST_GIVEN, str(path))}: larger than {MAX_P12_BYTES:,} bytes; "
+                    "not a certificate file"
+                )
         except FileNotFoundError:
             raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: no such file") from None
         except OSError as exc:
-            raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: cannot be read ({exc.strerror})") from None
+            raise InputError(
+                f"{mark(Step.TRUST_GIVEN, str(path))}: cannot be read ({exc.strerror})"
+            ) from None
         try:
-            certs = x509.load_pem_x509_certificates(raw) if b"-----BEGIN" in raw else [x509.load_der_x509_certificate(raw)]
+            certs = (
+                x509.load_pem_x509_certificates(raw)
+                if b"-----BEGIN" in raw
+                else [x509.load_der_x509_certificate(raw)]
+            )
         except ValueError:
-            raise InputError(f"{mark(Step.TRUST_GIVEN, str(path))}: not a certificate (PEM or DER); give the CA certificate file") from None
+            raise InputError(
+                f"{mark(Step.TRUST_GIVEN, str(path))}: not a certificate (PEM or DER); give the CA "
+                "certificate file"
+            ) from None
         roots += [_to_asn1(c) for c in certs]
     return roots

@@ -30,18 +30,26 @@ def _dss_material(reader: Any) -> dict[str, list[Any]]:
         dss = DocumentSecurityStore.read_dss(reader)
     except NoDSSFoundError:
         return {"other_certs": [], "ocsps": [], "crls": []}
-    return {"other_certs": list(dss.load_certs()),
-            "ocsps": [ref.get_object().data for ref in dss.ocsps],
-            "crls": [ref.get_object().data for ref in dss.crls]}
+    return {
+        "other_certs": list(dss.load_certs()),
+        "ocsps": [ref.get_object().data for ref in dss.ocsps],
+        "crls": [ref.get_object().data for ref in dss.crls],
+    }
 
 
 def _context(roots: list[Any], material: dict[str, list[Any]], moment: datetime) -> Any:
     from pyhanko_certvalidator import ValidationContext
 
     # hard-fail: a certificate whose status the file does not hold is not taken on trust
-    return ValidationContext(trust_roots=roots, allow_fetching=False, moment=moment,
-                             revocation_mode="hard-fail", other_certs=material["other_certs"],
-                             ocsps=material["ocsps"], crls=material["crls"])
+    return ValidationContext(
+        trust_roots=roots,
+        allow_fetching=False,
+        moment=moment,
+        revocation_mode="hard-fail",
+        other_certs=material["other_certs"],
+        ocsps=material["ocsps"],
+        crls=material["crls"],
+    )
 
 
 def _verdict(status: Any, what: str) -> tuple[str, str] | None:
@@ -64,21 +72,26 @@ def timestamp_time(signed_data: Any) -> datetime:
     return when
 
 
-def validate_dated_by_seal(reader: Any, sig: Any, roots: list[Any],
-                           moment: datetime) -> tuple[str, str]:
+def validate_dated_by_seal(
+    reader: Any, sig: Any, roots: list[Any], moment: datetime
+) -> tuple[str, str]:
     """(indication, sub-indication; '' when passed) for `sig`, which carries no signature
     timestamp, at validation time `moment`."""
     from pyhanko.sign.validation import validate_pdf_signature, validate_pdf_timestamp
 
     signed = int(sig.signed_revision)
-    stamps = sorted((ts for ts in reader.embedded_timestamp_signatures
-                     if int(ts.signed_revision) > signed), key=lambda ts: int(ts.signed_revision))
+    stamps = sorted(
+        (ts for ts in reader.embedded_timestamp_signatures if int(ts.signed_revision) > signed),
+        key=lambda ts: int(ts.signed_revision),
+    )
     if not stamps:
         return INDETERMINATE, "NO_POE"  # nothing but the signer's clock dates it
     material = _dss_material(reader)
     control = moment
     for stamp in reversed(stamps):  # the newest now, each earlier one when the next was made
-        failed = _verdict(validate_pdf_timestamp(stamp, _context(roots, material, control)), "timestamp")
+        failed = _verdict(
+            validate_pdf_timestamp(stamp, _context(roots, material, control)), "timestamp"
+        )
         if failed is not None:
             return failed
         control = timestamp_time(stamp.signed_data)

@@ -20,24 +20,38 @@ def schedule_fit(chosen: BidScore, scorecard: Scorecard) -> dict:
     cannot be checked, or the plan has no deadline: each said in words, the last two flagged."""
     deadline = scorecard.evaluation.workload.plan.deadline
     finish = chosen.estimate.dates.finish
-    missed = [bid_label(s.bid) for s in scorecard.scores
-              if any(g.code in ("misses_deadline", "deadline_unlikely") for g in s.estimate.gates)]
+    missed = [
+        bid_label(s.bid)
+        for s in scorecard.scores
+        if any(g.code in ("misses_deadline", "deadline_unlikely") for g in s.estimate.gates)
+    ]
     excluded = f"; excluded for missing it: {'; '.join(missed)}" if missed else ""
     if deadline is None:
-        return {"schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
-                            + (f"; finishes about {finish.isoformat()}" if finish else ""), "schedule_ok": False}
+        return {
+            "schedule": "not checked: the plan gives no deadline (enter one under the plan to check it)"
+            + (f"; finishes about {finish.isoformat()}" if finish else ""),
+            "schedule_ok": False,
+        }
     if finish is None:
-        return {"schedule": f"cannot be checked against the deadline of {deadline.isoformat()}: "
-                            f"{chosen.estimate.dates.basis}{excluded}", "schedule_ok": False}
+        return {
+            "schedule": f"cannot be checked against the deadline of {deadline.isoformat()}: "
+            f"{chosen.estimate.dates.basis}{excluded}",
+            "schedule_ok": False,
+        }
     risk = next((w.message for w in chosen.estimate.warnings if w.code == "deadline_risk"), None)
     if finish > deadline and risk:  # late at the point, in time in enough draws: ranked, a risk
         return {"schedule": f"a deadline risk: {risk}{excluded}", "schedule_ok": False}
     if finish > deadline:  # only through an override of a bid the gates let through: still said
-        return {"schedule": f"MISSES the deadline: finishes about {finish.isoformat()}, after {deadline.isoformat()}",
-                "schedule_ok": False}
+        return {
+            "schedule": f"MISSES the deadline: finishes about {finish.isoformat()}, after {deadline.isoformat()}",
+            "schedule_ok": False,
+        }
     spare = (deadline - finish).days
-    return {"schedule": f"finishes about {finish.isoformat()}, {spare:,} days before the plan's deadline of "
-                        f"{deadline.isoformat()}{excluded}", "schedule_ok": True}
+    return {
+        "schedule": f"finishes about {finish.isoformat()}, {spare:,} days before the plan's deadline of "
+        f"{deadline.isoformat()}{excluded}",
+        "schedule_ok": True,
+    }
 
 
 def decision_date_words(decision_date: str | None) -> str:
@@ -58,10 +72,22 @@ def price_reasonableness_rows(bids: list[tuple[str, str, float]], currency: str)
     for label, gpu, price in bids:
         check = check_price(gpu, price if currency == "USD" else None)
         used.setdefault(gpu, check.references)
-        rows.append((label, gpu, format_money(price, currency, cents=True),
-                     ("FLAG: " if check.flagged else "") + check.verdict))
+        rows.append(
+            (
+                label,
+                gpu,
+                format_money(price, currency, cents=True),
+                ("FLAG: " if check.flagged else "") + check.verdict,
+            )
+        )
     for gpu, references in used.items():
         for r in references:
-            rows.append(("", gpu, f"${r.usd_per_gpu_hour:,.2f}", f"{r.provider}, as of {r.as_of.isoformat()}. "
-                                                                f"Source: {r.source}"))
+            rows.append(
+                (
+                    "",
+                    gpu,
+                    f"${r.usd_per_gpu_hour:,.2f}",
+                    f"{r.provider}, as of {r.as_of.isoformat()}. Source: {r.source}",
+                )
+            )
     return tuple(rows)

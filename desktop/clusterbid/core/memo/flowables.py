@@ -28,8 +28,11 @@ class WrappedOnce(Paragraph):  # type: ignore[misc]
 
     def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
         # Reportlab's split drops the lines (blPara) when it moves a paragraph on: break again then.
-        if (self._wrapped_at is not None and self._wrapped_at[0] == available_width
-                and hasattr(self, "blPara")):
+        if (
+            self._wrapped_at is not None
+            and self._wrapped_at[0] == available_width
+            and hasattr(self, "blPara")
+        ):
             return self._wrapped_at[1]
         size: tuple[float, float] = super().wrap(available_width, available_height)
         self._wrapped_at = (available_width, size)
@@ -67,8 +70,9 @@ def grid(
     return table
 
 
-def fit_widths(texts: Sequence[Sequence[str]], row_styles: Sequence[str],
-               widths: Sequence[float]) -> list[float]:
+def fit_widths(
+    texts: Sequence[Sequence[str]], row_styles: Sequence[str], widths: Sequence[float]
+) -> list[float]:
     """Column widths (points, same total) where each column is at least as wide as its longest
     word in its cells' font, taken from the columns with room to spare; the widths given when
     they already fit or when the words cannot all fit. Reportlab would otherwise cut the word
@@ -118,7 +122,7 @@ class KeepTogetherIfItFits(KeepTogether):  # type: ignore[misc]
         if getattr(self, "_wrapInfo", None) != (available_width, available_height):
             self.wrap(available_width, available_height)
         frame = getattr(self, "_frame", None)
-        if frame is None or self._H <= frame._height:
+        if frame is None or frame._height >= self._H:
             return list(super().split(available_width, available_height))
         content = list(self._content)
         return content if available_height >= self.room else [FrameBreak(), *content]

@@ -203,14 +203,19 @@ def change_problems(reader, embedded: list, sealed: dict[str, int] | None = None
     return problems
 
 
-def _annotation_changes(reader, revision: int, last_signer: str, sealed: dict[str, int]) -> list[str]:
+def _annotation_changes(
+    reader, revision: int, last_signer: str, sealed: dict[str, int]
+) -> list[str]:
     old = _annotations(reader.get_historical_resolver(revision - 1))
     new = _annotations(reader.get_historical_resolver(revision))
     gone = [a for a in old if a not in new]
     # the seal's timestamp widget, in the revision that adds its timestamp, is no change to refuse
-    added = [a for a in new if a not in old and not (a[1] == "/Widget" and sealed.get(a[2]) == revision)]
+    added = [
+        a for a in new if a not in old and not (a[1] == "/Widget" and sealed.get(a[2]) == revision)
+    ]
     return [
-        f"{subtype.lstrip('/')} annotation{f' {name!r}' if name else ''} on page {page} {verb} after "
+        f"{subtype.lstrip('/')} annotation{f' {name!r}' if name else ''} on page {page} {verb} "
+        "after "
         f"{last_signer} signed (revision {revision + 1})"
         for verb, items in (("added", added), ("removed", gone))
         for page, subtype, name in items
@@ -226,7 +231,8 @@ def _pyhanko_view(sig) -> list[str]:
             result = sig.evaluate_modifications(DEFAULT_DIFF_POLICY)
         except Exception as exc:  # noqa: BLE001 (a damaged revision: the signature check says so)
             return [
-                f"{field}: the changes after this signature cannot be analysed ({type(exc).__name__})"
+                f"{field}: the changes after this signature cannot be analysed "
+                f"({type(exc).__name__})"
             ]
     if isinstance(result, SuspiciousModification):
         return [f"{field}: pyHanko refuses what was written after this signature: {result}"]
@@ -237,6 +243,7 @@ def _pyhanko_view(sig) -> list[str]:
         )
         if locked:
             return [
-                f"{field}: form fields changed after this signature that it locks: {', '.join(locked)}"
+                f"{field}: form fields changed after this signature that it locks: "
+                f"{', '.join(locked)}"
             ]
     return []

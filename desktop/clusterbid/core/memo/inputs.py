@@ -16,13 +16,13 @@ from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.documents import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.approvers_listed import (  # re-exported: callers import them from here
     _EMAIL_AT_END,
     INPUTS_FORMAT,
     Approver,
     parse_memo_inputs,
 )
+from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.report import money
@@ -32,8 +32,10 @@ MAX_JUSTIFICATION = 4000
 
 
 # Without an approver the memo has no signature field, so nobody could ever sign it.
-NO_APPROVER = ("the memo names no approver, so it would have no signature field and could not be signed: "
-               "add one with --approver \"Name, Role\" (in the app, type a name and role in the Approvers table)")
+NO_APPROVER = (
+    "the memo names no approver, so it would have no signature field and could not be signed: "
+    'add one with --approver "Name, Role" (in the app, type a name and role in the Approvers table)'
+)
 
 
 def checked_email(text: str, who: str) -> str:
@@ -56,8 +58,11 @@ def _approver(value: Approver | tuple[str, str] | dict) -> Approver:
     if isinstance(value, Approver):
         return value
     if isinstance(value, dict):
-        return Approver(str(value.get("name", "")).strip(), str(value.get("role", "")).strip(),
-                        str(value.get("email") or "").strip())
+        return Approver(
+            str(value.get("name", "")).strip(),
+            str(value.get("role", "")).strip(),
+            str(value.get("email") or "").strip(),
+        )
     name, role, *email = value
     return Approver(name.strip(), role.strip(), (email[0] if email else "").strip())
 
@@ -79,7 +84,9 @@ def check_override(scorecard: Scorecard, override: RecommendationOverride | None
             "explaining why; the memo prints it for the approvers"
         )
     if len(text) > MAX_JUSTIFICATION:
-        raise InputError(f"override justification is {len(text)} characters; keep it to {MAX_JUSTIFICATION}")
+        raise InputError(
+            f"override justification is {len(text)} characters; keep it to {MAX_JUSTIFICATION}"
+        )
 
 
 def printed_results(scorecard: Scorecard) -> dict:
@@ -137,7 +144,9 @@ class MemoInputs:
     data: dict[str, Any]
 
     def canonical_bytes(self) -> bytes:
-        return json.dumps(self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        return json.dumps(
+            self.data, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        ).encode("utf-8")
 
     @cached_property
     def sha256(self) -> str:
@@ -166,7 +175,7 @@ def build_memo_inputs(
         raise InputError(NO_APPROVER)
     for index, person in enumerate(people, start=1):
         if not person.name or not person.role:
-            raise InputError(f"approver {index}: both a name and a role are needed (\"Name, Role\")")
+            raise InputError(f'approver {index}: both a name and a role are needed ("Name, Role")')
     refuse_same_person_twice(people)  # four eyes: two approvers are two people
     data = {
         "format": INPUTS_FORMAT,
@@ -176,22 +185,34 @@ def build_memo_inputs(
         "catalog": _catalog_entries(evaluation),
         "random_seed": evaluation.policy.random_seed,
         # The e-mail only when given: inputs without one stay byte for byte what they were.
-        "approvers": [{"name": p.name, "role": p.role, **({"email": p.email} if p.email else {})}
-                      for p in people],
+        "approvers": [
+            {"name": p.name, "role": p.role, **({"email": p.email} if p.email else {})}
+            for p in people
+        ],
         "notes": notes.strip(),
-        "override": None if override is None else {
-            "bid_id": override.bid_id, "justification": override.justification.strip()},
+        "override": None
+        if override is None
+        else {"bid_id": override.bid_id, "justification": override.justification.strip()},
         "results": _printed(scorecard),
     }
     if rationale.strip():  # issue 34: absent when not given, so earlier memos keep their hash
         if len(rationale.strip()) > MAX_JUSTIFICATION:
-            raise InputError(f"trade-off rationale is {len(rationale.strip())} characters; keep it to {MAX_JUSTIFICATION}")
+            raise InputError(
+                f"trade-off rationale is {len(rationale.strip())} characters; keep it to "
+                f"{MAX_JUSTIFICATION}"
+            )
         data["tradeoff_rationale"] = rationale.strip()
-    if decision_date is not None:  # the approval meeting's date (datetime.date); absent when not given
+    if (
+        decision_date is not None
+    ):  # the approval meeting's date (datetime.date); absent when not given
         data["decision_date"] = decision_date.isoformat()
-    if rendering is not None:  # what else the pages were drawn from: the Monte Carlo samples, the evidence lines
+    if (
+        rendering is not None
+    ):  # what else the pages were drawn from: the Monte Carlo samples, the evidence lines
         data["rendering"] = rendering
-    if audit_anchor is not None:  # absent, not null, for a JSON evaluation: its memos keep their hash
+    if (
+        audit_anchor is not None
+    ):  # absent, not null, for a JSON evaluation: its memos keep their hash
         data["audit_anchor"] = {"seq": int(audit_anchor["seq"]), "hash": str(audit_anchor["hash"])}
     # Round-trip through JSON so `data` holds only plain JSON values (the same as a reader sees).
     return MemoInputs(json.loads(MemoInputs(data).canonical_bytes()))
@@ -203,7 +224,9 @@ def rescore_memo_inputs(data: dict) -> dict:
         got = data.get("format") if isinstance(data, dict) else type(data).__name__
         raise InputError(f"memo inputs: format is {got!r}, expected {INPUTS_FORMAT!r}")
     if "evaluation" not in data:
-        raise InputError("memo inputs: the 'evaluation' field is missing; the memo cannot be re-scored")
+        raise InputError(
+            "memo inputs: the 'evaluation' field is missing; the memo cannot be re-scored"
+        )
     try:
         evaluation = Evaluation.model_validate(data["evaluation"])
     except ValidationError as exc:
@@ -226,6 +249,13 @@ def rescore_memo_inputs(data: dict) -> dict:
 
 
 __all__ = [
-    "INPUTS_ATTACHMENT_NAME", "Approver", "MemoInputs", "RecommendationOverride", "build_memo_inputs",
-    "check_override", "parse_memo_inputs", "printed_results", "rescore_memo_inputs",
+    "INPUTS_ATTACHMENT_NAME",
+    "Approver",
+    "MemoInputs",
+    "RecommendationOverride",
+    "build_memo_inputs",
+    "check_override",
+    "parse_memo_inputs",
+    "printed_results",
+    "rescore_memo_inputs",
 ]

@@ -92,7 +92,9 @@ def numbered_canvas(header: PageHeader) -> type[Canvas]:
             number = f"Approval memo {header.memo_number}"
             self.drawRightString(right, top, number)
             room = right - left - self.stringWidth(number, styles.FONT_BOLD, 8) - 12
-            _draw_runs(self, left, top, _fit(self, header.title, styles.FONT, 8, room), styles.FONT, 8)
+            _draw_runs(
+                self, left, top, _fit(self, header.title, styles.FONT, 8, room), styles.FONT, 8
+            )
             self.line(left, top - 4, right, top - 4)
             bottom = styles.MARGIN - 8
             self.line(left, bottom + 10, right, bottom + 10)
@@ -108,17 +110,31 @@ def numbered_canvas(header: PageHeader) -> type[Canvas]:
 def memo_document(buffer, header: PageHeader) -> BaseDocTemplate:
     width, height = styles.PAGE_SIZE
     frame = Frame(
-        styles.MARGIN, styles.MARGIN + styles.FOOTER_SPACE - 8,
-        width - 2 * styles.MARGIN, styles.FRAME_HEIGHT,
-        id="body", leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0,
+        styles.MARGIN,
+        styles.MARGIN + styles.FOOTER_SPACE - 8,
+        width - 2 * styles.MARGIN,
+        styles.FRAME_HEIGHT,
+        id="body",
+        leftPadding=0,
+        rightPadding=0,
+        topPadding=0,
+        bottomPadding=0,
     )
     doc = BaseDocTemplate(
-        buffer, pagesize=styles.PAGE_SIZE, invariant=1, title=header.title,
+        buffer,
+        pagesize=styles.PAGE_SIZE,
+        invariant=1,
+        title=header.title,
         # The bundled font from the first page on: reportlab's default Helvetica would otherwise be
         # listed on every page as a font that is not embedded, though nothing is set in it.
         initialFontName=styles.FONT,
-        author="ClusterBid", subject=f"Approval memo {header.memo_number}", creator="ClusterBid",
-        leftMargin=styles.MARGIN, rightMargin=styles.MARGIN, topMargin=styles.MARGIN, bottomMargin=styles.MARGIN,
+        author="ClusterBid",
+        subject=f"Approval memo {header.memo_number}",
+        creator="ClusterBid",
+        leftMargin=styles.MARGIN,
+        rightMargin=styles.MARGIN,
+        topMargin=styles.MARGIN,
+        bottomMargin=styles.MARGIN,
     )
     doc.addPageTemplates([PageTemplate(id="body", frames=[frame])])
     return doc
@@ -145,4 +161,6 @@ class SignatureBox(Flowable):
         canvas.drawString(4, 4, f"{fields_in_words(self.field_name).capitalize()} signs here")
         canvas.restoreState()
         x, y = canvas.absolutePosition(0, 0)
-        self.sink.boxes.append((self.field_name, canvas.page_index, (x, y, x + self.width, y + self.height)))
+        self.sink.boxes.append(
+            (self.field_name, canvas.page_index, (x, y, x + self.width, y + self.height))
+        )

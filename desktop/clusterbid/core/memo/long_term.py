@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from clusterbid.core.memo.dated_by_seal import timestamp_time as _timestamp_time
@@ -31,7 +31,7 @@ LEVEL_WORDS = {
     "B-T": "B-T: a timestamp proves it existed at the time below",
     "B-LT": "B-LT: the file also holds the certificates and revocation status to check it offline",
     "B-LTA": "B-LTA: a document timestamp covers that validation data (checkable after the "
-             "certificates expire)",
+    "certificates expire)",
 }
 
 
@@ -45,10 +45,16 @@ class LongTermReport:
     validated_at: datetime
 
     def words(self) -> str:
-        when = f"{self.proven_at:%Y-%m-%d %H:%M:%S %Z} (timestamp)" if self.proven_at else SIGNERS_CLOCK
+        when = (
+            f"{self.proven_at:%Y-%m-%d %H:%M:%S %Z} (timestamp)"
+            if self.proven_at
+            else SIGNERS_CLOCK
+        )
         sub = f" ({self.sub_indication.replace('_', ' ').lower()})" if self.sub_indication else ""
-        return (f"{self.field}: {self.indication}{sub} at {self.validated_at:%Y-%m-%d %H:%M} UTC; "
-                f"level {LEVEL_WORDS[self.level]}; proven to exist at: {when}")
+        return (
+            f"{self.field}: {self.indication}{sub} at {self.validated_at:%Y-%m-%d %H:%M} UTC; "
+            f"level {LEVEL_WORDS[self.level]}; proven to exist at: {when}"
+        )
 
 
 def _signature_timestamps(sig: Any) -> list[datetime]:
@@ -57,8 +63,12 @@ def _signature_timestamps(sig: Any) -> list[datetime]:
     unsigned = sig.signer_info["unsigned_attrs"]
     if not unsigned:
         return []
-    return [_timestamp_time(token["content"]) for attribute in unsigned
-            if attribute["type"].native == "signature_time_stamp_token" for token in attribute["values"]]
+    return [
+        _timestamp_time(token["content"])
+        for attribute in unsigned
+        if attribute["type"].native == "signature_time_stamp_token"
+        for token in attribute["values"]
+    ]
 
 
 def _dss_revisions(reader: Any) -> list[int]:
@@ -67,7 +77,7 @@ def _dss_revisions(reader: Any) -> list[int]:
     for revision in range(reader.xrefs.total_revisions):
         try:
             root = reader.get_historical_root(revision)
-            dss = root["/DSS"] if "/DSS" in root else None
+            dss = root.get("/DSS")
             if dss is not None and ("/OCSPs" in dss or "/CRLs" in dss):
                 found.append(revision)
         except Exception:  # noqa: BLE001 (a damaged revision holds no usable DSS)
@@ -79,8 +89,11 @@ def level_of(reader: Any, sig: Any) -> tuple[str, datetime | None]:
     """The PAdES baseline level the file gives `sig`, from its structure alone (the indication
     says whether what is there validates), and the earliest time a timestamp proves."""
     signed = int(sig.signed_revision)
-    stamps = sorted((int(ts.signed_revision), _timestamp_time(ts.signed_data))
-                    for ts in reader.embedded_timestamp_signatures if int(ts.signed_revision) > signed)
+    stamps = sorted(
+        (int(ts.signed_revision), _timestamp_time(ts.signed_data))
+        for ts in reader.embedded_timestamp_signatures
+        if int(ts.signed_revision) > signed
+    )
     times = [when for _, when in stamps]
     times += _signature_timestamps(sig)
     if not times:
@@ -113,32 +126,41 @@ def _no_fetching() -> Any:
 async def _indication(sig: Any, roots: list[Any], moment: datetime) -> tuple[str, str]:
     from pyhanko.sign.validation.ades import ades_lta_validation
     from pyhanko.sign.validation.policy_decl import (
-        PdfSignatureValidationSpec, RevocationInfoGatheringSpec, RevinfoOnlineFetchingRule,
+        PdfSignatureValidationSpec,
+        RevinfoOnlineFetchingRule,
+        RevocationInfoGatheringSpec,
         SignatureValidationSpec,
     )
-    from pyhanko_certvalidator.registry import SimpleTrustManager
     from pyhanko_certvalidator.context import CertValidationPolicySpec
     from pyhanko_certvalidator.ltv.types import ValidationTimingInfo
     from pyhanko_certvalidator.policy_decl import REQUIRE_REVINFO, CertRevTrustPolicy
+    from pyhanko_certvalidator.registry import SimpleTrustManager
 
     spec = SignatureValidationSpec(
         cert_validation_policy=CertValidationPolicySpec(
             trust_manager=SimpleTrustManager.build(trust_roots=roots),
-            revinfo_policy=CertRevTrustPolicy(REQUIRE_REVINFO)),
+            revinfo_policy=CertRevTrustPolicy(REQUIRE_REVINFO),
+        ),
         revinfo_gathering_policy=RevocationInfoGatheringSpec(
             online_fetching_rule=RevinfoOnlineFetchingRule.LOCAL_ONLY,  # never the network
-            fetcher_backend=_no_fetching()))
-    timing = ValidationTimingInfo(validation_time=moment, best_signature_time=moment,
-                                  point_in_time_validation=False)
+            fetcher_backend=_no_fetching(),
+        ),
+    )
+    timing = ValidationTimingInfo(
+        validation_time=moment, best_signature_time=moment, point_in_time_validation=False
+    )
     result = await ades_lta_validation(sig, PdfSignatureValidationSpec(spec), timing_info=timing)
     status = result.ades_subindic.status.name
-    return INDICATIONS[status], "" if status == "PASSED" else str(getattr(result.ades_subindic, "name", ""))
+    return INDICATIONS[status], "" if status == "PASSED" else str(
+        getattr(result.ades_subindic, "name", "")
+    )
 
 
-def long_term_reports(reader: Any, embedded: list[Any], trust_roots: list[Any],
-                      moment: datetime | None = None) -> tuple[LongTermReport, ...]:
+def long_term_reports(
+    reader: Any, embedded: list[Any], trust_roots: list[Any], moment: datetime | None = None
+) -> tuple[LongTermReport, ...]:
     """One report per signature, validated at `moment` (now when None), offline."""
-    moment = moment or datetime.now(timezone.utc)
+    moment = moment or datetime.now(UTC)
     reports = []
     for sig in embedded:
         field = str(sig.field_name)
@@ -147,7 +169,9 @@ def long_term_reports(reader: Any, embedded: list[Any], trust_roots: list[Any],
         except Exception:  # noqa: BLE001 (a damaged timestamp proves nothing)
             level, proven = "B-B", None
         try:
-            if level != "B-B" and not _signature_timestamps(sig):  # signed offline, dated by the seal
+            if level != "B-B" and not _signature_timestamps(
+                sig
+            ):  # signed offline, dated by the seal
                 indication, sub = validate_dated_by_seal(reader, sig, list(trust_roots), moment)
             else:
                 indication, sub = asyncio.run(_indication(sig, list(trust_roots), moment))

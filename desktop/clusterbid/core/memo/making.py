@@ -27,12 +27,22 @@ def _quiet(_fraction: float, _what: str) -> None:
     """No progress report wanted (the command line)."""
 
 
-def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = "",
-              override: RecommendationOverride | None = None, decision_date: dt.date | None = None,
-              audit_anchor: dict[str, object] | None = None, request_statuses: Sequence[Any] = (),
-              samples: int = DEFAULT_SAMPLES, evidence_lines: Sequence[str] | None = None,
-              progress: Progress = _quiet, made_by: dict[str, Any] | None = None,
-              rationale: str = "", panel: Any = None) -> bytes:
+def make_memo(
+    evaluation: Evaluation,
+    *,
+    approvers: Sequence[Any],
+    notes: str = "",
+    override: RecommendationOverride | None = None,
+    decision_date: dt.date | None = None,
+    audit_anchor: dict[str, object] | None = None,
+    request_statuses: Sequence[Any] = (),
+    samples: int = DEFAULT_SAMPLES,
+    evidence_lines: Sequence[str] | None = None,
+    progress: Progress = _quiet,
+    made_by: dict[str, Any] | None = None,
+    rationale: str = "",
+    panel: Any = None,
+) -> bytes:
     """The memo's PDF bytes. `samples` 0 leaves the bands out ("not computed"); `evidence_lines`
     given (verify's re-render) are printed as they were instead of valuing information again.
     InputError when no bid can be recommended or a choice is refused (override, approver).
@@ -50,9 +60,17 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
         served = score_serving_evaluation(evaluation)
         _has_recommendation(served.ranked)
         progress(0.1, "drawing the memo")
-        return render_memo(served, approvers=approvers, notes=notes, override=override,
-                           audit_anchor=audit_anchor, decision_date=decision_date, samples=0,
-                           made_by=made_by, rationale=rationale)
+        return render_memo(
+            served,
+            approvers=approvers,
+            notes=notes,
+            override=override,
+            audit_anchor=audit_anchor,
+            decision_date=decision_date,
+            samples=0,
+            made_by=made_by,
+            rationale=rationale,
+        )
     from clusterbid.core.memo import chart_cache
     from clusterbid.core.memo.chart_worker import chart_worker
 
@@ -77,8 +95,9 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
             progress(0.5, "tipping points")
             sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
             if override is not None and override.bid_id != scorecard.ranked[0].bid.id:
-                uncertainty, odds_against = _odds_against_override(evaluation, scorecard, override.bid_id,
-                                                                   samples, seed)
+                uncertainty, odds_against = _odds_against_override(
+                    evaluation, scorecard, override.bid_id, samples, seed
+                )
         if made_by is None:  # a memo made now, not one rendered again as it was made
             _has_rationale(scorecard, override, rationale)
         if worker is not None:  # the charts are drawn there while this process words the rest
@@ -98,23 +117,41 @@ def make_memo(evaluation: Evaluation, *, approvers: Sequence[Any], notes: str = 
                 from clusterbid.core.uncertainty.plan_value import plan_value_lines
 
                 progress(0.75, "value of your plan's figures")
-                evidence_lines = [*evidence_lines, *(f"Your own plan's {line[:1].lower()}{line[1:]}."
-                                                     for line in plan_value_lines(scorecard))]
+                evidence_lines = [
+                    *evidence_lines,
+                    *(
+                        f"Your own plan's {line[:1].lower()}{line[1:]}."
+                        for line in plan_value_lines(scorecard)
+                    ),
+                ]
         if panel is not None and not isinstance(panel, dict):
             from clusterbid.core.panel.view import view_of
 
             panel = view_of(panel, scorecard).summary
         progress(0.85, "drawing the memo")
-        return render_memo(scorecard, approvers=approvers, uncertainty=uncertainty,
-                           sensitivity=sensitivity, notes=notes, override=override,
-                           evidence_requests=tuple(evidence_lines), audit_anchor=audit_anchor,
-                           decision_date=decision_date, samples=samples, chart_worker=worker,
-                           chart_index=chart_index, made_by=made_by, rationale=rationale,
-                           odds_against=odds_against, panel=panel)
+        return render_memo(
+            scorecard,
+            approvers=approvers,
+            uncertainty=uncertainty,
+            sensitivity=sensitivity,
+            notes=notes,
+            override=override,
+            evidence_requests=tuple(evidence_lines),
+            audit_anchor=audit_anchor,
+            decision_date=decision_date,
+            samples=samples,
+            chart_worker=worker,
+            chart_index=chart_index,
+            made_by=made_by,
+            rationale=rationale,
+            odds_against=odds_against,
+            panel=panel,
+        )
 
 
-def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int,
-                           seed: int) -> tuple[Any, str]:
+def _odds_against_override(
+    evaluation: Evaluation, scorecard: Any, bid_id: str, samples: int, seed: int
+) -> tuple[Any, str]:
     """The same draws (common random numbers: each bid's streams are named by its id) counted
     against the bid the officer recommends, so page 1's "costs less than" is about that bid."""
     import dataclasses
@@ -122,7 +159,9 @@ def _odds_against_override(evaluation: Evaluation, scorecard: Any, bid_id: str, 
     from clusterbid.core.uncertainty import run_monte_carlo
 
     first = [s for s in scorecard.scores if s.bid.id == bid_id]
-    reordered = dataclasses.replace(scorecard, scores=(*first, *(s for s in scorecard.scores if s.bid.id != bid_id)))
+    reordered = dataclasses.replace(
+        scorecard, scores=(*first, *(s for s in scorecard.scores if s.bid.id != bid_id))
+    )
     return run_monte_carlo(evaluation, samples, seed, scorecard=reordered), bid_id
 
 
@@ -135,12 +174,18 @@ def _has_rationale(scorecard: Any, override: RecommendationOverride | None, rati
     cheaper = cheaper_bids(scorecard, scorecard.ranked[0])
     if cheaper:
         raise InputError(
-            f"{name(scorecard.ranked[0])} ranks first but costs more than {name(cheaper[0])} on the "
-            f"{scorecard.decision_words}: give the officer's reason for the premium with --tradeoff-rationale "
-            "TEXT (in the app: the trade-off rationale field of the export dialog); the memo prints it")
+            f"{name(scorecard.ranked[0])} ranks first but costs more than {name(cheaper[0])} on "
+            "the "
+            f"{scorecard.decision_words}: give the officer's reason for the premium with "
+            "--tradeoff-rationale "
+            "TEXT (in the app: the trade-off rationale field of the export dialog); the memo "
+            "prints it"
+        )
 
 
 def _has_recommendation(ranked: Sequence[object]) -> None:
     if not ranked:
-        raise InputError("no bid passes the gates, so there is no recommendation to approve; "
-                         "add or correct bids first")
+        raise InputError(
+            "no bid passes the gates, so there is no recommendation to approve; "
+            "add or correct bids first"
+        )

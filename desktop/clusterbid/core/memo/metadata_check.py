@@ -90,7 +90,8 @@ def _xmp_changes(before: bytes | None, now: bytes | None, revision: int) -> list
         return []
     if before is None or now is None:
         return [
-            f"XMP metadata (the catalogue's /Metadata stream) {'added' if before is None else 'removed'} {where}"
+            "XMP metadata (the catalogue's /Metadata stream) "
+            f"{'added' if before is None else 'removed'} {where}"
         ]
     old, new = _xmp_values(before), _xmp_values(now)
     changed = [

@@ -35,7 +35,10 @@ def _table(lines: list[str]) -> Table:
     s = styles.paragraph_styles()
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines]
     rows = [r for r in rows if not all(set(c) <= set("-: ") for c in r)]
-    cells = [[Paragraph(_inline(c), s["head"] if i == 0 else s["cell"]) for c in r] for i, r in enumerate(rows)]
+    cells = [
+        [Paragraph(_inline(c), s["head"] if i == 0 else s["cell"]) for c in r]
+        for i, r in enumerate(rows)
+    ]
     # A table of a few rows is read whole; a long one may break, repeating its header.
     table = Table(cells, colWidths=_column_widths(rows), repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
@@ -46,9 +49,18 @@ def _table(lines: list[str]) -> Table:
 # use for the serving model and a serving memo none for the training job's step time, goodput,
 # contract plan, validation of training figures or value of information. The introduction and its
 # glossary are in both; the section numbers stay those of the app's help, which the memo cites.
-_TRAINING_ONLY = ("Gates", "Step time", "Goodput", "Time and cost to finish", "Evidence", "Ranking",
-                  "Uncertainty", "Contract economics", "Validation against published figures",
-                  "Value of information")
+_TRAINING_ONLY = (
+    "Gates",
+    "Step time",
+    "Goodput",
+    "Time and cost to finish",
+    "Evidence",
+    "Ranking",
+    "Uncertainty",
+    "Contract economics",
+    "Validation against published figures",
+    "Value of information",
+)
 _SERVING_ONLY = ("Serving",)
 # What the approvers sign for, printed whole; every other section prints its opening paragraph (a
 # list it introduces cut to each item's first sentence) and a pointer: the whole text travels
@@ -57,10 +69,20 @@ _SERVING_ONLY = ("Serving",)
 _PRINTED_WHOLE = ("What a verified memo proves",)
 ATTACHMENT_NAME = "clusterbid-methodology.md"
 # Sections the model's reviewers read and the approvers need not: a heading and a pointer.
-_REFERENCE_ONLY = ("Step time", "Evidence", "Value of information", "Where each figure came from",
-                   "What the audit trail proves", "How verify proves every page")
-_IN_THE_ATTACHMENT = f"(In the full text, attached to this PDF as {ATTACHMENT_NAME}, and in the app's Help.)"
-_REST_ATTACHED = f"(Formulas, tables and checks: in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
+_REFERENCE_ONLY = (
+    "Step time",
+    "Evidence",
+    "Value of information",
+    "Where each figure came from",
+    "What the audit trail proves",
+    "How verify proves every page",
+)
+_IN_THE_ATTACHMENT = (
+    f"(In the full text, attached to this PDF as {ATTACHMENT_NAME}, and in the app's Help.)"
+)
+_REST_ATTACHED = (
+    f"(Formulas, tables and checks: in the full text, attached to this PDF as {ATTACHMENT_NAME}.)"
+)
 
 
 _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
@@ -69,8 +91,8 @@ _SENTENCE_END = re.compile(r"\.\s+(?=[A-Z])")
 def _first_sentence(text: str) -> str:
     """Up to the first full stop that ends a sentence (not the one in 'i.e.' or 'e.g.')."""
     for end in _SENTENCE_END.finditer(text):
-        if not text[:end.start()].endswith(("i.e", "e.g")):
-            return text[:end.start() + 1]
+        if not text[: end.start()].endswith(("i.e", "e.g")):
+            return text[: end.start() + 1]
     return text
 
 
@@ -79,8 +101,15 @@ def _blocks(lines: list[str]) -> list[tuple[str, list[str]]]:
     blocks: list[tuple[str, list[str]]] = []
     for line in lines:
         stripped = line.strip()
-        kind = ("heading" if stripped.startswith("#") else "table" if stripped.startswith("|")
-                else "list" if stripped.startswith("- ") else "para")
+        kind = (
+            "heading"
+            if stripped.startswith("#")
+            else "table"
+            if stripped.startswith("|")
+            else "list"
+            if stripped.startswith("- ")
+            else "para"
+        )
         if not stripped:
             blocks.append(("", []))  # a blank line closes the block
         elif kind == "list" and (not blocks or blocks[-1][0] in ("list", "")):
@@ -184,7 +213,11 @@ def methodology_flowables(markdown: str) -> list[Flowable]:
                 out.append(_table(block))
             else:
                 text = _inline(" ".join(line.strip() for line in block))
-                out.append(Paragraph(text, s["bullet"], bulletText="•") if kind == "bullet" else Paragraph(text, s["body"]))
+                out.append(
+                    Paragraph(text, s["bullet"], bulletText="•")
+                    if kind == "bullet"
+                    else Paragraph(text, s["body"])
+                )
         block = []
 
     for line in markdown.splitlines():
@@ -194,7 +227,9 @@ def methodology_flowables(markdown: str) -> list[Flowable]:
         elif stripped.startswith("#"):
             flush()
             level = len(stripped) - len(stripped.lstrip("#"))
-            out.append(Paragraph(_inline(stripped.lstrip("#").strip()), s["h1"] if level == 1 else s["h2"]))
+            out.append(
+                Paragraph(_inline(stripped.lstrip("#").strip()), s["h1"] if level == 1 else s["h2"])
+            )
         elif stripped.startswith("|"):
             if kind != "table":
                 flush()

@@ -51,8 +51,9 @@ def mark(step: Step, subject: str = "") -> str:
 def steps_in(texts: Iterable[str]) -> frozenset[Step]:
     """The steps the findings in `texts` call for: what a door offers beside its report."""
     values = {step.value: step for step in Step}
-    return frozenset(values[m.group(1)] for text in texts for m in _MARK.finditer(text)
-                     if m.group(1) in values)
+    return frozenset(
+        values[m.group(1)] for text in texts for m in _MARK.finditer(text) if m.group(1) in values
+    )
 
 
 def render(text: str, words: Mapping[Step, str]) -> str:

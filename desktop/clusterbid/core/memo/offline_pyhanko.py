@@ -86,7 +86,9 @@ class _PackageRunOnDemand(types.ModuleType):
         try:
             return self.__dict__[attribute]
         except KeyError:
-            raise AttributeError(f"module {self.__name__!r} has no attribute {attribute!r}") from None
+            raise AttributeError(
+                f"module {self.__name__!r} has no attribute {attribute!r}"
+            ) from None
 
 
 def _defer_package_init(name: str) -> None:

@@ -15,7 +15,10 @@ from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.scoring import BidScore, Scorecard, evidence_score
 
 TIERS = {"basic": 0, "business": 1, "enterprise": 2}
-SHORT_BASIS = {"expected": "expected net cost (the mean of the samples)", "p50": "median net cost (P50 of the samples)"}
+SHORT_BASIS = {
+    "expected": "expected net cost (the mean of the samples)",
+    "p50": "median net cost (P50 of the samples)",
+}
 
 
 def name(score: BidScore) -> str:
@@ -29,12 +32,16 @@ def basis_words(scorecard: Scorecard, chosen: BidScore, stats: Any, currency: st
     if stats is None or scorecard.decision_basis == "point":
         return f"ranked on the {DECISION_WORDS['point']}: {point}"
     ranked_on = scorecard.decision_cost(chosen)
-    return (f"ranked on the {SHORT_BASIS.get(scorecard.decision_basis, scorecard.decision_words)}: "
-            f"{format_money(ranked_on, currency)}; the point "
-            f"estimate {point} sits at P{100 * stats.point_percentile:.0f} of its own samples")
+    return (
+        f"ranked on the {SHORT_BASIS.get(scorecard.decision_basis, scorecard.decision_words)}: "
+        f"{format_money(ranked_on, currency)}; the point "
+        f"estimate {point} sits at P{100 * stats.point_percentile:.0f} of its own samples"
+    )
 
 
-def rivals(chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_against: str, currency: str) -> str:
+def rivals(
+    chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_against: str, currency: str
+) -> str:
     """The bid most likely to cost less than the recommended one, and the next by score, each with
     net cost, commitment and that chance. The chances are the share of samples in which the rival
     costs less than `odds_against`; against another bid than the one recommended they would
@@ -49,16 +56,24 @@ def rivals(chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_agai
 
     def line(other: BidScore, role: str) -> str:
         e = other.estimate
-        text = (f"{name(other)} ({role}): net {money(e.plan_cost)}, commits {money(e.commitment)}, "
-                f"{e.wall_hours / 24:,.1f} days")
+        text = (
+            f"{name(other)} ({role}): net {money(e.plan_cost)}, commits {money(e.commitment)}, "
+            f"{e.wall_hours / 24:,.1f} days"
+        )
         if odds_known:
-            text += f", costs less than {name(chosen)} in {stats[other.bid.id].beats_leader:.1%} of samples"
+            text += (
+                f", costs less than {name(chosen)} in {stats[other.bid.id].beats_leader:.1%} of "
+                "samples"
+            )
         return text
 
     if likeliest is None:
         against = next((name(o) for o in others if o.bid.id == odds_against), "another bid")
-        why = ("no Monte Carlo was run" if not stats else
-               f"the samples compare each bid with {against}, not with the bid recommended")
+        why = (
+            "no Monte Carlo was run"
+            if not stats
+            else f"the samples compare each bid with {against}, not with the bid recommended"
+        )
         return line(by_score, "next by score") + f"; chance of costing less not computed ({why})"
     if likeliest is by_score:
         return line(by_score, "next by score and the likeliest to cost less")
@@ -68,8 +83,10 @@ def rivals(chosen: BidScore, others: list[BidScore], uncertainty: Any, odds_agai
 def cheaper_bids(scorecard: Scorecard, chosen: BidScore) -> list[BidScore]:
     """Passing bids that cost less than the recommended one on the decision basis, cheapest first."""
     mine = scorecard.decision_cost(chosen)
-    return sorted((s for s in scorecard.ranked if s is not chosen and scorecard.decision_cost(s) < mine),
-                  key=scorecard.decision_cost)
+    return sorted(
+        (s for s in scorecard.ranked if s is not chosen and scorecard.decision_cost(s) < mine),
+        key=scorecard.decision_cost,
+    )
 
 
 def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> list[str]:
@@ -84,12 +101,18 @@ def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> 
     tier_a, tier_b = mine.facility.datacenter_tier or 0, theirs.facility.datacenter_tier or 0
     if tier_a > tier_b:
         words.append(f"data-centre tier {tier_a} against {tier_b or 'not stated'}")
-    lacking = [c for c in required if c in mine.facility.certifications and c not in theirs.facility.certifications]
+    lacking = [
+        c
+        for c in required
+        if c in mine.facility.certifications and c not in theirs.facility.certifications
+    ]
     if lacking:
         words.append(f"holds {', '.join(lacking)}, which the policy requires and the other lacks")
     if TIERS[mine.terms.support_tier] > TIERS[theirs.terms.support_tier]:
         words.append(f"{mine.terms.support_tier} support against {theirs.terms.support_tier}")
-    if effective_terms(theirs).billing_kind != "on-demand":  # on demand, the buyer can leave at any hour
+    if (
+        effective_terms(theirs).billing_kind != "on-demand"
+    ):  # on demand, the buyer can leave at any hour
         if mine.terms.exit_clause and not theirs.terms.exit_clause:
             words.append("an early-exit right the other lacks")
         if mine.terms.next_gen_migration and not theirs.terms.next_gen_migration:
@@ -98,11 +121,15 @@ def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> 
         words.append("more of its performance measured rather than stated")
     sooner = (other.estimate.wall_hours - chosen.estimate.wall_hours) / 24
     if sooner >= 1:
-        words.append(f"finishes {sooner:,.0f} days sooner (worth $0: the plan states no cost of delay)")
+        words.append(
+            f"finishes {sooner:,.0f} days sooner (worth $0: the plan states no cost of delay)"
+        )
     return words
 
 
-def tradeoff(scorecard: Scorecard, chosen: BidScore, rationale: str, currency: str) -> tuple[str, ...]:
+def tradeoff(
+    scorecard: Scorecard, chosen: BidScore, rationale: str, currency: str
+) -> tuple[str, ...]:
     """One line per cheaper passing bid: the premium paid and what it buys; then the officer's
     rationale. Empty when the recommended bid is the cheapest passing one on the decision basis."""
     cheaper = cheaper_bids(scorecard, chosen)
@@ -113,8 +140,11 @@ def tradeoff(scorecard: Scorecard, chosen: BidScore, rationale: str, currency: s
     for other in cheaper:
         premium = scorecard.decision_cost(chosen) - scorecard.decision_cost(other)
         bought = advantages(chosen, other, required)
-        lines.append(f"Against {name(other)}: {format_money(premium, currency)} more buys "
-                     + ("; ".join(bought) if bought else "nothing the criteria measure") + ".")
+        lines.append(
+            f"Against {name(other)}: {format_money(premium, currency)} more buys "
+            + ("; ".join(bought) if bought else "nothing the criteria measure")
+            + "."
+        )
     lines.append("Officer's rationale for the premium: " + (rationale.strip() or "NOT GIVEN"))
     return tuple(lines)
 
@@ -127,11 +157,19 @@ def commitment_at_risk(chosen: BidScore, currency: str) -> str:
     money = lambda amount: format_money(amount, currency)  # noqa: E731
     if e.idle_gpu_hours < 0.5:
         return f"none: the planned job uses all of the {money(e.commitment)} it commits"
-    head = (f"{share:.0%} of the {money(e.commitment)} commitment buys idle time, worth {money(e.idle_value)} "
-            "under the plan")
-    if abs(e.cost_if_plan_fails - e.plan_cost) < 0.5:  # the plan values it at nothing: no "X, not X"
+    head = (
+        f"{share:.0%} of the {money(e.commitment)} commitment buys idle time, worth "
+        f"{money(e.idle_value)} "
+        "under the plan"
+    )
+    if (
+        abs(e.cost_if_plan_fails - e.plan_cost) < 0.5
+    ):  # the plan values it at nothing: no "X, not X"
         return head + "; the net cost already counts it as lost, so a failed plan adds nothing"
-    return f"{head}; if the plan fails the net cost is {money(e.cost_if_plan_fails)}, not {money(e.plan_cost)}"
+    return (
+        f"{head}; if the plan fails the net cost is {money(e.cost_if_plan_fails)}, not "
+        f"{money(e.plan_cost)}"
+    )
 
 
 def schedule_odds(stats: Any, deadline: dt.date | None) -> str:
@@ -144,15 +182,22 @@ def schedule_odds(stats: Any, deadline: dt.date | None) -> str:
     return f"; finishes by it in {chance:.1%} of samples"
 
 
-def not_verified(scorecard: Scorecard, unverified: tuple[str, ...], requests: tuple[str, ...]) -> str:
+def not_verified(
+    scorecard: Scorecard, unverified: tuple[str, ...], requests: tuple[str, ...]
+) -> str:
     """Page 1's pointer to section 6: how many passing bids carry no measurement, and the single
     question most worth asking (the first value-of-information line, when one was computed)."""
     passing = scorecard.ranked
     bare = sum(1 for s in passing if not s.bid.evidence)
-    text = (f"{bare} of {len(passing)} passing bids carry no measurement at all; {len(unverified)} figures "
-            "are taken on trust (section 6)")
+    text = (
+        f"{bare} of {len(passing)} passing bids carry no measurement at all; {len(unverified)} "
+        "figures "
+        "are taken on trust (section 6)"
+    )
     asks = [line for line in requests if not line.startswith("Request ")]
-    return text + (f". Most worth asking: {asks[0]}" if asks else ". Value of information not computed")
+    return text + (
+        f". Most worth asking: {asks[0]}" if asks else ". Value of information not computed"
+    )
 
 
 def contract_money(scorecard: Scorecard, chosen: BidScore) -> str:
@@ -164,27 +209,67 @@ def contract_money(scorecard: Scorecard, chosen: BidScore) -> str:
         return ""
     rate = float(evaluation.rate_to_evaluation_currency(theirs))
     known = evaluation.policy.exchange_rate_sources.get(theirs)
-    where = (f"the rate of {known.as_of.isoformat()} from {known.source}, as the evaluation's policy records it"
-             if known else "the rate in the evaluation's policy (its date and source are not recorded in the "
-             "inputs: state them before signing)")
-    return (f"the contract is in {theirs}: {format_money(e.commitment / rate, theirs, cents=True)}, which is "
-            f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, {where}")
+    where = (
+        f"the rate of {known.as_of.isoformat()} from {known.source}, as the evaluation's policy "
+        "records it"
+        if known
+        else "the rate in the evaluation's policy (its date and source are not recorded in the "
+        "inputs: state them before signing)"
+    )
+    return (
+        f"the contract is in {theirs}: {format_money(e.commitment / rate, theirs, cents=True)}, "
+        "which is "
+        f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, {where}"
+    )
 
 
-def expired_quotes(scorecard: Scorecard, chosen: BidScore | None, decision_date: str | None) -> list[tuple[str, bool]]:
+def expired_quotes(
+    scorecard: Scorecard, chosen: BidScore | None, decision_date: str | None
+) -> list[tuple[str, bool]]:
     """(words, is the recommended bid's) for each passing bid's quote that lapses before the
     decision date; without a decision date, one line saying validity could not be checked."""
     if not decision_date:
         until = chosen.bid.quote.valid_until if chosen is not None else None
-        return [] if until is None else [(
-            f"Quote validity: the quote of {name(chosen)} is valid until {until.isoformat()} (no decision date was given to check it "
-            "against): sign by then or request a written extension", False)]
+        return (
+            []
+            if until is None
+            else [
+                (
+                    f"Quote validity: the quote of {name(chosen)} is valid until "
+                    f"{until.isoformat()} (no decision date was given to check it "
+                    "against): sign by then or request a written extension",
+                    False,
+                )
+            ]
+        )
     day = dt.date.fromisoformat(decision_date)
-    lapsed = [s for s in scorecard.ranked if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day]
-    out = [(f"EXPIRED QUOTE: the quote of {name(s)} expired on {s.bid.quote.valid_until}, before the decision date {day}: request a "
-            "written extension of its price and terms before signing", True) for s in lapsed if s is chosen]
+    lapsed = [
+        s
+        for s in scorecard.ranked
+        if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day
+    ]
+    out = [
+        (
+            f"EXPIRED QUOTE: the quote of {name(s)} expired on {s.bid.quote.valid_until}, before "
+            f"the decision date {day}: request a "
+            "written extension of its price and terms before signing",
+            True,
+        )
+        for s in lapsed
+        if s is chosen
+    ]
     others = [s for s in lapsed if s is not chosen]
-    if others:  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
-        out.append(("Quotes expired before the decision date " + str(day) + ": " + "; ".join(
-            f"{name(s)} on {s.bid.quote.valid_until}" for s in others) + " (ask for written extensions)", False))
+    if (
+        others
+    ):  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
+        out.append(
+            (
+                "Quotes expired before the decision date "
+                + str(day)
+                + ": "
+                + "; ".join(f"{name(s)} on {s.bid.quote.valid_until}" for s in others)
+                + " (ask for written extensions)",
+                False,
+            )
+        )
     return out

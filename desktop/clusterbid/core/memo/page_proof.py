@@ -84,9 +84,12 @@ def prove_pages(data: dict[str, Any], exported: bytes, *, images: bool = True) -
             notes=notes,
         )
     if not images:
-        return PageProof("re-rendered from the attached inputs: the bytes differ; not compared as "
-                         "images, a signature already shows bytes it signed were changed",
-                         notes=notes, compared=False)
+        return PageProof(
+            "re-rendered from the attached inputs: the bytes differ; not compared as "
+            "images, a signature already shows bytes it signed were changed",
+            notes=notes,
+            compared=False,
+        )
     return _compare_as_images(data, exported, again, notes)
 
 

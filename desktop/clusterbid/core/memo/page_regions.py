@@ -76,8 +76,8 @@ class PageWords:
         left, bottom, right, top = box
         hits = [
             i
-            for i, (l, b, r, t) in enumerate(self.boxes)
-            if l < right and r > left and b < top and t > bottom and not self.text[i].isspace()
+            for i, (x0, y0, x1, y1) in enumerate(self.boxes)
+            if x0 < right and x1 > left and y0 < top and y1 > bottom and not self.text[i].isspace()
         ]
         spans: list[tuple[int, int]] = []
         for i in hits:

@@ -41,7 +41,7 @@ def first_revision(pdf: bytes, first_signature_offset: int | None) -> bytes:
     if first_signature_offset is None:
         return pdf
     end = pdf.rfind(b"%%EOF", 0, first_signature_offset)
-    return pdf if end < 0 else pdf[:end + len(b"%%EOF")] + b"\n"
+    return pdf if end < 0 else pdf[: end + len(b"%%EOF")] + b"\n"
 
 
 def page_one_text(pdf: bytes) -> str | None:
@@ -71,8 +71,12 @@ def _pdftotext_page_one(pdf: bytes) -> str | None:
         path = Path(folder) / "memo.pdf"
         path.write_bytes(pdf)
         try:
-            done = subprocess.run([tool, "-q", "-f", "1", "-l", "1", str(path), "-"], capture_output=True,
-                                  timeout=PDFTOTEXT_SECONDS, check=False)
+            done = subprocess.run(
+                [tool, "-q", "-f", "1", "-l", "1", str(path), "-"],
+                capture_output=True,
+                timeout=PDFTOTEXT_SECONDS,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             return ""
     return " ".join(done.stdout.decode("utf-8", "replace").split())
@@ -122,12 +126,18 @@ def _shown_bid(text: str, labels: dict[str, str]) -> str | None:
     found = RECOMMENDED.search(text)
     if found is None:
         return None
-    after = text[found.end():].replace(" ", "")
+    after = text[found.end() :].replace(" ", "")
     for bid_id, label in sorted(labels.items(), key=lambda item: -len(item[1])):
         if after.startswith(label.replace(" ", "")):
             return bid_id
-    return next((bid_id for bid_id in sorted(labels, key=len, reverse=True)
-                 if after.startswith(bid_id.replace(" ", ""))), None)
+    return next(
+        (
+            bid_id
+            for bid_id in sorted(labels, key=len, reverse=True)
+            if after.startswith(bid_id.replace(" ", ""))
+        ),
+        None,
+    )
 
 
 def _words_after(text: str) -> str:
@@ -135,26 +145,37 @@ def _words_after(text: str) -> str:
     found = RECOMMENDED.search(text)
     if found is None:
         return "no bid"
-    after = text[found.end():]
+    after = text[found.end() :]
     # up to the row that follows on page 1 (training, serving), else its first five words
-    ends = [at for at in (after.find(" Net cost of the plan"), after.find(" Cost per million")) if at > 0]
-    shown = after[:min(ends)] if ends else " ".join(after.split()[:5])
-    return f"\"{shown}\" (no bid of the attached inputs)"
+    ends = [
+        at
+        for at in (after.find(" Net cost of the plan"), after.find(" Cost per million"))
+        if at > 0
+    ]
+    shown = after[: min(ends)] if ends else " ".join(after.split()[:5])
+    return f'"{shown}" (no bid of the attached inputs)'
 
 
 def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) -> PageBinding:
     """Compare page 1 of the exported memo with the attachment (its hash and its parsed content)."""
     text = page_one_text(exported)
     if text is None:
-        return PageBinding("not possible", unproven=(
-            "page 1 could not be read: neither pypdfium2 nor pdftotext is installed, so nothing "
-            "proves the printed page matches the attached inputs",))
+        return PageBinding(
+            "not possible",
+            unproven=(
+                "page 1 could not be read: neither pypdfium2 nor pdftotext is installed, so "
+                "nothing "
+                "proves the printed page matches the attached inputs",
+            ),
+        )
     method = "page 1 text of the memo as exported (inputs hash, recommended bid, amounts)"
     checked, problems = [], []
     printed = PRINTED_SHA.findall(text)
     if printed != [inputs_sha256]:
-        problems.append(f"page 1 of the memo as exported prints inputs SHA-256 {', '.join(printed) or 'none'}, "
-                        f"but the attached inputs hash to {inputs_sha256}: the attachment is not what was shown")
+        problems.append(
+            f"page 1 of the memo as exported prints inputs SHA-256 {', '.join(printed) or 'none'}, "
+            f"but the attached inputs hash to {inputs_sha256}: the attachment is not what was shown"
+        )
     else:
         checked.append("page 1 prints the attachment's SHA-256")
     if data is None:
@@ -164,12 +185,16 @@ def bind_page_to_inputs(exported: bytes, inputs_sha256: str, data: dict | None) 
     shown = _shown_bid(text, labels)
     if bid is None or shown != bid:
         printed = _bid_words(labels, shown) if shown else _words_after(text)
-        problems.append(f"page 1 recommends {printed}, the attached inputs {_bid_words(labels, bid)}")
+        problems.append(
+            f"page 1 recommends {printed}, the attached inputs {_bid_words(labels, bid)}"
+        )
     else:
         checked.append(f"page 1 recommends {_bid_words(labels, bid)}, as the attached inputs do")
-    wanted = {"total commitment": _dollars(figures.get("total_commitment"), 2),
-              "net cost of the plan": _dollars(figures.get("net_plan_cost"), 0),
-              "time to finish": _hours(figures.get("wall_hours"))}
+    wanted = {
+        "total commitment": _dollars(figures.get("total_commitment"), 2),
+        "net cost of the plan": _dollars(figures.get("net_plan_cost"), 0),
+        "time to finish": _hours(figures.get("wall_hours")),
+    }
     for name, value in wanted.items():
         if value is None:
             continue

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, effective_terms, unverified_inputs
-from clusterbid.core.provenance.defaults import DOCUMENTED_DEFAULTS, FEE_SHARE_PATHS, WORKLOAD_TRACKED_FIELDS
+from clusterbid.core.provenance.defaults import (
+    DOCUMENTED_DEFAULTS,
+    FEE_SHARE_PATHS,
+    WORKLOAD_TRACKED_FIELDS,
+)
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
-
 
 # The names the wizard shows, so the officer reads the same words in the app and the memo.
 FIGURE_WORDS = {
@@ -41,9 +44,13 @@ def field_words(path: str) -> str:
 
 def figure_value(bid, path: str) -> float:
     if path in FEE_SHARE_PATHS and getattr(bid.terms, path.split(".")[1]) is None:
-        return DOCUMENTED_DEFAULTS[path].value  # an unstated fee is priced as this % of the GPU bill
+        return DOCUMENTED_DEFAULTS[
+            path
+        ].value  # an unstated fee is priced as this % of the GPU bill
     section, name = path.split(".")
-    holder = {"reliability": effective_reliability, "terms": effective_terms}.get(section, lambda b: getattr(b, section))(bid)
+    holder = {"reliability": effective_reliability, "terms": effective_terms}.get(
+        section, lambda b: getattr(b, section)
+    )(bid)
     return getattr(holder, name)
 
 
@@ -51,14 +58,20 @@ def effect_words(effect: DefaultEffect, currency: str) -> str:
     """'across 0-16 the net cost runs $1.63M to $1.03M; its cost rank goes from 2 to 1'."""
     money = lambda amount: format_money(amount, currency)  # noqa: E731
     if effect.swing == 0:
-        return f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) it does not move the cost"
-    words = (f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) the net cost runs "
-             f"{money(effect.cost_low)} to {money(effect.cost_high)}")
+        return (
+            f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) it does not move the cost"
+        )
+    words = (
+        f"across {effect.low:g}-{effect.high:g} ({effect.range_from}) the net cost runs "
+        f"{money(effect.cost_low)} to {money(effect.cost_high)}"
+    )
     if effect.cost_rank_low is None:
         return words
     if effect.moves_rank:
-        return words + (f"; its cost rank goes from {effect.cost_rank_low} to {effect.cost_rank_high}, "
-                        "so the ranking depends on it")
+        return words + (
+            f"; its cost rank goes from {effect.cost_rank_low} to {effect.cost_rank_high}, "
+            "so the ranking depends on it"
+        )
     return words + f"; its cost rank stays {effect.cost_rank_low}"
 
 
@@ -74,20 +87,30 @@ def not_verified_lines(bid, effects: list[DefaultEffect], currency: str, who: st
             steady.append(f"{field_words(effect.field)} {value:g}")
             continue
         if row is None:  # the provider's statement: named as such, never measured
-            lines.append(f"{who}: {field_words(effect.field)} = {value:g} is stated by the provider, not "
-                         f"measured; {effect_words(effect, currency)}.")
+            lines.append(
+                f"{who}: {field_words(effect.field)} = {value:g} is stated by the provider, not "
+                f"measured; {effect_words(effect, currency)}."
+            )
             continue
         span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
-        lines.append(f"{who}: {field_words(effect.field)} = {value:g} is {row['label']}{span}; source: "
-                     f"{row['source']}; {effect_words(effect, currency)}.")
+        lines.append(
+            f"{who}: {field_words(effect.field)} = {value:g} is {row['label']}{span}; source: "
+            f"{row['source']}; {effect_words(effect, currency)}."
+        )
     if steady:  # one line, not one each: none of them can change the decision
-        why = ("none moving its cost rank across +/-15%" if effects[0].cost_rank_low is not None
-               else "the bid is excluded, so none moves the decision")
+        why = (
+            "none moving its cost rank across +/-15%"
+            if effects[0].cost_rank_low is not None
+            else "the bid is excluded, so none moves the decision"
+        )
         lines.append(f"{who}: stated by the provider and not measured, {why}: {', '.join(steady)}.")
     for row in unverified.values():  # figures not moved across a range here (SLA credit)
         span = f" (plausible {row['range'][0]:g}-{row['range'][1]:g})" if row["range"] else ""
-        lines.append(f"{who}: {field_words(row['field'])} = {row['value']:g} is {row['label']}{span}; "
-                     f"source: {row['source']}; it enters the net cost only as the credit expected to be claimed.")
+        lines.append(
+            f"{who}: {field_words(row['field'])} = {row['value']:g} is {row['label']}{span}; "
+            f"source: {row['source']}; it enters the net cost only as the credit expected to be "
+            "claimed."
+        )
     return lines
 
 
@@ -96,7 +119,8 @@ def risk_lines(effects: list[DefaultEffect], currency: str) -> list[str]:
     return [
         f"Rests on a figure that is {effect.label}: {field_words(effect.field)}; "
         f"{effect_words(effect, currency)}."
-        for effect in effects if effect.kind != "provider" and effect.swing > 0
+        for effect in effects
+        if effect.kind != "provider" and effect.swing > 0
     ]
 
 
@@ -106,10 +130,14 @@ def workload_lines(workload) -> list[str]:
     # A fixed order, not the dict's: the same workload read from differently ordered JSON (the
     # attached inputs are canonical, sorted) must print the same memo, byte for byte.
     order = {name: i for i, name in enumerate(WORKLOAD_TRACKED_FIELDS)}
-    for name, source in sorted(workload.provenance.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])):
+    for name, source in sorted(
+        workload.provenance.items(), key=lambda kv: (order.get(kv[0], len(order)), kv[0])
+    ):
         if source.verified:
             continue
         who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
-        lines.append(f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
-                     f"{source.label}{who}; it moves every bid's cost and was not measured here.")
+        lines.append(
+            f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
+            f"{source.label}{who}; it moves every bid's cost and was not measured here."
+        )
     return lines

@@ -18,9 +18,9 @@ from cryptography.exceptions import InvalidSignature
 
 from clusterbid.core.memo.approver_binding import SignerIdentity
 from clusterbid.core.memo.credentials import common_name
+from clusterbid.core.memo.field_name import FIELD_PREFIX
 from clusterbid.core.memo.registered_approver import RegisteredApprover
 from clusterbid.core.memo.signoff_trust import Anchor, Registry, SignoffTrust
-from clusterbid.core.memo.field_name import FIELD_PREFIX
 
 
 @dataclass(frozen=True)

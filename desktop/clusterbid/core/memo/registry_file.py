@@ -124,13 +124,15 @@ def read_registry_file(path: Path | str) -> RegistryFile:
     data = loads(read_json_text(path, MAX_REGISTRY_BYTES), str(path))
     if not isinstance(data, dict) or data.get("format") != REGISTRY_FORMAT:
         raise InputError(
-            f"{path}: not an approver registry (its \"format\" must be {REGISTRY_FORMAT!r})"
+            f'{path}: not an approver registry (its "format" must be {REGISTRY_FORMAT!r})'
         )
     listed = data.get("approvers")
     if not isinstance(listed, list) or not listed:
-        raise InputError(f"{path}: \"approvers\" must list at least one approver")
+        raise InputError(f'{path}: "approvers" must list at least one approver')
     source = f"registry file {path.name}"
-    approvers = tuple(_approver(entry, f"{path}: approvers[{i}]", source) for i, entry in enumerate(listed))
+    approvers = tuple(
+        _approver(entry, f"{path}: approvers[{i}]", source) for i, entry in enumerate(listed)
+    )
     anchors = tuple(
         _pem(pem, f"{path}: trust_anchors[{i}]")
         for i, pem in enumerate(data.get("trust_anchors") or [])

@@ -10,19 +10,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyhanko.pdf_utils import generic
-from reportlab import rl_config
 from pyhanko.pdf_utils.embed import EmbeddedFileObject, EmbeddedFileParams, FileSpec, embed_file
+from reportlab import rl_config
 
-from clusterbid.core.memo import archival
+from clusterbid.core.memo import archival, page_one
 from clusterbid.core.memo.approval_statement import approval_terms
 from clusterbid.core.memo.charts_section import chart_images
 from clusterbid.core.memo.content import MemoContent
-from clusterbid.core.memo.form_lock import add_approver_fields
 from clusterbid.core.memo.decision_checks import decision_date_words
-from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, Approver, MemoInputs, RecommendationOverride, _approver, build_memo_inputs
-from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
-from clusterbid.core.memo import page_one
+from clusterbid.core.memo.form_lock import add_approver_fields
+from clusterbid.core.memo.inputs import (
+    INPUTS_ATTACHMENT_NAME,
+    Approver,
+    MemoInputs,
+    RecommendationOverride,
+    _approver,
+    build_memo_inputs,
+)
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
+from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
@@ -31,7 +37,6 @@ if TYPE_CHECKING:  # imported in render_memo: a training memo never loads the se
     from clusterbid.core.memo.chart_worker import ChartWorker
     from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.resources import resource_path
-
 
 # Binary streams instead of ASCII85: the pure-Python encoder took a seventh of the export time.
 rl_config.useA85 = 0
@@ -44,45 +49,72 @@ class _DeterministicWriter(archival.ArchivalWriter):
 
     def __init__(self, stream, *, second_id: bytes, modified: dt.datetime):
         super().__init__(stream)
-        self._document_id = generic.ArrayObject([self._document_id[0], generic.ByteStringObject(second_id)])
+        self._document_id = generic.ArrayObject(
+            [self._document_id[0], generic.ByteStringObject(second_id)]
+        )
         self._fixed_modified = modified
 
     def _info_written(self) -> None:
         if self._info is not None:
             info = self._info.get_object()
             info[generic.pdf_name("/ModDate")] = generic.pdf_date(self._fixed_modified)
-            info.pop("/Trapped", None)  # reportlab's; no XMP property of PDF/A's predefined ones mirrors it
+            info.pop(
+                "/Trapped", None
+            )  # reportlab's; no XMP property of PDF/A's predefined ones mirrors it
 
 
 def _story_pdf(content: MemoContent, images, sink: SignatureBoxes) -> bytes:
     buffer = io.BytesIO()
     header = PageHeader(content.title, content.memo_number, content.confidentiality, content.as_of)
-    memo_document(buffer, header).build(build_story(content, images, sink), canvasmaker=numbered_canvas(header))
+    memo_document(buffer, header).build(
+        build_story(content, images, sink), canvasmaker=numbered_canvas(header)
+    )
     return buffer.getvalue()
 
 
 def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.date) -> bytes:
-    stamp = dt.datetime(created.year, created.month, created.day, tzinfo=dt.timezone.utc)
-    writer = _DeterministicWriter(io.BytesIO(pdf), second_id=bytes.fromhex(inputs.sha256[:32]), modified=stamp)
+    stamp = dt.datetime(created.year, created.month, created.day, tzinfo=dt.UTC)
+    writer = _DeterministicWriter(
+        io.BytesIO(pdf), second_id=bytes.fromhex(inputs.sha256[:32]), modified=stamp
+    )
     data = inputs.canonical_bytes()
     embedded = EmbeddedFileObject.from_file_data(
-        writer, data, mime_type="application/json",
+        writer,
+        data,
+        mime_type="application/json",
         params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
     )
-    embed_file(writer, FileSpec(
-        file_spec_string=INPUTS_ATTACHMENT_NAME, file_name=INPUTS_ATTACHMENT_NAME, embedded_data=embedded,
-        description=f"ClusterBid memo inputs, SHA-256 {inputs.sha256}",
-    ))
+    embed_file(
+        writer,
+        FileSpec(
+            file_spec_string=INPUTS_ATTACHMENT_NAME,
+            file_name=INPUTS_ATTACHMENT_NAME,
+            embedded_data=embedded,
+            description=f"ClusterBid memo inputs, SHA-256 {inputs.sha256}",
+        ),
+    )
     # The whole methodology of this version: the appendix prints the sections approvers need.
     methodology = EmbeddedFileObject.from_file_data(
-        writer, resource_path("methodology.md").read_bytes(), mime_type="text/markdown",
+        writer,
+        resource_path("methodology.md").read_bytes(),
+        mime_type="text/markdown",
         params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
     )
-    embed_file(writer, FileSpec(
-        file_spec_string=METHODOLOGY_ATTACHMENT, file_name=METHODOLOGY_ATTACHMENT, embedded_data=methodology,
-        description="How ClusterBid scores a bid: the full methodology of the version that made this memo",
-    ))
-    add_approver_fields(writer, sink.boxes)  # locked: nothing but the next approver may sign after each
+    embed_file(
+        writer,
+        FileSpec(
+            file_spec_string=METHODOLOGY_ATTACHMENT,
+            file_name=METHODOLOGY_ATTACHMENT,
+            embedded_data=methodology,
+            description=(
+                "How ClusterBid scores a bid: the full methodology of the version that made this "
+                "memo"
+            ),
+        ),
+    )
+    add_approver_fields(
+        writer, sink.boxes
+    )  # locked: nothing but the next approver may sign after each
     # PDF/A-3b: the inputs and methodology as associated files, the sRGB output intent, XMP
     archival.associate(writer, INPUTS_ATTACHMENT_NAME, archival.SOURCE)
     archival.associate(writer, METHODOLOGY_ATTACHMENT, archival.SUPPLEMENT)
@@ -158,35 +190,75 @@ def render_memo(
     people = tuple(_approver(a) for a in approvers)
     made_by = made_by or {}
     libraries = made_by.get("libraries") or rendering_libraries()
-    rendering = None if samples is None else {"samples": int(samples), "evidence_requests": list(evidence_requests),
-                                              "libraries": libraries}
+    rendering = (
+        None
+        if samples is None
+        else {
+            "samples": int(samples),
+            "evidence_requests": list(evidence_requests),
+            "libraries": libraries,
+        }
+    )
     if rendering is not None and panel:
         rendering["panel"] = panel
-    version = {"software_version": str(made_by["software_version"])} if made_by.get("software_version") else {}
-    inputs = build_memo_inputs(scorecard, approvers=people, notes=notes, override=override,
-                               audit_anchor=audit_anchor, decision_date=decision_date, rendering=rendering,
-                               rationale=rationale, **version)
+    version = (
+        {"software_version": str(made_by["software_version"])}
+        if made_by.get("software_version")
+        else {}
+    )
+    inputs = build_memo_inputs(
+        scorecard,
+        approvers=people,
+        notes=notes,
+        override=override,
+        audit_anchor=audit_anchor,
+        decision_date=decision_date,
+        rendering=rendering,
+        rationale=rationale,
+        **version,
+    )
     if isinstance(scorecard, ServingScorecard):
         from clusterbid.core.memo.serving_memo import render_serving_memo
 
-        pdf, sink, as_of = render_serving_memo(scorecard, inputs, people, notes.strip(), override,
-                                               decision_date_words(inputs.data.get("decision_date")))
+        pdf, sink, as_of = render_serving_memo(
+            scorecard,
+            inputs,
+            people,
+            notes.strip(),
+            override,
+            decision_date_words(inputs.data.get("decision_date")),
+        )
         return _finish(pdf, inputs, sink, as_of)
     content = MemoContent.from_scorecard(
-        scorecard, inputs, approvers=people, uncertainty=uncertainty, sensitivity=sensitivity, notes=notes.strip(),
-        override=override, rationale=rationale, odds_against=odds_against,
+        scorecard,
+        inputs,
+        approvers=people,
+        uncertainty=uncertainty,
+        sensitivity=sensitivity,
+        notes=notes.strip(),
+        override=override,
+        rationale=rationale,
+        odds_against=odds_against,
     )
-    chosen = next((s for s in scorecard.ranked if s.bid.id == (override.bid_id if override else s.bid.id)), None)
-    content = dataclasses.replace(content, evidence_requests=tuple(evidence_requests),
-                                  decision_date=decision_date_words(inputs.data.get("decision_date")),
-                                  not_verified_line=page_one.not_verified(scorecard, content.unverified,
-                                                                          tuple(evidence_requests)),
-                                  expired=tuple(page_one.expired_quotes(scorecard, chosen,
-                                                                        inputs.data.get("decision_date"))),
-                                  approval_terms=approval_terms(inputs.data, inputs.sha256), panel=panel or None)
+    chosen = next(
+        (s for s in scorecard.ranked if s.bid.id == (override.bid_id if override else s.bid.id)),
+        None,
+    )
+    content = dataclasses.replace(
+        content,
+        evidence_requests=tuple(evidence_requests),
+        decision_date=decision_date_words(inputs.data.get("decision_date")),
+        not_verified_line=page_one.not_verified(
+            scorecard, content.unverified, tuple(evidence_requests)
+        ),
+        expired=tuple(page_one.expired_quotes(scorecard, chosen, inputs.data.get("decision_date"))),
+        approval_terms=approval_terms(inputs.data, inputs.sha256),
+        panel=panel or None,
+    )
     sink = SignatureBoxes()
-    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index),
-                     sink)
+    pdf = _story_pdf(
+        content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index), sink
+    )
     return _finish(pdf, inputs, sink, content.as_of)
 
 
@@ -194,7 +266,9 @@ def export_memo(path: Path | str, scorecard: Scorecard, **kwargs) -> tuple[Path,
     """Write the memo next to its final name and move it into place; returns (path, file SHA-256)."""
     target = Path(path)
     pdf = render_memo(scorecard, **kwargs)
-    write_bytes_atomically(target, pdf)  # a full disk leaves neither a half memo nor a stray temporary file
+    write_bytes_atomically(
+        target, pdf
+    )  # a full disk leaves neither a half memo nor a stray temporary file
     return target, hashlib.sha256(pdf).hexdigest()
 
 

@@ -37,8 +37,11 @@ def version_notes(data: dict[str, Any]) -> list[str]:
     recorded = data.get("rendering")
     rendering: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
     made_with, here = rendering.get("libraries") or {}, rendering_libraries()
-    other = [f"{name} {made_with.get(name, '?')} there, {here[name]} here" for name in here
-             if made_with.get(name) != here[name]]
+    other = [
+        f"{name} {made_with.get(name, '?')} there, {here[name]} here"
+        for name in here
+        if made_with.get(name) != here[name]
+    ]
     if other:
         notes.append("drawn with other library versions (" + "; ".join(other) + ")")
     return notes
@@ -70,21 +73,32 @@ def _render(data: dict[str, Any]) -> bytes:
         requests = tuple(str(line) for line in rendering.get("evidence_requests") or ())
         evaluation = Evaluation.model_validate(data["evaluation"])
         override = data.get("override")
-        override = None if not override else RecommendationOverride(str(override["bid_id"]),
-                                                                     str(override["justification"]))
+        override = (
+            None
+            if not override
+            else RecommendationOverride(str(override["bid_id"]), str(override["justification"]))
+        )
         decision = data.get("decision_date")
         decision = None if decision is None else dt.date.fromisoformat(decision)
         libraries = rendering.get("libraries")
-        made_by = {"software_version": str(data.get("software_version") or __version__),
-                   "libraries": dict(libraries) if isinstance(libraries, dict) else None}
+        made_by = {
+            "software_version": str(data.get("software_version") or __version__),
+            "libraries": dict(libraries) if isinstance(libraries, dict) else None,
+        }
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"memo inputs: cannot be rendered again ({exc})") from None
     from clusterbid.core.memo.making import make_memo
 
-    return make_memo(evaluation, approvers=data.get("approvers") or (),
-                     notes=str(data.get("notes") or ""), override=override, decision_date=decision,
-                     audit_anchor=data.get("audit_anchor"), samples=samples,
-                     evidence_lines=requests, made_by=made_by,
-                     rationale=str(data.get("tradeoff_rationale") or ""),
-                     panel=rendering.get("panel") or None)
-
+    return make_memo(
+        evaluation,
+        approvers=data.get("approvers") or (),
+        notes=str(data.get("notes") or ""),
+        override=override,
+        decision_date=decision,
+        audit_anchor=data.get("audit_anchor"),
+        samples=samples,
+        evidence_lines=requests,
+        made_by=made_by,
+        rationale=str(data.get("tradeoff_rationale") or ""),
+        panel=rendering.get("panel") or None,
+    )

@@ -15,7 +15,10 @@ def seal_timestamp_fields(reader: Any, embedded: list[Any]) -> dict[str, int]:
         last_signed = max((int(sig.signed_revision) for sig in embedded), default=None)
         if last_signed is None:
             return {}
-        return {str(ts.field_name): int(ts.signed_revision)
-                for ts in reader.embedded_timestamp_signatures if int(ts.signed_revision) > last_signed}
+        return {
+            str(ts.field_name): int(ts.signed_revision)
+            for ts in reader.embedded_timestamp_signatures
+            if int(ts.signed_revision) > last_signed
+        }
     except Exception:  # noqa: BLE001 (a damaged history: the field checks then name every field)
         return {}

@@ -57,7 +57,9 @@ def _self_signed(certificates: Sequence[asn1_x509.Certificate]) -> list[asn1_x50
     return [c for c in certificates if c.self_signed in ("maybe", "yes")]
 
 
-def _path_roots(embedded: list[Any], given: list[asn1_x509.Certificate]) -> list[asn1_x509.Certificate]:
+def _path_roots(
+    embedded: list[Any], given: list[asn1_x509.Certificate]
+) -> list[asn1_x509.Certificate]:
     """Anchors to build certificate paths from while collecting evidence: the roots given plus any
     root certificate the signatures carry. Collecting is not trusting: verify judges each chain
     against the organisation's anchors only, never against what the memo carries."""
@@ -89,13 +91,19 @@ def _missing(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) ->
         return f"no RFC 3161 timestamp from {tsa_url} ({text})"
     if isinstance(exc, errors.RevokedError):
         return f"a certificate is revoked, so the memo cannot be sealed as valid ({text})"
-    if isinstance(exc, (errors.InsufficientRevinfoError, errors.OCSPFetchError, errors.CRLFetchError)):
+    if isinstance(
+        exc, (errors.InsufficientRevinfoError, errors.OCSPFetchError, errors.CRLFetchError)
+    ):
         asked = f"; the certificates name {', '.join(addresses)}" if addresses else ""
-        return ("no revocation status (OCSP response or CRL) could be had for a certificate the "
-                f"signatures or the timestamp need ({text}){asked}")
+        return (
+            "no revocation status (OCSP response or CRL) could be had for a certificate the "
+            f"signatures or the timestamp need ({text}){asked}"
+        )
     if isinstance(exc, (errors.PathBuildingError, errors.PathValidationError)):
-        return (f"a certificate chain could not be completed or checked: {mark(Step.GIVE_CA)}, "
-                f"or reach the addresses the certificates name ({text})")
+        return (
+            f"a certificate chain could not be completed or checked: {mark(Step.GIVE_CA)}, "
+            f"or reach the addresses the certificates name ({text})"
+        )
     if isinstance(exc, OSError) or type(exc).__module__.startswith("aiohttp"):
         return f"the network could not be reached ({text})"
     return f"{type(exc).__name__}: {text}"
@@ -117,33 +125,51 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     signatures = list(reader.embedded_regular_signatures)
     timestamps = list(reader.embedded_timestamp_signatures)
     if not signatures:
-        raise SealError("the memo carries no signatures yet: seal it once the approvers have signed")
+        raise SealError(
+            "the memo carries no signatures yet: seal it once the approvers have signed"
+        )
     waiting = [str(name) for name, value, _ in enumerate_sig_fields(reader) if value is None]
     if waiting:  # a signature after the seal would leave the seal's timestamp between signatures
-        raise SealError(f"{', '.join(waiting)} not signed yet: seal the memo once every approver "
-                        "has signed; nothing was written")
+        raise SealError(
+            f"{', '.join(waiting)} not signed yet: seal the memo once every approver "
+            "has signed; nothing was written"
+        )
     timestamper = HTTPTimeStamper(tsa_url, timeout=NETWORK_TIMEOUT)
     # The TSA's own roots are needed to build its path; they come with its answer to a first request.
     probe = await timestamper.async_dummy_response("sha256")
     tsa_certs = [c.chosen for c in probe["content"]["certificates"]]
-    carried = [c.chosen for sig in signatures + timestamps for c in sig.signed_data["certificates"] or ()]
+    carried = [
+        c.chosen for sig in signatures + timestamps for c in sig.signed_data["certificates"] or ()
+    ]
     addresses = revocation_addresses(carried + tsa_certs)
     backend = AIOHttpFetcherBackend(per_request_timeout=NETWORK_TIMEOUT)
     context = ValidationContext(
         trust_roots=_path_roots(signatures + timestamps, roots) + _self_signed(tsa_certs),
-        other_certs=tsa_certs, allow_fetching=True, fetcher_backend=backend,
-        revocation_mode="hard-fail")  # a status that cannot be fetched is a seal not made
+        other_certs=tsa_certs,
+        allow_fetching=True,
+        fetcher_backend=backend,
+        revocation_mode="hard-fail",
+    )  # a status that cannot be fetched is a seal not made
     try:
-        paths = [path for sig in signatures + timestamps
-                 for path in await collect_validation_info(sig, context)]
+        paths = [
+            path
+            for sig in signatures + timestamps
+            for path in await collect_validation_info(sig, context)
+        ]
         writer = IncrementalPdfFileWriter(BytesIO(pdf), strict=False)
-        DocumentSecurityStore.supply_dss_in_writer(writer, None, validation_context=context, paths=paths)
+        DocumentSecurityStore.supply_dss_in_writer(
+            writer, None, validation_context=context, paths=paths
+        )
         with_dss = BytesIO()
         writer.write(with_dss)  # type: ignore[no-untyped-call]
         stamper = PdfTimeStamper(timestamper)
         sealed = await stamper.async_timestamp_pdf(
-            IncrementalPdfFileWriter(with_dss, strict=False), "sha256", validation_context=context,
-            output=BytesIO(), dss_settings=TimestampDSSContentSettings(update_before_ts=True, include_vri=False))
+            IncrementalPdfFileWriter(with_dss, strict=False),
+            "sha256",
+            validation_context=context,
+            output=BytesIO(),
+            dss_settings=TimestampDSSContentSettings(update_before_ts=True, include_vri=False),
+        )
     except Exception as exc:  # noqa: BLE001 (said in words with the addresses asked; nothing written)
         raise SealError(_not_sealed(exc, tsa_url, addresses)) from None
     finally:
@@ -151,17 +177,29 @@ async def _seal(pdf: bytes, tsa_url: str, roots: list[asn1_x509.Certificate]) ->
     data = sealed.getvalue()
     newest = PdfFileReader(BytesIO(data), strict=False).embedded_timestamp_signatures[-1]
     tst = newest.signed_data["encap_content_info"]["content"].parsed
-    tsa = newest.signer_cert.subject.native.get("common_name", newest.signer_cert.subject.human_friendly)
-    return SealedMemo(data, tst["gen_time"].native, str(tsa), len(signatures), len(timestamps),
-                      hashlib.sha256(data).hexdigest())
+    tsa = newest.signer_cert.subject.native.get(
+        "common_name", newest.signer_cert.subject.human_friendly
+    )
+    return SealedMemo(
+        data,
+        tst["gen_time"].native,
+        str(tsa),
+        len(signatures),
+        len(timestamps),
+        hashlib.sha256(data).hexdigest(),
+    )
 
 
-def seal_memo(pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certificate] = ()) -> SealedMemo:
+def seal_memo(
+    pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certificate] = ()
+) -> SealedMemo:
     """Add validation data and a document timestamp to a signed memo (see the module's doc).
     SealError when anything needed cannot be had: the memo as given is then all there is."""
     if not tsa_url.startswith(("http://", "https://")):
-        raise SealError(f"{mark(Step.TSA_GIVEN, repr(tsa_url))}: give the timestamp authority's "
-                        "http:// or https:// address")
+        raise SealError(
+            f"{mark(Step.TSA_GIVEN, repr(tsa_url))}: give the timestamp authority's "
+            "http:// or https:// address"
+        )
     if not pdf.lstrip()[:5] == b"%PDF-":
         raise SealError("not a PDF file; give the signed memo exported by ClusterBid")
 
@@ -177,6 +215,8 @@ def seal_memo(pdf: bytes, tsa_url: str, trust_roots: Sequence[asn1_x509.Certific
 
 
 def _not_sealed(exc: BaseException, tsa_url: str, addresses: Sequence[str] = ()) -> str:
-    return (f"not sealed, the file is unchanged: {_missing(exc, tsa_url, addresses)}. Seal again "
-            "where the timestamp authority and the certificates' OCSP and CRL addresses can be "
-            "reached")
+    return (
+        f"not sealed, the file is unchanged: {_missing(exc, tsa_url, addresses)}. Seal again "
+        "where the timestamp authority and the certificates' OCSP and CRL addresses can be "
+        "reached"
+    )

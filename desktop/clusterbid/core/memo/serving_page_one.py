@@ -11,9 +11,10 @@ from clusterbid.core.money import format_money
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 
-
-SHORT_BASIS = {"expected": "expected cost per million output tokens (the mean)",
-               "p50": "median cost per million output tokens (P50)"}
+SHORT_BASIS = {
+    "expected": "expected cost per million output tokens (the mean)",
+    "p50": "median cost per million output tokens (P50)",
+}
 
 
 def _name(score: BidScore) -> str:
@@ -30,7 +31,11 @@ def commitment(scorecard: ServingScorecard, score: BidScore) -> float:
 def commitment_words(scorecard: ServingScorecard, score: BidScore) -> str:
     months = score.bid.terms.term_months
     amount = format_money(commitment(scorecard, score), scorecard.evaluation.currency)
-    return f"commits {amount} ({months} months reserved)" if months else f"commits {amount} a month (on demand)"
+    return (
+        f"commits {amount} ({months} months reserved)"
+        if months
+        else f"commits {amount} a month (on demand)"
+    )
 
 
 def basis_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
@@ -41,7 +46,9 @@ def basis_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
     if band is None or scorecard.decision_basis == "point":
         return f"ranked on the point estimate of the cost per million output tokens: {point}"
     # Where the point sits among the draws is in the Uncertainty row just below: not said twice.
-    ranked_on = format_money(scorecard.decision_costs.get(chosen.bid.id, float("nan")), currency, cents=True)
+    ranked_on = format_money(
+        scorecard.decision_costs.get(chosen.bid.id, float("nan")), currency, cents=True
+    )
     words = SHORT_BASIS.get(scorecard.decision_basis, scorecard.decision_words)
     return f"ranked on the {words}: {ranked_on}; point estimate {point}"
 
@@ -56,16 +63,27 @@ def rivals_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
         return "none (only one bid serves within the targets)"
     currency = scorecard.evaluation.currency
     draws = scorecard.uncertainty
-    pairwise = {s.bid.id: draws.chance_cheaper(s.bid.id, chosen.bid.id) for s in others} if draws else {}
+    pairwise = (
+        {s.bid.id: draws.chance_cheaper(s.bid.id, chosen.bid.id) for s in others} if draws else {}
+    )
 
     def line(other: BidScore, role: str) -> str:
         e = other.estimate
-        text = (f"{_name(other)} ({role}): {format_money(e.cost_per_million_tokens, currency, cents=True)} per "
-                f"million tokens, {format_money(e.monthly_cost, currency)} a month, {commitment_words(scorecard, other)}")
+        text = (
+            f"{_name(other)} ({role}): "
+            f"{format_money(e.cost_per_million_tokens, currency, cents=True)} per "
+            f"million tokens, {format_money(e.monthly_cost, currency)} a month, "
+            f"{commitment_words(scorecard, other)}"
+        )
         if pairwise.get(other.bid.id) is not None:
-            return text + f", costs less than {_name(chosen)} in {pairwise[other.bid.id]:.1%} of the draws"
+            return (
+                text
+                + f", costs less than {_name(chosen)} in {pairwise[other.bid.id]:.1%} of the draws"
+            )
         band = scorecard.band(other.bid.id)
-        return text + (f", the cheapest of all in {band.chance_cheapest:.0%} of the draws" if band else "")
+        return text + (
+            f", the cheapest of all in {band.chance_cheapest:.0%} of the draws" if band else ""
+        )
 
     by_score = others[0]
     if any(v is not None for v in pairwise.values()):
@@ -73,11 +91,16 @@ def rivals_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
         if likeliest is by_score:
             return line(by_score, "next by score and likeliest to cost less")
         return line(likeliest, "likeliest to cost less") + "; " + line(by_score, "next by score")
-    chances = {s.bid.id: (scorecard.band(s.bid.id).chance_cheapest if scorecard.band(s.bid.id) else -1.0)
-               for s in others}
+    chances = {
+        s.bid.id: (scorecard.band(s.bid.id).chance_cheapest if scorecard.band(s.bid.id) else -1.0)
+        for s in others
+    }
     likeliest = max(others, key=lambda s: chances[s.bid.id])
     if chances[likeliest.bid.id] < 0 or likeliest is by_score:
-        return line(by_score, "next by score" + ("" if chances[by_score.bid.id] < 0 else " and most often cheapest"))
+        return line(
+            by_score,
+            "next by score" + ("" if chances[by_score.bid.id] < 0 else " and most often cheapest"),
+        )
     return line(likeliest, "most often cheapest") + "; " + line(by_score, "next by score")
 
 
@@ -85,11 +108,21 @@ def not_verified_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
     """How many passing bids rest on a throughput nobody measured independently, and the one
     question most worth asking of the recommended bid (section 4 has every bid's)."""
     ranked = scorecard.ranked
-    unmeasured = [s for s in ranked if s.estimate.throughput_evidence is None
-                  or s.estimate.throughput_evidence.grade is not EvidenceGrade.MEASURED_INDEPENDENT]
-    text = f"{len(unmeasured)} of {len(ranked)} passing bids rest on a throughput nobody measured independently"
+    unmeasured = [
+        s
+        for s in ranked
+        if s.estimate.throughput_evidence is None
+        or s.estimate.throughput_evidence.grade is not EvidenceGrade.MEASURED_INDEPENDENT
+    ]
+    text = (
+        f"{len(unmeasured)} of {len(ranked)} passing bids rest on a throughput nobody measured "
+        "independently"
+    )
     if chosen in unmeasured:
-        ask = ("ask for measured output tokens per second at the proposed batch and latency"
-               if chosen.estimate.throughput_evidence is None else "ask for the benchmark's raw log and settings")
+        ask = (
+            "ask for measured output tokens per second at the proposed batch and latency"
+            if chosen.estimate.throughput_evidence is None
+            else "ask for the benchmark's raw log and settings"
+        )
         text += f". Most worth asking {_name(chosen)}: {ask} (section 4)"
     return text

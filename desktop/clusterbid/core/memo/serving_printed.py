@@ -24,7 +24,9 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
         serves = e.passes_gates
         bids[e.bid.id] = {
             "rank": score.rank,
-            "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens)) if serves else None,
+            "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens))
+            if serves
+            else None,
             "monthly_cost": str(money(e.monthly_cost)) if serves else None,
             "gpus_billed": e.gpus_billed if serves else None,
             "tensor_parallel": e.tensor_parallel if serves else None,
@@ -47,5 +49,9 @@ def band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
     currency = scorecard.evaluation.currency
     low, _, high = band.cost_per_million
     slo = band.chance_meets_slo_at_peak  # issue 37: nan when the bid was not costed
-    return (f"P10 {format_money(low, currency, cents=True)}\nP90 {format_money(high, currency, cents=True)}\n"
-            f"{band.chance_cheapest:.0%} cheapest" + ("" if slo != slo else f"\n{slo:.0%} on target at peak"))
+    return (
+        f"P10 {format_money(low, currency, cents=True)}\nP90 "
+        f"{format_money(high, currency, cents=True)}\n"
+        f"{band.chance_cheapest:.0%} cheapest"
+        + ("" if slo != slo else f"\n{slo:.0%} on target at peak")
+    )

@@ -22,9 +22,13 @@ def credentials_identity(field: str, credentials: SigningCredentials) -> SignerI
     """Who the certificate about to sign names, read the way verify reads a signature's."""
     certificate = credentials.certificate
     subject = certificate.subject.native
-    return SignerIdentity(field, str(subject.get("common_name") or credentials.common_name),
-                          certificate_emails(certificate), certificate.sha256.hex(),
-                          hashlib.sha256(certificate.public_key.dump()).hexdigest())
+    return SignerIdentity(
+        field,
+        str(subject.get("common_name") or credentials.common_name),
+        certificate_emails(certificate),
+        certificate.sha256.hex(),
+        hashlib.sha256(certificate.public_key.dump()).hexdigest(),
+    )
 
 
 def _same(a: str, b: str) -> bool:
@@ -32,7 +36,7 @@ def _same(a: str, b: str) -> bool:
 
 
 def _number(field: str) -> str:
-    tail = field[len(FIELD_PREFIX):]
+    tail = field[len(FIELD_PREFIX) :]
     return tail if field.startswith(FIELD_PREFIX) and tail.isdigit() else field
 
 
@@ -56,8 +60,9 @@ def earlier_signers(pdf: bytes) -> list[SignerIdentity]:
         return []
 
 
-def signer_refusal(approvers: list, field: str, credentials: SigningCredentials,
-                   earlier: list[SignerIdentity]) -> str | None:
+def signer_refusal(
+    approvers: list, field: str, credentials: SigningCredentials, earlier: list[SignerIdentity]
+) -> str | None:
     """Why this certificate must not fill `field`, naming both people; None when it may.
     `approvers`: the memo's list (Approver: name, role, email), in field order."""
     me = credentials_identity(field, credentials)
@@ -66,29 +71,44 @@ def signer_refusal(approvers: list, field: str, credentials: SigningCredentials,
     if 0 <= index < len(approvers):
         approver = approvers[index]
         if not _same(me.common_name, approver.name):
-            return (f"this certificate is issued to {me.common_name or 'nobody named'}, but the memo names "
-                    f"{approver.name} ({approver.role}) for approver field {number}; nothing was signed: "
-                    f"{approver.name} signs this field with their own certificate")
+            return (
+                f"this certificate is issued to {me.common_name or 'nobody named'}, but the memo "
+                "names "
+                f"{approver.name} ({approver.role}) for approver field {number}; nothing was "
+                "signed: "
+                f"{approver.name} signs this field with their own certificate"
+            )
         if approver.email and not any(_same(given, approver.email) for given in me.emails):
-            return (f"this certificate's e-mail is {' or '.join(me.emails) or 'not given'}, but the memo names "
-                    f"{approver.email} for {approver.name}; nothing was signed: use the certificate issued "
-                    f"to {approver.email}")
+            return (
+                f"this certificate's e-mail is {' or '.join(me.emails) or 'not given'}, but the "
+                "memo names "
+                f"{approver.email} for {approver.name}; nothing was signed: use the certificate "
+                "issued "
+                f"to {approver.email}"
+            )
     for other in earlier:
         if other.field == field:
             continue
         same_key = bool(me.public_key_sha256) and other.public_key_sha256 == me.public_key_sha256
         if other.fingerprint == me.fingerprint or same_key:
             what = "certificate" if other.fingerprint == me.fingerprint else "key"
-            return (f"this {what} already signed the field of {_named(approvers, other.field)}; nothing was "
-                    f"signed: each approver signs once, with their own certificate (four eyes)")
+            return (
+                f"this {what} already signed the field of {_named(approvers, other.field)}; "
+                "nothing was "
+                f"signed: each approver signs once, with their own certificate (four eyes)"
+            )
         if other.common_name and _same(other.common_name, me.common_name):
-            return (f"{me.common_name} already signed the field of {_named(approvers, other.field)}; nothing "
-                    "was signed: a memo is approved by different people (four eyes)")
+            return (
+                f"{me.common_name} already signed the field of {_named(approvers, other.field)}; "
+                "nothing "
+                "was signed: a memo is approved by different people (four eyes)"
+            )
     return None
 
 
-def refuse_wrong_signer(pdf: bytes, approvers: list, field: str, credentials: SigningCredentials,
-                        source: str = "memo") -> None:
+def refuse_wrong_signer(
+    pdf: bytes, approvers: list, field: str, credentials: SigningCredentials, source: str = "memo"
+) -> None:
     """InputError (naming the memo, the certificate's holder and the approver) before signing."""
     refusal = signer_refusal(approvers, field, credentials, earlier_signers(pdf))
     if refusal:

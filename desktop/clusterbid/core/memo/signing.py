@@ -13,17 +13,20 @@ from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.pdf_utils.layout import AxisAlignment, InnerScaling, Margins, SimpleBoxLayoutRule
 from pyhanko.pdf_utils.misc import PdfError
 from pyhanko.pdf_utils.reader import PdfFileReader
+from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.sign import fields, signers
 from pyhanko.sign.ades.api import CAdESSignedAttrSpec, SignerAttrSpec
-from pyhanko.sign.fields import MDPPerm
-from pyhanko.pdf_utils.text import TextBoxStyle
-from pyhanko.sign.fields import SigSeedSubFilter
+from pyhanko.sign.fields import MDPPerm, SigSeedSubFilter
 from pyhanko.stamp import TextStampStyle
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.approval_statement import (
+    approval_statement,
+    claimed_statement_attribute,
+    reason_text,
+)
 from clusterbid.core.memo.archival import ArchivalWriter
-from clusterbid.core.memo.approval_statement import approval_statement, claimed_statement_attribute, reason_text
 from clusterbid.core.memo.attachment import read_attached_inputs
 from clusterbid.core.memo.credentials import SigningCredentials
 from clusterbid.core.memo.field_name import FIELD_PREFIX
@@ -43,8 +46,11 @@ STAMP_STYLE = TextStampStyle(
     text_box_style=TextBoxStyle(font=stamp_font()),  # embedded, as PDF/A asks
     # Clear of the field's own label, which the layout prints in the box's bottom-left corner.
     inner_content_layout=SimpleBoxLayoutRule(
-        x_align=AxisAlignment.ALIGN_MID, y_align=AxisAlignment.ALIGN_MAX,
-        margins=Margins(left=4, right=4, top=4, bottom=11), inner_content_scaling=InnerScaling.SHRINK_TO_FIT),
+        x_align=AxisAlignment.ALIGN_MID,
+        y_align=AxisAlignment.ALIGN_MAX,
+        margins=Margins(left=4, right=4, top=4, bottom=11),
+        inner_content_scaling=InnerScaling.SHRINK_TO_FIT,
+    ),
 )
 
 
@@ -89,18 +95,34 @@ def _check_field(writer: IncrementalPdfFileWriter, field: str, source: str) -> l
     found = {name: value for name, value, _ in fields.enumerate_sig_fields(writer.prev)}
     if field not in found:
         known = ", ".join(sorted(found)) or "none"
-        raise InputError(f"{source}: has no signature field {field!r} (fields: {known}); "
-                         "the number after --field is the approver's position on the memo")
+        raise InputError(
+            f"{source}: has no signature field {field!r} (fields: {known}); "
+            "the number after --field is the approver's position on the memo"
+        )
     if found[field] is not None:
-        raise InputError(f"{source}: field {field!r} is already signed; each approver signs their own field once")
-    names = sorted((name for name in found if name.startswith(FIELD_PREFIX) and name[len(FIELD_PREFIX):].isdigit()),
-                   key=lambda name: int(name[len(FIELD_PREFIX):]))
-    waiting = [name for name in names[:names.index(field)] if found[name] is None] if field in names else []
+        raise InputError(
+            f"{source}: field {field!r} is already signed; each approver signs their own field once"
+        )
+    names = sorted(
+        (
+            name
+            for name in found
+            if name.startswith(FIELD_PREFIX) and name[len(FIELD_PREFIX) :].isdigit()
+        ),
+        key=lambda name: int(name[len(FIELD_PREFIX) :]),
+    )
+    waiting = (
+        [name for name in names[: names.index(field)] if found[name] is None]
+        if field in names
+        else []
+    )
     if waiting:
-        raise InputError(f"{source}: {waiting[0]} has not signed yet, and approvers sign in the order the memo "
-                         f"lists them: approver 1's signature certifies the memo and each signature locks the "
-                         f"form for the approvers after it. Sign {field} once {', '.join(waiting)} "
-                         f"{'has' if len(waiting) == 1 else 'have'} signed; nothing was written")
+        raise InputError(
+            f"{source}: {waiting[0]} has not signed yet, and approvers sign in the order the memo "
+            f"lists them: approver 1's signature certifies the memo and each signature locks the "
+            f"form for the approvers after it. Sign {field} once {', '.join(waiting)} "
+            f"{'has' if len(waiting) == 1 else 'have'} signed; nothing was written"
+        )
     return names
 
 
@@ -112,15 +134,25 @@ def _approval(writer: IncrementalPdfFileWriter, field: str, source: str) -> str:
     except (KeyError, ValueError, AttributeError, PdfError):
         data = None
     if not isinstance(data, dict):
-        raise InputError(f"{source}: carries no readable {INPUTS_ATTACHMENT_NAME}, so what the signature would "
-                         "approve is unknown; sign the memo exported by ClusterBid")
-    return approval_statement(data, hashlib.sha256(attached.raw).hexdigest(), int(field[len(FIELD_PREFIX):]))
+        raise InputError(
+            f"{source}: carries no readable {INPUTS_ATTACHMENT_NAME}, so what the signature would "
+            "approve is unknown; sign the memo exported by ClusterBid"
+        )
+    return approval_statement(
+        data, hashlib.sha256(attached.raw).hexdigest(), int(field[len(FIELD_PREFIX) :])
+    )
 
 
 def _stamp_lines(statement: str) -> str:
     # The stamp box is 95 x 24 mm: the statement wrapped to short lines (the SHA-256 on its own).
     head, _, sha = statement.partition(", inputs SHA-256 ")
-    return "\n".join([*textwrap.wrap(head, STAMP_LINE, break_on_hyphens=False), f"inputs SHA-256 {sha[:32]}", sha[32:]])
+    return "\n".join(
+        [
+            *textwrap.wrap(head, STAMP_LINE, break_on_hyphens=False),
+            f"inputs SHA-256 {sha[:32]}",
+            sha[32:],
+        ]
+    )
 
 
 def sign_memo(
@@ -156,10 +188,18 @@ def sign_memo(
         certify=first,
         # The last approver's field lock carries /P 1 (no changes); asking for it here keeps
         # pyHanko from warning that the field overrides the request.
-        docmdp_permissions=(certification_level(len(names)) if first
-                            else MDPPerm.NO_CHANGES if field == names[-1] else MDPPerm.FILL_FORMS),
-        cades_signed_attr_spec=CAdESSignedAttrSpec(signer_attributes=SignerAttrSpec(
-            claimed_attrs=[claimed_statement_attribute(statement)], certified_attrs=[])),
+        docmdp_permissions=(
+            certification_level(len(names))
+            if first
+            else MDPPerm.NO_CHANGES
+            if field == names[-1]
+            else MDPPerm.FILL_FORMS
+        ),
+        cades_signed_attr_spec=CAdESSignedAttrSpec(
+            signer_attributes=SignerAttrSpec(
+                claimed_attrs=[claimed_statement_attribute(statement)], certified_attrs=[]
+            )
+        ),
     )
     # With a timestamp authority at hand, the signature carries an RFC 3161 signature timestamp
     # (PAdES B-T at once); offline, the seal adds proof of existence later (sealing.py).
@@ -169,21 +209,35 @@ def sign_memo(
 
         from clusterbid.core.memo.sealing import NETWORK_TIMEOUT
 
-        timestamper, reserved = HTTPTimeStamper(tsa_url, timeout=NETWORK_TIMEOUT), reserved + TIMESTAMP_RESERVE
-    pdf_signer = signers.PdfSigner(metadata, signer=signer, stamp_style=STAMP_STYLE, timestamper=timestamper)
+        timestamper, reserved = (
+            HTTPTimeStamper(tsa_url, timeout=NETWORK_TIMEOUT),
+            reserved + TIMESTAMP_RESERVE,
+        )
+    pdf_signer = signers.PdfSigner(
+        metadata, signer=signer, stamp_style=STAMP_STYLE, timestamper=timestamper
+    )
     try:
         output = pdf_signer.sign_pdf(
-            writer, existing_fields_only=True, bytes_reserved=reserved,
-            appearance_text_params={"signer_name": credentials.common_name, "approval": _stamp_lines(statement)},
+            writer,
+            existing_fields_only=True,
+            bytes_reserved=reserved,
+            appearance_text_params={
+                "signer_name": credentials.common_name,
+                "approval": _stamp_lines(statement),
+            },
         )
     except (PdfError, ValueError) as exc:
         raise InputError(f"{source}: could not be signed ({exc}); nothing was written") from None
     except Exception as exc:  # noqa: BLE001 (only a timestamp request reaches the network here)
         if not tsa_url:
             raise
-        raise InputError(f"{source}: no signature timestamp from {tsa_url} ({type(exc).__name__}: "
-                         f"{exc}); nothing was written: {mark(Step.SIGN_WITHOUT_TSA)}") from None
+        raise InputError(
+            f"{source}: no signature timestamp from {tsa_url} ({type(exc).__name__}: "
+            f"{exc}); nothing was written: {mark(Step.SIGN_WITHOUT_TSA)}"
+        ) from None
     signed = output.getvalue()
     # Read back what was written: the claimed signing time, and proof that the output parses.
     signing_time = PdfFileReader(BytesIO(signed)).embedded_signatures[-1].self_reported_timestamp
-    return SignedMemo(signed, field, credentials.common_name, signing_time, hashlib.sha256(signed).hexdigest())
+    return SignedMemo(
+        signed, field, credentials.common_name, signing_time, hashlib.sha256(signed).hexdigest()
+    )

@@ -11,7 +11,7 @@ extendedKeyUsage, where present, must allow document signing, e-mail protection 
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 # A signer's clock a few minutes ahead of the verifier's is an ordinary clock, not a forgery.
@@ -84,7 +84,7 @@ def signing_time_problems(
     embedded: list[Any], data: dict[str, Any] | None, now: datetime | None = None
 ) -> list[str]:
     """Problems in words for the signatures in revision order; `now` is this computer's clock."""
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     floor = _memo_floor(data)
     problems: list[str] = []
     previous: tuple[str, datetime] | None = None
@@ -102,7 +102,7 @@ def signing_time_problems(
             problems.append(f"{field}: the signature states no signing time")
             continue
         if floor is not None:
-            start = datetime.combine(floor[0], time(), timezone.utc) - EARLIEST_ZONE
+            start = datetime.combine(floor[0], time(), UTC) - EARLIEST_ZONE
             if at < start:
                 problems.append(
                     f"{field}: signed {at:%Y-%m-%d %H:%M %Z}, before {floor[1]} {floor[0]}: "

@@ -7,8 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 
 from clusterbid.core.memo.approval_statement import statement_problems
-from clusterbid.core.memo.form_check import change_problems, exported_form_problems, lock_problems
 from clusterbid.core.memo.field_name import FIELD_PREFIX
+from clusterbid.core.memo.form_check import change_problems, exported_form_problems, lock_problems
 from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.signing_time_check import signing_time_problems
 

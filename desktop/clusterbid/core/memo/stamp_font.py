@@ -55,8 +55,12 @@ class StampFontFactory(FontEngineFactory):
         from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
 
         # obj_stream stays as given: the memo's updates are written without object streams
-        return GlyphAccumulator(writer=writer, font_handle=BytesIO(_scaled_font()),
-                                font_size=self.font_size, obj_stream=obj_stream)
+        return GlyphAccumulator(
+            writer=writer,
+            font_handle=BytesIO(_scaled_font()),
+            font_size=self.font_size,
+            obj_stream=obj_stream,
+        )
 
 
 def stamp_font() -> StampFontFactory:

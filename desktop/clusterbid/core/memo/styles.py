@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -26,7 +26,11 @@ FONT_BOLD = "DejaVuSans-Bold"
 _HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7FF))
 FALLBACK_FONTS = (  # (registered name, file, code-point ranges it serves)
     ("NanumGothic", "NanumGothic.ttf", _HANGUL),  # Korean
-    ("DroidSansFallback-CJK", "DroidSansFallback-CJK.ttf", ((0x2E80, 0x10FFFF),)),  # Chinese, Japanese
+    (
+        "DroidSansFallback-CJK",
+        "DroidSansFallback-CJK.ttf",
+        ((0x2E80, 0x10FFFF),),
+    ),  # Chinese, Japanese
     ("NotoSansThai", "NotoSansThai-Regular.ttf", ((0x0E00, 0x0E7F),)),  # Thai
 )
 
@@ -52,7 +56,9 @@ def register_fonts() -> None:
     """Register the bundled TTFs once per process (reportlab keeps a global registry)."""
     pdfmetrics.registerFont(TTFont(FONT, str(resource_path("fonts", "DejaVuSans.ttf"))))
     pdfmetrics.registerFont(TTFont(FONT_BOLD, str(resource_path("fonts", "DejaVuSans-Bold.ttf"))))
-    pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD)
+    pdfmetrics.registerFontFamily(
+        FONT, normal=FONT, bold=FONT_BOLD, italic=FONT, boldItalic=FONT_BOLD
+    )
 
 
 @lru_cache(maxsize=1)
@@ -61,7 +67,7 @@ def _main_code_points() -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(FONT).face.charToGlyph)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _code_points_of(name: str, file: str) -> frozenset[int]:
     """What a fallback font draws; each is read (30-40 ms) only when some text needs it."""
     pdfmetrics.registerFont(TTFont(name, str(resource_path("fonts", file))))
@@ -70,8 +76,11 @@ def _code_points_of(name: str, file: str) -> frozenset[int]:
 
 def _beyond_main(text: str) -> list[str]:
     main = _main_code_points()
-    return [c for c in dict.fromkeys(text) if ord(c) not in main and c not in "\n\t "
-            and unicodedata.category(c)[0] != "C"]
+    return [
+        c
+        for c in dict.fromkeys(text)
+        if ord(c) not in main and c not in "\n\t " and unicodedata.category(c)[0] != "C"
+    ]
 
 
 def _right_to_left(char: str) -> bool:
@@ -84,9 +93,15 @@ def fallback_face(char: str) -> str | None:
     """The fallback font that draws char (None: none of them). A font is read only for a
     character in its ranges, so a Chinese name never loads the Korean font."""
     point = ord(char)
-    return next((name for name, file, ranges in FALLBACK_FONTS
-                 if any(first <= point <= last for first, last in ranges)
-                 and point in _code_points_of(name, file)), None)
+    return next(
+        (
+            name
+            for name, file, ranges in FALLBACK_FONTS
+            if any(first <= point <= last for first, last in ranges)
+            and point in _code_points_of(name, file)
+        ),
+        None,
+    )
 
 
 def needs_fallback(text: str) -> bool:
@@ -126,14 +141,18 @@ def markup(text: object) -> str:
 def _markup(text: str) -> str:
     missing = unprintable(text)
     if missing:
-        names = ", ".join(f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})"
-                          for c in missing[:3])
+        names = ", ".join(
+            f"{c!r} (U+{ord(c):04X} {unicodedata.name(c, 'unnamed')})" for c in missing[:3]
+        )
         at = text.index(missing[0])
-        why = ("is written right to left, which the memo cannot set" if _right_to_left(missing[0])
-               else "is in none of its fonts (DejaVu Sans; Droid Sans Fallback for Chinese and "
-               "Japanese, Nanum Gothic for Korean, Noto Sans Thai) and would show as an empty box")
+        why = (
+            "is written right to left, which the memo cannot set"
+            if _right_to_left(missing[0])
+            else "is in none of its fonts (DejaVu Sans; Droid Sans Fallback for Chinese and "
+            "Japanese, Nanum Gothic for Korean, Noto Sans Thai) and would show as an empty box"
+        )
         raise InputError(
-            f"the memo cannot print {names} in {text[max(0, at - 30):at + 30]!r}: that character "
+            f"the memo cannot print {names} in {text[max(0, at - 30) : at + 30]!r}: that character "
             f"{why}. Write that text with other characters (for a provider, its name in Latin "
             "letters as on its registration)."
         )
@@ -146,8 +165,15 @@ def _markup(text: str) -> str:
 
 def _style(name: str, **overrides: object) -> ParagraphStyle:
     # bulletFontName too: bullets would otherwise be set in reportlab's Helvetica, not embedded.
-    base = dict(fontName=FONT, bulletFontName=FONT, fontSize=9, leading=12, textColor=INK, alignment=TA_LEFT,
-                splitLongWords=1)
+    base = dict(
+        fontName=FONT,
+        bulletFontName=FONT,
+        fontSize=9,
+        leading=12,
+        textColor=INK,
+        alignment=TA_LEFT,
+        splitLongWords=1,
+    )
     base.update(overrides)
     return ParagraphStyle(name, **base)
 
@@ -158,26 +184,51 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
     return {
         "title": _style("title", fontName=FONT_BOLD, fontSize=15, leading=18.5, spaceAfter=3),
         "subtitle": _style("subtitle", fontSize=8.5, leading=11, textColor=MUTED, spaceAfter=6),
-        "h1": _style("h1", fontName=FONT_BOLD, fontSize=13, leading=17, spaceBefore=8, spaceAfter=6, textColor=ACCENT),
-        "h2": _style("h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3),
-        "bid_head": _style("bid_head", fontName=FONT_BOLD, fontSize=11.5, leading=14, spaceBefore=5, spaceAfter=2,
-                           textColor=ACCENT),
-        "h3": _style("h3", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2),
+        "h1": _style(
+            "h1",
+            fontName=FONT_BOLD,
+            fontSize=13,
+            leading=17,
+            spaceBefore=8,
+            spaceAfter=6,
+            textColor=ACCENT,
+        ),
+        "h2": _style(
+            "h2", fontName=FONT_BOLD, fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=3
+        ),
+        "bid_head": _style(
+            "bid_head",
+            fontName=FONT_BOLD,
+            fontSize=11.5,
+            leading=14,
+            spaceBefore=5,
+            spaceAfter=2,
+            textColor=ACCENT,
+        ),
+        "h3": _style(
+            "h3", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=4, spaceAfter=2
+        ),
         "body": _style("body", spaceAfter=4),
         "small": _style("small", fontSize=7.5, leading=9.5, textColor=MUTED),
         "cell": _style("cell", fontSize=7.5, leading=9.5),
         "cell_warn": _style("cell_warn", fontSize=7.5, leading=9.5, textColor=WARN),
         "cell_bold": _style("cell_bold", fontName=FONT_BOLD, fontSize=7.5, leading=9.5),
         "fine": _style("fine", fontSize=7, leading=8.6),  # the bid pages' two columns
-        "fine_bullet": _style("fine_bullet", fontSize=7, leading=8.6, leftIndent=8, bulletIndent=1, spaceAfter=1.5),
+        "fine_bullet": _style(
+            "fine_bullet", fontSize=7, leading=8.6, leftIndent=8, bulletIndent=1, spaceAfter=1.5
+        ),
         "fine_warn": _style("fine_warn", fontSize=7, leading=8.6, spaceBefore=3, textColor=WARN),
         "fine_bold": _style("fine_bold", fontName=FONT_BOLD, fontSize=7, leading=8.6),
         "cell_right": _style("cell_right", fontSize=7.5, leading=9.5, alignment=2),
-        "head": _style("head", fontName=FONT_BOLD, fontSize=7.5, leading=9.5, textColor=colors.white),
+        "head": _style(
+            "head", fontName=FONT_BOLD, fontSize=7.5, leading=9.5, textColor=colors.white
+        ),
         "key": _style("key", fontName=FONT_BOLD, fontSize=8.5, leading=11),
         "value": _style("value", fontSize=8.5, leading=11),
         "big": _style("big", fontName=FONT_BOLD, fontSize=12, leading=15),
-        "decision": _style("decision", fontName=FONT_BOLD, fontSize=9.5, leading=12.5, spaceAfter=2),
+        "decision": _style(
+            "decision", fontName=FONT_BOLD, fontSize=9.5, leading=12.5, spaceAfter=2
+        ),
         "warn": _style("warn", fontSize=8.5, leading=11, textColor=WARN),
         "bullet": _style("bullet", leftIndent=10, bulletIndent=2, spaceAfter=2),
         "code": _style("code", fontSize=8, leading=10.5, leftIndent=8, textColor=MUTED),
@@ -189,14 +240,30 @@ def paragraph_styles() -> dict[str, ParagraphStyle]:
 def appendix_styles() -> dict[str, ParagraphStyle]:
     """The methodology appendix: the same styles a size smaller, so reference text takes less paper."""
     s = dict(paragraph_styles())
-    s.update({
-        "h1": _style("a_h1", fontName=FONT_BOLD, fontSize=11, leading=14, spaceBefore=4, spaceAfter=3, textColor=ACCENT),
-        "h2": _style("a_h2", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=5, spaceAfter=2),
-        "body": _style("a_body", fontSize=7.5, leading=9.5, spaceAfter=3),
-        "bullet": _style("a_bullet", fontSize=7.5, leading=9.5, leftIndent=9, bulletIndent=2, spaceAfter=1.5),
-        "cell": _style("a_cell", fontSize=7, leading=8.5),
-        "head": _style("a_head", fontName=FONT_BOLD, fontSize=7, leading=8.5, textColor=colors.white),
-    })
+    s.update(
+        {
+            "h1": _style(
+                "a_h1",
+                fontName=FONT_BOLD,
+                fontSize=11,
+                leading=14,
+                spaceBefore=4,
+                spaceAfter=3,
+                textColor=ACCENT,
+            ),
+            "h2": _style(
+                "a_h2", fontName=FONT_BOLD, fontSize=9, leading=11.5, spaceBefore=5, spaceAfter=2
+            ),
+            "body": _style("a_body", fontSize=7.5, leading=9.5, spaceAfter=3),
+            "bullet": _style(
+                "a_bullet", fontSize=7.5, leading=9.5, leftIndent=9, bulletIndent=2, spaceAfter=1.5
+            ),
+            "cell": _style("a_cell", fontSize=7, leading=8.5),
+            "head": _style(
+                "a_head", fontName=FONT_BOLD, fontSize=7, leading=8.5, textColor=colors.white
+            ),
+        }
+    )
     return s
 
 
@@ -260,8 +327,11 @@ def callout_list_style(list_rows: int) -> list[tuple[Any, ...]]:
         ("TOPPADDING", (1, 1), (3, last), 2),
         ("BOTTOMPADDING", (1, 1), (3, last), 2),
         # The edge cells and the last row are empty (no flowables): no height of their own.
-        *((command, (column, 1), (column, -1), 0) for column in (0, -1)
-          for command in ("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING")),
+        *(
+            (command, (column, 1), (column, -1), 0)
+            for column in (0, -1)
+            for command in ("LEFTPADDING", "RIGHTPADDING", "TOPPADDING", "BOTTOMPADDING")
+        ),
         ("TOPPADDING", (0, -1), (-1, -1), 0),
         ("BOTTOMPADDING", (0, -1), (-1, -1), 6),
     ]

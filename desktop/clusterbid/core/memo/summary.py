@@ -31,15 +31,18 @@ class DecisionSummary:
     term: str  # the contract in words
     currency: str
     override_note: str  # "" unless the officer overrode the model's first choice
-    approval: str = ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
+    approval: str = (
+        ""  # the one sentence a CFO signs: commitment, job cost, finish date, P90 ceiling
+    )
     plan: str = ""  # the buyer's plan for idle reserved time, and the deadline
     schedule: str = ""  # the finish date against the plan's deadline, in words
     schedule_ok: bool = True  # False: flagged (a deadline missed, not checkable, or none to check)
     basis: str = ""  # issue 31: what ranked the bids, and the point figure's percentile
     tradeoff: tuple[str, ...] = ()  # issue 34: what a premium over cheaper passing bids buys
-    at_risk: str = ""  # the winner's idle share, its value under the plan, the cost if the plan fails
+    at_risk: str = (
+        ""  # the winner's idle share, its value under the plan, the cost if the plan fails
+    )
     contract_money: str = ""  # the commitment in the contract's currency, when not the evaluation's
-
 
 
 def _band(stats: Any, low: str, high: str, fmt) -> str:
@@ -48,8 +51,13 @@ def _band(stats: Any, low: str, high: str, fmt) -> str:
     return f"P10-P90: {fmt(getattr(stats, low))} to {fmt(getattr(stats, high))}"
 
 
-def decision_summary(scorecard: Scorecard, uncertainty: Any, override: RecommendationOverride | None,
-                     rationale: str = "", odds_against: str | None = None) -> DecisionSummary:
+def decision_summary(
+    scorecard: Scorecard,
+    uncertainty: Any,
+    override: RecommendationOverride | None,
+    rationale: str = "",
+    odds_against: str | None = None,
+) -> DecisionSummary:
     """Page 1's figures. `odds_against`: the bid the samples' "costs less than" counts compare
     with (the model's first unless the memo's maker ran them against an override)."""
     evaluation = scorecard.evaluation
@@ -57,7 +65,21 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
     ranked = scorecard.ranked
     if not ranked:
         none = "no bid passes the gates"
-        return DecisionSummary(none, "-", "-", "-", "-", "-", "-", "-", "nothing", "-", currency, "", "Nothing to approve: " + none + ".")
+        return DecisionSummary(
+            none,
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "-",
+            "nothing",
+            "-",
+            currency,
+            "",
+            "Nothing to approve: " + none + ".",
+        )
     model_first = ranked[0]
     chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), model_first)
     others = [s for s in ranked if s is not chosen]
@@ -70,17 +92,27 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         difference = scorecard.decision_cost(by_score) - scorecard.decision_cost(chosen)
         relation = "less" if difference >= 0 else "more"
         margin = (
-            f"{money_text(abs(difference))} {relation} than the next by score on the decision basis "
+            f"{money_text(abs(difference))} {relation} than the next by score on the decision "
+            "basis "
             f"({abs(difference) / scorecard.decision_cost(by_score):.1%}); weighted score "
             f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
         )
-    tradeoff = page_one.tradeoff(scorecard, chosen, rationale or (override.justification if override else ""),
-                                 currency)
+    tradeoff = page_one.tradeoff(
+        scorecard, chosen, rationale or (override.justification if override else ""), currency
+    )
     override_note = ""
-    if chosen is not model_first:  # the justification is printed once: as the trade-off's rationale if any
-        because = "(the reason is the trade-off's rationale above)" if tradeoff and not rationale else (
-            f"because: {override.justification.strip()}")
-        override_note = f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} instead {because}"
+    if (
+        chosen is not model_first
+    ):  # the justification is printed once: as the trade-off's rationale if any
+        because = (
+            "(the reason is the trade-off's rationale above)"
+            if tradeoff and not rationale
+            else (f"because: {override.justification.strip()}")
+        )
+        override_note = (
+            f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} "
+            f"instead {because}"
+        )
     schedule = schedule_fit(chosen, scorecard)
     schedule["schedule"] += page_one.schedule_odds(stats, evaluation.workload.plan.deadline)
     return DecisionSummary(
@@ -89,11 +121,15 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
         cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
         hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
         hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
-        win_probability=NOT_COMPUTED if stats is None else (
+        win_probability=NOT_COMPUTED
+        if stats is None
+        else (
             f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
             f"(seed {uncertainty.seed}, as `clusterbid score`)"
         ),
-        runner_up=page_one.rivals(chosen, others, uncertainty, odds_against or model_first.bid.id, currency),
+        runner_up=page_one.rivals(
+            chosen, others, uncertainty, odds_against or model_first.bid.id, currency
+        ),
         margin=margin,
         amount=format_money(e.commitment, currency, cents=True),
         term=billing_words(chosen.bid, currency),
@@ -112,16 +148,22 @@ def decision_summary(scorecard: Scorecard, uncertainty: Any, override: Recommend
 def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
     """Commitment, the planned job's cost, the finish date and the P90 ceiling, in one sentence."""
     e = chosen.estimate
-    finish = f"finishes about {e.dates.finish.isoformat()}" if e.dates.finish else "finish date unknown"
+    finish = (
+        f"finishes about {e.dates.finish.isoformat()}" if e.dates.finish else "finish date unknown"
+    )
     ceiling = "P90 ceiling not computed"
     if stats is not None:
         fixed = abs(stats.commitment_p90 - stats.commitment_p10) < 0.5
         ceiling = (
-            "the commitment is fixed by the contract in every simulated outcome" if fixed
+            "the commitment is fixed by the contract in every simulated outcome"
+            if fixed
             else f"P90 ceiling on the commitment {format_money(stats.commitment_p90, currency)}"
         )
     return (
-        f"Approve a total commitment of {format_money(e.commitment, currency, cents=True)} ({currency}) to "
-        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; the planned job costs "
-        f"{format_money(e.job_cost, currency)} of it and {finish} ({e.wall_hours / 24:,.1f} days); {ceiling}."
+        f"Approve a total commitment of {format_money(e.commitment, currency, cents=True)} "
+        f"({currency}) to "
+        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; the planned job "
+        "costs "
+        f"{format_money(e.job_cost, currency)} of it and {finish} ({e.wall_hours / 24:,.1f} days); "
+        f"{ceiling}."
     )

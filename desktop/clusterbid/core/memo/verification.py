@@ -16,16 +16,20 @@ from pyhanko.sign import fields
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
-from clusterbid.core.memo.long_term import LongTermReport, long_term_reports
-from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.attachment import read_attached_inputs
+from clusterbid.core.memo.inputs import (
+    INPUTS_ATTACHMENT_NAME,
+    parse_memo_inputs,
+    rescore_memo_inputs,
+)
+from clusterbid.core.memo.long_term import LongTermReport, long_term_reports
 from clusterbid.core.memo.metadata_check import metadata_changes
 from clusterbid.core.memo.next_steps import Step, mark
-from clusterbid.core.memo.inputs import INPUTS_ATTACHMENT_NAME, parse_memo_inputs, rescore_memo_inputs
 from clusterbid.core.memo.page_proof import prove_pages
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.registry_check import check_registry
 from clusterbid.core.memo.revisions import Revision, memo_revisions
+from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
@@ -85,15 +89,21 @@ def _compare_results(printed: object, rescored: dict) -> list[str]:
         return ["the attached inputs hold no printed results to compare with"]
     differences = []
     if printed.get("ranking") != rescored["ranking"]:
-        differences.append(f"ranking: printed {printed.get('ranking')}, re-scored {rescored['ranking']}")
+        differences.append(
+            f"ranking: printed {printed.get('ranking')}, re-scored {rescored['ranking']}"
+        )
     if printed.get("excluded") != rescored["excluded"]:
-        differences.append(f"excluded bids: printed {printed.get('excluded')}, re-scored {rescored['excluded']}")
+        differences.append(
+            f"excluded bids: printed {printed.get('excluded')}, re-scored {rescored['excluded']}"
+        )
     printed_bids = printed.get("bids") if isinstance(printed.get("bids"), dict) else {}
     for bid_id in sorted(set(printed_bids) | set(rescored["bids"])):
         old, new = printed_bids.get(bid_id) or {}, rescored["bids"].get(bid_id) or {}
         for name in sorted(set(old) | set(new)):
             if old.get(name) != new.get(name):
-                differences.append(f"bid {bid_id} {name}: printed {old.get(name)}, re-scored {new.get(name)}")
+                differences.append(
+                    f"bid {bid_id} {name}: printed {old.get(name)}, re-scored {new.get(name)}"
+                )
     return differences
 
 
@@ -101,8 +111,11 @@ def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
     given = json.loads(evaluation.model_dump_json())
     if not isinstance(attached, dict):
         return ["the attached inputs hold no evaluation"]
-    differences = [f"{name} differs" for name in sorted(set(given) | set(attached))
-                   if name != "bids" and given.get(name) != attached.get(name)]
+    differences = [
+        f"{name} differs"
+        for name in sorted(set(given) | set(attached))
+        if name != "bids" and given.get(name) != attached.get(name)
+    ]
     memo_bids = {b.get("id"): b for b in attached.get("bids", []) if isinstance(b, dict)}
     given_bids = {b["id"]: b for b in given.get("bids", [])}
     for bid_id in sorted(set(memo_bids) | set(given_bids), key=str):
@@ -127,21 +140,38 @@ def _first_signature_offset(embedded) -> int | None:
     return min(offsets, default=None)
 
 
-def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evaluation | None,
-                  exported: bytes, images: bool = True) -> dict:
+def _check_inputs(
+    raw: bytes | None,
+    stated: tuple[str, ...],
+    evaluation: Evaluation | None,
+    exported: bytes,
+    images: bool = True,
+) -> dict:
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
     unproven: list[str] = []
     if raw is None:
-        problems.append(f"the memo carries no {INPUTS_ATTACHMENT_NAME} attachment; its figures cannot be checked")
+        problems.append(
+            f"the memo carries no {INPUTS_ATTACHMENT_NAME} attachment; its figures cannot be "
+            "checked"
+        )
         return {**found, "problems": problems, "unproven": unproven}
     found["inputs_sha256"] = digest = hashlib.sha256(raw).hexdigest()
     if not stated:
-        problems.append("the memo states no SHA-256 for its inputs (document keywords or attachment description)")
+        problems.append(
+            "the memo states no SHA-256 for its inputs (document keywords or attachment "
+            "description)"
+        )
     elif len(stated) > 1:
-        problems.append(f"the memo states {len(stated)} different SHA-256 values for its inputs: {', '.join(stated)}")
+        problems.append(
+            f"the memo states {len(stated)} different SHA-256 values for its inputs: "
+            f"{', '.join(stated)}"
+        )
     elif stated[0] != digest:
-        problems.append(f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states {stated[0]}")
+        problems.append(
+            f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states "
+            f"{stated[0]}"
+        )
     else:
         found["inputs_match_printed"] = True
     try:
@@ -155,8 +185,9 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     problems += binding.problems
     unproven += binding.unproven
     if data is None:
-        unproven.append("the pages cannot be proven: the attached inputs cannot be read to render "
-                        "them again")
+        unproven.append(
+            "the pages cannot be proven: the attached inputs cannot be read to render them again"
+        )
     else:
         proof = prove_pages(data, exported, images=images)
         found["page_check"], found["pages_proven"] = proof.method, proof.proven
@@ -167,12 +198,16 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
         found["rescore_matches"] = not differences
         found["rescore_differences"] = tuple(differences)
         if differences:
-            problems.append("re-scoring the attached inputs with this version's model gives other figures than "
-                            f"the memo prints ({len(differences)} difference(s))")
+            problems.append(
+                "re-scoring the attached inputs with this version's model gives other figures than "
+                f"the memo prints ({len(differences)} difference(s))"
+            )
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
-        differences = _compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
+        differences = _compare_evaluation(
+            None if data is None else data.get("evaluation"), evaluation
+        )
         found["evaluation_matches"] = not differences
         found["evaluation_differences"] = tuple(differences)
         if differences:
@@ -180,10 +215,15 @@ def _check_inputs(raw: bytes | None, stated: tuple[str, ...], evaluation: Evalua
     return {**found, "problems": problems, "unproven": unproven}
 
 
-def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
-                evaluation: Evaluation | None = None, *, ordered: bool = True,
-                signoff: SignoffTrust | None = None,
-                validation_time: datetime | None = None) -> MemoVerification:
+def verify_memo(
+    pdf: bytes,
+    trust_roots: list[asn1_x509.Certificate] = (),
+    evaluation: Evaluation | None = None,
+    *,
+    ordered: bool = True,
+    signoff: SignoffTrust | None = None,
+    validation_time: datetime | None = None,
+) -> MemoVerification:
     """Every check `clusterbid verify` makes; InputError only when `pdf` is not a PDF at all.
     `ordered`: the approvers must have signed in the order the memo lists them. `signoff`: the
     trust anchors and approver registries for this memo (signoff_trust.py); its counted anchors
@@ -196,15 +236,23 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     try:
         reader = PdfFileReader(BytesIO(pdf), strict=False)
         embedded = list(reader.embedded_regular_signatures)
-        unsigned = tuple(str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False))
+        unsigned = tuple(
+            str(name) for name, _, _ in fields.enumerate_sig_fields(reader, filled_status=False)
+        )
         sealed = seal_timestamp_fields(reader, embedded)  # the archive seal's timestamps
-        every_field = [str(name) for name, _, _ in fields.enumerate_sig_fields(reader) if str(name) not in sealed]
+        every_field = [
+            str(name)
+            for name, _, _ in fields.enumerate_sig_fields(reader)
+            if str(name) not in sealed
+        ]
         signers = [identity_of(sig) for sig in embedded]
         metadata = metadata_changes(reader, embedded)
         attached = read_attached_inputs(reader)
     except Exception as exc:  # a damaged PDF fails verification with the reason, it is not a crash
-        return MemoVerification(trust_checked=bool(trust_roots),
-                                problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",))
+        return MemoVerification(
+            trust_checked=bool(trust_roots),
+            problems=(f"the PDF is damaged and cannot be read ({type(exc).__name__}: {exc})",),
+        )
     reports = tuple(check_signature(sig, trust_roots) for sig in embedded)
     # how long the signatures will verify (informational: the checks above decide the verdict)
     long_term = long_term_reports(reader, embedded, trust_roots, validation_time)
@@ -215,28 +263,46 @@ def verify_memo(pdf: bytes, trust_roots: list[asn1_x509.Certificate] = (),
     elif not trust_roots:
         # Anyone can make a certificate bearing an approver's name: without a trusted CA or
         # approver certificate nothing shows the signatures were made by the people named.
-        unproven.append("signers not trusted: no trusted certificate was given, so nothing shows "
-                        f"these certificates belong to the approvers named ({mark(Step.KEEP_CERTIFICATES)})")
+        unproven.append(
+            "signers not trusted: no trusted certificate was given, so nothing shows "
+            f"these certificates belong to the approvers named ({mark(Step.KEEP_CERTIFICATES)})"
+        )
     if unsigned:
-        unproven.append(f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
-                        "every approver has signed)")
+        unproven.append(
+            f"not yet signed: {', '.join(unsigned)} (the memo is not approved until "
+            "every approver has signed)"
+        )
     exported = first_revision(pdf, _first_signature_offset(embedded))
     signed_bytes_changed = any(not report.intact for report in reports)
-    inputs = _check_inputs(attached.raw, attached.printed_sha256, evaluation, exported,
-                           images=not signed_bytes_changed)
+    inputs = _check_inputs(
+        attached.raw, attached.printed_sha256, evaluation, exported, images=not signed_bytes_changed
+    )
     problems += inputs.pop("problems")
-    problems += signoff_problems(reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256"))
+    problems += signoff_problems(
+        reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256")
+    )
     unproven += inputs.pop("unproven")
     approvers = inputs.pop("approvers", None)
     if approvers is None:
-        problems.append("the approvers the memo names cannot be read, so no signature can be tied to one")
+        problems.append(
+            "the approvers the memo names cannot be read, so no signature can be tied to one"
+        )
     else:
         problems += check_approvers(approvers, signers, every_field, ordered)
     chains: tuple[str, ...] = ()
     if signoff is not None and approvers is not None:
-        findings = check_registry(signoff, approvers, signers, {r.field: r.signing_time for r in reports})
+        findings = check_registry(
+            signoff, approvers, signers, {r.field: r.signing_time for r in reports}
+        )
         chains, problems = findings.lines, problems + list(findings.problems)
-    return MemoVerification(signatures=reports, unsigned_fields=unsigned,
-                            trust_checked=bool(trust_roots), signer_chains=chains,
-                            revisions=memo_revisions(pdf, reader, embedded), long_term=long_term,
-                            problems=tuple(problems), unproven=tuple(unproven), **inputs)
+    return MemoVerification(
+        signatures=reports,
+        unsigned_fields=unsigned,
+        trust_checked=bool(trust_roots),
+        signer_chains=chains,
+        revisions=memo_revisions(pdf, reader, embedded),
+        long_term=long_term,
+        problems=tuple(problems),
+        unproven=tuple(unproven),
+        **inputs,
+    )

@@ -25,17 +25,28 @@ if TYPE_CHECKING:
 
 # The rows that change the evaluation; records of what was done with it (a memo made, signed,
 # decided, an approver registered, a checkpoint) change no figure the memo printed.
-EVALUATION_CHANGES = frozenset({audit.ADD_BID, audit.REPLACE_BID, audit.REMOVE_BID,
-                                audit.SET_WORKLOAD, audit.SET_POLICY, audit.EDIT,
-                                audit.ATTACH_ARTEFACT})
+EVALUATION_CHANGES = frozenset(
+    {
+        audit.ADD_BID,
+        audit.REPLACE_BID,
+        audit.REMOVE_BID,
+        audit.SET_WORKLOAD,
+        audit.SET_POLICY,
+        audit.EDIT,
+        audit.ATTACH_ARTEFACT,
+    }
+)
 
 
 def changed_rows_after(document: Path, anchor_seq: int) -> list[AuditRow]:
     """The audit rows after the memo's row that changed the evaluation, oldest first."""
     from clusterbid.core.store.verify import verify_audit_chain
 
-    return [row for row in verify_audit_chain(document).rows
-            if row.seq > anchor_seq and row.action in EVALUATION_CHANGES]
+    return [
+        row
+        for row in verify_audit_chain(document).rows
+        if row.seq > anchor_seq and row.action in EVALUATION_CHANGES
+    ]
 
 
 def changed_since_words(rows: list[AuditRow], *, intact: bool, signed: bool = True) -> str:
@@ -47,18 +58,26 @@ def changed_since_words(rows: list[AuditRow], *, intact: bool, signed: bool = Tr
     if not intact:  # the memo's own findings decide; the edits are only not among them
         return f"The evaluation also changed since the memo was made, {edits}."
     if not signed:
-        return (f"The memo is intact as made; the evaluation changed since, {edits}. Sign this "
-                "memo for the decision as it stands in it, or export a new one with the changes.")
-    return (f"The memo is intact and signed as made; the evaluation changed since, {edits}. The "
-            "memo is the decision as signed; export a new memo if the changes should be approved.")
+        return (
+            f"The memo is intact as made; the evaluation changed since, {edits}. Sign this "
+            "memo for the decision as it stands in it, or export a new one with the changes."
+        )
+    return (
+        f"The memo is intact and signed as made; the evaluation changed since, {edits}. The "
+        "memo is the decision as signed; export a new memo if the changes should be approved."
+    )
 
 
-def with_changes_since(result: MemoVerification, pdf: bytes,
-                       evaluation_path: Path | None) -> MemoVerification:
+def with_changes_since(
+    result: MemoVerification, pdf: bytes, evaluation_path: Path | None
+) -> MemoVerification:
     """`result` with an evaluation difference explained by the document's later audit rows
     taken out of its problems and stated in `changed_since`; `result` unchanged otherwise."""
-    if (evaluation_path is None or Path(evaluation_path).suffix != DOCUMENT_SUFFIX
-            or result.evaluation_matches is not False):
+    if (
+        evaluation_path is None
+        or Path(evaluation_path).suffix != DOCUMENT_SUFFIX
+        or result.evaluation_matches is not False
+    ):
         return result
     try:
         anchor = memo_anchor(pdf)
@@ -70,6 +89,10 @@ def with_changes_since(result: MemoVerification, pdf: bytes,
     if not rows:
         return result  # nothing on record explains the difference
     problems = tuple(p for p in result.problems if not p.startswith(EVALUATION_DIFFERS))
-    return replace(result, problems=problems,
-                   changed_since=changed_since_words(rows, intact=not problems,
-                                                     signed=bool(result.signatures)))
+    return replace(
+        result,
+        problems=problems,
+        changed_since=changed_since_words(
+            rows, intact=not problems, signed=bool(result.signatures)
+        ),
+    )

@@ -67,7 +67,8 @@ def record_consensus(
     (evaluator, reason) for each who does not agree. Refused with words when anything is off."""
     if lead.copy_stamp() is not None:
         raise InputError(
-            f"{lead.path.name} is an evaluator's copy; the consensus is recorded in the lead document"
+            f"{lead.path.name} is an evaluator's copy; the consensus is recorded in the lead "
+            "document"
         )
     rationale = _text("the rationale", rationale)
     agreed = item.median if value is None else float(value)

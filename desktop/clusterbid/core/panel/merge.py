@@ -174,7 +174,8 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
             raise _refusal(
                 Path(copy_path),
                 f"another copy of {invitation.evaluator}'s evaluation, which went a "
-                f"different way after the same start, was merged already (from {earlier['copy_file']}); "
+                "different way after the same start, was merged already (from "
+                f"{earlier['copy_file']}); "
                 f"ask {invitation.evaluator} which is theirs",
             )
     lead.record_panel(

@@ -41,7 +41,7 @@ def panel_summary(
     """A JSON-able summary (lists of words and rows) of the merged panel; `tipping`: each
     evaluator's tipping points (the nearest is said)."""
     evaluators = []
-    for name, (invitation, _, payload) in merged.items():
+    for invitation, _, payload in merged.values():
         signed = ", countersigned with the evaluator's key" if payload.get("countersigned") else ""
         evaluators.append(
             f"{invitation.title}: judgement merged from {payload['copy_file']}{signed}"
@@ -55,8 +55,10 @@ def panel_summary(
         )
     else:
         agreement.append(
-            f"Rank agreement (Kendall's W) {divergence.kendall_w:.2f} over {len(divergence.rankings)} "
-            f"evaluators' rankings of {n_bids} bids (1: all rank the bids alike; 0: no shared order)."
+            f"Rank agreement (Kendall's W) {divergence.kendall_w:.2f} over "
+            f"{len(divergence.rankings)} "
+            f"evaluators' rankings of {n_bids} bids (1: all rank the bids alike; 0: no shared "
+            "order)."
         )
     for bid, share in sorted(divergence.win_share.items(), key=lambda pair: (-pair[1], pair[0])):
         if share > 0:
@@ -101,7 +103,8 @@ def panel_summary(
         "questions": questions,
         "notes": notes,
         "rule": (
-            f"An item is disputed when the evaluators' values spread by {WEIGHT_DISPUTE:g} percentage "
+            f"An item is disputed when the evaluators' values spread by {WEIGHT_DISPUTE:g} "
+            "percentage "
             f"points of weight or {SCORE_DISPUTE:g} points of score (of 10) or more."
         ),
     }
@@ -163,7 +166,8 @@ def status_text(summary: dict[str, Any], weights: list[list[str]], scores: list[
         "Agreement:",
         *(f"  {line}" for line in summary["agreement"]),
         "",
-        "Weights (each evaluator's share of their total; the model's criteria are scored from the bids):",
+        "Weights (each evaluator's share of their total; the model's criteria are scored from the "
+        "bids):",
         *table(weights),
     ]
     if len(scores) > 1:
@@ -182,7 +186,8 @@ def status_text(summary: dict[str, Any], weights: list[list[str]], scores: list[
 
 
 def _by_bid(
-    merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]], bid_names: Mapping[str, str],
+    merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]],
+    bid_names: Mapping[str, str],
     kind: str,
 ) -> list[list[Any]]:
     """Each bid's questions or notes (`kind`), every evaluator's named, bids with none left out."""

@@ -58,7 +58,9 @@ def view_of(record: PanelRecord, scorecard: Scorecard) -> PanelView:
     model_scores = {s.bid.id: dict(s.criteria) for s in scorecard.ranked}
     costs = {s.bid.id: scorecard.decision_cost(s) for s in scorecard.ranked}
     # the officer's words, as the memo names a bid (memo/bid_words.py), never the evaluation's id
-    names = {s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores}
+    names = {
+        s.bid.id: f"{s.bid.quote.provider}, {s.bid.capacity.gpu_model}" for s in scorecard.scores
+    }
     found = divergence(
         {n: (i, j) for n, (i, j, _) in merged.items()}, model_scores, costs, list(names)
     )

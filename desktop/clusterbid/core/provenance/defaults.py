@@ -34,29 +34,52 @@ class DocumentedDefault:
 # 0.47 / (1,024 / 16,384)^0.47 = 1.7 across the fleet (before issue 36 the 0.47 itself was).
 RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
     "reliability.failures_per_1000_gpu_days": DocumentedDefault(
-        2.6, 0.2, 2.6, "cautious end of 0.2-2.6 across a fleet (2.6: Meta's research clusters, 8-GPU jobs, "
-        "Kokolis et al. 2024); typical: Llama 3 paper (Meta, 2024), 419 interruptions in 54 days on 16,384 "
+        2.6,
+        0.2,
+        2.6,
+        "cautious end of 0.2-2.6 across a fleet (2.6: Meta's research clusters, 8-GPU jobs, "
+        "Kokolis et al. 2024); typical: Llama 3 paper (Meta, 2024), 419 interruptions in 54 days "
+        "on 16,384 "
         "H100s, 1.7 across the fleet once read back from that job size",
-        1.7, 0.47, (2.0,),
+        1.7,
+        0.47,
+        (2.0,),
     ),
     "reliability.node_replacement_hours": DocumentedDefault(
-        72.0, 4.0, 72.0, "cautious end of 4-72 h; typical: a next-business-day hardware swap, 24 h",
-        24.0, 24.0,
+        72.0,
+        4.0,
+        72.0,
+        "cautious end of 4-72 h; typical: a next-business-day hardware swap, 24 h",
+        24.0,
+        24.0,
     ),
     "reliability.uptime_sla_percent": DocumentedDefault(
-        95.0, 95.0, 99.9, "cautious end of 95-99.9%; typical: the common 99% floor of public cloud GPU SLAs",
-        99.0, 99.0,
+        95.0,
+        95.0,
+        99.9,
+        "cautious end of 95-99.9%; typical: the common 99% floor of public cloud GPU SLAs",
+        99.0,
+        99.0,
     ),
     "reliability.sla_credit_percent": DocumentedDefault(
         0.0, 0.0, 10.0, "ClusterBid default: no credit", 0.0, 0.0
     ),
     "reliability.burn_in_hours": DocumentedDefault(
-        72.0, 0.0, 72.0, "cautious end of 0-72 h billed burn-in (acceptance runs of 24-72 h, buyers.md); "
-        "typical: 24 h", 24.0, 0.0,
+        72.0,
+        0.0,
+        72.0,
+        "cautious end of 0-72 h billed burn-in (acceptance runs of 24-72 h, buyers.md); "
+        "typical: 24 h",
+        24.0,
+        0.0,
     ),
     "reliability.storage_write_gb_s": DocumentedDefault(
-        2.0, 2.0, 100.0, "cautious end of 2-100 GB/s; typical: a modest parallel filesystem tier, 10 GB/s",
-        10.0, 10.0,
+        2.0,
+        2.0,
+        100.0,
+        "cautious end of 2-100 GB/s; typical: a modest parallel filesystem tier, 10 GB/s",
+        10.0,
+        10.0,
     ),
 }
 
@@ -67,8 +90,13 @@ RELIABILITY_DEFAULTS: dict[str, DocumentedDefault] = {
 # billed as that node (resolve.billed_spare_gpus), so the blank is never better than the typical.
 OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
     "capacity.spare_pool_gpus": DocumentedDefault(
-        0.0, 0.0, 16.0, "ClusterBid default: no spares on hand unless the bid says so; on a term that "
-        "bills spares, one node billed", 8.0, 0.0
+        0.0,
+        0.0,
+        16.0,
+        "ClusterBid default: no spares on hand unless the bid says so; on a term that "
+        "bills spares, one node billed",
+        8.0,
+        0.0,
     ),
 }
 
@@ -79,11 +107,21 @@ OTHER_DEFAULTS: dict[str, DocumentedDefault] = {
 # typical figure here a judgement, not a quoted source). Before issue 31 both were read as 0.
 TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
     "terms.early_exit_fee_percent": DocumentedDefault(
-        100.0, 0.0, 100.0, "cautious end of 0-100% of the rest of the term: an exit whose fee is not stated "
-        "is worth nothing until it is written", 50.0, 0.0,
+        100.0,
+        0.0,
+        100.0,
+        "cautious end of 0-100% of the rest of the term: an exit whose fee is not stated "
+        "is worth nothing until it is written",
+        50.0,
+        0.0,
     ),
     "terms.price_escalation_percent_per_year": DocumentedDefault(
-        10.0, 0.0, 10.0, "cautious end of 0-10% a year; typical escalators 3-5% (judgement)", 3.0, 0.0,
+        10.0,
+        0.0,
+        10.0,
+        "cautious end of 0-10% a year; typical escalators 3-5% (judgement)",
+        3.0,
+        0.0,
     ),
 }
 
@@ -98,24 +136,48 @@ TERMS_DEFAULTS: dict[str, DocumentedDefault] = {
 # (costmodel/payment_terms.py) and drawn between due on invoice and the typical net 30.
 FEE_DEFAULTS: dict[str, DocumentedDefault] = {
     "terms.recurring_fees_per_month": DocumentedDefault(
-        10.0, 0.0, 10.0, "% of the GPU bill: cautious end of 0-10%, the top band of AWS Business and "
-        "Enterprise Support fees (3% above it, the typical figure)", 3.0, 0.0,
+        10.0,
+        0.0,
+        10.0,
+        "% of the GPU bill: cautious end of 0-10%, the top band of AWS Business and "
+        "Enterprise Support fees (3% above it, the typical figure)",
+        3.0,
+        0.0,
     ),
     "terms.one_off_fees": DocumentedDefault(
-        2.0, 0.0, 2.0, "% of the GPU bill: cautious end of 0-2% for setup, onboarding, egress and exit "
-        "(a judgement; commonly waived)", 0.0, 0.0,
+        2.0,
+        0.0,
+        2.0,
+        "% of the GPU bill: cautious end of 0-2% for setup, onboarding, egress and exit "
+        "(a judgement; commonly waived)",
+        0.0,
+        0.0,
     ),
     "terms.billing_increment_hours": DocumentedDefault(
-        1.0, 0.0, 1.0, "cautious end of per-second (EC2 and Compute Engine since 2017) to hourly billing "
-        "(EC2 before 2017)", 0.0, 0.0,
+        1.0,
+        0.0,
+        1.0,
+        "cautious end of per-second (EC2 and Compute Engine since 2017) to hourly billing "
+        "(EC2 before 2017)",
+        0.0,
+        0.0,
     ),
     "terms.minimum_billed_hours": DocumentedDefault(
-        1.0, 0.0, 1.0, "cautious end of a 1-minute (EC2, Compute Engine) to a 1-hour minimum per GPU",
-        1.0 / 60.0, 0.0,
+        1.0,
+        0.0,
+        1.0,
+        "cautious end of a 1-minute (EC2, Compute Engine) to a 1-hour minimum per GPU",
+        1.0 / 60.0,
+        0.0,
     ),
     "terms.payment_terms_days": DocumentedDefault(
-        0.0, 0.0, 60.0, "days after invoice: cautious end of 0-60, due on invoice; typical net 30 (priced "
-        "as the cost of cash against your own payment terms)", 30.0, None,
+        0.0,
+        0.0,
+        60.0,
+        "days after invoice: cautious end of 0-60, due on invoice; typical net 30 (priced "
+        "as the cost of cash against your own payment terms)",
+        30.0,
+        None,
     ),
 }
 # Fees stated as a sum whose unstated default is a share of the GPU bill (percent above).
@@ -123,16 +185,24 @@ FEE_SHARE_PATHS = ("terms.recurring_fees_per_month", "terms.one_off_fees")
 
 # Every documented default by dotted path: what the memo, the app and the rank check read.
 DOCUMENTED_DEFAULTS: dict[str, DocumentedDefault] = {
-    **RELIABILITY_DEFAULTS, **OTHER_DEFAULTS, **TERMS_DEFAULTS, **FEE_DEFAULTS,
+    **RELIABILITY_DEFAULTS,
+    **OTHER_DEFAULTS,
+    **TERMS_DEFAULTS,
+    **FEE_DEFAULTS,
 }
 
 # Bid fields that carry a pydantic default of their own: tracked so a value nobody entered is
 # never shown as the provider's.
-TRACKED_BID_FIELDS = tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",) + tuple(TERMS_DEFAULTS)
+TRACKED_BID_FIELDS = (
+    tuple(RELIABILITY_DEFAULTS) + ("capacity.spare_pool_gpus",) + tuple(TERMS_DEFAULTS)
+)
 
 # Workload inputs that move every bid's cost: the buyer sets them (an assumption about its own
 # stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.
 WORKLOAD_TRACKED_FIELDS = (
-    "baseline_mfu", "dp_comm_overlap", "checkpoint_interval_minutes", "checkpoint_blocking_share",
+    "baseline_mfu",
+    "dp_comm_overlap",
+    "checkpoint_interval_minutes",
+    "checkpoint_blocking_share",
     "restart_minutes",
 )

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from clusterbid.core.provenance.defaults import (
-    DOCUMENTED_DEFAULTS, FEE_DEFAULTS, FEE_SHARE_PATHS, RELIABILITY_DEFAULTS, TERMS_DEFAULTS, TRACKED_BID_FIELDS,
+    DOCUMENTED_DEFAULTS,
+    FEE_DEFAULTS,
+    FEE_SHARE_PATHS,
+    RELIABILITY_DEFAULTS,
+    TERMS_DEFAULTS,
+    TRACKED_BID_FIELDS,
     WORKLOAD_TRACKED_FIELDS,
 )
 from clusterbid.core.provenance.model import Source
@@ -36,15 +41,23 @@ def completed_bid_provenance(bid: Any) -> dict[str, Source]:
             default = documented.value
             # The figure held is ignored (effective_reliability uses the default); the default of
             # the day a document was written (`former`, `earlier`) is accepted, any other figure contradicts.
-            if value not in (default, documented.former, *documented.earlier):  # says nobody stated it
-                raise ValueError(f"{path} is marked not stated but holds {value:g}; leave it empty (the "
-                                 f"default {default:g} is used) or mark where the provider stated it")
+            if value not in (
+                default,
+                documented.former,
+                *documented.earlier,
+            ):  # says nobody stated it
+                raise ValueError(
+                    f"{path} is marked not stated but holds {value:g}; leave it empty (the "
+                    f"default {default:g} is used) or mark where the provider stated it"
+                )
         elif path not in filled:
             filled[path] = Source(kind="provider") if was_set else Source(kind="default")
         source = filled[path]
         if source.low is not None and value is not None and not source.low <= value <= source.high:
-            raise ValueError(f"{path} is {value:g}, outside the buyer's range {source.low:g}-{source.high:g} "
-                             "given with it: the figure is the most likely value, so it lies inside its range")
+            raise ValueError(
+                f"{path} is {value:g}, outside the buyer's range {source.low:g}-{source.high:g} "
+                "given with it: the figure is the most likely value, so it lies inside its range"
+            )
     # Fees, steps and minimums (issue 31): an empty or left-out one is not stated (documents the app
     # saved hold every field, so their 0s stay 0s). Payment terms need no record: empty is itself
     # "not stated" (methodology section 9).
@@ -103,12 +116,14 @@ def term_applies(bid: Any, path: str) -> bool:
 def nobody_stated(bid: Any, path: str) -> bool:
     section, field = path.split(".")
     return getattr(getattr(bid, section), field) is None or (
-        path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED)
+        path in bid.provenance and bid.provenance[path].kind in NOBODY_STATED
+    )
 
 
 def unstated_fee_shares(bid: Any) -> tuple[float, float]:
     """(one-off, recurring) fees nobody stated, as fractions of the bid's GPU bill (issue 31): the
     cautious documented shares; (0, 0) where the bid states its fees."""
+
     def share(path: str) -> float:
         return FEE_DEFAULTS[path].value / 100.0 if nobody_stated(bid, path) else 0.0
 
@@ -123,7 +138,9 @@ def effective_terms(bid: Any) -> Any:
     # Fees nobody stated are 0 as sums here: they are priced as a share of the GPU bill instead
     # (unstated_fee_shares), which only the cost model can size.
     missing = {
-        path.split(".")[1]: 0.0 if path in FEE_SHARE_PATHS or not term_applies(bid, path) else default.value
+        path.split(".")[1]: 0.0
+        if path in FEE_SHARE_PATHS or not term_applies(bid, path)
+        else default.value
         for path, default in {**TERMS_DEFAULTS, **FEE_DEFAULTS}.items()
         if nobody_stated(bid, path)
     }
@@ -144,20 +161,28 @@ def unverified_inputs(bid: Any) -> list[dict[str, Any]]:
         default = DOCUMENTED_DEFAULTS.get(path)
         if path in FEE_SHARE_PATHS and default and nobody_stated(bid, path):
             value = default.value  # priced as this % of the GPU bill, not as a sum
-        rows.append({
-            "field": path,
-            "kind": source.kind,
-            "label": source.label,
-            "value": value,
-            "range": [default.low, default.high] if default and source.kind != "assumption" else None,
-            "source": default.source if default and source.kind != "assumption" else _owner(source),
-        })
+        rows.append(
+            {
+                "field": path,
+                "kind": source.kind,
+                "label": source.label,
+                "value": value,
+                "range": [default.low, default.high]
+                if default and source.kind != "assumption"
+                else None,
+                "source": default.source
+                if default and source.kind != "assumption"
+                else _owner(source),
+            }
+        )
     return rows
 
 
 def _owner(source: Source) -> str:
     """Who set an assumption, and why when they said: 'J. Ruiz: said on the call'."""
-    return f"{source.who}: {source.why}" if source.who and source.why else (source.who or source.why)
+    return (
+        f"{source.who}: {source.why}" if source.who and source.why else (source.who or source.why)
+    )
 
 
 def completed_workload_provenance(workload: Any) -> dict[str, Source]:
@@ -166,6 +191,9 @@ def completed_workload_provenance(workload: Any) -> dict[str, Source]:
     filled = dict(workload.provenance)
     for name in WORKLOAD_TRACKED_FIELDS:
         if name not in filled:
-            filled[name] = (Source(kind="assumption", who="the buyer", why="the evaluation's workload")
-                            if name in workload.model_fields_set else Source(kind="default"))
+            filled[name] = (
+                Source(kind="assumption", who="the buyer", why="the evaluation's workload")
+                if name in workload.model_fields_set
+                else Source(kind="default")
+            )
     return filled

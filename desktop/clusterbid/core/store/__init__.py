@@ -17,11 +17,34 @@ from clusterbid.core.store.errors import (
     UnsafeDocumentError,
 )
 from clusterbid.core.store.schema import APPLICATION_ID, CURRENT_VERSION
-from clusterbid.core.store.verify import AuditReport, audit_warning, override_note, verify_audit_chain
+from clusterbid.core.store.verify import (
+    AuditReport,
+    audit_warning,
+    override_note,
+    verify_audit_chain,
+)
 
 __all__ = [
-    "APPLICATION_ID", "CURRENT_VERSION", "MAX_ARTEFACT_BYTES", "ArtefactError", "ArtefactInfo", "AuditReport",
-    "AuditRow", "CorruptDocumentError", "DocumentError", "DocumentWriteError", "EditRejectedError",
-    "EvaluationDocument", "LockedDocumentError", "NewerDocumentError", "NotADocumentError", "UnsafeDocumentError", "default_user",
-    "audit_warning", "format_audit", "override_note", "replay_audit", "verify_audit_chain",
+    "APPLICATION_ID",
+    "CURRENT_VERSION",
+    "MAX_ARTEFACT_BYTES",
+    "ArtefactError",
+    "ArtefactInfo",
+    "AuditReport",
+    "AuditRow",
+    "CorruptDocumentError",
+    "DocumentError",
+    "DocumentWriteError",
+    "EditRejectedError",
+    "EvaluationDocument",
+    "LockedDocumentError",
+    "NewerDocumentError",
+    "NotADocumentError",
+    "UnsafeDocumentError",
+    "default_user",
+    "audit_warning",
+    "format_audit",
+    "override_note",
+    "replay_audit",
+    "verify_audit_chain",
 ]

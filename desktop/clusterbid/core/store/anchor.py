@@ -36,9 +36,13 @@ class AuditAnchor:
         if value is None:
             return None
         if not isinstance(value, dict) or not isinstance(value.get("seq"), int) or value["seq"] < 1:
-            raise ValueError("the memo's audit anchor is malformed: it needs a row number of 1 or more")
+            raise ValueError(
+                "the memo's audit anchor is malformed: it needs a row number of 1 or more"
+            )
         if not isinstance(value.get("hash"), str) or not HASH_PATTERN.fullmatch(value["hash"]):
-            raise ValueError("the memo's audit anchor is malformed: its hash is not 64 lower-case hex digits")
+            raise ValueError(
+                "the memo's audit anchor is malformed: its hash is not 64 lower-case hex digits"
+            )
         return cls(value["seq"], value["hash"])
 
     def as_json(self) -> dict[str, object]:
@@ -54,16 +58,24 @@ def check_anchor(path: Path | str, anchor: AuditAnchor | None) -> list[str]:
     (an empty list when its chain verifies and still holds that row with that hash)."""
     path = Path(path)
     if anchor is None:
-        return [f"the memo records no audit anchor, so it cannot be tied to {path.name}'s history "
-                "(it was made from a JSON evaluation or by a version before anchors)"]
+        return [
+            f"the memo records no audit anchor, so it cannot be tied to {path.name}'s history "
+            "(it was made from a JSON evaluation or by a version before anchors)"
+        ]
     report = verify_audit_chain(path)
     problems = [] if report.ok else [f"{path.name} fails its audit: {report.reason}"]
     row = next((r for r in report.rows if r.seq == anchor.seq), None)
     if row is None:
         last = report.rows[-1].seq if report.rows else 0
-        problems.append(f"{path.name}'s audit trail has no row #{anchor.seq} (it ends at #{last}), but the memo "
-                        "was made at that row: the document was rolled back or is another evaluation")
+        problems.append(
+            f"{path.name}'s audit trail has no row #{anchor.seq} (it ends at #{last}), but the "
+            "memo "
+            "was made at that row: the document was rolled back or is another evaluation"
+        )
     elif row.hash != anchor.hash:
-        problems.append(f"{path.name}'s audit row #{anchor.seq} has hash {row.hash[:16]}..., the memo was made at "
-                        f"{anchor.hash[:16]}...: the trail was rewritten since, or this is another evaluation")
+        problems.append(
+            f"{path.name}'s audit row #{anchor.seq} has hash {row.hash[:16]}..., the memo was made "
+            "at "
+            f"{anchor.hash[:16]}...: the trail was rewritten since, or this is another evaluation"
+        )
     return problems

@@ -18,12 +18,15 @@ def read_anchor_log(path: Path) -> list[Anchor]:
     try:
         raw = read_regular(path, MAX_LOG_BYTES)
     except FileNotFoundError:
-        raise InputError(f"--against {path}: no such file (no memo, signature or decision was logged "
-                         "there yet)") from None
+        raise InputError(
+            f"--against {path}: no such file (no memo, signature or decision was logged there yet)"
+        ) from None
     except OSError as exc:
         raise InputError(f"--against {path}: cannot be read ({exc.strerror or exc})") from None
     if len(raw) > MAX_LOG_BYTES:
-        raise InputError(f"--against {path}: larger than {MAX_LOG_BYTES // 2**20} MiB; not an anchor log")
+        raise InputError(
+            f"--against {path}: larger than {MAX_LOG_BYTES // 2**20} MiB; not an anchor log"
+        )
     anchors = []
     for number, line in enumerate(raw.decode("utf-8", "replace").splitlines(), start=1):
         if not line.strip():
@@ -34,7 +37,9 @@ def read_anchor_log(path: Path) -> list[Anchor]:
                 raise ValueError("not the fields of an anchor")
             anchors.append(Anchor(**data))
         except (ValueError, TypeError) as exc:
-            raise InputError(f"--against {path} line {number}: not an anchor ({str(exc)[:80]})") from None
+            raise InputError(
+                f"--against {path} line {number}: not an anchor ({str(exc)[:80]})"
+            ) from None
     return anchors
 
 
@@ -42,43 +47,67 @@ def _what(anchor: Anchor) -> str:
     return f"{anchor.action.replace('_', ' ')} by {anchor.who} at {anchor.at[:19]}"
 
 
-def check_against_log(rows: tuple[AuditRow, ...], log: list[Anchor], log_name: str,
-                      file_name: str) -> tuple[list[str], list[str]]:
+def check_against_log(
+    rows: tuple[AuditRow, ...], log: list[Anchor], log_name: str, file_name: str
+) -> tuple[list[str], list[str]]:
     """(problems, facts) in words: roll-backs, rewrites and rows under a name its log lacks."""
     this = document_id(rows)
     mine = [anchor for anchor in log if anchor.document == this]
     # The id is the first row's hash, so a rewrite from row 1 changes it: anchors of a document
     # of the same name under another id are that rewrite, or another file that shares the name.
-    namesakes = {anchor.document for anchor in log if anchor.file == file_name and anchor.document != this}
+    namesakes = {
+        anchor.document for anchor in log if anchor.file == file_name and anchor.document != this
+    }
     last = rows[-1].seq if rows else 0
     by_seq = {row.seq: row for row in rows}
     problems = []
     for anchor in mine:
         row = by_seq.get(anchor.seq)
         if row is None:
-            problems.append(f"row #{anchor.seq} ({_what(anchor)}) is in {log_name} but the trail ends at "
-                            f"#{last}: the document was rolled back to an older copy")
+            problems.append(
+                f"row #{anchor.seq} ({_what(anchor)}) is in {log_name} but the trail ends at "
+                f"#{last}: the document was rolled back to an older copy"
+            )
         elif row.hash != anchor.hash:
-            problems.append(f"row #{anchor.seq} ({_what(anchor)}) has another hash than {log_name} holds: the "
-                            "trail was rewritten at or before that row since")
+            problems.append(
+                f"row #{anchor.seq} ({_what(anchor)}) has another hash than {log_name} holds: the "
+                "trail was rewritten at or before that row since"
+            )
     logged = {(anchor.seq, anchor.hash) for anchor in mine}
     owners = {anchor.who for anchor in log}  # whoever keeps this log records their own rows in it
     for row in rows:
-        if row.action in ANCHORED_ACTIONS and row.who in owners and (row.seq, row.hash) not in logged:
-            problems.append(f"row #{row.seq} records a {row.action.replace('_', ' ')} by {row.who}, whose "
-                            f"anchor log {log_name} does not hold it: it was added under that name by someone "
-                            "else, or on another computer (check that computer's log)")
+        if (
+            row.action in ANCHORED_ACTIONS
+            and row.who in owners
+            and (row.seq, row.hash) not in logged
+        ):
+            problems.append(
+                f"row #{row.seq} records a {row.action.replace('_', ' ')} by {row.who}, whose "
+                f"anchor log {log_name} does not hold it: it was added under that name by someone "
+                "else, or on another computer (check that computer's log)"
+            )
     if namesakes:
-        problems.append(f"{log_name} holds anchors of {len(namesakes)} other document(s) named {file_name} whose "
-                        "first row is not this one's: this document's history was rewritten from its first "
-                        "row, or another file shares the name (audit that one against the log to tell)")
+        problems.append(
+            f"{log_name} holds anchors of {len(namesakes)} other document(s) named {file_name} "
+            "whose "
+            "first row is not this one's: this document's history was rewritten from its first "
+            "row, or another file shares the name (audit that one against the log to tell)"
+        )
     if not mine:
-        facts = [f"{log_name} holds no anchor of this document (no memo, signature or decision was logged)"]
+        facts = [
+            f"{log_name} holds no anchor of this document (no memo, signature or decision was "
+            "logged)"
+        ]
     else:
         newest = max(mine, key=lambda anchor: anchor.seq)
-        facts = [f"{len(mine)} anchored row(s) of this document in {log_name}; the last, #{newest.seq}, "
-                 f"{_what(newest)}"]
+        facts = [
+            f"{len(mine)} anchored row(s) of this document in {log_name}; the last, #{newest.seq}, "
+            f"{_what(newest)}"
+        ]
         if last > newest.seq:
-            facts.append(f"rows #{newest.seq + 1}-#{last} came after it and are not anchored yet: a roll-back "
-                         "to any of them, or a rewrite of them, shows only once a later memo is logged")
+            facts.append(
+                f"rows #{newest.seq + 1}-#{last} came after it and are not anchored yet: a "
+                "roll-back "
+                "to any of them, or a rewrite of them, shows only once a later memo is logged"
+            )
     return problems, facts

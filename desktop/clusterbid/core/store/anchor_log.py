@@ -86,17 +86,23 @@ def _append_line(path: Path, line: bytes) -> None:
         os.close(descriptor)
 
 
-def append_anchor(file_name: str, first_row_hash: str, row: AuditRow, memo_sha256: str | None) -> list[str]:
+def append_anchor(
+    file_name: str, first_row_hash: str, row: AuditRow, memo_sha256: str | None
+) -> list[str]:
     """Log `row` (already committed); the problems in words ([] when every log took it)."""
     if row.action not in ANCHORED_ACTIONS:
         return []
-    anchor = Anchor(first_row_hash, file_name, row.seq, row.hash, row.action, row.who, row.at, memo_sha256)
+    anchor = Anchor(
+        first_row_hash, file_name, row.seq, row.hash, row.action, row.who, row.at, memo_sha256
+    )
     line = (json.dumps(anchor.__dict__, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
     problems = []
     for target in _targets():
         try:
             _append_line(target, line)
         except OSError as exc:
-            problems.append(f"row #{row.seq} could not be added to the anchor log {target} "
-                            f"({exc.strerror or exc}); the document keeps it, the log does not")
+            problems.append(
+                f"row #{row.seq} could not be added to the anchor log {target} "
+                f"({exc.strerror or exc}); the document keeps it, the log does not"
+            )
     return problems

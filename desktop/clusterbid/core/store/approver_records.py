@@ -34,8 +34,11 @@ class ApproverRecords:
         try:
             return replay_registry(read_registry_rows(self._conn), upto)
         except ValueError as exc:
-            raise CorruptDocumentError(self.path, f"holds an approver registry that cannot be read "
-                                       f"({exc}); it was altered outside ClusterBid") from None
+            raise CorruptDocumentError(
+                self.path,
+                f"holds an approver registry that cannot be read "
+                f"({exc}); it was altered outside ClusterBid",
+            ) from None
 
     def _text(self, what: str, value: str, limit: int = MAX_TEXT, required: bool = True) -> str:
         problem = text_problem(str(value), f"the approver's {what}")  # before spaces are tidied
@@ -150,7 +153,7 @@ class ApproverRecords:
             raise EditRejectedError(
                 self.path,
                 f"no active approver {label!r} in the registry (active: "
-                f"{', '.join(active) or 'none'}); give it as \"Name, Role\"",
+                f'{", ".join(active) or "none"}); give it as "Name, Role"',
             )
         return entry
 

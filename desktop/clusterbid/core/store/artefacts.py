@@ -39,8 +39,17 @@ class NewArtefact:
 
 def attach_payload(name: str, data: bytes, media_type: str, bid_id: str | None, sha256: str) -> str:
     """The attach row's value: what the audit compares the stored artefact with (verify.py)."""
-    return json.dumps({"name": name, "sha256": sha256, "size": len(data), "media_type": media_type,
-                       "bid_id": bid_id}, sort_keys=True, ensure_ascii=False)
+    return json.dumps(
+        {
+            "name": name,
+            "sha256": sha256,
+            "size": len(data),
+            "media_type": media_type,
+            "bid_id": bid_id,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+    )
 
 
 def check_artefact(path: Path, name: str, data: bytes, media_type: str) -> str:
@@ -48,23 +57,35 @@ def check_artefact(path: Path, name: str, data: bytes, media_type: str) -> str:
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ArtefactError(path, f"artefact {name!r} must be given as bytes")
     if not name or len(name) > MAX_NAME_CHARS or "/" in name or "\\" in name:
-        raise ArtefactError(path, f"artefact name {name!r} must be a plain file name of 1-{MAX_NAME_CHARS} characters")
+        raise ArtefactError(
+            path,
+            f"artefact name {name!r} must be a plain file name of 1-{MAX_NAME_CHARS} characters",
+        )
     if not media_type or len(media_type) > 127:
         raise ArtefactError(path, f"artefact {name!r} needs a media type such as text/plain")
     size = len(data)
     if size > MAX_ARTEFACT_BYTES:
         raise ArtefactError(
             path,
-            f"artefact {name!r} is {size / 1e6:.1f} MB; the limit is {MAX_ARTEFACT_BYTES // (1024 * 1024)} MiB per "
+            f"artefact {name!r} is {size / 1e6:.1f} MB; the limit is "
+            f"{MAX_ARTEFACT_BYTES // (1024 * 1024)} MiB per "
             "artefact: attach a compressed or trimmed copy",
         )
     return hashlib.sha256(data).hexdigest()
 
 
-def insert(conn: sqlite3.Connection, *, bid_id: str | None, name: str, data: bytes, sha256: str,
-           media_type: str) -> ArtefactInfo:
+def insert(
+    conn: sqlite3.Connection,
+    *,
+    bid_id: str | None,
+    name: str,
+    data: bytes,
+    sha256: str,
+    media_type: str,
+) -> ArtefactInfo:
     cursor = conn.execute(
-        "INSERT INTO artefact (bid_id, name, sha256, size, content, media_type) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO artefact (bid_id, name, sha256, size, content, media_type) VALUES (?, ?, ?, "
+        "?, ?, ?)",
         (bid_id, name, sha256, len(data), bytes(data), media_type),
     )
     assert cursor.lastrowid is not None  # an INSERT always sets it
@@ -72,18 +93,24 @@ def insert(conn: sqlite3.Connection, *, bid_id: str | None, name: str, data: byt
 
 
 def list_artefacts(conn: sqlite3.Connection) -> tuple[ArtefactInfo, ...]:
-    rows = conn.execute("SELECT id, bid_id, name, sha256, size, media_type FROM artefact ORDER BY id")
+    rows = conn.execute(
+        "SELECT id, bid_id, name, sha256, size, media_type FROM artefact ORDER BY id"
+    )
     return tuple(ArtefactInfo(*row) for row in rows)
 
 
 def read_bytes(path: Path, conn: sqlite3.Connection, artefact_id: int) -> bytes:
-    row = conn.execute("SELECT name, sha256, size, content FROM artefact WHERE id = ?", (artefact_id,)).fetchone()
+    row = conn.execute(
+        "SELECT name, sha256, size, content FROM artefact WHERE id = ?", (artefact_id,)
+    ).fetchone()
     if row is None:
         raise ArtefactError(path, f"has no artefact number {artefact_id}")
     name, sha256, size, content = row
     # Re-hash on the way out: an exported artefact is evidence, so it must be the bytes received.
     if len(content) != size or hashlib.sha256(content).hexdigest() != sha256:
-        raise ArtefactError(path, f"artefact {name!r} no longer matches its recorded SHA-256; it was altered")
+        raise ArtefactError(
+            path, f"artefact {name!r} no longer matches its recorded SHA-256; it was altered"
+        )
     return bytes(content)
 
 

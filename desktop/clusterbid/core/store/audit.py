@@ -12,13 +12,16 @@ from dataclasses import dataclass
 # Defined where the first window reads it without importing the store.
 from clusterbid.core.shown_scorecard import HEAD_KEY  # noqa: F401
 
-
 GENESIS_HASH = "0" * 64
 
 # Actions that change the evaluation; the rest are records of what was done with it.
 CREATE, ADD_BID, REPLACE_BID, REMOVE_BID = "create", "add_bid", "replace_bid", "remove_bid"
 SET_WORKLOAD, SET_POLICY = "set_workload", "set_policy"
-RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE = "record_decision", "record_memo_exported", "record_signature"
+RECORD_DECISION, RECORD_MEMO_EXPORTED, RECORD_SIGNATURE = (
+    "record_decision",
+    "record_memo_exported",
+    "record_signature",
+)
 ATTACH_ARTEFACT = "attach_artefact"
 # One user action that changed several parts at once (see changes.py); one row, one transaction.
 EDIT = "edit"
@@ -35,9 +38,24 @@ REGISTRY_ACTIONS = (APPROVER_ADD, APPROVER_KEY, APPROVER_RETIRE)
 PANEL_INVITE, PANEL_COPY, PANEL_JUDGEMENT = "panel_invite", "panel_copy", "panel_judgement"
 PANEL_MERGE, PANEL_CONSENSUS = "panel_merge", "panel_consensus"
 PANEL_ACTIONS = (PANEL_INVITE, PANEL_COPY, PANEL_JUDGEMENT, PANEL_MERGE, PANEL_CONSENSUS)
-ACTIONS = (CREATE, ADD_BID, REPLACE_BID, REMOVE_BID, SET_WORKLOAD, SET_POLICY, RECORD_DECISION,
-           RECORD_MEMO_EXPORTED, RECORD_SIGNATURE, ATTACH_ARTEFACT, EDIT, RECORD_AUDIT_OVERRIDE,
-           COUNTERSIGN, CHECKPOINT, *REGISTRY_ACTIONS, *PANEL_ACTIONS)
+ACTIONS = (
+    CREATE,
+    ADD_BID,
+    REPLACE_BID,
+    REMOVE_BID,
+    SET_WORKLOAD,
+    SET_POLICY,
+    RECORD_DECISION,
+    RECORD_MEMO_EXPORTED,
+    RECORD_SIGNATURE,
+    ATTACH_ARTEFACT,
+    EDIT,
+    RECORD_AUDIT_OVERRIDE,
+    COUNTERSIGN,
+    CHECKPOINT,
+    *REGISTRY_ACTIONS,
+    *PANEL_ACTIONS,
+)
 
 
 @dataclass(frozen=True)
@@ -56,8 +74,15 @@ class AuditRow:
     def content(self) -> dict[str, object]:
         # Spelled out rather than dataclasses.asdict, which deep-copies: this runs once per row
         # hashed on every open.
-        return {"seq": self.seq, "at": self.at, "who": self.who, "action": self.action,
-                "target": self.target, "old_json": self.old_json, "new_json": self.new_json}
+        return {
+            "seq": self.seq,
+            "at": self.at,
+            "who": self.who,
+            "action": self.action,
+            "target": self.target,
+            "old_json": self.old_json,
+            "new_json": self.new_json,
+        }
 
 
 def default_user() -> str:
@@ -69,7 +94,7 @@ def default_user() -> str:
 
 
 def utc_now() -> str:
-    return dt.datetime.now(dt.timezone.utc).isoformat(timespec="microseconds")
+    return dt.datetime.now(dt.UTC).isoformat(timespec="microseconds")
 
 
 MALFORMED_SEQ = -1
@@ -95,37 +120,64 @@ def read_head(conn: sqlite3.Connection) -> tuple[int, str]:
     return int(seq), digest
 
 
-def append(conn: sqlite3.Connection, head: tuple[int, str], *, who: str, action: str, target: str | None,
-           old_json: str | None, new_json: str | None) -> AuditRow:
+def append(
+    conn: sqlite3.Connection,
+    head: tuple[int, str],
+    *,
+    who: str,
+    action: str,
+    target: str | None,
+    old_json: str | None,
+    new_json: str | None,
+) -> AuditRow:
     """Add the next row of the chain (inside the caller's transaction) and move the recorded head."""
     seq, previous = head
-    content = {"seq": seq + 1, "at": utc_now(), "who": who, "action": action, "target": target,
-               "old_json": old_json, "new_json": new_json}
+    content = {
+        "seq": seq + 1,
+        "at": utc_now(),
+        "who": who,
+        "action": action,
+        "target": target,
+        "old_json": old_json,
+        "new_json": new_json,
+    }
     row = AuditRow(**content, hash=row_hash(previous, content))
     conn.execute(
-        "INSERT INTO audit (seq, at, who, action, target, old_json, new_json, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO audit (seq, at, who, action, target, old_json, new_json, hash) VALUES (?, ?, "
+        "?, ?, ?, ?, ?, ?)",
         (row.seq, row.at, row.who, row.action, row.target, row.old_json, row.new_json, row.hash),
     )
     # The head lets verify notice rows cut from the end, which a chain alone cannot show.
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (HEAD_KEY, f"{row.seq} {row.hash}"))
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+        (HEAD_KEY, f"{row.seq} {row.hash}"),
+    )
     return row
 
 
 def read_rows(conn: sqlite3.Connection, from_seq: int = 1) -> tuple[AuditRow, ...]:
     """The rows from `from_seq` on (all of them by default), oldest first."""
-    cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
-                          "WHERE seq >= ? ORDER BY seq", (from_seq,))
+    cursor = conn.execute(
+        "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
+        "WHERE seq >= ? ORDER BY seq",
+        (from_seq,),
+    )
     return tuple(AuditRow(*row) for row in cursor)
 
 
 def read_row(conn: sqlite3.Connection, seq: int) -> AuditRow | None:
-    found = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit WHERE seq = ?",
-                         (seq,)).fetchone()
+    found = conn.execute(
+        "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit WHERE seq = ?",
+        (seq,),
+    ).fetchone()
     return None if found is None else AuditRow(*found)
 
 
 def read_rows_by_action(conn: sqlite3.Connection, action: str) -> list[AuditRow]:
     """The rows of one kind, oldest first (through the audit_by_action index)."""
-    cursor = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
-                          "WHERE action = ? ORDER BY seq", (action,))
+    cursor = conn.execute(
+        "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
+        "WHERE action = ? ORDER BY seq",
+        (action,),
+    )
     return [AuditRow(*row) for row in cursor]

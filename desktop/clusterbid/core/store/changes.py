@@ -27,28 +27,60 @@ def _parsed(json_text: str) -> object:
 def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
     """The steps that turn `current` into `target`: header parts, removals, corrections, additions, order."""
     steps: list[Step] = []
-    header = {name: getattr(target, name) for name in HEADER_FIELDS if getattr(target, name) != getattr(current, name)}
+    header = {
+        name: getattr(target, name)
+        for name in HEADER_FIELDS
+        if getattr(target, name) != getattr(current, name)
+    }
     if header:
-        steps.append({"action": SET_HEADER, "target": ", ".join(header),
-                      "old": {name: getattr(current, name) for name in header}, "new": header})
+        steps.append(
+            {
+                "action": SET_HEADER,
+                "target": ", ".join(header),
+                "old": {name: getattr(current, name) for name in header},
+                "new": header,
+            }
+        )
     if target.workload != current.workload:
-        steps.append({"action": audit.SET_WORKLOAD, "target": "workload",
-                      "old": _parsed(to_json(current.workload)), "new": _parsed(to_json(target.workload))})
+        steps.append(
+            {
+                "action": audit.SET_WORKLOAD,
+                "target": "workload",
+                "old": _parsed(to_json(current.workload)),
+                "new": _parsed(to_json(target.workload)),
+            }
+        )
     if target.policy != current.policy:
-        steps.append({"action": audit.SET_POLICY, "target": "policy",
-                      "old": _parsed(to_json(current.policy)), "new": _parsed(to_json(target.policy))})
+        steps.append(
+            {
+                "action": audit.SET_POLICY,
+                "target": "policy",
+                "old": _parsed(to_json(current.policy)),
+                "new": _parsed(to_json(target.policy)),
+            }
+        )
     wanted = {bid.id: bid for bid in target.bids}
     have = {bid.id: bid for bid in current.bids}
     for bid in current.bids:
         if bid.id not in wanted:
-            steps.append({"action": audit.REMOVE_BID, "target": bid.id, "old": _parsed(to_json(bid))})
+            steps.append(
+                {"action": audit.REMOVE_BID, "target": bid.id, "old": _parsed(to_json(bid))}
+            )
         elif wanted[bid.id] != bid:
-            steps.append({"action": audit.REPLACE_BID, "target": bid.id, "old": _parsed(to_json(bid)),
-                          "new": _parsed(to_json(wanted[bid.id]))})
+            steps.append(
+                {
+                    "action": audit.REPLACE_BID,
+                    "target": bid.id,
+                    "old": _parsed(to_json(bid)),
+                    "new": _parsed(to_json(wanted[bid.id])),
+                }
+            )
     for bid in target.bids:
         if bid.id not in have:
             steps.append({"action": audit.ADD_BID, "target": bid.id, "new": _parsed(to_json(bid))})
-    kept = [bid.id for bid in current.bids if bid.id in wanted] + [bid.id for bid in target.bids if bid.id not in have]
+    kept = [bid.id for bid in current.bids if bid.id in wanted] + [
+        bid.id for bid in target.bids if bid.id not in have
+    ]
     order = [bid.id for bid in target.bids]
     if kept != order:  # an undone removal puts the bid back where it was, not at the end
         steps.append({"action": REORDER, "target": None, "order": order})
@@ -60,23 +92,35 @@ class ReplayState:
 
     def __init__(self, header: str, bids: list[str], ids: list[str]) -> None:
         self.header, self.bids, self.ids = header, list(bids), list(ids)
-        self._canonical_digests: dict[str, bytes] = {}  # a bid unchanged between checkpoints is hashed once
+        self._canonical_digests: dict[
+            str, bytes
+        ] = {}  # a bid unchanged between checkpoints is hashed once
 
     @classmethod
     def created(cls, evaluation: Evaluation) -> ReplayState:
-        return cls(header_json(evaluation), [to_json(bid) for bid in evaluation.bids], [bid.id for bid in evaluation.bids])
+        return cls(
+            header_json(evaluation),
+            [to_json(bid) for bid in evaluation.bids],
+            [bid.id for bid in evaluation.bids],
+        )
 
     def evaluation(self) -> Evaluation:
         return assemble(self.header, self.bids)
 
     def check_checkpoint(self, row: AuditRow) -> None:
         """A checkpoint row must record the state its earlier rows replay to, or it was forged."""
-        digest = checkpoint.state_sha256(self.header, self.bids, self.ids, cache=self._canonical_digests)
+        digest = checkpoint.state_sha256(
+            self.header, self.bids, self.ids, cache=self._canonical_digests
+        )
         if digest != checkpoint.recorded_digest(row):
-            raise ValueError(f"row #{row.seq} is a checkpoint of a state the rows before it do not replay to "
-                             "(it was forged or altered)")
+            raise ValueError(
+                f"row #{row.seq} is a checkpoint of a state the rows before it do not replay to "
+                "(it was forged or altered)"
+            )
 
-    def apply(self, action: str, target: str | None, new_json: str | None, order: list | None = None) -> None:
+    def apply(
+        self, action: str, target: str | None, new_json: str | None, order: list | None = None
+    ) -> None:
         if action == audit.ADD_BID:
             self.bids.append(new_json or "")
             self.ids.append(json.loads(new_json or "{}")["id"])
@@ -88,7 +132,9 @@ class ReplayState:
             del self.bids[index], self.ids[index]
         elif action in (audit.SET_WORKLOAD, audit.SET_POLICY):
             fields = json.loads(self.header)
-            fields["workload" if action == audit.SET_WORKLOAD else "policy"] = json.loads(new_json or "null")
+            fields["workload" if action == audit.SET_WORKLOAD else "policy"] = json.loads(
+                new_json or "null"
+            )
             self.header = json.dumps(fields)
         elif action == SET_HEADER:
             fields = json.loads(self.header)
@@ -106,15 +152,21 @@ class ReplayState:
         payload = json.loads(row.new_json or "{}")
         for step in payload.get("steps", []):
             new = step.get("new")
-            self.apply(step["action"], step.get("target"), None if new is None else json.dumps(new),
-                       step.get("order"))
+            self.apply(
+                step["action"],
+                step.get("target"),
+                None if new is None else json.dumps(new),
+                step.get("order"),
+            )
 
 
 def edit_payload(label: str, steps: list[Step]) -> str:
     return json.dumps({"label": label, "steps": steps}, sort_keys=True, ensure_ascii=False)
 
 
-def replay_state(rows: tuple[AuditRow, ...] | list[AuditRow], state: ReplayState | None = None) -> ReplayState:
+def replay_state(
+    rows: tuple[AuditRow, ...] | list[AuditRow], state: ReplayState | None = None
+) -> ReplayState:
     """Apply `rows` in order to `state` (None: from the empty document, the first row creating
     it), checking each checkpoint row met on the way against the state reached there."""
     for row in rows:
@@ -122,11 +174,18 @@ def replay_state(rows: tuple[AuditRow, ...] | list[AuditRow], state: ReplayState
             state = ReplayState.created(parse_evaluation(row.new_json or ""))
             continue
         if state is None:
-            raise ValueError(f"row #{row.seq} ({row.action}) comes before the evaluation was created")
+            raise ValueError(
+                f"row #{row.seq} ({row.action}) comes before the evaluation was created"
+            )
         if row.action == audit.EDIT:
             state.apply_edit(row)
-        elif row.action in (audit.ADD_BID, audit.REPLACE_BID, audit.REMOVE_BID, audit.SET_WORKLOAD,
-                            audit.SET_POLICY):
+        elif row.action in (
+            audit.ADD_BID,
+            audit.REPLACE_BID,
+            audit.REMOVE_BID,
+            audit.SET_WORKLOAD,
+            audit.SET_POLICY,
+        ):
             state.apply(row.action, row.target, row.new_json)
         elif row.action == audit.CHECKPOINT:
             state.check_checkpoint(row)

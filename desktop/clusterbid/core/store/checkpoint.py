@@ -29,18 +29,28 @@ CHECKPOINT_EVERY = 500
 def canonical(json_text: str) -> str:
     """One spelling of a JSON value: a bid replayed from an edit row (Python's json) and the same
     bid as the store wrote it (pydantic) differ in layout only, never after this."""
-    return json.dumps(json.loads(json_text), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return json.dumps(
+        json.loads(json_text), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
 
 
-def state_sha256(header: str, bids: list[str], ids: list[str], *, already_canonical: bool = False,
-                 cache: dict[str, bytes] | None = None) -> str:
+def state_sha256(
+    header: str,
+    bids: list[str],
+    ids: list[str],
+    *,
+    already_canonical: bool = False,
+    cache: dict[str, bytes] | None = None,
+) -> str:
     """The digest a checkpoint row records: header and bids in canonical JSON, and the bid ids.
     `cache` keeps each text's digest across calls (a replay meets many checkpoints)."""
     cache = {} if cache is None else cache
 
     def part(text: str) -> bytes:
         if text not in cache:
-            cache[text] = hashlib.sha256((text if already_canonical else canonical(text)).encode("utf-8")).digest()
+            cache[text] = hashlib.sha256(
+                (text if already_canonical else canonical(text)).encode("utf-8")
+            ).digest()
         return cache[text]
 
     digest = hashlib.sha256(part(header))
@@ -81,15 +91,33 @@ def due(conn: sqlite3.Connection, head_seq: int) -> bool:
 def write(conn: sqlite3.Connection, head: tuple[int, str], who: str) -> audit.AuditRow:
     """Append a checkpoint row for the stored state and keep that state (in the caller's
     transaction, after the commit's own rows, so the state is the one those rows replay to)."""
-    header = canonical(conn.execute("SELECT header_json FROM evaluation WHERE singleton = 1").fetchone()[0])
-    bids = [canonical(text) for (text,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")]
+    header = canonical(
+        conn.execute("SELECT header_json FROM evaluation WHERE singleton = 1").fetchone()[0]
+    )
+    bids = [
+        canonical(text) for (text,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")
+    ]
     ids = [bid_id for (bid_id,) in conn.execute("SELECT bid_id FROM bid ORDER BY position")]
     digest = state_sha256(header, bids, ids, already_canonical=True)
-    row = audit.append(conn, head, who=who, action=CHECKPOINT, target=None, old_json=None,
-                       new_json=json.dumps({"state_sha256": digest, "bids": len(bids)}, sort_keys=True))
+    row = audit.append(
+        conn,
+        head,
+        who=who,
+        action=CHECKPOINT,
+        target=None,
+        old_json=None,
+        new_json=json.dumps({"state_sha256": digest, "bids": len(bids)}, sort_keys=True),
+    )
     conn.execute("DELETE FROM checkpoint")
-    conn.execute("INSERT INTO checkpoint (seq, header_json, bids_json, ids_json) VALUES (?, ?, ?, ?)",
-                 (row.seq, header, json.dumps(bids, ensure_ascii=False), json.dumps(ids, ensure_ascii=False)))
+    conn.execute(
+        "INSERT INTO checkpoint (seq, header_json, bids_json, ids_json) VALUES (?, ?, ?, ?)",
+        (
+            row.seq,
+            header,
+            json.dumps(bids, ensure_ascii=False),
+            json.dumps(ids, ensure_ascii=False),
+        ),
+    )
     return row
 
 
@@ -98,21 +126,29 @@ def load_latest(conn: sqlite3.Connection) -> Checkpoint | None:
     none, when its state is missing (an older document) or when it does not match (then the
     caller replays from the first row, and a changed table costs time, never trust)."""
     try:
-        found = conn.execute("SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
-                             "WHERE action = ? ORDER BY seq DESC LIMIT 1", (CHECKPOINT,)).fetchone()
+        found = conn.execute(
+            "SELECT seq, at, who, action, target, old_json, new_json, hash FROM audit "
+            "WHERE action = ? ORDER BY seq DESC LIMIT 1",
+            (CHECKPOINT,),
+        ).fetchone()
         if found is None:
             return None
         row = audit.AuditRow(*found)
-        kept = conn.execute("SELECT header_json, bids_json, ids_json FROM checkpoint WHERE seq = ?",
-                            (row.seq,)).fetchone()
+        kept = conn.execute(
+            "SELECT header_json, bids_json, ids_json FROM checkpoint WHERE seq = ?", (row.seq,)
+        ).fetchone()
     except sqlite3.Error:  # no checkpoint table: a format-3 file read as it is (verify, audit)
         return None
     if kept is None:
         return None
     try:
         header, bids, ids = kept[0], json.loads(kept[1]), json.loads(kept[2])
-        if not (isinstance(bids, list) and isinstance(ids, list) and len(bids) == len(ids)
-                and all(isinstance(item, str) for item in (*bids, *ids))):
+        if not (
+            isinstance(bids, list)
+            and isinstance(ids, list)
+            and len(bids) == len(ids)
+            and all(isinstance(item, str) for item in (*bids, *ids))
+        ):
             return None
     except (ValueError, TypeError):
         return None

@@ -17,7 +17,11 @@ MAX_CHANGES_SHOWN = 12
 
 
 def _short(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else value
+    text = (
+        json.dumps(value, ensure_ascii=False, sort_keys=True)
+        if not isinstance(value, str)
+        else value
+    )
     return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1] + "…"
 
 
@@ -34,10 +38,15 @@ def _changes(old_json: str | None, new_json: str | None) -> list[str]:
     """Field-level differences, so a correction reads as `price: 2.5 -> 2.4`, not two JSON blobs."""
     old = _flatten(json.loads(old_json)) if old_json else {}
     new = _flatten(json.loads(new_json)) if new_json else {}
-    lines = [f"{key}: {_short(old.get(key))} -> {_short(new.get(key))}"
-             for key in sorted(old.keys() | new.keys()) if old.get(key) != new.get(key)]
+    lines = [
+        f"{key}: {_short(old.get(key))} -> {_short(new.get(key))}"
+        for key in sorted(old.keys() | new.keys())
+        if old.get(key) != new.get(key)
+    ]
     if len(lines) > MAX_CHANGES_SHOWN:
-        lines = lines[:MAX_CHANGES_SHOWN] + [f"... and {len(lines) - MAX_CHANGES_SHOWN} more fields"]
+        lines = lines[:MAX_CHANGES_SHOWN] + [
+            f"... and {len(lines) - MAX_CHANGES_SHOWN} more fields"
+        ]
     return lines
 
 
@@ -55,14 +64,20 @@ def _details(row: AuditRow) -> list[str]:
             return _changes(row.old_json, row.new_json) or ["(no field changed)"]
         if row.action == audit.EDIT:
             edit = json.loads(row.new_json or "{}")
-            steps = [f"{step.get('action')} {step.get('target') or ''}".rstrip() for step in edit.get("steps", [])]
+            steps = [
+                f"{step.get('action')} {step.get('target') or ''}".rstrip()
+                for step in edit.get("steps", [])
+            ]
             shown = [f"  {s}" for s in steps[:MAX_CHANGES_SHOWN]]
             if len(steps) > MAX_CHANGES_SHOWN:
                 shown.append(f"  ... and {len(steps) - MAX_CHANGES_SHOWN} more parts")
             return [f"{_short(edit.get('label'))}: {len(steps)} parts in one change", *shown]
         if row.action in audit.PANEL_ACTIONS:
             return [panel_row_words(row.action, json.loads(row.new_json or "{}"))]
-        return [f"{key}: {_short(value)}" for key, value in sorted(json.loads(row.new_json or "{}").items())]
+        return [
+            f"{key}: {_short(value)}"
+            for key, value in sorted(json.loads(row.new_json or "{}").items())
+        ]
     except (ValueError, AttributeError, TypeError):
         return ["(value is not readable JSON)"]
 
@@ -77,14 +92,20 @@ def format_audit(report: AuditReport) -> str:
         lines.extend(f"         {detail}" for detail in _details(row))
     lines.append("")
     if report.ok:
-        lines.append(f"Chain verified: all {len(report.rows)} rows intact; the trail accounts for the current evaluation.")
+        lines.append(
+            f"Chain verified: all {len(report.rows)} rows intact; the trail accounts for the "
+            "current evaluation."
+        )
     else:
         where = f" at row #{report.first_broken}" if report.first_broken is not None else ""
         lines.append(f"CHAIN BROKEN{where}: {report.reason}")
     if report.left_beside:
-        lines.append(f"Note: {', '.join(report.left_beside)} lies beside the document (an unfinished change "
-                     "after a crash, or a stray file). The audit read the document as it is on disk without it and "
-                     "left both untouched; opening the document for editing applies or discards it.")
+        lines.append(
+            f"Note: {', '.join(report.left_beside)} lies beside the document (an unfinished change "
+            "after a crash, or a stray file). The audit read the document as it is on disk without "
+            "it and "
+            "left both untouched; opening the document for editing applies or discards it."
+        )
     return "\n".join(lines + _anchor_lines(report))
 
 
@@ -93,11 +114,17 @@ def _anchor_lines(report: AuditReport) -> list[str]:
     if not report.rows:
         return []
     last = report.rows[-1]
-    lines = ["", f"Head: row #{last.seq}, hash {last.hash}. A memo made now records this head; "
-                 "`clusterbid verify MEMO --evaluation` checks that the trail still holds it."]
+    lines = [
+        "",
+        f"Head: row #{last.seq}, hash {last.hash}. A memo made now records this head; "
+        "`clusterbid verify MEMO --evaluation` checks that the trail still holds it.",
+    ]
     anchors = recent_anchors(report.rows)
     if anchors:
-        lines += ["Memos made from this document (newest first):", *(f"  {line}" for line in anchors)]
+        lines += [
+            "Memos made from this document (newest first):",
+            *(f"  {line}" for line in anchors),
+        ]
     return lines
 
 
@@ -113,8 +140,11 @@ def recent_anchors(rows: tuple[AuditRow, ...], limit: int = RECENT_ANCHORS) -> l
             continue
         anchor = payload.get("anchor") if isinstance(payload, dict) else None
         at = row.at[:16].replace("T", " ")
-        where = (f"anchored at row #{anchor['seq']} ({str(anchor['hash'])[:12]}...)"
-                 if isinstance(anchor, dict) and "seq" in anchor and "hash" in anchor else "no anchor recorded")
+        where = (
+            f"anchored at row #{anchor['seq']} ({str(anchor['hash'])[:12]}...)"
+            if isinstance(anchor, dict) and "seq" in anchor and "hash" in anchor
+            else "no anchor recorded"
+        )
         lines.append(f"{payload.get('file_name', '?')}: {where}; exported {at} by {row.who}")
         if len(lines) == limit:
             break

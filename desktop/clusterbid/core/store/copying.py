@@ -31,6 +31,10 @@ def backup_to(source: Path, conn: sqlite3.Connection, dest: Path) -> Path:
     try:
         return replace_atomically(dest, build)
     except sqlite3.Error as exc:
-        raise DocumentWriteError(dest, f"the copy could not be written ({exc}); nothing was written") from None
-    except OutputWriteError as exc:  # its message already names the file, the reason and what was kept
+        raise DocumentWriteError(
+            dest, f"the copy could not be written ({exc}); nothing was written"
+        ) from None
+    except (
+        OutputWriteError
+    ) as exc:  # its message already names the file, the reason and what was kept
         raise DocumentWriteError(dest, "the copy " + str(exc).split(": ", 1)[-1]) from None

@@ -59,18 +59,26 @@ def _common_name(certificate: x509.Certificate) -> str:
     return str(names[0].value) if names else ""
 
 
-def countersign_payload(document_id: str, head: tuple[int, str], private_key: object,
-                        certificate_der: bytes) -> dict[str, object]:
+def countersign_payload(
+    document_id: str, head: tuple[int, str], private_key: object, certificate_der: bytes
+) -> dict[str, object]:
     seq, row_hash = head
     signature = sign_message(private_key, signed_message(document_id, seq, row_hash))
     certificate = x509.load_der_x509_certificate(certificate_der)
-    return {"seq": seq, "hash": row_hash, "signer": _common_name(certificate),
-            "certificate": base64.b64encode(certificate_der).decode("ascii"),
-            "signature": base64.b64encode(signature).decode("ascii")}
+    return {
+        "seq": seq,
+        "hash": row_hash,
+        "signer": _common_name(certificate),
+        "certificate": base64.b64encode(certificate_der).decode("ascii"),
+        "signature": base64.b64encode(signature).decode("ascii"),
+    }
 
 
-def countersign_problems(rows: tuple[AuditRow, ...], document_id: str | None = None,
-                         earlier: Callable[[int], AuditRow | None] | None = None) -> list[str]:
+def countersign_problems(
+    rows: tuple[AuditRow, ...],
+    document_id: str | None = None,
+    earlier: Callable[[int], AuditRow | None] | None = None,
+) -> list[str]:
     """Each countersignature in `rows` checked against the row it names; problems in words.
     `document_id` and `earlier` (a look-up of rows before `rows`) serve an open that read only
     the rows since the last checkpoint; by default `rows` is the whole trail."""
@@ -94,15 +102,21 @@ def countersign_problems(rows: tuple[AuditRow, ...], document_id: str | None = N
             signature = base64.b64decode(payload["signature"])
             signer = _common_name(certificate)  # the certificate's name, never the row's own claim
         except (ValueError, KeyError, TypeError, OverflowError, UnsupportedAlgorithm) as exc:
-            problems.append(f"row #{row.seq}: a countersignature that cannot be read ({str(exc)[:80]})")
+            problems.append(
+                f"row #{row.seq}: a countersignature that cannot be read ({str(exc)[:80]})"
+            )
             continue
         if signed is None or signed.seq >= row.seq:
-            problems.append(f"row #{row.seq}: countersigns row #{payload['seq']}, which is not before it")
+            problems.append(
+                f"row #{row.seq}: countersigns row #{payload['seq']}, which is not before it"
+            )
             continue
         try:
             _verify(public_key, signature, signed_message(document_id, signed.seq, signed.hash))
         except InvalidSignature:
-            problems.append(f"row #{row.seq}: {signer or 'a signer'}'s countersignature of row "
-                            f"#{signed.seq} does not match it: the trail was changed at or before that row "
-                            "after it was countersigned")
+            problems.append(
+                f"row #{row.seq}: {signer or 'a signer'}'s countersignature of row "
+                f"#{signed.seq} does not match it: the trail was changed at or before that row "
+                "after it was countersigned"
+            )
     return problems

@@ -11,16 +11,35 @@ from pydantic import BaseModel, ValidationError
 from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation, ScoringPolicy
 from clusterbid.core.model_parsing import one_line_problems
-from clusterbid.core.workload import Workload
-from clusterbid.core.store import artefacts, audit, changes, checkpoint, fileformat, panel_lock, schema, snapshot, verify
-from clusterbid.core.store.copying import backup_to
-from clusterbid.core.store.errors import CorruptDocumentError, DocumentError, DocumentWriteError, EditRejectedError
-from clusterbid.core.store.approver_records import ApproverRecords
 from clusterbid.core.shown_scorecard import restamp_shown
+from clusterbid.core.store import (
+    artefacts,
+    audit,
+    changes,
+    checkpoint,
+    fileformat,
+    panel_lock,
+    schema,
+    snapshot,
+    verify,
+)
+from clusterbid.core.store.approver_records import ApproverRecords
+from clusterbid.core.store.copying import backup_to
+from clusterbid.core.store.errors import (
+    CorruptDocumentError,
+    DocumentError,
+    DocumentWriteError,
+    EditRejectedError,
+)
 from clusterbid.core.store.records import DocumentRecords
+from clusterbid.core.workload import Workload
 
 # A document that fails its audit can still say what was done with it (never change it).
-RECORDS_ALLOWED_AFTER_FAILED_AUDIT = (audit.RECORD_AUDIT_OVERRIDE, audit.RECORD_MEMO_EXPORTED, audit.RECORD_SIGNATURE)
+RECORDS_ALLOWED_AFTER_FAILED_AUDIT = (
+    audit.RECORD_AUDIT_OVERRIDE,
+    audit.RECORD_MEMO_EXPORTED,
+    audit.RECORD_SIGNATURE,
+)
 Write = Callable[[sqlite3.Connection], object]
 
 
@@ -38,19 +57,30 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
             # The audit from the last checkpoint on, at every open: a document whose recent rows,
             # head or stored state were changed is known before it is scored, shown or written to,
             # in a time that does not grow with its history (`clusterbid audit` checks it all).
-            self.audit_report = verify.audit_connection(self.path, conn, self._evaluation, from_checkpoint=True)
+            self.audit_report = verify.audit_connection(
+                self.path, conn, self._evaluation, from_checkpoint=True
+            )
             self._state = snapshot.state_digest(conn)
         except (ValidationError, ValueError) as exc:
             conn.close()
-            raise CorruptDocumentError(self.path, f"holds an evaluation that does not validate: {exc}") from None
-        except sqlite3.Error as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
+            raise CorruptDocumentError(
+                self.path, f"holds an evaluation that does not validate: {exc}"
+            ) from None
+        except (
+            sqlite3.Error
+        ) as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
             conn.close()
-            raise CorruptDocumentError(self.path, f"holds data that cannot be read ({exc}); it was altered outside "
-                                       "ClusterBid: open a copy you trust") from None
+            raise CorruptDocumentError(
+                self.path,
+                f"holds data that cannot be read ({exc}); it was altered outside "
+                "ClusterBid: open a copy you trust",
+            ) from None
 
     # -- opening ---------------------------------------------------------------------------
     @classmethod
-    def create(cls, path: Path | str, evaluation: Evaluation, user: str | None = None) -> EvaluationDocument:
+    def create(
+        cls, path: Path | str, evaluation: Evaluation, user: str | None = None
+    ) -> EvaluationDocument:
         """Write a new document holding `evaluation`; refuses to overwrite an existing file."""
         path = Path(path)
         if path.suffix != fileformat.SUFFIX:
@@ -63,19 +93,30 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
             conn.execute("BEGIN IMMEDIATE")
             schema.build_schema(conn)
             snapshot.write_evaluation(conn, evaluation)
-            audit.append(conn, (0, audit.GENESIS_HASH), who=who, action=audit.CREATE, target=None,
-                         old_json=None, new_json=snapshot.to_json(evaluation))
+            audit.append(
+                conn,
+                (0, audit.GENESIS_HASH),
+                who=who,
+                action=audit.CREATE,
+                target=None,
+                old_json=None,
+                new_json=snapshot.to_json(evaluation),
+            )
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             conn.close()
             path.unlink(missing_ok=True)
-            raise DocumentWriteError(path, f"could not be created ({exc}); no file was left behind") from None
+            raise DocumentWriteError(
+                path, f"could not be created ({exc}); no file was left behind"
+            ) from None
         document = cls(path, conn, who)
         document._evaluation_committed()
         return document
 
     @classmethod
-    def open(cls, path: Path | str, user: str | None = None, *, read_only: bool = False) -> EvaluationDocument:
+    def open(
+        cls, path: Path | str, user: str | None = None, *, read_only: bool = False
+    ) -> EvaluationDocument:
         """Open after the safety checks (identity, version, integrity, schema), upgrading old formats.
         `read_only` (verify): the file exactly as it is on disk, never written, no journal applied."""
         path = Path(path)
@@ -121,7 +162,9 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
             if head == self._head:
                 return None
             evaluation = snapshot.load_evaluation(self._conn)
-            report = verify.audit_connection(self.path, self._conn, evaluation, from_checkpoint=True)
+            report = verify.audit_connection(
+                self.path, self._conn, evaluation, from_checkpoint=True
+            )
             state = snapshot.state_digest(self._conn)
             try:
                 new_rows = audit.read_rows(self._conn, self._head[0] + 1)
@@ -129,7 +172,12 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
                 new_rows = ()
         finally:
             self._conn.execute("COMMIT")
-        self._evaluation, self._head, self._state, self.audit_report = evaluation, head, state, report
+        self._evaluation, self._head, self._state, self.audit_report = (
+            evaluation,
+            head,
+            state,
+            report,
+        )
         return new_rows
 
     def audit_now(self) -> verify.AuditReport:
@@ -138,13 +186,24 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
         return verify.audit_connection(self.path, self._conn, self._evaluation)
 
     # -- committing ------------------------------------------------------------------------
-    def _commit(self, action: str, target: str | None, old: str | None, new: str | None,
-                write: Write | None = None, evaluation: Evaluation | None = None) -> tuple[audit.AuditRow, object]:
+    def _commit(
+        self,
+        action: str,
+        target: str | None,
+        old: str | None,
+        new: str | None,
+        write: Write | None = None,
+        evaluation: Evaluation | None = None,
+    ) -> tuple[audit.AuditRow, object]:
         """Apply `write` and its audit row in one transaction; on any failure nothing changes."""
         return self._commit_many([(action, target, old, new)], write, evaluation)
 
-    def _commit_many(self, entries: list[tuple[str, str | None, str | None, str | None]],
-                     write: Write | None = None, evaluation: Evaluation | None = None) -> tuple[audit.AuditRow, object]:
+    def _commit_many(
+        self,
+        entries: list[tuple[str, str | None, str | None, str | None]],
+        write: Write | None = None,
+        evaluation: Evaluation | None = None,
+    ) -> tuple[audit.AuditRow, object]:
         """Apply `write` and one audit row per entry in one transaction: all of it or nothing.
         `evaluation`: the evaluation as the commit leaves it, when it changes it (None: a record)."""
         action = entries[0][0]
@@ -153,7 +212,9 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
             self._conn.execute("BEGIN IMMEDIATE")
             if audit.read_head(self._conn) != self._head:
                 raise DocumentWriteError(
-                    self.path, "was changed by another ClusterBid window since it was opened; reopen it and repeat the edit"
+                    self.path,
+                    "was changed by another ClusterBid window since it was opened; reopen it and "
+                    "repeat the edit",
                 )
             self._refuse_if_tampered(action)
             # An evaluator's copy of a panel evaluation takes only that evaluator's judgements.
@@ -162,8 +223,15 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
                 result = write(self._conn)
             head = self._head
             for entry_action, target, old, new in entries:
-                row = audit.append(self._conn, head, who=self.user, action=entry_action, target=target,
-                                   old_json=old, new_json=new)
+                row = audit.append(
+                    self._conn,
+                    head,
+                    who=self.user,
+                    action=entry_action,
+                    target=target,
+                    old_json=old,
+                    new_json=new,
+                )
                 head = (row.seq, row.hash)
             if self.audit_report.ok and checkpoint.due(self._conn, head[0]):
                 # Never over a failed audit: a checkpoint would vouch for a state the trail does not reach.
@@ -178,8 +246,11 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
                 self._conn.execute("ROLLBACK")
             if isinstance(exc, DocumentError):
                 raise
-            raise DocumentWriteError(self.path, f"could not save {action.replace('_', ' ')} ({exc}); "
-                                     "the document is as it was before") from None
+            raise DocumentWriteError(
+                self.path,
+                f"could not save {action.replace('_', ' ')} ({exc}); "
+                "the document is as it was before",
+            ) from None
         self._head, self._state = head, state
         if evaluation is not None:
             self._evaluation = evaluation
@@ -193,19 +264,27 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
     def _refuse_if_tampered(self, action: str) -> None:
         """Before any write: an edit over rows changed outside ClusterBid would launder them into the trail."""
         if snapshot.state_digest(self._conn) != self._state:
-            raise DocumentWriteError(self.path, "was changed outside ClusterBid since it was opened (its stored rows "
-                                     "no longer match what was committed); nothing was written. Run `clusterbid "
-                                     "audit` on it and reopen a copy you trust")
+            raise DocumentWriteError(
+                self.path,
+                "was changed outside ClusterBid since it was opened (its stored rows "
+                "no longer match what was committed); nothing was written. Run `clusterbid "
+                "audit` on it and reopen a copy you trust",
+            )
         if not self.audit_report.ok and action not in RECORDS_ALLOWED_AFTER_FAILED_AUDIT:
-            raise DocumentWriteError(self.path, f"fails its audit ({self.audit_report.reason}); edits are refused so "
-                                     "that they cannot hide the change. Reopen a copy you trust")
+            raise DocumentWriteError(
+                self.path,
+                f"fails its audit ({self.audit_report.reason}); edits are refused so "
+                "that they cannot hide the change. Reopen a copy you trust",
+            )
 
     def _validated(self, what: str, build: Callable[[], Evaluation]) -> Evaluation:
         try:
             return build()
         except ValidationError as exc:
             details = one_line_problems(exc, whole="evaluation")
-            raise EditRejectedError(self.path, f"{what} was refused: {details}", exc.errors()) from None
+            raise EditRejectedError(
+                self.path, f"{what} was refused: {details}", exc.errors()
+            ) from None
 
     def _bid_index(self, bid_id: str) -> int:
         for index, bid in enumerate(self._evaluation.bids):
@@ -223,16 +302,27 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
         if not bids:
             return self._evaluation
         names = ", ".join(repr(b.id) for b in bids)
-        new = self._validated(f"adding bid {names}", lambda: snapshot.rebuild(self._evaluation, bids=(*self._evaluation.bids, *bids)))
+        new = self._validated(
+            f"adding bid {names}",
+            lambda: snapshot.rebuild(self._evaluation, bids=(*self._evaluation.bids, *bids)),
+        )
         if len(bids) > 1:
             return self.apply(new, label or f"Add {len(bids)} bids")
         rows = [(bid.id, snapshot.to_json(bid)) for bid in bids]
-        self._commit_many([(audit.ADD_BID, bid_id, None, bid_json) for bid_id, bid_json in rows], lambda c: c.executemany(
-            "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + 1, ?, ? FROM bid", rows),
-            evaluation=new)
+        self._commit_many(
+            [(audit.ADD_BID, bid_id, None, bid_json) for bid_id, bid_json in rows],
+            lambda c: c.executemany(
+                "INSERT INTO bid (position, bid_id, bid_json) SELECT coalesce(max(position), 0) + "
+                "1, ?, ? FROM bid",
+                rows,
+            ),
+            evaluation=new,
+        )
         return new
 
-    def apply(self, target: Evaluation, label: str, files: Sequence[artefacts.NewArtefact] = ()) -> Evaluation:
+    def apply(
+        self, target: Evaluation, label: str, files: Sequence[artefacts.NewArtefact] = ()
+    ) -> Evaluation:
         """Bring the document to `target` (one user action: an edit, an import, an undo or a redo) in
         one transaction recorded as one audit row, so a crash leaves the state before or after it.
         `files`: raw evidence files the edit's evidence comes from, kept in the same transaction
@@ -243,29 +333,55 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
         fresh = self._not_yet_kept(files)
         if not steps and not fresh:
             return current
-        if not fresh and len(steps) == 1 and steps[0]["action"] not in (changes.SET_HEADER, changes.REORDER):
+        if (
+            not fresh
+            and len(steps) == 1
+            and steps[0]["action"] not in (changes.SET_HEADER, changes.REORDER)
+        ):
             return self._apply_one(steps[0], new)
         label = self._require_text("the description of the change", label, 200)
 
         def write(conn: sqlite3.Connection) -> None:
             for item, sha256 in fresh:
-                artefacts.insert(conn, bid_id=item.bid_id, name=item.name, data=item.data, sha256=sha256,
-                                 media_type=item.media_type)
+                artefacts.insert(
+                    conn,
+                    bid_id=item.bid_id,
+                    name=item.name,
+                    data=item.data,
+                    sha256=sha256,
+                    media_type=item.media_type,
+                )
             if snapshot.header_json(new) != snapshot.header_json(current):
-                conn.execute("UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),))
+                conn.execute(
+                    "UPDATE evaluation SET header_json = ? WHERE singleton = 1",
+                    (snapshot.header_json(new),),
+                )
             if new.bids != current.bids:
                 conn.execute("DELETE FROM bid")
-                conn.executemany("INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
-                                 [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)])
+                conn.executemany(
+                    "INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
+                    [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)],
+                )
 
-        entries = [(audit.ATTACH_ARTEFACT, item.bid_id, None, artefacts.attach_payload(item.name, item.data, item.media_type, item.bid_id, sha256))
-                   for item, sha256 in fresh]
+        entries = [
+            (
+                audit.ATTACH_ARTEFACT,
+                item.bid_id,
+                None,
+                artefacts.attach_payload(
+                    item.name, item.data, item.media_type, item.bid_id, sha256
+                ),
+            )
+            for item, sha256 in fresh
+        ]
         if steps:
             entries.append((audit.EDIT, None, None, changes.edit_payload(label, steps)))
         self._commit_many(entries, write, evaluation=new)
         return new
 
-    def _not_yet_kept(self, files: Sequence[artefacts.NewArtefact]) -> list[tuple[artefacts.NewArtefact, str]]:
+    def _not_yet_kept(
+        self, files: Sequence[artefacts.NewArtefact]
+    ) -> list[tuple[artefacts.NewArtefact, str]]:
         """The files not stored yet, each checked (size, name) and with its SHA-256."""
         kept = {info.sha256 for info in self.artefacts()}
         fresh = []
@@ -286,7 +402,9 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
         if action == audit.REMOVE_BID:
             return self.remove_bid(target)
         bid = next(b for b in new.bids if b.id == target)
-        return self.replace_bid(target, bid) if action == audit.REPLACE_BID else self.add_bids([bid])
+        return (
+            self.replace_bid(target, bid) if action == audit.REPLACE_BID else self.add_bids([bid])
+        )
 
     def replace_bid(self, bid_id: str, bid: Bid) -> Evaluation:
         """Record a correction: the old and the corrected bid both stay in the trail."""
@@ -294,27 +412,60 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
         bid = self._validated("the corrected bid", lambda: Bid.model_validate(bid))
         bids = list(self._evaluation.bids)
         old_json, bids[index] = snapshot.to_json(bids[index]), bid
-        new = self._validated(f"correcting bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
+        new = self._validated(
+            f"correcting bid {bid_id!r}",
+            lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)),
+        )
         bid_json = snapshot.to_json(bid)
-        self._commit(audit.REPLACE_BID, bid_id, old_json, bid_json, lambda c: c.execute(
-            "UPDATE bid SET bid_id = ?, bid_json = ? WHERE bid_id = ?", (bid.id, bid_json, bid_id)), evaluation=new)
+        self._commit(
+            audit.REPLACE_BID,
+            bid_id,
+            old_json,
+            bid_json,
+            lambda c: c.execute(
+                "UPDATE bid SET bid_id = ?, bid_json = ? WHERE bid_id = ?",
+                (bid.id, bid_json, bid_id),
+            ),
+            evaluation=new,
+        )
         return new
 
     def remove_bid(self, bid_id: str) -> Evaluation:
         index = self._bid_index(bid_id)
         bids = list(self._evaluation.bids)
         removed = bids.pop(index)
-        new = self._validated(f"removing bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids)))
-        self._commit(audit.REMOVE_BID, bid_id, snapshot.to_json(removed), None,
-                     lambda c: c.execute("DELETE FROM bid WHERE bid_id = ?", (bid_id,)), evaluation=new)
+        new = self._validated(
+            f"removing bid {bid_id!r}", lambda: snapshot.rebuild(self._evaluation, bids=tuple(bids))
+        )
+        self._commit(
+            audit.REMOVE_BID,
+            bid_id,
+            snapshot.to_json(removed),
+            None,
+            lambda c: c.execute("DELETE FROM bid WHERE bid_id = ?", (bid_id,)),
+            evaluation=new,
+        )
         return new
 
     def _set_header_part(self, action: str, name: str, value: BaseModel) -> Evaluation:
-        new = self._validated(f"the new {name}", lambda: snapshot.rebuild(self._evaluation, **{name: value}))
-        old_json, new_json = snapshot.to_json(getattr(self._evaluation, name)), snapshot.to_json(getattr(new, name))
-        self._commit(action, name, old_json, new_json, lambda c: c.execute(
-            "UPDATE evaluation SET header_json = ? WHERE singleton = 1", (snapshot.header_json(new),)),
-            evaluation=new)
+        new = self._validated(
+            f"the new {name}", lambda: snapshot.rebuild(self._evaluation, **{name: value})
+        )
+        old_json, new_json = (
+            snapshot.to_json(getattr(self._evaluation, name)),
+            snapshot.to_json(getattr(new, name)),
+        )
+        self._commit(
+            action,
+            name,
+            old_json,
+            new_json,
+            lambda c: c.execute(
+                "UPDATE evaluation SET header_json = ? WHERE singleton = 1",
+                (snapshot.header_json(new),),
+            ),
+            evaluation=new,
+        )
         return new
 
     def set_workload(self, workload: Workload) -> Evaluation:
@@ -326,5 +477,5 @@ class EvaluationDocument(DocumentRecords, ApproverRecords, panel_lock.PanelRecor
 
     # -- copies ------------------------------------------------------------------------------
     def save_copy(self, dest: Path | str) -> Path:
-        """"Save a copy": a consistent snapshot through SQLite's backup API, written whole or not at all."""
+        """ "Save a copy": a consistent snapshot through SQLite's backup API, written whole or not at all."""
         return backup_to(self.path, self._conn, Path(dest))

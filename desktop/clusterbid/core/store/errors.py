@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 from clusterbid.core.errors import InputError
 
@@ -48,6 +47,8 @@ class ArtefactError(DocumentError):
 class EditRejectedError(DocumentError):
     """An edit would make the evaluation invalid; nothing was written. `errors` keeps pydantic's locations."""
 
-    def __init__(self, path: Path | str, message: str, errors: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, path: Path | str, message: str, errors: list[dict[str, Any]] | None = None
+    ) -> None:
         self.errors = errors or []
         super().__init__(path, message)

@@ -37,9 +37,12 @@ def read_only_refusal(path: Path, what: str) -> str | None:
     """Why `what` cannot be recorded in the document at `path`, said before anything is written."""
     if can_take_writes(path):
         return None
-    return (f"{Path(path).name} cannot be written (a read-only file, folder or medium), so {what} could not "
-            "be recorded in its audit trail; nothing was written. Copy it somewhere writable "
-            f"(`clusterbid copy {Path(path).name} COPY.clusterbid`) and use the copy")
+    return (
+        f"{Path(path).name} cannot be written (a read-only file, folder or medium), so {what} "
+        "could not "
+        "be recorded in its audit trail; nothing was written. Copy it somewhere writable "
+        f"(`clusterbid copy {Path(path).name} COPY.clusterbid`) and use the copy"
+    )
 
 
 def recovery_files(path: Path) -> list[Path]:
@@ -68,7 +71,9 @@ def create_connection(path: Path) -> sqlite3.Connection:
         # O_EXCL: never overwrite an existing document, even if it appears between check and use.
         os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
     except FileExistsError:
-        raise DocumentError(path, "a file with this name already exists; choose another name") from None
+        raise DocumentError(
+            path, "a file with this name already exists; choose another name"
+        ) from None
     except OSError as exc:
         raise DocumentWriteError(path, f"cannot be created ({exc.strerror})") from None
     try:
@@ -97,7 +102,8 @@ def _check_identity(path: Path, conn: sqlite3.Connection) -> int:
     if app_id != schema.APPLICATION_ID:
         raise NotADocumentError(
             path,
-            f"is an SQLite database made by another program (application_id 0x{app_id & 0xFFFFFFFF:08X}, "
+            "is an SQLite database made by another program (application_id "
+            f"0x{app_id & 0xFFFFFFFF:08X}, "
             f"a ClusterBid document has 0x{schema.APPLICATION_ID:08X}); it was not opened",
         )
     version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -108,7 +114,9 @@ def _check_identity(path: Path, conn: sqlite3.Connection) -> int:
             f"{schema.CURRENT_VERSION}): update the app to open it",
         )
     if version < 1:
-        raise CorruptDocumentError(path, "was never completely created (no schema version); it holds no evaluation")
+        raise CorruptDocumentError(
+            path, "was never completely created (no schema version); it holds no evaluation"
+        )
     return version
 
 
@@ -128,14 +136,19 @@ def check_schema(path: Path, conn: sqlite3.Connection, version: int) -> set[str]
         if kind in ("trigger", "view"):
             raise UnsafeDocumentError(
                 path,
-                f"carries an {what} {kind} {name!r} that ClusterBid did not create; a {kind} can run hidden "
+                f"carries an {what} {kind} {name!r} that ClusterBid did not create; a {kind} can "
+                "run hidden "
                 "SQL when the document is read or edited, so the file was refused",
             )
-        raise UnsafeDocumentError(path, f"has an {what} {kind} {name!r} that ClusterBid did not create; refused")
+        raise UnsafeDocumentError(
+            path, f"has an {what} {kind} {name!r} that ClusterBid did not create; refused"
+        )
     missing = {entry[1] for entry in expected - actual}
     absent_structure = missing - set(schema.GUARD_TRIGGERS)
     if absent_structure:
-        raise CorruptDocumentError(path, f"is missing part of its schema ({', '.join(sorted(absent_structure))})")
+        raise CorruptDocumentError(
+            path, f"is missing part of its schema ({', '.join(sorted(absent_structure))})"
+        )
     return missing
 
 
@@ -151,12 +164,15 @@ def _migrate(path: Path, conn: sqlite3.Connection, version: int) -> None:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise DocumentWriteError(
-            path, f"could not be upgraded from format {version} to {schema.CURRENT_VERSION} ({exc}); the file is unchanged"
+            path,
+            f"could not be upgraded from format {version} to {schema.CURRENT_VERSION} ({exc}); the "
+            "file is unchanged",
         ) from None
 
 
-def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bool = False,
-                    read_only: bool = False) -> sqlite3.Connection:
+def open_connection(
+    path: Path, *, migrate: bool = True, allow_missing_guard: bool = False, read_only: bool = False
+) -> sqlite3.Connection:
     """Open an existing document after every safety check; migrate it to the current format.
     `read_only`: the file is read as it lies on disk and never written, journal and WAL included
     (audit and verify); nothing is migrated."""
@@ -166,10 +182,13 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
     if not read_only and stray.exists():
         # Our documents keep a rollback journal and never write a WAL: one beside the file was put
         # there, and opening for editing would merge it in for good. The user decides, by name.
-        raise DocumentError(path, f"has a write-ahead log beside it ({stray.name}) that ClusterBid never writes; "
-                                  "opening it for editing would merge that file's changes in. `clusterbid audit` "
-                                  "shows the document without it; move the file aside to open the document as it "
-                                  "is, or keep it only if you know where it came from")
+        raise DocumentError(
+            path,
+            f"has a write-ahead log beside it ({stray.name}) that ClusterBid never writes; "
+            "opening it for editing would merge that file's changes in. `clusterbid audit` "
+            "shows the document without it; move the file aside to open the document as it "
+            "is, or keep it only if you know where it came from",
+        )
     writable = not read_only and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     migrate = migrate and not read_only
     conn: sqlite3.Connection | None = None
@@ -180,11 +199,17 @@ def open_connection(path: Path, *, migrate: bool = True, allow_missing_guard: bo
         missing_guard = check_schema(path, conn, version)
         if missing_guard and not allow_missing_guard:
             raise UnsafeDocumentError(
-                path, "has had its audit-trail guard removed (" + ", ".join(sorted(missing_guard)) + "); refused"
+                path,
+                "has had its audit-trail guard removed ("
+                + ", ".join(sorted(missing_guard))
+                + "); refused",
             )
         if migrate and version < schema.CURRENT_VERSION:
             if not writable:
-                raise DocumentWriteError(path, "is read-only and in an older format; copy it somewhere writable to upgrade it")
+                raise DocumentWriteError(
+                    path,
+                    "is read-only and in an older format; copy it somewhere writable to upgrade it",
+                )
             _migrate(path, conn, version)
         return conn
     except DocumentError:
@@ -202,13 +227,21 @@ def describe_open_error(path: Path, exc: sqlite3.Error | UnicodeDecodeError) -> 
     text = str(exc).lower()
     journal = path.with_name(path.name + "-journal")
     if "locked" in text or "busy" in text:
-        return LockedDocumentError(path, f"is locked by another program (another ClusterBid window, a backup or "
-                                         f"sync tool) that is writing to it ({exc}); close it there and try again")
+        return LockedDocumentError(
+            path,
+            f"is locked by another program (another ClusterBid window, a backup or "
+            f"sync tool) that is writing to it ({exc}); close it there and try again",
+        )
     if "readonly" in text or "read-only" in text or (journal.exists() and "unable to open" in text):
-        return DocumentWriteError(path, f"holds an unfinished change (a crash left {journal.name}) that must be "
-                                        f"undone before it can be read, but its folder is read-only ({exc}): copy "
-                                        f"the file and {journal.name} together to a writable folder and open it there")
-    return CorruptDocumentError(path, f"is damaged or not a ClusterBid document and could not be read ({exc})")
+        return DocumentWriteError(
+            path,
+            f"holds an unfinished change (a crash left {journal.name}) that must be "
+            f"undone before it can be read, but its folder is read-only ({exc}): copy "
+            f"the file and {journal.name} together to a writable folder and open it there",
+        )
+    return CorruptDocumentError(
+        path, f"is damaged or not a ClusterBid document and could not be read ({exc})"
+    )
 
 
 def document_version(conn: sqlite3.Connection) -> int:

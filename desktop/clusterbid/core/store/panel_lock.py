@@ -43,8 +43,10 @@ def refuse_if_locked(path: Path, conn: sqlite3.Connection, actions: list[str]) -
         raise EditRejectedError(
             path,
             (
-                f"is {who}'s evaluator copy of a panel evaluation: its bids, workload and scoring policy are "
-                f"locked, and only {who}'s own judgements (weights, scores, notes and questions) can be "
+                f"is {who}'s evaluator copy of a panel evaluation: its bids, workload and scoring "
+                "policy are "
+                f"locked, and only {who}'s own judgements (weights, scores, notes and questions) "
+                "can be "
                 "recorded in it. Make the change in the lead document, then invite the panel again"
             ),
         )
@@ -97,18 +99,24 @@ def panel_row_words(action: str, payload: dict[str, Any]) -> str:
     if action == audit.PANEL_INVITE:
         return f"invited {who} to the evaluation panel"
     if action == audit.PANEL_COPY:
-        return (f"evaluator copy for {who}, made at row #{payload.get('lead_seq')} of "
-                f"{payload.get('lead_file', 'the lead document')}")
+        return (
+            f"evaluator copy for {who}, made at row #{payload.get('lead_seq')} of "
+            f"{payload.get('lead_file', 'the lead document')}"
+        )
     judgement = payload.get("judgement", {})
-    counts = (f"{len(judgement.get('weights', {}))} weights, "
-              f"{sum(len(s) for s in judgement.get('scores', {}).values())} scores, "
-              f"{sum(len(n) for n in judgement.get('notes', {}).values())} notes, "
-              f"{sum(len(q) for q in judgement.get('questions', {}).values())} questions")
+    counts = (
+        f"{len(judgement.get('weights', {}))} weights, "
+        f"{sum(len(s) for s in judgement.get('scores', {}).values())} scores, "
+        f"{sum(len(n) for n in judgement.get('notes', {}).values())} notes, "
+        f"{sum(len(q) for q in judgement.get('questions', {}).values())} questions"
+    )
     if action == audit.PANEL_JUDGEMENT:
         return f"{payload.get('evaluator')}'s judgement: {counts}"
     if action == audit.PANEL_MERGE:
-        return (f"merged {payload.get('evaluator')}'s judgement ({counts}) from "
-                f"{payload.get('copy_file')}, row #{payload.get('copy_seq')} of that copy")
+        return (
+            f"merged {payload.get('evaluator')}'s judgement ({counts}) from "
+            f"{payload.get('copy_file')}, row #{payload.get('copy_seq')} of that copy"
+        )
     dissent = len(payload.get("dissent", []))
     how = "the median accepted" if payload.get("median_accepted") else "agreed"
     bid, value = payload.get("bid"), float(payload.get("value", 0.0))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 # "CBID" in ASCII (0x43424944). `file(1)` and SQLite tools show it, and it tells a ClusterBid
 # document from any other SQLite file before a single table is read. Never change it.
@@ -34,7 +34,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             # no migration; only what we query by (bid id, order) gets a column.
             "CREATE TABLE evaluation (singleton INTEGER PRIMARY KEY CHECK (singleton = 1),"
             " header_json TEXT NOT NULL)",
-            "CREATE TABLE bid (position INTEGER PRIMARY KEY, bid_id TEXT NOT NULL UNIQUE, bid_json TEXT NOT NULL)",
+            "CREATE TABLE bid (position INTEGER PRIMARY KEY, bid_id TEXT NOT NULL UNIQUE, bid_json "
+            "TEXT NOT NULL)",
             "CREATE TABLE audit (seq INTEGER PRIMARY KEY, at TEXT NOT NULL, who TEXT NOT NULL,"
             " action TEXT NOT NULL, target TEXT, old_json TEXT, new_json TEXT, hash TEXT NOT NULL)",
             "CREATE TRIGGER audit_append_only_update BEFORE UPDATE ON audit"
@@ -42,37 +43,46 @@ MIGRATIONS: tuple[Migration, ...] = (
             "CREATE TRIGGER audit_append_only_delete BEFORE DELETE ON audit"
             " BEGIN SELECT RAISE(ABORT, 'the audit trail is append-only'); END",
             "CREATE TABLE artefact (id INTEGER PRIMARY KEY, bid_id TEXT, name TEXT NOT NULL,"
-            " sha256 TEXT NOT NULL, size INTEGER NOT NULL CHECK (size >= 0), content BLOB NOT NULL)",
+            " sha256 TEXT NOT NULL, size INTEGER NOT NULL CHECK (size >= 0), content BLOB NOT "
+            "NULL)",
         ),
     ),
     Migration(
         2,
-        "artefact media types; indexes for the audit history of one bid and artefact look-up by hash",
+        "artefact media types; indexes for the audit history of one bid and artefact look-up by "
+        "hash",
         (
-            "ALTER TABLE artefact ADD COLUMN media_type TEXT NOT NULL DEFAULT 'application/octet-stream'",
+            "ALTER TABLE artefact ADD COLUMN media_type TEXT NOT NULL DEFAULT "
+            "'application/octet-stream'",
             "CREATE INDEX audit_by_target ON audit (target, seq)",
             "CREATE INDEX artefact_by_sha256 ON artefact (sha256)",
         ),
     ),
     Migration(
         3,
-        "the approver registry, kept as audit rows (approver_add, approver_key, approver_retire); an "
+        "the approver registry, kept as audit rows (approver_add, approver_key, approver_retire); "
+        "an "
         "index to read them and the trust anchors by action. The new format number keeps an older "
         "ClusterBid from taking these rows for an unknown action and the trail for a broken one",
         ("CREATE INDEX audit_by_action ON audit (action, seq)",),
     ),
     Migration(
         4,
-        "checkpoints (checkpoint.py): a `checkpoint` audit row every few hundred rows and the state it "
+        "checkpoints (checkpoint.py): a `checkpoint` audit row every few hundred rows and the "
+        "state it "
         "records, kept in its own table, so that opening replays only the rows since the last one. "
-        "The new format number keeps an older ClusterBid from taking a checkpoint row for an unknown "
+        "The new format number keeps an older ClusterBid from taking a checkpoint row for an "
+        "unknown "
         "action; an upgraded document has no checkpoint until its next commit past the interval",
-        ("CREATE TABLE checkpoint (seq INTEGER PRIMARY KEY, header_json TEXT NOT NULL,"
-         " bids_json TEXT NOT NULL, ids_json TEXT NOT NULL)",),
+        (
+            "CREATE TABLE checkpoint (seq INTEGER PRIMARY KEY, header_json TEXT NOT NULL,"
+            " bids_json TEXT NOT NULL, ids_json TEXT NOT NULL)",
+        ),
     ),
     Migration(
         5,
-        "evaluation panels (core/panel/), kept as audit rows (panel_invite, panel_copy, panel_judgement, "
+        "evaluation panels (core/panel/), kept as audit rows (panel_invite, panel_copy, "
+        "panel_judgement, "
         "panel_merge, panel_consensus). No table changes: the new format number keeps an older "
         "ClusterBid from taking these rows for an unknown action and the trail for a broken one",
         (),
@@ -105,7 +115,7 @@ def read_schema(conn: sqlite3.Connection) -> set[SchemaEntry]:
     return {tuple(row) for row in rows if not row[1].startswith("sqlite_stat")}
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected_schema(version: int) -> frozenset[SchemaEntry]:
     """The exact schema a genuine document of `version` has, built by replaying the migrations."""
     conn = sqlite3.connect(":memory:", isolation_level=None)

@@ -47,7 +47,9 @@ def read_texts(conn: sqlite3.Connection) -> tuple[str, list[str]]:
     # A changed byte in a record's header can turn stored text into a blob or a number, which
     # SQLite returns as it is: refuse it as altered rather than fail later on a str method.
     if not isinstance(row[0], str) or not all(isinstance(text, str) for text in bids):
-        raise ValueError("a stored evaluation row is not text; the file was altered outside ClusterBid")
+        raise ValueError(
+            "a stored evaluation row is not text; the file was altered outside ClusterBid"
+        )
     return row[0], bids
 
 
@@ -57,7 +59,9 @@ def load_evaluation(conn: sqlite3.Connection) -> Evaluation:
 
 def write_evaluation(conn: sqlite3.Connection, evaluation: Evaluation) -> None:
     """Store a whole evaluation in an empty document (inside the caller's transaction)."""
-    conn.execute("INSERT INTO evaluation (singleton, header_json) VALUES (1, ?)", (header_json(evaluation),))
+    conn.execute(
+        "INSERT INTO evaluation (singleton, header_json) VALUES (1, ?)", (header_json(evaluation),)
+    )
     conn.executemany(
         "INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
         [(index, bid.id, to_json(bid)) for index, bid in enumerate(evaluation.bids, start=1)],
@@ -71,9 +75,12 @@ def state_digest(conn: sqlite3.Connection) -> str:
     between is noticed before an ordinary edit could write over it and launder it into the trail.
     """
     digest = hashlib.sha256()
-    for query in ("SELECT header_json FROM evaluation ORDER BY singleton",
-                  "SELECT position, bid_id, bid_json FROM bid ORDER BY position",
-                  "SELECT id, bid_id, name, sha256, size, media_type, length(content) FROM artefact ORDER BY id"):
+    for query in (
+        "SELECT header_json FROM evaluation ORDER BY singleton",
+        "SELECT position, bid_id, bid_json FROM bid ORDER BY position",
+        "SELECT id, bid_id, name, sha256, size, media_type, length(content) FROM artefact ORDER BY "
+        "id",
+    ):
         for row in conn.execute(query):
             digest.update(repr(row).encode("utf-8", "surrogatepass") + b"\n")
     return digest.hexdigest()

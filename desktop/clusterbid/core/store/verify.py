@@ -35,43 +35,75 @@ class AuditReport:
     replayed: int = 0  # rows applied to rebuild the state (what opening costs, by count)
 
 
-def _check_chain(rows: tuple[AuditRow, ...], previous: str = audit.GENESIS_HASH,
-                 first_seq: int = 1) -> tuple[int | None, str | None]:
+def _check_chain(
+    rows: tuple[AuditRow, ...], previous: str = audit.GENESIS_HASH, first_seq: int = 1
+) -> tuple[int | None, str | None]:
     for expected_seq, row in enumerate(rows, start=first_seq):
         if row.seq != expected_seq:
-            return row.seq, f"row #{expected_seq} is missing: the trail jumps to #{row.seq} (rows were deleted)"
+            return (
+                row.seq,
+                f"row #{expected_seq} is missing: the trail jumps to #{row.seq} (rows were "
+                "deleted)",
+            )
         if audit.row_hash(previous, row.content()) != row.hash:
-            return row.seq, (f"row #{row.seq} does not match its hash: it, or a row before it, was edited "
-                             "after it was recorded")
+            return row.seq, (
+                f"row #{row.seq} does not match its hash: it, or a row before it, was edited "
+                "after it was recorded"
+            )
         if (row.action == audit.CREATE) != (row.seq == 1):
             return row.seq, f"row #{row.seq}: only the first row may create the evaluation"
         previous = row.hash
     return None, None
 
 
-def _check_artefacts(conn: sqlite3.Connection, attached: list[AuditRow]) -> tuple[int | None, str | None]:
+def _check_artefacts(
+    conn: sqlite3.Connection, attached: list[AuditRow]
+) -> tuple[int | None, str | None]:
     """Each stored artefact, in order, must be the one its attach row recorded, byte for byte."""
     columns = {info[1] for info in conn.execute("PRAGMA table_info(artefact)")}
     media = "media_type" if "media_type" in columns else "NULL"  # format 1 had no media types
-    stored = conn.execute(f"SELECT id, bid_id, name, sha256, size, {media} FROM artefact ORDER BY id").fetchall()
+    stored = conn.execute(
+        f"SELECT id, bid_id, name, sha256, size, {media} FROM artefact ORDER BY id"
+    ).fetchall()
     if len(stored) != len(attached):
-        return None, (f"the trail records {len(attached)} attached artefacts but the document holds {len(stored)}: "
-                      "artefacts were removed or added outside ClusterBid")
+        return None, (
+            f"the trail records {len(attached)} attached artefacts but the document holds "
+            f"{len(stored)}: "
+            "artefacts were removed or added outside ClusterBid"
+        )
     for row, (artefact_id, bid_id, name, sha256, size, media_type) in zip(attached, stored):
         recorded = json.loads(row.new_json or "{}")
-        actual = {"name": name, "sha256": sha256, "size": size, "media_type": media_type, "bid_id": bid_id}
+        actual = {
+            "name": name,
+            "sha256": sha256,
+            "size": size,
+            "media_type": media_type,
+            "bid_id": bid_id,
+        }
         # Fields an older trail did not record (media_type before format 2) cannot be compared;
         # name and sha256 were always recorded.
-        changed = [field for field in ARTEFACT_FIELDS
-                   if (field in recorded or field in ("name", "sha256")) and recorded.get(field) != actual[field]
-                   and not (field == "media_type" and media == "NULL")]
+        changed = [
+            field
+            for field in ARTEFACT_FIELDS
+            if (field in recorded or field in ("name", "sha256"))
+            and recorded.get(field) != actual[field]
+            and not (field == "media_type" and media == "NULL")
+        ]
         if changed:
-            return row.seq, (f"artefact {recorded.get('name')!r} (row #{row.seq}) was altered outside ClusterBid: "
-                             f"its {', '.join(changed)} no longer match the trail")
+            return row.seq, (
+                f"artefact {recorded.get('name')!r} (row #{row.seq}) was altered outside "
+                "ClusterBid: "
+                f"its {', '.join(changed)} no longer match the trail"
+            )
         # One blob at a time: a document holds up to many 50 MiB artefacts.
-        (content,) = conn.execute("SELECT content FROM artefact WHERE id = ?", (artefact_id,)).fetchone()
+        (content,) = conn.execute(
+            "SELECT content FROM artefact WHERE id = ?", (artefact_id,)
+        ).fetchone()
         if len(content) != size or hashlib.sha256(content).hexdigest() != sha256:
-            return row.seq, f"the bytes of artefact {name!r} (row #{row.seq}) no longer match their SHA-256"
+            return (
+                row.seq,
+                f"the bytes of artefact {name!r} (row #{row.seq}) no longer match their SHA-256",
+            )
     return None, None
 
 
@@ -94,11 +126,15 @@ def _same_state(state: changes.ReplayState, header: str, bids: list[str]) -> boo
     spellings differ, as after an edit row)."""
     if len(state.bids) != len(bids) or json.loads(state.header) != json.loads(header):
         return False
-    return all(mine == theirs or json.loads(mine) == json.loads(theirs) for mine, theirs in zip(state.bids, bids))
+    return all(
+        mine == theirs or json.loads(mine) == json.loads(theirs)
+        for mine, theirs in zip(state.bids, bids)
+    )
 
 
-def _read_trail(conn: sqlite3.Connection,
-                from_checkpoint: bool) -> tuple[tuple[AuditRow, ...], str, checkpoint.Checkpoint | None]:
+def _read_trail(
+    conn: sqlite3.Connection, from_checkpoint: bool
+) -> tuple[tuple[AuditRow, ...], str, checkpoint.Checkpoint | None]:
     """(rows to check, previous hash, checkpoint or None): the whole trail, or for an open the
     rows from the last verified checkpoint on."""
     start = checkpoint.load_latest(conn) if from_checkpoint else None
@@ -110,12 +146,18 @@ def _read_trail(conn: sqlite3.Connection,
     return rows[1:], rows[0].hash, start
 
 
-def _state_problem(conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: checkpoint.Checkpoint | None,
-                   current: Evaluation | None) -> str | None:
+def _state_problem(
+    conn: sqlite3.Connection,
+    rows: tuple[AuditRow, ...],
+    start: checkpoint.Checkpoint | None,
+    current: Evaluation | None,
+) -> str | None:
     """Why the stored evaluation is not the one `rows` replay to (from `start`, or from nothing);
     None when it is."""
     try:
-        resumed = None if start is None else changes.ReplayState(start.header, start.bids, start.ids)
+        resumed = (
+            None if start is None else changes.ReplayState(start.header, start.bids, start.ids)
+        )
         state = changes.replay_state(rows, resumed)
         header, bids = snapshot.read_texts(conn)
         if _same_state(state, header, bids):
@@ -131,23 +173,35 @@ def _state_problem(conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: 
         except (ValidationError, ValueError, sqlite3.Error) as exc:
             return f"the stored evaluation does not validate: {str(exc).splitlines()[0]}"
     if replayed != current:
-        return ("the stored evaluation differs from the one the trail replays to: "
-                f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})")
+        return (
+            "the stored evaluation differs from the one the trail replays to: "
+            f"the data was edited outside ClusterBid ({_first_difference(replayed, current)})"
+        )
     return None
 
 
-def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation | None = None, *,
-                     from_checkpoint: bool = False) -> AuditReport:
+def audit_connection(
+    path: Path,
+    conn: sqlite3.Connection,
+    current: Evaluation | None = None,
+    *,
+    from_checkpoint: bool = False,
+) -> AuditReport:
     """Audit an open connection without writing; `current` saves re-reading the stored evaluation.
     `from_checkpoint` (opening): hash and replay only from the last checkpoint whose kept state
     hashes to what its row recorded; the rows before it are audited by `clusterbid audit`."""
+
     def broken(seq: int | None, reason: str, rows: tuple[AuditRow, ...] = ()) -> AuditReport:
         return AuditReport(path, False, rows, seq, reason)
 
     try:
         rows, previous, start = _read_trail(conn, from_checkpoint)
-    except sqlite3.Error as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
-        return broken(None, f"the audit trail cannot be read ({exc}): it was altered outside ClusterBid")
+    except (
+        sqlite3.Error
+    ) as exc:  # e.g. text that is not valid UTF-8, which the integrity check lets pass
+        return broken(
+            None, f"the audit trail cannot be read ({exc}): it was altered outside ClusterBid"
+        )
     if not rows:
         return broken(None, "the audit trail is empty: the document's history was removed")
     first = rows[0].seq if start else 1
@@ -159,29 +213,43 @@ def audit_connection(path: Path, conn: sqlite3.Connection, current: Evaluation |
 
         first_row = audit.read_row(conn, 1) if start else rows[0]
         signed_problems = countersign_problems(
-            rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted))
+            rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted)
+        )
         reason = signed_problems[0] if signed_problems else None
     if reason:
         return broken(seq, reason, rows)
     if audit.read_head(conn) != (rows[-1].seq, rows[-1].hash):
         head = audit.read_head(conn)
         if head[0] == audit.MALFORMED_SEQ:
-            return broken(rows[-1].seq, "the document's record of its last change is damaged (not a row "
-                                        f"number); the trail ends at #{rows[-1].seq}", rows)
-        return broken(rows[-1].seq, f"the document recorded its last change as #{head[0]} but the trail ends at "
-                                    f"#{rows[-1].seq}: rows were removed from the end", rows)
+            return broken(
+                rows[-1].seq,
+                "the document's record of its last change is damaged (not a row "
+                f"number); the trail ends at #{rows[-1].seq}",
+                rows,
+            )
+        return broken(
+            rows[-1].seq,
+            f"the document recorded its last change as #{head[0]} but the trail ends at "
+            f"#{rows[-1].seq}: rows were removed from the end",
+            rows,
+        )
     reason = _state_problem(conn, rows[1:] if start else rows, start, current)
     if reason:
         return broken(None, reason, rows)
     try:
-        attached = ([row for row in rows if row.action == audit.ATTACH_ARTEFACT] if start is None
-                    else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT))
+        attached = (
+            [row for row in rows if row.action == audit.ATTACH_ARTEFACT]
+            if start is None
+            else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT)
+        )
         seq, reason = _check_artefacts(conn, attached)
     except (sqlite3.Error, ValueError) as exc:
         seq, reason = None, f"the artefacts cannot be read ({exc})"
     if reason:
         return broken(seq, reason, rows)
-    return AuditReport(path, True, rows, checked_from=first, replayed=len(rows) - (1 if start else 0))
+    return AuditReport(
+        path, True, rows, checked_from=first, replayed=len(rows) - (1 if start else 0)
+    )
 
 
 def verify_audit_chain(path: Path | str) -> AuditReport:
@@ -195,30 +263,43 @@ def verify_audit_chain(path: Path | str) -> AuditReport:
         missing_guard = fileformat.check_schema(path, conn, fileformat.document_version(conn))
         report = audit_connection(path, conn)
     except (sqlite3.Error, UnicodeDecodeError) as exc:  # damaged pages under the rows themselves
-        report = AuditReport(path, False, (), None, f"the document is damaged and its trail cannot be read ({exc})")
+        report = AuditReport(
+            path, False, (), None, f"the document is damaged and its trail cannot be read ({exc})"
+        )
         missing_guard = set()
     finally:
         conn.close()
     if report.ok and missing_guard:
-        report = AuditReport(path, False, report.rows, None,
-                             "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")")
+        report = AuditReport(
+            path,
+            False,
+            report.rows,
+            None,
+            "the trail's append-only guard was removed (" + ", ".join(sorted(missing_guard)) + ")",
+        )
     if not report.ok and any(name.endswith("-journal") for name in beside):
         # A crash left a change half-written: the file on disk is not the document until the
         # journal is rolled back, so say that rather than call it tampered.
-        report = replace(report, reason=f"{report.reason}; but an unfinished change lies beside it "
-                         f"({path.name}-journal, a crash): open the document for editing once to finish "
-                         "the recovery, then audit again")
+        report = replace(
+            report,
+            reason=f"{report.reason}; but an unfinished change lies beside it "
+            f"({path.name}-journal, a crash): open the document for editing once to finish "
+            "the recovery, then audit again",
+        )
     return replace(report, left_beside=beside) if beside else report
-
 
 
 def audit_warning(report: AuditReport) -> str:
     """What the CLI prints and the app shows for a document that fails its audit."""
-    return (f"WARNING: {report.path.name} fails its audit: {report.reason}. Its figures may not be the "
-            f"ones recorded; run `clusterbid audit {report.path.name}` and use a copy you trust.")
+    return (
+        f"WARNING: {report.path.name} fails its audit: {report.reason}. Its figures may not be the "
+        f"ones recorded; run `clusterbid audit {report.path.name}` and use a copy you trust."
+    )
 
 
 def override_note(report: AuditReport, who: str, reason: str) -> str:
     """The line a memo made from such a document carries, so no reader takes it for a clean one."""
-    return (f"Made from a document that failed its audit ({report.reason}); accepted by {who}, "
-            f"recorded in its audit trail: {reason.strip()}")
+    return (
+        f"Made from a document that failed its audit ({report.reason}); accepted by {who}, "
+        f"recorded in its audit trail: {reason.strip()}"
+    )

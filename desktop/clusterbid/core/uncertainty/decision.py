@@ -8,13 +8,23 @@ from __future__ import annotations
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
-from clusterbid.core.uncertainty.montecarlo import DEFAULT_SAMPLES, WIN_PRECISION, UncertaintyResult, run_monte_carlo
+from clusterbid.core.uncertainty.montecarlo import (
+    DEFAULT_SAMPLES,
+    WIN_PRECISION,
+    UncertaintyResult,
+    run_monte_carlo,
+)
 from clusterbid.core.uncertainty.spreads import Spreads
 
 
-def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-           spreads: Spreads | None = None, precision: float | None = WIN_PRECISION
-           ) -> tuple[Scorecard, UncertaintyResult]:
+def decide(
+    evaluation: Evaluation,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    *,
+    spreads: Spreads | None = None,
+    precision: float | None = WIN_PRECISION,
+) -> tuple[Scorecard, UncertaintyResult]:
     """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it.
 
     The draws are set up from the point scorecard; when the decision changes the first-ranked bid
@@ -25,8 +35,12 @@ def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | N
     is the share of draws that finish in time against the plan's deadline_confidence.
     `samples` and `precision` as run_monte_carlo takes them (issue 32: at most `samples`)."""
     deadline = evaluation.workload.plan.deadline is not None  # draw the bids late only at the point
-    point = score_evaluation(evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None)
-    drawn = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=point, precision=precision)
+    point = score_evaluation(
+        evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None
+    )
+    drawn = run_monte_carlo(
+        evaluation, samples, seed, spreads=spreads, scorecard=point, precision=precision
+    )
     if not drawn.bids:
         return score_evaluation(evaluation), drawn
     basis = evaluation.policy.decision_basis
@@ -35,5 +49,7 @@ def decide(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | N
     decided = score_evaluation(evaluation, costs, basis, on_time)
     if [s.bid.id for s in decided.ranked] == [s.bid.id for s in point.ranked]:
         return decided, drawn
-    again = run_monte_carlo(evaluation, samples, seed, spreads=spreads, scorecard=decided, precision=precision)
+    again = run_monte_carlo(
+        evaluation, samples, seed, spreads=spreads, scorecard=decided, precision=precision
+    )
     return decided, again

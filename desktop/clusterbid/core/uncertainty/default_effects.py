@@ -35,7 +35,10 @@ COLUMNS = {
     "terms.recurring_fees_per_month": ("recurring_fee_share", 0.01),
     "terms.billing_increment_hours": ("billing_increment_hours", 1.0),
     "terms.minimum_billed_hours": ("minimum_billed_hours", 1.0),
-    "terms.payment_terms_days": ("payment_days", 1.0),  # priced as the cost of cash (payment_terms.py)
+    "terms.payment_terms_days": (
+        "payment_days",
+        1.0,
+    ),  # priced as the cost of cash (payment_terms.py)
 }
 
 
@@ -64,10 +67,17 @@ class DefaultEffect:
 
     def to_json(self) -> dict:
         return {
-            "field": self.field, "kind": self.kind, "label": self.label, "low": self.low, "high": self.high,
-            "range_from": self.range_from, "cost_low": round(self.cost_low, 2),
-            "cost_high": round(self.cost_high, 2), "cost_swing": round(self.swing, 2),
-            "cost_rank_low": self.cost_rank_low, "cost_rank_high": self.cost_rank_high,
+            "field": self.field,
+            "kind": self.kind,
+            "label": self.label,
+            "low": self.low,
+            "high": self.high,
+            "range_from": self.range_from,
+            "cost_low": round(self.cost_low, 2),
+            "cost_high": round(self.cost_high, 2),
+            "cost_swing": round(self.swing, 2),
+            "cost_rank_low": self.cost_rank_low,
+            "cost_rank_high": self.cost_rank_high,
         }
 
 
@@ -77,9 +87,15 @@ def _ends(path: str, kind: str, value: float) -> tuple[float, float, str]:
         # An assumption is no better checked than a default: the documented range, stretched to
         # hold the assumed figure when the buyer assumed beyond it.
         return min(default.low, value), max(default.high, value), "documented range"
-    if path == "reliability.uptime_sla_percent":  # moved through the downtime it allows, as the tornado
+    if (
+        path == "reliability.uptime_sla_percent"
+    ):  # moved through the downtime it allows, as the tornado
         downtime = 100.0 - value
-        return 100.0 - downtime * (1.0 + SWING), 100.0 - downtime * (1.0 - SWING), "+/-15% of downtime"
+        return (
+            100.0 - downtime * (1.0 + SWING),
+            100.0 - downtime * (1.0 - SWING),
+            "+/-15% of downtime",
+        )
     return value * (1.0 - SWING), value * (1.0 + SWING), "+/-15%"
 
 
@@ -107,7 +123,9 @@ def _moves(inputs: ModelInputs, evaluation, rows: dict[str, int]) -> dict[str, l
                 continue  # (an exit fee without an exit clause, an escalation on demand: no effect)
             value = float(getattr(inputs.arrays, column)[row]) / scale
             low, high, range_from = _ends(path, source.kind, value)
-            moves.setdefault(path, []).append(_Move(bid.id, row, source.kind, source.label, low, high, range_from))
+            moves.setdefault(path, []).append(
+                _Move(bid.id, row, source.kind, source.label, low, high, range_from)
+            )
     return moves
 
 
@@ -122,8 +140,10 @@ def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEf
     for row, bid_id in enumerate(inputs.ids):
         rows.setdefault(bid_id, row)
     ranked = [s.bid.id for s in inputs.scorecard.ranked]
-    point = np.broadcast_to(cost_and_hours(inputs.workload, select(inputs.arrays, [rows[i] for i in ranked]))[0],
-                            (len(ranked),))
+    point = np.broadcast_to(
+        cost_and_hours(inputs.workload, select(inputs.arrays, [rows[i] for i in ranked]))[0],
+        (len(ranked),),
+    )
     point_cost = dict(zip(ranked, (float(c) for c in point)))
     ordered = np.sort(np.fromiter(point_cost.values(), dtype=float, count=len(point_cost)))
     found: dict[str, list[DefaultEffect]] = {bid.id: [] for bid in evaluation.bids}
@@ -131,7 +151,9 @@ def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEf
         column, scale = COLUMNS[path]
         both = select(inputs.arrays, [m.row for m in moves for _ in (0, 1)])
         ends = np.array([end * scale for m in moves for end in (m.low, m.high)])
-        costs = np.broadcast_to(cost_and_hours(inputs.workload, both.replace(**{column: ends}))[0], ends.shape)
+        costs = np.broadcast_to(
+            cost_and_hours(inputs.workload, both.replace(**{column: ends}))[0], ends.shape
+        )
         # A bid's cost rank among the others' point costs: how many cost strictly less, itself left out.
         below = np.searchsorted(ordered, costs, side="left")
         for i, move in enumerate(moves):
@@ -139,10 +161,24 @@ def default_effects(inputs: ModelInputs, evaluation) -> dict[str, list[DefaultEf
             own = point_cost.get(move.bid_id)  # None: gated, no rank
             rank_low = None if own is None else 1 + int(below[2 * i]) - (own < cost_low)
             rank_high = None if own is None else 1 + int(below[2 * i + 1]) - (own < cost_high)
-            found[move.bid_id].append(DefaultEffect(path, move.kind, move.label, move.low, move.high,
-                                                    move.range_from, cost_low, cost_high, rank_low, rank_high))
-    return {bid_id: sorted(effects, key=lambda e: (not e.moves_rank, -e.swing, e.field))
-            for bid_id, effects in found.items()}
+            found[move.bid_id].append(
+                DefaultEffect(
+                    path,
+                    move.kind,
+                    move.label,
+                    move.low,
+                    move.high,
+                    move.range_from,
+                    cost_low,
+                    cost_high,
+                    rank_low,
+                    rank_high,
+                )
+            )
+    return {
+        bid_id: sorted(effects, key=lambda e: (not e.moves_rank, -e.swing, e.field))
+        for bid_id, effects in found.items()
+    }
 
 
 def scorecard_default_effects(scorecard) -> dict[str, list[DefaultEffect]]:
@@ -152,6 +188,7 @@ def scorecard_default_effects(scorecard) -> dict[str, list[DefaultEffect]]:
 
     derived = getattr(scorecard, "derived", {})  # {}: a stand-in scorecard keeps nothing
     if "default_effects" not in derived:
-        derived["default_effects"] = default_effects(model_inputs(scorecard.evaluation, scorecard),
-                                                     scorecard.evaluation)
+        derived["default_effects"] = default_effects(
+            model_inputs(scorecard.evaluation, scorecard), scorecard.evaluation
+        )
     return cast("dict[str, list[DefaultEffect]]", derived["default_effects"])

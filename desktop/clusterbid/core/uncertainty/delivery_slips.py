@@ -48,14 +48,20 @@ def slip_spread(bid: Bid) -> SlipSpread | None:
     schedule = bid.delivery
     if schedule is None:
         return None
-    on_time = DEFAULT_ON_TIME_SHARE if schedule.on_time_percent is None else schedule.on_time_percent / 100.0
+    on_time = (
+        DEFAULT_ON_TIME_SHARE
+        if schedule.on_time_percent is None
+        else schedule.on_time_percent / 100.0
+    )
     return SlipSpread(schedule.past_slip_days, on_time, DEFAULT_MEAN_SLIP_DAYS)
 
 
 def draw_slip_hours(gen: np.random.Generator, spread: SlipSpread, n: int) -> np.ndarray:
     """`n` slips in hours (float32), from the bid's own stream."""
     if spread.past_days:
-        days = np.asarray(spread.past_days, dtype=np.float64)[gen.integers(0, len(spread.past_days), n)]
+        days = np.asarray(spread.past_days, dtype=np.float64)[
+            gen.integers(0, len(spread.past_days), n)
+        ]
     else:
         late = gen.random(n) >= spread.on_time_share
         days = np.where(late, gen.exponential(spread.mean_late_days, n), 0.0)

@@ -1,5 +1,6 @@
-"""Monte Carlo of the net plan cost, the commitment and the time to finish, vectorised over bids x samples, with common random
-numbers (streams.py) and the spreads of spreads.py. Gated bids are left out."""
+"""Monte Carlo of the net plan cost, the commitment and the time to finish, vectorised over
+bids x samples, with common random numbers (streams.py) and the spreads of spreads.py. Gated bids
+are left out."""
 
 from __future__ import annotations
 
@@ -8,13 +9,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
 from clusterbid.core.uncertainty.term_ranges import TermRange
-from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
-__all__ = ["CHUNK", "COLUMNS", "MAX_SAMPLES", "BidUncertainty", "UncertaintyResult", "run_monte_carlo"]
+__all__ = [
+    "CHUNK",
+    "COLUMNS",
+    "MAX_SAMPLES",
+    "BidUncertainty",
+    "UncertaintyResult",
+    "run_monte_carlo",
+]
 
 # One sample cap everywhere (score, the app's bands, the memo), so the same seed prints the same
 # bands in each; the precision rule below usually stops sooner (methodology section 7).
@@ -131,7 +139,9 @@ def run_monte_carlo(
             inputs=described[i],
             cost_mean=float(tally.total[i] / taken),
             point_percentile=float(tally.at_or_below_point[i] / taken),
-            on_time_probability=(float(tally.on_time[i] / taken) if np.isfinite(budget[i, 0]) else float("nan")),
+            on_time_probability=(
+                float(tally.on_time[i] / taken) if np.isfinite(budget[i, 0]) else float("nan")
+            ),
             term_ranges=drawn.terms[i],
             finish_hours_p50=float(finish_q[1, i]),
             finish_hours_p90=float(finish_q[2, i]),
@@ -151,7 +161,9 @@ class _Tally:
         self.on_time = np.zeros(count, dtype=np.int64)
         # A few float32 steps of slack: a sample that equals the point (a term's floor, converted at
         # an exchange rate) rounds a step above it and was counted as above: a EUR memo printed "P0".
-        self.point = (np.asarray(drawn.point_cost, dtype=np.float64) * (1 + 1e-6)).astype(np.float32)[:, None]
+        self.point = (np.asarray(drawn.point_cost, dtype=np.float64) * (1 + 1e-6)).astype(
+            np.float32
+        )[:, None]
         self.budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
 
     def add(self, done, leader: int) -> None:
@@ -162,7 +174,7 @@ class _Tally:
         self.wins += np.bincount(np.argmin(c, axis=0), minlength=len(c))
         ranked = np.ascontiguousarray(c.T)
         ranked.sort(axis=1)
-        self.kept_rank += np.count_nonzero(ranked.T == c, axis=1)
+        self.kept_rank += np.count_nonzero(c == ranked.T, axis=1)
         self.beats += np.count_nonzero(c < c[leader], axis=1)
         self.total += c.sum(axis=1, dtype=np.float64)
         self.at_or_below_point += np.count_nonzero(c <= self.point, axis=1)

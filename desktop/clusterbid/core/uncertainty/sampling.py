@@ -12,13 +12,14 @@ import numpy as np
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
-from clusterbid.core.uncertainty.delivery_slips import STREAM as SLIP_STREAM, SlipSpread, draw_slip_hours, slip_spread
+from clusterbid.core.uncertainty.delivery_slips import STREAM as SLIP_STREAM
+from clusterbid.core.uncertainty.delivery_slips import SlipSpread, draw_slip_hours, slip_spread
 from clusterbid.core.uncertainty.model_inputs import model_inputs, outcomes, select
 from clusterbid.core.uncertainty.spreads import MAX_MFU, Spreads, UncertainInput, bid_inputs
 from clusterbid.core.uncertainty.streams import stream
 from clusterbid.core.uncertainty.term_ranges import TermRange, draw_many, term_ranges
-from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # Samples drawn per pass from each stream (the sequence of a stream does not depend on it), and
 # the cells (bids x samples) the cost model works on at once: 8 bids x 4,096 samples keep each of
@@ -29,8 +30,13 @@ CHUNK = 4096
 BLOCK_CELLS = 32_768
 MAX_SAMPLES = 10_000_000
 # Which BidArrays column each uncertain input multiplies.
-COLUMNS = {"busbw": "node_busbw_gb_s", "baseline_mfu": "baseline_mfu", "failure_rate": "failures_per_gpu_hour",
-           "replacement_hours": "node_replacement_hours", "uptime": "uptime"}
+COLUMNS = {
+    "busbw": "node_busbw_gb_s",
+    "baseline_mfu": "baseline_mfu",
+    "failure_rate": "failures_per_gpu_hour",
+    "replacement_hours": "node_replacement_hours",
+    "uptime": "uptime",
+}
 # The uptime factor multiplies the downtime (1 - uptime); no draw of it goes below this uptime.
 MIN_UPTIME = 0.5
 
@@ -47,7 +53,9 @@ class Block:
     sigma: dict[str, np.ndarray]
     shared_use: dict[str, list[tuple[int, str, float]]]  # (row in the block, owner, sigma)
     terms: list[tuple[int, TermRange, np.random.Generator]]  # (row in the block, term, its stream)
-    slips: list[tuple[int, SlipSpread, np.random.Generator]]  # issue 39: (row in the block, spread, stream)
+    slips: list[
+        tuple[int, SlipSpread, np.random.Generator]
+    ]  # issue 39: (row in the block, spread, stream)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +65,9 @@ class Outcomes:
     cost: np.ndarray  # net plan cost, evaluation currency
     wall_hours: np.ndarray
     commitment: np.ndarray
-    finish_hours: np.ndarray  # issue 39: from the stated start to the job's end, the handover's slip included
+    finish_hours: (
+        np.ndarray
+    )  # issue 39: from the stated start to the job's end, the handover's slip included
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,34 +98,59 @@ def hours_to_deadline(evaluation: Evaluation, estimate) -> float:
 def checked(evaluation: Evaluation, samples: object, seed: object) -> int:
     """The seed to use (the policy's when None); refuses a bad sample count or seed."""
     if not isinstance(samples, int) or not 1 <= samples <= MAX_SAMPLES:
-        raise InputError(f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}")
+        raise InputError(
+            f"samples must be a whole number from 1 to {MAX_SAMPLES:,}, not {samples!r}"
+        )
     seed = evaluation.policy.random_seed if seed is None else seed
     if not isinstance(seed, int) or seed < 0:
         raise InputError(f"seed must be a whole number >= 0, not {seed!r}")
     return seed
 
 
-def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorecard | None,
-          only: tuple[str, ...] | None = None) -> Setup | None:
+def setup(
+    evaluation: Evaluation,
+    seed: int,
+    spreads: Spreads,
+    scorecard: Scorecard | None,
+    only: tuple[str, ...] | None = None,
+) -> Setup | None:
     """None when no bid passes the gates (nothing to sample). `only`: these bids alone; each bid's
     draws come from its own streams, so they are the draws the whole set gives it."""
     inputs = model_inputs(evaluation, scorecard)
-    passing = sorted((s for s in inputs.scorecard.scores if s.rank is not None and (only is None or s.bid.id in only)),
-                     key=lambda s: s.cost_rank)
+    passing = sorted(
+        (
+            s
+            for s in inputs.scorecard.scores
+            if s.rank is not None and (only is None or s.bid.id in only)
+        ),
+        key=lambda s: s.cost_rank,
+    )
     if not passing:
         return None
     ids = [s.bid.id for s in passing]
     job = evaluation.workload.job_gpus
-    described = [bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing]
+    described = [
+        bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing
+    ]
     base = select(inputs.arrays, [inputs.ids.index(i) for i in ids])
     names = list(COLUMNS)
     gens = {n: [stream(seed, bid_id, n) for bid_id in ids] for n in names}
     terms = [term_ranges(s.bid, spreads.term_ranges) for s in passing]
-    term_gens = [[(t, stream(seed, bid_id, t.stream_name)) for t in drawn] for bid_id, drawn in zip(ids, terms)]
+    term_gens = [
+        [(t, stream(seed, bid_id, t.stream_name)) for t in drawn]
+        for bid_id, drawn in zip(ids, terms)
+    ]
     spreads_late = [slip_spread(s.bid) for s in passing]
-    slip_gens = [None if sp is None else (sp, stream(seed, bid_id, SLIP_STREAM)) for bid_id, sp in zip(ids, spreads_late)]
-    shared_use = {n: [(row, owner, sg) for row, d in enumerate(described) for owner, sg in d[k].shared_streams]
-                  for k, n in enumerate(names)}
+    slip_gens = [
+        None if sp is None else (sp, stream(seed, bid_id, SLIP_STREAM))
+        for bid_id, sp in zip(ids, spreads_late)
+    ]
+    shared_use = {
+        n: [
+            (row, owner, sg) for row, d in enumerate(described) for owner, sg in d[k].shared_streams
+        ]
+        for k, n in enumerate(names)
+    }
     return Setup(
         ids=ids,
         point_cost=[s.estimate.plan_cost for s in passing],
@@ -124,9 +159,17 @@ def setup(evaluation: Evaluation, seed: int, spreads: Spreads, scorecard: Scorec
         described=described,
         terms=terms,
         workload=inputs.workload,
-        blocks=[_block(rows, base, described, gens, shared_use, term_gens, slip_gens)
-                for rows in _block_rows(base, [bool(t) or g is not None for t, g in zip(terms, slip_gens)])],
-        shared_gens={(n, owner): stream(seed, owner, n) for n, uses in shared_use.items() for _, owner, _ in uses},
+        blocks=[
+            _block(rows, base, described, gens, shared_use, term_gens, slip_gens)
+            for rows in _block_rows(
+                base, [bool(t) or g is not None for t, g in zip(terms, slip_gens)]
+            )
+        ],
+        shared_gens={
+            (n, owner): stream(seed, owner, n)
+            for n, uses in shared_use.items()
+            for _, owner, _ in uses
+        },
     )
 
 
@@ -142,33 +185,50 @@ def _block_rows(base: BidArrays, draws_terms: list[bool]) -> list[np.ndarray]:
     return blocks
 
 
-def _block(rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_gens, slip_gens) -> Block:
+def _block(
+    rows: np.ndarray, base: BidArrays, described, gens, shared_use, term_gens, slip_gens
+) -> Block:
     names = list(COLUMNS)
     arrays = select(base, rows.tolist())
-    column = lambda k, attr: np.array([[getattr(described[r][k], attr)] for r in rows], dtype=np.float32)  # noqa: E731
+
+    def column(k, attr):
+        return np.array([[getattr(described[r][k], attr)] for r in rows], dtype=np.float32)
+
     local = {int(r): i for i, r in enumerate(rows)}
     return Block(
         rows=rows,
-        base=arrays.replace(**{f: getattr(arrays, f)[:, None] for f in arrays.__slots__}),  # (bids, 1)
+        base=arrays.replace(
+            **{f: getattr(arrays, f)[:, None] for f in arrays.__slots__}
+        ),  # (bids, 1)
         gens={n: [gens[n][r] for r in rows] for n in names},
         log_median={n: np.log(column(k, "median_factor")) for k, n in enumerate(names)},
         sigma={n: column(k, "sigma") for k, n in enumerate(names)},
-        shared_use={n: [(local[row], owner, sg) for row, owner, sg in uses if row in local]
-                    for n, uses in shared_use.items()},
+        shared_use={
+            n: [(local[row], owner, sg) for row, owner, sg in uses if row in local]
+            for n, uses in shared_use.items()
+        },
         terms=[(i, term, gen) for i, r in enumerate(rows) for term, gen in term_gens[r]],
         slips=[(i, *slip_gens[r]) for i, r in enumerate(rows) if slip_gens[r] is not None],
     )
 
 
-def chunks(s: Setup, samples: int, keep_factors: bool = False
-           ) -> Iterator[tuple[int, int, dict[str, np.ndarray], Outcomes]]:
+def chunks(
+    s: Setup, samples: int, keep_factors: bool = False
+) -> Iterator[tuple[int, int, dict[str, np.ndarray], Outcomes]]:
     """(first sample, count, the multiplier drawn per input as (bids, count) when `keep_factors`,
     else {}, the model's outcomes). The cost model runs block by block on cache-sized arrays."""
     count = len(s.ids)
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
-        common = {(name, owner): gen.standard_normal(n, dtype=np.float32) for (name, owner), gen in s.shared_gens.items()}
-        kept = {name: np.empty((count, n), dtype=np.float32) for name in COLUMNS} if keep_factors else {}
+        common = {
+            (name, owner): gen.standard_normal(n, dtype=np.float32)
+            for (name, owner), gen in s.shared_gens.items()
+        }
+        kept = (
+            {name: np.empty((count, n), dtype=np.float32) for name in COLUMNS}
+            if keep_factors
+            else {}
+        )
         out = Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(4)))
         for block in s.blocks:
             factors = _factors(block, n, common)
@@ -188,16 +248,23 @@ def drawn_arrays(s: Setup, samples: int) -> Iterator[tuple[int, dict[str, BidArr
     inputs chunks() runs the cost model on, for analyses that re-run it on mixtures of bids."""
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
-        common = {(name, owner): gen.standard_normal(n, dtype=np.float32) for (name, owner), gen in s.shared_gens.items()}
+        common = {
+            (name, owner): gen.standard_normal(n, dtype=np.float32)
+            for (name, owner), gen in s.shared_gens.items()
+        }
         found: dict[str, BidArrays] = {}
         for block in s.blocks:
             arrays = _drawn_arrays(block, _factors(block, n, common), n)
             for local, row in enumerate(block.rows):
-                found[s.ids[row]] = arrays.replace(**{f: getattr(arrays, f)[local] for f in arrays.__slots__})
+                found[s.ids[row]] = arrays.replace(
+                    **{f: getattr(arrays, f)[local] for f in arrays.__slots__}
+                )
         yield n, found
 
 
-def _factors(block: Block, n: int, common: dict[tuple[str, str], np.ndarray]) -> dict[str, np.ndarray]:
+def _factors(
+    block: Block, n: int, common: dict[tuple[str, str], np.ndarray]
+) -> dict[str, np.ndarray]:
     """Each input's multiplier for the block's bids: median x exp(own sigma z + shared draws)."""
     factors = {}
     for name in COLUMNS:
@@ -226,9 +293,13 @@ def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidAr
         if column not in drawn:  # (bids, samples): the block's point figures, then each draw
             drawn[column] = np.repeat(getattr(base, column), n, axis=1)
         rows = [row for row, _, _ in terms]
-        low, likely, high, units = (np.array([[getattr(t, k)] for _, t, _ in terms], dtype=float)
-                                    for k in ("low", "likely", "high", "units"))
-        drawn[column][rows] = draw_many(np.stack([gen.random(n) for _, _, gen in terms]), low, likely, high, units)
+        low, likely, high, units = (
+            np.array([[getattr(t, k)] for _, t, _ in terms], dtype=float)
+            for k in ("low", "likely", "high", "units")
+        )
+        drawn[column][rows] = draw_many(
+            np.stack([gen.random(n) for _, _, gen in terms]), low, likely, high, units
+        )
     if block.slips:  # issue 39: the job's block handed over late (bids without a schedule: 0)
         drawn["slip_hours"] = np.repeat(base.slip_hours, n, axis=1)
         for row, spread, gen in block.slips:
@@ -249,15 +320,27 @@ class PlanSamples:
     factors: dict[str, np.ndarray]  # input name -> the multiplier drawn on the bid's figure
 
 
-def sample_plan_costs(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-                      spreads: Spreads | None = None, scorecard: Scorecard | None = None,
-                      between_passes: Callable[[], None] | None = None) -> PlanSamples:
+def sample_plan_costs(
+    evaluation: Evaluation,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    *,
+    spreads: Spreads | None = None,
+    scorecard: Scorecard | None = None,
+    between_passes: Callable[[], None] | None = None,
+) -> PlanSamples:
     """The same draws as run_monte_carlo with the same seed, kept whole. `between_passes` is called
     before each pass of CHUNK samples (the app's worker stops there when a newer edit comes)."""
     seed = checked(evaluation, samples, seed)
     s = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if s is None:
-        return PlanSamples(seed, (), (), np.empty((0, samples), np.float32), {n: np.empty((0, samples)) for n in COLUMNS})
+        return PlanSamples(
+            seed,
+            (),
+            (),
+            np.empty((0, samples), np.float32),
+            {n: np.empty((0, samples)) for n in COLUMNS},
+        )
     cost = np.empty((len(s.ids), samples), dtype=np.float32)
     factors = {n: np.empty((len(s.ids), samples), dtype=np.float32) for n in COLUMNS}
     for start, n, drawn, done in chunks(s, samples, keep_factors=True):

@@ -19,8 +19,11 @@ class Sensitivity:
     rank_stability: dict[str, float]  # per passing bid, from the Monte Carlo
 
 
-def analyse_sensitivity(evaluation: Evaluation, uncertainty: UncertaintyResult | None = None,
-                        scorecard: Scorecard | None = None) -> Sensitivity:
+def analyse_sensitivity(
+    evaluation: Evaluation,
+    uncertainty: UncertaintyResult | None = None,
+    scorecard: Scorecard | None = None,
+) -> Sensitivity:
     """Tipping points of `scorecard`'s ranking (the point estimate's when not given) and the
     tornado from the point estimate; rank stability from `uncertainty` (run with the evaluation's
     seed and default samples when not given)."""

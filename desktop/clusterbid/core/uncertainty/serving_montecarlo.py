@@ -24,13 +24,17 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
-from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
+from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
+from clusterbid.core.costmodel.serving_inputs import (
+    ServingArrays,
+    ServingScalars,
+    build_serving_arrays,
+)
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
-from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars, build_serving_arrays
-from clusterbid.core.catalog import default_catalog
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
@@ -44,7 +48,9 @@ PAYMENT_PATH = "terms.payment_terms_days"  # the one commercial term a serving b
 # Issue 37: the same sample count as training (20,000 at 400 before: +/-5 points on the chance of
 # being cheapest); each draw searches a smaller grid (serving_search) to stay in the same time.
 SAMPLES = DEFAULT_SAMPLES
-SEED = 20_260_330  # when no evaluation's seed is given; scoring passes the policy's, as training does
+SEED = (
+    20_260_330  # when no evaluation's seed is given; scoring passes the policy's, as training does
+)
 # As training's (montecarlo.py): the default run stops at the end of the first pass of 4,096
 # samples after which every bid's chance of being cheapest is known to +/- 1 point at 95%.
 STOP_PASS = 4096
@@ -60,6 +66,8 @@ def chances_known(ranked: np.ndarray) -> bool:
     winner = np.argmin(ranked, axis=0)
     share = np.array([np.mean(wins & (winner == i)) for i in range(ranked.shape[0])])
     return bool(np.all(WIN_Z * np.sqrt(share * (1 - share) / n) <= WIN_PRECISION))
+
+
 # Log-space sigma of a bid's MBU by the grade of the decode benchmark that set it (None: the
 # workload's default). An independent run repeats within a few percent; the default MBU spans
 # the 60-85% that public stacks reach (+/-15%).
@@ -121,8 +129,9 @@ def claim_median(engine: float) -> float:
     return claim_centre(engine, 1.0, CLAIM_MEDIAN) / engine
 
 
-def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
-           seed: int) -> tuple[np.ndarray, np.ndarray]:
+def _draws(
+    estimates: ServingEstimates, engines: np.ndarray, samples: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """(MBU multiplier, compute multiplier), each (bids, samples); `engines`: each bid's engine
     factor over the workload's assumed efficiencies (1 without evidence)."""
     market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
@@ -137,14 +146,21 @@ def _draws(estimates: ServingEstimates, engines: np.ndarray, samples: int,
             compute.append(median * stack)
         else:
             # Issue 37: what the run leaves unstated (its lengths above all) widens its draw.
-            sigma = float(np.hypot(MBU_SIGMA.get(grade, MARKET_MBU_SIGMA), extra_spread(e.throughput_evidence) if e.throughput_evidence else 0.0))
+            sigma = float(
+                np.hypot(
+                    MBU_SIGMA.get(grade, MARKET_MBU_SIGMA),
+                    extra_spread(e.throughput_evidence) if e.throughput_evidence else 0.0,
+                )
+            )
             drawn = np.exp(sigma * own)
             mbu.append(drawn)
             compute.append(drawn)
     return np.asarray(mbu), np.asarray(compute)
 
 
-def _payment_draws(estimates: ServingEstimates, point_days: np.ndarray, samples: int, seed: int) -> np.ndarray:
+def _payment_draws(
+    estimates: ServingEstimates, point_days: np.ndarray, samples: int, seed: int
+) -> np.ndarray:
     """Each bid's payment days over the samples (bids, samples): terms nobody stated drawn as
     training draws them (term_ranges.py: due on invoice to net 30, from the bid's own stream),
     stated ones fixed at their figure."""
@@ -158,7 +174,9 @@ def _payment_draws(estimates: ServingEstimates, point_days: np.ndarray, samples:
 
 def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
     """Every per-bid column repeated `repeats` times: rows are (bid, sample) pairs."""
-    return arrays.replace(**{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__})
+    return arrays.replace(
+        **{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__}
+    )
 
 
 def serving_uncertainty(
@@ -190,27 +208,44 @@ def serving_uncertainty(
         arrays = _tile(base, n)
         arrays = arrays.replace(
             # Capped at the GPU's peak, or at the figure an officer chose to use above it (issue 37).
-            hbm_efficiency=np.minimum(arrays.hbm_efficiency * mbu[:, start:stop].ravel(),
-                                      np.maximum(arrays.hbm_efficiency, 1.0)),
-            compute_efficiency=np.minimum(arrays.compute_efficiency * compute[:, start:stop].ravel(),
-                                          np.maximum(arrays.compute_efficiency, 1.0)),
+            hbm_efficiency=np.minimum(
+                arrays.hbm_efficiency * mbu[:, start:stop].ravel(),
+                np.maximum(arrays.hbm_efficiency, 1.0),
+            ),
+            compute_efficiency=np.minimum(
+                arrays.compute_efficiency * compute[:, start:stop].ravel(),
+                np.maximum(arrays.compute_efficiency, 1.0),
+            ),
             payment_days=payment_days[:, start:stop].ravel(),
         )
         grid = replica_grid(w, arrays, batches)
-        grid = replace(grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0))  # each bid's own search
+        grid = replace(
+            grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0)
+        )  # each bid's own search
         plan = fleet(w, arrays, grid, exact_slots=EXACT_SLOTS)
         ok = plan.servable.reshape(len(bids), n)
-        per_million[:, start:stop] = np.where(ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf)
+        per_million[:, start:stop] = np.where(
+            ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf
+        )
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
         gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
         gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
         slo[:, start:stop] = meets_at_peak(w, grid, fleets, n, EXACT_SLOTS)
         done = stop
-        if adaptive and done % STOP_PASS == 0 and done < samples \
-                and chances_known(np.where(eligible, per_million[:, :done], np.inf)):
+        if (
+            adaptive
+            and done % STOP_PASS == 0
+            and done < samples
+            and chances_known(np.where(eligible, per_million[:, :done], np.inf))
+        ):
             break
     samples = done
-    per_million, monthly, gpus, slo = per_million[:, :done], monthly[:, :done], gpus[:, :, :done], slo[:, :done]
+    per_million, monthly, gpus, slo = (
+        per_million[:, :done],
+        monthly[:, :done],
+        gpus[:, :, :done],
+        slo[:, :done],
+    )
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
     winner = np.argmin(ranked, axis=0)
@@ -220,19 +255,24 @@ def serving_uncertainty(
         wins = float(np.mean(any_servable & (winner == i))) if eligible[i, 0] else 0.0
         served = per_million[i][servable]
         point = e.cost_per_million_tokens  # None: the point estimate cannot serve
-        bands.append(ServingBand(
-            bid_id=e.bid.id,
-            cost_per_million=_percentiles(per_million[i]),
-            monthly_cost=_percentiles(monthly[i]),
-            chance_cheapest=wins,
-            chance_servable=float(servable.mean()),
-            mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
-            point_percentile=(float(np.mean(served <= point * (1 + 1e-12)))
-                              if served.size and point is not None else float("nan")),
-            fleet_percentile=workload.fleet_percentile,
-            fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
-            chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
-        ))
+        bands.append(
+            ServingBand(
+                bid_id=e.bid.id,
+                cost_per_million=_percentiles(per_million[i]),
+                monthly_cost=_percentiles(monthly[i]),
+                chance_cheapest=wins,
+                chance_servable=float(servable.mean()),
+                mean_cost_per_million=float(served.mean()) if served.size else float("nan"),
+                point_percentile=(
+                    float(np.mean(served <= point * (1 + 1e-12)))
+                    if served.size and point is not None
+                    else float("nan")
+                ),
+                fleet_percentile=workload.fleet_percentile,
+                fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
+                chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
+            )
+        )
     return ServingUncertainty(samples, seed, tuple(bands), _cheaper_than(estimates, ranked))
 
 
@@ -251,7 +291,9 @@ def _cheaper_than(estimates: ServingEstimates, ranked: np.ndarray) -> dict[tuple
     return pairs
 
 
-def _fleet_at(monthly: np.ndarray, gpus: np.ndarray, percentile: int) -> tuple[int, int, float] | None:
+def _fleet_at(
+    monthly: np.ndarray, gpus: np.ndarray, percentile: int
+) -> tuple[int, int, float] | None:
     """The serving draw at `percentile` of the monthly bill (the smallest draw with at least that
     share of the serving draws at or below it): its GPUs needed and billed, and its bill."""
     serving = np.flatnonzero(np.isfinite(monthly))

@@ -1,10 +1,11 @@
-"""What the serving Monte Carlo searches in each draw (issue 37): the point estimate searches
-every tensor-parallel degree and all 1,024 batch sizes for each bid; 20,000 draws of that grid
-(7 x 1,024 cells per bid) would take about 80 CPU seconds on the demo, against 1.6 for the 400
-draws it used to run. Each draw searches instead, for each bid, the degree it chose at the point
-estimate with its half and double (every degree for a bid that could not serve) (a draw of lower efficiency can make the next wider
-replica cheaper: on the demo, leaving the doubles out moved a P90 by 10%) and 48 batch sizes
-spread evenly in log-space from 1 to 1,024, plus the bid's chosen batch. Because each bid's own choice is in the search, a draw at the point's efficiencies costs
+"""What the serving Monte Carlo searches in each draw (issue 37): the point estimate searches every
+tensor-parallel degree and all 1,024 batch sizes for each bid; 20,000 draws of that grid (7 x
+1,024 cells per bid) would take about 80 CPU seconds on the demo, against 1.6 for the 400 draws
+it used to run. Each draw searches instead, for each bid, the degree it chose at the point
+estimate with its half and double (every degree for a bid that could not serve) (a draw of lower
+efficiency can make the next wider replica cheaper: on the demo, leaving the doubles out moved a
+P90 by 10%) and 48 batch sizes spread evenly in log-space from 1 to 1,024, plus the bid's chosen
+batch. Because each bid's own choice is in the search, a draw at the point's efficiencies costs
 exactly the point estimate; a draw can only miss a fleet that a degree or a batch outside the
 search would make cheaper, so the bands lean, if anything, to the dear side.
 """
@@ -25,20 +26,31 @@ SEARCHED_BATCHES = 48
 CELLS_PER_PASS = 200_000
 
 
-def search(w: ServingScalars, estimates: ServingEstimates) -> tuple[ServingScalars, np.ndarray, np.ndarray]:
+def search(
+    w: ServingScalars, estimates: ServingEstimates
+) -> tuple[ServingScalars, np.ndarray, np.ndarray]:
     """(the workload's scalars with the degrees searched, the batch sizes searched, and per bid
     which (degree, batch) cells are its own to search, shape (bids, degrees, batches)). Each bid
     searches only around its own choice, so adding or editing a bid never moves another's band."""
     spread = np.unique(np.round(np.geomspace(1, MAX_BATCH, SEARCHED_BATCHES)))
-    own_degrees = [{t for t in w.tp_choices if e.tensor_parallel is not None
-                    and e.tensor_parallel in (t, 2 * t, t // 2)} or set(w.tp_choices) for e in estimates.bids]
+    own_degrees = [
+        {
+            t
+            for t in w.tp_choices
+            if e.tensor_parallel is not None and e.tensor_parallel in (t, 2 * t, t // 2)
+        }
+        or set(w.tp_choices)
+        for e in estimates.bids
+    ]
     degrees = tuple(t for t in w.tp_choices if any(t in own for own in own_degrees))
     chosen_batches = [float(e.batch) for e in estimates.bids if e.batch is not None]
     batches = np.unique(np.concatenate([spread, np.asarray(chosen_batches, dtype=float)]))
     allowed = np.zeros((len(estimates.bids), len(degrees), len(batches)), dtype=bool)
     for i, e in enumerate(estimates.bids):
         on_spread = np.isin(batches, spread) | (batches == (e.batch or 0))
-        allowed[i] = np.isin(np.asarray(degrees), list(own_degrees[i]))[:, None] & on_spread[None, :]
+        allowed[i] = (
+            np.isin(np.asarray(degrees), list(own_degrees[i]))[:, None] & on_spread[None, :]
+        )
     return replace(w, tp_choices=degrees), batches, allowed
 
 

@@ -31,14 +31,17 @@ class CostedFleets:
 
 
 def costed_fleets(estimates: ServingEstimates, degrees: tuple[int, ...]) -> CostedFleets:
-    index = [degrees.index(e.tensor_parallel) if e.tensor_parallel in degrees and e.replicas else -1
-             for e in estimates.bids]
+    index = [
+        degrees.index(e.tensor_parallel) if e.tensor_parallel in degrees and e.replicas else -1
+        for e in estimates.bids
+    ]
     replicas = [float(e.replicas or 0) for e in estimates.bids]
     return CostedFleets(np.asarray(index, dtype=int), np.asarray(replicas, dtype=float))
 
 
-def meets_at_peak(w: ServingScalars, grid: ReplicaGrid, fleets: CostedFleets, draws: int,
-                  exact_slots: int) -> np.ndarray:
+def meets_at_peak(
+    w: ServingScalars, grid: ReplicaGrid, fleets: CostedFleets, draws: int, exact_slots: int
+) -> np.ndarray:
     """(bids, draws) bool: whether each draw's replica, at some batch, lets the costed fleet meet
     both targets at the stated peak. `grid` rows are (bid, draw) pairs, bid-major."""
     bids = fleets.replicas.size
@@ -63,7 +66,11 @@ def meets_at_peak(w: ServingScalars, grid: ReplicaGrid, fleets: CostedFleets, dr
     candidate = fits & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     wait = np.full(tpot.shape, np.inf)
     wait[candidate] = wait_at_percentile_s(
-        (replicas * batch)[candidate], arrivals * service[candidate], service[candidate], w.ttft_percentile,
-        exact_slots)
+        (replicas * batch)[candidate],
+        arrivals * service[candidate],
+        service[candidate],
+        w.ttft_percentile,
+        exact_slots,
+    )
     result[rows] = (candidate & (ttft + wait <= w.ttft_target_s)).any(axis=1)
     return result.reshape(bids, draws)

@@ -11,16 +11,27 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from clusterbid.core.serving_scoring import COST_CRITERION, ServingScorecard
-from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, TippingPoint, tipping_points, tipping_sentence
+from clusterbid.core.uncertainty.tipping import (
+    WEIGHT_WORDS,
+    TippingPoint,
+    tipping_points,
+    tipping_sentence,
+)
 
 
 def serving_tipping_points(scorecard: ServingScorecard) -> dict[str, TippingPoint]:
     raw = scorecard.evaluation.policy.weights.model_dump()
-    raw = {COST_CRITERION if name == "cost_to_finish" else name: value for name, value in raw.items()}
+    raw = {
+        COST_CRITERION if name == "cost_to_finish" else name: value for name, value in raw.items()
+    }
     weights = SimpleNamespace(model_dump=lambda: dict(raw))
-    view = SimpleNamespace(evaluation=SimpleNamespace(policy=SimpleNamespace(weights=weights),
-                                                      provider_ratings=scorecard.evaluation.provider_ratings),
-                           ranked=scorecard.ranked)
+    view = SimpleNamespace(
+        evaluation=SimpleNamespace(
+            policy=SimpleNamespace(weights=weights),
+            provider_ratings=scorecard.evaluation.provider_ratings,
+        ),
+        ranked=scorecard.ranked,
+    )
     return tipping_points(view)
 
 
@@ -41,7 +52,13 @@ def tipping_lines(scorecard: ServingScorecard, points: dict[str, TippingPoint]) 
     if not scorecard.ranked:
         return []
     bid_words = {s.bid.id: f"{s.bid.quote.provider} ({s.bid.id})" for s in scorecard.scores}
-    lines = [f"Tipping points of the weights (raw 0-100; winner now: {bid_words[scorecard.ranked[0].bid.id]})"]
+    lines = [
+        "Tipping points of the weights (raw 0-100; winner now: "
+        f"{bid_words[scorecard.ranked[0].bid.id]})"
+    ]
     for name, t in points.items():
-        lines.append(f"  {WEIGHT_WORDS.get(name, name):<31} {t.current:>6g}: {tipping_sentence(t, bid_words)}")
+        lines.append(
+            f"  {WEIGHT_WORDS.get(name, name):<31} {t.current:>6g}: "
+            f"{tipping_sentence(t, bid_words)}"
+        )
     return lines

@@ -149,20 +149,27 @@ class UncertainInput:
     shared_streams: tuple[tuple[str, float], ...] = ()
 
 
-def _shared(name: str, point: float, median: float, own: float, streams, source: str) -> UncertainInput:
+def _shared(
+    name: str, point: float, median: float, own: float, streams, source: str
+) -> UncertainInput:
     streams = tuple((owner, sigma) for owner, sigma in streams if sigma > 0)
     total = math.sqrt(sum(sigma**2 for _, sigma in streams))
     return UncertainInput(name, point, median, own, total, source, None, streams)
 
 
-def _with_scale(sigma: float, evidence: Evidence, job_gpus: int, cap: float, per_doubling: float) -> float:
+def _with_scale(
+    sigma: float, evidence: Evidence, job_gpus: int, cap: float, per_doubling: float
+) -> float:
     doublings = max(math.log2(job_gpus / evidence.scale_gpus), 0.0)
     return min(math.hypot(sigma, per_doubling * doublings), max(cap, sigma))
 
 
-def _evidence_backed(name: str, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
-                     spreads: Spreads) -> UncertainInput:
-    sigma = _with_scale(table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling)
+def _evidence_backed(
+    name: str, point: float, evidence: Evidence | None, table: dict, job_gpus: int, spreads: Spreads
+) -> UncertainInput:
+    sigma = _with_scale(
+        table[evidence.grade], evidence, job_gpus, table[None], spreads.sigma_per_doubling
+    )
     if evidence.lower_bound is not None:
         sigma = math.hypot(sigma, spreads.lower_bound_sigma)  # an unsaturated sweep: a wider band
     return UncertainInput(name, point, 1.0, sigma, 0.0, evidence.grade.value, evidence)
@@ -176,13 +183,22 @@ def claim_centre(claimed: float, prior: float, haircut: float) -> float:
     return max(prior, haircut * claimed)
 
 
-def _claimed(silent: UncertainInput, claimed: float, prior: float, evidence: Evidence,
-             spreads: Spreads) -> UncertainInput:
+def _claimed(
+    silent: UncertainInput, claimed: float, prior: float, evidence: Evidence, spreads: Spreads
+) -> UncertainInput:
     """A claim drawn as the same bid without evidence (`silent`, the same streams and spread),
     centred where `claim_centre` puts it."""
     centre = claim_centre(claimed, prior, spreads.claim_median[silent.name])
-    return UncertainInput(silent.name, claimed, centre / claimed, silent.sigma, silent.shared_sigma,
-                          evidence.grade.value, evidence, silent.shared_streams)
+    return UncertainInput(
+        silent.name,
+        claimed,
+        centre / claimed,
+        silent.sigma,
+        silent.shared_sigma,
+        evidence.grade.value,
+        evidence,
+        silent.shared_streams,
+    )
 
 
 def _range_sigma(low: float, high: float) -> float:
@@ -190,15 +206,24 @@ def _range_sigma(low: float, high: float) -> float:
     return math.log(high / low) / (2 * P90_Z)
 
 
-def _reliability_input(name: str, point: float, drawn: float, bid, field_name: str,
-                       low_high: tuple[float, float], spreads: Spreads) -> UncertainInput:
+def _reliability_input(
+    name: str,
+    point: float,
+    drawn: float,
+    bid,
+    field_name: str,
+    low_high: tuple[float, float],
+    spreads: Spreads,
+) -> UncertainInput:
     """`drawn`: the figure the factor multiplies (the hours, or the downtime in % for uptime)."""
     source = bid.provenance[field_name]
     if source.verified:  # stated by the provider or measured
         label = "bid statement" if source.kind == "provider" else source.label
         return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, label, None)
     if source.kind != "assumption":  # nobody stated it: the cautious default, spread as a statement
-        return UncertainInput(name, point, 1.0, spreads.stated_reliability_sigma, 0.0, source.label, None)
+        return UncertainInput(
+            name, point, 1.0, spreads.stated_reliability_sigma, 0.0, source.label, None
+        )
     # A buyer's assumption is the buyer's own figure: centred on it, as wide as the documented range
     # (its ends at P10 and P90). An assumption of zero hours or 100% uptime stays as set.
     low, high = low_high
@@ -213,15 +238,35 @@ def _reliability_inputs(bid, spreads: Spreads) -> tuple[UncertainInput, Uncertai
     sla = RELIABILITY_DEFAULTS["reliability.uptime_sla_percent"]
     downtime_range = (100.0 - sla.high, 100.0 - sla.low)  # 99.9-95% uptime: 0.1-5% down
     return (
-        _reliability_input("replacement_hours", figures.node_replacement_hours, figures.node_replacement_hours,
-                           bid, "reliability.node_replacement_hours", (swap.low, swap.high), spreads),
-        _reliability_input("uptime", figures.uptime_sla_percent, 100.0 - figures.uptime_sla_percent, bid,
-                           "reliability.uptime_sla_percent", downtime_range, spreads),
+        _reliability_input(
+            "replacement_hours",
+            figures.node_replacement_hours,
+            figures.node_replacement_hours,
+            bid,
+            "reliability.node_replacement_hours",
+            (swap.low, swap.high),
+            spreads,
+        ),
+        _reliability_input(
+            "uptime",
+            figures.uptime_sla_percent,
+            100.0 - figures.uptime_sla_percent,
+            bid,
+            "reliability.uptime_sla_percent",
+            downtime_range,
+            spreads,
+        ),
     )
 
 
-def _drawn(silent: UncertainInput, point: float, evidence: Evidence | None, table: dict, job_gpus: int,
-           spreads: Spreads) -> UncertainInput:
+def _drawn(
+    silent: UncertainInput,
+    point: float,
+    evidence: Evidence | None,
+    table: dict,
+    job_gpus: int,
+    spreads: Spreads,
+) -> UncertainInput:
     """One input as drawn: the spec figure's spread without evidence, a claim's as silence's
     (centred by `claim_centre`), a measurement's by its grade and scale."""
     if evidence is None:
@@ -233,31 +278,68 @@ def _drawn(silent: UncertainInput, point: float, evidence: Evidence | None, tabl
     drawn = _evidence_backed(silent.name, point, evidence, table, job_gpus, spreads)
     if not evidence.missing_context:
         return drawn
-    wider = math.hypot(drawn.sigma, spreads.missing_context_sigma * math.sqrt(len(evidence.missing_context)))
+    wider = math.hypot(
+        drawn.sigma, spreads.missing_context_sigma * math.sqrt(len(evidence.missing_context))
+    )
     return replace(drawn, sigma=wider)
 
 
-def bid_inputs(estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16") -> tuple[UncertainInput, ...]:
+def bid_inputs(
+    estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16"
+) -> tuple[UncertainInput, ...]:
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
     replacement time and SLA uptime (drawn through its downtime)."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
-    total, common = spreads.busbw_sigma[None], min(spreads.fabric_shared_busbw_sigma, spreads.busbw_sigma[None])
-    spec_busbw = _shared("busbw", estimate.spec_node_busbw_gb_s, 1.0, math.sqrt(total**2 - common**2),
-                         [(fabric, common)], "spec")
-    busbw = _drawn(spec_busbw, estimate.node_busbw_gb_s, estimate.busbw_evidence, spreads.busbw_sigma,
-                   job_gpus, spreads)
-    spec_mfu = _shared("baseline_mfu", estimate.spec_baseline_mfu, 1.0, 0.0,
-                       [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
-                       "workload default")
-    mfu = _drawn(spec_mfu, estimate.baseline_mfu, estimate.efficiency_evidence, spreads.mfu_sigma,
-                 job_gpus, spreads)
+    total, common = (
+        spreads.busbw_sigma[None],
+        min(spreads.fabric_shared_busbw_sigma, spreads.busbw_sigma[None]),
+    )
+    spec_busbw = _shared(
+        "busbw",
+        estimate.spec_node_busbw_gb_s,
+        1.0,
+        math.sqrt(total**2 - common**2),
+        [(fabric, common)],
+        "spec",
+    )
+    busbw = _drawn(
+        spec_busbw,
+        estimate.node_busbw_gb_s,
+        estimate.busbw_evidence,
+        spreads.busbw_sigma,
+        job_gpus,
+        spreads,
+    )
+    spec_mfu = _shared(
+        "baseline_mfu",
+        estimate.spec_baseline_mfu,
+        1.0,
+        0.0,
+        [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
+        "workload default",
+    )
+    mfu = _drawn(
+        spec_mfu,
+        estimate.baseline_mfu,
+        estimate.efficiency_evidence,
+        spreads.mfu_sigma,
+        job_gpus,
+        spreads,
+    )
     # A failure rate the buyer assumed is twice as uncertain; one nobody stated is the cautious
     # default, drawn as a statement is.
     source = bid.provenance["reliability.failures_per_1000_gpu_days"]
-    total = spreads.failure_rate_sigma * (UNVERIFIED_FAILURE_RATE_FACTOR if source.kind == "assumption" else 1.0)
+    total = spreads.failure_rate_sigma * (
+        UNVERIFIED_FAILURE_RATE_FACTOR if source.kind == "assumption" else 1.0
+    )
     common = min(spreads.gpu_shared_failure_sigma, total)
-    failures = _shared("failure_rate", effective_reliability(bid).failures_per_1000_gpu_days, 1.0,
-                       math.sqrt(total**2 - common**2), [(gpu, common)],
-                       "bid statement" if source.kind == "provider" else source.label)
+    failures = _shared(
+        "failure_rate",
+        effective_reliability(bid).failures_per_1000_gpu_days,
+        1.0,
+        math.sqrt(total**2 - common**2),
+        [(gpu, common)],
+        "bid statement" if source.kind == "provider" else source.label,
+    )
     return (busbw, mfu, failures, *_reliability_inputs(bid, spreads))

@@ -34,7 +34,10 @@ TERM_COLUMNS = {
     "terms.payment_terms_days": "payment_days",
 }
 TERM_UNITS = {"terms.payment_terms_days": 1.0}  # every other drawn term: percent (100 per unit)
-DRAWN_DEFAULTS = {**TERMS_DEFAULTS, "terms.payment_terms_days": FEE_DEFAULTS["terms.payment_terms_days"]}
+DRAWN_DEFAULTS = {
+    **TERMS_DEFAULTS,
+    "terms.payment_terms_days": FEE_DEFAULTS["terms.payment_terms_days"],
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +46,9 @@ class TermRange:
 
     path: str  # a key of TERM_COLUMNS
     low: float
-    likely: float  # the mode; the point estimate's figure except where the buyer's figure is the mode
+    likely: (
+        float  # the mode; the point estimate's figure except where the buyer's figure is the mode
+    )
     high: float
     source: str  # "not stated", "ClusterBid default" or "buyer's assumption"
 
@@ -82,7 +87,9 @@ def term_ranges(bid, spread: bool = True) -> tuple[TermRange, ...]:
         else:  # in writing (stated by the provider, or measured): not drawn
             continue
         if high > low:
-            ranges.append(TermRange(path, low, likely, high, source.label if source else "not stated"))
+            ranges.append(
+                TermRange(path, low, likely, high, source.label if source else "not stated")
+            )
     return tuple(ranges)
 
 
@@ -111,8 +118,9 @@ def draw(generator: np.random.Generator, term: TermRange, samples: int) -> np.nd
     return triangular(generator.random(samples), term.low, term.likely, term.high) / term.units
 
 
-def draw_many(uniforms: np.ndarray, low: np.ndarray, likely: np.ndarray, high: np.ndarray,
-              units: np.ndarray) -> np.ndarray:
+def draw_many(
+    uniforms: np.ndarray, low: np.ndarray, likely: np.ndarray, high: np.ndarray, units: np.ndarray
+) -> np.ndarray:
     """`draw` for several terms at once: uniforms (terms, samples), the figures (terms, 1). The
     same arithmetic element by element, so the same draws to the bit."""
     return triangular(uniforms, low, likely, high) / units  # type: ignore[arg-type]  (arrays broadcast as floats do)

@@ -78,9 +78,14 @@ def _nearer(current: float, lower: float | None, upper: float | None) -> str | N
 
 # The weights as an officer reads them (the policy's field names are for the JSON).
 WEIGHT_WORDS = {
-    "cost_to_finish": "Net plan cost", "cost_per_million_tokens": "Cost per million output tokens",
-    "sla": "SLA", "datacenter_tier": "Data-centre tier", "certifications": "Certifications",
-    "support": "Support", "contract_terms": "Contract terms", "evidence": "Evidence",
+    "cost_to_finish": "Net plan cost",
+    "cost_per_million_tokens": "Cost per million output tokens",
+    "sla": "SLA",
+    "datacenter_tier": "Data-centre tier",
+    "certifications": "Certifications",
+    "support": "Support",
+    "contract_terms": "Contract terms",
+    "evidence": "Evidence",
     "provider_rating": "Provider rating (third party)",
 }
 
@@ -93,6 +98,7 @@ def weight_text(value: float) -> str:
 def tipping_sentence(point: TippingPoint, bid_words: dict[str, str]) -> str:
     """What happens past each edge, in words: `bid_words` names each bid by provider and id. A
     crossing at 0 is where the rival draws level, since no weight goes below it."""
+
     def rival(bid_id: str | None) -> str:
         return bid_words.get(bid_id or "", bid_id or "another bid")
 
@@ -102,6 +108,9 @@ def tipping_sentence(point: TippingPoint, bid_words: dict[str, str]) -> str:
         below = f"at 0 {rival(point.winner_below)} draws level"
     else:
         below = f"below {weight_text(point.lower)} {rival(point.winner_below)} wins"
-    above = ("holds up to 100" if point.upper is None
-             else f"above {weight_text(point.upper)} {rival(point.winner_above)} wins")
+    above = (
+        "holds up to 100"
+        if point.upper is None
+        else f"above {weight_text(point.upper)} {rival(point.winner_above)} wins"
+    )
     return f"{below}; {above}"

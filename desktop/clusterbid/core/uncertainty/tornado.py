@@ -54,9 +54,13 @@ def tornado(inputs: ModelInputs, bid_ids: list[str]) -> list[TornadoBar]:
         for label, column in INPUTS.items():
             values = getattr(one, column)
             # Both directions in one run of the model: a column of two "bids".
-            pair = select(one, [0, 0]).replace(**{column: np.concatenate([
-                _moved(values, column, 1.0 - SWING), _moved(values, column, 1.0 + SWING)
-            ])})
+            pair = select(one, [0, 0]).replace(
+                **{
+                    column: np.concatenate(
+                        [_moved(values, column, 1.0 - SWING), _moved(values, column, 1.0 + SWING)]
+                    )
+                }
+            )
             cost, _ = cost_and_hours(inputs.workload, pair)
             low, high = (float(v) for v in np.broadcast_to(cost, (2,)))
             if low != high:

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.sampling import PlanSamples, sample_plan_costs
 from clusterbid.core.uncertainty.spreads import Spreads
-from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 
 # Samples per bin at least (a bin mean's noise is the cost's spread / sqrt(400), about 5% of it),
 # and no more bins than this (50 bins resolve a tipping point to 2% of the input's distribution).
@@ -66,7 +66,9 @@ def bin_count(samples: int) -> int:
 
 
 def _owners(plan: PlanSamples, bid: int, name: str) -> set[str]:
-    return {owner for item in plan.inputs[bid] if item.name == name for owner, _ in item.shared_streams}
+    return {
+        owner for item in plan.inputs[bid] if item.name == name for owner, _ in item.shared_streams
+    }
 
 
 class _Sharing:
@@ -74,8 +76,11 @@ class _Sharing:
     bid for every (bid, input) pair was 1.25 million set builds at 500 bids, issue 32)."""
 
     def __init__(self, plan: PlanSamples) -> None:
-        self.owners = {(bid, item.name): _owners(plan, bid, item.name)
-                       for bid, inputs in enumerate(plan.inputs) for item in inputs}
+        self.owners = {
+            (bid, item.name): _owners(plan, bid, item.name)
+            for bid, inputs in enumerate(plan.inputs)
+            for item in inputs
+        }
         self.users: dict[tuple[str, str], set[int]] = {}
         for (bid, name), owners in self.owners.items():
             for owner in owners:
@@ -102,8 +107,15 @@ def _order(values: np.ndarray) -> np.ndarray:
     return np.argsort(keys)
 
 
-def _input_value(plan: PlanSamples, means: np.ndarray, choice: int, bid: int, name: str, bins: int,
-                 sharing: _Sharing) -> InputValue:
+def _input_value(
+    plan: PlanSamples,
+    means: np.ndarray,
+    choice: int,
+    bid: int,
+    name: str,
+    bins: int,
+    sharing: _Sharing,
+) -> InputValue:
     n = plan.cost.shape[1]
     order = _order(plan.factors[name][bid])
     starts = (np.arange(bins) * n) // bins
@@ -148,16 +160,31 @@ def _one_per_measurement(plan: PlanSamples, values: list[InputValue]) -> list[In
         key = _measurement(plan, row[v.bid_id], v.input)
         if key in merged:
             first = merged[key]
-            merged[key] = InputValue(first.bid_id, first.input, first.source, max(first.evpi, v.evpi),
-                                     max(first.change_probability, v.change_probability), first.choice_after,
-                                     (*first.informs, v.bid_id))
+            merged[key] = InputValue(
+                first.bid_id,
+                first.input,
+                first.source,
+                max(first.evpi, v.evpi),
+                max(first.change_probability, v.change_probability),
+                first.choice_after,
+                (*first.informs, v.bid_id),
+            )
         else:
-            merged[key] = InputValue(v.bid_id, v.input, v.source, v.evpi, v.change_probability, v.choice_after,
-                                     (v.bid_id,))
+            merged[key] = InputValue(
+                v.bid_id,
+                v.input,
+                v.source,
+                v.evpi,
+                v.change_probability,
+                v.choice_after,
+                (v.bid_id,),
+            )
     return list(merged.values())
 
 
-def value_from_samples(plan: PlanSamples, step: Callable[[float], None] | None = None) -> ValueOfInformation:
+def value_from_samples(
+    plan: PlanSamples, step: Callable[[float], None] | None = None
+) -> ValueOfInformation:
     """Every (bid, input) pair valued on the same samples, largest value first. `step` is told the
     share done before each pair (the app's worker stops there when a newer edit comes)."""
     samples = plan.cost.shape[1]
@@ -177,13 +204,27 @@ def value_from_samples(plan: PlanSamples, step: Callable[[float], None] | None =
     values = _one_per_measurement(plan, valued)
     values.sort(key=lambda v: (-v.evpi, -v.change_probability, v.bid_id, v.input))
     expected = {bid_id: float(m) for bid_id, m in zip(plan.ids, means, strict=True)}
-    return ValueOfInformation(plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values))
+    return ValueOfInformation(
+        plan.seed, samples, bins, plan.ids[choice], expected, max(total, 0.0), tuple(values)
+    )
 
 
-def value_of_information(evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None, *,
-                         spreads: Spreads | None = None, scorecard: Scorecard | None = None,
-                         step: Callable[[float], None] | None = None) -> ValueOfInformation:
+def value_of_information(
+    evaluation: Evaluation,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    *,
+    spreads: Spreads | None = None,
+    scorecard: Scorecard | None = None,
+    step: Callable[[float], None] | None = None,
+) -> ValueOfInformation:
     """Draw the Monte Carlo's samples (same seed, same draws as run_monte_carlo) and value them."""
-    plan = sample_plan_costs(evaluation, samples, seed, spreads=spreads, scorecard=scorecard,
-                             between_passes=None if step is None else lambda: step(0.0))
+    plan = sample_plan_costs(
+        evaluation,
+        samples,
+        seed,
+        spreads=spreads,
+        scorecard=scorecard,
+        between_passes=None if step is None else lambda: step(0.0),
+    )
     return value_from_samples(plan, step)

@@ -29,21 +29,64 @@ from clusterbid.core.uncertainty.spreads import Spreads
 
 # (name as shown, the BidArrays columns swapped), in the order they are swapped in.
 GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Price per GPU-hour", ("price_per_gpu_hour", "escalation_per_year", "billing_increment_hours",
-                            "minimum_billed_hours")),
-    ("Scaling and network", ("peak_flops", "hbm_gb", "nvlink_busbw_gb_s", "nvlink_domain_gpus",
-                             "gpus_per_node", "node_busbw_gb_s", "nic_gb_s_per_gpu", "step_latency_s",
-                             "oversubscription_ratio", "leaf_domain_gpus", "contiguous_block_gpus",
-                             "gpus_offered", "multi_node_training_ok", "baseline_mfu",
-                             "busbw_spans_leaves")),
+    (
+        "Price per GPU-hour",
+        (
+            "price_per_gpu_hour",
+            "escalation_per_year",
+            "billing_increment_hours",
+            "minimum_billed_hours",
+        ),
+    ),
+    (
+        "Scaling and network",
+        (
+            "peak_flops",
+            "hbm_gb",
+            "nvlink_busbw_gb_s",
+            "nvlink_domain_gpus",
+            "gpus_per_node",
+            "node_busbw_gb_s",
+            "nic_gb_s_per_gpu",
+            "step_latency_s",
+            "oversubscription_ratio",
+            "leaf_domain_gpus",
+            "contiguous_block_gpus",
+            "gpus_offered",
+            "multi_node_training_ok",
+            "baseline_mfu",
+            "busbw_spans_leaves",
+        ),
+    ),
     # Goodput: the time lost to failures, restarts, downtime and burn-in; the start date (hours to
     # the deadline) goes with it, since it is the other way a bid finishes later.
-    ("Goodput and schedule", ("spare_pool_gpus", "failures_per_gpu_hour", "node_replacement_hours",
-                              "uptime", "storage_write_gb_s", "burn_in_hours", "hours_to_deadline")),
-    ("Term and idle value", ("billing_kind", "billed_gpus", "term_hours", "committed_spend",
-                             "committed_gpu_hours")),
-    ("Fees and exit", ("one_off_fees", "recurring_fees_per_month", "one_off_fee_share",
-                       "recurring_fee_share", "exit_allowed", "exit_fee_share")),
+    (
+        "Goodput and schedule",
+        (
+            "spare_pool_gpus",
+            "failures_per_gpu_hour",
+            "node_replacement_hours",
+            "uptime",
+            "storage_write_gb_s",
+            "burn_in_hours",
+            "hours_to_deadline",
+        ),
+    ),
+    (
+        "Term and idle value",
+        ("billing_kind", "billed_gpus", "term_hours", "committed_spend", "committed_gpu_hours"),
+    ),
+    (
+        "Fees and exit",
+        (
+            "one_off_fees",
+            "recurring_fees_per_month",
+            "one_off_fee_share",
+            "recurring_fee_share",
+            "exit_allowed",
+            "exit_fee_share",
+        ),
+    ),
 )
 HAIRCUT = "Evidence haircut"
 
@@ -68,14 +111,27 @@ class Waterfall:
     def to_json(self, currency: str) -> dict[str, object]:
         """Amounts in `currency` (the evaluation's), recommended minus runner-up: < 0 saves."""
         return {
-            "currency": currency, "runner_up": self.runner_up, "recommended": self.winner, "runner_up_net_cost": self.start,
-            "recommended_net_cost": self.end, "samples": self.samples,
-            "parts": [{"part": p.name, "amount": p.amount, "p10": round(p.p10, 2) + 0.0, "p90": round(p.p90, 2) + 0.0}
-                      for p in self.parts],
+            "currency": currency,
+            "runner_up": self.runner_up,
+            "recommended": self.winner,
+            "runner_up_net_cost": self.start,
+            "recommended_net_cost": self.end,
+            "samples": self.samples,
+            "parts": [
+                {
+                    "part": p.name,
+                    "amount": p.amount,
+                    "p10": round(p.p10, 2) + 0.0,
+                    "p90": round(p.p90, 2) + 0.0,
+                }
+                for p in self.parts
+            ],
         }
 
 
-def substitution_steps(w: WorkloadScalars, runner_up: BidArrays, winner: BidArrays) -> list[np.ndarray]:
+def substitution_steps(
+    w: WorkloadScalars, runner_up: BidArrays, winner: BidArrays
+) -> list[np.ndarray]:
     """The net plan cost after each group of the winner's figures is swapped into the runner-up's:
     len(GROUPS) + 1 arrays, the first the runner-up's own cost, the last the winner's."""
     current = runner_up
@@ -97,8 +153,12 @@ def _cents(value: float) -> float:
     return round(float(value), 2)
 
 
-def waterfall(scorecard: Scorecard, uncertainty: object = None, winner: BidScore | None = None,
-              spreads: Spreads | None = None) -> Waterfall | None:
+def waterfall(
+    scorecard: Scorecard,
+    uncertainty: object = None,
+    winner: BidScore | None = None,
+    spreads: Spreads | None = None,
+) -> Waterfall | None:
     """The waterfall from the bid next by score to `winner` (the first-ranked bid unless given:
     an override names its own), or None with fewer than two passing bids or a serving scorecard.
     `uncertainty`: the Monte Carlo whose seed and sample count the bands reuse (None: no bands)."""
@@ -118,29 +178,46 @@ def waterfall(scorecard: Scorecard, uncertainty: object = None, winner: BidScore
     haircut = round((end - start) - sum(amounts), 2)  # the draws' shift, and the cents' rounding
     bands = _bands(scorecard, uncertainty, runner.bid.id, winner.bid.id, point, spreads)
     names = [name for name, _ in GROUPS] + [HAIRCUT]
-    parts = tuple(WaterfallPart(n, round(a, 2), *(bands[k] if bands else (a, a)))
-                  for k, (n, a) in enumerate(zip(names, [*amounts, haircut])))
-    return Waterfall(runner.bid.id, winner.bid.id, start, end, parts, bands_count(uncertainty) if bands else 0)
+    parts = tuple(
+        WaterfallPart(n, round(a, 2), *(bands[k] if bands else (a, a)))
+        for k, (n, a) in enumerate(zip(names, [*amounts, haircut]))
+    )
+    return Waterfall(
+        runner.bid.id, winner.bid.id, start, end, parts, bands_count(uncertainty) if bands else 0
+    )
 
 
 def bands_count(uncertainty: object) -> int:
     return int(getattr(uncertainty, "samples", 0) or 0)
 
 
-def _bands(scorecard: Scorecard, uncertainty: object, runner: str, winner: str, point: list[float],
-           spreads: Spreads | None) -> list[tuple[float, float]] | None:
+def _bands(
+    scorecard: Scorecard,
+    uncertainty: object,
+    runner: str,
+    winner: str,
+    point: list[float],
+    spreads: Spreads | None,
+) -> list[tuple[float, float]] | None:
     """P10 and P90 of each part over the draws of `uncertainty` (its seed and count), or None."""
     samples = bands_count(uncertainty)
     if samples <= 0:
         return None
-    drawn = setup(scorecard.evaluation, int(getattr(uncertainty, "seed")), spreads or Spreads(), scorecard,
-                  only=(runner, winner))
+    drawn = setup(
+        scorecard.evaluation,
+        int(uncertainty.seed),
+        spreads or Spreads(),
+        scorecard,
+        only=(runner, winner),
+    )
     if drawn is None or {runner, winner} - set(drawn.ids):
         return None
     steps: list[list[np.ndarray]] = [[] for _ in range(len(GROUPS) + 1)]
     for n, arrays in drawn_arrays(drawn, samples):
-        wide = {bid: a.replace(**{f: np.broadcast_to(getattr(a, f), (n,)) for f in a.__slots__})
-                for bid, a in arrays.items()}
+        wide = {
+            bid: a.replace(**{f: np.broadcast_to(getattr(a, f), (n,)) for f in a.__slots__})
+            for bid, a in arrays.items()
+        }
         for k, cost in enumerate(substitution_steps(drawn.workload, wide[runner], wide[winner])):
             steps[k].append(np.broadcast_to(cost, (n,)))
     costs = np.array([np.concatenate(s) for s in steps])  # (steps, samples)

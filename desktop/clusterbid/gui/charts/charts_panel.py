@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QStackedLayout, QVBoxLayout, QWidget
 
@@ -68,15 +67,22 @@ class ChartsPanel(QWidget):
             return charts.busbw_curve(i["nccl_result"], style=style), ""
         if name == "sensitivity_tornado":
             if i.get("sensitivity") is None:
-                return None, "The sensitivity tornado appears once the uncertainty analysis is available."
+                return (
+                    None,
+                    "The sensitivity tornado appears once the uncertainty analysis is available.",
+                )
             return charts.sensitivity_tornado(i["sensitivity"], i["scorecard"], style=style), ""
         if name == "cost_to_finish_bands":
-            return charts.cost_to_finish_bands(i["scorecard"], uncertainty=i.get("uncertainty"), style=style), ""
+            return charts.cost_to_finish_bands(
+                i["scorecard"], uncertainty=i.get("uncertainty"), style=style
+            ), ""
         return getattr(charts, name)(i["scorecard"], style=style), ""
 
     def _redraw(self) -> None:
         self._dirty = False
-        from clusterbid.core import charts  # matplotlib: imported on first show, cold start must not pay for it
+        from clusterbid.core import (
+            charts,  # matplotlib: imported on first show, cold start must not pay for it
+        )
 
         try:
             figure, why = self._figure(charts, self.current_chart())
@@ -110,7 +116,12 @@ class ChartsPanel(QWidget):
         dpi = max(self.logicalDpiX(), 1)
         width = min(max(self.width() / dpi, 3.0), 40.0)
         height = min(max((self.height() - self.chooser.height()) / dpi, 2.5), 40.0)
-        return charts.ChartStyle(dark=is_dark(self.palette()), font_scale=self.font_scale, width_in=width, height_in=height)
+        return charts.ChartStyle(
+            dark=is_dark(self.palette()),
+            font_scale=self.font_scale,
+            width_in=width,
+            height_in=height,
+        )
 
     def set_font_scale(self, factor: float) -> None:
         """The presentation zoom: chart text grows with the rest of the window."""

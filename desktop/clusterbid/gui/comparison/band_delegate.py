@@ -13,8 +13,9 @@ SELECTED_BAR, SELECTED_MARK = QColor("#d6e6f7"), QColor("#ffffff")  # on the sel
 BAR_HEIGHT, MARGIN = 3, 4
 
 
-def band_geometry(left: int, width: int, low: float, high: float,
-                  band: tuple[float, float, float]) -> tuple[int, int, int]:
+def band_geometry(
+    left: int, width: int, low: float, high: float, band: tuple[float, float, float]
+) -> tuple[int, int, int]:
     """(x of P10, x of P90, x of the point estimate) in a cell from `left` of `width` pixels,
     on the scale low..high shared by every row."""
     usable = max(width - 2 * MARGIN, 1)
@@ -33,7 +34,9 @@ class BandDelegate(QStyledItemDelegate):
     def paint(self, painter, option, index) -> None:
         super().paint(painter, option, index)
         model = index.model()
-        if hasattr(model, "mapToSource"):  # the view sorts through a proxy: the figures are the source's
+        if hasattr(
+            model, "mapToSource"
+        ):  # the view sorts through a proxy: the figures are the source's
             index, model = model.mapToSource(index), model.sourceModel()
         band, scale = model.band_figures(index.row()), model.band_range()
         if band is None or scale is None:
@@ -43,8 +46,12 @@ class BandDelegate(QStyledItemDelegate):
         bottom = rect.bottom() - 1
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
-        painter.fillRect(QRect(x10, bottom - BAR_HEIGHT, max(x90 - x10, 1), BAR_HEIGHT),
-                         SELECTED_BAR if selected else BAR_COLOUR)
-        painter.fillRect(QRect(xp - 1, bottom - BAR_HEIGHT - 2, 2, BAR_HEIGHT + 4),
-                         SELECTED_MARK if selected else MARK_COLOUR)
+        painter.fillRect(
+            QRect(x10, bottom - BAR_HEIGHT, max(x90 - x10, 1), BAR_HEIGHT),
+            SELECTED_BAR if selected else BAR_COLOUR,
+        )
+        painter.fillRect(
+            QRect(xp - 1, bottom - BAR_HEIGHT - 2, 2, BAR_HEIGHT + 4),
+            SELECTED_MARK if selected else MARK_COLOUR,
+        )
         painter.restore()

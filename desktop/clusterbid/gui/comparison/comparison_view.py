@@ -7,15 +7,19 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clusterbid.gui.comparison.band_delegate import BandDelegate
 from clusterbid.gui.comparison.scorecard_table_model import (
-    BAND, HIDE_FIRST, PROVIDER, ScorecardTableModel,
+    BAND,
+    HIDE_FIRST,
+    PROVIDER,
+    ScorecardTableModel,
 )
-
 
 LAST_COLUMN_WIDTH = 150
 # The narrowest the provider name may become (in average characters) when the deciding columns do
 # not fit otherwise; the name elides and its tooltip has it whole.
 PROVIDER_FLOOR_CHARS = 10
-FINDINGS_FLOOR_TEXT = "passed, 1 note"  # the gates column keeps room for its verdict (the reason: tooltip)
+FINDINGS_FLOOR_TEXT = (
+    "passed, 1 note"  # the gates column keeps room for its verdict (the reason: tooltip)
+)
 ROW_PADDING = 12  # pixels beyond the font's height: the text, and the band's bar beneath it
 
 
@@ -59,7 +63,9 @@ class ComparisonView(QTableView):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         self.setAccessibleName("Ranked comparison of the bids")
-        self.setItemDelegateForColumn(BAND, BandDelegate(self))  # the P10-P90 band as a bar, on one scale
+        self.setItemDelegateForColumn(
+            BAND, BandDelegate(self)
+        )  # the P10-P90 band as a bar, on one scale
         self.selectionModel().currentRowChanged.connect(self._on_current)
         model.modelAboutToBeReset.connect(self._remember_selection)
         model.modelReset.connect(self._restore_selection)
@@ -102,7 +108,9 @@ class ComparisonView(QTableView):
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
-            self.bid_selected.emit(self.source_model.score_at(self.proxy.mapToSource(current).row()).bid.id)
+            self.bid_selected.emit(
+                self.source_model.score_at(self.proxy.mapToSource(current).row()).bid.id
+            )
 
     def _remember_selection(self) -> None:
         self._kept_id = self.selected_bid_id()
@@ -128,13 +136,19 @@ class ComparisonView(QTableView):
         apart), then fit them to the view."""
         header = self.horizontalHeader()
         last = header.count() - 1
-        if not getattr(self, "_content_widths", None) or len(self._content_widths) != header.count():
+        if (
+            not getattr(self, "_content_widths", None)
+            or len(self._content_widths) != header.count()
+        ):
             self._content_widths, columns = [0] * header.count(), None
         for column in range(header.count()) if columns is None else columns:
             header.setSectionHidden(column, False)
             self.resizeColumnToContents(column)
             # The last column stretches and elides (its full text is the tooltip): count a short width.
-            size = min(max(self.sizeHintForColumn(column), header.sectionSizeHint(column)), LAST_COLUMN_WIDTH)
+            size = min(
+                max(self.sizeHintForColumn(column), header.sectionSizeHint(column)),
+                LAST_COLUMN_WIDTH,
+            )
             self._content_widths[column] = size if column == last else header.sectionSize(column)
             if column == last:
                 header.resizeSection(column, size)
@@ -166,7 +180,9 @@ class ComparisonView(QTableView):
         header.resizeSection(PROVIDER, provider)
         # The last column (gates and flags) takes what is left and elides; its tooltip has it all.
         others = sum(widths[c] for c in range(last) if c not in hidden and c != PROVIDER) + provider
-        header.resizeSection(last, max(header.minimumSectionSize(), self.viewport().width() - others))
+        header.resizeSection(
+            last, max(header.minimumSectionSize(), self.viewport().width() - others)
+        )
 
     def provider_floor(self) -> int:
         return self.fontMetrics().averageCharWidth() * PROVIDER_FLOOR_CHARS

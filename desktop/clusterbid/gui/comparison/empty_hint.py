@@ -14,17 +14,21 @@ def _shortcut(action: QAction) -> str:
 class EmptyHint(QWidget):
     """Laid over the empty comparison; the buttons run the same actions as the menus."""
 
-    def __init__(self, workload: QAction, add_bid: QAction, import_bids: QAction,
-                 parent=None) -> None:
+    def __init__(
+        self, workload: QAction, add_bid: QAction, import_bids: QAction, parent=None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("empty_hint")
         self.setAutoFillBackground(True)
         self.text = QLabel(
             "<b>No bids yet.</b> What to do next:<ol>"
             f"<li>Check the planned job: Edit ▸ Edit Workload{_shortcut(workload)}.</li>"
-            f"<li>Enter each provider's bid: Edit ▸ Add Bid{_shortcut(add_bid)}, or read bid sheets: "
+            f"<li>Enter each provider's bid: Edit ▸ Add Bid{_shortcut(add_bid)}, or read bid "
+            "sheets: "
             f"File ▸ Import Bids{_shortcut(import_bids)} (or drop the files on this window).</li>"
-            "<li>The ranking, the score matrix and the approval memo follow from the bids.</li></ol>")
+            "<li>The ranking, the score matrix and the approval memo follow from the "
+            "bids.</li></ol>"
+        )
         self.text.setWordWrap(True)
         buttons = QHBoxLayout()
         for action in (workload, add_bid, import_bids):

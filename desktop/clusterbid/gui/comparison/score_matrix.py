@@ -13,16 +13,28 @@ from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 
 CRITERIA = tuple(CRITERION_WORDS)
 # Column headings short enough for a laptop; the full name is the heading's tooltip.
-SHORT = {"cost_to_finish": "Cost", "sla": "SLA", "datacenter_tier": "Tier", "certifications": "Certs",
-         "support": "Support", "contract_terms": "Terms", "evidence": "Evidence",
-         "provider_rating": "Rating"}
+SHORT = {
+    "cost_to_finish": "Cost",
+    "sla": "SLA",
+    "datacenter_tier": "Tier",
+    "certifications": "Certs",
+    "support": "Support",
+    "contract_terms": "Terms",
+    "evidence": "Evidence",
+    "provider_rating": "Rating",
+}
 NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
 ROW_PADDING = 6  # pixels above and below a line of text
 
 
 class ScoreMatrix(QTableView):
-    def __init__(self, parent=None, criteria: tuple[str, ...] = CRITERIA,
-                 words: dict[str, str] = CRITERION_WORDS, short: dict[str, str] = SHORT) -> None:
+    def __init__(
+        self,
+        parent=None,
+        criteria: tuple[str, ...] = CRITERIA,
+        words: dict[str, str] = CRITERION_WORDS,
+        short: dict[str, str] = SHORT,
+    ) -> None:
         """`criteria`, `words` and `short` name the scorecard's criteria (serving ranks on the cost
         per million tokens where training ranks on the net plan cost)."""
         super().__init__(parent)
@@ -59,7 +71,9 @@ class ScoreMatrix(QTableView):
 
     def show_scorecard(self, scorecard: Scorecard) -> None:
         self.matrix_model.show(scorecard, self.font())
-        self.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Fixed)  # sized to the names below
+        self.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.Fixed
+        )  # sized to the names below
         names = ["Bid", *self.matrix_model.names()]
         if names != self._names:  # the widest name measured again only when a name changes
             self._names = names
@@ -83,8 +97,10 @@ class ScoreMatrix(QTableView):
         header = self.horizontalHeader()
         if header.count() < 2:
             return
-        needed = [max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
-                  for c in range(1, header.count())]
+        needed = [
+            max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
+            for c in range(1, header.count())
+        ]
         # The names give way first (they elide; the tooltip has them whole), down to a floor, so
         # the weighted score at the right edge stays in view without scrolling.
         names = getattr(self, "_names_width", header.sectionSize(0))

@@ -39,7 +39,9 @@ class Cell:
 class ScoreMatrixModel(QAbstractTableModel):
     """Rows: the ranked bids. Columns: the bid's name, each criterion (0-1, 1 best), the score."""
 
-    def __init__(self, criteria: tuple[str, ...], words: dict[str, str], short: dict[str, str]) -> None:
+    def __init__(
+        self, criteria: tuple[str, ...], words: dict[str, str], short: dict[str, str]
+    ) -> None:
         super().__init__()
         self.all_criteria, self.words, self.short = criteria, words, short
         self.criteria: tuple[str, ...] = criteria  # those in view (core/provider_rating.py decides)
@@ -67,14 +69,18 @@ class ScoreMatrixModel(QAbstractTableModel):
         return f"{score.rank}. {score.bid.quote.provider}"
 
     # -- Qt API ------------------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
         return 0 if parent.isValid() else len(self._ranked)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
         return 0 if parent.isValid() else len(self.criteria) + 2
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802 (Qt API)
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802 (Qt API)
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < self.columnCount():
             return None
         inside = 1 <= section <= len(self.criteria)
@@ -84,7 +90,10 @@ class ScoreMatrixModel(QAbstractTableModel):
                 return "Bid" if section == 0 else "Score"
             return f"{self.short[name]}\n{self._weights.get(name, 0.0):.0%}"
         if role == Qt.ItemDataRole.ToolTipRole and inside:
-            return f"{self.words[name]}, weight {self._weights.get(name, 0.0):.1%}: 0 to 1, 1 best (methodology 6)"
+            return (
+                f"{self.words[name]}, weight {self._weights.get(name, 0.0):.1%}: 0 to 1, 1 best "
+                "(methodology 6)"
+            )
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -93,7 +102,11 @@ class ScoreMatrixModel(QAbstractTableModel):
         row, column = index.row(), index.column()
         score = self._ranked[row]
         if column == 0:
-            return self._name(row) if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) else None
+            return (
+                self._name(row)
+                if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
+                else None
+            )
         if column > len(self.criteria):  # the weighted score, bold
             if role == Qt.ItemDataRole.DisplayRole:
                 return f"{score.weighted_score:.3f}"
@@ -108,12 +121,17 @@ class ScoreMatrixModel(QAbstractTableModel):
             return RIGHT
         if role == Qt.ItemDataRole.BackgroundRole:
             shade = hue(value)
-            return self._shades.get(shade) or self._shades.setdefault(shade, QColor.fromHsv(shade, 60, 245))
+            return self._shades.get(shade) or self._shades.setdefault(
+                shade, QColor.fromHsv(shade, 60, 245)
+            )
         if role == Qt.ItemDataRole.ForegroundRole:
             return self._black
         if role == Qt.ItemDataRole.ToolTipRole:
             weight = self._weights[criterion]
-            return f"{self.words[criterion]}: {value:.3f} x weight {weight:.1%} = {value * weight:.3f} of the score"
+            return (
+                f"{self.words[criterion]}: {value:.3f} x weight {weight:.1%} = "
+                f"{value * weight:.3f} of the score"
+            )
         return None
 
     def cell(self, row: int, column: int) -> Cell | None:
@@ -125,6 +143,8 @@ class ScoreMatrixModel(QAbstractTableModel):
     def header_cell(self, column: int) -> Cell | None:
         if not 0 <= column < self.columnCount():
             return None
-        words = (self.headerData(column, Qt.Orientation.Horizontal, role)
-                 for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole))
+        words = (
+            self.headerData(column, Qt.Orientation.Horizontal, role)
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole)
+        )
         return Cell(*words)

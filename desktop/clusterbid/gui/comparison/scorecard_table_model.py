@@ -6,8 +6,27 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
 from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's views import from here)
-    BAND, BLOCK, COLUMNS, COMMITMENT, COST, DASH, FABRIC, FINDINGS, GOODPUT, GPU, MFU, PRICE, PROVIDER, RANK,
-    SCORE, TIME, USEFUL_PRICE, WIN, cell_text, rank_resting_on, shown_rows,
+    BAND,
+    BLOCK,
+    COLUMNS,
+    COMMITMENT,
+    COST,
+    DASH,
+    FABRIC,
+    FINDINGS,
+    GOODPUT,
+    GPU,
+    MFU,
+    PRICE,
+    PROVIDER,
+    RANK,
+    SCORE,
+    TIME,
+    USEFUL_PRICE,
+    WIN,
+    cell_text,
+    rank_resting_on,
+    shown_rows,
 )
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.report import format_money
@@ -16,9 +35,14 @@ from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.comparison.sort_places import order_places
 
 CRITERION_WORDS = {
-    "cost_to_finish": "Net plan cost", "sla": "SLA", "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifications", "support": "Support", "contract_terms": "Contract terms",
-    "evidence": "Evidence", "provider_rating": "Provider rating (third party)",
+    "cost_to_finish": "Net plan cost",
+    "sla": "SLA",
+    "datacenter_tier": "Data-centre tier",
+    "certifications": "Certifications",
+    "support": "Support",
+    "contract_terms": "Contract terms",
+    "evidence": "Evidence",
+    "provider_rating": "Provider rating (third party)",
 }
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -62,7 +86,9 @@ class ScorecardTableModel(QAbstractTableModel):
         self._uncertainty = uncertainty
         self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
         if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1))
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+            )
 
     def score_at(self, row: int) -> BidScore:
         return self._scorecard.scores[row]
@@ -74,10 +100,10 @@ class ScorecardTableModel(QAbstractTableModel):
         return None
 
     # -- Qt API ------------------------------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
         return 0 if parent.isValid() else len(self._scorecard.scores)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
@@ -96,7 +122,9 @@ class ScorecardTableModel(QAbstractTableModel):
             return self.sort_key(index.row(), column)
         if role == Qt.ItemDataRole.ForegroundRole and score.rank is None:
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
-        if role == Qt.ItemDataRole.ToolTipRole and column == PROVIDER:  # whole when the column elides it
+        if (
+            role == Qt.ItemDataRole.ToolTipRole and column == PROVIDER
+        ):  # whole when the column elides it
             return score.bid.quote.provider
         if role == Qt.ItemDataRole.ToolTipRole and column in (RANK, FINDINGS):
             return self._findings(score, "\n") or None
@@ -124,7 +152,9 @@ class ScorecardTableModel(QAbstractTableModel):
         every bid per cell painted was 60% of a 500-bid table's paint)."""
         if self._band_range is None:
             figures = [f for f in map(self.band_figures, range(self.rowCount())) if f is not None]
-            self._band_range = ((min(f[0] for f in figures), max(f[2] for f in figures)),) if figures else (None,)
+            self._band_range = (
+                ((min(f[0] for f in figures), max(f[2] for f in figures)),) if figures else (None,)
+            )
         return self._band_range[0]
 
     # -- formatting ----------------------------------------------------------------------------------
@@ -134,29 +164,46 @@ class ScorecardTableModel(QAbstractTableModel):
 
     def _findings(self, score: BidScore, sep: str) -> str:
         e = score.estimate
-        resting = [f"Its cost rank changes across the range of: {', '.join(self._resting[score.bid.id])} "
-                   "(not stated or assumed; see Details)"] if score.bid.id in self._resting else []
-        return sep.join([f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings]
-                        + resting)
+        resting = (
+            [
+                "Its cost rank changes across the range of: "
+                f"{', '.join(self._resting[score.bid.id])} "
+                "(not stated or assumed; see Details)"
+            ]
+            if score.bid.id in self._resting
+            else []
+        )
+        return sep.join(
+            [f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings] + resting
+        )
 
     def _band_tip(self, score: BidScore) -> str | None:
         u = self._bid_uncertainty(score)
         if u is None or score.rank is None:
             return None
         money = lambda v: format_money(v, self._scorecard.evaluation.currency, cents=True)  # noqa: E731
-        return (f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
-                f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated outcomes")
+        return (
+            f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
+            f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated "
+            "outcomes"
+        )
 
     def _score_tip(self, score: BidScore) -> str:
         weights = self._scorecard.weights
-        lines = [f"{CRITERION_WORDS.get(n, n)}: {value:.2f} x {weights[n]:.0%}" for n, value in score.criteria.items()]
+        lines = [
+            f"{CRITERION_WORDS.get(n, n)}: {value:.2f} x {weights[n]:.0%}"
+            for n, value in score.criteria.items()
+        ]
         return "Each criterion 0-1 (1 best) x its weight:\n" + "\n".join(lines)
 
     def _contract_tip(self, score: BidScore) -> str:
         e = score.estimate
         if score.rank is None:
             return billing_words(score.bid, self._scorecard.evaluation.currency)
-        return "\n".join(f"{k}: {v}" for k, v in contract_lines(e, self._scorecard.evaluation.currency, cents=True))
+        return "\n".join(
+            f"{k}: {v}"
+            for k, v in contract_lines(e, self._scorecard.evaluation.currency, cents=True)
+        )
 
     def _text(self, row: int, column: int) -> str:
         # The same text the document keeps for the next start's first paint (core/comparison_table.py),
@@ -176,7 +223,9 @@ class ScorecardTableModel(QAbstractTableModel):
         """Each row's place when the rows are ordered by `column`'s sort key; equal keys share a
         place, so Qt's stable sort keeps their order in either direction."""
         if column not in self._places:
-            self._places[column] = order_places([self.sort_key(row, column) for row in range(self.rowCount())])
+            self._places[column] = order_places(
+                [self.sort_key(row, column) for row in range(self.rowCount())]
+            )
         return self._places[column]
 
     def _sort_key(self, row: int, column: int):

@@ -21,6 +21,7 @@ def order_places(keys: list[Any]) -> list[int]:
     try:
         rows.sort(key=lambda row: keys[row])
     except TypeError:  # mixed kinds: the comparison the table always used
+
         def compare(i: int, j: int) -> int:
             return -1 if _less(keys[i], keys[j]) else int(_less(keys[j], keys[i]))
 

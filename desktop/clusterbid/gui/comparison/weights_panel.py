@@ -32,9 +32,13 @@ def describe_tipping_point(point, names: dict[str, str] | None = None) -> str:
     name = (names or {}).get
     changes = []
     if point.lower is not None:
-        changes.append(f"below {point.lower:.1f}: {name(point.winner_below, point.winner_below)} first")
+        changes.append(
+            f"below {point.lower:.1f}: {name(point.winner_below, point.winner_below)} first"
+        )
     if point.upper is not None:
-        changes.append(f"above {point.upper:.1f}: {name(point.winner_above, point.winner_above)} first")
+        changes.append(
+            f"above {point.upper:.1f}: {name(point.winner_above, point.winner_above)} first"
+        )
     return "; ".join(changes) or "same winner from 0 to 100"
 
 
@@ -64,12 +68,18 @@ class WeightsPanel(QWidget):
             slider.sliderPressed.connect(self._on_pressed)
             slider.sliderReleased.connect(self._on_released)
             value, tipping = QLabel(), QLabel(PENDING)
-            tipping.setToolTip("How far this weight can move before another bid ranks first (raw weight, 0-100)")
+            tipping.setToolTip(
+                "How far this weight can move before another bid ranks first (raw weight, 0-100)"
+            )
             label = QLabel(LABELS.get(name, name))
             label.setBuddy(slider)
             for column, widget in enumerate((label, slider, value, tipping)):
                 grid.addWidget(widget, row, column)
-            self.sliders[name], self.value_labels[name], self.tipping_labels[name] = slider, value, tipping
+            self.sliders[name], self.value_labels[name], self.tipping_labels[name] = (
+                slider,
+                value,
+                tipping,
+            )
         self._updating = False
         self.fit_to_font()
 
@@ -88,11 +98,15 @@ class WeightsPanel(QWidget):
             self.value_labels[name].setText(f"{value:g} ({value / total:.0%})")
         self._updating = False
 
-    def show_sensitivity(self, sensitivity: object | None, names: dict[str, str] | None = None) -> None:
+    def show_sensitivity(
+        self, sensitivity: object | None, names: dict[str, str] | None = None
+    ) -> None:
         points = getattr(sensitivity, "tipping_points", None) or {}
         for name, label in self.tipping_labels.items():
             point = points.get(name)
-            if point is None and sensitivity is not None:  # issue 39: the rating, when nobody is rated
+            if (
+                point is None and sensitivity is not None
+            ):  # issue 39: the rating, when nobody is rated
                 label.setText("no third-party rating recorded: nothing to weigh yet")
                 continue
             label.setText(PENDING if point is None else describe_tipping_point(point, names))
@@ -117,6 +131,10 @@ class WeightsPanel(QWidget):
         """The same token for a run of steps on one slider, a new one after a pause or elsewhere."""
         now = time.monotonic()
         run = self._key_run
-        token = run[1] if run and run[0] == name and now - run[2] <= KEY_RUN_SECONDS else next(self._tokens)
+        token = (
+            run[1]
+            if run and run[0] == name and now - run[2] <= KEY_RUN_SECONDS
+            else next(self._tokens)
+        )
         self._key_run = (name, token, now)
         return token

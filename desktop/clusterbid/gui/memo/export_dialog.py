@@ -12,14 +12,31 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QDate
 from PySide6.QtWidgets import (
-    QAbstractItemView, QComboBox, QDateEdit, QDialog, QDialogButtonBox, QFormLayout, QGroupBox, QHBoxLayout, QLabel,
-    QPlainTextEdit, QPushButton, QTableWidget, QTableWidgetItem, QVBoxLayout,
+    QAbstractItemView,
+    QComboBox,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
 )
 
-from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
-from clusterbid.core.memo.inputs import Approver, RecommendationOverride, check_override, checked_email
+from clusterbid.core.memo.inputs import (
+    Approver,
+    RecommendationOverride,
+    check_override,
+    checked_email,
+)
 from clusterbid.core.memo.page_one import cheaper_bids
 from clusterbid.core.scoring import Scorecard
 
@@ -77,11 +94,17 @@ class MemoExportDialog(QDialog):
         self._update_export_button()
 
     def _update_export_button(self, *_args) -> None:
-        named = any((self.table.item(row, NAME) and self.table.item(row, NAME).text().strip())
-                    for row in range(self.table.rowCount()))
+        named = any(
+            (self.table.item(row, NAME) and self.table.item(row, NAME).text().strip())
+            for row in range(self.table.rowCount())
+        )
         self.export_button.setEnabled(bool(named))
-        self.export_button.setToolTip("" if named else "Name at least one approver first: the memo needs "
-                                      "someone to sign it (one signature field per approver)")
+        self.export_button.setToolTip(
+            ""
+            if named
+            else "Name at least one approver first: the memo needs "
+            "someone to sign it (one signature field per approver)"
+        )
 
     # -- parts -------------------------------------------------------------------------------------
     def _approvers_group(self, approvers) -> QGroupBox:
@@ -90,7 +113,8 @@ class MemoExportDialog(QDialog):
         self.table.setObjectName("memo_approvers")
         self.table.setHorizontalHeaderLabels(["Name", "Role", "E-mail (optional)"])
         self.table.horizontalHeaderItem(EMAIL).setToolTip(
-            "When given, verify requires the approver's certificate to carry this address too")
+            "When given, verify requires the approver's certificate to carry this address too"
+        )
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setColumnWidth(NAME, 240)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -118,19 +142,28 @@ class MemoExportDialog(QDialog):
         ranked = [s for s in self._scorecard.ranked]
         if ranked:
             first = ranked[0].bid
-            self.recommend.addItem(f"The model's first: {bid_label(first)}", None)  # words, never its id
+            self.recommend.addItem(
+                f"The model's first: {bid_label(first)}", None
+            )  # words, never its id
         for score in ranked[1:]:
-            self.recommend.addItem(f"Override: {bid_label(score.bid)}, ranked {score.rank}", score.bid.id)
+            self.recommend.addItem(
+                f"Override: {bid_label(score.bid)}, ranked {score.rank}", score.bid.id
+            )
         self.justification = QPlainTextEdit()
         self.justification.setObjectName("memo_justification")
-        self.justification.setPlaceholderText("Required with an override; the memo prints it beside the decision")
+        self.justification.setPlaceholderText(
+            "Required with an override; the memo prints it beside the decision"
+        )
         self.justification.setEnabled(False)
         self.recommend.currentIndexChanged.connect(
-            lambda _i: self.justification.setEnabled(self.recommend.currentData() is not None))
+            lambda _i: self.justification.setEnabled(self.recommend.currentData() is not None)
+        )
         self.rationale = QPlainTextEdit()
         self.rationale.setObjectName("memo_tradeoff_rationale")
-        self.rationale.setPlaceholderText("Required when the recommended bid costs more than a cheaper passing bid: "
-                                          "what the premium buys; printed in page 1's trade-off")
+        self.rationale.setPlaceholderText(
+            "Required when the recommended bid costs more than a cheaper passing bid: "
+            "what the premium buys; printed in page 1's trade-off"
+        )
         form = QFormLayout(box)
         form.addRow("Recommend", self.recommend)
         form.addRow("Justification", self.justification)
@@ -155,12 +188,16 @@ class MemoExportDialog(QDialog):
     def _approvers(self) -> tuple[Approver, ...]:
         people = []
         for row in range(self.table.rowCount()):
-            name, role, email = (self.table.item(row, c).text().strip() if self.table.item(row, c) else ""
-                                 for c in (NAME, ROLE, EMAIL))
+            name, role, email = (
+                self.table.item(row, c).text().strip() if self.table.item(row, c) else ""
+                for c in (NAME, ROLE, EMAIL)
+            )
             if not name and not role:
                 continue  # an empty row left by "Add approver" is not an approver
             if not name or not role:
-                raise InputError(f"approver {row + 1}: give both a name and a role (e.g. \"Ada Lovelace\", \"CFO\")")
+                raise InputError(
+                    f'approver {row + 1}: give both a name and a role (e.g. "Ada Lovelace", "CFO")'
+                )
             people.append(Approver(name, role, checked_email(email, f"approver {row + 1}")))
         refuse_same_person_twice(people)  # four eyes, said before the memo is rendered
         return tuple(people)
@@ -177,14 +214,25 @@ class MemoExportDialog(QDialog):
         rationale = self.rationale.toPlainText().strip()
         # Said here, before the memo's Monte Carlo runs; a serving memo has no trade-off section.
         if override is None and not rationale and isinstance(self._scorecard, Scorecard):
-            cheaper = cheaper_bids(self._scorecard, self._scorecard.ranked[0]) if self._scorecard.ranked else []
+            cheaper = (
+                cheaper_bids(self._scorecard, self._scorecard.ranked[0])
+                if self._scorecard.ranked
+                else []
+            )
             if cheaper:
-                raise InputError(f"{bid_label(self._scorecard.ranked[0].bid)} costs more than "
-                                 f"{bid_label(cheaper[0].bid)}: "
-                                 "give the trade-off rationale (what the premium buys); the memo prints it")
+                raise InputError(
+                    f"{bid_label(self._scorecard.ranked[0].bid)} costs more than "
+                    f"{bid_label(cheaper[0].bid)}: "
+                    "give the trade-off rationale (what the premium buys); the memo prints it"
+                )
         chosen = self.decision_date.date()
-        return MemoRequest(approvers, self.notes.toPlainText().strip(), override,
-                           dt.date(chosen.year(), chosen.month(), chosen.day()), rationale)
+        return MemoRequest(
+            approvers,
+            self.notes.toPlainText().strip(),
+            override,
+            dt.date(chosen.year(), chosen.month(), chosen.day()),
+            rationale,
+        )
 
     def accept(self) -> None:
         try:

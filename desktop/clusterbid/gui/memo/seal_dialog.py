@@ -12,7 +12,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
 )
 
 from clusterbid.gui.memo.step_words import SEAL_CA_FIELD, SEAL_TSA_FIELD
@@ -42,10 +50,14 @@ class SealMemoDialog(QDialog):
         explanation.setWordWrap(True)
         self.url = QLineEdit(offered or os.environ.get(TSA_ENV, ""))
         self.url.setObjectName("seal_tsa")
-        self.url.setPlaceholderText("https://timestamp.example.org (your organisation's RFC 3161 service)")
+        self.url.setPlaceholderText(
+            "https://timestamp.example.org (your organisation's RFC 3161 service)"
+        )
         self.ca_file = QLineEdit()
         self.ca_file.setObjectName("seal_ca")
-        self.ca_file.setPlaceholderText("optional: only when a certificate chain cannot be completed")
+        self.ca_file.setPlaceholderText(
+            "optional: only when a certificate chain cannot be completed"
+        )
         browse = QPushButton("&Browse…")
         browse.clicked.connect(self._browse)
         ca_row = QHBoxLayout()
@@ -57,7 +69,9 @@ class SealMemoDialog(QDialog):
         self.problem = QLabel()
         self.problem.setObjectName("seal_problem")
         self.problem.setStyleSheet("color: #b00020")
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Seal")
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
@@ -70,20 +84,31 @@ class SealMemoDialog(QDialog):
     def _accept(self) -> None:
         url = self.url.text().strip()
         if not url.startswith(("http://", "https://")):
-            self.problem.setText("Give the timestamp authority's address, starting http:// or https://")
+            self.problem.setText(
+                "Give the timestamp authority's address, starting http:// or https://"
+            )
             return
         self.tsa = url
         self.trust = [self.ca_file.text().strip()] if self.ca_file.text().strip() else []
         self.accept()
 
     def _browse(self) -> None:
-        path = QFileDialog.getOpenFileName(self, "The organisation's CA certificate", "", CA_FILES)[0]
+        path = QFileDialog.getOpenFileName(self, "The organisation's CA certificate", "", CA_FILES)[
+            0
+        ]
         if path:
             self.ca_file.setText(path)
 
 
-def seal_in_background(window, tasks, path: Path, tsa: str, status: Callable[[str], None],
-                       failed: Callable[[Exception], None], trust: Sequence[str] = ()) -> None:
+def seal_in_background(
+    window,
+    tasks,
+    path: Path,
+    tsa: str,
+    status: Callable[[str], None],
+    failed: Callable[[Exception], None],
+    trust: Sequence[str] = (),
+) -> None:
     """Run the seal on the background runner; its words go to the status bar when it is done."""
     from clusterbid.operations import sealing
 

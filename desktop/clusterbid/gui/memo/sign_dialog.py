@@ -10,7 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
-    QComboBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
     QVBoxLayout,
 )
 
@@ -24,10 +32,19 @@ DEFAULT_REASON = ""  # the signature states what it approves; this is the approv
 
 
 class SignMemoDialog(QDialog):
-    def __init__(self, memo_path: Path, approvers: list[Approver], unsigned: list[int], parent=None,
-                 pdf: bytes | None = None) -> None:
+    def __init__(
+        self,
+        memo_path: Path,
+        approvers: list[Approver],
+        unsigned: list[int],
+        parent=None,
+        pdf: bytes | None = None,
+    ) -> None:
         super().__init__(parent)
-        self.approvers, self.pdf = approvers, pdf  # the memo as read: who signed which field already
+        self.approvers, self.pdf = (
+            approvers,
+            pdf,
+        )  # the memo as read: who signed which field already
         self.setWindowTitle(f"Sign {memo_path.name}")
         self.resize(560, 260)
         self.credentials = None
@@ -62,7 +79,10 @@ class SignMemoDialog(QDialog):
         self.problem.setObjectName("sign_problem")
         self.problem.setWordWrap(True)
         self.problem.setStyleSheet("color: #b00020")
-        note = QLabel("No timestamp server is used: the signing time is this computer's clock, and the memo says so.")
+        note = QLabel(
+            "No timestamp server is used: the signing time is this computer's clock, and the memo "
+            "says so."
+        )
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         buttons.addButton("Sign", QDialogButtonBox.ButtonRole.AcceptRole)
@@ -75,7 +95,9 @@ class SignMemoDialog(QDialog):
         layout.addWidget(buttons)
 
     def _browse(self) -> None:
-        path = QFileDialog.getOpenFileName(self, "Your signing certificate", "", CERTIFICATE_FILES)[0]
+        path = QFileDialog.getOpenFileName(self, "Your signing certificate", "", CERTIFICATE_FILES)[
+            0
+        ]
         if path:
             self.p12.setText(path)
 
@@ -87,7 +109,9 @@ class SignMemoDialog(QDialog):
             return
         path = self.p12.text().strip()
         if not path:
-            self.problem.setText("Certificate: choose your .p12 or .pfx file (certificate and private key).")
+            self.problem.setText(
+                "Certificate: choose your .p12 or .pfx file (certificate and private key)."
+            )
             return
         try:
             self.credentials = load_credentials(Path(path), self.passphrase.text())

@@ -23,14 +23,14 @@ SEAL_MENU = "File > Seal for the Archive"
 STEP_WORDS = {
     Step.TRUST_GIVEN: "CA certificate {subject}",
     Step.KEEP_CERTIFICATES: "keep the organisation's CA or the approvers' certificates in this "
-                            f"evaluation with {CERTIFICATES_BUTTON} below, then verify again; or "
-                            f"choose a CA certificate file with {CA_FILE_BUTTON}",
+    f"evaluation with {CERTIFICATES_BUTTON} below, then verify again; or "
+    f"choose a CA certificate file with {CA_FILE_BUTTON}",
     Step.REGISTER_APPROVERS: "register approvers before a memo is made: Add approver in "
-                             f"{CERTIFICATES_BUTTON}",
+    f"{CERTIFICATES_BUTTON}",
     Step.ANY_ORDER: f"if the order does not matter, choose {ANY_ORDER_BUTTON} below",
     Step.TSA_GIVEN: f"{SEAL_TSA_FIELD} {{subject}}",
     Step.GIVE_TSA: f"fill in {SEAL_TSA_FIELD} (your organisation's RFC 3161 service)",
     Step.GIVE_CA: f"choose the organisation's CA certificate in {SEAL_CA_FIELD} when sealing",
     Step.SIGN_WITHOUT_TSA: "sign without a timestamp server (as the app's Sign does) and seal the "
-                           f"memo later with {SEAL_MENU}",
+    f"memo later with {SEAL_MENU}",
 }

@@ -11,12 +11,18 @@ a third verifies again without holding the approvers to the memo's signing order
 from __future__ import annotations
 
 import html
-
 from collections.abc import Sequence
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFileDialog, QLabel, QPlainTextEdit, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QLabel,
+    QPlainTextEdit,
+    QVBoxLayout,
+)
 
 from clusterbid.core.memo.next_steps import Step
 from clusterbid.gui.memo.step_words import ANY_ORDER_BUTTON, CA_FILE_BUTTON, CERTIFICATES_BUTTON
@@ -49,13 +55,18 @@ class VerifyReportDialog(QDialog):
         self.report.setReadOnly(True)
         self.report.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        self.trust_button = buttons.addButton(CA_FILE_BUTTON, QDialogButtonBox.ButtonRole.ActionRole)
+        self.trust_button = buttons.addButton(
+            CA_FILE_BUTTON, QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.trust_button.clicked.connect(self._choose_trust)
-        self.certificates_button = buttons.addButton(CERTIFICATES_BUTTON,
-                                                     QDialogButtonBox.ButtonRole.ActionRole)
+        self.certificates_button = buttons.addButton(
+            CERTIFICATES_BUTTON, QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.certificates_button.clicked.connect(self.certificates_requested)
         self.certificates_button.hide()  # offered only when the trust check failed
-        self.any_order_button = buttons.addButton(ANY_ORDER_BUTTON, QDialogButtonBox.ButtonRole.ActionRole)
+        self.any_order_button = buttons.addButton(
+            ANY_ORDER_BUTTON, QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.any_order_button.clicked.connect(self.any_order_requested)
         self.any_order_button.hide()  # offered only when the approvers signed out of order
         buttons.rejected.connect(self.reject)
@@ -66,10 +77,17 @@ class VerifyReportDialog(QDialog):
         layout.addWidget(self.report, 1)
         layout.addWidget(buttons)
 
-    def show_result(self, verdict: str, headline: str, report: str, *,
-                    changed_since: str | None = None,
-                    reasons: Sequence[tuple[str, Sequence[str]]] = (),
-                    trust_failed: bool = False, steps: frozenset[Step] = frozenset()) -> None:
+    def show_result(
+        self,
+        verdict: str,
+        headline: str,
+        report: str,
+        *,
+        changed_since: str | None = None,
+        reasons: Sequence[tuple[str, Sequence[str]]] = (),
+        trust_failed: bool = False,
+        steps: frozenset[Step] = frozenset(),
+    ) -> None:
         """`verdict` VALID, INDETERMINATE or INVALID and its words, as core words them
         (core/memo/signoff.py: the CLI prints the same); `changed_since` the evaluation's edits
         after the memo, `reasons` what decides the verdict under its headings (operations/verifying.py);
@@ -84,10 +102,12 @@ class VerifyReportDialog(QDialog):
             f'<span style="color:{CHANGED_SINCE_COLOUR}">{html.escape(changed_since or "")}</span>'
         )
         self.changed_since.setVisible(bool(changed_since))
-        self.reasons.setText("".join(
-            f"<b>{html.escape(heading)}:</b><ul>{''.join(f'<li>{html.escape(r)}</li>' for r in lines)}</ul>"
-            for heading, lines in reasons
-        ))
+        self.reasons.setText(
+            "".join(
+                f"<b>{html.escape(heading)}:</b><ul>{''.join(f'<li>{html.escape(r)}</li>' for r in lines)}</ul>"
+                for heading, lines in reasons
+            )
+        )
         self.reasons.setVisible(bool(reasons))
         # offered when the signers could not be trusted; a registry suggestion alone names the
         # dialog (File menu) without a button, so a memo that verifies shows no call to act

@@ -12,8 +12,14 @@ from clusterbid.gui.wizard.draft_store import DraftStore
 __all__ = ["BidWizard", "DraftStore", "edit_bid_dialog"]
 
 
-def edit_bid_dialog(parent: QWidget | None, evaluation: Evaluation, bid: Bid | None,
-                    *, draft_store: DraftStore | None = None, files_read: dict | None = None) -> Bid | None:
+def edit_bid_dialog(
+    parent: QWidget | None,
+    evaluation: Evaluation,
+    bid: Bid | None,
+    *,
+    draft_store: DraftStore | None = None,
+    files_read: dict | None = None,
+) -> Bid | None:
     """Add (bid=None) or edit a bid in a modal wizard; the validated Bid, or None on cancel.
     `files_read` gets SHA-256 -> (file name, bytes) of every evidence file the wizard read."""
     wizard = BidWizard(evaluation, bid, draft_store=draft_store, parent=parent)

@@ -20,19 +20,35 @@ from clusterbid.gui.wizard.problems import Checked, check_bid
 from clusterbid.gui.wizard.review_page import ReviewPage
 from clusterbid.gui.wizard.section_page import SectionPage
 from clusterbid.gui.wizard.section_pages import (
-    CapacityPage, ContractPage, FabricPage, QuotePage, TermsPage, TopologyPage,
+    CapacityPage,
+    ContractPage,
+    FabricPage,
+    QuotePage,
+    TermsPage,
+    TopologyPage,
 )
 
-SECTION_MODELS = {"quote": Quote, "capacity": Capacity, "fabric": Fabric, "topology": Topology,
-                  "reliability": Reliability, "terms": Terms, "facility": Facility, "delivery": DeliverySchedule}
+SECTION_MODELS = {
+    "quote": Quote,
+    "capacity": Capacity,
+    "fabric": Fabric,
+    "topology": Topology,
+    "reliability": Reliability,
+    "terms": Terms,
+    "facility": Facility,
+    "delivery": DeliverySchedule,
+}
 DRAFT_DELAY_MS = 400
 ID_LIMIT = 64
 
 
 def confirm_discard(wizard: QWizard) -> bool:
     """Asked through dialogs.confirm, which tests replace: a real modal box here would block them."""
-    return dialogs.confirm(wizard, "Discard this bid?",
-                           "You have typed values into this bid. Cancel discards them (the draft too). Discard?")
+    return dialogs.confirm(
+        wizard,
+        "Discard this bid?",
+        "You have typed values into this bid. Cancel discards them (the draft too). Discard?",
+    )
 
 
 def unused_id(base: str, taken: set[str]) -> str:
@@ -47,8 +63,15 @@ def unused_id(base: str, taken: set[str]) -> str:
 class BidWizard(QWizard):
     """Add (bid=None), edit (bid) or duplicate (bid, duplicate=True) a bid of `evaluation`."""
 
-    def __init__(self, evaluation: Evaluation, bid: Bid | None = None, *, duplicate: bool = False,
-                 draft_store: DraftStore | None = None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        evaluation: Evaluation,
+        bid: Bid | None = None,
+        *,
+        duplicate: bool = False,
+        draft_store: DraftStore | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.evaluation = evaluation
         self.replaces = bid.id if bid is not None and not duplicate else None
@@ -56,19 +79,31 @@ class BidWizard(QWizard):
         self.drafts = draft_store or DraftStore()
         self.checked = Checked(None, ())
         self._loading = True
-        self.setWindowTitle("Edit bid" if self.replaces else "Duplicate bid" if bid else "Add a bid")
+        self.setWindowTitle(
+            "Edit bid" if self.replaces else "Duplicate bid" if bid else "Add a bid"
+        )
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage)
         self.setOption(QWizard.WizardOption.HaveHelpButton, False)
         self.resize(980, 720)
         self.quote_page = QuotePage(self)
-        self.pages_in_order: list[Any] = [self.quote_page, CapacityPage(self), FabricPage(self), TopologyPage(self),
-                                          TermsPage(self), ContractPage(self), DeliveryPage(self), FacilityPage(self)]
+        self.pages_in_order: list[Any] = [
+            self.quote_page,
+            CapacityPage(self),
+            FabricPage(self),
+            TopologyPage(self),
+            TermsPage(self),
+            ContractPage(self),
+            DeliveryPage(self),
+            FacilityPage(self),
+        ]
         self.evidence_page = EvidencePage(self)
         self.review_page = ReviewPage(self)
         self.pages_in_order += [self.evidence_page, self.review_page]
         self.page_ids = [self.addPage(page) for page in self.pages_in_order]
-        self.field_names = {name: list(model.model_fields) for name, model in SECTION_MODELS.items()}
+        self.field_names = {
+            name: list(model.model_fields) for name, model in SECTION_MODELS.items()
+        }
         self.titles = self._titles()
         self._draft_timer = QTimer(self)
         self._draft_timer.setSingleShot(True)
@@ -127,7 +162,9 @@ class BidWizard(QWizard):
         """Validate everything through the core models and show each problem on its page."""
         if self._loading:
             return
-        self.checked = check_bid(self.raw_bid(), self.evaluation, self.replaces, self.field_names, self.titles)
+        self.checked = check_bid(
+            self.raw_bid(), self.evaluation, self.replaces, self.field_names, self.titles
+        )
         for page in self.pages_in_order:
             page.show_problems(self.checked.problems)
         self._update_buttons()
@@ -154,8 +191,11 @@ class BidWizard(QWizard):
         """(page id, page title, field title) of the page that fixes a problem at `path`."""
         for page_id, page in zip(self.page_ids, self.pages_in_order):
             if page.owns(path):
-                titles = page.field_titles() if isinstance(page, SectionPage) else \
-                    {b.path: b.title for b in getattr(page, "bindings", [])}
+                titles = (
+                    page.field_titles()
+                    if isinstance(page, SectionPage)
+                    else {b.path: b.title for b in getattr(page, "bindings", [])}
+                )
                 return page_id, page.title(), titles.get(path, "this section")
         return self.page_ids[-1], "Review", "Bid"
 
@@ -169,12 +209,14 @@ class BidWizard(QWizard):
 
     # --- draft ---------------------------------------------------------------------------------------
     def save_draft(self) -> None:
-        self.drafts.save({
-            "saved_at": dt.datetime.now().isoformat(timespec="seconds"),
-            "evaluation": self.evaluation.title,
-            "values": self.raw_bid(),
-            "flags": self.evidence_page.flags_as_json(),
-        })
+        self.drafts.save(
+            {
+                "saved_at": dt.datetime.now().isoformat(timespec="seconds"),
+                "evaluation": self.evaluation.title,
+                "values": self.raw_bid(),
+                "flags": self.evidence_page.flags_as_json(),
+            }
+        )
 
     def _offer_draft(self, draft: dict) -> None:
         provider = (draft["values"].get("quote") or {}).get("provider") or "no provider yet"
@@ -182,7 +224,9 @@ class BidWizard(QWizard):
         banner.setObjectName("draft_banner")
         banner.setFrameShape(QFrame.Shape.StyledPanel)
         row = QHBoxLayout(banner)
-        text = QLabel(f"An unfinished bid ({provider}, saved {draft.get('saved_at', '?')}) was found.")
+        text = QLabel(
+            f"An unfinished bid ({provider}, saved {draft.get('saved_at', '?')}) was found."
+        )
         text.setWordWrap(True)
         restore = QPushButton("Res&tore it")
         restore.setObjectName("restore_draft")

@@ -13,13 +13,26 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QGridLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QScrollArea, QVBoxLayout, QWidget,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
 )
 
 from clusterbid.core.delivery import DeliveryPhase, DeliverySchedule, slip_words
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.wizard.field_rules import (
-    BLANK, FieldBinding, connect_changes, field_cell, make_binding, show_messages,
+    BLANK,
+    FieldBinding,
+    connect_changes,
+    field_cell,
+    make_binding,
+    show_messages,
 )
 from clusterbid.gui.wizard.problems import Problem
 from clusterbid.gui.wizard.section_page import ERROR_STYLE, FieldSpec, SectionPage
@@ -29,8 +42,10 @@ if TYPE_CHECKING:
 
 YES_NO_BILLING = [("Yes: billed from acceptance", True), ("No: billed from the stated date", False)]
 PHASES = ("delivery", "phases")
-NO_PHASE = ("Delivery phases: enter at least one phase (GPUs and handover date), or leave every "
-            "delivery field empty when the bid states no schedule.")
+NO_PHASE = (
+    "Delivery phases: enter at least one phase (GPUs and handover date), or leave every "
+    "delivery field empty when the bid states no schedule."
+)
 
 
 @dataclass
@@ -52,31 +67,65 @@ class PhaseRow:
 
 class DeliveryPage(SectionPage):
     TITLE = "Delivery schedule"
-    SUBTITLE = ("When the provider hands the GPUs over, in phases, and what it owes when late. Leave it all "
-                "empty when the bid gives only one date (the Capacity page's \"Available from\").")
-    GROUPS = [("Keeping to the dates, and when late", [
-        FieldSpec(DeliverySchedule, ("delivery", "on_time_percent"), "&On-time chance (%)"),
-        FieldSpec(DeliverySchedule, ("delivery", "past_slip_days"), "Past &slips (days late each)",
-                  not_stated=True),
-        FieldSpec(DeliverySchedule, ("delivery", "late_credit_percent_per_week"), "Late &credit (% per week)"),
-        FieldSpec(DeliverySchedule, ("delivery", "liquidated_damages_per_day"), "Liquidated &damages per day"),
-        FieldSpec(DeliverySchedule, ("delivery", "remedy_cap_percent"), "Remedies ca&pped at (%)"),
-        FieldSpec(DeliverySchedule, ("delivery", "terminate_after_days_late"), "May &terminate after (days late)"),
-        FieldSpec(DeliverySchedule, ("delivery", "billing_starts_at_acceptance"), "Billing starts at &acceptance",
-                  choices=YES_NO_BILLING),
-    ])]
+    SUBTITLE = (
+        "When the provider hands the GPUs over, in phases, and what it owes when late. Leave it "
+        "all "
+        'empty when the bid gives only one date (the Capacity page\'s "Available from").'
+    )
+    GROUPS = [
+        (
+            "Keeping to the dates, and when late",
+            [
+                FieldSpec(DeliverySchedule, ("delivery", "on_time_percent"), "&On-time chance (%)"),
+                FieldSpec(
+                    DeliverySchedule,
+                    ("delivery", "past_slip_days"),
+                    "Past &slips (days late each)",
+                    not_stated=True,
+                ),
+                FieldSpec(
+                    DeliverySchedule,
+                    ("delivery", "late_credit_percent_per_week"),
+                    "Late &credit (% per week)",
+                ),
+                FieldSpec(
+                    DeliverySchedule,
+                    ("delivery", "liquidated_damages_per_day"),
+                    "Liquidated &damages per day",
+                ),
+                FieldSpec(
+                    DeliverySchedule, ("delivery", "remedy_cap_percent"), "Remedies ca&pped at (%)"
+                ),
+                FieldSpec(
+                    DeliverySchedule,
+                    ("delivery", "terminate_after_days_late"),
+                    "May &terminate after (days late)",
+                ),
+                FieldSpec(
+                    DeliverySchedule,
+                    ("delivery", "billing_starts_at_acceptance"),
+                    "Billing starts at &acceptance",
+                    choices=YES_NO_BILLING,
+                ),
+            ],
+        )
+    ]
     # Core messages name the phases as "delivery.phases"; the wizard's titles rewrite them.
     EXTRA_TITLES = {"delivery.phases": "the delivery phases"}
 
     def __init__(self, host: BidWizard) -> None:
         super().__init__(host)
         self.rows: list[PhaseRow] = []
-        self.sent_rows: list[int] = []  # which rows became phases 0, 1, ... (blank rows are skipped)
+        self.sent_rows: list[
+            int
+        ] = []  # which rows became phases 0, 1, ... (blank rows are skipped)
         box = QGroupBox("Phases, in date order (their GPUs add up to the GPUs offered)")
         self.grid = QGridLayout(box)
         for column, title in enumerate(("Phase", "GPUs", "Handover date", "Joins the job's block")):
             self.grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
-        self.buttons = QWidget()  # a widget, so it can move below a new row (a layout cannot be re-added)
+        self.buttons = (
+            QWidget()
+        )  # a widget, so it can move below a new row (a layout cannot be re-added)
         buttons = QHBoxLayout(self.buttons)
         buttons.setContentsMargins(0, 0, 0, 0)
         add, remove = QPushButton("Add a p&hase"), QPushButton("Re&move the last phase")
@@ -123,8 +172,12 @@ class DeliveryPage(SectionPage):
         index = len(self.rows)
         path = (*PHASES, str(index))
         gpus = make_binding(DeliveryPhase, (*path, "gpus"), f"Phase {index + 1} GPUs")
-        handover = make_binding(DeliveryPhase, (*path, "handover"), f"Phase {index + 1} handover date")
-        contiguous = make_binding(DeliveryPhase, (*path, "contiguous"), f"Phase {index + 1} joins the block")
+        handover = make_binding(
+            DeliveryPhase, (*path, "handover"), f"Phase {index + 1} handover date"
+        )
+        contiguous = make_binding(
+            DeliveryPhase, (*path, "contiguous"), f"Phase {index + 1} joins the block"
+        )
         number = QLabel(str(index + 1))
         number.setAlignment(Qt.AlignmentFlag.AlignTop)
         cells = [number, field_cell(gpus), field_cell(handover), field_cell(contiguous)]
@@ -160,13 +213,17 @@ class DeliveryPage(SectionPage):
             widget.setMaxLength(1000)
             widget.setPlaceholderText("e.g. 0, 14, 30 (0 = on time)")
             # Typed as a list; a word that is not a number reaches the model, which says so.
-            binding.read = lambda: [part.strip() for part in widget.text().split(",") if part.strip()]
+            binding.read = lambda: [
+                part.strip() for part in widget.text().split(",") if part.strip()
+            ]
             binding.write = lambda days: widget.setText(", ".join(str(d) for d in days or ()))
         return binding
 
     def values(self) -> dict[str, Any]:
         out = super().values()
-        delivery = {key: value for key, value in out.pop("delivery", {}).items() if value not in (None, [])}
+        delivery = {
+            key: value for key, value in out.pop("delivery", {}).items() if value not in (None, [])
+        }
         phases, self.sent_rows = [], []
         for index, row in enumerate(self.rows):
             if row.blank():
@@ -194,7 +251,7 @@ class DeliveryPage(SectionPage):
             row.contiguous.write(phase.get("contiguous", True))
             for binding in row.fields:
                 binding.touched = True
-        for row in self.rows[len(phases):]:  # a restored draft with fewer phases: the rest blank
+        for row in self.rows[len(phases) :]:  # a restored draft with fewer phases: the rest blank
             row.gpus.write(None)
             row.handover.write(None)
             row.contiguous.write(True)
@@ -207,8 +264,10 @@ class DeliveryPage(SectionPage):
             gpus, date = row.gpus.read(), row.handover.read()
             gpus_text = f"{gpus:,} GPUs" if gpus is not BLANK else "GPUs not entered"
             block = "joins the job's block" if row.contiguous.read() else "not in the job's block"
-            rows.append((f"Phase {number}", f"{gpus_text} on {date if date is not BLANK else '—'}, {block}"))
-        return rows or [("Phases", "none: the single \"Available from\" date")]
+            rows.append(
+                (f"Phase {number}", f"{gpus_text} on {date if date is not BLANK else '—'}, {block}")
+            )
+        return rows or [("Phases", 'none: the single "Available from" date')]
 
     # --- problems ---------------------------------------------------------------------------------
     def owns(self, path: tuple[str, ...]) -> bool:
@@ -216,8 +275,12 @@ class DeliveryPage(SectionPage):
 
     def shown(self, problem: Problem) -> bool:
         # A phase the officer started shows what it lacks; "no phase at all" is shown at once.
-        return problem.kind != "missing" or len(problem.path) > 2 or super().shown(problem) \
+        return (
+            problem.kind != "missing"
+            or len(problem.path) > 2
+            or super().shown(problem)
             or problem.path == PHASES
+        )
 
     def field_titles(self) -> dict[tuple[str, ...], str]:
         titles = super().field_titles()
@@ -236,16 +299,21 @@ class DeliveryPage(SectionPage):
             for binding in self.rows[index].fields:
                 at = (*PHASES, str(number), binding.path[-1])
                 show_messages(binding, [p.message for p in problems if p.path == at])
-        general = [NO_PHASE if p.kind == "missing" else p.message
-                   for p in problems if p.path in (PHASES, ("delivery",))]
+        general = [
+            NO_PHASE if p.kind == "missing" else p.message
+            for p in problems
+            if p.path in (PHASES, ("delivery",))
+        ]
         self.phase_error.setText("\n".join(general))
         self.phase_error.setVisible(bool(general))
 
     def after_refresh(self) -> None:
         offered = self.host.raw_bid().get("capacity", {}).get("gpus_offered")
         phased = sum(r.gpus.read() for r in self.rows if r.gpus.read() is not BLANK)
-        self.total.setText(f"The phases hand over {phased:,} GPUs" + (
-            f" of the {offered:,} offered." if isinstance(offered, int) else "."))
+        self.total.setText(
+            f"The phases hand over {phased:,} GPUs"
+            + (f" of the {offered:,} offered." if isinstance(offered, int) else ".")
+        )
         self.slip_source.setText(self._slip_words())
 
     def _slip_words(self) -> str:

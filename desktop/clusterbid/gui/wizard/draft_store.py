@@ -30,7 +30,9 @@ class DraftStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.path.with_suffix(".tmp")
-            temporary.write_text(json.dumps({"version": DRAFT_VERSION, **draft}, indent=1), encoding="utf-8")
+            temporary.write_text(
+                json.dumps({"version": DRAFT_VERSION, **draft}, indent=1), encoding="utf-8"
+            )
             os.replace(temporary, self.path)
         except OSError:
             pass  # a full or read-only disk must not stop the officer typing; the draft is a safety net
@@ -38,11 +40,17 @@ class DraftStore:
     def load(self) -> dict | None:
         """The saved draft, or None when there is none or it is not one we wrote."""
         try:
-            raw = read_regular(self.path, MAX_DRAFT_BYTES)  # a FIFO or device here is refused unread
+            raw = read_regular(
+                self.path, MAX_DRAFT_BYTES
+            )  # a FIFO or device here is refused unread
             draft = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_DRAFT_BYTES else None
         except (OSError, ValueError, RecursionError):
             return None
-        if not isinstance(draft, dict) or draft.get("version") != DRAFT_VERSION or not isinstance(draft.get("values"), dict):
+        if (
+            not isinstance(draft, dict)
+            or draft.get("version") != DRAFT_VERSION
+            or not isinstance(draft.get("values"), dict)
+        ):
             return None
         return draft
 

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import itertools
-
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 from PySide6.QtWidgets import (
-    QComboBox, QFileDialog, QHBoxLayout, QHeaderView, QLabel, QPushButton, QTableWidget,
-    QTableWidgetItem, QVBoxLayout, QWizardPage,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWizardPage,
 )
 
 from clusterbid.core.bid import Fabric
@@ -38,12 +46,16 @@ class EvidencePage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle("Workload evidence")
-        self.setSubTitle("Measurements behind the bid: nccl-tests logs, training-throughput or scaling "
-                         "files (each format: Help > Documentation, Evidence file formats). An attached "
-                         "file is graded as measured; a typed figure without its file is a provider's "
-                         "claim. Evidence is optional.")
+        self.setSubTitle(
+            "Measurements behind the bid: nccl-tests logs, training-throughput or scaling "
+            "files (each format: Help > Documentation, Evidence file formats). An attached "
+            "file is graded as measured; a typed figure without its file is a provider's "
+            "claim. Evidence is optional."
+        )
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
-        self.files_read: dict[str, tuple[str, bytes]] = {}  # SHA-256 -> (name, bytes): kept with the bid
+        self.files_read: dict[
+            str, tuple[str, bytes]
+        ] = {}  # SHA-256 -> (name, bytes): kept with the bid
         # The app's one way to run work off the GUI thread; one thread, so files are read (and
         # listed) in the order they were given.
         self.tasks = BackgroundTasks(self, threads=1)
@@ -94,9 +106,13 @@ class EvidencePage(QWizardPage):
 
     def _ask_for_files(self) -> list[str]:
         files, _ = QFileDialog.getOpenFileNames(
-            self, "Attach evidence", "",
-            "Evidence (*.log *.txt *.out *.json *.md *.csv);;nccl-tests output (*.log *.txt *.out *.json *.md);;"
-            "Training throughput or scaling table (*.csv *.json);;All files (*)")
+            self,
+            "Attach evidence",
+            "",
+            "Evidence (*.log *.txt *.out *.json *.md *.csv);;nccl-tests output (*.log *.txt *.out "
+            "*.json *.md);;"
+            "Training throughput or scaling table (*.csv *.json);;All files (*)",
+        )
         return files
 
     def _fabric(self) -> tuple[float | None, FabricClaim | None]:
@@ -117,9 +133,11 @@ class EvidencePage(QWizardPage):
         measured_by, fabric = self.measured_by.currentData(), self._fabric()
         for path in paths:
             self.status.setText(f"Reading {path.name}…")
-            self.tasks.run(f"evidence file {next(self._files_given)}",
-                           lambda _progress, path=path: parse_file(path, measured_by, *fabric),
-                           self._parsed)
+            self.tasks.run(
+                f"evidence file {next(self._files_given)}",
+                lambda _progress, path=path: parse_file(path, measured_by, *fabric),
+                self._parsed,
+            )
         self.completeChanged.emit()
 
     def _parsed(self, result: object) -> None:
@@ -132,8 +150,11 @@ class EvidencePage(QWizardPage):
         self.status.setStyleSheet("")
         flags = f", {len(result.flags)} red flag(s)" if result.flags else ", no red flags"
         first = result.items[0]
-        what = ((f"{first.value:.2%}" if first.unit == "fraction" else f"{first.value:g} {first.unit}") if len(result.items) == 1
-                else f"{len(result.items)} figures")
+        what = (
+            (f"{first.value:.2%}" if first.unit == "fraction" else f"{first.value:g} {first.unit}")
+            if len(result.items) == 1
+            else f"{len(result.items)} figures"
+        )
         self.status.setText(f"Attached {result.name}: {what} ({GRADE_WORDS[first.grade]}{flags}).")
         for evidence in result.items:
             self.add(evidence, result.flags)
@@ -157,7 +178,8 @@ class EvidencePage(QWizardPage):
         for row, (e, flags) in enumerate(self.items):
             cells = (
                 # the kind as the Details pane and the Kind list say it, never its id
-                f"{EVIDENCE_WORDS[e.kind]}: " + (f"{e.value:.2%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"),
+                f"{EVIDENCE_WORDS[e.kind]}: "
+                + (f"{e.value:.2%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"),
                 f"{e.scale_gpus:,} GPUs",
                 GRADE_WORDS[e.grade],
                 MEASURED_BY.get(e.measured_by, e.measured_by),
@@ -166,7 +188,9 @@ class EvidencePage(QWizardPage):
             )
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip("\n".join(message for _, message in flags) if column == 5 else e.description)
+                item.setToolTip(
+                    "\n".join(message for _, message in flags) if column == 5 else e.description
+                )
                 self.table.setItem(row, column, item)
 
     def values(self) -> dict:
@@ -181,7 +205,9 @@ class EvidencePage(QWizardPage):
         self.items = []
         for item, item_flags in zip(evidence, flags):
             try:
-                self.items.append((Evidence.model_validate(item), tuple(tuple(f) for f in item_flags)))
+                self.items.append(
+                    (Evidence.model_validate(item), tuple(tuple(f) for f in item_flags))
+                )
             except ValidationError:
                 continue  # a hand-edited draft: drop the one bad figure, keep the rest
         self._fill()

@@ -23,7 +23,9 @@ class ParsedLog:
     name: str
     items: tuple[Evidence, ...]
     flags: tuple[tuple[str, str], ...]
-    data: bytes = b""  # the file as read: kept in the document with the bid (its SHA-256 is the items')
+    data: bytes = (
+        b""  # the file as read: kept in the document with the bid (its SHA-256 is the items')
+    )
 
 
 @dataclass(frozen=True)
@@ -32,31 +34,48 @@ class UnreadableLog:
     message: str
 
 
-def read_log(path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
-             fabric: FabricClaim | None = None) -> ParsedLog:
+def read_log(
+    path: Path,
+    measured_by: str,
+    nic_aggregate_gb_s: float | None,
+    fabric: FabricClaim | None = None,
+) -> ParsedLog:
     """The file's figures: an nccl-tests log gives its first run that can back a busbw figure (a
     file of several runs is split with `clusterbid evidence --run N`); InputError otherwise."""
     data = load_evidence_bytes(path, path.name)
-    reading = read_evidence(data, path.name, measured_by=measured_by if _is_log(data) else None,
-                            nic_aggregate_gb_s=nic_aggregate_gb_s, fabric=fabric)
+    reading = read_evidence(
+        data,
+        path.name,
+        measured_by=measured_by if _is_log(data) else None,
+        nic_aggregate_gb_s=nic_aggregate_gb_s,
+        fabric=fabric,
+    )
     if not reading.evidence:
         why = "; ".join(reading.notes) or "no nccl-tests run or throughput row found"
         raise InputError(f"{path.name}: no figure the cost model can use ({why})")
     if reading.nccl_runs:
         run = scored_runs(reading)[0]
-        return ParsedLog(path.name, reading.evidence[:1], tuple((f.code, f.message) for f in run.flags), data)
-    return ParsedLog(path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data)
+        return ParsedLog(
+            path.name, reading.evidence[:1], tuple((f.code, f.message) for f in run.flags), data
+        )
+    return ParsedLog(
+        path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data
+    )
 
 
 def _is_log(data: bytes) -> bool:
     """nccl-tests output (who ran it is the officer's word); other files name their measurer."""
     from clusterbid.core.evidence.reading import detect_format
 
-    return detect_format(data[:200_000].decode("utf-8", errors="replace")) in ("nccl-text", "nccl-json")
+    return detect_format(data[:200_000].decode("utf-8", errors="replace")) in (
+        "nccl-text",
+        "nccl-json",
+    )
 
 
-def parse_file(path: Path, measured_by: str, nic_aggregate_gb_s: float | None,
-               fabric: FabricClaim | None) -> ParsedLog | UnreadableLog:
+def parse_file(
+    path: Path, measured_by: str, nic_aggregate_gb_s: float | None, fabric: FabricClaim | None
+) -> ParsedLog | UnreadableLog:
     """read_log run off the GUI thread: whatever goes wrong is an UnreadableLog to show, never an
     exception lost with its thread."""
     try:

@@ -14,19 +14,33 @@ from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
 
 TIERS = [("Tier I", 1), ("Tier II", 2), ("Tier III", 3), ("Tier IV", 4)]
 CERTIFICATE_COLUMNS = 4
-TENANCY = [("Dedicated (no other customer on the hosts and fabric)", "dedicated"), ("Shared", "shared")]
+TENANCY = [
+    ("Dedicated (no other customer on the hosts and fabric)", "dedicated"),
+    ("Shared", "shared"),
+]
 
 
 class FacilityPage(SectionPage):
     TITLE = "Facility and security"
-    SUBTITLE = ("The data centre's Uptime Institute tier and the security certifications the provider "
-                "holds: both are scored. Leave them blank when the bid does not say: a blank one scores "
-                "as the lowest and is flagged where the rank is read.")
+    SUBTITLE = (
+        "The data centre's Uptime Institute tier and the security certifications the provider "
+        "holds: both are scored. Leave them blank when the bid does not say: a blank one scores "
+        "as the lowest and is flagged where the rank is read."
+    )
     # Residency and tenancy: what the policy's must-haves gate on (issue 34); blank is "not said",
     # which fails a must-have that asks for it.
-    GROUPS = [(None, [FieldSpec(Facility, ("facility", "datacenter_tier"), "Data-centre &tier", choices=TIERS),
-                      FieldSpec(Facility, ("facility", "data_residency"), "Data held &in"),
-                      FieldSpec(Facility, ("facility", "tenancy"), "Tenanc&y", choices=TENANCY)])]
+    GROUPS = [
+        (
+            None,
+            [
+                FieldSpec(
+                    Facility, ("facility", "datacenter_tier"), "Data-centre &tier", choices=TIERS
+                ),
+                FieldSpec(Facility, ("facility", "data_residency"), "Data held &in"),
+                FieldSpec(Facility, ("facility", "tenancy"), "Tenanc&y", choices=TENANCY),
+            ],
+        )
+    ]
     OWNS = (("facility",), ("facility", "certifications"))
 
     def __init__(self, host) -> None:
@@ -85,6 +99,8 @@ class FacilityPage(SectionPage):
         if self.binding("facility", "datacenter_tier").read() is None:
             blank.append("the tier is not stated: scored as tier I")
         if required and not self.held():
-            blank.append(f"no certification is stated: {', '.join(required)} (required) scored as not held")
+            blank.append(
+                f"no certification is stated: {', '.join(required)} (required) scored as not held"
+            )
         self.flag.setText(("Flagged: " + "; ".join(blank) + ".") if blank else "")
         self.flag.setVisible(bool(blank))

@@ -13,8 +13,16 @@ from pydantic import BaseModel
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
-    QAbstractSpinBox, QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QLineEdit, QSizePolicy, QSpinBox,
-    QVBoxLayout, QWidget,
+    QAbstractSpinBox,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
 )
 
 from clusterbid.gui.error_line import ErrorLine
@@ -96,9 +104,15 @@ def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> N
         widget.textChanged.connect(on_change)
 
 
-def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str, *,
-                 choices: list[tuple[str, Any]] | None = None, decimals: int = 2,
-                 not_stated: bool = False) -> FieldBinding:
+def make_binding(
+    model: type[BaseModel],
+    path: tuple[str, ...],
+    label_text: str,
+    *,
+    choices: list[tuple[str, Any]] | None = None,
+    decimals: int = 2,
+    not_stated: bool = False,
+) -> FieldBinding:
     """Build the widget for `model.<path[-1]>`: spin box, check box, combo box or line edit.
 
     `not_stated`: a figure a provider may omit starts blank (read as None, "not stated") rather
@@ -107,17 +121,26 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     info = model.model_fields[name]
     bounds = field_bounds(model, name)
     kind = base_type(model, name)
-    required = info.is_required() and not not_stated  # a required-but-nullable figure may be not stated
+    required = (
+        info.is_required() and not not_stated
+    )  # a required-but-nullable figure may be not stated
     if choices is None and typing.get_origin(kind) is typing.Literal:
         choices = [(str(v), v) for v in typing.get_args(kind)]
     if choices is not None:
-        widget, read, write = _combo(choices, required, may_be_empty=not required and info.default is None)
+        widget, read, write = _combo(
+            choices, required, may_be_empty=not required and info.default is None
+        )
     elif kind is bool:
         widget, read, write = _check()
     elif kind in (int, float, Decimal):
         # An optional number whose default is empty ("the bid does not say") starts blank too.
-        widget, read, write = _spin(kind, bounds, required, decimals,
-                                    may_be_empty=not required and (info.default is None or not_stated))
+        widget, read, write = _spin(
+            kind,
+            bounds,
+            required,
+            decimals,
+            may_be_empty=not required and (info.default is None or not_stated),
+        )
     elif kind is dt.date:
         widget, read, write = _date(required)
     else:
@@ -128,7 +151,9 @@ def make_binding(model: type[BaseModel], path: tuple[str, ...], label_text: str,
     label.setBuddy(widget)
     label.setToolTip(tooltip)
     error = ErrorLine(f"error_{'_'.join(path)}")  # keeps its line: fields never jump
-    binding = FieldBinding(path, label_text.replace("&", ""), label, widget, error, read, write, required=required)
+    binding = FieldBinding(
+        path, label_text.replace("&", ""), label, widget, error, read, write, required=required
+    )
     binding.widget.setObjectName("_".join(path))
     if hasattr(widget, "refused"):
         widget.refused.connect(lambda why: _show_refusal(binding, why))
@@ -205,8 +230,14 @@ def _explaining(spin_class):
             # must not let the next digit turn "-5" into 5.
             refused_before, self._refused_last = getattr(self, "_refused_last", False), False
             typed, edit = event.text(), self.lineEdit()
-            if (not refused_before and typed and typed[0] in "0123456789.,-" and self.specialValueText()
-                    and edit.text() == self.specialValueText() and not edit.hasSelectedText()):
+            if (
+                not refused_before
+                and typed
+                and typed[0] in "0123456789.,-"
+                and self.specialValueText()
+                and edit.text() == self.specialValueText()
+                and not edit.hasSelectedText()
+            ):
                 edit.selectAll()
             super().keyPressEvent(event)
 
@@ -228,8 +259,10 @@ _ExplainingSpin, _ExplainingDoubleSpin = _explaining(QSpinBox), _explaining(QDou
 
 def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: bool = False):
     is_int = kind is int
-    places = 0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
-    step = 1 if is_int else 10.0 ** -places
+    places = (
+        0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
+    )
+    step = 1 if is_int else 10.0**-places
     low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
     high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
     limit = f"more than {bounds.gt:g}" if bounds.gt is not None else f"at least {low:g}"
@@ -256,7 +289,13 @@ def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: boo
         return value
 
     def write(value):
-        widget.setValue(widget.minimum() if value is None or value is BLANK else float(value) if not is_int else int(value))
+        widget.setValue(
+            widget.minimum()
+            if value is None or value is BLANK
+            else float(value)
+            if not is_int
+            else int(value)
+        )
 
     return widget, read, write
 
@@ -268,7 +307,7 @@ def _date(required: bool):
 
     def read():
         text = widget.text().strip()
-        return (BLANK if required else None) if not text else text
+        return text if text else (BLANK if required else None)
 
     return widget, read, lambda value: widget.setText("" if value is None else str(value))
 
@@ -295,6 +334,8 @@ def field_cell(binding) -> QWidget:
     stack.setContentsMargins(0, 0, 0, 0)
     stack.setSpacing(1)
     narrow = isinstance(binding.widget, (QAbstractSpinBox, QCheckBox))
-    stack.addWidget(binding.widget, 0, Qt.AlignmentFlag.AlignLeft if narrow else Qt.AlignmentFlag(0))
+    stack.addWidget(
+        binding.widget, 0, Qt.AlignmentFlag.AlignLeft if narrow else Qt.AlignmentFlag(0)
+    )
     stack.addWidget(binding.error)
     return cell

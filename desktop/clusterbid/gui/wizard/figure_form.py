@@ -17,7 +17,11 @@ KIND_WORDS = [
     ("Serving decode throughput (one replica, tokens/s)", EvidenceKind.SERVING_DECODE_THROUGHPUT),
     ("Other", EvidenceKind.OTHER),
 ]
-MEASURED_BY_WORDS = [("The provider", "provider"), ("The buyer", "buyer"), ("A third party", "third_party")]
+MEASURED_BY_WORDS = [
+    ("The provider", "provider"),
+    ("The buyer", "buyer"),
+    ("A third party", "third_party"),
+]
 FIELDS = [
     ("kind", "&Kind", KIND_WORDS),
     ("value", "&Value", None),
@@ -74,7 +78,9 @@ class FigureForm(QGroupBox):
         unit.touched = False  # filled by the form, not by the officer
 
     def _raw(self) -> dict:
-        return {name: value for name, b in self.bindings.items() if (value := b.read()) is not BLANK}
+        return {
+            name: value for name, b in self.bindings.items() if (value := b.read()) is not BLANK
+        }
 
     def _check(self) -> None:
         problems: dict[str, list[str]] = {}
@@ -89,7 +95,9 @@ class FigureForm(QGroupBox):
                 if error["type"] == "missing" and not self.bindings[name].touched:
                     continue
                 message = officer_message(error, (name,) if name else (), self.titles)
-                (problems.setdefault(name, []) if name in self.bindings else general).append(message)
+                (problems.setdefault(name, []) if name in self.bindings else general).append(
+                    message
+                )
         for name, binding in self.bindings.items():
             binding.error.setText("\n".join(problems.get(name, [])))
             binding.error.setVisible(name in problems)

@@ -9,7 +9,9 @@ from clusterbid.core.terms import BILLING_WORDS
 
 # How a value must look when a pattern rejects it; the pattern itself is not for officers.
 FORMAT_HINTS = {
-    ("id",): "Use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. northwind-2027).",
+    (
+        "id",
+    ): "Use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. northwind-2027).",
     ("terms", "currency"): "Use a three-letter ISO 4217 code in capitals, e.g. USD, EUR, GBP.",
     ("measured_by",): "Choose who measured the figure: the buyer, a third party or the provider.",
 }
@@ -21,11 +23,16 @@ PHRASES = (
 )
 # The evaluation's messages address a bid by its index, which the officer never sees.
 PATTERNS = (
-    (r"^bids\[\d+\]: bid id ('[^']*') is used twice; ids must be unique",
-     r"Another bid in this evaluation already has the id \1: choose a different id"),
-    (r"^bids\[\d+\] \([^)]*\) is priced in (\w+) but the evaluation is in (\w+): add policy\.exchange_rates\.\w+",
-     r"This bid is priced in \1 but the evaluation is in \2 and has no \1 exchange rate: "
-     r"price the bid in \2, or add a \1 rate to the evaluation's scoring policy"),
+    (
+        r"^bids\[\d+\]: bid id ('[^']*') is used twice; ids must be unique",
+        r"Another bid in this evaluation already has the id \1: choose a different id",
+    ),
+    (
+        r"^bids\[\d+\] \([^)]*\) is priced in (\w+) but the evaluation is in (\w+): add "
+        r"policy\.exchange_rates\.\w+",
+        r"This bid is priced in \1 but the evaluation is in \2 and has no \1 exchange rate: "
+        r"price the bid in \2, or add a \1 rate to the evaluation's scoring policy",
+    ),
 )
 
 
@@ -44,7 +51,9 @@ def officer_message(error: dict, path: tuple, titles: dict[str, str]) -> str:
     if kind == "string_too_long":
         return f"Too long: at most {ctx.get('max_length')} characters."
     if kind == "string_pattern_mismatch":
-        return FORMAT_HINTS.get(path, FORMAT_HINTS.get(path[-1:], "This is not in the expected form."))
+        return FORMAT_HINTS.get(
+            path, FORMAT_HINTS.get(path[-1:], "This is not in the expected form.")
+        )
     if kind == "greater_than":
         return f"Must be more than {_number(ctx['gt'])}."
     if kind == "greater_than_equal":

@@ -10,9 +10,20 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui.wizard.officer_words import first_mentioned, officer_message
 
-ASSUMPTION_OWNER = ("Say who assumes this figure: type 'who: why' beside it, "
-                    "e.g. 'J. Ruiz: the provider said so on the call'.")
-SECTIONS = ("quote", "capacity", "fabric", "topology", "reliability", "terms", "facility", "delivery")
+ASSUMPTION_OWNER = (
+    "Say who assumes this figure: type 'who: why' beside it, "
+    "e.g. 'J. Ruiz: the provider said so on the call'."
+)
+SECTIONS = (
+    "quote",
+    "capacity",
+    "fabric",
+    "topology",
+    "reliability",
+    "terms",
+    "facility",
+    "delivery",
+)
 
 
 @dataclass(frozen=True)
@@ -45,7 +56,9 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
         return tuple(str(loc[1]).split("."))
     if head == "evidence":
         return ("evidence",)
-    if head == "delivery" and len(loc) > 3 and loc[1] == "phases":  # one phase's field, by its index
+    if (
+        head == "delivery" and len(loc) > 3 and loc[1] == "phases"
+    ):  # one phase's field, by its index
         return ("delivery", "phases", str(loc[2]), str(loc[3]))
     if len(loc) == 1 and head in SECTIONS:
         hit = first_mentioned(message, field_names.get(head, []))
@@ -53,22 +66,39 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
     return (head, str(loc[1])) if len(loc) > 1 else (head,)
 
 
-def check_bid(raw: dict, evaluation: Evaluation, replaces: str | None,
-              field_names: dict[str, list[str]], titles: dict[str, str]) -> Checked:
+def check_bid(
+    raw: dict,
+    evaluation: Evaluation,
+    replaces: str | None,
+    field_names: dict[str, list[str]],
+    titles: dict[str, str],
+) -> Checked:
     """Build the Bid from `raw`, then the evaluation with it added (or replacing `replaces`). A bid
     id another bid already uses is reported at once, on the page that holds the id, not only when
     the whole bid is complete."""
     taken = {b.id for b in evaluation.bids} - {replaces}
-    duplicate = [Problem(("id",), f"Another bid already uses the id {raw.get('id')!r}: choose a new one.",
-                         "duplicate_id")] if raw.get("id") in taken else []
+    duplicate = (
+        [
+            Problem(
+                ("id",),
+                f"Another bid already uses the id {raw.get('id')!r}: choose a new one.",
+                "duplicate_id",
+            )
+        ]
+        if raw.get("id") in taken
+        else []
+    )
     try:
         bid = Bid.model_validate(raw)
     except ValidationError as exc:
         problems = list(duplicate)
         for error in exc.errors():
             path = _route(tuple(error["loc"]), error["msg"], field_names)
-            message = (ASSUMPTION_OWNER if error["loc"][:1] == ("provenance",)
-                       else officer_message(error, path, titles))
+            message = (
+                ASSUMPTION_OWNER
+                if error["loc"][:1] == ("provenance",)
+                else officer_message(error, path, titles)
+            )
             problems.append(Problem(path, message, error["type"]))
         return Checked(None, tuple(problems))
     try:
@@ -78,7 +108,13 @@ def check_bid(raw: dict, evaluation: Evaluation, replaces: str | None,
         for error in exc.errors():
             message = error["msg"]
             # The evaluation's own rules: a bid id used twice, or a currency with no exchange rate.
-            path = ("id",) if "used twice" in message else ("terms", "currency") if "exchange_rates" in message else ("bid",)
+            path = (
+                ("id",)
+                if "used twice" in message
+                else ("terms", "currency")
+                if "exchange_rates" in message
+                else ("bid",)
+            )
             problems.append(Problem(path, officer_message(error, path, titles), error["type"]))
         return Checked(None, tuple(problems))
     return Checked(bid, (), evaluation)

@@ -23,30 +23,58 @@ def _spec(model, path, label, decimals=2) -> FieldSpec:
 
 class TermsPage(SectionPage):
     TITLE = "Reliability"
-    SUBTITLE = ("What the provider promises when things fail, and where each figure comes from. A figure "
-                "the bid does not state stays at — (step below its lowest value): a documented default "
-                "with a wide range is used and flagged.")
+    SUBTITLE = (
+        "What the provider promises when things fail, and where each figure comes from. A figure "
+        "the bid does not state stays at — (step below its lowest value): a documented default "
+        "with a wide range is used and flagged."
+    )
     GROUPS = [
-        (None, [
-            _spec(Reliability, ("reliability", "uptime_sla_percent"), "&Uptime SLA (%)", decimals=3),
-            _spec(Reliability, ("reliability", "sla_credit_percent"), "SLA &credit (%)"),
-            _spec(Reliability, ("reliability", "failures_per_1000_gpu_days"), "Fai&lures per 1,000 GPU-days",
-                  decimals=3),
-            _spec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
-            _spec(Reliability, ("reliability", "node_replacement_hours"), "Node &replacement (hours)"),
-            _spec(Reliability, ("reliability", "pool_swap_hours"), "Swap from the provider's p&ool (hours)"),
-            _spec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
-            _spec(Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"),
-        ]),
+        (
+            None,
+            [
+                _spec(
+                    Reliability,
+                    ("reliability", "uptime_sla_percent"),
+                    "&Uptime SLA (%)",
+                    decimals=3,
+                ),
+                _spec(Reliability, ("reliability", "sla_credit_percent"), "SLA &credit (%)"),
+                _spec(
+                    Reliability,
+                    ("reliability", "failures_per_1000_gpu_days"),
+                    "Fai&lures per 1,000 GPU-days",
+                    decimals=3,
+                ),
+                _spec(Capacity, ("capacity", "spare_pool_gpus"), "S&pare GPUs"),
+                _spec(
+                    Reliability,
+                    ("reliability", "node_replacement_hours"),
+                    "Node &replacement (hours)",
+                ),
+                _spec(
+                    Reliability,
+                    ("reliability", "pool_swap_hours"),
+                    "Swap from the provider's p&ool (hours)",
+                ),
+                _spec(Reliability, ("reliability", "burn_in_hours"), "Burn-&in billed (hours)"),
+                _spec(
+                    Reliability, ("reliability", "storage_write_gb_s"), "Checkpoint &write (GB/s)"
+                ),
+            ],
+        ),
     ]
     SERVING_LABELS = {("reliability", "storage_write_gb_s"): "Storage &write (GB/s)"}
-    SERVING_TIPS = {("reliability", "storage_write_gb_s"): "Aggregate storage write throughput, GB/s"}
+    SERVING_TIPS = {
+        ("reliability", "storage_write_gb_s"): "Aggregate storage write throughput, GB/s"
+    }
     OWNS = (("reliability",),)
 
     def __init__(self, host) -> None:
         super().__init__(host)
         # Built by field_row while the base class laid out the rows.
-        self.sources: dict[str, SourceChooser] = {".".join(b.path): b.extra["source"] for b in self.bindings}
+        self.sources: dict[str, SourceChooser] = {
+            ".".join(b.path): b.extra["source"] for b in self.bindings
+        }
 
     def field_row(self, binding: FieldBinding) -> QWidget:
         """The figure, its source chooser and flag on one line, the figure's problems beneath."""

@@ -8,8 +8,17 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QCheckBox, QComboBox, QDoubleSpinBox, QLabel, QPushButton, QSpinBox, QSplitter, QTextBrowser, QVBoxLayout,
-    QWidget, QWizardPage,
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
 )
 
 from clusterbid.core.comparison_table import FINDING_WORDS
@@ -25,8 +34,13 @@ if TYPE_CHECKING:
 
 # Money the officer typed, shown with its currency and cents (the spin box keeps the model's 4
 # decimals for a price per GPU-hour, which read as a code on the summary).
-MONEY_FIELDS = {("terms", "price_per_gpu_hour"), ("terms", "one_off_fees"), ("terms", "recurring_fees_per_month"),
-                ("terms", "committed_spend"), ("delivery", "liquidated_damages_per_day")}
+MONEY_FIELDS = {
+    ("terms", "price_per_gpu_hour"),
+    ("terms", "one_off_fees"),
+    ("terms", "recurring_fees_per_month"),
+    ("terms", "committed_spend"),
+    ("delivery", "liquidated_damages_per_day"),
+}
 
 
 def summary_value(binding, currency: str) -> str:
@@ -56,8 +70,10 @@ class ReviewPage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle("Review")
-        self.setSubTitle("The whole bid, what it costs to finish the planned job next to the other bids, "
-                         "and anything still to fix. Finish adds the bid to the evaluation.")
+        self.setSubTitle(
+            "The whole bid, what it costs to finish the planned job next to the other bids, "
+            "and anything still to fix. Finish adds the bid to the evaluation."
+        )
         self.problem_box = QWidget()
         self.problem_box.setObjectName("problem_box")
         self.problem_layout = QVBoxLayout(self.problem_box)
@@ -101,21 +117,36 @@ class ReviewPage(QWizardPage):
 
     def _show_summary(self) -> None:
         parts = []
-        currency = str(self.host.raw_bid().get("terms", {}).get("currency") or self.host.evaluation.currency)
+        currency = str(
+            self.host.raw_bid().get("terms", {}).get("currency") or self.host.evaluation.currency
+        )
         for page in self.host.section_pages():
             # Issue 14: where a page knows each figure's source, it is shown beside the figure.
             source = getattr(page, "source_text", None)
             rows = "".join(
                 f"<tr><td>{html.escape(b.title)}</td><td><b>{html.escape(summary_value(b, currency))}</b></td>"
-                + (f"<td><small>{html.escape(source(b))}</small></td>" if source else "") + "</tr>"
-                for b in page.bindings)
+                + (f"<td><small>{html.escape(source(b))}</small></td>" if source else "")
+                + "</tr>"
+                for b in page.bindings
+            )
             # Values a page keeps outside its form fields (the Facility page's certifications).
-            rows += "".join(f"<tr><td>{html.escape(title)}</td><td><b>{html.escape(value)}</b></td></tr>"
-                            for title, value in getattr(page, "summary_rows", list)())
-            parts.append(f"<h4>{html.escape(page.title())}</h4><table cellpadding='2'>{rows}</table>")
+            rows += "".join(
+                f"<tr><td>{html.escape(title)}</td><td><b>{html.escape(value)}</b></td></tr>"
+                for title, value in getattr(page, "summary_rows", list)()
+            )
+            parts.append(
+                f"<h4>{html.escape(page.title())}</h4><table cellpadding='2'>{rows}</table>"
+            )
         evidence = self.host.evidence_page.items
-        lines = "".join(f"<li>{html.escape(e.kind.value)}: {e.value:g} {html.escape(e.unit)} at {e.scale_gpus:,} GPUs, "
-                        f"{html.escape(e.grade.value)}</li>" for e, _ in evidence) or "<li>none</li>"
+        lines = (
+            "".join(
+                f"<li>{html.escape(e.kind.value)}: {e.value:g} {html.escape(e.unit)} at "
+                f"{e.scale_gpus:,} GPUs, "
+                f"{html.escape(e.grade.value)}</li>"
+                for e, _ in evidence
+            )
+            or "<li>none</li>"
+        )
         parts.append(f"<h4>Workload evidence</h4><ul>{lines}</ul>")
         self.summary.setHtml("".join(parts))
 
@@ -146,18 +177,25 @@ class ReviewPage(QWizardPage):
         e, currency = mine.estimate, checked.evaluation.currency
         if mine.rank is None:
             reasons = "; ".join(g.message for g in e.gates)
-            self.preview_cost.setText(f"The bid <b>cannot serve</b> the workload: {html.escape(reasons)}")
+            self.preview_cost.setText(
+                f"The bid <b>cannot serve</b> the workload: {html.escape(reasons)}"
+            )
         else:
             self.preview_cost.setText(
-                f"<b>{format_money(e.cost_per_million_tokens, currency, cents=True)} per million output "
-                f"tokens</b>, {format_money(e.monthly_cost, currency)} a month; ranked {mine.rank} of "
-                f"{len(scorecard.ranked)} bids that can serve.")
+                f"<b>{format_money(e.cost_per_million_tokens, currency, cents=True)} per million "
+                "output "
+                f"tokens</b>, {format_money(e.monthly_cost, currency)} a month; ranked {mine.rank} "
+                "of "
+                f"{len(scorecard.ranked)} bids that can serve."
+            )
         self.comparison.setHtml("")
 
     def _show_preview(self) -> None:
         checked = self.host.checked
         if checked.bid is None or checked.evaluation is None:
-            self.preview_cost.setText("The commitment and net plan cost appear here once every problem is fixed.")
+            self.preview_cost.setText(
+                "The commitment and net plan cost appear here once every problem is fixed."
+            )
             self.comparison.setHtml("")
             return
         if is_serving(checked.evaluation):
@@ -168,16 +206,23 @@ class ReviewPage(QWizardPage):
         mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
         e = mine.estimate
         cost = format_money(e.plan_cost, currency)
-        commits = f"commits {format_money(e.commitment, currency)} ({html.escape(billing_words(e.bid, currency))})"
+        commits = (
+            f"commits {format_money(e.commitment, currency)} "
+            f"({html.escape(billing_words(e.bid, currency))})"
+        )
         if mine.rank is None:
             reasons = "; ".join(g.message.rstrip(".") for g in e.gates)
             # Excluded: not costed for the ranking, so no cost is shown as if it competed.
-            self.preview_cost.setText(f"The bid is <b>excluded</b> from the ranking, so it is not costed: "
-                                      f"{html.escape(reasons)}. Contract: {html.escape(billing_words(e.bid, currency))}.")
+            self.preview_cost.setText(
+                f"The bid is <b>excluded</b> from the ranking, so it is not costed: "
+                f"{html.escape(reasons)}. Contract: {html.escape(billing_words(e.bid, currency))}."
+            )
         else:
             self.preview_cost.setText(
-                f"<b>Net plan cost: {cost}</b> in {e.wall_hours / 24:,.1f} days; {commits} — ranked {mine.rank} "
-                f"of {len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank}).")
+                f"<b>Net plan cost: {cost}</b> in {e.wall_hours / 24:,.1f} days; {commits} — "
+                f"ranked {mine.rank} "
+                f"of {len(scorecard.ranked)} ranked bids (cost rank {mine.cost_rank})."
+            )
         self.comparison.setHtml(comparison_html(scorecard, checked.bid.id))
 
 
@@ -190,22 +235,44 @@ def comparison_html(scorecard, bid_id: str) -> str:
         est = score.estimate
         weight = "b" if score.bid.id == bid_id else "span"
         # Names wrap at spaces only: Qt's table layout otherwise breaks a long word mid-word.
-        words = "<br>".join(html.escape(w) for w in score.bid.quote.provider.split()) \
-            if len(score.bid.quote.provider) > 14 else html.escape(score.bid.quote.provider)
+        words = (
+            "<br>".join(html.escape(w) for w in score.bid.quote.provider.split())
+            if len(score.bid.quote.provider) > 14
+            else html.escape(score.bid.quote.provider)
+        )
         provider = f"<td style='white-space:nowrap'><{weight}>{words}</{weight}></td>"
         if score.rank is None:
             why = "; ".join(FINDING_WORDS.get(g.code, g.message) for g in est.gates)
-            rows.append(f"<tr><td>—</td>{provider}<td colspan='4'><i>excluded: {html.escape(why)}</i></td></tr>")
+            rows.append(
+                f"<tr><td>—</td>{provider}<td colspan='4'><i>excluded: "
+                f"{html.escape(why)}</i></td></tr>"
+            )
             continue
         rows.append(
             f"<tr><td>{score.rank}</td>{provider}"
-            f"<td align='right' style='white-space:nowrap'>{format_money(est.commitment, currency)}</td>"
-            f"<td align='right' style='white-space:nowrap'>{format_money(est.plan_cost, currency)}</td>"
+            "<td align='right' "
+            f"style='white-space:nowrap'>{format_money(est.commitment, currency)}</td>"
+            "<td align='right' "
+            f"style='white-space:nowrap'>{format_money(est.plan_cost, currency)}</td>"
             f"<td align='right' style='white-space:nowrap'>{est.wall_hours / 24:,.1f}</td>"
-            f"<td align='right' style='white-space:nowrap'>{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td>"
-            "</tr>")
+            "<td align='right' style='white-space:nowrap'>"
+            f"{format_money(est.effective_price_per_useful_gpu_hour, currency, cents=True)}</td>"
+            "</tr>"
+        )
     # Broken between words by hand, never inside one, so the six columns fit beside the summary.
-    headers = "".join(f"<th style='white-space:nowrap'>{h}</th>" for h in
-                      ("Rank", "Provider", "Commitment", "Net plan<br>cost", "Days", "Per useful<br>GPU-hour"))
-    return (f"<h4>Against the other bids</h4><table cellpadding='3'><tr>{headers}</tr>"
-            + "".join(rows) + "</table>")
+    headers = "".join(
+        f"<th style='white-space:nowrap'>{h}</th>"
+        for h in (
+            "Rank",
+            "Provider",
+            "Commitment",
+            "Net plan<br>cost",
+            "Days",
+            "Per useful<br>GPU-hour",
+        )
+    )
+    return (
+        f"<h4>Against the other bids</h4><table cellpadding='3'><tr>{headers}</tr>"
+        + "".join(rows)
+        + "</table>"
+    )

@@ -7,12 +7,25 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from PySide6.QtWidgets import (
-    QFormLayout, QFrame, QGroupBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget, QWizardPage,
+    QFormLayout,
+    QFrame,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
 )
 
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.wizard.field_rules import (
-    BLANK, FieldBinding, connect_changes, field_cell, make_binding, show_messages,
+    BLANK,
+    FieldBinding,
+    connect_changes,
+    field_cell,
+    make_binding,
+    show_messages,
 )
 from clusterbid.gui.wizard.problems import Problem
 
@@ -53,7 +66,9 @@ class SectionPage(QWizardPage):
         self.setTitle(self.TITLE)
         serving = getattr(host.evaluation.workload, "kind", "training") == "inference"
         subtitle = self.SERVING_SUBTITLE if serving and self.SERVING_SUBTITLE else self.SUBTITLE
-        self.setSubTitle(subtitle + " Fields marked * are required; hover a field for what it means.")
+        self.setSubTitle(
+            subtitle + " Fields marked * are required; hover a field for what it means."
+        )
         self.bindings: list[FieldBinding] = []
         self.outer = QVBoxLayout(self)
         self.top = QVBoxLayout()
@@ -72,8 +87,17 @@ class SectionPage(QWizardPage):
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
             for spec in specs:
                 label = self.SERVING_LABELS.get(spec.path, spec.label) if serving else spec.label
-                binding = self.customise(spec, make_binding(spec.model, spec.path, label, choices=spec.choices,
-                                                            decimals=spec.decimals, not_stated=spec.not_stated))
+                binding = self.customise(
+                    spec,
+                    make_binding(
+                        spec.model,
+                        spec.path,
+                        label,
+                        choices=spec.choices,
+                        decimals=spec.decimals,
+                        not_stated=spec.not_stated,
+                    ),
+                )
                 if serving and spec.path in self.SERVING_TIPS:
                     binding.widget.setToolTip(self.SERVING_TIPS[spec.path])
                     binding.label.setToolTip(self.SERVING_TIPS[spec.path])
@@ -154,15 +178,21 @@ class SectionPage(QWizardPage):
         here = [p for p in problems if self.owns(p.path) and (self.shown(p) or p.path in self.OWNS)]
         elsewhere: dict[str, int] = {}
         for p in problems:
-            if not self.owns(p.path) and p.kind != "missing":  # blank fields ahead are not yet faults
+            if (
+                not self.owns(p.path) and p.kind != "missing"
+            ):  # blank fields ahead are not yet faults
                 page = self.host.locate(p.path)[1]
                 elsewhere[page] = elsewhere.get(page, 0) + 1
         lines = []
         if here:
             fields = ", ".join(dict.fromkeys(titles.get(p.path, "this page") for p in here))
-            lines.append(f"{len(here)} problem{'s' * (len(here) != 1)} to fix on this page: {fields}.")
+            lines.append(
+                f"{len(here)} problem{'s' * (len(here) != 1)} to fix on this page: {fields}."
+            )
         if elsewhere:
-            lines.append("Also to fix: " + ", ".join(f"{page} ({n})" for page, n in elsewhere.items()) + ".")
+            lines.append(
+                "Also to fix: " + ", ".join(f"{page} ({n})" for page, n in elsewhere.items()) + "."
+            )
         return " ".join(lines)
 
     def field_titles(self) -> dict[tuple[str, ...], str]:

@@ -7,8 +7,8 @@ from PySide6.QtWidgets import QLabel
 
 from clusterbid.core.bid import Bid, Capacity, Fabric, Quote, Terms, Topology
 from clusterbid.core.catalog import default_catalog
-from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.core.sla_terms import SlaClaimTerms
+from clusterbid.core.terms import BILLING_WORDS
 from clusterbid.gui.wizard.field_rules import BLANK, FieldBinding
 from clusterbid.gui.wizard.reliability_page import TermsPage  # noqa: F401 (one of the section pages)
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
@@ -27,34 +27,53 @@ def _fabric_choices():
 class QuotePage(SectionPage):
     TITLE = "Provider and quote"
     SUBTITLE = "Who is offering, and the quote this bid comes from."
-    GROUPS = [(None, [
-        FieldSpec(Quote, ("quote", "provider"), "&Provider"),
-        FieldSpec(Bid, ("id",), "Bid &id"),
-        FieldSpec(Quote, ("quote", "reference"), "Quote &reference"),
-        FieldSpec(Quote, ("quote", "quoted_on"), "&Quoted on"),
-        FieldSpec(Quote, ("quote", "valid_until"), "&Valid until"),
-    ])]
+    GROUPS = [
+        (
+            None,
+            [
+                FieldSpec(Quote, ("quote", "provider"), "&Provider"),
+                FieldSpec(Bid, ("id",), "Bid &id"),
+                FieldSpec(Quote, ("quote", "reference"), "Quote &reference"),
+                FieldSpec(Quote, ("quote", "quoted_on"), "&Quoted on"),
+                FieldSpec(Quote, ("quote", "valid_until"), "&Valid until"),
+            ],
+        )
+    ]
     OWNS = (("quote",),)
 
 
 class CapacityPage(SectionPage):
     TITLE = "Capacity"
     SUBTITLE = "The GPUs on offer and how many of them one job can use at once."
-    GROUPS = [(None, [
-        FieldSpec(Capacity, ("capacity", "gpu_model"), "&GPU model", choices=_gpu_choices()),
-        FieldSpec(Capacity, ("capacity", "gpus_offered"), "GPUs &offered"),
-        FieldSpec(Capacity, ("capacity", "gpus_per_node"), "GPUs per no&de"),
-        FieldSpec(Capacity, ("capacity", "largest_contiguous_block_gpus"), "Largest &contiguous block (GPUs)"),
-        FieldSpec(Capacity, ("capacity", "available_from"), "&Available from"),
-    ])]
+    GROUPS = [
+        (
+            None,
+            [
+                FieldSpec(
+                    Capacity, ("capacity", "gpu_model"), "&GPU model", choices=_gpu_choices()
+                ),
+                FieldSpec(Capacity, ("capacity", "gpus_offered"), "GPUs &offered"),
+                FieldSpec(Capacity, ("capacity", "gpus_per_node"), "GPUs per no&de"),
+                FieldSpec(
+                    Capacity,
+                    ("capacity", "largest_contiguous_block_gpus"),
+                    "Largest &contiguous block (GPUs)",
+                ),
+                FieldSpec(Capacity, ("capacity", "available_from"), "&Available from"),
+            ],
+        )
+    ]
     OWNS = (("capacity",),)
 
     def __init__(self, host) -> None:
         super().__init__(host)
         # A serving workload has no job: replicas fit in a node or a few; nothing to warn about.
         job = getattr(host.evaluation.workload, "job_gpus", None)
-        self.job_hint = QLabel(f"The planned job needs {job:,} GPUs in one synchronous block." if job else
-                               "A serving fleet is sized from the traffic: replicas of a few GPUs each.")
+        self.job_hint = QLabel(
+            f"The planned job needs {job:,} GPUs in one synchronous block."
+            if job
+            else "A serving fleet is sized from the traffic: replicas of a few GPUs each."
+        )
         self.top.addWidget(self.job_hint)
         self.block_warning = QLabel()
         self.block_warning.setObjectName("block_warning")
@@ -70,24 +89,42 @@ class CapacityPage(SectionPage):
         job = getattr(self.host.evaluation.workload, "job_gpus", None)
         small = job is not None and block is not BLANK and block < job
         self.block_warning.setText(
-            f"Warning: the largest contiguous block ({block:,} GPUs) is smaller than the planned job "
+            f"Warning: the largest contiguous block ({block:,} GPUs) is smaller than the planned "
+            "job "
             f"({job:,} GPUs). The job cannot run as one synchronous job on this offer, so the bid "
-            "will be excluded from the ranking." if small else "")
+            "will be excluded from the ranking."
+            if small
+            else ""
+        )
         self.block_warning.setVisible(small)
 
 
 class FabricPage(SectionPage):
     TITLE = "Fabric"
     SUBTITLE = "The network between nodes that carries the job's gradient traffic."
-    SERVING_SUBTITLE = ("The network between nodes: a replica spread over several nodes sends its "
-                        "tensor-parallel traffic over it; replicas within one node barely use it.")
-    GROUPS = [(None, [
-        FieldSpec(Fabric, ("fabric", "technology"), "&Technology", choices=_fabric_choices()),
-        FieldSpec(Fabric, ("fabric", "nics_per_node"), "N&ICs per node"),
-        FieldSpec(Fabric, ("fabric", "nic_line_rate_gbit_s"), "&Line rate per NIC (Gbit/s)", decimals=0),
-        FieldSpec(Fabric, ("fabric", "gpudirect_rdma"), "GPUDirect &RDMA"),
-        FieldSpec(Fabric, ("fabric", "sharp"), "&SHARP in-network reductions"),
-    ])]
+    SERVING_SUBTITLE = (
+        "The network between nodes: a replica spread over several nodes sends its "
+        "tensor-parallel traffic over it; replicas within one node barely use it."
+    )
+    GROUPS = [
+        (
+            None,
+            [
+                FieldSpec(
+                    Fabric, ("fabric", "technology"), "&Technology", choices=_fabric_choices()
+                ),
+                FieldSpec(Fabric, ("fabric", "nics_per_node"), "N&ICs per node"),
+                FieldSpec(
+                    Fabric,
+                    ("fabric", "nic_line_rate_gbit_s"),
+                    "&Line rate per NIC (Gbit/s)",
+                    decimals=0,
+                ),
+                FieldSpec(Fabric, ("fabric", "gpudirect_rdma"), "GPUDirect &RDMA"),
+                FieldSpec(Fabric, ("fabric", "sharp"), "&SHARP in-network reductions"),
+            ],
+        )
+    ]
     OWNS = (("fabric",),)
 
     def __init__(self, host) -> None:
@@ -96,7 +133,9 @@ class FabricPage(SectionPage):
         self.aggregate.setObjectName("fabric_aggregate")
         self.outer.insertWidget(self.outer.count() - 1, self.aggregate)
         self._suggested: float | None = None
-        self.binding("fabric", "technology").widget.currentIndexChanged.connect(self._suggest_line_rate)
+        self.binding("fabric", "technology").widget.currentIndexChanged.connect(
+            self._suggest_line_rate
+        )
 
     def _suggest_line_rate(self) -> None:
         """Fill the catalog's line rate for the chosen technology unless the officer typed one."""
@@ -113,20 +152,36 @@ class FabricPage(SectionPage):
             self.aggregate.setText("")
             return
         self.aggregate.setText(
-            f"NIC aggregate per node: {fabric.nics_per_node} × {fabric.nic_line_rate_gbit_s:g} Gbit/s "
-            f"= {fabric.aggregate_gb_s:g} GB/s (what nccl-tests busbw is compared with).")
+            f"NIC aggregate per node: {fabric.nics_per_node} × {fabric.nic_line_rate_gbit_s:g} "
+            "Gbit/s "
+            f"= {fabric.aggregate_gb_s:g} GB/s (what nccl-tests busbw is compared with)."
+        )
 
 
 class TopologyPage(SectionPage):
     TITLE = "Topology"
     SUBTITLE = "How the nodes are wired: what a job crossing leaf switches shares."
-    KINDS = [("Fat tree", "fat-tree"), ("Rail-optimised", "rail-optimised"), ("Dragonfly", "dragonfly"), ("Other", "other")]
-    GROUPS = [(None, [
-        FieldSpec(Topology, ("topology", "kind"), "&Kind", choices=KINDS),
-        FieldSpec(Topology, ("topology", "oversubscription_ratio"), "&Oversubscription beyond the leaf (x:1)"),
-        FieldSpec(Topology, ("topology", "leaf_domain_gpus"), "L&eaf domain (GPUs)"),
-        FieldSpec(Topology, ("topology", "nvlink_domain_gpus"), "NV&Link domain (GPUs)"),
-    ])]
+    KINDS = [
+        ("Fat tree", "fat-tree"),
+        ("Rail-optimised", "rail-optimised"),
+        ("Dragonfly", "dragonfly"),
+        ("Other", "other"),
+    ]
+    GROUPS = [
+        (
+            None,
+            [
+                FieldSpec(Topology, ("topology", "kind"), "&Kind", choices=KINDS),
+                FieldSpec(
+                    Topology,
+                    ("topology", "oversubscription_ratio"),
+                    "&Oversubscription beyond the leaf (x:1)",
+                ),
+                FieldSpec(Topology, ("topology", "leaf_domain_gpus"), "L&eaf domain (GPUs)"),
+                FieldSpec(Topology, ("topology", "nvlink_domain_gpus"), "NV&Link domain (GPUs)"),
+            ],
+        )
+    ]
     OWNS = (("topology",),)
 
 
@@ -134,44 +189,99 @@ class ContractPage(SectionPage):
     """The commercial terms: how the contract bills decides what the signature commits to."""
 
     TITLE = "Contract and billing"
-    SUBTITLE = ("How the contract bills. A reserved term or block bills its GPUs for the whole span, used or "
-                "not; committed deals bill a minimum. Leave a field empty when the bid does not say.")
+    SUBTITLE = (
+        "How the contract bills. A reserved term or block bills its GPUs for the whole span, used "
+        "or "
+        "not; committed deals bill a minimum. Leave a field empty when the bid does not say."
+    )
     SUPPORT = [("Basic", "basic"), ("Business", "business"), ("Enterprise", "enterprise")]
     # The first letter only: str.capitalize() would lower "GPUs" to "gpus".
-    BILLING = [(BILLING_WORDS[kind][:1].upper() + BILLING_WORDS[kind][1:], kind) for kind in BILLING_WORDS]
+    BILLING = [
+        (BILLING_WORDS[kind][:1].upper() + BILLING_WORDS[kind][1:], kind) for kind in BILLING_WORDS
+    ]
     GROUPS = [
-        ("Price and billing", [
-            FieldSpec(Terms, ("terms", "price_per_gpu_hour"), "Price per GPU-&hour"),
-            FieldSpec(Terms, ("terms", "currency"), "Currenc&y"),
-            FieldSpec(Terms, ("terms", "billing"), "Bil&ling", choices=BILLING),
-            FieldSpec(Terms, ("terms", "term_months"), "&Term (months)"),
-            FieldSpec(Terms, ("terms", "reserved_gpus"), "&Reserved GPUs"),
-            FieldSpec(Terms, ("terms", "spares_free_in_writing"), "S&pares free in writing"),
-            FieldSpec(Terms, ("terms", "block_days"), "Bloc&k (days)"),
-            FieldSpec(Terms, ("terms", "committed_spend"), "Committed &spend"),
-            FieldSpec(Terms, ("terms", "committed_gpu_hours"), "Committe&d GPU-hours", decimals=0),
-            FieldSpec(Terms, ("terms", "billing_increment_hours"), "Billing &increment (hours)", not_stated=True),
-            FieldSpec(Terms, ("terms", "minimum_billed_hours"), "&Minimum hours per GPU", not_stated=True),
-        ]),
-        ("Fees, dates and exit", [
-            FieldSpec(Terms, ("terms", "one_off_fees"), "&One-off fees", not_stated=True),
-            FieldSpec(Terms, ("terms", "recurring_fees_per_month"), "Re&curring fees per month", not_stated=True),
-            FieldSpec(Terms, ("terms", "payment_terms_days"), "Payment due (days after invoice)", not_stated=True),
-            FieldSpec(Terms, ("terms", "price_escalation_percent_per_year"), "&Escalation (% a year)"),
-            FieldSpec(Terms, ("terms", "provisioning_lead_days"), "Lead time (d&ays)"),
-            FieldSpec(Terms, ("terms", "exit_clause"), "Early exit allo&wed"),
-            FieldSpec(Terms, ("terms", "early_exit_fee_percent"), "Exit fee (% of the rest of the term)"),
-            FieldSpec(Terms, ("terms", "support_tier"), "S&upport tier", choices=SUPPORT),
-            FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
-        ]),
+        (
+            "Price and billing",
+            [
+                FieldSpec(Terms, ("terms", "price_per_gpu_hour"), "Price per GPU-&hour"),
+                FieldSpec(Terms, ("terms", "currency"), "Currenc&y"),
+                FieldSpec(Terms, ("terms", "billing"), "Bil&ling", choices=BILLING),
+                FieldSpec(Terms, ("terms", "term_months"), "&Term (months)"),
+                FieldSpec(Terms, ("terms", "reserved_gpus"), "&Reserved GPUs"),
+                FieldSpec(Terms, ("terms", "spares_free_in_writing"), "S&pares free in writing"),
+                FieldSpec(Terms, ("terms", "block_days"), "Bloc&k (days)"),
+                FieldSpec(Terms, ("terms", "committed_spend"), "Committed &spend"),
+                FieldSpec(
+                    Terms, ("terms", "committed_gpu_hours"), "Committe&d GPU-hours", decimals=0
+                ),
+                FieldSpec(
+                    Terms,
+                    ("terms", "billing_increment_hours"),
+                    "Billing &increment (hours)",
+                    not_stated=True,
+                ),
+                FieldSpec(
+                    Terms,
+                    ("terms", "minimum_billed_hours"),
+                    "&Minimum hours per GPU",
+                    not_stated=True,
+                ),
+            ],
+        ),
+        (
+            "Fees, dates and exit",
+            [
+                FieldSpec(Terms, ("terms", "one_off_fees"), "&One-off fees", not_stated=True),
+                FieldSpec(
+                    Terms,
+                    ("terms", "recurring_fees_per_month"),
+                    "Re&curring fees per month",
+                    not_stated=True,
+                ),
+                FieldSpec(
+                    Terms,
+                    ("terms", "payment_terms_days"),
+                    "Payment due (days after invoice)",
+                    not_stated=True,
+                ),
+                FieldSpec(
+                    Terms, ("terms", "price_escalation_percent_per_year"), "&Escalation (% a year)"
+                ),
+                FieldSpec(Terms, ("terms", "provisioning_lead_days"), "Lead time (d&ays)"),
+                FieldSpec(Terms, ("terms", "exit_clause"), "Early exit allo&wed"),
+                FieldSpec(
+                    Terms,
+                    ("terms", "early_exit_fee_percent"),
+                    "Exit fee (% of the rest of the term)",
+                ),
+                FieldSpec(Terms, ("terms", "support_tier"), "S&upport tier", choices=SUPPORT),
+                FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
+            ],
+        ),
         # Issue 39: what it takes to collect the SLA credit; blank = not stated (cautious defaults).
-        ("How the SLA credit is paid", [
-            FieldSpec(SlaClaimTerms, ("sla_claims", "covered_percent"), "Failures the SLA counts (%)"),
-            FieldSpec(SlaClaimTerms, ("sla_claims", "automatic"), "Credited without a claim",
-                      choices=[("Yes: credited automatically", True), ("No: the buyer files a claim", False)]),
-            FieldSpec(SlaClaimTerms, ("sla_claims", "claim_window_days"), "Claim window (days)"),
-            FieldSpec(SlaClaimTerms, ("sla_claims", "cap_percent"), "Credit cap (% of the month)"),
-        ]),
+        (
+            "How the SLA credit is paid",
+            [
+                FieldSpec(
+                    SlaClaimTerms, ("sla_claims", "covered_percent"), "Failures the SLA counts (%)"
+                ),
+                FieldSpec(
+                    SlaClaimTerms,
+                    ("sla_claims", "automatic"),
+                    "Credited without a claim",
+                    choices=[
+                        ("Yes: credited automatically", True),
+                        ("No: the buyer files a claim", False),
+                    ],
+                ),
+                FieldSpec(
+                    SlaClaimTerms, ("sla_claims", "claim_window_days"), "Claim window (days)"
+                ),
+                FieldSpec(
+                    SlaClaimTerms, ("sla_claims", "cap_percent"), "Credit cap (% of the month)"
+                ),
+            ],
+        ),
     ]
     OWNS = (("terms",), ("sla_claims",))
 

@@ -48,8 +48,10 @@ class SourceChooser(QWidget):
         # QStandardItemModel keeps item flags at UserRole - 1: no flags, so the item cannot be picked.
         self.kind.setItemData(self.kind.count() - 1, 0, Qt.ItemDataRole.UserRole - 1)
         self.chosen = "provider"  # the officer's pick, restored when a blank figure is typed again
-        self.kind.setToolTip("Where this figure comes from. A default is never shown as the provider's: "
-                             "leave the figure at — when the bid does not state it.")
+        self.kind.setToolTip(
+            "Where this figure comes from. A default is never shown as the provider's: "
+            "leave the figure at — when the bid does not state it."
+        )
         self.detail = QLineEdit()
         self.detail.setObjectName(f"reference_{name}")
         self.detail.setMaxLength(300)
@@ -115,12 +117,18 @@ class SourceChooser(QWidget):
             return "not offered — a failed node with no spare on hand waits for its repair"
         if source["kind"] == "not_stated":
             default = DOCUMENTED_DEFAULTS[self.path]
-            return (f"not stated — default {default.value:g} used (range {default.low:g}-{default.high:g}; "
-                    f"{default.source}); flagged in the report and the memo")
+            return (
+                f"not stated — default {default.value:g} used (range "
+                f"{default.low:g}-{default.high:g}; "
+                f"{default.source}); flagged in the report and the memo"
+            )
         if source["kind"] == "assumption":
             why = source.get("why")
-            return (f"{KIND_LABELS['assumption']} ({source['who'] or 'who? name them'}"
-                    + (f": {why}" if why else "") + "); flagged in the report and the memo")
+            return (
+                f"{KIND_LABELS['assumption']} ({source['who'] or 'who? name them'}"
+                + (f": {why}" if why else "")
+                + "); flagged in the report and the memo"
+            )
         detail = source.get("reference", "")
         return KIND_LABELS[source["kind"]] + (f", {detail}" if detail else "")
 
