@@ -130,7 +130,9 @@ def signed_statements(signer_info: Any) -> list[str]:
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
-            for claimed in parsed.get("claimed_attributes", ()):
+            # An asn1crypto Sequence has no .get: the membership test is the way to ask.
+            claims = parsed["claimed_attributes"] if "claimed_attributes" in parsed else ()  # noqa: SIM401
+            for claimed in claims:
                 if claimed["type"].dotted == DESCRIPTION_OID:
                     found += [
                         core.UTF8String.load(item.dump()).native for item in claimed["values"]
