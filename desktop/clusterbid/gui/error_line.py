@@ -41,3 +41,8 @@ class ErrorLine(QLabel):
 
     def heightForWidth(self, width: int) -> int:
         return max(super().heightForWidth(width), self._one_line())
+
+    def say(self, message: str) -> None:
+        """Show `message`, or hide the line (keeping its place) when it is empty."""
+        self.setText(message)
+        self.setVisible(bool(message))

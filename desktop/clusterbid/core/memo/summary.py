@@ -148,8 +148,11 @@ def decision_summary(
 def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
     """Commitment, the planned job's cost, the finish date and the P90 ceiling, in one sentence."""
     e = chosen.estimate
+    days = f"{e.wall_hours / 24:,.1f} days"
     finish = (
-        f"finishes about {e.dates.finish.isoformat()}" if e.dates.finish else "finish date unknown"
+        f"the job finishes about {e.dates.finish.isoformat()} ({days})"
+        if e.dates.finish
+        else f"the job takes {days} (finish date unknown)"
     )
     ceiling = "P90 ceiling not computed"
     if stats is not None:
@@ -162,8 +165,10 @@ def _approval_sentence(chosen: BidScore, stats: Any, currency: str) -> str:
     return (
         f"Approve a total commitment of {format_money(e.commitment, currency, cents=True)} "
         f"({currency}) to "
-        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; the planned job "
-        "costs "
-        f"{format_money(e.job_cost, currency)} of it and {finish} ({e.wall_hours / 24:,.1f} days); "
+        f"{chosen.bid.quote.provider} for {billing_words(chosen.bid, currency)}; "
+        # The job's own GPU-hours, not its net cost (which adds the idle time's worth, cash and
+        # credits): the old "the planned job costs" read as a second, smaller net cost.
+        f"the planned job's own GPU-hours come to {format_money(e.job_cost, currency)} of it; "
+        f"{finish}; "
         f"{ceiling}."
     )

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.memo.step_words import SEAL_CA_FIELD, SEAL_TSA_FIELD
 from clusterbid.gui.memo.verify_dialog import CA_FILES
 from clusterbid.operations.sealing import TSA_ENV
@@ -66,9 +67,7 @@ class SealMemoDialog(QDialog):
         form = QFormLayout()
         form.addRow(SEAL_TSA_FIELD, self.url)
         form.addRow(SEAL_CA_FIELD, ca_row)
-        self.problem = QLabel()
-        self.problem.setObjectName("seal_problem")
-        self.problem.setStyleSheet("color: #b00020")
+        self.problem = ErrorLine("seal_problem")  # keeps its place: the buttons never jump
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -84,9 +83,7 @@ class SealMemoDialog(QDialog):
     def _accept(self) -> None:
         url = self.url.text().strip()
         if not url.startswith(("http://", "https://")):
-            self.problem.setText(
-                "Give the timestamp authority's address, starting http:// or https://"
-            )
+            self.problem.say("Give the timestamp authority's address, starting http:// or https://")
             return
         self.tsa = url
         self.trust = [self.ca_file.text().strip()] if self.ca_file.text().strip() else []

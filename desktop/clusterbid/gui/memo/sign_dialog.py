@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.inputs import Approver
 from clusterbid.core.memo.next_steps import render
+from clusterbid.gui.error_line import ErrorLine
 from clusterbid.gui.memo.step_words import STEP_WORDS
 
 CERTIFICATE_FILES = "Certificates with key (*.p12 *.pfx)"
@@ -75,10 +76,7 @@ class SignMemoDialog(QDialog):
         self.reason.setPlaceholderText("optional remark, after what the signature approves")
         form.addRow("Remark", self.reason)
         form.addRow("Location", self.location)
-        self.problem = QLabel()
-        self.problem.setObjectName("sign_problem")
-        self.problem.setWordWrap(True)
-        self.problem.setStyleSheet("color: #b00020")
+        self.problem = ErrorLine("sign_problem")  # keeps its place: the buttons never jump
         note = QLabel(
             "No timestamp server is used: the signing time is this computer's clock, and the memo "
             "says so."
@@ -105,25 +103,25 @@ class SignMemoDialog(QDialog):
         from clusterbid.core.memo.credentials import load_credentials
 
         if self.field.currentData() is None:
-            self.problem.setText("Every approver field of this memo is already signed.")
+            self.problem.say("Every approver field of this memo is already signed.")
             return
         path = self.p12.text().strip()
         if not path:
-            self.problem.setText(
+            self.problem.say(
                 "Certificate: choose your .p12 or .pfx file (certificate and private key)."
             )
             return
         try:
             self.credentials = load_credentials(Path(path), self.passphrase.text())
         except InputError as exc:
-            self.problem.setText(render(str(exc), STEP_WORDS))  # a step as the app's own words
+            self.problem.say(render(str(exc), STEP_WORDS))  # a step as the app's own words
             return
         finally:
             self.passphrase.clear()  # typed again on a retry; never kept longer than this call
         refusal = self._refusal(self.field.currentData())
         if refusal:  # told here, with the dialog open, before anything is written to the memo
             self.credentials = None
-            self.problem.setText(f"Not signed: {refusal}.")
+            self.problem.say(f"Not signed: {refusal}.")
             return
         self.field_number = self.field.currentData()
         super().accept()
