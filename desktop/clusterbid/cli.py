@@ -379,7 +379,8 @@ def main(argv: list[str] | None = None) -> int:
         from clusterbid.core.memo.next_steps import render
 
         # a memo refusal names its step as a mark (next_steps.py): said here as our options
-        print(f"error: {render(str(exc), _step_words())}", file=sys.stderr)
+        # "clusterbid: error:" as argparse words its own refusals, so every refusal reads alike
+        print(f"clusterbid: error: {render(str(exc), _step_words())}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
@@ -123,17 +121,6 @@ def _status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
-    def run(args: argparse.Namespace) -> int:
-        try:
-            return int(handler(args))
-        except InputError as exc:
-            print(f"clusterbid: error: {exc}", file=sys.stderr)
-            return 2
-
-    return run
-
-
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "acceptance-plan",
@@ -154,7 +141,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument(
         "--user", default=None, help="name recorded in the audit trail (default: your login name)"
     )
-    p.set_defaults(func=_guarded(_plan))
+    p.set_defaults(func=_plan)
 
     s = subparsers.add_parser(
         "acceptance-status",
@@ -184,4 +171,4 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     s.add_argument(
         "--user", default=None, help="name recorded in the audit trail (default: your login name)"
     )
-    s.set_defaults(func=_guarded(_status))
+    s.set_defaults(func=_status)

@@ -5,7 +5,6 @@ dialog's too: every field validated, one audited edit, or nothing changed."""
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,20 +43,16 @@ def run_plan(args: argparse.Namespace) -> int:
     from clusterbid.core.comparison_table import KeptTableDocument
     from clusterbid.operations.plan_inputs import set_plan_inputs
 
-    try:
-        texts = _pairs(args.set or [])
-        if not texts:
-            from clusterbid.core.store import EvaluationDocument
+    texts = _pairs(args.set or [])
+    if not texts:
+        from clusterbid.core.store import EvaluationDocument
 
-            with EvaluationDocument.open(args.path, read_only=True) as document:
-                print(f"Plan inputs of {args.path}:\n{_listing(document.evaluation)}")
-            return EXIT_OK
-        with KeptTableDocument.open(args.path, user=args.user) as document:
-            edit = set_plan_inputs(document, texts)
-            listing = _listing(document.evaluation)
-    except InputError as exc:
-        print(f"clusterbid: error: {exc}", file=sys.stderr)
-        return EXIT_INPUT
+        with EvaluationDocument.open(args.path, read_only=True) as document:
+            print(f"Plan inputs of {args.path}:\n{_listing(document.evaluation)}")
+        return EXIT_OK
+    with KeptTableDocument.open(args.path, user=args.user) as document:
+        edit = set_plan_inputs(document, texts)
+        listing = _listing(document.evaluation)
     if not edit.changed:
         print(f"Nothing changed in {args.path}: the plan inputs already have these values.")
     else:

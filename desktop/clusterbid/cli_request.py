@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
@@ -112,18 +111,13 @@ def _show_status(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        if args.status or args.refused:
-            return _show_status(args)
-        if not args.bid or not args.output:
-            raise InputError(
-                "request-evidence needs --bid ID and -o DIR (or --status to see the requests' "
-                "states)"
-            )
-        return _write_pack(args)
-    except InputError as exc:
-        print(f"clusterbid: error: {exc}", file=sys.stderr)
-        return 2
+    if args.status or args.refused:
+        return _show_status(args)
+    if not args.bid or not args.output:
+        raise InputError(
+            "request-evidence needs --bid ID and -o DIR (or --status to see the requests' states)"
+        )
+    return _write_pack(args)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -76,4 +76,4 @@ def test_cli_refuses_bad_files_with_a_message_not_a_traceback(tmp_path, capsys, 
         (tmp_path / name).write_bytes(b"\x00\x01 not a spreadsheet")
     assert _run("import-bids", str(tmp_path / name)) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"error: {name}") and "Traceback" not in err
+    assert err.startswith(f"clusterbid: error: {name}") and "Traceback" not in err
