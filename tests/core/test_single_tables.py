@@ -247,3 +247,14 @@ def test_the_methodology_tables_list_what_the_code_declares():
         assert f"\n| {criterion.methodology_name} | " in text
     for kind in BILLING_KIND_SPECS:
         assert f"\n| {kind.short_words} | " in text
+
+
+def test_a_methodology_without_a_table_header_is_refused_by_name():
+    import pytest
+
+    from clusterbid.core.errors import InputError
+    from clusterbid.core.methodology_tables import BILLING_HEADER, with_tables
+
+    text = (REPO / "resources" / "methodology.md").read_text(encoding="utf-8")
+    with pytest.raises(InputError, match="no table headed '\\| billing \\|"):
+        with_tables(text.replace(BILLING_HEADER, "| how it bills |"))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from clusterbid.core.billing_kinds import BILLING_KIND_SPECS
 from clusterbid.core.criteria import CRITERIA
+from clusterbid.core.errors import InputError
 
 CRITERIA_HEADER = "| criterion | normalisation |"
 BILLING_HEADER = "| billing | total commitment | GPU-hours it buys |"
@@ -29,7 +30,10 @@ def billing_table() -> list[str]:
 def _replaced(lines: list[str], table: list[str]) -> list[str]:
     header = table[0]
     if header not in lines:
-        raise ValueError(f"the methodology has no table headed {header!r}: put the header back")
+        raise InputError(
+            f"methodology.md has no table headed {header!r}: put that header line back where the "
+            "table belongs, then run `clusterbid schema`"
+        )
     start = lines.index(header)
     end = start
     while end < len(lines) and lines[end].startswith("|"):
