@@ -124,12 +124,33 @@ def _cmd_schema(args: argparse.Namespace) -> int:
             folder.mkdir(parents=True, exist_ok=True)
             write_bytes_atomically(target, text.encode("utf-8"))
             print(f"wrote {target}")
+    if not args.dir:  # the shipped methodology's tables of criteria and billing kinds, too
+        stale += _methodology_tables(args.check)
     if stale:
         print(
             f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr
         )
         return 1
     return 0
+
+
+def _methodology_tables(check: bool) -> list[str]:
+    """Rewrite (or check) the tables methodology.md lists from core's declarations
+    (core/methodology_tables.py); the stale file's name, if any."""
+    from clusterbid.core.methodology_tables import with_tables
+    from clusterbid.core.safe_files import write_bytes_atomically
+    from clusterbid.resources import resources_root
+
+    target = resources_root() / "methodology.md"
+    text = target.read_text(encoding="utf-8")
+    wanted = with_tables(text)
+    if wanted == text:
+        return []
+    if check:
+        return [f"{target} (its tables)"]
+    write_bytes_atomically(target, wanted.encode("utf-8"))
+    print(f"wrote {target}")
+    return []
 
 
 def _cmd_app(args: argparse.Namespace) -> int:

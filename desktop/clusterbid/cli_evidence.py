@@ -9,14 +9,12 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.formats import format_names, format_spec
 from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
-from clusterbid.core.evidence.reading import FORMATS, EvidenceReading, FabricClaim, reading_to_json
+from clusterbid.core.evidence.reading import EvidenceReading, FabricClaim, reading_to_json
 
 EXIT_OK, EXIT_INPUT = 0, 2
-FORMAT_NAMES = {"nccl-text": "nccl-tests text output", "nccl-json": "nccl-tests JSON (-J)",
-                "throughput-csv": "training-throughput CSV", "throughput-json": "training-throughput JSON",
-                "scaling-csv": "scaling table (CSV)", "training-log": "raw training log (Megatron-LM)"}  # fmt: skip
 
 
 def _fail(message: str) -> int:
@@ -183,7 +181,7 @@ def run_parse(args: argparse.Namespace) -> int:
             out["extrapolation"] = vars(ex) | {"mfu": reading.scaling.mfu_at(args.job_gpus)}
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return EXIT_OK
-    lines = [f"{reading.source}: {FORMAT_NAMES[reading.format]}"]
+    lines = [f"{reading.source}: {format_spec(reading.format).words}"]
     if reading.nccl_runs:
         lines += _nccl_lines(reading)
     elif reading.throughput is not None:
@@ -262,7 +260,7 @@ def _positive_int(text: str) -> int:
 def _reading_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=("auto", *format_names()),  # core/evidence/formats.py
         default="auto",
         help="file format (default: detected from the content)",
     )

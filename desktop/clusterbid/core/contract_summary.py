@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.money import format_money
 from clusterbid.core.plan import ComputePlan
@@ -30,7 +31,8 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
     # The price as the contract states it, in its own currency (a EUR quote printed as "$2.64"
     # would misstate it); the evaluation-currency figures are beside it where they are used.
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
-    if t.billing_kind == "on-demand":
+    spec = spec_of(t.billing_kind)  # the words follow what the kind does (billing_kinds.py)
+    if not spec.commits:
         rounding = (
             f", billed in {t.billing_increment_hours:g}-hour steps"
             if t.billing_increment_hours
@@ -43,28 +45,23 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
             rounding += " (step not stated: priced hourly)"
         if "minimum_billed_hours" in unstated:
             minimum += " (minimum not stated: priced at 1 h)"
-        text = f"on demand at {price} per GPU-hour{rounding}{minimum}"
-    elif t.billing_kind in ("reserved", "block"):
-        span = (
-            f"{t.term_months} months"
-            if t.billing_kind == "reserved"
-            else f"a {t.block_days}-day block"
-        )
+        text = f"{spec.page_name} at {price} per GPU-hour{rounding}{minimum}"
+    elif spec.bills_for_a_span:
+        span = f"a {t.block_days}-day block" if spec.needs_block_days else f"{t.term_months} months"
         gpus = f"{bid.billed_gpus:,} GPUs"
         if t.reserved_gpus is None:
             gpus += " (every offered GPU: the bid does not say how many are reserved)"
-        kind = "a reserved term" if t.billing_kind == "reserved" else "a block booking"
-        text = f"{kind} of {gpus} x {span} at {price} per GPU-hour"
-        if t.billing_kind == "reserved":
+        text = f"{spec.page_name} of {gpus} x {span} at {price} per GPU-hour"
+        if spec.may_exit_early:
             fee = f"{t.early_exit_fee_percent:g}% of the remaining term" + (
                 " (fee not stated: priced as no exit until it is in writing)"
                 if "early_exit_fee_percent" in unstated
                 else ""
             )
             text += f"; early exit allowed at {fee}" if t.exit_clause else "; no early exit"
-    elif t.billing_kind == "committed-spend":
+    elif spec.minimum == "spend":
         spend = format_money(float(t.committed_spend), t.currency)
-        text = f"committed spend of {spend} over {t.term_months} months at {price} per GPU-hour"
+        text = f"{spec.page_name} of {spend} over {t.term_months} months at {price} per GPU-hour"
     else:
         text = (
             f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at "

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, ValidationInfo, model_validator
+from pydantic import Field, ValidationInfo, create_model, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel
 from clusterbid.core.bid import CERTIFICATIONS, Bid
+from clusterbid.core.criteria import CRITERIA, Criterion
 from clusterbid.core.provider_rating import ProviderRating
 from clusterbid.core.text_rules import (
     DIRECTION_MARKS,
@@ -29,20 +30,11 @@ DECISION_WORDS = {
 Rate = Annotated[Decimal, Field(gt=0, max_digits=18, decimal_places=8, allow_inf_nan=False)]
 
 
-class CriteriaWeights(FrozenModel):
+class WeightRules(FrozenModel):
     """Relative weights; they are normalised to sum to 1 before use (see methodology)."""
 
-    cost_to_finish: Weight = 70
-    sla: Weight = 8
-    datacenter_tier: Weight = 5
-    certifications: Weight = 5
-    support: Weight = 3
-    contract_terms: Weight = 4
-    evidence: Weight = 5
-    provider_rating: Weight = 0  # issue 39: a third party's dated rating (provider_rating.py)
-
     @model_validator(mode="after")
-    def _not_all_zero(self) -> CriteriaWeights:
+    def _not_all_zero(self) -> WeightRules:
         if sum(self.model_dump().values()) <= 0:
             raise ValueError("at least one criterion weight must be above zero")
         return self
@@ -51,6 +43,25 @@ class CriteriaWeights(FrozenModel):
         raw = self.model_dump()
         total = sum(raw.values())
         return {name: value / total for name, value in raw.items()}
+
+
+def weights_model(criteria: tuple[Criterion, ...]) -> type[WeightRules]:
+    """The scoring policy's weights: one field per criterion of criteria.py, at its default."""
+    fields: dict[str, Any] = {c.name: (Weight, c.default_weight) for c in criteria}
+    return create_model(
+        "CriteriaWeights",
+        __base__=WeightRules,
+        __module__=__name__,
+        __doc__=WeightRules.__doc__,
+        **fields,
+    )
+
+
+# The fields come from the criteria table (issue 33 item 3); the type checker sees the rules.
+if TYPE_CHECKING:
+    CriteriaWeights = WeightRules
+else:
+    CriteriaWeights = weights_model(CRITERIA)
 
 
 class MustHaves(FrozenModel):

@@ -2,34 +2,25 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate, estimate_training
+
+# The criteria and their scores are declared in criteria.py; the views import these from here too.
+from clusterbid.core.criteria import EXPECTED_EVIDENCE as EXPECTED_EVIDENCE
+from clusterbid.core.criteria import GRADE_SCORES as GRADE_SCORES
+from clusterbid.core.criteria import SUPPORT_SCORES as SUPPORT_SCORES
+from clusterbid.core.criteria import CriterionInputs, bid_scores
+from clusterbid.core.criteria import evidence_score as evidence_score
+from clusterbid.core.criteria import sla_score as sla_score
 from clusterbid.core.deadline_gate import judged_on_draws
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
-from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.must_haves import gated_by_must_haves
-from clusterbid.core.provenance import effective_reliability
-from clusterbid.core.provider_rating import ProviderRating, rating_score, ratings_by_provider
+from clusterbid.core.provider_rating import ProviderRating, ratings_by_provider
 from clusterbid.core.ranking import BidScore, rank_bids  # BidScore: imported from here too
-
-SUPPORT_SCORES = {"basic": 0.0, "business": 0.5, "enterprise": 1.0}
-GRADE_SCORES = {
-    EvidenceGrade.MEASURED_INDEPENDENT: 1.0,
-    EvidenceGrade.MEASURED_PROVIDER: 0.75,
-    EvidenceGrade.PROVIDER_CLAIM: 0.25,
-    EvidenceGrade.DERIVED: 0.0,
-}
-# The evidence a training bid should carry (buyers.md): a fabric measurement across nodes and
-# a measured training efficiency.
-EXPECTED_EVIDENCE = (
-    (EvidenceKind.ALLREDUCE_BUSBW,),
-    (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,43 +49,14 @@ class Scorecard:
         return [s for s in self.scores if s.rank is not None]
 
 
-def sla_score(bid: Bid) -> float:
-    """Nines of the uptime SLA (99% -> 0, 99.9% -> 0.5, 99.99% -> 1), 3/4, and credits, 1/4."""
-    reliability = effective_reliability(bid)
-    downtime = max(1.0 - reliability.uptime_sla_percent / 100.0, 1e-6)
-    nines = min(max((-math.log10(downtime) - 2.0) / 2.0, 0.0), 1.0)
-    credits = min(reliability.sla_credit_percent / 25.0, 1.0)
-    return float(0.75 * nines + 0.25 * credits)
-
-
-def evidence_score(bid: Bid) -> float:
-    """Mean over the expected evidence kinds of the best grade on file (none: 0)."""
-    total = 0.0
-    for kinds in EXPECTED_EVIDENCE:
-        grades = [GRADE_SCORES[e.grade] for e in bid.evidence if e.kind in kinds]
-        total += max(grades, default=0.0)
-    return total / len(EXPECTED_EVIDENCE)
-
-
 def non_cost_criteria(
     bid: Bid,
     required_certifications: tuple[str, ...],
     ratings: Mapping[str, ProviderRating] | None = None,
 ) -> dict[str, float]:
-    """Each non-cost criterion in 0-1. `ratings` (provider -> third-party rating) scores the
-    provider's rating apart from anything its bid claims (issue 39)."""
-    tier = bid.facility.datacenter_tier
-    held = set(bid.facility.certifications)
-    required = set(required_certifications)
-    return {
-        "sla": sla_score(bid),
-        "datacenter_tier": 0.0 if tier is None else (tier - 1) / 3.0,
-        "certifications": len(held & required) / len(required) if required else 1.0,
-        "support": SUPPORT_SCORES[bid.terms.support_tier],
-        "contract_terms": 0.5 * bid.terms.exit_clause + 0.5 * bid.terms.next_gen_migration,
-        "evidence": evidence_score(bid),
-        "provider_rating": rating_score((ratings or {}).get(bid.quote.provider)),
-    }
+    """Each non-cost criterion in 0-1, as criteria.py scores it. `ratings` (provider -> third-party
+    rating) scores the provider's rating apart from anything its bid claims (issue 39)."""
+    return bid_scores(bid, CriterionInputs(required_certifications, ratings or {}))
 
 
 def score_evaluation(

@@ -8,27 +8,33 @@ committed GPU-hours), each with fees, escalation and exit terms on top.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, model_validator
 
 from clusterbid.core.base import CurrencyCode, FrozenModel, MoneyAmount, PositiveMoney
+from clusterbid.core.billing_kinds import (
+    BILLING_KIND_SPECS,
+    billing_kind_names,
+    names_where,
+    spec_of,
+)
 
-BillingKind = Literal["on-demand", "reserved", "block", "committed-spend", "committed-gpu-hours"]
-BILLING_KINDS: tuple[str, ...] = BillingKind.__args__
-BILLING_WORDS = {
-    "on-demand": "on demand (billed for the GPU-hours used)",
-    "reserved": "reserved term (GPUs x term x price, take-or-pay)",
-    "block": "block booking (GPUs for a fixed window)",
-    "committed-spend": "committed spend (a minimum spend over the term)",
-    "committed-gpu-hours": "committed GPU-hours (a minimum of GPU-hours over the term)",
-}
-TERM_KINDS = ("reserved", "committed-spend", "committed-gpu-hours")
+# The kinds are declared once, in billing_kinds.py; the model, the schema's enum and the bid
+# sheet's choices read them from there.
+if TYPE_CHECKING:
+    BillingKind = str
+else:
+    BillingKind = Literal[billing_kind_names()]
+BILLING_KINDS: tuple[str, ...] = billing_kind_names()
+BILLING_WORDS = {spec.name: spec.words for spec in BILLING_KIND_SPECS}
+TERM_KINDS = names_where(has_term=True)
 
 
 def inferred_billing(term_months: int, committed_gpu_hours: float) -> str:
     """What a bid that does not name its billing kind bills, as its other fields suggest (documents
-    written before billing kinds existed read this way): a GPU-hour commitment, a term, or usage."""
+    written before billing kinds existed read this way): a GPU-hour commitment, a term, or usage.
+    (Written before the table: these three kinds stay the inference whatever is added to it.)"""
     if committed_gpu_hours > 0:
         return "committed-gpu-hours"
     return "reserved" if term_months > 0 else "on-demand"
@@ -170,26 +176,28 @@ class Terms(FrozenModel):
                 f"({self.price_per_gpu_hour}) and cannot exceed it"
             )
         kind = self.billing_kind
-        if kind in TERM_KINDS and self.term_months < 1:
+        spec = spec_of(kind)
+        if spec.has_term and self.term_months < 1:
             raise ValueError(
                 f"billing {kind!r} needs term_months of at least 1 (the contract's term)"
             )
-        if kind in ("on-demand", "block") and self.term_months:
+        if not spec.has_term and self.term_months:
             raise ValueError(
                 f"billing {kind!r} has no term: set term_months to 0"
-                + (" and give block_days" if kind == "block" else ", or choose 'reserved'")
+                + (" and give block_days" if spec.needs_block_days else ", or choose 'reserved'")
             )
-        if kind == "block" and self.block_days < 1:
-            raise ValueError("billing 'block' needs block_days of at least 1 (the booked window)")
-        if kind != "block" and self.block_days:
+        if spec.needs_block_days and self.block_days < 1:
+            raise ValueError(f"billing {kind!r} needs block_days of at least 1 (the booked window)")
+        if not spec.needs_block_days and self.block_days:
+            blocks = " or ".join(repr(name) for name in names_where(needs_block_days=True))
             raise ValueError(
-                f"block_days applies to billing 'block' only, not {kind!r}: set it to 0"
+                f"block_days applies to billing {blocks} only, not {kind!r}: set it to 0"
             )
-        if kind == "committed-spend" and self.committed_spend <= 0:
-            raise ValueError("billing 'committed-spend' needs committed_spend above 0")
-        if kind == "committed-gpu-hours" and self.committed_gpu_hours <= 0:
-            raise ValueError("billing 'committed-gpu-hours' needs committed_gpu_hours above 0")
-        if kind not in ("reserved", "block") and self.reserved_gpus is not None:
+        if spec.minimum == "spend" and self.committed_spend <= 0:
+            raise ValueError(f"billing {kind!r} needs committed_spend above 0")
+        if spec.minimum == "gpu-hours" and self.committed_gpu_hours <= 0:
+            raise ValueError(f"billing {kind!r} needs committed_gpu_hours above 0")
+        if not spec.bills_for_a_span and self.reserved_gpus is not None:
             raise ValueError(
                 f"reserved_gpus applies to reserved and block billing, not {kind!r}: leave it empty"
             )
@@ -203,4 +211,4 @@ class Terms(FrozenModel):
     @property
     def bills_for_a_term(self) -> bool:
         """Reserved and block contracts bill GPUs for a span of time, whether used or not."""
-        return self.billing_kind in ("reserved", "block")
+        return spec_of(self.billing_kind).bills_for_a_span

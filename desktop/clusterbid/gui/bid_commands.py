@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.reading import media_type_of
 from clusterbid.gui import dialogs
 from clusterbid.gui.edits import (
     with_bid_duplicated,
@@ -22,12 +22,6 @@ if TYPE_CHECKING:
     from clusterbid.gui.session import Session
 
 
-MEDIA_TYPES = {
-    ".json": "application/json",
-    ".csv": "text/csv",
-}  # evidence files are text (formats doc)
-
-
 def evidence_files(bid, read: dict) -> list:
     """The files the bid's evidence was read from in the wizard (NewArtefact), each once."""
     from clusterbid.core.store.artefacts import NewArtefact
@@ -37,7 +31,7 @@ def evidence_files(bid, read: dict) -> list:
         NewArtefact(
             bid.id,
             *read[sha256],
-            media_type=MEDIA_TYPES.get(Path(read[sha256][0]).suffix.lower(), "text/plain"),
+            media_type=media_type_of(read[sha256][1]),  # as the CLI keeps it (formats.py)
         )
         for sha256 in wanted
     ]

@@ -10,12 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.formats import format_spec
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
-
-# The media type each reader's file is kept under (its raw bytes are stored with the bid).
-MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json",
-               "throughput-csv": "text/csv", "throughput-json": "application/json",
-               "scaling-csv": "text/csv", "training-log": "text/plain"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -122,7 +118,7 @@ def attach_evidence(
     checkpoint(cancel)
     with KeptTableDocument.open(document, user=user) as kept:
         kept.attach_evidence(
-            bid_id, path.name, data, list(items), media_type=MEDIA_TYPES[reading.format]
+            bid_id, path.name, data, list(items), media_type=format_spec(reading.format).media_type
         )
         matched = match_file(kept, bid_id, path.name)  # a file named after a request answers it
     return AttachedEvidence(reading, items, matched)

@@ -9,12 +9,13 @@ from clusterbid.core.acceptance.thresholds import share_for, share_words
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import sharp_busbw_factor
+from clusterbid.core.evidence.formats import formats_measuring
 from clusterbid.core.evidence.model import GRADE_WORDS
 from clusterbid.core.evidence_request.build import ALL_REDUCE_ARGS
 from clusterbid.core.evidence_request.model import CommandRun
 from clusterbid.core.workload import Workload
 
-NCCL_FORMATS = ["nccl-text", "nccl-json"]
+NCCL_FORMATS = formats_measuring("fabric")  # core/evidence/formats.py
 
 
 def nccl_run(test_id: str, nodes: int, per_node: int, algo: str | None, scale: str) -> CommandRun:

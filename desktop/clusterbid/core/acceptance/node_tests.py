@@ -13,6 +13,7 @@ from clusterbid.core.acceptance.thresholds import (
 )
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.evidence.formats import formats_measuring
 from clusterbid.core.evidence.model import GRADE_WORDS
 from clusterbid.core.evidence_request.recipe import RECIPE, training_runs
 from clusterbid.core.provenance import effective_reliability
@@ -161,7 +162,7 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
             f"step time at most {estimate.step_s:.3f} s / {share:.2f}"
         ),
         remedy=NOT_STATED,
-        reads=["throughput-csv", "throughput-json"],
+        reads=formats_measuring("throughput"),
     )
 
 

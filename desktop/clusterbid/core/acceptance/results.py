@@ -16,12 +16,11 @@ from pydantic import Field, ValidationError
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.formats import format_spec
 from clusterbid.core.evidence.reading import EvidenceReading, detect_format, read_evidence
 from clusterbid.core.store.document import EvaluationDocument
 
 OUTCOME_SUFFIX = ".outcome.json"
-MEDIA_TYPES = {"nccl-text": "text/plain", "nccl-json": "application/json",
-               "throughput-csv": "text/csv", "throughput-json": "application/json"}  # fmt: skip
 
 
 class RecordedOutcome(FrozenModel):
@@ -71,7 +70,9 @@ def attach_result(
             f"{plan.bid_id} (rename it to begin with one of {ids})"
         )
     reading = read_result(test, name, data)
-    document.attach_artefact(name, data, bid_id=plan.bid_id, media_type=MEDIA_TYPES[reading.format])
+    document.attach_artefact(
+        name, data, bid_id=plan.bid_id, media_type=format_spec(reading.format).media_type
+    )
     return test
 
 

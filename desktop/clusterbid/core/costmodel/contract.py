@@ -15,19 +15,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clusterbid.core.billing_kinds import BILLING_KIND_SPECS, codes_where
 from clusterbid.core.costmodel.delivery_cost import held_hours, late_remedy
 from clusterbid.core.costmodel.payment_terms import cash_cost_share
 from clusterbid.core.costmodel.sla_credit import sla_credits
 
 HOURS_PER_MONTH = 730.0
 HOURS_PER_YEAR = 8760.0
-BILLING_CODES = {
-    "on-demand": 0,
-    "reserved": 1,
-    "block": 2,
-    "committed-spend": 3,
-    "committed-gpu-hours": 4,
-}
+BILLING_CODES = {spec.name: spec.code for spec in BILLING_KIND_SPECS}  # billing_kinds.py
+# The formulas switch on what a kind does, never on its name (issue 33 item 3).
+SPAN_CODES = codes_where(bills_for_a_span=True)  # GPUs x a span, used or not
+SPEND_CODES = codes_where(minimum="spend")
+GPU_HOUR_CODES = codes_where(minimum="gpu-hours")
+USAGE_CODES = codes_where(commits=False)  # idle time is only billing round-up
+EXIT_CODES = codes_where(may_exit_early=True)
+TERM_SPAN_CODES = codes_where(bills_for_a_span=True, has_term=True)  # outlasting it: extension
 IDLE_CODES = {"nothing": 0, "more-runs": 1, "other-work": 2}
 # Float noise must not bill an extra increment: 100.0000000001 h at 1-hour billing is 100 h.
 ROUNDING_SLACK = 1e-9
@@ -155,9 +157,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     # Issue 39: the job's block handed over late finishes late, and a term billed from the stated
     # date bills through the slip (delivery_cost.py); 0 slip leaves both as they were.
     finish_hours = wall_hours + b.slip_hours
-    wall_hours = held_hours(
-        b, wall_hours, (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"])
-    )
+    wall_hours = held_hours(b, wall_hours, np.isin(kind, SPAN_CODES))
     price, esc = b.price_per_gpu_hour, b.escalation_per_year
     hours = usage_hours(wall_hours, b.billing_increment_hours, b.minimum_billed_hours)
     usage_cost = n * price * escalated_hours(hours, esc)
@@ -174,9 +174,9 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     # Each kind's figures are computed only when some bid bills that way: the Monte Carlo bills
     # bids x samples, and bids of one kind at a time.
     term = b.term_hours
-    is_term = (kind == BILLING_CODES["reserved"]) | (kind == BILLING_CODES["block"])
-    is_spend = kind == BILLING_CODES["committed-spend"]
-    is_hours = kind == BILLING_CODES["committed-gpu-hours"]
+    is_term = np.isin(kind, SPAN_CODES)
+    is_spend = np.isin(kind, SPEND_CODES)
+    is_hours = np.isin(kind, GPU_HOUR_CODES)
     has_term = is_term | is_spend | is_hours
     # Only a job that outlasts its term makes the span (and a reserved term's figures) vary by sample.
     outlasts = bool(np.any(has_term & (wall_hours > term)))
@@ -231,11 +231,11 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     else:
         plan_value = np.zeros(np.shape(commitment))
     # Idle time on demand is only billing round-up: nothing else can run in it.
-    on_demand = kind == BILLING_CODES["on-demand"]
+    on_demand = np.isin(kind, USAGE_CODES)
     idle_value = where(on_demand, 0.0, plan_value)
     kept = commitment - idle_value
     # Leaving a reserved term after the job: the billed GPUs until then, the fee on the rest.
-    may_leave = (kind == BILLING_CODES["reserved"]) & b.exit_allowed
+    may_leave = np.isin(kind, EXIT_CODES) & b.exit_allowed
     if np.any(may_leave):
         early = may_leave & (wall_hours < term)
         run = escalated_hours(wall_hours, esc)
@@ -272,7 +272,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         delay_cost=np.broadcast_to(delay, np.shape(commitment)),
         cash_cost=np.broadcast_to(cash, np.shape(commitment)),
         cash_share=np.broadcast_to(cash_share, np.shape(commitment)),
-        outlasts_term=(kind == BILLING_CODES["reserved"]) & (wall_hours > term),
+        outlasts_term=np.isin(kind, TERM_SPAN_CODES) & (wall_hours > term),
         late_remedy=np.broadcast_to(remedy, np.shape(commitment)),
         sla_credit=np.broadcast_to(credit, np.shape(commitment)),
         sla_headline_credit=np.broadcast_to(headline, np.shape(commitment)),

@@ -7,6 +7,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
@@ -110,7 +111,7 @@ def contract_findings(
         plan.idle_use == "more-runs"
         and plan.further_runs is None
         and figures["idle_gpu_hours"] > 0
-        and terms.billing_kind != "on-demand"
+        and spec_of(terms.billing_kind).commits
     ):  # on demand, idle time is only billing round-up
         warnings.append(
             Finding(
@@ -127,7 +128,8 @@ def contract_findings(
                 f"the contract reserves {terms.reserved_gpus:,} GPUs; the planned job needs {n:,}",
             )
         )
-    if terms.billing_kind == "block" and figures["wall_hours"] > terms.block_days * 24.0:
+    spec = spec_of(terms.billing_kind)
+    if spec.needs_block_days and figures["wall_hours"] > terms.block_days * 24.0:
         gates.append(
             Finding(
                 "job_outlasts_block",
@@ -153,11 +155,7 @@ def contract_findings(
             )
         )
     unstated = _unstated_test(bid)
-    if (
-        terms.billing_kind == "reserved"
-        and terms.exit_clause
-        and unstated("terms.early_exit_fee_percent")
-    ):
+    if spec.may_exit_early and terms.exit_clause and unstated("terms.early_exit_fee_percent"):
         warnings.append(
             Finding(
                 "exit_fee_not_stated",

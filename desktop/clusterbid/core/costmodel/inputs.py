@@ -7,6 +7,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH, IDLE_CODES, IdlePlan
@@ -245,7 +246,7 @@ def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
     terms = effective_terms(bid)  # a term nobody stated: its cautious default (issue 31)
     term_hours = (
         terms.block_days * 24.0
-        if terms.billing_kind == "block"
+        if spec_of(terms.billing_kind).needs_block_days
         else terms.term_months * HOURS_PER_MONTH
     )
     one_off_share, recurring_share = unstated_fee_shares(bid)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
 
 from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.formats import format_names, format_spec
 from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.evidence.nccl_columns import Skipped
 from clusterbid.core.evidence.nccl_evidence import sha256_hex, to_evidence
@@ -34,18 +35,9 @@ from clusterbid.core.evidence.training_log import (
 )
 from clusterbid.core.safe_read import open_regular
 
-EvidenceFormat = Literal[
-    "nccl-text", "nccl-json", "throughput-csv", "throughput-json", "scaling-csv", "training-log"
-]
-FORMATS: tuple[str, ...] = (
-    "auto",
-    "nccl-text",
-    "nccl-json",
-    "throughput-csv",
-    "throughput-json",
-    "scaling-csv",
-    "training-log",
-)
+# The formats are declared once, in formats.py; "auto" detects one by content.
+EvidenceFormat = str
+FORMATS: tuple[str, ...] = ("auto", *format_names())
 # Evidence files are logs and small tables, matched to the real ones, and refused above it before
 # a byte is parsed: any file accepted is parsed in well under a second and 100 MB. An nccl-tests
 # log is tens of KB (tests/data/nccl-tests); with NCCL_DEBUG=INFO about 150 lines per GPU, some
@@ -153,6 +145,11 @@ def detect_format(text: str) -> EvidenceFormat:
     return "training-log" if looks_like_training_log(text) else "nccl-text"
 
 
+def media_type_of(data: bytes) -> str:
+    """The media type an evidence file is kept under: its format's (formats.py), by content."""
+    return format_spec(detect_format(data[:100_000].decode("utf-8", errors="replace"))).media_type
+
+
 def read_evidence(
     data: bytes,
     source: str,
@@ -171,9 +168,9 @@ def read_evidence(
     supplies who ran an nccl-tests log (default: provider, the weaker reading); for throughput and
     scaling files, who measured is in the file, and a different `measured_by` is refused.
     """
-    if fmt not in FORMATS:
+    if fmt != "auto" and fmt not in format_names():
         raise EvidenceParseError(
-            source, None, f"unknown format {fmt!r}; one of {', '.join(FORMATS)}"
+            source, None, f"unknown format {fmt!r}; one of auto, {', '.join(format_names())}"
         )
     if measured_by is not None and measured_by not in MEASURERS:
         raise EvidenceParseError(
@@ -191,8 +188,8 @@ def read_evidence(
             f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file",
         )
     text = _decode(data, source)
-    chosen: EvidenceFormat = detect_format(text) if fmt == "auto" else fmt  # type: ignore[assignment]
-    if chosen != "nccl-text" and len(data) > MAX_TABLE_BYTES:
+    chosen = detect_format(text) if fmt == "auto" else fmt
+    if format_spec(chosen).held_small and len(data) > MAX_TABLE_BYTES:
         raise EvidenceParseError(
             source,
             None,
@@ -202,51 +199,102 @@ def read_evidence(
         )
     sha = sha256_hex(data)
     name = artefact_name or source.replace("\\", "/").rsplit("/", 1)[-1][:255]
-    if chosen in ("nccl-text", "nccl-json"):
-        skipped: list[Skipped] = []
-        if chosen == "nccl-text":
-            found, skipped = read_nccl_tests_text(
-                text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes
-            )
-        else:
-            found = parse_nccl_tests_json(
-                text, source, nic_aggregate_gb_s=nic_aggregate_gb_s, nodes=nodes
-            )
-        runs = tuple(found)
-        if fabric is not None:
-            runs = tuple(_against_fabric(run, fabric) for run in runs)
-        reading = _nccl_reading(
-            source, chosen, sha, name, runs, measured_by or "provider", measured_on, nodes
-        )
-        return replace(reading, notes=reading.notes + tuple(s.reason for s in skipped))
-    if (
-        chosen == "training-log"
-    ):  # the run's own output: measured, by whoever ran it (default provider)
-        log = parse_training_log(text, source)
-        item = training_log_evidence(
-            log,
-            measured_by=measured_by or "provider",
-            artefact_sha256=sha,
-            artefact_name=name,
-            measured_on=measured_on,
-        )
-        return EvidenceReading(source, chosen, sha, training_log=log, evidence=(item,))
-    if chosen == "scaling-csv":
-        table = parse_scaling_csv(text, source)
-        _same_measurer(source, table.setup.measured_by, measured_by)
-        items = scaling_evidence(table, artefact_sha256=sha, artefact_name=name)
-        return EvidenceReading(source, chosen, sha, scaling=table, evidence=tuple(items))
-    throughput = (
-        parse_throughput_csv(text, source)
-        if chosen == "throughput-csv"
-        else parse_throughput_json(text, source)
+    request = _Request(
+        source, sha, name, measured_by, measured_on, nic_aggregate_gb_s, fabric, nodes
     )
+    reader = READERS.get(chosen)
+    if reader is None:  # declared in formats.py, its reader not yet in READERS
+        raise EvidenceParseError(source, None, f"no reader for the {chosen} format yet")
+    return reader(text, chosen, request)
+
+
+@dataclass(frozen=True)
+class _Request:
+    """One file to read and what the officer knows of it (read_evidence's arguments)."""
+
+    source: str
+    sha: str
+    name: str  # the artefact's name
+    measured_by: str | None
+    measured_on: dt.date | None
+    nic_aggregate_gb_s: float | None
+    fabric: FabricClaim | None
+    nodes: NodeCount | None
+
+
+def _read_nccl_text(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    found, skipped = read_nccl_tests_text(
+        text, r.source, nic_aggregate_gb_s=r.nic_aggregate_gb_s, nodes=r.nodes
+    )
+    return _nccl_runs_read(tuple(found), skipped, chosen, r)
+
+
+def _read_nccl_json(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    found = parse_nccl_tests_json(
+        text, r.source, nic_aggregate_gb_s=r.nic_aggregate_gb_s, nodes=r.nodes
+    )
+    return _nccl_runs_read(tuple(found), [], chosen, r)
+
+
+def _nccl_runs_read(
+    runs: tuple[NcclTestsRun, ...], skipped: list[Skipped], chosen: str, r: _Request
+) -> EvidenceReading:
+    if r.fabric is not None:
+        runs = tuple(_against_fabric(run, r.fabric) for run in runs)
+    reading = _nccl_reading(
+        r.source, chosen, r.sha, r.name, runs, r.measured_by or "provider", r.measured_on, r.nodes
+    )
+    return replace(reading, notes=reading.notes + tuple(s.reason for s in skipped))
+
+
+def _read_training_log(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    """The run's own output: measured, by whoever ran it (default provider)."""
+    log = parse_training_log(text, r.source)
+    item = training_log_evidence(
+        log,
+        measured_by=r.measured_by or "provider",
+        artefact_sha256=r.sha,
+        artefact_name=r.name,
+        measured_on=r.measured_on,
+    )
+    return EvidenceReading(r.source, chosen, r.sha, training_log=log, evidence=(item,))
+
+
+def _read_scaling(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    table = parse_scaling_csv(text, r.source)
+    _same_measurer(r.source, table.setup.measured_by, r.measured_by)
+    items = scaling_evidence(table, artefact_sha256=r.sha, artefact_name=r.name)
+    return EvidenceReading(r.source, chosen, r.sha, scaling=table, evidence=tuple(items))
+
+
+def _read_throughput_csv(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    return _throughput_read(parse_throughput_csv(text, r.source), chosen, r)
+
+
+def _read_throughput_json(text: str, chosen: str, r: _Request) -> EvidenceReading:
+    return _throughput_read(parse_throughput_json(text, r.source), chosen, r)
+
+
+def _throughput_read(throughput: ThroughputTable, chosen: str, r: _Request) -> EvidenceReading:
     for result in throughput.results:
-        _same_measurer(source, result.row.measured_by, measured_by, result)
+        _same_measurer(r.source, result.row.measured_by, r.measured_by, result)
     items = [
-        throughput_evidence(r, artefact_sha256=sha, artefact_name=name) for r in throughput.results
+        throughput_evidence(x, artefact_sha256=r.sha, artefact_name=r.name)
+        for x in throughput.results
     ]
-    return EvidenceReading(source, chosen, sha, throughput=throughput, evidence=tuple(items))
+    return EvidenceReading(r.source, chosen, r.sha, throughput=throughput, evidence=tuple(items))
+
+
+# Format (formats.py) -> its reader: (text, format name, request) -> EvidenceReading.
+Reader = Callable[[str, str, _Request], EvidenceReading]
+READERS: dict[str, Reader] = {
+    "nccl-text": _read_nccl_text,
+    "nccl-json": _read_nccl_json,
+    "throughput-csv": _read_throughput_csv,
+    "throughput-json": _read_throughput_json,
+    "scaling-csv": _read_scaling,
+    "training-log": _read_training_log,
+}
 
 
 @dataclass(frozen=True)

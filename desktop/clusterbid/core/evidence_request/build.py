@@ -9,6 +9,7 @@ import hashlib
 from clusterbid.core.bid import Bid
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.formats import formats_measuring
 from clusterbid.core.evidence_request.model import CommandRun, EvidenceRequest, RequestPack
 from clusterbid.core.evidence_request.recipe import RECIPE, recipe_arguments, training_runs
 from clusterbid.core.provenance import effective_reliability
@@ -100,7 +101,7 @@ def _nccl_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceRequest
         title=INPUT_TITLES["busbw"],
         runs=runs,
         instructions=notes,
-        formats=["nccl-text", "nccl-json"],
+        formats=formats_measuring("fabric"),
     )
 
 
@@ -150,7 +151,7 @@ def _training_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceReq
         title=INPUT_TITLES["baseline_mfu"],
         instructions=notes,
         runs=training_runs(w, bid.capacity.gpus_per_node, room, f"{rid}_throughput.csv"),
-        formats=["throughput-csv", "throughput-json"],
+        formats=formats_measuring("throughput"),
     )
 
 

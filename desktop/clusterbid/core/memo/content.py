@@ -9,6 +9,7 @@ from typing import Any
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
+from clusterbid.core.criteria import criterion_words
 from clusterbid.core.flops import flops_text
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
 from clusterbid.core.memo.bid_words import bid_label, bid_names
@@ -268,16 +269,7 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
     return tuple(rows)
 
 
-CRITERIA_WORDS = {
-    "cost_to_finish": "Net plan cost",
-    "sla": "SLA",
-    "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifications",
-    "support": "Support",
-    "contract_terms": "Contract terms",
-    "evidence": "Evidence",
-    "provider_rating": "Provider rating (third party)",
-}
+CRITERIA_WORDS = criterion_words()  # core/criteria.py
 
 
 def criteria_rows(scorecard: Scorecard) -> Rows:

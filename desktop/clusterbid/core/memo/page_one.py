@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.evaluation import DECISION_WORDS
 from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.core.money import format_money
@@ -110,9 +111,8 @@ def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> 
         words.append(f"holds {', '.join(lacking)}, which the policy requires and the other lacks")
     if TIERS[mine.terms.support_tier] > TIERS[theirs.terms.support_tier]:
         words.append(f"{mine.terms.support_tier} support against {theirs.terms.support_tier}")
-    if (
-        effective_terms(theirs).billing_kind != "on-demand"
-    ):  # on demand, the buyer can leave at any hour
+    # On demand, the buyer can leave at any hour: an exit right is no advantage against it.
+    if spec_of(effective_terms(theirs).billing_kind).commits:
         if mine.terms.exit_clause and not theirs.terms.exit_clause:
             words.append("an early-exit right the other lacks")
         if mine.terms.next_gen_migration and not theirs.terms.next_gen_migration:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.provenance.defaults import (
     DOCUMENTED_DEFAULTS,
     FEE_DEFAULTS,
@@ -107,7 +108,7 @@ def term_applies(bid: Any, path: str) -> bool:
     if path == "terms.early_exit_fee_percent":
         return bool(bid.terms.exit_clause)
     if path == "terms.price_escalation_percent_per_year":
-        return bid.terms.billing_kind in ("reserved", "committed-spend", "committed-gpu-hours")
+        return spec_of(bid.terms.billing_kind).has_term
     if path in ("terms.billing_increment_hours", "terms.minimum_billed_hours"):
         return not bid.terms.bills_for_a_term  # a term bills its whole span, rounded or not
     return True

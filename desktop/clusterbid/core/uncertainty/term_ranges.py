@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.provenance.defaults import FEE_DEFAULTS, TERMS_DEFAULTS
 from clusterbid.core.provenance.resolve import effective_terms, nobody_stated, term_applies
 
@@ -98,7 +99,7 @@ def _drawn(bid, path: str) -> bool:
     escalation on a contract term longer than a year (a shorter one never reaches an anniversary,
     and is not flagged either)."""
     if path == "terms.early_exit_fee_percent":
-        return term_applies(bid, path) and bid.terms.billing_kind == "reserved"
+        return term_applies(bid, path) and spec_of(bid.terms.billing_kind).may_exit_early
     if path == "terms.payment_terms_days":
         return True  # every contract's invoices fall due
     return term_applies(bid, path) and bid.terms.term_months > 12

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clusterbid.core.criteria import criterion_words
 from clusterbid.core.scoring import BidScore, Scorecard
 
 WEIGHT_RANGE = (0.0, 100.0)  # what CriteriaWeights accepts
@@ -77,17 +78,7 @@ def _nearer(current: float, lower: float | None, upper: float | None) -> str | N
 
 
 # The weights as an officer reads them (the policy's field names are for the JSON).
-WEIGHT_WORDS = {
-    "cost_to_finish": "Net plan cost",
-    "cost_per_million_tokens": "Cost per million output tokens",
-    "sla": "SLA",
-    "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifications",
-    "support": "Support",
-    "contract_terms": "Contract terms",
-    "evidence": "Evidence",
-    "provider_rating": "Provider rating (third party)",
-}
+WEIGHT_WORDS = {**criterion_words(), "cost_per_million_tokens": "Cost per million output tokens"}
 
 
 def weight_text(value: float) -> str:

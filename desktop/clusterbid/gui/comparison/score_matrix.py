@@ -7,22 +7,14 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from clusterbid.core.criteria import CRITERIA as CRITERIA_TABLE
 from clusterbid.core.scoring import Scorecard
 from clusterbid.gui.comparison.score_matrix_model import Cell, ScoreMatrixModel
 from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 
 CRITERIA = tuple(CRITERION_WORDS)
 # Column headings short enough for a laptop; the full name is the heading's tooltip.
-SHORT = {
-    "cost_to_finish": "Cost",
-    "sla": "SLA",
-    "datacenter_tier": "Tier",
-    "certifications": "Certs",
-    "support": "Support",
-    "contract_terms": "Terms",
-    "evidence": "Evidence",
-    "provider_rating": "Rating",
-}
+SHORT = {c.name: c.short for c in CRITERIA_TABLE}
 NAME_FLOOR_CHARS = 12  # the narrowest the bid names become before the matrix scrolls
 ROW_PADDING = 6  # pixels above and below a line of text
 

@@ -29,21 +29,13 @@ from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's vi
     shown_rows,
 )
 from clusterbid.core.contract_summary import billing_words, contract_lines
+from clusterbid.core.criteria import criterion_words
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.comparison.sort_places import order_places
 
-CRITERION_WORDS = {
-    "cost_to_finish": "Net plan cost",
-    "sla": "SLA",
-    "datacenter_tier": "Data-centre tier",
-    "certifications": "Certifications",
-    "support": "Support",
-    "contract_terms": "Contract terms",
-    "evidence": "Evidence",
-    "provider_rating": "Provider rating (third party)",
-}
+CRITERION_WORDS = criterion_words()  # core/criteria.py
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 # Columns a narrow window hides first (the comparison must fit a 1366-pixel laptop screen

@@ -8,18 +8,10 @@ import time
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QSlider, QWidget
 
+from clusterbid.core.criteria import CRITERIA
 from clusterbid.core.evaluation import CriteriaWeights
 
-LABELS = {
-    "cost_to_finish": "&Cost (net plan cost)",
-    "sla": "&SLA",
-    "datacenter_tier": "Data-centre &tier",
-    "certifications": "Certificati&ons",
-    "support": "Su&pport",
-    "contract_terms": "Contract te&rms",
-    "evidence": "E&vidence",
-    "provider_rating": "Provider ratin&g (third party)",
-}
+LABELS = {c.name: c.label for c in CRITERIA}  # core/criteria.py
 
 PENDING = "tipping point: computing…"
 # Arrow-key steps on one slider this close together are one try-and-adjust: one undo step.

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence import Evidence, load_evidence_bytes, read_evidence
-from clusterbid.core.evidence.reading import FabricClaim, scored_runs
+from clusterbid.core.evidence.formats import format_spec
+from clusterbid.core.evidence.reading import FabricClaim, detect_format, scored_runs
 
 
 @dataclass(frozen=True)
@@ -64,13 +65,10 @@ def read_log(
 
 
 def _is_log(data: bytes) -> bool:
-    """nccl-tests output (who ran it is the officer's word); other files name their measurer."""
-    from clusterbid.core.evidence.reading import detect_format
-
-    return detect_format(data[:200_000].decode("utf-8", errors="replace")) in (
-        "nccl-text",
-        "nccl-json",
-    )
+    """Output whose measurer is the officer's word (an nccl-tests or training log: formats.py);
+    the tables name their measurer in the file."""
+    found = detect_format(data[:200_000].decode("utf-8", errors="replace"))
+    return not format_spec(found).measurer_in_file
 
 
 def parse_file(
