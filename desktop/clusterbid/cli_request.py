@@ -21,10 +21,10 @@ def _date(text: str) -> dt.date:
 
 def _training_evaluation(path: Path):
     from clusterbid.core.documents import read_evaluation
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.core.kinds import kind_of
 
     evaluation = read_evaluation(path)
-    if is_serving(evaluation):
+    if not kind_of(evaluation).has_evidence_requests:
         raise InputError(
             f"{path}: an inference evaluation; requests for evidence cover training bids only"
         )
