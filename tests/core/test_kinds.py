@@ -127,3 +127,15 @@ def test_the_generic_score_reaches_a_kind_only_through_the_registry(training, mo
     passing = sum(1 for s in score_evaluation(training).scores if s.rank is not None)
     assert seen == ["point"]
     assert result.as_table() == f"{passing} ranked"
+
+
+def test_each_kinds_plan_inputs_are_fields_where_its_kind_says_they_sit(training, serving):
+    from clusterbid.operations.plan_inputs import INPUTS_OF_KIND
+
+    assert set(INPUTS_OF_KIND) == set(KINDS)
+    for evaluation in (training, serving):
+        kind = kind_of(evaluation)
+        workload = evaluation.workload
+        holder = getattr(workload, kind.plan_field) if kind.plan_field else workload
+        for plan_input in INPUTS_OF_KIND[kind.tag]:
+            assert plan_input.name in type(holder).model_fields, (kind.tag, plan_input.name)

@@ -34,6 +34,9 @@ class EvaluationKind:
     # core/evidence_request): both work on a training job's bids only, so far.
     has_panel: bool
     has_evidence_requests: bool
+    # Where its plan inputs (Edit > Plan Inputs, `clusterbid plan`) sit in the workload: the field
+    # holding them, or "" for the workload itself.
+    plan_field: str
     point_score: Callable[[Evaluation], Any]  # the scorecard without the Monte Carlo's decision
     # The Monte Carlo driver: (the scorecard ranked on the policy's decision basis, its bands)
     # over `samples` draws of the policy's seed. A serving scorecard carries its own bands
@@ -131,6 +134,7 @@ TRAINING = EvaluationKind(
     keeps_first_paint=True,
     has_panel=True,
     has_evidence_requests=True,
+    plan_field="plan",
     point_score=_training_point,
     monte_carlo=_training_monte_carlo,
     tipping=_training_tipping,
@@ -147,6 +151,7 @@ SERVING = EvaluationKind(
     keeps_first_paint=False,  # its window opens from a few milliseconds of scoring
     has_panel=False,
     has_evidence_requests=False,
+    plan_field="",  # payment terms only, on the workload itself
     point_score=_serving_point,
     monte_carlo=_serving_monte_carlo,
     tipping=_no_tipping,
