@@ -23,11 +23,14 @@ class MemoKind:
     printed: Callable[[Any], dict[str, Any]]  # the figures printed, formatted as printed
     # Whether the memo's own pages of this kind are the serving memo's (serving_memo.py).
     own_pages: bool
+    # Whether its page 1 weighs the first-ranked bid against cheaper passing ones (issue 34): the
+    # officer's trade-off rationale is then asked for before the memo is made.
+    tradeoff_section: bool
 
 
 MEMO_KINDS: dict[str, MemoKind] = {
-    TRAINING.tag: MemoKind(printed=printed_results, own_pages=False),
-    SERVING.tag: MemoKind(printed=printed_serving_results, own_pages=True),
+    TRAINING.tag: MemoKind(printed=printed_results, own_pages=False, tradeoff_section=True),
+    SERVING.tag: MemoKind(printed=printed_serving_results, own_pages=True, tradeoff_section=False),
 }
 
 

@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from clusterbid.core.memo.printed_figures import printed_figures
 from clusterbid.core.money import money
 from clusterbid.core.scoring import Scorecard
 
 
 def printed_results(scorecard: Scorecard) -> dict[str, Any]:
     """Exactly the figures the memo prints, formatted as printed, so a re-score can be compared."""
-    bids = {}
-    for score in scorecard.scores:
-        e = score.estimate
+
+    def figures(e: Any) -> dict[str, Any]:
         passed = e.passes_gates
-        bids[e.bid.id] = {
-            "rank": score.rank,
+        return {
             "total_commitment": str(money(e.commitment)) if passed else None,
             "net_plan_cost": str(money(e.plan_cost)) if passed else None,
             "wall_hours": f"{e.wall_hours:.1f}" if passed else None,
@@ -24,8 +23,5 @@ def printed_results(scorecard: Scorecard) -> dict[str, Any]:
             "goodput": f"{e.goodput:.3f}" if passed else None,
             "busbw_gb_s": f"{e.node_busbw_gb_s:.1f}",
         }
-    return {
-        "ranking": [s.bid.id for s in scorecard.ranked],
-        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
-        "bids": bids,
-    }
+
+    return printed_figures(scorecard, figures)
