@@ -24,9 +24,11 @@ def _training_evaluation(path: Path):
     from clusterbid.core.kinds import kind_of
 
     evaluation = read_evaluation(path)
-    if not kind_of(evaluation).has_evidence_requests:
+    kind = kind_of(evaluation)
+    if not kind.has_evidence_requests:
         raise InputError(
-            f"{path}: an inference evaluation; requests for evidence cover training bids only"
+            f"{path}: this evaluation buys {kind.buys}; requests for evidence cover training bids "
+            "only"
         )
     return evaluation
 

@@ -65,8 +65,7 @@ def test_the_kind_follows_the_workload_and_an_untagged_file_is_training(training
 
 def test_the_kinds_words_are_words():
     for kind in KINDS.values():
-        for text in (kind.buys, kind.ranked_on):
-            assert not re.search(r"\w_\w", text), text  # officers read words, not ids
+        assert not re.search(r"\w_\w", kind.buys), kind.buys  # officers read words, not ids
 
 
 def test_score_of_a_serving_evaluation_is_the_serving_scorecard_reported(serving, served):
@@ -139,3 +138,14 @@ def test_each_kinds_plan_inputs_are_fields_where_its_kind_says_they_sit(training
         holder = getattr(workload, kind.plan_field) if kind.plan_field else workload
         for plan_input in INPUTS_OF_KIND[kind.tag]:
             assert plan_input.name in type(holder).model_fields, (kind.tag, plan_input.name)
+
+
+def test_a_request_pack_for_a_serving_evaluation_is_refused_in_the_kinds_words(tmp_path, capsys):
+    from clusterbid.cli import main
+
+    path = EXAMPLES / "demo-serving-evaluation.json"
+    pack = tmp_path / "pack"
+    assert main(["request-evidence", str(path), "--bid", "helio-h200", "-o", str(pack)]) != 0
+    said = capsys.readouterr().err
+    assert "this evaluation buys an inference service" in said, said
+    assert not pack.exists()

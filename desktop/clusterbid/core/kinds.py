@@ -26,7 +26,6 @@ class EvaluationKind:
 
     tag: str  # the workload's `kind` field in evaluation files ("training", "inference")
     buys: str  # what such an evaluation buys, in words: "a training run"
-    ranked_on: str  # what its bids are ranked on, in words
     model_version: str  # the cost model the memo's inputs record
     # Whether its comparison is kept for the next start's first paint (core/comparison_table.py).
     keeps_first_paint: bool
@@ -129,7 +128,6 @@ def _serving_rows(scorecard: Any) -> list[dict[str, Any]]:
 TRAINING = EvaluationKind(
     tag="training",
     buys="a training run",
-    ranked_on="cost to finish",
     model_version=MODEL_VERSION,
     keeps_first_paint=True,
     has_panel=True,
@@ -146,7 +144,6 @@ TRAINING = EvaluationKind(
 SERVING = EvaluationKind(
     tag="inference",
     buys="an inference service",
-    ranked_on="cost per million output tokens",
     model_version=SERVING_MODEL_VERSION,
     keeps_first_paint=False,  # its window opens from a few milliseconds of scoring
     has_panel=False,
