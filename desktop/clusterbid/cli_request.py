@@ -20,12 +20,14 @@ def _date(text: str) -> dt.date:
 
 def _training_evaluation(path: Path):
     from clusterbid.core.documents import read_evaluation
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.core.kinds import kind_of
 
     evaluation = read_evaluation(path)
-    if is_serving(evaluation):
+    kind = kind_of(evaluation)
+    if not kind.has_evidence_requests:
         raise InputError(
-            f"{path}: an inference evaluation; requests for evidence cover training bids only"
+            f"{path}: this evaluation buys {kind.buys}; requests for evidence cover training bids "
+            "only"
         )
     return evaluation
 

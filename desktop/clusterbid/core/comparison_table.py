@@ -217,10 +217,10 @@ def keep_shown_table(
     """Keep the comparison of the document's current evaluation for the next start's first
     paint; scored here when no scorecard is given. A serving evaluation keeps none (its window
     opens from a few milliseconds of scoring). False when nothing was kept."""
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.core.kinds import kind_of
 
     evaluation = document.evaluation
-    if is_serving(evaluation):
+    if not kind_of(evaluation).keeps_first_paint:
         return False
     if scorecard is None:
         from clusterbid.core.scoring import score_evaluation

@@ -67,7 +67,7 @@ def _paint_now(app, window, wait_s: float = 1.0) -> None:
 def open_main_window(path, settings):
     """The main window on `path`, the last evaluation or the demo; an InputError to show otherwise."""
     from clusterbid.core.errors import InputError
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.gui.kind_windows import own_window_class
     from clusterbid.gui.main_window import MainWindow
     from clusterbid.gui.opening import startup_document
 
@@ -75,8 +75,8 @@ def open_main_window(path, settings):
         document, note = startup_document(path, settings)
     except InputError as exc:
         return exc
-    if is_serving(document.evaluation):
-        from clusterbid.gui.serving_window import ServingWindow
+    own_window = own_window_class(document.evaluation)  # a kind with a window of its own
+    if own_window is not None:
         from clusterbid.gui.zoom import PresentationZoom
 
         zoom = PresentationZoom(settings.zoom())  # the zoom the officer last presented at
@@ -86,5 +86,5 @@ def open_main_window(path, settings):
             return zoom.factor
 
         # not remembered as the last evaluation (see FileCommands)
-        return ServingWindow(document, zoom=zoom, zoom_to=zoom_to)
+        return own_window(document, zoom=zoom, zoom_to=zoom_to)
     return MainWindow(document, settings, note)

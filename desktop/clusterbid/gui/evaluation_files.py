@@ -64,15 +64,14 @@ class EvaluationFiles:
         remembered as the last evaluation: that window has no way back to the training one."""
         from PySide6.QtCore import Qt
 
-        from clusterbid.core.workloads import is_serving
+        from clusterbid.gui.kind_windows import own_window_class
 
-        if not is_serving(document.evaluation):
+        own_window = own_window_class(document.evaluation)  # None: the kind opens in this one
+        if own_window is None:
             return False
-        from clusterbid.gui.serving_window import ServingWindow
-
         # One presentation zoom for the app: zooming there lays this window out too, and back.
         zoom_layout = getattr(self.window, "zoom_layout", None)
-        shown = ServingWindow(
+        shown = own_window(
             document,
             zoom=getattr(self.window, "zoom", None),
             zoom_to=None if zoom_layout is None else zoom_layout.set,

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clusterbid.core.kinds import kind_of
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
 
@@ -17,16 +18,8 @@ class ExportedComparison:
 
 
 def score_for_comparison(evaluation: Any) -> Any:
-    """The scorecard `clusterbid export` writes: the point ranking, or the serving scorecard."""
-    from clusterbid.core.workloads import is_serving
-
-    if is_serving(evaluation):
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        return score_serving_evaluation(evaluation)
-    from clusterbid.core.scoring import score_evaluation
-
-    return score_evaluation(evaluation)
+    """The scorecard `clusterbid export` writes: its kind's point ranking (core/kinds.py)."""
+    return kind_of(evaluation).point_score(evaluation)
 
 
 def export_comparison(
@@ -34,17 +27,9 @@ def export_comparison(
 ) -> ExportedComparison:
     """Write `scorecard`'s comparison table to `path` (.xlsx or .csv, whole or not at all)."""
     from clusterbid.core.interchange import export_table
-    from clusterbid.core.workloads import is_serving
 
     evaluation = scorecard.evaluation
-    if is_serving(evaluation):
-        from clusterbid.core.serving_report import serving_comparison_rows
-
-        rows = serving_comparison_rows(scorecard)
-    else:
-        from clusterbid.core.report import comparison_rows
-
-        rows = comparison_rows(scorecard)
+    rows = kind_of(evaluation).comparison_rows(scorecard)
     checkpoint(cancel)
     progress(0.5, f"writing {Path(path).name}")
     written = export_table(path, rows, title=evaluation.title)

@@ -19,8 +19,8 @@ from pydantic import BaseModel, ValidationError
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.kinds import SERVING, TRAINING, kind_of
 from clusterbid.core.model_parsing import describe_validation_error
-from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.store.snapshot import rebuild
 
 if TYPE_CHECKING:
@@ -68,6 +68,8 @@ TRAINING_INPUTS = (
     *CASH_INPUTS,
     PlanInput("commitment_ceiling", "Largest commitment you may sign (empty: no ceiling)"),
 )
+# Each evaluation kind's plan inputs (core/kinds.py): a serving workload prices payment terms only.
+INPUTS_OF_KIND = {TRAINING.tag: TRAINING_INPUTS, SERVING.tag: CASH_INPUTS}
 
 
 class PlanInputError(InputError):
@@ -97,12 +99,13 @@ def _short(label: str) -> str:
 
 def plan_inputs(evaluation: Evaluation) -> tuple[PlanInput, ...]:
     """The inputs this evaluation's kind has: a serving workload prices payment terms only."""
-    return CASH_INPUTS if isinstance(evaluation.workload, InferenceWorkload) else TRAINING_INPUTS
+    return INPUTS_OF_KIND[kind_of(evaluation).tag]
 
 
 def _holder(evaluation: Evaluation) -> BaseModel:
-    w = evaluation.workload
-    return w if isinstance(w, InferenceWorkload) else w.plan
+    where = kind_of(evaluation).plan_field
+    held: BaseModel = getattr(evaluation.workload, where) if where else evaluation.workload
+    return held
 
 
 def _text(value: object) -> str:
@@ -165,9 +168,8 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
     )
     workload = evaluation.workload
     parts = {name: getattr(workload, name) for name in type(workload).model_fields}
-    new_workload = (
-        new_holder if isinstance(workload, InferenceWorkload) else {**parts, "plan": new_holder}
-    )
+    where = kind_of(evaluation).plan_field
+    new_workload = {**parts, where: new_holder} if where else new_holder
     try:
         return PlanEdit(rebuild(evaluation, workload=new_workload), changed)
     except ValidationError as exc:

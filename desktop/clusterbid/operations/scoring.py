@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from clusterbid.core.kinds import kind_of, kind_of_scorecard
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.operations.progress import CancelToken, ProgressCallback, checkpoint
 
@@ -17,37 +18,20 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    """A training evaluation's scorecard with its bands and sensitivity, or a serving scorecard
-    (`serving`, no bands: its own scorecard carries them)."""
+    """A scorecard of the evaluation's kind (core/kinds.py) with its bands and tipping points
+    (a serving scorecard: None for both, its own scorecard carries them)."""
 
     scorecard: Any
     uncertainty: Any = None
     sensitivity: Any = None
-    serving: bool = False
 
     def as_json(self) -> dict[str, Any]:
-        from clusterbid.core.report import scorecard_to_json
-
-        if self.serving:
-            from clusterbid.core.serving_report import serving_scorecard_to_json
-
-            return serving_scorecard_to_json(self.scorecard)
-        from clusterbid.core.uncertainty.waterfall import waterfall
-
-        report = scorecard_to_json(self.scorecard, self.uncertainty, self.sensitivity)
-        # Issue 34: why the first-ranked bid wins, from the runner-up's net cost to its own.
-        parts = waterfall(self.scorecard, self.uncertainty)
-        report["waterfall"] = parts.to_json(self.scorecard.evaluation.currency) if parts else None
-        return report
+        kind = kind_of_scorecard(self.scorecard)
+        return kind.report_json(self.scorecard, self.uncertainty, self.sensitivity)
 
     def as_table(self) -> str:
-        from clusterbid.core.report import format_ranking_table
-
-        if self.serving:
-            from clusterbid.core.serving_report import format_serving_table
-
-            return format_serving_table(self.scorecard)
-        return format_ranking_table(self.scorecard, self.uncertainty, self.sensitivity)
+        kind = kind_of_scorecard(self.scorecard)
+        return kind.report_table(self.scorecard, self.uncertainty, self.sensitivity)
 
 
 def score(
@@ -57,19 +41,10 @@ def score(
     samples: int = DEFAULT_SAMPLES,
 ) -> ScoreResult:
     """Score `evaluation` with `samples` Monte Carlo draws (the policy's seed: the same figures
-    every time, from every door)."""
-    from clusterbid.core.workloads import is_serving
-
-    if is_serving(evaluation):
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        return ScoreResult(score_serving_evaluation(evaluation), serving=True)
-    from clusterbid.core.uncertainty import analyse_sensitivity
-    from clusterbid.core.uncertainty.decision import decide
-
+    every time, from every door), through what its kind provides."""
+    kind = kind_of(evaluation)
     progress(0.1, "drawing the Monte Carlo samples")
-    scorecard, uncertainty = decide(evaluation, samples)  # ranked on the policy's decision basis
+    scorecard, uncertainty = kind.monte_carlo(evaluation, samples)
     checkpoint(cancel)
     progress(0.8, "finding the tipping points")
-    sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
-    return ScoreResult(scorecard, uncertainty, sensitivity)
+    return ScoreResult(scorecard, uncertainty, kind.tipping(evaluation, uncertainty, scorecard))

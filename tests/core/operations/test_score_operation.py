@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clusterbid.core.demo import demo_evaluation
+from clusterbid.core.kinds import TRAINING, kind_of_scorecard
 from clusterbid.operations import scoring
 from clusterbid.operations.progress import NEVER_CANCELLED, CancelFlag, Cancelled
 
@@ -26,4 +27,4 @@ def test_a_cancel_during_the_draws_skips_the_tipping_points(monkeypatch):
 
 def test_the_sample_count_asked_for_is_the_one_drawn():
     result = scoring.score(demo_evaluation(), lambda *_: None, NEVER_CANCELLED, samples=300)
-    assert result.uncertainty.samples == 300 and not result.serving
+    assert result.uncertainty.samples == 300 and kind_of_scorecard(result.scorecard) is TRAINING

@@ -118,3 +118,20 @@ def test_any_two_bid_tipping_point_holds_when_rescored(price_b, support, cost):
 def test_a_single_ranked_bid_has_no_tipping_points():
     points = tipping_points(score_evaluation(evaluation([bid_dict()])))
     assert all(p.lower is None and p.upper is None for p in points.values())
+
+
+def test_a_tipping_point_prints_the_same_for_either_kind_but_for_who_wins_then():
+    # Issue 33 item 2: one printer for training's and serving's tipping points (score --json).
+    from clusterbid.core.uncertainty.tipping import TippingPoint
+
+    point = TippingPoint(30.0, 12.345678, None, "ridge", "quarry", None)
+    assert point.as_json() == {
+        "current": 30.0,
+        "lower": 12.3457,  # four decimals
+        "upper": None,
+        "winner_then": "ridge",
+        "winner_below": "quarry",
+        "winner_above": None,
+    }
+    served = point.as_json(winner_then=False)
+    assert list(served) == ["current", "lower", "upper", "winner_below", "winner_above"]

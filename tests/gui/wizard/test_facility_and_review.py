@@ -5,8 +5,10 @@ a cost (issue 38 items 1 and 6)."""
 from __future__ import annotations
 
 import pytest
+from tests.conftest import REPO
 
 from clusterbid.core.comparison_table import FINDING_WORDS
+from clusterbid.core.documents import read_evaluation
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -100,3 +102,16 @@ def test_the_facility_page_states_residency_and_tenancy_for_the_policy_s_must_ha
     tenancy.setCurrentIndex(tenancy.findData("dedicated"))
     facility = wizard.result_bid().facility
     assert (facility.data_residency, facility.tenancy) == ("EU", "dedicated")
+
+
+def test_a_serving_bid_previews_its_cost_per_million_output_tokens(open_wizard):
+    # Issue 33 item 2: the Review page asks the evaluation's kind for its preview. The serving
+    # demo's Helio bid costs $1.49 per million output tokens at the point estimate (the figure the
+    # methodology's serving section states for the demo: "against helio's $1.49").
+    serving = read_evaluation(REPO / "resources" / "examples" / "demo-serving-evaluation.json")
+    helio = next(b for b in serving.bids if b.id == "helio-h200")
+    wizard = open_wizard(helio, ev=serving)
+    _to_review(wizard)
+    preview = wizard.review_page.preview_cost.text()
+    assert "<b>$1.49 per million output tokens</b>" in preview, preview
+    assert "Net plan cost" not in preview

@@ -12,10 +12,10 @@ from pydantic import ValidationError
 
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
-from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.documents import describe_validation_error
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.kinds import kind_of, kind_of_scorecard
 from clusterbid.core.memo.approvers_listed import (  # re-exported: callers import them from here
     _EMAIL_AT_END,
     INPUTS_FORMAT,
@@ -24,9 +24,9 @@ from clusterbid.core.memo.approvers_listed import (  # re-exported: callers impo
 )
 from clusterbid.core.memo.four_eyes import refuse_same_person_twice
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
-from clusterbid.core.memo.serving_printed import printed_serving_results
-from clusterbid.core.report import money
-from clusterbid.core.scoring import Scorecard, score_evaluation
+from clusterbid.core.memo.memo_kinds import memo_kind
+from clusterbid.core.memo.training_printed import printed_results  # re-exported
+from clusterbid.core.scoring import Scorecard
 
 MAX_JUSTIFICATION = 4000
 
@@ -89,44 +89,6 @@ def check_override(scorecard: Scorecard, override: RecommendationOverride | None
         )
 
 
-def printed_results(scorecard: Scorecard) -> dict:
-    """Exactly the figures the memo prints, formatted as printed, so a re-score can be compared."""
-    bids = {}
-    for score in scorecard.scores:
-        e = score.estimate
-        passed = e.passes_gates
-        bids[e.bid.id] = {
-            "rank": score.rank,
-            "total_commitment": str(money(e.commitment)) if passed else None,
-            "net_plan_cost": str(money(e.plan_cost)) if passed else None,
-            "wall_hours": f"{e.wall_hours:.1f}" if passed else None,
-            "effective_mfu": f"{e.effective_mfu:.3f}" if passed else None,
-            "goodput": f"{e.goodput:.3f}" if passed else None,
-            "busbw_gb_s": f"{e.node_busbw_gb_s:.1f}",
-        }
-    return {
-        "ranking": [s.bid.id for s in scorecard.ranked],
-        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
-        "bids": bids,
-    }
-
-
-def _model_version(scorecard) -> str:
-    from clusterbid.core.costmodel import SERVING_MODEL_VERSION
-    from clusterbid.core.serving_scoring import ServingScorecard
-
-    return SERVING_MODEL_VERSION if isinstance(scorecard, ServingScorecard) else MODEL_VERSION
-
-
-def _printed(scorecard) -> dict:
-    """The printed figures of either kind of scorecard (training or serving)."""
-    from clusterbid.core.serving_scoring import ServingScorecard
-
-    if isinstance(scorecard, ServingScorecard):
-        return printed_serving_results(scorecard)
-    return printed_results(scorecard)
-
-
 def _catalog_entries(evaluation: Evaluation) -> dict:
     catalog = default_catalog()
     gpus = sorted({b.capacity.gpu_model for b in evaluation.bids})
@@ -180,7 +142,7 @@ def build_memo_inputs(
     data = {
         "format": INPUTS_FORMAT,
         "software_version": software_version,
-        "model_version": _model_version(scorecard),
+        "model_version": kind_of_scorecard(scorecard).model_version,
         "evaluation": evaluation.model_dump(mode="json"),
         "catalog": _catalog_entries(evaluation),
         "random_seed": evaluation.policy.random_seed,
@@ -193,7 +155,7 @@ def build_memo_inputs(
         "override": None
         if override is None
         else {"bid_id": override.bid_id, "justification": override.justification.strip()},
-        "results": _printed(scorecard),
+        "results": memo_kind(scorecard).printed(scorecard),
     }
     if rationale.strip():  # issue 34: absent when not given, so earlier memos keep their hash
         if len(rationale.strip()) > MAX_JUSTIFICATION:
@@ -233,19 +195,14 @@ def rescore_memo_inputs(data: dict) -> dict:
         raise InputError(describe_validation_error(exc, "memo inputs: evaluation")) from None
     except InputError as exc:  # a catalog check inside a validator (unknown GPU or fabric)
         raise InputError(f"memo inputs: evaluation: {exc}") from None
-    from clusterbid.core.workloads import is_serving
-
-    if is_serving(evaluation):
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        return _printed(score_serving_evaluation(evaluation))
+    kind = kind_of(evaluation)
     rendering = data.get("rendering")
     samples = rendering.get("samples") if isinstance(rendering, dict) else None
     if isinstance(samples, int) and samples > 0:  # the memo ranked on its Monte Carlo (issue 31)
-        from clusterbid.core.uncertainty.decision import decide
-
-        return printed_results(decide(evaluation, samples)[0])
-    return printed_results(score_evaluation(evaluation))
+        scorecard = kind.monte_carlo(evaluation, samples)[0]
+    else:
+        scorecard = kind.point_score(evaluation)
+    return memo_kind(scorecard).printed(scorecard)
 
 
 __all__ = [

@@ -51,13 +51,14 @@ def make_memo(
     (an override's justification is its rationale). `panel`: the document's panel record
     (core/panel/view.py), worded here over the scorecard ranked, or the words a memo being
     rendered again kept; None: no panel page."""
-    from clusterbid.core.workloads import is_serving
+    from clusterbid.core.kinds import kind_of
+    from clusterbid.core.memo.memo_kinds import MEMO_KINDS
 
-    if is_serving(evaluation):  # cost per million tokens; its bands are the serving scorecard's own
+    kind = kind_of(evaluation)
+    if MEMO_KINDS[kind.tag].own_pages:  # its bands are its scorecard's own: no charts, no samples
         from clusterbid.core.memo.render import render_memo
-        from clusterbid.core.serving_scoring import score_serving_evaluation
 
-        served = score_serving_evaluation(evaluation)
+        served = kind.point_score(evaluation)
         _has_recommendation(served.ranked)
         progress(0.1, "drawing the memo")
         return render_memo(

@@ -28,6 +28,7 @@ from clusterbid.core.memo.inputs import (
     build_memo_inputs,
 )
 from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_document, numbered_canvas
+from clusterbid.core.memo.memo_kinds import memo_kind
 from clusterbid.core.memo.methodology import ATTACHMENT_NAME as METHODOLOGY_ATTACHMENT
 from clusterbid.core.memo.story import build_story
 from clusterbid.core.safe_files import write_bytes_atomically
@@ -185,8 +186,6 @@ def render_memo(
     `made_by`: verify's re-render passes the software and library versions the memo's attachment
     records ({"software_version", "libraries"}), so the attachment, its hash and page 1 come out
     as they were; the pages are then drawn by the libraries installed here."""
-    from clusterbid.core.serving_scoring import ServingScorecard
-
     people = tuple(_approver(a) for a in approvers)
     made_by = made_by or {}
     libraries = made_by.get("libraries") or rendering_libraries()
@@ -217,7 +216,7 @@ def render_memo(
         rationale=rationale,
         **version,
     )
-    if isinstance(scorecard, ServingScorecard):
+    if memo_kind(scorecard).own_pages:  # the kind's own memo (core/memo/memo_kinds.py)
         from clusterbid.core.memo.serving_memo import render_serving_memo
 
         pdf, sink, as_of = render_serving_memo(

@@ -4,6 +4,7 @@ inputs attachment records (memo/inputs.py reads them here, without importing the
 
 from __future__ import annotations
 
+from clusterbid.core.memo.printed_figures import printed_figures
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
 
@@ -18,12 +19,10 @@ def approval_monthly(scorecard: ServingScorecard, e) -> str:
 
 def printed_serving_results(scorecard: ServingScorecard) -> dict:
     """Exactly the figures the serving memo prints, as printed, for `clusterbid verify` to compare."""
-    bids = {}
-    for score in scorecard.scores:
-        e = score.estimate
+
+    def figures(e) -> dict:
         serves = e.passes_gates
-        bids[e.bid.id] = {
-            "rank": score.rank,
+        return {
             "cost_per_million_output_tokens": str(money(e.cost_per_million_tokens))
             if serves
             else None,
@@ -34,11 +33,8 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
             "band": band_cell(scorecard, e.bid.id) if serves else None,
             "approval_monthly_cost": approval_monthly(scorecard, e) if serves else None,
         }
-    return {
-        "ranking": [s.bid.id for s in scorecard.ranked],
-        "excluded": [s.bid.id for s in scorecard.scores if s.rank is None],
-        "bids": bids,
-    }
+
+    return printed_figures(scorecard, figures)
 
 
 def band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:

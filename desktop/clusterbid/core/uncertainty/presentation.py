@@ -110,17 +110,7 @@ def add_uncertainty_json(
 
 def sensitivity_json(s: Sensitivity, currency: str) -> dict:
     return {
-        "tipping_points": {
-            name: {
-                "current": t.current,
-                "lower": None if t.lower is None else round(t.lower, 4),
-                "upper": None if t.upper is None else round(t.upper, 4),
-                "winner_then": t.winner_then,
-                "winner_below": t.winner_below,
-                "winner_above": t.winner_above,
-            }
-            for name, t in s.tipping_points.items()
-        },
+        "tipping_points": {name: t.as_json() for name, t in s.tipping_points.items()},
         "tornado": [
             {
                 "input": bar.label,

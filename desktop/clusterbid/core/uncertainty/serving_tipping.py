@@ -36,16 +36,7 @@ def serving_tipping_points(scorecard: ServingScorecard) -> dict[str, TippingPoin
 
 
 def tipping_json(points: dict[str, TippingPoint]) -> dict:
-    return {
-        name: {
-            "current": t.current,
-            "lower": None if t.lower is None else round(t.lower, 4),
-            "upper": None if t.upper is None else round(t.upper, 4),
-            "winner_below": t.winner_below,
-            "winner_above": t.winner_above,
-        }
-        for name, t in points.items()
-    }
+    return {name: t.as_json(winner_then=False) for name, t in points.items()}
 
 
 def tipping_lines(scorecard: ServingScorecard, points: dict[str, TippingPoint]) -> list[str]:

@@ -29,6 +29,18 @@ class TippingPoint:
     winner_below: str | None
     winner_above: str | None
 
+    def as_json(self, *, winner_then: bool = True) -> dict[str, float | str | None]:
+        """As `clusterbid score --json` prints it, for every kind (weights to 4 decimals);
+        `winner_then=False` leaves out who wins past the nearer point (serving's JSON)."""
+        printed: dict[str, float | str | None] = {
+            "current": self.current,
+            "lower": None if self.lower is None else round(self.lower, 4),
+            "upper": None if self.upper is None else round(self.upper, 4),
+        }
+        if winner_then:
+            printed["winner_then"] = self.winner_then
+        return printed | {"winner_below": self.winner_below, "winner_above": self.winner_above}
+
 
 def _crossing(winner: BidScore, other: BidScore, raw: dict[str, float], name: str) -> float | None:
     """The weight x at which `other`'s score equals the winner's (None: parallel lines)."""

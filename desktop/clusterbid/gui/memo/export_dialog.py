@@ -37,6 +37,7 @@ from clusterbid.core.memo.inputs import (
     check_override,
     checked_email,
 )
+from clusterbid.core.memo.memo_kinds import memo_kind
 from clusterbid.core.memo.page_one import cheaper_bids
 from clusterbid.core.scoring import Scorecard
 
@@ -213,7 +214,7 @@ class MemoExportDialog(QDialog):
             check_override(self._scorecard, override)
         rationale = self.rationale.toPlainText().strip()
         # Said here, before the memo's Monte Carlo runs; a serving memo has no trade-off section.
-        if override is None and not rationale and isinstance(self._scorecard, Scorecard):
+        if override is None and not rationale and memo_kind(self._scorecard).tradeoff_section:
             cheaper = (
                 cheaper_bids(self._scorecard, self._scorecard.ranked[0])
                 if self._scorecard.ranked

@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.comparison_table import FINDING_WORDS
 from clusterbid.core.contract_summary import billing_words
+from clusterbid.core.kinds import SERVING, TRAINING, kind_of
 from clusterbid.core.report import format_money
-from clusterbid.core.scoring import score_evaluation
-from clusterbid.core.workloads import is_serving
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -168,11 +167,8 @@ class ReviewPage(QWizardPage):
             self.problem_layout.addWidget(button)
             self.problem_buttons.append(button)
 
-    def _show_serving_preview(self, checked) -> None:
+    def _show_serving_preview(self, checked, scorecard) -> None:
         """A serving bid's cost per million output tokens and rank, as the serving window shows them."""
-        from clusterbid.core.serving_scoring import score_serving_evaluation
-
-        scorecard = score_serving_evaluation(checked.evaluation)
         mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
         e, currency = mine.estimate, checked.evaluation.currency
         if mine.rank is None:
@@ -198,10 +194,15 @@ class ReviewPage(QWizardPage):
             )
             self.comparison.setHtml("")
             return
-        if is_serving(checked.evaluation):
-            self._show_serving_preview(checked)
-            return
-        scorecard = score_evaluation(checked.evaluation)
+        kind = kind_of(checked.evaluation)  # each kind previews its own figures (core/kinds.py)
+        preview = {
+            TRAINING.tag: self._show_training_preview,
+            SERVING.tag: self._show_serving_preview,
+        }[kind.tag]
+        preview(checked, kind.point_score(checked.evaluation))
+
+    def _show_training_preview(self, checked, scorecard) -> None:
+        """A training bid's net plan cost, commitment and rank, against every other bid."""
         currency = checked.evaluation.currency
         mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
         e = mine.estimate
