@@ -10,6 +10,7 @@ from clusterbid.core.acceptance.results import read_result, recorded_outcomes, r
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence, EvidenceKind
 from clusterbid.core.evidence.throughput import ThroughputRow
+from clusterbid.core.evidence_request.ladder_fit import fit_ladder, runs_at_layout
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.core.workload import Workload
 
@@ -76,10 +77,11 @@ def _off_layout(row: ThroughputRow, w: Workload) -> str | None:
 def _step_time(
     test: AcceptanceTest, files: list[tuple[str, bytes]], w: Workload
 ) -> tuple[float | None, list[str], list[Evidence]]:
-    notes, steps, kept = [], [], []
+    notes, steps, kept, ladder = [], [], [], []
     for name, data in files:
         reading = read_result(test, name, data)
         table = reading.throughput
+        ladder += runs_at_layout(table.results if table else (), w)
         for result, item in zip(table.results if table else (), reading.evidence, strict=False):
             row = result.row
             off = _off_layout(row, w)
@@ -93,6 +95,11 @@ def _step_time(
                 continue
             steps.append(step)
             kept.append(item)
+    # The request's scale ladder returned here too: its fit carries the smaller runs to the
+    # job's size, beside the figure scored (shown, never judged: the test asks the job's size).
+    fitted = fit_ladder(ladder, w, test.scored or 0.0, test.scored_source)
+    if fitted is not None:
+        notes.append(fitted.words()[0].upper() + fitted.words()[1:])
     return (min(steps) if steps else None), notes, kept
 
 
