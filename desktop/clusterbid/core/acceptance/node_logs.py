@@ -190,7 +190,9 @@ def parse_soak_log(data: bytes, name: str) -> SoakLog:
     ]:
         raise InputError(f"{name}: the events must begin with the header time,node,event,detail")
     events = []
-    for (number, line), cells in zip(body[1:], csv.reader(x for _, x in body[1:]), strict=True):
+    for number, line in body[1:]:
+        # One line, one row: a stray quote must not swallow the lines after it into one field.
+        cells = next(csv.reader([line]), [])
         if len(cells) != 4:
             raise InputError(f"{name} line {number}: {len(cells)} columns, not 4: {line[:80]!r}")
         moment = _when(cells[0], f"{name} line {number}", "the time")
