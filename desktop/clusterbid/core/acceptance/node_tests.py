@@ -44,7 +44,7 @@ def dcgm_test() -> AcceptanceTest:
             "-s).",
         ],
         scored_source="every GPU offered is healthy (implied by the bid)",
-        unit="tests not passed",
+        unit="tests failed or warned",
         comparison="at most",
         threshold=0.0,
         threshold_basis="every test of every node reports Pass: one Fail or Warn fails the node",
