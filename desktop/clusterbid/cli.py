@@ -276,6 +276,11 @@ VERBS: tuple[tuple[str, str, str], ...] = (
         "time)",
     ),
     (
+        "rating",
+        "clusterbid.cli_rating",
+        "list, record or --remove a provider's third-party rating (e.g. ClusterMAX)",
+    ),
+    (
         "acceptance-plan",
         "clusterbid.cli_acceptance",
         "write a bid's acceptance plan, the contract's annex (Markdown, JSON, PDF)",

@@ -83,6 +83,7 @@ def _write_pack(args: argparse.Namespace) -> int:
 
 
 def _show_status(args: argparse.Namespace) -> int:
+    from clusterbid.core.evidence_request.ladder_status import ladder_fits
     from clusterbid.core.evidence_request.status import record_refusal, request_statuses
     from clusterbid.core.store import EvaluationDocument
 
@@ -96,6 +97,7 @@ def _show_status(args: argparse.Namespace) -> int:
         if args.refused:
             record_refusal(document, args.refused, args.reason or "")
         statuses = request_statuses(document, args.today or dt.date.today())
+        fits = ladder_fits(document, statuses)
     if not statuses:
         print(f"No requests for evidence were issued from {path.name}")
     for s in statuses:
@@ -109,6 +111,8 @@ def _show_status(args: argparse.Namespace) -> int:
             print(f"    returned: {name}")
         if s.note:
             print(f"    {s.note}")
+        if s.request.request_id in fits:
+            print(f"    {fits[s.request.request_id].words()}")
     return 0
 
 

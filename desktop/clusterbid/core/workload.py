@@ -14,6 +14,7 @@ from clusterbid.core.provenance import (
     Source,
     completed_workload_provenance,
 )
+from clusterbid.core.recipe_fields import check_container_image, check_heads
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
 # per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
@@ -104,6 +105,18 @@ class Workload(FrozenModel):
     )
     hidden_size: int | None = Field(
         None, ge=64, le=1_000_000, description="Hidden size (model width)"
+    )
+    # Issue 39 item 5: the recipe's exact shape and software (checked in recipe_fields.py).
+    num_attention_heads: int | None = Field(
+        None, ge=1, le=4096, description="Attention heads (empty: hidden size / 128 is assumed)"
+    )
+    vocab_size: int | None = Field(
+        None, ge=2, le=10_000_000, description="Tokenizer vocabulary (empty: 32,000 is assumed)"
+    )
+    container_image: str | None = Field(
+        None,
+        max_length=400,
+        description="Container the benchmark runs in, pinned: name@sha256:<64 hex digits>",
     )
     activation_recomputation: Literal["none", "selective", "full"] = Field(
         "none",
@@ -211,6 +224,8 @@ class Workload(FrozenModel):
             )
         if (self.num_layers is None) != (self.hidden_size is None):
             raise ValueError("give num_layers and hidden_size together (or neither)")
+        check_heads(self.num_attention_heads, self.hidden_size, self.tensor_parallel)
+        object.__setattr__(self, "container_image", check_container_image(self.container_image))
         if self.expert_parallel > 1:
             if self.active_params_billions >= self.total_params_billions:
                 raise ValueError(

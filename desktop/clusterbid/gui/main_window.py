@@ -369,6 +369,11 @@ class MainWindow(QMainWindow):
 
         edit_plan_inputs(self)
 
+    def show_provider_ratings(self) -> None:
+        from clusterbid.gui.rating_dialog import edit_provider_ratings  # loaded when opened
+
+        edit_provider_ratings(self)
+
     def zoom_by(self, direction: int) -> None:
         factor = self.zoom_layout.step(direction)
         self.settings.set_zoom(factor)

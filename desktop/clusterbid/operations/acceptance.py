@@ -90,7 +90,12 @@ def attach_acceptance_files(
     document: EvaluationDocument, bid_id: str | None, paths: list[Path]
 ) -> list[str]:
     """Every file read and matched before any is kept: one bad file attaches none."""
-    from clusterbid.core.acceptance.results import attach_result, read_result, test_of_name
+    from clusterbid.core.acceptance.results import (
+        attach_result,
+        check_result,
+        reads_files,
+        test_of_name,
+    )
     from clusterbid.core.evidence.reading import load_evidence_bytes
 
     plan, issued = awarded_plan(document, bid_id)
@@ -104,12 +109,12 @@ def attach_acceptance_files(
         data = load_evidence_bytes(path)
         test = test_of_name(plan, path.name)
         if test is None:
-            ids = ", ".join(t.test_id for t in plan.tests if t.reads)
+            ids = ", ".join(t.test_id for t in plan.tests if reads_files(t))
             raise InputError(
                 f"{path.name}: the name does not begin with a test id of the acceptance plan "
                 f"of {plan.bid_id} (rename it to begin with one of {ids}); nothing was attached"
             )
-        read_result(test, path.name, data)  # refuses a wrong format before anything is kept
+        check_result(test, path.name, data)  # refuses a wrong format before anything is kept
         loaded.append((path.name, data))
     return [f"{name}: {attach_result(document, plan, name, data).test_id}" for name, data in loaded]
 

@@ -39,14 +39,18 @@ def dcgm_test() -> AcceptanceTest:
         claim="healthy GPUs",
         title=f"DCGM diagnostics at level {DCGM_LEVEL} on every node",
         steps=[
-            f"dcgmi diag -r {DCGM_LEVEL} on every node before the soak; return the output of each "
-            "node.",
+            f"dcgmi diag -r {DCGM_LEVEL} on every node before the soak; return what it prints on "
+            "each node, unchanged, as ACC-dcgm_<node name>.txt (one file per node).",
             "Every NVLink and InfiniBand port reports its rated speed (ibstat, nvidia-smi nvlink "
             "-s).",
         ],
         scored_source="every GPU offered is healthy (implied by the bid)",
-        threshold_basis="every test of every node reports Pass: one failure fails the node",
+        unit="tests failed or warned",
+        comparison="at most",
+        threshold=0.0,
+        threshold_basis="every test of every node reports Pass: one Fail or Warn fails the node",
         remedy=NOT_STATED,
+        reads=["dcgm-diag"],
     )
 
 
@@ -66,8 +70,9 @@ def soak_test(bid: Bid) -> AcceptanceTest:
         steps=[
             "Run the whole-cluster nccl-tests command and a GPU stress load in turns for the soak.",
             "Record every job-interrupting GPU or node failure, and the XID, ECC and link error "
-            "counters "
-            "at the start and the end: they must not grow.",
+            "counters at the start and the end: they must not grow.",
+            "Return the soak log as ACC-soak_log.csv (format: evidence-formats.md, 'Soak log'): "
+            "its start, end and GPUs, and one row per failure or error counter that grew.",
         ],
         scored=rate,
         unit=("failure" if allowed == 1 else "failures") + " in the soak",
@@ -81,6 +86,7 @@ def soak_test(bid: Bid) -> AcceptanceTest:
             + ("" if stated else " (the rate is not the provider's statement: agree it first)")
         ),
         remedy=NOT_STATED,
+        reads=["soak-log"],
     )
 
 

@@ -2,9 +2,10 @@
 acceptance evidence (artefacts, never the bid's evidence: the claims that won stay as they were),
 each matched to its test by its name, and read by the same readers as the evidence before award.
 
-A test with no file the app reads (DCGM, the soak, a replacement, the handover) takes the
-officer's recorded outcome, kept as `<test id>.outcome.json`. Every file and outcome enters
-through the document's audited artefact row."""
+DCGM tables and soak logs are read by their own readers (node_logs.py). A test with no file the
+app reads (a replacement, the handover) takes the officer's recorded outcome, kept as
+`<test id>.outcome.json`. Every file and outcome enters through the document's audited artefact
+row."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import re
 from pydantic import Field, ValidationError
 
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
+from clusterbid.core.acceptance.node_judging import NODE_LOG_READERS
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.formats import format_spec
@@ -37,6 +39,10 @@ def test_of_name(plan: AcceptancePlan, name: str) -> AcceptanceTest | None:
     return max(found, key=lambda t: len(t.test_id)) if found else None
 
 
+def reads_files(test: AcceptanceTest) -> bool:
+    return bool(test.reads) or test.test_id in NODE_LOG_READERS
+
+
 def read_result(test: AcceptanceTest, name: str, data: bytes) -> EvidenceReading:
     """Read a returned file with the evidence readers; a file of a format the test does not read
     is refused with what it should have been."""
@@ -57,6 +63,17 @@ def read_result(test: AcceptanceTest, name: str, data: bytes) -> EvidenceReading
     return reading
 
 
+def check_result(test: AcceptanceTest, name: str, data: bytes) -> str:
+    """The media type a returned file is kept under, once its reader has accepted it: DCGM and
+    soak logs by their own readers (plans written before they had one included), others by the
+    evidence readers."""
+    reader = NODE_LOG_READERS.get(test.test_id)
+    if reader is not None:
+        reader(data, name)
+        return "text/plain"
+    return format_spec(read_result(test, name, data).format).media_type
+
+
 def attach_result(
     document: EvaluationDocument, plan: AcceptancePlan, name: str, data: bytes
 ) -> AcceptanceTest:
@@ -64,15 +81,13 @@ def attach_result(
     evidence and claims are not touched."""
     test = test_of_name(plan, name)
     if test is None:
-        ids = ", ".join(t.test_id for t in plan.tests if t.reads)
+        ids = ", ".join(t.test_id for t in plan.tests if reads_files(t))
         raise InputError(
             f"{name}: the name does not begin with a test id of the acceptance plan of "
             f"{plan.bid_id} (rename it to begin with one of {ids})"
         )
-    reading = read_result(test, name, data)
-    document.attach_artefact(
-        name, data, bid_id=plan.bid_id, media_type=format_spec(reading.format).media_type
-    )
+    media_type = check_result(test, name, data)
+    document.attach_artefact(name, data, bid_id=plan.bid_id, media_type=media_type)
     return test
 
 
@@ -102,7 +117,7 @@ def returned_files(
     files: dict[str, list[tuple[str, bytes]]] = {}
     for info in document.artefacts():
         test = test_of_name(plan, info.name) if info.bid_id == plan.bid_id else None
-        if test is not None and test.reads and not info.name.endswith(OUTCOME_SUFFIX):
+        if test is not None and reads_files(test) and not info.name.endswith(OUTCOME_SUFFIX):
             files.setdefault(test.test_id, []).append((info.name, document.artefact_bytes(info.id)))
     return files
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
+from clusterbid.core.acceptance.node_judging import judge_dcgm, judge_soak
 from clusterbid.core.acceptance.results import read_result, recorded_outcomes, returned_files
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence, EvidenceKind
 from clusterbid.core.evidence.throughput import ThroughputRow
+from clusterbid.core.evidence_request.ladder_fit import fit_ladder, runs_at_layout
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.core.workload import Workload
 
@@ -76,10 +78,11 @@ def _off_layout(row: ThroughputRow, w: Workload) -> str | None:
 def _step_time(
     test: AcceptanceTest, files: list[tuple[str, bytes]], w: Workload
 ) -> tuple[float | None, list[str], list[Evidence]]:
-    notes, steps, kept = [], [], []
+    notes, steps, kept, ladder = [], [], [], []
     for name, data in files:
         reading = read_result(test, name, data)
         table = reading.throughput
+        ladder += runs_at_layout(table.results if table else (), w)
         for result, item in zip(table.results if table else (), reading.evidence, strict=False):
             row = result.row
             off = _off_layout(row, w)
@@ -93,6 +96,11 @@ def _step_time(
                 continue
             steps.append(step)
             kept.append(item)
+    # The request's scale ladder returned here too: its fit carries the smaller runs to the
+    # job's size, beside the figure scored (shown, never judged: the test asks the job's size).
+    fitted = fit_ladder(ladder, w, test.scored or 0.0, test.scored_source)
+    if fitted is not None:
+        notes.append(fitted.words()[0].upper() + fitted.words()[1:])
     return (min(steps) if steps else None), notes, kept
 
 
@@ -102,6 +110,7 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
     workload = document.evaluation.workload
     if not isinstance(workload, Workload):
         raise InputError("an inference evaluation: acceptance plans cover training bids only")
+    bids = {b.id: b for b in document.evaluation.bids}
     results = []
     for test in plan.tests:
         own = files.get(test.test_id, [])
@@ -122,8 +131,15 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
                 )
         elif test.test_id == "ACC-step-time":
             measured, notes, evidence = _step_time(test, own, workload)
+        judged, bid = None, bids.get(plan.bid_id)
+        if own and bid is not None and test.test_id == "ACC-dcgm":
+            judged = judge_dcgm(own, bid)
+        elif own and bid is not None and test.test_id == "ACC-soak":
+            judged = judge_soak(test, own, bid)
         outcome = outcomes.get(test.test_id)
-        if measured is not None and test.threshold is not None:
+        if judged is not None and (judged[0] != "missing" or outcome is None):
+            state, measured, notes = judged  # the files, not a hand record, where they decide
+        elif measured is not None and test.threshold is not None:
             state = "pass" if test.passes(measured) else "fail"
         elif outcome is not None:
             state = "pass" if outcome.passed else "fail"

@@ -133,9 +133,18 @@ def _training_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceReq
     notes.append(
         f"Run it as written with {RECIPE}: one command per GPU count below, each a row of the "
         "same CSV; the smaller counts let the app carry a scaling fit to the job's size. "
-        f"Where the workload is silent the recipe assumes: {'; '.join(assumed)}. Name the "
-        "container "
-        "image and its sha256 digest you ran in the training log you attach."
+        + (
+            f"Where the workload is silent the recipe assumes: {'; '.join(assumed)}. "
+            if assumed
+            else ""
+        )
+        + (
+            f"Run in the container {w.container_image} exactly (the commands below start it); "
+            "another image is another software stack and answers another question."
+            if w.container_image
+            else "Name the container image and its sha256 digest you ran in the training log "
+            "you attach."
+        )
     )
     if gpus < w.job_gpus:
         notes.append(

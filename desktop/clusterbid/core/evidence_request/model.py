@@ -34,10 +34,19 @@ class CommandRun(FrozenModel):
     return_as: str = Field(
         min_length=1, max_length=255, description="file name to return the output under"
     )
+    container_image: str | None = Field(
+        None, max_length=400, description="the image to run in, pinned by its sha256 digest"
+    )
 
     def command_line(self) -> str:
-        env = [f"{k}={v}" for k, v in self.environment.items()]
-        return " ".join([*env, *self.launcher, self.program, *self.arguments])
+        if self.container_image is None:
+            env = [f"{k}={v}" for k, v in self.environment.items()]
+            return " ".join([*env, *self.launcher, self.program, *self.arguments])
+        # Run on each node inside the pinned image: host network and IPC for NCCL, every GPU.
+        docker = ["docker", "run", "--rm", "--gpus", "all", "--network", "host", "--ipc", "host"]
+        env = [part for k, v in self.environment.items() for part in ("-e", f"{k}={v}")]
+        parts = [*docker, *env, self.container_image, *self.launcher, self.program]
+        return " ".join([*parts, *self.arguments])
 
 
 class EvidenceRequest(FrozenModel):

@@ -63,17 +63,19 @@ def recipe_arguments(w: Workload) -> tuple[list[str], list[str]]:
         str(w.sequence_length),
     ]
     if w.num_layers and w.hidden_size:
+        heads = w.num_attention_heads or max(w.hidden_size // HEAD_DIM, 1)
         args += [
             "--num-layers",
             str(w.num_layers),
             "--hidden-size",
             str(w.hidden_size),
             "--num-attention-heads",
-            str(max(w.hidden_size // HEAD_DIM, 1)),
+            str(heads),
         ]
-        assumed.append(
-            f"attention heads = hidden size / {HEAD_DIM} (the workload does not state them)"
-        )
+        if w.num_attention_heads is None:
+            assumed.append(
+                f"attention heads = hidden size / {HEAD_DIM} (the workload does not state them)"
+            )
         stages = w.pipeline_parallel * w.virtual_pipeline_stages
         if w.virtual_pipeline_stages > 1 and w.num_layers % stages == 0:
             args += ["--num-layers-per-virtual-pipeline-stage", str(w.num_layers // stages)]
@@ -92,7 +94,7 @@ def recipe_arguments(w: Workload) -> tuple[list[str], list[str]]:
         "--tokenizer-type",
         "NullTokenizer",
         "--vocab-size",
-        str(MOCK_VOCAB),
+        str(w.vocab_size or MOCK_VOCAB),
         "--train-iters",
         str(TIMED_STEPS),
         "--log-interval",
@@ -101,9 +103,14 @@ def recipe_arguments(w: Workload) -> tuple[list[str], list[str]]:
         "--eval-iters",
         "0",
     ]
-    assumed.append(
-        f"vocabulary {MOCK_VOCAB:,} tokens of synthetic data (the workload does not state it)"
-    )
+    if w.vocab_size is None:
+        assumed.append(
+            f"vocabulary {MOCK_VOCAB:,} tokens of synthetic data (the workload does not state it)"
+        )
+    if w.container_image is None:
+        assumed.append(
+            "software: the provider's own Megatron-LM container (the workload pins no image)"
+        )
     return args, assumed
 
 
@@ -136,6 +143,7 @@ def training_runs(
                 program="pretrain_gpt.py",
                 arguments=list(args),
                 return_as=return_as,
+                container_image=w.container_image,
             )
         )
     return runs

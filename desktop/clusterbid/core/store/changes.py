@@ -41,6 +41,17 @@ def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
                 "new": header,
             }
         )
+    if target.provider_ratings != current.provider_ratings:
+        # Issue 39: the ratings are a header field like the title; a set_header step carries them
+        # as JSON, so the replayed trail reaches the same header.
+        steps.append(
+            {
+                "action": SET_HEADER,
+                "target": "provider ratings",
+                "old": {"provider_ratings": _parsed(header_json(current))["provider_ratings"]},
+                "new": {"provider_ratings": _parsed(header_json(target))["provider_ratings"]},
+            }
+        )
     if target.workload != current.workload:
         steps.append(
             {

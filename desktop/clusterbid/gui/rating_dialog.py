@@ -1,0 +1,155 @@
+"""Edit > Provider Ratings: record, change or remove a provider's third-party rating (tier, the
+day it was published, who rated, grades by category) in one small dialog.
+
+Each keystroke is checked by the same operation `clusterbid rating` runs
+(operations/provider_ratings.py), so a refused field says why beneath it, in words, and OK stays
+off; OK (or Remove Rating) records the change as one audited edit (one undo step)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from clusterbid.core.errors import InputError
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.provider_rating import TIER_WORDS, ratings_by_provider
+from clusterbid.gui.error_line import ErrorLine
+from clusterbid.operations.provider_ratings import (
+    LABELS,
+    RatingEdit,
+    RatingInputError,
+    category_text,
+    providers,
+    with_rating,
+    without_rating,
+)
+
+
+class ProviderRatingDialog(QDialog):
+    """One provider's rating; `edit` holds the validated change once OK or Remove is pressed."""
+
+    def __init__(self, evaluation: Evaluation, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Provider Ratings")
+        self.setObjectName("provider_rating_dialog")
+        self._evaluation = evaluation
+        self.edit: RatingEdit | None = None
+        self.provider = QComboBox()
+        self.provider.addItems(providers(evaluation))
+        self.tier = QComboBox()
+        for value, words in TIER_WORDS.items():
+            self.tier.addItem(words, value)
+        self.rated_on = QLineEdit()
+        self.rated_on.setPlaceholderText("YYYY-MM-DD")
+        self.source = QLineEdit()
+        self.source.setPlaceholderText("e.g. SemiAnalysis ClusterMAX 2.0")
+        self.categories = QLineEdit()
+        self.categories.setPlaceholderText("e.g. Networking=Gold; Security=Silver")
+        self.editors: dict[str, QWidget] = {
+            "provider": self.provider,
+            "tier": self.tier,
+            "rated_on": self.rated_on,
+            "source": self.source,
+            "categories": self.categories,
+        }
+        self.errors = {name: ErrorLine(f"rating_error_{name}") for name in self.editors}
+        form = QFormLayout()
+        for name, editor in self.editors.items():
+            editor.setObjectName(f"rating_{name}")
+            label = QLabel(LABELS[name])
+            label.setBuddy(editor)
+            form.addRow(label, editor)
+            form.addRow(self.errors[name])
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.remove = QPushButton("&Remove Rating")
+        self.buttons.addButton(self.remove, QDialogButtonBox.ButtonRole.DestructiveRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.remove.clicked.connect(self.remove_rating)
+        note = QLabel(
+            "A rating is a third party's dated view of the provider, kept apart from what its "
+            "bids claim. It counts in the score only through the provider rating weight "
+            "(0 unless your policy gives it one)."
+        )
+        note.setWordWrap(True)
+        layout = QVBoxLayout(self)
+        layout.addWidget(note)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.provider.currentIndexChanged.connect(self._fill)
+        for line in (self.rated_on, self.source, self.categories):
+            line.textChanged.connect(self._check)
+        self.tier.currentIndexChanged.connect(self._check)
+        self._fill()
+
+    def texts(self) -> dict[str, str]:
+        return {
+            "provider": self.provider.currentText(),
+            "tier": str(self.tier.currentData() or ""),
+            "rated_on": self.rated_on.text(),
+            "source": self.source.text(),
+            "categories": self.categories.text(),
+        }
+
+    def _fill(self, *_args: object) -> None:
+        """Show the chosen provider's recorded rating, or an empty form dated today."""
+        rating = ratings_by_provider(self._evaluation.provider_ratings).get(
+            self.provider.currentText()
+        )
+        self.tier.setCurrentIndex(max(self.tier.findData(rating.tier if rating else "silver"), 0))
+        self.rated_on.setText((rating.rated_on if rating else dt.date.today()).isoformat())
+        self.source.setText(rating.source if rating else "")
+        self.categories.setText(category_text(rating))
+        self.remove.setEnabled(rating is not None)
+        self._check()
+
+    def _check(self, *_args: object) -> RatingEdit | None:
+        by_field: dict[str, str] = {}
+        edit = None
+        try:
+            edit = with_rating(self._evaluation, self.texts())
+        except RatingInputError as exc:
+            by_field = exc.by_field
+        except InputError as exc:
+            by_field = {"source": str(exc)}
+        for name, line in self.errors.items():
+            message = by_field.get(name)
+            line.setText(message or "")
+            line.setVisible(bool(message))
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(edit is not None)
+        return edit
+
+    def accept(self) -> None:
+        edit = self._check()
+        if edit is None:
+            return
+        self.edit = edit
+        super().accept()
+
+    def remove_rating(self) -> None:
+        self.edit = without_rating(self._evaluation, self.provider.currentText())
+        super().accept()
+
+
+def edit_provider_ratings(window: Any) -> bool:
+    """Open the dialog over the window's evaluation and apply what it gives, as one edit."""
+    if not window.session.evaluation.bids:
+        return False
+    dialog = ProviderRatingDialog(window.session.evaluation, window)
+    if dialog.exec() != QDialog.DialogCode.Accepted or dialog.edit is None or not dialog.edit.label:
+        return False
+    return bool(window.session.apply(dialog.edit.evaluation, dialog.edit.label))
