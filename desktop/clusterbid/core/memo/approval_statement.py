@@ -130,7 +130,11 @@ def signed_statements(signer_info: Any) -> list[str]:
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
-            for claimed in parsed.get("claimed_attributes", ()):
+            # asn1crypto's Sequence has no .get (ruff's SIM401 rewrite to it broke every verify)
+            claimed_all = ()
+            if "claimed_attributes" in parsed:
+                claimed_all = parsed["claimed_attributes"]
+            for claimed in claimed_all:
                 if claimed["type"].dotted == DESCRIPTION_OID:
                     found += [
                         core.UTF8String.load(item.dump()).native for item in claimed["values"]

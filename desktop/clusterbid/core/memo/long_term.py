@@ -77,7 +77,8 @@ def _dss_revisions(reader: Any) -> list[int]:
     for revision in range(reader.xrefs.total_revisions):
         try:
             root = reader.get_historical_root(revision)
-            dss = root.get("/DSS")
+            # pyHanko's dictionaries resolve references in [] only; dict.get returns the raw one
+            dss = root["/DSS"] if "/DSS" in root else None  # noqa: SIM401
             if dss is not None and ("/OCSPs" in dss or "/CRLs" in dss):
                 found.append(revision)
         except Exception:  # noqa: BLE001 (a damaged revision holds no usable DSS)
