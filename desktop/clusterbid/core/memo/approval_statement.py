@@ -131,7 +131,7 @@ def signed_statements(signer_info: Any) -> list[str]:
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
             # asn1crypto's Sequence has no .get (ruff's SIM401 rewrite to it broke every verify)
-            claimed_all = ()
+            claimed_all: Any = ()
             if "claimed_attributes" in parsed:
                 claimed_all = parsed["claimed_attributes"]
             for claimed in claimed_all:
