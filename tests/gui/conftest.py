@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QApplication
+from tests.gui.on_a_desktop import needs_a_desktop
 from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.demo import demo_evaluation
@@ -102,3 +103,12 @@ def wait_for_serving_scores(qtbot, shown) -> None:
         ),
         timeout=HANG_GUARD_MS,
     )
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark the tests a real X server can answer differently (tests/gui/on_a_desktop.py): CI's
+    second pass, on Xvfb with openbox, runs only those (`-m on_x`)."""
+    for item in items:
+        function = getattr(item, "function", None)
+        if function is not None and needs_a_desktop(function):
+            item.add_marker(pytest.mark.on_x)

@@ -239,3 +239,56 @@ def test_page_one_names_the_decision_basis_and_where_the_point_sits(override_pdf
     mean, point, at, p10, p90 = (int(x.replace(",", "")) for x in found.groups())
     # The percentile agrees with the band printed beside it: a point inside P10-P90 sits between them.
     assert p10 <= point <= p90 and 10 <= at <= 90 and p10 <= mean <= p90
+
+
+def _service_first(plan: dict) -> dict:
+    """The demo with weights that put service first (Prime ranks first though it costs more than
+    Northwind and Legacy), and the plan's fields replaced by `plan`."""
+    data = json.loads(json.dumps(DEMO))
+    data["policy"]["weights"] = {
+        "cost_to_finish": 10,
+        "sla": 60,
+        "datacenter_tier": 30,
+        "certifications": 0,
+        "support": 0,
+        "contract_terms": 0,
+        "evidence": 0,
+    }
+    data["workload"]["plan"] |= plan
+    return data
+
+
+def _line_against(card, provider: str) -> str:
+    from clusterbid.core.memo.page_one import tradeoff
+
+    lines = tradeoff(card, card.ranked[0], "why", "USD")
+    return next(line for line in lines if line.startswith(f"Against {provider}"))
+
+
+def test_finishing_sooner_is_priced_by_the_plans_cost_of_delay_when_it_states_one():
+    # No cost of delay stated: finishing 58 days sooner is worth nothing, and the line says why.
+    plain, _ = decide(_evaluation(_service_first({})), SAMPLES)
+    assert "days sooner (worth $0: the plan states no cost of delay)" in _line_against(
+        plain, "Legacy Compute"
+    )
+    # $10,000 a day, both on time at the point (deadline 2027-05-31): still $0, and the line no
+    # longer says the plan states no cost of delay (it said so whatever the plan stated).
+    stated, _ = decide(_evaluation(_service_first({"delay_cost_per_day": "10000"})), SAMPLES)
+    line = _line_against(stated, "Legacy Compute")
+    assert "states no cost of delay" not in line
+    assert "the plan's cost of delay, $10,000 a day, counts only days past its deadline" in line
+    # Deadline 2027-04-25, Legacy late at the point but in time in enough draws to pass (5%): it
+    # is available from 2027-01-15, so it has 101 days to the end of the deadline day.
+    late = {"deadline": "2027-04-25", "deadline_confidence": 0.05, "delay_cost_per_day": "10000"}
+    card, _ = decide(_evaluation(_service_first(late)), SAMPLES)
+    legacy = next(s for s in card.ranked if s.bid.id == "legacy-a100")
+    days_late = legacy.estimate.wall_hours / 24 - (
+        (dt.date(2027, 4, 25) - dt.date(2027, 1, 15)).days + 1
+    )
+    assert 1 < days_late < 3  # 102.7 days of running against 101
+    line = _line_against(card, "Legacy Compute")
+    worth = f"${10_000 * days_late:,.0f}"
+    assert (
+        f"(worth {worth} at the point estimate: the other bid runs past the plan's deadline of "
+        "2027-04-25 at $10,000 a day, already counted in its net cost)"
+    ) in line, line

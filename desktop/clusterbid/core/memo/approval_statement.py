@@ -130,9 +130,11 @@ def signed_statements(signer_info: Any) -> list[str]:
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
-            # An asn1crypto Sequence has no .get: the membership test is the way to ask.
-            claims = parsed["claimed_attributes"] if "claimed_attributes" in parsed else ()  # noqa: SIM401
-            for claimed in claims:
+            # asn1crypto's Sequence has no .get (ruff's SIM401 rewrite to it broke every verify)
+            claimed_all: Any = ()
+            if "claimed_attributes" in parsed:
+                claimed_all = parsed["claimed_attributes"]
+            for claimed in claimed_all:
                 if claimed["type"].dotted == DESCRIPTION_OID:
                     found += [
                         core.UTF8String.load(item.dump()).native for item in claimed["values"]

@@ -90,7 +90,13 @@ def cheaper_bids(scorecard: Scorecard, chosen: BidScore) -> list[BidScore]:
     )
 
 
-def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> list[str]:
+def advantages(
+    chosen: BidScore,
+    other: BidScore,
+    required: tuple[str, ...],
+    plan: Any = None,
+    currency: str = "USD",
+) -> list[str]:
     """Each criterion on which the recommended bid beats the cheaper one, in words a board reads."""
     mine, theirs = chosen.bid, other.bid
     words = []
@@ -122,9 +128,28 @@ def advantages(chosen: BidScore, other: BidScore, required: tuple[str, ...]) -> 
     sooner = (other.estimate.wall_hours - chosen.estimate.wall_hours) / 24
     if sooner >= 1:
         words.append(
-            f"finishes {sooner:,.0f} days sooner (worth $0: the plan states no cost of delay)"
+            f"finishes {sooner:,.0f} days sooner ({time_worth(chosen, other, plan, currency)})"
         )
     return words
+
+
+def time_worth(chosen: BidScore, other: BidScore, plan: Any, currency: str) -> str:
+    """What finishing sooner is worth under the plan: its cost of delay counts days past the
+    deadline only, and that money is already inside each bid's net cost (so inside the premium)."""
+    money = lambda amount: format_money(amount, currency)  # noqa: E731
+    if plan is None or plan.delay_cost_per_day is None:
+        return f"worth {money(0)}: the plan states no cost of delay"
+    per_day = money(float(plan.delay_cost_per_day))
+    saved = other.estimate.delay_cost - chosen.estimate.delay_cost
+    if saved < 0.5:
+        return (
+            f"worth {money(0)}: the plan's cost of delay, {per_day} a day, counts only days past "
+            f"its deadline of {plan.deadline}, and the other bid is not late at the point estimate"
+        )
+    return (
+        f"worth {money(saved)} at the point estimate: the other bid runs past the plan's deadline "
+        f"of {plan.deadline} at {per_day} a day, already counted in its net cost"
+    )
 
 
 def tradeoff(
@@ -139,7 +164,7 @@ def tradeoff(
     lines = []
     for other in cheaper:
         premium = scorecard.decision_cost(chosen) - scorecard.decision_cost(other)
-        bought = advantages(chosen, other, required)
+        bought = advantages(chosen, other, required, scorecard.evaluation.workload.plan, currency)
         lines.append(
             f"Against {name(other)}: {format_money(premium, currency)} more buys "
             + ("; ".join(bought) if bought else "nothing the criteria measure")

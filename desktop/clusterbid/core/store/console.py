@@ -103,8 +103,16 @@ def format_audit(report: AuditReport) -> str:
         lines.append(
             f"Note: {', '.join(report.left_beside)} lies beside the document (an unfinished change "
             "after a crash, or a stray file). The audit read the document as it is on disk without "
-            "it and "
-            "left both untouched; opening the document for editing applies or discards it."
+            "it and left both untouched. "
+            + (
+                # an editing open refuses a -wal by name (fileformat.open_connection); SQLite
+                # rolls a hot -journal back, which is the crash recovery it exists for
+                "Opening the document for editing refuses a write-ahead log: move it aside to "
+                "open the document as it is."
+                if any(name.endswith("-wal") for name in report.left_beside)
+                else "Opening the document for editing finishes the recovery (the unfinished "
+                "change is rolled back)."
+            )
         )
     return "\n".join(lines + _anchor_lines(report))
 
