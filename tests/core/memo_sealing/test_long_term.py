@@ -94,9 +94,13 @@ def test_without_trusting_the_tsa_ten_years_ahead_the_seal_needs_renewing(
 ):
     # the TSA's revocation status in the file is a CRL valid 90 days: by then it says nothing
     _, reports = _reports(sealed_memo, [_root(loopback)], datetime.now(UTC) + TEN_YEARS)
-    assert [(r.indication, r.sub_indication) for r in reports] == [
-        ("INDETERMINATE", "TRY_LATER")
-    ] * 2
+    # Which of two words pyHanko gives for "the revocation data is too old" depends on the order
+    # it tries the TSA's certificate paths in (a set's order, so it varies from run to run): the
+    # CRL found stale directly (TRY_LATER) or the CRL issuer's path failing on its own stale CRL
+    # (CERTIFICATE_CHAIN_GENERAL_FAILURE). Either way the seal needs renewing, never PASSED.
+    stale = {"TRY_LATER", "CERTIFICATE_CHAIN_GENERAL_FAILURE"}
+    assert [r.indication for r in reports] == ["INDETERMINATE"] * 2
+    assert all(r.sub_indication in stale for r in reports), [r.sub_indication for r in reports]
 
 
 def test_a_signature_timestamped_at_signing_is_b_t_then_b_lta_once_sealed(loopback):
