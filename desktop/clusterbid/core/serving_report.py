@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_sla_credit import credit_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
@@ -112,6 +113,13 @@ def blended(per_million_output: float, w) -> float:
     return per_million_output * w.output_tokens / (w.prompt_tokens + w.output_tokens)
 
 
+def sla_line(e, currency: str) -> str:
+    """Issue 37: the claimable SLA credit of a bid that serves, in words."""
+    return credit_words(
+        e.sla_credit_per_month or 0.0, e.sla_headline_credit_per_month or 0.0, currency
+    )
+
+
 def cash_json(e, currency: str, w) -> dict:
     """Issue 31: the cost of cash of the bid's payment terms, a share of the cost per million tokens
     and never of the monthly bill or the approval (the provider is not paid it)."""
@@ -163,6 +171,11 @@ def serving_bid_to_json(
             "burst_gpu_hours_per_month": None
             if e.burst_gpu_hours is None
             else round(e.burst_gpu_hours, 3),
+            # Issue 37: the SLA credit expected to be claimed, in the cost per million tokens only.
+            "sla_credit_claimable_per_month": _amount(e.sla_credit_per_month or 0.0, currency),
+            "sla_credit_headline_per_month_not_counted": _amount(
+                e.sla_headline_credit_per_month or 0.0, currency
+            ),
         }
     return {
         "rank": score.rank,
@@ -309,6 +322,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                     else ""
                 )
             )
+            lines.append(f"SLA credit {e.bid.id}: {sla_line(e, currency)}")
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")

@@ -7,7 +7,7 @@ from html import escape
 
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.money import format_money
-from clusterbid.core.serving_report import band_text, slo_text
+from clusterbid.core.serving_report import band_text, sla_line, slo_text
 from clusterbid.core.serving_scoring import ServingScorecard
 
 
@@ -46,7 +46,9 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
             + ", "
             + per_million_cash_words(
                 bid, e.cash_cost_per_million_tokens or 0.0, currency, scorecard.evaluation.workload
-            ),
+            )
+            + "; "
+            + sla_line(e, currency),
         ),
         _line(
             "Cost per month",

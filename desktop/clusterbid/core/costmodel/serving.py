@@ -248,6 +248,10 @@ class Fleet:
     cash_cost_per_month: np.ndarray  # cost of cash of the payment terms, in the cost per token only
     reserved_gpus: np.ndarray  # the reserved base (issue 37; the whole peak fleet without burst)
     burst_gpu_hours: np.ndarray  # on-demand GPU-hours a month above the base (0 without burst)
+    # Issue 37: the SLA credit a month the buyer can expect to claim, off the cost per token only
+    # (serving_sla_credit.py), and the headline credit, shown and never counted.
+    sla_credit_per_month: np.ndarray
+    sla_headline_credit_per_month: np.ndarray
 
 
 def fleet(
@@ -367,6 +371,7 @@ def fleet(
     cash_chosen = monthly_chosen * cash_cost_share(
         b.payment_days, w.baseline_payment_days, w.capital_rate
     )
+    credit = monthly_chosen * b.sla_credit_share
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
@@ -386,7 +391,9 @@ def fleet(
         monthly_cost=np.where(ok, monthly_chosen, np.nan),
         cost_per_million_tokens=np.where(
             ok,
-            (monthly_chosen + cash_chosen) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+            (monthly_chosen + cash_chosen - credit)
+            / (w.average_output_tokens_s * SECONDS_PER_MONTH)
+            * 1e6,
             np.nan,
         ),
         fabric_cost_per_month=(bill.reserved_gpus * HOURS_PER_MONTH + bill.burst_gpu_hours)
@@ -394,4 +401,6 @@ def fleet(
         cash_cost_per_month=np.where(ok, cash_chosen, np.nan),
         reserved_gpus=bill.reserved_gpus,
         burst_gpu_hours=bill.burst_gpu_hours,
+        sla_credit_per_month=np.where(ok, credit, np.nan),
+        sla_headline_credit_per_month=np.where(ok, monthly_chosen * b.sla_headline_share, np.nan),
     )

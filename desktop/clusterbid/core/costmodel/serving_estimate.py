@@ -61,6 +61,10 @@ class ServingEstimate:
     # and 0 unless the bid offers burst and the workload states its traffic profile).
     reserved_gpus: int | None = None
     burst_gpu_hours: float | None = None
+    # Issue 37: the SLA credit a month the buyer can expect to claim (in the cost per million
+    # tokens, never in the monthly bill) and the headline credit (shown, never counted).
+    sla_credit_per_month: float | None = None
+    sla_headline_credit_per_month: float | None = None
 
     @property
     def bursts(self) -> bool:
@@ -167,6 +171,8 @@ _FIGURES = (
     "cash_cost_per_million_tokens",
     "reserved_gpus",
     "burst_gpu_hours",
+    "sla_credit_per_month",
+    "sla_headline_credit_per_month",
 )
 
 
@@ -208,4 +214,6 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         * 1e6,
         "reserved_gpus": int(plan.reserved_gpus[i]),
         "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
+        "sla_credit_per_month": float(plan.sla_credit_per_month[i]),
+        "sla_headline_credit_per_month": float(plan.sla_headline_credit_per_month[i]),
     }

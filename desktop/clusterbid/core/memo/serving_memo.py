@@ -41,7 +41,13 @@ from clusterbid.core.memo.story import (
 )
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import band_text, billing_basis, fleet_text, slo_text
+from clusterbid.core.serving_report import (
+    band_text,
+    billing_basis,
+    fleet_text,
+    sla_line,
+    slo_text,
+)
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
@@ -110,7 +116,9 @@ def decision_rows(
                 e.cash_cost_per_million_tokens or 0.0,
                 currency,
                 scorecard.evaluation.workload,
-            ),
+            )
+            + "; "
+            + sla_line(e, currency),
         ),
         (
             "Monthly cost",
