@@ -50,6 +50,10 @@ class ServingArrays:
     # month's bill (serving_sla_credit.py).
     sla_credit_share: np.ndarray
     sla_headline_share: np.ndarray
+    # Issue 37: traffic growth a month (a fraction; the Monte Carlo draws it per sample) and the
+    # months between the dates the contract lets the reserved base change (inf: fixed for the term).
+    traffic_growth: np.ndarray
+    reserved_resize_months: np.ndarray
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -171,6 +175,9 @@ def build_serving_arrays(
             else float(bid.terms.burst_price_per_gpu_hour) * rate,
         }
         row["sla_credit_share"], row["sla_headline_share"] = sla_credit_shares(bid)
+        row["traffic_growth"] = workload.traffic_growth_percent_per_month / 100.0
+        resize = bid.terms.reserved_resize_months
+        row["reserved_resize_months"] = np.inf if resize is None else float(resize)
         for name, value in row.items():
             columns[name].append(value)
     return ServingArrays(

@@ -20,6 +20,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.approval_statement import approval_terms
@@ -140,6 +141,8 @@ def decision_rows(
             f"{e.slot_utilisation:.0%} of batch slots busy at peak)",
         ),
     ]
+    if term_words(e, currency):  # issue 37: a growing service's months
+        rows.append(("Over the term", term_words(e, currency) or ""))
     band = scorecard.band(e.bid.id)
     rows.append(
         ("Decision basis", basis_row(scorecard, chosen))
@@ -226,7 +229,8 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         (
             "Traffic",
             f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"
-            + (f"; {profile_words(w)}" if profile_words(w) else ""),
+            + (f"; {profile_words(w)}" if profile_words(w) else "")
+            + (f"; {growth_words(w)}" if growth_words(w) else ""),
         ),
         ("Billing basis", billing_basis(w)),
     ]
