@@ -89,6 +89,11 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
         f"{format_money(bill, currency)} a month; sized for the stated peak "
         f"+{w.forecast_margin_percent:g}% "
         f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})"
+        + (
+            "; the GPUs are month 1's and the bill the term's average month (traffic grows)"
+            if w.traffic_growth_percent_per_month
+            else ""
+        )
     )
 
 

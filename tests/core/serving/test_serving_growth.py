@@ -140,3 +140,25 @@ def test_growth_is_shown_in_score_output_and_json():
     months = figures["figures"]["months"]
     assert [m["gpus_at_peak"] for m in months] == [8] * 7 + [16] * 5
     assert float(months[-1]["bill"]["amount"]) == pytest.approx(35_040)
+
+
+def test_the_serving_memo_shows_the_growth_and_the_term():
+    from clusterbid.core.memo.serving_memo import decision_rows
+
+    workload = serving_workload(traffic_growth_percent_per_month=10, **SIZING)
+    evaluation = Evaluation(
+        title="growth",
+        workload=workload,
+        bids=[
+            serving_bid(terms={"burst_price_per_gpu_hour": "4.00"}),
+            serving_bid("b", price="3.30"),
+        ],
+    )
+    rows = dict(decision_rows(score_serving_evaluation(evaluation), None)[0])
+    assert rows["Over the term"].startswith("month 1 $17,520 (8 GPUs at peak, 8 reserved)")
+    assert "$327,040 over the 12 months" in rows["Over the term"]
+    assert (
+        "the reserved base fixed for the term (the bid does not say it may change)"
+        in (rows["Over the term"])
+    )
+    assert "the bill the term's average month (traffic grows)" in rows["Fleet for approval"]
