@@ -130,7 +130,10 @@ def signed_statements(signer_info: Any) -> list[str]:
             continue
         for value in attribute["values"]:
             parsed = value.parse() if hasattr(value, "parse") else value
-            for claimed in parsed.get("claimed_attributes", ()):
+            # asn1crypto's Sequence has no .get(): test membership (ruff's SIM401 would break it)
+            present = "claimed_attributes" in parsed
+            claims = parsed["claimed_attributes"] if present else ()
+            for claimed in claims:
                 if claimed["type"].dotted == DESCRIPTION_OID:
                     found += [
                         core.UTF8String.load(item.dump()).native for item in claimed["values"]
