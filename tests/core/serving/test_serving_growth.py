@@ -162,3 +162,23 @@ def test_the_serving_memo_shows_the_growth_and_the_term():
         in (rows["Over the term"])
     )
     assert "the bill the term's average month (traffic grows)" in rows["Fleet for approval"]
+
+
+def test_the_linear_memory_base_is_the_one_months_rule_on_random_blocks():
+    """cheapest_base against serving_burst.cheapest_reserved (the direct form) on random needs in
+    whole nodes, hours, prices and commitment floors: the same base every time."""
+    import numpy as np
+
+    from clusterbid.core.costmodel.serving_burst import cheapest_reserved
+    from clusterbid.core.costmodel.serving_growth import cheapest_base
+
+    rng = np.random.default_rng(37)
+    for _ in range(50):
+        rows, cells = 20, int(rng.integers(1, 40))
+        needs = 8.0 * rng.integers(0, 12, size=(rows, cells))
+        hours = rng.dirichlet(np.ones(cells)) * 730 * rng.integers(1, 4)
+        price = rng.uniform(1, 4, rows)
+        burst = price * rng.uniform(0.8, 3.0, rows)
+        floor = np.where(rng.random(rows) < 0.3, rng.uniform(0, 80 * 730, rows), 0.0)
+        direct = cheapest_reserved(needs, hours, price, burst, floor).reserved_gpus
+        assert np.array_equal(cheapest_base(needs, hours, price, burst, floor), direct)

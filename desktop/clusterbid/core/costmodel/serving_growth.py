@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
-from clusterbid.core.costmodel.serving_burst import ChosenReplica, cheapest_reserved, gpus_at_levels
+from clusterbid.core.costmodel.serving_burst import ChosenReplica, gpus_at_levels
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 
 
@@ -84,14 +84,13 @@ def bill_over_term(
             if bursting.any():
                 chosen = group[bursting]
                 count = cells.shape[1]
-                priced = cheapest_reserved(
+                base[bursting] = cheapest_base(
                     cells[bursting].reshape(chosen.size, -1),
                     np.tile(level_hours, count) / count,  # the block's average month
                     b.price_per_gpu_hour[chosen],
                     b.burst_price_per_gpu_hour[chosen],
                     floor[chosen],
                 )
-                base[bursting] = priced.reserved_gpus
             excess_hours = np.maximum(cells - base[:, None, None], 0.0) @ level_hours
             reserved[group, span] = base[:, None]
             burst_hours[group, span] = excess_hours
@@ -107,6 +106,38 @@ def bill_over_term(
         burst_gpu_hours=burst_hours,
         gpu_bills=bills,
     )
+
+
+def cheapest_base(
+    needs: np.ndarray,
+    hours: np.ndarray,
+    price: np.ndarray,
+    burst_price: np.ndarray,
+    floor_hours: np.ndarray,
+) -> np.ndarray:
+    """serving_burst.cheapest_reserved's base (the same bills, the same ties to the larger base)
+    in memory linear in the cells: a block of 12 months x 24 hourly levels has 288 cells, and the
+    direct form's (rows, cells, cells) excess would take gigabytes over a pass of draws. With the
+    cells sorted by need, the burst GPU-hours above a base at cell k are
+    sum over later cells of (need - need_k) x hours = suffix(need x hours) - need_k x suffix(hours)
+    (cells with the same need add nothing either way)."""
+    order = np.argsort(needs, axis=1, kind="stable")
+    need = np.take_along_axis(needs, order, axis=1)
+    weight = np.broadcast_to(hours, needs.shape)
+    weight = np.take_along_axis(weight, order, axis=1)
+
+    def suffix(values: np.ndarray) -> np.ndarray:  # sum over the cells after each one
+        total = np.cumsum(values[:, ::-1], axis=1)[:, ::-1]
+        return np.concatenate([total[:, 1:], np.zeros((values.shape[0], 1))], axis=1)
+
+    above = suffix(need * weight) - need * suffix(weight)
+    candidates = np.concatenate([np.zeros((needs.shape[0], 1)), need], axis=1)
+    burst_hours = np.concatenate([(need * weight).sum(axis=1, keepdims=True), above], axis=1)
+    reserved_hours = np.maximum(candidates * HOURS_PER_MONTH, floor_hours[:, None])
+    bill = reserved_hours * price[:, None] + burst_hours * burst_price[:, None]
+    cheapest = bill.min(axis=1, keepdims=True)
+    tied = bill <= cheapest * (1 + 1e-12)
+    return np.asarray(np.where(tied, candidates, -1.0).max(axis=1), dtype=float)
 
 
 def flat_term(
