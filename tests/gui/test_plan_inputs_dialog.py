@@ -102,7 +102,17 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
     assert first.cash_cost_per_month > 0  # the demo states no terms: due on invoice, 8% a year
 
     def answer(dialog: PlanInputsDialog) -> int:
-        assert set(dialog.editors) == {"cost_of_capital_percent_per_year", "baseline_payment_days"}
+        assert set(dialog.editors) == {
+            "cost_of_capital_percent_per_year",
+            "baseline_payment_days",
+            # issue 37: the traffic, its daily profile and its growth over the term
+            "peak_requests_per_s",
+            "average_requests_per_s",
+            "peak_hours_per_day",
+            "hourly_share_of_peak",
+            "traffic_growth_percent_per_month",
+            "growth_spread_percent_per_month",
+        }
         dialog.editors["cost_of_capital_percent_per_year"].setText("0")
         dialog.accept()
         return QDialog.DialogCode.Accepted
@@ -113,5 +123,9 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
     wait_for_serving_scores(qtbot, serving)
     after = next(s.estimate for s in serving.scorecard.scores if s.bid.id == first.bid.id)
     assert after.monthly_cost == first.monthly_cost and after.cash_cost_per_month == 0
-    # 50 requests/s x 600 tokens x 730 h x 3,600 s = 78,840 million output tokens a month.
-    assert after.cost_per_million_tokens == pytest.approx(first.monthly_cost / 78_840, rel=1e-12)
+    # 50 requests/s x 600 tokens x 730 h x 3,600 s = 78,840 million output tokens a month; the
+    # SLA credit the buyer can expect to claim comes off (issue 37), the cost of cash is gone.
+    assert after.sla_credit_per_month == first.sla_credit_per_month > 0
+    assert after.cost_per_million_tokens == pytest.approx(
+        (first.monthly_cost - first.sla_credit_per_month) / 78_840, rel=1e-12
+    )

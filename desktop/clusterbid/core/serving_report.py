@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
+from clusterbid.core.costmodel.serving_sla_credit import credit_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
@@ -87,6 +89,11 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
         f"{format_money(bill, currency)} a month; sized for the stated peak "
         f"+{w.forecast_margin_percent:g}% "
         f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})"
+        + (
+            "; the GPUs are month 1's and the bill the term's average month (traffic grows)"
+            if w.traffic_growth_percent_per_month
+            else ""
+        )
     )
 
 
@@ -110,6 +117,25 @@ def blended(per_million_output: float, w) -> float:
     """Issue 37: the same monthly bill over every token the service moves, prompts and outputs
     (what API prices quote): cost per million output tokens x output / (prompt + output)."""
     return per_million_output * w.output_tokens / (w.prompt_tokens + w.output_tokens)
+
+
+def months_json(e, currency: str) -> list[dict] | None:
+    """Issue 37: a growing service's months (None when the traffic does not grow)."""
+    if not e.monthly_bills:
+        return None
+    return [
+        {"month": m, "gpus_at_peak": gpus, "reserved_gpus": base, "bill": _amount(bill, currency)}
+        for m, (gpus, base, bill) in enumerate(
+            zip(e.gpus_at_peak_by_month, e.reserved_by_month, e.monthly_bills, strict=True), 1
+        )
+    ]
+
+
+def sla_line(e, currency: str) -> str:
+    """Issue 37: the claimable SLA credit of a bid that serves, in words."""
+    return credit_words(
+        e.sla_credit_per_month or 0.0, e.sla_headline_credit_per_month or 0.0, currency
+    )
 
 
 def cash_json(e, currency: str, w) -> dict:
@@ -163,6 +189,12 @@ def serving_bid_to_json(
             "burst_gpu_hours_per_month": None
             if e.burst_gpu_hours is None
             else round(e.burst_gpu_hours, 3),
+            # Issue 37: the SLA credit expected to be claimed, in the cost per million tokens only.
+            "sla_credit_claimable_per_month": _amount(e.sla_credit_per_month or 0.0, currency),
+            "sla_credit_headline_per_month_not_counted": _amount(
+                e.sla_headline_credit_per_month or 0.0, currency
+            ),
+            "months": months_json(e, currency),
         }
     return {
         "rank": score.rank,
@@ -259,6 +291,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         f"{w.average_requests_per_s:g} req/s",
         billing_basis(w)[0].upper() + billing_basis(w)[1:] + ".",
         *([f"Traffic profile: {profile_words(w)}."] if profile_words(w) else []),
+        *([f"Growth: {growth_words(w)}."] if growth_words(w) else []),
         f"Ranked on the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} "
@@ -309,6 +342,9 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                     else ""
                 )
             )
+            lines.append(f"SLA credit {e.bid.id}: {sla_line(e, currency)}")
+            if term_words(e, currency):
+                lines.append(f"over the term {e.bid.id}: {term_words(e, currency)}")
         band = scorecard.band(e.bid.id)
         if e.passes_gates and band is not None and band.chance_servable > 0:
             lines.append(f"band {e.bid.id}: {band_text(band, currency)}")

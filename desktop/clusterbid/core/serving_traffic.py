@@ -8,7 +8,8 @@ afternoon. The buyer states the shape in one of two ways:
 - `hourly_share_of_peak`: 24 values, each hour's traffic as a share of the peak (the largest 1),
   whose mean times the peak must agree with the stated average.
 
-Every day of the month is taken to have this shape (no weekly cycle or growth over the term).
+Every day of the month is taken to have this shape (no weekly cycle); growth over the term is
+serving_growth's, which scales every level month by month.
 """
 
 from __future__ import annotations

@@ -122,6 +122,22 @@ class InferenceWorkload(FrozenModel):
         description="Traffic in each hour of the day as a share of the peak: 24 values, the largest 1, "
         "averaging the stated average. Blank = no profile",
     )
+    # Issue 37: traffic growth over the term (serving_growth): each month's rates are the stated
+    # ones x (1 + growth)^(month - 1), and fleets and bills are sized month by month.
+    traffic_growth_percent_per_month: float = Field(
+        0.0,
+        ge=-50,
+        le=100,
+        description="Traffic growth each month over the term, percent, compounded (month m runs at "
+        "the stated rates x (1 + growth)^(m - 1)); 0 = the stated traffic all term",
+    )
+    growth_spread_percent_per_month: float | None = Field(
+        None,
+        ge=0,
+        le=100,
+        description="How far the monthly growth may be off, percent a month (one standard "
+        "deviation, drawn in the bands); blank = half the stated growth (ClusterBid default)",
+    )
     tensor_parallel: int | None = Field(
         None,
         description=(

@@ -63,6 +63,14 @@ class Terms(FrozenModel):
         description="Serving only: on-demand price per GPU-hour for GPUs used above the reserved base at busy "
         "hours, in `currency`; empty = no burst offered (the whole fleet is reserved)",
     )
+    # Issue 37: a growing service re-sizes its reserved base only when the contract lets it.
+    reserved_resize_months: int | None = Field(
+        None,
+        ge=1,
+        le=120,
+        description="Serving only: the reserved base may be changed every this many months (1 = "
+        "monthly); empty = not stated, taken as fixed for the whole term",
+    )
     billing: BillingKind | None = Field(
         None,
         description="How the contract bills: "

@@ -6,8 +6,9 @@ from __future__ import annotations
 from html import escape
 
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_growth_words import term_words
 from clusterbid.core.money import format_money
-from clusterbid.core.serving_report import band_text, slo_text
+from clusterbid.core.serving_report import band_text, sla_line, slo_text
 from clusterbid.core.serving_scoring import ServingScorecard
 
 
@@ -46,7 +47,9 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
             + ", "
             + per_million_cash_words(
                 bid, e.cash_cost_per_million_tokens or 0.0, currency, scorecard.evaluation.workload
-            ),
+            )
+            + "; "
+            + sla_line(e, currency),
         ),
         _line(
             "Cost per month",
@@ -54,6 +57,7 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
             + " (the provider's bill; the cost of cash is not in it)",
         ),
         _line("GPUs", f"{e.gpus_needed:,} needed, {e.gpus_billed:,} billed (whole nodes)"),
+        *([_line("Over the term", term)] if (term := term_words(e, currency)) else []),
         _line("Output tokens per second per GPU", f"{e.tokens_per_s_per_gpu:,.1f}"),
         _line("Replica", f"tensor parallel {e.tensor_parallel}, batch {e.batch}"),
     ]

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clusterbid.core.costmodel.serving_growth_words import growth_words
 from clusterbid.core.serving_report import serving_comparison_rows
 from clusterbid.core.serving_scoring import (
     COST_CRITERION,
@@ -194,6 +195,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
             f"{w.peak_requests_per_s:g} requests/s, average {w.average_requests_per_s:g} "
             "requests/s. GPUs are "
             "billed at peak provisioning; cost per token at the average load."
+            + (f" Growth: {escape(growth)}." if (growth := growth_words(w)) else "")
         )
 
     def _show_selected(self) -> None:

@@ -1,5 +1,6 @@
 """Edit the buyer's plan inputs (issue 31): the cost of capital and usual payment terms that price
-every bid's payment terms, and for training the rest of the plan (start, deadline, idle time, the
+every bid's payment terms, for serving the traffic (its daily profile and growth over the term,
+issue 37), and for training the rest of the plan (start, deadline, idle time, the
 cost of a day late, the commitment ceiling). One function serves `clusterbid plan` and the app's
 Plan Inputs dialog; it validates every field and names the broken one in words, and the document
 records the change as one audited edit, all of it or nothing.
@@ -44,6 +45,26 @@ CASH_INPUTS = (
     ),
     PlanInput("baseline_payment_days", "Your usual payment terms (days after invoice; empty: 30)"),
 )
+# Issue 37: a serving workload's traffic over the day and the term, typed in the app as in JSON.
+SERVING_INPUTS = (
+    PlanInput("peak_requests_per_s", "Requests per second at the daily peak"),
+    PlanInput("average_requests_per_s", "Requests per second on average over a month"),
+    PlanInput(
+        "peak_hours_per_day",
+        "Hours a day at the peak (empty: no traffic profile; or give the hourly shares)",
+    ),
+    PlanInput(
+        "hourly_share_of_peak",
+        "Each hour's traffic as a share of the peak (24 values, commas between; empty: none)",
+    ),
+    PlanInput("traffic_growth_percent_per_month", "Traffic growth (% a month; 0: none)"),
+    PlanInput(
+        "growth_spread_percent_per_month",
+        "How far the growth may be off (% a month; empty: half the growth, a default)",
+    ),
+    *CASH_INPUTS,
+)
+LIST_INPUTS = frozenset({"hourly_share_of_peak"})  # typed as values separated by commas
 TRAINING_INPUTS = (
     PlanInput("start_date", "Earliest start (YYYY-MM-DD; empty: at handover)"),
     PlanInput("deadline", "Finish by (YYYY-MM-DD; empty: no deadline)"),
@@ -68,8 +89,8 @@ TRAINING_INPUTS = (
     *CASH_INPUTS,
     PlanInput("commitment_ceiling", "Largest commitment you may sign (empty: no ceiling)"),
 )
-# Each evaluation kind's plan inputs (core/kinds.py): a serving workload prices payment terms only.
-INPUTS_OF_KIND = {TRAINING.tag: TRAINING_INPUTS, SERVING.tag: CASH_INPUTS}
+# Each evaluation kind's plan inputs (core/kinds.py).
+INPUTS_OF_KIND = {TRAINING.tag: TRAINING_INPUTS, SERVING.tag: SERVING_INPUTS}
 
 
 class PlanInputError(InputError):
@@ -98,7 +119,7 @@ def _short(label: str) -> str:
 
 
 def plan_inputs(evaluation: Evaluation) -> tuple[PlanInput, ...]:
-    """The inputs this evaluation's kind has: a serving workload prices payment terms only."""
+    """The inputs this evaluation's kind has: a serving workload's traffic and payment terms."""
     return INPUTS_OF_KIND[kind_of(evaluation).tag]
 
 
@@ -113,6 +134,8 @@ def _text(value: object) -> str:
         return ""
     if isinstance(value, float):
         return f"{value:g}"
+    if isinstance(value, tuple):
+        return ", ".join(_text(v) for v in value)
     return str(value.normalize() if isinstance(value, Decimal) else value)
 
 
@@ -134,6 +157,16 @@ def _in_words(message: str, labels: Mapping[str, str]) -> str:
     return message.removeprefix("Value error, ")
 
 
+def _value(name: str, text: str) -> object:
+    """The typed text as the model reads it: empty is not given; a list splits at commas (and
+    spaces); a number drops its thousands commas."""
+    if not text:
+        return None
+    if name in LIST_INPUTS:
+        return [part for part in re.split(r"[,\s;]+", text) if part]
+    return text if name == "idle_use" else text.replace(",", "")
+
+
 def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEdit:
     """The evaluation with these inputs (name -> text; names left out keep their value), fully
     validated. Raises PlanInputError naming each field that is wrong, and nothing changes."""
@@ -149,7 +182,7 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
     values = {name: getattr(holder, name) for name in type(holder).model_fields}
     for name, text in texts.items():
         text = text.strip()
-        values[name] = None if not text else text.replace(",", "") if name != "idle_use" else text
+        values[name] = _value(name, text)
     try:
         new_holder = type(holder).model_validate(values)  # lax: texts parse as numbers and dates
     except ValidationError as exc:

@@ -13,6 +13,7 @@ import numpy as np
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.payment_terms import cash_cost_share
 from clusterbid.core.costmodel.serving_burst import ChosenReplica, bill_over_profile
+from clusterbid.core.costmodel.serving_growth import TermBill, bill_over_term, flat_term, grows
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT, wait_at_percentile_s
 from clusterbid.core.costmodel.serving_sizing import replicas_near_cheapest
@@ -248,6 +249,13 @@ class Fleet:
     cash_cost_per_month: np.ndarray  # cost of cash of the payment terms, in the cost per token only
     reserved_gpus: np.ndarray  # the reserved base (issue 37; the whole peak fleet without burst)
     burst_gpu_hours: np.ndarray  # on-demand GPU-hours a month above the base (0 without burst)
+    # Issue 37: the SLA credit a month the buyer can expect to claim, off the cost per token only
+    # (serving_sla_credit.py), and the headline credit, shown and never counted.
+    sla_credit_per_month: np.ndarray
+    sla_headline_credit_per_month: np.ndarray
+    # Issue 37: month by month over the term when the traffic grows (one column when it does not).
+    term: TermBill
+    monthly_bills: np.ndarray  # (bids, months): what the provider bills each month
 
 
 def fleet(
@@ -342,24 +350,29 @@ def fleet(
         exact_slots,
     )
     # Issue 37: the bill over the day's traffic, a reserved base plus burst where the bid offers it.
-    bill = bill_over_profile(
-        w,
-        b,
-        ChosenReplica(
-            pick(throughput),
-            pick(batch),
-            pick(tp),
-            pick(service),
-            pick(cand(grid.ttft_s)),
-            billed_chosen,
-        ),
-        exact_slots,
+    chosen_replica = ChosenReplica(
+        pick(throughput),
+        pick(batch),
+        pick(tp),
+        pick(service),
+        pick(cand(grid.ttft_s)),
+        billed_chosen,
     )
-    monthly_chosen = (
-        bill.gpu_bill * (1.0 + b.fee_share)
-        + b.recurring_fees_per_month
-        + b.one_off_fees / w.service_months
+    bill = bill_over_profile(w, b, chosen_replica, exact_slots)
+    # Issue 37: a growing service is sized and billed month by month (serving_growth); the bill
+    # shown is the term's average month, the cost per token the term's bills over its tokens.
+    term = (
+        bill_over_term(w, b, chosen_replica, exact_slots)
+        if grows(b)
+        else flat_term(billed_chosen, bill.reserved_gpus, bill.burst_gpu_hours, bill.gpu_bill)
     )
+    monthly_bills = (
+        term.gpu_bills * (1.0 + b.fee_share)[:, None]
+        + b.recurring_fees_per_month[:, None]
+        + (b.one_off_fees / w.service_months)[:, None]
+    )
+    monthly_chosen = monthly_bills.mean(axis=1)
+    tokens_per_s = w.average_output_tokens_s * term.traffic.mean(axis=1)
     # Issue 31: each month's invoices paid sooner than the buyer's usual terms cost its cost of
     # capital on them (payment_terms.py). Not money paid to the provider: in the cost per token,
     # never in the monthly bill or the approval. A share per bid, so it never changes which
@@ -367,6 +380,7 @@ def fleet(
     cash_chosen = monthly_chosen * cash_cost_share(
         b.payment_days, w.baseline_payment_days, w.capital_rate
     )
+    credit = monthly_chosen * b.sla_credit_share
     t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
     b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
     return Fleet(
@@ -386,12 +400,18 @@ def fleet(
         monthly_cost=np.where(ok, monthly_chosen, np.nan),
         cost_per_million_tokens=np.where(
             ok,
-            (monthly_chosen + cash_chosen) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6,
+            (monthly_chosen + cash_chosen - credit) / (tokens_per_s * SECONDS_PER_MONTH) * 1e6,
             np.nan,
         ),
-        fabric_cost_per_month=(bill.reserved_gpus * HOURS_PER_MONTH + bill.burst_gpu_hours)
+        fabric_cost_per_month=(term.reserved_gpus * HOURS_PER_MONTH + term.burst_gpu_hours).mean(
+            axis=1
+        )
         * b.fabric_price_per_gpu_hour,
         cash_cost_per_month=np.where(ok, cash_chosen, np.nan),
-        reserved_gpus=bill.reserved_gpus,
-        burst_gpu_hours=bill.burst_gpu_hours,
+        reserved_gpus=term.reserved_gpus[:, 0],
+        burst_gpu_hours=term.burst_gpu_hours.mean(axis=1),
+        term=term,
+        monthly_bills=np.where(ok[:, None], monthly_bills, np.nan),
+        sla_credit_per_month=np.where(ok, credit, np.nan),
+        sla_headline_credit_per_month=np.where(ok, monthly_chosen * b.sla_headline_share, np.nan),
     )

@@ -52,13 +52,19 @@ def bursts(w: ServingScalars, b: ServingArrays) -> bool:
 
 
 def gpus_at_levels(
-    w: ServingScalars, at: ChosenReplica, gpus_per_node: np.ndarray, exact_slots: int
+    w: ServingScalars,
+    at: ChosenReplica,
+    gpus_per_node: np.ndarray,
+    exact_slots: int,
+    growth: np.ndarray | None = None,
 ) -> np.ndarray:
     """GPUs billed at each level of the profile, (rows, levels): the peak's sizing rule at the
-    level's rate (nan where the row does not serve)."""
-    shares = np.asarray([share for share, _ in w.traffic_levels])[None, :]
+    level's rate (nan where the row does not serve). `growth`: each row's traffic as a multiple of
+    the stated (a later month of a growing service, serving_growth); none: the stated."""
+    shares = np.asarray([share for share, _ in w.traffic_levels or ((1.0, 1.0),)])[None, :]
+    factor = np.ones((at.tokens_per_s.shape[0], 1)) if growth is None else growth[:, None]
     sized = (
-        w.peak_output_tokens_s * (1.0 + w.forecast_margin) * shares
+        w.peak_output_tokens_s * (1.0 + w.forecast_margin) * shares * factor
     )  # output tokens/s at each level
     rows, levels = at.tokens_per_s.shape[0], shares.shape[1]
 
@@ -67,7 +73,7 @@ def gpus_at_levels(
 
     throughput, batch, service = column(at.tokens_per_s), column(at.batch), column(at.service_s)
     live = np.isfinite(throughput) & (throughput > 0)
-    tokens = np.broadcast_to(sized, (rows, levels))
+    tokens = np.asarray(np.broadcast_to(sized, (rows, levels)))
     replicas = np.full((rows, levels), np.nan)
     replicas[live] = (
         replicas_with_headroom(
@@ -84,8 +90,14 @@ def gpus_at_levels(
     per_node = column(gpus_per_node)
     billed = np.ceil(replicas * column(at.tp) / per_node) * per_node
     # The peak level is sized exactly as the fleet was; never bill more than that (an hour at a
-    # lower rate cannot need more GPUs than the peak's fleet).
-    return np.asarray(np.minimum(billed, column(at.gpus_billed)), dtype=float)
+    # lower rate cannot need more GPUs than the peak's fleet). Traffic grown past the stated can.
+    capped = np.minimum(billed, column(at.gpus_billed))
+    return np.asarray(np.where(tokens > sized_peak(w) * (1 + 1e-12), billed, capped), dtype=float)
+
+
+def sized_peak(w: ServingScalars) -> float:
+    """Output tokens/s the peak's fleet is sized for: the stated peak and the forecast margin."""
+    return w.peak_output_tokens_s * (1.0 + w.forecast_margin)
 
 
 def cheapest_reserved(

@@ -13,6 +13,7 @@ from clusterbid.core.costmodel.serving import MAX_BATCH, SECONDS_PER_MONTH, flee
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_flagged import both_ways_notes
 from clusterbid.core.costmodel.serving_gates import serving_gates
+from clusterbid.core.costmodel.serving_growth_words import outgrown_finding, term_figures
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.costmodel.workload_fit import unused_fabric_finding
 from clusterbid.core.evidence.model import Evidence
@@ -61,6 +62,15 @@ class ServingEstimate:
     # and 0 unless the bid offers burst and the workload states its traffic profile).
     reserved_gpus: int | None = None
     burst_gpu_hours: float | None = None
+    # Issue 37: the SLA credit a month the buyer can expect to claim (in the cost per million
+    # tokens, never in the monthly bill) and the headline credit (shown, never counted).
+    sla_credit_per_month: float | None = None
+    sla_headline_credit_per_month: float | None = None
+    # Issue 37: month by month over the term when the traffic grows (None when it does not): the
+    # bill, the fleet the month's peak needs and the reserved base (serving_growth).
+    monthly_bills: tuple[float, ...] | None = None
+    gpus_at_peak_by_month: tuple[int, ...] | None = None
+    reserved_by_month: tuple[int, ...] | None = None
 
     @property
     def bursts(self) -> bool:
@@ -128,7 +138,8 @@ def estimate_serving(
                 gates=tuple(gates[i]),
                 # A serving fleet bills whole months: of the unstated terms only fees move its cost.
                 warnings=((fit,) if fit else ())
-                + tuple(f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated"),
+                + tuple(f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated")
+                + outgrown_finding(bid, figures.get("gpus_at_peak_by_month")),
                 calibration_notes=tuple(notes[i]),
                 throughput_evidence=evidence[i],
                 price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),
@@ -167,6 +178,11 @@ _FIGURES = (
     "cash_cost_per_million_tokens",
     "reserved_gpus",
     "burst_gpu_hours",
+    "sla_credit_per_month",
+    "sla_headline_credit_per_month",
+    "monthly_bills",
+    "gpus_at_peak_by_month",
+    "reserved_by_month",
 )
 
 
@@ -208,4 +224,7 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         * 1e6,
         "reserved_gpus": int(plan.reserved_gpus[i]),
         "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
+        "sla_credit_per_month": float(plan.sla_credit_per_month[i]),
+        "sla_headline_credit_per_month": float(plan.sla_headline_credit_per_month[i]),
+        **term_figures(plan, i),
     }

@@ -9,6 +9,7 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
+from clusterbid.core.costmodel.serving_sla_credit import sla_credit_shares
 from clusterbid.core.provenance import unstated_fee_shares
 from clusterbid.core.provenance.resolve import effective_terms
 from clusterbid.core.serving_traffic import traffic_levels
@@ -45,6 +46,14 @@ class ServingArrays:
     burst_price_per_gpu_hour: (
         np.ndarray
     )  # on demand above the reserved base (nan: no burst offered)
+    # Issue 37: the SLA credit expected to be claimed, and the headline credit, as shares of a
+    # month's bill (serving_sla_credit.py).
+    sla_credit_share: np.ndarray
+    sla_headline_share: np.ndarray
+    # Issue 37: traffic growth a month (a fraction; the Monte Carlo draws it per sample) and the
+    # months between the dates the contract lets the reserved base change (inf: fixed for the term).
+    traffic_growth: np.ndarray
+    reserved_resize_months: np.ndarray
 
     def replace(self, **changes: np.ndarray) -> ServingArrays:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -165,6 +174,10 @@ def build_serving_arrays(
             if bid.terms.burst_price_per_gpu_hour is None
             else float(bid.terms.burst_price_per_gpu_hour) * rate,
         }
+        row["sla_credit_share"], row["sla_headline_share"] = sla_credit_shares(bid)
+        row["traffic_growth"] = workload.traffic_growth_percent_per_month / 100.0
+        resize = bid.terms.reserved_resize_months
+        row["reserved_resize_months"] = np.inf if resize is None else float(resize)
         for name, value in row.items():
             columns[name].append(value)
     return ServingArrays(

@@ -20,6 +20,7 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.approval_statement import approval_terms
@@ -41,7 +42,13 @@ from clusterbid.core.memo.story import (
 )
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import band_text, billing_basis, fleet_text, slo_text
+from clusterbid.core.serving_report import (
+    band_text,
+    billing_basis,
+    fleet_text,
+    sla_line,
+    slo_text,
+)
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
@@ -110,7 +117,9 @@ def decision_rows(
                 e.cash_cost_per_million_tokens or 0.0,
                 currency,
                 scorecard.evaluation.workload,
-            ),
+            )
+            + "; "
+            + sla_line(e, currency),
         ),
         (
             "Monthly cost",
@@ -132,6 +141,8 @@ def decision_rows(
             f"{e.slot_utilisation:.0%} of batch slots busy at peak)",
         ),
     ]
+    if term_words(e, currency):  # issue 37: a growing service's months
+        rows.append(("Over the term", term_words(e, currency) or ""))
     band = scorecard.band(e.bid.id)
     rows.append(
         ("Decision basis", basis_row(scorecard, chosen))
@@ -218,7 +229,8 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         (
             "Traffic",
             f"{w.peak_requests_per_s:g} requests/s at peak, {w.average_requests_per_s:g} on average"
-            + (f"; {profile_words(w)}" if profile_words(w) else ""),
+            + (f"; {profile_words(w)}" if profile_words(w) else "")
+            + (f"; {growth_words(w)}" if growth_words(w) else ""),
         ),
         ("Billing basis", billing_basis(w)),
     ]

@@ -14,8 +14,9 @@ A claim without a log cannot be checked: it is drawn exactly as the same bid wit
 workload's assumptions (issue 31: a claim equal to the prediction draws what silence draws).
 Payment terms nobody stated are drawn as training draws them (due on invoice to net 30), priced
 as the cost of cash in the cost per million tokens, never in the monthly bill (issue 31).
-Draws come from common random numbers per (seed, bid, input), so editing one bid never moves
-another's band.
+A stated traffic growth is drawn around the buyer's figure (issue 37, serving_growth_words), one
+draw per sample shared by every bid. Draws come from common random numbers per (seed, bid,
+input), so editing one bid never moves another's band.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
+from clusterbid.core.costmodel.serving_growth_words import growth_spread
 from clusterbid.core.costmodel.serving_inputs import (
     ServingArrays,
     ServingScalars,
@@ -37,6 +39,7 @@ from clusterbid.core.costmodel.serving_inputs import (
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
 from clusterbid.core.uncertainty.serving_slo import costed_fleets, meets_at_peak
 from clusterbid.core.uncertainty.spreads import claim_centre
@@ -172,6 +175,18 @@ def _payment_draws(
     return days
 
 
+def _growth_draws(workload: InferenceWorkload, samples: int, seed: int) -> np.ndarray:
+    """Issue 37: the monthly traffic growth of each sample, a fraction: normal around the stated
+    growth with its spread (serving_growth_words), one draw per sample shared by every bid (the
+    buyer's traffic does not depend on the bid), never below the field's -50% a month."""
+    stated = workload.traffic_growth_percent_per_month / 100.0
+    spread = growth_spread(workload)
+    if not stated and not spread:
+        return np.zeros(samples)
+    z = stream(seed, MARKET, "serving_growth").standard_normal(samples)
+    return np.asarray(np.maximum(stated + spread * z, -0.5), dtype=float)
+
+
 def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
     """Every per-bid column repeated `repeats` times: rows are (bid, sample) pairs."""
     return arrays.replace(
@@ -193,6 +208,7 @@ def serving_uncertainty(
     base, _, _ = calibrate_serving(w, spec, bids)
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
     payment_days = _payment_draws(estimates, base.payment_days, samples, seed)
+    growth = _growth_draws(workload, samples, seed)
     w, batches, allowed = search(w, estimates)
     chunk = samples_per_pass(len(bids), len(w.tp_choices), len(batches))
     per_million = np.full((len(bids), samples), np.inf)
@@ -217,6 +233,7 @@ def serving_uncertainty(
                 np.maximum(arrays.compute_efficiency, 1.0),
             ),
             payment_days=payment_days[:, start:stop].ravel(),
+            traffic_growth=np.tile(growth[start:stop], len(bids)),
         )
         grid = replica_grid(w, arrays, batches)
         grid = replace(

@@ -258,6 +258,23 @@ class ContractPage(SectionPage):
                 FieldSpec(Terms, ("terms", "next_gen_migration"), "Ne&xt-generation migration"),
             ],
         ),
+        # Issue 37: a serving fleet's reserved base, burst above it, and how often the base may
+        # change as traffic grows; blank = no burst, and a base fixed for the term.
+        (
+            "Serving: reserved base and burst",
+            [
+                FieldSpec(
+                    Terms,
+                    ("terms", "burst_price_per_gpu_hour"),
+                    "Burst price per GPU-hour (on demand)",
+                ),
+                FieldSpec(
+                    Terms,
+                    ("terms", "reserved_resize_months"),
+                    "Reserved base may change every (months)",
+                ),
+            ],
+        ),
         # Issue 39: what it takes to collect the SLA credit; blank = not stated (cautious defaults).
         (
             "How the SLA credit is paid",

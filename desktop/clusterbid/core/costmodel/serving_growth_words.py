@@ -1,0 +1,96 @@
+"""A growing service's months as figures and words (issue 37; the model is serving_growth)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.gates import Finding
+from clusterbid.core.money import format_money
+
+# The bands draw the monthly growth around the stated figure with this standard deviation as a
+# share of it when the buyer states none (a ClusterBid judgement: a service's growth a year ahead
+# is rarely known better than by half).
+DEFAULT_GROWTH_SPREAD_SHARE = 0.5
+
+
+def growth_spread(workload: Any) -> float:
+    """The standard deviation of the monthly growth drawn in the bands, a fraction a month."""
+    stated = workload.growth_spread_percent_per_month
+    if stated is not None:
+        return float(stated) / 100.0
+    return (
+        abs(float(workload.traffic_growth_percent_per_month)) / 100.0 * DEFAULT_GROWTH_SPREAD_SHARE
+    )
+
+
+def term_figures(plan: Any, i: int) -> dict[str, Any]:
+    """The estimate's month-by-month figures for bid i (None when the traffic does not grow)."""
+    term = plan.term
+    if term.gpu_bills.shape[1] == 1:
+        return {"monthly_bills": None, "gpus_at_peak_by_month": None, "reserved_by_month": None}
+    return {
+        "monthly_bills": tuple(float(v) for v in plan.monthly_bills[i]),
+        "gpus_at_peak_by_month": tuple(int(v) for v in term.gpus_at_peak[i]),
+        "reserved_by_month": tuple(int(v) for v in term.reserved_gpus[i]),
+    }
+
+
+def outgrown_finding(bid: Bid, gpus_by_month: tuple[int, ...] | None) -> tuple[Finding, ...]:
+    """A flag when the traffic grows past the GPUs the bid offers before the term ends."""
+    if not gpus_by_month:
+        return ()
+    offered = bid.capacity.gpus_offered
+    late = next((m for m, gpus in enumerate(gpus_by_month, 1) if gpus > offered), None)
+    if late is None:
+        return ()
+    return (
+        Finding(
+            "traffic_outgrows_offer",
+            f"the stated growth needs {gpus_by_month[late - 1]:,} GPUs at peak by month {late}, "
+            f"more than the {offered:,} the bid offers: ask the provider in writing whether it "
+            "can add them, at what price (costed here as if it can, at the bid's prices)",
+        ),
+    )
+
+
+def growth_words(workload: Any) -> str | None:
+    """The stated growth as an officer reads it, or None when the traffic does not grow."""
+    g = workload.traffic_growth_percent_per_month
+    if not g:
+        return None
+    months = workload.service_months
+    last = (1 + g / 100.0) ** (months - 1)
+    spread = growth_spread(workload) * 100
+    source = (
+        "stated by the buyer"
+        if workload.growth_spread_percent_per_month is not None
+        else "ClusterBid default: half the growth"
+    )
+    return (
+        f"traffic {'grows' if g > 0 else 'falls'} {abs(g):g}% a month (stated by the buyer): "
+        f"month {months} runs at {last:.2f}x month 1; the bands draw the growth "
+        f"+/-{spread:.3g} points a month ({source})"
+    )
+
+
+def term_words(e: Any, currency: str) -> str | None:
+    """A growing service's bill over the term in words, or None when it does not grow."""
+    bills, gpus, reserved = e.monthly_bills, e.gpus_at_peak_by_month, e.reserved_by_month
+    if not bills or gpus is None or reserved is None:
+        return None
+    resize = e.bid.terms.reserved_resize_months
+    how = (
+        "the reserved base fixed for the term (the bid does not say it may change)"
+        if resize is None
+        else f"the reserved base re-sized every {resize} month(s) (stated by the provider)"
+    )
+    total = math.fsum(bills)
+    return (
+        f"month 1 {format_money(bills[0], currency)} ({gpus[0]:,} GPUs at peak, {reserved[0]:,} "
+        f"reserved), month {len(bills)} {format_money(bills[-1], currency)} ({gpus[-1]:,} at "
+        f"peak, {reserved[-1]:,} reserved); {format_money(total, currency)} over the "
+        f"{len(bills)} months, {format_money(total / len(bills), currency)} a month on average; "
+        f"{how}"
+    )
