@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from clusterbid.core.costmodel.real_arrays import floats
+
 # A ring all-reduce on one NVLink domain reaches about 80% of the per-direction NVLink
 # bandwidth: nccl-tests all_reduce on one HGX H100 (900 GB/s both ways, 450 one way)
 # reports about 360 GB/s busbw with the Ring algorithm.
@@ -22,7 +24,7 @@ def overlap_window_share(micro_batches):
     Megatron-LM's overlap_grad_reduce launches its buckets during the last backward. So the
     window is the backward of one micro-batch out of the m each pipeline runs per step.
     """
-    return BACKWARD_SHARE_OF_COMPUTE / np.maximum(np.asarray(micro_batches, dtype=float), 1.0)
+    return BACKWARD_SHARE_OF_COMPUTE / np.maximum(floats(micro_batches), 1.0)
 
 
 def ring_allreduce_seconds(message_bytes, ranks, busbw_gb_s, step_latency_s=0.0):
@@ -31,10 +33,10 @@ def ring_allreduce_seconds(message_bytes, ranks, busbw_gb_s, step_latency_s=0.0)
     nccl-tests defines busbw so that time = 2(n-1)/n * S / busbw (GB = 1e9 bytes); a ring
     also pays one latency per step, 2(n-1) steps, which is what slows very large rings.
     """
-    ranks = np.asarray(ranks, dtype=float)
+    ranks = floats(ranks, like=busbw_gb_s)
     factor = 2.0 * (ranks - 1.0) / np.maximum(ranks, 1.0)
     bandwidth_time = (
-        factor * np.asarray(message_bytes, dtype=float) / (np.asarray(busbw_gb_s) * 1e9)
+        factor * floats(message_bytes, like=busbw_gb_s) / (np.asarray(busbw_gb_s) * 1e9)
     )
     latency_time = 2.0 * np.maximum(ranks - 1.0, 0.0) * step_latency_s
     return np.where(ranks > 1, bandwidth_time + latency_time, 0.0)
@@ -73,15 +75,15 @@ def dp_busbw_per_rank_gb_s(
     then all-gathers inside the leaf. A measured busbw from a run that already crossed leaves
     (busbw_spans_leaves) includes the spine and is not divided again.
     """
-    n_gpus = np.asarray(n_gpus, dtype=float)
-    dp = np.maximum(np.asarray(data_parallel, dtype=float), 1.0)
+    n_gpus = floats(n_gpus, like=node_busbw_gb_s)
+    dp = np.maximum(floats(data_parallel, like=node_busbw_gb_s), 1.0)
     # Ranks of one data-parallel group inside one NVLink domain (data parallelism is placed
     # before pipeline stages, so TP x CP ranks apart). The group reduces among them over NVLink
     # and each drives its own GPU's share of the scale-out NICs for the part that leaves the
     # domain: on an 8-GPU HGX node that is node busbw / (TP x CP), on a 72-GPU NVL72 domain with
     # TP 8 it is nine GPUs' worth. A group wholly inside one domain never leaves it.
     in_domain = np.maximum(
-        nvlink_domain_gpus / np.asarray(model_parallel_per_node, dtype=float), 1.0
+        nvlink_domain_gpus / floats(model_parallel_per_node, like=node_busbw_gb_s), 1.0
     )
     fabric = np.minimum(node_busbw_gb_s / gpus_per_node * in_domain, nvlink_busbw)
     # The leaves one data-parallel group spans: a replica larger than a leaf puts each rank

@@ -18,6 +18,7 @@ import numpy as np
 from clusterbid.core.billing_kinds import BILLING_KIND_SPECS, codes_where
 from clusterbid.core.costmodel.delivery_cost import held_hours, late_remedy
 from clusterbid.core.costmodel.payment_terms import cash_cost_share
+from clusterbid.core.costmodel.real_arrays import floats
 from clusterbid.core.costmodel.sla_credit import sla_credits
 
 HOURS_PER_MONTH = 730.0
@@ -99,8 +100,8 @@ def where(condition, if_true, if_false):
 
 def escalated_hours(hours, escalation_per_year):
     """Hours weighted by the price multiplier in force: (1+e)^k during contract year k."""
-    hours = np.asarray(hours, dtype=float)
-    rate = np.asarray(escalation_per_year, dtype=float)
+    hours = floats(hours)
+    rate = floats(escalation_per_year)
     # No bid escalates, or no hour reaches an anniversary (the Monte Carlo's usual case: k = 0
     # everywhere): every hour at the first year's price, without the power below.
     if not rate.any() or hours.max(initial=0.0) < HOURS_PER_YEAR:
@@ -114,7 +115,7 @@ def escalated_hours(hours, escalation_per_year):
 
 def usage_hours(wall_hours, increment_hours, minimum_hours):
     """Hours billed per GPU for a run of `wall_hours`: rounded up to the increment, then the minimum."""
-    inc = np.asarray(increment_hours, dtype=float)
+    inc = floats(increment_hours)
     safe = np.where(inc > 0, inc, 1.0)
     if not inc.any():  # billed by the second: no rounding pass
         return np.maximum(wall_hours, minimum_hours)
@@ -152,7 +153,7 @@ def mean_price_factor(start_hours, end_hours, decline_per_year: float):
 def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     """The contract figures of each bid in `b` (BidArrays) for a job of `job_gpus` that holds
     them for `wall_hours` (burn-in included)."""
-    n = np.asarray(job_gpus, dtype=float)
+    n = floats(job_gpus, like=b.price_per_gpu_hour)
     kind = b.billing_kind
     # Issue 39: the job's block handed over late finishes late, and a term billed from the stated
     # date bills through the slip (delivery_cost.py); 0 slip leaves both as they were.
@@ -229,7 +230,7 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
     elif plan.use == IDLE_CODES["other-work"]:
         plan_value = (capacity - used) * np.minimum(plan.value_per_gpu_hour, commitment / capacity)
     else:
-        plan_value = np.zeros(np.shape(commitment))
+        plan_value = np.zeros_like(commitment)
     # Idle time on demand is only billing round-up: nothing else can run in it.
     on_demand = np.isin(kind, USAGE_CODES)
     idle_value = where(on_demand, 0.0, plan_value)
@@ -246,13 +247,13 @@ def bill(b, plan: IdlePlan, job_gpus, wall_hours) -> ContractBill:
         )  # unstated fees: on the GPUs billed till then
         exit_cost = np.where(early, until_exit + b.exit_fee_share * remainder + exit_fees, np.inf)
     else:
-        exit_cost = np.full(np.shape(kept), np.inf)
+        exit_cost = np.full_like(kept, np.inf)
     # Finishing late costs the buyer its stated price per day past the deadline (none stated: 0);
     # hours_to_deadline is inf without a deadline, so nothing is late.
     if plan.delay_cost_per_hour:
         delay = plan.delay_cost_per_hour * np.maximum(finish_hours - b.hours_to_deadline, 0.0)
     else:
-        delay = np.zeros(np.shape(kept))
+        delay = np.zeros_like(kept)
     # Paying sooner than the buyer's usual terms costs its cost of capital on what is paid: the
     # commitment, or the exit cost where the plan leaves early (payment_terms.py).
     paid = where(exit_cost < kept, exit_cost, commitment)

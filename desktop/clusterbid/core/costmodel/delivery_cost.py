@@ -70,7 +70,7 @@ def late_remedy(b: Any, commitment: Any) -> Any:
     """What the provider owes for the slip: weekly credits and daily damages, capped."""
     slip = b.slip_hours
     if not np.any(slip):
-        return np.zeros(np.shape(commitment))
+        return np.zeros(np.shape(commitment), dtype=np.result_type(commitment))
     weeks = np.floor(slip / (7.0 * 24.0) + 1e-9)
     owed = b.late_credit_per_week * weeks * commitment + b.late_damages_per_hour * slip
     return np.minimum(owed, b.late_remedy_cap * commitment)

@@ -26,6 +26,8 @@ import math
 
 import numpy as np
 
+from clusterbid.core.costmodel.real_arrays import floats
+
 Numbers = float | np.ndarray  # one figure, or one per bid (and Monte Carlo sample)
 
 # The end of the research clusters' measured range, where the per-GPU rate is still flat.
@@ -38,13 +40,13 @@ SIZE_DISCOUNT = 1.0 - math.log(7.9 / 1.8) / math.log(16.0)
 def size_factor(n_gpus: Numbers) -> np.ndarray:
     """The share of the fleet's per-GPU rate a job of `n_gpus` sees: 1 up to 1,024 GPUs, then
     (1,024 / GPUs)^0.47."""
-    n = np.asarray(n_gpus, dtype=float)
+    n = floats(n_gpus)
     return np.asarray(np.minimum(1.0, (FLAT_UP_TO_GPUS / np.maximum(n, 1.0)) ** SIZE_DISCOUNT))
 
 
 def job_failures_per_hour(failures_per_gpu_hour: Numbers, n_gpus: Numbers) -> np.ndarray:
     """Interruptions per wall-clock hour of a job on `n_gpus`, from the fleet's per-GPU rate."""
-    n = np.asarray(n_gpus, dtype=float)
+    n = floats(n_gpus)
     return np.asarray(failures_per_gpu_hour * n * size_factor(n))
 
 

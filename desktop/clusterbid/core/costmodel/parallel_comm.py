@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from clusterbid.core.costmodel.real_arrays import floats
 from clusterbid.core.costmodel.serving import NVLINK_ALLREDUCE_LATENCY_S
 
 ACTIVATION_BYTES = 2.0
@@ -24,7 +25,7 @@ def tensor_parallel_seconds(w, nvlink_busbw_gb_s, micro_batches):
     repeats the forward two. Each costs 2(t-1)/t x size / NVLink ring busbw plus 20 us of launch
     (serving.NVLINK_ALLREDUCE_LATENCY_S). TP stays inside the NVLink domain (a gate)."""
     if w.tp == 1 or w.num_layers is None:
-        return np.zeros_like(np.asarray(micro_batches, dtype=float))
+        return np.zeros_like(floats(micro_batches))
     size = w.micro_batch_size * w.sequence_length / w.cp * w.hidden_size * ACTIVATION_BYTES
     per_call = (
         2.0 * (w.tp - 1.0) / w.tp * size / (np.asarray(nvlink_busbw_gb_s) * 1e9)
@@ -43,9 +44,9 @@ def pipeline_p2p_seconds(w, b, n_gpus, micro_batches):
     and each GPU sends over its share of the node's NICs (spec rate, no SHARP credit), paying
     the fabric's step latency."""
     if w.pp == 1 or w.num_layers is None:
-        return np.zeros_like(np.asarray(micro_batches, dtype=float))
+        return np.zeros_like(floats(micro_batches))
     size = w.micro_batch_size * w.sequence_length / w.cp * w.hidden_size * ACTIVATION_BYTES / w.tp
-    crosses = np.asarray(n_gpus, dtype=float) > b.nvlink_domain_gpus
+    crosses = floats(n_gpus) > b.nvlink_domain_gpus
     bandwidth = np.where(crosses, b.nic_gb_s_per_gpu, b.nvlink_busbw_gb_s) * 1e9
     latency = np.where(crosses, b.step_latency_s, 0.0)
     return 2.0 * w.virtual_stages * micro_batches * (size / bandwidth + latency)
@@ -57,8 +58,8 @@ def parameter_gather_seconds(w, data_parallel, dp_busbw_gb_s, step_latency_s, mi
     2 m x (d-1)/d x P/(tp pp) x 2 bytes at the data-parallel busbw (ring latency (d-1) steps
     each). The gradient reduce-scatter is half an all-reduce and is counted there."""
     if not w.shard_parameters:
-        return np.zeros_like(np.asarray(micro_batches, dtype=float))
-    d = np.maximum(np.asarray(data_parallel, dtype=float), 1.0)
+        return np.zeros_like(floats(micro_batches))
+    d = np.maximum(floats(data_parallel), 1.0)
     size = w.total_params / (w.tp * w.pp) * PARAMETER_BYTES
     per_gather = (d - 1.0) / d * size / (np.asarray(dp_busbw_gb_s) * 1e9) + (
         d - 1.0
@@ -75,7 +76,7 @@ def expert_all_to_all_seconds(w, b, micro_batches):
     NVLink domain it runs at the NVLink ring busbw, beyond it at the GPU's share of the NICs
     with the fabric's latency per call. Not overlapped with compute."""
     if w.expert_parallel == 1 or w.num_layers is None:
-        return np.zeros_like(np.asarray(micro_batches, dtype=float))
+        return np.zeros_like(floats(micro_batches))
     ep = float(w.expert_parallel)
     tokens = w.micro_batch_size * w.sequence_length / (w.cp * w.tp)
     size = tokens * w.hidden_size * ACTIVATION_BYTES * w.experts_per_token * (ep - 1.0) / ep

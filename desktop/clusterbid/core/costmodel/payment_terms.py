@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from clusterbid.core.costmodel.real_arrays import floats
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance.resolve import nobody_stated
 
@@ -74,7 +75,7 @@ def cash_cost_share(
 ) -> np.ndarray:
     """The share of an amount paid that paying it `payment_days` after invoice costs the buyer,
     against its baseline: positive when the bid is paid sooner, negative when later."""
-    return rate_per_year * (baseline_days - np.asarray(payment_days, dtype=float)) / DAYS_PER_YEAR
+    return rate_per_year * (baseline_days - floats(payment_days)) / DAYS_PER_YEAR
 
 
 def plan_rate(plan: BuyersCashTerms) -> float:

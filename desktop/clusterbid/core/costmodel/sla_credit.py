@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.real_arrays import floats
 from clusterbid.core.provenance import effective_reliability
 
 HOURS_PER_MONTH = 730.0  # as contract.py: an SLA month
@@ -52,9 +53,12 @@ def breach_probability(
     failures_per_gpu_hour: Any, gpus_per_node: Any, down_hours: Any, allowance_hours: Any
 ) -> np.ndarray:
     """P(a node's month breaches the SLA), elementwise (see the module's formula)."""
-    lam = np.asarray(failures_per_gpu_hour, dtype=float) * gpus_per_node * HOURS_PER_MONTH
-    down = np.asarray(down_hours, dtype=float)
-    allowance = np.asarray(allowance_hours, dtype=float)
+    lam = floats(failures_per_gpu_hour) * gpus_per_node * HOURS_PER_MONTH
+    down = floats(down_hours)
+    allowance = floats(allowance_hours, like=down)
+    # k = 0 everywhere (no month absorbs a failure): P(breach) = P(N >= 1), in one pass.
+    if lam.shape == down.shape and _absorbs_none(down, allowance):
+        return np.asarray(1.0 - np.exp(-lam))
     safe_down = np.where(down > 0, down, 1.0)
     k = np.where(
         down > 0, np.floor(allowance / safe_down + 1e-9), np.inf
@@ -70,6 +74,17 @@ def breach_probability(
     return np.where(np.isfinite(k), np.clip(p, 0.0, 1.0), 0.0)
 
 
+def _absorbs_none(down: np.ndarray, allowance: np.ndarray) -> bool:
+    """Whether no month absorbs a single failure (k = 0 for every bid and sample), the usual case
+    (a 99.9% uptime allows 0.73 h a month, less than a repair). Checked on each bid's shortest
+    repair alone: the allowance over it is the largest ratio the row has (division and floor are
+    monotone), so this is the general formula's k without its passes over the samples."""
+    if down.ndim != 2 or allowance.shape != (down.shape[0], 1) or not np.all(down > 0):
+        return False
+    shortest = down.min(axis=1, keepdims=True)
+    return bool(np.all(allowance >= 0) and np.floor(allowance / shortest + 1e-9).max() < 1)
+
+
 def node_down_hours(b: Any) -> Any:
     """Hours a failed node is down: its replacement, or the pool's swap where the bid offers one."""
     swap = b.pool_swap_hours
@@ -83,7 +98,7 @@ def node_down_hours(b: Any) -> Any:
 def sla_credits(b: Any, commitment: Any) -> tuple[Any, Any]:
     """(expected claimable credit, headline credit) on `commitment`, elementwise."""
     if not np.any(b.sla_headline_share):
-        zero = np.zeros(np.shape(commitment))
+        zero = np.zeros(np.shape(commitment), dtype=np.result_type(commitment))
         return zero, zero
     p = breach_probability(
         b.failures_per_gpu_hour, b.gpus_per_node, node_down_hours(b), b.sla_allowance_hours

@@ -24,6 +24,7 @@ from clusterbid.core.costmodel.parallel_comm import (
     pipeline_p2p_seconds,
     tensor_parallel_seconds,
 )
+from clusterbid.core.costmodel.real_arrays import floats
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +54,7 @@ def pipeline_bubble(pp, virtual_stages, micro_batches):
 
 def step_breakdown(w: WorkloadScalars, b: BidArrays, n_gpus) -> StepBreakdown:
     """Time one step of the workload on `n_gpus` of each bid, global batch held fixed."""
-    n = np.asarray(n_gpus, dtype=float)
+    n = floats(n_gpus, like=b.peak_flops)
     dp = n / (w.tp * w.pp * w.cp)
     micro_batches = w.global_batch_sequences / (dp * w.micro_batch_size)
     compute = w.model_flops_per_token * w.batch_tokens / (n * b.peak_flops * b.baseline_mfu)
@@ -149,7 +150,7 @@ def goodput(w: WorkloadScalars, b: BidArrays, n_gpus) -> Goodput:
     of lost work, and for the share of failures that take a node out the wait for a node when no
     spare is on hand), blocking checkpoint writes at the bid's best interval, and the uptime the
     SLA allows beyond the downtime already counted."""
-    n = np.asarray(n_gpus, dtype=float)
+    n = floats(n_gpus, like=b.peak_flops)
     failures_per_hour = job_failures_per_hour(b.failures_per_gpu_hour, n)
     # A failed node is swapped at once when a spare node is on hand: the hot-spare pool
     # or the offered GPUs the job does not use.

@@ -24,6 +24,10 @@ CHECKPOINT = audit.CHECKPOINT
 # Rows between checkpoints: opening replays and re-hashes at most this many rows, whatever the
 # length of the history (at 1,000 bids a checkpoint costs one 1 MB row in its own table).
 CHECKPOINT_EVERY = 500
+# The checkpoint row also records the SHA-256 of each stored text as it was spelled (issue 32): at
+# open, a row still spelled so holds the checkpoint's value without parsing both spellings. It
+# speeds the open only; the state digest above is what the full audit checks.
+SPELLED = "stored_spelling_sha256"
 
 
 def canonical(json_text: str) -> str:
@@ -70,6 +74,26 @@ class Checkpoint:
     ids: list[str]
 
 
+def spelling(text: str) -> str:
+    """The SHA-256 of a stored row's text exactly as it is spelled (not canonical)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def recorded_spellings(row: audit.AuditRow) -> tuple[str, dict[str, str]] | None:
+    """(header, bid id -> digest) of the stored texts the checkpoint was taken from; None for a
+    checkpoint written before they were recorded, or one whose record is not that shape."""
+    try:
+        spelled = json.loads(row.new_json or "{}").get(SPELLED)
+        header, bids = spelled["header"], spelled["bids"]
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None
+    if not isinstance(header, str) or not isinstance(bids, dict):
+        return None
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in bids.items()):
+        return None
+    return header, bids
+
+
 def recorded_digest(row: audit.AuditRow) -> str | None:
     try:
         value = json.loads(row.new_json or "{}").get("state_sha256")
@@ -91,14 +115,15 @@ def due(conn: sqlite3.Connection, head_seq: int) -> bool:
 def write(conn: sqlite3.Connection, head: tuple[int, str], who: str) -> audit.AuditRow:
     """Append a checkpoint row for the stored state and keep that state (in the caller's
     transaction, after the commit's own rows, so the state is the one those rows replay to)."""
-    header = canonical(
-        conn.execute("SELECT header_json FROM evaluation WHERE singleton = 1").fetchone()[0]
-    )
-    bids = [
-        canonical(text) for (text,) in conn.execute("SELECT bid_json FROM bid ORDER BY position")
-    ]
-    ids = [bid_id for (bid_id,) in conn.execute("SELECT bid_id FROM bid ORDER BY position")]
+    stored_header = conn.execute(
+        "SELECT header_json FROM evaluation WHERE singleton = 1"
+    ).fetchone()[0]
+    stored = list(conn.execute("SELECT bid_id, bid_json FROM bid ORDER BY position"))
+    header = canonical(stored_header)
+    bids = [canonical(text) for _, text in stored]
+    ids = [bid_id for bid_id, _ in stored]
     digest = state_sha256(header, bids, ids, already_canonical=True)
+    spelled = {"header": spelling(stored_header), "bids": {i: spelling(t) for i, t in stored}}
     row = audit.append(
         conn,
         head,
@@ -106,7 +131,9 @@ def write(conn: sqlite3.Connection, head: tuple[int, str], who: str) -> audit.Au
         action=CHECKPOINT,
         target=None,
         old_json=None,
-        new_json=json.dumps({"state_sha256": digest, "bids": len(bids)}, sort_keys=True),
+        new_json=json.dumps(
+            {"state_sha256": digest, "bids": len(bids), SPELLED: spelled}, sort_keys=True
+        ),
     )
     conn.execute("DELETE FROM checkpoint")
     conn.execute(

@@ -171,8 +171,8 @@ class _Tally:
         # The cheapest bid of each sample (the first in point order on an exact tie, zero spread
         # only); a bid keeps its rank when the sample's r-th lowest cost is its own. Sorting the
         # costs, not their indices, and along the contiguous axis, is what makes this cheap.
-        self.wins += np.bincount(np.argmin(c, axis=0), minlength=len(c))
-        ranked = np.ascontiguousarray(c.T)
+        ranked = np.ascontiguousarray(c.T)  # a sample's costs side by side: found, then sorted
+        self.wins += np.bincount(ranked.argmin(axis=1), minlength=len(c))
         ranked.sort(axis=1)
         self.kept_rank += np.count_nonzero(c == ranked.T, axis=1)
         self.beats += np.count_nonzero(c < c[leader], axis=1)

@@ -22,12 +22,12 @@ from clusterbid.core.uncertainty.streams import stream
 from clusterbid.core.uncertainty.term_ranges import TermRange, draw_many, term_ranges
 
 # Samples drawn per pass from each stream (the sequence of a stream does not depend on it), and
-# the cells (bids x samples) the cost model works on at once: 8 bids x 4,096 samples keep each of
-# its float64 temporaries at 256 KB, inside a core's cache, where all the bids at once (50 bids:
-# 1.6 MB each, 1,000 bids: 33 MB) ran from memory and held 2.4 GB at 1,000 bids. Draws are
-# float32 (a z-score needs no more).
+# the cells (bids x samples) the cost model works on at once: 16 bids x 4,096 samples keep each of
+# its float32 temporaries at 256 KB, inside a core's cache, where all the bids at once (50 bids:
+# 0.8 MB each, 1,000 bids: 16 MB) ran from memory and held 2.4 GB at 1,000 bids. Draws and the
+# cost model's samples are float32 (issue 32; costmodel/real_arrays.py says why it is enough).
 CHUNK = 4096
-BLOCK_CELLS = 32_768
+BLOCK_CELLS = 65_536
 MAX_SAMPLES = 10_000_000
 # Which BidArrays column each uncertain input multiplies.
 COLUMNS = {
@@ -198,8 +198,8 @@ def _block(
     return Block(
         rows=rows,
         base=arrays.replace(
-            **{f: getattr(arrays, f)[:, None] for f in arrays.__slots__}
-        ),  # (bids, 1)
+            **{f: _narrowed(getattr(arrays, f))[:, None] for f in arrays.__slots__}
+        ),
         gens={n: [gens[n][r] for r in rows] for n in names},
         log_median={n: np.log(column(k, "median_factor")) for k, n in enumerate(names)},
         sigma={n: column(k, "sigma") for k, n in enumerate(names)},
@@ -210,6 +210,12 @@ def _block(
         terms=[(i, term, gen) for i, r in enumerate(rows) for term, gen in term_gens[r]],
         slips=[(i, *slip_gens[r]) for i, r in enumerate(rows) if slip_gens[r] is not None],
     )
+
+
+def _narrowed(column: np.ndarray) -> np.ndarray:
+    """A float column in float32, the precision the cost model then runs the samples in
+    (costmodel/real_arrays.py); flags stay as they are."""
+    return column.astype(np.float32) if column.dtype.kind == "f" else column
 
 
 def chunks(
@@ -236,7 +242,10 @@ def chunks(
             done = outcomes(s.workload, arrays)
             out.cost[block.rows] = done.cost
             out.wall_hours[block.rows] = done.wall_hours
-            out.finish_hours[block.rows] = done.wall_hours + arrays.slip_hours
+            # Without a slip drawn in the block the finish is the wall-clock hours (slip 0).
+            out.finish_hours[block.rows] = (
+                done.wall_hours + arrays.slip_hours if block.slips else done.wall_hours
+            )
             out.commitment[block.rows] = done.contract.commitment
             for name, f in kept.items():
                 f[block.rows] = factors[name]
@@ -290,16 +299,21 @@ def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidAr
     for row, term, gen in block.terms:
         by_column.setdefault(term.column, []).append((row, term, gen))
     for column, terms in by_column.items():
-        if column not in drawn:  # (bids, samples): the block's point figures, then each draw
-            drawn[column] = np.repeat(getattr(base, column), n, axis=1)
         rows = [row for row, _, _ in terms]
         low, likely, high, units = (
             np.array([[getattr(t, k)] for _, t, _ in terms], dtype=float)
             for k in ("low", "likely", "high", "units")
         )
-        drawn[column][rows] = draw_many(
-            np.stack([gen.random(n) for _, _, gen in terms]), low, likely, high, units
-        )
+        uniforms = np.empty((len(terms), n))
+        for k, (_, _, gen) in enumerate(terms):
+            gen.random(out=uniforms[k])
+        if column not in drawn and rows == list(range(len(block.rows))):
+            # Every row drawn: the draws as `draw` makes them, then in the samples' precision.
+            drawn[column] = draw_many(uniforms, low, likely, high, units).astype(np.float32)
+            continue
+        if column not in drawn:  # (bids, samples): the block's point figures, then each draw
+            drawn[column] = np.repeat(getattr(base, column), n, axis=1)
+        drawn[column][rows] = draw_many(uniforms, low, likely, high, units)
     if block.slips:  # issue 39: the job's block handed over late (bids without a schedule: 0)
         drawn["slip_hours"] = np.repeat(base.slip_hours, n, axis=1)
         for row, spread, gen in block.slips:
