@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 
 BID_SUFFIXES = (".xlsx", ".csv", ".json")
 LOG_SUFFIXES = (".log", ".txt")
+DOCUMENT_SUFFIX = ".clusterbid"  # dropped on the lead's window: evaluators' copies to merge
 
 
 def dropped_paths(mime) -> list[Path]:
-    """The local files of a drag that ClusterBid can read (bid sheets, nccl-tests logs)."""
+    """The local files of a drag that ClusterBid can read (bid sheets, nccl-tests logs,
+    evaluators' copies of this evaluation)."""
     if not mime.hasUrls():
         return []
     paths = [Path(url.toLocalFile()) for url in mime.urls() if url.isLocalFile()]
-    return [p for p in paths if p.suffix.lower() in BID_SUFFIXES + LOG_SUFFIXES]
+    known = BID_SUFFIXES + LOG_SUFFIXES + (DOCUMENT_SUFFIX,)
+    return [p for p in paths if p.suffix.lower() in known]
 
 
 class FileCommands:

@@ -34,7 +34,7 @@ from clusterbid.gui.comparison.weights_panel import WeightsPanel
 from clusterbid.gui.details_panel import DetailsPanel
 from clusterbid.gui.evaluation_files import EvaluationFiles
 from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
-from clusterbid.gui.file_commands import FileCommands, dropped_paths
+from clusterbid.gui.file_commands import DOCUMENT_SUFFIX, FileCommands, dropped_paths
 from clusterbid.gui.file_follower import FileFollower
 from clusterbid.gui.info_dialogs import InfoDialogs
 from clusterbid.gui.memo_commands import MemoCommands
@@ -455,6 +455,15 @@ class MainWindow(QMainWindow):
 
     def dropEvent(self, event) -> None:  # noqa: N802
         paths = dropped_paths(event.mimeData())
-        if paths:
-            event.acceptProposedAction()
-            self.interchange.import_paths(paths)
+        if not paths:
+            return
+        event.acceptProposedAction()
+        # Documents dropped here are evaluators' copies coming back (issue 41): the panel window
+        # opens on its merge, which checks each copy and says why one is refused.
+        copies = [p for p in paths if p.suffix.lower() == DOCUMENT_SUFFIX]
+        others = [p for p in paths if p.suffix.lower() != DOCUMENT_SUFFIX]
+        if copies:
+            self.info.show_panel()
+            self.info.panel_dialog.merge(copies)
+        if others:
+            self.interchange.import_paths(others)

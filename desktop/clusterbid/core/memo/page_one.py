@@ -114,7 +114,8 @@ def advantages(
         if c in mine.facility.certifications and c not in theirs.facility.certifications
     ]
     if lacking:
-        words.append(f"holds {', '.join(lacking)}, which the policy requires and the other lacks")
+        # policy.required_certifications is a scored criterion; a must-have gates (must_haves.py)
+        words.append(f"holds {', '.join(lacking)}, which the policy scores and the other lacks")
     if TIERS[mine.terms.support_tier] > TIERS[theirs.terms.support_tier]:
         words.append(f"{mine.terms.support_tier} support against {theirs.terms.support_tier}")
     # On demand, the buyer can leave at any hour: an exit right is no advantage against it.
