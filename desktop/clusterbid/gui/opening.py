@@ -14,11 +14,32 @@ def open_document(path: Path, settings: AppSettings) -> EvaluationDocument:
     the app's data, since every edit must be committed to a document."""
     path = Path(path)
     if path.suffix == ".clusterbid":
+        _offer_to_merge_a_stray_log(path)
         return EvaluationDocument.open(path)
     from clusterbid.core.documents import read_evaluation
 
     evaluation = read_evaluation(path)
     return EvaluationDocument.create(unused_path(settings.data_dir, path.stem), evaluation)
+
+
+def _offer_to_merge_a_stray_log(path: Path) -> None:
+    """A -wal beside the document (ClusterBid never writes one): the officer decides. No (the
+    default) leaves it, and the open then refuses it by name; Yes merges it, keeping both files
+    aside and checking the result (core/store/stray_log.py)."""
+    from clusterbid.core.store.stray_log import KEPT_SUFFIX, merge_stray_log, stray_log_of
+    from clusterbid.gui import dialogs
+
+    wal = stray_log_of(path)
+    if wal is None or not dialogs.confirm(
+        None,
+        "Merge changes found beside the document?",
+        f"{wal.name} lies beside {path.name}. ClusterBid never writes such a file: another "
+        "program made it, and it holds changes not in the document. Merge them only if you know "
+        f"where they came from. Both files are first copied aside (ending {KEPT_SUFFIX}), and "
+        "the merged document must pass every check, or both are put back as they were.",
+    ):
+        return
+    merge_stray_log(path)
 
 
 def unused_path(folder: Path, stem: str) -> Path:

@@ -187,7 +187,8 @@ def open_connection(
             f"has a write-ahead log beside it ({stray.name}) that ClusterBid never writes; "
             "opening it for editing would merge that file's changes in. `clusterbid audit` "
             "shows the document without it; move the file aside to open the document as it "
-            "is, or keep it only if you know where it came from",
+            "is, or, if you know where it came from, open the document in the app, which offers "
+            "to merge it (keeping both files aside and checking the result)",
         )
     writable = not read_only and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
     migrate = migrate and not read_only
