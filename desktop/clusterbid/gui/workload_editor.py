@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.flops import flops_text
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.stack_names import STACK_WORDS
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.error_line import ErrorLine
@@ -55,6 +56,7 @@ LABELS = {
     "baseline_mfu": "&Baseline MFU",
     "baseline_flops_basis": "Baseline counts (model = MFU, hardware = HFU)",
     "baseline_hidden_size": "Baseline measured on hidden size",
+    "software_stack": "Training software stack",
     "num_layers": "Layers (for attention FLOPs, activations)",
     "hidden_size": "Hidden size (model width)",
     "activation_recomputation": "Activation recomputation",
@@ -67,6 +69,8 @@ LABELS = {
     "plan.idle_use": "Plan: idle reserved time",
     "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
+# Choices shown in words where the model's values are identifiers (issue 36: the stack).
+CHOICE_WORDS = {"software_stack": STACK_WORDS}
 # The rest of the plan in the words of Edit > Plan Inputs (issue 31), not "Plan.further runs".
 LABELS.update(
     {
@@ -158,8 +162,9 @@ class WorkloadEditor(QWidget):
     def _make_editor(self, name: str, annotation: object) -> QWidget:
         if typing.get_origin(annotation) is typing.Literal:
             combo = QComboBox()
+            words = CHOICE_WORDS.get(name, {})
             for option in typing.get_args(annotation):
-                combo.addItem(str(option), option)
+                combo.addItem(words.get(option, str(option)), option)
             combo.currentIndexChanged.connect(self._revalidate)
             return combo
         if annotation is bool:
