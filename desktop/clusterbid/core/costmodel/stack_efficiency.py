@@ -133,7 +133,7 @@ def stack_assumption(workload: Workload) -> tuple[str, str]:
             f"{stack_words(stack)} ({said})",
             "the baseline MFU could come from any published stack, "
             f"{min(published):.0%}-{max(published):.0%} of the H100 BF16 peak "
-            "(resources/catalog/stacks.toml): the bands are widened by that spread; state the "
+            "(methodology sections 2 and 7): the bands are widened by that spread; state the "
             "stack to narrow them",
         )
     spec = stack_catalog()[stack]

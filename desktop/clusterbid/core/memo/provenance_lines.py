@@ -153,7 +153,7 @@ def _stack_line(stack: str, label: str, who: str) -> str:
     """The software stack's line: what it does to the bands (issue 36), not to the point."""
     published = [v for spec in stack_catalog().values() for v in spec.h100_bf16_mfu]
     effect = (
-        "without it the bands are widened by the spread across published stacks "
+        "so the bands are widened by the spread across published stacks "
         f"({min(published):.0%}-{max(published):.0%} of the H100 BF16 peak, methodology "
         "section 7)"
         if stack == NOT_STATED
