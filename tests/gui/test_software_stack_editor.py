@@ -22,3 +22,26 @@ def test_the_stack_is_chosen_in_words_and_becomes_the_buyer_s_statement(qtbot, w
     workload = window.session.document.evaluation.workload
     assert workload.software_stack == "megatron-core-2024"
     assert workload.provenance["software_stack"].kind == "assumption"
+
+
+def test_an_unstated_interleave_stays_unstated_after_another_edit(qtbot, window):
+    """Issue 36 item 4: the form shows the stored depth; applying another change must not make
+    it the buyer's statement, or the best-schedule default would silently stop applying."""
+    from clusterbid.core.workload import Workload
+
+    data = window.session.evaluation.workload.model_dump(mode="json", exclude={"provenance"})
+    del data["virtual_pipeline_stages"]
+    window.session.apply(
+        window.session.evaluation.model_copy(update={"workload": Workload.model_validate(data)}),
+        "Workload without an interleave depth",
+    )
+    window.show_workload_editor()
+    editor = window.workload_editor
+    line = editor.editors["dp_comm_overlap"]
+    line.selectAll()
+    qtbot.keyClicks(line, "0.6")
+    qtbot.mouseClick(editor.apply_button, Qt.MouseButton.LeftButton)
+    wait_for_scoring(qtbot, window)
+    workload = window.session.document.evaluation.workload
+    assert workload.dp_comm_overlap == 0.6
+    assert "virtual_pipeline_stages" not in workload.model_fields_set

@@ -69,6 +69,9 @@ LABELS = {
     "plan.idle_use": "Plan: idle reserved time",
     "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
+# Schedule knobs the model chooses when the workload leaves them out (the best feasible one):
+# the form shows the stored default, and saving it unchanged must not turn it into a statement.
+UNSTATED_KNOBS = {"virtual_pipeline_stages", "micro_batch_size"}
 # Choices shown in words where the model's values are identifiers (issue 36: the stack).
 CHOICE_WORDS = {"software_stack": STACK_WORDS}
 # The rest of the plan in the words of Edit > Plan Inputs (issue 31), not "Plan.further runs".
@@ -209,6 +212,10 @@ class WorkloadEditor(QWidget):
             if key.startswith("plan.")
         }
         values["plan"] = plan
+        if self._shown is not None:  # issue 36: an unstated schedule knob left as shown stays
+            for name in UNSTATED_KNOBS - self._shown.model_fields_set:  # unstated (best assumed)
+                if str(values.get(name, "")) == _text(getattr(self._shown, name)):
+                    values.pop(name, None)
         if (
             self._shown is not None
         ):  # issue 14: an input left as shown keeps its source (default stays default)
