@@ -378,9 +378,32 @@ NEMO = [
 ]
 
 
-def _workload(row: Row, mfu: float, measured_on_width: int) -> Workload:
+# The stack each publication ran (issue 36 item 1): the "stated" pass names it, takes the stack's
+# published H100 BF16 figure (resources/catalog/stacks.toml, sources independent of these rows
+# except llm-foundry's, which is the reference) as the buyer's baseline, and keeps its range.
+SERIES_STACK = {
+    "Megatron-LM Table 1": "megatron-lm-2021",
+    "MT-NLG 530B strong scaling": "megatron-lm-2021",
+    "llm-foundry MPT-13B H100": "llm-foundry-2023",
+    "NeMo GPT3-175B FP8 (MLPerf-linked)": "nemo-2024",
+}
+
+
+def stated_baseline(row: Row) -> tuple[str, float]:
+    """The row's stack and the middle (geometric) of its published H100 BF16 range."""
+    from clusterbid.core.costmodel.stack_efficiency import stack_catalog
+
+    stack = SERIES_STACK[row.series]
+    low, high = stack_catalog()[stack].h100_bf16_mfu
+    return stack, math.sqrt(low * high)
+
+
+def _workload(
+    row: Row, mfu: float, measured_on_width: int | None, stack: str = "not-stated"
+) -> Workload:
     return Workload.model_validate(
         workload_dict(
+            software_stack=stack,
             total_params_billions=row.params() / 1e9,
             active_params_billions=row.params() / 1e9,
             job_gpus=row.gpus,
@@ -418,10 +441,14 @@ def _bid(row: Row, evidence: list[dict]) -> Bid:
     )
 
 
-def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
-    """Spec-only, or with the evidence row's published step time attached (same workload)."""
+def predicted_step_s(row: Row, evidence_row: Row | None, stated: bool = False) -> float:
+    """Spec-only, or with the evidence row's published step time attached (same workload);
+    `stated`: spec-only with the row's own stack named and its published figure as baseline."""
     gpu = default_catalog().gpu(row.gpu)
     mfu, width = REFERENCE_MFU, REFERENCE_WIDTH
+    if stated:
+        stack, mfu = stated_baseline(row)
+        return estimate_training(_workload(row, mfu, None, stack), [_bid(row, [])]).bids[0].step_s
     evidence = []
     if evidence_row is not None:
         evidence = [
@@ -452,7 +479,9 @@ def predicted_step_s(row: Row, evidence_row: Row | None) -> float:
     return e.step_s
 
 
-def spec_only_band(row: Row, samples: int = 4000) -> tuple[float, float] | None:
+def spec_only_band(
+    row: Row, samples: int = 4000, stated: bool = False
+) -> tuple[float, float] | None:
     """The spec-only prediction's P10-P90 in the publication's TFLOP/s: the Monte Carlo's run-hours
     percentiles over its point figure, applied to the rate (a longer run is a lower rate)."""
     from tests.conftest import evaluation_dict
@@ -463,8 +492,10 @@ def spec_only_band(row: Row, samples: int = 4000) -> tuple[float, float] | None:
     # The Monte Carlo draws only bids that pass the memory gates: llm-foundry shards parameters
     # (FSDP) and NeMo the optimizer state (the distributed optimizer), which the point table leaves out.
     sharding = {"shard_parameters": True} if row in FOUNDRY else {"distributed_optimizer": True}
+    stack, mfu = stated_baseline(row) if stated else ("not-stated", REFERENCE_MFU)
+    width = None if stated else REFERENCE_WIDTH
     workload = {
-        **_workload(row, REFERENCE_MFU, REFERENCE_WIDTH).model_dump(mode="json"),
+        **_workload(row, mfu, width, stack).model_dump(mode="json"),
         **sharding,
     }
     bid = _bid(row, []).model_dump(mode="json")
@@ -475,22 +506,22 @@ def spec_only_band(row: Row, samples: int = 4000) -> tuple[float, float] | None:
     )
     if band is None:  # the bid did not pass a gate, so it has no band
         return None
-    rate = predicted_rate(row, None)
+    rate = predicted_rate(row, None, stated)
     return rate * point_hours / band.hours_p90, rate * point_hours / band.hours_p10
 
 
-def coverage() -> dict[str, tuple[int, int, float]]:
+def coverage(stated: bool = False) -> dict[str, tuple[int, int, float]]:
     """Per GPU type and precision (and "all rows"): rows inside the spec-only P10-P90, rows with a
-    band, and the geometric-mean point error over them."""
+    band, and the geometric-mean point error over them; `stated`: each row names its stack."""
     by_gpu: dict[str, list[tuple[bool, float]]] = {}
     for row in (*MEGATRON, *MT_NLG, *FOUNDRY, *NEMO):
-        found = spec_only_band(row)
+        found = spec_only_band(row, stated=stated)
         if found is None:
             print(f"  {row.series:36s} {row.label:>12s} no band: the bid did not pass a gate")
             continue
         low, high = found
         inside = low <= row.published_tflops <= high
-        error = abs(math.log(predicted_rate(row, None) / row.published_tflops))
+        error = abs(math.log(predicted_rate(row, None, stated) / row.published_tflops))
         by_gpu.setdefault(f"{row.gpu} {row.precision}", []).append((inside, error))
         print(
             f"  {row.series:36s} {row.label:>12s} {row.published_tflops:8.1f} in "
@@ -511,17 +542,22 @@ def coverage() -> dict[str, tuple[int, int, float]]:
 def band_coverage() -> None:
     """Issue 36 item 2: the share of published figures inside the spec-only P10-P90, per GPU type,
     with the point error beside it (goals: at least 80% inside, point error 15% or better)."""
-    print("\nspec-only band coverage (published figure inside the model's P10-P90):")
-    for name, (inside, rows, point) in coverage().items():
+    for stated in (False, True):
         print(
-            f"  {name:24s} {inside / rows:5.0%} inside over {rows:2d} rows; point error "
-            f"{point:.1%} (geometric mean)"
+            "\nspec-only band coverage (published figure inside the model's P10-P90), stack "
+            + ("stated (each row names the stack it ran):" if stated else "not stated:")
         )
+        for name, (inside, rows, point) in coverage(stated).items():
+            print(
+                f"  {name:24s} {inside / rows:5.0%} inside over {rows:2d} rows; point error "
+                f"{point:.1%} (geometric mean)"
+            )
 
 
-def predicted_rate(row: Row, evidence_row: Row | None) -> float:
+def predicted_rate(row: Row, evidence_row: Row | None, stated: bool = False) -> float:
     """The prediction in the publication's own FLOPs per GPU per second (TFLOP/s)."""
-    return row.published_flops_per_step() / (row.gpus * predicted_step_s(row, evidence_row)) / 1e12
+    step = predicted_step_s(row, evidence_row, stated)
+    return row.published_flops_per_step() / (row.gpus * step) / 1e12
 
 
 def main() -> None:

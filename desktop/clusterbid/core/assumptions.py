@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid, Reliability
-from clusterbid.core.catalog import default_catalog
+from clusterbid.core.catalog import GpuSpec, default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.costmodel.schedule_range import schedule_words
+from clusterbid.core.costmodel.stack_efficiency import fp8_gain, stack_assumption
+from clusterbid.core.costmodel.stack_efficiency import mfu_factor as stack_mfu_factor
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.flops import flops_text
 from clusterbid.core.money import format_money
@@ -192,8 +194,10 @@ def bid_assumptions(
         _evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
         else f"the workload's baseline MFU (the buyer's stack inside one NVLink domain, BF16 on H100) x"
-        f" {gpu.mfu_factor(workload.precision):.3f} for {gpu.id} at {workload.precision} "
-        f"({gpu.efficiency_source})" + _baseline_conversion(workload)
+        f" {stack_mfu_factor(workload.software_stack, gpu, workload.precision):.3f} for {gpu.id}"
+        f" at {workload.precision} ({gpu.efficiency_source})"
+        + _fp8_gain_words(workload, gpu)
+        + _baseline_conversion(workload)
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
@@ -216,6 +220,7 @@ def bid_assumptions(
             gpu.source,
         ),
         Assumption("Baseline MFU", f"{estimate.baseline_mfu:.1%}", mfu_source),
+        Assumption("Software stack", *stack_assumption(workload)),
         Assumption(
             "Scale-out busbw per node", f"{estimate.node_busbw_gb_s:.1f} GB/s", busbw_source
         ),
@@ -243,7 +248,7 @@ def bid_assumptions(
         ),
         *[
             Assumption("Pipeline schedule", *words)
-            for words in [schedule_words(workload, bid)]
+            for words in [schedule_words(workload, bid, estimate.interleave)]
             if words
         ],
         Assumption(
@@ -312,3 +317,11 @@ def _wait_assumption(estimate: BidEstimate, currency: str) -> list[Assumption]:
             "swapped or repaired",
         )
     ]
+
+
+def _fp8_gain_words(workload: Workload, gpu: GpuSpec) -> str:
+    """Whose FP8 gain the factor carries, when the job runs in FP8."""
+    if workload.precision != "fp8" or gpu.dense_fp8_tflops is None:
+        return ""
+    gain, whose = fp8_gain(workload.software_stack, gpu)
+    return f"; FP8 gain {gain:g}x, {whose}"

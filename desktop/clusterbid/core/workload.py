@@ -15,6 +15,7 @@ from clusterbid.core.provenance import (
     completed_workload_provenance,
 )
 from clusterbid.core.recipe_fields import check_container_image, check_heads
+from clusterbid.core.stack_names import SoftwareStack
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
 # per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
@@ -95,6 +96,14 @@ class Workload(FrozenModel):
         le=1_000_000,
         description=(
             "Hidden size of the model baseline_mfu was measured on (empty: this workload's own)"
+        ),
+    )
+    software_stack: SoftwareStack = Field(
+        "not-stated",
+        description=(
+            "The training software that will run the job (issue 36): a stated stack keeps its "
+            "published efficiency range; not stated widens the band by the spread across "
+            "published stacks (resources/catalog/stacks.toml)"
         ),
     )
     num_layers: int | None = Field(

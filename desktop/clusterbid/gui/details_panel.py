@@ -11,6 +11,7 @@ from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.costmodel.payment_terms import cash_words
 from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.stack_names import input_value_words
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
 from clusterbid.gui.waterfall_details import waterfall_html
 
@@ -145,6 +146,7 @@ class DetailsPanel(QTextBrowser):
             who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
             html.append(
                 f"<p style='margin:2px 0'>{escape(_first_upper(field_words(name)))}: "
-                f"{getattr(workload, name):g} — {escape(source.label + who)}</p>"
+                f"{escape(input_value_words(name, getattr(workload, name)))} — "
+                f"{escape(source.label + who)}</p>"
             )
         return "".join(html)

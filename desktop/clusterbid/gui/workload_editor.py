@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.flops import flops_text
 from clusterbid.core.plan import ComputePlan
+from clusterbid.core.stack_names import STACK_WORDS
 from clusterbid.core.workload import Workload
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.error_line import ErrorLine
@@ -55,6 +56,7 @@ LABELS = {
     "baseline_mfu": "&Baseline MFU",
     "baseline_flops_basis": "Baseline counts (model = MFU, hardware = HFU)",
     "baseline_hidden_size": "Baseline measured on hidden size",
+    "software_stack": "Training software stack",
     "num_layers": "Layers (for attention FLOPs, activations)",
     "hidden_size": "Hidden size (model width)",
     "num_attention_heads": "Attention heads",
@@ -70,6 +72,11 @@ LABELS = {
     "plan.idle_use": "Plan: idle reserved time",
     "plan.idle_value_per_gpu_hour": "Plan: idle GPU-hour worth",
 }
+# Schedule knobs the model chooses when the workload leaves them out (the best feasible one):
+# the form shows the stored default, and saving it unchanged must not turn it into a statement.
+UNSTATED_KNOBS = {"virtual_pipeline_stages", "micro_batch_size"}
+# Choices shown in words where the model's values are identifiers (issue 36: the stack).
+CHOICE_WORDS = {"software_stack": STACK_WORDS}
 # The rest of the plan in the words of Edit > Plan Inputs (issue 31), not "Plan.further runs".
 LABELS.update(
     {
@@ -161,8 +168,9 @@ class WorkloadEditor(QWidget):
     def _make_editor(self, name: str, annotation: object) -> QWidget:
         if typing.get_origin(annotation) is typing.Literal:
             combo = QComboBox()
+            words = CHOICE_WORDS.get(name, {})
             for option in typing.get_args(annotation):
-                combo.addItem(str(option), option)
+                combo.addItem(words.get(option, str(option)), option)
             combo.currentIndexChanged.connect(self._revalidate)
             return combo
         if annotation is bool:
@@ -207,6 +215,10 @@ class WorkloadEditor(QWidget):
             if key.startswith("plan.")
         }
         values["plan"] = plan
+        if self._shown is not None:  # issue 36: an unstated schedule knob left as shown stays
+            for name in UNSTATED_KNOBS - self._shown.model_fields_set:  # unstated (best assumed)
+                if str(values.get(name, "")) == _text(getattr(self._shown, name)):
+                    values.pop(name, None)
         if (
             self._shown is not None
         ):  # issue 14: an input left as shown keeps its source (default stays default)

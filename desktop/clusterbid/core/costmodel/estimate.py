@@ -13,6 +13,7 @@ from clusterbid.core.costmodel.contract_findings import ScheduleDates, contract_
 from clusterbid.core.costmodel.gates import Finding, evaluate_gates, evaluate_warnings
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
 from clusterbid.core.costmodel.scaling import ScalingCurve, scaling_curves
+from clusterbid.core.costmodel.schedule_range import scheduled
 from clusterbid.core.costmodel.training import finish, goodput, step_breakdown
 from clusterbid.core.costmodel.workload_fit import serving_grade_finding
 from clusterbid.core.evidence.model import Evidence
@@ -81,6 +82,7 @@ class BidEstimate:
     effective_price_per_useful_gpu_hour: float
     scaling: ScalingCurve
     dates: ScheduleDates
+    interleave: int = 1  # the depth the model ran: the workload's, or the best one when unstated
 
     @property
     def passes_gates(self) -> bool:
@@ -107,9 +109,10 @@ def estimate_training(
     ):  # a new evaluation before its first bid: nothing to estimate (numpy cannot reduce nothing)
         return TrainingEstimates(workload, ())
     rates = rates or [1.0] * len(bids)
-    w = WorkloadScalars.from_workload(workload)
-    spec = build_bid_arrays(workload, bids, catalog, rates)
-    arrays, calibration = calibrate(w, spec, bids, workload)
+    run = scheduled(workload, bids)  # an unstated interleave: the best the layout allows
+    w = WorkloadScalars.from_workload(run)
+    spec = build_bid_arrays(run, bids, catalog, rates)
+    arrays, calibration = calibrate(w, spec, bids, run)
     step = step_breakdown(w, arrays, w.job_gpus)
     good = goodput(w, arrays, w.job_gpus)
     done = finish(w, arrays, step, good)
@@ -138,6 +141,7 @@ def estimate_training(
                 exchange_rate=rates[i],
                 scaling=curves[i],
                 dates=dates,
+                interleave=run.virtual_pipeline_stages,
                 **figures,
             )
         )

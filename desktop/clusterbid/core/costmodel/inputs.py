@@ -15,6 +15,7 @@ from clusterbid.core.costmodel.contract_findings import schedule
 from clusterbid.core.costmodel.delivery_cost import delivery_row
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.costmodel.sla_credit import sla_row
+from clusterbid.core.costmodel.stack_efficiency import mfu_factor as stack_mfu_factor
 from clusterbid.core.flops import (
     activation_gb_per_gpu,
     attention_factor,
@@ -304,7 +305,8 @@ def build_bid_arrays(
             "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
             "committed_gpu_hours": bid.terms.committed_gpu_hours,
             **_contract_row(bid, rate),
-            "baseline_mfu": baseline_model_mfu(workload) * gpu.mfu_factor(workload.precision),
+            "baseline_mfu": baseline_model_mfu(workload)
+            * stack_mfu_factor(workload.software_stack, gpu, workload.precision),
             "busbw_spans_leaves": False,
             "hours_to_deadline": deadline_hours(workload.plan, bid, workload.job_gpus),
             **delivery_row(bid, rate),

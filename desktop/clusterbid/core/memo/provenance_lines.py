@@ -6,6 +6,7 @@ rank, then its cost; a default or an assumption is never called the provider's.
 
 from __future__ import annotations
 
+from clusterbid.core.costmodel.stack_efficiency import stack_catalog
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, effective_terms, unverified_inputs
 from clusterbid.core.provenance.defaults import (
@@ -13,6 +14,7 @@ from clusterbid.core.provenance.defaults import (
     FEE_SHARE_PATHS,
     WORKLOAD_TRACKED_FIELDS,
 )
+from clusterbid.core.stack_names import NOT_STATED, stack_words
 from clusterbid.core.uncertainty.default_effects import DefaultEffect
 
 # The names the wizard shows, so the officer reads the same words in the app and the memo.
@@ -136,8 +138,25 @@ def workload_lines(workload) -> list[str]:
         if source.verified:
             continue
         who = f" ({source.who})" if source.kind == "assumption" and source.who else ""
+        value = getattr(workload, name)
+        if name == "software_stack":
+            lines.append(_stack_line(value, source.label, who))
+            continue
         lines.append(
-            f"Workload: {field_words(name)} = {getattr(workload, name):g} is "
+            f"Workload: {field_words(name)} = {value:g} is "
             f"{source.label}{who}; it moves every bid's cost and was not measured here."
         )
     return lines
+
+
+def _stack_line(stack: str, label: str, who: str) -> str:
+    """The software stack's line: what it does to the bands (issue 36), not to the point."""
+    published = [v for spec in stack_catalog().values() for v in spec.h100_bf16_mfu]
+    effect = (
+        "so the bands are widened by the spread across published stacks "
+        f"({min(published):.0%}-{max(published):.0%} of the H100 BF16 peak, methodology "
+        "section 7)"
+        if stack == NOT_STATED
+        else "its published efficiency range sets how wide the bands are"
+    )
+    return f"Workload: software stack = {stack_words(stack)} is {label}{who}; {effect}."

@@ -201,6 +201,7 @@ TRACKED_BID_FIELDS = (
 # stack) or leaves them at ClusterBid's default. Required ones (baseline MFU) are always the buyer's.
 WORKLOAD_TRACKED_FIELDS = (
     "baseline_mfu",
+    "software_stack",
     "dp_comm_overlap",
     "checkpoint_interval_minutes",
     "checkpoint_blocking_share",

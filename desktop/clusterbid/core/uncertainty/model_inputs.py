@@ -9,6 +9,7 @@ import numpy as np
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.calibration import calibrate
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, build_bid_arrays
+from clusterbid.core.costmodel.schedule_range import scheduled
 from clusterbid.core.costmodel.training import Finish, finish, goodput, step_breakdown
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
@@ -30,9 +31,10 @@ def model_inputs(evaluation: Evaluation, scorecard: Scorecard | None = None) -> 
     scorecard = scorecard or score_evaluation(evaluation)
     bids = list(evaluation.bids)
     rates = [float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in bids]
-    w = WorkloadScalars.from_workload(evaluation.workload)
-    spec = build_bid_arrays(evaluation.workload, bids, default_catalog(), rates)
-    arrays, _ = calibrate(w, spec, bids, evaluation.workload)
+    run = scheduled(evaluation.workload, bids)  # as estimate_training runs it
+    w = WorkloadScalars.from_workload(run)
+    spec = build_bid_arrays(run, bids, default_catalog(), rates)
+    arrays, _ = calibrate(w, spec, bids, run)
     return ModelInputs(scorecard, w, arrays, tuple(b.id for b in bids))
 
 

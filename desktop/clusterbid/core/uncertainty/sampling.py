@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
+from clusterbid.core.costmodel.schedule_range import schedule_sigma
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
@@ -130,7 +131,16 @@ def setup(
     ids = [s.bid.id for s in passing]
     job = evaluation.workload.job_gpus
     described = [
-        bid_inputs(s.estimate, job, spreads, evaluation.workload.precision) for s in passing
+        bid_inputs(
+            s.estimate,
+            job,
+            spreads,
+            evaluation.workload.precision,
+            evaluation.workload.software_stack,
+            spreads.stack_spread_scale
+            * schedule_sigma(evaluation.workload, s.bid, s.estimate.interleave),
+        )
+        for s in passing
     ]
     base = select(inputs.arrays, [inputs.ids.index(i) for i in ids])
     names = list(COLUMNS)

@@ -11,10 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.costmodel.stack_efficiency import baseline_sigma, fp8_gain_sigma
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS
+from clusterbid.core.stack_names import NOT_STATED
 from clusterbid.core.uncertainty.streams import MARKET
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
@@ -111,6 +114,7 @@ class Spreads:
     default_range_scale: float = 1.0  # 0 in the zero table: a default's range adds no spread
     lower_bound_sigma: float = LOWER_BOUND_BUSBW_SIGMA
     missing_context_sigma: float = MISSING_CONTEXT_SIGMA
+    stack_spread_scale: float = 1.0  # 0 in the zero table: the stack adds no spread
     term_ranges: bool = True  # False in the zero table: unwritten terms stay at their point figure
 
     @classmethod
@@ -129,6 +133,7 @@ class Spreads:
             default_range_scale=0.0,
             lower_bound_sigma=0.0,
             missing_context_sigma=0.0,
+            stack_spread_scale=0.0,
             term_ranges=False,
         )
 
@@ -285,10 +290,18 @@ def _drawn(
 
 
 def bid_inputs(
-    estimate: BidEstimate, job_gpus: int, spreads: Spreads, precision: str = "bf16"
+    estimate: BidEstimate,
+    job_gpus: int,
+    spreads: Spreads,
+    precision: str = "bf16",
+    stack: str = NOT_STATED,
+    schedule_doubt: float = 0.0,
 ) -> tuple[UncertainInput, ...]:
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
-    replacement time and SLA uptime (drawn through its downtime)."""
+    replacement time and SLA uptime (drawn through its downtime). The software stack widens the
+    spec MFU's shared streams (costmodel/stack_efficiency): the market's by the stack's doubt, the
+    GPU type's by the FP8 gain's when the stack does not publish its own. An assumed pipeline
+    schedule (costmodel/schedule_range) is the bid's own doubt, `schedule_doubt` (log-space)."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
     total, common = (
@@ -311,12 +324,17 @@ def bid_inputs(
         job_gpus,
         spreads,
     )
+    scale = spreads.stack_spread_scale
+    fp8_doubt = fp8_gain_sigma(stack, default_catalog().gpu(bid.capacity.gpu_model), precision)
     spec_mfu = _shared(
         "baseline_mfu",
         estimate.spec_baseline_mfu,
         1.0,
-        0.0,
-        [(MARKET, spreads.market_mfu_sigma), (f"{gpu}:{precision}", spreads.mfu_sigma[None])],
+        schedule_doubt,
+        [
+            (MARKET, math.hypot(spreads.market_mfu_sigma, scale * baseline_sigma(stack))),
+            (f"{gpu}:{precision}", math.hypot(spreads.mfu_sigma[None], scale * fp8_doubt)),
+        ],
         "workload default",
     )
     mfu = _drawn(

@@ -1,0 +1,145 @@
+"""Per-stack efficiency factors and the spread an unstated stack leaves (issue 36 item 1).
+
+A baseline MFU with no stack behind it could have come from any generation of software: the
+published stacks in resources/catalog/stacks.toml reach 29% to 47% of the H100 BF16 peak, and
+their FP8 gains run from 1.31x to 1.75x. An unstated stack therefore keeps the buyer's figure as
+the point but widens the band by that documented spread; a stated stack keeps only its own
+published range, and its own FP8 gain replaces the catalog's where it publishes one.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from typing import get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from clusterbid.core.catalog import GpuSpec
+from clusterbid.core.errors import InputError
+from clusterbid.core.model_parsing import one_line_problems
+from clusterbid.core.stack_names import NOT_STATED, SoftwareStack, stack_words
+from clusterbid.core.workload import Workload
+from clusterbid.resources import resource_path
+
+P90_Z = 1.2816  # a range's ends at P10 and P90 of a log-normal
+
+
+class StackSpec(BaseModel):
+    """One software stack's published efficiency, with its source."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    id: str
+    name: str = Field(min_length=3)
+    h100_bf16_mfu: tuple[float, float] = Field(
+        description="Published MFU of the BF16 dense peak on H100 SXM, low and high"
+    )
+    fp8_speedup_over_bf16: float | None = Field(None, gt=0.5, le=2.5)
+    source: str = Field(min_length=10)
+
+    @property
+    def own_sigma(self) -> float:
+        """Log-space sigma that puts the stack's published low and high at P10 and P90."""
+        low, high = self.h100_bf16_mfu
+        return math.log(high / low) / (2 * P90_Z)
+
+
+@lru_cache(maxsize=1)
+def stack_catalog() -> dict[str, StackSpec]:
+    """Every published stack by id; refuses a file whose ids differ from the workload's choices."""
+    path = resource_path("catalog", "stacks.toml")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path.name}: not valid TOML ({exc})") from None
+    stacks = {}
+    for index, entry in enumerate(raw.get("stack", [])):
+        try:
+            spec = StackSpec.model_validate(entry)
+        except ValidationError as exc:
+            raise InputError(
+                f"{path.name} [[stack]] #{index + 1}: {one_line_problems(exc)}"
+            ) from None
+        low, high = spec.h100_bf16_mfu
+        if not 0 < low <= high <= 0.85:
+            raise InputError(
+                f"{path.name} [[stack]] {spec.id}: h100_bf16_mfu must be 0 < low <= high <= 0.85"
+            )
+        stacks[spec.id] = spec
+    expected = set(get_args(SoftwareStack)) - {NOT_STATED}
+    if set(stacks) != expected:
+        raise InputError(
+            f"{path.name}: stacks {sorted(stacks)} differ from the workload's choices "
+            f"{sorted(expected)}"
+        )
+    return stacks
+
+
+def fp8_gain(stack: str, gpu: GpuSpec) -> tuple[float, str]:
+    """FP8 throughput over BF16 for this stack on this GPU, and whose figure it is."""
+    spec = stack_catalog().get(stack)
+    if spec is not None and spec.fp8_speedup_over_bf16 is not None:
+        return spec.fp8_speedup_over_bf16, f"the stack's own ({spec.source})"
+    return gpu.fp8_speedup_over_bf16, "the catalog's for the GPU"
+
+
+def mfu_factor(stack: str, gpu: GpuSpec, precision: str) -> float:
+    """Multiplier from the workload's baseline MFU (BF16 on H100) to this GPU and precision:
+    the catalog's GPU factor, with the stated stack's own FP8 gain where it publishes one."""
+    if precision == "bf16" or gpu.dense_fp8_tflops is None:
+        return gpu.mfu_factor(precision)
+    peak_ratio = gpu.dense_fp8_tflops / gpu.dense_bf16_tflops
+    return gpu.bf16_mfu_vs_h100 * fp8_gain(stack, gpu)[0] / peak_ratio
+
+
+def _spread(values: list[float]) -> float:
+    return math.log(max(values) / min(values)) / (2 * P90_Z)
+
+
+def baseline_sigma(stack: str) -> float:
+    """The doubt a stack adds to the baseline MFU, shared by every bid: its own published range
+    when stated, the range across every published stack when not (documented, not fitted)."""
+    stacks = stack_catalog()
+    if stack in stacks:
+        return stacks[stack].own_sigma
+    return _spread([value for spec in stacks.values() for value in spec.h100_bf16_mfu])
+
+
+def fp8_gain_sigma(stack: str, gpu: GpuSpec, precision: str) -> float:
+    """The doubt about the FP8 gain on this GPU: none beyond the catalog's when the stated stack
+    publishes its own gain; the spread of the published gains when the stack is not stated or
+    publishes none (the catalog's gain is then a borrowed figure)."""
+    if precision != "fp8" or gpu.dense_fp8_tflops is None:
+        return 0.0
+    spec = stack_catalog().get(stack)
+    if spec is not None and spec.fp8_speedup_over_bf16 is not None:
+        return 0.0
+    gains = [gpu.fp8_speedup_over_bf16]
+    gains += [s.fp8_speedup_over_bf16 for s in stack_catalog().values() if s.fp8_speedup_over_bf16]
+    return _spread(gains)
+
+
+def stack_assumption(workload: Workload) -> tuple[str, str]:
+    """The memo's Software stack line: the stack in words, whose statement it is, and what it
+    does to the band (labelled the buyer's statement or the default, never the provider's)."""
+    stack = workload.software_stack
+    source = workload.provenance["software_stack"]
+    said = "the buyer's statement" if source.kind == "assumption" else "ClusterBid's default"
+    if stack == NOT_STATED:
+        published = [v for spec in stack_catalog().values() for v in spec.h100_bf16_mfu]
+        return (
+            f"{stack_words(stack)} ({said})",
+            "the baseline MFU could come from any published stack, "
+            f"{min(published):.0%}-{max(published):.0%} of the H100 BF16 peak "
+            "(methodology sections 2 and 7): the bands are widened by that spread; state the "
+            "stack to narrow them",
+        )
+    spec = stack_catalog()[stack]
+    low, high = spec.h100_bf16_mfu
+    reach = f"{low:.0%}" if low == high else f"{low:.0%}-{high:.0%}"
+    return (
+        f"{stack_words(stack)} ({said})",
+        f"published at {reach} of the H100 BF16 peak, the band kept to that range: {spec.source}",
+    )

@@ -1,0 +1,123 @@
+"""The software stack as a workload input (issue 36 item 1): per-stack efficiency from published
+sources; "not stated" widens the band by the documented spread across stacks instead of guessing,
+a stated stack keeps its own range (and its own FP8 gain where it publishes one)."""
+
+from __future__ import annotations
+
+import math
+import typing
+
+import pytest
+from tests.conftest import bid_dict, evaluation_dict, workload_dict
+
+from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.estimate import estimate_training
+from clusterbid.core.costmodel.stack_efficiency import baseline_sigma, stack_catalog
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.memo.provenance_lines import workload_lines
+from clusterbid.core.stack_names import STACK_WORDS, SoftwareStack
+from clusterbid.core.uncertainty.montecarlo import run_monte_carlo
+from clusterbid.core.uncertainty.sampling import setup
+from clusterbid.core.uncertainty.spreads import MARKET_MFU_SIGMA, MFU_SIGMA, Spreads
+from clusterbid.core.workload import Workload
+
+P90_Z = 1.2816
+# Published figures, from the sources the catalog names (independent of this test's arithmetic):
+# BLOOM-176B, Megatron-DeepSpeed: about 150 TFLOP/s per A100 counted with recomputation (x 3/4 as
+# model FLOPs) over the A100's 312 peak, carried to H100 by llm-foundry's A100/H100 factor 1.253.
+BLOOM_H100 = 150 * 0.75 / 312 / 1.253
+MEGATRON_CORE = (0.41, 0.47)  # Megatron-LM README: 41% to 47% MFU on H100
+NEMO_FP8_TFLOPS = (770, 755, 767, 760, 763)  # NeMo 24.07 performance summary, FP8, DGX H100
+
+
+def _workload(**changes) -> Workload:
+    return Workload.model_validate(workload_dict(**changes))
+
+
+def _mfu_input(workload: Workload):
+    data = evaluation_dict([bid_dict()])
+    data["workload"] = workload.model_dump(mode="json", exclude_unset=True)
+    drawn = setup(Evaluation.model_validate(data), 1, Spreads(), None)
+    assert drawn is not None
+    return next(i for i in drawn.described[0] if i.name == "baseline_mfu")
+
+
+def test_every_stack_choice_has_published_figures_with_a_source_and_words():
+    choices = set(typing.get_args(SoftwareStack))
+    assert set(stack_catalog()) == choices - {"not-stated"}
+    assert set(STACK_WORDS) == choices
+    for spec in stack_catalog().values():
+        assert len(spec.source) > 60 and any(ch.isdigit() for ch in spec.source)
+    assert stack_catalog()["megatron-lm-2021"].h100_bf16_mfu[0] == pytest.approx(
+        BLOOM_H100, abs=5e-4
+    )
+    assert stack_catalog()["megatron-core-2024"].h100_bf16_mfu == MEGATRON_CORE
+
+
+def test_not_stated_is_the_default_and_widens_the_shared_band_by_the_spread_across_stacks():
+    assert _workload().software_stack == "not-stated"
+    # Across published stacks: BLOOM's 28.8% to Megatron-Core's 47%, ends at P10 and P90.
+    spread = math.log(0.47 / BLOOM_H100) / (2 * P90_Z)
+    assert baseline_sigma("not-stated") == pytest.approx(spread, rel=2e-3)
+    silent = _mfu_input(_workload())
+    market = math.hypot(MARKET_MFU_SIGMA, spread)
+    assert silent.shared_sigma == pytest.approx(math.hypot(market, MFU_SIGMA[None]), rel=2e-3)
+    # Stated: Megatron-Core's own 41-47% range only.
+    own = math.log(0.47 / 0.41) / (2 * P90_Z)
+    stated = _mfu_input(_workload(software_stack="megatron-core-2024"))
+    expected = math.hypot(math.hypot(MARKET_MFU_SIGMA, own), MFU_SIGMA[None])
+    assert stated.shared_sigma == pytest.approx(expected, rel=1e-9)
+    assert stated.shared_sigma < silent.shared_sigma
+
+
+def test_the_band_is_wider_unstated_than_stated_and_the_bf16_point_is_the_buyer_s():
+    def band(stack: str) -> tuple[float, float, float]:
+        data = evaluation_dict([bid_dict()], workload=workload_dict(software_stack=stack))
+        evaluation = Evaluation.model_validate(data)
+        point = estimate_training(evaluation.workload, evaluation.bids).bids[0].wall_hours
+        found = run_monte_carlo(evaluation, 2000, seed=3, precision=None).bids["b1"]
+        return found.hours_p10, point, found.hours_p90
+
+    low_n, point_n, high_n = band("not-stated")
+    low_s, point_s, high_s = band("megatron-core-2024")
+    assert point_n == point_s  # BF16: the buyer's baseline stands; only the doubt differs
+    assert high_n / low_n > high_s / low_s
+
+
+def test_a_stated_stack_s_own_fp8_gain_replaces_the_catalog_s():
+    bid = Bid.model_validate(bid_dict())
+    nemo_gain = (sum(NEMO_FP8_TFLOPS) / 5 / 989) / math.sqrt(0.41 * 0.47)  # about 1.75
+    assert stack_catalog()["nemo-2024"].fp8_speedup_over_bf16 == pytest.approx(nemo_gain, abs=0.01)
+    for stack, gain in (("nemo-2024", 1.75), ("not-stated", 1.31), ("megatron-core-2024", 1.31)):
+        e = estimate_training(_workload(precision="fp8", software_stack=stack), [bid]).bids[0]
+        # MFU of the FP8 peak (1,979): 0.42 x gain / (1,979 / 989)
+        assert e.spec_baseline_mfu == pytest.approx(0.42 * gain * 989 / 1979, rel=1e-9)
+    # Unstated FP8 also doubts the gain: the spread of 1.31x to 1.75x widens the GPU stream.
+    fp8 = _mfu_input(_workload(precision="fp8"))
+    gain_spread = math.log(1.75 / 1.31) / (2 * P90_Z)
+    market = math.hypot(MARKET_MFU_SIGMA, baseline_sigma("not-stated"))
+    gpu = math.hypot(MFU_SIGMA[None], gain_spread)
+    assert fp8.shared_sigma == pytest.approx(math.hypot(market, gpu), rel=1e-9)
+
+
+def test_the_memo_labels_the_stack_as_the_buyer_s_statement_or_the_default():
+    bid = Bid.model_validate(bid_dict())
+    for workload, said in (
+        (_workload(), "Not stated (ClusterBid's default)"),
+        (_workload(software_stack="megatron-lm-2021"), "(the buyer's statement)"),
+    ):
+        e = estimate_training(workload, [bid]).bids[0]
+        row = next(a for a in bid_assumptions(e, workload) if a.name == "Software stack")
+        assert said in row.value
+        assert "provider" not in row.value
+    row_text = " ".join(workload_lines(_workload()))
+    assert "software stack = Not stated" in row_text and "29%-47%" in row_text
+    stated = " ".join(workload_lines(_workload(software_stack="nemo-2024")))
+    assert "NVIDIA NeMo 24.x (FP8)" in stated and "the buyer" in stated
+
+
+def test_an_unknown_stack_is_refused_naming_the_field_and_the_choices():
+    with pytest.raises(ValueError, match="software_stack") as found:
+        _workload(software_stack="deepspeed-2019")
+    assert "megatron-core-2024" in str(found.value)
