@@ -73,15 +73,17 @@ class BidEditor:
             self.window.statusBar().showMessage("Select a bid first.", 5000)
         return bid
 
-    def apply(self, build: Callable[[], Evaluation], text: str, files=()) -> bool:
+    def apply(
+        self, build: Callable[[], Evaluation], text: str, files=(), *, wait: bool = True
+    ) -> bool:
         """Build the new evaluation and commit it as one undo step; a refusal is shown, nothing
-        changes."""
+        changes. `wait=False`: committed behind, a refusal shown when it comes (gui/session.py)."""
         try:
             new = build()
         except InputError as exc:
             dialogs.show_problem(self.window, "This change was not made", str(exc))
             return False
-        return self.session.apply(new, text, files=files)
+        return self.session.apply(new, text, files=files, wait=wait)
 
     def add_bid(self) -> None:
         self._run_wizard(None)

@@ -48,6 +48,9 @@ class FileFollower(QObject):
                 self.watcher.addPath(path)
 
     def check(self) -> None:
+        if self.session.lane.unfinished():
+            self.settle.start()  # the window's own edits are being written: look once they are
+            return
         if self.session.document.is_closed:
             return
         self._watch()

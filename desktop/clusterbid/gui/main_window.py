@@ -39,6 +39,7 @@ from clusterbid.gui.file_follower import FileFollower
 from clusterbid.gui.info_dialogs import InfoDialogs
 from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
+from clusterbid.gui.release import release
 from clusterbid.gui.rescoring import Rescorer
 from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.session import Session
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self.settings = settings
         self.session = Session(document, self)
+        self.session.background_edits = True  # weights, workload, undo: committed behind
         self.tasks = BackgroundTasks(self)
         self.rescorer = Rescorer(self.tasks, self)
         self.follower = FileFollower(
@@ -211,11 +213,9 @@ class MainWindow(QMainWindow):
 
     def _show_evaluation(self, evaluation) -> None:
         w = evaluation.workload
-        report = self.session.document.audit_report
+        report = self.session.audit_report  # not waiting for the edit's commit
         failed = "" if report.ok else "AUDIT FAILED — "
-        self.setWindowTitle(
-            f"{failed}{evaluation.title} — {self.session.document.path.name} — ClusterBid"
-        )
+        self.setWindowTitle(f"{failed}{evaluation.title} — {self.session.file_name} — ClusterBid")
         self.summary.setText(
             f"<b>{evaluation.title}</b> &nbsp; Planned job: {w.name}, <b>{w.job_gpus:,} GPUs</b>, "
             f"{flops_text(w.total_training_flops)}, TP{w.tensor_parallel} × "
@@ -235,6 +235,7 @@ class MainWindow(QMainWindow):
             return  # an older snapshot finished late; the newer one is on its way
         keep = self.pending_selection or self.comparison.selected_bid_id()
         self.pending_selection = None
+        replaced = self.model.scorecard  # freed off this thread once every view has let go
         self.model.set_scorecard(scorecard)
         self.score_matrix.show_scorecard(scorecard)
         self.comparison.select_bid(keep)
@@ -254,11 +255,13 @@ class MainWindow(QMainWindow):
         ):
             action.setEnabled(has_bid)
         self._remember_shown()  # before the bands: a window closed before they come opens fast too
+        release(replaced)
 
     def _show_analysis(self, analysis) -> None:
         if analysis.evaluation is not None and analysis.evaluation != self.session.evaluation:
             return  # figures of an older snapshot (bids since removed): the newer ones are on their way
         if analysis.scorecard is not None:  # ranked on the decision basis, as the CLI and memo rank
+            release(self.model.scorecard)  # held here, freed there once the views let go
             keep = self.comparison.selected_bid_id()
             self.model.set_scorecard(
                 analysis.scorecard, analysis.uncertainty
@@ -295,14 +298,20 @@ class MainWindow(QMainWindow):
 
     def _remember_shown(self, uncertainty=None) -> None:
         """The table as shown now kept for the next start's first paint (issue 24): once the new
-        scores are shown and again with the bands. Core writes it, as at every command-line edit."""
+        scores are shown and again with the bands. Core writes it, as at every command-line edit,
+        on the commit lane after the edit's own commit (issue 32: ~10 ms a write, and the check
+        of the table kept before, off the window's thread)."""
         from clusterbid.core.comparison_table import keep_shown_table
         from clusterbid.core.shown_scorecard import read_shown
 
-        document = self.session.document
-        if document.is_closed or (uncertainty is None and read_shown(document.path) is not None):
-            return  # without bands, a table kept for this very state (perhaps with them) stays
-        keep_shown_table(document, self.model.scorecard, uncertainty, self.model.resting)
+        scorecard, resting = self.model.scorecard, self.model.resting
+
+        def keep(document: EvaluationDocument) -> None:
+            if uncertainty is None and read_shown(document.path) is not None:
+                return  # without bands, a table kept for this very state (perhaps with them) stays
+            keep_shown_table(document, scorecard, uncertainty, resting)
+
+        self.session.write_behind(keep)
 
     def _on_bid_selected(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.model.row_of(bid_id)
@@ -326,7 +335,9 @@ class MainWindow(QMainWindow):
     def apply_workload(self, workload) -> None:
         from clusterbid.gui.edits import with_workload
 
-        self.bids.apply(lambda: with_workload(self.session.evaluation, workload), "Edit workload")
+        self.bids.apply(
+            lambda: with_workload(self.session.evaluation, workload), "Edit workload", wait=False
+        )
 
     def apply_weights(self, weights: dict, merge_key: object) -> None:
         from clusterbid.gui.edits import with_weights
@@ -337,7 +348,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(str(exc).splitlines()[-1].strip(" -"), 8000)
             self.weights.show_weights(self.session.evaluation.policy.weights)
             return
-        self.session.apply(new, "Change weights", merge_key)
+        self.session.apply(new, "Change weights", merge_key, wait=False)
 
     def switch_document(self, document: EvaluationDocument) -> None:
         self.session.switch_to(document)
@@ -429,6 +440,7 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event) -> None:  # noqa: N802
+        self.session.lane.settle()  # every edit made is written (and a refusal said) first
         self.save_state()
         for shown in list(
             self.evaluations.serving_windows

@@ -12,6 +12,33 @@ BID_ID_ROLE = Qt.ItemDataRole.UserRole + 2
 WORKLOAD_KEY = "__workload__"
 
 
+def outline_rows(scorecard: Scorecard) -> tuple[tuple, ...]:
+    """Each bid's line (id, provider, status, reasons, words), in entry order, not rank: the
+    outline is where officers find a bid by name. Made once per scorecard and kept on it, by the
+    worker that scored it (gui/rescoring.py; issue 32: ~7 ms a bid-pass at 500 bids)."""
+    derived = getattr(scorecard, "derived", None)
+    if derived is not None and "outline_rows" in derived:
+        return derived["outline_rows"]
+    order = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
+    rows = []
+    for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
+        reasons = [g.message for g in score.estimate.gates] or [
+            f"missing: {what}" for what in missing_evidence(score)
+        ]
+        rows.append(
+            (
+                score.bid.id,
+                score.bid.quote.provider,
+                bid_status(score),
+                "\n".join(reasons) or "gates passed and the expected evidence is on file",
+                f"{score.bid.quote.provider}, {score.bid.capacity.gpu_model}",
+            )
+        )
+    if derived is not None:
+        derived["outline_rows"] = tuple(rows)
+    return tuple(rows)
+
+
 class OutlineTree(QTreeWidget):
     bid_selected = Signal(str)
     workload_selected = Signal()
@@ -31,26 +58,11 @@ class OutlineTree(QTreeWidget):
         self.currentItemChanged.connect(self._on_current)
         self._filling = False
         self._shown: tuple | None = None  # what the tree holds: refilled only when it changes
+        self._items: dict[str, QTreeWidgetItem] = {}  # bid id -> its line, for selecting it
 
     def show_scorecard(self, scorecard: Scorecard, selected_bid: str | None = None) -> None:
         w = scorecard.evaluation.workload
-        # Entry order, not rank: the outline is where officers find a bid by name.
-        order = {bid.id: i for i, bid in enumerate(scorecard.evaluation.bids)}
-        rows = []
-        for score in sorted(scorecard.scores, key=lambda s: order.get(s.bid.id, 0)):
-            status = bid_status(score)
-            reasons = [g.message for g in score.estimate.gates] or [
-                f"missing: {what}" for what in missing_evidence(score)
-            ]
-            rows.append(
-                (
-                    score.bid.id,
-                    score.bid.quote.provider,
-                    status,
-                    "\n".join(reasons) or "gates passed and the expected evidence is on file",
-                    f"{score.bid.quote.provider}, {score.bid.capacity.gpu_model}",
-                )
-            )
+        rows = outline_rows(scorecard)
         shown = (
             w.name,
             w.job_gpus,
@@ -70,6 +82,7 @@ class OutlineTree(QTreeWidget):
         name, job_gpus, rows, _dark = shown
         self._filling = True
         self.clear()
+        self._items = {}
         workload = QTreeWidgetItem(["Workload", f"{job_gpus:,} GPUs"])
         workload.setToolTip(0, name)
         workload.setData(0, BID_ID_ROLE, WORKLOAD_KEY)
@@ -84,20 +97,18 @@ class OutlineTree(QTreeWidget):
             item.setToolTip(1, reasons)
             item.setToolTip(0, words)  # the bid as the table shows it, never its id (issue 38)
             bids.addChild(item)
+            self._items[bid_id] = item
             if bid_id == selected_bid:
                 self.setCurrentItem(item)
         self.expandAll()
         self._filling = False
 
     def select_bid(self, bid_id: str) -> None:
-        bids = self.topLevelItem(1)
-        for i in range(bids.childCount() if bids else 0):
-            if bids.child(i).data(
-                0, BID_ID_ROLE
-            ) == bid_id and self.currentItem() is not bids.child(i):
-                self._filling = True
-                self.setCurrentItem(bids.child(i))
-                self._filling = False
+        item = self._items.get(bid_id)
+        if item is not None and self.currentItem() is not item:
+            self._filling = True
+            self.setCurrentItem(item)
+            self._filling = False
 
     def _on_current(self, current: QTreeWidgetItem | None, _previous) -> None:
         if self._filling or current is None:

@@ -10,6 +10,7 @@ from clusterbid.core.comparison_table import rank_resting_on, shown_rows
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.gui.background import BackgroundTasks
+from clusterbid.gui.outline import outline_rows
 from clusterbid.gui.uncertainty_source import analyse_bands, with_value
 
 DEBOUNCE_MS = 150
@@ -25,7 +26,16 @@ def scored_and_derived(evaluation: Evaluation, progress) -> Scorecard:
     progress(0.5, "default effects")  # a newer edit stops this run here
     rank_resting_on(scorecard)
     shown_rows(scorecard)  # every cell's text, for the table and the kept first-paint table
+    outline_rows(scorecard)  # each bid's line and badge in the outline
     return scorecard
+
+
+def bands_and_derived(evaluation: Evaluation, progress):
+    """The bands and the decided ranking, with the outline's lines of that ranking made here too."""
+    analysis = analyse_bands(evaluation, progress)
+    if analysis.scorecard is not None:
+        outline_rows(analysis.scorecard)
+    return analysis
 
 
 class Rescorer(QObject):
@@ -92,7 +102,7 @@ class Rescorer(QObject):
             return
         self._tasks.run(
             "uncertainty",
-            lambda progress: analyse_bands(evaluation, progress),
+            lambda progress: bands_and_derived(evaluation, progress),
             self._on_bands,
             lambda exc: self.failed.emit(f"Uncertainty analysis failed: {exc}"),
         )

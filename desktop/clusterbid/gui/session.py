@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -11,6 +12,7 @@ from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.commands import ReplaceSnapshotCommand
+from clusterbid.gui.commit_lane import Commit, CommitLane, Dropped
 from clusterbid.gui.snapshot_edits import apply_snapshot
 
 
@@ -22,8 +24,13 @@ def describe_outside_rows(name: str, rows) -> str:
     return f"Updated from {name}: change{'s' if len(rows) > 1 else ''} {span} by {who} ({actions})"
 
 
+DROPPED_WORDS = "It was not made: a change made just before it, which it builds on, was refused."
+
+
 class Session(QObject):
-    """Every edit goes through `apply`: committed to the document first, then put on the stack."""
+    """Every edit goes through `apply`: shown at once, committed to the document on the commit
+    lane (gui/commit_lane.py), in order, and put on the undo stack; a refused commit rolls the
+    window back to what the document holds and says why."""
 
     evaluation_changed = Signal(object)  # the new Evaluation
     edit_refused = Signal(str)  # a plain message; nothing was changed
@@ -31,35 +38,156 @@ class Session(QObject):
 
     def __init__(self, document: EvaluationDocument, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.document = document
+        self._document = document
         self.undo_stack = QUndoStack(self)
+        self.lane = CommitLane(self._on_committed, self)
+        self._shown: Evaluation | None = None  # the newest edit, while its commit is on its way
+        self._rolling_back = False  # undo commands popped after a refusal write nothing
+        # A window that edits as the officer types (weights, workload) sets this: undo and redo
+        # then return at once too. A window that reads its document directly leaves it off.
+        self.background_edits = False
+
+    @property
+    def document(self) -> EvaluationDocument:
+        """The document once every edit made so far is committed (the wait is idle: the lane's
+        thread does the work). Whoever reads or writes it directly sees every edit made."""
+        self.lane.settle()
+        return self._document
+
+    @property
+    def file_name(self) -> str:
+        return self._document.path.name
+
+    @property
+    def audit_report(self):
+        """The document's audit, as opened or caught up (a commit of the window's own leaves it)."""
+        return self._document.audit_report
 
     @property
     def evaluation(self) -> Evaluation:
-        return self.document.evaluation
+        """What the window shows: the newest edit, committed or on its way to the document."""
+        if self._shown is not None and self.lane.unfinished():
+            return self._shown
+        return self._document.evaluation
 
-    def apply(self, new: Evaluation, text: str, merge_key: object = None, files=()) -> bool:
+    def apply(
+        self,
+        new: Evaluation,
+        text: str,
+        merge_key: object = None,
+        files=(),
+        *,
+        wait: bool = True,
+    ) -> bool:
         """Commit `new` and record it for undo; on refusal nothing changes and the reason is emitted.
-        `files`: raw evidence files kept with the edit (undo leaves them stored, as the trail does)."""
+        `files`: raw evidence files kept with the edit (undo leaves them stored, as the trail does).
+        `wait=False`: shown and put on the stack at once, committed behind (True is returned; a
+        refusal arrives later as `edit_refused`, the window rolled back). `wait=True` returns
+        whether it was committed, for a dialog that stays open when it was not."""
         old = self.evaluation
         if new == old:
             return True
-        try:
-            apply_snapshot(self.document, new, text, files)
-        except InputError as exc:
-            self.edit_refused.emit(str(exc))
-            return False
-        self.undo_stack.push(ReplaceSnapshotCommand(self, old, self.evaluation, text, merge_key))
-        self.evaluation_changed.emit(self.evaluation)
+        if not self._document.audit_report.ok:
+            wait = True  # refused for certain: said now, as it always was
+        document = self._document
+        commit = self.lane.submit(lambda: apply_snapshot(document, new, text, files), target=new)
+        commit.payload.update(old=old, text=text, merge_key=merge_key)
+        self._shown = new
+        if wait:
+            self.lane.settle()
+            return commit.written
+        self.undo_stack.push(ReplaceSnapshotCommand(self, old, new, text, merge_key))
+        commit.payload["pushed"] = True
+        self.evaluation_changed.emit(new)
         return True
 
     def restore(self, snapshot: Evaluation, label: str) -> None:
         """Undo/redo: bring the document to `snapshot`, one transaction and one audit row like any edit."""
-        try:
-            apply_snapshot(self.document, snapshot, label)
-        except InputError as exc:
-            self.edit_refused.emit(f"Could not undo or redo: {exc}")
-        self.evaluation_changed.emit(self.evaluation)
+        if self._rolling_back:
+            return  # a refused edit's command leaving the stack: the document never held it
+        document = self._document
+        commit = self.lane.submit(
+            lambda: apply_snapshot(document, snapshot, label), target=snapshot
+        )
+        commit.payload.update(restore=True, text=label)
+        self._shown = snapshot
+        if not self.background_edits:
+            self.lane.settle()
+            return
+        self.evaluation_changed.emit(snapshot)
+
+    def write_behind(self, work: Callable[[EvaluationDocument], object]) -> None:
+        """A best-effort write after the edits queued (the kept first-paint table), on the lane:
+        its failure refuses no edit, and a closed document takes none."""
+        document = self._document
+
+        def write() -> None:
+            if document.is_closed:
+                return
+            try:
+                work(document)
+            except Exception:  # noqa: BLE001 (a display cache: the next open scores as before)
+                return
+
+        self.lane.submit(write).payload["behind"] = True
+
+    def _on_committed(self, commit: Commit) -> None:
+        """Each finished commit, in order, on the window's thread."""
+        payload = commit.payload
+        if payload.get("behind"):
+            return
+        if commit.written:
+            if not payload.get("pushed") and not payload.get("restore"):  # waited for: push now
+                self.undo_stack.push(
+                    ReplaceSnapshotCommand(
+                        self, payload["old"], commit.target, payload["text"], payload["merge_key"]
+                    )
+                )
+                self.evaluation_changed.emit(self.evaluation)
+            elif payload.get("restore") and not self.background_edits:
+                self.evaluation_changed.emit(self.evaluation)
+            return
+        if isinstance(commit.outcome, Dropped):  # the refusal it follows was said already
+            self._roll_back(commit, None if payload.get("pushed") else DROPPED_WORDS)
+            return
+        reason = str(commit.outcome)
+        if payload.get("restore"):
+            reason = f"Could not undo or redo: {reason}"
+        if not isinstance(commit.outcome, InputError):
+            reason = f"{payload.get('text', 'The change')} could not be saved: {reason}"
+        self._roll_back(commit, reason)
+
+    def _roll_back(self, commit: Commit, reason: str | None) -> None:
+        """A refused (or dropped) commit: the window goes back to what the document holds, the
+        edit leaves the undo stack, and the lane takes edits again."""
+        self.lane.epoch += 1
+        self._shown = None
+        shown = commit.payload.get("pushed") or (
+            commit.payload.get("restore") and self.background_edits
+        )
+        if shown:
+            self._drop_unmade_commands(commit.target)
+        if reason is not None:
+            self.edit_refused.emit(reason)
+        if shown or commit.payload.get("restore"):
+            self.evaluation_changed.emit(self._document.evaluation)
+
+    def _drop_unmade_commands(self, unmade: Evaluation) -> None:
+        """Take the refused edit off the top of the undo stack. When the stack no longer leads to
+        what the document holds (an undo refused, an edit refused halfway through a merged slider
+        drag), the history ends here, as it does when another window changes the file."""
+        committed, stack = self._document.evaluation, self.undo_stack
+        top = stack.command(stack.index() - 1) if stack.index() > 0 else None
+        if isinstance(top, ReplaceSnapshotCommand) and top.new is unmade and top.old == committed:
+            self._rolling_back = True
+            try:
+                top.setObsolete(True)  # Qt deletes an obsolete command once undone
+                stack.undo()
+            finally:
+                self._rolling_back = False
+            return
+        if top is None or not isinstance(top, ReplaceSnapshotCommand) or top.new != committed:
+            stack.clear()
 
     def catch_up(self) -> bool:
         """Take in what was committed to the file from elsewhere; True when something was."""
@@ -89,11 +217,12 @@ class Session(QObject):
 
     def switch_to(self, document: EvaluationDocument) -> None:
         """Another evaluation in the same window: the old file is closed, its undo history ends."""
+        self.document.close()  # once every edit made in it is committed
         self.undo_stack.clear()
-        self.document.close()
-        self.document = document
+        self._document, self._shown = document, None
         self.evaluation_changed.emit(self.evaluation)
 
     def close(self) -> None:
-        self.undo_stack.clear()
+        """Closed once every edit made is committed: closing the window never loses one."""
         self.document.close()
+        self.undo_stack.clear()

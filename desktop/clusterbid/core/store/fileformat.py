@@ -54,7 +54,11 @@ def _connect(path: Path, mode: str, immutable: bool = False) -> sqlite3.Connecti
     # A URI with an explicit mode stops sqlite3 from silently creating a missing file.
     # immutable=1 reads the file exactly as it is: no lock, no journal rolled back, no WAL merged.
     uri = f"{path.resolve().as_uri()}?mode={mode}" + ("&immutable=1" if immutable else "")
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S)
+    # check_same_thread=False: the app commits on its commit lane's thread (gui/commit_lane.py),
+    # which holds a lock around each write; the connection is never used by two threads at once.
+    conn = sqlite3.connect(
+        uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT_S, check_same_thread=False
+    )
     # trusted_schema=OFF first: no schema object may call functions with side effects.
     conn.execute("PRAGMA trusted_schema = OFF")
     if mode != "ro":

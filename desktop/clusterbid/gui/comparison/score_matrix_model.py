@@ -53,13 +53,37 @@ class ScoreMatrixModel(QAbstractTableModel):
         self.bold.setBold(True)
 
     def show(self, scorecard: Any, font: QFont) -> None:
-        self.beginResetModel()
-        self._ranked, self._weights = list(scorecard.ranked), dict(scorecard.weights)
+        """The same bids and criteria re-scored (a weight edit): rows move, cells and headings
+        change, the view keeps its state (issue 32: a reset per edit re-made it at 500 bids).
+        Other bids or criteria in view: the model is reset."""
+        ranked, weights = list(scorecard.ranked), dict(scorecard.weights)
         ratings = getattr(scorecard.evaluation, "provider_ratings", ())
-        self.criteria = tuple(criteria_in_view(self.all_criteria, self._weights, ratings))
-        self.bold = QFont(font)
-        self.bold.setBold(True)
-        self.endResetModel()
+        criteria = tuple(criteria_in_view(self.all_criteria, weights, ratings))
+        before = [score.bid.id for score in self._ranked]
+        after = [score.bid.id for score in ranked]
+        bold = QFont(font)
+        bold.setBold(True)
+        if criteria != self.criteria or sorted(before) != sorted(after) or bold != self.bold:
+            self.beginResetModel()
+            self._ranked, self._weights, self.criteria, self.bold = ranked, weights, criteria, bold
+            self.endResetModel()
+            return
+        moved = before != after
+        if moved:
+            self.layoutAboutToBeChanged.emit()
+        self._ranked, self._weights = ranked, weights
+        if moved:
+            row_now = {bid_id: row for row, bid_id in enumerate(after)}
+            kept = self.persistentIndexList()
+            self.changePersistentIndexList(
+                kept, [self.index(row_now[before[i.row()]], i.column()) for i in kept]
+            )
+            self.layoutChanged.emit()
+        elif ranked:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(len(ranked) - 1, self.columnCount() - 1)
+            )
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, self.columnCount() - 1)
 
     def names(self) -> list[str]:
         return [self._name(row) for row in range(len(self._ranked))]
