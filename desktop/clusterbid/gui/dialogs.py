@@ -38,7 +38,7 @@ def show_info(parent: QWidget, title: str, text: str) -> None:
     QMessageBox.information(parent, title, text)
 
 
-def confirm_box(parent: QWidget, title: str, text: str) -> QMessageBox:
+def confirm_box(parent: QWidget | None, title: str, text: str) -> QMessageBox:
     """A Yes/No question about something that cannot be undone: No is the default, so Enter
     (or Escape) keeps what the officer has; only a deliberate Yes goes ahead."""
     box = QMessageBox(
@@ -53,7 +53,7 @@ def confirm_box(parent: QWidget, title: str, text: str) -> QMessageBox:
     return box
 
 
-def confirm(parent: QWidget, title: str, text: str) -> bool:
+def confirm(parent: QWidget | None, title: str, text: str) -> bool:
     return confirm_box(parent, title, text).exec() == QMessageBox.StandardButton.Yes
 
 

@@ -81,7 +81,7 @@ def test_the_credit_is_shown_in_words_in_score_output_json_and_the_window():
     )
     scorecard = score_serving_evaluation(evaluation)
     text = format_serving_table(scorecard)
-    assert "SLA credit s1: less $90 a month of SLA credit the buyer can expect to claim" in text
+    assert "SLA credit s1: less $90 a month of SLA credit you can expect to claim" in text
     assert "headline $201, not counted" in text
     figures = serving_scorecard_to_json(scorecard)["bids"]
     mine = next(b for b in figures if b["bid_id"] == "s1")["figures"]
@@ -89,4 +89,4 @@ def test_the_credit_is_shown_in_words_in_score_output_json_and_the_window():
         CLAIMABLE, abs=0.005
     )
     assert float(mine["monthly_cost"]["amount"]) == pytest.approx(BILL, abs=0.005)
-    assert "SLA credit the buyer can expect to claim" in bid_details_html(scorecard, "s1")
+    assert "SLA credit you can expect to claim" in bid_details_html(scorecard, "s1")

@@ -61,7 +61,9 @@ def credit_words(claimable_per_month: float, headline_per_month: float, currency
     if claimable_per_month < 0.005:
         return "no SLA credit to speak of expected to be claimed"
     return (
-        f"less {format_money(claimable_per_month, currency)} a month of SLA credit the buyer can "
-        f"expect to claim (breach chance x share the SLA counts x share claimed, capped; headline "
-        f"{format_money(headline_per_month, currency)}, not counted), not in the monthly bill"
+        # How the claimable share is worked out is in the methodology (section 9): page 1 keeps
+        # only what it takes off and the headline it is not.
+        f"less {format_money(claimable_per_month, currency)} a month of SLA credit you can expect "
+        f"to claim (headline {format_money(headline_per_month, currency)}, not counted), not in "
+        "the monthly bill"
     )
