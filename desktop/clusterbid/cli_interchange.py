@@ -6,8 +6,6 @@ import argparse
 import json
 import sys
 
-from clusterbid.core.errors import InputError
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the verbs; each sets `func(args) -> int` (the exit code) as its default."""
@@ -35,11 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def export_template_command(args: argparse.Namespace) -> int:
     from clusterbid.core.interchange import export_template
 
-    try:
-        path = export_template(args.file)
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+    path = export_template(args.file)  # an InputError is worded by cli.main, as for every verb
     print(f"wrote {path}")
     return 0
 
@@ -54,11 +48,8 @@ def import_bids_command(args: argparse.Namespace) -> int:
         report = read_bid_sheet(
             args.file, no_progress, NEVER_CANCELLED, valid_rows_only=args.valid_rows_only
         )
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except OSError as exc:
-        print(f"error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
+    except OSError as exc:  # an InputError is worded by cli.main, as for every verb
+        print(f"clusterbid: error: {args.file}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(report.as_dict(), indent=2))

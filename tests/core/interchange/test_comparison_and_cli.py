@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import csv
 import datetime as dt
 import io
@@ -12,7 +11,7 @@ from decimal import Decimal
 import openpyxl
 import pytest
 
-from clusterbid import cli_interchange
+from clusterbid.cli import main
 from clusterbid.core.interchange import bid_columns, export_table, parse_header, write_template_csv
 
 
@@ -48,10 +47,8 @@ def test_headers_parse_back_to_their_keys():
 
 
 def _run(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="clusterbid")
-    cli_interchange.register(parser.add_subparsers())
-    args = parser.parse_args(list(argv))
-    return args.func(args)
+    # Through the command line's own entry point: it words every refusal (cli.main)
+    return main(list(argv))
 
 
 def test_cli_exports_a_template_and_checks_filled_ones(tmp_path, bids, capsys):
