@@ -304,8 +304,7 @@ class DeliveryPage(SectionPage):
             for p in problems
             if p.path in (PHASES, ("delivery",))
         ]
-        self.phase_error.setText("\n".join(general))
-        self.phase_error.setVisible(bool(general))
+        self.phase_error.say("\n".join(general))
 
     def after_refresh(self) -> None:
         offered = self.host.raw_bid().get("capacity", {}).get("gpus_offered")

@@ -77,7 +77,7 @@ class FieldBinding:
     title: str  # the label without mnemonic, used in messages
     label: QLabel
     widget: QWidget
-    error: QLabel
+    error: ErrorLine
     read: typing.Callable[[], Any]
     write: typing.Callable[[Any], None]
     touched: bool = False
@@ -172,8 +172,7 @@ def show_messages(binding: FieldBinding, messages: list[str]) -> None:
     """The field's problems beneath it, after the reason a keystroke was refused (if one was)."""
     binding.extra["problems"] = messages
     shown = [m for m in (binding.extra.get("refused"), *messages) if m]
-    binding.error.setText("\n".join(shown))
-    binding.error.setVisible(bool(shown))
+    binding.error.say("\n".join(shown))
 
 
 def _combo(choices, required, may_be_empty: bool = False):

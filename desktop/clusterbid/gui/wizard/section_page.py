@@ -169,8 +169,7 @@ class SectionPage(QWizardPage):
         general = [p.message for p in problems if p.path in self.OWNS]
         self.page_error.setText("\n".join(general))
         self.page_error.setVisible(bool(general))
-        self.summary.setText(self.summary_text(problems))
-        self.summary.setVisible(bool(self.summary.text()))
+        self.summary.say(self.summary_text(problems))
 
     def summary_text(self, problems: tuple[Problem, ...]) -> str:
         """How many problems this page shows and which fields they are in; what other pages hold."""
