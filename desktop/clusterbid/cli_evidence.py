@@ -13,6 +13,7 @@ from clusterbid.core.evidence.formats import format_names, format_spec
 from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
 from clusterbid.core.evidence.reading import EvidenceReading, FabricClaim, reading_to_json
+from clusterbid.core.evidence.throughput import recipe_words
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -117,7 +118,7 @@ def _throughput_lines(reading: EvidenceReading) -> list[str]:
             f"  {where}: {row.model} ({row.active_params_b:g}B active, {row.precision}, seq "
             f"{row.sequence_length}), "
             f"TP{row.tp} PP{row.pp}{f' CP{row.cp}' if row.cp > 1 else ''} DP{row.dp} on {row.gpus} "
-            f"{row.gpu_model}: "
+            f"{row.gpu_model}{recipe_words(row)}: "
             f"{tokens}MFU {r.mfu:.2%} [{r.mfu_method}]"
         )
     return lines

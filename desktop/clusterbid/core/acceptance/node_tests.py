@@ -157,7 +157,9 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
             "request for evidence's own command at the job's size, given above).",
             "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput "
             "format "
-            "(evidence-formats.md, 'Training throughput'), step_time_s filled in.",
+            "(evidence-formats.md, 'Training throughput'), step_time_s filled in, with the "
+            "num_attention_heads, vocab_size and container_image (name@sha256:<digest>) the run "
+            "used: a run of another shape or in another container than pinned is not counted.",
         ],
         scored=round(estimate.step_s, 4),
         scored_source=source,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.acceptance.node_judging import judge_dcgm, judge_soak
 from clusterbid.core.acceptance.results import read_result, recorded_outcomes, returned_files
+from clusterbid.core.costmodel.recipe_fit import container_mismatch, shape_mismatches
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence, EvidenceKind
 from clusterbid.core.evidence.throughput import ThroughputRow
@@ -72,7 +73,10 @@ def _off_layout(row: ThroughputRow, w: Workload) -> str | None:
         for name, (ran, want) in asked.items()
         if ran != want
     ]
-    return "; ".join(off) or None
+    said = [f"ran at {'; '.join(off)}"] if off else []
+    said += shape_mismatches(row.num_attention_heads, row.vocab_size, w)
+    software = container_mismatch(row.container_image, w)
+    return "; ".join(said + ([software] if software else [])) or None
 
 
 def _step_time(
@@ -87,7 +91,7 @@ def _step_time(
             row = result.row
             off = _off_layout(row, w)
             if off:
-                notes.append(f"{name} line {row.line or '-'}: ran at {off}: not counted")
+                notes.append(f"{name} line {row.line or '-'}: {off}: not counted")
                 continue
             tokens = result.tokens_per_second
             step = row.step_time_s or (w.global_batch_tokens / tokens if tokens else None)

@@ -5,13 +5,15 @@ nothing about this job. An MFU transfers between models of similar size (the wid
 flops.py carries it), but not between GPUs or precisions: the catalog's factors do that from
 the workload's baseline. So a figure measured on another GPU or precision is refused; a step
 time of another model, sequence or layout is refused; an MFU of a model more than twice as large
-or small, of a sequence more than twice as long or short, or of another TP/PP layout is used but
-down-graded to a provider claim (wider spread and the claim's haircut in the Monte Carlo), and
-a note says why. Context the measurement does not record (GPU, precision, model size, sequence,
-layout, global batch, and for an MFU the FLOPs it counts) is never taken as matching in silence
-(issue 36): the figure is used one grade lower (a buyer's measurement becomes a provider's, a
-provider's a claim), a measurement's band widened for each missing item (uncertainty/spreads.py;
-a claim is already drawn as silence), and the note and the figure's source line say what to ask.
+or small, of a sequence more than twice as long or short, of another TP/PP layout, of other
+attention heads or vocabulary, or run in another container than the request pinned
+(recipe_fit.py) is used but down-graded to a provider claim (wider spread and the claim's
+haircut in the Monte Carlo), and a note says why. Context the measurement does not record
+(GPU, precision, model size, sequence, layout, global batch, and for an MFU the FLOPs it
+counts) is never taken as matching in silence (issue 36): the figure is used one grade lower
+(a buyer's measurement becomes a provider's, a provider's a claim), a measurement's band
+widened for each missing item (uncertainty/spreads.py; a claim is already drawn as silence),
+and the note and the figure's source line say what to ask.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
+from clusterbid.core.costmodel.recipe_fit import container_mismatch, shape_mismatches
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
 from clusterbid.core.workload import Workload
 
@@ -79,6 +82,10 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
                 "calibrates the workload's own model, batch and layout; not used",
             ),
         )
+    # Another container than the request pinned is another software stack: down-graded like a
+    # mismatch, but a step time in it still measures this model and batch (recipe_fit.py).
+    software = container_mismatch(evidence.container_image, workload)
+    mismatches += [software] if software else []
     notes = []
     missing = missing_context(evidence) + _attention_unknown(evidence, workload)
     if missing:
@@ -176,6 +183,7 @@ def _mismatches(evidence: Evidence, workload: Workload) -> list[str]:
         for got, want, name in layout
         if got is not None and got != want
     ]
+    found += shape_mismatches(evidence.num_attention_heads, evidence.vocab_size, workload)
     batch = evidence.global_batch_sequences
     if step and batch is not None and batch != workload.global_batch_sequences:
         found.append(

@@ -58,6 +58,9 @@ RUN_FIELDS = (
     "pipeline_parallel",
     "context_parallel",
     "global_batch_sequences",
+    "num_attention_heads",
+    "vocab_size",
+    "container_image",
 )
 # Issue 37: a serving benchmark is a run too: its GPU, precision and parallelism are recorded like
 # a training run's, and these fields, its own, say at what shape it measured.
@@ -154,6 +157,16 @@ class Evidence(FrozenModel):
         description=(
             "What an MFU counts: 6N only, model FLOPs with attention (default), or hardware FLOPs"
         ),
+    )
+    # The recipe's context (issue 39 item 5): held to the workload's by costmodel/recipe_fit.py.
+    num_attention_heads: int | None = Field(
+        None, ge=1, le=4096, description="Attention heads of the measured model"
+    )
+    vocab_size: int | None = Field(
+        None, ge=2, le=10_000_000, description="Vocabulary of the measured model"
+    )
+    container_image: str | None = Field(
+        None, max_length=400, description="Container the run used, name@sha256:<digest>"
     )
     missing_context: tuple[str, ...] = Field(
         (),

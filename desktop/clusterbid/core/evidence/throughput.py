@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
@@ -14,6 +14,7 @@ from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceKind
 from clusterbid.core.evidence.nccl_result import NcclFlag
 from clusterbid.core.evidence.provenance import TYPED_SUMMARY_NOTE, typed_summary_grade
+from clusterbid.core.recipe_fields import check_container_image
 
 # Above this share of dense peak no published LLM training run has been seen (the best public
 # H100 runs report 40-60%); calibration caps at the same figure.
@@ -62,6 +63,16 @@ class ThroughputRow(FrozenModel):
     gpu_model: str = Field(min_length=1, max_length=64, description="Catalog id, e.g. H100-SXM")
     measured_by: Literal["buyer", "third_party", "provider"]
     measured_on: dt.date | None = None
+    # Issue 39 item 5: the recipe's context, so a returned run can be held to the request's
+    # (heads and vocabulary of the model, the container image pinned by its digest).
+    num_attention_heads: int | None = Field(None, ge=1, le=4096)
+    vocab_size: int | None = Field(None, ge=2, le=10_000_000)
+    container_image: str | None = Field(None, max_length=400, description="name@sha256:digest")
+
+    @field_validator("container_image")
+    @classmethod
+    def _pinned(cls, image: str | None) -> str | None:
+        return check_container_image(image)
 
 
 class ThroughputResult(FrozenModel):
@@ -98,10 +109,12 @@ def build_row(cells: dict[str, object], source: str, line: int | None, where: st
         field = ".".join(str(part) for part in error["loc"]) or "row"
         found = (
             f", found {str(error['input'])[:40]!r}"
-            if error["type"] != "missing" and error["loc"]
+            if error["type"] not in ("missing", "value_error") and error["loc"]
             else ""
         )
-        raise EvidenceParseError(source, line, f"{where}{field}: {error['msg']}{found}") from None
+        message = error["msg"].removeprefix("Value error, ")  # a check's own words name the value
+        said = message if message.startswith(field) else f"{field}: {message}"
+        raise EvidenceParseError(source, line, f"{where}{said}{found}") from None
 
 
 def _dense_peak(row: ThroughputRow, source: str, where: str) -> float:
@@ -341,7 +354,7 @@ def throughput_evidence(
         f"{row.sequence_length}, "
         f"TP{row.tp} PP{row.pp}"
         + (f" CP{row.cp}" if row.cp > 1 else "")
-        + f" DP{row.dp} on {row.gpus} {row.gpu_model}: "
+        + f" DP{row.dp} on {row.gpus} {row.gpu_model}{recipe_words(row)}: "
         f"MFU {result.mfu:.2%} ({result.mfu_method}"
         + (
             f"; counts {BASIS_WORDS[basis]}"
@@ -362,8 +375,19 @@ def throughput_evidence(
         sequence_length=row.sequence_length, tensor_parallel=row.tp, pipeline_parallel=row.pp,
         context_parallel=row.cp, global_batch_sequences=_sequences(row),
         mfu_flops_basis="6n" if result.tokens_per_second is not None else _basis(row.mfu_flops_basis),
-        artefact_name=artefact_name, artefact_sha256=artefact_sha256,
+        num_attention_heads=row.num_attention_heads, vocab_size=row.vocab_size,
+        container_image=row.container_image, artefact_name=artefact_name, artefact_sha256=artefact_sha256,
     )  # fmt: skip
+
+
+def recipe_words(row: ThroughputRow) -> str:
+    """The recipe context a row gives, as the description and `evidence parse` print it."""
+    parts = [
+        f"{row.num_attention_heads} heads" if row.num_attention_heads else "",
+        f"vocabulary {row.vocab_size:,}" if row.vocab_size else "",
+        f"in {row.container_image}" if row.container_image else "",
+    ]
+    return "".join(f", {part}" for part in parts if part)
 
 
 def _basis(stated: str | None) -> Literal["6n", "model", "hardware"] | None:

@@ -13,7 +13,8 @@ from clusterbid.core.evidence.throughput import ThroughputResult, build_row, eva
 REQUIRED_COLUMNS = ("model", "active_params_b", "precision", "sequence_length", "tp", "pp", "dp", "gpus",
                     "gpu_model", "measured_by")  # fmt: skip
 OPTIONAL_COLUMNS = ("cp", "tokens_per_second", "step_time_s", "mfu", "global_batch_tokens", "mfu_denominator",
-                    "mfu_flops_basis", "measured_on")  # fmt: skip
+                    "mfu_flops_basis", "measured_on", "num_attention_heads", "vocab_size",
+                    "container_image")  # fmt: skip
 COLUMNS = REQUIRED_COLUMNS + OPTIONAL_COLUMNS
 # A throughput file lists a handful of runs; anything this large is not one, and refusing it
 # early keeps a fuzzed or mistaken input from costing memory.
@@ -54,6 +55,7 @@ def _clean_cells(
         "mfu_denominator",
         "mfu_flops_basis",
         "gpu_model",
+        "container_image",
     ):
         if key in cells and not isinstance(cells[key], str):
             raise EvidenceParseError(

@@ -126,8 +126,9 @@ def _training_request(evaluation: Evaluation, bid: Bid, rid: str) -> EvidenceReq
         "active_params_b, precision, "
         "sequence_length, tp, pp, cp, dp, gpus, tokens_per_second, step_time_s, "
         "global_batch_tokens, gpu_model, "
-        "measured_by, measured_on (format: evidence-formats.md, 'Training throughput'). Attach the "
-        "training log.",
+        "measured_by, measured_on, num_attention_heads, vocab_size, container_image (the image "
+        "as name@sha256:<digest>; format: evidence-formats.md, 'Training throughput'). Attach "
+        "the training log.",
     ]
     _, assumed = recipe_arguments(w)
     notes.append(

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from clusterbid.core.costmodel.recipe_fit import container_mismatch, shape_mismatches
 from clusterbid.core.evidence.scaling_fit import (
     Extrapolation,
     ScalingFit,
@@ -64,7 +65,10 @@ def runs_at_layout(results: Iterable[ThroughputResult], w: Workload) -> list[tup
             w.sequence_length,
         )
         batch = row.global_batch_tokens in (None, w.global_batch_tokens)
-        if same and batch and result.tokens_per_second:
+        # Another model shape or container is another run: never fitted as this one's rungs.
+        recipe = not shape_mismatches(row.num_attention_heads, row.vocab_size, w)
+        recipe = recipe and container_mismatch(row.container_image, w) is None
+        if same and batch and recipe and result.tokens_per_second:
             found.append((row.gpus, float(result.tokens_per_second)))
     return found
 
