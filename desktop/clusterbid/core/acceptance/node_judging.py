@@ -1,5 +1,5 @@
 """The DCGM and soak tests judged from their returned files (issue 39): every node's
-`dcgmi diag -r 3` table must report Pass for every test, and the soak must run its hours on
+`dcgmi diag -r 3` table (or its JSON, `-j`) must report Pass for every test, and the soak must run its hours on
 every GPU offered with no more job-interrupting failures than the plan allows and no error
 counter growing. What a file cannot show (a node not yet returned, a shorter soak) is named
 and leaves the test missing, never passed."""
@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from clusterbid.core.acceptance.dcgm_json import read_dcgm_diag
 from clusterbid.core.acceptance.model import AcceptanceTest
-from clusterbid.core.acceptance.node_logs import parse_dcgm_diag, parse_soak_log
+from clusterbid.core.acceptance.node_logs import parse_soak_log
 from clusterbid.core.bid import Bid
 
 # Test id -> the reader that checks its files (each raises InputError on a file it refuses).
 NODE_LOG_READERS: dict[str, Callable[[bytes, str], object]] = {
-    "ACC-dcgm": parse_dcgm_diag,
+    "ACC-dcgm": read_dcgm_diag,  # the printed table or its JSON (-j), by content
     "ACC-soak": parse_soak_log,
 }
 NODE_LOG_FORMATS = {"ACC-dcgm": "dcgm-diag", "ACC-soak": "soak-log"}
@@ -27,12 +28,18 @@ def _latest(files: list[tuple[str, bytes]]) -> dict[str, bytes]:
     return {name: data for name, data in files}
 
 
+def _per_node(files: list[tuple[str, bytes]]) -> dict[str, tuple[str, bytes]]:
+    """node -> (name, bytes) of its last file: a node's table and its JSON are one node, so
+    'ACC-dcgm_node017.txt' returned again as 'ACC-dcgm_node017.json' replaces it."""
+    return {name.removesuffix(".txt").removesuffix(".json"): (name, data) for name, data in files}
+
+
 def judge_dcgm(files: list[tuple[str, bytes]], bid: Bid) -> Judged:
     nodes = -(-bid.capacity.gpus_offered // bid.capacity.gpus_per_node)
     notes: list[str] = []
     counted, failures = 0, 0
-    for name, data in _latest(files).items():
-        report = parse_dcgm_diag(data, name)
+    for name, data in _per_node(files).values():
+        report = read_dcgm_diag(data, name)
         if report.missing_level_3:
             notes.append(
                 f"{name}: no {', '.join(report.missing_level_3)} row, so it ran below level 3: "

@@ -40,7 +40,8 @@ def dcgm_test() -> AcceptanceTest:
         title=f"DCGM diagnostics at level {DCGM_LEVEL} on every node",
         steps=[
             f"dcgmi diag -r {DCGM_LEVEL} on every node before the soak; return what it prints on "
-            "each node, unchanged, as ACC-dcgm_<node name>.txt (one file per node).",
+            "each node, unchanged, as ACC-dcgm_<node name>.txt (one file per node), or what "
+            f"dcgmi diag -r {DCGM_LEVEL} -j prints as ACC-dcgm_<node name>.json.",
             "Every NVLink and InfiniBand port reports its rated speed (ibstat, nvidia-smi nvlink "
             "-s).",
         ],

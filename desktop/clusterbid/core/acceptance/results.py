@@ -2,7 +2,7 @@
 acceptance evidence (artefacts, never the bid's evidence: the claims that won stay as they were),
 each matched to its test by its name, and read by the same readers as the evidence before award.
 
-DCGM tables and soak logs are read by their own readers (node_logs.py). A test with no file the
+DCGM tables (or their JSON) and soak logs are read by their own readers (node_logs.py). A test with no file the
 app reads (a replacement, the handover) takes the officer's recorded outcome, kept as
 `<test id>.outcome.json`. Every file and outcome enters through the document's audited artefact
 row."""
@@ -14,6 +14,7 @@ import re
 
 from pydantic import Field, ValidationError
 
+from clusterbid.core.acceptance.dcgm_json import media_type as dcgm_media_type
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.acceptance.node_judging import NODE_LOG_READERS
 from clusterbid.core.base import FrozenModel
@@ -70,7 +71,7 @@ def check_result(test: AcceptanceTest, name: str, data: bytes) -> str:
     reader = NODE_LOG_READERS.get(test.test_id)
     if reader is not None:
         reader(data, name)
-        return "text/plain"
+        return dcgm_media_type(data) if test.test_id == "ACC-dcgm" else "text/plain"
     return format_spec(read_result(test, name, data).format).media_type
 
 
