@@ -47,9 +47,9 @@ def _plan(args: argparse.Namespace) -> int:
         )
     print(written.written_words())
     for test in written.plan.tests:
-        from clusterbid.core.acceptance.render import threshold_words
+        from clusterbid.core.acceptance.render import pass_words
 
-        print(f"  {test.test_id}: {test.title}; pass {threshold_words(test)}")
+        print(f"  {test.test_id}: {test.title}; {pass_words(test)}")
     return 0
 
 
@@ -70,10 +70,16 @@ def _status(args: argparse.Namespace) -> int:
             f"{path.suffix or 'this file'}"
         )
     with EvaluationDocument.open(path, user=args.user) as document:
+        attached: dict[str, list[str]] = {}  # test id -> names, one line per test (72 nodes)
         for line in attach_acceptance_files(
             document, args.bid, [Path(p) for p in args.attach or []]
         ):
-            print(f"Attached {line}")
+            name, test_id = line.rsplit(": ", 1)
+            attached.setdefault(test_id, []).append(name)
+        for test_id, names in attached.items():
+            more = f" and {len(names) - 3} more" if len(names) > 4 else ""
+            shown = names[:3] if more else names
+            print(f"Attached to {test_id}: {', '.join(shown)}{more}")
         if args.record:
             if args.outcome is None or not (args.note or "").strip():
                 raise InputError(
@@ -99,16 +105,15 @@ def _status(args: argparse.Namespace) -> int:
             else ": no plan was issued; judged against one built now from the current figures"
         )
     )
-    from clusterbid.core.acceptance.render import threshold_words
+    from clusterbid.core.acceptance.render import measured_words, pass_words, returned_words
 
     for r in status.results:
-        seen = "" if r.measured is None else f", measured {r.measured:,.6g} {r.test.unit}".rstrip()
+        seen = measured_words(r.test, r.measured)
         print(
-            f"{r.test.test_id} {r.test.title}: {STATE_WORDS[r.state]}{seen} (pass "
-            f"{threshold_words(r.test)})"
+            f"{r.test.test_id} {r.test.title}: {STATE_WORDS[r.state]}{seen} ({pass_words(r.test)})"
         )
-        for name in r.files:
-            print(f"    returned: {name}")
+        for line in returned_words(r.files):
+            print(f"    {line}")
         for note in r.notes:
             print(f"    {note}")
         if r.remedy_owed:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clusterbid.core.acceptance.render import threshold_words
+from clusterbid.core.acceptance.render import measured_words, pass_words, returned_words
 from clusterbid.core.acceptance.status import STATE_WORDS
 from clusterbid.core.errors import InputError
 from clusterbid.gui import dialogs
@@ -134,13 +134,13 @@ class AcceptanceDialog(QDialog):
             )
         rows = []
         for r in status.results:
-            seen = "" if r.measured is None else f", measured {r.measured:,.6g} {r.test.unit}"
-            lines = [escape(n) for n in (*r.notes, *(f"returned: {f}" for f in r.files))]
+            seen = measured_words(r.test, r.measured)
+            lines = [escape(n) for n in (*r.notes, *returned_words(r.files))]
             if r.remedy_owed:
                 lines.append(f"<b>Remedy owed:</b> {escape(r.remedy_owed)}")
             rows.append(
                 f"<li><b>{escape(r.test.title)}</b>: {escape(STATE_WORDS[r.state] + seen)} "
-                f"(pass {escape(threshold_words(r.test))})"
+                f"({escape(pass_words(r.test))})"
                 + (f"<br><small>{'<br>'.join(lines)}</small>" if lines else "")
                 + "</li>"
             )

@@ -48,12 +48,13 @@ def test_dcgm_4_json_reads_as_its_seven_tests_in_words():
 def test_a_failing_gpu_is_named_with_dcgms_own_warning():
     (failed,) = read_dcgm_diag(BW_FAIL_JSON, "n.json").failed
     assert (failed.name, failed.result) == ("Memory Bandwidth", "fail")
-    assert failed.detail == (
-        "GPU 3: GPU 3: Memory bandwidth of 1810.2 GB/s is below the minimum of 2000 GB/s"
+    # DCGM's message names the GPU itself; said once.
+    assert (
+        failed.detail == "GPU 3: Memory bandwidth of 1810.2 GB/s is below the minimum of 2000 GB/s"
     )
     (failed,) = read_dcgm_diag(V3_FAIL_JSON, "n.json").failed
     assert (failed.section, failed.name) == ("Hardware", "Diagnostic")
-    assert failed.detail == "GPU 5: GPU 5: Thermal violations totaling 12.4 seconds"
+    assert failed.detail == "GPU 5: Thermal violations totaling 12.4 seconds"
     # DCGM 3.3's nine deployment checks, one result each, all read.
     assert len(read_dcgm_diag(V3_FAIL_JSON, "n.json").tests) == 9 + 6
 
@@ -95,9 +96,15 @@ def test_one_failing_gpu_fails_the_acceptance_test_and_shows_the_remedy(tmp_path
     document = _demo(tmp_path, capsys)
     code, out, _ = _status(document, capsys, *_json_nodes(tmp_path, NODES, odd=BW_FAIL_JSON))
     assert code == 0
-    assert "failed, measured 1 tests failed or warned" in _line(out, "ACC-dcgm")
-    assert "ACC-dcgm_node017.json: Memory Bandwidth reported fail GPU 3: GPU 3: Memory" in out
+    assert "failed, measured 1 test failed or warned" in _line(out, "ACC-dcgm")
+    assert "ACC-dcgm_node017.json: Memory Bandwidth reported fail GPU 3: Memory bandwidth of" in out
     assert "remedy owed: not stated in the bid: negotiate it before signature" in out
+    # 72 files, one line each time: the first three named, the rest counted.
+    assert (
+        "Attached to ACC-dcgm: ACC-dcgm_node000.json, ACC-dcgm_node001.json, "
+        "ACC-dcgm_node002.json and 69 more"
+    ) in out
+    assert "returned: 69 more, to ACC-dcgm_node071.json" in out
     with EvaluationDocument.open(document) as doc:
         kept = {i.name: i.media_type for i in doc.artefacts() if i.name.startswith("ACC-dcgm")}
     assert len(kept) == NODES and set(kept.values()) == {"application/json"}

@@ -71,7 +71,7 @@ def test_one_failing_node_fails_the_test_and_shows_the_remedy(tmp_path, capsys):
     fail = (DCGM / "diag_r3_memory_bandwidth_fail.txt").read_bytes()
     code, out, _ = _status(document, capsys, *_nodes(tmp_path, 20, odd=fail))
     assert code == 0
-    assert "failed, measured 1 tests failed or warned" in _line(out, "ACC-dcgm")
+    assert "failed, measured 1 test failed or warned" in _line(out, "ACC-dcgm")
     assert "ACC-dcgm_node017.txt: Memory Bandwidth reported fail GPU: 3" in out
     assert "remedy owed: not stated in the bid" in out
 
@@ -106,7 +106,7 @@ def test_the_soak_is_held_to_the_failures_its_rate_allows(tmp_path, capsys):
     code, out, _ = _status(document, capsys, _soak(tmp_path, 24, [ONE]))
     assert code == 0 and "passed, measured 1 failure in the soak" in _line(out, "ACC-soak")
     code, out, _ = _status(document, capsys, _soak(tmp_path, 24, [ONE, TWO]))
-    assert "failed, measured 2 failure in the soak" in _line(out, "ACC-soak")
+    assert "failed, measured 2 failures in the soak" in _line(out, "ACC-soak")
     assert "line 6: node044 failure: node rebooted: kernel panic" in out
 
 
@@ -114,7 +114,7 @@ def test_a_growing_error_counter_fails_and_a_short_soak_is_not_counted(tmp_path,
     document = _demo(tmp_path, capsys)
     grown = "2026-12-01T10:00:00Z,node003,error-counter,ECC uncorrectable count 0 -> 2\n"
     _, out, _ = _status(document, capsys, _soak(tmp_path, 24, [grown]))
-    assert "failed, measured 0 failure in the soak" in _line(out, "ACC-soak")
+    assert "failed, measured 0 failures in the soak" in _line(out, "ACC-soak")
     assert "1 error counter(s) grew; the plan allows none" in out
     short = tmp_path / "short"
     short.mkdir()

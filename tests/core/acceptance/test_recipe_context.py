@@ -93,7 +93,9 @@ def test_ladder_rungs_of_another_container_are_not_fitted(tmp_path, capsys):
     path = tmp_path / "ACC-step-time_throughput.csv"
     path.write_text(HEADER + rungs, encoding="utf-8")
     assert main(["acceptance-status", str(document), "--attach", str(path)]) == 0
-    assert "Scaling fit over the runs on 64, 128 GPUs" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Scaling fit over the runs on 64, 128 GPUs" in out
+    assert "line 2: a rung of the scale ladder on 64 GPUs: carried to the job's size" in out
     other = tmp_path / "other"
     other.mkdir()
     path = other / "ACC-step-time_throughput.csv"
@@ -106,3 +108,15 @@ def test_ladder_rungs_of_another_container_are_not_fitted(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Scaling fit" not in out
     assert "ran in another container than the request pinned" in out
+
+
+def test_the_what_if_states_the_measured_mfu_as_a_percentage(tmp_path, capsys):
+    document = _demo(tmp_path, capsys)
+    _pin(document)
+    path = tmp_path / "ACC-step-time_throughput.csv"
+    path.write_text(HEADER + _row(512, 16, 11.4), encoding="utf-8")
+    assert main(["acceptance-status", str(document), "--attach", str(path), "--what-if"]) == 0
+    out = capsys.readouterr().out
+    # 6 x 70e9 x 4,194,304 tokens / 11.4 s over 512 x 989 TFLOP/s (H100 dense BF16) = 30.5%.
+    mfu = 6 * 70e9 * 4_194_304 / 11.4 / (512 * 989e12)
+    assert f"training MFU {mfu:.1%} on 512 GPUs" in out and f"{mfu:.1%}" == "30.5%"

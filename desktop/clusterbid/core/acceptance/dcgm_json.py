@@ -169,7 +169,10 @@ def _test(entry: dict[str, Any], section: str, name: str, path: str) -> DiagTest
         states.append(state)
     worst = min(states, key=ORDER.index) if states else "not run"
     detail = "; ".join(
-        who + (f" {state}" if state != worst else "") + (f": {said}" if said else "")
+        # DCGM's own message often begins with the GPU ("GPU 3: ..."): said once, not twice
+        (said if said.startswith(f"{who}:") and state == worst else who)
+        + (f" {state}" if state != worst else "")
+        + (f": {said}" if said and not said.startswith(f"{who}:") else "")
         for who, state, said in flagged
     )
     return DiagTest(section, _words(test), worst, detail[: 2 * MAX_TEXT])

@@ -6,17 +6,63 @@ import io
 import json
 
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
+from clusterbid.core.evidence.formats import format_spec
 
 
 def plan_json(plan: AcceptancePlan) -> str:
     return json.dumps(plan.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n"
 
 
+# Units that follow the count (a plan keeps one form): "1 tests failed" read wrong.
+COUNTED_UNITS = (
+    ("test failed or warned", "tests failed or warned"),
+    ("failure in the soak", "failures in the soak"),
+)
+# Formats the node-log readers take, in words (the evidence formats have theirs in formats.py).
+NODE_LOG_WORDS = {
+    "dcgm-diag": "what dcgmi diag prints, its table or its JSON (-j)",
+    "soak-log": "the soak log (evidence-formats.md)",
+}
+FILES_LISTED = 3  # a test returned as one file per node (72 DCGM files) lists a few, then counts
+
+
+def amount_words(value: float, unit: str, digits: int = 4) -> str:
+    """A figure with its unit in the number the figure needs (a threshold to 4 digits, as the
+    annex prints it; a measured figure to 6, as read)."""
+    for one, many in COUNTED_UNITS:
+        if unit in (one, many):
+            unit = one if value == 1 else many
+    figure = f"{value:,.{digits}g}" if abs(value) < 10 ** (digits - 1) else f"{value:,.0f}"
+    return f"{figure} {unit}".strip()
+
+
 def threshold_words(test: AcceptanceTest) -> str:
     if test.threshold is None:
         return test.threshold_basis
-    figure = f"{test.threshold:,.4g}" if test.threshold < 1000 else f"{test.threshold:,.0f}"
-    return f"{test.comparison} {figure} {test.unit}".strip()
+    return f"{test.comparison} {amount_words(test.threshold, test.unit)}"
+
+
+def pass_words(test: AcceptanceTest) -> str:
+    """'pass at most 4 hours', or for a test judged by a condition, 'pass: the certificate...'."""
+    return ("pass " if test.threshold is not None else "pass: ") + threshold_words(test)
+
+
+def measured_words(test: AcceptanceTest, measured: float | None) -> str:
+    return "" if measured is None else f", measured {amount_words(measured, test.unit, 6)}"
+
+
+def returned_words(files: tuple[str, ...]) -> list[str]:
+    """The files a test was judged from: all of a few, the first ones and a count of many."""
+    if len(files) <= FILES_LISTED + 1:
+        return [f"returned: {name}" for name in files]
+    rest = len(files) - FILES_LISTED
+    return [f"returned: {name}" for name in files[:FILES_LISTED]] + [
+        f"returned: {rest} more, to {files[-1]}"
+    ]
+
+
+def _format_words(name: str) -> str:
+    return NODE_LOG_WORDS.get(name) or format_spec(name).words
 
 
 def _test_lines(test: AcceptanceTest) -> list[str]:
@@ -33,7 +79,8 @@ def _test_lines(test: AcceptanceTest) -> list[str]:
     lines.append(f"- Remedy on failure: {test.remedy}")
     if test.reads:
         lines.append(
-            f"- Return as: files whose names begin with {test.test_id} ({', '.join(test.reads)})"
+            f"- Return as: files whose names begin with {test.test_id} "
+            f"({', '.join(_format_words(name) for name in test.reads)})"
         )
     lines.append("")
     for run in test.runs:

@@ -90,6 +90,12 @@ def _step_time(
         for result, item in zip(table.results if table else (), reading.evidence, strict=False):
             row = result.row
             off = _off_layout(row, w)
+            if off and runs_at_layout([result], w):  # the recipe at a smaller rung: fitted
+                notes.append(
+                    f"{name} line {row.line or '-'}: a rung of the scale ladder on "
+                    f"{row.gpus:,} GPUs: carried to the job's size by the fit below, not judged"
+                )
+                continue
             if off:
                 notes.append(f"{name} line {row.line or '-'}: {off}: not counted")
                 continue

@@ -12,7 +12,7 @@ from clusterbid.core.acceptance.status import AcceptanceResult
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.evidence.model import EvidenceKind
+from clusterbid.core.evidence.model import Evidence, EvidenceKind
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.core.store.document import EvaluationDocument
@@ -63,6 +63,11 @@ class AcceptanceWhatIf:
         )
 
 
+def _value_words(e: Evidence) -> str:
+    """An MFU as a percentage ('30.5%'), not '0.305167 fraction'; other figures in their unit."""
+    return f"{e.value:.1%}" if e.unit == "fraction" else f"{e.value:g} {e.unit}"
+
+
 def _measured_bid(bid: Bid, results: list[AcceptanceResult]) -> tuple[Bid, list[str]]:
     items = [e for r in results if r.state != "missing" for e in r.evidence]
     used, replaced = [], set()
@@ -70,7 +75,7 @@ def _measured_bid(bid: Bid, results: list[AcceptanceResult]) -> tuple[Bid, list[
         if any(e.kind in family for e in items):
             replaced |= set(family)
             used += [
-                f"{KIND_WORDS[e.kind]} {e.value:g} {e.unit} on {e.scale_gpus:,} GPUs"
+                f"{KIND_WORDS[e.kind]} {_value_words(e)} on {e.scale_gpus:,} GPUs"
                 for e in items
                 if e.kind in family
             ]
