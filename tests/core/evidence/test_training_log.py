@@ -128,3 +128,16 @@ def test_an_unsteady_run_is_flagged_and_its_median_kept():
     reading = read_evidence(megatron_log((14000.0, 8000.0, 8100.0, 13000.0, 8050.0)), "slow.log")
     assert [f.code for f in reading.flags()] == ["step_time_unsteady"]
     assert reading.evidence[0].value == pytest.approx((8.05 + 8.10) / 2)
+
+
+def test_the_logs_heads_and_vocabulary_travel_with_its_step_time():
+    # Issue 39 item 5: Megatron-LM prints both in its arguments block; a real tokenizer prints
+    # vocab_size None (only the padded size, which is not the model's), so it stays unknown.
+    (item,) = read_evidence(
+        megatron_log(num_attention_heads=64, vocab_size=32000, padded_vocab_size=32768), "a.log"
+    ).evidence
+    assert (item.num_attention_heads, item.vocab_size) == (64, 32_000)
+    (item,) = read_evidence(
+        megatron_log(num_attention_heads=64, vocab_size=None, padded_vocab_size=128256), "b.log"
+    ).evidence
+    assert (item.num_attention_heads, item.vocab_size) == (64, None)

@@ -173,6 +173,17 @@ def training_log_evidence(
         if (cp := a.get("context_parallel_size", "1")).isdigit() and 0 < int(cp) <= 1024
         else None,
         global_batch_sequences=batch,
+        # The recipe's shape as the run printed it (issue 39 item 5), held to the workload's by
+        # recipe_fit.py; `vocab_size` is the one given (None with a real tokenizer, whose padded
+        # size is not the model card's), never `padded_vocab_size`.
+        num_attention_heads=_stated_whole(a, "num_attention_heads", 4096),
+        vocab_size=_stated_whole(a, "vocab_size", 10_000_000),
         artefact_name=artefact_name,
         artefact_sha256=artefact_sha256,
     )
+
+
+def _stated_whole(arguments: dict[str, str], name: str, most: int) -> int | None:
+    """An optional argument as a whole number, None when absent or not one (e.g. 'None')."""
+    value = arguments.get(name, "")
+    return int(value) if value.isdigit() and 1 <= int(value) <= most else None
