@@ -107,10 +107,21 @@ def _compare_results(printed: object, rescored: dict) -> list[str]:
     return differences
 
 
+def _as_this_version_writes_it(attached: dict) -> dict:
+    """The attached evaluation read through this version's schema and written back: a memo signed
+    before a field was added holds no key for it, and a missing optional field is not a difference
+    in what was decided. Anything the schema refuses is compared as it stands."""
+    try:
+        return json.loads(Evaluation.model_validate(attached).model_dump_json())
+    except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
+        return attached
+
+
 def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
     given = json.loads(evaluation.model_dump_json())
     if not isinstance(attached, dict):
         return ["the attached inputs hold no evaluation"]
+    attached = _as_this_version_writes_it(attached)
     differences = [
         f"{name} differs"
         for name in sorted(set(given) | set(attached))
