@@ -441,6 +441,7 @@ def _with_evidence() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     ratios: dict[str, list[float]] = {}
+    by_source: dict[str, list[float]] = {}  # issue 37: the goal is per source
     for group in dict.fromkeys(r.group for r in ROWS):
         rows = [r for r in ROWS if r.group == group and r.kind != "dropped"]
         for n, row in enumerate(rows[1:], start=1):
@@ -456,6 +457,7 @@ def _with_evidence() -> None:
             predicted = replica_at(row, row.prompt[0], (hbm, compute))[0]
             published = row.published_tokens_s / row.gpus
             ratios.setdefault(carried, []).append(predicted / published)
+            by_source.setdefault(group, []).append(predicted / published)
             print(
                 f"| {group} | {source.label.split(': ', 1)[1]} | {row.label.split(': ', 1)[1]} | "
                 f"{carried} "
@@ -471,6 +473,13 @@ def _with_evidence() -> None:
         f"over {len(every)} rows, every row within {max(max(r, 1 / r) for r in every) - 1:.0%}; "
         + "; ".join(
             f"{kind} {geometric_error(v)[1]:.0%} over {len(v)}" for kind, v in ratios.items()
+        )
+        + "."
+    )
+    print(
+        "Per source, with evidence: "
+        + "; ".join(
+            f"{group} {geometric_error(v)[1]:.0%} over {len(v)}" for group, v in by_source.items()
         )
         + "."
     )
