@@ -76,13 +76,15 @@ def slo_text(band: ServingBand | None, estimate) -> str | None:
     if chance is None or chance != chance or not estimate.replicas:
         return None
     gpus = f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}"
-    months = estimate.replicas_by_month
-    if months and len(months) > 1:  # issue 37: a growing service is judged at its months' peaks
+    judged = band.judged_months if band is not None else (1,)
+    if len(judged) > 1:  # issue 37: a growing service is judged at month 1's and the last's peak
+        last = judged[-1]
+        months = estimate.replicas_by_month or (estimate.replicas,) * last
         return (
             f"{chance:.0%} of the Monte Carlo draws: the fleet as costed for each month "
-            f"({months[0]:,} replicas of {gpus} in month 1, {months[-1]:,} in month "
-            f"{len(months)}) meets the first-token and per-token targets at the peak of month 1 "
-            f"and of month {len(months)}, the term's last, with the growth drawn; "
+            f"({months[0]:,} replicas of {gpus} in month 1, {months[last - 1]:,} in month "
+            f"{last}) meets the first-token and per-token targets at the peak of month 1 "
+            f"and of month {last}, the term's last, with the growth drawn; "
             "its batch retuned to each draw's efficiencies"
         )
     return (

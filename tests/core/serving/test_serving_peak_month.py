@@ -101,7 +101,7 @@ def _p90_wait_s(servers: int, rate: float, service_s: float) -> float:
     return 0.0 if chance <= 0.1 else service_s / (servers - load) * math.log(chance / 0.1)
 
 
-def _recount(workload, estimates, growth: np.ndarray) -> float:
+def _recount(workload, estimates, growth: np.ndarray, flat: bool = False) -> float:
     """The share of draws in which month 1's and month 12's fleets meet their months' peaks."""
     e = estimates.bids[0]
     bids = [e.bid]
@@ -122,7 +122,7 @@ def _recount(workload, estimates, growth: np.ndarray) -> float:
                 return True
         return False
 
-    first, last = e.replicas_by_month[0], e.replicas_by_month[-1]
+    first, last = (e.replicas, e.replicas) if flat else e.replicas_by_month[::11]
     met = [meets(first, 10.0) and meets(last, 10.0 * (1 + g) ** 11) for g in growth]
     return sum(met) / len(met)
 
@@ -145,3 +145,27 @@ def test_the_chance_of_meeting_the_targets_is_judged_at_the_peak_month(monkeypat
     assert 0.2 < expected < 0.95, expected
     words = slo_text(band, estimates.bids[0])
     assert "at the peak of month 1 and of month 12, the term's last, with the growth drawn" in words
+
+
+def test_a_drawn_growth_around_none_is_judged_at_the_last_month_too(monkeypatch):
+    """No growth stated but a spread of 5 points a month: the plan is flat (one fleet all term),
+    and the draws that grow faster than nothing must still be carried in month 12."""
+    _no_efficiency_spread(monkeypatch)
+    workload = serving_workload(
+        traffic_growth_percent_per_month=0, growth_spread_percent_per_month=5, **SIZING
+    )
+    estimates = estimate_serving(workload, [serving_bid()])
+    e = estimates.bids[0]
+    assert e.replicas_by_month is None and e.peak_month is None  # the plan does not grow
+    band = mc.serving_uncertainty(estimates, samples=DRAWS).bands[0]
+    assert band.judged_months == (1, 12)
+    # Half the draws grow (z > 0); those growing enough to outrun the flat fleet's headroom by
+    # month 12 fall short there, while at month 1 (the old rule) every draw met the targets.
+    z = stream(mc.SEED, MARKET, "serving_growth").standard_normal(DRAWS)
+    growth = np.maximum(0.05 * z, -0.5)
+    assert band.chance_meets_slo_at_peak == pytest.approx(
+        _recount(workload, estimates, growth, flat=True), abs=1.5 / DRAWS
+    )
+    assert _recount(workload, estimates, np.zeros(DRAWS), flat=True) == 1.0
+    assert 0.5 < band.chance_meets_slo_at_peak < 0.95
+    assert "at the peak of month 1 and of month 12" in slo_text(band, e)

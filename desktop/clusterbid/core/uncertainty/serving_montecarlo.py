@@ -110,6 +110,9 @@ class ServingBand:
     # Issue 37: the share of draws in which the fleet as costed meets both targets at the stated
     # peak, its batch retuned to the draw (serving_slo); nan when the bid cannot serve.
     chance_meets_slo_at_peak: float = float("nan")
+    # Issue 37: the months at whose peak that chance is judged (month 1 and the term's last when the
+    # traffic grows or its growth is drawn; serving_growth_words.judged_months).
+    judged_months: tuple[int, ...] = (1,)
 
     def decision_cost(self, basis: str) -> float:
         return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
@@ -294,6 +297,7 @@ def serving_uncertainty(
                 fleet_percentile=workload.fleet_percentile,
                 fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
                 chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
+                judged_months=fleets.months,
             )
         )
     return ServingUncertainty(samples, seed, tuple(bands), _cheaper_than(estimates, ranked))
