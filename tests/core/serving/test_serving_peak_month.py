@@ -169,3 +169,18 @@ def test_a_drawn_growth_around_none_is_judged_at_the_last_month_too(monkeypatch)
     assert _recount(workload, estimates, np.zeros(DRAWS), flat=True) == 1.0
     assert 0.5 < band.chance_meets_slo_at_peak < 0.95
     assert "at the peak of month 1 and of month 12" in slo_text(band, e)
+
+
+def test_the_memo_bills_a_growing_fleet_at_its_average_and_names_the_peak_month():
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.memo.serving_memo import decision_rows
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+
+    workload = serving_workload(traffic_growth_percent_per_month=10, **SIZING)
+    card = score_serving_evaluation(Evaluation(title="g", workload=workload, bids=[serving_bid()]))
+    rows = dict(decision_rows(card, None)[0])
+    # Fixed for the term: 16 GPUs reserved all 12 months, 16 x 730 x $3.00 = $35,040 a month.
+    assert rows["Monthly cost"] == (
+        "$35,040 a month on average over the term; 16 GPUs billed at the peak of month 12, the "
+        "term's peak month (8 in month 1)"
+    )

@@ -135,3 +135,15 @@ def term_words(e: Any, currency: str) -> str | None:
         f"{len(bills)} months, {format_money(total / len(bills), currency)} a month on average; "
         f"{how}"
     )
+
+
+def grown_bill_words(e: Any, currency: str) -> str | None:
+    """A growing service's monthly bill in words: the term's average month, beside the fleet at
+    the term's peak month and month 1's (None when the traffic does not grow)."""
+    if e.peak_month is None:
+        return None
+    return (
+        f"{format_money(e.monthly_cost, currency)} a month on average over the term; "
+        f"{e.gpus_billed_at_peak_month:,} GPUs billed at the peak of month {e.peak_month}, the "
+        f"term's peak month ({e.gpus_billed:,} in month 1)"
+    )
