@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
-from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
+from clusterbid.core.costmodel.serving_growth_words import (
+    growth_words,
+    peak_month_words,
+    term_words,
+)
 from clusterbid.core.costmodel.serving_sla_credit import credit_words
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money, money
@@ -71,10 +75,21 @@ def slo_text(band: ServingBand | None, estimate) -> str | None:
     chance = None if band is None else band.chance_meets_slo_at_peak
     if chance is None or chance != chance or not estimate.replicas:
         return None
+    gpus = f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}"
+    judged = band.judged_months if band is not None else (1,)
+    if len(judged) > 1:  # issue 37: a growing service is judged at month 1's and the last's peak
+        last = judged[-1]
+        months = estimate.replicas_by_month or (estimate.replicas,) * last
+        return (
+            f"{chance:.0%} of the Monte Carlo draws: the fleet as costed for each month "
+            f"({months[0]:,} replicas of {gpus} in month 1, {months[last - 1]:,} in month "
+            f"{last}) meets the first-token and per-token targets at the peak of month 1 "
+            f"and of month {last}, the term's last, with the growth drawn; "
+            "its batch retuned to each draw's efficiencies"
+        )
     return (
         f"{chance:.0%} of the Monte Carlo draws: the fleet as costed ({estimate.replicas:,} "
-        "replicas of "
-        f"{estimate.tensor_parallel} GPU{'' if estimate.tensor_parallel == 1 else 's'}) meets the "
+        f"replicas of {gpus}) meets the "
         "first-token and per-token targets at the stated peak, "
         "its batch retuned to each draw's efficiencies"
     )
@@ -90,8 +105,9 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
         f"+{w.forecast_margin_percent:g}% "
         f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})"
         + (
-            "; the GPUs are month 1's and the bill the term's average month (traffic grows)"
-            if w.traffic_growth_percent_per_month
+            "; the GPUs are those of the draw's peak month (the term's last while the traffic "
+            "grows) and the bill the term's average month"
+            if w.traffic_growth_percent_per_month or w.growth_spread_percent_per_month
             else ""
         )
     )
@@ -124,9 +140,23 @@ def months_json(e, currency: str) -> list[dict] | None:
     if not e.monthly_bills:
         return None
     return [
-        {"month": m, "gpus_at_peak": gpus, "reserved_gpus": base, "bill": _amount(bill, currency)}
-        for m, (gpus, base, bill) in enumerate(
-            zip(e.gpus_at_peak_by_month, e.reserved_by_month, e.monthly_bills, strict=True), 1
+        {
+            "month": m,
+            "gpus_at_peak": gpus,
+            "replicas_at_peak": replicas,
+            "reserved_gpus": base,
+            "bill": _amount(bill, currency),
+            "peak_month": m == e.peak_month,  # where the fleet's size is judged
+        }
+        for m, (gpus, replicas, base, bill) in enumerate(
+            zip(
+                e.gpus_at_peak_by_month,
+                e.replicas_by_month,
+                e.reserved_by_month,
+                e.monthly_bills,
+                strict=True,
+            ),
+            1,
         )
     ]
 
@@ -334,6 +364,12 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
                 f"N+{w.spare_replicas}), {e.slot_utilisation:.0%} of batch slots busy at the "
                 "stated peak; "
                 f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed"
+                + (
+                    f" in month 1; {e.gpus_needed_at_peak_month:,} needed, "
+                    f"{e.gpus_billed_at_peak_month:,} billed in {peak_month_words(e)}"
+                    if peak_month_words(e)
+                    else ""
+                )
                 + (
                     f" at peak: {e.reserved_gpus:,} reserved all month plus "
                     f"{e.burst_gpu_hours:,.0f} GPU-hours "

@@ -161,7 +161,10 @@ def test_the_serving_memo_shows_the_growth_and_the_term():
         "the reserved base fixed for the term (the bid does not say it may change)"
         in (rows["Over the term"])
     )
-    assert "the bill the term's average month (traffic grows)" in rows["Fleet for approval"]
+    assert (
+        "the draw's peak month (the term's last while the traffic grows)"
+        in rows["Fleet for approval"]
+    )
 
 
 def test_the_linear_memory_base_is_the_one_months_rule_on_random_blocks():

@@ -364,7 +364,9 @@ def fleet(
     term = (
         bill_over_term(w, b, chosen_replica, exact_slots)
         if grows(b)
-        else flat_term(billed_chosen, bill.reserved_gpus, bill.burst_gpu_hours, bill.gpu_bill)
+        else flat_term(
+            billed_chosen, chosen_replicas, bill.reserved_gpus, bill.burst_gpu_hours, bill.gpu_bill
+        )
     )
     monthly_bills = (
         term.gpu_bills * (1.0 + b.fee_share)[:, None]

@@ -61,6 +61,19 @@ def gpus_at_levels(
     """GPUs billed at each level of the profile, (rows, levels): the peak's sizing rule at the
     level's rate (nan where the row does not serve). `growth`: each row's traffic as a multiple of
     the stated (a later month of a growing service, serving_growth); none: the stated."""
+    return fleet_at_levels(w, at, gpus_per_node, exact_slots, growth)[1]
+
+
+def fleet_at_levels(
+    w: ServingScalars,
+    at: ChosenReplica,
+    gpus_per_node: np.ndarray,
+    exact_slots: int,
+    growth: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(replicas, GPUs billed) at each level of the profile, each (rows, levels), as
+    gpus_at_levels: the replicas spares included, before whole nodes (issue 37: the chance of
+    meeting the targets is judged on a later month's replicas)."""
     shares = np.asarray([share for share, _ in w.traffic_levels or ((1.0, 1.0),)])[None, :]
     factor = np.ones((at.tokens_per_s.shape[0], 1)) if growth is None else growth[:, None]
     sized = (
@@ -92,7 +105,8 @@ def gpus_at_levels(
     # The peak level is sized exactly as the fleet was; never bill more than that (an hour at a
     # lower rate cannot need more GPUs than the peak's fleet). Traffic grown past the stated can.
     capped = np.minimum(billed, column(at.gpus_billed))
-    return np.asarray(np.where(tokens > sized_peak(w) * (1 + 1e-12), billed, capped), dtype=float)
+    grown = tokens > sized_peak(w) * (1 + 1e-12)
+    return replicas, np.asarray(np.where(grown, billed, capped), dtype=float)
 
 
 def sized_peak(w: ServingScalars) -> float:

@@ -13,7 +13,11 @@ from clusterbid.core.costmodel.serving import MAX_BATCH, SECONDS_PER_MONTH, flee
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_flagged import both_ways_notes
 from clusterbid.core.costmodel.serving_gates import serving_gates
-from clusterbid.core.costmodel.serving_growth_words import outgrown_finding, term_figures
+from clusterbid.core.costmodel.serving_growth_words import (
+    MONTH_FIGURES,
+    outgrown_finding,
+    term_figures,
+)
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.costmodel.workload_fit import unused_fabric_finding
 from clusterbid.core.evidence.model import Evidence
@@ -71,6 +75,12 @@ class ServingEstimate:
     monthly_bills: tuple[float, ...] | None = None
     gpus_at_peak_by_month: tuple[int, ...] | None = None
     reserved_by_month: tuple[int, ...] | None = None
+    # Issue 37: the replicas each month's peak needs (spares included), and the fleet at the term's
+    # peak month (the month of most traffic at the stated growth), where its size is judged.
+    replicas_by_month: tuple[int, ...] | None = None
+    peak_month: int | None = None
+    gpus_needed_at_peak_month: int | None = None
+    gpus_billed_at_peak_month: int | None = None
 
     @property
     def bursts(self) -> bool:
@@ -183,6 +193,7 @@ _FIGURES = (
     "monthly_bills",
     "gpus_at_peak_by_month",
     "reserved_by_month",
+    *MONTH_FIGURES[3:],
 )
 
 
@@ -226,5 +237,5 @@ def _figures(grid, plan, w: ServingScalars, i: int) -> dict:
         "burst_gpu_hours": float(plan.burst_gpu_hours[i]),
         "sla_credit_per_month": float(plan.sla_credit_per_month[i]),
         "sla_headline_credit_per_month": float(plan.sla_headline_credit_per_month[i]),
-        **term_figures(plan, i),
+        **term_figures(plan, i, tp),
     }

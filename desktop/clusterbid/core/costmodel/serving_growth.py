@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
-from clusterbid.core.costmodel.serving_burst import ChosenReplica, gpus_at_levels
+from clusterbid.core.costmodel.serving_burst import ChosenReplica, fleet_at_levels
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 
 
@@ -37,6 +37,7 @@ class TermBill:
 
     traffic: np.ndarray  # each month's traffic as a multiple of the stated
     gpus_at_peak: np.ndarray  # the fleet the month's peak needs, whole nodes
+    replicas_at_peak: np.ndarray  # its replicas, spares included (the SLO is judged on them)
     reserved_gpus: np.ndarray  # the reserved base that month
     burst_gpu_hours: np.ndarray  # on-demand GPU-hours that month above the base
     gpu_bills: np.ndarray  # reserved and burst GPU charges that month, before fees
@@ -61,13 +62,12 @@ def bill_over_term(
     level_hours = (
         np.asarray([hours for _, hours in w.traffic_levels or ((1.0, 1.0),)]) * HOURS_PER_MONTH
     )
-    needs = np.stack(
-        [
-            gpus_at_levels(w, at, b.gpus_per_node, exact_slots, growth=traffic[:, m])
-            for m in range(months)
-        ],
-        axis=1,
-    )  # (rows, months, levels)
+    sized = [
+        fleet_at_levels(w, at, b.gpus_per_node, exact_slots, growth=traffic[:, m])
+        for m in range(months)
+    ]
+    needs = np.stack([gpus for _, gpus in sized], axis=1)  # (rows, months, levels)
+    replicas = np.stack([count for count, _ in sized], axis=1)
     shape = (rows, months)
     reserved, burst_hours, bills = np.full(shape, np.nan), np.zeros(shape), np.full(shape, np.nan)
     live = np.isfinite(needs).all(axis=(1, 2))
@@ -102,6 +102,7 @@ def bill_over_term(
     return TermBill(
         traffic=traffic,
         gpus_at_peak=np.where(live[:, None], needs.max(axis=2), np.nan),
+        replicas_at_peak=np.where(live[:, None], replicas.max(axis=2), np.nan),
         reserved_gpus=reserved,
         burst_gpu_hours=burst_hours,
         gpu_bills=bills,
@@ -141,12 +142,17 @@ def cheapest_base(
 
 
 def flat_term(
-    gpus_billed: np.ndarray, reserved: np.ndarray, burst_hours: np.ndarray, gpu_bill: np.ndarray
+    gpus_billed: np.ndarray,
+    replicas: np.ndarray,
+    reserved: np.ndarray,
+    burst_hours: np.ndarray,
+    gpu_bill: np.ndarray,
 ) -> TermBill:
     """The one-month TermBill of a service that does not grow (every month the same)."""
     return TermBill(
         traffic=np.ones((gpus_billed.shape[0], 1)),
         gpus_at_peak=np.asarray(gpus_billed, dtype=float)[:, None],
+        replicas_at_peak=np.asarray(replicas, dtype=float)[:, None],
         reserved_gpus=np.asarray(reserved, dtype=float)[:, None],
         burst_gpu_hours=np.asarray(burst_hours, dtype=float)[:, None],
         gpu_bills=np.asarray(gpu_bill, dtype=float)[:, None],

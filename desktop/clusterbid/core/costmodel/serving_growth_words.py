@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import numpy as np
+
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.money import format_money
@@ -25,16 +27,55 @@ def growth_spread(workload: Any) -> float:
     )
 
 
-def term_figures(plan: Any, i: int) -> dict[str, Any]:
-    """The estimate's month-by-month figures for bid i (None when the traffic does not grow)."""
+def term_figures(plan: Any, i: int, tp: int) -> dict[str, Any]:
+    """The estimate's month-by-month figures for bid i (None when the traffic does not grow), and
+    its fleet at the term's peak month: the month the stated growth gives the most traffic (the
+    last when it grows, month 1 when it falls), where the fleet's size is judged."""
     term = plan.term
     if term.gpu_bills.shape[1] == 1:
-        return {"monthly_bills": None, "gpus_at_peak_by_month": None, "reserved_by_month": None}
+        return dict.fromkeys(MONTH_FIGURES)
+    peak = int(np.argmax(term.traffic[i]))  # the first of equal months
     return {
         "monthly_bills": tuple(float(v) for v in plan.monthly_bills[i]),
         "gpus_at_peak_by_month": tuple(int(v) for v in term.gpus_at_peak[i]),
         "reserved_by_month": tuple(int(v) for v in term.reserved_gpus[i]),
+        "replicas_by_month": tuple(int(v) for v in term.replicas_at_peak[i]),
+        "peak_month": peak + 1,
+        "gpus_needed_at_peak_month": int(term.replicas_at_peak[i, peak]) * tp,
+        "gpus_billed_at_peak_month": int(term.gpus_at_peak[i, peak]),
     }
+
+
+MONTH_FIGURES = (
+    "monthly_bills",
+    "gpus_at_peak_by_month",
+    "reserved_by_month",
+    "replicas_by_month",
+    "peak_month",
+    "gpus_needed_at_peak_month",
+    "gpus_billed_at_peak_month",
+)
+
+
+def judged_months(workload: Any) -> tuple[int, ...]:
+    """The months whose peak the chance of meeting the targets is judged at: month 1 (before any
+    growth, where a draw growing slower than stated is tightest) and the term's last month (where
+    a draw growing faster than stated is tightest: the gap compounds every month); only month 1
+    when the traffic neither grows nor is drawn to."""
+    months = int(workload.service_months)
+    if months == 1 or not (workload.traffic_growth_percent_per_month or growth_spread(workload)):
+        return (1,)
+    return (1, months)
+
+
+def peak_month_words(e: Any) -> str | None:
+    """Which month the fleet is judged at, in words (None when the traffic does not grow)."""
+    if e.peak_month is None:
+        return None
+    months = len(e.monthly_bills)
+    if e.peak_month == 1:
+        return f"month 1, the term's peak month (the traffic falls over the {months} months)"
+    return f"month {e.peak_month}, the term's peak month (the traffic grows every month)"
 
 
 def outgrown_finding(bid: Bid, gpus_by_month: tuple[int, ...] | None) -> tuple[Finding, ...]:
@@ -93,4 +134,16 @@ def term_words(e: Any, currency: str) -> str | None:
         f"peak, {reserved[-1]:,} reserved); {format_money(total, currency)} over the "
         f"{len(bills)} months, {format_money(total / len(bills), currency)} a month on average; "
         f"{how}"
+    )
+
+
+def grown_bill_words(e: Any, currency: str) -> str | None:
+    """A growing service's monthly bill in words: the term's average month, beside the fleet at
+    the term's peak month and month 1's (None when the traffic does not grow)."""
+    if e.peak_month is None:
+        return None
+    return (
+        f"{format_money(e.monthly_cost, currency)} a month on average over the term; "
+        f"{e.gpus_billed_at_peak_month:,} GPUs billed at the peak of month {e.peak_month}, the "
+        f"term's peak month ({e.gpus_billed:,} in month 1)"
     )

@@ -7,8 +7,9 @@ share of the credit on that month's bill:
 
 The credit lowers the cost per million tokens (the buyer's net cost, as training's net cost); the
 monthly bill and the approval stay the provider's contract money. The headline credit (every
-breach paid at face value) is shown beside it, never counted. Serving bands do not draw the
-failure rate, so each bid's credit is one share of its bill, kept per bid as a column.
+breach paid at face value) is shown beside it, never counted. The point estimate's credit is one
+share of each bid's bill, kept per bid as a column; the bands draw the failure rate and the
+repair time behind it as training does (uncertainty/serving_reliability).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class _SlaColumns:
     sla_headline_share: np.ndarray
 
 
-def _columns(bid: Bid) -> _SlaColumns:
+def sla_columns(bid: Bid) -> _SlaColumns:
+    """The bid's columns at its stated (or default) figures; the bands draw two of them."""
     reliability = effective_reliability(bid)  # unstated figures take their documented defaults
     swap = bid.reliability.pool_swap_hours
     row = sla_row(bid)
@@ -51,7 +53,7 @@ def _columns(bid: Bid) -> _SlaColumns:
 
 def sla_credit_shares(bid: Bid) -> tuple[float, float]:
     """(expected claimable credit, headline credit), each as a share of one month's bill."""
-    claimable, headline = sla_credits(_columns(bid), 1.0)
+    claimable, headline = sla_credits(sla_columns(bid), 1.0)
     return float(claimable), float(headline)
 
 

@@ -20,7 +20,11 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
-from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
+from clusterbid.core.costmodel.serving_growth_words import (
+    grown_bill_words,
+    growth_words,
+    term_words,
+)
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.approval_statement import approval_terms
@@ -123,9 +127,10 @@ def decision_rows(
         ),
         (
             "Monthly cost",
-            f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak "
+            grown_bill_words(e, currency)  # issue 37: a growing fleet's bill is the term's average
+            or f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak "
             "provisioning"
-            if not e.bursts
+            if e.peak_month or not e.bursts
             else f"{format_money(e.monthly_cost, currency)}: {e.reserved_gpus:,} GPUs reserved all month "
             f"plus {e.burst_gpu_hours:,.0f} GPU-hours on demand at busy hours ({e.gpus_billed:,} "
             "GPUs at peak)",

@@ -15,8 +15,10 @@ workload's assumptions (issue 31: a claim equal to the prediction draws what sil
 Payment terms nobody stated are drawn as training draws them (due on invoice to net 30), priced
 as the cost of cash in the cost per million tokens, never in the monthly bill (issue 31).
 A stated traffic growth is drawn around the buyer's figure (issue 37, serving_growth_words), one
-draw per sample shared by every bid. Draws come from common random numbers per (seed, bid,
-input), so editing one bid never moves another's band.
+draw per sample shared by every bid. The failure rate and the node replacement time are drawn as
+training draws them (serving_reliability): they move the SLA credit the buyer can claim. Draws
+come from common random numbers per (seed, bid, input), so editing one bid never moves another's
+band.
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from clusterbid.core.catalog import default_catalog
-from clusterbid.core.costmodel.serving import fleet, replica_grid
+from clusterbid.core.costmodel.serving import Fleet, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
-from clusterbid.core.costmodel.serving_growth_words import growth_spread
+from clusterbid.core.costmodel.serving_growth_words import growth_spread, judged_months
 from clusterbid.core.costmodel.serving_inputs import (
     ServingArrays,
     ServingScalars,
@@ -40,6 +42,7 @@ from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.serving_workload import InferenceWorkload
+from clusterbid.core.uncertainty.serving_reliability import credit_share_draws
 from clusterbid.core.uncertainty.serving_search import samples_per_pass, search
 from clusterbid.core.uncertainty.serving_slo import costed_fleets, meets_at_peak
 from clusterbid.core.uncertainty.spreads import claim_centre
@@ -107,6 +110,9 @@ class ServingBand:
     # Issue 37: the share of draws in which the fleet as costed meets both targets at the stated
     # peak, its batch retuned to the draw (serving_slo); nan when the bid cannot serve.
     chance_meets_slo_at_peak: float = float("nan")
+    # Issue 37: the months at whose peak that chance is judged (month 1 and the term's last when the
+    # traffic grows or its growth is drawn; serving_growth_words.judged_months).
+    judged_months: tuple[int, ...] = (1,)
 
     def decision_cost(self, basis: str) -> float:
         return self.mean_cost_per_million if basis == "expected" else self.cost_per_million[1]
@@ -209,12 +215,13 @@ def serving_uncertainty(
     mbu, compute = _draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, samples, seed)
     payment_days = _payment_draws(estimates, base.payment_days, samples, seed)
     growth = _growth_draws(workload, samples, seed)
+    credit = credit_share_draws(bids, samples, seed)  # issue 37: failure rate and repair drawn
     w, batches, allowed = search(w, estimates)
     chunk = samples_per_pass(len(bids), len(w.tp_choices), len(batches))
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
-    fleets = costed_fleets(estimates, w.tp_choices)
+    fleets = costed_fleets(estimates, w.tp_choices, judged_months(workload))
     slo = np.zeros((len(bids), samples), dtype=bool)
     eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
     done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
@@ -234,6 +241,7 @@ def serving_uncertainty(
             ),
             payment_days=payment_days[:, start:stop].ravel(),
             traffic_growth=np.tile(growth[start:stop], len(bids)),
+            sla_credit_share=credit[:, start:stop].ravel(),
         )
         grid = replica_grid(w, arrays, batches)
         grid = replace(
@@ -245,9 +253,10 @@ def serving_uncertainty(
             ok, plan.cost_per_million_tokens.reshape(len(bids), n), np.inf
         )
         monthly[:, start:stop] = np.where(ok, plan.monthly_cost.reshape(len(bids), n), np.nan)
-        gpus[0, :, start:stop] = np.where(ok, plan.gpus_needed.reshape(len(bids), n), 0)
-        gpus[1, :, start:stop] = np.where(ok, plan.gpus_billed.reshape(len(bids), n), 0)
-        slo[:, start:stop] = meets_at_peak(w, grid, fleets, n, EXACT_SLOTS)
+        needed, billed = _fleet_at_peak_month(w, plan)
+        gpus[0, :, start:stop] = np.where(ok, needed.reshape(len(bids), n), 0)
+        gpus[1, :, start:stop] = np.where(ok, billed.reshape(len(bids), n), 0)
+        slo[:, start:stop] = meets_at_peak(w, grid, fleets, n, EXACT_SLOTS, growth[start:stop])
         done = stop
         if (
             adaptive
@@ -288,6 +297,7 @@ def serving_uncertainty(
                 fleet_percentile=workload.fleet_percentile,
                 fleet_at_percentile=_fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
                 chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
+                judged_months=fleets.months,
             )
         )
     return ServingUncertainty(samples, seed, tuple(bands), _cheaper_than(estimates, ranked))
@@ -306,6 +316,15 @@ def _cheaper_than(estimates: ServingEstimates, ranked: np.ndarray) -> dict[tuple
         shares = (ranked[i][None, :] < ranked).mean(axis=1)  # inf < inf is False: neither serves
         pairs.update({(bid_id, other): float(shares[j]) for j, other in enumerate(ids) if j != i})
     return pairs
+
+
+def _fleet_at_peak_month(w: ServingScalars, plan: Fleet) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's (GPUs needed, GPUs billed) at the peak month of its term (issue 37: the largest
+    month's fleet, month 1's when the traffic does not grow), each (rows,); nan where none."""
+    tp = np.asarray(w.tp_choices, dtype=float)[np.maximum(plan.tp_index, 0)]
+    needed = np.nanmax(plan.term.replicas_at_peak, axis=1, initial=-np.inf) * tp
+    billed = np.nanmax(plan.term.gpus_at_peak, axis=1, initial=-np.inf)
+    return np.where(plan.servable, needed, np.nan), np.where(plan.servable, billed, np.nan)
 
 
 def _fleet_at(

@@ -7,6 +7,12 @@ fleet's replicas (spares included, all up) at the stated peak, some searched bat
 time per output token within its target and the first token, queueing at the target's
 percentile included (serving_queue), within its target. The share of draws that do is the chance
 of meeting the service levels at peak; 1 - that share is the chance the approved fleet is short.
+
+A service whose traffic grows is judged at the peak of month 1 and of the term's last month
+(serving_growth_words.judged_months), each with that month's fleet as costed at the stated growth
+and the month's traffic at the draw's growth: a draw meets the targets when it meets them in both.
+Month 1 is where a draw growing slower than stated is tightest, the last month where one growing
+faster is (the gap compounds); the months between lie between the two up to whole replicas.
 """
 
 from __future__ import annotations
@@ -24,27 +30,65 @@ from clusterbid.core.costmodel.serving_queue import wait_at_percentile_s
 @dataclass(frozen=True, slots=True)
 class CostedFleets:
     """Each bid's fleet at the point estimate: its degree's index in the searched degrees and its
-    replicas (-1 and 0 where the bid cannot serve)."""
+    replicas at each judged month (-1 and 0 where the bid cannot serve)."""
 
     degree_index: np.ndarray  # (bids,) int
-    replicas: np.ndarray  # (bids,) float
+    replicas: np.ndarray  # (bids, judged months) float
+    months: tuple[int, ...] = (1,)  # the judged months, 1-based
 
 
-def costed_fleets(estimates: ServingEstimates, degrees: tuple[int, ...]) -> CostedFleets:
+def costed_fleets(
+    estimates: ServingEstimates, degrees: tuple[int, ...], months: tuple[int, ...] = (1,)
+) -> CostedFleets:
     index = [
         degrees.index(e.tensor_parallel) if e.tensor_parallel in degrees and e.replicas else -1
         for e in estimates.bids
     ]
-    replicas = [float(e.replicas or 0) for e in estimates.bids]
-    return CostedFleets(np.asarray(index, dtype=int), np.asarray(replicas, dtype=float))
+    replicas = [
+        [
+            float(e.replicas_by_month[m - 1] if e.replicas_by_month else e.replicas or 0)
+            for m in months
+        ]
+        for e in estimates.bids
+    ]
+    return CostedFleets(
+        np.asarray(index, dtype=int),
+        np.asarray(replicas, dtype=float).reshape(-1, len(months)),
+        months,
+    )
 
 
 def meets_at_peak(
-    w: ServingScalars, grid: ReplicaGrid, fleets: CostedFleets, draws: int, exact_slots: int
+    w: ServingScalars,
+    grid: ReplicaGrid,
+    fleets: CostedFleets,
+    draws: int,
+    exact_slots: int,
+    growth: np.ndarray | None = None,
 ) -> np.ndarray:
     """(bids, draws) bool: whether each draw's replica, at some batch, lets the costed fleet meet
-    both targets at the stated peak. `grid` rows are (bid, draw) pairs, bid-major."""
-    bids = fleets.replicas.size
+    both targets at the peak of every judged month. `grid` rows are (bid, draw) pairs, bid-major;
+    `growth`: each draw's monthly traffic growth, a fraction (draws,), none: 0."""
+    met = np.ones((fleets.degree_index.size, draws), dtype=bool)
+    drawn = np.zeros(draws) if growth is None else np.asarray(growth, dtype=float)
+    for j, month in enumerate(fleets.months):
+        traffic = (1.0 + drawn) ** (month - 1)
+        met &= _meets_in_month(w, grid, fleets, j, traffic, exact_slots)
+    return met
+
+
+def _meets_in_month(
+    w: ServingScalars,
+    grid: ReplicaGrid,
+    fleets: CostedFleets,
+    j: int,
+    traffic: np.ndarray,
+    exact_slots: int,
+) -> np.ndarray:
+    """meets_at_peak for judged month j alone; `traffic`: each draw's peak there as a multiple of
+    the stated."""
+    draws = traffic.size
+    bids = fleets.degree_index.size
     rows = np.arange(bids * draws)
     degree = np.repeat(fleets.degree_index, draws)
     live = degree >= 0
@@ -60,14 +104,15 @@ def meets_at_peak(
     tpot, ttft, prefill = at(grid.tpot_s), at(grid.ttft_s), at(grid.prefill_s)
     fits = at(grid.fits_hbm) & at(grid.placeable)
     batch = np.broadcast_to(grid.batch, shape)[0, 0][None, :]
-    replicas = np.repeat(fleets.replicas, draws)[live][:, None]
+    replicas = np.repeat(fleets.replicas[:, j], draws)[live][:, None]
     service = prefill + w.output_tokens * tpot
-    arrivals = w.peak_output_tokens_s / w.output_tokens  # the stated peak, no margin: the promise
+    # The month's peak at the draw's growth, no margin: the promise.
+    arrivals = (w.peak_output_tokens_s / w.output_tokens * np.tile(traffic, bids))[live][:, None]
     candidate = fits & (tpot <= w.tpot_target_s) & (ttft <= w.ttft_target_s)
     wait = np.full(tpot.shape, np.inf)
     wait[candidate] = wait_at_percentile_s(
         (replicas * batch)[candidate],
-        arrivals * service[candidate],
+        (arrivals * service)[candidate],
         service[candidate],
         w.ttft_percentile,
         exact_slots,

@@ -345,19 +345,28 @@ def bid_inputs(
         job_gpus,
         spreads,
     )
-    # A failure rate the buyer assumed is twice as uncertain; one nobody stated is the cautious
-    # default, drawn as a statement is.
+    return (busbw, mfu, failure_rate_input(bid, spreads), *_reliability_inputs(bid, spreads))
+
+
+def failure_rate_input(bid, spreads: Spreads) -> UncertainInput:
+    """The failure rate as drawn: a part shared by every bid on the GPU type and the provider's
+    own (serving's bands draw it too, issue 37). A rate the buyer assumed is twice as uncertain;
+    one nobody stated is the cautious default, drawn as a statement is."""
     source = bid.provenance["reliability.failures_per_1000_gpu_days"]
     total = spreads.failure_rate_sigma * (
         UNVERIFIED_FAILURE_RATE_FACTOR if source.kind == "assumption" else 1.0
     )
     common = min(spreads.gpu_shared_failure_sigma, total)
-    failures = _shared(
+    return _shared(
         "failure_rate",
         effective_reliability(bid).failures_per_1000_gpu_days,
         1.0,
         math.sqrt(total**2 - common**2),
-        [(gpu, common)],
+        [(f"gpu:{bid.capacity.gpu_model}", common)],
         "bid statement" if source.kind == "provider" else source.label,
     )
-    return (busbw, mfu, failures, *_reliability_inputs(bid, spreads))
+
+
+def replacement_hours_input(bid, spreads: Spreads) -> UncertainInput:
+    """Node replacement hours as training draws them (serving's SLA credit reads them too)."""
+    return _reliability_inputs(bid, spreads)[0]
