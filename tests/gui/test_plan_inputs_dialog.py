@@ -118,7 +118,7 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(PlanInputsDialog, "exec", answer)
-    serving.plan_inputs_action.trigger()
+    serving.actions_.edit_plan.trigger()
     assert serving.session.evaluation.workload.cost_of_capital_percent_per_year == 0
     wait_for_serving_scores(qtbot, serving)
     after = next(s.estimate for s in serving.scorecard.scores if s.bid.id == first.bid.id)

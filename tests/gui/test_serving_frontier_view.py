@@ -21,7 +21,8 @@ def shown(qtbot, tmp_path):
     qtbot.waitExposed(window)
     # Scoring runs on the background runner: the frontier is offered once the figures are shown.
     qtbot.waitUntil(
-        lambda: window.scorecard is not None and window.frontier_action.isEnabled(), timeout=60_000
+        lambda: window.scorecard is not None and window.actions_.frontier.isEnabled(),
+        timeout=60_000,
     )
     yield window
     window.close()

@@ -44,7 +44,7 @@ def test_growth_typed_in_plan_inputs_shows_in_the_summary_and_details(qtbot, ser
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(PlanInputsDialog, "exec", answer)
-    serving.plan_inputs_action.trigger()
+    serving.actions_.edit_plan.trigger()
     assert refused == [
         "'Hours a day at the peak' 12 at 120 requests/s already averages 60 requests/s over the "
         "day, more than 'Requests per second on average over a month' (50): shorten the peak or "

@@ -151,10 +151,10 @@ def test_the_serving_window_scores_off_its_thread(qtbot, shown, monkeypatch):
         ),
         "drop the first bid",
     )
-    assert not shown.export_memo_action.isEnabled()  # figures of the old state are not exported
+    assert not shown.actions_.export_memo.isEnabled()  # figures of the old state are not exported
     wait_for_serving_scores(qtbot, shown)
     assert on_main == [False]
-    assert bids[0].id not in shown.table.bid_ids and shown.export_memo_action.isEnabled()
+    assert bids[0].id not in shown.table.bid_ids and shown.actions_.export_memo.isEnabled()
 
 
 def test_the_serving_window_has_its_own_presentation_zoom(qtbot, shown):

@@ -45,7 +45,7 @@ from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
 from clusterbid.gui.task_progress import TaskProgress
-from clusterbid.gui.window_actions import WindowActions
+from clusterbid.gui.window_actions import WindowActions, menu_groups
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 from clusterbid.gui.zoom_layout import ZoomLayout
@@ -121,7 +121,8 @@ class MainWindow(QMainWindow):
             scorecard=lambda: self.model.scorecard,
             show_nccl_runs=self.show_nccl_runs,
         )
-        self.actions_ = WindowActions(self)
+        self.export_comparison = self.interchange.export_comparison  # File menu, as every window
+        self.actions_ = WindowActions(self, menu_groups(document.evaluation))
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(
             EmptyHint(self.actions_.edit_workload, self.actions_.add_bid, self.actions_.import_bids)
@@ -372,18 +373,6 @@ class MainWindow(QMainWindow):
         self.workload_editor.show_workload(self.session.evaluation.workload)
         first = next(iter(self.workload_editor.editors.values()))
         first.setFocus()
-
-    def show_plan_inputs(self) -> None:
-        from clusterbid.gui.plan_dialog import (
-            edit_plan_inputs,  # a dialog seldom opened: loaded when it is
-        )
-
-        edit_plan_inputs(self)
-
-    def show_provider_ratings(self) -> None:
-        from clusterbid.gui.rating_dialog import edit_provider_ratings  # loaded when opened
-
-        edit_provider_ratings(self)
 
     def zoom_by(self, direction: int) -> None:
         factor = self.zoom_layout.step(direction)
