@@ -13,25 +13,16 @@ from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.wizard.conftest import field, type_into
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import bid_commands
-from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.wizard import BidWizard
 
 SERVING = EXAMPLES / "demo-serving-evaluation.json"
 
 
 @pytest.fixture
-def shown(qtbot, tmp_path):
-    document = EvaluationDocument.create(tmp_path / "serving.clusterbid", read_evaluation(SERVING))
-    window = ServingWindow(document)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    wait_for_serving_scores(qtbot, window)
-    yield window
-    window.close()
+def shown(serving_window):
+    return serving_window  # tests/gui/conftest.py
 
 
 def _row(window, bid_id: str) -> int:

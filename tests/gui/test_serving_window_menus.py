@@ -5,20 +5,16 @@ handlers, and its edits are committed on the session's commit lane, off the wind
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from PySide6.QtWidgets import QDialog, QMessageBox
-from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_serving_scores
+from tests.gui.test_edit_commit_off_window_thread import _record_commit_threads
 from tests.gui.test_menus import _accelerators
 from tests.gui.waiting import HANG_GUARD_MS
 
-from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui import session as session_module
 from clusterbid.gui.rating_dialog import ProviderRatingDialog
-from clusterbid.gui.serving_window import ServingWindow
 
 # Typed by hand from the menus as an officer sees them (the accelerator marks left out).
 SERVING_MENUS = {
@@ -53,17 +49,8 @@ SERVING_MENUS = {
 
 
 @pytest.fixture
-def serving(qtbot, tmp_path, dialog_log):
-    document = EvaluationDocument.create(
-        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
-    )
-    shown = ServingWindow(document)
-    qtbot.addWidget(shown)
-    shown.show()
-    qtbot.waitExposed(shown)
-    wait_for_serving_scores(qtbot, shown)
-    yield shown
-    shown.close()
+def serving(serving_window, dialog_log):
+    return serving_window  # tests/gui/conftest.py
 
 
 def _menus(window) -> dict[str, list[str]]:
@@ -160,14 +147,7 @@ def test_a_provider_rating_made_in_the_serving_window_is_scored_and_undone(
 
 
 def test_serving_edits_and_undo_are_committed_off_the_window_thread(qtbot, serving, monkeypatch):
-    threads: list[bool] = []
-    real = session_module.apply_snapshot
-
-    def recorded(*args, **kwargs):
-        threads.append(threading.current_thread() is threading.main_thread())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(session_module, "apply_snapshot", recorded)
+    threads = _record_commit_threads(monkeypatch)
     serving.table.selectRow(serving.table.bid_ids.index("quarry-h100"))
     serving.actions_.duplicate_bid.trigger()
     wait_for_serving_scores(qtbot, serving)
