@@ -164,3 +164,31 @@ def test_serving_edits_and_undo_are_committed_off_the_window_thread(qtbot, servi
     assert threads == [False, False]  # the duplicate and its undo, each on the commit lane
     with EvaluationDocument.open(serving.session.document.path, read_only=True) as reopened:
         assert "quarry-h100-copy" not in [b.id for b in reopened.evaluation.bids]
+
+
+def test_a_refused_serving_commit_is_said_and_the_window_rolls_back(
+    qtbot, serving, dialog_log, monkeypatch
+):
+    from clusterbid.core.errors import InputError
+    from clusterbid.gui import session as session_module
+
+    def refuse(*_args, **_kwargs):
+        raise InputError("the disk is full")
+
+    rows = len(serving.session.document.audit_rows())
+    monkeypatch.setattr(session_module, "apply_snapshot", refuse)
+    serving.session.undo_stack.clear()
+    evaluation = serving.session.evaluation
+    bids = [b.model_dump() for b in evaluation.bids if b.id != "quarry-h100"]
+    serving.session.apply(
+        type(evaluation).model_validate({**evaluation.model_dump(), "bids": bids}),
+        "Delete bid quarry-h100",
+        wait=False,
+    )
+    qtbot.waitUntil(lambda: bool(dialog_log.shown), timeout=HANG_GUARD_MS)
+    assert dialog_log.shown[0][:2] == ("problem", "This change was not made")
+    assert "the disk is full" in dialog_log.shown[0][2]
+    wait_for_serving_scores(qtbot, serving)
+    assert "quarry-h100" in serving.table.bid_ids  # rolled back to what the document holds
+    assert serving.session.undo_stack.count() == 0
+    assert len(serving.session.document.audit_rows()) == rows  # nothing written

@@ -34,20 +34,14 @@ from clusterbid.core.serving_scoring import (
     score_serving_evaluation,
 )
 from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui import dialogs
-from clusterbid.gui.background import BackgroundTasks
-from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.comparison.score_matrix import SHORT, ScoreMatrix
 from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
 from clusterbid.gui.file_commands import export_comparison_dialog
-from clusterbid.gui.file_follower import FileFollower
-from clusterbid.gui.info_dialogs import InfoDialogs
-from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.serving_details import bid_details_html, findings_html
 from clusterbid.gui.serving_ranking import ServingRanking
-from clusterbid.gui.session import Session
 from clusterbid.gui.window_actions import WindowActions, menu_groups
+from clusterbid.gui.window_parts import WindowParts
 from clusterbid.gui.zoom import PresentationZoom
 
 # The matrix's criteria: serving's cost criterion in place of the training job's net plan cost.
@@ -71,27 +65,18 @@ class ServingWindow(QMainWindow):
         self.zoom = zoom or PresentationZoom(1.0)
         self.zoom_to = zoom_to or self.zoom.set
         self.setObjectName("serving_window")
-        # The training window's parts, composed here as there: every edit is shown at once and
-        # committed behind on the session's commit lane; undo and redo return at once too.
-        self.session = Session(document, self)
-        self.session.background_edits = True
-        self.session.evaluation_changed.connect(lambda _evaluation: self._rescore())
-        self.session.edit_refused.connect(
-            lambda message: dialogs.show_problem(self, "This change was not made", message)
+        # The training window's parts, composed as there (gui/window_parts.py): every edit is shown
+        # at once and committed behind on the session's commit lane, and re-scored off this thread.
+        parts = WindowParts(
+            self, document, selected_bid_id=self.selected_bid_id, scorecard=lambda: self.scorecard
         )
+        self.session, self.tasks, self.follower = parts.session, parts.tasks, parts.follower
+        self.bids, self.memos, self.info = parts.bids, parts.memos, parts.info
+        self.session.evaluation_changed.connect(lambda _evaluation: self._rescore())
         self.scorecard: ServingScorecard | None = None
         self.rows: list[dict] = []
         fit_on_screen(self, QSize(1200, 680))
         self._build_layout()
-        self.tasks = BackgroundTasks(self)
-        self.follower = FileFollower(
-            self.session, lambda text: self.statusBar().showMessage(text, 15_000), self
-        )
-        self.bids = BidEditor(self, self.session, self.selected_bid_id)
-        self.memos = MemoCommands(
-            self, self.tasks, lambda: self.session.document, lambda: self.scorecard
-        )
-        self.info = InfoDialogs(self, self.session)
         self.actions_ = WindowActions(self, menu_groups(document.evaluation))
         self.actions_.build_menus([])
         self.table.itemSelectionChanged.connect(self._show_selected)
