@@ -92,6 +92,26 @@ def wait_for_scoring(qtbot, win) -> None:
     )
 
 
+@pytest.fixture
+def serving_window(qtbot, tmp_path):
+    """The serving window on a fresh copy of the serving demo, shown and scored."""
+    from tests.conftest import EXAMPLES
+
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.gui.serving_window import ServingWindow
+
+    document = EvaluationDocument.create(
+        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    )
+    shown = ServingWindow(document)
+    qtbot.addWidget(shown)
+    shown.show()
+    qtbot.waitExposed(shown)
+    wait_for_serving_scores(qtbot, shown)
+    yield shown
+    shown.close()
+
+
 def wait_for_serving_scores(qtbot, shown) -> None:
     """Until the serving window shows a scorecard of its session's current evaluation (it scores on
     the background runner)."""

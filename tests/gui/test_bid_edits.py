@@ -234,9 +234,11 @@ def test_a_log_attached_in_the_wizard_is_kept_in_the_document_with_the_edit(
         next(b for b in window.session.evaluation.bids if b.id == "northwind-ib").evidence
         == before.evidence
     )
-    assert len(document.artefacts()) == 1
+    # Undo and redo return before their commits (the commit lane): read through the session,
+    # which waits for them, not the document itself, which the lane may be writing.
+    assert len(window.session.document.artefacts()) == 1
     window.session.undo_stack.redo()  # and is not stored twice
-    assert len(document.artefacts()) == 1 and document.audit_now().ok
+    assert len(window.session.document.artefacts()) == 1 and document.audit_now().ok
 
 
 def _by_id(evaluation, bid_id: str):

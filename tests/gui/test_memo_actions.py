@@ -290,7 +290,7 @@ def test_a_serving_evaluation_exports_its_own_memo(
     monkeypatch.setattr(MemoExportDialog, "exec", fake_exec)
     target = tmp_path / "serving-memo.pdf"
     dialog_log.answers.append(str(target))
-    shown.export_memo_action.trigger()
+    shown.actions_.export_memo.trigger()
     qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     # The same memo core renders for the same evaluation, approver and document history (its audit
     # head before the export row), which is what `clusterbid memo` writes.
@@ -307,7 +307,7 @@ def test_a_serving_evaluation_exports_its_own_memo(
     assert json.loads(exported[-1].new_json)["sha256"] == hashlib.sha256(expected).hexdigest()
     # Verify from the serving window too: the same handlers as the training window's.
     dialog_log.answers.append(str(target))
-    shown.verify_memo_action.trigger()
+    shown.actions_.verify_memo.trigger()
     qtbot.waitUntil(lambda: not shown.tasks.is_busy(), timeout=HANG_GUARD_MS)
     report = shown.memos.verify_dialog.report.toPlainText()
     assert "re-rendered from the attached inputs: identical to the memo as exported" in report

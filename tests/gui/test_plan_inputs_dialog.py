@@ -7,14 +7,11 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QDialog, QDialogButtonBox
-from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_scoring, wait_for_serving_scores
 from tests.gui.test_no_codes_where_officers_read import _codes, _widget_texts
 
-from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument, audit
 from clusterbid.gui.plan_dialog import PlanInputsDialog
-from clusterbid.gui.serving_window import ServingWindow
 
 OK = QDialogButtonBox.StandardButton.Ok
 
@@ -80,17 +77,8 @@ def test_ok_records_one_audited_edit_that_undo_takes_back(qtbot, window, monkeyp
 
 
 @pytest.fixture
-def serving(qtbot, tmp_path):
-    document = EvaluationDocument.create(
-        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
-    )
-    shown = ServingWindow(document)
-    qtbot.addWidget(shown)
-    shown.show()
-    qtbot.waitExposed(shown)
-    wait_for_serving_scores(qtbot, shown)
-    yield shown
-    shown.close()
+def serving(serving_window):
+    return serving_window  # tests/gui/conftest.py
 
 
 def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
@@ -118,7 +106,7 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(PlanInputsDialog, "exec", answer)
-    serving.plan_inputs_action.trigger()
+    serving.actions_.edit_plan.trigger()
     assert serving.session.evaluation.workload.cost_of_capital_percent_per_year == 0
     wait_for_serving_scores(qtbot, serving)
     after = next(s.estimate for s in serving.scorecard.scores if s.bid.id == first.bid.id)

@@ -61,7 +61,7 @@ def test_a_benchmark_is_attached_to_the_selected_bid_and_said_in_words(
     _answer_the_run(monkeypatch, 4, "buyer", asked)
     _select(serving, "quarry-h100")
     dialog_log.answers.append(str(run))
-    serving.attach_benchmark_action.trigger()
+    serving.actions_.attach_benchmark.trigger()
     assert asked == ["Attach vllm.json"]
     (item,) = next(b for b in serving.session.evaluation.bids if b.id == "quarry-h100").evidence
     # the bytes kept are the file's, graded as the buyer's own measurement on a 4-GPU replica
@@ -96,7 +96,7 @@ def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(
     _select(serving, "helio-h200")
     before, rows = serving.session.evaluation, len(serving.document.audit_rows())
     dialog_log.answers.append(str(bad))
-    serving.attach_benchmark_action.trigger()
+    serving.actions_.attach_benchmark.trigger()
     ((kind, title, text),) = dialog_log.shown
     assert (kind, title) == ("problem", "The benchmark was not attached") and "bad.json" in text
     assert serving.session.evaluation == before and len(serving.document.audit_rows()) == rows
@@ -106,7 +106,7 @@ def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(
     run.write_text(VLLM_JSON, encoding="utf-8")
     for _ in range(2):
         dialog_log.answers.append(str(run))
-        serving.attach_benchmark_action.trigger()
+        serving.actions_.attach_benchmark.trigger()
     kind, title, text = dialog_log.shown[-1]
     assert (
         kind == "problem" and "Helio Inference Cloud, H200-SXM" in text and "helio-h200" not in text
@@ -116,5 +116,5 @@ def test_a_file_that_is_no_benchmark_is_refused_in_words_and_nothing_changes(
 def test_nothing_is_asked_without_a_selected_bid(serving, dialog_log):
     serving.table.clearSelection()
     serving.table.setCurrentCell(-1, -1)
-    serving.attach_benchmark_action.trigger()
+    serving.actions_.attach_benchmark.trigger()
     assert dialog_log.asked == [] and "Select a bid first" in serving.statusBar().currentMessage()

@@ -13,25 +13,16 @@ from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.wizard.conftest import field, type_into
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.documents import read_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import bid_commands
-from clusterbid.gui.serving_window import ServingWindow
 from clusterbid.gui.wizard import BidWizard
 
 SERVING = EXAMPLES / "demo-serving-evaluation.json"
 
 
 @pytest.fixture
-def shown(qtbot, tmp_path):
-    document = EvaluationDocument.create(tmp_path / "serving.clusterbid", read_evaluation(SERVING))
-    window = ServingWindow(document)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    wait_for_serving_scores(qtbot, window)
-    yield window
-    window.close()
+def shown(serving_window):
+    return serving_window  # tests/gui/conftest.py
 
 
 def _row(window, bid_id: str) -> int:
@@ -66,7 +57,7 @@ def test_a_price_typed_into_the_wizard_reranks_the_serving_bids_and_undo_restore
 
     monkeypatch.setattr(BidWizard, "exec", walk)
     shown.table.selectRow(_row(shown, "helio-h200"))
-    shown.edit_bid_action.trigger()
+    shown.actions_.edit_bid.trigger()
     wait_for_serving_scores(qtbot, shown)  # scored on the background runner
     # No fees and no fabric line: the bill, so the cost per million tokens, scales with the price,
     # $2.85 -> $4.00, on the same fleet (sized by throughput, not by price).
@@ -101,17 +92,17 @@ def test_add_duplicate_and_delete_a_serving_bid(qtbot, shown, monkeypatch):
 
     monkeypatch.setattr(bid_commands, "load_bid_wizard", lambda: fake_wizard)
     count = len(shown.rows)
-    shown.add_bid_action.trigger()
+    shown.actions_.add_bid.trigger()
     wait_for_serving_scores(qtbot, shown)
     assert len(shown.rows) == count + 1 and "new-h200" in [r["bid id"] for r in shown.rows]
     # The same offer under another name costs the same per million tokens.
     assert _cost(shown, "new-h200") == pytest.approx(_cost(shown, "helio-h200"))
     shown.table.selectRow(_row(shown, "new-h200"))
-    shown.duplicate_bid_action.trigger()
+    shown.actions_.duplicate_bid.trigger()
     wait_for_serving_scores(qtbot, shown)
     assert "new-h200-copy" in [r["bid id"] for r in shown.rows]
     shown.table.selectRow(_row(shown, "new-h200"))
-    shown.delete_bid_action.trigger()
+    shown.actions_.delete_bid.trigger()
     wait_for_serving_scores(qtbot, shown)
     assert "new-h200" not in [r["bid id"] for r in shown.rows]
     shown.session.undo_stack.undo()

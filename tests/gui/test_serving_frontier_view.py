@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tests.conftest import EXAMPLES
-
-from clusterbid.core.documents import read_evaluation
-from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui.serving_window import ServingWindow
 
 
 @pytest.fixture
-def shown(qtbot, tmp_path):
-    document = EvaluationDocument.create(
-        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
-    )
-    window = ServingWindow(document)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
+def shown(serving_window):
     # Scoring runs on the background runner: the frontier is offered once the figures are shown.
-    qtbot.waitUntil(
-        lambda: window.scorecard is not None and window.frontier_action.isEnabled(), timeout=60_000
-    )
-    yield window
-    window.close()
+    assert serving_window.actions_.frontier.isEnabled()
+    return serving_window  # tests/gui/conftest.py
 
 
 def test_the_frontier_view_draws_a_curve_per_serving_bid(shown):

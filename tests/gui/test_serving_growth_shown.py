@@ -6,29 +6,16 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtWidgets import QDialog
-from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_serving_scores
 
-from clusterbid.core.documents import read_evaluation
-from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.plan_dialog import PlanInputsDialog
-from clusterbid.gui.serving_window import ServingWindow
 
 pytestmark = pytest.mark.timeout(120)
 
 
 @pytest.fixture
-def serving(qtbot, tmp_path):
-    document = EvaluationDocument.create(
-        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
-    )
-    shown = ServingWindow(document)
-    qtbot.addWidget(shown)
-    shown.show()
-    qtbot.waitExposed(shown)
-    wait_for_serving_scores(qtbot, shown)
-    yield shown
-    shown.close()
+def serving(serving_window):
+    return serving_window  # tests/gui/conftest.py
 
 
 def test_growth_typed_in_plan_inputs_shows_in_the_summary_and_details(qtbot, serving, monkeypatch):
@@ -44,7 +31,7 @@ def test_growth_typed_in_plan_inputs_shows_in_the_summary_and_details(qtbot, ser
         return QDialog.DialogCode.Accepted
 
     monkeypatch.setattr(PlanInputsDialog, "exec", answer)
-    serving.plan_inputs_action.trigger()
+    serving.actions_.edit_plan.trigger()
     assert refused == [
         "'Hours a day at the peak' 12 at 120 requests/s already averages 60 requests/s over the "
         "day, more than 'Requests per second on average over a month' (50): shorten the peak or "

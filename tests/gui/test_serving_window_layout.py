@@ -9,14 +9,11 @@ import threading
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
-from tests.conftest import EXAMPLES
 from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.waiting import HANG_GUARD_MS
 
-from clusterbid.core.documents import read_evaluation
-from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.serving_ranking import BAND, CHEAPEST, COST, GATES, PROVIDER, RANK, SCORE
-from clusterbid.gui.serving_window import SIDE_MINIMUM, ServingWindow
+from clusterbid.gui.serving_window import SIDE_MINIMUM
 from clusterbid.gui.zoom import PresentationZoom
 
 DECIDING = (RANK, SCORE, COST, BAND, CHEAPEST, GATES)
@@ -26,17 +23,8 @@ PADDING = 8  # px a cell keeps around its text at the least (the style's margins
 
 
 @pytest.fixture
-def shown(qtbot, tmp_path):
-    document = EvaluationDocument.create(
-        tmp_path / "serving.clusterbid", read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
-    )
-    window = ServingWindow(document)
-    qtbot.addWidget(window)
-    window.show()
-    qtbot.waitExposed(window)
-    wait_for_serving_scores(qtbot, window)
-    yield window
-    window.close()
+def shown(serving_window):
+    return serving_window  # tests/gui/conftest.py
 
 
 def _visible(widget, window) -> QRect:
@@ -151,10 +139,10 @@ def test_the_serving_window_scores_off_its_thread(qtbot, shown, monkeypatch):
         ),
         "drop the first bid",
     )
-    assert not shown.export_memo_action.isEnabled()  # figures of the old state are not exported
+    assert not shown.actions_.export_memo.isEnabled()  # figures of the old state are not exported
     wait_for_serving_scores(qtbot, shown)
     assert on_main == [False]
-    assert bids[0].id not in shown.table.bid_ids and shown.export_memo_action.isEnabled()
+    assert bids[0].id not in shown.table.bid_ids and shown.actions_.export_memo.isEnabled()
 
 
 def test_the_serving_window_has_its_own_presentation_zoom(qtbot, shown):

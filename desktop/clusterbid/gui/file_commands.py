@@ -57,11 +57,7 @@ class FileCommands:
             self._write(lambda: export_template(Path(path)), "the bid template", path)
 
     def export_comparison(self) -> None:
-        path = dialogs.save_file(
-            self.window, "Export the comparison", "comparison.xlsx", "Tables (*.xlsx *.csv)"
-        )
-        if path:
-            export_comparison_in_background(self.window, self.tasks, self._scorecard(), path)
+        export_comparison_dialog(self.window, self.tasks, self._scorecard(), "comparison.xlsx")
 
     def _write(self, write, what: str, path: str) -> None:  # quick: the template
         try:
@@ -148,3 +144,10 @@ def export_comparison_in_background(window, tasks: BackgroundTasks, scorecard, p
         ),
         lambda exc: dialogs.show_task_error(window, "Could not export the comparison", exc),
     )
+
+
+def export_comparison_dialog(window, tasks: BackgroundTasks, scorecard, suggested: str) -> None:
+    """File > Export Comparison… of any window: ask where, then write it in the background."""
+    path = dialogs.save_file(window, "Export the comparison", suggested, "Tables (*.xlsx *.csv)")
+    if path:
+        export_comparison_in_background(window, tasks, scorecard, path)

@@ -57,6 +57,6 @@ class InfoDialogs:
             self.window,
             "About ClusterBid",
             f"<b>ClusterBid {__version__}</b><p>Scores GPU-cluster bids by the cost and "
-            "time to finish the buyer's training job, with one shared model for every "
-            "bid.</p>",
+            "time to finish the buyer's training job, or by the cost to serve its inference "
+            "load, with one shared model for every bid.</p>",
         )

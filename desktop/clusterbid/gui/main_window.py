@@ -23,8 +23,6 @@ from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui import dialogs
 from clusterbid.gui.acceptance_dialog import AcceptanceCommands
-from clusterbid.gui.background import BackgroundTasks
-from clusterbid.gui.bid_commands import BidEditor
 from clusterbid.gui.charts.charts_panel import ChartsPanel
 from clusterbid.gui.comparison.comparison_view import ComparisonView
 from clusterbid.gui.comparison.empty_hint import EmptyHint
@@ -35,17 +33,14 @@ from clusterbid.gui.details_panel import DetailsPanel
 from clusterbid.gui.evaluation_files import EvaluationFiles
 from clusterbid.gui.evidence_requests_panel import EvidenceRequestsPanel
 from clusterbid.gui.file_commands import DOCUMENT_SUFFIX, FileCommands, dropped_paths
-from clusterbid.gui.file_follower import FileFollower
-from clusterbid.gui.info_dialogs import InfoDialogs
-from clusterbid.gui.memo_commands import MemoCommands
 from clusterbid.gui.outline import OutlineTree
 from clusterbid.gui.release import release
 from clusterbid.gui.rescoring import Rescorer
 from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
-from clusterbid.gui.session import Session
 from clusterbid.gui.settings import AppSettings
 from clusterbid.gui.task_progress import TaskProgress
-from clusterbid.gui.window_actions import WindowActions
+from clusterbid.gui.window_actions import WindowActions, menu_groups
+from clusterbid.gui.window_parts import WindowParts
 from clusterbid.gui.workload_editor import WorkloadEditor
 from clusterbid.gui.zoom import PresentationZoom
 from clusterbid.gui.zoom_layout import ZoomLayout
@@ -68,13 +63,19 @@ class MainWindow(QMainWindow):
         super().__init__()
         self.setObjectName("main_window")
         self.settings = settings
-        self.session = Session(document, self)
-        self.session.background_edits = True  # weights, workload, undo: committed behind
-        self.tasks = BackgroundTasks(self)
-        self.rescorer = Rescorer(self.tasks, self)
-        self.follower = FileFollower(
-            self.session, lambda text: self.statusBar().showMessage(text, 15_000), self
+        # Session (weights, workload, undo: committed behind), runner, follower, bid edits, memo,
+        # records and help: every window's parts (gui/window_parts.py).
+        parts = WindowParts(
+            self,
+            document,
+            selected_bid_id=lambda: self.comparison.selected_bid_id(),
+            scorecard=lambda: self.model.scorecard,
+            draft_store=self._wizard_draft,
+            after_edit=self._select_after_edit,
         )
+        self.session, self.tasks, self.follower = parts.session, parts.tasks, parts.follower
+        self.bids, self.memos, self.info = parts.bids, parts.memos, parts.info
+        self.rescorer = Rescorer(self.tasks, self)
         self.zoom = PresentationZoom(settings.zoom())
         self.zoom_layout = ZoomLayout(self)
         self.pending_selection: str | None = None
@@ -95,16 +96,6 @@ class MainWindow(QMainWindow):
         self.outline = OutlineTree()
         self.workload_editor = WorkloadEditor()
         self._build_layout()
-        self.memos = MemoCommands(
-            self, self.tasks, lambda: self.session.document, lambda: self.model.scorecard
-        )
-        self.bids = BidEditor(
-            self,
-            self.session,
-            self.comparison.selected_bid_id,
-            draft_store=self._wizard_draft,
-            after_edit=self._select_after_edit,
-        )
         self.evaluations = EvaluationFiles(
             self,
             self.session,
@@ -112,7 +103,6 @@ class MainWindow(QMainWindow):
             switch_to=self.switch_document,
             created=self.show_workload_editor,
         )
-        self.info = InfoDialogs(self, self.session)
         self.acceptance = AcceptanceCommands(self, self.session, self.comparison.selected_bid_id)
         self.interchange = FileCommands(
             self,
@@ -121,7 +111,8 @@ class MainWindow(QMainWindow):
             scorecard=lambda: self.model.scorecard,
             show_nccl_runs=self.show_nccl_runs,
         )
-        self.actions_ = WindowActions(self)
+        self.export_comparison = self.interchange.export_comparison  # File menu, as every window
+        self.actions_ = WindowActions(self, menu_groups(document.evaluation))
         self.actions_.build_menus([self.outline_dock, self.workload_dock])
         self.comparison.set_empty_hint(
             EmptyHint(self.actions_.edit_workload, self.actions_.add_bid, self.actions_.import_bids)
@@ -192,9 +183,6 @@ class MainWindow(QMainWindow):
 
     def _connect(self) -> None:
         self.session.evaluation_changed.connect(self._on_evaluation_changed)
-        self.session.edit_refused.connect(
-            lambda text: dialogs.show_problem(self, "This change was not made", text)
-        )
         self.rescorer.scored.connect(self._show_scorecard)
         self.rescorer.analysed.connect(self._show_analysis)
         self.rescorer.valued.connect(self._show_value)
@@ -372,18 +360,6 @@ class MainWindow(QMainWindow):
         self.workload_editor.show_workload(self.session.evaluation.workload)
         first = next(iter(self.workload_editor.editors.values()))
         first.setFocus()
-
-    def show_plan_inputs(self) -> None:
-        from clusterbid.gui.plan_dialog import (
-            edit_plan_inputs,  # a dialog seldom opened: loaded when it is
-        )
-
-        edit_plan_inputs(self)
-
-    def show_provider_ratings(self) -> None:
-        from clusterbid.gui.rating_dialog import edit_provider_ratings  # loaded when opened
-
-        edit_provider_ratings(self)
 
     def zoom_by(self, direction: int) -> None:
         factor = self.zoom_layout.step(direction)

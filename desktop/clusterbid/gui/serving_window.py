@@ -1,6 +1,8 @@
 """A serving (inference) evaluation in the app: its ranking by weighted score (cost per million
 output tokens and the criteria), the bid-by-criterion score matrix, every workload-fit flag, its
-bids edited in the bid wizard (serving_edits.py), and its approval memo.
+bids edited in the bid wizard, and its approval memo. Its menus are every window's
+(gui/window_actions.py: records, memo, bid edits, plan inputs, provider ratings, zoom, help), with
+serving's own groups (a benchmark attached to a bid, the frontier) named there per kind.
 
 The figures are core's: the ranking is `score_serving_evaluation`, run on the app's background
 runner (a serving score with its bands takes about a CPU-second, too long for the window's thread),
@@ -14,7 +16,6 @@ from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QCoreApplication, QEvent, QSize, Qt, QTimer
-from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -33,15 +34,14 @@ from clusterbid.core.serving_scoring import (
     score_serving_evaluation,
 )
 from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui import dialogs
-from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.comparison.score_matrix import SHORT, ScoreMatrix
 from clusterbid.gui.comparison.scorecard_table_model import CRITERION_WORDS
-from clusterbid.gui.memo_commands import MemoCommands
+from clusterbid.gui.file_commands import export_comparison_dialog
 from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.serving_details import bid_details_html, findings_html
-from clusterbid.gui.serving_edits import ServingBidEdits
 from clusterbid.gui.serving_ranking import ServingRanking
+from clusterbid.gui.window_actions import WindowActions, menu_groups
+from clusterbid.gui.window_parts import WindowParts
 from clusterbid.gui.zoom import PresentationZoom
 
 # The matrix's criteria: serving's cost criterion in place of the training job's net plan cost.
@@ -51,7 +51,7 @@ SHORT_NAMES = {**SHORT, COST_CRITERION: "Cost"}
 SIDE_MINIMUM = 260  # px: the tabs on the right still read as a column of words
 
 
-class ServingWindow(ServingBidEdits, QMainWindow):
+class ServingWindow(QMainWindow):
     def __init__(
         self,
         document: EvaluationDocument,
@@ -65,40 +65,32 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         self.zoom = zoom or PresentationZoom(1.0)
         self.zoom_to = zoom_to or self.zoom.set
         self.setObjectName("serving_window")
-        self.document = document
+        # The training window's parts, composed as there (gui/window_parts.py): every edit is shown
+        # at once and committed behind on the session's commit lane, and re-scored off this thread.
+        parts = WindowParts(
+            self, document, selected_bid_id=self.selected_bid_id, scorecard=lambda: self.scorecard
+        )
+        self.session, self.tasks, self.follower = parts.session, parts.tasks, parts.follower
+        self.bids, self.memos, self.info = parts.bids, parts.memos, parts.info
+        self.session.evaluation_changed.connect(lambda _evaluation: self._rescore())
         self.scorecard: ServingScorecard | None = None
         self.rows: list[dict] = []
         fit_on_screen(self, QSize(1200, 680))
         self._build_layout()
-        self.tasks = BackgroundTasks(self)
-        # The training window's memo handlers, on this window's document and serving scorecard.
-        self.memos = MemoCommands(self, self.tasks, lambda: self.document, lambda: self.scorecard)
-        menu = self.menuBar().addMenu("&File")
-        self.export_comparison_action = menu.addAction(
-            "Export Co&mparison…", QKeySequence("Ctrl+E"), self.export_comparison
-        )
-        self.export_memo_action = menu.addAction(
-            "Export Approval &Memo…", QKeySequence("Ctrl+M"), self.memos.export_memo_dialog
-        )
-        self.sign_memo_action = menu.addAction("&Sign a Memo…", self.memos.sign_memo_dialog)
-        self.verify_memo_action = menu.addAction("&Verify a Memo…", self.memos.verify_memo_dialog)
-        menu.addAction("&Close", QKeySequence.StandardKey.Close, self.close)
-        self.rows: list[dict] = []
-        self._build_edit_menu()
-        view_menu = self.menuBar().addMenu("&View")
-        self.frontier_action = view_menu.addAction(
-            "Serving &Frontier…", self._show_frontier
-        )  # issue 37
-        view = view_menu.addMenu("&Presentation Zoom")
-        view.addAction(
-            "Presentation Zoom &In", QKeySequence.StandardKey.ZoomIn, lambda: self.zoom_by(+1)
-        )
-        view.addAction(
-            "Presentation Zoom &Out", QKeySequence.StandardKey.ZoomOut, lambda: self.zoom_by(-1)
-        )
-        view.addAction("&Actual Size", QKeySequence("Ctrl+0"), lambda: self.zoom_by(0))
+        self.actions_ = WindowActions(self, menu_groups(document.evaluation))
+        self.actions_.build_menus([])
         self.table.itemSelectionChanged.connect(self._show_selected)
+        self.table.doubleClicked.connect(lambda _index: self.bids.edit_bid())
         self._rescore()
+
+    @property
+    def document(self) -> EvaluationDocument:
+        """The document with every edit made so far committed (gui/session.py)."""
+        return self.session.document
+
+    def _needs_figures(self) -> tuple:
+        """What reads the figures shown: enabled only once they are this evaluation's."""
+        return (self.actions_.export_memo, self.actions_.export_comparison, self.actions_.frontier)
 
     def _build_layout(self) -> None:
         self.summary = QLabel()
@@ -139,11 +131,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         a run still going, whose result is dropped."""
         evaluation = self.session.evaluation
         self._show_summary(evaluation)
-        for action in (
-            self.export_memo_action,
-            self.export_comparison_action,
-            self.frontier_action,
-        ):
+        for action in self._needs_figures():
             action.setEnabled(False)  # until the figures shown are this evaluation's
         self.statusBar().showMessage("Scoring the bids…", 0)
         self.tasks.run(
@@ -167,11 +155,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
                 self.table.bid_ids.index(selected) if selected in self.table.bid_ids else 0
             )
         self._show_selected()
-        for action in (
-            self.export_memo_action,
-            self.export_comparison_action,
-            self.frontier_action,
-        ):
+        for action in self._needs_figures():
             action.setEnabled(True)
         self.fit_to_width()
         self.statusBar().showMessage(
@@ -185,9 +169,7 @@ class ServingWindow(ServingBidEdits, QMainWindow):
 
     def _show_summary(self, evaluation) -> None:
         w = evaluation.workload
-        self.setWindowTitle(
-            f"{evaluation.title} — {self.document.path.name} — ClusterBid (serving)"
-        )
+        self.setWindowTitle(f"{evaluation.title} — {self.session.file_name} — ClusterBid (serving)")
         self.summary.setText(
             f"<b>{escape(evaluation.title)}</b> &nbsp; Service: {escape(w.name)}; targets time to "
             "first "
@@ -221,6 +203,9 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         factor = self.zoom_to(self.zoom.next_step(direction) if direction else 1.0)
         self.statusBar().showMessage(f"Presentation zoom {factor:.0%}", 3000)
 
+    def zoom_reset(self) -> None:
+        self.zoom_by(0)
+
     def relayout(self) -> None:
         """Re-measure what was sized at the old font (rows, columns, the splitter)."""
         QCoreApplication.sendPostedEvents()  # the new font reaches every child before measuring
@@ -242,24 +227,23 @@ class ServingWindow(ServingBidEdits, QMainWindow):
         super().showEvent(event)
         QTimer.singleShot(0, lambda: keep_on_screen(self))  # the frame is known once shown
 
-    def _show_frontier(self) -> None:
+    def selected_bid_id(self) -> str | None:
+        row = self.table.currentRow()
+        return self.table.bid_ids[row] if 0 <= row < len(self.table.bid_ids) else None
+
+    def show_frontier(self) -> None:
         from clusterbid.gui.serving_frontier_view import show_frontier
 
         show_frontier(self)
 
     def export_comparison(self) -> None:
-        from clusterbid.gui.file_commands import export_comparison_in_background
-
-        path = dialogs.save_file(
-            self, "Export the comparison", "serving-comparison.xlsx", "Tables (*.xlsx *.csv)"
-        )
-        if path:
-            export_comparison_in_background(self, self.tasks, self.scorecard, path)
+        export_comparison_dialog(self, self.tasks, self.scorecard, "serving-comparison.xlsx")
 
     def closeEvent(self, event) -> None:  # noqa: N802 (Qt API)
+        self.session.lane.settle()  # every edit made is written (and a refusal said) first
         # A memo being written is finished and its audit row delivered before the file closes.
         self.tasks.cancel("score")
         self.tasks.wait_for_done(30_000)
         QCoreApplication.sendPostedEvents()
-        self.document.close()
+        self.session.close()
         super().closeEvent(event)
