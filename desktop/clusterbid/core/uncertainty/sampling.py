@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
-from clusterbid.core.costmodel.schedule_range import schedule_sigma
+from clusterbid.core.costmodel.schedule_range import schedule_doubts
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
@@ -137,8 +137,12 @@ def setup(
             spreads,
             evaluation.workload.precision,
             evaluation.workload.software_stack,
-            spreads.stack_spread_scale
-            * schedule_sigma(evaluation.workload, s.bid, s.estimate.interleave),
+            tuple(
+                (knob, spreads.stack_spread_scale * sigma)
+                for knob, sigma in schedule_doubts(
+                    evaluation.workload, s.bid, (s.estimate.interleave, s.estimate.micro_batch)
+                )
+            ),
         )
         for s in passing
     ]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.costmodel.schedule_range import INTERLEAVE_STREAM, MICRO_BATCH_STREAM
 from clusterbid.core.costmodel.stack_efficiency import baseline_sigma, fp8_gain_sigma
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.provenance import effective_reliability
@@ -289,19 +290,32 @@ def _drawn(
     return replace(drawn, sigma=wider)
 
 
+SCHEDULE_KNOB_WORDS = {INTERLEAVE_STREAM: "interleave", MICRO_BATCH_STREAM: "micro-batch"}
+
+
+def schedule_source(doubts: tuple[tuple[str, float], ...]) -> str:
+    """What the band's source adds for an assumed schedule: the unstated knobs it draws."""
+    knobs = [SCHEDULE_KNOB_WORDS[name] for name, sigma in doubts if sigma > 0]
+    if not knobs:
+        return ""
+    its = "its" if len(knobs) == 1 else "their"
+    return f", with the unstated {' and '.join(knobs)} drawn across {its} feasible range"
+
+
 def bid_inputs(
     estimate: BidEstimate,
     job_gpus: int,
     spreads: Spreads,
     precision: str = "bf16",
     stack: str = NOT_STATED,
-    schedule_doubt: float = 0.0,
+    schedule_doubts: tuple[tuple[str, float], ...] = (),
 ) -> tuple[UncertainInput, ...]:
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
     replacement time and SLA uptime (drawn through its downtime). The software stack widens the
     spec MFU's shared streams (costmodel/stack_efficiency): the market's by the stack's doubt, the
     GPU type's by the FP8 gain's when the stack does not publish its own. An assumed pipeline
-    schedule (costmodel/schedule_range) is the bid's own doubt, `schedule_doubt` (log-space)."""
+    schedule (costmodel/schedule_range) adds `schedule_doubts`: (stream, log-space sigma) of each
+    unstated knob, streams common to every bid (one schedule runs whichever bid wins)."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
     total, common = (
@@ -330,12 +344,13 @@ def bid_inputs(
         "baseline_mfu",
         estimate.spec_baseline_mfu,
         1.0,
-        schedule_doubt,
+        0.0,
         [
             (MARKET, math.hypot(spreads.market_mfu_sigma, scale * baseline_sigma(stack))),
             (f"{gpu}:{precision}", math.hypot(spreads.mfu_sigma[None], scale * fp8_doubt)),
+            *schedule_doubts,
         ],
-        "workload default",
+        "workload default" + schedule_source(schedule_doubts),
     )
     mfu = _drawn(
         spec_mfu,
