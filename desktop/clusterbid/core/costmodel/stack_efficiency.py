@@ -143,3 +143,12 @@ def stack_assumption(workload: Workload) -> tuple[str, str]:
         f"{stack_words(stack)} ({said})",
         f"published at {reach} of the H100 BF16 peak, the band kept to that range: {spec.source}",
     )
+
+
+def baseline_mfu_words(workload: Workload) -> str:
+    """The memo's Baseline MFU line: the buyer's figure (one NVLink domain, said in the
+    methodology) and the stack behind it, stated or not (not stated: the band carries the spread
+    of the published stacks instead of a guess). Short: it shares page 1 with the decision."""
+    if workload.software_stack == NOT_STATED:
+        return f"{workload.baseline_mfu:.1%} (buyer's; stack not stated: band widened)"
+    return f"{workload.baseline_mfu:.1%} (buyer's, on {stack_words(workload.software_stack)})"
