@@ -162,31 +162,38 @@ def scheduled(workload: Workload, bids: list[Bid] | tuple[Bid, ...]) -> Workload
     return workload.model_copy(update={"virtual_pipeline_stages": v, "micro_batch_size": size})
 
 
-def schedule_range(workload: Workload, bid: Bid, ran: Pair | None = None) -> ScheduleRange:
+def schedule_range(
+    workload: Workload,
+    bid: Bid,
+    ran: Pair | None = None,
+    among: tuple[Bid, ...] | None = None,
+) -> ScheduleRange:
     """The bid's step time at every schedule feasible on its GPU; `ran`: the schedule the
-    estimate ran (the best over all the bids), else the best for this bid alone."""
+    estimate ran (the best over all the bids), else the best for this bid alone. `among`: the
+    evaluation's bids, whose grid the estimate already computed (cached), the bid one of them."""
     stated = _stated_pair(workload)
-    grid = _grid(workload, (bid,), stated)
-    steps = {p: t[0] for p, t in grid.steps.items() if grid.fits[p][0]}
+    bids = among if among is not None and bid in among else (bid,)
+    grid = _grid(workload, bids, stated)
+    k = bids.index(bid)
+    steps = {p: t[k] for p, t in grid.steps.items() if grid.fits[p][k]}
     if ran is None or ran not in steps:
         ran = best_schedule(workload, (bid,))
     return ScheduleRange(stated[0], stated[1], ran, steps)
 
 
-def schedule_doubts(workload: Workload, bid: Bid, ran: Pair) -> tuple[tuple[str, float], ...]:
+def schedule_doubts(
+    workload: Workload, bid: Bid, ran: Pair, among: tuple[Bid, ...] | None = None
+) -> tuple[tuple[str, float], ...]:
     """The Monte Carlo's common streams for the assumed schedule: (stream, log-space sigma) for
     each unstated knob whose feasible range moves this bid's step time."""
-    found = schedule_range(workload, bid, ran)
+    if all(_stated_pair(workload)):
+        return ()
+    found = schedule_range(workload, bid, ran, among)
     return tuple(
         (name, found.sigma(knob))
         for knob, name in enumerate((INTERLEAVE_STREAM, MICRO_BATCH_STREAM))
         if found.sigma(knob) > 0
     )
-
-
-def schedule_sigma(workload: Workload, bid: Bid, ran: Pair) -> float:
-    """Both knobs' doubts together (independent streams), log-space."""
-    return math.hypot(*(sigma for _, sigma in schedule_doubts(workload, bid, ran)), 0.0)
 
 
 def _listed(values: list[int]) -> str:

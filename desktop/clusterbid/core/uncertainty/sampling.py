@@ -144,7 +144,10 @@ def setup(
             tuple(
                 (knob, spreads.stack_spread_scale * sigma)
                 for knob, sigma in schedule_doubts(
-                    evaluation.workload, s.bid, (s.estimate.interleave, s.estimate.micro_batch)
+                    evaluation.workload,
+                    s.bid,
+                    (s.estimate.interleave, s.estimate.micro_batch),
+                    tuple(evaluation.bids),
                 )
             ),
             stated_model_mfu(evaluation.workload, inputs.workload.hardware_flops_ratio),
