@@ -44,3 +44,11 @@ def test_naming_the_stack_narrows_the_point_error_and_keeps_the_coverage():
     unstated, stated = coverage(False)["all rows"], coverage(True)["all rows"]
     assert stated[2] < unstated[2]
     assert stated[0] >= unstated[0]
+
+
+def test_the_readme_s_coverage_figure_is_the_scripts():
+    readme = " ".join((REPO / "README.md").read_text(encoding="utf-8").split())
+    found = re.search(r"stack unnamed: (\d+)% of (\d+) published figures inside", readme)
+    assert found, "the README no longer states the band coverage (issue 36's Tests line)"
+    inside, rows, _ = coverage(False)["all rows"]
+    assert (int(found.group(1)), int(found.group(2))) == (round(100 * inside / rows), rows)

@@ -248,7 +248,9 @@ def bid_assumptions(
         ),
         *[
             Assumption("Pipeline schedule", *words)
-            for words in [schedule_words(workload, bid, estimate.interleave)]
+            for words in [
+                schedule_words(workload, bid, (estimate.interleave, estimate.micro_batch))
+            ]
             if words
         ],
         Assumption(

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 import typing
+from dataclasses import replace
 
+import numpy as np
 import pytest
 from tests.conftest import bid_dict, evaluation_dict, workload_dict
 
@@ -18,8 +20,9 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.provenance_lines import workload_lines
 from clusterbid.core.stack_names import STACK_WORDS, SoftwareStack
 from clusterbid.core.uncertainty.montecarlo import run_monte_carlo
-from clusterbid.core.uncertainty.sampling import setup
+from clusterbid.core.uncertainty.sampling import chunks, setup
 from clusterbid.core.uncertainty.spreads import MARKET_MFU_SIGMA, MFU_SIGMA, Spreads
+from clusterbid.core.uncertainty.streams import STACK
 from clusterbid.core.workload import Workload
 
 P90_Z = 1.2816
@@ -55,20 +58,40 @@ def test_every_stack_choice_has_published_figures_with_a_source_and_words():
     assert stack_catalog()["megatron-core-2024"].h100_bf16_mfu == MEGATRON_CORE
 
 
-def test_not_stated_is_the_default_and_widens_the_shared_band_by_the_spread_across_stacks():
+def test_not_stated_is_the_default_and_widens_the_shared_band_to_reach_every_published_stack():
     assert _workload().software_stack == "not-stated"
     # Across published stacks: BLOOM's 28.8% to Megatron-Core's 47%, ends at P10 and P90.
     spread = math.log(0.47 / BLOOM_H100) / (2 * P90_Z)
     assert baseline_sigma("not-stated") == pytest.approx(spread, rel=2e-3)
+    # From the buyer's 42%: down to 28.8% at P10, up to 47% at P90, one stream for every bid.
+    down, up = math.log(0.42 / BLOOM_H100) / P90_Z, math.log(0.47 / 0.42) / P90_Z
     silent = _mfu_input(_workload())
-    market = math.hypot(MARKET_MFU_SIGMA, spread)
-    assert silent.shared_sigma == pytest.approx(math.hypot(market, MFU_SIGMA[None]), rel=2e-3)
+    # (the catalog rounds BLOOM's 28.78% to 28.8%)
+    assert dict(silent.shared_streams)[STACK] == pytest.approx(down, rel=5e-3)
+    (owner, drawn_down, drawn_up), *_ = silent.two_piece
+    assert owner == STACK
+    assert (drawn_down, drawn_up) == pytest.approx((down, up), rel=5e-3)
+    expected = math.sqrt(MARKET_MFU_SIGMA**2 + down**2 + MFU_SIGMA[None] ** 2)
+    assert silent.shared_sigma == pytest.approx(expected, rel=5e-3)
     # Stated: Megatron-Core's own 41-47% range only.
     own = math.log(0.47 / 0.41) / (2 * P90_Z)
     stated = _mfu_input(_workload(software_stack="megatron-core-2024"))
     expected = math.hypot(math.hypot(MARKET_MFU_SIGMA, own), MFU_SIGMA[None])
     assert stated.shared_sigma == pytest.approx(expected, rel=1e-9)
     assert stated.shared_sigma < silent.shared_sigma
+
+
+def test_the_two_piece_draw_puts_each_published_end_at_its_percentile():
+    # Only the stack's draw: the sampled MFU factors' P10 and P90 are 28.8% / 42% and 47% / 42%.
+    data = evaluation_dict([bid_dict()], workload=workload_dict(precision="bf16"))
+    evaluation = Evaluation.model_validate(data)
+    only_stack = replace(Spreads.zero(), stack_spread_scale=1.0)
+    drawn = setup(evaluation, 7, only_stack, None)
+    assert drawn is not None
+    factors = next(f for _, _, f, _ in chunks(drawn, 40_000, keep_factors=True))["baseline_mfu"]
+    low, high = np.percentile(factors[0], [10, 90])
+    assert low == pytest.approx(BLOOM_H100 / 0.42, rel=0.01)
+    assert high == pytest.approx(0.47 / 0.42, rel=0.01)
 
 
 def test_the_band_is_wider_unstated_than_stated_and_the_bf16_point_is_the_buyer_s():
@@ -93,12 +116,13 @@ def test_a_stated_stack_s_own_fp8_gain_replaces_the_catalog_s():
         e = estimate_training(_workload(precision="fp8", software_stack=stack), [bid]).bids[0]
         # MFU of the FP8 peak (1,979): 0.42 x gain / (1,979 / 989)
         assert e.spec_baseline_mfu == pytest.approx(0.42 * gain * 989 / 1979, rel=1e-9)
-    # Unstated FP8 also doubts the gain: the spread of 1.31x to 1.75x widens the GPU stream.
+    # Unstated FP8 also doubts the gain: from the catalog's 1.31x (the lowest published) up to
+    # NeMo's 1.75x at P90, nothing below, on one stream per GPU type.
     fp8 = _mfu_input(_workload(precision="fp8"))
-    gain_spread = math.log(1.75 / 1.31) / (2 * P90_Z)
-    market = math.hypot(MARKET_MFU_SIGMA, baseline_sigma("not-stated"))
-    gpu = math.hypot(MFU_SIGMA[None], gain_spread)
-    assert fp8.shared_sigma == pytest.approx(math.hypot(market, gpu), rel=1e-9)
+    pieces = dict((owner, (down, up)) for owner, down, up in fp8.two_piece)
+    assert pieces["gpu:H100-SXM:fp8:fp8 gain"] == pytest.approx(
+        (0.0, math.log(1.75 / 1.31) / P90_Z), abs=5e-3
+    )
 
 
 def test_the_memo_labels_the_stack_as_the_buyer_s_statement_or_the_default():

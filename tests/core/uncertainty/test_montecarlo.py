@@ -189,12 +189,12 @@ def test_identical_offers_share_their_uncertainty_so_the_cheaper_one_wins():
     result = run_monte_carlo(evaluation([dear, cheap]), samples=20_000, precision=None)
     assert result.bids["cheap"].win_probability > 0.99
     (mfu,) = [i for i in result.bids["cheap"].inputs if i.name == "baseline_mfu"]
-    # The workload names no software stack: the market's draw also carries the spread across
-    # published stacks, 28.8% (BLOOM, carried to H100) to 47% (Megatron-Core) at P10 and P90;
-    # still shared, so it cannot split the pair.
-    stacks = math.log(0.47 / (150 * 0.75 / 312 / 1.253)) / (2 * Z90)
+    # The workload names no software stack: a shared draw reaches from its 42% down to the
+    # slowest published stack, 28.8% (BLOOM, carried to H100), at P10 (its wider side, the sigma
+    # shown); still shared, so it cannot split the pair.
+    stacks = math.log(0.42 / (150 * 0.75 / 312 / 1.253)) / Z90
     expected = math.hypot(0.15, math.hypot(0.10, stacks))
-    assert mfu.sigma == 0.0 and mfu.shared_sigma == pytest.approx(expected, rel=2e-3)
+    assert mfu.sigma == 0.0 and mfu.shared_sigma == pytest.approx(expected, rel=5e-3)
     (busbw,) = [i for i in result.bids["cheap"].inputs if i.name == "busbw"]
     assert math.hypot(busbw.sigma, busbw.shared_sigma) == pytest.approx(
         0.15

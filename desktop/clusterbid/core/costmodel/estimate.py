@@ -83,6 +83,7 @@ class BidEstimate:
     scaling: ScalingCurve
     dates: ScheduleDates
     interleave: int = 1  # the depth the model ran: the workload's, or the best one when unstated
+    micro_batch: int = 1  # the micro-batch the model ran, likewise (schedule_range)
 
     @property
     def passes_gates(self) -> bool:
@@ -109,7 +110,7 @@ def estimate_training(
     ):  # a new evaluation before its first bid: nothing to estimate (numpy cannot reduce nothing)
         return TrainingEstimates(workload, ())
     rates = rates or [1.0] * len(bids)
-    run = scheduled(workload, bids)  # an unstated interleave: the best the layout allows
+    run = scheduled(workload, bids)  # unstated schedule knobs: the best the layout allows
     w = WorkloadScalars.from_workload(run)
     spec = build_bid_arrays(run, bids, catalog, rates)
     arrays, calibration = calibrate(w, spec, bids, run)
@@ -142,6 +143,7 @@ def estimate_training(
                 scaling=curves[i],
                 dates=dates,
                 interleave=run.virtual_pipeline_stages,
+                micro_batch=run.micro_batch_size,
                 **figures,
             )
         )

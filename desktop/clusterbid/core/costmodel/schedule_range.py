@@ -1,14 +1,19 @@
 """What an unstated pipeline schedule could change (issue 36 item 4).
 
-The interleave depth v (virtual pipeline stages) is rarely published, yet it moves a pipelined
-job's step time: the bubble (pp-1)/(v m + pp-1) shrinks with v while the point-to-point
-transfers, 2 per micro-batch and virtual stage, grow with it. When the workload does not state
-v, the model runs the best schedule the layout allows (Megatron-LM needs the layers to divide
-into pp x v stages, and its interleaved schedule the micro-batches per step into multiples of
-pp) and says so, flagged as assumed, with how far the step time moves over the others; the
-Monte Carlo draws the distance to Megatron's default (no interleaving) as doubt about the bid's
-compute time. An unstated micro-batch keeps 1: in this model the smallest is the fastest (the
-most micro-batches, so the least bubble) and needs the least activation memory.
+Two knobs of the schedule are rarely published, yet they move a pipelined job's step time:
+- the interleave depth v (virtual pipeline stages): the bubble (pp-1)/(v m + pp-1) shrinks with
+  v while the point-to-point transfers, 2 per micro-batch and virtual stage, grow with it;
+  Megatron-LM needs the layers to divide into pp x v stages, and its interleaved schedule the
+  micro-batches per step into multiples of pp;
+- the micro-batch (sequences per micro-batch): a smaller one means more micro-batches, so less
+  bubble, but more tensor- and pipeline-parallel calls, each paying its latency; a larger one
+  holds more activations, so only those that fit the GPU's memory are feasible (and only the
+  workload's own when the architecture, hence the activation memory, is not given).
+When the workload does not state a knob, the model runs the best schedule the layout allows (the
+feasible pair with the shortest step time over the bids, the schedule a team would tune to) and
+says so, flagged as assumed. The Monte Carlo draws each unstated knob's range: the slowest end of
+its feasible range (the other knob held where it runs) at P90 of the bid's step time, on one
+stream per knob common to every bid, since the team runs the same schedule whichever bid wins.
 """
 
 from __future__ import annotations
@@ -25,27 +30,47 @@ from clusterbid.core.workload import Workload
 
 MAX_INTERLEAVE = 64  # the workload's own bound on virtual_pipeline_stages
 P90_Z = 1.2816
+# The two knobs' common streams in the Monte Carlo (not valid bid ids: they start with NUL).
+INTERLEAVE_STREAM = "\x00schedule:interleave"
+MICRO_BATCH_STREAM = "\x00schedule:micro-batch"
+
+Pair = tuple[int, int]  # (interleave depth, micro-batch)
 
 
 @dataclass(frozen=True, slots=True)
 class ScheduleRange:
-    """Step time of one bid (spec figures, before evidence) at each feasible interleave depth."""
+    """Step time of one bid (spec figures, before evidence) at each feasible schedule."""
 
-    stated: bool
-    assumed: int
-    step_s_by_interleave: dict[int, float]
+    interleave_stated: bool
+    micro_batch_stated: bool
+    assumed: Pair  # the schedule the estimate ran
+    step_s: dict[Pair, float]  # feasible on this bid's GPU
 
     @property
-    def fastest(self) -> int:
-        return min(self.step_s_by_interleave, key=lambda v: self.step_s_by_interleave[v])
+    def stated(self) -> bool:
+        return self.interleave_stated and self.micro_batch_stated
 
-    def change_against_assumed(self, v: int) -> float:
-        """The step time at v over the step time at the assumed depth, less one."""
-        return self.step_s_by_interleave[v] / self.step_s_by_interleave[self.assumed] - 1.0
+    def along(self, knob: int) -> dict[int, float]:
+        """Step time at each feasible value of one knob (0: interleave, 1: micro-batch), the other
+        held where the estimate ran it."""
+        other = 1 - knob
+        return {p[knob]: t for p, t in self.step_s.items() if p[other] == self.assumed[other]}
+
+    def sigma(self, knob: int) -> float:
+        """Log-space doubt of an unstated knob: its slowest feasible value at P90 of the step."""
+        stated = self.interleave_stated if knob == 0 else self.micro_batch_stated
+        steps = self.along(knob)
+        if stated or len(steps) < 2 or self.assumed not in self.step_s:
+            return 0.0
+        return abs(math.log(max(steps.values()) / self.step_s[self.assumed])) / P90_Z
 
 
 def interleave_stated(workload: Workload) -> bool:
     return workload.pipeline_parallel == 1 or "virtual_pipeline_stages" in workload.model_fields_set
+
+
+def micro_batch_stated(workload: Workload) -> bool:
+    return "micro_batch_size" in workload.model_fields_set
 
 
 def feasible_interleaves(workload: Workload) -> list[int]:
@@ -60,74 +85,142 @@ def feasible_interleaves(workload: Workload) -> list[int]:
     return [v for v in range(1, min(per_stage, MAX_INTERLEAVE) + 1) if per_stage % v == 0]
 
 
-def _step_times(workload: Workload, bids: tuple[Bid, ...], v: int) -> list[float]:
-    at_v = workload.model_copy(update={"virtual_pipeline_stages": v})
-    arrays = build_bid_arrays(at_v, list(bids), default_catalog(), [1.0] * len(bids))
-    w = WorkloadScalars.from_workload(at_v)
-    return [float(x) for x in step_breakdown(w, arrays, w.job_gpus).step_s]
+def candidate_schedules(workload: Workload) -> list[Pair]:
+    """Every (v, micro-batch) the layout allows for the knobs the workload leaves unstated (a
+    stated knob keeps its value); memory is checked per GPU by `_memory_gb`."""
+    v_stated, mb_stated = interleave_stated(workload), micro_batch_stated(workload)
+    own = (workload.virtual_pipeline_stages, workload.micro_batch_size)
+    per_replica = workload.global_batch_sequences // workload.data_parallel
+    sizes = (
+        [own[1]]
+        if mb_stated or workload.num_layers is None
+        else [d for d in range(1, per_replica + 1) if per_replica % d == 0]
+    )
+    pairs = []
+    for size in sizes:
+        at = workload.model_copy(update={"micro_batch_size": size})
+        depths = feasible_interleaves(at) if not v_stated else [own[0]]
+        if v_stated and own[0] > 1 and at.micro_batches_per_step % workload.pipeline_parallel:
+            continue  # the stated interleave cannot run with this micro-batch
+        pairs += [(v, size) for v in depths]
+    return pairs if own in pairs else [own, *pairs]
 
 
-def best_interleave(workload: Workload, bids: tuple[Bid, ...]) -> int:
-    """The depth the model runs when the workload does not state one: the feasible depth with
-    the shortest step time over the bids (geometric mean, spec figures), the schedule a team
-    would tune to; the stated depth when there is one."""
-    # Whether v is stated is part of the key: equal workloads may differ only in that.
-    return _best_interleave(workload, bids, interleave_stated(workload))
+@dataclass(frozen=True, slots=True)
+class _Grid:
+    steps: dict[Pair, tuple[float, ...]]  # per bid
+    fits: dict[Pair, tuple[bool, ...]]  # whether the pair's memory fits each bid's GPU
 
 
 @lru_cache(maxsize=64)
-def _best_interleave(workload: Workload, bids: tuple[Bid, ...], stated: bool) -> int:
-    depths = feasible_interleaves(workload)
-    if stated or len(depths) < 2 or not bids:
-        return workload.virtual_pipeline_stages
+def _grid(workload: Workload, bids: tuple[Bid, ...], stated: tuple[bool, bool]) -> _Grid:
+    # `stated` is part of the key: equal workloads may differ only in what they state.
+    own = (workload.virtual_pipeline_stages, workload.micro_batch_size)
+    catalog = default_catalog()
+    hbm = [catalog.gpu(b.capacity.gpu_model).hbm_gb for b in bids]
+    steps, fits = {}, {}
+    for v, size in candidate_schedules(workload):
+        at = workload.model_copy(update={"virtual_pipeline_stages": v, "micro_batch_size": size})
+        w = WorkloadScalars.from_workload(at)
+        need = w.model_state_gb_per_gpu + (w.activation_gb_per_gpu or 0.0)
+        # The workload's own schedule is its gates' business; another must fit to be feasible.
+        fit = tuple((v, size) == own or need <= h for h in hbm)
+        if not any(fit):
+            continue  # fits no bid's GPU: not worth a step time
+        arrays = build_bid_arrays(at, list(bids), catalog, [1.0] * len(bids))
+        steps[(v, size)] = tuple(float(x) for x in step_breakdown(w, arrays, w.job_gpus).step_s)
+        fits[(v, size)] = fit
+    return _Grid(steps, fits)
 
-    def mean_log_step(v: int) -> float:
-        return sum(math.log(t) for t in _step_times(workload, bids, v)) / len(bids)
 
-    return min(depths, key=mean_log_step)
+def _stated_pair(workload: Workload) -> tuple[bool, bool]:
+    return interleave_stated(workload), micro_batch_stated(workload)
+
+
+def best_schedule(workload: Workload, bids: tuple[Bid, ...]) -> Pair:
+    """The schedule the model runs: the stated knobs as stated, the others the feasible pair (on
+    every bid's GPU) with the shortest step time over the bids (geometric mean, spec figures)."""
+    own = (workload.virtual_pipeline_stages, workload.micro_batch_size)
+    if all(_stated_pair(workload)) or not bids:
+        return own
+    grid = _grid(workload, bids, _stated_pair(workload))
+    feasible = [p for p in grid.steps if all(grid.fits[p])]
+    if len(feasible) < 2:
+        return own
+    return min(feasible, key=lambda p: sum(math.log(t) for t in grid.steps[p]) / len(bids))
+
+
+def best_interleave(workload: Workload, bids: tuple[Bid, ...]) -> int:
+    return best_schedule(workload, bids)[0]
 
 
 def scheduled(workload: Workload, bids: list[Bid] | tuple[Bid, ...]) -> Workload:
-    """The workload as the model runs it: an unstated interleave depth set to the best one."""
-    v = best_interleave(workload, tuple(bids))
-    if v == workload.virtual_pipeline_stages:
+    """The workload as the model runs it: unstated knobs set to the best schedule."""
+    v, size = best_schedule(workload, tuple(bids))
+    if (v, size) == (workload.virtual_pipeline_stages, workload.micro_batch_size):
         return workload
-    return workload.model_copy(update={"virtual_pipeline_stages": v})
+    return workload.model_copy(update={"virtual_pipeline_stages": v, "micro_batch_size": size})
 
 
-def schedule_sigma(workload: Workload, bid: Bid, ran: int) -> float:
-    """The Monte Carlo's doubt about an assumed schedule, log-space: the distance from the depth
-    the estimate ran to Megatron's default (no interleaving) put at P90 of the bid's step time."""
-    found = schedule_range(workload, bid)
-    steps = found.step_s_by_interleave
-    if found.stated or len(steps) < 2 or ran not in steps:
-        return 0.0
-    return abs(math.log(steps[1] / steps[ran])) / P90_Z
+def schedule_range(
+    workload: Workload,
+    bid: Bid,
+    ran: Pair | None = None,
+    among: tuple[Bid, ...] | None = None,
+) -> ScheduleRange:
+    """The bid's step time at every schedule feasible on its GPU; `ran`: the schedule the
+    estimate ran (the best over all the bids), else the best for this bid alone. `among`: the
+    evaluation's bids, whose grid the estimate already computed (cached), the bid one of them."""
+    stated = _stated_pair(workload)
+    bids = among if among is not None and bid in among else (bid,)
+    grid = _grid(workload, bids, stated)
+    k = bids.index(bid)
+    steps = {p: t[k] for p, t in grid.steps.items() if grid.fits[p][k]}
+    if ran is None or ran not in steps:
+        ran = best_schedule(workload, (bid,))
+    return ScheduleRange(stated[0], stated[1], ran, steps)
 
 
-def schedule_range(workload: Workload, bid: Bid) -> ScheduleRange:
-    """The bid's step time at every feasible interleave depth, from the spec figures."""
-    steps = {v: _step_times(workload, (bid,), v)[0] for v in feasible_interleaves(workload)}
-    stated = interleave_stated(workload)
-    assumed = workload.virtual_pipeline_stages if stated else min(steps, key=steps.__getitem__)
-    return ScheduleRange(stated, assumed, steps)
+def schedule_doubts(
+    workload: Workload, bid: Bid, ran: Pair, among: tuple[Bid, ...] | None = None
+) -> tuple[tuple[str, float], ...]:
+    """The Monte Carlo's common streams for the assumed schedule: (stream, log-space sigma) for
+    each unstated knob whose feasible range moves this bid's step time."""
+    if all(_stated_pair(workload)):
+        return ()
+    found = schedule_range(workload, bid, ran, among)
+    return tuple(
+        (name, found.sigma(knob))
+        for knob, name in enumerate((INTERLEAVE_STREAM, MICRO_BATCH_STREAM))
+        if found.sigma(knob) > 0
+    )
 
 
-def schedule_words(workload: Workload, bid: Bid, ran: int | None = None) -> tuple[str, str] | None:
-    """The Pipeline schedule assumption's value and source, or None when v is stated or no
-    other depth is feasible; `ran`: the depth the estimate ran (the best over all the bids)."""
-    found = schedule_range(workload, bid)
-    if found.stated or len(found.step_s_by_interleave) < 2:
+def _listed(values: list[int]) -> str:
+    return ", ".join(str(x) for x in sorted(values))
+
+
+def schedule_words(workload: Workload, bid: Bid, ran: Pair | None = None) -> tuple[str, str] | None:
+    """The Pipeline schedule assumption's value and source, or None when both knobs are stated or
+    no other schedule is feasible; `ran`: the schedule the estimate ran (best over all the bids)."""
+    found = schedule_range(workload, bid, ran)
+    unstated = [
+        (knob, name)
+        for knob, name in ((0, "interleave"), (1, "micro-batch"))
+        if not (found.interleave_stated, found.micro_batch_stated)[knob]
+        and len(found.along(knob)) > 1
+    ]
+    if not unstated:
         return None
-    if ran is not None and ran in found.step_s_by_interleave:
-        found = ScheduleRange(False, ran, found.step_s_by_interleave)
-    changes = {v: found.change_against_assumed(v) for v in found.step_s_by_interleave}
-    depths = ", ".join(str(v) for v in found.step_s_by_interleave)
+    v, size = found.assumed
+    steps = found.step_s
+    changes = [t / steps[found.assumed] - 1.0 for t in steps.values()]
+    which = " and ".join(name for _, name in unstated)
+    allows = "; ".join(f"{name} {_listed(list(found.along(knob)))}" for knob, name in unstated)
     return (
-        f"interleave {found.assumed}, micro-batch {workload.micro_batch_size} (assumed: the "
-        "best schedule the layout allows; the workload does not state it)",
-        f"the layout allows {depths}; over them this bid's step time moves "
-        f"{min(changes.values()):+.1%} to "
-        f"{max(changes.values()):+.1%}, drawn in the bands up to no interleaving; state the "
-        "framework's interleave and micro-batch to remove the doubt",
+        f"interleave {v}, micro-batch {size} (assumed: the best schedule the layout allows; the "
+        f"workload does not state the {which})",
+        f"the layout allows {allows}; over them this bid's step time moves "
+        f"{min(changes):+.1%} to {max(changes):+.1%}, the slowest of each drawn at P90 of the "
+        f"bands; state the framework's {which} to remove the doubt",
     )

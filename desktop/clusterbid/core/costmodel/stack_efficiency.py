@@ -3,8 +3,9 @@
 A baseline MFU with no stack behind it could have come from any generation of software: the
 published stacks in resources/catalog/stacks.toml reach 29% to 47% of the H100 BF16 peak, and
 their FP8 gains run from 1.31x to 1.75x. An unstated stack therefore keeps the buyer's figure as
-the point but widens the band by that documented spread; a stated stack keeps only its own
-published range, and its own FP8 gain replaces the catalog's where it publishes one.
+the point but widens the band to reach every published figure (the lowest at P10, the highest
+at P90, a two-piece draw); a stated stack keeps only its own published range, and its own FP8
+gain replaces the catalog's where it publishes one.
 """
 
 from __future__ import annotations
@@ -95,30 +96,60 @@ def mfu_factor(stack: str, gpu: GpuSpec, precision: str) -> float:
 
 
 def _spread(values: list[float]) -> float:
+    """Log-space sigma that puts a published range's ends at P10 and P90."""
     return math.log(max(values) / min(values)) / (2 * P90_Z)
 
 
+def _reach(values: list[float], point: float) -> tuple[float, float]:
+    """(down, up) log-space sigmas that put the lowest published value at P10 and the highest at
+    P90 of a band whose median is `point`: a two-piece draw that reaches every published figure
+    on its own side and no further (a point outside the range has nothing to reach beyond it)."""
+    low, high = min(values), max(values)
+    return max(math.log(point / low), 0.0) / P90_Z, max(math.log(high / point), 0.0) / P90_Z
+
+
 def baseline_sigma(stack: str) -> float:
-    """The doubt a stack adds to the baseline MFU, shared by every bid: its own published range
-    when stated, the range across every published stack when not (documented, not fitted)."""
+    """The spread of a stack's published range, ends at P10 and P90: its own when stated, every
+    published stack's when not (documented, not fitted)."""
     stacks = stack_catalog()
     if stack in stacks:
         return stacks[stack].own_sigma
     return _spread([value for spec in stacks.values() for value in spec.h100_bf16_mfu])
 
 
-def fp8_gain_sigma(stack: str, gpu: GpuSpec, precision: str) -> float:
-    """The doubt about the FP8 gain on this GPU: none beyond the catalog's when the stated stack
-    publishes its own gain; the spread of the published gains when the stack is not stated or
-    publishes none (the catalog's gain is then a borrowed figure)."""
+def baseline_reach(stack: str, buyer_mfu: float) -> tuple[float, float]:
+    """The doubt a stack adds to the baseline MFU, shared by every bid, as (down, up) sigmas: a
+    stated stack's own range, symmetric; an unstated one reaches from the buyer's figure
+    (`buyer_mfu`, MFU of the H100 BF16 peak) down to the lowest published stack at P10 and up to
+    the highest at P90. A symmetric spread of the range's width, centred on a buyer's figure near
+    its top, put BLOOM's 28.8% at P2 of a 42.6% baseline and drew stacks faster than any
+    published one."""
+    stacks = stack_catalog()
+    if stack in stacks:
+        return stacks[stack].own_sigma, stacks[stack].own_sigma
+    return _reach([value for spec in stacks.values() for value in spec.h100_bf16_mfu], buyer_mfu)
+
+
+def fp8_gain_reach(stack: str, gpu: GpuSpec, precision: str) -> tuple[float, float]:
+    """The doubt about the FP8 gain on this GPU, (down, up): none when the stated stack publishes
+    its own gain; when the stack is not stated or publishes none, from the gain the point uses
+    (the catalog's, a borrowed figure) to every published gain, each end at P10 or P90."""
     if precision != "fp8" or gpu.dense_fp8_tflops is None:
-        return 0.0
+        return 0.0, 0.0
     spec = stack_catalog().get(stack)
     if spec is not None and spec.fp8_speedup_over_bf16 is not None:
-        return 0.0
+        return 0.0, 0.0
     gains = [gpu.fp8_speedup_over_bf16]
     gains += [s.fp8_speedup_over_bf16 for s in stack_catalog().values() if s.fp8_speedup_over_bf16]
-    return _spread(gains)
+    return _reach(gains, gpu.fp8_speedup_over_bf16)
+
+
+def stated_model_mfu(workload: Workload, hardware_flops_ratio: float) -> float:
+    """The buyer's baseline as MFU (a hardware-FLOPs figure divided by the workload's
+    recomputation ratio, WorkloadScalars.hardware_flops_ratio), at the width it was measured on:
+    the figure the published stacks are compared with."""
+    hardware = workload.baseline_flops_basis == "hardware"
+    return workload.baseline_mfu / (hardware_flops_ratio if hardware else 1.0)
 
 
 def stack_assumption(workload: Workload) -> tuple[str, str]:
@@ -143,3 +174,12 @@ def stack_assumption(workload: Workload) -> tuple[str, str]:
         f"{stack_words(stack)} ({said})",
         f"published at {reach} of the H100 BF16 peak, the band kept to that range: {spec.source}",
     )
+
+
+def baseline_mfu_words(workload: Workload) -> str:
+    """The memo's Baseline MFU line: the buyer's figure (one NVLink domain, said in the
+    methodology) and the stack behind it, stated or not (not stated: the band carries the spread
+    of the published stacks instead of a guess). Short: it shares page 1 with the decision."""
+    if workload.software_stack == NOT_STATED:
+        return f"{workload.baseline_mfu:.1%} (buyer's; stack not stated: band widened)"
+    return f"{workload.baseline_mfu:.1%} (buyer's, on {stack_words(workload.software_stack)})"

@@ -9,6 +9,7 @@ from typing import Any
 from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
+from clusterbid.core.costmodel.stack_efficiency import baseline_mfu_words
 from clusterbid.core.criteria import criterion_words
 from clusterbid.core.flops import flops_text
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
@@ -167,7 +168,7 @@ def job_rows(scorecard: Scorecard) -> Rows:
             f"{w.data_parallel}",
         ),
         ("Precision", w.precision.upper()),
-        ("Baseline MFU", f"{w.baseline_mfu:.1%} (buyer's stack, one NVLink domain)"),
+        ("Baseline MFU", baseline_mfu_words(w)),  # whose figure, on which stack (issue 36)
         ("Global batch", f"{w.global_batch_tokens:,} tokens; sequences of {w.sequence_length:,}"),
     )
 

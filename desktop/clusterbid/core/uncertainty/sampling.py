@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars, deadline_hours
-from clusterbid.core.costmodel.schedule_range import schedule_sigma
+from clusterbid.core.costmodel.schedule_range import schedule_doubts
+from clusterbid.core.costmodel.stack_efficiency import stated_model_mfu
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
@@ -89,6 +90,9 @@ class Setup:
     # Common draws: one stream per (input, owner) whatever bids use it (same GPU type, same fabric
     # kind, the market), so a bid's samples depend on its own figures only.
     shared_gens: dict[tuple[str, str], np.random.Generator]
+    # Streams drawn in two pieces: (input, owner) -> (down, up) over the stream's sigma, the
+    # scale of a negative and of a positive draw (an unstated stack's reach, spreads.py).
+    two_piece: dict[tuple[str, str], tuple[float, float]]
 
 
 def hours_to_deadline(evaluation: Evaluation, estimate) -> float:
@@ -137,8 +141,16 @@ def setup(
             spreads,
             evaluation.workload.precision,
             evaluation.workload.software_stack,
-            spreads.stack_spread_scale
-            * schedule_sigma(evaluation.workload, s.bid, s.estimate.interleave),
+            tuple(
+                (knob, spreads.stack_spread_scale * sigma)
+                for knob, sigma in schedule_doubts(
+                    evaluation.workload,
+                    s.bid,
+                    (s.estimate.interleave, s.estimate.micro_batch),
+                    tuple(evaluation.bids),
+                )
+            ),
+            stated_model_mfu(evaluation.workload, inputs.workload.hardware_flops_ratio),
         )
         for s in passing
     ]
@@ -179,6 +191,12 @@ def setup(
             (n, owner): stream(seed, owner, n)
             for n, uses in shared_use.items()
             for _, owner, _ in uses
+        },
+        two_piece={
+            (n, owner): (down / max(down, up), up / max(down, up))
+            for k, n in enumerate(names)
+            for d in described
+            for owner, down, up in d[k].two_piece
         },
     )
 
@@ -236,10 +254,7 @@ def chunks(
     count = len(s.ids)
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
-        common = {
-            (name, owner): gen.standard_normal(n, dtype=np.float32)
-            for (name, owner), gen in s.shared_gens.items()
-        }
+        common = _common_draws(s, n)
         kept = (
             {name: np.empty((count, n), dtype=np.float32) for name in COLUMNS}
             if keep_factors
@@ -267,10 +282,7 @@ def drawn_arrays(s: Setup, samples: int) -> Iterator[tuple[int, dict[str, BidArr
     inputs chunks() runs the cost model on, for analyses that re-run it on mixtures of bids."""
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
-        common = {
-            (name, owner): gen.standard_normal(n, dtype=np.float32)
-            for (name, owner), gen in s.shared_gens.items()
-        }
+        common = _common_draws(s, n)
         found: dict[str, BidArrays] = {}
         for block in s.blocks:
             arrays = _drawn_arrays(block, _factors(block, n, common), n)
@@ -279,6 +291,19 @@ def drawn_arrays(s: Setup, samples: int) -> Iterator[tuple[int, dict[str, BidArr
                     **{f: getattr(arrays, f)[local] for f in arrays.__slots__}
                 )
         yield n, found
+
+
+def _common_draws(s: Setup, n: int) -> dict[tuple[str, str], np.ndarray]:
+    """The next n draws of every common stream; a two-piece stream's negative and positive draws
+    scaled apart, so its sigma reaches each side's own end."""
+    common = {}
+    for key, gen in s.shared_gens.items():
+        z = gen.standard_normal(n, dtype=np.float32)
+        if key in s.two_piece:
+            down, up = s.two_piece[key]
+            z = np.where(z < 0, z * np.float32(down), z * np.float32(up))
+        common[key] = z
+    return common
 
 
 def _factors(

@@ -13,12 +13,17 @@ from dataclasses import dataclass, field, replace
 
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel.estimate import BidEstimate
-from clusterbid.core.costmodel.stack_efficiency import baseline_sigma, fp8_gain_sigma
+from clusterbid.core.costmodel.schedule_range import INTERLEAVE_STREAM, MICRO_BATCH_STREAM
+from clusterbid.core.costmodel.stack_efficiency import (
+    baseline_reach,
+    baseline_sigma,
+    fp8_gain_reach,
+)
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.provenance import effective_reliability
 from clusterbid.core.provenance.defaults import RELIABILITY_DEFAULTS
 from clusterbid.core.stack_names import NOT_STATED
-from clusterbid.core.uncertainty.streams import MARKET
+from clusterbid.core.uncertainty.streams import MARKET, STACK
 
 # Log-space sigma of the scale-out bus bandwidth by the grade that set it. An independent
 # nccl-tests plateau varies a few percent run to run; a provider's own run with the output
@@ -152,14 +157,19 @@ class UncertainInput:
     # (stream owner, log-space sigma) of each draw common to every bid with the same owner:
     # the market (the buyer's stack), a GPU type and precision, a fabric technology.
     shared_streams: tuple[tuple[str, float], ...] = ()
+    # (owner, down, up) of the streams drawn in two pieces: z < 0 scaled by `down`, z > 0 by
+    # `up` (the stream's sigma above is the larger); an unstated stack's reach (issue 36).
+    two_piece: tuple[tuple[str, float, float], ...] = ()
 
 
 def _shared(
-    name: str, point: float, median: float, own: float, streams, source: str
+    name: str, point: float, median: float, own: float, streams, source: str, two_piece=()
 ) -> UncertainInput:
+    pieces = tuple((owner, down, up) for owner, down, up in two_piece if max(down, up) > 0)
     streams = tuple((owner, sigma) for owner, sigma in streams if sigma > 0)
+    streams += tuple((owner, max(down, up)) for owner, down, up in pieces)
     total = math.sqrt(sum(sigma**2 for _, sigma in streams))
-    return UncertainInput(name, point, median, own, total, source, None, streams)
+    return UncertainInput(name, point, median, own, total, source, None, streams, pieces)
 
 
 def _with_scale(
@@ -203,6 +213,7 @@ def _claimed(
         evidence.grade.value,
         evidence,
         silent.shared_streams,
+        silent.two_piece,
     )
 
 
@@ -289,19 +300,36 @@ def _drawn(
     return replace(drawn, sigma=wider)
 
 
+SCHEDULE_KNOB_WORDS = {INTERLEAVE_STREAM: "interleave", MICRO_BATCH_STREAM: "micro-batch"}
+
+
+def schedule_source(doubts: tuple[tuple[str, float], ...]) -> str:
+    """What the band's source adds for an assumed schedule: the unstated knobs it draws."""
+    knobs = [SCHEDULE_KNOB_WORDS[name] for name, sigma in doubts if sigma > 0]
+    if not knobs:
+        return ""
+    its = "its" if len(knobs) == 1 else "their"
+    return f", with the unstated {' and '.join(knobs)} drawn across {its} feasible range"
+
+
 def bid_inputs(
     estimate: BidEstimate,
     job_gpus: int,
     spreads: Spreads,
     precision: str = "bf16",
     stack: str = NOT_STATED,
-    schedule_doubt: float = 0.0,
+    schedule_doubts: tuple[tuple[str, float], ...] = (),
+    buyer_mfu: float | None = None,
 ) -> tuple[UncertainInput, ...]:
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
-    replacement time and SLA uptime (drawn through its downtime). The software stack widens the
-    spec MFU's shared streams (costmodel/stack_efficiency): the market's by the stack's doubt, the
-    GPU type's by the FP8 gain's when the stack does not publish its own. An assumed pipeline
-    schedule (costmodel/schedule_range) is the bid's own doubt, `schedule_doubt` (log-space)."""
+    replacement time and SLA uptime (drawn through its downtime). The software stack adds two
+    shared two-piece streams to the spec MFU (costmodel/stack_efficiency): the stack's reach, and
+    the FP8 gain's per GPU type when the stack does not publish its own. An assumed pipeline
+    schedule (costmodel/schedule_range) adds `schedule_doubts`: (stream, log-space sigma) of each
+    unstated knob, streams common to every bid (one schedule runs whichever bid wins).
+    `buyer_mfu`: the workload's baseline as MFU, from which an unstated stack's two-piece draw
+    reaches the lowest and the highest published stack (stack_efficiency.baseline_reach); without
+    it the range's width is drawn symmetrically."""
     bid = estimate.bid
     gpu, fabric = f"gpu:{bid.capacity.gpu_model}", f"fabric:{bid.fabric.technology}"
     total, common = (
@@ -325,17 +353,23 @@ def bid_inputs(
         spreads,
     )
     scale = spreads.stack_spread_scale
-    fp8_doubt = fp8_gain_sigma(stack, default_catalog().gpu(bid.capacity.gpu_model), precision)
+    reach = (baseline_sigma(stack),) * 2 if buyer_mfu is None else baseline_reach(stack, buyer_mfu)
+    gain = fp8_gain_reach(stack, default_catalog().gpu(bid.capacity.gpu_model), precision)
     spec_mfu = _shared(
         "baseline_mfu",
         estimate.spec_baseline_mfu,
         1.0,
-        schedule_doubt,
+        0.0,
         [
-            (MARKET, math.hypot(spreads.market_mfu_sigma, scale * baseline_sigma(stack))),
-            (f"{gpu}:{precision}", math.hypot(spreads.mfu_sigma[None], scale * fp8_doubt)),
+            (MARKET, spreads.market_mfu_sigma),
+            (f"{gpu}:{precision}", spreads.mfu_sigma[None]),
+            *schedule_doubts,
         ],
-        "workload default",
+        "workload default" + schedule_source(schedule_doubts),
+        [
+            (STACK, scale * reach[0], scale * reach[1]),
+            (f"{gpu}:{precision}:fp8 gain", scale * gain[0], scale * gain[1]),
+        ],
     )
     mfu = _drawn(
         spec_mfu,

@@ -12,6 +12,7 @@ import hashlib
 import numpy as np
 
 MARKET = "\x00market"  # not a valid bid id (ids start with a letter or digit)
+STACK = "\x00stack"  # the software stack behind the buyer's baseline (issue 36), every bid
 
 
 def _words(text: str) -> list[int]:
