@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.evidence_file import EvidenceFormat
-from clusterbid.core.evidence.nccl_checks import NodeCount
 from clusterbid.core.evidence.nccl_evidence import to_evidence
+from clusterbid.core.evidence.nccl_raw import NodeCount
 from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTestsRun
 from clusterbid.core.evidence.nccl_topology import topology_flags
 from clusterbid.core.evidence.provenance import grade_for

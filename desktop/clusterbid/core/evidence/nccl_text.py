@@ -8,13 +8,7 @@ import re
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import (
-    MAX_RESULT_ROWS,
-    TYPE_BYTES,
-    NodeCount,
-    RawRun,
-    finish_run,
-)
+from clusterbid.core.evidence.nccl_checks import finish_run
 from clusterbid.core.evidence.nccl_columns import (
     BY_WIDTH,
     OLD,
@@ -26,6 +20,7 @@ from clusterbid.core.evidence.nccl_columns import (
     resolution,
 )
 from clusterbid.core.evidence.nccl_lines import launch_nodes, numbered_lines, unwrap
+from clusterbid.core.evidence.nccl_raw import MAX_RESULT_ROWS, TYPE_BYTES, NodeCount, RawRun
 from clusterbid.core.evidence.nccl_result import (
     PROGRAM_NAME,
     NcclTestsResult,

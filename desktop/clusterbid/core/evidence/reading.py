@@ -21,10 +21,10 @@ from clusterbid.core.evidence.evidence_file import (
     media_type_of,
 )
 from clusterbid.core.evidence.formats import format_names, format_spec
-from clusterbid.core.evidence.nccl_checks import NodeCount
 from clusterbid.core.evidence.nccl_columns import Skipped
 from clusterbid.core.evidence.nccl_evidence import sha256_hex
 from clusterbid.core.evidence.nccl_json import parse_nccl_tests_json
+from clusterbid.core.evidence.nccl_raw import NodeCount
 from clusterbid.core.evidence.nccl_reading import (
     FabricClaim,
     against_fabric,
