@@ -10,6 +10,7 @@ from clusterbid.core.evidence.nccl_flags import (
     correctness_flags,
     formula_flag,
     nic_flag,
+    rank_flags,
     size_flags,
 )
 from clusterbid.core.evidence.nccl_raw import TYPE_BYTES, RawRun
@@ -75,20 +76,7 @@ def finish_run(
     ranks = len(raw.rank_hosts) or None
     hosts = _distinct([raw.rank_hosts[r] for r in sorted(raw.rank_hosts)])
     gpus = _distinct([raw.rank_gpus[r] for r in sorted(raw.rank_gpus)])
-    if len(gpus) > 1:
-        flags.append(
-            NcclFlag(
-                code="mixed_gpu_models", message=f"ranks report different GPUs: {', '.join(gpus)}"
-            )
-        )
-    if ranks is None:
-        flags.append(
-            NcclFlag(
-                code="ranks_unknown",
-                message="no '#  Rank N ... on HOST' lines: GPU count "
-                "and hosts are unknown; attach the full output including the device list",
-            )
-        )
+    rank_flags(gpus, ranks, flags)
 
     collective, collective_from = _resolve_collective(raw, collective_hint, ranks, flags)
     types = _distinct([r.type for r in raw.rows])

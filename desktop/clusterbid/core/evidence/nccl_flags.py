@@ -43,6 +43,24 @@ def _formula_mismatches(raw: RawRun, collective: str, ranks: int) -> list[NcclTe
     return bad
 
 
+def rank_flags(gpus: list[str], ranks: int | None, flags: list[NcclFlag]) -> None:
+    """Ranks on different GPU models, or no rank lines at all (GPU count and hosts unknown)."""
+    if len(gpus) > 1:
+        flags.append(
+            NcclFlag(
+                code="mixed_gpu_models", message=f"ranks report different GPUs: {', '.join(gpus)}"
+            )
+        )
+    if ranks is None:
+        flags.append(
+            NcclFlag(
+                code="ranks_unknown",
+                message="no '#  Rank N ... on HOST' lines: GPU count "
+                "and hosts are unknown; attach the full output including the device list",
+            )
+        )
+
+
 def formula_flag(raw: RawRun, collective: str, ranks: int, flags: list[NcclFlag]) -> None:
     """Busbw that is not algbw x the factor within print rounding: edited, or ranks wrong."""
     bad = _formula_mismatches(raw, collective, ranks)

@@ -210,33 +210,9 @@ class Scanner:
             )
         self.in_table = True
         halves, resolutions = [], []
-        for time_i, algbw_i, busbw_i, check_i, check_name in columns.halves:
-            algbw, algbw_res = self.number(lineno, tokens[algbw_i], "algbw")
-            busbw, busbw_res = self.number(lineno, tokens[busbw_i], "busbw")
-            check = tokens[check_i] if check_i is not None else "N/A"  # a build without checks
-            if check.endswith("*") and len(check) > 1:
-                # rccl-tests stars a check value above its threshold ("# Errors with asterisks ...").
-                check = check[:-1]
-                if lineno not in run.starred_lines:
-                    run.starred_lines.append(lineno)
-            wrong = max_error = None
-            if check != "N/A" and check_name == "#wrong":
-                count, _ = self.number(lineno, check, "#wrong")
-                if count != int(count):
-                    raise self.fail(lineno, f"#wrong must be a count, found {check[:40]!r}")
-                wrong = int(count)
-            elif check != "N/A":
-                max_error = self.number(lineno, check, "error")[0]
-            time_us = self.number(lineno, tokens[time_i], "time")[0]
-            halves.append(
-                dict(
-                    time_us=time_us,
-                    algbw_gb_s=algbw,
-                    busbw_gb_s=busbw,
-                    wrong=wrong,
-                    max_error=max_error,
-                )
-            )
+        for half in columns.halves:
+            values, algbw_res, busbw_res = self.result_half(lineno, tokens, run, half)
+            halves.append(values)
             resolutions += [algbw_res, busbw_res]
         root = None
         if columns.root is not None:
@@ -255,6 +231,38 @@ class Scanner:
             raise self.fail(lineno, f"row not valid: {exc.errors()[0]['msg']}") from None
         run.rows.append(row)
         run.resolutions.append((resolutions[0], resolutions[1], resolutions[2], resolutions[3]))
+
+    def result_half(
+        self,
+        lineno: int,
+        tokens: list[str],
+        run: RawRun,
+        half: tuple[int, int, int, int | None, str | None],
+    ) -> tuple[dict[str, float | int | None], float, float]:
+        """One half of a row (out of place or in place): its figures for NcclTestsResult, and the
+        print resolution of its algbw and busbw."""
+        time_i, algbw_i, busbw_i, check_i, check_name = half
+        algbw, algbw_res = self.number(lineno, tokens[algbw_i], "algbw")
+        busbw, busbw_res = self.number(lineno, tokens[busbw_i], "busbw")
+        check = tokens[check_i] if check_i is not None else "N/A"  # a build without checks
+        if check.endswith("*") and len(check) > 1:
+            # rccl-tests stars a check value above its threshold ("# Errors with asterisks ...").
+            check = check[:-1]
+            if lineno not in run.starred_lines:
+                run.starred_lines.append(lineno)
+        wrong = max_error = None
+        if check != "N/A" and check_name == "#wrong":
+            count, _ = self.number(lineno, check, "#wrong")
+            if count != int(count):
+                raise self.fail(lineno, f"#wrong must be a count, found {check[:40]!r}")
+            wrong = int(count)
+        elif check != "N/A":
+            max_error = self.number(lineno, check, "error")[0]
+        time_us = self.number(lineno, tokens[time_i], "time")[0]
+        values: dict[str, float | int | None] = dict(
+            time_us=time_us, algbw_gb_s=algbw, busbw_gb_s=busbw, wrong=wrong, max_error=max_error
+        )
+        return values, algbw_res, busbw_res
 
 
 def row_shaped(tokens: list[str]) -> bool:

@@ -83,18 +83,7 @@ def read_evidence(
     supplies who ran an nccl-tests log (default: provider, the weaker reading); for throughput and
     scaling files, who measured is in the file, and a different `measured_by` is refused.
     """
-    if fmt != "auto" and fmt not in format_names():
-        raise EvidenceParseError(
-            source, None, f"unknown format {fmt!r}; one of auto, {', '.join(format_names())}"
-        )
-    if measured_by is not None and measured_by not in MEASURERS:
-        raise EvidenceParseError(
-            source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}"
-        )
-    if measured_on is not None and measured_on > dt.date.today():
-        raise EvidenceParseError(
-            source, None, f"measured_on {measured_on.isoformat()} is in the future"
-        )
+    _refuse_unknown_options(source, fmt, measured_by, measured_on)
     if len(data) > MAX_EVIDENCE_BYTES:
         raise EvidenceParseError(
             source,
@@ -121,6 +110,25 @@ def read_evidence(
     if reader is None:  # declared in formats.py, its reader not yet in READERS
         raise EvidenceParseError(source, None, f"no reader for the {chosen} format yet")
     return reader(text, chosen, request)
+
+
+def _refuse_unknown_options(
+    source: str, fmt: str, measured_by: str | None, measured_on: dt.date | None
+) -> None:
+    """What the caller says of the file must be one of the known formats and measurers, and the
+    measurement cannot be dated in the future."""
+    if fmt != "auto" and fmt not in format_names():
+        raise EvidenceParseError(
+            source, None, f"unknown format {fmt!r}; one of auto, {', '.join(format_names())}"
+        )
+    if measured_by is not None and measured_by not in MEASURERS:
+        raise EvidenceParseError(
+            source, None, f"measured_by must be one of {', '.join(MEASURERS)}, not {measured_by!r}"
+        )
+    if measured_on is not None and measured_on > dt.date.today():
+        raise EvidenceParseError(
+            source, None, f"measured_on {measured_on.isoformat()} is in the future"
+        )
 
 
 @dataclass(frozen=True)
