@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
@@ -31,6 +32,7 @@ from clusterbid.gui.wizard.field_widgets import (
     BLANK_TEXT,
     DATE_HINT,
     Bounds,
+    Editor,
     check_editor,
     combo_editor,
     date_editor,
@@ -128,27 +130,7 @@ def make_binding(
     required = (
         info.is_required() and not not_stated
     )  # a required-but-nullable figure may be not stated
-    if choices is None and typing.get_origin(kind) is typing.Literal:
-        choices = [(str(v), v) for v in typing.get_args(kind)]
-    if choices is not None:
-        widget, read, write = combo_editor(
-            choices, required, may_be_empty=not required and info.default is None
-        )
-    elif kind is bool:
-        widget, read, write = check_editor()
-    elif kind in (int, float, Decimal):
-        # An optional number whose default is empty ("the bid does not say") starts blank too.
-        widget, read, write = spin_editor(
-            kind,
-            bounds,
-            required,
-            decimals,
-            may_be_empty=not required and (info.default is None or not_stated),
-        )
-    elif kind is dt.date:
-        widget, read, write = date_editor(required)
-    else:
-        widget, read, write = line_editor(bounds, required)
+    widget, read, write = _editor(kind, info, bounds, required, choices, decimals, not_stated)
     tooltip = info.description or ""
     widget.setToolTip(tooltip)
     label = QLabel(label_text + ("*" if required else ""))
@@ -164,6 +146,38 @@ def make_binding(
     if not required and info.default is not None and not not_stated:
         write(info.default)
     return binding
+
+
+def _editor(
+    kind: Any,
+    info: FieldInfo,
+    bounds: Bounds,
+    required: bool,
+    choices: list[tuple[str, Any]] | None,
+    decimals: int,
+    not_stated: bool,
+) -> Editor:
+    """The editor the field's type asks for: a combo box for choices (a Literal's values), a
+    check box for a flag, a spin box for a number, a date line, or a text line."""
+    if choices is None and typing.get_origin(kind) is typing.Literal:
+        choices = [(str(v), v) for v in typing.get_args(kind)]
+    if choices is not None:
+        return combo_editor(choices, required, may_be_empty=not required and info.default is None)
+    elif kind is bool:
+        return check_editor()
+    elif kind in (int, float, Decimal):
+        # An optional number whose default is empty ("the bid does not say") starts blank too.
+        return spin_editor(
+            kind,
+            bounds,
+            required,
+            decimals,
+            may_be_empty=not required and (info.default is None or not_stated),
+        )
+    elif kind is dt.date:
+        return date_editor(required)
+    else:
+        return line_editor(bounds, required)
 
 
 def _show_refusal(binding: FieldBinding, why: str) -> None:
