@@ -7,12 +7,16 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.cli_evidence_text import evidence_lines, nccl_lines, scaling_lines, throughput_lines
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.formats import format_names, format_spec
 from clusterbid.core.evidence.provenance import MEASURERS
 from clusterbid.core.evidence.reading import EvidenceReading, FabricClaim, reading_to_json
+
+if TYPE_CHECKING:  # the operation (and what it imports) loads only when a verb runs
+    from clusterbid.operations.evidence_attach import ReadingOptions
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -30,10 +34,11 @@ def _read(
 ) -> EvidenceReading:
     from clusterbid.operations.evidence_attach import read_evidence_file
 
-    return read_evidence_file(path, _options(args), fabric, data)
+    reading: EvidenceReading = read_evidence_file(path, _options(args), fabric, data)
+    return reading
 
 
-def _options(args: argparse.Namespace):
+def _options(args: argparse.Namespace) -> ReadingOptions:
     from clusterbid.operations.evidence_attach import ReadingOptions
 
     return ReadingOptions(
@@ -195,7 +200,7 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `evidence parse` and `evidence attach`; each sets `func(args) -> int exit code`."""
     evidence = subparsers.add_parser(
         "evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)"
