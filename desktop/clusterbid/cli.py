@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from clusterbid import __version__
 
@@ -133,10 +134,12 @@ class _OneVerb:
     """Hands a module's `register(subparsers)` the real subparsers for one verb only; the other
     verbs the module defines are built on a throw-away parser (they stay placeholders)."""
 
-    def __init__(self, subparsers: argparse._SubParsersAction, name: str) -> None:
+    def __init__(
+        self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str
+    ) -> None:
         self.subparsers, self.name = subparsers, name
 
-    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if name == self.name:
             return self.subparsers.add_parser(name, **kwargs)
         return argparse.ArgumentParser(add_help=False)
@@ -172,13 +175,15 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     verb = chosen_verb(argv)
-    parser = build_parser(verb if any(verb == name for name, _, _ in VERBS) else "app")
+    known = verb is not None and any(verb == name for name, _, _ in VERBS)
+    parser = build_parser(verb if verb is not None and known else "app")
     args = parser.parse_args(argv)
     if args.verb is None:
         args = parser.parse_args(["app", *argv])
     handler = getattr(args, "handler", None) or args.func
     try:
-        return handler(args)
+        code: int = handler(args)
+        return code
     except InputError as exc:
         from clusterbid.cli_signoff import _step_words
         from clusterbid.core.memo.next_steps import render
