@@ -1,204 +1,32 @@
-"""The headless front door: score, estimate, demo and schema over the Qt-free core."""
+"""The headless front door: the table of verbs, the parser that builds only the verb run, and
+`main`, which turns every refusal into one plain line. Each verb lives in a cli_*.py module."""
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from pathlib import Path
+from typing import Any
 
 from clusterbid import __version__
-from clusterbid.core.sample_counts import DEFAULT_SAMPLES
-
-
-def _cmd_demo(args: argparse.Namespace) -> int:
-    from clusterbid.core.demo import demo_evaluation
-
-    path = Path(args.path)
-    if path.exists() and not args.force:
-        print(f"{path} already exists; pass --force to overwrite it", file=sys.stderr)
-        return 2
-    from clusterbid.core.safe_files import replace_atomically, write_bytes_atomically
-
-    if path.suffix == ".clusterbid":
-        from clusterbid.core.comparison_table import KeptTableDocument
-
-        # Built beside the old file and renamed over it: with --force on a full disk the existing
-        # evaluation stays, instead of being deleted before the new one could be written.
-        replace_atomically(
-            path, lambda temp: KeptTableDocument.create(temp, demo_evaluation()).close()
-        )
-    else:
-        write_bytes_atomically(
-            path, (demo_evaluation().model_dump_json(indent=2) + "\n").encode("utf-8")
-        )
-    print(f"wrote the demo evaluation to {path}; score it with: clusterbid score {path}")
-    return 0
-
-
-def warn(text: str) -> None:
-    print(f"clusterbid: {text}", file=sys.stderr)
-
-
-def _load_evaluation(path: str):
-    from clusterbid.core.documents import read_evaluation
-
-    return read_evaluation(Path(path), warn=warn)
-
-
-def _print_scorecard(evaluation, as_json: bool, samples: int = DEFAULT_SAMPLES) -> None:
-    from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
-    from clusterbid.operations.scoring import score
-
-    result = score(evaluation, no_progress, NEVER_CANCELLED, samples)
-    print(
-        json.dumps(result.as_json(), indent=2, ensure_ascii=False) if as_json else result.as_table()
-    )
-
-
-def _cmd_score(args: argparse.Namespace) -> int:
-    from clusterbid.core.errors import InputError
-
-    if args.samples < 1:
-        raise InputError(
-            f"--samples must be at least 1 (got {args.samples}); the default is {DEFAULT_SAMPLES:,}"
-        )
-    _print_scorecard(_load_evaluation(args.path), args.json, args.samples)
-    return 0
-
-
-def _cmd_estimate(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
-    from clusterbid.core.bid import Bid
-    from clusterbid.core.documents import describe_validation_error, read_model
-    from clusterbid.core.errors import InputError
-    from clusterbid.core.evaluation import Evaluation
-    from clusterbid.core.workloads import read_workload
-
-    workload = read_workload(Path(args.workload))
-    bid = read_model(Bid, Path(args.bid))
-    title = f"{bid.quote.provider} for {workload.name}"
-    try:
-        evaluation = Evaluation(
-            title=title[:200], currency=bid.terms.currency, workload=workload, bids=(bid,)
-        )
-    except ValidationError as exc:
-        raise InputError(
-            describe_validation_error(exc, f"{args.workload} with {args.bid}")
-        ) from None
-    _print_scorecard(evaluation, args.json)
-    return 0
-
-
-def _kept_schema(target: Path, expected_bytes: int) -> str | None:
-    """The schema file's text, None when missing or not the size expected; read through the safe
-    reader, so a FIFO or a link to a device in --dir is refused by name instead of blocking."""
-    from clusterbid.core.errors import InputError
-    from clusterbid.core.safe_read import read_regular
-
-    try:
-        raw = read_regular(target, expected_bytes)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise InputError(f"{target}: cannot be read ({exc.strerror or exc})") from None
-    return raw.decode("utf-8", "replace") if len(raw) == expected_bytes else None
-
-
-def _cmd_schema(args: argparse.Namespace) -> int:
-    from clusterbid.core.schema import schema_texts
-    from clusterbid.resources import resources_root
-
-    folder = Path(args.dir) if args.dir else resources_root() / "schema"
-    stale = []
-    for name, text in schema_texts().items():
-        target = folder / name
-        if args.check:
-            if _kept_schema(target, len(text.encode("utf-8"))) != text:
-                stale.append(name)
-        else:
-            from clusterbid.core.safe_files import write_bytes_atomically
-
-            folder.mkdir(parents=True, exist_ok=True)
-            write_bytes_atomically(target, text.encode("utf-8"))
-            print(f"wrote {target}")
-    if not args.dir:  # the shipped methodology's tables of criteria and billing kinds, too
-        stale += _methodology_tables(args.check)
-    if stale:
-        print(
-            f"out of date in {folder}: {', '.join(stale)}; run: clusterbid schema", file=sys.stderr
-        )
-        return 1
-    return 0
-
-
-def _methodology_tables(check: bool) -> list[str]:
-    """Rewrite (or check) the tables methodology.md lists from core's declarations
-    (core/methodology_tables.py); the stale file's name, if any."""
-    from clusterbid.core.methodology_tables import with_tables
-    from clusterbid.core.safe_files import write_bytes_atomically
-    from clusterbid.resources import resources_root
-
-    target = resources_root() / "methodology.md"
-    text = target.read_text(encoding="utf-8")
-    wanted = with_tables(text)
-    if wanted == text:
-        return []
-    if check:
-        return [f"{target} (its tables)"]
-    write_bytes_atomically(target, wanted.encode("utf-8"))
-    print(f"wrote {target}")
-    return []
-
-
-def _cmd_app(args: argparse.Namespace) -> int:
-    """The desktop app where a display exists; otherwise the headless ranking of the demo."""
-    headless = sys.platform.startswith("linux") and not (
-        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    )
-    if headless and os.environ.get("QT_QPA_PLATFORM") not in ("offscreen", "minimal"):
-        print("No display found: showing the ranking instead of the window.\n")
-        _print_scorecard(_demo() if args.path is None else _load_evaluation(args.path), False)
-        return 0
-    from clusterbid.display_check import install_hint, missing_x11_libraries
-
-    missing = missing_x11_libraries()
-    if missing:
-        # Qt aborts the process without these; say what to install and still show the ranking.
-        print(
-            f"The window needs system libraries that are missing: {', '.join(missing)}.\n"
-            f"{install_hint(missing)}\nMeanwhile, the ranking:\n",
-            file=sys.stderr,
-        )
-        _print_scorecard(_load_evaluation(args.path) if args.path else _demo(), False)
-        return 1
-    from clusterbid.gui.app import run_app
-
-    return run_app(args.path)
-
-
-def _demo():
-    from clusterbid.core.demo import demo_evaluation
-
-    return demo_evaluation()
-
 
 # Every verb in the order `clusterbid --help` lists it: (name, module that defines its arguments,
 # help). The help is written here so the list prints without importing any verb's module; a
 # verb's module (and numpy, pydantic, matplotlib, pyHanko behind it) is imported only when that
 # verb runs. tests/core/test_cli_verbs.py checks each help against the module's own.
 VERBS: tuple[tuple[str, str, str], ...] = (
-    ("app", "clusterbid.cli", "open the desktop app (the demo when no PATH is given)"),
-    ("demo", "clusterbid.cli", "write the bundled demo evaluation to PATH (.clusterbid or .json)"),
+    ("app", "clusterbid.cli_score", "open the desktop app (the demo when no PATH is given)"),
+    (
+        "demo",
+        "clusterbid.cli_score",
+        "write the bundled demo evaluation to PATH (.clusterbid or .json)",
+    ),
     (
         "score",
-        "clusterbid.cli",
+        "clusterbid.cli_score",
         "rank the bids by cost to finish (training) or cost per million output tokens (inference)",
     ),
-    ("estimate", "clusterbid.cli", "score one bid for one workload (JSON files)"),
-    ("schema", "clusterbid.cli", "write (or --check) the JSON Schemas in resources/schema/"),
+    ("estimate", "clusterbid.cli_score", "score one bid for one workload (JSON files)"),
+    ("schema", "clusterbid.cli_schema", "write (or --check) the JSON Schemas in resources/schema/"),
     (
         "export-template",
         "clusterbid.cli_interchange",
@@ -297,6 +125,8 @@ VERBS: tuple[tuple[str, str, str], ...] = (
         "disagree, agree",
     ),
 )
+
+
 ALL_VERBS = "*"
 
 
@@ -304,63 +134,15 @@ class _OneVerb:
     """Hands a module's `register(subparsers)` the real subparsers for one verb only; the other
     verbs the module defines are built on a throw-away parser (they stay placeholders)."""
 
-    def __init__(self, subparsers: argparse._SubParsersAction, name: str) -> None:
+    def __init__(
+        self, subparsers: argparse._SubParsersAction[argparse.ArgumentParser], name: str
+    ) -> None:
         self.subparsers, self.name = subparsers, name
 
-    def add_parser(self, name: str, **kwargs) -> argparse.ArgumentParser:
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser:
         if name == self.name:
             return self.subparsers.add_parser(name, **kwargs)
         return argparse.ArgumentParser(add_help=False)
-
-
-def register(verbs) -> None:
-    """The verbs this module runs itself (see VERBS)."""
-    app = verbs.add_parser("app", help="open the desktop app (the demo when no PATH is given)")
-    app.add_argument("path", nargs="?", help="an evaluation file")
-    app.set_defaults(handler=_cmd_app)
-
-    demo = verbs.add_parser(
-        "demo", help="write the bundled demo evaluation to PATH (.clusterbid or .json)"
-    )
-    demo.add_argument("path")
-    demo.add_argument("--force", action="store_true", help="overwrite an existing file")
-    demo.set_defaults(handler=_cmd_demo)
-
-    score = verbs.add_parser(
-        "score",
-        help=(
-            "rank the bids by cost to finish (training) or cost per million output tokens "
-            "(inference)"
-        ),
-    )
-    score.add_argument("path")
-    score.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    score.add_argument(
-        "--samples",
-        type=int,
-        default=DEFAULT_SAMPLES,
-        metavar="N",
-        help=(
-            "Monte Carlo samples for the P10-P90 bands and win probabilities (default "
-            f"{DEFAULT_SAMPLES:,})"
-        ),
-    )
-    score.set_defaults(handler=_cmd_score)
-
-    estimate = verbs.add_parser("estimate", help="score one bid for one workload (JSON files)")
-    estimate.add_argument("--workload", required=True, help="workload JSON")
-    estimate.add_argument("--bid", required=True, help="bid JSON")
-    estimate.add_argument("--json", action="store_true")
-    estimate.set_defaults(handler=_cmd_estimate)
-
-    schema = verbs.add_parser(
-        "schema", help="write (or --check) the JSON Schemas in resources/schema/"
-    )
-    schema.add_argument(
-        "--check", action="store_true", help="exit 1 if the files differ from the models"
-    )
-    schema.add_argument("--dir", help="folder to write to (default: resources/schema)")
-    schema.set_defaults(handler=_cmd_schema)
 
 
 def build_parser(verb: str = ALL_VERBS) -> argparse.ArgumentParser:
@@ -393,13 +175,15 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     verb = chosen_verb(argv)
-    parser = build_parser(verb if any(verb == name for name, _, _ in VERBS) else "app")
+    known = verb is not None and any(verb == name for name, _, _ in VERBS)
+    parser = build_parser(verb if verb is not None and known else "app")
     args = parser.parse_args(argv)
     if args.verb is None:
         args = parser.parse_args(["app", *argv])
     handler = getattr(args, "handler", None) or args.func
     try:
-        return handler(args)
+        code: int = handler(args)
+        return code
     except InputError as exc:
         from clusterbid.cli_signoff import _step_words
         from clusterbid.core.memo.next_steps import render

@@ -7,13 +7,16 @@ import datetime as dt
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from clusterbid.cli_evidence_text import evidence_lines, nccl_lines, scaling_lines, throughput_lines
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.formats import format_names, format_spec
-from clusterbid.core.evidence.nccl_result import size_text
 from clusterbid.core.evidence.provenance import MEASURERS
 from clusterbid.core.evidence.reading import EvidenceReading, FabricClaim, reading_to_json
-from clusterbid.core.evidence.throughput import recipe_words
+
+if TYPE_CHECKING:  # the operation (and what it imports) loads only when a verb runs
+    from clusterbid.operations.evidence_attach import ReadingOptions
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -21,9 +24,6 @@ EXIT_OK, EXIT_INPUT = 0, 2
 def _fail(message: str) -> int:
     print(f"clusterbid: error: {message}", file=sys.stderr)
     return EXIT_INPUT
-
-
-_size = size_text
 
 
 def _read(
@@ -34,10 +34,11 @@ def _read(
 ) -> EvidenceReading:
     from clusterbid.operations.evidence_attach import read_evidence_file
 
-    return read_evidence_file(path, _options(args), fabric, data)
+    reading: EvidenceReading = read_evidence_file(path, _options(args), fabric, data)
+    return reading
 
 
-def _options(args: argparse.Namespace):
+def _options(args: argparse.Namespace) -> ReadingOptions:
     from clusterbid.operations.evidence_attach import ReadingOptions
 
     return ReadingOptions(
@@ -50,123 +51,6 @@ def _options(args: argparse.Namespace):
         args.nodes,
         args.run,
     )
-
-
-def _nccl_lines(reading: EvidenceReading) -> list[str]:
-    lines = []
-    for index, run in enumerate(reading.nccl_runs, start=reading.first_run_number):
-        where = f" (line {run.first_line})" if run.first_line else ""
-        setup = ", ".join(filter(None, [
-            run.collective or "collective unknown",
-            " ".join(filter(None, [run.data_type, run.redop])) or None,
-            f"{run.ranks} ranks" if run.ranks else "ranks unknown",
-            f"{len(run.hosts)} hosts ({', '.join(run.hosts)})" if run.hosts else None,
-            run.gpu_model,
-        ]))  # fmt: skip
-        sizes = (
-            f" from {_size(run.rows[0].size_bytes)} to {_size(run.rows[-1].size_bytes)}"
-            if run.rows
-            else ""
-        )
-        lines.append(f"Run {index}{where}: {setup}; {len(run.rows)} size rows{sizes}")
-        if run.plateau is not None:
-            lines.append(
-                f"  busbw {'plateau' if run.plateau.saturated else 'lower bound'}: "
-                f"{run.plateau.describe()}"
-            )
-        else:
-            lines.append("  busbw plateau: none (no size row with busbw above 0)")
-        if run.topology is not None:
-            lines.append(
-                f"  NCCL INFO ({run.topology.info_lines} lines): {run.topology.describe()}"
-            )
-        lines += _curve_lines(run)
-        if run.avg_busbw_line_gb_s is not None:
-            lines.append(
-                f"  '# Avg bus bandwidth' line: {run.avg_busbw_line_gb_s:g} GB/s (a note only: it "
-                "averages every size)"
-            )
-    return lines
-
-
-def _curve_lines(run) -> list[str]:
-    """The per-size curve, always: a sweep that never saturates is judged by its shape."""
-    titles = ("oop time us", "algbw", "busbw", "ip time us", "algbw", "busbw")
-    lines = [
-        "    "
-        + f"{'size':>9}"
-        + "".join(f" {t:>12}" if "time" in t else f" {t:>8}" for t in titles)
-    ]
-    for row in run.rows:
-        o, i = row.out_of_place, row.in_place
-        lines.append(
-            f"    {_size(row.size_bytes):>9} {o.time_us:>12g} {o.algbw_gb_s:>8g} "
-            f"{o.busbw_gb_s:>8g} "
-            f"{i.time_us:>12g} {i.algbw_gb_s:>8g} {i.busbw_gb_s:>8g}"
-        )
-    return lines
-
-
-def _throughput_lines(reading: EvidenceReading) -> list[str]:
-    assert reading.throughput is not None
-    lines = [f"{len(reading.throughput.results)} row(s):"]
-    for r in reading.throughput.results:
-        row = r.row
-        where = f"line {row.line}" if row.line else "row"
-        tokens = f"{r.tokens_per_second:,.0f} tokens/s, " if r.tokens_per_second else ""
-        lines.append(
-            f"  {where}: {row.model} ({row.active_params_b:g}B active, {row.precision}, seq "
-            f"{row.sequence_length}), "
-            f"TP{row.tp} PP{row.pp}{f' CP{row.cp}' if row.cp > 1 else ''} DP{row.dp} on {row.gpus} "
-            f"{row.gpu_model}{recipe_words(row)}: "
-            f"{tokens}MFU {r.mfu:.2%} [{r.mfu_method}]"
-        )
-    return lines
-
-
-def _scaling_lines(reading: EvidenceReading, job_gpus: int | None) -> list[str]:
-    table = reading.scaling
-    assert table is not None
-    s, fit = table.setup, table.fit
-    lines = [
-        f"{s.model} ({s.active_params_b:g}B active, {s.precision}) on {s.gpu_model}, {fit.points} "
-        "sizes:",
-        f"  {'GPUs':>8} {'tokens/s':>14} {'MFU':>7} {'efficiency':>11} {'fitted':>7}",
-    ]
-    for p in table.points:
-        lines.append(
-            f"  {p.gpus:>8,} {p.tokens_per_second:>14,.0f} {p.mfu:>7.2%} {p.efficiency:>11.1%} "
-            f"{p.fitted_efficiency:>7.1%}"
-        )
-    lines.append(
-        f"Fit: tokens/s = {fit.coefficient:.4g} x N^{fit.exponent:.4f}; RMS relative residual "
-        f"{fit.rms_relative_error:.2%} "
-        f"(efficiency relative to {fit.base_gpus} GPUs)"
-    )
-    if job_gpus is not None:
-        ex = table.extrapolate(job_gpus)
-        lines.append(
-            f"At the job size, {job_gpus:,} GPUs: {ex.tokens_per_second:,.0f} tokens/s, efficiency "
-            f"{ex.efficiency:.1%}, "
-            f"MFU {table.mfu_at(job_gpus):.2%}"
-        )
-        if ex.warning:
-            lines.append(f"  WARNING: {ex.warning}")
-    return lines
-
-
-def _evidence_lines(reading: EvidenceReading) -> list[str]:
-    lines = ["Evidence (the file is the raw artefact, sha256 " + reading.sha256[:16] + "...):"]
-    for item in reading.evidence:
-        date = item.measured_on.isoformat() if item.measured_on else "date not given"
-        lines.append(
-            f"  {item.kind.value} {item.value:g} {item.unit} at {item.scale_gpus:,} GPUs: grade "
-            f"{item.grade.value} "
-            f"(measured by {item.measured_by}, {date})"
-        )
-    if not reading.evidence:
-        lines.append("  none usable by the cost model")
-    return lines
 
 
 def run_parse(args: argparse.Namespace) -> int:
@@ -184,16 +68,16 @@ def run_parse(args: argparse.Namespace) -> int:
         return EXIT_OK
     lines = [f"{reading.source}: {format_spec(reading.format).words}"]
     if reading.nccl_runs:
-        lines += _nccl_lines(reading)
+        lines += nccl_lines(reading)
     elif reading.throughput is not None:
-        lines += _throughput_lines(reading)
+        lines += throughput_lines(reading)
     else:
-        lines += _scaling_lines(reading, args.job_gpus)
+        lines += scaling_lines(reading, args.job_gpus)
     flags = reading.flags()
     lines.append("Flags: none" if not flags else "Flags:")
     lines += [f"  [{flag.code}] {flag.message}" for flag in flags]
     lines += [f"Note: {note}" for note in reading.notes]
-    lines += _evidence_lines(reading)
+    lines += evidence_lines(reading)
     print("\n".join(lines))
     return EXIT_OK
 
@@ -224,7 +108,7 @@ def run_attach(args: argparse.Namespace) -> int:
         f"Attached {path.name} to bid {args.bid_id} in {args.document}: {len(reading.evidence)} "
         "evidence item(s)"
     )
-    print("\n".join(_evidence_lines(reading)[1:]))
+    print("\n".join(evidence_lines(reading)[1:]))
     if matched:
         print(matched)
     suspect = [e for e in items if e.suspect and not e.suspect_override]
@@ -316,7 +200,7 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `evidence parse` and `evidence attach`; each sets `func(args) -> int exit code`."""
     evidence = subparsers.add_parser(
         "evidence", help="read benchmark evidence (nccl-tests, training throughput, scaling)"

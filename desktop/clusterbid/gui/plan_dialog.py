@@ -12,16 +12,13 @@ from typing import Any
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QLabel,
     QLineEdit,
-    QVBoxLayout,
     QWidget,
 )
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.gui.checked_form_dialog import CheckedFormDialog
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.operations.plan_inputs import (
     EDIT_LABEL,
@@ -33,19 +30,18 @@ from clusterbid.operations.plan_inputs import (
 )
 
 
-class PlanInputsDialog(QDialog):
+class PlanInputsDialog(CheckedFormDialog[PlanEdit]):
     """The plan inputs of `evaluation`; `edit` holds the validated change once OK is pressed."""
 
     def __init__(self, evaluation: Evaluation, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Plan Inputs")
-        self.setObjectName("plan_inputs_dialog")
+        note = (
+            "What your own plan is worth decides what idle time, payment terms and a late finish "
+            "cost. Empty fields take ClusterBid's documented defaults."
+        )
+        super().__init__("Plan Inputs", "plan_inputs_dialog", note, parent)
         self._evaluation = evaluation
-        self.edit: PlanEdit | None = None
         self.editors: dict[str, QLineEdit | QComboBox] = {}
-        self.errors: dict[str, ErrorLine] = {}
         texts = current_texts(evaluation)
-        form = QFormLayout()
         for item in plan_inputs(evaluation):
             editor: QLineEdit | QComboBox
             if item.choices:
@@ -58,30 +54,10 @@ class PlanInputsDialog(QDialog):
                 editor = QLineEdit(texts[item.name])
                 editor.setPlaceholderText("empty: the default")
                 editor.textChanged.connect(self._check)
-            editor.setObjectName(f"plan_{item.name}")
-            label = QLabel(item.label)
-            label.setWordWrap(True)
-            label.setBuddy(editor)
-            error = ErrorLine(f"plan_error_{item.name}")
-            form.addRow(label, editor)
-            form.addRow(error)
-            self.editors[item.name], self.errors[item.name] = editor, error
+            self.add_field("plan", item.name, item.label, editor, wrap=True)
+            self.editors[item.name] = editor
         self.general_error = ErrorLine("plan_error_general")
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        note = QLabel(
-            "What your own plan is worth decides what idle time, payment terms and a late finish "
-            "cost. Empty fields take ClusterBid's documented defaults."
-        )
-        note.setWordWrap(True)
-        layout.addWidget(note)
-        layout.addLayout(form)
-        layout.addWidget(self.general_error)
-        layout.addWidget(self.buttons)
+        self.lay_out(self.general_error)
         self._check()
 
     def texts(self) -> dict[str, str]:
@@ -101,27 +77,9 @@ class PlanInputsDialog(QDialog):
             by_field, general = exc.by_field, exc.general
         except InputError as exc:
             general = [str(exc)]
-        for name, line in self.errors.items():
-            _show(line, by_field.get(name))
-        _show(self.general_error, "; ".join(general) or None)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(edit is not None)
+        self.show_problems(by_field, edit)
+        self.general_error.say("; ".join(general))
         return edit
-
-    def accept(self) -> None:
-        edit = self._check()
-        if edit is None:
-            return
-        self.edit = edit
-        super().accept()
-
-
-def _show(line: ErrorLine, message: str | None) -> None:
-    if message:
-        line.setText(message)
-        line.show()
-    else:
-        line.clear()
-        line.hide()
 
 
 def edit_plan_inputs(window: Any) -> bool:

@@ -14,18 +14,15 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.provider_rating import TIER_WORDS, ratings_by_provider
-from clusterbid.gui.error_line import ErrorLine
+from clusterbid.gui.checked_form_dialog import CheckedFormDialog
 from clusterbid.operations.provider_ratings import (
     LABELS,
     RatingEdit,
@@ -37,15 +34,17 @@ from clusterbid.operations.provider_ratings import (
 )
 
 
-class ProviderRatingDialog(QDialog):
+class ProviderRatingDialog(CheckedFormDialog[RatingEdit]):
     """One provider's rating; `edit` holds the validated change once OK or Remove is pressed."""
 
     def __init__(self, evaluation: Evaluation, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Provider Ratings")
-        self.setObjectName("provider_rating_dialog")
+        note = (
+            "A rating is a third party's dated view of the provider, kept apart from what its "
+            "bids claim. It counts in the score only through the provider rating weight "
+            "(0 unless your policy gives it one)."
+        )
+        super().__init__("Provider Ratings", "provider_rating_dialog", note, parent)
         self._evaluation = evaluation
-        self.edit: RatingEdit | None = None
         self.provider = QComboBox()
         self.provider.addItems(providers(evaluation))
         self.tier = QComboBox()
@@ -64,32 +63,12 @@ class ProviderRatingDialog(QDialog):
             "source": self.source,
             "categories": self.categories,
         }
-        self.errors = {name: ErrorLine(f"rating_error_{name}") for name in self.editors}
-        form = QFormLayout()
         for name, editor in self.editors.items():
-            editor.setObjectName(f"rating_{name}")
-            label = QLabel(LABELS[name])
-            label.setBuddy(editor)
-            form.addRow(label, editor)
-            form.addRow(self.errors[name])
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
+            self.add_field("rating", name, LABELS[name], editor)
         self.remove = QPushButton("&Remove Rating")
         self.buttons.addButton(self.remove, QDialogButtonBox.ButtonRole.DestructiveRole)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
         self.remove.clicked.connect(self.remove_rating)
-        note = QLabel(
-            "A rating is a third party's dated view of the provider, kept apart from what its "
-            "bids claim. It counts in the score only through the provider rating weight "
-            "(0 unless your policy gives it one)."
-        )
-        note.setWordWrap(True)
-        layout = QVBoxLayout(self)
-        layout.addWidget(note)
-        layout.addLayout(form)
-        layout.addWidget(self.buttons)
+        self.lay_out()
         self.provider.currentIndexChanged.connect(self._fill)
         for line in (self.rated_on, self.source, self.categories):
             line.textChanged.connect(self._check)
@@ -126,23 +105,11 @@ class ProviderRatingDialog(QDialog):
             by_field = exc.by_field
         except InputError as exc:
             by_field = {"source": str(exc)}
-        for name, line in self.errors.items():
-            message = by_field.get(name)
-            line.setText(message or "")
-            line.setVisible(bool(message))
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(edit is not None)
+        self.show_problems(by_field, edit)
         return edit
 
-    def accept(self) -> None:
-        edit = self._check()
-        if edit is None:
-            return
-        self.edit = edit
-        super().accept()
-
     def remove_rating(self) -> None:
-        self.edit = without_rating(self._evaluation, self.provider.currentText())
-        super().accept()
+        self.close_with(without_rating(self._evaluation, self.provider.currentText()))
 
 
 def edit_provider_ratings(window: Any) -> bool:

@@ -45,7 +45,7 @@ def read_evidence_file(
     """What an evidence file holds (EvidenceReading), read as `options` say; `capacity` is the
     bid's (attach), whose GPUs per node turn the officer's --nodes into a GPU count and whose
     node count stands in for the NIC check when neither the log nor the officer gives one."""
-    from clusterbid.core.evidence.nccl_checks import NodeCount
+    from clusterbid.core.evidence.nccl_raw import NodeCount
     from clusterbid.core.evidence.reading import (
         fabric_claim_of,
         load_evidence_bytes,

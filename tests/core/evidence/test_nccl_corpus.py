@@ -12,7 +12,7 @@ import pytest
 from nccl_fixture_files import FIXTURES
 
 from clusterbid.cli import main
-from clusterbid.core.evidence.nccl_checks import NodeCount
+from clusterbid.core.evidence.nccl_raw import NodeCount
 from clusterbid.core.evidence.reading import fabric_claim_of, read_evidence, select_run
 
 GIB, MIB = 2**30, 2**20

@@ -8,7 +8,7 @@ import pytest
 
 from clusterbid.core.bid import Capacity
 from clusterbid.core.evidence import EvidenceParseError, read_evidence
-from clusterbid.core.evidence.nccl_checks import NodeCount
+from clusterbid.core.evidence.nccl_raw import NodeCount
 from clusterbid.core.evidence.nccl_text import read_nccl_tests_text
 from clusterbid.operations.evidence_attach import ReadingOptions, read_evidence_file
 

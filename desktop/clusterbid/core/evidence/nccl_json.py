@@ -9,7 +9,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.nccl_checks import MAX_RESULT_ROWS, NodeCount, RawRun, finish_run
+from clusterbid.core.evidence.nccl_checks import finish_run
+from clusterbid.core.evidence.nccl_raw import MAX_RESULT_ROWS, NodeCount, RawRun
 from clusterbid.core.evidence.nccl_result import (
     PROGRAM_NAME,
     NcclTestsResult,

@@ -12,6 +12,7 @@ from clusterbid.core.bid import Bid, Capacity, Fabric, Facility, Quote, Reliabil
 from clusterbid.core.delivery import DeliverySchedule
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.gui import dialogs
+from clusterbid.gui.wizard.contract_page import ContractPage
 from clusterbid.gui.wizard.delivery_page import DeliveryPage
 from clusterbid.gui.wizard.draft_store import DraftStore
 from clusterbid.gui.wizard.evidence_page import EvidencePage
@@ -21,7 +22,6 @@ from clusterbid.gui.wizard.review_page import ReviewPage
 from clusterbid.gui.wizard.section_page import SectionPage
 from clusterbid.gui.wizard.section_pages import (
     CapacityPage,
-    ContractPage,
     FabricPage,
     QuotePage,
     TermsPage,

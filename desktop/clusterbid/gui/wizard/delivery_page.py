@@ -8,10 +8,8 @@ fields. The rules (phases in date order, adding up to the GPUs offered) are the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
@@ -24,14 +22,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from clusterbid.core.delivery import DeliveryPhase, DeliverySchedule, slip_words
+from clusterbid.core.delivery import DeliverySchedule, slip_words
 from clusterbid.gui.error_line import ErrorLine
+from clusterbid.gui.wizard.delivery_phases import (
+    NO_PHASE,
+    PHASES,
+    PhaseRow,
+    fill_phases,
+    new_phase_row,
+    phase_summary,
+    phases_entered,
+)
 from clusterbid.gui.wizard.field_rules import (
     BLANK,
     FieldBinding,
     connect_changes,
-    field_cell,
-    make_binding,
     show_messages,
 )
 from clusterbid.gui.wizard.problems import Problem
@@ -41,28 +46,6 @@ if TYPE_CHECKING:
     from clusterbid.gui.wizard.bid_wizard import BidWizard
 
 YES_NO_BILLING = [("Yes: billed from acceptance", True), ("No: billed from the stated date", False)]
-PHASES = ("delivery", "phases")
-NO_PHASE = (
-    "Delivery phases: enter at least one phase (GPUs and handover date), or leave every "
-    "delivery field empty when the bid states no schedule."
-)
-
-
-@dataclass
-class PhaseRow:
-    """One phase's three fields and the widgets that show its number."""
-
-    gpus: FieldBinding
-    handover: FieldBinding
-    contiguous: FieldBinding
-    widgets: list[QWidget]
-
-    @property
-    def fields(self) -> tuple[FieldBinding, ...]:
-        return (self.gpus, self.handover, self.contiguous)
-
-    def blank(self) -> bool:
-        return self.gpus.read() is BLANK and self.handover.read() is BLANK
 
 
 class DeliveryPage(SectionPage):
@@ -170,20 +153,9 @@ class DeliveryPage(SectionPage):
 
     def add_row(self) -> None:
         index = len(self.rows)
-        path = (*PHASES, str(index))
-        gpus = make_binding(DeliveryPhase, (*path, "gpus"), f"Phase {index + 1} GPUs")
-        handover = make_binding(
-            DeliveryPhase, (*path, "handover"), f"Phase {index + 1} handover date"
-        )
-        contiguous = make_binding(
-            DeliveryPhase, (*path, "contiguous"), f"Phase {index + 1} joins the block"
-        )
-        number = QLabel(str(index + 1))
-        number.setAlignment(Qt.AlignmentFlag.AlignTop)
-        cells = [number, field_cell(gpus), field_cell(handover), field_cell(contiguous)]
-        for column, cell in enumerate(cells):
+        row = new_phase_row(index)
+        for column, cell in enumerate(row.widgets):
             self.grid.addWidget(cell, index + 1, column)
-        row = PhaseRow(gpus, handover, contiguous, cells)
         for binding in row.fields:
             connect_changes(binding, self.host.refresh)
         self.rows.append(row)
@@ -224,16 +196,7 @@ class DeliveryPage(SectionPage):
         delivery = {
             key: value for key, value in out.pop("delivery", {}).items() if value not in (None, [])
         }
-        phases, self.sent_rows = [], []
-        for index, row in enumerate(self.rows):
-            if row.blank():
-                continue
-            phase = {"contiguous": row.contiguous.read()}
-            for key, binding in (("gpus", row.gpus), ("handover", row.handover)):
-                if binding.read() is not BLANK:
-                    phase[key] = binding.read()
-            phases.append(phase)
-            self.sent_rows.append(index)
+        phases, self.sent_rows = phases_entered(self.rows)
         if phases:
             delivery["phases"] = phases
         if delivery:  # nothing entered: no schedule at all (not stated), not an empty one
@@ -245,29 +208,11 @@ class DeliveryPage(SectionPage):
         phases = (raw.get("delivery") or {}).get("phases") or []
         while len(self.rows) < len(phases):
             self.add_row()
-        for row, phase in zip(self.rows, phases):
-            row.gpus.write(phase.get("gpus"))
-            row.handover.write(phase.get("handover"))
-            row.contiguous.write(phase.get("contiguous", True))
-            for binding in row.fields:
-                binding.touched = True
-        for row in self.rows[len(phases) :]:  # a restored draft with fewer phases: the rest blank
-            row.gpus.write(None)
-            row.handover.write(None)
-            row.contiguous.write(True)
+        fill_phases(self.rows, phases)
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The phases as the Review page lists them."""
-        rows = []
-        for number, index in enumerate(self.sent_rows, start=1):
-            row = self.rows[index]
-            gpus, date = row.gpus.read(), row.handover.read()
-            gpus_text = f"{gpus:,} GPUs" if gpus is not BLANK else "GPUs not entered"
-            block = "joins the job's block" if row.contiguous.read() else "not in the job's block"
-            rows.append(
-                (f"Phase {number}", f"{gpus_text} on {date if date is not BLANK else '—'}, {block}")
-            )
-        return rows or [("Phases", 'none: the single "Available from" date')]
+        return phase_summary(self.rows, self.sent_rows)
 
     # --- problems ---------------------------------------------------------------------------------
     def owns(self, path: tuple[str, ...]) -> bool:

@@ -1,4 +1,5 @@
-"""One form field bound to one model field: its widget's range and tooltip come from the model."""
+"""One form field bound to one model field: its widget's range and tooltip come from the model.
+The editors themselves (and BLANK, a required figure not yet entered) are field_widgets.py's."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from decimal import Decimal
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QValidator
+from pydantic.fields import FieldInfo
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -26,27 +27,32 @@ from PySide6.QtWidgets import (
 )
 
 from clusterbid.gui.error_line import ErrorLine
+from clusterbid.gui.wizard.field_widgets import (
+    BLANK,
+    BLANK_TEXT,
+    DATE_HINT,
+    Bounds,
+    Editor,
+    check_editor,
+    combo_editor,
+    date_editor,
+    line_editor,
+    spin_editor,
+)
 
-BLANK_TEXT = "—"  # shown by a spin box whose required value is not entered yet
-DATE_HINT = "YYYY-MM-DD"
-
-
-class _Blank:
-    """A required field the officer has not filled: left out of the dict so pydantic says 'missing'."""
-
-
-BLANK = _Blank()
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """A field's numeric and length limits, read from its pydantic constraints."""
-
-    ge: float | None = None
-    gt: float | None = None
-    le: float | None = None
-    max_length: int | None = None
-    decimal_places: int | None = None
+__all__ = [
+    "BLANK",
+    "BLANK_TEXT",
+    "DATE_HINT",
+    "Bounds",
+    "FieldBinding",
+    "base_type",
+    "connect_changes",
+    "field_bounds",
+    "field_cell",
+    "make_binding",
+    "show_messages",
+]
 
 
 def field_bounds(model: type[BaseModel], name: str) -> Bounds:
@@ -82,13 +88,13 @@ class FieldBinding:
     write: typing.Callable[[Any], None]
     touched: bool = False
     required: bool = False
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> None:
     """Call `slot` whenever the officer edits the field, and mark it touched."""
 
-    def on_change(*_args) -> None:
+    def on_change(*_args: object) -> None:
         binding.touched = True
         binding.extra.pop("refused", None)  # an accepted change: the refusal is history
         slot()
@@ -101,7 +107,7 @@ def connect_changes(binding: FieldBinding, slot: typing.Callable[[], None]) -> N
     elif isinstance(widget, (QSpinBox, QDoubleSpinBox)):
         widget.valueChanged.connect(on_change)
     else:
-        widget.textChanged.connect(on_change)
+        typing.cast(QLineEdit, widget).textChanged.connect(on_change)  # the other editors
 
 
 def make_binding(
@@ -124,27 +130,7 @@ def make_binding(
     required = (
         info.is_required() and not not_stated
     )  # a required-but-nullable figure may be not stated
-    if choices is None and typing.get_origin(kind) is typing.Literal:
-        choices = [(str(v), v) for v in typing.get_args(kind)]
-    if choices is not None:
-        widget, read, write = _combo(
-            choices, required, may_be_empty=not required and info.default is None
-        )
-    elif kind is bool:
-        widget, read, write = _check()
-    elif kind in (int, float, Decimal):
-        # An optional number whose default is empty ("the bid does not say") starts blank too.
-        widget, read, write = _spin(
-            kind,
-            bounds,
-            required,
-            decimals,
-            may_be_empty=not required and (info.default is None or not_stated),
-        )
-    elif kind is dt.date:
-        widget, read, write = _date(required)
-    else:
-        widget, read, write = _line(bounds, required)
+    widget, read, write = _editor(kind, info, bounds, required, choices, decimals, not_stated)
     tooltip = info.description or ""
     widget.setToolTip(tooltip)
     label = QLabel(label_text + ("*" if required else ""))
@@ -162,6 +148,38 @@ def make_binding(
     return binding
 
 
+def _editor(
+    kind: Any,
+    info: FieldInfo,
+    bounds: Bounds,
+    required: bool,
+    choices: list[tuple[str, Any]] | None,
+    decimals: int,
+    not_stated: bool,
+) -> Editor:
+    """The editor the field's type asks for: a combo box for choices (a Literal's values), a
+    check box for a flag, a spin box for a number, a date line, or a text line."""
+    if choices is None and typing.get_origin(kind) is typing.Literal:
+        choices = [(str(v), v) for v in typing.get_args(kind)]
+    if choices is not None:
+        return combo_editor(choices, required, may_be_empty=not required and info.default is None)
+    elif kind is bool:
+        return check_editor()
+    elif kind in (int, float, Decimal):
+        # An optional number whose default is empty ("the bid does not say") starts blank too.
+        return spin_editor(
+            kind,
+            bounds,
+            required,
+            decimals,
+            may_be_empty=not required and (info.default is None or not_stated),
+        )
+    elif kind is dt.date:
+        return date_editor(required)
+    else:
+        return line_editor(bounds, required)
+
+
 def _show_refusal(binding: FieldBinding, why: str) -> None:
     """Beside the field until its next accepted change (the wizard's refresh shows it with the rest)."""
     binding.extra["refused"] = f"{binding.title}: {why}"
@@ -175,155 +193,7 @@ def show_messages(binding: FieldBinding, messages: list[str]) -> None:
     binding.error.say("\n".join(shown))
 
 
-def _combo(choices, required, may_be_empty: bool = False):
-    widget = QComboBox()
-    if required:
-        widget.addItem("— choose —", BLANK)
-    elif may_be_empty:
-        widget.addItem("— not stated —", None)
-    for text, value in choices:
-        widget.addItem(text, value)
-
-    def read():
-        return widget.currentData()
-
-    def write(value):
-        index = widget.findData(value)
-        widget.setCurrentIndex(max(index, 0))
-
-    return widget, read, write
-
-
-def _check():
-    widget = QCheckBox()
-    return widget, widget.isChecked, lambda value: widget.setChecked(bool(value))
-
-
-def _refusal(text: str, low: float, limit: str) -> str | None:
-    """Why typed `text` cannot be taken, when it is a negative number and the model allows none."""
-    cleaned = text.strip().replace(",", "")
-    if not cleaned.startswith("-") or low < 0:
-        return None
-    try:
-        number = float(cleaned) if cleaned != "-" else None
-    except ValueError:
-        return None
-    typed = f"{number:g} is" if number is not None else "A negative value is"
-    return f"{typed} not accepted: this figure cannot be negative (it must be {limit})."
-
-
-def _explaining(spin_class):
-    """A spin box that says why it refused a keystroke, instead of silently keeping the old value."""
-
-    class Explaining(spin_class):
-        refused = Signal(str)
-
-        def __init__(self, low: float, limit: str) -> None:
-            super().__init__()
-            self._low, self._limit = low, limit
-
-        def keyPressEvent(self, event) -> None:  # noqa: N802 (Qt API)
-            # A blank field shows "—"; a digit typed after clicking into it (the cursor beside the
-            # dash, nothing selected) made "—5", which the validator dropped: it now replaces the
-            # dash, as typing over a selection does. Not right after a refused key: a refused "-"
-            # must not let the next digit turn "-5" into 5.
-            refused_before, self._refused_last = getattr(self, "_refused_last", False), False
-            typed, edit = event.text(), self.lineEdit()
-            if (
-                not refused_before
-                and typed
-                and typed[0] in "0123456789.,-"
-                and self.specialValueText()
-                and edit.text() == self.specialValueText()
-                and not edit.hasSelectedText()
-            ):
-                edit.selectAll()
-            super().keyPressEvent(event)
-
-        def validate(self, text: str, pos: int):  # noqa: D102 (Qt API)
-            result = super().validate(text, pos)
-            state = result[0] if isinstance(result, tuple) else result
-            if state == QValidator.State.Invalid:
-                why = _refusal(text, self._low, self._limit)
-                self._refused_last = True
-                if why:
-                    self.refused.emit(why)
-            return result
-
-    return Explaining
-
-
-_ExplainingSpin, _ExplainingDoubleSpin = _explaining(QSpinBox), _explaining(QDoubleSpinBox)
-
-
-def _spin(kind, bounds: Bounds, required: bool, decimals: int, may_be_empty: bool = False):
-    is_int = kind is int
-    places = (
-        0 if is_int else (bounds.decimal_places if bounds.decimal_places is not None else decimals)
-    )
-    step = 1 if is_int else 10.0**-places
-    low = bounds.ge if bounds.ge is not None else (bounds.gt + step if bounds.gt is not None else 0)
-    high = bounds.le if bounds.le is not None else (2**31 - 1 if is_int else 1e12)
-    limit = f"more than {bounds.gt:g}" if bounds.gt is not None else f"at least {low:g}"
-    widget = _ExplainingSpin(low, limit) if is_int else _ExplainingDoubleSpin(low, limit)
-    if not is_int:
-        widget.setDecimals(places)
-    # A required value starts blank: one step below the model's minimum stands for "not entered".
-    blankable = required or may_be_empty
-    floor = low - step if blankable else low
-    widget.setRange(int(floor) if is_int else floor, int(high) if is_int else high)
-    if blankable:
-        widget.setSpecialValueText(BLANK_TEXT)
-        widget.setValue(widget.minimum())
-    widget.setAccelerated(True)
-    widget.setAlignment(Qt.AlignmentFlag.AlignRight)
-    widget.setMinimumWidth(130)
-
-    def read():
-        value = widget.value()
-        if blankable and value == widget.minimum():
-            return BLANK if required else None
-        if kind is Decimal:
-            return str(round(Decimal(value), places).normalize())
-        return value
-
-    def write(value):
-        widget.setValue(
-            widget.minimum()
-            if value is None or value is BLANK
-            else float(value)
-            if not is_int
-            else int(value)
-        )
-
-    return widget, read, write
-
-
-def _date(required: bool):
-    widget = QLineEdit()
-    widget.setPlaceholderText(DATE_HINT)
-    widget.setMaxLength(10)
-
-    def read():
-        text = widget.text().strip()
-        return text if text else (BLANK if required else None)
-
-    return widget, read, lambda value: widget.setText("" if value is None else str(value))
-
-
-def _line(bounds: Bounds, required: bool):
-    widget = QLineEdit()
-    if bounds.max_length:
-        widget.setMaxLength(bounds.max_length)
-
-    def read():
-        text = widget.text().strip()
-        return BLANK if required and not text else text
-
-    return widget, read, lambda value: widget.setText("" if value is None else str(value))
-
-
-def field_cell(binding) -> QWidget:
+def field_cell(binding: FieldBinding) -> QWidget:
     """The binding's editor with its error label right beneath it, for a form row."""
     cell = QWidget()
     # The cell takes the form's whole field column, so its error text wraps at that width; a
