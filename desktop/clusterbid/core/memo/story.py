@@ -18,7 +18,13 @@ from clusterbid.core.memo.bid_pages import BidPage
 from clusterbid.core.memo.charts_section import charts_section
 from clusterbid.core.memo.commitment_chart import commitment_chart
 from clusterbid.core.memo.content import MemoContent
-from clusterbid.core.memo.flowables import W, grid, keep_together_if_it_fits, para
+from clusterbid.core.memo.flowables import (
+    MeasuredOnce,
+    W,
+    grid,
+    keep_together_if_it_fits,
+    para,
+)
 from clusterbid.core.memo.layout import SignatureBox, SignatureBoxes
 from clusterbid.core.memo.methodology import methodology_flowables
 from clusterbid.core.memo.page_one_story import decision_summary, title_block
@@ -180,7 +186,7 @@ def price_reasonableness(rows) -> list[Flowable]:
 
 def _compact_key_values(rows, width: float, key_share: float = 0.3) -> Table:
     """A key-value table in table-cell type, for the two columns of a bid's page."""
-    table = Table(
+    table = MeasuredOnce(
         [[para(k, "fine_bold"), para(v, "fine")] for k, v in rows],
         colWidths=[key_share * width, (1 - key_share) * width],
     )
@@ -230,7 +236,7 @@ def bid_section(page: BidPage) -> list[Flowable]:
             )
         )
     right += [para("Risks", "h3"), *risks]
-    columns = Table([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
+    columns = MeasuredOnce([[left, right]], colWidths=[column + 3 * mm, column + 3 * mm])
     columns.setStyle(
         TableStyle(
             [
