@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import FrameBreak
@@ -17,6 +18,9 @@ CELL_PADDING = 6  # points: a grid cell's left and right padding (styles.grid_ta
 # A word wider than this share of the page (a SHA-256) breaks anywhere rather than take a column.
 UNBREAKABLE_SHARE = 0.4
 MIN_ROW_HEIGHT = 9.5 + 4  # points: one line of table text (styles "cell") and its padding
+# A table taller than a page starts below a heading only with this much of the page left: the
+# heading, its header row and a few rows; else it starts on the next page with its heading.
+TABLE_START = 45 * mm
 
 
 class WrappedOnce(Paragraph):  # type: ignore[misc]
