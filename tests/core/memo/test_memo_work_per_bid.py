@@ -117,3 +117,43 @@ def test_a_long_table_cut_short_is_measured_again_when_offered_more_room(monkeyp
     # Measured whole, it is not measured again while the room still holds it.
     assert table.wrap(300, whole[1]) == whole
     assert measured[0] == 4
+
+
+def test_a_memo_is_made_with_the_collector_held_back_and_the_same_bytes(monkeypatch):
+    """Fewer collections while a memo is made (a fifth of the CPU at 500 bids), counted by the
+    collector's own callback; the settings are put back after, and the bytes are the same."""
+    import gc
+
+    from clusterbid.core.memo import render
+
+    scorecard = score_evaluation(demo_copies(30))
+    approvers = [("Ada Lovelace", "CFO")]
+    collections: list[int] = []  # every collection, by the generation collected
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    inside: list[tuple[tuple[int, int, int], int]] = []
+    original = render._story_pdf
+
+    def noting(*args: object) -> bytes:
+        inside.append((gc.get_threshold(), gc.get_freeze_count()))
+        return original(*args)
+
+    monkeypatch.setattr(render, "_story_pdf", noting)
+    before = gc.get_threshold()
+    gc.callbacks.append(count)
+    try:
+        held_back = render.render_memo(scorecard, approvers=approvers)
+        with_fewer = len(collections)
+        collections.clear()
+        as_before = render.render_memo.__wrapped__(scorecard, approvers=approvers)
+        without = len(collections)
+    finally:
+        gc.callbacks.remove(count)
+    assert held_back == as_before
+    assert inside[0] == ((50_000, 20, 100), inside[0][1]) and inside[0][1] > 0
+    assert inside[1][0] == before  # the undecorated render runs with the settings as they were
+    assert gc.get_threshold() == before and gc.get_freeze_count() == 0
+    assert with_fewer * 10 < without  # 50,000 allocations between young collections, not 700
