@@ -46,8 +46,48 @@ def test_top_requests_show_then_a_returned_log_answers_the_exported_pack(qtbot, 
         data = PUBLIC_LOG.read_bytes() + f"# returned as {name}\n".encode()
         reading = read_evidence(data, name)
         window.session.document.attach_evidence("northwind-ib", name, data, list(reading.evidence))
-        panel.show_bid(window.session.document, "northwind-ib")
+        panel.show_bid(window.session, "northwind-ib")
         shown = panel.text.toPlainText()
         assert f"{rid} " in shown and "answered, due" in shown, shown
         partly = "partly answered, due" in shown and f"{count} of {len(runs)} runs on file" in shown
         assert partly == (count < len(runs)), (count, shown)
+
+
+def test_the_panel_reads_the_document_only_once_the_commit_lane_has_written(
+    qtbot, window, monkeypatch
+):
+    """The panel asks the session for the document at each read (as every other panel does):
+    a write queued on the commit lane is finished before the panel reads the connection. It kept
+    a reference of its own, and read through it while the lane wrote."""
+    import threading
+
+    from clusterbid.gui import evidence_requests_panel
+
+    panel, lane = window.requests, window.session.lane
+    window.comparison.select_bid("northwind-ib")
+    qtbot.waitUntil(lambda: panel.voi is not None, timeout=HANG_GUARD_MS)
+    lane.settle()
+    read_while_writing: list[bool] = []
+    original = evidence_requests_panel.request_statuses
+
+    def recording(document, today):
+        read_while_writing.append(lane.unfinished())
+        return original(document, today)
+
+    monkeypatch.setattr(evidence_requests_panel, "request_statuses", recording)
+    release = threading.Event()
+    written: list[bool] = []
+    # A write that holds the lane until released from another thread, a moment later.
+    window.session.write_behind(lambda _document: written.append(release.wait(HANG_GUARD_MS)))
+    releaser = threading.Timer(0.3, release.set)
+    releaser.start()
+    try:
+        panel.show_bid(window.session, "northwind-ib")  # e.g. the bid selected again
+    finally:
+        release.set()
+        releaser.join()
+    assert read_while_writing == [False]
+    assert written == [True]  # the queued write finished before the read
+    assert not hasattr(panel, "_document") and isinstance(
+        type(panel).__dict__["document"], property
+    )

@@ -145,19 +145,13 @@ def _parallel_comm_words(e: BidEstimate, workload: Workload) -> tuple[str, str]:
     )
 
 
-def bid_assumptions(
-    estimate: BidEstimate, workload: Workload, currency: str = "USD"
-) -> list[Assumption]:
-    """Every input the estimate used that the officer may want to challenge."""
-    bid = estimate.bid
-    catalog = default_catalog()
-    gpu = catalog.gpu(bid.capacity.gpu_model)
-    fabric = catalog.fabric(bid.fabric.technology)
-    f = bid.fabric
-    reliability = effective_reliability(bid)  # not-stated figures: their documented defaults
-    said = {path.split(".")[1]: source.label for path, source in bid.provenance.items()}
-    sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
-    busbw_source = (
+def busbw_source_words(estimate: BidEstimate) -> str:
+    """Where the scale-out busbw per node came from: the evidence, or the spec sheet's sum with its
+    efficiency and corrections. Its own function so a bid's page can print it without working
+    out every other assumption (the memo's bid pages: 500 bids' schedules took seconds)."""
+    f = estimate.bid.fabric
+    fabric = default_catalog().fabric(f.technology)
+    return (
         _evidence_source(estimate.busbw_evidence)
         if estimate.busbw_evidence
         else f"spec: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s x {fabric.typical_efficiency:g} typical "
@@ -180,6 +174,20 @@ def bid_assumptions(
             else ""
         )
     )
+
+
+def bid_assumptions(
+    estimate: BidEstimate, workload: Workload, currency: str = "USD"
+) -> list[Assumption]:
+    """Every input the estimate used that the officer may want to challenge."""
+    bid = estimate.bid
+    catalog = default_catalog()
+    gpu = catalog.gpu(bid.capacity.gpu_model)
+    fabric = catalog.fabric(bid.fabric.technology)
+    reliability = effective_reliability(bid)  # not-stated figures: their documented defaults
+    said = {path.split(".")[1]: source.label for path, source in bid.provenance.items()}
+    sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
+    busbw_source = busbw_source_words(estimate)
     over = bid.topology.oversubscription_ratio
     dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
     if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from html import escape
 from pathlib import Path
+from typing import Protocol
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QFileDialog, QPushButton, QTextBrowser, QVBoxLayout, QWidget
@@ -23,7 +24,18 @@ STATE_WORDS = {"answered": "answered", "late": "answered late", "refused": "refu
                "overdue": "overdue: nothing returned by the deadline"}  # fmt: skip
 
 
+class DocumentSource(Protocol):
+    """The window's session (gui/session.py): its `document` waits for the commit lane."""
+
+    @property
+    def document(self) -> EvaluationDocument: ...
+
+
 class EvidenceRequestsPanel(QWidget):
+    """Reads the document through the session at each use, never through a reference of its
+    own: the session hands it out once every queued edit is written, so the panel never reads
+    the connection while the commit lane writes to it (nor sees a write before it commits)."""
+
     written = Signal(str)  # what was written and where, for the window's status bar
 
     def __init__(self, parent=None) -> None:
@@ -43,13 +55,17 @@ class EvidenceRequestsPanel(QWidget):
         layout.addWidget(self.export_button)
         self.voi = None
         self.plan_values: tuple[str, ...] = ()
-        self.document: EvaluationDocument | None = None
+        self.session: DocumentSource | None = None
         self.bid_id: str | None = None
         self._show()
 
+    @property
+    def document(self) -> EvaluationDocument | None:
+        return None if self.session is None else self.session.document
+
     def show_bid(
         self,
-        document: EvaluationDocument,
+        session: DocumentSource,
         bid_id: str | None,
         voi=None,
         *,
@@ -58,21 +74,22 @@ class EvidenceRequestsPanel(QWidget):
     ) -> None:
         """`voi`: the value of information of the current snapshot (None while it is computed);
         `plan_values`: the buyer's own plan figures valued with it, in words (issue 31)."""
-        self.document, self.bid_id = document, bid_id
+        self.session, self.bid_id = session, bid_id
         if voi is not None or not keep_value:
             self.voi, self.plan_values = voi, plan_values
         self._show()
 
     def _show(self) -> None:
         self.export_button.setEnabled(self.bid_id is not None and self.voi is not None)
-        if self.document is None or self.document.is_closed or self.bid_id is None:
+        document = self.document
+        if document is None or document.is_closed or self.bid_id is None:
             # A late analysis may arrive after the window closed (or switched) its document.
             self.export_button.setEnabled(False)
             self.text.setHtml(
                 "<p>Select a bid to see which evidence is worth asking its provider for.</p>"
             )
             return
-        evaluation = self.document.evaluation
+        evaluation = document.evaluation
         parts = ["<h4>Evidence worth asking for</h4>"]
         if self.voi is None:
             parts.append("<p>Computing the value of information…</p>")
@@ -99,7 +116,7 @@ class EvidenceRequestsPanel(QWidget):
                 )
         statuses = [
             s
-            for s in request_statuses(self.document, dt.date.today())
+            for s in request_statuses(document, dt.date.today())
             if s.request.bid_id == self.bid_id
         ]
         if statuses:
@@ -113,24 +130,27 @@ class EvidenceRequestsPanel(QWidget):
         self.text.setHtml("".join(parts))
 
     def _export(self) -> None:
-        if self.document is None or self.bid_id is None or self.voi is None:
+        if self.session is None or self.bid_id is None or self.voi is None:
             return
         folder = QFileDialog.getExistingDirectory(self, "Folder for the request for evidence")
         if folder:
             self.export_to(Path(folder))
 
     def export_to(self, folder: Path) -> list[Path]:
+        document = self.document
+        if document is None or self.bid_id is None or self.voi is None:
+            return []
         try:
-            # quick (two small files and one row), and the document lives on this thread
+            # quick (two small files and one row), written once the lane has settled
             written = request_evidence(
-                self.document.evaluation,
+                document.evaluation,
                 self.bid_id,
                 self.voi,
                 folder,
                 no_progress,
                 NEVER_CANCELLED,
                 issued=dt.date.today(),
-                document=self.document,
+                document=document,
             )
         except InputError as exc:
             dialogs.show_problem(self, "The request for evidence was not written", str(exc))

@@ -228,9 +228,7 @@ class MainWindow(QMainWindow):
         self.score_matrix.show_scorecard(scorecard)
         self.comparison.select_bid(keep)
         self.outline.show_scorecard(scorecard, self.comparison.selected_bid_id())
-        self.requests.show_bid(
-            self.session.document, None, keep_value=False
-        )  # the last value is stale now
+        self.requests.show_bid(self.session, None, keep_value=False)  # the last value is stale
         self._on_bid_selected(self.comparison.selected_bid_id())
         self.charts.set_inputs(scorecard=scorecard, uncertainty=None, sensitivity=None)
         has_bid = self.comparison.selected_bid_id() is not None
@@ -267,7 +265,7 @@ class MainWindow(QMainWindow):
         )
         self.charts.set_inputs(uncertainty=analysis.uncertainty, sensitivity=analysis.sensitivity)
         self.requests.show_bid(
-            self.session.document,
+            self.session,
             self.comparison.selected_bid_id(),
             analysis.value,
             plan_values=analysis.plan_values,
@@ -278,7 +276,7 @@ class MainWindow(QMainWindow):
         """The evidence worth asking for, once valued after the bands (gui/rescoring.py)."""
         if analysis.evaluation == self.session.evaluation:
             self.requests.show_bid(
-                self.session.document,
+                self.session,
                 self.comparison.selected_bid_id(),
                 analysis.value,
                 plan_values=analysis.plan_values,
@@ -306,7 +304,7 @@ class MainWindow(QMainWindow):
         self.details.show_bid(
             self.model.scorecard, None if row is None else self.model.score_at(row)
         )
-        self.requests.show_bid(self.session.document, bid_id)
+        self.requests.show_bid(self.session, bid_id)
         if bid_id:
             self.outline.select_bid(bid_id)
 

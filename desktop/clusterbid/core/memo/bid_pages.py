@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.assumptions import busbw_source_words
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.costmodel.payment_terms import payment_line
 from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceKind
@@ -17,7 +17,11 @@ from clusterbid.core.provider_rating import ratings_by_provider
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
-from clusterbid.core.unstated_criteria import unstated_criteria, unstated_lines
+from clusterbid.core.unstated_criteria import (
+    UnstatedCriterion,
+    unstated_criteria,
+    unstated_lines,
+)
 
 Rows = tuple[tuple[str, ...], ...]
 
@@ -40,19 +44,23 @@ def _date(value) -> str:
     return value.isoformat() if value else "not given"
 
 
-def busbw_source(estimate, workload) -> str:
-    return next(
-        a.source
-        for a in bid_assumptions(estimate, workload)
-        if a.name == "Scale-out busbw per node"
-    )
+def bid_pages(scorecard: Scorecard, uncertainty: Any, effects: dict) -> tuple[BidPage, ...]:
+    """Every bid's page, with what is worked out over all the bids (the blank criteria's ranks)
+    worked out once: per page, it made the memo quadratic in bids."""
+    unstated = unstated_criteria(scorecard)
+    return tuple(bid_page(s, scorecard, uncertainty, effects, unstated) for s in scorecard.scores)
 
 
 def bid_page(
-    score: BidScore, scorecard: Scorecard, uncertainty: Any, effects: dict | None = None
+    score: BidScore,
+    scorecard: Scorecard,
+    uncertainty: Any,
+    effects: dict | None = None,
+    unstated: dict[str, list[UnstatedCriterion]] | None = None,
 ) -> BidPage:
     evaluation = scorecard.evaluation
     effects = effects if effects is not None else scorecard_default_effects(scorecard)
+    unstated = unstated if unstated is not None else unstated_criteria(scorecard)
     bid, e = score.bid, score.estimate
     currency = evaluation.currency
     workload = evaluation.workload
@@ -134,7 +142,7 @@ def bid_page(
             f"{e.spec_node_busbw_gb_s:.1f}); "
             f"{e.dp_busbw_gb_s:.2f} GB/s per data-parallel rank",
         ),
-        ("busbw source", busbw_source(e, workload)),
+        ("busbw source", busbw_source_words(e)),
     )
     fits = c.largest_contiguous_block_gpus >= workload.job_gpus
     block = (
@@ -197,9 +205,7 @@ def bid_page(
     ]
     risks += list(e.calibration_notes)
     risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
-    risks += unstated_lines(
-        unstated_criteria(scorecard).get(bid.id, [])
-    )  # issue 38: blank criteria
+    risks += unstated_lines(unstated.get(bid.id, []))  # issue 38: blank criteria
     return BidPage(
         bid.id,
         bid_label(bid),

@@ -77,10 +77,9 @@ def chart_images(
     other_scripts = needs_script_fallbacks(scorecard)
     specs = chart_specs(scorecard, uncertainty, sensitivity)
     drawn_from = (charts.PRINT_STYLE, scorecard, uncertainty, sensitivity)
-    keys = [
-        chart_cache.chart_key(caption, PRINT_DPI, MEMO_TORNADO_BARS, *drawn_from)
-        for caption, _ in specs
-    ]
+    keys = chart_cache.chart_keys(
+        [(caption, PRINT_DPI, MEMO_TORNADO_BARS) for caption, _ in specs], *drawn_from
+    )
     found: list[Chart | None] = [chart_cache.load(key) for key in keys]
     missing = [position for position, chart in enumerate(found) if chart is None]
     if worker is not None:

@@ -12,7 +12,7 @@ from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.costmodel.stack_efficiency import baseline_mfu_words
 from clusterbid.core.criteria import criterion_words
 from clusterbid.core.flops import flops_text
-from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_page, unverified_items
+from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_pages, unverified_items
 from clusterbid.core.memo.bid_words import bid_label, bid_names
 from clusterbid.core.memo.commitment_chart import commitment_rows
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
@@ -111,7 +111,7 @@ class MemoContent:
                 ],  # the GPU model, beside it, tells one provider's bids apart
                 evaluation.currency,
             ),
-            bid_pages=tuple(bid_page(s, scorecard, uncertainty, effects) for s in scorecard.scores),
+            bid_pages=bid_pages(scorecard, uncertainty, effects),
             tipping_rows=tipping_rows(sensitivity, scorecard),
             unverified=unverified_items(scorecard, effects),
             notes=notes.strip(),

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Table, TableStyle
 from reportlab.platypus.doctemplate import FrameBreak
@@ -17,6 +18,9 @@ CELL_PADDING = 6  # points: a grid cell's left and right padding (styles.grid_ta
 # A word wider than this share of the page (a SHA-256) breaks anywhere rather than take a column.
 UNBREAKABLE_SHARE = 0.4
 MIN_ROW_HEIGHT = 9.5 + 4  # points: one line of table text (styles "cell") and its padding
+# A table taller than a page starts below a heading only with this much of the page left: the
+# heading, its header row and a few rows; else it starts on the next page with its heading.
+TABLE_START = 45 * mm
 
 
 class WrappedOnce(Paragraph):  # type: ignore[misc]
@@ -39,6 +43,28 @@ class WrappedOnce(Paragraph):  # type: ignore[misc]
         return size
 
 
+class MeasuredOnce(Table):  # type: ignore[misc]
+    """A table measured once per width. Reportlab measures a table to keep it with its heading,
+    again to place it and, nested in a cell, again to draw it: at 500 bids, most of the layout.
+    Measuring again gives the same figures whenever every row was measured the last time (a long
+    table stops once past the height offered) and the height offered now still holds them all."""
+
+    _measured: tuple[float, float] | None = None
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        if (
+            self._measured is not None
+            and self._measured[0] == available_width
+            and self._measured[1] <= available_height
+        ):
+            self.availWidth = available_width
+            return self._width, self._height
+        size: tuple[float, float] = super().wrap(available_width, available_height)
+        whole = getattr(self, "_hmax", None) == len(self._cellvalues)
+        self._measured = (available_width, self._height) if whole else None
+        return size
+
+
 def para(text: object, style: str = "body", escaped: bool = False) -> Paragraph:
     """A paragraph of plain text (escaped here) or, with escaped=True, of our own fixed markup."""
     return WrappedOnce(
@@ -48,7 +74,7 @@ def para(text: object, style: str = "body", escaped: bool = False) -> Paragraph:
 
 def key_values(rows: Iterable[tuple[object, object]], key_width: float = 0.3) -> Table:
     """Two columns, the key in bold: a fact sheet."""
-    table = Table(
+    table = MeasuredOnce(
         [[para(k, "key"), para(v, "value")] for k, v in rows],
         colWidths=[key_width * W, (1 - key_width) * W],
     )
@@ -65,7 +91,7 @@ def grid(
     cell_styles = [header_style] + ["cell"] * (len(texts) - 1)
     cells = [[para(c, style) for c in row] for row, style in zip(texts, cell_styles)]
     fitted = fit_widths(texts, cell_styles, [w * W for w in widths])
-    table = Table(cells, colWidths=fitted, repeatRows=1)
+    table = MeasuredOnce(cells, colWidths=fitted, repeatRows=1)
     table.setStyle(TableStyle(styles.grid_table_style()))
     return table
 
