@@ -94,11 +94,9 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/memo/content.py",
         "clusterbid/core/memo/page_one.py",
         "clusterbid/core/memo/serving_memo.py",
-        "clusterbid/core/memo/story.py",
         "clusterbid/core/memo/styles.py",
         "clusterbid/core/memo/verification.py",
         "clusterbid/core/serving_report.py",
-        "clusterbid/core/store/document.py",
         "clusterbid/core/store/verify.py",
         "clusterbid/core/uncertainty/sampling.py",
         "clusterbid/core/uncertainty/serving_montecarlo.py",
@@ -108,7 +106,7 @@ MODULES_OVER_300_LINES = frozenset(
     }
 )
 # Functions over 50 lines (def to last line, by ast) in the package; lower it when you split one.
-FUNCTIONS_OVER_50_LINES_AT_MOST = 103
+FUNCTIONS_OVER_50_LINES_AT_MOST = 102
 
 
 def modules_over(root: Path, limit: int) -> dict[str, int]:
