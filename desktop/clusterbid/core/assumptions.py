@@ -201,7 +201,7 @@ def bid_assumptions(
     mfu_source = (
         _evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
-        else f"the workload's baseline MFU (the buyer's stack inside one NVLink domain, BF16 on H100) x"
+        else f"the workload's baseline MFU (the buyer's figure inside one NVLink domain, BF16 on H100) x"
         f" {stack_mfu_factor(workload.software_stack, gpu, workload.precision):.3f} for {gpu.id}"
         f" at {workload.precision} ({gpu.efficiency_source})"
         + _fp8_gain_words(workload, gpu)

@@ -225,4 +225,6 @@ def test_one_shared_measurement_is_one_request_naming_every_bid_it_informs(demo)
     from clusterbid.core.evidence_request.summary import asks
 
     text = next(a.text for a in asks(evaluation, voi, limit=5) if a.value is h100)
-    assert "one measurement for northwind-ib, " in text and "which share this figure" in text
+    # Officers read the providers' names, not the bids' ids (the demo's quotes name them).
+    assert "one measurement for Northwind AI Cloud, Hyperscale Prime, Cumulus Compute" in text
+    assert "which share this figure" in text and "northwind-ib" not in text

@@ -40,19 +40,20 @@ def asks(
         if v.evpi >= MIN_WORTH and (bid_id is None or bid_id in (v.informs or (v.bid_id,)))
     ][:limit]
     return [
-        Ask(providers[v.bid_id], v, ask_text(providers[v.bid_id], v, evaluation.currency))
-        for v in chosen
+        Ask(providers[v.bid_id], v, ask_text(providers, v, evaluation.currency)) for v in chosen
     ]
 
 
-def ask_text(provider: str, v: InputValue, currency: str) -> str:
+def ask_text(providers: dict[str, str], v: InputValue, currency: str) -> str:
+    """`providers`: each bid's provider by bid id (officers read names, not ids)."""
+    sharing = [providers.get(bid_id, bid_id) for bid_id in v.informs]
     shared = (
-        f"; one measurement for {', '.join(v.informs)}, which share this figure"
-        if len(v.informs) > 1
+        f"; one measurement for {', '.join(sharing)}, which share this figure"
+        if len(sharing) > 1
         else ""
     )
     return (
-        f"Ask {provider} for {ASK_FOR[v.input]} (now: {v.source}{shared}): "
+        f"Ask {providers[v.bid_id]} for {ASK_FOR[v.input]} (now: {v.source}{shared}): "
         f"{v.change_probability:.0%} chance it "
         f"changes the choice, worth about {format_money(v.evpi, currency)}"
     )
