@@ -133,12 +133,25 @@ def _input_text(item: UncertainInput) -> str:
     if item.evidence is not None:
         e = item.evidence
         source = f"{e.kind.value} {e.value:g} {e.unit}, {e.grade.value}, at {e.scale_gpus:,} GPUs"
-    spread = (item.sigma**2 + item.shared_sigma**2) ** 0.5
     haircut = f", median x{item.median_factor:g}" if item.median_factor != 1 else ""
     spread_of = (
         " on the downtime" if item.name == "uptime" else ""
     )  # uptime is drawn through 1 - uptime
-    return f"{INPUT_LABELS[item.name]} {value} ({source}; sigma {spread:.0%}{spread_of}{haircut})"
+    return (
+        f"{INPUT_LABELS[item.name]} {value} ({source}; {_spread_words(item)}{spread_of}{haircut})"
+    )
+
+
+def _spread_words(item: UncertainInput) -> str:
+    """One sigma, or each side's where a stream is drawn in two pieces (an unstated stack reaches
+    further down than up; an unstated schedule only down): the larger alone would overstate."""
+    if not item.two_piece:
+        return f"sigma {(item.sigma**2 + item.shared_sigma**2) ** 0.5:.0%}"
+    pieces = {owner: (down, up) for owner, down, up in item.two_piece}
+    plain = item.sigma**2 + sum(s**2 for owner, s in item.shared_streams if owner not in pieces)
+    down = (plain + sum(d**2 for d, _ in pieces.values())) ** 0.5
+    up = (plain + sum(u**2 for _, u in pieces.values())) ** 0.5
+    return f"sigma {down:.0%} down, {up:.0%} up"
 
 
 def plan_value_lines(scorecard: Scorecard, fmt) -> list[str]:

@@ -152,7 +152,7 @@ class UncertainInput:
     median_factor: float  # < 1: a claim's haircut
     sigma: float  # log-space, this bid's own draw
     shared_sigma: float  # log-space, all draws common to other bids together
-    source: str  # the evidence grade, "spec", "workload default" or "bid statement"
+    source: str  # the evidence grade, "spec", "from the buyer's figure" or "bid statement"
     evidence: Evidence | None
     # (stream owner, log-space sigma) of each draw common to every bid with the same owner:
     # the market (the buyer's stack), a GPU type and precision, a fabric technology.
@@ -363,12 +363,14 @@ def bid_inputs(
         [
             (MARKET, spreads.market_mfu_sigma),
             (f"{gpu}:{precision}", spreads.mfu_sigma[None]),
-            *schedule_doubts,
         ],
-        "workload default" + schedule_source(schedule_doubts),
+        "from the buyer's figure" + schedule_source(schedule_doubts),
         [
             (STACK, scale * reach[0], scale * reach[1]),
             (f"{gpu}:{precision}:fp8 gain", scale * gain[0], scale * gain[1]),
+            # One-sided: the model already runs the fastest feasible schedule, so an unstated
+            # knob can only leave the run slower (lower MFU), never faster than that.
+            *((stream, sigma, 0.0) for stream, sigma in schedule_doubts),
         ],
     )
     mfu = _drawn(

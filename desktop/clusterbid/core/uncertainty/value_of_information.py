@@ -40,7 +40,8 @@ class InputValue:
 
     bid_id: str
     input: str  # "busbw", "baseline_mfu", "failure_rate", "replacement_hours", "uptime" (spreads.bid_inputs)
-    source: str  # what backs the figure now: an evidence grade, "spec", "workload default", ...
+    # what backs the figure now: an evidence grade, "spec", "from the buyer's figure", ...
+    source: str
     evpi: float  # expected cost of deciding without it, evaluation currency
     change_probability: float  # chance the measurement makes another bid the better choice
     choice_after: dict[str, float]  # bid id -> chance it is the choice once the value is known
