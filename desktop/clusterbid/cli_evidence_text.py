@@ -3,6 +3,7 @@ per-size curve, throughput rows, a scaling table with its fit, and the graded ev
 
 from __future__ import annotations
 
+from clusterbid.core.evidence.model import KIND_WORDS, MEASURED_BY_WORDS, figure_words, grade_words
 from clusterbid.core.evidence.nccl_result import NcclTestsRun, size_text
 from clusterbid.core.evidence.reading import EvidenceReading
 from clusterbid.core.evidence.throughput import recipe_words
@@ -117,10 +118,11 @@ def evidence_lines(reading: EvidenceReading) -> list[str]:
     lines = ["Evidence (the file is the raw artefact, sha256 " + reading.sha256[:16] + "...):"]
     for item in reading.evidence:
         date = item.measured_on.isoformat() if item.measured_on else "date not given"
+        by = MEASURED_BY_WORDS.get(item.measured_by, item.measured_by)
+        grade = grade_words(item.grade, item.measured_by)
         lines.append(
-            f"  {item.kind.value} {item.value:g} {item.unit} at {item.scale_gpus:,} GPUs: grade "
-            f"{item.grade.value} "
-            f"(measured by {item.measured_by}, {date})"
+            f"  {KIND_WORDS[item.kind]} {figure_words(item.value, item.unit)} at "
+            f"{item.scale_gpus:,} GPUs, from {by} ({date}): {grade}"
         )
     if not reading.evidence:
         lines.append("  none usable by the cost model")

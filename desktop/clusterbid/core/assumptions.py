@@ -12,7 +12,13 @@ from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.costmodel.schedule_range import schedule_words
 from clusterbid.core.costmodel.stack_efficiency import fp8_gain, stack_assumption
 from clusterbid.core.costmodel.stack_efficiency import mfu_factor as stack_mfu_factor
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade
+from clusterbid.core.evidence.model import (
+    KIND_WORDS,
+    MEASURED_BY_WORDS,
+    Evidence,
+    EvidenceGrade,
+    grade_words,
+)
 from clusterbid.core.flops import flops_text
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability
@@ -29,9 +35,9 @@ class Assumption:
 def _evidence_source(evidence: Evidence) -> str:
     said = "claimed" if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else "measured"  # issue 31
     return (
-        f"{said}: {evidence.kind.value} at {evidence.scale_gpus:,} GPUs, grade "
-        f"{evidence.grade.value}, "
-        f"by {evidence.measured_by}"
+        f"{said}: {KIND_WORDS[evidence.kind]} at {evidence.scale_gpus:,} GPUs, "
+        f"{grade_words(evidence.grade, evidence.measured_by)}, "
+        f"by {MEASURED_BY_WORDS.get(evidence.measured_by, evidence.measured_by)}"
         + (
             f" on {evidence.measured_on.isoformat()}"
             if evidence.measured_on

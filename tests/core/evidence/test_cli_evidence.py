@@ -30,8 +30,8 @@ def test_parse_real_log_text(capsys) -> None:
     assert "70.742 GB/s (a note only" in out
     assert "Flags: none" in out
     assert (
-        "allreduce_busbw 338.82 GB/s at 16 GPUs: grade measured_provider (measured by provider"
-        in out
+        "all-reduce bus bandwidth 338.82 GB/s at 16 GPUs, from the provider (" in out
+        and "): measured by the provider" in out
     )
 
 
@@ -81,7 +81,9 @@ def test_parse_throughput_shows_flags_and_grades(capsys) -> None:
         "mfu_implausible",
     ):
         assert f"[{code}]" in out
-    assert "grade provider_claim" in out  # a typed table is a claim whoever measured (issue 31)
+    # A typed table is a claim whoever measured (issue 31), said in words, not the format's ids.
+    assert "a claim without raw data" in out or "provider's claim, no raw data" in out
+    assert "provider_claim" not in out
 
 
 @pytest.mark.parametrize(
@@ -183,7 +185,8 @@ def test_score_reports_the_grade_of_the_evidence_it_used(tmp_path: Path, capsys)
     # The demo job runs on 512 GPUs: the table's 512-GPU row (scaling.csv line 13) is the nearest.
     # A typed scaling table is a claim even from the buyer (issue 31: grades follow artefacts).
     assert mfu["source"].startswith(
-        "claimed: training_mfu at 512 GPUs, grade provider_claim, by buyer on 2025-03-01"
+        "claimed: training MFU at 512 GPUs, a claim without raw data, graded as a provider's "
+        "claim, by the buyer on 2025-03-01"
     )
     sha = hashlib.sha256((DATA / "throughput" / "scaling.csv").read_bytes()).hexdigest()
     assert f"artefact sha256 {sha[:12]}..." in mfu["source"]

@@ -12,7 +12,7 @@ from clusterbid.core.acceptance.status import AcceptanceResult
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.evidence.model import Evidence, EvidenceKind
+from clusterbid.core.evidence.model import KIND_WORDS, Evidence, EvidenceKind
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.scoring import Scorecard, score_evaluation
 from clusterbid.core.store.document import EvaluationDocument
@@ -20,11 +20,6 @@ from clusterbid.core.store.document import EvaluationDocument
 MEASURED_KINDS = {
     EvidenceKind.ALLREDUCE_BUSBW: (EvidenceKind.ALLREDUCE_BUSBW,),
     EvidenceKind.TRAINING_MFU: (EvidenceKind.TRAINING_MFU, EvidenceKind.TRAINING_STEP_TIME),
-}
-KIND_WORDS = {
-    EvidenceKind.ALLREDUCE_BUSBW: "all-reduce bus bandwidth",
-    EvidenceKind.TRAINING_MFU: "training MFU",
-    EvidenceKind.TRAINING_STEP_TIME: "training step time",
 }
 WHAT_IF_PREFIX = "acceptance-what-if-"
 

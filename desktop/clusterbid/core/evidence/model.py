@@ -40,6 +40,33 @@ GRADE_WORDS = {
     EvidenceGrade.DERIVED: "derived from specs",
 }
 
+# What an officer reads for each kind and measurer (the values above are the file format's).
+KIND_WORDS = {
+    EvidenceKind.ALLREDUCE_BUSBW: "all-reduce bus bandwidth",
+    EvidenceKind.TRAINING_MFU: "training MFU",
+    EvidenceKind.TRAINING_STEP_TIME: "training step time",
+    EvidenceKind.SERVING_DECODE_THROUGHPUT: "serving decode throughput",
+    EvidenceKind.OTHER: "another figure",
+}
+MEASURED_BY_WORDS = {
+    "buyer": "the buyer",
+    "third_party": "a third party",
+    "provider": "the provider",
+}
+
+
+def grade_words(grade: EvidenceGrade, measured_by: str) -> str:
+    """The grade in words; a buyer's or third party's figure without raw data is graded as a claim
+    (issue 31: grades follow artefacts) and is said to be one, not called the provider's."""
+    if grade is EvidenceGrade.PROVIDER_CLAIM and measured_by != "provider":
+        return "a claim without raw data, graded as a provider's claim"
+    return GRADE_WORDS[grade]
+
+
+def figure_words(value: float, unit: str) -> str:
+    """A figure as officers read it: a fraction (MFU) as a percentage."""
+    return f"{value:.1%}" if unit == "fraction" else f"{value:g} {unit}"
+
 
 UNITS = {
     EvidenceKind.ALLREDUCE_BUSBW: "GB/s",
