@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from clusterbid.core.acceptance.node_logs import DiagReport, DiagTest, parse_dcgm_diag
+from clusterbid.core.acceptance.node_logs import RAN, DiagReport, DiagTest, parse_dcgm_diag
 from clusterbid.core.errors import InputError
 
 ROOTS = ("DCGM Diagnostic", "DCGM GPU Diagnostic")  # DCGM 4.0 onward, DCGM 3.x
@@ -166,7 +166,9 @@ def _test(entry: dict[str, Any], section: str, name: str, path: str) -> DiagTest
         if state in ("fail", "warn") and state not in states:
             said = "; ".join(_warnings(summary_dict, name, f"{path}.test_summary"))
             flagged.append(("the node as a whole", state, said))
-        states.append(state)
+        # A summary's Pass over GPUs that all skipped (or none listed) is not a run.
+        if state != "pass" or any(s in RAN for s in states):
+            states.append(state)
     worst = min(states, key=ORDER.index) if states else "not run"
     detail = "; ".join(
         # DCGM's own message often begins with the GPU ("GPU 3: ..."): said once, not twice

@@ -46,6 +46,14 @@ def judge_dcgm(files: list[tuple[str, bytes]], bid: Bid) -> Judged:
                 "not counted"
             )
             continue
+        if report.skipped_level_3:
+            notes.extend(
+                f"{name}: {test} was "
+                + ("skipped on every GPU" if result == "skip" else "not run on any GPU")
+                + ": level 3 not run, not counted"
+                for test, result in report.skipped_level_3
+            )
+            continue
         counted += 1
         for test in report.failed:
             failures += 1

@@ -32,6 +32,8 @@ SECTION = re.compile(r"^[|+]-+\s+([A-Za-z][A-Za-z ]*?)\s+-+\+")
 ROW = re.compile(r"^\|([^|]*)\|(.*)\|\s*$")
 # The stress tests level 3 adds to levels 1 and 2: a table without them ran a shorter diagnostic.
 LEVEL_3_TESTS = ("Targeted Stress", "Targeted Power", "Memory Bandwidth")
+# A test ran when some GPU gave it a verdict; Skip and Not Run are no verdict.
+RAN = ("pass", "warn", "fail")
 SOAK_EVENTS = ("failure", "error-counter")
 SOAK_KEYS = ("started", "ended", "gpus")
 
@@ -57,6 +59,18 @@ class DiagReport:
     def missing_level_3(self) -> tuple[str, ...]:
         names = {t.name.lower() for t in self.tests}
         return tuple(n for n in LEVEL_3_TESTS if n.lower() not in names)
+
+    @property
+    def skipped_level_3(self) -> tuple[tuple[str, str], ...]:
+        """(name, "skip" or "not run") of each level-3 test present but run on no GPU: a row
+        that names the test without a verdict is no more evidence than an absent row."""
+        ran = {t.name.lower() for t in self.tests if t.result in RAN}
+        results = {t.name.lower(): t.result for t in self.tests if t.result not in RAN}
+        return tuple(
+            (n, results[n.lower()])
+            for n in LEVEL_3_TESTS
+            if n.lower() in results and n.lower() not in ran
+        )
 
 
 @dataclass(frozen=True)
