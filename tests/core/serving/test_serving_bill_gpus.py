@@ -135,3 +135,14 @@ def test_counts_are_written_singular_or_plural():
         )
         assert words in fleet_text(card.band("s1"), "USD", workload)
         assert "(s)" not in format_serving_table(card)
+
+
+def test_the_unused_fabric_note_prices_the_gpus_the_term_reserves(demo_grown):
+    # Northwind itemises $0.55 of its $2.90 for the fabric; grown 6% a month its fixed base is the
+    # 120 GPUs of month 12 all term: 120 x 730 x $0.55 = $48,180 a month (not month 1's 64).
+    assert pytest.approx(48_180) == 120 * 730 * 0.55
+    e = next(s.estimate for s in demo_grown.ranked if s.bid.id == "northwind-ib")
+    assert e.reserved_by_month == (120,) * 12
+    note = next(w.message for w in e.warnings if w.code == "unused_training_fabric")
+    assert "about 48,180 USD a month on average over the term" in note
+    assert "64 GPUs billed" not in note
