@@ -232,6 +232,11 @@ def serving_bid_to_json(
             ),
             "months": months_json(e, currency),
         }
+        if grows(e):  # issue 37: the bill is the term's mean month; gpus_billed is month 1's
+            figures["gpus_billed_in"] = "month 1, at its peak"
+            figures["monthly_cost_is"] = "the mean month over the term"
+            figures["peak_month"] = e.peak_month
+            figures["gpus_billed_at_peak_month"] = e.gpus_billed_at_peak_month
     return {
         "rank": score.rank,
         "cost_rank": score.cost_rank,

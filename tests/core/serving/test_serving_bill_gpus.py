@@ -27,6 +27,7 @@ from clusterbid.core.serving_report import (
     fleet_text,
     format_serving_table,
     serving_comparison_rows,
+    serving_scorecard_to_json,
 )
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.gui.serving_details import bid_details_html
@@ -64,6 +65,14 @@ def test_the_demo_grown_6_percent_prints_helios_bill_beside_the_96_gpus_it_reser
     memo_row = next(r for r in comparison_rows(demo_grown) if "H200-SXM" in r and "$2.85" in r)
     assert memo_row[5:7] == ("$199,728", "96")
     assert comparison_rows(demo_grown)[0][5:7] == ("Mean month", "GPUs reserved")
+    figures = next(
+        b["figures"]
+        for b in serving_scorecard_to_json(demo_grown)["bids"]
+        if b["bid_id"] == e.bid.id
+    )
+    assert (figures["gpus_billed"], figures["gpus_billed_at_peak_month"]) == (56, 96)
+    assert figures["monthly_cost_is"] == "the mean month over the term"
+    assert float(figures["monthly_cost"]["amount"]) == pytest.approx(HELIO_MONTH)
 
 
 def test_a_fixed_base_reads_its_reserved_gpus_and_a_resized_one_its_range():
@@ -119,6 +128,7 @@ def test_without_growth_the_bill_reads_as_before():
         pytest.approx(17_520),
     )
     assert comparison_rows(card)[0][5:7] == ("Per month", "GPUs")
+    assert "monthly_cost_is" not in serving_scorecard_to_json(card)["bids"][0]["figures"]
     tip = row_tip(card, card.ranked[0])
     assert f"{e.gpus_needed:,} GPUs needed, 8 billed; $17,520.00 a month" in tip
 
