@@ -4,6 +4,12 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_bill_gpus import (
+    bill_headings,
+    counted,
+    gpus_beside_bill,
+    grows,
+)
 from clusterbid.core.costmodel.serving_growth_words import (
     growth_words,
     peak_month_words,
@@ -103,7 +109,7 @@ def fleet_text(band: ServingBand, currency: str, w) -> str:
         "nodes), "
         f"{format_money(bill, currency)} a month; sized for the stated peak "
         f"+{w.forecast_margin_percent:g}% "
-        f"forecast margin with {w.spare_replicas} spare replica(s) (N+{w.spare_replicas})"
+        f"forecast margin with {counted(w.spare_replicas, 'spare replica')} (N+{w.spare_replicas})"
         + (
             "; the GPUs are those of the draw's peak month (the term's last while the traffic "
             "grows) and the bill the term's average month"
@@ -226,6 +232,11 @@ def serving_bid_to_json(
             ),
             "months": months_json(e, currency),
         }
+        if grows(e):  # issue 37: the bill is the term's mean month; gpus_billed is month 1's
+            figures["gpus_billed_in"] = "month 1, at its peak"
+            figures["monthly_cost_is"] = "the mean month over the term"
+            figures["peak_month"] = e.peak_month
+            figures["gpus_billed_at_peak_month"] = e.gpus_billed_at_peak_month
     return {
         "rank": score.rank,
         "cost_rank": score.cost_rank,
@@ -312,6 +323,9 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
     evaluation = scorecard.evaluation
     w = evaluation.workload
     currency = evaluation.currency
+    # Issue 37: a growing service's bill is the term's mean month, beside the GPUs it reserves.
+    gpus_head, bill_head = bill_headings(any(grows(s.estimate) for s in scorecard.ranked))
+    gpus_width = max(5, len(gpus_head))
     lines = [
         evaluation.title,
         f"Service: {w.name}; {w.weight_bytes / 1e9:,.0f} GB of {w.precision.upper()} weights, "
@@ -326,7 +340,8 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} "
         f"{'tok/s/GPU':>9} "
-        f"{'GPUs':>5} {'per month':>11} {'per M tokens':>12} {'per M in+out':>12} {'score':>6}",
+        f"{gpus_head:>{gpus_width}} {bill_head:>11} {'per M tokens':>12} {'per M in+out':>12} "
+        f"{'score':>6}",
     ]
     for score in scorecard.scores:
         e = score.estimate
@@ -336,7 +351,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
             lines.append(
                 f"{score.rank:>4}  {head} {e.tensor_parallel:>3} {e.batch:>5} "
                 f"{e.tokens_per_s_per_gpu:>9,.0f} "
-                f"{e.gpus_billed:>5,} {format_money(e.monthly_cost, currency):>11} "
+                f"{gpus_beside_bill(e):>{gpus_width}} {format_money(e.monthly_cost, currency):>11} "
                 f"{format_money(e.cost_per_million_tokens, currency, cents=True):>12} "
                 f"{format_money(blended(e.cost_per_million_tokens, w), currency, cents=True):>12} "
                 f"{score.weighted_score:>6.3f}"
@@ -397,6 +412,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
 def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
     """One flat row per bid for the spreadsheet export and the app's table, with units."""
     currency = scorecard.evaluation.currency
+    growing = any(grows(s.estimate) for s in scorecard.ranked)
     rows = []
     for score in scorecard.scores:
         e, bid = score.estimate, score.bid
@@ -412,9 +428,7 @@ def serving_comparison_rows(scorecard: ServingScorecard) -> list[dict]:
                 "tensor parallel": e.tensor_parallel if serves else None,
                 "batch per replica": e.batch if serves else None,
                 "output tokens/s per GPU": round(e.tokens_per_s_per_gpu, 1) if serves else None,
-                "GPUs needed": e.gpus_needed if serves else None,
-                "GPUs billed": e.gpus_billed if serves else None,
-                f"cost per month [{currency}]": money(e.monthly_cost) if serves else None,
+                **_bill_columns(e, growing, currency),
                 f"cost per million output tokens [{currency}]": money(e.cost_per_million_tokens)
                 if serves
                 else None,
@@ -444,3 +458,26 @@ def _band_range(band: ServingBand | None) -> str | None:
 
 def _chance(band: ServingBand | None) -> float | None:
     return None if band is None else round(100 * band.chance_cheapest, 1)
+
+
+def _bill_columns(e, growing: bool, currency: str) -> dict:
+    """The fleet and the monthly bill for the export; when the service grows, the GPUs of month 1
+    and of the term's peak month apart, and the mean month's bill beside the GPUs it reserves."""
+    serves = e.passes_gates
+    bill = money(e.monthly_cost) if serves else None
+    if not growing:
+        return {
+            "GPUs needed": e.gpus_needed if serves else None,
+            "GPUs billed": e.gpus_billed if serves else None,
+            f"cost per month [{currency}]": bill,
+        }
+    return {
+        "GPUs needed at the peak of month 1": e.gpus_needed if serves else None,
+        "GPUs billed at the peak of month 1": e.gpus_billed if serves else None,
+        "term's peak month": e.peak_month if serves else None,
+        "GPUs billed at the peak of the term's peak month": e.gpus_billed_at_peak_month
+        if serves
+        else None,
+        "GPUs reserved over the term": gpus_beside_bill(e) if serves else None,
+        f"cost per month, mean over the term [{currency}]": bill,
+    }

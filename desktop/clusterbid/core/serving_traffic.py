@@ -110,7 +110,7 @@ def profile_words(w: StatesTraffic) -> str | None:
         busy = sum(1 for s in w.hourly_share_of_peak if s >= 1 - 1e-9)
         return (
             f"an hourly shape from {low:.3g} to {w.peak_requests_per_s:g} requests/s, {busy} "
-            "hour(s) a day at "
+            f"{'hour' if busy == 1 else 'hours'} a day at "
             "the peak (stated by the buyer)"
         )
     return None

@@ -6,6 +6,7 @@ from __future__ import annotations
 from html import escape
 
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words, grows
 from clusterbid.core.costmodel.serving_growth_words import term_words
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_report import band_text, sla_line, slo_text
@@ -53,10 +54,15 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         ),
         _line(
             "Cost per month",
-            format_money(e.monthly_cost, currency, cents=True)
+            # Issue 37: a growing service's bill is the term's mean month, beside its own GPUs.
+            (
+                bill_words(e, currency)
+                if grows(e)
+                else format_money(e.monthly_cost, currency, cents=True)
+            )
             + " (the provider's bill; the cost of cash is not in it)",
         ),
-        _line("GPUs", f"{e.gpus_needed:,} needed, {e.gpus_billed:,} billed (whole nodes)"),
+        _line("GPUs", fleet_words(e)),
         *([_line("Over the term", term)] if (term := term_words(e, currency)) else []),
         _line("Output tokens per second per GPU", f"{e.tokens_per_s_per_gpu:,.1f}"),
         _line("Replica", f"tensor parallel {e.tensor_parallel}, batch {e.batch}"),

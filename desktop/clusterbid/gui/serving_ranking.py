@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem
 
+from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words, grows
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
 
@@ -100,10 +101,13 @@ def row_tip(scorecard: ServingScorecard, score) -> str:
     if score.rank is None:
         lines += [f"Cannot serve: {g.message}" for g in e.gates]
     else:
-        lines.append(
-            f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed; "
-            f"{format_money(e.monthly_cost, currency, cents=True)} a month"
-        )
+        if grows(e):  # issue 37: a growing service's mean month, beside the GPUs it reserves
+            lines += [f"GPUs: {fleet_words(e)}", f"Monthly cost: {bill_words(e, currency)}"]
+        else:
+            lines.append(
+                f"{e.gpus_needed:,} GPUs needed, {e.gpus_billed:,} billed; "
+                f"{format_money(e.monthly_cost, currency, cents=True)} a month"
+            )
         lines += [f"Flag: {w.message}" for w in e.warnings]
     return "\n".join(lines)
 

@@ -135,7 +135,10 @@ def test_growth_is_shown_in_score_output_and_json():
     words = term_words(e, "USD")
     assert words is not None and words in text
     assert "month 1 $17,520 (8 GPUs at peak, 8 reserved), month 12 $35,040" in words
-    assert "$297,840 over the 12 months" in words and "re-sized every 1 month(s)" in words
+    assert (
+        "$297,840 over the 12 months" in words
+        and "re-sized every month (stated by the provider)" in words
+    )
     figures = next(b for b in serving_scorecard_to_json(scorecard)["bids"] if b["bid_id"] == "s1")
     months = figures["figures"]["months"]
     assert [m["gpus_at_peak"] for m in months] == [8] * 7 + [16] * 5

@@ -181,6 +181,6 @@ def test_the_memo_bills_a_growing_fleet_at_its_average_and_names_the_peak_month(
     rows = dict(decision_rows(card, None)[0])
     # Fixed for the term: 16 GPUs reserved all 12 months, 16 x 730 x $3.00 = $35,040 a month.
     assert rows["Monthly cost"] == (
-        "$35,040 a month on average over the term; 16 GPUs billed at the peak of month 12, the "
-        "term's peak month (8 in month 1)"
+        "$35,040 a month on average over the term, for 16 GPUs reserved all term; the fleet at "
+        "peak is 16 GPUs in month 12, the term's peak month (8 in month 1)"
     )

@@ -139,8 +139,9 @@ def estimate_serving(
         figures = _figures(grid, plan, w, i) if not gates[i] else {}
         tp = figures.get("tensor_parallel")
         spans = tp is not None and tp > arrays.fast_domain_gpus[i]
+        grown = figures.get("fabric_cost_per_month") if figures.get("peak_month") else None
         fit = unused_fabric_finding(
-            bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i]
+            bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i], grown
         )
         results.append(
             ServingEstimate(

@@ -125,7 +125,9 @@ def term_words(e: Any, currency: str) -> str | None:
     how = (
         "the reserved base fixed for the term (the bid does not say it may change)"
         if resize is None
-        else f"the reserved base re-sized every {resize} month(s) (stated by the provider)"
+        else "the reserved base re-sized every "
+        + ("month" if resize == 1 else f"{resize} months")
+        + " (stated by the provider)"
     )
     total = math.fsum(bills)
     return (
@@ -134,16 +136,4 @@ def term_words(e: Any, currency: str) -> str | None:
         f"peak, {reserved[-1]:,} reserved); {format_money(total, currency)} over the "
         f"{len(bills)} months, {format_money(total / len(bills), currency)} a month on average; "
         f"{how}"
-    )
-
-
-def grown_bill_words(e: Any, currency: str) -> str | None:
-    """A growing service's monthly bill in words: the term's average month, beside the fleet at
-    the term's peak month and month 1's (None when the traffic does not grow)."""
-    if e.peak_month is None:
-        return None
-    return (
-        f"{format_money(e.monthly_cost, currency)} a month on average over the term; "
-        f"{e.gpus_billed_at_peak_month:,} GPUs billed at the peak of month {e.peak_month}, the "
-        f"term's peak month ({e.gpus_billed:,} in month 1)"
     )

@@ -25,8 +25,11 @@ def unused_fabric_finding(
     gpus_billed: float | None,
     currency: str,
     rate: float,
+    grown_monthly: float | None = None,
 ) -> Finding | None:
-    """A serving fleet on a training-grade fabric: how much of the price pays for it, if itemised."""
+    """A serving fleet on a training-grade fabric: how much of the price pays for it, if itemised.
+    `grown_monthly` is a growing service's fabric share of its mean month (issue 37): month 1's
+    GPUs are not the ones the term's bill pays for."""
     if replica_spans_nodes or not _training_grade_fabric(bid, catalog):
         return None
     fabric = catalog.fabric(bid.fabric.technology)
@@ -45,7 +48,12 @@ def unused_fabric_finding(
     price = bid.terms.price_per_gpu_hour
     share = float(itemised / price)
     monthly = ""
-    if gpus_billed is not None:
+    if grown_monthly is not None:
+        monthly = (
+            f"; about {grown_monthly:,.0f} {currency} a month on average over the term, on the "
+            "GPUs reserved (and any on-demand hours) each month"
+        )
+    elif gpus_billed is not None:
         monthly = (
             f"; about {float(itemised) * rate * gpus_billed * 730:,.0f} {currency} a month at the "
             f"{gpus_billed:,.0f} GPUs billed"

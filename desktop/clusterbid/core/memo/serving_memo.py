@@ -20,8 +20,14 @@ from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyl
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
+from clusterbid.core.costmodel.serving_bill_gpus import (
+    bill_headings,
+    bill_words,
+    counted,
+    gpus_beside_bill,
+    grows,
+)
 from clusterbid.core.costmodel.serving_growth_words import (
-    grown_bill_words,
     growth_words,
     term_words,
 )
@@ -125,19 +131,11 @@ def decision_rows(
             + "; "
             + sla_line(e, currency),
         ),
-        (
-            "Monthly cost",
-            grown_bill_words(e, currency)  # issue 37: a growing fleet's bill is the term's average
-            or f"{format_money(e.monthly_cost, currency)} for {e.gpus_billed:,} GPUs billed at peak "
-            "provisioning"
-            if e.peak_month or not e.bursts
-            else f"{format_money(e.monthly_cost, currency)}: {e.reserved_gpus:,} GPUs reserved all month "
-            f"plus {e.burst_gpu_hours:,.0f} GPU-hours on demand at busy hours ({e.gpus_billed:,} "
-            "GPUs at peak)",
-        ),
+        # Issue 37: a growing fleet's bill is the term's average month, beside its own GPUs.
+        ("Monthly cost", bill_words(e, currency)),
         (
             "Sizing",
-            f"{e.replicas:,} replica(s) of TP {e.tensor_parallel}, batch {e.batch} "
+            f"{counted(e.replicas, 'replica')} of TP {e.tensor_parallel}, batch {e.batch} "
             f"({e.tpot_ms:.1f} ms per output token, first token in {e.ttft_ms:.0f} ms); "
             f"{e.replicas_for_mean:,} carry the stated peak's mean rate, the rest is queueing "
             "headroom, "
@@ -241,6 +239,12 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
     ]
 
 
+def _bill_heads(scorecard: ServingScorecard) -> tuple[str, str]:
+    """The bill's and its GPUs' headings: a growing service's mean month beside GPUs reserved."""
+    gpus, bill = bill_headings(any(grows(s.estimate) for s in scorecard.ranked))
+    return bill[0].upper() + bill[1:], gpus
+
+
 def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     currency = scorecard.evaluation.currency
     rows = [
@@ -250,8 +254,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
             "GPU",
             "Price per GPU-h",
             "Per M output tokens",
-            "Per month",
-            "GPUs",
+            *_bill_heads(scorecard),
             "Gates and flags",
         )
     ]
@@ -279,7 +282,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
                 if serves
                 else "-",
                 format_money(e.monthly_cost, currency) if serves else "-",
-                f"{e.gpus_billed:,}" if serves else "-",
+                gpus_beside_bill(e) if serves else "-",
                 "\n".join(findings) or "serves within the targets",
             )
         )
