@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from clusterbid.core.evidence.model import evidence_json
+from clusterbid.core.evidence.model import KIND_WORDS, evidence_json, figure_words, grade_words
 from clusterbid.core.money import format_money, money
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyResult
@@ -132,7 +132,10 @@ def _input_text(item: UncertainInput) -> str:
     source = item.source
     if item.evidence is not None:
         e = item.evidence
-        source = f"{e.kind.value} {e.value:g} {e.unit}, {e.grade.value}, at {e.scale_gpus:,} GPUs"
+        source = (
+            f"{KIND_WORDS[e.kind]} {figure_words(e.value, e.unit)}, "
+            f"{grade_words(e.grade, e.measured_by)}, at {e.scale_gpus:,} GPUs"
+        )
     haircut = f", median x{item.median_factor:g}" if item.median_factor != 1 else ""
     spread_of = (
         " on the downtime" if item.name == "uptime" else ""
