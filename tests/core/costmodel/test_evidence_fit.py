@@ -74,7 +74,9 @@ def test_a_small_model_on_one_node_is_used_but_down_graded_with_the_reason():
     assert any(
         "6.66B active parameters against the workload's 70B" in n for n in e.calibration_notes
     )
-    assert any("from measured_provider to provider_claim" in n for n in e.calibration_notes)
+    assert any(
+        "from measured by the provider to a provider's claim" in n for n in e.calibration_notes
+    )
 
 
 def test_a_step_time_of_another_model_is_refused():

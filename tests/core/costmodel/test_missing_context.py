@@ -110,7 +110,8 @@ def test_a_provider_measurement_missing_context_falls_to_a_claim():
     _, e = _estimate([{k: v for k, v in provider.items() if k != "global_batch_sequences"}])
     assert e.efficiency_evidence.grade.value == "provider_claim"
     assert any(
-        "down-graded from measured_provider to provider_claim" in n for n in e.calibration_notes
+        "down-graded from measured by the provider to a provider's claim" in n
+        for n in e.calibration_notes
     )
 
 

@@ -60,7 +60,7 @@ def test_other_heads_down_grade_an_mfu_and_refuse_a_step_time():
     assert e.efficiency_evidence is not None
     assert e.efficiency_evidence.grade.value == "provider_claim"
     assert "32 attention heads against the workload's 64" in _notes(e)
-    assert "from measured_provider to provider_claim" in _notes(e)
+    assert "from measured by the provider to a provider's claim" in _notes(e)
     e = _estimate({**STEP, "vocab_size": 128_256})
     assert e.efficiency_evidence is None
     assert "128,256 vocabulary against the workload's 32,000" in _notes(e)

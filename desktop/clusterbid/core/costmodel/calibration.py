@@ -10,7 +10,7 @@ from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.evidence_fit import fit_training_evidence
 from clusterbid.core.costmodel.inputs import BidArrays, WorkloadScalars
 from clusterbid.core.costmodel.training import step_breakdown
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.model import KIND_WORDS, Evidence, EvidenceGrade, EvidenceKind
 from clusterbid.core.workload import Workload
 
 GRADE_ORDER = list(EvidenceGrade)
@@ -98,7 +98,7 @@ def calibrate(
         chosen = efficiency_used[i]
         if np.isnan(value):
             notes[i].append(
-                f"{chosen.kind.value} evidence at {chosen.scale_gpus} GPUs is faster than this "
+                f"{KIND_WORDS[chosen.kind]} evidence at {chosen.scale_gpus} GPUs is faster than this "
                 "bid's fabric "
                 "allows for the workload's communication: kept the workload's baseline MFU"
             )

@@ -22,7 +22,14 @@ from dataclasses import dataclass
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.recipe_fit import container_mismatch, shape_mismatches
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.model import (
+    GRADE_WORDS,
+    KIND_WORDS,
+    Evidence,
+    EvidenceGrade,
+    EvidenceKind,
+    figure_words,
+)
 from clusterbid.core.workload import Workload
 
 # An MFU measured on a model within this factor of the workload's size (or sequence length)
@@ -47,13 +54,22 @@ class Fit:
     notes: tuple[str, ...]
 
 
+def _graded(grade: EvidenceGrade) -> str:
+    """A grade in a down-grade note: the officer's words ("measured by the provider"), a claim
+    said shortly (its 'no raw data' is the note's very point)."""
+    return "a provider's claim" if grade is EvidenceGrade.PROVIDER_CLAIM else GRADE_WORDS[grade]
+
+
 def _outside(measured: float, planned: float, factor: float) -> bool:
     return not (planned / factor <= measured <= planned * factor)
 
 
 def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> Fit:
     """Refuse, down-grade or accept one TRAINING_MFU / TRAINING_STEP_TIME item for this bid."""
-    what = f"{evidence.kind.value} {evidence.value:g} at {evidence.scale_gpus:,} GPUs"
+    what = (
+        f"{KIND_WORDS[evidence.kind]} {figure_words(evidence.value, evidence.unit)} at "
+        f"{evidence.scale_gpus:,} GPUs"
+    )
     if evidence.gpu_model is not None and evidence.gpu_model != bid.capacity.gpu_model:
         return Fit(
             None,
@@ -95,7 +111,7 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
         notes.append(
             f"{what} does not record its {', '.join(missing)}: taken as this bid's and workload's, "
             + (
-                f"down-graded from {was.value} to {lower.value}"
+                f"down-graded from {_graded(was)} to {_graded(lower)}"
                 if lower is not was
                 else "kept a claim"
             )
@@ -107,7 +123,7 @@ def fit_training_evidence(evidence: Evidence, bid: Bid, workload: Workload) -> F
     if mismatches and evidence.grade is not EvidenceGrade.PROVIDER_CLAIM:
         notes.append(
             f"{what} measured another run ({'; '.join(mismatches)}): used, down-graded from "
-            f"{evidence.grade.value} to provider_claim"
+            f"{_graded(evidence.grade)} to {_graded(EvidenceGrade.PROVIDER_CLAIM)}"
         )
         return Fit(
             evidence.model_copy(update={"grade": EvidenceGrade.PROVIDER_CLAIM}), tuple(notes)
