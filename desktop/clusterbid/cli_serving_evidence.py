@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.model import grade_words
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -60,7 +61,8 @@ def run_parse(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(f"{args.file}: {run.engine} serving benchmark")
     print(f"  {evidence.description}")
-    print(f"  grade {evidence.grade.value}, sha256 {evidence.artefact_sha256[:12]}...")
+    grade = grade_words(evidence.grade, evidence.measured_by)
+    print(f"  {grade}, sha256 {evidence.artefact_sha256[:12]}...")
     return EXIT_OK
 
 
