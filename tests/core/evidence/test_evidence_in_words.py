@@ -9,6 +9,10 @@ from pathlib import Path
 
 from clusterbid.cli import main
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence_request.summary import asks
+from clusterbid.core.store import EvaluationDocument
+from clusterbid.core.uncertainty.sampling import sample_plan_costs
+from clusterbid.core.uncertainty.value_of_information import value_from_samples
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SCALING = DATA / "throughput" / "scaling.csv"
@@ -38,5 +42,11 @@ def test_parse_and_score_name_evidence_in_words(capsys, tmp_path):
     assert "training MFU 39.1% at 512 GPUs" in parsed
     assert "a claim without raw data" in scored
     assert "all-reduce bus bandwidth 338.82 GB/s at 16 GPUs" in parsed
-    found = sorted({m.group(0) for m in IDS.finditer(parsed + scored)})
+    # The requests worth making (the app's panel, the memo's "most worth asking").
+    with EvaluationDocument.open(document, read_only=True) as opened:
+        evaluation = opened.evaluation
+    voi = value_from_samples(sample_plan_costs(evaluation, 2_000))
+    requested = "\n".join(a.text for a in asks(evaluation, voi, limit=10))
+    assert "(now: provider's claim, no raw data" in requested  # Northwind's MFU, now a claim
+    found = sorted({m.group(0) for m in IDS.finditer(parsed + scored + requested)})
     assert found == [], f"format ids shown to the officer: {found}"

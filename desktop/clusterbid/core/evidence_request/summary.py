@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.evidence.model import GRADE_WORDS
 from clusterbid.core.money import format_money
 from clusterbid.core.uncertainty.value_of_information import InputValue, ValueOfInformation
 
@@ -44,6 +45,13 @@ def asks(
     ]
 
 
+def _now(source: str) -> str:
+    """What backs the figure now, in words: an evidence grade is kept as its id in the Monte
+    Carlo's inputs (and `score --json`); the officer reads the grade's words."""
+    grades = {grade.value: words for grade, words in GRADE_WORDS.items()}
+    return grades.get(source, source)
+
+
 def ask_text(providers: dict[str, str], v: InputValue, currency: str) -> str:
     """`providers`: each bid's provider by bid id (officers read names, not ids)."""
     sharing = [providers.get(bid_id, bid_id) for bid_id in v.informs]
@@ -53,7 +61,7 @@ def ask_text(providers: dict[str, str], v: InputValue, currency: str) -> str:
         else ""
     )
     return (
-        f"Ask {providers[v.bid_id]} for {ASK_FOR[v.input]} (now: {v.source}{shared}): "
+        f"Ask {providers[v.bid_id]} for {ASK_FOR[v.input]} (now: {_now(v.source)}{shared}): "
         f"{v.change_probability:.0%} chance it "
         f"changes the choice, worth about {format_money(v.evpi, currency)}"
     )
