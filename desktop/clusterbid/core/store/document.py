@@ -116,7 +116,7 @@ class EvaluationDocument(
     def open(
         cls, path: Path | str, user: str | None = None, *, read_only: bool = False
     ) -> EvaluationDocument:
-        """Open after the safety checks (identity, version, integrity, schema), upgrading old formats.
+        """Open after the safety checks (identity, version, the pages it reads, schema), upgrading.
         `read_only` (verify): the file exactly as it is on disk, never written, no journal applied."""
         path = Path(path)
         return cls(path, fileformat.open_connection(path, read_only=read_only), user)
@@ -181,7 +181,9 @@ class EvaluationDocument(
 
     def audit_now(self) -> verify.AuditReport:
         """The whole trail audited as it stands now, from its first row (`audit_report` is the one
-        taken when it was opened, from its last checkpoint)."""
+        taken when it was opened, from its last checkpoint), every page of the file checked."""
+        if problem := fileformat.page_problem(self.path, self._conn):
+            return verify.AuditReport(self.path, False, (), None, problem)
         return verify.audit_connection(self.path, self._conn, self._evaluation)
 
     # -- committing ------------------------------------------------------------------------

@@ -278,7 +278,9 @@ def verify_audit_chain(path: Path | str) -> AuditReport:
     # Read-only for real: the file as it lies on disk, no journal rolled back and no WAL merged
     # (a stray -wal beside a document was once merged into it, and deleted, by an audit).
     beside = tuple(p.name for p in fileformat.recovery_files(path))
-    conn = fileformat.open_connection(path, allow_missing_guard=True, read_only=True)
+    conn = fileformat.open_connection(
+        path, allow_missing_guard=True, read_only=True, whole_history=True
+    )
     try:
         missing_guard = fileformat.check_schema(path, conn, fileformat.document_version(conn))
         report = audit_connection(path, conn)
