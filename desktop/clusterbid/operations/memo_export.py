@@ -94,8 +94,11 @@ def export_memo(
 ) -> ExportedMemo:
     """Make the memo and write it whole or not at all (a full disk leaves neither a half memo nor a
     stray temporary file); a cancel before the write leaves nothing."""
+    from clusterbid.core.memo.inputs import checked_approvers
     from clusterbid.core.memo.making import make_memo
     from clusterbid.core.safe_files import write_bytes_atomically
+
+    checked_approvers(choices.approvers)  # said before the scoring and the pages, not after them
 
     def reported(fraction: float, message: str = "") -> None:
         checkpoint(cancel)

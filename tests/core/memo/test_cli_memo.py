@@ -32,7 +32,10 @@ def test_override_without_justification_exits_2_with_the_reason(tmp_path, capsys
     source = tmp_path / "demo.json"
     source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
     memo = tmp_path / "memo.pdf"
-    code = main(["memo", str(source), "-o", str(memo), "--override", "prime-efa", "--samples", "0"])
+    code = main(
+        ["memo", str(source), "-o", str(memo), "--override", "prime-efa", "--samples", "0"]
+        + ["--approver", "Ada Lovelace, CFO"]  # (without one, that refusal comes first)
+    )
     assert code == 2
     assert "needs a written justification" in capsys.readouterr().err
     assert not memo.exists()

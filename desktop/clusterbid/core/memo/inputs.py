@@ -54,6 +54,19 @@ class RecommendationOverride:
     justification: str
 
 
+def checked_approvers(approvers) -> list[Approver]:
+    """The approvers as the memo names them; InputError when there are none, one lacks a name or a
+    role, or the same person is named twice (checked before any memo work starts, too)."""
+    people = [_approver(a) for a in approvers]
+    if not people:
+        raise InputError(NO_APPROVER)
+    for index, person in enumerate(people, start=1):
+        if not person.name or not person.role:
+            raise InputError(f'approver {index}: both a name and a role are needed ("Name, Role")')
+    refuse_same_person_twice(people)  # four eyes: two approvers are two people
+    return people
+
+
 def _approver(value: Approver | tuple[str, str] | dict) -> Approver:
     if isinstance(value, Approver):
         return value
@@ -132,13 +145,7 @@ def build_memo_inputs(
     `software_version`: this one, or the one a memo being rendered again records."""
     check_override(scorecard, override)
     evaluation = scorecard.evaluation
-    people = [_approver(a) for a in approvers]
-    if not people:
-        raise InputError(NO_APPROVER)
-    for index, person in enumerate(people, start=1):
-        if not person.name or not person.role:
-            raise InputError(f'approver {index}: both a name and a role are needed ("Name, Role")')
-    refuse_same_person_twice(people)  # four eyes: two approvers are two people
+    people = checked_approvers(approvers)
     data = {
         "format": INPUTS_FORMAT,
         "software_version": software_version,
