@@ -96,7 +96,6 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/memo/serving_memo.py",
         "clusterbid/core/memo/styles.py",
         "clusterbid/core/memo/verification.py",
-        "clusterbid/core/serving_report.py",
         "clusterbid/core/store/verify.py",
         "clusterbid/core/uncertainty/sampling.py",
         "clusterbid/core/uncertainty/serving_montecarlo.py",

@@ -18,11 +18,8 @@ from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.memo.training_printed import printed_results
 from clusterbid.core.report import comparison_rows, format_ranking_table
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.core.serving_report import (
-    format_serving_table,
-    serving_comparison_rows,
-    serving_scorecard_to_json,
-)
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table, serving_comparison_rows
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.core.workloads import WORKLOAD_KINDS
 from clusterbid.operations.comparison import score_for_comparison

@@ -17,7 +17,7 @@ sys.path[:0] = [str(REPO / "desktop"), str(REPO)]
 
 from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa: E402
 from clusterbid.core.evaluation import Evaluation  # noqa: E402
-from clusterbid.core.serving_report import serving_scorecard_to_json  # noqa: E402
+from clusterbid.core.serving_json import serving_scorecard_to_json  # noqa: E402
 from clusterbid.core.serving_scoring import score_serving_evaluation  # noqa: E402
 from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty  # noqa: E402
 

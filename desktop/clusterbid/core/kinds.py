@@ -108,7 +108,7 @@ def _no_tipping(_evaluation: Evaluation, _uncertainty: Any, _scorecard: Any) -> 
 
 
 def _serving_json(scorecard: Any, _uncertainty: Any, _sensitivity: Any) -> dict[str, Any]:
-    from clusterbid.core.serving_report import serving_scorecard_to_json
+    from clusterbid.core.serving_json import serving_scorecard_to_json
 
     return serving_scorecard_to_json(scorecard)
 

@@ -9,8 +9,8 @@ from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words, grows
 from clusterbid.core.costmodel.serving_growth_words import term_words
 from clusterbid.core.money import format_money
-from clusterbid.core.serving_report import band_text, sla_line, slo_text
 from clusterbid.core.serving_scoring import ServingScorecard
+from clusterbid.core.serving_words import band_text, sla_line, slo_text
 
 
 def _line(name: str, value: str) -> str:

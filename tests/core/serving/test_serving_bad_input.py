@@ -7,7 +7,8 @@ from pydantic import ValidationError
 from serving_builders import serving_bid_dict, serving_dict, serving_workload
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
 

@@ -23,13 +23,10 @@ from clusterbid.core.costmodel.serving_bill_gpus import bill_words, counted, gpu
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.serving_memo import comparison_rows
-from clusterbid.core.serving_report import (
-    fleet_text,
-    format_serving_table,
-    serving_comparison_rows,
-    serving_scorecard_to_json,
-)
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table, serving_comparison_rows
 from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.serving_words import fleet_text
 from clusterbid.gui.serving_details import bid_details_html
 from clusterbid.gui.serving_ranking import row_tip
 

@@ -8,11 +8,8 @@ from serving_builders import serving_bid, serving_workload
 from tests.conftest import evaluation_dict
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.serving_report import (
-    format_serving_table,
-    serving_comparison_rows,
-    serving_scorecard_to_json,
-)
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table, serving_comparison_rows
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
 

@@ -9,7 +9,8 @@ from tests.conftest import EXAMPLES
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.serving_memo import decision_rows, service_rows
-from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
 

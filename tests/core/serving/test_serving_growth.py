@@ -26,7 +26,8 @@ import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.costmodel.serving_growth_words import growth_words, term_words
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
 MONTH_OF_8 = 8 * 730 * 3.00

@@ -14,7 +14,7 @@ from serving_builders import serving_bid, serving_workload
 import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.serving_report import serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.gui.serving_details import bid_details_html
 

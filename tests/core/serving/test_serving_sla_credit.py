@@ -20,7 +20,8 @@ from serving_builders import serving_bid, serving_workload
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.costmodel.sla_credit import sla_credits
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.serving_report import format_serving_table, serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
+from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_scoring import score_serving_evaluation
 from clusterbid.gui.serving_details import bid_details_html
 

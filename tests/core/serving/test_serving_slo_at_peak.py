@@ -20,7 +20,8 @@ from clusterbid.core.costmodel.serving import replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
-from clusterbid.core.serving_report import band_json, slo_text
+from clusterbid.core.serving_json import band_json
+from clusterbid.core.serving_words import slo_text
 from clusterbid.core.uncertainty.serving_search import search
 
 DRAWS = 40

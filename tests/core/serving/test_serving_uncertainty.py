@@ -12,7 +12,7 @@ import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
-from clusterbid.core.serving_report import serving_scorecard_to_json
+from clusterbid.core.serving_json import serving_scorecard_to_json
 from clusterbid.core.serving_scoring import score_serving_evaluation
 
 DEMO = (

@@ -52,15 +52,9 @@ from clusterbid.core.memo.story import (
 )
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.report import format_money
-from clusterbid.core.serving_report import (
-    band_text,
-    billing_basis,
-    fleet_text,
-    sla_line,
-    slo_text,
-)
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
+from clusterbid.core.serving_words import band_text, billing_basis, fleet_text, sla_line, slo_text
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points
 from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, weight_text
 from clusterbid.resources import resource_path
