@@ -109,7 +109,11 @@ class DecodeStep:
 
 
 def decode_step(
-    w: ServingScalars, b: ServingArrays, tp: np.ndarray, batch: np.ndarray
+    w: ServingScalars,
+    b: ServingArrays,
+    tp: np.ndarray,
+    batch: np.ndarray,
+    comm: ReplicaComm | None = None,
 ) -> DecodeStep:
     """At batch B, B/output requests finish (and arrive) per step, so with chunked prefill a
     step carries B decode tokens and B x prompt/output prefill tokens. The matmuls read the
@@ -119,7 +123,9 @@ def decode_step(
     kv_shards = np.minimum(tp, w.kv_heads)  # GQA: ranks beyond the KV heads hold copies
     bandwidth = _per_bid(b.hbm_bandwidth_bytes_s) * _per_bid(b.hbm_efficiency)
     step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
-    comm, fabric = _tp_parts_s(w, b, tp, step_tokens)
+    all_reduce, fabric = (
+        _tp_parts_s(w, b, tp, step_tokens) if comm is None else (comm.step_s, comm.step_fabric_s)
+    )
     return DecodeStep(
         weights_read_s=w.weight_bytes / tp / bandwidth,
         kv_read_s=batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards / bandwidth,
@@ -127,7 +133,7 @@ def decode_step(
         * w.active_params
         * step_tokens
         / (tp * _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)),
-        comm_s=comm,
+        comm_s=all_reduce,
         fabric_comm_s=fabric,
     )
 
@@ -163,13 +169,46 @@ class ReplicaGrid:
         return np.asarray(self.weights_read_s + self.kv_read_s)
 
 
-def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATCHES) -> ReplicaGrid:
+@dataclass(frozen=True, slots=True)
+class ReplicaComm:
+    """The all-reduce times of a grid, which no efficiency moves: worked out once per bid and
+    repeated over the Monte Carlo's draws (issue 37) instead of once per draw."""
+
+    step_s: np.ndarray  # one decode step's all-reduces, (rows, TP, batches)
+    step_fabric_s: np.ndarray  # their part on the scale-out fabric
+    prefill_s: np.ndarray  # one prompt's all-reduces, (rows, TP, 1)
+
+    def repeat(self, draws: int) -> ReplicaComm:
+        """Each row repeated `draws` times: rows become (bid, draw) pairs, bid-major."""
+        return ReplicaComm(
+            *(
+                np.repeat(part, draws, axis=0)
+                for part in (self.step_s, self.step_fabric_s, self.prefill_s)
+            )
+        )
+
+
+def replica_comm(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATCHES) -> ReplicaComm:
+    """The all-reduce times replica_grid would work out for these bids, degrees and batches."""
+    tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
+    batch = np.asarray(batches, dtype=float)[None, None, :]
+    step, fabric = _tp_parts_s(w, b, tp, batch * (1.0 + w.prompt_tokens / w.output_tokens))
+    return ReplicaComm(step, fabric, tp_communication_s(w, b, tp, w.prompt_tokens))
+
+
+def replica_grid(
+    w: ServingScalars,
+    b: ServingArrays,
+    batches: np.ndarray = BATCHES,
+    comm: ReplicaComm | None = None,
+) -> ReplicaGrid:
     """Every (TP, batch) a bid could run a replica at, with its latency and throughput.
 
     A step's time is max(weight shard / (HBM bandwidth x efficiency), 2 x active params x
     tokens / (TP x peak x compute efficiency)) + the batch's KV cache / (HBM bandwidth x
     efficiency) + TP all-reduce time for those tokens (decode_step). Time per output token is
     that step. A request's own first token needs its whole prompt computed plus one step.
+    `comm`: the all-reduce times of these rows, when worked out already (replica_comm).
     """
     tp = np.asarray(w.tp_choices, dtype=float)[None, :, None]
     batch = np.asarray(batches, dtype=float)[
@@ -185,10 +224,10 @@ def replica_grid(w: ServingScalars, b: ServingArrays, batches: np.ndarray = BATC
     placeable = (tp <= _per_bid(b.gpus_offered)) & (
         ~spans_nodes | (tp <= _per_bid(b.contiguous_block_gpus))
     )
-    step = decode_step(w, b, tp, batch)
+    step = decode_step(w, b, tp, batch, comm)
     peak = _per_bid(b.peak_flops) * _per_bid(b.compute_efficiency)
-    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + tp_communication_s(
-        w, b, tp, w.prompt_tokens
+    prefill = 2.0 * w.active_params * w.prompt_tokens / (tp * peak) + (
+        tp_communication_s(w, b, tp, w.prompt_tokens) if comm is None else comm.prefill_s
     )
     tpot = step.step_s
     ttft = prefill + tpot

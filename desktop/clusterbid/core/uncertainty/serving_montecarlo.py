@@ -26,6 +26,7 @@ from clusterbid.core.costmodel.serving_inputs import (
     build_serving_arrays,
 )
 from clusterbid.core.costmodel.serving_queue import EXACT_SERVER_LIMIT
+from clusterbid.core.costmodel.serving_replica import replica_comm
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.uncertainty.serving_bands import (
     ServingBand,
@@ -110,6 +111,7 @@ def serving_uncertainty(
     rows = np.flatnonzero(live)
     base = _rows(base, rows)
     chunk = samples_per_pass(rows.size, len(w.tp_choices), len(batches))
+    comm = replica_comm(w, base, batches)  # no draw moves the all-reduces: once per bid
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
@@ -139,7 +141,7 @@ def serving_uncertainty(
             sla_credit_share=credit[rows, start:stop].ravel(),
         )
         if rows.size:
-            grid = replica_grid(w, arrays, batches)
+            grid = replica_grid(w, arrays, batches, comm.repeat(n))
             grid = replace(
                 grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0)
             )  # each bid's own search
