@@ -88,7 +88,6 @@ MODULES_OVER_300_LINES = frozenset(
     {
         "clusterbid/core/assumptions.py",
         "clusterbid/core/costmodel/inputs.py",
-        "clusterbid/core/costmodel/serving.py",
         "clusterbid/core/evidence/serving_readers.py",
         "clusterbid/core/evidence/throughput.py",
         "clusterbid/core/memo/content.py",
@@ -98,7 +97,6 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/memo/verification.py",
         "clusterbid/core/store/verify.py",
         "clusterbid/core/uncertainty/sampling.py",
-        "clusterbid/core/uncertainty/serving_montecarlo.py",
         "clusterbid/core/uncertainty/spreads.py",
         "clusterbid/core/workload.py",
         "clusterbid/gui/main_window.py",

@@ -1,7 +1,9 @@
 """CPU seconds of the serving Monte Carlo on the serving demo (issue 37): the default run (stops
 once every chance of being cheapest is known to +/- 1 point, as training's) and a fixed 20,000
 draws, each in a fresh child process, rounds interleaved between source trees so that load
-falls on both alike. Medians are printed.
+falls on both alike. Medians are printed, with CPU microseconds per bid per draw, beside training's
+Monte Carlo on its demo (4,096 draws, every one drawn) in a child of its own: the anchor issue 37
+item 5 holds serving to (tests/core/serving/test_serving_mc_cost.py checks the ratio).
 
 Run: python tests/perf/bench_serving_montecarlo.py [--rounds 5] [--tree DIR ...]
 (each DIR is a checkout whose desktop/ folder is imported; default: this one. To compare with a
@@ -33,11 +35,34 @@ demo = Evaluation.model_validate(data)
 estimates = estimate_serving(demo.workload, demo.bids)
 start = time.process_time()
 result = serving_uncertainty(estimates, samples={samples})
-print(json.dumps([time.process_time() - start, result.samples]))
+print(json.dumps([time.process_time() - start, result.samples, len(demo.bids)]))
+"""
+TRAINING = """
+import json, sys, time
+sys.path.insert(0, {desktop!r})
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.uncertainty import run_monte_carlo
+demo = Evaluation.model_validate(json.load(open({demo!r}, encoding="utf-8")))
+card = score_evaluation(demo)
+run_monte_carlo(demo, 256, precision=None, scorecard=card)  # imports and caches warm
+start = time.process_time()
+run_monte_carlo(demo, 4096, precision=None, scorecard=card)
+print(json.dumps([time.process_time() - start, 4096, len(demo.bids)]))
 """
 
 
-def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, int]:
+def _training(tree: Path) -> tuple[float, int, int]:
+    code = TRAINING.format(
+        desktop=str(tree / "desktop"),
+        demo=str(REPO / "resources" / "examples" / "demo-evaluation.json"),
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    seconds, drawn, bids = json.loads(done.stdout.strip().splitlines()[-1])
+    return seconds, drawn, bids
+
+
+def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, int, int]:
     code = CHILD.format(
         desktop=str(tree / "desktop"),
         demo=str(REPO / "resources" / "examples" / "demo-serving-evaluation.json"),
@@ -45,8 +70,8 @@ def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, i
         burst=burst,
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    seconds, drawn = json.loads(done.stdout.strip().splitlines()[-1])
-    return seconds, drawn
+    seconds, drawn, bids = json.loads(done.stdout.strip().splitlines()[-1])
+    return seconds, drawn, bids
 
 
 def main() -> None:
@@ -62,20 +87,26 @@ def main() -> None:
     args = parser.parse_args()
     trees = args.tree or [REPO]
     times: dict[tuple[str, str], list[float]] = {}
-    drawn: dict[tuple[str, str], int] = {}
+    drawn: dict[tuple[str, str], tuple[int, int]] = {}
     for _ in range(args.rounds):
         for tree in trees:
             runs = [("default run", None, False), ("20,000 draws", 20_000, False)]
             for label, samples, burst in runs + (
                 [("burst, default", None, True)] if args.burst else []
             ):
-                seconds, n = _one(tree.resolve(), samples, burst)
+                seconds, n, bids = _one(tree.resolve(), samples, burst)
                 times.setdefault((str(tree), label), []).append(seconds)
-                drawn[(str(tree), label)] = n
+                drawn[(str(tree), label)] = n, bids
+            seconds, n, bids = _training(tree.resolve())
+            times.setdefault((str(tree), "training"), []).append(seconds)
+            drawn[(str(tree), "training")] = n, bids
     for (tree, label), values in times.items():
+        samples, bids = drawn[(tree, label)]
+        per_draw = statistics.median(values) / samples / bids * 1e6
         print(
             f"{tree}: {label:<14} {statistics.median(values):5.2f} CPU s median of {len(values)} "
-            f"(min {min(values):.2f}, max {max(values):.2f}), {drawn[(tree, label)]:,} samples"
+            f"(min {min(values):.2f}, max {max(values):.2f}), {samples:,} samples x {bids} bids: "
+            f"{per_draw:.2f} CPU us per bid per draw"
         )
 
 

@@ -18,6 +18,7 @@ from serving_builders import serving_bid, serving_workload
 import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.serving_traffic import traffic_levels
+from clusterbid.core.uncertainty import serving_draws
 
 PEAK, AVERAGE, PEAK_HOURS, OUTPUT, TARGET_S, MARGIN = 20.0, 6.0, 4, 600, 1.0, 1.2
 PRICE, BURST, HOURS = 2.00, 3.00, 730.0
@@ -162,9 +163,9 @@ def test_a_profile_that_contradicts_the_rates_is_refused_in_words(profile, words
 
 def test_the_monte_carlo_bills_each_draw_over_the_profile(monkeypatch):
     # Without spread every draw is the point estimate's fleet: the bands must carry the burst bill.
-    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
     estimates = _estimate(peak_hours_per_day=PEAK_HOURS)
     band = mc.serving_uncertainty(estimates, samples=30).bands[0]
     e = estimates.bids[0]

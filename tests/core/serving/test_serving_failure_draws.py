@@ -26,6 +26,7 @@ from serving_builders import serving_bid, serving_workload
 
 import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.uncertainty import serving_draws
 from clusterbid.core.uncertainty.serving_reliability import reliability_factors
 from clusterbid.core.uncertainty.streams import stream
 
@@ -55,9 +56,9 @@ def _by_hand_shares(bid_id: str, seed: int) -> np.ndarray:
 
 
 def test_the_bands_draw_the_credit_from_the_drawn_failure_rate_and_repair(monkeypatch):
-    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
     estimates = estimate_serving(serving_workload(), [_bid()])
     assert estimates.bids[0].gpus_billed == 8
     band = mc.serving_uncertainty(estimates, samples=DRAWS).bands[0]

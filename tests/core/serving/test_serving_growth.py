@@ -29,6 +29,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.serving_json import serving_scorecard_to_json
 from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.uncertainty import serving_draws
 
 MONTH_OF_8 = 8 * 730 * 3.00
 TERM_TOKENS_M = 4 * 600 * 730 * 3600 / 1e6 * (1.1**12 - 1) / 0.1
@@ -116,7 +117,7 @@ def test_the_bands_draw_the_growth_and_a_wider_spread_widens_them():
         workload = serving_workload(
             traffic_growth_percent_per_month=10, growth_spread_percent_per_month=stated
         )
-        draws = mc._growth_draws(workload, 20_000, 11)
+        draws = serving_draws.growth_draws(workload, 20_000, 11)
         assert draws.mean() == pytest.approx(0.10, abs=0.001)
         assert draws.std() == pytest.approx(sd, rel=0.03)
 

@@ -29,6 +29,7 @@ from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.serving_report import format_serving_table
 from clusterbid.core.serving_words import slo_text
+from clusterbid.core.uncertainty import serving_draws
 from clusterbid.core.uncertainty.serving_search import search
 from clusterbid.core.uncertainty.streams import MARKET, stream
 
@@ -38,9 +39,9 @@ DRAWS = 60
 
 
 def _no_efficiency_spread(monkeypatch):
-    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
 
 
 def test_the_fleet_at_the_peak_month_is_month_12s_and_the_table_says_so():

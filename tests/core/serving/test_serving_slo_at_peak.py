@@ -22,6 +22,7 @@ from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays
 from clusterbid.core.serving_json import band_json
 from clusterbid.core.serving_words import slo_text
+from clusterbid.core.uncertainty import serving_draws
 from clusterbid.core.uncertainty.serving_search import search
 
 DRAWS = 40
@@ -43,7 +44,9 @@ def _by_hand(estimates, workload) -> list[float]:
     w = ServingScalars.from_workload(workload)
     spec = build_serving_arrays(workload, bids, default_catalog(), [1.0] * len(bids))
     base, _, _ = calibrate_serving(w, spec, bids)
-    mbu, compute = mc._draws(estimates, base.hbm_efficiency / spec.hbm_efficiency, DRAWS, mc.SEED)
+    mbu, compute = serving_draws.efficiency_draws(
+        estimates, base.hbm_efficiency / spec.hbm_efficiency, DRAWS, mc.SEED
+    )
     searched, batches, _ = search(w, estimates)
     chances = []
     for i, e in enumerate(estimates.bids):
@@ -85,9 +88,9 @@ def test_the_chance_of_meeting_the_targets_at_peak_matches_a_draw_by_draw_recoun
 
 
 def test_without_spread_the_costed_fleet_always_meets_the_targets(monkeypatch):
-    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
     estimates = estimate_serving(
         serving_workload(), [serving_bid("a"), serving_bid("b", "H200-SXM")]
     )

@@ -14,6 +14,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_json import serving_scorecard_to_json
 from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.uncertainty import serving_draws
 
 DEMO = (
     Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
@@ -21,10 +22,10 @@ DEMO = (
 
 
 def _no_spread(monkeypatch):
-    monkeypatch.setattr(mc, "MBU_SIGMA", dict.fromkeys(mc.MBU_SIGMA, 0.0))
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.0)
-    monkeypatch.setattr(mc, "CLAIM_MEDIAN", 1.0)
+    monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "CLAIM_MEDIAN", 1.0)
 
 
 def test_without_spread_every_band_collapses_onto_the_point_estimate(monkeypatch):
@@ -59,9 +60,11 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     # buyer-stack compute draw and the market MBU draw must not move its band; with its own
     # grade's spread at 0 the band is its point cost, while the bid without evidence spreads.
     # (A claim without a log is drawn as silence is: issue 31, test_honesty.py.)
-    monkeypatch.setattr(mc, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.MEASURED_PROVIDER: 0.0})
-    monkeypatch.setattr(mc, "COMPUTE_SIGMA", 0.4)
-    monkeypatch.setattr(mc, "MARKET_MBU_SIGMA", 0.4)
+    monkeypatch.setattr(
+        serving_draws, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.MEASURED_PROVIDER: 0.0}
+    )
+    monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.4)
+    monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.4)
     evidence = {
         "kind": "serving_decode_throughput",
         "scale_gpus": 1,

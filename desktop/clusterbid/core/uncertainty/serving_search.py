@@ -16,9 +16,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from clusterbid.core.costmodel.serving import MAX_BATCH
+from clusterbid.core.costmodel.serving import MAX_BATCH, replica_grid
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
-from clusterbid.core.costmodel.serving_inputs import ServingScalars
+from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 
 SEARCHED_BATCHES = 48
 # Cells of one pass (rows x degrees x batches) the grid holds at once: a few dozen arrays of
@@ -57,3 +57,27 @@ def search(
 def samples_per_pass(bids: int, degrees: int, batches: int) -> int:
     """Draws per pass so that bids x draws x degrees x batches stays near CELLS_PER_PASS."""
     return max(1, CELLS_PER_PASS // max(1, bids * degrees * batches))
+
+
+def reachable(
+    w: ServingScalars, base: ServingArrays, batches: np.ndarray, allowed: np.ndarray
+) -> tuple[np.ndarray, ServingScalars, np.ndarray, np.ndarray]:
+    """What some draw can reach: (which bids, shape (bids,); the scalars with the degrees kept; the
+    batches kept; `allowed` for the kept bids, degrees and batches). A draw's efficiencies are
+    capped at max(point figure, 1) and a replica's step only shortens as they rise, while its fit
+    in HBM and on the offer do not depend on them; so a cell outside the targets at the caps is
+    outside them in every draw and is left out (a bid with no such cell cannot serve in any
+    draw). Exact: the bands are what the whole search gives. A batch is kept while any kept bid
+    reaches it at any degree (the chance of meeting the targets at peak retunes the batch)."""
+    capped = base.replace(
+        hbm_efficiency=np.maximum(base.hbm_efficiency, 1.0),
+        compute_efficiency=np.maximum(base.compute_efficiency, 1.0),
+    )
+    feasible = replica_grid(w, capped, batches).feasible
+    live = (feasible & allowed).any(axis=(1, 2))
+    degrees = (feasible & allowed)[live].any(axis=(0, 2))
+    kept_batches = feasible[live].any(axis=(0, 1))
+    kept = replace(
+        w, tp_choices=tuple(t for t, on in zip(w.tp_choices, degrees, strict=True) if on)
+    )
+    return live, kept, batches[kept_batches], allowed[live][:, degrees][:, :, kept_batches]

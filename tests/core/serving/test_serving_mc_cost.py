@@ -1,0 +1,85 @@
+"""Issue 37 item 5: what a serving draw costs, held against a training draw measured in the same
+child process, and the cells every draw skips shown to change no figure."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.uncertainty import serving_montecarlo as mc
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
+# CPU seconds per bid per draw, serving (4,096 draws of its demo) over training (16,384 draws of
+# its demo), five interleaved pairs in one child, median (load falls on both alike). Measured on
+# 2026-11-26: 56-71 before the unreachable cells were left out and the all-reduces worked out once
+# per bid, 36-37 after. The goal (about 1) is not met; this holds what was gained.
+SERVING_OVER_TRAINING_AT_MOST = 48.0
+
+
+def _demo() -> Evaluation:
+    data = json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text(encoding="utf-8"))
+    return Evaluation.model_validate(data)
+
+
+def _everything(w, base, batches, allowed):  # type: ignore[no-untyped-def]
+    """The whole search, every bid kept: what the Monte Carlo drew before cells were left out."""
+    return np.ones(base.hbm_efficiency.size, dtype=bool), w, batches, allowed
+
+
+def test_leaving_out_what_no_draw_reaches_changes_no_figure_of_the_bands(monkeypatch):
+    demo = _demo()
+    estimates = estimate_serving(demo.workload, demo.bids)
+    pruned = mc.serving_uncertainty(estimates, samples=600, seed=7)
+    monkeypatch.setattr(mc, "reachable", _everything)
+    whole = mc.serving_uncertainty(estimates, samples=600, seed=7)
+    assert pruned.cheaper_than == whole.cheaper_than
+    for cut, full in zip(pruned.bands, whole.bands, strict=True):
+        assert cut.bid_id == full.bid_id
+        np.testing.assert_array_equal(cut.cost_per_million, full.cost_per_million)
+        np.testing.assert_array_equal(cut.monthly_cost, full.monthly_cost)
+        assert cut.chance_cheapest == full.chance_cheapest
+        assert cut.fleet_at_percentile == full.fleet_at_percentile
+        np.testing.assert_array_equal(cut.chance_meets_slo_at_peak, full.chance_meets_slo_at_peak)
+    # The demo has a bid that serves in some draws and one cheapest in most: not a vacuous match.
+    assert any(b.chance_cheapest > 0.3 for b in pruned.bands)
+
+
+CHILD = """
+import json, statistics, time
+from pathlib import Path
+from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.scoring import score_evaluation
+from clusterbid.core.uncertainty import run_monte_carlo
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty
+ex = Path({examples!r})
+def load(name):
+    return Evaluation.model_validate(json.loads((ex / name).read_text(encoding="utf-8")))
+training, serving = load("demo-evaluation.json"), load("demo-serving-evaluation.json")
+card, estimates = score_evaluation(training), estimate_serving(serving.workload, serving.bids)
+run_monte_carlo(training, 256, precision=None, scorecard=card)  # imports and caches warm
+serving_uncertainty(estimates, samples=256)
+ratios = []
+for _ in range(5):
+    start = time.process_time()
+    run_monte_carlo(training, 16_384, precision=None, scorecard=card)
+    middle = time.process_time()
+    serving_uncertainty(estimates, samples=4096)
+    end = time.process_time()
+    per_training = (middle - start) / len(training.bids) / 16_384
+    ratios.append((end - middle) / len(serving.bids) / 4096 / per_training)
+print(json.dumps(statistics.median(ratios)))
+"""
+
+
+def test_a_serving_draw_costs_within_a_bound_of_a_training_draw_per_bid():
+    code = CHILD.format(examples=str(EXAMPLES))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    ratio = json.loads(done.stdout.strip().splitlines()[-1])
+    assert 0 < ratio <= SERVING_OVER_TRAINING_AT_MOST, ratio
