@@ -98,9 +98,7 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/memo/verification.py",
         "clusterbid/core/serving_report.py",
         "clusterbid/core/store/verify.py",
-        "clusterbid/core/uncertainty/sampling.py",
         "clusterbid/core/uncertainty/serving_montecarlo.py",
-        "clusterbid/core/uncertainty/spreads.py",
         "clusterbid/core/workload.py",
         "clusterbid/gui/main_window.py",
     }
