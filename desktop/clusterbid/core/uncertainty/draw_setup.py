@@ -50,11 +50,13 @@ class Block:
     at most BLOCK_CELLS // CHUNK of them. Arrays are (bids of the block, 1)."""
 
     rows: np.ndarray  # their rows in Setup.ids
+    at: slice | np.ndarray  # the same rows as a slice where they follow each other (a cheaper copy)
     base: BidArrays
     gens: dict[str, list[np.random.Generator]]
     log_median: dict[str, np.ndarray]
     sigma: dict[str, np.ndarray]
-    shared_use: dict[str, list[tuple[int, str, float]]]  # (row in the block, owner, sigma)
+    # Per input, the common draws its rows add: (rows in the block, owner, their sigmas (rows, 1)).
+    shared_passes: dict[str, list[tuple[slice | np.ndarray, str, np.ndarray]]]
     terms: list[tuple[int, TermRange, np.random.Generator]]  # (row in the block, term, its stream)
     slips: list[
         tuple[int, SlipSpread, np.random.Generator]
@@ -241,19 +243,47 @@ def _block(
     local = {int(r): i for i, r in enumerate(rows)}
     return Block(
         rows=rows,
+        at=_rows_at(rows),
         base=arrays.replace(
             **{f: _narrowed(getattr(arrays, f))[:, None] for f in arrays.__slots__}
         ),
         gens={n: [gens[n][r] for r in rows] for n in names},
         log_median={n: np.log(column(k, "median_factor")) for k, n in enumerate(names)},
         sigma={n: column(k, "sigma") for k, n in enumerate(names)},
-        shared_use={
-            n: [(local[row], owner, sg) for row, owner, sg in uses if row in local]
+        shared_passes={
+            n: _shared_passes([(local[row], owner, sg) for row, owner, sg in uses if row in local])
             for n, uses in shared_use.items()
         },
         terms=[(i, term, gen) for i, r in enumerate(rows) for term, gen in term_gens[r]],
         slips=[(i, *slip_gens[r]) for i, r in enumerate(rows) if slip_gens[r] is not None],
     )
+
+
+def _rows_at(rows: np.ndarray) -> slice | np.ndarray:
+    """`rows` as a slice when they are consecutive, else as they are."""
+    if len(rows) and rows[-1] - rows[0] == len(rows) - 1:
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
+
+
+def _shared_passes(
+    uses: list[tuple[int, str, float]],
+) -> list[tuple[slice | np.ndarray, str, np.ndarray]]:
+    """The common draws a block's rows add, one pass per (owner, k-th common draw of a row)
+    instead of one per row and draw: every row still adds its own in the order bid_inputs lists
+    them (float32 addition is not associative: the same order gives the same bits)."""
+    groups: dict[tuple[int, str], tuple[list[int], list[float]]] = {}
+    count: dict[int, int] = {}
+    for row, owner, sigma in uses:
+        k = count[row] = count.get(row, -1) + 1
+        rows, sigmas = groups.setdefault((k, owner), ([], []))
+        rows.append(row)
+        sigmas.append(sigma)
+    ordered = sorted(groups.items(), key=lambda item: item[0][0])  # stable: by k, then as met
+    return [
+        (_rows_at(np.asarray(rows)), owner, np.asarray(sigmas, dtype=np.float32)[:, None])
+        for (_, owner), (rows, sigmas) in ordered
+    ]
 
 
 def _narrowed(column: np.ndarray) -> np.ndarray:

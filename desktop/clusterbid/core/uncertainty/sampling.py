@@ -35,11 +35,14 @@ __all__ += ["PlanSamples", "chunks", "drawn_arrays", "sample_plan_costs"]
 
 
 def chunks(
-    s: Setup, samples: int, keep_factors: bool = False
+    s: Setup, samples: int, keep_factors: bool = False, into: Outcomes | None = None
 ) -> Iterator[tuple[int, int, dict[str, np.ndarray], Outcomes]]:
     """(first sample, count, the multiplier drawn per input as (bids, count) when `keep_factors`,
-    else {}, the model's outcomes). The cost model runs block by block on cache-sized arrays."""
+    else {}, the model's outcomes). The cost model runs block by block on cache-sized arrays.
+    `into`: (bids, samples) arrays the outcomes are written in (the pass's are views of them),
+    its finish hours the very array of its wall-clock hours when no bid's handover slips."""
     count = len(s.ids)
+    finish_is_wall = into is not None and into.finish_hours is into.wall_hours
     for start in range(0, samples, CHUNK):
         n = min(CHUNK, samples - start)
         common = _common_draws(s, n)
@@ -48,20 +51,25 @@ def chunks(
             if keep_factors
             else {}
         )
-        out = Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(4)))
+        out = (
+            Outcomes(*(np.empty((count, n), dtype=np.float32) for _ in range(4)))
+            if into is None
+            else Outcomes(*(a[:, start : start + n] for a in _fields(into)))
+        )
         for block in s.blocks:
             factors = _factors(block, n, common)
             arrays = _drawn_arrays(block, factors, n)
             done = outcomes(s.workload, arrays)
-            out.cost[block.rows] = done.cost
-            out.wall_hours[block.rows] = done.wall_hours
+            out.cost[block.at] = done.cost
+            out.wall_hours[block.at] = done.wall_hours
             # Without a slip drawn in the block the finish is the wall-clock hours (slip 0).
-            out.finish_hours[block.rows] = (
-                done.wall_hours + arrays.slip_hours if block.slips else done.wall_hours
-            )
-            out.commitment[block.rows] = done.contract.commitment
+            if not finish_is_wall:
+                out.finish_hours[block.at] = (
+                    done.wall_hours + arrays.slip_hours if block.slips else done.wall_hours
+                )
+            out.commitment[block.at] = done.contract.commitment
             for name, f in kept.items():
-                f[block.rows] = factors[name]
+                f[block.at] = factors[name]
         yield start, n, kept, out
 
 
@@ -79,6 +87,10 @@ def drawn_arrays(s: Setup, samples: int) -> Iterator[tuple[int, dict[str, BidArr
                     **{f: getattr(arrays, f)[local] for f in arrays.__slots__}
                 )
         yield n, found
+
+
+def _fields(o: Outcomes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return o.cost, o.wall_hours, o.commitment, o.finish_hours
 
 
 def _common_draws(s: Setup, n: int) -> dict[tuple[str, str], np.ndarray]:
@@ -105,8 +117,8 @@ def _factors(
             gen.standard_normal(dtype=np.float32, out=z[row])
         z *= block.sigma[name]
         z += block.log_median[name]
-        for row, owner, sigma in block.shared_use[name]:
-            z[row] += np.float32(sigma) * common[name, owner]
+        for at, owner, sigmas in block.shared_passes[name]:
+            z[at] += sigmas * common[name, owner]
         factors[name] = np.exp(z, out=z)
     return factors
 
@@ -142,7 +154,10 @@ def _drawn_arrays(block: Block, factors: dict[str, np.ndarray], n: int) -> BidAr
         for row, spread, gen in block.slips:
             drawn["slip_hours"][row] = draw_slip_hours(gen, spread, n)
     drawn["baseline_mfu"] = np.minimum(drawn["baseline_mfu"], MAX_MFU)
-    drawn["uptime"] = np.clip(1.0 - (1.0 - base.uptime) * factors["uptime"], MIN_UPTIME, 1.0)
+    # np.clip's result, in place on one temporary (np.clip passes over it more than twice).
+    uptime = (1.0 - base.uptime) * factors["uptime"]
+    np.subtract(1.0, uptime, out=uptime)
+    drawn["uptime"] = np.maximum(np.minimum(uptime, 1.0, out=uptime), MIN_UPTIME, out=uptime)
     return base.replace(**drawn)
 
 
