@@ -96,8 +96,6 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/memo/styles.py",
         "clusterbid/core/memo/verification.py",
         "clusterbid/core/store/verify.py",
-        "clusterbid/core/uncertainty/sampling.py",
-        "clusterbid/core/uncertainty/spreads.py",
         "clusterbid/core/workload.py",
         "clusterbid/gui/main_window.py",
     }

@@ -1,6 +1,6 @@
 """Benchmark: the Monte Carlo against raw numpy drawing the same normals (issue 32 item 4).
 
-Run: python tests/perf/bench_montecarlo.py [--quick]
+Run: python tests/perf/bench_montecarlo.py [--quick] [--phases]
 
 1. 50 bids x 100,000 samples, every sample drawn (precision=None): targets <= 1 s and <= 2x the
    anchor. The anchor is raw numpy drawing exactly the Monte Carlo's standard normals (one float32
@@ -11,6 +11,9 @@ Run: python tests/perf/bench_montecarlo.py [--quick]
 2. The default run (at most 20,000 samples, stopping at +/-1 point) at 50 bids: samples drawn.
 3. 1,000 bids at the 20,000 cap: CPU seconds and this process's peak resident memory (VmHWM),
    target <= 500 MB.
+With --phases: CPU seconds of each phase of the 50 x 100,000 run (the normals and their
+exponentials, the drawn columns and terms, the cost model's step, goodput and contract bill, the
+tallies and the percentiles), each against the anchor, to show where the time goes.
 """
 
 from __future__ import annotations
@@ -92,6 +95,51 @@ def peak_mb() -> float:
     return int(re.search(r"VmHWM:\s+(\d+) kB", Path("/proc/self/status").read_text())[1]) / 1024
 
 
+def phases(evaluation: Evaluation, scorecard, anchor_cpu: float, runs: int = 3) -> None:
+    """CPU seconds per phase of the 50 x 100,000 run, timing the functions the run calls."""
+    import collections
+
+    import clusterbid.core.costmodel.training as training
+    import clusterbid.core.uncertainty.model_inputs as model_inputs
+    import clusterbid.core.uncertainty.montecarlo as montecarlo
+    import clusterbid.core.uncertainty.sampling as sampling
+
+    spent: collections.Counter[str] = collections.Counter()
+
+    def timing(owner, name: str, label: str) -> None:
+        function = getattr(owner, name)
+
+        def timed_call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label] += time.process_time() - start
+
+        setattr(owner, name, timed_call)
+
+    timing(sampling, "_factors", "normals drawn, scaled and exponentiated")
+    timing(sampling, "_drawn_arrays", "drawn columns and unwritten terms")
+    timing(model_inputs, "step_breakdown", "cost model: step time")
+    timing(model_inputs, "goodput", "cost model: goodput")
+    timing(training, "bill", "cost model: contract bill")
+    timing(model_inputs, "finish", "cost model: finish (bill included)")
+    timing(montecarlo._Tally, "add", "tallies (cheapest, rank held, ...)")
+    timing(montecarlo, "percentiles", "percentiles")
+    timing(montecarlo, "setup", "set-up (inputs, spreads, streams, blocks)")
+    total = 0.0
+    for _ in range(runs):
+        total += timed(
+            lambda: run_monte_carlo(evaluation, SAMPLES, precision=None, scorecard=scorecard)
+        )[1]
+    print(f"phases, CPU s per run (mean of {runs}); anchor {anchor_cpu:.3f} s:")
+    inside = sum(v for k, v in spent.items() if k != "cost model: contract bill")
+    for label, seconds in sorted(spent.items(), key=lambda kv: -kv[1]):
+        print(f"  {label:42s} {seconds / runs:6.3f} s = {seconds / runs / anchor_cpu:4.2f}x")
+    rest, label = (total - inside) / runs, "the rest (passes, common draws, results)"
+    print(f"  {label:42s} {rest:6.3f} s = {rest / anchor_cpu:4.2f}x")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     evaluation = evaluation_with(BIDS)
@@ -118,6 +166,9 @@ def main() -> None:
         "CPU "
         f"({len(pairs)} pairs)"
     )
+    if "--phases" in sys.argv:
+        phases(evaluation, scorecard, statistics.median(a[1] for a, _ in pairs))
+        return
     default = run_monte_carlo(evaluation, scorecard=scorecard)
     default_wall, default_cpu = timed(lambda: run_monte_carlo(evaluation, scorecard=scorecard))
     print(

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from clusterbid.core.costmodel.contract import BILLING_CODES, IDLE_CODES, IdlePlan, bill
 from clusterbid.core.demo import demo_evaluation
-from clusterbid.core.uncertainty import montecarlo, run_monte_carlo, sampling
+from clusterbid.core.uncertainty import draw_setup, montecarlo, run_monte_carlo
 
 
 def full_sort_percentiles(row: np.ndarray) -> list[float]:
@@ -296,9 +296,9 @@ def test_billing_bids_x_samples_equals_one_sample_at_a_time(plan, grouped):
 def test_cache_sized_blocks_give_the_samples_of_one_block(monkeypatch):
     ev = demo_evaluation()
     blocked = run_monte_carlo(ev, 6000, precision=None)
-    monkeypatch.setattr(sampling, "BLOCK_CELLS", 10**9)  # every bid of a kind in one block
+    monkeypatch.setattr(draw_setup, "BLOCK_CELLS", 10**9)  # every bid of a kind in one block
     assert run_monte_carlo(ev, 6000, precision=None) == blocked
-    monkeypatch.setattr(sampling, "BLOCK_CELLS", 1)  # one bid per block
+    monkeypatch.setattr(draw_setup, "BLOCK_CELLS", 1)  # one bid per block
     assert run_monte_carlo(ev, 6000, precision=None) == blocked
 
 

@@ -11,6 +11,7 @@ import numpy as np
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
+from clusterbid.core.uncertainty.draw_setup import Outcomes
 from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
 from clusterbid.core.uncertainty.term_ranges import TermRange
@@ -109,12 +110,9 @@ def run_monte_carlo(
     finish_hours = np.empty((count, samples), dtype=np.float32) if late else hours
     tally = _Tally(count, drawn)
     taken = 0
-    for start, n, _, done in chunks(drawn, samples):
-        cost[:, start : start + n] = done.cost
-        hours[:, start : start + n] = done.wall_hours
-        commitment[:, start : start + n] = done.commitment
-        if late:
-            finish_hours[:, start : start + n] = done.finish_hours
+    # Each pass writes its outcomes straight into these (no copy of a pass's arrays).
+    into = Outcomes(cost, hours, commitment, finish_hours)
+    for start, n, _, done in chunks(drawn, samples, into=into):
         tally.add(done, ids.index(drawn.leader))
         taken = start + n
         if precision is not None and win_known_within(tally.wins, taken, precision):

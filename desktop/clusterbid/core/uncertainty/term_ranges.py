@@ -109,6 +109,12 @@ def triangular(uniform: np.ndarray, low: float, likely: float, high: float) -> n
     """Inverse of the triangular distribution's CDF at `uniform` (values in [0, 1))."""
     width = high - low
     split = (likely - low) / width  # the CDF at the mode
+    if np.all(split <= 0):  # the mode at the low end (an unstated term): no draw rises, and the
+        # falling side alone, in place, gives np.where's values without the rising side's passes
+        falling = np.subtract(1.0, uniform)
+        falling *= width
+        falling *= high - likely
+        return np.subtract(high, np.sqrt(falling, out=falling), out=falling)
     rising = low + np.sqrt(uniform * width * (likely - low))
     falling = high - np.sqrt((1.0 - uniform) * width * (high - likely))
     return np.where(uniform < split, rising, falling)
