@@ -185,3 +185,15 @@ def test_every_published_fp8_gain_names_its_run_and_source_and_bad_entries_are_r
     finally:
         monkeypatch.undo()
         published.published_fp8_gains.cache_clear()
+
+
+def test_the_officer_reads_whose_fp8_gain_the_estimate_carries():
+    bid = Bid.model_validate(bid_dict())
+    for stack, words in (
+        ("not-stated", "FP8 gain 1.48x, the middle of the published H100 gains, 1.25x-1.75x"),
+        ("nemo-2024", "FP8 gain 1.75x, the stack's own (BF16: Megatron-Core"),
+    ):
+        workload = _workload(precision="fp8", software_stack=stack)
+        e = estimate_training(workload, [bid]).bids[0]
+        row = next(a for a in bid_assumptions(e, workload) if a.name == "Baseline MFU")
+        assert words in row.source

@@ -74,6 +74,6 @@ def borrowed_fp8_words() -> str:
     """Whose figure the borrowed gain is, in words, for the assumptions and the memo."""
     low, high = published_fp8_range()
     return (
-        f"the middle of the published H100 gains, {low:g}x-{high:g}x across "
+        f"the middle of the published H100 gains, {low:.2f}x-{high:.2f}x across "
         f"{len(published_fp8_gains())} runs of several stacks (stack's own not published)"
     )
