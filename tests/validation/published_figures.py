@@ -32,6 +32,7 @@ from tests.conftest import bid_dict, workload_dict  # noqa: E402
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.estimate import estimate_training  # noqa: E402
+from clusterbid.core.costmodel.stack_efficiency import mfu_factor as stack_mfu_factor  # noqa: E402
 from clusterbid.core.workload import Workload  # noqa: E402
 
 REFERENCE_MFU = 0.4257  # llm-foundry H100 80GB BF16, MPT-70B, seq 2048, 64 GPUs (MFU; HFU 56.76)
@@ -496,7 +497,8 @@ def predicted_step_s(row: Row, evidence_row: Row | None, stated: bool = False) -
         calibrated = estimate_training(
             _workload(evidence_row, mfu, width), [_bid(evidence_row, evidence)]
         ).bids[0]
-        mfu, width = calibrated.baseline_mfu / gpu.mfu_factor(row.precision), evidence_row.hidden
+        factor = stack_mfu_factor("not-stated", gpu, row.precision)
+        mfu, width = calibrated.baseline_mfu / factor, evidence_row.hidden
         evidence = []
     e = estimate_training(_workload(row, mfu, width), [_bid(row, evidence)]).bids[0]
     return e.step_s

@@ -340,4 +340,4 @@ def _fp8_gain_words(workload: Workload, gpu: GpuSpec) -> str:
     if workload.precision != "fp8" or gpu.dense_fp8_tflops is None:
         return ""
     gain, whose = fp8_gain(workload.software_stack, gpu)
-    return f"; FP8 gain {gain:g}x, {whose}"
+    return f"; FP8 gain {gain:.2f}x, {whose}"

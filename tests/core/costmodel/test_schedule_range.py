@@ -181,3 +181,37 @@ def test_the_micro_batch_range_widens_the_band_by_its_step_times_common_to_every
         owner for i in drawn for owner, _ in i.shared_streams if owner == MICRO_BATCH_STREAM
     }
     assert all(MICRO_BATCH_STREAM in dict(i.shared_streams) for i in drawn)
+
+
+def test_the_schedule_line_reads_the_estimate_s_grid_instead_of_one_per_bid(monkeypatch):
+    # Before, the Details and memo line of each bid built that bid's own grid: one cost-model
+    # pass per feasible schedule, again for every bid, after the estimate had built one over all
+    # of them. Counted here as cost-model passes (a count, not a time).
+    import clusterbid.core.costmodel.schedule_range as module
+
+    passes = []
+    real = module.step_breakdown
+    monkeypatch.setattr(module, "step_breakdown", lambda *a: passes.append(1) or real(*a))
+    workload = _unstated(global_batch_tokens=1088 * 4096)  # a batch no earlier test gridded
+    bids = [
+        Bid.model_validate(bid_dict("n1")),
+        Bid.model_validate(
+            bid_dict("n2", fabric={"technology": "RoCEv2-400G", "nic_line_rate_gbit_s": 400})
+        ),
+        Bid.model_validate(bid_dict("n3", terms={"price_per_gpu_hour": 1.5})),
+    ]
+    estimates = estimate_training(workload, bids).bids
+    after_estimate = len(passes)
+    assert after_estimate == len(feasible_interleaves(workload))  # one pass per depth, all bids
+    lines = [
+        next(a for a in bid_assumptions(e, workload) if a.name == "Pipeline schedule")
+        for e in estimates
+    ]
+    assert len(passes) == after_estimate  # no bid built a grid of its own
+    # The same figures a grid of the bid alone gives (built here on purpose: one pass per depth).
+    for e, line in zip(estimates, lines, strict=True):
+        ran = (e.interleave, e.micro_batch)
+        alone = schedule_range(workload, e.bid, ran, among=(e.bid,))
+        shared = schedule_range(workload, e.bid, ran)
+        assert shared.step_s == pytest.approx(alone.step_s, rel=1e-12)
+        assert f"interleave {e.interleave}, micro-batch 1 (assumed" in line.value

@@ -137,6 +137,27 @@ def _stated_pair(workload: Workload) -> tuple[bool, bool]:
     return interleave_stated(workload), micro_batch_stated(workload)
 
 
+# The bids each workload's schedule was last chosen over (by the estimate), so that the Details
+# and memo line of one bid reads its step times from that grid instead of building a grid of its
+# own per bid (a grid costs one cost-model pass per feasible schedule). Bounded like the cache.
+_CHOSEN_OVER: dict[tuple[Workload, tuple[bool, bool]], tuple[Bid, ...]] = {}
+_CHOSEN_OVER_LIMIT = 64
+
+
+def _remember(workload: Workload, bids: tuple[Bid, ...]) -> None:
+    key = (workload, _stated_pair(workload))
+    _CHOSEN_OVER.pop(key, None)
+    _CHOSEN_OVER[key] = bids
+    while len(_CHOSEN_OVER) > _CHOSEN_OVER_LIMIT:
+        del _CHOSEN_OVER[next(iter(_CHOSEN_OVER))]
+
+
+def _known_among(workload: Workload, bid: Bid) -> tuple[Bid, ...] | None:
+    """The bids the estimate chose this workload's schedule over, when the bid is one of them."""
+    bids = _CHOSEN_OVER.get((workload, _stated_pair(workload)))
+    return bids if bids is not None and bid in bids else None
+
+
 def best_schedule(workload: Workload, bids: tuple[Bid, ...]) -> Pair:
     """The schedule the model runs: the stated knobs as stated, the others the feasible pair (on
     every bid's GPU) with the shortest step time over the bids (geometric mean, spec figures)."""
@@ -144,6 +165,7 @@ def best_schedule(workload: Workload, bids: tuple[Bid, ...]) -> Pair:
     if all(_stated_pair(workload)) or not bids:
         return own
     grid = _grid(workload, bids, _stated_pair(workload))
+    _remember(workload, bids)
     feasible = [p for p in grid.steps if all(grid.fits[p])]
     if len(feasible) < 2:
         return own
@@ -170,9 +192,13 @@ def schedule_range(
 ) -> ScheduleRange:
     """The bid's step time at every schedule feasible on its GPU; `ran`: the schedule the
     estimate ran (the best over all the bids), else the best for this bid alone. `among`: the
-    evaluation's bids, whose grid the estimate already computed (cached), the bid one of them."""
+    evaluation's bids, whose grid the estimate already computed (cached), the bid one of them;
+    without it, the bids the estimate last chose this workload's schedule over, if the bid is
+    one of them, and only otherwise a grid of this bid alone."""
     stated = _stated_pair(workload)
-    bids = among if among is not None and bid in among else (bid,)
+    if among is None or bid not in among:
+        among = _known_among(workload, bid)
+    bids = among if among is not None else (bid,)
     grid = _grid(workload, bids, stated)
     k = bids.index(bid)
     steps = {p: t[k] for p, t in grid.steps.items() if grid.fits[p][k]}

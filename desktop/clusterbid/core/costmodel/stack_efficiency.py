@@ -2,10 +2,10 @@
 
 A baseline MFU with no stack behind it could have come from any generation of software: the
 published stacks in resources/catalog/stacks.toml reach 29% to 47% of the H100 BF16 peak, and
-their FP8 gains run from 1.31x to 1.75x. An unstated stack therefore keeps the buyer's figure as
-the point but widens the band to reach every published figure (the lowest at P10, the highest
-at P90, a two-piece draw); a stated stack keeps only its own published range, and its own FP8
-gain replaces the catalog's where it publishes one.
+the published FP8 gains run from 1.25x to 1.75x (costmodel/fp8_published.py). An unstated stack
+therefore keeps the buyer's figure as the point but widens the band to reach every published
+figure (the lowest at P10, the highest at P90, a two-piece draw); a stated stack keeps only its
+own published range, and its own FP8 gain replaces the published middle where it states one.
 """
 
 from __future__ import annotations
@@ -18,6 +18,11 @@ from typing import get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from clusterbid.core.catalog import GpuSpec
+from clusterbid.core.costmodel.fp8_published import (
+    borrowed_fp8_gain,
+    borrowed_fp8_words,
+    published_fp8_range,
+)
 from clusterbid.core.errors import InputError
 from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.core.stack_names import NOT_STATED, SoftwareStack, stack_words
@@ -83,12 +88,15 @@ def fp8_gain(stack: str, gpu: GpuSpec) -> tuple[float, str]:
     spec = stack_catalog().get(stack)
     if spec is not None and spec.fp8_speedup_over_bf16 is not None:
         return spec.fp8_speedup_over_bf16, f"the stack's own ({spec.source})"
-    return gpu.fp8_speedup_over_bf16, "the catalog's for the GPU"
+    # Not the GPU's catalog figure: that is one stack's small-model gain (llm-foundry's 1.31x on
+    # a 3B model), the lowest end of what is published, not a known figure for this job.
+    return borrowed_fp8_gain(), borrowed_fp8_words()
 
 
 def mfu_factor(stack: str, gpu: GpuSpec, precision: str) -> float:
     """Multiplier from the workload's baseline MFU (BF16 on H100) to this GPU and precision:
-    the catalog's GPU factor, with the stated stack's own FP8 gain where it publishes one."""
+    the catalog's GPU factor, with the stated stack's own FP8 gain where it publishes one and the
+    middle of the published gains where it does not."""
     if precision == "bf16" or gpu.dense_fp8_tflops is None:
         return gpu.mfu_factor(precision)
     peak_ratio = gpu.dense_fp8_tflops / gpu.dense_bf16_tflops
@@ -133,15 +141,14 @@ def baseline_reach(stack: str, buyer_mfu: float) -> tuple[float, float]:
 def fp8_gain_reach(stack: str, gpu: GpuSpec, precision: str) -> tuple[float, float]:
     """The doubt about the FP8 gain on this GPU, (down, up): none when the stated stack publishes
     its own gain; when the stack is not stated or publishes none, from the gain the point uses
-    (the catalog's, a borrowed figure) to every published gain, each end at P10 or P90."""
+    (the middle of the published range) to the lowest published gain at P10 and the highest at
+    P90 (resources/catalog/stacks.toml [[fp8_gain]])."""
     if precision != "fp8" or gpu.dense_fp8_tflops is None:
         return 0.0, 0.0
     spec = stack_catalog().get(stack)
     if spec is not None and spec.fp8_speedup_over_bf16 is not None:
         return 0.0, 0.0
-    gains = [gpu.fp8_speedup_over_bf16]
-    gains += [s.fp8_speedup_over_bf16 for s in stack_catalog().values() if s.fp8_speedup_over_bf16]
-    return _reach(gains, gpu.fp8_speedup_over_bf16)
+    return _reach(list(published_fp8_range()), borrowed_fp8_gain())
 
 
 def stated_model_mfu(workload: Workload, hardware_flops_ratio: float) -> float:
