@@ -167,3 +167,39 @@ def test_a_memo_drawn_by_the_worker_notes_its_charts_for_the_next_export(tmp_pat
     make_memo(evaluation, approvers=[("Ada Lovelace", "CFO")], samples=500)
     assert chart_cache.charts_kept_for(index)
     assert sorted(p.suffix for p in tmp_path.iterdir()) == [".memo"] + [".png"] * 4
+
+
+@pytest.mark.parametrize(
+    ("load", "cores", "started"),
+    [
+        (1.0, 2, True),  # a core idle on average: the worker draws there while the memo words
+        (1.99, 2, True),
+        (2.0, 2, False),  # both cores busy: its second start-up would only add CPU time
+        (5.0, 2, False),
+        (5.0, 8, True),
+        (0.1, 1, False),  # one core: never
+    ],
+)
+def test_a_worker_starts_only_where_a_core_is_not_busy(monkeypatch, load, cores, started):
+    from clusterbid.core.memo import chart_worker
+
+    monkeypatch.delenv("CLUSTERBID_CHART_WORKER", raising=False)
+    monkeypatch.setattr(chart_worker.os, "getloadavg", lambda: (load, load, load))
+    monkeypatch.setattr(chart_worker.os, "cpu_count", lambda: cores)
+    monkeypatch.delitem(sys.modules, "matplotlib.figure", raising=False)  # a fresh process
+    assert chart_worker._worth_starting() is started
+    monkeypatch.setenv("CLUSTERBID_CHART_WORKER", "on")  # the tests' switch still forces one
+    assert chart_worker._worth_starting() is True
+
+
+def test_a_worker_starts_where_the_load_cannot_be_read(monkeypatch):
+    from clusterbid.core.memo import chart_worker
+
+    def unreadable():
+        raise OSError("no load average")
+
+    monkeypatch.delenv("CLUSTERBID_CHART_WORKER", raising=False)
+    monkeypatch.setattr(chart_worker.os, "getloadavg", unreadable)
+    monkeypatch.setattr(chart_worker.os, "cpu_count", lambda: 2)
+    monkeypatch.delitem(sys.modules, "matplotlib.figure", raising=False)
+    assert chart_worker._worth_starting() is True

@@ -101,7 +101,22 @@ def _worth_starting() -> bool:
     switch = os.environ.get(SWITCH, "").lower()
     if switch == "off" or getattr(sys, "frozen", False):
         return False
-    return switch == "on" or ("matplotlib.figure" not in sys.modules and (os.cpu_count() or 1) >= 2)
+    cores = os.cpu_count() or 1
+    return switch == "on" or (
+        "matplotlib.figure" not in sys.modules and cores >= 2 and _core_idle(cores)
+    )
+
+
+def _core_idle(cores: int) -> bool:
+    """Whether the cores were not all busy on average over the last minute. The worker pays
+    only by drawing on an idle core: it imports Python, numpy, matplotlib and the models again
+    (about 1.7 CPU s more in all). On 2 busy cores (load average 5) the demo's first export took
+    9.8 s median with it and 8.9 s without it (5.3 and 3.6 CPU s); near quiet (load 1.0) 1.35 s
+    with it and 1.63 s without (resources/docs/benchmarks.md). Unknown load: start it."""
+    try:
+        return os.getloadavg()[0] < cores
+    except (AttributeError, OSError):  # no load average on this platform
+        return True
 
 
 @contextlib.contextmanager
