@@ -45,6 +45,7 @@ def _options(args: argparse.Namespace):
         prompt_tokens=args.prompt_tokens,
         batch=args.batch,
         system_gpus=args.system_gpus,
+        model_active_params_billions=args.model_billions,
     )
 
 
@@ -150,6 +151,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_int,
         metavar="N",
         help="GPUs a whole-system figure was measured on (MLPerf summaries)",
+    )
+    run.add_argument(
+        "--model-billions",
+        type=float,
+        metavar="B",
+        help="active parameters of the model the run served, in billions, when it is not the "
+        "service's (a 70B benchmark offered for an 8B service)",
     )
 
 

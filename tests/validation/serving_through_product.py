@@ -18,6 +18,8 @@ states beside it (the options of `clusterbid serving-evidence attach`):
   per output token line is written as Little's law at the batch the officer gives (the engine's
   cap), so it adds nothing beyond that batch.
 - vLLM: the JSON's output_throughput, median TPOT and total tokens of the published run.
+Every row also states the model it served (`--model-billions`): without it a 70B run attached to
+an 8B service is read as the 8B model running 9x slower (predicted 0.11x of the published figure).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root
 
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
 from tests.validation.serving_validation import (  # noqa: E402
+    MODELS,
     ROWS,
     Row,
     _workload,
@@ -51,7 +54,12 @@ OFFICER_KEEPS = "validation: the officer keeps the published result after readin
 
 def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
     """The row as the file its source publishes, and what the officer types beside it."""
-    stated = dict(gpu_model=row.gpu, precision=row.precision, kv_cache_precision=row.kv)
+    stated = dict(
+        gpu_model=row.gpu,
+        precision=row.precision,
+        kv_cache_precision=row.kv,
+        model_active_params_billions=MODELS[row.model]["total_params_billions"],  # --model-billions
+    )
     if row.group.startswith("MLPerf"):
         scenario = "Offline" if row.kind == "saturated" else "Server"
         samples = row.published_tokens_s / row.output
