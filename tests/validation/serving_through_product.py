@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root, for tests.*
@@ -173,6 +174,23 @@ def main() -> None:
         )
     for flag in flags:
         print(f"\nFlagged on attach, kept by the officer: {flag}")
+    print_batch_cap(rows)
+
+
+def print_batch_cap(rows: list[Row]) -> None:
+    """Is the engine's batch cap (max batch, max tokens) behind the largest spec-only errors? The
+    rows are read with the cap and with a cap of 4,096 (no cap the model reaches)."""
+    print("\nThe engine's batch cap: spec-only ratio with the engine's cap / without\n")
+    print("| source | row | cap | batch the model runs | ratio with cap | without | batch |")
+    print("|---|---|---|---|---|---|---|")
+    for row in rows:
+        published = row.published_tokens_s / row.gpus
+        capped, *_, batch = replica_at(row, row.prompt[0])
+        free, *_, free_batch = replica_at(replace(row, cap=4096), row.prompt[0])
+        print(
+            f"| {row.group} | {row.label.split(': ', 1)[1]} | {row.cap} | {batch} "
+            f"| {capped / published:.2f} | {free / published:.2f} | {free_batch} |"
+        )
 
 
 if __name__ == "__main__":
