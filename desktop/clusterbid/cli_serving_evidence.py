@@ -117,7 +117,10 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="who ran the benchmark (default: provider)",
     )
     # Issue 37: what the run was, where the file does not say; the calibration solves at this shape.
-    run = parser.add_argument_group("the run, where the file does not say")
+    _add_run_context(parser.add_argument_group("the run, where the file does not say"))
+
+
+def _add_run_context(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--gpu-model", metavar="GPU", help="catalog id of the GPU the run used (e.g. H100-SXM)"
     )
