@@ -45,6 +45,7 @@ def _options(args: argparse.Namespace):
         prompt_tokens=args.prompt_tokens,
         batch=args.batch,
         system_gpus=args.system_gpus,
+        model_active_params_billions=args.model_billions,
     )
 
 
@@ -116,7 +117,10 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         help="who ran the benchmark (default: provider)",
     )
     # Issue 37: what the run was, where the file does not say; the calibration solves at this shape.
-    run = parser.add_argument_group("the run, where the file does not say")
+    _add_run_context(parser.add_argument_group("the run, where the file does not say"))
+
+
+def _add_run_context(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--gpu-model", metavar="GPU", help="catalog id of the GPU the run used (e.g. H100-SXM)"
     )
@@ -150,6 +154,13 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         type=_positive_int,
         metavar="N",
         help="GPUs a whole-system figure was measured on (MLPerf summaries)",
+    )
+    run.add_argument(
+        "--model-billions",
+        type=float,
+        metavar="B",
+        help="active parameters of the model the run served, in billions, when it is not the "
+        "service's (a 70B benchmark offered for an 8B service)",
     )
 
 

@@ -38,6 +38,9 @@ class ServingRunOptions:
     prompt_tokens: int | None = None
     batch: int | None = None
     system_gpus: int | None = None
+    # A run of another model than the service (a provider's 70B benchmark for an 8B service): the
+    # calibration scales weights and matmuls by it; unstated, the run is taken as the workload's.
+    model_active_params_billions: float | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,14 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         system_gpus=options.system_gpus,
     )
     evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
+    size = options.model_active_params_billions
+    if size is not None:
+        if not 0 < size <= 100_000:
+            raise InputError(
+                f"{path}: the run's model size must be above 0 and at most 100,000 billion "
+                f"active parameters, not {size:g}"
+            )
+        evidence = evidence.model_copy(update={"model_active_params_billions": size})
     return ServingReading(data, run, evidence)
 
 
