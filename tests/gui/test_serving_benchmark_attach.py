@@ -118,3 +118,39 @@ def test_nothing_is_asked_without_a_selected_bid(serving, dialog_log):
     serving.table.setCurrentCell(-1, -1)
     serving.actions_.attach_benchmark.trigger()
     assert dialog_log.asked == [] and "Select a bid first" in serving.statusBar().currentMessage()
+
+
+def test_the_attach_is_written_on_the_commit_lane_not_the_window_thread(
+    serving, dialog_log, monkeypatch, tmp_path
+):
+    """Issue 33: like every other edit, the attach goes through the session's commit lane; the
+    window's thread reads and writes nothing of the document for it."""
+    import threading
+
+    from clusterbid.operations import serving_evidence
+
+    real, threads = serving_evidence.attach_serving_evidence, []
+
+    def recorded(*args, **kwargs):
+        threads.append(threading.current_thread())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(serving_evidence, "attach_serving_evidence", recorded)
+    run = tmp_path / "vllm.json"
+    run.write_text(VLLM_JSON, encoding="utf-8")
+    _answer_the_run(monkeypatch, 8, "provider", [])
+    _select(serving, "quarry-h100")
+    dialog_log.answers.append(str(run))
+    serving.actions_.attach_benchmark.trigger()
+    assert len(threads) == 1 and threads[0] is not threading.main_thread()
+    (item,) = next(b for b in serving.session.evaluation.bids if b.id == "quarry-h100").evidence
+    assert item.artefact_sha256 == hashlib.sha256(run.read_bytes()).hexdigest()
+    # A refusal on the lane (the same file again) is said in words and leaves the lane taking
+    # edits: the next edit, an undo of the attach, is committed and takes the evidence off.
+    dialog_log.answers.append(str(run))
+    serving.actions_.attach_benchmark.trigger()
+    assert dialog_log.shown[-1][:2] == ("problem", "The benchmark was not attached")
+    assert serving.session.undo_stack.count() == 1
+    serving.session.undo_stack.undo()
+    serving.session.lane.settle()
+    assert next(b for b in serving.document.evaluation.bids if b.id == "quarry-h100").evidence == ()

@@ -1,9 +1,10 @@
 """Edit > Attach Serving Benchmark… in the serving window: a benchmark file (vLLM, GenAI-Perf,
 trtllm-bench, MLPerf, SGLang) kept with the selected bid and its throughput used as evidence.
 
-The same operation as `clusterbid serving-evidence attach` (operations/serving_evidence.py): the
-file is parsed before anything is written, and a refusal leaves the document as it was. The
-result is said in words (the bid by its provider and GPU model), and the attach is one undo step.
+The same operation as `clusterbid serving-evidence attach` (operations/serving_evidence.py),
+run on the session's commit lane like every other edit, never on the window's thread: the file
+is parsed before anything is written, and a refusal leaves the document as it was. The result
+is said in words (the bid by its provider and GPU model), and the attach is one undo step.
 """
 
 from __future__ import annotations
@@ -27,7 +28,12 @@ from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.gui import dialogs
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.core.store import EvaluationDocument
     from clusterbid.gui.serving_window import ServingWindow
+    from clusterbid.gui.session import Session
     from clusterbid.operations.serving_evidence import AttachedServingEvidence
 
 BENCHMARK_FILES = "Serving benchmarks (*.json *.txt *.log);;All files (*)"
@@ -78,8 +84,11 @@ class ServingRunDialog(QDialog):
 
 def attach_serving_benchmark(window: ServingWindow) -> None:
     """Ask for the file and the run, attach it through the operation, and say what happened."""
-    from clusterbid.gui.commands import ReplaceSnapshotCommand
-    from clusterbid.operations.serving_evidence import ServingRunOptions, attach_serving_evidence
+    from clusterbid.operations.serving_evidence import (
+        AttachedServingEvidence,
+        ServingRunOptions,
+        attach_serving_evidence,
+    )
 
     session = window.session
     bid_id = window.selected_bid_id()
@@ -101,19 +110,31 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
         gpu_model=bid.capacity.gpu_model,
     )
     before = session.evaluation
-    try:
-        attached = attach_serving_evidence(
-            session.document,
+    outcome = _attach_on_the_lane(
+        session,
+        lambda document: attach_serving_evidence(
+            document,
             bid.id,
             Path(path),
             options,
             use_above_model=dialog.reason.text().strip() or None,
-        )
-    except InputError as exc:
+        ),
+    )
+    if not isinstance(outcome, AttachedServingEvidence):
         dialogs.show_problem(
-            window, "The benchmark was not attached", str(exc).replace(bid.id, words)
+            window, "The benchmark was not attached", str(outcome).replace(bid.id, words)
         )
         return
+    _record_and_say(window, before, outcome, words)
+
+
+def _record_and_say(
+    window: ServingWindow, before: Evaluation, attached: AttachedServingEvidence, words: str
+) -> None:
+    """The written attach as one undo step, shown at once and said in words."""
+    from clusterbid.gui.commands import ReplaceSnapshotCommand
+
+    session = window.session
     text = f"Attach {attached.name} to {words}"
     session.undo_stack.push(ReplaceSnapshotCommand(session, before, session.evaluation, text))
     session.evaluation_changed.emit(session.evaluation)
@@ -121,6 +142,30 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
     window.statusBar().showMessage(said[0], 15_000)
     if len(said) > 1:  # a flag or notes: the officer reads them, they do not scroll away
         dialogs.show_info(window, "Benchmark attached", "\n\n".join(said))
+
+
+def _attach_on_the_lane(
+    session: Session, attach: Callable[[EvaluationDocument], AttachedServingEvidence]
+) -> object:
+    """Run `attach(document)` on the session's commit lane, after every edit made before it, like
+    every other write of the window (issue 33): the file is read, parsed and kept on the lane's
+    thread while the window waits idle. The write never raises on the lane (a raise there would
+    drop the edits queued after it until a roll-back this attach has no need of): its refusal,
+    with nothing written, is returned for the window to say in words."""
+    document = session.document  # every edit made so far committed first
+    outcome: list[object] = []
+
+    def write() -> None:
+        try:
+            outcome.append(attach(document))
+        except InputError as exc:
+            outcome.append(exc)
+        except Exception as exc:  # noqa: BLE001 (said in words; the document is left as it was)
+            outcome.append(InputError(f"the benchmark could not be saved: {exc}"))
+
+    session.lane.submit(write).payload["behind"] = True  # not an edit the session rolls back
+    session.lane.settle()
+    return outcome[0]
 
 
 def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
