@@ -64,14 +64,15 @@ def test_a_newer_edit_stops_the_value_at_the_next_pass_of_draws_or_measurement()
     progress = TaskProgress()
     with_value(bands, progress)
     # A look before each pass of 4,096 draws (20,000 samples: 5 passes) and each (bid, input)
-    # valued, after the first word; the window is told each whole percent only.
+    # valued, after the first two words (the plan's figures, then the value of information);
+    # the window is told each whole percent only.
     pairs = sum(len(bid.inputs) for bid in bands.uncertainty.bids.values())
-    assert progress.looks == 1 + math.ceil(DEFAULT_SAMPLES / CHUNK) + pairs
+    assert progress.looks == 2 + math.ceil(DEFAULT_SAMPLES / CHUNK) + pairs
     assert progress.told == sorted(progress.told) and len(progress.told) <= 1 + 100
-    cancelled = TaskProgress(cancel_at=3)  # cancelled while the second pass was drawn
+    cancelled = TaskProgress(cancel_at=4)  # cancelled while the second pass was drawn
     with pytest.raises(Cancelled):
         with_value(bands, cancelled)
-    assert cancelled.looks == 3
+    assert cancelled.looks == 4
 
 
 def test_the_window_shows_the_bands_then_the_evidence_worth_asking_for(qtbot, window):

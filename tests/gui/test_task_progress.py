@@ -39,3 +39,21 @@ def test_cancel_stops_long_work_and_its_result_is_dropped(qtbot, window):
     window.tasks.wait_for_done(10_000)
     qtbot.wait(50)  # a stale result would arrive through the event loop
     assert results == []
+
+
+def test_the_bar_repaints_per_step_of_five_percent_not_per_percent(qtbot, window):
+    """Issue 32: the value of information reports each whole percent, and each new value of the
+    bar is a repaint on the window's thread. Counted, not timed."""
+    from clusterbid.gui.task_progress import STEP_PERCENT
+
+    wait_for_scoring(qtbot, window)
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    progress = window.task_progress
+    shown: list[int] = []
+    progress.bar.valueChanged.connect(shown.append)
+    for percent in range(40, 101):  # as the value of information reports: 0.40 to 1.00
+        progress._progressed(percent / 100, "value of information")
+    # 40, 45, ..., 100: one value per step of 5 points (13), the first with the new message.
+    assert shown == list(range(40, 101, STEP_PERCENT))
+    progress._progressed(1.0, "writing")  # a new message at the same value is still shown
+    assert progress.bar.format() == "writing %p%"

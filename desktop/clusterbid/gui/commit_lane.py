@@ -93,6 +93,11 @@ class CommitLane(QObject):
         """True while a submitted write is queued or running."""
         return any(not commit.finished for commit in self._queue)
 
+    def undelivered(self) -> bool:
+        """True while a submitted write has not been handed to the window yet (queued, running,
+        or finished with its outcome, a refusal perhaps, still on its way to the window)."""
+        return bool(self._queue)
+
     def settle(self) -> None:
         """Wait (idle, the GIL released) until every submitted write has finished, then deliver
         them: whoever reads the document next sees every edit made before."""

@@ -65,8 +65,10 @@ class Session(QObject):
 
     @property
     def evaluation(self) -> Evaluation:
-        """What the window shows: the newest edit, committed or on its way to the document."""
-        if self._shown is not None and self.lane.unfinished():
+        """What the window shows: the newest edit, committed or on its way to the document. Until
+        its outcome reaches the window: a refused write finished on the lane would otherwise
+        show the document's older state before the window has rolled back and said why."""
+        if self._shown is not None and self.lane.undelivered():
             return self._shown
         return self._document.evaluation
 

@@ -164,15 +164,19 @@ class ComparisonView(QTableView):
             self._content_widths, columns = [0] * header.count(), None
         for column in range(header.count()) if columns is None else columns:
             header.setSectionHidden(column, False)
-            self.resizeColumnToContents(column)
-            # The last column stretches and elides (its full text is the tooltip): count a short width.
+            if column != last:
+                self.resizeColumnToContents(column)
+                self._content_widths[column] = header.sectionSize(column)
+                continue
+            # The last column stretches and elides (its full text is the tooltip): count a short
+            # width. Only it is measured again by hand (issue 32: every column was measured twice,
+            # ~40 ms of the window's thread when the bands arrive at 50 bids).
             size = min(
                 max(self.sizeHintForColumn(column), header.sectionSizeHint(column)),
                 LAST_COLUMN_WIDTH,
             )
-            self._content_widths[column] = size if column == last else header.sectionSize(column)
-            if column == last:
-                header.resizeSection(column, size)
+            self._content_widths[column] = size
+            header.resizeSection(column, size)
         self.fit_columns()
 
     def fit_columns(self) -> None:

@@ -47,6 +47,11 @@ class ScoreMatrix(QTableView):
         self.verticalHeader().setResizeContentsPrecision(0)
         self.horizontalHeader().setResizeContentsPrecision(0)
         self._names: list[str] = []
+        # Each criterion column's content width, measured once per criteria and font: its cells
+        # always read "0.00" to "1.00" (the score "0.000"), so an edit that only re-scores needs
+        # no measuring (issue 32: measuring the rows in view was 12-15 ms of the window's thread
+        # per edit). The headings carry the weights and are measured each time (cheap).
+        self._content_widths: dict[tuple, int] = {}
 
     # What a table widget answers, read from the model (tests and the zoom's checks read cells).
     def rowCount(self) -> int:  # noqa: N802 (QTableWidget's name)
@@ -80,6 +85,7 @@ class ScoreMatrix(QTableView):
         super().changeEvent(event)
         if event.type() == event.Type.FontChange:
             self._names = []  # measured again in the new font at the next fill
+            self._content_widths = {}
 
     def fit_columns(self) -> None:
         """Each criterion at least its measured width, sharing the spare width when they fit; when
@@ -90,8 +96,7 @@ class ScoreMatrix(QTableView):
         if header.count() < 2:
             return
         needed = [
-            max(self.sizeHintForColumn(c), header.sectionSizeHint(c))
-            for c in range(1, header.count())
+            max(self._content_width(c), header.sectionSizeHint(c)) for c in range(1, header.count())
         ]
         # The names give way first (they elide; the tooltip has them whole), down to a floor, so
         # the weighted score at the right edge stays in view without scrolling.
@@ -102,6 +107,16 @@ class ScoreMatrix(QTableView):
         for column, width in enumerate(needed, start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, width + max(0, spare) // len(needed))
+
+    def _content_width(self, column: int) -> int:
+        """The widest cell of `column`, measured by Qt on the first fill with rows and kept."""
+        model = self.matrix_model
+        if model.rowCount() == 0:
+            return self.sizeHintForColumn(column)
+        key = (model.criteria, column)
+        if key not in self._content_widths:
+            self._content_widths[key] = self.sizeHintForColumn(column)
+        return self._content_widths[key]
 
     def resizeEvent(self, event) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)
