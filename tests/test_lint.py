@@ -88,8 +88,6 @@ MODULES_OVER_300_LINES = frozenset(
     {
         "clusterbid/core/assumptions.py",
         "clusterbid/core/costmodel/inputs.py",
-        "clusterbid/core/evidence/serving_readers.py",
-        "clusterbid/core/evidence/throughput.py",
         "clusterbid/core/memo/content.py",
         "clusterbid/core/memo/page_one.py",
         "clusterbid/core/memo/serving_memo.py",
