@@ -89,8 +89,6 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/costmodel/inputs.py",
         "clusterbid/core/memo/content.py",
         "clusterbid/core/memo/page_one.py",
-        "clusterbid/core/memo/serving_memo.py",
-        "clusterbid/core/memo/verification.py",
         "clusterbid/core/store/verify.py",
         "clusterbid/core/workload.py",
         "clusterbid/gui/main_window.py",
