@@ -6,7 +6,7 @@ from __future__ import annotations
 from clusterbid.core.evidence.model import KIND_WORDS, MEASURED_BY_WORDS, figure_words, grade_words
 from clusterbid.core.evidence.nccl_result import NcclTestsRun, size_text
 from clusterbid.core.evidence.reading import EvidenceReading
-from clusterbid.core.evidence.throughput import recipe_words
+from clusterbid.core.evidence.throughput_as_evidence import recipe_words
 
 _size = size_text
 

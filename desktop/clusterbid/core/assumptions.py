@@ -1,24 +1,28 @@
-"""The assumptions behind each bid's figures, in words a memo can print."""
+"""The assumptions behind each bid's figures, in words a memo can print. The words for where each
+figure comes from are in assumption_sources.py; the three a memo page or test reads alone
+(busbw_source_words, exposed_by_kind, exposed_text) are re-exported here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clusterbid.core.assumption_sources import (
+    baseline_conversion,
+    evidence_source,
+    flops_source,
+    memory_words,
+    parallel_comm_words,
+)
+from clusterbid.core.assumption_sources import busbw_source_words as busbw_source_words
+from clusterbid.core.assumption_sources import exposed_by_kind as exposed_by_kind
+from clusterbid.core.assumption_sources import exposed_text as exposed_text
 from clusterbid.core.bid import Bid, Reliability
 from clusterbid.core.catalog import GpuSpec, default_catalog
 from clusterbid.core.contract_summary import billing_words, plan_words
 from clusterbid.core.costmodel.estimate import BidEstimate
-from clusterbid.core.costmodel.inputs import WorkloadScalars
 from clusterbid.core.costmodel.schedule_range import schedule_words
 from clusterbid.core.costmodel.stack_efficiency import fp8_gain, stack_assumption
 from clusterbid.core.costmodel.stack_efficiency import mfu_factor as stack_mfu_factor
-from clusterbid.core.evidence.model import (
-    KIND_WORDS,
-    MEASURED_BY_WORDS,
-    Evidence,
-    EvidenceGrade,
-    grade_words,
-)
 from clusterbid.core.flops import flops_text
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability
@@ -30,156 +34,6 @@ class Assumption:
     name: str
     value: str
     source: str
-
-
-def _evidence_source(evidence: Evidence) -> str:
-    said = "claimed" if evidence.grade is EvidenceGrade.PROVIDER_CLAIM else "measured"  # issue 31
-    return (
-        f"{said}: {KIND_WORDS[evidence.kind]} at {evidence.scale_gpus:,} GPUs, "
-        f"{grade_words(evidence.grade, evidence.measured_by)}, "
-        f"by {MEASURED_BY_WORDS.get(evidence.measured_by, evidence.measured_by)}"
-        + (
-            f" on {evidence.measured_on.isoformat()}"
-            if evidence.measured_on
-            else ", date not given"
-        )
-        + (
-            f", artefact sha256 {evidence.artefact_sha256[:12]}..."
-            if evidence.artefact_sha256
-            else ", no artefact attached"
-        )
-        + (
-            f"; the run does not record its {', '.join(evidence.missing_context)}: graded lower "
-            "and drawn wider"
-            if evidence.missing_context
-            else ""
-        )
-    )
-
-
-def _flops_source(workload: Workload) -> str:
-    basis = "6 x active params x tokens" if workload.total_flops is None else "as given (6ND basis)"
-    if workload.num_layers is None:
-        return f"{basis}; attention not counted (the workload gives no layers and hidden size)"
-    return (
-        f"{basis} x {workload.attention_factor:.4f} for attention, 1 + 12 l s h / 6N with "
-        f"{workload.num_layers} "
-        f"layers, hidden {workload.hidden_size:,}, sequence {workload.sequence_length:,} "
-        "(Narayanan et al. 2021)"
-    )
-
-
-def _baseline_conversion(workload: Workload) -> str:
-    scalars = WorkloadScalars.from_workload(workload)
-    words = ""
-    if workload.baseline_flops_basis == "hardware":
-        words += (
-            f"; stated as HFU, divided by {scalars.hardware_flops_ratio:.4f} for "
-            f"{workload.activation_recomputation} recomputation"
-        )
-    if scalars.width_factor != 1.0:
-        words += (
-            f"; measured on width {workload.baseline_hidden_size:,}, x {scalars.width_factor:.3f} "
-            "for width "
-            f"{workload.hidden_size:,} (1 / (1 + 455 / h), llm-foundry A100 table)"
-        )
-    return words
-
-
-def _memory_words(workload: Workload) -> tuple[str, str]:
-    scalars = WorkloadScalars.from_workload(workload)
-    state = scalars.model_state_gb_per_gpu
-    if scalars.activation_gb_per_gpu is None:
-        return (
-            f"{state:.1f} GB model state",
-            "weights, gradients, optimizer state; activations not counted (no architecture)",
-        )
-    return (
-        f"{state + scalars.activation_gb_per_gpu:.1f} GB ({state:.1f} model state + "
-        f"{scalars.activation_gb_per_gpu:.1f} "
-        "activations)",
-        f"activations 34 s b h / t per layer ({workload.activation_recomputation} recomputation; "
-        "full keeps 2 s b h / t), "
-        "first pipeline stage's micro-batches in flight (Korthikanti et al. 2022)",
-    )
-
-
-def exposed_by_kind(e: BidEstimate, workload: Workload) -> dict[str, float]:
-    """Seconds per step each kind of communication leaves exposed, as the training model counts
-    them: TP less its overlap share, pipeline and expert transfers whole, ZeRO-3 gathers less what
-    hides behind the step's compute; data-parallel is what remains of the total (the gradient
-    all-reduce less the share hidden behind the last micro-batch's backward). The estimate keeps
-    one total; printed under the data-parallel label it read as more than the all-reduce took."""
-    gathers = 0.0
-    if workload.shard_parameters:
-        gathers = e.gather_comm_s - min(workload.dp_comm_overlap * e.gather_comm_s, e.compute_s)
-    others = {
-        "tensor-parallel": e.tp_comm_s * (1.0 - workload.tp_comm_overlap),
-        "pipeline": e.pp_comm_s,
-        "expert all-to-all": e.moe_comm_s,
-        "ZeRO-3 gathers": gathers,
-    }
-    return {"data-parallel": max(e.exposed_comm_s - sum(others.values()), 0.0), **others}
-
-
-def exposed_text(e: BidEstimate, workload: Workload) -> str:
-    """'0.412 s in all: data-parallel 0.100 s, tensor-parallel 0.312 s' (the kinds above 0)."""
-    kinds = exposed_by_kind(e, workload)
-    shown = ", ".join(
-        f"{kind} {seconds:.3f} s" for kind, seconds in kinds.items() if seconds >= 0.0005
-    )
-    return f"{e.exposed_comm_s:.3f} s in all" + (f": {shown}" if shown else "")
-
-
-def _parallel_comm_words(e: BidEstimate, workload: Workload) -> tuple[str, str]:
-    value = (
-        f"TP {e.tp_comm_s:.3f} s ({workload.tp_comm_overlap:.0%} hidden), pipeline "
-        f"{e.pp_comm_s:.3f} s, "
-        f"ZeRO-3 gathers {e.gather_comm_s:.3f} s, expert all-to-all {e.moe_comm_s:.3f} s"
-    )
-    if workload.num_layers is None:
-        return (
-            value,
-            "not counted except ZeRO-3 gathers: the workload gives no layers and hidden size",
-        )
-    return value, (
-        "4 TP all-reduces per layer and micro-batch over NVLink (6 with full recomputation); 2 "
-        "pipeline "
-        "transfers per micro-batch and virtual stage; 2 weight all-gathers per micro-batch with "
-        "sharded "
-        "parameters; 4 all-to-alls per MoE layer and micro-batch (methodology section 2)"
-    )
-
-
-def busbw_source_words(estimate: BidEstimate) -> str:
-    """Where the scale-out busbw per node came from: the evidence, or the spec sheet's sum with its
-    efficiency and corrections. Its own function so a bid's page can print it without working
-    out every other assumption (the memo's bid pages: 500 bids' schedules took seconds)."""
-    f = estimate.bid.fabric
-    fabric = default_catalog().fabric(f.technology)
-    return (
-        _evidence_source(estimate.busbw_evidence)
-        if estimate.busbw_evidence
-        else f"spec: {f.nics_per_node} x {f.nic_line_rate_gbit_s:g} Gb/s x {fabric.typical_efficiency:g} typical "
-        f"ring efficiency of {fabric.id} ({fabric.source})"
-        + (
-            "; x 0.83 without GPUDirect RDMA (NVIDIA/nccl issue 1579)"
-            if fabric.rdma and not f.gpudirect_rdma
-            else ""
-        )
-        + (
-            "; SHARP: x 2(k-1)/k over the k nodes of a data-parallel group"
-            if f.sharp and fabric.id.startswith("IB-")
-            else ""
-        )
-        + (
-            "; WARNING: the bid states SHARP, but SHARP reduces in InfiniBand switches and "
-            f"{fabric.id} is not "
-            "InfiniBand: no credit given, ask the provider what in-network reduction it means"
-            if f.sharp and not fabric.id.startswith("IB-")
-            else ""
-        )
-    )
 
 
 def bid_assumptions(
@@ -205,20 +59,20 @@ def bid_assumptions(
     if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
         dp_note = "the whole job sits in one NVLink domain"
     mfu_source = (
-        _evidence_source(estimate.efficiency_evidence)
+        evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
         else f"the workload's baseline MFU (the buyer's figure inside one NVLink domain, BF16 on H100) x"
         f" {stack_mfu_factor(workload.software_stack, gpu, workload.precision):.3f} for {gpu.id}"
         f" at {workload.precision} ({gpu.efficiency_source})"
         + _fp8_gain_words(workload, gpu)
-        + _baseline_conversion(workload)
+        + baseline_conversion(workload)
     )
     return [
         Assumption("Planned job size", f"{workload.job_gpus:,} GPUs", "workload"),
         Assumption(
             "Total training compute",
             flops_text(workload.total_training_flops),
-            _flops_source(workload),
+            flops_source(workload),
         ),
         Assumption(
             "Parallelism",
@@ -227,7 +81,7 @@ def bid_assumptions(
             f"x DP {workload.data_parallel}",
             "workload",
         ),
-        Assumption("Memory per GPU", *_memory_words(workload)),
+        Assumption("Memory per GPU", *memory_words(workload)),
         Assumption(
             f"Dense {workload.precision.upper()} peak",
             f"{estimate.peak_tflops:,.0f} TFLOP/s per GPU",
@@ -249,7 +103,7 @@ def bid_assumptions(
             " last micro-batch's backward",
         ),
         Assumption(
-            "Model-parallel communication per step", *_parallel_comm_words(estimate, workload)
+            "Model-parallel communication per step", *parallel_comm_words(estimate, workload)
         ),
         Assumption(
             "Exposed communication per step",

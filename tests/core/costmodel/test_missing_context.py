@@ -19,7 +19,7 @@ from tests.conftest import bid_dict, workload_dict
 from clusterbid.core.assumptions import bid_assumptions
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.estimate import estimate_training
-from clusterbid.core.evidence.throughput import throughput_evidence
+from clusterbid.core.evidence.throughput_as_evidence import throughput_evidence
 from clusterbid.core.evidence.throughput_readers import parse_throughput_csv
 from clusterbid.core.uncertainty.spreads import Spreads, bid_inputs
 from clusterbid.core.workload import Workload

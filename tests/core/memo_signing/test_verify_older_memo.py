@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from clusterbid.core.demo import demo_evaluation
-from clusterbid.core.memo.verification import _compare_evaluation
+from clusterbid.core.memo.verification_differences import compare_evaluation
 
 
 def _without_unset_fields(value):
@@ -24,7 +24,7 @@ def test_fields_added_since_the_memo_was_signed_are_not_differences():
     written_now = json.loads(evaluation.model_dump_json())
     older = _without_unset_fields(written_now)
     assert older != written_now  # the demo has optional fields left unset: the case is real
-    assert _compare_evaluation(older, evaluation) == []
+    assert compare_evaluation(older, evaluation) == []
 
 
 def test_a_changed_price_in_an_older_memo_still_differs():
@@ -32,11 +32,11 @@ def test_a_changed_price_in_an_older_memo_still_differs():
     older = _without_unset_fields(json.loads(evaluation.model_dump_json()))
     first = older["bids"][0]
     first["terms"]["price_per_gpu_hour"] = "2.86"  # the demo's first bid quotes $2.85
-    assert _compare_evaluation(older, evaluation) == [f"bid {first['id']} differs"]
+    assert compare_evaluation(older, evaluation) == [f"bid {first['id']} differs"]
 
 
 def test_an_attachment_the_schema_refuses_is_compared_as_it_stands():
     evaluation = demo_evaluation()
     broken = json.loads(evaluation.model_dump_json())
     broken["bids"][0]["quote"] = "not a quote"
-    assert _compare_evaluation(broken, evaluation) == [f"bid {broken['bids'][0]['id']} differs"]
+    assert compare_evaluation(broken, evaluation) == [f"bid {broken['bids'][0]['id']} differs"]

@@ -23,7 +23,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from clusterbid.core.acceptance.node_logs import RAN, DiagReport, DiagTest, parse_dcgm_diag
+from clusterbid.core.acceptance.node_logs import (
+    RAN,
+    DiagReport,
+    DiagTest,
+    decoded_text,
+    parse_dcgm_diag,
+)
 from clusterbid.core.errors import InputError
 
 ROOTS = ("DCGM Diagnostic", "DCGM GPU Diagnostic")  # DCGM 4.0 onward, DCGM 3.x
@@ -65,20 +71,15 @@ def media_type(data: bytes) -> str:
 
 
 def _document(data: bytes, name: str) -> dict[str, Any]:
-    if len(data) > MAX_BYTES:
-        raise InputError(
-            f"{name}: {len(data):,} bytes, more than the {MAX_BYTES // 2**20} MiB one node's "
-            "dcgmi diag JSON may hold; return one file per node"
-        )
-    if b"\x00" in data:
-        raise InputError(f"{name}: holds NUL bytes, so it is not dcgmi's JSON; return it as is")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise InputError(
-            f"{name} line {line}: not UTF-8 text; return dcgmi's output as is"
-        ) from None
+    text = decoded_text(
+        data,
+        name,
+        not_what="dcgmi's JSON",
+        as_is="it as is",
+        as_printed="dcgmi's output as is",
+        max_bytes=MAX_BYTES,
+        too_big="one node's dcgmi diag JSON may hold; return one file per node",
+    )
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:

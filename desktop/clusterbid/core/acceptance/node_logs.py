@@ -91,14 +91,36 @@ class SoakLog:
         return tuple(e for e in self.events if e.event == kind)
 
 
-def _lines(data: bytes, name: str) -> list[str]:
+def decoded_text(
+    data: bytes,
+    name: str,
+    *,
+    not_what: str,
+    as_is: str,
+    as_printed: str,
+    max_bytes: int | None = None,
+    too_big: str = "",
+) -> str:
+    """The file as text, refused with its name if larger than max_bytes (when given), holding
+    NUL bytes or not UTF-8 (naming the line). One intake for the table, the soak log and the
+    JSON (dcgm_json.py); the words say what the file is not and what to return instead."""
+    if max_bytes is not None and len(data) > max_bytes:
+        raise InputError(
+            f"{name}: {len(data):,} bytes, more than the {max_bytes // 2**20} MiB {too_big}"
+        )
     if b"\x00" in data:
-        raise InputError(f"{name}: holds NUL bytes, so it is not a text log; return the log as is")
+        raise InputError(f"{name}: holds NUL bytes, so it is not {not_what}; return {as_is}")
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         bad = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{name} line {bad}: not UTF-8 text; return the log as printed") from None
+        raise InputError(f"{name} line {bad}: not UTF-8 text; return {as_printed}") from None
+
+
+def _lines(data: bytes, name: str) -> list[str]:
+    text = decoded_text(
+        data, name, not_what="a text log", as_is="the log as is", as_printed="the log as printed"
+    )
     lines = text.splitlines()
     if len(lines) > MAX_LINES:
         raise InputError(

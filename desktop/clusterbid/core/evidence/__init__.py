@@ -21,7 +21,8 @@ from clusterbid.core.evidence.reading import (
 )
 from clusterbid.core.evidence.scaling import ScalingTable, parse_scaling_csv, scaling_evidence
 from clusterbid.core.evidence.scaling_fit import ScalingFit, extrapolate, fit_power_law
-from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.evidence.throughput import ThroughputResult
+from clusterbid.core.evidence.throughput_as_evidence import throughput_evidence
 from clusterbid.core.evidence.throughput_readers import (
     ThroughputTable,
     parse_throughput_csv,

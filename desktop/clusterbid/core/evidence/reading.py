@@ -38,7 +38,8 @@ from clusterbid.core.evidence.nccl_text import read_nccl_tests_text
 from clusterbid.core.evidence.provenance import MEASURERS
 from clusterbid.core.evidence.reading_result import EvidenceReading, reading_to_json
 from clusterbid.core.evidence.scaling import parse_scaling_csv, scaling_evidence
-from clusterbid.core.evidence.throughput import ThroughputResult, throughput_evidence
+from clusterbid.core.evidence.throughput import ThroughputResult
+from clusterbid.core.evidence.throughput_as_evidence import throughput_evidence
 from clusterbid.core.evidence.throughput_readers import (
     ThroughputTable,
     parse_throughput_csv,

@@ -16,19 +16,20 @@ Formats (documented in resources/evidence-formats.md, "Serving benchmarks"):
 A run gives the replica's output tokens/s at a measured time per output token; by Little's law
 the sequences decoding at once are throughput x TPOT, which is the batch the serving model is
 calibrated at (core/costmodel/serving_calibration.py), so the bid's engine factor (its HBM and
-compute efficiencies) is fitted at the latency the run actually reached.
+compute efficiencies) is fitted at the latency the run actually reached. Turning a run read
+here into evidence is serving_run_evidence.py (serving_evidence, run_findings, re-exported here).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
-from clusterbid.core.evidence.serving_run import RunContext, ServingRun
+from clusterbid.core.evidence.serving_run import ServingRun
 from clusterbid.core.evidence.serving_run import positive_number as _number
+from clusterbid.core.evidence.serving_run_evidence import run_findings as run_findings
+from clusterbid.core.evidence.serving_run_evidence import serving_evidence as serving_evidence
 from clusterbid.core.evidence.serving_run_readers import (
     LLMPERF_MARK,
     length_spread,
@@ -192,145 +193,3 @@ def read_serving_benchmark(text: str, source: str = "<benchmark>") -> ServingRun
             f"(GenAI-Perf/AIPerf) or {LLMPERF_MARK} (LLMPerf); expected one of: {FORMATS}",
         )
     return _from_text(stripped, source)
-
-
-def _replica_figures(
-    run: ServingRun, scale_gpus: int, context: RunContext, name: str
-) -> tuple[float, int]:
-    """(one replica's output tokens/s, the sequences it ran at once): Little's law where the run
-    gives a time per output token, else the batch the officer read in the run's config."""
-    tokens = run.output_tokens_per_s
-    if run.whole_system:
-        system = context.system_gpus
-        if system is None or system % scale_gpus:
-            raise EvidenceParseError(
-                name,
-                None,
-                f"{run.engine} states the tokens/s of the whole system: give the "
-                f"GPUs it ran on (--system-gpus), a multiple of the {scale_gpus} of one replica",
-            )
-        tokens = tokens * scale_gpus / system
-    if context.batch is not None:
-        return tokens, context.batch
-    if run.tpot_ms is None:
-        raise EvidenceParseError(
-            name,
-            None,
-            f"{run.engine} states no time per output token, so the batch cannot be "
-            "worked out: give the sequences one replica ran at once (--batch), from the run's "
-            "config",
-        )
-    return tokens, run.concurrent_sequences
-
-
-def serving_evidence(
-    run: ServingRun,
-    scale_gpus: int,
-    measured_by: str,
-    artefact_name: str,
-    artefact: bytes,
-    context: RunContext | None = None,
-) -> Evidence:
-    """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it;
-    the run's shape (lengths, precision, parallelism, engine, latency) travels with it."""
-    context = context or RunContext()
-    if run.tensor_parallel is not None and run.tensor_parallel != scale_gpus:
-        raise EvidenceParseError(
-            artefact_name,
-            None,
-            f"the report says TP Size {run.tensor_parallel}, but the run was "
-            f"given as {scale_gpus} GPUs: give the GPUs of one replica",
-        )
-    if measured_by not in ("buyer", "third_party", "provider"):
-        raise EvidenceParseError(
-            artefact_name,
-            None,
-            f"measured_by must be buyer, third_party or provider, not {measured_by[:40]!r}",
-        )
-    if not 1 <= scale_gpus <= 1_000_000:
-        raise EvidenceParseError(
-            artefact_name, None, f"the GPUs of one replica must be 1 to 1,000,000, not {scale_gpus}"
-        )
-    grade = (
-        EvidenceGrade.MEASURED_PROVIDER
-        if measured_by == "provider"
-        else EvidenceGrade.MEASURED_INDEPENDENT
-    )
-    tokens_per_s, batch = _replica_figures(run, scale_gpus, context, artefact_name)
-    stages = context.pipeline_parallel or 1
-    if scale_gpus % stages:
-        raise EvidenceParseError(
-            artefact_name,
-            None,
-            f"{scale_gpus} GPUs per replica do not split into "
-            f"{stages} pipeline stages: give the replica's GPUs (TP x PP)",
-        )
-    prompt = run.prompt_tokens or context.prompt_tokens
-    lengths = ""
-    if prompt and run.output_tokens:
-        lengths = (
-            f", {prompt:,.0f}-token prompts and {run.output_tokens:,.0f}-token outputs on average"
-        )
-    latency = f" at {run.tpot_ms:.1f} ms per output token" if run.tpot_ms else ""
-    how = (
-        "by Little's law (tokens/s x TPOT)"
-        if context.batch is None
-        else "as given from the run's config"
-    )
-    try:
-        return Evidence(
-            kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
-            description=(
-                f"{run.engine} benchmark ({artefact_name}): {tokens_per_s:,.0f} output tokens/s on "
-                f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
-            )[:2000],
-            scale_gpus=scale_gpus,
-            value=tokens_per_s,
-            unit="tokens/s",
-            grade=grade,
-            batch_size=min(batch, 65_536),
-            measured_by=measured_by,
-            artefact_name=artefact_name[:255],
-            artefact_sha256=hashlib.sha256(artefact).hexdigest(),
-            gpu_model=context.gpu_model,
-            precision=context.precision,
-            tensor_parallel=scale_gpus // stages,
-            pipeline_parallel=context.pipeline_parallel,
-            expert_parallel=context.expert_parallel,
-            kv_cache_precision=context.kv_cache_precision,
-            prompt_tokens=prompt,
-            output_tokens=run.output_tokens,
-            context_cv=run.context_cv,
-            engine=run.engine[:64],
-            engine_version=(run.engine_version or context.engine_version),
-            tpot_ms=run.tpot_ms,
-            ttft_ms=run.ttft_ms,
-        )
-    except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
-        raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
-
-
-def run_findings(
-    run: ServingRun, prompt_tokens: int, output_tokens: int, tpot_target_ms: float
-) -> list[str]:
-    """Where the run differs from the service being bought, in words."""
-    notes = []
-    pairs = (
-        ("prompts", run.prompt_tokens, prompt_tokens),
-        ("outputs", run.output_tokens, output_tokens),
-    )
-    for name, measured, wanted in pairs:
-        if measured is not None and not 0.75 <= measured / wanted <= 4 / 3:
-            notes.append(
-                f"the run's {name} average {measured:,.0f} tokens against the service's "
-                f"{wanted:,}: "
-                "the KV cache read per step differs, so the fitted efficiency carries over only "
-                "roughly"
-            )
-    if run.tpot_ms is not None and run.tpot_ms > tpot_target_ms:
-        notes.append(
-            f"the run reached {run.tpot_ms:.1f} ms per output token, above the {tpot_target_ms:g} "
-            "ms target: "
-            "at the target the replica runs a smaller batch and fewer tokens/s"
-        )
-    return notes

@@ -11,17 +11,18 @@ from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.errors import EvidenceParseError
-from clusterbid.core.evidence.model import UNITS, Evidence, EvidenceKind
 from clusterbid.core.evidence.nccl_result import NcclFlag
-from clusterbid.core.evidence.provenance import TYPED_SUMMARY_NOTE, typed_summary_grade
+from clusterbid.core.evidence.throughput_stated_mfu import (
+    AGREEMENT_TOLERANCE,
+    check_stated_basis,
+    check_stated_mfu,
+    mfu_as_stated,
+)
 from clusterbid.core.recipe_fields import check_container_image
 
 # Above this share of dense peak no published LLM training run has been seen (the best public
 # H100 runs report 40-60%); calibration caps at the same figure.
 IMPLAUSIBLE_MFU = 0.85
-# Two figures of one row that should agree (stated MFU vs tokens/s, tokens/s vs batch/step) may
-# differ by rounding and by attention-FLOP conventions; beyond this they describe different runs.
-AGREEMENT_TOLERANCE = 0.05
 # Below this no training run is meant: the units are wrong (parameters in trillions, tokens per
 # hour). Refused rather than flagged, since the figure cannot be repaired by reading it another way.
 MIN_PLAUSIBLE_MFU = 1e-4
@@ -184,11 +185,11 @@ def evaluate_row(row: ThroughputRow, source: str, where: str = "") -> Throughput
             f"{peak:g} TFLOP/s dense)"
         )
         if row.mfu is not None:
-            _check_stated_mfu(row, mfu, flags)
+            check_stated_mfu(row, mfu, flags)
     else:
         assert row.mfu is not None and row.mfu_denominator is not None
-        mfu, method = _mfu_as_stated(row, peak, flags)
-        _check_stated_basis(row, flags)
+        mfu, method = mfu_as_stated(row, peak, flags)
+        check_stated_basis(row, flags)
     if row.tp * row.pp * row.cp * row.dp != row.gpus:
         flags.append(
             NcclFlag(
@@ -240,171 +241,3 @@ def evaluate_row(row: ThroughputRow, source: str, where: str = "") -> Throughput
         mfu_method=method,
         flags=tuple(flags),
     )
-
-
-def _check_stated_mfu(row: ThroughputRow, computed: float, flags: list[NcclFlag]) -> None:
-    stated = row.mfu or 0.0
-    if row.mfu_denominator == "sparse_peak":
-        flags.append(
-            NcclFlag(
-                code="mfu_sparse_denominator",
-                message=(
-                    f"the stated MFU {stated:.1%} is against a sparse (2:4) peak; recomputed from "
-                    "tokens/s against "
-                    f"the dense peak: {computed:.1%}"
-                ),
-            )
-        )
-        return
-    if row.mfu_denominator == "unstated":
-        flags.append(
-            NcclFlag(
-                code="mfu_denominator_unstated",
-                message=(
-                    f"the stated MFU {stated:.1%} does not say which peak it divides by; "
-                    "recomputed from tokens/s "
-                    f"against the dense peak: {computed:.1%}"
-                ),
-            )
-        )
-    if row.mfu_flops_basis in ("model", "hardware"):
-        return  # another count than 6N: not comparable without the architecture; 6N is used
-    if abs(stated / computed - 1) > AGREEMENT_TOLERANCE:
-        hint = (
-            " (about half: a sparse-peak denominator?)"
-            if abs(stated / computed - 0.5) <= AGREEMENT_TOLERANCE
-            else ""
-        )
-        flags.append(
-            NcclFlag(
-                code="mfu_mismatch",
-                message=(
-                    f"the stated MFU {stated:.1%} disagrees with 6 x params x tokens/s over the "
-                    "dense peak, "
-                    f"{computed:.1%}{hint}; the recomputed figure is used"
-                ),
-            )
-        )
-
-
-def _check_stated_basis(row: ThroughputRow, flags: list[NcclFlag]) -> None:
-    """A stated MFU used as is must say which FLOPs it counts: a hardware (HFU) figure read as
-    model FLOPs overstates the run by the recomputed share (a third more with full recomputation)."""
-    if row.mfu_flops_basis in (None, "unstated"):
-        flags.append(
-            NcclFlag(
-                code="mfu_flops_basis_unstated",
-                message=(
-                    f"the stated MFU {row.mfu or 0.0:.1%} does not say which FLOPs it counts (6 x "
-                    "parameters, model "
-                    "FLOPs with attention, or hardware FLOPs with recomputation): taken as model "
-                    "FLOPs and drawn wider; "
-                    "ask for tokens/s or the mfu_flops_basis"
-                ),
-            )
-        )
-
-
-def _mfu_as_stated(row: ThroughputRow, peak: float, flags: list[NcclFlag]) -> tuple[float, str]:
-    stated = row.mfu or 0.0
-    if row.mfu_denominator == "dense_peak":
-        return stated, f"as stated, against the {peak:g} TFLOP/s dense peak"
-    if row.mfu_denominator == "sparse_peak":
-        # The sparse peak is twice the dense one, so the same FLOPs are twice the dense share.
-        flags.append(
-            NcclFlag(
-                code="mfu_sparse_denominator",
-                message=(
-                    f"the stated MFU {stated:.1%} divides by the sparse (2:4) peak, twice the "
-                    "dense one; "
-                    f"rescaled to {2 * stated:.1%} of the dense peak. Ask for tokens/s to check it"
-                ),
-            )
-        )
-        return (
-            2 * stated,
-            f"stated {stated:.4g} of the sparse peak x 2 = share of the {peak:g} TFLOP/s dense "
-            "peak",
-        )
-    flags.append(
-        NcclFlag(
-            code="mfu_denominator_unstated",
-            message=(
-                f"the stated MFU {stated:.1%} does not say which peak it divides by; taken as "
-                "dense, but if it was "
-                "the sparse peak the run was twice as efficient. Ask for tokens/s"
-            ),
-        )
-    )
-    return stated, "as stated; denominator unstated, taken as the dense peak"
-
-
-def throughput_evidence(
-    result: ThroughputResult, *, artefact_sha256: str | None, artefact_name: str | None
-) -> Evidence:
-    """TRAINING_MFU at the row's scale, graded by who measured it and whether the file is kept.
-
-    Step times become MFU too: the calibration's step-time path assumes the buyer's own model and
-    batch, while a row states its own, so the batch-independent rate is the faithful translation.
-    """
-    row = result.row
-    flags = "; ".join(f"{flag.code}: {flag.message}" for flag in result.flags)
-    description = (
-        f"{row.model}, {row.active_params_b:g}B active, {row.precision}, seq "
-        f"{row.sequence_length}, "
-        f"TP{row.tp} PP{row.pp}"
-        + (f" CP{row.cp}" if row.cp > 1 else "")
-        + f" DP{row.dp} on {row.gpus} {row.gpu_model}{recipe_words(row)}: "
-        f"MFU {result.mfu:.2%} ({result.mfu_method}"
-        + (
-            f"; counts {BASIS_WORDS[basis]}"
-            if (basis := _basis(row.mfu_flops_basis)) and not result.tokens_per_second
-            else ""
-        )
-        + ")"
-        + (f". Flags: {flags}" if flags else "")
-        + f". {TYPED_SUMMARY_NOTE[0].upper()}{TYPED_SUMMARY_NOTE[1:]}"
-    )
-    return Evidence(
-        kind=EvidenceKind.TRAINING_MFU, description=description[:2000], scale_gpus=row.gpus, value=result.mfu,
-        unit=UNITS[EvidenceKind.TRAINING_MFU], grade=typed_summary_grade(row.measured_by),
-        measured_by=row.measured_by, measured_on=row.measured_on,
-        # What the run was, so the cost model can check it fits the bid and workload; an MFU
-        # recomputed from tokens/s counts 6N (a stated one says nothing of its count).
-        gpu_model=row.gpu_model, precision=row.precision, model_active_params_billions=row.active_params_b,
-        sequence_length=row.sequence_length, tensor_parallel=row.tp, pipeline_parallel=row.pp,
-        context_parallel=row.cp, global_batch_sequences=_sequences(row),
-        mfu_flops_basis="6n" if result.tokens_per_second is not None else _basis(row.mfu_flops_basis),
-        num_attention_heads=row.num_attention_heads, vocab_size=row.vocab_size,
-        container_image=row.container_image, artefact_name=artefact_name, artefact_sha256=artefact_sha256,
-    )  # fmt: skip
-
-
-def recipe_words(row: ThroughputRow) -> str:
-    """The recipe context a row gives, as the description and `evidence parse` print it."""
-    parts = [
-        f"{row.num_attention_heads} heads" if row.num_attention_heads else "",
-        f"vocabulary {row.vocab_size:,}" if row.vocab_size else "",
-        f"in {row.container_image}" if row.container_image else "",
-    ]
-    return "".join(f", {part}" for part in parts if part)
-
-
-def _basis(stated: str | None) -> Literal["6n", "model", "hardware"] | None:
-    """The evidence's basis from the row's column: unstated is None (the calibration reads it as
-    model FLOPs and the fit counts it as missing context)."""
-    if stated == "6n":
-        return "6n"
-    if stated == "model":
-        return "model"
-    if stated == "hardware":
-        return "hardware"
-    return None
-
-
-def _sequences(row: ThroughputRow) -> int | None:
-    """The row's global batch in sequences, when its tokens are a whole number of them."""
-    tokens = row.global_batch_tokens
-    if tokens is None or tokens % row.sequence_length:
-        return None
-    return tokens // row.sequence_length

@@ -10,23 +10,21 @@ from clusterbid import __version__
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.costmodel import MODEL_VERSION
 from clusterbid.core.costmodel.stack_efficiency import baseline_mfu_words
-from clusterbid.core.criteria import criterion_words
 from clusterbid.core.flops import flops_text
 from clusterbid.core.memo.bid_pages import GRADE_WORDS, BidPage, bid_pages, unverified_items
 from clusterbid.core.memo.bid_words import bid_label, bid_names
 from clusterbid.core.memo.commitment_chart import commitment_rows
+from clusterbid.core.memo.criteria_tables import Rows, criteria_rows, tipping_rows
 from clusterbid.core.memo.decision_checks import price_reasonableness_rows
 from clusterbid.core.memo.inputs import Approver, MemoInputs, RecommendationOverride
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.summary import DecisionSummary, decision_summary
 from clusterbid.core.memo.waterfall_table import memo_waterfall_rows
-from clusterbid.core.provider_rating import criteria_in_view
 from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 from clusterbid.resources import resource_path
 
-Rows = tuple[tuple[str, ...], ...]
 CONFIDENTIALITY = (
     "Confidential: procurement in progress. Do not forward outside the approval group."
 )
@@ -265,65 +263,6 @@ def comparison_rows(scorecard: Scorecard, uncertainty: Any) -> Rows:
                 cost,
                 f"{score.weighted_score:.3f}",
                 "passed" + (f"; flags: {flags}" if flags else ""),
-            )
-        )
-    return tuple(rows)
-
-
-CRITERIA_WORDS = criterion_words()  # core/criteria.py
-
-
-def criteria_rows(scorecard: Scorecard) -> Rows:
-    """The bid-by-criterion matrix: each criterion scored 0 to 1 (1 best), its weight in the
-    header, and the weighted total that ranks (methodology section 6)."""
-    # Issue 39: the third-party rating shows once the policy weighs it or a rating is recorded.
-    names = criteria_in_view(
-        CRITERIA_WORDS, scorecard.weights, scorecard.evaluation.provider_ratings
-    )
-    header = (
-        "#",
-        "Bid",
-        *(f"{CRITERIA_WORDS[n]} ({scorecard.weights[n]:.0%})" for n in names),
-        "Score",
-    )
-    rows = [header]
-    bids = bid_names(scorecard.scores)  # the provider; its GPU model only when it made two bids
-    for score in scorecard.ranked:
-        rows.append(
-            (
-                str(score.rank),
-                bids[score.bid.id],
-                *(f"{score.criteria[n]:.2f}" for n in names),
-                f"{score.weighted_score:.3f}",
-            )
-        )
-    return tuple(rows)
-
-
-def _weight_text(value: float) -> str:
-    """A raw weight as printed: never "-0" (a bound that rounds to zero is zero)."""
-    return f"{max(value, 0.0) + 0.0:.3g}"
-
-
-def tipping_rows(sensitivity: Any, scorecard: Scorecard) -> Rows | None:
-    """Per non-cost weight: how far it can move (0..100 raw) before another bid overtakes the
-    winner, the rival named by its provider (bid_words.py), as approvers know it."""
-    if sensitivity is None:
-        return None
-    bid_words = bid_names(scorecard.scores)
-    rows = [("Weight", "Now", "The winner holds from", "Below that", "Above that")]
-    for weight, point in sorted(sensitivity.tipping_points.items()):
-        lower = "0 (holds)" if point.lower is None else _weight_text(point.lower)
-        upper = "100 (holds)" if point.upper is None else _weight_text(point.upper)
-        below = "-" if point.lower is None else bid_words.get(point.winner_below or "", "-")
-        above = "-" if point.upper is None else bid_words.get(point.winner_above or "", "-")
-        rows.append(
-            (
-                CRITERIA_WORDS.get(weight, weight),
-                _weight_text(point.current),
-                f"{lower} to {upper}",
-                below if below == "-" else f"{below} wins",
-                above if above == "-" else f"{above} wins",
             )
         )
     return tuple(rows)

@@ -1,7 +1,8 @@
 """Page 1's record for a source-selection board (issues 31 and 34): the decision rule and where the
 point figure sits in it, the rivals that matter against the bid actually recommended, what a
 premium over a cheaper passing bid buys, the commitment at risk, what nobody verified, and the
-money in the contract's own terms. Words only; story.py lays them out."""
+money in the contract's own terms (page_one_terms.py, re-exported here). Words only; story.py
+lays them out."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Any
 from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.evaluation import DECISION_WORDS
 from clusterbid.core.memo.bid_words import bid_label
+from clusterbid.core.memo.page_one_terms import contract_money as contract_money
+from clusterbid.core.memo.page_one_terms import expired_quotes as expired_quotes
 from clusterbid.core.money import format_money
 from clusterbid.core.provenance import effective_reliability, effective_terms
 from clusterbid.core.scoring import BidScore, Scorecard, evidence_score
@@ -224,78 +227,3 @@ def not_verified(
     return text + (
         f". Most worth asking: {asks[0]}" if asks else ". Value of information not computed"
     )
-
-
-def contract_money(scorecard: Scorecard, chosen: BidScore) -> str:
-    """The commitment in the contract's currency and the evaluation's, with the rate used; '' when
-    both are the same currency."""
-    evaluation, e = scorecard.evaluation, chosen.estimate
-    theirs, ours = chosen.bid.terms.currency, evaluation.currency
-    if theirs == ours:
-        return ""
-    rate = float(evaluation.rate_to_evaluation_currency(theirs))
-    known = evaluation.policy.exchange_rate_sources.get(theirs)
-    where = (
-        f"the rate of {known.as_of.isoformat()} from {known.source}, as the evaluation's policy "
-        "records it"
-        if known
-        else "the rate in the evaluation's policy (its date and source are not recorded in the "
-        "inputs: state them before signing)"
-    )
-    return (
-        f"the contract is in {theirs}: {format_money(e.commitment / rate, theirs, cents=True)}, "
-        "which is "
-        f"{format_money(e.commitment, ours, cents=True)} at 1 {theirs} = {rate:g} {ours}, {where}"
-    )
-
-
-def expired_quotes(
-    scorecard: Scorecard, chosen: BidScore | None, decision_date: str | None
-) -> list[tuple[str, bool]]:
-    """(words, is the recommended bid's) for each passing bid's quote that lapses before the
-    decision date; without a decision date, one line saying validity could not be checked."""
-    if not decision_date:
-        until = chosen.bid.quote.valid_until if chosen is not None else None
-        return (
-            []
-            if until is None
-            else [
-                (
-                    f"Quote validity: the quote of {name(chosen)} is valid until "
-                    f"{until.isoformat()} (no decision date was given to check it "
-                    "against): sign by then or request a written extension",
-                    False,
-                )
-            ]
-        )
-    day = dt.date.fromisoformat(decision_date)
-    lapsed = [
-        s
-        for s in scorecard.ranked
-        if s.bid.quote.valid_until is not None and s.bid.quote.valid_until < day
-    ]
-    out = [
-        (
-            f"EXPIRED QUOTE: the quote of {name(s)} expired on {s.bid.quote.valid_until}, before "
-            f"the decision date {day}: request a "
-            "written extension of its price and terms before signing",
-            True,
-        )
-        for s in lapsed
-        if s is chosen
-    ]
-    others = [s for s in lapsed if s is not chosen]
-    if (
-        others
-    ):  # one line for the rest, so a round of lapsed quotes does not push the job box off page 1
-        out.append(
-            (
-                "Quotes expired before the decision date "
-                + str(day)
-                + ": "
-                + "; ".join(f"{name(s)} on {s.bid.quote.valid_until}" for s in others)
-                + " (ask for written extensions)",
-                False,
-            )
-        )
-    return out

@@ -4,7 +4,6 @@ against the attachment, a re-score, and an evaluation; one three-state verdict."
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from io import BytesIO
@@ -33,6 +32,7 @@ from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
 from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
+from clusterbid.core.memo.verification_differences import compare_evaluation, compare_results
 
 PDF_PROBE = 1024
 EVALUATION_DIFFERS = "the memo's evaluation is not the one given"  # verification_since.py
@@ -84,63 +84,6 @@ def looks_like_pdf(pdf: bytes) -> bool:
     return b"%PDF-" in pdf[:PDF_PROBE] or b"%%EOF" in pdf[-PDF_PROBE:]
 
 
-def _compare_results(printed: object, rescored: dict) -> list[str]:
-    if not isinstance(printed, dict):
-        return ["the attached inputs hold no printed results to compare with"]
-    differences = []
-    if printed.get("ranking") != rescored["ranking"]:
-        differences.append(
-            f"ranking: printed {printed.get('ranking')}, re-scored {rescored['ranking']}"
-        )
-    if printed.get("excluded") != rescored["excluded"]:
-        differences.append(
-            f"excluded bids: printed {printed.get('excluded')}, re-scored {rescored['excluded']}"
-        )
-    printed_bids = printed.get("bids") if isinstance(printed.get("bids"), dict) else {}
-    for bid_id in sorted(set(printed_bids) | set(rescored["bids"])):
-        old, new = printed_bids.get(bid_id) or {}, rescored["bids"].get(bid_id) or {}
-        for name in sorted(set(old) | set(new)):
-            if old.get(name) != new.get(name):
-                differences.append(
-                    f"bid {bid_id} {name}: printed {old.get(name)}, re-scored {new.get(name)}"
-                )
-    return differences
-
-
-def _as_this_version_writes_it(attached: dict) -> dict:
-    """The attached evaluation read through this version's schema and written back: a memo signed
-    before a field was added holds no key for it, and a missing optional field is not a difference
-    in what was decided. Anything the schema refuses is compared as it stands."""
-    try:
-        return json.loads(Evaluation.model_validate(attached).model_dump_json())
-    except (ValueError, TypeError):  # pydantic's ValidationError is a ValueError
-        return attached
-
-
-def _compare_evaluation(attached: object, evaluation: Evaluation) -> list[str]:
-    given = json.loads(evaluation.model_dump_json())
-    if not isinstance(attached, dict):
-        return ["the attached inputs hold no evaluation"]
-    attached = _as_this_version_writes_it(attached)
-    differences = [
-        f"{name} differs"
-        for name in sorted(set(given) | set(attached))
-        if name != "bids" and given.get(name) != attached.get(name)
-    ]
-    memo_bids = {b.get("id"): b for b in attached.get("bids", []) if isinstance(b, dict)}
-    given_bids = {b["id"]: b for b in given.get("bids", [])}
-    for bid_id in sorted(set(memo_bids) | set(given_bids), key=str):
-        if bid_id not in given_bids:
-            differences.append(f"bid {bid_id} is in the memo but not in the evaluation")
-        elif bid_id not in memo_bids:
-            differences.append(f"bid {bid_id} is in the evaluation but not in the memo")
-        elif memo_bids[bid_id] != given_bids[bid_id]:
-            differences.append(f"bid {bid_id} differs")
-    if not differences and [b.get("id") for b in attached.get("bids", [])] != list(given_bids):
-        differences.append("the bids are in a different order")
-    return differences
-
-
 def _first_signature_offset(embedded) -> int | None:
     offsets = []
     for sig in embedded:
@@ -187,7 +130,7 @@ def _check_inputs(
         found["inputs_match_printed"] = True
     try:
         data = parse_memo_inputs(raw)
-        differences = _compare_results(data.get("results"), rescore_memo_inputs(data))
+        differences = compare_results(data.get("results"), rescore_memo_inputs(data))
     except InputError as exc:
         problems.append(f"the attached inputs cannot be re-scored: {exc}")
         data = None
@@ -216,7 +159,7 @@ def _check_inputs(
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
-        differences = _compare_evaluation(
+        differences = compare_evaluation(
             None if data is None else data.get("evaluation"), evaluation
         )
         found["evaluation_matches"] = not differences
