@@ -89,7 +89,6 @@ MODULES_OVER_300_LINES = frozenset(
         "clusterbid/core/costmodel/inputs.py",
         "clusterbid/core/store/verify.py",
         "clusterbid/core/workload.py",
-        "clusterbid/gui/main_window.py",
     }
 )
 # Functions over 50 lines (def to last line, by ast) in the package; lower it when you split one.
