@@ -3,7 +3,6 @@ artefact's bytes against the hash the chain recorded for it."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass, replace
@@ -13,9 +12,8 @@ from pydantic import ValidationError
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import audit, changes, checkpoint, fileformat, snapshot
+from clusterbid.core.store.artefact_check import check_artefacts
 from clusterbid.core.store.audit import AuditRow
-
-ARTEFACT_FIELDS = ("name", "sha256", "size", "media_type", "bid_id")
 
 
 @dataclass(frozen=True)
@@ -53,57 +51,6 @@ def _check_chain(
         if (row.action == audit.CREATE) != (row.seq == 1):
             return row.seq, f"row #{row.seq}: only the first row may create the evaluation"
         previous = row.hash
-    return None, None
-
-
-def _check_artefacts(
-    conn: sqlite3.Connection, attached: list[AuditRow]
-) -> tuple[int | None, str | None]:
-    """Each stored artefact, in order, must be the one its attach row recorded, byte for byte."""
-    columns = {info[1] for info in conn.execute("PRAGMA table_info(artefact)")}
-    media = "media_type" if "media_type" in columns else "NULL"  # format 1 had no media types
-    stored = conn.execute(
-        f"SELECT id, bid_id, name, sha256, size, {media} FROM artefact ORDER BY id"
-    ).fetchall()
-    if len(stored) != len(attached):
-        return None, (
-            f"the trail records {len(attached)} attached artefacts but the document holds "
-            f"{len(stored)}: "
-            "artefacts were removed or added outside ClusterBid"
-        )
-    for row, (artefact_id, bid_id, name, sha256, size, media_type) in zip(attached, stored):
-        recorded = json.loads(row.new_json or "{}")
-        actual = {
-            "name": name,
-            "sha256": sha256,
-            "size": size,
-            "media_type": media_type,
-            "bid_id": bid_id,
-        }
-        # Fields an older trail did not record (media_type before format 2) cannot be compared;
-        # name and sha256 were always recorded.
-        changed = [
-            field
-            for field in ARTEFACT_FIELDS
-            if (field in recorded or field in ("name", "sha256"))
-            and recorded.get(field) != actual[field]
-            and not (field == "media_type" and media == "NULL")
-        ]
-        if changed:
-            return row.seq, (
-                f"artefact {recorded.get('name')!r} (row #{row.seq}) was altered outside "
-                "ClusterBid: "
-                f"its {', '.join(changed)} no longer match the trail"
-            )
-        # One blob at a time: a document holds up to many 50 MiB artefacts.
-        (content,) = conn.execute(
-            "SELECT content FROM artefact WHERE id = ?", (artefact_id,)
-        ).fetchone()
-        if len(content) != size or hashlib.sha256(content).hexdigest() != sha256:
-            return (
-                row.seq,
-                f"the bytes of artefact {name!r} (row #{row.seq}) no longer match their SHA-256",
-            )
     return None, None
 
 
@@ -262,7 +209,7 @@ def audit_connection(
             if start is None
             else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT)
         )
-        seq, reason = _check_artefacts(conn, attached)
+        seq, reason = check_artefacts(conn, attached)
     except (sqlite3.Error, ValueError) as exc:
         seq, reason = None, f"the artefacts cannot be read ({exc})"
     if reason:
