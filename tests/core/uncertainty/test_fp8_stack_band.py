@@ -18,6 +18,7 @@ from tests.conftest import bid_dict, evaluation_dict, workload_dict
 from clusterbid.core.costmodel.stack_efficiency import (
     baseline_reach,
     gain_follows_stack,
+    stack_assumption,
     stack_catalog,
 )
 from clusterbid.core.evaluation import Evaluation
@@ -25,6 +26,7 @@ from clusterbid.core.uncertainty.draw_setup import setup
 from clusterbid.core.uncertainty.sampling import _common_draws
 from clusterbid.core.uncertainty.spread_table import Spreads
 from clusterbid.core.uncertainty.streams import STACK, WITH_STACK
+from clusterbid.core.workload import Workload
 
 Z90 = 1.2816  # the standard normal at a uniform of 0.9 (and minus it at 0.1)
 BUYER = 0.42  # conftest's baseline MFU, BF16 on H100
@@ -91,3 +93,11 @@ def test_a_stated_stack_without_its_own_gain_keeps_an_independent_gain_stream():
     drawn = _fp8_setup("megatron-core-2024")
     assert not any(owner.endswith(WITH_STACK) for _, owner in drawn.shared_gens)
     assert any(owner.endswith(":fp8 gain") for _, owner in drawn.shared_gens)
+
+
+def test_the_stack_line_of_an_unstated_fp8_job_names_the_fp8_stacks_range():
+    # BF16: 28.8% (BLOOM) to 47%; FP8 leaves BLOOM's generation out: 41% to 47%.
+    bf16 = Workload.model_validate(workload_dict())
+    fp8 = Workload.model_validate(workload_dict(precision="fp8"))
+    assert "any published stack, 29%-47%" in stack_assumption(bf16)[1]
+    assert "any published stack that can train in FP8, 41%-47%" in stack_assumption(fp8)[1]

@@ -194,10 +194,12 @@ def stack_assumption(workload: Workload) -> tuple[str, str]:
     source = workload.provenance["software_stack"]
     said = "the buyer's statement" if source.kind == "assumption" else "ClusterBid's default"
     if stack == NOT_STATED:
-        published = [v for spec in stack_catalog().values() for v in spec.h100_bf16_mfu]
+        candidates = candidate_stacks(workload.precision)
+        published = [v for spec in candidates for v in spec.h100_bf16_mfu]
+        fp8 = " that can train in FP8" if len(candidates) < len(stack_catalog()) else ""
         return (
             f"{stack_words(stack)} ({said})",
-            "the baseline MFU could come from any published stack, "
+            f"the baseline MFU could come from any published stack{fp8}, "
             f"{min(published):.0%}-{max(published):.0%} of the H100 BF16 peak "
             "(methodology sections 2 and 7): the bands are widened by that spread; state the "
             "stack to narrow them",
