@@ -101,3 +101,14 @@ def test_the_stack_line_of_an_unstated_fp8_job_names_the_fp8_stacks_range():
     fp8 = Workload.model_validate(workload_dict(precision="fp8"))
     assert "any published stack, 29%-47%" in stack_assumption(bf16)[1]
     assert "any published stack that can train in FP8, 41%-47%" in stack_assumption(fp8)[1]
+
+
+def test_the_printed_spread_adds_the_gain_to_the_stack_not_in_quadrature():
+    # Unstated FP8 on H100, buyer 42%: stack up ln(0.47/0.42)/1.2816 = 0.0878, gain up
+    # ln(1.75/1.479)/1.2816 = 0.1312, moving together: 0.219; with the GPU type's 0.15 and the
+    # market's 0.10 (spreads.MFU_SIGMA, MARKET_MFU_SIGMA): sqrt(0.15^2 + 0.10^2 + 0.219^2) = 0.284.
+    from clusterbid.core.uncertainty.presentation import _spread_words
+
+    item = _fp8_setup("not-stated").described[0][1]
+    up = math.log(0.47 / 0.42) / Z90 + math.log(1.75 / math.sqrt(1.25 * 1.75)) / Z90
+    assert f"{math.sqrt(0.15**2 + 0.10**2 + up**2):.0%} up" in _spread_words(item)
