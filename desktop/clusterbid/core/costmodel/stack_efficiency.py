@@ -43,6 +43,8 @@ class StackSpec(BaseModel):
         description="Published MFU of the BF16 dense peak on H100 SXM, low and high"
     )
     fp8_speedup_over_bf16: float | None = Field(None, gt=0.5, le=2.5)
+    runs_fp8: bool = Field(True, description="False: the stack cannot train in FP8")
+    fp8_source: str | None = Field(None, min_length=10)
     source: str = Field(min_length=10)
 
     @property
@@ -72,6 +74,11 @@ def stack_catalog() -> dict[str, StackSpec]:
         if not 0 < low <= high <= 0.85:
             raise InputError(
                 f"{path.name} [[stack]] {spec.id}: h100_bf16_mfu must be 0 < low <= high <= 0.85"
+            )
+        if not spec.runs_fp8 and (spec.fp8_source is None or spec.fp8_speedup_over_bf16):
+            raise InputError(
+                f"{path.name} [[stack]] {spec.id}: runs_fp8 = false needs an fp8_source and no "
+                "fp8_speedup_over_bf16"
             )
         stacks[spec.id] = spec
     expected = set(get_args(SoftwareStack)) - {NOT_STATED}
@@ -125,17 +132,38 @@ def baseline_sigma(stack: str) -> float:
     return _spread([value for spec in stacks.values() for value in spec.h100_bf16_mfu])
 
 
-def baseline_reach(stack: str, buyer_mfu: float) -> tuple[float, float]:
+def candidate_stacks(precision: str = "bf16") -> list[StackSpec]:
+    """The published stacks an unstated stack could be: for an FP8 job, only those that can train
+    in FP8 (a 2021 Megatron could not: no Transformer Engine yet, stacks.toml runs_fp8)."""
+    return [s for s in stack_catalog().values() if precision != "fp8" or s.runs_fp8]
+
+
+def baseline_reach(stack: str, buyer_mfu: float, precision: str = "bf16") -> tuple[float, float]:
     """The doubt a stack adds to the baseline MFU, shared by every bid, as (down, up) sigmas: a
     stated stack's own range, symmetric; an unstated one reaches from the buyer's figure
     (`buyer_mfu`, MFU of the H100 BF16 peak) down to the lowest published stack at P10 and up to
-    the highest at P90. A symmetric spread of the range's width, centred on a buyer's figure near
-    its top, put BLOOM's 28.8% at P2 of a 42.6% baseline and drew stacks faster than any
-    published one."""
+    the highest at P90 (for FP8, among the stacks that can run it). A symmetric spread of the
+    range's width, centred on a buyer's figure near its top, put BLOOM's 28.8% at P2 of a 42.6%
+    baseline and drew stacks faster than any published one."""
     stacks = stack_catalog()
     if stack in stacks:
         return stacks[stack].own_sigma, stacks[stack].own_sigma
-    return _reach([value for spec in stacks.values() for value in spec.h100_bf16_mfu], buyer_mfu)
+    published = [value for spec in candidate_stacks(precision) for value in spec.h100_bf16_mfu]
+    return _reach(published, buyer_mfu)
+
+
+def gain_follows_stack() -> bool:
+    """Whether the published stacks rank the same on BF16 reach and FP8 gain (llm-foundry 42.6%
+    and 1.31x below NeMo's 41-47% and 1.75x, stacks.toml): then an unstated stack's gain is drawn
+    with its reach, one draw for both, rather than as an independent piece. Read from the catalog,
+    so a stack published against that order turns the coupling off instead of being forced in."""
+    both = sorted(
+        (sum(s.h100_bf16_mfu), s.fp8_speedup_over_bf16)
+        for s in stack_catalog().values()
+        if s.fp8_speedup_over_bf16 is not None
+    )
+    gains = [gain for _, gain in both]
+    return len(both) >= 2 and gains == sorted(gains)
 
 
 def fp8_gain_reach(stack: str, gpu: GpuSpec, precision: str) -> tuple[float, float]:
@@ -166,10 +194,12 @@ def stack_assumption(workload: Workload) -> tuple[str, str]:
     source = workload.provenance["software_stack"]
     said = "the buyer's statement" if source.kind == "assumption" else "ClusterBid's default"
     if stack == NOT_STATED:
-        published = [v for spec in stack_catalog().values() for v in spec.h100_bf16_mfu]
+        candidates = candidate_stacks(workload.precision)
+        published = [v for spec in candidates for v in spec.h100_bf16_mfu]
+        fp8 = " that can train in FP8" if len(candidates) < len(stack_catalog()) else ""
         return (
             f"{stack_words(stack)} ({said})",
-            "the baseline MFU could come from any published stack, "
+            f"the baseline MFU could come from any published stack{fp8}, "
             f"{min(published):.0%}-{max(published):.0%} of the H100 BF16 peak "
             "(methodology sections 2 and 7): the bands are widened by that spread; state the "
             "stack to narrow them",

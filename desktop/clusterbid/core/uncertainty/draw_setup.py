@@ -20,7 +20,7 @@ from clusterbid.core.uncertainty.delivery_slips import STREAM as SLIP_STREAM
 from clusterbid.core.uncertainty.delivery_slips import SlipSpread, slip_spread
 from clusterbid.core.uncertainty.model_inputs import model_inputs, select
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput, bid_inputs
-from clusterbid.core.uncertainty.streams import stream
+from clusterbid.core.uncertainty.streams import seed_owner, stream
 from clusterbid.core.uncertainty.term_ranges import TermRange, term_ranges
 from clusterbid.core.workload import Workload
 
@@ -200,7 +200,7 @@ def setup(
             )
         ],
         shared_gens={
-            (n, owner): stream(seed, owner, n)
+            (n, owner): stream(seed, seed_owner(owner), n)
             for n, uses in shared_use.items()
             for _, owner, _ in uses
         },

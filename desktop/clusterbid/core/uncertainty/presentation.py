@@ -13,6 +13,7 @@ from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.montecarlo import BidUncertainty, UncertaintyResult
 from clusterbid.core.uncertainty.sensitivity import Sensitivity
 from clusterbid.core.uncertainty.spreads import UncertainInput
+from clusterbid.core.uncertainty.streams import seed_owner
 from clusterbid.core.uncertainty.term_ranges import TermRange
 from clusterbid.core.uncertainty.tipping import WEIGHT_WORDS, tipping_sentence
 
@@ -152,8 +153,14 @@ def _spread_words(item: UncertainInput) -> str:
         return f"sigma {(item.sigma**2 + item.shared_sigma**2) ** 0.5:.0%}"
     pieces = {owner: (down, up) for owner, down, up in item.two_piece}
     plain = item.sigma**2 + sum(s**2 for owner, s in item.shared_streams if owner not in pieces)
-    down = (plain + sum(d**2 for d, _ in pieces.values())) ** 0.5
-    up = (plain + sum(u**2 for _, u in pieces.values())) ** 0.5
+    # A stream drawn from the stack's numbers moves with the stack: their sigmas add, not in
+    # quadrature (an unstated stack's FP8 gain, streams.WITH_STACK).
+    apart: dict[str, tuple[float, float]] = {}
+    for owner, (d, u) in pieces.items():
+        key = seed_owner(owner)
+        apart[key] = (apart.get(key, (0.0, 0.0))[0] + d, apart.get(key, (0.0, 0.0))[1] + u)
+    down = (plain + sum(d**2 for d, _ in apart.values())) ** 0.5
+    up = (plain + sum(u**2 for _, u in apart.values())) ** 0.5
     return f"sigma {down:.0%} down, {up:.0%} up"
 
 

@@ -15,6 +15,7 @@ from clusterbid.core.costmodel.stack_efficiency import (
     baseline_reach,
     baseline_sigma,
     fp8_gain_reach,
+    gain_follows_stack,
 )
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.provenance import effective_reliability
@@ -30,7 +31,7 @@ from clusterbid.core.uncertainty.spread_table import (  # the table's names call
     Spreads,
     UncertainInput,
 )
-from clusterbid.core.uncertainty.streams import MARKET, STACK
+from clusterbid.core.uncertainty.streams import MARKET, STACK, WITH_STACK
 
 __all__ = ["FAILURE_RATE_SIGMA", "MARKET_MFU_SIGMA", "MAX_MFU", "MFU_SIGMA", "Spreads"]
 __all__ += ["UncertainInput", "bid_inputs", "claim_centre", "failure_rate_input"]
@@ -199,7 +200,8 @@ def bid_inputs(
     """The uncertain inputs of one bid: scale-out busbw, baseline MFU, failure rate, node
     replacement time and SLA uptime (drawn through its downtime). The software stack adds two
     shared two-piece streams to the spec MFU (costmodel/stack_efficiency): the stack's reach, and
-    the FP8 gain's per GPU type when the stack does not publish its own. An assumed pipeline
+    the FP8 gain's per GPU type when the stack does not publish its own; an unstated stack's gain
+    is drawn from the stack's own numbers (streams.WITH_STACK), so the two move together. An assumed pipeline
     schedule (costmodel/schedule_range) adds `schedule_doubts`: (stream, log-space sigma) of each
     unstated knob, streams common to every bid (one schedule runs whichever bid wins).
     `buyer_mfu`: the workload's baseline as MFU, from which an unstated stack's two-piece draw
@@ -228,8 +230,16 @@ def bid_inputs(
         spreads,
     )
     scale = spreads.stack_spread_scale
-    reach = (baseline_sigma(stack),) * 2 if buyer_mfu is None else baseline_reach(stack, buyer_mfu)
+    reach = (
+        (baseline_sigma(stack),) * 2
+        if buyer_mfu is None
+        else baseline_reach(stack, buyer_mfu, precision)
+    )
     gain = fp8_gain_reach(stack, default_catalog().gpu(bid.capacity.gpu_model), precision)
+    # Unstated: the gain follows the stack's draw (a fast stack takes the high gain, as published).
+    gain_owner = f"{gpu}:{precision}:fp8 gain" + (
+        WITH_STACK if stack == NOT_STATED and gain_follows_stack() else ""
+    )
     spec_mfu = _shared(
         "baseline_mfu",
         estimate.spec_baseline_mfu,
@@ -242,7 +252,7 @@ def bid_inputs(
         "from the buyer's figure" + schedule_source(schedule_doubts),
         [
             (STACK, scale * reach[0], scale * reach[1]),
-            (f"{gpu}:{precision}:fp8 gain", scale * gain[0], scale * gain[1]),
+            (gain_owner, scale * gain[0], scale * gain[1]),
             # One-sided: the model already runs the fastest feasible schedule, so an unstated
             # knob can only leave the run slower (lower MFU), never faster than that.
             *((stream, sigma, 0.0) for stream, sigma in schedule_doubts),

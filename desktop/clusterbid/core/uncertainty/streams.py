@@ -13,6 +13,14 @@ import numpy as np
 
 MARKET = "\x00market"  # not a valid bid id (ids start with a letter or digit)
 STACK = "\x00stack"  # the software stack behind the buyer's baseline (issue 36), every bid
+# Suffix of a stream drawn from the stack's own numbers: an unstated stack's FP8 gain goes with
+# its BF16 reach (the published stacks rank the same on both), so one draw sets both.
+WITH_STACK = " \x00with the stack"
+
+
+def seed_owner(owner: str) -> str:
+    """Whose numbers a common stream draws: the stack's for a stream that follows the stack."""
+    return STACK if owner.endswith(WITH_STACK) else owner
 
 
 def _words(text: str) -> list[int]:
