@@ -49,7 +49,8 @@ def _answer(monkeypatch, answers: list[dict], seen: list) -> None:
     cancelled when none is left; `seen` records what each showing held when it opened."""
 
     def fake_exec(dialog) -> int:
-        fields = dialog.run.numbers | {"model_size": dialog.run.model_size}
+        run = dialog.run
+        fields = run.numbers | {"model_size": run.model_size, "engine_version": run.engine_version}
         seen.append({name: edit.text() for name, edit in fields.items()})
         if not answers:
             return QDialog.DialogCode.Rejected
@@ -89,12 +90,17 @@ def test_an_mlperf_summary_with_its_system_gpus_keeps_what_the_cli_keeps(
         "H100-SXM",
     ]
     args += ["--kv-cache-precision", "fp8", "--measured-by", "third_party", "--user", "test"]
+    # NVIDIA's run in full: one stage, no experts, 512-token prompts, Llama-2-70B's 69B.
+    args += ["--pipeline-parallel", "1", "--expert-parallel", "1", "--prompt-tokens", "512"]
+    args += ["--engine-version", "4.1 closed", "--model-billions", "69"]
     assert main(args) == 0
     with EvaluationDocument.open(cli_document, user="test") as opened:
         (from_cli,) = _kept(opened.evaluation, summary.name)
 
     answer = {"gpus": 2, "batch": "896", "system_gpus": "8", "precision": "fp8"}
-    _answer(monkeypatch, [answer | {"kv_cache_precision": "fp8"}], seen := [])
+    answer |= {"kv_cache_precision": "fp8", "pipeline_parallel": "1", "expert_parallel": "1"}
+    answer |= {"prompt_tokens": "512", "engine_version": "4.1 closed", "model_size": "69"}
+    _answer(monkeypatch, [answer], seen := [])
     dialog_log.answers.append(str(summary))
     serving.actions_.attach_benchmark.trigger()
     (from_app,) = _kept(serving.session.evaluation, summary.name)
@@ -102,6 +108,7 @@ def test_an_mlperf_summary_with_its_system_gpus_keeps_what_the_cli_keeps(
     # 24,524.9 tokens/s over 8 GPUs is four TP2 replicas: one replica's share, by hand.
     assert from_app.value == pytest.approx(24524.9 / 4)
     assert (from_app.batch_size, from_app.gpu_model, from_app.precision) == (896, "H100-SXM", "fp8")
+    assert (from_app.model_active_params_billions, from_app.engine_version) == (69, "4.1 closed")
     assert len(seen) == 1  # attached at the first asking
     # Flagged above the model's ceiling (issue 37 item 2): said in the app's words, not a command.
     said = "\n".join(text for _, _, text in dialog_log.shown)
@@ -158,3 +165,6 @@ def test_the_dialog_speaks_words_and_keeps_the_common_case_two_fields(qtbot):
     assert _codes(texts) == [] and [t for _, t in texts if COMMAND_HINT.search(t)] == []
     # Left empty, the run is the bid's GPU and nothing else is stated: the CLI's defaults.
     assert dialog.run.options(8, "provider") == ServingRunOptions(8, "provider", "H100-SXM")
+    # The field holds no more than evidence keeps: what it shows is what is kept.
+    dialog.run.engine_version.setText("v" * 100)
+    assert dialog.run.options(8, "provider").engine_version == "v" * 64

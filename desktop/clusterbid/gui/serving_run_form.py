@@ -33,6 +33,7 @@ WHOLE_NUMBERS = (
     ("batch", "Sequences one replica ran at once"),
     ("system_gpus", "GPUs in the whole system the MLPerf result ran on"),
 )
+ENGINE_VERSION_CHARACTERS = 64  # what evidence keeps (core/evidence/model.py)
 MODEL_SIZE = "The model the run served, in billions of active parameters"
 # Core's refusals name the CLI's options; in the app the same rule names the field it asks for.
 OPTION_WORDS = {f"--{name.replace('_', '-')}": words for name, words in WHOLE_NUMBERS} | {
@@ -72,6 +73,7 @@ class RunContextForm(QWidget):
             self.numbers[name] = _empty_means_edit()
             form.addRow(f"{words}:", self.numbers[name])
         self.engine_version = _empty_means_edit()
+        self.engine_version.setMaxLength(ENGINE_VERSION_CHARACTERS)
         form.addRow("Serving engine version:", self.engine_version)
         self.model_size = _empty_means_edit()
         form.addRow(f"{MODEL_SIZE}:", self.model_size)
@@ -96,7 +98,7 @@ class RunContextForm(QWidget):
             gpu_model=self.gpu_model.currentData(),
             precision=self.precision.currentData(),
             kv_cache_precision=self.kv_cache_precision.currentData(),
-            engine_version=self.engine_version.text().strip()[:80] or None,
+            engine_version=self.engine_version.text().strip() or None,
             pipeline_parallel=whole["pipeline_parallel"],
             expert_parallel=whole["expert_parallel"],
             prompt_tokens=whole["prompt_tokens"],
