@@ -44,6 +44,9 @@ def _select(window, bid_id: str) -> None:
 
 def _answer_the_run(monkeypatch, gpus: int, measured_by: str, asked: list) -> None:
     def fake_exec(dialog) -> int:
+        if dialog.property("answered"):  # shown again after a refusal: the officer cancels
+            return QDialog.DialogCode.Rejected
+        dialog.setProperty("answered", True)
         asked.append(dialog.windowTitle())
         dialog.gpus.setValue(gpus)
         dialog.measured_by.setCurrentIndex(dialog.measured_by.findData(measured_by))

@@ -9,6 +9,7 @@ is said in words (the bid by its provider and GPU model), and the attach is one 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from clusterbid.core.errors import InputError
 from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.gui import dialogs
+from clusterbid.gui.serving_run_form import RunContextForm, in_officers_words
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -47,13 +49,15 @@ DEFAULT_REPLICA_GPUS = 8  # one HGX node, the common replica; the officer reads 
 
 class ServingRunDialog(QDialog):
     """What the file may not say: the GPUs of the one replica it ran on, who ran it, and a reason
-    to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused)."""
+    to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused);
+    under "More about the run", the rest of the run's context the CLI takes as options."""
 
     def __init__(
         self,
         bid_words: str,
         file_name: str,
         replica_gpus: int | None,
+        bid_gpu_model: str,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -73,6 +77,8 @@ class ServingRunDialog(QDialog):
         form.addRow("&GPUs of the replica it ran on:", self.gpus)
         form.addRow("&Measured by:", self.measured_by)
         form.addRow("&Reason to use a figure above the model:", self.reason)
+        self.run = RunContextForm(bid_gpu_model)
+        form.addRow(self.run)
         buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -86,7 +92,6 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
     """Ask for the file and the run, attach it through the operation, and say what happened."""
     from clusterbid.operations.serving_evidence import (
         AttachedServingEvidence,
-        ServingRunOptions,
         attach_serving_evidence,
     )
 
@@ -101,31 +106,32 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
     if not path:
         return
     replica = getattr(session.evaluation.workload, "tensor_parallel", None)
-    dialog = ServingRunDialog(words, Path(path).name, replica, window)
-    if dialog.exec() != QDialog.DialogCode.Accepted:
-        return
-    options = ServingRunOptions(
-        gpus=dialog.gpus.value(),
-        measured_by=str(dialog.measured_by.currentData()),
-        gpu_model=bid.capacity.gpu_model,
-    )
-    before = session.evaluation
-    outcome = _attach_on_the_lane(
-        session,
-        lambda document: attach_serving_evidence(
-            document,
-            bid.id,
-            Path(path),
-            options,
-            use_above_model=dialog.reason.text().strip() or None,
-        ),
-    )
-    if not isinstance(outcome, AttachedServingEvidence):
-        dialogs.show_problem(
-            window, "The benchmark was not attached", str(outcome).replace(bid.id, words)
-        )
-        return
-    _record_and_say(window, before, outcome, words)
+    dialog = ServingRunDialog(words, Path(path).name, replica, bid.capacity.gpu_model, window)
+    # A refusal opens the dialog again with what was typed, until it attaches or is cancelled.
+    while dialog.exec() == QDialog.DialogCode.Accepted:
+        before = session.evaluation
+        try:
+            measured_by = str(dialog.measured_by.currentData())
+            options = dialog.run.options(dialog.gpus.value(), measured_by)
+        except InputError as exc:
+            outcome: object = exc
+        else:
+            outcome = _attach_on_the_lane(
+                session,
+                partial(
+                    attach_serving_evidence,
+                    bid_id=bid.id,
+                    path=Path(path),
+                    options=options,
+                    use_above_model=dialog.reason.text().strip() or None,
+                ),
+            )
+        if isinstance(outcome, AttachedServingEvidence):
+            _record_and_say(window, before, outcome, words)
+            return
+        said = str(outcome).replace(bid.id, words).replace(path, Path(path).name)  # file by name
+        said = in_officers_words(said)
+        dialogs.show_problem(window, "The benchmark was not attached", said)
 
 
 def _record_and_say(
@@ -179,6 +185,10 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
             if evidence.suspect_override
             else "not used, as no reason to use it was recorded"
         )
-        lines.append(f"Flagged: {attached.flag}. Decision: {decided}")
+        flag = attached.flag.replace(  # core names the CLI's option; the app asks in this dialog
+            "(serving-evidence attach --use-above-model REASON)",
+            '(typed as the "Reason to use a figure above the model" when attaching)',
+        )
+        lines.append(f"Flagged: {flag}. Decision: {decided}")
     lines += [f"Note: {note}" for note in attached.notes]
     return lines
