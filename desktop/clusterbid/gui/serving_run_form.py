@@ -23,7 +23,7 @@ from clusterbid.core.catalog import default_catalog
 from clusterbid.core.errors import InputError
 from clusterbid.operations.serving_evidence import ServingRunOptions
 
-EMPTY_MEANS = "Leave empty if the file says it, or it is not stated"
+EMPTY_MEANS = "Empty: as the file says, or not stated"  # fits the field at 100%
 PRECISIONS = (("Not stated", None), ("BF16", "bf16"), ("FP8", "fp8"))
 # (attribute of ServingRunOptions, the officer's words): whole numbers of 1 or more
 WHOLE_NUMBERS = (
