@@ -84,11 +84,7 @@ PACKAGE = REPO / "desktop" / "clusterbid"
 MODULE_LINES_AT_MOST = 300
 # Modules over 300 lines (counted as `wc -l` does) when the limit came in. Split one into modules
 # of 50-300 lines by meaning and take it off; the list only shrinks, and no other module may pass.
-MODULES_OVER_300_LINES = frozenset(
-    {
-        "clusterbid/core/workload.py",
-    }
-)
+MODULES_OVER_300_LINES: frozenset[str] = frozenset()  # none left: keep it so
 # Functions over 50 lines (def to last line, by ast) in the package; lower it when you split one.
 FUNCTIONS_OVER_50_LINES_AT_MOST = 102
 

@@ -14,30 +14,15 @@ from clusterbid.core.provenance import (
     Source,
     completed_workload_provenance,
 )
-from clusterbid.core.recipe_fields import check_container_image, check_heads
+from clusterbid.core.recipe_fields import check_container_image
 from clusterbid.core.stack_names import SoftwareStack
+from clusterbid.core.workload_rules import MeasuredFit, check_layout
 
 # Mixed-precision Adam keeps fp32 master weights (4 bytes) and two fp32 moments (8 bytes)
 # per parameter beside the bf16 weights (2 bytes); that is what a checkpoint holds.
 CHECKPOINT_BYTES_PER_PARAM = 14
 OPTIMIZER_BYTES_PER_PARAM = 12
 WEIGHT_BYTES_PER_PARAM = 2
-
-
-class MeasuredFit(FrozenModel):
-    """The layout ran: a measurement that it fits in memory, which the model's estimate of
-    activations (a formula, not the framework's allocator) does not overrule."""
-
-    hbm_gb: float = Field(
-        gt=0, le=10_000, description="HBM per GPU of the GPUs the layout was measured on, GB"
-    )
-    reference: str = Field(
-        min_length=3,
-        max_length=500,
-        description=(
-            "Where it was measured: the run's memory log or training log, or a published table"
-        ),
-    )
 
 
 class Workload(FrozenModel):
@@ -205,50 +190,8 @@ class Workload(FrozenModel):
 
     @model_validator(mode="after")
     def _check_consistency(self) -> Workload:
-        if self.active_params_billions > self.total_params_billions:
-            raise ValueError("active_params_billions cannot exceed total_params_billions")
-        if self.training_tokens_billions is None and self.total_flops is None:
-            raise ValueError("give training_tokens_billions or total_flops")
-        model_parallel = self.tensor_parallel * self.pipeline_parallel * self.context_parallel
-        if self.job_gpus % model_parallel:
-            raise ValueError(
-                f"job_gpus ({self.job_gpus}) must be a multiple of TP x PP x CP "
-                f"({self.tensor_parallel} x {self.pipeline_parallel} x {self.context_parallel} = "
-                f"{model_parallel}) "
-                "so that the data-parallel degree is a whole number"
-            )
-        if self.global_batch_tokens % self.sequence_length:
-            raise ValueError(
-                f"global_batch_tokens ({self.global_batch_tokens}) must be a whole number of "
-                "sequences "
-                f"of sequence_length ({self.sequence_length})"
-            )
-        per_step = self.data_parallel * self.micro_batch_size
-        if self.global_batch_sequences % per_step:
-            raise ValueError(
-                f"the global batch ({self.global_batch_sequences} sequences) must divide into "
-                f"data-parallel degree ({self.data_parallel}) x micro_batch_size "
-                f"({self.micro_batch_size}) "
-                f"= {per_step} sequences per micro-batch round"
-            )
-        if (self.num_layers is None) != (self.hidden_size is None):
-            raise ValueError("give num_layers and hidden_size together (or neither)")
-        check_heads(self.num_attention_heads, self.hidden_size, self.tensor_parallel)
+        check_layout(self)  # core/workload_rules.py: sizes and parallelism that fit together
         object.__setattr__(self, "container_image", check_container_image(self.container_image))
-        if self.expert_parallel > 1:
-            if self.active_params_billions >= self.total_params_billions:
-                raise ValueError(
-                    "expert_parallel > 1 needs a mixture-of-experts model (active_params_billions "
-                    "below total)"
-                )
-            if self.data_parallel % self.expert_parallel:
-                raise ValueError(
-                    f"expert_parallel ({self.expert_parallel}) must divide the data-parallel "
-                    "degree "
-                    f"({self.data_parallel})"
-                )
-        if self.virtual_pipeline_stages > 1 and self.pipeline_parallel == 1:
-            raise ValueError("virtual_pipeline_stages > 1 needs pipeline_parallel > 1")
         unknown = sorted(set(self.provenance) - set(WORKLOAD_TRACKED_FIELDS))
         if unknown:
             raise ValueError(
