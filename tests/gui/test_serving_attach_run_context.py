@@ -168,3 +168,13 @@ def test_the_dialog_speaks_words_and_keeps_the_common_case_two_fields(qtbot):
     # The field holds no more than evidence keeps: what it shows is what is kept.
     dialog.run.engine_version.setText("v" * 100)
     assert dialog.run.options(8, "provider").engine_version == "v" * 64
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "1.5", "-2", "0"])
+def test_a_whole_number_field_refuses_what_int_cannot_read_in_words(typed):
+    """'²' is a digit to str.isdigit() but not to int(): it reached the window as a traceback."""
+    from clusterbid.core.errors import InputError
+    from clusterbid.gui.serving_run_form import _whole_number
+
+    with pytest.raises(InputError, match="type a whole number of 1 or more"):
+        _whole_number(typed, "Sequences one replica ran at once")

@@ -133,7 +133,7 @@ def _whole_number(text: str, words: str) -> int | None:
     text = text.strip().replace(",", "")
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:  # '²' is a digit to str
         raise InputError(f'"{words}": type a whole number of 1 or more, or leave it empty')
     return int(text)
 

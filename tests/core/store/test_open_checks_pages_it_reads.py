@@ -97,3 +97,17 @@ def test_a_file_cut_short_is_refused_even_where_the_open_reads_nothing(tmp_path)
     path.write_bytes(data[: len(data) - PAGE])  # the last page gone
     with pytest.raises(CorruptDocumentError, match="damaged|integrity check|file ends at"):
         EvaluationDocument.open(path)
+
+
+def test_what_reads_the_whole_history_refuses_a_damaged_page_in_words(tmp_path):
+    """verify's trust check, the panel merge, evidence requests and acceptance read every audit
+    row (document.audit_rows): a damaged old page is refused by the file's name there, as the open
+    refused it before, never a raw SQLite error (a reviewer saw `verify --evaluation` end in
+    "internal error (OperationalError ...)", exit 70)."""
+    path = tmp_path / "history.clusterbid"
+    _long_history(path)
+    _damage_the_page_holding(path, MARKER)
+    for read_only in (False, True):
+        refused = pytest.raises(CorruptDocumentError, match="failed SQLite's integrity check")
+        with EvaluationDocument.open(path, read_only=read_only) as doc, refused:
+            doc.audit_rows()

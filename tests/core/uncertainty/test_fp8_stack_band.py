@@ -112,3 +112,14 @@ def test_the_printed_spread_adds_the_gain_to_the_stack_not_in_quadrature():
     item = _fp8_setup("not-stated").described[0][1]
     up = math.log(0.47 / 0.42) / Z90 + math.log(1.75 / math.sqrt(1.25 * 1.75)) / Z90
     assert f"{math.sqrt(0.15**2 + 0.10**2 + up**2):.0%} up" in _spread_words(item)
+
+
+def test_a_stated_stack_without_fp8_says_so_in_the_gain_words():
+    """A 2021-era Megatron stated for an FP8 job is priced with the borrowed gain, and the words
+    say the stack cannot train in FP8 (they said only "stack's own not published")."""
+    from clusterbid.core.catalog import default_catalog
+    from clusterbid.core.costmodel.stack_efficiency import fp8_gain
+
+    gain, words = fp8_gain("megatron-lm-2021", default_catalog().gpu("H100-SXM"))
+    assert 1.25 < gain < 1.75  # the middle of the published gains, not a gain of its own
+    assert "cannot train in FP8" in words and "Transformer Engine" in words

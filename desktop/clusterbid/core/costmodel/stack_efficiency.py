@@ -95,6 +95,11 @@ def fp8_gain(stack: str, gpu: GpuSpec) -> tuple[float, str]:
     spec = stack_catalog().get(stack)
     if spec is not None and spec.fp8_speedup_over_bf16 is not None:
         return spec.fp8_speedup_over_bf16, f"the stack's own ({spec.source})"
+    if spec is not None and not spec.runs_fp8:  # stated, yet it has no FP8 path: never silent
+        return borrowed_fp8_gain(), (
+            f"{borrowed_fp8_words()}; but the stack stated cannot train in FP8 ({spec.fp8_source}): "
+            "the job would run in BF16 on it, so state the stack or the precision it will use"
+        )
     # Not the GPU's catalog figure: that is one stack's small-model gain (llm-foundry's 1.31x on
     # a 3B model), the lowest end of what is published, not a known figure for this job.
     return borrowed_fp8_gain(), borrowed_fp8_words()

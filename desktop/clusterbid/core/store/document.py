@@ -147,7 +147,7 @@ class EvaluationDocument(
         return self._head
 
     def audit_rows(self) -> tuple[audit.AuditRow, ...]:
-        return audit.read_rows(self._conn)
+        return fileformat.read_whole_trail(self.path, self._conn)  # every page checked
 
     def catch_up(self) -> tuple[audit.AuditRow, ...] | None:
         """Take in what another window or a `clusterbid` command committed to the file since this

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 
 from clusterbid.core.safe_read import NotARegularFile, open_regular
-from clusterbid.core.store import schema
+from clusterbid.core.store import audit, schema
 from clusterbid.core.store.errors import (
     CorruptDocumentError,
     DocumentError,
@@ -279,3 +279,14 @@ def describe_open_error(path: Path, exc: sqlite3.Error | UnicodeDecodeError) -> 
 
 def document_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def read_whole_trail(path: Path, conn: sqlite3.Connection) -> tuple[audit.AuditRow, ...]:
+    """Every audit row, once every page of the file is checked: a damaged page in old history,
+    which an open does not read, is refused here by the file's name, never a raw SQLite error."""
+    if problem := page_problem(path, conn):
+        raise CorruptDocumentError(path, problem)
+    try:
+        return audit.read_rows(conn)
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise CorruptDocumentError(path, f"its audit trail cannot be read ({exc})") from None
