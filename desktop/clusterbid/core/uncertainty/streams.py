@@ -8,6 +8,7 @@ owner name below, so every bid sees the same one.
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 import numpy as np
 
@@ -23,10 +24,11 @@ def seed_owner(owner: str) -> str:
     return STACK if owner.endswith(WITH_STACK) else owner
 
 
-def _words(text: str) -> list[int]:
+@lru_cache(maxsize=4096)  # a bid's id is digested once for all its inputs, not once per stream
+def _words(text: str) -> tuple[int, ...]:
     """A stable 256-bit digest of `text` as 32-bit words (Python's hash() is salted per process)."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return [int.from_bytes(digest[i : i + 4], "little") for i in range(0, len(digest), 4)]
+    return tuple(int.from_bytes(digest[i : i + 4], "little") for i in range(0, len(digest), 4))
 
 
 def stream(seed: int, owner: str, input_name: str) -> np.random.Generator:
