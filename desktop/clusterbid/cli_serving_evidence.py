@@ -46,6 +46,7 @@ def _options(args: argparse.Namespace):
         batch=args.batch,
         system_gpus=args.system_gpus,
         model_active_params_billions=args.model_billions,
+        model=args.model,
     )
 
 
@@ -161,6 +162,13 @@ def _add_run_context(run: argparse._ArgumentGroup) -> None:
         metavar="B",
         help="active parameters of the model the run served, in billions, when it is not the "
         "service's (a 70B benchmark offered for an 8B service)",
+    )
+    run.add_argument(
+        "--model",
+        metavar="NAME",
+        help="the model the run served, by name (Llama-3.1-70B; resources/catalog/models.toml "
+        "lists them): its KV cache per token and weights carry the engine factor to the "
+        "service's model; unstated, the model the file names",
     )
 
 

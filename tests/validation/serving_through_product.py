@@ -34,7 +34,6 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root
 
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
 from tests.validation.serving_validation import (  # noqa: E402
-    MODELS,
     ROWS,
     Row,
     _workload,
@@ -50,6 +49,11 @@ from clusterbid.operations.serving_evidence import (  # noqa: E402
     attach_serving_evidence,
 )
 
+# benchmark_serving's `model_id` for Lambda's runs (Hugging Face ids of the Instruct checkpoints).
+VLLM_MODEL_IDS = {
+    "llama3-70b": "meta-llama/Meta-Llama-3.1-70B-Instruct",
+    "llama3-8b": "meta-llama/Meta-Llama-3.1-8B-Instruct",
+}
 OFFICER_KEEPS = "validation: the officer keeps the published result after reading its flag"
 
 
@@ -59,8 +63,8 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
         gpu_model=row.gpu,
         precision=row.precision,
         kv_cache_precision=row.kv,
-        model_active_params_billions=MODELS[row.model]["total_params_billions"],  # --model-billions
     )
+    model = dict(model=row.model)  # --model: MLPerf's benchmark name, TensorRT-LLM's checkpoint
     if row.group.startswith("MLPerf"):
         scenario = "Offline" if row.kind == "saturated" else "Server"
         samples = row.published_tokens_s / row.output
@@ -74,7 +78,9 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
             f"Samples per second: {samples:.4f}\nTokens per second: {row.published_tokens_s}\n"
             "Result is : VALID\n"
         )
-        return path, ServingRunOptions(gpus=row.tp, system_gpus=row.gpus, batch=row.cap, **stated)
+        return path, ServingRunOptions(
+            gpus=row.tp, system_gpus=row.gpus, batch=row.cap, **stated, **model
+        )
     if row.group == "TRT-LLM":
         tpot_ms = row.cap / (row.published_tokens_s / (row.gpus // row.tp)) * 1000
         path = folder / "trtllm-bench-report.txt"
@@ -90,7 +96,7 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
             f"Total Output Throughput (tokens/sec):   {row.published_tokens_s:.4f}\n"
             f"Average time-per-output-token [TPOT] (ms): {tpot_ms:.4f}\n"
         )
-        return path, ServingRunOptions(gpus=row.tp, batch=row.cap, **stated)
+        return path, ServingRunOptions(gpus=row.tp, batch=row.cap, **stated, **model)
     requests = 5000
     path = folder / "benchmark_serving.json"
     data = {
@@ -100,6 +106,7 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
         "total_output_tokens": row.output * requests,
         "output_throughput": row.published_tokens_s,
         "median_tpot_ms": row.published_tpot_ms,
+        "model_id": VLLM_MODEL_IDS[row.model],  # the file names its model: no option needed
     }
     path.write_text(json.dumps(data))
     return path, ServingRunOptions(gpus=row.tp, **stated)

@@ -41,6 +41,9 @@ class ServingRunOptions:
     # A run of another model than the service (a provider's 70B benchmark for an 8B service): the
     # calibration scales weights and matmuls by it; unstated, the run is taken as the workload's.
     model_active_params_billions: float | None = None
+    # The run's model by name (resources/catalog/models.toml): its layers and KV heads carry the
+    # KV cache per token too; unstated, the model the file names, if the catalog knows it.
+    model: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         prompt_tokens=options.prompt_tokens,
         batch=options.batch,
         system_gpus=options.system_gpus,
+        model=options.model,
     )
     evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
     size = options.model_active_params_billions
@@ -99,6 +103,13 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
             raise InputError(
                 f"{path}: the run's model size must be above 0 and at most 100,000 billion "
                 f"active parameters, not {size:g}"
+            )
+        named = evidence.model_active_params_billions
+        if named is not None and not 0.95 <= size / named <= 1.05:
+            raise InputError(
+                f"{path}: the run's model is named {evidence.model_name} ({named:g} billion "
+                f"parameters), but the model size given is {size:g} billion: name the model it "
+                "served or leave the size out"
             )
         evidence = evidence.model_copy(update={"model_active_params_billions": size})
     return ServingReading(data, run, evidence)

@@ -17,6 +17,9 @@ from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
 
+# The run without its model_id: a size alone describes the model (a name is read from the file,
+# test_serving_run_model.py).
+UNNAMED_JSON = json.dumps({k: v for k, v in json.loads(VLLM_JSON).items() if k != "model_id"})
 DEMO = (
     Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"
 )
@@ -27,7 +30,7 @@ def _attached(tmp_path: Path, name: str, *extra: str) -> Evaluation:
     evaluation = Evaluation.model_validate(json.loads(DEMO.read_text(encoding="utf-8")))
     EvaluationDocument.create(path, evaluation, user="test").close()
     run = tmp_path / "vllm.json"
-    run.write_text(VLLM_JSON, encoding="utf-8")
+    run.write_text(UNNAMED_JSON, encoding="utf-8")
     args = ["serving-evidence", "attach", str(path), "quarry-h100", str(run), "--gpus", "4"]
     assert main([*args, *extra, "--user", "test"]) == 0
     with EvaluationDocument.open(path, user="test") as document:

@@ -19,6 +19,7 @@ import numpy as np
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.serving_models import find_model
 from clusterbid.core.serving_workload import BYTES_PER_VALUE
 
 # What a run may leave unstated, in the words a note prints, and the log-space spread each adds
@@ -67,14 +68,20 @@ def scalars_at_run(w: ServingScalars, evidence: Evidence) -> ServingScalars:
     )
     precision = evidence.precision or w.precision
     kv = evidence.kv_cache_precision or w.kv_cache_precision
-    # A run of another model size (a provider's 70B benchmark for an 8B service): its weights and
-    # matmuls scale with its parameters; its KV cache per token stays the workload's (the layer
-    # and head shape of the run's model is not recorded), a known approximation.
-    size = (
-        evidence.model_active_params_billions * 1e9 / w.active_params
-        if evidence.model_active_params_billions is not None
-        else 1.0
-    )
+    # A run of another model (a provider's 70B benchmark for an 8B service): named from the
+    # model catalog, its weights, matmuls, KV cache per token (layers x KV heads x head dim) and
+    # all-reduces are its own; given only by size, the weights and matmuls scale with it and the
+    # KV cache per token stays the workload's.
+    shape = find_model(evidence.model_name)
+    billions = evidence.model_active_params_billions or (shape.active_billions if shape else None)
+    size = billions * 1e9 / w.active_params if billions is not None else 1.0
+    weights = w.weight_bytes * size * BYTES_PER_VALUE[precision] / BYTES_PER_VALUE[w.precision]
+    kv_bytes = w.kv_bytes_per_token * BYTES_PER_VALUE[kv] / BYTES_PER_VALUE[w.kv_cache_precision]
+    kv_heads, layers, hidden = w.kv_heads, w.num_layers, w.hidden_size
+    if shape is not None:
+        weights = shape.params_billions * 1e9 * BYTES_PER_VALUE[precision]
+        kv_bytes = shape.kv_bytes_per_token(BYTES_PER_VALUE[kv])
+        kv_heads, layers, hidden = float(shape.kv_heads), shape.layers, float(shape.hidden_size)
     return replace(
         w,
         prompt_tokens=prompt,
@@ -82,14 +89,12 @@ def scalars_at_run(w: ServingScalars, evidence: Evidence) -> ServingScalars:
         context_tokens=prompt + output,
         mean_decode_context=prompt + output / 2.0,
         context_cv=evidence.context_cv if evidence.context_cv is not None else w.context_cv,
-        weight_bytes=w.weight_bytes
-        * size
-        * BYTES_PER_VALUE[precision]
-        / BYTES_PER_VALUE[w.precision],
+        weight_bytes=weights,
         active_params=w.active_params * size,
-        kv_bytes_per_token=w.kv_bytes_per_token
-        * BYTES_PER_VALUE[kv]
-        / BYTES_PER_VALUE[w.kv_cache_precision],
+        kv_bytes_per_token=kv_bytes,
+        kv_heads=kv_heads,
+        num_layers=layers,
+        hidden_size=hidden,
         precision=precision,
         kv_cache_precision=kv,
     )

@@ -108,6 +108,7 @@ SERVING_RUN_FIELDS = (
     "engine_version",
     "tpot_ms",
     "ttft_ms",
+    "model_name",
 )
 
 
@@ -231,6 +232,11 @@ class Evidence(FrozenModel):
     )
     ttft_ms: float | None = Field(
         None, gt=0, le=6_000_000, description="Mean time to first token the run reached"
+    )
+    # The run's model in resources/catalog/models.toml: its KV cache per token, weights and
+    # all-reduce size carry the engine factor to another model (core/evidence/serving_models.py).
+    model_name: str | None = Field(
+        None, min_length=1, max_length=64, description="Model the serving run served (catalog id)"
     )
 
     @model_validator(mode="after")

@@ -61,6 +61,7 @@ def _vllm_json(data: dict, source: str) -> ServingRun:
         ttft_ms=_number(data.get("mean_ttft_ms"), "mean_ttft_ms", source, required=False),
         tensor_parallel=None,
         context_cv=length_spread(data.get("input_lens"), data.get("output_lens")),
+        model_id=str(data["model_id"])[:200] if isinstance(data.get("model_id"), str) else None,
     )
 
 

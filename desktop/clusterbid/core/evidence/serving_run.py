@@ -24,6 +24,7 @@ class ServingRun:
     # Some runs state no time per output token (MLPerf Offline): tokens/s of the whole system and
     # samples/s; the officer gives the batch, and the system's GPUs, from the submission's config.
     whole_system: bool = False
+    model_id: str | None = None  # the model the file names (vLLM's model_id), as written
 
     @property
     def concurrent_sequences(self) -> int:
@@ -67,3 +68,4 @@ class RunContext:
     prompt_tokens: float | None = None  # mean, when the file does not state it
     batch: int | None = None  # sequences per replica, when the file gives no time per output token
     system_gpus: int | None = None  # GPUs a whole-system figure (MLPerf) was measured on
+    model: str | None = None  # the run's model as the officer names it (the model catalog's)

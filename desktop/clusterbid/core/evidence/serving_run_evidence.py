@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import hashlib
 
+from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.serving_models import ModelShape, find_model, model_named
 from clusterbid.core.evidence.serving_run import RunContext, ServingRun
 
 
@@ -41,6 +43,17 @@ def _replica_figures(
             "config",
         )
     return tokens, run.concurrent_sequences
+
+
+def run_model(run: ServingRun, context: RunContext, name: str) -> ModelShape | None:
+    """The run's model: the officer's (refused in words when the catalog lacks it), else the one
+    the file names when the catalog knows it, else None (the run is taken as the workload's)."""
+    if context.model is not None:
+        try:
+            return model_named(context.model, "the run's model")
+        except InputError as exc:
+            raise EvidenceParseError(name, None, str(exc)) from None
+    return find_model(run.model_id)
 
 
 def serving_evidence(
@@ -86,6 +99,8 @@ def serving_evidence(
             f"{stages} pipeline stages: give the replica's GPUs (TP x PP)",
         )
     prompt = run.prompt_tokens or context.prompt_tokens
+    model = run_model(run, context, artefact_name)
+    served = f" of {model.id}" if model else ""
     lengths = ""
     if prompt and run.output_tokens:
         lengths = (
@@ -101,7 +116,8 @@ def serving_evidence(
         return Evidence(
             kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
             description=(
-                f"{run.engine} benchmark ({artefact_name}): {tokens_per_s:,.0f} output tokens/s on "
+                f"{run.engine} benchmark ({artefact_name}){served}: {tokens_per_s:,.0f} output "
+                "tokens/s on "
                 f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
             )[:2000],
             scale_gpus=scale_gpus,
@@ -125,6 +141,8 @@ def serving_evidence(
             engine_version=(run.engine_version or context.engine_version),
             tpot_ms=run.tpot_ms,
             ttft_ms=run.ttft_ms,
+            model_name=model.id if model else None,
+            model_active_params_billions=model.active_billions if model else None,
         )
     except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
         raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
