@@ -11,9 +11,11 @@ app's) and read back by the product's estimate. Spec-only: the same document wit
 
 What each file holds is what the source publishes, and what the officer types is what the source
 states beside it (the options of `clusterbid serving-evidence attach`):
-- MLPerf: the summary's Scenario, Samples and Tokens per second and VALID; the officer gives the
-  system's GPUs (8) and the batch in the submission's config (the engine's cap; the summary has no
-  time per output token, so the product asks for it). The prompt length is not stated.
+- MLPerf: the summary's Scenario, Samples and Tokens per second and VALID, and for a Server run
+  its mean time per output token and to the first token (Additional Stats); the officer gives the
+  system's GPUs (8) and the batch in the submission's config (the engine's cap: an Offline summary
+  has no time per output token; a Server run's sequences held follow from its own by Little's
+  law). The prompt length is not stated.
 - TensorRT-LLM's perf overview publishes only the throughput and the lengths; the report's time
   per output token line is written as Little's law at the batch the officer gives (the engine's
   cap), so it adds nothing beyond that batch.
@@ -66,17 +68,26 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
     )
     model = dict(model=row.model)  # --model: MLPerf's benchmark name, TensorRT-LLM's checkpoint
     if row.group.startswith("MLPerf"):
-        scenario = "Offline" if row.kind == "saturated" else "Server"
         samples = row.published_tokens_s / row.output
         path = folder / "mlperf_log_summary.txt"
+        rates = (  # as LoadGen prints each scenario; a Server run adds its latency statistics
+            f"Samples per second: {samples:.4f}\nTokens per second: {row.published_tokens_s}\n"
+            "Result is : VALID\n"
+            if row.kind == "saturated"
+            else f"Completed samples per second    : {samples:.2f}\n"
+            f"Completed tokens per second: {row.published_tokens_s}\nResult is : VALID\n"
+            "================================================\nAdditional Stats\n"
+            "================================================\n"
+            f"Mean First Token latency (ns)               : {row.mean_ttft_ms * 1e6:.0f}\n"
+            f"Mean Time to Output Token (ns)               : {row.mean_tpot_ms * 1e6:.0f}\n"
+        )
+        scenario = "Offline" if row.kind == "saturated" else "Server"
         path.write_text(
             "================================================\n"
             "MLPerf Results Summary\n"
             "================================================\n"
             f"SUT name : {row.label.split(': ', 1)[1]}\n"
-            f"Scenario : {scenario}\nMode     : PerformanceOnly\n"
-            f"Samples per second: {samples:.4f}\nTokens per second: {row.published_tokens_s}\n"
-            "Result is : VALID\n"
+            f"Scenario : {scenario}\nMode     : PerformanceOnly\n" + rates
         )
         return path, ServingRunOptions(
             gpus=row.tp, system_gpus=row.gpus, batch=row.cap, **stated, **model

@@ -32,17 +32,20 @@ def _replica_figures(
                 f"GPUs it ran on (--system-gpus), a multiple of the {scale_gpus} of one replica",
             )
         tokens = tokens * scale_gpus / system
+    if run.tpot_ms is not None:
+        # Sequences held at once (Little's law on one replica's tokens/s): under latency limits
+        # (an MLPerf Server run) this is fewer than the engine's configured batch, which is only
+        # its cap; the step the run measured is that of the sequences it held.
+        return tokens, max(1, round(tokens * run.tpot_ms / 1000.0))
     if context.batch is not None:
         return tokens, context.batch
-    if run.tpot_ms is None:
-        raise EvidenceParseError(
-            name,
-            None,
-            f"{run.engine} states no time per output token, so the batch cannot be "
-            "worked out: give the sequences one replica ran at once (--batch), from the run's "
-            "config",
-        )
-    return tokens, run.concurrent_sequences
+    raise EvidenceParseError(
+        name,
+        None,
+        f"{run.engine} states no time per output token, so the batch cannot be "
+        "worked out: give the sequences one replica ran at once (--batch), from the run's "
+        "config",
+    )
 
 
 def run_model(run: ServingRun, context: RunContext, name: str) -> ModelShape | None:
@@ -109,9 +112,11 @@ def serving_evidence(
     latency = f" at {run.tpot_ms:.1f} ms per output token" if run.tpot_ms else ""
     how = (
         "by Little's law (tokens/s x TPOT)"
-        if context.batch is None
+        if run.tpot_ms is not None
         else "as given from the run's config"
     )
+    if run.tpot_ms is not None and context.batch is not None and context.batch != batch:
+        how += f"; the configured batch {context.batch:,} is the engine's cap, not what it held"
     try:
         return Evidence(
             kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,

@@ -2,9 +2,11 @@
 request lengths where a file lists them.
 
 - MLPerf Inference `mlperf_log_summary.txt` (LoadGen, v4.0 onward for LLMs): "Scenario :",
-  "Tokens per second:", "Samples per second:", "Result is :". The summary states no time per
-  output token and no batch, and its tokens/s are the whole system's: the officer gives the
-  replica's GPUs, the system's GPUs and the batch per replica from the submission's config.
+  "Tokens per second:" (Server: "Completed tokens per second:"), "Samples per second:" (likewise),
+  "Result is :", and a Server run's "Mean Time to Output Token (ns)" and "Mean First Token latency
+  (ns)". Its tokens/s are the whole system's: the officer gives the replica's GPUs and the
+  system's GPUs; an Offline summary states no time per output token, so the batch per replica
+  comes from the submission's config (a Server run's sequences held follow by Little's law).
   Output tokens per request are tokens/s over samples/s; the prompt length is not in the file.
 - GenAI-Perf `profile_export_genai_perf.csv`: rows "Metric,avg,min,max,p99,..." with
   "Time To First Token (ms)", "Inter Token Latency (ms)", "Input Sequence Length (tokens)",
@@ -33,6 +35,26 @@ from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.serving_run import ServingRun, positive_number
 
 MLPERF_MARK = "MLPerf Results Summary"
+# A Server summary says "Completed tokens per second" and, under Additional Stats, the mean time
+# per output token and to the first token in ns (LoadGen v4.1; Offline summaries state neither).
+MLPERF_TPOT, MLPERF_TTFT = "Mean Time to Output Token (ns)", "Mean First Token latency (ns)"
+_MLPERF_LABELS = {
+    label.lower(): label
+    for label in (
+        "Scenario",
+        "Tokens per second",
+        "Samples per second",
+        "Result is",
+        MLPERF_TPOT,
+        MLPERF_TTFT,
+    )
+}
+_MLPERF_LINE = re.compile(
+    r"\s*(?:Completed\s+)?("
+    + "|".join(re.escape(label) for label in _MLPERF_LABELS)
+    + r")\s*:\s*(\S+)",
+    re.IGNORECASE,
+)
 GENAI_PERF_CSV_MARK = "Inter Token Latency"
 
 
@@ -60,11 +82,9 @@ def length_spread(input_lens: object, output_lens: object) -> float | None:
 def _mlperf_summary(text: str, source: str) -> ServingRun:
     found: dict[str, tuple[str, int]] = {}
     for lineno, line in enumerate(text.splitlines(), start=1):
-        match = re.match(
-            r"\s*(Scenario|Tokens per second|Samples per second|Result is)\s*:\s*(\S+)", line
-        )
-        if match and match.group(1) not in found:
-            found[match.group(1)] = (match.group(2), lineno)
+        match = _MLPERF_LINE.match(line)
+        if match:
+            found.setdefault(_MLPERF_LABELS[match.group(1).lower()], (match.group(2), lineno))
     if "Tokens per second" not in found:
         raise EvidenceParseError(
             source, None, "MLPerf summary without 'Tokens per second:': not an LLM result"
@@ -90,13 +110,17 @@ def _mlperf_summary(text: str, source: str) -> ServingRun:
     tokens = figure("Tokens per second")
     per_request = tokens / figure("Samples per second") if "Samples per second" in found else None
     scenario = found.get("Scenario", ("",))[0]
+
+    def milliseconds(label: str) -> float | None:
+        return figure(label) / 1e6 if label in found else None
+
     return ServingRun(
         engine=f"MLPerf Inference {scenario}".strip(),
         output_tokens_per_s=tokens,
-        tpot_ms=None,
+        tpot_ms=milliseconds(MLPERF_TPOT),
         prompt_tokens=None,
         output_tokens=per_request,
-        ttft_ms=None,
+        ttft_ms=milliseconds(MLPERF_TTFT),
         tensor_parallel=None,
         whole_system=True,
     )

@@ -1,0 +1,89 @@
+"""An MLPerf Server summary as LoadGen prints it (issue 37 item 6): "Completed tokens per second"
+and the mean time per output token under Additional Stats, so the sequences a replica held at the
+latency limits follow by Little's law instead of the engine's configured batch (its cap).
+
+Before, the reader knew only the Offline lines ("Tokens per second:") and refused a real Server
+summary as "not an LLM result"; the validation script wrote a Server run in the Offline words.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clusterbid.core.evidence.errors import EvidenceParseError
+from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
+from clusterbid.core.evidence.serving_run import RunContext
+
+# mlcommons/inference_results_v4.1, closed/NVIDIA/results/DGX-H100_H100-SXM-80GBx8_TRT/
+# llama2-70b-99.9/Server/performance/run_1/mlperf_log_summary.txt (the lines read, and their
+# neighbours). NVIDIA's Server config for it: TP2 replicas, batch 1,024 each, 8 GPUs.
+MLPERF_SERVER_H100 = """================================================
+MLPerf Results Summary
+================================================
+SUT name : llama2-70b-Server-SUT-LoadGen
+Scenario : Server
+Mode     : PerformanceOnly
+Completed samples per second    : 74.42
+Completed tokens per second: 21605.79
+Result is : VALID
+  Performance constraints satisfied : Yes
+
+================================================
+Additional Stats
+================================================
+Scheduled samples per second : 75.10
+Mean latency (ns)               : 44954547225
+
+Completed tokens per second                 : 21605.79
+Mean First Token latency (ns)               : 275926440
+99.00 percentile first token latency (ns)   : 461278089
+
+Mean Time to Output Token (ns)               : 154960329
+99.00 percentile time to output token (ns)   : 175354317
+"""
+CONTEXT = RunContext(
+    gpu_model="H100-SXM",
+    precision="fp8",
+    kv_cache_precision="fp8",
+    batch=1024,
+    system_gpus=8,
+    model="llama2-70b-99.9",
+)
+
+
+def test_a_server_summary_reads_its_rate_and_mean_latencies() -> None:
+    run = read_serving_benchmark(MLPERF_SERVER_H100, "mlperf_log_summary.txt")
+    assert run.engine == "MLPerf Inference Server" and run.whole_system
+    assert run.output_tokens_per_s == 21605.79
+    assert run.output_tokens == pytest.approx(21605.79 / 74.42)  # 290.3 tokens per request
+    assert run.tpot_ms == pytest.approx(154.960329)  # the mean, not the 99th percentile
+    assert run.ttft_ms == pytest.approx(275.926440)
+
+
+def test_the_sequences_held_at_the_limits_replace_the_configured_batch() -> None:
+    run = read_serving_benchmark(MLPERF_SERVER_H100, "mlperf_log_summary.txt")
+    evidence = serving_evidence(run, 2, "third_party", "mlperf_log_summary.txt", b"x", CONTEXT)
+    # One of four TP2 replicas: 21,605.79 / 4 = 5,401.45 tokens/s; x 0.15496 s = 837.0 sequences.
+    assert evidence.value == pytest.approx(5401.4475)
+    assert evidence.batch_size == 837
+    assert "the configured batch 1,024 is the engine's cap, not what it held" in (
+        evidence.description
+    )
+    assert evidence.model_name == "Llama-2-70B" and evidence.model_active_params_billions == 69.0
+
+
+def test_a_server_summary_still_needs_the_system_s_gpus() -> None:
+    run = read_serving_benchmark(MLPERF_SERVER_H100, "mlperf_log_summary.txt")
+    with pytest.raises(EvidenceParseError, match="--system-gpus"):
+        serving_evidence(run, 2, "third_party", "s.txt", b"x", RunContext(batch=1024))
+
+
+def test_a_bad_latency_line_is_refused_naming_its_line() -> None:
+    bad = MLPERF_SERVER_H100.replace("154960329", "fast")
+    with pytest.raises(EvidenceParseError) as caught:
+        read_serving_benchmark(bad, "mlperf_log_summary.txt")
+    assert (
+        caught.value.line
+        == bad.splitlines().index("Mean Time to Output Token (ns)               : fast") + 1
+    )
+    assert "Mean Time to Output Token (ns): expected a number" in str(caught.value)
