@@ -41,6 +41,7 @@ from clusterbid.core.catalog import default_catalog  # noqa: E402
 from clusterbid.core.costmodel.serving import replica_grid  # noqa: E402
 from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa: E402
 from clusterbid.core.costmodel.serving_inputs import ServingScalars, build_serving_arrays  # noqa: E402
+from clusterbid.core.evidence.serving_models import find_model  # noqa: E402
 from clusterbid.core.serving_workload import DEFAULT_HBM_EFFICIENCY, InferenceWorkload  # noqa: E402
 
 NO_LIMIT_TTFT_MS, NO_LIMIT_TPOT_MS = 600_000.0, 60_000.0  # the largest each field accepts
@@ -332,10 +333,13 @@ def calibrated_on(row: Row, target: Row | None = None) -> tuple[float, float]:
     bid's serving evidence, through the path a buyer uses (issue 37): the buyer's workload is the
     target row's, the evidence carries its own run's lengths, precisions and GPU, and
     estimate_serving solves the engine factor at the run's shape and carries it to the workload's.
-    The evidence's batch is the engine's (its cap, or what fits HBM). A figure above the model's
+    The evidence's batch is the engine's (its cap, or what fits HBM), or for an MLPerf Server run
+    the sequences it held (its mean time per output token, Little's law). A figure above the model's
     ceiling is used as an officer would after reading its flag (suspect_override)."""
     target = target or row
     *_, batch = replica_at(row, row.prompt[0])
+    if row.mean_tpot_ms:  # a Server run held this many by Little's law, as its summary says
+        batch = round(row.published_tokens_s / row.gpus * row.tp * row.mean_tpot_ms / 1000)
     evidence = {
         "kind": "serving_decode_throughput",
         "scale_gpus": row.tp,
@@ -350,6 +354,7 @@ def calibrated_on(row: Row, target: Row | None = None) -> tuple[float, float]:
         "output_tokens": row.output,
         "prompt_tokens": row.prompt[0] if len(row.prompt) == 1 else None,
         "model_active_params_billions": MODELS[row.model]["total_params_billions"],
+        "model_name": find_model(row.model).id,  # its KV cache per token and all-reduces
     }
     workload = _workload(target, target.prompt[0], None)
     bid = Bid.model_validate(serving_bid_dict(gpu=target.gpu, evidence=[evidence]))
