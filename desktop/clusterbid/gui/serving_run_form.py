@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.catalog import default_catalog
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.serving_models import known_models
 from clusterbid.operations.serving_evidence import ServingRunOptions
 
 EMPTY_MEANS = "Empty: as the file says, or not stated"  # fits the field at 100%
@@ -35,6 +36,8 @@ WHOLE_NUMBERS = (
 )
 ENGINE_VERSION_CHARACTERS = 64  # what evidence keeps (core/evidence/model.py)
 MODEL_SIZE = "The model the run served, in billions of active parameters"
+MODEL_NAME = "The model the run served"
+NAME_AS_FILE = "As the file says, or not stated"
 # Core's refusals name the CLI's options; in the app the same rule names the field it asks for.
 OPTION_WORDS = {f"--{name.replace('_', '-')}": words for name, words in WHOLE_NUMBERS} | {
     "--model-billions": MODEL_SIZE,
@@ -75,6 +78,13 @@ class RunContextForm(QWidget):
         self.engine_version = _empty_means_edit()
         self.engine_version.setMaxLength(ENGINE_VERSION_CHARACTERS)
         form.addRow("Serving engine version:", self.engine_version)
+        # By name, the run's KV cache per token and all-reduces carry too; the size is for a
+        # model the catalog lacks.
+        self.model_name = QComboBox()
+        self.model_name.addItem(NAME_AS_FILE, None)
+        for model_id in known_models():
+            self.model_name.addItem(model_id, model_id)
+        form.addRow(f"{MODEL_NAME}:", self.model_name)
         self.model_size = _empty_means_edit()
         form.addRow(f"{MODEL_SIZE}:", self.model_size)
         layout = QVBoxLayout(self)
@@ -105,6 +115,7 @@ class RunContextForm(QWidget):
             batch=whole["batch"],
             system_gpus=whole["system_gpus"],
             model_active_params_billions=_number(self.model_size.text(), MODEL_SIZE),
+            model=self.model_name.currentData(),
         )
 
 
