@@ -129,3 +129,19 @@ def test_an_unknown_or_contradicted_model_is_refused_in_words(tmp_path, capsys) 
     # The officer's name wins over the file's.
     assert _parse(tmp_path, data, "--model", "Llama-2-70B") == 0
     assert json.loads(capsys.readouterr().out)["model_name"] == "Llama-2-70B"
+
+
+def test_a_model_the_catalog_lacks_is_said_in_the_bid_s_notes() -> None:
+    # A document written by hand (or by a later catalog) may name a model this catalog lacks: the
+    # run is then worked out as the service's model, and the notes say so instead of staying silent.
+    workload = serving_workload(**LLAMA3_8B)
+    evidence = _evidence(value=2000.0, model_name="Acme-13B")
+    bid = Bid.model_validate(serving_bid_dict(gpu="H200-SXM", evidence=[evidence]))
+    notes = " ".join(estimate_serving(workload, [bid]).bids[0].calibration_notes)
+    assert "The run's model Acme-13B is not in the model catalog" in notes
+    named = Bid.model_validate(
+        serving_bid_dict(gpu="H200-SXM", evidence=[evidence | {"model_name": "Llama-3.1-70B"}])
+    )
+    assert "model catalog" not in " ".join(
+        estimate_serving(workload, [named]).bids[0].calibration_notes
+    )

@@ -28,6 +28,7 @@ from clusterbid.core.costmodel.serving_evidence_shape import (
 )
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.evidence.model import GRADE_WORDS, Evidence, EvidenceGrade, EvidenceKind
+from clusterbid.core.evidence.serving_models import find_model
 
 # Issue 37: a batch this large per replica is where the model's per-step terms (every step
 # carrying its share of prompts, the KV cache read by a separate kernel) are least tested against
@@ -159,6 +160,11 @@ def calibrate_serving(
             f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute "
             f"{compute[i] * k:.0%}){reason}"
         )
+        if evidence.model_name and find_model(evidence.model_name) is None:
+            notes[i].append(
+                f"The run's model {evidence.model_name} is not in the model catalog: its KV cache "
+                "per token and all-reduces were taken as the service's model's"
+            )
         missing = missing_context(evidence)
         if missing:
             # A claim is drawn like a bid without evidence (serving_montecarlo); a measured run's
