@@ -7,6 +7,7 @@ timed. A superseded run stops within one pass of its cancel."""
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from decimal import Decimal
 
 import numpy as np
@@ -130,15 +131,18 @@ def test_a_tally_that_needs_more_samples_draws_on_where_the_first_stopped():
 
 
 def count_passes(monkeypatch, during=None) -> list[int]:
-    """Counts the passes of draws (each draws the common streams once); `during` is called
-    inside each, as a newer edit arriving while the pass runs."""
+    """Counts the passes of draws (each draws the common streams once) made on this thread
+    (a window's worker left by another test may still be drawing); `during` is called inside
+    each, as a newer edit arriving while the pass runs."""
     passes: list[int] = []
     original = sampling._common_draws
+    here = threading.get_ident()
 
     def counted(s, n):
-        passes.append(n)
-        if during is not None:
-            during(len(passes))
+        if threading.get_ident() == here:
+            passes.append(n)
+            if during is not None:
+                during(len(passes))
         return original(s, n)
 
     monkeypatch.setattr(sampling, "_common_draws", counted)
