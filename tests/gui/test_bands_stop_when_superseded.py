@@ -1,6 +1,6 @@
-"""Issue 32 item 1: the app's bands work stops within one pass of the Monte Carlo's draws once a
-newer edit cancels it (the runner's `Progress` token), instead of keeping a core busy to the end
-of `decide`. Passes are counted, never timed."""
+"""Issue 32 item 1: the app's bands work stops within one block of one pass of the Monte Carlo's
+draws once a newer edit cancels it (the runner's `Progress` token), instead of keeping a core
+busy to the end of `decide`. Passes are counted, never timed."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ def test_the_bands_stop_in_the_pass_a_newer_edit_cancels(monkeypatch):
     passes = count_passes(monkeypatch, during=newer_edit)
     with pytest.raises(Cancelled):
         analyse_bands(bids_like_the_demo(50), token)
-    # Three passes under the stop rule at 50 bids: the one it was cancelled in is the last.
+    # Three passes under the stop rule at 50 bids: the cancel comes as the second's common
+    # draws are made, before its first block of bids, and none of its blocks runs.
     assert len(passes) == 2
     assert token.reports == ["Monte Carlo"]  # nothing after the draws was started
 

@@ -19,7 +19,8 @@ from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.uncertainty import sampling
 from clusterbid.core.uncertainty.decision import decide
 from clusterbid.core.uncertainty.montecarlo import monte_carlo_kept, run_monte_carlo, tallied
-from clusterbid.core.uncertainty.sampling import CHUNK, sample_plan_costs
+from clusterbid.core.uncertainty.sampling import CHUNK, sample_plan_costs, setup
+from clusterbid.core.uncertainty.spreads import Spreads
 
 SAMPLES = 20_000
 
@@ -162,14 +163,27 @@ class Superseded(Exception):
     pass
 
 
-def test_a_run_cancelled_during_a_pass_draws_no_other(monkeypatch):
-    cancelled = []
-    passes = count_passes(monkeypatch, during=lambda k: cancelled.append(k) if k == 2 else None)
+def test_a_run_cancelled_during_a_block_of_bids_runs_no_other(monkeypatch):
+    """The cancel comes while the first block of the second pass is drawn: that block ends, no
+    other starts (the old decide ran every pass of both runs, ten at this size, to its end)."""
+    evaluation = bids_like_the_demo(50)
+    blocks = len(setup(evaluation, 7, Spreads(), score_evaluation(evaluation)).blocks)
+    assert blocks > 1  # the bids are drawn in more than one block per pass
+    drawn: list[int] = []
+    original = sampling._factors
+    here = threading.get_ident()
 
-    def between_passes() -> None:
-        if cancelled:
+    def counted(block, n, common):
+        if threading.get_ident() == here:
+            drawn.append(len(block.rows))
+        return original(block, n, common)
+
+    monkeypatch.setattr(sampling, "_factors", counted)
+
+    def checkpoint() -> None:
+        if len(drawn) > blocks:  # the newer edit came during block 1 of pass 2
             raise Superseded
 
     with pytest.raises(Superseded):
-        decide(bids_like_the_demo(50), SAMPLES, precision=None, between_passes=between_passes)
-    assert cancelled == [2] and len(passes) == 2  # of five: none after the one it came during
+        decide(evaluation, SAMPLES, precision=None, checkpoint=checkpoint)
+    assert len(drawn) == blocks + 1

@@ -28,15 +28,15 @@ def decide(
     *,
     spreads: Spreads | None = None,
     precision: float | None = WIN_PRECISION,
-    between_passes: Callable[[], None] | None = None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> tuple[Scorecard, UncertaintyResult]:
     """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it.
 
     The draws are set up from the point scorecard; when the decision changes the first-ranked bid
     the same draws are tallied again for the decided one (common random numbers: what a second
     run from the decided scorecard would give), so "beats the leader" and the rank stability
-    refer to the bid recommended. `between_passes` is called before each pass of draws (the
-    app's worker stops there when a newer edit supersedes this one).
+    refer to the bid recommended. `checkpoint` is called before each block of bids of each
+    pass of draws (the app's worker raises there when a newer edit supersedes this one).
 
     With a deadline, a bid whose point estimate finishes late is drawn too: the deadline gate
     is the share of draws that finish in time against the plan's deadline_confidence.
@@ -52,7 +52,7 @@ def decide(
         spreads=spreads,
         scorecard=point,
         precision=precision,
-        between_passes=between_passes,
+        checkpoint=checkpoint,
     )
     if kept is None or not drawn.bids:
         return score_evaluation(evaluation), drawn
@@ -71,6 +71,6 @@ def decide(
             spreads=spreads,
             scorecard=decided,
             precision=precision,
-            between_passes=between_passes,
+            checkpoint=checkpoint,
         )
     return decided, again

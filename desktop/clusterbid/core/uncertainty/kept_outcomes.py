@@ -6,8 +6,8 @@ or which other bids they are tallied with.
 
 Draws are made lazily, one pass of CHUNK samples at a time, only as far as a tally asks: a tally
 that needs more samples than the first one took continues the same streams where they stopped.
-`between_passes` is called before each pass; the app's worker raises there when a newer edit
-supersedes the run, so a cancelled run stops within one pass."""
+`checkpoint` is called before each block of bids of each pass; the app's worker raises there
+when a newer edit supersedes the run, so a cancelled run stops within one block of one pass."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class KeptOutcomes:
     """Outcomes of every bid of `setup` over up to `samples` draws, drawn on demand."""
 
     def __init__(
-        self, setup: Setup, samples: int, between_passes: Callable[[], None] | None = None
+        self, setup: Setup, samples: int, checkpoint: Callable[[], None] | None = None
     ) -> None:
         count = len(setup.ids)
         self.setup = setup
@@ -49,16 +49,15 @@ class KeptOutcomes:
             np.empty((count, samples), dtype=np.float32) if self.late else self.hours
         )
         into = Outcomes(self.cost, self.hours, self.commitment, self.finish_hours)
-        self._passes: Iterator[object] = chunks(setup, samples, into=into)
-        self._between_passes = between_passes
+        self._passes: Iterator[object] = chunks(
+            setup, samples, into=into, between_blocks=checkpoint
+        )
         self.drawn = 0  # samples drawn so far (every bid, every array)
         self.passes_run = 0
 
     def draw_to(self, end: int) -> None:
         """Draw passes until the first `end` samples exist (at most `samples`)."""
         while self.drawn < min(end, self.samples):
-            if self._between_passes is not None:
-                self._between_passes()
             next(self._passes)  # writes its outcomes into the kept arrays
             self.drawn = min(self.drawn + CHUNK, self.samples)
             self.passes_run += 1

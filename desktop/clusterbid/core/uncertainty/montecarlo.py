@@ -91,15 +91,15 @@ def run_monte_carlo(
     spreads: Spreads | None = None,
     scorecard: Scorecard | None = None,
     precision: float | None = WIN_PRECISION,
-    between_passes: Callable[[], None] | None = None,
+    checkpoint: Callable[[], None] | None = None,
 ) -> UncertaintyResult:
     """P10/P50/P90 of cost and hours to finish, win probability and rank stability per bid.
 
     `samples` is the most drawn: with a `precision`, drawing stops at the end of the first pass
     of CHUNK samples where every bid's chance of being cheapest is known to +/- that (95%
     confidence); None draws exactly `samples`. The stop depends on the draws only, so a seed
-    gives the same count and the same figures at every door. `between_passes` is called before
-    each pass (the app's worker stops there when a newer edit comes)."""
+    gives the same count and the same figures at every door. `checkpoint` is called before
+    each block of bids of each pass (the app's worker raises there when a newer edit comes)."""
     return monte_carlo_kept(
         evaluation,
         samples,
@@ -107,7 +107,7 @@ def run_monte_carlo(
         spreads=spreads,
         scorecard=scorecard,
         precision=precision,
-        between_passes=between_passes,
+        checkpoint=checkpoint,
         keep=False,
     )[0]
 
@@ -120,7 +120,7 @@ def monte_carlo_kept(
     spreads: Spreads | None = None,
     scorecard: Scorecard | None = None,
     precision: float | None = WIN_PRECISION,
-    between_passes: Callable[[], None] | None = None,
+    checkpoint: Callable[[], None] | None = None,
     keep: bool = True,
 ) -> tuple[UncertaintyResult, KeptOutcomes | None]:
     """run_monte_carlo's result and, with `keep`, the outcomes behind it, intact, for another
@@ -129,7 +129,7 @@ def monte_carlo_kept(
     drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if drawn is None:
         return UncertaintyResult(seed, samples, {}), None
-    kept = KeptOutcomes(drawn, samples, between_passes)
+    kept = KeptOutcomes(drawn, samples, checkpoint)
     return tallied(kept, seed, None, drawn.leader, precision, keep=keep), kept
 
 
