@@ -4,6 +4,7 @@ bands, the tipping points, the tornado and the memo export all use it)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
@@ -43,7 +44,12 @@ def analyse_bands(evaluation: Evaluation, progress=None) -> UncertaintyAnalysis:
 
     if progress is not None:
         progress(0.0, "Monte Carlo")
-    scorecard, uncertainty = decide(evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed)
+    scorecard, uncertainty = decide(
+        evaluation,
+        MONTE_CARLO_SAMPLES,
+        evaluation.policy.random_seed,
+        checkpoint=None if progress is None else partial(_stop_if_cancelled, progress),
+    )
     if progress is not None:
         progress(0.3, "tipping points")
     # The tipping points of the ranking shown (the decided one), and the draws already made.
@@ -77,6 +83,14 @@ def with_value(analysis: UncertaintyAnalysis, progress=None) -> UncertaintyAnaly
         evaluation, MONTE_CARLO_SAMPLES, evaluation.policy.random_seed, step=step
     )
     return replace(analysis, value=value)
+
+
+def _stop_if_cancelled(progress) -> None:
+    """Called before each block of bids of each pass of the Monte Carlo's draws: a run superseded
+    by a newer edit stops there instead of keeping a core busy to its end (1.6 s CPU at 500
+    bids)."""
+    if getattr(progress, "cancelled", False):
+        raise Cancelled
 
 
 class _Throttled:

@@ -38,3 +38,30 @@ def test_a_thousand_bids_at_the_sample_cap_stay_under_500_mb():
     assert (bids, samples) == (1000, 20_000)  # every bid passes the gates and is drawn in full
     # The samples kept for the percentiles alone are 3 x 1,000 x 20,000 float32 = 240 MB.
     assert peak_kib / 1024 < 500, f"peak {peak_kib / 1024:.0f} MiB"
+
+
+_DECIDE_PROBE = _PROBE.replace(
+    "from clusterbid.core.uncertainty import run_monte_carlo",
+    "from clusterbid.core.uncertainty.decision import decide",
+).replace(
+    "result = run_monte_carlo(evaluation_with(1000), DEFAULT_SAMPLES, precision=None)",
+    "_, result = decide(evaluation_with(1000), DEFAULT_SAMPLES, precision=None)",
+)
+
+
+def test_deciding_on_a_thousand_bids_keeps_its_draws_for_both_rankings_under_500_mb():
+    """`decide` keeps the first run's samples whole to tally the decided ranking on them (issue 32
+    item 1): the 240 MB above, plus one copy of 1,000 x 20,000 float32 (80 MB) at a time for the
+    percentiles, which select in place."""
+    assert _DECIDE_PROBE != _PROBE and "decide(" in _DECIDE_PROBE
+    done = subprocess.run(
+        [sys.executable, "-c", _DECIDE_PROBE, str(REPO / "tests" / "perf")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env=os.environ | {"QT_QPA_PLATFORM": "offscreen"},
+    )
+    assert done.returncode == 0, done.stderr
+    bids, samples, peak_kib = (int(v) for v in done.stdout.split())
+    assert (bids, samples) == (1000, 20_000)
+    assert peak_kib / 1024 < 500, f"peak {peak_kib / 1024:.0f} MiB"

@@ -6,12 +6,16 @@ value) is seen as such."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
+from clusterbid.core.uncertainty.decided_draws import tallied_for
 from clusterbid.core.uncertainty.montecarlo import (
     DEFAULT_SAMPLES,
     WIN_PRECISION,
     UncertaintyResult,
+    monte_carlo_kept,
     run_monte_carlo,
 )
 from clusterbid.core.uncertainty.spreads import Spreads
@@ -24,12 +28,15 @@ def decide(
     *,
     spreads: Spreads | None = None,
     precision: float | None = WIN_PRECISION,
+    checkpoint: Callable[[], None] | None = None,
 ) -> tuple[Scorecard, UncertaintyResult]:
     """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it.
 
     The draws are set up from the point scorecard; when the decision changes the first-ranked bid
-    they are run again from the decided one (the same seed gives the same draws, common random
-    numbers), so "beats the leader" and the rank stability refer to the bid recommended.
+    the same draws are tallied again for the decided one (common random numbers: what a second
+    run from the decided scorecard would give), so "beats the leader" and the rank stability
+    refer to the bid recommended. `checkpoint` is called before each block of bids of each
+    pass of draws (the app's worker raises there when a newer edit supersedes this one).
 
     With a deadline, a bid whose point estimate finishes late is drawn too: the deadline gate
     is the share of draws that finish in time against the plan's deadline_confidence.
@@ -38,10 +45,16 @@ def decide(
     point = score_evaluation(
         evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None
     )
-    drawn = run_monte_carlo(
-        evaluation, samples, seed, spreads=spreads, scorecard=point, precision=precision
+    drawn, kept = monte_carlo_kept(
+        evaluation,
+        samples,
+        seed,
+        spreads=spreads,
+        scorecard=point,
+        precision=precision,
+        checkpoint=checkpoint,
     )
-    if not drawn.bids:
+    if kept is None or not drawn.bids:
         return score_evaluation(evaluation), drawn
     basis = evaluation.policy.decision_basis
     costs = {bid_id: b.decision_cost(basis) for bid_id, b in drawn.bids.items()}
@@ -49,7 +62,15 @@ def decide(
     decided = score_evaluation(evaluation, costs, basis, on_time)
     if [s.bid.id for s in decided.ranked] == [s.bid.id for s in point.ranked]:
         return decided, drawn
-    again = run_monte_carlo(
-        evaluation, samples, seed, spreads=spreads, scorecard=decided, precision=precision
-    )
+    again = tallied_for(kept, drawn.seed, decided, precision)
+    if again is None:  # a bid drawn only in the decided ranking (none today): draw them all again
+        again = run_monte_carlo(
+            evaluation,
+            samples,
+            seed,
+            spreads=spreads,
+            scorecard=decided,
+            precision=precision,
+            checkpoint=checkpoint,
+        )
     return decided, again

@@ -15,6 +15,7 @@ from clusterbid.core.costmodel.schedule_range import schedule_doubts
 from clusterbid.core.costmodel.stack_efficiency import stated_model_mfu
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.ranking import BidScore
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.delivery_slips import STREAM as SLIP_STREAM
 from clusterbid.core.uncertainty.delivery_slips import SlipSpread, slip_spread
@@ -134,14 +135,7 @@ def setup(
     draws come from its own streams, so they are the draws the whole set gives it."""
     workload = training_workload(evaluation)
     inputs = model_inputs(evaluation, scorecard)
-    passing = sorted(
-        (
-            s
-            for s in inputs.scorecard.scores
-            if s.rank is not None and (only is None or s.bid.id in only)
-        ),
-        key=lambda s: s.cost_rank if s.cost_rank is not None else 0,
-    )
+    passing = drawn_in_order(inputs.scorecard, only)
     if not passing:
         return None
     ids = [s.bid.id for s in passing]
@@ -214,6 +208,16 @@ def setup(
             for owner, down, up in d[k].two_piece
         },
     )
+
+
+def drawn_in_order(
+    scorecard: Scorecard, only: tuple[str, ...] | None = None
+) -> list[BidScore[BidEstimate]]:
+    """The bids a Monte Carlo draws for `scorecard`: those past its gates, by its cost rank."""
+    passing = (
+        s for s in scorecard.scores if s.rank is not None and (only is None or s.bid.id in only)
+    )
+    return sorted(passing, key=lambda s: s.cost_rank if s.cost_rank is not None else 0)
 
 
 def _block_rows(base: BidArrays, draws_terms: list[bool]) -> list[np.ndarray]:

@@ -4,6 +4,7 @@ are left out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -11,8 +12,9 @@ import numpy as np
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
-from clusterbid.core.uncertainty.draw_setup import Outcomes
-from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, chunks, setup
+from clusterbid.core.uncertainty.draw_setup import Setup
+from clusterbid.core.uncertainty.kept_outcomes import KeptOutcomes, PassOutcomes
+from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
 from clusterbid.core.uncertainty.term_ranges import TermRange
 
@@ -22,7 +24,9 @@ __all__ = [
     "MAX_SAMPLES",
     "BidUncertainty",
     "UncertaintyResult",
+    "monte_carlo_kept",
     "run_monte_carlo",
+    "tallied",
 ]
 
 # One sample cap everywhere (score, the app's bands, the memo), so the same seed prints the same
@@ -87,44 +91,82 @@ def run_monte_carlo(
     spreads: Spreads | None = None,
     scorecard: Scorecard | None = None,
     precision: float | None = WIN_PRECISION,
+    checkpoint: Callable[[], None] | None = None,
 ) -> UncertaintyResult:
     """P10/P50/P90 of cost and hours to finish, win probability and rank stability per bid.
 
     `samples` is the most drawn: with a `precision`, drawing stops at the end of the first pass
     of CHUNK samples where every bid's chance of being cheapest is known to +/- that (95%
     confidence); None draws exactly `samples`. The stop depends on the draws only, so a seed
-    gives the same count and the same figures at every door."""
+    gives the same count and the same figures at every door. `checkpoint` is called before
+    each block of bids of each pass (the app's worker raises there when a newer edit comes)."""
+    return monte_carlo_kept(
+        evaluation,
+        samples,
+        seed,
+        spreads=spreads,
+        scorecard=scorecard,
+        precision=precision,
+        checkpoint=checkpoint,
+        keep=False,
+    )[0]
+
+
+def monte_carlo_kept(
+    evaluation: Evaluation,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+    *,
+    spreads: Spreads | None = None,
+    scorecard: Scorecard | None = None,
+    precision: float | None = WIN_PRECISION,
+    checkpoint: Callable[[], None] | None = None,
+    keep: bool = True,
+) -> tuple[UncertaintyResult, KeptOutcomes | None]:
+    """run_monte_carlo's result and, with `keep`, the outcomes behind it, intact, for another
+    ranking to be tallied on (`tallied`); None when no bid passes the gates."""
     seed = checked(evaluation, samples, seed)
     drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if drawn is None:
-        return UncertaintyResult(seed, samples, {})
-    ids, described = drawn.ids, drawn.described
-    count = len(ids)
-    # Pages of these are only touched as samples are written: an early stop never holds the rest.
-    cost = np.empty((count, samples), dtype=np.float32)
-    hours = np.empty((count, samples), dtype=np.float32)
-    commitment = np.empty((count, samples), dtype=np.float32)
-    # Issue 39: kept only when some bid's handover is drawn late; otherwise it is the hours (and a
-    # thousand bids at the sample cap stay inside their memory budget).
-    late = any(block.slips for block in drawn.blocks)
-    finish_hours = np.empty((count, samples), dtype=np.float32) if late else hours
-    tally = _Tally(count, drawn)
+        return UncertaintyResult(seed, samples, {}), None
+    kept = KeptOutcomes(drawn, samples, checkpoint)
+    return tallied(kept, seed, None, drawn.leader, precision, keep=keep), kept
+
+
+def tallied(
+    kept: KeptOutcomes,
+    seed: int,
+    rows: list[int] | None,
+    leader: str,
+    precision: float | None,
+    *,
+    keep: bool = True,
+) -> UncertaintyResult:
+    """The result of the kept draws for the bids at `rows` of the set-up, ranked in that order
+    (None: all, in set-up order) against `leader`, with the stop rule applied to their wins:
+    what a run set up from that ranking gives, sample for sample. `keep`: leave the kept arrays
+    intact for another tally (the percentiles then select from copies)."""
+    drawn = kept.setup
+    order = list(range(len(drawn.ids))) if rows is None else rows
+    ids = [drawn.ids[r] for r in order]
+    tally = _Tally(len(ids), drawn, order)
     taken = 0
-    # Each pass writes its outcomes straight into these (no copy of a pass's arrays).
-    into = Outcomes(cost, hours, commitment, finish_hours)
-    for start, n, _, done in chunks(drawn, samples, into=into):
-        tally.add(done, ids.index(drawn.leader))
+    for start in range(0, kept.samples, CHUNK):
+        n = min(CHUNK, kept.samples - start)
+        tally.add(kept.pass_of(rows, start, n), ids.index(leader))
         taken = start + n
         if precision is not None and win_known_within(tally.wins, taken, precision):
             break
 
-    cost_q = percentiles(cost[:, :taken])
-    hours_q = percentiles(hours[:, :taken])
-    commitment_q = percentiles(commitment[:, :taken])
-    finish_q = percentiles(finish_hours[:, :taken]) if late else hours_q
+    cost_q = percentiles(kept.taken(kept.cost, rows, taken, keep))
+    hours_q = percentiles(kept.taken(kept.hours, rows, taken, keep))
+    commitment_q = percentiles(kept.taken(kept.commitment, rows, taken, keep))
+    finish_q = (
+        percentiles(kept.taken(kept.finish_hours, rows, taken, keep)) if kept.late else hours_q
+    )
     budget = tally.budget
     results = {}
-    for i, bid_id in enumerate(ids):
+    for i, (bid_id, row) in enumerate(zip(ids, order)):
         results[bid_id] = BidUncertainty(
             bid_id,
             *(float(v) for v in cost_q[:, i]),
@@ -134,13 +176,13 @@ def run_monte_carlo(
             beats_leader=float(tally.beats[i] / taken),
             rank_stability=float(tally.kept_rank[i] / taken),
             point_cost_rank=i + 1,
-            inputs=described[i],
+            inputs=drawn.described[row],
             cost_mean=float(tally.total[i] / taken),
             point_percentile=float(tally.at_or_below_point[i] / taken),
             on_time_probability=(
                 float(tally.on_time[i] / taken) if np.isfinite(budget[i, 0]) else float("nan")
             ),
-            term_ranges=drawn.terms[i],
+            term_ranges=drawn.terms[row],
             finish_hours_p50=float(finish_q[1, i]),
             finish_hours_p90=float(finish_q[2, i]),
         )
@@ -150,7 +192,7 @@ def run_monte_carlo(
 class _Tally:
     """Counts over the samples drawn so far, per bid (ids order: the point estimate's cost rank)."""
 
-    def __init__(self, count: int, drawn) -> None:
+    def __init__(self, count: int, drawn: Setup, rows: list[int]) -> None:
         self.wins = np.zeros(count, dtype=np.int64)
         self.kept_rank = np.zeros(count, dtype=np.int64)
         self.beats = np.zeros(count, dtype=np.int64)
@@ -159,12 +201,11 @@ class _Tally:
         self.on_time = np.zeros(count, dtype=np.int64)
         # A few float32 steps of slack: a sample that equals the point (a term's floor, converted at
         # an exchange rate) rounds a step above it and was counted as above: a EUR memo printed "P0".
-        self.point = (np.asarray(drawn.point_cost, dtype=np.float64) * (1 + 1e-6)).astype(
-            np.float32
-        )[:, None]
-        self.budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[:, None]
+        point = np.asarray(drawn.point_cost, dtype=np.float64)[rows]
+        self.point = (point * (1 + 1e-6)).astype(np.float32)[:, None]
+        self.budget = np.asarray(drawn.hours_to_deadline, dtype=np.float64)[rows][:, None]
 
-    def add(self, done, leader: int) -> None:
+    def add(self, done: PassOutcomes, leader: int) -> None:
         c = done.cost
         # The cheapest bid of each sample (the first in point order on an exact tie, zero spread
         # only); a bid keeps its rank when the sample's r-th lowest cost is its own. Sorting the

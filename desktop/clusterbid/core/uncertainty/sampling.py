@@ -35,12 +35,18 @@ __all__ += ["PlanSamples", "chunks", "drawn_arrays", "sample_plan_costs"]
 
 
 def chunks(
-    s: Setup, samples: int, keep_factors: bool = False, into: Outcomes | None = None
+    s: Setup,
+    samples: int,
+    keep_factors: bool = False,
+    into: Outcomes | None = None,
+    between_blocks: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int, dict[str, np.ndarray], Outcomes]]:
     """(first sample, count, the multiplier drawn per input as (bids, count) when `keep_factors`,
     else {}, the model's outcomes). The cost model runs block by block on cache-sized arrays.
     `into`: (bids, samples) arrays the outcomes are written in (the pass's are views of them),
-    its finish hours the very array of its wall-clock hours when no bid's handover slips."""
+    its finish hours the very array of its wall-clock hours when no bid's handover slips.
+    `between_blocks` is called before each block (a cancelled run raises there: a pass at 500
+    bids is about half a CPU second)."""
     count = len(s.ids)
     finish_is_wall = into is not None and into.finish_hours is into.wall_hours
     for start in range(0, samples, CHUNK):
@@ -57,6 +63,8 @@ def chunks(
             else Outcomes(*(a[:, start : start + n] for a in _fields(into)))
         )
         for block in s.blocks:
+            if between_blocks is not None:
+                between_blocks()
             factors = _factors(block, n, common)
             arrays = _drawn_arrays(block, factors, n)
             done = outcomes(s.workload, arrays)
