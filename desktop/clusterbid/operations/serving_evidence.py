@@ -97,22 +97,27 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         model=options.model,
     )
     evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
-    size = options.model_active_params_billions
-    if size is not None:
-        if not 0 < size <= 100_000:
-            raise InputError(
-                f"{path}: the run's model size must be above 0 and at most 100,000 billion "
-                f"active parameters, not {size:g}"
-            )
-        named = evidence.model_active_params_billions
-        if named is not None and not 0.95 <= size / named <= 1.05:
-            raise InputError(
-                f"{path}: the run's model is named {evidence.model_name} ({named:g} billion "
-                f"parameters), but the model size given is {size:g} billion: name the model it "
-                "served or leave the size out"
-            )
-        evidence = evidence.model_copy(update={"model_active_params_billions": size})
-    return ServingReading(data, run, evidence)
+    return ServingReading(data, run, _sized(path, evidence, options.model_active_params_billions))
+
+
+def _sized(path: Path, evidence: Evidence, size: float | None) -> Evidence:
+    """The evidence with the model size the officer gave (`--model-billions`), refused when out
+    of range or at odds with the model the run names."""
+    if size is None:
+        return evidence
+    if not 0 < size <= 100_000:
+        raise InputError(
+            f"{path}: the run's model size must be above 0 and at most 100,000 billion "
+            f"active parameters, not {size:g}"
+        )
+    named = evidence.model_active_params_billions
+    if named is not None and not 0.95 <= size / named <= 1.05:
+        raise InputError(
+            f"{path}: the run's model is named {evidence.model_name} ({named:g} billion "
+            f"parameters), but the model size given is {size:g} billion: name the model it "
+            "served or leave the size out"
+        )
+    return evidence.model_copy(update={"model_active_params_billions": size})
 
 
 def flag_above_model(

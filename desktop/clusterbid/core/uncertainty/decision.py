@@ -45,15 +45,8 @@ def decide(
     point = score_evaluation(
         evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None
     )
-    drawn, kept = monte_carlo_kept(
-        evaluation,
-        samples,
-        seed,
-        spreads=spreads,
-        scorecard=point,
-        precision=precision,
-        checkpoint=checkpoint,
-    )
+    how = {"spreads": spreads, "precision": precision, "checkpoint": checkpoint}  # both runs'
+    drawn, kept = monte_carlo_kept(evaluation, samples, seed, scorecard=point, **how)
     if kept is None or not drawn.bids:
         return score_evaluation(evaluation), drawn
     basis = evaluation.policy.decision_basis
@@ -64,13 +57,5 @@ def decide(
         return decided, drawn
     again = tallied_for(kept, drawn.seed, decided, precision)
     if again is None:  # a bid drawn only in the decided ranking (none today): draw them all again
-        again = run_monte_carlo(
-            evaluation,
-            samples,
-            seed,
-            spreads=spreads,
-            scorecard=decided,
-            precision=precision,
-            checkpoint=checkpoint,
-        )
+        again = run_monte_carlo(evaluation, samples, seed, scorecard=decided, **how)
     return decided, again
