@@ -17,6 +17,7 @@ from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
+from clusterbid.core.uncertainty import default_effects as effects_module
 from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
 
 BIDS = 50
@@ -92,6 +93,12 @@ def comparable(scorecard: Scorecard) -> list[tuple]:
     ] + [("rests on", sorted(rank_resting_on(scorecard).items()))]
 
 
+def forget() -> None:
+    """Nothing kept from an earlier scoring: the full re-score."""
+    ROWS.forget()
+    effects_module.LAST_EFFECTS.clear()
+
+
 @pytest.fixture
 def reads(monkeypatch) -> list[str]:
     """The ids of the bids read into rows, in order."""
@@ -110,13 +117,13 @@ def reads(monkeypatch) -> list[str]:
 def test_an_edit_reads_only_its_bid_and_scores_as_a_full_rescore(kind, reads) -> None:
     before = fifty_bids()
     after = (EDITS.get(kind) or reweighted)(before)
-    ROWS.forget()
+    forget()
     comparable(score_evaluation(before))  # the scoring and its default effects, as the app runs
     reads.clear()
     warm = comparable(score_evaluation(after))
     # The scoring reads the edited bid once; the default effects' build finds every row kept.
     assert len(reads) == EDITED_BIDS[kind]
-    ROWS.forget()
+    forget()
     reads.clear()
     cold = comparable(score_evaluation(after))
     assert len(reads) == len(after.bids)  # nothing kept: every bid read
@@ -142,3 +149,18 @@ def test_a_workload_edit_reads_every_bid_again(reads) -> None:
     reads.clear()
     score_evaluation(before.model_copy(update={"workload": workload}))
     assert len(reads) == BIDS
+
+
+def test_a_weights_edit_reuses_the_default_effects_and_an_edited_bid_does_not(monkeypatch) -> None:
+    runs: list[int] = []
+    run = effects_module.default_effects
+    monkeypatch.setattr(
+        effects_module, "default_effects", lambda i, e: runs.append(len(e.bids)) or run(i, e)
+    )
+    forget()
+    before = fifty_bids()
+    scorecard_default_effects(score_evaluation(before))
+    scorecard_default_effects(score_evaluation(reweighted(before)))
+    assert runs == [BIDS]  # the weights do not enter a bid's cost at either end of a range
+    scorecard_default_effects(score_evaluation(priced(before)))
+    assert runs == [BIDS, BIDS]
