@@ -11,8 +11,9 @@ from decimal import Decimal
 import pytest
 
 from clusterbid.core.comparison_table import rank_resting_on
+from clusterbid.core.costmodel import estimate as estimate_module
 from clusterbid.core.costmodel import inputs
-from clusterbid.core.costmodel.bid_rows import ROWS
+from clusterbid.core.costmodel.bid_rows import ROWS, WORKLOADS, BidRowMemory
 from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
@@ -96,6 +97,7 @@ def comparable(scorecard: Scorecard) -> list[tuple]:
 def forget() -> None:
     """Nothing kept from an earlier scoring: the full re-score."""
     ROWS.forget()
+    estimate_module._LAST.clear()
     effects_module.LAST_EFFECTS.clear()
 
 
@@ -164,3 +166,44 @@ def test_a_weights_edit_reuses_the_default_effects_and_an_edited_bid_does_not(mo
     assert runs == [BIDS]  # the weights do not enter a bid's cost at either end of a range
     scorecard_default_effects(score_evaluation(priced(before)))
     assert runs == [BIDS, BIDS]
+
+
+def test_a_weights_edit_keeps_every_estimate_and_a_price_edit_none() -> None:
+    forget()
+    before = fifty_bids()
+    first = {s.bid.id: s.estimate for s in score_evaluation(before).scores}
+    again = {s.bid.id: s.estimate for s in score_evaluation(reweighted(before)).scores}
+    assert all(again[i] is first[i] for i in first)  # the same objects: nothing re-estimated
+    repriced = {s.bid.id: s.estimate for s in score_evaluation(priced(before)).scores}
+    assert not any(repriced[i] is first[i] for i in first)
+
+
+def test_rows_are_kept_for_each_schedule_tried_and_the_oldest_workload_goes_first() -> None:
+    # A workload that leaves its schedule unstated builds every bid under each candidate schedule
+    # (schedule_range.py) and then under the chosen one: each keeps its rows.
+    memory, reads = BidRowMemory(), []
+    catalog, bids, rates = object(), [object(), object()], [1.0, 1.0]
+
+    def read(bid, rate) -> dict:
+        reads.append(bid)
+        return {"bid": bid, "rate": rate}
+
+    schedules = [f"interleave {v}" for v in range(1, 6)]
+    for _ in range(3):
+        for workload in schedules:
+            memory.rows(workload, catalog, bids, rates, read)
+    assert len(reads) == 2 * len(schedules)  # the first round only
+    edited = object()
+    assert memory.rows(schedules[0], catalog, [bids[0], edited], rates, read)[1]["bid"] is edited
+    assert reads[-1] is edited and len(reads) == 2 * len(schedules) + 1
+    assert memory.rows(schedules[0], catalog, bids, [1.0, 0.5], read)[1]["rate"] == 0.5
+    assert len(reads) == 2 * len(schedules) + 2  # another rate is another row
+    for v in range(WORKLOADS):  # as many other workloads as are kept: the first ones go
+        memory.rows(f"another {v}", catalog, bids, rates, read)
+    before = len(reads)
+    memory.rows(schedules[1], catalog, bids, rates, read)
+    assert len(reads) == before + 2
+    memory.rows(f"another {WORKLOADS - 1}", catalog, bids, rates, read)
+    assert len(reads) == before + 2  # the most recent are still kept
+    memory.rows(f"another {WORKLOADS - 1}", object(), bids, rates, read)
+    assert len(reads) == before + 4  # another catalog: read again

@@ -20,19 +20,21 @@ from typing import Any
 Row = dict[str, Any]
 Kept = dict[int, tuple[object, float, Row]]  # id(bid) -> (bid, rate, row)
 
-# The rows of the last two builds are kept: the scoring and the default effects build the same
-# bids back to back, and undo or a Monte Carlo may alternate between two snapshots.
+# The rows of the last two builds per workload are kept: the scoring and the default effects
+# build the same bids back to back, and undo or a Monte Carlo may alternate between two
+# snapshots. Several workloads are kept at once: a workload that leaves its schedule unstated
+# builds every bid under each candidate schedule (schedule_range.py) before the chosen one.
 GENERATIONS = 2
+WORKLOADS = 16
 
 
 class BidRowMemory:
-    """Rows by bid, for one workload and catalog at a time; safe across the app's worker threads."""
+    """Rows by bid, per workload and catalog; safe across the app's worker threads."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._context: tuple[object, object] | None = None  # (workload, catalog)
-        # Newest first: id(bid) -> (bid, rate, row). The bid is held so its id stays its own.
-        self._generations: list[Kept] = []
+        # Most recently used last: ((workload, catalog), generations newest first).
+        self._contexts: list[tuple[tuple[object, object], list[Kept]]] = []
 
     def rows(
         self,
@@ -44,7 +46,8 @@ class BidRowMemory:
     ) -> list[Row]:
         """The row of each bid, read with `read(bid, rate)` unless an identical one is kept."""
         with self._lock:
-            kept = self._kept_for(workload, catalog)
+            found = self._take(workload, catalog)
+        kept = found[1] if found is not None else []
         built: Kept = {}
         rows = []
         for bid, rate in zip(bids, rates, strict=True):
@@ -54,27 +57,41 @@ class BidRowMemory:
             built[id(bid)] = (bid, rate, row)
             rows.append(row)
         with self._lock:
-            if self._context is None or not _same_context(self._context, workload, catalog):
-                self._context, self._generations = (workload, catalog), []
-            self._generations = [built, *self._generations][:GENERATIONS]
+            now = self._take(workload, catalog)  # another thread may have built meanwhile
+            generations = now[1] if now is not None else []
+            self._contexts.append(((workload, catalog), [built, *generations][:GENERATIONS]))
+            del self._contexts[:-WORKLOADS]
         return rows
 
     def forget(self) -> None:
         """Drop every kept row (tests compare a warm build with a cold one)."""
         with self._lock:
-            self._context, self._generations = None, []
+            self._contexts = []
 
-    def _kept_for(self, workload: object, catalog: object) -> list[Kept]:
-        if self._context is None or not _same_context(self._context, workload, catalog):
-            return []
-        return list(self._generations)
+    def _take(
+        self, workload: object, catalog: object
+    ) -> tuple[tuple[object, object], list[Kept]] | None:
+        """Remove and return the entry of this workload and catalog, if one is kept."""
+        for i, (context, _generations) in enumerate(self._contexts):
+            if _same_context(context, workload, catalog):
+                return self._contexts.pop(i)
+        return None
 
 
 def _same_context(context: tuple[object, object], workload: object, catalog: object) -> bool:
     # The catalog is one loaded object (default_catalog() is cached); a workload edit or a
     # different schedule is a new, unequal workload, and every row is read again.
     kept_workload, kept_catalog = context
-    return kept_catalog is catalog and (kept_workload is workload or kept_workload == workload)
+    return kept_catalog is catalog and same_workload(kept_workload, workload)
+
+
+def same_workload(kept: object, workload: object) -> bool:
+    """The same workload to the model: equal, and stating the same fields (an unstated schedule
+    is chosen by the model, a stated one is run as stated: equal values, different runs)."""
+    return kept is workload or (
+        kept == workload
+        and getattr(kept, "model_fields_set", None) == getattr(workload, "model_fields_set", None)
+    )
 
 
 def _find(kept: list[Kept], bid: object, rate: float) -> Row | None:

@@ -12,6 +12,7 @@ from typing import cast
 
 import numpy as np
 
+from clusterbid.core.costmodel.bid_rows import same_workload
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
 from clusterbid.core.provenance.resolve import term_applies
 from clusterbid.core.uncertainty.model_inputs import ModelInputs, cost_and_hours, select
@@ -221,5 +222,5 @@ def same_effects_key(kept: tuple, key: tuple) -> bool:
         len(kept[1]) == len(key[1])
         and all(a is b for a, b in zip(kept[1], key[1], strict=True))
         and kept[2:] == key[2:]
-        and (kept[0] is key[0] or kept[0] == key[0])
+        and same_workload(kept[0], key[0])
     )
