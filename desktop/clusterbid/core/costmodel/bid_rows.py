@@ -6,9 +6,10 @@ by the scoring and again by the default effects after every edit (issue 32 item 
 changes one bid, the weights or the workload, so almost every row is the one already built.
 
 A row is a function of the workload the model runs, the bid, the catalog and the bid's exchange
-rate only. Bids, workloads and catalogs are frozen models (core/base.py), so a row is kept under
-the bid object itself (the same object: the same inputs) and handed back only for an equal
-workload, the same catalog and the same rate. An edited bid is a new object and is read again.
+rate only. Bids, workloads and catalogs are frozen models (core/base.py, catalog.py), so a row
+is kept under the bid object itself (the same object: the same inputs) and handed back only for
+the same workload (equal and stating the same fields: `same_workload`), the same catalog object
+and the same rate. An edited bid is a new object and is read again.
 """
 
 from __future__ import annotations
