@@ -71,8 +71,26 @@ def reweighted(evaluation: Evaluation) -> Evaluation:
     return evaluation.model_copy(update={"policy": policy})
 
 
-EDITS = {"price": priced, "fabric": refabricked, "remove": removed, "add": added}
-EDITED_BIDS = {"price": 1, "fabric": 1, "remove": 0, "add": 1, "weights": 0}
+def added_larger(evaluation: Evaluation) -> Evaluation:
+    """A bid whose block is larger than any other: the scaling curves' shared grid grows."""
+    template = evaluation.bids[0]
+    block = 2 * max(b.capacity.largest_contiguous_block_gpus for b in evaluation.bids)
+    capacity = template.capacity.model_copy(
+        update={"gpus_offered": block, "largest_contiguous_block_gpus": block}
+    )
+    extra = template.model_copy(update={"id": "bid-large", "capacity": capacity})
+    return with_bids(evaluation, [*evaluation.bids, extra])
+
+
+EDITS = {
+    "price": priced,
+    "fabric": refabricked,
+    "remove": removed,
+    "add": added,
+    "add a larger block": added_larger,
+}
+EDITED_BIDS = {"price": 1, "fabric": 1, "remove": 0, "add": 1, "add a larger block": 1}
+EDITED_BIDS["weights"] = 0
 
 
 def figures(estimate: BidEstimate) -> dict[str, object]:
@@ -168,14 +186,17 @@ def test_a_weights_edit_reuses_the_default_effects_and_an_edited_bid_does_not(mo
     assert runs == [BIDS, BIDS]
 
 
-def test_a_weights_edit_keeps_every_estimate_and_a_price_edit_none() -> None:
+def test_a_weights_edit_keeps_every_estimate_and_a_price_edit_all_but_its_bid() -> None:
     forget()
     before = fifty_bids()
     first = {s.bid.id: s.estimate for s in score_evaluation(before).scores}
     again = {s.bid.id: s.estimate for s in score_evaluation(reweighted(before)).scores}
     assert all(again[i] is first[i] for i in first)  # the same objects: nothing re-estimated
     repriced = {s.bid.id: s.estimate for s in score_evaluation(priced(before)).scores}
-    assert not any(repriced[i] is first[i] for i in first)
+    assert [i for i in first if repriced[i] is not first[i]] == ["bid-07"]
+    # A larger block than any other widens every bid's scaling grid: every bid re-estimated.
+    larger = {s.bid.id: s.estimate for s in score_evaluation(added_larger(priced(before))).scores}
+    assert not any(larger[i] is repriced[i] for i in repriced)
 
 
 def test_rows_are_kept_for_each_schedule_tried_and_the_oldest_workload_goes_first() -> None:

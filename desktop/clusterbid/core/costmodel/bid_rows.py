@@ -47,8 +47,10 @@ class BidRowMemory:
     ) -> list[Row]:
         """The row of each bid, read with `read(bid, rate)` unless an identical one is kept."""
         with self._lock:
-            found = self._take(workload, catalog)
-        kept = found[1] if found is not None else []
+            kept = next(
+                (list(gens) for c, gens in self._contexts if _same_context(c, workload, catalog)),
+                [],
+            )
         built: Kept = {}
         rows = []
         for bid, rate in zip(bids, rates, strict=True):
@@ -58,7 +60,7 @@ class BidRowMemory:
             built[id(bid)] = (bid, rate, row)
             rows.append(row)
         with self._lock:
-            now = self._take(workload, catalog)  # another thread may have built meanwhile
+            now = self._take(workload, catalog)  # moved to the end: the most recently used
             generations = now[1] if now is not None else []
             self._contexts.append(((workload, catalog), [built, *generations][:GENERATIONS]))
             del self._contexts[:-WORKLOADS]
