@@ -102,9 +102,10 @@ def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread
     calls = (list(scored), list(derived))  # before the test's own reference computation below
 
     assert calls[0] and not any(calls[0]), f"scorer calls on the window's thread: {calls[0]}"
-    # One pass for the point scorecard, one for the decided ranking the bands bring; none by the
-    # table, the Details pane or the kept first-paint table, all on workers.
-    assert calls[1] == [False, False]
+    # None at all: a weights edit leaves every bid's costs as they were, so the point scorecard
+    # and the decided one reuse the effects from before the edit (issue 32 item 1); the table,
+    # the Details pane and the kept first-paint table read them, and they are checked below.
+    assert calls[1] == []
     shown = win.model.scorecard
     assert shown.decision_basis != "point"  # the decided scorecard, whose pass was the second
     reference = per_bid_default_effects(model_inputs(shown.evaluation, shown), shown.evaluation)

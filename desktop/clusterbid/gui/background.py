@@ -72,10 +72,18 @@ class BackgroundTasks(QObject):
     busy_changed = Signal(str, bool)  # task name, running
     progressed = Signal(str, float, str)  # task name, fraction, message
 
-    def __init__(self, parent: QObject | None = None, threads: int = 2) -> None:
+    def __init__(
+        self, parent: QObject | None = None, threads: int = 2, own_thread: tuple[str, ...] = ()
+    ) -> None:
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(threads)
+        # Tasks named in `own_thread` run on a thread of their own, never queued behind the
+        # others: a cancelled Monte Carlo stops only between its steps, and the re-scored table
+        # waited behind it for seconds at 500 bids (issue 32 item 1).
+        self._own_thread = frozenset(own_thread)
+        self._own_pool = QThreadPool(self)
+        self._own_pool.setMaxThreadCount(1)
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
         self._relay.failed.connect(self._on_failed)
@@ -95,7 +103,8 @@ class BackgroundTasks(QObject):
         progress = Progress(self._relay, generation)
         self._current[name] = (generation, progress, on_done, on_error)
         self.busy_changed.emit(name, True)
-        self._pool.start(_Runnable(work, progress, self._relay, generation))
+        pool = self._own_pool if name in self._own_thread else self._pool
+        pool.start(_Runnable(work, progress, self._relay, generation))
         return generation
 
     def cancel(self, name: str) -> None:
@@ -112,7 +121,7 @@ class BackgroundTasks(QObject):
         return bool(self._current) if name is None else name in self._current
 
     def wait_for_done(self, msecs: int = 30_000) -> bool:
-        return self._pool.waitForDone(msecs)
+        return self._own_pool.waitForDone(msecs) and self._pool.waitForDone(msecs)
 
     def _take(self, generation: int) -> tuple[str, tuple] | None:
         for name, entry in self._current.items():

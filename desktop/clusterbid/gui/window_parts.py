@@ -43,7 +43,7 @@ class WindowParts:
         self.session.edit_refused.connect(
             lambda text: dialogs.show_problem(window, "This change was not made", text)
         )
-        self.tasks = BackgroundTasks(window)  # the window's one runner: scoring, memo, exports
+        self.tasks = BackgroundTasks(window, own_thread=("score",))  # the table on its own thread
         self.follower = FileFollower(
             self.session, lambda text: window.statusBar().showMessage(text, 15_000), window
         )

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.catalog import Catalog
+from clusterbid.core.costmodel.bid_rows import ROWS
 from clusterbid.core.costmodel.communication import nvlink_busbw_gb_s
 from clusterbid.core.costmodel.contract import BILLING_CODES, HOURS_PER_MONTH
 from clusterbid.core.costmodel.contract_findings import schedule
@@ -142,53 +144,59 @@ def _contract_row(bid: Bid, rate: float) -> dict[str, float]:
 def build_bid_arrays(
     workload: Workload, bids: list[Bid], catalog: Catalog, rates: list[float]
 ) -> BidArrays:
-    """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's."""
-    columns: dict[str, list[float]] = {f.name: [] for f in fields(BidArrays)}
-    for bid, rate in zip(bids, rates, strict=True):
-        gpu = catalog.gpu(bid.capacity.gpu_model)
-        fabric = catalog.fabric(bid.fabric.technology)
-        peak = gpu.dense_tflops(workload.precision)
-        reliability = effective_reliability(bid)  # not-stated figures take their documented default
-        row = {
-            "peak_flops": np.nan if peak is None else peak * 1e12,
-            "hbm_gb": gpu.hbm_gb,
-            "nvlink_busbw_gb_s": float(nvlink_busbw_gb_s(gpu.nvlink_bandwidth_gb_s)),
-            "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
-            "gpus_per_node": bid.capacity.gpus_per_node,
-            "node_busbw_gb_s": _spec_node_busbw(workload, bid, fabric),
-            "nic_gb_s_per_gpu": _spec_nic_per_gpu(bid, fabric),
-            "step_latency_s": fabric.ring_step_latency_us * 1e-6,
-            "oversubscription_ratio": bid.topology.oversubscription_ratio,
-            "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
-            "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
-            "gpus_offered": bid.capacity.gpus_offered,
-            "spare_pool_gpus": bid.capacity.spare_pool_gpus,
-            "multi_node_training_ok": fabric.multi_node_training,
-            "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
-            "node_replacement_hours": reliability.node_replacement_hours,
-            "pool_swap_hours": np.nan
-            if bid.reliability.pool_swap_hours is None
-            else bid.reliability.pool_swap_hours,
-            "uptime": reliability.uptime_sla_percent / 100.0,
-            "storage_write_gb_s": reliability.storage_write_gb_s,
-            "burn_in_hours": reliability.burn_in_hours,
-            "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
-            "committed_gpu_hours": bid.terms.committed_gpu_hours,
-            **_contract_row(bid, rate),
-            "baseline_mfu": baseline_model_mfu(workload)
-            * stack_mfu_factor(workload.software_stack, gpu, workload.precision),
-            "busbw_spans_leaves": False,
-            "hours_to_deadline": deadline_hours(workload.plan, bid, workload.job_gpus),
-            **delivery_row(bid, rate),
-            **sla_row(bid),
-        }
-        for name, value in row.items():
-            columns[name].append(value)
+    """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's.
+    A bid unchanged since the last build keeps the row read then (bid_rows.py, issue 32)."""
+    rows = ROWS.rows(
+        workload, catalog, bids, rates, lambda bid, rate: _bid_row(workload, bid, catalog, rate)
+    )
     arrays = {
-        name: np.asarray(values, dtype=bool if name in BOOLEAN_COLUMNS else float)
-        for name, values in columns.items()
+        f.name: np.asarray(
+            [row[f.name] for row in rows], dtype=bool if f.name in BOOLEAN_COLUMNS else float
+        )
+        for f in fields(BidArrays)
     }
     return BidArrays(**arrays)
+
+
+def _bid_row(workload: Workload, bid: Bid, catalog: Catalog, rate: float) -> dict[str, Any]:
+    """One bid's inputs, a function of these four arguments only (what bid_rows.py keys on)."""
+    gpu = catalog.gpu(bid.capacity.gpu_model)
+    fabric = catalog.fabric(bid.fabric.technology)
+    peak = gpu.dense_tflops(workload.precision)
+    reliability = effective_reliability(bid)  # not-stated figures take their documented default
+    return {
+        "peak_flops": np.nan if peak is None else peak * 1e12,
+        "hbm_gb": gpu.hbm_gb,
+        "nvlink_busbw_gb_s": float(nvlink_busbw_gb_s(gpu.nvlink_bandwidth_gb_s)),
+        "nvlink_domain_gpus": bid.topology.nvlink_domain_gpus,
+        "gpus_per_node": bid.capacity.gpus_per_node,
+        "node_busbw_gb_s": _spec_node_busbw(workload, bid, fabric),
+        "nic_gb_s_per_gpu": _spec_nic_per_gpu(bid, fabric),
+        "step_latency_s": fabric.ring_step_latency_us * 1e-6,
+        "oversubscription_ratio": bid.topology.oversubscription_ratio,
+        "leaf_domain_gpus": bid.topology.leaf_domain_gpus,
+        "contiguous_block_gpus": bid.capacity.largest_contiguous_block_gpus,
+        "gpus_offered": bid.capacity.gpus_offered,
+        "spare_pool_gpus": bid.capacity.spare_pool_gpus,
+        "multi_node_training_ok": fabric.multi_node_training,
+        "failures_per_gpu_hour": reliability.failures_per_1000_gpu_days / 1000.0 / 24.0,
+        "node_replacement_hours": reliability.node_replacement_hours,
+        "pool_swap_hours": np.nan
+        if bid.reliability.pool_swap_hours is None
+        else bid.reliability.pool_swap_hours,
+        "uptime": reliability.uptime_sla_percent / 100.0,
+        "storage_write_gb_s": reliability.storage_write_gb_s,
+        "burn_in_hours": reliability.burn_in_hours,
+        "price_per_gpu_hour": float(bid.terms.price_per_gpu_hour) * rate,
+        "committed_gpu_hours": bid.terms.committed_gpu_hours,
+        **_contract_row(bid, rate),
+        "baseline_mfu": baseline_model_mfu(workload)
+        * stack_mfu_factor(workload.software_stack, gpu, workload.precision),
+        "busbw_spans_leaves": False,
+        "hours_to_deadline": deadline_hours(workload.plan, bid, workload.job_gpus),
+        **delivery_row(bid, rate),
+        **sla_row(bid),
+    }
 
 
 def deadline_hours(plan, bid: Bid, job_gpus: int | None = None) -> float:

@@ -31,9 +31,13 @@ def scaling_gpu_counts(w: WorkloadScalars, largest: int) -> np.ndarray:
     return np.array(sorted(c for c in counts if unit <= c and c // unit <= max_dp), dtype=float)
 
 
-def scaling_curves(w: WorkloadScalars, b: BidArrays) -> list[ScalingCurve]:
-    """One curve per bid, on a shared grid of GPU counts, cut at each bid's contiguous block."""
-    largest = int(max(np.max(b.contiguous_block_gpus), w.job_gpus))
+def scaling_curves(
+    w: WorkloadScalars, b: BidArrays, largest_block: int | None = None
+) -> list[ScalingCurve]:
+    """One curve per bid, on a shared grid of GPU counts, cut at each bid's contiguous block.
+    `largest_block`: the largest block of all the evaluation's bids when `b` holds only some."""
+    own = int(np.max(b.contiguous_block_gpus)) if largest_block is None else largest_block
+    largest = int(max(own, w.job_gpus))
     grid = scaling_gpu_counts(w, largest)
     step = step_breakdown(w, b, grid[:, None])  # (counts, bids)
     mfu = np.broadcast_to(step.effective_mfu, (len(grid), len(b.peak_flops))).T.tolist()
