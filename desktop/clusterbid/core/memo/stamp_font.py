@@ -5,8 +5,10 @@ pyHanko's OpenType engine writes glyph widths and kerning in the font's own unit
 were 1,000 to the em (it reads the font's units only for HarfBuzz's advances); DejaVu has 2,048,
 so its stamp printed every letter twice as far apart as it should, clipped at the box's edge.
 A copy scaled to 1,000 units (fontTools' scale_upem) is handed to it instead, cut first to the
-scripts DejaVu covers that a name or amount is written in, which makes the scaling take a second
-of CPU, once per process, instead of two."""
+scripts DejaVu covers that a name or amount is written in. Cutting and scaling cost about two
+CPU seconds, most of a `clusterbid sign` (issue 32 item 7), so the copy is made once, by
+`packaging/make_stamp_font.py`, and shipped as resources/fonts/DejaVuSans-stamp.ttf; a test derives
+it again and compares the bytes, so it cannot drift from the font it is cut from."""
 
 from __future__ import annotations
 
@@ -24,15 +26,24 @@ PDF_UNITS_PER_EM = 1000
 KEPT = ((0x20, 0x2AF), (0x370, 0x52F), (0x2000, 0x20CF), (0x2100, 0x214F))
 
 
+STAMP_FONT = "fonts/DejaVuSans-stamp.ttf"  # derived_stamp_font()'s bytes, shipped
+
+
 @functools.lru_cache(maxsize=1)
 def _scaled_font() -> bytes:
+    return resource_path(STAMP_FONT).read_bytes()
+
+
+def derived_stamp_font() -> bytes:
+    """The stamp font made from the bundled DejaVu Sans: cut to KEPT, scaled to 1,000 units per
+    em. Its `head` table keeps the source's dates, so the same fontTools gives the same bytes."""
     from fontTools import subset
     from fontTools.ttLib import TTFont
     from fontTools.ttLib.scaleUpem import scale_upem
 
     # fontTools says on the terminal which tables a subset leaves out; none is needed here
     logging.getLogger("fontTools.subset").setLevel(logging.ERROR)
-    font = TTFont(str(resource_path("fonts/DejaVuSans.ttf")))
+    font = TTFont(str(resource_path("fonts/DejaVuSans.ttf")), recalcTimestamp=False)
     options = subset.Options()
     options.layout_features, options.name_IDs, options.notdef_outline = ["*"], ["*"], True
     cutter = subset.Subsetter(options)
@@ -46,8 +57,7 @@ def _scaled_font() -> bytes:
 
 class StampFontFactory(FontEngineFactory):
     """pyHanko's OpenType engine on the scaled copy, read from memory. Imported when a stamp is
-    drawn: fontTools' subsetter costs a second to import, and verify (which imports signing.py
-    for its names) draws none."""
+    drawn: verify (which imports signing.py for its names) draws none."""
 
     font_size = 10
 
