@@ -1,5 +1,5 @@
 """The signature stamp's font is shipped made (resources/fonts/DejaVuSans-stamp.ttf), not cut and
-scaled at every `clusterbid sign`: that took about two CPU seconds, most of the command (issue 32
+scaled at every `clusterbid sign`: that took about a CPU second, a third of the command (issue 32
 item 7). The shipped bytes are what the derivation writes, and the scaling is checked by hand."""
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ pyHanko's OpenType engine writes glyph widths and kerning in the font's own unit
 were 1,000 to the em (it reads the font's units only for HarfBuzz's advances); DejaVu has 2,048,
 so its stamp printed every letter twice as far apart as it should, clipped at the box's edge.
 A copy scaled to 1,000 units (fontTools' scale_upem) is handed to it instead, cut first to the
-scripts DejaVu covers that a name or amount is written in. Cutting and scaling cost about two
-CPU seconds, most of a `clusterbid sign` (issue 32 item 7), so the copy is made once, by
+scripts DejaVu covers that a name or amount is written in. Cutting and scaling cost about a CPU
+second, a third of a `clusterbid sign` (issue 32 item 7), so the copy is made once, by
 `packaging/make_stamp_font.py`, and shipped as resources/fonts/DejaVuSans-stamp.ttf; a test derives
 it again and compares the bytes, so it cannot drift from the font it is cut from."""
 
