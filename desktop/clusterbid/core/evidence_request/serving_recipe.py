@@ -30,10 +30,14 @@ def peak_concurrency(w: InferenceWorkload) -> int:
     return max(1, math.ceil(w.peak_requests_per_s * seconds))
 
 
-def concurrency_ladder(w: InferenceWorkload) -> list[int]:
+def concurrency_ladder(w: InferenceWorkload, near_slo: int | None = None) -> list[int]:
     """1, 2, 4 ... doubling below the peak load (or one replica's batch slots, if fewer), then
-    that load itself: the curve from idle to where the latency targets break."""
+    that load itself: the curve from idle to where the latency targets break. `near_slo`, the
+    batch the estimate says one replica holds within the targets, is added as a rung of its own
+    so the run measures the very point the cost rests on."""
     top = min(peak_concurrency(w), BATCH_SLOTS)
+    if near_slo is not None and near_slo < top:
+        return sorted({*concurrency_ladder(w), near_slo})
     rungs = [1 << k for k in range(top.bit_length()) if 1 << k < top]
     return [*rungs, top]
 
@@ -51,12 +55,17 @@ def server_command(w: InferenceWorkload, model: str, tensor_parallel: int) -> st
 
 
 def serving_runs(
-    w: InferenceWorkload, model: str, tensor_parallel: int, gpus_per_node: int, stem: str
+    w: InferenceWorkload,
+    model: str,
+    tensor_parallel: int,
+    gpus_per_node: int,
+    stem: str,
+    near_slo: int | None = None,
 ) -> list[CommandRun]:
     """One client run per concurrency on one replica; each result saved as `stem_cN.json`."""
     nodes = max(1, math.ceil(tensor_parallel / gpus_per_node))
     runs = []
-    for level in concurrency_ladder(w):
+    for level in concurrency_ladder(w, near_slo):
         arguments = [
             "--backend", "vllm", "--model", model,
             "--dataset-name", "random",
