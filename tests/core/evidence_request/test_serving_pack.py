@@ -30,7 +30,7 @@ def test_the_request_runs_at_the_bids_gpu_degree_and_the_buyers_lengths(serving)
     pack = build_serving_pack(serving, "quarry-h100", ISSUED, DUE)
     (request,) = pack.requests
     assert pack.provider == bid.quote.provider
-    assert request.evidence_kind == "serving_throughput"
+    assert request.evidence_kind == "serving_decode_throughput"
     tp = estimate.tensor_parallel
     assert f"on {bid.capacity.gpu_model}, tensor parallel {tp}" in request.title
     levels = [int(r.return_as.rsplit("_c", 1)[1].removesuffix(".json")) for r in request.runs]
@@ -45,7 +45,7 @@ def test_the_request_runs_at_the_bids_gpu_degree_and_the_buyers_lengths(serving)
     letter = pack_markdown(pack)
     assert "--tensor-parallel-size 2 --max-model-len 1600" in letter  # 1,000 + 600 tokens
     assert "first token within 1000 ms, each further token within 30 ms" in letter
-    assert '"serving_throughput"' in pack_json(pack)
+    assert '"serving_decode_throughput"' in pack_json(pack)
 
 
 def test_the_same_day_gives_the_same_id_and_the_pack_names_no_rival(serving):

@@ -57,7 +57,7 @@ def _benchmark_request(w: InferenceWorkload, e: ServingEstimate, rid: str) -> Ev
         request_id=rid,
         bid_id=e.bid.id,
         input="serving_efficiency",
-        evidence_kind="serving_throughput",
+        evidence_kind="serving_decode_throughput",
         title=f"Serving throughput and latency of the buyer's model on {gpu}, tensor parallel {tp}",
         runs=serving_runs(
             w, MODEL_PLACEHOLDER, tp, e.bid.capacity.gpus_per_node, rid, near_slo=e.batch
