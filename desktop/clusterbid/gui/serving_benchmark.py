@@ -191,4 +191,6 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
         )
         lines.append(f"Flagged: {flag}. Decision: {decided}")
     lines += [f"Note: {note}" for note in attached.notes]
+    if attached.request:  # a file named after a request for evidence answers it
+        lines.append(attached.request)
     return lines
