@@ -77,6 +77,9 @@ def _write_pack(args: argparse.Namespace) -> int:
     print(f"Wrote {paths[0]} and {paths[1]}{kept}")
     for request in pack.requests:
         print(f"  {request.request_id}: {request.title}")
+    if voi is None:  # serving: one benchmark request, nothing ranked
+        print(f"Deadline {pack.deadline.isoformat()}.")
+        return 0
     print(f"Deadline {pack.deadline.isoformat()}. For you, not the provider:")
     print("\n".join(voi_lines(evaluation, voi, args.bid)))
     return 0

@@ -94,6 +94,8 @@ def run_attach(args: argparse.Namespace) -> int:
         print(f"Flagged: {attached.flag}. Decision: {decided}")
     for note in attached.notes:
         print(f"Note: {note}")
+    if attached.request:
+        print(attached.request)
     return EXIT_OK
 
 

@@ -137,12 +137,16 @@ def test_each_kinds_plan_inputs_are_fields_where_its_kind_says_they_sit(training
             assert plan_input.name in type(holder).model_fields, (kind.tag, plan_input.name)
 
 
-def test_a_request_pack_for_a_serving_evaluation_is_refused_in_the_kinds_words(tmp_path, capsys):
+def test_a_request_pack_for_a_serving_evaluation_is_written_and_an_unknown_bid_refused(
+    tmp_path, capsys
+):
     from clusterbid.cli import main
 
     path = EXAMPLES / "demo-serving-evaluation.json"
     pack = tmp_path / "pack"
-    assert main(["request-evidence", str(path), "--bid", "helio-h200", "-o", str(pack)]) != 0
+    assert main(["request-evidence", str(path), "--bid", "nobody", "-o", str(pack)]) != 0
     said = capsys.readouterr().err
-    assert "this evaluation buys an inference service" in said, said
+    assert "--bid 'nobody': no such bid in demo-serving-evaluation.json" in said, said
     assert not pack.exists()
+    assert main(["request-evidence", str(path), "--bid", "helio-h200", "-o", str(pack)]) == 0
+    assert len(list(pack.glob("helio-h200-evidence-request-*"))) == 2  # the letter and its JSON

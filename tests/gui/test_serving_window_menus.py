@@ -27,6 +27,7 @@ SERVING_MENUS = {
         "Seal for the Archive…",
         "Approvers and Trusted Certificates…",
         "Audit Trail…",
+        "Request Evidence…",  # the selected bid's serving pack (gui/serving_requests.py)
         "-",
         "Close",
     ],
@@ -62,7 +63,7 @@ def _menus(window) -> dict[str, list[str]]:
     }
 
 
-def test_the_serving_window_has_the_shared_menus_and_its_own_two_entries(serving):
+def test_the_serving_window_has_the_shared_menus_and_its_own_entries(serving):
     assert _menus(serving) == SERVING_MENUS
     for top in serving.menuBar().actions():  # a keyboard user reaches each entry by one letter
         letters = _accelerators(top.menu())

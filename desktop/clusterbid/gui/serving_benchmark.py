@@ -150,9 +150,7 @@ def _record_and_say(
         dialogs.show_info(window, "Benchmark attached", "\n\n".join(said))
 
 
-def _attach_on_the_lane(
-    session: Session, attach: Callable[[EvaluationDocument], AttachedServingEvidence]
-) -> object:
+def _attach_on_the_lane(session: Session, attach: Callable[[EvaluationDocument], object]) -> object:
     """Run `attach(document)` on the session's commit lane, after every edit made before it, like
     every other write of the window (issue 33): the file is read, parsed and kept on the lane's
     thread while the window waits idle. The write never raises on the lane (a raise there would
@@ -191,4 +189,6 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
         )
         lines.append(f"Flagged: {flag}. Decision: {decided}")
     lines += [f"Note: {note}" for note in attached.notes]
+    if attached.request:  # a file named after a request for evidence answers it
+        lines.append(attached.request)
     return lines

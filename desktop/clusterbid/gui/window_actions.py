@@ -24,6 +24,7 @@ ACCEPTANCE = "acceptance"  # acceptance plan and results: `acceptance`
 WORKLOAD_EDITOR = "workload editor"  # the workload pane: `show_workload_editor`
 SERVING_BENCHMARK = "serving benchmark"  # attach a serving benchmark file to the selected bid
 FRONTIER = "frontier"  # the serving frontier chart: `show_frontier`
+SERVING_REQUESTS = "serving requests"  # the selected bid's request for evidence (a serving pack)
 SEP = "-"  # a separator in a menu's list of entries
 
 # What each kind's window offers beyond the shared actions. Serving has no evaluation panel and no
@@ -31,7 +32,7 @@ SEP = "-"  # a separator in a menu's list of entries
 # and Plan Inputs, and its evaluations are opened from the main window, which stays open.
 MENU_GROUPS: dict[str, frozenset[str]] = {
     TRAINING.tag: frozenset({DOCUMENTS, BID_SHEETS, PANEL, ACCEPTANCE, WORKLOAD_EDITOR}),
-    SERVING.tag: frozenset({SERVING_BENCHMARK, FRONTIER}),
+    SERVING.tag: frozenset({SERVING_BENCHMARK, FRONTIER, SERVING_REQUESTS}),
 }
 
 
@@ -56,6 +57,12 @@ def _serving_benchmark(window: Any) -> None:
     from clusterbid.gui.serving_benchmark import attach_serving_benchmark
 
     attach_serving_benchmark(window)
+
+
+def _serving_requests(window: Any) -> None:
+    from clusterbid.gui.serving_requests import request_serving_evidence
+
+    request_serving_evidence(window)
 
 
 class WindowActions:
@@ -140,6 +147,10 @@ class WindowActions:
             SERVING_BENCHMARK, "Attach Serving &Benchmark…", lambda: _serving_benchmark(w)
         )
         self.frontier = self._offer(FRONTIER, "Serving &Frontier…", lambda: w.show_frontier())
+        # the same operation as `clusterbid request-evidence` (gui/serving_requests.py)
+        self.request_evidence = self._offer(
+            SERVING_REQUESTS, "Re&quest Evidence…", lambda: _serving_requests(w)
+        )
 
     def _make(self, text: str, handler: Callable, shortcut: Key | str | None = None) -> QAction:
         action = QAction(text, self._window)
@@ -164,7 +175,7 @@ class WindowActions:
         _add(file_menu, self.save_copy, SEP, self.import_bids, self.export_template)
         _add(file_menu, self.export_comparison, SEP, self.export_memo, self.sign_memo)
         _add(file_menu, self.verify_memo, self.seal_memo, self.trusted_certificates)
-        _add(file_menu, self.audit_trail, self.panel, SEP, self.quit)
+        _add(file_menu, self.audit_trail, self.panel, self.request_evidence, SEP, self.quit)
         edit_menu = bar.addMenu("&Edit")
         _add(edit_menu, self.undo, self.redo, SEP, self.add_bid, self.edit_bid)
         _add(edit_menu, self.duplicate_bid, self.delete_bid, self.acceptance_plan)

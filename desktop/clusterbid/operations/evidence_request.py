@@ -56,6 +56,10 @@ def value_requests(
         known = ", ".join(b.id for b in evaluation.bids) or "none"
         where = f" in {source}" if source else ""
         raise InputError(f"--bid {bid_id!r}: no such bid{where} (bids: {known})")
+    from clusterbid.core.serving_workload import InferenceWorkload
+
+    if isinstance(evaluation.workload, InferenceWorkload):
+        return None  # a serving bid has one measurement to ask for (serving_build): none to rank
     checkpoint(cancel)
     progress(0.1, "valuing what each measurement would settle")
     return value_of_information(evaluation, samples)

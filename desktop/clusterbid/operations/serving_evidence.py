@@ -60,6 +60,7 @@ class AttachedServingEvidence:
     flag: str | None  # reads above the model's ceiling, in words; None when it does not
     notes: tuple[str, ...]  # what the run says about the workload's prompt, output and latency
     evaluation: Evaluation  # the document's evaluation after the attach
+    request: str | None = None  # the request for evidence the file's name answers, and its state
 
 
 def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
@@ -171,4 +172,7 @@ def attach_serving_evidence(
     w = evaluation.workload
     if isinstance(w, InferenceWorkload):
         notes = tuple(run_findings(reading.run, w.prompt_tokens, w.output_tokens, w.tpot_target_ms))
-    return AttachedServingEvidence(path.name, evidence, flag, notes, evaluation)
+    from clusterbid.core.evidence_request.status import match_file
+
+    request = match_file(document, bid_id, path.name)  # a file named after a request answers it
+    return AttachedServingEvidence(path.name, evidence, flag, notes, evaluation, request)

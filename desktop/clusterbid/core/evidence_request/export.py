@@ -10,8 +10,10 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence_request.build import build_pack
 from clusterbid.core.evidence_request.model import RequestPack
 from clusterbid.core.evidence_request.render import pack_json, pack_markdown
+from clusterbid.core.evidence_request.serving_build import build_serving_pack
 from clusterbid.core.evidence_request.status import record_pack
 from clusterbid.core.safe_files import write_bytes_atomically
+from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.store.document import EvaluationDocument
 from clusterbid.core.store.fileformat import read_only_refusal
 from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
@@ -22,16 +24,20 @@ DEFAULT_DAYS = 14  # two weeks: long enough to book a 2-node slot and a training
 def export_pack(
     evaluation: Evaluation,
     bid_id: str,
-    voi: ValueOfInformation,
+    voi: ValueOfInformation | None,  # None for a serving evaluation (not valued)
     folder: Path,
     issued: dt.date,
     deadline: dt.date | None = None,
     document: EvaluationDocument | None = None,
 ) -> tuple[RequestPack, list[Path]]:
     """Both files written, then the pack kept in `document` (when given) for matching returns."""
-    pack = build_pack(
-        evaluation, bid_id, voi, issued, deadline or issued + dt.timedelta(days=DEFAULT_DAYS)
-    )
+    due = deadline or issued + dt.timedelta(days=DEFAULT_DAYS)
+    if isinstance(evaluation.workload, InferenceWorkload):  # one benchmark request, no valuing
+        pack = build_serving_pack(evaluation, bid_id, issued, due)
+    elif voi is None:  # a caller's slip, never the officer's: training packs are ranked
+        raise ValueError("a training request pack needs the value of information to rank it")
+    else:
+        pack = build_pack(evaluation, bid_id, voi, issued, due)
     data = pack_json(pack)
     stem = folder / f"{bid_id}-evidence-request-{issued.isoformat()}"
     paths = [stem.with_suffix(".md"), stem.with_suffix(".json")]

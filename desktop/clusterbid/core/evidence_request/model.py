@@ -52,8 +52,8 @@ class CommandRun(FrozenModel):
 class EvidenceRequest(FrozenModel):
     request_id: str = Field(pattern=REQUEST_ID)
     bid_id: str = Field(min_length=1, max_length=64)
-    input: Literal["busbw", "baseline_mfu"]
-    evidence_kind: Literal["allreduce_busbw", "training_mfu"]
+    input: Literal["busbw", "baseline_mfu", "serving_efficiency"]
+    evidence_kind: Literal["allreduce_busbw", "training_mfu", "serving_decode_throughput"]
     title: str = Field(min_length=1, max_length=300)
     # No values, odds or rival bids here: the pack goes to the provider. The officer sees those
     # in the app and on the CLI's output.
