@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtGui import (
     QCloseEvent,
     QDragEnterEvent,
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import QMainWindow, QWidget
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.file_commands import dropped_paths
-from clusterbid.gui.kind_view import KindView, summary_line
+from clusterbid.gui.kind_view import FontChangeRelayout, KindView, summary_line
 from clusterbid.gui.kind_windows import view_class
 from clusterbid.gui.screen_fit import fit_on_screen, keep_on_screen
 from clusterbid.gui.settings import AppSettings
@@ -75,6 +75,10 @@ class EvaluationWindow(QMainWindow):
         self.actions_ = WindowActions(self, menu_groups(document.evaluation))
         self.actions_.build_menus(docks)
         self.session.evaluation_changed.connect(self._on_evaluation_changed)
+        if self.view.relayout_on_font_change:
+            # A filter, not an event() override: a window whose kind needs none keeps Qt's own
+            # event path, with no call into Python for each of its events.
+            self.installEventFilter(FontChangeRelayout(self, self.relayout))
         self.view.start(document, note)
 
     def __getattr__(self, name: str) -> Any:
@@ -120,13 +124,6 @@ class EvaluationWindow(QMainWindow):
 
     def fit_to_width(self) -> None:
         self.view.fit_to_width()
-
-    def event(self, event: QEvent) -> bool:
-        if (
-            event.type() == QEvent.Type.ApplicationFontChange and self.view.relayout_on_font_change
-        ):  # presentation zoom, from any window: laid out again once the font has reached all
-            QTimer.singleShot(0, self.relayout)
-        return super().event(event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
         super().resizeEvent(event)

@@ -9,10 +9,11 @@ dialogs and tests read on the window itself (`window.score_matrix`, `window.deta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QLabel, QSplitter, QWidget
 
 from clusterbid.core.evaluation import Evaluation
@@ -100,3 +101,17 @@ def side_by_side(left: QWidget, right: QWidget, sizes: list[int]) -> QSplitter:
     splitter.setStretchFactor(1, 1)
     splitter.setSizes(sizes)
     return splitter
+
+
+class FontChangeRelayout(QObject):
+    """Lays a window out again once the application's font has changed (a presentation zoom made
+    in any window) and the new font has reached every child."""
+
+    def __init__(self, parent: QObject, relayout: Callable[[], None]) -> None:
+        super().__init__(parent)
+        self._relayout = relayout
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt API)
+        if event.type() == QEvent.Type.ApplicationFontChange:
+            QTimer.singleShot(0, self._relayout)
+        return False
