@@ -5,10 +5,11 @@
 
 Shots: `main` (the window maximised), `charts` (the Charts tab), `zoom150` (presentation zoom
 150%), `matrix` (the score matrix alone), `error` (a rule broken in the workload editor),
-`wizard5` and `wizard7` (the bid wizard on Northwind's reliability page and its review). Each
-opens a fresh copy of the demo with a throw-away profile, waits until the Monte Carlo bands are
-in, and captures the screen with ImageMagick's `import`, as a person would: what Qt drew on the
-X server, not a rendering of our own.
+`wizard5` and `wizard7` (the bid wizard on Northwind's reliability page and its review), `serving`
+(the serving demo's window maximised, once its scores are in). Each opens a fresh copy of the
+demo with a throw-away profile, waits until the Monte Carlo bands are in, and captures the screen
+with ImageMagick's `import`, as a person would: what Qt drew on the X server, not a rendering of
+our own.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from clusterbid.core.store import EvaluationDocument
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.settings import AppSettings
 
-SHOTS = ("main", "charts", "zoom150", "matrix", "error", "wizard5", "wizard7")
+SHOTS = ("main", "charts", "zoom150", "matrix", "error", "wizard5", "wizard7", "serving")
 SETTLE_S = 1.5  # repaints after the bands, charts drawn at their final size
 
 
@@ -40,6 +41,9 @@ def _pump(app: QApplication, seconds: float) -> None:
 def take(shot: str, out: Path) -> None:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     folder = Path(tempfile.mkdtemp(prefix="clusterbid-shots-"))
+    if shot == "serving":
+        _serving(app, folder, out)
+        return
     document = EvaluationDocument.create(folder / "demo.clusterbid", demo_evaluation())
     window = MainWindow(document, AppSettings.in_folder(folder / "profile"))
     window.showMaximized()
@@ -84,6 +88,26 @@ def take(shot: str, out: Path) -> None:
     subprocess.run([*command, str(out)], check=True)
     window.close()
     print(f"{shot}: wrote {out}")
+
+
+def _serving(app: QApplication, folder: Path, out: Path) -> None:
+    """The serving demo in its window, maximised, once its scores are in."""
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.gui.serving_window import ServingWindow
+
+    examples = Path(__file__).resolve().parents[1] / "resources" / "examples"
+    evaluation = read_evaluation(examples / "demo-serving-evaluation.json")
+    window = ServingWindow(EvaluationDocument.create(folder / "serving.clusterbid", evaluation))
+    window.showMaximized()
+    deadline = time.monotonic() + 120
+    while window.scorecard is None or window.tasks.is_busy():
+        if time.monotonic() > deadline:
+            raise SystemExit("the serving scores did not arrive within 120 s")
+        _pump(app, 0.1)
+    _pump(app, SETTLE_S)
+    subprocess.run(["import", "-window", "root", str(out)], check=True)
+    window.close()
+    print(f"serving: wrote {out}")
 
 
 if __name__ == "__main__":

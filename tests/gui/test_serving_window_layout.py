@@ -121,7 +121,7 @@ def test_a_bid_that_cannot_serve_shows_its_reason_not_a_cost(shown):
 
 
 def test_the_serving_window_scores_off_its_thread(qtbot, shown, monkeypatch):
-    import clusterbid.gui.serving_window as module
+    import clusterbid.gui.serving_view as module
 
     on_main: list[bool] = []
     real = module.score_serving_evaluation

@@ -67,24 +67,13 @@ def _paint_now(app, window, wait_s: float = 1.0) -> None:
 def open_main_window(path, settings):
     """The main window on `path`, the last evaluation or the demo; an InputError to show otherwise."""
     from clusterbid.core.errors import InputError
-    from clusterbid.gui.kind_windows import own_window_class
-    from clusterbid.gui.main_window import MainWindow
+    from clusterbid.gui.evaluation_window import EvaluationWindow
     from clusterbid.gui.opening import startup_document
 
     try:
         document, note = startup_document(path, settings)
     except InputError as exc:
         return exc
-    own_window = own_window_class(document.evaluation)  # a kind with a window of its own
-    if own_window is not None:
-        from clusterbid.gui.zoom import PresentationZoom
-
-        zoom = PresentationZoom(settings.zoom())  # the zoom the officer last presented at
-
-        def zoom_to(factor: float) -> float:
-            settings.set_zoom(zoom.set(factor))
-            return zoom.factor
-
-        # not remembered as the last evaluation (see FileCommands)
-        return own_window(document, zoom=zoom, zoom_to=zoom_to)
-    return MainWindow(document, settings, note)
+    # One window class for every kind; its view comes from the document's kind. A serving
+    # evaluation opened here is not remembered as the last evaluation (see FileCommands).
+    return EvaluationWindow(document, settings, note)

@@ -64,15 +64,16 @@ class EvaluationFiles:
         remembered as the last evaluation: that window has no way back to the training one."""
         from PySide6.QtCore import Qt
 
-        from clusterbid.gui.kind_windows import own_window_class
+        from clusterbid.gui.evaluation_window import EvaluationWindow
+        from clusterbid.gui.kind_windows import opens_beside
 
-        own_window = own_window_class(document.evaluation)  # None: the kind opens in this one
-        if own_window is None:
-            return False
+        if not opens_beside(document.evaluation):
+            return False  # the kind opens in this window
         # One presentation zoom for the app: zooming there lays this window out too, and back.
         zoom_layout = getattr(self.window, "zoom_layout", None)
-        shown = own_window(
+        shown = EvaluationWindow(
             document,
+            self.settings,
             zoom=getattr(self.window, "zoom", None),
             zoom_to=None if zoom_layout is None else zoom_layout.set,
         )

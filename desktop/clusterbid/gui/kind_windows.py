@@ -1,28 +1,42 @@
-"""The window each evaluation kind (core/kinds.py) opens in: a training run in the main window, a
-kind listed here in a window of its own beside it. The app's doors (start-up, File > Open) ask
-here instead of testing which kind a document holds."""
+"""Which view the one window (gui/evaluation_window.py) shows each evaluation kind (core/kinds.py)
+in: one registry, by the kind's tag, so the window and the app's doors (start-up, File > Open)
+never test which kind a document holds. A new kind with a window is its `KindView` subclass
+(gui/kind_view.py) and one line in `KIND_VIEWS`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.kinds import SERVING, kind_of
+from clusterbid.core.kinds import SERVING, TRAINING, kind_of
+from clusterbid.gui.kind_view import KindView
 
 
-def _serving_window() -> Any:
-    # Imported when a serving evaluation opens: a training session never loads its window.
-    from clusterbid.gui.serving_window import ServingWindow
+def _training() -> type[KindView]:
+    from clusterbid.gui.training_view import TrainingView
 
-    return ServingWindow
-
-
-# Kinds with a window of their own (called as Window(document, zoom=..., zoom_to=...)).
-OWN_WINDOWS: dict[str, Callable[[], Any]] = {SERVING.tag: _serving_window}
+    return TrainingView
 
 
-def own_window_class(evaluation: Evaluation) -> Any | None:
-    """The window class `evaluation`'s kind opens in, or None for the main window itself."""
-    window = OWN_WINDOWS.get(kind_of(evaluation).tag)
-    return None if window is None else window()
+def _serving() -> type[KindView]:
+    # Imported when a serving evaluation opens: a training session never loads its view.
+    from clusterbid.gui.serving_view import ServingView
+
+    return ServingView
+
+
+# Each kind's view, by the kind's tag; imported when a window of that kind opens.
+KIND_VIEWS: dict[str, Callable[[], type[KindView]]] = {
+    TRAINING.tag: _training,
+    SERVING.tag: _serving,
+}
+
+
+def view_class(evaluation: Evaluation) -> type[KindView]:
+    """The view of `evaluation`'s kind."""
+    return KIND_VIEWS[kind_of(evaluation).tag]()
+
+
+def opens_beside(evaluation: Evaluation) -> bool:
+    """Whether `evaluation`, opened from a window, opens in a window of its own beside it."""
+    return view_class(evaluation).opens_beside

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDockWidget,
-    QLabel,
     QScrollArea,
     QSplitter,
     QTabWidget,
@@ -16,16 +15,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from clusterbid.gui.kind_view import side_by_side
+
 if TYPE_CHECKING:
     from clusterbid.gui.main_window import MainWindow
 
 
 def build_layout(window: MainWindow) -> None:
-    """The window's panes: what decides on the left (summary, ranking, score matrix, weights),
-    the words on the right (details and evidence requests, charts), outline and workload docked."""
-    window.summary = QLabel()
-    window.summary.setWordWrap(True)
-    window.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    """The window's panes: what decides on the left (the window's summary line, ranking, score
+    matrix, weights), the words on the right (details and evidence requests, charts), outline and
+    workload docked."""
     left = QWidget()
     left_layout = QVBoxLayout(left)
     left_layout.setContentsMargins(0, 0, 0, 0)
@@ -49,13 +48,7 @@ def build_layout(window: MainWindow) -> None:
     details_split.setSizes([520, 200])
     window.side_tabs.addTab(details_split, "&Details")
     window.side_tabs.addTab(window.charts, "C&harts")
-    window.main_splitter = QSplitter(Qt.Orientation.Horizontal)
-    window.main_splitter.setObjectName("main_splitter")
-    window.main_splitter.addWidget(left)
-    window.main_splitter.addWidget(window.side_tabs)
-    window.main_splitter.setStretchFactor(0, 3)
-    window.main_splitter.setStretchFactor(1, 1)
-    window.main_splitter.setSizes([720, 360])
+    window.main_splitter = side_by_side(left, window.side_tabs, [720, 360])
     window.setCentralWidget(window.main_splitter)
     window.outline_dock = _dock(window, "&Outline", "outline_dock", window.outline)
     editor_scroll = QScrollArea()
