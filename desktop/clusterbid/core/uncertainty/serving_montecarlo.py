@@ -44,7 +44,6 @@ from clusterbid.core.uncertainty.serving_draws import (
     growth_draws,
     payment_draws,
 )
-from clusterbid.core.uncertainty.serving_prune import could_be_cheapest
 from clusterbid.core.uncertainty.serving_reliability import credit_share_draws
 from clusterbid.core.uncertainty.serving_search import reachable, samples_per_pass, search
 from clusterbid.core.uncertainty.serving_slo import costed_fleets, meets_at_peak
@@ -146,8 +145,6 @@ def serving_uncertainty(
             grid = replace(
                 grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0)
             )  # each bid's own search
-            # Issue 37: cells no draw could buy cheapest are never sized (exact, serving_prune).
-            grid = replace(grid, feasible=could_be_cheapest(w, arrays, grid))
             plan = fleet(w, arrays, grid, exact_slots=EXACT_SLOTS)
             ok = plan.servable.reshape(rows.size, n)
             per_million[rows, start:stop] = np.where(
