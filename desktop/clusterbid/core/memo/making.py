@@ -187,19 +187,15 @@ def _evidence_words(
 
         progress(0.6, "value of information")
         value = value_of_information(evaluation, samples, evaluation.policy.random_seed)
-    evidence_lines = memo_lines(evaluation, value, list(request_statuses))
+    evidence_lines = list(memo_lines(evaluation, value, list(request_statuses)))
     if samples > 0:  # issue 31: the buyer's own plan figures, valued as a measurement is
         from clusterbid.core.uncertainty.plan_value import plan_value_lines
 
         progress(0.75, "value of your plan's figures")
-        evidence_lines = [
-            *evidence_lines,
-            *(
-                f"Your own plan's {line[:1].lower()}{line[1:]}."
-                for line in plan_value_lines(scorecard)
-            ),
-        ]
-    return list(evidence_lines)
+        evidence_lines += (
+            f"Your own plan's {line[:1].lower()}{line[1:]}." for line in plan_value_lines(scorecard)
+        )
+    return evidence_lines
 
 
 def _odds_against_override(
