@@ -86,7 +86,7 @@ MODULE_LINES_AT_MOST = 300
 # of 50-300 lines by meaning and take it off; the list only shrinks, and no other module may pass.
 MODULES_OVER_300_LINES: frozenset[str] = frozenset()  # none left: keep it so
 # Functions over 50 lines (def to last line, by ast) in the package; lower it when you split one.
-FUNCTIONS_OVER_50_LINES_AT_MOST = 102
+FUNCTIONS_OVER_50_LINES_AT_MOST = 71
 
 
 def modules_over(root: Path, limit: int) -> dict[str, int]:

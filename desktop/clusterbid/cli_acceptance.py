@@ -6,8 +6,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
+
+if TYPE_CHECKING:  # for annotations only: the CLI imports the heavy modules when a verb runs
+    from clusterbid.core.store import EvaluationDocument
+    from clusterbid.operations.acceptance import AcceptanceStatus
 
 
 def _date(text: str) -> dt.date:
@@ -54,14 +59,8 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _status(args: argparse.Namespace) -> int:
-    from clusterbid.core.acceptance.results import RecordedOutcome, record_outcome
-    from clusterbid.core.acceptance.status import STATE_WORDS
     from clusterbid.core.store import EvaluationDocument
-    from clusterbid.operations.acceptance import (
-        acceptance_status,
-        attach_acceptance_files,
-        awarded_plan,
-    )
+    from clusterbid.operations.acceptance import acceptance_status
 
     path = Path(args.path)
     if path.suffix != ".clusterbid":
@@ -70,32 +69,52 @@ def _status(args: argparse.Namespace) -> int:
             f"{path.suffix or 'this file'}"
         )
     with EvaluationDocument.open(path, user=args.user) as document:
-        attached: dict[str, list[str]] = {}  # test id -> names, one line per test (72 nodes)
-        for line in attach_acceptance_files(
-            document, args.bid, [Path(p) for p in args.attach or []]
-        ):
-            name, test_id = line.rsplit(": ", 1)
-            attached.setdefault(test_id, []).append(name)
-        for test_id, names in attached.items():
-            more = f" and {len(names) - 3} more" if len(names) > 4 else ""
-            shown = names[:3] if more else names
-            print(f"Attached to {test_id}: {', '.join(shown)}{more}")
+        _attach_returned_files(document, args)
         if args.record:
-            if args.outcome is None or not (args.note or "").strip():
-                raise InputError(
-                    "--record needs --outcome pass|fail and --note (what was seen, by whom)"
-                )
-            plan, issued = awarded_plan(document, args.bid)
-            if not issued:
-                raise InputError(
-                    f"no acceptance plan of {plan.bid_id} is kept: write it first (acceptance-plan)"
-                )
-            outcome = RecordedOutcome(
-                passed=args.outcome == "pass", measured=args.measured, note=args.note.strip()
-            )
-            record_outcome(document, plan, args.record, outcome)
+            _record_outcome_by_hand(document, args)
         status = acceptance_status(document, args.bid, with_what_if=args.what_if, today=args.today)
         currency = document.evaluation.currency
+    _print_status(status, currency)
+    return 0
+
+
+def _attach_returned_files(document: EvaluationDocument, args: argparse.Namespace) -> None:
+    """Keep the returned files and say, one line per test, which were attached to it."""
+    from clusterbid.operations.acceptance import attach_acceptance_files
+
+    attached: dict[str, list[str]] = {}  # test id -> names, one line per test (72 nodes)
+    for line in attach_acceptance_files(document, args.bid, [Path(p) for p in args.attach or []]):
+        name, test_id = line.rsplit(": ", 1)
+        attached.setdefault(test_id, []).append(name)
+    for test_id, names in attached.items():
+        more = f" and {len(names) - 3} more" if len(names) > 4 else ""
+        shown = names[:3] if more else names
+        print(f"Attached to {test_id}: {', '.join(shown)}{more}")
+
+
+def _record_outcome_by_hand(document: EvaluationDocument, args: argparse.Namespace) -> None:
+    """--record: an outcome the officer saw for a test no file is read for, against the kept plan."""
+    from clusterbid.core.acceptance.results import RecordedOutcome, record_outcome
+    from clusterbid.operations.acceptance import awarded_plan
+
+    if args.outcome is None or not (args.note or "").strip():
+        raise InputError("--record needs --outcome pass|fail and --note (what was seen, by whom)")
+    plan, issued = awarded_plan(document, args.bid)
+    if not issued:
+        raise InputError(
+            f"no acceptance plan of {plan.bid_id} is kept: write it first (acceptance-plan)"
+        )
+    outcome = RecordedOutcome(
+        passed=args.outcome == "pass", measured=args.measured, note=args.note.strip()
+    )
+    record_outcome(document, plan, args.record, outcome)
+
+
+def _print_status(status: AcceptanceStatus, currency: str) -> None:
+    """Each test's state in words, with the files returned, notes, remedy and the what-if."""
+    from clusterbid.core.acceptance.render import measured_words, pass_words, returned_words
+    from clusterbid.core.acceptance.status import STATE_WORDS
+
     plan = status.plan
     print(
         f"Acceptance of {plan.provider} (bid {plan.bid_id})"
@@ -105,8 +124,6 @@ def _status(args: argparse.Namespace) -> int:
             else ": no plan was issued; judged against one built now from the current figures"
         )
     )
-    from clusterbid.core.acceptance.render import measured_words, pass_words, returned_words
-
     for r in status.results:
         seen = measured_words(r.test, r.measured)
         print(
@@ -123,7 +140,6 @@ def _status(args: argparse.Namespace) -> int:
             status.what_if.words(currency)
             + (" Recorded in the audit trail as a what-if." if status.what_if.figures_used else "")
         )
-    return 0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -148,6 +164,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.set_defaults(func=_plan)
 
+    _add_status(subparsers)
+
+
+def _add_status(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """`acceptance-status`: attach returned files, record an outcome by hand, the what-if."""
     s = subparsers.add_parser(
         "acceptance-status",
         help="attach files returned after handover and show pass, fail or missing per test",

@@ -162,6 +162,18 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
         metavar="YYYY-MM-DD",
         help="date of an nccl-tests run",
     )
+    _network_check_options(parser)
+    parser.add_argument(
+        "--run",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="use only run N of a file holding several (numbered as 'evidence parse' lists them)",
+    )
+
+
+def _network_check_options(parser: argparse.ArgumentParser) -> None:
+    """What the bid offers, to flag a log whose run could not show it (NIC, nodes, fabric, GDR)."""
     parser.add_argument(
         "--nic-aggregate-gb-s",
         type=float,
@@ -190,13 +202,6 @@ def _reading_options(parser: argparse.ArgumentParser) -> None:
         "--claims-gdr",
         action="store_true",
         help="with --fabric: the bid claims GPUDirect RDMA, so a log with it disabled is flagged",
-    )
-    parser.add_argument(
-        "--run",
-        type=_positive_int,
-        default=None,
-        metavar="N",
-        help="use only run N of a file holding several (numbered as 'evidence parse' lists them)",
     )
 
 

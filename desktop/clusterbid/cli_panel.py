@@ -91,51 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     panel = subparsers.add_parser("panel", help=HELP)
     verbs = panel.add_subparsers(dest="panel_verb", metavar="ACTION", required=True)
     user_help = "name recorded in the audit trail (default: your login name)"
-
-    invite = verbs.add_parser(
-        "invite", help="write one evaluator copy per person, with bids, workload and policy locked"
-    )
-    invite.add_argument("document", type=Path, metavar="DOC", help="the lead .clusterbid document")
-    invite.add_argument(
-        "--evaluator",
-        action="append",
-        required=True,
-        metavar='"NAME, ROLE"',
-        help="one evaluator (repeat for each)",
-    )
-    invite.add_argument(
-        "-o", "--output", required=True, metavar="DIR", help="folder the copies are written to"
-    )
-    invite.add_argument(
-        "--criterion",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="a qualitative criterion the panel scores 0-10 per bid (repeat for each)",
-    )
-    invite.add_argument(
-        "--weight-range",
-        action="append",
-        default=[],
-        metavar='"CRITERION=LOW-HIGH"',
-        help="the range an evaluator's weight for a criterion may take (default 0-100)",
-    )
-    invite.add_argument("--user", default=None, help=user_help)
-    invite.set_defaults(func=run_invite)
-
-    judge = verbs.add_parser("judge", help="record your judgement in your evaluator copy")
-    judge.add_argument("copy", type=Path, metavar="COPY", help="your evaluator copy (.clusterbid)")
-    judge.add_argument("--weight", action="append", default=[], metavar='"CRITERION=WEIGHT"')
-    judge.add_argument(
-        "--score",
-        action="append",
-        default=[],
-        metavar='"CRITERION:BID=SCORE"',
-        help="a panel criterion's score of one bid, 0-10",
-    )
-    judge.add_argument("--note", action="append", default=[], metavar='"BID: TEXT"')
-    judge.add_argument("--question", action="append", default=[], metavar='"BID: TEXT"')
-    judge.set_defaults(func=run_judge)
+    _add_invite(verbs, user_help)
+    _add_judge(verbs)
 
     merge = verbs.add_parser("merge", help="bring evaluator copies back into the lead document")
     merge.add_argument("document", type=Path, metavar="DOC")
@@ -175,3 +132,54 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     agree.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N")
     agree.add_argument("--user", default=None, help=user_help)
     agree.set_defaults(func=run_consensus)
+
+
+def _add_invite(verbs: argparse._SubParsersAction, user_help: str) -> None:
+    """`panel invite`: who evaluates, and which criteria and weight ranges they may use."""
+    invite = verbs.add_parser(
+        "invite", help="write one evaluator copy per person, with bids, workload and policy locked"
+    )
+    invite.add_argument("document", type=Path, metavar="DOC", help="the lead .clusterbid document")
+    invite.add_argument(
+        "--evaluator",
+        action="append",
+        required=True,
+        metavar='"NAME, ROLE"',
+        help="one evaluator (repeat for each)",
+    )
+    invite.add_argument(
+        "-o", "--output", required=True, metavar="DIR", help="folder the copies are written to"
+    )
+    invite.add_argument(
+        "--criterion",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a qualitative criterion the panel scores 0-10 per bid (repeat for each)",
+    )
+    invite.add_argument(
+        "--weight-range",
+        action="append",
+        default=[],
+        metavar='"CRITERION=LOW-HIGH"',
+        help="the range an evaluator's weight for a criterion may take (default 0-100)",
+    )
+    invite.add_argument("--user", default=None, help=user_help)
+    invite.set_defaults(func=run_invite)
+
+
+def _add_judge(verbs: argparse._SubParsersAction) -> None:
+    """`panel judge`: what one evaluator records in their own copy."""
+    judge = verbs.add_parser("judge", help="record your judgement in your evaluator copy")
+    judge.add_argument("copy", type=Path, metavar="COPY", help="your evaluator copy (.clusterbid)")
+    judge.add_argument("--weight", action="append", default=[], metavar='"CRITERION=WEIGHT"')
+    judge.add_argument(
+        "--score",
+        action="append",
+        default=[],
+        metavar='"CRITERION:BID=SCORE"',
+        help="a panel criterion's score of one bid, 0-10",
+    )
+    judge.add_argument("--note", action="append", default=[], metavar='"BID: TEXT"')
+    judge.add_argument("--question", action="append", default=[], metavar='"BID: TEXT"')
+    judge.set_defaults(func=run_judge)

@@ -156,6 +156,12 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `sign` and `verify`; each sets `func(args) -> exit code` (InputError -> 2 in cli.main)."""
+    _add_sign(subparsers)
+    _add_verify(subparsers)
+
+
+def _add_sign(subparsers: argparse._SubParsersAction) -> None:
+    """`sign`: which memo field, with which certificate, written where."""
     sign = subparsers.add_parser(
         "sign",
         help="sign your approver field of a memo with your PKCS#12 certificate",
@@ -186,6 +192,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="OUT",
         help="write the signed memo here (default: MEMO in place)",
     )
+    _add_what_the_signature_records(sign)
+    sign.set_defaults(func=run_sign)
+
+
+def _add_what_the_signature_records(sign: argparse.ArgumentParser) -> None:
+    """The options whose words or timestamp end up inside the signature or the audit trail."""
     sign.add_argument(
         "--remark",
         "--reason",
@@ -209,8 +221,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="an RFC 3161 timestamp authority: the signature then carries a timestamp "
         "(PAdES B-T); without it, seal the memo later (clusterbid seal)",
     )
-    sign.set_defaults(func=run_sign)
 
+
+def _add_verify(subparsers: argparse._SubParsersAction) -> None:
+    """`verify`: the memo, what to trust and match it against, and how to report."""
     verify = subparsers.add_parser(
         "verify",
         help=(
@@ -223,27 +237,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "cannot be compared), 2 bad input.",
     )
     verify.add_argument("memo", type=Path, metavar="MEMO.pdf")
-    verify.add_argument(
-        "--trust",
-        type=Path,
-        nargs="+",
-        action="extend",
-        metavar="CERT",
-        help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps",
-    )
-    verify.add_argument(
-        "--evaluation",
-        type=Path,
-        metavar="PATH",
-        help="a .clusterbid or JSON evaluation the memo must match",
-    )
-    verify.add_argument(
-        "--registry",
-        type=Path,
-        metavar="FILE",
-        help="the organisation's approver registry (JSON; its format: Help > Documentation, 'Using ClusterBid'): each "
-        "field must be signed by the approver it names for that role, with a key it lists",
-    )
+    _add_what_to_hold_against(verify)
     verify.add_argument(
         "--json", action="store_true", help="print the report as JSON (with the verdict)"
     )
@@ -266,3 +260,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the file holds, with no network; the result joins the verdict",
     )
     verify.set_defaults(func=run_verify)
+
+
+def _add_what_to_hold_against(verify: argparse.ArgumentParser) -> None:
+    """The certificates, evaluation and approver registry a memo is proven against."""
+    verify.add_argument(
+        "--trust",
+        type=Path,
+        nargs="+",
+        action="extend",
+        metavar="CERT",
+        help="CA certificates (PEM/DER) to trust, besides those the --evaluation document keeps",
+    )
+    verify.add_argument(
+        "--evaluation",
+        type=Path,
+        metavar="PATH",
+        help="a .clusterbid or JSON evaluation the memo must match",
+    )
+    verify.add_argument(
+        "--registry",
+        type=Path,
+        metavar="FILE",
+        help="the organisation's approver registry (JSON; its format: Help > Documentation, 'Using ClusterBid'): each "
+        "field must be signed by the approver it names for that role, with a key it lists",
+    )

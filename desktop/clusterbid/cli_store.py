@@ -136,43 +136,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add `new` and `audit`; each sets `func(args) -> int exit code` as its default."""
-    new = subparsers.add_parser(
-        "new",
-        help="create an evaluation file (.clusterbid)",
-        description="Create an evaluation file from the bundled demo or an evaluation JSON.",
-    )
-    new.add_argument(
-        "path", type=Path, metavar="PATH", help="the new file; must end in .clusterbid"
-    )
-    new.add_argument(
-        "--from",
-        dest="from_file",
-        type=Path,
-        metavar="FILE",
-        help="evaluation JSON to start from (default: the bundled demo)",
-    )
-    new.add_argument(
-        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
-    )
-    new.set_defaults(func=run_new)
-
-    audit = subparsers.add_parser(
-        "audit",
-        help="print an evaluation's audit trail and verify its hash chain",
-        description="Print the audit trail; exit 1 if the hash chain is broken.",
-    )
-    audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
-    audit.add_argument(
-        "--against",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="LOG",
-        help="also hold the trail against an anchor log kept outside the document (default: "
-        "your own, where memos, signatures and decisions you record are logged); put it "
-        "after PATH when you give no LOG",
-    )
-    audit.set_defaults(func=run_audit)
+    _add_new(subparsers)
+    _add_audit(subparsers)
 
     copy = subparsers.add_parser(
         "copy",
@@ -203,3 +168,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     export.add_argument("file", metavar="FILE", help="the spreadsheet to write (.xlsx or .csv)")
     export.set_defaults(func=run_export)
+
+
+def _add_audit(subparsers: argparse._SubParsersAction) -> None:
+    """`audit`: print the trail and hold it against an outside anchor log."""
+    audit = subparsers.add_parser(
+        "audit",
+        help="print an evaluation's audit trail and verify its hash chain",
+        description="Print the audit trail; exit 1 if the hash chain is broken.",
+    )
+    audit.add_argument("path", type=Path, metavar="PATH", help="a .clusterbid file")
+    audit.add_argument(
+        "--against",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="LOG",
+        help="also hold the trail against an anchor log kept outside the document (default: "
+        "your own, where memos, signatures and decisions you record are logged); put it "
+        "after PATH when you give no LOG",
+    )
+    audit.set_defaults(func=run_audit)
+
+
+def _add_new(subparsers: argparse._SubParsersAction) -> None:
+    """`new`: a fresh evaluation file, from the demo or a JSON the officer gives."""
+    new = subparsers.add_parser(
+        "new",
+        help="create an evaluation file (.clusterbid)",
+        description="Create an evaluation file from the bundled demo or an evaluation JSON.",
+    )
+    new.add_argument(
+        "path", type=Path, metavar="PATH", help="the new file; must end in .clusterbid"
+    )
+    new.add_argument(
+        "--from",
+        dest="from_file",
+        type=Path,
+        metavar="FILE",
+        help="evaluation JSON to start from (default: the bundled demo)",
+    )
+    new.add_argument(
+        "--user", default=None, help="name recorded in the audit trail (default: your login name)"
+    )
+    new.set_defaults(func=run_new)

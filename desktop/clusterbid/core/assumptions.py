@@ -40,24 +40,16 @@ def bid_assumptions(
     estimate: BidEstimate, workload: Workload, currency: str = "USD"
 ) -> list[Assumption]:
     """Every input the estimate used that the officer may want to challenge."""
-    bid = estimate.bid
-    catalog = default_catalog()
-    gpu = catalog.gpu(bid.capacity.gpu_model)
-    fabric = catalog.fabric(bid.fabric.technology)
-    reliability = effective_reliability(bid)  # not-stated figures: their documented defaults
-    said = {path.split(".")[1]: source.label for path, source in bid.provenance.items()}
-    sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
-    busbw_source = busbw_source_words(estimate)
-    over = bid.topology.oversubscription_ratio
-    dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
-    if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:
-        dp_note += (
-            f"; hierarchical all-reduce: only the cross-leaf phase pays the {over:g}:1 "
-            "oversubscription"
-            f" beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf"
-        )
-    if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
-        dp_note = "the whole job sits in one NVLink domain"
+    return [
+        *_compute_assumptions(estimate, workload),
+        *_network_assumptions(estimate, workload),
+        *_reliability_assumptions(estimate, workload, currency),
+    ]
+
+
+def _compute_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumption]:
+    """The job's size, compute, parallelism and memory, and the GPU's peak and efficiency."""
+    gpu = default_catalog().gpu(estimate.bid.capacity.gpu_model)
     mfu_source = (
         evidence_source(estimate.efficiency_evidence)
         if estimate.efficiency_evidence
@@ -89,6 +81,26 @@ def bid_assumptions(
         ),
         Assumption("Baseline MFU", f"{estimate.baseline_mfu:.1%}", mfu_source),
         Assumption("Software stack", *stack_assumption(workload)),
+    ]
+
+
+def _network_assumptions(estimate: BidEstimate, workload: Workload) -> list[Assumption]:
+    """The all-reduce speed, latency and exposed communication per step, and the pipeline."""
+    bid = estimate.bid
+    fabric = default_catalog().fabric(bid.fabric.technology)
+    sharing = min(bid.capacity.gpus_per_node, workload.tensor_parallel * workload.context_parallel)
+    busbw_source = busbw_source_words(estimate)
+    over = bid.topology.oversubscription_ratio
+    dp_note = f"node busbw shared by {sharing} concurrent data-parallel groups (TP x CP on a node)"
+    if workload.job_gpus > bid.topology.leaf_domain_gpus and over > 1:
+        dp_note += (
+            f"; hierarchical all-reduce: only the cross-leaf phase pays the {over:g}:1 "
+            "oversubscription"
+            f" beyond the {bid.topology.leaf_domain_gpus:,}-GPU leaf"
+        )
+    if workload.job_gpus <= bid.topology.nvlink_domain_gpus:
+        dp_note = "the whole job sits in one NVLink domain"
+    return [
         Assumption(
             "Scale-out busbw per node", f"{estimate.node_busbw_gb_s:.1f} GB/s", busbw_source
         ),
@@ -121,6 +133,17 @@ def bid_assumptions(
             ]
             if words
         ],
+    ]
+
+
+def _reliability_assumptions(
+    estimate: BidEstimate, workload: Workload, currency: str
+) -> list[Assumption]:
+    """Failures, waits, checkpoints and uptime (stated or defaulted), then the billing and plan."""
+    bid = estimate.bid
+    reliability = effective_reliability(bid)  # not-stated figures: their documented defaults
+    said = {path.split(".")[1]: source.label for path, source in bid.provenance.items()}
+    return [
         Assumption(
             "Failures",
             f"{estimate.failures_per_hour:.3f} per job-hour, {estimate.hours_lost_per_failure:.2f} "

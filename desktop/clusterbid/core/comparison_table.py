@@ -137,24 +137,10 @@ def cell_text(
             f"{bid.fabric.nics_per_node}×{bid.fabric.nic_line_rate_gbit_s:g}G"
         )
     if column == FINDINGS:
-        if e.gates:
-            return "excluded: " + "; ".join(
-                FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates
-            )
-        count = len(e.warnings)
-        passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
-        rests = resting.get(bid.id)
-        # Issue 14: a rank a default or an assumption can overturn says so where ranks are read.
-        return f"{passed}; rank rests on {', '.join(rests)}" if rests else passed
+        return _findings_text(score, resting)
     u = bid_uncertainty(uncertainty, score)
     if column == BAND:
-        if u is None or score.rank is None:
-            return DASH
-        millions = u.cost_p90 >= 1e6  # both ends in one unit
-        return (
-            f"{short_money(u.cost_p10, currency, millions)} – "
-            f"{short_money(u.cost_p90, currency, millions)}"
-        )
+        return DASH if u is None or score.rank is None else _band_text(u, currency)
     if column == WIN:
         return DASH if u is None or score.rank is None else f"{u.win_probability:.0%}"
     if score.rank is None:
@@ -170,6 +156,29 @@ def cell_text(
         COMMITMENT: format_money(e.commitment, currency, cents=True),
         USEFUL_PRICE: format_money(e.effective_price_per_useful_gpu_hour, currency, cents=True),
     }[column]
+
+
+def _findings_text(score: BidScore, resting: dict[str, list[str]]) -> str:
+    """Why a bid is excluded, or that it passed with how many notes and what its rank rests on."""
+    e = score.estimate
+    if e.gates:
+        return "excluded: " + "; ".join(
+            FINDING_WORDS.get(g.code, g.code.replace("_", " ")) for g in e.gates
+        )
+    count = len(e.warnings)
+    passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
+    rests = resting.get(score.bid.id)
+    # Issue 14: a rank a default or an assumption can overturn says so where ranks are read.
+    return f"{passed}; rank rests on {', '.join(rests)}" if rests else passed
+
+
+def _band_text(u: Any, currency: str) -> str:
+    """The P10-P90 net cost band, both ends in one unit."""
+    millions = u.cost_p90 >= 1e6
+    return (
+        f"{short_money(u.cost_p10, currency, millions)} – "
+        f"{short_money(u.cost_p90, currency, millions)}"
+    )
 
 
 def shown_rows(

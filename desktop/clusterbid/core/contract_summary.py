@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from clusterbid.core.bid import Bid
 from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.costmodel.estimate import BidEstimate
@@ -32,6 +34,15 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
     # would misstate it); the evaluation-currency figures are beside it where they are used.
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     spec = spec_of(t.billing_kind)  # the words follow what the kind does (billing_kinds.py)
+    text = _kind_words(bid, t, spec, price, unstated)
+    if t.billing is None:
+        text += " (billing kind not stated: inferred)"
+    return text + _unstated_price_words(t, unstated)
+
+
+def _kind_words(bid: Bid, t: Any, spec: Any, price: str, unstated: set[str]) -> str:
+    """What the kind bills: per hour with its step and minimum, a span of reserved GPUs with its
+    exit terms, a committed spend, or committed GPU-hours."""
     if not spec.commits:
         rounding = (
             f", billed in {t.billing_increment_hours:g}-hour steps"
@@ -67,8 +78,12 @@ def billing_words(bid: Bid, currency: str | None = None) -> str:
             f"committed {t.committed_gpu_hours:,.0f} GPU-hours over {t.term_months} months at "
             f"{price} per GPU-hour"
         )
-    if t.billing is None:
-        text += " (billing kind not stated: inferred)"
+    return text
+
+
+def _unstated_price_words(t: Any, unstated: set[str]) -> str:
+    """The escalation (stated, or the cautious figure priced) and the fees the bid leaves blank."""
+    text = ""
     if (
         "price_escalation_percent_per_year" in unstated and t.term_months > 12
     ):  # it bites from year 2
@@ -106,6 +121,50 @@ def plan_words(plan: ComputePlan, currency: str) -> str:
     return text
 
 
+def _idle_and_exit_rows(e: BidEstimate, money: Any) -> list[tuple[str, str]]:
+    """The GPU-hours bought but idle, and leaving early, each only when it applies."""
+    rows: list[tuple[str, str]] = []
+    if e.idle_gpu_hours >= 0.5:
+        rows.append(
+            (
+                "Idle GPU-hours bought",
+                f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan",
+            )
+        )
+    if e.leaves_early:
+        rows.append(
+            (
+                "Early exit",
+                f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term",
+            )
+        )
+    return rows
+
+
+def _net_cost_parts(e: BidEstimate, money: Any) -> str:
+    """What the net cost holds besides the GPU bill: cost of cash, claimable SLA credit, late
+    handover remedies."""
+    # Issue 31: the payment terms' cost of cash is in the net cost; said where it is (payment_terms.py).
+    cash = (
+        f"; {money(e.cash_cost)} of it the cost of cash of the payment terms"
+        if e.cash_cost >= 0.5
+        else f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms"
+        if e.cash_cost <= -0.5
+        else ""
+    )
+    # Issue 39: the SLA credit counted is what can be claimed, never the headline; remedies for a
+    # late handover (0 at the stated dates) likewise lower the net cost.
+    if e.sla_headline_credit >= 0.5:
+        unstated = ", claim terms not stated" if e.bid.sla_claims.not_stated() else ""
+        cash += (
+            f"; less {money(e.sla_credit)} SLA credit claimable (headline "
+            f"{money(e.sla_headline_credit)}{unstated})"
+        )
+    if e.late_remedy >= 0.5:
+        cash += f"; less {money(e.late_remedy)} owed for the late handover"
+    return cash
+
+
 def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[tuple[str, str]]:
     """(label, value) rows of a passing bid's commercial figures, commitment first; `cents` for
     the app's panes (the memo's bid pages keep whole units)."""
@@ -127,38 +186,8 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
             ),
         ),
     ]
-    if e.idle_gpu_hours >= 0.5:
-        rows.append(
-            (
-                "Idle GPU-hours bought",
-                f"{e.idle_gpu_hours:,.0f}, valued at {money(e.idle_value)} under the plan",
-            )
-        )
-    if e.leaves_early:
-        rows.append(
-            (
-                "Early exit",
-                f"leaving after the job costs {money(e.exit_cost)}, less than keeping the term",
-            )
-        )
-    # Issue 31: the payment terms' cost of cash is in the net cost; said where it is (payment_terms.py).
-    cash = (
-        f"; {money(e.cash_cost)} of it the cost of cash of the payment terms"
-        if e.cash_cost >= 0.5
-        else f"; {money(-e.cash_cost)} saved in cost of cash by the payment terms"
-        if e.cash_cost <= -0.5
-        else ""
-    )
-    # Issue 39: the SLA credit counted is what can be claimed, never the headline; remedies for a
-    # late handover (0 at the stated dates) likewise lower the net cost.
-    if e.sla_headline_credit >= 0.5:
-        unstated = ", claim terms not stated" if e.bid.sla_claims.not_stated() else ""
-        cash += (
-            f"; less {money(e.sla_credit)} SLA credit claimable (headline "
-            f"{money(e.sla_headline_credit)}{unstated})"
-        )
-    if e.late_remedy >= 0.5:
-        cash += f"; less {money(e.late_remedy)} owed for the late handover"
+    rows += _idle_and_exit_rows(e, money)
+    cash = _net_cost_parts(e, money)
     rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids{cash})"))
     if e.jobs_in_commitment >= 1.05:
         rows.append(

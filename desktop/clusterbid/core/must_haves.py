@@ -43,23 +43,9 @@ def must_have_findings(bid: Bid, must: MustHaves) -> list[Finding]:
                 ),
             )
         )
-    allowed = [place.casefold() for place in must.data_residency]
-    if allowed and (bid.facility.data_residency or "").casefold() not in allowed:
-        where = (
-            f"holds the data in {bid.facility.data_residency}"
-            if bid.facility.data_residency
-            else "does not say where the data is held"
-        )
-        found.append(
-            Finding(
-                RESIDENCY_GATE,
-                (
-                    f"{where}; the policy requires the data to stay in "
-                    f"{' or '.join(must.data_residency)}: "
-                    "ask the provider to state the data's location in writing"
-                ),
-            )
-        )
+    residency = _residency_finding(bid, must)
+    if residency is not None:
+        found.append(residency)
     if must.tenancy == "dedicated" and bid.facility.tenancy != "dedicated":
         offered = (
             "offers shared hosts or fabric"
@@ -77,6 +63,26 @@ def must_have_findings(bid: Bid, must: MustHaves) -> list[Finding]:
             )
         )
     return found
+
+
+def _residency_finding(bid: Bid, must: MustHaves) -> Finding | None:
+    """Where the bid holds the data, against the places the policy allows (none listed: any)."""
+    allowed = [place.casefold() for place in must.data_residency]
+    if not allowed or (bid.facility.data_residency or "").casefold() in allowed:
+        return None
+    where = (
+        f"holds the data in {bid.facility.data_residency}"
+        if bid.facility.data_residency
+        else "does not say where the data is held"
+    )
+    return Finding(
+        RESIDENCY_GATE,
+        (
+            f"{where}; the policy requires the data to stay in "
+            f"{' or '.join(must.data_residency)}: "
+            "ask the provider to state the data's location in writing"
+        ),
+    )
 
 
 def gated_by_must_haves(estimate: E, must: MustHaves) -> E:

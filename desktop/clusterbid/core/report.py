@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from clusterbid import __version__
 from clusterbid.core.assumptions import bid_assumptions
+from clusterbid.core.costmodel.estimate import BidEstimate
 from clusterbid.core.evidence.model import evidence_json  # noqa: F401 (re-exported)
 from clusterbid.core.flops import flops_text
 from clusterbid.core.money import CENT, SYMBOLS, format_money, money  # noqa: F401 (re-exported)
@@ -49,24 +50,26 @@ def contract_json(e, currency: str) -> dict:
     }
 
 
+def _passing_figures(e: BidEstimate, currency: str) -> dict:
+    """A passing bid's time and efficiency figures, then its commercial ones (contract_json)."""
+    return {
+        "effective_mfu": round(e.effective_mfu, 6),
+        "scaling_efficiency": round(e.scaling_efficiency, 6),
+        "goodput": round(e.goodput, 6),
+        "step_seconds": round(e.step_s, 6),
+        "wall_clock_hours": round(e.wall_hours, 4),
+        "effective_price_per_useful_gpu_hour": {
+            "amount": str(money(e.effective_price_per_useful_gpu_hour)),
+            "currency": currency,
+        },
+        **contract_json(e, currency),
+    }
+
+
 def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
     e = score.estimate
     currency = scorecard.evaluation.currency
     workload = scorecard.evaluation.workload
-    figures = None
-    if e.passes_gates:
-        figures = {
-            "effective_mfu": round(e.effective_mfu, 6),
-            "scaling_efficiency": round(e.scaling_efficiency, 6),
-            "goodput": round(e.goodput, 6),
-            "step_seconds": round(e.step_s, 6),
-            "wall_clock_hours": round(e.wall_hours, 4),
-            "effective_price_per_useful_gpu_hour": {
-                "amount": str(money(e.effective_price_per_useful_gpu_hour)),
-                "currency": currency,
-            },
-            **contract_json(e, currency),
-        }
     return {
         "rank": score.rank,
         "cost_rank": score.cost_rank,
@@ -77,7 +80,7 @@ def bid_to_json(score: BidScore, scorecard: Scorecard) -> dict:
             "failed": [{"code": g.code, "reason": g.message} for g in e.gates],
         },
         "warnings": [{"code": w.code, "message": w.message} for w in e.warnings],
-        "figures": figures,
+        "figures": _passing_figures(e, currency) if e.passes_gates else None,
         "criteria": {name: round(value, 6) for name, value in score.criteria.items()},
         "weighted_score": None if score.weighted_score is None else round(score.weighted_score, 6),
         "scaling_curve": [
@@ -143,21 +146,27 @@ def scorecard_to_json(scorecard: Scorecard, uncertainty=None, sensitivity=None) 
         from clusterbid.core.uncertainty.presentation import add_uncertainty_json
 
         add_uncertainty_json(report, evaluation.currency, uncertainty, sensitivity)
-        from clusterbid.core.uncertainty.plan_value import plan_assumption_values
-
         # Issue 31, item 7: which of the buyer's own plan figures matters most to the decision.
-        report["plan_assumption_values"] = [
-            {
-                "field": v.name,
-                "stated": v.stated,
-                "range": [v.low, v.high],
-                "value": {"amount": str(money(v.value)), "currency": evaluation.currency},
-                "choice_changes_over": round(v.change_share, 4),
-                "choice_after": v.choice_after,
-            }
-            for v in plan_assumption_values(scorecard)
-        ]
+        report["plan_assumption_values"] = _plan_values_json(scorecard)
     return report
+
+
+def _plan_values_json(scorecard: Scorecard) -> list[dict]:
+    """Each of the buyer's plan figures: its range, what it is worth, and where the choice turns."""
+    from clusterbid.core.uncertainty.plan_value import plan_assumption_values
+
+    currency = scorecard.evaluation.currency
+    return [
+        {
+            "field": v.name,
+            "stated": v.stated,
+            "range": [v.low, v.high],
+            "value": {"amount": str(money(v.value)), "currency": currency},
+            "choice_changes_over": round(v.change_share, 4),
+            "choice_after": v.choice_after,
+        }
+        for v in plan_assumption_values(scorecard)
+    ]
 
 
 def format_ranking_table(scorecard: Scorecard, uncertainty=None, sensitivity=None) -> str:

@@ -116,17 +116,6 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
     chosen = estimate.efficiency_evidence
     grade = chosen.grade if chosen is not None else None
     share = share_for(grade)
-    if chosen is not None:
-        source = (
-            f"{estimate.step_s:.3f} s per step, from {GRADE_WORDS[chosen.grade]} evidence on "
-            f"{chosen.scale_gpus:,} GPUs carried to the job's size"
-        )
-    else:
-        source = (
-            f"{estimate.step_s:.3f} s per step, from the workload's baseline efficiency "
-            f"({estimate.baseline_mfu:.1%} MFU, the buyer's assumption) on this bid's GPUs and "
-            "fabric"
-        )
     basis = f"{share:.0%} of the figure scored, which rests on the buyer's assumed efficiency"
     layout = (
         f"TP {workload.tensor_parallel}, PP {workload.pipeline_parallel}, CP "
@@ -149,21 +138,9 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
             )
             if run.gpus == workload.job_gpus
         ],
-        steps=[
-            f"Train '{workload.name}' at {workload.precision}, sequence "
-            f"{workload.sequence_length:,}, "
-            f"global batch {workload.global_batch_tokens:,} tokens, {layout}, on "
-            f"{workload.job_gpus:,} GPUs; "
-            f"synthetic data allowed; at least 50 optimizer steps after warm-up ({RECIPE}: the "
-            "request for evidence's own command at the job's size, given above).",
-            "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput "
-            "format "
-            "(evidence-formats.md, 'Training throughput'), step_time_s filled in, with the "
-            "num_attention_heads, vocab_size and container_image (name@sha256:<digest>) the run "
-            "used: a run of another shape or in another container than pinned is not counted.",
-        ],
+        steps=_step_time_steps(workload, layout),
         scored=round(estimate.step_s, 4),
-        scored_source=source,
+        scored_source=_step_time_source(estimate),
         comparison="at most",
         threshold=round(estimate.step_s / share, 4),
         threshold_basis=(
@@ -173,6 +150,38 @@ def step_time_test(workload: Workload, bid: Bid, estimate: BidEstimate) -> Accep
         remedy=NOT_STATED,
         reads=formats_measuring("throughput"),
     )
+
+
+def _step_time_source(estimate: BidEstimate) -> str:
+    """Where the step time scored comes from: the evidence chosen, or the buyer's baseline."""
+    chosen = estimate.efficiency_evidence
+    if chosen is not None:
+        return (
+            f"{estimate.step_s:.3f} s per step, from {GRADE_WORDS[chosen.grade]} evidence on "
+            f"{chosen.scale_gpus:,} GPUs carried to the job's size"
+        )
+    return (
+        f"{estimate.step_s:.3f} s per step, from the workload's baseline efficiency "
+        f"({estimate.baseline_mfu:.1%} MFU, the buyer's assumption) on this bid's GPUs and "
+        "fabric"
+    )
+
+
+def _step_time_steps(workload: Workload, layout: str) -> list[str]:
+    """What the provider runs and returns: the request's own recipe at the job's size."""
+    return [
+        f"Train '{workload.name}' at {workload.precision}, sequence "
+        f"{workload.sequence_length:,}, "
+        f"global batch {workload.global_batch_tokens:,} tokens, {layout}, on "
+        f"{workload.job_gpus:,} GPUs; "
+        f"synthetic data allowed; at least 50 optimizer steps after warm-up ({RECIPE}: the "
+        "request for evidence's own command at the job's size, given above).",
+        "Return one CSV row as ACC-step-time_throughput.csv in the request packs' throughput "
+        "format "
+        "(evidence-formats.md, 'Training throughput'), step_time_s filled in, with the "
+        "num_attention_heads, vocab_size and container_image (name@sha256:<digest>) the run "
+        "used: a run of another shape or in another container than pinned is not counted.",
+    ]
 
 
 def handover_test(bid: Bid) -> AcceptanceTest:

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 from clusterbid.core.acceptance.model import AcceptancePlan, AcceptanceTest
 from clusterbid.core.acceptance.node_judging import judge_dcgm, judge_soak
-from clusterbid.core.acceptance.results import read_result, recorded_outcomes, returned_files
+from clusterbid.core.acceptance.results import (
+    RecordedOutcome,
+    read_result,
+    recorded_outcomes,
+    returned_files,
+)
 from clusterbid.core.costmodel.recipe_fit import container_mismatch, shape_mismatches
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import Evidence, EvidenceKind
@@ -114,6 +119,47 @@ def _step_time(
     return (min(steps) if steps else None), notes, kept
 
 
+def _read_returned(
+    test: AcceptanceTest,
+    plan: AcceptancePlan,
+    files: dict[str, list[tuple[str, bytes]]],
+    workload: Workload,
+) -> tuple[list[tuple[str, bytes]], float | None, list[str], list[Evidence]]:
+    """(files, measured, notes, evidence) of one test from the files returned for it; the
+    contiguous block is read from the job-block all-reduce's files."""
+    own = files.get(test.test_id, [])
+    measured: float | None = None
+    notes: list[str] = []
+    evidence: list[Evidence] = []
+    if test.test_id.startswith("ACC-busbw-"):
+        measured, notes, evidence = _busbw(test, own)
+    elif test.test_id == "ACC-contiguous-block":
+        block = plan.test("ACC-busbw-job-block")
+        own = files.get("ACC-busbw-job-block", [])
+        if block is not None and own:
+            _, notes, found = _busbw(block, own)
+            measured = float(max(e.scale_gpus for e in found)) if found else None
+            notes.append(
+                "check the hostfile against the provider's topology map: one spine or rail group"
+            )
+    elif test.test_id == "ACC-step-time":
+        measured, notes, evidence = _step_time(test, own, workload)
+    return own, measured, notes, evidence
+
+
+def _recorded_notes(test: AcceptanceTest, outcome: RecordedOutcome) -> list[str]:
+    """An outcome recorded by hand, and whether the figure recorded with it agrees."""
+    notes = [f"recorded: {outcome.note}"]
+    measured = outcome.measured
+    if (
+        measured is not None
+        and test.threshold is not None
+        and test.passes(measured) != outcome.passed
+    ):
+        notes.append("the recorded outcome disagrees with the figure recorded; the outcome stands")
+    return notes
+
+
 def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[AcceptanceResult]:
     files = returned_files(document, plan)
     outcomes = recorded_outcomes(document, plan)
@@ -123,24 +169,7 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
     bids = {b.id: b for b in document.evaluation.bids}
     results = []
     for test in plan.tests:
-        own = files.get(test.test_id, [])
-        measured: float | None = None
-        notes: list[str] = []
-        evidence: list[Evidence] = []
-        if test.test_id.startswith("ACC-busbw-"):
-            measured, notes, evidence = _busbw(test, own)
-        elif test.test_id == "ACC-contiguous-block":
-            block = plan.test("ACC-busbw-job-block")
-            own = files.get("ACC-busbw-job-block", [])
-            if block is not None and own:
-                _, notes, found = _busbw(block, own)
-                measured = float(max(e.scale_gpus for e in found)) if found else None
-                notes.append(
-                    "check the hostfile against the provider's topology map: one spine or rail "
-                    "group"
-                )
-        elif test.test_id == "ACC-step-time":
-            measured, notes, evidence = _step_time(test, own, workload)
+        own, measured, notes, evidence = _read_returned(test, plan, files, workload)
         judged, bid = None, bids.get(plan.bid_id)
         if own and bid is not None and test.test_id == "ACC-dcgm":
             judged = judge_dcgm(own, bid)
@@ -152,17 +181,8 @@ def judge_tests(document: EvaluationDocument, plan: AcceptancePlan) -> list[Acce
         elif measured is not None and test.threshold is not None:
             state = "pass" if test.passes(measured) else "fail"
         elif outcome is not None:
-            state = "pass" if outcome.passed else "fail"
-            measured = outcome.measured
-            notes.append(f"recorded: {outcome.note}")
-            if (
-                measured is not None
-                and test.threshold is not None
-                and test.passes(measured) != outcome.passed
-            ):
-                notes.append(
-                    "the recorded outcome disagrees with the figure recorded; the outcome stands"
-                )
+            state, measured = "pass" if outcome.passed else "fail", outcome.measured
+            notes += _recorded_notes(test, outcome)
         else:
             state = "missing"
         results.append(

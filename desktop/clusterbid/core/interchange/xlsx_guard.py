@@ -74,29 +74,34 @@ def check_zip(path: Path) -> None:
     total = 0
     for member in members:
         total += member.file_size
-        if member.file_size > limits.MAX_XLSX_MEMBER_BYTES:
-            raise UnsafeFileError(
-                path, f"part {member.filename} unpacks to {member.file_size:,} bytes (zip bomb?)"
-            )
-        if member.file_size >= limits.RATIO_CHECK_FROM_BYTES:
-            ratio = member.file_size / max(member.compress_size, 1)
-            if ratio > limits.MAX_COMPRESSION_RATIO:
-                raise UnsafeFileError(
-                    path,
-                    f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb",
-                )
-        if (
-            member.filename.endswith("sharedStrings.xml")
-            and member.file_size > limits.MAX_SHARED_STRINGS_BYTES
-        ):
-            raise FileTooLargeError(
-                path,
-                f"the workbook's text ({member.file_size:,} bytes unpacked) is over the "
-                f"{limits.MAX_SHARED_STRINGS_BYTES:,}-byte limit for a bid sheet",
-            )
+        _check_member(path, member)
     if total > limits.MAX_XLSX_UNCOMPRESSED_BYTES:
         raise UnsafeFileError(
             path, f"the workbook unpacks to {total:,} bytes, over the limit (zip bomb?)"
+        )
+
+
+def _check_member(path: Path, member: zipfile.ZipInfo) -> None:
+    """One part of the archive: its unpacked size, its compression ratio, and the text's size."""
+    if member.file_size > limits.MAX_XLSX_MEMBER_BYTES:
+        raise UnsafeFileError(
+            path, f"part {member.filename} unpacks to {member.file_size:,} bytes (zip bomb?)"
+        )
+    if member.file_size >= limits.RATIO_CHECK_FROM_BYTES:
+        ratio = member.file_size / max(member.compress_size, 1)
+        if ratio > limits.MAX_COMPRESSION_RATIO:
+            raise UnsafeFileError(
+                path,
+                f"part {member.filename} is compressed {ratio:,.0f}:1, the mark of a zip bomb",
+            )
+    if (
+        member.filename.endswith("sharedStrings.xml")
+        and member.file_size > limits.MAX_SHARED_STRINGS_BYTES
+    ):
+        raise FileTooLargeError(
+            path,
+            f"the workbook's text ({member.file_size:,} bytes unpacked) is over the "
+            f"{limits.MAX_SHARED_STRINGS_BYTES:,}-byte limit for a bid sheet",
         )
 
 

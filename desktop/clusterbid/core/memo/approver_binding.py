@@ -88,30 +88,12 @@ def check_approvers(
         for who in signed
         if who.field not in expected and who.field not in all_fields
     ]
-    for who in signed:
-        approver = expected.get(who.field)
-        if approver is None:
-            continue
-        name, email = str(approver.get("name", "")), str(approver.get("email") or "")
-        if not _same(who.common_name, name):
-            problems.append(
-                f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
-                f"but the memo names {name} for this field"
-            )
-        elif email and not any(_same(given, email) for given in who.emails):
-            problems.append(
-                f"{who.field}: the certificate's e-mail is "
-                f"{' or '.join(who.emails) or 'not given'}, "
-                f"the memo names {email} for {name}"
-            )
-    seen: dict[str, str] = {}
-    for who in signed:
-        if who.fingerprint and who.fingerprint in seen:
-            problems.append(
-                f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
-                "each approver signs with their own certificate"
-            )
-        seen.setdefault(who.fingerprint, who.field)
+    problems += [
+        problem
+        for who in signed
+        if who.field in expected and (problem := _not_the_approver(who, expected[who.field]))
+    ]
+    problems += _shared_certificates(signed)
     problems += same_person_signed_twice([who for who in signed if who.field in expected])
     if ordered:
         indices = [_field_index(who.field) for who in signed if who.field in expected]
@@ -121,4 +103,35 @@ def check_approvers(
                 f"the approvers signed in the order {order}, not in the order the memo lists them "
                 f"({mark(Step.ANY_ORDER)})"
             )
+    return problems
+
+
+def _not_the_approver(who: SignerIdentity, approver: dict) -> str:
+    """Why the certificate in an approver's field is not that approver's (empty: it is)."""
+    name, email = str(approver.get("name", "")), str(approver.get("email") or "")
+    if not _same(who.common_name, name):
+        return (
+            f"{who.field}: signed by a certificate issued to {who.common_name or 'nobody'}, "
+            f"but the memo names {name} for this field"
+        )
+    if email and not any(_same(given, email) for given in who.emails):
+        return (
+            f"{who.field}: the certificate's e-mail is "
+            f"{' or '.join(who.emails) or 'not given'}, "
+            f"the memo names {email} for {name}"
+        )
+    return ""
+
+
+def _shared_certificates(signed: list[SignerIdentity]) -> list[str]:
+    """Each field signed with a certificate an earlier field already used."""
+    problems = []
+    seen: dict[str, str] = {}
+    for who in signed:
+        if who.fingerprint and who.fingerprint in seen:
+            problems.append(
+                f"{who.field}: signed with the same certificate as {seen[who.fingerprint]}; "
+                "each approver signs with their own certificate"
+            )
+        seen.setdefault(who.fingerprint, who.field)
     return problems

@@ -62,16 +62,45 @@ def bid_page(
     effects = effects if effects is not None else scorecard_default_effects(scorecard)
     unstated = unstated if unstated is not None else unstated_criteria(scorecard)
     bid, e = score.bid, score.estimate
-    currency = evaluation.currency
     workload = evaluation.workload
-    t, c, f, top, r = bid.terms, bid.capacity, bid.fabric, bid.topology, effective_reliability(bid)
+    offer = _quote_rows(bid, e, evaluation.currency) + _service_rows(bid, evaluation)
+    fits = bid.capacity.largest_contiguous_block_gpus >= workload.job_gpus
+    block = (
+        f"Largest contiguous block {bid.capacity.largest_contiguous_block_gpus:,} GPUs vs the "
+        f"planned job of {workload.job_gpus:,} GPUs: "
+        + ("the job fits in one block." if fits else "the job does NOT fit in one block.")
+    )
+    cost, status = _cost_rows_and_status(score, scorecard, uncertainty)
+    risks = [f"Gate failed: {g.message}" for g in e.gates] + [
+        f"Flag: {w.message}" for w in e.warnings
+    ]
+    risks += list(e.calibration_notes)
+    risks += risk_lines(effects[bid.id], evaluation.currency)  # issue 14: the defaults it rests on
+    risks += unstated_lines(unstated.get(bid.id, []))  # issue 38: blank criteria
+    return BidPage(
+        bid.id,
+        bid_label(bid),
+        status,
+        offer,
+        _fabric_rows(bid, e),
+        block,
+        fits,
+        tuple(cost),
+        _evidence_rows(bid),
+        tuple(risks),
+    )
+
+
+def _quote_rows(bid: Any, e: Any, currency: str) -> Rows:
+    """Who offers what, at which price (and in the evaluation's currency), how long, what fees."""
+    t, c = bid.terms, bid.capacity
     price = format_money(float(t.price_per_gpu_hour), t.currency, cents=True)
     if t.currency != currency:
         price += (
             f" = {format_money(e.price_per_gpu_hour, currency, cents=True)} at {e.exchange_rate:g} "
             f"{currency}/{t.currency}"
         )
-    offer = (
+    return (
         ("Provider", bid.quote.provider),
         (
             "Quote",
@@ -99,6 +128,13 @@ def bid_page(
             f"{_fee(t.recurring_fees_per_month, t.currency, 'terms.recurring_fees_per_month')} per "
             "month" + "; " + payment_line(t.payment_terms_days, e.cash_cost, currency),
         ),
+    )
+
+
+def _service_rows(bid: Any, evaluation: Any) -> Rows:
+    """Support, reliability, facility, then the delivery schedule and third-party rating."""
+    t, r = bid.terms, effective_reliability(bid)
+    offer = (
         (
             "Support and terms",
             f"{t.support_tier} support; exit clause {'yes' if t.exit_clause else 'no'}; "
@@ -121,9 +157,15 @@ def bid_page(
     rating = ratings_by_provider(evaluation.provider_ratings).get(bid.quote.provider)
     offer += tuple(
         row
-        for row in (*delivery_rows(bid, workload.job_gpus), rating_row(rating))
+        for row in (*delivery_rows(bid, evaluation.workload.job_gpus), rating_row(rating))
         if row is not None
     )
+    return offer
+
+
+def _fabric_rows(bid: Any, e: Any) -> Rows:
+    """The network offered and the all-reduce speed the cost model used, with its source."""
+    f, top = bid.fabric, bid.topology
     fabric = (
         (
             "Fabric",
@@ -144,12 +186,15 @@ def bid_page(
         ),
         ("busbw source", busbw_source_words(e)),
     )
-    fits = c.largest_contiguous_block_gpus >= workload.job_gpus
-    block = (
-        f"Largest contiguous block {c.largest_contiguous_block_gpus:,} GPUs vs the planned job of "
-        f"{workload.job_gpus:,} GPUs: "
-        + ("the job fits in one block." if fits else "the job does NOT fit in one block.")
-    )
+    return fabric
+
+
+def _cost_rows_and_status(
+    score: BidScore, scorecard: Scorecard, uncertainty: Any
+) -> tuple[list[tuple[str, str]], str]:
+    """Passing the gates: how its time and cost are worked out; failing: why it is not costed."""
+    bid, e = score.bid, score.estimate
+    currency = scorecard.evaluation.currency
     money_text = lambda amount: format_money(amount, currency)  # noqa: E731
     if e.passes_gates:
         cost = [
@@ -188,6 +233,11 @@ def bid_page(
             ("Not costed", "the bid fails a gate, so no cost is given"),
         ]
         status = "Excluded"
+    return cost, status
+
+
+def _evidence_rows(bid: Any) -> Rows:
+    """The evidence table, header first (only the header when the bid has none)."""
     evidence = [("Kind", "Value", "Scale", "Grade", "By / date", "Artefact SHA-256")]
     for item in bid.evidence:
         evidence.append(
@@ -200,24 +250,7 @@ def bid_page(
                 item.artefact_sha256 or "none attached",
             )
         )
-    risks = [f"Gate failed: {g.message}" for g in e.gates] + [
-        f"Flag: {w.message}" for w in e.warnings
-    ]
-    risks += list(e.calibration_notes)
-    risks += risk_lines(effects[bid.id], currency)  # issue 14: the defaults it rests on
-    risks += unstated_lines(unstated.get(bid.id, []))  # issue 38: blank criteria
-    return BidPage(
-        bid.id,
-        bid_label(bid),
-        status,
-        offer,
-        fabric,
-        block,
-        fits,
-        tuple(cost),
-        tuple(evidence),
-        tuple(risks),
-    )
+    return tuple(evidence)
 
 
 def unverified_items(scorecard: Scorecard, effects: dict | None = None) -> tuple[str, ...]:

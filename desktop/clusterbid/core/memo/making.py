@@ -54,24 +54,41 @@ def make_memo(
     from clusterbid.core.kinds import kind_of
     from clusterbid.core.memo.memo_kinds import MEMO_KINDS
 
+    # The officer's choices and the record of the memo: printed the same whatever the kind.
+    choices: dict[str, Any] = {
+        "approvers": approvers,
+        "notes": notes,
+        "override": override,
+        "audit_anchor": audit_anchor,
+        "decision_date": decision_date,
+        "made_by": made_by,
+        "rationale": rationale,
+    }
     kind = kind_of(evaluation)
     if MEMO_KINDS[kind.tag].own_pages:  # its bands are its scorecard's own: no charts, no samples
-        from clusterbid.core.memo.render import render_memo
+        return _render_own_pages(kind.point_score(evaluation), progress, **choices)
+    return _make_scored_memo(
+        evaluation,
+        samples=samples,
+        request_statuses=request_statuses,
+        evidence_lines=evidence_lines,
+        panel=panel,
+        progress=progress,
+        choices=choices,
+    )
 
-        served = kind.point_score(evaluation)
-        _has_recommendation(served.ranked)
-        progress(0.1, "drawing the memo")
-        return render_memo(
-            served,
-            approvers=approvers,
-            notes=notes,
-            override=override,
-            audit_anchor=audit_anchor,
-            decision_date=decision_date,
-            samples=0,
-            made_by=made_by,
-            rationale=rationale,
-        )
+
+def _make_scored_memo(
+    evaluation: Evaluation,
+    *,
+    samples: int,
+    request_statuses: Sequence[Any],
+    evidence_lines: Sequence[str] | None,
+    panel: Any,
+    progress: Progress,
+    choices: dict[str, Any],
+) -> bytes:
+    """A kind this app's model scores (training): decided and worded while a worker draws charts."""
     from clusterbid.core.memo import chart_cache
     from clusterbid.core.memo.chart_worker import chart_worker
 
@@ -80,51 +97,20 @@ def make_memo(
     chart_index = chart_cache.memo_key(evaluation.model_dump_json(), samples)
     with chart_worker(wanted=not chart_cache.charts_kept_for(chart_index)) as worker:
         from clusterbid.core.memo.render import render_memo
-        from clusterbid.core.scoring import score_evaluation
 
-        scorecard = score_evaluation(evaluation)
-        _has_recommendation(scorecard.ranked)
-        uncertainty = sensitivity = value = odds_against = None
-        seed = evaluation.policy.random_seed
-        if samples > 0:
-            from clusterbid.core.uncertainty import analyse_sensitivity
-            from clusterbid.core.uncertainty.decision import decide
-
-            progress(0.0, "Monte Carlo")
-            # Issue 31: ranked and recommended on the policy's decision basis over these samples.
-            scorecard, uncertainty = decide(evaluation, samples, seed)
-            progress(0.5, "tipping points")
-            sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
-            if override is not None and override.bid_id != scorecard.ranked[0].bid.id:
-                uncertainty, odds_against = _odds_against_override(
-                    evaluation, scorecard, override.bid_id, samples, seed
-                )
-        if made_by is None:  # a memo made now, not one rendered again as it was made
-            _has_rationale(scorecard, override, rationale)
+        scorecard, uncertainty, sensitivity, odds_against = _score_and_decide(
+            evaluation, samples, choices["override"], progress
+        )
+        if choices["made_by"] is None:  # a memo made now, not one rendered again as it was made
+            _has_rationale(scorecard, choices["override"], choices["rationale"])
         if worker is not None:  # the charts are drawn there while this process words the rest
             from clusterbid.core.memo.charts_section import needs_script_fallbacks
 
             worker.send((scorecard, uncertainty, sensitivity), needs_script_fallbacks(scorecard))
-        if evidence_lines is None and samples > 0:
-            from clusterbid.core.uncertainty.value_of_information import value_of_information
-
-            progress(0.6, "value of information")
-            value = value_of_information(evaluation, samples, seed)
         if evidence_lines is None:
-            from clusterbid.core.evidence_request.summary import memo_lines
-
-            evidence_lines = memo_lines(evaluation, value, list(request_statuses))
-            if samples > 0:  # issue 31: the buyer's own plan figures, valued as a measurement is
-                from clusterbid.core.uncertainty.plan_value import plan_value_lines
-
-                progress(0.75, "value of your plan's figures")
-                evidence_lines = [
-                    *evidence_lines,
-                    *(
-                        f"Your own plan's {line[:1].lower()}{line[1:]}."
-                        for line in plan_value_lines(scorecard)
-                    ),
-                ]
+            evidence_lines = _evidence_words(
+                evaluation, scorecard, samples, request_statuses, progress
+            )
         if panel is not None and not isinstance(panel, dict):
             from clusterbid.core.panel.view import view_of
 
@@ -132,22 +118,84 @@ def make_memo(
         progress(0.85, "drawing the memo")
         return render_memo(
             scorecard,
-            approvers=approvers,
             uncertainty=uncertainty,
             sensitivity=sensitivity,
-            notes=notes,
-            override=override,
             evidence_requests=tuple(evidence_lines),
-            audit_anchor=audit_anchor,
-            decision_date=decision_date,
             samples=samples,
             chart_worker=worker,
             chart_index=chart_index,
-            made_by=made_by,
-            rationale=rationale,
             odds_against=odds_against,
             panel=panel,
+            **choices,
         )
+
+
+def _render_own_pages(served: Any, progress: Progress, **choices: Any) -> bytes:
+    """A kind that words its own pages (serving): its scorecard as scored, with no samples."""
+    from clusterbid.core.memo.render import render_memo
+
+    _has_recommendation(served.ranked)
+    progress(0.1, "drawing the memo")
+    return render_memo(served, samples=0, **choices)
+
+
+def _score_and_decide(
+    evaluation: Evaluation,
+    samples: int,
+    override: RecommendationOverride | None,
+    progress: Progress,
+) -> tuple[Any, Any, Any, str | None]:
+    """Scorecard and, over `samples` draws from the policy's seed, the Monte Carlo bands, the
+    tipping points and (when the officer overrides) the odds counted against the bid chosen."""
+    from clusterbid.core.scoring import score_evaluation
+
+    scorecard = score_evaluation(evaluation)
+    _has_recommendation(scorecard.ranked)
+    if samples <= 0:
+        return scorecard, None, None, None
+    from clusterbid.core.uncertainty import analyse_sensitivity
+    from clusterbid.core.uncertainty.decision import decide
+
+    seed = evaluation.policy.random_seed
+    odds_against = None
+    progress(0.0, "Monte Carlo")
+    # Issue 31: ranked and recommended on the policy's decision basis over these samples.
+    scorecard, uncertainty = decide(evaluation, samples, seed)
+    progress(0.5, "tipping points")
+    sensitivity = analyse_sensitivity(evaluation, uncertainty, scorecard)
+    if override is not None and override.bid_id != scorecard.ranked[0].bid.id:
+        uncertainty, odds_against = _odds_against_override(
+            evaluation, scorecard, override.bid_id, samples, seed
+        )
+    return scorecard, uncertainty, sensitivity, odds_against
+
+
+def _evidence_words(
+    evaluation: Evaluation,
+    scorecard: Any,
+    samples: int,
+    request_statuses: Sequence[Any],
+    progress: Progress,
+) -> list[str]:
+    """The evidence section: what each request is worth (valued over the samples when there are
+    any), then the buyer's own plan figures valued as a measurement would be."""
+    from clusterbid.core.evidence_request.summary import memo_lines
+
+    value = None
+    if samples > 0:
+        from clusterbid.core.uncertainty.value_of_information import value_of_information
+
+        progress(0.6, "value of information")
+        value = value_of_information(evaluation, samples, evaluation.policy.random_seed)
+    evidence_lines = list(memo_lines(evaluation, value, list(request_statuses)))
+    if samples > 0:  # issue 31: the buyer's own plan figures, valued as a measurement is
+        from clusterbid.core.uncertainty.plan_value import plan_value_lines
+
+        progress(0.75, "value of your plan's figures")
+        evidence_lines += (
+            f"Your own plan's {line[:1].lower()}{line[1:]}." for line in plan_value_lines(scorecard)
+        )
+    return evidence_lines
 
 
 def _odds_against_override(

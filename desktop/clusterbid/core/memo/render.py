@@ -79,40 +79,22 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
     writer = _DeterministicWriter(
         io.BytesIO(pdf), second_id=bytes.fromhex(inputs.sha256[:32]), modified=stamp
     )
-    data = inputs.canonical_bytes()
-    embedded = EmbeddedFileObject.from_file_data(
+    _attach(
         writer,
-        data,
-        mime_type="application/json",
-        params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
-    )
-    embed_file(
-        writer,
-        FileSpec(
-            file_spec_string=INPUTS_ATTACHMENT_NAME,
-            file_name=INPUTS_ATTACHMENT_NAME,
-            embedded_data=embedded,
-            description=f"ClusterBid memo inputs, SHA-256 {inputs.sha256}",
-        ),
+        INPUTS_ATTACHMENT_NAME,
+        inputs.canonical_bytes(),
+        "application/json",
+        f"ClusterBid memo inputs, SHA-256 {inputs.sha256}",
+        stamp,
     )
     # The whole methodology of this version: the appendix prints the sections approvers need.
-    methodology = EmbeddedFileObject.from_file_data(
+    _attach(
         writer,
+        METHODOLOGY_ATTACHMENT,
         resource_path("methodology.md").read_bytes(),
-        mime_type="text/markdown",
-        params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
-    )
-    embed_file(
-        writer,
-        FileSpec(
-            file_spec_string=METHODOLOGY_ATTACHMENT,
-            file_name=METHODOLOGY_ATTACHMENT,
-            embedded_data=methodology,
-            description=(
-                "How ClusterBid scores a bid: the full methodology of the version that made this "
-                "memo"
-            ),
-        ),
+        "text/markdown",
+        "How ClusterBid scores a bid: the full methodology of the version that made this memo",
+        stamp,
     )
     add_approver_fields(
         writer, sink.boxes
@@ -125,6 +107,29 @@ def _finish(pdf: bytes, inputs: MemoInputs, sink: SignatureBoxes, created: dt.da
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def _attach(
+    writer: _DeterministicWriter,
+    name: str,
+    data: bytes,
+    mime_type: str,
+    description: str,
+    stamp: dt.datetime,
+) -> None:
+    """Embed one file, dated the memo's day (not now), so the same inputs give the same bytes."""
+    embedded = EmbeddedFileObject.from_file_data(
+        writer,
+        data,
+        mime_type=mime_type,
+        params=EmbeddedFileParams(creation_date=stamp, modification_date=stamp),
+    )
+    embed_file(
+        writer,
+        FileSpec(
+            file_spec_string=name, file_name=name, embedded_data=embedded, description=description
+        ),
+    )
 
 
 RENDERING_LIBRARIES = ("matplotlib", "numpy", "pillow", "pyhanko", "reportlab")

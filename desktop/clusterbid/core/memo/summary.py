@@ -64,55 +64,18 @@ def decision_summary(
     currency = evaluation.currency
     ranked = scorecard.ranked
     if not ranked:
-        none = "no bid passes the gates"
-        return DecisionSummary(
-            none,
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "-",
-            "nothing",
-            "-",
-            currency,
-            "",
-            "Nothing to approve: " + none + ".",
-        )
+        return _nothing_to_approve(currency)
     model_first = ranked[0]
     chosen = next((s for s in ranked if override and s.bid.id == override.bid_id), model_first)
     others = [s for s in ranked if s is not chosen]
     e = chosen.estimate
     stats = None if uncertainty is None else uncertainty.bids.get(chosen.bid.id)
     money_text = lambda amount: format_money(amount, currency)  # noqa: E731
-    margin = "-"
-    if others:
-        by_score = others[0]
-        difference = scorecard.decision_cost(by_score) - scorecard.decision_cost(chosen)
-        relation = "less" if difference >= 0 else "more"
-        margin = (
-            f"{money_text(abs(difference))} {relation} than the next by score on the decision "
-            "basis "
-            f"({abs(difference) / scorecard.decision_cost(by_score):.1%}); weighted score "
-            f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
-        )
+    margin = _margin_words(scorecard, chosen, others, money_text)
     tradeoff = page_one.tradeoff(
         scorecard, chosen, rationale or (override.justification if override else ""), currency
     )
-    override_note = ""
-    if (
-        chosen is not model_first
-    ):  # the justification is printed once: as the trade-off's rationale if any
-        because = (
-            "(the reason is the trade-off's rationale above)"
-            if tradeoff and not rationale
-            else (f"because: {override.justification.strip()}")
-        )
-        override_note = (
-            f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} "
-            f"instead {because}"
-        )
+    override_note = _override_note(model_first, chosen, tradeoff, rationale, override)
     schedule = schedule_fit(chosen, scorecard)
     schedule["schedule"] += page_one.schedule_odds(stats, evaluation.workload.plan.deadline)
     return DecisionSummary(
@@ -121,12 +84,7 @@ def decision_summary(
         cost_band=_band(stats, "cost_p10", "cost_p90", money_text),
         hours=f"{e.wall_hours:,.1f} hours ({e.wall_hours / 24:,.1f} days)",
         hours_band=_band(stats, "hours_p10", "hours_p90", lambda h: f"{h:,.1f} h"),
-        win_probability=NOT_COMPUTED
-        if stats is None
-        else (
-            f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
-            f"(seed {uncertainty.seed}, as `clusterbid score`)"
-        ),
+        win_probability=_win_words(stats, uncertainty),
         runner_up=page_one.rivals(
             chosen, others, uncertainty, odds_against or model_first.bid.id, currency
         ),
@@ -142,6 +100,75 @@ def decision_summary(
         at_risk=page_one.commitment_at_risk(chosen, currency),
         contract_money=page_one.contract_money(scorecard, chosen),
         **schedule,
+    )
+
+
+def _nothing_to_approve(currency: str) -> DecisionSummary:
+    """Page 1 when no bid passes the gates: dashes, and why there is nothing to approve."""
+    none = "no bid passes the gates"
+    return DecisionSummary(
+        none,
+        "-",
+        "-",
+        "-",
+        "-",
+        "-",
+        "-",
+        "-",
+        "nothing",
+        "-",
+        currency,
+        "",
+        "Nothing to approve: " + none + ".",
+    )
+
+
+def _margin_words(
+    scorecard: Scorecard, chosen: BidScore, others: list[BidScore], money_text: Any
+) -> str:
+    """How much less (or more) the recommendation costs than the next by score, on the basis."""
+    if not others:
+        return "-"
+    by_score = others[0]
+    difference = scorecard.decision_cost(by_score) - scorecard.decision_cost(chosen)
+    relation = "less" if difference >= 0 else "more"
+    return (
+        f"{money_text(abs(difference))} {relation} than the next by score on the decision "
+        "basis "
+        f"({abs(difference) / scorecard.decision_cost(by_score):.1%}); weighted score "
+        f"{chosen.weighted_score:.3f} vs {by_score.weighted_score:.3f}"
+    )
+
+
+def _override_note(
+    model_first: BidScore,
+    chosen: BidScore,
+    tradeoff: tuple[str, ...],
+    rationale: str,
+    override: RecommendationOverride | None,
+) -> str:
+    """When the officer recommends another bid than the model's first: who, and why."""
+    if chosen is model_first:
+        return ""
+    # The justification is printed once: as the trade-off's rationale if any.
+    because = (
+        "(the reason is the trade-off's rationale above)"
+        if tradeoff and not rationale
+        else (f"because: {override.justification.strip()}")
+    )
+    return (
+        f"The model ranks {_name(model_first)} first. The officer recommends {_name(chosen)} "
+        f"instead {because}"
+    )
+
+
+def _win_words(stats: Any, uncertainty: Any) -> str:
+    """How often the recommendation comes out cheapest, and over which draws."""
+    if stats is None:
+        return NOT_COMPUTED
+    return (
+        f"{stats.win_probability:.0%} of {uncertainty.samples:,} simulated outcomes "
+        f"(seed {uncertainty.seed}, as `clusterbid score`)"
     )
 
 

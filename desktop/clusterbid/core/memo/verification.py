@@ -101,6 +101,8 @@ def _check_inputs(
     exported: bytes,
     images: bool = True,
 ) -> dict:
+    """The attached inputs: their hash against the one printed, re-scored, the pages drawn again
+    from them, and (given) the evaluation they must be."""
     found: dict = {"printed_sha256": stated[0] if len(stated) == 1 else None}
     problems: list[str] = []
     unproven: list[str] = []
@@ -111,21 +113,9 @@ def _check_inputs(
         )
         return {**found, "problems": problems, "unproven": unproven}
     found["inputs_sha256"] = digest = hashlib.sha256(raw).hexdigest()
-    if not stated:
-        problems.append(
-            "the memo states no SHA-256 for its inputs (document keywords or attachment "
-            "description)"
-        )
-    elif len(stated) > 1:
-        problems.append(
-            f"the memo states {len(stated)} different SHA-256 values for its inputs: "
-            f"{', '.join(stated)}"
-        )
-    elif stated[0] != digest:
-        problems.append(
-            f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states "
-            f"{stated[0]}"
-        )
+    swapped = _digest_problem(stated, digest)
+    if swapped:
+        problems.append(swapped)
     else:
         found["inputs_match_printed"] = True
     try:
@@ -143,30 +133,66 @@ def _check_inputs(
             "the pages cannot be proven: the attached inputs cannot be read to render them again"
         )
     else:
-        proof = prove_pages(data, exported, images=images)
-        found["page_check"], found["pages_proven"] = proof.method, proof.proven
-        found["version_notes"] = proof.notes
-        problems += proof.problems
-        unproven += proof.unproven
-    if data is not None:
-        found["rescore_matches"] = not differences
-        found["rescore_differences"] = tuple(differences)
-        if differences:
-            problems.append(
-                "re-scoring the attached inputs with this version's model gives other figures than "
-                f"the memo prints ({len(differences)} difference(s))"
-            )
+        pages_problems, pages_unproven = _pages_and_figures(
+            data, differences, exported, images, found
+        )
+        problems += pages_problems
+        unproven += pages_unproven
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
-        differences = compare_evaluation(
-            None if data is None else data.get("evaluation"), evaluation
-        )
-        found["evaluation_matches"] = not differences
-        found["evaluation_differences"] = tuple(differences)
-        if differences:
-            problems.append(f"{EVALUATION_DIFFERS}: {'; '.join(differences[:5])}")
+        problems += _against_evaluation(data, evaluation, found)
     return {**found, "problems": problems, "unproven": unproven}
+
+
+def _pages_and_figures(
+    data: dict, differences: list[str], exported: bytes, images: bool, found: dict
+) -> tuple[list[str], list[str]]:
+    """The pages drawn again from the inputs against the exported ones, then the figures
+    re-scored against those printed: noted in `found`, returned as (problems, unproven)."""
+    proof = prove_pages(data, exported, images=images)
+    found["page_check"], found["pages_proven"] = proof.method, proof.proven
+    found["version_notes"] = proof.notes
+    problems, unproven = list(proof.problems), list(proof.unproven)
+    found["rescore_matches"] = not differences
+    found["rescore_differences"] = tuple(differences)
+    if differences:
+        problems.append(
+            "re-scoring the attached inputs with this version's model gives other figures than "
+            f"the memo prints ({len(differences)} difference(s))"
+        )
+    return problems, unproven
+
+
+def _digest_problem(stated: tuple[str, ...], digest: str) -> str:
+    """What is wrong with the SHA-256 the memo states for its inputs; empty when it is theirs."""
+    if not stated:
+        return (
+            "the memo states no SHA-256 for its inputs (document keywords or attachment "
+            "description)"
+        )
+    if len(stated) > 1:
+        return (
+            f"the memo states {len(stated)} different SHA-256 values for its inputs: "
+            f"{', '.join(stated)}"
+        )
+    if stated[0] != digest:
+        return (
+            f"the attached inputs were swapped: their SHA-256 is {digest}, the memo states "
+            f"{stated[0]}"
+        )
+    return ""
+
+
+def _against_evaluation(data: dict | None, evaluation: Evaluation, found: dict) -> list[str]:
+    """The evaluation the officer gave against the one attached: noted in `found`, with the
+    first five differences as a problem."""
+    differences = compare_evaluation(None if data is None else data.get("evaluation"), evaluation)
+    found["evaluation_matches"] = not differences
+    found["evaluation_differences"] = tuple(differences)
+    if differences:
+        return [f"{EVALUATION_DIFFERS}: {'; '.join(differences[:5])}"]
+    return []
 
 
 def verify_memo(

@@ -64,6 +64,29 @@ def invite(
     """Record each new evaluator's invitation in `lead` and write one copy per person into
     `folder`. Someone invited before gets a fresh copy of the same invitation. Everything is
     checked before anything is written; a copy that cannot be written is removed."""
+    earlier = _checked_invitations(lead, people)
+    names = [name for name, _ in people]
+    fresh = [(name, role) for name, role in people if name not in earlier]
+    invitation_of = dict(earlier)
+    for name, role in fresh:
+        invitation_of[name] = new_invitation(lead, name, role, criteria, ranges or {})
+    targets = _free_copy_files(Path(folder), names)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    if fresh:
+        lead.record_panel(
+            [(audit.PANEL_INVITE, name, invitation_of[name].as_json()) for name, _ in fresh]
+        )
+    lead_head = lead.head  # after the invitations: each copy names the row that invited it
+    for name, target in zip(names, targets):
+        _write_copy(lead, name, target, invitation_of[name], lead_head)
+    return targets
+
+
+def _checked_invitations(
+    lead: EvaluationDocument, people: list[tuple[str, str]]
+) -> dict[str, Invitation]:
+    """The invitations `lead` already holds, once the new list is fit to invite: from the lead
+    document of a training evaluation, each person named once and in the role given before."""
     if lead.copy_stamp() is not None:
         raise InputError(
             f"{lead.path.name} is an evaluator's copy; invite the panel from the lead document"
@@ -86,47 +109,53 @@ def invite(
             raise InputError(
                 f"{name} was invited as {earlier[name].role!r}; use that role, or another name"
             )
-    fresh = [(name, role) for name, role in people if name not in earlier]
-    invitation_of = dict(earlier)
-    for name, role in fresh:
-        invitation_of[name] = new_invitation(lead, name, role, criteria, ranges or {})
-    targets = [Path(folder) / copy_file_name(name) for name in names]
+    return earlier
+
+
+def _free_copy_files(folder: Path, names: list[str]) -> list[Path]:
+    """One copy file per evaluator, none already there and no two alike (checked before writing)."""
+    targets = [folder / copy_file_name(name) for name in names]
     for target in targets:
         if target.exists():
             raise InputError(
-                f"{target.name} already exists in {Path(folder).name}; choose another folder "
+                f"{target.name} already exists in {folder.name}; choose another folder "
                 "or move it away (nothing was written)"
             )
     if len(set(targets)) != len(targets):
         raise InputError("two evaluators' names give the same copy file name; tell them apart")
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    if fresh:
-        lead.record_panel(
-            [(audit.PANEL_INVITE, name, invitation_of[name].as_json()) for name, _ in fresh]
-        )
-    lead_seq, lead_hash = lead.head
-    for name, target in zip(names, targets):
-        lead.save_copy(target)
-        try:
-            with EvaluationDocument.open(target, user=name) as copy:
-                copy.record_panel(
-                    [
-                        (
-                            audit.PANEL_COPY,
-                            name,
-                            {
-                                "invitation": invitation_of[name].as_json(),
-                                "lead_seq": lead_seq,
-                                "lead_hash": lead_hash,
-                                "lead_file": lead.path.name,
-                            },
-                        )
-                    ]
-                )
-        except BaseException:
-            target.unlink(missing_ok=True)
-            raise
     return targets
+
+
+def _write_copy(
+    lead: EvaluationDocument,
+    name: str,
+    target: Path,
+    invitation: Invitation,
+    lead_head: tuple[int, str],
+) -> None:
+    """One evaluator's copy of the lead, recording the invitation and the lead's head; a copy that
+    cannot be written is removed."""
+    lead_seq, lead_hash = lead_head
+    lead.save_copy(target)
+    try:
+        with EvaluationDocument.open(target, user=name) as copy:
+            copy.record_panel(
+                [
+                    (
+                        audit.PANEL_COPY,
+                        name,
+                        {
+                            "invitation": invitation.as_json(),
+                            "lead_seq": lead_seq,
+                            "lead_hash": lead_hash,
+                            "lead_file": lead.path.name,
+                        },
+                    )
+                ]
+            )
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
 
 
 def new_invitation(

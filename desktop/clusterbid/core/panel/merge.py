@@ -133,6 +133,34 @@ def _same_line(earlier: dict[str, Any], trail: dict[str, Any]) -> bool:
     return bool(mine[:shorter] == theirs[:shorter])
 
 
+def _merged_before(
+    lead: EvaluationDocument,
+    copy_path: Path,
+    evaluator: str,
+    copy_hash: str,
+    trail: dict[str, Any],
+) -> bool:
+    """True when this very copy was merged already; a refusal when another copy of the same
+    evaluator's work from the same start went another way and was merged."""
+    for row in lead.panel_rows():
+        if row.action != audit.PANEL_MERGE:
+            continue
+        earlier = json.loads(row.new_json or "{}")
+        if earlier["evaluator"] != evaluator or earlier.get("lead_seq") != trail["lead_seq"]:
+            continue
+        if earlier["copy_hash"] == copy_hash:
+            return True  # this very copy: merging it again is a no-op
+        if not _same_line(earlier, trail):
+            raise _refusal(
+                copy_path,
+                f"another copy of {evaluator}'s evaluation, which went a "
+                "different way after the same start, was merged already (from "
+                f"{earlier['copy_file']}); "
+                f"ask {evaluator} which is theirs",
+            )
+    return False
+
+
 def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
     """Merge one copy into `lead` in one audited transaction, or refuse it with the reason."""
     if lead.copy_stamp() is not None:
@@ -159,25 +187,8 @@ def merge_copy(lead: EvaluationDocument, copy_path: Path) -> Merged:
             Path(copy_path),
             "its judgement is not one the invitation allows: " + "; ".join(problems),
         )
-    for row in lead.panel_rows():
-        if row.action != audit.PANEL_MERGE:
-            continue
-        earlier = json.loads(row.new_json or "{}")
-        if (
-            earlier["evaluator"] != invitation.evaluator
-            or earlier.get("lead_seq") != trail["lead_seq"]
-        ):
-            continue
-        if earlier["copy_hash"] == copy_hash:
-            return Merged(Path(copy_path), invitation.evaluator, False)  # this very copy: a no-op
-        if not _same_line(earlier, trail):
-            raise _refusal(
-                Path(copy_path),
-                f"another copy of {invitation.evaluator}'s evaluation, which went a "
-                "different way after the same start, was merged already (from "
-                f"{earlier['copy_file']}); "
-                f"ask {invitation.evaluator} which is theirs",
-            )
+    if _merged_before(lead, Path(copy_path), invitation.evaluator, copy_hash, trail):
+        return Merged(Path(copy_path), invitation.evaluator, False)  # this very copy: a no-op
     lead.record_panel(
         [
             (

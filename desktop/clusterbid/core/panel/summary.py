@@ -31,21 +31,11 @@ def _settled_words(item: Item, consensus: dict[str, Any] | None) -> str:
     return f"{how}: {value_words(item, consensus['value'])}. {consensus['rationale']}"
 
 
-def panel_summary(
-    merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]],
-    divergence: Divergence,
-    settled: Mapping[str, dict[str, Any]],
-    bid_names: Mapping[str, str],
-    tipping: Sequence[Tipping] = (),
-) -> dict[str, Any]:
-    """A JSON-able summary (lists of words and rows) of the merged panel; `tipping`: each
-    evaluator's tipping points (the nearest is said)."""
-    evaluators = []
-    for invitation, _, payload in merged.values():
-        signed = ", countersigned with the evaluator's key" if payload.get("countersigned") else ""
-        evaluators.append(
-            f"{invitation.title}: judgement merged from {payload['copy_file']}{signed}"
-        )
+def _agreement_lines(
+    divergence: Divergence, bid_names: Mapping[str, str], tipping: Sequence[Tipping]
+) -> list[str]:
+    """How far the evaluators agree: Kendall's W, who wins under whose weights, each evaluator's
+    nearest tipping point, and whose ranking waits for their scores."""
     n_bids = len(divergence.win_share)
     agreement = []
     if divergence.kendall_w is None:
@@ -79,6 +69,25 @@ def panel_summary(
         )
     for name, gaps in sorted(divergence.incomplete.items()):
         agreement.append(f"{name}'s ranking is left out until they score: {gaps}.")
+    return agreement
+
+
+def panel_summary(
+    merged: Mapping[str, tuple[Invitation, Judgement, dict[str, Any]]],
+    divergence: Divergence,
+    settled: Mapping[str, dict[str, Any]],
+    bid_names: Mapping[str, str],
+    tipping: Sequence[Tipping] = (),
+) -> dict[str, Any]:
+    """A JSON-able summary (lists of words and rows) of the merged panel; `tipping`: each
+    evaluator's tipping points (the nearest is said)."""
+    evaluators = []
+    for invitation, _, payload in merged.values():
+        signed = ", countersigned with the evaluator's key" if payload.get("countersigned") else ""
+        evaluators.append(
+            f"{invitation.title}: judgement merged from {payload['copy_file']}{signed}"
+        )
+    agreement = _agreement_lines(divergence, bid_names, tipping)
     disputed = [
         [
             _first_upper(item_words(item)),

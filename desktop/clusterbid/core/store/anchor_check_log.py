@@ -59,6 +59,22 @@ def check_against_log(
         anchor.document for anchor in log if anchor.file == file_name and anchor.document != this
     }
     last = rows[-1].seq if rows else 0
+    problems = _rolled_back_or_rewritten(rows, mine, log_name, last)
+    problems += _added_under_an_owners_name(rows, log, mine, log_name)
+    if namesakes:
+        problems.append(
+            f"{log_name} holds anchors of {len(namesakes)} other document(s) named {file_name} "
+            "whose "
+            "first row is not this one's: this document's history was rewritten from its first "
+            "row, or another file shares the name (audit that one against the log to tell)"
+        )
+    return problems, _anchored_facts(mine, log_name, last)
+
+
+def _rolled_back_or_rewritten(
+    rows: tuple[AuditRow, ...], mine: list[Anchor], log_name: str, last: int
+) -> list[str]:
+    """Each anchored row the trail no longer holds (a roll-back) or holds with another hash."""
     by_seq = {row.seq: row for row in rows}
     problems = []
     for anchor in mine:
@@ -73,41 +89,42 @@ def check_against_log(
                 f"row #{anchor.seq} ({_what(anchor)}) has another hash than {log_name} holds: the "
                 "trail was rewritten at or before that row since"
             )
+    return problems
+
+
+def _added_under_an_owners_name(
+    rows: tuple[AuditRow, ...], log: list[Anchor], mine: list[Anchor], log_name: str
+) -> list[str]:
+    """Rows of an anchored kind under the log keeper's name that their own log never saw."""
     logged = {(anchor.seq, anchor.hash) for anchor in mine}
     owners = {anchor.who for anchor in log}  # whoever keeps this log records their own rows in it
-    for row in rows:
-        if (
-            row.action in ANCHORED_ACTIONS
-            and row.who in owners
-            and (row.seq, row.hash) not in logged
-        ):
-            problems.append(
-                f"row #{row.seq} records a {row.action.replace('_', ' ')} by {row.who}, whose "
-                f"anchor log {log_name} does not hold it: it was added under that name by someone "
-                "else, or on another computer (check that computer's log)"
-            )
-    if namesakes:
-        problems.append(
-            f"{log_name} holds anchors of {len(namesakes)} other document(s) named {file_name} "
-            "whose "
-            "first row is not this one's: this document's history was rewritten from its first "
-            "row, or another file shares the name (audit that one against the log to tell)"
-        )
+    return [
+        f"row #{row.seq} records a {row.action.replace('_', ' ')} by {row.who}, whose "
+        f"anchor log {log_name} does not hold it: it was added under that name by someone "
+        "else, or on another computer (check that computer's log)"
+        for row in rows
+        if row.action in ANCHORED_ACTIONS
+        and row.who in owners
+        and (row.seq, row.hash) not in logged
+    ]
+
+
+def _anchored_facts(mine: list[Anchor], log_name: str, last: int) -> list[str]:
+    """How much of this document the log holds, and which later rows it cannot vouch for yet."""
     if not mine:
-        facts = [
+        return [
             f"{log_name} holds no anchor of this document (no memo, signature or decision was "
             "logged)"
         ]
-    else:
-        newest = max(mine, key=lambda anchor: anchor.seq)
-        facts = [
-            f"{len(mine)} anchored row(s) of this document in {log_name}; the last, #{newest.seq}, "
-            f"{_what(newest)}"
-        ]
-        if last > newest.seq:
-            facts.append(
-                f"rows #{newest.seq + 1}-#{last} came after it and are not anchored yet: a "
-                "roll-back "
-                "to any of them, or a rewrite of them, shows only once a later memo is logged"
-            )
-    return problems, facts
+    newest = max(mine, key=lambda anchor: anchor.seq)
+    facts = [
+        f"{len(mine)} anchored row(s) of this document in {log_name}; the last, #{newest.seq}, "
+        f"{_what(newest)}"
+    ]
+    if last > newest.seq:
+        facts.append(
+            f"rows #{newest.seq + 1}-#{last} came after it and are not anchored yet: a "
+            "roll-back "
+            "to any of them, or a rewrite of them, shows only once a later memo is logged"
+        )
+    return facts

@@ -26,6 +26,11 @@ def _parsed(json_text: str) -> object:
 
 def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
     """The steps that turn `current` into `target`: header parts, removals, corrections, additions, order."""
+    return _header_steps(current, target) + _bid_steps(current, target)
+
+
+def _header_steps(current: Evaluation, target: Evaluation) -> list[Step]:
+    """Title and currency, the provider ratings, the workload and the policy, each when changed."""
     steps: list[Step] = []
     header = {
         name: getattr(target, name)
@@ -52,24 +57,23 @@ def diff_steps(current: Evaluation, target: Evaluation) -> list[Step]:
                 "new": {"provider_ratings": _parsed(header_json(target))["provider_ratings"]},
             }
         )
-    if target.workload != current.workload:
-        steps.append(
-            {
-                "action": audit.SET_WORKLOAD,
-                "target": "workload",
-                "old": _parsed(to_json(current.workload)),
-                "new": _parsed(to_json(target.workload)),
-            }
-        )
-    if target.policy != current.policy:
-        steps.append(
-            {
-                "action": audit.SET_POLICY,
-                "target": "policy",
-                "old": _parsed(to_json(current.policy)),
-                "new": _parsed(to_json(target.policy)),
-            }
-        )
+    for action, part in ((audit.SET_WORKLOAD, "workload"), (audit.SET_POLICY, "policy")):
+        old, new = getattr(current, part), getattr(target, part)
+        if new != old:
+            steps.append(
+                {
+                    "action": action,
+                    "target": part,
+                    "old": _parsed(to_json(old)),
+                    "new": _parsed(to_json(new)),
+                }
+            )
+    return steps
+
+
+def _bid_steps(current: Evaluation, target: Evaluation) -> list[Step]:
+    """Bids removed or corrected (in the current order), bids added, then the order if it moved."""
+    steps: list[Step] = []
     wanted = {bid.id: bid for bid in target.bids}
     have = {bid.id: bid for bid in current.bids}
     for bid in current.bids:

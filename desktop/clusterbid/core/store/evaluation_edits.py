@@ -85,42 +85,12 @@ class EvaluationEdits:
             return self._apply_one(steps[0], new)
         label = self._require_text("the description of the change", label, 200)
 
-        def write(conn: sqlite3.Connection) -> None:
-            for item, sha256 in fresh:
-                artefacts.insert(
-                    conn,
-                    bid_id=item.bid_id,
-                    name=item.name,
-                    data=item.data,
-                    sha256=sha256,
-                    media_type=item.media_type,
-                )
-            if snapshot.header_json(new) != snapshot.header_json(current):
-                conn.execute(
-                    "UPDATE evaluation SET header_json = ? WHERE singleton = 1",
-                    (snapshot.header_json(new),),
-                )
-            if new.bids != current.bids:
-                conn.execute("DELETE FROM bid")
-                conn.executemany(
-                    "INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
-                    [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)],
-                )
-
-        entries = [
-            (
-                audit.ATTACH_ARTEFACT,
-                item.bid_id,
-                None,
-                artefacts.attach_payload(
-                    item.name, item.data, item.media_type, item.bid_id, sha256
-                ),
-            )
-            for item, sha256 in fresh
-        ]
+        entries = _attach_entries(fresh)
         if steps:
             entries.append((audit.EDIT, None, None, changes.edit_payload(label, steps)))
-        self._commit_many(entries, write, evaluation=new)
+        self._commit_many(
+            entries, lambda conn: _store_edit(conn, current, new, fresh), evaluation=new
+        )
         return new
 
     def _not_yet_kept(self, files: Sequence[NewArtefact]) -> list[tuple[NewArtefact, str]]:
@@ -216,3 +186,47 @@ class EvaluationEdits:
     def set_policy(self, policy: ScoringPolicy) -> Evaluation:
         """Weights, required certifications, exchange rates or seed changed."""
         return self._set_header_part(audit.SET_POLICY, "policy", policy)
+
+
+def _store_edit(
+    conn: sqlite3.Connection,
+    current: Evaluation,
+    new: Evaluation,
+    fresh: list[tuple[NewArtefact, str]],
+) -> None:
+    """Inside the edit's transaction: the new files, then the header and bids only if changed."""
+    for item, sha256 in fresh:
+        artefacts.insert(
+            conn,
+            bid_id=item.bid_id,
+            name=item.name,
+            data=item.data,
+            sha256=sha256,
+            media_type=item.media_type,
+        )
+    if snapshot.header_json(new) != snapshot.header_json(current):
+        conn.execute(
+            "UPDATE evaluation SET header_json = ? WHERE singleton = 1",
+            (snapshot.header_json(new),),
+        )
+    if new.bids != current.bids:
+        conn.execute("DELETE FROM bid")
+        conn.executemany(
+            "INSERT INTO bid (position, bid_id, bid_json) VALUES (?, ?, ?)",
+            [(i, bid.id, snapshot.to_json(bid)) for i, bid in enumerate(new.bids, start=1)],
+        )
+
+
+def _attach_entries(
+    fresh: list[tuple[NewArtefact, str]],
+) -> list[tuple[str, str | None, str | None, str | None]]:
+    """One attach row per file not kept yet, before the edit's own row."""
+    return [
+        (
+            audit.ATTACH_ARTEFACT,
+            item.bid_id,
+            None,
+            artefacts.attach_payload(item.name, item.data, item.media_type, item.bid_id, sha256),
+        )
+        for item, sha256 in fresh
+    ]

@@ -174,49 +174,67 @@ def audit_connection(
     first = rows[0].seq if start else 1
     seq, reason = _check_chain(rows, previous, first)
     if not reason and any(row.action == audit.COUNTERSIGN for row in rows):
-        # A countersigned row recomputed with the chain is still not what was signed. Imported
-        # here: cryptography is a tenth of the app's start, and most trails have no countersignature.
-        from clusterbid.core.store.countersign import countersign_problems
-
-        first_row = audit.read_row(conn, 1) if start else rows[0]
-        signed_problems = countersign_problems(
-            rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted)
-        )
-        reason = signed_problems[0] if signed_problems else None
+        reason = _countersign_problem(conn, rows, start)
     if reason:
         return broken(seq, reason, rows)
-    if audit.read_head(conn) != (rows[-1].seq, rows[-1].hash):
-        head = audit.read_head(conn)
-        if head[0] == audit.MALFORMED_SEQ:
-            return broken(
-                rows[-1].seq,
-                "the document's record of its last change is damaged (not a row "
-                f"number); the trail ends at #{rows[-1].seq}",
-                rows,
-            )
-        return broken(
-            rows[-1].seq,
-            f"the document recorded its last change as #{head[0]} but the trail ends at "
-            f"#{rows[-1].seq}: rows were removed from the end",
-            rows,
-        )
+    reason = _head_problem(conn, rows)
+    if reason:
+        return broken(rows[-1].seq, reason, rows)
     reason = _state_problem(conn, rows[1:] if start else rows, start, current)
     if reason:
         return broken(None, reason, rows)
+    seq, reason = _artefact_problem(conn, rows, start)
+    if reason:
+        return broken(seq, reason, rows)
+    return AuditReport(
+        path, True, rows, checked_from=first, replayed=len(rows) - (1 if start else 0)
+    )
+
+
+def _countersign_problem(
+    conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: checkpoint.Checkpoint | None
+) -> str | None:
+    """A countersigned row recomputed with the chain is still not what was signed. Imported
+    here: cryptography is a tenth of the app's start, and most trails have no countersignature."""
+    from clusterbid.core.store.countersign import countersign_problems
+
+    first_row = audit.read_row(conn, 1) if start else rows[0]
+    signed_problems = countersign_problems(
+        rows, first_row.hash if first_row else "", lambda wanted: audit.read_row(conn, wanted)
+    )
+    return signed_problems[0] if signed_problems else None
+
+
+def _head_problem(conn: sqlite3.Connection, rows: tuple[AuditRow, ...]) -> str | None:
+    """The document's record of its last change against the last row: rows cut from the end."""
+    if audit.read_head(conn) == (rows[-1].seq, rows[-1].hash):
+        return None
+    head = audit.read_head(conn)
+    if head[0] == audit.MALFORMED_SEQ:
+        return (
+            "the document's record of its last change is damaged (not a row "
+            f"number); the trail ends at #{rows[-1].seq}"
+        )
+    return (
+        f"the document recorded its last change as #{head[0]} but the trail ends at "
+        f"#{rows[-1].seq}: rows were removed from the end"
+    )
+
+
+def _artefact_problem(
+    conn: sqlite3.Connection, rows: tuple[AuditRow, ...], start: checkpoint.Checkpoint | None
+) -> tuple[int | None, str | None]:
+    """Each attached file against the hash its row recorded (all of them, when the trail was
+    read from a checkpoint); the row and reason of the first that differs."""
     try:
         attached = (
             [row for row in rows if row.action == audit.ATTACH_ARTEFACT]
             if start is None
             else audit.read_rows_by_action(conn, audit.ATTACH_ARTEFACT)
         )
-        seq, reason = check_artefacts(conn, attached)
+        return check_artefacts(conn, attached)
     except (sqlite3.Error, ValueError) as exc:
-        seq, reason = None, f"the artefacts cannot be read ({exc})"
-    if reason:
-        return broken(seq, reason, rows)
-    return AuditReport(
-        path, True, rows, checked_from=first, replayed=len(rows) - (1 if start else 0)
-    )
+        return None, f"the artefacts cannot be read ({exc})"
 
 
 def verify_audit_chain(path: Path | str) -> AuditReport:
