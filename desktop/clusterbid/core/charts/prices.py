@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.charts.style import (
@@ -14,14 +15,18 @@ from clusterbid.core.charts.style import (
     money_axis,
     new_figure,
     shorten,
+    training_workload,
 )
 from clusterbid.core.flops import flops_text
-from clusterbid.core.report import format_money
+from clusterbid.core.money import format_money
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from clusterbid.core.scoring import BidScore, Scorecard
+    from clusterbid.core.costmodel.estimate import BidEstimate
+    from clusterbid.core.ranking import BidScore
+    from clusterbid.core.scoring import Scorecard
 
 BAR = 0.38  # height of each bar of a pair; the pair fills 0.76 of a row
 NO_PASSING_BIDS = (
@@ -29,7 +34,7 @@ NO_PASSING_BIDS = (
 )
 
 
-def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) -> str:
+def _bid_label(score: BidScore[BidEstimate], with_rank: bool = False, with_gpu: bool = True) -> str:
     name = shorten(score.bid.quote.provider)
     if with_rank and score.rank is not None:
         name = f"{score.rank}. {name}"
@@ -37,7 +42,7 @@ def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) 
 
 
 def _end_labels(
-    ax, ends: list[float], rows: list[float], texts: list[str], style: ChartStyle
+    ax: Axes, ends: list[float], rows: Sequence[float], texts: list[str], style: ChartStyle
 ) -> None:
     """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
     right = max(ends)
@@ -121,7 +126,7 @@ def cost_to_finish_bands(
         return empty_figure(title, NO_PASSING_BIDS, style)
     evaluation = scorecard.evaluation
     currency = evaluation.currency
-    workload = evaluation.workload
+    workload = training_workload(scorecard)
     band_of = {} if uncertainty is None else uncertainty.bids
     subtitle = (
         f"{workload.job_gpus:,} GPUs, {flops_text(workload.total_training_flops)}; in rank order "
