@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.charts.style import (
@@ -10,6 +9,7 @@ from clusterbid.core.charts.style import (
     ChartStyle,
     compact_money,
     empty_figure,
+    end_labels,
     finish_axes,
     legend_below,
     money_axis,
@@ -21,7 +21,6 @@ from clusterbid.core.flops import flops_text
 from clusterbid.core.money import format_money
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from clusterbid.core.costmodel.estimate import BidEstimate
@@ -39,25 +38,6 @@ def _bid_label(score: BidScore[BidEstimate], with_rank: bool = False, with_gpu: 
     if with_rank and score.rank is not None:
         name = f"{score.rank}. {name}"
     return f"{name}\n{score.bid.capacity.gpu_model}" if with_gpu else name
-
-
-def _end_labels(
-    ax: Axes, ends: list[float], rows: Sequence[float], texts: list[str], style: ChartStyle
-) -> None:
-    """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
-    right = max(ends)
-    pad = right * 0.015
-    for end, row, text in zip(ends, rows, texts):
-        ax.text(
-            end + pad,
-            row,
-            text,
-            va="center",
-            ha="left",
-            fontsize=style.font("note"),
-            color=style.foreground,
-        )
-    ax.set_xlim(0, right * 1.2)
 
 
 def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = None) -> Figure:
@@ -96,7 +76,7 @@ def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = 
         color=OKABE_ITO["vermillion"],
         label="Effective price per useful GPU-hour",
     )
-    _end_labels(
+    end_labels(
         ax,
         sticker + effective,
         [r - BAR / 2 for r in rows] + [r + BAR / 2 for r in rows],
@@ -164,7 +144,7 @@ def cost_to_finish_bands(
         max(c, band_of[s.bid.id].cost_p90) if s.bid.id in band_of else c
         for c, s in zip(costs, scores)
     ]
-    _end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
+    end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
     ax.set_yticks(rows, [_bid_label(s, with_rank=True) for s in scores])
     ax.invert_yaxis()
     money_axis(ax.xaxis, currency)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
@@ -228,3 +229,22 @@ def training_workload(scorecard: Scorecard) -> Workload:
     if not isinstance(workload, Workload):
         raise InputError("this chart draws a training job; the evaluation serves inference")
     return workload
+
+
+def end_labels(
+    ax: Axes, ends: list[float], rows: Sequence[float], texts: list[str], style: ChartStyle
+) -> None:
+    """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
+    right = max(ends)
+    pad = right * 0.015
+    for end, row, text in zip(ends, rows, texts):
+        ax.text(
+            end + pad,
+            row,
+            text,
+            va="center",
+            ha="left",
+            fontsize=style.font("note"),
+            color=style.foreground,
+        )
+    ax.set_xlim(0, right * 1.2)
