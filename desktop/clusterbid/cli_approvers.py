@@ -52,7 +52,7 @@ def run_approvers(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     approvers = subparsers.add_parser(
         "approvers",
         help=HELP,

@@ -7,7 +7,7 @@ import json
 import sys
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the verbs; each sets `func(args) -> int` (the exit code) as its default."""
     export = subparsers.add_parser(
         "export-template", help="write a blank bid template to send to providers (.xlsx or .csv)"

@@ -5,9 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from clusterbid.core.evaluation import Evaluation
+    from clusterbid.operations.memo_export import MemoSource
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -70,7 +77,7 @@ def run_memo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _decision_date(text: str | None):
+def _decision_date(text: str | None) -> dt.date | None:
     """--decision-date as a date; None when not given (the memo then prints the export date as such)."""
     import datetime as dt
 
@@ -85,7 +92,9 @@ def _decision_date(text: str | None):
         ) from None
 
 
-def _document_source(source: Path, evaluation, reason: str | None, notes: str):
+def _document_source(
+    source: Path, evaluation: Evaluation, reason: str | None, notes: str
+) -> tuple[str, MemoSource]:
     """The notes to print and what the memo is made from: the document's audit head after any
     accepted failed audit, and its evidence requests. A document that fails its audit makes no
     memo unless the officer gives a reason, which is recorded in its trail and printed."""
@@ -113,7 +122,7 @@ def _document_source(source: Path, evaluation, reason: str | None, notes: str):
         return notes, memo_export.memo_source(document, evaluation)
 
 
-def register(verbs: argparse._SubParsersAction) -> None:
+def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     memo = verbs.add_parser(
         "memo",
         help="export the approval memo PDF of an evaluation",

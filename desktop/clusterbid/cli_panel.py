@@ -87,7 +87,7 @@ def run_consensus(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     panel = subparsers.add_parser("panel", help=HELP)
     verbs = panel.add_subparsers(dest="panel_verb", metavar="ACTION", required=True)
     user_help = "name recorded in the audit trail (default: your login name)"

@@ -6,9 +6,13 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
+
+if TYPE_CHECKING:
+    from clusterbid.core.evaluation import Evaluation
 
 
 def _date(text: str) -> dt.date:
@@ -18,7 +22,7 @@ def _date(text: str) -> dt.date:
         raise argparse.ArgumentTypeError(f"expected a date as YYYY-MM-DD, not {text!r}") from None
 
 
-def _training_evaluation(path: Path):
+def _training_evaluation(path: Path) -> Evaluation:
     from clusterbid.core.documents import read_evaluation
     from clusterbid.core.kinds import kind_of
 
@@ -129,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     return _write_pack(args)
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "request-evidence",
         help=(

@@ -22,7 +22,7 @@ def run_seal(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `seal`; it sets `func(args) -> exit code` (InputError -> 2 in cli.main)."""
     seal = subparsers.add_parser(
         "seal",

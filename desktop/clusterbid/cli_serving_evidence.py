@@ -8,9 +8,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.model import grade_words
+
+if TYPE_CHECKING:
+    from clusterbid.operations.serving_evidence import ServingRunOptions
 
 EXIT_OK, EXIT_INPUT = 0, 2
 
@@ -20,7 +24,7 @@ def _fail(message: str) -> int:
     return EXIT_INPUT
 
 
-def _options(args: argparse.Namespace):
+def _options(args: argparse.Namespace) -> ServingRunOptions:
     """The run as the options describe it; InputError for a GPU the catalog does not know."""
     from clusterbid.operations.serving_evidence import ServingRunOptions
 
@@ -64,7 +68,8 @@ def run_parse(args: argparse.Namespace) -> int:
     print(f"{args.file}: {run.engine} serving benchmark")
     print(f"  {evidence.description}")
     grade = grade_words(evidence.grade, evidence.measured_by)
-    print(f"  {grade}, sha256 {evidence.artefact_sha256[:12]}...")
+    digest = evidence.artefact_sha256 or ""  # always set for a file read here; typed optional
+    print(f"  {grade}, sha256 {digest[:12]}...")
     return EXIT_OK
 
 
@@ -174,7 +179,7 @@ def _add_run_context(run: argparse._ArgumentGroup) -> None:
     )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serving = subparsers.add_parser(
         "serving-evidence",
         help="read serving benchmarks (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf)",

@@ -9,8 +9,14 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.errors import InputError
+
+if TYPE_CHECKING:
+    from clusterbid.core.memo.credentials import SigningCredentials
+    from clusterbid.core.memo.next_steps import Step
+    from clusterbid.core.memo.verification import MemoVerification
 
 PASSPHRASE_ENV = "CLUSTERBID_P12_PASSPHRASE"
 # verify: 0 VALID, 1 INVALID, 3 INDETERMINATE (2 is bad input and 70 an internal error, in cli.main)
@@ -53,7 +59,7 @@ def run_sign(args: argparse.Namespace) -> int:
             memo = signing.with_record_rule(memo, args.evaluation)
             signing.refuse_foreign_record(memo, args.evaluation)
 
-        def credentials():
+        def credentials() -> SigningCredentials:
             p12 = read_p12_file(args.p12)  # a file that is no PKCS#12 is refused before the prompt
             return load_credentials(args.p12, read_passphrase(args.p12), raw=p12)
 
@@ -84,7 +90,7 @@ def run_sign(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _step_words() -> dict:
+def _step_words() -> dict[Step, str]:
     """Each step a memo finding or refusal calls for (core/memo/next_steps.py) as this door says
     it: the option or command that takes it. The app words the same steps as its own menu items,
     buttons and fields (gui/memo/step_words.py)."""
@@ -106,7 +112,7 @@ def _step_words() -> dict:
     }
 
 
-def _as_json(result) -> dict:
+def _as_json(result: MemoVerification) -> dict[str, Any]:
     from clusterbid.core.memo.signoff import verdict_headline
 
     data = dataclasses.asdict(result)
@@ -154,7 +160,7 @@ def run_verify(args: argparse.Namespace) -> int:
     return EXIT_FOR_VERDICT[verified.verdict]
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `sign` and `verify`; each sets `func(args) -> exit code` (InputError -> 2 in cli.main)."""
     _add_sign(subparsers)
     _add_verify(subparsers)

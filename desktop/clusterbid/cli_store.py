@@ -134,7 +134,7 @@ def run_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add `new` and `audit`; each sets `func(args) -> int exit code` as its default."""
     _add_new(subparsers)
     _add_audit(subparsers)

@@ -65,7 +65,7 @@ def run_countersign(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     trust = subparsers.add_parser(
         "trust",
         help=HELP,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import weakref
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import (
     Field,
@@ -31,7 +31,9 @@ from clusterbid.core.text_rules import already_checked, check_model_text
 # model_construct'ed bid is another object and is checked in full.
 _VALIDATED: weakref.WeakValueDictionary[int, Bid] = weakref.WeakValueDictionary()
 
-CERTIFICATIONS = ("SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS")
+# One literal type for the field; the tuple of its names (same order) for forms and patterns.
+Certification = Literal["SOC2", "ISO27001", "ISO27017", "ISO27018", "HIPAA", "FedRAMP", "PCI-DSS"]
+CERTIFICATIONS: tuple[str, ...] = get_args(Certification)
 
 
 class Quote(FrozenModel):
@@ -172,7 +174,7 @@ class Reliability(FrozenModel):
 
 class Facility(FrozenModel):
     datacenter_tier: int | None = Field(None, ge=1, le=4, description="Uptime Institute tier")
-    certifications: tuple[Literal[CERTIFICATIONS], ...] = Field(
+    certifications: tuple[Certification, ...] = Field(
         (), description="Security certifications held"
     )
     # Issue 34: what a policy's must-haves gate on (empty: not stated, which fails a must-have).

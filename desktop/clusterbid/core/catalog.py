@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -108,12 +108,16 @@ class Catalog(BaseModel):
             ) from None
 
 
-def _load_entries(path: Path, table: str, model: type[BaseModel]) -> dict:
+# The two kinds of catalog entry, each keyed by its `id`.
+_Entry = TypeVar("_Entry", "GpuSpec", "FabricSpec")
+
+
+def _load_entries(path: Path, table: str, model: type[_Entry]) -> dict[str, _Entry]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"{path.name}: not valid TOML ({exc})") from None
-    entries = {}
+    entries: dict[str, _Entry] = {}
     for index, raw in enumerate(data.get(table, [])):
         label = f"{path.name} [[{table}]] #{index + 1} ({raw.get('id', '?')})"
         sparse_keys = [key for key in raw if key.startswith("sparse_")]

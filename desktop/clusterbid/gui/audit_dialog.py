@@ -3,14 +3,26 @@ made now would record, and the rows earlier memos were anchored at (the text `cl
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from clusterbid.core.store.console import format_audit
 
+if TYPE_CHECKING:
+    from clusterbid.core.store.document import EvaluationDocument
+
 
 class AuditTrailDialog(QDialog):
-    def __init__(self, document, parent=None) -> None:
+    def __init__(self, document: EvaluationDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         report = document.audit_now()
         self.setWindowTitle(f"Audit trail of {document.path.name}")

@@ -66,6 +66,11 @@ class _Runnable(QRunnable):
             pass
 
 
+# A run in flight: its generation, its progress (cancel flag), and what to call with its result
+# or with the exception it raised.
+_Run = tuple[int, "Progress", Callable[[object], None], Callable[[Exception], None] | None]
+
+
 class BackgroundTasks(QObject):
     """Runs named tasks; a new run of a name supersedes the old one, whose result is dropped."""
 
@@ -89,7 +94,7 @@ class BackgroundTasks(QObject):
         self._relay.failed.connect(self._on_failed)
         self._relay.progressed.connect(self._on_progress)
         self._generations = itertools.count(1)
-        self._current: dict[str, tuple[int, Progress, Callable, Callable | None]] = {}
+        self._current: dict[str, _Run] = {}
 
     def run(
         self,
@@ -123,7 +128,7 @@ class BackgroundTasks(QObject):
     def wait_for_done(self, msecs: int = 30_000) -> bool:
         return self._own_pool.waitForDone(msecs) and self._pool.waitForDone(msecs)
 
-    def _take(self, generation: int) -> tuple[str, tuple] | None:
+    def _take(self, generation: int) -> tuple[str, _Run] | None:
         for name, entry in self._current.items():
             if entry[0] == generation:
                 del self._current[name]
@@ -136,7 +141,7 @@ class BackgroundTasks(QObject):
         if taken is not None:
             taken[1][2](result)
 
-    def _on_failed(self, generation: int, error: object) -> None:
+    def _on_failed(self, generation: int, error: Exception) -> None:  # what the runnable caught
         taken = self._take(generation)
         if taken is not None and taken[1][3] is not None:
             taken[1][3](error)

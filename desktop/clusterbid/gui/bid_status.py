@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from PySide6.QtGui import QColor, QPalette
 
 from clusterbid.core.evidence.model import EvidenceKind
-from clusterbid.core.scoring import EXPECTED_EVIDENCE, BidScore
+from clusterbid.core.ranking import BidScore
+from clusterbid.core.scoring import EXPECTED_EVIDENCE
+
+if TYPE_CHECKING:
+    from clusterbid.core.costmodel.estimate import BidEstimate
 
 
 class BidStatus(Enum):
@@ -29,7 +34,7 @@ _COLOURS = {
 }
 
 
-def bid_status(score: BidScore) -> BidStatus:
+def bid_status(score: BidScore[BidEstimate]) -> BidStatus:
     if score.estimate.gates:
         return BidStatus.FAILED_GATE
     kinds = {evidence.kind for evidence in score.bid.evidence}
@@ -48,7 +53,7 @@ EVIDENCE_WORDS = {
 }
 
 
-def missing_evidence(score: BidScore) -> list[str]:
+def missing_evidence(score: BidScore[BidEstimate]) -> list[str]:
     """The evidence a bid lacks, in words: one line per expected group it has nothing from."""
     kinds = {evidence.kind for evidence in score.bid.evidence}
     return [

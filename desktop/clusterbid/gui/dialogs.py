@@ -57,7 +57,7 @@ def confirm(parent: QWidget | None, title: str, text: str) -> bool:
     return confirm_box(parent, title, text).exec() == QMessageBox.StandardButton.Yes
 
 
-def _settings_of(parent: QWidget | None):
+def _settings_of(parent: QWidget | None) -> AppSettings | None:
     """The window's AppSettings, where the folders last used are kept (None: remember nothing)."""
     settings = getattr(parent.window(), "settings", None) if parent is not None else None
     return settings if isinstance(settings, AppSettings) else None

@@ -8,13 +8,13 @@ while hidden or empty; only a message that wraps to a second line makes room for
 from __future__ import annotations
 
 from PySide6.QtCore import QSize
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QWidget
 
 ERROR_COLOUR = "#b3261e"
 
 
 class ErrorLine(QLabel):
-    def __init__(self, object_name: str, parent=None) -> None:
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName(object_name)
         self.setWordWrap(True)

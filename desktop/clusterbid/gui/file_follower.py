@@ -29,7 +29,7 @@ class FileFollower(QObject):
         self.session, self.tell = session, tell
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(lambda _path: self.settle.start())
-        self.settle = QTimer(self, singleShot=True, interval=SETTLE_MS)
+        self.settle: QTimer = QTimer(self, singleShot=True, interval=SETTLE_MS)
         self.settle.timeout.connect(self.check)
         self.poll = QTimer(self, interval=POLL_MS)
         self.poll.timeout.connect(self.check)

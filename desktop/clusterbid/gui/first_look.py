@@ -8,15 +8,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEventLoop, QSize
+from PySide6.QtCore import QByteArray, QEventLoop, QSize
 from PySide6.QtWidgets import QApplication, QHeaderView, QMainWindow, QTableWidget, QTableWidgetItem
 
 from clusterbid.core.shown_scorecard import read_shown
 from clusterbid.gui.screen_fit import fit_on_screen
 
+if TYPE_CHECKING:
+    from clusterbid.gui.settings import AppSettings
 
-def document_to_open(path: str | None, settings) -> Path | None:
+
+def document_to_open(path: str | None, settings: AppSettings) -> Path | None:
     """The .clusterbid the start will open, as startup_document chooses it (None: not known cheaply)."""
     if path is not None:
         return Path(path) if Path(path).suffix == ".clusterbid" else None
@@ -27,9 +31,11 @@ def document_to_open(path: str | None, settings) -> Path | None:
     return demo if demo.exists() else None
 
 
-def first_look(path: Path | None, geometry=None) -> QMainWindow | None:
+def first_look(path: Path | None, geometry: QByteArray | None = None) -> QMainWindow | None:
     """The window painted from the stored table, shown; None when there is nothing current to show."""
-    payload = None if path is None else read_shown(path)
+    if path is None:
+        return None
+    payload = read_shown(path)
     if payload is None:
         return None
     window = QMainWindow()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTextBrowser,
     QVBoxLayout,
+    QWidget,
 )
 
 from clusterbid.resources import resource_path
@@ -21,7 +22,7 @@ DOCUMENTATION_HOME = "index.md"
 
 
 class MethodologyDialog(QDialog):
-    def __init__(self, parent=None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("How ClusterBid scores a bid")
         self.resize(760, 640)
@@ -39,7 +40,7 @@ class DocumentationDialog(QDialog):
     """The installed docs pages (resources/docs/*.md): a link to another page opens it here, a web
     link opens in the browser, Back and Contents move between pages."""
 
-    def __init__(self, parent=None, page: str = DOCUMENTATION_HOME) -> None:
+    def __init__(self, parent: QWidget | None = None, page: str = DOCUMENTATION_HOME) -> None:
         super().__init__(parent)
         self.setWindowTitle("ClusterBid documentation")
         self.resize(820, 660)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from clusterbid.core.errors import InputError
 
+if TYPE_CHECKING:
+    from clusterbid.core.evidence.nccl_result import NcclTestsRun
 
-def read_log(path: Path) -> list:
+
+def read_log(path: Path) -> list[NcclTestsRun]:
     from clusterbid.core.evidence import (
         EvidenceParseError,
         load_evidence_bytes,
@@ -22,8 +26,8 @@ def read_log(path: Path) -> list:
         raise InputError(str(exc)) from None
 
 
-def summarise_runs(runs: list) -> str:
-    lines = []
+def summarise_runs(runs: list[NcclTestsRun]) -> str:
+    lines: list[str] = []
     for run in runs:
         where = f"line {run.first_line}" if run.first_line else run.source
         head = f"{run.collective or 'unknown collective'} ({where}): {len(run.rows)} message sizes"
@@ -43,6 +47,6 @@ def summarise_runs(runs: list) -> str:
     return "\n".join(lines)
 
 
-def chart_run(runs: list):
+def chart_run(runs: list[NcclTestsRun]) -> NcclTestsRun | None:
     """The run the busbw chart shows: the first all_reduce, else the first run."""
     return next((run for run in runs if run.collective == "all_reduce"), runs[0] if runs else None)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
@@ -15,8 +16,13 @@ from clusterbid.gui.commands import ReplaceSnapshotCommand
 from clusterbid.gui.commit_lane import Commit, CommitLane, Dropped
 from clusterbid.gui.snapshot_edits import apply_snapshot
 
+if TYPE_CHECKING:
+    from clusterbid.core.store.artefacts import NewArtefact
+    from clusterbid.core.store.audit import AuditRow
+    from clusterbid.core.store.verify import AuditReport
 
-def describe_outside_rows(name: str, rows) -> str:
+
+def describe_outside_rows(name: str, rows: Sequence[AuditRow]) -> str:
     """ "Updated from doc.clusterbid: changes #7-#9 by alice (import bids)"."""
     span = f"#{rows[0].seq}" if len(rows) == 1 else f"#{rows[0].seq}-#{rows[-1].seq}"
     who = ", ".join(dict.fromkeys(row.who for row in rows))
@@ -59,7 +65,7 @@ class Session(QObject):
         return self._document.path.name
 
     @property
-    def audit_report(self):
+    def audit_report(self) -> AuditReport:
         """The document's audit, as opened or caught up (a commit of the window's own leaves it)."""
         return self._document.audit_report
 
@@ -77,7 +83,7 @@ class Session(QObject):
         new: Evaluation,
         text: str,
         merge_key: object = None,
-        files=(),
+        files: Sequence[NewArtefact] = (),
         *,
         wait: bool = True,
     ) -> bool:

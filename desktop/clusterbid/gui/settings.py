@@ -76,9 +76,12 @@ class AppSettings:
         self._settings.setValue(f"window/{name}", value)
 
     def zoom(self) -> float:
+        value = self._settings.value("view/zoom", 1.0)
+        if not isinstance(value, str | int | float):  # a value of another type: not a zoom
+            return 1.0
         try:
-            return float(self._settings.value("view/zoom", 1.0))
-        except (TypeError, ValueError):
+            return float(value)
+        except ValueError:
             return 1.0
 
     def set_zoom(self, factor: float) -> None:

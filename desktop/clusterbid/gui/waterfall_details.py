@@ -4,14 +4,19 @@ decided scorecard, shown on the first- and second-ranked bids' details."""
 from __future__ import annotations
 
 from html import escape
+from typing import TYPE_CHECKING
 
 from clusterbid.core.money import format_money
-from clusterbid.core.scoring import BidScore, Scorecard
+from clusterbid.core.ranking import BidScore
+from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.waterfall import kept_waterfall
 from clusterbid.core.uncertainty.waterfall import signed_money as signed
 
+if TYPE_CHECKING:
+    from clusterbid.core.costmodel.estimate import BidEstimate
 
-def waterfall_html(scorecard: Scorecard, score: BidScore, muted: str) -> str:
+
+def waterfall_html(scorecard: Scorecard, score: BidScore[BidEstimate], muted: str) -> str:
     """ "" for other bids; a note while the bands (and with them the waterfall) are on their way."""
     ranked = [s.bid.id for s in scorecard.ranked]
     if score.bid.id not in ranked[:2] or len(ranked) < 2:

@@ -14,16 +14,18 @@ from clusterbid.core.charts.style import (
     legend_below,
     new_figure,
     shorten,
+    training_workload,
 )
 from clusterbid.core.evidence.nccl_result import ONE_GIB, NcclTestsRun
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
     from clusterbid.core.scoring import Scorecard
 
 
-def _log2_ticks(ax, ticks: list[int], labels: list[str]) -> None:
+def _log2_ticks(ax: Axes, ticks: list[int], labels: list[str]) -> None:
     """A log2 x-axis showing only the given ticks (the default minor ticks crowd a log2 axis)."""
     from matplotlib.ticker import NullFormatter, NullLocator
 
@@ -40,7 +42,7 @@ def scaling_curves(scorecard: Scorecard, style: ChartStyle | None = None) -> Fig
     title = "How each offer scales: effective MFU up to its largest contiguous block"
     if not scorecard.scores:
         return empty_figure(title, "No bids yet.\nAdd a bid to see how it scales.", style)
-    job_gpus = scorecard.evaluation.workload.job_gpus
+    job_gpus = training_workload(scorecard).job_gpus
     fig, ax = new_figure(
         style, title, "A curve that stops left of the planned job cannot run it as one job"
     )
@@ -65,7 +67,7 @@ def scaling_curves(scorecard: Scorecard, style: ChartStyle | None = None) -> Fig
             gid=score.bid.id,
             # Where curves coincide, the better-ranked bid is drawn on top, and the dashed excluded
             # bids above all, since a dashed line lets the one beneath show through.
-            zorder=3 + len(scorecard.scores) + (1 if excluded else -score.rank),
+            zorder=3 + len(scorecard.scores) + (1 if excluded else -(score.rank or 0)),
         )
         counts.update(curve.gpus)
         top = max(top, *curve.effective_mfu, 0.0)

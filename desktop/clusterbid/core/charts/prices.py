@@ -9,19 +9,23 @@ from clusterbid.core.charts.style import (
     ChartStyle,
     compact_money,
     empty_figure,
+    end_labels,
     finish_axes,
     legend_below,
     money_axis,
     new_figure,
     shorten,
+    training_workload,
 )
 from clusterbid.core.flops import flops_text
-from clusterbid.core.report import format_money
+from clusterbid.core.money import format_money
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from clusterbid.core.scoring import BidScore, Scorecard
+    from clusterbid.core.costmodel.estimate import BidEstimate
+    from clusterbid.core.ranking import BidScore
+    from clusterbid.core.scoring import Scorecard
 
 BAR = 0.38  # height of each bar of a pair; the pair fills 0.76 of a row
 NO_PASSING_BIDS = (
@@ -29,30 +33,11 @@ NO_PASSING_BIDS = (
 )
 
 
-def _bid_label(score: BidScore, with_rank: bool = False, with_gpu: bool = True) -> str:
+def _bid_label(score: BidScore[BidEstimate], with_rank: bool = False, with_gpu: bool = True) -> str:
     name = shorten(score.bid.quote.provider)
     if with_rank and score.rank is not None:
         name = f"{score.rank}. {name}"
     return f"{name}\n{score.bid.capacity.gpu_model}" if with_gpu else name
-
-
-def _end_labels(
-    ax, ends: list[float], rows: list[float], texts: list[str], style: ChartStyle
-) -> None:
-    """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
-    right = max(ends)
-    pad = right * 0.015
-    for end, row, text in zip(ends, rows, texts):
-        ax.text(
-            end + pad,
-            row,
-            text,
-            va="center",
-            ha="left",
-            fontsize=style.font("note"),
-            color=style.foreground,
-        )
-    ax.set_xlim(0, right * 1.2)
 
 
 def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = None) -> Figure:
@@ -91,7 +76,7 @@ def sticker_vs_effective_price(scorecard: Scorecard, style: ChartStyle | None = 
         color=OKABE_ITO["vermillion"],
         label="Effective price per useful GPU-hour",
     )
-    _end_labels(
+    end_labels(
         ax,
         sticker + effective,
         [r - BAR / 2 for r in rows] + [r + BAR / 2 for r in rows],
@@ -121,7 +106,7 @@ def cost_to_finish_bands(
         return empty_figure(title, NO_PASSING_BIDS, style)
     evaluation = scorecard.evaluation
     currency = evaluation.currency
-    workload = evaluation.workload
+    workload = training_workload(scorecard)
     band_of = {} if uncertainty is None else uncertainty.bids
     subtitle = (
         f"{workload.job_gpus:,} GPUs, {flops_text(workload.total_training_flops)}; in rank order "
@@ -159,7 +144,7 @@ def cost_to_finish_bands(
         max(c, band_of[s.bid.id].cost_p90) if s.bid.id in band_of else c
         for c, s in zip(costs, scores)
     ]
-    _end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
+    end_labels(ax, ends, rows, [format_money(c, currency) for c in costs], style)
     ax.set_yticks(rows, [_bid_label(s, with_rank=True) for s in scores])
     ax.invert_yaxis()
     money_axis(ax.xaxis, currency)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from clusterbid.core.report import SYMBOLS, format_money
+from clusterbid.core.errors import InputError
+from clusterbid.core.money import SYMBOLS, format_money
+from clusterbid.core.workload import Workload
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
+
+    from clusterbid.core.scoring import Scorecard
 
 # Okabe, M. and Ito, K. (2008), "Color Universal Design (CUD): how to make figures and
 # presentations that are friendly to colorblind people", https://jfly.uni-koeln.de/color/.
@@ -126,7 +132,7 @@ def new_figure(
     return fig, ax
 
 
-def finish_axes(ax: Axes, style: ChartStyle, grid_axis: str = "x") -> None:
+def finish_axes(ax: Axes, style: ChartStyle, grid_axis: Literal["both", "x", "y"] = "x") -> None:
     """Theme colours and sizes on spines, ticks, labels and grid (set per figure, never in rcParams)."""
     for side, spine in ax.spines.items():
         spine.set_visible(side in ("left", "bottom"))
@@ -209,8 +215,36 @@ def compact_money(amount: float, currency: str) -> str:
     return sign + (f"{symbol}{text}" if symbol else f"{text} {currency}")
 
 
-def money_axis(axis, currency: str) -> None:
+def money_axis(axis: Axis, currency: str) -> None:
     """Format an axis (ax.xaxis / ax.yaxis) in the evaluation currency."""
     from matplotlib.ticker import FuncFormatter
 
     axis.set_major_formatter(FuncFormatter(lambda value, _pos: compact_money(value, currency)))
+
+
+def training_workload(scorecard: Scorecard) -> Workload:
+    """The scorecard's training job: these charts draw GPU counts and FLOPs, which a serving
+    evaluation does not have (its charts are its own)."""
+    workload = scorecard.evaluation.workload
+    if not isinstance(workload, Workload):
+        raise InputError("this chart draws a training job; the evaluation serves inference")
+    return workload
+
+
+def end_labels(
+    ax: Axes, ends: list[float], rows: Sequence[float], texts: list[str], style: ChartStyle
+) -> None:
+    """Value labels just right of each bar (or whisker) end, and room on the axis for them."""
+    right = max(ends)
+    pad = right * 0.015
+    for end, row, text in zip(ends, rows, texts):
+        ax.text(
+            end + pad,
+            row,
+            text,
+            va="center",
+            ha="left",
+            fontsize=style.font("note"),
+            color=style.foreground,
+        )
+    ax.set_xlim(0, right * 1.2)

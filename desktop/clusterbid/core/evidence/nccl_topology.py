@@ -12,6 +12,7 @@ InfiniBand or RoCE fabric the bid offers.
 from __future__ import annotations
 
 import re
+from typing import TypedDict
 
 from clusterbid.core.evidence.nccl_result import NcclFlag, NcclTopology
 
@@ -37,11 +38,21 @@ _ONLY_OVER = {
 _RDMA_NETWORKS = {"IB", "RoCE", "OFI", "AWS Libfabric"}  # kernel-bypass transports
 
 
+class _Facts(TypedDict, total=False):
+    """What the log states so far, by NcclTopology's field names (a fact not seen stays unset)."""
+
+    network: str
+    gpudirect_rdma: bool
+    coll_channels: int
+    nvls: bool
+    collnet: bool
+
+
 class TopologyCollector:
     """Fed every NCCL INFO line of one run; `result()` gives the facts (None without INFO lines)."""
 
     def __init__(self) -> None:
-        self.facts: dict[str, object] = {}
+        self.facts: _Facts = {}
         self.lines = 0
 
     def feed(self, line: str) -> None:
@@ -67,7 +78,7 @@ class TopologyCollector:
                 enabled and self.facts.get("gpudirect_rdma", True) is not False
             )
         if "coll channels" in line and (m := _CHANNELS.search(line)):
-            self.facts["coll_channels"] = max(int(m[1]), int(self.facts.get("coll_channels", 0)))
+            self.facts["coll_channels"] = max(int(m[1]), self.facts.get("coll_channels") or 0)
         if "NVLS multicast" in line and (m := _NVLS_SUPPORT.search(line)):
             self.facts["nvls"] = m[1] is None
         elif "nvls channels" in line and (m := _NVLS_CHANNELS.search(line)) and int(m[1]) > 0:
@@ -78,7 +89,7 @@ class TopologyCollector:
     def result(self) -> NcclTopology | None:
         if not self.lines:
             return None
-        return NcclTopology(info_lines=self.lines, **self.facts)  # type: ignore[arg-type]
+        return NcclTopology(info_lines=self.lines, **self.facts)
 
 
 def topology_flags(

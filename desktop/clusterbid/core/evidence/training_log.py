@@ -12,6 +12,7 @@ sequence, layout and global batch (costmodel/evidence_fit.py).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import statistics
 from dataclasses import dataclass
@@ -138,7 +139,7 @@ def training_log_evidence(
     measured_by: str,
     artefact_sha256: str,
     artefact_name: str | None,
-    measured_on=None,
+    measured_on: dt.date | None = None,
 ) -> Evidence:
     """TRAINING_STEP_TIME at the run's world size, graded by who ran it: the log is the artefact."""
     a = log.arguments

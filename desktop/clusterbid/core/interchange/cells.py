@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
 
 from clusterbid.core.interchange.columns import LIST_SEPARATOR, NO, YES, Column
@@ -36,7 +37,8 @@ def to_cell(column: Column, value: object) -> object:
     if column.kind == "bool":
         return YES if value else NO
     if column.kind == "list":
-        return LIST_SEPARATOR.join(str(item) for item in value)
+        items = value if isinstance(value, Iterable) else (value,)  # the model's lists are tuples
+        return LIST_SEPARATOR.join(str(item) for item in items)
     return neutralise(value) if isinstance(value, str) else value
 
 
@@ -75,7 +77,10 @@ def from_cell(column: Column, value: object) -> object:
         return value.lower() in _TRUE
     if column.kind == "list":
         items = value.split(LIST_SEPARATOR) if isinstance(value, str) else [value]
-        return tuple(item.strip() for item in items if not is_blank(item))
+        # A non-text item (a number typed into an XLSX cell) passes through for the model's rule.
+        return tuple(
+            item.strip() if isinstance(item, str) else item for item in items if not is_blank(item)
+        )
     if column.kind == "decimal" and isinstance(value, float):
         # repr gives the shortest text that reads back as the same float: 2.49, not 2.4900000001.
         try:

@@ -181,7 +181,9 @@ def _kind_and_choices(key: str, annotation: object) -> tuple[str, tuple[str, ...
 
 def _column(key: str, name: str, info: FieldInfo) -> Column:
     kind, choices = _kind_and_choices(key, info.annotation)
-    bounds: dict[str, object] = {}
+    # Bounds of differing types (numbers, a pattern, a length) by Column's field names; Column
+    # checks each when the dataclass is built, so the values are left to it untyped here.
+    bounds: dict[str, typing.Any] = {}
     for meta in info.metadata:
         if isinstance(meta, annotated_types.Ge):
             bounds["minimum"] = meta.ge

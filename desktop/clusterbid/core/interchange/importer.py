@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -88,10 +89,11 @@ def _header_map(sheet: Sheet) -> tuple[dict[int, Column], list[Problem]]:
     return mapping, problems
 
 
-def _nest(pairs: list[tuple[Column, object]]) -> dict:
+# A bid as nested JSON-like sections for Bid.model_validate, which checks every value.
+def _nest(pairs: list[tuple[Column, object]]) -> dict[str, Any]:
     # Every section is present (maybe empty) so a blank required cell is reported as that field
     # missing, not as the whole section missing.
-    data: dict = {
+    data: dict[str, Any] = {
         column.path[0]: {}
         for column in bid_columns()
         if len(column.path) > 1 and column.kind != "source"
@@ -109,7 +111,7 @@ def _nest(pairs: list[tuple[Column, object]]) -> dict:
     return data
 
 
-def _not_stated_where_empty(data: dict, present: set[str]) -> dict:
+def _not_stated_where_empty(data: dict[str, Any], present: set[str]) -> dict[str, Any]:
     """Issue 14: an empty cell of a figure the provider may omit is "not stated", never zero nor a
     silent default. (A column missing from an older sheet takes the default, as migration does.)"""
     for path in (*TRACKED_BID_FIELDS, *FEE_DEFAULTS):  # fees, steps, payment terms (issue 31)
@@ -154,14 +156,17 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
         try:
             bid = Bid.model_validate(_not_stated_where_empty(_nest(pairs), set(letters)))
         except ValidationError as exc:
-            row_problems += problems_from_validation(
-                exc,
-                sheet.name,
-                number,
-                lambda key, row=number: f"{letters[key]}{row}" if key in letters else None,
-            )
+
+            def cell_of(key: str | None, row: int = number) -> str | None:
+                return f"{letters[key]}{row}" if key is not None and key in letters else None
+
+            row_problems += problems_from_validation(exc, sheet.name, number, cell_of)
         has_id = id_index is not None and id_index < len(values)
-        raw_id = from_cell(mapping[id_index], values[id_index]) if has_id else None
+        raw_id = (
+            from_cell(mapping[id_index], values[id_index])
+            if id_index is not None and has_id
+            else None
+        )
         rows.append((number, raw_id, None if row_problems else bid))
         problems += row_problems
     return _finish(

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.interchange.columns import Column, columns_by_key
@@ -64,7 +66,7 @@ class ImportReport:
     def as_text(self) -> str:
         return "\n".join([self.summary(), *(f"  {p}" for p in self.problems)])
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:  # JSON for --json: values of several types
         return {
             "source": self.source,
             "ok": self.ok,
@@ -90,7 +92,7 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def plain_rule(error: dict) -> str:
+def plain_rule(error: ErrorDetails) -> str:
     """A pydantic error dict in the officer's words: the value given and the rule it breaks."""
     kind, ctx, given = error["type"], error.get("ctx") or {}, error.get("input")
     shown = _show(given)
@@ -130,7 +132,9 @@ def plain_rule(error: dict) -> str:
     return re.sub(r"^(Value|Assertion) error, ", "", message)
 
 
-def _blamed_column(loc: tuple, message: str, known: dict[str, Column]) -> str | None:
+def _blamed_column(
+    loc: tuple[str | int, ...], message: str, known: dict[str, Column]
+) -> str | None:
     """The column an error belongs to; for a whole-section rule, the first column its text names."""
     dotted = ".".join(str(part) for part in loc)
     if dotted in known:

@@ -7,7 +7,7 @@ a figure given is the provider's, an empty figure is not stated (never zero).
 
 from __future__ import annotations
 
-from clusterbid.core.provenance import TRACKED_BID_FIELDS
+from clusterbid.core.provenance import TRACKED_BID_FIELDS, Source
 
 PREFIX = "source."
 WORDS = {
@@ -28,7 +28,7 @@ def source_keys() -> tuple[str, ...]:
     return tuple(PREFIX + path for path in TRACKED_BID_FIELDS)
 
 
-def source_to_text(source) -> str:
+def source_to_text(source: Source) -> str:
     """A Source as one sheet cell, read back by `text_to_source`."""
     if source.kind == "not_stated":
         return "not stated"
@@ -40,7 +40,7 @@ def source_to_text(source) -> str:
     return source.kind + (f": {source.reference}" if source.reference else "")
 
 
-def text_to_source(text: str) -> dict:
+def text_to_source(text: str) -> dict[str, str]:
     """The Source fields a cell describes; an unknown kind is passed on for the model to refuse."""
     head, _, rest = text.partition(":")
     kind = WORDS.get(head.strip().lower(), head.strip())

@@ -15,7 +15,11 @@ class EmptyHint(QWidget):
     """Laid over the empty comparison; the buttons run the same actions as the menus."""
 
     def __init__(
-        self, workload: QAction, add_bid: QAction, import_bids: QAction, parent=None
+        self,
+        workload: QAction,
+        add_bid: QAction,
+        import_bids: QAction,
+        parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("empty_hint")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import itertools
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QLabel, QSlider, QWidget
 
 from clusterbid.core.criteria import CRITERIA
 from clusterbid.core.evaluation import CriteriaWeights
+
+if TYPE_CHECKING:
+    from clusterbid.core.uncertainty.tipping import TippingPoint
 
 LABELS = {c.name: c.label for c in CRITERIA}  # core/criteria.py
 
@@ -18,19 +22,19 @@ PENDING = "tipping point: computing…"
 KEY_RUN_SECONDS = 2.0
 
 
-def describe_tipping_point(point, names: dict[str, str] | None = None) -> str:
+def describe_tipping_point(point: TippingPoint, names: dict[str, str] | None = None) -> str:
     """Where moving this weight alone changes the first-ranked bid, in the panel's few words; the
     bid by its provider's name (`names`: bid id -> provider), not its id."""
-    name = (names or {}).get
+    shown = names or {}
+
+    def name(bid_id: str | None) -> str | None:
+        return bid_id if bid_id is None else shown.get(bid_id, bid_id)
+
     changes = []
     if point.lower is not None:
-        changes.append(
-            f"below {point.lower:.1f}: {name(point.winner_below, point.winner_below)} first"
-        )
+        changes.append(f"below {point.lower:.1f}: {name(point.winner_below)} first")
     if point.upper is not None:
-        changes.append(
-            f"above {point.upper:.1f}: {name(point.winner_above, point.winner_above)} first"
-        )
+        changes.append(f"above {point.upper:.1f}: {name(point.winner_above)} first")
     return "; ".join(changes) or "same winner from 0 to 100"
 
 

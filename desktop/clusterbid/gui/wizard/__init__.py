@@ -18,7 +18,7 @@ def edit_bid_dialog(
     bid: Bid | None,
     *,
     draft_store: DraftStore | None = None,
-    files_read: dict | None = None,
+    files_read: dict[str, tuple[str, bytes]] | None = None,
 ) -> Bid | None:
     """Add (bid=None) or edit a bid in a modal wizard; the validated Bid, or None on cancel.
     `files_read` gets SHA-256 -> (file name, bytes) of every evidence file the wizard read."""

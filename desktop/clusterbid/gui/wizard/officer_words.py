@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from clusterbid.core.evidence.model import GRADE_WORDS
 from clusterbid.core.terms import BILLING_WORDS
 
 # How a value must look when a pattern rejects it; the pattern itself is not for officers.
-FORMAT_HINTS = {
+FORMAT_HINTS: dict[tuple[str | int, ...], str] = {
     (
         "id",
     ): "Use up to 64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. northwind-2027).",
@@ -36,11 +38,14 @@ PATTERNS = (
 )
 
 
-def _number(value) -> str:
+def _number(value: float) -> str:
     return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 
-def officer_message(error: dict, path: tuple, titles: dict[str, str]) -> str:
+# A pydantic error's fields are of several types (its `input` is whatever was given).
+def officer_message(
+    error: Mapping[str, Any], path: tuple[str | int, ...], titles: dict[str, str]
+) -> str:
     """One pydantic error dict as a sentence; `titles` maps field identifiers to their labels."""
     kind = error["type"]
     ctx = error.get("ctx") or {}

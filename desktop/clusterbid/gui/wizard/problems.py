@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -44,7 +45,9 @@ class Checked:
     evaluation: Evaluation | None = None
 
 
-def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple[str, ...]:
+def _route(
+    loc: tuple[str | int, ...], message: str, field_names: dict[str, list[str]]
+) -> tuple[str, ...]:
     """Where an error belongs. Model-level errors (loc ends at a section or the bid) name the
     offending field in their text; the first field named is the one to fix."""
     if not loc:
@@ -67,7 +70,7 @@ def _route(loc: tuple, message: str, field_names: dict[str, list[str]]) -> tuple
 
 
 def check_bid(
-    raw: dict,
+    raw: dict[str, Any],  # the wizard's JSON-like fields; the model validates them
     evaluation: Evaluation,
     replaces: str | None,
     field_names: dict[str, list[str]],

@@ -132,9 +132,9 @@ class SectionPage(QWizardPage):
     def binding(self, *path: str) -> FieldBinding:
         return next(b for b in self.bindings if b.path == path)
 
-    def values(self) -> dict:
+    def values(self) -> dict[str, Any]:  # JSON-like: the model validates each value
         """This page's fields as a nested dict fragment; blank required fields are left out."""
-        out: dict = {}
+        out: dict[str, Any] = {}
         for b in self.bindings:
             value = b.read()
             if value is BLANK:
@@ -145,7 +145,7 @@ class SectionPage(QWizardPage):
             target[b.path[-1]] = value
         return out
 
-    def load(self, raw: dict) -> None:
+    def load(self, raw: dict[str, Any]) -> None:
         for b in self.bindings:
             value: Any = raw
             for key in b.path:
