@@ -134,7 +134,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     agree.set_defaults(func=run_consensus)
 
 
-def _add_invite(verbs: argparse._SubParsersAction, user_help: str) -> None:
+def _add_invite(verbs: argparse._SubParsersAction[argparse.ArgumentParser], user_help: str) -> None:
     """`panel invite`: who evaluates, and which criteria and weight ranges they may use."""
     invite = verbs.add_parser(
         "invite", help="write one evaluator copy per person, with bids, workload and policy locked"
@@ -168,7 +168,7 @@ def _add_invite(verbs: argparse._SubParsersAction, user_help: str) -> None:
     invite.set_defaults(func=run_invite)
 
 
-def _add_judge(verbs: argparse._SubParsersAction) -> None:
+def _add_judge(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`panel judge`: what one evaluator records in their own copy."""
     judge = verbs.add_parser("judge", help="record your judgement in your evaluator copy")
     judge.add_argument("copy", type=Path, metavar="COPY", help="your evaluator copy (.clusterbid)")

@@ -166,7 +166,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _add_verify(subparsers)
 
 
-def _add_sign(subparsers: argparse._SubParsersAction) -> None:
+def _add_sign(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`sign`: which memo field, with which certificate, written where."""
     sign = subparsers.add_parser(
         "sign",
@@ -229,7 +229,7 @@ def _add_what_the_signature_records(sign: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_verify(subparsers: argparse._SubParsersAction) -> None:
+def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`verify`: the memo, what to trust and match it against, and how to report."""
     verify = subparsers.add_parser(
         "verify",

@@ -170,7 +170,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     export.set_defaults(func=run_export)
 
 
-def _add_audit(subparsers: argparse._SubParsersAction) -> None:
+def _add_audit(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`audit`: print the trail and hold it against an outside anchor log."""
     audit = subparsers.add_parser(
         "audit",
@@ -191,7 +191,7 @@ def _add_audit(subparsers: argparse._SubParsersAction) -> None:
     audit.set_defaults(func=run_audit)
 
 
-def _add_new(subparsers: argparse._SubParsersAction) -> None:
+def _add_new(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """`new`: a fresh evaluation file, from the demo or a JSON the officer gives."""
     new = subparsers.add_parser(
         "new",

@@ -125,6 +125,31 @@ def _not_stated_where_empty(data: dict[str, Any], present: set[str]) -> dict[str
     return data
 
 
+def _row_cells(
+    mapping: dict[int, Column], values: tuple[object, ...], sheet_name: str, number: int
+) -> tuple[list[tuple[Column, object]], list[Problem]]:
+    """(column, value) of each filled cell under a header, and a problem for each filled cell
+    under none (a value the officer typed that no field would read)."""
+    pairs: list[tuple[Column, object]] = []
+    problems: list[Problem] = []
+    for index, value in enumerate(values):
+        if is_blank(value):
+            continue
+        if index in mapping:
+            pairs.append((mapping[index], from_cell(mapping[index], value)))
+        else:
+            problems.append(
+                Problem(
+                    "a value in a column with no header",
+                    sheet_name,
+                    number,
+                    None,
+                    f"{column_letter(index)}{number}",
+                )
+            )
+    return pairs, problems
+
+
 def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport:
     mapping, header_problems = _header_map(sheet)
     if header_problems:
@@ -136,22 +161,7 @@ def _from_sheet(path: Path, sheet: Sheet, valid_rows_only: bool) -> ImportReport
     problems: list[Problem] = []
     id_index = next((index for index, column in mapping.items() if column.key == "id"), None)
     for number, values in sheet.rows:
-        row_problems = []
-        pairs = []
-        for index, value in enumerate(values):
-            if index in mapping:
-                if not is_blank(value):
-                    pairs.append((mapping[index], from_cell(mapping[index], value)))
-            elif not is_blank(value):
-                row_problems.append(
-                    Problem(
-                        "a value in a column with no header",
-                        sheet.name,
-                        number,
-                        None,
-                        f"{column_letter(index)}{number}",
-                    )
-                )
+        pairs, row_problems = _row_cells(mapping, values, sheet.name, number)
         bid = None
         try:
             bid = Bid.model_validate(_not_stated_where_empty(_nest(pairs), set(letters)))
