@@ -126,7 +126,10 @@ class BackgroundTasks(QObject):
         return bool(self._current) if name is None else name in self._current
 
     def wait_for_done(self, msecs: int = 30_000) -> bool:
-        return self._own_pool.waitForDone(msecs) and self._pool.waitForDone(msecs)
+        # Both pools waited for, whatever the first says: a memo being written in the shared pool
+        # is finished before the document closes even when a scoring run outlasts the wait.
+        own_done = self._own_pool.waitForDone(msecs)
+        return self._pool.waitForDone(msecs) and own_done
 
     def _take(self, generation: int) -> tuple[str, _Run] | None:
         for name, entry in self._current.items():

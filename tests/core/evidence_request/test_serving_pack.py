@@ -72,3 +72,16 @@ def test_a_training_evaluation_is_refused_in_words():
 def test_a_deadline_before_the_issue_is_refused(serving):
     with pytest.raises(InputError, match="must come after the day of issue"):
         build_serving_pack(serving, "helio-h200", ISSUED, ISSUED)
+
+
+def test_a_bid_that_cannot_serve_gets_no_recipe_that_would_not_start(serving):
+    """The demo's L40S bid: 70B parameters in FP8 are about 70 GB of weights, more than one
+    48 GB L40S holds, and the offer has too few GPUs for a replica that fits (its gate). A
+    recipe at tensor parallel 1 could not start; the request is refused with the gate's words."""
+    lumen = next(b for b in serving.bids if b.id == "lumen-l40s")
+    assert lumen.capacity.gpu_model.startswith("L40S")
+    with pytest.raises(InputError) as refused:
+        build_serving_pack(serving, "lumen-l40s", ISSUED, DUE)
+    words = str(refused.value)
+    assert "'lumen-l40s': this bid cannot serve the workload as offered" in words
+    assert "no benchmark to ask for" in words

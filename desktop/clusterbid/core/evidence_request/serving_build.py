@@ -36,7 +36,15 @@ def _estimate(evaluation: Evaluation, bid_id: str) -> ServingEstimate:
     if bid is None:
         known = ", ".join(b.id for b in evaluation.bids) or "none"
         raise InputError(f"--bid {bid_id!r}: no such bid in this evaluation (bids: {known})")
-    return estimate_serving(workload, [bid]).bids[0]
+    estimate = estimate_serving(workload, [bid]).bids[0]
+    if estimate.gates or estimate.tensor_parallel is None:
+        # No replica of this offer fits the service: a benchmark recipe would not start.
+        reasons = "; ".join(g.message for g in estimate.gates) or "no replica fits the offer"
+        raise InputError(
+            f"--bid {bid_id!r}: this bid cannot serve the workload as offered ({reasons}), so "
+            "there is no benchmark to ask for; ask the provider for an offer that can serve it"
+        )
+    return estimate
 
 
 def _benchmark_request(w: InferenceWorkload, e: ServingEstimate, rid: str) -> EvidenceRequest:
