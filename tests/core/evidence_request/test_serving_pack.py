@@ -85,3 +85,11 @@ def test_a_bid_that_cannot_serve_gets_no_recipe_that_would_not_start(serving):
     words = str(refused.value)
     assert "'lumen-l40s': this bid cannot serve the workload as offered" in words
     assert "no benchmark to ask for" in words
+
+
+def test_the_letter_counts_one_node_and_one_gpu_in_the_singular(serving):
+    """The demo's H200 bid serves at tensor parallel 1: each run is on 1 node, 1 GPU."""
+    pack = build_serving_pack(serving, "helio-h200", ISSUED, DUE)
+    letter = pack_markdown(pack)
+    assert "(1 node, 1 GPU): return as" in letter
+    assert "1 nodes" not in letter and "1 GPUs" not in letter

@@ -36,7 +36,8 @@ def pack_markdown(pack: RequestPack) -> str:
         lines.append("")
         for run in request.runs:
             lines += [
-                f"**{run.name}** ({run.nodes} nodes, {run.gpus} GPUs): return as `{run.return_as}`",
+                f"**{run.name}** ({_count(run.nodes, 'node')}, {_count(run.gpus, 'GPU')}): "
+                f"return as `{run.return_as}`",
                 "",
                 "```sh",
                 run.command_line(),
@@ -59,3 +60,8 @@ def pack_markdown(pack: RequestPack) -> str:
         lines += [f"- {text}" for text in pack.questions]
     lines += ["", "The machine-readable form of this request is the JSON file beside this one.", ""]
     return "\n".join(lines)
+
+
+def _count(number: int, noun: str) -> str:
+    """'1 node', '2 nodes': the letter is read by a provider, not parsed."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
