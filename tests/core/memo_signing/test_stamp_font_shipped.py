@@ -4,24 +4,12 @@ item 7). The shipped bytes are what the derivation writes, and the scaling is ch
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-
 from fontTools.ttLib import TTFont
-from tests.conftest import REPO
+from tests.core.cli_imports import modules_imported_by
 from tests.core.memo_signing.conftest import ADA
 
 from clusterbid.core.memo.stamp_font import STAMP_FONT, derived_stamp_font
 from clusterbid.resources import resource_path
-
-_CHILD = """
-import json, sys
-from clusterbid.cli import main
-code = main(json.loads(sys.argv[1]))
-print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
-"""
 
 
 def test_the_shipped_stamp_font_is_what_the_derivation_writes():
@@ -45,24 +33,14 @@ def test_the_stamp_font_is_dejavu_at_a_thousand_units_to_the_em():
     assert ord("あ") not in stamp.getBestCmap()  # no kana: DejaVu has none to keep
 
 
-def test_sign_does_not_derive_the_stamp_font_again(pki, unsigned_memo, memo_file):
+def test_sign_does_not_derive_the_stamp_font_again(pki, unsigned_memo, memo_file, monkeypatch):
     memo = memo_file(unsigned_memo)
     signed = memo.with_name("signed.pdf")
-    argv = ["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "-o", str(signed)]
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(REPO / "desktop"),
-        "CLUSTERBID_P12_PASSPHRASE": ADA[1],
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, json.dumps(argv)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
+    monkeypatch.setenv("CLUSTERBID_P12_PASSPHRASE", ADA[1])
+    code, modules = modules_imported_by(
+        ["sign", str(memo), "--field", "1", "--p12", str(pki.ada_p12), "-o", str(signed)]
     )
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["code"] == 0 and signed.stat().st_size > len(unsigned_memo)
+    assert code == 0 and signed.stat().st_size > len(unsigned_memo)
     # pyHanko subsets what the stamp draws with fontTools' subsetter (so that loads); the scaling
     # to 1,000 units is done only by the derivation, which must not run here.
-    assert "fontTools.ttLib.scaleUpem" not in report["modules"]
+    assert "fontTools.ttLib.scaleUpem" not in modules
