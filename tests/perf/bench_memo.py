@@ -1,11 +1,10 @@
 """Benchmark: `clusterbid memo` from the command line, as an officer runs it, against the anchor
 `python -c "import numpy"` (the same machine, the same load: the ratio holds across load).
 
-- the demo's first export (no kept charts: matplotlib imported and every chart drawn, in the
-  chart worker beside the memo), with the chart cache in an empty folder (kept after) and
-  switched off (as bench_latency.py runs it), and its re-export (charts kept), all at the default
-  20,000 Monte Carlo samples, with the anchor in every round, and drawn in the memo process
-  alone (no chart worker); goal 1.5 s first;
+- the demo's first export (no kept charts: matplotlib imported and every chart drawn), with the
+  chart cache in an empty folder (kept after) and switched off (as bench_latency.py runs it), and
+  its re-export (charts kept), all at the default 20,000 Monte Carlo samples, with the anchor in
+  every round; goal 1.5 s first;
 - with `--without-bytecode`, the first export also run as this benchmark ran it before
   2026-11-26: PYTHONDONTWRITEBYTECODE inherited from the shell, so every ClusterBid module (not
   the installed libraries, which carry their bytecode) was compiled from source at each run, in
@@ -101,7 +100,6 @@ def demo_rounds(folder: Path, runs: int, without_bytecode: bool) -> dict[str, li
         "anchor": [],
         "first export": [],
         "first, cache off": [],
-        "first, one process": [],  # no chart worker: the memo process draws its charts
         "re-export": [],
     }
     plain = source_without_bytecode(folder / "plain") if without_bytecode else None
@@ -114,11 +112,6 @@ def demo_rounds(folder: Path, runs: int, without_bytecode: bool) -> dict[str, li
         variants["first export"].append(memo(DEMO, folder / "demo.pdf", 20_000, cache))
         variants["re-export"].append(memo(DEMO, folder / "demo.pdf", 20_000, cache))
         variants["first, cache off"].append(memo(DEMO, folder / "demo.pdf", 20_000, "off"))
-        variants["first, one process"].append(
-            memo(
-                DEMO, folder / "demo.pdf", 20_000, "off", {**ENV, "CLUSTERBID_CHART_WORKER": "off"}
-            )
-        )
         if plain:
             variants["first, no bytecode"].append(
                 memo(DEMO, folder / "demo.pdf", 20_000, "off", plain)

@@ -2,18 +2,10 @@
 
 from __future__ import annotations
 
-import pytest
 from tests.core.cli_imports import imported_by
 
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.memo import chart_cache
-
-
-@pytest.fixture(autouse=True)
-def _charts_drawn_in_the_memo_process(monkeypatch):
-    """No chart worker, so importing matplotlib tells whether any chart was drawn
-    (test_chart_worker.py shows the worker draws the same pixels)."""
-    monkeypatch.setenv("CLUSTERBID_CHART_WORKER", "off")
 
 
 def _memo(tmp_path, name: str, *extra: str) -> bytes:

@@ -123,43 +123,7 @@ def store(key: str | None, pixels, size_inches: tuple[float, float]) -> None:
 
 
 def _prune(folder: Path) -> None:
-    for pattern in ("*.png", "*.memo"):
+    for pattern in ("*.png", "*.memo"):  # .memo: the chart index an earlier version noted
         kept = sorted(folder.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in kept[KEEP_CHARTS:]:
             old.unlink(missing_ok=True)
-
-
-# A memo's charts are known only once it has been scored, but whether to start a process to draw
-# them (chart_worker.py) is decided before: a small index, under a key of what the memo is made
-# from, lists the keys of the charts its last export kept. It is a hint, never a source of pixels:
-# a wrong one costs only time.
-def memo_key(*made_from: object) -> str | None:
-    code = _code_fingerprint()
-    if code is None or cache_folder() is None:
-        return None
-    return hashlib.sha256(f"memo\n{code}\n{made_from!r}".encode()).hexdigest()
-
-
-def charts_kept_for(key: str | None) -> bool:
-    """Whether the charts the last export under `key` kept are all still here."""
-    folder = cache_folder()
-    if key is None or folder is None:
-        return False
-    try:
-        chart_keys = (folder / f"{key}.memo").read_text(encoding="ascii").split()
-    except (OSError, UnicodeDecodeError):
-        return False
-    return bool(chart_keys) and all((folder / f"{k}.png").exists() for k in chart_keys)
-
-
-def remember_charts(key: str | None, chart_keys: list[str | None]) -> None:
-    folder = cache_folder()
-    if key is None or folder is None or None in chart_keys:
-        return
-    partial = folder / f"{key}.{os.getpid()}.part"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        partial.write_text("\n".join(str(k) for k in chart_keys), encoding="ascii")
-        partial.replace(folder / f"{key}.memo")
-    except OSError:
-        partial.unlink(missing_ok=True)

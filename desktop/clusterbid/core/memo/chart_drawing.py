@@ -1,5 +1,4 @@
-"""The memo's charts as pixels: which charts, drawn how. Reportlab-free, so the chart worker
-(chart_worker.py) can draw them in a second process with only matplotlib loaded."""
+"""The memo's charts as pixels: which charts, drawn how (reportlab-free: pixels only)."""
 
 from __future__ import annotations
 

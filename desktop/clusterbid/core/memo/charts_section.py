@@ -3,7 +3,7 @@ dpi as printed, where they are drawn a little smaller)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
@@ -18,9 +18,6 @@ from clusterbid.core.memo.chart_drawing import (
     chart_specs,
     draw_chart,
 )
-
-if TYPE_CHECKING:
-    from clusterbid.core.memo.chart_worker import ChartWorker
 
 # A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
 # beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its
@@ -66,12 +63,9 @@ def chart_images(
     scorecard,
     uncertainty: Any = None,
     sensitivity: Any = None,
-    worker: ChartWorker | None = None,
-    chart_index: str | None = None,
 ) -> list[Flowable]:
     """One image flowable per chart (its caption kept as the image's alternative text): kept
-    pixels where the same chart was drawn before, else those of the worker the charts were sent
-    to (chart_worker.py), else drawn here. Each way gives the same pixels."""
+    pixels where the same chart was drawn before, else drawn here. Both give the same pixels."""
     from clusterbid.core import charts
 
     other_scripts = needs_script_fallbacks(scorecard)
@@ -82,11 +76,6 @@ def chart_images(
     )
     found: list[Chart | None] = [chart_cache.load(key) for key in keys]
     missing = [position for position, chart in enumerate(found) if chart is None]
-    if worker is not None:
-        drawn = worker.collect() if missing else {}
-        worker.close()
-        for position in missing:
-            found[position] = drawn.get(position)
     out: list[Flowable] = []
     for position, ((caption, build), chart) in enumerate(zip(specs, found)):
         if chart is None:
@@ -99,9 +88,6 @@ def chart_images(
         # The figure carries its own title; the caption is the image's alternative text.
         image.caption = caption
         out.append(image)
-    if missing or not chart_cache.charts_kept_for(chart_index):
-        # The next export of these inputs needs no worker.
-        chart_cache.remember_charts(chart_index, keys)
     return out
 
 

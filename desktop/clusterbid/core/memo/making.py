@@ -88,46 +88,31 @@ def _make_scored_memo(
     progress: Progress,
     choices: dict[str, Any],
 ) -> bytes:
-    """A kind this app's model scores (training): decided and worded while a worker draws charts."""
-    from clusterbid.core.memo import chart_cache
-    from clusterbid.core.memo.chart_worker import chart_worker
+    """A kind this app's model scores (training): decided, worded and drawn."""
+    from clusterbid.core.memo.render import render_memo
 
-    # Started first: the worker imports matplotlib while this process imports the rest and scores;
-    # not when the last export of the same inputs kept every chart (a re-export, verify's render).
-    chart_index = chart_cache.memo_key(evaluation.model_dump_json(), samples)
-    with chart_worker(wanted=not chart_cache.charts_kept_for(chart_index)) as worker:
-        from clusterbid.core.memo.render import render_memo
+    scorecard, uncertainty, sensitivity, odds_against = _score_and_decide(
+        evaluation, samples, choices["override"], progress
+    )
+    if choices["made_by"] is None:  # a memo made now, not one rendered again as it was made
+        _has_rationale(scorecard, choices["override"], choices["rationale"])
+    if evidence_lines is None:
+        evidence_lines = _evidence_words(evaluation, scorecard, samples, request_statuses, progress)
+    if panel is not None and not isinstance(panel, dict):
+        from clusterbid.core.panel.view import view_of
 
-        scorecard, uncertainty, sensitivity, odds_against = _score_and_decide(
-            evaluation, samples, choices["override"], progress
-        )
-        if choices["made_by"] is None:  # a memo made now, not one rendered again as it was made
-            _has_rationale(scorecard, choices["override"], choices["rationale"])
-        if worker is not None:  # the charts are drawn there while this process words the rest
-            from clusterbid.core.memo.charts_section import needs_script_fallbacks
-
-            worker.send((scorecard, uncertainty, sensitivity), needs_script_fallbacks(scorecard))
-        if evidence_lines is None:
-            evidence_lines = _evidence_words(
-                evaluation, scorecard, samples, request_statuses, progress
-            )
-        if panel is not None and not isinstance(panel, dict):
-            from clusterbid.core.panel.view import view_of
-
-            panel = view_of(panel, scorecard).summary
-        progress(0.85, "drawing the memo")
-        return render_memo(
-            scorecard,
-            uncertainty=uncertainty,
-            sensitivity=sensitivity,
-            evidence_requests=tuple(evidence_lines),
-            samples=samples,
-            chart_worker=worker,
-            chart_index=chart_index,
-            odds_against=odds_against,
-            panel=panel,
-            **choices,
-        )
+        panel = view_of(panel, scorecard).summary
+    progress(0.85, "drawing the memo")
+    return render_memo(
+        scorecard,
+        uncertainty=uncertainty,
+        sensitivity=sensitivity,
+        evidence_requests=tuple(evidence_lines),
+        samples=samples,
+        odds_against=odds_against,
+        panel=panel,
+        **choices,
+    )
 
 
 def _render_own_pages(served: Any, progress: Progress, **choices: Any) -> bytes:

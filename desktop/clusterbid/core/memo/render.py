@@ -36,7 +36,6 @@ from clusterbid.core.safe_files import write_bytes_atomically
 from clusterbid.core.scoring import Scorecard
 
 if TYPE_CHECKING:  # imported in render_memo: a training memo never loads the serving model
-    from clusterbid.core.memo.chart_worker import ChartWorker
     from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.resources import resource_path
 
@@ -170,8 +169,6 @@ def render_memo(
     audit_anchor: dict[str, object] | None = None,
     decision_date: dt.date | None = None,
     samples: int | None = None,
-    chart_worker: ChartWorker | None = None,
-    chart_index: str | None = None,
     made_by: dict[str, Any] | None = None,
     rationale: str = "",
     odds_against: str | None = None,
@@ -182,9 +179,7 @@ def render_memo(
     approval meeting's (kept in the attached inputs); without it page 1 says none was given.
     `samples`: the Monte Carlo sample count behind `uncertainty`; given, it and the evidence lines
     are kept in the attached inputs, so `clusterbid verify` can render the memo again and compare
-    bytes (core/memo/rerender.py). `chart_worker`: a process started to draw the charts
-    (core/memo/chart_worker.py); without one they are drawn here, to the same pixels.
-    `chart_index`: the key under which the charts' keys are noted (chart_cache.memo_key).
+    bytes (core/memo/rerender.py).
     `rationale`: the officer's reason for paying more than a cheaper passing bid (kept in the
     attached inputs). `odds_against`: the bid the samples' "costs less than" counts compare with,
     when not the model's first (an override the Monte Carlo was run against).
@@ -262,9 +257,7 @@ def render_memo(
         panel=panel or None,
     )
     sink = SignatureBoxes()
-    pdf = _story_pdf(
-        content, chart_images(scorecard, uncertainty, sensitivity, chart_worker, chart_index), sink
-    )
+    pdf = _story_pdf(content, chart_images(scorecard, uncertainty, sensitivity), sink)
     return _finish(pdf, inputs, sink, content.as_of)
 
 
