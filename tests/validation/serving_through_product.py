@@ -35,10 +35,15 @@ from pathlib import Path
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root, for tests.*
 
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
+from tests.validation.serving_gap_evidence import (  # noqa: E402
+    print_gpu_and_tp_carry,
+    print_mlperf_server_carry,
+)
 from tests.validation.serving_validation import (  # noqa: E402
     ROWS,
     Row,
     _workload,
+    calibrated_on,
     geometric_error,
     replica_at,
 )
@@ -193,6 +198,8 @@ def main() -> None:
     for flag in flags:
         print(f"\nFlagged on attach, kept by the officer: {flag}")
     print_batch_cap(rows)
+    print_mlperf_server_carry(rows, _workload, replica_at)
+    print_gpu_and_tp_carry(Row, calibrated_on, replica_at, geometric_error)
 
 
 def print_batch_cap(rows: list[Row]) -> None:
