@@ -1,0 +1,107 @@
+"""The serving Monte Carlo's cells (issue 37 item 5): for each bid, the (tensor-parallel degree,
+batch) cells some draw can reach, and every part of a replica's timing that no draw moves, worked
+out once; a pass of draws then times each bid's cells as whole arrays over (draws x cells).
+
+A draw moves a replica's timing through two figures alone, the bid's drawn HBM and compute
+efficiencies; the weight shard, the KV cache read per step, the matmul work, the all-reduces, the
+fit in HBM and on the offer are the bid's own whatever the draw. Each array here is worked out
+with the very operations of serving_replica (replica_grid and decode_step), in the same order, so
+a cell's time per output token and first-token time are those of the grid to the last bit (tests
+check it against the grid, draw by draw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
+from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_held
+
+
+@dataclass(frozen=True, slots=True)
+class Cells:
+    """One bid's cells, (cells,), in the grid's order (degree-major, then batch)."""
+
+    degree: np.ndarray  # int: index in the searched degrees
+    batch_index: np.ndarray  # int: index in the searched batches
+    tp: np.ndarray
+    batch: np.ndarray
+    fits: np.ndarray  # bool: fits in HBM and on the offer (no draw moves either)
+    weights: np.ndarray  # the weight shard's bytes (its read time: over the drawn bandwidth)
+    kv: np.ndarray  # the batch's KV bytes read per step
+    flops: np.ndarray  # one decode step's matmul work
+    tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
+    comm: np.ndarray  # one decode step's all-reduces
+    prefill_comm: np.ndarray  # one prompt's all-reduces
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A pass of draws over one bid's cells, (draws, cells)."""
+
+    tpot_s: np.ndarray
+    ttft_s: np.ndarray
+    prefill_s: np.ndarray
+
+
+def bid_cells(
+    w: ServingScalars,
+    b: ServingArrays,
+    batches: np.ndarray,
+    comm: ReplicaComm,
+    i: int,
+    cells: np.ndarray,
+) -> Cells:
+    """Bid i's cells where `cells` (degrees, batches) is true; `b` and `comm`: per bid."""
+    tp = np.asarray(w.tp_choices, dtype=float)[:, None]
+    batch = np.asarray(batches, dtype=float)[None, :]
+    kv_shards = np.minimum(tp, w.kv_heads)
+    weights = w.weight_bytes / tp
+    kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
+    usable = b.hbm_bytes[i] * w.usable_hbm_fraction
+    kv_batch = w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards
+    fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
+    spans_nodes = tp > b.gpus_per_node[i]
+    placeable = (tp <= b.gpus_offered[i]) & (~spans_nodes | (tp <= b.contiguous_block_gpus[i]))
+    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
+    shape = (tp.size, batch.size)
+    full = {
+        "tp": tp,
+        "batch": batch,
+        "fits": fits & placeable,
+        "weights": weights,
+        "kv": batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards,
+        "flops": 2.0 * w.active_params * step_tokens,
+        "tp_peak": tp * b.peak_flops[i],
+        "comm": comm.step_s[i],
+        "prefill_comm": comm.prefill_s[i],
+    }
+    degree, batch_index = np.nonzero(cells)
+    picked = {
+        name: np.asarray(np.broadcast_to(values, shape)[degree, batch_index])
+        for name, values in full.items()
+    }
+    return Cells(degree=degree, batch_index=batch_index, **picked)
+
+
+def timing(
+    w: ServingScalars,
+    cells: Cells,
+    bandwidth: float,
+    peak_flops: float,
+    hbm_efficiency: np.ndarray,
+    compute_efficiency: np.ndarray,
+) -> Timing:
+    """Each draw's time per output token, first-token time and prompt time at each cell, from the
+    bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations)."""
+    drawn_bandwidth = (bandwidth * hbm_efficiency)[:, None]
+    compute = compute_efficiency[:, None]
+    engine = np.maximum(cells.weights / drawn_bandwidth, cells.flops / (cells.tp_peak * compute))
+    tpot = engine + cells.kv / drawn_bandwidth + cells.comm
+    prefill = (
+        2.0 * w.active_params * w.prompt_tokens / (cells.tp * (peak_flops * compute))
+        + cells.prefill_comm
+    )
+    return Timing(tpot, prefill + tpot, prefill)
