@@ -133,19 +133,31 @@ def cheapest(
         "ttft": t.ttft_s,
     }
     replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots)
-    billed = bill.billed(replicas, cells.tp)
+    # Only the sized cells can be chosen (a few a draw): they are billed and ranked alone, in the
+    # grid's order, each draw's run of them reduced at once.
+    sized = np.nonzero(np.isfinite(replicas))
+    row, cell = sized
+    billed = bill.billed(replicas[sized], cells.tp[cell])
     per_million = bill.monthly(billed) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
-    ranked = np.where(np.isfinite(replicas) & (billed <= b.gpus_offered[i]), per_million, np.inf)
-    least = ranked.min(axis=1)
-    tied = np.isfinite(ranked) & (ranked <= least[:, None] * (1 + 1e-12))
-    rate = throughput / cells.tp
-    best_rate = np.where(tied, rate, -1.0).max(axis=1, initial=-1.0)
-    winners = tied & (rate >= best_rate[:, None])
-    ok = winners.any(axis=1)
-    at = (np.arange(ok.size), np.argmax(winners, axis=1))
+    ranked = np.where(billed <= b.gpus_offered[i], per_million, np.inf)
+    starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]]) if row.size else row
+    least = np.full(replicas.shape[0], np.inf)
+    least[row[starts]] = np.minimum.reduceat(ranked, starts) if row.size else least[:0]
+    tied = np.isfinite(ranked) & (ranked <= least[row] * (1 + 1e-12))
+    rate = throughput[sized] / cells.tp[cell]
+    best_rate = np.full(replicas.shape[0], -1.0)
+    if row.size:
+        best_rate[row[starts]] = np.maximum.reduceat(np.where(tied, rate, -1.0), starts)
+    winners = np.flatnonzero(tied & (rate >= best_rate[row]))
+    first = winners[np.r_[True, row[winners][1:] != row[winners][:-1]]] if winners.size else winners
+    ok = np.zeros(replicas.shape[0], dtype=bool)
+    ok[row[first]] = True
+    at = (row[first], cell[first])
 
-    def pick(values: np.ndarray) -> np.ndarray:
-        return np.where(ok, np.broadcast_to(values, ranked.shape)[at], np.nan)
+    def pick(values: np.ndarray, chosen: np.ndarray | None = None) -> np.ndarray:
+        picked = np.full(ok.size, np.nan)
+        picked[at[0]] = np.broadcast_to(values, replicas.shape)[at] if chosen is None else chosen
+        return picked
 
     replica = ChosenReplica(
         pick(throughput),
@@ -153,6 +165,6 @@ def cheapest(
         pick(cells.tp),
         pick(service),
         pick(t.ttft_s),
-        pick(billed),
+        pick(billed, billed[first]),
     )
     return Choice(ok, replica, pick(replicas))
