@@ -22,24 +22,26 @@ from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_hel
 
 @dataclass(frozen=True, slots=True)
 class Cells:
-    """One bid's cells, (cells,), in the grid's order (degree-major, then batch)."""
+    """One bid's cells in the grid's order (degree-major, then batch): columns (cells, 1), so that
+    a pass's arrays run (cells, draws); and what depends on the degree alone, (degrees, 1)."""
 
-    degree: np.ndarray  # int: index in the searched degrees
-    batch_index: np.ndarray  # int: index in the searched batches
+    degree: np.ndarray  # (cells,) int: index in the searched degrees
+    batch_index: np.ndarray  # (cells,) int: index in the searched batches
     tp: np.ndarray
     batch: np.ndarray
     fits: np.ndarray  # bool: fits in HBM and on the offer (no draw moves either)
-    weights: np.ndarray  # the weight shard's bytes (its read time: over the drawn bandwidth)
     kv: np.ndarray  # the batch's KV bytes read per step
     flops: np.ndarray  # one decode step's matmul work
-    tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
     comm: np.ndarray  # one decode step's all-reduces
-    prefill_comm: np.ndarray  # one prompt's all-reduces
+    degree_tp: np.ndarray  # (degrees, 1): each searched degree
+    degree_weights: np.ndarray  # the weight shard's bytes (read over the drawn bandwidth)
+    degree_tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
+    degree_prefill_comm: np.ndarray  # one prompt's all-reduces
 
 
 @dataclass(frozen=True, slots=True)
 class Timing:
-    """A pass of draws over one bid's cells, (draws, cells)."""
+    """A pass of draws over one bid's cells, (cells, draws)."""
 
     tpot_s: np.ndarray
     ttft_s: np.ndarray
@@ -71,19 +73,24 @@ def bid_cells(
         "tp": tp,
         "batch": batch,
         "fits": fits & placeable,
-        "weights": weights,
         "kv": batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards,
         "flops": 2.0 * w.active_params * step_tokens,
-        "tp_peak": tp * b.peak_flops[i],
         "comm": comm.step_s[i],
-        "prefill_comm": comm.prefill_s[i],
     }
     degree, batch_index = np.nonzero(cells)
     picked = {
-        name: np.asarray(np.broadcast_to(values, shape)[degree, batch_index])
+        name: np.asarray(np.broadcast_to(values, shape)[degree, batch_index])[:, None]
         for name, values in full.items()
     }
-    return Cells(degree=degree, batch_index=batch_index, **picked)
+    return Cells(
+        degree=degree,
+        batch_index=batch_index,
+        **picked,
+        degree_tp=tp,
+        degree_weights=weights,
+        degree_tp_peak=tp * b.peak_flops[i],
+        degree_prefill_comm=np.asarray(comm.prefill_s[i]).reshape(tp.shape),
+    )
 
 
 def timing(
@@ -95,13 +102,17 @@ def timing(
     compute_efficiency: np.ndarray,
 ) -> Timing:
     """Each draw's time per output token, first-token time and prompt time at each cell, from the
-    bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations)."""
-    drawn_bandwidth = (bandwidth * hbm_efficiency)[:, None]
-    compute = compute_efficiency[:, None]
-    engine = np.maximum(cells.weights / drawn_bandwidth, cells.flops / (cells.tp_peak * compute))
-    tpot = engine + cells.kv / drawn_bandwidth + cells.comm
+    bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations); what
+    depends on the degree alone is worked out per degree and spread over its cells."""
+    drawn_bandwidth = bandwidth * hbm_efficiency
+    weights_read = (cells.degree_weights / drawn_bandwidth)[cells.degree]
+    peak = (cells.degree_tp_peak * compute_efficiency)[cells.degree]
+    tpot = np.maximum(weights_read, cells.flops / peak) + cells.kv / drawn_bandwidth + cells.comm
     prefill = (
-        2.0 * w.active_params * w.prompt_tokens / (cells.tp * (peak_flops * compute))
-        + cells.prefill_comm
-    )
+        2.0
+        * w.active_params
+        * w.prompt_tokens
+        / (cells.degree_tp * (peak_flops * compute_efficiency))
+        + cells.degree_prefill_comm
+    )[cells.degree]
     return Timing(tpot, prefill + tpot, prefill)

@@ -24,6 +24,8 @@ from clusterbid.core.costmodel.serving_queue import replicas_with_headroom
 from clusterbid.core.costmodel.serving_sizing import TIE_SLACK
 from clusterbid.core.uncertainty.serving_cells import Cells, Timing
 
+_NONE = np.iinfo(np.int64).max
+
 
 @dataclass(frozen=True, slots=True)
 class Choice:
@@ -73,18 +75,19 @@ def _size_near_cheapest(
     columns: dict[str, np.ndarray],
     exact_slots: int,
 ) -> np.ndarray:
-    """serving_sizing.replicas_near_cheapest over (draws, cells): the replicas of every candidate
-    that could be its draw's cheapest, inf for the rest."""
+    """serving_sizing.replicas_near_cheapest over (cells, draws): the replicas of every candidate
+    that could be its draw's cheapest, inf for the rest (flat indices, cell-major)."""
     minimum, tp = columns["minimum"], columns["tp"]
+    draws = minimum.shape[1]
 
-    def size(at: tuple[np.ndarray, ...]) -> np.ndarray:
+    def size(at: np.ndarray) -> np.ndarray:
         return (
             replicas_with_headroom(
-                minimum[at],
-                np.broadcast_to(columns["batch"], minimum.shape)[at],
+                minimum.take(at),
+                columns["batch"].take(at // draws),
                 w.peak_output_tokens_s * (1.0 + w.forecast_margin) / w.output_tokens,
-                columns["service"][at],
-                w.ttft_target_s - columns["ttft"][at],
+                columns["service"].take(at),
+                w.ttft_target_s - columns["ttft"].take(at),
                 w.ttft_percentile,
                 exact_slots,
             )
@@ -92,20 +95,19 @@ def _size_near_cheapest(
         )
 
     bound = np.where(candidate, bill.monthly(bill.billed(minimum + w.spare_replicas, tp)), np.inf)
-    lowest = bound.min(axis=1)
-    at_lowest = candidate & (bound <= lowest[:, None])
-    rows = np.flatnonzero(at_lowest.any(axis=1))
-    scouts = (rows, np.argmax(at_lowest[rows], axis=1))
+    at_lowest = candidate & (bound <= bound.min(axis=0))
+    some = np.flatnonzero(at_lowest.any(axis=0))
+    scouts = np.argmax(at_lowest, axis=0)[some] * draws + some
     replicas = np.full(minimum.shape, np.inf)
     sized = np.zeros(minimum.shape, dtype=bool)
-    replicas[scouts], sized[scouts] = size(scouts), True
-    best = np.full(minimum.shape[0], np.inf)
-    found = np.isfinite(replicas[scouts])
-    hit = (scouts[0][found], scouts[1][found])
-    best[hit[0]] = bill.monthly(bill.billed(replicas[hit], np.broadcast_to(tp, minimum.shape)[hit]))
-    rest = np.nonzero(candidate & ~sized & (bound <= best[:, None] * (1.0 + TIE_SLACK)))
-    if rest[0].size:
-        replicas[rest] = size(rest)
+    replicas.put(scouts, size(scouts))
+    sized.put(scouts, True)
+    best = np.full(draws, np.inf)
+    found = scouts[np.isfinite(replicas.take(scouts))]
+    best[found % draws] = bill.monthly(bill.billed(replicas.take(found), tp.take(found // draws)))
+    rest = np.flatnonzero(candidate & ~sized & (bound <= best * (1.0 + TIE_SLACK)))
+    if rest.size:
+        replicas.put(rest, size(rest))
     return replicas
 
 
@@ -133,38 +135,37 @@ def cheapest(
         "ttft": t.ttft_s,
     }
     replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots)
-    # Only the sized cells can be chosen (a few a draw): they are billed and ranked alone, in the
-    # grid's order, each draw's run of them reduced at once.
-    sized = np.nonzero(np.isfinite(replicas))
-    row, cell = sized
-    billed = bill.billed(replicas[sized], cells.tp[cell])
+    # Only the cells sized (a few a draw) can be chosen: they alone are billed and ranked.
+    draws = replicas.shape[1]
+    sized = np.flatnonzero(np.isfinite(replicas))
+    draw, cell = sized % draws, sized // draws
+    billed = bill.billed(replicas.take(sized), cells.tp.take(cell))
     per_million = bill.monthly(billed) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
     ranked = np.where(billed <= b.gpus_offered[i], per_million, np.inf)
-    starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]]) if row.size else row
-    least = np.full(replicas.shape[0], np.inf)
-    least[row[starts]] = np.minimum.reduceat(ranked, starts) if row.size else least[:0]
-    tied = np.isfinite(ranked) & (ranked <= least[row] * (1 + 1e-12))
-    rate = throughput[sized] / cells.tp[cell]
-    best_rate = np.full(replicas.shape[0], -1.0)
-    if row.size:
-        best_rate[row[starts]] = np.maximum.reduceat(np.where(tied, rate, -1.0), starts)
-    winners = np.flatnonzero(tied & (rate >= best_rate[row]))
-    first = winners[np.r_[True, row[winners][1:] != row[winners][:-1]]] if winners.size else winners
-    ok = np.zeros(replicas.shape[0], dtype=bool)
-    ok[row[first]] = True
-    at = (row[first], cell[first])
+    least = np.full(draws, np.inf)
+    np.minimum.at(least, draw, ranked)
+    tied = np.isfinite(ranked) & (ranked <= least[draw] * (1 + 1e-12))
+    rate = throughput.take(sized) / cells.tp.take(cell)
+    best_rate = np.full(draws, -1.0)
+    np.maximum.at(best_rate, draw, np.where(tied, rate, -1.0))
+    winners = np.flatnonzero(tied & (rate >= best_rate[draw]))
+    first = np.full(draws, _NONE)
+    np.minimum.at(first, draw[winners], winners)  # the earliest cell (cell-major order)
+    ok = first != _NONE
+    chosen = first[ok]
+    at = sized[chosen]
 
-    def pick(values: np.ndarray, chosen: np.ndarray | None = None) -> np.ndarray:
-        picked = np.full(ok.size, np.nan)
-        picked[at[0]] = np.broadcast_to(values, replicas.shape)[at] if chosen is None else chosen
+    def pick(values: np.ndarray) -> np.ndarray:
+        picked = np.full(draws, np.nan)
+        picked[ok] = values
         return picked
 
     replica = ChosenReplica(
-        pick(throughput),
-        pick(cells.batch),
-        pick(cells.tp),
-        pick(service),
-        pick(t.ttft_s),
-        pick(billed, billed[first]),
+        pick(throughput.take(at)),
+        pick(cells.batch.take(cell[chosen])),
+        pick(cells.tp.take(cell[chosen])),
+        pick(service.take(at)),
+        pick(t.ttft_s.take(at)),
+        pick(billed[chosen]),
     )
-    return Choice(ok, replica, pick(replicas))
+    return Choice(ok, replica, pick(replicas.take(at)))

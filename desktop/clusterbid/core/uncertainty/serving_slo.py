@@ -134,14 +134,18 @@ def meets_on_cells(
     costed degree at every searched batch (serving_cells), `replicas` its costed fleet that month,
     `traffic` each draw's peak there as a multiple of the stated (the same arithmetic)."""
     service = t.prefill_s + w.output_tokens * t.tpot_s
-    arrivals = (w.peak_output_tokens_s / w.output_tokens * traffic)[:, None]
+    arrivals = w.peak_output_tokens_s / w.output_tokens * traffic
     candidate = cells.fits & (t.tpot_s <= w.tpot_target_s) & (t.ttft_s <= w.ttft_target_s)
-    wait = np.full(t.tpot_s.shape, np.inf)
-    wait[candidate] = wait_at_percentile_s(
-        np.broadcast_to(replicas * cells.batch, candidate.shape)[candidate],
-        (arrivals * service)[candidate],
-        service[candidate],
+    at = np.flatnonzero(candidate)
+    draws = traffic.size
+    cell, draw = at // draws, at % draws
+    wait = wait_at_percentile_s(
+        replicas * cells.batch.take(cell),
+        arrivals[draw] * service.take(at),
+        service.take(at),
         w.ttft_percentile,
         exact_slots,
     )
-    return np.asarray((candidate & (t.ttft_s + wait <= w.ttft_target_s)).any(axis=1))
+    met = np.zeros(draws, dtype=bool)
+    met[draw[t.ttft_s.take(at) + wait <= w.ttft_target_s]] = True
+    return met
