@@ -134,17 +134,16 @@ def meets_on_cells(
     costed degree at every searched batch (serving_cells), `replicas` its costed fleet that month,
     `traffic` each draw's peak there as a multiple of the stated (the same arithmetic)."""
     service = t.prefill_s + w.output_tokens * t.tpot_s
-    arrivals = w.peak_output_tokens_s / w.output_tokens * traffic
+    load = w.peak_output_tokens_s / w.output_tokens * traffic * service
+    servers = replicas * cells.batch
     candidate = cells.fits & (t.tpot_s <= w.tpot_target_s) & (t.ttft_s <= w.ttft_target_s)
+    if w.ttft_percentile > 0:  # a queue that never drains waits forever: no need to work it out
+        candidate &= load < servers
     at = np.flatnonzero(candidate)
     draws = traffic.size
     cell, draw = at // draws, at % draws
     wait = wait_at_percentile_s(
-        replicas * cells.batch.take(cell),
-        arrivals[draw] * service.take(at),
-        service.take(at),
-        w.ttft_percentile,
-        exact_slots,
+        servers.take(cell), load.take(at), service.take(at), w.ttft_percentile, exact_slots
     )
     met = np.zeros(draws, dtype=bool)
     met[draw[t.ttft_s.take(at) + wait <= w.ttft_target_s]] = True
