@@ -135,13 +135,43 @@ def cheapest(
         "ttft": t.ttft_s,
     }
     replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots)
-    # Only the cells sized (a few a draw) can be chosen: they alone are billed and ranked.
+    ok, at, billed = _ranked_first(w, bill, float(b.gpus_offered[i]), replicas, throughput, cells)
+    draws = replicas.shape[1]
+
+    def pick(values: np.ndarray) -> np.ndarray:
+        picked = np.full(draws, np.nan)
+        picked[ok] = values
+        return picked
+
+    replica = ChosenReplica(
+        pick(throughput.take(at)),
+        pick(cells.batch.take(at // draws)),
+        pick(cells.tp.take(at // draws)),
+        pick(service.take(at)),
+        pick(t.ttft_s.take(at)),
+        pick(billed),
+    )
+    return Choice(ok, replica, pick(replicas.take(at)))
+
+
+def _ranked_first(
+    w: ServingScalars,
+    bill: _Bill,
+    offered: float,
+    replicas: np.ndarray,
+    throughput: np.ndarray,
+    cells: Cells,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(whether each draw serves, (draws,); the flat index of each serving draw's choice, and its
+    GPUs billed): the cheapest per million tokens among the sized cells, ties to the most tokens/s
+    per GPU, then the earliest cell. Only the cells sized (a few a draw) can be chosen, so they
+    alone are billed and ranked."""
     draws = replicas.shape[1]
     sized = np.flatnonzero(np.isfinite(replicas))
     draw, cell = sized % draws, sized // draws
     billed = bill.billed(replicas.take(sized), cells.tp.take(cell))
     per_million = bill.monthly(billed) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
-    ranked = np.where(billed <= b.gpus_offered[i], per_million, np.inf)
+    ranked = np.where(billed <= offered, per_million, np.inf)
     least = np.full(draws, np.inf)
     np.minimum.at(least, draw, ranked)
     tied = np.isfinite(ranked) & (ranked <= least[draw] * (1 + 1e-12))
@@ -152,20 +182,4 @@ def cheapest(
     first = np.full(draws, _NONE)
     np.minimum.at(first, draw[winners], winners)  # the earliest cell (cell-major order)
     ok = first != _NONE
-    chosen = first[ok]
-    at = sized[chosen]
-
-    def pick(values: np.ndarray) -> np.ndarray:
-        picked = np.full(draws, np.nan)
-        picked[ok] = values
-        return picked
-
-    replica = ChosenReplica(
-        pick(throughput.take(at)),
-        pick(cells.batch.take(cell[chosen])),
-        pick(cells.tp.take(cell[chosen])),
-        pick(service.take(at)),
-        pick(t.ttft_s.take(at)),
-        pick(billed[chosen]),
-    )
-    return Choice(ok, replica, pick(replicas.take(at)))
+    return ok, sized[first[ok]], billed[first[ok]]
