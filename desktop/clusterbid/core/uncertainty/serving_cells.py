@@ -107,7 +107,10 @@ def timing(
     drawn_bandwidth = bandwidth * hbm_efficiency
     weights_read = (cells.degree_weights / drawn_bandwidth)[cells.degree]
     peak = (cells.degree_tp_peak * compute_efficiency)[cells.degree]
-    tpot = np.maximum(weights_read, cells.flops / peak) + cells.kv / drawn_bandwidth + cells.comm
+    tpot = cells.flops / peak  # worked in place: each fresh (cells, draws) array costs an operation
+    np.maximum(weights_read, tpot, out=tpot)
+    tpot += cells.kv / drawn_bandwidth
+    tpot += cells.comm
     prefill = (
         2.0
         * w.active_params

@@ -47,14 +47,23 @@ class _Bill:
     recurring: float
     one_off_a_month: float
 
+    # Each is fleet's arithmetic, operation for operation, worked in place (a pass's arrays are
+    # large, and every fresh one costs as much as the operation).
     def billed(self, replicas: np.ndarray, tp: np.ndarray) -> np.ndarray:
-        return np.asarray(np.ceil(replicas * tp / self.per_node) * self.per_node, dtype=float)
+        nodes = np.asarray(replicas * tp, dtype=float)
+        nodes /= self.per_node
+        np.ceil(nodes, out=nodes)
+        nodes *= self.per_node
+        return nodes
 
     def monthly(self, billed: np.ndarray) -> np.ndarray:
-        gpu_hours = np.maximum(billed * HOURS_PER_MONTH, self.floor)
-        return np.asarray(
-            gpu_hours * self.price * (1.0 + self.fee_share) + self.recurring + self.one_off_a_month
-        )
+        bill = np.asarray(billed * HOURS_PER_MONTH, dtype=float)
+        np.maximum(bill, self.floor, out=bill)  # GPU-hours
+        bill *= self.price
+        bill *= 1.0 + self.fee_share
+        bill += self.recurring
+        bill += self.one_off_a_month
+        return bill
 
 
 def _bill(w: ServingScalars, b: ServingArrays, i: int) -> _Bill:
@@ -94,7 +103,8 @@ def _size_near_cheapest(
             + w.spare_replicas
         )
 
-    bound = np.where(candidate, bill.monthly(bill.billed(minimum + w.spare_replicas, tp)), np.inf)
+    bound = bill.monthly(bill.billed(minimum + w.spare_replicas, tp))
+    np.copyto(bound, np.inf, where=~candidate)
     at_lowest = candidate & (bound <= bound.min(axis=0))
     some = np.flatnonzero(at_lowest.any(axis=0))
     scouts = np.argmax(at_lowest, axis=0)[some] * draws + some
@@ -125,8 +135,10 @@ def cheapest(
             & (throughput > 0)
         )
     with np.errstate(divide="ignore"):
-        minimum = np.ceil(w.peak_output_tokens_s * (1.0 + w.forecast_margin) / throughput)
-    service = t.prefill_s + w.output_tokens * t.tpot_s
+        minimum = w.peak_output_tokens_s * (1.0 + w.forecast_margin) / throughput
+    np.ceil(minimum, out=minimum)
+    service = w.output_tokens * t.tpot_s
+    service += t.prefill_s
     columns = {
         "minimum": minimum,
         "tp": cells.tp,
