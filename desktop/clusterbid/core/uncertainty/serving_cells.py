@@ -1,6 +1,6 @@
 """The serving Monte Carlo's cells (issue 37 item 5): for each bid, the (tensor-parallel degree,
 batch) cells some draw can reach, and every part of a replica's timing that no draw moves, worked
-out once; a pass of draws then times each bid's cells as whole arrays over (draws x cells).
+out once; a pass of draws then times each bid's cells as whole arrays over (cells x draws).
 
 A draw moves a replica's timing through two figures alone, the bid's drawn HBM and compute
 efficiencies; the weight shard, the KV cache read per step, the matmul work, the all-reduces, the

@@ -3,11 +3,12 @@
 serving.fleet chooses, for every row of a grid, the (degree, batch) whose fleet costs least per
 million output tokens: the candidates within the targets are sized for the peak with queueing
 headroom (only those that could be the cheapest: serving_sizing), billed in whole nodes, ranked,
-and ties broken by tokens/s per GPU, then the earlier cell. Here the rows are one bid's draws and
-the columns its cells (serving_cells), so the bid's prices are plain figures and each row's best
-is a reduction along the cells, not a gather per candidate. The rule and its arithmetic are
-fleet's and serving_sizing's, operation for operation: the choice, its replicas and its GPUs are
-the same to the last bit (tests compare them with fleet, draw by draw).
+and ties broken by tokens/s per GPU, then the earlier cell. Here the arrays run over one bid's
+cells and a pass's draws (serving_cells), so the bid's prices are plain figures and each draw's
+best is a reduction along the cells, not a gather per candidate; the few cells sized are read
+by flat index. The rule and its arithmetic are fleet's and serving_sizing's, operation for
+operation: the choice, its replicas and its GPUs are the same to the last bit (tests compare
+them with fleet, draw by draw).
 """
 
 from __future__ import annotations

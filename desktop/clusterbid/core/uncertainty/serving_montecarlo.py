@@ -6,7 +6,9 @@ a shared market part and each bid's own), payment days, traffic growth and failu
 time (serving_reliability), all from common random numbers per (seed, bid, input) as training's,
 so editing one bid never moves another's band. Payment terms are priced as the cost of cash in the
 cost per million tokens, never in the monthly bill (issue 31). Each draw searches each bid's own
-neighbourhood of the point estimate (serving_search); serving_bands summarises the draws.
+neighbourhood of the point estimate (serving_search), its cells set once per run and each pass of
+draws worked out over them as whole arrays (serving_passes: the figures of serving.fleet to the
+last bit); serving_bands summarises the draws.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ The cells are set once per run: for each bid the (degree, batch) cells of its ow
 are within the targets at its capped efficiencies (a draw's efficiencies never exceed the caps
 and a step only shortens as they rise, so no draw reaches another cell: serving_search.reachable),
 and, for the check at peak, its costed degree at every searched batch so reached. A pass then
-costs a few whole-array steps per bid over (draws x cells), where the grid of every bid, degree
-and batch was built, gathered into candidates and reduced per row before (about 1.5x the time).
+costs a few whole-array steps per bid over (cells x draws), where before it built the grid of
+every live bid, degree and batch for every draw, gathered its candidates and reduced them per
+row: about 2.5x the CPU for the same figures (resources/docs/benchmarks.md).
 """
 
 from __future__ import annotations
