@@ -18,8 +18,11 @@ EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 # CPU seconds per bid per draw, serving (4,096 draws of its demo) over training (16,384 draws of
 # its demo), five interleaved pairs in one child, median (load falls on both alike). Measured on
 # 2026-11-26: 56-71 before the unreachable cells were left out and the all-reduces worked out once
-# per bid, 36-37 after. The goal (about 1) is not met; this holds what was gained.
-SERVING_OVER_TRAINING_AT_MOST = 48.0
+# per bid, 36-37 after. On 2026-11-27 (load average 4.5 on 2 cores), each bid's cells timed, sized
+# and ranked as (cells x draws) arrays (serving_passes): 11.7 and 13.1, against 36.5 and 43.2 for
+# the commit before in the same minute. The goal (about 1) is not met; this holds what was gained,
+# at a little over twice the larger figure.
+SERVING_OVER_TRAINING_AT_MOST = 28.0
 
 
 def _demo() -> Evaluation:

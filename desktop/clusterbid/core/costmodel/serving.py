@@ -187,6 +187,70 @@ def fleet(
         pick(cand(grid.ttft_s)),
         billed_chosen,
     )
+    priced = bill_chosen(w, b, chosen_replica, chosen_replicas, exact_slots)
+    term, monthly_bills, monthly_chosen = priced.term, priced.monthly_bills, priced.monthly
+    cash_chosen, credit = priced.cash, priced.credit
+    t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
+    b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
+    return Fleet(
+        tp_index=t_index,
+        batch_index=b_index,
+        replica_tokens_per_s=pick(throughput),
+        replicas=chosen_replicas,
+        replicas_for_mean=pick(for_mean),
+        queue_wait_s=np.where(ok, queue_wait, np.nan),
+        slot_utilisation=pick(
+            w.peak_output_tokens_s / w.output_tokens * service / (replicas * batch)
+        ),
+        gpus_needed=pick(gpus),
+        gpus_billed=billed_chosen,
+        servable=ok,
+        fewest_gpus_billed=fewest,
+        monthly_cost=np.where(ok, monthly_chosen, np.nan),
+        cost_per_million_tokens=np.where(
+            ok,
+            priced.cost_per_million,
+            np.nan,
+        ),
+        fabric_cost_per_month=(term.reserved_gpus * HOURS_PER_MONTH + term.burst_gpu_hours).mean(
+            axis=1
+        )
+        * b.fabric_price_per_gpu_hour,
+        cash_cost_per_month=np.where(ok, cash_chosen, np.nan),
+        reserved_gpus=term.reserved_gpus[:, 0],
+        burst_gpu_hours=term.burst_gpu_hours.mean(axis=1),
+        term=term,
+        monthly_bills=np.where(ok[:, None], monthly_bills, np.nan),
+        sla_credit_per_month=np.where(ok, credit, np.nan),
+        sla_headline_credit_per_month=np.where(ok, monthly_chosen * b.sla_headline_share, np.nan),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ChosenBill:
+    """The bill of the replica each row chose, (rows,): its term month by month, the bills with
+    fees, the average month, and the cost of cash and SLA credit a month (in the cost per token
+    only); nan where the row chose none."""
+
+    term: TermBill
+    monthly_bills: np.ndarray  # (rows, months)
+    monthly: np.ndarray
+    cash: np.ndarray
+    credit: np.ndarray
+    cost_per_million: np.ndarray
+
+
+def bill_chosen(
+    w: ServingScalars,
+    b: ServingArrays,
+    chosen_replica: ChosenReplica,
+    chosen_replicas: np.ndarray,
+    exact_slots: int,
+) -> ChosenBill:
+    """What fleet bills for the replica each row chose (the serving Monte Carlo chooses its own
+    and bills it here, so both bill alike). Issue 37: the bill over the day's traffic, a reserved
+    base plus burst where the bid offers it."""
+    billed_chosen = chosen_replica.gpus_billed
     bill = bill_over_profile(w, b, chosen_replica, exact_slots)
     # Issue 37: a growing service is sized and billed month by month (serving_growth); the bill
     # shown is the term's average month, the cost per token the term's bills over its tokens.
@@ -212,37 +276,5 @@ def fleet(
         b.payment_days, w.baseline_payment_days, w.capital_rate
     )
     credit = monthly_chosen * b.sla_credit_share
-    t_index = np.where(ok, pick(np.asarray(at[1], dtype=float)), -1).astype(int)
-    b_index = np.where(ok, pick(np.asarray(at[2], dtype=float)), -1).astype(int)
-    return Fleet(
-        tp_index=t_index,
-        batch_index=b_index,
-        replica_tokens_per_s=pick(throughput),
-        replicas=chosen_replicas,
-        replicas_for_mean=pick(for_mean),
-        queue_wait_s=np.where(ok, queue_wait, np.nan),
-        slot_utilisation=pick(
-            w.peak_output_tokens_s / w.output_tokens * service / (replicas * batch)
-        ),
-        gpus_needed=pick(gpus),
-        gpus_billed=billed_chosen,
-        servable=ok,
-        fewest_gpus_billed=fewest,
-        monthly_cost=np.where(ok, monthly_chosen, np.nan),
-        cost_per_million_tokens=np.where(
-            ok,
-            (monthly_chosen + cash_chosen - credit) / (tokens_per_s * SECONDS_PER_MONTH) * 1e6,
-            np.nan,
-        ),
-        fabric_cost_per_month=(term.reserved_gpus * HOURS_PER_MONTH + term.burst_gpu_hours).mean(
-            axis=1
-        )
-        * b.fabric_price_per_gpu_hour,
-        cash_cost_per_month=np.where(ok, cash_chosen, np.nan),
-        reserved_gpus=term.reserved_gpus[:, 0],
-        burst_gpu_hours=term.burst_gpu_hours.mean(axis=1),
-        term=term,
-        monthly_bills=np.where(ok[:, None], monthly_bills, np.nan),
-        sla_credit_per_month=np.where(ok, credit, np.nan),
-        sla_headline_credit_per_month=np.where(ok, monthly_chosen * b.sla_headline_share, np.nan),
-    )
+    per_million = (monthly_chosen + cash_chosen - credit) / (tokens_per_s * SECONDS_PER_MONTH) * 1e6
+    return ChosenBill(term, monthly_bills, monthly_chosen, cash_chosen, credit, per_million)

@@ -6,7 +6,9 @@ a shared market part and each bid's own), payment days, traffic growth and failu
 time (serving_reliability), all from common random numbers per (seed, bid, input) as training's,
 so editing one bid never moves another's band. Payment terms are priced as the cost of cash in the
 cost per million tokens, never in the monthly bill (issue 31). Each draw searches each bid's own
-neighbourhood of the point estimate (serving_search); serving_bands summarises the draws.
+neighbourhood of the point estimate (serving_search), its cells set once per run and each pass of
+draws worked out over them as whole arrays (serving_passes: the figures of serving.fleet to the
+last bit); serving_bands summarises the draws.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from dataclasses import replace
 import numpy as np
 
 from clusterbid.core.catalog import default_catalog
-from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_growth_words import judged_months
@@ -34,7 +35,6 @@ from clusterbid.core.uncertainty.serving_bands import (
     chances_known,
     cheaper_than,
     fleet_at,
-    fleet_at_peak_month,
     percentiles,
 )
 from clusterbid.core.uncertainty.serving_draws import (
@@ -44,9 +44,10 @@ from clusterbid.core.uncertainty.serving_draws import (
     growth_draws,
     payment_draws,
 )
+from clusterbid.core.uncertainty.serving_passes import Draws, draws_per_pass, run_pass, search_cells
 from clusterbid.core.uncertainty.serving_reliability import credit_share_draws
-from clusterbid.core.uncertainty.serving_search import reachable, samples_per_pass, search
-from clusterbid.core.uncertainty.serving_slo import costed_fleets, meets_at_peak
+from clusterbid.core.uncertainty.serving_search import reachable, search
+from clusterbid.core.uncertainty.serving_slo import costed_fleets
 
 # Named here for the callers and tests that read them from the Monte Carlo.
 __all__ = [
@@ -73,13 +74,6 @@ SEED = (
 STOP_PASS = 4096
 # Queueing headroom in the bands is worked out exactly as in the point estimate.
 EXACT_SLOTS = EXACT_SERVER_LIMIT
-
-
-def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:
-    """Every per-bid column repeated `repeats` times: rows are (bid, sample) pairs."""
-    return arrays.replace(
-        **{name: np.repeat(getattr(arrays, name), repeats) for name in arrays.__slots__}
-    )
 
 
 def _rows(arrays: ServingArrays, rows: np.ndarray) -> ServingArrays:
@@ -110,7 +104,6 @@ def serving_uncertainty(
     live, w, batches, allowed = reachable(w, base, batches, allowed)
     rows = np.flatnonzero(live)
     base = _rows(base, rows)
-    chunk = samples_per_pass(rows.size, len(w.tp_choices), len(batches))
     comm = replica_comm(w, base, batches)  # no draw moves the all-reduces: once per bid
     per_million = np.full((len(bids), samples), np.inf)
     monthly = np.full((len(bids), samples), np.nan)
@@ -119,46 +112,18 @@ def serving_uncertainty(
     live_fleets = replace(
         fleets, degree_index=fleets.degree_index[rows], replicas=fleets.replicas[rows]
     )
+    cells = search_cells(w, base, batches, allowed, comm, live_fleets, EXACT_SLOTS)
+    drawn = Draws(mbu[rows], compute[rows], payment_days[rows], credit[rows], growth)
+    chunk = draws_per_pass(cells)
     slo = np.zeros((len(bids), samples), dtype=bool)
     eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
     done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
     while done < samples:
         start, stop = done, min(done + chunk, samples, (done // STOP_PASS + 1) * STOP_PASS)
-        n = stop - start
-        arrays = _tile(base, n)
-        arrays = arrays.replace(
-            # Capped at the GPU's peak, or at the figure an officer chose to use above it (issue 37).
-            hbm_efficiency=np.minimum(
-                arrays.hbm_efficiency * mbu[rows, start:stop].ravel(),
-                np.maximum(arrays.hbm_efficiency, 1.0),
-            ),
-            compute_efficiency=np.minimum(
-                arrays.compute_efficiency * compute[rows, start:stop].ravel(),
-                np.maximum(arrays.compute_efficiency, 1.0),
-            ),
-            payment_days=payment_days[rows, start:stop].ravel(),
-            traffic_growth=np.tile(growth[start:stop], rows.size),
-            sla_credit_share=credit[rows, start:stop].ravel(),
-        )
         if rows.size:
-            grid = replica_grid(w, arrays, batches, comm.repeat(n))
-            grid = replace(
-                grid, feasible=grid.feasible & np.repeat(allowed, n, axis=0)
-            )  # each bid's own search
-            plan = fleet(w, arrays, grid, exact_slots=EXACT_SLOTS)
-            ok = plan.servable.reshape(rows.size, n)
-            per_million[rows, start:stop] = np.where(
-                ok, plan.cost_per_million_tokens.reshape(rows.size, n), np.inf
-            )
-            monthly[rows, start:stop] = np.where(
-                ok, plan.monthly_cost.reshape(rows.size, n), np.nan
-            )
-            needed, billed = fleet_at_peak_month(w, plan)
-            gpus[0, rows, start:stop] = np.where(ok, needed.reshape(rows.size, n), 0)
-            gpus[1, rows, start:stop] = np.where(ok, billed.reshape(rows.size, n), 0)
-            slo[rows, start:stop] = meets_at_peak(
-                w, grid, live_fleets, n, EXACT_SLOTS, growth[start:stop]
-            )
+            one = run_pass(cells, drawn, start, stop)
+            per_million[rows, start:stop], monthly[rows, start:stop] = one.per_million, one.monthly
+            gpus[:, rows, start:stop], slo[rows, start:stop] = one.gpus, one.slo
         done = stop
         if (
             adaptive

@@ -21,9 +21,6 @@ from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 
 SEARCHED_BATCHES = 48
-# Cells of one pass (rows x degrees x batches) the grid holds at once: a few dozen arrays of
-# float64 of this size stay near 40 MB.
-CELLS_PER_PASS = 200_000
 
 
 def search(
@@ -52,11 +49,6 @@ def search(
             np.isin(np.asarray(degrees), list(own_degrees[i]))[:, None] & on_spread[None, :]
         )
     return replace(w, tp_choices=degrees), batches, allowed
-
-
-def samples_per_pass(bids: int, degrees: int, batches: int) -> int:
-    """Draws per pass so that bids x draws x degrees x batches stays near CELLS_PER_PASS."""
-    return max(1, CELLS_PER_PASS // max(1, bids * degrees * batches))
 
 
 def reachable(

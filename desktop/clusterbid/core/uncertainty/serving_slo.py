@@ -25,6 +25,7 @@ from clusterbid.core.costmodel.serving import ReplicaGrid
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_inputs import ServingScalars
 from clusterbid.core.costmodel.serving_queue import wait_at_percentile_s
+from clusterbid.core.uncertainty.serving_cells import Cells, Timing
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,3 +120,31 @@ def _meets_in_month(
     )
     result[rows] = (candidate & (ttft + wait <= w.ttft_target_s)).any(axis=1)
     return result.reshape(bids, draws)
+
+
+def meets_on_cells(
+    w: ServingScalars,
+    cells: Cells,
+    t: Timing,
+    replicas: np.ndarray,
+    traffic: np.ndarray,
+    exact_slots: int,
+) -> np.ndarray:
+    """_meets_in_month for one bid over a pass of draws, (draws,) bool: `cells` are the bid's
+    costed degree at every searched batch (serving_cells), `replicas` its costed fleet that month,
+    `traffic` each draw's peak there as a multiple of the stated (the same arithmetic)."""
+    service = t.prefill_s + w.output_tokens * t.tpot_s
+    load = w.peak_output_tokens_s / w.output_tokens * traffic * service
+    servers = replicas * cells.batch
+    candidate = cells.fits & (t.tpot_s <= w.tpot_target_s) & (t.ttft_s <= w.ttft_target_s)
+    if w.ttft_percentile > 0:  # a queue that never drains waits forever: no need to work it out
+        candidate &= load < servers
+    at = np.flatnonzero(candidate)
+    draws = traffic.size
+    cell, draw = at // draws, at % draws
+    wait = wait_at_percentile_s(
+        servers.take(cell), load.take(at), service.take(at), w.ttft_percentile, exact_slots
+    )
+    met = np.zeros(draws, dtype=bool)
+    met[draw[t.ttft_s.take(at) + wait <= w.ttft_target_s]] = True
+    return met

@@ -1,0 +1,121 @@
+"""The serving Monte Carlo's cells (issue 37 item 5): for each bid, the (tensor-parallel degree,
+batch) cells some draw can reach, and every part of a replica's timing that no draw moves, worked
+out once; a pass of draws then times each bid's cells as whole arrays over (cells x draws).
+
+A draw moves a replica's timing through two figures alone, the bid's drawn HBM and compute
+efficiencies; the weight shard, the KV cache read per step, the matmul work, the all-reduces, the
+fit in HBM and on the offer are the bid's own whatever the draw. Each array here is worked out
+with the very operations of serving_replica (replica_grid and decode_step), in the same order, so
+a cell's time per output token and first-token time are those of the grid to the last bit (tests
+check it against the grid, draw by draw).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
+from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_held
+
+
+@dataclass(frozen=True, slots=True)
+class Cells:
+    """One bid's cells in the grid's order (degree-major, then batch): columns (cells, 1), so that
+    a pass's arrays run (cells, draws); and what depends on the degree alone, (degrees, 1)."""
+
+    degree: np.ndarray  # (cells,) int: index in the searched degrees
+    batch_index: np.ndarray  # (cells,) int: index in the searched batches
+    tp: np.ndarray
+    batch: np.ndarray
+    fits: np.ndarray  # bool: fits in HBM and on the offer (no draw moves either)
+    kv: np.ndarray  # the batch's KV bytes read per step
+    flops: np.ndarray  # one decode step's matmul work
+    comm: np.ndarray  # one decode step's all-reduces
+    degree_tp: np.ndarray  # (degrees, 1): each searched degree
+    degree_weights: np.ndarray  # the weight shard's bytes (read over the drawn bandwidth)
+    degree_tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
+    degree_prefill_comm: np.ndarray  # one prompt's all-reduces
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    """A pass of draws over one bid's cells, (cells, draws)."""
+
+    tpot_s: np.ndarray
+    ttft_s: np.ndarray
+    prefill_s: np.ndarray
+
+
+def bid_cells(
+    w: ServingScalars,
+    b: ServingArrays,
+    batches: np.ndarray,
+    comm: ReplicaComm,
+    i: int,
+    cells: np.ndarray,
+) -> Cells:
+    """Bid i's cells where `cells` (degrees, batches) is true; `b` and `comm`: per bid."""
+    tp = np.asarray(w.tp_choices, dtype=float)[:, None]
+    batch = np.asarray(batches, dtype=float)[None, :]
+    kv_shards = np.minimum(tp, w.kv_heads)
+    weights = w.weight_bytes / tp
+    kv_full = w.kv_bytes_per_token * w.context_tokens / kv_shards
+    usable = b.hbm_bytes[i] * w.usable_hbm_fraction
+    kv_batch = w.kv_bytes_per_token * kv_tokens_held(w, batch) / kv_shards
+    fits = (weights + kv_full <= usable) & (weights + kv_batch <= usable)
+    spans_nodes = tp > b.gpus_per_node[i]
+    placeable = (tp <= b.gpus_offered[i]) & (~spans_nodes | (tp <= b.contiguous_block_gpus[i]))
+    step_tokens = batch * (1.0 + w.prompt_tokens / w.output_tokens)
+    shape = (tp.size, batch.size)
+    full = {
+        "tp": tp,
+        "batch": batch,
+        "fits": fits & placeable,
+        "kv": batch * w.kv_bytes_per_token * w.mean_decode_context / kv_shards,
+        "flops": 2.0 * w.active_params * step_tokens,
+        "comm": comm.step_s[i],
+    }
+    degree, batch_index = np.nonzero(cells)
+    picked = {
+        name: np.asarray(np.broadcast_to(values, shape)[degree, batch_index])[:, None]
+        for name, values in full.items()
+    }
+    return Cells(
+        degree=degree,
+        batch_index=batch_index,
+        **picked,
+        degree_tp=tp,
+        degree_weights=weights,
+        degree_tp_peak=tp * b.peak_flops[i],
+        degree_prefill_comm=np.asarray(comm.prefill_s[i]).reshape(tp.shape),
+    )
+
+
+def timing(
+    w: ServingScalars,
+    cells: Cells,
+    bandwidth: float,
+    peak_flops: float,
+    hbm_efficiency: np.ndarray,
+    compute_efficiency: np.ndarray,
+) -> Timing:
+    """Each draw's time per output token, first-token time and prompt time at each cell, from the
+    bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations); what
+    depends on the degree alone is worked out per degree and spread over its cells."""
+    drawn_bandwidth = bandwidth * hbm_efficiency
+    weights_read = (cells.degree_weights / drawn_bandwidth)[cells.degree]
+    peak = (cells.degree_tp_peak * compute_efficiency)[cells.degree]
+    tpot = cells.flops / peak  # worked in place: each fresh (cells, draws) array costs an operation
+    np.maximum(weights_read, tpot, out=tpot)
+    tpot += cells.kv / drawn_bandwidth
+    tpot += cells.comm
+    prefill = (
+        2.0
+        * w.active_params
+        * w.prompt_tokens
+        / (cells.degree_tp * (peak_flops * compute_efficiency))
+        + cells.degree_prefill_comm
+    )[cells.degree]
+    return Timing(tpot, prefill + tpot, prefill)
