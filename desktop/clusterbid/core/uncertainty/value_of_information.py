@@ -108,6 +108,19 @@ def _order(values: np.ndarray) -> np.ndarray:
     return np.argsort(keys)
 
 
+def _bin_means(cost: np.ndarray, labels: np.ndarray, bins: int, counts: np.ndarray) -> np.ndarray:
+    """One bid's mean cost in each bin. A serving bid's cost is nan in the draws where it cannot
+    serve (serving_value.py): its mean is over the draws that serve, as its band's, and a bin in
+    which it never serves cannot choose it (inf)."""
+    if not np.isnan(cost).any():
+        return np.bincount(labels, weights=cost, minlength=bins) / counts
+    served = ~np.isnan(cost)
+    sums = np.bincount(labels, weights=np.where(served, cost, 0.0), minlength=bins)
+    serving = np.bincount(labels, weights=served, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(serving > 0, sums / serving, np.inf)
+
+
 def _input_value(
     plan: PlanSamples,
     means: np.ndarray,
@@ -129,7 +142,7 @@ def _input_value(
     labels = np.empty(n, dtype=np.intp)
     labels[order] = np.repeat(np.arange(bins), np.diff(np.append(starts, n)))
     for row in rows:
-        conditional[row] = np.bincount(labels, weights=plan.cost[row], minlength=bins) / (share * n)
+        conditional[row] = _bin_means(plan.cost[row], labels, bins, share * n)
     chosen = np.argmin(conditional, axis=0)
     after = float(share @ conditional[chosen, np.arange(bins)])
     item = next(i for i in plan.inputs[bid] if i.name == name)
@@ -192,9 +205,13 @@ def value_from_samples(
     bins = bin_count(samples)
     if not plan.ids:
         return ValueOfInformation(plan.seed, samples, bins, None, {}, 0.0, ())
-    means = plan.cost.astype(np.float64).mean(axis=1)
+    gaps = bool(np.isnan(plan.cost).any())  # serving: nan where a bid cannot serve a draw
+    mean = np.nanmean if gaps else np.mean
+    means = mean(plan.cost.astype(np.float64), axis=1)  # over the draws that serve
     choice = int(np.argmin(means))
-    total = float(means[choice] - plan.cost.min(axis=0).astype(np.float64).mean())
+    # Knowing everything: each draw's cheapest bid that serves (every draw has one in training).
+    cheapest = (np.fmin.reduce if gaps else np.min)(plan.cost, axis=0).astype(np.float64)
+    total = float(means[choice] - mean(cheapest))
     sharing = _Sharing(plan)
     pairs = [(bid, item.name) for bid, inputs in enumerate(plan.inputs) for item in inputs]
     valued = []
