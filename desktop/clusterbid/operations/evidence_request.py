@@ -58,10 +58,12 @@ def value_requests(
         raise InputError(f"--bid {bid_id!r}: no such bid{where} (bids: {known})")
     from clusterbid.core.serving_workload import InferenceWorkload
 
-    if isinstance(evaluation.workload, InferenceWorkload):
-        return None  # a serving bid has one measurement to ask for (serving_build): none to rank
     checkpoint(cancel)
     progress(0.1, "valuing what each measurement would settle")
+    if isinstance(evaluation.workload, InferenceWorkload):  # issue 37: serving's own draws
+        from clusterbid.core.uncertainty.serving_value import serving_value
+
+        return serving_value(evaluation, samples)
     return value_of_information(evaluation, samples)
 
 

@@ -108,17 +108,19 @@ def _order(values: np.ndarray) -> np.ndarray:
     return np.argsort(keys)
 
 
-def _bin_means(cost: np.ndarray, labels: np.ndarray, bins: int, counts: np.ndarray) -> np.ndarray:
-    """One bid's mean cost in each bin. A serving bid's cost is nan in the draws where it cannot
-    serve (serving_value.py): its mean is over the draws that serve, as its band's, and a bin in
-    which it never serves cannot choose it (inf)."""
-    if not np.isnan(cost).any():
-        return np.bincount(labels, weights=cost, minlength=bins) / counts
+def _bin_means(
+    cost: np.ndarray, labels: np.ndarray, bins: int, counts: np.ndarray
+) -> tuple[np.ndarray, bool]:
+    """One bid's mean cost in each bin, and whether it has draws it cannot serve. A serving bid's
+    cost is nan there (serving_value.py): its mean is over the draws that serve, as its band's,
+    and a bin in which it never serves cannot choose it (inf)."""
     served = ~np.isnan(cost)
+    if served.all():
+        return np.bincount(labels, weights=cost, minlength=bins) / counts, False
     sums = np.bincount(labels, weights=np.where(served, cost, 0.0), minlength=bins)
     serving = np.bincount(labels, weights=served, minlength=bins)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(serving > 0, sums / serving, np.inf)
+        return np.where(serving > 0, sums / serving, np.inf), True
 
 
 def _input_value(
@@ -141,16 +143,25 @@ def _input_value(
     # adding does not change a bit of it.
     labels = np.empty(n, dtype=np.intp)
     labels[order] = np.repeat(np.arange(bins), np.diff(np.append(starts, n)))
+    gaps = False  # serving: a binned bid that cannot serve some draws (nan there)
     for row in rows:
-        conditional[row] = _bin_means(plan.cost[row], labels, bins, share * n)
+        conditional[row], gap = _bin_means(plan.cost[row], labels, bins, share * n)
+        gaps |= gap
     chosen = np.argmin(conditional, axis=0)
-    after = float(share @ conditional[chosen, np.arange(bins)])
+    picked = conditional[chosen, np.arange(bins)]
+    if gaps:
+        # Each bin's saving over keeping the choice (its bin mean over the draws it serves does not
+        # average back to its overall mean when bins serve unequally); none where it never serves.
+        kept = conditional[choice]
+        evpi = float(share @ np.where(np.isfinite(kept), kept - picked, 0.0))
+    else:
+        evpi = float(means[choice]) - float(share @ picked)
     item = next(i for i in plan.inputs[bid] if i.name == name)
     return InputValue(
         bid_id=plan.ids[bid],
         input=name,
         source=item.source,
-        evpi=max(float(means[choice]) - after, 0.0),  # >= 0 up to rounding: a mean of minima
+        evpi=max(evpi, 0.0),  # >= 0 up to rounding: a mean of minima
         change_probability=float(share[chosen != choice].sum()),
         choice_after={plan.ids[j]: float(share[chosen == j].sum()) for j in np.unique(chosen)},
     )
