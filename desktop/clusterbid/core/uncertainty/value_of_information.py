@@ -148,14 +148,12 @@ def _input_value(
         conditional[row], gap = _bin_means(plan.cost[row], labels, bins, share * n)
         gaps |= gap
     chosen = np.argmin(conditional, axis=0)
-    picked = conditional[chosen, np.arange(bins)]
-    if gaps:
-        # Each bin's saving over keeping the choice (its bin mean over the draws it serves does not
-        # average back to its overall mean when bins serve unequally); none where it never serves.
-        kept = conditional[choice]
-        evpi = float(share @ np.where(np.isfinite(kept), kept - picked, 0.0))
-    else:
-        evpi = float(means[choice]) - float(share @ picked)
+    # Each bin's saving over keeping the choice: exactly 0 where the choice stays. (A serving bid's
+    # bin means over the draws it serves need not average back to its overall mean when bins serve
+    # unequally; where the choice never serves in a bin, that bin saves nothing counted.)
+    kept = conditional[choice]
+    saving = kept - conditional[chosen, np.arange(bins)]
+    evpi = float(share @ (np.where(np.isfinite(kept), saving, 0.0) if gaps else saving))
     item = next(i for i in plan.inputs[bid] if i.name == name)
     return InputValue(
         bid_id=plan.ids[bid],
