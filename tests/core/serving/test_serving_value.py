@@ -5,11 +5,14 @@ the serving draws with numpy alone (sort, cut into equal bins, average, take the
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from serving_builders import serving_bid_dict, serving_dict
 from tests.conftest import evaluation_dict
 
+from clusterbid.cli import main
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_scoring import serving_run
@@ -118,3 +121,31 @@ def test_one_evpi_recomputed_from_the_draws_with_numpy(pinned):
     assert _value(voi, "spec", "serving_efficiency").change_probability == pytest.approx(
         changes if means[0] <= means[1] else 1 - changes
     )
+
+
+def test_the_cli_prints_the_value_and_the_pack_asks_the_worthier_question_first(
+    pinned, tmp_path, capsys
+):
+    evaluation = _tied()
+    data = evaluation.model_dump(mode="json")
+    del data["bids"][1]["terms"]["payment_terms_days"]  # unstated: drawn, so worth asking
+    path = tmp_path / "tied.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    args = ["request-evidence", str(path), "--bid", "spec", "-o", str(tmp_path / "out")]
+    assert main([*args, "--samples", str(SAMPLES), "--issued-on", "2026-11-26"]) == 0
+    said = capsys.readouterr().out
+    voi = serving_value(Evaluation.model_validate(data), SAMPLES)
+    spec = _value(voi, "spec", "serving_efficiency")
+    assert (
+        f"Ask Provider spec for the pack's serving benchmark runs (now: the workload's assumed "
+        f"efficiencies): {spec.change_probability:.0%} chance it changes the choice, worth about "
+        f"${spec.evpi:,.4f} per million output tokens"
+    ) in said
+    pack = json.loads((tmp_path / "out" / "spec-evidence-request-2026-11-26.json").read_text())
+    text = json.dumps(pack)
+    assert '"measured"' not in text and "Provider measured" not in text  # no rival named
+    assert "chance" not in text and "per million output tokens" not in text  # nor any value
+    payment = _value(voi, "spec", "payment_days").evpi
+    credit = max(_value(voi, "spec", n).evpi for n in ("failure_rate", "replacement_hours"))
+    first = "Payment terms" if payment >= credit else "Service credits"
+    assert pack["questions"][0].startswith(first)

@@ -10,7 +10,7 @@ from clusterbid.core.money import SYMBOLS
 from clusterbid.core.uncertainty.value_of_information import InputValue, ValueOfInformation
 
 ASK_FOR = {
-    "serving_efficiency": "the pack's serving benchmark runs (vllm bench serve)",
+    "serving_efficiency": "the pack's serving benchmark runs",
     "payment_days": "its payment terms in writing",
     "failure_rate": "its fleet's failure record (failures per 1,000 GPU-days)",
     "replacement_hours": "a node-replacement time written into the contract",

@@ -45,7 +45,7 @@ from clusterbid.core.uncertainty.term_ranges import term_ranges
 from clusterbid.core.uncertainty.value_of_information import ValueOfInformation, value_from_samples
 
 ASSUMED = "the workload's assumed efficiencies"
-UNSTATED_TERMS = "not stated (drawn from due on invoice to net 30)"
+UNSTATED_TERMS = "not stated, drawn from due on invoice to net 30"
 
 
 def _efficiency(e: ServingEstimate) -> UncertainInput:
