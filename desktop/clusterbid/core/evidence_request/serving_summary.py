@@ -66,7 +66,10 @@ def serving_voi_lines(
     """A short plain-text account: the choice, the total value, then the requests worth making."""
     if voi.choice is None:
         return ["Value of information: no bid passes the gates, so there is no choice to change."]
-    money = lambda v: per_million(v, evaluation.currency)  # noqa: E731
+
+    def money(amount: float) -> str:
+        return per_million(amount, evaluation.currency)
+
     lines = [
         f"Value of information ({voi.samples:,} serving Monte Carlo samples, seed {voi.seed}, "
         f"{voi.bins} bins): lowest expected cost now: {voi.choice} "
