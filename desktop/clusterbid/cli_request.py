@@ -37,7 +37,9 @@ def _training_evaluation(path: Path) -> Evaluation:
 
 
 def _write_pack(args: argparse.Namespace) -> int:
+    from clusterbid.core.evidence_request.serving_summary import serving_voi_lines
     from clusterbid.core.evidence_request.summary import voi_lines
+    from clusterbid.core.serving_workload import InferenceWorkload
     from clusterbid.operations.evidence_request import request_evidence, value_requests
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
@@ -81,11 +83,11 @@ def _write_pack(args: argparse.Namespace) -> int:
     print(f"Wrote {paths[0]} and {paths[1]}{kept}")
     for request in pack.requests:
         print(f"  {request.request_id}: {request.title}")
-    if voi is None:  # serving: one benchmark request, nothing ranked
-        print(f"Deadline {pack.deadline.isoformat()}.")
-        return 0
     print(f"Deadline {pack.deadline.isoformat()}. For you, not the provider:")
-    print("\n".join(voi_lines(evaluation, voi, args.bid)))
+    if isinstance(evaluation.workload, InferenceWorkload):  # issue 37: valued on serving's draws
+        print("\n".join(serving_voi_lines(evaluation, voi, args.bid)))
+    else:
+        print("\n".join(voi_lines(evaluation, voi, args.bid)))
     return 0
 
 

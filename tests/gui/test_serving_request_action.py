@@ -48,7 +48,12 @@ def test_the_pack_is_written_kept_and_a_returned_run_matched(
     assert len(list(out.glob("quarry-h100-evidence-request-*"))) == 2  # letter and JSON
     (pack,) = issued_packs(serving.document)
     assert pack.bid_id == "quarry-h100" and pack.provider == "Quarry GPU"
-    assert serving.statusBar().currentMessage().startswith("Request for evidence to Quarry GPU")
+    said = serving.statusBar().currentMessage()
+    assert said.startswith("Request for evidence to Quarry GPU")
+    # Issue 37: what the benchmark is worth to the choice follows (the values' own tests are in
+    # tests/core/serving/test_serving_value.py); Quarry's could take Helio's place on the demo.
+    assert "Ask Quarry GPU for the pack's serving benchmark runs" in said
+    assert "chance it changes the choice" in said and "per million output tokens" in said
     # The provider returns the first run under the name the letter gives; it is attached.
     returned = tmp_path / pack.requests[0].runs[0].return_as
     returned.write_text(VLLM_JSON, encoding="utf-8")

@@ -6,7 +6,11 @@ import math
 from dataclasses import dataclass, field
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.serving_estimate import ServingEstimate, estimate_serving
+from clusterbid.core.costmodel.serving_estimate import (
+    ServingEstimate,
+    ServingEstimates,
+    estimate_serving,
+)
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
 from clusterbid.core.evidence.model import EvidenceKind
@@ -63,18 +67,23 @@ def serving_evidence_score(bid: Bid) -> float:
     return max(grades, default=0.0)
 
 
-def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
-    """Run the serving model, set aside bids that cannot serve, and rank the rest."""
-    if not is_serving(evaluation):
-        raise InputError("this evaluation buys a training run: score it with score_evaluation")
+def serving_run(evaluation: Evaluation) -> tuple[ServingEstimates, tuple[ServingEstimate, ...]]:
+    """Every bid's serving estimate (the bands run on these), and each with the policy's
+    must-haves applied (issue 34: they exclude a bid, as the fleet's own gates do)."""
     rates = [
         float(evaluation.rate_to_evaluation_currency(b.terms.currency)) for b in evaluation.bids
     ]
     run = estimate_serving(
         evaluation.workload, evaluation.bids, rates, currency=evaluation.currency
     )
-    # Issue 34: the policy's must-haves exclude a bid, as the fleet's own gates do.
-    estimates = tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in run.bids)
+    return run, tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in run.bids)
+
+
+def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
+    """Run the serving model, set aside bids that cannot serve, and rank the rest."""
+    if not is_serving(evaluation):
+        raise InputError("this evaluation buys a training run: score it with score_evaluation")
+    run, estimates = serving_run(evaluation)
     normalised = evaluation.policy.weights.normalised()
     weights = {COST_CRITERION: normalised.pop("cost_to_finish"), **normalised}
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog
 
+from clusterbid.core.evidence_request.serving_summary import ask_line, serving_asks
 from clusterbid.core.memo.bid_words import bid_label
 from clusterbid.gui import dialogs
 from clusterbid.gui.serving_benchmark import _attach_on_the_lane
@@ -27,6 +28,7 @@ from clusterbid.operations.evidence_request import (
 from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
 if TYPE_CHECKING:
+    from clusterbid.core.evaluation import Evaluation
     from clusterbid.core.store import EvaluationDocument
     from clusterbid.gui.serving_window import ServingWindow
 
@@ -51,6 +53,20 @@ def _write(document: EvaluationDocument, bid_id: str, folder: Path) -> RequestPa
     )
 
 
+def _with_value(evaluation: Evaluation, outcome: RequestPackResult, bid_id: str) -> str:
+    """Where the pack went, then what its measurement is worth to the choice (issue 37: the
+    value of information that ranked it; the CLI prints the same words)."""
+    if outcome.value is None or outcome.value.choice is None:
+        return outcome.written_words()
+    found = serving_asks(outcome.value, bid_id, limit=1)
+    worth = (
+        ask_line(evaluation, found[0])
+        if found
+        else "no single measurement of this bid can change the choice"
+    )
+    return f"{outcome.written_words()}. {worth}"
+
+
 def request_serving_evidence(window: ServingWindow) -> RequestPackResult | None:
     """Ask for the folder, write and keep the selected bid's pack, and say where it went."""
     session = window.session
@@ -64,7 +80,7 @@ def request_serving_evidence(window: ServingWindow) -> RequestPackResult | None:
         return None
     outcome = _attach_on_the_lane(session, partial(_write, bid_id=bid.id, folder=Path(folder)))
     if isinstance(outcome, RequestPackResult):
-        window.statusBar().showMessage(outcome.written_words(), 15_000)
+        window.statusBar().showMessage(_with_value(session.evaluation, outcome, bid.id), 15_000)
         return outcome
     said = str(outcome).replace(repr(bid.id), bid_label(bid))  # the bid in words, never its id
     dialogs.show_problem(window, "The request for evidence was not written", said)

@@ -23,6 +23,9 @@ class RequestPackResult:
     pack: Any  # RequestPack: the requests, their ids and the deadline
     paths: tuple[Path, ...]  # the letter and the JSON written
     kept: bool  # kept in the document (returned files are matched to it)
+    value: Any = (
+        None  # the ValueOfInformation that ranked the requests (the officer's, not the pack's)
+    )
 
     def written_words(self) -> str:
         """What the officer is told once the pack is written: where each file is, and why the
@@ -58,10 +61,12 @@ def value_requests(
         raise InputError(f"--bid {bid_id!r}: no such bid{where} (bids: {known})")
     from clusterbid.core.serving_workload import InferenceWorkload
 
-    if isinstance(evaluation.workload, InferenceWorkload):
-        return None  # a serving bid has one measurement to ask for (serving_build): none to rank
     checkpoint(cancel)
     progress(0.1, "valuing what each measurement would settle")
+    if isinstance(evaluation.workload, InferenceWorkload):  # issue 37: serving's own draws
+        from clusterbid.core.uncertainty.serving_value import serving_value
+
+        return serving_value(evaluation, samples)
     return value_of_information(evaluation, samples)
 
 
@@ -83,4 +88,4 @@ def request_evidence(
     checkpoint(cancel)
     progress(0.8, "writing the request")
     pack, paths = export_pack(evaluation, bid_id, value, Path(folder), issued, deadline, document)
-    return RequestPackResult(pack, tuple(paths), document is not None)
+    return RequestPackResult(pack, tuple(paths), document is not None, value)

@@ -24,7 +24,7 @@ DEFAULT_DAYS = 14  # two weeks: long enough to book a 2-node slot and a training
 def export_pack(
     evaluation: Evaluation,
     bid_id: str,
-    voi: ValueOfInformation | None,  # None for a serving evaluation (not valued)
+    voi: ValueOfInformation | None,  # serving: serving_value.py's, or None (fixed order)
     folder: Path,
     issued: dt.date,
     deadline: dt.date | None = None,
@@ -32,8 +32,8 @@ def export_pack(
 ) -> tuple[RequestPack, list[Path]]:
     """Both files written, then the pack kept in `document` (when given) for matching returns."""
     due = deadline or issued + dt.timedelta(days=DEFAULT_DAYS)
-    if isinstance(evaluation.workload, InferenceWorkload):  # one benchmark request, no valuing
-        pack = build_serving_pack(evaluation, bid_id, issued, due)
+    if isinstance(evaluation.workload, InferenceWorkload):  # one benchmark, questions ranked
+        pack = build_serving_pack(evaluation, bid_id, issued, due, voi)
     elif voi is None:  # a caller's slip, never the officer's: training packs are ranked
         raise ValueError("a training request pack needs the value of information to rank it")
     else:

@@ -21,6 +21,7 @@ from clusterbid.core.evidence_request.build import WITNESS, request_id
 from clusterbid.core.evidence_request.model import EvidenceRequest, RequestPack
 from clusterbid.core.evidence_request.serving_recipe import RECIPE, server_command, serving_runs
 from clusterbid.core.serving_workload import InferenceWorkload
+from clusterbid.core.uncertainty.value_of_information import ValueOfInformation
 
 MODEL_PLACEHOLDER = "MODEL"  # the provider serves the buyer's model, named in the letter's notes
 
@@ -75,10 +76,29 @@ def _benchmark_request(w: InferenceWorkload, e: ServingEstimate, rid: str) -> Ev
     )
 
 
+# What each question settles (serving_value.py's inputs): its value is the largest of theirs.
+QUESTION_INPUTS = (("payment_days",), ("failure_rate", "replacement_hours"))
+
+
+def _ordered(questions: list[str], voi: ValueOfInformation | None, bid_id: str) -> list[str]:
+    """The questions, the one worth most to the decision first (as it stands without a value)."""
+    if voi is None:
+        return questions
+    worth = {v.input: v.evpi for v in voi.values if bid_id in (v.informs or (v.bid_id,))}
+    value = [max(worth.get(name, 0.0) for name in names) for names in QUESTION_INPUTS]
+    order = sorted(range(len(questions)), key=lambda k: -value[k])  # stable: ties keep theirs
+    return [questions[k] for k in order]
+
+
 def build_serving_pack(
-    evaluation: Evaluation, bid_id: str, issued_on: dt.date, deadline: dt.date
+    evaluation: Evaluation,
+    bid_id: str,
+    issued_on: dt.date,
+    deadline: dt.date,
+    voi: ValueOfInformation | None = None,
 ) -> RequestPack:
-    """One serving bid's pack: its benchmark request, then the terms to state in writing."""
+    """One serving bid's pack: its benchmark request, then the terms to state in writing, those
+    worth most to the decision first (`voi`: serving_value.py; the pack itself names no value)."""
     estimate = _estimate(evaluation, bid_id)
     if deadline <= issued_on:
         raise InputError(f"deadline {deadline} must come after the day of issue, {issued_on}")
@@ -98,5 +118,5 @@ def build_serving_pack(
         deadline=deadline,
         requests=[_benchmark_request(w, estimate, rid)],
         witness=dict(WITNESS),
-        questions=questions,
+        questions=_ordered(questions, voi, bid_id),
     )

@@ -13,7 +13,7 @@ last bit); serving_bands summarises the draws.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -57,9 +57,11 @@ __all__ = [
     "SEED",
     "STOP_PASS",
     "ServingBand",
+    "ServingDraws",
     "ServingUncertainty",
     "chances_known",
     "claim_median",
+    "draw_serving",
     "serving_uncertainty",
 ]
 
@@ -81,10 +83,40 @@ def _rows(arrays: ServingArrays, rows: np.ndarray) -> ServingArrays:
     return arrays.replace(**{name: getattr(arrays, name)[rows] for name in arrays.__slots__})
 
 
+@dataclass(frozen=True, slots=True)
+class ServingDraws:
+    """Every draw of the serving bands kept (bids, samples), entry order of the estimates: the cost
+    per million output tokens (inf: cannot serve), the monthly bill (nan: cannot serve), the GPUs
+    needed and billed (2, bids, samples), the SLO met at the peak, and the drawn inputs that
+    evidence could settle (issue 37: value of information, serving_value.py)."""
+
+    per_million: np.ndarray
+    monthly: np.ndarray
+    gpus: np.ndarray
+    slo: np.ndarray
+    eligible: np.ndarray  # (bids, 1): passes the gates
+    mbu: np.ndarray  # each bid's HBM-efficiency multiplier (its engine factor when measured)
+    payment_days: np.ndarray
+    months: tuple[int, ...]  # the months whose peak the SLO is judged at
+
+    @property
+    def samples(self) -> int:
+        return int(self.per_million.shape[1])
+
+
 def serving_uncertainty(
     estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
 ) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
+    drawn = draw_serving(estimates, samples, seed)
+    return _summary(estimates, drawn, seed)
+
+
+def draw_serving(
+    estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
+) -> ServingDraws:
+    """Run the serving model over sampled efficiencies, every draw kept (`samples` None: the
+    default run, stopped once every chance of being cheapest is known, as training's)."""
     adaptive = samples is None  # the default run stops once the chances are known, as training's
     samples = SAMPLES if samples is None else samples
     workload = estimates.workload
@@ -132,13 +164,22 @@ def serving_uncertainty(
             and chances_known(np.where(eligible, per_million[:, :done], np.inf))
         ):
             break
-    samples = done
-    per_million, monthly, gpus, slo = (
+    return ServingDraws(
         per_million[:, :done],
         monthly[:, :done],
         gpus[:, :, :done],
         slo[:, :done],
+        eligible,
+        mbu[:, :done],
+        payment_days[:, :done],
+        fleets.months,
     )
+
+
+def _summary(estimates: ServingEstimates, drawn: ServingDraws, seed: int) -> ServingUncertainty:
+    """Each bid's band, chance of being cheapest and pairwise chances, from the draws."""
+    per_million, monthly, gpus, slo = drawn.per_million, drawn.monthly, drawn.gpus, drawn.slo
+    eligible, workload = drawn.eligible, estimates.workload
     ranked = np.where(eligible, per_million, np.inf)
     any_servable = np.isfinite(ranked).any(axis=0)
     winner = np.argmin(ranked, axis=0)
@@ -164,7 +205,7 @@ def serving_uncertainty(
                 fleet_percentile=workload.fleet_percentile,
                 fleet_at_percentile=fleet_at(monthly[i], gpus[:, i], workload.fleet_percentile),
                 chance_meets_slo_at_peak=float(slo[i].mean()) if e.replicas else float("nan"),
-                judged_months=fleets.months,
+                judged_months=drawn.months,
             )
         )
-    return ServingUncertainty(samples, seed, tuple(bands), cheaper_than(estimates, ranked))
+    return ServingUncertainty(drawn.samples, seed, tuple(bands), cheaper_than(estimates, ranked))

@@ -108,6 +108,21 @@ def _order(values: np.ndarray) -> np.ndarray:
     return np.argsort(keys)
 
 
+def _bin_means(
+    cost: np.ndarray, labels: np.ndarray, bins: int, counts: np.ndarray
+) -> tuple[np.ndarray, bool]:
+    """One bid's mean cost in each bin, and whether it has draws it cannot serve. A serving bid's
+    cost is nan there (serving_value.py): its mean is over the draws that serve, as its band's,
+    and a bin in which it never serves cannot choose it (inf)."""
+    served = ~np.isnan(cost)
+    if served.all():
+        return np.bincount(labels, weights=cost, minlength=bins) / counts, False
+    sums = np.bincount(labels, weights=np.where(served, cost, 0.0), minlength=bins)
+    serving = np.bincount(labels, weights=served, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(serving > 0, sums / serving, np.inf), True
+
+
 def _input_value(
     plan: PlanSamples,
     means: np.ndarray,
@@ -128,16 +143,23 @@ def _input_value(
     # adding does not change a bit of it.
     labels = np.empty(n, dtype=np.intp)
     labels[order] = np.repeat(np.arange(bins), np.diff(np.append(starts, n)))
+    gaps = False  # serving: a binned bid that cannot serve some draws (nan there)
     for row in rows:
-        conditional[row] = np.bincount(labels, weights=plan.cost[row], minlength=bins) / (share * n)
+        conditional[row], gap = _bin_means(plan.cost[row], labels, bins, share * n)
+        gaps |= gap
     chosen = np.argmin(conditional, axis=0)
-    after = float(share @ conditional[chosen, np.arange(bins)])
+    # Each bin's saving over keeping the choice: exactly 0 where the choice stays. (A serving bid's
+    # bin means over the draws it serves need not average back to its overall mean when bins serve
+    # unequally; where the choice never serves in a bin, that bin saves nothing counted.)
+    kept = conditional[choice]
+    saving = kept - conditional[chosen, np.arange(bins)]
+    evpi = float(share @ (np.where(np.isfinite(kept), saving, 0.0) if gaps else saving))
     item = next(i for i in plan.inputs[bid] if i.name == name)
     return InputValue(
         bid_id=plan.ids[bid],
         input=name,
         source=item.source,
-        evpi=max(float(means[choice]) - after, 0.0),  # >= 0 up to rounding: a mean of minima
+        evpi=max(evpi, 0.0),  # >= 0 up to rounding: a mean of minima
         change_probability=float(share[chosen != choice].sum()),
         choice_after={plan.ids[j]: float(share[chosen == j].sum()) for j in np.unique(chosen)},
     )
@@ -192,9 +214,13 @@ def value_from_samples(
     bins = bin_count(samples)
     if not plan.ids:
         return ValueOfInformation(plan.seed, samples, bins, None, {}, 0.0, ())
-    means = plan.cost.astype(np.float64).mean(axis=1)
+    gaps = bool(np.isnan(plan.cost).any())  # serving: nan where a bid cannot serve a draw
+    mean = np.nanmean if gaps else np.mean
+    means = mean(plan.cost.astype(np.float64), axis=1)  # over the draws that serve
     choice = int(np.argmin(means))
-    total = float(means[choice] - plan.cost.min(axis=0).astype(np.float64).mean())
+    # Knowing everything: each draw's cheapest bid that serves (every draw has one in training).
+    cheapest = (np.fmin.reduce if gaps else np.min)(plan.cost, axis=0).astype(np.float64)
+    total = float(means[choice] - mean(cheapest))
     sharing = _Sharing(plan)
     pairs = [(bid, item.name) for bid, inputs in enumerate(plan.inputs) for item in inputs]
     valued = []
