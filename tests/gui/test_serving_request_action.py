@@ -38,13 +38,21 @@ def _select(window, bid_id: str) -> None:
     window.table.selectRow(window.table.bid_ids.index(bid_id))
 
 
+def _request(qtbot, window) -> None:
+    """Trigger Request Evidence…; the window is free while the value is drawn on the runner."""
+    window.actions_.request_evidence.trigger()
+    assert window.tasks.is_busy(serving_requests.VALUE_TASK)  # valued off the window's thread
+    assert "Valuing what" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: not window.tasks.is_busy(serving_requests.VALUE_TASK), timeout=60_000)
+
+
 def test_the_pack_is_written_kept_and_a_returned_run_matched(
-    serving, dialog_log, monkeypatch, tmp_path
+    qtbot, serving, dialog_log, monkeypatch, tmp_path
 ):
     out = tmp_path / "out"
     monkeypatch.setattr(serving_requests, "choose_folder", lambda _w: str(out))
     _select(serving, "quarry-h100")
-    serving.actions_.request_evidence.trigger()
+    _request(qtbot, serving)
     assert len(list(out.glob("quarry-h100-evidence-request-*"))) == 2  # letter and JSON
     (pack,) = issued_packs(serving.document)
     assert pack.bid_id == "quarry-h100" and pack.provider == "Quarry GPU"
@@ -73,13 +81,13 @@ def test_the_pack_is_written_kept_and_a_returned_run_matched(
 
 
 def test_a_folder_that_cannot_be_written_is_refused_in_words(
-    serving, dialog_log, monkeypatch, tmp_path
+    qtbot, serving, dialog_log, monkeypatch, tmp_path
 ):
     blocked = tmp_path / "a file"
     blocked.write_text("not a folder", encoding="utf-8")
     monkeypatch.setattr(serving_requests, "choose_folder", lambda _w: str(blocked))
     _select(serving, "helio-h200")
-    serving.actions_.request_evidence.trigger()
+    _request(qtbot, serving)
     ((kind, title, text),) = dialog_log.shown
     assert (kind, title) == ("problem", "The request for evidence was not written")
     assert "cannot write the request pack there" in text and "no pack file was left" in text

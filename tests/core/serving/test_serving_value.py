@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 from serving_builders import serving_bid_dict, serving_dict
-from tests.conftest import evaluation_dict
+from tests.conftest import EXAMPLES, evaluation_dict
 
 from clusterbid.cli import main
 from clusterbid.core.evaluation import Evaluation
@@ -149,3 +149,38 @@ def test_the_cli_prints_the_value_and_the_pack_asks_the_worthier_question_first(
     credit = max(_value(voi, "spec", n).evpi for n in ("failure_rate", "replacement_hours"))
     first = "Payment terms" if payment >= credit else "Service credits"
     assert pack["questions"][0].startswith(first)
+
+
+def test_everything_known_is_worth_at_least_one_measurement_when_the_choice_misses_draws():
+    """The serving demo with Quarry GPU offering 64 GPUs: its expected cost (over the draws it can
+    serve) is the lowest, but it cannot serve some draws. Knowing every figure is worth the
+    choice's cost less each draw's cheapest, over the draws the choice serves; it printed $0
+    beside a single measurement worth $0.0106 when the cheapest was averaged over every draw."""
+    data = json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text(encoding="utf-8"))
+    for bid in data["bids"]:
+        if bid["id"] == "quarry-h100":
+            bid["capacity"]["gpus_offered"] = 64
+    evaluation = Evaluation.model_validate(data)
+    voi = serving_value(evaluation, SAMPLES, SEED)
+    run, _ = serving_run(evaluation)
+    drawn = draw_serving(run, SAMPLES, SEED)
+    rows = np.flatnonzero(drawn.eligible[:, 0])
+    cost = np.where(np.isfinite(drawn.per_million[rows]), drawn.per_million[rows], np.nan)
+    means = np.nanmean(cost, axis=1)
+    choice = int(np.argmin(means))
+    assert run.bids[rows[choice]].bid.id == voi.choice == "quarry-h100"
+    served = ~np.isnan(cost[choice])
+    assert 0 < served.sum() < SAMPLES  # the case itself: the choice misses some draws
+    expected = np.mean(cost[choice, served] - np.nanmin(cost[:, served], axis=0))
+    assert voi.total_evpi == pytest.approx(expected, rel=1e-9)
+    assert voi.total_evpi >= max(v.evpi for v in voi.values) > 0
+
+
+@pytest.mark.parametrize("samples", ["0", "-5"])
+def test_a_bad_sample_count_is_refused_by_name_as_for_training(samples, tmp_path, capsys):
+    demo = str(EXAMPLES / "demo-serving-evaluation.json")
+    args = ["request-evidence", demo, "--bid", "quarry-h100", "-o", str(tmp_path / "out")]
+    assert main([*args, "--samples", samples]) == 2
+    said = capsys.readouterr().err
+    assert f"samples must be a whole number from 1 to 10,000,000, not {samples}" in said
+    assert not (tmp_path / "out").exists()  # nothing written

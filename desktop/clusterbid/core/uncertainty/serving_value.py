@@ -30,6 +30,7 @@ from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.serving_scoring import serving_run
+from clusterbid.core.uncertainty.draw_setup import checked
 from clusterbid.core.uncertainty.sampling import PlanSamples
 from clusterbid.core.uncertainty.serving_draws import MARKET_MBU_SIGMA, MBU_SIGMA, PAYMENT_PATH
 from clusterbid.core.uncertainty.serving_montecarlo import ServingDraws, draw_serving
@@ -117,6 +118,6 @@ def serving_value(
     evaluation: Evaluation, samples: int = DEFAULT_SAMPLES, seed: int | None = None
 ) -> ValueOfInformation:
     """Draw the serving bands' samples (the policy's seed, as scoring draws them) and value them."""
-    seed = evaluation.policy.random_seed if seed is None else seed
+    seed = checked(evaluation, samples, seed)  # the sample count and seed refused as training's
     run, gated = serving_run(evaluation)
     return value_of_draws(run, gated, draw_serving(run, samples, seed), seed)

@@ -218,8 +218,15 @@ def value_from_samples(
     mean = np.nanmean if gaps else np.mean
     means = mean(plan.cost.astype(np.float64), axis=1)  # over the draws that serve
     choice = int(np.argmin(means))
-    # Knowing everything: each draw's cheapest bid that serves (every draw has one in training).
+    # Knowing everything: each draw's cheapest bid that serves (every draw has one in training),
+    # against the choice on the same draws. Serving: over the draws the choice serves, as its
+    # mean is; its mean over those draws against the cheapest over all of them came out below
+    # zero (its cheaper draws are the ones it serves) and printed $0 beside single measurements
+    # worth more.
     cheapest = (np.fmin.reduce if gaps else np.min)(plan.cost, axis=0).astype(np.float64)
+    if gaps:
+        served = np.isfinite(plan.cost[choice])
+        cheapest = cheapest[served]
     total = float(means[choice] - mean(cheapest))
     sharing = _Sharing(plan)
     pairs = [(bid, item.name) for bid, inputs in enumerate(plan.inputs) for item in inputs]
