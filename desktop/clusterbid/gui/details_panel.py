@@ -29,6 +29,17 @@ def _first_upper(words: str) -> str:
     return words[:1].upper() + words[1:]  # not str.capitalize(): "SLA" stays upper case
 
 
+def _moves_words(effect, path: str, currency: str, *, pending: bool) -> str:
+    """How far a figure moves the bid's cost and rank; `pending` while a worker derives it."""
+    from clusterbid.core.memo.provenance_lines import effect_words
+
+    if effect:
+        return effect_words(effect, currency)
+    if path == "reliability.sla_credit_percent":
+        return "enters the net cost only as the credit expected to be claimed"
+    return "being worked out" if pending else "does not enter the cost to finish"
+
+
 class DetailsPanel(QTextBrowser):
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -104,7 +115,7 @@ class DetailsPanel(QTextBrowser):
 
     def _sources_html(self, scorecard: Scorecard, bid, muted: str) -> str:
         """Issue 14: each reliability figure with where it came from and how far it can move the bid."""
-        from clusterbid.core.memo.provenance_lines import effect_words, field_words, figure_value
+        from clusterbid.core.memo.provenance_lines import field_words, figure_value
         from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
         from clusterbid.core.uncertainty.default_effects import known_default_effects
 
@@ -131,16 +142,7 @@ class DetailsPanel(QTextBrowser):
             default = DOCUMENTED_DEFAULTS.get(path)
             if source.kind in ("default", "not_stated") and default is not None:
                 words += f" (range {default.low:g}-{default.high:g}; {default.source})"
-            effect = effects.get(path)
-            moves = (
-                effect_words(effect, currency)
-                if effect
-                else "being worked out"
-                if known is None and path != "reliability.sla_credit_percent"
-                else "enters the net cost only as the credit expected to be claimed"
-                if path == "reliability.sla_credit_percent"
-                else "does not enter the cost to finish"
-            )
+            moves = _moves_words(effects.get(path), path, currency, pending=known is None)
             html.append(
                 f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
                 f"{figure_value(bid, path):g} — {escape(words)}<br>"
