@@ -193,3 +193,35 @@ def test_a_weights_edit_shows_the_findings_at_once(qtbot, tmp_path, app_settings
     assert shown[0].endswith(f"rank rests on {SPARES}")
     assert win.tasks.wait_for_done(10_000)
     win.close()
+
+
+def test_the_findings_column_ends_measured_on_its_final_texts(
+    qtbot, monkeypatch, tmp_path, app_settings, dialog_log
+):
+    """One bid: nothing can move its rank, so its findings end as "passed, ..." without the
+    pending words the column was first measured on. What the ranks rest on is held until the
+    bands' decided ranking has come first: the column is measured again then."""
+    release = threading.Event()
+    real = rescoring.rank_resting_on
+    monkeypatch.setattr(
+        rescoring, "rank_resting_on", lambda sc: (release.wait(HANG_GUARD_MS / 1000), real(sc))[1]
+    )
+    one = Evaluation.model_validate(evaluation_dict([bid_dict("solo")]))
+    win = MainWindow(EvaluationDocument.create(tmp_path / "one.clusterbid", one), app_settings)
+    qtbot.addWidget(win)
+    win.show()
+    widths = win.comparison._content_widths  # what each column was measured at
+    pending = widths[FINDINGS]
+    assert _cell(win, "solo", FINDINGS).endswith("rank rests on: pending")
+    try:
+        qtbot.waitUntil(lambda: win.model.band_range() is not None, timeout=HANG_GUARD_MS)
+        assert "pending" not in _cell(win, "solo", FINDINGS)
+        assert win.tasks.is_busy("default effects")  # the bands came first
+    finally:
+        release.set()
+    qtbot.waitUntil(lambda: not win.tasks.is_busy(), timeout=HANG_GUARD_MS)
+    final = widths[FINDINGS]
+    win.comparison.measure_columns()  # measured afresh on the texts shown now
+    assert widths[FINDINGS] == final < pending
+    assert win.tasks.wait_for_done(10_000)
+    win.close()

@@ -108,6 +108,7 @@ class ShownFigures:
             win.outline.show_scorecard(analysis.scorecard, win.comparison.selected_bid_id())
             win.charts.set_inputs(scorecard=analysis.scorecard)
         win.model.set_uncertainty(analysis.uncertainty)
+        win.comparison.findings_known()  # measured while pending, if the bands came first
         win.comparison.measure_columns(
             (BAND, WIN)
         )  # sized for "—" until now: the bands need their width

@@ -185,8 +185,9 @@ class ComparisonView(QTableView):
 
     def findings_known(self) -> None:
         """What each rank rests on has filled the findings in (gui/rescoring.py): their column is
-        measured again if it was measured without it, so the table ends as it would have been."""
-        if self._findings_pending:
+        measured again if it was measured without it, so the table ends as it would have been
+        (called when they arrive, and with the bands' decided ranking, which may come first)."""
+        if self._findings_pending and self.source_model.resting is not None:
             self.measure_columns((FINDINGS,))
 
     def fit_columns(self) -> None:
