@@ -6,7 +6,14 @@ from tests.conftest import bid_dict, evaluation_dict
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.gui.details_panel import DetailsPanel
+from clusterbid.gui.details_panel import PENDING, DetailsPanel
+from clusterbid.gui.rescoring import rests_derived
+
+
+def _derived(scorecard):
+    """What each rank rests on derived as the window's worker derives it (gui/rescoring.py)."""
+    return rests_derived(scorecard, lambda _fraction, _message="": None)
+
 
 EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
 
@@ -27,8 +34,12 @@ def test_details_name_the_default_the_rank_depends_on_and_the_providers_page(qtb
     panel = DetailsPanel()
     qtbot.addWidget(panel)
     score = {s.bid.id: s for s in scorecard.scores}
-    panel.show_bid(scorecard, score["unsure"])
+    panel.show_bid(scorecard, score["unsure"])  # before a worker derived the effects: pending
+    assert PENDING in panel.toPlainText()
+    assert "depends on figures nobody verified" not in panel.toPlainText()
+    panel.show_bid(_derived(scorecard), score["unsure"])
     text = panel.toPlainText()
+    assert PENDING not in text
     assert "This bid's cost rank depends on figures nobody verified: spare GPUs." in text
     assert "Spare GPUs: 0 — not stated (default used) (range 0-16; ClusterBid default" in text
     assert "Node replacement (hours): 72 — stated by the provider, p.4" in text
@@ -58,7 +69,7 @@ def test_the_comparison_says_which_bid_rank_rests_on_a_default(qtbot):
     )
     rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
     model = ScorecardTableModel(
-        score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival])))
+        _derived(score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival]))))
     )
     cells = {
         model.score_at(row).bid.id: model.index(row, FINDINGS) for row in range(model.rowCount())

@@ -21,7 +21,7 @@ from clusterbid.core.uncertainty.model_inputs import model_inputs
 from clusterbid.gui.background import Cancelled
 from clusterbid.gui.comparison.scorecard_table_model import FINDINGS
 from clusterbid.gui.main_window import MainWindow
-from clusterbid.gui.rescoring import scored_and_derived
+from clusterbid.gui.rescoring import rests_derived, scored_and_derived
 
 EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
 
@@ -128,6 +128,8 @@ def test_a_superseded_scoring_stops_before_its_default_effects(monkeypatch):
         scored_and_derived(_two_bids(), cancelled)
     assert derived == []
     scorecard = scored_and_derived(_two_bids(), lambda _fraction, _message="": None)
+    assert derived == []  # new bids: their effects follow the table, on a worker of their own
+    rests_derived(scorecard, lambda _fraction, _message="": None)
     assert len(derived) == 1  # run once, and kept on the scorecard:
     assert scorecard.derived["rank_resting_on"] == {
         "unsure": [field_words("capacity.spare_pool_gpus")]

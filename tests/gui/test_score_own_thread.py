@@ -34,5 +34,6 @@ def test_the_score_runs_while_the_analyses_hold_every_shared_thread(qtbot) -> No
 
 
 def test_the_window_scores_on_its_own_thread(window) -> None:
-    # The app's runner is built with the score on its own thread (gui/window_parts.py).
-    assert window.tasks._own_thread == frozenset({"score"})
+    # The app's runner is built with the score, and what its ranks rest on after it, each on a
+    # thread of its own (gui/window_parts.py).
+    assert window.tasks._own_thread == frozenset({"score", "default effects"})

@@ -5,7 +5,9 @@ the per-bid pass it replaced (issue 32 item 1).
 
 Run: QT_QPA_PLATFORM=offscreen PYTHONPATH=desktop python tests/perf/bench_gui.py
      (BENCH_EDITS=N edits per size, 40 unless told; BENCH_SIZES=50,500 bid counts;
-     BENCH_WAIT_BANDS=1: every size waits for each edit's bands before the next edit)
+     BENCH_WAIT_BANDS=1: every size waits for each edit's bands before the next edit;
+     BENCH_EDIT=price: each edit changes one bid's price, as the bid wizard commits it, instead
+     of a weight)
 
 The anchor is a bare PySide6 window as a whole process (tests/perf/bench_latency.py's): the
 machine's load moves every figure, the ratio to the anchor much less. Goals (issue 32): edit ->
@@ -20,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from decimal import Decimal
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,6 +37,7 @@ SIZES = tuple(int(n) for n in os.environ.get("BENCH_SIZES", "50,500").split(",")
 # runs: it is cancelled but stops only between its steps, so the scoring shares the 2 cores with
 # it. BENCH_WAIT_BANDS=1 waits for every edit's bands first, to tell the two apart.
 WAIT_BANDS_ABOVE_50 = os.environ.get("BENCH_WAIT_BANDS") == "1"
+PRICE_EDITS = os.environ.get("BENCH_EDIT") == "price"
 GOALS = {50: 0.100, 500: 0.300}  # edit -> re-scored table, P95 seconds
 BANDS_GOAL = 1.0  # edit -> bands at 50 bids, seconds
 
@@ -134,6 +138,24 @@ def _pause(ms: int) -> None:
     pause.exec()
 
 
+def edit(window, i: int) -> None:
+    """Edit `i`: one bid's price up a cent (the wizard's path: committed, then shown), or a weight."""
+    if not PRICE_EDITS:
+        weights = window.weights.current_weights()
+        weights["sla"] = float(10 + i % 50)
+        window.apply_weights(weights, ("bench", i))
+        return
+    from clusterbid.core.bid import Bid
+    from clusterbid.gui.edits import with_bid_replaced
+
+    evaluation = window.session.evaluation
+    bid = evaluation.bids[(37 * i) % len(evaluation.bids)]
+    data = bid.model_dump()
+    data["terms"]["price_per_gpu_hour"] += Decimal("0.01")  # a Decimal, as documents hold it
+    new = Bid.model_validate(data)
+    window.bids.apply(lambda: with_bid_replaced(evaluation, bid.id, new), f"Edit bid {bid.id}")
+
+
 def edit_latency(
     n_bids: int, edits: int, bands: bool
 ) -> tuple[list[float], list[float], float, list[float]]:
@@ -160,13 +182,11 @@ def edit_latency(
     window.rescorer.analysed.connect(lambda analysis: analysed.append(analysis.evaluation))
     window.rescorer.valued.connect(lambda analysis: valued.append(analysis.evaluation))
     for i in range(edits):
-        weights = window.weights.current_weights()
-        weights["sla"] = float(10 + i % 50)
         # Edits spaced like a person's, the pause spent in the event loop as the app spends it.
         _pause(200)
         watch.reset()
         start, cpu = time.perf_counter(), time.thread_time()
-        window.apply_weights(weights, ("bench", i))
+        edit(window, i)
         target = window.session.evaluation
         # The table shows the re-scored figures when `scored` has been handled (the window's
         # handler is connected first); an edit resets no model any more (issue 32).

@@ -4,7 +4,7 @@ table and the bands, over a few edits after a warm-up (issue 32 item 1).
 
 Run: QT_QPA_PLATFORM=offscreen PYTHONPATH=desktop python tests/perf/profile_gui_edit.py
      (BENCH_BIDS=N bids, 500 unless told; BENCH_EDITS=N profiled edits, 5 unless told;
-     PROFILE_TOP=N functions listed, 40 unless told)
+     PROFILE_TOP=N functions listed, 40 unless told; BENCH_EDIT=price: a bid's price edited)
 
 Prints the functions by their own CPU (tottime) and by cumulative CPU, and the window-thread
 CPU per edit (time.thread_time, which holds under load where wall time does not).
@@ -25,7 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(REPO / "desktop"), str(REPO), str(REPO / "tests" / "perf")]
 
-from bench_gui import _pause, _wait  # noqa: E402
+from bench_gui import _pause, _wait, edit  # noqa: E402
 from bench_scoring import evaluation_with  # noqa: E402
 
 BIDS = int(os.environ.get("BENCH_BIDS", "500"))
@@ -55,13 +55,11 @@ def main() -> None:
     valued: list = []
     window.rescorer.valued.connect(lambda analysis: valued.append(analysis.evaluation))
     for i in range(EDITS + 1):  # the first edit warms caches and is not profiled
-        weights = window.weights.current_weights()
-        weights["sla"] = float(10 + i % 50)
         _pause(200)
         if i:
             profile.enable()
         start = time.thread_time()
-        window.apply_weights(weights, ("profile", i))
+        edit(window, i)  # a weight, or a bid's price with BENCH_EDIT=price
         target = window.session.evaluation
         _wait(lambda t=target: window.model.scorecard.evaluation == t, window.tasks.busy_changed)
         if i:

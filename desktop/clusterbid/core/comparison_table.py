@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from clusterbid.core.scoring import BidScore, Scorecard
 
 DASH = "—"
+# The findings of a passed bid while its default effects are derived, after the table is shown.
+RESTING_PENDING = "rank rests on: pending"
 # What decides first (sticker vs effective price, cost and time to finish), then why, then what.
 # Why the order is what it is first (the weighted score and the net cost of the buyer's plan, which
 # dominates it), then what the signature commits to, then the physics behind the cost.
@@ -105,6 +107,16 @@ def rank_resting_on(scorecard: Scorecard) -> dict[str, list[str]]:
     return cast("dict[str, list[str]]", derived["rank_resting_on"])
 
 
+def resting_if_known(scorecard: Scorecard) -> dict[str, list[str]] | None:
+    """rank_resting_on(scorecard) once a worker has derived it, None until then: the table is
+    shown first and its findings say what each rank rests on when the default effects follow
+    (issue 32 item 1: 69-159 ms of a bid edit at 500 bids). A stand-in keeps nothing: derived here."""
+    derived = getattr(scorecard, "derived", None)
+    if derived is None:
+        return rank_resting_on(scorecard)
+    return cast("dict[str, list[str]] | None", derived.get("rank_resting_on"))
+
+
 def bid_uncertainty(uncertainty: object | None, score: BidScore) -> Any:
     return (getattr(uncertainty, "bids", None) or {}).get(score.bid.id)
 
@@ -114,9 +126,10 @@ def cell_text(
     score: BidScore,
     column: int,
     uncertainty: object | None,
-    resting: dict[str, list[str]],
+    resting: dict[str, list[str]] | None,
 ) -> str:
-    """One cell of the comparison as shown; `resting` is rank_resting_on(scorecard)."""
+    """One cell of the comparison as shown; `resting` is rank_resting_on(scorecard), None while it
+    is being derived (the findings say so)."""
     e, bid = score.estimate, score.bid
     currency = scorecard.evaluation.currency
     job = scorecard.evaluation.workload.job_gpus
@@ -158,7 +171,7 @@ def cell_text(
     }[column]
 
 
-def _findings_text(score: BidScore, resting: dict[str, list[str]]) -> str:
+def _findings_text(score: BidScore, resting: dict[str, list[str]] | None) -> str:
     """Why a bid is excluded, or that it passed with how many notes and what its rank rests on."""
     e = score.estimate
     if e.gates:
@@ -167,6 +180,8 @@ def _findings_text(score: BidScore, resting: dict[str, list[str]]) -> str:
         )
     count = len(e.warnings)
     passed = f"passed, {count} note{'s' if count > 1 else ''}" if count else "passed"
+    if resting is None:
+        return f"{passed}; {RESTING_PENDING}"
     rests = resting.get(score.bid.id)
     # Issue 14: a rank a default or an assumption can overturn says so where ranks are read.
     return f"{passed}; rank rests on {', '.join(rests)}" if rests else passed
@@ -185,19 +200,26 @@ def shown_rows(
     scorecard: Scorecard,
     uncertainty: object | None = None,
     resting: dict[str, list[str]] | None = None,
+    *,
+    waiting: bool = False,
 ) -> list[list[str]]:
     """Every bid's row, in the scorecard's order (ranked, then excluded), every column. Kept on
     the scorecard with the bands it was written with: the worker that scores writes it, and the
     window's table and the kept first-paint table read it (issue 32: 25 cells a bid formatted on
-    the window's thread at every edit before)."""
+    the window's thread at every edit before). `waiting`: the rows shown before the default
+    effects are derived, whose findings say what the rank rests on is pending (kept apart)."""
     derived = getattr(scorecard, "derived", None)
+    key = "waiting_rows" if waiting else "shown_rows"
     own_resting = derived is not None and (
-        resting is None or resting is derived.get("rank_resting_on")
+        waiting or resting is None or resting is derived.get("rank_resting_on")
     )
-    kept = derived.get("shown_rows") if own_resting and derived is not None else None
+    kept = derived.get(key) if own_resting and derived is not None else None
     if kept is not None and kept[0] is uncertainty:
         return cast("list[list[str]]", kept[1])
-    resting = rank_resting_on(scorecard) if resting is None else resting
+    if waiting:
+        resting = None
+    elif resting is None:
+        resting = rank_resting_on(scorecard)
     rows = [
         [
             cell_text(scorecard, score, column, uncertainty, resting)
@@ -206,7 +228,7 @@ def shown_rows(
         for score in scorecard.scores
     ]
     if own_resting and derived is not None:
-        derived["shown_rows"] = (uncertainty, rows)
+        derived[key] = (uncertainty, rows)
     return rows
 
 

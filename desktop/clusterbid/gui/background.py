@@ -47,6 +47,10 @@ class _Runnable(QRunnable):
         )
 
     def run(self) -> None:
+        # Superseded (cancelled) while it waited in its pool's queue: a newer run of its name has
+        # the figures; running it anyway held the thread the newer one waits for (issue 32 item 1).
+        if self._progress.cancelled:
+            return
         try:
             result = self._work(self._progress)
         except Cancelled:
@@ -83,12 +87,14 @@ class BackgroundTasks(QObject):
         super().__init__(parent)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(threads)
-        # Tasks named in `own_thread` run on a thread of their own, never queued behind the
+        # Tasks named in `own_thread` run each on a thread of its own, never queued behind the
         # others: a cancelled Monte Carlo stops only between its steps, and the re-scored table
-        # waited behind it for seconds at 500 bids (issue 32 item 1).
+        # waited behind it for seconds at 500 bids (issue 32 item 1); nor behind each other (the
+        # next edit's score behind the last one's default effects).
         self._own_thread = frozenset(own_thread)
-        self._own_pool = QThreadPool(self)
-        self._own_pool.setMaxThreadCount(1)
+        self._own_pools = {name: QThreadPool(self) for name in own_thread}
+        for own_pool in self._own_pools.values():
+            own_pool.setMaxThreadCount(1)
         self._relay = _Relay(self)
         self._relay.done.connect(self._on_done)
         self._relay.failed.connect(self._on_failed)
@@ -108,7 +114,7 @@ class BackgroundTasks(QObject):
         progress = Progress(self._relay, generation)
         self._current[name] = (generation, progress, on_done, on_error)
         self.busy_changed.emit(name, True)
-        pool = self._own_pool if name in self._own_thread else self._pool
+        pool = self._own_pools.get(name, self._pool)
         pool.start(_Runnable(work, progress, self._relay, generation))
         return generation
 
@@ -128,8 +134,8 @@ class BackgroundTasks(QObject):
     def wait_for_done(self, msecs: int = 30_000) -> bool:
         # Both pools waited for, whatever the first says: a memo being written in the shared pool
         # is finished before the document closes even when a scoring run outlasts the wait.
-        own_done = self._own_pool.waitForDone(msecs)
-        return self._pool.waitForDone(msecs) and own_done
+        own_done = [pool.waitForDone(msecs) for pool in self._own_pools.values()]
+        return self._pool.waitForDone(msecs) and all(own_done)
 
     def _take(self, generation: int) -> tuple[str, _Run] | None:
         for name, entry in self._current.items():

@@ -15,6 +15,8 @@ from clusterbid.core.stack_names import input_value_words
 from clusterbid.gui.bid_status import BidStatus, missing_evidence, status_colour
 from clusterbid.gui.waterfall_details import waterfall_html
 
+PENDING = "How far each figure can move this bid's cost and rank is being worked out."
+
 
 def _muted(palette: QPalette) -> str:
     """Text colour two-thirds of the way from the background: quieter, still readable on a projector."""
@@ -25,6 +27,17 @@ def _muted(palette: QPalette) -> str:
 
 def _first_upper(words: str) -> str:
     return words[:1].upper() + words[1:]  # not str.capitalize(): "SLA" stays upper case
+
+
+def _moves_words(effect, path: str, currency: str, *, pending: bool) -> str:
+    """How far a figure moves the bid's cost and rank; `pending` while a worker derives it."""
+    from clusterbid.core.memo.provenance_lines import effect_words
+
+    if effect:
+        return effect_words(effect, currency)
+    if path == "reliability.sla_credit_percent":
+        return "enters the net cost only as the credit expected to be claimed"
+    return "being worked out" if pending else "does not enter the cost to finish"
 
 
 class DetailsPanel(QTextBrowser):
@@ -102,19 +115,21 @@ class DetailsPanel(QTextBrowser):
 
     def _sources_html(self, scorecard: Scorecard, bid, muted: str) -> str:
         """Issue 14: each reliability figure with where it came from and how far it can move the bid."""
-        from clusterbid.core.memo.provenance_lines import effect_words, field_words, figure_value
+        from clusterbid.core.memo.provenance_lines import field_words, figure_value
         from clusterbid.core.provenance import DOCUMENTED_DEFAULTS
-        from clusterbid.core.uncertainty.default_effects import scorecard_default_effects
+        from clusterbid.core.uncertainty.default_effects import known_default_effects
 
-        # Derived on the worker that scored (gui/rescoring.py) and kept on the scorecard: a lookup here.
-        effects = {
-            effect.field: effect for effect in scorecard_default_effects(scorecard).get(bid.id, [])
-        }
+        # Derived on a worker after the table is shown (gui/rescoring.py) and kept on the scorecard:
+        # a lookup here. None until then: said so, and the window shows the pane again with them.
+        known = known_default_effects(scorecard)
+        effects = {effect.field: effect for effect in (known or {}).get(bid.id, [])}
         currency = scorecard.evaluation.currency
         deciding = [
             field_words(e.field) for e in effects.values() if e.moves_rank and e.kind != "measured"
         ]
         html = ["<h4>Where the figures come from</h4>"]
+        if known is None:
+            html.append(f"<p><small style='color:{muted}'>{PENDING}</small></p>")
         if deciding:
             html.append(
                 f"<p><b>This bid's cost rank depends on figures nobody verified:</b> "
@@ -127,14 +142,7 @@ class DetailsPanel(QTextBrowser):
             default = DOCUMENTED_DEFAULTS.get(path)
             if source.kind in ("default", "not_stated") and default is not None:
                 words += f" (range {default.low:g}-{default.high:g}; {default.source})"
-            effect = effects.get(path)
-            moves = (
-                effect_words(effect, currency)
-                if effect
-                else "enters the net cost only as the credit expected to be claimed"
-                if path == "reliability.sla_credit_percent"
-                else "does not enter the cost to finish"
-            )
+            moves = _moves_words(effects.get(path), path, currency, pending=known is None)
             html.append(
                 f"<p style='margin:4px 0'><b>{escape(_first_upper(field_words(path)))}:</b> "
                 f"{figure_value(bid, path):g} — {escape(words)}<br>"

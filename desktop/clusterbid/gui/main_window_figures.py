@@ -79,6 +79,20 @@ class ShownFigures:
         self.remember_shown()  # before the bands: a window closed before they come opens fast too
         release(replaced)
 
+    def rests(self, scorecard) -> None:
+        """What each bid's rank rests on, derived after the table was shown (gui/rescoring.py):
+        the findings column and the Details pane filled in, and the table kept with them."""
+        win = self.window
+        if scorecard is not win.model.scorecard:
+            return  # a newer edit or the decided ranking is shown, with its own
+        win.model.rests_known()
+        win.comparison.findings_known()
+        bid_id = win.comparison.selected_bid_id()
+        row = None if bid_id is None else win.model.row_of(bid_id)
+        if row is not None:
+            win.details.show_bid(scorecard, win.model.score_at(row))
+        self.remember_shown(win.model.uncertainty)
+
     def analysis(self, analysis) -> None:
         win = self.window
         if analysis.evaluation is not None and analysis.evaluation != win.session.evaluation:
@@ -94,6 +108,7 @@ class ShownFigures:
             win.outline.show_scorecard(analysis.scorecard, win.comparison.selected_bid_id())
             win.charts.set_inputs(scorecard=analysis.scorecard)
         win.model.set_uncertainty(analysis.uncertainty)
+        win.comparison.findings_known()  # measured while pending, if the bands came first
         win.comparison.measure_columns(
             (BAND, WIN)
         )  # sized for "—" until now: the bands need their width
@@ -130,6 +145,8 @@ class ShownFigures:
         from clusterbid.core.shown_scorecard import read_shown
 
         scorecard, resting = win.model.scorecard, win.model.resting
+        if resting is None:
+            return  # kept once what each rank rests on is derived (`rests`), never derived here
 
         def keep(document: EvaluationDocument) -> None:
             if uncertainty is None and read_shown(document.path) is not None:

@@ -6,9 +6,10 @@ import time
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from clusterbid.core.comparison_table import rank_resting_on, shown_rows
+from clusterbid.core.comparison_table import rank_resting_on, resting_if_known, shown_rows
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
+from clusterbid.core.uncertainty.default_effects import reuse_default_effects
 from clusterbid.gui.background import BackgroundTasks
 from clusterbid.gui.outline import outline_rows
 from clusterbid.gui.uncertainty_source import analyse_bands, with_value
@@ -20,13 +21,27 @@ ANALYSIS_DELAY_MS = 120
 
 
 def scored_and_derived(evaluation: Evaluation, progress) -> Scorecard:
-    """The scorecard with what the views derive from it (the default effects and the ranks they
-    move) kept on it, all on the worker: the window's thread only lays out and paints (issue 32)."""
+    """The scorecard with what the views derive from it kept on it, all on the worker: the
+    window's thread only lays out and paints (issue 32). The default effects (what each rank rests
+    on) only when a weights edit leaves them as they were; else the table is shown first, its
+    findings saying they are pending, and `rests_derived` follows (issue 32 item 1: 69-159 ms of
+    a bid edit at 500 bids)."""
     scorecard = score_evaluation(evaluation)
-    progress(0.5, "default effects")  # a newer edit stops this run here
-    rank_resting_on(scorecard)
-    shown_rows(scorecard)  # every cell's text, for the table and the kept first-paint table
+    progress(0.5, "cell texts")  # a newer edit stops this run here
+    known = reuse_default_effects(scorecard)
+    if known:
+        rank_resting_on(scorecard)
+    shown_rows(scorecard, waiting=not known)  # every cell's text, for the table (and kept table)
     outline_rows(scorecard)  # each bid's line and badge in the outline
+    return scorecard
+
+
+def rests_derived(scorecard: Scorecard, progress) -> Scorecard:
+    """The default effects of a shown scorecard, what each bid's rank rests on, and the cells'
+    texts with them, kept on it: the window's second, later update of the table and Details."""
+    rank_resting_on(scorecard)
+    progress(0.9, "cell texts")  # a newer edit stops this run here
+    shown_rows(scorecard)
     return scorecard
 
 
@@ -44,6 +59,7 @@ class Rescorer(QObject):
     wait for the value of information, which was 70% of the work)."""
 
     scored = Signal(object)  # Scorecard
+    rested = Signal(object)  # the same Scorecard, once what each rank rests on is derived
     analysed = Signal(object)  # UncertaintyAnalysis, value None
     valued = Signal(object)  # UncertaintyAnalysis with its value of information
     failed = Signal(str)
@@ -62,6 +78,13 @@ class Rescorer(QObject):
         self._analysis_timer.setInterval(ANALYSIS_DELAY_MS)
         self._analysis_timer.timeout.connect(self._start_analysis)
         self._to_analyse = None
+        # Started once the new table is laid out (a zero timer runs after the queued events):
+        # started at once, its worker competes for the GIL with the window's thread.
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(0)
+        self._rest_timer.timeout.connect(self._start_rests)
+        self._to_rest: Scorecard | None = None
 
     def request(self, evaluation: Evaluation) -> None:
         self._pending = evaluation
@@ -78,6 +101,9 @@ class Rescorer(QObject):
         self._last_start = time.monotonic()
         self._analysis_timer.stop()  # the figures it would analyse are about to be replaced
         self._to_analyse = None
+        self._rest_timer.stop()
+        self._to_rest = None
+        self._tasks.cancel("default effects")
         self._tasks.cancel("uncertainty")
         self._tasks.cancel("value of information")
         self._tasks.run(
@@ -89,7 +115,26 @@ class Rescorer(QObject):
 
     def _on_scored(self, scorecard) -> None:
         self.scored.emit(scorecard)
+        self.rest(scorecard)
         self.analyse(scorecard)
+
+    def rest(self, scorecard: Scorecard) -> None:
+        """What each bid's rank rests on, derived on a worker once `scorecard` is shown and then
+        emitted as `rested`; nothing when it is already known."""
+        if resting_if_known(scorecard) is None:
+            self._to_rest = scorecard
+            self._rest_timer.start()
+
+    def _start_rests(self) -> None:
+        scorecard, self._to_rest = self._to_rest, None
+        if scorecard is None:
+            return
+        self._tasks.run(
+            "default effects",
+            lambda progress: rests_derived(scorecard, progress),
+            self.rested.emit,
+            lambda exc: self.failed.emit(f"What the ranks rest on could not be derived: {exc}"),
+        )
 
     def analyse(self, scorecard) -> None:
         """Monte Carlo bands and tipping points for `scorecard`'s evaluation, after its figures show."""

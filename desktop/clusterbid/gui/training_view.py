@@ -92,6 +92,7 @@ class TrainingView(KindView):
         )
         w.task_progress = TaskProgress(w, w.tasks)
         w.rescorer.scored.connect(w.figures.scorecard)
+        w.rescorer.rested.connect(w.figures.rests)
         w.rescorer.analysed.connect(w.figures.analysis)
         w.rescorer.valued.connect(w.figures.value)
         w.rescorer.failed.connect(lambda text: w.statusBar().showMessage(text, 10_000))
@@ -105,6 +106,7 @@ class TrainingView(KindView):
         w.figures.evaluation(document.evaluation)
         first = w.model.scorecard  # the first figures, scored in `build`
         w.figures.scorecard(first)
+        w.rescorer.rest(first)  # what its ranks rest on, derived on a worker
         w.rescorer.analyse(first)  # the bands and tipping points follow the first figures
         w.settings.note_opened(document.path)
         if note:

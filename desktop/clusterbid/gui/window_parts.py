@@ -43,7 +43,8 @@ class WindowParts:
         self.session.edit_refused.connect(
             lambda text: dialogs.show_problem(window, "This change was not made", text)
         )
-        self.tasks = BackgroundTasks(window, own_thread=("score",))  # the table on its own thread
+        # The table, and what its ranks rest on after it, each on a thread of its own.
+        self.tasks = BackgroundTasks(window, own_thread=("score", "default effects"))
         self.follower = FileFollower(
             self.session, lambda text: window.statusBar().showMessage(text, 15_000), window
         )

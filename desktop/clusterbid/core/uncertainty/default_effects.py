@@ -188,17 +188,35 @@ def scorecard_default_effects(scorecard) -> dict[str, list[DefaultEffect]]:
     from clusterbid.core.uncertainty.model_inputs import model_inputs
 
     derived = getattr(scorecard, "derived", {})  # {}: a stand-in scorecard keeps nothing
-    if "default_effects" not in derived:
-        key = effects_key(scorecard)
-        kept = LAST_EFFECTS.get("kept")
-        if kept is not None and same_effects_key(kept[0], key):
-            derived["default_effects"] = kept[1]  # a weights edit: same bids, same costs
-        else:
-            derived["default_effects"] = default_effects(
-                model_inputs(scorecard.evaluation, scorecard), scorecard.evaluation
-            )
-            LAST_EFFECTS["kept"] = (key, derived["default_effects"])
+    if not reuse_default_effects(scorecard, derived):
+        derived["default_effects"] = default_effects(
+            model_inputs(scorecard.evaluation, scorecard), scorecard.evaluation
+        )
+        LAST_EFFECTS["kept"] = (effects_key(scorecard), derived["default_effects"])
     return cast("dict[str, list[DefaultEffect]]", derived["default_effects"])
+
+
+def reuse_default_effects(scorecard, derived: dict | None = None) -> bool:
+    """Whether the scorecard's default effects are known without running the model: kept on it,
+    or those of the last scorecard of the same bids and costs (a weights edit), then kept on it.
+    The scoring worker derives the findings at once then; else they follow the table (issue 32)."""
+    derived = getattr(scorecard, "derived", {}) if derived is None else derived
+    if "default_effects" in derived:
+        return True
+    kept = LAST_EFFECTS.get("kept")
+    if kept is not None and same_effects_key(kept[0], effects_key(scorecard)):
+        derived["default_effects"] = kept[1]  # a weights edit: same bids, same costs
+        return True
+    return False
+
+
+def known_default_effects(scorecard) -> dict[str, list[DefaultEffect]] | None:
+    """The default effects kept on the scorecard, None while a worker is still deriving them: the
+    Details pane shows what it has and never runs the model on the window's thread (issue 32)."""
+    derived = getattr(scorecard, "derived", None)
+    if derived is None:
+        return scorecard_default_effects(scorecard)  # a stand-in keeps nothing: as before
+    return cast("dict[str, list[DefaultEffect]] | None", derived.get("default_effects"))
 
 
 # The last effects computed, with what they depend on: the workload, the bids (frozen: the same

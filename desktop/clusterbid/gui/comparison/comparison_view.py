@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 from clusterbid.gui.comparison.band_delegate import BandDelegate
 from clusterbid.gui.comparison.scorecard_table_model import (
     BAND,
+    FINDINGS,
     HIDE_FIRST,
     PROVIDER,
     ScorecardTableModel,
@@ -76,6 +77,7 @@ class ComparisonView(QTableView):
         model.dataChanged.connect(self._resort_if_moved)
         self._kept_id = None
         self._sized_for: dict | None = None
+        self._findings_pending = False  # the findings were measured before their "rests on"
         self._restore_selection()
 
     def set_empty_hint(self, hint) -> None:
@@ -162,6 +164,8 @@ class ComparisonView(QTableView):
             or len(self._content_widths) != header.count()
         ):
             self._content_widths, columns = [0] * header.count(), None
+        if columns is None or FINDINGS in columns:
+            self._findings_pending = self.source_model.resting is None
         for column in range(header.count()) if columns is None else columns:
             header.setSectionHidden(column, False)
             if column != last:
@@ -178,6 +182,13 @@ class ComparisonView(QTableView):
             self._content_widths[column] = size
             header.resizeSection(column, size)
         self.fit_columns()
+
+    def findings_known(self) -> None:
+        """What each rank rests on has filled the findings in (gui/rescoring.py): their column is
+        measured again if it was measured without it, so the table ends as it would have been
+        (called when they arrive, and with the bands' decided ranking, which may come first)."""
+        if self._findings_pending and self.source_model.resting is not None:
+            self.measure_columns((FINDINGS,))
 
     def fit_columns(self) -> None:
         """Show every column that fits the view's width, hiding the least telling first, so the

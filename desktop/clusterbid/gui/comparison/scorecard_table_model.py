@@ -26,6 +26,7 @@ from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's vi
     WIN,
     cell_text,
     rank_resting_on,
+    resting_if_known,
     shown_rows,
 )
 from clusterbid.core.contract_summary import billing_words, contract_lines
@@ -49,7 +50,7 @@ class ScorecardTableModel(QAbstractTableModel):
         super().__init__()
         self._scorecard = scorecard
         self._uncertainty = uncertainty
-        self._resting = rank_resting_on(scorecard)
+        self._resting = resting_if_known(scorecard)  # None: a worker derives it after the table
         # Each cell's text once per scorecard and bands: the view asks again for every paint, size
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
         self._rows: list[list[str]] | None = None  # every cell's text, made on first use
@@ -63,9 +64,24 @@ class ScorecardTableModel(QAbstractTableModel):
         return self._scorecard
 
     @property
-    def resting(self) -> dict[str, list[str]]:
-        """The defaults each bid's rank rests on (kept on the scorecard by the worker that scored it)."""
+    def resting(self) -> dict[str, list[str]] | None:
+        """The defaults each bid's rank rests on (kept on the scorecard by the worker that derived
+        it); None while that worker runs, after the table is shown (gui/rescoring.py)."""
         return self._resting
+
+    @property
+    def uncertainty(self) -> object | None:
+        return self._uncertainty
+
+    def rests_known(self) -> None:
+        """The default effects of the scorecard shown have been derived: the findings column's
+        "rank rests on" is filled in. Only its texts change: no row moves, no sort key changes."""
+        self._resting = resting_if_known(self._scorecard)
+        self._rows = None
+        if self.rowCount():
+            self.dataChanged.emit(
+                self.index(0, FINDINGS), self.index(self.rowCount() - 1, FINDINGS)
+            )
 
     def set_scorecard(self, scorecard: Scorecard, uncertainty: object | None = None) -> None:
         """The same bids re-scored (a weight or workload edit, the bands' decided ranking): their
@@ -94,7 +110,7 @@ class ScorecardTableModel(QAbstractTableModel):
 
     def _take(self, scorecard: Scorecard, uncertainty: object | None) -> None:
         self._scorecard, self._uncertainty = scorecard, uncertainty
-        self._resting = rank_resting_on(scorecard)  # kept on the scorecard by the worker: a lookup
+        self._resting = resting_if_known(scorecard)  # kept on the scorecard by a worker: a lookup
         self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
 
     def _cells_changed(self) -> None:
@@ -181,15 +197,20 @@ class ScorecardTableModel(QAbstractTableModel):
 
     def _findings(self, score: BidScore, sep: str) -> str:
         e = score.estimate
-        resting = (
-            [
+        if self._resting is None:
+            resting = (
+                ["What its cost rank rests on is being worked out"]
+                if score.rank is not None
+                else []
+            )
+        elif score.bid.id in self._resting:
+            resting = [
                 "Its cost rank changes across the range of: "
                 f"{', '.join(self._resting[score.bid.id])} "
                 "(not stated or assumed; see Details)"
             ]
-            if score.bid.id in self._resting
-            else []
-        )
+        else:
+            resting = []
         return sep.join(
             [f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings] + resting
         )
@@ -226,7 +247,9 @@ class ScorecardTableModel(QAbstractTableModel):
         # The same text the document keeps for the next start's first paint (core/comparison_table.py),
         # written by the worker that scored (or with the bands) and read here.
         if self._rows is None:
-            self._rows = shown_rows(self._scorecard, self._uncertainty, self._resting)
+            self._rows = shown_rows(
+                self._scorecard, self._uncertainty, self._resting, waiting=self._resting is None
+            )
         return self._rows[row][column]
 
     def sort_key(self, row: int, column: int):
