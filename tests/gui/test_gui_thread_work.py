@@ -4,15 +4,11 @@ scorecard (the table and the Details pane read them from it), and a superseded r
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import pytest
-from tests.conftest import bid_dict, evaluation_dict
 from tests.core.default_effects_reference import per_bid_default_effects
+from tests.gui.thread_records import record_threads, two_bids_resting_on_spares
 from tests.gui.waiting import HANG_GUARD_MS
 
-from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.provenance_lines import field_words
 from clusterbid.core.scoring import score_evaluation
 from clusterbid.core.store import EvaluationDocument
@@ -23,45 +19,12 @@ from clusterbid.gui.comparison.scorecard_table_model import FINDINGS
 from clusterbid.gui.main_window import MainWindow
 from clusterbid.gui.rescoring import rests_derived, scored_and_derived
 
-EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
-
-
-def _two_bids() -> Evaluation:
-    """'unsure' is $2.40 but states no spares (0 by default: a failed node waits 72 h; 16 at the
-    range's top: a spare on hand), 'rival' is $2.50 with 16 spares: the spares decide the cost rank."""
-    unsure = bid_dict(
-        "unsure",
-        capacity=EXACT_FIT,
-        reliability={"node_replacement_hours": 72},
-        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-        provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}},
-    )
-    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
-    return Evaluation.model_validate(evaluation_dict([unsure, rival]))
-
-
-def _record_threads(monkeypatch, name: str, real) -> list[bool]:
-    """Wrap `real` wherever a clusterbid module holds it; each call appends whether it ran on the
-    window's (main) thread."""
-    on_main: list[bool] = []
-
-    def recorded(*args, **kwargs):
-        on_main.append(threading.current_thread() is threading.main_thread())
-        return real(*args, **kwargs)
-
-    for module in list(sys.modules.values()):
-        if (
-            getattr(module, "__name__", "").startswith("clusterbid")
-            and getattr(module, name, None) is real
-        ):
-            monkeypatch.setattr(module, name, recorded)
-    return on_main
-
 
 @pytest.fixture
 def two_bid_window(qtbot, tmp_path, app_settings, dialog_log):
     win = MainWindow(
-        EvaluationDocument.create(tmp_path / "two.clusterbid", _two_bids()), app_settings
+        EvaluationDocument.create(tmp_path / "two.clusterbid", two_bids_resting_on_spares()),
+        app_settings,
     )
     qtbot.addWidget(win)
     win.show()
@@ -78,8 +41,8 @@ def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread
     qtbot, monkeypatch, two_bid_window
 ):
     win = two_bid_window
-    scored = _record_threads(monkeypatch, "score_evaluation", score_evaluation)
-    derived = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
+    scored = record_threads(monkeypatch, "score_evaluation", score_evaluation)
+    derived = record_threads(monkeypatch, "default_effects", effects_module.default_effects)
     weights = win.weights.current_weights()
     weights["sla"] = weights["sla"] + 10.0
     win.apply_weights(weights, ("test", 1))
@@ -119,15 +82,17 @@ def test_an_edit_is_scored_and_its_default_effects_derived_off_the_window_thread
 
 
 def test_a_superseded_scoring_stops_before_its_default_effects(monkeypatch):
-    derived = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
+    derived = record_threads(monkeypatch, "default_effects", effects_module.default_effects)
 
     def cancelled(_fraction, _message=""):
         raise Cancelled  # what the runner's Progress does once a newer edit supersedes the run
 
     with pytest.raises(Cancelled):
-        scored_and_derived(_two_bids(), cancelled)
+        scored_and_derived(two_bids_resting_on_spares(), cancelled)
     assert derived == []
-    scorecard = scored_and_derived(_two_bids(), lambda _fraction, _message="": None)
+    scorecard = scored_and_derived(
+        two_bids_resting_on_spares(), lambda _fraction, _message="": None
+    )
     assert derived == []  # new bids: their effects follow the table, on a worker of their own
     rests_derived(scorecard, lambda _fraction, _message="": None)
     assert len(derived) == 1  # run once, and kept on the scorecard:
@@ -143,7 +108,7 @@ def test_an_edit_leaves_cell_texts_and_bid_checks_to_the_worker(qtbot, monkeypat
     from clusterbid.core import comparison_table
 
     win = two_bid_window
-    formatted = _record_threads(monkeypatch, "cell_text", comparison_table.cell_text)
+    formatted = record_threads(monkeypatch, "cell_text", comparison_table.cell_text)
     bid_checks: list[
         str
     ] = []  # the bids whose rules ran again (a bid's text check is the first of them)

@@ -4,10 +4,10 @@ never derives them on the window's thread; and a score superseded while queued i
 
 from __future__ import annotations
 
-import sys
 import threading
 
 from tests.conftest import bid_dict, evaluation_dict
+from tests.gui.thread_records import record_threads, two_bids_resting_on_spares
 from tests.gui.waiting import HANG_GUARD_MS
 
 from clusterbid.core.bid import Bid
@@ -22,45 +22,11 @@ from clusterbid.gui.details_panel import PENDING
 from clusterbid.gui.edits import with_bid_replaced
 from clusterbid.gui.main_window import MainWindow
 
-EXACT_FIT = {"gpus_offered": 512, "largest_contiguous_block_gpus": 512, "spare_pool_gpus": 0}
 SPARES = field_words("capacity.spare_pool_gpus")
 
 
-def _two_bids() -> Evaluation:
-    """'unsure' is $2.40 and states no spares (0 by default: a failed node waits 72 h; 16 at the
-    range's top), 'rival' is $2.50 with 16 spares. Alike otherwise, so with 16 spares each 'unsure'
-    is cheaper (cost rank 1) and with none it is second (tests/gui/test_gui_thread_work.py)."""
-    unsure = bid_dict(
-        "unsure",
-        capacity=EXACT_FIT,
-        reliability={"node_replacement_hours": 72},
-        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-        provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}},
-    )
-    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
-    return Evaluation.model_validate(evaluation_dict([unsure, rival]))
-
-
-def _record_threads(monkeypatch, name: str, real) -> list[bool]:
-    """Wrap `real` wherever a clusterbid module holds it; each call appends whether it ran on the
-    window's (main) thread."""
-    on_main: list[bool] = []
-
-    def recorded(*args, **kwargs):
-        on_main.append(threading.current_thread() is threading.main_thread())
-        return real(*args, **kwargs)
-
-    for module in list(sys.modules.values()):
-        if (
-            getattr(module, "__name__", "").startswith("clusterbid")
-            and getattr(module, name, None) is real
-        ):
-            monkeypatch.setattr(module, name, recorded)
-    return on_main
-
-
 def _open(qtbot, path, app_settings) -> MainWindow:
-    win = MainWindow(EvaluationDocument.create(path, _two_bids()), app_settings)
+    win = MainWindow(EvaluationDocument.create(path, two_bids_resting_on_spares()), app_settings)
     qtbot.addWidget(win)
     win.show()
     qtbot.waitUntil(  # its bands and what its ranks rest on, both started after the first paint
@@ -130,8 +96,8 @@ def test_the_table_shows_a_price_edit_before_what_its_rank_rests_on(
 def test_the_details_pane_never_derives_default_effects_on_the_window_thread(
     qtbot, monkeypatch, tmp_path, app_settings, dialog_log
 ):
-    calls = _record_threads(monkeypatch, "default_effects", effects_module.default_effects)
-    asks = _record_threads(
+    calls = record_threads(monkeypatch, "default_effects", effects_module.default_effects)
+    asks = record_threads(
         monkeypatch, "scorecard_default_effects", effects_module.scorecard_default_effects
     )
     win = _open(qtbot, tmp_path / "two.clusterbid", app_settings)  # its first figures, too
