@@ -7,10 +7,12 @@ import pytest
 from pydantic import ValidationError
 from tests.conftest import EXAMPLES
 
+from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.demo import demo_evaluation
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
-from clusterbid.core.serving_scoring import score_serving_evaluation
+from clusterbid.core.serving_scoring import score_serving_evaluation, serving_run
+from clusterbid.core.uncertainty.serving_montecarlo import draw_serving
 
 
 def _demo(must_haves: dict, facilities: dict | None = None) -> Evaluation:
@@ -79,6 +81,29 @@ def test_the_serving_ranking_applies_the_same_must_haves():
         bid["facility"]["tenancy"] = "dedicated" if bid["id"] == keep else "shared"
     gated = score_serving_evaluation(Evaluation.model_validate(dumped))
     assert [s.bid.id for s in gated.ranked] == [keep]
+    # The one bid left is the cheapest in every draw (the excluded bids were counted in the
+    # draws), and its own draws are the ones it had without the gate, draw for draw (the default
+    # run may stop sooner once fewer bids compete, so the fixed count of 2,000 compares them).
+    (kept,) = [b for b in gated.uncertainty.bands if b.chance_cheapest > 0]
+    assert kept.bid_id == keep and kept.chance_cheapest == 1.0
+    run, estimates = serving_run(Evaluation.model_validate(dumped))
+    row = [e.bid.id for e in run.bids].index(keep)
+    alone = draw_serving(ServingEstimates(run.workload, estimates), 2_000).per_million[row]
+    assert (alone == draw_serving(serving_run(data)[0], 2_000).per_million[row]).all()
+
+
+def test_the_only_serving_bid_a_certification_lets_through_is_cheapest_in_every_draw():
+    """Northwind alone holds ISO27017 in the serving demo; it is dearer than the H200 bids, so
+    counted among them it was 'cheapest in 0% of samples' though it is the only bid ranked."""
+    data = Evaluation.model_validate_json((EXAMPLES / "demo-serving-evaluation.json").read_text())
+    dumped = data.model_dump(mode="json")
+    dumped["policy"]["must_haves"] = {"certifications": ["ISO27017"]}
+    gated = score_serving_evaluation(Evaluation.model_validate(dumped))
+    assert [s.bid.id for s in gated.ranked] == ["northwind-ib"]
+    assert gated.band("northwind-ib").chance_cheapest == 1.0
+    assert all(
+        b.chance_cheapest == 0.0 for b in gated.uncertainty.bands if b.bid_id != "northwind-ib"
+    )
 
 
 def test_a_must_have_outside_the_known_certifications_is_refused_by_name():

@@ -98,9 +98,11 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
 
     # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),
     # not on the point estimate, which sizes each fleet at its assumed efficiencies.
-    uncertainty = serving_uncertainty(
-        run, seed=evaluation.policy.random_seed
-    )  # common numbers, as training
+    # Drawn for the bids as gated (a bid a must-have excludes is never "cheapest" in a draw: it
+    # took the only passing bid's chance to 0%); each bid's draws are its own, so gating one
+    # leaves the others' as they were. Common numbers, as training.
+    gated = ServingEstimates(run.workload, estimates)
+    uncertainty = serving_uncertainty(gated, seed=evaluation.policy.random_seed)
     basis = evaluation.policy.decision_basis
     costs = {
         b.bid_id: b.decision_cost(basis)

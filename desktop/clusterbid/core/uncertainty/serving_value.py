@@ -120,4 +120,5 @@ def serving_value(
     """Draw the serving bands' samples (the policy's seed, as scoring draws them) and value them."""
     seed = checked(evaluation, samples, seed)  # the sample count and seed refused as training's
     run, gated = serving_run(evaluation)
-    return value_of_draws(run, gated, draw_serving(run, samples, seed), seed)
+    drawn = draw_serving(ServingEstimates(run.workload, gated), samples, seed)  # as scored
+    return value_of_draws(run, gated, drawn, seed)
