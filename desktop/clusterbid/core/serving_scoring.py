@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.serving_estimate import (
@@ -18,10 +20,13 @@ from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.provider_rating import ratings_by_provider
 from clusterbid.core.ranking import BidScore, rank_bids
 from clusterbid.core.scoring import GRADE_SCORES, non_cost_criteria
+from clusterbid.core.serving_capacity_gate import judged_on_capacity
 from clusterbid.core.uncertainty.serving_montecarlo import (
     ServingBand,
+    ServingDraws,
     ServingUncertainty,
-    serving_uncertainty,
+    draw_serving,
+    summarise,
 )
 from clusterbid.core.workloads import is_serving
 
@@ -79,6 +84,27 @@ def serving_run(evaluation: Evaluation) -> tuple[ServingEstimates, tuple[Serving
     return run, tuple(gated_by_must_haves(e, evaluation.policy.must_haves) for e in run.bids)
 
 
+def gated_draws(
+    run: ServingEstimates,
+    estimates: tuple[ServingEstimate, ...],
+    samples: int | None,
+    seed: int,
+) -> tuple[tuple[ServingEstimate, ...], ServingDraws]:
+    """The bands' draws for the bids the must-haves let through (`estimates`; a bid they exclude
+    is never "cheapest" in a draw), then each of those judged on the share of draws it can serve
+    (serving_capacity_gate.py), the draws marking the bids left. Each bid's draws are its own,
+    so gating one leaves the others' as they were. `samples` None: the default run."""
+    drawn = draw_serving(ServingEstimates(run.workload, estimates), samples, seed)
+    servable = {
+        e.bid.id: float(np.isfinite(drawn.per_million[i]).mean())
+        for i, e in enumerate(estimates)
+        if e.passes_gates
+    }
+    judged = judged_on_capacity(estimates, servable, run.workload.fleet_percentile)
+    eligible = np.array([[e.passes_gates] for e in judged], dtype=bool).reshape(-1, 1)
+    return judged, replace(drawn, eligible=eligible)
+
+
 def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
     """Run the serving model, set aside bids that cannot serve, and rank the rest."""
     if not is_serving(evaluation):
@@ -98,11 +124,10 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
 
     # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),
     # not on the point estimate, which sizes each fleet at its assumed efficiencies.
-    # Drawn for the bids as gated (a bid a must-have excludes is never "cheapest" in a draw: it
-    # took the only passing bid's chance to 0%); each bid's draws are its own, so gating one
-    # leaves the others' as they were. Common numbers, as training.
-    gated = ServingEstimates(run.workload, estimates)
-    uncertainty = serving_uncertainty(gated, seed=evaluation.policy.random_seed)
+    estimates, drawn = gated_draws(run, estimates, None, evaluation.policy.random_seed)
+    uncertainty = summarise(
+        ServingEstimates(run.workload, estimates), drawn, evaluation.policy.random_seed
+    )
     basis = evaluation.policy.decision_basis
     costs = {
         b.bid_id: b.decision_cost(basis)

@@ -152,14 +152,15 @@ def test_the_cli_prints_the_value_and_the_pack_asks_the_worthier_question_first(
 
 
 def test_everything_known_is_worth_at_least_one_measurement_when_the_choice_misses_draws():
-    """The serving demo with Quarry GPU offering 64 GPUs: its expected cost (over the draws it can
-    serve) is the lowest, but it cannot serve some draws. Knowing every figure is worth the
-    choice's cost less each draw's cheapest, over the draws the choice serves; it printed $0
-    beside a single measurement worth $0.0106 when the cheapest was averaged over every draw."""
+    """The serving demo with Quarry GPU offering 80 GPUs: it can serve 95% of the draws (enough to
+    be ranked: serving_capacity_gate.py) and its expected cost over them is the lowest, but it
+    misses some. Knowing every figure is worth the choice's cost less each draw's cheapest, over
+    the draws the choice serves; it printed $0 beside single measurements worth more when the
+    cheapest was averaged over every draw."""
     data = json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text(encoding="utf-8"))
     for bid in data["bids"]:
         if bid["id"] == "quarry-h100":
-            bid["capacity"]["gpus_offered"] = 64
+            bid["capacity"]["gpus_offered"] = 80
     evaluation = Evaluation.model_validate(data)
     voi = serving_value(evaluation, SAMPLES, SEED)
     run, _ = serving_run(evaluation)

@@ -109,7 +109,7 @@ def serving_uncertainty(
 ) -> ServingUncertainty:
     """Run the serving model over sampled efficiencies and summarise each bid's cost."""
     drawn = draw_serving(estimates, samples, seed)
-    return _summary(estimates, drawn, seed)
+    return summarise(estimates, drawn, seed)
 
 
 def draw_serving(
@@ -176,8 +176,9 @@ def draw_serving(
     )
 
 
-def _summary(estimates: ServingEstimates, drawn: ServingDraws, seed: int) -> ServingUncertainty:
-    """Each bid's band, chance of being cheapest and pairwise chances, from the draws."""
+def summarise(estimates: ServingEstimates, drawn: ServingDraws, seed: int) -> ServingUncertainty:
+    """Each bid's band, chance of being cheapest and pairwise chances, from the draws (the
+    chances among the bids `drawn.eligible` marks)."""
     per_million, monthly, gpus, slo = drawn.per_million, drawn.monthly, drawn.gpus, drawn.slo
     eligible, workload = drawn.eligible, estimates.workload
     ranked = np.where(eligible, per_million, np.inf)

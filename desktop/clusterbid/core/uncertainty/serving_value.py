@@ -29,11 +29,11 @@ from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingE
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.sample_counts import DEFAULT_SAMPLES
-from clusterbid.core.serving_scoring import serving_run
+from clusterbid.core.serving_scoring import gated_draws, serving_run
 from clusterbid.core.uncertainty.draw_setup import checked
 from clusterbid.core.uncertainty.sampling import PlanSamples
 from clusterbid.core.uncertainty.serving_draws import MARKET_MBU_SIGMA, MBU_SIGMA, PAYMENT_PATH
-from clusterbid.core.uncertainty.serving_montecarlo import ServingDraws, draw_serving
+from clusterbid.core.uncertainty.serving_montecarlo import ServingDraws
 from clusterbid.core.uncertainty.serving_reliability import reliability_factors
 from clusterbid.core.uncertainty.spreads import (
     Spreads,
@@ -120,5 +120,5 @@ def serving_value(
     """Draw the serving bands' samples (the policy's seed, as scoring draws them) and value them."""
     seed = checked(evaluation, samples, seed)  # the sample count and seed refused as training's
     run, gated = serving_run(evaluation)
-    drawn = draw_serving(ServingEstimates(run.workload, gated), samples, seed)  # as scored
+    gated, drawn = gated_draws(run, gated, samples, seed)  # as scoring draws and gates them
     return value_of_draws(run, gated, drawn, seed)
