@@ -33,9 +33,9 @@ def judged_on_capacity(
             gpus = estimate.bid.capacity.gpus_offered
             finding = Finding(
                 CAPACITY_GATE,
-                f"can serve the workload within its targets with the {gpus:,} GPUs offered in "
-                f"only {share:.0%} of the Monte Carlo draws, below the {required:.0%} the fleet "
-                "for approval is sized at (the workload's fleet_percentile): ask the provider for "
+                f"the {gpus:,} GPUs offered carry the workload within its targets in only "
+                f"{share:.0%} of the Monte Carlo draws, below the {required:.0%} the fleet for "
+                "approval is sized at (the workload's fleet_percentile): ask the provider for "
                 "more GPUs, or for a benchmark that narrows its throughput",
             )
             estimate = dataclasses.replace(estimate, gates=(*estimate.gates, finding))

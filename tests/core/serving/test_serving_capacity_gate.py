@@ -35,8 +35,9 @@ def test_the_threshold_is_the_fleet_percentile_and_only_passing_bids_are_judged(
     (at,) = judged_on_capacity([quarry], {"quarry-h100": 0.80}, 80)
     (median,) = judged_on_capacity([quarry], {"quarry-h100": 0.52}, 50)
     assert [g.code for g in below.gates] == [CAPACITY_GATE]
-    assert "160 GPUs offered in only 79% of the Monte Carlo draws, below the 80%" in (
-        below.gates[0].message
+    assert (
+        "160 GPUs offered carry the workload within its targets in only 79% of the Monte Carlo draws, below the 80%"
+        in (below.gates[0].message)
     )
     assert at.passes_gates and median.passes_gates
     (still,) = judged_on_capacity([lumen], {"lumen-l40s": 0.0}, 80)
