@@ -44,6 +44,7 @@ GATE_WORDS = {
     "kv_cache_exceeds_hbm": "no memory left for requests",
     "latency_targets_unmeetable": "latency targets out of reach",
     "not_enough_gpus": "not enough GPUs",
+    "capacity_unlikely": "GPUs fall short too often",
 }
 CANNOT_SERVE = QColor("#b3261e")
 PROVIDER_FLOOR_CHARS = 10  # the narrowest the provider column becomes before the gates give way
