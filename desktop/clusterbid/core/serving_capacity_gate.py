@@ -1,7 +1,9 @@
 """A serving bid judged on its draws (issue 37, as training's deadline on its draws in
 deadline_gate.py): a bid that can carry the workload within its targets with the GPUs it offers
 in fewer of the Monte Carlo draws than the share the fleet for approval is sized at (the
-workload's fleet_percentile, P80 by default) fails a gate.
+workload's fleet_percentile, P80 by default) fails a gate. The share is counted over the first
+pass of draws, which every run makes (serving_montecarlo.draw_serving's `judge`): over all the
+draws it moved with the default run's stop, which the other bids decide.
 
 Without it such a bid ranked on its mean over the draws it can serve, which are its fast ones:
 one serving 52% of the draws ranked first on the cheaper half of its own distribution, while in

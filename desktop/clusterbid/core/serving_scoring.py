@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -91,18 +91,23 @@ def gated_draws(
     seed: int,
 ) -> tuple[tuple[ServingEstimate, ...], ServingDraws]:
     """The bands' draws for the bids the must-haves let through (`estimates`; a bid they exclude
-    is never "cheapest" in a draw), then each of those judged on the share of draws it can serve
-    (serving_capacity_gate.py), the draws marking the bids left. Each bid's draws are its own,
-    so gating one leaves the others' as they were. `samples` None: the default run."""
-    drawn = draw_serving(ServingEstimates(run.workload, estimates), samples, seed)
-    servable = {
-        e.bid.id: float(np.isfinite(drawn.per_million[i]).mean())
-        for i, e in enumerate(estimates)
-        if e.passes_gates
-    }
-    judged = judged_on_capacity(estimates, servable, run.workload.fleet_percentile)
-    eligible = np.array([[e.passes_gates] for e in judged], dtype=bool).reshape(-1, 1)
-    return judged, replace(drawn, eligible=eligible)
+    is never "cheapest" in a draw), each of those judged on the share of the first pass of draws
+    it can serve (serving_capacity_gate.py; the same share beside any rivals), the draws marking
+    the bids left. Each bid's draws are its own, so gating one leaves the others' as they were.
+    `samples` None: the default run."""
+    judged: list[ServingEstimate] = list(estimates)
+
+    def judge(first: np.ndarray) -> np.ndarray:
+        servable = {
+            e.bid.id: float(np.isfinite(first[i]).mean())
+            for i, e in enumerate(estimates)
+            if e.passes_gates
+        }
+        judged[:] = judged_on_capacity(estimates, servable, run.workload.fleet_percentile)
+        return np.array([e.passes_gates for e in judged], dtype=bool).reshape(-1, 1)
+
+    drawn = draw_serving(ServingEstimates(run.workload, estimates), samples, seed, judge)
+    return tuple(judged), drawn
 
 
 def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:

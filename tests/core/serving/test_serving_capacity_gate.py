@@ -14,7 +14,8 @@ from tests.conftest import EXAMPLES
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.serving_capacity_gate import CAPACITY_GATE, judged_on_capacity
 from clusterbid.core.serving_scoring import score_serving_evaluation, serving_run
-from clusterbid.core.uncertainty.serving_montecarlo import draw_serving
+from clusterbid.core.uncertainty.serving_montecarlo import STOP_PASS, draw_serving
+from clusterbid.core.uncertainty.serving_value import serving_value
 
 
 def _demo(quarry_gpus: int | None = None, fleet_percentile: int | None = None) -> Evaluation:
@@ -74,3 +75,37 @@ def test_a_fleet_sized_at_the_median_keeps_it_and_the_demo_is_untouched():
     assert not any(
         g.code == CAPACITY_GATE for s in demo.scores for g in s.estimate.gates
     )  # every demo bid that can serve, serves in every draw
+
+
+def _near_the_line(ridge_price: str) -> Evaluation:
+    """Quarry at 72 GPUs and 119.3 requests/s serves close to 80% of the draws (79.6% of the
+    first 4,096, 80.1% of 12,288); Helio at $4.00; Ridge at `ridge_price`, which moves how many
+    draws the default run makes before every chance of being cheapest is known."""
+    data = _demo(quarry_gpus=72).model_dump(mode="json")
+    data["workload"]["peak_requests_per_s"] = 119.3
+    for bid in data["bids"]:
+        if bid["id"] == "helio-h200":
+            bid["terms"]["price_per_gpu_hour"] = "4.00"
+        if bid["id"] == "ridge-h200-ib":
+            bid["terms"]["price_per_gpu_hour"] = ridge_price
+    return Evaluation.model_validate(data)
+
+
+def test_a_rivals_price_never_moves_the_gate_and_the_value_of_information_agrees():
+    """Judged on all the draws, Quarry ranked first beside Ridge at $3.30 (12,288 draws) and was
+    excluded beside Ridge at $4.50 (8,192): a rival's price decided its gate. Now the share is
+    the first pass's, 4,096 draws every run makes, counted here from the draws themselves."""
+    evaluation = _near_the_line("3.30")
+    run, _ = serving_run(evaluation)
+    row = [e.bid.id for e in run.bids].index("quarry-h100")
+    first = draw_serving(run, STOP_PASS, evaluation.policy.random_seed).per_million[row]
+    share = float(np.isfinite(first).mean())
+    assert 0.79 < share < 0.8  # below the line, by a little
+    for ridge in ("3.30", "4.50"):
+        scorecard = score_serving_evaluation(_near_the_line(ridge))
+        quarry = next(s for s in scorecard.scores if s.bid.id == "quarry-h100")
+        assert quarry.rank is None
+        (gate,) = [g for g in quarry.estimate.gates if g.code == CAPACITY_GATE]
+        assert f"in only {share:.0%} of the Monte Carlo draws" in gate.message
+        voi = serving_value(_near_the_line(ridge), 20_000)
+        assert "quarry-h100" not in voi.expected_cost  # valued as ranked: set aside

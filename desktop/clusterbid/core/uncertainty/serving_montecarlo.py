@@ -13,6 +13,7 @@ last bit); serving_bands summarises the draws.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -113,10 +114,19 @@ def serving_uncertainty(
 
 
 def draw_serving(
-    estimates: ServingEstimates, samples: int | None = None, seed: int = SEED
+    estimates: ServingEstimates,
+    samples: int | None = None,
+    seed: int = SEED,
+    judge: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> ServingDraws:
     """Run the serving model over sampled efficiencies, every draw kept (`samples` None: the
-    default run, stopped once every chance of being cheapest is known, as training's)."""
+    default run, stopped once every chance of being cheapest is known, as training's).
+
+    `judge`: given the cost per million of the first STOP_PASS draws (bids, draws; fewer when
+    fewer are asked for), which bids stay in the running (bids, 1). Every run makes those draws
+    whatever the other bids, so a bid is judged the same beside any rivals (a gate judged on all
+    the draws moved with the stop, which they decide); the stop is then checked among the bids
+    left."""
     adaptive = samples is None  # the default run stops once the chances are known, as training's
     samples = SAMPLES if samples is None else samples
     workload = estimates.workload
@@ -149,6 +159,7 @@ def draw_serving(
     chunk = draws_per_pass(cells)
     slo = np.zeros((len(bids), samples), dtype=bool)
     eligible = np.array([e.passes_gates for e in estimates.bids])[:, None]
+    judged_at = min(STOP_PASS, samples) if judge is not None else None
     done = 0  # samples run so far; passes end on multiples of STOP_PASS, where the stop is checked
     while done < samples:
         start, stop = done, min(done + chunk, samples, (done // STOP_PASS + 1) * STOP_PASS)
@@ -157,6 +168,8 @@ def draw_serving(
             per_million[rows, start:stop], monthly[rows, start:stop] = one.per_million, one.monthly
             gpus[:, rows, start:stop], slo[rows, start:stop] = one.gpus, one.slo
         done = stop
+        if judge is not None and done == judged_at:
+            eligible = eligible & judge(per_million[:, :done])
         if (
             adaptive
             and done % STOP_PASS == 0
