@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import bid_dict, evaluation_dict
+from tests.gui.thread_records import two_bids_resting_on_spares
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import score_evaluation
@@ -60,17 +61,7 @@ def test_the_comparison_says_which_bid_rank_rests_on_a_default(qtbot):
 
     from clusterbid.gui.comparison.scorecard_table_model import FINDINGS, ScorecardTableModel
 
-    unsure = bid_dict(
-        "unsure",
-        capacity=EXACT_FIT,
-        reliability={"node_replacement_hours": 72},
-        terms={"price_per_gpu_hour": "2.40", "currency": "USD"},
-        provenance={"capacity.spare_pool_gpus": {"kind": "not_stated"}},
-    )
-    rival = bid_dict("rival", reliability={"node_replacement_hours": 72})
-    model = ScorecardTableModel(
-        _derived(score_evaluation(Evaluation.model_validate(evaluation_dict([unsure, rival]))))
-    )
+    model = ScorecardTableModel(_derived(score_evaluation(two_bids_resting_on_spares())))
     cells = {
         model.score_at(row).bid.id: model.index(row, FINDINGS) for row in range(model.rowCount())
     }
