@@ -5,7 +5,7 @@ training. The values come from serving_value.py; the pack the provider gets name
 from __future__ import annotations
 
 from clusterbid.core.evaluation import Evaluation
-from clusterbid.core.evidence.model import GRADE_WORDS
+from clusterbid.core.evidence_request.summary import ask_words
 from clusterbid.core.money import SYMBOLS
 from clusterbid.core.uncertainty.value_of_information import InputValue, ValueOfInformation
 
@@ -28,11 +28,6 @@ def per_million(amount: float, currency: str) -> str:
     return f"{symbol}{text}" if symbol else f"{text} {currency}"
 
 
-def _now(source: str) -> str:
-    grades = {grade.value: words for grade, words in GRADE_WORDS.items()}
-    return grades.get(source, source)
-
-
 def noise_floor(voi: ValueOfInformation) -> float:
     if voi.choice is None:
         return 0.0
@@ -52,12 +47,10 @@ def serving_asks(
 
 
 def ask_line(evaluation: Evaluation, v: InputValue) -> str:
+    """The training words (summary.ask_words), worth counted per million output tokens."""
     providers = {b.id: b.quote.provider for b in evaluation.bids}
-    return (
-        f"Ask {providers.get(v.bid_id, v.bid_id)} for {ASK_FOR[v.input]} (now: {_now(v.source)}): "
-        f"{v.change_probability:.0%} chance it changes the choice, worth about "
-        f"{per_million(v.evpi, evaluation.currency)} per million output tokens"
-    )
+    worth = f"{per_million(v.evpi, evaluation.currency)} per million output tokens"
+    return ask_words(providers, v, ASK_FOR[v.input], worth)
 
 
 def serving_voi_lines(

@@ -54,6 +54,12 @@ def _now(source: str) -> str:
 
 def ask_text(providers: dict[str, str], v: InputValue, currency: str) -> str:
     """`providers`: each bid's provider by bid id (officers read names, not ids)."""
+    return ask_words(providers, v, ASK_FOR[v.input], format_money(v.evpi, currency))
+
+
+def ask_words(providers: dict[str, str], v: InputValue, ask_for: str, worth: str) -> str:
+    """One measurement worth asking for, in the officer's words, for any kind: what to ask whom
+    for (`ask_for`), what backs the figure now, the chance it changes the choice and `worth`."""
     sharing = [providers.get(bid_id, bid_id) for bid_id in v.informs]
     shared = (
         f"; one measurement for {', '.join(sharing)}, which share this figure"
@@ -61,9 +67,9 @@ def ask_text(providers: dict[str, str], v: InputValue, currency: str) -> str:
         else ""
     )
     return (
-        f"Ask {providers[v.bid_id]} for {ASK_FOR[v.input]} (now: {_now(v.source)}{shared}): "
+        f"Ask {providers.get(v.bid_id, v.bid_id)} for {ask_for} (now: {_now(v.source)}{shared}): "
         f"{v.change_probability:.0%} chance it "
-        f"changes the choice, worth about {format_money(v.evpi, currency)}"
+        f"changes the choice, worth about {worth}"
     )
 
 
