@@ -12,6 +12,25 @@ from clusterbid.core.serving_workload import InferenceWorkload
 LLAMA70_KV_BYTES = 2 * 80 * 8 * 128 * 2
 
 
+# A provider's serving benchmark with its whole shape stated (model GPU, lengths, batch,
+# precisions): nothing widens its draw.
+MEASURED_H200_RUN = {
+    "kind": "serving_decode_throughput",
+    "scale_gpus": 1,
+    "value": 1200,
+    "unit": "tokens/s",
+    "grade": "measured_provider",
+    "batch_size": 32,
+    "measured_by": "provider",
+    "artefact_sha256": "ab" * 32,
+    "prompt_tokens": 1000,
+    "output_tokens": 600,
+    "gpu_model": "H200-SXM",
+    "precision": "fp8",
+    "kv_cache_precision": "bf16",
+}
+
+
 def serving_dict(**overrides) -> dict:
     """A 70B dense model in FP8 (70 GB of weights), 1,000-token prompts and 600-token answers."""
     data = {

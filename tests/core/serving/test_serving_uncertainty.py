@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from serving_builders import serving_bid, serving_workload
+from serving_builders import MEASURED_H200_RUN, serving_bid, serving_workload
 
 import clusterbid.core.uncertainty.serving_montecarlo as mc
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
@@ -65,21 +65,7 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     )
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.4)
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.4)
-    evidence = {
-        "kind": "serving_decode_throughput",
-        "scale_gpus": 1,
-        "value": 1200,
-        "unit": "tokens/s",
-        "grade": "measured_provider",
-        "batch_size": 32,
-        "measured_by": "provider",
-        "artefact_sha256": "ab" * 32,
-        "prompt_tokens": 1000,
-        "output_tokens": 600,
-        "gpu_model": "H200-SXM",
-        "precision": "fp8",
-        "kv_cache_precision": "bf16",
-    }  # its whole shape stated: nothing widens it
+    evidence = MEASURED_H200_RUN  # its whole shape stated: nothing widens it
     bids = [
         serving_bid("measured", gpu="H200-SXM", evidence=[evidence]),
         serving_bid("spec", gpu="H200-SXM"),

@@ -9,6 +9,7 @@ import json
 
 import numpy as np
 import pytest
+from serving_builders import MEASURED_H200_RUN as MEASURED
 from serving_builders import serving_bid_dict, serving_dict
 from tests.conftest import EXAMPLES, evaluation_dict
 
@@ -21,21 +22,6 @@ from clusterbid.core.uncertainty.serving_montecarlo import draw_serving
 from clusterbid.core.uncertainty.serving_value import serving_value
 
 SAMPLES, SEED = 4000, 7  # 10 bins of 400 draws (value_of_information.MIN_PER_BIN)
-MEASURED = {
-    "kind": "serving_decode_throughput",
-    "scale_gpus": 1,
-    "value": 1200,
-    "unit": "tokens/s",
-    "grade": "measured_provider",
-    "batch_size": 32,
-    "measured_by": "provider",
-    "artefact_sha256": "ab" * 32,
-    "prompt_tokens": 1000,
-    "output_tokens": 600,
-    "gpu_model": "H200-SXM",
-    "precision": "fp8",
-    "kv_cache_precision": "bf16",
-}  # its whole shape stated: nothing widens its draw
 # 120 requests/s at peak needs several nodes, so the drawn efficiencies move whole nodes.
 WORKLOAD = serving_dict(peak_requests_per_s=120, average_requests_per_s=50)
 TERMS = {"payment_terms_days": 30}  # stated: payment days are not drawn
