@@ -14,15 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from whole_grid_reference import fleet_at_peak_month, meets_at_peak
 
 from clusterbid.core.costmodel.serving import fleet, replica_grid
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.uncertainty import serving_montecarlo as mc
 from clusterbid.core.uncertainty import serving_passes
-from clusterbid.core.uncertainty.serving_bands import fleet_at_peak_month
 from clusterbid.core.uncertainty.serving_passes import PassResult
-from clusterbid.core.uncertainty.serving_slo import meets_at_peak
 
 DEMO = (
     Path(__file__).resolve().parents[3] / "resources" / "examples" / "demo-serving-evaluation.json"

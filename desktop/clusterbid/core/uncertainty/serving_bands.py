@@ -9,9 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clusterbid.core.costmodel.serving import Fleet
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
-from clusterbid.core.costmodel.serving_inputs import ServingScalars
 
 # As training's (montecarlo.py): every chance of being cheapest known to +/- 1 point at 95%.
 WIN_PRECISION = 0.01
@@ -82,15 +80,6 @@ def cheaper_than(estimates: ServingEstimates, ranked: np.ndarray) -> dict[tuple[
         shares = (ranked[i][None, :] < ranked).mean(axis=1)  # inf < inf is False: neither serves
         pairs.update({(bid_id, other): float(shares[j]) for j, other in enumerate(ids) if j != i})
     return pairs
-
-
-def fleet_at_peak_month(w: ServingScalars, plan: Fleet) -> tuple[np.ndarray, np.ndarray]:
-    """Each row's (GPUs needed, GPUs billed) at the peak month of its term (issue 37: the largest
-    month's fleet, month 1's when the traffic does not grow), each (rows,); nan where none."""
-    tp = np.asarray(w.tp_choices, dtype=float)[np.maximum(plan.tp_index, 0)]
-    needed = np.nanmax(plan.term.replicas_at_peak, axis=1, initial=-np.inf) * tp
-    billed = np.nanmax(plan.term.gpus_at_peak, axis=1, initial=-np.inf)
-    return np.where(plan.servable, needed, np.nan), np.where(plan.servable, billed, np.nan)
 
 
 def fleet_at(
