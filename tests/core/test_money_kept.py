@@ -1,25 +1,26 @@
 """format_money keeps what it printed (the comparison prints 37,000 figures per edit at 500 bids,
 nearly all as before); a kept text is keyed by the figure's repr, so figures that compare equal
-but print differently never borrow each other's text."""
+never borrow each other's text. Signs print as accounts print them: before the symbol, and none
+on a figure that rounds to nothing."""
 
 from __future__ import annotations
-
-from decimal import ROUND_HALF_UP, Decimal
 
 from clusterbid.core import money
 
 
-def _by_hand(amount: float) -> str:
-    value = Decimal(repr(amount)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return f"${value:,.2f}"
-
-
-def test_equal_figures_that_print_differently_keep_their_own_text():
-    for first, second in ((0.0, -0.0), (-0.0, 0.0)):
+def test_equal_figures_print_alike_and_zero_has_no_sign():
+    for first, second in ((0.0, -0.0), (-0.0, 0.0), (-0.004, 0.004)):
         money._formatted.cache_clear()
-        assert money.format_money(first, "USD", cents=True) == _by_hand(first)
-        assert money.format_money(second, "USD", cents=True) == _by_hand(second)
-    assert _by_hand(-0.0) != _by_hand(0.0)  # the case is real: "$-0.00" and "$0.00"
+        assert money.format_money(first, "USD", cents=True) == "$0.00"
+        assert money.format_money(second, "USD", cents=True) == "$0.00"
+    assert money.format_money(-0.4, "USD") == "$0"  # whole units: -0.4 rounds to nothing
+    assert money.format_money(-0.5, "USD") == "-$1"  # half-up rounds away from zero
+
+
+def test_a_negative_figure_puts_its_sign_before_the_symbol():
+    assert money.format_money(-1234.5, "USD") == "-$1,235"
+    assert money.format_money(-1234.5, "GBP", cents=True) == "-£1,234.50"
+    assert money.format_money(-7.0, "CHF") == "-7 CHF"
 
 
 def test_a_kept_text_is_the_text_computed_again():

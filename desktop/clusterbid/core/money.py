@@ -20,11 +20,15 @@ def format_money(amount: float, currency: str, cents: bool = False) -> str:
 
 # The comparison formats every figure of every bid again at each edit (37,000 at 500 bids, a
 # quarter of the worker's CPU), nearly all as they were. Kept by the figure's repr, never by its
-# value: -0.0 equals 0.0 but prints "-0.00", and a cache keyed on the float would print whichever
-# came first.
+# value: a cache keyed on the float would key 1 and 1.0 (and -0.0 and 0.0) together.
 @functools.lru_cache(maxsize=1 << 15)
 def _formatted(amount_repr: str, currency: str, cents: bool) -> str:
     value = Decimal(amount_repr).quantize(CENT, rounding=ROUND_HALF_UP)
-    text = f"{value:,.2f}" if cents else f"{value.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+    if not cents:
+        value = value.quantize(Decimal(1), rounding=ROUND_HALF_UP)
+    # The sign goes before the symbol ("-$1,234", as accounts print it), and a figure that rounds
+    # to nothing has none: a credit of -0.004 is "$0.00", never "$-0.00".
+    sign = "-" if value < 0 else ""
+    text = f"{abs(value):,.2f}" if cents else f"{abs(value):,}"
     symbol = SYMBOLS.get(currency)
-    return f"{symbol}{text}" if symbol else f"{text} {currency}"
+    return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {currency}"
