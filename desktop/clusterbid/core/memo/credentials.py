@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -10,6 +10,7 @@ from asn1crypto import keys as asn1_keys
 from asn1crypto import pkcs12 as asn1_pkcs12
 from asn1crypto import x509 as asn1_x509
 from cryptography import x509
+from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 from cryptography.hazmat.primitives.serialization import (
     Encoding,
     NoEncryption,
@@ -38,6 +39,9 @@ class SigningCredentials:
     certificate: asn1_x509.Certificate
     chain: tuple[asn1_x509.Certificate, ...]
     common_name: str
+    # The same key as cryptography opened (and checked) it from the PKCS#12 file: signing.py signs
+    # with it rather than have pyHanko open and check the key again from `key`'s bytes.
+    opened_key: PrivateKeyTypes | None = field(default=None, repr=False, compare=False)
 
 
 def common_name(certificate: x509.Certificate) -> str:
@@ -155,6 +159,7 @@ def load_credentials(
         certificate=_to_asn1(certificate),
         chain=tuple(_to_asn1(c) for c in others),
         common_name=common_name(certificate),
+        opened_key=key,
     )
 
 

@@ -4,7 +4,9 @@ every font drawn to be embedded; pyHanko's default stamp font, standard Courier,
 pyHanko's OpenType engine writes glyph widths and kerning in the font's own units as if there
 were 1,000 to the em (it reads the font's units only for HarfBuzz's advances); DejaVu has 2,048,
 so its stamp printed every letter twice as far apart as it should, clipped at the box's edge.
-A copy scaled to 1,000 units (fontTools' scale_upem) is handed to it instead, cut first to the
+The stamp's own engine (stamp_engine.py, in pyHanko's place since its import of fontTools cost
+each signature a fifth of its time) converts to thousandths of an em itself; it draws from a copy
+scaled to 1,000 units (fontTools' scale_upem), made for pyHanko's engine, cut first to the
 scripts DejaVu covers that a name or amount is written in. Cutting and scaling cost about a CPU
 second, a third of a `clusterbid sign` (issue 32 item 7), so the copy is made once, by
 `packaging/make_stamp_font.py`, and shipped as resources/fonts/DejaVuSans-stamp.ttf; a test derives
@@ -56,21 +58,16 @@ def derived_stamp_font() -> bytes:
 
 
 class StampFontFactory(FontEngineFactory):
-    """pyHanko's OpenType engine on the scaled copy, read from memory. Imported when a stamp is
-    drawn: verify (which imports signing.py for its names) draws none."""
+    """The stamp's engine (stamp_engine.py) on the shipped copy, read from memory. Imported when a
+    stamp is drawn: verify (which imports signing.py for its names) draws none."""
 
     font_size = 10
 
     def create_font_engine(self, writer: Any, obj_stream: Any = None) -> FontEngine:
-        from pyhanko.pdf_utils.font.opentype import GlyphAccumulator
+        from clusterbid.core.memo.stamp_engine import StampFontEngine
 
         # obj_stream stays as given: the memo's updates are written without object streams
-        return GlyphAccumulator(
-            writer=writer,
-            font_handle=BytesIO(_scaled_font()),
-            font_size=self.font_size,
-            obj_stream=obj_stream,
-        )
+        return StampFontEngine(writer, _scaled_font(), self.font_size, obj_stream)
 
 
 def stamp_font() -> StampFontFactory:
