@@ -23,7 +23,7 @@ from clusterbid.core.costmodel.serving_burst import ChosenReplica
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_queue import replicas_with_headroom
 from clusterbid.core.costmodel.serving_sizing import TIE_SLACK
-from clusterbid.core.uncertainty.serving_cells import Cells, Timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, Timing
 
 _NONE = np.iinfo(np.int64).max
 
@@ -50,15 +50,17 @@ class _Bill:
 
     # Each is fleet's arithmetic, operation for operation, worked in place (a pass's arrays are
     # large, and every fresh one costs as much as the operation).
-    def billed(self, replicas: np.ndarray, tp: np.ndarray) -> np.ndarray:
-        nodes = np.asarray(replicas * tp, dtype=float)
+    def billed(
+        self, replicas: np.ndarray, tp: np.ndarray, out: np.ndarray | None = None
+    ) -> np.ndarray:
+        nodes = np.multiply(replicas, tp, out=out)
         nodes /= self.per_node
         np.ceil(nodes, out=nodes)
         nodes *= self.per_node
         return nodes
 
-    def monthly(self, billed: np.ndarray) -> np.ndarray:
-        bill = np.asarray(billed * HOURS_PER_MONTH, dtype=float)
+    def monthly(self, billed: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        bill = np.multiply(billed, HOURS_PER_MONTH, out=out)
         np.maximum(bill, self.floor, out=bill)  # GPU-hours
         bill *= self.price
         bill *= 1.0 + self.fee_share
@@ -84,6 +86,7 @@ def _size_near_cheapest(
     candidate: np.ndarray,
     columns: dict[str, np.ndarray],
     exact_slots: int,
+    scratch: Scratch,
 ) -> np.ndarray:
     """serving_sizing.replicas_near_cheapest over (cells, draws): the replicas of every candidate
     that could be its draw's cheapest, inf for the rest (flat indices, cell-major)."""
@@ -104,41 +107,50 @@ def _size_near_cheapest(
             + w.spare_replicas
         )
 
-    bound = bill.monthly(bill.billed(minimum + w.spare_replicas, tp))
-    np.copyto(bound, np.inf, where=~candidate)
-    at_lowest = candidate & (bound <= bound.min(axis=0))
+    bound = np.add(minimum, w.spare_replicas, out=scratch.get("bound", minimum.shape))
+    bound = bill.monthly(bill.billed(bound, tp, out=bound), out=bound)
+    open_ = np.logical_not(candidate, out=scratch.get("open", minimum.shape, bool))
+    np.copyto(bound, np.inf, where=open_)
+    at_lowest = np.less_equal(bound, bound.min(axis=0), out=open_)
+    at_lowest &= candidate
     some = np.flatnonzero(at_lowest.any(axis=0))
     scouts = np.argmax(at_lowest, axis=0)[some] * draws + some
-    replicas = np.full(minimum.shape, np.inf)
-    sized = np.zeros(minimum.shape, dtype=bool)
+    replicas = scratch.get("replicas", minimum.shape)
+    replicas.fill(np.inf)
     replicas.put(scouts, size(scouts))
-    sized.put(scouts, True)
     best = np.full(draws, np.inf)
     found = scouts[np.isfinite(replicas.take(scouts))]
     best[found % draws] = bill.monthly(bill.billed(replicas.take(found), tp.take(found // draws)))
-    rest = np.flatnonzero(candidate & ~sized & (bound <= best * (1.0 + TIE_SLACK)))
-    if rest.size:
-        replicas.put(rest, size(rest))
+    rest = np.less_equal(bound, best * (1.0 + TIE_SLACK), out=open_)
+    rest &= candidate
+    rest.put(scouts, False)  # sized already
+    at = np.flatnonzero(rest)
+    if at.size:
+        replicas.put(at, size(at))
     return replicas
 
 
 def cheapest(
-    w: ServingScalars, b: ServingArrays, i: int, cells: Cells, t: Timing, exact_slots: int
+    w: ServingScalars,
+    b: ServingArrays,
+    i: int,
+    cells: Cells,
+    t: Timing,
+    exact_slots: int,
+    scratch: Scratch | None = None,
 ) -> Choice:
-    """Bid i's cheapest cell in each draw of the pass (serving.fleet's rule)."""
+    """Bid i's cheapest cell in each draw of the pass (serving.fleet's rule); `scratch`: where
+    the pass's arrays are worked (serving_cells.Scratch)."""
     bill = _bill(w, b, i)
-    throughput = cells.batch / t.tpot_s
-    with np.errstate(invalid="ignore"):
-        candidate = (
-            cells.fits
-            & (t.tpot_s <= w.tpot_target_s)
-            & (t.ttft_s <= w.ttft_target_s)
-            & (throughput > 0)
-        )
+    scratch = Scratch(0) if scratch is None else scratch
+    shape = t.tpot_s.shape
+    throughput = np.divide(cells.batch, t.tpot_s, out=scratch.get("throughput", shape))
+    candidate = _candidate(w, cells, t, throughput, scratch)
+    minimum = scratch.get("minimum", shape)
     with np.errstate(divide="ignore"):
-        minimum = w.peak_output_tokens_s * (1.0 + w.forecast_margin) / throughput
+        np.divide(w.peak_output_tokens_s * (1.0 + w.forecast_margin), throughput, out=minimum)
     np.ceil(minimum, out=minimum)
-    service = w.output_tokens * t.tpot_s
+    service = np.multiply(w.output_tokens, t.tpot_s, out=scratch.get("service", shape))
     service += t.prefill_s
     columns = {
         "minimum": minimum,
@@ -147,7 +159,7 @@ def cheapest(
         "service": service,
         "ttft": t.ttft_s,
     }
-    replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots)
+    replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots, scratch)
     ok, at, billed = _ranked_first(w, bill, float(b.gpus_offered[i]), replicas, throughput, cells)
     draws = replicas.shape[1]
 
@@ -165,6 +177,20 @@ def cheapest(
         pick(billed),
     )
     return Choice(ok, replica, pick(replicas.take(at)))
+
+
+def _candidate(
+    w: ServingScalars, cells: Cells, t: Timing, throughput: np.ndarray, scratch: Scratch
+) -> np.ndarray:
+    """Whether each cell serves each draw within both targets (fleet's candidates)."""
+    shape = throughput.shape
+    candidate, other = scratch.get("candidate", shape, bool), scratch.get("other", shape, bool)
+    with np.errstate(invalid="ignore"):
+        np.less_equal(t.tpot_s, w.tpot_target_s, out=candidate)
+        candidate &= np.less_equal(t.ttft_s, w.ttft_target_s, out=other)
+        candidate &= np.greater(throughput, 0, out=other)
+    candidate &= cells.fits
+    return candidate
 
 
 def _ranked_first(

@@ -21,7 +21,7 @@ from clusterbid.core.costmodel.serving import bill_chosen, replica_grid
 from clusterbid.core.costmodel.serving_burst import ChosenReplica
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_replica import ReplicaComm
-from clusterbid.core.uncertainty.serving_cells import Cells, bid_cells, timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, bid_cells, timing
 from clusterbid.core.uncertainty.serving_cheapest import Choice, cheapest
 from clusterbid.core.uncertainty.serving_slo import CostedFleets, meets_on_cells
 
@@ -61,6 +61,7 @@ class Search:
     judged: tuple[Cells | None, ...]  # the costed degree's cells (None: no costed fleet)
     fleets: CostedFleets  # the live bids'
     exact_slots: int
+    scratch: Scratch  # where every pass works (one run's passes run one after another)
 
 
 def search_cells(
@@ -86,7 +87,9 @@ def search_cells(
         if degree >= 0:
             costed[degree] = reached[k, degree]
         judged.append(bid_cells(w, base, batches, comm, k, costed) if degree >= 0 else None)
-    return Search(w, base, tuple(cells), tuple(judged), fleets, exact_slots)
+    return Search(
+        w, base, tuple(cells), tuple(judged), fleets, exact_slots, Scratch(CELLS_PER_PASS)
+    )
 
 
 def draws_per_pass(s: Search) -> int:
@@ -112,7 +115,8 @@ def _judge(s: Search, k: int, hbm: np.ndarray, flops: np.ndarray, growth: np.nda
     met = np.zeros(growth.size, dtype=bool)
     if cells is None:
         return met
-    t = timing(s.w, cells, s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k], hbm, flops)
+    bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
+    t = timing(s.w, cells, bandwidth, peak, hbm, flops, s.scratch)
     met[:] = True
     for j, month in enumerate(s.fleets.months):
         traffic = (1.0 + growth) ** (month - 1)
@@ -135,8 +139,9 @@ def run_pass(s: Search, d: Draws, start: int, stop: int) -> PassResult:
     slo = np.zeros((live, n), dtype=bool)
     for k, cells in enumerate(s.cells):
         hbm, flops = _efficiencies(s.base, k, d.mbu[k, start:stop], d.compute[k, start:stop])
-        t = timing(s.w, cells, s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k], hbm, flops)
-        choices.append(cheapest(s.w, s.base, k, cells, t, s.exact_slots))
+        bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
+        t = timing(s.w, cells, bandwidth, peak, hbm, flops, s.scratch)
+        choices.append(cheapest(s.w, s.base, k, cells, t, s.exact_slots, s.scratch))
         slo[k] = _judge(s, k, hbm, flops, d.growth[start:stop])
     arrays = _tile(s.base, n).replace(
         payment_days=d.payment_days[:, start:stop].ravel(),
