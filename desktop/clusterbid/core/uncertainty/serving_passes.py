@@ -25,9 +25,11 @@ from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, bid_cells,
 from clusterbid.core.uncertainty.serving_cheapest import Choice, cheapest
 from clusterbid.core.uncertainty.serving_slo import CostedFleets, meets_on_cells
 
-# Cells of one bid times draws worked on at once: a few dozen float64 arrays of this size stay
-# within a core's cache (512 KB each).
-CELLS_PER_PASS = 65_536
+# Cells of one bid times draws worked on at once (a pass also ends where the default run may
+# stop, every 4,096 draws). Past a core's cache (2 MB an array), yet cheaper than more, smaller
+# passes once the arrays are kept from pass to pass (serving_cells.Scratch): each step of a pass
+# is one numpy call whatever its size (resources/docs/benchmarks.md).
+CELLS_PER_PASS = 262_144
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +122,8 @@ def _judge(s: Search, k: int, hbm: np.ndarray, flops: np.ndarray, growth: np.nda
     met[:] = True
     for j, month in enumerate(s.fleets.months):
         traffic = (1.0 + growth) ** (month - 1)
-        met &= meets_on_cells(s.w, cells, t, s.fleets.replicas[k, j], traffic, s.exact_slots)
+        replicas = s.fleets.replicas[k, j]
+        met &= meets_on_cells(s.w, cells, t, replicas, traffic, s.exact_slots, s.scratch)
     return met
 
 

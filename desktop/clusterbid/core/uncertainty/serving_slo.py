@@ -24,7 +24,7 @@ import numpy as np
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_inputs import ServingScalars
 from clusterbid.core.costmodel.serving_queue import wait_at_percentile_s
-from clusterbid.core.uncertainty.serving_cells import Cells, Timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, Timing
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +65,25 @@ def meets_on_cells(
     replicas: np.ndarray,
     traffic: np.ndarray,
     exact_slots: int,
+    scratch: Scratch | None = None,
 ) -> np.ndarray:
     """_meets_in_month for one bid over a pass of draws, (draws,) bool: `cells` are the bid's
     costed degree at every searched batch (serving_cells), `replicas` its costed fleet that month,
-    `traffic` each draw's peak there as a multiple of the stated (the same arithmetic)."""
-    service = t.prefill_s + w.output_tokens * t.tpot_s
-    load = w.peak_output_tokens_s / w.output_tokens * traffic * service
+    `traffic` each draw's peak there as a multiple of the stated (the same arithmetic, worked in
+    place in `scratch`'s arrays)."""
+    scratch = Scratch(0) if scratch is None else scratch
+    shape = t.tpot_s.shape
+    service = np.multiply(w.output_tokens, t.tpot_s, out=scratch.get("service", shape))
+    service = np.add(t.prefill_s, service, out=service)
+    arrivals = w.peak_output_tokens_s / w.output_tokens * traffic
+    load = np.multiply(arrivals, service, out=scratch.get("minimum", shape))
     servers = replicas * cells.batch
-    candidate = cells.fits & (t.tpot_s <= w.tpot_target_s) & (t.ttft_s <= w.ttft_target_s)
+    candidate, other = scratch.get("candidate", shape, bool), scratch.get("other", shape, bool)
+    np.less_equal(t.tpot_s, w.tpot_target_s, out=candidate)
+    candidate &= np.less_equal(t.ttft_s, w.ttft_target_s, out=other)
+    candidate &= cells.fits
     if w.ttft_percentile > 0:  # a queue that never drains waits forever: no need to work it out
-        candidate &= load < servers
+        candidate &= np.less(load, servers, out=other)
     at = np.flatnonzero(candidate)
     draws = traffic.size
     cell, draw = at // draws, at % draws
