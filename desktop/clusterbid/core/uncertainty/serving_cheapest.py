@@ -113,8 +113,10 @@ def _size_near_cheapest(
     np.copyto(bound, np.inf, where=open_)
     at_lowest = np.less_equal(bound, bound.min(axis=0), out=open_)
     at_lowest &= candidate
-    some = np.flatnonzero(at_lowest.any(axis=0))
-    scouts = np.argmax(at_lowest, axis=0)[some] * draws + some
+    # Each draw's earliest cell at its lowest bound: the flat indices run cell-major, so a draw's
+    # first among them (np.unique's first occurrence) is its earliest cell.
+    lowest = np.flatnonzero(at_lowest)
+    scouts = lowest[np.unique(lowest % draws, return_index=True)[1]]
     replicas = scratch.get("replicas", minimum.shape)
     replicas.fill(np.inf)
     replicas.put(scouts, size(scouts))
