@@ -12,12 +12,14 @@ check it against the grid, draw by draw).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_held
+
+_PER_CELL = ("degree", "batch_index", "tp", "batch", "fits", "kv", "flops", "comm")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +39,10 @@ class Cells:
     degree_weights: np.ndarray  # the weight shard's bytes (read over the drawn bandwidth)
     degree_tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
     degree_prefill_comm: np.ndarray  # one prompt's all-reduces
+
+    def rows(self, at: np.ndarray) -> Cells:
+        """The cells where `at` (cells,) is true (what depends on the degree alone as it is)."""
+        return replace(self, **{name: getattr(self, name)[at] for name in _PER_CELL})
 
 
 class Scratch:

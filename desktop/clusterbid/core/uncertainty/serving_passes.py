@@ -23,7 +23,7 @@ from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScala
 from clusterbid.core.costmodel.serving_replica import ReplicaComm
 from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, bid_cells, timing
 from clusterbid.core.uncertainty.serving_cheapest import Choice, cheapest
-from clusterbid.core.uncertainty.serving_slo import CostedFleets, meets_on_cells
+from clusterbid.core.uncertainty.serving_slo import CostedFleets, can_meet, meets_on_cells
 
 # Cells of one bid times draws worked on at once (a pass also ends where the default run may
 # stop, every 4,096 draws). Past a core's cache (2 MB an array), yet cheaper than more, smaller
@@ -88,10 +88,23 @@ def search_cells(
         costed = np.zeros_like(reached[k])
         if degree >= 0:
             costed[degree] = reached[k, degree]
-        judged.append(bid_cells(w, base, batches, comm, k, costed) if degree >= 0 else None)
+        judged.append(_judged(w, base, k, bid_cells(w, base, batches, comm, k, costed), fleets))
     return Search(
         w, base, tuple(cells), tuple(judged), fleets, exact_slots, Scratch(CELLS_PER_PASS)
     )
+
+
+def _judged(
+    w: ServingScalars, base: ServingArrays, k: int, cells: Cells, fleets: CostedFleets
+) -> Cells | None:
+    """Bid k's costed degree's cells that can meet the targets at peak in some draw
+    (serving_slo.can_meet; None: no costed fleet)."""
+    if fleets.degree_index[k] < 0:
+        return None
+    caps = np.maximum(base.hbm_efficiency[k : k + 1], 1.0)
+    flops = np.maximum(base.compute_efficiency[k : k + 1], 1.0)
+    t = timing(w, cells, base.hbm_bandwidth_bytes_s[k], base.peak_flops[k], caps, flops)
+    return cells.rows(can_meet(w, cells, t, fleets.replicas[k], fleets.months))
 
 
 def draws_per_pass(s: Search) -> int:

@@ -58,6 +58,22 @@ def costed_fleets(
     )
 
 
+def can_meet(
+    w: ServingScalars, cells: Cells, t: Timing, replicas: np.ndarray, months: tuple[int, ...]
+) -> np.ndarray:
+    """(cells,) bool: whether a cell can meet the targets at peak in some draw, from `t`, its
+    timing at the capped efficiencies (a draw's is never shorter). Judged on month 1 alone, whose
+    traffic is the stated (growth to the power 0), the fleet needs load < slots there; a draw's
+    load is never below the load at the caps (every operation rises with the service time), so
+    a cell whose capped load fills every slot meets in no draw. Every cell can meet when other
+    months are judged too (a cell short in month 1 may be the one that meets in another)."""
+    if months != (1,) or not w.ttft_percentile > 0:
+        return np.ones(cells.tp.size, dtype=bool)
+    service = t.prefill_s + w.output_tokens * t.tpot_s
+    load = w.peak_output_tokens_s / w.output_tokens * 1.0 * service
+    return np.asarray((load < replicas[0] * cells.batch)[:, 0])
+
+
 def meets_on_cells(
     w: ServingScalars,
     cells: Cells,
