@@ -53,14 +53,14 @@ class _Bill:
     def billed(
         self, replicas: np.ndarray, tp: np.ndarray, out: np.ndarray | None = None
     ) -> np.ndarray:
-        nodes = np.multiply(replicas, tp, out=out)
+        nodes = np.asarray(np.multiply(replicas, tp, out=out), dtype=float)  # `out` itself
         nodes /= self.per_node
         np.ceil(nodes, out=nodes)
         nodes *= self.per_node
         return nodes
 
     def monthly(self, billed: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        bill = np.multiply(billed, HOURS_PER_MONTH, out=out)
+        bill = np.asarray(np.multiply(billed, HOURS_PER_MONTH, out=out), dtype=float)
         np.maximum(bill, self.floor, out=bill)  # GPU-hours
         bill *= self.price
         bill *= 1.0 + self.fee_share
