@@ -19,7 +19,8 @@ import numpy as np
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_held
 
-_PER_CELL = ("degree", "batch_index", "tp", "batch", "fits", "kv", "flops", "comm")
+_PER_CELL: tuple[str, ...] = ("degree", "batch_index", "tp", "batch", "fits", "kv", "flops")
+_PER_CELL += ("comm", "position", "least")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +40,14 @@ class Cells:
     degree_weights: np.ndarray  # the weight shard's bytes (read over the drawn bandwidth)
     degree_tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
     degree_prefill_comm: np.ndarray  # one prompt's all-reduces
+    # (cells,): each cell's place in the grid's order (ties go to the earlier one), and the least
+    # bound its fleet can have in any draw (serving_rows.by_least_bound; -inf: not worked out).
+    position: np.ndarray
+    least: np.ndarray
 
-    def rows(self, at: np.ndarray) -> Cells:
-        """The cells where `at` (cells,) is true (what depends on the degree alone as it is)."""
+    def rows(self, at: np.ndarray | slice) -> Cells:
+        """The cells at `at` (a mask, an order or a block of rows; what depends on the degree
+        alone as it is)."""
         return replace(self, **{name: getattr(self, name)[at] for name in _PER_CELL})
 
 
@@ -115,6 +121,8 @@ def bid_cells(
         degree_weights=weights,
         degree_tp_peak=tp * b.peak_flops[i],
         degree_prefill_comm=np.asarray(comm.prefill_s[i]).reshape(tp.shape),
+        position=np.arange(degree.size),
+        least=np.full(degree.size, -np.inf),
     )
 
 

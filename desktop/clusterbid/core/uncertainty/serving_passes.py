@@ -23,6 +23,7 @@ from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScala
 from clusterbid.core.costmodel.serving_replica import ReplicaComm
 from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, bid_cells, timing
 from clusterbid.core.uncertainty.serving_cheapest import Choice, cheapest
+from clusterbid.core.uncertainty.serving_rows import Drawn, by_least_bound
 from clusterbid.core.uncertainty.serving_slo import CostedFleets, can_meet, meets_on_cells
 
 # Cells of one bid times draws worked on at once (a pass also ends where the default run may
@@ -83,7 +84,8 @@ def search_cells(
     reached = replica_grid(w, capped, batches, comm).feasible
     cells, judged = [], []
     for k in range(reached.shape[0]):
-        cells.append(bid_cells(w, base, batches, comm, k, reached[k] & allowed[k]))
+        own = bid_cells(w, base, batches, comm, k, reached[k] & allowed[k])
+        cells.append(by_least_bound(w, base, k, own))
         degree = int(fleets.degree_index[k])
         costed = np.zeros_like(reached[k])
         if degree >= 0:
@@ -156,8 +158,8 @@ def run_pass(s: Search, d: Draws, start: int, stop: int) -> PassResult:
     for k, cells in enumerate(s.cells):
         hbm, flops = _efficiencies(s.base, k, d.mbu[k, start:stop], d.compute[k, start:stop])
         bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
-        t = timing(s.w, cells, bandwidth, peak, hbm, flops, s.scratch)
-        choices.append(cheapest(s.w, s.base, k, cells, t, s.exact_slots, s.scratch))
+        drawn = Drawn(bandwidth, peak, hbm, flops)
+        choices.append(cheapest(s.w, s.base, k, cells, drawn, s.exact_slots, s.scratch))
         slo[k] = _judge(s, k, hbm, flops, d.growth[start:stop])
     arrays = _tile(s.base, n).replace(
         payment_days=d.payment_days[:, start:stop].ravel(),
