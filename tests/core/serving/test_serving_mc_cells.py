@@ -14,6 +14,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+from serving_builders import serving_bid, serving_workload
 from whole_grid_reference import fleet_at_peak_month, meets_at_peak
 
 from clusterbid.core.costmodel.serving import fleet, replica_grid
@@ -78,10 +81,8 @@ def _whole_grid_pass(inputs, d, start, stop):  # type: ignore[no-untyped-def]
     )
 
 
-@pytest.mark.parametrize("variant", ["demo", "burst", "growth"])
-def test_every_draw_of_every_pass_is_the_whole_grids_to_the_last_bit(monkeypatch, variant):
-    demo = _demo(variant)
-    estimates = estimate_serving(demo.workload, demo.bids)
+def _passes_both_ways(estimates, samples, seed, per_pass):  # type: ignore[no-untyped-def]
+    """Every pass of a run, (the cells', the whole grid's) on the same draws."""
     inputs: list[tuple[object, ...]] = []
     passes = []
 
@@ -94,17 +95,32 @@ def test_every_draw_of_every_pass_is_the_whole_grids_to_the_last_bit(monkeypatch
         passes.append((new, _whole_grid_pass(inputs[-1], d, start, stop)))
         return new
 
-    monkeypatch.setattr(mc, "search_cells", capture)
-    monkeypatch.setattr(mc, "run_pass", both)
-    monkeypatch.setattr(mc, "draws_per_pass", lambda cells: 350)  # several passes, one short
-    result = mc.serving_uncertainty(estimates, samples=1200, seed=11)
-    assert result.samples == 1200 and len(passes) == 4
-    servable = 0
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(mc, "search_cells", capture)
+        patched.setattr(mc, "run_pass", both)
+        patched.setattr(mc, "draws_per_pass", lambda cells: per_pass)
+        result = mc.serving_uncertainty(estimates, samples=samples, seed=seed)
+    assert result.samples == samples
+    return passes
+
+
+def _assert_same(passes) -> None:  # type: ignore[no-untyped-def]
     for new, old in passes:
         np.testing.assert_array_equal(new.per_million, old.per_million)
         np.testing.assert_array_equal(new.monthly, old.monthly)
         np.testing.assert_array_equal(new.gpus, old.gpus)
         np.testing.assert_array_equal(new.slo, old.slo)
+
+
+@pytest.mark.parametrize("variant", ["demo", "burst", "growth"])
+def test_every_draw_of_every_pass_is_the_whole_grids_to_the_last_bit(variant):
+    demo = _demo(variant)
+    estimates = estimate_serving(demo.workload, demo.bids)
+    passes = _passes_both_ways(estimates, 1200, 11, 350)  # several, one short
+    assert len(passes) == 4
+    _assert_same(passes)
+    servable = 0
+    for _, old in passes:
         servable += int(np.isfinite(old.per_million).sum())
     # Not a vacuous match: most (bid, draw) pairs serve, and the check at peak goes both ways.
     assert servable > 0.7 * 1200 * len(estimates.bids)
@@ -119,3 +135,61 @@ def test_the_bands_are_unchanged_by_how_many_draws_a_pass_holds(monkeypatch):
     monkeypatch.setattr(mc, "draws_per_pass", lambda cells: 7)
     narrow = mc.serving_uncertainty(estimates, samples=900, seed=3)
     assert repr(wide) == repr(narrow)  # every figure, nan (never servable) included
+
+
+GPUS = ["H100-SXM", "H200-SXM", "L40S", "MI300X"]
+bids = st.lists(
+    st.fixed_dictionaries(
+        {
+            "gpu": st.sampled_from(GPUS),
+            "price": st.decimals("0.50", "6.00", places=2),
+            "gpus_offered": st.sampled_from([8, 16, 48, 128, 512]),
+            "committed": st.sampled_from([0, 20_000, 400_000]),  # a floor under the bill
+            "recurring": st.sampled_from(["0", "15000"]),
+        }
+    ),
+    min_size=1,
+    max_size=4,
+)
+workloads = st.fixed_dictionaries(
+    {
+        "total_params_billions": st.floats(7, 200),
+        "precision": st.sampled_from(["bf16", "fp8"]),
+        "prompt_tokens": st.integers(100, 8_000),
+        "output_tokens": st.integers(50, 2_000),
+        "ttft_target_ms": st.floats(200, 5_000),
+        "tpot_target_ms": st.floats(10, 120),
+        "peak_requests_per_s": st.floats(0.5, 200),
+        "traffic_growth_percent_per_month": st.sampled_from([0, 4]),
+    }
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(workloads, bids, st.integers(0, 2**31 - 1))
+def test_the_cells_equal_the_whole_grid_draw_for_draw_on_any_workload_and_bids(
+    params, offers, seed
+):
+    """Random services and offers (floors under the bill, offers too small for some fleets,
+    several degrees and GPUs): every draw the Monte Carlo's cells give is the whole grid's."""
+    workload = serving_workload(**params, average_requests_per_s=params["peak_requests_per_s"] / 2)
+    offered = [
+        serving_bid(
+            f"b{i}",
+            o["gpu"],
+            str(o["price"]),
+            capacity={"gpus_offered": o["gpus_offered"]},
+            topology={"nvlink_domain_gpus": 1 if o["gpu"] == "L40S" else 8},
+            terms={
+                "committed_gpu_hours": o["committed"],
+                "term_months": 12,
+                "recurring_fees_per_month": o["recurring"],
+            },
+        )
+        for i, o in enumerate(offers)
+    ]
+    estimates = estimate_serving(workload, offered)
+    passes = _passes_both_ways(estimates, 240, seed, 70)
+    _assert_same(passes)
+    served = sum(int(np.isfinite(new.per_million).sum()) for new, _ in passes)
+    event(f"share of (bid, draw) pairs served: {served / 240 / len(offers):.1f}")

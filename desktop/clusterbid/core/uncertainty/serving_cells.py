@@ -12,12 +12,15 @@ check it against the grid, draw by draw).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_replica import ReplicaComm, kv_tokens_held
+
+_PER_CELL: tuple[str, ...] = ("degree", "batch_index", "tp", "batch", "fits", "kv", "flops")
+_PER_CELL += ("comm", "position", "least")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,34 @@ class Cells:
     degree_weights: np.ndarray  # the weight shard's bytes (read over the drawn bandwidth)
     degree_tp_peak: np.ndarray  # the replica's dense peak before the drawn compute efficiency
     degree_prefill_comm: np.ndarray  # one prompt's all-reduces
+    # (cells,): each cell's place in the grid's order (ties go to the earlier one), and the least
+    # bound its fleet can have in any draw (serving_rows.by_least_bound; -inf: not worked out).
+    position: np.ndarray
+    least: np.ndarray
+
+    def rows(self, at: np.ndarray | slice) -> Cells:
+        """The cells at `at` (a mask, an order or a block of rows; what depends on the degree
+        alone as it is)."""
+        return replace(self, **{name: getattr(self, name)[at] for name in _PER_CELL})
+
+
+class Scratch:
+    """Arrays a run's passes work in, kept from pass to pass (issue 37 item 5): a pass's arrays
+    are large, and each fresh one costs the pages the allocator returned to the system after the
+    last pass as much again as the arithmetic (about a third of the CPU at 20,000 draws)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: dict[str, np.ndarray] = {}
+
+    def get(self, name: str, shape: tuple[int, int], dtype: type = float) -> np.ndarray:
+        """The array `name`, C-ordered, of `shape` (its figures are what was last left there)."""
+        kept = self._kept.get(name)
+        need = shape[0] * shape[1]
+        if kept is None or kept.size < need or kept.dtype != np.dtype(dtype):
+            kept = np.empty(max(need, self.size), dtype=dtype)
+            self._kept[name] = kept
+        return kept[:need].reshape(shape)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +121,8 @@ def bid_cells(
         degree_weights=weights,
         degree_tp_peak=tp * b.peak_flops[i],
         degree_prefill_comm=np.asarray(comm.prefill_s[i]).reshape(tp.shape),
+        position=np.arange(degree.size),
+        least=np.full(degree.size, -np.inf),
     )
 
 
@@ -100,16 +133,23 @@ def timing(
     peak_flops: float,
     hbm_efficiency: np.ndarray,
     compute_efficiency: np.ndarray,
+    scratch: Scratch | None = None,
 ) -> Timing:
     """Each draw's time per output token, first-token time and prompt time at each cell, from the
     bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations); what
-    depends on the degree alone is worked out per degree and spread over its cells."""
+    depends on the degree alone is worked out per degree and spread over its cells. `scratch`:
+    where the arrays are worked (the returned ones are its, until the next timing)."""
+    scratch = Scratch(0) if scratch is None else scratch
+    shape = (cells.degree.size, hbm_efficiency.size)
+    tpot, spread = scratch.get("tpot", shape), scratch.get("spread", shape)
     drawn_bandwidth = bandwidth * hbm_efficiency
-    weights_read = (cells.degree_weights / drawn_bandwidth)[cells.degree]
-    peak = (cells.degree_tp_peak * compute_efficiency)[cells.degree]
-    tpot = cells.flops / peak  # worked in place: each fresh (cells, draws) array costs an operation
-    np.maximum(weights_read, tpot, out=tpot)
-    tpot += cells.kv / drawn_bandwidth
+    # Each step in place, into arrays kept from pass to pass (Scratch).
+    np.take(cells.degree_tp_peak * compute_efficiency, cells.degree, axis=0, out=tpot, mode="clip")
+    np.divide(cells.flops, tpot, out=tpot)
+    weights = cells.degree_weights / drawn_bandwidth
+    np.take(weights, cells.degree, axis=0, out=spread, mode="clip")
+    np.maximum(spread, tpot, out=tpot)
+    tpot += np.divide(cells.kv, drawn_bandwidth, out=spread)
     tpot += cells.comm
     prefill = (
         2.0
@@ -117,5 +157,6 @@ def timing(
         * w.prompt_tokens
         / (cells.degree_tp * (peak_flops * compute_efficiency))
         + cells.degree_prefill_comm
-    )[cells.degree]
-    return Timing(tpot, prefill + tpot, prefill)
+    )
+    spread = np.take(prefill, cells.degree, axis=0, out=scratch.get("prefill", shape), mode="clip")
+    return Timing(tpot, np.add(spread, tpot, out=scratch.get("ttft", shape)), spread)

@@ -6,9 +6,10 @@ headroom (only those that could be the cheapest: serving_sizing), billed in whol
 and ties broken by tokens/s per GPU, then the earlier cell. Here the arrays run over one bid's
 cells and a pass's draws (serving_cells), so the bid's prices are plain figures and each draw's
 best is a reduction along the cells, not a gather per candidate; the few cells sized are read
-by flat index. The rule and its arithmetic are fleet's and serving_sizing's, operation for
-operation: the choice, its replicas and its GPUs are the same to the last bit (tests compare
-them with fleet, draw by draw).
+by flat index. Only the rows of the bid's cells a draw can need are worked out for it
+(serving_rows), in the order of the least bound each can have. The rule and its arithmetic are
+fleet's and serving_sizing's, operation for operation: the choice, its replicas and its GPUs are
+the same to the last bit (tests compare them with fleet, draw by draw).
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.serving import SECONDS_PER_MONTH
 from clusterbid.core.costmodel.serving_burst import ChosenReplica
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_queue import replicas_with_headroom
 from clusterbid.core.costmodel.serving_sizing import TIE_SLACK
-from clusterbid.core.uncertainty.serving_cells import Cells, Timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch
+from clusterbid.core.uncertainty.serving_rows import Bill, Drawn, Rows, bill_of
 
 _NONE = np.iinfo(np.int64).max
 
@@ -37,162 +38,146 @@ class Choice:
     replicas: np.ndarray  # spares included
 
 
-@dataclass(frozen=True, slots=True)
-class _Bill:
-    """One bid's bill as a function of the GPUs billed (fleet's monthly_of, the bid's figures)."""
-
-    per_node: float
-    floor: float  # GPU-hours a month the commitment sets
-    price: float
-    fee_share: float
-    recurring: float
-    one_off_a_month: float
-
-    # Each is fleet's arithmetic, operation for operation, worked in place (a pass's arrays are
-    # large, and every fresh one costs as much as the operation).
-    def billed(self, replicas: np.ndarray, tp: np.ndarray) -> np.ndarray:
-        nodes = np.asarray(replicas * tp, dtype=float)
-        nodes /= self.per_node
-        np.ceil(nodes, out=nodes)
-        nodes *= self.per_node
-        return nodes
-
-    def monthly(self, billed: np.ndarray) -> np.ndarray:
-        bill = np.asarray(billed * HOURS_PER_MONTH, dtype=float)
-        np.maximum(bill, self.floor, out=bill)  # GPU-hours
-        bill *= self.price
-        bill *= 1.0 + self.fee_share
-        bill += self.recurring
-        bill += self.one_off_a_month
-        return bill
+def _lowest(s: Rows) -> np.ndarray:
+    """Each draw's lowest bound among its candidates worked out (inf: none)."""
+    lowest = np.full(s.bound.shape[1], np.inf)
+    for rows, start in s.blocks():
+        np.minimum(lowest[start:], s.bound[rows, start:].min(axis=0), out=lowest[start:])
+    return lowest
 
 
-def _bill(w: ServingScalars, b: ServingArrays, i: int) -> _Bill:
-    return _Bill(
-        float(b.gpus_per_node[i]),
-        float(b.committed_gpu_hours[i] / w.service_months),
-        float(b.price_per_gpu_hour[i]),
-        float(b.fee_share[i]),
-        float(b.recurring_fees_per_month[i]),
-        float(b.one_off_fees[i] / w.service_months),
-    )
+def _scouts(s: Rows, lowest: np.ndarray) -> np.ndarray:
+    """The flat index of each draw's earliest candidate (in the grid's order) at its lowest
+    bound, for the draws with a candidate."""
+    draws = s.bound.shape[1]
+    earliest = np.full(draws, _NONE)
+    for rows, start in s.blocks():
+        at = s.candidate[rows, start:] & (s.bound[rows, start:] <= lowest[start:])
+        place = np.where(at, s.cells.position[rows, None], _NONE).min(axis=0)
+        np.minimum(earliest[start:], place, out=earliest[start:])
+    some = np.flatnonzero(earliest != _NONE)
+    row_of = np.argsort(s.cells.position)
+    return np.asarray(row_of[earliest[some]] * draws + some, dtype=np.int64)
+
+
+def _within(s: Rows, limit: np.ndarray, scouts: np.ndarray) -> np.ndarray:
+    """The flat indices of the candidates, scouts aside, whose bound is within each draw's
+    `limit`."""
+    draws = s.bound.shape[1]
+    scout_of = np.full(draws, -1, dtype=np.int64)
+    scout_of[scouts % draws] = scouts
+    found = [np.zeros(0, dtype=np.int64)]
+    for rows, start in s.blocks():
+        r, c = np.nonzero(s.candidate[rows, start:] & (s.bound[rows, start:] <= limit[start:]))
+        found.append((r + rows.start) * draws + c + start)
+    within = np.concatenate(found)
+    return np.asarray(within[within != scout_of[within % draws]], dtype=np.int64)
 
 
 def _size_near_cheapest(
-    w: ServingScalars,
-    bill: _Bill,
-    candidate: np.ndarray,
-    columns: dict[str, np.ndarray],
-    exact_slots: int,
-) -> np.ndarray:
-    """serving_sizing.replicas_near_cheapest over (cells, draws): the replicas of every candidate
-    that could be its draw's cheapest, inf for the rest (flat indices, cell-major)."""
-    minimum, tp = columns["minimum"], columns["tp"]
-    draws = minimum.shape[1]
+    w: ServingScalars, s: Rows, exact_slots: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """serving_sizing.replicas_near_cheapest over (cells, draws): (the flat indices of every
+    candidate that could be its draw's cheapest, their replicas; inf: none serves)."""
+    draws = s.bound.shape[1]
 
     def size(at: np.ndarray) -> np.ndarray:
         return (
             replicas_with_headroom(
-                minimum.take(at),
-                columns["batch"].take(at // draws),
+                s.minimum.take(at),
+                s.cells.batch.take(at // draws),
                 w.peak_output_tokens_s * (1.0 + w.forecast_margin) / w.output_tokens,
-                columns["service"].take(at),
-                w.ttft_target_s - columns["ttft"].take(at),
+                s.service.take(at),
+                w.ttft_target_s - s.ttft.take(at),
                 w.ttft_percentile,
                 exact_slots,
             )
             + w.spare_replicas
         )
 
-    bound = bill.monthly(bill.billed(minimum + w.spare_replicas, tp))
-    np.copyto(bound, np.inf, where=~candidate)
-    at_lowest = candidate & (bound <= bound.min(axis=0))
-    some = np.flatnonzero(at_lowest.any(axis=0))
-    scouts = np.argmax(at_lowest, axis=0)[some] * draws + some
-    replicas = np.full(minimum.shape, np.inf)
-    sized = np.zeros(minimum.shape, dtype=bool)
-    replicas.put(scouts, size(scouts))
-    sized.put(scouts, True)
+    s.extend(_lowest(s))  # every row that could be at or below the draw's lowest bound
+    scouts = _scouts(s, _lowest(s))
+    sized = size(scouts)
     best = np.full(draws, np.inf)
-    found = scouts[np.isfinite(replicas.take(scouts))]
-    best[found % draws] = bill.monthly(bill.billed(replicas.take(found), tp.take(found // draws)))
-    rest = np.flatnonzero(candidate & ~sized & (bound <= best * (1.0 + TIE_SLACK)))
-    if rest.size:
-        replicas.put(rest, size(rest))
-    return replicas
+    found = np.isfinite(sized)
+    best[scouts[found] % draws] = s.bill.monthly(
+        s.bill.billed(sized[found], s.cells.tp.take(scouts[found] // draws))
+    )
+    limit = best * (1.0 + TIE_SLACK)
+    s.extend(limit)
+    rest = _within(s, limit, scouts)
+    if not rest.size:
+        return scouts, sized
+    return np.concatenate([scouts, rest]), np.concatenate([sized, size(rest)])
 
 
 def cheapest(
-    w: ServingScalars, b: ServingArrays, i: int, cells: Cells, t: Timing, exact_slots: int
+    w: ServingScalars,
+    b: ServingArrays,
+    i: int,
+    cells: Cells,
+    drawn: Drawn,
+    exact_slots: int,
+    scratch: Scratch | None = None,
 ) -> Choice:
-    """Bid i's cheapest cell in each draw of the pass (serving.fleet's rule)."""
-    bill = _bill(w, b, i)
-    throughput = cells.batch / t.tpot_s
-    with np.errstate(invalid="ignore"):
-        candidate = (
-            cells.fits
-            & (t.tpot_s <= w.tpot_target_s)
-            & (t.ttft_s <= w.ttft_target_s)
-            & (throughput > 0)
-        )
-    with np.errstate(divide="ignore"):
-        minimum = w.peak_output_tokens_s * (1.0 + w.forecast_margin) / throughput
-    np.ceil(minimum, out=minimum)
-    service = w.output_tokens * t.tpot_s
-    service += t.prefill_s
-    columns = {
-        "minimum": minimum,
-        "tp": cells.tp,
-        "batch": cells.batch,
-        "service": service,
-        "ttft": t.ttft_s,
-    }
-    replicas = _size_near_cheapest(w, bill, candidate, columns, exact_slots)
-    ok, at, billed = _ranked_first(w, bill, float(b.gpus_offered[i]), replicas, throughput, cells)
-    draws = replicas.shape[1]
+    """Bid i's cheapest cell in each draw of the pass (serving.fleet's rule); `cells` in bound
+    order (serving_rows.by_least_bound); `scratch`: where the pass's arrays are worked."""
+    bill = bill_of(w, b, i)
+    s = Rows(w, bill, cells, drawn, Scratch(0) if scratch is None else scratch)
+    sized, replicas = _size_near_cheapest(w, s, exact_slots)
+    draws = drawn.hbm.size
+    ok, at, chosen, billed = _ranked_first(w, bill, float(b.gpus_offered[i]), sized, replicas, s)
+    servable = np.zeros(draws, dtype=bool)
+    servable[s.order[ok]] = True
 
     def pick(values: np.ndarray) -> np.ndarray:
         picked = np.full(draws, np.nan)
-        picked[ok] = values
+        picked[s.order[ok]] = values
         return picked
 
     replica = ChosenReplica(
-        pick(throughput.take(at)),
+        pick(s.throughput.take(at)),
         pick(cells.batch.take(at // draws)),
         pick(cells.tp.take(at // draws)),
-        pick(service.take(at)),
-        pick(t.ttft_s.take(at)),
+        pick(s.service.take(at)),
+        pick(s.ttft.take(at)),
         pick(billed),
     )
-    return Choice(ok, replica, pick(replicas.take(at)))
+    return Choice(servable, replica, pick(chosen))
 
 
 def _ranked_first(
     w: ServingScalars,
-    bill: _Bill,
+    bill: Bill,
     offered: float,
+    sized: np.ndarray,
     replicas: np.ndarray,
-    throughput: np.ndarray,
-    cells: Cells,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(whether each draw serves, (draws,); the flat index of each serving draw's choice, and its
-    GPUs billed): the cheapest per million tokens among the sized cells, ties to the most tokens/s
-    per GPU, then the earliest cell. Only the cells sized (a few a draw) can be chosen, so they
-    alone are billed and ranked."""
-    draws = replicas.shape[1]
-    sized = np.flatnonzero(np.isfinite(replicas))
+    s: Rows,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(whether each draw serves, (draws,); the flat index of each serving draw's choice, its
+    replicas and its GPUs billed): the cheapest per million tokens among the sized cells (`sized`,
+    flat, with their `replicas`), ties to the most tokens/s per GPU, then the earliest cell in the
+    grid's order. Only the cells sized (a few a draw) can be chosen, so they alone are billed and
+    ranked."""
+    draws, cells = s.bound.shape[1], s.cells
+    finite = np.isfinite(replicas)
+    sized, replicas = sized[finite], replicas[finite]
     draw, cell = sized % draws, sized // draws
-    billed = bill.billed(replicas.take(sized), cells.tp.take(cell))
+    billed = bill.billed(replicas, cells.tp.take(cell))
     per_million = bill.monthly(billed) / (w.average_output_tokens_s * SECONDS_PER_MONTH) * 1e6
     ranked = np.where(billed <= offered, per_million, np.inf)
     least = np.full(draws, np.inf)
     np.minimum.at(least, draw, ranked)
     tied = np.isfinite(ranked) & (ranked <= least[draw] * (1 + 1e-12))
-    rate = throughput.take(sized) / cells.tp.take(cell)
+    rate = s.throughput.take(sized) / cells.tp.take(cell)
     best_rate = np.full(draws, -1.0)
     np.maximum.at(best_rate, draw, np.where(tied, rate, -1.0))
     winners = np.flatnonzero(tied & (rate >= best_rate[draw]))
+    place = cells.position.take(cell[winners])
     first = np.full(draws, _NONE)
-    np.minimum.at(first, draw[winners], winners)  # the earliest cell (cell-major order)
+    np.minimum.at(first, draw[winners], place)  # the earliest cell in the grid's order
+    chosen = winners[place == first[draw[winners]]]
     ok = first != _NONE
-    return ok, sized[first[ok]], billed[first[ok]]
+    at = np.zeros(draws, dtype=np.int64)
+    at[draw[chosen]] = chosen
+    return ok, sized[at[ok]], replicas[at[ok]], billed[at[ok]]

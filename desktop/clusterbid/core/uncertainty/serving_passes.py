@@ -21,13 +21,16 @@ from clusterbid.core.costmodel.serving import bill_chosen, replica_grid
 from clusterbid.core.costmodel.serving_burst import ChosenReplica
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
 from clusterbid.core.costmodel.serving_replica import ReplicaComm
-from clusterbid.core.uncertainty.serving_cells import Cells, bid_cells, timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, bid_cells, timing
 from clusterbid.core.uncertainty.serving_cheapest import Choice, cheapest
-from clusterbid.core.uncertainty.serving_slo import CostedFleets, meets_on_cells
+from clusterbid.core.uncertainty.serving_rows import Drawn, by_least_bound
+from clusterbid.core.uncertainty.serving_slo import CostedFleets, can_meet, meets_on_cells
 
-# Cells of one bid times draws worked on at once: a few dozen float64 arrays of this size stay
-# within a core's cache (512 KB each).
-CELLS_PER_PASS = 65_536
+# Cells of one bid times draws worked on at once (a pass also ends where the default run may
+# stop, every 4,096 draws). Past a core's cache (2 MB an array), yet cheaper than more, smaller
+# passes once the arrays are kept from pass to pass (serving_cells.Scratch): each step of a pass
+# is one numpy call whatever its size (resources/docs/benchmarks.md).
+CELLS_PER_PASS = 262_144
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,7 @@ class Search:
     judged: tuple[Cells | None, ...]  # the costed degree's cells (None: no costed fleet)
     fleets: CostedFleets  # the live bids'
     exact_slots: int
+    scratch: Scratch  # where every pass works (one run's passes run one after another)
 
 
 def search_cells(
@@ -80,13 +84,29 @@ def search_cells(
     reached = replica_grid(w, capped, batches, comm).feasible
     cells, judged = [], []
     for k in range(reached.shape[0]):
-        cells.append(bid_cells(w, base, batches, comm, k, reached[k] & allowed[k]))
+        own = bid_cells(w, base, batches, comm, k, reached[k] & allowed[k])
+        cells.append(by_least_bound(w, base, k, own))
         degree = int(fleets.degree_index[k])
         costed = np.zeros_like(reached[k])
         if degree >= 0:
             costed[degree] = reached[k, degree]
-        judged.append(bid_cells(w, base, batches, comm, k, costed) if degree >= 0 else None)
-    return Search(w, base, tuple(cells), tuple(judged), fleets, exact_slots)
+        judged.append(_judged(w, base, k, bid_cells(w, base, batches, comm, k, costed), fleets))
+    return Search(
+        w, base, tuple(cells), tuple(judged), fleets, exact_slots, Scratch(CELLS_PER_PASS)
+    )
+
+
+def _judged(
+    w: ServingScalars, base: ServingArrays, k: int, cells: Cells, fleets: CostedFleets
+) -> Cells | None:
+    """Bid k's costed degree's cells that can meet the targets at peak in some draw
+    (serving_slo.can_meet; None: no costed fleet)."""
+    if fleets.degree_index[k] < 0:
+        return None
+    caps = np.maximum(base.hbm_efficiency[k : k + 1], 1.0)
+    flops = np.maximum(base.compute_efficiency[k : k + 1], 1.0)
+    t = timing(w, cells, base.hbm_bandwidth_bytes_s[k], base.peak_flops[k], caps, flops)
+    return cells.rows(can_meet(w, cells, t, fleets.replicas[k], fleets.months))
 
 
 def draws_per_pass(s: Search) -> int:
@@ -112,11 +132,13 @@ def _judge(s: Search, k: int, hbm: np.ndarray, flops: np.ndarray, growth: np.nda
     met = np.zeros(growth.size, dtype=bool)
     if cells is None:
         return met
-    t = timing(s.w, cells, s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k], hbm, flops)
+    bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
+    t = timing(s.w, cells, bandwidth, peak, hbm, flops, s.scratch)
     met[:] = True
     for j, month in enumerate(s.fleets.months):
         traffic = (1.0 + growth) ** (month - 1)
-        met &= meets_on_cells(s.w, cells, t, s.fleets.replicas[k, j], traffic, s.exact_slots)
+        replicas = s.fleets.replicas[k, j]
+        met &= meets_on_cells(s.w, cells, t, replicas, traffic, s.exact_slots, s.scratch)
     return met
 
 
@@ -135,8 +157,9 @@ def run_pass(s: Search, d: Draws, start: int, stop: int) -> PassResult:
     slo = np.zeros((live, n), dtype=bool)
     for k, cells in enumerate(s.cells):
         hbm, flops = _efficiencies(s.base, k, d.mbu[k, start:stop], d.compute[k, start:stop])
-        t = timing(s.w, cells, s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k], hbm, flops)
-        choices.append(cheapest(s.w, s.base, k, cells, t, s.exact_slots))
+        bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
+        drawn = Drawn(bandwidth, peak, hbm, flops)
+        choices.append(cheapest(s.w, s.base, k, cells, drawn, s.exact_slots, s.scratch))
         slo[k] = _judge(s, k, hbm, flops, d.growth[start:stop])
     arrays = _tile(s.base, n).replace(
         payment_days=d.payment_days[:, start:stop].ravel(),

@@ -24,7 +24,7 @@ import numpy as np
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_inputs import ServingScalars
 from clusterbid.core.costmodel.serving_queue import wait_at_percentile_s
-from clusterbid.core.uncertainty.serving_cells import Cells, Timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, Timing
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +58,22 @@ def costed_fleets(
     )
 
 
+def can_meet(
+    w: ServingScalars, cells: Cells, t: Timing, replicas: np.ndarray, months: tuple[int, ...]
+) -> np.ndarray:
+    """(cells,) bool: whether a cell can meet the targets at peak in some draw, from `t`, its
+    timing at the capped efficiencies (a draw's is never shorter). Judged on month 1 alone, whose
+    traffic is the stated (growth to the power 0), the fleet needs load < slots there; a draw's
+    load is never below the load at the caps (every operation rises with the service time), so
+    a cell whose capped load fills every slot meets in no draw. Every cell can meet when other
+    months are judged too (a cell short in month 1 may be the one that meets in another)."""
+    if months != (1,) or not w.ttft_percentile > 0:
+        return np.ones(cells.tp.size, dtype=bool)
+    service = t.prefill_s + w.output_tokens * t.tpot_s
+    load = w.peak_output_tokens_s / w.output_tokens * 1.0 * service
+    return np.asarray((load < replicas[0] * cells.batch)[:, 0])
+
+
 def meets_on_cells(
     w: ServingScalars,
     cells: Cells,
@@ -65,16 +81,25 @@ def meets_on_cells(
     replicas: np.ndarray,
     traffic: np.ndarray,
     exact_slots: int,
+    scratch: Scratch | None = None,
 ) -> np.ndarray:
     """_meets_in_month for one bid over a pass of draws, (draws,) bool: `cells` are the bid's
     costed degree at every searched batch (serving_cells), `replicas` its costed fleet that month,
-    `traffic` each draw's peak there as a multiple of the stated (the same arithmetic)."""
-    service = t.prefill_s + w.output_tokens * t.tpot_s
-    load = w.peak_output_tokens_s / w.output_tokens * traffic * service
+    `traffic` each draw's peak there as a multiple of the stated (the same arithmetic, worked in
+    place in `scratch`'s arrays)."""
+    scratch = Scratch(0) if scratch is None else scratch
+    shape = t.tpot_s.shape
+    service = np.multiply(w.output_tokens, t.tpot_s, out=scratch.get("service", shape))
+    service = np.add(t.prefill_s, service, out=service)
+    arrivals = w.peak_output_tokens_s / w.output_tokens * traffic
+    load = np.multiply(arrivals, service, out=scratch.get("minimum", shape))
     servers = replicas * cells.batch
-    candidate = cells.fits & (t.tpot_s <= w.tpot_target_s) & (t.ttft_s <= w.ttft_target_s)
+    candidate, other = scratch.get("candidate", shape, bool), scratch.get("other", shape, bool)
+    np.less_equal(t.tpot_s, w.tpot_target_s, out=candidate)
+    candidate &= np.less_equal(t.ttft_s, w.ttft_target_s, out=other)
+    candidate &= cells.fits
     if w.ttft_percentile > 0:  # a queue that never drains waits forever: no need to work it out
-        candidate &= load < servers
+        candidate &= np.less(load, servers, out=other)
     at = np.flatnonzero(candidate)
     draws = traffic.size
     cell, draw = at // draws, at % draws
