@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
-from clusterbid.core.costmodel.serving_evidence_shape import extra_spread
+from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_workload import InferenceWorkload
@@ -68,11 +68,14 @@ def efficiency_draws(
             mbu.append(median * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
             compute.append(median * stack)
         else:
-            # Issue 37: what the run leaves unstated (its lengths above all) widens its draw.
+            # Issue 37: what the run leaves unstated (its lengths above all) widens its draw, and
+            # so does carrying it to another tensor-parallel degree than the fleet's.
             sigma = float(
                 np.hypot(
                     MBU_SIGMA.get(grade, MARKET_MBU_SIGMA),
-                    extra_spread(e.throughput_evidence) if e.throughput_evidence else 0.0,
+                    draw_spread(e.throughput_evidence, e.tensor_parallel)
+                    if e.throughput_evidence
+                    else 0.0,
                 )
             )
             drawn = np.exp(sigma * own)
