@@ -5,11 +5,14 @@ contract figures and the band's tooltip; a bid set aside shows why, never a cost
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
 from PySide6.QtCore import Qt
-from tests.gui.conftest import wait_for_scoring
+from tests.gui.conftest import HANG_GUARD_MS, wait_for_scoring
 
 from clusterbid.gui.comparison.scorecard_table_model import COMMITMENT, COST, FINDINGS, PROVIDER
+
+CENT = Decimal("0.01")
 
 
 def _row(window, provider: str) -> int:
@@ -34,7 +37,15 @@ def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
     window.comparison.select_bid(window.model.score_at(row).bid.id)
     details = window.details.toPlainText()
     assert f"Total commitment: ${commitment:,.2f} (what the signature approves)" in details
-    assert f"Net cost of the plan: ${net:,.2f} (ranks the bids" in details
+    # Issue 31: with the bands in, the bids rank on the expected net cost, said beside the point
+    # (the pane of the bid selected all along is drawn again with the decided ranking).
+    qtbot.waitUntil(lambda: window.model.scorecard.decision_basis != "point", timeout=HANG_GUARD_MS)
+    details = window.details.toPlainText()
+    card = window.model.scorecard
+    assert card.decision_basis == "expected"
+    mean = Decimal(repr(card.decision_costs["northwind-ib"])).quantize(CENT, ROUND_HALF_UP)
+    assert f"Net cost of the plan: ${net:,.2f} (the point estimate" in details
+    assert f"Ranked on: ${mean:,}, the expected net cost (the mean over the Monte" in details
 
 
 def test_a_bid_set_aside_shows_its_reason_not_a_cost(qtbot, window):

@@ -165,9 +165,30 @@ def _net_cost_parts(e: BidEstimate, money: Any) -> str:
     return cash
 
 
-def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[tuple[str, str]]:
+def _net_cost_rows(
+    e: BidEstimate, money: Any, ranked_on: tuple[str, float] | None, decided: bool
+) -> list[tuple[str, str]]:
+    """The net cost of the plan, and what the bids rank on where it is not this point. Issue 31:
+    once the bands are in (`decided`), the bids rank on the expected (or median) net cost: saying
+    the point ranks them would send the officer to a figure that does not decide."""
+    ranks = "the point estimate" if decided else "ranks the bids"
+    rows = [("Net cost of the plan", f"{money(e.plan_cost)} ({ranks}{_net_cost_parts(e, money)})")]
+    if ranked_on is not None:
+        rows.append(("Ranked on", f"{money(ranked_on[1])}, the {ranked_on[0]}"))
+    return rows
+
+
+def contract_lines(
+    e: BidEstimate,
+    currency: str,
+    cents: bool = False,
+    ranked_on: tuple[str, float] | None = None,
+    ranked_row: bool = True,
+) -> list[tuple[str, str]]:
     """(label, value) rows of a passing bid's commercial figures, commitment first; `cents` for
-    the app's panes (the memo's bid pages keep whole units)."""
+    the app's panes (the memo's bid pages keep whole units). `ranked_on`: (words, figure) of what
+    the bids rank on once the Monte Carlo has run (decision_figure); None: the point ranks.
+    `ranked_row`: add a row of its own for that figure (the memo says it beside the bands)."""
     money = lambda amount: format_money(amount, currency, cents=cents)  # noqa: E731
     rows = [
         ("Contract", billing_words(e.bid, currency)),
@@ -187,8 +208,7 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
         ),
     ]
     rows += _idle_and_exit_rows(e, money)
-    cash = _net_cost_parts(e, money)
-    rows.append(("Net cost of the plan", f"{money(e.plan_cost)} (ranks the bids{cash})"))
+    rows += _net_cost_rows(e, money, ranked_on if ranked_row else None, ranked_on is not None)
     if e.jobs_in_commitment >= 1.05:
         rows.append(
             (
@@ -205,3 +225,21 @@ def contract_lines(e: BidEstimate, currency: str, cents: bool = False) -> list[t
         )
     )
     return rows
+
+
+def decision_figure(scorecard: Any, bid_id: str) -> tuple[str, float] | None:
+    """(words, figure) of what `bid_id` ranked on, where the Monte Carlo decided the ranking."""
+    if scorecard.decision_basis == "point" or bid_id not in scorecard.decision_costs:
+        return None
+    return scorecard.decision_words, scorecard.decision_costs[bid_id]
+
+
+def bands_words(stats: Any, scorecard: Any, ranked: tuple[str, float] | None) -> str:
+    """The bid's P10 / P50 / P90 net cost and, issue 31, the figure the bids rank on beside the
+    bands it is read from (a row of its own would push a bid page over)."""
+    money_text = lambda amount: format_money(amount, scorecard.evaluation.currency)  # noqa: E731
+    spread = " / ".join(money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90"))
+    if ranked is None:
+        return spread
+    basis = {"expected": "mean", "p50": "median"}.get(scorecard.decision_basis, ranked[0])
+    return f"{spread}; {basis} {money_text(ranked[1])} ranks the bids"

@@ -8,7 +8,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QTextBrowser
 
 from clusterbid.core.assumptions import bid_assumptions
-from clusterbid.core.contract_summary import billing_words, contract_lines
+from clusterbid.core.contract_summary import billing_words, contract_lines, decision_figure
 from clusterbid.core.costmodel.payment_terms import cash_words
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.core.stack_names import input_value_words
@@ -88,7 +88,9 @@ class DetailsPanel(QTextBrowser):
             parts.append(f"<p><b>Notes:</b></p><ul>{items}</ul>")
         currency = scorecard.evaluation.currency
         money_rows = (
-            contract_lines(estimate, currency, cents=True)
+            contract_lines(
+                estimate, currency, cents=True, ranked_on=decision_figure(scorecard, bid.id)
+            )
             if estimate.passes_gates
             else [("Contract", billing_words(bid, currency))]
         )

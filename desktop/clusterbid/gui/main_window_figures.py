@@ -105,6 +105,11 @@ class ShownFigures:
             )  # texts the worker made
             win.score_matrix.show_scorecard(analysis.scorecard)
             win.comparison.select_bid(keep)
+            # The same bid stays selected, so no selection signal re-draws its pane: its rank, the
+            # figure it ranks on and what it rests on are the decided scorecard's from here.
+            row = None if keep is None else win.model.row_of(keep)
+            if row is not None:
+                win.details.show_bid(analysis.scorecard, win.model.score_at(row))
             win.outline.show_scorecard(analysis.scorecard, win.comparison.selected_bid_id())
             win.charts.set_inputs(scorecard=analysis.scorecard)
         win.model.set_uncertainty(analysis.uncertainty)

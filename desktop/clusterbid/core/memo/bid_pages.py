@@ -6,7 +6,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from clusterbid.core.assumptions import busbw_source_words
-from clusterbid.core.contract_summary import billing_words, contract_lines
+from clusterbid.core.contract_summary import (
+    bands_words,
+    billing_words,
+    contract_lines,
+    decision_figure,
+)
 from clusterbid.core.costmodel.payment_terms import payment_line
 from clusterbid.core.evidence.model import GRADE_WORDS, EvidenceGrade, EvidenceKind
 from clusterbid.core.memo.bid_words import bid_label
@@ -195,8 +200,8 @@ def _cost_rows_and_status(
     """Passing the gates: how its time and cost are worked out; failing: why it is not costed."""
     bid, e = score.bid, score.estimate
     currency = scorecard.evaluation.currency
-    money_text = lambda amount: format_money(amount, currency)  # noqa: E731
     if e.passes_gates:
+        ranked = decision_figure(scorecard, bid.id)
         cost = [
             (
                 "Effective MFU",
@@ -214,18 +219,11 @@ def _cost_rows_and_status(
                 f"{e.hours_lost_per_failure:.2f} h lost each)",
             ),
             ("Wall-clock", f"{e.wall_hours:,.1f} hours (run {e.run_hours:,.1f} h plus burn-in)"),
-            *contract_lines(e, currency),
+            *contract_lines(e, currency, ranked_on=ranked, ranked_row=False),
         ]
         stats = None if uncertainty is None else uncertainty.bids.get(bid.id)
         if stats is not None:
-            cost.append(
-                (
-                    "P10 / P50 / P90 net cost",
-                    " / ".join(
-                        money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90")
-                    ),
-                )
-            )
+            cost.append(("P10 / P50 / P90 net cost", bands_words(stats, scorecard, ranked)))
         status = f"Rank {score.rank} of {len(scorecard.ranked)}"
     else:
         cost = [
