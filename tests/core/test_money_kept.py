@@ -30,3 +30,7 @@ def test_a_kept_text_is_the_text_computed_again():
     again = [money.format_money(f, "EUR", cents=True) for f in figures]
     assert first == again == ["€1,613,345.24", "€2.01", "€0.13", "€1,000,000,000.50", "€3.00"]
     assert money.format_money(2.005, "CHF") == "2 CHF"  # whole units: 2.005 rounds to 2
+
+
+def test_a_figure_that_is_not_a_number_prints_as_one_rather_than_failing():
+    assert money.format_money(float("nan"), "USD", cents=True) == "$NaN"

@@ -28,7 +28,7 @@ def _formatted(amount_repr: str, currency: str, cents: bool) -> str:
         value = value.quantize(Decimal(1), rounding=ROUND_HALF_UP)
     # The sign goes before the symbol ("-$1,234", as accounts print it), and a figure that rounds
     # to nothing has none: a credit of -0.004 is "$0.00", never "$-0.00".
-    sign = "-" if value < 0 else ""
+    sign = "-" if value.is_signed() and not value.is_zero() else ""  # never orders a NaN
     text = f"{abs(value):,.2f}" if cents else f"{abs(value):,}"
     symbol = SYMBOLS.get(currency)
     return f"{sign}{symbol}{text}" if symbol else f"{sign}{text} {currency}"

@@ -18,7 +18,7 @@ import numpy as np
 
 from clusterbid.core.catalog import Catalog
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
-from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.evidence.serving_models import find_model
 from clusterbid.core.serving_workload import BYTES_PER_VALUE
 
@@ -67,13 +67,22 @@ def extra_spread(evidence: Evidence) -> float:
 TP_CARRY_SPREAD = math.log(1.138)
 
 
-def run_degree(evidence: Evidence) -> int:
-    """The run's tensor-parallel degree: as stated, else its replica's GPUs (as calibrated)."""
-    return evidence.tensor_parallel or evidence.scale_gpus
+def run_words(evidence: Evidence) -> str:
+    """The run's parallelism as stated, else its replica's GPUs taken as its TP degree."""
+    pipeline = evidence.pipeline_parallel or 1
+    tensor = evidence.tensor_parallel or evidence.scale_gpus // pipeline
+    return f"tensor parallel {tensor}" + (
+        f" x pipeline parallel {pipeline}" if pipeline > 1 else ""
+    )
 
 
 def carried_across_degrees(evidence: Evidence, costed_tp: int | None) -> bool:
-    return costed_tp is not None and run_degree(evidence) != costed_tp
+    """Whether the fleet runs another replica than the run's. The engine factor is solved for a
+    tensor-parallel replica of the run's GPUs (serving_calibration), so a pipeline-parallel run is
+    carried even to a fleet of as many GPUs a replica."""
+    return costed_tp is not None and (
+        evidence.scale_gpus != costed_tp or (evidence.pipeline_parallel or 1) > 1
+    )
 
 
 def draw_spread(evidence: Evidence, costed_tp: int | None) -> float:
@@ -84,12 +93,17 @@ def draw_spread(evidence: Evidence, costed_tp: int | None) -> float:
 
 
 def carry_note(evidence: Evidence, costed_tp: int) -> str:
-    degree = run_degree(evidence)
+    # A claim is drawn as a bid without evidence (serving_draws): nothing of the run widens it.
+    widened = (
+        ""
+        if evidence.grade is EvidenceGrade.PROVIDER_CLAIM
+        else f", so its spread is widened by {TP_CARRY_SPREAD:.0%} in the bands"
+    )
     return (
-        f"The run was measured at tensor parallel {degree} and the fleet is costed at tensor "
+        f"The run was measured at {run_words(evidence)} and the fleet is costed at tensor "
         f"parallel {costed_tp}: a run carried across degrees came within 14% on public results "
-        "(10% at the same degree; methodology section 8), so its spread is widened by "
-        f"{TP_CARRY_SPREAD:.0%} in the bands; ask for a run at tensor parallel {costed_tp}"
+        f"(10% at the same degree; methodology section 8){widened}; ask for a run at tensor "
+        f"parallel {costed_tp}"
     )
 
 

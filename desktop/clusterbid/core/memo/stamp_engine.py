@@ -104,7 +104,7 @@ class StampFontEngine(FontEngine):
         run: list[int] = []
         adjust, total = 0.0, 0
         for info, position in glyphs:
-            adjust -= position.x_offset
+            adjust -= self._pdf_units(position.x_offset)
             if adjust:
                 parts += [f"<{''.join(f'{cid:04x}' for cid in run)}>", _decimal(adjust)]
                 run = []
