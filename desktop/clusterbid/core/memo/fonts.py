@@ -14,23 +14,11 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.font_ranges import FALLBACK_FONTS as FALLBACK_FONTS
 from clusterbid.resources import resource_path
 
 FONT = "DejaVuSans"
 FONT_BOLD = "DejaVuSans-Bold"
-# A character DejaVu lacks is set in the first of these whose script ranges hold it and that has
-# its glyph, embedded (subset) like DejaVu (resources/fonts/README.md). A character none has is
-# refused. Korean comes first so a Korean word never mixes in the CJK cut's one stray syllable.
-_HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7FF))
-FALLBACK_FONTS = (  # (registered name, file, code-point ranges it serves)
-    ("NanumGothic", "NanumGothic.ttf", _HANGUL),  # Korean
-    (
-        "DroidSansFallback-CJK",
-        "DroidSansFallback-CJK.ttf",
-        ((0x2E80, 0x10FFFF),),
-    ),  # Chinese, Japanese
-    ("NotoSansThai", "NotoSansThai-Regular.ttf", ((0x0E00, 0x0E7F),)),  # Thai
-)
 
 
 @lru_cache(maxsize=1)

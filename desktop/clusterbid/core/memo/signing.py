@@ -22,7 +22,6 @@ from pyhanko.pdf_utils.text import TextBoxStyle
 from pyhanko.sign import fields, signers
 from pyhanko.sign.ades.api import CAdESSignedAttrSpec, SignerAttrSpec
 from pyhanko.sign.fields import MDPPerm, SigSeedSubFilter
-from pyhanko.stamp import TextStampStyle
 from pyhanko_certvalidator.registry import SimpleCertificateStore
 from pyhanko_certvalidator.util import get_pyca_cryptography_hash
 
@@ -40,13 +39,14 @@ from clusterbid.core.memo.form_lock import certification_level
 from clusterbid.core.memo.inputs_name import INPUTS_ATTACHMENT_NAME
 from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.stamp_font import stamp_font
+from clusterbid.core.memo.stamp_scripts import ScriptTextStampStyle
 
 RESERVE_MARGIN = 4096 + 1024  # the approval statement is a signed attribute too
 TIMESTAMP_RESERVE = 16384  # an RFC 3161 token with its authority's certificates, written as hex
 STAMP_LINE = 52
 # Offline meetings have no timestamp server: the time in the signature is whatever the signer's
 # computer says, and the stamp says so in plain words (the memo's sign-off page says the same).
-STAMP_STYLE = TextStampStyle(
+STAMP_STYLE = ScriptTextStampStyle(
     stamp_text="Signed by %(signer_name)s\nsigned %(ts)s (signer's clock)\n%(approval)s",
     timestamp_format="%Y-%m-%d %H:%M:%S %Z",
     text_box_style=TextBoxStyle(font=stamp_font()),  # embedded, as PDF/A asks

@@ -64,10 +64,10 @@ class StampFontFactory(FontEngineFactory):
     font_size = 10
 
     def create_font_engine(self, writer: Any, obj_stream: Any = None) -> FontEngine:
-        from clusterbid.core.memo.stamp_engine import StampFontEngine
+        from clusterbid.core.memo.stamp_scripts import ScriptStampEngine
 
         # obj_stream stays as given: the memo's updates are written without object streams
-        return StampFontEngine(writer, _scaled_font(), self.font_size, obj_stream)
+        return ScriptStampEngine(writer, _scaled_font(), self.font_size, obj_stream)
 
 
 def stamp_font() -> StampFontFactory:
