@@ -1,9 +1,69 @@
-"""Places in an order, for a sort that Qt runs one comparison at a time (issue 32)."""
+"""The comparison table's order: each column's sort key, each row's place in a column's order,
+and rows sorted by their places as Qt's sort proxy sorted them, in one Python sort (issue 32)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cmp_to_key
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from clusterbid.core.comparison_table import (
+    BAND,
+    BLOCK,
+    COMMITMENT,
+    COST,
+    FINDINGS,
+    GOODPUT,
+    MFU,
+    PRICE,
+    RANK,
+    SCORE,
+    TIME,
+    USEFUL_PRICE,
+    WIN,
+)
+
+if TYPE_CHECKING:
+    from clusterbid.core.costmodel.estimate import BidEstimate
+    from clusterbid.core.ranking import BidScore
+    from clusterbid.core.uncertainty.montecarlo import BidUncertainty
+
+MISSING = float("inf")  # an excluded bid's figure, or a band not yet known: sorted last
+
+
+def column_key(
+    score: BidScore[BidEstimate],
+    column: int,
+    uncertainty: BidUncertainty | None,
+    text: Callable[[], str],
+) -> object:
+    """What `score`'s row is ordered by in `column`: its figure (ascending is best first), its
+    band's P50 or chance of being cheapest (`uncertainty`), or its cell's `text` without case."""
+    e = score.estimate
+    if column == PRICE:
+        return e.price_per_gpu_hour
+    if column == BLOCK:
+        return score.bid.capacity.largest_contiguous_block_gpus
+    if column == FINDINGS:
+        return len(e.gates) * 1000 + len(e.warnings)
+    excluded = score.rank is None
+    figures: dict[int, Callable[[], object]] = {
+        RANK: lambda: score.rank,
+        SCORE: lambda: -(score.weighted_score or 0.0),
+        MFU: lambda: e.effective_mfu,
+        GOODPUT: lambda: e.goodput,
+        TIME: lambda: e.wall_hours,
+        COST: lambda: e.plan_cost,
+        COMMITMENT: lambda: e.commitment,
+        USEFUL_PRICE: lambda: e.effective_price_per_useful_gpu_hour,
+    }
+    if column in figures:
+        return MISSING if excluded else figures[column]()
+    if column in (BAND, WIN):
+        if excluded or uncertainty is None:
+            return MISSING
+        return uncertainty.cost_p50 if column == BAND else -uncertainty.win_probability
+    return text().casefold()
 
 
 def _less(a: object, b: object) -> bool:
@@ -33,3 +93,18 @@ def order_places(keys: list[Any]) -> list[int]:
             place += 1
         places[row] = place
     return places
+
+
+def sorted_rows(rows: list[int], places: list[int], descending: bool) -> list[int]:
+    """`rows` (scorecard rows, as shown) ordered by their places, stably in either direction:
+    equal places keep the order they had in `rows`, as Qt's sort proxy kept them (its
+    std::stable_sort with lessThan ascending, with lessThan reversed descending)."""
+    return sorted(rows, key=places.__getitem__, reverse=descending)
+
+
+def in_order(rows: list[int], places: list[int], descending: bool) -> bool:
+    """Whether `rows` already follow their places (ties in any order), ascending or descending."""
+    shown = [places[row] for row in rows]
+    if descending:
+        return all(earlier >= later for earlier, later in zip(shown, shown[1:]))
+    return all(earlier <= later for earlier, later in zip(shown, shown[1:]))
