@@ -41,7 +41,7 @@ from clusterbid.gui.comparison.cell_tips import (  # noqa: F401 (views import CR
     score_tip,
 )
 from clusterbid.gui.comparison.sort_places import (
-    column_key,
+    column_keys,
     in_order,
     order_places,
     sorted_rows,
@@ -63,17 +63,17 @@ class ScorecardTableModel(QAbstractTableModel):
         # Each cell's text once per scorecard and bands: the view asks again for every paint, size
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
         self._rows: list[list[str]] | None = None  # every cell's text, made on first use
-        self._keys: dict[tuple[int, int], object] = {}  # (row, column) -> sort key, as the texts
+        self._keys: dict[int, list[object]] = {}  # column -> each row's sort key, as the texts
         self._places: dict[int, list[int]] = {}  # column -> each row's place in its order
         self._band_range: tuple[tuple[float, float] | None] | None = None  # (the scale,) once found
         # The model sorts its own rows (a header clicked calls sort()) and keeps them sorted across
-        # edits: row r shown is the scorecard's row _shown[r]. (Issue 32: a sort proxy made ~2,700
-        # comparisons of five Python calls each per price edit at 500 bids, ~20 ms of the window's
-        # thread; Python's sort of the places is one C loop.) The "row" of every public method is
-        # the row shown; the texts, keys and places are kept by the scorecard's row.
+        # edits (issue 32: a sort proxy made ~2,700 comparisons, five Python calls each, per price
+        # edit at 500 bids). Row r shown is the scorecard's row _shown[r]: public methods take the
+        # row shown; texts, keys and places are kept by the scorecard's row.
         self._shown: list[int] = list(range(len(scorecard.scores)))
         self._row_at: list[int] | None = None  # scorecard row -> row shown, made when asked
         self._sort_column, self._descending = -1, False  # -1: the scorecard's order
+        self._by_id: dict[str, int] | None = None  # bid id -> the scorecard's row, when asked
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -135,7 +135,7 @@ class ScorecardTableModel(QAbstractTableModel):
         kept_ids = [self.score_at(index.row()).bid.id for index in kept]
         change()
         self._show(self._sorted(list(range(self.rowCount())) if fresh else self._shown))
-        now = {score.bid.id: row for row, score in enumerate(self._scorecard.scores)}
+        now = self._rows_by_id()
         row_at = self._rows_at()
         moved = [
             self.index(row_at[now[b]], i.column()) for b, i in zip(kept_ids, kept, strict=True)
@@ -164,6 +164,7 @@ class ScorecardTableModel(QAbstractTableModel):
         self._scorecard, self._uncertainty = scorecard, uncertainty
         self._resting = resting_if_known(scorecard)  # kept on the scorecard by a worker: a lookup
         self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
+        self._by_id = None
 
     def _cells_changed(self) -> None:
         """Every cell changed in place; sorted again (from the order shown) only if the sorted
@@ -188,10 +189,14 @@ class ScorecardTableModel(QAbstractTableModel):
 
     def row_of(self, bid_id: str) -> int | None:
         """The row `bid_id` is shown in; None if it is not."""
-        for row, score in enumerate(self._scorecard.scores):
-            if score.bid.id == bid_id:
-                return self._rows_at()[row]
-        return None
+        row = self._rows_by_id().get(bid_id)
+        return None if row is None else self._rows_at()[row]
+
+    def _rows_by_id(self) -> dict[str, int]:
+        """Bid id -> the scorecard's row, once per scorecard (asked for at each edit's selection)."""
+        if self._by_id is None:
+            self._by_id = {score.bid.id: row for row, score in enumerate(self._scorecard.scores)}
+        return self._by_id
 
     # -- Qt API ------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
@@ -272,22 +277,24 @@ class ScorecardTableModel(QAbstractTableModel):
         """The key the row shown in `row` is ordered by in `column`."""
         return self._key(self._shown[row], column)
 
-    def _key(self, row: int, column: int):
-        """The sort key of the scorecard's `row` in `column`, built once per scorecard and bands."""
-        if (row, column) not in self._keys:
-            self._keys[(row, column)] = self._sort_key(row, column)
-        return self._keys[(row, column)]
+    def _key(self, row: int, column: int) -> object:
+        """The sort key of the scorecard's `row` in `column`."""
+        return self._column_keys(column)[row]
+
+    def _column_keys(self, column: int) -> list[object]:
+        """Every scorecard row's sort key in `column`, built once per scorecard and bands."""
+        if column not in self._keys:
+            self._keys[column] = column_keys(
+                self._scorecard.scores,
+                column,
+                self._bid_uncertainty,
+                lambda row: self._text(row, column),
+            )
+        return self._keys[column]
 
     def _places_of(self, column: int) -> list[int]:
         """Each scorecard row's place when ordered by `column`'s sort key; equal keys share a
         place, so a stable sort keeps their order in either direction."""
         if column not in self._places:
-            self._places[column] = order_places(
-                [self._key(row, column) for row in range(self.rowCount())]
-            )
+            self._places[column] = order_places(self._column_keys(column))
         return self._places[column]
-
-    def _sort_key(self, row: int, column: int) -> object:
-        score = self._scorecard.scores[row]  # the scorecard's row
-        uncertainty = self._bid_uncertainty(score) if column in (BAND, WIN) else None
-        return column_key(score, column, uncertainty, lambda: self._text(row, column))

@@ -3,7 +3,7 @@ and rows sorted by their places as Qt's sort proxy sorted them, in one Python so
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cmp_to_key
 from typing import TYPE_CHECKING, Any
 
@@ -31,39 +31,46 @@ if TYPE_CHECKING:
 MISSING = float("inf")  # an excluded bid's figure, or a band not yet known: sorted last
 
 
-def column_key(
-    score: BidScore[BidEstimate],
+# The figure a passing bid is ordered by, ascending best first (an excluded bid's: MISSING).
+_FIGURES: dict[int, Callable[[BidScore[BidEstimate]], object]] = {
+    RANK: lambda s: s.rank,
+    SCORE: lambda s: -(s.weighted_score or 0.0),
+    MFU: lambda s: s.estimate.effective_mfu,
+    GOODPUT: lambda s: s.estimate.goodput,
+    TIME: lambda s: s.estimate.wall_hours,
+    COST: lambda s: s.estimate.plan_cost,
+    COMMITMENT: lambda s: s.estimate.commitment,
+    USEFUL_PRICE: lambda s: s.estimate.effective_price_per_useful_gpu_hour,
+}
+
+
+def column_keys(
+    scores: Sequence[BidScore[BidEstimate]],
     column: int,
-    uncertainty: BidUncertainty | None,
-    text: Callable[[], str],
-) -> object:
-    """What `score`'s row is ordered by in `column`: its figure (ascending is best first), its
-    band's P50 or chance of being cheapest (`uncertainty`), or its cell's `text` without case."""
-    e = score.estimate
+    uncertainty_of: Callable[[BidScore[BidEstimate]], BidUncertainty | None],
+    text_of: Callable[[int], str],
+) -> list[object]:
+    """What each bid (in `scores`' order) is ordered by in `column`: its figure, its band's P50
+    or chance of being cheapest, or its cell's text (`text_of` its row) without case. One pass
+    over the bids per column (issue 32: a method call a bid before)."""
     if column == PRICE:
-        return e.price_per_gpu_hour
+        return [s.estimate.price_per_gpu_hour for s in scores]
     if column == BLOCK:
-        return score.bid.capacity.largest_contiguous_block_gpus
+        return [s.bid.capacity.largest_contiguous_block_gpus for s in scores]
     if column == FINDINGS:
-        return len(e.gates) * 1000 + len(e.warnings)
-    excluded = score.rank is None
-    figures: dict[int, Callable[[], object]] = {
-        RANK: lambda: score.rank,
-        SCORE: lambda: -(score.weighted_score or 0.0),
-        MFU: lambda: e.effective_mfu,
-        GOODPUT: lambda: e.goodput,
-        TIME: lambda: e.wall_hours,
-        COST: lambda: e.plan_cost,
-        COMMITMENT: lambda: e.commitment,
-        USEFUL_PRICE: lambda: e.effective_price_per_useful_gpu_hour,
-    }
-    if column in figures:
-        return MISSING if excluded else figures[column]()
+        return [len(s.estimate.gates) * 1000 + len(s.estimate.warnings) for s in scores]
+    if column in _FIGURES:
+        figure = _FIGURES[column]
+        return [MISSING if s.rank is None else figure(s) for s in scores]
     if column in (BAND, WIN):
-        if excluded or uncertainty is None:
-            return MISSING
-        return uncertainty.cost_p50 if column == BAND else -uncertainty.win_probability
-    return text().casefold()
+        return [_band_key(s, column, uncertainty_of(s)) for s in scores]
+    return [text_of(row).casefold() for row in range(len(scores))]
+
+
+def _band_key(score: BidScore[BidEstimate], column: int, u: BidUncertainty | None) -> float:
+    if score.rank is None or u is None:
+        return MISSING
+    return u.cost_p50 if column == BAND else -u.win_probability
 
 
 def _less(a: object, b: object) -> bool:
