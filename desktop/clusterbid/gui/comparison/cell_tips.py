@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from clusterbid.core.contract_summary import billing_words, contract_lines
 from clusterbid.core.criteria import criterion_words
+from clusterbid.core.money import format_money
 from clusterbid.core.ranking import BidScore
-from clusterbid.core.report import format_money
 
 if TYPE_CHECKING:
     from clusterbid.core.costmodel.estimate import BidEstimate

@@ -33,19 +33,9 @@ from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's vi
 )
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
-from clusterbid.gui.comparison.cell_tips import (  # noqa: F401 (views import CRITERION_WORDS here)
-    CRITERION_WORDS,
-    band_tip,
-    contract_tip,
-    findings,
-    score_tip,
-)
-from clusterbid.gui.comparison.sort_places import (
-    column_keys,
-    in_order,
-    order_places,
-    sorted_rows,
-)
+from clusterbid.gui.comparison.cell_tips import CRITERION_WORDS as CRITERION_WORDS  # for views
+from clusterbid.gui.comparison.cell_tips import band_tip, contract_tip, findings, score_tip
+from clusterbid.gui.comparison.sort_places import column_keys, in_order, order_places, sorted_rows
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 # Columns a narrow window hides first (the comparison must fit a 1366-pixel laptop screen
