@@ -60,7 +60,7 @@ def model_band_shown(window) -> bool:
 def test_demo_opens_ranked_with_excluded_bids_last(window):
     order = window.comparison.provider_order()
     assert len(order) == 6
-    ranks = [window.comparison.proxy.index(r, 0).data() for r in range(6)]
+    ranks = [window.comparison.model().index(r, 0).data() for r in range(6)]
     # The demo's two gated bids (TCP-only fabric; a 256-GPU block for a 512-GPU job) sort last, unranked.
     assert ranks[-2:] == ["—", "—"] and set(order[-2:]) == {"BudgetGPU", "Fragment Cloud"}
     assert ranks[:4] == ["1", "2", "3", "4"]

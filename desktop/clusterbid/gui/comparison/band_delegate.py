@@ -33,11 +33,7 @@ class BandDelegate(QStyledItemDelegate):
 
     def paint(self, painter, option, index) -> None:
         super().paint(painter, option, index)
-        model = index.model()
-        if hasattr(
-            model, "mapToSource"
-        ):  # the view sorts through a proxy: the figures are the source's
-            index, model = model.mapToSource(index), model.sourceModel()
+        model = index.model()  # the scorecard's table model: its rows are the rows shown
         band, scale = model.band_figures(index.row()), model.band_range()
         if band is None or scale is None:
             return

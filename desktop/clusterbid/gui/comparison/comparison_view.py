@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
 from clusterbid.gui.comparison.band_delegate import BandDelegate
@@ -24,22 +24,6 @@ FINDINGS_FLOOR_TEXT = (
 ROW_PADDING = 12  # pixels beyond the font's height: the text, and the band's bar beneath it
 
 
-class _SortProxy(QSortFilterProxyModel):
-    def __init__(self, source: ScorecardTableModel, parent=None) -> None:
-        super().__init__(parent)
-        self._source = source
-        self.setSourceModel(source)
-
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802 (Qt API)
-        # Python keys (floats, ints, text) compared in Python: Qt cannot order wrapped objects.
-        # Read from the model's cache directly, not through data(): the round trip through Qt
-        # was most of a 500-bid sort (issue 32).
-        # Each row's place in the column's order is worked out once per scorecard (a sort of
-        # 500 keys in Python's C loop); each of Qt's ~2 n log n comparisons is then two lookups.
-        places = self._source.sort_places(left.column())
-        return places[left.row()] < places[right.row()]
-
-
 class ComparisonView(QTableView):
     bid_selected = Signal(str)  # bid id
 
@@ -47,12 +31,10 @@ class ComparisonView(QTableView):
         super().__init__(parent)
         self.setObjectName("comparison")
         self.source_model = model
-        self.proxy = _SortProxy(model, self)
-        # Re-sorted when the rows move (the proxy sorts again on the model's layoutChanged) or a
-        # change of cells puts the sorted column out of order (_resort_if_moved): the proxy's own
-        # check of every changed row cost ~15 ms of the window's thread an edit at 500 bids.
-        self.proxy.setDynamicSortFilter(False)
-        self.setModel(self.proxy)
+        # No sort proxy: the model sorts its own rows when a header is clicked and keeps them
+        # sorted across edits (scorecard_table_model.py). Behind a QSortFilterProxyModel each
+        # price edit at 500 bids re-sorted with ~2,700 Python comparisons (issue 32).
+        self.setModel(model)
         self.setSortingEnabled(True)
         self.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -74,7 +56,6 @@ class ComparisonView(QTableView):
         self.selectionModel().currentRowChanged.connect(self._on_current)
         model.modelAboutToBeReset.connect(self._remember_selection)
         model.modelReset.connect(self._restore_selection)
-        model.dataChanged.connect(self._resort_if_moved)
         self._kept_id = None
         self._sized_for: dict | None = None
         self._findings_pending = False  # the findings were measured before their "rests on"
@@ -96,7 +77,7 @@ class ComparisonView(QTableView):
         index = self.currentIndex()
         if not index.isValid():
             return None
-        return self.source_model.score_at(self.proxy.mapToSource(index).row()).bid.id
+        return self.source_model.score_at(index.row()).bid.id
 
     def select_bid(self, bid_id: str | None) -> None:
         row = None if bid_id is None else self.source_model.row_of(bid_id)
@@ -104,36 +85,19 @@ class ComparisonView(QTableView):
             row = 0 if self.source_model.rowCount() else None
         if row is None:
             return
-        index = self.proxy.mapFromSource(self.source_model.index(row, 0))
+        index = self.source_model.index(row, 0)
         if index != self.currentIndex():
             self.setCurrentIndex(index)
             self.selectRow(index.row())
 
     def provider_order(self) -> list[str]:
         """Providers top to bottom as shown (after sorting)."""
-        return [self.proxy.index(r, 1).data() for r in range(self.proxy.rowCount())]
+        model = self.source_model
+        return [model.index(r, 1).data() for r in range(model.rowCount())]
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
-            self.bid_selected.emit(
-                self.source_model.score_at(self.proxy.mapToSource(current).row()).bid.id
-            )
-
-    def _resort_if_moved(self, *_changed) -> None:
-        """Sort again only when the shown order no longer follows the sorted column's keys."""
-        header = self.horizontalHeader()
-        column, order = header.sortIndicatorSection(), header.sortIndicatorOrder()
-        if not 0 <= column < self.source_model.columnCount():
-            return
-        places = self.source_model.sort_places(column)
-        shown = [
-            places[self.proxy.mapToSource(self.proxy.index(row, 0)).row()]
-            for row in range(self.proxy.rowCount())
-        ]
-        if order == Qt.SortOrder.DescendingOrder:
-            shown.reverse()
-        if any(later < earlier for earlier, later in zip(shown, shown[1:])):
-            self.proxy.sort(column, order)
+            self.bid_selected.emit(self.source_model.score_at(current.row()).bid.id)
 
     def _remember_selection(self) -> None:
         self._kept_id = self.selected_bid_id()

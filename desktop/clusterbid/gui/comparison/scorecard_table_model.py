@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtWidgets import QApplication
 
@@ -29,14 +31,11 @@ from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's vi
     resting_if_known,
     shown_rows,
 )
-from clusterbid.core.contract_summary import billing_words, contract_lines
-from clusterbid.core.criteria import criterion_words
-from clusterbid.core.report import format_money
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
-from clusterbid.gui.comparison.sort_places import order_places
-
-CRITERION_WORDS = criterion_words()  # core/criteria.py
+from clusterbid.gui.comparison.cell_tips import CRITERION_WORDS as CRITERION_WORDS  # for views
+from clusterbid.gui.comparison.cell_tips import band_tip, contract_tip, findings, score_tip
+from clusterbid.gui.comparison.sort_places import column_keys, in_order, order_places, sorted_rows
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 # Columns a narrow window hides first (the comparison must fit a 1366-pixel laptop screen
@@ -54,9 +53,17 @@ class ScorecardTableModel(QAbstractTableModel):
         # Each cell's text once per scorecard and bands: the view asks again for every paint, size
         # hint and sort (issue 32: 1.7 formats per cell per edit at 500 bids before).
         self._rows: list[list[str]] | None = None  # every cell's text, made on first use
-        self._keys: dict[tuple[int, int], object] = {}  # (row, column) -> sort key, as the texts
+        self._keys: dict[int, list[object]] = {}  # column -> each row's sort key, as the texts
         self._places: dict[int, list[int]] = {}  # column -> each row's place in its order
         self._band_range: tuple[tuple[float, float] | None] | None = None  # (the scale,) once found
+        # The model sorts its own rows (a header clicked calls sort()) and keeps them sorted across
+        # edits (issue 32: a sort proxy made ~2,700 comparisons, five Python calls each, per price
+        # edit at 500 bids). Row r shown is the scorecard's row _shown[r]: public methods take the
+        # row shown; texts, keys and places are kept by the scorecard's row.
+        self._shown: list[int] = list(range(len(scorecard.scores)))
+        self._row_at: list[int] | None = None  # scorecard row -> row shown, made when asked
+        self._sort_column, self._descending = -1, False  # -1: the scorecard's order
+        self._by_id: dict[str, int] | None = None  # bid id -> the scorecard's row, when asked
 
     # -- updates ---------------------------------------------------------------------------------
     @property
@@ -93,44 +100,93 @@ class ScorecardTableModel(QAbstractTableModel):
         if len(before) != len(after) or set(before) != set(after):
             self.beginResetModel()
             self._take(scorecard, uncertainty)
+            self._show(self._sorted(list(range(len(after)))))
             self.endResetModel()
             return
-        if before == after:  # no row moved: every cell may have changed
+        if before == after:  # no row moved in the scorecard: every cell may have changed
             self._take(scorecard, uncertainty)
             self._cells_changed()
             return
+        # Sorted again from the scorecard's new order, ties in that order (as the proxy did).
+        self._relayout(lambda: self._take(scorecard, uncertainty), fresh=True)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """A header clicked (or the view's first sort): rows ordered by the column's keys, stably
+        from the order shown (equal keys keep it), as Qt's sort proxy ordered them."""
+        self._sort_column = column
+        self._descending = order == Qt.SortOrder.DescendingOrder
+        self._relayout(lambda: None, fresh=False)
+
+    def _relayout(self, change: Callable[[], None], fresh: bool) -> None:
+        """`change`, then the rows sorted again from the scorecard's order (`fresh`) or from the
+        order shown; the views' selection and current row follow their bids."""
         self.layoutAboutToBeChanged.emit()
-        kept = self.persistentIndexList()  # the views' selection and current row, by bid
-        self._take(scorecard, uncertainty)
-        row_now = {bid_id: row for row, bid_id in enumerate(after)}
-        self.changePersistentIndexList(
-            kept, [self.index(row_now[before[index.row()]], index.column()) for index in kept]
-        )
-        self.layoutChanged.emit()  # the views repaint, and the sort proxy re-sorts, from here
+        kept = self.persistentIndexList()
+        kept_ids = [self.score_at(index.row()).bid.id for index in kept]
+        change()
+        self._show(self._sorted(list(range(self.rowCount())) if fresh else self._shown))
+        now = self._rows_by_id()
+        row_at = self._rows_at()
+        moved = [
+            self.index(row_at[now[b]], i.column()) for b, i in zip(kept_ids, kept, strict=True)
+        ]
+        self.changePersistentIndexList(kept, moved)
+        self.layoutChanged.emit()  # the views repaint from here
+
+    def _sorted(self, rows: list[int]) -> list[int]:
+        """Scorecard rows ordered by the sorted column (by their number without one), stably."""
+        column = self._sort_column
+        valid = 0 <= column < len(COLUMNS)
+        places = self._places_of(column) if valid else list(range(self.rowCount()))
+        return sorted_rows(rows, places, self._descending)
+
+    def _show(self, rows: list[int]) -> None:
+        self._shown, self._row_at = rows, None
+
+    def _rows_at(self) -> list[int]:
+        if self._row_at is None:
+            self._row_at = [0] * len(self._shown)
+            for shown, row in enumerate(self._shown):
+                self._row_at[row] = shown
+        return self._row_at
 
     def _take(self, scorecard: Scorecard, uncertainty: object | None) -> None:
         self._scorecard, self._uncertainty = scorecard, uncertainty
         self._resting = resting_if_known(scorecard)  # kept on the scorecard by a worker: a lookup
         self._rows, self._keys, self._places, self._band_range = None, {}, {}, None
+        self._by_id = None
 
     def _cells_changed(self) -> None:
-        if self.rowCount():
-            self.dataChanged.emit(
-                self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
-            )
+        """Every cell changed in place; sorted again (from the order shown) only if the sorted
+        column's keys no longer follow it, as the view did behind its proxy before."""
+        if not self.rowCount():
+            return
+        self.dataChanged.emit(
+            self.index(0, 0), self.index(self.rowCount() - 1, self.columnCount() - 1)
+        )
+        column = self._sort_column
+        valid = 0 <= column < len(COLUMNS)
+        if valid and not in_order(self._shown, self._places_of(column), self._descending):
+            self._relayout(lambda: None, fresh=False)
 
     def set_uncertainty(self, uncertainty: object | None) -> None:
         self._take(self._scorecard, uncertainty)
         self._cells_changed()
 
     def score_at(self, row: int) -> BidScore:
-        return self._scorecard.scores[row]
+        """The bid shown in `row`."""
+        return self._scorecard.scores[self._shown[row]]
 
     def row_of(self, bid_id: str) -> int | None:
-        for row, score in enumerate(self._scorecard.scores):
-            if score.bid.id == bid_id:
-                return row
-        return None
+        """The row `bid_id` is shown in; None if it is not."""
+        row = self._rows_by_id().get(bid_id)
+        return None if row is None else self._rows_at()[row]
+
+    def _rows_by_id(self) -> dict[str, int]:
+        """Bid id -> the scorecard's row, once per scorecard (asked for at each edit's selection)."""
+        if self._by_id is None:
+            self._by_id = {score.bid.id: row for row, score in enumerate(self._scorecard.scores)}
+        return self._by_id
 
     # -- Qt API ------------------------------------------------------------------------------------
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802, B008 (Qt: an invalid index)
@@ -147,12 +203,13 @@ class ScorecardTableModel(QAbstractTableModel):
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        score = self._scorecard.scores[index.row()]
+        row = self._shown[index.row()]  # the scorecard's row
+        score = self._scorecard.scores[row]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._text(index.row(), column)
+            return self._text(row, column)
         if role == SORT_ROLE:
-            return self.sort_key(index.row(), column)
+            return self._key(row, column)
         if role == Qt.ItemDataRole.ForegroundRole and score.rank is None:
             return status_colour(BidStatus.FAILED_GATE, QApplication.palette())
         if (
@@ -160,20 +217,21 @@ class ScorecardTableModel(QAbstractTableModel):
         ):  # whole when the column elides it
             return score.bid.quote.provider
         if role == Qt.ItemDataRole.ToolTipRole and column in (RANK, FINDINGS):
-            return self._findings(score, "\n") or None
+            return findings(score, self._resting, "\n") or None
+        currency = self._scorecard.evaluation.currency
         if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):
-            return self._contract_tip(score)
+            return contract_tip(score, currency)
         if role == Qt.ItemDataRole.ToolTipRole and column in (BAND, WIN):
-            return self._band_tip(score)
+            return band_tip(score, self._bid_uncertainty(score), currency)
         if role == Qt.ItemDataRole.ToolTipRole and column == SCORE and score.rank is not None:
-            return self._score_tip(score)
+            return score_tip(score, self._scorecard.weights)
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in TEXT_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
     def band_figures(self, row: int) -> tuple[float, float, float] | None:
         """(P10, point estimate, P90) of the net plan cost of the bid in `row`; None without a band."""
-        score = self._scorecard.scores[row]
+        score = self.score_at(row)
         u = self._bid_uncertainty(score)
         if u is None or score.rank is None:
             return None
@@ -195,57 +253,10 @@ class ScorecardTableModel(QAbstractTableModel):
         bids = getattr(self._uncertainty, "bids", None) or {}
         return bids.get(score.bid.id)
 
-    def _findings(self, score: BidScore, sep: str) -> str:
-        e = score.estimate
-        if self._resting is None:
-            resting = (
-                ["What its cost rank rests on is being worked out"]
-                if score.rank is not None
-                else []
-            )
-        elif score.bid.id in self._resting:
-            resting = [
-                "Its cost rank changes across the range of: "
-                f"{', '.join(self._resting[score.bid.id])} "
-                "(not stated or assumed; see Details)"
-            ]
-        else:
-            resting = []
-        return sep.join(
-            [f"Excluded: {g.message}" for g in e.gates] + [w.message for w in e.warnings] + resting
-        )
-
-    def _band_tip(self, score: BidScore) -> str | None:
-        u = self._bid_uncertainty(score)
-        if u is None or score.rank is None:
-            return None
-        money = lambda v: format_money(v, self._scorecard.evaluation.currency, cents=True)  # noqa: E731
-        return (
-            f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
-            f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated "
-            "outcomes"
-        )
-
-    def _score_tip(self, score: BidScore) -> str:
-        weights = self._scorecard.weights
-        lines = [
-            f"{CRITERION_WORDS.get(n, n)}: {value:.2f} x {weights[n]:.0%}"
-            for n, value in score.criteria.items()
-        ]
-        return "Each criterion 0-1 (1 best) x its weight:\n" + "\n".join(lines)
-
-    def _contract_tip(self, score: BidScore) -> str:
-        e = score.estimate
-        if score.rank is None:
-            return billing_words(score.bid, self._scorecard.evaluation.currency)
-        return "\n".join(
-            f"{k}: {v}"
-            for k, v in contract_lines(e, self._scorecard.evaluation.currency, cents=True)
-        )
-
     def _text(self, row: int, column: int) -> str:
-        # The same text the document keeps for the next start's first paint (core/comparison_table.py),
-        # written by the worker that scored (or with the bands) and read here.
+        """The text of the scorecard's `row` in `column`: the same text the document keeps for the
+        next start's first paint (core/comparison_table.py), written by the worker that scored
+        (or with the bands) and read here."""
         if self._rows is None:
             self._rows = shown_rows(
                 self._scorecard, self._uncertainty, self._resting, waiting=self._resting is None
@@ -253,48 +264,27 @@ class ScorecardTableModel(QAbstractTableModel):
         return self._rows[row][column]
 
     def sort_key(self, row: int, column: int):
-        """The key the sorted view orders `row` by in `column`, built once per scorecard and bands:
-        a sort asks for it about 2 n log n times (issue 32: 13 keys built per ask before)."""
-        if (row, column) not in self._keys:
-            self._keys[(row, column)] = self._sort_key(row, column)
-        return self._keys[(row, column)]
+        """The key the row shown in `row` is ordered by in `column`."""
+        return self._key(self._shown[row], column)
 
-    def sort_places(self, column: int) -> list[int]:
-        """Each row's place when the rows are ordered by `column`'s sort key; equal keys share a
-        place, so Qt's stable sort keeps their order in either direction."""
-        if column not in self._places:
-            self._places[column] = order_places(
-                [self.sort_key(row, column) for row in range(self.rowCount())]
+    def _key(self, row: int, column: int) -> object:
+        """The sort key of the scorecard's `row` in `column`."""
+        return self._column_keys(column)[row]
+
+    def _column_keys(self, column: int) -> list[object]:
+        """Every scorecard row's sort key in `column`, built once per scorecard and bands."""
+        if column not in self._keys:
+            self._keys[column] = column_keys(
+                self._scorecard.scores,
+                column,
+                self._bid_uncertainty,
+                lambda row: self._text(row, column),
             )
-        return self._places[column]
+        return self._keys[column]
 
-    def _sort_key(self, row: int, column: int):
-        # Only the asked column's key (issue 32: all thirteen were built per ask at each re-sort).
-        score = self._scorecard.scores[row]
-        e = score.estimate
-        missing = float("inf")
-        if column == PRICE:
-            return e.price_per_gpu_hour
-        if column == BLOCK:
-            return score.bid.capacity.largest_contiguous_block_gpus
-        if column == FINDINGS:
-            return len(e.gates) * 1000 + len(e.warnings)
-        excluded = score.rank is None
-        figures = {
-            RANK: lambda: score.rank,
-            SCORE: lambda: -score.weighted_score,
-            MFU: lambda: e.effective_mfu,
-            GOODPUT: lambda: e.goodput,
-            TIME: lambda: e.wall_hours,
-            COST: lambda: e.plan_cost,
-            COMMITMENT: lambda: e.commitment,
-            USEFUL_PRICE: lambda: e.effective_price_per_useful_gpu_hour,
-        }
-        if column in figures:
-            return missing if excluded else figures[column]()
-        if column in (BAND, WIN):
-            u = self._bid_uncertainty(score)
-            if excluded or u is None:
-                return missing
-            return u.cost_p50 if column == BAND else -u.win_probability
-        return self._text(row, column).casefold()
+    def _places_of(self, column: int) -> list[int]:
+        """Each scorecard row's place when ordered by `column`'s sort key; equal keys share a
+        place, so a stable sort keeps their order in either direction."""
+        if column not in self._places:
+            self._places[column] = order_places(self._column_keys(column))
+        return self._places[column]
