@@ -36,7 +36,8 @@ def decide(
     the same draws are tallied again for the decided one (common random numbers: what a second
     run from the decided scorecard would give), so "beats the leader" and the rank stability
     refer to the bid recommended. `checkpoint` is called before each block of bids of each
-    pass of draws (the app's worker raises there when a newer edit supersedes this one).
+    pass of draws, after the point scoring and after the set-up (the app's worker raises there
+    when a newer edit supersedes this one).
 
     With a deadline, a bid whose point estimate finishes late is drawn too: the deadline gate
     is the share of draws that finish in time against the plan's deadline_confidence.
@@ -45,6 +46,8 @@ def decide(
     point = score_evaluation(
         evaluation, on_time={bid.id: None for bid in evaluation.bids} if deadline else None
     )
+    if checkpoint is not None:  # an edit that superseded this run stops it before any draw
+        checkpoint()
     how = {"spreads": spreads, "precision": precision, "checkpoint": checkpoint}  # both runs'
     drawn, kept = monte_carlo_kept(evaluation, samples, seed, scorecard=point, **how)
     if kept is None or not drawn.bids:
