@@ -69,6 +69,20 @@ def test_a_name_in_another_script_is_drawn_in_its_fallback_font(signed_by, name)
     assert not any("NotoSansThai" in f for f in fonts) or "ใ" in name  # loaded only when used
 
 
+@pytest.mark.parametrize(
+    "typed, shown",
+    [
+        ("Jose\u0301 Garci\u0301a", "José García"),  # accents typed as combining marks (NFD)
+        ("Nguyễn Văn An", "Nguyễn Văn An"),  # Vietnamese: Latin Extended Additional
+    ],
+)
+def test_accented_latin_is_drawn_in_the_stamp_font_as_composed_letters(signed_by, typed, shown):
+    text, fonts, glyphs = _copied_text(signed_by(typed))
+    assert text.startswith(f"Signed by {shown}signed ")
+    assert glyphs and 0 not in glyphs
+    assert all("DejaVuSans" in f for f in fonts)  # no fallback needed
+
+
 def test_a_name_no_bundled_font_draws_is_refused_naming_the_character(unsigned_memo, tmp_path):
     p12 = Authority.create().write_p12(tmp_path, "देव", "pw")  # Devanagari: no bundled font
     with pytest.raises(InputError, match=r"U\+0926.*nothing was written"):

@@ -24,8 +24,16 @@ from pyhanko.pdf_utils.font.api import FontEngine, FontEngineFactory
 from clusterbid.resources import resource_path
 
 PDF_UNITS_PER_EM = 1000
-# Latin with its extensions and IPA, Greek, Cyrillic, general punctuation, currency, letterlike
-KEPT = ((0x20, 0x2AF), (0x370, 0x52F), (0x2000, 0x20CF), (0x2100, 0x214F))
+# Latin with its extensions and IPA, combining accents, Greek, Cyrillic, Latin Extended
+# Additional (Vietnamese), general punctuation, currency, letterlike
+KEPT = (
+    (0x20, 0x2AF),
+    (0x300, 0x36F),
+    (0x370, 0x52F),
+    (0x1E00, 0x1EFF),
+    (0x2000, 0x20CF),
+    (0x2100, 0x214F),
+)
 
 
 STAMP_FONT = "fonts/DejaVuSans-stamp.ttf"  # derived_stamp_font()'s bytes, shipped

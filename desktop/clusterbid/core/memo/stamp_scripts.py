@@ -52,6 +52,8 @@ class ScriptStampEngine(StampFontEngine):
         self._fallbacks: dict[int, StampFontEngine] = {}
 
     def shape(self, txt: str) -> ShapeResult:
+        # Composed first: a name typed as e + a combining accent is the é the fonts have.
+        txt = unicodedata.normalize("NFC", txt)
         runs = self._runs(txt)
         if all(which is None for which, _ in runs):
             return super().shape(txt)
