@@ -46,6 +46,10 @@ def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
     mean = Decimal(repr(card.decision_costs["northwind-ib"])).quantize(CENT, ROUND_HALF_UP)
     assert f"Net cost of the plan: ${net:,.2f} (the point estimate" in details
     assert f"Ranked on: ${mean:,}, the expected net cost (the mean over the Monte" in details
+    tip = window.model.index(_row(window, "Northwind AI Cloud"), COST).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    assert "(the point estimate" in tip and f"Ranked on: ${mean:,}" in tip
 
 
 def test_a_bid_set_aside_shows_its_reason_not_a_cost(qtbot, window):

@@ -63,8 +63,12 @@ def score_tip(score: BidScore[BidEstimate], weights: dict[str, float]) -> str:
     return "Each criterion 0-1 (1 best) x its weight:\n" + "\n".join(lines)
 
 
-def contract_tip(score: BidScore[BidEstimate], currency: str) -> str:
-    """A passing bid's commercial figures, one a line; an excluded bid's contract in words."""
+def contract_tip(
+    score: BidScore[BidEstimate], currency: str, ranked_on: tuple[str, float] | None = None
+) -> str:
+    """A passing bid's commercial figures, one a line; an excluded bid's contract in words.
+    `ranked_on`: what the bids rank on once the bands are in (contract_summary.decision_figure)."""
     if score.rank is None:
         return billing_words(score.bid, currency)
-    return "\n".join(f"{k}: {v}" for k, v in contract_lines(score.estimate, currency, cents=True))
+    rows = contract_lines(score.estimate, currency, cents=True, ranked_on=ranked_on)
+    return "\n".join(f"{k}: {v}" for k, v in rows)

@@ -31,6 +31,7 @@ from clusterbid.core.comparison_table import (  # noqa: F401 (names the app's vi
     resting_if_known,
     shown_rows,
 )
+from clusterbid.core.contract_summary import decision_figure
 from clusterbid.core.scoring import BidScore, Scorecard
 from clusterbid.gui.bid_status import BidStatus, status_colour
 from clusterbid.gui.comparison.cell_tips import CRITERION_WORDS as CRITERION_WORDS  # for views
@@ -220,7 +221,7 @@ class ScorecardTableModel(QAbstractTableModel):
             return findings(score, self._resting, "\n") or None
         currency = self._scorecard.evaluation.currency
         if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):
-            return contract_tip(score, currency)
+            return contract_tip(score, currency, decision_figure(self._scorecard, score.bid.id))
         if role == Qt.ItemDataRole.ToolTipRole and column in (BAND, WIN):
             return band_tip(score, self._bid_uncertainty(score), currency)
         if role == Qt.ItemDataRole.ToolTipRole and column == SCORE and score.rank is not None:
