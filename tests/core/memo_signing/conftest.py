@@ -62,3 +62,16 @@ def memo_file(tmp_path):
         return path
 
     return write
+
+
+@pytest.fixture(scope="module")
+def signed_by(tmp_path_factory, unsigned_memo):
+    """sign(name): the demo memo signed in field 1 by a certificate issued to `name` (a stamp's
+    text in that name's script)."""
+    folder, authority = tmp_path_factory.mktemp("signers"), Authority.create()
+
+    def sign(name: str) -> bytes:
+        p12 = authority.write_p12(folder, name, "pw")
+        return sign_memo(unsigned_memo, "approver-1", load_credentials(p12, "pw")).pdf
+
+    return sign

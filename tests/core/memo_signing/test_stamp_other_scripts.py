@@ -46,17 +46,6 @@ def _copied_text(pdf: bytes) -> tuple[str, set[str], list[int]]:
     return "".join(text), {str(f["/BaseFont"]) for f in fonts.values()}, glyphs
 
 
-@pytest.fixture(scope="module")
-def signed_by(tmp_path_factory, unsigned_memo):
-    folder, authority = tmp_path_factory.mktemp("other-scripts"), Authority.create()
-
-    def sign(name: str) -> bytes:
-        p12 = authority.write_p12(folder, name, "pw")
-        return sign_memo(unsigned_memo, "approver-1", load_credentials(p12, "pw")).pdf
-
-    return sign
-
-
 @pytest.mark.parametrize("name", list(NAMES))
 def test_a_name_in_another_script_is_drawn_in_its_fallback_font(signed_by, name):
     text, fonts, glyphs = _copied_text(signed_by(name))

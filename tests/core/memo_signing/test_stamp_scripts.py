@@ -11,10 +11,6 @@ from io import BytesIO
 import pytest
 from fontTools.ttLib import TTFont
 from pyhanko.pdf_utils.reader import PdfFileReader
-from tests.core.memo_signing.pki import Authority
-
-from clusterbid.core.memo.credentials import load_credentials
-from clusterbid.core.memo.signing import sign_memo
 
 NAMES = ("Ελένη Παπαδοπούλου", "Анна Павлова", "Łukasz Żółć-Ørsted")
 
@@ -37,17 +33,6 @@ def _stamp(pdf: bytes) -> tuple[bytes, dict]:
     fonts = appearance["/Resources"]["/Font"]
     assert len(fonts) == 1
     return appearance.data, next(iter(fonts.values())).get_object()
-
-
-@pytest.fixture(scope="module")
-def signed_by(tmp_path_factory, unsigned_memo):
-    folder, authority = tmp_path_factory.mktemp("scripts"), Authority.create()
-
-    def sign(name: str) -> bytes:
-        p12 = authority.write_p12(folder, name, "pw")
-        return sign_memo(unsigned_memo, "approver-1", load_credentials(p12, "pw")).pdf
-
-    return sign
 
 
 @pytest.mark.parametrize("name", NAMES)
