@@ -76,3 +76,16 @@ def test_a_name_no_bundled_font_draws_is_refused_naming_the_character(unsigned_m
     p12 = Authority.create().write_p12(tmp_path, "देव", "pw")  # Devanagari: no bundled font
     with pytest.raises(InputError, match=r"U\+0926.*nothing was written"):
         sign_memo(unsigned_memo, "approver-1", load_credentials(p12, "pw"))
+
+
+def test_a_long_word_is_never_cut_between_a_letter_and_its_mark():
+    from clusterbid.core.memo.signing import STAMP_LINE, _stamp_lines
+
+    # a provider name of Thai letters with no space, longer than a line, a vowel mark right
+    # where textwrap cuts it (the first line filled up to STAMP_LINE characters)
+    prefix = "Approver 1 approves USD 1.00 to "
+    name = "ก" * (STAMP_LINE - len(prefix)) + "\u0e31" + "ข" * 40
+    statement = f"{prefix}{name}, inputs SHA-256 " + "ab" * 32
+    lines = _stamp_lines(statement).split("\n")
+    assert not any(line[:1] == "\u0e31" for line in lines)
+    assert "".join(lines[:-2]).replace(" ", "") == statement.split(", inputs")[0].replace(" ", "")

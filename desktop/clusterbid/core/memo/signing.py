@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import textwrap
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from io import BytesIO
@@ -189,13 +190,13 @@ def _approval(writer: IncrementalPdfFileWriter, field: str, source: str) -> str:
 def _stamp_lines(statement: str) -> str:
     # The stamp box is 95 x 24 mm: the statement wrapped to short lines (the SHA-256 on its own).
     head, _, sha = statement.partition(", inputs SHA-256 ")
-    return "\n".join(
-        [
-            *textwrap.wrap(head, STAMP_LINE, break_on_hyphens=False),
-            f"inputs SHA-256 {sha[:32]}",
-            sha[32:],
-        ]
-    )
+    lines = textwrap.wrap(head, STAMP_LINE, break_on_hyphens=False)
+    # A long word is cut by characters: a mark (a Thai vowel or tone, an accent) stays with the
+    # letter it sits on, or it would be drawn alone at the start of the next line.
+    for i in range(1, len(lines)):
+        while lines[i] and unicodedata.category(lines[i][0]).startswith("M"):
+            lines[i - 1], lines[i] = lines[i - 1] + lines[i][0], lines[i][1:]
+    return "\n".join([*lines, f"inputs SHA-256 {sha[:32]}", sha[32:]])
 
 
 def sign_memo(
