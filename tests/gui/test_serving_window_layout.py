@@ -6,6 +6,7 @@ matrix keeps its weighted score in view. The window scores on the background run
 from __future__ import annotations
 
 import threading
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from PySide6.QtCore import QPoint, QRect
@@ -172,3 +173,20 @@ def test_the_serving_window_has_its_own_presentation_zoom(qtbot, shown):
     finally:
         shown.zoom_by(0)
     assert QApplication.font().pointSizeF() == pytest.approx(base)
+
+
+def test_the_details_say_the_point_and_the_mean_the_bids_rank_on(qtbot, shown):
+    # Issue 31: serving bids rank on the mean cost per million over the samples; the Details pane
+    # names the point estimate as one and shows the figure ranked on beside it.
+    shown.table.selectRow(0)  # selected before the bands arrive: the pane follows them
+    qtbot.waitUntil(lambda: shown.scorecard.decision_basis != "point", timeout=HANG_GUARD_MS)
+    qtbot.waitUntil(lambda: "Ranked on" in shown.details.toPlainText(), timeout=HANG_GUARD_MS)
+    card, details = shown.scorecard, shown.details.toPlainText()
+    winner = card.ranked[0].bid.id
+    mean = Decimal(repr(card.decision_costs[winner])).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    assert card.decision_costs[winner] == card.band(winner).mean_cost_per_million
+    assert "(the point estimate)" in details
+    assert (
+        f"Ranked on: ${mean}, the expected cost per million output tokens (the mean over the "
+        "Monte Carlo samples)"
+    ) in details

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from html import escape
 
+from clusterbid.core.contract_summary import decision_figure
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words, grows
 from clusterbid.core.costmodel.serving_growth_words import term_words
@@ -37,6 +38,7 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         )
         parts.append("<ul>" + "".join(f"<li>{escape(g.message)}</li>" for g in e.gates) + "</ul>")
         return "".join(parts)
+    ranked = decision_figure(scorecard, bid.id)  # issue 31: the mean ranks once the bands are in
     parts += [
         _line(
             "Rank",
@@ -45,12 +47,22 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         _line(
             "Cost per million output tokens",
             format_money(e.cost_per_million_tokens, currency, cents=True)
+            + (" (the point estimate)" if ranked else "")
             + ", "
             + per_million_cash_words(
                 bid, e.cash_cost_per_million_tokens or 0.0, currency, scorecard.evaluation.workload
             )
             + "; "
             + sla_line(e, currency),
+        ),
+        *(
+            [
+                _line(
+                    "Ranked on", f"{format_money(ranked[1], currency, cents=True)}, the {ranked[0]}"
+                )
+            ]
+            if ranked
+            else []
         ),
         _line(
             "Cost per month",
