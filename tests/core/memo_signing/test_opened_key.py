@@ -71,3 +71,12 @@ def test_credentials_without_an_opened_key_sign_as_pyhanko_does(pki, unsigned_me
     status = _validated(pki, sign_memo(unsigned_memo, "approver-1", credentials).pdf)
     assert status.intact and status.valid and status.trusted
     assert key_loads == [1]  # pyHanko's own signer opened it from its bytes
+
+
+def test_an_opened_key_that_is_not_the_certificates_is_never_signed_with(pki):
+    # A copy of the credentials with another key opened beside them (nothing makes one today):
+    # the signer falls back to pyHanko's own, which signs with the certificate's key.
+    credentials = load_credentials(pki.ada_p12, ADA[1])
+    stale = dataclasses.replace(credentials, opened_key=ec.generate_private_key(ec.SECP256R1()))
+    assert not isinstance(_signer(stale), OpenedKeySigner)
+    assert isinstance(_signer(credentials), OpenedKeySigner)

@@ -15,6 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ec import ECDSA, EllipticCurvePri
 from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
 from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.pdf_utils.layout import AxisAlignment, InnerScaling, Margins, SimpleBoxLayoutRule
 from pyhanko.pdf_utils.misc import PdfError
@@ -93,9 +94,16 @@ def _signer(credentials: SigningCredentials) -> signers.SimpleSigner:
         "signing_key": credentials.key,
         "cert_registry": SimpleCertificateStore.from_certs(credentials.chain),
     }
-    if credentials.opened_key is None:  # credentials made without opening a PKCS#12 file
+    opened = credentials.opened_key
+    # The opened key is used only while it is the certificate's own (a copy of the credentials
+    # with another certificate or key signs as pyHanko does, never with a stale key).
+    if opened is None or _public_der(opened) != credentials.certificate.public_key.dump():
         return signers.SimpleSigner(**options)
-    return OpenedKeySigner(credentials.opened_key, **options)
+    return OpenedKeySigner(opened, **options)
+
+
+def _public_der(key: PrivateKeyTypes) -> bytes:
+    return key.public_key().public_bytes(Encoding.DER, PublicFormat.SubjectPublicKeyInfo)
 
 
 def approver_field(index: int) -> str:
