@@ -249,3 +249,34 @@ def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
     excluded = model.row_of("budget-tcp")
     assert bands[excluded] is None  # an excluded bid has no band, no bar
     assert window.comparison.itemDelegateForColumn(BAND) is not None
+
+
+def test_the_band_cells_text_stands_clear_of_its_bar(window, qtbot):
+    """The P10-P90 figures were centred in the whole cell and their descenders ("$", ",") sat on
+    the bar drawn under them. In the strip the bar and the point's mark take, nothing may be drawn
+    in the text's colour, nor one pixel above it, except the mark itself (2 px wide, where band_geometry puts it)."""
+    from clusterbid.gui.comparison.band_delegate import BAR_HEIGHT, MARK_RISE, band_geometry
+    from clusterbid.gui.comparison.scorecard_table_model import BAND
+
+    qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=HANG_GUARD_MS)
+    view, model = window.comparison, window.model
+    view.clearSelection()  # the selected row's text is white: read rows drawn black on white
+    image = view.viewport().grab().toImage()
+    checked = 0
+    for row in range(model.rowCount()):
+        band = model.band_figures(row)
+        if band is None:
+            continue
+        rect = view.visualRect(model.index(row, BAND))
+        _, _, mark = band_geometry(rect.left(), rect.width(), *model.band_range(), band)
+        # The bar's strip and one pixel of air above it.
+        strip = range(rect.bottom() - 2 - BAR_HEIGHT - MARK_RISE, rect.bottom() + 1)
+        for y in strip:
+            for x in range(rect.left() + 1, rect.right()):
+                if mark - 2 <= x <= mark + 1:
+                    continue
+                colour = image.pixelColor(x, y)
+                # Text and its anti-aliased edges are grey to black; the bar is blue (max 214).
+                assert max(colour.red(), colour.green(), colour.blue()) > 200, (row, x, y)
+        checked += 1
+    assert checked >= 3  # the demo's ranked bids

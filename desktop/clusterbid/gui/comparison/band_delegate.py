@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 BAR_COLOUR, MARK_COLOUR = QColor("#4f8fd6"), QColor("#1f1f1f")
 SELECTED_BAR, SELECTED_MARK = QColor("#d6e6f7"), QColor("#ffffff")  # on the selection's blue
 BAR_HEIGHT, MARGIN = 3, 4
+MARK_RISE = 1  # how far the point's mark stands above and below the bar
 
 
 def band_geometry(
@@ -32,12 +33,23 @@ class BandDelegate(QStyledItemDelegate):
     """Paints the cell as usual, then the bid's band under the text."""
 
     def paint(self, painter, option, index) -> None:
-        super().paint(painter, option, index)
         model = index.model()  # the scorecard's table model: its rows are the rows shown
         band, scale = model.band_figures(index.row()), model.band_range()
         if band is None or scale is None:
+            super().paint(painter, option, index)
             return
         rect = option.rect
+        # The cell's background over the whole cell, its text centred above the bar's strip: text
+        # centred in the whole cell sat on the bar (descenders of "$" and "," touched it).
+        whole = QStyleOptionViewItem(option)
+        self.initStyleOption(whole, index)
+        style = whole.widget.style() if whole.widget is not None else QApplication.style()
+        style.drawPrimitive(
+            QStyle.PrimitiveElement.PE_PanelItemViewItem, whole, painter, whole.widget
+        )
+        above = QStyleOptionViewItem(option)
+        above.rect = rect.adjusted(0, 0, 0, -(BAR_HEIGHT + MARK_RISE + 1))
+        super().paint(painter, above, index)
         x10, x90, xp = band_geometry(rect.left(), rect.width(), *scale, band)
         bottom = rect.bottom() - 1
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
@@ -47,7 +59,7 @@ class BandDelegate(QStyledItemDelegate):
             SELECTED_BAR if selected else BAR_COLOUR,
         )
         painter.fillRect(
-            QRect(xp - 1, bottom - BAR_HEIGHT - 2, 2, BAR_HEIGHT + 4),
+            QRect(xp - 1, bottom - BAR_HEIGHT - MARK_RISE, 2, BAR_HEIGHT + 2 * MARK_RISE),
             SELECTED_MARK if selected else MARK_COLOUR,
         )
         painter.restore()
