@@ -10,7 +10,13 @@ from decimal import ROUND_HALF_UP, Decimal
 from PySide6.QtCore import Qt
 from tests.gui.conftest import HANG_GUARD_MS, wait_for_scoring
 
-from clusterbid.gui.comparison.scorecard_table_model import COMMITMENT, COST, FINDINGS, PROVIDER
+from clusterbid.gui.comparison.scorecard_table_model import (
+    BAND,
+    COMMITMENT,
+    COST,
+    FINDINGS,
+    PROVIDER,
+)
 
 CENT = Decimal("0.01")
 
@@ -50,6 +56,11 @@ def test_the_net_cost_and_commitment_are_shown_to_the_cent(qtbot, window):
         Qt.ItemDataRole.ToolTipRole
     )
     assert "(the point estimate" in tip and f"Ranked on: ${mean:,}" in tip
+    # The band's tip, beside the column of points, says the same figure ranks the bids.
+    band = window.model.index(_row(window, "Northwind AI Cloud"), BAND).data(
+        Qt.ItemDataRole.ToolTipRole
+    )
+    assert f"Ranked on: ${mean:,}, the expected net cost" in band
 
 
 def test_a_bid_set_aside_shows_its_reason_not_a_cost(qtbot, window):

@@ -39,17 +39,26 @@ def findings(score: BidScore[BidEstimate], resting: dict[str, list[str]] | None,
     )
 
 
-def band_tip(score: BidScore[BidEstimate], u: BidUncertainty | None, currency: str) -> str | None:
-    """The net plan cost's P10 / P50 / P90 and how often the bid was cheapest; None without a band."""
+def band_tip(
+    score: BidScore[BidEstimate],
+    u: BidUncertainty | None,
+    currency: str,
+    ranked_on: tuple[str, float] | None = None,
+) -> str | None:
+    """The net plan cost's P10 / P50 / P90, the figure the bids rank on where the Monte Carlo
+    decides (`ranked_on`: contract_summary.decision_figure) and how often the bid was cheapest;
+    None without a band. The column beside it shows the point estimate, which may not be what
+    ranks: the tip says which is."""
     if u is None or score.rank is None:
         return None
 
     def money(value: float) -> str:
         return format_money(value, currency, cents=True)
 
+    ranks = "" if ranked_on is None else f"\nRanked on: {money(ranked_on[1])}, the {ranked_on[0]}"
     return (
         f"Net cost of the plan, P10 / P50 / P90: {money(u.cost_p10)} / {money(u.cost_p50)} / "
-        f"{money(u.cost_p90)}\nCheapest bid in {u.win_probability:.1%} of the simulated "
+        f"{money(u.cost_p90)}{ranks}\nCheapest bid in {u.win_probability:.1%} of the simulated "
         "outcomes"
     )
 

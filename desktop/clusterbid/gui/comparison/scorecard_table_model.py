@@ -223,7 +223,8 @@ class ScorecardTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and column in (COMMITMENT, COST, TIME):
             return contract_tip(score, currency, decision_figure(self._scorecard, score.bid.id))
         if role == Qt.ItemDataRole.ToolTipRole and column in (BAND, WIN):
-            return band_tip(score, self._bid_uncertainty(score), currency)
+            ranked_on = decision_figure(self._scorecard, score.bid.id)
+            return band_tip(score, self._bid_uncertainty(score), currency, ranked_on)
         if role == Qt.ItemDataRole.ToolTipRole and column == SCORE and score.rank is not None:
             return score_tip(score, self._scorecard.weights)
         if role == Qt.ItemDataRole.TextAlignmentRole and column not in TEXT_COLUMNS:
