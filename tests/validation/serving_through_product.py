@@ -15,7 +15,8 @@ states beside it (the options of `clusterbid serving-evidence attach`):
   its mean time per output token and to the first token (Additional Stats); the officer gives the
   system's GPUs (8) and the batch in the submission's config (the engine's cap: an Offline summary
   has no time per output token; a Server run's sequences held follow from its own by Little's
-  law). The prompt length is not stated.
+  law). The summary states no prompt length; the officer types the set's mean, 222 tokens
+  (--prompt-tokens; serving_validation.OPENORCA_MEAN_PROMPT and its source).
 - TensorRT-LLM's perf overview publishes only the throughput and the lengths; the report's time
   per output token line is written as Little's law at the batch the officer gives (the engine's
   cap), so it adds nothing beyond that batch.
@@ -95,7 +96,12 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
             f"Scenario : {scenario}\nMode     : PerformanceOnly\n" + rates
         )
         return path, ServingRunOptions(
-            gpus=row.tp, system_gpus=row.gpus, batch=row.cap, **stated, **model
+            gpus=row.tp,
+            system_gpus=row.gpus,
+            batch=row.cap,
+            prompt_tokens=row.prompt[0],  # the set's mean, from the dataset (not the summary)
+            **stated,
+            **model,
         )
     if row.group == "TRT-LLM":
         tpot_ms = row.cap / (row.published_tokens_s / (row.gpus // row.tp)) * 1000
