@@ -5,6 +5,7 @@ read them here, so each is worded once."""
 
 from __future__ import annotations
 
+from clusterbid.core.costmodel.engine_efficiency import engine_line
 from clusterbid.core.costmodel.serving_bill_gpus import counted
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate
 from clusterbid.core.costmodel.serving_sla_credit import credit_words
@@ -102,3 +103,15 @@ def band_text(band: ServingBand, currency: str) -> str:
     if band.chance_servable < 1:
         text += f"; meets the targets in {band.chance_servable:.0%}"
     return text
+
+
+def engine_text(e: ServingEstimate | None, w: InferenceWorkload) -> str:
+    """Issue 37: the serving engine, whose statement it is and what it does; for a bid costed with
+    its own serving benchmark, that the benchmark set its efficiencies instead."""
+    value, effect = engine_line(w)
+    if e is not None and e.throughput_evidence is not None:
+        return (
+            f"{value}; this bid's efficiencies are set by its own serving benchmark instead (a "
+            "measured figure beats a catalog one)"
+        )
+    return f"{value}; {effect}"

@@ -45,6 +45,7 @@ class EngineSpec(BaseModel):
     hbm_efficiency: Pair = Field(description="Share of peak HBM bandwidth in decode, low and high")
     hbm_source: str | None = Field(None, min_length=10)
     running_share: Pair = Field(description="Mean running sequences over the batch allowed")
+    cite: str = Field(min_length=10)
     source: str = Field(min_length=10)
 
     def factors(self, end: int | None = None) -> Pair:
@@ -171,5 +172,6 @@ def engine_line(workload: InferenceWorkload) -> tuple[str, str]:
     return (
         f"{engine_words(engine)} (the buyer's statement)",
         f"its published figures set the spec-only efficiencies (HBM x{hbm:.2f}, compute "
-        f"x{compute:.2f} of the workload's) and the band keeps its own range: {spec.source}",
+        f"x{compute:.2f} of the workload's) and the band keeps its own range ({spec.cite}; "
+        "methodology section 8)",
     )

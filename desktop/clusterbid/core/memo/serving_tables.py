@@ -14,7 +14,7 @@ from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.report import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
-from clusterbid.core.serving_words import billing_basis
+from clusterbid.core.serving_words import billing_basis, engine_text
 
 
 def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
@@ -39,6 +39,7 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
             + (f"; {growth_words(w)}" if growth_words(w) else ""),
         ),
         ("Billing basis", billing_basis(w)),
+        ("Serving engine", engine_text(None, w)),  # issue 37: whose statement, what it does
     ]
 
 
