@@ -99,7 +99,7 @@ def test_the_engine_is_an_input_old_documents_open_as_not_stated_and_a_bad_name_
 ):
     assert serving_workload().serving_engine == "not-stated"
     demo = _demo()
-    assert "serving_engine" not in demo["workload"]  # written before the input existed
+    del demo["workload"]["serving_engine"]  # as a document written before the input existed
     assert Evaluation.model_validate(demo).workload.serving_engine == "not-stated"
     named = serving_workload(serving_engine="vllm-0.6")
     again = InferenceWorkload.model_validate(named.model_dump(mode="json"))
@@ -206,7 +206,9 @@ def test_an_unstated_engine_widens_every_band_and_a_named_one_keeps_the_point():
     assert shown["not-stated"][0] == shown["tensorrt-llm"][0]  # the same point
     # Not stated reaches down to vLLM: wider than either engine named, each with its own range.
     for named in ("tensorrt-llm", "vllm-0.6"):
-        assert all(u > n for u, n in zip(shown["not-stated"][1], shown[named][1], strict=True)), shown
+        assert all(u > n for u, n in zip(shown["not-stated"][1], shown[named][1], strict=True)), (
+            shown
+        )
 
 
 def test_the_memo_and_the_json_say_which_engine_and_whose_statement():

@@ -43,6 +43,8 @@ MBU_SIGMA = {
 }
 MARKET_MBU_SIGMA = 0.15
 COMPUTE_SIGMA = 0.15
+# Issue 37: scales the engine's reach (engine_draws); 0 draws the point's engine only (tests).
+ENGINE_SPREAD_SCALE = 1.0
 # A throughput claim without a log is the provider's best configuration: median 10% lower.
 CLAIM_MEDIAN = 0.90
 
@@ -98,7 +100,7 @@ def engine_draws(
     z = stream(seed, MARKET, "serving_engine").standard_normal(samples)
     drawn = []
     for down, up in engine_reach(workload.serving_engine):
-        drawn.append(np.exp(np.where(z < 0, down, up) * z))
+        drawn.append(np.exp(ENGINE_SPREAD_SCALE * np.where(z < 0, down, up) * z))
     return drawn[0], drawn[1]
 
 
