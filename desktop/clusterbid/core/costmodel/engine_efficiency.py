@@ -156,22 +156,16 @@ def other_engine_note(stated: str, run_engine: str | None) -> str | None:
 
 def engine_line(workload: InferenceWorkload) -> tuple[str, str]:
     """The serving engine in words, whose statement it is, and what it does to the figures (the
-    default is never shown as the buyer's or a provider's statement)."""
+    default is never shown as the buyer's or a provider's statement). Short: the memo's service
+    table shares page 1 with the decision."""
     engine = workload.serving_engine
     if engine == NOT_STATED:
-        engines = engine_catalog().values()
-        low = min(s.factors(0)[1] for s in engines)
         return (
             "Not stated (ClusterBid's default)",
-            "not stated: band widened by the spread across engines (the workload's efficiencies "
-            f"at the point; down to {low:.2f}x them at P10, a default vLLM 0.6 deployment's "
-            "published figures; methodology section 8)",
+            "not stated: band widened by the spread across engines (methodology section 8)",
         )
     spec = engine_catalog()[engine]
-    hbm, compute = spec.factors()
     return (
         f"{engine_words(engine)} (the buyer's statement)",
-        f"its published figures set the spec-only efficiencies (HBM x{hbm:.2f}, compute "
-        f"x{compute:.2f} of the workload's) and the band keeps its own range ({spec.cite}; "
-        "methodology section 8)",
+        f"its published figures set the estimate and its range the band ({spec.cite})",
     )
