@@ -9,6 +9,7 @@ from clusterbid.core.costmodel.engine_efficiency import engine_line
 from clusterbid.core.costmodel.serving_bill_gpus import counted
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate
 from clusterbid.core.costmodel.serving_sla_credit import credit_words
+from clusterbid.core.engine_names import NOT_STATED, engine_words
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.serving_workload import InferenceWorkload
@@ -115,3 +116,12 @@ def engine_text(e: ServingEstimate | None, w: InferenceWorkload) -> str:
             "measured figure beats a catalog one)"
         )
     return f"{value}; {effect}"
+
+
+def engine_memo_words(w: InferenceWorkload) -> str:
+    """Issue 37: the engine as the memo's Model row ends, short enough to keep the service table
+    on page 1 beside the decision: which engine and whose statement (the Details pane and the
+    JSON carry engine_text's full words, the methodology section 8 the figures' sources)."""
+    if w.serving_engine == NOT_STATED:
+        return "engine not stated: band widened by the spread across engines"
+    return f"engine: {engine_words(w.serving_engine)} (buyer's)"

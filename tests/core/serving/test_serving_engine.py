@@ -216,15 +216,28 @@ def test_the_memo_and_the_json_say_which_engine_and_whose_statement():
     from clusterbid.core.serving_json import serving_scorecard_to_json
     from clusterbid.core.serving_scoring import score_serving_evaluation
 
-    for engine, said, effect in (
-        ("not-stated", "Not stated (ClusterBid's default)", "band widened by the spread across"),
-        ("vllm-0.6", "vLLM 0.6, default deployment (the buyer's statement)", "Lambda's vLLM"),
+    for engine, memo, said, effect in (
+        (
+            "not-stated",
+            "engine not stated: band widened by the spread across engines",
+            "Not stated (ClusterBid's default)",
+            "not stated: band widened by the spread across engines",
+        ),
+        (
+            "vllm-0.6",
+            "engine: vLLM 0.6, default deployment (buyer's)",
+            "vLLM 0.6, default deployment (the buyer's statement)",
+            "Lambda's vLLM",
+        ),
     ):
         data = _demo()
         data["workload"]["serving_engine"] = engine
         data["bids"] = data["bids"][1:2]  # one bid, no serving evidence: a quick score
         card = score_serving_evaluation(Evaluation.model_validate(data))
-        row = dict(service_rows(card))["Serving engine"]
-        assert row.startswith(said) and effect in row and "provider" not in row
+        # The memo's Model row ends with it (one line: the service table stays on page 1).
+        row = dict(service_rows(card))["Model"]
+        assert row.endswith("(71 GB); " + memo) and "provider" not in row
         shown = serving_scorecard_to_json(card)["workload"]
-        assert shown["serving_engine"] == engine and shown["serving_engine_words"] == row
+        assert shown["serving_engine"] == engine
+        words = shown["serving_engine_words"]
+        assert words.startswith(said) and effect in words and "provider" not in words
