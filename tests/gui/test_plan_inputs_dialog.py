@@ -100,6 +100,7 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
             "hourly_share_of_peak",
             "traffic_growth_percent_per_month",
             "growth_spread_percent_per_month",
+            "serving_engine",  # issue 37: the engine the service will run
         }
         dialog.editors["cost_of_capital_percent_per_year"].setText("0")
         dialog.accept()

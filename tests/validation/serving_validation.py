@@ -31,6 +31,7 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parents[2])]  # the repository root, for tests.*
 
 from tests.core.serving.serving_builders import serving_bid_dict  # noqa: E402
+from tests.validation.serving_engine_named import print_engine_named  # noqa: E402
 from tests.validation.serving_gap_evidence import (  # noqa: E402
     print_mlperf_prompt_bounds,
     print_vllm_terms,
@@ -284,7 +285,9 @@ ROWS = [
 ]
 
 
-def _workload(row: Row, prompt: int, efficiencies: tuple[float, float] | None) -> InferenceWorkload:
+def _workload(
+    row: Row, prompt: int, efficiencies: tuple[float, float] | None, engine: str = "not-stated"
+) -> InferenceWorkload:
     hbm_compute = (
         {}
         if efficiencies is None
@@ -307,18 +310,22 @@ def _workload(row: Row, prompt: int, efficiencies: tuple[float, float] | None) -
             "peak_requests_per_s": 1,
             "average_requests_per_s": 1,
             "tensor_parallel": row.tp,
+            "serving_engine": engine,  # issue 37: the engine named, or not stated
             **hbm_compute,
         }
     )
 
 
 def replica_at(
-    row: Row, prompt: int, efficiencies: tuple[float, float] | None = None
+    row: Row,
+    prompt: int,
+    efficiencies: tuple[float, float] | None = None,
+    engine: str = "not-stated",
 ) -> tuple[float, float, float, int]:
     """(largest output tokens/s per GPU of one replica, its time per output token in ms, the
     time per output token in ms at the engine's full batch, or the largest that fits HBM, and
     the batch of the first), at the workload's default efficiencies or the (HBM, compute) given."""
-    workload = _workload(row, prompt, None)
+    workload = _workload(row, prompt, None, engine)
     bid = Bid.model_validate(serving_bid_dict(gpu=row.gpu))
     w = ServingScalars.from_workload(workload)
     arrays = build_serving_arrays(workload, [bid], default_catalog(), [1.0])
@@ -442,6 +449,7 @@ def main() -> None:
         f"{len(bounds)} MLPerf rows (an upper bound on the mean prompt, not the mean itself)."
     )
     print_vllm_terms(ROWS, _workload)
+    print_engine_named(ROWS, replica_at)
     # How close one efficiency for every engine could come: scale every prediction so the two
     # groups furthest apart sit equally far off (the best a single constant can do for both).
     means = [geometric_error(v)[0] for g, v in ratios.items() if g.endswith("tokens/s per GPU")]

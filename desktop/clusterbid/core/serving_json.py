@@ -14,7 +14,7 @@ from clusterbid.core.money import money
 from clusterbid.core.ranking import BidScore
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
-from clusterbid.core.serving_words import billing_basis, blended
+from clusterbid.core.serving_words import billing_basis, blended, engine_text
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.uncertainty.serving_montecarlo import ServingBand
 from clusterbid.core.uncertainty.serving_tipping import serving_tipping_points, tipping_json
@@ -199,6 +199,9 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict[str, Any]:
             "tpot_target_ms": w.tpot_target_ms,
             "ttft_percentile": w.ttft_percentile,
             "context_cv": w.context_cv,
+            # Issue 37: the engine, whose statement it is and what it does to the figures.
+            "serving_engine": w.serving_engine,
+            "serving_engine_words": engine_text(None, w),
         },
         "billing": billing_basis(w),
         "traffic_profile": profile_words(w),
@@ -210,7 +213,8 @@ def serving_scorecard_to_json(scorecard: ServingScorecard) -> dict[str, Any]:
             "samples": scorecard.uncertainty.samples,
             "seed": scorecard.uncertainty.seed,
             "inputs": "HBM efficiency (MBU) with a shared shock and compute efficiency shared by every bid "
-            "without evidence; a benchmarked bid's engine factor (both efficiencies) by its "
+            "without evidence, with the serving engine's range (widened across published engines when "
+            "not stated); a benchmarked bid's engine factor (both efficiencies) by its "
             "evidence grade; "
             "payment terms not stated, due on invoice to net 30 (resources/methodology.md section "
             "8)",

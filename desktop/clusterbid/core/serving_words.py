@@ -5,9 +5,11 @@ read them here, so each is worded once."""
 
 from __future__ import annotations
 
+from clusterbid.core.costmodel.engine_efficiency import engine_line
 from clusterbid.core.costmodel.serving_bill_gpus import counted
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate
 from clusterbid.core.costmodel.serving_sla_credit import credit_words
+from clusterbid.core.engine_names import NOT_STATED, engine_words
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_traffic import profile_words
 from clusterbid.core.serving_workload import InferenceWorkload
@@ -102,3 +104,24 @@ def band_text(band: ServingBand, currency: str) -> str:
     if band.chance_servable < 1:
         text += f"; meets the targets in {band.chance_servable:.0%}"
     return text
+
+
+def engine_text(e: ServingEstimate | None, w: InferenceWorkload) -> str:
+    """Issue 37: the serving engine, whose statement it is and what it does; for a bid costed with
+    its own serving benchmark, that the benchmark set its efficiencies instead."""
+    value, effect = engine_line(w)
+    if e is not None and e.throughput_evidence is not None:
+        return (
+            f"{value}; this bid's efficiencies are set by its own serving benchmark instead (a "
+            "measured figure beats a catalog one)"
+        )
+    return f"{value}; {effect}"
+
+
+def engine_memo_words(w: InferenceWorkload) -> str:
+    """Issue 37: the engine as the memo's Model row ends, short enough to keep the service table
+    on page 1 beside the decision: which engine and whose statement (the Details pane and the
+    JSON carry engine_text's full words, the methodology section 8 the figures' sources)."""
+    if w.serving_engine == NOT_STATED:
+        return "engine not stated: band widened by the spread across engines"
+    return f"engine: {engine_words(w.serving_engine)} (buyer's)"

@@ -8,6 +8,7 @@ from pydantic import Field, model_validator
 
 from clusterbid.core.base import FrozenModel
 from clusterbid.core.catalog import default_catalog
+from clusterbid.core.engine_names import ServingEngine, serving_engine_field
 from clusterbid.core.plan import baseline_payment_days_field, cost_of_capital_field
 from clusterbid.core.serving_traffic import check_traffic_profile
 
@@ -189,6 +190,7 @@ class InferenceWorkload(FrozenModel):
     usable_hbm_fraction: float = Field(
         DEFAULT_USABLE_HBM_FRACTION, gt=0, le=1, description="Share of HBM for weights and KV cache"
     )
+    serving_engine: ServingEngine = serving_engine_field()  # issue 37: the buyer's engine
 
     @model_validator(mode="after")
     def _check_consistency(self) -> InferenceWorkload:

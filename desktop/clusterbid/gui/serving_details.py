@@ -11,7 +11,7 @@ from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words,
 from clusterbid.core.costmodel.serving_growth_words import term_words
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
-from clusterbid.core.serving_words import band_text, sla_line, slo_text
+from clusterbid.core.serving_words import band_text, engine_text, sla_line, slo_text
 
 
 def _line(name: str, value: str) -> str:
@@ -78,6 +78,7 @@ def bid_details_html(scorecard: ServingScorecard, bid_id: str | None) -> str:
         *([_line("Over the term", term)] if (term := term_words(e, currency)) else []),
         _line("Output tokens per second per GPU", f"{e.tokens_per_s_per_gpu:,.1f}"),
         _line("Replica", f"tensor parallel {e.tensor_parallel}, batch {e.batch}"),
+        _line("Serving engine", engine_text(e, scorecard.evaluation.workload)),
     ]
     band = scorecard.band(bid.id)
     if band is not None and band.chance_servable > 0:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
+from clusterbid.core.engine_names import ENGINE_WORDS, NOT_STATED
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.kinds import SERVING, TRAINING, kind_of
@@ -61,6 +62,12 @@ SERVING_INPUTS = (
     PlanInput(
         "growth_spread_percent_per_month",
         "How far the growth may be off (% a month; empty: half the growth, a default)",
+    ),
+    # Issue 37: the engine the service will run (a choice, in words; not stated: the default).
+    PlanInput(
+        "serving_engine",
+        "Serving engine you will run (not stated: the bands cover every published engine)",
+        tuple(ENGINE_WORDS.items()),
     ),
     *CASH_INPUTS,
 )
@@ -145,7 +152,10 @@ def current_texts(evaluation: Evaluation) -> dict[str, str]:
     return {i.name: _text(getattr(holder, i.name)) for i in plan_inputs(evaluation)}
 
 
-CHOICE_WORDS = {value: words for i in TRAINING_INPUTS for value, words in i.choices}
+CHOICE_WORDS = {
+    value: words for i in (*TRAINING_INPUTS, *SERVING_INPUTS) for value, words in i.choices
+}
+CHOICE_INPUTS = frozenset(i.name for i in (*TRAINING_INPUTS, *SERVING_INPUTS) if i.choices)
 
 
 def _in_words(message: str, labels: Mapping[str, str]) -> str:
@@ -161,10 +171,10 @@ def _value(name: str, text: str) -> object:
     """The typed text as the model reads it: empty is not given; a list splits at commas (and
     spaces); a number drops its thousands commas."""
     if not text:
-        return None
+        return NOT_STATED if name == "serving_engine" else None
     if name in LIST_INPUTS:
         return [part for part in re.split(r"[,\s;]+", text) if part]
-    return text if name == "idle_use" else text.replace(",", "")
+    return text if name in CHOICE_INPUTS else text.replace(",", "")
 
 
 def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEdit:

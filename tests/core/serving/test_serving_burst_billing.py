@@ -166,6 +166,7 @@ def test_the_monte_carlo_bills_each_draw_over_the_profile(monkeypatch):
     monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "ENGINE_SPREAD_SCALE", 0.0)  # issue 37: no engine reach
     estimates = _estimate(peak_hours_per_day=PEAK_HOURS)
     band = mc.serving_uncertainty(estimates, samples=30).bands[0]
     e = estimates.bids[0]

@@ -59,6 +59,7 @@ def test_the_bands_draw_the_credit_from_the_drawn_failure_rate_and_repair(monkey
     monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "ENGINE_SPREAD_SCALE", 0.0)  # issue 37: no engine reach
     estimates = estimate_serving(serving_workload(), [_bid()])
     assert estimates.bids[0].gpus_billed == 8
     band = mc.serving_uncertainty(estimates, samples=DRAWS).bands[0]

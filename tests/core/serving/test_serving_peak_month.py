@@ -42,6 +42,7 @@ def _no_efficiency_spread(monkeypatch):
     monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "ENGINE_SPREAD_SCALE", 0.0)  # issue 37: no engine reach
 
 
 def test_the_fleet_at_the_peak_month_is_month_12s_and_the_table_says_so():

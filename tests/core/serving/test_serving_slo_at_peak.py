@@ -91,6 +91,7 @@ def test_without_spread_the_costed_fleet_always_meets_the_targets(monkeypatch):
     monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "ENGINE_SPREAD_SCALE", 0.0)  # issue 37: no engine reach
     estimates = estimate_serving(
         serving_workload(), [serving_bid("a"), serving_bid("b", "H200-SXM")]
     )

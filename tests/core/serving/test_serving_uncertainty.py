@@ -25,6 +25,7 @@ def _no_spread(monkeypatch):
     monkeypatch.setattr(serving_draws, "MBU_SIGMA", dict.fromkeys(serving_draws.MBU_SIGMA, 0.0))
     monkeypatch.setattr(serving_draws, "MARKET_MBU_SIGMA", 0.0)
     monkeypatch.setattr(serving_draws, "COMPUTE_SIGMA", 0.0)
+    monkeypatch.setattr(serving_draws, "ENGINE_SPREAD_SCALE", 0.0)  # issue 37: no engine reach
     monkeypatch.setattr(serving_draws, "CLAIM_MEDIAN", 1.0)
 
 

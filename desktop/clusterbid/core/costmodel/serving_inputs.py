@@ -8,6 +8,7 @@ import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
+from clusterbid.core.costmodel.engine_efficiency import engine_factors
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.costmodel.serving_sla_credit import sla_credit_shares
 from clusterbid.core.provenance import unstated_fee_shares
@@ -95,6 +96,8 @@ class ServingScalars:
     baseline_payment_days: float = 0.0
     # Issue 37: ((share of peak, share of the month's hours), ...); empty: no profile stated.
     traffic_levels: tuple[tuple[float, float], ...] = ()
+    # Issue 37: the engine the buyer states (engine_names), for the note on a run of another one.
+    serving_engine: str = "not-stated"
 
     @classmethod
     def from_workload(cls, w: InferenceWorkload) -> ServingScalars:
@@ -125,6 +128,7 @@ class ServingScalars:
             capital_rate=plan_rate(w),
             baseline_payment_days=plan_baseline_days(w),
             traffic_levels=traffic_levels(w),
+            serving_engine=w.serving_engine,
         )
 
 
@@ -133,6 +137,9 @@ def build_serving_arrays(
 ) -> ServingArrays:
     """Read every bid once into columns; `rates` converts each bid's currency to the evaluation's."""
     columns: dict[str, list[float]] = {f.name: [] for f in fields(ServingArrays)}
+    # Issue 37: the buyer's stated engine sets the spec-only efficiencies (engines.toml); a bid's
+    # serving benchmark replaces them for that bid (serving_calibration).
+    hbm_factor, compute_factor = engine_factors(workload.serving_engine)
     for bid, rate in zip(bids, rates, strict=True):
         gpu = catalog.gpu(bid.capacity.gpu_model)
         peak = gpu.dense_tflops(workload.precision)
@@ -142,8 +149,8 @@ def build_serving_arrays(
             "peak_flops": np.nan if peak is None else peak * 1e12,
             "hbm_bytes": gpu.hbm_gb * 1e9,
             "hbm_bandwidth_bytes_s": gpu.hbm_bandwidth_tb_s * 1e12,
-            "hbm_efficiency": workload.hbm_efficiency,
-            "compute_efficiency": workload.compute_efficiency,
+            "hbm_efficiency": workload.hbm_efficiency * hbm_factor,
+            "compute_efficiency": workload.compute_efficiency * compute_factor,
             # NVLink (or the node's own PCIe) carries TP traffic inside this many GPUs; a wider
             # replica sends every layer's all-reduce over the scale-out fabric.
             "fast_domain_gpus": max(bid.topology.nvlink_domain_gpus, bid.capacity.gpus_per_node),

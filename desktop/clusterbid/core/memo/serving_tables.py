@@ -14,7 +14,7 @@ from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.report import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
 from clusterbid.core.serving_traffic import profile_words
-from clusterbid.core.serving_words import billing_basis
+from clusterbid.core.serving_words import billing_basis, engine_memo_words
 
 
 def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
@@ -24,7 +24,7 @@ def service_rows(scorecard: ServingScorecard) -> list[tuple[str, str]]:
         (
             "Model",
             f"{w.total_params_billions:g}B parameters, {w.precision.upper()} weights "
-            f"({w.weight_bytes / 1e9:,.0f} GB)",
+            f"({w.weight_bytes / 1e9:,.0f} GB); {engine_memo_words(w)}",
         ),
         ("Request", f"{w.prompt_tokens:,} prompt + {w.output_tokens:,} output tokens"),
         (

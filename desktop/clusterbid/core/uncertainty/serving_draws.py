@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from clusterbid.core.costmodel.engine_efficiency import engine_reach
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
@@ -42,6 +43,8 @@ MBU_SIGMA = {
 }
 MARKET_MBU_SIGMA = 0.15
 COMPUTE_SIGMA = 0.15
+# Issue 37: scales the engine's reach (engine_draws); 0 draws the point's engine only (tests).
+ENGINE_SPREAD_SCALE = 1.0
 # A throughput claim without a log is the provider's best configuration: median 10% lower.
 CLAIM_MEDIAN = 0.90
 
@@ -59,14 +62,17 @@ def efficiency_draws(
     factor over the workload's assumed efficiencies (1 without evidence)."""
     market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
     stack = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
+    engine_mbu, engine_compute = engine_draws(estimates.workload, samples, seed)
     mbu, compute = [], []
     for e, engine in zip(estimates.bids, engines, strict=True):
         own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
         grade = None if e.throughput_evidence is None else e.throughput_evidence.grade
         if grade is None or grade is EvidenceGrade.PROVIDER_CLAIM:
             median = 1.0 if grade is None else claim_median(float(engine))
-            mbu.append(median * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own))
-            compute.append(median * stack)
+            mbu.append(
+                median * engine_mbu * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own)
+            )
+            compute.append(median * engine_compute * stack)
         else:
             # Issue 37: what the run leaves unstated (its lengths above all) widens its draw, and
             # so does carrying it to another tensor-parallel degree than the fleet's.
@@ -82,6 +88,20 @@ def efficiency_draws(
             mbu.append(drawn)
             compute.append(drawn)
     return np.asarray(mbu), np.asarray(compute)
+
+
+def engine_draws(
+    workload: InferenceWorkload, samples: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Issue 37: the engine's (HBM, compute) multipliers of each sample, shared by every bid
+    without measured evidence (one engine serves whichever bid wins): one draw z, two-piece, so an
+    unstated engine reaches the slowest published engine at P10 and the fastest at P90, and a named
+    one spans its own published range (costmodel/engine_efficiency.engine_reach)."""
+    z = stream(seed, MARKET, "serving_engine").standard_normal(samples)
+    drawn = []
+    for down, up in engine_reach(workload.serving_engine):
+        drawn.append(np.exp(ENGINE_SPREAD_SCALE * np.where(z < 0, down, up) * z))
+    return drawn[0], drawn[1]
 
 
 def payment_draws(

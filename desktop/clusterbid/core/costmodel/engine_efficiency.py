@@ -1,0 +1,171 @@
+"""Per-engine efficiency factors and the spread an unstated engine leaves (issue 37, target (c) of
+methodology section 8), as stack_efficiency does for training's software stack.
+
+The serving defaults (HBM efficiency 0.70, compute 0.50) describe a tuned TensorRT-LLM-class
+engine: spec-only within 10% of its published runs. A default vLLM 0.6 deployment runs the same
+model 1.48x slower than that (Lambda's published runs): its matmuls reach 0.38-0.40 of the BF16
+peak, and over a finite run 81-85% of its 256-sequence batch is running on average. A named engine
+sets the spec-only efficiencies from its published figures (resources/catalog/engines.toml) and
+keeps its own range in the bands; an unstated engine keeps the workload's efficiencies at the
+point and its band reaches the slowest published engine at P10 and the fastest at P90.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from typing import get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from clusterbid.core.engine_names import NOT_STATED, ServingEngine, engine_words
+from clusterbid.core.errors import InputError
+from clusterbid.core.model_parsing import one_line_problems
+from clusterbid.core.serving_workload import (
+    DEFAULT_COMPUTE_EFFICIENCY,
+    DEFAULT_HBM_EFFICIENCY,
+    InferenceWorkload,
+)
+from clusterbid.resources import resource_path
+
+P90_Z = 1.2816  # a range's ends at P10 and P90 of a log-normal
+Pair = tuple[float, float]
+
+
+class EngineSpec(BaseModel):
+    """One serving engine's published efficiency, with its source."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    id: str
+    name: str = Field(min_length=3)
+    aliases: tuple[str, ...] = Field(min_length=1)
+    compute_efficiency: Pair = Field(description="Share of the dense peak, low and high")
+    hbm_efficiency: Pair = Field(description="Share of peak HBM bandwidth in decode, low and high")
+    hbm_source: str | None = Field(None, min_length=10)
+    running_share: Pair = Field(description="Mean running sequences over the batch allowed")
+    cite: str = Field(min_length=10)
+    source: str = Field(min_length=10)
+
+    def factors(self, end: int | None = None) -> Pair:
+        """(HBM, compute) over the workload defaults, running share included: at the range's low
+        end (0), its high end (1), or its geometric middle (None), as the point uses."""
+
+        def at(pair: Pair) -> float:
+            return pair[end] if end is not None else math.sqrt(pair[0] * pair[1])
+
+        running = at(self.running_share)
+        return (
+            at(self.hbm_efficiency) / DEFAULT_HBM_EFFICIENCY * running,
+            at(self.compute_efficiency) / DEFAULT_COMPUTE_EFFICIENCY * running,
+        )
+
+
+def _check(spec: EngineSpec, name: str) -> None:
+    for field in ("compute_efficiency", "hbm_efficiency", "running_share"):
+        low, high = getattr(spec, field)
+        if not 0 < low <= high <= 1:
+            raise InputError(f"{name} [[engine]] {spec.id}: {field} must be 0 < low <= high <= 1")
+
+
+@lru_cache(maxsize=1)
+def engine_catalog() -> dict[str, EngineSpec]:
+    """Every published engine by id; refuses a file whose ids differ from the workload's choices."""
+    path = resource_path("catalog", "engines.toml")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{path.name}: not valid TOML ({exc})") from None
+    engines = {}
+    for index, entry in enumerate(raw.get("engine", [])):
+        try:
+            spec = EngineSpec.model_validate(entry)
+        except ValidationError as exc:
+            raise InputError(
+                f"{path.name} [[engine]] #{index + 1}: {one_line_problems(exc)}"
+            ) from None
+        _check(spec, path.name)
+        engines[spec.id] = spec
+    expected = set(get_args(ServingEngine)) - {NOT_STATED}
+    if set(engines) != expected:
+        raise InputError(
+            f"{path.name}: engines {sorted(engines)} differ from the workload's choices "
+            f"{sorted(expected)}"
+        )
+    return engines
+
+
+def engine_factors(engine: str) -> Pair:
+    """(HBM, compute) multipliers the spec-only estimate puts on the workload's efficiencies: the
+    named engine's published middle over the defaults; 1 when not stated (the workload's own)."""
+    spec = engine_catalog().get(engine)
+    return (1.0, 1.0) if spec is None else spec.factors()
+
+
+def _reach(lows: list[float], highs: list[float]) -> Pair:
+    """(down, up) log-space sigmas from 1 (the point) to the lowest at P10 and the highest at P90."""
+    return max(-math.log(min(lows)), 0.0) / P90_Z, max(math.log(max(highs)), 0.0) / P90_Z
+
+
+def engine_reach(engine: str) -> tuple[Pair, Pair]:
+    """The doubt the engine adds to each bid's (HBM, compute) draw without serving evidence, as
+    (down, up) sigmas around the point: a named engine's own range, symmetric around its middle;
+    an unstated one reaches from the workload's figure to the slowest published engine at P10 and
+    the fastest at P90 (a two-piece draw, as an unstated training stack's)."""
+    engines = engine_catalog()
+    spec = engines.get(engine)
+    sigmas = []
+    for axis in (0, 1):
+        if spec is not None:
+            own = math.log(spec.factors(1)[axis] / spec.factors(0)[axis]) / (2 * P90_Z)
+            sigmas.append((own, own))
+            continue
+        lows = [s.factors(0)[axis] for s in engines.values()]
+        highs = [s.factors(1)[axis] for s in engines.values()]
+        sigmas.append(_reach(lows, highs))
+    return sigmas[0], sigmas[1]
+
+
+def engine_of_run(name: str | None) -> str | None:
+    """The catalog engine a run's stated engine names (by its aliases), None if it names none."""
+    if not name:
+        return None
+    said = name.strip().lower()
+    for id_, spec in engine_catalog().items():
+        if any(said == a or said.startswith((a + " ", a + "-", a + "/")) for a in spec.aliases):
+            return id_
+    return None
+
+
+def other_engine_note(stated: str, run_engine: str | None) -> str | None:
+    """A note when the bid's serving benchmark ran another engine than the one the buyer states
+    (`stated`, the workload's serving_engine): the run still sets the bid's engine factor
+    (evidence beats a catalog figure)."""
+    if stated == NOT_STATED or not run_engine:
+        return None
+    if engine_of_run(run_engine) == stated:
+        return None
+    return (
+        f"The serving benchmark ran on {run_engine}, not on the engine the buyer states "
+        f"({engine_words(stated)}): its measured engine factor is used for this bid (a measured "
+        "figure beats a catalog one), but it measures another engine than the one the service "
+        "will run; ask for a run on the stated engine"
+    )
+
+
+def engine_line(workload: InferenceWorkload) -> tuple[str, str]:
+    """The serving engine in words, whose statement it is, and what it does to the figures (the
+    default is never shown as the buyer's or a provider's statement). Short: the memo's service
+    table shares page 1 with the decision."""
+    engine = workload.serving_engine
+    if engine == NOT_STATED:
+        return (
+            "Not stated (ClusterBid's default)",
+            "not stated: band widened by the spread across engines (methodology section 8)",
+        )
+    spec = engine_catalog()[engine]
+    return (
+        f"{engine_words(engine)} (the buyer's statement)",
+        f"its published figures set the estimate and its range the band ({spec.cite})",
+    )
