@@ -12,6 +12,7 @@ from asn1crypto import x509 as asn1_x509
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import fields
 
+from clusterbid import __version__
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
@@ -157,10 +158,18 @@ def _pages_and_figures(
     found["rescore_matches"] = not differences
     found["rescore_differences"] = tuple(differences)
     if differences:
-        problems.append(
+        said = (
             "re-scoring the attached inputs with this version's model gives other figures than "
             f"the memo prints ({len(differences)} difference(s))"
         )
+        made_by = data.get("software_version")
+        if made_by == __version__:  # the same model printed other figures: the memo was altered
+            problems.append(said)
+        else:  # another version's model: its figures may differ honestly, as its pages may
+            unproven.append(
+                f"{said}: ClusterBid {made_by} made this memo, this is {__version__}; verify "
+                "with that version to prove its figures"
+            )
     return problems, unproven
 
 
