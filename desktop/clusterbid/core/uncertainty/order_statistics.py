@@ -61,8 +61,8 @@ def bracketed(
     m = len(sample)
     share = (below + 0.5) / count  # each rank's share of the row
     spread = margin * np.sqrt(share * (1.0 - share) * m) + 1.0  # standard errors in the sample
-    lo_rank = np.maximum(share * m - spread, 0).astype(int)
-    hi_rank = np.minimum(share * m + spread + 1, m - 1).astype(int)
+    lo_rank = np.clip(share * m - spread, 0, m - 1).astype(int)  # ranks in the sorted sample
+    hi_rank = np.clip(share * m + spread + 1, 0, m - 1).astype(int)
     sample.partition(np.union1d(lo_rank, hi_rank))
     if sample[lo_rank[0]] == sample[hi_rank[-1]] and row.min() == row.max():
         value = np.full(len(below), float(row[0]))  # a constant row: nothing to select
