@@ -124,3 +124,15 @@ def test_a_fair_row_is_answered_by_its_brackets_and_a_constant_one_without_selec
 def test_too_narrow_a_bracket_is_caught_not_trusted(margin):
     row = np.random.default_rng(6).standard_normal(50_000).astype(np.float32)
     assert bracketed(row.copy(), *ranks(len(row)), margin) is None
+
+
+def test_the_kept_samples_are_only_read_even_when_a_row_is_selected_whole():
+    fair = np.random.default_rng(7).lognormal(15.0, 0.3, 8192).astype(np.float32)
+    values = np.stack([fair, unlucky_row(), fair[:8192]])
+    before = values.copy()
+    got = percentiles(values, [2, 1])  # some rows, in another order
+    assert values.tobytes() == before.tobytes()
+    assert got.tobytes() == np.array([sorted_percentiles(before[r]) for r in (2, 1)]).T.tobytes()
+    short = values[:, :100].copy()
+    percentiles(short)
+    assert short.tobytes() == before[:, :100].tobytes()

@@ -109,7 +109,6 @@ def run_monte_carlo(
         scorecard=scorecard,
         precision=precision,
         checkpoint=checkpoint,
-        keep=False,
     )[0]
 
 
@@ -122,10 +121,9 @@ def monte_carlo_kept(
     scorecard: Scorecard | None = None,
     precision: float | None = WIN_PRECISION,
     checkpoint: Callable[[], None] | None = None,
-    keep: bool = True,
 ) -> tuple[UncertaintyResult, KeptOutcomes | None]:
-    """run_monte_carlo's result and, with `keep`, the outcomes behind it, intact, for another
-    ranking to be tallied on (`tallied`); None when no bid passes the gates."""
+    """run_monte_carlo's result and the outcomes behind it, intact (the percentiles only read
+    them), for another ranking to be tallied on (`tallied`); None when no bid passes the gates."""
     seed = checked(evaluation, samples, seed)
     drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if drawn is None:
@@ -133,7 +131,7 @@ def monte_carlo_kept(
     if checkpoint is not None:  # issue 32: the set-up (its streams) is the run's first ~0.1 s
         checkpoint()
     kept = KeptOutcomes(drawn, samples, checkpoint)
-    return tallied(kept, seed, None, drawn.leader, precision, keep=keep), kept
+    return tallied(kept, seed, None, drawn.leader, precision), kept
 
 
 def tallied(
@@ -142,13 +140,11 @@ def tallied(
     rows: list[int] | None,
     leader: str,
     precision: float | None,
-    *,
-    keep: bool = True,
 ) -> UncertaintyResult:
     """The result of the kept draws for the bids at `rows` of the set-up, ranked in that order
     (None: all, in set-up order) against `leader`, with the stop rule applied to their wins:
-    what a run set up from that ranking gives, sample for sample. `keep`: leave the kept arrays
-    intact for another tally (the percentiles then select from copies)."""
+    what a run set up from that ranking gives, sample for sample. The kept arrays are left
+    intact for another tally."""
     drawn = kept.setup
     order = list(range(len(drawn.ids))) if rows is None else rows
     ids = [drawn.ids[r] for r in order]
@@ -161,12 +157,10 @@ def tallied(
         if precision is not None and win_known_within(tally.wins, taken, precision):
             break
 
-    cost_q = percentiles(kept.taken(kept.cost, rows, taken, keep))
-    hours_q = percentiles(kept.taken(kept.hours, rows, taken, keep))
-    commitment_q = percentiles(kept.taken(kept.commitment, rows, taken, keep))
-    finish_q = (
-        percentiles(kept.taken(kept.finish_hours, rows, taken, keep)) if kept.late else hours_q
-    )
+    cost_q = percentiles(kept.cost[:, :taken], rows)
+    hours_q = percentiles(kept.hours[:, :taken], rows)
+    commitment_q = percentiles(kept.commitment[:, :taken], rows)
+    finish_q = percentiles(kept.finish_hours[:, :taken], rows) if kept.late else hours_q
     budget = tally.budget
     results = {}
     for i, (bid_id, row) in enumerate(zip(ids, order)):

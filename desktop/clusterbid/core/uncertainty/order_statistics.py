@@ -19,36 +19,37 @@ MARGIN = 4.0  # standard errors of a rank either side: a miss (~1e-4 a row) only
 SHORTEST = 4096  # rows shorter than this are selected whole (the bracket would not pay)
 
 
-def percentiles(values: np.ndarray, margin: float = MARGIN, shortest: int = SHORTEST) -> np.ndarray:
-    """P10/P50/P90 along the samples axis of (bids, samples) `values`, as (3, bids) float64:
-    numpy's linear definition, low + (high - low) * fraction between the two order statistics.
+def percentiles(
+    values: np.ndarray,
+    rows: list[int] | None = None,
+    *,
+    margin: float = MARGIN,
+    shortest: int = SHORTEST,
+) -> np.ndarray:
+    """P10/P50/P90 along the samples axis of (bids, samples) `values` (of its `rows`, in that
+    order, None: all), as (3, rows) float64: numpy's linear definition, written
+    low + (high - low) * fraction between the two order statistics.
 
-    May reorder `values` in place. `margin` and `shortest` are there for the tests to force a
-    bracket to miss or to be tried on a short row."""
+    `values` is only read, never reordered (a row selected whole is copied first), so kept
+    samples need no copy. `margin` and `shortest` are there for the tests to force a bracket to
+    miss or to be tried on a short row."""
+    order = list(range(len(values))) if rows is None else rows
     count = values.shape[1]
     position = np.asarray(PERCENTILES) / 100.0 * (count - 1)
     below = np.floor(position).astype(int)
     above = np.minimum(below + 1, count - 1)
     if count < shortest:
-        low, high = selected_whole(values, below, above)
+        low, high = selected_whole(values[order], below, above)  # indexing by a list copies
     else:
-        low, high = _row_by_row(values, below, above, margin)
+        low = np.empty((len(below), len(order)), dtype=float)
+        high = np.empty_like(low)
+        for i, row in enumerate(order):
+            found = bracketed(values[row], below, above, margin)
+            if found is None:  # the bracket missed: select a copy of the row whole
+                found = selected_whole(values[row : row + 1].copy(), below, above)
+            low[:, i : i + 1], high[:, i : i + 1] = (a.reshape(-1, 1) for a in found)
     result: np.ndarray = low + (high - low) * (position - below)[:, None]
     return result
-
-
-def _row_by_row(
-    values: np.ndarray, below: np.ndarray, above: np.ndarray, margin: float
-) -> tuple[np.ndarray, np.ndarray]:
-    """(3, rows) order statistics, each row from its brackets or, when they miss, whole."""
-    low = np.empty((len(below), len(values)), dtype=float)
-    high = np.empty_like(low)
-    for i in range(len(values)):
-        found = bracketed(values[i], below, above, margin)
-        if found is None:
-            found = selected_whole(values[i : i + 1], below, above)
-        low[:, i : i + 1], high[:, i : i + 1] = (a.reshape(-1, 1) for a in found)
-    return low, high
 
 
 def bracketed(
