@@ -1,13 +1,14 @@
 """P10/P50/P90 of each row of the Monte Carlo's kept samples, exactly as a full sort gives them
 (numpy's default linear definition), by selecting inside a small bracket (issue 32 item 4).
 
-A row's samples are i.i.d., so every STRIDE-th one is a fair subsample: sorted, it gives bounds
-lo <= hi that hold the wanted order statistics with a margin of MARGIN standard errors of their
-rank. One pass counts the samples below lo and gathers those in [lo, hi]; the order statistics
-are then selected among those few. Whether the bracket holds both ranks is checked, never
-assumed: when it does not (heavy ties, bad luck, a short row) the row is selected whole, as
-before. A constant row needs no selection. Either way the order statistics, and so the figures,
-are the very samples a full sort puts at those ranks."""
+A row's samples are i.i.d., so every STRIDE-th one is a fair subsample. Sorted, it gives a pivot
+near each wanted rank; one count of the row below the pivot gives the pivot's exact rank, and
+the bracket [lo, hi] steps from it by the sample's ranks per rank of the row, with a margin of
+MARGIN standard errors. One more pass gathers the samples in [lo, hi] and the order statistics
+are selected among those few. Whether the bracket holds both ranks is checked, never assumed:
+when it does not (bad luck, a NaN) the row is selected whole, as before, and so are rows shorter
+than SHORTEST. A constant row needs no selection. Either way the order statistics, and so the
+figures, are the very samples a full sort puts at those ranks."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import numpy as np
 
 PERCENTILES = (10.0, 50.0, 90.0)
 STRIDE = 16  # one sample in 16 sets the brackets
-MARGIN = 4.0  # standard errors of a rank either side: a miss (~1e-4 a row) only costs time
+MARGIN = 4.0  # standard errors of a step: a miss (about 1e-4 a row) only costs time
 SHORTEST = 4096  # rows shorter than this are selected whole (the bracket would not pay)
 
 
@@ -57,26 +58,43 @@ def bracketed(
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """The order statistics at ranks `below` and `above` of `row`, selected inside brackets set
     from a strided subsample; None when a bracket misses a rank (the caller selects whole)."""
-    count = len(row)
     sample = np.sort(row[::STRIDE])  # sorting beats partitioning at six ranks here
-    m = len(sample)
-    share = (below + 0.5) / count  # each rank's share of the row
-    spread = margin * np.sqrt(share * (1.0 - share) * m) + 1.0  # standard errors in the sample
-    lo_rank = np.clip(share * m - spread, 0, m - 1).astype(int)  # ranks in the sorted sample
-    hi_rank = np.clip(share * m + spread + 1, 0, m - 1).astype(int)
     if sample[0] == sample[-1] and row.min() == row.max():
         value = np.full(len(below), float(row[0]))  # a constant row: nothing to select
         return value, value
     low, high = np.empty(len(below)), np.empty(len(below))
     for j, (k, k_up) in enumerate(zip(below.tolist(), above.tolist())):
-        lo, hi = sample[lo_rank[j]], sample[hi_rank[j]]
-        under = np.count_nonzero(row < lo)
+        lo, under, hi = _bracket(row, sample, k, k_up, margin)
         inside = np.compress((row >= lo) & (row <= hi), row)
         if not under <= k <= k_up < under + len(inside):
             return None  # the bracket misses a rank: select the row whole
         inside.partition([k - under, k_up - under])
         low[j], high[j] = inside[k - under], inside[k_up - under]
     return low, high
+
+
+def _bracket(
+    row: np.ndarray, sample: np.ndarray, k: int, k_up: int, margin: float
+) -> tuple[np.floating, int, np.floating]:
+    """(lo, the count of `row` below lo, hi) meant to hold ranks k..k_up of `row`.
+
+    The sample's value at the rank's place is a pivot whose exact rank one count gives; the
+    bounds step from it by the sample's ranks per rank of the row, plus `margin` standard
+    errors (the number of sample values among d of the row's is about binomial(d, 1 / STRIDE))."""
+    m, scale = len(sample), len(sample) / len(row)
+
+    def reach(ranks: int) -> int:  # sample ranks that surely cover `ranks` of the row's
+        expected = max(ranks, 0) * scale
+        return int(expected + margin * np.sqrt(expected) + 2.0)
+
+    at = min(int(k * scale), m - 1)
+    lo = sample[at]
+    under = int(np.count_nonzero(row < lo))  # the pivot's rank in the row
+    if under > k:  # the pivot is above rank k: step down past it
+        at = min(max(at - reach(under - k), 0), m - 1)
+        lo = sample[at]
+        under = int(np.count_nonzero(row < lo))
+    return lo, under, sample[min(max(at + reach(k_up - under + 1), 0), m - 1)]
 
 
 def selected_whole(
