@@ -75,7 +75,7 @@ def test_bracketed_percentiles_equal_a_full_sort_at_run_sizes(kind, samples, see
 @settings(max_examples=60, deadline=None)
 @given(KINDS, st.integers(1, 6000), st.integers(0, 2**32 - 1), st.sampled_from([0.0, -3.0, -50.0]))
 def test_a_bracket_forced_to_miss_still_gives_the_full_sort(kind, samples, seed, margin):
-    # A margin of 0 or less leaves the brackets too narrow (or empty): rows are selected whole.
+    # A margin of 0 or less: brackets too narrow (or empty) that often miss; those rows go whole.
     check(rows_of(kind, 2, samples, seed), margin=margin, shortest=1)
 
 
