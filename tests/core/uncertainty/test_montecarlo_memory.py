@@ -51,8 +51,8 @@ _DECIDE_PROBE = _PROBE.replace(
 
 def test_deciding_on_a_thousand_bids_keeps_its_draws_for_both_rankings_under_500_mb():
     """`decide` keeps the first run's samples whole to tally the decided ranking on them (issue 32
-    item 1): the 240 MB above, plus one copy of 1,000 x 20,000 float32 (80 MB) at a time for the
-    percentiles, which select in place."""
+    item 1): the 240 MB above; the percentiles only read the kept samples (a row whose bracket
+    misses is copied alone to be selected whole)."""
     assert _DECIDE_PROBE != _PROBE and "decide(" in _DECIDE_PROBE
     done = subprocess.run(
         [sys.executable, "-c", _DECIDE_PROBE, str(REPO / "tests" / "perf")],

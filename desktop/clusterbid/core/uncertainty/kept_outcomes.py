@@ -71,14 +71,3 @@ class KeptOutcomes:
         return PassOutcomes(
             self.cost[rows, start : start + n], self.finish_hours[rows, start : start + n]
         )
-
-    def taken(
-        self, values: np.ndarray, rows: list[int] | None, taken: int, keep: bool
-    ) -> np.ndarray:
-        """The first `taken` samples of `rows` of one kept array, to select percentiles from.
-
-        The selection partitions what it is given in place: a copy unless the arrays need not
-        be kept (a run tallied once) and every bid is asked for in set-up order."""
-        if rows is None:
-            return values[:, :taken].copy() if keep else values[:, :taken]
-        return values[rows, :taken]  # indexing by a list of rows copies

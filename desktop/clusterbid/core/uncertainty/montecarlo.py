@@ -14,6 +14,7 @@ from clusterbid.core.sample_counts import DEFAULT_SAMPLES
 from clusterbid.core.scoring import Scorecard
 from clusterbid.core.uncertainty.draw_setup import Setup
 from clusterbid.core.uncertainty.kept_outcomes import KeptOutcomes, PassOutcomes
+from clusterbid.core.uncertainty.order_statistics import percentiles
 from clusterbid.core.uncertainty.sampling import CHUNK, COLUMNS, MAX_SAMPLES, checked, setup
 from clusterbid.core.uncertainty.spreads import Spreads, UncertainInput
 from clusterbid.core.uncertainty.term_ranges import TermRange
@@ -25,6 +26,7 @@ __all__ = [
     "BidUncertainty",
     "UncertaintyResult",
     "monte_carlo_kept",
+    "percentiles",
     "run_monte_carlo",
     "tallied",
 ]
@@ -32,7 +34,6 @@ __all__ = [
 # One sample cap everywhere (score, the app's bands, the memo), so the same seed prints the same
 # bands in each; the precision rule below usually stops sooner (methodology section 7).
 
-PERCENTILES = (10.0, 50.0, 90.0)
 # Adaptive sample count (issue 32): stop once every bid's chance of being cheapest is known to
 # +/- 1 point at 95% confidence (z = 1.96). At a 50% chance that takes about 9,600 samples.
 WIN_PRECISION = 0.01
@@ -108,7 +109,6 @@ def run_monte_carlo(
         scorecard=scorecard,
         precision=precision,
         checkpoint=checkpoint,
-        keep=False,
     )[0]
 
 
@@ -121,10 +121,9 @@ def monte_carlo_kept(
     scorecard: Scorecard | None = None,
     precision: float | None = WIN_PRECISION,
     checkpoint: Callable[[], None] | None = None,
-    keep: bool = True,
 ) -> tuple[UncertaintyResult, KeptOutcomes | None]:
-    """run_monte_carlo's result and, with `keep`, the outcomes behind it, intact, for another
-    ranking to be tallied on (`tallied`); None when no bid passes the gates."""
+    """run_monte_carlo's result and the outcomes behind it, intact (the percentiles only read
+    them), for another ranking to be tallied on (`tallied`); None when no bid passes the gates."""
     seed = checked(evaluation, samples, seed)
     drawn = setup(evaluation, seed, spreads or Spreads(), scorecard)
     if drawn is None:
@@ -132,7 +131,7 @@ def monte_carlo_kept(
     if checkpoint is not None:  # issue 32: the set-up (its streams) is the run's first ~0.1 s
         checkpoint()
     kept = KeptOutcomes(drawn, samples, checkpoint)
-    return tallied(kept, seed, None, drawn.leader, precision, keep=keep), kept
+    return tallied(kept, seed, None, drawn.leader, precision), kept
 
 
 def tallied(
@@ -141,13 +140,11 @@ def tallied(
     rows: list[int] | None,
     leader: str,
     precision: float | None,
-    *,
-    keep: bool = True,
 ) -> UncertaintyResult:
     """The result of the kept draws for the bids at `rows` of the set-up, ranked in that order
     (None: all, in set-up order) against `leader`, with the stop rule applied to their wins:
-    what a run set up from that ranking gives, sample for sample. `keep`: leave the kept arrays
-    intact for another tally (the percentiles then select from copies)."""
+    what a run set up from that ranking gives, sample for sample. The kept arrays are left
+    intact for another tally."""
     drawn = kept.setup
     order = list(range(len(drawn.ids))) if rows is None else rows
     ids = [drawn.ids[r] for r in order]
@@ -160,12 +157,10 @@ def tallied(
         if precision is not None and win_known_within(tally.wins, taken, precision):
             break
 
-    cost_q = percentiles(kept.taken(kept.cost, rows, taken, keep))
-    hours_q = percentiles(kept.taken(kept.hours, rows, taken, keep))
-    commitment_q = percentiles(kept.taken(kept.commitment, rows, taken, keep))
-    finish_q = (
-        percentiles(kept.taken(kept.finish_hours, rows, taken, keep)) if kept.late else hours_q
-    )
+    cost_q = percentiles(kept.cost[:, :taken], rows)
+    hours_q = percentiles(kept.hours[:, :taken], rows)
+    commitment_q = percentiles(kept.commitment[:, :taken], rows)
+    finish_q = percentiles(kept.finish_hours[:, :taken], rows) if kept.late else hours_q
     budget = tally.budget
     results = {}
     for i, (bid_id, row) in enumerate(zip(ids, order)):
@@ -229,27 +224,3 @@ def win_known_within(wins: np.ndarray, samples: int, precision: float) -> bool:
     share = (wins + z2 / 2.0) / (samples + z2)
     half_width = WIN_Z * np.sqrt(share * (1.0 - share) / (samples + z2))
     return bool(np.all(half_width <= precision))
-
-
-def percentiles(values: np.ndarray) -> np.ndarray:
-    """P10/P50/P90 along the samples axis, numpy's default (linear) definition, as (3, bids).
-
-    Selects in place instead of sorting: each order statistic below a percentile is found by
-    partitioning only the part left of the one above it (largest first), and the next one up is
-    the least of what lies between them. A full sort orders every sample for three figures, and
-    numpy's partition at several positions at once is slower still."""
-    count = values.shape[1]
-    position = np.asarray(PERCENTILES) / 100.0 * (count - 1)
-    below = np.floor(position).astype(int)
-    above = np.minimum(below + 1, count - 1)
-    statistic: dict[int, np.ndarray] = {}
-    bound = count  # values[:, :bound] hold the `bound` least of each row
-    for k in sorted(set(below.tolist()), reverse=True):
-        values[:, :bound].partition(k, axis=1)
-        statistic[k] = values[:, k].copy()
-        if k + 1 < count:  # the least of values[:, k + 1 : bound] and the statistic at `bound`
-            statistic[k + 1] = values[:, k + 1 : min(bound + 1, count)].min(axis=1)
-        bound = k
-    low = np.array([statistic[k] for k in below], dtype=float)
-    high = np.array([statistic[k] for k in above], dtype=float)
-    return low + (high - low) * (position - below)[:, None]
