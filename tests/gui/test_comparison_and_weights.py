@@ -252,10 +252,10 @@ def test_the_band_column_draws_every_bid_on_one_scale(window, qtbot):
 
 
 def test_the_band_cells_text_stands_clear_of_its_bar(window, qtbot):
-    """The P10-P90 figures were centred in the whole cell and their descenders ("$", ",") sat on
-    the bar drawn under them. In the strip the bar and the point's mark take, nothing may be drawn
-    in the text's colour, nor one pixel above it, except the mark itself (2 px wide, where band_geometry puts it)."""
-    from clusterbid.gui.comparison.band_delegate import BAR_HEIGHT, MARK_RISE, band_geometry
+    """The P10-P90 figures' descenders ("$", ",") touched the point's mark drawn under them. From
+    one row above the mark's top to the cell's last row, nothing may be drawn in the text's colour
+    except the mark itself (2 px wide, where band_geometry puts it)."""
+    from clusterbid.gui.comparison.band_delegate import band_geometry, mark_top
     from clusterbid.gui.comparison.scorecard_table_model import BAND
 
     qtbot.waitUntil(lambda: window.model.band_range() is not None, timeout=HANG_GUARD_MS)
@@ -269,9 +269,7 @@ def test_the_band_cells_text_stands_clear_of_its_bar(window, qtbot):
             continue
         rect = view.visualRect(model.index(row, BAND))
         _, _, mark = band_geometry(rect.left(), rect.width(), *model.band_range(), band)
-        # The bar's strip and one pixel of air above it.
-        strip = range(rect.bottom() - 2 - BAR_HEIGHT - MARK_RISE, rect.bottom() + 1)
-        for y in strip:
+        for y in range(mark_top(rect.bottom()) - 1, rect.bottom() + 1):
             for x in range(rect.left() + 1, rect.right()):
                 if mark - 2 <= x <= mark + 1:
                     continue

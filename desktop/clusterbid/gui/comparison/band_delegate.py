@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QStyle, QStyledItemDelegate
 
 BAR_COLOUR, MARK_COLOUR = QColor("#4f8fd6"), QColor("#1f1f1f")
 SELECTED_BAR, SELECTED_MARK = QColor("#d6e6f7"), QColor("#ffffff")  # on the selection's blue
 BAR_HEIGHT, MARGIN = 3, 4
-MARK_RISE = 1  # how far the point's mark stands above and below the bar
+MARK_RISE = 1  # how far the point's mark stands above the bar
 
 
 def band_geometry(
@@ -29,37 +29,32 @@ def band_geometry(
     return x(p10), x(p90), x(point)
 
 
+def mark_top(cell_bottom: int) -> int:
+    """The top row of what the band draws in a cell whose last row is `cell_bottom`: the bar fills
+    the cell's last BAR_HEIGHT rows, the point's mark stands MARK_RISE above it."""
+    return cell_bottom - BAR_HEIGHT - MARK_RISE + 1
+
+
 class BandDelegate(QStyledItemDelegate):
-    """Paints the cell as usual, then the bid's band under the text."""
+    """Paints the cell as usual, then the bid's band along its bottom edge, under the text (the
+    comparison's rows are tall enough that they do not touch: comparison_view.ROW_PADDING)."""
 
     def paint(self, painter, option, index) -> None:
+        super().paint(painter, option, index)
         model = index.model()  # the scorecard's table model: its rows are the rows shown
         band, scale = model.band_figures(index.row()), model.band_range()
         if band is None or scale is None:
-            super().paint(painter, option, index)
             return
         rect = option.rect
-        # The cell's background over the whole cell, its text centred above the bar's strip: text
-        # centred in the whole cell sat on the bar (descenders of "$" and "," touched it).
-        whole = QStyleOptionViewItem(option)
-        self.initStyleOption(whole, index)
-        style = whole.widget.style() if whole.widget is not None else QApplication.style()
-        style.drawPrimitive(
-            QStyle.PrimitiveElement.PE_PanelItemViewItem, whole, painter, whole.widget
-        )
-        above = QStyleOptionViewItem(option)
-        above.rect = rect.adjusted(0, 0, 0, -(BAR_HEIGHT + MARK_RISE + 1))
-        super().paint(painter, above, index)
         x10, x90, xp = band_geometry(rect.left(), rect.width(), *scale, band)
-        bottom = rect.bottom() - 1
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.save()
         painter.fillRect(
-            QRect(x10, bottom - BAR_HEIGHT, max(x90 - x10, 1), BAR_HEIGHT),
+            QRect(x10, rect.bottom() - BAR_HEIGHT + 1, max(x90 - x10, 1), BAR_HEIGHT),
             SELECTED_BAR if selected else BAR_COLOUR,
         )
         painter.fillRect(
-            QRect(xp - 1, bottom - BAR_HEIGHT - MARK_RISE, 2, BAR_HEIGHT + 2 * MARK_RISE),
+            QRect(xp - 1, mark_top(rect.bottom()), 2, BAR_HEIGHT + MARK_RISE),
             SELECTED_MARK if selected else MARK_COLOUR,
         )
         painter.restore()
