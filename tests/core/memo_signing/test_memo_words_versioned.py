@@ -30,7 +30,7 @@ DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "fefae6fa620880b47bb730a244b3bce1d87c12fad05b955efc3fa1f487e94a0a",
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
-    "0.1.2": "83e2a1363b5026077526a5a87cad098905f09cf720d48e0c4dbfeb06e23d64a3",
+    "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

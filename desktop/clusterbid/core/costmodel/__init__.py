@@ -5,4 +5,6 @@
 # 2: contract economics (commitment, plan, net plan cost)
 MODEL_VERSION = "training-3"
 # The serving model is versioned on its own: a change to one must not re-date memos of the other.
-SERVING_MODEL_VERSION = "serving-1"
+# 2: the serving engine (a named engine's published efficiencies; an unstated one widens the
+# bands), a run carried across tensor-parallel degrees drawn wider (issue 37)
+SERVING_MODEL_VERSION = "serving-2"
