@@ -33,6 +33,7 @@ from clusterbid.core.memo.signature_check import SignatureReport, check_signatur
 from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
 from clusterbid.core.memo.verification_differences import compare_evaluation, compare_results
+from clusterbid.core.uncertainty.decision import decisions_shared
 
 PDF_PROBE = 1024
 EVALUATION_DIFFERS = "the memo's evaluation is not the one given"  # verification_since.py
@@ -118,26 +119,28 @@ def _check_inputs(
         problems.append(swapped)
     else:
         found["inputs_match_printed"] = True
-    try:
-        data = parse_memo_inputs(raw)
-        differences = compare_results(data.get("results"), rescore_memo_inputs(data))
-    except InputError as exc:
-        problems.append(f"the attached inputs cannot be re-scored: {exc}")
-        data = None
-    binding = bind_page_to_inputs(exported, digest, data)
-    found["page_checked"] = binding.checked
-    problems += binding.problems
-    unproven += binding.unproven
-    if data is None:
-        unproven.append(
-            "the pages cannot be proven: the attached inputs cannot be read to render them again"
-        )
-    else:
-        pages_problems, pages_unproven = _pages_and_figures(
-            data, differences, exported, images, found
-        )
-        problems += pages_problems
-        unproven += pages_unproven
+    with decisions_shared():  # the re-score and the re-render decide on the same draws: once
+        try:
+            data = parse_memo_inputs(raw)
+            differences = compare_results(data.get("results"), rescore_memo_inputs(data))
+        except InputError as exc:
+            problems.append(f"the attached inputs cannot be re-scored: {exc}")
+            data = None
+        binding = bind_page_to_inputs(exported, digest, data)
+        found["page_checked"] = binding.checked
+        problems += binding.problems
+        unproven += binding.unproven
+        if data is None:
+            unproven.append(
+                "the pages cannot be proven: the attached inputs cannot be read to render them "
+                "again"
+            )
+        else:
+            pages_problems, pages_unproven = _pages_and_figures(
+                data, differences, exported, images, found
+            )
+            problems += pages_problems
+            unproven += pages_unproven
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
