@@ -21,10 +21,12 @@ EXIT_OK, EXIT_INPUT = 0, 2
 
 def run_memo(args: argparse.Namespace) -> int:
     from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.chart_fork import allow_forked_drawing
     from clusterbid.core.memo.inputs import Approver, RecommendationOverride
     from clusterbid.operations import memo_export
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
+    allow_forked_drawing()  # this process has one thread: its charts may be drawn on two cores
     if args.justification and not args.override:
         raise InputError("--justification explains an override: give --override BID_ID with it")
     override = None

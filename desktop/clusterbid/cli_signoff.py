@@ -130,10 +130,12 @@ def _as_json(result: MemoVerification) -> dict[str, Any]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    from clusterbid.core.memo.chart_fork import allow_forked_drawing
     from clusterbid.core.memo.next_steps import render
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
     from clusterbid.operations.verifying import verify_memo_file
 
+    allow_forked_drawing()  # one thread: charts drawn again for the re-render may use two cores
     at = None
     if args.at is not None:  # a bad date is refused before the memo is read
         from clusterbid.core.memo.validation_date import parse_validation_date

@@ -16,8 +16,8 @@ from clusterbid.core.memo.chart_drawing import (
     PRINT_DPI,
     Chart,
     chart_specs,
-    draw_chart,
 )
+from clusterbid.core.memo.chart_fork import draw_missing
 
 # A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
 # beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its
@@ -76,11 +76,11 @@ def chart_images(
     )
     found: list[Chart | None] = [chart_cache.load(key) for key in keys]
     missing = [position for position, chart in enumerate(found) if chart is None]
+    drawn = draw_missing([(position, specs[position][1]) for position in missing], other_scripts)
     out: list[Flowable] = []
-    for position, ((caption, build), chart) in enumerate(zip(specs, found)):
+    for position, ((caption, _build), chart) in enumerate(zip(specs, found)):
         if chart is None:
-            chart = draw_chart(build, other_scripts)
-        if position in missing:
+            chart = drawn[position]
             chart_cache.store(keys[position], *chart)
         pixels, (fig_width, fig_height) = chart
         width = min(styles.CONTENT_WIDTH, printed_height(fig_height) * fig_width / fig_height)

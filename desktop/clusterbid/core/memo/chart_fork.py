@@ -1,0 +1,107 @@
+"""Draw a memo's missing charts on two cores: a forked copy of this process draws the second half
+while this one draws the first, and hands their pixels back through a pipe.
+
+A fork shares everything already imported and computed (the models, the scorecard, matplotlib,
+imported before the fork), so the child pays none of the start-up that made the chart worker
+process (a fresh interpreter, removed 2026-11-27) cost more than it gained. It draws with the
+same code and libraries, so the pixels, and the memo's bytes, are the same as drawn here.
+
+Only where it is safe and pays: a process that asked for it (the command line's `memo` and
+`verify`, one thread: the app never forks, a copy of a process with Qt's threads may hold a lock
+another thread took), a platform with fork, at least two charts to draw and a core to spare.
+Anything the child does not hand back (it failed, it died) is drawn here, as without it.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the drawing (PIL, matplotlib) is imported when a chart is drawn, not before
+    from clusterbid.core.memo.chart_drawing import Chart
+
+Drawing = tuple[int, Callable[[], Any]]  # (the chart's position in the memo, its builder)
+_HEADER = struct.Struct("<IIIdd")  # position, width and height in pixels, figure size in inches
+_ALLOWED = {"fork": False}
+
+
+def allow_forked_drawing() -> None:
+    """Let this process draw charts in a forked child (the command line's one-thread verbs)."""
+    _ALLOWED["fork"] = True
+
+
+def core_to_spare() -> bool:
+    """Whether a second core is idle enough for the child: two usable cores or more and a load
+    average under all but half of one (the memo's own process is about one). Unknown: no."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+        return cores >= 2 and os.getloadavg()[0] < cores - 0.5
+    except (AttributeError, OSError):  # no affinity or load average on this platform
+        return False
+
+
+def draw_missing(drawings: Sequence[Drawing], other_scripts: bool) -> dict[int, Chart]:
+    """Each chart's pixels and figure size by its position: half drawn in a forked child when
+    allowed and worth it, the rest (and whatever the child did not hand back) here, in order."""
+    from clusterbid.core.memo.chart_drawing import draw_chart
+
+    forked: dict[int, Chart] = {}
+    if _ALLOWED["fork"] and len(drawings) >= 2 and hasattr(os, "fork") and core_to_spare():
+        import matplotlib.backends.backend_agg  # noqa: F401 (imported once, before the fork)
+        import matplotlib.figure  # noqa: F401
+
+        half = len(drawings) // 2
+        child, drawings = drawings[half:], drawings[:half]
+        reader, pid = _start(child, other_scripts)
+    else:
+        reader, pid = None, 0
+    drawn = {position: draw_chart(build, other_scripts) for position, build in drawings}
+    if reader is not None:
+        forked = _collect(reader, pid)
+        for position, build in child:
+            drawn[position] = forked.get(position) or draw_chart(build, other_scripts)
+    return dict(sorted(drawn.items()))
+
+
+def _start(drawings: Sequence[Drawing], other_scripts: bool) -> tuple[int, int]:
+    """Fork a child that draws `drawings`, then writes them to the pipe; (read end, its pid)."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write_end)
+        return read_end, pid
+    code = 1
+    try:  # the child: never returns into the caller's code, never runs its exit handlers
+        from clusterbid.core.memo.chart_drawing import draw_chart
+
+        os.close(read_end)
+        charts = [(position, draw_chart(build, other_scripts)) for position, build in drawings]
+        with os.fdopen(write_end, "wb") as pipe:
+            for position, (pixels, (width_in, height_in)) in charts:
+                pipe.write(_HEADER.pack(position, *pixels.size, width_in, height_in))
+                pipe.write(pixels.tobytes())
+        code = 0
+    finally:
+        os._exit(code)
+
+
+def _collect(read_end: int, pid: int) -> dict[int, Chart]:
+    """The charts the child handed back (none when it failed before the end), once it is gone."""
+    from PIL import Image as PILImage
+
+    with os.fdopen(read_end, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        return {}
+    charts: dict[int, Chart] = {}
+    at = 0
+    while at + _HEADER.size <= len(data):
+        position, width, height, width_in, height_in = _HEADER.unpack_from(data, at)
+        at += _HEADER.size
+        pixels = PILImage.frombytes("RGB", (width, height), data[at : at + 3 * width * height])
+        at += 3 * width * height
+        charts[position] = (pixels, (width_in, height_in))
+    return charts
