@@ -84,9 +84,21 @@ SERVING_ONLY = (
 )
 
 
+# The benchmark readers verify never runs: an evaluation's bids need the Evidence model alone
+# (core/evidence/__init__.py imports each reader when it is asked for).
+EVIDENCE_READERS = (
+    "clusterbid.core.evidence.reading",
+    "clusterbid.core.evidence.nccl_text",
+    "clusterbid.core.evidence.nccl_json",
+    "clusterbid.core.evidence.scaling",
+    "clusterbid.core.evidence.throughput_readers",
+)
+
+
 def test_verify_of_a_training_memo_loads_no_serving_module(pki, signed_twice, memo_file):
     """A training memo is rendered and re-scored by the training modules alone (core/kinds.py
-    and core/memo/memo_kinds.py import each kind's own inside its functions)."""
+    and core/memo/memo_kinds.py import each kind's own inside its functions), and no evidence
+    reader is loaded."""
     from tests.core.cli_imports import modules_imported_by
 
     memo = memo_file(signed_twice)
@@ -95,3 +107,6 @@ def test_verify_of_a_training_memo_loads_no_serving_module(pki, signed_twice, me
     assert {"clusterbid.core.memo.render", "clusterbid.core.scoring"} <= modules
     loaded = modules & set(SERVING_ONLY)
     assert not loaded, f"`clusterbid verify` of a training memo imported {sorted(loaded)}"
+    assert "clusterbid.core.evidence.model" in modules
+    readers = modules & set(EVIDENCE_READERS)
+    assert not readers, f"`clusterbid verify` imported the evidence readers {sorted(readers)}"
