@@ -5,6 +5,7 @@ Drawings are counted in this process (the child's own count stays in the child),
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -60,6 +61,24 @@ def test_charts_the_child_does_not_hand_back_are_drawn_here(drawn_here, monkeypa
     monkeypatch.setattr(chart_drawing, "draw_chart", fails_in_the_child)
     assert _memo() == alone
     assert len(here) == 4  # two of its own, then the two the child failed to hand back
+
+
+def test_a_child_still_drawing_is_stopped_and_its_charts_drawn_here(drawn_here, monkeypatch):
+    alone = _memo()
+    monkeypatch.setitem(chart_fork._ALLOWED, "fork", True)
+    monkeypatch.setattr(chart_fork, "core_to_spare", lambda: True)
+    monkeypatch.setattr(chart_fork, "CHILD_SECONDS", 0.5)
+    parent, real, here = os.getpid(), chart_drawing.draw_chart, []
+
+    def hangs_in_the_child(build, other_scripts):
+        if os.getpid() != parent:
+            time.sleep(600)  # as a child stuck on a lock copied by the fork would
+        here.append(parent)
+        return real(build, other_scripts)
+
+    monkeypatch.setattr(chart_drawing, "draw_chart", hangs_in_the_child)
+    assert _memo() == alone
+    assert len(here) == 4
 
 
 def test_no_fork_without_a_core_to_spare(drawn_here, monkeypatch):

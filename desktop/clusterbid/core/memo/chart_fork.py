@@ -15,7 +15,10 @@ Anything the child does not hand back (it failed, it died) is drawn here, as wit
 from __future__ import annotations
 
 import os
+import select
+import signal
 import struct
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +28,9 @@ if TYPE_CHECKING:  # the drawing (PIL, matplotlib) is imported when a chart is d
 Drawing = tuple[int, Callable[[], Any]]  # (the chart's position in the memo, its builder)
 _HEADER = struct.Struct("<IIIdd")  # position, width and height in pixels, figure size in inches
 _ALLOWED = {"fork": False}
+# A child still drawing after this long is stopped and its charts drawn here (each takes about
+# 0.15 s near quiet): a fork that copied a lock held at that moment must not hang the export.
+CHILD_SECONDS = 60.0
 
 
 def allow_forked_drawing() -> None:
@@ -42,13 +48,21 @@ def core_to_spare() -> bool:
         return False
 
 
+def _forks(charts: int) -> bool:
+    """Whether to fork for `charts` charts: allowed, one thread, fork here, a core to spare."""
+    one_thread = threading.active_count() == 1  # a copy of this process holds no other's lock
+    return (
+        _ALLOWED["fork"] and charts >= 2 and one_thread and hasattr(os, "fork") and core_to_spare()
+    )
+
+
 def draw_missing(drawings: Sequence[Drawing], other_scripts: bool) -> dict[int, Chart]:
     """Each chart's pixels and figure size by its position: half drawn in a forked child when
     allowed and worth it, the rest (and whatever the child did not hand back) here, in order."""
     from clusterbid.core.memo.chart_drawing import draw_chart
 
     forked: dict[int, Chart] = {}
-    if _ALLOWED["fork"] and len(drawings) >= 2 and hasattr(os, "fork") and core_to_spare():
+    if _forks(len(drawings)):
         import matplotlib.backends.backend_agg  # noqa: F401 (imported once, before the fork)
         import matplotlib.figure  # noqa: F401
 
@@ -87,14 +101,32 @@ def _start(drawings: Sequence[Drawing], other_scripts: bool) -> tuple[int, int]:
         os._exit(code)
 
 
+def _read_until_closed(read_end: int, seconds: float) -> bytes | None:
+    """Everything written to the pipe until the child closes it; None after `seconds`."""
+    import time
+
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + seconds
+    with os.fdopen(read_end, "rb", buffering=0) as pipe:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([pipe], [], [], left)[0]:
+                return None
+            chunk = pipe.read(1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+
+
 def _collect(read_end: int, pid: int) -> dict[int, Chart]:
     """The charts the child handed back (none when it failed before the end), once it is gone."""
     from PIL import Image as PILImage
 
-    with os.fdopen(read_end, "rb") as pipe:
-        data = pipe.read()
+    data = _read_until_closed(read_end, CHILD_SECONDS)
+    if data is None:  # still drawing: stopped, its charts are drawn here
+        os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
-    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+    if data is None or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         return {}
     charts: dict[int, Chart] = {}
     at = 0
