@@ -10,8 +10,8 @@ Only where it is safe and pays: a process that asked for it (the command line's 
 `verify`, one thread: the app never forks, a copy of a process with Qt's threads may hold a lock
 another thread took), a platform with fork, at least two charts to draw and a core to spare.
 Anything the child does not hand back (it failed, it died, it hangs) is drawn here, as without
-it. Measured (demo, first export, load average 1.3-1.4 on 2 cores, 5 alternate runs each): 1.70 s
-wall drawn here, 1.53 s with the child; 1.85 and 1.90 CPU s.
+it. Measured (demo, first export, load average 1.3-1.4 on 2 cores, 5 alternate runs each): 1.75 s
+wall drawn here, 1.53 s with the child (medians); 1.85 and 1.88 CPU s.
 """
 
 from __future__ import annotations
