@@ -119,28 +119,26 @@ def _check_inputs(
         problems.append(swapped)
     else:
         found["inputs_match_printed"] = True
-    with decisions_shared():  # the re-score and the re-render decide on the same draws: once
-        try:
-            data = parse_memo_inputs(raw)
-            differences = compare_results(data.get("results"), rescore_memo_inputs(data))
-        except InputError as exc:
-            problems.append(f"the attached inputs cannot be re-scored: {exc}")
-            data = None
-        binding = bind_page_to_inputs(exported, digest, data)
-        found["page_checked"] = binding.checked
-        problems += binding.problems
-        unproven += binding.unproven
-        if data is None:
-            unproven.append(
-                "the pages cannot be proven: the attached inputs cannot be read to render them "
-                "again"
-            )
-        else:
-            pages_problems, pages_unproven = _pages_and_figures(
-                data, differences, exported, images, found
-            )
-            problems += pages_problems
-            unproven += pages_unproven
+    try:
+        data = parse_memo_inputs(raw)
+        differences = compare_results(data.get("results"), rescore_memo_inputs(data))
+    except InputError as exc:
+        problems.append(f"the attached inputs cannot be re-scored: {exc}")
+        data = None
+    binding = bind_page_to_inputs(exported, digest, data)
+    found["page_checked"] = binding.checked
+    problems += binding.problems
+    unproven += binding.unproven
+    if data is None:
+        unproven.append(
+            "the pages cannot be proven: the attached inputs cannot be read to render them again"
+        )
+    else:
+        pages_problems, pages_unproven = _pages_and_figures(
+            data, differences, exported, images, found
+        )
+        problems += pages_problems
+        unproven += pages_unproven
     found["approvers"] = data.get("approvers") if isinstance(data, dict) else None
     found["data"] = data if isinstance(data, dict) else None  # for the sign-off checks
     if evaluation is not None:
@@ -257,9 +255,14 @@ def verify_memo(
         )
     exported = first_revision(pdf, _first_signature_offset(embedded))
     signed_bytes_changed = any(not report.intact for report in reports)
-    inputs = _check_inputs(
-        attached.raw, attached.printed_sha256, evaluation, exported, images=not signed_bytes_changed
-    )
+    with decisions_shared():  # the re-score and the re-render decide on the same draws: once
+        inputs = _check_inputs(
+            attached.raw,
+            attached.printed_sha256,
+            evaluation,
+            exported,
+            images=not signed_bytes_changed,
+        )
     problems += inputs.pop("problems")
     problems += signoff_problems(
         reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256")
