@@ -1,6 +1,7 @@
-"""The first export's charts on two cores (core/memo/chart_fork.py): a forked child draws half of
-them and hands their pixels back; the memo's bytes are those of charts all drawn in one process.
-Drawings are counted in this process (the child's own count stays in the child), never timed."""
+"""The first export's charts on two cores (core/memo/chart_fork.py, early_charts.py): a forked
+child draws charts and hands their pixels back; the memo's bytes are those of charts all drawn in
+one process. Drawings are counted in this process (the child's own count stays in the child),
+never timed."""
 
 from __future__ import annotations
 
@@ -10,14 +11,22 @@ import time
 import pytest
 
 from clusterbid.core.demo import demo_evaluation
-from clusterbid.core.memo import chart_cache, chart_drawing, chart_fork
-from clusterbid.core.memo.making import make_memo
+from clusterbid.core.memo import chart_cache, chart_drawing, chart_fork, early_charts
+from clusterbid.core.memo.making import _score_and_decide, make_memo
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
+SAMPLES = 300
 
 
 def _memo() -> bytes:
-    return make_memo(demo_evaluation(), approvers=["Ada Lovelace, CFO"], samples=300)
+    return make_memo(demo_evaluation(), approvers=["Ada Lovelace, CFO"], samples=SAMPLES)
+
+
+def _decided():
+    scorecard, uncertainty, sensitivity, _ = _score_and_decide(
+        demo_evaluation(), SAMPLES, None, lambda *_: None
+    )
+    return scorecard, uncertainty, sensitivity
 
 
 @pytest.fixture
@@ -35,50 +44,81 @@ def drawn_here(monkeypatch) -> list[int]:
     return calls
 
 
-def test_a_forked_child_draws_half_the_charts_and_the_bytes_stay(drawn_here, monkeypatch):
-    alone = _memo()
-    assert len(drawn_here) == 4  # not allowed (as in the app): all four drawn here
+def _allow(monkeypatch) -> None:
     monkeypatch.setitem(chart_fork._ALLOWED, "fork", True)
     monkeypatch.setattr(chart_fork, "core_to_spare", lambda: True)
+
+
+def test_the_early_child_draws_all_but_the_first_chart_and_the_bytes_stay(drawn_here, monkeypatch):
+    alone = _memo()
+    assert len(drawn_here) == 4  # not allowed (as in the app): all four drawn here
+    _allow(monkeypatch)
     drawn_here.clear()
     forked = _memo()
-    assert len(drawn_here) == 2  # the other two came through the pipe
+    assert len(drawn_here) == 1  # the other three came through the pipe
     assert forked == alone
+    assert not early_charts._STARTED  # taken by the charts section
+
+
+def test_charts_drawn_half_in_a_child_are_the_pixels_drawn_here(drawn_here, monkeypatch):
+    specs = chart_drawing.chart_specs(*_decided())
+    drawings = list(enumerate(build for _, build in specs))
+    alone = chart_fork.draw_missing(drawings, False)
+    _allow(monkeypatch)
+    drawn_here.clear()
+    halves = chart_fork.draw_missing(drawings, False)
+    assert len(drawn_here) == 2
+    assert halves.keys() == alone.keys() == {0, 1, 2, 3}
+    for position, (pixels, size) in alone.items():
+        assert halves[position][1] == size
+        assert halves[position][0].tobytes() == pixels.tobytes()
+
+
+def _child_fails(monkeypatch, how) -> list[int]:
+    """draw_chart doing `how` in any child; the drawings made here, counted."""
+    parent, real, here = os.getpid(), chart_drawing.draw_chart, []
+
+    def in_the_child(build, other_scripts):
+        if os.getpid() != parent:
+            how()
+        here.append(parent)
+        return real(build, other_scripts)
+
+    monkeypatch.setattr(chart_drawing, "draw_chart", in_the_child)
+    return here
 
 
 def test_charts_the_child_does_not_hand_back_are_drawn_here(drawn_here, monkeypatch):
     alone = _memo()
-    monkeypatch.setitem(chart_fork._ALLOWED, "fork", True)
-    monkeypatch.setattr(chart_fork, "core_to_spare", lambda: True)
-    parent, real, here = os.getpid(), chart_drawing.draw_chart, []
+    _allow(monkeypatch)
 
-    def fails_in_the_child(build, other_scripts):
-        if os.getpid() != parent:
-            raise RuntimeError("the child cannot draw")
-        here.append(parent)
-        return real(build, other_scripts)
+    def fail():
+        raise RuntimeError("the child cannot draw")
 
-    monkeypatch.setattr(chart_drawing, "draw_chart", fails_in_the_child)
+    here = _child_fails(monkeypatch, fail)
     assert _memo() == alone
-    assert len(here) == 4  # two of its own, then the two the child failed to hand back
+    assert len(here) == 4  # its own, then the three the child failed to hand back
 
 
 def test_a_child_still_drawing_is_stopped_and_its_charts_drawn_here(drawn_here, monkeypatch):
     alone = _memo()
-    monkeypatch.setitem(chart_fork._ALLOWED, "fork", True)
-    monkeypatch.setattr(chart_fork, "core_to_spare", lambda: True)
+    _allow(monkeypatch)
     monkeypatch.setattr(chart_fork, "CHILD_SECONDS", 0.5)
-    parent, real, here = os.getpid(), chart_drawing.draw_chart, []
-
-    def hangs_in_the_child(build, other_scripts):
-        if os.getpid() != parent:
-            time.sleep(600)  # as a child stuck on a lock copied by the fork would
-        here.append(parent)
-        return real(build, other_scripts)
-
-    monkeypatch.setattr(chart_drawing, "draw_chart", hangs_in_the_child)
+    here = _child_fails(monkeypatch, lambda: time.sleep(600))  # as if stuck on a copied lock
     assert _memo() == alone
     assert len(here) == 4
+
+
+def test_a_child_no_charts_section_takes_is_stopped(drawn_here, monkeypatch):
+    """A memo that fails after the Monte Carlo (a refusal) leaves no child behind."""
+    _allow(monkeypatch)
+    early_charts.start_early(*_decided())
+    (early,) = early_charts._STARTED
+    assert early.child == [1, 2, 3]
+    early_charts.stop_early()
+    assert not early_charts._STARTED
+    with pytest.raises(ChildProcessError):  # stopped and reaped: no such child any more
+        os.waitpid(early.pid, os.WNOHANG)
 
 
 def test_no_fork_without_a_core_to_spare(drawn_here, monkeypatch):

@@ -1,17 +1,20 @@
 """Draw a memo's missing charts on two cores: a forked copy of this process draws the second half
 while this one draws the first, and hands their pixels back through a pipe.
 
-A fork shares everything already imported and computed (the models, the scorecard, matplotlib,
-imported before the fork), so the child pays none of the start-up that made the chart worker
-process (a fresh interpreter, removed 2026-11-27) cost more than it gained. It draws with the
-same code and libraries, so the pixels, and the memo's bytes, are the same as drawn here.
+A fork shares everything already imported and computed (the models, the scorecard; matplotlib
+too when it forks at the charts section), so the child pays none of the start-up that made the
+chart worker process (a fresh interpreter, removed 2026-11-27) cost more than it gained. It draws
+with the same code and libraries, so the pixels, and the memo's bytes, are the same as here.
 
 Only where it is safe and pays: a process that asked for it (the command line's `memo` and
 `verify`, one thread: the app never forks, a copy of a process with Qt's threads may hold a lock
 another thread took), a platform with fork, at least two charts to draw and a core to spare.
 Anything the child does not hand back (it failed, it died, it hangs) is drawn here, as without
-it. Measured (demo, first export, load average 1.3-1.4 on 2 cores, 5 alternate runs each): 1.75 s
-wall drawn here, 1.53 s with the child (medians); 1.85 and 1.88 CPU s.
+it. The memo's export starts its child early (early_charts.py); draw_missing splits what is left.
+Measured (demo, first export, load average 0.5-0.7 on 2 cores, 5 alternate runs each, medians):
+all drawn here 1.81 s wall, 1.90 CPU s; half in a child at the charts section 1.59 s, 1.92 CPU s;
+all but the first in a child started after the Monte Carlo 1.46 s, 2.22 CPU s (the child imports
+matplotlib too).
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ def core_to_spare() -> bool:
         return False
 
 
-def _forks(charts: int) -> bool:
+def forks(charts: int) -> bool:
     """Whether to fork for `charts` charts: allowed, one thread, fork here, a core to spare."""
     one_thread = threading.active_count() == 1  # a copy of this process holds no other's lock
     return (
@@ -65,26 +68,37 @@ def draw_missing(drawings: Sequence[Drawing], other_scripts: bool) -> dict[int, 
     allowed and worth it, the rest (and whatever the child did not hand back) here, in order."""
     from clusterbid.core.memo.chart_drawing import draw_chart
 
-    forked: dict[int, Chart] = {}
-    if _forks(len(drawings)):
+    if forks(len(drawings)):
         import matplotlib.backends.backend_agg  # noqa: F401 (imported once, before the fork)
         import matplotlib.figure  # noqa: F401
 
         half = len(drawings) // 2
         child, drawings = drawings[half:], drawings[:half]
-        reader, pid = _start(child, other_scripts)
+        reader, pid = start(child, lambda: other_scripts)
     else:
         reader, pid = None, 0
     drawn = {position: draw_chart(build, other_scripts) for position, build in drawings}
     if reader is not None:
-        forked = _collect(reader, pid)
-        for position, build in child:
-            drawn[position] = forked.get(position) or draw_chart(build, other_scripts)
+        drawn.update(finish(reader, pid, child, other_scripts))
     return dict(sorted(drawn.items()))
 
 
-def _start(drawings: Sequence[Drawing], other_scripts: bool) -> tuple[int, int]:
-    """Fork a child that draws `drawings`, then writes them to the pipe; (read end, its pid)."""
+def finish(
+    reader: int, pid: int, drawings: Sequence[Drawing], other_scripts: bool
+) -> dict[int, Chart]:
+    """The charts a child started by `start` was given: as it handed them back, or drawn here."""
+    from clusterbid.core.memo.chart_drawing import draw_chart
+
+    forked = _collect(reader, pid)
+    return {
+        position: forked.get(position) or draw_chart(build, other_scripts)
+        for position, build in drawings
+    }
+
+
+def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tuple[int, int]:
+    """Fork a child that draws `drawings` (with the fallback fonts when `other_scripts()` says
+    so), then writes them to the pipe; (read end, its pid) for `finish`."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid:
@@ -95,7 +109,8 @@ def _start(drawings: Sequence[Drawing], other_scripts: bool) -> tuple[int, int]:
         from clusterbid.core.memo.chart_drawing import draw_chart
 
         os.close(read_end)
-        charts = [(position, draw_chart(build, other_scripts)) for position, build in drawings]
+        scripts = other_scripts()
+        charts = [(position, draw_chart(build, scripts)) for position, build in drawings]
         with os.fdopen(write_end, "wb") as pipe:
             for position, (pixels, (width_in, height_in)) in charts:
                 pipe.write(_HEADER.pack(position, *pixels.size, width_in, height_in))
