@@ -19,14 +19,20 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INPUT = 0, 2
 
 
+def run_memo_on_two_cores(args: argparse.Namespace) -> int:
+    """`clusterbid memo`: this process has one thread, so its charts may be drawn on two cores."""
+    from clusterbid.core.memo.chart_fork import charts_forked
+
+    with charts_forked():
+        return run_memo(args)
+
+
 def run_memo(args: argparse.Namespace) -> int:
     from clusterbid.core.documents import read_evaluation
-    from clusterbid.core.memo.chart_fork import allow_forked_drawing
     from clusterbid.core.memo.inputs import Approver, RecommendationOverride
     from clusterbid.operations import memo_export
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
 
-    allow_forked_drawing()  # this process has one thread: its charts may be drawn on two cores
     if args.justification and not args.override:
         raise InputError("--justification explains an override: give --override BID_ID with it")
     override = None
@@ -171,4 +177,4 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
         f"default {DEFAULT_SAMPLES:,})",
     )
-    memo.set_defaults(func=run_memo)
+    memo.set_defaults(func=run_memo_on_two_cores)

@@ -33,6 +33,7 @@ def _decided():
 def drawn_here(monkeypatch) -> list[int]:
     """The process id of each chart drawn, as this process sees it; the charts are never kept."""
     monkeypatch.setenv(chart_cache.CACHE_ENV, "off")
+    monkeypatch.setitem(chart_fork._ALLOWED, "fork", False)  # as in the app, unless a test allows
     calls: list[int] = []
     real = chart_drawing.draw_chart
 
@@ -142,3 +143,25 @@ def test_a_core_to_spare_is_read_from_the_load(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
     monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     assert not chart_fork.core_to_spare()  # one core: nothing to spare
+
+
+def test_only_the_command_line_verbs_fork_and_only_while_they_run(tmp_path, monkeypatch):
+    """`clusterbid memo` run in this process (as the tests do) leaves it as it was: not forking."""
+    from clusterbid.cli import main
+
+    monkeypatch.setenv(chart_cache.CACHE_ENV, "off")
+    monkeypatch.setattr(chart_fork, "core_to_spare", lambda: True)
+    source = tmp_path / "demo.json"
+    source.write_text(demo_evaluation().model_dump_json(), encoding="utf-8")
+    forks: list[bool] = []
+    real = early_charts.start_early
+
+    def seen(*args):
+        forks.append(chart_fork.forks(2))
+        return real(*args)
+
+    monkeypatch.setattr(early_charts, "start_early", seen)
+    memo = ["memo", str(source), "-o", str(tmp_path / "m.pdf"), "--samples", str(SAMPLES)]
+    assert main([*memo, "--approver", "Ada Lovelace, CFO"]) == 0
+    assert forks == [True]  # the command forked its charts ...
+    assert not chart_fork._ALLOWED["fork"] and not chart_fork.forks(2)  # ... and no longer may

@@ -24,7 +24,8 @@ import select
 import signal
 import struct
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the drawing (PIL, matplotlib) is imported when a chart is drawn, not before
@@ -38,9 +39,16 @@ _ALLOWED = {"fork": False}
 CHILD_SECONDS = 60.0
 
 
-def allow_forked_drawing() -> None:
-    """Let this process draw charts in a forked child (the command line's one-thread verbs)."""
+@contextmanager
+def charts_forked() -> Iterator[None]:
+    """While it lasts, charts may be drawn in a forked child: around the command line's one-thread
+    `memo` and `verify` only, so a process that goes on (the tests, the app) never forks after."""
+    before = _ALLOWED["fork"]
     _ALLOWED["fork"] = True
+    try:
+        yield
+    finally:
+        _ALLOWED["fork"] = before
 
 
 def core_to_spare() -> bool:
