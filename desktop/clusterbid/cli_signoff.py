@@ -129,14 +129,6 @@ def _as_json(result: MemoVerification) -> dict[str, Any]:
     }
 
 
-def run_verify_on_two_cores(args: argparse.Namespace) -> int:
-    """`clusterbid verify`: one thread, so charts drawn again for the re-render may use two cores."""
-    from clusterbid.core.memo.chart_fork import charts_forked
-
-    with charts_forked():
-        return run_verify(args)
-
-
 def run_verify(args: argparse.Namespace) -> int:
     from clusterbid.core.memo.next_steps import render
     from clusterbid.operations.progress import NEVER_CANCELLED, no_progress
@@ -273,7 +265,9 @@ def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "of that day UTC, or an ISO time with offset), from the validation data "
         "the file holds, with no network; the result joins the verdict",
     )
-    verify.set_defaults(func=run_verify_on_two_cores)
+    from clusterbid.cli_memo import on_two_cores
+
+    verify.set_defaults(func=on_two_cores(run_verify))  # charts drawn again may use two cores
 
 
 def _add_what_to_hold_against(verify: argparse.ArgumentParser) -> None:
