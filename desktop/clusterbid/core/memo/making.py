@@ -94,8 +94,8 @@ def _make_scored_memo(
     scorecard, uncertainty, sensitivity, odds_against = _score_and_decide(
         evaluation, samples, choices["override"], progress
     )
-    # Every chart's figures are known: a child may draw them while the memo is worded.
-    early_charts.start_early(scorecard, uncertainty, sensitivity)
+    if evidence_lines is None:  # a memo made now: a child may draw the charts while the
+        early_charts.start_early(scorecard, uncertainty, sensitivity)  # evidence is valued
     try:
         return _word_and_draw(
             evaluation,
