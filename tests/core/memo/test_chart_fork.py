@@ -61,6 +61,18 @@ def test_the_early_child_draws_all_but_the_first_chart_and_the_bytes_stay(drawn_
     assert not early_charts._STARTED  # taken by the charts section
 
 
+def test_a_memo_rendered_again_splits_its_charts_at_the_charts_section(drawn_here, monkeypatch):
+    """Verify's re-render (its evidence words given) starts no early child: nothing of its own
+    would overlap it; half its charts are drawn in a child at the charts section."""
+    again = {"approvers": ["Ada Lovelace, CFO"], "samples": SAMPLES, "evidence_lines": ()}
+    alone = make_memo(demo_evaluation(), **again)
+    _allow(monkeypatch)
+    monkeypatch.setattr(early_charts, "start_early", lambda *_: pytest.fail("started early"))
+    drawn_here.clear()
+    assert make_memo(demo_evaluation(), **again) == alone
+    assert len(drawn_here) == 2
+
+
 def test_charts_drawn_half_in_a_child_are_the_pixels_drawn_here(drawn_here, monkeypatch):
     specs = chart_drawing.chart_specs(*_decided())
     drawings = list(enumerate(build for _, build in specs))

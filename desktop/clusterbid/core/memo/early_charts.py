@@ -9,9 +9,9 @@ kept charts found and the keys reckoned here are handed over too, so nothing is 
 
 Only for a memo made now (its evidence still to be valued): verify's re-render has its words and
 its renderer loaded already, so nothing would overlap the child's import of matplotlib; its charts
-are split at the charts section instead (chart_fork.draw_missing). Only for the very objects the
-charts section is then given (the same scorecard, bands and tipping
-points): anything else, and a memo abandoned on the way (an error), stops the child.
+are split at the charts section instead (chart_fork.draw_missing). And only for the very objects
+the charts section is then given (the same scorecard, bands and tipping points): anything else,
+and a memo abandoned on the way (an error), stops the child.
 """
 
 from __future__ import annotations
