@@ -146,15 +146,26 @@ def test_no_fork_without_a_core_to_spare(drawn_here, monkeypatch):
     assert len(drawn_here) == 4
 
 
-def test_a_core_to_spare_is_read_from_the_load(monkeypatch):
+def test_a_core_to_spare_is_read_from_what_runs_now(monkeypatch):
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (5.0, 5.0, 5.0))  # the past does not count
+    monkeypatch.setattr(chart_fork, "running_now", lambda: 1)
+    assert chart_fork.core_to_spare()  # 2 cores, this process alone running: one is idle
+    monkeypatch.setattr(chart_fork, "running_now", lambda: 2)
+    assert not chart_fork.core_to_spare()  # a neighbour takes the other core
+    monkeypatch.setattr(chart_fork, "running_now", lambda: None)  # not Linux: the load average
     monkeypatch.setattr(os, "getloadavg", lambda: (1.9, 0.0, 0.0))
-    assert chart_fork.core_to_spare()  # 2 cores, 1.9 busy on average: some of one is idle
+    assert chart_fork.core_to_spare()
     monkeypatch.setattr(os, "getloadavg", lambda: (2.0, 0.0, 0.0))
-    assert not chart_fork.core_to_spare()  # every core taken
+    assert not chart_fork.core_to_spare()
     monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: {0}, raising=False)
-    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    monkeypatch.setattr(chart_fork, "running_now", lambda: 1)
     assert not chart_fork.core_to_spare()  # one core: nothing to spare
+
+
+def test_running_now_counts_this_process():
+    running = chart_fork.running_now()
+    assert running is None or running >= 1  # this test runs while it reads
 
 
 def test_only_the_command_line_verbs_fork_and_only_while_they_run(tmp_path, monkeypatch):

@@ -19,6 +19,7 @@ matplotlib too).
 
 from __future__ import annotations
 
+import gc
 import os
 import select
 import signal
@@ -27,6 +28,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
+
+from clusterbid.core.memo.fewer_collections import OLDER_THRESHOLDS, YOUNG_THRESHOLD
 
 if TYPE_CHECKING:  # the drawing (PIL, matplotlib) is imported when a chart is drawn, not before
     from clusterbid.core.memo.chart_drawing import Chart
@@ -52,15 +55,28 @@ def charts_forked() -> Iterator[None]:
 
 
 def core_to_spare() -> bool:
-    """Whether a second core is there for the child: two usable cores or more and a load average
-    under their number. The child repeats no work (no imports: 0.05 CPU s more in all, for the
-    fork's copied pages and the pixels through the pipe), so it is held back only where every
-    core is already taken on average. Unknown: no."""
+    """Whether a core is idle for the child now: two usable cores or more, and fewer processes
+    running at this moment than cores (this one among them; Linux's /proc/loadavg), else a load
+    average under their number. A core taken by a neighbour leaves the child nowhere to run: it
+    would only add its CPU (a neighbour at 100% of one of 2 cores: 2.2 s with it, 1.9 without).
+    Unknown: no."""
     try:
         cores = len(os.sched_getaffinity(0))
-        return cores >= 2 and os.getloadavg()[0] < cores
+        running = running_now()
+        busy = running if running is not None else os.getloadavg()[0]
     except (AttributeError, OSError):  # no affinity or load average on this platform
         return False
+    return cores >= 2 and busy < cores
+
+
+def running_now() -> int | None:
+    """How many processes are running or ready to run this moment, this one among them; None
+    where the system does not say (not Linux)."""
+    try:
+        with open("/proc/loadavg", encoding="ascii") as status:
+            return int(status.read().split()[3].split("/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def forks(charts: int) -> bool:
@@ -108,11 +124,20 @@ def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tup
     """Fork a child that draws `drawings` (with the fallback fonts when `other_scripts()` says
     so), then writes them to the pipe; (read end, its pid) for `finish`."""
     read_end, write_end = os.pipe()
+    # The child runs with the collector held back, as a memo is made: what it shares with this
+    # process is never walked, so its pages are never copied (a collection walking every object
+    # copied most of the heap, and made a child started before the memo slower than none).
+    held = gc.get_freeze_count() == 0  # not already set aside (inside a memo: fewer_collections)
+    if held:
+        gc.freeze()  # in both processes from here; this one puts it back below
     pid = os.fork()
     if pid:
+        if held:
+            gc.unfreeze()
         os.close(write_end)
         return read_end, pid
     code = 1
+    gc.set_threshold(YOUNG_THRESHOLD, *OLDER_THRESHOLDS)  # the child leaves by os._exit
     try:  # the child: never returns into the caller's code, never runs its exit handlers
         from clusterbid.core.memo.chart_drawing import draw_chart
 
