@@ -125,8 +125,8 @@ def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tup
     so), then writes them to the pipe; (read end, its pid) for `finish`."""
     read_end, write_end = os.pipe()
     # The child runs with the collector held back, as a memo is made: what it shares with this
-    # process is never walked, so its pages are never copied (a collection walking every object
-    # copied most of the heap, and made a child started before the memo slower than none).
+    # process is never walked, so a collection does not copy the shared heap's pages (the usual
+    # cost of a fork; not measured apart from the gate below).
     held = gc.get_freeze_count() == 0  # not already set aside (inside a memo: fewer_collections)
     if held:
         gc.freeze()  # in both processes from here; this one puts it back below
