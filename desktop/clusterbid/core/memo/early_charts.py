@@ -63,9 +63,9 @@ def start_early(scorecard: Any, uncertainty: Any, sensitivity: Any) -> None:
     """Fork a child for the missing charts but the first, where chart_fork would fork."""
     from clusterbid.core.memo.chart_drawing import chart_specs
 
-    stop_early()
     if not chart_fork.forks(2):  # not allowed here (the app), or no core to spare
         return
+    stop_early()  # one memo at a time on the command line: a child left over is stopped
     keys, found = chart_lookups(scorecard, uncertainty, sensitivity)
     missing = [position for position, chart in enumerate(found) if chart is None]
     early = Early((scorecard, uncertainty, sensitivity), keys, found, missing[1:])
