@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,19 @@ if TYPE_CHECKING:
     from clusterbid.operations.memo_export import MemoSource
 
 EXIT_OK, EXIT_INPUT = 0, 2
+
+
+def on_two_cores(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A verb whose charts may be drawn on two cores while it runs (core/memo/chart_fork.py): the
+    command line's `memo` and `verify`, processes of one thread, never the app or the tests'."""
+
+    def run_on_two_cores(args: argparse.Namespace) -> int:
+        from clusterbid.core.memo.chart_fork import charts_forked
+
+        with charts_forked():
+            return run(args)
+
+    return run_on_two_cores
 
 
 def run_memo(args: argparse.Namespace) -> int:
@@ -75,6 +89,9 @@ def run_memo(args: argparse.Namespace) -> int:
             print(f"clusterbid: note: {problem}", file=sys.stderr)
     print(f"wrote the approval memo to {output} (SHA-256 {sha256})")
     return EXIT_OK
+
+
+run_memo_on_two_cores = on_two_cores(run_memo)
 
 
 def _decision_date(text: str | None) -> dt.date | None:
@@ -169,4 +186,4 @@ def register(verbs: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="Monte Carlo samples for the P10-P90 bands, as `score` uses (0: leave them out; "
         f"default {DEFAULT_SAMPLES:,})",
     )
-    memo.set_defaults(func=run_memo)
+    memo.set_defaults(func=run_memo_on_two_cores)

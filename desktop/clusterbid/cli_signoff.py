@@ -265,7 +265,9 @@ def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
         "of that day UTC, or an ISO time with offset), from the validation data "
         "the file holds, with no network; the result joins the verdict",
     )
-    verify.set_defaults(func=run_verify)
+    from clusterbid.cli_memo import on_two_cores
+
+    verify.set_defaults(func=on_two_cores(run_verify))  # charts drawn again may use two cores
 
 
 def _add_what_to_hold_against(verify: argparse.ArgumentParser) -> None:

@@ -37,4 +37,4 @@ def test_only_the_verb_run_is_built_and_its_module_imported():
     parser = build_parser("memo")
     args = parser.parse_args(["memo", "demo.json", "-o", "memo.pdf", "--samples", "0"])
     assert (args.output, args.samples) == ("memo.pdf", 0)
-    assert args.func is importlib.import_module("clusterbid.cli_memo").run_memo
+    assert args.func is importlib.import_module("clusterbid.cli_memo").run_memo_on_two_cores

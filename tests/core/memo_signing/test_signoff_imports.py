@@ -70,3 +70,43 @@ def test_sign_imports_neither_the_models_nor_the_cost_model(
     assert code == 0 and memo.with_name("signed.pdf").stat().st_size > len(unsigned_memo)
     loaded = packages & {*HEAVY, "numpy", "pydantic", "pypdfium2", "aiohttp"}
     assert not loaded, f"`clusterbid sign` imported {sorted(loaded)}"
+
+
+# The serving memo's own modules: its printed figures, its scoring and its Monte Carlo, and the
+# serving cost model behind them. The serving workload's model (core/serving_workload.py) stays:
+# an evaluation's workload may be either kind, so reading one knows both.
+SERVING_ONLY = (
+    "clusterbid.core.memo.serving_printed",
+    "clusterbid.core.memo.serving_memo",
+    "clusterbid.core.serving_scoring",
+    "clusterbid.core.uncertainty.serving_montecarlo",
+    "clusterbid.core.costmodel.serving",
+)
+
+
+# The benchmark readers verify never runs: an evaluation's bids need the Evidence model alone
+# (core/evidence/__init__.py imports each reader when it is asked for).
+EVIDENCE_READERS = (
+    "clusterbid.core.evidence.reading",
+    "clusterbid.core.evidence.nccl_text",
+    "clusterbid.core.evidence.nccl_json",
+    "clusterbid.core.evidence.scaling",
+    "clusterbid.core.evidence.throughput_readers",
+)
+
+
+def test_verify_of_a_training_memo_loads_no_serving_module(pki, signed_twice, memo_file):
+    """A training memo is rendered and re-scored by the training modules alone (core/kinds.py
+    and core/memo/memo_kinds.py import each kind's own inside its functions), and no evidence
+    reader is loaded."""
+    from tests.core.cli_imports import modules_imported_by
+
+    memo = memo_file(signed_twice)
+    code, modules = modules_imported_by(["verify", str(memo), "--trust", str(pki.ca_pem)])
+    assert code == 0  # VALID: the re-render and the re-score ran
+    assert {"clusterbid.core.memo.render", "clusterbid.core.scoring"} <= modules
+    loaded = modules & set(SERVING_ONLY)
+    assert not loaded, f"`clusterbid verify` of a training memo imported {sorted(loaded)}"
+    assert "clusterbid.core.evidence.model" in modules
+    readers = modules & set(EVIDENCE_READERS)
+    assert not readers, f"`clusterbid verify` imported the evidence readers {sorted(readers)}"

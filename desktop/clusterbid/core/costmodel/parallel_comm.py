@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from clusterbid.core.costmodel.real_arrays import floats
-from clusterbid.core.costmodel.serving import NVLINK_ALLREDUCE_LATENCY_S
+from clusterbid.core.costmodel.serving_replica import NVLINK_ALLREDUCE_LATENCY_S
 
 ACTIVATION_BYTES = 2.0
 PARAMETER_BYTES = 2.0  # bf16 weights gathered by ZeRO-3 / FSDP

@@ -9,15 +9,10 @@ from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer
 
-from clusterbid.core.memo import chart_cache, styles
-from clusterbid.core.memo.chart_drawing import (
-    MEMO_CHART_BIDS,
-    MEMO_TORNADO_BARS,
-    PRINT_DPI,
-    Chart,
-    chart_specs,
-    draw_chart,
-)
+from clusterbid.core.memo import chart_cache, early_charts, styles
+from clusterbid.core.memo.chart_drawing import MEMO_CHART_BIDS, chart_specs
+from clusterbid.core.memo.chart_fork import draw_missing
+from clusterbid.core.memo.fonts import needs_script_fallbacks as needs_script_fallbacks
 
 # A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
 # beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its
@@ -49,16 +44,6 @@ class ChartImage(Flowable):
         self.canv.drawImage(self.pixels, 0, 0, self.width, self.height)
 
 
-def needs_script_fallbacks(scorecard) -> bool:
-    """Whether a provider name the charts label bars with needs a font other than DejaVu; a name
-    no font can print is refused here, before anything is drawn."""
-    other_scripts = False
-    for bid in scorecard.evaluation.bids:
-        styles.markup(bid.quote.provider)
-        other_scripts = other_scripts or styles.needs_fallback(bid.quote.provider)
-    return other_scripts
-
-
 def chart_images(
     scorecard,
     uncertainty: Any = None,
@@ -66,21 +51,24 @@ def chart_images(
 ) -> list[Flowable]:
     """One image flowable per chart (its caption kept as the image's alternative text): kept
     pixels where the same chart was drawn before, else drawn here. Both give the same pixels."""
-    from clusterbid.core import charts
-
     other_scripts = needs_script_fallbacks(scorecard)
     specs = chart_specs(scorecard, uncertainty, sensitivity)
-    drawn_from = (charts.PRINT_STYLE, scorecard, uncertainty, sensitivity)
-    keys = chart_cache.chart_keys(
-        [(caption, PRINT_DPI, MEMO_TORNADO_BARS) for caption, _ in specs], *drawn_from
+    early = early_charts.take_early(scorecard, uncertainty, sensitivity)  # started by making.py
+    keys, found = (
+        (early.keys, early.found)
+        if early is not None
+        else early_charts.chart_lookups(scorecard, uncertainty, sensitivity)
     )
-    found: list[Chart | None] = [chart_cache.load(key) for key in keys]
+    child = early.child if early is not None else []
     missing = [position for position, chart in enumerate(found) if chart is None]
+    drawings = [(position, specs[position][1]) for position in missing if position not in child]
+    drawn = draw_missing(drawings, other_scripts)
+    if early is not None:  # the charts the early child drew, taken once this one drew its own
+        drawn.update(early_charts.collect(early, specs, other_scripts))
     out: list[Flowable] = []
-    for position, ((caption, build), chart) in enumerate(zip(specs, found)):
+    for position, ((caption, _build), chart) in enumerate(zip(specs, found)):
         if chart is None:
-            chart = draw_chart(build, other_scripts)
-        if position in missing:
+            chart = drawn[position]
             chart_cache.store(keys[position], *chart)
         pixels, (fig_width, fig_height) = chart
         width = min(styles.CONTENT_WIDTH, printed_height(fig_height) * fig_width / fig_height)

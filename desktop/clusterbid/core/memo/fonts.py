@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from functools import cache, lru_cache
+from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.pdfbase import pdfmetrics
@@ -77,6 +78,16 @@ def fallback_face(char: str) -> str | None:
 def needs_fallback(text: str) -> bool:
     """Whether text has characters DejaVu cannot draw (the charts then add the fallback fonts)."""
     return bool(_beyond_main(text))
+
+
+def needs_script_fallbacks(scorecard: Any) -> bool:
+    """Whether a provider name the charts label bars with needs a font other than DejaVu; a name
+    no font can print is refused here, before anything is drawn."""
+    other_scripts = False
+    for bid in scorecard.evaluation.bids:
+        markup(bid.quote.provider)
+        other_scripts = other_scripts or needs_fallback(bid.quote.provider)
+    return other_scripts
 
 
 def unprintable(text: str) -> list[str]:

@@ -89,11 +89,43 @@ def _make_scored_memo(
     choices: dict[str, Any],
 ) -> bytes:
     """A kind this app's model scores (training): decided, worded and drawn."""
-    from clusterbid.core.memo.render import render_memo
+    from clusterbid.core.memo import early_charts
 
     scorecard, uncertainty, sensitivity, odds_against = _score_and_decide(
         evaluation, samples, choices["override"], progress
     )
+    if evidence_lines is None:  # a memo made now: a child may draw the charts while the
+        early_charts.start_early(scorecard, uncertainty, sensitivity)  # evidence is valued
+    try:
+        return _word_and_draw(
+            evaluation,
+            (scorecard, uncertainty, sensitivity, odds_against),
+            samples=samples,
+            request_statuses=request_statuses,
+            evidence_lines=evidence_lines,
+            panel=panel,
+            progress=progress,
+            choices=choices,
+        )
+    finally:
+        early_charts.stop_early()  # a child no charts section took (the memo failed on the way)
+
+
+def _word_and_draw(
+    evaluation: Evaluation,
+    decided: tuple[Any, Any, Any, str | None],
+    *,
+    samples: int,
+    request_statuses: Sequence[Any],
+    evidence_lines: Sequence[str] | None,
+    panel: Any,
+    progress: Progress,
+    choices: dict[str, Any],
+) -> bytes:
+    """The memo of a decided scorecard: the officer's rationale checked, worded and drawn."""
+    from clusterbid.core.memo.render import render_memo
+
+    scorecard, uncertainty, sensitivity, odds_against = decided
     if choices["made_by"] is None:  # a memo made now, not one rendered again as it was made
         _has_rationale(scorecard, choices["override"], choices["rationale"])
     if evidence_lines is None:

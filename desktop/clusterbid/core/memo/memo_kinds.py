@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from clusterbid.core.kinds import SERVING, TRAINING, kind_of_scorecard
-from clusterbid.core.memo.serving_printed import printed_serving_results
 from clusterbid.core.memo.training_printed import printed_results
 
 
@@ -28,9 +27,18 @@ class MemoKind:
     tradeoff_section: bool
 
 
+def _printed_serving_results(scorecard: Any) -> dict[str, Any]:
+    """The serving memo's printed figures; its modules (the serving model, its Monte Carlo) are
+    imported only for a serving memo, as core/kinds.py imports each kind's own (a training memo's
+    export and verify never load them)."""
+    from clusterbid.core.memo.serving_printed import printed_serving_results
+
+    return printed_serving_results(scorecard)
+
+
 MEMO_KINDS: dict[str, MemoKind] = {
     TRAINING.tag: MemoKind(printed=printed_results, own_pages=False, tradeoff_section=True),
-    SERVING.tag: MemoKind(printed=printed_serving_results, own_pages=True, tradeoff_section=False),
+    SERVING.tag: MemoKind(printed=_printed_serving_results, own_pages=True, tradeoff_section=False),
 }
 
 

@@ -34,6 +34,7 @@ from clusterbid.core.memo.signature_check import SignatureReport, check_signatur
 from clusterbid.core.memo.signoff_checks import signoff_problems
 from clusterbid.core.memo.signoff_trust import SignoffTrust
 from clusterbid.core.memo.verification_differences import compare_evaluation, compare_results
+from clusterbid.core.uncertainty.decision import decisions_shared
 
 PDF_PROBE = 1024
 EVALUATION_DIFFERS = "the memo's evaluation is not the one given"  # verification_since.py
@@ -263,9 +264,14 @@ def verify_memo(
         )
     exported = first_revision(pdf, _first_signature_offset(embedded))
     signed_bytes_changed = any(not report.intact for report in reports)
-    inputs = _check_inputs(
-        attached.raw, attached.printed_sha256, evaluation, exported, images=not signed_bytes_changed
-    )
+    with decisions_shared():  # the re-score and the re-render decide on the same draws: once
+        inputs = _check_inputs(
+            attached.raw,
+            attached.printed_sha256,
+            evaluation,
+            exported,
+            images=not signed_bytes_changed,
+        )
     problems += inputs.pop("problems")
     problems += signoff_problems(
         reader, embedded, inputs.pop("data", None), inputs.get("inputs_sha256")

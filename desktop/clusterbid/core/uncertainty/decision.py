@@ -6,7 +6,9 @@ value) is seen as such."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.scoring import Scorecard, score_evaluation
@@ -20,6 +22,27 @@ from clusterbid.core.uncertainty.montecarlo import (
 )
 from clusterbid.core.uncertainty.spreads import Spreads
 
+Decided = tuple[Scorecard, UncertaintyResult]
+# The decisions shared within `decisions_shared` (None outside it): keyed by the evaluation's
+# content, the samples, the seed and the precision, which fix every draw.
+_SHARED: ContextVar[dict[tuple[object, ...], Decided] | None] = ContextVar(
+    "shared_decisions", default=None
+)
+
+
+@contextmanager
+def decisions_shared() -> Iterator[None]:
+    """Within it, `decide` asked again for an evaluation of the same content, samples, seed and
+    precision returns the first answer instead of drawing again: the draws are fixed by those,
+    so a second run could only repeat the first. Verify re-scores the attached inputs and renders
+    them again, both deciding the same evaluation (core/memo/verification.py). A run given its
+    own spreads or a checkpoint (the app's worker) is never shared."""
+    token = _SHARED.set({})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
 
 def decide(
     evaluation: Evaluation,
@@ -29,7 +52,27 @@ def decide(
     spreads: Spreads | None = None,
     precision: float | None = WIN_PRECISION,
     checkpoint: Callable[[], None] | None = None,
-) -> tuple[Scorecard, UncertaintyResult]:
+) -> Decided:
+    """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it
+    (_decide); within `decisions_shared`, the answer already given for the same draws."""
+    shared = _SHARED.get()
+    if shared is None or spreads is not None or checkpoint is not None:
+        return _decide(evaluation, samples, seed, spreads, precision, checkpoint)
+    fixed = evaluation.policy.random_seed if seed is None else seed
+    key = (evaluation.model_dump_json(), samples, fixed, precision)
+    if key not in shared:
+        shared[key] = _decide(evaluation, samples, seed, spreads, precision, checkpoint)
+    return shared[key]
+
+
+def _decide(
+    evaluation: Evaluation,
+    samples: int,
+    seed: int | None,
+    spreads: Spreads | None,
+    precision: float | None,
+    checkpoint: Callable[[], None] | None,
+) -> Decided:
     """The scorecard ranked on the policy's decision basis, and the Monte Carlo behind it.
 
     The draws are set up from the point scorecard; when the decision changes the first-ranked bid
