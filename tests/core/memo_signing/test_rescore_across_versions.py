@@ -1,50 +1,80 @@
-"""A re-score that differs from the printed figures is forgery only under the version that printed
-them. ClusterBid 0.1.2 widened an unstated serving engine's band, so a serving memo 0.1.1 made and
-signed re-scores to other figures under 0.1.2 with nothing altered: found on 2026-11-27, verify
-called such a memo INVALID. Now another version's differences leave it unproven (INDETERMINATE,
-"verify with that version"), as its pages do (page_proof.py); under the same version they are
-still a problem (INVALID)."""
+"""A re-score that differs from the printed figures is forgery unless another release's model may
+honestly give other figures (core/memo/released_versions.py).
+
+Found on 2026-11-27: ClusterBid 0.1.2 widened an unstated serving engine's band, so a serving memo
+0.1.1 made and signed re-scored to other figures under 0.1.2 with nothing altered, and verify
+called it INVALID. Then a review found the first fix trusted the version the memo records, which
+whoever prepared the memo writes: a forged training memo recorded as made by 0.1.1, or by a
+version that never existed, verified INDETERMINATE. Now the excuse holds only where the recorded
+release priced that kind of memo with another model than this build's."""
 
 from __future__ import annotations
+
+import pytest
 
 from clusterbid import __version__
 from clusterbid.core.memo import verification
 from clusterbid.core.memo.page_proof import PageProof
+from clusterbid.core.memo.released_versions import RELEASED_MODELS
 
 DIFFERENCES = ["helio-h200: chance of being cheapest 45% printed, 41% re-scored"]
+SAID = (
+    "re-scoring the attached inputs with this version's model gives other figures than the memo "
+    "prints (1 difference(s))"
+)
 
 
-def _judged(monkeypatch, made_by: str) -> tuple[list[str], list[str]]:
+def _judged(monkeypatch, made_by, kind: str = "training") -> tuple[list[str], list[str]]:
     # The pages are proven here (a proof with nothing found), so only the figures are judged.
     monkeypatch.setattr(
         verification, "prove_pages", lambda data, exported, images: PageProof("identical")
     )
-    data = {"software_version": made_by}
+    data = {"evaluation": {"workload": {"kind": kind}}}
+    if made_by is not None:
+        data["software_version"] = made_by
     return verification._pages_and_figures(data, DIFFERENCES, b"%PDF", True, {})
 
 
 def test_other_figures_under_the_version_that_printed_them_are_a_problem(monkeypatch):
-    problems, unproven = _judged(monkeypatch, __version__)
-    assert problems == [
-        "re-scoring the attached inputs with this version's model gives other figures than the "
-        "memo prints (1 difference(s))"
-    ]
-    assert unproven == []
+    assert _judged(monkeypatch, __version__) == ([SAID], [])
 
 
-def test_other_figures_under_another_version_are_unproven_not_forged(monkeypatch):
-    problems, unproven = _judged(monkeypatch, "0.1.1")
+def test_a_serving_memo_of_a_release_with_another_serving_model_is_unproven(monkeypatch):
+    # 0.1.1 priced serving memos with serving-1; this build's serving model is serving-2.
+    assert RELEASED_MODELS["0.1.1"]["inference"] != RELEASED_MODELS[__version__]["inference"]
+    problems, unproven = _judged(monkeypatch, "0.1.1", "inference")
     assert problems == []
-    assert len(unproven) == 1
-    assert f"ClusterBid 0.1.1 made this memo, this is {__version__}" in unproven[0]
-    assert "verify with that version to prove its figures" in unproven[0]
+    assert unproven == [
+        f"{SAID}: ClusterBid 0.1.1 made this memo, this is {__version__}; verify with that "
+        "version to prove its figures"
+    ]
+
+
+def test_a_training_memo_recorded_as_0_1_1_is_held_to_the_same_model(monkeypatch):
+    # 0.1.1 and this build price training with the same model: the figures must be the same.
+    assert RELEASED_MODELS["0.1.1"]["training"] == RELEASED_MODELS[__version__]["training"]
+    problems, unproven = _judged(monkeypatch, "0.1.1", "training")
+    assert unproven == [] and len(problems) == 1
+    assert problems[0].startswith(SAID) and "priced it with this model too" in problems[0]
+
+
+@pytest.mark.parametrize("recorded", [None, "", "0.0.7", "0.1.1-forged", 12])
+def test_a_version_never_released_or_none_is_no_excuse(monkeypatch, recorded):
+    problems, unproven = _judged(monkeypatch, recorded)
+    assert unproven == [] and len(problems) == 1 and "never released" in problems[0]
+
+
+def test_a_newer_version_or_one_whose_models_are_unknown_is_unproven(monkeypatch):
+    for recorded in ("99.0.0", "0.1.0"):  # newer than any build; 0.1.0 spanned many models
+        problems, unproven = _judged(monkeypatch, recorded)
+        assert problems == [] and "verify with that version" in unproven[0]
 
 
 def test_no_differences_nothing_said(monkeypatch):
     monkeypatch.setattr(
         verification, "prove_pages", lambda data, exported, images: PageProof("identical")
     )
-    assert verification._pages_and_figures({"software_version": "0.1.1"}, [], b"", True, {}) == (
+    assert verification._pages_and_figures({"software_version": "0.0.7"}, [], b"", True, {}) == (
         [],
         [],
     )

@@ -14,6 +14,7 @@ from typing import Any
 
 from clusterbid import __version__
 from clusterbid.core.errors import InputError
+from clusterbid.core.memo.released_versions import another_release
 
 CHART_LIBRARIES = ("matplotlib", "pillow", "numpy")  # what draws the charts' pixels
 
@@ -138,7 +139,8 @@ def _compare_as_images(
             notes=notes,
         )
     problems, unproven = [], []
-    other_software = data.get("software_version") != __version__
+    # Only a real other release may explain a page that differs (released_versions.py).
+    other_software = another_release(data.get("software_version"))
     charts_other = _chart_versions_differ(data)
     other_made = (
         f": ClusterBid {data.get('software_version')} made this memo, this is {__version__}; "

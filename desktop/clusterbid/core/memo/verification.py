@@ -12,7 +12,6 @@ from asn1crypto import x509 as asn1_x509
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign import fields
 
-from clusterbid import __version__
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.memo.approver_binding import check_approvers, identity_of
@@ -28,6 +27,7 @@ from clusterbid.core.memo.next_steps import Step, mark
 from clusterbid.core.memo.page_proof import prove_pages
 from clusterbid.core.memo.printed_page import bind_page_to_inputs, first_revision
 from clusterbid.core.memo.registry_check import check_registry
+from clusterbid.core.memo.released_versions import figures_judged
 from clusterbid.core.memo.revisions import Revision, memo_revisions
 from clusterbid.core.memo.seal_fields import seal_timestamp_fields
 from clusterbid.core.memo.signature_check import SignatureReport, check_signature
@@ -158,19 +158,10 @@ def _pages_and_figures(
     problems, unproven = list(proof.problems), list(proof.unproven)
     found["rescore_matches"] = not differences
     found["rescore_differences"] = tuple(differences)
-    if differences:
-        said = (
-            "re-scoring the attached inputs with this version's model gives other figures than "
-            f"the memo prints ({len(differences)} difference(s))"
-        )
-        made_by = data.get("software_version")
-        if made_by == __version__:  # the same model printed other figures: the memo was altered
-            problems.append(said)
-        else:  # another version's model: its figures may differ honestly, as its pages may
-            unproven.append(
-                f"{said}: ClusterBid {made_by} made this memo, this is {__version__}; verify "
-                "with that version to prove its figures"
-            )
+    # Other figures are forged unless another release's model may honestly give them.
+    figures_problems, figures_unproven = figures_judged(data, differences)
+    problems += figures_problems
+    unproven += figures_unproven
     return problems, unproven
 
 
