@@ -241,3 +241,47 @@ def test_the_memo_and_the_json_say_which_engine_and_whose_statement():
         assert shown["serving_engine"] == engine
         words = shown["serving_engine_words"]
         assert words.startswith(said) and effect in words and "provider" not in words
+
+
+def test_a_runs_engine_is_read_as_a_whole_name_and_version():
+    from clusterbid.core.costmodel.engine_efficiency import engine_of_run
+
+    assert engine_of_run("NVIDIA TensorRT-LLM") == "tensorrt-llm"  # the catalog's own name
+    assert engine_of_run("trtllm-bench") == engine_of_run("TensorRT-LLM 0.12") == "tensorrt-llm"
+    assert engine_of_run("vLLM 0.6.0") == engine_of_run("vllm v0.6.3") == "vllm-0.6"
+    # Another vLLM version is not the catalog's vLLM 0.6, nor is a vLLM of no stated version.
+    for other in ("vLLM 0.5.4", "vllm 0.10.1", "vllm 0.61", "vLLM", "SGLang", ""):
+        assert engine_of_run(other) is None, other
+
+
+def test_a_measured_run_reaches_from_its_own_engine_when_the_buyers_is_not_stated():
+    """A review found that with the buyer's engine not stated, only unmeasured bids drew the
+    slow-engine doubt: a measured bid's band stood still, and it ranked first where, with the
+    engine named, it ranked third. The engine is the buyer's: it moves every bid. By hand, on the
+    compute axis: a run on the tuned engine (factor 1) reaches vLLM's low end, 0.6156, at P10, as
+    an unmeasured bid does; a run on vLLM 0.6 (middle sqrt(0.6156 x 0.68) = 0.647) reaches down
+    to 0.6156 / 0.647 and up to 1 / 0.647 (the tuned engine) at P90."""
+    from clusterbid.core.costmodel.engine_efficiency import run_reach
+
+    assert run_reach(None) == run_reach("tensorrt-llm") == engine_reach("not-stated")
+    middle = math.sqrt(VLLM_LOW * VLLM_HIGH)
+    _, (down, up) = run_reach("vllm-0.6")
+    assert down == pytest.approx(math.log(middle / VLLM_LOW) / P90_Z, rel=1e-12)
+    assert up == pytest.approx(math.log(1 / middle) / P90_Z, rel=1e-12)
+
+
+def test_a_measured_bids_band_moves_with_an_unstated_engine():
+    from clusterbid.core.uncertainty.serving_montecarlo import serving_uncertainty
+
+    demo = json.loads((EXAMPLES / "demo-serving-evaluation.json").read_text(encoding="utf-8"))
+    run = demo["bids"][0]["evidence"][0]  # helio's claim, made a measured run on the tuned engine
+    run.update(grade="measured_provider", artefact_sha256="ab" * 32, artefact_name="run.json")
+    run.update(kv_cache_precision="fp8", engine="TensorRT-LLM")
+    p90 = {}
+    for engine in ("tensorrt-llm", "not-stated"):
+        demo["workload"]["serving_engine"] = engine
+        evaluation = Evaluation.model_validate(demo)
+        bands = serving_uncertainty(estimate_serving(evaluation.workload, list(evaluation.bids)))
+        p90[engine] = {b.bid_id: b.cost_per_million[2] for b in bands.bands}
+    # Its P90 rises as the unmeasured bids' do: the slow engine is as likely for every bid.
+    assert p90["not-stated"]["helio-h200"] > 1.1 * p90["tensorrt-llm"]["helio-h200"]

@@ -26,7 +26,9 @@ TP2_ALONE = {**TP1_RUN, "scale_gpus": 2, "tensor_parallel": 2}
 
 def _estimate(run: dict, gpu: str):
     bids = [serving_bid("offer", gpu=gpu, evidence=[run])]
-    return estimate_serving(serving_workload(peak_requests_per_s=120), bids)
+    # The buyer's engine named, the run's own: an unstated one would move the run's draw too.
+    workload = serving_workload(peak_requests_per_s=120, serving_engine="tensorrt-llm")
+    return estimate_serving(workload, bids)
 
 
 def _log_spread(estimates) -> float:

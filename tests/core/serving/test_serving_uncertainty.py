@@ -60,7 +60,8 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     # The benchmark sets both efficiencies of the measured bid (one engine factor), so the
     # buyer-stack compute draw and the market MBU draw must not move its band; with its own
     # grade's spread at 0 the band is its point cost, while the bid without evidence spreads.
-    # (A claim without a log is drawn as silence is: issue 31, test_honesty.py.)
+    # (A claim without a log is drawn as silence is: issue 31, test_honesty.py.) The buyer's
+    # engine is named, the run's own: an unstated engine would move every bid, the measured too.
     monkeypatch.setattr(
         serving_draws, "MBU_SIGMA", {**mc.MBU_SIGMA, EvidenceGrade.MEASURED_PROVIDER: 0.0}
     )
@@ -73,7 +74,10 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     ]
     # A peak of 120 requests/s needs several nodes, so efficiency draws move whole nodes.
     estimates = estimate_serving(
-        serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids
+        serving_workload(
+            peak_requests_per_s=120, average_requests_per_s=50, serving_engine="tensorrt-llm"
+        ),
+        bids,
     )
     measured, spec = mc.serving_uncertainty(estimates, samples=40).bands
     assert measured.cost_per_million == pytest.approx(
@@ -84,7 +88,10 @@ def test_a_benchmarked_bid_draws_its_own_engine_factor_not_the_buyers_stack(monk
     unstated = {k: v for k, v in evidence.items() if k not in ("prompt_tokens", "output_tokens")}
     bids[0] = serving_bid("measured", gpu="H200-SXM", evidence=[unstated])
     estimates = estimate_serving(
-        serving_workload(peak_requests_per_s=120, average_requests_per_s=50), bids
+        serving_workload(
+            peak_requests_per_s=120, average_requests_per_s=50, serving_engine="tensorrt-llm"
+        ),
+        bids,
     )
     widened = mc.serving_uncertainty(estimates, samples=40).bands[0]
     assert widened.cost_per_million[0] < widened.cost_per_million[2]

@@ -23,7 +23,10 @@ from clusterbid.core.uncertainty.serving_value import serving_value
 
 SAMPLES, SEED = 4000, 7  # 10 bins of 400 draws (value_of_information.MIN_PER_BIN)
 # 120 requests/s at peak needs several nodes, so the drawn efficiencies move whole nodes.
-WORKLOAD = serving_dict(peak_requests_per_s=120, average_requests_per_s=50)
+# The buyer's engine named: an unstated one would draw the measured bid too (one engine for all).
+WORKLOAD = serving_dict(
+    peak_requests_per_s=120, average_requests_per_s=50, serving_engine="tensorrt-llm"
+)
 TERMS = {"payment_terms_days": 30}  # stated: payment days are not drawn
 
 

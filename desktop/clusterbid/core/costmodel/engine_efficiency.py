@@ -13,6 +13,7 @@ point and its band reaches the slowest published engine at P10 and the fastest a
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from functools import lru_cache
 from typing import get_args
@@ -127,13 +128,35 @@ def engine_reach(engine: str) -> tuple[Pair, Pair]:
     return sigmas[0], sigmas[1]
 
 
+def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
+    """Where the buyer's unstated engine may put a bid whose engine factor a measured run set:
+    (down, up) sigmas per (HBM, compute) from the run's own engine (a catalog id, None for one
+    the catalog lacks) to the slowest published engine at P10 and the fastest at P90. The engine
+    is the buyer's, so it moves every bid, measured or not (one shared draw); a run on the
+    engine the defaults describe reaches as far as an unmeasured bid does."""
+    engines = engine_catalog()
+    spec = engines.get(run_engine) if run_engine else None
+    if spec is None:
+        return engine_reach(NOT_STATED)
+    sigmas = []
+    for axis in (0, 1):
+        middle = spec.factors()[axis]
+        lows = [s.factors(0)[axis] / middle for s in engines.values()]
+        highs = [s.factors(1)[axis] / middle for s in engines.values()]
+        sigmas.append(_reach(lows, highs))
+    return sigmas[0], sigmas[1]
+
+
 def engine_of_run(name: str | None) -> str | None:
-    """The catalog engine a run's stated engine names (by its aliases), None if it names none."""
+    """The catalog engine a run's stated engine names, None if it names none. A name matches an
+    alias as a whole word and version ("NVIDIA TensorRT-LLM 0.12", "vLLM 0.6.0"), never as a
+    prefix of another version: vLLM 0.5.4 or 0.10 is not the catalog's vLLM 0.6."""
     if not name:
         return None
-    said = name.strip().lower()
+    said = " ".join(name.strip().lower().split())
+    said = said.removeprefix("nvidia ")
     for id_, spec in engine_catalog().items():
-        if any(said == a or said.startswith((a + " ", a + "-", a + "/")) for a in spec.aliases):
+        if any(re.match(re.escape(a) + r"(?![0-9a-z])", said) for a in spec.aliases):
             return id_
     return None
 

@@ -50,6 +50,9 @@ def percentiles(
                 found = selected_whole(values[row : row + 1].copy(), below, above)
             low[:, i : i + 1], high[:, i : i + 1] = (a.reshape(-1, 1) for a in found)
     result: np.ndarray = low + (high - low) * (position - below)[:, None]
+    # A row with a NaN has no percentiles, as np.percentile says (min passes a NaN on): the
+    # bracket would have skipped the NaN and the whole selection kept it, so neither is asked.
+    result[:, np.isnan(values.min(axis=1)[order])] = np.nan
     return result
 
 

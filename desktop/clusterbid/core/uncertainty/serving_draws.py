@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from clusterbid.core.costmodel.engine_efficiency import engine_reach
+from clusterbid.core.costmodel.engine_efficiency import engine_of_run, engine_reach, run_reach
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
+from clusterbid.core.engine_names import NOT_STATED
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.uncertainty.spreads import claim_centre
@@ -62,7 +63,11 @@ def efficiency_draws(
     factor over the workload's assumed efficiencies (1 without evidence)."""
     market = stream(seed, MARKET, "serving_mbu").standard_normal(samples)
     stack = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
-    engine_mbu, engine_compute = engine_draws(estimates.workload, samples, seed)
+    engine_z = _engine_z(samples, seed)
+    engine_mbu, engine_compute = _engine_multipliers(
+        engine_reach(estimates.workload.serving_engine), engine_z
+    )
+    unstated = estimates.workload.serving_engine == NOT_STATED
     mbu, compute = [], []
     for e, engine in zip(estimates.bids, engines, strict=True):
         own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
@@ -85,8 +90,13 @@ def efficiency_draws(
                 )
             )
             drawn = np.exp(sigma * own)
-            mbu.append(drawn)
-            compute.append(drawn)
+            run_mbu: np.ndarray | float = 1.0
+            run_compute: np.ndarray | float = 1.0
+            if unstated and e.throughput_evidence is not None:  # the buyer's engine moves it too
+                reach = run_reach(engine_of_run(e.throughput_evidence.engine))
+                run_mbu, run_compute = _engine_multipliers(reach, engine_z)
+            mbu.append(drawn * run_mbu)
+            compute.append(drawn * run_compute)
     return np.asarray(mbu), np.asarray(compute)
 
 
@@ -96,12 +106,23 @@ def engine_draws(
     """Issue 37: the engine's (HBM, compute) multipliers of each sample, shared by every bid
     without measured evidence (one engine serves whichever bid wins): one draw z, two-piece, so an
     unstated engine reaches the slowest published engine at P10 and the fastest at P90, and a named
-    one spans its own published range (costmodel/engine_efficiency.engine_reach)."""
-    z = stream(seed, MARKET, "serving_engine").standard_normal(samples)
-    drawn = []
-    for down, up in engine_reach(workload.serving_engine):
-        drawn.append(np.exp(ENGINE_SPREAD_SCALE * np.where(z < 0, down, up) * z))
-    return drawn[0], drawn[1]
+    one spans its own published range (costmodel/engine_efficiency.engine_reach). A measured bid
+    draws the same z from its run's engine when the buyer's is not stated (efficiency_draws)."""
+    return _engine_multipliers(engine_reach(workload.serving_engine), _engine_z(samples, seed))
+
+
+def _engine_z(samples: int, seed: int) -> np.ndarray:
+    return stream(seed, MARKET, "serving_engine").standard_normal(samples)
+
+
+def _engine_multipliers(
+    reach: tuple[tuple[float, float], tuple[float, float]], z: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(HBM, compute) multipliers of the shared draw `z` under (down, up) sigmas per axis."""
+    hbm, compute = (
+        np.exp(ENGINE_SPREAD_SCALE * np.where(z < 0, down, up) * z) for down, up in reach
+    )
+    return hbm, compute
 
 
 def payment_draws(
