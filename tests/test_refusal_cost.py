@@ -24,3 +24,11 @@ def test_setup_is_left_out_and_a_clean_return_raises_nothing():
     assert cost.raised == () and cost.message == ""
     assert cost.memory_growth_mib < 20
     assert cost.cpu_seconds > 0.05  # 20 million additions are not free, on any machine
+
+
+def test_a_peak_the_setup_reached_and_let_go_is_not_the_calls():
+    # Found by review: the setup's 300 MiB, freed, stayed in the high-water mark the call was
+    # measured by, so a call that did nothing reported 300 MiB.
+    setup = "held = bytearray(300 << 20)\nheld[::4096] = b'1' * len(held[::4096])\ndel held"
+    cost = refusal_cost(setup, "pass")
+    assert cost.memory_growth_mib < 20

@@ -262,6 +262,7 @@ def test_the_band_cells_text_stands_clear_of_its_bar(window, qtbot):
     view, model = window.comparison, window.model
     view.clearSelection()  # the selected row's text is white: read rows drawn black on white
     image = view.viewport().grab().toImage()
+    scale = image.devicePixelRatio()  # the grab is in device pixels (zoom), the rects logical
     checked = 0
     for row in range(model.rowCount()):
         band = model.band_figures(row)
@@ -269,9 +270,10 @@ def test_the_band_cells_text_stands_clear_of_its_bar(window, qtbot):
             continue
         rect = view.visualRect(model.index(row, BAND))
         _, _, mark = band_geometry(rect.left(), rect.width(), *model.band_range(), band)
-        for y in range(mark_top(rect.bottom()) - 1, rect.bottom() + 1):
-            for x in range(rect.left() + 1, rect.right()):
-                if mark - 2 <= x <= mark + 1:
+        top, bottom = mark_top(rect.bottom()) - 1, rect.bottom() + 1
+        for y in range(int(top * scale), int(bottom * scale)):
+            for x in range(int((rect.left() + 1) * scale), int(rect.right() * scale)):
+                if (mark - 2) * scale <= x <= (mark + 2) * scale:
                     continue
                 colour = image.pixelColor(x, y)
                 # Text and its anti-aliased edges are grey to black; the bar is blue (max 214).

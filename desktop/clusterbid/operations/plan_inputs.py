@@ -156,6 +156,13 @@ CHOICE_WORDS = {
     value: words for i in (*TRAINING_INPUTS, *SERVING_INPUTS) for value, words in i.choices
 }
 CHOICE_INPUTS = frozenset(i.name for i in (*TRAINING_INPUTS, *SERVING_INPUTS) if i.choices)
+# A choice typed in the words the form shows (and a refusal lists) is the choice: per input,
+# since two inputs may word a choice alike.
+CHOICE_BY_WORDS = {
+    i.name: {words.casefold(): value for value, words in i.choices}
+    for i in (*TRAINING_INPUTS, *SERVING_INPUTS)
+    if i.choices
+}
 
 
 def _in_words(message: str, labels: Mapping[str, str]) -> str:
@@ -174,7 +181,9 @@ def _value(name: str, text: str) -> object:
         return NOT_STATED if name == "serving_engine" else None
     if name in LIST_INPUTS:
         return [part for part in re.split(r"[,\s;]+", text) if part]
-    return text if name in CHOICE_INPUTS else text.replace(",", "")
+    if name in CHOICE_INPUTS:
+        return CHOICE_BY_WORDS[name].get(" ".join(text.split()).casefold(), text)
+    return text.replace(",", "")
 
 
 def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEdit:

@@ -9,7 +9,8 @@ training memo's digest would not have caught.
 
 This test holds the demo memo's text, as PDFium reads it, to the version that prints it. When the
 words change on purpose, raise `__version__` (desktop/clusterbid/__init__.py and pyproject.toml),
-add the new version's line below with the digest the failure prints, and say it in CHANGELOG.md.
+add the new version's lines below with the digests the failures print, its line in
+core/memo/released_versions.py with the cost models it ships, and say it in CHANGELOG.md.
 A change detector by design: the digest is of the program's own output, recorded per version."""
 
 from __future__ import annotations

@@ -123,6 +123,11 @@ def test_the_engine_is_an_input_old_documents_open_as_not_stated_and_a_bad_name_
     assert stated.workload.serving_engine == "vllm-0.6"
     cleared = with_plan_inputs(stated, {"serving_engine": ""}).evaluation
     assert cleared.workload.serving_engine == "not-stated"
+    # The refusal lists the choices in words: the words are accepted too (a review found the
+    # command line refusing the very words its message asked for), whatever their case.
+    typed_words = "vLLM 0.6,  default deployment".upper()
+    worded = with_plan_inputs(evaluation, {"serving_engine": typed_words}).evaluation
+    assert worded.workload.serving_engine == "vllm-0.6"
 
 
 def test_a_named_engine_sets_the_spec_only_efficiencies():
