@@ -118,3 +118,30 @@ def test_the_serving_window_edits_the_two_inputs_that_price_payment_terms(
     assert after.cost_per_million_tokens == pytest.approx(
         (first.monthly_cost - first.sla_credit_per_month) / 78_840, rel=1e-12
     )
+
+
+def test_every_wrapped_label_shows_all_its_lines(qtbot):
+    """Found trying the serving Plan Inputs at 1600 x 1000: the form sized each row from its
+    label's one-line hint, so "Requests per second at the daily peak" (three lines at the width
+    it got) and "Traffic growth" (two) were clipped to one line."""
+    from pathlib import Path
+
+    from PySide6.QtWidgets import QLabel
+
+    from clusterbid.core.documents import read_evaluation
+
+    examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    for name in ("demo-serving-evaluation.json", "demo-evaluation.json"):
+        dialog = PlanInputsDialog(read_evaluation(examples / name))
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        wrapped = [label for label in dialog.findChildren(QLabel) if label.wordWrap()]
+        assert len(wrapped) > 5
+        clipped = [
+            label.text()
+            for label in wrapped
+            if label.isVisible() and label.height() < label.heightForWidth(label.width())
+        ]
+        assert clipped == [], name
+        dialog.close()

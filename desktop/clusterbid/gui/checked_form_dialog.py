@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -62,6 +63,16 @@ class CheckedFormDialog(QDialog, Generic[Edit]):
         for widget in below_form:
             layout.addWidget(widget)
         layout.addWidget(self.buttons)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Each wrapped label as tall as its lines at the width it got: the form sizes a row from
+        the label's one-line hint, and squeezed a three-line label into a one-line row, clipped
+        (found trying the serving Plan Inputs at 1600 x 1000)."""
+        super().showEvent(event)
+        for label in self.findChildren(QLabel):
+            if label.wordWrap():
+                label.setMinimumHeight(label.heightForWidth(label.width()))
+        self.adjustSize()
 
     def show_problems(self, by_field: dict[str, str], edit: Edit | None) -> None:
         """Each field's problem beneath it (an empty line keeps its place); OK only with an edit."""
