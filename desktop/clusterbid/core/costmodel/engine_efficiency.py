@@ -14,21 +14,19 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from functools import lru_cache
 from typing import get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
+from clusterbid.core.costmodel.published_catalog import published_entries
 from clusterbid.core.engine_names import NOT_STATED, ServingEngine, engine_words
 from clusterbid.core.errors import InputError
-from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.core.serving_workload import (
     DEFAULT_COMPUTE_EFFICIENCY,
     DEFAULT_HBM_EFFICIENCY,
     InferenceWorkload,
 )
-from clusterbid.resources import resource_path
 
 P90_Z = 1.2816  # a range's ends at P10 and P90 of a log-normal
 Pair = tuple[float, float]
@@ -73,28 +71,8 @@ def _check(spec: EngineSpec, name: str) -> None:
 @lru_cache(maxsize=1)
 def engine_catalog() -> dict[str, EngineSpec]:
     """Every published engine by id; refuses a file whose ids differ from the workload's choices."""
-    path = resource_path("catalog", "engines.toml")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path.name}: not valid TOML ({exc})") from None
-    engines = {}
-    for index, entry in enumerate(raw.get("engine", [])):
-        try:
-            spec = EngineSpec.model_validate(entry)
-        except ValidationError as exc:
-            raise InputError(
-                f"{path.name} [[engine]] #{index + 1}: {one_line_problems(exc)}"
-            ) from None
-        _check(spec, path.name)
-        engines[spec.id] = spec
-    expected = set(get_args(ServingEngine)) - {NOT_STATED}
-    if set(engines) != expected:
-        raise InputError(
-            f"{path.name}: engines {sorted(engines)} differ from the workload's choices "
-            f"{sorted(expected)}"
-        )
-    return engines
+    choices = set(get_args(ServingEngine)) - {NOT_STATED}
+    return published_entries("engines.toml", "engine", EngineSpec, choices, _check)
 
 
 def engine_factors(engine: str) -> Pair:

@@ -11,11 +11,10 @@ own published range, and its own FP8 gain replaces the published middle where it
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import lru_cache
 from typing import get_args
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from clusterbid.core.catalog import GpuSpec
 from clusterbid.core.costmodel.fp8_published import (
@@ -23,11 +22,10 @@ from clusterbid.core.costmodel.fp8_published import (
     borrowed_fp8_words,
     published_fp8_range,
 )
+from clusterbid.core.costmodel.published_catalog import published_entries
 from clusterbid.core.errors import InputError
-from clusterbid.core.model_parsing import one_line_problems
 from clusterbid.core.stack_names import NOT_STATED, SoftwareStack, stack_words
 from clusterbid.core.workload import Workload
-from clusterbid.resources import resource_path
 
 P90_Z = 1.2816  # a range's ends at P10 and P90 of a log-normal
 
@@ -54,40 +52,24 @@ class StackSpec(BaseModel):
         return math.log(high / low) / (2 * P90_Z)
 
 
+def _check_stack(spec: StackSpec, file_name: str) -> None:
+    low, high = spec.h100_bf16_mfu
+    if not 0 < low <= high <= 0.85:
+        raise InputError(
+            f"{file_name} [[stack]] {spec.id}: h100_bf16_mfu must be 0 < low <= high <= 0.85"
+        )
+    if not spec.runs_fp8 and (spec.fp8_source is None or spec.fp8_speedup_over_bf16):
+        raise InputError(
+            f"{file_name} [[stack]] {spec.id}: runs_fp8 = false needs an fp8_source and no "
+            "fp8_speedup_over_bf16"
+        )
+
+
 @lru_cache(maxsize=1)
 def stack_catalog() -> dict[str, StackSpec]:
     """Every published stack by id; refuses a file whose ids differ from the workload's choices."""
-    path = resource_path("catalog", "stacks.toml")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path.name}: not valid TOML ({exc})") from None
-    stacks = {}
-    for index, entry in enumerate(raw.get("stack", [])):
-        try:
-            spec = StackSpec.model_validate(entry)
-        except ValidationError as exc:
-            raise InputError(
-                f"{path.name} [[stack]] #{index + 1}: {one_line_problems(exc)}"
-            ) from None
-        low, high = spec.h100_bf16_mfu
-        if not 0 < low <= high <= 0.85:
-            raise InputError(
-                f"{path.name} [[stack]] {spec.id}: h100_bf16_mfu must be 0 < low <= high <= 0.85"
-            )
-        if not spec.runs_fp8 and (spec.fp8_source is None or spec.fp8_speedup_over_bf16):
-            raise InputError(
-                f"{path.name} [[stack]] {spec.id}: runs_fp8 = false needs an fp8_source and no "
-                "fp8_speedup_over_bf16"
-            )
-        stacks[spec.id] = spec
-    expected = set(get_args(SoftwareStack)) - {NOT_STATED}
-    if set(stacks) != expected:
-        raise InputError(
-            f"{path.name}: stacks {sorted(stacks)} differ from the workload's choices "
-            f"{sorted(expected)}"
-        )
-    return stacks
+    choices = set(get_args(SoftwareStack)) - {NOT_STATED}
+    return published_entries("stacks.toml", "stack", StackSpec, choices, _check_stack)
 
 
 def fp8_gain(stack: str, gpu: GpuSpec) -> tuple[float, str]:
