@@ -19,5 +19,5 @@ def test_this_build_is_listed_with_its_models():
 def test_pages_are_excused_only_for_a_real_other_release():
     assert not another_release(__version__)
     assert another_release("0.1.1") and another_release("0.1.0") and another_release("99.0.0")
-    for never in (None, "", "0.0.7", "0.1.1-forged", 12):
+    for never in (None, "", "0.0.7", "0.1.1-forged", "0.1.2.0", "1.0", 12):
         assert not another_release(never), never

@@ -24,14 +24,20 @@ SAID = (
 )
 
 
-def _judged(monkeypatch, made_by, kind: str = "training") -> tuple[list[str], list[str]]:
+def _judged(
+    monkeypatch, made_by, kind: str = "training", model: str | None = "as shipped"
+) -> tuple[list[str], list[str]]:
     # The pages are proven here (a proof with nothing found), so only the figures are judged.
+    # `model`: the cost model the inputs record; "as shipped" is the one the release shipped.
     monkeypatch.setattr(
         verification, "prove_pages", lambda data, exported, images: PageProof("identical")
     )
     data = {"evaluation": {"workload": {"kind": kind}}}
     if made_by is not None:
         data["software_version"] = made_by
+    if model == "as shipped":
+        model = (RELEASED_MODELS.get(made_by) or {}).get(kind, "training-9")
+    data["model_version"] = model
     return verification._pages_and_figures(data, DIFFERENCES, b"%PDF", True, {})
 
 
@@ -58,8 +64,10 @@ def test_a_training_memo_recorded_as_0_1_1_is_held_to_the_same_model(monkeypatch
     assert problems[0].startswith(SAID) and "priced it with this model too" in problems[0]
 
 
-@pytest.mark.parametrize("recorded", [None, "", "0.0.7", "0.1.1-forged", 12])
+@pytest.mark.parametrize("recorded", [None, "", "0.0.7", "0.1.1-forged", "0.1.2.0", "1.0", 12])
 def test_a_version_never_released_or_none_is_no_excuse(monkeypatch, recorded):
+    # "0.1.2.0" sorted above 0.1.2 and passed as newer (second review): ClusterBid numbers its
+    # versions with three numbers, so anything else was never released.
     problems, unproven = _judged(monkeypatch, recorded)
     assert unproven == [] and len(problems) == 1 and "never released" in problems[0]
 
@@ -68,6 +76,17 @@ def test_a_newer_version_or_one_whose_models_are_unknown_is_unproven(monkeypatch
     for recorded in ("99.0.0", "0.1.0"):  # newer than any build; 0.1.0 spanned many models
         problems, unproven = _judged(monkeypatch, recorded)
         assert problems == [] and "verify with that version" in unproven[0]
+
+
+def test_a_claim_that_contradicts_itself_is_no_excuse(monkeypatch):
+    """Second review: the inputs record the cost model too. A newer version that records this
+    build's model, or a release recorded with a model it never shipped, must give this build's
+    figures."""
+    mine = RELEASED_MODELS[__version__]["training"]
+    problems, unproven = _judged(monkeypatch, "99.0.0", model=mine)
+    assert unproven == [] and f"it records this build's cost model ({mine})" in problems[0]
+    problems, unproven = _judged(monkeypatch, "0.1.1", "inference", model="serving-7")
+    assert unproven == [] and "'serving-7', which ClusterBid 0.1.1 did not ship" in problems[0]
 
 
 def test_no_differences_nothing_said(monkeypatch):

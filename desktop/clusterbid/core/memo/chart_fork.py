@@ -24,9 +24,11 @@ import os
 import select
 import signal
 import struct
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from clusterbid.core.memo.fewer_collections import OLDER_THRESHOLDS, YOUNG_THRESHOLD
@@ -80,11 +82,27 @@ def running_now() -> int | None:
 
 
 def forks(charts: int) -> bool:
-    """Whether to fork for `charts` charts: allowed, one thread, fork here, a core to spare."""
+    """Whether to fork for `charts` charts: allowed, one thread, fork here, a core to spare.
+    One thread as Python counts them and no Qt application (its threads, an X event queue among them,
+    are not Python's: a test that ran the CLI beside a window forked with one alive); children
+    reaped, not ignored (an inherited SIGCHLD = SIG_IGN made waitpid fail)."""
     one_thread = threading.active_count() == 1  # a copy of this process holds no other's lock
     return (
-        _ALLOWED["fork"] and charts >= 2 and one_thread and hasattr(os, "fork") and core_to_spare()
+        _ALLOWED["fork"]
+        and charts >= 2
+        and one_thread
+        and not _qt_running()
+        and hasattr(os, "fork")
+        and signal.getsignal(signal.SIGCHLD) != signal.SIG_IGN
+        and core_to_spare()
     )
+
+
+def _qt_running() -> bool:
+    """Whether this process runs a Qt application (its threads are not Python's); asked of Qt
+    only where something else loaded it: core never imports Qt."""
+    qt = sys.modules.get("PySide6.QtCore")
+    return qt is not None and qt.QCoreApplication.instance() is not None
 
 
 def draw_missing(drawings: Sequence[Drawing], other_scripts: bool) -> dict[int, Chart]:
@@ -101,10 +119,25 @@ def draw_missing(drawings: Sequence[Drawing], other_scripts: bool) -> dict[int, 
         reader, pid = start(child, lambda: other_scripts)
     else:
         reader, pid = None, 0
-    drawn = {position: draw_chart(build, other_scripts) for position, build in drawings}
+    try:
+        drawn = {position: draw_chart(build, other_scripts) for position, build in drawings}
+    except BaseException:
+        if reader is not None:  # not left blocked on a full pipe, nor a zombie
+            stop(reader, pid)
+        raise
     if reader is not None:
         drawn.update(finish(reader, pid, child, other_scripts))
     return dict(sorted(drawn.items()))
+
+
+def stop(reader: int, pid: int) -> None:
+    """Kill a child no one will read, reap it, close its pipe."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except (ChildProcessError, ProcessLookupError):  # reaped already, or by someone else
+        pass
+    os.close(reader)
 
 
 def finish(
@@ -130,8 +163,13 @@ def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tup
     held = gc.get_freeze_count() == 0  # not already set aside (inside a memo: fewer_collections)
     if held:
         gc.freeze()  # in both processes from here; this one puts it back below
+    # Ctrl-C held until each side knows which it is: one landing between the fork and the
+    # child's try would run the caller's code and exit handlers in the child.
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    had_matplotlib = "matplotlib" in sys.modules
     pid = os.fork()
     if pid:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         if held:
             gc.unfreeze()
         os.close(write_end)
@@ -139,6 +177,8 @@ def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tup
     code = 1
     gc.set_threshold(YOUNG_THRESHOLD, *OLDER_THRESHOLDS)  # the child leaves by os._exit
     try:  # the child: never returns into the caller's code, never runs its exit handlers
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent answers Ctrl-C and stops it
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         from clusterbid.core.memo.chart_drawing import draw_chart
 
         os.close(read_end)
@@ -150,7 +190,26 @@ def start(drawings: Sequence[Drawing], other_scripts: Callable[[], bool]) -> tup
                 pipe.write(pixels.tobytes())
         code = 0
     finally:
+        if not had_matplotlib:
+            _remove_own_config_folder()
         os._exit(code)
+
+
+def _remove_own_config_folder() -> None:
+    """The temporary folder matplotlib made in the child, where the home folder cannot be
+    written: it removes it at exit, which os._exit skips (the parent's, made before the fork,
+    is the parent's to remove)."""
+    import shutil
+    import tempfile
+
+    try:
+        import matplotlib
+
+        folder = Path(matplotlib.get_configdir())
+    except Exception:  # noqa: BLE001 (nothing to remove if matplotlib cannot say)
+        return
+    if folder.parent == Path(tempfile.gettempdir()) and folder.name.startswith("matplotlib-"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _read_until_closed(read_end: int, seconds: float) -> bytes | None:
@@ -177,7 +236,10 @@ def _collect(read_end: int, pid: int) -> dict[int, Chart]:
     data = _read_until_closed(read_end, CHILD_SECONDS)
     if data is None:  # still drawing: stopped, its charts are drawn here
         os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
+    try:
+        _, status = os.waitpid(pid, 0)
+    except ChildProcessError:  # reaped by someone else: its exit is unknown, draw here
+        return {}
     if data is None or not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
         return {}
     charts: dict[int, Chart] = {}

@@ -62,7 +62,11 @@ def chart_images(
     child = early.child if early is not None else []
     missing = [position for position, chart in enumerate(found) if chart is None]
     drawings = [(position, specs[position][1]) for position in missing if position not in child]
-    drawn = draw_missing(drawings, other_scripts)
+    try:
+        drawn = draw_missing(drawings, other_scripts)
+    except BaseException:
+        early_charts.stop_taken(early)  # the early child, no longer waited for
+        raise
     if early is not None:  # the charts the early child drew, taken once this one drew its own
         drawn.update(early_charts.collect(early, specs, other_scripts))
     out: list[Flowable] = []

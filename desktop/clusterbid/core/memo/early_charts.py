@@ -16,8 +16,6 @@ and a memo abandoned on the way (an error), stops the child.
 
 from __future__ import annotations
 
-import os
-import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -116,9 +114,12 @@ def stop_early() -> None:
         _stop(_STARTED.pop())
 
 
+def stop_taken(early: Early | None) -> None:
+    """Stop the child of an Early the charts section took and will not collect (it failed)."""
+    _stop(early)
+
+
 def _stop(early: Early | None) -> None:
     if early is None or not early.child:
         return
-    os.kill(early.pid, signal.SIGKILL)
-    os.waitpid(early.pid, 0)
-    os.close(early.reader)
+    chart_fork.stop(early.reader, early.pid)

@@ -13,6 +13,7 @@ When `__version__` is raised, add its line here with the models it ships
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from clusterbid import __version__
@@ -28,13 +29,13 @@ RELEASED_MODELS: dict[str, dict[str, str] | None] = {
 THIS_BUILDS_MODELS = {"training": MODEL_VERSION, "inference": SERVING_MODEL_VERSION}
 
 
-def _parts(version: object) -> tuple[int, ...] | None:
-    if not isinstance(version, str):
+def _parts(version: object) -> tuple[int, int, int] | None:
+    """A version as ClusterBid numbers them (three numbers, "0.1.2"); None for anything else
+    ("0.1.2.0" is not a newer 0.1.2, "0.1.1-forged" not a release)."""
+    if not isinstance(version, str) or not re.fullmatch(r"\d+\.\d+\.\d+", version):
         return None
-    try:
-        return tuple(int(part) for part in version.split("."))
-    except ValueError:
-        return None
+    major, minor, patch = (int(part) for part in version.split("."))
+    return major, minor, patch
 
 
 def another_release(recorded: object) -> bool:
@@ -56,19 +57,31 @@ def memo_kind(data: dict[str, Any]) -> str:
     return "inference" if kind == "inference" else "training"
 
 
-def priced_by_another_model(data: dict[str, Any]) -> bool:
-    """True when the recorded version may honestly have priced the memo's figures otherwise: it is
-    another release whose model for this kind of memo is not this build's (or not known), or a
-    newer version. False for this version, a release priced by this build's model, a version
-    that was never released and no version at all."""
-    recorded = data.get("software_version")
-    if not another_release(recorded):
-        return False
-    if recorded not in RELEASED_MODELS:  # newer than this build: its model is not known here
-        return True
-    models = RELEASED_MODELS[str(recorded)]
+def why_figures_must_match(data: dict[str, Any]) -> str | None:
+    """None when the recorded version may honestly have priced the memo's figures otherwise (a
+    release with another model for this kind of memo, 0.1.0 whose models are not known, or a
+    newer version with another model); else why the figures must be this build's: "" for this
+    very version, or the reason in words."""
+    recorded, model = data.get("software_version"), data.get("model_version")
     kind = memo_kind(data)
-    return models is None or models[kind] != THIS_BUILDS_MODELS[kind]
+    mine = THIS_BUILDS_MODELS[kind]
+    if recorded == __version__:
+        return ""
+    if not another_release(recorded):
+        return f"the memo records ClusterBid {recorded!r}, which was never released"
+    shipped = RELEASED_MODELS.get(str(recorded), {})
+    if shipped is None:  # 0.1.0: its number stood still while its models moved
+        return None
+    if shipped and shipped[kind] == mine:
+        return (
+            f"ClusterBid {recorded} priced it with this model too ({mine}), so the figures must "
+            "be the same"
+        )
+    if shipped and model != shipped[kind]:
+        return f"it records cost model {model!r}, which ClusterBid {recorded} did not ship"
+    if model == mine:  # a newer version, by its own record priced with this build's model
+        return f"it records this build's cost model ({mine}), so the figures must be the same"
+    return None
 
 
 def figures_judged(data: dict[str, Any], differences: list[str]) -> tuple[list[str], list[str]]:
@@ -79,16 +92,11 @@ def figures_judged(data: dict[str, Any], differences: list[str]) -> tuple[list[s
         "re-scoring the attached inputs with this version's model gives other figures than "
         f"the memo prints ({len(differences)} difference(s))"
     )
-    recorded = data.get("software_version")
-    if priced_by_another_model(data):
+    reason = why_figures_must_match(data)
+    if reason is None:
+        recorded = data.get("software_version")
         return [], [
             f"{said}: ClusterBid {recorded} made this memo, this is {__version__}; verify "
             "with that version to prove its figures"
         ]
-    if recorded == __version__:
-        return [said], []
-    if another_release(recorded):  # released, priced by this build's model: same figures due
-        kind = memo_kind(data)
-        return [f"{said}; ClusterBid {recorded} priced it with this model too "
-                f"({THIS_BUILDS_MODELS[kind]}), so the figures must be the same"], []  # fmt: skip
-    return [f"{said}; the memo records ClusterBid {recorded!r}, which was never released"], []
+    return [f"{said}; {reason}" if reason else said], []
