@@ -92,18 +92,11 @@ def engine_reach(engine: str) -> tuple[Pair, Pair]:
     (down, up) sigmas around the point: a named engine's own range, symmetric around its middle;
     an unstated one reaches from the workload's figure to the slowest published engine at P10 and
     the fastest at P90 (a two-piece draw, as an unstated training stack's)."""
-    engines = engine_catalog()
-    spec = engines.get(engine)
-    sigmas = []
-    for axis in (0, 1):
-        if spec is not None:
-            own = math.log(spec.factors(1)[axis] / spec.factors(0)[axis]) / (2 * P90_Z)
-            sigmas.append((own, own))
-            continue
-        lows = [s.factors(0)[axis] for s in engines.values()]
-        highs = [s.factors(1)[axis] for s in engines.values()]
-        sigmas.append(_reach(lows, highs))
-    return sigmas[0], sigmas[1]
+    spec = engine_catalog().get(engine)
+    if spec is None:
+        return _catalog_reach((1.0, 1.0))
+    own = [math.log(spec.factors(1)[a] / spec.factors(0)[a]) / (2 * P90_Z) for a in (0, 1)]
+    return (own[0], own[0]), (own[1], own[1])
 
 
 def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
@@ -112,17 +105,22 @@ def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
     the catalog lacks) to the slowest published engine at P10 and the fastest at P90. The engine
     is the buyer's, so it moves every bid, measured or not (one shared draw); a run on the
     engine the defaults describe reaches as far as an unmeasured bid does."""
-    engines = engine_catalog()
-    spec = engines.get(run_engine) if run_engine else None
-    if spec is None:
-        return engine_reach(NOT_STATED)
-    sigmas = []
-    for axis in (0, 1):
-        middle = spec.factors()[axis]
-        lows = [s.factors(0)[axis] / middle for s in engines.values()]
-        highs = [s.factors(1)[axis] / middle for s in engines.values()]
-        sigmas.append(_reach(lows, highs))
-    return sigmas[0], sigmas[1]
+    spec = engine_catalog().get(run_engine) if run_engine else None
+    return _catalog_reach((1.0, 1.0) if spec is None else spec.factors())
+
+
+def _catalog_reach(middle: Pair) -> tuple[Pair, Pair]:
+    """(down, up) sigmas per (HBM, compute) from `middle` (factors over the defaults) to the
+    slowest published engine at P10 and the fastest at P90."""
+    engines = engine_catalog().values()
+    hbm, compute = (
+        _reach(
+            [s.factors(0)[axis] / middle[axis] for s in engines],
+            [s.factors(1)[axis] / middle[axis] for s in engines],
+        )
+        for axis in (0, 1)
+    )
+    return hbm, compute
 
 
 def engine_of_run(name: str | None) -> str | None:
