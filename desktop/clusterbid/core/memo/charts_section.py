@@ -65,7 +65,7 @@ def chart_images(
     try:
         drawn = draw_missing(drawings, other_scripts)
     except BaseException:
-        early_charts.stop_taken(early)  # the early child, no longer waited for
+        early_charts.stop(early)  # the early child, no longer waited for
         raise
     if early is not None:  # the charts the early child drew, taken once this one drew its own
         drawn.update(early_charts.collect(early, specs, other_scripts))

@@ -96,7 +96,7 @@ def take_early(scorecard: Any, uncertainty: Any, sensitivity: Any) -> Early | No
     given = (scorecard, uncertainty, sensitivity)
     if early is not None and all(a is b for a, b in zip(early.drawn_from, given)):
         return early
-    _stop(early)
+    stop(early)
     return None
 
 
@@ -111,15 +111,12 @@ def collect(early: Early, specs: list[Any], other_scripts: bool) -> dict[int, Ch
 def stop_early() -> None:
     """Stop a child no charts section took (the memo failed on the way)."""
     while _STARTED:
-        _stop(_STARTED.pop())
+        stop(_STARTED.pop())
 
 
-def stop_taken(early: Early | None) -> None:
-    """Stop the child of an Early the charts section took and will not collect (it failed)."""
-    _stop(early)
-
-
-def _stop(early: Early | None) -> None:
+def stop(early: Early | None) -> None:
+    """Stop the child of `early` (if any): one no charts section took, or one taken and no longer
+    waited for (the charts section failed)."""
     if early is None or not early.child:
         return
     chart_fork.stop(early.reader, early.pid)
