@@ -12,7 +12,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from clusterbid.core.memo import chart_cache, early_charts, styles
 from clusterbid.core.memo.chart_drawing import MEMO_CHART_BIDS, chart_specs
 from clusterbid.core.memo.chart_fork import draw_missing
-from clusterbid.core.memo.fonts import needs_script_fallbacks as needs_script_fallbacks
+from clusterbid.core.memo.fonts import needs_script_fallbacks
 
 # A chart up to a few bars (4.6 in) is printed 92 mm tall; each inch a chart of many bars has
 # beyond that adds what an inch of the 4-inch default takes (23 mm), up to most of a page, so its

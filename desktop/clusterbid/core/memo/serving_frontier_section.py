@@ -12,8 +12,9 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer
 
 from clusterbid.core.memo import styles
 from clusterbid.core.memo.chart_drawing import charted, draw_chart
-from clusterbid.core.memo.charts_section import ChartImage, needs_script_fallbacks, printed_height
+from clusterbid.core.memo.charts_section import ChartImage, printed_height
 from clusterbid.core.memo.flowables import para
+from clusterbid.core.memo.fonts import needs_script_fallbacks
 
 CAPTION = "Throughput per GPU against speed per user, over batch sizes"
 
