@@ -29,14 +29,22 @@ def _pairs(items: list[str]) -> dict[str, str]:
 
 
 def _listing(evaluation: Evaluation) -> str:
-    from clusterbid.operations.plan_inputs import current_texts, plan_inputs
+    """Each input with its value and label; a choice shows the words the app's form shows, and
+    the choices are listed after, in words with their short names (--set takes either)."""
+    from clusterbid.operations.plan_inputs import CHOICE_WORDS, current_texts, plan_inputs
 
     texts = current_texts(evaluation)
-    width = max(len(i.name) for i in plan_inputs(evaluation))
-    return "\n".join(
-        f"  {i.name:<{width}}  {texts[i.name] or '(empty)':<12}  {i.label}"
-        for i in plan_inputs(evaluation)
-    )
+    inputs = plan_inputs(evaluation)
+    shown = {i.name: CHOICE_WORDS.get(texts[i.name], texts[i.name]) or "(empty)" for i in inputs}
+    width = max(len(i.name) for i in inputs)
+    value_width = max(12, *(len(text) for text in shown.values()))
+    rows = [f"  {i.name:<{width}}  {shown[i.name]:<{value_width}}  {i.label}" for i in inputs]
+    rows += [
+        f"  {i.name} is one of: " + "; ".join(f"'{words}' ({value})" for value, words in i.choices)
+        for i in inputs
+        if i.choices
+    ]
+    return "\n".join(rows)
 
 
 def run_plan(args: argparse.Namespace) -> int:

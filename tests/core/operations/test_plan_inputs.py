@@ -92,3 +92,27 @@ def test_an_empty_value_clears_the_input_to_its_default_and_a_serving_evaluation
     }
     with pytest.raises(Exception, match="not a plan input of this evaluation"):
         with_plan_inputs(serving, {"deadline": "2027-01-01"})  # a serving workload has no deadline
+
+
+def test_the_listing_shows_a_choice_in_the_forms_words_and_lists_every_choice(tmp_path, capsys):
+    # The dialog shows "vLLM 0.6, default deployment"; the listing printed the short name
+    # "vllm-0.6" instead, so an officer reading it could not tell which words --set takes.
+    path = tmp_path / "serving.clusterbid"
+    assert main(["new", str(path), "--from", str(EXAMPLES / "demo-serving-evaluation.json")]) == 0
+    assert main(["plan", str(path), "--set", "serving_engine=vllm-0.6"]) == 0
+    capsys.readouterr()
+    assert main(["plan", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    engine_row = next(line for line in lines if line.split()[0] == "serving_engine")
+    assert engine_row.split()[1:5] == ["vLLM", "0.6,", "default", "deployment"]
+    choices = next(line for line in lines if "serving_engine is one of" in line)
+    for words, short in [
+        ("Not stated", "not-stated"),
+        ("TensorRT-LLM, tuned", "tensorrt-llm"),
+        ("vLLM 0.6, default deployment", "vllm-0.6"),
+    ]:
+        assert f"'{words}' ({short})" in choices
+    # Every label starts in the same column, the long choice's row included.
+    columns = {line.index("Requests per second") for line in lines if "Requests per second" in line}
+    assert len(columns) == 1
+    assert engine_row.index("Serving engine you will run") in columns
