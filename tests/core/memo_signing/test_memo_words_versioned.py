@@ -29,9 +29,11 @@ from clusterbid.core.serving_scoring import score_serving_evaluation
 DEMO_MEMO_TEXT_SHA256 = {
     "0.1.1": "2dab4e67f5904f47b63f89084acf7175f4e7ef1fd90db88c0bc36fb7a0b6a31f",
     "0.1.2": "fefae6fa620880b47bb730a244b3bce1d87c12fad05b955efc3fa1f487e94a0a",
+    "0.1.3": "fb2632a968f6017efc0555e8ea9f366031d299f16dd245c015a66c3962299ed4",
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
+    "0.1.3": "5400e653c715718fa3eb8dfcf3a669a9a7ccfc2ac83982aa901d246e13792575",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

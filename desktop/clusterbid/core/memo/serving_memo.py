@@ -95,7 +95,7 @@ def serving_story(
             "the latency targets at peak traffic is not costed.",
             "small",
         ),
-        grid(comparison_rows(scorecard), [0.04, 0.16, 0.11, 0.08, 0.09, 0.1, 0.06, 0.36]),
+        grid(comparison_rows(scorecard), [0.04, 0.15, 0.10, 0.08, 0.17, 0.10, 0.06, 0.30]),
         *price_reasonableness(
             price_reasonableness_rows(
                 [

@@ -8,6 +8,8 @@ from clusterbid.core.memo.printed_figures import printed_figures
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
 
+RANKED_WORDS = {"expected": "mean", "p50": "P50"}  # the decision basis, as the cell names it
+
 
 def approval_monthly(scorecard: ServingScorecard, e) -> str:
     """The monthly bill the approval is sized at (issue 31): the fleet at the buyer's percentile of
@@ -38,15 +40,24 @@ def printed_serving_results(scorecard: ServingScorecard) -> dict:
 
 
 def band_cell(scorecard: ServingScorecard, bid_id: str) -> str | None:
-    """P10-P90 cost per million output tokens and the chance of being cheapest, as printed."""
+    """The figure the bids are ranked on (the mean or P50 of the draws), the P10-P90 cost per
+    million output tokens and the chance of being cheapest, as printed. The ranked figure leads:
+    beside the point figure above it, a bid listed first can show a higher point than the next."""
     band = scorecard.band(bid_id)
     if band is None or band.chance_servable == 0:
         return None
     currency = scorecard.evaluation.currency
     low, _, high = band.cost_per_million
     slo = band.chance_meets_slo_at_peak  # issue 37: nan when the bid was not costed
+    basis = scorecard.decision_basis
+    ranked = (
+        f"{RANKED_WORDS[basis]} {format_money(band.decision_cost(basis), currency, cents=True)}, "
+        "ranked\n"
+        if basis in RANKED_WORDS
+        else ""
+    )
     return (
-        f"P10 {format_money(low, currency, cents=True)}\nP90 "
+        f"{ranked}P10 {format_money(low, currency, cents=True)}\nP90 "
         f"{format_money(high, currency, cents=True)}\n"
         f"{band.chance_cheapest:.0%} cheapest"
         + ("" if slo != slo else f"\n{slo:.0%} on target at peak")

@@ -6,8 +6,10 @@ layout and checked by the tests without building a PDF."""
 
 from __future__ import annotations
 
+from clusterbid.core.costmodel.engine_efficiency import other_engine_note
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
 from clusterbid.core.costmodel.serving_growth_words import growth_words
+from clusterbid.core.engine_names import engine_words
 from clusterbid.core.evidence.model import EvidenceGrade
 from clusterbid.core.memo.bid_words import bid_labels, bid_names
 from clusterbid.core.memo.serving_printed import band_cell
@@ -77,6 +79,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
                 e.bid.capacity.gpu_model,
                 format_money(e.price_per_gpu_hour, currency, cents=True),
                 format_money(e.cost_per_million_tokens, currency, cents=True)
+                + " point"
                 + (
                     f"\n{band_cell(scorecard, e.bid.id)}"
                     if serves and band_cell(scorecard, e.bid.id)
@@ -92,9 +95,10 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     return rows
 
 
-def _throughput_trust(e, assumed_hbm_efficiency: float) -> str:
-    """How far the decode throughput the bid was costed with can be trusted, in words, and what
-    it made of the bid's engine when it was used."""
+def _throughput_trust(e, assumed_hbm_efficiency: float, stated_engine: str) -> str:
+    """How far the decode throughput the bid was costed with can be trusted, in words, what it
+    made of the bid's engine when it was used, and whether the run measured another engine than
+    the one the buyer states (the score output and the app say so too)."""
     ev = e.throughput_evidence
     if ev is not None:
         factor = e.hbm_efficiency / assumed_hbm_efficiency
@@ -102,6 +106,11 @@ def _throughput_trust(e, assumed_hbm_efficiency: float) -> str:
             f" Costed at that figure, the engine runs at {factor:.2f}x the assumed efficiencies "
             f"(HBM {e.hbm_efficiency:.0%}, compute {e.compute_efficiency:.0%})."
         )
+        if other_engine_note(stated_engine, ev.engine):
+            used += (
+                f" It ran on {ev.engine}, not on the engine you state "
+                f"({engine_words(stated_engine)}): ask for a run on that engine."
+            )
         return _evidence_trust(ev) + used
     return (
         f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM "
@@ -145,7 +154,9 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
         scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0)
     )
     assumed = scorecard.evaluation.workload.hbm_efficiency
+    stated = scorecard.evaluation.workload.serving_engine
     labels = bid_labels(scorecard.scores)  # copies of one offer told apart by their order, in words
     return [
-        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, assumed)}" for score in order
+        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, assumed, stated)}"
+        for score in order
     ]
