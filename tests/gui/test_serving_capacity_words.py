@@ -11,7 +11,7 @@ from tests.gui.conftest import wait_for_serving_scores
 
 from clusterbid.core.evaluation import Evaluation
 from clusterbid.core.store import EvaluationDocument
-from clusterbid.gui.serving_ranking import CHEAPEST, COST, PROVIDER
+from clusterbid.gui.serving_ranking import CHEAPEST, PROVIDER, RANKED
 from clusterbid.gui.serving_window import ServingWindow
 
 
@@ -33,8 +33,8 @@ def test_the_short_bid_says_why_and_the_others_share_every_draw(quarry_short):
     table = quarry_short.table
     rows = {table.item(r, PROVIDER).text(): r for r in range(table.rowCount())}
     quarry = rows["Quarry GPU"]
-    assert table.item(quarry, COST).text() == "Cannot serve: GPUs fall short too often"
-    assert "64 GPUs offered carry the workload" in table.item(quarry, COST).toolTip()
+    assert table.item(quarry, RANKED).text() == "Cannot serve: GPUs fall short too often"
+    assert "64 GPUs offered carry the workload" in table.item(quarry, RANKED).toolTip()
     shares = [
         int(table.item(r, CHEAPEST).text().rstrip("%"))
         for name, r in rows.items()

@@ -13,11 +13,20 @@ from PySide6.QtCore import QPoint, QRect
 from tests.gui.conftest import wait_for_serving_scores
 from tests.gui.waiting import HANG_GUARD_MS
 
-from clusterbid.gui.serving_ranking import BAND, CHEAPEST, COST, GATES, PROVIDER, RANK, SCORE
+from clusterbid.gui.serving_ranking import (
+    BAND,
+    CHEAPEST,
+    COST,
+    GATES,
+    PROVIDER,
+    RANK,
+    RANKED,
+    SCORE,
+)
 from clusterbid.gui.serving_window import SIDE_MINIMUM
 from clusterbid.gui.zoom import PresentationZoom
 
-DECIDING = (RANK, SCORE, COST, BAND, CHEAPEST, GATES)
+DECIDING = (RANK, SCORE, RANKED, COST, BAND, CHEAPEST, GATES)
 SCREENS = ((1366, 740), (1920, 1050))  # the screen less the panel a desktop keeps
 ZOOMS = (1.0, 1.3, 1.5, 1.75)
 PADDING = 8  # px a cell keeps around its text at the least (the style's margins)
@@ -110,11 +119,11 @@ def test_a_bid_that_cannot_serve_shows_its_reason_not_a_cost(shown):
     last = shown.table.rowCount() - 1
     # Lumen Edge's 64 L40S cannot carry the peak (it needs 1,064 GPUs): its row says so.
     assert shown.table.item(last, RANK).text() == "—"
-    assert shown.table.item(last, COST).text() == "Cannot serve: not enough GPUs"
+    assert shown.table.item(last, RANKED).text() == "Cannot serve: not enough GPUs"
     assert (
-        shown.table.columnSpan(last, COST) == 3
-    )  # over the band and the chance, which it has none of
-    assert "needs 1,064 GPUs" in shown.table.item(last, COST).toolTip()
+        shown.table.columnSpan(last, RANKED) == 4
+    )  # over the point, the band and the chance, which it has none of
+    assert "needs 1,064 GPUs" in shown.table.item(last, RANKED).toolTip()
     shown.table.selectRow(last)
     details = shown.details.toPlainText()
     assert "not ranked" in details and "needs 1,064 GPUs" in details
@@ -190,3 +199,23 @@ def test_the_details_say_the_point_and_the_mean_the_bids_rank_on(qtbot, shown):
         f"Ranked on: ${mean}, the expected cost per million output tokens (the mean over the "
         "Monte Carlo samples)"
     ) in details
+
+
+def test_the_ranking_shows_the_figure_it_ranks_on_beside_the_point(shown):
+    """The demo's first bid has a higher point cost ($1.48) than the second ($1.46): the ranking
+    said nothing of why until it showed the mean over the draws the bids are ranked on."""
+    table, scorecard = shown.table, shown.scorecard
+    assert scorecard.decision_basis == "expected"
+
+    def dollars(row: int, column: int) -> float:
+        return float(table.item(row, column).text().lstrip("$").replace(",", ""))
+
+    ranked = range(len(scorecard.ranked))
+    means = [dollars(r, RANKED) for r in ranked]
+    points = [dollars(r, COST) for r in ranked]
+    assert means == sorted(means) and points != sorted(points)
+    for r, score in zip(ranked, scorecard.ranked, strict=True):
+        band = scorecard.band(score.bid.id)
+        assert means[r] == round(band.mean_cost_per_million, 2)
+        assert points[r] == round(score.estimate.cost_per_million_tokens, 2)
+    assert "mean over the Monte Carlo" in table.horizontalHeaderItem(RANKED).toolTip()

@@ -1,5 +1,6 @@
-"""The serving window's ranking: only the columns that decide (rank, provider, score, cost per
-million output tokens, its P10-P90 band, the chance of being cheapest, gates), fitted to the
+"""The serving window's ranking: only the columns that decide (rank, provider, score, the cost per
+million output tokens the bids are ranked on, the point cost, its P10-P90 band, the chance of
+being cheapest, gates), fitted to the
 table's width so none of them ever scrolls off-screen. Every other figure of a bid (price, fleet,
 throughput, monthly bill) is in its tooltip and in the Details tab (serving_details.py).
 
@@ -16,12 +17,13 @@ from clusterbid.core.costmodel.serving_bill_gpus import bill_words, fleet_words,
 from clusterbid.core.money import format_money
 from clusterbid.core.serving_scoring import ServingScorecard
 
-RANK, PROVIDER, SCORE, COST, BAND, CHEAPEST, GATES = range(7)
+RANK, PROVIDER, SCORE, RANKED, COST, BAND, CHEAPEST, GATES = range(8)
 HEADINGS = (
     "Rank",
     "Provider",
     "Score",
-    "Cost per\nmillion tokens",
+    "Ranked on",
+    "Point cost per\nmillion tokens",
     "Likely range\n(P10 – P90)",
     "Cheapest",
     "Gates",
@@ -30,7 +32,10 @@ HEADING_TIPS = (
     "Place by weighted score (1 = recommended)",
     "The provider who made the bid",
     "Weighted score, 0 to 1: each criterion's score times its weight (the matrix below)",
-    "Cost per million output tokens at the average load, the GPUs billed at peak provisioning",
+    "The cost per million output tokens the bids are ranked on: the mean over the Monte Carlo "
+    "samples (or their median, as the policy says; the point estimate when no bands are run)",
+    "Cost per million output tokens at the average load, the GPUs billed at peak provisioning: "
+    "the point estimate, at the assumed or measured efficiencies",
     "Cost per million output tokens: 10% of the simulated outcomes cost less than the first "
     "figure, 10% more than the second",
     "Share of the simulated outcomes in which this bid is the cheapest that can serve",
@@ -60,7 +65,7 @@ def gate_words(score) -> str:
 
 def cells(scorecard: ServingScorecard, score) -> list[str]:
     """A bid's row as shown: money with its currency, to the cent; a bid that cannot serve shows
-    why in the cost column, not a figure."""
+    why across the cost columns, not a figure."""
     e, currency = score.estimate, scorecard.evaluation.currency
     band = scorecard.band(score.bid.id)
     if score.rank is None:
@@ -69,6 +74,7 @@ def cells(scorecard: ServingScorecard, score) -> list[str]:
             score.bid.quote.provider,
             DASH,
             f"Cannot serve: {gate_words(score)}",
+            DASH,
             DASH,
             DASH,
             "Cannot serve",
@@ -80,6 +86,11 @@ def cells(scorecard: ServingScorecard, score) -> list[str]:
         str(score.rank),
         score.bid.quote.provider,
         f"{score.weighted_score:.3f}",
+        format_money(
+            scorecard.decision_costs.get(score.bid.id, e.cost_per_million_tokens),
+            currency,
+            cents=True,
+        ),
         format_money(e.cost_per_million_tokens, currency, cents=True),
         (
             f"{format_money(band.cost_per_million[0], currency, cents=True)} – "
@@ -151,7 +162,7 @@ class ServingRanking(QTableWidget):
                     item.setForeground(QBrush(CANNOT_SERVE))
                 self.setItem(row, column, item)
             if score.rank is None:  # the reason spans the figures it has none of
-                self.setSpan(row, COST, 1, CHEAPEST - COST + 1)
+                self.setSpan(row, RANKED, 1, CHEAPEST - RANKED + 1)
         self.fit_columns()
 
     def _needed(self) -> list[int]:
@@ -160,7 +171,7 @@ class ServingRanking(QTableWidget):
         header, metrics = self.horizontalHeader(), self.fontMetrics()
         needed = [header.sectionSizeHint(c) for c in range(self.columnCount())]
         for row in range(self.rowCount()):
-            if self.columnSpan(row, COST) > 1:
+            if self.columnSpan(row, RANKED) > 1:
                 continue
             for column in range(self.columnCount()):
                 item = self.item(row, column)
