@@ -148,10 +148,11 @@ def print_summary(moves: dict[tuple[str, str, int], list[float]]) -> None:
     every = [m for values in moves.values() for m in values]
     logs = [math.log(m) for m in every]
     spread = math.sqrt(sum((x - sum(logs) / len(logs)) ** 2 for x in logs) / (len(logs) - 1))
+    mean, error = geometric_error(every)
     print(
-        f"\nOver every doubling: {len(every)} pairs, geometric mean {geometric_error(every)[0]:.3f}, "
+        f"\nOver every doubling: {len(every)} pairs, geometric mean {mean:.3f}, "
         f"log spread {spread:.3f}, range {min(every):.3f}-{max(every):.3f}; a factor carried "
-        f"one doubling on the same GPU misses by {geometric_error(every)[1]:.0%} "
+        f"one doubling on the same GPU misses by {error:.0%} "
         "(geometric-mean error)."
     )
     for tp in (1, 2, 4):
