@@ -141,6 +141,7 @@ def main() -> None:
         print(f"| {source} | {gpu} | {lengths[0]}/{lengths[1]} | {cells} | {step_cells} |")
     print_summary(moves)
     print_gpu_move()
+    print_validation_carry()
 
 
 def print_summary(moves: dict[tuple[str, str, int], list[float]]) -> None:
@@ -197,6 +198,23 @@ def print_gpu_move() -> None:
             f"\n{source}: {len(values)} pairs, geometric mean {mean:.3f}, range "
             f"{min(values):.3f}-{max(values):.3f}, geometric-mean error {error:.0%}."
         )
+
+
+def print_validation_carry() -> None:
+    """The validation rows' carry, H200 TP1 to H100 TP2 (GPU and degree at once), in these
+    sources: (predicted / published, H100 TP2) / (predicted / published, H200 TP1)."""
+    carries: list[float] = []
+    for (source, gpu, lengths), published in PUBLISHED.items():
+        other = PUBLISHED.get((source, "H100-SXM", lengths), {})
+        if gpu == "H200-SXM" and 1 in published and 2 in other:
+            h200 = ratios_by_degree(source, gpu, lengths, {1: published[1]})[1][1]
+            h100 = ratios_by_degree(source, "H100-SXM", lengths, {2: other[2]})[2][1]
+            carries.append(h100 / h200)
+    mean, error = geometric_error(carries)
+    print(
+        f"\nThe validation's carry, H200 TP1 to H100 TP2, in these sources: {len(carries)} pairs, "
+        f"geometric mean {mean:.3f}, range {min(carries):.3f}-{max(carries):.3f}."
+    )
 
 
 if __name__ == "__main__":
