@@ -121,6 +121,13 @@ def doublings(by_tp: dict[int, tuple[float, float]]) -> list[tuple[int, float]]:
     return [(tp, by_tp[2 * tp][1] / by_tp[tp][1]) for tp in sorted(by_tp) if 2 * tp in by_tp]
 
 
+def tp_moves() -> dict[tuple[str, str, tuple[int, int]], list[tuple[int, float]]]:
+    """{(source, GPU, lengths): [(lower degree, the engine's move over the model's)]}."""
+    return {
+        key: doublings(ratios_by_degree(*key, published)) for key, published in PUBLISHED.items()
+    }
+
+
 def main() -> None:
     print(
         "Tensor-parallel pairs: one engine, model and GPU at several degrees (issue 37, target d)"
@@ -173,24 +180,30 @@ def print_summary(moves: dict[tuple[str, str, int], list[float]]) -> None:
             )
 
 
-def print_gpu_move() -> None:
-    """The other half of the validation's carry: the same source, lengths and degree, H200 to
-    H100. (predicted / published on the H100) / (predicted / published on the H200): above 1
-    when the engine runs the H100 slower than the model's terms say, relative to the H200."""
-    print("\nThe GPU move at one degree: H200 to H100, same source, lengths and TP\n")
-    print("| source | in/out | TP: the engine's H100 over the model's |")
-    print("|---|---|---|")
-    moves: dict[str, list[float]] = {}
+def gpu_moves() -> dict[tuple[str, tuple[int, int]], dict[int, float]]:
+    """The other half of the validation's carry, {(source, lengths): {TP: move}}: the same source,
+    lengths and degree, H200 to H100, (predicted / published on the H100) / (predicted /
+    published on the H200), above 1 when the engine runs the H100 slower than the model's terms
+    say, relative to the H200."""
+    out = {}
     for (source, gpu, lengths), published in PUBLISHED.items():
         other = PUBLISHED.get((source, "H100-SXM", lengths))
         if gpu != "H200-SXM" or other is None:
             continue
         h200 = ratios_by_degree(source, gpu, lengths, published)
         h100 = ratios_by_degree(source, "H100-SXM", lengths, other)
-        common = [tp for tp in h100 if tp in h200]
-        for tp in common:
-            moves.setdefault(source, []).append(h100[tp][1] / h200[tp][1])
-        cells = "; ".join(f"TP{tp} {h100[tp][1] / h200[tp][1]:.3f}" for tp in common)
+        out[source, lengths] = {tp: h100[tp][1] / h200[tp][1] for tp in h100 if tp in h200}
+    return out
+
+
+def print_gpu_move() -> None:
+    print("\nThe GPU move at one degree: H200 to H100, same source, lengths and TP\n")
+    print("| source | in/out | TP: the engine's H100 over the model's |")
+    print("|---|---|---|")
+    moves: dict[str, list[float]] = {}
+    for (source, lengths), by_tp in gpu_moves().items():
+        moves.setdefault(source, []).extend(by_tp.values())
+        cells = "; ".join(f"TP{tp} {move:.3f}" for tp, move in by_tp.items())
         print(f"| {source} | {lengths[0]}/{lengths[1]} | {cells} |")
     for source, values in moves.items():
         mean, error = geometric_error(values)
@@ -200,17 +213,22 @@ def print_gpu_move() -> None:
         )
 
 
-def print_validation_carry() -> None:
+def validation_carries() -> list[float]:
     """The validation rows' carry, H200 TP1 to H100 TP2 (GPU and degree at once), in these
     sources: (predicted / published, H100 TP2) / (predicted / published, H200 TP1)."""
-    carries: list[float] = []
+    carries = []
     for (source, gpu, lengths), published in PUBLISHED.items():
         other = PUBLISHED.get((source, "H100-SXM", lengths), {})
         if gpu == "H200-SXM" and 1 in published and 2 in other:
             h200 = ratios_by_degree(source, gpu, lengths, {1: published[1]})[1][1]
             h100 = ratios_by_degree(source, "H100-SXM", lengths, {2: other[2]})[2][1]
             carries.append(h100 / h200)
-    mean, error = geometric_error(carries)
+    return carries
+
+
+def print_validation_carry() -> None:
+    carries = validation_carries()
+    mean = geometric_error(carries)[0]
     print(
         f"\nThe validation's carry, H200 TP1 to H100 TP2, in these sources: {len(carries)} pairs, "
         f"geometric mean {mean:.3f}, range {min(carries):.3f}-{max(carries):.3f}."
