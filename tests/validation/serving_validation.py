@@ -461,6 +461,11 @@ def main() -> None:
         "each, "
         "so 'within 20%' needs the engine's own efficiency (the bid's measured throughput)."
     )
+    # Issue 37 target d: the TP move alone, from one engine's same-GPU runs out of this sample.
+    from tests.validation.serving_tp_pairs import main as print_tp_pairs  # it imports this module
+
+    print()
+    print_tp_pairs()
 
 
 def _with_evidence() -> None:
