@@ -56,7 +56,7 @@ def test_the_same_inputs_give_the_same_bytes(scorecard, serving_pdf):
 def test_attached_inputs_name_the_serving_model_and_verify_re_scores_them(serving_pdf):
     inputs = parse_memo_inputs(read_attached_inputs(PdfFileReader(io.BytesIO(serving_pdf))).raw)
     assert (
-        inputs["model_version"] == "serving-2"
+        inputs["model_version"] == "serving-3"
         and inputs["evaluation"]["workload"]["kind"] == "inference"
     )
     # helio-h200 ranks first: both H200 fleets need 40 GPUs (TP1, batch 56; the attention
@@ -92,7 +92,7 @@ def test_page_one_shows_the_decision_the_service_and_the_fabric_flag(scorecard, 
     assert "39 carry the stated peak's mean rate" in text
     # northwind-ib itemises $0.55 of its $2.90 for its fabric: 0.55 / 2.90 = 19%.
     assert "0.55 of the 2.90 USD per GPU-hour (19%) pays for a training-grade fabric" in text
-    assert "CANNOT SERVE: peak traffic" in text and "cost model serving-2" in text
+    assert "CANNOT SERVE: peak traffic" in text and "cost model serving-3" in text
 
 
 def test_an_override_needs_its_justification_and_is_printed(scorecard):

@@ -46,7 +46,7 @@ def test_other_figures_under_the_version_that_printed_them_are_a_problem(monkeyp
 
 
 def test_a_serving_memo_of_a_release_with_another_serving_model_is_unproven(monkeypatch):
-    # 0.1.1 priced serving memos with serving-1; this build's serving model is serving-2.
+    # 0.1.1 priced serving memos with serving-1; this build's serving model is serving-3.
     assert RELEASED_MODELS["0.1.1"]["inference"] != RELEASED_MODELS[__version__]["inference"]
     problems, unproven = _judged(monkeypatch, "0.1.1", "inference")
     assert problems == []

@@ -25,7 +25,7 @@ RELEASED_MODELS: dict[str, dict[str, str] | None] = {
     "0.1.0": None,
     "0.1.1": {"training": "training-3", "inference": "serving-1"},
     "0.1.2": {"training": "training-3", "inference": "serving-2"},
-    "0.1.3": {"training": "training-3", "inference": "serving-2"},
+    "0.1.3": {"training": "training-3", "inference": "serving-3"},
 }
 THIS_BUILDS_MODELS = {"training": MODEL_VERSION, "inference": SERVING_MODEL_VERSION}
 

@@ -80,11 +80,11 @@ def efficiency_draws(
             compute.append(median * engine_compute * stack)
         else:
             # Issue 37: what the run leaves unstated (its lengths above all) widens its draw, and
-            # so does carrying it to another tensor-parallel degree than the fleet's.
+            # so does carrying it to another tensor-parallel degree than the fleet's, or another GPU.
             sigma = float(
                 np.hypot(
                     MBU_SIGMA.get(grade, MARKET_MBU_SIGMA),
-                    draw_spread(e.throughput_evidence, e.tensor_parallel)
+                    draw_spread(e.throughput_evidence, e.tensor_parallel, e.bid.capacity.gpu_model)
                     if e.throughput_evidence
                     else 0.0,
                 )
