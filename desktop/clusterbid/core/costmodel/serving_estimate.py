@@ -87,6 +87,10 @@ class ServingEstimate:
     peak_month: int | None = None
     gpus_needed_at_peak_month: int | None = None
     gpus_billed_at_peak_month: int | None = None
+    # The HBM efficiency the bid was assumed to reach before its serving evidence (the workload's,
+    # or the stated engine's published figure): the memo's "engine at k x the assumed" divides by
+    # it, as the calibration note does (a tester saw the memo print 0.96x where the note said 1.16x).
+    assumed_hbm_efficiency: float = float("nan")
 
     @property
     def bursts(self) -> bool:
@@ -168,6 +172,7 @@ def estimate_serving(
                 hbm_bandwidth_tb_s=float(arrays.hbm_bandwidth_bytes_s[i]) / 1e12,
                 hbm_efficiency=float(arrays.hbm_efficiency[i]),
                 compute_efficiency=float(arrays.compute_efficiency[i]),
+                assumed_hbm_efficiency=float(spec.hbm_efficiency[i]),
                 **{name: figures.get(name) for name in _FIGURES},
             )
         )

@@ -95,20 +95,20 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     return rows
 
 
-def _throughput_trust(e, assumed_hbm_efficiency: float, stated_engine: str) -> str:
+def _throughput_trust(e, stated_engine: str) -> str:
     """How far the decode throughput the bid was costed with can be trusted, in words, what it
     made of the bid's engine when it was used, and whether the run measured another engine than
     the one the buyer states (the score output and the app say so too)."""
     ev = e.throughput_evidence
     if ev is not None:
-        factor = e.hbm_efficiency / assumed_hbm_efficiency
+        factor = e.hbm_efficiency / e.assumed_hbm_efficiency
         used = (
             f" Costed at that figure, the engine runs at {factor:.2f}x the assumed efficiencies "
             f"(HBM {e.hbm_efficiency:.0%}, compute {e.compute_efficiency:.0%})."
         )
         if other_engine_note(stated_engine, ev.engine):
             used += (
-                f" It ran on {ev.engine}, not on the engine you state "
+                f" It ran on {ev.engine}, not known to be the engine you state "
                 f"({engine_words(stated_engine)}): ask for a run on that engine."
             )
         return _evidence_trust(ev) + used
@@ -153,10 +153,8 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
     order = sorted(
         scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0)
     )
-    assumed = scorecard.evaluation.workload.hbm_efficiency
     stated = scorecard.evaluation.workload.serving_engine
     labels = bid_labels(scorecard.scores)  # copies of one offer told apart by their order, in words
     return [
-        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, assumed, stated)}"
-        for score in order
+        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, stated)}" for score in order
     ]
