@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from clusterbid.core.bid import Bid
 from clusterbid.core.costmodel.serving_estimate import (
     ServingEstimate,
     ServingEstimates,
@@ -15,7 +14,6 @@ from clusterbid.core.costmodel.serving_estimate import (
 )
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import DECISION_WORDS, Evaluation
-from clusterbid.core.evidence.model import EvidenceKind
 from clusterbid.core.must_haves import gated_by_must_haves
 from clusterbid.core.provider_rating import ratings_by_provider
 from clusterbid.core.ranking import BidScore, rank_bids
@@ -62,14 +60,12 @@ class ServingScorecard:
         return [s for s in self.scores if s.rank is not None]
 
 
-def serving_evidence_score(bid: Bid) -> float:
-    """Best grade of measured decode throughput on file (none: 0)."""
-    grades = [
-        GRADE_SCORES[e.grade]
-        for e in bid.evidence
-        if e.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
-    ]
-    return max(grades, default=0.0)
+def serving_evidence_score(estimate: ServingEstimate) -> float:
+    """The grade of the measured decode throughput the bid is costed with (none: 0). A figure kept
+    on file but flagged and not used (above the model's ceiling, no reason recorded) earns
+    nothing: a tester's unused file, and one claiming 1e300 tokens/s, lifted a bid to first."""
+    used = estimate.throughput_evidence
+    return GRADE_SCORES[used.grade] if used is not None else 0.0
 
 
 def serving_run(evaluation: Evaluation) -> tuple[ServingEstimates, tuple[ServingEstimate, ...]]:
@@ -124,7 +120,7 @@ def score_serving_evaluation(evaluation: Evaluation) -> ServingScorecard:
             evaluation.policy.required_certifications,
             ratings_by_provider(evaluation.provider_ratings),
         )
-        values["evidence"] = serving_evidence_score(estimate.bid)
+        values["evidence"] = serving_evidence_score(estimate)
         return values
 
     # Issue 31: rank on the bands (the policy's basis: mean or median over the samples that serve),

@@ -125,7 +125,9 @@ def calibrate_serving(
         one = b.replace(**{name: getattr(b, name)[i : i + 1] for name in b.__slots__})
         one = arrays_at_run(one, evidence, at_run.precision, catalog, bid.capacity.gpu_model)
         gpus = f"{evidence.scale_gpus} GPU" + ("" if evidence.scale_gpus == 1 else "s")
-        label = f"{evidence.value:,.0f} tokens/s at batch {evidence.batch_size} on {gpus}"
+        # A figure past a billion prints in powers of ten, not as a 300-digit number.
+        rate = f"{evidence.value:,.0f}" if evidence.value < 1e9 else f"{evidence.value:.3g}"
+        label = f"{rate} tokens/s at batch {evidence.batch_size} on {gpus}"
         if np.isnan(one.peak_flops[0]):
             notes[i].append(
                 f"serving evidence ({label}) ran on a GPU without {at_run.precision.upper()} "

@@ -10,7 +10,7 @@ from clusterbid.core.costmodel.engine_efficiency import other_engine_note
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
 from clusterbid.core.costmodel.serving_growth_words import growth_words
 from clusterbid.core.engine_names import engine_words
-from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
 from clusterbid.core.memo.bid_words import bid_labels, bid_names
 from clusterbid.core.memo.serving_printed import band_cell
 from clusterbid.core.report import format_money
@@ -112,6 +112,28 @@ def _throughput_trust(e, stated_engine: str) -> str:
                 f"({engine_words(stated_engine)}): ask for a run on that engine."
             )
         return _evidence_trust(ev) + used
+    flagged = [
+        ev
+        for ev in e.bid.evidence
+        if ev.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
+        and ev.grade is not EvidenceGrade.DERIVED
+    ]
+    unused = (
+        f" A serving benchmark on file ({flagged[0].value:,.4g} {flagged[0].unit} on "
+        f"{flagged[0].scale_gpus:,} GPU{'' if flagged[0].scale_gpus == 1 else 's'}) "
+        + (
+            "reads as faster than these GPUs can run and "
+            if any(
+                n.startswith("serving evidence (") and ("reads as more" in n or "is faster" in n)
+                for n in e.calibration_notes
+            )
+            else ""
+        )
+        + "was not used, nor counted as evidence: ask the provider how it was measured, or "
+        "record a reason to use it."
+        if flagged
+        else ""
+    )
     return (
         f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM "
         "bandwidth "
@@ -119,7 +141,7 @@ def _throughput_trust(e, stated_engine: str) -> str:
         "compute peak "
         f"(at the assumed {e.compute_efficiency:.0%}); ask for measured output tokens per second "
         "at the "
-        "proposed batch and latency."
+        "proposed batch and latency." + unused
     )
 
 

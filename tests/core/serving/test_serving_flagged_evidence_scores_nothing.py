@@ -1,0 +1,64 @@
+"""A serving benchmark kept on file but flagged above the model's ceiling and not used earns no
+evidence score (found by a tester, issue 37 item 2): attaching an MLPerf summary read without its
+prompt length to Quarry GPU printed "Decision: not used", yet Quarry's evidence criterion went to
+1.0 and its weighted score from 0.829 to 0.879, first; a file claiming 1e300 tokens/s did the same.
+The memo's "What was not verified" now names the unused file. With the officer's recorded reason
+the figure is used, and counts."""
+
+from __future__ import annotations
+
+import pytest
+from tests.conftest import EXAMPLES
+
+from clusterbid.core.documents import read_evaluation
+from clusterbid.core.memo.serving_tables import unverified
+from clusterbid.core.serving_scoring import score_serving_evaluation
+
+DEMO = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+# 1e300 tokens/s of one two-GPU replica at batch 64: far above any H100's peak.
+ABSURD = {
+    "kind": "serving_decode_throughput",
+    "scale_gpus": 2,
+    "value": 1e300,
+    "unit": "tokens/s",
+    "grade": "measured_independent",
+    "batch_size": 64,
+    "measured_by": "third_party",
+    "artefact_sha256": "cd" * 32,
+    "prompt_tokens": 1000,
+    "output_tokens": 600,
+}
+
+
+def _with_quarry_evidence(evidence: dict):
+    data = DEMO.model_dump(mode="json")
+    quarry = next(b for b in data["bids"] if b["id"] == "quarry-h100")
+    quarry["evidence"] = [*quarry.get("evidence", []), evidence]
+    return score_serving_evaluation(type(DEMO).model_validate(data))
+
+
+def _score(scorecard, bid_id: str):
+    return next(s for s in scorecard.scores if s.bid.id == bid_id)
+
+
+def test_a_flagged_unused_benchmark_earns_nothing_and_moves_no_rank():
+    before = score_serving_evaluation(DEMO)
+    after = _with_quarry_evidence(ABSURD)
+    quarry = _score(after, "quarry-h100")
+    assert quarry.estimate.throughput_evidence is None  # flagged, not used
+    assert quarry.criteria["evidence"] == 0.0
+    # Nothing else about Quarry changed, so neither did its score or anybody's rank.
+    assert quarry.weighted_score == pytest.approx(_score(before, "quarry-h100").weighted_score)
+    assert [s.bid.id for s in after.ranked] == [s.bid.id for s in before.ranked]
+    line = next(line for line in unverified(after) if line.startswith("Quarry"))
+    assert (
+        "reads as faster than these GPUs can run and was not used, nor counted as evidence" in line
+    )
+
+
+def test_with_the_officers_recorded_reason_the_figure_is_used_and_counts():
+    # A third party's run within reach (1,600 tokens/s on 2 GPUs at batch 64), so it is used.
+    plausible = {**ABSURD, "value": 1600.0}
+    quarry = _score(_with_quarry_evidence(plausible), "quarry-h100")
+    assert quarry.estimate.throughput_evidence is not None
+    assert quarry.criteria["evidence"] == 1.0  # measured independently: the top grade
