@@ -36,6 +36,10 @@ from tests.validation.serving_gap_evidence import (  # noqa: E402
     print_mlperf_prompt_bounds,
     print_vllm_terms,
 )
+from tests.validation.serving_vllm_out_of_sample import (  # noqa: E402
+    OUT_OF_SAMPLE_ROWS,
+    print_out_of_sample,
+)
 
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
@@ -285,6 +289,11 @@ ROWS = [
 ]
 
 
+# Issue 37: vLLM 0.6.0 runs from other sources than Lambda's (the catalog's vLLM figures were read
+# from Lambda's two), kept apart from ROWS so that no table above mixes them in.
+OUT_OF_SAMPLE = [Row(**row) for row in OUT_OF_SAMPLE_ROWS]
+
+
 def _workload(
     row: Row, prompt: int, efficiencies: tuple[float, float] | None, engine: str = "not-stated"
 ) -> InferenceWorkload:
@@ -461,6 +470,7 @@ def main() -> None:
         "each, "
         "so 'within 20%' needs the engine's own efficiency (the bid's measured throughput)."
     )
+    print_out_of_sample(OUT_OF_SAMPLE, replica_at)
 
 
 def _with_evidence() -> None:
