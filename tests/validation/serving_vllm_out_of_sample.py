@@ -161,9 +161,9 @@ def print_out_of_sample(rows, replica_at) -> None:
         if len(row.prompt) > 1:
             alt = replica_at(row, row.prompt[1], None, "vllm-0.6")[0] / published
             other = f" ({row.prompt[1]} in: {alt:.2f})"
-        keys = [row.group] + (
-            [f"{row.group}, {DATASET[row.label]}"] if row.label in DATASET else []
-        )
+        # per source, and per GPU and (the blog's) dataset within it
+        keys = [row.group, f"{row.group}, {row.gpu.split('-')[0]}"]
+        keys += [f"{row.group}, {DATASET[row.label]}"] if row.label in DATASET else []
         for key in keys:
             unstated.setdefault(key, []).append(r0)
             named.setdefault(key, []).append(r1)
