@@ -23,7 +23,8 @@ Sources (each row's comment says what its run held):
   tokens", prefill-heavy (sonnet) "roughly 462 input and 16 output tokens". The blog publishes
   throughput only as bars in requests/s: each is read here off the figure's pixels (the vLLM
   bar's top against the panel's gridlines, a straight line through them fits within 0.3 pixel;
-  one pixel is 0.2-0.6% of a bar), times the dataset's mean output for output tokens/s.
+  a bar is 450-560 pixels tall, so a pixel is about 0.2%), times the dataset's mean output for
+  output tokens/s.
 
 Two caveats the tables carry: neither source says SXM or PCIe for its A100 (taken as the
 catalog's A100 80GB SXM; the blog does not give the memory either), and the blog's runs are
