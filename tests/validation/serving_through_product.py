@@ -41,12 +41,16 @@ from tests.validation.serving_gap_evidence import (  # noqa: E402
     print_mlperf_server_carry,
 )
 from tests.validation.serving_validation import (  # noqa: E402
+    OUT_OF_SAMPLE,
     ROWS,
     Row,
     _workload,
     calibrated_on,
     geometric_error,
     replica_at,
+)
+from tests.validation.serving_vllm_out_of_sample import (  # noqa: E402
+    print_out_of_sample_through_product,
 )
 
 from clusterbid.core.costmodel.serving_estimate import estimate_serving  # noqa: E402
@@ -134,11 +138,14 @@ def evidence_file(row: Row, folder: Path) -> tuple[Path, ServingRunOptions]:
     return path, ServingRunOptions(gpus=row.tp, **stated)
 
 
-def through_product(target: Row, evidence_row: Row | None, folder: Path) -> tuple[float, str]:
+def through_product(
+    target: Row, evidence_row: Row | None, folder: Path, engine: str = "not-stated"
+) -> tuple[float, str]:
     """(predicted tokens/s per GPU for `target`, the flag in words or ""): a document with the
-    target's workload and one bid, `evidence_row`'s file attached to it by the product's operation
-    (none: spec-only), the efficiencies the product's estimate sets, read at the row's kind."""
-    workload = _workload(target, target.prompt[0], None)
+    target's workload (the buyer's engine `engine`) and one bid, `evidence_row`'s file attached to
+    it by the product's operation (none: spec-only), the efficiencies the product's estimate sets,
+    read at the row's kind."""
+    workload = _workload(target, target.prompt[0], None, engine)
     evaluation = Evaluation.model_validate(
         {
             "title": "validation",
@@ -206,6 +213,7 @@ def main() -> None:
     print_batch_cap(rows)
     print_mlperf_server_carry(rows, _workload, replica_at)
     print_gpu_and_tp_carry(Row, calibrated_on, replica_at, geometric_error)
+    print_out_of_sample_through_product(OUT_OF_SAMPLE, rows, through_product)
 
 
 def print_batch_cap(rows: list[Row]) -> None:

@@ -36,6 +36,10 @@ from tests.validation.serving_gap_evidence import (  # noqa: E402
     print_mlperf_prompt_bounds,
     print_vllm_terms,
 )
+from tests.validation.serving_vllm_out_of_sample import (  # noqa: E402
+    OUT_OF_SAMPLE_ROWS,
+    print_out_of_sample,
+)
 
 from clusterbid.core.bid import Bid  # noqa: E402
 from clusterbid.core.catalog import default_catalog  # noqa: E402
@@ -285,6 +289,11 @@ ROWS = [
 ]
 
 
+# Issue 37: vLLM 0.6.0 runs from other sources than Lambda's (the catalog's vLLM figures were read
+# from Lambda's two), kept apart from ROWS so that no table above mixes them in.
+OUT_OF_SAMPLE = [Row(**row) for row in OUT_OF_SAMPLE_ROWS]
+
+
 def _workload(
     row: Row, prompt: int, efficiencies: tuple[float, float] | None, engine: str = "not-stated"
 ) -> InferenceWorkload:
@@ -450,6 +459,7 @@ def main() -> None:
     )
     print_vllm_terms(ROWS, _workload)
     print_engine_named(ROWS, replica_at)
+    print_out_of_sample(OUT_OF_SAMPLE, replica_at)  # the vLLM class on runs it was not read from
     # How close one efficiency for every engine could come: scale every prediction so the two
     # groups furthest apart sit equally far off (the best a single constant can do for both).
     means = [geometric_error(v)[0] for g, v in ratios.items() if g.endswith("tokens/s per GPU")]
