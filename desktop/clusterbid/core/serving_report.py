@@ -50,7 +50,7 @@ def format_serving_table(scorecard: ServingScorecard) -> str:
         billing_basis(w)[0].upper() + billing_basis(w)[1:] + ".",
         *([f"Traffic profile: {profile_words(w)}."] if profile_words(w) else []),
         *([f"Growth: {growth_words(w)}."] if growth_words(w) else []),
-        f"Ranked on the {scorecard.decision_words}.",
+        f"Ranked by weighted score; its cost criterion is the {scorecard.decision_words}.",
         "",
         f"{'rank':>4}  {'bid':<16} {'GPU':<9} {'price/GPU-h':>11} {'TP':>3} {'batch':>5} "
         f"{'tok/s/GPU':>9} "

@@ -33,7 +33,7 @@ DEMO_MEMO_TEXT_SHA256 = {
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
-    "0.1.3": "599d2446589a923f394e4add4a8feb25e740f80b90a5effaba6dd79c58f57067",
+    "0.1.3": "87f317d657124ed16bcc14177d50a7f45ed96c2a4c40e3908e7e002913238622",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

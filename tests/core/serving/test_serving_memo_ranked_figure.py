@@ -72,3 +72,20 @@ def test_the_memo_states_the_engine_factor_the_calibration_note_states_under_any
         said = re.search(r"puts the engine at ([0-9.]+)x", note).group(1)
         line = next(line for line in unverified(scorecard) if line.startswith("Helio"))
         assert f"the engine runs at {said}x the assumed efficiencies" in line, (engine, note, line)
+
+
+def test_the_margin_is_read_on_the_figure_the_bids_are_ranked_on():
+    # A tester read "1.8% dearer per million tokens than the next by score" on page 1, worked at
+    # the point figures ($1.48 against $1.46), while the mean ranks Helio the cheaper.
+    from clusterbid.core.memo.serving_decision import decision_rows
+
+    scorecard = score_serving_evaluation(DEMO)
+    helio, quarry = scorecard.ranked[0], scorecard.ranked[1]
+    mine = scorecard.band(helio.bid.id).mean_cost_per_million
+    theirs = scorecard.band(quarry.bid.id).mean_cost_per_million
+    assert mine < theirs  # the mean ranks Helio first...
+    assert helio.estimate.cost_per_million_tokens > quarry.estimate.cost_per_million_tokens
+    margin = dict(decision_rows(scorecard, None)[0])["Margin"]
+    share = (theirs - mine) / theirs
+    assert margin.startswith(f"{share:.1%} cheaper per million tokens than the next by score")
+    assert "on the mean the bids are ranked on" in margin

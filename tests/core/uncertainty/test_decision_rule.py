@@ -63,7 +63,10 @@ def test_the_score_command_says_what_ranked_and_where_the_point_sits(tmp_path, c
     path.write_text(_claimant_and_silent().model_dump_json(), encoding="utf-8")
     assert main(["score", str(path), "--samples", "4000"]) == 0
     text = capsys.readouterr().out
-    assert "Ranked on the expected net cost (the mean over the Monte Carlo samples)" in text
+    assert (
+        "Ranked by weighted score; its cost criterion is the expected net cost (the mean over "
+        "the Monte Carlo samples)" in text
+    )
     first = next(line for line in text.splitlines() if line.lstrip().startswith("1 "))
     assert "silent" in first
     claimant = next(line for line in text.splitlines() if line.startswith("claimant "))

@@ -197,7 +197,8 @@ def uncertainty_lines(
         "",
         f"Uncertainty: Monte Carlo, {result.samples:,} samples, seed {result.seed} (P10 - P50 - "
         "P90)",
-        f"Ranked on the {scorecard.decision_words}; the point figure's percentile in its own "
+        f"Ranked by weighted score; its cost criterion is the {scorecard.decision_words}; the "
+        "point figure's percentile in its own "
         "samples beside it",
         f"{'bid':<16} {'net cost of the plan':>38} {'mean':>12} {'point at':>8} "
         f"{'wall-clock hours':>28} "
