@@ -33,7 +33,7 @@ DEMO_MEMO_TEXT_SHA256 = {
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
-    "0.1.3": "87f317d657124ed16bcc14177d50a7f45ed96c2a4c40e3908e7e002913238622",
+    "0.1.3": "9f62bd5524bab0ec42ddea4d95259982e3d6f6258c51b0b89763a32114f29937",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

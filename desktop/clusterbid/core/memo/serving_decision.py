@@ -150,8 +150,7 @@ def _margin(scorecard: ServingScorecard, chosen, rival, currency: str) -> str:
     basis = {"expected": "mean", "p50": "median"}.get(scorecard.decision_basis, "point figure")
     monthly = other.monthly_cost - e.monthly_cost
     return (
-        f"{abs(theirs - mine) / theirs:.1%} {'cheaper' if theirs >= mine else 'dearer'} per "
-        f"million tokens than the next by score, on the {basis} the bids are ranked on; at the "
-        f"point figures {format_money(abs(monthly), currency)} a month "
+        f"{abs(theirs - mine) / theirs:.1%} {'cheaper' if theirs >= mine else 'dearer'} than "
+        f"the next by score ({basis}); point bill {format_money(abs(monthly), currency)} a month "
         f"{'less' if monthly >= 0 else 'more'}"
     )
