@@ -72,7 +72,7 @@ def test_a_run_carried_across_degrees_on_its_own_gpu_widens_by_the_doublings_alo
     assert not any("measured on H200-SXM" in n for n in estimate.calibration_notes)
     assert _log_spread(estimates) == pytest.approx(math.hypot(0.07, 0.117), rel=0.03)
     # Two doublings (TP4 run, TP1 fleet) widen by twice as much: the rule, worked by hand.
-    assert draw_spread(Evidence.model_validate(tp4), 1, "H200-SXM") == pytest.approx(
+    assert draw_spread(Evidence.model_validate(tp4), 1, "H200-SXM", (1000, 600)) == pytest.approx(
         math.hypot(0.117 * 2, 0.0), rel=1e-9
     )
 

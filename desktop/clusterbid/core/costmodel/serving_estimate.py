@@ -11,12 +11,7 @@ from clusterbid.core.costmodel.contract_findings import unstated_fee_findings
 from clusterbid.core.costmodel.gates import Finding
 from clusterbid.core.costmodel.serving import MAX_BATCH, SECONDS_PER_MONTH, fleet, replica_grid
 from clusterbid.core.costmodel.serving_calibration import calibrate_serving
-from clusterbid.core.costmodel.serving_evidence_shape import (
-    carried_across_degrees,
-    carried_to_another_gpu,
-    carry_note,
-    gpu_carry_note,
-)
+from clusterbid.core.costmodel.serving_evidence_shape import carry_notes
 from clusterbid.core.costmodel.serving_flagged import both_ways_notes
 from clusterbid.core.costmodel.serving_gates import serving_gates
 from clusterbid.core.costmodel.serving_growth_words import (
@@ -149,10 +144,8 @@ def estimate_serving(
         figures = _figures(grid, plan, w, i) if not gates[i] else {}
         tp = figures.get("tensor_parallel")
         spans = tp is not None and tp > arrays.fast_domain_gpus[i]
-        if evidence[i] is not None and carried_across_degrees(evidence[i], tp):
-            notes[i].append(carry_note(evidence[i], tp))
-        if evidence[i] is not None and carried_to_another_gpu(evidence[i], bid.capacity.gpu_model):
-            notes[i].append(gpu_carry_note(evidence[i], bid.capacity.gpu_model))
+        if evidence[i] is not None:
+            notes[i] += carry_notes(evidence[i], tp, bid.capacity.gpu_model, w)
         grown = figures.get("fabric_cost_per_month") if figures.get("peak_month") else None
         fit = unused_fabric_finding(
             bid, catalog, spans, figures.get("gpus_billed"), currency, rates[i], grown

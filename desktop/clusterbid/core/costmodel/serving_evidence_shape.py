@@ -70,6 +70,13 @@ TP_DOUBLING_SPREAD = 0.117
 # v4.1 Server's H100 TP2 row carried to the H200 TP1 service, log(1.194) = 0.18 (a ClusterBid
 # judgement until a measured split of the engine's step on both GPUs says which term it is).
 GPU_CARRY_SPREAD = math.log(1.194)
+# A run at other lengths than the service's (prompts or outputs outside 0.75-1.33x of the
+# service's, the rule attach-time findings use): the validation's TensorRT-LLM runs carried between
+# lengths on one GPU and degree came within 2-12% (methodology section 8); the largest,
+# log(1.12) = 0.113, widens the draw (a tester saw a 3,000/150-token run narrow a 1,000/600
+# service's band by half and lift it to first while the caveat was said only at attach time).
+LENGTH_CARRY_SPREAD = math.log(1.12)
+LENGTH_CARRY_RANGE = (0.75, 4 / 3)
 
 
 def run_words(evidence: Evidence) -> str:
@@ -103,13 +110,29 @@ def carried_to_another_gpu(evidence: Evidence, bid_gpu: str) -> bool:
     return evidence.gpu_model is not None and evidence.gpu_model != bid_gpu
 
 
-def draw_spread(evidence: Evidence, costed_tp: int | None, bid_gpu: str) -> float:
+def carried_across_lengths(evidence: Evidence, prompt_tokens: float, output_tokens: float) -> bool:
+    """Whether the run's stated prompts or outputs lie outside LENGTH_CARRY_RANGE of the service's."""
+    low, high = LENGTH_CARRY_RANGE
+    return any(
+        measured is not None and not low <= measured / wanted <= high
+        for measured, wanted in (
+            (evidence.prompt_tokens, prompt_tokens),
+            (evidence.output_tokens, output_tokens),
+        )
+    )
+
+
+def draw_spread(
+    evidence: Evidence, costed_tp: int | None, bid_gpu: str, lengths: tuple[float, float]
+) -> float:
     """Log-space spread the run adds to its engine factor's draw: what it leaves unstated, a
-    carry to another tensor-parallel degree than the fleet's, and one to another GPU."""
-    return math.hypot(
-        extra_spread(evidence),
-        TP_DOUBLING_SPREAD * doublings(evidence, costed_tp),
-        GPU_CARRY_SPREAD if carried_to_another_gpu(evidence, bid_gpu) else 0.0,
+    carry to another tensor-parallel degree than the fleet's, to another GPU, and to other
+    lengths than the service's (`lengths`: its prompt and output tokens)."""
+    return math.sqrt(
+        extra_spread(evidence) ** 2
+        + (TP_DOUBLING_SPREAD * doublings(evidence, costed_tp)) ** 2
+        + (GPU_CARRY_SPREAD if carried_to_another_gpu(evidence, bid_gpu) else 0.0) ** 2
+        + (LENGTH_CARRY_SPREAD if carried_across_lengths(evidence, *lengths) else 0.0) ** 2
     )
 
 
@@ -195,3 +218,28 @@ def arrays_at_run(
         hbm_bandwidth_bytes_s=np.array([gpu.hbm_bandwidth_tb_s * 1e12]),
         peak_flops=np.array([np.nan if peak is None else peak * 1e12]),
     )
+
+
+def length_carry_note(evidence: Evidence, prompt_tokens: float, output_tokens: float) -> str:
+    return (
+        f"The run was measured at {evidence.prompt_tokens or prompt_tokens:,.0f}-token prompts "
+        f"and {evidence.output_tokens or output_tokens:,.0f}-token outputs, the service has "
+        f"{prompt_tokens:,.0f} and {output_tokens:,.0f}: carried between lengths, the engine's "
+        "published runs came within 12% (methodology section 8)"
+        f"{_widened(evidence, LENGTH_CARRY_SPREAD)}; ask for a run at the service's lengths"
+    )
+
+
+def carry_notes(
+    evidence: Evidence, costed_tp: int | None, bid_gpu: str, w: ServingScalars
+) -> list[str]:
+    """Every carry of the run to the service as costed, in words: to another degree, another GPU,
+    other lengths (the score output, the JSON and the app's Details show them)."""
+    notes = []
+    if costed_tp is not None and carried_across_degrees(evidence, costed_tp):
+        notes.append(carry_note(evidence, costed_tp))
+    if carried_to_another_gpu(evidence, bid_gpu):
+        notes.append(gpu_carry_note(evidence, bid_gpu))
+    if carried_across_lengths(evidence, w.prompt_tokens, w.output_tokens):
+        notes.append(length_carry_note(evidence, w.prompt_tokens, w.output_tokens))
+    return notes

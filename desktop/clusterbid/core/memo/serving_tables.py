@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clusterbid.core.costmodel.engine_efficiency import other_engine_note
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
+from clusterbid.core.costmodel.serving_evidence_shape import carried_across_lengths
 from clusterbid.core.costmodel.serving_growth_words import growth_words
 from clusterbid.core.engine_names import engine_words
 from clusterbid.core.evidence.model import EvidenceGrade, EvidenceKind
@@ -95,7 +96,7 @@ def comparison_rows(scorecard: ServingScorecard) -> list[tuple[str, ...]]:
     return rows
 
 
-def _throughput_trust(e, stated_engine: str) -> str:
+def _throughput_trust(e, workload) -> str:
     """How far the decode throughput the bid was costed with can be trusted, in words, what it
     made of the bid's engine when it was used, and whether the run measured another engine than
     the one the buyer states (the score output and the app say so too)."""
@@ -106,12 +107,7 @@ def _throughput_trust(e, stated_engine: str) -> str:
             f" Costed at that figure, the engine runs at {factor:.2f}x the assumed efficiencies "
             f"(HBM {e.hbm_efficiency:.0%}, compute {e.compute_efficiency:.0%})."
         )
-        if other_engine_note(stated_engine, ev.engine):
-            used += (
-                f" It ran on {ev.engine}, not known to be the engine you state "
-                f"({engine_words(stated_engine)}): ask for a run on that engine."
-            )
-        return _evidence_trust(ev) + used
+        return _evidence_trust(ev) + used + _carried(ev, workload)
     flagged = [
         ev
         for ev in e.bid.evidence
@@ -145,6 +141,24 @@ def _throughput_trust(e, stated_engine: str) -> str:
     )
 
 
+def _carried(ev, workload) -> str:
+    """What the memo says of a run carried to the service: other lengths, another engine."""
+    words = ""
+    if carried_across_lengths(ev, workload.prompt_tokens, workload.output_tokens):
+        words += (
+            f" It ran at {ev.prompt_tokens or workload.prompt_tokens:,.0f}-token prompts and "
+            f"{ev.output_tokens or workload.output_tokens:,.0f}-token outputs, carried to the "
+            f"service's {workload.prompt_tokens:,} and {workload.output_tokens:,} (published "
+            "runs carried so came within 12%)."
+        )
+    if other_engine_note(workload.serving_engine, ev.engine):
+        words += (
+            f" It ran on {ev.engine}, not known to be the engine you state "
+            f"({engine_words(workload.serving_engine)}): ask for a run on that engine."
+        )
+    return words
+
+
 def _evidence_trust(ev) -> str:
     what = (
         f"the decode throughput of {ev.value:,g} {ev.unit} on {ev.scale_gpus:,} "
@@ -175,8 +189,8 @@ def unverified(scorecard: ServingScorecard, recommended: str | None = None) -> l
     order = sorted(
         scorecard.scores, key=lambda s: (s.bid.id != recommended, s.rank is None, s.rank or 0)
     )
-    stated = scorecard.evaluation.workload.serving_engine
+    workload = scorecard.evaluation.workload
     labels = bid_labels(scorecard.scores)  # copies of one offer told apart by their order, in words
     return [
-        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, stated)}" for score in order
+        f"{labels[score.bid.id]}: {_throughput_trust(score.estimate, workload)}" for score in order
     ]

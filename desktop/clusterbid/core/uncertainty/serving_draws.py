@@ -80,11 +80,17 @@ def efficiency_draws(
             compute.append(median * engine_compute * stack)
         else:
             # Issue 37: what the run leaves unstated (its lengths above all) widens its draw, and
-            # so does carrying it to another tensor-parallel degree than the fleet's, or another GPU.
+            # so does carrying it to another tensor-parallel degree than the fleet's, another GPU or other
+            # lengths.
             sigma = float(
                 np.hypot(
                     MBU_SIGMA.get(grade, MARKET_MBU_SIGMA),
-                    draw_spread(e.throughput_evidence, e.tensor_parallel, e.bid.capacity.gpu_model)
+                    draw_spread(
+                        e.throughput_evidence,
+                        e.tensor_parallel,
+                        e.bid.capacity.gpu_model,
+                        (estimates.workload.prompt_tokens, estimates.workload.output_tokens),
+                    )
                     if e.throughput_evidence
                     else 0.0,
                 )

@@ -1,0 +1,80 @@
+"""A measured run at other lengths than the service's is said in the notes (score, JSON, app, memo)
+and drawn wider (issue 37 item 1, found by a tester): a vLLM run at 3,000-token prompts and
+150-token outputs attached to a 1,000/600 service narrowed the bid's P10-P90 by half and lifted it
+to first, while "carries over only roughly" was said once, at attach time. Spreads worked by
+hand: a provider's measured run draws its engine factor at 0.07 in log space; a carry between
+lengths adds log(1.12), the largest of the validation's TensorRT-LLM length carries (2-12%)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from serving_builders import MEASURED_H200_RUN, serving_bid, serving_workload
+
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.costmodel.serving_evidence_shape import carried_across_lengths
+from clusterbid.core.evidence.model import Evidence
+from clusterbid.core.uncertainty import serving_draws
+
+SAMPLES = 20_000
+AT_SERVICE = {**MEASURED_H200_RUN, "tensor_parallel": 1}  # 1,000 / 600, the service's lengths
+LONG_PROMPTS = {**AT_SERVICE, "prompt_tokens": 3000, "output_tokens": 150, "value": 300}
+
+
+def _estimates(run: dict):
+    workload = serving_workload(
+        peak_requests_per_s=120,
+        serving_engine="tensorrt-llm",
+        prompt_tokens=1000,
+        output_tokens=600,
+    )
+    return estimate_serving(workload, [serving_bid("offer", gpu="H200-SXM", evidence=[run])])
+
+
+def _log_spread(estimates) -> float:
+    mbu, _ = serving_draws.efficiency_draws(estimates, np.ones(1), SAMPLES, seed=11)
+    return float(np.log(mbu[0]).std())
+
+
+def test_a_run_at_the_services_lengths_says_nothing_and_keeps_its_grades_spread():
+    estimates = _estimates(AT_SERVICE)
+    assert not any("The run was measured at" in n for n in estimates.bids[0].calibration_notes)
+    assert _log_spread(estimates) == pytest.approx(0.07, rel=0.03)
+
+
+def test_a_run_at_other_lengths_is_said_and_drawn_wider():
+    estimates = _estimates(LONG_PROMPTS)
+    estimate = estimates.bids[0]
+    assert estimate.throughput_evidence is not None  # used, not flagged
+    said = [n for n in estimate.calibration_notes if n.startswith("The run was measured at 3,000")]
+    assert len(said) == 1 and "the service has 1,000 and 600" in said[0]
+    assert "widened by 11%" in said[0] and "ask for a run at the service's lengths" in said[0]
+    assert _log_spread(estimates) == pytest.approx(math.hypot(0.07, math.log(1.12)), rel=0.03)
+
+
+def test_the_rule_is_the_attach_findings_0_75_to_4_3():
+    run = Evidence.model_validate({**AT_SERVICE, "prompt_tokens": 760, "output_tokens": 790})
+    assert not carried_across_lengths(run, 1000, 600)  # 0.76 and 1.32: inside
+    run = Evidence.model_validate({**AT_SERVICE, "prompt_tokens": 740})
+    assert carried_across_lengths(run, 1000, 600)  # 0.74: outside
+
+
+def test_the_memo_says_the_run_was_carried_between_lengths():
+    from tests.conftest import EXAMPLES
+
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.serving_tables import unverified
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+
+    demo = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    data = demo.model_dump(mode="json")
+    ridge = next(b for b in data["bids"] if b["id"] == "ridge-h200-ib")
+    ridge["evidence"] = [*ridge.get("evidence", []), LONG_PROMPTS]
+    scorecard = score_serving_evaluation(type(demo).model_validate(data))
+    line = next(line for line in unverified(scorecard) if line.startswith("Ridge"))
+    assert (
+        "It ran at 3,000-token prompts and 150-token outputs, carried to the service's 1,000 "
+        in (line)
+    )
