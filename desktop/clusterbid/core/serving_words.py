@@ -102,7 +102,12 @@ def band_text(band: ServingBand, currency: str) -> str:
         f"P{100 * band.point_percentile:.0f}"
     )
     if band.chance_servable < 1:
-        text += f"; meets the targets in {band.chance_servable:.0%}"
+        # Not the fleet as costed (slo_text's chance) but whether any fleet within the GPUs
+        # offered can meet the targets; never rounded up to a whole 100% (a tester read "meets
+        # the targets in 100%" beside "88% of the Monte Carlo draws" for one bid).
+        share = band.chance_servable
+        shown = "over 99%" if share >= 0.995 else f"{share:.0%}"
+        text += f"; the GPUs offered can carry the workload within the targets in {shown}"
     return text
 
 

@@ -78,3 +78,28 @@ def test_the_memo_says_the_run_was_carried_between_lengths():
         "It ran at 3,000-token prompts and 150-token outputs, carried to the service's 1,000 "
         in (line)
     )
+
+
+def test_the_bands_share_that_can_serve_is_named_for_what_it_is_and_never_rounds_to_100():
+    # A tester read "meets the targets in 100%" on the band line beside "88% of the Monte Carlo
+    # draws" on the targets line: the first is whether any fleet within the GPUs offered can
+    # serve, the second the fleet as costed, and 99.6% had been rounded up to 100%.
+    from clusterbid.core.serving_words import band_text
+    from clusterbid.core.uncertainty.serving_bands import ServingBand
+
+    def band(share: float) -> ServingBand:
+        return ServingBand(
+            bid_id="offer",
+            cost_per_million=(1.0, 1.2, 1.5),
+            monthly_cost=(1e5, 1.2e5, 1.5e5),
+            chance_cheapest=0.5,
+            chance_servable=share,
+            mean_cost_per_million=1.25,
+            point_percentile=0.5,
+        )
+
+    assert "within the targets in over 99%" in band_text(band(0.996), "USD")
+    assert "the GPUs offered can carry the workload within the targets in 88%" in band_text(
+        band(0.88), "USD"
+    )
+    assert "carry the workload" not in band_text(band(1.0), "USD")
