@@ -109,6 +109,26 @@ def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
     return _catalog_reach((1.0, 1.0) if spec is None else spec.factors())
 
 
+def mismatch_reach(stated: str, run_engine: str | None) -> tuple[Pair, Pair] | None:
+    """The doubt a measured run on another engine than the buyer's stated one adds to its bid's
+    draw, as (down, up) sigmas per (HBM, compute), symmetric, so that P10 and P90 reach the
+    catalog's gap between the two engines (a run on an engine the catalog lacks: its whole
+    reach); None when there is no such mismatch. A tester saw a bid whose run was on TensorRT-LLM
+    drawn as tightly as if it had run on the buyer's vLLM, 90% cheapest against 21% before."""
+    if other_engine_note(stated, run_engine) is None:
+        return None
+    ran = engine_catalog().get(engine_of_run(run_engine) or "")
+    if ran is None:
+        (down_h, up_h), (down_c, up_c) = _catalog_reach(engine_catalog()[stated].factors())
+        hbm, compute = max(down_h, up_h), max(down_c, up_c)
+        return (hbm, hbm), (compute, compute)
+    gap = [
+        abs(math.log(engine_catalog()[stated].factors()[a] / ran.factors()[a])) / P90_Z
+        for a in (0, 1)
+    ]
+    return (gap[0], gap[0]), (gap[1], gap[1])
+
+
 def _catalog_reach(middle: Pair) -> tuple[Pair, Pair]:
     """(down, up) sigmas per (HBM, compute) from `middle` (factors over the defaults) to the
     slowest published engine at P10 and the fastest at P90."""

@@ -20,7 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from clusterbid.core.costmodel.engine_efficiency import engine_of_run, engine_reach, run_reach
+from clusterbid.core.costmodel.engine_efficiency import (
+    engine_of_run,
+    engine_reach,
+    mismatch_reach,
+    run_reach,
+)
 from clusterbid.core.costmodel.serving_estimate import ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
@@ -101,6 +106,12 @@ def efficiency_draws(
             if unstated and e.throughput_evidence is not None:  # the buyer's engine moves it too
                 reach = run_reach(engine_of_run(e.throughput_evidence.engine))
                 run_mbu, run_compute = _engine_multipliers(reach, engine_z)
+            elif e.throughput_evidence is not None:  # a run on another engine than the buyer's
+                gap = mismatch_reach(
+                    estimates.workload.serving_engine, e.throughput_evidence.engine
+                )
+                if gap is not None:
+                    run_mbu, run_compute = _engine_multipliers(gap, engine_z)
             mbu.append(drawn * run_mbu)
             compute.append(drawn * run_compute)
     return np.asarray(mbu), np.asarray(compute)

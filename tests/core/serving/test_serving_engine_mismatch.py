@@ -1,0 +1,62 @@
+"""A measured serving run on another engine than the buyer states is drawn wider by the catalog's
+gap between the two engines (issue 37, found by a tester): with vLLM 0.6 stated, a bid whose run
+was on TensorRT-LLM was costed at TensorRT-LLM's speed and drawn as tightly as a run on vLLM,
+while every other bid was costed at vLLM's; it went from 21% to 90% cheapest. Now its band spans
+the gap (P10 and P90 reach it), and the note asks for a run on the stated engine.
+The gap is worked out here from resources/catalog/engines.toml itself, not from the code."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+from serving_builders import MEASURED_H200_RUN, serving_bid, serving_workload
+
+from clusterbid.core.costmodel.serving_estimate import estimate_serving
+from clusterbid.core.uncertainty import serving_draws
+
+ENGINES = Path(__file__).resolve().parents[3] / "resources" / "catalog" / "engines.toml"
+SAMPLES = 40_000
+TRT_RUN = {**MEASURED_H200_RUN, "tensor_parallel": 1, "engine": "TensorRT-LLM 0.20"}
+
+
+def _factors(engine_id: str) -> tuple[float, float]:
+    """(HBM, compute) over the defaults 0.70 and 0.50, running share included, at the middle of
+    each published range (geometric), as the catalog's header says the point uses."""
+    spec = next(e for e in tomllib.loads(ENGINES.read_text())["engine"] if e["id"] == engine_id)
+
+    def middle(pair: list[float]) -> float:
+        return math.sqrt(pair[0] * pair[1])
+
+    running = middle(spec["running_share"])
+    return (
+        middle(spec["hbm_efficiency"]) / 0.70 * running,
+        middle(spec["compute_efficiency"]) / 0.50 * running,
+    )
+
+
+def _log_spreads(engine: str) -> tuple[float, float]:
+    workload = serving_workload(peak_requests_per_s=120, serving_engine=engine)
+    estimates = estimate_serving(
+        workload, [serving_bid("offer", gpu="H200-SXM", evidence=[TRT_RUN])]
+    )
+    assert estimates.bids[0].throughput_evidence is not None
+    mbu, compute = serving_draws.efficiency_draws(estimates, np.ones(1), SAMPLES, seed=5)
+    return float(np.log(mbu[0]).std()), float(np.log(compute[0]).std())
+
+
+def test_a_run_on_the_stated_engine_draws_only_its_grades_spread():
+    hbm, compute = _log_spreads("tensorrt-llm")
+    assert hbm == pytest.approx(0.07, rel=0.03) and compute == pytest.approx(0.07, rel=0.03)
+
+
+def test_a_run_on_another_engine_than_the_stated_one_reaches_the_catalogs_gap_at_p10_and_p90():
+    trt, vllm = _factors("tensorrt-llm"), _factors("vllm-0.6")
+    gaps = [abs(math.log(vllm[a] / trt[a])) / 1.2816 for a in (0, 1)]
+    assert gaps[1] > 0.2  # the engines differ most in their matmuls: a real widening
+    hbm, compute = _log_spreads("vllm-0.6")
+    assert hbm == pytest.approx(math.hypot(0.07, gaps[0]), rel=0.03)
+    assert compute == pytest.approx(math.hypot(0.07, gaps[1]), rel=0.03)
