@@ -25,6 +25,10 @@ class ServingRun:
     # samples/s; the officer gives the batch, and the system's GPUs, from the submission's config.
     whole_system: bool = False
     model_id: str | None = None  # the model the file names (vLLM's model_id), as written
+    # Weight (matmul) and KV-cache precision where the file states them (trtllm-bench's report):
+    # "bf16" or "fp8", the precisions the serving model holds; None when unstated or another.
+    precision: str | None = None
+    kv_cache_precision: str | None = None
 
     @property
     def concurrent_sequences(self) -> int:
