@@ -142,7 +142,7 @@ def serving_evidence(
             prompt_tokens=prompt,
             output_tokens=run.output_tokens,
             context_cv=run.context_cv,
-            engine=run.engine[:64],
+            engine=run.engine[:64] if run.engine_stated else None,
             engine_version=(run.engine_version or context.engine_version),
             tpot_ms=run.tpot_ms,
             ttft_ms=run.ttft_ms,

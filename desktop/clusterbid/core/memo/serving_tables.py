@@ -110,6 +110,9 @@ def _throughput_trust(e, assumed_hbm_efficiency: float, stated_engine: str) -> s
             used += (
                 f" It ran on {ev.engine}, not on the engine you state "
                 f"({engine_words(stated_engine)}): ask for a run on that engine."
+                if ev.engine
+                else " It does not state the engine it ran on: ask whether it was the one you "
+                f"state ({engine_words(stated_engine)})."
             )
         return _evidence_trust(ev) + used
     return (
