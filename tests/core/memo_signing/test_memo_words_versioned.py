@@ -33,7 +33,7 @@ DEMO_MEMO_TEXT_SHA256 = {
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
-    "0.1.3": "5347b6152dbbda79b4167995830883583851426008bdc1ae6e13cae96546a00a",
+    "0.1.3": "a22f2faaf3789f2419e0313f3da3f76af9de29ff752236e5222282899cd44fd4",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 
