@@ -25,7 +25,8 @@ from clusterbid.core.evidence.serving_models import known_models
 from clusterbid.operations.serving_evidence import ServingRunOptions
 
 EMPTY_MEANS = "Empty: as the file says, or not stated"  # fits the field at 100%
-PRECISIONS = (("Not stated", None), ("BF16", "bf16"), ("FP8", "fp8"))
+# "As the file says": a trtllm-bench report states both precisions; other files leave them unstated.
+PRECISIONS = (("As the file says, or not stated", None), ("BF16", "bf16"), ("FP8", "fp8"))
 # (attribute of ServingRunOptions, the officer's words): whole numbers of 1 or more
 WHOLE_NUMBERS = (
     ("pipeline_parallel", "Pipeline stages of the replica"),

@@ -66,6 +66,7 @@ class AttachedServingEvidence:
 def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
     """The file's bytes, its run and the evidence it yields; InputError naming the file and the
     problem (nothing is written)."""
+    from clusterbid.core.evidence.evidence_file import size_over
     from clusterbid.core.evidence.serving_readers import read_serving_benchmark, serving_evidence
     from clusterbid.core.evidence.serving_run import RunContext
     from clusterbid.core.safe_read import read_regular
@@ -74,7 +75,8 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         data = read_regular(path, MAX_BYTES)  # devices and FIFOs refused before any read
         if len(data) > MAX_BYTES:
             raise InputError(
-                f"{path}: larger than {MAX_BYTES // 2**20} MiB: not one serving benchmark run"
+                f"{path}: {size_over(path.stat().st_size, MAX_BYTES)} is larger than the "
+                f"{MAX_BYTES // 2**20} MiB limit for a serving benchmark: not one run"
             )
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror or exc})") from None

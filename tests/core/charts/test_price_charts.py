@@ -221,7 +221,8 @@ def test_tornado_over_several_bids_shows_the_change_from_each_base(demo_scorecar
     ax = sensitivity_tornado(sensitivity, demo_scorecard).axes[0]
     assert widths(bars(ax, "Low case")) == pytest.approx([3_000, 1_000])
     assert [p.get_x() for p in bars(ax, "Low case").patches] == [0.0, 0.0]
-    assert ax.get_yticklabels()[0].get_text() == f"{second.bid.id}: busbw"
+    # Named by provider, as the memo names a bid, never by its id (test_tornado_bid_names.py).
+    assert ax.get_yticklabels()[0].get_text() == f"{second.bid.quote.provider}: busbw"
     assert "Change" in ax.get_xlabel()
 
 

@@ -206,7 +206,7 @@ def test_one_limit_for_every_reader_below_the_artefact_limit(tmp_path: Path) -> 
     assert MAX_EVIDENCE_BYTES == 16 * 2**20 < MAX_ARTEFACT_BYTES
     over = _sparse(tmp_path / "over.log", MAX_EVIDENCE_BYTES + 1)
     with pytest.raises(
-        EvidenceParseError, match="over.log: 16 MiB is larger than the 16 MiB limit"
+        EvidenceParseError, match="over.log: 16,777,217 bytes is larger than the 16 MiB limit"
     ):
         load_evidence_bytes(over)
     with pytest.raises(InputError, match="over.log: .*16 MiB limit for an evidence file"):
@@ -220,7 +220,7 @@ def test_one_limit_for_every_reader_below_the_artefact_limit(tmp_path: Path) -> 
 def test_200_mb_log_is_refused_without_being_read(tmp_path: Path) -> None:
     code, stderr, cpu, peak_mib = _parse_cost(_sparse(tmp_path / "huge.log", 200 * 10**6))
     assert code == 2
-    assert "huge.log: 191 MiB is larger than the 16 MiB limit for an evidence file" in stderr
+    assert "huge.log: 190.7 MiB is larger than the 16 MiB limit for an evidence file" in stderr
     assert cpu < 1.0 and peak_mib < 100
 
 

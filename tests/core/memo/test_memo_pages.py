@@ -406,6 +406,18 @@ def test_commitment_at_risk_sets_each_bids_net_cost_against_what_it_commits(demo
     ) in section
 
 
+def test_the_serving_memo_s_page_one_points_at_what_was_not_verified(serving):
+    # A tester read "Most worth asking ...: ask for the benchmark's raw log and settings (section
+    # 4)" on page 1, where section 4 is the frontier chart; what was not verified is section 5.
+    import re
+
+    pages = serving[2:]
+    asked = re.search(r"Most worth asking [^()]*\(section (\d+)\)", pages[0])
+    assert asked, pages[0][:2000]
+    heading = f"{asked.group(1)}. What was not verified"
+    assert heading == "5. What was not verified" and heading in " ".join(pages)
+
+
 def test_the_serving_memo_prints_the_frontier_the_app_shows(serving):
     # Issue 37: section 4 is the chart View > Serving Frontier draws (one shared figure builder),
     # an image on the page its heading is on, before what was not verified.

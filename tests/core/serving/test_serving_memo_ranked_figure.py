@@ -88,3 +88,14 @@ def test_the_margin_is_read_on_the_figure_the_bids_are_ranked_on():
     margin = dict(decision_rows(scorecard, None)[0])["Margin"]
     share = (theirs - mine) / theirs
     assert margin.startswith(f"{share:.1%} cheaper than the next by score (mean); ")
+
+
+def test_a_run_that_states_no_engine_is_asked_about_not_named_as_another_engine():
+    # An MLPerf summary states no engine (its evidence's engine is None): the memo asks which it
+    # was, never prints "It ran on None" nor a benchmark's name as the engine.
+    data = DEMO.model_dump(mode="json")
+    data["bids"][0]["evidence"][0]["engine"] = None
+    scorecard = score_serving_evaluation(type(DEMO).model_validate(data))
+    line = next(line for line in unverified(scorecard) if line.startswith("Helio"))
+    assert "It does not state the engine it ran on: ask whether it was the one you state " in line
+    assert "(TensorRT-LLM, tuned)" in line and "It ran on" not in line

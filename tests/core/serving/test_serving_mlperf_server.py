@@ -87,3 +87,20 @@ def test_a_bad_latency_line_is_refused_naming_its_line() -> None:
         == bad.splitlines().index("Mean Time to Output Token (ns)               : fast") + 1
     )
     assert "Mean Time to Output Token (ns): expected a number" in str(caught.value)
+
+
+def test_a_summary_states_no_engine_so_the_evidence_names_none() -> None:
+    """MLPerf is a benchmark, not an engine: the summary names its scenario and SUT, never the
+    engine (that is in the submission's system description, another file). A tester saw "The
+    serving benchmark ran on MLPerf Inference Server, not on the engine the buyer states"."""
+    from clusterbid.core.costmodel.engine_efficiency import engine_of_run, other_engine_note
+
+    run = read_serving_benchmark(MLPERF_SERVER_H100, "mlperf_log_summary.txt")
+    evidence = serving_evidence(run, 2, "third_party", "mlperf_log_summary.txt", b"x", CONTEXT)
+    assert evidence.engine is None
+    assert evidence.description.startswith("MLPerf Inference Server benchmark")
+    assert engine_of_run(evidence.engine) is None
+    note = other_engine_note("tensorrt-llm", evidence.engine)
+    assert note is not None and "MLPerf" not in note
+    assert "does not state the engine it ran on" in note and "TensorRT-LLM" in note
+    assert other_engine_note("not-stated", evidence.engine) is None  # nothing to compare with

@@ -115,7 +115,8 @@ def mismatch_reach(stated: str, run_engine: str | None) -> tuple[Pair, Pair] | N
     catalog's gap between the two engines (a run on an engine the catalog lacks: its whole
     reach); None when there is no such mismatch. A tester saw a bid whose run was on TensorRT-LLM
     drawn as tightly as if it had run on the buyer's vLLM, 90% cheapest against 21% before."""
-    if other_engine_note(stated, run_engine) is None:
+    # A run that names no engine is asked about (other_engine_note), not drawn as another engine.
+    if not run_engine or other_engine_note(stated, run_engine) is None:
         return None
     ran = engine_catalog().get(engine_of_run(run_engine) or "")
     if ran is None:
@@ -160,9 +161,16 @@ def engine_of_run(name: str | None) -> str | None:
 def other_engine_note(stated: str, run_engine: str | None) -> str | None:
     """A note when the bid's serving benchmark ran another engine than the one the buyer states
     (`stated`, the workload's serving_engine): the run still sets the bid's engine factor
-    (evidence beats a catalog figure)."""
-    if stated == NOT_STATED or not run_engine:
+    (evidence beats a catalog figure). A run that names no engine (an MLPerf summary names only
+    its benchmark) is said to state none, never to have run on another."""
+    if stated == NOT_STATED:
         return None
+    if not run_engine:
+        return (
+            "The serving benchmark does not state the engine it ran on: its measured engine "
+            "factor is used for this bid, but whether it measures the engine the buyer states "
+            f"({engine_words(stated)}) is not known; ask which engine the run used"
+        )
     if engine_of_run(run_engine) == stated:
         return None
     return (

@@ -32,6 +32,16 @@ MAX_EVIDENCE_BYTES = 16 * 1024 * 1024
 MAX_TABLE_BYTES = 2 * 1024 * 1024
 
 
+def size_over(size: int, limit: int) -> str:
+    """A file's size in MiB with as few decimals as show it over `limit` (17,000,000 bytes is
+    "16.2 MiB" against 16 MiB, never "16 MiB"), in bytes where three decimals do not."""
+    for places in (1, 2, 3):
+        shown = f"{size / 2**20:,.{places}f}"
+        if float(shown.replace(",", "")) > limit / 2**20:
+            return f"{shown} MiB"
+    return f"{size:,} bytes"
+
+
 def load_evidence_bytes(path: Path, source: str | None = None) -> bytes:
     """The one way CLI, wizard and drag-and-drop read an evidence file: size checked first.
 
@@ -47,7 +57,7 @@ def load_evidence_bytes(path: Path, source: str | None = None) -> bytes:
                 raise EvidenceParseError(
                     name,
                     None,
-                    f"{size / 2**20:.0f} MiB is larger than {limit}; "
+                    f"{size_over(size, MAX_EVIDENCE_BYTES)} is larger than {limit}; "
                     "attach the nccl-tests output of the run itself, not a collection",
                 )
             data = handle.read(MAX_EVIDENCE_BYTES + 1)

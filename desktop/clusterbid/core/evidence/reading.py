@@ -19,6 +19,7 @@ from clusterbid.core.evidence.evidence_file import (
     detect_format,
     load_evidence_bytes,
     media_type_of,
+    size_over,
 )
 from clusterbid.core.evidence.formats import format_names, format_spec
 from clusterbid.core.evidence.nccl_columns import Skipped
@@ -89,7 +90,7 @@ def read_evidence(
         raise EvidenceParseError(
             source,
             None,
-            f"{len(data) / 2**20:.0f} MiB is larger than the "
+            f"{size_over(len(data), MAX_EVIDENCE_BYTES)} is larger than the "
             f"{MAX_EVIDENCE_BYTES // 2**20} MiB limit for an evidence file",
         )
     text = decode_text(data, source)
@@ -98,7 +99,7 @@ def read_evidence(
         raise EvidenceParseError(
             source,
             None,
-            f"{len(data) / 2**20:.1f} MiB is larger than the "
+            f"{size_over(len(data), MAX_TABLE_BYTES)} is larger than the "
             f"{MAX_TABLE_BYTES // 2**20} MiB limit for a {chosen} file (real ones are a few KB): "
             "attach the table of this measurement alone",
         )

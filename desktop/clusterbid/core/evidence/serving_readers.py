@@ -11,7 +11,9 @@ Formats (documented in resources/evidence-formats.md, "Serving benchmarks"):
   `input_sequence_length`, `output_sequence_length`, each with `avg` (and `unit`).
 - TensorRT-LLM `trtllm-bench throughput` report (v0.17 to 1.x): "Total Output Throughput
   (tokens/sec):", "Average time-per-output-token [TPOT] (ms):", optional "TP Size:",
-  "Average Input Length (tokens):", "Average Output Length (tokens):".
+  "Average Input Length (tokens):", "Average Output Length (tokens):", and from its engine block
+  (tensorrt_llm/bench/dataclasses/reporting.py) "Model:", "TensorRT LLM Version:" (v0.17:
+  "TensorRT-LLM Version:"), "Dtype:", "Quantization:" and "KV Cache Dtype:" (see _trtllm_stated).
 
 A run gives the replica's output tokens/s at a measured time per output token; by Little's law
 the sequences decoding at once are throughput x TPOT, which is the batch the serving model is
@@ -121,6 +123,44 @@ TRTLLM_TEXT = {
 }
 
 
+# trtllm-bench's Quantization / KV Cache Dtype are TensorRT-LLM QuantAlgo names, "None" when not
+# quantized (then held in the Dtype). The serving model holds bf16 and fp8; float16 is counted as
+# bf16 (two bytes a value, the same tensor-core peak). Others (NVFP4, INT8, W4A16_AWQ...) stay
+# unstated, for the officer to give.
+_FP8_ALGOS = ("FP8", "FP8_PER_CHANNEL_PER_TOKEN", "FP8_BLOCK_SCALES")
+_SIXTEEN_BIT = ("bfloat16", "float16")
+
+
+def _stated_words(text: str, labels: tuple[str, ...]) -> str | None:
+    """The word after the first of `labels` that opens a line (`Label:` then the value)."""
+    for label in labels:
+        match = re.search(rf"^[ \t]*{re.escape(label)}[ \t]*:[ \t]*(\S+)", text, re.MULTILINE)
+        if match:
+            return match.group(1)[:200]
+    return None
+
+
+def _precision(algo: str | None, dtype: str | None) -> str | None:
+    if algo is None:
+        return None
+    if algo.upper() in _FP8_ALGOS:
+        return "fp8"
+    unquantized = algo.lower() == "none"
+    return "bf16" if unquantized and dtype is not None and dtype.lower() in _SIXTEEN_BIT else None
+
+
+def _trtllm_stated(text: str) -> dict[str, str | None]:
+    """What a trtllm-bench report states of its run besides the figures: model, version, and
+    the weight and KV-cache precisions the serving model holds."""
+    dtype = _stated_words(text, ("Dtype",))
+    return {
+        "model_id": _stated_words(text, ("Model", "Model Name")),
+        "engine_version": _stated_words(text, ("TensorRT LLM Version", "TensorRT-LLM Version")),
+        "precision": _precision(_stated_words(text, ("Quantization",)), dtype),
+        "kv_cache_precision": _precision(_stated_words(text, ("KV Cache Dtype",)), dtype),
+    }
+
+
 def _from_text(text: str, source: str) -> ServingRun:
     if "Total Output Throughput (tokens/sec)" in text:
         engine, labels, needed = "TensorRT-LLM", TRTLLM_TEXT, ("throughput", "tpot")
@@ -140,6 +180,7 @@ def _from_text(text: str, source: str) -> ServingRun:
         raise EvidenceParseError(source, None, f"{engine} report lacks: {', '.join(missing)}")
     figure = {k: _number(v, labels[k], source, line) for k, (v, line) in found.items()}
     per_request = engine == "vLLM"
+    stated = _trtllm_stated(text) if engine == "TensorRT-LLM" else {}
     return ServingRun(
         engine=engine,
         output_tokens_per_s=figure["throughput"],
@@ -150,6 +191,10 @@ def _from_text(text: str, source: str) -> ServingRun:
         else figure.get("output"),
         ttft_ms=figure.get("ttft"),
         tensor_parallel=int(figure["tp"]) if "tp" in figure else None,
+        model_id=stated.get("model_id"),
+        engine_version=stated.get("engine_version"),
+        precision=stated.get("precision"),
+        kv_cache_precision=stated.get("kv_cache_precision"),
     )
 
 

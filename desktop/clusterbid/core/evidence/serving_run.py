@@ -11,7 +11,7 @@ from clusterbid.core.evidence.errors import EvidenceParseError
 
 @dataclass(frozen=True, slots=True)
 class ServingRun:
-    engine: str  # "vLLM", "GenAI-Perf", "TensorRT-LLM"
+    engine: str  # "vLLM", "GenAI-Perf", "TensorRT-LLM": what ran, as the evidence's words say it
     output_tokens_per_s: float  # of the whole replica (all its GPUs)
     tpot_ms: float | None  # mean time per output token (first token excluded); None: not stated
     prompt_tokens: float | None  # mean per request
@@ -24,7 +24,14 @@ class ServingRun:
     # Some runs state no time per output token (MLPerf Offline): tokens/s of the whole system and
     # samples/s; the officer gives the batch, and the system's GPUs, from the submission's config.
     whole_system: bool = False
+    # False when `engine` names the benchmark, not a serving engine: an MLPerf summary states its
+    # scenario, never the engine (that is in the submission's system description, another file).
+    engine_stated: bool = True
     model_id: str | None = None  # the model the file names (vLLM's model_id), as written
+    # Weight (matmul) and KV-cache precision where the file states them (trtllm-bench's report):
+    # "bf16" or "fp8", the precisions the serving model holds; None when unstated or another.
+    precision: str | None = None
+    kv_cache_precision: str | None = None
 
     @property
     def concurrent_sequences(self) -> int:

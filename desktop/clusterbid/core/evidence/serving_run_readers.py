@@ -123,6 +123,7 @@ def _mlperf_summary(text: str, source: str) -> ServingRun:
         ttft_ms=milliseconds(MLPERF_TTFT),
         tensor_parallel=None,
         whole_system=True,
+        engine_stated=False,
     )
 
 

@@ -31,6 +31,7 @@ def chart_specs(
 ) -> list[tuple[str, Callable[[], Any]]]:
     """(caption, figure builder) per chart, in the memo's order."""
     from clusterbid.core import charts  # matplotlib: imported when a chart is drawn, not before
+    from clusterbid.core.memo.bid_words import bid_names
 
     style = charts.PRINT_STYLE
     every_bid, scorecard = scorecard, charted(scorecard)
@@ -53,7 +54,11 @@ def chart_specs(
             (
                 "What moves the net cost (tornado)",
                 lambda: charts.sensitivity_tornado(
-                    sensitivity, every_bid, style=style, max_bars=MEMO_TORNADO_BARS
+                    sensitivity,
+                    every_bid,
+                    style=style,
+                    max_bars=MEMO_TORNADO_BARS,
+                    names=bid_names(every_bid.scores),
                 ),
             )
         )

@@ -31,6 +31,7 @@ from clusterbid.core.memo.layout import PageHeader, SignatureBoxes, memo_documen
 from clusterbid.core.memo.methodology import methodology_for
 from clusterbid.core.memo.serving_decision import decision_rows as decision_rows
 from clusterbid.core.memo.serving_frontier_section import frontier_section
+from clusterbid.core.memo.serving_page_one import FRONTIER_SECTION, unverified_section
 from clusterbid.core.memo.serving_tables import comparison_rows as comparison_rows
 from clusterbid.core.memo.serving_tables import service_rows as service_rows
 from clusterbid.core.memo.serving_tables import unverified as unverified
@@ -110,12 +111,11 @@ def serving_story(
     bullets = [para(text, "bullet") for text in checks]
     for bullet in bullets:
         bullet.bulletText = "•"
-    story += frontier_section(
-        scorecard, 4
-    )  # issue 37: the frontier, as View > Serving Frontier shows it
+    # Issue 37: the frontier, as View > Serving Frontier shows it.
+    story += frontier_section(scorecard, FRONTIER_SECTION)
     story += [
         Spacer(1, 4 * mm),
-        para(f"{5 if scorecard.ranked else 4}. What was not verified", "h1"),
+        para(f"{unverified_section(scorecard)}. What was not verified", "h1"),
     ]
     story += bullets
     return story + sign_off(head, sink) + methodology_appendix(head)

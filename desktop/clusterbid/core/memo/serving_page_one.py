@@ -104,9 +104,19 @@ def rivals_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
     return line(likeliest, "most often cheapest") + "; " + line(by_score, "next by score")
 
 
+# The serving memo's sections after the ranked comparison (serving_memo.py lays them out): the
+# frontier chart, printed only when a bid can serve, then what was not verified.
+FRONTIER_SECTION = 4
+
+
+def unverified_section(scorecard: ServingScorecard) -> int:
+    """The number of the memo's "What was not verified" section."""
+    return FRONTIER_SECTION + 1 if scorecard.ranked else FRONTIER_SECTION
+
+
 def not_verified_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
     """How many passing bids rest on a throughput nobody measured independently, and the one
-    question most worth asking of the recommended bid (section 4 has every bid's)."""
+    question most worth asking of the recommended bid (what was not verified has every bid's)."""
     ranked = scorecard.ranked
     unmeasured = [
         s
@@ -124,5 +134,7 @@ def not_verified_row(scorecard: ServingScorecard, chosen: BidScore) -> str:
             if chosen.estimate.throughput_evidence is None
             else "ask for the benchmark's raw log and settings"
         )
-        text += f". Most worth asking {_name(chosen)}: {ask} (section 4)"
+        text += (
+            f". Most worth asking {_name(chosen)}: {ask} (section {unverified_section(scorecard)})"
+        )
     return text

@@ -152,9 +152,13 @@ def _carried(ev, workload) -> str:
             "runs carried so came within 12%)."
         )
     if other_engine_note(workload.serving_engine, ev.engine):
+        stated = engine_words(workload.serving_engine)
         words += (
-            f" It ran on {ev.engine}, not known to be the engine you state "
-            f"({engine_words(workload.serving_engine)}): ask for a run on that engine."
+            f" It ran on {ev.engine}, not known to be the engine you state ({stated}): ask for "
+            "a run on that engine."
+            if ev.engine
+            else f" It does not state the engine it ran on: ask whether it was the one you state "
+            f"({stated})."
         )
     return words
 

@@ -71,7 +71,12 @@ class ChartsPanel(QWidget):
                     None,
                     "The sensitivity tornado appears once the uncertainty analysis is available.",
                 )
-            return charts.sensitivity_tornado(i["sensitivity"], i["scorecard"], style=style), ""
+            from clusterbid.core.memo.bid_words import bid_names  # the memo's words for a bid
+
+            names = bid_names(i["scorecard"].scores)
+            return charts.sensitivity_tornado(
+                i["sensitivity"], i["scorecard"], style=style, names=names
+            ), ""
         if name == "cost_to_finish_bands":
             return charts.cost_to_finish_bands(
                 i["scorecard"], uncertainty=i.get("uncertainty"), style=style
