@@ -87,8 +87,8 @@ def _size_near_cheapest(
                 s.minimum.take(at),
                 s.cells.batch.take(at // draws),
                 w.peak_output_tokens_s * (1.0 + w.forecast_margin) / w.output_tokens,
-                s.service.take(at),
-                w.ttft_target_s - s.ttft.take(at),
+                s.service(at),
+                w.ttft_target_s - s.ttft(at),
                 w.ttft_percentile,
                 exact_slots,
             )
@@ -139,8 +139,8 @@ def cheapest(
         pick(s.throughput.take(at)),
         pick(cells.batch.take(at // draws)),
         pick(cells.tp.take(at // draws)),
-        pick(s.service.take(at)),
-        pick(s.ttft.take(at)),
+        pick(s.service(at)),
+        pick(s.ttft(at)),
         pick(billed),
     )
     return Choice(servable, replica, pick(chosen))
