@@ -68,8 +68,10 @@ def _within(s: Rows, limit: np.ndarray, scouts: np.ndarray) -> np.ndarray:
     scout_of[scouts % draws] = scouts
     found = [np.zeros(0, dtype=np.int64)]
     for rows, start in s.blocks():
-        r, c = np.nonzero(s.candidate[rows, start:] & (s.bound[rows, start:] <= limit[start:]))
-        found.append((r + rows.start) * draws + c + start)
+        # One flat search over the block (a 2-D np.nonzero costs about five times as much).
+        at = np.flatnonzero(s.candidate[rows, start:] & (s.bound[rows, start:] <= limit[start:]))
+        width = draws - start
+        found.append((at // width + rows.start) * draws + at % width + start)
     within = np.concatenate(found)
     return np.asarray(within[within != scout_of[within % draws]], dtype=np.int64)
 
