@@ -84,13 +84,14 @@ def _size_near_cheapest(
     draws = s.bound.shape[1]
 
     def size(at: np.ndarray) -> np.ndarray:
+        service, ttft = s.hold(at)
         return (
             replicas_with_headroom(
                 s.minimum.take(at),
                 s.cells.batch.take(at // draws),
                 w.peak_output_tokens_s * (1.0 + w.forecast_margin) / w.output_tokens,
-                s.service(at),
-                w.ttft_target_s - s.ttft(at),
+                service,
+                w.ttft_target_s - ttft,
                 w.ttft_percentile,
                 exact_slots,
             )
@@ -137,12 +138,13 @@ def cheapest(
         picked[s.order[ok]] = values
         return picked
 
+    service, ttft = s.hold(at)
     replica = ChosenReplica(
         pick(s.throughput.take(at)),
         pick(cells.batch.take(at // draws)),
         pick(cells.tp.take(at // draws)),
-        pick(s.service(at)),
-        pick(s.ttft(at)),
+        pick(service),
+        pick(ttft),
         pick(billed),
     )
     return Choice(servable, replica, pick(chosen))

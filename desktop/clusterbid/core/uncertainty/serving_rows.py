@@ -19,6 +19,7 @@ serving_cheapest's operations, in its order: the same to the last bit.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -49,7 +50,10 @@ class Bill:
         self, replicas: np.ndarray, tp: np.ndarray, out: np.ndarray | None = None
     ) -> np.ndarray:
         nodes = np.asarray(np.multiply(replicas, tp, out=out), dtype=float)  # `out` itself
-        nodes /= self.per_node
+        if math.frexp(self.per_node)[0] == 0.5:  # a power of two: its reciprocal is exact and
+            nodes *= 1.0 / self.per_node  # multiplying by it rounds as dividing does
+        else:
+            nodes /= self.per_node
         np.ceil(nodes, out=nodes)
         nodes *= self.per_node
         return nodes
@@ -152,19 +156,14 @@ class Rows:
             if start < self.bound.shape[1]
         ]
 
-    def service(self, at: np.ndarray) -> np.ndarray:
-        """A slot's hold at the flat indices `at` of worked entries: the prefill and every output
-        token (serving_replica's arithmetic, worked out only where it is read)."""
-        tpot = self.tpot.take(at)
-        return self.w.output_tokens * tpot + self._prefill(at)
-
-    def ttft(self, at: np.ndarray) -> np.ndarray:
-        """The replica's own first-token time at the flat indices `at` (timing's arithmetic)."""
-        return self._prefill(at) + self.tpot.take(at)
-
-    def _prefill(self, at: np.ndarray) -> np.ndarray:
+    def hold(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(a slot's hold, the prefill and every output token; the replica's own first-token
+        time) at the flat indices `at` of worked entries: serving_replica's and timing's
+        arithmetic, worked out only where it is read."""
         draws = self.bound.shape[1]
-        return self.prefill.take(self.cells.degree.take(at // draws) * draws + at % draws)
+        prefill = self.prefill.take(self.cells.degree.take(at // draws) * draws + at % draws)
+        tpot = self.tpot.take(at)
+        return self.w.output_tokens * tpot + prefill, prefill + tpot
 
     def extend(self, least: np.ndarray) -> None:
         """Work out, for each draw, every row whose least bound is at most `least` (draws,)."""
@@ -198,4 +197,4 @@ class Rows:
         np.ceil(minimum, out=minimum)
         bound = np.add(minimum, w.spare_replicas, out=self.bound[rows, draws])
         self.bill.monthly(self.bill.billed(bound, cells.tp, out=bound), out=bound)
-        np.copyto(bound, np.inf, where=~candidate)
+        np.copyto(bound, np.inf, where=np.logical_not(candidate, out=other))
