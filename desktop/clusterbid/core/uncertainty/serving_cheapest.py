@@ -50,14 +50,27 @@ def _scouts(s: Rows, lowest: np.ndarray) -> np.ndarray:
     """The flat index of each draw's earliest candidate (in the grid's order) at its lowest
     bound, for the draws with a candidate."""
     draws = s.bound.shape[1]
-    earliest = np.full(draws, _NONE)
+    earliest = np.full(draws, np.inf)  # grid places, exact as floats
+    places = np.asarray(s.cells.position, dtype=float)[:, None]
     for rows, start in s.blocks():
-        at = s.candidate[rows, start:] & (s.bound[rows, start:] <= lowest[start:])
-        place = np.where(at, s.cells.position[rows, None], _NONE).min(axis=0)
-        np.minimum(earliest[start:], place, out=earliest[start:])
-    some = np.flatnonzero(earliest != _NONE)
+        at = _at_or_below(s, rows, start, lowest)
+        place = s.scratch.get("place", at.shape)
+        place.fill(np.inf)
+        np.copyto(place, places[rows], where=at)  # quicker than np.where over int64
+        np.minimum(earliest[start:], place.min(axis=0), out=earliest[start:])
+    some = np.flatnonzero(np.isfinite(earliest))
     row_of = np.argsort(s.cells.position)
-    return np.asarray(row_of[earliest[some]] * draws + some, dtype=np.int64)
+    return np.asarray(row_of[earliest[some].astype(np.int64)] * draws + some, dtype=np.int64)
+
+
+def _at_or_below(s: Rows, rows: slice, start: int, threshold: np.ndarray) -> np.ndarray:
+    """(rows, draws from `start`) bool: the candidates whose bound is at or below each draw's
+    `threshold`. A cell that is no candidate has an infinite bound, so below a finite threshold
+    the bound alone says it."""
+    at = s.bound[rows, start:] <= threshold[start:]
+    if not np.isfinite(threshold[start:]).all():
+        at &= s.candidate[rows, start:]
+    return at
 
 
 def _within(s: Rows, limit: np.ndarray, scouts: np.ndarray) -> np.ndarray:
@@ -69,7 +82,7 @@ def _within(s: Rows, limit: np.ndarray, scouts: np.ndarray) -> np.ndarray:
     found = [np.zeros(0, dtype=np.int64)]
     for rows, start in s.blocks():
         # One flat search over the block (a 2-D np.nonzero costs about five times as much).
-        at = np.flatnonzero(s.candidate[rows, start:] & (s.bound[rows, start:] <= limit[start:]))
+        at = np.flatnonzero(_at_or_below(s, rows, start, limit))
         width = draws - start
         found.append((at // width + rows.start) * draws + at % width + start)
     within = np.concatenate(found)
