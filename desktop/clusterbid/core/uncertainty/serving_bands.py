@@ -92,8 +92,8 @@ def fleet_at(
         return None
     k = max(int(np.ceil(percentile / 100.0 * serving.size)) - 1, 0)
     # The k-th of the serving draws in a stable sort of their bills, without the sort: its bill
-    # is the k-th smallest, and among the draws at that bill (whole-node bills tie often) it is
-    # the one that many places after the draws below it, in draw order.
+    # is the k-th smallest, and among the draws at that bill (whole-node bills tie often), taken
+    # in draw order, it is the (k - the draws below that bill)-th.
     bills = monthly[serving]
     bill = np.partition(bills, k)[k]
     at = serving[np.flatnonzero(bills == bill)[k - int(np.count_nonzero(bills < bill))]]
