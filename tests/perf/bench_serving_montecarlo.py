@@ -1,13 +1,17 @@
 """CPU seconds of the serving Monte Carlo on the serving demo (issue 37): the default run (stops
 once every chance of being cheapest is known to +/- 1 point, as training's) and a fixed 20,000
 draws, each in a fresh child process, rounds interleaved between source trees so that load
-falls on both alike. Medians are printed, with CPU microseconds per bid per draw, beside training's
-Monte Carlo on its demo (4,096 draws, every one drawn) in a child of its own: the anchor issue 37
-item 5 holds serving to (tests/core/serving/test_serving_mc_cost.py checks the ratio).
+falls on both alike. Each child first runs 256 draws, so that lazy imports (numpy.ma,
+numpy.random) and first-call caches are warm, as in training's child (--cold: without; until
+2026-11-27 the serving child was timed cold, about 0.04 CPU s more at 20,000 draws). Medians are
+printed, with CPU microseconds per bid per draw, beside training's Monte Carlo on its demo (4,096
+draws, every one drawn) in a child of its own: the anchor issue 37 item 5 holds serving to
+(tests/core/serving/test_serving_mc_cost.py checks the ratio).
 
 Run: python tests/perf/bench_serving_montecarlo.py [--rounds 5] [--tree DIR ...]
 (each DIR is a checkout whose desktop/ folder is imported; default: this one. To compare with a
-commit: git archive COMMIT desktop | tar -x -C /tmp/before, then --tree /tmp/before --tree .)
+commit: git archive COMMIT desktop resources | tar -x -C /tmp/before, then --tree /tmp/before
+--tree .; the resources are needed too)
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ if {burst!r}:  # the demo with 6 peak hours a day and every bid offering burst a
         bid["terms"]["burst_price_per_gpu_hour"] = "4.00"
 demo = Evaluation.model_validate(data)
 estimates = estimate_serving(demo.workload, demo.bids)
+if {warm!r}:  # imports and caches warm, as training's child below
+    serving_uncertainty(estimates, samples=256)
 start = time.process_time()
 result = serving_uncertainty(estimates, samples={samples})
 print(json.dumps([time.process_time() - start, result.samples, len(demo.bids)]))
@@ -62,12 +68,15 @@ def _training(tree: Path) -> tuple[float, int, int]:
     return seconds, drawn, bids
 
 
-def _one(tree: Path, samples: int | None, burst: bool = False) -> tuple[float, int, int]:
+def _one(
+    tree: Path, samples: int | None, burst: bool = False, warm: bool = True
+) -> tuple[float, int, int]:
     code = CHILD.format(
         desktop=str(tree / "desktop"),
         demo=str(REPO / "resources" / "examples" / "demo-serving-evaluation.json"),
         samples=samples,
         burst=burst,
+        warm=warm,
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     seconds, drawn, bids = json.loads(done.stdout.strip().splitlines()[-1])
@@ -84,6 +93,12 @@ def main() -> None:
         help="also time the demo with a traffic profile and burst "
         "prices (trees from issue 37's traffic profile on)",
     )
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="time the serving runs without a warm-up run first (lazy imports such as numpy.ma "
+        "and numpy.random, and first-call caches, counted in; training's child always warms up)",
+    )
     args = parser.parse_args()
     trees = args.tree or [REPO]
     times: dict[tuple[str, str], list[float]] = {}
@@ -94,7 +109,7 @@ def main() -> None:
             for label, samples, burst in runs + (
                 [("burst, default", None, True)] if args.burst else []
             ):
-                seconds, n, bids = _one(tree.resolve(), samples, burst)
+                seconds, n, bids = _one(tree.resolve(), samples, burst, not args.cold)
                 times.setdefault((str(tree), label), []).append(seconds)
                 drawn[(str(tree), label)] = n, bids
             seconds, n, bids = _training(tree.resolve())

@@ -50,13 +50,20 @@ def erlang_c(
         b = 1.0 / inverse_b
         result[small] = cs * b / (cs - as_ * (1.0 - b))
     large = stable & ~small
+    if large.all():  # the common case of many slots: no copies in and out
+        return _halfin_whitt(c, a)
     if large.any():
-        # beta beyond 30 (or infinite servers) leaves no chance of waiting worth a float.
-        beta = np.minimum((c[large] - a[large]) / np.sqrt(a[large]), 30.0)
-        cdf = 0.5 * (1.0 + _erf_nonnegative(beta / math.sqrt(2.0)))
-        pdf = np.exp(-0.5 * beta**2) / math.sqrt(2.0 * math.pi)
-        result[large] = 1.0 / (1.0 + beta * cdf / pdf)
+        result[large] = _halfin_whitt(c[large], a[large])
     return result
+
+
+def _halfin_whitt(c: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Chance of waiting for `c` slots offered `a` Erlangs (0 < a < c), Halfin-Whitt."""
+    # beta beyond 30 (or infinite servers) leaves no chance of waiting worth a float.
+    beta = np.minimum((c - a) / np.sqrt(a), 30.0)
+    cdf = 0.5 * (1.0 + _erf_nonnegative(beta / math.sqrt(2.0)))
+    pdf = np.exp(-0.5 * beta**2) / math.sqrt(2.0 * math.pi)
+    return np.asarray(1.0 / (1.0 + beta * cdf / pdf))
 
 
 def wait_at_percentile_s(
@@ -103,19 +110,24 @@ def replicas_with_headroom(
     live = np.isfinite(minimum) & (slack > 0) & np.isfinite(service)
     if not live.any():
         return answer
-    m, bt, sv, sl = minimum[live], batch[live], service[live], slack[live]
-    load = rate[live] * sv
+    every = bool(live.all())  # the Monte Carlo sizes only live entries: no copies then
+    m, bt, sv, sl, load = (
+        np.ravel(x) if every else x[live] for x in (minimum, batch, service, slack, rate)
+    )
+    load = load * sv
 
-    def meets(n: np.ndarray, at: np.ndarray) -> np.ndarray:
+    def meets(n: np.ndarray, at: np.ndarray | None) -> np.ndarray:
+        if at is None:  # every entry
+            waits = wait_at_percentile_s(n * bt, load, sv, percentile, exact_limit)
+            return np.asarray(waits <= sl, dtype=bool)
         waits = wait_at_percentile_s(n * bt[at], load[at], sv[at], percentile, exact_limit)
         return np.asarray(waits <= sl[at], dtype=bool)
 
-    everywhere = np.arange(m.size)
     low = m.copy()
     high = np.maximum(
         low, np.ceil((load + sv * math.log(1.0 / (1.0 - percentile)) / sl) / bt) + 1.0
     )
-    done = meets(low, everywhere)
+    done = meets(low, None)
     result = np.where(done, low, high)
     pending = np.flatnonzero(~done & (high - low > 1.0))
     while pending.size:
@@ -125,5 +137,7 @@ def replicas_with_headroom(
         low[pending[~good]] = middle[~good]
         result[pending] = high[pending]
         pending = pending[high[pending] - low[pending] > 1.0]
+    if every:
+        return np.asarray(result.reshape(answer.shape), dtype=float)
     answer[live] = result
     return answer

@@ -90,8 +90,13 @@ def fleet_at(
     serving = np.flatnonzero(np.isfinite(monthly))
     if serving.size == 0:
         return None
-    ordered = serving[np.argsort(monthly[serving], kind="stable")]
-    at = ordered[max(int(np.ceil(percentile / 100.0 * serving.size)) - 1, 0)]
+    k = max(int(np.ceil(percentile / 100.0 * serving.size)) - 1, 0)
+    # The k-th of the serving draws in a stable sort of their bills, without the sort: its bill
+    # is the k-th smallest, and among the draws at that bill (whole-node bills tie often), taken
+    # in draw order, it is the (k - the draws below that bill)-th.
+    bills = monthly[serving]
+    bill = np.partition(bills, k)[k]
+    at = serving[np.flatnonzero(bills == bill)[k - int(np.count_nonzero(bills < bill))]]
     return int(gpus[0, at]), int(gpus[1, at]), float(monthly[at])
 
 

@@ -134,11 +134,13 @@ def timing(
     hbm_efficiency: np.ndarray,
     compute_efficiency: np.ndarray,
     scratch: Scratch | None = None,
+    tpot_out: np.ndarray | None = None,
 ) -> Timing:
     """Each draw's time per output token, first-token time and prompt time at each cell, from the
     bid's drawn efficiencies (draws,) (replica_grid's formulas, its order of operations); what
     depends on the degree alone is worked out per degree and spread over its cells. `scratch`:
-    where the arrays are worked (the returned ones are its, until the next timing)."""
+    where the arrays are worked (the returned ones are its, until the next timing); `tpot_out`:
+    where the time per output token is left instead (cells, draws)."""
     scratch = Scratch(0) if scratch is None else scratch
     shape = (cells.degree.size, hbm_efficiency.size)
     tpot, spread = scratch.get("tpot", shape), scratch.get("spread", shape)
@@ -150,13 +152,21 @@ def timing(
     np.take(weights, cells.degree, axis=0, out=spread, mode="clip")
     np.maximum(spread, tpot, out=tpot)
     tpot += np.divide(cells.kv, drawn_bandwidth, out=spread)
-    tpot += cells.comm
-    prefill = (
+    tpot = np.add(tpot, cells.comm, out=tpot if tpot_out is None else tpot_out)
+    prefill = prefill_s(w, cells, peak_flops, compute_efficiency)
+    spread = np.take(prefill, cells.degree, axis=0, out=scratch.get("prefill", shape), mode="clip")
+    return Timing(tpot, np.add(spread, tpot, out=scratch.get("ttft", shape)), spread)
+
+
+def prefill_s(
+    w: ServingScalars, cells: Cells, peak_flops: float, compute_efficiency: np.ndarray
+) -> np.ndarray:
+    """A prompt's prefill time at each searched degree and drawn compute efficiency, (degrees,
+    draws) (replica_grid's formula, its order of operations)."""
+    return np.asarray(
         2.0
         * w.active_params
         * w.prompt_tokens
         / (cells.degree_tp * (peak_flops * compute_efficiency))
         + cells.degree_prefill_comm
     )
-    spread = np.take(prefill, cells.degree, axis=0, out=scratch.get("prefill", shape), mode="clip")
-    return Timing(tpot, np.add(spread, tpot, out=scratch.get("ttft", shape)), spread)

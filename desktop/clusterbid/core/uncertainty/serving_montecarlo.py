@@ -152,7 +152,10 @@ def draw_serving(
     gpus = np.zeros((2, len(bids), samples))  # needed, billed
     fleets = costed_fleets(estimates, w.tp_choices, judged_months(workload))
     live_fleets = replace(
-        fleets, degree_index=fleets.degree_index[rows], replicas=fleets.replicas[rows]
+        fleets,
+        degree_index=fleets.degree_index[rows],
+        replicas=fleets.replicas[rows],
+        batch=None if fleets.batch is None else fleets.batch[rows],
     )
     cells = search_cells(w, base, batches, allowed, comm, live_fleets, EXACT_SLOTS)
     drawn = Draws(mbu[rows], compute[rows], payment_days[rows], credit[rows], growth)

@@ -106,7 +106,11 @@ def _judged(
     caps = np.maximum(base.hbm_efficiency[k : k + 1], 1.0)
     flops = np.maximum(base.compute_efficiency[k : k + 1], 1.0)
     t = timing(w, cells, base.hbm_bandwidth_bytes_s[k], base.peak_flops[k], caps, flops)
-    return cells.rows(can_meet(w, cells, t, fleets.replicas[k], fleets.months))
+    kept = cells.rows(can_meet(w, cells, t, fleets.replicas[k], fleets.months))
+    # The costed batch first: _judge checks it alone first (it meets in about 40% of the demo's
+    # draws; a smaller batch meets in more, and would be a better lead).
+    costed = np.nan if fleets.batch is None else fleets.batch[k]
+    return kept.rows(np.argsort(kept.batch[:, 0] != costed, kind="stable"))
 
 
 def draws_per_pass(s: Search) -> int:
@@ -132,14 +136,37 @@ def _judge(s: Search, k: int, hbm: np.ndarray, flops: np.ndarray, growth: np.nda
     met = np.zeros(growth.size, dtype=bool)
     if cells is None:
         return met
-    bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
-    t = timing(s.w, cells, bandwidth, peak, hbm, flops, s.scratch)
-    met[:] = True
+    open_ = np.arange(growth.size)  # the draws that met every month so far
     for j, month in enumerate(s.fleets.months):
         traffic = (1.0 + growth) ** (month - 1)
-        replicas = s.fleets.replicas[k, j]
-        met &= meets_on_cells(s.w, cells, t, replicas, traffic, s.exact_slots, s.scratch)
+        drawn = (hbm, flops, traffic)
+        # A draw meets when some cell does: the lead cell (the costed batch) for every open
+        # draw, the others only for those it leaves short (each cell and draw worked out alike,
+        # whichever others are worked out beside it).
+        ok = _meets(s, k, cells.rows(slice(0, 1)), j, drawn, open_)
+        short = np.flatnonzero(~ok)
+        if short.size and cells.tp.size > 1:
+            ok[short] = _meets(s, k, cells.rows(slice(1, None)), j, drawn, open_[short])
+        open_ = open_[ok]
+    met[open_] = True
     return met
+
+
+def _meets(
+    s: Search,
+    k: int,
+    cells: Cells,
+    month: int,
+    drawn: tuple[np.ndarray, np.ndarray, np.ndarray],
+    at: np.ndarray,
+) -> np.ndarray:
+    """serving_slo.meets_on_cells for bid k's `cells` at the draws `at` in the judged month at
+    index `month`; `drawn`: each draw's (HBM and compute efficiency, traffic)."""
+    hbm, flops, traffic = drawn
+    bandwidth, peak = s.base.hbm_bandwidth_bytes_s[k], s.base.peak_flops[k]
+    t = timing(s.w, cells, bandwidth, peak, hbm[at], flops[at], s.scratch)
+    replicas = s.fleets.replicas[k, month]
+    return meets_on_cells(s.w, cells, t, replicas, traffic[at], s.exact_slots, s.scratch)
 
 
 def _tile(arrays: ServingArrays, repeats: int) -> ServingArrays:

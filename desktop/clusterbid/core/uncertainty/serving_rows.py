@@ -19,13 +19,14 @@ serving_cheapest's operations, in its order: the same to the last bit.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
 
 from clusterbid.core.costmodel.inputs import HOURS_PER_MONTH
 from clusterbid.core.costmodel.serving_inputs import ServingArrays, ServingScalars
-from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, timing
+from clusterbid.core.uncertainty.serving_cells import Cells, Scratch, prefill_s, timing
 
 # Rows (in bound order) worked out for every draw, then per block for the draws that reach them.
 FIRST_BLOCK = 16
@@ -49,18 +50,27 @@ class Bill:
         self, replicas: np.ndarray, tp: np.ndarray, out: np.ndarray | None = None
     ) -> np.ndarray:
         nodes = np.asarray(np.multiply(replicas, tp, out=out), dtype=float)  # `out` itself
-        nodes /= self.per_node
+        if math.frexp(self.per_node)[0] == 0.5:  # a power of two: its reciprocal is exact and
+            nodes *= 1.0 / self.per_node  # multiplying by it rounds as dividing does
+        else:
+            nodes /= self.per_node
         np.ceil(nodes, out=nodes)
         nodes *= self.per_node
         return nodes
 
     def monthly(self, billed: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+        # The GPUs billed are never negative, so a nil floor, a factor of 1 and, on a bill that
+        # cannot be -0 (a positive price), a nil fee change no figure: those steps are skipped.
         bill = np.asarray(np.multiply(billed, HOURS_PER_MONTH, out=out), dtype=float)
-        np.maximum(bill, self.floor, out=bill)  # GPU-hours
+        if not (self.floor == 0.0 and not np.signbit(self.floor)):
+            np.maximum(bill, self.floor, out=bill)  # GPU-hours
         bill *= self.price
-        bill *= 1.0 + self.fee_share
-        bill += self.recurring
-        bill += self.one_off_a_month
+        if 1.0 + self.fee_share != 1.0:
+            bill *= 1.0 + self.fee_share
+        positive = self.price > 0 and 1.0 + self.fee_share > 0
+        for fee in (self.recurring, self.one_off_a_month):
+            if not (fee == 0.0 and (positive or np.signbit(fee))):
+                bill += fee
         return bill
 
 
@@ -112,7 +122,7 @@ def _slow_last(w: ServingScalars, cells: Cells, drawn: Drawn, scratch: Scratch) 
         return np.arange(drawn.hbm.size)
     first = cells.rows(slice(0, 1))
     t = timing(w, first, drawn.bandwidth, drawn.peak_flops, drawn.hbm, drawn.compute, scratch)
-    return np.argsort(t.tpot_s[0], kind="stable")
+    return np.argsort(t.tpot_s[0])  # ties in any order (quicker than a stable sort here)
 
 
 class Rows:
@@ -128,13 +138,13 @@ class Rows:
         shape = (n, draws)
         self.bound, self.minimum = scratch.get("bound", shape), scratch.get("minimum", shape)
         self.candidate = scratch.get("candidate", shape, bool)
-        self.throughput = scratch.get("throughput", shape)
-        self.service, self.ttft = scratch.get("service", shape), scratch.get("rows_ttft", shape)
+        self.throughput, self.tpot = scratch.get("throughput", shape), scratch.get("tpot_s", shape)
         first = min(FIRST_BLOCK, n)
         self.edges = sorted({0, *range(first, n, BLOCK), n})
         self.start = [draws] * (len(self.edges) - 1)
         self.order = _slow_last(w, cells, drawn, scratch)
         self.drawn = replace(drawn, hbm=drawn.hbm[self.order], compute=drawn.compute[self.order])
+        self.prefill = prefill_s(w, cells, drawn.peak_flops, self.drawn.compute)
         if n:
             self._work(0, 0)
 
@@ -145,6 +155,15 @@ class Rows:
             for a, b, start in zip(self.edges, self.edges[1:], self.start, strict=False)
             if start < self.bound.shape[1]
         ]
+
+    def hold(self, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(a slot's hold, the prefill and every output token; the replica's own first-token
+        time) at the flat indices `at` of worked entries: serving_replica's and timing's
+        arithmetic, worked out only where it is read."""
+        draws = self.bound.shape[1]
+        prefill = self.prefill.take(self.cells.degree.take(at // draws) * draws + at % draws)
+        tpot = self.tpot.take(at)
+        return self.w.output_tokens * tpot + prefill, prefill + tpot
 
     def extend(self, least: np.ndarray) -> None:
         """Work out, for each draw, every row whose least bound is at most `least` (draws,)."""
@@ -162,23 +181,20 @@ class Rows:
         rows, draws = slice(self.edges[k], self.edges[k + 1]), slice(start, self.start[k])
         w, cells, d = self.w, self.cells.rows(rows), self.drawn
         self.start[k] = start
-        t = timing(
-            w, cells, d.bandwidth, d.peak_flops, d.hbm[draws], d.compute[draws], self.scratch
-        )
+        hbm, compute, tpot = d.hbm[draws], d.compute[draws], self.tpot[rows, draws]
+        t = timing(w, cells, d.bandwidth, d.peak_flops, hbm, compute, self.scratch, tpot)
         throughput = np.divide(cells.batch, t.tpot_s, out=self.throughput[rows, draws])
         candidate = self.candidate[rows, draws]
+        other = self.scratch.get("other", (candidate.shape[0], candidate.shape[1]), bool)
         with np.errstate(invalid="ignore"):
             np.less_equal(t.tpot_s, w.tpot_target_s, out=candidate)
-            candidate &= t.ttft_s <= w.ttft_target_s
-            candidate &= throughput > 0
+            candidate &= np.less_equal(t.ttft_s, w.ttft_target_s, out=other)
+            candidate &= np.greater(throughput, 0, out=other)
         candidate &= cells.fits
         minimum = self.minimum[rows, draws]
         with np.errstate(divide="ignore"):
             np.divide(w.peak_output_tokens_s * (1.0 + w.forecast_margin), throughput, out=minimum)
         np.ceil(minimum, out=minimum)
-        service = np.multiply(w.output_tokens, t.tpot_s, out=self.service[rows, draws])
-        service += t.prefill_s
-        self.ttft[rows, draws] = t.ttft_s
         bound = np.add(minimum, w.spare_replicas, out=self.bound[rows, draws])
         self.bill.monthly(self.bill.billed(bound, cells.tp, out=bound), out=bound)
-        np.copyto(bound, np.inf, where=~candidate)
+        np.copyto(bound, np.inf, where=np.logical_not(candidate, out=other))

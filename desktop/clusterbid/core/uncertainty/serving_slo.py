@@ -35,6 +35,8 @@ class CostedFleets:
     degree_index: np.ndarray  # (bids,) int
     replicas: np.ndarray  # (bids, judged months) float
     months: tuple[int, ...] = (1,)  # the judged months, 1-based
+    # (bids,) each costed batch (nan: none): the cell checked first (serving_passes._judge).
+    batch: np.ndarray | None = None
 
 
 def costed_fleets(
@@ -55,6 +57,7 @@ def costed_fleets(
         np.asarray(index, dtype=int),
         np.asarray(replicas, dtype=float).reshape(-1, len(months)),
         months,
+        np.asarray([np.nan if e.batch is None else e.batch for e in estimates.bids], dtype=float),
     )
 
 
