@@ -18,6 +18,8 @@ traffic growth is drawn around the buyer's figure, one draw per sample shared by
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from clusterbid.core.costmodel.engine_efficiency import (
@@ -26,11 +28,11 @@ from clusterbid.core.costmodel.engine_efficiency import (
     mismatch_reach,
     run_reach,
 )
-from clusterbid.core.costmodel.serving_estimate import ServingEstimates
+from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
 from clusterbid.core.engine_names import NOT_STATED
-from clusterbid.core.evidence.model import EvidenceGrade
+from clusterbid.core.evidence.model import Evidence, EvidenceGrade
 from clusterbid.core.serving_workload import InferenceWorkload
 from clusterbid.core.uncertainty.spreads import claim_centre
 from clusterbid.core.uncertainty.streams import MARKET, stream
@@ -72,49 +74,52 @@ def efficiency_draws(
     engine_mbu, engine_compute = _engine_multipliers(
         engine_reach(estimates.workload.serving_engine), engine_z
     )
-    unstated = estimates.workload.serving_engine == NOT_STATED
     mbu, compute = [], []
     for e, engine in zip(estimates.bids, engines, strict=True):
         own = stream(seed, e.bid.id, "serving_mbu").standard_normal(samples)
-        grade = None if e.throughput_evidence is None else e.throughput_evidence.grade
-        if grade is None or grade is EvidenceGrade.PROVIDER_CLAIM:
-            median = 1.0 if grade is None else claim_median(float(engine))
+        run = e.throughput_evidence
+        if run is None or run.grade is EvidenceGrade.PROVIDER_CLAIM:
+            median = 1.0 if run is None else claim_median(float(engine))
             mbu.append(
                 median * engine_mbu * np.exp(MARKET_MBU_SIGMA * market + MBU_SIGMA[None] * own)
             )
             compute.append(median * engine_compute * stack)
         else:
-            # Issue 37: what the run leaves unstated (its lengths above all) widens its draw, and
-            # so does carrying it to another tensor-parallel degree than the fleet's, another GPU or other
-            # lengths.
-            sigma = float(
-                np.hypot(
-                    MBU_SIGMA.get(grade, MARKET_MBU_SIGMA),
-                    draw_spread(
-                        e.throughput_evidence,
-                        e.tensor_parallel,
-                        e.bid.capacity.gpu_model,
-                        (estimates.workload.prompt_tokens, estimates.workload.output_tokens),
-                    )
-                    if e.throughput_evidence
-                    else 0.0,
-                )
-            )
-            drawn = np.exp(sigma * own)
-            run_mbu: np.ndarray | float = 1.0
-            run_compute: np.ndarray | float = 1.0
-            if unstated and e.throughput_evidence is not None:  # the buyer's engine moves it too
-                reach = run_reach(engine_of_run(e.throughput_evidence.engine))
-                run_mbu, run_compute = _engine_multipliers(reach, engine_z)
-            elif e.throughput_evidence is not None:  # a run on another engine than the buyer's
-                gap = mismatch_reach(
-                    estimates.workload.serving_engine, e.throughput_evidence.engine
-                )
-                if gap is not None:
-                    run_mbu, run_compute = _engine_multipliers(gap, engine_z)
-            mbu.append(drawn * run_mbu)
-            compute.append(drawn * run_compute)
+            drawn = _measured_draw(estimates, e, run, own, engine_z)
+            mbu.append(drawn[0])
+            compute.append(drawn[1])
     return np.asarray(mbu), np.asarray(compute)
+
+
+def _measured_draw(
+    estimates: ServingEstimates,
+    e: ServingEstimate,
+    run: Evidence,
+    own: np.ndarray,
+    engine_z: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(MBU, compute) multipliers of a bid whose engine factor a measured run set: its grade's
+    spread, widened (issue 37) for what the run leaves unstated (its lengths above all) and for
+    carrying it to another tensor-parallel degree, another GPU or other lengths than the
+    service's; then the buyer's engine: unstated, it moves the run's engine too; stated, a run on
+    another engine reaches the catalog's gap between the two."""
+    w = estimates.workload
+    sigma = math.hypot(
+        MBU_SIGMA.get(run.grade, MARKET_MBU_SIGMA),
+        draw_spread(
+            run, e.tensor_parallel, e.bid.capacity.gpu_model, (w.prompt_tokens, w.output_tokens)
+        ),
+    )
+    drawn = np.exp(sigma * own)
+    reach = (
+        run_reach(engine_of_run(run.engine))
+        if w.serving_engine == NOT_STATED
+        else mismatch_reach(w.serving_engine, run.engine)
+    )
+    if reach is None:
+        return drawn, drawn
+    run_mbu, run_compute = _engine_multipliers(reach, engine_z)
+    return drawn * run_mbu, drawn * run_compute
 
 
 def engine_draws(
