@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from clusterbid.gui.wizard.bid_wizard import BidWizard
 
 MEASURED_BY = {value: words for words, value in MEASURED_BY_WORDS}  # "third_party": "A third party"
+# A serving benchmark needs the run's GPUs, precision and model, which its own dialog asks for.
+SERVING_NOTE = (
+    " A serving benchmark (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf) is attached "
+    "once the bid is added: Edit > Attach Serving Benchmark in the evaluation's window."
+)
 COLUMNS = ("Figure", "Scale", "Grade", "Measured by", "Source", "Red flags")
 
 
@@ -51,6 +56,7 @@ class EvidencePage(QWizardPage):
             "files (each format: Help > Documentation, Evidence file formats). An attached "
             "file is graded as measured; a typed figure without its file is a provider's "
             "claim. Evidence is optional."
+            + (SERVING_NOTE if getattr(host.evaluation.workload, "kind", "") == "inference" else "")
         )
         self.items: list[tuple[Evidence, tuple[tuple[str, str], ...]]] = []
         self.files_read: dict[
