@@ -41,7 +41,7 @@ def test_every_contract_field_is_reached_without_sideways_scrolling(
         for widget in (binding.label, binding.widget):
             left = widget.mapTo(scroll.viewport(), widget.rect().topLeft()).x()
             right = widget.mapTo(scroll.viewport(), widget.rect().topRight()).x()
-            assert 0 <= left and right < room, (binding.path, left, right, room)
+            assert left >= 0 and right < room, (binding.path, left, right, room)
         # and down to it: scrolled into view, the field shows
         scroll.ensureWidgetVisible(binding.widget)
         qtbot.waitUntil(lambda w=binding.widget: not w.visibleRegion().isEmpty())

@@ -41,9 +41,7 @@ def test_a_vllm_result_on_the_evidence_page_is_named_a_serving_benchmark_and_sen
         assert page.table.rowCount() == rows  # nothing of it kept on the page
 
 
-def test_a_training_page_still_reads_its_own_files_and_says_nothing_of_serving(
-    qtbot, open_wizard
-):
+def test_a_training_page_still_reads_its_own_files_and_says_nothing_of_serving(qtbot, open_wizard):
     wizard = open_wizard()  # the training demo
     page = wizard.evidence_page
     assert "serving" not in page.subTitle().lower()
