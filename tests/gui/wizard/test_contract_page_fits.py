@@ -51,7 +51,7 @@ def test_the_groups_wrap_in_their_order_as_the_width_shrinks(qtbot, open_wizard)
     """Four groups of the serving Contract page: as many per row as fit, never out of order."""
     wizard = open_wizard(ev=read_evaluation(EXAMPLES / "demo-serving-evaluation.json"))
     page = next(p for p in wizard.section_pages() if p.title() == "Contract and billing")
-    scroll = page.scroll
+    scroll = page.fields_scroll
     widest = [g.minimumSizeHint().width() for g in scroll.groups]
     spacing = max(scroll.grid.horizontalSpacing(), 0)
     assert scroll.fitting_columns(sum(widest) + 3 * spacing) == 4

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from clusterbid.core.report import format_money
+from clusterbid.core.money import format_money
 
 SUBTITLE = (
     "The whole bid, what a million output tokens of the service cost on it next to the other "
