@@ -144,3 +144,19 @@ def test_the_file_filter_shows_every_serving_file_the_formats_page_names():
     assert patterns is not None
     globs = patterns.group(1).split()
     assert [n for n in sorted(names) if not any(fnmatch.fnmatch(n, g) for g in globs)] == []
+
+
+def test_without_a_tp_in_the_workload_it_is_the_replica_the_details_pane_shows_for_the_bid(
+    qtbot, tmp_path, dialog_log, monkeypatch
+):
+    """The demo service leaves its TP to the cost model, which picks one per bid: the replica
+    the officer reads in the bid's Details ("Replica: tensor parallel N") is the one taken."""
+    window = _window(qtbot, tmp_path)  # the demo's tensor_parallel is null
+    shown = re.search(r"Replica: tensor parallel (\d+)", window.details.toPlainText())
+    assert shown is not None
+    run = tmp_path / "vllm.json"
+    run.write_text(VLLM_JSON, encoding="utf-8")
+    _attach(window, dialog_log, monkeypatch, run, None, seen := [])
+    assert seen[0] == (0, f"As the file says, else {shown.group(1)}")
+    (item,) = _kept(window, run.name)
+    assert item.scale_gpus == int(shown.group(1))
