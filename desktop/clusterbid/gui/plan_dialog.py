@@ -1,5 +1,6 @@
-"""Edit > Plan Inputs: the buyer's plan (cost of capital, usual payment terms, and for training
-the deadline, idle time, cost of a day late and commitment ceiling) in one small dialog.
+"""Edit > Plan Inputs: the buyer's plan (cost of capital, usual payment terms; for training the
+deadline, idle time, cost of a day late and commitment ceiling; for serving the traffic and the
+engine) in one small dialog, its note worded for the evaluation's kind.
 
 Each keystroke is checked by the same operation `clusterbid plan --set` runs
 (operations/plan_inputs.py), so a field the rules refuse says why beneath it, in words, and OK
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from clusterbid.core.errors import InputError
 from clusterbid.core.evaluation import Evaluation
+from clusterbid.core.kinds import SERVING, kind_of
 from clusterbid.gui.checked_form_dialog import CheckedFormDialog
 from clusterbid.gui.error_line import ErrorLine
 from clusterbid.operations.plan_inputs import (
@@ -29,17 +31,27 @@ from clusterbid.operations.plan_inputs import (
     with_plan_inputs,
 )
 
+TRAINING_NOTE = (
+    "What your own plan is worth decides what idle time, payment terms and a late finish cost. "
+    "Empty fields take ClusterBid's documented defaults."
+)
+SERVING_NOTE = (
+    "Your service's traffic over the day and the term sizes each bid's fleet and its bill, the "
+    "engine you will run sets the serving speed assumed, and your cost of capital and usual "
+    "payment terms price each bid's payment terms. Empty fields take ClusterBid's documented "
+    "defaults."
+)
+
 
 class PlanInputsDialog(CheckedFormDialog[PlanEdit]):
     """The plan inputs of `evaluation`; `edit` holds the validated change once OK is pressed."""
 
     def __init__(self, evaluation: Evaluation, parent: QWidget | None = None) -> None:
-        note = (
-            "What your own plan is worth decides what idle time, payment terms and a late finish "
-            "cost. Empty fields take ClusterBid's documented defaults."
-        )
+        serving = kind_of(evaluation).tag == SERVING.tag
+        note = SERVING_NOTE if serving else TRAINING_NOTE
         super().__init__("Plan Inputs", "plan_inputs_dialog", note, parent)
         self._evaluation = evaluation
+        self._serving = serving
         self.editors: dict[str, QLineEdit | QComboBox] = {}
         texts = current_texts(evaluation)
         for item in plan_inputs(evaluation):
@@ -75,6 +87,12 @@ class PlanInputsDialog(CheckedFormDialog[PlanEdit]):
             edit = with_plan_inputs(self._evaluation, self.texts())
         except PlanInputError as exc:
             by_field, general = exc.by_field, exc.general
+            if self._serving:
+                # A serving rule tying fields together ("the average cannot exceed the peak", 24
+                # hourly shares) refuses the first field it names: said beneath it, not at the
+                # foot of the form. (Training's rules name the field still to fill last.)
+                by_field = exc.tied | exc.by_field
+                general = [g for g in general if g not in by_field.values()]
         except InputError as exc:
             general = [str(exc)]
         self.show_problems(by_field, edit)

@@ -38,17 +38,22 @@ if TYPE_CHECKING:
     from clusterbid.gui.session import Session
     from clusterbid.operations.serving_evidence import AttachedServingEvidence
 
-BENCHMARK_FILES = "Serving benchmarks (*.json *.txt *.log);;All files (*)"
+# Every serving format the readers take (resources/evidence-formats.md, "Serving benchmarks"):
+# JSON (vLLM, GenAI-Perf, AIPerf, LLMPerf), SGLang's JSON lines, GenAI-Perf's CSV, and the printed
+# reports (vLLM's summary, trtllm-bench, MLPerf's mlperf_log_summary.txt) as saved or piped.
+BENCHMARK_FILES = "Serving benchmarks (*.json *.jsonl *.csv *.txt *.log *.out);;All files (*)"
 MEASURED_BY = (
     ("The provider", "provider"),
     ("The buyer", "buyer"),
     ("A third party", "third_party"),
 )
-DEFAULT_REPLICA_GPUS = 8  # one HGX node, the common replica; the officer reads it off the run
+GPUS_FIELD = "GPUs of the replica it ran on"
+AS_THE_FILE_SAYS = "As the file says"  # the GPUs field left at 0: the file's TP Size, else...
 
 
 class ServingRunDialog(QDialog):
-    """What the file may not say: the GPUs of the one replica it ran on, who ran it, and a reason
+    """What the file may not say: the GPUs of the one replica it ran on (left as it is: as the
+    file says, else `replica_gpus`, the replica the bid is priced on), who ran it, and a reason
     to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused);
     under "More about the run", the rest of the run's context the CLI takes as options."""
 
@@ -64,9 +69,22 @@ class ServingRunDialog(QDialog):
         self.setWindowTitle(f"Attach {file_name}")
         intro = QLabel(f"Attach the serving benchmark {file_name} to the bid of {bid_words}.")
         intro.setWordWrap(True)
-        self.gpus = QSpinBox()
-        self.gpus.setRange(1, 4096)
-        self.gpus.setValue(replica_gpus or DEFAULT_REPLICA_GPUS)
+        self.replica_gpus = replica_gpus
+        self.gpus = QSpinBox()  # 0 shows as "As the file says": a TP1 report attaches as it is
+        self.gpus.setRange(0, 4096)
+        self.gpus.setSpecialValueText(
+            AS_THE_FILE_SAYS + (f", else {replica_gpus:,}" if replica_gpus else "")
+        )
+        self.gpus.setValue(0)
+        self.gpus.setToolTip(
+            "Left as it is: the GPUs the file states (trtllm-bench's TP Size)"
+            + (
+                f", else {replica_gpus:,}, the replica the bid is priced on"
+                if replica_gpus
+                else ", else you are asked for them"
+            )
+            + ". Type the GPUs of one replica when the run used others."
+        )
         self.measured_by = QComboBox()
         for words, value in MEASURED_BY:
             self.measured_by.addItem(words, value)
@@ -74,7 +92,7 @@ class ServingRunDialog(QDialog):
         self.reason.setPlaceholderText("Only if the run reads above what the model allows")
         form = QFormLayout(self)
         form.addRow(intro)
-        form.addRow("&GPUs of the replica it ran on:", self.gpus)
+        form.addRow(f"&{GPUS_FIELD}:", self.gpus)
         form.addRow("&Measured by:", self.measured_by)
         form.addRow("&Reason to use a figure above the model:", self.reason)
         self.run = RunContextForm(bid_gpu_model)
@@ -105,14 +123,14 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
     path = dialogs.open_file(window, f"Attach a serving benchmark to {words}", BENCHMARK_FILES)
     if not path:
         return
-    replica = getattr(session.evaluation.workload, "tensor_parallel", None)
+    replica = priced_replica(window, bid.id)
     dialog = ServingRunDialog(words, Path(path).name, replica, bid.capacity.gpu_model, window)
     # A refusal opens the dialog again with what was typed, until it attaches or is cancelled.
     while dialog.exec() == QDialog.DialogCode.Accepted:
         before = session.evaluation
         try:
             measured_by = str(dialog.measured_by.currentData())
-            options = dialog.run.options(dialog.gpus.value(), measured_by)
+            options = dialog.run.options(dialog.gpus.value() or None, measured_by, replica)
         except InputError as exc:
             outcome: object = exc
         else:
@@ -130,8 +148,25 @@ def attach_serving_benchmark(window: ServingWindow) -> None:
             _record_and_say(window, before, outcome, words)
             return
         said = str(outcome).replace(bid.id, words).replace(path, Path(path).name)  # file by name
-        said = in_officers_words(said)
+        said = in_officers_words(said).replace(
+            ": give the GPUs of one replica",  # the run's TP Size and the GPUs typed disagree
+            f': give the GPUs of one replica, or set the GPUs back to "{AS_THE_FILE_SAYS}"',
+        )
+        said = said.replace(": give them", f': type them in "{GPUS_FIELD}"')
         dialogs.show_problem(window, "The benchmark was not attached", said)
+
+
+def priced_replica(window: ServingWindow, bid_id: str) -> int | None:
+    """The GPUs of one replica the bid is priced on: the workload's TP when it sets one, else the
+    one the cost model chose for this bid as last scored (None before scoring, or for a bid that
+    cannot serve)."""
+    stated = getattr(window.session.evaluation.workload, "tensor_parallel", None)
+    if stated:
+        return int(stated)
+    scorecard = window.scorecard  # the window's property: the one last scored, or None
+    score = next((s for s in getattr(scorecard, "scores", ()) if s.bid.id == bid_id), None)
+    chosen = getattr(getattr(score, "estimate", None), "tensor_parallel", None)
+    return int(chosen) if chosen and score is not None and score.rank is not None else None
 
 
 def _record_and_say(
@@ -177,6 +212,8 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
     decision, then what the run says about the service."""
     evidence = attached.evidence
     lines = [f"Attached {attached.name} to {words}: {evidence.description}"]
+    if attached.gpus_from:  # none were typed: where the replica's GPUs came from
+        lines.append(f"GPUs: {attached.gpus_from}")
     if attached.flag:
         decided = (
             f"used, for the reason recorded: {evidence.suspect_override}"

@@ -97,9 +97,12 @@ class RunContextForm(QWidget):
         self.fields.setVisible(shown)
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
-    def options(self, gpus: int, measured_by: str) -> ServingRunOptions:
-        """The CLI's ServingRunOptions from what is typed (None where left empty); InputError
-        naming the field and what to type for a number that cannot be read."""
+    def options(
+        self, gpus: int | None, measured_by: str, usual_gpus: int | None = None
+    ) -> ServingRunOptions:
+        """The CLI's ServingRunOptions from what is typed (None where left empty; `gpus` None: as
+        the file says, else `usual_gpus`); InputError naming the field and what to type for a
+        number that cannot be read."""
         whole = {
             name: _whole_number(self.numbers[name].text(), words) for name, words in WHOLE_NUMBERS
         }
@@ -117,6 +120,7 @@ class RunContextForm(QWidget):
             system_gpus=whole["system_gpus"],
             model_active_params_billions=_number(self.model_size.text(), MODEL_SIZE),
             model=self.model_name.currentData(),
+            usual_gpus=usual_gpus,
         )
 
 

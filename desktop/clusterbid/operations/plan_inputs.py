@@ -102,13 +102,19 @@ INPUTS_OF_KIND = {TRAINING.tag: TRAINING_INPUTS, SERVING.tag: SERVING_INPUTS}
 
 class PlanInputError(InputError):
     """Plan inputs that do not validate: each message by the field it names (`by_field`), and the
-    rules that tie fields together (`general`), all in words."""
+    rules that tie fields together (`general`), all in words; `tied` holds each such rule's
+    message by the first field it names, for a form to show beside that field."""
 
     def __init__(
-        self, by_field: dict[str, str], general: list[str], labels: Mapping[str, str]
+        self,
+        by_field: dict[str, str],
+        general: list[str],
+        labels: Mapping[str, str],
+        tied: dict[str, str] | None = None,
     ) -> None:
         self.by_field = by_field
         self.general = general
+        self.tied = tied or {}
         lines = [
             f"{_short(labels[name])}: {message}" for name, message in by_field.items()
         ] + general
@@ -174,6 +180,17 @@ def _in_words(message: str, labels: Mapping[str, str]) -> str:
     return message.removeprefix("Value error, ")
 
 
+def first_named(message: str, names: Mapping[str, str]) -> str | None:
+    """The input a rule's message names first ("average_requests_per_s (1000) cannot exceed
+    peak_requests_per_s (120)": the average), or None when it names none."""
+    found = [
+        (match.start(), name)
+        for name in names
+        if (match := re.search(rf"\b{re.escape(name)}\b", message)) is not None
+    ]
+    return min(found)[1] if found else None
+
+
 def _value(name: str, text: str) -> object:
     """The typed text as the model reads it: empty is not given; a list splits at commas (and
     spaces); a number drops its thousands commas."""
@@ -207,6 +224,7 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
     except ValidationError as exc:
         by_field: dict[str, str] = {}
         general: list[str] = []
+        tied: dict[str, str] = {}
         for error in exc.errors():
             name = str(error["loc"][0]) if error["loc"] else ""
             message = _in_words(error["msg"], labels)
@@ -214,7 +232,10 @@ def with_plan_inputs(evaluation: Evaluation, texts: Mapping[str, str]) -> PlanEd
                 by_field.setdefault(name, message)
             else:
                 general.append(message)
-        raise PlanInputError(by_field, general, labels) from None
+                named = first_named(error["msg"], labels)
+                if named is not None:
+                    tied.setdefault(named, message)
+        raise PlanInputError(by_field, general, labels, tied) from None
     changed = tuple(
         _short(i.label) for i in inputs if getattr(new_holder, i.name) != getattr(holder, i.name)
     )

@@ -27,7 +27,9 @@ MAX_BYTES = 32 * 1024 * 1024  # one run's JSON or printed report is far smaller
 class ServingRunOptions:
     """What the run was, where the file does not say (the CLI's options, the app's dialog)."""
 
-    gpus: int  # GPUs of the one replica the benchmark ran on
+    # GPUs of the one replica the benchmark ran on; None (the app's empty field): as the file
+    # says (a trtllm-bench "TP Size"), else `usual_gpus`, else refused asking for them
+    gpus: int | None
     measured_by: str = "provider"  # provider, buyer or third_party
     gpu_model: str | None = None
     precision: str | None = None
@@ -44,6 +46,9 @@ class ServingRunOptions:
     # The run's model by name (resources/catalog/models.toml): its layers and KV heads carry the
     # KV cache per token too; unstated, the model the file names, if the catalog knows it.
     model: str | None = None
+    # The replica the bid is priced on (the workload's TP, else the one the cost model chose for
+    # the bid): the GPUs of a run whose file does not say them, when none are given.
+    usual_gpus: int | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class ServingReading:
     data: bytes
     run: Any  # the parsed run (core/evidence/serving_run.py)
     evidence: Evidence
+    gpus_from: str | None = None  # where the GPUs came from when none were given, in words
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,7 @@ class AttachedServingEvidence:
     notes: tuple[str, ...]  # what the run says about the workload's prompt, output and latency
     evaluation: Evaluation  # the document's evaluation after the attach
     request: str | None = None  # the request for evidence the file's name answers, and its state
+    gpus_from: str | None = None  # where the replica's GPUs came from when none were given
 
 
 def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
@@ -99,8 +106,28 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         system_gpus=options.system_gpus,
         model=options.model,
     )
-    evidence = serving_evidence(run, options.gpus, options.measured_by, path.name, data, context)
-    return ServingReading(data, run, _sized(path, evidence, options.model_active_params_billions))
+    gpus, gpus_from = replica_gpus(path, run.tensor_parallel, options)
+    evidence = serving_evidence(run, gpus, options.measured_by, path.name, data, context)
+    sized = _sized(path, evidence, options.model_active_params_billions)
+    return ServingReading(data, run, sized, gpus_from)
+
+
+def replica_gpus(
+    path: Path, stated: int | None, options: ServingRunOptions
+) -> tuple[int, str | None]:
+    """(the GPUs of the run's replica, where they came from in words when none were given): the
+    officer's, else the file's TP Size, else the replica the bid is priced on; InputError asking
+    for them when none of the three says."""
+    if options.gpus is not None:
+        return options.gpus, None
+    if stated is not None:
+        return stated, f"{stated:,} GPU(s) per replica, as the file's TP Size says"
+    if options.usual_gpus is not None:
+        return options.usual_gpus, (
+            f"{options.usual_gpus:,} GPU(s) per replica, the replica the bid is priced on (the "
+            "file does not say); if the run used another, attach it again with its GPUs typed"
+        )
+    raise InputError(f"{path}: the file does not say how many GPUs one replica ran on: give them")
 
 
 def _sized(path: Path, evidence: Evidence, size: float | None) -> Evidence:
@@ -177,4 +204,6 @@ def attach_serving_evidence(
     from clusterbid.core.evidence_request.status import match_file
 
     request = match_file(document, bid_id, path.name)  # a file named after a request answers it
-    return AttachedServingEvidence(path.name, evidence, flag, notes, evaluation, request)
+    return AttachedServingEvidence(
+        path.name, evidence, flag, notes, evaluation, request, reading.gpus_from
+    )

@@ -3,10 +3,14 @@ a serving fleet's reserved base and burst, and what it takes to collect the SLA 
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QComboBox
+
 from clusterbid.core.sla_terms import SlaClaimTerms
 from clusterbid.core.terms import BILLING_WORDS, Terms
 from clusterbid.gui.wizard.field_rules import FieldBinding
 from clusterbid.gui.wizard.section_page import FieldSpec, SectionPage
+
+BILLING_CHARACTERS = 24  # the billing field at its narrowest: "reserved term (GPUs x term" shows
 
 
 class ContractPage(SectionPage):
@@ -129,4 +133,11 @@ class ContractPage(SectionPage):
     def customise(self, spec: FieldSpec, binding: FieldBinding) -> FieldBinding:
         if spec.path == ("terms", "currency"):
             binding.widget.setMaximumWidth(90)
+        if isinstance(binding.widget, QComboBox) and spec.path == ("terms", "billing"):
+            # Its longest choice (over 400 pixels) kept two groups from sitting side by side; the
+            # list it opens shows every choice in full, and the field widens with the page.
+            binding.widget.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+            )
+            binding.widget.setMinimumContentsLength(BILLING_CHARACTERS)
         return binding

@@ -36,6 +36,13 @@ if TYPE_CHECKING:
     from clusterbid.gui.wizard.bid_wizard import BidWizard
 
 MEASURED_BY = {value: words for words, value in MEASURED_BY_WORDS}  # "third_party": "A third party"
+# A serving benchmark needs the run's GPUs, precision and model, which its own dialog asks for.
+# In place of the training words: the wizard's header shows two lines of subtitle, no more.
+SERVING_SUBTITLE = (
+    "Measurements behind the bid (formats: Help > Documentation, Evidence file formats). A "
+    "serving benchmark (vLLM, SGLang, GenAI-Perf, LLMPerf, trtllm-bench, MLPerf) is attached once "
+    "the bid is added, with Edit > Attach Serving Benchmark. Evidence is optional."
+)
 COLUMNS = ("Figure", "Scale", "Grade", "Measured by", "Source", "Red flags")
 
 
@@ -47,7 +54,9 @@ class EvidencePage(QWizardPage):
         self.host = host
         self.setTitle("Workload evidence")
         self.setSubTitle(
-            "Measurements behind the bid: nccl-tests logs, training-throughput or scaling "
+            SERVING_SUBTITLE
+            if getattr(host.evaluation.workload, "kind", "") == "inference"
+            else "Measurements behind the bid: nccl-tests logs, training-throughput or scaling "
             "files (each format: Help > Documentation, Evidence file formats). An attached "
             "file is graded as measured; a typed figure without its file is a provider's "
             "claim. Evidence is optional."

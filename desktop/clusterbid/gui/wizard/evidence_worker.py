@@ -44,16 +44,20 @@ def read_log(
     """The file's figures: an nccl-tests log gives its first run that can back a busbw figure (a
     file of several runs is split with `clusterbid evidence --run N`); InputError otherwise."""
     data = load_evidence_bytes(path, path.name)
-    reading = read_evidence(
-        data,
-        path.name,
-        measured_by=measured_by if _is_log(data) else None,
-        nic_aggregate_gb_s=nic_aggregate_gb_s,
-        fabric=fabric,
-    )
+    try:
+        reading = read_evidence(
+            data,
+            path.name,
+            measured_by=measured_by if _is_log(data) else None,
+            nic_aggregate_gb_s=nic_aggregate_gb_s,
+            fabric=fabric,
+        )
+    except InputError as exc:
+        raise serving_benchmark_instead(data, path.name) or exc from None
     if not reading.evidence:
         why = "; ".join(reading.notes) or "no nccl-tests run or throughput row found"
-        raise InputError(f"{path.name}: no figure the cost model can use ({why})")
+        problem = InputError(f"{path.name}: no figure the cost model can use ({why})")
+        raise serving_benchmark_instead(data, path.name) or problem
     if reading.nccl_runs:
         run = scored_runs(reading)[0]
         return ParsedLog(
@@ -61,6 +65,25 @@ def read_log(
         )
     return ParsedLog(
         path.name, reading.evidence, tuple((f.code, f.message) for f in reading.flags()), data
+    )
+
+
+def serving_benchmark_instead(data: bytes, name: str) -> InputError | None:
+    """A refusal saying where a serving benchmark goes, for a file the serving readers take (a
+    vLLM result JSON read as a training file said only "document: missing 'results'"); None for
+    any other file. Its GPUs, precision and model are asked for where it is attached."""
+    from clusterbid.core.evidence.errors import EvidenceParseError
+    from clusterbid.core.evidence.serving_readers import read_serving_benchmark
+
+    try:
+        run = read_serving_benchmark(data.decode("utf-8", errors="replace"), name)
+    except EvidenceParseError:
+        return None
+    return InputError(
+        f"{name} is a {run.engine} serving benchmark, not an nccl-tests, training-throughput or "
+        "scaling file. A serving benchmark is attached to a serving bid once the bid is added: "
+        "finish this wizard, select the bid in the evaluation's window and choose Edit > Attach "
+        "Serving Benchmark…"
     )
 
 

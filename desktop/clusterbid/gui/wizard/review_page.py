@@ -1,4 +1,5 @@
-"""The last page: the whole bid, its commitment and net plan cost against the other bids, and every
+"""The last page: the whole bid, its commitment and net plan cost against the other bids (a serving
+bid's cost per million output tokens: review_serving.py), and every
 open problem."""
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from clusterbid.core.comparison_table import FINDING_WORDS
 from clusterbid.core.contract_summary import billing_words
 from clusterbid.core.kinds import SERVING, TRAINING, kind_of
 from clusterbid.core.report import format_money
+from clusterbid.gui.wizard import review_serving
 from clusterbid.gui.wizard.problems import Problem
 
 if TYPE_CHECKING:
@@ -69,8 +71,11 @@ class ReviewPage(QWizardPage):
         super().__init__()
         self.host = host
         self.setTitle("Review")
+        self.serving = kind_of(host.evaluation).tag == SERVING.tag
         self.setSubTitle(
-            "The whole bid, what it costs to finish the planned job next to the other bids, "
+            review_serving.SUBTITLE
+            if self.serving
+            else "The whole bid, what it costs to finish the planned job next to the other bids, "
             "and anything still to fix. Finish adds the bid to the evaluation."
         )
         self.problem_box = QWidget()
@@ -168,29 +173,18 @@ class ReviewPage(QWizardPage):
             self.problem_buttons.append(button)
 
     def _show_serving_preview(self, checked, scorecard) -> None:
-        """A serving bid's cost per million output tokens and rank, as the serving window shows them."""
-        mine = next(s for s in scorecard.scores if s.bid.id == checked.bid.id)
-        e, currency = mine.estimate, checked.evaluation.currency
-        if mine.rank is None:
-            reasons = "; ".join(g.message for g in e.gates)
-            self.preview_cost.setText(
-                f"The bid <b>cannot serve</b> the workload: {html.escape(reasons)}"
-            )
-        else:
-            self.preview_cost.setText(
-                f"<b>{format_money(e.cost_per_million_tokens, currency, cents=True)} per million "
-                "output "
-                f"tokens</b>, {format_money(e.monthly_cost, currency)} a month; ranked {mine.rank} "
-                "of "
-                f"{len(scorecard.ranked)} bids that can serve."
-            )
-        self.comparison.setHtml("")
+        """A serving bid's cost per million output tokens and rank, and every bid's beside it."""
+        currency = checked.evaluation.currency
+        self.preview_cost.setText(review_serving.preview_words(scorecard, checked.bid.id, currency))
+        self.comparison.setHtml(review_serving.comparison_html(scorecard, checked.bid.id))
 
     def _show_preview(self) -> None:
         checked = self.host.checked
         if checked.bid is None or checked.evaluation is None:
             self.preview_cost.setText(
-                "The commitment and net plan cost appear here once every problem is fixed."
+                review_serving.PENDING
+                if self.serving
+                else "The commitment and net plan cost appear here once every problem is fixed."
             )
             self.comparison.setHtml("")
             return

@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
+    QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QScrollArea,
     QVBoxLayout,
@@ -47,6 +48,54 @@ class FieldSpec:
     not_stated: bool = False  # the provider may omit it: blank means "not stated" (issue 14)
 
 
+class GroupScroll(QScrollArea):
+    """A page's groups of fields side by side as many as the width holds, the rest wrapped below
+    in order, so no field lies past the right edge (the serving Contract page's four groups
+    needed 1,300 pixels and hid the burst price and the SLA claim terms behind a sideways scroll
+    bar); the page scrolls up and down only, unless one group alone is wider than the page."""
+
+    def __init__(self, groups: list[QWidget]) -> None:
+        super().__init__()
+        self.groups = groups
+        self.columns = 0  # groups per row as laid out; 0 before the first
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        fields = QWidget()
+        self.grid = QGridLayout(fields)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.setWidget(fields)
+        self._arrange(len(groups))
+
+    def _arrange(self, columns: int) -> None:
+        if columns == self.columns:
+            return
+        for group in self.groups:
+            self.grid.removeWidget(group)
+        for at, group in enumerate(self.groups):
+            self.grid.addWidget(group, at // columns, at % columns)
+        for column in range(len(self.groups)):
+            self.grid.setColumnStretch(column, 1 if column < columns else 0)
+        self.columns = columns
+
+    def fitting_columns(self, width: int) -> int:
+        """The most groups per row whose widest members fit `width` side by side (at least 1)."""
+        spacing = max(self.grid.horizontalSpacing(), 0)
+        for columns in range(len(self.groups), 1, -1):
+            widths = [
+                max(g.minimumSizeHint().width() for g in self.groups[c::columns])
+                for c in range(columns)
+            ]
+            if sum(widths) + spacing * (columns - 1) <= width:
+                return columns
+        return 1
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt API)
+        # The room as if the vertical scroll bar were shown, so showing it cannot re-wrap.
+        room = self.width() - 2 * self.frameWidth() - self.verticalScrollBar().sizeHint().width()
+        self._arrange(self.fitting_columns(room))
+        super().resizeEvent(event)
+
+
 class SectionPage(QWizardPage):
     """Fields in QFormLayouts (one per group), each with its error label beneath it."""
 
@@ -79,9 +128,7 @@ class SectionPage(QWizardPage):
         self.summary.setStyleSheet(ERROR_STYLE)
         self.outer.addWidget(self.summary)
         # The fields scroll rather than squeeze: squeezed, a wrapped error label is cut top and bottom.
-        fields = QWidget()
-        columns = QHBoxLayout(fields)
-        columns.setContentsMargins(0, 0, 0, 0)
+        groups: list[QWidget] = []
         for title, specs in self.GROUPS:
             form = QFormLayout()
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
@@ -104,17 +151,11 @@ class SectionPage(QWizardPage):
                 form.addRow(binding.label, self.field_row(binding))
                 connect_changes(binding, host.refresh)
                 self.bindings.append(binding)
-            if title is None:
-                columns.addLayout(form)
-            else:
-                box = QGroupBox(title)
-                box.setLayout(form)
-                columns.addWidget(box)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        scroll.setWidget(fields)
-        self.outer.addWidget(scroll, 1)
+            box = QWidget() if title is None else QGroupBox(title)
+            box.setLayout(form)
+            groups.append(box)
+        self.fields_scroll = GroupScroll(groups)
+        self.outer.addWidget(self.fields_scroll, 1)
         self.page_error = QLabel()
         self.page_error.setWordWrap(True)
         self.page_error.setStyleSheet(ERROR_STYLE)
