@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-from clusterbid.core.costmodel.engine_efficiency import engine_factors
+from clusterbid.core.catalog import default_catalog
+from clusterbid.core.costmodel.engine_efficiency import engine_factors, read_on_gpu
 from clusterbid.core.serving_workload import (
     DEFAULT_COMPUTE_EFFICIENCY,
     DEFAULT_HBM_EFFICIENCY,
@@ -44,9 +45,20 @@ def _multipliers(engine: str, draws: int = DRAWS) -> tuple[np.ndarray, np.ndarra
     return mbu, e_compute * np.exp(COMPUTE_SIGMA * stack)
 
 
+def row_factors(row, engine: str) -> tuple[float, float]:
+    """The (HBM, compute) factors the product puts on a row's workload with `engine` named: its
+    running share carried to the row's lengths and spread, its compute figure to the row's GPU
+    (serving_inputs.build_serving_arrays does the same for a bid)."""
+    catalog, read = default_catalog(), read_on_gpu(engine)
+    carry = 1.0
+    if read is not None:
+        carry = catalog.gpu(row.gpu).bf16_mfu_vs_h100 / catalog.gpu(read).bf16_mfu_vs_h100
+    return engine_factors(engine, (float(row.prompt[0]), float(row.output), row.cv), carry)
+
+
 def band(row, engine: str, replica_at, draws: int = DRAWS) -> tuple[float, float]:
     """P10 and P90 of predicted / published tokens/s per GPU over the draws."""
-    hbm_f, compute_f = engine_factors(engine)
+    hbm_f, compute_f = row_factors(row, engine)
     mbu, compute = _multipliers(engine, draws)
     published = row.published_tokens_s / row.gpus
     ratios = [

@@ -2,7 +2,9 @@
 from sources other than Lambda's vllm-benchmark, whose two runs the catalog's figures were read
 from (resources/catalog/engines.toml). Nothing here is fitted and the catalog is not changed to
 fit them; serving_validation.py builds the rows and prints them after its own tables, and
-serving_through_product.py puts them through the product's path.
+serving_through_product.py puts them through the product's path. Named, the class's running share
+is carried to each row's lengths and spread and its compute figure from H100 to the row's GPU
+(engine_efficiency; methodology section 8), by physics and a published figure, not these rows.
 
 Sources (each row's comment says what its run held):
 - SGLANG: the SGLang team's "How to reproduce the benchmark results for SGLang v0.3.0 compared to

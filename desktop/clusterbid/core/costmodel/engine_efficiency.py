@@ -30,6 +30,7 @@ from clusterbid.core.serving_workload import (
 
 P90_Z = 1.2816  # a range's ends at P10 and P90 of a log-normal
 Pair = tuple[float, float]
+Shape = tuple[float, float, float]  # a workload's mean prompt, mean output, context spread
 
 
 class EngineSpec(BaseModel):
@@ -44,21 +45,49 @@ class EngineSpec(BaseModel):
     hbm_efficiency: Pair = Field(description="Share of peak HBM bandwidth in decode, low and high")
     hbm_source: str | None = Field(None, min_length=10)
     running_share: Pair = Field(description="Mean running sequences over the batch allowed")
+    scheduler_steps: int = Field(1, ge=1, le=64, description="Decode steps per scheduling pass")
+    read_at: tuple[float, float, float] | None = Field(
+        None, description="The runs the running share was read from: prompt, output, spread"
+    )
+    read_on_gpu: str | None = Field(None, description="The GPU the compute figure was read on")
     cite: str = Field(min_length=10)
     source: str = Field(min_length=10)
 
-    def factors(self, end: int | None = None) -> Pair:
+    def factors(self, end: int | None = None, shape: Shape | None = None) -> Pair:
         """(HBM, compute) over the workload defaults, running share included: at the range's low
-        end (0), its high end (1), or its geometric middle (None), as the point uses."""
+        end (0), its high end (1), or its geometric middle (None), as the point uses; the share
+        as read, or carried to a workload's `shape` (running_share_at)."""
 
         def at(pair: Pair) -> float:
             return pair[end] if end is not None else math.sqrt(pair[0] * pair[1])
 
-        running = at(self.running_share)
+        running = at(self.running_share if shape is None else self.running_share_at(shape))
         return (
             at(self.hbm_efficiency) / DEFAULT_HBM_EFFICIENCY * running,
             at(self.compute_efficiency) / DEFAULT_COMPUTE_EFFICIENCY * running,
         )
+
+    def _gap(self, prompt: float, output: float) -> float:
+        """Idle share of multi-step scheduling: a sequence ending inside a pass of n steps keeps
+        its slot to the pass's end, (n - 1) / 2 steps on average, one decode token of compute
+        each, against the prompt + output tokens of compute the request does."""
+        return (self.scheduler_steps - 1) / 2 / (prompt + output)
+
+    def running_share_at(self, shape: Shape) -> Pair:
+        """The running share carried from the runs it was read from to a workload of (prompt,
+        output, context spread): the idle share read, less the multi-step gap of the runs'
+        lengths, is the batch draining over the spread of answer lengths, which grows with the
+        spread (the last sequences end over about a standard deviation of lengths) and is nil
+        without one; the workload's own multi-step gap adds (methodology section 8)."""
+        if self.read_at is None:
+            return self.running_share
+        prompt, output, spread = self.read_at
+        gap = self._gap(prompt, output)
+        low, high = (
+            1 / (1 + self._gap(shape[0], shape[1]) + max(1 / s - 1 - gap, 0.0) * shape[2] / spread)
+            for s in self.running_share
+        )
+        return low, high
 
 
 def _check(spec: EngineSpec, name: str) -> None:
@@ -66,6 +95,10 @@ def _check(spec: EngineSpec, name: str) -> None:
         low, high = getattr(spec, field)
         if not 0 < low <= high <= 1:
             raise InputError(f"{name} [[engine]] {spec.id}: {field} must be 0 < low <= high <= 1")
+    if spec.read_at is not None and not (min(spec.read_at[:2]) >= 1 and spec.read_at[2] > 0):
+        raise InputError(
+            f"{name} [[engine]] {spec.id}: read_at must be [prompt >= 1, output >= 1, spread > 0]"
+        )
 
 
 @lru_cache(maxsize=1)
@@ -75,11 +108,27 @@ def engine_catalog() -> dict[str, EngineSpec]:
     return published_entries("engines.toml", "engine", EngineSpec, choices, _check)
 
 
-def engine_factors(engine: str) -> Pair:
+def workload_shape(workload: InferenceWorkload) -> Shape:
+    """(mean prompt, mean output, context spread): what the running share is carried to."""
+    return float(workload.prompt_tokens), float(workload.output_tokens), workload.context_cv
+
+
+def engine_factors(engine: str, shape: Shape | None = None, gpu_carry: float = 1.0) -> Pair:
     """(HBM, compute) multipliers the spec-only estimate puts on the workload's efficiencies: the
-    named engine's published middle over the defaults; 1 when not stated (the workload's own)."""
+    named engine's published middle over the defaults, its running share carried to the
+    workload's `shape` and its compute figure to the bid's GPU (`gpu_carry`, gpu_carry_of); 1
+    when not stated (the workload's own)."""
     spec = engine_catalog().get(engine)
-    return (1.0, 1.0) if spec is None else spec.factors()
+    if spec is None:
+        return 1.0, 1.0
+    hbm, compute = spec.factors(None, shape)
+    return hbm, compute * gpu_carry
+
+
+def read_on_gpu(engine: str) -> str | None:
+    """The catalog GPU a named engine's compute figure was read on (None: no carry)."""
+    spec = engine_catalog().get(engine)
+    return None if spec is None else spec.read_on_gpu
 
 
 def _reach(lows: list[float], highs: list[float]) -> Pair:
