@@ -33,7 +33,7 @@ DEMO_MEMO_TEXT_SHA256 = {
 }
 SERVING_DEMO_MEMO_TEXT_SHA256 = {
     "0.1.2": "65cf96c59729a5709a13e99603b92ae8ac75804b837177cd1a6ef8e4c5141aa9",
-    "0.1.3": "47bda0f54a5707835f09da465ca30a07c9aa96ebff9b7030ba7a90fb5a7b2d77",
+    "0.1.3": "26792dfd8190ddb41a9b3185b6bf4cfa733877c7f321f75db46a7c3cb8787e4f",
 }
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

@@ -131,13 +131,10 @@ def _throughput_trust(e, workload) -> str:
         else ""
     )
     return (
-        f"decode throughput is modelled from the {e.bid.capacity.gpu_model} spec sheet: HBM "
-        "bandwidth "
-        f"({e.hbm_bandwidth_tb_s:g} TB/s at the assumed {e.hbm_efficiency:.0%} efficiency) and "
-        "compute peak "
-        f"(at the assumed {e.compute_efficiency:.0%}); ask for measured output tokens per second "
-        "at the "
-        "proposed batch and latency." + unused
+        f"modelled from the {e.bid.capacity.gpu_model} spec sheet ({e.hbm_bandwidth_tb_s:g} TB/s "
+        f"of HBM at the assumed {e.hbm_efficiency:.0%}, compute at the assumed "
+        f"{e.compute_efficiency:.0%}); ask for measured output tokens/s at the proposed batch "
+        "and latency." + unused
     )
 
 
