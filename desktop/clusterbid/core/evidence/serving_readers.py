@@ -81,6 +81,7 @@ def _avg(data: dict, key: str, source: str, required: bool = True) -> float | No
 def _genai_perf_json(data: dict, source: str) -> ServingRun:
     return ServingRun(
         engine="GenAI-Perf",
+        engine_stated=False,  # a load generator: it names no serving engine
         output_tokens_per_s=_avg(data, "output_token_throughput", source),
         tpot_ms=_avg(data, "inter_token_latency", source),
         prompt_tokens=_avg(data, "input_sequence_length", source, required=False),

@@ -154,6 +154,7 @@ def _genai_perf_csv(text: str, source: str) -> ServingRun:
 
     return ServingRun(
         engine="GenAI-Perf",
+        engine_stated=False,  # a load generator: it names no serving engine
         output_tokens_per_s=first("output token throughput"),  # type: ignore[arg-type]
         tpot_ms=first("inter token latency"),
         prompt_tokens=first("input sequence length", required=False),
@@ -224,6 +225,7 @@ def llmperf_summary(data: dict[str, object], source: str) -> ServingRun:
         cv = min(math.hypot(spread_in, spread_out / 2.0) / (prompt + output / 2.0), 10.0)
     return ServingRun(
         engine="LLMPerf",
+        engine_stated=False,  # a load generator: it names no serving engine
         output_tokens_per_s=need(LLMPERF_MARK),
         tpot_ms=decode / (output - 1) * 1000.0,
         prompt_tokens=prompt,
