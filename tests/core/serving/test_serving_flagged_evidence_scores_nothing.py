@@ -62,3 +62,23 @@ def test_with_the_officers_recorded_reason_the_figure_is_used_and_counts():
     quarry = _score(_with_quarry_evidence(plausible), "quarry-h100")
     assert quarry.estimate.throughput_evidence is not None
     assert quarry.criteria["evidence"] == 1.0  # measured independently: the top grade
+
+
+def test_a_file_whose_littles_law_holds_more_sequences_than_any_engine_is_refused_in_words(
+    tmp_path, capsys
+):
+    # 1e300 tokens/s at 20 ms per token is 2e298 sequences at once on one replica: the reader
+    # clamped it to 65,536 and printed a 300-digit figure; now it is refused and says why.
+    from clusterbid.cli import main
+
+    path = tmp_path / "huge.json"
+    path.write_text(
+        '{"backend": "vllm", "completed": 10, "total_input_tokens": 100, '
+        '"total_output_tokens": 100, "output_throughput": 1e300, "mean_tpot_ms": 20, '
+        '"median_tpot_ms": 20, "duration": 1}'
+    )
+    assert main(["serving-evidence", "parse", str(path), "--gpus", "1"]) == 2
+    said = capsys.readouterr().err
+    assert "2e+298 sequences at once on one replica" in said
+    assert "check the file's output throughput and time per output token" in said
+    assert len(said) < 400  # one line, no 300-digit figure

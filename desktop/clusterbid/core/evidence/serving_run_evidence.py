@@ -15,6 +15,9 @@ from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
 from clusterbid.core.evidence.serving_models import ModelShape, find_model, model_named
 from clusterbid.core.evidence.serving_run import RunContext, ServingRun
 
+# The most sequences one replica's evidence may hold (the Evidence model's batch_size bound).
+MAX_SEQUENCES = 65_536
+
 
 def _replica_figures(
     run: ServingRun, scale_gpus: int, context: RunContext, name: str
@@ -36,7 +39,16 @@ def _replica_figures(
         # Sequences held at once (Little's law on one replica's tokens/s): under latency limits
         # (an MLPerf Server run) this is fewer than the engine's configured batch, which is only
         # its cap; the step the run measured is that of the sequences it held.
-        return tokens, max(1, round(tokens * run.tpot_ms / 1000.0))
+        held = tokens * run.tpot_ms / 1000.0
+        if held > MAX_SEQUENCES:  # refused in words, never clamped to a figure nobody gave
+            raise EvidenceParseError(
+                name,
+                None,
+                f"{_rate(tokens)} output tokens/s at {run.tpot_ms:g} ms per output token means "
+                f"{held:.3g} sequences at once on one replica, more than any engine runs "
+                f"({MAX_SEQUENCES:,}): check the file's output throughput and time per output token",
+            )
+        return tokens, max(1, round(held))
     if context.batch is not None:
         return tokens, context.batch
     raise EvidenceParseError(
@@ -121,7 +133,7 @@ def serving_evidence(
         return Evidence(
             kind=EvidenceKind.SERVING_DECODE_THROUGHPUT,
             description=(
-                f"{run.engine} benchmark ({artefact_name}){served}: {tokens_per_s:,.0f} output "
+                f"{run.engine} benchmark ({artefact_name}){served}: {_rate(tokens_per_s)} output "
                 "tokens/s on "
                 f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
             )[:2000],
@@ -129,7 +141,7 @@ def serving_evidence(
             value=tokens_per_s,
             unit="tokens/s",
             grade=grade,
-            batch_size=min(batch, 65_536),
+            batch_size=min(batch, MAX_SEQUENCES),
             measured_by=measured_by,
             artefact_name=artefact_name[:255],
             artefact_sha256=hashlib.sha256(artefact).hexdigest(),
@@ -151,6 +163,11 @@ def serving_evidence(
         )
     except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
         raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
+
+
+def _rate(tokens_per_s: float) -> str:
+    """A rate as words print it: past a billion in powers of ten, never a 300-digit number."""
+    return f"{tokens_per_s:,.0f}" if tokens_per_s < 1e9 else f"{tokens_per_s:.3g}"
 
 
 def run_findings(
