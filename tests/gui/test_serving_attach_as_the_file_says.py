@@ -1,8 +1,9 @@
 """A tester's faults in Edit > Attach Serving Benchmark: the GPUs field always read 8, so a
 trtllm-bench report of a TP1 run was refused ("the report says TP Size 1, but the run was given
 as 8 GPUs"); and the file filter hid the GenAI-Perf CSV the readers take. Left as it is, the
-field now means "as the file says", else the replica the bid is priced on, and the filter lists
-every serving file named in resources/evidence-formats.md."""
+field now means "as the file says", else the officer is asked (the replica the bid is priced on
+is only a hint: taken silently, a run on another replica looked carried nowhere, a review found),
+and the filter lists every serving file named in resources/evidence-formats.md."""
 
 from __future__ import annotations
 
@@ -106,18 +107,18 @@ def test_typed_gpus_at_odds_with_the_report_are_refused_saying_how_to_take_the_f
     assert _kept(window, report.name) == []
 
 
-def test_a_file_that_does_not_say_its_gpus_takes_the_replica_the_service_is_priced_on(
+def test_a_file_that_does_not_say_its_gpus_is_asked_about_with_the_priced_replica_as_a_hint(
     qtbot, tmp_path, dialog_log, monkeypatch
 ):
     window = _window(qtbot, tmp_path, tensor_parallel=2)  # the service runs TP2 replicas
     run = tmp_path / "vllm.json"  # vLLM's result JSON names no TP
     run.write_text(VLLM_JSON, encoding="utf-8")
     _attach(window, dialog_log, monkeypatch, run, None, seen := [])
-    assert seen[0] == (0, "As the file says, else 2")
-    (item,) = _kept(window, run.name)
-    assert item.scale_gpus == 2
+    assert seen[0] == (0, "As the file says")
+    assert _kept(window, run.name) == []  # nothing guessed, nothing written
     text = dialog_log.shown[-1][2]
-    assert "2 GPU(s) per replica, the replica the bid is priced on (the file does not say)" in text
+    assert "does not say how many GPUs one replica ran on" in text
+    assert "the bid is priced on 2 GPU(s) per replica: type that if the run used the same" in text
 
 
 def test_with_no_replica_to_fall_back_on_the_gpus_are_asked_for_by_the_fields_name(tmp_path):
@@ -146,17 +147,17 @@ def test_the_file_filter_shows_every_serving_file_the_formats_page_names():
     assert [n for n in sorted(names) if not any(fnmatch.fnmatch(n, g) for g in globs)] == []
 
 
-def test_without_a_tp_in_the_workload_it_is_the_replica_the_details_pane_shows_for_the_bid(
+def test_without_a_tp_in_the_workload_the_hint_is_the_replica_the_details_pane_shows(
     qtbot, tmp_path, dialog_log, monkeypatch
 ):
     """The demo service leaves its TP to the cost model, which picks one per bid: the replica
-    the officer reads in the bid's Details ("Replica: tensor parallel N") is the one taken."""
+    the officer reads in the bid's Details ("Replica: tensor parallel N") is the one hinted."""
     window = _window(qtbot, tmp_path)  # the demo's tensor_parallel is null
     shown = re.search(r"Replica: tensor parallel (\d+)", window.details.toPlainText())
     assert shown is not None
     run = tmp_path / "vllm.json"
     run.write_text(VLLM_JSON, encoding="utf-8")
     _attach(window, dialog_log, monkeypatch, run, None, seen := [])
-    assert seen[0] == (0, f"As the file says, else {shown.group(1)}")
-    (item,) = _kept(window, run.name)
-    assert item.scale_gpus == int(shown.group(1))
+    assert seen[0] == (0, "As the file says")
+    assert _kept(window, run.name) == []
+    assert f"the bid is priced on {shown.group(1)} GPU(s) per replica" in dialog_log.shown[-1][2]

@@ -48,12 +48,12 @@ MEASURED_BY = (
     ("A third party", "third_party"),
 )
 GPUS_FIELD = "GPUs of the replica it ran on"
-AS_THE_FILE_SAYS = "As the file says"  # the GPUs field left at 0: the file's TP Size, else...
+AS_THE_FILE_SAYS = "As the file says"  # the GPUs field left at 0: the file's TP Size, else asked
 
 
 class ServingRunDialog(QDialog):
     """What the file may not say: the GPUs of the one replica it ran on (left as it is: as the
-    file says, else `replica_gpus`, the replica the bid is priced on), who ran it, and a reason
+    file says, else asked for, `replica_gpus` the bid's replica given as a hint), who ran it, and a reason
     to use a figure above the model's ceiling (issue 37: such a figure is flagged, not refused);
     under "More about the run", the rest of the run's context the CLI takes as options."""
 
@@ -72,17 +72,12 @@ class ServingRunDialog(QDialog):
         self.replica_gpus = replica_gpus
         self.gpus = QSpinBox()  # 0 shows as "As the file says": a TP1 report attaches as it is
         self.gpus.setRange(0, 4096)
-        self.gpus.setSpecialValueText(
-            AS_THE_FILE_SAYS + (f", else {replica_gpus:,}" if replica_gpus else "")
-        )
+        self.gpus.setSpecialValueText(AS_THE_FILE_SAYS)
         self.gpus.setValue(0)
         self.gpus.setToolTip(
-            "Left as it is: the GPUs the file states (trtllm-bench's TP Size)"
-            + (
-                f", else {replica_gpus:,}, the replica the bid is priced on"
-                if replica_gpus
-                else ", else you are asked for them"
-            )
+            "Left as it is: the GPUs the file states (trtllm-bench's TP Size), else you are "
+            "asked for them"
+            + (f" (the bid is priced on {replica_gpus:,} per replica)" if replica_gpus else "")
             + ". Type the GPUs of one replica when the run used others."
         )
         self.measured_by = QComboBox()

@@ -101,7 +101,7 @@ class RunContextForm(QWidget):
         self, gpus: int | None, measured_by: str, usual_gpus: int | None = None
     ) -> ServingRunOptions:
         """The CLI's ServingRunOptions from what is typed (None where left empty; `gpus` None: as
-        the file says, else `usual_gpus`); InputError naming the field and what to type for a
+        the file says, else asked for, `usual_gpus` the hint); InputError naming the field and what to type for a
         number that cannot be read."""
         whole = {
             name: _whole_number(self.numbers[name].text(), words) for name, words in WHOLE_NUMBERS

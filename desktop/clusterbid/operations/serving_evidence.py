@@ -28,7 +28,7 @@ class ServingRunOptions:
     """What the run was, where the file does not say (the CLI's options, the app's dialog)."""
 
     # GPUs of the one replica the benchmark ran on; None (the app's empty field): as the file
-    # says (a trtllm-bench "TP Size"), else `usual_gpus`, else refused asking for them
+    # says (a trtllm-bench "TP Size"), else refused asking for them (`usual_gpus` is the hint)
     gpus: int | None
     measured_by: str = "provider"  # provider, buyer or third_party
     gpu_model: str | None = None
@@ -116,18 +116,26 @@ def replica_gpus(
     path: Path, stated: int | None, options: ServingRunOptions
 ) -> tuple[int, str | None]:
     """(the GPUs of the run's replica, where they came from in words when none were given): the
-    officer's, else the file's TP Size, else the replica the bid is priced on; InputError asking
-    for them when none of the three says."""
+    officer's, else the file's TP Size; InputError asking for them when neither says. Never the
+    replica the bid is priced on: that guess made a run on another replica look carried nowhere
+    and drew it as tightly as a stated one (review); it is only offered as a hint."""
     if options.gpus is not None:
         return options.gpus, None
     if stated is not None:
-        return stated, f"{stated:,} GPU(s) per replica, as the file's TP Size says"
-    if options.usual_gpus is not None:
-        return options.usual_gpus, (
-            f"{options.usual_gpus:,} GPU(s) per replica, the replica the bid is priced on (the "
-            "file does not say); if the run used another, attach it again with its GPUs typed"
+        stages = options.pipeline_parallel or 1
+        return stated * stages, (
+            f"{stated * stages:,} GPU(s) per replica, as the file's TP Size says"
+            + (f" x the {stages} pipeline stages given" if stages > 1 else "")
         )
-    raise InputError(f"{path}: the file does not say how many GPUs one replica ran on: give them")
+    hint = (
+        f" (the bid is priced on {options.usual_gpus:,} GPU(s) per replica: type that if the run "
+        "used the same)"
+        if options.usual_gpus is not None
+        else ""
+    )
+    raise InputError(
+        f"{path}: the file does not say how many GPUs one replica ran on: give them{hint}"
+    )
 
 
 def _sized(path: Path, evidence: Evidence, size: float | None) -> Evidence:

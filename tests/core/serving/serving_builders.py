@@ -13,9 +13,10 @@ LLAMA70_KV_BYTES = 2 * 80 * 8 * 128 * 2
 
 
 # A provider's serving benchmark with its whole shape stated (model GPU, lengths, batch,
-# precisions): nothing widens its draw.
+# precisions, engine): nothing widens its draw.
 MEASURED_H200_RUN = {
     "kind": "serving_decode_throughput",
+    "engine": "TensorRT-LLM",  # the engine the tests' workloads state, where they state one
     "scale_gpus": 1,
     "value": 1200,
     "unit": "tokens/s",

@@ -95,3 +95,27 @@ def test_a_run_that_states_its_precisions_is_not_noted_for_leaving_them_out() ->
     unstated = [n for n in notes if n.startswith("The run does not state")]
     assert unstated == [n for n in unstated if "precision" not in n]
     assert unstated and "output length" in unstated[0]
+
+
+def test_a_pipeline_parallel_run_s_replica_is_tp_size_times_its_stages(tmp_path) -> None:
+    # A review found "TP Size 2" with two pipeline stages taken as a 2-GPU replica (TP1 x PP2),
+    # and the right 4 GPUs refused: the replica is TP Size x stages.
+    from clusterbid.operations.serving_evidence import ServingRunOptions, read_serving_file
+
+    path = tmp_path / "report.txt"
+    path.write_text(REPORT.replace("TP Size:                1", "TP Size:                2"))
+    for typed in (None, 4):
+        evidence = read_serving_file(
+            path, ServingRunOptions(typed, pipeline_parallel=2, prompt_tokens=128)
+        ).evidence
+        assert (evidence.scale_gpus, evidence.tensor_parallel, evidence.pipeline_parallel) == (
+            4,
+            2,
+            2,
+        )
+    try:
+        read_serving_file(path, ServingRunOptions(2, pipeline_parallel=2, prompt_tokens=128))
+    except Exception as refused:  # InputError or EvidenceParseError, both said in words
+        assert "TP Size 2 with 2 pipeline stages" in str(refused) and "(4)" in str(refused)
+    else:
+        raise AssertionError("a 2-GPU replica of a TP2 x PP2 run was accepted")

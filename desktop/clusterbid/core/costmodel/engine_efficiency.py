@@ -158,24 +158,26 @@ def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
     return _catalog_reach((1.0, 1.0) if spec is None else spec.factors())
 
 
-def mismatch_reach(stated: str, run_engine: str | None) -> tuple[Pair, Pair] | None:
+def mismatch_reach(
+    stated: str, run_engine: str | None, assumed: Pair, shape: Shape | None = None
+) -> tuple[Pair, Pair] | None:
     """The doubt a measured run on another engine than the buyer's stated one adds to its bid's
-    draw, as (down, up) sigmas per (HBM, compute), symmetric, so that P10 and P90 reach the
-    catalog's gap between the two engines (a run on an engine the catalog lacks: its whole
-    reach); None when there is no such mismatch. A tester saw a bid whose run was on TensorRT-LLM
-    drawn as tightly as if it had run on the buyer's vLLM, 90% cheapest against 21% before."""
-    # A run that names no engine is asked about (other_engine_note), not drawn as another engine.
-    if not run_engine or other_engine_note(stated, run_engine) is None:
+    draw, as (down, up) sigmas per (HBM, compute), symmetric, so that P10 and P90 reach the gap
+    between the stated engine as the bid's point assumes it (`assumed`: its factors over the
+    workload's efficiencies, running share and GPU carried) and the run's engine at the workload's
+    `shape`; a run on an engine the catalog lacks, or naming none, reaches the catalog's whole
+    spread. None when there is no mismatch. A tester saw a TensorRT-LLM run under a stated vLLM
+    drawn as tightly as a vLLM run, 90% cheapest against 21%; a review found leaving the engine
+    out drew a run tighter than naming another."""
+    if stated == NOT_STATED or (run_engine and other_engine_note(stated, run_engine) is None):
         return None
-    ran = engine_catalog().get(engine_of_run(run_engine) or "")
-    if ran is None:
-        (down_h, up_h), (down_c, up_c) = _catalog_reach(engine_catalog()[stated].factors())
+    ran = engine_of_run(run_engine)
+    if ran is None or ran not in engine_catalog():
+        (down_h, up_h), (down_c, up_c) = _catalog_reach(assumed)
         hbm, compute = max(down_h, up_h), max(down_c, up_c)
         return (hbm, hbm), (compute, compute)
-    gap = [
-        abs(math.log(engine_catalog()[stated].factors()[a] / ran.factors()[a])) / P90_Z
-        for a in (0, 1)
-    ]
+    theirs = engine_factors(ran, shape)
+    gap = [abs(math.log(assumed[a] / theirs[a])) / P90_Z for a in (0, 1)]
     return (gap[0], gap[0]), (gap[1], gap[1])
 
 

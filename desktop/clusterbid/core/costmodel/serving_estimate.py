@@ -86,6 +86,7 @@ class ServingEstimate:
     # or the stated engine's published figure): the memo's "engine at k x the assumed" divides by
     # it, as the calibration note does (a tester saw the memo print 0.96x where the note said 1.16x).
     assumed_hbm_efficiency: float = float("nan")
+    assumed_compute_efficiency: float = float("nan")  # likewise, the matmuls' share of peak
 
     @property
     def bursts(self) -> bool:
@@ -166,6 +167,7 @@ def estimate_serving(
                 hbm_efficiency=float(arrays.hbm_efficiency[i]),
                 compute_efficiency=float(arrays.compute_efficiency[i]),
                 assumed_hbm_efficiency=float(spec.hbm_efficiency[i]),
+                assumed_compute_efficiency=float(spec.compute_efficiency[i]),
                 **{name: figures.get(name) for name in _FIGURES},
             )
         )

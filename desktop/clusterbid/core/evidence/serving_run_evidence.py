@@ -82,12 +82,16 @@ def serving_evidence(
     """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it;
     the run's shape (lengths, precision, parallelism, engine, latency) travels with it."""
     context = context or RunContext()
-    if run.tensor_parallel is not None and run.tensor_parallel != scale_gpus:
+    stages = context.pipeline_parallel or 1
+    # A replica is TP Size x pipeline stages (a review found a TP2 x PP2 run refused at 4 GPUs).
+    if run.tensor_parallel is not None and run.tensor_parallel * stages != scale_gpus:
         raise EvidenceParseError(
             artefact_name,
             None,
-            f"the report says TP Size {run.tensor_parallel}, but the run was "
-            f"given as {scale_gpus} GPUs: give the GPUs of one replica",
+            f"the report says TP Size {run.tensor_parallel}"
+            + (f" with {stages} pipeline stages" if stages > 1 else "")
+            + f", but the run was given as {scale_gpus} GPUs: give the GPUs of one replica"
+            + (f" ({run.tensor_parallel * stages})" if stages > 1 else ""),
         )
     if measured_by not in ("buyer", "third_party", "provider"):
         raise EvidenceParseError(
@@ -105,7 +109,6 @@ def serving_evidence(
         else EvidenceGrade.MEASURED_INDEPENDENT
     )
     tokens_per_s, batch = _replica_figures(run, scale_gpus, context, artefact_name)
-    stages = context.pipeline_parallel or 1
     if scale_gpus % stages:
         raise EvidenceParseError(
             artefact_name,

@@ -27,6 +27,7 @@ from clusterbid.core.costmodel.engine_efficiency import (
     engine_reach,
     mismatch_reach,
     run_reach,
+    workload_shape,
 )
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
@@ -114,7 +115,15 @@ def _measured_draw(
     reach = (
         run_reach(engine_of_run(run.engine))
         if w.serving_engine == NOT_STATED
-        else mismatch_reach(w.serving_engine, run.engine)
+        else mismatch_reach(
+            w.serving_engine,
+            run.engine,
+            (
+                e.assumed_hbm_efficiency / w.hbm_efficiency,
+                e.assumed_compute_efficiency / w.compute_efficiency,
+            ),
+            workload_shape(w),
+        )
     )
     if reach is None:
         return drawn, drawn
