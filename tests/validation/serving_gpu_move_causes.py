@@ -64,6 +64,22 @@ def kv_held_to_completion() -> Iterator[None]:
         serving_replica.kv_tokens_held = original
 
 
+@contextmanager
+def weights_and_matmuls_in_series() -> Iterator[None]:
+    """A bound, not a candidate: the step with the weight read and the matmuls added, as if neither
+    hid the other (the model takes the larger; a real kernel near the roofline's knee does neither
+    exactly)."""
+    step = serving_replica.DecodeStep
+    original = step.engine_s
+    step.engine_s = property(  # type: ignore[method-assign,assignment]
+        lambda s: np.asarray(s.weights_read_s + s.compute_s + s.kv_read_s)
+    )
+    try:
+        yield
+    finally:
+        step.engine_s = original  # type: ignore[method-assign]
+
+
 def gpu_moves_by_lengths(h100_hbm_share: float = 1.0) -> dict[tuple[str, Lengths], list[float]]:
     """{(source, lengths): [H100 predicted/published over H200 predicted/published, per TP]},
     with the H100's HBM efficiency at `h100_hbm_share` of the H200's (the default's)."""
@@ -102,10 +118,36 @@ def candidate_moves() -> dict[str, dict[tuple[str, Lengths], list[float]]]:
     cases = {"as is": gpu_moves_by_lengths()}
     with kv_held_to_completion():
         cases["KV held to completion"] = gpu_moves_by_lengths()
-        cases["and H100 HBM at 0.9 of the H200's"] = gpu_moves_by_lengths(0.9)
+        cases["KV held to completion and H100 HBM at 0.9"] = gpu_moves_by_lengths(0.9)
     cases["H100 HBM at 0.9 of the H200's"] = gpu_moves_by_lengths(0.9)
     cases["H100 HBM at 0.8 of the H200's"] = gpu_moves_by_lengths(0.8)
+    with kv_held_to_completion(), weights_and_matmuls_in_series():
+        cases["KV held to completion, weights and matmuls in series"] = gpu_moves_by_lengths()
     return cases
+
+
+def tp_move() -> float:
+    """Geometric mean of the engine's move over the model's per TP doubling (serving_tp_pairs)."""
+    return geometric_error([m for steps in pairs.tp_moves().values() for _, m in steps])[0]
+
+
+def knee(gpu: str, lengths: Lengths, tp: int) -> tuple[int, float, float]:
+    """(batch, weight read ms, matmul ms) of the model's best replica, KV held to completion."""
+    with kv_held_to_completion():
+        batch = replica_at(pairs._row(pairs.V020, gpu, lengths, tp, 0.0), lengths[0])[3]
+        row = pairs._row(pairs.V020, gpu, lengths, tp, 0.0)
+        workload = validation._workload(row, lengths[0], None, "not-stated")
+        bid = validation.Bid.model_validate(validation.serving_bid_dict(gpu=gpu))
+        scalars = validation.ServingScalars.from_workload(workload)
+        arrays = validation.build_serving_arrays(workload, [bid], default_catalog(), [1.0])
+        step = serving_replica.decode_step(
+            scalars, arrays, np.array([[[float(tp)]]]), np.array([[[float(batch)]]])
+        )
+    return (
+        batch,
+        float(step.weights_read_s.ravel()[0]) * 1e3,
+        float(step.compute_s.ravel()[0]) * 1e3,
+    )
 
 
 def implied_kv_pool(lengths: Lengths, published: float) -> tuple[float, float, float]:
@@ -143,6 +185,15 @@ def print_gpu_move_causes() -> None:
             for source, v in _by_source(moves).items()
         )
         print(f"\n{name}: {per_source}.")
+    with kv_held_to_completion():
+        held = tp_move()
+    with kv_held_to_completion(), weights_and_matmuls_in_series():
+        in_series = tp_move()
+    print(
+        f"\nThe TP move per doubling (serving_tp_pairs): as is {tp_move():.3f}, KV held to "
+        f"completion {held:.3f}, and weights and matmuls in series {in_series:.3f}."
+    )
+    print_knee()
     short = [m for (_, (_, out)), v in cases["as is"].items() if out <= 128 for m in v]
     print(
         f"\nSustained clocks: the short-output rows (128 out), most compute-bound, move "
@@ -150,6 +201,16 @@ def print_gpu_move_causes() -> None:
         "would move every row by about that much, not the long-output rows alone."
     )
     print_implied_pool()
+
+
+def print_knee() -> None:
+    """Where the long-output TP2 rows sit on the roofline, KV held to completion."""
+    for lengths in ((128, 2048), (1000, 2000)):
+        cells = []
+        for gpu in ("H100-SXM", "H200-SXM"):
+            batch, weights, matmuls = knee(gpu, lengths, 2)
+            cells.append(f"{gpu} batch {batch}, weights {weights:.1f} ms, matmuls {matmuls:.1f} ms")
+        print(f"TP2 at {lengths[0]}/{lengths[1]}: " + "; ".join(cells) + ".")
 
 
 def print_implied_pool() -> None:
