@@ -149,6 +149,10 @@ def main() -> None:
     print_summary(moves)
     print_gpu_move()
     print_validation_carry()
+    # Imported here: that module reads this one's table of published runs.
+    from tests.validation.serving_gpu_move_causes import print_gpu_move_causes
+
+    print_gpu_move_causes()
 
 
 def print_summary(moves: dict[tuple[str, str, int], list[float]]) -> None:
