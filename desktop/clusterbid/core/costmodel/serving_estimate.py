@@ -155,10 +155,7 @@ def estimate_serving(
             ServingEstimate(
                 bid=bid,
                 gates=tuple(gates[i]),
-                # A serving fleet bills whole months: of the unstated terms only fees move its cost.
-                warnings=((fit,) if fit else ())
-                + tuple(f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated")
-                + outgrown_finding(bid, figures.get("gpus_at_peak_by_month")),
+                warnings=_warnings(bid, fit, figures),
                 calibration_notes=tuple(notes[i]),
                 throughput_evidence=evidence[i],
                 price_per_gpu_hour=float(arrays.price_per_gpu_hour[i]),
@@ -172,6 +169,16 @@ def estimate_serving(
             )
         )
     return ServingEstimates(workload, tuple(results))
+
+
+def _warnings(bid: Bid, fit: Finding | None, figures: dict) -> tuple[Finding, ...]:
+    """A serving fleet bills whole months: of the unstated terms only fees move its cost; then a
+    fabric the service does not use, and a fleet that outgrows the GPUs offered."""
+    return (
+        ((fit,) if fit else ())
+        + tuple(f for f in unstated_fee_findings(bid) if f.code == "fees_not_stated")
+        + outgrown_finding(bid, figures.get("gpus_at_peak_by_month"))
+    )
 
 
 _FIGURES = (
