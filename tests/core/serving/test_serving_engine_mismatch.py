@@ -104,3 +104,19 @@ def test_leaving_the_engine_out_never_draws_a_run_tighter_than_naming_another():
     assert any(
         "does not state the engine it ran on" in n for n in estimates.bids[0].calibration_notes
     )
+
+
+def test_a_run_naming_its_engine_and_version_apart_counts_as_that_engine():
+    # A tester attached a vLLM result with --engine-version 0.6.3 under a stated vLLM 0.6: the note
+    # still said it "ran on vLLM, not on the engine the buyer states", because the name was
+    # matched without its version.
+    workload = serving_workload(peak_requests_per_s=120, serving_engine="vllm-0.6")
+
+    def notes(version: str) -> list[str]:
+        run = {**TRT_RUN, "engine": "vLLM", "engine_version": version}
+        estimates = estimate_serving(workload, [serving_bid("o", gpu="H200-SXM", evidence=[run])])
+        return list(estimates.bids[0].calibration_notes)
+
+    assert not any("not on the engine" in n for n in notes("0.6.3"))
+    other = [n for n in notes("0.10.1") if "not on the engine" in n]
+    assert len(other) == 1 and "vLLM 0.10.1" in other[0]

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from clusterbid.core.costmodel.published_catalog import published_entries
 from clusterbid.core.engine_names import NOT_STATED, ServingEngine, engine_words
 from clusterbid.core.errors import InputError
+from clusterbid.core.evidence.model import Evidence
 from clusterbid.core.serving_workload import (
     DEFAULT_COMPUTE_EFFICIENCY,
     DEFAULT_HBM_EFFICIENCY,
@@ -207,6 +208,18 @@ def engine_of_run(name: str | None) -> str | None:
         if any(re.match(re.escape(a) + r"(?![0-9a-z])", said) for a in spec.aliases):
             return id_
     return None
+
+
+def run_engine_name(evidence: Evidence) -> str | None:
+    """The engine a run names with its version, where the file or the officer gave one apart
+    ("vLLM" and "0.6.3": "vLLM 0.6.3"), so a vLLM 0.6 run counts as the catalog's vLLM 0.6 (a
+    tester saw every vLLM run called another engine than a stated vLLM 0.6)."""
+    if not evidence.engine:
+        return None
+    version = evidence.engine_version
+    if version and version not in evidence.engine:
+        return f"{evidence.engine} {version}"
+    return evidence.engine
 
 
 def other_engine_note(stated: str, run_engine: str | None) -> str | None:

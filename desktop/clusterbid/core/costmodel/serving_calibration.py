@@ -19,7 +19,7 @@ import numpy as np
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.calibration import GRADE_ORDER
-from clusterbid.core.costmodel.engine_efficiency import other_engine_note
+from clusterbid.core.costmodel.engine_efficiency import other_engine_note, run_engine_name
 from clusterbid.core.costmodel.serving import decode_step
 from clusterbid.core.costmodel.serving_evidence_shape import (
     arrays_at_run,
@@ -163,7 +163,7 @@ def calibrate_serving(
             f"engine at {k:.2f}x the assumed efficiencies (HBM {hbm[i] * k:.0%}, compute "
             f"{compute[i] * k:.0%}){reason}"
         )
-        other = other_engine_note(w.serving_engine, evidence.engine)
+        other = other_engine_note(w.serving_engine, run_engine_name(evidence))
         if other:  # issue 37: the run still sets the factor, but says it measured another engine
             notes[i].append(other)
         if evidence.model_name and find_model(evidence.model_name) is None:

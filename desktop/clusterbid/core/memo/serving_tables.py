@@ -6,7 +6,7 @@ layout and checked by the tests without building a PDF."""
 
 from __future__ import annotations
 
-from clusterbid.core.costmodel.engine_efficiency import other_engine_note
+from clusterbid.core.costmodel.engine_efficiency import other_engine_note, run_engine_name
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
 from clusterbid.core.costmodel.serving_evidence_shape import carried_across_lengths
 from clusterbid.core.costmodel.serving_growth_words import growth_words
@@ -148,10 +148,11 @@ def _carried(ev, workload) -> str:
             f"service's {workload.prompt_tokens:,} and {workload.output_tokens:,} (published "
             "runs carried so came within 12%)."
         )
-    if other_engine_note(workload.serving_engine, ev.engine):
+    if other_engine_note(workload.serving_engine, run_engine_name(ev)):
         stated = engine_words(workload.serving_engine)
         words += (
-            f" It ran on {ev.engine}, not known to be the engine you state ({stated}): ask for "
+            f" It ran on {run_engine_name(ev)}, not known to be the engine you state ({stated}): ask "
+            "for "
             "a run on that engine."
             if ev.engine
             else f" It does not state the engine it ran on: ask whether it was the one you state "

@@ -26,6 +26,7 @@ from clusterbid.core.costmodel.engine_efficiency import (
     engine_of_run,
     engine_reach,
     mismatch_reach,
+    run_engine_name,
     run_reach,
     workload_shape,
 )
@@ -113,11 +114,11 @@ def _measured_draw(
     )
     drawn = np.exp(sigma * own)
     reach = (
-        run_reach(engine_of_run(run.engine))
+        run_reach(engine_of_run(run_engine_name(run)))
         if w.serving_engine == NOT_STATED
         else mismatch_reach(
             w.serving_engine,
-            run.engine,
+            run_engine_name(run),
             (
                 e.assumed_hbm_efficiency / w.hbm_efficiency,
                 e.assumed_compute_efficiency / w.compute_efficiency,
