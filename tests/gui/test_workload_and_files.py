@@ -227,7 +227,7 @@ def test_a_serving_evaluation_opens_ranked_by_cost_per_million_tokens(qtbot, win
     headers = [
         table.horizontalHeaderItem(c).text().replace("\n", " ") for c in range(table.columnCount())
     ]
-    per_million = headers.index("Cost per million tokens")
+    per_million = headers.index("Point cost per million tokens")
     expected = score_serving_evaluation(read_evaluation(serving))
     first = expected.ranked[0]
     # Seed 003's lesson, checked by hand in tests/core/serving: the H200 bid beats the cheaper-per-hour H100.
