@@ -77,7 +77,7 @@ def run_attach(args: argparse.Namespace) -> int:
     """Parse first; a file that reads cleanly is stored with the bid's new evidence in one
     transaction (operations/serving_evidence.py, as the serving window attaches it)."""
     from clusterbid.core.store import EvaluationDocument
-    from clusterbid.operations.serving_evidence import attach_serving_evidence
+    from clusterbid.operations.serving_evidence import attach_serving_evidence, flag_decision
 
     path = Path(args.file)
     try:
@@ -91,10 +91,8 @@ def run_attach(args: argparse.Namespace) -> int:
     evidence = attached.evidence
     print(f"Attached {path.name} to bid {args.bid_id} in {args.document}: {evidence.description}")
     if attached.flag:
-        decided = (
-            f"used, for the reason recorded: {evidence.suspect_override}"
-            if evidence.suspect_override
-            else "not used until you record a reason (--use-above-model REASON)"
+        decided = flag_decision(
+            attached, "not used until you record a reason (--use-above-model REASON)"
         )
         print(f"Flagged: {attached.flag}. Decision: {decided}")
     for note in attached.notes:

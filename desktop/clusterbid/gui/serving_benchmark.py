@@ -205,16 +205,14 @@ def _attach_on_the_lane(session: Session, attach: Callable[[EvaluationDocument],
 def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
     """What happened, in the app's words: the file, the bid, the figure; then a flag and its
     decision, then what the run says about the service."""
+    from clusterbid.operations.serving_evidence import flag_decision
+
     evidence = attached.evidence
     lines = [f"Attached {attached.name} to {words}: {evidence.description}"]
     if attached.gpus_from:  # none were typed: where the replica's GPUs came from
         lines.append(f"GPUs: {attached.gpus_from}")
     if attached.flag:
-        decided = (
-            f"used, for the reason recorded: {evidence.suspect_override}"
-            if evidence.suspect_override
-            else "not used, as no reason to use it was recorded"
-        )
+        decided = flag_decision(attached, "not used, as no reason to use it was recorded")
         flag = attached.flag.replace(  # core names the CLI's option; the app asks in this dialog
             "(serving-evidence attach --use-above-model REASON)",
             '(typed as the "Reason to use a figure above the model" when attaching)',

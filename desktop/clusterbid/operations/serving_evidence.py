@@ -215,3 +215,14 @@ def attach_serving_evidence(
     return AttachedServingEvidence(
         path.name, evidence, flag, notes, evaluation, request, reading.gpus_from
     )
+
+
+def flag_decision(attached: AttachedServingEvidence, unused: str) -> str:
+    """The decision on a flagged figure, in words the CLI and the app share: used for the reason
+    recorded; never used when no engine factor can reproduce it, whatever the reason (a tester saw
+    "Decision: used" printed for a figure the score then said was not used); else `unused`, the
+    caller's words for how to record a reason."""
+    if attached.flag and "no engine factor can reproduce it" in attached.flag:
+        return "not used: no engine factor can reproduce it, so no reason can make it count"
+    reason = attached.evidence.suspect_override
+    return f"used, for the reason recorded: {reason}" if reason else unused

@@ -82,3 +82,42 @@ def test_a_file_whose_littles_law_holds_more_sequences_than_any_engine_is_refuse
     assert "2e+298 sequences at once on one replica" in said
     assert "check the file's output throughput and time per output token" in said
     assert len(said) < 400  # one line, no 300-digit figure
+
+
+def test_a_figure_no_engine_factor_can_reproduce_is_never_said_to_be_used(tmp_path, capsys):
+    # A tester attached a figure faster than the all-reduces alone allow with a recorded reason:
+    # the attach printed "Decision: used, for the reason recorded", the score "not used".
+    from clusterbid.cli import main
+
+    document = tmp_path / "s.clusterbid"
+    assert (
+        main(["new", str(document), "--from", str(EXAMPLES / "demo-serving-evaluation.json")]) == 0
+    )
+    run = tmp_path / "fast.json"  # 5,000,000 tokens/s at 5 ms a token: 25,000 sequences at once
+    run.write_text(
+        '{"backend": "vllm", "completed": 10, "total_input_tokens": 10000, '
+        '"total_output_tokens": 6000, "output_throughput": 5000000, "mean_tpot_ms": 5, '
+        '"median_tpot_ms": 5, "duration": 1}'
+    )
+    capsys.readouterr()
+    argv = ["serving-evidence", "attach", str(document), "quarry-h100", str(run), "--gpus", "8"]
+    assert main([*argv, "--use-above-model", "provider insists"]) == 0
+    said = capsys.readouterr().out
+    assert "Decision: not used: no engine factor can reproduce it" in said
+    assert "Decision: used" not in said
+
+
+def test_a_figure_outside_what_evidence_may_hold_is_refused_naming_the_field(tmp_path, capsys):
+    # 1e301 output tokens over 10 requests: the refusal was pydantic's last line alone, a link.
+    from clusterbid.cli import main
+
+    path = tmp_path / "tokens.json"
+    path.write_text(
+        '{"backend": "vllm", "completed": 10, "total_input_tokens": 100, '
+        '"total_output_tokens": 1e301, "output_throughput": 1000, "mean_tpot_ms": 20, '
+        '"median_tpot_ms": 20, "duration": 1}'
+    )
+    assert main(["serving-evidence", "parse", str(path), "--gpus", "1"]) == 2
+    said = capsys.readouterr().err
+    assert "the run's output_tokens: Input should be less than or equal to" in said
+    assert "errors.pydantic.dev" not in said

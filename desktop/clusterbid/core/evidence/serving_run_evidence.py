@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 
+from pydantic import ValidationError
+
 from clusterbid.core.errors import InputError
 from clusterbid.core.evidence.errors import EvidenceParseError
 from clusterbid.core.evidence.model import Evidence, EvidenceGrade, EvidenceKind
@@ -164,8 +166,13 @@ def serving_evidence(
             model_name=model.id if model else None,
             model_active_params_billions=model.active_billions if model else None,
         )
-    except ValueError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
-        raise EvidenceParseError(artefact_name, None, str(exc).splitlines()[-1][:300]) from None
+    except ValidationError as exc:  # a figure outside what evidence may hold (a 10^8-token prompt)
+        # The field and pydantic's reason: its last line is a link, which a tester got alone.
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "the run"
+        raise EvidenceParseError(
+            artefact_name, None, f"the run's {where}: {first['msg']}"[:300]
+        ) from None
 
 
 def _rate(tokens_per_s: float) -> str:
