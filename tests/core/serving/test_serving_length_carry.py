@@ -103,3 +103,25 @@ def test_the_bands_share_that_can_serve_is_named_for_what_it_is_and_never_rounds
         band(0.88), "USD"
     )
     assert "carry the workload" not in band_text(band(1.0), "USD")
+
+
+def test_an_independent_run_carried_to_the_service_does_not_end_in_nothing_to_ask():
+    # A tester read "measured independently ...; nothing to ask." then "ask for a run at ...".
+    from tests.conftest import EXAMPLES
+
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.serving_tables import unverified
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+
+    demo = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    data = demo.model_dump(mode="json")
+    ridge = next(b for b in data["bids"] if b["id"] == "ridge-h200-ib")
+    third_party = {**LONG_PROMPTS, "grade": "measured_independent", "measured_by": "third_party"}
+    ridge["evidence"] = [*ridge.get("evidence", []), third_party]
+    line = next(
+        line
+        for line in unverified(score_serving_evaluation(type(demo).model_validate(data)))
+        if line.startswith("Ridge")
+    )
+    assert "measured independently" in line and "nothing to ask" not in line
+    assert "carried to the service's 1,000 and 600" in line

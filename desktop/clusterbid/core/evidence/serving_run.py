@@ -55,7 +55,9 @@ def positive_number(
         number = math.inf
     if not math.isfinite(number) or number <= 0:
         shown = (
-            f"a {len(str(value)):,}-digit number" if number == math.inf else repr(str(value)[:40])
+            f"a {len(str(value)):,}-digit number"
+            if number == math.inf and isinstance(value, int)
+            else repr(str(value)[:40])
         )
         raise EvidenceParseError(source, line, f"{what} must be a positive number, found {shown}")
     return number

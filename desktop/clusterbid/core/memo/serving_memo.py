@@ -17,7 +17,7 @@ import io
 from dataclasses import dataclass
 
 from reportlab.lib.units import mm
-from reportlab.platypus import CondPageBreak, Flowable, Spacer, Table, TableStyle
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Spacer, Table, TableStyle
 
 from clusterbid import __version__
 from clusterbid.core.costmodel import SERVING_MODEL_VERSION
@@ -113,11 +113,9 @@ def serving_story(
         bullet.bulletText = "•"
     # Issue 37: the frontier, as View > Serving Frontier shows it.
     story += frontier_section(scorecard, FRONTIER_SECTION)
-    story += [
-        Spacer(1, 4 * mm),
-        para(f"{unverified_section(scorecard)}. What was not verified", "h1"),
-    ]
-    story += bullets
+    # The heading keeps its first bullet with it (a tester saw it alone at a page's foot).
+    heading = para(f"{unverified_section(scorecard)}. What was not verified", "h1")
+    story += [Spacer(1, 4 * mm), KeepTogether([heading, *bullets[:1]]), *bullets[1:]]
     return story + sign_off(head, sink) + methodology_appendix(head)
 
 

@@ -107,7 +107,8 @@ def _throughput_trust(e, workload) -> str:
             f" Costed at that figure, the engine runs at {factor:.2f}x the assumed efficiencies "
             f"(HBM {e.hbm_efficiency:.0%}, compute {e.compute_efficiency:.0%})."
         )
-        return _evidence_trust(ev) + used + _carried(ev, workload)
+        carried = _carried(ev, workload)
+        return _evidence_trust(ev, asks=bool(carried)) + used + carried
     flagged = [
         ev
         for ev in e.bid.evidence
@@ -161,7 +162,9 @@ def _carried(ev, workload) -> str:
     return words
 
 
-def _evidence_trust(ev) -> str:
+def _evidence_trust(ev, asks: bool = False) -> str:
+    """`asks`: the run is carried to the service, and what follows asks for a run (then an
+    independent measurement does not end in \"nothing to ask\", a tester saw both)."""
     what = (
         f"the decode throughput of {ev.value:,g} {ev.unit} on {ev.scale_gpus:,} "
         f"GPU{'' if ev.scale_gpus == 1 else 's'}"
@@ -180,8 +183,8 @@ def _evidence_trust(ev) -> str:
     if ev.grade is EvidenceGrade.MEASURED_PROVIDER:
         return f"{what} was measured by the provider, not independently ({when}, {log})."
     return (
-        f"{what} was measured independently ({ev.measured_by.replace('_', ' ')}, {when}, {log}); "
-        "nothing to ask."
+        f"{what} was measured independently ({ev.measured_by.replace('_', ' ')}, {when}, {log})"
+        + ("." if asks else "; nothing to ask.")
     )
 
 
