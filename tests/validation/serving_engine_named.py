@@ -34,9 +34,15 @@ DRAWS, SEED = 2000, 20_260_330
 ENGINE_OF_GROUP = {"vLLM": "vllm-0.6"}  # the MLPerf and TensorRT-LLM rows ran TensorRT-LLM
 
 
-def _multipliers(engine: str, draws: int = DRAWS) -> tuple[np.ndarray, np.ndarray]:
-    """(MBU, compute) multipliers of a bid without evidence, as serving_draws draws them."""
-    probe = InferenceWorkload.model_construct(serving_engine=engine)
+def _multipliers(engine: str, row, draws: int = DRAWS) -> tuple[np.ndarray, np.ndarray]:
+    """(MBU, compute) multipliers of a bid without evidence, as serving_draws draws them at the
+    row's lengths and spread (the engines' reach is carried to them, as the point is)."""
+    probe = InferenceWorkload.model_construct(
+        serving_engine=engine,
+        prompt_tokens=int(row.prompt[0]),
+        output_tokens=int(row.output),
+        context_cv=row.cv,
+    )
     e_mbu, e_compute = engine_draws(probe, draws, SEED)
     market = stream(SEED, MARKET, "serving_mbu").standard_normal(draws)
     own = stream(SEED, "validation", "serving_mbu").standard_normal(draws)
@@ -59,7 +65,7 @@ def row_factors(row, engine: str) -> tuple[float, float]:
 def band(row, engine: str, replica_at, draws: int = DRAWS) -> tuple[float, float]:
     """P10 and P90 of predicted / published tokens/s per GPU over the draws."""
     hbm_f, compute_f = row_factors(row, engine)
-    mbu, compute = _multipliers(engine, draws)
+    mbu, compute = _multipliers(engine, row, draws)
     published = row.published_tokens_s / row.gpus
     ratios = [
         replica_at(

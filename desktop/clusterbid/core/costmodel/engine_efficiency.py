@@ -137,26 +137,29 @@ def _reach(lows: list[float], highs: list[float]) -> Pair:
     return max(-math.log(min(lows)), 0.0) / P90_Z, max(math.log(max(highs)), 0.0) / P90_Z
 
 
-def engine_reach(engine: str) -> tuple[Pair, Pair]:
+def engine_reach(engine: str, shape: Shape | None = None) -> tuple[Pair, Pair]:
     """The doubt the engine adds to each bid's (HBM, compute) draw without serving evidence, as
     (down, up) sigmas around the point: a named engine's own range, symmetric around its middle;
     an unstated one reaches from the workload's figure to the slowest published engine at P10 and
     the fastest at P90 (a two-piece draw, as an unstated training stack's)."""
     spec = engine_catalog().get(engine)
     if spec is None:
-        return _catalog_reach((1.0, 1.0))
-    own = [math.log(spec.factors(1)[a] / spec.factors(0)[a]) / (2 * P90_Z) for a in (0, 1)]
+        return _catalog_reach((1.0, 1.0), shape)
+    own = [
+        math.log(spec.factors(1, shape)[a] / spec.factors(0, shape)[a]) / (2 * P90_Z)
+        for a in (0, 1)
+    ]
     return (own[0], own[0]), (own[1], own[1])
 
 
-def run_reach(run_engine: str | None) -> tuple[Pair, Pair]:
+def run_reach(run_engine: str | None, shape: Shape | None = None) -> tuple[Pair, Pair]:
     """Where the buyer's unstated engine may put a bid whose engine factor a measured run set:
     (down, up) sigmas per (HBM, compute) from the run's own engine (a catalog id, None for one
     the catalog lacks) to the slowest published engine at P10 and the fastest at P90. The engine
     is the buyer's, so it moves every bid, measured or not (one shared draw); a run on the
     engine the defaults describe reaches as far as an unmeasured bid does."""
     spec = engine_catalog().get(run_engine) if run_engine else None
-    return _catalog_reach((1.0, 1.0) if spec is None else spec.factors())
+    return _catalog_reach((1.0, 1.0) if spec is None else spec.factors(None, shape), shape)
 
 
 def mismatch_reach(
@@ -174,7 +177,7 @@ def mismatch_reach(
         return None
     ran = engine_of_run(run_engine)
     if ran is None or ran not in engine_catalog():
-        (down_h, up_h), (down_c, up_c) = _catalog_reach(assumed)
+        (down_h, up_h), (down_c, up_c) = _catalog_reach(assumed, shape)
         hbm, compute = max(down_h, up_h), max(down_c, up_c)
         return (hbm, hbm), (compute, compute)
     theirs = engine_factors(ran, shape)
@@ -182,14 +185,14 @@ def mismatch_reach(
     return (gap[0], gap[0]), (gap[1], gap[1])
 
 
-def _catalog_reach(middle: Pair) -> tuple[Pair, Pair]:
+def _catalog_reach(middle: Pair, shape: Shape | None = None) -> tuple[Pair, Pair]:
     """(down, up) sigmas per (HBM, compute) from `middle` (factors over the defaults) to the
     slowest published engine at P10 and the fastest at P90."""
     engines = engine_catalog().values()
     hbm, compute = (
         _reach(
-            [s.factors(0)[axis] / middle[axis] for s in engines],
-            [s.factors(1)[axis] / middle[axis] for s in engines],
+            [s.factors(0, shape)[axis] / middle[axis] for s in engines],
+            [s.factors(1, shape)[axis] / middle[axis] for s in engines],
         )
         for axis in (0, 1)
     )

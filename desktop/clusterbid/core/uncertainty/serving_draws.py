@@ -74,7 +74,8 @@ def efficiency_draws(
     stack = np.exp(COMPUTE_SIGMA * stream(seed, MARKET, "serving_compute").standard_normal(samples))
     engine_z = _engine_z(samples, seed)
     engine_mbu, engine_compute = _engine_multipliers(
-        engine_reach(estimates.workload.serving_engine), engine_z
+        engine_reach(estimates.workload.serving_engine, workload_shape(estimates.workload)),
+        engine_z,
     )
     mbu, compute = [], []
     for e, engine in zip(estimates.bids, engines, strict=True):
@@ -114,7 +115,7 @@ def _measured_draw(
     )
     drawn = np.exp(sigma * own)
     reach = (
-        run_reach(engine_of_run(run_engine_name(run)))
+        run_reach(engine_of_run(run_engine_name(run)), workload_shape(w))
         if w.serving_engine == NOT_STATED
         else mismatch_reach(
             w.serving_engine,
@@ -140,7 +141,9 @@ def engine_draws(
     unstated engine reaches the slowest published engine at P10 and the fastest at P90, and a named
     one spans its own published range (costmodel/engine_efficiency.engine_reach). A measured bid
     draws the same z from its run's engine when the buyer's is not stated (efficiency_draws)."""
-    return _engine_multipliers(engine_reach(workload.serving_engine), _engine_z(samples, seed))
+    return _engine_multipliers(
+        engine_reach(workload.serving_engine, workload_shape(workload)), _engine_z(samples, seed)
+    )
 
 
 def _engine_z(samples: int, seed: int) -> np.ndarray:
