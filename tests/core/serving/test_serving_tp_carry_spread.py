@@ -99,7 +99,16 @@ def test_a_pipeline_parallel_run_is_carried_even_to_a_fleet_of_as_many_gpus_a_re
     estimate = _estimate(piped, "H100-SXM").bids[0]
     said = [n for n in estimate.calibration_notes if "x pipeline parallel 2" in n]
     assert len(said) == 1 and "measured at tensor parallel 1 x pipeline parallel 2" in said[0]
-    assert f"costed at tensor parallel {estimate.tensor_parallel}:" in said[0]
+    assert f"costed at tensor parallel {estimate.tensor_parallel}, " in said[0]
     # and the rule itself, at a fleet of the run's 2 GPUs a replica
     assert carried_across_degrees(Evidence.model_validate(piped), 2)
     assert not carried_across_degrees(Evidence.model_validate(TP2_ALONE), 2)
+
+
+def test_the_carry_note_counts_the_doublings_it_widens_for():
+    # A review read "carried one doubling ... widened by 35%" over a TP1 run costed at TP8.
+    from clusterbid.core.costmodel.serving_evidence_shape import carry_note
+
+    note = carry_note(Evidence.model_validate(TP1_RUN), 8)
+    assert "3 doublings of the replica apart" in note and "widened by 35%" in note  # 3 x 0.117
+    assert "one doubling of the replica apart" in carry_note(Evidence.model_validate(TP1_RUN), 2)

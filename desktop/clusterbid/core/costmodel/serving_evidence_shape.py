@@ -144,12 +144,15 @@ def _widened(evidence: Evidence, spread: float) -> str:
 
 
 def carry_note(evidence: Evidence, costed_tp: int) -> str:
-    widened = _widened(evidence, TP_DOUBLING_SPREAD * doublings(evidence, costed_tp))
+    steps = doublings(evidence, costed_tp)
+    widened = _widened(evidence, TP_DOUBLING_SPREAD * steps)
+    # The count said as the spread takes it (a review read "one doubling" over a TP1-to-TP8 carry).
+    count = "one doubling" if steps <= 1 else f"{steps:g} doublings"
     return (
         f"The run was measured at {run_words(evidence)} and the fleet is costed at tensor "
-        f"parallel {costed_tp}: carried one doubling of the replica on its own GPU, the engine's "
-        f"published runs came within 9% (methodology section 8){widened}; ask for a run at "
-        f"tensor parallel {costed_tp}"
+        f"parallel {costed_tp}, {count} of the replica apart: carried one doubling on one GPU, "
+        f"the engine's published runs came within 9% a doubling (methodology section 8){widened}; "
+        f"ask for a run at tensor parallel {costed_tp}"
     )
 
 
