@@ -106,14 +106,14 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         system_gpus=options.system_gpus,
         model=options.model,
     )
-    gpus, gpus_from = replica_gpus(path, run.tensor_parallel, options)
+    gpus, gpus_from = replica_gpus(path, run.tensor_parallel, options, run.pipeline_parallel)
     evidence = serving_evidence(run, gpus, options.measured_by, path.name, data, context)
     sized = _sized(path, evidence, options.model_active_params_billions)
     return ServingReading(data, run, sized, gpus_from)
 
 
 def replica_gpus(
-    path: Path, stated: int | None, options: ServingRunOptions
+    path: Path, stated: int | None, options: ServingRunOptions, stated_stages: int | None = None
 ) -> tuple[int, str | None]:
     """(the GPUs of the run's replica, where they came from in words when none were given): the
     officer's, else the file's TP Size; InputError asking for them when neither says. Never the
@@ -122,10 +122,10 @@ def replica_gpus(
     if options.gpus is not None:
         return options.gpus, None
     if stated is not None:
-        stages = options.pipeline_parallel or 1
+        stages = options.pipeline_parallel or stated_stages or 1
         return stated * stages, (
             f"{stated * stages:,} GPU(s) per replica, as the file's TP Size says"
-            + (f" x the {stages} pipeline stages given" if stages > 1 else "")
+            + (f" x its {stages} pipeline stages" if stages > 1 else "")
         )
     hint = (
         f" (the bid is priced on {options.usual_gpus:,} GPU(s) per replica: type that if the run "

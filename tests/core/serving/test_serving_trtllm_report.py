@@ -102,8 +102,9 @@ def test_a_pipeline_parallel_run_s_replica_is_tp_size_times_its_stages(tmp_path)
     # and the right 4 GPUs refused: the replica is TP Size x stages.
     from clusterbid.operations.serving_evidence import ServingRunOptions, read_serving_file
 
-    path = tmp_path / "report.txt"
-    path.write_text(REPORT.replace("TP Size:                1", "TP Size:                2"))
+    path = tmp_path / "report.txt"  # a report that does not state its PP Size: the officer does
+    text = REPORT.replace("TP Size:                1", "TP Size:                2")
+    path.write_text(text.replace("PP Size:                1\n", ""))
     for typed in (None, 4):
         evidence = read_serving_file(
             path, ServingRunOptions(typed, pipeline_parallel=2, prompt_tokens=128)
@@ -119,3 +120,26 @@ def test_a_pipeline_parallel_run_s_replica_is_tp_size_times_its_stages(tmp_path)
         assert "TP Size 2 with 2 pipeline stages" in str(refused) and "(4)" in str(refused)
     else:
         raise AssertionError("a 2-GPU replica of a TP2 x PP2 run was accepted")
+
+
+def test_a_report_s_own_pp_size_sets_its_stages(tmp_path) -> None:
+    # A tester's report said "TP Size: 2" and "PP Size: 2": attached at 2 GPUs it was taken as a
+    # 2-GPU replica with no stages, its tokens/s per GPU doubled. The report's PP Size counts.
+    from clusterbid.core.errors import InputError
+    from clusterbid.operations.serving_evidence import ServingRunOptions, read_serving_file
+
+    path = tmp_path / "report.txt"
+    text = REPORT.replace("TP Size:                1", "TP Size:                2")
+    path.write_text(text.replace("PP Size:                1", "PP Size:                2"))
+    evidence = read_serving_file(path, ServingRunOptions(None, prompt_tokens=128)).evidence
+    assert (evidence.scale_gpus, evidence.tensor_parallel, evidence.pipeline_parallel) == (4, 2, 2)
+    for wrong in (
+        ServingRunOptions(2, prompt_tokens=128),
+        ServingRunOptions(None, pipeline_parallel=1, prompt_tokens=128),
+    ):
+        try:
+            read_serving_file(path, wrong)
+        except (InputError, ValueError) as refused:
+            assert "report says" in str(refused)
+        else:
+            raise AssertionError(f"{wrong} was accepted")

@@ -121,6 +121,7 @@ TRTLLM_TEXT = {
     "input": "Average Input Length (tokens)",
     "output": "Average Output Length (tokens)",
     "tp": "TP Size",
+    "pp": "PP Size",
 }
 
 
@@ -192,6 +193,7 @@ def _from_text(text: str, source: str) -> ServingRun:
         else figure.get("output"),
         ttft_ms=figure.get("ttft"),
         tensor_parallel=int(figure["tp"]) if "tp" in figure else None,
+        pipeline_parallel=int(figure["pp"]) if "pp" in figure else None,
         model_id=stated.get("model_id"),
         engine_version=stated.get("engine_version"),
         precision=stated.get("precision"),

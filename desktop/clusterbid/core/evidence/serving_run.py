@@ -27,6 +27,7 @@ class ServingRun:
     # False when `engine` names the benchmark, not a serving engine: an MLPerf summary states its
     # scenario, never the engine (that is in the submission's system description, another file).
     engine_stated: bool = True
+    pipeline_parallel: int | None = None  # trtllm-bench's "PP Size", where the report states it
     model_id: str | None = None  # the model the file names (vLLM's model_id), as written
     # Weight (matmul) and KV-cache precision where the file states them (trtllm-bench's report):
     # "bf16" or "fp8", the precisions the serving model holds; None when unstated or another.

@@ -84,7 +84,18 @@ def serving_evidence(
     """The run as serving evidence: a file is a raw artefact, so it is measured, by whoever ran it;
     the run's shape (lengths, precision, parallelism, engine, latency) travels with it."""
     context = context or RunContext()
-    stages = context.pipeline_parallel or 1
+    if (
+        context.pipeline_parallel is not None
+        and run.pipeline_parallel is not None
+        and context.pipeline_parallel != run.pipeline_parallel
+    ):
+        raise EvidenceParseError(
+            artefact_name,
+            None,
+            f"the report says PP Size {run.pipeline_parallel}, but the run was given "
+            f"{context.pipeline_parallel} pipeline stages: leave them out or give the report's",
+        )
+    stages = context.pipeline_parallel or run.pipeline_parallel or 1
     # A replica is TP Size x pipeline stages (a review found a TP2 x PP2 run refused at 4 GPUs).
     if run.tensor_parallel is not None and run.tensor_parallel * stages != scale_gpus:
         raise EvidenceParseError(
@@ -153,7 +164,7 @@ def serving_evidence(
             gpu_model=context.gpu_model,
             precision=context.precision or run.precision,
             tensor_parallel=scale_gpus // stages,
-            pipeline_parallel=context.pipeline_parallel,
+            pipeline_parallel=context.pipeline_parallel or run.pipeline_parallel,
             expert_parallel=context.expert_parallel,
             kv_cache_precision=context.kv_cache_precision or run.kv_cache_precision,
             prompt_tokens=prompt,
