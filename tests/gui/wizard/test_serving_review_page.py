@@ -46,3 +46,14 @@ def test_a_serving_review_shows_every_bids_cost_per_million_tokens_in_a_services
 def test_a_training_review_keeps_its_planned_job_words(qtbot, open_wizard):
     wizard = open_wizard()  # the training demo
     assert "planned job" in wizard.review_page.subTitle()
+
+
+def test_the_review_shows_the_figure_the_ranks_rest_on_beside_the_point(qtbot, open_wizard):
+    # A review found the footnote calling the ranks the point's order "before the likely ranges
+    # are drawn", while the scorecard ranks on the mean: Helio at $1.48 sat above Quarry at $1.46.
+    _, page = _review(qtbot, open_wizard)
+    shown = page.comparison.toPlainText()
+    means = [float(m) for m in re.findall(r"\$(\d+\.\d\d) mean", shown)]
+    assert len(means) >= 2 and means == sorted(means)  # in rank order the ranked figure ascends
+    assert "before the likely ranges" not in shown
+    assert "its cost criterion on the ranked figure beside the point" in shown

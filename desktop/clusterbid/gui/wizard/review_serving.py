@@ -2,9 +2,10 @@
 every bid's beside it, in a service's words (the training page speaks of a planned job, its
 commitment and days, which a service has not).
 
-The figures are the serving cost model's point estimates (core/costmodel/serving.py) for the
-evaluation with this bid in it, the figure the serving window ranks on before its likely ranges
-are drawn; a bid that cannot serve says why instead of a cost.
+The figures are the serving scorecard's for the evaluation with this bid in it: each bid's point
+estimate and the figure the ranks rest on (the mean or median of the Monte Carlo's draws, as the
+policy says, as the serving window's "Ranked on" column shows; a review found the page calling
+its ranks the point's order); a bid that cannot serve says why instead of a cost.
 """
 
 from __future__ import annotations
@@ -22,10 +23,18 @@ PENDING = "The cost per million output tokens appears here once every problem is
 SOURCE = (
     "Point estimates of ClusterBid's serving cost model at the workload's average traffic: the "
     "cost per million output tokens includes the cost of cash and the expected SLA credit; the "
-    "bill is the provider's, at peak provisioning. Rank: the weighted score's order before the "
-    "likely ranges are drawn (the serving window then ranks on them)."
+    "bill is the provider's, at peak provisioning. Rank: the weighted score's order, its cost "
+    "criterion on the ranked figure beside the point."
 )
-HEADERS = ("Rank", "Provider", "Per million<br>output tokens", "Bill<br>a month", "GPUs<br>billed")
+RANKED_WORDS = {"expected": "mean", "p50": "median"}  # the decision basis, as the column names it
+HEADERS = (
+    "Rank",
+    "Provider",
+    "Ranked on",
+    "Per million<br>output tokens",
+    "Bill<br>a month",
+    "GPUs<br>billed",
+)
 
 
 def preview_words(scorecard: Any, bid_id: str, currency: str) -> str:
@@ -55,11 +64,14 @@ def comparison_html(scorecard: Any, bid_id: str) -> str:
         if score.rank is None:
             why = "; ".join(g.message for g in e.gates)
             rows.append(
-                f"<tr><td>—</td>{provider}<td colspan='3'><i>cannot serve: "
+                f"<tr><td>—</td>{provider}<td colspan='4'><i>cannot serve: "
                 f"{html.escape(why)}</i></td></tr>"
             )
             continue
+        ranked = scorecard.decision_costs.get(score.bid.id, e.cost_per_million_tokens)
+        basis = RANKED_WORDS.get(scorecard.decision_basis, "point")
         cells = (
+            f"{format_money(ranked, currency, cents=True)} {basis}",
             format_money(e.cost_per_million_tokens, currency, cents=True),
             format_money(e.monthly_cost, currency),
             f"{e.gpus_billed:,}",
