@@ -120,3 +120,23 @@ def test_a_run_naming_its_engine_and_version_apart_counts_as_that_engine():
     assert not any("not on the engine" in n for n in notes("0.6.3"))
     other = [n for n in notes("0.10.1") if "not on the engine" in n]
     assert len(other) == 1 and "vLLM 0.10.1" in other[0]
+
+
+def test_version_words_and_a_named_engines_range_at_no_spread():
+    # A review: "vLLM 0.6" with "0.6.3" read "vLLM 0.6 0.6.3"; a plain "vLLM" under a stated
+    # vLLM 0.6 was called another engine; at a spread of 0 a named vLLM's HBM range fell to 0.
+    from clusterbid.core.costmodel.engine_efficiency import (
+        engine_reach,
+        other_engine_note,
+        run_engine_name,
+    )
+    from clusterbid.core.evidence.model import Evidence
+
+    named = Evidence.model_validate({**TRT_RUN, "engine": "vLLM 0.6", "engine_version": "0.6.3"})
+    assert run_engine_name(named) == "vLLM 0.6"
+    plain = other_engine_note("vllm-0.6", "vLLM")
+    assert plain is not None and "without a version" in plain and "which version" in plain
+    assert "not on the engine" in (other_engine_note("vllm-0.6", "SGLang") or "")
+    as_read = engine_reach("vllm-0.6")
+    at_no_spread = engine_reach("vllm-0.6", (205.0, 197.0, 0.0))
+    assert at_no_spread[0][0] >= as_read[0][0] > 0 and at_no_spread[1][0] >= as_read[1][0] > 0

@@ -145,8 +145,14 @@ def engine_reach(engine: str, shape: Shape | None = None) -> tuple[Pair, Pair]:
     spec = engine_catalog().get(engine)
     if spec is None:
         return _catalog_reach((1.0, 1.0), shape)
+    # Never narrower than the range as read: at a spread of 0 both ends carry to one share, but
+    # the 81-85% came from two models' runs, not from the spread alone (a review).
     own = [
-        math.log(spec.factors(1, shape)[a] / spec.factors(0, shape)[a]) / (2 * P90_Z)
+        max(
+            math.log(spec.factors(1, shape)[a] / spec.factors(0, shape)[a]),
+            math.log(spec.factors(1)[a] / spec.factors(0)[a]),
+        )
+        / (2 * P90_Z)
         for a in (0, 1)
     ]
     return (own[0], own[0]), (own[1], own[1])
@@ -220,9 +226,23 @@ def run_engine_name(evidence: Evidence) -> str | None:
     if not evidence.engine:
         return None
     version = evidence.engine_version
-    if version and version not in evidence.engine:
+    # Only a name that carries no version of its own takes the one given apart ("vLLM 0.6" with
+    # "0.6.3" stays "vLLM 0.6", not "vLLM 0.6 0.6.3"; a review).
+    if version and not re.search(r"\d", evidence.engine):
         return f"{evidence.engine} {version}"
     return evidence.engine
+
+
+def _same_engine_no_version(stated: str, run_engine: str) -> bool:
+    """Whether the run names the stated engine's family with no version at all ("vLLM" for the
+    catalog's vLLM 0.6): not another engine, an unknown version of this one."""
+    said = " ".join(run_engine.strip().lower().split()).removeprefix("nvidia ")
+    spec = engine_catalog().get(stated)
+    return (
+        spec is not None
+        and not re.search(r"\d", said)
+        and any(alias.startswith(said + " ") for alias in spec.aliases)
+    )
 
 
 def other_engine_note(stated: str, run_engine: str | None) -> str | None:
@@ -240,6 +260,12 @@ def other_engine_note(stated: str, run_engine: str | None) -> str | None:
         )
     if engine_of_run(run_engine) == stated:
         return None
+    if _same_engine_no_version(stated, run_engine):  # a review: not another engine
+        return (
+            f"The serving benchmark ran on {run_engine} without a version, and the buyer states "
+            f"{engine_words(stated)}: its measured engine factor is used for this bid, but ask "
+            "which version the run used"
+        )
     return (
         f"The serving benchmark ran on {run_engine}, not on the engine the buyer states "
         f"({engine_words(stated)}): its measured engine factor is used for this bid (a measured "
