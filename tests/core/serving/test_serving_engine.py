@@ -26,12 +26,8 @@ from tests.core.serving.serving_builders import (
 )
 
 from clusterbid.core.bid import Bid
-from clusterbid.core.costmodel.engine_efficiency import (
-    EngineSpec,
-    _check,
-    engine_catalog,
-    engine_reach,
-)
+from clusterbid.core.costmodel.engine_efficiency import EngineSpec, _check, engine_catalog
+from clusterbid.core.costmodel.engine_reach import engine_reach
 from clusterbid.core.costmodel.serving_estimate import estimate_serving
 from clusterbid.core.documents import read_evaluation
 from clusterbid.core.engine_names import ENGINE_WORDS, ServingEngine
@@ -277,7 +273,7 @@ def test_a_measured_run_reaches_from_its_own_engine_when_the_buyers_is_not_state
     compute axis: a run on the tuned engine (factor 1) reaches vLLM's low end, 0.6156, at P10, as
     an unmeasured bid does; a run on vLLM 0.6 (middle sqrt(0.6156 x 0.68) = 0.647) reaches down
     to 0.6156 / 0.647 and up to 1 / 0.647 (the tuned engine) at P90."""
-    from clusterbid.core.costmodel.engine_efficiency import run_reach
+    from clusterbid.core.costmodel.engine_reach import run_reach
 
     assert run_reach(None) == run_reach("tensorrt-llm") == engine_reach("not-stated")
     middle = math.sqrt(VLLM_LOW * VLLM_HIGH)

@@ -125,11 +125,8 @@ def test_a_run_naming_its_engine_and_version_apart_counts_as_that_engine():
 def test_version_words_and_a_named_engines_range_at_no_spread():
     # A review: "vLLM 0.6" with "0.6.3" read "vLLM 0.6 0.6.3"; a plain "vLLM" under a stated
     # vLLM 0.6 was called another engine; at a spread of 0 a named vLLM's HBM range fell to 0.
-    from clusterbid.core.costmodel.engine_efficiency import (
-        engine_reach,
-        other_engine_note,
-        run_engine_name,
-    )
+    from clusterbid.core.costmodel.engine_efficiency import other_engine_note, run_engine_name
+    from clusterbid.core.costmodel.engine_reach import engine_reach
     from clusterbid.core.evidence.model import Evidence
 
     named = Evidence.model_validate({**TRT_RUN, "engine": "vLLM 0.6", "engine_version": "0.6.3"})
@@ -140,3 +137,36 @@ def test_version_words_and_a_named_engines_range_at_no_spread():
     as_read = engine_reach("vllm-0.6")
     at_no_spread = engine_reach("vllm-0.6", (205.0, 197.0, 0.0))
     assert at_no_spread[0][0] >= as_read[0][0] > 0 and at_no_spread[1][0] >= as_read[1][0] > 0
+
+
+def test_the_gap_between_two_engines_is_the_same_whichever_is_stated_on_an_a100():
+    # A review: on an A100 (whose compute carry from the H100 vLLM was read on is 1.25x) the
+    # gap was drawn 0.164 with vLLM stated and a TensorRT-LLM run, 0.34 the other way round.
+    def compute_spread(stated: str, run_engine: str) -> float:
+        workload = serving_workload(
+            peak_requests_per_s=120,
+            serving_engine=stated,
+            prompt_tokens=205,
+            output_tokens=197,
+            context_cv=1.0,
+        )
+        run = {  # a BF16 70B on four A100s: 1,200 tokens/s at batch 32, within the model's reach
+            **TRT_RUN,
+            "gpu_model": "A100-80GB-SXM",
+            "precision": "bf16",
+            "kv_cache_precision": "bf16",
+            "engine": run_engine,
+            "scale_gpus": 4,
+            "tensor_parallel": 4,
+        }
+        bid = serving_bid("offer", gpu="A100-80GB-SXM", evidence=[run])
+        estimates = estimate_serving(workload.model_copy(update={"precision": "bf16"}), [bid])
+        assert estimates.bids[0].throughput_evidence is not None
+        assert estimates.bids[0].tensor_parallel == 4  # no carry across degrees
+        _, compute = serving_draws.efficiency_draws(estimates, np.ones(1), SAMPLES, seed=5)
+        return float(np.log(compute[0]).std())
+
+    one_way = compute_spread("vllm-0.6", "TensorRT-LLM 0.20")
+    other_way = compute_spread("tensorrt-llm", "vLLM 0.6.3")
+    assert one_way == pytest.approx(other_way, rel=0.05)
+    assert one_way > 0.1  # the engines do differ

@@ -19,6 +19,7 @@ from typing import get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from clusterbid.core.catalog import Catalog, default_catalog
 from clusterbid.core.costmodel.published_catalog import published_entries
 from clusterbid.core.engine_names import NOT_STATED, ServingEngine, engine_words
 from clusterbid.core.errors import InputError
@@ -132,77 +133,15 @@ def read_on_gpu(engine: str) -> str | None:
     return None if spec is None else spec.read_on_gpu
 
 
-def _reach(lows: list[float], highs: list[float]) -> Pair:
-    """(down, up) log-space sigmas from 1 (the point) to the lowest at P10 and the highest at P90."""
-    return max(-math.log(min(lows)), 0.0) / P90_Z, max(math.log(max(highs)), 0.0) / P90_Z
-
-
-def engine_reach(engine: str, shape: Shape | None = None) -> tuple[Pair, Pair]:
-    """The doubt the engine adds to each bid's (HBM, compute) draw without serving evidence, as
-    (down, up) sigmas around the point: a named engine's own range, symmetric around its middle;
-    an unstated one reaches from the workload's figure to the slowest published engine at P10 and
-    the fastest at P90 (a two-piece draw, as an unstated training stack's)."""
-    spec = engine_catalog().get(engine)
-    if spec is None:
-        return _catalog_reach((1.0, 1.0), shape)
-    # Never narrower than the range as read: at a spread of 0 both ends carry to one share, but
-    # the 81-85% came from two models' runs, not from the spread alone (a review).
-    own = [
-        max(
-            math.log(spec.factors(1, shape)[a] / spec.factors(0, shape)[a]),
-            math.log(spec.factors(1)[a] / spec.factors(0)[a]),
-        )
-        / (2 * P90_Z)
-        for a in (0, 1)
-    ]
-    return (own[0], own[0]), (own[1], own[1])
-
-
-def run_reach(run_engine: str | None, shape: Shape | None = None) -> tuple[Pair, Pair]:
-    """Where the buyer's unstated engine may put a bid whose engine factor a measured run set:
-    (down, up) sigmas per (HBM, compute) from the run's own engine (a catalog id, None for one
-    the catalog lacks) to the slowest published engine at P10 and the fastest at P90. The engine
-    is the buyer's, so it moves every bid, measured or not (one shared draw); a run on the
-    engine the defaults describe reaches as far as an unmeasured bid does."""
-    spec = engine_catalog().get(run_engine) if run_engine else None
-    return _catalog_reach((1.0, 1.0) if spec is None else spec.factors(None, shape), shape)
-
-
-def mismatch_reach(
-    stated: str, run_engine: str | None, assumed: Pair, shape: Shape | None = None
-) -> tuple[Pair, Pair] | None:
-    """The doubt a measured run on another engine than the buyer's stated one adds to its bid's
-    draw, as (down, up) sigmas per (HBM, compute), symmetric, so that P10 and P90 reach the gap
-    between the stated engine as the bid's point assumes it (`assumed`: its factors over the
-    workload's efficiencies, running share and GPU carried) and the run's engine at the workload's
-    `shape`; a run on an engine the catalog lacks, or naming none, reaches the catalog's whole
-    spread. None when there is no mismatch. A tester saw a TensorRT-LLM run under a stated vLLM
-    drawn as tightly as a vLLM run, 90% cheapest against 21%; a review found leaving the engine
-    out drew a run tighter than naming another."""
-    if stated == NOT_STATED or (run_engine and other_engine_note(stated, run_engine) is None):
-        return None
-    ran = engine_of_run(run_engine)
-    if ran is None or ran not in engine_catalog():
-        (down_h, up_h), (down_c, up_c) = _catalog_reach(assumed, shape)
-        hbm, compute = max(down_h, up_h), max(down_c, up_c)
-        return (hbm, hbm), (compute, compute)
-    theirs = engine_factors(ran, shape)
-    gap = [abs(math.log(assumed[a] / theirs[a])) / P90_Z for a in (0, 1)]
-    return (gap[0], gap[0]), (gap[1], gap[1])
-
-
-def _catalog_reach(middle: Pair, shape: Shape | None = None) -> tuple[Pair, Pair]:
-    """(down, up) sigmas per (HBM, compute) from `middle` (factors over the defaults) to the
-    slowest published engine at P10 and the fastest at P90."""
-    engines = engine_catalog().values()
-    hbm, compute = (
-        _reach(
-            [s.factors(0, shape)[axis] / middle[axis] for s in engines],
-            [s.factors(1, shape)[axis] / middle[axis] for s in engines],
-        )
-        for axis in (0, 1)
-    )
-    return hbm, compute
+def gpu_carry(engine: str, gpu_model: str | None, catalog: Catalog | None = None) -> float:
+    """The named engine's compute figure carried from the GPU it was read on to `gpu_model` by
+    the catalog's published training-efficiency ratio (bf16_mfu_vs_h100); 1 for an engine read
+    on no particular GPU, or no GPU given."""
+    read = read_on_gpu(engine)
+    if read is None or gpu_model is None:
+        return 1.0
+    catalog = catalog or default_catalog()
+    return catalog.gpu(gpu_model).bf16_mfu_vs_h100 / catalog.gpu(read).bf16_mfu_vs_h100
 
 
 def engine_of_run(name: str | None) -> str | None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from clusterbid.core.bid import Bid
 from clusterbid.core.catalog import Catalog
-from clusterbid.core.costmodel.engine_efficiency import engine_factors, read_on_gpu, workload_shape
+from clusterbid.core.costmodel.engine_efficiency import engine_factors, gpu_carry, workload_shape
 from clusterbid.core.costmodel.payment_terms import plan_baseline_days, plan_rate
 from clusterbid.core.costmodel.serving_sla_credit import sla_credit_shares
 from clusterbid.core.provenance import unstated_fee_shares
@@ -141,14 +141,9 @@ def build_serving_arrays(
     # running share carried to the workload's lengths and spread and its compute figure from the
     # GPU it was read on to the bid's; a bid's serving benchmark replaces them for that bid.
     engine = workload.serving_engine
-    read_gpu = read_on_gpu(engine)
     for bid, rate in zip(bids, rates, strict=True):
         gpu = catalog.gpu(bid.capacity.gpu_model)
-        carry = (
-            1.0
-            if read_gpu is None
-            else gpu.bf16_mfu_vs_h100 / catalog.gpu(read_gpu).bf16_mfu_vs_h100
-        )
+        carry = gpu_carry(engine, bid.capacity.gpu_model, catalog)
         hbm_factor, compute_factor = engine_factors(engine, workload_shape(workload), carry)
         peak = gpu.dense_tflops(workload.precision)
         fabric_price = bid.terms.fabric_price_per_gpu_hour

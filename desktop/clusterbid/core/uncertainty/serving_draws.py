@@ -24,12 +24,10 @@ import numpy as np
 
 from clusterbid.core.costmodel.engine_efficiency import (
     engine_of_run,
-    engine_reach,
-    mismatch_reach,
     run_engine_name,
-    run_reach,
     workload_shape,
 )
+from clusterbid.core.costmodel.engine_reach import engine_reach, mismatch_reach, run_reach
 from clusterbid.core.costmodel.serving_estimate import ServingEstimate, ServingEstimates
 from clusterbid.core.costmodel.serving_evidence_shape import draw_spread
 from clusterbid.core.costmodel.serving_growth_words import growth_spread
@@ -115,7 +113,7 @@ def _measured_draw(
     )
     drawn = np.exp(sigma * own)
     reach = (
-        run_reach(engine_of_run(run_engine_name(run)), workload_shape(w))
+        run_reach(engine_of_run(run_engine_name(run)), workload_shape(w), e.bid.capacity.gpu_model)
         if w.serving_engine == NOT_STATED
         else mismatch_reach(
             w.serving_engine,
@@ -125,6 +123,7 @@ def _measured_draw(
                 e.assumed_compute_efficiency / w.compute_efficiency,
             ),
             workload_shape(w),
+            e.bid.capacity.gpu_model,
         )
     )
     if reach is None:
@@ -139,7 +138,7 @@ def engine_draws(
     """Issue 37: the engine's (HBM, compute) multipliers of each sample, shared by every bid
     without measured evidence (one engine serves whichever bid wins): one draw z, two-piece, so an
     unstated engine reaches the slowest published engine at P10 and the fastest at P90, and a named
-    one spans its own published range (costmodel/engine_efficiency.engine_reach). A measured bid
+    one spans its own published range (costmodel/engine_reach.engine_reach). A measured bid
     draws the same z from its run's engine when the buyer's is not stated (efficiency_draws)."""
     return _engine_multipliers(
         engine_reach(workload.serving_engine, workload_shape(workload)), _engine_z(samples, seed)
