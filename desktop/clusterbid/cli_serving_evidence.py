@@ -46,6 +46,7 @@ def _options(args: argparse.Namespace) -> ServingRunOptions:
         pipeline_parallel=args.pipeline_parallel,
         expert_parallel=args.expert_parallel,
         engine_version=args.engine_version,
+        engine=args.engine,
         prompt_tokens=args.prompt_tokens,
         batch=args.batch,
         system_gpus=args.system_gpus,
@@ -126,6 +127,16 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
     _add_run_context(parser.add_argument_group("the run, where the file does not say"))
 
 
+def _add_engine(run: argparse._ArgumentGroup) -> None:
+    run.add_argument("--engine-version", metavar="VERSION", help="the serving engine's version")
+    run.add_argument(
+        "--engine",
+        metavar="NAME",
+        help="the serving engine the run used, when the file names none (MLPerf, GenAI-Perf, "
+        'LLMPerf): e.g. "TensorRT-LLM" or "vLLM"',
+    )
+
+
 def _add_run_context(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--gpu-model", metavar="GPU", help="catalog id of the GPU the run used (e.g. H100-SXM)"
@@ -145,7 +156,7 @@ def _add_run_context(run: argparse._ArgumentGroup) -> None:
     run.add_argument(
         "--expert-parallel", type=_positive_int, metavar="N", help="expert parallelism of the run"
     )
-    run.add_argument("--engine-version", metavar="VERSION", help="the serving engine's version")
+    _add_engine(run)
     run.add_argument(
         "--prompt-tokens", type=_positive_int, metavar="N", help="mean prompt tokens of the run"
     )

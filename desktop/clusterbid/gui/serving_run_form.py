@@ -76,6 +76,13 @@ class RunContextForm(QWidget):
         for name, words in WHOLE_NUMBERS:
             self.numbers[name] = _empty_means_edit()
             form.addRow(f"{words}:", self.numbers[name])
+        self.engine = _empty_means_edit()
+        self.engine.setMaxLength(64)
+        self.engine.setToolTip(
+            "The serving engine the run used, when the file names none (MLPerf, GenAI-Perf and "
+            "LLMPerf name a benchmark or a load generator): e.g. TensorRT-LLM or vLLM"
+        )
+        form.addRow("Serving engine:", self.engine)
         self.engine_version = _empty_means_edit()
         self.engine_version.setMaxLength(ENGINE_VERSION_CHARACTERS)
         form.addRow("Serving engine version:", self.engine_version)
@@ -113,6 +120,7 @@ class RunContextForm(QWidget):
             precision=self.precision.currentData(),
             kv_cache_precision=self.kv_cache_precision.currentData(),
             engine_version=self.engine_version.text().strip() or None,
+            engine=self.engine.text().strip() or None,
             pipeline_parallel=whole["pipeline_parallel"],
             expert_parallel=whole["expert_parallel"],
             prompt_tokens=whole["prompt_tokens"],

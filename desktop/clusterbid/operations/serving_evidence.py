@@ -37,6 +37,7 @@ class ServingRunOptions:
     pipeline_parallel: int | None = None
     expert_parallel: int | None = None
     engine_version: str | None = None
+    engine: str | None = None  # the serving engine, when the file names none
     prompt_tokens: int | None = None
     batch: int | None = None
     system_gpus: int | None = None
@@ -101,6 +102,7 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         pipeline_parallel=options.pipeline_parallel,
         expert_parallel=options.expert_parallel,
         engine_version=options.engine_version,
+        engine=" ".join(options.engine.split())[:64] if options.engine else None,
         prompt_tokens=options.prompt_tokens,
         batch=options.batch,
         system_gpus=options.system_gpus,

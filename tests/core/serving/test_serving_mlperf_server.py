@@ -104,3 +104,23 @@ def test_a_summary_states_no_engine_so_the_evidence_names_none() -> None:
     assert note is not None and "MLPerf" not in note
     assert "does not state the engine it ran on" in note and "TensorRT-LLM" in note
     assert other_engine_note("not-stated", evidence.engine) is None  # nothing to compare with
+
+
+def test_the_officer_can_name_the_engine_a_summary_does_not() -> None:
+    # A review: the memo asked which engine an MLPerf run used, and nothing could answer it. The
+    # officer's engine (--engine, the dialog's "Serving engine") is recorded where the file names
+    # none; a file that names its engine refuses another.
+    from dataclasses import replace
+
+    from test_serving_readers import VLLM_TEXT
+
+    from clusterbid.core.costmodel.engine_efficiency import other_engine_note
+
+    run = read_serving_benchmark(MLPERF_SERVER_H100, "mlperf_log_summary.txt")
+    named = replace(CONTEXT, engine="TensorRT-LLM")
+    evidence = serving_evidence(run, 2, "third_party", "mlperf_log_summary.txt", b"x", named)
+    assert evidence.engine == "TensorRT-LLM"
+    assert other_engine_note("tensorrt-llm", evidence.engine) is None
+    vllm_run = read_serving_benchmark(VLLM_TEXT, "vllm.txt")
+    with pytest.raises(EvidenceParseError, match="the file names its engine"):
+        serving_evidence(vllm_run, 1, "buyer", "vllm.txt", b"x", RunContext(engine="SGLang"))

@@ -75,6 +75,9 @@ class RunContext:
     pipeline_parallel: int | None = None
     expert_parallel: int | None = None
     engine_version: str | None = None
+    # The serving engine, when the file names none (MLPerf, GenAI-Perf, LLMPerf name a benchmark
+    # or a load generator): the memo asks which engine such a run used; this answers it.
+    engine: str | None = None
     prompt_tokens: float | None = None  # mean, when the file does not state it
     batch: int | None = None  # sequences per replica, when the file gives no time per output token
     system_gpus: int | None = None  # GPUs a whole-system figure (MLPerf) was measured on

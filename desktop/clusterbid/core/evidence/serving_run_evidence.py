@@ -96,6 +96,13 @@ def serving_evidence(
             f"{context.pipeline_parallel} pipeline stages: leave them out or give the report's",
         )
     stages = context.pipeline_parallel or run.pipeline_parallel or 1
+    if context.engine is not None and run.engine_stated:
+        raise EvidenceParseError(
+            artefact_name,
+            None,
+            f"the file names its engine ({run.engine}): leave the engine out, or give its "
+            "version only",
+        )
     # A replica is TP Size x pipeline stages (a review found a TP2 x PP2 run refused at 4 GPUs).
     if run.tensor_parallel is not None and run.tensor_parallel * stages != scale_gpus:
         raise EvidenceParseError(
@@ -170,7 +177,7 @@ def serving_evidence(
             prompt_tokens=prompt,
             output_tokens=run.output_tokens,
             context_cv=run.context_cv,
-            engine=run.engine[:64] if run.engine_stated else None,
+            engine=run.engine[:64] if run.engine_stated else context.engine,
             engine_version=(run.engine_version or context.engine_version),
             tpot_ms=run.tpot_ms,
             ttft_ms=run.ttft_ms,
