@@ -218,7 +218,7 @@ def attached_words(attached: AttachedServingEvidence, words: str) -> list[str]:
             '(typed as the "Reason to use a figure above the model" when attaching)',
         )
         lines.append(f"Flagged: {flag}. Decision: {decided}")
-    lines += [f"Note: {note}" for note in attached.notes]
+    lines += [f"Note: {in_officers_words(note)}" for note in attached.notes]  # no CLI options
     if attached.request:  # a file named after a request for evidence answers it
         lines.append(attached.request)
     return lines

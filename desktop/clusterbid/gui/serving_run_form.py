@@ -43,6 +43,7 @@ NAME_AS_FILE = "As the file says, or not stated"
 OPTION_WORDS = {f"--{name.replace('_', '-')}": words for name, words in WHOLE_NUMBERS} | {
     "--model-billions": MODEL_SIZE,
     "--gpu-model": "GPU model of the run",
+    "--engine": "Serving engine",
 }
 
 

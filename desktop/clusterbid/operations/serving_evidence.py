@@ -52,6 +52,9 @@ class ServingRunOptions:
     usual_gpus: int | None = None
 
 
+ENGINE_CHARACTERS = 64  # the evidence's engine field holds this many
+
+
 @dataclass(frozen=True)
 class ServingReading:
     data: bytes
@@ -102,7 +105,7 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
         pipeline_parallel=options.pipeline_parallel,
         expert_parallel=options.expert_parallel,
         engine_version=options.engine_version,
-        engine=" ".join(options.engine.split())[:64] if options.engine else None,
+        engine=_engine(path, options),
         prompt_tokens=options.prompt_tokens,
         batch=options.batch,
         system_gpus=options.system_gpus,
@@ -112,6 +115,18 @@ def read_serving_file(path: Path, options: ServingRunOptions) -> ServingReading:
     evidence = serving_evidence(run, gpus, options.measured_by, path.name, data, context)
     sized = _sized(path, evidence, options.model_active_params_billions)
     return ServingReading(data, run, sized, gpus_from)
+
+
+def _engine(path: Path, options: ServingRunOptions) -> str | None:
+    """The engine the officer gives for a file that names none: blank is none, a name over 64
+    characters is refused in words (a tester saw a long name cut silently)."""
+    given = " ".join((options.engine or "").split())
+    if len(given) > ENGINE_CHARACTERS:
+        raise InputError(
+            f"{path}: the serving engine's name is {len(given):,} characters; give at most "
+            f"{ENGINE_CHARACTERS} (--engine)"
+        )
+    return given or None
 
 
 def replica_gpus(
@@ -211,6 +226,14 @@ def attach_serving_evidence(
     w = evaluation.workload
     if isinstance(w, InferenceWorkload):
         notes = tuple(run_findings(reading.run, w.prompt_tokens, w.output_tokens, w.tpot_target_ms))
+    if evidence.engine and not reading.run.engine_stated:  # said back, as the GPUs are
+        notes = (f"engine {evidence.engine}, as you gave it (the file names none)", *notes)
+    elif evidence.engine_version and not evidence.engine:  # a lone version is kept, not matched
+        notes = (
+            f"engine version {evidence.engine_version} kept, but the file names no engine: give "
+            "the engine too for the version to count (--engine)",
+            *notes,
+        )
     from clusterbid.core.evidence_request.status import match_file
 
     request = match_file(document, bid_id, path.name)  # a file named after a request answers it

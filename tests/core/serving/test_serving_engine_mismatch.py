@@ -170,3 +170,26 @@ def test_the_gap_between_two_engines_is_the_same_whichever_is_stated_on_an_a100(
     other_way = compute_spread("tensorrt-llm", "vLLM 0.6.3")
     assert one_way == pytest.approx(other_way, rel=0.05)
     assert one_way > 0.1  # the engines do differ
+
+
+def test_the_memo_words_the_engine_as_the_note_does_and_dashes_are_hyphens():
+    # A last tester: under a stated vLLM 0.6 a "vLLM" run's note asked for its version while the
+    # memo asked for "a run on that engine"; and "TensorRT\u2011LLM" (a non-breaking hyphen) was
+    # called another engine.
+    from tests.conftest import EXAMPLES
+
+    from clusterbid.core.costmodel.engine_efficiency import engine_of_run
+    from clusterbid.core.documents import read_evaluation
+    from clusterbid.core.memo.serving_tables import unverified
+    from clusterbid.core.serving_scoring import score_serving_evaluation
+
+    assert engine_of_run("TensorRT\u2011LLM") == engine_of_run("TensorRT-LLM") == "tensorrt-llm"
+    demo = read_evaluation(EXAMPLES / "demo-serving-evaluation.json")
+    vllm = demo.model_copy(
+        update={"workload": demo.workload.model_copy(update={"serving_engine": "vllm-0.6"})}
+    )
+    helio = next(s for s in score_serving_evaluation(vllm).scores if s.bid.id == "helio-h200")
+    assert any("without a version" in n for n in helio.estimate.calibration_notes)
+    line = next(line for line in unverified(score_serving_evaluation(vllm)) if "Helio" in line)
+    assert "It ran on vLLM without a version: ask which version" in line
+    assert "ask for a run on that engine" not in line

@@ -124,3 +124,52 @@ def test_the_officer_can_name_the_engine_a_summary_does_not() -> None:
     vllm_run = read_serving_benchmark(VLLM_TEXT, "vllm.txt")
     with pytest.raises(EvidenceParseError, match="the file names its engine"):
         serving_evidence(vllm_run, 1, "buyer", "vllm.txt", b"x", RunContext(engine="SGLang"))
+
+
+def test_the_engine_given_is_checked_said_back_and_never_cut(tmp_path) -> None:
+    # A last tester: a 200-character engine was cut to 64 silently, "   " was refused as "at
+    # least 1 character", and a vLLM file refused --engine vLLM.
+    from tests.core.serving.test_serving_readers import VLLM_TEXT
+
+    from clusterbid.core.errors import InputError
+    from clusterbid.operations.serving_evidence import ServingRunOptions, read_serving_file
+
+    summary = tmp_path / "mlperf_log_summary.txt"
+    summary.write_text(MLPERF_SERVER_H100)
+    base = {"system_gpus": 8, "prompt_tokens": 222, "gpu_model": "H100-SXM"}
+    with pytest.raises(InputError, match="200 characters; give at most 64"):
+        read_serving_file(summary, ServingRunOptions(2, engine="x" * 200, **base))
+    blank = read_serving_file(summary, ServingRunOptions(2, engine="   ", **base)).evidence
+    assert blank.engine is None
+    vllm = tmp_path / "vllm.txt"
+    vllm.write_text(VLLM_TEXT)
+    same = read_serving_file(vllm, ServingRunOptions(1, engine="vllm")).evidence
+    assert same.engine == "vLLM"
+
+
+def test_the_engine_or_a_lone_version_is_said_back_at_attach(tmp_path, capsys) -> None:
+    # A last tester: the engine typed was never said back, and a lone version was kept silently.
+    from tests.conftest import EXAMPLES
+
+    from clusterbid.cli import main
+
+    document = tmp_path / "s.clusterbid"
+    assert (
+        main(["new", str(document), "--from", str(EXAMPLES / "demo-serving-evaluation.json")]) == 0
+    )
+    summary = tmp_path / "mlperf_log_summary.txt"
+    summary.write_text(MLPERF_SERVER_H100)
+    base = ["serving-evidence", "attach", str(document), "quarry-h100", str(summary), "--gpus", "2"]
+    base += ["--system-gpus", "8", "--prompt-tokens", "222", "--measured-by", "third_party"]
+    capsys.readouterr()
+    assert main([*base, "--engine", "TensorRT-LLM"]) == 0
+    assert (
+        "Note: engine TensorRT-LLM, as you gave it (the file names none)" in capsys.readouterr().out
+    )
+    other = tmp_path / "t.clusterbid"
+    assert main(["new", str(other), "--from", str(EXAMPLES / "demo-serving-evaluation.json")]) == 0
+    base[2] = str(other)
+    capsys.readouterr()
+    assert main([*base, "--engine-version", "4.1"]) == 0
+    said = capsys.readouterr().out
+    assert "engine version 4.1 kept, but the file names no engine: give the engine too" in said

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from functools import lru_cache
 from typing import get_args
 
@@ -144,14 +145,23 @@ def gpu_carry(engine: str, gpu_model: str | None, catalog: Catalog | None = None
     return catalog.gpu(gpu_model).bf16_mfu_vs_h100 / catalog.gpu(read).bf16_mfu_vs_h100
 
 
+def _said(name: str) -> str:
+    """An engine name as it is matched: compatibility forms folded (NFKC), every dash a hyphen
+    (a tester's "TensorRT\u2011LLM", with a non-breaking hyphen, read as another engine), lower
+    case, single spaces, no leading "NVIDIA"."""
+    folded = "".join(
+        "-" if unicodedata.category(c) == "Pd" else c for c in unicodedata.normalize("NFKC", name)
+    )
+    return " ".join(folded.lower().split()).removeprefix("nvidia ")
+
+
 def engine_of_run(name: str | None) -> str | None:
     """The catalog engine a run's stated engine names, None if it names none. A name matches an
     alias as a whole word and version ("NVIDIA TensorRT-LLM 0.12", "vLLM 0.6.0"), never as a
     prefix of another version: vLLM 0.5.4 or 0.10 is not the catalog's vLLM 0.6."""
     if not name:
         return None
-    said = " ".join(name.strip().lower().split())
-    said = said.removeprefix("nvidia ")
+    said = _said(name)
     for id_, spec in engine_catalog().items():
         if any(re.match(re.escape(a) + r"(?![0-9a-z])", said) for a in spec.aliases):
             return id_
@@ -175,7 +185,7 @@ def run_engine_name(evidence: Evidence) -> str | None:
 def _same_engine_no_version(stated: str, run_engine: str) -> bool:
     """Whether the run names the stated engine's family with no version at all ("vLLM" for the
     catalog's vLLM 0.6): not another engine, an unknown version of this one."""
-    said = " ".join(run_engine.strip().lower().split()).removeprefix("nvidia ")
+    said = _said(run_engine)
     spec = engine_catalog().get(stated)
     return (
         spec is not None
@@ -184,22 +194,37 @@ def _same_engine_no_version(stated: str, run_engine: str) -> bool:
     )
 
 
+def engine_relation(stated: str, run_engine: str | None) -> str | None:
+    """How a run's engine stands to the buyer's stated one, for the notes and the memo alike:
+    None (nothing stated), "unnamed", "same", "no-version" (the stated engine's family, no
+    version), "other" (another catalog engine) or "unknown" (an engine the catalog lacks)."""
+    if stated == NOT_STATED:
+        return None
+    if not run_engine:
+        return "unnamed"
+    ran = engine_of_run(run_engine)
+    if ran == stated:
+        return "same"
+    if _same_engine_no_version(stated, run_engine):
+        return "no-version"
+    return "other" if ran is not None else "unknown"
+
+
 def other_engine_note(stated: str, run_engine: str | None) -> str | None:
     """A note when the bid's serving benchmark ran another engine than the one the buyer states
     (`stated`, the workload's serving_engine): the run still sets the bid's engine factor
     (evidence beats a catalog figure). A run that names no engine (an MLPerf summary names only
     its benchmark) is said to state none, never to have run on another."""
-    if stated == NOT_STATED:
+    relation = engine_relation(stated, run_engine)
+    if relation in (None, "same"):
         return None
-    if not run_engine:
+    if relation == "unnamed":
         return (
             "The serving benchmark does not state the engine it ran on: its measured engine "
             "factor is used for this bid, but whether it measures the engine the buyer states "
             f"({engine_words(stated)}) is not known; ask which engine the run used"
         )
-    if engine_of_run(run_engine) == stated:
-        return None
-    if _same_engine_no_version(stated, run_engine):  # a review: not another engine
+    if relation == "no-version":  # a review: not another engine
         return (
             f"The serving benchmark ran on {run_engine} without a version, and the buyer states "
             f"{engine_words(stated)}: its measured engine factor is used for this bid, but ask "

@@ -96,7 +96,11 @@ def serving_evidence(
             f"{context.pipeline_parallel} pipeline stages: leave them out or give the report's",
         )
     stages = context.pipeline_parallel or run.pipeline_parallel or 1
-    if context.engine is not None and run.engine_stated:
+    if (
+        context.engine is not None
+        and run.engine_stated
+        and context.engine.casefold() != run.engine.casefold()
+    ):
         raise EvidenceParseError(
             artefact_name,
             None,
@@ -158,7 +162,7 @@ def serving_evidence(
             description=(
                 f"{run.engine} benchmark ({artefact_name}){served}: {_rate(tokens_per_s)} output "
                 "tokens/s on "
-                f"{scale_gpus} GPU(s){latency}{lengths}; {batch} sequences at once {how}"
+                f"{scale_gpus} GPU(s){latency}{lengths}; {batch:,} sequences at once {how}"
             )[:2000],
             scale_gpus=scale_gpus,
             value=tokens_per_s,

@@ -6,7 +6,7 @@ layout and checked by the tests without building a PDF."""
 
 from __future__ import annotations
 
-from clusterbid.core.costmodel.engine_efficiency import other_engine_note, run_engine_name
+from clusterbid.core.costmodel.engine_efficiency import engine_relation, run_engine_name
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
 from clusterbid.core.costmodel.serving_evidence_shape import carried_across_lengths
 from clusterbid.core.costmodel.serving_growth_words import growth_words
@@ -149,16 +149,20 @@ def _carried(ev, workload) -> str:
             f"service's {workload.prompt_tokens:,} and {workload.output_tokens:,} (published "
             "runs carried so came within 12%)."
         )
-    if other_engine_note(workload.serving_engine, run_engine_name(ev)):
-        stated = engine_words(workload.serving_engine)
-        words += (
-            f" It ran on {run_engine_name(ev)}, not known to be the engine you state ({stated}): ask "
-            "for "
-            "a run on that engine."
-            if ev.engine
-            else f" It does not state the engine it ran on: ask whether it was the one you state "
-            f"({stated})."
-        )
+    name = run_engine_name(ev)
+    stated = engine_words(workload.serving_engine)
+    # The memo words the same four cases the score output's note does (a tester saw the memo ask
+    # for "a run on that engine" where the note asked only for the version).
+    words += {
+        "unnamed": f" It does not state the engine it ran on: ask whether it was the one you "
+        f"state ({stated}).",
+        "no-version": f" It ran on {name} without a version: ask which version (you state "
+        f"{stated}).",
+        "other": f" It ran on {name}, not on the engine you state ({stated}): ask for a run on "
+        "that engine.",
+        "unknown": f" It ran on {name}, not known to be the engine you state ({stated}): ask for "
+        "a run on that engine.",
+    }.get(engine_relation(workload.serving_engine, name) or "same", "")
     return words
 
 
