@@ -53,14 +53,20 @@ def _factors(engine_id: str) -> tuple[float, float]:
     )
 
 
-def _log_spreads(engine: str) -> tuple[float, float]:
-    workload = serving_workload(
+def _at_sharegpt(engine: str):
+    """The test service at Lambda's ShareGPT shape (205/197 tokens, spread 1.0), where vLLM's
+    catalog figures were read, so its running share carries as read."""
+    return serving_workload(
         peak_requests_per_s=120,
         serving_engine=engine,
         prompt_tokens=205,
         output_tokens=197,
         context_cv=1.0,
     )
+
+
+def _log_spreads(engine: str) -> tuple[float, float]:
+    workload = _at_sharegpt(engine)
     estimates = estimate_serving(
         workload, [serving_bid("offer", gpu="H200-SXM", evidence=[TRT_RUN])]
     )
@@ -89,13 +95,7 @@ def test_leaving_the_engine_out_never_draws_a_run_tighter_than_naming_another():
     # vLLM, while the same run naming TensorRT-LLM was widened: leaving the engine out was worth
     # about 7% on the ranked mean. Unnamed, it may have run on any engine: the catalog's spread.
     named = _log_spreads("vllm-0.6")
-    workload = serving_workload(
-        peak_requests_per_s=120,
-        serving_engine="vllm-0.6",
-        prompt_tokens=205,
-        output_tokens=197,
-        context_cv=1.0,
-    )
+    workload = _at_sharegpt("vllm-0.6")
     run = {k: v for k, v in TRT_RUN.items() if k != "engine"}
     estimates = estimate_serving(workload, [serving_bid("offer", gpu="H200-SXM", evidence=[run])])
     mbu, compute = serving_draws.efficiency_draws(estimates, np.ones(1), SAMPLES, seed=5)
@@ -143,13 +143,7 @@ def test_the_gap_between_two_engines_is_the_same_whichever_is_stated_on_an_a100(
     # A review: on an A100 (whose compute carry from the H100 vLLM was read on is 1.25x) the
     # gap was drawn 0.164 with vLLM stated and a TensorRT-LLM run, 0.34 the other way round.
     def compute_spread(stated: str, run_engine: str) -> float:
-        workload = serving_workload(
-            peak_requests_per_s=120,
-            serving_engine=stated,
-            prompt_tokens=205,
-            output_tokens=197,
-            context_cv=1.0,
-        )
+        workload = _at_sharegpt(stated)
         run = {  # a BF16 70B on four A100s: 1,200 tokens/s at batch 32, within the model's reach
             **TRT_RUN,
             "gpu_model": "A100-80GB-SXM",
