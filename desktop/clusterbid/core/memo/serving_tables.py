@@ -109,33 +109,36 @@ def _throughput_trust(e, workload) -> str:
         )
         carried = _carried(ev, workload)
         return _evidence_trust(ev, asks=bool(carried)) + used + carried
-    flagged = [
+    return (
+        f"modelled from the {e.bid.capacity.gpu_model} spec sheet ({e.hbm_bandwidth_tb_s:g} TB/s "
+        f"of HBM at the assumed {e.hbm_efficiency:.0%}, compute at the assumed "
+        f"{e.compute_efficiency:.0%}); ask for measured output tokens/s at the proposed batch "
+        "and latency." + _unused_benchmark(e)
+    )
+
+
+def _unused_benchmark(e) -> str:
+    """A serving benchmark kept on file but not used (flagged above what the GPUs can run, or on
+    a GPU the precision does not suit): said, so an approver sees it earned nothing."""
+    kept = [
         ev
         for ev in e.bid.evidence
         if ev.kind is EvidenceKind.SERVING_DECODE_THROUGHPUT
         and ev.grade is not EvidenceGrade.DERIVED
     ]
-    unused = (
-        f" A serving benchmark on file ({flagged[0].value:,.4g} {flagged[0].unit} on "
-        f"{flagged[0].scale_gpus:,} GPU{'' if flagged[0].scale_gpus == 1 else 's'}) "
-        + (
-            "reads as faster than these GPUs can run and "
-            if any(
-                n.startswith("serving evidence (") and ("reads as more" in n or "is faster" in n)
-                for n in e.calibration_notes
-            )
-            else ""
-        )
-        + "was not used, nor counted as evidence: ask the provider how it was measured, or "
-        "record a reason to use it."
-        if flagged
-        else ""
+    if not kept:
+        return ""
+    ev = kept[0]
+    too_fast = any(
+        n.startswith("serving evidence (") and ("reads as more" in n or "is faster" in n)
+        for n in e.calibration_notes
     )
     return (
-        f"modelled from the {e.bid.capacity.gpu_model} spec sheet ({e.hbm_bandwidth_tb_s:g} TB/s "
-        f"of HBM at the assumed {e.hbm_efficiency:.0%}, compute at the assumed "
-        f"{e.compute_efficiency:.0%}); ask for measured output tokens/s at the proposed batch "
-        "and latency." + unused
+        f" A serving benchmark on file ({ev.value:,.4g} {ev.unit} on {ev.scale_gpus:,} "
+        f"GPU{'' if ev.scale_gpus == 1 else 's'}) "
+        + ("reads as faster than these GPUs can run and " if too_fast else "")
+        + "was not used, nor counted as evidence: ask the provider how it was measured, or "
+        "record a reason to use it."
     )
 
 
