@@ -8,6 +8,7 @@ from typing import Any
 from clusterbid.core.bid import Bid
 from clusterbid.core.billing_kinds import spec_of
 from clusterbid.core.costmodel.estimate import BidEstimate
+from clusterbid.core.evaluation import DECISION_SHORT
 from clusterbid.core.money import format_money
 from clusterbid.core.plan import ComputePlan
 from clusterbid.core.provenance import DOCUMENTED_DEFAULTS, effective_terms
@@ -241,5 +242,5 @@ def bands_words(stats: Any, scorecard: Any, ranked: tuple[str, float] | None) ->
     spread = " / ".join(money_text(getattr(stats, k)) for k in ("cost_p10", "cost_p50", "cost_p90"))
     if ranked is None:
         return spread
-    basis = {"expected": "mean", "p50": "median"}.get(scorecard.decision_basis, ranked[0])
+    basis = DECISION_SHORT.get(scorecard.decision_basis, ranked[0])
     return f"{spread}; {basis} {money_text(ranked[1])} ranks the bids"

@@ -27,6 +27,8 @@ DECISION_WORDS = {
     "p50": "median net cost (P50 of the Monte Carlo samples)",
     "point": "point estimate (no Monte Carlo run: bands not computed)",
 }
+# The ranked figure in one word, where a table or a line names it ("mean $1.55"); none for "point".
+DECISION_SHORT = {"expected": "mean", "p50": "median"}
 Rate = Annotated[Decimal, Field(gt=0, max_digits=18, decimal_places=8, allow_inf_nan=False)]
 
 

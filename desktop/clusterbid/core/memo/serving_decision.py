@@ -10,6 +10,7 @@ from __future__ import annotations
 from clusterbid.core.costmodel.payment_terms import per_million_cash_words
 from clusterbid.core.costmodel.serving_bill_gpus import bill_words, counted
 from clusterbid.core.costmodel.serving_growth_words import term_words
+from clusterbid.core.evaluation import DECISION_SHORT
 from clusterbid.core.memo.bid_words import bid_label, bid_names
 from clusterbid.core.memo.inputs import RecommendationOverride
 from clusterbid.core.memo.serving_page_one import basis_row, not_verified_row, rivals_row
@@ -147,7 +148,7 @@ def _margin(scorecard: ServingScorecard, chosen, rival, currency: str) -> str:
     e, other = chosen.estimate, rival.estimate
     mine = scorecard.decision_costs.get(chosen.bid.id, e.cost_per_million_tokens)
     theirs = scorecard.decision_costs.get(rival.bid.id, other.cost_per_million_tokens)
-    basis = {"expected": "mean", "p50": "median"}.get(scorecard.decision_basis, "point figure")
+    basis = DECISION_SHORT.get(scorecard.decision_basis, "point figure")
     monthly = other.monthly_cost - e.monthly_cost
     return (
         f"{abs(theirs - mine) / theirs:.1%} {'cheaper' if theirs >= mine else 'dearer'} than "

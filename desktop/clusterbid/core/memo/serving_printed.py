@@ -8,7 +8,9 @@ from clusterbid.core.memo.printed_figures import printed_figures
 from clusterbid.core.report import format_money, money
 from clusterbid.core.serving_scoring import ServingScorecard
 
-RANKED_WORDS = {"expected": "mean", "p50": "P50"}  # the decision basis, as the cell names it
+# The decision basis as the band cell names it: "P50" beside its P10 and P90 lines, where the
+# other places say "median" (evaluation.DECISION_SHORT).
+RANKED_WORDS = {"expected": "mean", "p50": "P50"}
 
 
 def approval_monthly(scorecard: ServingScorecard, e) -> str:

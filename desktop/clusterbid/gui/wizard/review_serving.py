@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from clusterbid.core.evaluation import DECISION_SHORT
 from clusterbid.core.money import format_money
 
 SUBTITLE = (
@@ -26,7 +27,6 @@ SOURCE = (
     "bill is the provider's, at peak provisioning. Rank: the weighted score's order, its cost "
     "criterion on the ranked figure beside the point."
 )
-RANKED_WORDS = {"expected": "mean", "p50": "median"}  # the decision basis, as the column names it
 HEADERS = (
     "Rank",
     "Provider",
@@ -69,7 +69,7 @@ def comparison_html(scorecard: Any, bid_id: str) -> str:
             )
             continue
         ranked = scorecard.decision_costs.get(score.bid.id, e.cost_per_million_tokens)
-        basis = RANKED_WORDS.get(scorecard.decision_basis, "point")
+        basis = DECISION_SHORT.get(scorecard.decision_basis, "point")
         cells = (
             f"{format_money(ranked, currency, cents=True)} {basis}",
             format_money(e.cost_per_million_tokens, currency, cents=True),
