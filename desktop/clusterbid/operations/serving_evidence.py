@@ -247,7 +247,9 @@ def flag_decision(attached: AttachedServingEvidence, unused: str) -> str:
     recorded; never used when no engine factor can reproduce it, whatever the reason (a tester saw
     "Decision: used" printed for a figure the score then said was not used); else `unused`, the
     caller's words for how to record a reason."""
-    if attached.flag and "no engine factor can reproduce it" in attached.flag:
+    from clusterbid.core.costmodel.serving_calibration import UNREPRODUCIBLE
+
+    if attached.flag and UNREPRODUCIBLE in attached.flag:
         return "not used: no engine factor can reproduce it, so no reason can make it count"
     reason = attached.evidence.suspect_override
     return f"used, for the reason recorded: {reason}" if reason else unused

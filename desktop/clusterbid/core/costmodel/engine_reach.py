@@ -17,10 +17,9 @@ from clusterbid.core.costmodel.engine_efficiency import (
     engine_catalog,
     engine_factors,
     engine_of_run,
+    engine_relation,
     gpu_carry,
-    other_engine_note,
 )
-from clusterbid.core.engine_names import NOT_STATED
 
 
 def _carried(spec: EngineSpec, end: int, shape: Shape | None, gpu_model: str | None) -> Pair:
@@ -87,7 +86,7 @@ def mismatch_reach(
     spread. None when there is no mismatch. A tester saw a TensorRT-LLM run under a stated vLLM
     drawn as tightly as a vLLM run, 90% cheapest against 21%; a review found leaving the engine
     out drew a run tighter than naming another."""
-    if stated == NOT_STATED or (run_engine and other_engine_note(stated, run_engine) is None):
+    if engine_relation(stated, run_engine) in (None, "same"):
         return None
     ran = engine_of_run(run_engine)
     if ran is None or ran not in engine_catalog():

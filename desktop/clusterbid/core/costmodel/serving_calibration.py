@@ -83,16 +83,25 @@ def likely_cause(evidence: Evidence) -> str:
     )
 
 
+# The words of the two refusals above the model's ceiling, which the attach decision and the
+# memo's "What was not verified" read back: written once, here.
+UNREPRODUCIBLE = "no engine factor can reproduce it"
+ABOVE_PEAK = "reads as more than the peak HBM bandwidth or compute the GPU has"
+
+
+def above_ceiling(note: str) -> bool:
+    """Whether a calibration note is one of the refusals above the model's ceiling."""
+    return UNREPRODUCIBLE in note or ABOVE_PEAK in note
+
+
 def _refused(label: str, k: float, hbm: float, compute: float, evidence: Evidence) -> str:
     if not np.isfinite(k):
         return (
             f"serving evidence ({label}) is faster than the tensor-parallel all-reduces alone "
-            "allow: kept with "
-            "the bid but not used (no engine factor can reproduce it)"
+            f"allow: kept with the bid but not used ({UNREPRODUCIBLE})"
         )
     return (
-        f"serving evidence ({label}) reads as more than the peak HBM bandwidth or compute the GPU "
-        "has (the engine "
+        f"serving evidence ({label}) {ABOVE_PEAK} (the engine "
         f"{k:.2f}x the assumed {hbm:.0%} HBM and {compute:.0%} compute efficiency). Likely cause: "
         f"{likely_cause(evidence)}. Kept with the bid and flagged; costed without it until the "
         "officer records a "

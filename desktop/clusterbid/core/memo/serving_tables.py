@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from clusterbid.core.costmodel.engine_efficiency import engine_relation, run_engine_name
 from clusterbid.core.costmodel.serving_bill_gpus import bill_headings, gpus_beside_bill, grows
+from clusterbid.core.costmodel.serving_calibration import above_ceiling
 from clusterbid.core.costmodel.serving_evidence_shape import carried_across_lengths
 from clusterbid.core.costmodel.serving_growth_words import growth_words
 from clusterbid.core.engine_names import engine_words
@@ -129,10 +130,7 @@ def _unused_benchmark(e) -> str:
     if not kept:
         return ""
     ev = kept[0]
-    too_fast = any(
-        n.startswith("serving evidence (") and ("reads as more" in n or "is faster" in n)
-        for n in e.calibration_notes
-    )
+    too_fast = any(above_ceiling(n) for n in e.calibration_notes)
     return (
         f" A serving benchmark on file ({ev.value:,.4g} {ev.unit} on {ev.scale_gpus:,} "
         f"GPU{'' if ev.scale_gpus == 1 else 's'}) "
