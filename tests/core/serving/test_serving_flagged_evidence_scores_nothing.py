@@ -7,6 +7,8 @@ the figure is used, and counts."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tests.conftest import EXAMPLES
 
@@ -28,6 +30,24 @@ ABSURD = {
     "prompt_tokens": 1000,
     "output_tokens": 600,
 }
+
+
+def _vllm_result(path, inputs: float, outputs: float, tokens_per_s: float, tpot_ms: float) -> None:
+    """A vLLM benchmark_serving result of 10 requests with these totals and rates."""
+    path.write_text(
+        json.dumps(
+            {
+                "backend": "vllm",
+                "completed": 10,
+                "total_input_tokens": inputs,
+                "total_output_tokens": outputs,
+                "output_throughput": tokens_per_s,
+                "mean_tpot_ms": tpot_ms,
+                "median_tpot_ms": tpot_ms,
+                "duration": 1,
+            }
+        )
+    )
 
 
 def _with_quarry_evidence(evidence: dict):
@@ -72,11 +92,7 @@ def test_a_file_whose_littles_law_holds_more_sequences_than_any_engine_is_refuse
     from clusterbid.cli import main
 
     path = tmp_path / "huge.json"
-    path.write_text(
-        '{"backend": "vllm", "completed": 10, "total_input_tokens": 100, '
-        '"total_output_tokens": 100, "output_throughput": 1e300, "mean_tpot_ms": 20, '
-        '"median_tpot_ms": 20, "duration": 1}'
-    )
+    _vllm_result(path, inputs=100, outputs=100, tokens_per_s=1e300, tpot_ms=20)
     assert main(["serving-evidence", "parse", str(path), "--gpus", "1"]) == 2
     said = capsys.readouterr().err
     assert "2e+298 sequences at once on one replica" in said
@@ -94,11 +110,7 @@ def test_a_figure_no_engine_factor_can_reproduce_is_never_said_to_be_used(tmp_pa
         main(["new", str(document), "--from", str(EXAMPLES / "demo-serving-evaluation.json")]) == 0
     )
     run = tmp_path / "fast.json"  # 5,000,000 tokens/s at 5 ms a token: 25,000 sequences at once
-    run.write_text(
-        '{"backend": "vllm", "completed": 10, "total_input_tokens": 10000, '
-        '"total_output_tokens": 6000, "output_throughput": 5000000, "mean_tpot_ms": 5, '
-        '"median_tpot_ms": 5, "duration": 1}'
-    )
+    _vllm_result(run, inputs=10000, outputs=6000, tokens_per_s=5000000, tpot_ms=5)
     capsys.readouterr()
     argv = ["serving-evidence", "attach", str(document), "quarry-h100", str(run), "--gpus", "8"]
     assert main([*argv, "--use-above-model", "provider insists"]) == 0
@@ -112,11 +124,7 @@ def test_a_figure_outside_what_evidence_may_hold_is_refused_naming_the_field(tmp
     from clusterbid.cli import main
 
     path = tmp_path / "tokens.json"
-    path.write_text(
-        '{"backend": "vllm", "completed": 10, "total_input_tokens": 100, '
-        '"total_output_tokens": 1e301, "output_throughput": 1000, "mean_tpot_ms": 20, '
-        '"median_tpot_ms": 20, "duration": 1}'
-    )
+    _vllm_result(path, inputs=100, outputs=1e301, tokens_per_s=1000, tpot_ms=20)
     assert main(["serving-evidence", "parse", str(path), "--gpus", "1"]) == 2
     said = capsys.readouterr().err
     assert "the run's output_tokens: Input should be less than or equal to" in said
